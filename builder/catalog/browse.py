@@ -1,0 +1,133 @@
+"""Catalog browsing for the CLI: list, show, check."""
+
+from __future__ import annotations
+
+from builder import SYSTEMS
+from builder.errors import CatalogError, Diagnostic, UsageError
+from builder.names import did_you_mean, normalize
+
+
+def _fields(entry) -> dict:
+    return entry.model_dump(exclude_none=True, exclude_defaults=False)
+
+
+def _short(entry) -> str:
+    d = _fields(entry)
+    bits = []
+    for k, v in d.items():
+        if k in ("id", "name", "aliases", "source", "assumed", "text", "notes", "description"):
+            continue
+        if isinstance(v, (str, int, float, bool)) and len(str(v)) < 30:
+            bits.append(f"{k}={v}")
+    return ", ".join(bits[:6])
+
+
+def _matches(entry, filters: list[tuple[str, str]]) -> bool:
+    d = _fields(entry)
+    for key, want in filters:
+        if key not in d:
+            return False
+        have = d[key]
+        values = have if isinstance(have, list) else [have]
+        if not any(normalize(str(v)) == normalize(want) for v in values):
+            return False
+    return True
+
+
+def list_entries(system: str, section: str | None, where: list[str], packs=()) -> list[str]:
+    from builder.catalog.loader import load_catalog
+
+    cat = load_catalog(system, packs)
+    sections = cat.sections()
+    if section is not None:
+        if section not in sections:
+            hint = did_you_mean(section, sections) or "sections: " + ", ".join(sections)
+            raise UsageError(f"{system} has no section '{section}'", hint)
+        sections = [section]
+    filters = []
+    for w in where:
+        if "=" not in w:
+            raise UsageError(f"filter '{w}' is not FIELD=VALUE", "e.g. --where type=troop")
+        k, v = w.split("=", 1)
+        filters.append((k.strip(), v.strip()))
+    lines = []
+    for sec in sections:
+        rows = [e for e in cat.entries(sec) if _matches(e, filters)]
+        if not rows:
+            continue
+        lines.append(f"{sec} ({len(rows)}):")
+        for e in rows:
+            tag = " [example]" if cat.is_example(sec, e) else (" [assumed]" if e.assumed and not e.source else "")
+            extra = _short(e)
+            lines.append(f"  {e.name}{tag}" + (f"  ({extra})" if extra else ""))
+    if not lines:
+        lines.append("no entries match")
+    return lines
+
+
+def show_entry(system: str, name: str, packs=()) -> list[str]:
+    from builder.catalog.loader import load_catalog
+
+    cat = load_catalog(system, packs)
+    section, entry = cat.find_any(name)
+    if entry is None:
+        cands = [n for s in cat.sections() for n in cat.names(s)]
+        raise UsageError(f"no {system} entry named '{name}'", did_you_mean(name, cands) or None)
+    lines = [f"{entry.name}  ({system} {section}, id {entry.id})"]
+    for k, v in _fields(entry).items():
+        if k in ("name", "id"):
+            continue
+        if isinstance(v, list) and v and isinstance(v[0], dict):
+            lines.append(f"  {k}:")
+            for item in v:
+                lines.append("    - " + ", ".join(f"{a}: {b}" for a, b in item.items()))
+        elif isinstance(v, list):
+            if v:
+                lines.append(f"  {k}: " + ", ".join(map(str, v)))
+        elif isinstance(v, dict):
+            lines.append(f"  {k}: " + ", ".join(f"{a}: {b}" for a, b in v.items()))
+        else:
+            lines.append(f"  {k}: {v}")
+    where = cat.where(section, entry)
+    if where:
+        lines.append(f"  defined in: {where}" + (" (example data, not from the rulebook)"
+                                                  if cat.is_example(section, entry) else ""))
+    return lines
+
+
+def check_catalogs(system: str | None, packs=()) -> list[str]:
+    """Validate every catalog (packs go with the system they name)."""
+    from builder.catalog.loader import load_catalog
+    from builder.yamlio import load_yaml
+
+    by_system: dict[str, list[str]] = {s: [] for s in SYSTEMS}
+    diags: list[Diagnostic] = []
+    for p in packs:
+        try:
+            data, pos = load_yaml(p, code="pack.yaml")
+        except Exception as exc:  # DaimyoError
+            diags.extend(getattr(exc, "diagnostics", []))
+            continue
+        s = data.get("system") if isinstance(data, dict) else None
+        if s not in SYSTEMS:
+            diags.append(pos.diag(("system",) if isinstance(data, dict) and "system" in data else (),
+                                  f"pack names no known system ({s!r})", code="pack.system",
+                                  hint="add 'system:' with one of " + ", ".join(SYSTEMS)))
+            continue
+        by_system[s].append(p)
+    lines = []
+    for s in SYSTEMS:
+        if system and s != system:
+            continue
+        try:
+            cat = load_catalog(s, by_system[s], use_cache=False)
+        except CatalogError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        n = sum(len(cat.entries(sec)) for sec in cat.sections())
+        assumed = sum(1 for sec in cat.sections() for e in cat.entries(sec) if e.assumed and not e.source)
+        extra = f" with {len(by_system[s])} pack(s)" if by_system[s] else ""
+        lines.append(f"{s}: ok, {n} entries ({assumed} assumed), {len(cat.model.house_rules)} house rules{extra}")
+    if diags:
+        raise CatalogError(diags)
+    return lines

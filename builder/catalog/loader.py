@@ -1,0 +1,505 @@
+"""Load, merge, validate and cache one system's catalog (plus user packs).
+
+The catalog of system S is the merge of every ``catalog/S/*.yaml`` file: each file
+is a mapping of sections; list sections (cards, troops, abilities, ...) are
+concatenated across files, any other section may appear in one file only.
+
+A *pack* is a user's YAML file with ``system: S`` and the same sections. An entry
+whose name, id or alias matches a catalog entry overrides the fields it gives;
+any other entry is added. Pack-level keys: ``system`` (required), ``pack`` (its
+name), ``example`` (true when the data is example data, not rulebook data),
+``description``, ``author``, ``version``.
+
+Validation errors carry the file, line and column of the offending value.
+The validated catalog is pickled in a cache keyed by the files' paths, sizes and
+modification times, so a warm load costs milliseconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import typing
+from pathlib import Path
+from typing import Any
+
+from builder import SYSTEMS, __version__
+from builder.errors import CatalogError, Diagnostic
+from builder.names import did_you_mean, loose, normalize, suggest
+
+PACK_META = ("system", "pack", "example", "description", "author", "version")
+CACHE_FORMAT = 3
+
+
+class Catalog:
+    """A validated catalog with name indexes. Picklable."""
+
+    def __init__(self, system: str, model, files: list[str], packs: list[dict]):
+        self.system = system
+        self.model = model
+        self.files = files
+        self.packs = packs  # [{"file":..., "pack":..., "example": bool, "description":...}]
+        self.origin: dict[tuple[str, str], str] = {}
+        self.from_pack: dict[tuple[str, str], str] = {}
+        self._index: dict[str, dict[str, Any]] = {}
+        self._loose: dict[str, dict[str, Any]] = {}
+        self._positions = None
+        for section in self.sections():
+            idx: dict[str, Any] = {}
+            lidx: dict[str, Any] = {}
+            for e in self.entries(section):
+                for key in [e.name, e.id, *e.aliases]:
+                    idx.setdefault(normalize(key), e)
+                    lidx.setdefault(loose(key), e)
+            self._index[section] = idx
+            self._loose[section] = lidx
+
+    # -- browsing -----------------------------------------------------------
+    def sections(self) -> list[str]:
+        return entry_sections(type(self.model))
+
+    def entries(self, section: str) -> list:
+        return list(getattr(self.model, section, None) or [])
+
+    def names(self, section: str) -> list[str]:
+        return [e.name for e in self.entries(section)]
+
+    def find(self, section: str, name: str):
+        """The entry called ``name`` (case, spaces, hyphen variants and aliases ignored)."""
+        if not isinstance(name, str):
+            return None
+        hit = self._index.get(section, {}).get(normalize(name))
+        if hit is None:
+            hit = self._loose.get(section, {}).get(loose(name))
+        return hit
+
+    def find_any(self, name: str, sections: list[str] | None = None):
+        for section in sections or self.sections():
+            hit = self.find(section, name)
+            if hit is not None:
+                return section, hit
+        return None, None
+
+    def suggest(self, section: str, name: str, n: int = 3) -> list[str]:
+        cands = []
+        for e in self.entries(section):
+            cands.append(e.name)
+            cands.extend(e.aliases)
+        hits = suggest(name, cands, n)
+        # show display names, not aliases
+        out = []
+        for h in hits:
+            e = self.find(section, h)
+            if e is not None and e.name not in out:
+                out.append(e.name)
+        return out
+
+    def did_you_mean(self, section: str, name: str) -> str:
+        return did_you_mean(name, self.suggest(section, name))
+
+    def where(self, section: str, entry) -> str:
+        """``file:line`` where the entry was written (catalog or pack)."""
+        return self.origin.get((section, entry.id), "")
+
+    def is_example(self, section: str, entry) -> bool:
+        pack = self.from_pack.get((section, entry.id))
+        return bool(pack and any(p["file"] == pack and p.get("example") for p in self.packs))
+
+    # -- house rules ----------------------------------------------------------
+    def house_rules(self) -> dict[str, Any]:
+        return {h.id: h for h in self.model.house_rules}
+
+    def default_rules(self) -> dict[str, Any]:
+        return {h.id: h.default for h in self.model.house_rules}
+
+    def resolve_rules(self, agreed: dict | None) -> dict[str, Any]:
+        """Defaults overridden by agreed values; raises KeyError/ValueError with a user message."""
+        rules = self.default_rules()
+        known = self.house_rules()
+        for key, value in (agreed or {}).items():
+            rule = known.get(key)
+            if rule is None:
+                hint = did_you_mean(str(key), list(known))
+                raise KeyError(f"unknown house rule '{key}' for {self.system}"
+                               + (f"; {hint}" if hint else f"; known: {', '.join(known) or 'none'}"))
+            rules[key] = rule.coerce(value)
+        return rules
+
+    # -- used while loading --------------------------------------------------
+    def diag(self, path: tuple, message: str, code: str = "catalog.reference",
+             hint: str | None = None) -> Diagnostic:
+        if self._positions is not None:
+            return self._positions.diag(tuple(path), message, code=code, hint=hint)
+        return Diagnostic(self.system, 0, 0, message, code=code, hint=hint)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_positions"] = None
+        return state
+
+
+# -- model introspection -------------------------------------------------------
+
+def entry_sections(model_cls) -> list[str]:
+    from builder.catalog.base import Entry
+
+    out = []
+    for name, field in model_cls.model_fields.items():
+        ann = field.annotation
+        if typing.get_origin(ann) is list:
+            (arg,) = typing.get_args(ann) or (None,)
+            if isinstance(arg, type) and issubclass(arg, Entry):
+                out.append(name)
+    return out
+
+
+def list_sections(model_cls) -> list[str]:
+    return [n for n, f in model_cls.model_fields.items() if typing.get_origin(f.annotation) is list]
+
+
+# -- loading -----------------------------------------------------------------------
+
+def catalog_files(system: str) -> list[Path]:
+    from builder.paths import catalog_dir
+
+    folder = catalog_dir() / system
+    return sorted(p for p in folder.glob("*.yaml") if p.is_file())
+
+
+def _fingerprint(paths: list[Path]) -> str:
+    h = hashlib.sha256(f"{__version__}:{CACHE_FORMAT}".encode())
+    for p in paths:
+        try:
+            st = p.stat()
+            h.update(f"{p.resolve()}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        except OSError:
+            h.update(f"{p}:missing\n".encode())
+    return h.hexdigest()[:24]
+
+
+def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bool = True) -> Catalog:
+    """The validated catalog of ``system`` with ``packs`` applied, from the cache when fresh."""
+    if system not in SYSTEMS:
+        raise CatalogError(Diagnostic("daimyo", 0, 0, f"unknown system '{system}'",
+                                      code="catalog.system", hint=did_you_mean(system, SYSTEMS) or
+                                      "systems: " + ", ".join(SYSTEMS)))
+    files = catalog_files(system)
+    pack_paths = [Path(p) for p in packs]
+    for p in pack_paths:
+        if not p.is_file():
+            raise CatalogError(Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing",
+                                          hint="check the path (packs in a list are relative to the list)"))
+    cache_file = None
+    if use_cache and os.environ.get("DAIMYO_NO_CACHE") != "1":
+        from builder.paths import cache_dir
+
+        key = _fingerprint(files + pack_paths)
+        cache_file = cache_dir() / f"{system}-{key}.pickle"
+        try:
+            with open(cache_file, "rb") as fh:
+                cat = pickle.load(fh)
+            if isinstance(cat, Catalog):
+                return cat
+        except Exception:  # missing or stale cache: rebuild
+            pass
+    cat = build_catalog(system, files, pack_paths)
+    if cache_file is not None:
+        _write_cache(cache_file, cat)
+    return cat
+
+
+def _write_cache(cache_file: Path, cat: Catalog) -> None:
+    try:
+        from builder.yamlio import atomic_write
+
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        for old in cache_file.parent.glob(f"{cat.system}-*.pickle"):
+            if old != cache_file and len(old.name) == len(cache_file.name):
+                try:
+                    old.unlink()
+                except OSError:
+                    pass
+        atomic_write(cache_file, pickle.dumps(cat, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:
+        pass  # a read-only cache folder only costs speed
+
+
+def _merge_into(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list) -> None:
+    lists = set(list_sections(model_cls))
+    for key, val in data.items():
+        if key in lists and isinstance(val, list):
+            dest = raw.setdefault(key, [])
+            if not isinstance(dest, list):
+                diags.append(p.diag((key,), f"section '{key}' is a list here but not elsewhere",
+                                    code="catalog.type", prefer_key=True))
+                continue
+            start = len(dest)
+            dest.extend(val)
+            for i in range(len(val)):
+                pos.add((key, start + i), p, (key, i))
+            if (key,) not in pos.key:
+                pos.key[(key,)] = p.key.get((key,), (1, 1))
+                pos.files[(key,)] = file
+        else:
+            if key in raw:
+                line, col = p.at((key,), prefer_key=True)
+                diags.append(Diagnostic(file, line, col, f"section '{key}' is defined twice",
+                                        code="catalog.duplicate",
+                                        hint=f"first defined in {pos.file_of((key,))}"))
+                continue
+            raw[key] = val
+            pos.add((key,), p, (key,))
+
+
+def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list, cat_origin: dict) -> None:
+    entries = set(entry_sections(model_cls))
+    lists = set(list_sections(model_cls))
+    for key, val in data.items():
+        if key in PACK_META:
+            continue
+        if key in entries and isinstance(val, list):
+            dest = raw.setdefault(key, [])
+            index = {}
+            for i, item in enumerate(dest):
+                if isinstance(item, dict):
+                    for k in [item.get("name"), item.get("id"), *(item.get("aliases") or [])]:
+                        if isinstance(k, str):
+                            index.setdefault(normalize(k), i)
+            for j, item in enumerate(val):
+                hit = None
+                if isinstance(item, dict):
+                    for k in [item.get("id"), item.get("name")]:
+                        if isinstance(k, str) and normalize(k) in index:
+                            hit = index[normalize(k)]
+                            break
+                if hit is None:
+                    dest.append(item)
+                    pos.add((key, len(dest) - 1), p, (key, j))
+                    cat_origin[(key, len(dest) - 1)] = file
+                else:
+                    base = dest[hit] if isinstance(dest[hit], dict) else {}
+                    dest[hit] = {**base, **item}
+                    for field in item:
+                        pos.add((key, hit, field), p, (key, j, field))
+                    cat_origin[(key, hit)] = file
+        elif key in lists and isinstance(val, list):
+            dest = raw.setdefault(key, [])
+            start = len(dest)
+            dest.extend(val)
+            for i in range(len(val)):
+                pos.add((key, start + i), p, (key, i))
+        elif isinstance(val, dict) and isinstance(raw.get(key), dict):
+            raw[key] = _deep_merge(raw[key], val)
+            pos.add((key,), p, (key,))
+        else:
+            raw[key] = val
+            pos.add((key,), p, (key,))
+
+
+def _deep_merge(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = _deep_merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Catalog:
+    """Parse, merge and validate; raise CatalogError listing every problem."""
+    from builder.systems import catalog_module
+    from builder.yamlio import FilePositions, load_yaml
+
+    mod = catalog_module(system)
+    model_cls = mod.CATALOG_MODEL
+    diags: list[Diagnostic] = []
+    raw: dict = {}
+    pos = FilePositions()
+    if not files:
+        from builder.paths import catalog_dir
+
+        raise CatalogError(Diagnostic(str(catalog_dir() / system), 0, 0, "no catalog files found",
+                                      code="catalog.missing", hint="reinstall daimyo"))
+    for f in files:
+        try:
+            data, p = load_yaml(f, code="catalog.yaml")
+        except CatalogError:
+            raise
+        except Exception as exc:
+            from builder.errors import DaimyoError
+
+            if isinstance(exc, DaimyoError):
+                diags.extend(exc.diagnostics)
+                continue
+            raise
+        if data is None:
+            continue
+        if not isinstance(data, dict):
+            diags.append(p.diag((), "a catalog file must be a mapping of sections", code="catalog.type"))
+            continue
+        if "system" in data and data["system"] != system:
+            diags.append(p.diag(("system",), f"file in catalog/{system}/ says system '{data['system']}'",
+                                code="catalog.system"))
+        data = {k: v for k, v in data.items() if k != "system"}
+        _merge_into(raw, pos, data, p, model_cls, str(f), diags)
+    raw["system"] = system
+    origin_file: dict = {}
+    pack_info = []
+    for pf in packs:
+        from builder.errors import DaimyoError
+
+        try:
+            data, p = load_yaml(pf, code="pack.yaml")
+        except DaimyoError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        if not isinstance(data, dict):
+            diags.append(p.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
+            continue
+        if data.get("system") != system:
+            got = data.get("system")
+            diags.append(p.diag(("system",) if "system" in data else (),
+                                f"pack is for system '{got}', not '{system}'" if got else
+                                "pack has no 'system:' key", code="pack.system",
+                                hint=f"add 'system: {system}' at the top of the pack"))
+            continue
+        for k in ("example",):
+            if k in data and not isinstance(data[k], bool):
+                diags.append(p.diag((k,), f"'{k}' must be true or false", code="catalog.type"))
+        pack_info.append({"file": str(pf), "pack": str(data.get("pack") or pf.stem),
+                          "example": bool(data.get("example", False)),
+                          "description": data.get("description")})
+        _apply_pack(raw, pos, data, p, model_cls, str(pf), diags, origin_file)
+    if diags:
+        raise CatalogError(_sorted(diags))
+    model = validate_model(model_cls, raw, pos)
+    cat = Catalog(system, model, [str(f) for f in files], pack_info)
+    cat._positions = pos
+    for section in cat.sections():
+        for i, e in enumerate(cat.entries(section)):
+            line, _ = pos.at((section, i))
+            cat.origin[(section, e.id)] = f"{pos.file_of((section, i))}:{line}"
+            if (section, i) in origin_file:
+                cat.from_pack[(section, e.id)] = origin_file[(section, i)]
+    diags.extend(check_unique(cat))
+    cross = getattr(mod, "cross_check", None)
+    if cross is not None:
+        diags.extend(cross(cat))
+    if diags:
+        raise CatalogError(_sorted(diags))
+    cat._positions = None
+    return cat
+
+
+def _sorted(diags):
+    return sorted(diags, key=lambda d: (d.file, d.line, d.col, d.message))
+
+
+def check_unique(cat: Catalog) -> list[Diagnostic]:
+    out = []
+    for section in cat.sections():
+        seen: dict[str, int] = {}
+        for i, e in enumerate(cat.entries(section)):
+            keys = {normalize(e.name): ("name", e.name), normalize(e.id): ("id", e.id)}
+            for j, a in enumerate(e.aliases):
+                keys.setdefault(normalize(a), (f"aliases[{j}]", a))
+            for key, (field, shown) in keys.items():
+                if key in seen and seen[key] != i:
+                    other = cat.entries(section)[seen[key]]
+                    path = (section, i, "name") if field in ("name", "id") else (section, i, "aliases")
+                    out.append(cat.diag(path, f"duplicate {section} name '{shown}' (also '{other.name}' at "
+                                        f"{cat._positions.file_of((section, seen[key]))}:"
+                                        f"{cat._positions.at((section, seen[key]))[0]})",
+                                        code="catalog.duplicate",
+                                        hint="names, ids and aliases must be unique; use an alias for a variant spelling"))
+                else:
+                    seen.setdefault(key, i)
+    return out
+
+
+def validate_model(model_cls, raw: dict, pos) -> Any:
+    """Validate with pydantic; map every error to its file, line and column."""
+    from pydantic import ValidationError
+
+    try:
+        return model_cls.model_validate(raw)
+    except ValidationError as exc:
+        raise CatalogError(_sorted(pydantic_diagnostics(exc, pos, model_cls, prefix="catalog"))) from None
+
+
+def pydantic_diagnostics(exc, pos, model_cls=None, prefix: str | None = "catalog") -> list[Diagnostic]:
+    """One diagnostic per pydantic error, at the line of the offending value."""
+    out = []
+    seen = set()
+    for err in exc.errors(include_url=False):
+        loc = tuple(x for x in err["loc"] if not (isinstance(x, str) and ("[" in x or x.startswith("function-"))))
+        etype = err["type"]
+        msg = err["msg"]
+        code = f"{prefix}.value" if prefix else None
+        hint = None
+        prefer_key = False
+        if etype == "extra_forbidden":
+            key = loc[-1] if loc else "?"
+            allowed = _allowed_keys(model_cls, loc[:-1]) if model_cls else []
+            msg = f"unknown key '{key}'"
+            hint = did_you_mean(str(key), allowed) or (("allowed keys: " + ", ".join(allowed)) if allowed else None)
+            code = f"{prefix}.unknown-key" if prefix else None
+            prefer_key = True
+        elif etype == "missing":
+            key = loc[-1] if loc else "?"
+            msg = f"missing required key '{key}'"
+            code = f"{prefix}.missing" if prefix else None
+            loc = loc[:-1]
+        elif etype.endswith("_type") or etype.endswith("_parsing") or etype in ("model_type", "list_type", "dict_type"):
+            shown = err.get("input")
+            msg = f"{msg.rstrip('.')}, got {_show(shown)}"
+            code = f"{prefix}.type" if prefix else None
+        else:
+            if msg.startswith("Value error, "):
+                msg = msg[len("Value error, "):]
+            elif msg.startswith("Assertion failed, "):
+                msg = msg[len("Assertion failed, "):]
+        if loc:
+            where = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")
+            msg = f"{where}: {msg}"
+        d = pos.diag(loc, msg, code=code, hint=hint, prefer_key=prefer_key)
+        key = (d.file, d.line, d.col, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def _show(value) -> str:
+    text = repr(value)
+    return text if len(text) < 60 else text[:57] + "..."
+
+
+def _allowed_keys(model_cls, loc: tuple) -> list[str]:
+    """Field names of the model found at ``loc`` (best effort)."""
+    from pydantic import BaseModel
+
+    cls = model_cls
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = getattr(cls, "model_fields", {}).get(part)
+        if field is None:
+            return []
+        cls = _inner_model(field.annotation)
+        if cls is None:
+            return []
+    if isinstance(cls, type) and issubclass(cls, BaseModel):
+        return list(cls.model_fields)
+    return []
+
+
+def _inner_model(ann):
+    from pydantic import BaseModel
+
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return ann
+    for arg in typing.get_args(ann) or ():
+        m = _inner_model(arg)
+        if m is not None:
+            return m
+    return None

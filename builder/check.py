@@ -1,0 +1,89 @@
+"""Check list documents: the library behind ``daimyo check``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.errors import ListError
+from builder.findings import CheckResult, Finding
+from builder.lists.document import ListDoc, load_list, parse_list
+
+
+def resolve_house_rules(doc: ListDoc, catalog) -> dict:
+    diags = []
+    for key, value in doc.house_rules.items():
+        try:
+            catalog.resolve_rules({key: value})
+        except KeyError as exc:
+            diags.append(doc.positions.diag(("house_rules", key), exc.args[0], prefer_key=True))
+        except ValueError as exc:
+            diags.append(doc.diag(("house_rules", key), str(exc)))
+    if diags:
+        raise ListError(diags)
+    return catalog.resolve_rules(doc.house_rules)
+
+
+def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckResult:
+    from builder.catalog.loader import load_catalog
+    from builder.systems import rules_module
+
+    if catalog is None:
+        catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
+    rules = resolve_house_rules(doc, catalog)
+    mod = rules_module(doc.system)
+    lst, findings = mod.load_list(doc, catalog)
+    findings = list(findings) + list(mod.check(lst, catalog, rules))
+    summary = mod.summary(lst, catalog, rules)
+    for f in findings:
+        if f.loc is not None and f.line is None:
+            f.line, f.col = doc.at(f.loc)
+    findings.sort(key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
+    agreed = {k: rules[k] for k in doc.house_rules}
+    return CheckResult(file=doc.file, system=doc.system, name=doc.name, summary=summary,
+                       house_rules=rules, findings=findings, house_rules_agreed=agreed)
+
+
+def check_file(path: str | Path, extra_packs: list[str] = ()) -> CheckResult:
+    return check_doc(load_list(path), extra_packs)
+
+
+def check_text(text: str, file: str = "<list>", extra_packs: list[str] = (), base_dir=None) -> CheckResult:
+    return check_doc(parse_list(text, file, base_dir=base_dir), extra_packs)
+
+
+def format_result(res: CheckResult, explain: bool = False) -> list[str]:
+    """Text output of one checked list."""
+    c = res.counts()
+    status = "legal" if res.legal else "ILLEGAL"
+    parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}"]
+    title = f" \"{res.name}\"" if res.name else ""
+    lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
+    if res.summary:
+        lines.append("  summary: " + ", ".join(f"{k} {_fmt(v)}" for k, v in res.summary.items()))
+    if res.house_rules:
+        shown = []
+        for k, v in res.house_rules.items():
+            shown.append(f"{k}={_fmt(v)}" + (" (agreed)" if k in res.house_rules_agreed else ""))
+        lines.append("  house rules: " + ", ".join(shown))
+    for f in res.findings:
+        lines.append("  " + f.format(res.file))
+        if explain and f.counted:
+            for item in f.counted:
+                lines.append(f"      counted: {item}")
+        if explain and (f.value is not None or f.bound is not None):
+            lines.append(f"      value {_fmt(f.value)}, bound {_fmt(f.bound)}"
+                         + (f", base {_fmt(f.base)}" if f.base is not None else ""))
+    return lines
+
+
+def _fmt(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    return str(v)
+
+
+__all__ = ["check_doc", "check_file", "check_text", "format_result", "Finding"]

@@ -1,0 +1,239 @@
+"""The ``daimyo`` command: parse arguments, call the library, print, set the exit code.
+
+Commands live in small modules under ``builder/commands/`` that each add
+themselves to the app with ``register(app)``; heavy libraries are imported inside
+the command functions only.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+from builder import SYSTEMS, __version__
+from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
+
+app = typer.Typer(
+    name="daimyo",
+    help="Deck and army builder with print-and-play output for Senshiai, Kensei, HeroCard, "
+         "Senji and Satsuma Rebellion.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+catalog_app = typer.Typer(help="Browse and validate the catalog.", no_args_is_help=True,
+                          rich_markup_mode=None)
+app.add_typer(catalog_app, name="catalog")
+
+
+def echo(text: str = "", err: bool = False) -> None:
+    stream = sys.stderr if err else sys.stdout
+    stream.write(text + "\n")
+
+
+def fail(exc: DaimyoError) -> None:
+    for line in exc.lines():
+        echo(line, err=True)
+    raise typer.Exit(exc.exit_code)
+
+
+def _version(value: bool):
+    if value:
+        echo(f"daimyo {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")):
+    """daimyo: build, check, print and share lists for five Japanese-themed games."""
+
+
+# -- check -------------------------------------------------------------------------
+
+@app.command()
+def check(
+    files: list[str] = typer.Argument(..., help="List documents (YAML or JSON)."),
+    format: str = typer.Option("text", "--format", "-f", help="text or json"),
+    pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) for every list."),
+    strict: bool = typer.Option(False, "--strict", help="Warnings make the exit status 1 too."),
+    explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
+):
+    """Check lists against the rules. Exit 0 legal, 1 illegal, 2 unreadable input."""
+    from builder.check import check_file, format_result
+
+    if format not in ("text", "json"):
+        echo(f"daimyo: error: unknown format '{format}' (use text or json)", err=True)
+        raise typer.Exit(EXIT_INPUT)
+    results, bad = [], False
+    for f in files:
+        try:
+            res = check_file(f, pack)
+        except DaimyoError as exc:
+            for line in exc.lines():
+                echo(line, err=True)
+            bad = True
+            continue
+        results.append(res)
+        if format == "text":
+            for line in format_result(res, explain):
+                echo(line)
+    if format == "json":
+        import json
+
+        echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
+    if bad:
+        raise typer.Exit(EXIT_INPUT)
+    if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
+        raise typer.Exit(EXIT_ILLEGAL)
+    raise typer.Exit(EXIT_OK)
+
+
+# -- rules -------------------------------------------------------------------------
+
+@app.command()
+def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
+          format: str = typer.Option("text", "--format", "-f", help="text or json")):
+    """List the house-rule parameters of a system: default reading, alternatives, sources."""
+    from builder.catalog.loader import load_catalog
+
+    try:
+        cat = load_catalog(_system(system))
+    except DaimyoError as exc:
+        fail(exc)
+    hrs = cat.model.house_rules
+    if format == "json":
+        import json
+
+        echo(json.dumps([h.model_dump(exclude_none=True) for h in hrs], indent=2, ensure_ascii=False, default=str))
+        return
+    if not hrs:
+        echo(f"{system}: no house-rule parameters")
+    for h in hrs:
+        echo(f"{h.id} = {h.default!r}   {h.title}")
+        echo(f"    {h.description}")
+        echo(f"    default: {h.reading}" + (f" ({h.source})" if h.source else ""))
+        for a in h.alternatives:
+            echo(f"    alternative {a.value!r}: {a.reading}" + (f" ({a.source})" if a.source else ""))
+        if h.assumed:
+            echo(f"    assumed: {h.assumed}")
+
+
+def _system(name: str) -> str:
+    from builder.errors import UsageError
+    from builder.names import did_you_mean
+
+    key = name.strip().lower()
+    if key not in SYSTEMS:
+        raise UsageError(f"unknown system '{name}'", did_you_mean(name, SYSTEMS) or "one of " + ", ".join(SYSTEMS))
+    return key
+
+
+# -- catalog -----------------------------------------------------------------------
+
+@catalog_app.command("systems")
+def catalog_systems():
+    """The five game systems and how many entries each catalog holds."""
+    from builder.catalog.loader import load_catalog
+    from builder.systems import TITLES
+
+    for s in SYSTEMS:
+        try:
+            cat = load_catalog(s)
+        except DaimyoError as exc:
+            fail(exc)
+        counts = ", ".join(f"{len(cat.entries(sec))} {sec}" for sec in cat.sections())
+        echo(f"{s:9} {TITLES[s]}: {counts}")
+
+
+@catalog_app.command("list")
+def catalog_list(
+    system: str = typer.Argument(..., help="the game system"),
+    section: Optional[str] = typer.Argument(None, help="a section such as troops, abilities, cards"),
+    where: list[str] = typer.Option([], "--where", "-w", help="filter FIELD=VALUE (e.g. type=troop, clan=buke)"),
+    pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to include."),
+):
+    """List the entries of a system, optionally one section, filtered by fields."""
+    from builder.catalog.browse import list_entries
+
+    try:
+        for line in list_entries(_system(system), section, where, pack):
+            echo(line)
+    except DaimyoError as exc:
+        fail(exc)
+
+
+@catalog_app.command("show")
+def catalog_show(
+    system: str = typer.Argument(...),
+    name: str = typer.Argument(..., help="an entry's name, id or alias"),
+    pack: list[str] = typer.Option([], "--pack", "-p"),
+):
+    """Show one entry in full with its source."""
+    from builder.catalog.browse import show_entry
+
+    try:
+        for line in show_entry(_system(system), name, pack):
+            echo(line)
+    except DaimyoError as exc:
+        fail(exc)
+
+
+@catalog_app.command("check")
+def catalog_check(
+    pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to validate with the catalog."),
+    system: Optional[str] = typer.Option(None, "--system", "-s", help="only this system"),
+):
+    """Validate the catalog (and packs). Exit 0 when valid, 2 with one line per problem."""
+    from builder.catalog.browse import check_catalogs
+
+    try:
+        for line in check_catalogs(_system(system) if system else None, pack):
+            echo(line)
+    except DaimyoError as exc:
+        fail(exc)
+
+
+# -- demo --------------------------------------------------------------------------
+
+@app.command()
+def demo(out: str = typer.Option("output", "--out", "-o", help="folder for the generated files"),
+         force: bool = typer.Option(True, "--force/--no-force", help="replace earlier demo output")):
+    """The main job on the bundled examples: validate the catalog, check a list of every system, print PDFs."""
+    from builder.demo import run_demo
+
+    try:
+        code = run_demo(out, echo, force=force)
+    except DaimyoError as exc:
+        fail(exc)
+    raise typer.Exit(code)
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for mod in ("edit", "printing", "share", "play"):
+        m = importlib.import_module(f"builder.commands.{mod}")
+        m.register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    try:
+        app()
+    except DaimyoError as exc:  # raised outside a command's own handling
+        for line in exc.lines():
+            echo(line, err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        echo("daimyo: interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""CLI command groups; each module adds its commands with register(app)."""

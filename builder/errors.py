@@ -1,0 +1,94 @@
+"""Diagnostics for bad input and the exception that carries them.
+
+A diagnostic is one line a user can act on::
+
+    FILE:LINE:COL: error CODE: MESSAGE (hint)
+
+List documents use the contract form without a code (``FILE:LINE:COL: error: MESSAGE``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+EXIT_OK = 0
+EXIT_ILLEGAL = 1
+EXIT_INPUT = 2
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    file: str
+    line: int
+    col: int
+    message: str
+    code: str | None = None
+    severity: str = "error"
+    hint: str | None = None
+
+    def format(self) -> str:
+        head = f"{self.file}:{self.line}:{self.col}: {self.severity}"
+        head += f" {self.code}:" if self.code else ":"
+        text = f"{head} {self.message}"
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+    def __str__(self) -> str:  # pragma: no cover - convenience
+        return self.format()
+
+
+class DaimyoError(Exception):
+    """Raised for any input a user can fix; carries one diagnostic per problem."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic | str):
+        if isinstance(diagnostics, str):
+            diagnostics = [Diagnostic("daimyo", 0, 0, diagnostics)]
+        elif isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+    def lines(self) -> list[str]:
+        return [d.format() for d in self.diagnostics]
+
+
+class CatalogError(DaimyoError):
+    """The catalog or a pack is broken."""
+
+
+class ListError(DaimyoError):
+    """A list document cannot be read as a list."""
+
+
+class UsageError(DaimyoError):
+    """A command was called with arguments that cannot work."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        text = message + (f" ({hint})" if hint else "")
+        super().__init__([Diagnostic("daimyo", 0, 0, text)])
+
+    def lines(self) -> list[str]:
+        return [f"daimyo: error: {d.message}" for d in self.diagnostics]
+
+
+@dataclass
+class DiagnosticBag:
+    """Collects diagnostics so that all problems are reported at once."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, *args, **kwargs) -> None:
+        self.items.append(Diagnostic(*args, **kwargs))
+
+    def extend(self, other) -> None:
+        self.items.extend(other)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def raise_if_any(self, cls=DaimyoError) -> None:
+        if self.items:
+            raise cls(sorted(self.items, key=lambda d: (d.file, d.line, d.col)))

@@ -1,0 +1,116 @@
+"""Findings: what a check says about a list, each explaining itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+SEVERITIES = ("error", "warning", "info")
+_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+@dataclass
+class Finding:
+    """One result of a check.
+
+    ``value``/``bound``/``base`` are the measured value, the limit it was compared
+    with and what the limit was computed from (e.g. 105, 100, "50% of 200 AP").
+    ``loc`` is the value path in the list document (``("troops", 3)``);
+    ``counted`` names what was counted toward a limit, for ``--explain``.
+    """
+
+    severity: str
+    code: str
+    message: str
+    loc: tuple | None = None
+    source: str | None = None
+    value: Any = None
+    bound: Any = None
+    base: Any = None
+    counted: list[str] = field(default_factory=list)
+    line: int | None = None
+    col: int | None = None
+
+    def __post_init__(self):
+        if self.severity not in _RANK:
+            raise ValueError(f"bad severity {self.severity!r}")
+        if self.loc is not None:
+            self.loc = tuple(self.loc)
+
+    @property
+    def path(self) -> str | None:
+        if not self.loc:
+            return None
+        out = ""
+        for part in self.loc:
+            out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        return out
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self.severity]
+
+    def to_json(self) -> dict:
+        d = {"severity": self.severity, "code": self.code, "message": self.message,
+             "path": self.path, "source": self.source}
+        if self.line is not None:
+            d["line"] = self.line
+            d["col"] = self.col
+        for k in ("value", "bound", "base"):
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        if self.counted:
+            d["counted"] = list(self.counted)
+        return d
+
+    def format(self, file: str | None = None) -> str:
+        text = f"{self.severity} {self.code}: {self.message}"
+        if self.source:
+            text += f" ({self.source})"
+        if file:
+            where = f"{file}:{self.line}:{self.col}" if self.line else file
+            text = f"{where}: {text}"
+        return text
+
+
+def error(code, message, **kw) -> Finding:
+    return Finding("error", code, message, **kw)
+
+
+def warning(code, message, **kw) -> Finding:
+    return Finding("warning", code, message, **kw)
+
+
+def info(code, message, **kw) -> Finding:
+    return Finding("info", code, message, **kw)
+
+
+@dataclass
+class CheckResult:
+    file: str
+    system: str
+    name: str | None
+    summary: dict
+    house_rules: dict
+    findings: list[Finding]
+    house_rules_agreed: dict = field(default_factory=dict)
+
+    @property
+    def legal(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+    def has_warnings(self) -> bool:
+        return any(f.severity == "warning" for f in self.findings)
+
+    def counts(self) -> dict[str, int]:
+        out = {s: 0 for s in SEVERITIES}
+        for f in self.findings:
+            out[f.severity] += 1
+        return out
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "system": self.system, "name": self.name, "legal": self.legal,
+                "summary": self.summary, "house_rules": self.house_rules,
+                "house_rules_agreed": self.house_rules_agreed,
+                "findings": [f.to_json() for f in self.findings]}

@@ -1,0 +1,1 @@
+"""List documents: load (with positions), edit (comment-preserving), dump."""

@@ -1,0 +1,48 @@
+"""Name matching: case, repeated spaces, hyphen variants and aliases do not matter."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+
+_HYPHENS = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212"), "-")
+_SPACES = re.compile(r"\s+")
+_APOS = dict.fromkeys(map(ord, "\u2018\u2019\u02bc`"), "'")
+
+
+def normalize(name: str) -> str:
+    """The key under which a name is looked up."""
+    text = unicodedata.normalize("NFKC", str(name)).translate(_HYPHENS).translate(_APOS)
+    text = _SPACES.sub(" ", text).strip().casefold()
+    text = re.sub(r"\s*-\s*", "-", text)
+    return text
+
+
+def loose(name: str) -> str:
+    """A looser key: hyphens and spaces alike (``Dai-Katana`` = ``Dai Katana``)."""
+    return re.sub(r"[\s\-_]+", "", normalize(name))
+
+
+def slug(name: str) -> str:
+    text = unicodedata.normalize("NFKD", normalize(name)).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def suggest(name: str, candidates, n: int = 3) -> list[str]:
+    """The closest display names to ``name`` among ``candidates`` (display names)."""
+    cands = list(dict.fromkeys(candidates))
+    keyed = {normalize(c): c for c in cands}
+    hits = difflib.get_close_matches(normalize(name), list(keyed), n=n, cutoff=0.6)
+    out = [keyed[h] for h in hits]
+    if not out:
+        key = normalize(name)
+        out = [c for k, c in keyed.items() if key and (key in k or k in key)][:n]
+    return out
+
+
+def did_you_mean(name: str, candidates, n: int = 3) -> str:
+    hits = suggest(name, candidates, n)
+    if not hits:
+        return ""
+    return "did you mean " + " or ".join(f"'{h}'" for h in hits) + "?"

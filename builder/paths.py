@@ -1,0 +1,41 @@
+"""Where the bundled data lives: inside the wheel (builder/_data) or the source tree."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+_PKG = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def data_root() -> Path:
+    """Folder holding ``catalog/``, ``templates/`` and ``examples/``."""
+    env = os.environ.get("DAIMYO_DATA")
+    if env:
+        return Path(env)
+    bundled = _PKG / "_data"
+    if (bundled / "catalog").is_dir():
+        return bundled
+    return _PKG.parent
+
+
+def catalog_dir() -> Path:
+    return data_root() / "catalog"
+
+
+def templates_dir() -> Path:
+    return data_root() / "templates"
+
+
+def examples_dir() -> Path:
+    return data_root() / "examples"
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("DAIMYO_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "daimyo"

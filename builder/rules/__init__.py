@@ -1,0 +1,1 @@
+"""The embedded rules core: pure functions over catalog and list models."""

@@ -1,0 +1,215 @@
+"""YAML reading with a line and column for every value.
+
+``parse_yaml`` composes the node graph (fast, no round-trip objects) and turns it
+into plain Python data plus a ``Positions`` map from value paths (tuples of keys
+and indexes) to 1-based line and column. Errors become diagnostics, never
+tracebacks. Comment-preserving edits use ``builder.lists.edit`` instead.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from builder.errors import DaimyoError, Diagnostic
+
+Path_ = tuple  # a value path: ("troops", 3, "models")
+
+
+class Positions:
+    """Where each value of a document was written."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.value: dict[tuple, tuple[int, int]] = {}
+        self.key: dict[tuple, tuple[int, int]] = {}
+
+    def at(self, path: tuple, prefer_key: bool = False) -> tuple[int, int]:
+        """Line and column of ``path``, or of its nearest written ancestor."""
+        path = tuple(path)
+        while True:
+            if prefer_key and path in self.key:
+                return self.key[path]
+            if path in self.value:
+                return self.value[path]
+            if path in self.key:
+                return self.key[path]
+            if not path:
+                return (1, 1)
+            path = path[:-1]
+
+    def diag(self, path: tuple, message: str, code: str | None = None, hint: str | None = None,
+             severity: str = "error", prefer_key: bool = False) -> Diagnostic:
+        line, col = self.at(path, prefer_key)
+        return Diagnostic(self.file, line, col, message, code=code, severity=severity, hint=hint)
+
+    def shifted(self, prefix: tuple, other: "Positions", other_prefix: tuple = ()) -> None:
+        """Copy ``other``'s positions under ``other_prefix`` into this map under ``prefix``."""
+        n = len(other_prefix)
+        for src, dst in ((other.value, self.value), (other.key, self.key)):
+            for p, lc in src.items():
+                if p[:n] == other_prefix:
+                    dst[prefix + p[n:]] = lc
+
+
+class FilePositions(Positions):
+    """Positions whose entries may come from several files (merged catalogs)."""
+
+    def __init__(self):
+        super().__init__("")
+        self.files: dict[tuple, str] = {}
+
+    def add(self, prefix: tuple, pos: Positions, sub: tuple = ()) -> None:
+        n = len(sub)
+        for src, dst in ((pos.value, self.value), (pos.key, self.key)):
+            for p, lc in src.items():
+                if p[:n] == sub:
+                    dst[prefix + p[n:]] = lc
+        self.files[prefix] = pos.file
+
+    def file_of(self, path: tuple) -> str:
+        path = tuple(path)
+        while path:
+            if path in self.files:
+                return self.files[path]
+            path = path[:-1]
+        return self.files.get((), "")
+
+    def diag(self, path, message, code=None, hint=None, severity="error", prefer_key=False):
+        line, col = self.at(path, prefer_key)
+        return Diagnostic(self.file_of(path), line, col, message, code=code, severity=severity, hint=hint)
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="safe", pure=True)
+    return y
+
+
+def _mark_diag(file: str, exc, code: str | None) -> Diagnostic:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    msg = f"YAML syntax: {problem}" + (f" ({context})" if context else "")
+    return Diagnostic(file, line, col, msg, code=code,
+                      hint="check indentation, colons and quotes on this line or the one before")
+
+
+def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tuple[Any, Positions]:
+    """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    y = _yaml()
+    pos = Positions(file)
+    try:
+        node = y.compose(text)
+    except MarkedYAMLError as exc:
+        raise DaimyoError(_mark_diag(file, exc, code)) from None
+    except YAMLError as exc:  # pragma: no cover - unmarked errors are rare
+        raise DaimyoError(Diagnostic(file, 1, 1, f"YAML: {exc}", code=code)) from None
+    if node is None:
+        return None, pos
+    constructor = y.constructor
+    try:
+        data = _build(node, (), pos, constructor, file, code)
+    except DaimyoError:
+        raise
+    except Exception as exc:  # constructor errors (bad timestamps, ...)
+        mark = getattr(exc, "problem_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise DaimyoError(Diagnostic(file, line, col, f"YAML value: {exc}".splitlines()[0], code=code)) from None
+    return data, pos
+
+
+def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str | None):
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+    pos.value[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, ScalarNode):
+        value = constructor.construct_object(node, deep=True)
+        return value
+    if isinstance(node, SequenceNode):
+        return [_build(child, path + (i,), pos, constructor, file, code) for i, child in enumerate(node.value)]
+    if isinstance(node, MappingNode):
+        out: dict = {}
+        for knode, vnode in node.value:
+            if knode.tag == "tag:yaml.org,2002:merge":
+                raise DaimyoError(Diagnostic(file, knode.start_mark.line + 1, knode.start_mark.column + 1,
+                                             "merge keys (<<) are not supported", code=code))
+            if not isinstance(knode, ScalarNode):
+                raise DaimyoError(Diagnostic(file, knode.start_mark.line + 1, knode.start_mark.column + 1,
+                                             "a mapping key must be a plain value", code=code))
+            key = constructor.construct_object(knode, deep=True)
+            if not isinstance(key, (str, int, float, bool)) and key is not None:
+                key = str(key)
+            if key in out:
+                raise DaimyoError(Diagnostic(file, knode.start_mark.line + 1, knode.start_mark.column + 1,
+                                             f"duplicate key '{key}'", code=code,
+                                             hint="each key may appear once in a mapping"))
+            kp = path + (key,)
+            pos.key[kp] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
+            out[key] = _build(vnode, kp, pos, constructor, file, code)
+        return out
+    raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1,  # pragma: no cover
+                                 "unsupported YAML node", code=code))
+
+
+def read_text(path: str | os.PathLike, code: str | None = None, display: str | None = None) -> str:
+    """Read a UTF-8 file; a missing or unreadable file is a diagnostic."""
+    p = Path(path)
+    name = display or str(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DaimyoError(Diagnostic(name, 0, 0, "file not found", code=code,
+                                     hint="check the path")) from None
+    except IsADirectoryError:
+        raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code)) from None
+    except UnicodeDecodeError as exc:
+        raise DaimyoError(Diagnostic(name, 1, exc.start + 1, "not UTF-8 text", code=code,
+                                     hint="save the file as UTF-8")) from None
+    except OSError as exc:
+        raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {exc.strerror}", code=code)) from None
+
+
+def load_yaml(path: str | os.PathLike, code: str | None = None) -> tuple[Any, Positions]:
+    return parse_yaml(read_text(path, code), str(path), code)
+
+
+def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True) -> None:
+    """Write a file atomically (temp file in the same folder, then rename).
+
+    With ``force=False`` an existing file is refused (UsageError-style DaimyoError).
+    """
+    p = Path(path)
+    if not force and p.exists():
+        raise DaimyoError(Diagnostic(str(p), 0, 0, "file exists; not overwritten",
+                                     hint="pass --force to replace it"))
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    parent = p.parent if str(p.parent) else Path(".")
+    parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if p.exists():
+            try:
+                os.chmod(tmp, p.stat().st_mode & 0o777)
+            except OSError:
+                pass
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,66 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT.parent / "shared" / "seeds"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_dir(tmp_path_factory):
+    os.environ["DAIMYO_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+
+
+class CliResult:
+    def __init__(self, code, stdout, stderr):
+        self.code = code
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def __repr__(self):
+        return f"CliResult(code={self.code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+
+
+@pytest.fixture
+def cli():
+    """Run the typer app in-process: cli('check', 'file.yaml') -> CliResult."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from builder.cli import app
+
+    def run(*args, input=None):
+        out, err = io.StringIO(), io.StringIO()
+        code = 0
+        old_in = sys.stdin
+        if input is not None:
+            sys.stdin = io.StringIO(input)
+        try:
+            with redirect_stdout(out), redirect_stderr(err):
+                try:
+                    app(list(map(str, args)), standalone_mode=False)
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else 1
+                except Exception as exc:  # typer/click exceptions in non-standalone mode
+                    import click
+
+                    if isinstance(exc, click.exceptions.Exit):
+                        code = exc.exit_code
+                    elif isinstance(exc, click.ClickException):
+                        exc.show(file=err)
+                        code = exc.exit_code
+                    elif exc.__class__.__name__ == "DaimyoError" or hasattr(exc, "diagnostics"):
+                        for line in exc.lines():
+                            err.write(line + "\n")
+                        code = exc.exit_code
+                    else:
+                        raise
+        finally:
+            sys.stdin = old_in
+        return CliResult(code, out.getvalue(), err.getvalue())
+
+    return run

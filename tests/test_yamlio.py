@@ -1,0 +1,38 @@
+import pytest
+
+from builder.errors import DaimyoError
+from builder.yamlio import atomic_write, parse_yaml
+
+
+def test_positions_for_every_value():
+    data, pos = parse_yaml("a: 1\nb:\n  - x: yes\n    y: [1, 2.5, null]\n", "t.yaml")
+    assert data == {"a": 1, "b": [{"x": "yes", "y": [1, 2.5, None]}]}
+    assert pos.at(("b", 0, "y", 1)) == (4, 12)
+    assert pos.at(("b", 0, "x")) == (3, 8)
+    # a missing path falls back to its nearest ancestor
+    assert pos.at(("b", 0, "zzz")) == (3, 5)
+
+
+def test_syntax_error_is_one_line_with_position():
+    with pytest.raises(DaimyoError) as ei:
+        parse_yaml("a: [1\nb: 2", "bad.yaml")
+    (line,) = ei.value.lines()
+    assert line.startswith("bad.yaml:2:2: error: YAML syntax")
+
+
+def test_duplicate_key_rejected():
+    with pytest.raises(DaimyoError) as ei:
+        parse_yaml("a: 1\na: 2\n", "dup.yaml")
+    assert ei.value.lines() == ["dup.yaml:2:1: error: duplicate key 'a' (each key may appear once in a mapping)"]
+
+
+def test_atomic_write_refuses_without_force(tmp_path):
+    p = tmp_path / "x.txt"
+    atomic_write(p, "one")
+    with pytest.raises(DaimyoError) as ei:
+        atomic_write(p, "two", force=False)
+    assert "--force" in ei.value.lines()[0]
+    assert p.read_text() == "one"
+    atomic_write(p, "two", force=True)
+    assert p.read_text() == "two"
+    assert [x.name for x in tmp_path.iterdir()] == ["x.txt"]
