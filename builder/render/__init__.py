@@ -1,0 +1,1 @@
+"""Rendering: layout math in millimetres (pure) and the PDF writers."""
