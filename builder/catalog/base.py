@@ -17,7 +17,7 @@ SEED_LINES = {
     "000_ac601013730960cf.txt": 166,  # Senshiai
     "001_dbcd2f61c1014419.txt": 7389,  # Kensei
     "002_55c7e5ab3d1a76a7.txt": 186,  # Senji
-    "003_d64fd863b3930085.txt": 154,  # Satsuma Rebellion
+    "003_d64fd863b3930085.txt": 155,  # Satsuma Rebellion (last line has no newline)
     "004_80c161daf2b1fabf.txt": 1408,  # HeroCard
 }
 SEED_OF_SYSTEM = {
