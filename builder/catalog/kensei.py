@@ -1,12 +1,424 @@
-"""Catalog models for kensei."""
+"""Kensei catalog models (the merge of ``catalog/kensei/*.yaml``).
+
+What the army-list checks read, and where it lives:
+
+* ``clans``            -- Clan entries (ids: buke, kuge, sohei, otokodate, kuroi-te,
+  hattori). ``army_building`` holds the clan's special army-building rules as
+  text; the structured form of those overrides is in ``army_building.clan_overrides``.
+* ``commander_levels`` -- hatamoto / taisho / daimyo with ``cost`` (AP),
+  ``strategy_bonus``, ``extra_command_cards``, ``scenery_elements``.
+* ``battle_sizes``     -- vanguard 200 / battle 400 / pitched-battle 600 (``max_ap``).
+* ``troop_classes``    -- H, E, W, P, K, O, C, M, I (the entry ``id`` is the letter).
+  ``lead_order`` ranks the classes that can lead or be led (H 4, E 3, W 2, P 1;
+  None = cannot lead a unit nor be led).
+* ``titles``, ``troop_types``, ``volumes``, ``weapon_types``, ``weapons``, ``armour``.
+  A weapon is ranged when ``ranged`` is true, a firearm when ``firearm`` is true.
+* ``abilities``        -- the 123 abilities of the appendix with their text.
+* ``troops``           -- every troop the rulebook names. Per model ``cost`` (AP) or
+  None when the book does not give it. See :class:`Troop` for the fields.
+* ``sample_lists``     -- the five 200 AP sample lists, reconstructed where garbled.
+* ``command_cards``    -- the command deck (value, count, suit; counts total 24).
+* ``army_building``    -- all numeric army-building constants (:class:`ArmyBuilding`):
+  leader/unit table, percentage limits (each naming the house rule that may
+  change it), unit sizes, profile limits, clan overrides, peasant purchase rule.
+* ``house_rules``      -- contradictions as parameters (``catalog/kensei/house_rules.yaml``).
+* ``restrictions``     -- declarative restrictions (owned by the restriction engine).
+
+Everything the book does not state is ``None`` (unknown), never invented; entries
+that infer something carry ``assumed:``.
+"""
 
 from __future__ import annotations
 
-from builder.catalog.base import BaseCatalog
+from typing import Literal
+
+from pydantic import field_validator, model_validator
+
+from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
+from builder.catalog.restrictions import Restriction
+
+TROOP_TYPES = ("infantry", "mounted", "skirmisher", "spiritual", "creature")
+CLASS_CODES = ("H", "E", "W", "P", "K", "O", "C", "M", "I")
+
+
+# -- small value objects ----------------------------------------------------------------
+
+class Noted(Sourced):
+    """A sourced value object with optional ``notes``."""
+
+    notes: str | None = None
+
+
+class SourcedText(Noted):
+    """A rule quoted (ligatures restored) from the rulebook."""
+
+    name: str | None = None
+    text: str
+
+
+class Profile(Strict):
+    """A stat line. Every field may be absent: the book's profile tables were images.
+
+    ``mov``/``mov_alt``: movement in cm (on foot / mounted, or walking / flying for
+    creatures); ``at``/``at_ranged``: melee / shooting dice; ``ini`` initiative;
+    ``ho`` honour (``pr`` presence for creatures); ``wo`` wounds; ``ki`` Ki cost to
+    invoke (creatures).
+    """
+
+    mov: int | None = None
+    mov_alt: int | None = None
+    at: int | None = None
+    at_ranged: int | None = None
+    ini: int | None = None
+    ho: int | None = None
+    pr: int | None = None
+    wo: int | None = None
+    ki: int | None = None
+
+
+class Purchase(Strict):
+    """A bulk purchase rule: ``models`` miniatures for every ``points`` AP (peasants 2 per 5)."""
+
+    models: int
+    points: float
+    house_rule: str | None = None  # the house rule that chooses this reading
+
+
+class Companion(Strict):
+    """Models that always come with a troop (an Onmyouji's two Shikigami)."""
+
+    troop: str
+    count: int
+
+
+# -- entry sections ------------------------------------------------------------------------
+
+class Clan(Entry):
+    """A playable clan. ``army_building`` quotes its army-building exceptions."""
+
+    playable: bool = True
+    living: bool | None = None  # False: the army takes no living troops (Kuroi-te)
+    description: str | None = None
+    army_building: list[SourcedText] = []
+    special_actions: list[SourcedText] = []
+
+
+class CommanderLevel(Entry):
+    cost: int  # AP added to the cost of the troops
+    strategy_bonus: int
+    extra_command_cards: int = 0  # drawn in maintenance; the hand size does not grow
+    scenery_elements: int | None = None
+    effects: str
+
+
+class BattleSize(Entry):
+    max_ap: int  # "Up to N army points"
+    description: str | None = None
+
+
+class TroopClass(Entry):
+    """A troop class; ``id`` is its letter (H, E, W, P, K, O, C, M, I)."""
+
+    order: int  # position in the book's list (1 = H)
+    lead_order: int | None = None  # H 4 > E 3 > W 2 > P 1; None: cannot lead nor be led
+    can_be_general: bool = False  # only heroes (H) may be the army general
+    creature: bool = False
+    spiritual: bool = False
+    profile: Profile | None = None  # class attributes where the book gives them
+    description: str | None = None
+
+
+class Title(Entry):
+    """A troop title (Samurai, Ashigaru, Ninja, ...). ``grants`` names abilities it gives (PA)."""
+
+    grants: list[str] = []
+    living: bool | None = None  # undead, spectres and creatures are not living
+    creature: bool = False
+    text: str | None = None
+
+
+class TroopType(Entry):
+    """infantry, mounted, skirmisher, spiritual, creature."""
+
+    formation: Literal["closed", "open", "single", "varies"] | None = None
+    max_unit_size_key: str | None = None  # key into army_building.unit_size.max
+    description: str | None = None
+
+
+class Volume(Entry):
+    value: int  # 1..4
+    height_cm: float
+    description: str
+
+
+class WeaponType(Entry):
+    """A weapon category: melee Type 0-7, or the ranged bands short / mid / long."""
+
+    kind: Literal["melee", "ranged"]
+    number: int | None = None  # melee type number 0..7
+    range_cm: int | None = None  # ranged: the band's upper limit
+    modifiers: str | None = None
+
+
+class Weapon(Entry):
+    """A weapon. ``ranged`` and ``firearm`` are what the percentage limits look up."""
+
+    weapon_type: str  # id of a weapon_types entry
+    ranged: bool = False
+    firearm: bool = False
+
+
+class Armour(Entry):
+    modifier: int  # to the enemy's Damage Roll
+    text: str
+
+
+class Ability(Entry):
+    """One of the 123 abilities of the appendix (L6821-7389).
+
+    ``text`` is the rule, cleaned of obvious extraction artefacts (listed in
+    ``notes``). ``kind`` is PA/Ki where the book states it elsewhere (the
+    appendix marks neither); ``template`` marks "Hatred of." which takes an object.
+    """
+
+    text: str
+    kind: Literal["PA", "Ki"] | None = None
+    template: bool = False
+
+
+class Troop(Entry):
+    """A troop profile as far as the rulebook gives it.
+
+    Fields the checks use:
+
+    * ``clans``: clan ids whose list may take it; ``["any"]`` = any clan (use
+      ``common`` for the appendix's Common Troops); ``list_section`` names the
+      appendix list the troop belongs to (buke, common, kuroi-te, hell-creatures...).
+    * ``cost``: AP per model (None = not in the book); ``purchase`` for bulk rules.
+    * ``troop_class`` (H..I), ``leader`` (army-leader rank), ``general`` (may be the
+      army general: a hero with leader rank), ``unique``/``legendary``.
+    * ``troop_type`` (infantry/mounted/skirmisher/spiritual/creature), ``titles``,
+      ``volume``, ``weapons`` (ids; look up ``ranged``/``firearm`` in ``weapons``),
+      ``armour``, ``abilities`` / ``ki_abilities`` (names in ``abilities``).
+    * ``living`` (False for undead, spectres, creatures), ``common`` (a Common
+      Troops profile, barred from Hattori armies), ``realm`` for creatures.
+    * ``single``: fielded as one model, not as a unit (leaders, unique creatures,
+      spiritual troops); ``unit_min``/``unit_max`` override the unit-size limits.
+    * ``companions``: models that come with it (Onmyouji: 2 Shikigami).
+    * ``profile``: the stat line (None: not in the rulebook; example packs add one).
+    """
+
+    clans: list[str] = []
+    list_section: str | None = None
+    cost: float | None = None
+    purchase: Purchase | None = None
+    troop_class: str | None = None
+    leader: bool | None = None
+    general: bool | None = None
+    unique: bool | None = None
+    legendary: bool | None = None
+    troop_type: str | None = None
+    titles: list[str] = []
+    volume: int | None = None
+    weapons: list[str] = []
+    armour: list[str] = []
+    mount: str | None = None
+    abilities: list[str] = []
+    ki_abilities: list[str] = []
+    living: bool | None = None
+    common: bool | None = None
+    realm: str | None = None
+    single: bool | None = None
+    unit_min: int | None = None
+    unit_max: int | None = None
+    companions: list[Companion] = []
+    profile: Profile | None = None
+
+    @field_validator("troop_type")
+    @classmethod
+    def _type_ok(cls, v):
+        if v is not None and v not in TROOP_TYPES:
+            raise ValueError(f"troop_type '{v}' is not one of {', '.join(TROOP_TYPES)}")
+        return v
+
+    @field_validator("cost")
+    @classmethod
+    def _cost_ok(cls, v):
+        if v is not None and v < 0:
+            raise ValueError(f"cost {v:g} is negative")
+        return v
+
+
+class SampleItem(Noted):
+    """One row of a sample list. ``points`` is the whole unit's cost (UNIT POINTS)."""
+
+    troop: str
+    models: int
+    points: int
+    printed_points: int | None = None  # what the garbled table prints, when different
+
+
+class SampleList(Entry):
+    """One of the five 200 AP sample lists (L6115-6248)."""
+
+    clan: str
+    battle_size: int
+    commander_level: str
+    commander_level_printed: bool
+    troops: list[SampleItem]
+    total: int  # the TOTAL POINTS the book prints
+
+
+class CommandCard(Entry):
+    """A kind of command card: ``count`` copies of ``value`` (a normal deck's ``suit``)."""
+
+    value: int
+    count: int
+    suit: str | None = None
+
+
+# -- army building constants ------------------------------------------------------------------
+
+class TableRow(Strict):
+    """Leader and unit table row (L6061-6113)."""
+
+    ap: int
+    leaders_min: int
+    leaders_max: int
+    units_min: int
+    units_max: int
+
+
+class Formula(Noted):
+    """A formula the text states; ``per_ap``: one per this many AP."""
+
+    min_per_ap: int | None = None
+    max_per_ap: int | None = None
+    min: int | None = None
+    text: str
+
+
+class LeadersAndUnits(Noted):
+    table: list[TableRow]
+    leaders_formula: Formula
+    units_formula: Formula
+    house_rules: list[str] = []  # ids of the house rules choosing between table and formula
+
+
+class PercentLimit(Noted):
+    """A type limit: ``kind`` min|max, ``percent`` of the battle size.
+
+    ``category`` names what is counted: melee_infantry_warriors, ranged, firearms,
+    cavalry, skirmishers, creatures. ``house_rule`` is the id of the house rule whose
+    value replaces ``percent`` when agreed (None: fixed). ``examples`` are the
+    book's worked figures {battle size AP: AP}.
+    """
+
+    id: str
+    category: str
+    kind: Literal["min", "max"]
+    percent: float
+    house_rule: str | None = None
+    within: str | None = None  # a sub-cap of another limit (firearms within ranged)
+    examples: dict[int, float] = {}
+    text: str
+
+
+class UnitSize(Noted):
+    """At least ``min`` models; at most ``max[key]`` by troop type (infantry/skirmisher/other)."""
+
+    min: int
+    max: dict[str, int]
+    house_rule: str | None = None
+
+
+class ProfileLimits(Noted):
+    """At most ``max_units_per_profile`` units of one profile; elite profiles by size."""
+
+    max_units_per_profile: int
+    elite: list[dict[str, int]]  # [{from_ap, to_ap, max}]
+    unique_max_models: int = 1
+    house_rule: str | None = None
+
+
+class ClanOverride(Noted):
+    """A clan's army-building exception as data.
+
+    ``rule`` is one of: ``limit`` (replace ``limit``'s percent with ``percent``),
+    ``no_living_troops``, ``no_common_troops``, ``melee_minimum_counts`` (also counts
+    ``counts``: inferior_creatures, ranged_warriors), ``spiritual_only`` (``allowed``
+    troop ids; ``forbidden`` ids).
+    """
+
+    clan: str
+    rule: Literal["limit", "no_living_troops", "no_common_troops", "melee_minimum_counts",
+                  "spiritual_only"]
+    limit: str | None = None
+    percent: float | None = None
+    counts: list[str] = []
+    allowed: list[str] = []
+    forbidden: list[str] = []
+    text: str
+
+
+class SpiritualRules(Noted):
+    max_spiritual: int
+    exclusive: list[str]  # the troop kinds of which only one may be taken
+    onmyouji_companions: int
+    requires_advanced_rules: bool
+    text: str
+
+
+class ArmyBuilding(Strict):
+    """Every numeric constant of army building (L5753-6113)."""
+
+    total: SourcedText  # troops + commander level <= battle size
+    percent_base: str  # "battle_size"; the house rule percent_base may change it
+    leaders_and_units: LeadersAndUnits
+    general: SourcedText
+    leaders_exempt: SourcedText  # leaders do not count toward type limits
+    limits: list[PercentLimit]
+    unit_size: UnitSize
+    profile_limits: ProfileLimits
+    peasants: Purchase
+    peasants_source: str
+    hata_jurushi_per_unit: int
+    hata_jurushi_source: str
+    spiritual: SpiritualRules
+    clan_overrides: list[ClanOverride]
+    hand_sizes: list[dict[str, int]]  # [{from_ap, to_ap (optional), hand}]
+    hand_sizes_source: str
+
+    @model_validator(mode="after")
+    def _limit_ids_unique(self):
+        seen = set()
+        for lim in self.limits:
+            if lim.id in seen:
+                raise ValueError(f"limit id '{lim.id}' appears twice")
+            seen.add(lim.id)
+        return self
+
+    def limit(self, limit_id: str) -> PercentLimit | None:
+        return next((x for x in self.limits if x.id == limit_id), None)
 
 
 class KenseiCatalog(BaseCatalog):
-    pass
+    clans: list[Clan] = []
+    commander_levels: list[CommanderLevel] = []
+    battle_sizes: list[BattleSize] = []
+    troop_classes: list[TroopClass] = []
+    titles: list[Title] = []
+    troop_types: list[TroopType] = []
+    volumes: list[Volume] = []
+    weapon_types: list[WeaponType] = []
+    weapons: list[Weapon] = []
+    armour: list[Armour] = []
+    abilities: list[Ability] = []
+    troops: list[Troop] = []
+    sample_lists: list[SampleList] = []
+    command_cards: list[CommandCard] = []
+    army_building: ArmyBuilding | None = None
+    restrictions: list[Restriction] = []
 
 
 CATALOG_MODEL = KenseiCatalog
