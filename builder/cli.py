@@ -145,7 +145,7 @@ def catalog_systems():
             cat = load_catalog(s)
         except DaimyoError as exc:
             fail(exc)
-        counts = ", ".join(f"{len(cat.entries(sec))} {sec}" for sec in cat.sections())
+        counts = ", ".join(f"{len(cat.records(sec))} {sec}" for sec in cat.sections())
         echo(f"{s:9} {TITLES[s]}: {counts}")
 
 

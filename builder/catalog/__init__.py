@@ -1,4 +1,5 @@
-"""The validated catalog: pydantic models per system, YAML loading, packs, cache."""
+"""The validated catalog: pydantic models per system, YAML loading, packs, cache.
 
-from builder.catalog.base import BaseCatalog, Entry, HouseRule, Sourced, Strict  # noqa: F401
-from builder.catalog.loader import Catalog, load_catalog  # noqa: F401
+Import from the submodules (``builder.catalog.base``, ``builder.catalog.loader``);
+this package imports nothing itself so that loading a cached catalog stays cheap.
+"""

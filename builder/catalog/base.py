@@ -54,7 +54,7 @@ def check_source(value: str) -> str:
 class Strict(BaseModel):
     """Unknown keys are rejected everywhere."""
 
-    model_config = ConfigDict(extra="forbid", frozen=False, validate_default=False)
+    model_config = ConfigDict(extra="forbid", frozen=False, validate_default=False, defer_build=True)
 
 
 class Sourced(Strict):

@@ -8,7 +8,8 @@ from builder.names import did_you_mean, normalize
 
 
 def _fields(entry) -> dict:
-    return entry.model_dump(exclude_none=True, exclude_defaults=False)
+    d = entry if isinstance(entry, dict) else entry.model_dump()
+    return {k: v for k, v in d.items() if v is not None and v != [] and v != {}}
 
 
 def _short(entry) -> str:
@@ -52,14 +53,14 @@ def list_entries(system: str, section: str | None, where: list[str], packs=()) -
         filters.append((k.strip(), v.strip()))
     lines = []
     for sec in sections:
-        rows = [e for e in cat.entries(sec) if _matches(e, filters)]
+        rows = [e for e in cat.records(sec) if _matches(e, filters)]
         if not rows:
             continue
         lines.append(f"{sec} ({len(rows)}):")
         for e in rows:
-            tag = " [example]" if cat.is_example(sec, e) else (" [assumed]" if e.assumed and not e.source else "")
+            tag = " [example]" if cat.is_example(sec, e) else (" [assumed]" if e.get("assumed") and not e.get("source") else "")
             extra = _short(e)
-            lines.append(f"  {e.name}{tag}" + (f"  ({extra})" if extra else ""))
+            lines.append(f"  {e['name']}{tag}" + (f"  ({extra})" if extra else ""))
     if not lines:
         lines.append("no entries match")
     return lines
@@ -69,11 +70,16 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
     from builder.catalog.loader import load_catalog
 
     cat = load_catalog(system, packs)
-    section, entry = cat.find_any(name)
+    section, entry = None, None
+    for sec in cat.sections():
+        entry = cat.find_record(sec, name)
+        if entry is not None:
+            section = sec
+            break
     if entry is None:
         cands = [n for s in cat.sections() for n in cat.names(s)]
         raise UsageError(f"no {system} entry named '{name}'", did_you_mean(name, cands) or None)
-    lines = [f"{entry.name}  ({system} {section}, id {entry.id})"]
+    lines = [f"{entry['name']}  ({system} {section}, id {entry['id']})"]
     for k, v in _fields(entry).items():
         if k in ("name", "id"):
             continue
@@ -124,10 +130,10 @@ def check_catalogs(system: str | None, packs=()) -> list[str]:
         except CatalogError as exc:
             diags.extend(exc.diagnostics)
             continue
-        n = sum(len(cat.entries(sec)) for sec in cat.sections())
-        assumed = sum(1 for sec in cat.sections() for e in cat.entries(sec) if e.assumed and not e.source)
+        n = sum(len(cat.records(sec)) for sec in cat.sections())
+        assumed = sum(1 for sec in cat.sections() for e in cat.records(sec) if e.get("assumed") and not e.get("source"))
         extra = f" with {len(by_system[s])} pack(s)" if by_system[s] else ""
-        lines.append(f"{s}: ok, {n} entries ({assumed} assumed), {len(cat.model.house_rules)} house rules{extra}")
+        lines.append(f"{s}: ok, {n} entries ({assumed} assumed), {len(cat.raw.get('house_rules') or [])} house rules{extra}")
     if diags:
         raise CatalogError(diags)
     return lines

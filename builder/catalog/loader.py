@@ -37,42 +37,66 @@ class Catalog:
 
     def __init__(self, system: str, model, files: list[str], packs: list[dict]):
         self.system = system
-        self.model = model
+        self._model = model
+        self._model_blob: bytes | None = None
         self.files = files
         self.packs = packs  # [{"file":..., "pack":..., "example": bool, "description":...}]
         self.origin: dict[tuple[str, str], str] = {}
         self.from_pack: dict[tuple[str, str], str] = {}
-        self._index: dict[str, dict[str, Any]] = {}
-        self._loose: dict[str, dict[str, Any]] = {}
+        self._sections = entry_sections(type(model))
+        # plain, validated data: browsing needs no pydantic import
+        self.raw: dict = model.model_dump(mode="python", exclude_none=False)
+        self._index: dict[str, dict[str, int]] = {}
+        self._loose: dict[str, dict[str, int]] = {}
         self._positions = None
-        for section in self.sections():
-            idx: dict[str, Any] = {}
-            lidx: dict[str, Any] = {}
-            for e in self.entries(section):
-                for key in [e.name, e.id, *e.aliases]:
-                    idx.setdefault(normalize(key), e)
-                    lidx.setdefault(loose(key), e)
+        for section in self._sections:
+            idx: dict[str, int] = {}
+            lidx: dict[str, int] = {}
+            for i, e in enumerate(self.raw.get(section) or []):
+                for key in [e["name"], e["id"], *e.get("aliases", [])]:
+                    idx.setdefault(normalize(key), i)
+                    lidx.setdefault(loose(key), i)
             self._index[section] = idx
             self._loose[section] = lidx
 
+    @property
+    def model(self):
+        """The validated pydantic root model (unpickled on first use)."""
+        if self._model is None:
+            self._model = pickle.loads(self._model_blob)
+        return self._model
+
+    def records(self, section: str) -> list[dict]:
+        """Plain validated data of a section (no pydantic needed)."""
+        return list(self.raw.get(section) or [])
+
     # -- browsing -----------------------------------------------------------
     def sections(self) -> list[str]:
-        return entry_sections(type(self.model))
+        return list(self._sections)
 
     def entries(self, section: str) -> list:
         return list(getattr(self.model, section, None) or [])
 
     def names(self, section: str) -> list[str]:
-        return [e.name for e in self.entries(section)]
+        return [e["name"] for e in self.records(section)]
 
     def find(self, section: str, name: str):
         """The entry called ``name`` (case, spaces, hyphen variants and aliases ignored)."""
         if not isinstance(name, str):
             return None
-        hit = self._index.get(section, {}).get(normalize(name))
-        if hit is None:
-            hit = self._loose.get(section, {}).get(loose(name))
-        return hit
+        i = self._index.get(section, {}).get(normalize(name))
+        if i is None:
+            i = self._loose.get(section, {}).get(loose(name))
+        return None if i is None else self.entries(section)[i]
+
+    def find_record(self, section: str, name: str) -> dict | None:
+        """Like ``find`` but the plain record."""
+        if not isinstance(name, str):
+            return None
+        i = self._index.get(section, {}).get(normalize(name))
+        if i is None:
+            i = self._loose.get(section, {}).get(loose(name))
+        return None if i is None else self.raw[section][i]
 
     def find_any(self, name: str, sections: list[str] | None = None):
         for section in sections or self.sections():
@@ -83,27 +107,27 @@ class Catalog:
 
     def suggest(self, section: str, name: str, n: int = 3) -> list[str]:
         cands = []
-        for e in self.entries(section):
-            cands.append(e.name)
-            cands.extend(e.aliases)
+        for e in self.records(section):
+            cands.append(e["name"])
+            cands.extend(e.get("aliases") or [])
         hits = suggest(name, cands, n)
         # show display names, not aliases
         out = []
         for h in hits:
-            e = self.find(section, h)
-            if e is not None and e.name not in out:
-                out.append(e.name)
+            e = self.find_record(section, h)
+            if e is not None and e["name"] not in out:
+                out.append(e["name"])
         return out
 
     def did_you_mean(self, section: str, name: str) -> str:
         return did_you_mean(name, self.suggest(section, name))
 
     def where(self, section: str, entry) -> str:
-        """``file:line`` where the entry was written (catalog or pack)."""
-        return self.origin.get((section, entry.id), "")
+        """``file:line`` where the entry (model or record) was written (catalog or pack)."""
+        return self.origin.get((section, _id(entry)), "")
 
     def is_example(self, section: str, entry) -> bool:
-        pack = self.from_pack.get((section, entry.id))
+        pack = self.from_pack.get((section, _id(entry)))
         return bool(pack and any(p["file"] == pack and p.get("example") for p in self.packs))
 
     # -- house rules ----------------------------------------------------------
@@ -111,7 +135,7 @@ class Catalog:
         return {h.id: h for h in self.model.house_rules}
 
     def default_rules(self) -> dict[str, Any]:
-        return {h.id: h.default for h in self.model.house_rules}
+        return {h["id"]: h["default"] for h in self.raw.get("house_rules") or []}
 
     def resolve_rules(self, agreed: dict | None) -> dict[str, Any]:
         """Defaults overridden by agreed values; raises KeyError/ValueError with a user message."""
@@ -136,7 +160,14 @@ class Catalog:
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_positions"] = None
+        if state["_model_blob"] is None:
+            state["_model_blob"] = pickle.dumps(self._model, protocol=pickle.HIGHEST_PROTOCOL)
+        state["_model"] = None
         return state
+
+
+def _id(entry) -> str:
+    return entry["id"] if isinstance(entry, dict) else entry.id
 
 
 # -- model introspection -------------------------------------------------------
@@ -314,6 +345,9 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
     diags: list[Diagnostic] = []
     raw: dict = {}
     pos = FilePositions()
+    from builder.paths import catalog_dir as _cdir
+
+    pos.files[()] = str(_cdir() / system)
     if not files:
         from builder.paths import catalog_dir
 

@@ -1,0 +1,73 @@
+"""Start-up cost of the CLI and of loading the catalog (warm cache and after a change).
+
+Run: python benchmarks/bench_startup.py [--runs N]
+
+Measures, in one run, the median wall time of
+  python -c pass
+  daimyo --version
+  daimyo catalog list kensei          (warm catalog cache)
+  daimyo catalog list kensei          (after a catalog file changed: cache rebuilt)
+and prints the ratios the project aims at: the warm catalog adds under 20 ms to the
+bare command, and the whole call stays under 15x `python -c pass`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def timed(cmd, env, runs):
+    samples = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        samples.append(time.perf_counter() - t)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.decode()[-400:]}")
+    return statistics.median(samples)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args()
+    exe = shutil.which("daimyo", path=str(Path(sys.executable).parent)) or "daimyo"
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "data"
+        for sub in ("catalog", "templates", "examples"):
+            if (ROOT / sub).exists():
+                shutil.copytree(ROOT / sub, data / sub)
+        env = dict(os.environ, DAIMYO_DATA=str(data), DAIMYO_CACHE_DIR=str(Path(tmp) / "cache"))
+        bare = timed([sys.executable, "-c", "pass"], env, args.runs)
+        version = timed([exe, "--version"], env, args.runs)
+        listing = [exe, "catalog", "list", "kensei"]
+        timed(listing, env, 1)  # fill the cache
+        warm = timed(listing, env, args.runs)
+        cold_samples = []
+        victim = sorted((data / "catalog" / "kensei").glob("*.yaml"))[0]
+        for i in range(max(3, args.runs // 3)):
+            victim.write_text(victim.read_text() + f"\n# touched {i}\n")
+            cold_samples.append(timed(listing, env, 1))
+        cold = statistics.median(cold_samples)
+    ms = lambda s: f"{s * 1000:7.1f} ms"  # noqa: E731
+    print(f"python -c pass                      {ms(bare)}")
+    print(f"daimyo --version                    {ms(version)}   {version / bare:5.1f}x pass")
+    print(f"daimyo catalog list kensei (warm)   {ms(warm)}   {warm / bare:5.1f}x pass, "
+          f"+{(warm - version) * 1000:.1f} ms over --version")
+    print(f"daimyo catalog list kensei (changed){ms(cold)}   {cold / bare:5.1f}x pass")
+    print(f"goals: warm adds < 20 ms over --version: {'met' if warm - version < 0.020 else 'missed'}; "
+          f"warm < 15x pass: {'met' if warm / bare < 15 else 'missed'}")
+
+
+if __name__ == "__main__":
+    main()

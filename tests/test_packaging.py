@@ -1,0 +1,52 @@
+"""The wheel carries the catalog, templates and examples and works without the source tree."""
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from builder import SYSTEMS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {proc.stderr.strip().splitlines()[-1:]}")
+    (whl,) = out.glob("daimyo-*.whl")
+    return whl
+
+
+def test_wheel_contains_data(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    for system in SYSTEMS:
+        assert any(n.startswith(f"builder/_data/catalog/{system}/") and n.endswith(".yaml") for n in names), system
+    assert any(n.startswith("builder/_data/examples/") for n in names)
+    assert any(n.startswith("builder/render/fonts/") and n.endswith(".ttf") for n in names)
+
+
+def test_installed_wheel_runs_catalog_check_from_another_folder(wheel, tmp_path):
+    target = tmp_path / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+                           str(wheel)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(target), DAIMYO_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("DAIMYO_DATA", None)
+    where = subprocess.run([sys.executable, "-c", "import builder.paths as p; print(p.data_root())"],
+                           cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert where.returncode == 0, where.stderr
+    assert Path(where.stdout.strip()).is_relative_to(target), where.stdout
+    run = subprocess.run([sys.executable, "-m", "builder", "catalog", "check"], cwd=elsewhere, env=env,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    for system in SYSTEMS:
+        assert f"{system}: ok" in run.stdout
