@@ -194,6 +194,8 @@ def catalog_check(
         for line in check_catalogs(_system(system) if system else None, pack):
             echo(line)
     except DaimyoError as exc:
+        for line in getattr(exc, "ok_lines", []):
+            echo(line)
         fail(exc)
 
 

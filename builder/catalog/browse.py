@@ -135,5 +135,7 @@ def check_catalogs(system: str | None, packs=()) -> list[str]:
         extra = f" with {len(by_system[s])} pack(s)" if by_system[s] else ""
         lines.append(f"{s}: ok, {n} entries ({assumed} assumed), {len(cat.raw.get('house_rules') or [])} house rules{extra}")
     if diags:
-        raise CatalogError(diags)
+        exc = CatalogError(diags)
+        exc.ok_lines = lines
+        raise exc
     return lines

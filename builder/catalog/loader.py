@@ -338,7 +338,8 @@ def _deep_merge(a: dict, b: dict) -> dict:
 def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Catalog:
     """Parse, merge and validate; raise CatalogError listing every problem."""
     from builder.systems import catalog_module
-    from builder.yamlio import FilePositions, load_yaml
+    from builder.paths import display_path
+    from builder.yamlio import FilePositions, load_yaml, parse_yaml, read_text
 
     mod = catalog_module(system)
     model_cls = mod.CATALOG_MODEL
@@ -347,7 +348,7 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
     pos = FilePositions()
     from builder.paths import catalog_dir as _cdir
 
-    pos.files[()] = str(_cdir() / system)
+    pos.files[()] = display_path(_cdir() / system)
     if not files:
         from builder.paths import catalog_dir
 
@@ -355,7 +356,7 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
                                       code="catalog.missing", hint="reinstall daimyo"))
     for f in files:
         try:
-            data, p = load_yaml(f, code="catalog.yaml")
+            data, p = parse_yaml(read_text(f, "catalog.yaml", display_path(f)), display_path(f), "catalog.yaml")
         except CatalogError:
             raise
         except Exception as exc:
@@ -374,7 +375,7 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
             diags.append(p.diag(("system",), f"file in catalog/{system}/ says system '{data['system']}'",
                                 code="catalog.system"))
         data = {k: v for k, v in data.items() if k != "system"}
-        _merge_into(raw, pos, data, p, model_cls, str(f), diags)
+        _merge_into(raw, pos, data, p, model_cls, display_path(f), diags)
     raw["system"] = system
     origin_file: dict = {}
     pack_info = []
