@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 # Line counts of the rulebook extractions the catalog cites (shared/seeds).
 SEED_LINES = {
-    "000_ac601013730960cf.txt": 166,  # Senshiai
+    "000_ac601013730960cf.txt": 167,  # Senshiai (last line has no newline)
     "001_dbcd2f61c1014419.txt": 7389,  # Kensei
     "002_55c7e5ab3d1a76a7.txt": 186,  # Senji
     "003_d64fd863b3930085.txt": 155,  # Satsuma Rebellion (last line has no newline)
