@@ -434,7 +434,8 @@ def check_unique(cat: Catalog) -> list[Diagnostic]:
     for section in cat.sections():
         seen: dict[str, int] = {}
         for i, e in enumerate(cat.entries(section)):
-            keys = {normalize(e.name): ("name", e.name), normalize(e.id): ("id", e.id)}
+            keys = {normalize(e.name): ("name", e.name)}
+            keys.setdefault(normalize(e.id), ("id", e.id))
             for j, a in enumerate(e.aliases):
                 keys.setdefault(normalize(a), (f"aliases[{j}]", a))
             for key, (field, shown) in keys.items():
