@@ -1,0 +1,121 @@
+"""Entry points for printing: what ``daimyo print``, ``daimyo aid`` and ``daimyo demo`` call.
+
+``render_list(path, out_path, force=False, **options) -> Path``
+    Reads the list, loads its catalog (with the list's packs), checks it, and writes:
+
+    * senshiai, herocard, satsuma: card sheets (``builder.render.cards.render_cards``);
+    * kensei: a roster, by calling
+      ``builder.render.roster.render_roster(doc, catalog, lst, result, out_path, *,
+      paper=(w, h), force=False, share_code=None) -> Path``;
+    * senji: a setup sheet, by calling
+      ``builder.render.setup_sheet.render_setup(doc, catalog, lst, result, out_path, *,
+      paper=(w, h), force=False, share_code=None) -> Path``.
+
+    Arguments handed to the roster and setup modules: ``doc`` is the
+    ``builder.lists.document.ListDoc``, ``catalog`` the loaded ``Catalog``, ``lst`` what
+    the system's ``builder.rules.<system>.load_list(doc, catalog)`` returned (first item),
+    ``result`` the ``builder.findings.CheckResult`` of ``builder.check.check_doc``,
+    ``paper`` the paper size in mm (portrait), ``share_code`` the list's share code or
+    None. They build their PDF with ``builder.render.pdfbase.build_story`` (or
+    ``PdfJob``) and put ``pdfbase.footer_lines(result, share_code)`` in the footer.
+
+    Card-sheet options (all optional): ``paper`` ("a4" | "letter" | "WxH"), ``card``
+    ("poker" | "bridge" | "mini" | "tarot" | "WxH" in mm), ``bleed`` (mm), ``marks``
+    (bool), ``backs`` (bool), ``duplex`` ("long" | "short"), ``offset`` ((x, y) mm or
+    "X,Y"), ``ink_saver`` (bool). Unknown options are refused.
+
+``render_aid(system, out_path, force=False, players=None, paper="a4") -> Path``
+    A player aid of a system, by calling
+    ``builder.render.aids.render_aid(system, out_path, *, paper=(w, h), force=False,
+    players=None) -> Path`` (``players``: the player count for Senji setup tables, or None
+    for all counts).
+
+``render_test_sheet(out_path, paper="a4", duplex="long", force=False) -> Path``
+    The duplex alignment sheet of ``daimyo print-test``.
+
+Every function raises ``builder.errors.DaimyoError`` (exit 2) for input a user can fix.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from builder.errors import DaimyoError, UsageError
+
+CARD_SYSTEMS = ("senshiai", "herocard", "satsuma")
+CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver"}
+
+
+def _optional_module(name: str, what: str):
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            raise DaimyoError(f"{what} is not available in this build ({name} is missing)") from None
+        raise
+
+
+def load_checked(path):
+    """(doc, catalog, lst, result) for a list file."""
+    from builder.catalog.loader import load_catalog
+    from builder.check import check_doc
+    from builder.lists.document import load_list
+    from builder.systems import rules_module
+
+    doc = load_list(path)
+    catalog = load_catalog(doc.system, list(doc.packs))
+    result = check_doc(doc, catalog=catalog)
+    lst, _ = rules_module(doc.system).load_list(doc, catalog)
+    return doc, catalog, lst, result
+
+
+def render_list(path, out_path, force: bool = False, **options) -> Path:
+    """Print a list (see the module docstring). Returns the written path."""
+    from builder.render.layout import paper_size
+    from builder.render.pdfbase import share_code_of
+
+    unknown = set(options) - CARD_OPTIONS
+    if unknown:
+        raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
+    out = Path(out_path)
+    if out.exists() and not force:
+        raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
+    paper = paper_size(options.get("paper") or "a4")
+    doc, catalog, lst, result = load_checked(path)
+    share = share_code_of(doc)
+    if doc.system in CARD_SYSTEMS:
+        from builder.render.cards import render_cards
+
+        return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
+    if doc.system == "kensei":
+        mod = _optional_module("builder.render.roster", "printing a Kensei roster")
+        return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
+    if doc.system == "senji":
+        mod = _optional_module("builder.render.setup_sheet", "printing a Senji setup sheet")
+        return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
+    raise UsageError(f"cannot print lists of system '{doc.system}'")
+
+
+def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4") -> Path:
+    """Print the player aid of ``system`` (see the module docstring)."""
+    from builder import SYSTEMS
+    from builder.names import did_you_mean
+    from builder.render.layout import paper_size
+
+    key = str(system).strip().lower()
+    if key not in SYSTEMS:
+        raise UsageError(f"unknown system '{system}'", did_you_mean(system, SYSTEMS) or "one of " + ", ".join(SYSTEMS))
+    out = Path(out_path)
+    if out.exists() and not force:
+        raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
+    mod = _optional_module("builder.render.aids", "printing a player aid")
+    return mod.render_aid(key, out, paper=paper_size(paper), force=force, players=players)
+
+
+def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: bool = False) -> Path:
+    """The duplex alignment sheet (see ``builder.render.cards.render_test_sheet``)."""
+    from builder.render.cards import render_test_sheet as _render
+    from builder.render.layout import paper_size
+
+    return _render(out_path, paper_size(paper), duplex=duplex, force=force)

@@ -1,0 +1,331 @@
+"""Print layout math in millimetres. Pure: no reportlab, no files.
+
+Coordinates follow PDF: origin at the bottom-left corner of the page, x to the right,
+y up, all in millimetres. ``pt(mm)`` converts to PDF points for the drawing code.
+
+* paper and card sizes by name (:func:`paper_size`, :func:`card_size`);
+* :func:`plan_sheet`: how many cards fit inside margins of at least 5 mm (cards may be
+  turned 90 degrees when that fits more), each card's trim rectangle, its bleed
+  rectangle, the cut-mark segments (all outside every card, in the page margin);
+* :func:`back_slot`: where a card's back goes on the following page for long-edge
+  (mirrored left-right) or short-edge (mirrored top-bottom and turned 180 degrees)
+  duplex, plus the printer offset.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from builder.errors import UsageError
+
+MM_PER_PT = 25.4 / 72.0
+PT_PER_MM = 72.0 / 25.4
+
+PAPERS: dict[str, tuple[float, float]] = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+}
+
+CARDS: dict[str, tuple[float, float]] = {
+    "poker": (63.5, 88.9),
+    "bridge": (57.15, 88.9),
+    "tarot": (69.9, 120.7),
+    "mini": (44.0, 67.0),
+}
+
+MIN_MARGIN = 5.0        # mm, on every side of the page (pnp-howto minimum)
+MARK_OFFSET = 1.0       # mm between the bleed edge and the start of a cut mark
+MARK_LENGTH = 5.0       # mm, longest cut mark
+MARK_MIN_LENGTH = 1.5   # mm, shortest mark still worth drawing
+MARK_PAGE_CLEAR = 2.0   # mm kept free at the page edge (most printers cannot print there)
+EPS = 1e-6
+
+
+def pt(mm: float) -> float:
+    """Millimetres to PDF points."""
+    return mm * PT_PER_MM
+
+
+def mm(points: float) -> float:
+    """PDF points to millimetres."""
+    return points * MM_PER_PT
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle in mm (x, y = bottom-left corner)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def x1(self) -> float:
+        return self.x + self.w
+
+    @property
+    def y1(self) -> float:
+        return self.y + self.h
+
+    def grow(self, d: float) -> "Rect":
+        return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+    def shift(self, dx: float, dy: float) -> "Rect":
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+    def contains_point(self, px: float, py: float, tol: float = EPS) -> bool:
+        """Strictly inside (points on the border do not count)."""
+        return self.x + tol < px < self.x1 - tol and self.y + tol < py < self.y1 - tol
+
+    def intersects_segment(self, seg: "Segment", tol: float = EPS) -> bool:
+        """Whether an axis-parallel segment passes through the inside of this rectangle."""
+        if abs(seg.y0 - seg.y1) < EPS:  # horizontal
+            y = seg.y0
+            lo, hi = sorted((seg.x0, seg.x1))
+            return self.y + tol < y < self.y1 - tol and lo < self.x1 - tol and hi > self.x + tol
+        x = seg.x0
+        lo, hi = sorted((seg.y0, seg.y1))
+        return self.x + tol < x < self.x1 - tol and lo < self.y1 - tol and hi > self.y + tol
+
+    def inside(self, other: "Rect", tol: float = EPS) -> bool:
+        return (self.x >= other.x - tol and self.y >= other.y - tol
+                and self.x1 <= other.x1 + tol and self.y1 <= other.y1 + tol)
+
+
+@dataclass(frozen=True)
+class Segment:
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.x1 - self.x0, self.y1 - self.y0)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One card position on a sheet.
+
+    ``trim`` is the card's cut rectangle as placed on the page (width and height swapped
+    when ``rotated``), ``bleed`` the trim grown by the bleed. ``rotated`` means the card's
+    face is turned 90 degrees counter-clockwise on the page.
+    """
+
+    index: int
+    col: int
+    row: int          # 0 = top row
+    trim: Rect
+    bleed: Rect
+    rotated: bool = False
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    paper: tuple[float, float]
+    card: tuple[float, float]        # nominal card size (w, h) upright
+    bleed: float
+    cols: int
+    rows: int
+    rotated: bool
+    slots: tuple[Slot, ...]
+    marks: tuple[Segment, ...] = field(default=())
+    area: Rect = Rect(0, 0, 0, 0)    # bounding box of all bleed rectangles
+
+    @property
+    def per_page(self) -> int:
+        return len(self.slots)
+
+    def pages_for(self, n_cards: int) -> int:
+        return max(1, math.ceil(n_cards / self.per_page)) if n_cards else 0
+
+
+# -- names ------------------------------------------------------------------------
+
+_NUM = r"(\d+(?:\.\d+)?)"
+
+
+def paper_size(name: str) -> tuple[float, float]:
+    """Paper (w, h) in mm for ``a4``, ``letter`` or ``WxH`` in millimetres (portrait)."""
+    key = str(name).strip().lower()
+    if key in PAPERS:
+        return PAPERS[key]
+    m = re.fullmatch(_NUM + r"\s*[x×]\s*" + _NUM + r"\s*(?:mm)?", key)
+    if m:
+        w, h = float(m.group(1)), float(m.group(2))
+        if w > 0 and h > 0:
+            return (w, h)
+    raise UsageError(f"unknown paper '{name}'", "use a4, letter or WxH in millimetres such as 210x297")
+
+
+def card_size(name: str) -> tuple[float, float]:
+    """Card (w, h) in mm for ``poker``, ``bridge``, ``tarot``, ``mini`` or ``WxH`` (mm)."""
+    key = str(name).strip().lower()
+    if key in CARDS:
+        return CARDS[key]
+    m = re.fullmatch(_NUM + r"\s*[x×]\s*" + _NUM + r"\s*(?:mm)?", key)
+    if m:
+        w, h = float(m.group(1)), float(m.group(2))
+        if w >= 10 and h >= 10:
+            return (w, h)
+        raise UsageError(f"card size '{name}' is too small", "each side needs at least 10 mm")
+    raise UsageError(f"unknown card size '{name}'",
+                     "use poker, bridge, tarot, mini or WxH in millimetres such as 63.5x88.9")
+
+
+def parse_offset(text: str | None) -> tuple[float, float]:
+    """``"X,Y"`` in mm (either may be negative) -> (x, y)."""
+    if text is None or str(text).strip() == "":
+        return (0.0, 0.0)
+    m = re.fullmatch(r"\s*([+-]?\d+(?:\.\d+)?)\s*[,;]\s*([+-]?\d+(?:\.\d+)?)\s*", str(text))
+    if not m:
+        raise UsageError(f"bad offset '{text}'", "give X,Y in millimetres, e.g. --offset 0.5,-1")
+    x, y = float(m.group(1)), float(m.group(2))
+    if abs(x) > 20 or abs(y) > 20:
+        raise UsageError(f"offset '{text}' is larger than 20 mm", "run daimyo print-test to measure it")
+    return (x, y)
+
+
+# -- grid -------------------------------------------------------------------------
+
+def _fit(avail: float, cell: float, gap: float) -> int:
+    if cell <= 0 or avail + EPS < cell:
+        return 0
+    return int((avail - cell + EPS) // (cell + gap)) + 1
+
+
+def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: float = 0.0,
+               margin: float = MIN_MARGIN, gap: float = 0.0, marks: bool = True,
+               allow_rotate: bool = True) -> SheetPlan:
+    """Fit as many cards as possible on the page inside ``margin`` on every side.
+
+    Each card takes its trim size plus ``bleed`` on every side; cells are ``gap`` mm
+    apart (0: bleeds touch, so a single cut separates cards without bleed). The grid
+    is centred. When turning the cards 90 degrees fits strictly more, they are turned.
+    Raises UsageError when not one card fits or the bleed is unreasonable.
+    """
+    pw, ph = paper
+    cw, ch = card
+    if bleed < 0 or bleed > 10:
+        raise UsageError(f"bleed {bleed:g} mm is out of range", "use 0 to 10 mm (3 mm is usual)")
+    aw, ah = pw - 2 * margin, ph - 2 * margin
+    best = None
+    options = [(False, cw, ch)] + ([(True, ch, cw)] if allow_rotate and abs(cw - ch) > EPS else [])
+    for rotated, w, h in options:
+        cols = _fit(aw, w + 2 * bleed, gap)
+        rows = _fit(ah, h + 2 * bleed, gap)
+        n = cols * rows
+        if n and (best is None or n > best[0]):
+            best = (n, rotated, w, h, cols, rows)
+    if best is None:
+        # say why: the card alone or the bleed
+        if _fit(aw, cw, gap) * _fit(ah, ch, gap) or _fit(aw, ch, gap) * _fit(ah, cw, gap):
+            raise UsageError(f"a bleed of {bleed:g} mm does not fit: the card with bleed is larger than "
+                             f"the printable area {aw:g}x{ah:g} mm", "use a smaller --bleed")
+        raise UsageError(f"a {cw:g}x{ch:g} mm card does not fit on {pw:g}x{ph:g} mm paper inside "
+                         f"{margin:g} mm margins", "choose a smaller --card or larger --paper")
+    _, rotated, w, h, cols, rows = best
+    cell_w, cell_h = w + 2 * bleed, h + 2 * bleed
+    grid_w = cols * cell_w + (cols - 1) * gap
+    grid_h = rows * cell_h + (rows - 1) * gap
+    left = (pw - grid_w) / 2
+    bottom = (ph - grid_h) / 2
+    slots = []
+    for r in range(rows):
+        for c in range(cols):
+            bx = left + c * (cell_w + gap)
+            by = bottom + (rows - 1 - r) * (cell_h + gap)
+            b = Rect(bx, by, cell_w, cell_h)
+            t = Rect(bx + bleed, by + bleed, w, h)
+            slots.append(Slot(len(slots), c, r, t, b, rotated))
+    area = Rect(left, bottom, grid_w, grid_h)
+    segs = cut_marks(slots, area, paper) if marks else ()
+    return SheetPlan(paper=(pw, ph), card=(cw, ch), bleed=bleed, cols=cols, rows=rows, rotated=rotated,
+                     slots=tuple(slots), marks=tuple(segs), area=area)
+
+
+def cut_marks(slots, area: Rect, paper: tuple[float, float]) -> list[Segment]:
+    """Cut marks: short lines in the page margin continuing every card edge.
+
+    One mark per distinct cut line per side of the grid, starting ``MARK_OFFSET`` mm
+    outside the outermost bleed and ending at most ``MARK_LENGTH`` mm further, never
+    closer than ``MARK_PAGE_CLEAR`` mm to the page edge. No mark touches a card.
+    """
+    pw, ph = paper
+    xs = sorted({round(v, 4) for s in slots for v in (s.trim.x, s.trim.x1)})
+    ys = sorted({round(v, 4) for s in slots for v in (s.trim.y, s.trim.y1)})
+    segs: list[Segment] = []
+
+    def span(start: float, limit: float, direction: int) -> tuple[float, float] | None:
+        a = start + direction * MARK_OFFSET
+        room = (limit - a) * direction
+        length = min(MARK_LENGTH, room)
+        if length < MARK_MIN_LENGTH:
+            return None
+        return a, a + direction * length
+
+    top = span(area.y1, ph - MARK_PAGE_CLEAR, +1)
+    bottom = span(area.y, MARK_PAGE_CLEAR, -1)
+    right = span(area.x1, pw - MARK_PAGE_CLEAR, +1)
+    left = span(area.x, MARK_PAGE_CLEAR, -1)
+    for x in xs:
+        for sp in (top, bottom):
+            if sp:
+                segs.append(Segment(x, sp[0], x, sp[1]))
+    for y in ys:
+        for sp in (left, right):
+            if sp:
+                segs.append(Segment(sp[0], y, sp[1], y))
+    return segs
+
+
+# -- duplex -----------------------------------------------------------------------
+
+DUPLEX_MODES = ("long", "short")
+
+
+def back_slot(slot: Slot, paper: tuple[float, float], duplex: str = "long",
+              offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Rect, Rect, int]:
+    """Where the back of ``slot`` goes on the next page: (trim, bleed, extra rotation).
+
+    Long edge (the sheet turns over like a book page): the back page is the front page
+    mirrored left-right, so a card's back sits at ``x' = W - x - w``, same ``y``.
+    Short edge (the sheet flips top over bottom): ``y' = H - y - h``, same ``x``, and the
+    back's drawing is turned 180 degrees (``extra rotation`` = 180).
+    ``offset`` (mm, as measured with ``daimyo print-test``) then shifts every back by
+    (+x right, +y up) in the back page's own coordinates.
+    """
+    if duplex not in DUPLEX_MODES:
+        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+    pw, ph = paper
+    dx, dy = offset
+    t, b = slot.trim, slot.bleed
+    if duplex == "long":
+        tr = Rect(pw - t.x - t.w + dx, t.y + dy, t.w, t.h)
+        br = Rect(pw - b.x - b.w + dx, b.y + dy, b.w, b.h)
+        return tr, br, 0
+    tr = Rect(t.x + dx, ph - t.y - t.h + dy, t.w, t.h)
+    br = Rect(b.x + dx, ph - b.y - b.h + dy, b.w, b.h)
+    return tr, br, 180
+
+
+def page_chunks(n: int, per_page: int) -> list[range]:
+    """Card indices per page."""
+    return [range(i, min(n, i + per_page)) for i in range(0, n, per_page)]
+
+
+def scale_box(box: tuple[float, float, float, float], ref: tuple[float, float],
+              card: tuple[float, float]) -> tuple[float, float, float, float]:
+    """A template box ``(x, y_top, w, h)`` designed for a ``ref`` card, scaled to ``card``.
+
+    Template boxes are measured from the card's top-left corner (as a designer reads a
+    card); the result is in card coordinates from the bottom-left corner:
+    ``(x, y, w, h)``.
+    """
+    sx, sy = card[0] / ref[0], card[1] / ref[1]
+    x, yt, w, h = box
+    return (x * sx, card[1] - (yt + h) * sy, w * sx, h * sy)

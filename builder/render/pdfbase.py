@@ -1,0 +1,408 @@
+"""The PDF base every printed document uses. The only module that creates reportlab canvases.
+
+Two ways to write a PDF:
+
+1. Absolute drawing (card sheets, test sheets)::
+
+       from builder.render.pdfbase import PdfJob
+       with PdfJob(out_path, paper=(210, 297), title="Deck", duplex="long", force=False) as job:
+           c = job.canvas                 # a reportlab Canvas, units = points, origin bottom-left
+           job.ruler(10, 8)               # 50 mm scale bar at (10 mm, 8 mm)
+           job.footer(["daimyo check: legal"])
+           job.new_page()
+           ...
+       job.path                           # the written file (atomic write on leaving the block)
+
+   Leaving the block writes the file atomically (``yamlio.atomic_write``); an existing
+   file is refused unless ``force``. When the block raises, nothing is written.
+
+2. Flowing documents (rosters, setup sheets, player aids) with platypus::
+
+       from builder.render.pdfbase import build_story
+       path = build_story(out_path, story, paper=(210, 297), title="Roster",
+                          footer_lines=footer_lines(result, share), force=False)
+
+   ``build_story`` builds a ``BaseDocTemplate`` with one frame inside the margins and
+   draws the footer and the 50 mm ruler on every page.
+
+Common to both: ``invariant=1`` (same input, byte-identical PDF), no ASCII85, page
+compression on, PDF 1.7 header with the viewer preferences ``/PrintScaling /None`` and
+``/Duplex`` (``DuplexFlipLongEdge``/``DuplexFlipShortEdge`` for duplex jobs, ``Simplex``
+otherwise), the bundled fonts registered (``fonts.REGULAR``/``BOLD``/``CONDENSED``), and
+a progress bar on stderr when stderr is a terminal and the job has more than
+``PROGRESS_MIN_PAGES`` pages.
+
+Helpers: :func:`footer_lines` (the ``daimyo check`` result and the share code as
+footer text), :func:`validation_lines`, :func:`share_code_of`, :func:`draw_text_box`
+(fit, never overflow, warn), :func:`warn` (one ``daimyo: warning:`` line on stderr).
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import Callable, Iterable
+
+from builder.render import fonts
+from builder.render.layout import MIN_MARGIN, pt
+
+PROGRESS_MIN_PAGES = 5
+FOOTER_SIZE = 6.5      # pt
+RULER_LENGTH = 50.0    # mm
+
+_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
+
+
+def _configure() -> None:
+    from reportlab import rl_config
+
+    rl_config.useA85 = 0          # binary streams: smaller and much faster
+    rl_config.invariant = 1
+    fonts.register_fonts()
+
+
+def warn(message: str, stream=None) -> None:
+    """One warning line on stderr: ``daimyo: warning: MESSAGE``."""
+    (stream or sys.stderr).write(f"daimyo: warning: {message}\n")
+
+
+def make_canvas(target, paper: tuple[float, float], title: str = "", author: str | None = None,
+                subject: str | None = None, duplex: str | None = None):
+    """A reportlab Canvas with the project's settings writing into ``target`` (file or BytesIO).
+
+    Used by :class:`PdfJob` and :func:`build_story`; other modules do not create canvases.
+    """
+    _configure()
+    from reportlab.pdfgen.canvas import Canvas
+
+    c = Canvas(target, pagesize=(pt(paper[0]), pt(paper[1])), invariant=1, pageCompression=1,
+               initialFontName=fonts.REGULAR, initialFontSize=9,
+               pdfVersion=(1, 7))
+    _decorate(c, title, author, subject, duplex)
+    return c
+
+
+def _decorate(c, title, author, subject, duplex) -> None:
+    c.setTitle(title or "daimyo")
+    c.setAuthor(author or "daimyo")
+    c.setCreator("daimyo")
+    c.setProducer("daimyo (reportlab)")
+    if subject:
+        c.setSubject(subject)
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", _DUPLEX.get(duplex, "Simplex"))
+
+
+class Progress:
+    """A one-line progress bar on stderr, only when stderr is a terminal and the job is long."""
+
+    def __init__(self, total: int, label: str = "printing", stream=None):
+        self.stream = stream or sys.stderr
+        self.total = total
+        self.label = label
+        self.done = 0
+        try:
+            tty = self.stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        self.active = bool(tty and total > PROGRESS_MIN_PAGES)
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        if not self.active:
+            return
+        width = 30
+        filled = int(width * min(self.done, self.total) / max(1, self.total))
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
+                          f"{min(self.done, self.total)}/{self.total} pages")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.active:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class PdfJob:
+    """One PDF drawn on an absolute canvas; written atomically when the job ends.
+
+    Attributes: ``canvas`` (reportlab Canvas), ``paper`` (w, h mm), ``page`` (1-based
+    number of the page being drawn), ``path`` (output path), ``warnings`` (messages
+    already written to stderr).
+    """
+
+    def __init__(self, out_path, paper: tuple[float, float], title: str = "", author: str | None = None,
+                 subject: str | None = None, duplex: str | None = None, force: bool = False,
+                 total_pages: int | None = None, label: str = "printing"):
+        self.path = Path(out_path)
+        if not force and self.path.exists():
+            from builder.errors import UsageError
+
+            raise UsageError(f"{self.path}: file exists; not overwritten", "pass --force to replace it")
+        self.force = force
+        self.paper = paper
+        self.buffer = io.BytesIO()
+        self.canvas = make_canvas(self.buffer, paper, title, author, subject, duplex)
+        self.page = 1
+        self.warnings: list[str] = []
+        self.progress = Progress(total_pages or 0, label)
+        self._closed = False
+
+    # -- pages ----------------------------------------------------------------
+    def new_page(self) -> None:
+        """Finish the current page and start the next."""
+        self.canvas.showPage()
+        self.page += 1
+        self.progress.step()
+
+    def finish(self) -> Path:
+        """End the last page, save, write the file atomically. Returns the path."""
+        from builder.yamlio import atomic_write
+
+        if self._closed:
+            return self.path
+        self.canvas.showPage()
+        self.progress.step()
+        self.canvas.save()
+        self.progress.close()
+        atomic_write(self.path, self.buffer.getvalue(), force=self.force)
+        self._closed = True
+        return self.path
+
+    def __enter__(self) -> "PdfJob":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is None:
+            self.finish()
+        else:
+            self.progress.close()
+        return False
+
+    # -- chrome ---------------------------------------------------------------
+    def warn(self, message: str) -> None:
+        """Report a problem once per job (stderr)."""
+        if message not in self.warnings:
+            self.warnings.append(message)
+            warn(message)
+
+    def ruler(self, x: float, y: float) -> None:
+        """50 mm scale bar with its bottom-left corner at (x, y) mm."""
+        draw_ruler(self.canvas, x, y)
+
+    def footer(self, lines: list[str], y: float = 2.5 + 0.0, margin: float = MIN_MARGIN) -> None:
+        """Footer text lines from the bottom margin up (fitted to the page width)."""
+        draw_footer(self.canvas, self.paper, lines, margin=margin, warn=self.warn)
+
+
+# -- chrome drawing -------------------------------------------------------------------
+
+def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH) -> None:
+    """A ``length`` mm bar with mm ticks (long every 10 mm) and the label to print at 100 %.
+
+    Takes 4 mm of height above ``y`` plus a 2 mm label row.
+    """
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(0.3)
+    c.line(pt(x), pt(y), pt(x + length), pt(y))
+    for i in range(int(length) + 1):
+        h = 3.0 if i % 10 == 0 else (2.0 if i % 5 == 0 else 1.2)
+        c.line(pt(x + i), pt(y), pt(x + i), pt(y + h))
+    c.setFont(fonts.REGULAR, 5.5)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawString(pt(x + length + 1.5), pt(y + 0.3),
+                 f"{length:g} mm: measure this bar; print at 100 % / actual size, no fit-to-page")
+    c.restoreState()
+
+
+def draw_footer(c, paper: tuple[float, float], lines: list[str], margin: float = MIN_MARGIN,
+                size: float = FOOTER_SIZE, warn: Callable[[str], None] | None = None, right: str = "") -> None:
+    """Footer lines inside the bottom margin band (from ``margin`` - 3.5 mm upwards).
+
+    Each line is shrunk to fit the width (down to 4.5 pt) and cut with an ellipsis if
+    still too long. ``right`` (e.g. a page number) goes at the right of the first line.
+    """
+    width = pt(paper[0] - 2 * margin)
+    c.saveState()
+    c.setFillColorRGB(0.15, 0.15, 0.15)
+    y = pt(max(1.5, margin - 3.2))
+    lines = [fonts.printable(str(x)) for x in lines if x]
+    right_w = fonts.string_width(right, fonts.REGULAR, size) + 6 if right else 0
+    # bottom line first: draw in reverse so the first line is on top
+    for i, text in enumerate(reversed(lines)):
+        is_first = i == len(lines) - 1
+        avail = width - (right_w if is_first else 0)
+        fit = fonts.fit_text(text, avail, size * 1.3, fonts.CONDENSED, size, 4.5, wrap=False)
+        c.setFont(fonts.CONDENSED, fit.size)
+        c.drawString(pt(margin), y, fit.lines[0] if fit.lines else "")
+        if is_first and right:
+            c.setFont(fonts.REGULAR, size)
+            c.drawRightString(pt(paper[0] - margin), y, right)
+        y += size * 1.25
+    c.restoreState()
+
+
+def draw_text_box(c, text: str, box: tuple[float, float, float, float], font: str = fonts.REGULAR,
+                  size: float = 9.0, min_size: float = 5.0, align: str = "left", valign: str = "top",
+                  wrap: bool = True, leading: float = 1.18, what: str = "",
+                  warn: Callable[[str], None] | None = None) -> "fonts.Fit":
+    """Draw ``text`` fitted into ``box`` = (x, y, w, h) in **points** (bottom-left corner).
+
+    Shrinks down to ``min_size``; when it still does not fit, draws the lines that fit
+    (ending in an ellipsis) and calls ``warn`` with a message naming ``what``.
+    Characters the font lacks are drawn as '?' (check them first with
+    ``fonts.check_glyphs`` to report them properly). Returns the Fit.
+    """
+    x, y, w, h = box
+    text = fonts.printable("" if text is None else str(text), font)
+    fit = fonts.fit_text(text, w, h, font, size, min_size, leading=leading, wrap=wrap)
+    if fit.overflow and warn:
+        warn(f"{what or 'text'} does not fit its box even at {fit.size:g} pt; "
+             f"cut after '{_tail(fit.lines)}' ({len(fit.dropped)} line(s) dropped)")
+    elif fit.shrunk and warn and fit.size < size - 1.99:
+        pass  # small shrinks are normal and silent
+    if not fit.lines:
+        return fit
+    block = fit.height
+    ascent = fit.size * 0.76
+    if valign == "middle":
+        top = y + (h + block) / 2
+    elif valign == "bottom":
+        top = y + block
+    else:
+        top = y + h
+    c.setFont(font, fit.size)
+    cy = top - (fit.leading - fit.size) / 2 - ascent
+    for line in fit.lines:
+        if align == "center":
+            c.drawCentredString(x + w / 2, cy, line)
+        elif align == "right":
+            c.drawRightString(x + w, cy, line)
+        else:
+            c.drawString(x, cy, line)
+        cy -= fit.leading
+    return fit
+
+
+def _tail(lines: list[str]) -> str:
+    last = lines[-1] if lines else ""
+    return last[-24:]
+
+
+# -- flowing documents -------------------------------------------------------------
+
+def build_story(out_path, story: list, paper: tuple[float, float], title: str = "",
+                author: str | None = None, subject: str | None = None,
+                footer_lines: Iterable[str] = (), margins: tuple[float, float, float, float] | None = None,
+                ruler: bool = True, force: bool = False, page_numbers: bool = True,
+                on_page: Callable | None = None, duplex: str | None = None) -> Path:
+    """Build a platypus story into ``out_path`` atomically; returns the path.
+
+    ``margins`` = (left, right, top, bottom) mm, default 12/12/12/18 (the bottom band
+    holds the footer lines and the 50 mm ruler). ``on_page(canvas, doc)`` is called on
+    every page after the footer is drawn. An existing file is refused unless ``force``.
+    """
+    _configure()
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+    from builder.errors import UsageError
+    from builder.yamlio import atomic_write
+
+    path = Path(out_path)
+    if not force and path.exists():
+        raise UsageError(f"{path}: file exists; not overwritten", "pass --force to replace it")
+    left, right, top, bottom = margins or (12.0, 12.0, 12.0, 18.0)
+    flines = [x for x in footer_lines if x]
+    buf = io.BytesIO()
+
+    def maker(target, **kw):
+        kw.pop("invariant", None)
+        c = make_canvas(target, paper, title, author, subject, duplex)
+        return c
+
+    def decorate(canv, doc):
+        draw_footer(canv, paper, flines, margin=MIN_MARGIN,
+                    right=f"page {canv.getPageNumber()}" if page_numbers else "")
+        if ruler:
+            draw_ruler(canv, paper[0] - MIN_MARGIN - RULER_LENGTH - 78, paper[1] - MIN_MARGIN - 3.5)
+        if on_page:
+            on_page(canv, doc)
+
+    doc = BaseDocTemplate(buf, pagesize=(pt(paper[0]), pt(paper[1])), title=title or "daimyo",
+                          author=author or "daimyo", invariant=1,
+                          leftMargin=pt(left), rightMargin=pt(right), topMargin=pt(top), bottomMargin=pt(bottom))
+    frame = Frame(pt(left), pt(bottom), pt(paper[0] - left - right), pt(paper[1] - top - bottom),
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=decorate)])
+    doc.build(story, canvasmaker=maker)
+    atomic_write(path, buf.getvalue(), force=force)
+    return path
+
+
+# -- validation result and share code for footers -----------------------------------
+
+def validation_lines(result, limit: int = 3) -> list[str]:
+    """Footer text for a ``builder.findings.CheckResult``.
+
+    ``daimyo check: legal`` or ``daimyo check: ILLEGAL (2 errors, 1 warning): CODE message; ...``
+    with at most ``limit`` findings spelt out (errors first).
+    """
+    if result is None:
+        return []
+    counts = result.counts()
+    errs, warns = counts.get("error", 0), counts.get("warning", 0)
+    if result.legal:
+        head = "daimyo check: legal"
+        if warns:
+            head += f" ({warns} warning{'s' * (warns != 1)})"
+    else:
+        head = (f"daimyo check: ILLEGAL ({errs} error{'s' * (errs != 1)}, "
+                f"{warns} warning{'s' * (warns != 1)})")
+    shown = [f for f in result.findings if f.severity in ("error", "warning")][:limit]
+    if not shown:
+        return [head]
+    more = len([f for f in result.findings if f.severity in ("error", "warning")]) - len(shown)
+    detail = "; ".join(f"{f.code}: {f.message}" for f in shown) + (f"; and {more} more" if more > 0 else "")
+    return [head + ": " + detail]
+
+
+def share_code_of(doc) -> str | None:
+    """The list's share code when ``builder.share`` provides one (optional), else None."""
+    try:
+        import builder.share as share  # noqa: F401
+    except Exception:
+        return None
+    candidates = []
+    for modname in ("builder.share", "builder.share.code", "builder.share.codes"):
+        try:
+            import importlib
+
+            mod = importlib.import_module(modname)
+        except Exception:
+            continue
+        for fname in ("share_code", "encode_doc", "encode_list", "to_code", "encode"):
+            fn = getattr(mod, fname, None)
+            if callable(fn):
+                candidates.append(fn)
+    for fn in candidates:
+        for arg in (doc, getattr(doc, "data", None)):
+            if arg is None:
+                continue
+            try:
+                code = fn(arg)
+            except Exception:
+                continue
+            if isinstance(code, str) and code and "\n" not in code:
+                return code
+    return None
+
+
+def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str] = ()) -> list[str]:
+    """Footer lines: the validation result, the share code, then ``extra`` lines."""
+    out = list(validation_lines(result))
+    if share_code:
+        out.append(f"share code: {share_code}")
+    out.extend(x for x in extra if x)
+    return out
