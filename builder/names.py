@@ -33,8 +33,17 @@ def suggest(name: str, candidates, n: int = 3) -> list[str]:
     """The closest display names to ``name`` among ``candidates`` (display names)."""
     cands = list(dict.fromkeys(candidates))
     keyed = {normalize(c): c for c in cands}
-    hits = difflib.get_close_matches(normalize(name), list(keyed), n=n, cutoff=0.6)
-    out = [keyed[h] for h in hits]
+    key = normalize(name)
+    scored = []
+    for k in keyed:
+        sm = difflib.SequenceMatcher(None, key, k)
+        if sm.real_quick_ratio() >= 0.6 and sm.quick_ratio() >= 0.6:
+            r = sm.ratio()
+            if r >= 0.6:
+                scored.append((r, k))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    best = scored[0][0] if scored else 0
+    out = [keyed[k] for r, k in scored if r >= best - 0.08][:n]
     if not out:
         key = normalize(name)
         out = [c for k, c in keyed.items() if key and (key in k or k in key)][:n]

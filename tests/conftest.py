@@ -42,7 +42,9 @@ def cli():
         try:
             with redirect_stdout(out), redirect_stderr(err):
                 try:
-                    app(list(map(str, args)), standalone_mode=False)
+                    rv = app(list(map(str, args)), standalone_mode=False)
+                    if isinstance(rv, int):
+                        code = rv
                 except SystemExit as exc:
                     code = exc.code if isinstance(exc.code, int) else 1
                 except Exception as exc:  # typer/click exceptions in non-standalone mode
