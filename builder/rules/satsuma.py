@@ -1,15 +1,490 @@
-"""Rules core and checks for satsuma."""
+"""Rules core and checks for Satsuma Rebellion (003_d64fd863b3930085.txt).
+
+The core is pure: it works on ``PlayCard`` tuples (a name and its usable
+suit/strength options) and plain values.
+
+* ``play_card(card, rules)`` / ``play_cards(catalog, names, side, rules)``: catalog
+  cards to ``PlayCard`` with the house rule for unknown suits applied.
+* ``usable_options(card, role)``: the options a role may use (the attacker uses no
+  Defense or Escape card, the defender no Attack card; lines 47-48).
+* ``best_hand(cards, role)``: the exact best total, one card per suit, each card
+  counted once as one of its options (lines 44-48); a dynamic programme over the
+  set of suits already filled (2^8 states), ``O(cards x 256 x options)``.
+* ``clash(attacker, samurai_cards, imperial_cards)``: both hands, the winner, the
+  casualties and ``next_attacker`` (lines 38-52).
+* ``GameState``/``apply_clash``/``is_game_over``/``victory_level``: the end at nine
+  samurai casualties and the victory table (lines 6-15).
+* ``card_faces(catalog, rules, side=None)``: what a printed card face shows.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
+from itertools import product
+from typing import Sequence
+
+from builder.findings import Finding, error, info, warning
+from builder.names import normalize
+
+SEED = "003_d64fd863b3930085.txt"
+SIDES = ("samurai", "imperial")
+ROLES = ("attacker", "defender")
+SUIT_LETTERS = ("F", "R", "L", "A", "D", "M", "W", "E")
+SUIT_NAMES = {"F": "Force", "R": "Reserves", "L": "Leader", "A": "Attack", "D": "Defense",
+              "M": "Morale", "W": "Weapons", "E": "Escape"}
+LETTER_OF = {v.lower(): k for k, v in SUIT_NAMES.items()}
+FORBIDDEN = {"attacker": frozenset({"D", "E"}), "defender": frozenset({"A"})}
+SRC_FORBIDDEN = {"attacker": f"{SEED}:47", "defender": f"{SEED}:48"}
+HAND_SIZE = 7
+END_CASUALTIES = 9
+
+
+# -- the pure core -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayCard:
+    """A card as the rules see it: its name and usable (suit letter, strength) options."""
+
+    name: str
+    options: tuple[tuple[str, int], ...]
+    printed: str = ""
+    side: str | None = None
+
+
+@dataclass(frozen=True)
+class Use:
+    card: str
+    suit: str  # letter
+    strength: int
+
+    @property
+    def suit_name(self) -> str:
+        return SUIT_NAMES.get(self.suit, self.suit)
+
+
+@dataclass(frozen=True)
+class Hand:
+    role: str
+    strength: int
+    used: tuple[Use, ...]
+    unused: tuple[str, ...]  # names of the cards not counted
+
+    def uses_suit(self, letter: str) -> bool:
+        return any(u.suit == letter for u in self.used)
+
+    def to_json(self) -> dict:
+        return {"strength": self.strength,
+                "used": [{"card": u.card, "suit": u.suit_name, "strength": u.strength} for u in self.used]}
+
+
+def usable_options(card: PlayCard, role: str) -> tuple[tuple[str, int], ...]:
+    """The options of ``card`` that ``role`` may count (known suits, not forbidden)."""
+    if role not in ROLES:
+        raise ValueError(f"role must be attacker or defender, not {role!r}")
+    bad = FORBIDDEN[role]
+    return tuple((s, v) for s, v in card.options if s in SUIT_NAMES and s not in bad)
+
+
+def _canonical(cards: Sequence[PlayCard]) -> list[PlayCard]:
+    return sorted(cards, key=lambda c: (normalize(c.name), c.options, c.printed))
+
+
+def best_hand(cards: Sequence[PlayCard], role: str) -> Hand:
+    """The highest total strength of ``cards`` for ``role``: one card per suit.
+
+    Exact: dynamic programming over the set of suits used so far. Among equal
+    totals the choice is deterministic and independent of the order of ``cards``.
+    """
+    order = _canonical(cards)
+    bit = {s: 1 << i for i, s in enumerate(SUIT_LETTERS)}
+    # best[mask] = (strength, chosen) with chosen a tuple of (card index, suit, strength)
+    best: dict[int, tuple[int, tuple]] = {0: (0, ())}
+    for i, card in enumerate(order):
+        opts = usable_options(card, role)
+        if not opts:
+            continue
+        nxt = dict(best)
+        for mask, (val, chosen) in best.items():
+            for suit, strength in opts:
+                b = bit[suit]
+                if mask & b:
+                    continue
+                nm = mask | b
+                cand = val + strength
+                if nm not in nxt or cand > nxt[nm][0]:
+                    nxt[nm] = (cand, chosen + ((i, suit, strength),))
+        best = nxt
+    top_mask = max(sorted(best), key=lambda m: best[m][0])  # first mask reaching the maximum
+    total, chosen = best[top_mask]
+    used_idx = {i for i, _, _ in chosen}
+    uses = sorted((Use(order[i].name, s, v) for i, s, v in chosen), key=lambda u: SUIT_LETTERS.index(u.suit))
+    unused = tuple(sorted(order[i].name for i in range(len(order)) if i not in used_idx))
+    return Hand(role=role, strength=total, used=tuple(uses), unused=unused)
+
+
+def best_strength_brute(cards: Sequence[PlayCard], role: str) -> int:
+    """Reference solver: try every option (or none) for every card. Exponential; tests only."""
+    choices = [((None, 0),) + usable_options(c, role) for c in cards]
+    top = 0
+    for combo in product(*choices):
+        suits = [s for s, _ in combo if s is not None]
+        if len(suits) == len(set(suits)):
+            top = max(top, sum(v for _, v in combo))
+    return top
+
+
+@dataclass(frozen=True)
+class Clash:
+    attacker: str  # samurai | imperial
+    samurai: Hand
+    imperial: Hand
+    winner: str  # samurai | imperial | tie
+    casualties: dict = field(default_factory=dict)  # {"samurai": 0|1, "imperial": 0|1}
+    next_attacker: str = "samurai"
+    escape_kept_defender: bool = False
+
+    def to_json(self) -> dict:
+        return {"samurai": self.samurai.to_json(), "imperial": self.imperial.to_json(),
+                "winner": self.winner, "casualties": dict(self.casualties),
+                "next_attacker": self.next_attacker}
+
+
+def other_side(side: str) -> str:
+    return "imperial" if side == "samurai" else "samurai"
+
+
+def role_of(side: str, attacker: str) -> str:
+    return "attacker" if side == attacker else "defender"
+
+
+def next_attacker(attacker: str, winner: str, samurai_hand: Hand | None = None) -> str:
+    """Who attacks the next hand (lines 38-42, 51-52).
+
+    The winner attacks; a tie keeps the roles; a samurai defender who won the hand
+    using an Escape card stays defender.
+    """
+    if winner == "tie":
+        return attacker
+    if winner == "samurai" and attacker == "imperial" and samurai_hand is not None \
+            and samurai_hand.uses_suit("E"):
+        return "imperial"
+    return winner
+
+
+def clash(attacker: str, samurai_cards: Sequence[PlayCard], imperial_cards: Sequence[PlayCard],
+          casualties_per_loss: int = 1) -> Clash:
+    """Resolve one hand: higher total wins, the loser takes a casualty, a tie gives both one."""
+    if attacker not in SIDES:
+        raise ValueError(f"attacker must be samurai or imperial, not {attacker!r}")
+    sam = best_hand(samurai_cards, role_of("samurai", attacker))
+    imp = best_hand(imperial_cards, role_of("imperial", attacker))
+    if sam.strength > imp.strength:
+        winner, cas = "samurai", {"samurai": 0, "imperial": casualties_per_loss}
+    elif imp.strength > sam.strength:
+        winner, cas = "imperial", {"samurai": casualties_per_loss, "imperial": 0}
+    else:
+        winner, cas = "tie", {"samurai": casualties_per_loss, "imperial": casualties_per_loss}
+    nxt = next_attacker(attacker, winner, sam)
+    kept = winner == "samurai" and nxt == "imperial"
+    return Clash(attacker, sam, imp, winner, cas, nxt, kept)
+
+
+@dataclass(frozen=True)
+class GameState:
+    samurai_casualties: int = 0
+    imperial_casualties: int = 0
+    attacker: str = "samurai"  # the samurai attack in the first turn (line 39)
+    turn: int = 1
+
+
+def apply_clash(state: GameState, result: Clash) -> GameState:
+    return replace(state, samurai_casualties=state.samurai_casualties + result.casualties["samurai"],
+                   imperial_casualties=state.imperial_casualties + result.casualties["imperial"],
+                   attacker=result.next_attacker, turn=state.turn + 1)
+
+
+def is_game_over(samurai_casualties: int, end: int = END_CASUALTIES) -> bool:
+    """The game ends when the samurai player has ``end`` (9) casualty markers (line 6)."""
+    return samurai_casualties >= end
+
+
+DEFAULT_VICTORY = ((None, 7, "Greater Imperial Victory"), (8, 8, "Historically Equivalent"),
+                   (9, None, "Greater Samurai Moral Victory"))
+
+
+def victory_level(imperial_casualties: int, table=DEFAULT_VICTORY) -> str:
+    """The victory level from the imperial casualties at the end (lines 9-12)."""
+    for lo, hi, result in table:
+        if (lo is None or imperial_casualties >= lo) and (hi is None or imperial_casualties <= hi):
+            return result
+    raise ValueError(f"no victory level for {imperial_casualties} imperial casualties")
+
+
+# -- catalog to core -------------------------------------------------------------
+
+def unknown_suit_letter(rules: dict) -> str | None:
+    """The suit letter an unknown printed suit plays as under ``bodyguard_suit`` (None: unusable)."""
+    value = (rules or {}).get("bodyguard_suit", "none")
+    return LETTER_OF.get(str(value).lower())
+
+
+def play_card(card, rules: dict | None = None) -> PlayCard:
+    """A catalog card as the core sees it, the house rule for unknown suits applied."""
+    mapped = unknown_suit_letter(rules or {})
+    opts = []
+    for o in card.options:
+        if o.suit in SUIT_NAMES:
+            opts.append((o.suit, o.strength))
+        elif mapped is not None:
+            opts.append((mapped, o.strength))
+    return PlayCard(card.name, tuple(opts), card.printed, card.side)
+
+
+def victory_table(catalog) -> tuple:
+    rows = getattr(catalog.model, "victory", None) or []
+    return tuple((v.min, v.max, v.result) for v in rows) or DEFAULT_VICTORY
+
+
+def constant(catalog, name: str, default: int) -> int:
+    c = getattr(catalog.model, "constants", None)
+    return getattr(c, name).value if c is not None else default
+
+
+def find_card(catalog, name: str, side: str | None = None):
+    """The catalog card called ``name``; raises LookupError with a did-you-mean message."""
+    card = catalog.find("cards", name)
+    if card is None:
+        names = [c.name for c in catalog.entries("cards") if side is None or c.side == side]
+        from builder.names import did_you_mean
+
+        hint = did_you_mean(name, names)
+        raise LookupError(f"unknown {side + ' ' if side else ''}card '{name}'" + (f"; {hint}" if hint else ""))
+    if side is not None and card.side != side:
+        from builder.names import did_you_mean
+
+        hint = did_you_mean(name, [c.name for c in catalog.entries("cards") if c.side == side])
+        raise LookupError(f"'{card.name}' is a card of the {card.side} deck, not the {side} deck"
+                          + (f"; {hint}" if hint else ""))
+    return card
+
+
+def play_cards(catalog, names: Sequence[str], side: str, rules: dict | None = None) -> list[PlayCard]:
+    return [play_card(find_card(catalog, n, side), rules) for n in names]
+
+
+def card_faces(catalog, rules: dict | None = None, side: str | None = None) -> list[dict]:
+    """Everything a printed card face shows, in catalog order."""
+    out = []
+    mapped = unknown_suit_letter(rules or {})
+    for c in catalog.entries("cards"):
+        if side is not None and c.side != side:
+            continue
+        opts = []
+        for o in c.options:
+            known = o.suit in SUIT_NAMES
+            opts.append({"letter": o.suit, "suit": SUIT_NAMES.get(o.suit), "strength": o.strength,
+                         "known": known,
+                         "plays_as": o.suit if known else mapped})
+        out.append({"name": c.name, "side": c.side, "printed": c.printed, "options": opts,
+                    "unknown_suit": c.unknown_suit, "source": c.source})
+    return out
+
+
+# -- list documents ----------------------------------------------------------------
+
+@dataclass
+class DeckEntry:
+    name: str
+    count: int
+    loc: tuple
+    card: object | None = None  # the catalog card (None when unknown or custom)
+    custom: PlayCard | None = None  # a card written in the list: {printed: F5, count: 1}
+
+
+@dataclass
+class SatsumaList:
+    side: str
+    deck: str  # standard | variant
+    entries: list[DeckEntry]
+    agreed: dict = field(default_factory=dict)
+
+    def total(self) -> int:
+        return sum(e.count for e in self.entries)
+
+
+_KEYS = ("side", "deck", "cards")
+_CARD_KEYS = ("printed", "count")
+
 
 def load_list(doc, catalog):
-    return doc.body(), []
+    from builder.catalog.satsuma import parse_printed
+    from builder.errors import ListError
+    from builder.names import did_you_mean
+
+    body = doc.body()
+    diags = []
+    for key in body:
+        if key not in _KEYS:
+            hint = did_you_mean(str(key), _KEYS) or "keys: " + ", ".join(_KEYS)
+            diags.append(doc.positions.diag((key,), f"unknown key '{key}' in a satsuma deck", hint=hint,
+                                            prefer_key=True))
+    side = body.get("side")
+    if "side" not in body:
+        diags.append(doc.diag((), "missing required key 'side'", hint="side: samurai or side: imperial"))
+    elif not isinstance(side, str) or side.strip().lower() not in SIDES:
+        diags.append(doc.diag(("side",), f"side must be samurai or imperial, not {side!r}",
+                              hint=did_you_mean(str(side), SIDES) or None))
+    else:
+        side = side.strip().lower()
+    has_deck, has_cards = "deck" in body, "cards" in body
+    if has_deck and has_cards:
+        diags.append(doc.positions.diag(("cards",), "give either 'deck: standard' or 'cards:', not both",
+                                        prefer_key=True))
+    elif not has_deck and not has_cards:
+        diags.append(doc.diag((), "missing 'deck: standard' or 'cards:'",
+                              hint="deck: standard plays the published deck of the side"))
+    if has_deck and not (isinstance(body["deck"], str) and body["deck"].strip().lower() == "standard"):
+        diags.append(doc.diag(("deck",), f"deck must be 'standard', not {body['deck']!r}",
+                              hint="write a variant deck under 'cards:' instead"))
+    entries: list[DeckEntry] = []
+    if has_cards:
+        cards = body["cards"]
+        if not isinstance(cards, dict):
+            diags.append(doc.diag(("cards",), "'cards' must be a mapping of card names to counts",
+                                  hint="e.g. cards: {Bushido: 1, Honor: 1}"))
+            cards = {}
+        for name, value in cards.items():
+            loc = ("cards", name)
+            if isinstance(value, bool) or not isinstance(value, (int, dict)):
+                diags.append(doc.diag(loc, f"card '{name}': the count must be a whole number, not {value!r}",
+                                      hint="or a custom card: {printed: F5, count: 1}"))
+                continue
+            if isinstance(value, int):
+                if value < 1:
+                    diags.append(doc.diag(loc, f"card '{name}': count {value} must be 1 or more",
+                                          hint="remove the line to leave the card out"))
+                    continue
+                entries.append(DeckEntry(str(name), value, loc))
+                continue
+            bad = False
+            for k in value:
+                if k not in _CARD_KEYS:
+                    diags.append(doc.positions.diag(loc + (k,), f"unknown key '{k}' in custom card '{name}'",
+                                                    hint=did_you_mean(str(k), _CARD_KEYS) or "keys: printed, count",
+                                                    prefer_key=True))
+                    bad = True
+            count = value.get("count", 1)
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                diags.append(doc.diag(loc + ("count",), f"custom card '{name}': count must be a whole number "
+                                      f"1 or more, not {count!r}"))
+                bad = True
+            printed = value.get("printed")
+            if "printed" not in value:
+                diags.append(doc.diag(loc, f"custom card '{name}' needs 'printed:' such as 'F5 or M3'"))
+                bad = True
+            else:
+                try:
+                    opts = parse_printed(str(printed))
+                except ValueError as exc:
+                    diags.append(doc.diag(loc + ("printed",), f"custom card '{name}': {exc}"))
+                    bad = True
+            if not bad:
+                pc = PlayCard(str(name), tuple((o.suit, o.strength) for o in opts), str(printed), side)
+                entries.append(DeckEntry(str(name), count, loc, custom=pc))
+    if diags:
+        raise ListError(diags)
+    findings: list[Finding] = []
+    if has_deck:
+        for c in catalog.entries("cards"):
+            if c.side == side:
+                entries.append(DeckEntry(c.name, 1, ("deck",), card=c))
+    else:
+        for e in entries:
+            if e.custom is not None:
+                continue
+            card = catalog.find("cards", e.name)
+            if card is None:
+                names = [c.name for c in catalog.entries("cards") if c.side == side]
+                hint = did_you_mean(e.name, names)
+                findings.append(error("satsuma.unknown-name",
+                                      f"unknown card '{e.name}'" + (f"; {hint}" if hint else ""),
+                                      loc=e.loc, source=f"{SEED}:62-155"))
+            else:
+                e.card = card
+    lst = SatsumaList(side=side, deck="standard" if has_deck else "variant", entries=entries,
+                      agreed=dict(doc.house_rules))
+    return lst, findings
 
 
-def check(lst, catalog, rules) -> list:
-    return []
+def check(lst: SatsumaList, catalog, rules) -> list[Finding]:
+    out: list[Finding] = []
+    letters = ", ".join(f"{k} {v}" for k, v in SUIT_NAMES.items())
+    mapped = unknown_suit_letter(rules)
+    agreed = "bodyguard_suit" in lst.agreed
+    for e in lst.entries:
+        if e.card is not None and e.card.side != lst.side:
+            from builder.names import did_you_mean
+
+            hint = did_you_mean(e.name, [c.name for c in catalog.entries("cards") if c.side == lst.side])
+            out.append(error("satsuma.wrong-side",
+                             f"'{e.card.name}' is a card of the {e.card.side} deck, not the {lst.side} deck"
+                             + (f"; {hint}" if hint else ""),
+                             loc=e.loc, source=e.card.source, value=e.card.side, bound=lst.side))
+        if e.card is not None and e.card.unknown_suit:
+            bad = [o.printed for o in e.card.options if o.suit not in SUIT_NAMES]
+            if mapped is None:
+                how = "it has no usable option (house rule bodyguard_suit=none)"
+            else:
+                how = f"it plays as {SUIT_NAMES[mapped]} (house rule bodyguard_suit={rules.get('bodyguard_suit')})"
+            sev = info if agreed else warning
+            out.append(sev("satsuma.unknown-suit",
+                           f"'{e.card.name}' is printed '{e.card.printed}': suit '{bad[0][0]}' is none of the "
+                           f"eight suits ({letters}); {how}",
+                           loc=e.loc, source=e.card.source, value=bad[0][0],
+                           base="house rule bodyguard_suit"))
+        if e.custom is not None:
+            known = catalog.find("cards", e.name)
+            if known is not None:
+                out.append(info("satsuma.custom-card",
+                                f"custom card '{e.name}' printed '{e.custom.printed}' replaces the catalog card "
+                                f"printed '{known.printed}'", loc=e.loc, source=known.source))
+            for suit, strength in e.custom.options:
+                if suit not in SUIT_NAMES:
+                    out.append(error("satsuma.unknown-suit",
+                                     f"custom card '{e.name}' uses suit '{suit}', none of the eight suits "
+                                     f"({letters})", loc=e.loc + ("printed",), source=f"{SEED}:20-28",
+                                     value=suit))
+                if strength <= 0:
+                    out.append(error("satsuma.strength",
+                                     f"custom card '{e.name}' has strength {strength}; strengths are positive",
+                                     loc=e.loc + ("printed",), source=f"{SEED}:19", value=strength, bound=1))
+    total = lst.total()
+    hand = constant(catalog, "hand_size", HAND_SIZE)
+    if total < hand:
+        out.append(error("satsuma.deck-size",
+                         f"deck has {total} cards < the hand of {hand} cards each player draws",
+                         loc=("cards",) if lst.deck == "variant" else ("deck",), source=f"{SEED}:35",
+                         value=total, bound=hand, base="hand size"))
+    if lst.deck == "variant":
+        published = sum(1 for c in catalog.entries("cards") if c.side == lst.side)
+        if total != published:
+            out.append(info("satsuma.variant-size",
+                            f"variant deck of {total} cards; the published {lst.side} deck has {published}",
+                            loc=("cards",), value=total, base=f"published {lst.side} deck"))
+    return out
 
 
-def summary(lst, catalog, rules) -> dict:
-    return {}
+def deck_cards(lst: SatsumaList, rules: dict | None = None) -> list[PlayCard]:
+    """The deck as core cards (each copy once), unknown names left out."""
+    out = []
+    for e in lst.entries:
+        pc = e.custom if e.custom is not None else (play_card(e.card, rules) if e.card is not None else None)
+        if pc is not None:
+            out.extend([pc] * e.count)
+    return out
+
+
+def summary(lst: SatsumaList, catalog, rules) -> dict:
+    cards = deck_cards(lst, rules)
+    return {"cards": lst.total(), "side": lst.side, "deck": lst.deck,
+            "usable_cards": sum(1 for c in cards if c.options)}
