@@ -85,7 +85,7 @@ class FilePositions(Positions):
 def _yaml():
     from ruamel.yaml import YAML
 
-    y = YAML(typ="safe", pure=True)
+    y = YAML(typ="safe", pure=False)  # the C parser (ruamel.yaml.clib) when installed
     return y
 
 
