@@ -12,8 +12,8 @@ import pytest
     ("name: x\n", "l.yaml:1:1: error: missing required key 'system' "
                   "(one of senshiai, kensei, herocard, senji, satsuma)"),
     ("system: kensai\n", "l.yaml:1:9: error: unknown system 'kensai' (did you mean 'kensei'?)"),
-    ("system: kensei\ntroops: [\n", "l.yaml:3:1: error: YAML syntax: expected the node content, "
-                                    "but found '<stream end>' (while parsing a flow node) "
+    ("system: kensei\ntroops: [\n", "l.yaml:3:1: error: YAML syntax: did not find expected node content "
+                                    "(while parsing a flow node) "
                                     "(check indentation, colons and quotes on this line or the one before)"),
     ("system: satsuma\nhouse_rules: [1]\n", "l.yaml:2:14: error: 'house_rules' must be a mapping of rule ids "
                                             "to values (e.g. house_rules: {cavalry_max_percent: 50})"),
