@@ -1,15 +1,619 @@
-"""Rules core and checks for kensei."""
+"""Kensei army lists: loading, the rules core, the checks and the summary.
+
+The declarative rules (percentages, counts, unit sizes, clan overrides) are the
+``restrictions`` of ``catalog/kensei/restrictions.yaml`` evaluated by
+``builder.rules.engine``. What cannot be said that way is checked here in Python
+and produces the same kind of finding: the army general, unit leaders
+(``led_by``), the Hata-Jurushi, the Onmyouji's Shikigami, peasants bought in
+pairs, troop costs missing from the catalog, unknown names.
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from builder.errors import ListError
+from builder.findings import Finding
+from builder.names import did_you_mean, normalize
+from builder.rules.engine import Context, Item, Unknown, evaluate, fmt_num, plain
+
+SEED = "001_dbcd2f61c1014419.txt"
+LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
+TROOP_KEYS = ("troop", "models", "led_by", "standard")
+UNIT = "AP"
+
+# Fact names restrictions may use (``of`` selectors) and list facts (``when``/``unless``).
+FACTS = {"troop", "name", "class", "type", "size_class", "titles", "weapons", "ranged", "firearm",
+         "melee", "leader", "general", "unique", "legendary", "single", "unit", "living", "common",
+         "clans", "list_section", "realm", "creature", "spiritual", "cost", "volume", "standard",
+         "led"}
+CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
+CONTEXT_VALUES = {"limit", "spent", "troops_points", "commander_cost", "ranged_points"}
+
+SRC = {
+    "general": f"{SEED}:5869-5871, {SEED}:5914-5915, {SEED}:1741-1744",
+    "unit_leader": f"{SEED}:1839-1860",
+    "standard": f"{SEED}:5941-5944, {SEED}:1683-1693",
+    "shikigami": f"{SEED}:5946-5950, {SEED}:4933-4937",
+    "peasants": f"{SEED}:5936-5939",
+    "commander": f"{SEED}:5806-5853",
+    "clan": f"{SEED}:5827-5831",
+}
+
+
+# -- the list -------------------------------------------------------------------------------
+
+@dataclass
+class TroopEntry:
+    index: int
+    name: str  # as written
+    troop: Any  # catalog Troop or None
+    models: int
+    led_by: str | None = None
+    standard: int = 0
+    points: Fraction = Fraction(0)
+    cost_known: bool = True
+
+    @property
+    def loc(self) -> tuple:
+        return ("troops", self.index)
+
+
+@dataclass
+class KenseiList:
+    clan: str | None  # clan id
+    clan_written: str | None
+    points: int
+    commander: Any  # CommanderLevel or None
+    commander_written: str
+    occult: bool
+    general: str | None
+    entries: list[TroopEntry] = field(default_factory=list)
+    doc: Any = None
+
+    @property
+    def commander_cost(self) -> int:
+        return int(getattr(self.commander, "cost", 0) or 0)
+
+    @property
+    def troops_points(self) -> Fraction:
+        return sum((e.points for e in self.entries), Fraction(0))
+
+    @property
+    def total(self) -> Fraction:
+        return self.troops_points + self.commander_cost
+
+
+def _type_name(v) -> str:
+    return {bool: "true/false", int: "a whole number", float: "a number", str: "text", list: "a list",
+            dict: "a mapping", type(None): "empty"}.get(type(v), type(v).__name__)
+
 
 def load_list(doc, catalog):
-    return doc.body(), []
+    """Validate the Kensei keys of ``doc``; resolve names. Returns ``(KenseiList, findings)``.
+
+    Wrong shapes, wrong types and unknown keys raise ListError listing every
+    problem; unknown catalog names (clan, commander level, troops) are findings.
+    """
+    body = doc.body()
+    diags = []
+    findings: list[Finding] = []
+
+    def bad(path, msg, hint=None):
+        diags.append(doc.positions.diag(path, msg, hint=hint, prefer_key=False))
+
+    for key in body:
+        if key not in LIST_KEYS:
+            hint = did_you_mean(str(key), LIST_KEYS + ("system", "name", "author", "notes", "packs", "house_rules"))
+            diags.append(doc.positions.diag((key,), f"unknown key '{key}' in a kensei list",
+                                            hint=hint or "allowed: " + ", ".join(LIST_KEYS), prefer_key=True))
+    # clan
+    clan_written = body.get("clan")
+    if "clan" not in body:
+        diags.append(doc.positions.diag((), "missing required key 'clan'",
+                                        hint="one of " + ", ".join(e.id for e in catalog.entries("clans"))))
+    elif not isinstance(clan_written, str) or not clan_written.strip():
+        bad(("clan",), f"'clan' must be a clan name, not {_type_name(clan_written)}")
+    # points
+    points = body.get("points")
+    if "points" not in body:
+        diags.append(doc.positions.diag((), "missing required key 'points'",
+                                        hint="the agreed battle size in army points, e.g. points: 200"))
+    elif isinstance(points, bool) or not isinstance(points, (int, float)) or \
+            (isinstance(points, float) and not points.is_integer()):
+        bad(("points",), f"'points' must be a whole number of army points, not {_type_name(points)} "
+                         f"{points!r}", "e.g. points: 200")
+    elif points <= 0:
+        bad(("points",), f"'points' must be positive, not {points}", "e.g. points: 200")
+    commander = body.get("commander", "hatamoto")
+    if commander is None:
+        commander = "hatamoto"
+    if not isinstance(commander, str):
+        bad(("commander",), f"'commander' must be hatamoto, taisho or daimyo, not {_type_name(commander)}")
+    occult = body.get("occult", False)
+    if occult is None:
+        occult = False
+    if not isinstance(occult, bool):
+        bad(("occult",), f"'occult' must be true or false, not {occult!r}")
+    general = body.get("general")
+    if general is not None and not isinstance(general, str):
+        bad(("general",), f"'general' must be the name of a troop in the list, not {_type_name(general)}")
+    troops = body.get("troops")
+    if troops is None:
+        troops = []
+    if not isinstance(troops, list):
+        bad(("troops",), f"'troops' must be a list of troops, not {_type_name(troops)}",
+            "write each troop as '- troop: NAME' with 'models: N'")
+        troops = []
+    raw_entries = []
+    for i, t in enumerate(troops):
+        if isinstance(t, str):
+            t = {"troop": t}
+        if not isinstance(t, dict):
+            bad(("troops", i), f"troops[{i}] must be a mapping with 'troop:' (and 'models:'), not {_type_name(t)}")
+            continue
+        ok = True
+        for k in t:
+            if k not in TROOP_KEYS:
+                diags.append(doc.positions.diag(("troops", i, k), f"unknown key '{k}' in troops[{i}]",
+                                                hint=did_you_mean(str(k), TROOP_KEYS) or
+                                                "allowed: " + ", ".join(TROOP_KEYS), prefer_key=True))
+                ok = False
+        name = t.get("troop")
+        if "troop" not in t:
+            bad(("troops", i), f"troops[{i}] has no 'troop:' name")
+            ok = False
+        elif not isinstance(name, str) or not name.strip():
+            bad(("troops", i, "troop"), f"troops[{i}].troop must be a troop name, not {_type_name(name)}")
+            ok = False
+        models = t.get("models", 1)
+        if models is None:
+            models = 1
+        if isinstance(models, bool) or not isinstance(models, int):
+            bad(("troops", i, "models"), f"troops[{i}].models must be a whole number, not {models!r}")
+            ok = False
+        elif models < 1:
+            bad(("troops", i, "models"), f"troops[{i}].models must be at least 1, not {models}",
+                "remove the entry instead")
+            ok = False
+        led_by = t.get("led_by")
+        if led_by is not None and (not isinstance(led_by, str) or not led_by.strip()):
+            bad(("troops", i, "led_by"), f"troops[{i}].led_by must be the name of a leader in the list")
+            ok = False
+        std = t.get("standard", False)
+        if std is None:
+            std = False
+        if isinstance(std, bool):
+            std = int(std)
+        elif not isinstance(std, int) or std < 0:
+            bad(("troops", i, "standard"), f"troops[{i}].standard must be true or false, not {std!r}")
+            ok = False
+        if ok:
+            raw_entries.append((i, name, models, led_by, std))
+    if diags:
+        raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
+
+    # names -> catalog entries (unknown names are findings)
+    clan_id = None
+    clan = catalog.find("clans", clan_written)
+    if clan is None:
+        findings.append(Finding("error", "kensei.unknown-clan",
+                                _unknown("clan", clan_written, catalog, "clans"), loc=("clan",),
+                                source=SRC["clan"]))
+    else:
+        clan_id = clan.id
+    level = catalog.find("commander_levels", commander)
+    if level is None:
+        findings.append(Finding("error", "kensei.unknown-commander",
+                                _unknown("commander level", commander, catalog, "commander_levels"),
+                                loc=("commander",), source=SRC["commander"]))
+    lst = KenseiList(clan=clan_id, clan_written=clan_written, points=int(points), commander=level,
+                     commander_written=commander, occult=occult, general=general, doc=doc)
+    for i, name, models, led_by, std in raw_entries:
+        troop = catalog.find("troops", name)
+        if troop is None:
+            findings.append(Finding("error", "kensei.unknown-troop",
+                                    _unknown("troop", name, catalog, "troops"), loc=("troops", i)))
+        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std))
+    return lst, findings
 
 
-def check(lst, catalog, rules) -> list:
-    return []
+def _unknown(what: str, name, catalog, section: str) -> str:
+    hint = catalog.did_you_mean(section, str(name))
+    return f"unknown {what} '{name}'" + (f"; {hint}" if hint else "")
 
 
-def summary(lst, catalog, rules) -> dict:
-    return {}
+# -- profile facts ---------------------------------------------------------------------------
+
+_CACHE_ATTR = "_kensei_facts_cache"
+
+
+def _weapons_index(catalog) -> dict:
+    cache = catalog.__dict__.setdefault(_CACHE_ATTR, {})
+    if "weapons" not in cache:
+        idx = {}
+        for w in catalog.entries("weapons"):
+            for k in [w.name, w.id, *w.aliases]:
+                idx[normalize(k)] = w
+        cache["weapons"] = idx
+    return cache["weapons"]
+
+
+def troop_facts(troop, catalog) -> dict:
+    """What restrictions can ask about a troop profile. Unknown values are ``Unknown(field)``."""
+    cache = catalog.__dict__.setdefault(_CACHE_ATTR, {})
+    key = ("troop", troop.id)
+    if key in cache:
+        return cache[key]
+    cls = troop.troop_class
+    ttype = troop.troop_type
+    creature = (cls in ("C", "M", "I")) or ttype == "creature" if (cls or ttype) else Unknown("troop_type")
+    spiritual = (cls in ("O", "K")) or ttype == "spiritual" if (cls or ttype) else Unknown("troop_type")
+    widx = _weapons_index(catalog)
+    weapons = [widx.get(normalize(w)) for w in troop.weapons]
+    if troop.weapons:
+        known = [w for w in weapons if w is not None]
+        if len(known) < len(weapons):
+            ranged = firearm = melee = Unknown("weapons")
+        else:
+            ranged = any(w.ranged for w in known)
+            firearm = any(w.firearm for w in known)
+            melee = any(not w.ranged for w in known)
+    elif creature is True or spiritual is True:
+        ranged = firearm = melee = False  # creatures use no weapons (L5125-5126)
+    else:
+        ranged = firearm = melee = Unknown("weapons")
+    leader = Unknown("leader") if troop.leader is None else troop.leader
+    unique = bool(troop.unique)  # not marked unique = may be repeated (L1359-1362)
+    legendary = bool(troop.legendary)
+    if troop.single is not None:
+        single = troop.single
+    elif isinstance(leader, Unknown):
+        single = Unknown("leader")
+    else:
+        single = leader or unique or legendary or spiritual is True
+    if troop.general is not None:
+        general = troop.general
+    elif cls is None or isinstance(leader, Unknown):
+        general = Unknown("troop_class" if cls is None else "leader")
+    else:
+        general = cls == "H" and leader
+    if troop.living is not None:
+        living = troop.living
+    elif creature is True:
+        living = False
+    else:
+        living = Unknown("living")
+    if troop.common is not None:
+        common = troop.common
+    elif troop.list_section:
+        common = normalize(troop.list_section) == "common"
+    else:
+        common = False
+    size_class = ({"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other")
+                  if ttype else Unknown("troop_type"))
+    facts = {
+        "troop": troop.id, "name": troop.name,
+        "class": cls if cls else Unknown("troop_class"),
+        "type": ttype if ttype else Unknown("troop_type"),
+        "size_class": size_class,
+        "titles": frozenset(normalize(t) for t in troop.titles),
+        "weapons": frozenset(normalize(w) for w in troop.weapons),
+        "ranged": ranged, "firearm": firearm, "melee": melee,
+        "leader": leader, "general": general, "unique": unique, "legendary": legendary,
+        "single": single,
+        "unit": (not single) if not isinstance(single, Unknown) else single,
+        "living": living, "common": common,
+        "clans": frozenset(normalize(c) for c in troop.clans) if troop.clans else Unknown("clans"),
+        "list_section": troop.list_section or Unknown("list_section"),
+        "realm": troop.realm or Unknown("realm"),
+        "creature": creature, "spiritual": spiritual,
+        "cost": troop.cost if troop.cost is not None else Unknown("cost"),
+        "volume": troop.volume if troop.volume is not None else Unknown("volume"),
+    }
+    cache[key] = facts
+    return facts
+
+
+# -- points ------------------------------------------------------------------------------------
+
+def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
+    """Cost of an entry and whether the cost is known."""
+    t = e.troop
+    if t is None:
+        return Fraction(0), False
+    if t.purchase is not None and rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") \
+            in ("pairs", "purchase", "price", True, None):
+        lots = math.ceil(e.models / t.purchase.models)
+        return Fraction(t.purchase.points).limit_denominator(1000) * lots, True
+    if t.cost is None:
+        return Fraction(0), False
+    return Fraction(t.cost).limit_denominator(1000) * e.models, True
+
+
+# -- checks --------------------------------------------------------------------------------------
+
+def _prepare(lst: KenseiList, catalog, rules: dict):
+    items = []
+    for e in lst.entries:
+        if e.troop is None:
+            continue
+        e.points, e.cost_known = entry_points(e, rules)
+        facts = dict(troop_facts(e.troop, catalog))
+        facts["standard"] = e.standard > 0
+        facts["led"] = e.led_by is not None
+        items.append(Item(loc=e.loc, name=e.troop.name, key=e.troop.id, models=e.models,
+                          points=e.points, facts=facts, origin=catalog.where("troops", e.troop)))
+    ranged_points = sum((i.points for i in items if i.facts["ranged"] is True and i.facts["leader"] is False),
+                        Fraction(0))
+    level_name = getattr(lst.commander, "name", lst.commander_written)
+    ctx = Context(
+        limit=lst.points,
+        facts={"clan": lst.clan, "occult": lst.occult,
+               "commander": getattr(lst.commander, "id", None), "limit": lst.points},
+        values={"commander_cost": (lst.commander_cost, f"commander level {level_name}", ("commander",)),
+                "spent": (lst.total, "points spent", ("points",)),
+                "troops_points": (lst.troops_points, "troops", ("troops",)),
+                "ranged_points": (ranged_points, "ranged troops", ("troops",))},
+        rules=rules, prefix="kensei", unit=UNIT, default_loc=("troops",),
+        pack_hint="a pack (packs: [my-troops.yaml] with troops: - name: ...)")
+    return items, ctx
+
+
+def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
+    items, ctx = _prepare(lst, catalog, rules)
+    findings = evaluate(catalog.model.restrictions, items, ctx)
+    findings += _check_costs(lst)
+    findings += _check_general(lst, catalog)
+    findings += _check_unit_leaders(lst, catalog)
+    findings += _check_standards(lst, catalog)
+    findings += _check_shikigami(lst, catalog)
+    findings += _check_peasants(lst, rules)
+    return findings
+
+
+def _check_costs(lst: KenseiList) -> list[Finding]:
+    out = []
+    seen = set()
+    for e in lst.entries:
+        if e.troop is not None and not e.cost_known and e.troop.id not in seen:
+            seen.add(e.troop.id)
+            out.append(Finding("warning", "kensei.cost-unknown",
+                               f"'{e.troop.name}' has no cost in the catalog (the rulebook's army lists are "
+                               f"missing); counted as 0 {UNIT}; give 'cost' for it in a pack",
+                               loc=e.loc, source=f"{SEED}:6710-6819"))
+    return out
+
+
+def _is_general_eligible(t) -> bool | None:
+    if t is None:
+        return False
+    if t.general is not None:
+        return t.general
+    if t.troop_class is None or t.leader is None:
+        return None
+    return t.troop_class == "H" and bool(t.leader)
+
+
+def _check_general(lst: KenseiList, catalog) -> list[Finding]:
+    src = SRC["general"]
+    if lst.general is not None:
+        target = catalog.find("troops", lst.general)
+        hits = [e for e in lst.entries if e.troop is not None and target is not None and e.troop.id == target.id]
+        if not hits:
+            hits = [e for e in lst.entries if normalize(e.name) == normalize(lst.general)]
+        if not hits:
+            listed = [e.troop.name for e in lst.entries if e.troop is not None]
+            hint = did_you_mean(lst.general, listed)
+            return [Finding("error", "kensei.general-not-listed",
+                            f"the general '{lst.general}' is not among the troops" + (f"; {hint}" if hint else ""),
+                            loc=("general",), source=src)]
+        e = hits[0]
+        ok = _is_general_eligible(e.troop)
+        if ok is None:
+            return [Finding("warning", "kensei.general-not-hero",
+                            f"cannot tell whether '{e.troop.name}' may be the general: its profile lacks "
+                            f"'troop_class' or 'leader'; give them in a pack", loc=("general",), source=src)]
+        if not ok:
+            why = f"class {e.troop.troop_class or '?'}" + ("" if e.troop.leader else ", no leader rank")
+            return [Finding("error", "kensei.general-not-hero",
+                            f"the general '{e.troop.name}' must be a Hero with leader rank ({why})",
+                            loc=("general",), source=src)]
+        return []
+    eligible = [e for e in lst.entries if _is_general_eligible(e.troop)]
+    if len(eligible) == 1:
+        return []
+    if not eligible:
+        return [Finding("error", "kensei.general-missing",
+                        "no Hero with leader rank in the list to be the army general",
+                        loc=("troops",), source=src, value=0, bound=1)]
+    names = ", ".join(f"'{e.troop.name}'" for e in eligible)
+    return [Finding("error", "kensei.general-ambiguous",
+                    f"{len(eligible)} Heroes could be the army general ({names}); name one with 'general:'",
+                    loc=("troops",), source=src)]
+
+
+def _lead_order(catalog, t) -> int | None:
+    if t is None or not t.troop_class:
+        return None
+    cls = catalog.find("troop_classes", t.troop_class)
+    return getattr(cls, "lead_order", None)
+
+
+def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
+    out = []
+    src = SRC["unit_leader"]
+    used: dict[int, int] = {}
+    for e in lst.entries:
+        if e.led_by is None or e.troop is None:
+            continue
+        target = catalog.find("troops", e.led_by)
+        leaders = [x for x in lst.entries if x is not e and x.troop is not None and
+                   (target is not None and x.troop.id == target.id)]
+        if not leaders:
+            cands = [x.troop.name for x in lst.entries if x.troop is not None and x.troop.leader]
+            hint = did_you_mean(e.led_by, cands)
+            out.append(Finding("error", "kensei.led-by-unknown",
+                               f"{e.troop.name}: unit leader '{e.led_by}' is not in the list"
+                               + (f"; {hint}" if hint else ""), loc=e.loc + ("led_by",), source=src))
+            continue
+        ldr = leaders[0]
+        if ldr.troop.leader is not True:
+            out.append(Finding("error" if ldr.troop.leader is False else "warning", "kensei.led-by-not-leader",
+                               f"{e.troop.name}: '{ldr.troop.name}' "
+                               + ("has no leader rank" if ldr.troop.leader is False else
+                                  "has no 'leader' field in its profile") + " and cannot lead a unit",
+                               loc=e.loc + ("led_by",), source=src))
+            continue
+        if ldr.index in used:
+            out.append(Finding("error", "kensei.unit-leader-twice",
+                               f"'{ldr.troop.name}' already leads troops[{used[ldr.index]}]; a leader leads "
+                               f"one unit", loc=e.loc + ("led_by",), source=src))
+            continue
+        used[ldr.index] = e.index
+        lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr.troop)
+        if lo_u is None or lo_l is None:
+            who = e.troop if lo_u is None else ldr.troop
+            out.append(Finding("error", "kensei.unit-leader-class",
+                               f"{e.troop.name}: class {who.troop_class or '?'} of '{who.name}' can neither lead "
+                               f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
+                               loc=e.loc + ("led_by",), source=src))
+        elif lo_l < lo_u:
+            out.append(Finding("error", "kensei.unit-leader-class",
+                               f"{e.troop.name}: leader '{ldr.troop.name}' (class {ldr.troop.troop_class}) is "
+                               f"below the unit's class {e.troop.troop_class}", loc=e.loc + ("led_by",),
+                               source=src, value=ldr.troop.troop_class, bound=e.troop.troop_class))
+        ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr.troop, catalog)
+        kinds = []
+        for f in ("type", "ranged"):
+            if isinstance(ft[f], Unknown) or isinstance(fl[f], Unknown):
+                kinds.append(None)
+            else:
+                kinds.append(ft[f] == fl[f])
+        if False in kinds:
+            desc = lambda fx: f"{fx['type']}{' (ranged)' if fx['ranged'] is True else ''}"  # noqa: E731
+            out.append(Finding("error", "kensei.unit-leader-type",
+                               f"{e.troop.name}: leader '{ldr.troop.name}' is {desc(fl)}, the unit is "
+                               f"{desc(ft)}; they must be of the same type", loc=e.loc + ("led_by",), source=src))
+        elif None in kinds:
+            out.append(Finding("warning", "kensei.unit-leader-type",
+                               f"{e.troop.name}: cannot tell whether '{ldr.troop.name}' is of the unit's type "
+                               f"(profile lacks troop_type or weapons)", loc=e.loc + ("led_by",), source=src))
+    return out
+
+
+def _check_standards(lst: KenseiList, catalog) -> list[Finding]:
+    out = []
+    src = SRC["standard"]
+    for e in lst.entries:
+        if e.troop is not None and "hata-jurushi" in normalize(e.troop.name) and e.standard == 0:
+            out.append(Finding("error", "kensei.standard-outside-unit",
+                               "a Hata-Jurushi must be deployed inside a unit of its title and class; write "
+                               "'standard: true' on that unit instead", loc=e.loc, source=src))
+        if not e.standard or e.troop is None:
+            continue
+        if e.standard > 1:
+            out.append(Finding("error", "kensei.standard-max",
+                               f"{e.troop.name}: {e.standard} Hata-Jurushi in one unit > 1 (one for each unit)",
+                               loc=e.loc + ("standard",), source=src, value=e.standard, bound=1))
+        facts = troop_facts(e.troop, catalog)
+        if facts["unit"] is False:
+            out.append(Finding("error", "kensei.standard-not-unit",
+                               f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi goes inside a "
+                               f"unit of its title and class", loc=e.loc + ("standard",), source=src))
+        elif _lead_order(catalog, e.troop) is None and e.troop.troop_class:
+            out.append(Finding("error", "kensei.standard-not-unit",
+                               f"{e.troop.name}: a Hata-Jurushi needs a unit with a troop title and class "
+                               f"(Hero, Elite, Warrior or Peasant), not class {e.troop.troop_class}",
+                               loc=e.loc + ("standard",), source=src))
+    return out
+
+
+def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
+    out = []
+    src = SRC["shikigami"]
+    need: dict[str, list[TroopEntry]] = {}
+    names: dict[str, str] = {}
+    for e in lst.entries:
+        for c in getattr(e.troop, "companions", None) or []:
+            comp = catalog.find("troops", c.troop)
+            key = comp.id if comp is not None else normalize(c.troop)
+            names[key] = comp.name if comp is not None else c.troop
+            need.setdefault(key, []).extend([e] * (c.count * 1))
+    have: dict[str, list[TroopEntry]] = {}
+    for e in lst.entries:
+        if e.troop is not None and (e.troop.id in need or "shikigami" in normalize(e.troop.name)):
+            have.setdefault(e.troop.id, []).append(e)
+    for key in set(need) | set(have):
+        want = len(need.get(key, []))
+        got_entries = have.get(key, [])
+        got = sum(x.models for x in got_entries)
+        name = names.get(key) or (got_entries[0].troop.name if got_entries else key)
+        if not got_entries:
+            owner = need[key][0]
+            out.append(Finding("info", "kensei.onmyouji-shikigami",
+                               f"{owner.troop.name} comes with {want} {name} (not listed; they are fielded "
+                               f"with it)", loc=owner.loc, source=src, value=0, bound=want))
+        elif got != want:
+            loc = got_entries[0].loc if got_entries else need[key][0].loc
+            out.append(Finding("error", "kensei.onmyouji-shikigami",
+                               f"{got} {name} listed, but {want} go with "
+                               + (f"{len(need[key]) // max(1, want // max(1, len(need[key])))} Onmyouji"
+                                  if want else "no Onmyouji")
+                               + f" (an Onmyouji is accompanied by two Shikigami)", loc=loc, source=src,
+                               value=got, bound=want))
+    return out
+
+
+def _check_peasants(lst: KenseiList, rules: dict) -> list[Finding]:
+    out = []
+    for e in lst.entries:
+        t = e.troop
+        if t is None or t.purchase is None:
+            continue
+        if rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") not in ("pairs", "purchase", "price",
+                                                                                     True, None):
+            continue
+        n = t.purchase.models
+        if e.models % n:
+            paid = math.ceil(e.models / n) * n
+            out.append(Finding("warning", "kensei.peasant-pairs",
+                               f"{t.name}: {e.models} models, but peasants are bought {n} for every "
+                               f"{fmt_num(t.purchase.points)} {UNIT}: paid as {paid} "
+                               f"({fmt_num(e.points)} {UNIT})", loc=e.loc + ("models",), source=SRC["peasants"],
+                               value=e.models, bound=paid))
+    return out
+
+
+# -- summary ------------------------------------------------------------------------------------
+
+SUMMARY_KEYS = {"melee-min": "melee", "ranged-max": "ranged", "firearms-max": "firearms",
+                "cavalry-max": "cavalry", "skirmishers-max": "skirmishers", "creatures-max": "creatures"}
+
+
+def summary(lst: KenseiList, catalog, rules: dict) -> dict:
+    from builder.rules.engine import _measure, active_restrictions, match
+
+    items, ctx = _prepare(lst, catalog, rules)
+    out: dict[str, Any] = {"points": plain(lst.total), "limit": lst.points,
+                           "troops": plain(lst.troops_points), "commander": lst.commander_cost,
+                           "clan": lst.clan}
+    out["units"] = sum(1 for i in items if i.facts["unit"] is True)
+    out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
+    out["models"] = sum(i.models for i in items)
+    for r in active_restrictions(catalog.model.restrictions, ctx):
+        key = SUMMARY_KEYS.get(r.code)
+        if key is None or key in out:
+            continue
+        counted = [i for i in items if match(r.of, i.facts, ctx.facts, rules)[0] is True]
+        v = _measure("points", counted)
+        out[key] = plain(v)
+        out[f"{key}_percent"] = plain(round(v * 100 / lst.points, 1)) if lst.points else 0
+    return out
+
+
+def explain_entry(e: TroopEntry) -> str:
+    return f"{e.name} x{e.models}"

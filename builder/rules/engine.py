@@ -1,0 +1,466 @@
+"""A generic evaluator for declarative restrictions (``builder.catalog.restrictions``).
+
+A game system turns its list into *items* (one per list entry: where it was
+written, how many models, how many points, and a dict of *facts* read from the
+profile) and a *context* (battle size, list-level facts such as the clan, house
+rules, numeric values such as the commander cost). ``evaluate`` then applies the
+restrictions in a defined order and returns findings that explain themselves.
+
+Order of evaluation:
+
+1. activation: a restriction is active when its ``when`` selector holds on the
+   context and its ``unless`` selector does not;
+2. replacement: an active restriction switches off every restriction it
+   ``replaces`` (clan rules override the general table);
+3. evaluation: the remaining restrictions in catalog order; within one, groups
+   in order of first appearance in the list.
+
+Facts may be *unknown* (``Unknown(field)``): an item whose membership depends on
+an unknown fact is not counted, and one warning per troop and field names the
+missing profile field, so a gap in the data never passes silently.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterable
+
+from builder.findings import Finding
+from builder.names import normalize
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A fact the profile does not give. ``field`` names the profile field that would."""
+
+    field: str
+
+    def __bool__(self) -> bool:  # pragma: no cover - guard against accidental truthiness
+        raise TypeError("Unknown fact used as a boolean")
+
+
+@dataclass
+class Item:
+    """One list entry as the engine sees it."""
+
+    loc: tuple
+    name: str
+    key: str
+    models: int
+    points: Fraction | int | float
+    facts: dict[str, Any]
+    origin: str = ""  # where the profile was written (file:line), for hints
+
+    def describe(self, unit: str) -> str:
+        m = f"{self.models} model{'s' * (self.models != 1)}"
+        return f"{self.name} ({m}, {fmt_num(self.points)} {unit}) at {path_text(self.loc)}"
+
+
+@dataclass
+class Context:
+    """What restrictions may refer to besides the items."""
+
+    limit: Fraction | int | float
+    facts: dict[str, Any] = field(default_factory=dict)  # clan, occult, commander, ...
+    values: dict[str, tuple[Any, str, tuple | None]] = field(default_factory=dict)  # name -> (number, label, loc)
+    rules: dict[str, Any] = field(default_factory=dict)  # resolved house rules
+    prefix: str = "rules"  # finding-code prefix (the system)
+    unit: str = "pts"  # the points unit in messages ("AP")
+    default_loc: tuple | None = None
+    pack_hint: str = "a pack"
+
+    def value(self, name: str) -> Fraction:
+        if name == "limit":
+            return _frac(self.limit)
+        if name in self.values:
+            return _frac(self.values[name][0])
+        raise KeyError(name)
+
+
+# -- numbers ---------------------------------------------------------------------------
+
+def _frac(x) -> Fraction:
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, float):
+        return Fraction(x).limit_denominator(10000)
+    return Fraction(x)
+
+
+def fmt_num(x) -> str:
+    if isinstance(x, bool):
+        return str(x).lower()
+    if isinstance(x, (Fraction, float)):
+        f = _frac(x)
+        if f.denominator == 1:
+            return str(f.numerator)
+        return f"{float(f):.2f}".rstrip("0").rstrip(".")
+    return str(x)
+
+
+def plain(x):
+    """A JSON-friendly number."""
+    if isinstance(x, Fraction):
+        return x.numerator if x.denominator == 1 else round(float(x), 4)
+    return x
+
+
+def path_text(loc) -> str:
+    if not loc:
+        return "list"
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+# -- selectors ---------------------------------------------------------------------------
+
+def _norm(v):
+    return normalize(v) if isinstance(v, str) else v
+
+
+def _expect(v, ctx_facts: dict):
+    if isinstance(v, str) and v.startswith("$"):
+        return ctx_facts.get(v[1:])
+    return v
+
+
+def _eq(fact, want) -> bool:
+    if isinstance(fact, (set, frozenset, list, tuple)):
+        w = _norm(want)
+        return any(_norm(f) == w for f in fact)
+    if isinstance(want, bool) or isinstance(fact, bool):
+        return fact is want or fact == want
+    return _norm(fact) == _norm(want)
+
+
+def match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
+    """Three-valued match: ``(True|False|None, unknown_fields)``. None means "cannot tell"."""
+    unknown: list[str] = []
+    result = True
+    for key, want in sel.items():
+        if key == "any":
+            sub = [match(s, facts, ctx_facts, rules) for s in want]
+            if any(r is True for r, _ in sub):
+                r = True
+            elif any(r is None for r, _ in sub):
+                r = None
+                for _, u in sub:
+                    unknown += u
+            else:
+                r = False
+        elif key == "all":
+            r = True
+            for s in want:
+                rr, uu = match(s, facts, ctx_facts, rules)
+                if rr is False:
+                    r = False
+                    break
+                if rr is None:
+                    r = None
+                    unknown += uu
+        elif key == "not":
+            rr, uu = match(want, facts, ctx_facts, rules)
+            r = None if rr is None else not rr
+            unknown += uu
+        elif key == "house_rule":
+            r = all(_eq((rules or {}).get(k), v) for k, v in want.items())
+        else:
+            if key not in facts:
+                fact = Unknown(key)
+            else:
+                fact = facts[key]
+            if isinstance(fact, Unknown):
+                r = None
+                unknown.append(fact.field)
+            elif isinstance(want, dict):
+                try:
+                    x = float(fact)
+                    r = (want.get("min") is None or x >= float(_expect(want["min"], ctx_facts))) and \
+                        (want.get("max") is None or x <= float(_expect(want["max"], ctx_facts)))
+                except (TypeError, ValueError):
+                    r = False
+            elif isinstance(want, list):
+                r = any(_eq(fact, _expect(w, ctx_facts)) for w in want)
+            else:
+                r = _eq(fact, _expect(want, ctx_facts))
+        if r is False:
+            return False, []
+        if r is None:
+            result = None
+    return result, (unknown if result is None else [])
+
+
+# -- bounds ---------------------------------------------------------------------------------
+
+BASE_NAMES = {"limit": "the battle size", "spent": "points spent"}
+
+
+@dataclass
+class BoundValue:
+    value: Fraction
+    text: str  # "50% of 200 AP = 100 AP"
+    base: str | None  # "50% of 200 AP"
+    params: list[str]
+
+
+def _num(x, ctx: Context, used: list[str]) -> Fraction:
+    from builder.catalog.restrictions import Param
+
+    if isinstance(x, Param):
+        used.append(x.param)
+        if x.param in ctx.rules:
+            v = ctx.rules[x.param]
+        elif x.default is not None:
+            v = x.default
+        else:
+            raise KeyError(x.param)
+        if isinstance(v, bool) or not isinstance(v, (int, float, Fraction)):
+            raise ValueError(f"house rule '{x.param}' is not a number ({v!r})")
+        return _frac(v)
+    return _frac(x)
+
+
+def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
+    from builder.catalog.restrictions import BoundExpr, Param
+
+    used: list[str] = []
+    if not isinstance(b, BoundExpr):
+        v = _num(b, ctx, used)
+        txt = f"{fmt_num(v)}{measure_unit}"
+        if isinstance(b, Param):
+            txt += f" (house rule {b.param})"
+        return BoundValue(v, txt, None, used)
+    unit = f" {ctx.unit}"
+    base_v = ctx.value(b.of)
+    base_txt = f"{fmt_num(base_v)}{unit}" if b.of in ("limit", "spent") or b.of.endswith("points") else fmt_num(base_v)
+    if b.value is not None:
+        v = _num(b.value, ctx, used)
+        text, base = f"{fmt_num(v)}{measure_unit}", None
+    elif b.percent is not None:
+        p = _num(b.percent, ctx, used)
+        v = p * base_v / 100
+        base = f"{fmt_num(p)}% of {base_txt}"
+        text = f"{base} = {fmt_num(v)}{measure_unit}"
+    elif b.per is not None:
+        per = _num(b.per, ctx, used)
+        times = _num(b.times, ctx, used)
+        offset = _num(b.offset, ctx, used)
+        q = base_v / per
+        if b.round == "up":
+            q = Fraction(math.ceil(q))
+        elif b.round == "down":
+            q = Fraction(math.floor(q))
+        v = q * times + offset
+        base = f"{fmt_num(times)} per {fmt_num(per)}{unit} of {base_txt}"
+        if b.round != "none":
+            base += f" rounded {b.round}"
+        if offset:
+            base += f" {'+' if offset > 0 else '-'} {fmt_num(abs(offset))}"
+        text = f"{base} = {fmt_num(v)}{measure_unit}"
+    elif b.table is None:
+        v = base_v
+        text = f"{base_txt} ({BASE_NAMES.get(b.of, b.of)})"
+        base = None
+    else:
+        v = None
+        for row in b.table:
+            lo = row.min if row.min is not None else -math.inf
+            hi = row.max if row.max is not None else math.inf
+            if lo <= base_v <= hi:
+                v = _num(row.value, ctx, used)
+                break
+        if v is None:
+            raise LookupError(f"no table row for {base_txt}")
+        base = f"table at {base_txt}"
+        text = f"{fmt_num(v)}{measure_unit} at {base_txt}"
+    clamp = []
+    if b.at_least is not None:
+        lo = _num(b.at_least, ctx, used)
+        if v < lo:
+            v = lo
+        clamp.append(f"at least {fmt_num(lo)}")
+    if b.at_most is not None:
+        hi = _num(b.at_most, ctx, used)
+        if v > hi:
+            v = hi
+        clamp.append(f"at most {fmt_num(hi)}")
+    if clamp:
+        base = f"{base}, {', '.join(clamp)}" if base else ", ".join(clamp)
+        text = f"{base} = {fmt_num(v)}{measure_unit}"
+    for p in used:
+        if p in ctx.rules:
+            text += f" [{p}={fmt_num(ctx.rules[p])}]"
+            break
+    return BoundValue(v, text, base, used)
+
+
+# -- evaluation ----------------------------------------------------------------------------
+
+def active_restrictions(restrictions: Iterable, ctx: Context) -> list:
+    """Steps 1 and 2 of the defined order: activation, then replacement."""
+    active = []
+    for r in restrictions:
+        if r.when:
+            ok, _ = match(r.when, ctx.facts, ctx.facts, ctx.rules)
+            if ok is not True:
+                continue
+        if r.unless:
+            ok, _ = match(r.unless, ctx.facts, ctx.facts, ctx.rules)
+            if ok is True:
+                continue
+        active.append(r)
+    replaced = {rid for r in active for rid in r.replaces}
+    return [r for r in active if r.id not in replaced]
+
+
+_NOUN = {"models": "models", "units": "units", "profiles": "profiles"}
+
+
+def _value_text(n, measure: str, noun: str | None, ctx: Context) -> str:
+    if measure == "points":
+        return f"{fmt_num(n)} {ctx.unit}"
+    word = noun or _NOUN[measure]
+    if n == 1 and word.endswith("s"):
+        word = word[:-1]
+    return f"{fmt_num(n)} {word}"
+
+
+def _measure(measure: str, items: list[Item]) -> Fraction:
+    if measure == "models":
+        return Fraction(sum(i.models for i in items))
+    if measure == "points":
+        return sum((_frac(i.points) for i in items), Fraction(0))
+    if measure == "profiles":
+        return Fraction(len({i.key for i in items}))
+    return Fraction(len(items))
+
+
+def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Finding]:
+    """Apply the restrictions to the items; return findings in the defined order."""
+    findings: list[Finding] = []
+    gaps: dict[tuple[str, str], dict] = {}
+    for r in active_restrictions(restrictions, ctx):
+        findings.extend(_evaluate_one(r, items, ctx, gaps))
+    for (key, fld), g in gaps.items():
+        item = g["item"]
+        rules = ", ".join(sorted(g["rules"]))
+        where = f" (profile at {item.origin})" if item.origin else ""
+        findings.append(Finding(
+            "warning", f"{ctx.prefix}.profile-incomplete",
+            f"'{item.name}' has no '{fld}' in its profile{where}, so {rules} cannot tell whether it "
+            f"counts; give '{fld}' for '{item.name}' in {ctx.pack_hint}",
+            loc=item.loc, counted=[item.describe(ctx.unit)]))
+    return findings
+
+
+def _groups(r, items: list[Item], ctx: Context, gaps: dict) -> list[tuple[Any, list[Item]]]:
+    counted: list[Item] = []
+    for it in items:
+        ok, unknown = match(r.of, it.facts, ctx.facts, ctx.rules) if r.of else (True, [])
+        if ok is True:
+            counted.append(it)
+        elif ok is None:
+            for fld in unknown:
+                g = gaps.setdefault((it.key, fld), {"item": it, "rules": set()})
+                g["rules"].add(f"{ctx.prefix}.{r.code}")
+    if r.for_each == "list":
+        return [(None, counted)]
+    if r.for_each == "entry":
+        return [(it, [it]) for it in counted]
+    groups: dict[Any, list[Item]] = {}
+    for it in counted:
+        v = it.facts.get(r.for_each)
+        if isinstance(v, Unknown) or v is None:
+            continue
+        if isinstance(v, (set, frozenset, list, tuple)):
+            for x in v:
+                groups.setdefault(_norm(x), []).append(it)
+        else:
+            groups.setdefault(_norm(v), []).append(it)
+    return list(groups.items())
+
+
+def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict) -> list[Finding]:
+    out: list[Finding] = []
+    measure_unit = f" {ctx.unit}" if r.count == "points" else ""
+    bounds = []
+    try:
+        for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly)):
+            if b is not None:
+                bounds.append((kind, eval_bound(b, ctx, measure_unit)))
+    except LookupError as exc:
+        return [Finding("warning", f"{ctx.prefix}.{r.code}",
+                        f"{r.label}: cannot apply this rule ({exc.args[0]}); check it by hand",
+                        loc=ctx.default_loc, source=r.source)]
+    except (KeyError, ValueError) as exc:
+        return [Finding("warning", f"{ctx.prefix}.{r.code}",
+                        f"{r.label}: house rule {exc.args[0]} is missing or not a number; rule skipped",
+                        loc=ctx.default_loc, source=r.source)]
+    plus = [(ctx.value(p), ctx.values[p][1], ctx.values[p][2]) for p in r.plus if p in ctx.values]
+    for key, group in _groups(r, items, ctx, gaps):
+        value = _measure(r.count, group) + sum((p[0] for p in plus), Fraction(0))
+        for kind, bv in bounds:
+            if kind == "min" and value >= bv.value:
+                continue
+            if kind == "max" and value <= bv.value:
+                continue
+            if kind == "exactly" and value == bv.value:
+                continue
+            op = "<" if (kind == "min" or (kind == "exactly" and value < bv.value)) else ">"
+            if kind == "exactly":
+                op = "!="
+            loc = _blame(r, kind, group, plus, bv.value, ctx, key)
+            counted = [f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in plus]
+            counted += [it.describe(ctx.unit) for it in group]
+            first = group[0] if group else None
+            fields = {
+                "label": r.label, "value": fmt_num(value), "bound": fmt_num(bv.value),
+                "value_text": _value_text(value, r.count, r.noun, ctx), "op": op,
+                "bound_text": bv.text, "base": bv.base or bv.text, "kind": kind,
+                "item": first.name if first else "", "excess": fmt_num(abs(value - bv.value)),
+                **{k: v for k, v in ctx.facts.items() if isinstance(v, (str, int, float))},
+            }
+            if r.message:
+                try:
+                    msg = r.message.format(**fields)
+                except (KeyError, IndexError, ValueError):
+                    msg = r.message
+            else:
+                msg = "{label} {value_text} {op} {bound_text}".format(**fields)
+            if r.hint:
+                msg += f" ({r.hint})"
+            out.append(Finding(r.severity, f"{ctx.prefix}.{r.code}", msg, loc=loc, source=r.source,
+                               value=plain(value), bound=plain(bv.value), base=bv.base or bv.text,
+                               counted=counted))
+    return out
+
+
+def _blame(r, kind, group: list[Item], plus, bound, ctx: Context, key) -> tuple | None:
+    """The entry a finding points at: where a max was first exceeded, else the rule's place."""
+    if r.for_each == "entry" and group:
+        return group[0].loc
+    if kind in ("max", "exactly") and group:
+        total = sum((p[0] for p in plus), Fraction(0))
+        if total > bound:
+            for _, _, loc in plus:
+                if loc:
+                    return loc
+        for it in group:
+            if r.count == "points":
+                total += _frac(it.points)
+            elif r.count == "models":
+                total += it.models
+            else:
+                total += 1
+            if total > bound:
+                return it.loc
+        return group[-1].loc
+    if r.at:
+        return tuple(r.at)
+    if group and r.for_each not in ("list", "entry"):
+        return group[0].loc
+    return ctx.default_loc
