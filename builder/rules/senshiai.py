@@ -1,15 +1,551 @@
-"""Rules core and checks for senshiai."""
+"""Rules core and deck checks for Senshiai (rulebook ``000_ac601013730960cf.txt``).
+
+Pure functions over the catalog models; no YAML, no CLI, no printing.
+
+Rules core (usable on their own, e.g. by a play aid or by card-face printing):
+
+* ``modified_power(base, modifiers)`` - a Unit's Power under bonuses and penalties,
+  nulla traits unchanged, the Rule of Singularity applied;
+* ``singularity(modifiers)`` -> (greatest bonus, greatest penalty) per trait, per card Type,
+  summed over Types; ``net_modifiers(modifiers)`` -> the final (bonus, penalty);
+* ``modified_trait(base, modifiers)`` - the same for one characteristic (Resistance, Speed);
+* ``is_destroyed(damage, resistance)``, ``capital_waste(damage, resistance, rule)``;
+* ``card_abilities(card, catalog)`` (printed plus implied), ``has_ability``,
+  ``missing_fields(card, catalog)``, ``required_fields(card, catalog)``,
+  ``can_recruit_on(troop, terrain, catalog)``, ``can_target(target, card, catalog)``,
+  ``cost_curve(deck)``.
+
+Deck checks (``check``): exactly one Capital costing nulla; the agreed size; the
+maximum of 200 cards (house rule ``max_deck_cards``); every card states the fields
+its Type requires; troops that can never be recruited; events without any possible
+target in the deck; the cost curve.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
-def load_list(doc, catalog):
-    return doc.body(), []
+from builder.catalog.senshiai import (PATHS, ROMAN, TRAITS, Power, PowerMod, cost_label, parse_ability,
+                                      parse_modifier, parse_power)
+from builder.errors import ListError
+from builder.findings import Finding, error, info, warning
+from builder.names import did_you_mean, normalize
+
+SEED = "000_ac601013730960cf.txt"
+SRC_DECK = f"{SEED}:17"
+SRC_CAPITAL = f"{SEED}:17, {SEED}:64-66"
+SRC_FIELDS = {"terrain": f"{SEED}:51", "troop": f"{SEED}:53", "event": f"{SEED}:57"}
+SRC_RECRUIT = f"{SEED}:53, {SEED}:73"
+SRC_TARGET = f"{SEED}:43, {SEED}:57"
+SRC_COST = f"{SEED}:47"
+SRC_SINGULARITY = f"{SEED}:93-99, {SEED}:167"
+SRC_MODIFIERS = f"{SEED}:157-158, {SEED}:167"
+
+# -- Power under modifiers -----------------------------------------------------------
+
+Modifier = tuple  # (source card Type, PowerMod or "+1/1/1")
 
 
-def check(lst, catalog, rules) -> list:
-    return []
+def _mods(modifiers: Iterable) -> list[tuple[str, PowerMod]]:
+    out = []
+    for item in modifiers:
+        if isinstance(item, (PowerMod, str)):
+            src, mod = "", item
+        else:
+            src, mod = item
+        out.append((normalize(src or ""), parse_modifier(mod)))
+    return out
 
 
-def summary(lst, catalog, rules) -> dict:
-    return {}
+def singularity(modifiers: Iterable) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """Total bonus and total penalty per trait under the Rule of Singularity.
+
+    ``modifiers`` are ``(source_type, modifier)`` pairs (``("event", "+1/0/1")``) or
+    bare modifiers (all of one Type). Of the cards of one Type only the greatest
+    bonus and the greatest penalty count, trait by trait; different Types stack
+    (000:93-99, 000:167). Returns (bonus, penalty) as magnitudes >= 0.
+    """
+    best_bonus: dict[str, list[int]] = {}
+    best_pen: dict[str, list[int]] = {}
+    for src, mod in _mods(modifiers):
+        table = best_bonus if mod.sign > 0 else best_pen
+        cur = table.setdefault(src, [0, 0, 0])
+        for i, t in enumerate(mod.traits()):
+            cur[i] = max(cur[i], t)
+    bonus = tuple(sum(v[i] for v in best_bonus.values()) for i in range(3))
+    penalty = tuple(sum(v[i] for v in best_pen.values()) for i in range(3))
+    return bonus, penalty
+
+
+def net_modifiers(modifiers: Iterable) -> tuple[PowerMod, PowerMod]:
+    """The final bonus and penalty in effect at the same time (000:99, 000:167).
+
+    Bonus +1/2/1 against penalty -2/1/1 leaves +0/1/0 and -1/0/0.
+    """
+    bonus, penalty = singularity(modifiers)
+    diff = [b - p for b, p in zip(bonus, penalty)]
+    return (PowerMod(1, *(max(d, 0) for d in diff)), PowerMod(-1, *(max(-d, 0) for d in diff)))
+
+
+def modified_power(base: Power | str, modifiers: Iterable = ()) -> Power:
+    """A Unit's Power under bonuses and penalties.
+
+    Nulla (``n``) traits cannot be modified (000:157-158); traits never drop below 0
+    (a Resistance of 0 means the Unit is destroyed, see ``is_destroyed``).
+    Warriors 3/0/6 with +1/1/1 and -0/0/2 -> 4/1/5; Militiamen 1/n/4 -> 2/n/3.
+    """
+    base = parse_power(base)
+    bonus, penalty = net_modifiers(modifiers)
+    out = []
+    for t, b, p in zip(base.traits(), bonus.traits(), penalty.traits()):
+        out.append(None if t is None else max(0, t + b - p))
+    return Power(*out)
+
+
+def modified_trait(base: int | None, modifiers: Iterable[tuple[str, int]]) -> int | None:
+    """One characteristic (Resistance, Speed) under signed modifiers ``(source_type, +2)``.
+
+    Per card Type only the greatest bonus and the greatest penalty count (000:95-97):
+    Resistance 3, a Terrain's +1, Events +2, +1 and +3 -> 3 + 1 + 3 = 7 (000:167).
+    """
+    if base is None:
+        return None
+    bonus: dict[str, int] = {}
+    pen: dict[str, int] = {}
+    for src, value in modifiers:
+        key = normalize(src or "")
+        if value >= 0:
+            bonus[key] = max(bonus.get(key, 0), value)
+        else:
+            pen[key] = max(pen.get(key, 0), -value)
+    return max(0, base + sum(bonus.values()) - sum(pen.values()))
+
+
+def is_destroyed(damage: int, resistance: int) -> bool:
+    """A Unit with damage at least equal to its Resistance is destroyed (000:114, 000:122)."""
+    return resistance <= 0 or damage >= resistance
+
+
+def capital_waste(damage: int, resistance: int, rule: str = "exceeding") -> int:
+    """Cards a Capital's master wastes instead of the Capital being destroyed (Maintenance, 000:66).
+
+    ``rule`` is the house rule ``capital_waste``: 'exceeding' (one card per point above
+    the Resistance) or 'reaching' (damage equal to the Resistance already costs one card).
+    """
+    extra = damage - resistance + (1 if rule == "reaching" else 0)
+    return max(0, extra)
+
+
+# -- cards ---------------------------------------------------------------------------
+
+def _subtype(card, catalog):
+    if not card.subtype:
+        return None
+    for s in catalog.model.subtypes:
+        if normalize(s.name) == normalize(card.subtype) or normalize(card.subtype) in map(normalize, s.aliases):
+            return s
+    return None
+
+
+def _card_type(card, catalog):
+    if not card.type:
+        return None
+    for t in catalog.model.card_types:
+        if t.id == card.type:
+            return t
+    return None
+
+
+def card_abilities(card, catalog) -> list:
+    """The card's abilities as parsed entries: printed ones plus those its subtype implies."""
+    texts = list(card.abilities)
+    sub = _subtype(card, catalog)
+    if sub is not None:
+        have = {normalize(t) for t in texts}
+        texts += [t for t in sub.implied_abilities if normalize(t) not in have]
+    out = []
+    for t in texts:
+        try:
+            out.append(parse_ability(t, catalog.model.abilities))
+        except ValueError:
+            continue
+    return out
+
+
+def has_ability(card, name: str, catalog) -> bool:
+    key = normalize(name)
+    return any(normalize(p.ability.name) == key for p in card_abilities(card, catalog))
+
+
+def required_fields(card, catalog) -> list[str]:
+    """What a card of this Type (and subtype) must state (000:51-57, 000:64-66)."""
+    if not card.type:
+        return ["type"]
+    ctype = _card_type(card, catalog)
+    req = list(ctype.required if ctype else [])
+    sub = _subtype(card, catalog)
+    if sub is not None:
+        req += [f for f in sub.required if f not in req]
+    return req
+
+
+def missing_fields(card, catalog) -> list[str]:
+    """Required fields the card does not state (``type`` when even its Type is unknown)."""
+    out = []
+    for f in required_fields(card, catalog):
+        if f == "type":
+            out.append("type")
+            continue
+        value = getattr(card, f, None)
+        if f == "abilities":
+            if not card.abilities and not card.text and not card.modifiers:
+                out.append("abilities")
+        elif value is None or value == []:
+            out.append(f)
+    return out
+
+
+def can_recruit_on(troop, terrain, catalog) -> bool:
+    """A Troop is recruited on a Terrain with Recruit that shares a path with it (000:53, 000:73)."""
+    return bool(troop.paths and terrain.paths and set(troop.paths) & set(terrain.paths)
+                and has_ability(terrain, "Recruit", catalog))
+
+
+def can_target(target: str, card, catalog) -> bool:
+    """Whether ``card`` (in play) can be the Target ``target`` of an Event."""
+    tk = None
+    for t in catalog.model.targets:
+        if normalize(target) in {normalize(n) for n in [t.name, *t.aliases]}:
+            tk = t
+            break
+    if tk is None:
+        return False
+    if tk.always:
+        return True
+    if card.type and card.type in {normalize(x) for x in tk.matches_types}:
+        return True
+    if card.subtype and normalize(card.subtype) in {normalize(x) for x in tk.matches_subtypes}:
+        return True
+    names = {normalize(a) for a in tk.matches_abilities}
+    for p in card_abilities(card, catalog):
+        if normalize(p.ability.name) in names:
+            if normalize(p.ability.name) == "acts as" and tk.matches_types:
+                what = normalize(str(p.params.get("what", "")))
+                if what in {"unit", "troop"} and "troop" in {normalize(x) for x in tk.matches_types}:
+                    return True
+                continue
+            return True
+    return False
+
+
+def target_always_possible(target: str, catalog) -> bool:
+    for t in catalog.model.targets:
+        if normalize(target) in {normalize(n) for n in [t.name, *t.aliases]}:
+            return t.always
+    return False
+
+
+# -- the deck document -------------------------------------------------------------
+
+LIST_KEYS = ("size", "cards")
+
+
+@dataclass
+class DeckEntry:
+    name: str  # as written
+    count: int
+    card: Any = None  # the catalog Card, None when unknown
+    loc: tuple = ()
+    line: int | None = None
+    col: int | None = None
+
+
+@dataclass
+class Deck:
+    size: int | None
+    entries: list[DeckEntry] = field(default_factory=list)
+
+    def known(self) -> list[DeckEntry]:
+        return [e for e in self.entries if e.card is not None]
+
+    def total(self) -> int:
+        return sum(e.count for e in self.entries)
+
+
+def read_counts(doc, key: str, what: str, diags: list, required: bool = True) -> list[tuple[str, int, tuple]]:
+    """``{name: count}`` of ``doc[key]``: names as text, whole counts >= 1, no name twice.
+
+    Appends one diagnostic per problem to ``diags``; returns (name, count, loc) triples.
+    """
+    body = doc.data
+    if key not in body or body[key] is None:
+        if required:
+            diags.append(doc.positions.diag((), f"missing '{key}:' (a mapping of {what} names to counts)",
+                                            hint=f"e.g. {key}: {{Warriors: 3}}" if what == "card" else None))
+        return []
+    value = body[key]
+    if not isinstance(value, dict):
+        diags.append(doc.diag((key,), f"'{key}' must be a mapping of {what} names to counts, "
+                              f"not {_kind(value)}", hint=f"write one '{what.title()} Name: 2' per line"))
+        return []
+    out = []
+    seen: dict[str, tuple] = {}
+    for name, count in value.items():
+        loc = (key, name)
+        if isinstance(name, bool) or name is None or not isinstance(name, (str, int, float)):
+            diags.append(doc.positions.diag(loc, f"'{name}' is not a {what} name", prefer_key=True))
+            continue
+        text = str(name).strip()
+        if not text:
+            diags.append(doc.positions.diag(loc, f"empty {what} name", prefer_key=True))
+            continue
+        if isinstance(count, bool) or not isinstance(count, int):
+            diags.append(doc.diag(loc, f"count of '{text}' must be a whole number, not {_kind(count)}",
+                                  hint=f"e.g. '{text}: 2'"))
+            continue
+        if count < 1:
+            diags.append(doc.diag(loc, f"count of '{text}' must be at least 1, not {count}",
+                                  hint="remove the line to leave the card out"))
+            continue
+        k = normalize(text)
+        if k in seen:
+            line, _ = doc.positions.at(seen[k], prefer_key=True)
+            diags.append(doc.positions.diag(loc, f"{what} '{text}' is listed twice (also on line {line})",
+                                            prefer_key=True, hint="add the counts into one line"))
+            continue
+        seen[k] = loc
+        out.append((text, count, loc))
+    return out
+
+
+def check_keys(doc, allowed: tuple, diags: list) -> None:
+    from builder.lists.document import COMMON_KEYS
+
+    for key in doc.data:
+        if key in COMMON_KEYS or key in allowed:
+            continue
+        hint = did_you_mean(str(key), list(allowed) + list(COMMON_KEYS)) or "allowed keys: " + ", ".join(
+            list(COMMON_KEYS) + list(allowed))
+        diags.append(doc.positions.diag((key,), f"unknown key '{key}' for {doc.system}", hint=hint,
+                                        prefer_key=True))
+
+
+def read_positive_int(doc, key: str, diags: list, what: str) -> int | None:
+    if key not in doc.data or doc.data[key] is None:
+        return None
+    v = doc.data[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        diags.append(doc.diag((key,), f"'{key}' must be a whole number of at least 1 ({what}), not {_kind(v)}"))
+        return None
+    return v
+
+
+def _kind(v) -> str:
+    if v is None:
+        return "nothing"
+    if isinstance(v, bool):
+        return f"'{str(v).lower()}'"
+    if isinstance(v, (int, float, str)):
+        return repr(v) if isinstance(v, str) else str(v)
+    return {dict: "a mapping", list: "a list"}.get(type(v), type(v).__name__)
+
+
+def load_list(doc, catalog) -> tuple[Deck, list[Finding]]:
+    """Validate the deck's own keys (``size``, ``cards``); ListError for wrong shapes."""
+    diags: list = []
+    check_keys(doc, LIST_KEYS, diags)
+    size = read_positive_int(doc, "size", diags, "the agreed deck size")
+    rows = read_counts(doc, "cards", "card", diags)
+    if diags:
+        raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
+    deck = Deck(size=size)
+    findings: list[Finding] = []
+    for name, count, loc in rows:
+        line, col = doc.positions.at(loc, prefer_key=True)
+        card = catalog.find("cards", name)
+        entry = DeckEntry(name, count, card, loc, line, col)
+        deck.entries.append(entry)
+        if card is None:
+            hint = catalog.did_you_mean("cards", name)
+            findings.append(error("senshiai.unknown-card",
+                                  f"unknown card '{name}'" + (f"; {hint}" if hint else
+                                                              "; add it in a pack (packs: [my-cards.yaml])"),
+                                  loc=loc, value=name, line=line, col=col))
+    return deck, findings
+
+
+# -- checks ----------------------------------------------------------------------------
+
+def _at(f: Finding, e: DeckEntry | None) -> Finding:
+    if e is not None:
+        f.line, f.col = e.line, e.col
+    return f
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def check(deck: Deck, catalog, rules: dict) -> list[Finding]:
+    out: list[Finding] = []
+    out += check_capital(deck, catalog)
+    out += check_size(deck, catalog, rules)
+    out += check_fields(deck, catalog)
+    out += check_recruitable(deck, catalog)
+    out += check_event_targets(deck, catalog)
+    return out
+
+
+def check_capital(deck: Deck, catalog) -> list[Finding]:
+    caps = [e for e in deck.known() if e.card.is_capital()]
+    n = sum(e.count for e in caps)
+    want = catalog.model.deck_rules.capitals
+    out = []
+    if n != want:
+        names = ", ".join(f"{e.count} {e.card.name}" for e in caps) or "none"
+        first = caps[1] if len(caps) > 1 else (caps[0] if caps else None)
+        f = error("senshiai.capital-count",
+                  f"deck has {_plural(n, 'Capital')} ({names}) but must have exactly {want}",
+                  loc=first.loc if first else ("cards",), source=SRC_CAPITAL, value=n, bound=want,
+                  base="cards with the Capital subtype", counted=[f"{e.count} x {e.card.name}" for e in caps])
+        out.append(_at(f, first))
+    for e in caps:
+        if e.card.cost is not None and e.card.cost != 0:
+            out.append(_at(error("senshiai.capital-cost",
+                                 f"Capital '{e.card.name}' costs {cost_label(e.card.cost)}; "
+                                 "Capitals of the Basic Collection cost nulla (N)",
+                                 loc=e.loc, source=f"{SEED}:66", value=cost_label(e.card.cost), bound="N"), e))
+    return out
+
+
+def check_size(deck: Deck, catalog, rules: dict) -> list[Finding]:
+    total = deck.total()
+    out = []
+    limit = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
+    if deck.size is not None and total != deck.size:
+        out.append(error("senshiai.deck-size",
+                         f"deck has {_plural(total, 'card')} but the agreed size is {deck.size}",
+                         loc=("size",), source=SRC_DECK, value=total, bound=deck.size,
+                         base="agreed deck size ('size')"))
+    if total > limit:
+        out.append(error("senshiai.deck-max", f"deck has {total} cards > {limit} (the most a deck may hold)",
+                         loc=("cards",), source=SRC_DECK, value=total, bound=limit,
+                         base="max_deck_cards"))
+    if deck.size is not None and deck.size > limit:
+        out.append(error("senshiai.deck-max", f"agreed size {deck.size} > {limit} (the most a deck may hold)",
+                         loc=("size",), source=SRC_DECK, value=deck.size, bound=limit, base="max_deck_cards"))
+    return out
+
+
+def check_fields(deck: Deck, catalog) -> list[Finding]:
+    out = []
+    for e in deck.known():
+        miss = missing_fields(e.card, catalog)
+        if not miss:
+            continue
+        ctype = _card_type(e.card, catalog)
+        if "type" in miss:
+            msg = (f"'{e.card.name}' has no known Type (terrain, troop or event); the rulebook does not "
+                   "give it: complete the card in a pack")
+            src = f"{SEED}:49"
+        else:
+            printed = ", ".join(ctype.fields) if ctype else ""
+            msg = (f"'{e.card.name}' ({e.card.type}) does not state {', '.join(miss)}; a {ctype.name if ctype else e.card.type} "
+                   f"must print {printed}" + ("; complete the card in a pack" if e.card.assumed else ""))
+            src = SRC_FIELDS.get(e.card.type, f"{SEED}:49")
+        out.append(_at(error("senshiai.card-fields", msg, loc=e.loc, source=src, value=miss,
+                             base=f"fields a {e.card.type or 'card'} must print"), e))
+    return out
+
+
+def recruit_terrains(deck: Deck, catalog) -> list:
+    return [e.card for e in deck.known() if e.card.type == "terrain" and has_ability(e.card, "Recruit", catalog)]
+
+
+def check_recruitable(deck: Deck, catalog) -> list[Finding]:
+    """Troops sharing no path with any Recruit terrain of the deck (the Capital included)."""
+    terrains = recruit_terrains(deck, catalog)
+    # a Unit with Recruit lets troops be recruited where it stands: any terrain of the deck it can reach
+    recruiter_paths: set[str] = set()
+    for e in deck.known():
+        if e.card.type == "troop" and e.card.paths and has_ability(e.card, "Recruit", catalog):
+            for t in deck.known():
+                if t.card.type == "terrain" and t.card.paths and set(t.card.paths) & set(e.card.paths):
+                    recruiter_paths |= set(t.card.paths)
+    open_paths = {p for t in terrains for p in (t.paths or [])} | recruiter_paths
+    out = []
+    for e in deck.known():
+        c = e.card
+        if c.type != "troop" or not c.paths:
+            continue
+        if set(c.paths) & open_paths:
+            continue
+        where = ", ".join(f"{t.name} [{'/'.join(t.paths or [])}]" for t in terrains) or "none"
+        out.append(_at(warning("senshiai.unrecruitable",
+                               f"'{c.name}' (paths {'/'.join(c.paths)}) can never be recruited: no Recruit "
+                               f"terrain of the deck shares a path with it (Recruit terrains: {where})",
+                               loc=e.loc, source=SRC_RECRUIT, value=list(c.paths),
+                               bound=sorted(open_paths), base="paths of the deck's Recruit terrains"), e))
+    return out
+
+
+def check_event_targets(deck: Deck, catalog) -> list[Finding]:
+    out = []
+    cards = [e.card for e in deck.known()]
+    for e in deck.known():
+        c = e.card
+        if c.type != "event" or not c.target:
+            continue
+        if target_always_possible(c.target, catalog):
+            continue
+        if any(can_target(c.target, other, catalog) for other in cards if other is not c):
+            continue
+        out.append(_at(warning("senshiai.event-no-target",
+                               f"'{c.name}' targets a {c.target} but no card of this deck can be one; "
+                               "it can only be cast on an opponent's cards",
+                               loc=e.loc, source=SRC_TARGET, value=c.target), e))
+    return out
+
+
+def cost_curve(deck: Deck) -> dict[str, int]:
+    """Cards per cost, N to V (unknown costs under '?')."""
+    curve = {r: 0 for r in ROMAN}
+    for e in deck.known():
+        key = cost_label(e.card.cost)
+        curve[key] = curve.get(key, 0) + e.count
+    return curve
+
+
+def check_cost_curve(deck: Deck) -> list[Finding]:
+    if not deck.known():
+        return []
+    curve = cost_curve(deck)
+    text = ", ".join(f"{k} {v}" for k, v in curve.items() if v or k in ROMAN)
+    return [info("senshiai.cost-curve", f"cost curve: {text}", loc=("cards",), source=SRC_COST, value=curve)]
+
+
+def summary(deck: Deck, catalog, rules: dict) -> dict:
+    caps = [e.card.name for e in deck.known() if e.card.is_capital()]
+    types: dict[str, int] = {}
+    for e in deck.known():
+        key = e.card.type or "unknown"
+        types[key] = types.get(key, 0) + e.count
+    out: dict = {"cards": deck.total()}
+    if deck.size is not None:
+        out["size"] = deck.size
+    out["max_cards"] = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
+    out["capital"] = caps[0] if len(caps) == 1 else (caps or None)
+    for t in ("terrain", "troop", "event", "unknown"):
+        if types.get(t):
+            out[t + "s" if t != "unknown" else "unknown_type"] = types[t]
+    out["curve"] = " ".join(f"{k}:{v}" for k, v in cost_curve(deck).items())
+    return out
+
+
+__all__ = [
+    "PATHS", "TRAITS", "Power", "PowerMod", "Deck", "DeckEntry",
+    "singularity", "net_modifiers", "modified_power", "modified_trait", "is_destroyed", "capital_waste",
+    "card_abilities", "has_ability", "required_fields", "missing_fields", "can_recruit_on", "can_target",
+    "cost_curve", "load_list", "check", "summary",
+]
