@@ -1,15 +1,562 @@
-"""Rules core and checks for senji."""
+"""Rules core and checks for Senji (002_55c7e5ab3d1a76a7.txt).
+
+Pure core (plain values in, plain values out):
+
+* ``setup_for(players, catalog)``: excluded families and neutral provinces.
+* ``dice_to_roll``, ``support_points``, ``contested_support``, ``combat_value``:
+  a combat's value (lines 127-134).
+* ``combat_losses``, ``honor_for_win``, ``resolve_combat``: who wins, the losses
+  and the honor (lines 136-144).
+* ``game_end(scores, ...)``: the end at 60 honor and the tie rule (lines 172-174).
+* ``setup_sheet(lst, catalog, rules)``: what a printed setup sheet shows.
+
+The list checks (``load_list``/``check``/``summary``) follow FORMATS.md 1.4.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from builder.findings import Finding, error, info, warning
+
+SEED = "002_55c7e5ab3d1a76a7.txt"
+
+
+def src(lines: str) -> str:
+    return f"{SEED}:{lines}"
+
+
+# -- constants (catalog values with the rulebook's numbers as defaults) -------------
+
+DEFAULTS = {
+    "players_min": 3, "players_max": 6, "starting_provinces": 3, "starting_units": 3,
+    "starting_samurai": 1, "fortresses_per_province": 1, "units_per_province": 6,
+    "units_per_player": 12, "units_per_fleet": 6, "provinces_per_player": 6, "board_provinces": 18,
+    "dice": 9, "unit_points": 1, "samurai_die_points": 1, "symbol_points": 1,
+    "dummy_support_value": 0, "attacker_honor_multiplier": 2, "defender_honor_multiplier": 1,
+    "honor_goal": 60,
+}
+
+
+def constants(catalog) -> dict:
+    """Every number of the catalog's limits, combat and goal sections by name."""
+    out = dict(DEFAULTS)
+    m = catalog.model if catalog is not None else None
+    for section in ("limits", "combat"):
+        block = getattr(m, section, None) if m is not None else None
+        if block is not None:
+            for name in type(block).model_fields:
+                out[name] = getattr(block, name).value
+    goal = getattr(m, "goal", None) if m is not None else None
+    if goal is not None:
+        out["honor_goal"] = goal.honor.value
+    return out
+
+
+def limit_source(catalog, name: str, default: str) -> str:
+    m = catalog.model
+    for section in ("limits", "combat"):
+        block = getattr(m, section, None)
+        if block is not None and name in type(block).model_fields:
+            return getattr(block, name).source or default
+    return default
+
+
+# -- combat ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CombatSide:
+    """One side of a combat as the table sees it after the dice are rolled.
+
+    ``symbols_rolled``: rolled dice showing this family's symbol;
+    ``support_value``: the value of the military support card played (0: own dummy);
+    ``support_symbols``: rolled dice showing the supporting family's symbol.
+    """
+
+    units: int
+    samurai: int = 0
+    symbols_rolled: int = 0
+    support_value: int = 0
+    support_symbols: int = 0
+    support_family: str | None = None
+
+
+@dataclass(frozen=True)
+class CombatValue:
+    units: int
+    samurai_dice: int
+    rolled: int
+    support: int
+
+    @property
+    def total(self) -> int:
+        return self.units + self.samurai_dice + self.rolled + self.support
+
+
+@dataclass(frozen=True)
+class CombatResult:
+    attacker: CombatValue
+    defender: CombatValue
+    winner: str | None  # "attacker", "defender", or None: a tie means a new combat round
+    attacker_units_lost: int = 0
+    defender_units_lost: int = 0
+    attacker_samurai_lost: int = 0
+    defender_samurai_lost: int = 0
+    honor: int = 0  # honor gained by the winner
+
+    @property
+    def new_round(self) -> bool:
+        return self.winner is None
+
+
+def dice_to_roll(attacker_samurai: int, defender_samurai: int, dice: int = 9) -> int:
+    """Dice rolled after one die per samurai is set to its family symbol (lines 129-130)."""
+    return max(0, dice - attacker_samurai - defender_samurai)
+
+
+def support_points(symbols: int, card_value: int) -> int:
+    """Points from a military support card: the supporting family's symbols, up to its value (line 132)."""
+    return max(0, min(symbols, card_value))
+
+
+def contested_support(attacker_family, attacker_value: int, defender_family, defender_value: int,
+                      tie: str = "neither") -> tuple[bool, bool]:
+    """Whether each side gets its support (line 133): seeking the same family, the higher card wins.
+
+    ``tie`` (house rule ``support_tie``): neither | both | defender.
+    """
+    if attacker_family is None or defender_family is None or attacker_family != defender_family:
+        return True, True
+    if attacker_value > defender_value:
+        return True, False
+    if defender_value > attacker_value:
+        return False, True
+    if tie == "both":
+        return True, True
+    if tie == "defender":
+        return False, True
+    return False, False
+
+
+def combat_value(side: CombatSide, with_support: bool = True, unit_points: int = 1,
+                 samurai_die_points: int = 1, symbol_points: int = 1) -> CombatValue:
+    """1 per military unit, 1 per samurai die set to the family symbol, 1 per rolled symbol,
+    plus the support card's points (lines 127-134)."""
+    support = support_points(side.support_symbols, side.support_value) if with_support else 0
+    return CombatValue(units=side.units * unit_points, samurai_dice=side.samurai * samurai_die_points,
+                       rolled=side.symbols_rolled * symbol_points, support=support)
+
+
+def combat_losses(winner_units: int, loser_units: int, loser_samurai: int = 0,
+                  samurai_count_as_losses: bool = False) -> tuple[int, int]:
+    """(winner's units lost, loser's loss counted in units).
+
+    The loser loses all units and samurai; the winner loses as many military units
+    as the loser lost, never more than it has (samurai survive) (lines 138-140).
+    """
+    loser_loss = loser_units + (loser_samurai if samurai_count_as_losses else 0)
+    return min(winner_units, loser_loss), loser_loss
+
+
+def honor_for_win(role: str, total_lost: int, attacker_multiplier: int = 2, defender_multiplier: int = 1) -> int:
+    """Honor of the winner: attacker 2x, defender 1x the units lost on both sides (lines 141-143)."""
+    if role not in ("attacker", "defender"):
+        raise ValueError(f"role must be attacker or defender, not {role!r}")
+    return (attacker_multiplier if role == "attacker" else defender_multiplier) * total_lost
+
+
+def resolve_combat(attacker: CombatSide, defender: CombatSide, rules: dict | None = None,
+                   consts: dict | None = None) -> CombatResult:
+    """One combat round. A tie is a new round (reroll, replay cards): no losses, no honor."""
+    rules = rules or {}
+    c = dict(DEFAULTS, **(consts or {}))
+    a_ok, d_ok = contested_support(attacker.support_family, attacker.support_value,
+                                   defender.support_family, defender.support_value,
+                                   rules.get("support_tie", "neither"))
+    kw = dict(unit_points=c["unit_points"], samurai_die_points=c["samurai_die_points"],
+              symbol_points=c["symbol_points"])
+    av = combat_value(attacker, a_ok, **kw)
+    dv = combat_value(defender, d_ok, **kw)
+    if av.total == dv.total:
+        return CombatResult(av, dv, None)
+    winner = "attacker" if av.total > dv.total else "defender"
+    w, l = (attacker, defender) if winner == "attacker" else (defender, attacker)
+    count_samurai = bool(rules.get("samurai_count_as_losses", False))
+    w_lost, l_loss = combat_losses(w.units, l.units, l.samurai, count_samurai)
+    honor = honor_for_win(winner, w_lost + l_loss, c["attacker_honor_multiplier"], c["defender_honor_multiplier"])
+    if winner == "attacker":
+        return CombatResult(av, dv, winner, w_lost, l.units, 0, l.samurai, honor)
+    return CombatResult(av, dv, winner, l.units, w_lost, l.samurai, 0, honor)
+
+
+# -- end of the game -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameEnd:
+    over: bool
+    winners: tuple[str, ...] = ()
+    extra_turn: bool = False  # a tie: play one additional full turn
+    reason: str = ""
+
+    @property
+    def winner(self) -> str | None:
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+def game_end(scores: dict[str, int], goal: int = 60, extra_turns_played: int = 0,
+             end_tie: str = "repeat") -> GameEnd:
+    """Check the end of a turn (lines 4, 59, 172-174).
+
+    The game ends when someone has ``goal`` honor or more; the highest honor wins.
+    A tie plays one additional full turn, after which the highest score wins;
+    ``end_tie`` (house rule) says what a tie after that turn does: ``repeat`` plays
+    further turns, ``shared`` shares the victory.
+    """
+    if not scores:
+        return GameEnd(False, reason="no players")
+    top = max(scores.values())
+    leaders = tuple(sorted(p for p, s in scores.items() if s == top))
+    if extra_turns_played == 0 and top < goal:
+        return GameEnd(False, reason=f"nobody has {goal} honor yet (highest {top})")
+    if len(leaders) == 1:
+        return GameEnd(True, leaders, reason=f"{leaders[0]} has the highest honor, {top}")
+    if extra_turns_played == 0 or end_tie == "repeat":
+        return GameEnd(False, (), True, reason=f"tie at {top} honor between {', '.join(leaders)}: "
+                       "play an additional full turn")
+    return GameEnd(True, leaders, reason=f"tie at {top} honor after the additional turn: shared victory")
+
+
+# -- list documents --------------------------------------------------------------------
+
+@dataclass
+class Placed:
+    province: str
+    units: int
+    samurai: bool
+    fortresses: int
+    loc: tuple
+    entry: object | None = None
+
+
+@dataclass
+class Player:
+    name: str
+    family: str
+    samurai: str | None
+    provinces: list[Placed]
+    loc: tuple
+    family_entry: object | None = None
+    samurai_entry: object | None = None
+
+
+@dataclass
+class SenjiList:
+    players: list[Player]
+    agreed: dict = field(default_factory=dict)
+
+
+_KEYS = ("players",)
+_PLAYER_KEYS = ("name", "family", "samurai", "provinces")
+_PROVINCE_KEYS = ("province", "units", "samurai", "fortresses")
+
+
+def _unknown_keys(doc, mapping: dict, allowed: Sequence[str], where: tuple, what: str, diags: list) -> None:
+    from builder.names import did_you_mean
+
+    for k in mapping:
+        if k not in allowed:
+            hint = did_you_mean(str(k), allowed) or "keys: " + ", ".join(allowed)
+            diags.append(doc.positions.diag(where + (k,), f"unknown key '{k}' in {what}", hint=hint,
+                                            prefer_key=True))
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
 
 def load_list(doc, catalog):
-    return doc.body(), []
+    from builder.errors import ListError
+
+    body = doc.body()
+    diags: list = []
+    _unknown_keys(doc, body, _KEYS, (), "a senji setup", diags)
+    players_raw = body.get("players")
+    if "players" not in body:
+        diags.append(doc.diag((), "missing required key 'players'",
+                              hint="players: a list of {name, family, samurai, provinces}"))
+        players_raw = []
+    elif not isinstance(players_raw, list):
+        diags.append(doc.diag(("players",), "'players' must be a list of players"))
+        players_raw = []
+    players: list[Player] = []
+    for i, p in enumerate(players_raw):
+        ploc = ("players", i)
+        if not isinstance(p, dict):
+            diags.append(doc.diag(ploc, f"player {i + 1} must be a mapping with family, samurai and provinces"))
+            continue
+        _unknown_keys(doc, p, _PLAYER_KEYS, ploc, f"player {i + 1}", diags)
+        name = p.get("name", f"Player {i + 1}")
+        if not isinstance(name, (str, int, float)) or isinstance(name, bool):
+            diags.append(doc.diag(ploc + ("name",), f"player {i + 1}: 'name' must be text"))
+        family = p.get("family")
+        if "family" not in p:
+            diags.append(doc.diag(ploc, f"player {i + 1}: missing required key 'family'"))
+        elif not isinstance(family, str):
+            diags.append(doc.diag(ploc + ("family",), f"player {i + 1}: 'family' must be a family name, "
+                                  f"not {family!r}"))
+        samurai = p.get("samurai")
+        if samurai is not None and not isinstance(samurai, str):
+            diags.append(doc.diag(ploc + ("samurai",), f"player {i + 1}: 'samurai' must be a samurai card name, "
+                                  f"not {samurai!r}"))
+        provs = p.get("provinces")
+        placed: list[Placed] = []
+        if "provinces" not in p:
+            diags.append(doc.diag(ploc, f"player {i + 1}: missing required key 'provinces'",
+                                  hint="the three starting provinces: [{province: NAME, units: N, samurai: true}]"))
+        elif not isinstance(provs, list):
+            diags.append(doc.diag(ploc + ("provinces",), f"player {i + 1}: 'provinces' must be a list"))
+        else:
+            for j, item in enumerate(provs):
+                loc = ploc + ("provinces", j)
+                if isinstance(item, str):
+                    item = {"province": item}
+                if not isinstance(item, dict):
+                    diags.append(doc.diag(loc, "a province is a mapping such as {province: Kyushu, units: 2}"))
+                    continue
+                _unknown_keys(doc, item, _PROVINCE_KEYS, loc, "a province", diags)
+                prov = item.get("province")
+                if not isinstance(prov, str):
+                    diags.append(doc.diag(loc + ("province",) if "province" in item else loc,
+                                          "a province needs 'province: NAME'" if "province" not in item
+                                          else f"'province' must be a province name, not {prov!r}"))
+                    continue
+                units = item.get("units", 0)
+                if not _whole(units) or units < 0:
+                    diags.append(doc.diag(loc + ("units",), f"'units' must be a whole number 0 or more, not {units!r}"))
+                    continue
+                sam = item.get("samurai", False)
+                if not isinstance(sam, bool):
+                    diags.append(doc.diag(loc + ("samurai",), f"'samurai' must be true or false, not {sam!r}"))
+                    continue
+                forts = item.get("fortresses", 1)
+                if not _whole(forts) or forts < 0:
+                    diags.append(doc.diag(loc + ("fortresses",),
+                                          f"'fortresses' must be a whole number 0 or more, not {forts!r}"))
+                    continue
+                placed.append(Placed(prov, units, sam, forts, loc))
+        if isinstance(family, str) and (samurai is None or isinstance(samurai, str)):
+            players.append(Player(str(name), family, samurai, placed, ploc))
+    if diags:
+        raise ListError(diags)
+    findings: list[Finding] = []
+    for pl in players:
+        pl.family_entry = catalog.find("families", pl.family)
+        if pl.family_entry is None:
+            findings.append(_unknown(catalog, "families", "family", pl.family, pl.loc + ("family",), "8-11"))
+        if pl.samurai is not None:
+            pl.samurai_entry = catalog.find("samurai", pl.samurai)
+            if pl.samurai_entry is None:
+                findings.append(_unknown(catalog, "samurai", "samurai card", pl.samurai, pl.loc + ("samurai",), "9"))
+        for pp in pl.provinces:
+            pp.entry = catalog.find("provinces", pp.province)
+            if pp.entry is None:
+                findings.append(_unknown(catalog, "provinces", "province", pp.province, pp.loc + ("province",), "7",
+                                         extra=" (not on the board in use; a board pack can name the provinces)"))
+    return SenjiList(players, dict(doc.house_rules)), findings
 
 
-def check(lst, catalog, rules) -> list:
-    return []
+def _unknown(catalog, section, what, name, loc, lines, extra="") -> Finding:
+    hint = catalog.did_you_mean(section, name)
+    return error("senji.unknown-name", f"unknown {what} '{name}'" + (f"; {hint}" if hint else extra),
+                 loc=loc, source=src(lines), value=name)
 
 
-def summary(lst, catalog, rules) -> dict:
-    return {}
+def setup_for(players: int, catalog) -> tuple[list, list] | None:
+    """(excluded family entries, neutral province entries) for a player count; None when no setup."""
+    for s in catalog.model.setups:
+        if s.players == players:
+            fams = [catalog.find("families", n) for n in s.excluded]
+            provs = [catalog.find("provinces", n) for n in s.neutral]
+            return [f for f in fams if f is not None], [p for p in provs if p is not None]
+    return None
+
+
+def _setup_source(players: int, catalog) -> str:
+    for s in catalog.model.setups:
+        if s.players == players:
+            return s.source or src("20-24")
+    return src("20-24")
+
+
+def check(lst: SenjiList, catalog, rules) -> list[Finding]:
+    c = constants(catalog)
+    out: list[Finding] = []
+    n = len(lst.players)
+    lo, hi = c["players_min"], c["players_max"]
+    if not lo <= n <= hi:
+        out.append(error("senji.player-count", f"{n} players; Senji is for {lo} to {hi} players",
+                         loc=("players",), source=src("20-24"), value=n, bound=f"{lo}-{hi}"))
+    setup = setup_for(n, catalog)
+    excluded_ids = {f.id for f in setup[0]} if setup else set()
+    neutral_ids = {p.id for p in setup[1]} if setup else set()
+    setup_src = _setup_source(n, catalog)
+    seen_family: dict[str, Player] = {}
+    seen_samurai: dict[str, Player] = {}
+    seen_province: dict[str, tuple[Player, Placed]] = {}
+    example_used = False
+    count_samurai = bool(rules.get("samurai_in_province_limit", False))
+    for pl in lst.players:
+        who = pl.name
+        fam = pl.family_entry
+        if fam is not None:
+            if fam.id in seen_family:
+                out.append(error("senji.family-duplicate",
+                                 f"{who}: family '{fam.name}' is already played by {seen_family[fam.id].name}",
+                                 loc=pl.loc + ("family",), source=src("27"), value=fam.name))
+            else:
+                seen_family[fam.id] = pl
+            if fam.id in excluded_ids:
+                names = ", ".join(f.name for f in setup[0])
+                out.append(error("senji.family-excluded",
+                                 f"{who}: the {fam.name} family is excluded with {n} players (excluded: {names})",
+                                 loc=pl.loc + ("family",), source=setup_src, value=fam.name,
+                                 bound=f"not {names}", base=f"{n} players"))
+            if not getattr(fam, "known", True):
+                out.append(info("senji.placeholder-family",
+                                f"{who}: the family name '{fam.name}' is not given by the rulebook "
+                                f"({fam.assumed or 'assumed'})", loc=pl.loc + ("family",)))
+        # samurai card
+        if pl.samurai is None:
+            out.append(error("senji.samurai-card", f"{who}: no samurai card; each player keeps 1 of the 3 drawn",
+                             loc=pl.loc, source=src("37"), value=0, bound=1))
+        elif pl.samurai_entry is not None:
+            s = pl.samurai_entry
+            if s.id in seen_samurai:
+                out.append(error("senji.samurai-duplicate",
+                                 f"{who}: samurai card '{s.name}' is already kept by {seen_samurai[s.id].name}; "
+                                 "there is one card of each samurai", loc=pl.loc + ("samurai",),
+                                 source=src("9"), value=s.name))
+            else:
+                seen_samurai[s.id] = pl
+            if not getattr(s, "known", True):
+                out.append(warning("senji.placeholder-samurai",
+                                   f"{who}: '{s.name}' is a placeholder; the rulebook does not name this samurai card",
+                                   loc=pl.loc + ("samurai",), source=src("9")))
+        # provinces
+        k = len(pl.provinces)
+        want = c["starting_provinces"]
+        if k != want:
+            out.append(error("senji.starting-provinces",
+                             f"{who}: {k} starting provinces; each player names exactly {want}",
+                             loc=pl.loc + ("provinces",), source=limit_source(catalog, "starting_provinces", src("43")),
+                             value=k, bound=want, counted=[pp.province for pp in pl.provinces]))
+        if k > c["provinces_per_player"]:
+            out.append(error("senji.provinces-max",
+                             f"{who}: {k} provinces > {c['provinces_per_player']} provinces a player may control",
+                             loc=pl.loc + ("provinces",),
+                             source=limit_source(catalog, "provinces_per_player", src("177")),
+                             value=k, bound=c["provinces_per_player"]))
+        own: set[str] = set()
+        for pp in pl.provinces:
+            e = pp.entry
+            if e is not None:
+                if e.id in own:
+                    out.append(error("senji.province-taken", f"{who}: province '{e.name}' is named twice",
+                                     loc=pp.loc + ("province",), source=src("43-44"), value=e.name))
+                elif e.id in seen_province:
+                    other = seen_province[e.id][0]
+                    out.append(error("senji.province-taken",
+                                     f"{who}: province '{e.name}' is already a starting province of {other.name}",
+                                     loc=pp.loc + ("province",), source=src("43-44"), value=e.name))
+                else:
+                    seen_province[e.id] = (pl, pp)
+                own.add(e.id)
+                if e.id in neutral_ids:
+                    names = ", ".join(p.name for p in setup[1])
+                    out.append(error("senji.province-neutral",
+                                     f"{who}: '{e.name}' is neutral with {n} players (neutral: {names})",
+                                     loc=pp.loc + ("province",), source=setup_src, value=e.name,
+                                     base=f"{n} players"))
+                if not getattr(e, "known", True):
+                    out.append(warning("senji.placeholder-province",
+                                       f"{who}: '{e.name}' is a placeholder; the rulebook does not name this "
+                                       "province (use a board pack with the names of your board)",
+                                       loc=pp.loc + ("province",), source=src("7")))
+                if catalog.is_example("provinces", e):
+                    example_used = True
+            if pp.fortresses != c["fortresses_per_province"]:
+                out.append(error("senji.fortress-count",
+                                 f"{who}: {pp.fortresses} fortresses in '{pp.province}'; each named province "
+                                 f"gets exactly {c['fortresses_per_province']}", loc=pp.loc + ("fortresses",),
+                                 source=limit_source(catalog, "fortresses_per_province", src("44")),
+                                 value=pp.fortresses, bound=c["fortresses_per_province"]))
+            in_prov = pp.units + (1 if (pp.samurai and count_samurai) else 0)
+            if in_prov > c["units_per_province"]:
+                base = "military units" + (" and samurai (house rule samurai_in_province_limit)" if count_samurai else "")
+                out.append(error("senji.province-units-max",
+                                 f"{who}: {in_prov} units in '{pp.province}' > {c['units_per_province']} per province",
+                                 loc=pp.loc + ("units",), source=limit_source(catalog, "units_per_province", src("102")),
+                                 value=in_prov, bound=c["units_per_province"], base=base))
+        units = sum(pp.units for pp in pl.provinces)
+        if units != c["starting_units"]:
+            out.append(error("senji.starting-units",
+                             f"{who}: {units} military units placed; exactly the {c['starting_units']} "
+                             "starting units must be placed", loc=pl.loc + ("provinces",),
+                             source=limit_source(catalog, "starting_units", src("46")), value=units,
+                             bound=c["starting_units"],
+                             counted=[f"{pp.province}: {pp.units}" for pp in pl.provinces]))
+        if units > c["units_per_player"]:
+            out.append(error("senji.player-units-max",
+                             f"{who}: {units} military units > {c['units_per_player']} per player",
+                             loc=pl.loc + ("provinces",), source=limit_source(catalog, "units_per_player", src("181")),
+                             value=units, bound=c["units_per_player"]))
+        placed_samurai = [pp for pp in pl.provinces if pp.samurai]
+        if len(placed_samurai) != c["starting_samurai"]:
+            out.append(error("senji.samurai-placement",
+                             f"{who}: the samurai is placed in {len(placed_samurai)} provinces; it must be placed "
+                             f"in exactly {c['starting_samurai']}",
+                             loc=(placed_samurai[1].loc + ("samurai",)) if len(placed_samurai) > 1
+                             else pl.loc + ("provinces",), source=src("46"), value=len(placed_samurai),
+                             bound=c["starting_samurai"], counted=[pp.province for pp in placed_samurai]))
+    if example_used:
+        out.append(info("senji.example-board", "province names come from an example board pack, not the rulebook",
+                        loc=("players",)))
+    return out
+
+
+def setup_sheet(lst: SenjiList, catalog, rules: dict | None = None) -> dict:
+    """What a printed setup sheet shows: the count's setup and each player's start."""
+    n = len(lst.players)
+    setup = setup_for(n, catalog) or ([], [])
+    c = constants(catalog)
+    players = []
+    for pl in lst.players:
+        fam = pl.family_entry
+        players.append({
+            "name": pl.name,
+            "family": fam.name if fam is not None else pl.family,
+            "colour": getattr(fam, "colour", None),
+            "samurai": pl.samurai_entry.name if pl.samurai_entry is not None else pl.samurai,
+            "samurai_honor": getattr(pl.samurai_entry, "honor", None),
+            "provinces": [{"province": pp.entry.name if pp.entry is not None else pp.province,
+                           "units": pp.units, "samurai": pp.samurai, "fortresses": pp.fortresses}
+                          for pp in pl.provinces],
+            "components": [{"name": comp.name, "count": comp.per_player, "in_play": comp.placed_at_start}
+                           for comp in catalog.entries("components") if comp.per_player],
+        })
+    return {"players": players, "player_count": n,
+            "excluded_families": [f.name for f in setup[0]],
+            "neutral_provinces": [p.name for p in setup[1]],
+            "honor_goal": c["honor_goal"], "limits": {k: c[k] for k in (
+                "units_per_province", "units_per_player", "units_per_fleet", "provinces_per_player")}}
+
+
+def summary(lst: SenjiList, catalog, rules) -> dict:
+    n = len(lst.players)
+    setup = setup_for(n, catalog)
+    return {"players": n,
+            "families": [p.family_entry.name if p.family_entry is not None else p.family for p in lst.players],
+            "provinces": sum(len(p.provinces) for p in lst.players),
+            "units": sum(pp.units for p in lst.players for pp in p.provinces),
+            "neutral": [p.name for p in setup[1]] if setup else []}
