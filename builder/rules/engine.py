@@ -429,6 +429,8 @@ def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict) -> list[Findin
                     msg = r.message.format(**fields)
                 except (KeyError, IndexError, ValueError):
                     msg = r.message
+            elif r.noun and r.count != "points":
+                msg = "{value_text} {op} {bound_text}".format(**fields)
             else:
                 msg = "{label} {value_text} {op} {bound_text}".format(**fields)
             if r.hint:

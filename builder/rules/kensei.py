@@ -359,7 +359,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
                 "troops_points": (lst.troops_points, "troops", ("troops",)),
                 "ranged_points": (ranged_points, "ranged troops", ("troops",))},
         rules=rules, prefix="kensei", unit=UNIT, default_loc=("troops",),
-        pack_hint="a pack (packs: [my-troops.yaml] with troops: - name: ...)")
+        pack_hint="a pack")
     return items, ctx
 
 
