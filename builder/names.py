@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 
@@ -33,6 +32,8 @@ def suggest(name: str, candidates, n: int = 3) -> list[str]:
     """The closest display names to ``name`` among ``candidates`` (display names)."""
     cands = list(dict.fromkeys(candidates))
     keyed = {normalize(c): c for c in cands}
+    import difflib
+
     key = normalize(name)
     scored = []
     for k in keyed:

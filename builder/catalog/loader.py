@@ -17,7 +17,6 @@ modification times, so a warm load costs milliseconds.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import typing
@@ -199,14 +198,15 @@ def catalog_files(system: str) -> list[Path]:
 
 
 def _fingerprint(paths: list[Path]) -> str:
-    h = hashlib.sha256(f"{__version__}:{CACHE_FORMAT}".encode())
+    """Every input file's path, size and modification time (stored in the cache and compared)."""
+    parts = [f"{__version__}:{CACHE_FORMAT}"]
     for p in paths:
         try:
             st = p.stat()
-            h.update(f"{p.resolve()}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+            parts.append(f"{p.resolve()}:{st.st_size}:{st.st_mtime_ns}")
         except OSError:
-            h.update(f"{p}:missing\n".encode())
-    return h.hexdigest()[:24]
+            parts.append(f"{p}:missing")
+    return "\n".join(parts)
 
 
 def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bool = True) -> Catalog:
@@ -225,17 +225,21 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
     if use_cache and os.environ.get("DAIMYO_NO_CACHE") != "1":
         from builder.paths import cache_dir
 
-        key = _fingerprint(files + pack_paths)
+        import zlib
+
+        fingerprint = _fingerprint(files + pack_paths)
+        key = f"{zlib.crc32(fingerprint.encode()):08x}{len(fingerprint):06x}"
         cache_file = cache_dir() / f"{system}-{key}.pickle"
         try:
             with open(cache_file, "rb") as fh:
                 cat = pickle.load(fh)
-            if isinstance(cat, Catalog):
+            if isinstance(cat, Catalog) and getattr(cat, "fingerprint", None) == fingerprint:
                 return cat
         except Exception:  # missing or stale cache: rebuild
             pass
     cat = build_catalog(system, files, pack_paths)
     if cache_file is not None:
+        cat.fingerprint = fingerprint
         _write_cache(cache_file, cat)
     return cat
 
