@@ -1,0 +1,679 @@
+"""Player aids, and the flowing-document toolkit shared with rosters and setup sheets.
+
+A player aid is data: ``templates/aids/<system>.yaml`` lists *blocks* (headings,
+text, bullet lists, tables, and ``generated`` blocks filled from the catalog), each
+with the rulebook lines it comes from. :func:`render_aid` turns them into a one or
+two page PDF in two columns.
+
+The toolkit part (:class:`Doc`, :func:`table`, :func:`para`, ...) builds platypus
+flowables with the bundled fonts; :func:`build_pdf` lays them out on pages whose
+canvas comes from ``pdfbase`` (viewer hints, ruler, footer with the validation
+result), so rosters (:mod:`builder.render.roster`) and setup sheets
+(:mod:`builder.render.setup_sheet`) print the same way.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+from xml.sax.saxutils import escape
+
+from builder.errors import DaimyoError, Diagnostic, UsageError
+
+MM = 72.0 / 25.4
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+MARGIN_MM = 12.0
+FOOTER_MM = 18.0   # bottom band reserved for the footer (validation, share code, ruler)
+HEADER_MM = 0.0
+
+GREY = "#555555"
+RULE = "#999999"
+ZEBRA = "#f0f0f0"
+HEAD_BG = "#d8d8d8"
+FAIL_BG = "#f6d2d2"
+
+
+# -- styles ----------------------------------------------------------------------------
+
+def _fonts():
+    from builder.render import fonts
+
+    fonts.register_fonts()
+    return fonts
+
+
+@dataclass
+class Styles:
+    base: float = 8.5
+
+    def __post_init__(self):
+        from reportlab.lib.enums import TA_LEFT
+        from reportlab.lib.styles import ParagraphStyle
+
+        f = _fonts()
+        b = self.base
+        mk = lambda name, **kw: ParagraphStyle(name, fontName=kw.pop("font", f.REGULAR),  # noqa: E731
+                                               alignment=TA_LEFT, splitLongWords=1, **kw)
+        self.title = mk("title", font=f.BOLD, fontSize=b + 7, leading=(b + 7) * 1.2, spaceAfter=2)
+        self.subtitle = mk("subtitle", fontSize=b, leading=b * 1.25, textColor=GREY, spaceAfter=4)
+        self.h1 = mk("h1", font=f.BOLD, fontSize=b + 3, leading=(b + 3) * 1.2, spaceBefore=6,
+                     spaceAfter=3, keepWithNext=1)
+        self.h2 = mk("h2", font=f.BOLD, fontSize=b + 1, leading=(b + 1) * 1.2, spaceBefore=4,
+                     spaceAfter=2, keepWithNext=1)
+        self.body = mk("body", fontSize=b, leading=b * 1.25, spaceAfter=2)
+        self.bullet = mk("bullet", fontSize=b, leading=b * 1.22, leftIndent=9, bulletIndent=1,
+                         spaceAfter=1)
+        self.cell = mk("cell", fontSize=b - 0.5, leading=(b - 0.5) * 1.2)
+        self.cellb = mk("cellb", font=f.BOLD, fontSize=b - 0.5, leading=(b - 0.5) * 1.2)
+        self.small = mk("small", font=f.CONDENSED, fontSize=b - 2, leading=(b - 2) * 1.2,
+                        textColor=GREY)
+        self.source = mk("source", font=f.CONDENSED, fontSize=max(5.5, b - 2.5),
+                         leading=max(5.5, b - 2.5) * 1.2, textColor=GREY, spaceAfter=3)
+
+
+def esc(text: Any) -> str:
+    """Text for a Paragraph: XML-escaped, newlines kept, characters the font lacks replaced."""
+    from builder.render import fonts
+
+    s = "" if text is None else str(text)
+    s = fonts.printable(s)
+    return escape(s).replace("\n", "<br/>")
+
+
+def para(text: Any, style, markup: bool = False):
+    from reportlab.platypus import Paragraph
+
+    return Paragraph(str(text) if markup else esc(text), style)
+
+
+def source_line(src: str | None, st: Styles, prefix: str = "Source: "):
+    if not src:
+        return None
+    return para(prefix + str(src), st.source)
+
+
+def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: list[str] | None = None,
+          zebra: bool = True, bold_first: bool = False, fail_rows: Iterable[int] = (),
+          total_rows: Iterable[int] = (), align_right: Iterable[int] = (), repeat: bool = True):
+    """A table whose cells wrap (never overflow); a row never splits across pages.
+
+    ``rows`` are lists of strings or flowables; ``widths_mm`` the column widths.
+    ``fail_rows``/``total_rows`` index the data rows (0 = first row after the header).
+    """
+    from reportlab.platypus import Table, TableStyle
+
+    data = []
+    if header:
+        data.append([para(h, st.cellb) for h in header])
+    for row in rows:
+        cells = []
+        for i, c in enumerate(row):
+            if hasattr(c, "wrap"):
+                cells.append(c)
+            else:
+                cells.append(para(c, st.cellb if (bold_first and i == 0) else st.cell))
+        data.append(cells)
+    off = 1 if header else 0
+    cmds = [
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2.5),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
+    ]
+    if header:
+        cmds += [("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("LINEBELOW", (0, 0), (-1, 0), 0.6, "#333333")]
+    if zebra:
+        for r in range(len(rows)):
+            if r % 2 == 1:
+                cmds.append(("BACKGROUND", (0, r + off), (-1, r + off), ZEBRA))
+    for r in fail_rows:
+        cmds.append(("BACKGROUND", (0, r + off), (-1, r + off), FAIL_BG))
+    for r in total_rows:
+        cmds.append(("LINEABOVE", (0, r + off), (-1, r + off), 0.8, "#333333"))
+    for c in align_right:
+        cmds.append(("ALIGN", (c, 0), (c, -1), "RIGHT"))
+    t = Table(data, colWidths=[w * MM for w in widths_mm], repeatRows=(1 if header and repeat else 0),
+              hAlign="LEFT", splitByRow=1)
+    t.setStyle(TableStyle(cmds))
+    return t
+
+
+def bullets(items: Iterable[Any], st: Styles):
+    from reportlab.platypus import Paragraph
+
+    return [Paragraph(esc(i), st.bullet, bulletText="\u2022") for i in items]
+
+
+def keep(*flows):
+    from reportlab.platypus import KeepTogether
+
+    return KeepTogether([f for f in flows if f is not None])
+
+
+# -- page building --------------------------------------------------------------------
+
+@dataclass
+class PageSpec:
+    """Everything printed around the flowing content."""
+
+    title: str
+    kind: str                       # "roster", "setup sheet", "player aid"
+    system: str
+    result: Any = None              # CheckResult (footer: legal or the findings)
+    share_code: str | None = None
+    footer_note: str | None = None  # e.g. the rulebook file of an aid
+    paper: Any = "a4"               # (w, h) mm or a paper name
+    columns: int = 1
+    author: str | None = None
+
+
+def paper_mm(paper) -> tuple[float, float]:
+    """Paper (w, h) in mm from a tuple or a name (a4, letter, WxH)."""
+    if isinstance(paper, (tuple, list)) and len(paper) == 2:
+        return float(paper[0]), float(paper[1])
+    from builder.render.layout import paper_size
+
+    return paper_size(paper or "a4")
+
+
+def frame_width_mm(paper="a4", columns: int = 1, gap_mm: float = 6.0) -> float:
+    w, _ = paper_mm(paper)
+    inner = w - 2 * MARGIN_MM
+    return (inner - gap_mm * (columns - 1)) / columns
+
+
+def result_lines(result) -> list[str]:
+    """The validation result as printed at the end of a document (legal, or each finding)."""
+    if result is None:
+        return []
+    c = result.counts()
+    head = ("legal" if result.legal else "NOT LEGAL") + \
+        f" ({c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} warning{'s' * (c['warning'] != 1)})"
+    out = [f"daimyo check: {head}"]
+    for f in result.findings:
+        if f.severity == "info":
+            continue
+        out.append(f"{f.severity} {f.code}: {f.message}" + (f" ({f.source})" if f.source else ""))
+    return out
+
+
+def join_headings(story: list) -> list:
+    """Keep each heading with what follows it.
+
+    platypus' ``keepWithNext`` does not join a heading to a following ``KeepTogether``,
+    so headings (paragraphs whose style says keepWithNext) are moved inside it.
+    """
+    from reportlab.platypus import KeepTogether
+
+    out: list = []
+    pending: list = []
+    for f in story:
+        style = getattr(f, "style", None)
+        if style is not None and getattr(style, "keepWithNext", 0) and hasattr(f, "frags"):
+            pending.append(f)
+            continue
+        if pending:
+            if isinstance(f, KeepTogether):
+                f = KeepTogether(pending + list(f._content))
+            else:
+                out.append(KeepTogether(pending + [f]))
+                pending = []
+                continue
+            pending = []
+        out.append(f)
+    out.extend(pending)
+    return out
+
+
+def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Path:
+    """Lay ``story`` out on pages (pdfbase canvas, footer and ruler) and write it atomically.
+
+    One column: ``pdfbase.build_story``. Several columns (player aids): the same page
+    chrome (``pdfbase.make_canvas``, ``draw_footer``, ``draw_ruler``) on a template with
+    one frame per column.
+    """
+    from builder.render import pdfbase
+
+    paper = paper_mm(spec.paper)
+    story = join_headings(story)
+    lines = pdfbase.footer_lines(spec.result, spec.share_code,
+                                 extra=[spec.footer_note, f"{spec.kind}: {spec.title}"])
+    subject = f"{spec.system} {spec.kind}"
+    if max(1, spec.columns) == 1:
+        return pdfbase.build_story(out_path, story, paper, title=spec.title, author=spec.author,
+                                   subject=subject, footer_lines=lines, force=force)
+    return _build_columns(out_path, story, spec, paper, lines, subject, force)
+
+
+def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force) -> Path:
+    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+    from builder.render import pdfbase
+    from builder.render.layout import MIN_MARGIN
+    from builder.yamlio import atomic_write
+
+    out = Path(out_path)
+    if not force and out.exists():
+        raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
+    pw, ph = paper[0] * MM, paper[1] * MM
+    m = MARGIN_MM * MM
+    bottom = FOOTER_MM * MM
+    gap = 6 * MM
+    cols = spec.columns
+    fw = (pw - 2 * m - gap * (cols - 1)) / cols
+    fh = ph - m - bottom
+    frames = [Frame(m + i * (fw + gap), bottom, fw, fh, leftPadding=0, rightPadding=0,
+                    topPadding=0, bottomPadding=0, id=f"col{i}") for i in range(cols)]
+
+    def maker(target, **kw):
+        return pdfbase.make_canvas(target, paper, spec.title, spec.author, subject, None)
+
+    def decorate(canv, doc):
+        pdfbase.draw_footer(canv, paper, lines, margin=MIN_MARGIN, right=f"page {canv.getPageNumber()}")
+        pdfbase.draw_ruler(canv, paper[0] - MIN_MARGIN - pdfbase.RULER_LENGTH - 78, paper[1] - MIN_MARGIN - 3.5)
+
+    buf = io.BytesIO()
+    doc = BaseDocTemplate(buf, pagesize=(pw, ph), title=spec.title, author=spec.author or "daimyo",
+                          invariant=1, leftMargin=m, rightMargin=m, topMargin=m, bottomMargin=bottom)
+    doc.addPageTemplates([PageTemplate(id="cols", frames=frames, onPage=decorate)])
+    doc.build(story, canvasmaker=maker)
+    atomic_write(out, buf.getvalue(), force=force)
+    return out
+
+
+def page_count(path) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(str(path)).pages)
+
+
+# -- player aids ----------------------------------------------------------------------
+
+def _templates_dir() -> Path:
+    from builder.paths import templates_dir
+
+    return templates_dir() / "aids"
+
+
+def load_aid_template(system: str) -> tuple[dict, Any, str]:
+    """The aid template of ``system``: (data, positions, file)."""
+    from builder.yamlio import load_yaml
+
+    path = _templates_dir() / f"{system}.yaml"
+    if not path.is_file():
+        raise UsageError(f"no player aid template for '{system}' ({path})",
+                         hint="templates/aids/<system>.yaml")
+    data, pos = load_yaml(path)
+    if not isinstance(data, dict) or not isinstance(data.get("blocks"), list):
+        raise DaimyoError(pos.diag((), "an aid template is a mapping with a 'blocks:' list"))
+    return data, pos, str(path)
+
+
+BLOCK_KEYS = {"heading", "subheading", "text", "bullets", "table", "generated", "source", "keep",
+              "note", "break", "when_players",
+              # parameters of generated blocks
+              "side", "sizes", "fallback", "columns"}
+
+
+@dataclass
+class AidContext:
+    system: str
+    catalog: Any
+    players: int | None
+    st: Styles
+    width_mm: float
+    template_file: str
+    warnings: list[str] = field(default_factory=list)
+
+
+Generator = Callable[[dict, AidContext], list]
+GENERATORS: dict[str, Generator] = {}
+
+
+def generator(name: str):
+    def deco(fn):
+        GENERATORS[name] = fn
+        return fn
+
+    return deco
+
+
+def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
+    """Flowables of one template block (a table plus its source stay together)."""
+    from reportlab.platypus import CondPageBreak, FrameBreak, PageBreak, Spacer
+
+    st = ctx.st
+    unknown = set(block) - BLOCK_KEYS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise DaimyoError(pos.diag(path + (key,), f"unknown aid block key '{key}'",
+                                   hint="one of " + ", ".join(sorted(BLOCK_KEYS))))
+    if "when_players" in block:
+        want = block["when_players"]
+        want = want if isinstance(want, list) else [want]
+        if ctx.players not in want:
+            return []
+    flows: list = []
+    src = block.get("source")
+    if "break" in block:
+        return [FrameBreak() if block["break"] == "column" else PageBreak()]
+    if "heading" in block:
+        return [CondPageBreak(30 * MM), para(block["heading"], st.h1)]
+    if "subheading" in block:
+        flows.append(para(block["subheading"], st.h2))
+    if "text" in block:
+        flows.append(para(block["text"], st.body))
+    if "bullets" in block:
+        flows.extend(bullets(block["bullets"], st))
+    if "table" in block:
+        t = block["table"]
+        cols = t.get("columns")
+        widths = t.get("widths") or [100 / len(cols or t["rows"][0])] * len(cols or t["rows"][0])
+        total = sum(widths)
+        wmm = [ctx.width_mm * w / total for w in widths]
+        rows = [[("" if c is None else c) for c in r] for r in t.get("rows", [])]
+        flows.append(table(rows, wmm, st, header=cols, bold_first=t.get("bold_first", False)))
+    if "generated" in block:
+        name = block["generated"]
+        fn = GENERATORS.get(name)
+        if fn is None:
+            raise DaimyoError(pos.diag(path + ("generated",), f"unknown generated block '{name}'",
+                                       hint="one of " + ", ".join(sorted(GENERATORS))))
+        flows.extend(fn(block, ctx))
+    if "note" in block:
+        flows.append(para(block["note"], st.small))
+    s = source_line(src, st)
+    if s is not None:
+        flows.append(s)
+    flows.append(Spacer(1, 1.5 * MM))
+    if block.get("keep", True) and len(flows) > 1:
+        return [keep(*flows)]
+    return flows
+
+
+def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = False,
+               players: int | None = None, packs=(), **options) -> Path:
+    """Write the player aid of ``system`` (one or two pages) to ``out_path``."""
+    from builder import SYSTEMS
+    from builder.catalog.loader import load_catalog
+    from builder.names import did_you_mean
+
+    system = (system or "").strip().lower()
+    if system not in SYSTEMS:
+        raise UsageError(f"unknown system '{system}'", hint=did_you_mean(system, SYSTEMS) or
+                         "one of " + ", ".join(SYSTEMS))
+    data, pos, tfile = load_aid_template(system)
+    allowed = data.get("players")
+    if players is not None:
+        if not allowed:
+            raise UsageError(f"--players does not apply to the {system} player aid",
+                             hint="only the senji aid has a setup per player count")
+        lo, hi = allowed
+        try:
+            players = int(players)
+        except (TypeError, ValueError):
+            raise UsageError(f"--players must be a number, not '{players}'") from None
+        if not (lo <= players <= hi):
+            raise UsageError(f"--players {players} is out of range for {system}",
+                             hint=f"{system} is played by {lo} to {hi} players")
+    catalog = load_catalog(system, list(packs or []))
+    st = Styles(base=float(data.get("font_size", 8.0)))
+    cols = int(data.get("columns", 2))
+    width = frame_width_mm(paper, cols)
+    ctx = AidContext(system, catalog, players, st, width, tfile)
+    title = data.get("title", f"{system} player aid")
+    title = title.replace("{players}", f"{players} players" if players else "all player counts")
+    story: list = [para(title, st.title)]
+    if data.get("subtitle"):
+        story.append(para(str(data["subtitle"]), st.subtitle))
+    for i, block in enumerate(data["blocks"]):
+        if not isinstance(block, dict):
+            raise DaimyoError(pos.diag(("blocks", i), "an aid block is a mapping (heading:, text:, table: ...)"))
+        story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
+    note = data.get("footer") or f"rulebook {data.get('rulebook', '')}".strip()
+    spec = PageSpec(title=title, kind="player aid", system=system, footer_note=note, paper=paper,
+                    columns=cols)
+    return build_pdf(out_path, story, spec, force=force)
+
+
+# -- generated blocks ---------------------------------------------------------------------
+
+def _entries(catalog, section: str) -> list:
+    try:
+        return list(catalog.entries(section))
+    except Exception:  # a section the catalog does not have (yet)
+        return []
+
+
+def _w(ctx: AidContext, *parts: float) -> list[float]:
+    total = sum(parts)
+    return [ctx.width_mm * p / total for p in parts]
+
+
+def _fallback(block: dict, ctx: AidContext, why: str) -> list:
+    t = block.get("fallback")
+    if t:
+        cols = t.get("columns")
+        widths = t.get("widths") or [1] * len(cols or t["rows"][0])
+        return [table(t["rows"], _w(ctx, *widths), ctx.st, header=cols)]
+    ctx.warnings.append(why)
+    return [para(why, ctx.st.small)]
+
+
+@generator("satsuma_deck")
+def _satsuma_deck(block: dict, ctx: AidContext) -> list:
+    """One deck as a table grouped by suit: card, options (suit letter and strength)."""
+    side = block.get("side", "samurai")
+    cards = [c for c in _entries(ctx.catalog, "cards") if getattr(c, "side", None) == side]
+    if not cards:
+        return _fallback(block, ctx, f"the catalog has no {side} deck")
+    suits = {getattr(s, "letter", ""): s.name for s in _entries(ctx.catalog, "suits")}
+    order = {getattr(s, "letter", ""): getattr(s, "number", 99) for s in _entries(ctx.catalog, "suits")}
+
+    def first_suit(c):
+        p = str(getattr(c, "printed", "")).strip()
+        return p[:1].upper()
+
+    cards.sort(key=lambda c: (order.get(first_suit(c), 99), c.name))
+    rows = []
+    for c in cards:
+        printed = str(getattr(c, "printed", ""))
+        opts = printed.replace(" or ", " / ")
+        named = []
+        for part in printed.split(" or "):
+            part = part.strip()
+            named.append(suits.get(part[:1].upper(), "?" if part else "") + " " + part[1:])
+        rows.append([c.name, opts, ", ".join(n.strip() for n in named)])
+    head = block.get("columns") or ["Card", "Printed", "Suit and strength"]
+    return [table(rows, _w(ctx, 46, 18, 36), ctx.st, header=head),
+            para(f"{len(cards)} cards", ctx.st.small)]
+
+
+@generator("satsuma_suits")
+def _satsuma_suits(block: dict, ctx: AidContext) -> list:
+    suits = sorted(_entries(ctx.catalog, "suits"), key=lambda s: getattr(s, "number", 0))
+    if not suits:
+        return _fallback(block, ctx, "the catalog has no suits")
+    rows = [[getattr(s, "letter", ""), s.name, getattr(s, "notes", None) or ""] for s in suits]
+    return [table(rows, _w(ctx, 8, 22, 70), ctx.st, header=["", "Suit", "Restriction"])]
+
+
+@generator("satsuma_victory")
+def _satsuma_victory(block: dict, ctx: AidContext) -> list:
+    model = ctx.catalog.model
+    rows = []
+    for v in getattr(model, "victory", None) or []:
+        lo, hi = getattr(v, "min", None), getattr(v, "max", None)
+        if lo is None:
+            cond = f"{hi} or less"
+        elif hi is None:
+            cond = f"{lo} or more"
+        elif lo == hi:
+            cond = f"exactly {lo}"
+        else:
+            cond = f"{lo} to {hi}"
+        rows.append([cond, v.result])
+    if not rows:
+        return _fallback(block, ctx, "the catalog has no victory table")
+    return [table(rows, _w(ctx, 35, 65), ctx.st, header=["Imperial casualties", "Victory"])]
+
+
+@generator("senshiai_abilities")
+def _senshiai_abilities(block: dict, ctx: AidContext) -> list:
+    abil = _entries(ctx.catalog, "abilities")
+    if not abil:
+        return _fallback(block, ctx, "the catalog has no ability list")
+    rows = []
+    for a in sorted(abil, key=lambda a: a.name.casefold()):
+        text = getattr(a, "summary", None) or getattr(a, "text", None) or getattr(a, "description", "") or ""
+        rows.append([getattr(a, "template", None) or a.name, text])
+    return [table(rows, _w(ctx, 30, 70), ctx.st, header=["Ability", "What it does"], bold_first=True)]
+
+
+def _kensei_ab(ctx):
+    return getattr(ctx.catalog.model, "army_building", None)
+
+
+@generator("kensei_battle_sizes")
+def _kensei_sizes(block: dict, ctx: AidContext) -> list:
+    sizes = sorted(_entries(ctx.catalog, "battle_sizes"), key=lambda s: s.max_ap)
+    ab = _kensei_ab(ctx)
+    if not sizes or ab is None:
+        return _fallback(block, ctx, "the catalog has no battle sizes")
+    rows = []
+    for s in sizes:
+        rows.append([s.name, f"up to {s.max_ap}", str(hand_size(ab, s.max_ap) or "\u2014")])
+    return [table(rows, _w(ctx, 40, 30, 30), ctx.st, header=["Battle size", "Army points", "Command hand"])]
+
+
+def hand_size(ab, points: int) -> int | None:
+    """Command cards kept in hand for a battle size (4/5/6), from the catalog's bands."""
+    bands = getattr(ab, "hand_sizes", None) or []
+    best = None
+    for b in bands:
+        lo = b.get("from_ap", 0)
+        hi = b.get("to_ap")
+        if points >= lo and (hi is None or points <= hi):
+            best = b.get("hand")
+    if best is None and bands and points < min(b.get("from_ap", 0) for b in bands):
+        best = min(bands, key=lambda b: b.get("from_ap", 0)).get("hand")
+    return best
+
+
+@generator("kensei_leaders_units")
+def _kensei_leaders_units(block: dict, ctx: AidContext) -> list:
+    ab = _kensei_ab(ctx)
+    if ab is None:
+        return _fallback(block, ctx, "the catalog has no leader and unit table")
+    rows_t = ab.leaders_and_units.table
+    head = ["Army points"] + [str(r.ap) for r in rows_t]
+    rows = [["Leaders min/max"] + [f"{r.leaders_min}/{r.leaders_max}" for r in rows_t],
+            ["Units min/max"] + [f"{r.units_min}/{r.units_max}" for r in rows_t]]
+    us = ab.unit_size
+    mx = us.max
+    sizes = (f"Models per unit: at least {us.min}; at most {mx.get('infantry', '?')} infantry, "
+             f"{mx.get('skirmisher', '?')} skirmishers, {mx.get('other', '?')} other units.")
+    pl = ab.profile_limits
+    elite = "; ".join(
+        f"{e.get('from_ap', 0)}" + (f"-{e['to_ap']}" if e.get("to_ap") is not None else "+") + f" AP: {e['max']}"
+        for e in pl.elite)
+    profiles = (f"At most {pl.max_units_per_profile} units of the same profile; elite profiles: {elite}. "
+                f"Unique, legendary and leader profiles: {pl.unique_max_models} model.")
+    return [table(rows, _w(ctx, 28, *([14.4] * len(rows_t))), ctx.st, header=head, bold_first=True),
+            para(sizes, ctx.st.body), para(profiles, ctx.st.body),
+            source_line(f"{ab.leaders_and_units.source}; {us.source}; {pl.source}", ctx.st)]
+
+
+LIMIT_LABELS = {
+    "melee_infantry_warriors": "Melee infantry warriors",
+    "ranged": "Ranged weapons",
+    "firearms": "Firearms",
+    "cavalry": "Cavalry",
+    "skirmishers": "Skirmishers",
+    "creatures": "Purchased creatures",
+}
+
+
+@generator("kensei_percent_limits")
+def _kensei_percent(block: dict, ctx: AidContext) -> list:
+    ab = _kensei_ab(ctx)
+    if ab is None:
+        return _fallback(block, ctx, "the catalog has no percentage limits")
+    sizes = block.get("sizes", [200, 400, 600])
+    rows = []
+    for lim in ab.limits:
+        label = LIMIT_LABELS.get(lim.category, lim.category.replace("_", " "))
+        kind = "min" if lim.kind == "min" else "max"
+        cells = [label, f"{kind} {lim.percent:g}%"]
+        for s in sizes:
+            cells.append(f"{s * lim.percent / 100:g}")
+        rows.append(cells)
+    for ov in ab.clan_overrides:
+        if ov.rule == "limit" and ov.percent is not None:
+            lim = ab.limit(ov.limit)
+            label = f"{ov.clan.capitalize()}: {LIMIT_LABELS.get(lim.category, lim.category) if lim else ov.limit}"
+            rows.append([label, f"max {ov.percent:g}%"] + [f"{s * ov.percent / 100:g}" for s in sizes])
+    head = ["Troops", "Limit"] + [f"{s} AP" for s in sizes]
+    out = [table(rows, _w(ctx, 38, 17, *([15] * len(sizes))), ctx.st, header=head, bold_first=True)]
+    hr = [lim for lim in ab.limits if lim.house_rule]
+    if hr:
+        out.append(para("House rules may change: " + ", ".join(
+            f"{LIMIT_LABELS.get(lim.category, lim.category)} ({lim.house_rule})" for lim in hr)
+            + " \u2014 see `daimyo rules kensei`.", ctx.st.small))
+    out.append(para(ab.leaders_exempt.text.strip(), ctx.st.small))
+    srcs = "; ".join(dict.fromkeys(lim.source for lim in ab.limits))
+    out.append(source_line(srcs + "; " + ab.leaders_exempt.source, ctx.st))
+    return out
+
+
+@generator("kensei_commander_levels")
+def _kensei_levels(block: dict, ctx: AidContext) -> list:
+    levels = sorted(_entries(ctx.catalog, "commander_levels"), key=lambda c: c.cost)
+    if not levels:
+        return _fallback(block, ctx, "the catalog has no commander levels")
+    rows = []
+    for lv in levels:
+        extra = f"+{lv.extra_command_cards}" if lv.extra_command_cards else "0"
+        scen = "\u2014" if lv.scenery_elements is None else str(lv.scenery_elements)
+        rows.append([lv.name, f"{lv.cost}", f"+{lv.strategy_bonus}", extra, scen])
+    return [table(rows, _w(ctx, 26, 14, 20, 22, 18), ctx.st,
+                  header=["Level", "AP", "Strategy roll", "Extra cards", "Scenery"], bold_first=True),
+            source_line("; ".join(lv.source for lv in levels), ctx.st)]
+
+
+@generator("kensei_command_deck")
+def _kensei_deck(block: dict, ctx: AidContext) -> list:
+    cards = sorted(_entries(ctx.catalog, "command_cards"), key=lambda c: c.value)
+    if not cards:
+        return _fallback(block, ctx, "the catalog has no command deck")
+    rows = [[str(c.value), str(c.count), getattr(c, "suit", None) or ""] for c in cards]
+    total = sum(c.count for c in cards)
+    rows.append(["total", str(total), ""])
+    return [table(rows, _w(ctx, 30, 30, 40), ctx.st, header=["Value", "Cards", "Normal deck suit"],
+                  total_rows=[len(rows) - 1])]
+
+
+@generator("senji_setup")
+def _senji_setup(block: dict, ctx: AidContext) -> list:
+    """The setup of the chosen player count, or of every count (families excluded, neutral provinces)."""
+    from builder.render.setup_sheet import setup_for_players
+
+    if ctx.players:
+        info = setup_for_players(ctx.catalog, ctx.players)
+        rows = [["Players", str(ctx.players)],
+                ["Families in play", ", ".join(info["in_play"]) or "\u2014"],
+                ["Families excluded", ", ".join(info["excluded"]) or "none"],
+                ["Neutral provinces", ", ".join(info["neutral"]) or "none"]]
+        return [table(rows, _w(ctx, 32, 68), ctx.st, bold_first=True, zebra=False),
+                source_line(info["source"], ctx.st)]
+    rows, srcs = [], []
+    for n in range(6, 2, -1):
+        info = setup_for_players(ctx.catalog, n)
+        rows.append([str(n), ", ".join(info["excluded"]) or "none", ", ".join(info["neutral"]) or "none"])
+        srcs.append(info["source"])
+    return [table(rows, _w(ctx, 16, 42, 42), ctx.st, header=["Players", "Families excluded", "Neutral provinces"]),
+            source_line("; ".join(dict.fromkeys(srcs)), ctx.st)]

@@ -1,0 +1,212 @@
+"""The Senji setup sheet: who plays which family, what is excluded or neutral, where
+each player starts, and what each player takes from the box.
+
+Data comes from the list (``players:``), the catalog (setups by player count,
+components, samurai) and, for the validation result, ``daimyo check``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from builder.render.aids import (MM, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
+                                 result_lines, source_line, table)
+
+RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
+
+# What the rulebook says when the catalog lacks a setup row (002_55c7e5ab3d1a76a7.txt:20-24).
+_FALLBACK_SETUPS = {
+    6: ([], []),
+    5: (["yellow"], ["Kyushu"]),
+    4: (["yellow", "blue"], ["Kyushu", "Shikoku"]),
+    3: (["yellow", "blue", "black"], ["Kyushu", "Shikoku", "northernmost province"]),
+}
+
+
+def _name(catalog, section: str, key) -> str:
+    if catalog is None or key is None:
+        return "" if key is None else str(key)
+    try:
+        e = catalog.find(section, str(key))
+    except Exception:
+        e = None
+    return e.name if e is not None else str(key)
+
+
+def setup_for_players(catalog, players: int) -> dict:
+    """Families in play and excluded, neutral provinces, and the source, for ``players``."""
+    model = getattr(catalog, "model", None)
+    setups = list(getattr(model, "setups", None) or [])
+    families = [f.name for f in (getattr(model, "families", None) or [])]
+    row = next((s for s in setups if s.players == players), None)
+    if row is not None:
+        excluded = [_name(catalog, "families", x) for x in row.excluded]
+        neutral = [_name(catalog, "provinces", x) for x in row.neutral]
+        source = row.source
+    else:
+        excluded, neutral = _FALLBACK_SETUPS.get(players, ([], []))
+        source = f"{RULEBOOK}:20-24"
+    in_play = [f for f in families if f not in excluded]
+    return {"players": players, "excluded": excluded, "neutral": neutral, "in_play": in_play,
+            "source": source}
+
+
+def _components(catalog) -> list[tuple[str, str, str]]:
+    """(component, how many each player takes, notes) from the catalog, or the rulebook's list."""
+    model = getattr(catalog, "model", None)
+    out = []
+    for c in getattr(model, "components", None) or []:
+        if c.per_player:
+            placed = f" ({c.placed_at_start} placed in play)" if c.placed_at_start else ""
+            out.append((c.name, f"{c.per_player}{placed}", c.notes or ""))
+    if not out:
+        out = [("Military unit", "12 (3 placed in play)", ""), ("Fortress", "6 (3 placed in play)", ""),
+               ("Diplomacy card", "12 of the chosen family", ""), ("Player aid card", "1", ""),
+               ("Score counter", "1", "")]
+    out += [("Hanafuda card", "4 drawn", "from the shuffled hanafuda deck"),
+            ("Samurai card", "3 drawn, 1 kept", "take its figure; score counter at its honor")]
+    return out
+
+
+def _as_int(v, default=0) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def render_setup(doc, out_path, force: bool = False, result=None, share_code: str | None = None,
+                 catalog=None, paper: str = "a4", **options) -> Path:
+    """Write the setup sheet of a Senji list document ``doc`` to ``out_path``."""
+    from builder.catalog.loader import load_catalog
+
+    if catalog is None:
+        catalog = load_catalog("senji", list(doc.packs))
+    if result is None:
+        from builder.check import check_doc
+
+        result = check_doc(doc, catalog=catalog)
+    st = Styles(base=9.0)
+    width = frame_width_mm(paper, 1)
+    body = doc.body()
+    players = body.get("players") if isinstance(body.get("players"), list) else []
+    n = len(players)
+    info = setup_for_players(catalog, n)
+    title = doc.name or f"Senji setup, {n} players"
+    story: list[Any] = [para(title, st.title),
+                        para(f"Senji setup sheet \u2014 {n} players" + (f" \u2014 {doc.author}" if doc.author else ""),
+                             st.subtitle)]
+    if doc.notes:
+        story.append(para(doc.notes, st.body))
+
+    story.append(para("Families and provinces", st.h1))
+    rows = [["Families in play", ", ".join(info["in_play"]) or "\u2014"],
+            ["Families excluded", ", ".join(info["excluded"]) or "none"],
+            ["Neutral provinces", ", ".join(info["neutral"]) or "none"]]
+    story.append(keep(table(rows, [45, width - 45], st, bold_first=True, zebra=False),
+                      source_line(info["source"], st)))
+    if info["excluded"]:
+        story.append(para("Missing families: in each Winter, 2 diplomacy cards per missing family are "
+                          "revealed and bid for with your own diplomacy cards.", st.small))
+        story.append(source_line(f"{RULEBOOK}:89-96", st))
+
+    story.append(para("Players and starting provinces", st.h1))
+    samurai_by = {}
+    for p in players:
+        if isinstance(p, dict) and p.get("samurai"):
+            s = None
+            try:
+                s = catalog.find("samurai", str(p["samurai"]))
+            except Exception:
+                s = None
+            samurai_by[id(p)] = s
+    host = _host(players, samurai_by)
+    for i, p in enumerate(players):
+        if not isinstance(p, dict):
+            continue
+        pname = str(p.get("name") or f"Player {i + 1}")
+        fam = _name(catalog, "families", p.get("family"))
+        sam = samurai_by.get(id(p))
+        sam_name = sam.name if sam is not None else str(p.get("samurai") or "\u2014")
+        honor = getattr(sam, "honor", None) if sam is not None else None
+        head = f"{i + 1}. {pname} \u2014 {fam or '?'} family"
+        if host is not None and host == i:
+            head += " \u2014 first host of the emperor"
+        prov_rows = []
+        units_total = 0
+        samurai_placed = 0
+        for j, pr in enumerate(p.get("provinces") or []):
+            if isinstance(pr, str):
+                pr = {"province": pr}
+            if not isinstance(pr, dict):
+                continue
+            units = _as_int(pr.get("units", 0))
+            units_total += units
+            has_sam = bool(pr.get("samurai", False))
+            samurai_placed += has_sam
+            prov_rows.append([str(j + 1), _name(catalog, "provinces", pr.get("province")), "1",
+                              str(units), sam_name if has_sam else ""])
+        prov_rows.append(["", "total", str(len(prov_rows)), str(units_total),
+                          str(samurai_placed)])
+        info_line = (f"Samurai kept: {sam_name}" +
+                     (f" (starting honor {honor})" if honor is not None else " (starting honor: printed on the card)")
+                     + (f"; {sam.ability}" if sam is not None and getattr(sam, "ability", None) else ""))
+        story.append(keep(
+            para(head, st.h2), para(info_line, st.body),
+            table(prov_rows, [8, width - 8 - 22 - 20 - 45, 22, 20, 45], st,
+                  header=["#", "Province (naming order)", "Fortress", "Units", "Samurai"],
+                  total_rows=[len(prov_rows) - 1], align_right=[2, 3])))
+    story.append(source_line(f"{RULEBOOK}:41-46 (each named province gets 1 fortress; the samurai and the "
+                             "3 starting units must all be placed)", st))
+
+    story.append(para("Each player takes", st.h1))
+    comps = _components(catalog)
+    story.append(keep(table([list(c) for c in comps], [45, 50, width - 95], st,
+                            header=["Component", "Each player", "Notes"], bold_first=True),
+                      source_line(f"{RULEBOOK}:26-39", st)))
+    story.append(para("Order tokens are split among the players or kept in a common pool.", st.small))
+    story.append(source_line(f"{RULEBOOK}:48-49", st))
+
+    story.extend(_validation_block(result, st, width))
+    spec = PageSpec(title=title, kind="setup sheet", system="senji", result=result,
+                    share_code=share_code, paper=paper, author=doc.author)
+    return build_pdf(out_path, story, spec, force=force)
+
+
+def _host(players: list, samurai_by: dict) -> int | None:
+    """Index of the player with the highest starting honor (None when unknown or tied)."""
+    best, who, tie = None, None, False
+    for i, p in enumerate(players):
+        s = samurai_by.get(id(p))
+        h = getattr(s, "honor", None) if s is not None else None
+        if h is None:
+            return None
+        if best is None or h > best:
+            best, who, tie = h, i, False
+        elif h == best:
+            tie = True
+    return None if tie else who
+
+
+def _validation_block(result, st: Styles, width: float):
+    """The full validation result printed at the end of a document."""
+    flows = [para("Validation (daimyo check)", st.h1)]
+    lines = result_lines(result)
+    if not lines:
+        flows.append(para("not checked", st.body))
+    else:
+        flows.append(para(lines[0], st.cellb))
+        rows = []
+        fails = []
+        for f in getattr(result, "findings", []):
+            rows.append([f.severity, f.code, f.message, f.source or ""])
+            if f.severity == "error":
+                fails.append(len(rows) - 1)
+        if rows:
+            flows.append(table(rows, [16, 38, width - 16 - 38 - 45, 45], st,
+                               header=["Severity", "Rule", "Finding", "Source"], fail_rows=fails))
+    from reportlab.platypus import Spacer
+
+    flows.append(Spacer(1, 2 * MM))
+    return [keep(*flows)] if len(flows) < 6 else flows
