@@ -424,5 +424,129 @@ class KenseiCatalog(BaseCatalog):
 CATALOG_MODEL = KenseiCatalog
 
 
+# The appendix lists a troop may belong to (L6737-6819), plus the clan ids.
+LIST_SECTIONS = ("common", "spiritual", "hell-creatures", "celestial-creatures",
+                 "earthly-creatures", "death-creatures")
+
+
 def cross_check(catalog) -> list:
-    return []
+    """Every name an entry uses must exist: one diagnostic per bad reference.
+
+    Checks troops (clans, class, type, titles, volume, weapons, armour, abilities,
+    companions, house rules), titles (granted abilities), weapons (weapon type),
+    sample lists (clan, commander level, troops, unit points and totals), and the
+    army-building data (house-rule ids, clans, limits, troops).
+    """
+    from builder.names import did_you_mean
+
+    m = catalog.model
+    out = []
+    rules = {h.id for h in m.house_rules}
+
+    def ref(section, name, path, what, extra=()):
+        if not isinstance(name, str) or name in extra:
+            return None
+        hit = catalog.find(section, name)
+        if hit is None:
+            out.append(catalog.diag(path, f"{what} '{name}' is not in {section}",
+                                    hint=catalog.did_you_mean(section, name) or None))
+        return hit
+
+    def rule(rid, path):
+        if rid is not None and rid not in rules:
+            out.append(catalog.diag(path, f"house rule '{rid}' is not in house_rules",
+                                    hint=did_you_mean(rid, sorted(rules)) or None))
+
+    volumes = {v.value for v in m.volumes}
+    clan_ids = [c.id for c in m.clans]
+    for i, t in enumerate(m.troops):
+        at = ("troops", i)
+        for j, c in enumerate(t.clans):
+            ref("clans", c, at + ("clans", j), f"troop '{t.name}' names clan", extra=("any",))
+        if t.list_section is not None and t.list_section not in LIST_SECTIONS \
+                and catalog.find("clans", t.list_section) is None:
+            known = list(LIST_SECTIONS) + clan_ids
+            out.append(catalog.diag(at + ("list_section",),
+                                    f"troop '{t.name}' names list '{t.list_section}', which is no army list",
+                                    hint=did_you_mean(t.list_section, known) or "lists: " + ", ".join(known)))
+        if t.troop_class is not None:
+            ref("troop_classes", t.troop_class, at + ("troop_class",), f"troop '{t.name}' has class")
+        if t.troop_type is not None:
+            ref("troop_types", t.troop_type, at + ("troop_type",), f"troop '{t.name}' has troop type")
+        if t.volume is not None and volumes and t.volume not in volumes:
+            out.append(catalog.diag(at + ("volume",), f"troop '{t.name}' has volume {t.volume}, not one of "
+                                    + ", ".join(map(str, sorted(volumes)))))
+        for j, x in enumerate(t.titles):
+            ref("titles", x, at + ("titles", j), f"troop '{t.name}' has title")
+        for j, x in enumerate(t.weapons):
+            ref("weapons", x, at + ("weapons", j), f"troop '{t.name}' carries weapon")
+        for j, x in enumerate(t.armour):
+            ref("armour", x, at + ("armour", j), f"troop '{t.name}' wears armour")
+        for field in ("abilities", "ki_abilities"):
+            for j, x in enumerate(getattr(t, field)):
+                ref("abilities", x, at + (field, j), f"troop '{t.name}' has ability")
+        for j, comp in enumerate(t.companions):
+            ref("troops", comp.troop, at + ("companions", j, "troop"), f"troop '{t.name}' comes with troop")
+        if t.purchase is not None:
+            rule(t.purchase.house_rule, at + ("purchase", "house_rule"))
+        if t.general and t.troop_class is not None and t.troop_class != "H":
+            out.append(catalog.diag(at + ("general",), f"troop '{t.name}' is class {t.troop_class}; "
+                                    "only a hero (H) can be the army general (L1741-1744)"))
+    for i, t in enumerate(m.titles):
+        for j, x in enumerate(t.grants):
+            ref("abilities", x, ("titles", i, "grants", j), f"title '{t.name}' grants ability")
+    for i, w in enumerate(m.weapons):
+        wt = ref("weapon_types", w.weapon_type, ("weapons", i, "weapon_type"), f"weapon '{w.name}' has type")
+        if wt is not None and (wt.kind == "ranged") != w.ranged:
+            out.append(catalog.diag(("weapons", i, "ranged"),
+                                    f"weapon '{w.name}' is of {wt.kind} type '{wt.name}' but ranged is {w.ranged}"))
+        if w.firearm and not w.ranged:
+            out.append(catalog.diag(("weapons", i, "firearm"), f"weapon '{w.name}' is a firearm but not ranged"))
+    for i, sl in enumerate(m.sample_lists):
+        at = ("sample_lists", i)
+        ref("clans", sl.clan, at + ("clan",), f"sample list '{sl.name}' names clan")
+        level = ref("commander_levels", sl.commander_level, at + ("commander_level",),
+                    f"sample list '{sl.name}' names commander level")
+        total = level.cost if level is not None else 0
+        for j, item in enumerate(sl.troops):
+            total += item.points
+            troop = ref("troops", item.troop, at + ("troops", j, "troop"), f"sample list '{sl.name}' names troop")
+            if troop is not None and troop.cost is not None and troop.cost * item.models != item.points:
+                out.append(catalog.diag(at + ("troops", j, "points"),
+                                        f"{item.models} x {troop.name} at {troop.cost:g} AP = "
+                                        f"{troop.cost * item.models:g} AP, not {item.points}",
+                                        code="catalog.value"))
+        if total != sl.total:
+            out.append(catalog.diag(at + ("total",), f"sample list '{sl.name}' adds up to {total} AP "
+                                    f"(troops and commander level), not {sl.total}", code="catalog.value"))
+    ab = m.army_building
+    if ab is not None:
+        at = ("army_building",)
+        for j, rid in enumerate(ab.leaders_and_units.house_rules):
+            rule(rid, at + ("leaders_and_units", "house_rules", j))
+        limit_ids = [x.id for x in ab.limits]
+        for j, lim in enumerate(ab.limits):
+            rule(lim.house_rule, at + ("limits", j, "house_rule"))
+            if lim.within is not None and lim.within not in limit_ids:
+                out.append(catalog.diag(at + ("limits", j, "within"), f"limit '{lim.within}' is not in limits",
+                                        hint=did_you_mean(lim.within, limit_ids) or None))
+        rule(ab.unit_size.house_rule, at + ("unit_size", "house_rule"))
+        rule(ab.profile_limits.house_rule, at + ("profile_limits", "house_rule"))
+        rule(ab.peasants.house_rule, at + ("peasants", "house_rule"))
+        for t in m.troop_types:
+            key = t.max_unit_size_key
+            if key is not None and key not in ab.unit_size.max:
+                out.append(catalog.diag(at + ("unit_size", "max"), f"troop type '{t.name}' uses unit size "
+                                        f"'{key}', which army_building.unit_size.max does not give"))
+        for j, ov in enumerate(ab.clan_overrides):
+            p = at + ("clan_overrides", j)
+            ref("clans", ov.clan, p + ("clan",), "clan override names clan")
+            if ov.limit is not None and ov.limit not in limit_ids:
+                out.append(catalog.diag(p + ("limit",), f"limit '{ov.limit}' is not in army_building.limits",
+                                        hint=did_you_mean(ov.limit, limit_ids) or None))
+            if ov.rule == "limit" and (ov.limit is None or ov.percent is None):
+                out.append(catalog.diag(p + ("rule",), "a 'limit' override needs 'limit:' and 'percent:'"))
+            for field in ("allowed", "forbidden"):
+                for k, x in enumerate(getattr(ov, field)):
+                    ref("troops", x, p + (field, k), "clan override names troop")
+    return out
