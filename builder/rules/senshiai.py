@@ -265,6 +265,7 @@ class DeckEntry:
 class Deck:
     size: int | None
     entries: list[DeckEntry] = field(default_factory=list)
+    key_pos: dict = field(default_factory=dict)  # ("cards",) -> (line, col) of the key
 
     def known(self) -> list[DeckEntry]:
         return [e for e in self.entries if e.card is not None]
@@ -360,6 +361,9 @@ def load_list(doc, catalog) -> tuple[Deck, list[Finding]]:
     if diags:
         raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
     deck = Deck(size=size)
+    for k in LIST_KEYS:
+        if k in doc.data:
+            deck.key_pos[(k,)] = doc.positions.at((k,), prefer_key=True)
     findings: list[Finding] = []
     for name, count, loc in rows:
         line, col = doc.positions.at(loc, prefer_key=True)
@@ -377,9 +381,11 @@ def load_list(doc, catalog) -> tuple[Deck, list[Finding]]:
 
 # -- checks ----------------------------------------------------------------------------
 
-def _at(f: Finding, e: DeckEntry | None) -> Finding:
+def _at(f: Finding, e: DeckEntry | None, deck: Deck | None = None) -> Finding:
     if e is not None:
         f.line, f.col = e.line, e.col
+    elif deck is not None and f.loc in deck.key_pos:
+        f.line, f.col = deck.key_pos[f.loc]
     return f
 
 
@@ -403,13 +409,15 @@ def check_capital(deck: Deck, catalog) -> list[Finding]:
     want = catalog.model.deck_rules.capitals
     out = []
     if n != want:
-        names = ", ".join(f"{e.count} {e.card.name}" for e in caps) or "none"
+        names = ", ".join(f"{e.count} {e.card.name}" for e in sorted(caps, key=lambda e: e.card.name))
         first = caps[1] if len(caps) > 1 else (caps[0] if caps else None)
         f = error("senshiai.capital-count",
-                  f"deck has {_plural(n, 'Capital')} ({names}) but must have exactly {want}",
+                  f"deck has {_plural(n, 'Capital')}" + (f" ({names})" if names else "")
+                  + f" but must have exactly {want} (a card with the Capital subtype)",
                   loc=first.loc if first else ("cards",), source=SRC_CAPITAL, value=n, bound=want,
-                  base="cards with the Capital subtype", counted=[f"{e.count} x {e.card.name}" for e in caps])
-        out.append(_at(f, first))
+                  base="cards with the Capital subtype",
+                  counted=sorted(f"{e.count} x {e.card.name}" for e in caps))
+        out.append(_at(f, first, deck))
     for e in caps:
         if e.card.cost is not None and e.card.cost != 0:
             out.append(_at(error("senshiai.capital-cost",
@@ -432,6 +440,7 @@ def check_size(deck: Deck, catalog, rules: dict) -> list[Finding]:
         out.append(error("senshiai.deck-max", f"deck has {total} cards > {limit} (the most a deck may hold)",
                          loc=("cards",), source=SRC_DECK, value=total, bound=limit,
                          base="max_deck_cards"))
+        _at(out[-1], None, deck)
     if deck.size is not None and deck.size > limit:
         out.append(error("senshiai.deck-max", f"agreed size {deck.size} > {limit} (the most a deck may hold)",
                          loc=("size",), source=SRC_DECK, value=deck.size, bound=limit, base="max_deck_cards"))
@@ -481,7 +490,7 @@ def check_recruitable(deck: Deck, catalog) -> list[Finding]:
             continue
         if set(c.paths) & open_paths:
             continue
-        where = ", ".join(f"{t.name} [{'/'.join(t.paths or [])}]" for t in terrains) or "none"
+        where = ", ".join(sorted(f"{t.name} [{'/'.join(t.paths or [])}]" for t in terrains)) or "none"
         out.append(_at(warning("senshiai.unrecruitable",
                                f"'{c.name}' (paths {'/'.join(c.paths)}) can never be recruited: no Recruit "
                                f"terrain of the deck shares a path with it (Recruit terrains: {where})",
@@ -526,7 +535,7 @@ def check_cost_curve(deck: Deck) -> list[Finding]:
 
 
 def summary(deck: Deck, catalog, rules: dict) -> dict:
-    caps = [e.card.name for e in deck.known() if e.card.is_capital()]
+    caps = sorted(e.card.name for e in deck.known() if e.card.is_capital())
     types: dict[str, int] = {}
     for e in deck.known():
         key = e.card.type or "unknown"
@@ -535,7 +544,8 @@ def summary(deck: Deck, catalog, rules: dict) -> dict:
     if deck.size is not None:
         out["size"] = deck.size
     out["max_cards"] = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
-    out["capital"] = caps[0] if len(caps) == 1 else (caps or None)
+    if caps:
+        out["capital"] = caps[0] if len(caps) == 1 else caps
     for t in ("terrain", "troop", "event", "unknown"):
         if types.get(t):
             out[t + "s" if t != "unknown" else "unknown_type"] = types[t]
