@@ -26,6 +26,8 @@ def _short(entry) -> str:
 def _matches(entry, filters: list[tuple[str, str]]) -> bool:
     d = _fields(entry)
     for key, want in filters:
+        if key not in d and f"{key}s" in d:
+            key = f"{key}s"  # clan=buke also matches a list field 'clans'
         if key not in d:
             return False
         have = d[key]

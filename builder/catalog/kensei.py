@@ -191,9 +191,10 @@ class Troop(Entry):
 
     Fields the checks use:
 
-    * ``clans``: clan ids whose list may take it; ``["any"]`` = any clan (use
-      ``common`` for the appendix's Common Troops); ``list_section`` names the
-      appendix list the troop belongs to (buke, common, kuroi-te, hell-creatures...).
+    * ``clans``: clan ids whose list may take it; ``any`` = any clan, ``common`` =
+      the appendix's Common Troops (subject to the clan overrides: Kuroi-te no
+      living troops, Hattori no common troops); ``list_section`` names the appendix
+      list the troop belongs to (a clan id, common, spiritual, hell-creatures...).
     * ``cost``: AP per model (None = not in the book); ``purchase`` for bulk rules.
     * ``troop_class`` (H..I), ``leader`` (army-leader rank), ``general`` (may be the
       army general: a hero with leader rank), ``unique``/``legendary``.
@@ -210,7 +211,7 @@ class Troop(Entry):
 
     clans: list[str] = []
     list_section: str | None = None
-    cost: float | None = None
+    cost: int | float | None = None
     purchase: Purchase | None = None
     troop_class: str | None = None
     leader: bool | None = None
@@ -462,7 +463,7 @@ def cross_check(catalog) -> list:
     for i, t in enumerate(m.troops):
         at = ("troops", i)
         for j, c in enumerate(t.clans):
-            ref("clans", c, at + ("clans", j), f"troop '{t.name}' names clan", extra=("any",))
+            ref("clans", c, at + ("clans", j), f"troop '{t.name}' names clan", extra=("any", "common"))
         if t.list_section is not None and t.list_section not in LIST_SECTIONS \
                 and catalog.find("clans", t.list_section) is None:
             known = list(LIST_SECTIONS) + clan_ids
