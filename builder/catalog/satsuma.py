@@ -16,7 +16,7 @@ from pydantic import Field, field_validator, model_validator
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 
 SIDES = ("samurai", "imperial")
-_OPTION = re.compile(r"^\s*([A-Za-z])\s*([0-9]+)\s*$")
+_OPTION = re.compile(r"^\s*([A-Za-z])\s*(-?[0-9]+)\s*$")
 
 
 class Option(Strict):
