@@ -1,7 +1,93 @@
-"""CLI commands: printing."""
+"""CLI commands: ``print``, ``print-test`` and ``aid``."""
 
 from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+
+def _fail(exc) -> None:
+    for line in exc.lines():
+        sys.stderr.write(line + "\n")
+    raise typer.Exit(exc.exit_code)
 
 
 def register(app) -> None:
     """Add this module's commands to the typer app."""
+
+    @app.command("print")
+    def print_list(
+        list_file: str = typer.Argument(..., metavar="LIST", help="The list document to print."),
+        output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
+        paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
+        card: str = typer.Option("poker", "--card",
+                                 help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.9x120.7) or WxH in mm."),
+        bleed: float = typer.Option(0.0, "--bleed", help="Bleed around every card in mm (3 is usual)."),
+        marks: bool = typer.Option(True, "--marks/--no-marks", help="Cut marks in the page margin."),
+        backs: bool = typer.Option(True, "--backs/--no-backs", help="Card backs on the page after each sheet."),
+        duplex: str = typer.Option("long", "--duplex", help="Flip edge of your duplex printer: long or short."),
+        offset: Optional[str] = typer.Option(None, "--offset",
+                                             help="X,Y in mm: shift the backs (measure it with daimyo print-test)."),
+        ink_saver: bool = typer.Option(False, "--ink-saver", help="White faces, outlines, no art."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
+    ):
+        """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
+        or a setup sheet (Senji)."""
+        from builder.errors import DaimyoError
+
+        try:
+            from builder.render import api
+            from builder.render.layout import card_size, paper_size, parse_offset
+
+            # validate the options before reading the list: one clear line each
+            paper_size(paper)
+            card_size(card)
+            off = parse_offset(offset)
+            if duplex not in ("long", "short"):
+                from builder.errors import UsageError
+
+                raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+            path = api.render_list(list_file, output, force=force, paper=paper, card=card, bleed=bleed,
+                                   marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver)
+        except DaimyoError as exc:
+            _fail(exc)
+        sys.stdout.write(f"wrote {path}\n")
+
+    @app.command("print-test")
+    def print_test(
+        output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
+        paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
+        duplex: str = typer.Option("long", "--duplex", help="Flip edge: long or short."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
+    ):
+        """Print a duplex alignment sheet: read the misalignment on its back and pass it as --offset X,Y."""
+        from builder.errors import DaimyoError
+
+        try:
+            from builder.render import api
+
+            path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
+        except DaimyoError as exc:
+            _fail(exc)
+        sys.stdout.write(f"wrote {path}\n")
+
+    @app.command("aid")
+    def aid(
+        system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
+        output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
+        paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
+        players: Optional[int] = typer.Option(None, "--players", help="Senji: the number of players (3-6)."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
+    ):
+        """Print a player aid (reference sheet) of a game system."""
+        from builder.errors import DaimyoError
+
+        try:
+            from builder.render import api
+
+            path = api.render_aid(system, output, force=force, players=players, paper=paper)
+        except DaimyoError as exc:
+            _fail(exc)
+        sys.stdout.write(f"wrote {path}\n")

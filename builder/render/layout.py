@@ -37,7 +37,7 @@ CARDS: dict[str, tuple[float, float]] = {
 
 MIN_MARGIN = 5.0        # mm, on every side of the page (pnp-howto minimum)
 MARK_OFFSET = 1.0       # mm between the bleed edge and the start of a cut mark
-MARK_LENGTH = 5.0       # mm, longest cut mark
+MARK_LENGTH = 4.0       # mm, longest cut mark
 MARK_MIN_LENGTH = 1.5   # mm, shortest mark still worth drawing
 MARK_PAGE_CLEAR = 2.0   # mm kept free at the page edge (most printers cannot print there)
 EPS = 1e-6

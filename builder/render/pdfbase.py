@@ -212,8 +212,7 @@ def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH) -> None:
         c.line(pt(x + i), pt(y), pt(x + i), pt(y + h))
     c.setFont(fonts.REGULAR, 5.5)
     c.setFillColorRGB(0, 0, 0)
-    c.drawString(pt(x + length + 1.5), pt(y + 0.3),
-                 f"{length:g} mm: measure this bar; print at 100 % / actual size, no fit-to-page")
+    c.drawString(pt(x + length + 1.5), pt(y + 0.3), f"{length:g} mm: print at 100 % (actual size)")
     c.restoreState()
 
 
@@ -326,7 +325,7 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
         draw_footer(canv, paper, flines, margin=MIN_MARGIN,
                     right=f"page {canv.getPageNumber()}" if page_numbers else "")
         if ruler:
-            draw_ruler(canv, paper[0] - MIN_MARGIN - RULER_LENGTH - 78, paper[1] - MIN_MARGIN - 3.5)
+            draw_ruler(canv, paper[0] - MIN_MARGIN - RULER_LENGTH - 32, paper[1] - MIN_MARGIN - 3.5)
         if on_page:
             on_page(canv, doc)
 

@@ -1,0 +1,914 @@
+"""Card sheets: one face per card copy, laid out from ``templates/cards/<system>.yaml``.
+
+The card faces are data: a template names, for each card layout (e.g. a Senshiai
+``troop``), which catalog attribute goes into which box (mm from the card's top-left
+corner, for the template's reference card size; other card sizes scale), with which
+font size and how the value is shown (``as: roman`` prints a cost 0-5 as N, I-V).
+A new catalog field needs a template edit, not code.
+
+Pages: fronts, then (with backs) the backs on the following page, each back at the
+mirrored position of its card (``layout.back_slot``). Frames and backs are form
+XObjects drawn once per document; each distinct image is embedded once.
+
+Entry point: :func:`render_cards` (called by ``api.render_list``) and
+:func:`render_test_sheet` (``daimyo print-test``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.render import fonts
+from builder.render.layout import (
+    MARK_LENGTH,
+    MARK_OFFSET,
+    Rect,
+    back_slot,
+    card_size,
+    page_chunks,
+    paper_size,
+    parse_offset,
+    plan_sheet,
+    pt,
+    scale_box,
+)
+
+MAX_DPI = 300
+ROMAN = ("N", "I", "II", "III", "IV", "V")
+
+# -- templates ----------------------------------------------------------------------
+
+
+class _T(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+Box = tuple[float, float, float, float]
+
+
+class FieldSpec(_T):
+    """One printed field: a catalog attribute (or literal text) drawn into a box."""
+
+    field: str | None = None          # entry attribute, dotted for nested ("power.melee")
+    text: str | None = None           # literal text instead of a field
+    label: str = ""                   # printed before the value ("Speed ")
+    suffix: str = ""
+    as_: Literal["text", "roman", "list", "lines", "upper", "title", "options", "option_names",
+                 "signed_list"] = Field("text", alias="as")
+    join: str = ", "
+    box: Box
+    size: float = 8.0
+    min_size: float = 5.0
+    bold: bool = False
+    condensed: bool = False
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    wrap: bool = True
+    color: str | None = None          # text colour (#rrggbb)
+    fill: str | None = None           # box background
+    radius: float = 0.0               # corner radius of the fill (mm)
+    required: bool = False            # the rulebook says the card must carry it
+    missing: str | None = None        # printed when the value is absent (default: omit)
+
+
+class FrameSpec(_T):
+    color: str = "#333333"            # border and bands
+    background: str = "#fbf7ee"       # card face tint (extends into the bleed)
+    border: float = 2.0               # inset of the frame line from the trim (mm)
+    line: float = 0.6                 # frame line width (mm)
+    radius: float = 2.5
+    bands: list[Box] = []             # filled bands (header, stat bar), boxes like fields
+    band_color: str | None = None     # default: color, lightened
+    rules: list[Box] = []             # thin separator lines (use h = 0)
+
+
+class LayoutSpec(_T):
+    frame: FrameSpec = FrameSpec()
+    art: Box | None = None            # where the card art goes when the card has art
+    fields: list[FieldSpec]
+
+
+class BackSpec(_T):
+    title: str
+    subtitle: str = ""
+    color: str = "#5a1a1a"
+    accent: str = "#d8b26a"
+
+
+class CardTemplate(_T):
+    system: str
+    size: tuple[float, float] = (63.5, 88.9)
+    layout_field: str | None = None   # entry attribute naming the layout
+    layout_map: dict[str, str] = {}   # attribute value -> layout name (default: the value)
+    default_layout: str
+    back_field: str | None = None     # entry attribute naming the back
+    default_back: str = "default"
+    art_field: str = "art"            # entry attribute with an image path (optional)
+    layouts: dict[str, LayoutSpec]
+    backs: dict[str, BackSpec]
+
+
+def load_template(system: str, path: Path | None = None) -> CardTemplate:
+    """The card template of ``system`` (errors point at the template's YAML line)."""
+    from builder.catalog.loader import pydantic_diagnostics
+    from builder.paths import templates_dir
+    from builder.yamlio import load_yaml
+
+    p = path or templates_dir() / "cards" / f"{system}.yaml"
+    if not p.exists():
+        raise UsageError(f"no card template for system '{system}' ({p})")
+    data, pos = load_yaml(p)
+    try:
+        tpl = CardTemplate.model_validate(data)
+    except ValidationError as exc:
+        raise DaimyoError(pydantic_diagnostics(exc, pos, CardTemplate, prefix=None)) from None
+    bad = [name for name in [tpl.default_layout] if name not in tpl.layouts]
+    if bad or tpl.default_back not in tpl.backs:
+        raise DaimyoError(Diagnostic(str(p), 1, 1, "default_layout/default_back name no layout/back"))
+    return tpl
+
+
+# -- cards of a list --------------------------------------------------------------------
+
+
+@dataclass
+class CardFace:
+    """One distinct card to print ``count`` times."""
+
+    name: str
+    entry: Any                         # catalog entry (pydantic model) or a plain dict
+    count: int = 1
+    layout: str = ""
+    back: str = "default"
+    art: Path | None = None
+
+
+def get_value(entry: Any, path: str) -> Any:
+    """An attribute (or dict key) of ``entry``; dotted paths go deeper."""
+    cur = entry
+    for part in path.split("."):
+        if cur is None:
+            return None
+        if isinstance(cur, dict):
+            cur = cur.get(part)
+        else:
+            cur = getattr(cur, part, None)
+        if callable(cur) and not isinstance(cur, type):
+            try:
+                cur = cur()
+            except TypeError:
+                pass
+    return cur
+
+
+def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
+    """The cards of a list as (faces, warnings). Unknown names are left out with a warning."""
+    warnings: list[str] = []
+    faces: list[CardFace] = []
+    entries = getattr(lst, "entries", None)
+    if entries is not None and not isinstance(lst, dict):
+        for e in entries:
+            card = getattr(e, "card", None)
+            custom = getattr(e, "custom", None)
+            count = int(getattr(e, "count", 1) or 1)
+            if card is not None:
+                faces.append(CardFace(card.name, card, count))
+            elif custom is not None:
+                rec = {k: getattr(custom, k, None) for k in ("name", "printed", "side", "options")}
+                rec["options"] = [_Opt(s, v) for s, v in (rec.get("options") or ())]
+                faces.append(CardFace(str(rec["name"]), rec, count))
+            else:
+                warnings.append(f"card '{getattr(e, 'name', '?')}' is not in the catalog; not printed")
+        return faces, warnings
+    # generic: mappings of card names to counts in the list body
+    body = doc.body()
+    for key in _CARD_KEYS.get(doc.system, ("cards",)):
+        value = body.get(key)
+        items: list[tuple[str, int]] = []
+        if isinstance(value, dict):
+            items = [(str(k), v if isinstance(v, int) and not isinstance(v, bool) else 1) for k, v in value.items()]
+        elif isinstance(value, list):
+            items = [(str(v), 1) for v in value if isinstance(v, str)]
+        for name, count in items:
+            section, entry = catalog.find_any(name)
+            if entry is None:
+                warnings.append(f"card '{name}' is not in the catalog; not printed")
+                continue
+            faces.append(CardFace(entry.name, entry, max(1, count)))
+    return faces, warnings
+
+
+_CARD_KEYS = {"senshiai": ("cards",), "herocard": ("attributes", "deck"), "satsuma": ("cards",)}
+
+
+@dataclass(frozen=True)
+class _Opt:
+    suit: str
+    strength: int
+
+
+# -- value formatting -------------------------------------------------------------------
+
+
+def format_value(spec: FieldSpec, value: Any, catalog=None) -> str:
+    if value is None or value == [] or value == "":
+        return ""
+    how = spec.as_
+    if how == "roman":
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(ROMAN):
+            return ROMAN[value]
+        return str(value)
+    if how in ("list", "signed_list"):
+        seq = value if isinstance(value, (list, tuple)) else [value]
+        return spec.join.join(str(v) for v in seq)
+    if how == "lines":
+        seq = value if isinstance(value, (list, tuple)) else [value]
+        return "\n".join(str(v) for v in seq)
+    if how == "upper":
+        return str(value).upper()
+    if how == "title":
+        return str(value)[:1].upper() + str(value)[1:]
+    if how == "options":
+        seq = value if isinstance(value, (list, tuple)) else [value]
+        return spec.join.join(f"{getattr(o, 'suit', '?')}{getattr(o, 'strength', '?')}" for o in seq)
+    if how == "option_names":
+        seq = value if isinstance(value, (list, tuple)) else [value]
+        out = []
+        for o in seq:
+            letter = getattr(o, "suit", "?")
+            name = _suit_name(catalog, letter) or letter
+            out.append(f"{name} {getattr(o, 'strength', '?')}")
+        return spec.join.join(out)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _suit_name(catalog, letter: str) -> str | None:
+    if catalog is None:
+        return None
+    for s in catalog.entries("suits") if "suits" in catalog.sections() else []:
+        if getattr(s, "letter", None) == letter:
+            return s.name
+    return None
+
+
+def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
+    """The text a field prints for an entry, or None when it prints nothing."""
+    if spec.text is not None:
+        return spec.text
+    value = get_value(entry, spec.field) if spec.field else None
+    shown = format_value(spec, value, catalog)
+    if not shown:
+        return f"{spec.label}{spec.missing}{spec.suffix}" if spec.missing is not None else None
+    return f"{spec.label}{shown}{spec.suffix}"
+
+
+def choose_layout(tpl: CardTemplate, entry: Any) -> str:
+    if tpl.layout_field:
+        v = get_value(entry, tpl.layout_field)
+        if v is not None:
+            key = tpl.layout_map.get(str(v), str(v))
+            if key in tpl.layouts:
+                return key
+    return tpl.default_layout
+
+
+def choose_back(tpl: CardTemplate, entry: Any) -> str:
+    if tpl.back_field:
+        v = get_value(entry, tpl.back_field)
+        if v is not None and str(v) in tpl.backs:
+            return str(v)
+    return tpl.default_back
+
+
+# -- art ---------------------------------------------------------------------------------
+
+
+def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_dirs: list[Path]) -> Path | None:
+    """The image of a card: its ``art`` attribute (a path, relative to the list or a pack) or,
+    by convention, ``art/<card id>.jpg|jpeg|png`` next to the list or one of its packs.
+
+    A path written in the data that does not exist is an error (exit 2).
+    """
+    value = get_value(face.entry, tpl.art_field)
+    if isinstance(value, str) and value.strip():
+        for base in base_dirs:
+            p = (base / value).expanduser()
+            if p.is_file():
+                return p
+        raise UsageError(f"card '{face.name}': image file '{value}' not found",
+                         "paths are relative to the list or the pack that names them")
+    from builder.names import slug
+
+    stem_candidates = {slug(face.name), str(get_value(face.entry, "id") or "")}
+    for d in search_dirs:
+        for stem in stem_candidates:
+            if not stem:
+                continue
+            for ext in (".jpg", ".jpeg", ".png"):
+                p = d / f"{stem}{ext}"
+                if p.is_file():
+                    return p
+    return None
+
+
+@dataclass
+class PreparedImage:
+    key: str
+    source: Any       # path string (JPEG pass-through) or ImageReader
+    width_px: int
+    height_px: int
+    mask: Any = None
+
+
+def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = MAX_DPI) -> PreparedImage:
+    """Open an image with Pillow; resample it to at most ``max_dpi`` at the size it prints.
+
+    A JPEG already within the limit passes through unchanged (its bytes are embedded as
+    they are); anything else is re-encoded: JPEG (quality 90) for opaque images, PNG for
+    images with transparency. Unreadable files are a UsageError.
+    """
+    from PIL import Image, UnidentifiedImageError
+    from reportlab.lib.utils import ImageReader
+
+    try:
+        with Image.open(path) as im:
+            im.load()
+            fmt = im.format
+            w, h = im.size
+            # the printed size: contained in the box
+            scale = min(box_w_mm / w, box_h_mm / h)
+            print_w_in, print_h_in = w * scale / 25.4, h * scale / 25.4
+            max_w, max_h = int(print_w_in * max_dpi + 0.5), int(print_h_in * max_dpi + 0.5)
+            key = hashlib.sha1(f"{path.resolve()}:{path.stat().st_size}:{path.stat().st_mtime_ns}:"
+                               f"{max_w}x{max_h}".encode()).hexdigest()[:16]
+            needs_resample = w > max_w * 1.02 or h > max_h * 1.02
+            if fmt == "JPEG" and not needs_resample and im.mode in ("RGB", "L", "CMYK"):
+                return PreparedImage(key, str(path), w, h)
+            img = im
+            if needs_resample:
+                img = im.convert("RGBA" if _has_alpha(im) else "RGB").resize(
+                    (max(1, max_w), max(1, max_h)), Image.LANCZOS)
+            buf = io.BytesIO()
+            if _has_alpha(img):
+                img.convert("RGBA").save(buf, "PNG", optimize=False)
+                mask = "auto"
+            else:
+                img.convert("RGB").save(buf, "JPEG", quality=90, optimize=True)
+                mask = None
+            buf.seek(0)
+            return PreparedImage(key, ImageReader(buf), img.size[0], img.size[1], mask)
+    except (UnidentifiedImageError, OSError) as exc:
+        raise UsageError(f"cannot read image '{path}': {exc.__class__.__name__}",
+                         "use a PNG or JPEG file") from None
+
+
+def _has_alpha(im) -> bool:
+    return im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
+
+
+# -- colours -----------------------------------------------------------------------------
+
+
+def _rgb(hexstr: str | None, default=(0, 0, 0)) -> tuple[float, float, float]:
+    if not hexstr:
+        return default
+    s = hexstr.lstrip("#")
+    if len(s) == 3:
+        s = "".join(ch * 2 for ch in s)
+    try:
+        return tuple(int(s[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    except ValueError:
+        return default
+
+
+def _lighten(rgb, f: float):
+    return tuple(c + (1 - c) * f for c in rgb)
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+
+@dataclass
+class SheetOptions:
+    paper: tuple[float, float] = (210.0, 297.0)
+    card: tuple[float, float] = (63.5, 88.9)
+    bleed: float = 0.0
+    marks: bool = True
+    backs: bool = True
+    duplex: str = "long"
+    offset: tuple[float, float] = (0.0, 0.0)
+    ink_saver: bool = False
+
+
+def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, duplex="long",
+                  offset=(0.0, 0.0), ink_saver=False) -> SheetOptions:
+    """Validate the user's print options (UsageError, exit 2, for anything wrong)."""
+    p = paper_size(paper) if isinstance(paper, str) else tuple(paper)
+    c = card_size(card) if isinstance(card, str) else tuple(card)
+    try:
+        b = float(bleed or 0)
+    except (TypeError, ValueError):
+        raise UsageError(f"bad bleed '{bleed}'", "give millimetres such as 3") from None
+    if duplex not in ("long", "short"):
+        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+    off = parse_offset(offset) if isinstance(offset, str) or offset is None else tuple(float(v) for v in offset)
+    return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver))
+
+
+class CardSheetWriter:
+    """Draws card faces and backs on a PdfJob (forms are created lazily, once)."""
+
+    def __init__(self, job, tpl: CardTemplate, opts: SheetOptions, catalog=None):
+        self.job = job
+        self.c = job.canvas
+        self.tpl = tpl
+        self.opts = opts
+        self.catalog = catalog
+        self.forms: set[str] = set()
+        self.images: dict[str, str] = {}
+        self.sx = opts.card[0] / tpl.size[0]
+        self.sy = opts.card[1] / tpl.size[1]
+        self.fscale = min(self.sx, self.sy)
+        self.reported: set[tuple[str, str]] = set()
+
+    # boxes in card points (origin bottom-left of the card)
+    def box_pt(self, box: Box) -> tuple[float, float, float, float]:
+        x, y, w, h = scale_box(box, self.tpl.size, self.opts.card)
+        return pt(x), pt(y), pt(w), pt(h)
+
+    # -- forms ------------------------------------------------------------------
+    def frame_form(self, layout: str) -> str:
+        name = f"frame_{layout}"
+        if name in self.forms:
+            return name
+        spec = self.tpl.layouts[layout].frame
+        c = self.c
+        cw, ch = self.opts.card
+        b = self.opts.bleed
+        c.beginForm(name, lowerx=pt(-b) - 1, lowery=pt(-b) - 1, upperx=pt(cw + b) + 1, uppery=pt(ch + b) + 1)
+        c.saveState()
+        color = _rgb(spec.color)
+        if not self.opts.ink_saver:
+            c.setFillColorRGB(*_rgb(spec.background, (1, 1, 1)))
+            c.rect(pt(-b), pt(-b), pt(cw + 2 * b), pt(ch + 2 * b), stroke=0, fill=1)
+            band = _rgb(spec.band_color) if spec.band_color else _lighten(color, 0.78)
+            c.setFillColorRGB(*band)
+            for bx in spec.bands:
+                x, y, w, h = self.box_pt(bx)
+                c.roundRect(x, y, w, h, pt(1.0), stroke=0, fill=1)
+        else:
+            c.setStrokeColorRGB(0.55, 0.55, 0.55)
+            c.setLineWidth(pt(0.15))
+            for bx in spec.bands:
+                x, y, w, h = self.box_pt(bx)
+                c.roundRect(x, y, w, h, pt(1.0), stroke=1, fill=0)
+        c.setStrokeColorRGB(*(color if not self.opts.ink_saver else (0.35, 0.35, 0.35)))
+        c.setLineWidth(pt(spec.line if not self.opts.ink_saver else 0.25))
+        inset = spec.border * min(self.sx, self.sy)
+        c.roundRect(pt(inset), pt(inset), pt(cw - 2 * inset), pt(ch - 2 * inset), pt(spec.radius), stroke=1, fill=0)
+        c.setLineWidth(pt(0.2))
+        for rb in spec.rules:
+            x, y, w, h = self.box_pt(rb)
+            c.line(x, y + h, x + w, y + h)
+        c.restoreState()
+        c.endForm()
+        self.forms.add(name)
+        return name
+
+    def back_form(self, key: str) -> str:
+        name = f"back_{key}"
+        if name in self.forms:
+            return name
+        spec = self.tpl.backs[key]
+        c = self.c
+        cw, ch = self.opts.card
+        b = self.opts.bleed
+        c.beginForm(name, lowerx=pt(-b) - 1, lowery=pt(-b) - 1, upperx=pt(cw + b) + 1, uppery=pt(ch + b) + 1)
+        c.saveState()
+        main, accent = _rgb(spec.color), _rgb(spec.accent)
+        ink = self.opts.ink_saver
+        if not ink:
+            c.setFillColorRGB(*main)
+            c.rect(pt(-b), pt(-b), pt(cw + 2 * b), pt(ch + 2 * b), stroke=0, fill=1)
+        c.setStrokeColorRGB(*(accent if not ink else (0.4, 0.4, 0.4)))
+        c.setLineWidth(pt(0.6 if not ink else 0.25))
+        inset = 3.0 * self.fscale
+        c.roundRect(pt(inset), pt(inset), pt(cw - 2 * inset), pt(ch - 2 * inset), pt(2.5), stroke=1, fill=0)
+        c.roundRect(pt(inset + 1.2), pt(inset + 1.2), pt(cw - 2 * inset - 2.4), pt(ch - 2 * inset - 2.4),
+                    pt(2.0), stroke=1, fill=0)
+        # a simple emblem (a diamond around a circle) above the title
+        cx, cy = pt(cw / 2), pt(ch * 0.6)
+        r = pt(min(cw, ch) * 0.26)
+        p = c.beginPath()
+        p.moveTo(cx, cy + r)
+        p.lineTo(cx + r, cy)
+        p.lineTo(cx, cy - r)
+        p.lineTo(cx - r, cy)
+        p.close()
+        c.drawPath(p, stroke=1, fill=0)
+        c.circle(cx, cy, r * 0.55, stroke=1, fill=0)
+        c.setFillColorRGB(*(accent if not ink else (0.2, 0.2, 0.2)))
+        if not ink:
+            c.circle(cx, cy, r * 0.2, stroke=0, fill=1)
+        w = pt(cw - 2 * inset - 6)
+        from builder.render.pdfbase import draw_text_box
+
+        draw_text_box(c, spec.title, (cx - w / 2, pt(ch * 0.24), w, pt(9)), fonts.BOLD, 12 * self.fscale,
+                      6, align="center", valign="middle", wrap=False, what=f"back '{key}' title",
+                      warn=self.job.warn)
+        if spec.subtitle:
+            draw_text_box(c, spec.subtitle, (cx - w / 2, pt(ch * 0.24 - 6), w, pt(5)), fonts.REGULAR,
+                          7 * self.fscale, 5, align="center", valign="middle", wrap=False,
+                          what=f"back '{key}' subtitle", warn=self.job.warn)
+        c.restoreState()
+        c.endForm()
+        self.forms.add(name)
+        return name
+
+    def image_form(self, img: PreparedImage) -> str:
+        name = f"img_{img.key}"
+        if name in self.forms:
+            return name
+        c = self.c
+        c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
+        c.drawImage(img.source, 0, 0, 1, 1, mask=img.mask)
+        c.endForm()
+        self.forms.add(name)
+        return name
+
+    # -- placing ------------------------------------------------------------------
+    def _enter(self, trim: Rect, rotated: bool, turn180: bool) -> None:
+        c = self.c
+        c.saveState()
+        c.translate(pt(trim.x), pt(trim.y))
+        if turn180:
+            c.translate(pt(trim.w), pt(trim.h))
+            c.rotate(180)
+        if rotated:
+            c.translate(pt(trim.w), 0)
+            c.rotate(90)
+
+    def draw_face(self, face: CardFace, trim: Rect, rotated: bool, images: dict) -> None:
+        c = self.c
+        layout = self.tpl.layouts[face.layout]
+        self._enter(trim, rotated, False)
+        c.doForm(self.frame_form(face.layout))
+        if face.art is not None and layout.art is not None and not self.opts.ink_saver:
+            img: PreparedImage = images[face.art]
+            x, y, w, h = self.box_pt(layout.art)
+            s = min(w / img.width_px, h / img.height_px)
+            iw, ih = img.width_px * s, img.height_px * s
+            c.saveState()
+            c.translate(x + (w - iw) / 2, y + (h - ih) / 2)
+            c.scale(iw, ih)
+            c.doForm(self.image_form(img))
+            c.restoreState()
+        for spec in layout.fields:
+            text = field_text(spec, face.entry, self.catalog)
+            if not text:
+                continue
+            x, y, w, h = self.box_pt(spec.box)
+            if spec.fill and not self.opts.ink_saver:
+                c.setFillColorRGB(*_rgb(spec.fill))
+                c.roundRect(x, y, w, h, pt(spec.radius), stroke=0, fill=1)
+            elif spec.fill:
+                c.setStrokeColorRGB(0.5, 0.5, 0.5)
+                c.setLineWidth(0.4)
+                c.roundRect(x, y, w, h, pt(spec.radius), stroke=1, fill=0)
+            col = (0, 0, 0) if self.opts.ink_saver else _rgb(spec.color, (0.08, 0.08, 0.08))
+            c.setFillColorRGB(*col)
+            font = fonts.font_name(spec.bold, spec.condensed)
+            pad = pt(0.4) if spec.fill else 0
+            key = (face.name, spec.field or spec.text or "")
+
+            def warn(msg, key=key):
+                if key not in self.reported:
+                    self.reported.add(key)
+                    self.job.warn(msg)
+
+            from builder.render.pdfbase import draw_text_box
+
+            draw_text_box(c, text, (x + pad, y, w - 2 * pad, h), font, spec.size * self.fscale,
+                          min(spec.min_size, spec.size * self.fscale), align=spec.align, valign=spec.valign,
+                          wrap=spec.wrap, what=f"card '{face.name}', field '{spec.field or 'text'}'",
+                          warn=warn)
+        c.restoreState()
+
+    def draw_back(self, key: str, trim: Rect, rotated: bool, turn180: bool) -> None:
+        self._enter(trim, rotated, turn180)
+        self.c.doForm(self.back_form(key))
+        self.c.restoreState()
+
+
+def draw_marks(c, segments, ink_saver: bool = False) -> None:
+    c.saveState()
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(pt(0.15))
+    for s in segments:
+        c.line(pt(s.x0), pt(s.y0), pt(s.x1), pt(s.y1))
+    c.restoreState()
+
+
+# -- page chrome placement ----------------------------------------------------------------
+
+
+@dataclass
+class Band:
+    side: str          # bottom | top | left | right
+    depth: float       # usable depth (mm) between the page-edge clearance and the marks
+    start: float       # distance of the usable region from the page edge (mm)
+
+
+EDGE_CLEAR = 2.5
+
+
+def free_bands(plan, marks: bool) -> list[Band]:
+    pw, ph = plan.paper
+    a = plan.area
+    used = MARK_OFFSET + MARK_LENGTH + 0.8 if marks else 1.0
+    gaps = {"bottom": a.y, "top": ph - a.y1, "left": a.x, "right": pw - a.x1}
+    return [Band(side, g - used - EDGE_CLEAR, EDGE_CLEAR) for side, g in gaps.items()]
+
+
+RULER_BLOCK = 50.0 + 45.0   # mm along the band: the bar and its label
+
+
+def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool = True) -> list:
+    """Footer lines, the 50 mm ruler and an info line beside it, in the free page margins.
+
+    Items are stacked into the margin bands outside the cut marks: the footer lines
+    together in the first band deep enough (bottom, top, left, right) or else one line
+    per band, the ruler block in the deepest band left. In a side band the text is turned
+    to read upwards. Returns the items that found no room (draw them on the back page).
+    """
+    size = 5.5
+    line_h = size * 1.25 / 72 * 25.4
+    order = {"bottom": 0, "top": 1, "left": 2, "right": 3}
+    bands = sorted(free_bands(plan, marks), key=lambda b: order[b.side])
+    used = {b.side: 0.0 for b in bands}
+    items: list = [("lines", list(lines))] if lines else []
+    if ruler:
+        items.append(("ruler", info))
+    left_over = []
+    for kind, payload in items:
+        if kind == "lines":
+            need = len(payload) * line_h + 0.3
+            band = next((b for b in bands if b.depth - used[b.side] >= need), None)
+            if band:
+                _band_text(job.canvas, plan.paper, band, payload, size, used[band.side])
+                used[band.side] += need + 0.6
+                continue
+            rest = []
+            for text in payload:
+                band = next((b for b in bands if b.depth - used[b.side] >= line_h + 0.3), None)
+                if band:
+                    _band_text(job.canvas, plan.paper, band, [text], size, used[band.side])
+                    used[band.side] += line_h + 0.9
+                else:
+                    rest.append(text)
+            if rest:
+                left_over.append(("lines", rest))
+        else:
+            band = max(bands, key=lambda b: b.depth - used[b.side])
+            if band.depth - used[band.side] >= 3.6:
+                _ruler_in(job.canvas, plan.paper, band, used[band.side], payload, size)
+                used[band.side] += 4.2
+            else:
+                left_over.append(("ruler", payload))
+    return left_over
+
+
+def _ruler_in(c, paper, band: "Band", offset: float, info: str, size: float) -> None:
+    from builder.render.pdfbase import draw_ruler
+
+    pw, ph = paper
+    c.saveState()
+    if band.side in ("bottom", "top"):
+        y = band.start + offset if band.side == "bottom" else ph - band.start - offset - 3.5
+        draw_ruler(c, 8.0, y)
+        _line_at(c, 8.0 + RULER_BLOCK, y + 0.3, pw - 16 - RULER_BLOCK, info, size)
+    else:
+        # turned to read upwards: local y runs to the left of the page
+        x = (band.start + offset + 3.5) if band.side == "left" else (pw - band.start - offset)
+        c.translate(pt(x), 0)
+        c.rotate(90)
+        draw_ruler(c, 8.0, 0)
+        _line_at(c, 8.0 + RULER_BLOCK, 0.3, ph - 16 - RULER_BLOCK, info, size)
+    c.restoreState()
+
+
+def draw_left_over(job, plan, left_over: list) -> None:
+    """Chrome that found no room on the front page, on a page without cut marks (the backs)."""
+    lines = [t for kind, p in left_over if kind == "lines" for t in p]
+    info = next((p for kind, p in left_over if kind == "ruler"), None)
+    rest = draw_chrome(job, plan, lines, info or "", marks=False, ruler=info is not None)
+    if rest:
+        job.warn("the page margins leave no room for: " + "; ".join(
+            "50 mm ruler" if k == "ruler" else "; ".join(p) for k, p in rest))
+
+
+def _line_at(c, x: float, y: float, width: float, text: str, size: float) -> None:
+    if not text or width <= 5:
+        return
+    fit = fonts.fit_text(fonts.printable(text, fonts.CONDENSED), pt(width), size * 1.3, fonts.CONDENSED,
+                         size, 4.0, wrap=False)
+    c.setFillColorRGB(0.15, 0.15, 0.15)
+    c.setFont(fonts.CONDENSED, fit.size)
+    c.drawString(pt(x), pt(y), fit.lines[0] if fit.lines else "")
+
+
+def _band_text(c, paper, band: Band, lines: list[str], size: float, offset: float = 0.0) -> None:
+    """Footer lines in a margin band; in a side band the text is turned to read upwards."""
+    pw, ph = paper
+    c.saveState()
+    c.setFillColorRGB(0.15, 0.15, 0.15)
+    lead = size * 1.25
+    descent = 0.3 * size
+    if band.side == "bottom":
+        length, x0, y0 = pt(pw - 16), pt(8), pt(band.start + offset) + descent
+    elif band.side == "top":
+        length, x0, y0 = pt(pw - 16), pt(8), pt(ph - band.start - offset) - lead * len(lines) + descent
+    else:
+        depth = len(lines) * lead / 72 * 25.4
+        edge = band.start + offset + depth if band.side == "left" else pw - band.start - offset
+        c.translate(pt(edge), 0)
+        c.rotate(90)
+        # local x runs up the page, local y runs to the left: line i sits i leads further left
+        length, x0, y0 = pt(ph - 16), pt(8), descent
+    for i, text in enumerate(reversed(lines)):
+        fit = fonts.fit_text(fonts.printable(text, fonts.CONDENSED), length, lead, fonts.CONDENSED, size, 4.0,
+                             wrap=False)
+        c.setFont(fonts.CONDENSED, fit.size)
+        c.drawString(x0, y0 + i * lead, fit.lines[0] if fit.lines else "")
+    c.restoreState()
+
+
+# -- the document ---------------------------------------------------------------------------
+
+
+def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
+                 template: CardTemplate | None = None, **options) -> Path:
+    """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
+    from builder.render.pdfbase import PdfJob, footer_lines
+
+    opts = sheet_options(**options)
+    tpl = template or load_template(doc.system)
+    plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks)
+    faces, warnings = list_cards(doc, catalog, lst)
+    base_dirs = [Path(doc.base_dir)] + [Path(p).parent for p in doc.packs]
+    search = []
+    for d in base_dirs:
+        if (d / "art").is_dir() and (d / "art") not in search:
+            search.append(d / "art")
+    for f in faces:
+        f.layout = choose_layout(tpl, f.entry)
+        f.back = choose_back(tpl, f.entry)
+        f.art = find_art(f, tpl, search, base_dirs)
+    # images: prepared once each (at the size of their box)
+    images: dict[Path, PreparedImage] = {}
+    for f in faces:
+        box = tpl.layouts[f.layout].art
+        if f.art is not None and box is not None and f.art not in images and not opts.ink_saver:
+            _, _, w, h = scale_box(box, tpl.size, opts.card)
+            images[f.art] = prepare_image(f.art, w, h)
+    # glyph coverage of everything printed, before drawing
+    items = []
+    for f in faces:
+        for spec in tpl.layouts[f.layout].fields:
+            t = field_text(spec, f.entry, catalog)
+            if t:
+                items.append((f"card '{f.name}'", spec.field or "text",
+                              t if not spec.bold else t))
+    for key, b in tpl.backs.items():
+        items.append((f"back '{key}'", "title", b.title + b.subtitle))
+    footer = footer_lines(result, share_code)
+    items.extend(("footer", "footer", x) for x in footer)
+    problems = fonts.check_glyphs(items, fonts.REGULAR)
+    copies = [f for f in faces for _ in range(f.count)]
+    chunks = page_chunks(len(copies), plan.per_page) or [range(0)]
+    total_pages = len(chunks) * (2 if opts.backs else 1)
+    title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
+    with PdfJob(out_path, opts.paper, title=title, author=doc.author, subject=f"{doc.system} card sheets",
+                duplex=opts.duplex if opts.backs else None, force=force, total_pages=total_pages) as job:
+        for w in warnings:
+            job.warn(w)
+        for p in problems:
+            job.warn(p.message())
+        writer = CardSheetWriter(job, tpl, opts, catalog)
+        for pi, chunk in enumerate(chunks):
+            if pi:
+                job.new_page()
+            page_cards = [copies[i] for i in chunk]
+            for slot, face in zip(plan.slots, page_cards):
+                writer.draw_face(face, slot.trim, slot.rotated, images)
+            if opts.marks:
+                draw_marks(job.canvas, plan.marks)
+            info = (f"{title}: sheet {pi + 1}/{len(chunks)}, {len(copies)} cards, "
+                    f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
+                    + (f"; backs on the next page, flip on the {opts.duplex} edge" if opts.backs else ""))
+            left_over = draw_chrome(job, plan, footer, info, opts.marks)
+            if left_over and not opts.backs:
+                job.warn("the page margins leave no room for: " + "; ".join(
+                    "50 mm ruler" if k == "ruler" else "; ".join(p) for k, p in left_over))
+            if opts.backs:
+                job.new_page()
+                for slot, face in zip(plan.slots, page_cards):
+                    trim, _, turn = back_slot(slot, opts.paper, opts.duplex, opts.offset)
+                    writer.draw_back(face.back, trim, slot.rotated, turn == 180)
+                if left_over:
+                    draw_left_over(job, plan, left_over)
+    return job.path
+
+
+# -- duplex alignment test sheet ------------------------------------------------------------
+
+
+TEST_POINTS = ((0.5, 0.5), (0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8))
+SCALE_HALF = 6.0   # mm each side of zero on the back scales
+TICK_STEP = 0.5
+
+
+def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long", force: bool = False) -> Path:
+    """Two pages: crosshair targets on the front, graduated scales on the back.
+
+    Print duplex, hold the sheet against the light and look from the back side: where a
+    front crosshair line crosses a back scale is the printer's misalignment; the value
+    read on the horizontal scale is X, on the vertical scale Y of ``--offset X,Y``.
+    """
+    from builder.render.pdfbase import PdfJob, draw_ruler
+
+    if duplex not in ("long", "short"):
+        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+    pw, ph = paper
+    with PdfJob(out_path, paper, title="daimyo duplex alignment test", subject="print-test",
+                duplex=duplex, force=force) as job:
+        c = job.canvas
+        c.setLineWidth(pt(0.15))
+        for fx, fy in TEST_POINTS:
+            x, y = pw * fx, ph * fy
+            c.line(pt(x - 12), pt(y), pt(x + 12), pt(y))
+            c.line(pt(x), pt(y - 12), pt(x), pt(y + 12))
+            c.circle(pt(x), pt(y), pt(3), stroke=1, fill=0)
+            c.circle(pt(x), pt(y), pt(8), stroke=1, fill=0)
+        c.setFont(fonts.BOLD, 11)
+        c.drawString(pt(15), pt(ph - 15), "daimyo duplex alignment test: FRONT")
+        c.setFont(fonts.REGULAR, 8)
+        text = [
+            f"Print both pages on one sheet, duplex, flip on the {duplex} edge, at 100 % (actual size, no fit-to-page).",
+            "Hold the sheet against a window or lamp and look at the BACK side (page 2).",
+            "Each crosshair of this page shows through on a scale of the back page. Read where its",
+            "vertical line crosses the horizontal scale (X) and where its horizontal line crosses the",
+            "vertical scale (Y), in mm. Then print with:  daimyo print LIST --offset X,Y",
+            f"(and --duplex {duplex}). Check the ruler below: the bar must measure exactly 50 mm.",
+        ]
+        for i, t in enumerate(text):
+            c.drawString(pt(15), pt(ph - 22) - i * 11, t)
+        draw_ruler(c, 15, 12)
+        job.new_page()
+        c.setLineWidth(pt(0.15))
+        c.setFont(fonts.BOLD, 11)
+        c.drawString(pt(15), pt(ph - 15), "daimyo duplex alignment test: BACK (read the scales from this side)")
+        for fx, fy in TEST_POINTS:
+            fx_, fy_ = fx, fy
+            x0, y0 = pw * fx_, ph * fy_
+            # the mirrored position of the front target on the back page
+            r = Rect(x0, y0, 0, 0)
+            if duplex == "long":
+                bx, by = pw - r.x, r.y
+            else:
+                bx, by = r.x, ph - r.y
+            _scale(c, bx, by)
+        draw_ruler(c, pw - 15 - 50 - 78, 12)
+    return job.path
+
+
+def _scale(c, x: float, y: float) -> None:
+    """Horizontal and vertical mm scales crossing at (x, y): 0 at the ideal position,
+    positive to the right and up (as seen on this side)."""
+    n = int(SCALE_HALF / TICK_STEP)
+    c.setFont(fonts.CONDENSED, 4.5)
+    c.line(pt(x - SCALE_HALF), pt(y - 1.5), pt(x + SCALE_HALF), pt(y - 1.5))
+    c.line(pt(x - 1.5), pt(y - SCALE_HALF), pt(x - 1.5), pt(y + SCALE_HALF))
+    for i in range(-n, n + 1):
+        v = i * TICK_STEP
+        long_tick = i % 2 == 0
+        h = 2.0 if long_tick else 1.0
+        # horizontal scale: ticks hang below y (so the centre stays clear)
+        c.line(pt(x + v), pt(y - 1.5), pt(x + v), pt(y - 1.5 - h))
+        c.line(pt(x - 1.5), pt(y + v), pt(x - 1.5 - h), pt(y + v))
+        if long_tick and i % 4 == 0:
+            label = f"{v:+g}" if v else "0"
+            c.drawCentredString(pt(x + v), pt(y - 5.2), label)
+            c.drawRightString(pt(x - 4.0), pt(y + v) - 1.5, label)
+    c.drawString(pt(x + SCALE_HALF + 1), pt(y - 2.2), "X mm")
+    c.drawString(pt(x - 3.5), pt(y + SCALE_HALF + 1), "Y mm")
