@@ -8,7 +8,7 @@ an entry with the same id (``province-04``) replaces the placeholder's fields.
 
 from __future__ import annotations
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 
@@ -95,13 +95,6 @@ class SenjiCatalog(BaseCatalog):
     combat: Combat | None = None
     goal: Goal | None = None
 
-    @model_validator(mode="after")
-    def _setups_distinct(self):
-        counts = [s.players for s in self.setups]
-        dup = {c for c in counts if counts.count(c) > 1}
-        if dup:
-            raise ValueError(f"setups: more than one setup for {sorted(dup)} players")
-        return self
 
 
 CATALOG_MODEL = SenjiCatalog
@@ -110,7 +103,12 @@ CATALOG_MODEL = SenjiCatalog
 def cross_check(catalog) -> list:
     m = catalog.model
     out = []
+    seen_counts: dict[int, int] = {}
     for i, s in enumerate(m.setups):
+        if s.players in seen_counts:
+            out.append(catalog.diag(("setups", i, "players"), f"a second setup for {s.players} players",
+                                    hint="each player count has one setup"))
+        seen_counts.setdefault(s.players, i)
         for j, name in enumerate(s.excluded):
             if catalog.find("families", name) is None:
                 out.append(catalog.diag(("setups", i, "excluded", j), f"unknown family '{name}'",
