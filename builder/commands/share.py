@@ -1,7 +1,113 @@
-"""CLI commands: share."""
+"""CLI commands: export, import, show."""
 
 from __future__ import annotations
+
+from typing import Optional
+
+import typer
 
 
 def register(app) -> None:
     """Add this module's commands to the typer app."""
+    from builder.cli import echo, fail
+    from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
+
+    def _system(system):
+        if system is None:
+            return None
+        from builder.cli import _system as check_system
+
+        return check_system(system)
+
+    def _warn(imp):
+        for line in imp.warnings():
+            echo(line, err=True)
+
+    @app.command("export")
+    def export_cmd(
+        source: str = typer.Argument(..., help="A list file (YAML, JSON, text, markdown), a share code, or - for stdin."),
+        to: str = typer.Option("text", "--to", "-t", help="text, markdown, json, yaml or code"),
+        out: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
+        system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists."),
+    ):
+        """Write a list as forum text, Markdown, JSON, YAML or a one-line share code."""
+        from builder.share.api import FORMATS, export_doc, read_source, summary_of
+
+        try:
+            if to not in FORMATS:
+                from builder.errors import UsageError
+                from builder.names import did_you_mean
+
+                raise UsageError(f"unknown format '{to}'", did_you_mean(to, FORMATS) or "one of " + ", ".join(FORMATS))
+            imp = read_source(source, _system(system))
+            _warn(imp)
+            summary = summary_of(imp) if to in ("text", "markdown") else None
+            text = export_doc(imp.doc, to, summary)
+            if to == "code":
+                text += "\n"
+            if out:
+                from builder.yamlio import atomic_write
+
+                atomic_write(out, text, force=force)
+                echo(f"wrote {out}", err=True)
+            else:
+                echo(text.rstrip("\n"))
+        except DaimyoError as exc:
+            fail(exc)
+
+    @app.command("import")
+    def import_cmd(
+        source: str = typer.Argument(..., help="A file in any exported format, a share code, or - for stdin."),
+        out: Optional[str] = typer.Option(None, "--output", "-o", help="Write the list (YAML) to this file."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
+        system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists without a header."),
+    ):
+        """Read a shared list (text, Markdown, JSON, YAML or share code) and write it as a YAML list."""
+        from builder.lists.dump import dump_list_yaml
+        from builder.share.api import read_source
+
+        try:
+            imp = read_source(source, _system(system))
+            _warn(imp)
+            text = dump_list_yaml(imp.doc)
+            if out:
+                from builder.yamlio import atomic_write
+
+                atomic_write(out, text, force=force)
+                echo(f"wrote {out} ({imp.doc['system']}, from {imp.format})", err=True)
+            else:
+                echo(text.rstrip("\n"))
+        except DaimyoError as exc:
+            fail(exc)
+
+    @app.command("show")
+    def show_cmd(
+        source: str = typer.Argument(..., help="A list file in any format, a share code, or - for stdin."),
+        system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists."),
+        pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to include in the check."),
+        explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
+    ):
+        """Pretty-print any list, file or share code, with its check result. Exit 0 legal, 1 illegal, 2 unreadable."""
+        from builder.check import format_result
+        from builder.share.api import check_imported, read_source
+        from builder.share.text import render_text
+
+        try:
+            imp = read_source(source, _system(system))
+        except DaimyoError as exc:
+            fail(exc)
+        _warn(imp)
+        try:
+            res = check_imported(imp, pack)
+        except DaimyoError as exc:
+            echo(render_text(imp.doc).rstrip("\n"))
+            echo("")
+            fail(exc)
+        echo(render_text(imp.doc, summary=res.summary).rstrip("\n"))
+        echo("")
+        for line in format_result(res, explain):
+            echo(line)
+        raise typer.Exit(EXIT_OK if res.legal else EXIT_ILLEGAL)
+
+    del EXIT_INPUT

@@ -1,0 +1,191 @@
+"""Export and import of lists in every share format; the library behind
+``daimyo export``, ``daimyo import`` and ``daimyo show``.
+
+Formats: ``text`` (forum/chat lines), ``markdown``, ``json``, ``yaml`` (exactly
+what ``daimyo new``/``add`` write) and ``code`` (one-line share code). Every
+format reads back to the same canonical list (``builder.share.canonical``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from builder.errors import DaimyoError, Diagnostic, ListError, UsageError
+from builder.share.canonical import Resolver, canonical
+from builder.share.schema import Note
+
+FORMATS = ("text", "markdown", "json", "yaml", "code")
+
+
+@dataclass
+class Imported:
+    doc: dict
+    format: str
+    file: str
+    base_dir: Path
+    notes: list[Note] = field(default_factory=list)
+
+    def warnings(self) -> list[str]:
+        return [Diagnostic(self.file, n.line, n.col, n.message, severity=n.severity, hint=n.hint).format()
+                for n in self.notes]
+
+
+# -- detection and reading ------------------------------------------------------------------
+
+_YAML_SYSTEM = re.compile(r"^[\"']?system[\"']?\s*:", re.M)
+
+
+def detect_format(text: str) -> str:
+    """code, json, yaml, markdown or text."""
+    from builder.share.code import looks_like_code
+    from builder.share.markdown import looks_like_markdown
+
+    body = text.lstrip("\ufeff").strip()
+    if looks_like_code(body) or _code_in_envelope(body):
+        return "code"
+    if body.startswith("{") or body.startswith("["):
+        return "json"
+    if _YAML_SYSTEM.search(body):
+        return "yaml"
+    if looks_like_markdown(body):
+        return "markdown"
+    return "text"
+
+
+def _code_in_envelope(body: str) -> str | None:
+    """The code of a text whose only content line (comments aside) is a share code."""
+    from builder.share.code import looks_like_code
+
+    lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith(("#", "//"))]
+    if len(lines) == 1 and looks_like_code(lines[0]):
+        return lines[0]
+    return None
+
+
+def parse_source_text(text: str, file: str = "<text>", system: str | None = None,
+                      base_dir: Path | None = None) -> Imported:
+    """Read a list from text in any share format."""
+    from builder.share.code import decode
+    from builder.share.text import parse_text
+
+    base = base_dir if base_dir is not None else Path(".")
+    fmt = detect_format(text)
+    if fmt == "code":
+        body = text.strip()
+        code = _code_in_envelope(body) or body
+        doc = decode(code, where=file)
+        if system and doc["system"] != system:
+            raise UsageError(f"the code holds a {doc['system']} list, not {system}")
+        return Imported(canonical(doc, file=file), "code", file, base)
+    if fmt in ("json", "yaml"):
+        return Imported(_parse_document(text, file, fmt, system), fmt, file, base)
+    doc, notes = parse_text(text, file, system=system, markdown=(fmt == "markdown"))
+    return Imported(doc, fmt, file, base, notes)
+
+
+def _parse_document(text: str, file: str, fmt: str, system: str | None) -> dict:
+    from builder.yamlio import parse_yaml
+
+    if fmt == "json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ListError(Diagnostic(file, exc.lineno, exc.colno, f"JSON syntax: {exc.msg}")) from None
+        try:  # positions for the shape messages (JSON is YAML)
+            _, pos = parse_yaml(text, file)
+        except DaimyoError:
+            pos = None
+    else:
+        try:
+            data, pos = parse_yaml(text, file)
+        except DaimyoError as exc:
+            raise ListError(exc.diagnostics) from None
+    if not isinstance(data, dict):
+        raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
+    if system and isinstance(data.get("system"), str) and data["system"].strip().lower() != system:
+        raise UsageError(f"the document is a {data['system']} list, not {system}")
+    if "system" not in data:
+        if system:
+            data = {"system": system, **data}
+        else:
+            raise ListError(Diagnostic(file, 1, 1, "missing required key 'system'",
+                                       hint="one of senshiai, kensei, herocard, senji, satsuma (or pass --system)"))
+    return canonical(data, positions=pos, file=file)
+
+
+def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
+    """SOURCE of ``daimyo import``/``show``: ``-`` (stdin), a file, or a share code."""
+    from builder.share.code import decode, looks_like_code
+    from builder.yamlio import read_text
+
+    if source == "-":
+        stream = stdin if stdin is not None else sys.stdin
+        text = stream.read()
+        return parse_source_text(text, "<stdin>", system, Path("."))
+    p = Path(source)
+    if p.is_file() or p.is_dir():
+        text = read_text(p)
+        return parse_source_text(text, str(source), system, p.parent)
+    if looks_like_code(source) or re.match(r"^\s*DMY", source):
+        doc = decode(source, where="<code>")
+        if system and doc["system"] != system:
+            raise UsageError(f"the code holds a {doc['system']} list, not {system}")
+        return Imported(canonical(doc, file="<code>"), "code", "<code>", Path("."))
+    raise DaimyoError(Diagnostic(str(source), 0, 0, "file not found",
+                                 hint="give a list file, a share code (DMY1-...) or - for standard input"))
+
+
+# -- exporting -----------------------------------------------------------------------------
+
+def check_imported(imp: Imported, extra_packs=()):
+    """The check result of an imported list (packs relative to where it came from)."""
+    from builder.check import check_doc
+    from builder.lists.document import parse_list
+    from builder.lists.dump import dump_list_yaml
+
+    doc = parse_list(dump_list_yaml(imp.doc), imp.file, base_dir=imp.base_dir)
+    return check_doc(doc, list(extra_packs))
+
+
+def summary_of(imp: Imported) -> dict | None:
+    try:
+        return check_imported(imp).summary
+    except Exception:  # no summary is fine: the header then omits the totals
+        return None
+
+
+def export_doc(doc: dict, fmt: str, summary: dict | None = None) -> str:
+    """A canonical document in one share format (text ends with a newline, a code does not)."""
+    from builder.lists.dump import dump_list_yaml
+
+    if fmt not in FORMATS:
+        from builder.names import did_you_mean
+
+        raise UsageError(f"unknown format '{fmt}'", did_you_mean(fmt, FORMATS) or "one of " + ", ".join(FORMATS))
+    doc = canonical(doc)
+    r = Resolver.of(doc["system"])
+    if fmt == "yaml":
+        return dump_list_yaml(doc)
+    if fmt == "json":
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    if fmt == "code":
+        from builder.share.code import encode
+
+        return encode(doc, r)
+    if fmt == "markdown":
+        from builder.share.markdown import render_markdown
+
+        return render_markdown(doc, r, summary)
+    from builder.share.text import render_text
+
+    return render_text(doc, r, summary)
+
+
+def import_export(text: str, fmt: str, file: str = "<list>", system: str | None = None) -> str:
+    """Convenience: read ``text`` in any format and write it in ``fmt``."""
+    imp = parse_source_text(text, file, system)
+    return export_doc(imp.doc, fmt, summary_of(imp))
