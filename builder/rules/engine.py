@@ -236,7 +236,7 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
         return BoundValue(v, txt, None, used)
     unit = f" {ctx.unit}"
     base_v = ctx.value(b.of)
-    base_txt = f"{fmt_num(base_v)}{unit}" if b.of in ("limit", "spent") or b.of.endswith("points") else fmt_num(base_v)
+    base_txt = f"{fmt_num(base_v)}{unit}"
     if b.value is not None:
         v = _num(b.value, ctx, used)
         text, base = f"{fmt_num(v)}{measure_unit}", None
@@ -263,7 +263,8 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
         text = f"{base} = {fmt_num(v)}{measure_unit}"
     elif b.table is None:
         v = base_v
-        text = f"{base_txt} ({BASE_NAMES.get(b.of, b.of)})"
+        name = BASE_NAMES.get(b.of) or (ctx.values[b.of][1] if b.of in ctx.values else b.of)
+        text = f"{base_txt} ({name})"
         base = None
     else:
         v = None
@@ -291,10 +292,9 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
     if clamp:
         base = f"{base}, {', '.join(clamp)}" if base else ", ".join(clamp)
         text = f"{base} = {fmt_num(v)}{measure_unit}"
-    for p in used:
-        if p in ctx.rules:
-            text += f" [{p}={fmt_num(ctx.rules[p])}]"
-            break
+    shown = [p for p in used if p in ctx.rules]
+    if shown:
+        base = f"{base or text} (house rule {', '.join(f'{p}={fmt_num(ctx.rules[p])}' for p in shown)})"
     return BoundValue(v, text, base, used)
 
 

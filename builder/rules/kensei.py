@@ -29,9 +29,9 @@ UNIT = "AP"
 FACTS = {"troop", "name", "class", "type", "size_class", "titles", "weapons", "ranged", "firearm",
          "melee", "leader", "general", "unique", "legendary", "single", "unit", "living", "common",
          "clans", "list_section", "realm", "creature", "spiritual", "cost", "volume", "standard",
-         "led"}
+         "led", "warrior", "exempt", "exempt_min"}
 CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
-CONTEXT_VALUES = {"limit", "spent", "troops_points", "commander_cost", "ranged_points"}
+CONTEXT_VALUES = {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
 
 SRC = {
     "general": f"{SEED}:5869-5871, {SEED}:5914-5915, {SEED}:1741-1744",
@@ -325,10 +325,18 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
     t = e.troop
     if t is None:
         return Fraction(0), False
-    if t.purchase is not None and rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") \
-            in ("pairs", "purchase", "price", True, None):
-        lots = math.ceil(e.models / t.purchase.models)
-        return Fraction(t.purchase.points).limit_denominator(1000) * lots, True
+    if t.purchase is not None:
+        reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs")
+        lot_models, lot_points = t.purchase.models, Fraction(t.purchase.points).limit_denominator(1000)
+        if reading != "bonus":
+            return lot_points * math.ceil(e.models / lot_models), True
+        if t.cost is None:
+            return Fraction(0), False
+        cost = Fraction(t.cost).limit_denominator(1000)
+        # bonus reading: pay for p models, get lot_models free for every lot_points spent
+        for paid in range(0, e.models + 1):
+            if paid + lot_models * math.floor(paid * cost / lot_points) >= e.models:
+                return cost * paid, True
     if t.cost is None:
         return Fraction(0), False
     return Fraction(t.cost).limit_denominator(1000) * e.models, True
@@ -337,6 +345,14 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
 # -- checks --------------------------------------------------------------------------------------
 
 def _prepare(lst: KenseiList, catalog, rules: dict):
+    every = rules.get("count_every_category", True) is not False
+    caps_only = rules.get("leaders_exempt", "all_type_limits") == "caps_only"
+    warrior_classes = ("W",) if rules.get("melee_warrior_classes") == "warrior_only" else ("W", "E")
+    leader_in_size = rules.get("unit_leader_counts_toward_size") is True
+    led = {}
+    for e in lst.entries:
+        if e.led_by and e.troop is not None:
+            led[e.index] = 1
     items = []
     for e in lst.entries:
         if e.troop is None:
@@ -345,17 +361,33 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         facts = dict(troop_facts(e.troop, catalog))
         facts["standard"] = e.standard > 0
         facts["led"] = e.led_by is not None
-        items.append(Item(loc=e.loc, name=e.troop.name, key=e.troop.id, models=e.models,
+        leader = facts["leader"]
+        cls = facts["class"]
+        facts["warrior"] = cls if isinstance(cls, Unknown) else cls in warrior_classes
+        facts["exempt"] = leader
+        facts["exempt_min"] = False if caps_only else leader
+        if not every and facts["type"] in ("mounted", "skirmisher", "creature"):
+            facts["ranged"] = facts["firearm"] = False  # one category per troop: its type first
+        models = e.models + (led.get(e.index, 0) if leader_in_size else 0)
+        items.append(Item(loc=e.loc, name=e.troop.name, key=e.troop.id, models=models,
                           points=e.points, facts=facts, origin=catalog.where("troops", e.troop)))
-    ranged_points = sum((i.points for i in items if i.facts["ranged"] is True and i.facts["leader"] is False),
+    ranged_points = sum((i.points for i in items if i.facts["ranged"] is True and i.facts["exempt"] is False),
                         Fraction(0))
     level_name = getattr(lst.commander, "name", lst.commander_written)
+    rounding = math.floor if rules.get("limits_between_hundreds") == "floor" else math.ceil
+    size = max(100, rounding(lst.points / 100) * 100)
+    spent_base = rules.get("percent_base") == "points_spent"
+    size_label = "the battle size" if size == lst.points else \
+        f"{lst.points} AP rounded {'down' if rounding is math.floor else 'up'} to the hundred"
     ctx = Context(
         limit=lst.points,
         facts={"clan": lst.clan, "occult": lst.occult,
                "commander": getattr(lst.commander, "id", None), "limit": lst.points},
         values={"commander_cost": (lst.commander_cost, f"commander level {level_name}", ("commander",)),
                 "spent": (lst.total, "points spent", ("points",)),
+                "size": (size, size_label, ("points",)),
+                "percent_base": (lst.total if spent_base else lst.points,
+                                 "points spent" if spent_base else "the battle size", ("points",)),
                 "troops_points": (lst.troops_points, "troops", ("troops",)),
                 "ranged_points": (ranged_points, "ranged troops", ("troops",))},
         rules=rules, prefix="kensei", unit=UNIT, default_loc=("troops",),
@@ -372,7 +404,28 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     findings += _check_standards(lst, catalog)
     findings += _check_shikigami(lst, catalog)
     findings += _check_peasants(lst, rules)
+    if rules.get("onmyouji_realm_limits_troops") is True:
+        findings += _check_realm(lst)
     return findings
+
+
+def _check_realm(lst: KenseiList) -> list[Finding]:
+    realms = {e.troop.realm for e in lst.entries if e.troop is not None and e.troop.troop_class == "O"
+              and e.troop.realm}
+    if not realms:
+        return []
+    out = []
+    for e in lst.entries:
+        t = e.troop
+        if t is None or t.troop_type != "creature" or t.companions:
+            continue
+        if "shikigami" in normalize(t.name):
+            continue
+        if t.realm and t.realm not in realms:
+            out.append(Finding("error", "kensei.onmyouji-realm",
+                               f"{t.name} is a {t.realm} creature; the Onmyouji's realm is "
+                               f"{', '.join(sorted(realms))}", loc=e.loc, source=f"{SEED}:4917-4922"))
+    return out
 
 
 def _check_costs(lst: KenseiList) -> list[Finding]:
@@ -574,8 +627,7 @@ def _check_peasants(lst: KenseiList, rules: dict) -> list[Finding]:
         t = e.troop
         if t is None or t.purchase is None:
             continue
-        if rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") not in ("pairs", "purchase", "price",
-                                                                                     True, None):
+        if rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") == "bonus":
             continue
         n = t.purchase.models
         if e.models % n:
