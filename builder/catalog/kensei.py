@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import field_validator, model_validator
+from pydantic import field_validator, model_serializer, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 from builder.catalog.restrictions import Restriction
@@ -74,6 +74,11 @@ class Profile(Strict):
     pr: int | None = None
     wo: int | None = None
     ki: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_unknown(self, handler):
+        """Only the values the profile gives (None = unknown is left out)."""
+        return {k: v for k, v in handler(self).items() if v is not None}
 
 
 class Purchase(Strict):
@@ -211,7 +216,7 @@ class Troop(Entry):
 
     clans: list[str] = []
     list_section: str | None = None
-    cost: int | float | None = None
+    cost: float | None = None
     purchase: Purchase | None = None
     troop_class: str | None = None
     leader: bool | None = None
@@ -239,7 +244,10 @@ class Troop(Entry):
     @classmethod
     def _type_ok(cls, v):
         if v is not None and v not in TROOP_TYPES:
-            raise ValueError(f"troop_type '{v}' is not one of {', '.join(TROOP_TYPES)}")
+            say = {"cavalry": "mounted", "skirmishers": "skirmisher", "creatures": "creature",
+                   "spiritual troops": "spiritual"}.get(str(v).lower())
+            raise ValueError(f"troop_type '{v}' is not one of {', '.join(TROOP_TYPES)}"
+                             + (f" (write '{say}')" if say else ""))
         return v
 
     @field_validator("cost")
@@ -247,7 +255,7 @@ class Troop(Entry):
     def _cost_ok(cls, v):
         if v is not None and v < 0:
             raise ValueError(f"cost {v:g} is negative")
-        return v
+        return int(v) if v is not None and float(v).is_integer() else v  # 5, not 5.0
 
 
 class SampleItem(Noted):
@@ -444,13 +452,18 @@ def cross_check(catalog) -> list:
     out = []
     rules = {h.id for h in m.house_rules}
 
-    def ref(section, name, path, what, extra=()):
+    def ref(section, name, path, owner, kind, extra=()):
+        """Find ``name`` in ``section``; otherwise "<owner> unknown <kind> 'name'" at ``path``."""
         if not isinstance(name, str) or name in extra:
             return None
         hit = catalog.find(section, name)
         if hit is None:
-            out.append(catalog.diag(path, f"{what} '{name}' is not in {section}",
-                                    hint=catalog.did_you_mean(section, name) or None))
+            hint = catalog.did_you_mean(section, name)
+            if not hint:
+                known = [e.id if section in ("troop_classes", "clans", "commander_levels", "troop_types")
+                         else e.name for e in catalog.entries(section)] + list(extra)
+                hint = ("known: " + ", ".join(known)) if len(known) <= 12 else f"see 'daimyo catalog list kensei {section}'"
+            out.append(catalog.diag(path, f"{owner} unknown {kind} '{name}'", hint=hint))
         return hit
 
     def rule(rid, path):
@@ -463,7 +476,7 @@ def cross_check(catalog) -> list:
     for i, t in enumerate(m.troops):
         at = ("troops", i)
         for j, c in enumerate(t.clans):
-            ref("clans", c, at + ("clans", j), f"troop '{t.name}' names clan", extra=("any", "common"))
+            ref("clans", c, at + ("clans", j), f"troop '{t.name}' names", "clan", extra=("any", "common"))
         if t.list_section is not None and t.list_section not in LIST_SECTIONS \
                 and catalog.find("clans", t.list_section) is None:
             known = list(LIST_SECTIONS) + clan_ids
@@ -471,23 +484,23 @@ def cross_check(catalog) -> list:
                                     f"troop '{t.name}' names list '{t.list_section}', which is no army list",
                                     hint=did_you_mean(t.list_section, known) or "lists: " + ", ".join(known)))
         if t.troop_class is not None:
-            ref("troop_classes", t.troop_class, at + ("troop_class",), f"troop '{t.name}' has class")
+            ref("troop_classes", t.troop_class, at + ("troop_class",), f"troop '{t.name}' has", "class")
         if t.troop_type is not None:
-            ref("troop_types", t.troop_type, at + ("troop_type",), f"troop '{t.name}' has troop type")
+            ref("troop_types", t.troop_type, at + ("troop_type",), f"troop '{t.name}' has", "troop type")
         if t.volume is not None and volumes and t.volume not in volumes:
             out.append(catalog.diag(at + ("volume",), f"troop '{t.name}' has volume {t.volume}, not one of "
                                     + ", ".join(map(str, sorted(volumes)))))
         for j, x in enumerate(t.titles):
-            ref("titles", x, at + ("titles", j), f"troop '{t.name}' has title")
+            ref("titles", x, at + ("titles", j), f"troop '{t.name}' has", "title")
         for j, x in enumerate(t.weapons):
-            ref("weapons", x, at + ("weapons", j), f"troop '{t.name}' carries weapon")
+            ref("weapons", x, at + ("weapons", j), f"troop '{t.name}' carries", "weapon")
         for j, x in enumerate(t.armour):
-            ref("armour", x, at + ("armour", j), f"troop '{t.name}' wears armour")
+            ref("armour", x, at + ("armour", j), f"troop '{t.name}' wears", "armour")
         for field in ("abilities", "ki_abilities"):
             for j, x in enumerate(getattr(t, field)):
-                ref("abilities", x, at + (field, j), f"troop '{t.name}' has ability")
+                ref("abilities", x, at + (field, j), f"troop '{t.name}' has", "ability")
         for j, comp in enumerate(t.companions):
-            ref("troops", comp.troop, at + ("companions", j, "troop"), f"troop '{t.name}' comes with troop")
+            ref("troops", comp.troop, at + ("companions", j, "troop"), f"troop '{t.name}' comes with", "troop")
         if t.purchase is not None:
             rule(t.purchase.house_rule, at + ("purchase", "house_rule"))
         if t.general and t.troop_class is not None and t.troop_class != "H":
@@ -495,9 +508,9 @@ def cross_check(catalog) -> list:
                                     "only a hero (H) can be the army general (L1741-1744)"))
     for i, t in enumerate(m.titles):
         for j, x in enumerate(t.grants):
-            ref("abilities", x, ("titles", i, "grants", j), f"title '{t.name}' grants ability")
+            ref("abilities", x, ("titles", i, "grants", j), f"title '{t.name}' grants", "ability")
     for i, w in enumerate(m.weapons):
-        wt = ref("weapon_types", w.weapon_type, ("weapons", i, "weapon_type"), f"weapon '{w.name}' has type")
+        wt = ref("weapon_types", w.weapon_type, ("weapons", i, "weapon_type"), f"weapon '{w.name}' has", "weapon type")
         if wt is not None and (wt.kind == "ranged") != w.ranged:
             out.append(catalog.diag(("weapons", i, "ranged"),
                                     f"weapon '{w.name}' is of {wt.kind} type '{wt.name}' but ranged is {w.ranged}"))
@@ -505,13 +518,14 @@ def cross_check(catalog) -> list:
             out.append(catalog.diag(("weapons", i, "firearm"), f"weapon '{w.name}' is a firearm but not ranged"))
     for i, sl in enumerate(m.sample_lists):
         at = ("sample_lists", i)
-        ref("clans", sl.clan, at + ("clan",), f"sample list '{sl.name}' names clan")
+        ref("clans", sl.clan, at + ("clan",), f"sample list '{sl.name}' names", "clan")
         level = ref("commander_levels", sl.commander_level, at + ("commander_level",),
-                    f"sample list '{sl.name}' names commander level")
-        total = level.cost if level is not None else 0
+                    f"sample list '{sl.name}' names", "commander level")
+        level_cost = level.cost if level is not None else 0
+        total = level_cost
         for j, item in enumerate(sl.troops):
             total += item.points
-            troop = ref("troops", item.troop, at + ("troops", j, "troop"), f"sample list '{sl.name}' names troop")
+            troop = ref("troops", item.troop, at + ("troops", j, "troop"), f"sample list '{sl.name}' names", "troop")
             if troop is not None and troop.cost is not None and troop.cost * item.models != item.points:
                 out.append(catalog.diag(at + ("troops", j, "points"),
                                         f"{item.models} x {troop.name} at {troop.cost:g} AP = "
@@ -519,7 +533,8 @@ def cross_check(catalog) -> list:
                                         code="catalog.value"))
         if total != sl.total:
             out.append(catalog.diag(at + ("total",), f"sample list '{sl.name}' adds up to {total} AP "
-                                    f"(troops and commander level), not {sl.total}", code="catalog.value"))
+                                    f"(troops {total - level_cost} + commander level {level_cost}), "
+                                    f"not its total {sl.total}", code="catalog.value"))
     ab = m.army_building
     if ab is not None:
         at = ("army_building",)
@@ -541,7 +556,7 @@ def cross_check(catalog) -> list:
                                         f"'{key}', which army_building.unit_size.max does not give"))
         for j, ov in enumerate(ab.clan_overrides):
             p = at + ("clan_overrides", j)
-            ref("clans", ov.clan, p + ("clan",), "clan override names clan")
+            ref("clans", ov.clan, p + ("clan",), "clan override names", "clan")
             if ov.limit is not None and ov.limit not in limit_ids:
                 out.append(catalog.diag(p + ("limit",), f"limit '{ov.limit}' is not in army_building.limits",
                                         hint=did_you_mean(ov.limit, limit_ids) or None))
@@ -549,5 +564,5 @@ def cross_check(catalog) -> list:
                 out.append(catalog.diag(p + ("rule",), "a 'limit' override needs 'limit:' and 'percent:'"))
             for field in ("allowed", "forbidden"):
                 for k, x in enumerate(getattr(ov, field)):
-                    ref("troops", x, p + (field, k), "clan override names troop")
+                    ref("troops", x, p + (field, k), "clan override names", "troop")
     return out
