@@ -76,8 +76,8 @@ def _as_int(v, default=0) -> int:
         return default
 
 
-def render_setup(doc, out_path, force: bool = False, result=None, share_code: str | None = None,
-                 catalog=None, paper: str = "a4", **options) -> Path:
+def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), force: bool = False,
+                 share_code: str | None = None, **options) -> Path:
     """Write the setup sheet of a Senji list document ``doc`` to ``out_path``."""
     from builder.catalog.loader import load_catalog
 

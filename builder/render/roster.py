@@ -1,0 +1,617 @@
+"""The Kensei army roster, with optional unit cards.
+
+Page 1 onward: the army (clan, battle size, points, commander level, general, command
+hand, rout threshold), the troops (models, AP per model and per unit; one table row
+per unit, so a unit never splits across a page), the limits table (every
+army-building restriction with its value, bound and pass/fail, evaluated exactly as
+``daimyo check`` does), the glossary (the text of every ability the army uses,
+printed once) and the full validation result. With ``unit_cards=True`` one card per
+profile follows ("x N"), with the stat line where the catalog or a pack gives it.
+
+Layout numbers live in ``templates/roster/kensei.yaml``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from builder.render.aids import (MM, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
+                                 source_line, table)
+
+SEED = "001_dbcd2f61c1014419.txt"
+DASH = "\u2014"
+STAT_FIELDS = (("mov", "MOV"), ("at", "AT"), ("ini", "INI"), ("ho", "HO"), ("wo", "WO"))
+CREATURE_FIELDS = (("mov", "MOV"), ("at", "AT"), ("ini", "INI"), ("pr", "PR"), ("wo", "WO"), ("ki", "KI"))
+
+
+# -- template --------------------------------------------------------------------------
+
+_DEFAULT_TEMPLATE = {
+    "font_size": 8.5,
+    "troop_columns": {"#": 6, "Troop": 58, "Models": 14, "AP/model": 17, "AP/unit": 17, "Abilities": 74},
+    "unit_card": {"width": 86, "height": 60, "gutter": 3, "columns": 2},
+    "rout_percent": 75,
+}
+
+
+def load_template() -> dict:
+    """``templates/roster/kensei.yaml`` merged over the built-in defaults."""
+    from builder.paths import templates_dir
+    from builder.yamlio import load_yaml
+
+    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _DEFAULT_TEMPLATE.items()}
+    path = templates_dir() / "roster" / "kensei.yaml"
+    if path.is_file():
+        data, _ = load_yaml(path)
+        for k, v in (data or {}).items():
+            if isinstance(v, dict) and isinstance(out.get(k), dict):
+                out[k].update(v)
+            else:
+                out[k] = v
+    return out
+
+
+# -- numbers -----------------------------------------------------------------------------
+
+def num(x) -> str:
+    if x is None:
+        return DASH
+    if isinstance(x, Fraction):
+        return str(x.numerator) if x.denominator == 1 else f"{float(x):.2f}".rstrip("0").rstrip(".")
+    if isinstance(x, float):
+        return str(int(x)) if x.is_integer() else f"{x:.2f}".rstrip("0").rstrip(".")
+    return str(x)
+
+
+def cost_per_model(troop) -> str:
+    if troop is None:
+        return DASH
+    if getattr(troop, "purchase", None) is not None:
+        p = troop.purchase
+        return f"{num(p.points)} per {p.models}"
+    return num(troop.cost)
+
+
+def hand_size(catalog, points: int) -> tuple[int | None, str | None]:
+    from builder.render.aids import hand_size as _hs
+
+    ab = getattr(catalog.model, "army_building", None)
+    if ab is None:
+        return None, None
+    return _hs(ab, points), ab.hand_sizes_source
+
+
+def rout_threshold(troops_points, percent: float = 75) -> Fraction:
+    """Army points lost at which the army goes into full retreat (75% of the starting points)."""
+    return Fraction(troops_points) * Fraction(percent).limit_denominator(1000) / 100
+
+
+# -- abilities -----------------------------------------------------------------------------
+
+def troop_abilities(troop, catalog) -> list[tuple[str, str | None]]:
+    """(ability name, kind) of a profile: its own, its Ki abilities and those its titles grant."""
+    if troop is None:
+        return []
+    out: list[tuple[str, str | None]] = []
+    seen = set()
+
+    def add(name, kind):
+        key = str(name).casefold()
+        if key not in seen:
+            seen.add(key)
+            out.append((str(name), kind))
+
+    for a in troop.abilities:
+        add(a, "PA")
+    for a in troop.ki_abilities:
+        add(a, "Ki")
+    for t in troop.titles:
+        title = catalog.find("titles", t)
+        for g in getattr(title, "grants", []) or []:
+            add(g, "PA")
+    return out
+
+
+def glossary(lst, catalog) -> list[dict]:
+    """Every ability the army uses, once, alphabetically, with its text and who uses it."""
+    entries: dict[str, dict] = {}
+    for e in lst.entries:
+        for name, kind in troop_abilities(e.troop, catalog):
+            ab = catalog.find("abilities", name)
+            key = ab.id if ab is not None else name.casefold()
+            item = entries.setdefault(key, {
+                "name": ab.name if ab is not None else name,
+                "text": ab.text.strip() if ab is not None else None,
+                "source": ab.source if ab is not None else None,
+                "kinds": set(), "users": []})
+            if kind:
+                item["kinds"].add(kind)
+            if e.troop.name not in item["users"]:
+                item["users"].append(e.troop.name)
+    return sorted(entries.values(), key=lambda d: d["name"].casefold())
+
+
+# -- limits table ------------------------------------------------------------------------------
+
+def limit_rows(lst, catalog, result) -> list[dict]:
+    """Every active army-building restriction: label, value, bound, pass/fail, source.
+
+    Values and bounds are computed with the same engine ``daimyo check`` uses; the
+    result also turns to FAIL (or WARN) when the check reported a finding with the
+    restriction's code.
+    """
+    from builder.rules import engine
+    from builder.rules.kensei import _prepare
+
+    rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
+    items, ctx = _prepare(lst, catalog, rules)
+    by_code: dict[str, list] = {}
+    for f in getattr(result, "findings", []) or []:
+        by_code.setdefault(f.code, []).append(f)
+    rows = []
+    gaps: dict = {}
+    for r in engine.active_restrictions(catalog.model.restrictions, ctx):
+        code = f"kensei.{r.code}"
+        unit = f" {ctx.unit}" if r.count == "points" else ""
+        bounds = []
+        try:
+            for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly)):
+                if b is not None:
+                    bounds.append((kind, engine.eval_bound(b, ctx, unit)))
+        except (LookupError, KeyError, ValueError):
+            bounds = []
+        groups = engine._groups(r, items, ctx, gaps)
+        plus = sum((ctx.value(p) for p in r.plus if p in ctx.values), Fraction(0))
+        per_group = r.for_each != "list"
+        values = [engine._measure(r.count, g) + plus for _, g in groups]
+        for kind, bv in bounds:
+            if per_group:
+                if not values:
+                    value_txt, ok = "none", True
+                else:
+                    worst = min(values) if kind == "min" else max(values)
+                    value_txt = ("lowest " if kind == "min" else "highest ") + engine._value_text(
+                        worst, r.count, r.noun, ctx)
+                    ok = all(_within(v, kind, bv.value) for v in values)
+            else:
+                value = values[0] if values else plus
+                value_txt = engine._value_text(value, r.count, r.noun, ctx)
+                ok = _within(value, kind, bv.value)
+            fs = [f for f in by_code.get(code, []) if f.bound is None or f.bound == engine.plain(bv.value)]
+            status = "pass" if ok else "FAIL"
+            if any(f.severity == "error" for f in fs):
+                status = "FAIL"
+            elif status == "pass" and any(f.severity == "warning" for f in fs):
+                status = "check"
+            op = {"min": "\u2265", "max": "\u2264", "exactly": "="}[kind]
+            label = r.name or (r.label + (" (each)" if per_group else ""))
+            rows.append({"id": r.id, "code": code, "label": label[:1].upper() + label[1:],
+                         "value": value_txt, "bound": f"{op} {bv.text}", "status": status,
+                         "source": r.source})
+    # rules checked in Python (general, unit leaders, standards, ...): report by finding code
+    covered = {row["code"] for row in rows}
+    extra = {"kensei.general": "Army general", "kensei.unit-leader": "Unit leaders",
+             "kensei.standard": "Hata-Jurushi", "kensei.shikigami": "Onmyouji's Shikigami",
+             "kensei.peasants": "Peasants bought in pairs", "kensei.unknown-cost": "Troop costs known",
+             "kensei.unknown-troop": "Troops in the catalog"}
+    for code, f_list in sorted(by_code.items()):
+        if code in covered or not code.startswith("kensei.") or code == "kensei.profile-incomplete":
+            continue
+        sev = {f.severity for f in f_list}
+        if sev == {"info"}:
+            continue
+        label = extra.get(code, code.split(".", 1)[1].replace("-", " ").capitalize())
+        rows.append({"id": code, "code": code, "label": label, "value": f_list[0].message,
+                     "bound": "", "status": "FAIL" if "error" in sev else "check",
+                     "source": f_list[0].source or ""})
+    return rows
+
+
+def short_source(src: str | None) -> str:
+    """``001_...txt:5962-5967, 001_...txt:6051`` -> ``L5962-5967, L6051`` (other files kept)."""
+    if not src:
+        return ""
+    return ", ".join(p.strip().replace(f"{SEED}:", "L") for p in str(src).split(","))
+
+
+def _within(value, kind: str, bound) -> bool:
+    if kind == "min":
+        return value >= bound
+    if kind == "max":
+        return value <= bound
+    return value == bound
+
+
+# -- the roster -------------------------------------------------------------------------------
+
+def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), force: bool = False,
+                  share_code: str | None = None, unit_cards: bool = False, **options) -> Path:
+    """Write the roster of a Kensei list to ``out_path``; returns the path."""
+    tpl = load_template()
+    st = Styles(base=float(tpl.get("font_size", 8.5)))
+    width = frame_width_mm(paper, 1)
+    rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
+    from builder.rules.kensei import entry_points
+
+    for e in lst.entries:
+        e.points, e.cost_known = entry_points(e, rules)
+    title = doc.name or "Kensei army"
+    story: list[Any] = []
+    story += _header(doc, catalog, lst, result, st, width, title, tpl)
+    story += _troops(lst, catalog, st, width, tpl)
+    story += _limits(lst, catalog, result, st, width)
+    story += _glossary(lst, catalog, st, width)
+    from builder.render.setup_sheet import _validation_block
+
+    story += _validation_block(result, st, width)
+    warnings: list[str] = []
+    if unit_cards:
+        story += unit_card_flowables(lst, catalog, st, tpl, warnings)
+    spec = PageSpec(title=title, kind="roster", system="kensei", result=result, share_code=share_code,
+                    paper=paper, author=doc.author)
+    return build_pdf(out_path, story, spec, force=force)
+
+
+def _header(doc, catalog, lst, result, st, width, title, tpl) -> list:
+    clan = catalog.find("clans", lst.clan) if lst.clan else None
+    size = next((b for b in catalog.entries("battle_sizes") if b.max_ap == lst.points), None)
+    level = lst.commander
+    general = _general_name(lst)
+    hand, hand_src = hand_size(catalog, lst.points)
+    troops_pts = lst.troops_points
+    rout_pct = float(tpl.get("rout_percent", 75))
+    rout = rout_threshold(troops_pts, rout_pct)
+    spent = lst.total
+    unspent = lst.points - spent
+    status = "legal" if (result is None or result.legal) else "NOT LEGAL"
+    rows = [
+        ["Clan", clan.name if clan else (lst.clan_written or DASH)],
+        ["Battle size", f"{lst.points} AP" + (f" ({size.name})" if size else "")],
+        ["Points", f"{num(spent)} / {lst.points} AP spent (troops {num(troops_pts)} + commander level "
+                   f"{lst.commander_cost}); {num(unspent)} AP unspent"],
+        ["Commander level", (f"{level.name} ({level.cost} AP): strategy roll +{level.strategy_bonus}"
+                             + (f", +{level.extra_command_cards} command card(s) in maintenance"
+                                if level.extra_command_cards else "")) if level else str(lst.commander_written)],
+        ["General", general or DASH],
+        ["Command hand", f"{hand} cards (battle size {lst.points} AP)" if hand else DASH],
+        ["Rout (army in retreat)", f"at {num(rout)} AP lost ({rout_pct:g}% of {num(troops_pts)} AP of troops); "
+                                   f"the army routs when {num(troops_pts - rout)} AP or less remain"],
+        ["Occult powers rules", "yes" if lst.occult else "no"],
+        ["Check", status],
+    ]
+    agreed = getattr(result, "house_rules_agreed", None) or {}
+    if agreed:
+        rows.append(["House rules agreed", ", ".join(f"{k} = {num(v) if not isinstance(v, str) else v}"
+                                                     for k, v in agreed.items())])
+    fails = [len(rows) - 1 - (1 if agreed else 0)] if status != "legal" else []
+    out = [para(title, st.title),
+           para("Kensei army roster" + (f" \u2014 {doc.author}" if doc.author else ""), st.subtitle)]
+    if doc.notes:
+        out.append(para(doc.notes, st.body))
+    srcs = [f"{SEED}:5798-5802", f"{SEED}:5806-5853", hand_src or f"{SEED}:4419-4435",
+            f"{SEED}:2204-2212"]
+    out.append(keep(table(rows, [38, width - 38], st, bold_first=True, zebra=False, fail_rows=fails),
+                    source_line("; ".join(srcs) + " (rout base: house rule rout_base)", st)))
+    return out
+
+
+def _general_name(lst) -> str | None:
+    if lst.general:
+        return lst.general
+    gens = [e for e in lst.entries if e.troop is not None and e.troop.general]
+    return gens[0].troop.name if len(gens) == 1 else None
+
+
+def _troops(lst, catalog, st, width, tpl) -> list:
+    cols = tpl["troop_columns"]
+    names = list(cols)
+    total_w = sum(cols.values())
+    widths = [width * w / total_w for w in cols.values()]
+    rows = []
+    general = _general_name(lst)
+    for n, e in enumerate(lst.entries, 1):
+        t = e.troop
+        lines = [e.troop.name if t else e.name]
+        facts = []
+        if t is not None:
+            if t.troop_class:
+                cls = catalog.find("troop_classes", t.troop_class)
+                facts.append(cls.name if cls else t.troop_class)
+            if t.troop_type:
+                facts.append(t.troop_type)
+            if t.titles:
+                facts.append(", ".join(t.titles))
+            if t.weapons:
+                facts.append(", ".join(t.weapons))
+        if t is None:
+            facts.append("not in the catalog")
+        tags = []
+        if t is not None and general and (t.name == general or e.name == general):
+            tags.append("general")
+        elif t is not None and t.leader:
+            tags.append("leader")
+        if e.led_by:
+            tags.append(f"led by {e.led_by}")
+        if e.standard:
+            tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
+        cell = "<b>" + _e(lines[0]) + "</b>"
+        if facts:
+            cell += "<br/><font size=\"%.1f\" color=\"#555555\">%s</font>" % (st.cell.fontSize - 1,
+                                                                            _e(" \u00b7 ".join(facts)))
+        if tags:
+            cell += "<br/><font size=\"%.1f\">%s</font>" % (st.cell.fontSize - 1, _e("; ".join(tags)))
+        abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
+        unit_pts = num(e.points) if e.cost_known else DASH
+        rows.append([str(n), para(cell, st.cell, markup=True), str(e.models), cost_per_model(t), unit_pts,
+                     abil or DASH])
+    rows.append(["", "Troops", str(sum(e.models for e in lst.entries)), "", num(lst.troops_points), ""])
+    lvl = lst.commander
+    rows.append(["", f"Commander level {getattr(lvl, 'name', lst.commander_written)}", "", "",
+                 str(lst.commander_cost), ""])
+    over = lst.total > lst.points
+    rows.append(["", para(f"<b>Total</b> (limit {lst.points} AP)", st.cell, markup=True), "", "",
+                 para(f"<b>{num(lst.total)}</b>", st.cell, markup=True), ""])
+    t = table(rows, widths, st, header=names, total_rows=[len(rows) - 3],
+              fail_rows=[len(rows) - 1] if over else [], align_right=[2, 3, 4])
+    missing = [e for e in lst.entries if not e.cost_known]
+    out = [para("Troops", st.h1), t]
+    if missing:
+        out.append(para(f"{DASH} = cost not in the rulebook or catalog; give it in a pack "
+                        f"({', '.join(e.name for e in missing)}).", st.small))
+    out.append(source_line(f"{SEED}:5858-5864 (write each hero's and unit's cost and the army total); "
+                           "costs per model from catalog/kensei/troops.yaml", st))
+    return out
+
+
+def _e(text) -> str:
+    from builder.render.aids import esc
+
+    return esc(text)
+
+
+def _limits(lst, catalog, result, st, width) -> list:
+    rows_d = limit_rows(lst, catalog, result)
+    rows, fails = [], []
+    for i, r in enumerate(rows_d):
+        rows.append([r["label"], r["value"], r["bound"], r["status"], short_source(r["source"])])
+        if r["status"] != "pass":
+            fails.append(i)
+    out = [para("Army-building limits", st.h1)]
+    if not rows:
+        out.append(para("No army-building restrictions in the catalog.", st.body))
+        return out
+    out.append(table(rows, [50, 28, width - 50 - 28 - 13 - 30, 13, 30], st,
+                     header=["Limit", "Value", "Bound", "Result", "Source"], fail_rows=fails))
+    out.append(para(f"Source lines Lnnnn are lines of {SEED}. Percentages are of the battle size; leaders "
+                    "do not count toward the type limits (L5889-5894). Rows marked check depend on "
+                    "profile fields the catalog lacks.", st.small))
+    return out
+
+
+def _glossary(lst, catalog, st, width) -> list:
+    items = glossary(lst, catalog)
+    out = [para("Abilities (glossary)", st.h1)]
+    if not items:
+        out.append(para("No troop in this army has abilities listed in the catalog.", st.body))
+        return out
+    rows = []
+    for it in items:
+        kind = "/".join(sorted(it["kinds"]))
+        name = f"<b>{_e(it['name'])}</b>" + (f" <font size=\"{st.cell.fontSize - 1:.1f}\">({kind})</font>"
+                                             if kind else "")
+        text = _e(it["text"]) if it["text"] else "<i>not in the ability list; see the troop's pack</i>"
+        users = _e(", ".join(it["users"]))
+        body = f"{text}<br/><font size=\"{st.cell.fontSize - 1:.1f}\" color=\"#555555\">used by {users}" + \
+            (f"; {_e(it['source'])}" if it["source"] else "") + "</font>"
+        rows.append([para(name, st.cell, markup=True), para(body, st.cell, markup=True)])
+    out.append(table(rows, [36, width - 36], st, header=["Ability", "Rule"]))
+    return out
+
+
+# -- unit cards ---------------------------------------------------------------------------------
+
+def unit_card_data(lst, catalog) -> list[dict]:
+    """One card per profile in the list: name, facts, stats (None = unknown), abilities, x N."""
+    cards: dict[str, dict] = {}
+    for e in lst.entries:
+        t = e.troop
+        key = t.id if t is not None else e.name.casefold()
+        if key in cards:
+            c = cards[key]
+            c["entries"] += 1
+            c["models"] += e.models
+            continue
+        cls = catalog.find("troop_classes", t.troop_class) if (t is not None and t.troop_class) else None
+        creature = bool(cls and cls.creature) or (t is not None and t.troop_type == "creature")
+        fields = CREATURE_FIELDS if creature else STAT_FIELDS
+        stats = []
+        for key_f, label in fields:
+            v = getattr(t.profile, key_f, None) if (t is not None and t.profile) else None
+            origin = "profile"
+            if v is None and cls is not None and cls.profile is not None:
+                v = getattr(cls.profile, key_f, None)
+                origin = "class"
+            if v is not None and key_f == "mov":
+                alt = getattr(t.profile, "mov_alt", None) if (t is not None and t.profile) else None
+                if alt is None and origin == "class":
+                    alt = getattr(cls.profile, "mov_alt", None)
+                if alt:
+                    v = f"{v}/{alt}"
+            if v is not None and key_f == "at":
+                src = t.profile if (origin == "profile" and t.profile) else (cls.profile if cls else None)
+                alt = getattr(src, "at_ranged", None) if src is not None else None
+                if alt:
+                    v = f"{v}/{alt}"
+            stats.append((label, None if v is None else str(v), origin if v is not None else None))
+        facts = []
+        if t is not None:
+            if cls:
+                facts.append(f"{cls.name} ({cls.id})")
+            if t.troop_type:
+                facts.append(t.troop_type)
+            if t.titles:
+                facts.append(", ".join(t.titles))
+            if t.volume:
+                facts.append(f"v{t.volume}")
+            if t.leader:
+                facts.append("leader")
+            if t.unique or t.legendary:
+                facts.append("legendary" if t.legendary else "unique")
+        abil = []
+        for name, kind in troop_abilities(t, catalog):
+            ab = catalog.find("abilities", name)
+            abil.append((ab.name if ab else name, kind, ab.text.strip() if ab else None))
+        cards[key] = {
+            "name": t.name if t is not None else e.name, "facts": facts, "stats": stats,
+            "weapons": list(t.weapons) if t is not None else [],
+            "armour": list(t.armour) if t is not None else [],
+            "cost": cost_per_model(t), "abilities": abil, "entries": 1, "models": e.models,
+            "single": bool(t is not None and (t.single or t.leader)),
+            "source": (catalog.where("troops", t) if t is not None else None),
+        }
+    return list(cards.values())
+
+
+def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str]) -> list:
+    from reportlab.platypus import PageBreak, Table, TableStyle
+
+    cfg = tpl["unit_card"]
+    w, h, gut = float(cfg["width"]), float(cfg["height"]), float(cfg["gutter"])
+    ncol = int(cfg.get("columns", 2))
+    cards = [UnitCard(d, w, h, gut, warnings) for d in unit_card_data(lst, catalog)]
+    if not cards:
+        return []
+    rows = [cards[i:i + ncol] for i in range(0, len(cards), ncol)]
+    if len(rows[-1]) < ncol:
+        rows[-1] = rows[-1] + [""] * (ncol - len(rows[-1]))
+    t = Table(rows, colWidths=[(w + 2 * gut) * MM] * ncol, rowHeights=[(h + 2 * gut) * MM] * len(rows),
+              hAlign="LEFT")
+    t.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                           ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+    note = ("Unit cards: one per profile, \u00d7 N = units (models) of that profile in the army. "
+            f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
+            "* = class value from the rulebook's worked examples.")
+    return [PageBreak(), para("Unit cards", st.h1), para(note, st.small), t]
+
+
+class _CardBase:
+    pass
+
+
+def _card_class():
+    from reportlab.platypus import Flowable
+
+    class UnitCardFlowable(Flowable):
+        """A unit card with corner cut marks in its gutter (never a box around the card)."""
+
+        def __init__(self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str]):
+            super().__init__()
+            self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
+            self.warnings = warnings
+
+        def wrap(self, aw, ah):
+            return (self.w + 2 * self.g) * MM, (self.h + 2 * self.g) * MM
+
+        def draw(self):
+            _draw_card(self.canv, self.data, self.w, self.h, self.g, self.warnings)
+
+    return UnitCardFlowable
+
+
+def UnitCard(data, w, h, g, warnings):  # noqa: N802 - a flowable factory
+    return _card_class()(data, w, h, g, warnings)
+
+
+def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str]) -> None:
+    from builder.render import fonts, pdfbase
+
+    P = MM
+    x0, y0 = g * P, g * P
+    W, H = w * P, h * P
+
+    def warn(msg):
+        if msg not in warnings:
+            warnings.append(msg)
+            pdfbase.warn(msg)
+
+    c.saveState()
+    # cut marks at the four corners, outside the card
+    c.setStrokeColorRGB(0.3, 0.3, 0.3)
+    c.setLineWidth(0.3)
+    m = min(g - 0.5, 2.5) * P
+    for cx, cy, dx, dy in ((x0, y0, -1, -1), (x0 + W, y0, 1, -1), (x0, y0 + H, -1, 1), (x0 + W, y0 + H, 1, 1)):
+        c.line(cx + dx * 0.8 * P, cy, cx + dx * (0.8 * P + m), cy)
+        c.line(cx, cy + dy * 0.8 * P, cx, cy + dy * (0.8 * P + m))
+    pad = 2.5 * P
+    # header band
+    band = 8 * P
+    c.setFillColorRGB(0.85, 0.85, 0.85)
+    c.rect(x0, y0 + H - band, W, band, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    count = f"\u00d7 {d['entries']}" if d["single"] else \
+        f"\u00d7 {d['entries']} unit{'s' * (d['entries'] != 1)} ({d['models']} models)"
+    cw = fonts.string_width(count, fonts.BOLD, 8) + 2
+    pdfbase.draw_text_box(c, count, (x0 + W - pad - cw, y0 + H - band, cw, band), fonts.BOLD, 8, 6,
+                          align="right", valign="middle", wrap=False)
+    pdfbase.draw_text_box(c, d["name"], (x0 + pad, y0 + H - band, W - 2 * pad - cw - 2, band), fonts.BOLD,
+                          10, 6, valign="middle", wrap=False, what=f"unit card '{d['name']}' name", warn=warn)
+    y = y0 + H - band - 1 * P
+    # facts line
+    facts = " \u00b7 ".join(d["facts"]) + f"   {d['cost']} AP/model"
+    pdfbase.draw_text_box(c, facts, (x0 + pad, y - 4 * P, W - 2 * pad, 4 * P), fonts.CONDENSED, 7, 5,
+                          valign="middle", wrap=False, what=f"unit card '{d['name']}' facts", warn=warn)
+    y -= 5 * P
+    # stat line
+    n = len(d["stats"])
+    cellw = (W - 2 * pad) / n
+    c.setLineWidth(0.4)
+    c.setStrokeColorRGB(0.5, 0.5, 0.5)
+    for i, (label, value, origin) in enumerate(d["stats"]):
+        cx = x0 + pad + i * cellw
+        c.setFillColorRGB(0.93, 0.93, 0.93)
+        c.rect(cx, y - 4 * P, cellw, 4 * P, stroke=1, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        pdfbase.draw_text_box(c, label, (cx, y - 4 * P, cellw, 4 * P), fonts.BOLD, 6.5, 5, align="center",
+                              valign="middle", wrap=False)
+        c.rect(cx, y - 10 * P, cellw, 6 * P, stroke=1, fill=0)
+        shown = DASH if value is None else (value + ("*" if origin == "class" else ""))
+        pdfbase.draw_text_box(c, shown, (cx, y - 10 * P, cellw, 6 * P), fonts.BOLD, 10, 6, align="center",
+                              valign="middle", wrap=False)
+    y -= 11.5 * P
+    gear = []
+    if d["weapons"]:
+        gear.append("Weapons: " + ", ".join(d["weapons"]))
+    if d["armour"]:
+        gear.append("Armour: " + ", ".join(d["armour"]))
+    if gear:
+        pdfbase.draw_text_box(c, "; ".join(gear), (x0 + pad, y - 3.6 * P, W - 2 * pad, 3.6 * P),
+                              fonts.CONDENSED, 7, 5, valign="middle", wrap=False,
+                              what=f"unit card '{d['name']}' weapons", warn=warn)
+        y -= 4 * P
+    # abilities fill the rest (shrunk to fit; the glossary has the full text)
+    bottom = y0 + 4.5 * P
+    if d["abilities"]:
+        parts = []
+        for name, kind, text in d["abilities"]:
+            tag = f" ({kind})" if kind == "Ki" else ""
+            parts.append(f"{name}{tag}: {text}" if text else f"{name}{tag}")
+        body = "\n".join(parts)
+    else:
+        body = "No abilities listed in the catalog."
+    fit = fonts.fit_text(fonts.printable(body), W - 2 * pad, y - bottom, fonts.CONDENSED, 7, 5)
+    if fit.overflow:
+        # keep the names only and point to the glossary
+        names = ", ".join(n + (" (Ki)" if k == "Ki" else "") for n, k, _ in d["abilities"])
+        body = f"{names} (full text in the roster's glossary)"
+    pdfbase.draw_text_box(c, body, (x0 + pad, bottom, W - 2 * pad, y - bottom), fonts.CONDENSED, 7, 4.5,
+                          what=f"unit card '{d['name']}' abilities", warn=warn)
+    # footer: unknown note and source
+    unknown = any(v is None for _, v, _ in d["stats"])
+    foot = (f"{DASH} not in the rulebook; add it in a pack. " if unknown else "") + (d["source"] or "")
+    c.setFillColorRGB(0.35, 0.35, 0.35)
+    pdfbase.draw_text_box(c, foot, (x0 + pad, y0 + 1 * P, W - 2 * pad, 3.2 * P), fonts.CONDENSED, 5.5, 4.5,
+                          valign="middle", wrap=False)
+    c.restoreState()
