@@ -61,8 +61,8 @@ class FieldSpec(_T):
     text: str | None = None           # literal text instead of a field
     label: str = ""                   # printed before the value ("Speed ")
     suffix: str = ""
-    as_: Literal["text", "roman", "list", "lines", "upper", "title", "options", "option_names",
-                 "signed_list"] = Field("text", alias="as")
+    as_: Literal["text", "roman", "list", "lines", "upper", "title", "words", "initial", "signed",
+                 "options", "option_names"] = Field("text", alias="as")
     join: str = ", "
     box: Box
     size: float = 8.0
@@ -108,6 +108,7 @@ class CardTemplate(_T):
     size: tuple[float, float] = (63.5, 88.9)
     layout_field: str | None = None   # entry attribute naming the layout
     layout_map: dict[str, str] = {}   # attribute value -> layout name (default: the value)
+    layout_by_model: dict[str, str] = {}  # catalog model class name -> layout (checked first)
     default_layout: str
     back_field: str | None = None     # entry attribute naming the back
     default_back: str = "default"
@@ -130,9 +131,11 @@ def load_template(system: str, path: Path | None = None) -> CardTemplate:
         tpl = CardTemplate.model_validate(data)
     except ValidationError as exc:
         raise DaimyoError(pydantic_diagnostics(exc, pos, CardTemplate, prefix=None)) from None
-    bad = [name for name in [tpl.default_layout] if name not in tpl.layouts]
+    bad = [name for name in [tpl.default_layout, *tpl.layout_by_model.values(), *tpl.layout_map.values()]
+           if name not in tpl.layouts]
     if bad or tpl.default_back not in tpl.backs:
-        raise DaimyoError(Diagnostic(str(p), 1, 1, "default_layout/default_back name no layout/back"))
+        raise DaimyoError(Diagnostic(str(p), 1, 1, "the template names a layout or back it does not define: "
+                                     + ", ".join(bad or [tpl.default_back])))
     return tpl
 
 
@@ -226,7 +229,13 @@ def format_value(spec: FieldSpec, value: Any, catalog=None) -> str:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(ROMAN):
             return ROMAN[value]
         return str(value)
-    if how in ("list", "signed_list"):
+    if how == "words":   # base-attack -> Base Attack
+        return " ".join(w[:1].upper() + w[1:] for w in str(value).replace("-", " ").replace("_", " ").split())
+    if how == "initial":  # body -> B
+        return str(value)[:1].upper()
+    if how == "signed":
+        return f"+{value}" if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else str(value)
+    if how == "list":
         seq = value if isinstance(value, (list, tuple)) else [value]
         return spec.join.join(str(v) for v in seq)
     if how == "lines":
@@ -273,6 +282,9 @@ def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
 
 
 def choose_layout(tpl: CardTemplate, entry: Any) -> str:
+    model = type(entry).__name__
+    if model in tpl.layout_by_model and tpl.layout_by_model[model] in tpl.layouts:
+        return tpl.layout_by_model[model]
     if tpl.layout_field:
         v = get_value(entry, tpl.layout_field)
         if v is not None:
