@@ -1,15 +1,474 @@
-"""Rules core and checks for herocard."""
+"""Rules core and hero checks for HeroCard: Rise of the Shogun (``004_80c161daf2b1fabf.txt``).
+
+Pure functions over the catalog models; no YAML, no CLI, no printing.
+
+Rules core:
+
+* ``attack_value(cards)`` - one Base Attack plus Attack Mods (004:984-1001);
+* ``block_value(cards)`` - any number of Base Blocks plus Block Mods (004:1079-1106);
+* ``attack_succeeds(attack, block)`` - only when the attack exceeds the block (004:1060-1062);
+* ``free_points(score, spent)``, ``can_afford(cost, attribute, scores, spent)``,
+  ``spend(spent, cost, attribute, scores)`` - spent Attribute points against the score;
+* ``can_play(card, scores, spent, own_turn, exclusives_played)`` -> (bool, reason):
+  Action Type timing, one Exclusive action per turn, Attribute points;
+* ``hero_points(attribute_cards)``, ``attribute_scores(attribute_cards)``;
+* ``shogun_points(...)``, ``shogun_target(players)``, ``castles_for(players)``.
+
+Hero checks (``check``): exactly one Body, one Mind and one X Attribute card; the
+hero point total at most the agreed limit; at least ``min_action_cards`` Action
+cards; at most 6 copies of a card; cards whose cost exceeds the hero's score in
+their attribute (never playable); mods without any base card of their kind.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
 
-def load_list(doc, catalog):
-    return doc.body(), []
+from builder.catalog.herocard import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
+from builder.errors import ListError
+from builder.findings import Finding, error, info, warning
+from builder.names import normalize
+from builder.rules.senshiai import _kind, check_keys, read_counts
+
+SEED = "004_80c161daf2b1fabf.txt"
+SRC_ATTRS = f"{SEED}:1204-1209"
+SRC_POINTS = f"{SEED}:1219-1228"
+SRC_DECK = f"{SEED}:1211-1217, {SEED}:1253"
+SRC_COST = f"{SEED}:941-946"
+SRC_ATTACK = f"{SEED}:984-1001"
+SRC_BLOCK = f"{SEED}:1079-1106"
+ATTR_NAME = {"body": "Body", "mind": "Mind", "x": "X"}
+
+# -- attack and block arithmetic ----------------------------------------------------
 
 
-def check(lst, catalog, rules) -> list:
+def _kv(card) -> tuple[str | None, int | None]:
+    if isinstance(card, tuple):
+        return card[0], card[1]
+    return card.kind, card.value
+
+
+def attack_value(cards) -> int:
+    """Total value of one Attack Sequence: one Base Attack plus any Attack Mods.
+
+    ``cards`` are ActionCards or ``(kind, value)`` pairs. Attack from Above (Attack 4)
+    with Stone Falls through Water (Attack Mod +5) is 9 (004:991-1001). Raises
+    ValueError for a mod without a Base Attack or two Base Attacks in one sequence.
+    Special attacks add nothing.
+    """
+    items = [_kv(c) for c in cards]
+    bases = [v for k, v in items if k == "base-attack"]
+    mods = [v for k, v in items if k == "attack-mod"]
+    if len(bases) > 1:
+        raise ValueError("an Attack Sequence has one Base Attack (a new Base Attack starts a new sequence)")
+    if mods and not bases:
+        raise ValueError("an Attack Mod cannot stand alone: play a Base Attack before or with it")
+    return sum(v or 0 for v in bases + mods)
+
+
+def block_value(cards) -> int:
+    """Total block value: all Base Blocks added together plus Block Mods.
+
+    Unbroken Defense (9) with Efficient Block (4) is 13; with Cross Block (+5) as
+    well, 18 (004:1088-1106). Raises ValueError for a Block Mod without a Base Block.
+    """
+    items = [_kv(c) for c in cards]
+    bases = [v for k, v in items if k == "base-block"]
+    mods = [v for k, v in items if k == "block-mod"]
+    if mods and not bases:
+        raise ValueError("a Block Mod cannot stand alone: play a Base Block before or with it")
+    return sum(v or 0 for v in bases + mods)
+
+
+def attack_succeeds(attack: int, block: int) -> bool:
+    """An attack succeeds only when its value exceeds the block value; a tie fails (004:1060-1062, 004:1339)."""
+    return attack > block
+
+
+# -- attribute points ------------------------------------------------------------------
+
+
+def free_points(score: int, spent: int) -> int:
+    return max(0, score - spent)
+
+
+def can_afford(cost: int, attribute: str, scores: dict, spent: dict) -> bool:
+    """The combined Action Cost in play must be equal to or less than the score (004:941-946)."""
+    return spent.get(attribute, 0) + cost <= scores.get(attribute, 0)
+
+
+def spend(spent: dict, cost: int, attribute: str, scores: dict) -> dict:
+    """Spent points after paying ``cost``; ValueError when the score does not allow it."""
+    if not can_afford(cost, attribute, scores, spent):
+        raise ValueError(f"{cost} {ATTRIBUTE_LETTER[attribute]} needs {spent.get(attribute, 0) + cost} of "
+                         f"{scores.get(attribute, 0)} {ATTR_NAME[attribute]} points")
+    out = dict(spent)
+    out[attribute] = out.get(attribute, 0) + cost
+    return out
+
+
+def clear(spent: dict, cost: int, attribute: str) -> dict:
+    """Spent points after clearing a card of that cost from its Attribute Stack."""
+    out = dict(spent)
+    out[attribute] = max(0, out.get(attribute, 0) - cost)
+    return out
+
+
+def can_play(card, scores: dict, spent: dict, own_turn: bool = True, exclusives_played: int = 0) -> tuple[bool, str]:
+    """Whether ``card`` may be played now, and why not (004:948-959)."""
+    at = card.action_type
+    if at in ("restricted", "exclusive") and not own_turn:
+        return False, f"{at.title()} actions are played only during your own Action Phase"
+    if at == "exclusive" and exclusives_played >= 1:
+        return False, "only one Exclusive action per turn"
+    if card.cost is not None and card.attribute is not None and not can_afford(card.cost, card.attribute,
+                                                                                 scores, spent):
+        return False, (f"costs {card.cost} {ATTRIBUTE_LETTER[card.attribute]} but only "
+                       f"{free_points(scores.get(card.attribute, 0), spent.get(card.attribute, 0))} "
+                       f"{ATTR_NAME[card.attribute]} points are free")
+    return True, ""
+
+
+def exclusive_allowed(exclusives_played: int) -> bool:
+    """One Exclusive action per turn (004:957-959); a purged one does not count (004:1320-1321)."""
+    return exclusives_played < 1
+
+
+def is_ever_playable(card, scores: dict) -> bool:
+    """A card whose cost exceeds the hero's score in its attribute can never be played."""
+    if card.cost is None or card.attribute is None:
+        return True
+    return card.cost <= scores.get(card.attribute, 0)
+
+
+# -- heroes --------------------------------------------------------------------------------
+
+
+def hero_points(attribute_cards) -> int | None:
+    """The hero point total of three Attribute cards (None when one is unknown) (004:1220-1222)."""
+    pts = [c.hero_points for c in attribute_cards]
+    if any(p is None for p in pts):
+        return None
+    return sum(pts)
+
+
+def attribute_scores(attribute_cards) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in attribute_cards:
+        if c.attribute and c.score is not None and c.attribute not in out:
+            out[c.attribute] = c.score
+    return out
+
+
+def shogun_points(claimed_castles: int = 0, chain_peasants: int = 0, prisoners: int = 0, heir: bool = False,
+                  scoring: dict | None = None) -> int:
+    """Victory Points in Rise of the Shogun (004:749-754)."""
+    s = scoring or {"claimed_castle": 4, "chain_peasant": 1, "prisoner": 1, "an_heir": 5}
+    return (claimed_castles * s["claimed_castle"] + chain_peasants * s["chain_peasant"]
+            + prisoners * s["prisoner"] + (s["an_heir"] if heir else 0))
+
+
+def shogun_target(players: int, shogun=None) -> int:
+    """Victory Points needed to become Shogun: 24, 22 or 20 for 2, 3 or 4 players (004:269-273)."""
+    table = shogun.victory_points if shogun is not None else {2: 24, 3: 22, 4: 20}
+    if players not in table:
+        raise ValueError(f"Rise of the Shogun is for 2-4 players, not {players}")
+    return table[players]
+
+
+def castles_for(players: int, shogun=None) -> int:
+    """Castles placed: 6, 7 or 8 for 2, 3 or 4 players (004:346-348)."""
+    table = shogun.castles if shogun is not None else {2: 6, 3: 7, 4: 8}
+    if players not in table:
+        raise ValueError(f"Rise of the Shogun is for 2-4 players, not {players}")
+    return table[players]
+
+
+# -- the hero document ---------------------------------------------------------------------
+
+LIST_KEYS = ("hero", "max_hero_points", "attributes", "deck")
+
+
+@dataclass
+class Slot:
+    name: str
+    count: int
+    card: Any = None
+    loc: tuple = ()
+    line: int | None = None
+    col: int | None = None
+
+
+@dataclass
+class HeroList:
+    hero: str | None
+    max_hero_points: int | None
+    attributes: list[Slot] = field(default_factory=list)
+    deck: list[Slot] = field(default_factory=list)
+    key_pos: dict = field(default_factory=dict)
+
+    def attribute_cards(self) -> list:
+        return [s.card for s in self.attributes if s.card is not None]
+
+    def action_total(self) -> int:
+        return sum(s.count for s in self.deck)
+
+
+def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
+    diags: list = []
+    check_keys(doc, LIST_KEYS, diags)
+    data = doc.data
+    hero = data.get("hero")
+    if hero is not None and not isinstance(hero, (str, int, float)) or isinstance(hero, bool):
+        diags.append(doc.diag(("hero",), f"'hero' must be text (the hero's name), not {_kind(hero)}"))
+        hero = None
+    limit = data.get("max_hero_points")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        diags.append(doc.diag(("max_hero_points",), "'max_hero_points' must be a whole number of at least 1 "
+                              f"(the agreed hero point limit), not {_kind(limit)}"))
+        limit = None
+    agreed = doc.house_rules.get("max_hero_points") if isinstance(doc.house_rules, dict) else None
+    if limit is not None and agreed is not None and agreed != limit:
+        diags.append(doc.diag(("max_hero_points",), f"'max_hero_points: {limit}' disagrees with house rule "
+                              f"max_hero_points {agreed}", hint="give the agreed limit once"))
+    attrs = data.get("attributes")
+    rows_attr: list[tuple[str, tuple]] = []
+    if attrs is None:
+        diags.append(doc.positions.diag((), "missing 'attributes:' (the hero's Body, Mind and X attribute cards)",
+                                        hint="e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]"))
+    elif not isinstance(attrs, list):
+        diags.append(doc.diag(("attributes",), "'attributes' must be a list of three attribute card names, "
+                              f"not {_kind(attrs)}", hint="e.g. attributes: [Body card, Mind card, X card]"))
+    else:
+        for i, a in enumerate(attrs):
+            if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
+                diags.append(doc.diag(("attributes", i), f"attribute card {i + 1} must be a card name, not {_kind(a)}"))
+                continue
+            rows_attr.append((str(a).strip(), ("attributes", i)))
+    rows_deck = read_counts(doc, "deck", "card", diags, example="deck: {Overhand Thrust: 3}")
+    if diags:
+        raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
+    if limit is not None and isinstance(doc.house_rules, dict):
+        # the list's own limit is the agreed value of house rule max_hero_points (FORMATS.md 1.3)
+        doc.house_rules.setdefault("max_hero_points", limit)
+    lst = HeroList(hero=None if hero is None else str(hero), max_hero_points=limit)
+    for k in LIST_KEYS:
+        if k in data:
+            lst.key_pos[(k,)] = doc.positions.at((k,), prefer_key=True)
+    findings: list[Finding] = []
+    for name, loc in rows_attr:
+        line, col = doc.positions.at(loc)
+        card = catalog.find("attribute_cards", name)
+        lst.attributes.append(Slot(name, 1, card, loc, line, col))
+        if card is None:
+            if catalog.find("action_cards", name) is not None:
+                findings.append(error("herocard.not-attribute-card",
+                                      f"'{name}' is an action card, not an attribute card; list it under 'deck'",
+                                      loc=loc, line=line, col=col, source=SRC_ATTRS))
+            else:
+                findings.append(_unknown(catalog, "attribute_cards", name, loc, line, col, "attribute card"))
+    for name, count, loc in rows_deck:
+        line, col = doc.positions.at(loc, prefer_key=True)
+        card = catalog.find("action_cards", name)
+        lst.deck.append(Slot(name, count, card, loc, line, col))
+        if card is None:
+            if catalog.find("attribute_cards", name) is not None:
+                findings.append(error("herocard.not-action-card",
+                                      f"'{name}' is an attribute card, not an action card; list it under 'attributes'",
+                                      loc=loc, line=line, col=col, source=SRC_ATTRS))
+            else:
+                findings.append(_unknown(catalog, "action_cards", name, loc, line, col, "action card"))
+    return lst, findings
+
+
+def _unknown(catalog, section, name, loc, line, col, what) -> Finding:
+    hint = catalog.did_you_mean(section, name)
+    return error("herocard.unknown-card", f"unknown {what} '{name}'" + (f"; {hint}" if hint else
+                 "; add it in a pack (packs: [my-cards.yaml])"), loc=loc, value=name, line=line, col=col)
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+def _limit(lst: HeroList, catalog, rules: dict) -> int:
+    if lst.max_hero_points is not None:
+        return lst.max_hero_points
+    return int(rules.get("max_hero_points", catalog.model.deck_rules.max_hero_points))
+
+
+def _at(f: Finding, slot: Slot | None = None, lst: HeroList | None = None) -> Finding:
+    if slot is not None:
+        f.line, f.col = slot.line, slot.col
+    elif lst is not None and f.loc in lst.key_pos:
+        f.line, f.col = lst.key_pos[f.loc]
+    return f
+
+
+def check(lst: HeroList, catalog, rules: dict) -> list[Finding]:
+    if lst.max_hero_points is not None and isinstance(rules, dict):
+        rules["max_hero_points"] = lst.max_hero_points  # reported as the agreed value
+    out: list[Finding] = []
+    out += check_attributes(lst, catalog)
+    out += check_hero_points(lst, catalog, rules)
+    out += check_deck_size(lst, catalog, rules)
+    out += check_copies(lst, catalog)
+    out += check_costs(lst, catalog)
+    out += check_mods(lst, catalog)
+    return out
+
+
+def check_attributes(lst: HeroList, catalog) -> list[Finding]:
+    out = []
+    want = catalog.model.deck_rules.attribute_cards
+    n = len(lst.attributes)
+    if n != want:
+        out.append(_at(error("herocard.attribute-count",
+                             f"hero has {n} attribute card{'s' * (n != 1)} but must have exactly {want} "
+                             "(one Body, one Mind, one X)", loc=("attributes",), source=SRC_ATTRS,
+                             value=n, bound=want), lst=lst))
+    by_kind: dict[str, list[Slot]] = {}
+    unknown_kind = []
+    for s in lst.attributes:
+        if s.card is None:
+            continue
+        if s.card.attribute is None:
+            unknown_kind.append(s)
+            continue
+        by_kind.setdefault(s.card.attribute, []).append(s)
+    for kind in ATTRIBUTES:
+        slots = by_kind.get(kind, [])
+        if len(slots) > 1:
+            names = ", ".join(sorted(s.card.name for s in slots))
+            out.append(_at(error("herocard.attribute-kinds",
+                                 f"{len(slots)} {ATTR_NAME[kind]} attribute cards ({names}); a hero has exactly "
+                                 f"one {ATTR_NAME[kind]} card", loc=slots[1].loc, source=SRC_ATTRS,
+                                 value=len(slots), bound=1, base=f"{ATTR_NAME[kind]} cards"), slots[1]))
+        elif not slots and not unknown_kind and all(s.card is not None for s in lst.attributes):
+            out.append(_at(error("herocard.attribute-kinds",
+                                 f"no {ATTR_NAME[kind]} attribute card; a hero has one Body, one Mind and one X card",
+                                 loc=("attributes",), source=SRC_ATTRS, value=0, bound=1,
+                                 base=f"{ATTR_NAME[kind]} cards"), lst=lst))
+    for s in unknown_kind:
+        out.append(_at(warning("herocard.unknown-value",
+                               f"'{s.card.name}' does not say which attribute it is (Body, Mind or X); "
+                               "complete it in a pack", loc=s.loc, source=SRC_ATTRS), s))
+    return out
+
+
+def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
+    cards = lst.attribute_cards()
+    if not cards:
+        return []
+    limit = _limit(lst, catalog, rules)
+    missing = [c.name for c in cards if c.hero_points is None]
+    if missing:
+        return [_at(warning("herocard.unknown-value",
+                            f"hero point total cannot be checked against {limit}: "
+                            f"{', '.join(sorted(missing))} print{'s' * (len(missing) == 1)} no hero points in the "
+                            "catalog; complete them in a pack", loc=("attributes",), source=SRC_POINTS), lst=lst)]
+    total = sum(c.hero_points for c in cards)
+    if total > limit:
+        base = "max_hero_points" + (" (list)" if lst.max_hero_points is not None else "")
+        return [_at(error("herocard.hero-points-max",
+                          f"hero points {total} > {limit} (the agreed hero point limit)",
+                          loc=("attributes",), source=SRC_POINTS, value=total, bound=limit, base=base,
+                          counted=[f"{c.name}: {c.hero_points}" for c in cards]), lst=lst)]
     return []
 
 
-def summary(lst, catalog, rules) -> dict:
-    return {}
+def check_deck_size(lst: HeroList, catalog, rules: dict) -> list[Finding]:
+    want = int(rules.get("min_action_cards", catalog.model.deck_rules.min_action_cards))
+    n = lst.action_total()
+    if n < want:
+        return [_at(error("herocard.deck-min", f"action deck has {n} card{'s' * (n != 1)} < {want} "
+                          "(the fewest an Action deck may hold)", loc=("deck",), source=SRC_DECK,
+                          value=n, bound=want, base="min_action_cards"), lst=lst)]
+    return []
+
+
+def check_copies(lst: HeroList, catalog) -> list[Finding]:
+    most = catalog.model.deck_rules.max_copies
+    out = []
+    for s in lst.deck:
+        if s.count > most:
+            name = s.card.name if s.card is not None else s.name
+            out.append(_at(error("herocard.copies-max", f"{s.count} copies of '{name}' > {most} "
+                                 "(the most copies of one card)", loc=s.loc, source=f"{SEED}:1216-1217, {SEED}:1253",
+                                 value=s.count, bound=most), s))
+    return out
+
+
+def check_costs(lst: HeroList, catalog) -> list[Finding]:
+    scores = attribute_scores(lst.attribute_cards())
+    out = []
+    unknown = []
+    for s in lst.deck:
+        c = s.card
+        if c is None:
+            continue
+        if c.cost is None or c.attribute is None:
+            unknown.append(c.name)
+            continue
+        if c.attribute not in scores:
+            continue  # no card of that attribute (or its score is unknown): reported elsewhere
+        if c.cost > scores[c.attribute]:
+            out.append(_at(error("herocard.cost-exceeds-score",
+                                 f"'{c.name}' costs {c.cost} {ATTRIBUTE_LETTER[c.attribute]} but the hero's "
+                                 f"{ATTR_NAME[c.attribute]} score is {scores[c.attribute]}: it can never be played",
+                                 loc=s.loc, source=SRC_COST, value=c.cost, bound=scores[c.attribute],
+                                 base=f"{ATTR_NAME[c.attribute]} score"), s))
+    if unknown:
+        out.append(_at(info("herocard.cost-unknown",
+                            f"action cost not known for {', '.join(sorted(unknown))}; their costs cannot be "
+                            "checked against the hero's scores", loc=("deck",), source=SRC_COST), lst=lst))
+    missing_scores = [c.name for c in lst.attribute_cards() if c.attribute and c.score is None]
+    if missing_scores:
+        out.append(_at(warning("herocard.unknown-value",
+                               f"attribute score not known for {', '.join(sorted(missing_scores))}; action costs "
+                               "cannot be checked against it (complete the card in a pack)",
+                               loc=("attributes",), source=SRC_COST), lst=lst))
+    return out
+
+
+def check_mods(lst: HeroList, catalog) -> list[Finding]:
+    kinds = {s.card.kind for s in lst.deck if s.card is not None}
+    out = []
+    for mod, base in (("attack-mod", "base-attack"), ("block-mod", "base-block")):
+        if base in kinds:
+            continue
+        for s in lst.deck:
+            if s.card is not None and s.card.kind == mod:
+                out.append(_at(warning("herocard.mod-without-base",
+                                       f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: the deck has no "
+                                       f"{KIND_LABEL[base]} card and a mod cannot stand alone",
+                                       loc=s.loc, source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK), s))
+    return out
+
+
+def summary(lst: HeroList, catalog, rules: dict) -> dict:
+    cards = lst.attribute_cards()
+    out: dict = {}
+    if lst.hero:
+        out["hero"] = lst.hero
+    out["hero_points"] = hero_points(cards) if len(cards) == len(lst.attributes) and cards else None
+    out["max_hero_points"] = _limit(lst, catalog, rules)
+    out["action_cards"] = lst.action_total()
+    scores = attribute_scores(cards)
+    if scores:
+        out["scores"] = " ".join(f"{ATTRIBUTE_LETTER[a]}{scores[a]}" for a in ATTRIBUTES if a in scores)
+    group_of = {k.key: k.group for k in catalog.model.card_kinds}
+    groups = {"attack": 0, "block": 0, "other": 0}
+    for s in lst.deck:
+        if s.card is not None and s.card.kind:
+            groups[group_of.get(s.card.kind, "other")] += s.count
+    out["attack_cards"] = groups["attack"]
+    out["block_cards"] = groups["block"]
+    return out
+
+
+__all__ = [
+    "attack_value", "block_value", "attack_succeeds", "free_points", "can_afford", "spend", "clear",
+    "can_play", "exclusive_allowed", "is_ever_playable", "hero_points", "attribute_scores",
+    "shogun_points", "shogun_target", "castles_for", "HeroList", "Slot", "load_list", "check", "summary",
+]

@@ -274,7 +274,8 @@ class Deck:
         return sum(e.count for e in self.entries)
 
 
-def read_counts(doc, key: str, what: str, diags: list, required: bool = True) -> list[tuple[str, int, tuple]]:
+def read_counts(doc, key: str, what: str, diags: list, required: bool = True,
+                example: str = "cards: {Warriors: 3}") -> list[tuple[str, int, tuple]]:
     """``{name: count}`` of ``doc[key]``: names as text, whole counts >= 1, no name twice.
 
     Appends one diagnostic per problem to ``diags``; returns (name, count, loc) triples.
@@ -283,7 +284,7 @@ def read_counts(doc, key: str, what: str, diags: list, required: bool = True) ->
     if key not in body or body[key] is None:
         if required:
             diags.append(doc.positions.diag((), f"missing '{key}:' (a mapping of {what} names to counts)",
-                                            hint=f"e.g. {key}: {{Warriors: 3}}" if what == "card" else None))
+                                            hint=f"e.g. {example}"))
         return []
     value = body[key]
     if not isinstance(value, dict):
