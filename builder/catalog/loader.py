@@ -325,11 +325,21 @@ def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
             for i in range(len(val)):
                 pos.add((key, start + i), p, (key, i))
         elif isinstance(val, dict) and isinstance(raw.get(key), dict):
+            _add_merged_positions(pos, p, (key,), raw[key], val)
             raw[key] = _deep_merge(raw[key], val)
-            pos.add((key,), p, (key,))
         else:
             raw[key] = val
             pos.add((key,), p, (key,))
+
+
+def _add_merged_positions(pos, p, path: tuple, old: dict, new: dict) -> None:
+    """Point only the values a pack gives at the pack; merged-in catalog values keep their file."""
+    for k, v in new.items():
+        sub = path + (k,)
+        if isinstance(v, dict) and isinstance(old.get(k), dict):
+            _add_merged_positions(pos, p, sub, old[k], v)
+        else:
+            pos.add(sub, p, sub)
 
 
 def _deep_merge(a: dict, b: dict) -> dict:
