@@ -466,10 +466,10 @@ def cross_check(catalog) -> list:
             out.append(catalog.diag(path, f"{owner} unknown {kind} '{name}'", hint=hint))
         return hit
 
-    def rule(rid, path):
+    def rule(rid, path, owner):
         if rid is not None and rid not in rules:
-            out.append(catalog.diag(path, f"house rule '{rid}' is not in house_rules",
-                                    hint=did_you_mean(rid, sorted(rules)) or None))
+            out.append(catalog.diag(path, f"{owner} names unknown house rule '{rid}'",
+                                    hint=did_you_mean(rid, sorted(rules)) or "see 'daimyo rules kensei'"))
 
     volumes = {v.value for v in m.volumes}
     clan_ids = [c.id for c in m.clans]
@@ -502,7 +502,7 @@ def cross_check(catalog) -> list:
         for j, comp in enumerate(t.companions):
             ref("troops", comp.troop, at + ("companions", j, "troop"), f"troop '{t.name}' comes with", "troop")
         if t.purchase is not None:
-            rule(t.purchase.house_rule, at + ("purchase", "house_rule"))
+            rule(t.purchase.house_rule, at + ("purchase", "house_rule"), f"troop '{t.name}' purchase")
         if t.general and t.troop_class is not None and t.troop_class != "H":
             out.append(catalog.diag(at + ("general",), f"troop '{t.name}' is class {t.troop_class}; "
                                     "only a hero (H) can be the army general (L1741-1744)"))
@@ -539,16 +539,16 @@ def cross_check(catalog) -> list:
     if ab is not None:
         at = ("army_building",)
         for j, rid in enumerate(ab.leaders_and_units.house_rules):
-            rule(rid, at + ("leaders_and_units", "house_rules", j))
+            rule(rid, at + ("leaders_and_units", "house_rules", j), "army_building.leaders_and_units")
         limit_ids = [x.id for x in ab.limits]
         for j, lim in enumerate(ab.limits):
-            rule(lim.house_rule, at + ("limits", j, "house_rule"))
+            rule(lim.house_rule, at + ("limits", j, "house_rule"), f"limit '{lim.id}'")
             if lim.within is not None and lim.within not in limit_ids:
-                out.append(catalog.diag(at + ("limits", j, "within"), f"limit '{lim.within}' is not in limits",
+                out.append(catalog.diag(at + ("limits", j, "within"), f"limit '{lim.id}' is within unknown limit '{lim.within}'",
                                         hint=did_you_mean(lim.within, limit_ids) or None))
-        rule(ab.unit_size.house_rule, at + ("unit_size", "house_rule"))
-        rule(ab.profile_limits.house_rule, at + ("profile_limits", "house_rule"))
-        rule(ab.peasants.house_rule, at + ("peasants", "house_rule"))
+        rule(ab.unit_size.house_rule, at + ("unit_size", "house_rule"), "army_building.unit_size")
+        rule(ab.profile_limits.house_rule, at + ("profile_limits", "house_rule"), "army_building.profile_limits")
+        rule(ab.peasants.house_rule, at + ("peasants", "house_rule"), "army_building.peasants")
         for t in m.troop_types:
             key = t.max_unit_size_key
             if key is not None and key not in ab.unit_size.max:
@@ -558,7 +558,7 @@ def cross_check(catalog) -> list:
             p = at + ("clan_overrides", j)
             ref("clans", ov.clan, p + ("clan",), "clan override names", "clan")
             if ov.limit is not None and ov.limit not in limit_ids:
-                out.append(catalog.diag(p + ("limit",), f"limit '{ov.limit}' is not in army_building.limits",
+                out.append(catalog.diag(p + ("limit",), f"clan override for '{ov.clan}' names unknown limit '{ov.limit}'",
                                         hint=did_you_mean(ov.limit, limit_ids) or None))
             if ov.rule == "limit" and (ov.limit is None or ov.percent is None):
                 out.append(catalog.diag(p + ("rule",), "a 'limit' override needs 'limit:' and 'percent:'"))
