@@ -138,6 +138,9 @@ def _open(path: str):
     if doc.system not in EDITABLE:
         raise _unsupported(doc.system, "editing")
     catalog = load_catalog(doc.system, list(doc.packs))
+    from builder.systems import rules_module
+
+    rules_module(doc.system).load_list(doc, catalog)  # wrong shapes: ListError, file untouched
     return doc, data, catalog
 
 
