@@ -1,0 +1,81 @@
+"""``daimyo print``, ``print-test``: exit codes and one-line messages for bad options."""
+
+from pathlib import Path
+
+import pytest
+
+EX = Path(__file__).resolve().parent.parent / "examples"
+SAMURAI = EX / "satsuma-samurai.yaml"
+
+
+def test_print_writes_a_pdf(cli, tmp_path):
+    out = tmp_path / "deck.pdf"
+    r = cli("print", SAMURAI, "-o", out, "--paper", "letter", "--card", "bridge", "--bleed", "1",
+            "--duplex", "short", "--offset", "0.5,-0.5")
+    assert r.code == 0, r.stderr
+    assert r.stdout == f"wrote {out}\n"
+    assert out.read_bytes().startswith(b"%PDF-1.7")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--paper", "a5"], "daimyo: error: unknown paper 'a5' (use a4, letter or WxH in millimetres such as 210x297)"),
+    (["--card", "jumbo"], "daimyo: error: unknown card size 'jumbo'"),
+    (["--card", "300x400"], "daimyo: error: a 300x400 mm card does not fit on 210x297 mm paper inside 5 mm margins"),
+    (["--card", "190x270", "--bleed", "6"], "daimyo: error: a bleed of 6 mm does not fit"),
+    (["--bleed", "12"], "daimyo: error: bleed 12 mm is out of range"),
+    (["--duplex", "sideways"], "daimyo: error: unknown duplex mode 'sideways' (use long or short)"),
+    (["--offset", "abc"], "daimyo: error: bad offset 'abc'"),
+])
+def test_bad_options_one_line_exit_2(cli, tmp_path, args, message):
+    out = tmp_path / "x.pdf"
+    r = cli("print", SAMURAI, "-o", out, *args)
+    assert r.code == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), r.stderr
+    assert not out.exists()
+
+
+def test_existing_output_needs_force(cli, tmp_path):
+    out = tmp_path / "deck.pdf"
+    out.write_bytes(b"mine")
+    r = cli("print", SAMURAI, "-o", out)
+    assert r.code == 2 and "not overwritten" in r.stderr and "--force" in r.stderr
+    assert out.read_bytes() == b"mine"
+    r = cli("print", SAMURAI, "-o", out, "--force")
+    assert r.code == 0 and out.read_bytes().startswith(b"%PDF")
+
+
+def test_unreadable_list_is_exit_2(cli, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("system: satsuma\nside: [\n")
+    r = cli("print", bad, "-o", tmp_path / "x.pdf")
+    assert r.code == 2 and "Traceback" not in r.stderr and r.stderr.startswith(str(bad))
+
+
+def test_broken_image_is_exit_2(cli, tmp_path):
+    lst = tmp_path / "l.yaml"
+    lst.write_text("system: satsuma\nside: samurai\ncards:\n  Bushido: 1\n")
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "bushido.jpg").write_bytes(b"\xff\xd8 broken")
+    r = cli("print", lst, "-o", tmp_path / "x.pdf")
+    assert r.code == 2
+    assert r.stderr.startswith("daimyo: error: cannot read image")
+
+
+def test_no_marks_no_backs(cli, tmp_path):
+    from pypdf import PdfReader
+
+    out = tmp_path / "d.pdf"
+    r = cli("print", SAMURAI, "-o", out, "--no-backs", "--no-marks", "--ink-saver")
+    assert r.code == 0
+    reader = PdfReader(out)
+    assert len(reader.pages) == 6  # 46 cards, fronts only
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
+
+
+def test_print_test(cli, tmp_path):
+    out = tmp_path / "test.pdf"
+    r = cli("print-test", "--paper", "a4", "-o", out)
+    assert r.code == 0 and out.exists()
+    r = cli("print-test", "--paper", "a3", "-o", tmp_path / "t2.pdf")
+    assert r.code == 2 and "unknown paper 'a3'" in r.stderr

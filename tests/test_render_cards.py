@@ -1,0 +1,279 @@
+"""Card sheets read back from the PDF: sizes, positions, backs, marks, text, images, glyphs."""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from builder.errors import DaimyoError, UsageError
+from builder.render import api, fonts
+from builder.render.layout import card_size, mm, paper_size, plan_sheet
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+TOL = 0.1  # mm
+
+
+def close(a, b, tol=TOL):
+    """Two lists of (x, y) positions equal within ``tol`` mm."""
+    a, b = sorted(a), sorted(b)
+    return len(a) == len(b) and all(abs(p - q) <= tol for u, v in zip(a, b) for p, q in zip(u, v))
+
+
+def card_rects(page, w_mm, h_mm):
+    """Rectangles of exactly one card size (the face backgrounds), in mm from the bottom-left."""
+    out = []
+    H = page.height
+    for r in page.rects:
+        w, h = mm(r["x1"] - r["x0"]), mm(r["bottom"] - r["top"])
+        if abs(w - w_mm) <= TOL and abs(h - h_mm) <= TOL:
+            out.append((round(mm(r["x0"]), 2), round(mm(H - r["bottom"]), 2), w, h))
+    return sorted(set((x, y) for x, y, _, _ in out))
+
+
+@pytest.fixture(scope="module")
+def samurai(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pdf") / "samurai.pdf"
+    api.render_list(EXAMPLES / "satsuma-samurai.yaml", out)
+    return out
+
+
+def test_page_size_and_viewer_hints(samurai):
+    reader = PdfReader(samurai)
+    box = reader.pages[0].mediabox
+    assert (round(mm(float(box.width)), 2), round(mm(float(box.height)), 2)) == (210.0, 297.0)
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None"
+    assert prefs["/Duplex"] == "/DuplexFlipLongEdge"
+    # 46 cards, 9 a sheet: 6 sheets of fronts, each followed by its backs
+    assert len(reader.pages) == 12
+
+
+def test_cards_measure_their_nominal_size_and_backs_mirror(samurai):
+    plan = plan_sheet((210, 297), (63.5, 88.9))
+    with pdfplumber.open(samurai) as pdf:
+        fronts = card_rects(pdf.pages[0], 63.5, 88.9)
+        backs = card_rects(pdf.pages[1], 63.5, 88.9)
+        last_front = card_rects(pdf.pages[10], 63.5, 88.9)
+        last_back = card_rects(pdf.pages[11], 63.5, 88.9)
+    expected = sorted((round(s.trim.x, 2), round(s.trim.y, 2)) for s in plan.slots)
+    assert close(fronts, expected)
+    # long edge: back at x' = W - x - w, same y
+    mirrored = sorted((round(210 - x - 63.5, 2), y) for x, y in fronts)
+    assert close(backs, mirrored)
+    # the last sheet holds 46 - 45 = 1 card: its back sits behind it (top right on the back page)
+    assert len(last_front) == 1 and len(last_back) == 1
+    assert close(last_back, [(210 - last_front[0][0] - 63.5, last_front[0][1])])
+
+
+def test_cut_marks_are_outside_every_card(samurai):
+    with pdfplumber.open(samurai) as pdf:
+        page = pdf.pages[0]
+        cards = card_rects(page, 63.5, 88.9)
+        H = page.height
+        marks = [ln for ln in page.lines if abs(mm(ln["linewidth"]) - 0.15) < 0.02]
+    assert len(marks) >= 16
+    for ln in marks:
+        x0, x1 = sorted((mm(ln["x0"]), mm(ln["x1"])))
+        y0, y1 = sorted((mm(H - ln["bottom"]), mm(H - ln["top"])))
+        for cx, cy in cards:
+            inside_x = x1 > cx + 0.01 and x0 < cx + 63.5 - 0.01
+            inside_y = y1 > cy + 0.01 and y0 < cy + 88.9 - 0.01
+            assert not (inside_x and inside_y), (ln, cx, cy)
+
+
+def test_every_field_is_printed(samurai):
+    from builder.catalog.loader import load_catalog
+
+    cat = load_catalog("satsuma")
+    samurai_cards = [c for c in cat.entries("cards") if c.side == "samurai"]
+    with pdfplumber.open(samurai) as pdf:
+        text = " ".join((pdf.pages[i].extract_text() or "") for i in range(0, 12, 2))
+    flat = " ".join(text.split())
+    for c in samurai_cards:
+        assert " ".join(c.name.split()[:1]) in flat, c.name
+        for o in c.options:
+            assert f"{o.suit}{o.strength}" in flat, (c.name, o)
+    assert "SAMURAI" in flat
+    assert "Leader 10" in flat and "Weapons 5" in flat and "Morale 6" in flat
+    assert "daimyo check: legal" in flat
+
+
+def test_senshiai_troop_carries_what_the_rulebook_requires(tmp_path):
+    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "s.pdf", backs=False)
+    with pdfplumber.open(out) as pdf:
+        text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
+    # Warriors: a Troop with Power 3/0/6 (000_ac601013730960cf.txt:167)
+    assert "Warriors" in text and "Power 3/0/6" in text and "Power 1/n/4" in text
+    assert "TROOP" in text and "TERRAIN" in text and "Speed" in text and "Paths:" in text
+    assert "Capital of the North" in text
+    assert " N " in f" {text} "  # the Capital's cost nulla
+
+
+def test_same_input_gives_identical_bytes(tmp_path, samurai):
+    again = tmp_path / "again.pdf"
+    api.render_list(EXAMPLES / "satsuma-samurai.yaml", again)
+    assert again.read_bytes() == samurai.read_bytes()
+
+
+def test_existing_file_is_not_overwritten(samurai):
+    before = samurai.read_bytes()
+    with pytest.raises(DaimyoError, match="not overwritten"):
+        api.render_list(EXAMPLES / "satsuma-samurai.yaml", samurai)
+    assert samurai.read_bytes() == before
+
+
+def _variant(tmp_path, cards: str) -> Path:
+    p = tmp_path / "variant.yaml"
+    p.write_text("system: satsuma\nside: samurai\ncards:\n" + cards, encoding="utf-8")
+    return p
+
+
+def test_missing_glyphs_are_reported(tmp_path, capsys):
+    lst = _variant(tmp_path, "  Bushido: 1\n  \u6b66\u58eb Band: {printed: F5, count: 1}\n")
+    api.render_list(lst, tmp_path / "g.pdf")
+    err = capsys.readouterr().err
+    assert "card '\u6b66\u58eb Band', field 'name': characters missing from font DejaVuSans" in err
+    assert "U+6B66" in err and "U+58EB" in err
+
+
+def test_overlong_text_shrinks_then_warns(tmp_path, capsys):
+    long_name = "Very " * 60 + "Long Name"
+    lst = _variant(tmp_path, f"  {long_name}: {{printed: F5, count: 1}}\n")
+    out = api.render_list(lst, tmp_path / "o.pdf")
+    err = capsys.readouterr().err
+    assert f"card '{long_name}', field 'name' does not fit its box even at 6 pt" in err
+    # nothing drawn outside the card: every character of page 1 lies on the card or in the margins
+    with pdfplumber.open(out) as pdf:
+        page = pdf.pages[0]
+        (cx, cy), = card_rects(page, 63.5, 88.9)
+        for ch in page.chars:
+            x, top = mm(ch["x0"]), mm(page.height - ch["bottom"])
+            if cx - 1 < x < cx + 64.5 and cy < top < cy + 88.9:
+                assert mm(ch["x1"]) <= cx + 63.5 + 0.01
+
+
+def test_fit_text_shrinks_before_overflowing():
+    fonts.register_fonts()
+    fit = fonts.fit_text("Samurai Warriors of the North", 150, 12, fonts.BOLD, 12, 6, wrap=False)
+    assert not fit.overflow and fit.size < 12
+    assert max(fonts.string_width(line, fonts.BOLD, fit.size) for line in fit.lines) <= 150
+    fit = fonts.fit_text("word " * 200, 50, 20, fonts.REGULAR, 9, 5)
+    assert fit.overflow and fit.size == 5 and fit.lines[-1].endswith(fonts.ELLIPSIS)
+    assert fit.height <= 20
+
+
+def test_missing_glyphs():
+    assert fonts.missing_glyphs("Kagoshima \u00e9\u00e8 \u2014") == ""
+    assert fonts.missing_glyphs("\u6f22\U0001f409 ok") == "\u6f22\U0001f409"
+
+
+def _art_list(tmp_path, n_images=2, size=(3000, 2000)):
+    from PIL import Image
+
+    art = tmp_path / "art"
+    art.mkdir()
+    for i, name in enumerate(["bushido", "honor", "raiders"][:n_images]):
+        Image.new("RGB", size, (40 * i, 90, 160)).save(art / f"{name}.jpg", quality=80)
+    return _variant(tmp_path, "  Bushido: 3\n  Honor: 2\n  Raiders: 1\n")
+
+
+def _images(path):
+    reader = PdfReader(path)
+    found = {}
+    for obj in reader.resolved_objects.values() if hasattr(reader, "resolved_objects") else []:
+        pass
+    for num in range(1, len(reader.xref_objStm) + 1000):
+        try:
+            o = reader.get_object(num)
+        except Exception:
+            continue
+        if hasattr(o, "get") and o.get("/Subtype") == "/Image":
+            found[num] = (int(o["/Width"]), int(o["/Height"]))
+    return found
+
+
+def test_images_embedded_once_at_most_300_dpi(tmp_path):
+    lst = _art_list(tmp_path)
+    out = api.render_list(lst, tmp_path / "a.pdf")
+    imgs = _images(out)
+    assert len(imgs) == 2  # 5 card copies with art, 2 distinct images
+    for w, h in imgs.values():
+        # the art box is 47.5 x 31 mm: at 300 dpi at most 561 x 366 px
+        assert w <= 561 * 1.02 and h <= 366 * 1.02
+    ink = api.render_list(lst, tmp_path / "ink.pdf", ink_saver=True)
+    assert _images(ink) == {}
+
+
+def test_unreadable_image_is_a_clear_error(tmp_path):
+    lst = _variant(tmp_path, "  Bushido: 1\n")
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "bushido.png").write_text("not a picture")
+    with pytest.raises(UsageError, match="cannot read image"):
+        api.render_list(lst, tmp_path / "x.pdf")
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_art_path_that_does_not_exist():
+    from builder.render.cards import CardFace, find_art, load_template
+
+    tpl = load_template("satsuma")
+    face = CardFace("Mine", {"name": "Mine", "art": "pics/mine.png"})
+    with pytest.raises(UsageError, match="image file 'pics/mine.png' not found"):
+        find_art(face, tpl, [], [Path("/nonexistent")])
+
+
+def test_short_edge_backs_are_rotated(tmp_path):
+    out = api.render_list(EXAMPLES / "satsuma-imperial.yaml", tmp_path / "s.pdf", duplex="short",
+                          paper="letter", card="bridge")
+    reader = PdfReader(out)
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
+    plan = plan_sheet(paper_size("letter"), card_size("bridge"))
+    with pdfplumber.open(out) as pdf:
+        W, H = 215.9, 279.4
+        w, h = (88.9, 57.15) if plan.rotated else (57.15, 88.9)
+        fronts = card_rects(pdf.pages[0], w, h)
+        backs = card_rects(pdf.pages[1], w, h)
+    assert len(fronts) == plan.per_page
+    assert close(backs, [(x, H - y - h) for x, y in fronts])
+
+
+def test_test_sheet(tmp_path):
+    out = api.render_test_sheet(tmp_path / "t.pdf", paper="a4", duplex="long")
+    with pdfplumber.open(out) as pdf:
+        assert len(pdf.pages) == 2
+        front = pdf.pages[0].extract_text()
+        back = pdf.pages[1].extract_text()
+    assert "--offset X,Y" in front
+    assert "+2" in back and "-4" in back and "X mm" in back
+
+
+# -- golden images ---------------------------------------------------------------------
+
+def _png(pdf: Path, page: int, out: Path) -> Path:
+    subprocess.run(["pdftoppm", "-png", "-r", "30", "-f", str(page), "-l", str(page), "-singlefile",
+                    str(pdf), str(out)], check=True)
+    return out.with_suffix(".png")
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+@pytest.mark.parametrize("page,name", [(1, "satsuma-samurai-front"), (2, "satsuma-samurai-back")])
+def test_golden_pages(samurai, tmp_path, page, name):
+    import os
+
+    from PIL import Image, ImageChops, ImageStat
+
+    png = _png(samurai, page, tmp_path / name)
+    golden = GOLDEN / f"{name}.png"
+    if os.environ.get("DAIMYO_REGEN_GOLDEN") or not golden.exists():
+        GOLDEN.mkdir(exist_ok=True)
+        shutil.copy(png, golden)
+        pytest.skip("golden image written; review it and commit")
+    a, b = Image.open(png).convert("L"), Image.open(golden).convert("L")
+    assert a.size == b.size
+    diff = ImageStat.Stat(ImageChops.difference(a, b)).mean[0]
+    assert diff < 2.0, f"page {page} differs from {golden.name} by {diff:.2f} grey levels on average"
