@@ -43,10 +43,32 @@ CLASS_CODES = ("H", "E", "W", "P", "K", "O", "C", "M", "I")
 
 # -- small value objects ----------------------------------------------------------------
 
+PROVENANCE = ("source", "assumed", "notes")
+
+
+def _provenance_last(data: dict, drop_none: bool) -> dict:
+    if drop_none:
+        data = {k: v for k, v in data.items() if v is not None}
+    tail = {k: data.pop(k) for k in PROVENANCE if k in data}
+    return {**data, **tail}
+
+
 class Noted(Sourced):
-    """A sourced value object with optional ``notes``."""
+    """A sourced value object with optional ``notes``; dumps without unknown (None) values."""
 
     notes: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _compact(self, handler):
+        return _provenance_last(handler(self), drop_none=True)
+
+
+class KenseiEntry(Entry):
+    """An entry whose dump lists its own fields first and source/assumed/notes last."""
+
+    @model_serializer(mode="wrap")
+    def _ordered(self, handler):
+        return _provenance_last(handler(self), drop_none=False)
 
 
 class SourcedText(Noted):
@@ -98,7 +120,7 @@ class Companion(Strict):
 
 # -- entry sections ------------------------------------------------------------------------
 
-class Clan(Entry):
+class Clan(KenseiEntry):
     """A playable clan. ``army_building`` quotes its army-building exceptions."""
 
     playable: bool = True
@@ -108,7 +130,7 @@ class Clan(Entry):
     special_actions: list[SourcedText] = []
 
 
-class CommanderLevel(Entry):
+class CommanderLevel(KenseiEntry):
     cost: int  # AP added to the cost of the troops
     strategy_bonus: int
     extra_command_cards: int = 0  # drawn in maintenance; the hand size does not grow
@@ -116,12 +138,12 @@ class CommanderLevel(Entry):
     effects: str
 
 
-class BattleSize(Entry):
+class BattleSize(KenseiEntry):
     max_ap: int  # "Up to N army points"
     description: str | None = None
 
 
-class TroopClass(Entry):
+class TroopClass(KenseiEntry):
     """A troop class; ``id`` is its letter (H, E, W, P, K, O, C, M, I)."""
 
     order: int  # position in the book's list (1 = H)
@@ -133,7 +155,7 @@ class TroopClass(Entry):
     description: str | None = None
 
 
-class Title(Entry):
+class Title(KenseiEntry):
     """A troop title (Samurai, Ashigaru, Ninja, ...). ``grants`` names abilities it gives (PA)."""
 
     grants: list[str] = []
@@ -142,7 +164,7 @@ class Title(Entry):
     text: str | None = None
 
 
-class TroopType(Entry):
+class TroopType(KenseiEntry):
     """infantry, mounted, skirmisher, spiritual, creature."""
 
     formation: Literal["closed", "open", "single", "varies"] | None = None
@@ -150,13 +172,13 @@ class TroopType(Entry):
     description: str | None = None
 
 
-class Volume(Entry):
+class Volume(KenseiEntry):
     value: int  # 1..4
     height_cm: float
     description: str
 
 
-class WeaponType(Entry):
+class WeaponType(KenseiEntry):
     """A weapon category: melee Type 0-7, or the ranged bands short / mid / long."""
 
     kind: Literal["melee", "ranged"]
@@ -165,7 +187,7 @@ class WeaponType(Entry):
     modifiers: str | None = None
 
 
-class Weapon(Entry):
+class Weapon(KenseiEntry):
     """A weapon. ``ranged`` and ``firearm`` are what the percentage limits look up."""
 
     weapon_type: str  # id of a weapon_types entry
@@ -173,12 +195,12 @@ class Weapon(Entry):
     firearm: bool = False
 
 
-class Armour(Entry):
+class Armour(KenseiEntry):
     modifier: int  # to the enemy's Damage Roll
     text: str
 
 
-class Ability(Entry):
+class Ability(KenseiEntry):
     """One of the 123 abilities of the appendix (L6821-7389).
 
     ``text`` is the rule, cleaned of obvious extraction artefacts (listed in
@@ -191,7 +213,7 @@ class Ability(Entry):
     template: bool = False
 
 
-class Troop(Entry):
+class Troop(KenseiEntry):
     """A troop profile as far as the rulebook gives it.
 
     Fields the checks use:
@@ -267,7 +289,7 @@ class SampleItem(Noted):
     printed_points: int | None = None  # what the garbled table prints, when different
 
 
-class SampleList(Entry):
+class SampleList(KenseiEntry):
     """One of the five 200 AP sample lists (L6115-6248)."""
 
     clan: str
@@ -278,7 +300,7 @@ class SampleList(Entry):
     total: int  # the TOTAL POINTS the book prints
 
 
-class CommandCard(Entry):
+class CommandCard(KenseiEntry):
     """A kind of command card: ``count`` copies of ``value`` (a normal deck's ``suit``)."""
 
     value: int
