@@ -39,6 +39,7 @@ SRC_COST = f"{SEED}:941-946"
 SRC_ATTACK = f"{SEED}:984-1001"
 SRC_BLOCK = f"{SEED}:1079-1106"
 ATTR_NAME = {"body": "Body", "mind": "Mind", "x": "X"}
+KIND_NAME = {"base-attack": "Base Attack", "base-block": "Base Block"}
 
 # -- attack and block arithmetic ----------------------------------------------------
 
@@ -156,8 +157,8 @@ def hero_points(attribute_cards) -> int | None:
 def attribute_scores(attribute_cards) -> dict[str, int]:
     out: dict[str, int] = {}
     for c in attribute_cards:
-        if c.attribute and c.score is not None and c.attribute not in out:
-            out[c.attribute] = c.score
+        if c.attribute and c.score is not None:  # two cards of one kind (illegal): the higher score
+            out[c.attribute] = max(c.score, out.get(c.attribute, c.score))
     return out
 
 
@@ -441,7 +442,7 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
             if s.card is not None and s.card.kind == mod:
                 out.append(_at(warning("herocard.mod-without-base",
                                        f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: the deck has no "
-                                       f"{KIND_LABEL[base]} card and a mod cannot stand alone",
+                                       f"{KIND_NAME[base]} and a mod cannot stand alone",
                                        loc=s.loc, source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK), s))
     return out
 
