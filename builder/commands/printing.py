@@ -31,6 +31,7 @@ def register(app) -> None:
         offset: Optional[str] = typer.Option(None, "--offset",
                                              help="X,Y in mm: shift the backs (measure it with daimyo print-test)."),
         ink_saver: bool = typer.Option(False, "--ink-saver", help="White faces, outlines, no art."),
+        unit_cards: bool = typer.Option(False, "--unit-cards", help="Kensei: add one card per troop profile."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
@@ -50,7 +51,8 @@ def register(app) -> None:
 
                 raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
             path = api.render_list(list_file, output, force=force, paper=paper, card=card, bleed=bleed,
-                                   marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver)
+                                   marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver,
+                                   **({"unit_cards": True} if unit_cards else {}))
         except DaimyoError as exc:
             _fail(exc)
         sys.stdout.write(f"wrote {path}\n")

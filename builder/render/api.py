@@ -75,6 +75,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     from builder.render.layout import paper_size
     from builder.render.pdfbase import share_code_of
 
+    unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
     unknown = set(options) - CARD_OPTIONS
     if unknown:
         raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
@@ -90,7 +91,8 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
         return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
     if doc.system == "kensei":
         mod = _optional_module("builder.render.roster", "printing a Kensei roster")
-        return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
+        return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
+                                 unit_cards=unit_cards)
     if doc.system == "senji":
         mod = _optional_module("builder.render.setup_sheet", "printing a Senji setup sheet")
         return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
