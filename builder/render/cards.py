@@ -354,7 +354,6 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
 
     try:
         with Image.open(path) as im:
-            im.load()
             fmt = im.format
             w, h = im.size
             # the printed size: contained in the box
@@ -365,9 +364,13 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
                                f"{max_w}x{max_h}".encode()).hexdigest()[:16]
             needs_resample = w > max_w * 1.02 or h > max_h * 1.02
             if fmt == "JPEG" and not needs_resample and im.mode in ("RGB", "L", "CMYK"):
+                im.load()  # a truncated or broken file fails here, not in the PDF writer
                 return PreparedImage(key, str(path), w, h)
+            if needs_resample and fmt == "JPEG":
+                im.draft("RGB", (max_w, max_h))   # decode at a reduced scale: much faster
+            im.load()
             img = im
-            if needs_resample:
+            if needs_resample and im.size != (max_w, max_h):
                 img = im.convert("RGBA" if _has_alpha(im) else "RGB").resize(
                     (max(1, max_w), max(1, max_h)), Image.LANCZOS)
             buf = io.BytesIO()
@@ -375,7 +378,7 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
                 img.convert("RGBA").save(buf, "PNG", optimize=False)
                 mask = "auto"
             else:
-                img.convert("RGB").save(buf, "JPEG", quality=90, optimize=True)
+                img.convert("RGB").save(buf, "JPEG", quality=90)
                 mask = None
             buf.seek(0)
             return PreparedImage(key, ImageReader(buf), img.size[0], img.size[1], mask)
