@@ -32,7 +32,7 @@ def register(app) -> None:
         system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists."),
     ):
         """Write a list as forum text, Markdown, JSON, YAML or a one-line share code."""
-        from builder.share.api import FORMATS, export_doc, read_source, summary_of
+        from builder.share.api import FORMATS, export_doc, read_source, validate
 
         try:
             if to not in FORMATS:
@@ -42,7 +42,8 @@ def register(app) -> None:
                 raise UsageError(f"unknown format '{to}'", did_you_mean(to, FORMATS) or "one of " + ", ".join(FORMATS))
             imp = read_source(source, _system(system))
             _warn(imp)
-            summary = summary_of(imp) if to in ("text", "markdown") else None
+            res = validate(imp)
+            summary = res.summary if res is not None else None
             text = export_doc(imp.doc, to, summary)
             if to == "code":
                 text += "\n"

@@ -28,6 +28,7 @@ class Imported:
     file: str
     base_dir: Path
     notes: list[Note] = field(default_factory=list)
+    raw: str | None = None  # the document's own text (YAML/JSON), for positions in messages
 
     def warnings(self) -> list[str]:
         return [Diagnostic(self.file, n.line, n.col, n.message, severity=n.severity, hint=n.hint).format()
@@ -82,7 +83,7 @@ def parse_source_text(text: str, file: str = "<text>", system: str | None = None
             raise UsageError(f"the code holds a {doc['system']} list, not {system}")
         return Imported(canonical(doc, file=file), "code", file, base)
     if fmt in ("json", "yaml"):
-        return Imported(_parse_document(text, file, fmt, system), fmt, file, base)
+        return Imported(_parse_document(text, file, fmt, system), fmt, file, base, raw=text)
     doc, notes = parse_text(text, file, system=system, markdown=(fmt == "markdown"))
     return Imported(doc, fmt, file, base, notes)
 
@@ -142,13 +143,34 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
 # -- exporting -----------------------------------------------------------------------------
 
 def check_imported(imp: Imported, extra_packs=()):
-    """The check result of an imported list (packs relative to where it came from)."""
+    """The check result of an imported list (packs relative to where it came from).
+
+    A YAML or JSON document is checked as written, so messages point at its lines.
+    """
     from builder.check import check_doc
     from builder.lists.document import parse_list
     from builder.lists.dump import dump_list_yaml
 
-    doc = parse_list(dump_list_yaml(imp.doc), imp.file, base_dir=imp.base_dir)
+    text = imp.raw if imp.raw is not None else dump_list_yaml(imp.doc)
+    doc = parse_list(text, imp.file, base_dir=imp.base_dir)
     return check_doc(doc, list(extra_packs))
+
+
+def validate(imp: Imported):
+    """The check result, or None when the catalog or a pack cannot be loaded; ListError
+    when the system's list loader cannot read the document (wrong shapes or types)."""
+    from builder.errors import CatalogError
+
+    try:
+        return check_imported(imp)
+    except ListError as exc:
+        if all(d.message.startswith("pack file ") for d in exc.diagnostics):
+            return None  # packs missing here (e.g. a received code): sharing still works
+        raise
+    except (CatalogError, DaimyoError):
+        return None
+    except Exception:  # a rules module in the making must not stop sharing
+        return None
 
 
 def summary_of(imp: Imported) -> dict | None:

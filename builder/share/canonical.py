@@ -320,7 +320,7 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
             for s in f.fields:
                 if s.key in item:
                     sv = _value(ctx, s, item[s.key], path + (i, s.key))
-                    if sv is not _DROP and not (s.kind == "items" and not sv):
+                    if sv is not _DROP:
                         row[s.key] = sv
             if f.item_key and f.item_key not in row:
                 ctx.err(path + (i,), f"each {f.what} needs '{f.item_key}:'",

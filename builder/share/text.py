@@ -145,11 +145,13 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
 def _awkward(name: str) -> bool:
     """A name the header cannot carry (it would read as a comment or a header word)."""
     return (name.startswith(("#", "//", "-", "*", "+", "[", "(", ">", "|")) or system_of_label(name) is not None
-            or bool(_KEY_RE.match(name)) or name[:1].isdigit())
+            or bool(_KEY_RE.match(name)) or name[:1].isdigit()
+            or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014")
 
 
 def _needs_count(name: str) -> bool:
-    return not name[:1].isalpha() or bool(re.search(r"[0-9)\]]$", name)) or bool(_KEY_RE.match(name))
+    return (not name[:1].isalpha() or bool(re.search(r"[0-9)\]]$", name)) or bool(_KEY_RE.match(name))
+            or normalize(name.rstrip(":")) in SECTION_WORDS or bool(_COUNT_AFTER[0].match(name)))
 
 
 def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | None = None) -> list[tuple[str, str]]:
@@ -209,12 +211,12 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
             provs = []
             for pv in p.get("provinces", []):
                 s = pv["province"]
-                if "units" in pv or pv.get("samurai"):
+                if "units" in pv or pv.get("samurai") or re.search(r"[0-9]$|\+\s*s(amurai)?$", s, re.I):
                     s += f" {pv.get('units', 0)}"
                     if pv.get("samurai"):
                         s += "+S"
                 provs.append(s)
-            segs.append(", ".join(provs) if provs else "no provinces")
+            segs.append(", ".join(provs) if provs else "no provinces" if "provinces" in p else "provinces unset")
             out.append(("entry", " - ".join(segs)))
     coll = COLLECTION[system]
     if coll in doc and not doc[coll]:
@@ -262,15 +264,18 @@ def _lines(text: str) -> list[tuple[int, int, str]]:
 
 def parse_header(line: str) -> tuple[str | None, str | None, list[str]]:
     """(system, name, facets) when ``line`` is a header line, else (None, None, [])."""
-    segs = _SEP.split(line)
+    seps = list(_SEP.finditer(line))
+    bounds = [0] + [m.end() for m in seps]
+    ends = [m.start() for m in seps] + [len(line)]
+    segs = [line[a:b] for a, b in zip(bounds, ends)]
     idx = None
     for i, seg in enumerate(segs):
         if system_of_label(seg):
             idx = i
     if idx is None:
         return None, None, []
-    name = " - ".join(segs[:idx]).strip() or None
-    return system_of_label(segs[idx]), name, [s.strip() for s in segs[idx + 1:]]
+    name = line[:seps[idx - 1].start()].strip() if idx else None
+    return system_of_label(segs[idx]), name or None, [s.strip() for s in segs[idx + 1:]]
 
 
 def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, str]]:
@@ -652,7 +657,7 @@ def _player_line(p: _Parser, line: str, no: int, col: int) -> None:
                     hint="segments: name, family, 'samurai CARD', provinces")
     pvf = pf.sub("provinces")
     provs = []
-    if normalize(provs_text) not in ("no provinces", "none", "-"):
+    if normalize(provs_text) not in ("no provinces", "none", "-", "provinces unset"):
         for part in [x.strip() for x in provs_text.split(",")]:
             if not part:
                 continue
@@ -670,7 +675,8 @@ def _player_line(p: _Parser, line: str, no: int, col: int) -> None:
                 pv["samurai"] = True
             _check_name(p, pvf.sub("province"), pick[0], no, pcol)
             provs.append(pv)
-    player["provinces"] = provs
+    if normalize(provs_text) != "provinces unset":
+        player["provinces"] = provs
     p.doc.setdefault("players", []).append(player)
 
 
