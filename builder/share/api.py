@@ -128,7 +128,11 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
         text = stream.read()
         return parse_source_text(text, "<stdin>", system, Path("."))
     p = Path(source)
-    if p.is_file() or p.is_dir():
+    try:
+        exists = p.is_file() or p.is_dir()
+    except (OSError, ValueError):  # a long code or text is no path
+        exists = False
+    if exists:
         text = read_text(p)
         return parse_source_text(text, str(source), system, p.parent)
     if looks_like_code(source) or re.match(r"^\s*DMY", source):

@@ -338,8 +338,9 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         key = KEY_LINES.get(normalize(m.group("key"))) if m else None
         if key is not None and not (system == "herocard" and key == "deck" and not m.group("value").strip()):
             value = m.group("value")
+            lead = len(value) - len(value.lstrip())
             value = value[1:] if value.startswith(" ") else value
-            _key_line(p, key, value.rstrip(), no, col + m.start("value"))
+            _key_line(p, key, value.rstrip(), no, col + m.start("value") + lead)
             continue
         if normalize(line.rstrip(":")) in SECTION_WORDS:
             continue
