@@ -366,7 +366,7 @@ def test_unit_leaders():
     doc = copy.deepcopy(SOHEI)
     doc["troops"][3]["led_by"] = "Ikame Bo"   # elite leader of a warrior unit: fine
     assert run(doc).legal
-    doc["troops"][4]["led_by"] = "Ikame Bo"   # the same leader twice
+    doc["troops"][2]["led_by"] = "Ikame Bo"   # the same leader twice
     assert only(run(doc), "kensei.unit-leader-twice")
     doc = copy.deepcopy(SOHEI)
     doc["troops"][4]["led_by"] = "Ikame Bo"   # melee leader, ranged unit
@@ -404,7 +404,7 @@ def test_standard():
 
 def test_peasants_two_per_five_points():
     doc = troops(BUKE, *BUKE["troops"][:3], {"troop": "Samurai Dai-Katana", "models": 5},
-                 {"troop": "Villagers", "models": 4})
+                 {"troop": "Peasants", "models": 4})
     res = run(doc)
     assert res.legal and res.summary["points"] == 150
     doc["troops"][4]["models"] = 5

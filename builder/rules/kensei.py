@@ -483,7 +483,7 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
         return [Finding("error", "kensei.general-missing",
                         "no Hero with leader rank in the list to be the army general",
                         loc=("troops",), source=src, value=0, bound=1)]
-    names = ", ".join(f"'{e.troop.name}'" for e in eligible)
+    names = ", ".join(f"'{n}'" for n in sorted({e.troop.name for e in eligible}))
     return [Finding("error", "kensei.general-ambiguous",
                     f"{len(eligible)} Heroes could be the army general ({names}); name one with 'general:'",
                     loc=("troops",), source=src)]
@@ -499,7 +499,7 @@ def _lead_order(catalog, t) -> int | None:
 def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
     out = []
     src = SRC["unit_leader"]
-    used: dict[int, int] = {}
+    led_count: dict[str, list[TroopEntry]] = {}
     for e in lst.entries:
         if e.led_by is None or e.troop is None:
             continue
@@ -507,39 +507,34 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
         leaders = [x for x in lst.entries if x is not e and x.troop is not None and
                    (target is not None and x.troop.id == target.id)]
         if not leaders:
-            cands = [x.troop.name for x in lst.entries if x.troop is not None and x.troop.leader]
+            cands = sorted({x.troop.name for x in lst.entries if x.troop is not None and x.troop.leader})
             hint = did_you_mean(e.led_by, cands)
             out.append(Finding("error", "kensei.led-by-unknown",
                                f"{e.troop.name}: unit leader '{e.led_by}' is not in the list"
                                + (f"; {hint}" if hint else ""), loc=e.loc + ("led_by",), source=src))
             continue
-        ldr = leaders[0]
-        if ldr.troop.leader is not True:
-            out.append(Finding("error" if ldr.troop.leader is False else "warning", "kensei.led-by-not-leader",
-                               f"{e.troop.name}: '{ldr.troop.name}' "
-                               + ("has no leader rank" if ldr.troop.leader is False else
+        ldr_troop = target
+        if ldr_troop.leader is not True:
+            out.append(Finding("error" if ldr_troop.leader is False else "warning", "kensei.led-by-not-leader",
+                               f"{e.troop.name}: '{ldr_troop.name}' "
+                               + ("has no leader rank" if ldr_troop.leader is False else
                                   "has no 'leader' field in its profile") + " and cannot lead a unit",
                                loc=e.loc + ("led_by",), source=src))
             continue
-        if ldr.index in used:
-            out.append(Finding("error", "kensei.unit-leader-twice",
-                               f"'{ldr.troop.name}' already leads troops[{used[ldr.index]}]; a leader leads "
-                               f"one unit", loc=e.loc + ("led_by",), source=src))
-            continue
-        used[ldr.index] = e.index
-        lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr.troop)
+        led_count.setdefault(ldr_troop.id, []).append(e)
+        lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr_troop)
         if lo_u is None or lo_l is None:
-            who = e.troop if lo_u is None else ldr.troop
+            who = e.troop if lo_u is None else ldr_troop
             out.append(Finding("error", "kensei.unit-leader-class",
                                f"{e.troop.name}: class {who.troop_class or '?'} of '{who.name}' can neither lead "
                                f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
                                loc=e.loc + ("led_by",), source=src))
         elif lo_l < lo_u:
             out.append(Finding("error", "kensei.unit-leader-class",
-                               f"{e.troop.name}: leader '{ldr.troop.name}' (class {ldr.troop.troop_class}) is "
+                               f"{e.troop.name}: leader '{ldr_troop.name}' (class {ldr_troop.troop_class}) is "
                                f"below the unit's class {e.troop.troop_class}", loc=e.loc + ("led_by",),
-                               source=src, value=ldr.troop.troop_class, bound=e.troop.troop_class))
-        ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr.troop, catalog)
+                               source=src, value=ldr_troop.troop_class, bound=e.troop.troop_class))
+        ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr_troop, catalog)
         kinds = []
         for f in ("type", "ranged"):
             if isinstance(ft[f], Unknown) or isinstance(fl[f], Unknown):
@@ -549,12 +544,18 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
         if False in kinds:
             desc = lambda fx: f"{fx['type']}{' (ranged)' if fx['ranged'] is True else ''}"  # noqa: E731
             out.append(Finding("error", "kensei.unit-leader-type",
-                               f"{e.troop.name}: leader '{ldr.troop.name}' is {desc(fl)}, the unit is "
+                               f"{e.troop.name}: leader '{ldr_troop.name}' is {desc(fl)}, the unit is "
                                f"{desc(ft)}; they must be of the same type", loc=e.loc + ("led_by",), source=src))
         elif None in kinds:
             out.append(Finding("warning", "kensei.unit-leader-type",
-                               f"{e.troop.name}: cannot tell whether '{ldr.troop.name}' is of the unit's type "
+                               f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
                                f"(profile lacks troop_type or weapons)", loc=e.loc + ("led_by",), source=src))
+    for tid, units in led_count.items():
+        have = sum(1 for x in lst.entries if x.troop is not None and x.troop.id == tid)
+        for e in units[have:]:
+            out.append(Finding("error", "kensei.unit-leader-twice",
+                               f"'{catalog.find('troops', tid).name}' leads {len(units)} units; a leader leads "
+                               f"one unit", loc=e.loc + ("led_by",), source=src, value=len(units), bound=have))
     return out
 
 
