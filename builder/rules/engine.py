@@ -50,7 +50,7 @@ class Item:
     key: str
     models: int
     points: Fraction | int | float
-    facts: dict[str, Any]
+    facts: dict[str, Any]  # string values normalized (builder.names.normalize); sets of normalized strings
     origin: str = ""  # where the profile was written (file:line), for hints
 
     def describe(self, unit: str) -> str:
@@ -122,28 +122,58 @@ def _norm(v):
     return normalize(v) if isinstance(v, str) else v
 
 
+_COMPILED: dict[int, tuple[Any, dict]] = {}
+
+
+def compile_selector(sel: dict) -> dict:
+    """The selector with its wanted names normalized once (cached per selector object)."""
+    hit = _COMPILED.get(id(sel))
+    if hit is not None and hit[0] is sel:
+        return hit[1]
+    out: dict = {}
+    for key, want in sel.items():
+        if key in ("any", "all"):
+            out[key] = [compile_selector(s) for s in want]
+        elif key == "not":
+            out[key] = compile_selector(want)
+        elif key == "house_rule" or isinstance(want, dict):
+            out[key] = want
+        elif isinstance(want, list):
+            out[key] = [w if isinstance(w, str) and w.startswith("$") else _norm(w) for w in want]
+        else:
+            out[key] = want if isinstance(want, str) and want.startswith("$") else _norm(want)
+    if len(_COMPILED) > 5000:
+        _COMPILED.clear()
+    _COMPILED[id(sel)] = (sel, out)
+    return out
+
+
 def _expect(v, ctx_facts: dict):
     if isinstance(v, str) and v.startswith("$"):
-        return ctx_facts.get(v[1:])
+        return _norm(ctx_facts.get(v[1:]))
     return v
 
 
 def _eq(fact, want) -> bool:
+    """``want`` is normalized; string facts are compared normalized."""
     if isinstance(fact, (set, frozenset, list, tuple)):
-        w = _norm(want)
-        return any(_norm(f) == w for f in fact)
+        return want in fact if isinstance(fact, (set, frozenset)) else any(_norm(f) == want for f in fact)
     if isinstance(want, bool) or isinstance(fact, bool):
         return fact is want or fact == want
-    return _norm(fact) == _norm(want)
+    return fact == want  # string facts are normalized by the system (see Item)
 
 
 def match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
     """Three-valued match: ``(True|False|None, unknown_fields)``. None means "cannot tell"."""
+    return _match(compile_selector(sel), facts, ctx_facts, rules)
+
+
+def _match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
     unknown: list[str] = []
     result = True
     for key, want in sel.items():
         if key == "any":
-            sub = [match(s, facts, ctx_facts, rules) for s in want]
+            sub = [_match(s, facts, ctx_facts, rules) for s in want]
             if any(r is True for r, _ in sub):
                 r = True
             elif any(r is None for r, _ in sub):
@@ -155,7 +185,7 @@ def match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
         elif key == "all":
             r = True
             for s in want:
-                rr, uu = match(s, facts, ctx_facts, rules)
+                rr, uu = _match(s, facts, ctx_facts, rules)
                 if rr is False:
                     r = False
                     break
@@ -163,16 +193,15 @@ def match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
                     r = None
                     unknown += uu
         elif key == "not":
-            rr, uu = match(want, facts, ctx_facts, rules)
+            rr, uu = _match(want, facts, ctx_facts, rules)
             r = None if rr is None else not rr
             unknown += uu
         elif key == "house_rule":
-            r = all(_eq((rules or {}).get(k), v) for k, v in want.items())
+            r = all(_eq((rules or {}).get(k), _norm(v)) for k, v in want.items())
         else:
-            if key not in facts:
+            fact = facts.get(key, _MISSING)
+            if fact is _MISSING:
                 fact = Unknown(key)
-            else:
-                fact = facts[key]
             if isinstance(fact, Unknown):
                 r = None
                 unknown.append(fact.field)
@@ -192,6 +221,9 @@ def match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
         if r is None:
             result = None
     return result, (unknown if result is None else [])
+
+
+_MISSING = object()
 
 
 # -- bounds ---------------------------------------------------------------------------------

@@ -296,8 +296,8 @@ def troop_facts(troop, catalog) -> dict:
     size_class = ({"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other")
                   if ttype else Unknown("troop_type"))
     facts = {
-        "troop": troop.id, "name": troop.name,
-        "class": cls if cls else Unknown("troop_class"),
+        "troop": normalize(troop.id), "name": normalize(troop.name),
+        "class": normalize(cls) if cls else Unknown("troop_class"),
         "type": ttype if ttype else Unknown("troop_type"),
         "size_class": size_class,
         "titles": frozenset(normalize(t) for t in troop.titles),
@@ -308,8 +308,8 @@ def troop_facts(troop, catalog) -> dict:
         "unit": (not single) if not isinstance(single, Unknown) else single,
         "living": living, "common": common,
         "clans": frozenset(normalize(c) for c in troop.clans) if troop.clans else Unknown("clans"),
-        "list_section": troop.list_section or Unknown("list_section"),
-        "realm": troop.realm or Unknown("realm"),
+        "list_section": normalize(troop.list_section) if troop.list_section else Unknown("list_section"),
+        "realm": normalize(troop.realm) if troop.realm else Unknown("realm"),
         "creature": creature, "spiritual": spiritual,
         "cost": troop.cost if troop.cost is not None else Unknown("cost"),
         "volume": troop.volume if troop.volume is not None else Unknown("volume"),
@@ -363,7 +363,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         facts["led"] = e.led_by is not None
         leader = facts["leader"]
         cls = facts["class"]
-        facts["warrior"] = cls if isinstance(cls, Unknown) else cls in warrior_classes
+        facts["warrior"] = cls if isinstance(cls, Unknown) else cls.upper() in warrior_classes
         facts["exempt"] = leader
         facts["exempt_min"] = False if caps_only else leader
         if not every and facts["type"] in ("mounted", "skirmisher", "creature"):
@@ -397,6 +397,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
 
 def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     items, ctx = _prepare(lst, catalog, rules)
+    lst._prepared = (items, ctx, id(catalog), dict(rules))
     findings = evaluate(catalog.model.restrictions, items, ctx)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
@@ -650,7 +651,11 @@ SUMMARY_KEYS = {"melee-min": "melee", "ranged-max": "ranged", "firearms-max": "f
 def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     from builder.rules.engine import _measure, active_restrictions, match
 
-    items, ctx = _prepare(lst, catalog, rules)
+    prepared = getattr(lst, "_prepared", None)
+    if prepared is not None and prepared[2] == id(catalog) and prepared[3] == rules:
+        items, ctx = prepared[0], prepared[1]
+    else:
+        items, ctx = _prepare(lst, catalog, rules)
     out: dict[str, Any] = {"points": plain(lst.total), "limit": lst.points,
                            "troops": plain(lst.troops_points), "commander": lst.commander_cost,
                            "clan": lst.clan}
