@@ -59,12 +59,12 @@ def format_result(res: CheckResult, explain: bool = False) -> list[str]:
     title = f" \"{res.name}\"" if res.name else ""
     lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
     if res.summary:
-        lines.append("  summary: " + ", ".join(f"{k} {_fmt(v)}" for k, v in res.summary.items()))
+        lines.extend(_wrap("  summary: ", [f"{k} {_fmt(v)}" for k, v in res.summary.items()]))
     if res.house_rules:
         shown = []
         for k, v in res.house_rules.items():
             shown.append(f"{k}={_fmt(v)}" + (" (agreed)" if k in res.house_rules_agreed else ""))
-        lines.append("  house rules: " + ", ".join(shown))
+        lines.extend(_wrap("  house rules: ", shown))
     for f in res.findings:
         lines.append("  " + f.format(res.file))
         if explain and f.counted:
@@ -74,6 +74,19 @@ def format_result(res: CheckResult, explain: bool = False) -> list[str]:
             lines.append(f"      value {_fmt(f.value)}, bound {_fmt(f.bound)}"
                          + (f", base {_fmt(f.base)}" if f.base is not None else ""))
     return lines
+
+
+def _wrap(head: str, items: list[str], width: int = 100) -> list[str]:
+    out, line = [], head
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if len(line) + len(piece) + 1 > width and line.strip() != head.strip():
+            out.append(line.rstrip())
+            line = " " * len(head) + piece + " "
+        else:
+            line += piece + " "
+    out.append(line.rstrip())
+    return out
 
 
 def _fmt(v) -> str:

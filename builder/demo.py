@@ -28,7 +28,8 @@ def example_packs() -> list[str]:
 
 def run_demo(out: str, echo, force: bool = True) -> int:
     from builder.catalog.browse import check_catalogs
-    from builder.check import check_file, format_result
+    from builder.check import check_doc, format_result
+    from builder.lists.document import load_list
 
     echo("== catalog and example packs")
     for line in check_catalogs(None, example_packs()):
@@ -39,7 +40,7 @@ def run_demo(out: str, echo, force: bool = True) -> int:
     checked = []
     for path in lists:
         try:
-            res = check_file(path)
+            res = check_doc(load_list(path, display=f"examples/{path.name}"))
         except DaimyoError as exc:
             for line in exc.lines():
                 echo(line)
