@@ -65,21 +65,27 @@ class Resolver:
         self.system = system
         self.catalog = catalog
         self._hashes: dict[str, dict[int, list]] = {}
+        self._stamp = None
 
     @classmethod
     def of(cls, system: str) -> "Resolver":
-        from builder.catalog.loader import load_catalog
+        """The resolver of a system's base catalog, kept while the catalog files are unchanged."""
+        from builder.catalog.loader import catalog_files, load_catalog
 
+        try:
+            stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in catalog_files(system))
+        except OSError:
+            stamp = None
+        hit = cls._cache.get(system)
+        if hit is not None and stamp is not None and hit._stamp == stamp:
+            return hit
         try:
             cat = load_catalog(system)
         except Exception:  # a broken catalog: names are shared as text
             cat = None
-        key = f"{system}:{id(cat)}"
-        hit = cls._cache.get(key)
-        if hit is None or hit.catalog is not cat:
-            hit = cls(system, cat)
-            cls._cache = {k: v for k, v in cls._cache.items() if not k.startswith(system + ":")}
-            cls._cache[key] = hit
+        hit = cls(system, cat)
+        hit._stamp = stamp
+        cls._cache[system] = hit
         return hit
 
     def section(self, f: Field) -> str | None:

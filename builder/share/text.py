@@ -68,6 +68,52 @@ CARD_SYSTEMS = ("senshiai", "herocard", "satsuma", "kensei")
 _DECK_FIELD = {"senshiai": "cards", "herocard": "deck", "satsuma": "cards", "kensei": "troops"}
 
 
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_HOLE = re.compile(r"\x00([0-9]+)\x00")
+_SAFE = re.compile(r"^[^\W\d_][^\",:#()\[\]|*+\\\x00-\x1f]*$")
+_RISKY_START = re.compile(r"^[xX\u00d7][0-9]")
+_RISKY_SEGMENT = re.compile(r"^(?:samurai|family)\s", re.I)
+_MARKERS = {"none", "no provinces", "provinces unset", "no cards", "empty"}
+
+
+def q(name: str, segment: bool = False) -> str:
+    """A name as written in a text line: plain when it reads back as itself, else quoted.
+
+    ``segment``: the name is a middle segment of a Senji player line."""
+    if (_SAFE.match(name) and not (segment and _RISKY_SEGMENT.match(name)) and not _SEP.search(name) and name == name.strip() and name[-1:] not in "-."
+            and normalize(name) not in SECTION_WORDS and normalize(name) not in _MARKERS
+            and not _RISKY_START.match(name) and system_of_label(name) is None):
+        return name
+    import json
+
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _mask(line: str) -> tuple[str, list[str]]:
+    """Replace each quoted name by a placeholder, so separators inside it are not split."""
+    found: list[str] = []
+
+    def hole(m):
+        found.append(m.group(0))
+        return f"\x00{len(found) - 1}\x00"
+
+    return _QUOTED.sub(hole, line), found
+
+
+def _uq(p, text: str) -> str:
+    """A name from a masked line: a whole placeholder is the quoted name, otherwise restored text."""
+    import json
+
+    text = text.strip()
+    m = _HOLE.fullmatch(text)
+    if m and int(m.group(1)) < len(p.quoted):
+        try:
+            return json.loads(p.quoted[int(m.group(1))])
+        except ValueError:
+            return p.quoted[int(m.group(1))]
+    return _HOLE.sub(lambda mm: p.quoted[int(mm.group(1))] if int(mm.group(1)) < len(p.quoted) else "", text)
+
+
 def system_of_label(segment: str) -> str | None:
     key = loose(segment)
     for s in SYSTEMS:
@@ -115,7 +161,7 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
     segs.append(LABELS[system])
     if system == "kensei":
         if "clan" in doc:
-            segs.append(f"clan {doc['clan']}")
+            segs.append(f"clan {q(doc['clan'])}")
         used = summary.get("points")
         if "points" in doc:
             segs.append(f"{_num(used)}/{doc['points']} AP" if used is not None else f"{doc['points']} AP")
@@ -136,7 +182,7 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
         segs.append(f"{n} player{'s' * (n != 1)}")
     elif system == "satsuma":
         if "side" in doc:
-            segs.append(f"side {doc['side']}")
+            segs.append(f"side {q(doc['side'])}")
         if "cards" in doc:
             segs.append(f"{sum(doc['cards'].values())} cards")
     return segs
@@ -146,7 +192,7 @@ def _awkward(name: str) -> bool:
     """A name the header cannot carry (it would read as a comment or a header word)."""
     return (name.startswith(("#", "//", "-", "*", "+", "[", "(", ">", "|")) or system_of_label(name) is not None
             or bool(_KEY_RE.match(name)) or name[:1].isdigit()
-            or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014")
+            or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014" or '"' in name)
 
 
 def _needs_count(name: str) -> bool:
@@ -171,20 +217,20 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
         out.append(("key", f"House rules: {_flow(doc['house_rules'])}"))
     if system == "kensei":
         if "commander" in doc:
-            out.append(("key", f"Commander: {doc['commander']}"))
+            out.append(("key", f"Commander: {q(doc['commander'])}"))
         if "occult" in doc:
             out.append(("key", f"Occult: {'yes' if doc['occult'] else 'no'}"))
         if "general" in doc:
-            out.append(("key", f"General: {doc['general']}"))
+            out.append(("key", f"General: {q(doc['general'])}"))
         out.append(("blank", ""))
         for t in doc.get("troops", []):
             models = t.get("models", 1)
-            line = f"{models}x {t['troop']}" if "models" in t or _needs_count(t["troop"]) else t["troop"]
+            line = f"{models}x {q(t['troop'])}" if "models" in t or _needs_count(t["troop"]) else q(t["troop"])
             cost = unit_cost(r, t["troop"], models)
             if cost is not None:
                 line += f" ({_num(cost)})"
             if "led_by" in t:
-                line += f", led by {t['led_by']}"
+                line += f", led by {q(t['led_by'])}"
             if t.get("standard"):
                 line += ", with standard"
             out.append(("entry", line))
@@ -193,24 +239,24 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
             if "hero" in doc:
                 out.append(("key", f"Hero: {doc['hero']}"))
             if "attributes" in doc:
-                out.append(("key", "Attributes: " + ", ".join(doc["attributes"]) if doc["attributes"]
+                out.append(("key", "Attributes: " + ", ".join(map(q, doc["attributes"])) if doc["attributes"]
                             else "Attributes: none"))
         if system == "satsuma" and "deck" in doc:
-            out.append(("key", f"Deck: {doc['deck']}"))
+            out.append(("key", f"Deck: {q(doc['deck'])}"))
         out.append(("blank", ""))
         for name, n in doc.get(_DECK_FIELD[system], {}).items():
-            out.append(("entry", f"{n} {name}"))
+            out.append(("entry", f"{n} {q(name)}"))
     elif system == "senji":
         out.append(("blank", ""))
         for p in doc.get("players", []):
-            segs = [p["name"]]
+            segs = [q(p["name"])]
             if "family" in p:
-                segs.append(p["family"])
+                segs.append(q(p["family"], segment=True))
             if "samurai" in p:
-                segs.append(f"samurai {p['samurai']}")
+                segs.append(f"samurai {q(p['samurai'])}")
             provs = []
             for pv in p.get("provinces", []):
-                s = pv["province"]
+                s = q(pv["province"])
                 if "units" in pv or pv.get("samurai") or re.search(r"[0-9]$|\+\s*s(amurai)?$", s, re.I):
                     s += f" {pv.get('units', 0)}"
                     if pv.get("samurai"):
@@ -241,6 +287,7 @@ class _Parser:
         self.notes: list[Note] = []
         self.doc: dict = {}
         self.r: Resolver | None = None
+        self.quoted: list[str] = []
 
     def error(self, line: int, col: int, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(self.file, line, col, message, hint=hint))
@@ -293,10 +340,15 @@ def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, s
 
 
 def _pick(p: _Parser, f, cands: list[tuple[int | None, str]]) -> tuple[int | None, str]:
+    """The reading of a line: a quoted name first, then one the catalog knows, then the first."""
     for n, name in cands:
-        if p.r.find(f, name)[1] is not None:
-            return n, name
-    return cands[0]
+        if _HOLE.fullmatch(name.strip()):
+            return n, _uq(p, name)
+    for n, name in cands:
+        if p.r.find(f, _uq(p, name))[1] is not None:
+            return n, _uq(p, name)
+    n, name = cands[0]
+    return n, _uq(p, name)
 
 
 def parse_text(text: str, file: str = "<text>", system: str | None = None,
@@ -312,7 +364,10 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         raise ListError(Diagnostic(file, 1, 1, "no list found: the text is empty",
                                    hint="paste a list exported with 'daimyo export'"))
     start = 0
-    hsys, name, facets = parse_header(lines[0][2])
+    masked_header, header_quoted = _mask(lines[0][2])
+    hsys, name, facets = parse_header(masked_header)
+    if name:
+        name = _HOLE.sub(lambda m: header_quoted[int(m.group(1))], name)
     if hsys:
         if system and system != hsys:
             p.error(lines[0][0], lines[0][1], f"the header says {LABELS[hsys]}, not {LABELS[system]}",
@@ -332,9 +387,11 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
     p.r = Resolver.of(system)
     p.doc["system"] = system
     if hsys:
+        p.quoted = header_quoted
         _facets(p, facets, lines[0])
-    for no, col, line in body:
-        m = _KEY_RE.match(line)
+    for no, col, raw_line in body:
+        line, p.quoted = _mask(raw_line)
+        m = _KEY_RE.match(raw_line)
         key = KEY_LINES.get(normalize(m.group("key"))) if m else None
         if key is not None and not (system == "herocard" and key == "deck" and not m.group("value").strip()):
             value = m.group("value")
@@ -343,6 +400,9 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
             _key_line(p, key, value.rstrip(), no, col + m.start("value") + lead)
             continue
         if normalize(line.rstrip(":")) in SECTION_WORDS:
+            continue
+        if "\x00" not in line and '"' in line and _QUOTED.search(raw_line) is None:
+            p.error(no, col + line.find('"'), "a quote is not closed", hint='write a quoted name as "Name"')
             continue
         if system == "kensei":
             _troop_line(p, line, no, col)
@@ -401,10 +461,10 @@ def _facets(p: _Parser, facets: list[str], where) -> None:
                 p.doc["points"] = int(m.group(2))
                 continue
             if low.startswith("clan "):
-                p.doc["clan"] = seg[5:].strip()
+                p.doc["clan"] = _uq(p, seg[5:])
                 continue
             if low.endswith(" clan"):
-                p.doc["clan"] = seg[:-5].strip()
+                p.doc["clan"] = _uq(p, seg[:-5])
                 continue
             f = field_of("kensei", "clan")
             if p.r.find(f, seg)[1] is not None:
@@ -427,7 +487,7 @@ def _facets(p: _Parser, facets: list[str], where) -> None:
                 continue
         elif s == "satsuma":
             if low.startswith("side "):
-                p.doc["side"] = seg[5:].strip()
+                p.doc["side"] = _uq(p, seg[5:])
                 continue
             if _CARDS.match(seg):
                 p.doc.setdefault("cards", {})
@@ -501,7 +561,8 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
             p.doc.setdefault("attributes", [])
             return
         f = field_of(s, "attributes")
-        names = _split_names(p, f, v)
+        mv, p.quoted = _mask(v)
+        names = _split_names(p, f, mv)
         for n in names:
             _check_name(p, f, n, no, col + max(value.find(n), 0))
         p.doc.setdefault("attributes", []).extend(names)
@@ -514,6 +575,8 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         return
     f = field_of(s, key)
     if f is not None and f.kind == "ref":
+        mv, p.quoted = _mask(v)
+        v = _uq(p, mv)
         _check_name(p, f, v, no, col)
     p.doc[key] = v
 
@@ -543,14 +606,14 @@ def _split_names(p: _Parser, f, v: str) -> list[str]:
     while i < len(parts):
         # a catalog name that itself holds commas wins over the split
         for j in range(len(parts), i + 1, -1):
-            joined = ", ".join(parts[i:j])
+            joined = _uq(p, ", ".join(parts[i:j]))
             if p.r.find(f, joined)[1] is not None:
                 out.append(joined)
                 i = j
                 break
         else:
             if parts[i]:
-                out.append(parts[i])
+                out.append(_uq(p, parts[i]))
             i += 1
     return out
 
@@ -601,7 +664,7 @@ def _troop_line(p: _Parser, line: str, no: int, col: int) -> None:
         last = parts[-1]
         m = _LED.match(last)
         if m and "led_by" not in opts:
-            opts["led_by"] = m.group(1).strip()
+            opts["led_by"] = _uq(p, m.group(1))
         elif _STD.match(last) and "standard" not in opts:
             opts["standard"] = True
         else:
@@ -642,15 +705,15 @@ def _player_line(p: _Parser, line: str, no: int, col: int) -> None:
         p.error(no, col, "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
                 hint="e.g. 'Aiko - red - Kyushu 2+S, Shikoku 1, Owari'")
         return
-    player: dict = {"name": segs[0]}
+    player: dict = {"name": _uq(p, segs[0])}
     provs_text = segs[-1]
     for seg in segs[1:-1]:
         m = re.match(r"^samurai\s+(.+)$", seg, re.I)
         if m:
-            player["samurai"] = m.group(1).strip()
+            player["samurai"] = _uq(p, m.group(1))
             _check_name(p, pf.sub("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
         elif "family" not in player:
-            fam = re.sub(r"^family\s+", "", seg, flags=re.I).strip()
+            fam = _uq(p, re.sub(r"^family\s+", "", seg, flags=re.I))
             player["family"] = fam
             _check_name(p, pf.sub("family"), fam, no, col + max(line.find(fam), 0))
         else:
@@ -668,7 +731,9 @@ def _player_line(p: _Parser, line: str, no: int, col: int) -> None:
             if m and (m.group(2) or m.group(3)):
                 cands.append((m.group(1).strip(), m.group(2), m.group(3)))
             cands.append((part, None, None))
-            pick = next((c for c in cands if p.r.find(pvf.sub("province"), c[0])[1] is not None), cands[0])
+            cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in cands]
+            pick = next((c for c in cands if c[3]), None) or next(
+                (c for c in cands if p.r.find(pvf.sub("province"), c[0])[1] is not None), cands[0])
             pv = {"province": pick[0]}
             if pick[1] is not None:
                 pv["units"] = int(pick[1])
