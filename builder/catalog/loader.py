@@ -223,17 +223,21 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
                                           hint="check the path (packs in a list are relative to the list)"))
     cache_file = None
     if use_cache and os.environ.get("DAIMYO_NO_CACHE") != "1":
-        from builder.paths import cache_dir
-
         import zlib
 
+        from builder.paths import cache_dir
+
         fingerprint = _fingerprint(files + pack_paths)
+        memo = _MEMO.get((system, fingerprint))
+        if memo is not None:
+            return memo
         key = f"{zlib.crc32(fingerprint.encode()):08x}{len(fingerprint):06x}"
         cache_file = cache_dir() / f"{system}-{key}.pickle"
         try:
             with open(cache_file, "rb") as fh:
                 cat = pickle.load(fh)
             if isinstance(cat, Catalog) and getattr(cat, "fingerprint", None) == fingerprint:
+                _remember(system, fingerprint, cat)
                 return cat
         except Exception:  # missing or stale cache: rebuild
             pass
@@ -241,7 +245,19 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
     if cache_file is not None:
         cat.fingerprint = fingerprint
         _write_cache(cache_file, cat)
+        _remember(system, fingerprint, cat)
     return cat
+
+
+# Catalogs already loaded in this process, by system and fingerprint (checking many
+# lists loads the same catalog once).
+_MEMO: dict[tuple[str, str], Catalog] = {}
+
+
+def _remember(system: str, fingerprint: str, cat: Catalog) -> None:
+    if len(_MEMO) > 32:
+        _MEMO.clear()
+    _MEMO[(system, fingerprint)] = cat
 
 
 def _write_cache(cache_file: Path, cat: Catalog) -> None:
