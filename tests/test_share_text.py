@@ -151,3 +151,31 @@ def test_yaml_shape_errors_point_at_the_line():
         "d.yaml:5:1: error: unknown key 'colour' in a senshiai list (known keys: system, name, author, "
         "notes, packs, house_rules, size, cards)",
         "d.yaml:3:13: error: the count of 'Warriors' must be a whole number (0 or more), not 'many'"]
+
+
+def test_names_that_would_not_read_back_are_quoted():
+    doc = canonical({"system": "senshiai", "cards": {"Warriors": 2, "3 Lanterns, lit": 1, "Deck": 1}})
+    out = export_doc(doc, "text")
+    assert out.splitlines()[2:] == ["2 Warriors", '1 "3 Lanterns, lit"', '1 "Deck"']
+    assert parse_source_text(out, "q.txt").doc == doc
+
+
+def test_unclosed_quote_is_an_error():
+    with pytest.raises(ListError) as exc:
+        parse_text('Deck - Senshiai\n2 "Warriors\n', "q.txt")
+    assert exc.value.lines()[0].startswith("q.txt:2:3: error: a quote is not closed")
+
+
+def test_dump_is_block_style_ordered_and_stable():
+    from builder.lists.dump import dump_list_yaml
+    from builder.yamlio import parse_yaml
+
+    doc = {"players": [{"provinces": [{"units": 2, "province": "Kyushu", "samurai": True}], "name": "Aiko",
+                        "family": "red"}],
+           "notes": "line one\nline two", "name": "yes", "system": "senji"}
+    out = dump_list_yaml(doc)
+    assert out == ("system: senji\nname: 'yes'\nnotes: |-\n  line one\n  line two\nplayers:\n"
+                   "  - name: Aiko\n    family: red\n    provinces:\n      - province: Kyushu\n"
+                   "        units: 2\n        samurai: true\n")
+    assert parse_yaml(out)[0] == doc
+    assert dump_list_yaml(parse_yaml(out)[0]) == out

@@ -19,6 +19,9 @@ KEY_ORDER = ("system", "name", "author", "notes", "packs", "house_rules")
 _LITERAL_OK = re.compile(r"^[^\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]*$")
 
 
+_YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
+
+
 def _order(data: dict, keys: list[str]) -> dict:
     out = {k: data[k] for k in keys if k in data}
     out.update({k: v for k, v in data.items() if k not in out})
@@ -43,13 +46,25 @@ def _prepare(value, field=None):
         if field is not None and field.kind == "items":
             keys = [f.key for f in field.fields]
             sub = {f.key: f for f in field.fields}
-            return {k: _prepare(v, sub.get(k)) for k, v in _order(value, keys).items()}
-        return {k: _prepare(v) for k, v in value.items()}
+            return {_key(k): _prepare(v, sub.get(k)) for k, v in _order(value, keys).items()}
+        return {_key(k): _prepare(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_prepare(v, field) for v in value]
     if isinstance(value, str) and "\n" in value and _literal_ok(value):
         return LiteralScalarString(value)
+    if isinstance(value, str) and value.lower() in _YAML11_WORDS:
+        from ruamel.yaml.scalarstring import SingleQuotedScalarString
+
+        return SingleQuotedScalarString(value)  # YAML 1.1 readers would take these for true/false
     return value
+
+
+def _key(k):
+    if isinstance(k, str) and k.lower() in _YAML11_WORDS:
+        from ruamel.yaml.scalarstring import SingleQuotedScalarString
+
+        return SingleQuotedScalarString(k)
+    return k
 
 
 def _literal_ok(text: str) -> bool:
