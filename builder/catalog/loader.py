@@ -191,10 +191,23 @@ def list_sections(model_cls) -> list[str]:
 # -- loading -----------------------------------------------------------------------
 
 def catalog_files(system: str) -> list[Path]:
+    """The system's catalog files (listed again only when the folder changes)."""
     from builder.paths import catalog_dir
 
     folder = catalog_dir() / system
-    return sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    try:
+        stamp = os.stat(folder).st_mtime_ns
+    except OSError:
+        return []
+    hit = _FILES.get(str(folder))
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    files = sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    _FILES[str(folder)] = (stamp, files)
+    return files
+
+
+_FILES: dict[str, tuple[int, list[Path]]] = {}
 
 
 def _fingerprint(paths: list[Path]) -> str:
@@ -202,8 +215,8 @@ def _fingerprint(paths: list[Path]) -> str:
     parts = [f"{__version__}:{CACHE_FORMAT}"]
     for p in paths:
         try:
-            st = p.stat()
-            parts.append(f"{p.resolve()}:{st.st_size}:{st.st_mtime_ns}")
+            st = os.stat(p)
+            parts.append(f"{os.path.abspath(p)}:{st.st_size}:{st.st_mtime_ns}")
         except OSError:
             parts.append(f"{p}:missing")
     return "\n".join(parts)
