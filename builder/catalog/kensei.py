@@ -37,6 +37,18 @@ from pydantic import field_validator, model_serializer, model_validator
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 from builder.catalog.restrictions import Restriction
 
+# The vocabulary a restriction (catalog/kensei/restrictions.yaml or a pack) may use:
+# troop facts in ``of`` selectors, list facts in ``when``/``unless``, and the list's
+# numeric values for bases and ``plus`` (the checks in builder.rules.kensei compute them).
+RESTRICTION_FACTS = frozenset({
+    "troop", "name", "class", "type", "size_class", "titles", "weapons", "ranged", "firearm",
+    "melee", "leader", "general", "unique", "legendary", "single", "unit", "living", "common",
+    "clans", "list_section", "realm", "creature", "spiritual", "cost", "volume", "standard",
+    "led", "warrior", "exempt", "exempt_min"})
+RESTRICTION_CONTEXT_FACTS = frozenset({"clan", "occult", "commander", "limit"})
+RESTRICTION_CONTEXT_VALUES = frozenset({"limit", "size", "percent_base", "spent", "troops_points",
+                                        "commander_cost", "ranged_points"})
+
 TROOP_TYPES = ("infantry", "mounted", "skirmisher", "spiritual", "creature")
 CLASS_CODES = ("H", "E", "W", "P", "K", "O", "C", "M", "I")
 
@@ -587,4 +599,10 @@ def cross_check(catalog) -> list:
             for field in ("allowed", "forbidden"):
                 for k, x in enumerate(getattr(ov, field)):
                     ref("troops", x, p + (field, k), "clan override names", "troop")
+    # restrictions may name only facts, list facts, values and house rules the checks know
+    from builder.catalog.restrictions import check_restrictions
+
+    for i, fld, msg in check_restrictions(list(m.restrictions), RESTRICTION_FACTS, RESTRICTION_CONTEXT_FACTS,
+                                          RESTRICTION_CONTEXT_VALUES, rules):
+        out.append(catalog.diag(("restrictions", i, fld), f"restriction '{m.restrictions[i].id}': {msg}"))
     return out

@@ -1,0 +1,34 @@
+"""Restrictions in the catalog or a pack may only use facts the Kensei checks compute."""
+
+import pytest
+
+from builder.catalog import kensei as catalog_kensei
+from builder.catalog.loader import load_catalog
+from builder.errors import CatalogError
+from builder.rules import kensei as rules_kensei
+
+
+def test_catalog_vocabulary_is_the_checks_vocabulary():
+    assert catalog_kensei.RESTRICTION_FACTS == rules_kensei.FACTS
+    assert catalog_kensei.RESTRICTION_CONTEXT_FACTS == rules_kensei.CONTEXT_FACTS
+    assert catalog_kensei.RESTRICTION_CONTEXT_VALUES == rules_kensei.CONTEXT_VALUES
+
+
+def test_pack_restriction_with_unknown_fact_is_refused(tmp_path):
+    pack = tmp_path / "p.yaml"
+    pack.write_text("system: kensei\nrestrictions:\n  - id: my-limit\n    name: Silly\n    code: my-limit\n"
+                    "    label: silly troops\n    count: points\n    of: {colour: red}\n"
+                    "    max: {percent: 10, of: limit}\n    assumed: a test\n")
+    with pytest.raises(CatalogError) as ei:
+        load_catalog("kensei", [pack])
+    (line,) = ei.value.lines()
+    assert line.startswith(f"{pack}:8:9: error catalog.reference: restriction 'my-limit': unknown fact 'colour'")
+
+
+def test_pack_restriction_with_known_facts_is_accepted(tmp_path):
+    pack = tmp_path / "p.yaml"
+    pack.write_text("system: kensei\nrestrictions:\n  - id: my-limit\n    name: Few archers\n    code: my-limit\n"
+                    "    label: ranged troops\n    count: points\n    of: {ranged: true}\n"
+                    "    max: {percent: 10, of: limit}\n    assumed: a house rule of our club\n")
+    cat = load_catalog("kensei", [pack])
+    assert cat.find("restrictions", "my-limit") is not None
