@@ -106,7 +106,7 @@ def senshiai():
 
 def herocard():
     body = st.fixed_dictionaries({"deck": deck("herocard", "actions", "action_cards", "cards")}, optional={
-        "hero": WORD, "max_hero_points": st.sampled_from([30, 40]),
+        "hero": name_of("herocard", "heroes"), "max_hero_points": st.sampled_from([30, 40]),
         "attributes": st.lists(name_of("herocard", "attributes", "attribute_cards", "cards"), max_size=4)})
     return st.tuples(common("herocard"), body).map(lambda t: {**t[0], **t[1]})
 

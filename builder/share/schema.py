@@ -72,7 +72,7 @@ SCHEMAS: dict[str, tuple[Field, ...]] = {
         Field("cards", "counts", _CARD, what="card"),
     ),
     "herocard": (
-        Field("hero", "text"),
+        Field("hero", "ref", ("heroes",), what="hero"),
         Field("max_hero_points", "int"),
         Field("attributes", "refs", ("attributes", "attribute_cards", "cards"), what="attribute card"),
         Field("deck", "counts", ("actions", "action_cards", "cards"), what="card"),

@@ -237,7 +237,7 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
     elif system in ("senshiai", "herocard", "satsuma"):
         if system == "herocard":
             if "hero" in doc:
-                out.append(("key", f"Hero: {doc['hero']}"))
+                out.append(("key", f"Hero: {q(doc['hero'])}"))
             if "attributes" in doc:
                 out.append(("key", "Attributes: " + ", ".join(map(q, doc["attributes"])) if doc["attributes"]
                             else "Attributes: none"))
