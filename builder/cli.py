@@ -96,7 +96,7 @@ def check(
 
 @app.command()
 def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
-          format: str = typer.Option("text", "--format", "-f", help="text or json")):
+          format: str = typer.Option("text", "--format", "-f", help="text, json or markdown")):
     """List the house-rule parameters of a system: default reading, alternatives, sources."""
     from builder.catalog.loader import load_catalog
 
@@ -105,6 +105,15 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
     except DaimyoError as exc:
         fail(exc)
     hrs = cat.model.house_rules
+    if format == "markdown":
+        echo("| parameter | default | alternatives | sources |")
+        echo("| --- | --- | --- | --- |")
+        for h in hrs:
+            alts = "; ".join(f"`{a.value}`: {a.reading}" for a in h.alternatives) or "any agreed value"
+            srcs = "; ".join(dict.fromkeys(x for x in [h.source, *(a.source for a in h.alternatives)] if x))
+            cell = lambda t: str(t).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+            echo(f"| `{h.id}` | `{h.default}`: {cell(h.reading)} | {cell(alts)} | {cell(srcs or h.assumed or '')} |")
+        return
     if format == "json":
         import json
 

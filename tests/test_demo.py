@@ -1,0 +1,49 @@
+"""The main job: `daimyo demo` validates the catalog, checks every example, prints every PDF."""
+
+from pathlib import Path
+
+from builder import SYSTEMS
+from builder.demo import example_lists
+
+
+def test_examples_cover_every_system():
+    from builder.lists.document import load_list
+
+    systems = {load_list(p).system for p in example_lists()}
+    assert systems == set(SYSTEMS)
+
+
+def test_demo_checks_and_prints_everything(cli, tmp_path):
+    out = tmp_path / "out"
+    res = cli("demo", "--out", str(out))
+    assert res.code == 0, res.stdout + res.stderr
+    for system in SYSTEMS:
+        assert f"{system}: ok" in res.stdout
+    for path in example_lists():
+        assert f"examples/{path.name}: " in res.stdout
+        pdf = out / f"{path.stem}.pdf"
+        assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF"), pdf
+        assert f"{path.name} -> {pdf}" in res.stdout
+    for system in SYSTEMS:
+        assert (out / f"aid-{system}.pdf").is_file()
+    assert "all example lists are legal" in res.stdout
+    assert "ILLEGAL" not in res.stdout
+
+
+def test_rules_markdown_lists_every_house_rule(cli):
+    from builder.catalog.loader import load_catalog
+
+    for system in SYSTEMS:
+        res = cli("rules", system, "--format", "markdown")
+        assert res.code == 0
+        for rule_id in load_catalog(system).default_rules():
+            assert f"| `{rule_id}` |" in res.stdout
+
+
+def test_readme_lists_every_house_rule():
+    from builder.catalog.loader import load_catalog
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for system in SYSTEMS:
+        for rule_id in load_catalog(system).default_rules():
+            assert f"`{rule_id}`" in readme, f"README lacks the house rule {rule_id} of {system}"
