@@ -127,3 +127,12 @@ def test_every_example_shows_legal(cli):
         assert r.code == 0, (path, r.stdout, r.stderr)
         # a received code is read without the sender's packs: it still decodes
         assert cli("import", code).code == 0
+
+
+def test_show_a_code_without_the_senders_packs(cli, tmp_path, monkeypatch):
+    code = cli("export", ROOT / "examples" / "senji-three-daimyo.yaml", "--to", "code").stdout.strip()
+    monkeypatch.chdir(tmp_path)
+    r = cli("show", code)
+    assert r.code == 1
+    assert "<code>:0:0: warning: pack 'packs/senji-board.yaml' not found here; checked without it" in r.stderr
+    assert "<code>: error senji.unknown-name: unknown province 'Owari'" in r.stdout

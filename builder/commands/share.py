@@ -98,13 +98,14 @@ def register(app) -> None:
             imp = read_source(source, _system(system))
         except DaimyoError as exc:
             fail(exc)
-        _warn(imp)
         try:
             res = check_imported(imp, pack)
         except DaimyoError as exc:
+            _warn(imp)
             echo(render_text(imp.doc).rstrip("\n"))
             echo("")
             fail(exc)
+        _warn(imp)
         echo(render_text(imp.doc, summary=res.summary).rstrip("\n"))
         echo("")
         for line in format_result(res, explain):

@@ -156,8 +156,24 @@ def check_imported(imp: Imported, extra_packs=()):
     from builder.lists.dump import dump_list_yaml
 
     text = imp.raw if imp.raw is not None else dump_list_yaml(imp.doc)
+    if imp.raw is None and imp.doc.get("packs"):
+        missing = [pk for pk in imp.doc["packs"] if not (Path(pk) if Path(pk).is_absolute()
+                                                         else imp.base_dir / pk).is_file()]
+        if missing:  # a received code or text: check without the sender's packs, and say so
+            for pk in missing:
+                imp.notes.append(Note(0, 0, f"pack '{pk}' not found here; checked without it "
+                                            "(names it adds count as unknown)"))
+            kept = [pk for pk in imp.doc["packs"] if pk not in missing]
+            doc = {k: v for k, v in imp.doc.items() if k != "packs"}
+            if kept:
+                doc = {**doc, "packs": kept}
+            text = dump_list_yaml(doc)
     doc = parse_list(text, imp.file, base_dir=imp.base_dir)
-    return check_doc(doc, list(extra_packs))
+    res = check_doc(doc, list(extra_packs))
+    if imp.raw is None:  # line numbers of a re-written document would point nowhere
+        for f in res.findings:
+            f.line = f.col = None
+    return res
 
 
 def validate(imp: Imported):
