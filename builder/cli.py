@@ -244,6 +244,20 @@ def main() -> None:
     except KeyboardInterrupt:
         echo("daimyo: interrupted", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug, not bad input: one line unless asked for the details
+        import os
+
+        if os.environ.get("DAIMYO_DEBUG"):
+            raise
+        where = ""
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is not None:
+            where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
+        echo(f"daimyo: internal error: {type(exc).__name__}: {exc}{where} "
+             "(this is a bug in daimyo; run again with DAIMYO_DEBUG=1 for the details)", err=True)
+        sys.exit(70)
 
 
 if __name__ == "__main__":  # pragma: no cover
