@@ -52,6 +52,9 @@ class Item:
     points: Fraction | int | float
     facts: dict[str, Any]  # string values normalized (builder.names.normalize); sets of normalized strings
     origin: str = ""  # where the profile was written (file:line), for hints
+    # Optional hashable key: items with equal ``fkey`` have equal ``facts``, so the
+    # engine may reuse a selector's result for one on the other.
+    fkey: Any = None
 
     def describe(self, unit: str) -> str:
         m = f"{self.models} model{'s' * (self.models != 1)}"
@@ -89,6 +92,15 @@ def _frac(x) -> Fraction:
     return Fraction(x)
 
 
+def _exact(x):
+    """``x`` as an exact number: an int when integral, else a Fraction (same results, faster sums)."""
+    if type(x) is int:
+        return x
+    if not isinstance(x, Fraction):
+        x = _frac(x)
+    return x.numerator if x.denominator == 1 else x
+
+
 def fmt_num(x) -> str:
     if isinstance(x, bool):
         return str(x).lower()
@@ -118,8 +130,18 @@ def path_text(loc) -> str:
 
 # -- selectors ---------------------------------------------------------------------------
 
+_NORMALIZED: dict[str, str] = {}
+
+
 def _norm(v):
-    return normalize(v) if isinstance(v, str) else v
+    if not isinstance(v, str):
+        return v
+    hit = _NORMALIZED.get(v)
+    if hit is None:
+        if len(_NORMALIZED) > 20000:
+            _NORMALIZED.clear()
+        hit = _NORMALIZED[v] = normalize(v)
+    return hit
 
 
 _COMPILED: dict[int, tuple[Any, dict]] = {}
@@ -331,9 +353,110 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
 
 
 # -- evaluation ----------------------------------------------------------------------------
+#
+# Catalogs are immutable once loaded and reused in-process, so what depends only on a
+# restriction (its compiled selector, the context values it reads) is worked out once per
+# restriction object, and results that depend on a restriction plus a few context values
+# (activation, bounds, selector matches of items with a ``fkey``) are remembered under
+# exactly those values. The memos hold the restriction objects, so an id is never reused
+# while it is a key.
+
+_MISSING_RULE = object()
+_MEMO_CAP = 50000
+
+
+class _Rule:
+    """What the engine remembers about one restriction object."""
+
+    __slots__ = ("r", "sel", "refs", "uses_rules", "specs", "params", "bound_memo", "match_memo")
+
+    def __init__(self, r):
+        self.r = r
+        self.sel = compile_selector(r.of) if r.of else None
+        refs: list[str] = []
+        self.uses_rules = _selector_refs(r.of or {}, refs)
+        self.refs = tuple(dict.fromkeys(refs))
+        self.specs = tuple((kind, b) for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly))
+                           if b is not None)
+        params: list[str] = []
+        for _, b in self.specs:
+            _bound_params(b, params)
+        self.params = tuple(dict.fromkeys(params))
+        self.bound_memo: dict = {}
+        self.match_memo: dict = {}
+
+
+def _selector_refs(sel: dict, out: list[str]) -> bool:
+    """Collect the context facts a selector reads (``$name``); True when it reads house rules."""
+    rules = False
+    for key, want in sel.items():
+        if key in ("any", "all"):
+            for sub in want:
+                rules = _selector_refs(sub, out) or rules
+        elif key == "not":
+            rules = _selector_refs(want, out) or rules
+        elif key == "house_rule":
+            rules = True
+        else:
+            vals = list(want.values()) if isinstance(want, dict) else (want if isinstance(want, list) else [want])
+            for v in vals:
+                if isinstance(v, str) and v.startswith("$"):
+                    out.append(v[1:])
+    return rules
+
+
+def _bound_params(b, out: list[str]) -> None:
+    from builder.catalog.restrictions import BoundExpr, Param
+
+    if isinstance(b, Param):
+        out.append(b.param)
+    elif isinstance(b, BoundExpr):
+        for f in ("value", "percent", "per", "times", "offset", "at_least", "at_most"):
+            _bound_params(getattr(b, f), out)
+        for row in b.table or []:
+            _bound_params(row.value, out)
+
+
+_RULES: dict[int, _Rule] = {}
+
+
+def _rule(r) -> _Rule:
+    info = _RULES.get(id(r))
+    if info is None or info.r is not r:
+        if len(_RULES) > 5000:
+            _RULES.clear()
+        info = _RULES[id(r)] = _Rule(r)
+    return info
+
+
+def _typed(v):
+    return (type(v), v)
+
+
+def _rules_key(rules: dict):
+    return tuple((k, type(v), v) for k, v in rules.items())
+
+
+_ACTIVE: dict[int, tuple[Any, dict]] = {}
+
 
 def active_restrictions(restrictions: Iterable, ctx: Context) -> list:
     """Steps 1 and 2 of the defined order: activation, then replacement."""
+    memo = None
+    if isinstance(restrictions, list):
+        hit = _ACTIVE.get(id(restrictions))
+        if hit is None or hit[0] is not restrictions:
+            if len(_ACTIVE) > 64:
+                _ACTIVE.clear()
+            hit = _ACTIVE[id(restrictions)] = (restrictions, {})
+        memo = hit[1]
+        try:
+            key = (tuple((k, type(v), v) for k, v in ctx.facts.items()), _rules_key(ctx.rules))
+            out = memo.get(key)
+        except TypeError:  # an unhashable fact or rule value: work it out every time
+            memo, out = None, None
+        if out is not None:
+            return list(out)
     active = []
     for r in restrictions:
         if r.when:
@@ -346,7 +469,12 @@ def active_restrictions(restrictions: Iterable, ctx: Context) -> list:
                 continue
         active.append(r)
     replaced = {rid for r in active for rid in r.replaces}
-    return [r for r in active if r.id not in replaced]
+    out = [r for r in active if r.id not in replaced]
+    if memo is not None:
+        if len(memo) > _MEMO_CAP:
+            memo.clear()
+        memo[key] = tuple(out)
+    return out
 
 
 _NOUN = {"models": "models", "units": "units", "profiles": "profiles"}
@@ -362,13 +490,49 @@ def _value_text(n, measure: str, noun: str | None, ctx: Context) -> str:
 
 
 def _measure(measure: str, items: list[Item]) -> Fraction:
+    return Fraction(_measure_exact(measure, items))
+
+
+def _measure_exact(measure: str, items: list[Item]):
+    """``_measure`` as an int when integral (else a Fraction)."""
     if measure == "models":
-        return Fraction(sum(i.models for i in items))
+        return sum(i.models for i in items)
     if measure == "points":
-        return sum((_frac(i.points) for i in items), Fraction(0))
+        total = 0
+        for i in items:
+            p = i.points
+            total += p if type(p) is int else _exact(p)
+        return _exact(total)
     if measure == "profiles":
-        return Fraction(len({i.key for i in items}))
-    return Fraction(len(items))
+        return len({i.key for i in items})
+    return len(items)
+
+
+def matching(r, items: list[Item], ctx: Context) -> list[Item]:
+    """The items the restriction's ``of`` selector certainly holds for."""
+    if not r.of:
+        return list(items)
+    info = _rule(r)
+    return [it for it in items if _match_item(info, it, ctx)[0] is True]
+
+
+def _match_item(info: _Rule, it: Item, ctx: Context):
+    """``match(r.of, ...)`` for one item, remembered for items with a ``fkey``."""
+    if it.fkey is None:
+        return _match(info.sel, it.facts, ctx.facts, ctx.rules)
+    try:
+        key = (it.fkey, tuple(_typed(ctx.facts.get(n)) for n in info.refs),
+               _rules_key(ctx.rules) if info.uses_rules else None)
+        hit = info.match_memo.get(key)
+    except TypeError:
+        return _match(info.sel, it.facts, ctx.facts, ctx.rules)
+    if hit is None:
+        ok, unknown = _match(info.sel, it.facts, ctx.facts, ctx.rules)
+        hit = (ok, tuple(unknown))
+        if len(info.match_memo) > _MEMO_CAP:
+            info.match_memo.clear()
+        info.match_memo[key] = hit
+    return hit
 
 
 def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Finding]:
@@ -391,14 +555,18 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
 
 def _groups(r, items: list[Item], ctx: Context, gaps: dict) -> list[tuple[Any, list[Item]]]:
     counted: list[Item] = []
-    for it in items:
-        ok, unknown = match(r.of, it.facts, ctx.facts, ctx.rules) if r.of else (True, [])
-        if ok is True:
-            counted.append(it)
-        elif ok is None:
-            for fld in unknown:
-                g = gaps.setdefault((it.key, fld), {"item": it, "rules": set()})
-                g["rules"].add(f"{ctx.prefix}.{r.code}")
+    if r.of:
+        info = _rule(r)
+        for it in items:
+            ok, unknown = _match_item(info, it, ctx)
+            if ok is True:
+                counted.append(it)
+            elif ok is None:
+                for fld in unknown:
+                    g = gaps.setdefault((it.key, fld), {"item": it, "rules": set()})
+                    g["rules"].add(f"{ctx.prefix}.{r.code}")
+    else:
+        counted = list(items)
     if r.for_each == "list":
         return [(None, counted)]
     if r.for_each == "entry":
@@ -416,44 +584,72 @@ def _groups(r, items: list[Item], ctx: Context, gaps: dict) -> list[tuple[Any, l
     return list(groups.items())
 
 
+def _bounds(r, ctx: Context, measure_unit: str):
+    """``("ok", [(kind, BoundValue, exact value)])`` or ``(failure kind, reason)``; remembered."""
+    from builder.catalog.restrictions import BoundExpr
+
+    info = _rule(r)
+    try:
+        key = (ctx.unit, measure_unit,
+               tuple((b.of, ctx.value(b.of), ctx.values[b.of][1] if b.of in ctx.values else None)
+                     if isinstance(b, BoundExpr) else None for _, b in info.specs),
+               tuple((p, *_typed(ctx.rules.get(p, _MISSING_RULE))) for p in info.params))
+        hit = info.bound_memo.get(key)
+    except Exception:  # a missing base or an unhashable value: no memo, same result
+        key, hit = None, None
+    if hit is not None:
+        return hit
+    try:
+        out = ("ok", [(kind, bv, _exact(bv.value)) for kind, bv in
+                      ((kind, eval_bound(b, ctx, measure_unit)) for kind, b in info.specs)])
+    except LookupError as exc:
+        out = ("lookup", exc.args[0])
+    except (KeyError, ValueError) as exc:
+        out = ("param", exc.args[0])
+    if key is not None:
+        if len(info.bound_memo) > _MEMO_CAP:
+            info.bound_memo.clear()
+        info.bound_memo[key] = out
+    return out
+
+
 def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict) -> list[Finding]:
     out: list[Finding] = []
     measure_unit = f" {ctx.unit}" if r.count == "points" else ""
-    bounds = []
-    try:
-        for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly)):
-            if b is not None:
-                bounds.append((kind, eval_bound(b, ctx, measure_unit)))
-    except LookupError as exc:
+    state, bounds = _bounds(r, ctx, measure_unit)
+    if state == "lookup":
         return [Finding("warning", f"{ctx.prefix}.{r.code}",
-                        f"{r.label}: cannot apply this rule ({exc.args[0]}); check it by hand",
+                        f"{r.label}: cannot apply this rule ({bounds}); check it by hand",
                         loc=ctx.default_loc, source=r.source)]
-    except (KeyError, ValueError) as exc:
+    if state == "param":
         return [Finding("warning", f"{ctx.prefix}.{r.code}",
-                        f"{r.label}: house rule {exc.args[0]} is missing or not a number; rule skipped",
+                        f"{r.label}: house rule {bounds} is missing or not a number; rule skipped",
                         loc=ctx.default_loc, source=r.source)]
-    plus = [(ctx.value(p), ctx.values[p][1], ctx.values[p][2]) for p in r.plus if p in ctx.values]
+    plus = [(_exact(ctx.value(p)), ctx.values[p][1], ctx.values[p][2]) for p in r.plus if p in ctx.values]
+    extra = 0
+    for p in plus:
+        extra += p[0]
     for key, group in _groups(r, items, ctx, gaps):
-        value = _measure(r.count, group) + sum((p[0] for p in plus), Fraction(0))
-        for kind, bv in bounds:
-            if kind == "min" and value >= bv.value:
+        value = _exact(_measure_exact(r.count, group) + extra)
+        for kind, bv, bound in bounds:
+            if kind == "min" and value >= bound:
                 continue
-            if kind == "max" and value <= bv.value:
+            if kind == "max" and value <= bound:
                 continue
-            if kind == "exactly" and value == bv.value:
+            if kind == "exactly" and value == bound:
                 continue
-            op = "<" if (kind == "min" or (kind == "exactly" and value < bv.value)) else ">"
+            op = "<" if (kind == "min" or (kind == "exactly" and value < bound)) else ">"
             if kind == "exactly":
                 op = "!="
-            loc = _blame(r, kind, group, plus, bv.value, ctx, key)
+            loc = _blame(r, kind, group, plus, bound, ctx, key)
             counted = [f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in plus]
             counted += [it.describe(ctx.unit) for it in group]
             first = group[0] if group else None
             fields = {
-                "label": r.label, "value": fmt_num(value), "bound": fmt_num(bv.value),
+                "label": r.label, "value": fmt_num(value), "bound": fmt_num(bound),
                 "value_text": _value_text(value, r.count, r.noun, ctx), "op": op,
                 "bound_text": bv.text, "base": bv.base or bv.text, "kind": kind,
-                "item": first.name if first else "", "excess": fmt_num(abs(value - bv.value)),
+                "item": first.name if first else "", "excess": fmt_num(abs(value - bound)),
                 **{k: v for k, v in ctx.facts.items() if isinstance(v, (str, int, float))},
             }
             if r.message:
@@ -478,14 +674,16 @@ def _blame(r, kind, group: list[Item], plus, bound, ctx: Context, key) -> tuple 
     if r.for_each == "entry" and group:
         return group[0].loc
     if kind in ("max", "exactly") and group:
-        total = sum((p[0] for p in plus), Fraction(0))
+        total = 0
+        for p in plus:
+            total += _exact(p[0])
         if total > bound:
             for _, _, loc in plus:
                 if loc:
                     return loc
         for it in group:
             if r.count == "points":
-                total += _frac(it.points)
+                total += _exact(it.points)
             elif r.count == "models":
                 total += it.models
             else:

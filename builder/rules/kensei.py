@@ -18,7 +18,7 @@ from typing import Any
 from builder.errors import ListError
 from builder.findings import Finding
 from builder.names import did_you_mean, normalize
-from builder.rules.engine import Context, Item, Unknown, evaluate, fmt_num, plain
+from builder.rules.engine import Context, Item, Unknown, _exact, evaluate, fmt_num, plain
 
 SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
@@ -344,6 +344,53 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
 
 # -- checks --------------------------------------------------------------------------------------
 
+def _state(catalog) -> dict:
+    """What the checks remember about one loaded catalog (catalogs are immutable once loaded)."""
+    hit = _STATES.get(id(catalog))
+    if hit is None or hit[0] is not catalog:
+        if len(_STATES) > 16:
+            _STATES.clear()
+        hit = _STATES[id(catalog)] = (catalog, {})
+    return hit[1]
+
+
+_STATES: dict[int, tuple[Any, dict]] = {}
+
+
+def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tuple, caps_only: bool,
+                every: bool) -> tuple[dict, tuple]:
+    """The facts of one list entry and their key: the troop's facts plus what the entry adds.
+
+    Entries with the same key have the same facts, so one dict is shared between them
+    (the engine reads facts and never changes them).
+    """
+    memo = _state(catalog).setdefault("item_facts", {})
+    key = (troop.id, standard, led, warrior_classes, caps_only, every)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is troop:
+        return hit[1], key
+    facts = dict(troop_facts(troop, catalog))
+    facts["standard"] = standard
+    facts["led"] = led
+    leader = facts["leader"]
+    cls = facts["class"]
+    facts["warrior"] = cls if isinstance(cls, Unknown) else cls.upper() in warrior_classes
+    facts["exempt"] = leader
+    facts["exempt_min"] = False if caps_only else leader
+    if not every and facts["type"] in ("mounted", "skirmisher", "creature"):
+        facts["ranged"] = facts["firearm"] = False  # one category per troop: its type first
+    memo[key] = (troop, facts)
+    return facts, key
+
+
+def _origin(catalog, troop) -> str:
+    memo = _state(catalog).setdefault("origin", {})
+    hit = memo.get(troop.id)
+    if hit is None or hit[0] is not troop:
+        hit = memo[troop.id] = (troop, catalog.where("troops", troop))
+    return hit[1]
+
+
 def _prepare(lst: KenseiList, catalog, rules: dict):
     every = rules.get("count_every_category", True) is not False
     caps_only = rules.get("leaders_exempt", "all_type_limits") == "caps_only"
@@ -358,19 +405,11 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         if e.troop is None:
             continue
         e.points, e.cost_known = entry_points(e, rules)
-        facts = dict(troop_facts(e.troop, catalog))
-        facts["standard"] = e.standard > 0
-        facts["led"] = e.led_by is not None
-        leader = facts["leader"]
-        cls = facts["class"]
-        facts["warrior"] = cls if isinstance(cls, Unknown) else cls.upper() in warrior_classes
-        facts["exempt"] = leader
-        facts["exempt_min"] = False if caps_only else leader
-        if not every and facts["type"] in ("mounted", "skirmisher", "creature"):
-            facts["ranged"] = facts["firearm"] = False  # one category per troop: its type first
+        facts, fkey = _item_facts(catalog, e.troop, e.standard > 0, e.led_by is not None, warrior_classes,
+                                  caps_only, every)
         models = e.models + (led.get(e.index, 0) if leader_in_size else 0)
         items.append(Item(loc=e.loc, name=e.troop.name, key=e.troop.id, models=models,
-                          points=e.points, facts=facts, origin=catalog.where("troops", e.troop)))
+                          points=_exact(e.points), facts=facts, origin=_origin(catalog, e.troop), fkey=fkey))
     ranged_points = sum((i.points for i in items if i.facts["ranged"] is True and i.facts["exempt"] is False),
                         Fraction(0))
     level_name = getattr(lst.commander, "name", lst.commander_written)
@@ -649,7 +688,7 @@ SUMMARY_KEYS = {"melee-min": "melee", "ranged-max": "ranged", "firearms-max": "f
 
 
 def summary(lst: KenseiList, catalog, rules: dict) -> dict:
-    from builder.rules.engine import _measure, active_restrictions, match
+    from builder.rules.engine import _measure, active_restrictions, matching
 
     prepared = getattr(lst, "_prepared", None)
     if prepared is not None and prepared[2] == id(catalog) and prepared[3] == rules:
@@ -666,7 +705,7 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
         key = SUMMARY_KEYS.get(r.code)
         if key is None or key in out:
             continue
-        counted = [i for i in items if match(r.of, i.facts, ctx.facts, rules)[0] is True]
+        counted = matching(r, items, ctx)
         v = _measure("points", counted)
         out[key] = plain(v)
         out[f"{key}_percent"] = plain(round(v * 100 / lst.points, 1)) if lst.points else 0
