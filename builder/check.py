@@ -51,8 +51,8 @@ def check_text(text: str, file: str = "<list>", extra_packs: list[str] = (), bas
     return check_doc(parse_list(text, file, base_dir=base_dir), extra_packs)
 
 
-def format_result(res: CheckResult, explain: bool = False) -> list[str]:
-    """Text output of one checked list."""
+def format_result(res: CheckResult, explain: bool = False, all_rules: bool = True) -> list[str]:
+    """Text output of one checked list (``all_rules=False``: only agreed house rules)."""
     c = res.counts()
     status = "legal" if res.legal else "ILLEGAL"
     parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}"]
@@ -60,9 +60,10 @@ def format_result(res: CheckResult, explain: bool = False) -> list[str]:
     lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
     if res.summary:
         lines.extend(_wrap("  summary: ", [f"{k} {_fmt(v)}" for k, v in res.summary.items()]))
-    if res.house_rules:
+    rules = res.house_rules if all_rules else res.house_rules_agreed
+    if rules:
         shown = []
-        for k, v in res.house_rules.items():
+        for k, v in rules.items():
             shown.append(f"{k}={_fmt(v)}" + (" (agreed)" if k in res.house_rules_agreed else ""))
         lines.extend(_wrap("  house rules: ", shown))
     for f in res.findings:

@@ -113,9 +113,7 @@ def _report(path: str, echo) -> None:
     from builder.check import check_file, format_result
 
     res = check_file(path)
-    for line in format_result(res):
-        if line.startswith("  house rules:") and not res.house_rules_agreed:
-            continue
+    for line in format_result(res, all_rules=False):
         echo(line)
 
 
@@ -184,25 +182,53 @@ def why_troop(path: str, troop_name: str, models: int | None = None) -> tuple[bo
     what = f"{n} {troop.name}" if n > 1 else f"1 {troop.name}"
     lines = []
     blocking = []
+    still = []
     for f in new:
-        was = next((g for g in old_by_code.get(f.code, []) if g.loc == f.loc or g.code == f.code), None)
-        blocking.append((f, was))
+        was = next((g for g in old_by_code.get(f.code, []) if g.loc == f.loc), None) or \
+            next(iter(old_by_code.get(f.code, [])), None)
+        if was is not None and _not_worse(f, was):
+            still.append(f)  # already broken; the addition does not make it worse
+        else:
+            blocking.append((f, was))
     if not blocking:
         lines.append(f"yes: {what} ({_n(cost)} AP) can be added; points would be "
                      f"{_n(after.summary.get('points'))}/{_n(after.summary.get('limit'))} AP")
         for c in sorted(fixed_codes):
             lines.append(f"  and it would satisfy {c}")
+        for f in still:
+            lines.append(f"  still to fix: {f.code}: {f.message}{_gap(f)}")
         return True, lines
     lines.append(f"no: adding {what} ({_n(cost)} AP) would break {len(blocking)} rule"
                  f"{'s' * (len(blocking) != 1)}:")
     for f, was in blocking:
-        by = ""
-        if isinstance(f.value, (int, float)) and isinstance(f.bound, (int, float)):
-            by = f" (over by {_n(abs(f.value - f.bound))})"
-        lines.append(f"  {f.code}: {f.message}{by}" + (f" ({f.source})" if f.source else ""))
+        lines.append(f"  {f.code}: {f.message}{_gap(f)}" + (f" ({f.source})" if f.source else ""))
         if was is not None and was.value is not None:
             lines.append(f"      already broken before: {was.message}")
+    for f in still:
+        lines.append(f"  still to fix (not caused by this troop): {f.code}: {f.message}{_gap(f)}")
     return False, lines
+
+
+def _num(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _gap(f) -> str:
+    """"(over by N)" for a maximum, "(short by N)" for a minimum."""
+    v, b = _num(f.value), _num(f.bound)
+    if v is None or b is None or v == b:
+        return ""
+    return f" ({'over' if v > b else 'short'} by {_n(abs(v - b))})"
+
+
+def _not_worse(f, was) -> bool:
+    """The same rule was broken before and the new value is no further from its bound."""
+    v, b, w = _num(f.value), _num(f.bound), _num(was.value)
+    if v is None or b is None or w is None:
+        return f.message == was.message
+    if v < b:  # a minimum: adding can only help
+        return v >= w
+    return v <= w
 
 
 def _n(v) -> str:
