@@ -22,6 +22,7 @@ missing profile field, so a gap in the data never passes silently.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -368,53 +369,15 @@ _MEMO_CAP = 50000
 class _Rule:
     """What the engine remembers about one restriction object."""
 
-    __slots__ = ("r", "sel", "refs", "uses_rules", "specs", "params", "bound_memo", "match_memo")
+    __slots__ = ("r", "sel", "specs", "bases", "bound_memo", "__weakref__")
 
     def __init__(self, r):
         self.r = r
         self.sel = compile_selector(r.of) if r.of else None
-        refs: list[str] = []
-        self.uses_rules = _selector_refs(r.of or {}, refs)
-        self.refs = tuple(dict.fromkeys(refs))
         self.specs = tuple((kind, b) for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly))
                            if b is not None)
-        params: list[str] = []
-        for _, b in self.specs:
-            _bound_params(b, params)
-        self.params = tuple(dict.fromkeys(params))
+        self.bases = tuple(dict.fromkeys(getattr(b, "of") for _, b in self.specs if hasattr(b, "of")))
         self.bound_memo: dict = {}
-        self.match_memo: dict = {}
-
-
-def _selector_refs(sel: dict, out: list[str]) -> bool:
-    """Collect the context facts a selector reads (``$name``); True when it reads house rules."""
-    rules = False
-    for key, want in sel.items():
-        if key in ("any", "all"):
-            for sub in want:
-                rules = _selector_refs(sub, out) or rules
-        elif key == "not":
-            rules = _selector_refs(want, out) or rules
-        elif key == "house_rule":
-            rules = True
-        else:
-            vals = list(want.values()) if isinstance(want, dict) else (want if isinstance(want, list) else [want])
-            for v in vals:
-                if isinstance(v, str) and v.startswith("$"):
-                    out.append(v[1:])
-    return rules
-
-
-def _bound_params(b, out: list[str]) -> None:
-    from builder.catalog.restrictions import BoundExpr, Param
-
-    if isinstance(b, Param):
-        out.append(b.param)
-    elif isinstance(b, BoundExpr):
-        for f in ("value", "percent", "per", "times", "offset", "at_least", "at_most"):
-            _bound_params(getattr(b, f), out)
-        for row in b.table or []:
-            _bound_params(row.value, out)
 
 
 _RULES: dict[int, _Rule] = {}
@@ -429,34 +392,145 @@ def _rule(r) -> _Rule:
     return info
 
 
-def _typed(v):
-    return (type(v), v)
+# Keys of whole contexts (list facts, house rules) are interned to small ints, so each is
+# hashed once per list rather than once per restriction.
+_KEYS: dict[tuple, int] = {}
 
 
-def _rules_key(rules: dict):
-    return tuple((k, type(v), v) for k, v in rules.items())
+def _intern(key: tuple) -> int:
+    """A number for ``key``, never given to another key (memos keyed by it stay valid)."""
+    n = _KEYS.get(key)
+    if n is None:
+        if len(_KEYS) > _MEMO_CAP:
+            _KEYS.clear()
+        n = _KEYS[key] = next(_COUNTER)
+    return n
 
 
-_ACTIVE: dict[int, tuple[Any, dict]] = {}
+_COUNTER = itertools.count(1)
+
+
+class _Session:
+    """One evaluation: the context's interned keys and each item's memo row."""
+
+    __slots__ = ("ctx", "items", "fk", "rk", "rows", "bases")
+
+    def __init__(self, ctx: Context, items: list[Item]):
+        self.ctx = ctx
+        self.items = items
+        self.bases: dict[str, Any] = {}
+        try:
+            self.fk = _intern(tuple((k, type(v), v) for k, v in ctx.facts.items()))
+            self.rk = _intern(tuple((k, type(v), v) for k, v in ctx.rules.items()))
+        except TypeError:  # an unhashable fact or rule value: nothing is remembered
+            self.fk = self.rk = None
+        rows = []
+        for it in items:
+            row = None
+            if it.fkey is not None and self.fk is not None:
+                key = (it.fkey, self.fk, self.rk)
+                try:
+                    row = _ROWS.get(key)
+                    if row is None:
+                        if len(_ROWS) > _MEMO_CAP:
+                            _ROWS.clear()
+                        row = _ROWS[key] = {}
+                except TypeError:
+                    row = None
+            rows.append(row)
+        self.rows = rows
+
+    def match(self, info: _Rule, idx: int, it: Item):
+        """``match(r.of, ...)`` for the item at ``idx``, remembered per (item facts, context)."""
+        row = self.rows[idx]
+        if row is None:
+            return _match(info.sel, it.facts, self.ctx.facts, self.ctx.rules)
+        hit = row.get(info)
+        if hit is None:
+            ok, unknown = _match(info.sel, it.facts, self.ctx.facts, self.ctx.rules)
+            hit = row[info] = (ok, tuple(unknown))
+        return hit
+
+    def hits(self, active: tuple, stable: bool):
+        """For each active restriction: the items it counts and ``(item, unknown fields)`` it cannot tell.
+
+        Worked out once per (item facts, context, active set) and remembered in the item's row.
+        """
+        n = len(active)
+        counted: list[list[Item]] = [[] for _ in range(n)]
+        unknown: list[list] = [[] for _ in range(n)]
+        infos = None
+        key = ("active", id(active))
+        for i, it in enumerate(self.items):
+            row = self.rows[i] if stable else None
+            h = None
+            if row is not None:
+                ent = row.get(key)
+                if ent is not None and ent[0] is active:
+                    h = ent[1]
+            if h is None:
+                if infos is None:
+                    infos = [_rule(r) for r in active]
+                out = []
+                for j, info in enumerate(infos):
+                    ok, unk = self.match(info, i, it) if info.sel is not None else (True, ())
+                    if ok is not False:
+                        out.append((j, ok, tuple(unk)))
+                h = tuple(out)
+                if row is not None:
+                    row[key] = (active, h)
+            for j, ok, unk in h:
+                if ok is True:
+                    counted[j].append(it)
+                else:
+                    unknown[j].append((it, unk))
+        return counted, unknown
+
+    def base(self, name: str):
+        hit = self.bases.get(name, _MISSING_RULE)
+        if hit is _MISSING_RULE:
+            ctx = self.ctx
+            if name == "limit":
+                hit = ("limit", type(ctx.limit), ctx.limit)
+            elif name in ctx.values:
+                v = ctx.values[name]
+                hit = (type(v[0]), v[0], v[1])
+            else:
+                hit = None
+            self.bases[name] = hit
+        return hit
+
+
+# Memo rows by (item facts key, context facts key, house rules key): rule -> match result.
+_ROWS: dict[tuple, dict] = {}
+
+
+def _session(ctx: Context, items: list[Item]) -> _Session:
+    sess = ctx.__dict__.get("_engine_session")
+    if sess is not None and sess.items is items and sess.ctx is ctx:
+        return sess
+    return _Session(ctx, items)
+
+
+_ACTIVE: dict[tuple, tuple] = {}
 
 
 def active_restrictions(restrictions: Iterable, ctx: Context) -> list:
     """Steps 1 and 2 of the defined order: activation, then replacement."""
-    memo = None
+    return list(_active(restrictions, ctx, ctx.__dict__.get("_engine_session"))[0])
+
+
+def _active(restrictions: Iterable, ctx: Context, sess: _Session | None) -> tuple[tuple, bool]:
+    """The active restrictions and whether that tuple is the remembered one (stable identity)."""
+    key = None
     if isinstance(restrictions, list):
-        hit = _ACTIVE.get(id(restrictions))
-        if hit is None or hit[0] is not restrictions:
-            if len(_ACTIVE) > 64:
-                _ACTIVE.clear()
-            hit = _ACTIVE[id(restrictions)] = (restrictions, {})
-        memo = hit[1]
-        try:
-            key = (tuple((k, type(v), v) for k, v in ctx.facts.items()), _rules_key(ctx.rules))
-            out = memo.get(key)
-        except TypeError:  # an unhashable fact or rule value: work it out every time
-            memo, out = None, None
-        if out is not None:
-            return list(out)
+        if sess is None:
+            sess = _Session(ctx, [])
+        if sess.fk is not None:
+            key = (id(restrictions), sess.fk, sess.rk)
+            hit = _ACTIVE.get(key)
+            if hit is not None and hit[0] is restrictions:
+                return hit[1], True
     active = []
     for r in restrictions:
         if r.when:
@@ -469,12 +543,12 @@ def active_restrictions(restrictions: Iterable, ctx: Context) -> list:
                 continue
         active.append(r)
     replaced = {rid for r in active for rid in r.replaces}
-    out = [r for r in active if r.id not in replaced]
-    if memo is not None:
-        if len(memo) > _MEMO_CAP:
-            memo.clear()
-        memo[key] = tuple(out)
-    return out
+    out = tuple(r for r in active if r.id not in replaced)
+    if key is not None:
+        if len(_ACTIVE) > _MEMO_CAP:
+            _ACTIVE.clear()
+        _ACTIVE[key] = (restrictions, out)
+    return out, key is not None
 
 
 _NOUN = {"models": "models", "units": "units", "profiles": "profiles"}
@@ -513,34 +587,20 @@ def matching(r, items: list[Item], ctx: Context) -> list[Item]:
     if not r.of:
         return list(items)
     info = _rule(r)
-    return [it for it in items if _match_item(info, it, ctx)[0] is True]
-
-
-def _match_item(info: _Rule, it: Item, ctx: Context):
-    """``match(r.of, ...)`` for one item, remembered for items with a ``fkey``."""
-    if it.fkey is None:
-        return _match(info.sel, it.facts, ctx.facts, ctx.rules)
-    try:
-        key = (it.fkey, tuple(_typed(ctx.facts.get(n)) for n in info.refs),
-               _rules_key(ctx.rules) if info.uses_rules else None)
-        hit = info.match_memo.get(key)
-    except TypeError:
-        return _match(info.sel, it.facts, ctx.facts, ctx.rules)
-    if hit is None:
-        ok, unknown = _match(info.sel, it.facts, ctx.facts, ctx.rules)
-        hit = (ok, tuple(unknown))
-        if len(info.match_memo) > _MEMO_CAP:
-            info.match_memo.clear()
-        info.match_memo[key] = hit
-    return hit
+    sess = _session(ctx, items)
+    return [it for i, it in enumerate(items) if sess.match(info, i, it)[0] is True]
 
 
 def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Finding]:
     """Apply the restrictions to the items; return findings in the defined order."""
     findings: list[Finding] = []
     gaps: dict[tuple[str, str], dict] = {}
-    for r in active_restrictions(restrictions, ctx):
-        findings.extend(_evaluate_one(r, items, ctx, gaps))
+    sess = _Session(ctx, items)
+    ctx.__dict__["_engine_session"] = sess  # reused by later questions about the same items
+    active, stable = _active(restrictions, ctx, sess)
+    counted, unknown = sess.hits(active, stable)
+    for j, r in enumerate(active):
+        findings.extend(_evaluate_one(r, items, ctx, gaps, sess, (counted[j], unknown[j])))
     for (key, fld), g in gaps.items():
         item = g["item"]
         rules = ", ".join(sorted(g["rules"]))
@@ -553,18 +613,36 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     return findings
 
 
-def _groups(r, items: list[Item], ctx: Context, gaps: dict) -> list[tuple[Any, list[Item]]]:
+def _groups(r, items: list[Item], ctx: Context, gaps: dict,
+            sess: _Session | None = None, hit=None) -> list[tuple[Any, list[Item]]]:
     counted: list[Item] = []
-    if r.of:
+    if hit is not None:
+        counted = hit[0]
+        if hit[1]:
+            code = f"{ctx.prefix}.{r.code}"
+            for it, unk in hit[1]:
+                for fld in unk:
+                    g = gaps.get((it.key, fld))
+                    if g is None:
+                        g = gaps[(it.key, fld)] = {"item": it, "rules": set()}
+                    g["rules"].add(code)
+    elif r.of:
         info = _rule(r)
-        for it in items:
-            ok, unknown = _match_item(info, it, ctx)
+        if sess is None:
+            sess = _session(ctx, items)
+        code = None
+        for i, it in enumerate(items):
+            ok, unknown = sess.match(info, i, it)
             if ok is True:
                 counted.append(it)
             elif ok is None:
+                if code is None:
+                    code = f"{ctx.prefix}.{r.code}"
                 for fld in unknown:
-                    g = gaps.setdefault((it.key, fld), {"item": it, "rules": set()})
-                    g["rules"].add(f"{ctx.prefix}.{r.code}")
+                    g = gaps.get((it.key, fld))
+                    if g is None:
+                        g = gaps[(it.key, fld)] = {"item": it, "rules": set()}
+                    g["rules"].add(code)
     else:
         counted = list(items)
     if r.for_each == "list":
@@ -584,21 +662,18 @@ def _groups(r, items: list[Item], ctx: Context, gaps: dict) -> list[tuple[Any, l
     return list(groups.items())
 
 
-def _bounds(r, ctx: Context, measure_unit: str):
+def _bounds(r, ctx: Context, measure_unit: str, sess: _Session | None = None):
     """``("ok", [(kind, BoundValue, exact value)])`` or ``(failure kind, reason)``; remembered."""
-    from builder.catalog.restrictions import BoundExpr
-
     info = _rule(r)
-    try:
-        key = (ctx.unit, measure_unit,
-               tuple((b.of, ctx.value(b.of), ctx.values[b.of][1] if b.of in ctx.values else None)
-                     if isinstance(b, BoundExpr) else None for _, b in info.specs),
-               tuple((p, *_typed(ctx.rules.get(p, _MISSING_RULE))) for p in info.params))
-        hit = info.bound_memo.get(key)
-    except Exception:  # a missing base or an unhashable value: no memo, same result
-        key, hit = None, None
-    if hit is not None:
-        return hit
+    key = None
+    if sess is not None and sess.rk is not None:
+        key = (sess.rk, ctx.unit, measure_unit, tuple(sess.base(n) for n in info.bases))
+        try:
+            hit = info.bound_memo.get(key)
+        except TypeError:
+            key, hit = None, None
+        if hit is not None:
+            return hit
     try:
         out = ("ok", [(kind, bv, _exact(bv.value)) for kind, bv in
                       ((kind, eval_bound(b, ctx, measure_unit)) for kind, b in info.specs)])
@@ -613,10 +688,11 @@ def _bounds(r, ctx: Context, measure_unit: str):
     return out
 
 
-def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict) -> list[Finding]:
+def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict,
+                  sess: _Session | None = None, hit=None) -> list[Finding]:
     out: list[Finding] = []
     measure_unit = f" {ctx.unit}" if r.count == "points" else ""
-    state, bounds = _bounds(r, ctx, measure_unit)
+    state, bounds = _bounds(r, ctx, measure_unit, sess)
     if state == "lookup":
         return [Finding("warning", f"{ctx.prefix}.{r.code}",
                         f"{r.label}: cannot apply this rule ({bounds}); check it by hand",
@@ -629,7 +705,7 @@ def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict) -> list[Findin
     extra = 0
     for p in plus:
         extra += p[0]
-    for key, group in _groups(r, items, ctx, gaps):
+    for key, group in _groups(r, items, ctx, gaps, sess, hit):
         value = _exact(_measure_exact(r.count, group) + extra)
         for kind, bv, bound in bounds:
             if kind == "min" and value >= bound:

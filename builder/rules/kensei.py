@@ -19,6 +19,7 @@ from builder.errors import ListError
 from builder.findings import Finding
 from builder.names import did_you_mean, normalize
 from builder.rules.engine import Context, Item, Unknown, _exact, evaluate, fmt_num, plain
+from builder.rules.engine import _norm as _normalize
 
 SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
@@ -80,11 +81,48 @@ class KenseiList:
 
     @property
     def troops_points(self) -> Fraction:
-        return sum((e.points for e in self.entries), Fraction(0))
+        return Fraction(self._troops_exact())
 
     @property
     def total(self) -> Fraction:
-        return self.troops_points + self.commander_cost
+        return Fraction(self._troops_exact() + self.commander_cost)
+
+    def _troops_exact(self):
+        total = 0
+        for e in self.entries:
+            total += e.points
+        return _exact(total)
+
+
+def _state(catalog) -> dict:
+    """What the checks remember about one loaded catalog (catalogs are immutable once loaded)."""
+    hit = _STATES.get(id(catalog))
+    if hit is None or hit[0] is not catalog:
+        if len(_STATES) > 16:
+            _STATES.clear()
+        hit = _STATES[id(catalog)] = (catalog, {})
+    return hit[1]
+
+
+_STATES: dict[int, tuple[Any, dict]] = {}
+
+
+def _find(catalog, section: str, name):
+    """``catalog.find`` remembered per loaded catalog (its entries never change)."""
+    if not isinstance(name, str):
+        return catalog.find(section, name)
+    memo = _state(catalog).get("find")
+    if memo is None:
+        memo = _state(catalog)["find"] = {}
+    key = (section, name)
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    if len(memo) > 20000:
+        memo.clear()
+    hit = memo[key] = catalog.find(section, name)
+    return hit
 
 
 def _type_name(v) -> str:
@@ -198,14 +236,14 @@ def load_list(doc, catalog):
 
     # names -> catalog entries (unknown names are findings)
     clan_id = None
-    clan = catalog.find("clans", clan_written)
+    clan = _find(catalog, "clans", clan_written)
     if clan is None:
         findings.append(Finding("error", "kensei.unknown-clan",
                                 _unknown("clan", clan_written, catalog, "clans"), loc=("clan",),
                                 source=SRC["clan"]))
     else:
         clan_id = clan.id
-    level = catalog.find("commander_levels", commander)
+    level = _find(catalog, "commander_levels", commander)
     if level is None:
         findings.append(Finding("error", "kensei.unknown-commander",
                                 _unknown("commander level", commander, catalog, "commander_levels"),
@@ -213,7 +251,7 @@ def load_list(doc, catalog):
     lst = KenseiList(clan=clan_id, clan_written=clan_written, points=int(points), commander=level,
                      commander_written=commander, occult=occult, general=general, doc=doc)
     for i, name, models, led_by, std in raw_entries:
-        troop = catalog.find("troops", name)
+        troop = _find(catalog, "troops", name)
         if troop is None:
             findings.append(Finding("error", "kensei.unknown-troop",
                                     _unknown("troop", name, catalog, "troops"), loc=("troops", i)))
@@ -342,19 +380,30 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
     return Fraction(t.cost).limit_denominator(1000) * e.models, True
 
 
+def _entry_points(catalog, e: TroopEntry, rules: dict):
+    """``entry_points`` remembered per troop, size and purchase reading; an int when integral."""
+    t = e.troop
+    if t is None:
+        return entry_points(e, rules)
+    reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None else None
+    memo = _state(catalog).setdefault("points", {})
+    key = (t.id, e.models, reading)
+    try:
+        hit = memo.get(key)
+    except TypeError:
+        hit, key = None, None
+    if hit is None or hit[0] is not t:
+        pts, known = entry_points(e, rules)
+        hit = (t, _exact(pts), known)
+        if key is not None:
+            if len(memo) > 20000:
+                memo.clear()
+            memo[key] = hit
+    return hit[1], hit[2]
+
+
 # -- checks --------------------------------------------------------------------------------------
 
-def _state(catalog) -> dict:
-    """What the checks remember about one loaded catalog (catalogs are immutable once loaded)."""
-    hit = _STATES.get(id(catalog))
-    if hit is None or hit[0] is not catalog:
-        if len(_STATES) > 16:
-            _STATES.clear()
-        hit = _STATES[id(catalog)] = (catalog, {})
-    return hit[1]
-
-
-_STATES: dict[int, tuple[Any, dict]] = {}
 
 
 def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tuple, caps_only: bool,
@@ -404,14 +453,19 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     for e in lst.entries:
         if e.troop is None:
             continue
-        e.points, e.cost_known = entry_points(e, rules)
+        e.points, e.cost_known = _entry_points(catalog, e, rules)
         facts, fkey = _item_facts(catalog, e.troop, e.standard > 0, e.led_by is not None, warrior_classes,
                                   caps_only, every)
         models = e.models + (led.get(e.index, 0) if leader_in_size else 0)
         items.append(Item(loc=e.loc, name=e.troop.name, key=e.troop.id, models=models,
                           points=_exact(e.points), facts=facts, origin=_origin(catalog, e.troop), fkey=fkey))
-    ranged_points = sum((i.points for i in items if i.facts["ranged"] is True and i.facts["exempt"] is False),
-                        Fraction(0))
+    ranged_points = 0
+    for i in items:
+        if i.facts["ranged"] is True and i.facts["exempt"] is False:
+            ranged_points += i.points
+    ranged_points = _exact(ranged_points)
+    troops_points = lst._troops_exact()
+    total = _exact(troops_points + lst.commander_cost)
     level_name = getattr(lst.commander, "name", lst.commander_written)
     rounding = math.floor if rules.get("limits_between_hundreds") == "floor" else math.ceil
     size = max(100, rounding(lst.points / 100) * 100)
@@ -423,11 +477,11 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         facts={"clan": lst.clan, "occult": lst.occult,
                "commander": getattr(lst.commander, "id", None), "limit": lst.points},
         values={"commander_cost": (lst.commander_cost, f"commander level {level_name}", ("commander",)),
-                "spent": (lst.total, "points spent", ("points",)),
+                "spent": (total, "points spent", ("points",)),
                 "size": (size, size_label, ("points",)),
-                "percent_base": (lst.total if spent_base else lst.points,
+                "percent_base": (total if spent_base else lst.points,
                                  "points spent" if spent_base else "the battle size", ("points",)),
-                "troops_points": (lst.troops_points, "troops", ("troops",)),
+                "troops_points": (troops_points, "troops", ("troops",)),
                 "ranged_points": (ranged_points, "ranged troops", ("troops",))},
         rules=rules, prefix="kensei", unit=UNIT, default_loc=("troops",),
         pack_hint="a pack")
@@ -459,7 +513,7 @@ def _check_realm(lst: KenseiList) -> list[Finding]:
         t = e.troop
         if t is None or t.troop_type != "creature" or t.companions:
             continue
-        if "shikigami" in normalize(t.name):
+        if "shikigami" in _normalize(t.name):
             continue
         if t.realm and t.realm not in realms:
             out.append(Finding("error", "kensei.onmyouji-realm",
@@ -494,10 +548,10 @@ def _is_general_eligible(t) -> bool | None:
 def _check_general(lst: KenseiList, catalog) -> list[Finding]:
     src = SRC["general"]
     if lst.general is not None:
-        target = catalog.find("troops", lst.general)
+        target = _find(catalog, "troops", lst.general)
         hits = [e for e in lst.entries if e.troop is not None and target is not None and e.troop.id == target.id]
         if not hits:
-            hits = [e for e in lst.entries if normalize(e.name) == normalize(lst.general)]
+            hits = [e for e in lst.entries if _normalize(e.name) == _normalize(lst.general)]
         if not hits:
             listed = [e.troop.name for e in lst.entries if e.troop is not None]
             hint = did_you_mean(lst.general, listed)
@@ -532,7 +586,7 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
 def _lead_order(catalog, t) -> int | None:
     if t is None or not t.troop_class:
         return None
-    cls = catalog.find("troop_classes", t.troop_class)
+    cls = _find(catalog, "troop_classes", t.troop_class)
     return getattr(cls, "lead_order", None)
 
 
@@ -543,7 +597,7 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
     for e in lst.entries:
         if e.led_by is None or e.troop is None:
             continue
-        target = catalog.find("troops", e.led_by)
+        target = _find(catalog, "troops", e.led_by)
         leaders = [x for x in lst.entries if x is not e and x.troop is not None and
                    (target is not None and x.troop.id == target.id)]
         if not leaders:
@@ -594,7 +648,7 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
         have = sum(1 for x in lst.entries if x.troop is not None and x.troop.id == tid)
         for e in units[have:]:
             out.append(Finding("error", "kensei.unit-leader-twice",
-                               f"'{catalog.find('troops', tid).name}' leads {len(units)} units; a leader leads "
+                               f"'{_find(catalog, 'troops', tid).name}' leads {len(units)} units; a leader leads "
                                f"one unit", loc=e.loc + ("led_by",), source=src, value=len(units), bound=have))
     return out
 
@@ -603,7 +657,7 @@ def _check_standards(lst: KenseiList, catalog) -> list[Finding]:
     out = []
     src = SRC["standard"]
     for e in lst.entries:
-        if e.troop is not None and "hata-jurushi" in normalize(e.troop.name) and e.standard == 0:
+        if e.troop is not None and "hata-jurushi" in _normalize(e.troop.name) and e.standard == 0:
             out.append(Finding("error", "kensei.standard-outside-unit",
                                "a Hata-Jurushi must be deployed inside a unit of its title and class; write "
                                "'standard: true' on that unit instead", loc=e.loc, source=src))
@@ -633,13 +687,13 @@ def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
     names: dict[str, str] = {}
     for e in lst.entries:
         for c in getattr(e.troop, "companions", None) or []:
-            comp = catalog.find("troops", c.troop)
-            key = comp.id if comp is not None else normalize(c.troop)
+            comp = _find(catalog, "troops", c.troop)
+            key = comp.id if comp is not None else _normalize(c.troop)
             names[key] = comp.name if comp is not None else c.troop
             need.setdefault(key, []).extend([e] * (c.count * 1))
     have: dict[str, list[TroopEntry]] = {}
     for e in lst.entries:
-        if e.troop is not None and (e.troop.id in need or "shikigami" in normalize(e.troop.name)):
+        if e.troop is not None and (e.troop.id in need or "shikigami" in _normalize(e.troop.name)):
             have.setdefault(e.troop.id, []).append(e)
     for key in set(need) | set(have):
         want = len(need.get(key, []))
@@ -688,15 +742,16 @@ SUMMARY_KEYS = {"melee-min": "melee", "ranged-max": "ranged", "firearms-max": "f
 
 
 def summary(lst: KenseiList, catalog, rules: dict) -> dict:
-    from builder.rules.engine import _measure, active_restrictions, matching
+    from builder.rules.engine import _measure_exact, active_restrictions, matching
 
     prepared = getattr(lst, "_prepared", None)
     if prepared is not None and prepared[2] == id(catalog) and prepared[3] == rules:
         items, ctx = prepared[0], prepared[1]
     else:
         items, ctx = _prepare(lst, catalog, rules)
-    out: dict[str, Any] = {"points": plain(lst.total), "limit": lst.points,
-                           "troops": plain(lst.troops_points), "commander": lst.commander_cost,
+    troops = lst._troops_exact()
+    out: dict[str, Any] = {"points": plain(_exact(troops + lst.commander_cost)), "limit": lst.points,
+                           "troops": plain(troops), "commander": lst.commander_cost,
                            "clan": lst.clan}
     out["units"] = sum(1 for i in items if i.facts["unit"] is True)
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
@@ -705,11 +760,26 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
         key = SUMMARY_KEYS.get(r.code)
         if key is None or key in out:
             continue
-        counted = matching(r, items, ctx)
-        v = _measure("points", counted)
+        v = _measure_exact("points", matching(r, items, ctx))
         out[key] = plain(v)
-        out[f"{key}_percent"] = plain(round(v * 100 / lst.points, 1)) if lst.points else 0
+        out[f"{key}_percent"] = _percent(v, lst.points) if lst.points else 0
     return out
+
+
+def _percent(v, limit) -> int | float:
+    """``v`` as a percentage of ``limit`` to one decimal, exactly as a Fraction would round it."""
+    if type(v) is int and type(limit) is int and (v * 100) % limit == 0:
+        return (v * 100) // limit
+    key = (type(v), v, type(limit), limit)
+    hit = _PERCENTS.get(key)
+    if hit is None:
+        if len(_PERCENTS) > 20000:
+            _PERCENTS.clear()
+        hit = _PERCENTS[key] = plain(round(Fraction(v) * 100 / limit, 1))
+    return hit
+
+
+_PERCENTS: dict = {}
 
 
 def explain_entry(e: TroopEntry) -> str:
