@@ -52,10 +52,14 @@ def load_list(path: str | Path, display: str | None = None) -> ListDoc:
 def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) -> ListDoc:
     from builder.errors import DaimyoError
 
-    try:
-        data, pos = parse_yaml(text, file)
-    except DaimyoError as exc:
-        raise ListError(exc.diagnostics) from None
+    parsed = _parse_simple(text, file)
+    if parsed is not None:
+        data, pos = parsed
+    else:
+        try:
+            data, pos = parse_yaml(text, file)
+        except DaimyoError as exc:
+            raise ListError(exc.diagnostics) from None
     if data is None:
         raise ListError(Diagnostic(file, 1, 1, "empty document; a list needs at least 'system:'",
                                    hint="start with 'system: kensei' (or senshiai, herocard, senji, satsuma)"))
@@ -105,3 +109,178 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
     return ListDoc(file=file, data=data, positions=pos, system=system, name=text_or_none("name"),
                    author=text_or_none("author"), notes=text_or_none("notes"), packs=resolved,
                    house_rules=hr, base_dir=base)
+
+
+# -- a fast reader for the usual shape of a list file ------------------------------------------
+#
+# Most list files are block mappings and block sequences of one-line plain or simply quoted
+# scalars. ``_parse_simple`` reads exactly that subset and gives the same data and the same
+# positions as ``parse_yaml`` (YAML 1.2 scalar types), several times faster. Anything else
+# (flow collections, anchors, tags, block or multi-line scalars, escapes, tabs, unusual keys,
+# numbers other than plain ints and decimals, duplicate keys, syntax errors) makes it return
+# None and the full YAML reader takes over, errors included.
+
+import re as _re
+
+_KEY_LINE = _re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)")
+_INT = _re.compile(r"-?(?:0|[1-9][0-9]*)")
+_FLOAT = _re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+")
+_NON_PRINTABLE = _re.compile("[^\\x0A\\x20-\\x7E\\xA0-\\u2027\\u202A-\\uD7FF\\uE000-\\uFEFE\\uFF00-\\uFFFD\\U00010000-\\U0010FFFF]")
+_SPECIAL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False,
+            "null": None, "Null": None, "NULL": None, "~": None}
+_PLAIN_START_BAD = set("-?:,[]{}#&*!|>%@`<=+.0123456789")
+
+
+class _NotSimple(Exception):
+    """The text is outside the subset ``_parse_simple`` reads."""
+
+
+def _parse_simple(text: str, file: str):
+    if "\t" in text or "\r" in text or _NON_PRINTABLE.search(text):
+        return None
+    lines = []  # [line number (1-based), indent, content without indent]
+    for n, raw in enumerate(text.split("\n"), 1):
+        content = raw.lstrip(" ")
+        if not content or content[0] == "#":
+            continue
+        lines.append([n, len(raw) - len(content), content.rstrip(" ")])
+    if not lines or lines[0][1] != 0:
+        return None
+    pos = Positions(file)
+    try:
+        reader = _SimpleReader(lines, pos)
+        data = reader.mapping(0, ())
+        if reader.i != len(lines):
+            return None
+    except _NotSimple:
+        return None
+    return data, pos
+
+
+class _SimpleReader:
+    __slots__ = ("lines", "pos", "i")
+
+    def __init__(self, lines: list, pos: Positions):
+        self.lines = lines
+        self.pos = pos
+        self.i = 0
+
+    def _next_indent(self) -> int:
+        return self.lines[self.i][1] if self.i < len(self.lines) else -1
+
+    def mapping(self, indent: int, path: tuple) -> dict:
+        lines = self.lines
+        out: dict = {}
+        first = True
+        while self.i < len(lines):
+            n, ind, content = lines[self.i]
+            if ind < indent:
+                break
+            if ind > indent:
+                raise _NotSimple
+            m = _KEY_LINE.match(content)
+            if m is None:
+                raise _NotSimple
+            key = m.group(1)
+            if key in _SPECIAL or key in out:
+                raise _NotSimple
+            if first:
+                self.pos.value[path] = (n, ind + 1)
+                first = False
+            kp = path + (key,)
+            self.pos.key[kp] = (n, ind + 1)
+            rest = content[m.end():]
+            self.i += 1
+            if rest and rest[0] != "#":
+                out[key] = self.scalar(rest, n, ind + m.end(), kp)
+                if self._next_indent() > indent:
+                    raise _NotSimple  # a continued scalar or a syntax error
+                continue
+            nxt = self._next_indent()
+            if nxt > indent:
+                if lines[self.i][2].startswith("-"):
+                    out[key] = self.sequence(nxt, kp)
+                else:
+                    out[key] = self.mapping(nxt, kp)
+            elif nxt == indent and lines[self.i][2][:2] in ("- ", "-"):
+                out[key] = self.sequence(indent, kp)
+            else:
+                self.pos.value[kp] = (n, ind + len(key) + 2)
+                out[key] = None
+        return out
+
+    def sequence(self, indent: int, path: tuple) -> list:
+        lines = self.lines
+        out: list = []
+        while self.i < len(lines):
+            line = lines[self.i]
+            n, ind, content = line
+            if ind != indent or not content.startswith("- "):
+                if ind > indent or (ind == indent and content == "-"):
+                    raise _NotSimple
+                break
+            if not out:
+                self.pos.value[path] = (n, ind + 1)
+            rest = content[2:]
+            sub = rest.lstrip(" ")
+            col = ind + 2 + len(rest) - len(sub)  # 0-based column of the item
+            ip = path + (len(out),)
+            if not sub or sub[0] == "#" or sub.startswith("-"):
+                raise _NotSimple
+            if _KEY_LINE.match(sub):
+                line[1], line[2] = col, sub  # the item's first key starts a mapping at its column
+                out.append(self.mapping(col, ip))
+            else:
+                self.i += 1
+                out.append(self.scalar(sub, n, col, ip))
+                if self._next_indent() > indent:
+                    raise _NotSimple
+        return out
+
+    def scalar(self, text: str, n: int, col: int, path: tuple):
+        """One scalar on one line; ``col`` is its 0-based column."""
+        self.pos.value[path] = (n, col + 1)
+        c = text[0]
+        if c in "[{":
+            if text[1:2] != ("]" if c == "[" else "}"):
+                raise _NotSimple
+            value, tail = ([] if c == "[" else {}), text[2:]
+        elif c == "'":
+            j = 1
+            parts = []
+            while True:
+                k = text.find("'", j)
+                if k < 0:
+                    raise _NotSimple
+                parts.append(text[j:k])
+                if text[k + 1:k + 2] == "'":
+                    parts.append("'")
+                    j = k + 2
+                    continue
+                break
+            value = "".join(parts)
+            tail = text[k + 1:]
+        elif c == '"':
+            k = text.find('"', 1)
+            if k < 0 or "\\" in text[:k]:
+                raise _NotSimple
+            value = text[1:k]
+            tail = text[k + 1:]
+        else:
+            k = text.find(" #")
+            if k >= 0:
+                text = text[:k].rstrip(" ")
+            if ": " in text or text.endswith(":"):
+                raise _NotSimple
+            if text in _SPECIAL:
+                return _SPECIAL[text]
+            if c in _PLAIN_START_BAD:
+                if _INT.fullmatch(text):
+                    return int(text)
+                if _FLOAT.fullmatch(text):
+                    return float(text)
+                raise _NotSimple
+            return text
+        if tail and not (tail[0] == " " and tail.lstrip(" ")[:1] == "#"):
+            raise _NotSimple
+        return value

@@ -10,6 +10,7 @@ pairs, troop costs missing from the catalog, unknown names.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -100,11 +101,12 @@ def _state(catalog) -> dict:
     if hit is None or hit[0] is not catalog:
         if len(_STATES) > 16:
             _STATES.clear()
-        hit = _STATES[id(catalog)] = (catalog, {})
+        hit = _STATES[id(catalog)] = (catalog, {"serial": next(_SERIALS)})
     return hit[1]
 
 
 _STATES: dict[int, tuple[Any, dict]] = {}
+_SERIALS = itertools.count(1)  # tells loaded catalogs apart in keys shared with the engine
 
 
 def _find(catalog, section: str, name):
@@ -413,8 +415,9 @@ def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tupl
     Entries with the same key have the same facts, so one dict is shared between them
     (the engine reads facts and never changes them).
     """
-    memo = _state(catalog).setdefault("item_facts", {})
-    key = (troop.id, standard, led, warrior_classes, caps_only, every)
+    state = _state(catalog)
+    memo = state.setdefault("item_facts", {})
+    key = (state["serial"], troop.id, standard, led, warrior_classes, caps_only, every)
     hit = memo.get(key)
     if hit is not None and hit[0] is troop:
         return hit[1], key
