@@ -451,16 +451,17 @@ class _Session:
             hit = row[info] = (ok, tuple(unknown))
         return hit
 
-    def hits(self, active: tuple, stable: bool):
+    def hits(self, aset: "_ActiveSet", stable: bool):
         """For each active restriction: the items it counts and ``(item, unknown fields)`` it cannot tell.
 
         Worked out once per (item facts, context, active set) and remembered in the item's row.
         """
-        n = len(active)
+        n = len(aset.rules)
         counted: list[list[Item]] = [[] for _ in range(n)]
         unknown: list[list] = [[] for _ in range(n)]
-        infos = None
-        key = ("active", id(active))
+        infos = aset.infos
+        active = aset
+        key = ("active", id(aset))
         for i, it in enumerate(self.items):
             row = self.rows[i] if stable else None
             h = None
@@ -469,8 +470,6 @@ class _Session:
                 if ent is not None and ent[0] is active:
                     h = ent[1]
             if h is None:
-                if infos is None:
-                    infos = [_rule(r) for r in active]
                 out = []
                 for j, info in enumerate(infos):
                     ok, unk = self.match(info, i, it) if info.sel is not None else (True, ())
@@ -512,16 +511,47 @@ def _session(ctx: Context, items: list[Item]) -> _Session:
     return _Session(ctx, items)
 
 
+class _ActiveSet:
+    """The restrictions active in one context, with what evaluating them needs."""
+
+    __slots__ = ("restrictions", "rules", "infos", "bases", "plans")
+
+    def __init__(self, restrictions, rules: tuple):
+        self.restrictions = restrictions
+        self.rules = rules
+        self.infos = tuple(_rule(r) for r in rules)
+        self.bases = tuple(dict.fromkeys(n for info in self.infos for n in info.bases))
+        self.plans: dict = {}
+
+    def plan(self, ctx: Context, sess: _Session) -> list:
+        """Each restriction's ``(bounds state, bounds)``; remembered per house rules, unit and bases."""
+        key = None
+        if sess.rk is not None:
+            key = (sess.rk, ctx.unit, tuple(sess.base(n) for n in self.bases))
+            try:
+                hit = self.plans.get(key)
+            except TypeError:
+                key, hit = None, None
+            if hit is not None:
+                return hit
+        out = [_bounds(r, ctx, f" {ctx.unit}" if r.count == "points" else "", sess) for r in self.rules]
+        if key is not None:
+            if len(self.plans) > _MEMO_CAP:
+                self.plans.clear()
+            self.plans[key] = out
+        return out
+
+
 _ACTIVE: dict[tuple, tuple] = {}
 
 
 def active_restrictions(restrictions: Iterable, ctx: Context) -> list:
     """Steps 1 and 2 of the defined order: activation, then replacement."""
-    return list(_active(restrictions, ctx, ctx.__dict__.get("_engine_session"))[0])
+    return list(_active(restrictions, ctx, ctx.__dict__.get("_engine_session"))[0].rules)
 
 
-def _active(restrictions: Iterable, ctx: Context, sess: _Session | None) -> tuple[tuple, bool]:
-    """The active restrictions and whether that tuple is the remembered one (stable identity)."""
+def _active(restrictions: Iterable, ctx: Context, sess: _Session | None) -> tuple[_ActiveSet, bool]:
+    """The active restrictions and whether that set is the remembered one (stable identity)."""
     key = None
     if isinstance(restrictions, list):
         if sess is None:
@@ -543,7 +573,7 @@ def _active(restrictions: Iterable, ctx: Context, sess: _Session | None) -> tupl
                 continue
         active.append(r)
     replaced = {rid for r in active for rid in r.replaces}
-    out = tuple(r for r in active if r.id not in replaced)
+    out = _ActiveSet(restrictions, tuple(r for r in active if r.id not in replaced))
     if key is not None:
         if len(_ACTIVE) > _MEMO_CAP:
             _ACTIVE.clear()
@@ -597,10 +627,53 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     gaps: dict[tuple[str, str], dict] = {}
     sess = _Session(ctx, items)
     ctx.__dict__["_engine_session"] = sess  # reused by later questions about the same items
-    active, stable = _active(restrictions, ctx, sess)
-    counted, unknown = sess.hits(active, stable)
-    for j, r in enumerate(active):
-        findings.extend(_evaluate_one(r, items, ctx, gaps, sess, (counted[j], unknown[j])))
+    aset, stable = _active(restrictions, ctx, sess)
+    counted, unknown = sess.hits(aset, stable)
+    plan = aset.plan(ctx, sess)
+    for j, r in enumerate(aset.rules):
+        state, bounds = plan[j]
+        if state != "ok":
+            findings.append(_skipped(r, state, bounds, ctx))
+            continue
+        group = counted[j]
+        if unknown[j]:
+            _add_gaps(r, unknown[j], ctx, gaps)
+        for_each = r.for_each
+        if for_each == "list":
+            groups = ((None, group),)
+        elif for_each == "entry":
+            groups = [(it, [it]) for it in group]
+        else:
+            groups = _group_by(for_each, group)
+        plus = _plus(r, ctx) if r.plus else ()
+        extra = 0
+        for p in plus:
+            extra += p[0]
+        count = r.count
+        for key, grp in groups:
+            if count == "points":
+                value = 0
+                for it in grp:
+                    p = it.points
+                    value += p if type(p) is int else _exact(p)
+            elif count == "models":
+                value = 0
+                for it in grp:
+                    value += it.models
+            else:
+                value = _measure_exact(count, grp)
+            if extra or type(value) is not int:
+                value = _exact(value + extra)
+            for kind, bv, bound in bounds:
+                if kind == "min":
+                    if value >= bound:
+                        continue
+                elif kind == "max":
+                    if value <= bound:
+                        continue
+                elif value == bound:
+                    continue
+                findings.append(_violation(r, kind, bv, bound, value, grp, plus, ctx, key))
     for (key, fld), g in gaps.items():
         item = g["item"]
         rules = ", ".join(sorted(g["rules"]))
@@ -613,19 +686,51 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     return findings
 
 
+def _add_gaps(r, unknown: list, ctx: Context, gaps: dict) -> None:
+    code = f"{ctx.prefix}.{r.code}"
+    for it, unk in unknown:
+        for fld in unk:
+            g = gaps.get((it.key, fld))
+            if g is None:
+                g = gaps[(it.key, fld)] = {"item": it, "rules": set()}
+            g["rules"].add(code)
+
+
+def _group_by(fact: str, counted: list[Item]) -> list[tuple[Any, list[Item]]]:
+    groups: dict[Any, list[Item]] = {}
+    for it in counted:
+        v = it.facts.get(fact)
+        if isinstance(v, Unknown) or v is None:
+            continue
+        if isinstance(v, (set, frozenset, list, tuple)):
+            for x in v:
+                groups.setdefault(_norm(x), []).append(it)
+        else:
+            groups.setdefault(_norm(v), []).append(it)
+    return list(groups.items())
+
+
+def _plus(r, ctx: Context) -> list:
+    return [(_exact(ctx.value(p)), ctx.values[p][1], ctx.values[p][2]) for p in r.plus if p in ctx.values]
+
+
+def _skipped(r, state: str, reason, ctx: Context) -> Finding:
+    if state == "lookup":
+        return Finding("warning", f"{ctx.prefix}.{r.code}",
+                       f"{r.label}: cannot apply this rule ({reason}); check it by hand",
+                       loc=ctx.default_loc, source=r.source)
+    return Finding("warning", f"{ctx.prefix}.{r.code}",
+                   f"{r.label}: house rule {reason} is missing or not a number; rule skipped",
+                   loc=ctx.default_loc, source=r.source)
+
+
 def _groups(r, items: list[Item], ctx: Context, gaps: dict,
             sess: _Session | None = None, hit=None) -> list[tuple[Any, list[Item]]]:
     counted: list[Item] = []
     if hit is not None:
         counted = hit[0]
         if hit[1]:
-            code = f"{ctx.prefix}.{r.code}"
-            for it, unk in hit[1]:
-                for fld in unk:
-                    g = gaps.get((it.key, fld))
-                    if g is None:
-                        g = gaps[(it.key, fld)] = {"item": it, "rules": set()}
-                    g["rules"].add(code)
+            _add_gaps(r, hit[1], ctx, gaps)
     elif r.of:
         info = _rule(r)
         if sess is None:
@@ -649,17 +754,7 @@ def _groups(r, items: list[Item], ctx: Context, gaps: dict,
         return [(None, counted)]
     if r.for_each == "entry":
         return [(it, [it]) for it in counted]
-    groups: dict[Any, list[Item]] = {}
-    for it in counted:
-        v = it.facts.get(r.for_each)
-        if isinstance(v, Unknown) or v is None:
-            continue
-        if isinstance(v, (set, frozenset, list, tuple)):
-            for x in v:
-                groups.setdefault(_norm(x), []).append(it)
-        else:
-            groups.setdefault(_norm(v), []).append(it)
-    return list(groups.items())
+    return _group_by(r.for_each, counted)
 
 
 def _bounds(r, ctx: Context, measure_unit: str, sess: _Session | None = None):
@@ -693,15 +788,9 @@ def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict,
     out: list[Finding] = []
     measure_unit = f" {ctx.unit}" if r.count == "points" else ""
     state, bounds = _bounds(r, ctx, measure_unit, sess)
-    if state == "lookup":
-        return [Finding("warning", f"{ctx.prefix}.{r.code}",
-                        f"{r.label}: cannot apply this rule ({bounds}); check it by hand",
-                        loc=ctx.default_loc, source=r.source)]
-    if state == "param":
-        return [Finding("warning", f"{ctx.prefix}.{r.code}",
-                        f"{r.label}: house rule {bounds} is missing or not a number; rule skipped",
-                        loc=ctx.default_loc, source=r.source)]
-    plus = [(_exact(ctx.value(p)), ctx.values[p][1], ctx.values[p][2]) for p in r.plus if p in ctx.values]
+    if state != "ok":
+        return [_skipped(r, state, bounds, ctx)]
+    plus = _plus(r, ctx)
     extra = 0
     for p in plus:
         extra += p[0]
@@ -714,35 +803,40 @@ def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict,
                 continue
             if kind == "exactly" and value == bound:
                 continue
-            op = "<" if (kind == "min" or (kind == "exactly" and value < bound)) else ">"
-            if kind == "exactly":
-                op = "!="
-            loc = _blame(r, kind, group, plus, bound, ctx, key)
-            counted = [f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in plus]
-            counted += [it.describe(ctx.unit) for it in group]
-            first = group[0] if group else None
-            fields = {
-                "label": r.label, "value": fmt_num(value), "bound": fmt_num(bound),
-                "value_text": _value_text(value, r.count, r.noun, ctx), "op": op,
-                "bound_text": bv.text, "base": bv.base or bv.text, "kind": kind,
-                "item": first.name if first else "", "excess": fmt_num(abs(value - bound)),
-                **{k: v for k, v in ctx.facts.items() if isinstance(v, (str, int, float))},
-            }
-            if r.message:
-                try:
-                    msg = r.message.format(**fields)
-                except (KeyError, IndexError, ValueError):
-                    msg = r.message
-            elif r.noun and r.count != "points":
-                msg = "{value_text} {op} {bound_text}".format(**fields)
-            else:
-                msg = "{label} {value_text} {op} {bound_text}".format(**fields)
-            if r.hint:
-                msg += f" ({r.hint})"
-            out.append(Finding(r.severity, f"{ctx.prefix}.{r.code}", msg, loc=loc, source=r.source,
-                               value=plain(value), bound=plain(bv.value), base=bv.base or bv.text,
-                               counted=counted))
+            out.append(_violation(r, kind, bv, bound, value, group, plus, ctx, key))
     return out
+
+
+def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], plus, ctx: Context,
+               key) -> Finding:
+    op = "<" if (kind == "min" or (kind == "exactly" and value < bound)) else ">"
+    if kind == "exactly":
+        op = "!="
+    loc = _blame(r, kind, group, plus, bound, ctx, key)
+    counted = [f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in plus]
+    counted += [it.describe(ctx.unit) for it in group]
+    first = group[0] if group else None
+    fields = {
+        "label": r.label, "value": fmt_num(value), "bound": fmt_num(bound),
+        "value_text": _value_text(value, r.count, r.noun, ctx), "op": op,
+        "bound_text": bv.text, "base": bv.base or bv.text, "kind": kind,
+        "item": first.name if first else "", "excess": fmt_num(abs(value - bound)),
+        **{k: v for k, v in ctx.facts.items() if isinstance(v, (str, int, float))},
+    }
+    if r.message:
+        try:
+            msg = r.message.format(**fields)
+        except (KeyError, IndexError, ValueError):
+            msg = r.message
+    elif r.noun and r.count != "points":
+        msg = "{value_text} {op} {bound_text}".format(**fields)
+    else:
+        msg = "{label} {value_text} {op} {bound_text}".format(**fields)
+    if r.hint:
+        msg += f" ({r.hint})"
+    return Finding(r.severity, f"{ctx.prefix}.{r.code}", msg, loc=loc, source=r.source,
+                   value=plain(value), bound=plain(bv.value), base=bv.base or bv.text,
+                   counted=counted)
 
 
 def _blame(r, kind, group: list[Item], plus, bound, ctx: Context, key) -> tuple | None:
