@@ -413,12 +413,13 @@ _COUNTER = itertools.count(1)
 class _Session:
     """One evaluation: the context's interned keys and each item's memo row."""
 
-    __slots__ = ("ctx", "items", "fk", "rk", "rows", "bases")
+    __slots__ = ("ctx", "items", "fk", "rk", "rows", "bases", "counted")
 
     def __init__(self, ctx: Context, items: list[Item]):
         self.ctx = ctx
         self.items = items
         self.bases: dict[str, Any] = {}
+        self.counted: dict[int, tuple[Any, list[Item]]] = {}  # id(restriction) -> (it, items it counts)
         try:
             self.fk = _intern(tuple((k, type(v), v) for k, v in ctx.facts.items()))
             self.rk = _intern(tuple((k, type(v), v) for k, v in ctx.rules.items()))
@@ -616,8 +617,11 @@ def matching(r, items: list[Item], ctx: Context) -> list[Item]:
     """The items the restriction's ``of`` selector certainly holds for."""
     if not r.of:
         return list(items)
-    info = _rule(r)
     sess = _session(ctx, items)
+    hit = sess.counted.get(id(r))
+    if hit is not None and hit[0] is r:
+        return list(hit[1])
+    info = _rule(r)
     return [it for i, it in enumerate(items) if sess.match(info, i, it)[0] is True]
 
 
@@ -629,6 +633,8 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     ctx.__dict__["_engine_session"] = sess  # reused by later questions about the same items
     aset, stable = _active(restrictions, ctx, sess)
     counted, unknown = sess.hits(aset, stable)
+    for r, c in zip(aset.rules, counted):
+        sess.counted[id(r)] = (r, c)
     plan = aset.plan(ctx, sess)
     for j, r in enumerate(aset.rules):
         state, bounds = plan[j]

@@ -97,12 +97,19 @@ class KenseiList:
 
 def _state(catalog) -> dict:
     """What the checks remember about one loaded catalog (catalogs are immutable once loaded)."""
+    hit = _LAST_STATE[0]
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
     hit = _STATES.get(id(catalog))
     if hit is None or hit[0] is not catalog:
         if len(_STATES) > 16:
             _STATES.clear()
         hit = _STATES[id(catalog)] = (catalog, {"serial": next(_SERIALS)})
+    _LAST_STATE[0] = hit
     return hit[1]
+
+
+_LAST_STATE: list = [None]
 
 
 _STATES: dict[int, tuple[Any, dict]] = {}
