@@ -158,129 +158,139 @@ def _parse_simple(text: str, file: str):
 
 
 class _SimpleReader:
-    __slots__ = ("lines", "pos", "i")
+    __slots__ = ("lines", "vpos", "kpos", "i", "n")
 
     def __init__(self, lines: list, pos: Positions):
         self.lines = lines
-        self.pos = pos
+        self.vpos = pos.value
+        self.kpos = pos.key
         self.i = 0
-
-    def _next_indent(self) -> int:
-        return self.lines[self.i][1] if self.i < len(self.lines) else -1
+        self.n = len(lines)
 
     def mapping(self, indent: int, path: tuple) -> dict:
-        lines = self.lines
+        lines, total, vpos, kpos = self.lines, self.n, self.vpos, self.kpos
+        key_line = _KEY_LINE.match
         out: dict = {}
-        first = True
-        while self.i < len(lines):
-            n, ind, content = lines[self.i]
-            if ind < indent:
-                break
-            if ind > indent:
+        i = self.i
+        if i < total:
+            vpos[path] = (lines[i][0], indent + 1)
+        while i < total:
+            n, ind, content = lines[i]
+            if ind != indent:
+                if ind < indent:
+                    break
                 raise _NotSimple
-            m = _KEY_LINE.match(content)
+            m = key_line(content)
             if m is None:
                 raise _NotSimple
             key = m.group(1)
             if key in _SPECIAL or key in out:
                 raise _NotSimple
-            if first:
-                self.pos.value[path] = (n, ind + 1)
-                first = False
             kp = path + (key,)
-            self.pos.key[kp] = (n, ind + 1)
-            rest = content[m.end():]
-            self.i += 1
-            if rest and rest[0] != "#":
-                out[key] = self.scalar(rest, n, ind + m.end(), kp)
-                if self._next_indent() > indent:
+            kpos[kp] = (n, ind + 1)
+            end = m.end()
+            i += 1
+            nxt = lines[i][1] if i < total else -1
+            if end < len(content) and content[end] != "#":
+                out[key] = _scalar(content[end:], n, ind + end, kp, vpos)
+                if nxt > indent:
                     raise _NotSimple  # a continued scalar or a syntax error
                 continue
-            nxt = self._next_indent()
             if nxt > indent:
-                if lines[self.i][2].startswith("-"):
+                self.i = i
+                if lines[i][2][0] == "-":
                     out[key] = self.sequence(nxt, kp)
                 else:
                     out[key] = self.mapping(nxt, kp)
-            elif nxt == indent and lines[self.i][2][:2] in ("- ", "-"):
+                i = self.i
+            elif nxt == indent and lines[i][2][:2] in ("- ", "-"):
+                self.i = i
                 out[key] = self.sequence(indent, kp)
+                i = self.i
             else:
-                self.pos.value[kp] = (n, ind + len(key) + 2)
+                vpos[kp] = (n, ind + len(key) + 2)
                 out[key] = None
+        self.i = i
         return out
 
     def sequence(self, indent: int, path: tuple) -> list:
-        lines = self.lines
+        lines, total, vpos = self.lines, self.n, self.vpos
         out: list = []
-        while self.i < len(lines):
+        while self.i < total:
             line = lines[self.i]
             n, ind, content = line
-            if ind != indent or not content.startswith("- "):
+            if ind != indent or content[:2] != "- ":
                 if ind > indent or (ind == indent and content == "-"):
                     raise _NotSimple
                 break
             if not out:
-                self.pos.value[path] = (n, ind + 1)
+                vpos[path] = (n, ind + 1)
             rest = content[2:]
             sub = rest.lstrip(" ")
             col = ind + 2 + len(rest) - len(sub)  # 0-based column of the item
             ip = path + (len(out),)
-            if not sub or sub[0] == "#" or sub.startswith("-"):
+            if not sub or sub[0] == "#" or sub[0] == "-":
                 raise _NotSimple
             if _KEY_LINE.match(sub):
                 line[1], line[2] = col, sub  # the item's first key starts a mapping at its column
                 out.append(self.mapping(col, ip))
             else:
                 self.i += 1
-                out.append(self.scalar(sub, n, col, ip))
-                if self._next_indent() > indent:
+                out.append(_scalar(sub, n, col, ip, vpos))
+                if self.i < total and lines[self.i][1] > indent:
                     raise _NotSimple
         return out
 
-    def scalar(self, text: str, n: int, col: int, path: tuple):
-        """One scalar on one line; ``col`` is its 0-based column."""
-        self.pos.value[path] = (n, col + 1)
-        c = text[0]
-        if c in "[{":
-            if text[1:2] != ("]" if c == "[" else "}"):
-                raise _NotSimple
-            value, tail = ([] if c == "[" else {}), text[2:]
-        elif c == "'":
-            j = 1
-            parts = []
-            while True:
-                k = text.find("'", j)
-                if k < 0:
-                    raise _NotSimple
-                parts.append(text[j:k])
-                if text[k + 1:k + 2] == "'":
-                    parts.append("'")
-                    j = k + 2
-                    continue
-                break
-            value = "".join(parts)
-            tail = text[k + 1:]
-        elif c == '"':
-            k = text.find('"', 1)
-            if k < 0 or "\\" in text[:k]:
-                raise _NotSimple
-            value = text[1:k]
-            tail = text[k + 1:]
-        else:
-            k = text.find(" #")
-            if k >= 0:
-                text = text[:k].rstrip(" ")
-            if ": " in text or text.endswith(":"):
-                raise _NotSimple
-            if text in _SPECIAL:
-                return _SPECIAL[text]
-            if c in _PLAIN_START_BAD:
-                if _INT.fullmatch(text):
-                    return int(text)
-                if _FLOAT.fullmatch(text):
-                    return float(text)
-                raise _NotSimple
-            return text
-        if tail and not (tail[0] == " " and tail.lstrip(" ")[:1] == "#"):
+
+def _scalar(text: str, n: int, col: int, path: tuple, vpos: dict):
+    """One scalar on one line; ``col`` is its 0-based column."""
+    vpos[path] = (n, col + 1)
+    c = text[0]
+    if c not in _PLAIN_START_BAD and c not in "'\"[{":
+        k = text.find(" #")
+        if k >= 0:
+            text = text[:k].rstrip(" ")
+        if ": " in text or text[-1] == ":":
             raise _NotSimple
-        return value
+        return _SPECIAL.get(text, text) if text in _SPECIAL else text
+    if c in "[{":
+        if text[1:2] != ("]" if c == "[" else "}"):
+            raise _NotSimple
+        value, tail = ([] if c == "[" else {}), text[2:]
+    elif c == "'":
+        j = 1
+        parts = []
+        while True:
+            k = text.find("'", j)
+            if k < 0:
+                raise _NotSimple
+            parts.append(text[j:k])
+            if text[k + 1:k + 2] == "'":
+                parts.append("'")
+                j = k + 2
+                continue
+            break
+        value = "".join(parts)
+        tail = text[k + 1:]
+    elif c == '"':
+        k = text.find('"', 1)
+        if k < 0 or "\\" in text[:k]:
+            raise _NotSimple
+        value = text[1:k]
+        tail = text[k + 1:]
+    else:
+        k = text.find(" #")
+        if k >= 0:
+            text = text[:k].rstrip(" ")
+        if ": " in text or text.endswith(":"):
+            raise _NotSimple
+        if text in _SPECIAL:
+            return _SPECIAL[text]
+        if _INT.fullmatch(text):
+            return int(text)
+        if _FLOAT.fullmatch(text):
+            return float(text)
+        raise _NotSimple
+    if tail and not (tail[0] == " " and tail.lstrip(" ")[:1] == "#"):
+        raise _NotSimple
+    return value
