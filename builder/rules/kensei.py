@@ -569,6 +569,8 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
                             f"the general '{lst.general}' is not among the troops" + (f"; {hint}" if hint else ""),
                             loc=("general",), source=src)]
         e = hits[0]
+        if e.troop is None:
+            return []  # an unknown troop: already reported as kensei.unknown-troop
         ok = _is_general_eligible(e.troop)
         if ok is None:
             return [Finding("warning", "kensei.general-not-hero",
