@@ -3,7 +3,9 @@
 Generates 500 list files (variations of the rulebook's sample lists) in a temporary
 folder, then measures:
 
-* lists per second checked in-process (``builder.check.check_file``, warm catalog);
+* lists per second checked in-process (``builder.check.check_file``, warm catalog), then
+  with one catalog for all lists, checks only (documents parsed beforehand) and reading
+  only; each as the first pass and the best of three (the machine may be shared);
 * the wall time of ``daimyo check lists/*.yaml --format json`` as a subprocess.
 
 Goals: >= 2,000 lists/s in-process; the 500-file CLI call under 2 s.
@@ -40,9 +42,20 @@ def generate(folder: Path, n: int = 500) -> list[Path]:
     return out
 
 
+def _passes(run, n: int, passes: int = 3) -> tuple[float, float]:
+    """Lists per second of the first pass and of the best of ``passes`` (the machine may be shared)."""
+    rates = []
+    for _ in range(passes):
+        t0 = time.perf_counter()
+        run()
+        rates.append(n / (time.perf_counter() - t0))
+    return rates[0], max(rates)
+
+
 def main() -> None:
-    from builder.check import check_file
+    from builder.check import check_doc, check_file
     from builder.catalog.loader import load_catalog
+    from builder.lists.document import load_list
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "lists"
@@ -50,28 +63,20 @@ def main() -> None:
         files = generate(folder)
         load_catalog("kensei")  # warm the cache
         check_file(files[0])
-        t0 = time.perf_counter()
-        legal = 0
-        for f in files:
-            legal += check_file(f).legal
-        dt = time.perf_counter() - t0
-        print(f"in-process, check_file (catalog loaded per file): {len(files)} lists in {dt:.3f} s = "
-              f"{len(files) / dt:,.0f} lists/s ({legal} legal) [goal >= 2,000 lists/s]")
-        from builder.check import check_doc
-        from builder.lists.document import load_list
-
+        n = len(files)
+        results: list = []
+        first, best = _passes(lambda: results.append(sum(check_file(f).legal for f in files)), n)
+        print(f"in-process, check_file (catalog loaded per file): {n} lists, {first:,.0f} lists/s "
+              f"(best of 3 passes {best:,.0f}; {results[0]} legal) [goal >= 2,000 lists/s]")
         cat = load_catalog("kensei")
-        t0 = time.perf_counter()
-        for f in files:
-            check_doc(load_list(f), catalog=cat)
-        dt = time.perf_counter() - t0
-        print(f"in-process, one catalog for all lists: {len(files) / dt:,.0f} lists/s")
+        first, best = _passes(lambda: [check_doc(load_list(f), catalog=cat) for f in files], n)
+        print(f"in-process, one catalog for all lists: {first:,.0f} lists/s (best of 3 passes {best:,.0f})")
         docs = [load_list(f) for f in files]
-        t0 = time.perf_counter()
-        for d in docs:
-            check_doc(d, catalog=cat)
-        dt = time.perf_counter() - t0
-        print(f"in-process, checks only (parsed documents, one catalog): {len(files) / dt:,.0f} lists/s")
+        first, best = _passes(lambda: [check_doc(d, catalog=cat) for d in docs], n)
+        print(f"in-process, checks only (parsed documents, one catalog): {first:,.0f} lists/s "
+              f"(best of 3 passes {best:,.0f})")
+        first, best = _passes(lambda: [load_list(f) for f in files], n)
+        print(f"in-process, reading only (load_list): {first:,.0f} lists/s (best of 3 passes {best:,.0f})")
         daimyo = Path(sys.executable).parent / "daimyo"
         cmd = [str(daimyo), "check", *map(str, files), "--format", "json"]
         subprocess.run(cmd, capture_output=True)  # warm the OS cache and the catalog cache

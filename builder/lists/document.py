@@ -45,8 +45,9 @@ class ListDoc:
 
 def load_list(path: str | Path, display: str | None = None) -> ListDoc:
     name = display or str(path)
-    text = read_text(path, display=name)
-    return parse_list(text, name, base_dir=Path(path).parent)
+    p = path if isinstance(path, Path) else Path(path)
+    text = read_text(p, display=name)
+    return parse_list(text, name, base_dir=p.parent)
 
 
 def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) -> ListDoc:
