@@ -419,7 +419,7 @@ class _Session:
         self.ctx = ctx
         self.items = items
         self.bases: dict[str, Any] = {}
-        self.counted: dict[int, tuple[Any, list[Item]]] = {}  # id(restriction) -> (it, items it counts)
+        self.counted: tuple | None = None  # (active set, items each of its restrictions counts)
         try:
             self.fk = _intern(tuple((k, type(v), v) for k, v in ctx.facts.items()))
             self.rk = _intern(tuple((k, type(v), v) for k, v in ctx.rules.items()))
@@ -515,11 +515,13 @@ def _session(ctx: Context, items: list[Item]) -> _Session:
 class _ActiveSet:
     """The restrictions active in one context, with what evaluating them needs."""
 
-    __slots__ = ("restrictions", "rules", "infos", "bases", "plans")
+    __slots__ = ("restrictions", "rules", "infos", "bases", "plans", "shape", "index")
 
     def __init__(self, restrictions, rules: tuple):
         self.restrictions = restrictions
         self.rules = rules
+        self.shape = tuple((r, r.for_each, r.count, bool(r.plus)) for r in rules)
+        self.index = {id(r): j for j, r in enumerate(rules)}
         self.infos = tuple(_rule(r) for r in rules)
         self.bases = tuple(dict.fromkeys(n for info in self.infos for n in info.bases))
         self.plans: dict = {}
@@ -618,9 +620,11 @@ def matching(r, items: list[Item], ctx: Context) -> list[Item]:
     if not r.of:
         return list(items)
     sess = _session(ctx, items)
-    hit = sess.counted.get(id(r))
-    if hit is not None and hit[0] is r:
-        return list(hit[1])
+    if sess.counted is not None:
+        aset, counted = sess.counted
+        j = aset.index.get(id(r))
+        if j is not None and aset.rules[j] is r:
+            return list(counted[j])
     info = _rule(r)
     return [it for i, it in enumerate(items) if sess.match(info, i, it)[0] is True]
 
@@ -633,10 +637,10 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     ctx.__dict__["_engine_session"] = sess  # reused by later questions about the same items
     aset, stable = _active(restrictions, ctx, sess)
     counted, unknown = sess.hits(aset, stable)
-    for r, c in zip(aset.rules, counted):
-        sess.counted[id(r)] = (r, c)
+    sess.counted = (aset, counted)
     plan = aset.plan(ctx, sess)
-    for j, r in enumerate(aset.rules):
+    exact = _exact
+    for j, (r, for_each, count, has_plus) in enumerate(aset.shape):
         state, bounds = plan[j]
         if state != "ok":
             findings.append(_skipped(r, state, bounds, ctx))
@@ -644,24 +648,27 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
         group = counted[j]
         if unknown[j]:
             _add_gaps(r, unknown[j], ctx, gaps)
-        for_each = r.for_each
         if for_each == "list":
             groups = ((None, group),)
         elif for_each == "entry":
+            if not group:
+                continue
             groups = [(it, [it]) for it in group]
         else:
             groups = _group_by(for_each, group)
-        plus = _plus(r, ctx) if r.plus else ()
-        extra = 0
-        for p in plus:
-            extra += p[0]
-        count = r.count
+        if has_plus:
+            plus = _plus(r, ctx)
+            extra = 0
+            for p in plus:
+                extra += p[0]
+        else:
+            plus, extra = (), 0
         for key, grp in groups:
             if count == "points":
                 value = 0
                 for it in grp:
                     p = it.points
-                    value += p if type(p) is int else _exact(p)
+                    value += p if type(p) is int else exact(p)
             elif count == "models":
                 value = 0
                 for it in grp:
@@ -669,7 +676,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
             else:
                 value = _measure_exact(count, grp)
             if extra or type(value) is not int:
-                value = _exact(value + extra)
+                value = exact(value + extra)
             for kind, bv, bound in bounds:
                 if kind == "min":
                     if value >= bound:
