@@ -369,7 +369,7 @@ _MEMO_CAP = 50000
 class _Rule:
     """What the engine remembers about one restriction object."""
 
-    __slots__ = ("r", "sel", "specs", "bases", "bound_memo", "__weakref__")
+    __slots__ = ("r", "sel", "specs", "bases", "bound_memo")
 
     def __init__(self, r):
         self.r = r

@@ -110,8 +110,6 @@ def _state(catalog) -> dict:
 
 
 _LAST_STATE: list = [None]
-
-
 _STATES: dict[int, tuple[Any, dict]] = {}
 _SERIALS = itertools.count(1)  # tells loaded catalogs apart in keys shared with the engine
 
@@ -412,8 +410,6 @@ def _entry_points(catalog, e: TroopEntry, rules: dict):
 
 
 # -- checks --------------------------------------------------------------------------------------
-
-
 
 def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tuple, caps_only: bool,
                 every: bool) -> tuple[dict, tuple]:
