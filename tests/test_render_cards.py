@@ -277,3 +277,103 @@ def test_golden_pages(samurai, tmp_path, page, name):
     assert a.size == b.size
     diff = ImageStat.Stat(ImageChops.difference(a, b)).mean[0]
     assert diff < 2.0, f"page {page} differs from {golden.name} by {diff:.2f} grey levels on average"
+
+
+# -- image embedding -------------------------------------------------------------------
+
+def _image_streams(path):
+    """{(n, width, height): (filters, raw stream bytes)} of the image XObjects the pages use."""
+    reader = PdfReader(path)
+    out, seen = {}, set()
+    for page in reader.pages:
+        todo = [page.get("/Resources")]
+        while todo:
+            res = todo.pop()
+            if res is None:
+                continue
+            res = res.get_object()
+            for _, ref in (res.get("/XObject") or {}).items():
+                if ref.idnum in seen:
+                    continue
+                seen.add(ref.idnum)
+                o = ref.get_object()
+                if o.get("/Subtype") == "/Image":
+                    filt = o.get("/Filter")
+                    filt = [str(f) for f in (filt if isinstance(filt, list) else [filt])]
+                    out[(len(out), int(o["/Width"]), int(o["/Height"]))] = (filt, o._data)
+                elif o.get("/Subtype") == "/Form":
+                    todo.append(o.get("/Resources"))
+    return out
+
+
+def test_small_jpeg_is_embedded_byte_for_byte(tmp_path):
+    lst = _art_list(tmp_path, n_images=1, size=(400, 260))
+    out = api.render_list(lst, tmp_path / "a.pdf")
+    imgs = _image_streams(out)
+    assert list(imgs) == [(0, 400, 260)]
+    filters, data = imgs[(0, 400, 260)]
+    assert filters == ["/DCTDecode"]
+    assert data == (tmp_path / "art" / "bushido.jpg").read_bytes()
+
+
+def test_large_jpeg_is_resampled_once_and_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("DAIMYO_CACHE_DIR", str(tmp_path / "cache"))
+    lst = _art_list(tmp_path, n_images=2)
+    first = api.render_list(lst, tmp_path / "a.pdf")
+    imgs = _image_streams(first)
+    assert len(imgs) == 2
+    for (_, w, h), (filters, data) in imgs.items():
+        assert filters == ["/DCTDecode"] and data[:2] == b"\xff\xd8"   # a JPEG, not raw pixels
+        assert w <= 561 * 1.02 and h <= 366 * 1.02
+    cached = sorted((tmp_path / "cache" / "images").glob("*.jpg"))
+    assert len(cached) == 2
+    assert sorted(d for _, d in imgs.values()) == sorted(p.read_bytes() for p in cached)
+    # printing again reads the cache: same bytes out; a changed image is resampled again
+    again = api.render_list(lst, tmp_path / "b.pdf")
+    assert again.read_bytes() == first.read_bytes()
+    import os
+    import time
+
+    from PIL import Image
+
+    img = tmp_path / "art" / "bushido.jpg"
+    Image.new("RGB", (3000, 2000), (200, 10, 10)).save(img, quality=80)
+    os.utime(img, ns=(time.time_ns(), time.time_ns() + 10**9))
+    api.render_list(lst, tmp_path / "c.pdf")
+    assert len(list((tmp_path / "cache" / "images").glob("*.jpg"))) == 3
+
+
+def test_image_with_transparency_keeps_it(tmp_path):
+    from PIL import Image
+
+    lst = _variant(tmp_path, "  Bushido: 1\n")
+    (tmp_path / "art").mkdir()
+    Image.new("RGBA", (1200, 800), (10, 20, 30, 128)).save(tmp_path / "art" / "bushido.png")
+    out = api.render_list(lst, tmp_path / "t.pdf")
+    reader = PdfReader(out)
+    smasks = [reader.get_object(i) for i in range(1, 400) if _is_image_with_smask(reader, i)]
+    assert smasks
+
+
+def _is_image_with_smask(reader, num):
+    try:
+        o = reader.get_object(num)
+    except Exception:
+        return False
+    return hasattr(o, "get") and o.get("/Subtype") == "/Image" and "/SMask" in o
+
+
+def test_each_distinct_face_is_drawn_once(tmp_path):
+    """6 card copies of 3 distinct cards: 3 face forms, each placed by reference."""
+    import re
+    import zlib
+
+    lst = _variant(tmp_path, "  Bushido: 3\n  Honor: 2\n  Raiders: 1\n")
+    raw = api.render_list(lst, tmp_path / "f.pdf", backs=False).read_bytes()
+    assert len(set(re.findall(rb"/FormXob\.face_\d+", raw))) == 3
+    page = PdfReader(tmp_path / "f.pdf").pages[0].get_contents().get_data()
+    assert len(re.findall(rb"/FormXob\.face_\d+ Do", page)) == 6
+    with pdfplumber.open(tmp_path / "f.pdf") as pdf:
+        text = pdf.pages[0].extract_text()
+    assert text.count("Bushido") == 3 and text.count("Raiders") == 1
+    del zlib

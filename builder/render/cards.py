@@ -152,6 +152,7 @@ class CardFace:
     layout: str = ""
     back: str = "default"
     art: Path | None = None
+    image: "PreparedImage | None" = None   # the prepared art (set by render_cards)
 
 
 def get_value(entry: Any, path: str) -> Any:
@@ -336,10 +337,55 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_di
 @dataclass
 class PreparedImage:
     key: str
-    source: Any       # path string (JPEG pass-through) or ImageReader
+    source: Any       # JPEG bytes (embedded as they are) or an ImageReader (PNG with alpha)
     width_px: int
     height_px: int
     mask: Any = None
+
+    @property
+    def is_jpeg(self) -> bool:
+        return isinstance(self.source, (bytes, bytearray))
+
+
+JPEG_QUALITY = 90
+_CACHE_VERSION = 1
+
+
+def _cache_file(path: Path, st, max_w: int, max_h: int) -> Path | None:
+    """Where the resampled JPEG of ``path`` at ``max_w`` x ``max_h`` px is kept between runs."""
+    try:
+        from builder.paths import cache_dir
+
+        ident = f"{_CACHE_VERSION}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{max_w}x{max_h}:q{JPEG_QUALITY}"
+        return cache_dir() / "images" / (hashlib.sha1(ident.encode()).hexdigest()[:24] + ".jpg")
+    except OSError:
+        return None
+
+
+def _cache_store(target: Path | None, data: bytes) -> None:
+    """Keep a resampled image for the next run; a cache that cannot be written is skipped."""
+    if target is None:
+        return
+    import os
+
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    except OSError:
+        pass
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's SOF marker, or None when the bytes are not a JPEG."""
+    from reportlab.pdfbase import pdfutils
+
+    try:
+        info = pdfutils.readJPEGInfo(io.BytesIO(data))
+        return int(info[0]), int(info[1])
+    except Exception:
+        return None
 
 
 def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = MAX_DPI) -> PreparedImage:
@@ -347,41 +393,55 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
 
     A JPEG already within the limit passes through unchanged (its bytes are embedded as
     they are); anything else is re-encoded: JPEG (quality 90) for opaque images, PNG for
-    images with transparency. Unreadable files are a UsageError.
+    images with transparency. A large JPEG is decoded at a reduced scale (Pillow's
+    ``draft``) before the final resampling, and the re-encoded JPEG is kept in the cache
+    folder (keyed by file, size, modification time and pixel size), so printing the same
+    deck again does not resample again. The JPEG bytes go into the PDF as they are: they
+    are never decoded a second time. Unreadable files are a UsageError.
     """
     from PIL import Image, UnidentifiedImageError
-    from reportlab.lib.utils import ImageReader
 
     try:
+        st = path.stat()
         with Image.open(path) as im:
             fmt = im.format
             w, h = im.size
             # the printed size: contained in the box
             scale = min(box_w_mm / w, box_h_mm / h)
             print_w_in, print_h_in = w * scale / 25.4, h * scale / 25.4
-            max_w, max_h = int(print_w_in * max_dpi + 0.5), int(print_h_in * max_dpi + 0.5)
-            key = hashlib.sha1(f"{path.resolve()}:{path.stat().st_size}:{path.stat().st_mtime_ns}:"
-                               f"{max_w}x{max_h}".encode()).hexdigest()[:16]
+            max_w, max_h = max(1, int(print_w_in * max_dpi + 0.5)), max(1, int(print_h_in * max_dpi + 0.5))
             needs_resample = w > max_w * 1.02 or h > max_h * 1.02
             if fmt == "JPEG" and not needs_resample and im.mode in ("RGB", "L", "CMYK"):
                 im.load()  # a truncated or broken file fails here, not in the PDF writer
-                return PreparedImage(key, str(path), w, h)
+                data = path.read_bytes()
+                return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, w, h)
+            alpha = _has_alpha(im)
+            cached = _cache_file(path, st, max_w, max_h) if needs_resample and not alpha else None
+            if cached is not None and cached.is_file():
+                data = cached.read_bytes()
+                size = _jpeg_size(data)
+                if size:
+                    return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, *size)
             if needs_resample and fmt == "JPEG":
                 im.draft("RGB", (max_w, max_h))   # decode at a reduced scale: much faster
             im.load()
             img = im
             if needs_resample and im.size != (max_w, max_h):
-                img = im.convert("RGBA" if _has_alpha(im) else "RGB").resize(
-                    (max(1, max_w), max(1, max_h)), Image.LANCZOS)
+                img = im.convert("RGBA" if alpha else "RGB").resize((max_w, max_h), Image.LANCZOS,
+                                                                     reducing_gap=3.0)
             buf = io.BytesIO()
-            if _has_alpha(img):
+            if alpha:
+                from reportlab.lib.utils import ImageReader
+
                 img.convert("RGBA").save(buf, "PNG", optimize=False)
-                mask = "auto"
-            else:
-                img.convert("RGB").save(buf, "JPEG", quality=90)
-                mask = None
-            buf.seek(0)
-            return PreparedImage(key, ImageReader(buf), img.size[0], img.size[1], mask)
+                buf.seek(0)
+                return PreparedImage(hashlib.sha1(buf.getvalue()).hexdigest()[:16], ImageReader(buf),
+                                     img.size[0], img.size[1], "auto")
+            img.convert("RGB").save(buf, "JPEG", quality=JPEG_QUALITY)
+            data = buf.getvalue()
+            if needs_resample:
+                _cache_store(cached, data)
+            return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, img.size[0], img.size[1])
     except (UnidentifiedImageError, OSError) as exc:
         raise UsageError(f"cannot read image '{path}': {exc.__class__.__name__}",
                          "use a PNG or JPEG file") from None
@@ -455,6 +515,7 @@ class CardSheetWriter:
         self.sy = opts.card[1] / tpl.size[1]
         self.fscale = min(self.sx, self.sy)
         self.reported: set[tuple[str, str]] = set()
+        self.face_names: dict[int, str] = {}
 
     # boxes in card points (origin bottom-left of the card)
     def box_pt(self, box: Box) -> tuple[float, float, float, float]:
@@ -556,7 +617,10 @@ class CardSheetWriter:
             return name
         c = self.c
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
-        c.drawImage(img.source, 0, 0, 1, 1, mask=img.mask)
+        if img.is_jpeg:
+            _draw_jpeg_unit(c, f"img{img.key}", img.source)
+        else:
+            c.drawImage(img.source, 0, 0, 1, 1, mask=img.mask)
         c.endForm()
         self.forms.add(name)
         return name
@@ -574,12 +638,41 @@ class CardSheetWriter:
             c.rotate(90)
 
     def draw_face(self, face: CardFace, trim: Rect, rotated: bool, images: dict) -> None:
+        """Place a card face; each distinct face is drawn once, as a form, and reused for its copies."""
+        c = self.c
+        self._enter(trim, rotated, False)
+        c.doForm(self.face_form(face, images))
+        c.restoreState()
+
+    def face_form(self, face: CardFace, images: dict) -> str:
+        name = self.face_names.get(id(face))
+        if name is not None:
+            return name
+        name = f"face_{len(self.face_names) + 1}"
+        self.face_names[id(face)] = name
+        c = self.c
+        cw, ch = self.opts.card
+        b = self.opts.bleed
+        frame = self.frame_form(face.layout)
+        art = None
+        if face.art is not None and self.tpl.layouts[face.layout].art is not None and not self.opts.ink_saver:
+            art = face.image or images.get(face.art)
+            if art is not None:
+                self.image_form(art)
+        c.beginForm(name, lowerx=pt(-b) - 1, lowery=pt(-b) - 1, upperx=pt(cw + b) + 1, uppery=pt(ch + b) + 1)
+        c.saveState()
+        c.doForm(frame)
+        self._draw_face_content(face, art)
+        c.restoreState()
+        c.endForm()
+        self.forms.add(name)
+        return name
+
+    def _draw_face_content(self, face: CardFace, img: "PreparedImage | None") -> None:
         c = self.c
         layout = self.tpl.layouts[face.layout]
-        self._enter(trim, rotated, False)
-        c.doForm(self.frame_form(face.layout))
-        if face.art is not None and layout.art is not None and not self.opts.ink_saver:
-            img: PreparedImage = images[face.art]
+        c.saveState()
+        if img is not None:
             x, y, w, h = self.box_pt(layout.art)
             s = min(w / img.width_px, h / img.height_px)
             iw, ih = img.width_px * s, img.height_px * s
@@ -623,6 +716,29 @@ class CardSheetWriter:
         self._enter(trim, rotated, turn180)
         self.c.doForm(self.back_form(key))
         self.c.restoreState()
+
+
+def _draw_jpeg_unit(c, name: str, data: bytes) -> None:
+    """Draw JPEG ``data`` into the unit square, embedding the bytes as they are (DCTDecode).
+
+    reportlab's ``drawImage`` would decode an in-memory JPEG again only to name it; the
+    image XObject is registered here under a name derived from the bytes instead, exactly
+    as ``drawImage`` registers one read from a file.
+    """
+    from reportlab.pdfbase import pdfdoc
+
+    reg = c._doc.getXObjectName(name)
+    if c._doc.idToObject.get(reg) is None:
+        obj = pdfdoc.PDFImageXObject(name)
+        if not obj.loadImageFromJPEG(io.BytesIO(data)):
+            raise UsageError("cannot embed a JPEG image", "re-save the image as a baseline JPEG or PNG")
+        obj.name = name
+        c._setXObjects(obj)
+        c._doc.Reference(obj, reg)
+        c._doc.addForm(name, obj)
+    c._currentPageHasImages = 1
+    c._code.append(f"/{reg} Do")
+    c._formsinuse.append(name)   # lists the image in the resources of the form or page
 
 
 def draw_marks(c, segments, ink_saver: bool = False) -> None:
@@ -768,6 +884,39 @@ def _band_text(c, paper, band: Band, lines: list[str], size: float, offset: floa
     c.restoreState()
 
 
+def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions") -> dict:
+    """Prepare the art of every face: once per distinct file and printed size, the images
+    in parallel threads (Pillow decodes and resamples without holding the GIL). Sets
+    ``face.image``; returns {(path, w, h): PreparedImage}. The first unreadable image in
+    list order raises its UsageError."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    if opts.ink_saver:
+        return {}
+    wanted: dict[tuple, tuple[Path, float, float]] = {}
+    for f in faces:
+        box = tpl.layouts[f.layout].art
+        if f.art is not None and box is not None:
+            _, _, w, h = scale_box(box, tpl.size, opts.card)
+            wanted.setdefault((f.art, round(w, 3), round(h, 3)), (f.art, w, h))
+    if not wanted:
+        return {}
+    workers = max(1, min(len(wanted), os.cpu_count() or 1, 8))
+    if workers == 1:
+        images = {k: prepare_image(*args) for k, args in wanted.items()}
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            futures = {k: pool.submit(prepare_image, *args) for k, args in wanted.items()}
+            images = {k: fut.result() for k, fut in futures.items()}
+    for f in faces:
+        box = tpl.layouts[f.layout].art
+        if f.art is not None and box is not None:
+            _, _, w, h = scale_box(box, tpl.size, opts.card)
+            f.image = images[(f.art, round(w, 3), round(h, 3))]
+    return images
+
+
 # -- the document ---------------------------------------------------------------------------
 
 
@@ -789,13 +938,8 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         f.layout = choose_layout(tpl, f.entry)
         f.back = choose_back(tpl, f.entry)
         f.art = find_art(f, tpl, search, base_dirs)
-    # images: prepared once each (at the size of their box)
-    images: dict[Path, PreparedImage] = {}
-    for f in faces:
-        box = tpl.layouts[f.layout].art
-        if f.art is not None and box is not None and f.art not in images and not opts.ink_saver:
-            _, _, w, h = scale_box(box, tpl.size, opts.card)
-            images[f.art] = prepare_image(f.art, w, h)
+    # images: prepared once per distinct file and printed size
+    images = prepare_images(faces, tpl, opts)
     # glyph coverage of everything printed, before drawing
     items = []
     for f in faces:
