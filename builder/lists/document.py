@@ -170,7 +170,7 @@ class _SimpleReader:
 
     def mapping(self, indent: int, path: tuple) -> dict:
         lines, total, vpos, kpos = self.lines, self.n, self.vpos, self.kpos
-        key_line = _KEY_LINE.match
+        key_line = _key_line
         out: dict = {}
         i = self.i
         if i < total:
@@ -184,12 +184,11 @@ class _SimpleReader:
             m = key_line(content)
             if m is None:
                 raise _NotSimple
-            key = m.group(1)
-            if key in _SPECIAL or key in out:
+            key, end = m
+            if key in out:
                 raise _NotSimple
             kp = path + (key,)
             kpos[kp] = (n, ind + 1)
-            end = m.end()
             i += 1
             nxt = lines[i][1] if i < total else -1
             if end < len(content) and content[end] != "#":
@@ -232,7 +231,7 @@ class _SimpleReader:
             ip = path + (len(out),)
             if not sub or sub[0] == "#" or sub[0] == "-":
                 raise _NotSimple
-            if _KEY_LINE.match(sub):
+            if _key_line(sub) is not None:
                 line[1], line[2] = col, sub  # the item's first key starts a mapping at its column
                 out.append(self.mapping(col, ip))
             else:
@@ -243,9 +242,53 @@ class _SimpleReader:
         return out
 
 
+def _key_line(content: str):
+    """``(key, end of 'key: ')`` when the line starts with a plain key, else None (remembered)."""
+    try:
+        return _KEYS_SEEN[content]
+    except KeyError:
+        pass
+    m = _KEY_LINE.match(content)
+    hit = None if m is None or m.group(1) in _SPECIAL else (m.group(1), m.end())
+    if len(_KEYS_SEEN) > 50000:
+        _KEYS_SEEN.clear()
+    _KEYS_SEEN[content] = hit
+    return hit
+
+
+_KEYS_SEEN: dict[str, tuple | None] = {}
+_SCALARS_SEEN: dict[str, Any] = {}
+_NOT_SIMPLE = object()
+_EMPTY_LIST = object()
+_EMPTY_MAP = object()
+
+
 def _scalar(text: str, n: int, col: int, path: tuple, vpos: dict):
-    """One scalar on one line; ``col`` is its 0-based column."""
+    """One scalar on one line; ``col`` is its 0-based column (values remembered by text)."""
     vpos[path] = (n, col + 1)
+    hit = _SCALARS_SEEN.get(text, _SCALARS_SEEN)
+    if hit is _SCALARS_SEEN:
+        try:
+            hit = _scalar_value(text)
+            if hit == [] and type(hit) is list:
+                hit = _EMPTY_LIST
+            elif hit == {} and type(hit) is dict:
+                hit = _EMPTY_MAP
+        except _NotSimple:
+            hit = _NOT_SIMPLE
+        if len(_SCALARS_SEEN) > 50000:
+            _SCALARS_SEEN.clear()
+        _SCALARS_SEEN[text] = hit
+    if hit is _NOT_SIMPLE:
+        raise _NotSimple
+    if hit is _EMPTY_LIST:
+        return []
+    if hit is _EMPTY_MAP:
+        return {}
+    return hit
+
+
+def _scalar_value(text: str):
     c = text[0]
     if c not in _PLAIN_START_BAD and c not in "'\"[{":
         k = text.find(" #")
