@@ -103,6 +103,8 @@ def _exact(x):
 
 
 def fmt_num(x) -> str:
+    if type(x) is int:
+        return str(x)
     if isinstance(x, bool):
         return str(x).lower()
     if isinstance(x, (Fraction, float)):
@@ -115,6 +117,8 @@ def fmt_num(x) -> str:
 
 def plain(x):
     """A JSON-friendly number."""
+    if type(x) is int:
+        return x
     if isinstance(x, Fraction):
         return x.numerator if x.denominator == 1 else round(float(x), 4)
     return x

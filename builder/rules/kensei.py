@@ -764,14 +764,31 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     out["units"] = sum(1 for i in items if i.facts["unit"] is True)
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
     out["models"] = sum(i.models for i in items)
-    for r in active_restrictions(catalog.model.restrictions, ctx):
-        key = SUMMARY_KEYS.get(r.code)
-        if key is None or key in out:
-            continue
+    for r, key in _summary_rules(active_restrictions(catalog.model.restrictions, ctx)):
         v = _measure_exact("points", matching(r, items, ctx))
         out[key] = plain(v)
         out[f"{key}_percent"] = _percent(v, lst.points) if lst.points else 0
     return out
+
+
+def _summary_rules(active: list) -> list:
+    """``(restriction, summary key)`` for the first active restriction of each summary key."""
+    key = tuple(map(id, active))  # the memo holds the restrictions, so their ids stay theirs
+    hit = _SUMMARY_RULES.get(key)
+    if hit is None:
+        pairs, seen = [], set()
+        for r in active:
+            k = SUMMARY_KEYS.get(r.code)
+            if k is not None and k not in seen:
+                seen.add(k)
+                pairs.append((r, k))
+        if len(_SUMMARY_RULES) > 1000:
+            _SUMMARY_RULES.clear()
+        hit = _SUMMARY_RULES[key] = (active, pairs)
+    return hit[1]
+
+
+_SUMMARY_RULES: dict = {}
 
 
 def _percent(v, limit) -> int | float:
