@@ -456,15 +456,32 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         if e.led_by and e.troop is not None:
             led[e.index] = 1
     items = []
+    memo = _state(catalog).setdefault("entries", {})
     for e in lst.entries:
-        if e.troop is None:
+        t = e.troop
+        if t is None:
             continue
-        e.points, e.cost_known = _entry_points(catalog, e, rules)
-        facts, fkey = _item_facts(catalog, e.troop, e.standard > 0, e.led_by is not None, warrior_classes,
-                                  caps_only, every)
+        # everything an entry's item needs but its place in the list, remembered per troop,
+        # size, flags and the house rules that change them
+        reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None \
+            else None
+        key = (t.id, e.models, e.standard > 0, e.led_by is not None, reading, warrior_classes, caps_only, every)
+        try:
+            hit = memo.get(key)
+        except TypeError:
+            hit, key = None, None
+        if hit is None or hit[0] is not t:
+            points, known = _entry_points(catalog, e, rules)
+            facts, fkey = _item_facts(catalog, t, e.standard > 0, e.led_by is not None, warrior_classes,
+                                      caps_only, every)
+            hit = (t, points, known, facts, fkey, _origin(catalog, t))
+            if key is not None:
+                if len(memo) > 20000:
+                    memo.clear()
+                memo[key] = hit
+        _, e.points, e.cost_known, facts, fkey, origin = hit
         models = e.models + (led.get(e.index, 0) if leader_in_size else 0)
-        items.append(Item(loc=e.loc, name=e.troop.name, key=e.troop.id, models=models,
-                          points=_exact(e.points), facts=facts, origin=_origin(catalog, e.troop), fkey=fkey))
+        items.append(Item(("troops", e.index), t.name, t.id, models, e.points, facts, origin, fkey))
     ranged_points = 0
     for i in items:
         if i.facts["ranged"] is True and i.facts["exempt"] is False:
