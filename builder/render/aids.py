@@ -169,6 +169,7 @@ class PageSpec:
     paper: Any = "a4"               # (w, h) mm or a paper name
     columns: int = 1
     author: str | None = None
+    list_file: str | None = None    # the list as the user names it (for "daimyo export LIST --to code")
 
 
 def paper_mm(paper) -> tuple[float, float]:
@@ -241,7 +242,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     paper = paper_mm(spec.paper)
     story = join_headings(story)
     lines = pdfbase.footer_lines(spec.result, spec.share_code,
-                                 extra=[spec.footer_note, f"{spec.kind}: {spec.title}"])
+                                 extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
     subject = f"{spec.system} {spec.kind}"
     if max(1, spec.columns) == 1:
         return pdfbase.build_story(out_path, story, paper, title=spec.title, author=spec.author,
@@ -253,7 +254,6 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
     from builder.render import pdfbase
-    from builder.render.layout import MIN_MARGIN
     from builder.yamlio import atomic_write
 
     out = Path(out_path)
@@ -270,11 +270,11 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
                     topPadding=0, bottomPadding=0, id=f"col{i}") for i in range(cols)]
 
     def maker(target, **kw):
-        return pdfbase.make_canvas(target, paper, spec.title, spec.author, subject, None)
+        return pdfbase.make_canvas(target, paper, spec.title, spec.author, subject, None, number_pages=True)
 
     def decorate(canv, doc):
-        pdfbase.draw_footer(canv, paper, lines, margin=MIN_MARGIN, right=f"page {canv.getPageNumber()}")
-        pdfbase.draw_ruler(canv, paper[0] - MIN_MARGIN - pdfbase.RULER_LENGTH - 78, paper[1] - MIN_MARGIN - 3.5)
+        pdfbase.draw_footer(canv, paper, lines, margin=MARGIN_MM, right=pdfbase.page_label(canv.getPageNumber()))
+        pdfbase.draw_page_ruler(canv, paper, right=MARGIN_MM)
 
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(pw, ph), title=spec.title, author=spec.author or "daimyo",

@@ -774,48 +774,72 @@ def free_bands(plan, marks: bool) -> list[Band]:
 RULER_BLOCK = 50.0 + 45.0   # mm along the band: the bar and its label
 
 
-def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool = True) -> list:
+CHROME_SIZE = 5.0      # pt, footer text on card sheets
+CHROME_MIN = 4.5
+CHROME_LEAD = 1.2
+
+
+def _band_length(plan, band: Band) -> float:
+    """Usable text length (points) along a band: the page side less 8 mm at each end."""
+    pw, ph = plan.paper
+    return pt((pw if band.side in ("bottom", "top") else ph) - 16)
+
+
+def _rows(text: str, length: float) -> list:
+    from builder.render.pdfbase import footer_rows
+
+    return footer_rows(text, length, CHROME_SIZE, CHROME_MIN, fonts.CONDENSED)
+
+
+def _rows_depth(rows) -> float:
+    return sum(r.size * CHROME_LEAD for r in rows) / 72 * 25.4 + 0.3
+
+
+def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool = True,
+                last_resort: bool = False) -> list:
     """Footer lines, the 50 mm ruler and an info line beside it, in the free page margins.
 
     Items are stacked into the margin bands outside the cut marks: the footer lines
-    together in the first band deep enough (bottom, top, left, right) or else one line
-    per band, the ruler block in the deepest band left. In a side band the text is turned
-    to read upwards. Returns the items that found no room (draw them on the back page).
+    together in the first band deep enough (bottom, top, left, right) or else each line
+    on its own, the ruler block in the deepest band left. The share code is never cut: it
+    wraps onto a second line in smaller type, and a wrapped code stays in one band. In a
+    side band the text is turned to read upwards. Returns the items that found no room
+    (draw them on the back page). With ``last_resort`` a share code that finds no room is
+    replaced by how to get it (``daimyo export LIST --to code``).
     """
-    size = 5.5
-    line_h = size * 1.25 / 72 * 25.4
     order = {"bottom": 0, "top": 1, "left": 2, "right": 3}
     bands = sorted(free_bands(plan, marks), key=lambda b: order[b.side])
     used = {b.side: 0.0 for b in bands}
-    items: list = [("lines", list(lines))] if lines else []
+
+    def room(b: Band) -> float:
+        return b.depth - used[b.side]
+
+    def place(texts: list[str]) -> bool:
+        """All of ``texts`` in the first band deep enough; False when none is."""
+        for b in bands:
+            rows = [r for t in texts for r in _rows(t, _band_length(plan, b))]
+            need = _rows_depth(rows)
+            if room(b) >= need:
+                _band_text(job.canvas, plan.paper, b, rows, used[b.side])
+                used[b.side] += need + 0.6
+                return True
+        return False
+
+    left_over: list = []
+    lines = [t for t in lines if t]
+    if lines and not place(lines):
+        rest = [t for t in lines if not place([t])]
+        if rest and last_resort:
+            rest = [t for t in rest if not (getattr(t, "fallback", "") and place([t.fallback]))]
+        if rest:
+            left_over.append(("lines", rest))
     if ruler:
-        items.append(("ruler", info))
-    left_over = []
-    for kind, payload in items:
-        if kind == "lines":
-            need = len(payload) * line_h + 0.3
-            band = next((b for b in bands if b.depth - used[b.side] >= need), None)
-            if band:
-                _band_text(job.canvas, plan.paper, band, payload, size, used[band.side])
-                used[band.side] += need + 0.6
-                continue
-            rest = []
-            for text in payload:
-                band = next((b for b in bands if b.depth - used[b.side] >= line_h + 0.3), None)
-                if band:
-                    _band_text(job.canvas, plan.paper, band, [text], size, used[band.side])
-                    used[band.side] += line_h + 0.9
-                else:
-                    rest.append(text)
-            if rest:
-                left_over.append(("lines", rest))
+        band = max(bands, key=room)
+        if room(band) >= 3.6:
+            _ruler_in(job.canvas, plan.paper, band, used[band.side], info, 5.5)
+            used[band.side] += 4.2
         else:
-            band = max(bands, key=lambda b: b.depth - used[b.side])
-            if band.depth - used[band.side] >= 3.6:
-                _ruler_in(job.canvas, plan.paper, band, used[band.side], payload, size)
-                used[band.side] += 4.2
-            else:
-                left_over.append(("ruler", payload))
+            left_over.append(("ruler", info))
     return left_over
 
 
@@ -842,7 +866,7 @@ def draw_left_over(job, plan, left_over: list) -> None:
     """Chrome that found no room on the front page, on a page without cut marks (the backs)."""
     lines = [t for kind, p in left_over if kind == "lines" for t in p]
     info = next((p for kind, p in left_over if kind == "ruler"), None)
-    rest = draw_chrome(job, plan, lines, info or "", marks=False, ruler=info is not None)
+    rest = draw_chrome(job, plan, lines, info or "", marks=False, ruler=info is not None, last_resort=True)
     if rest:
         job.warn("the page margins leave no room for: " + "; ".join(
             "50 mm ruler" if k == "ruler" else "; ".join(p) for k, p in rest))
@@ -858,30 +882,32 @@ def _line_at(c, x: float, y: float, width: float, text: str, size: float) -> Non
     c.drawString(pt(x), pt(y), fit.lines[0] if fit.lines else "")
 
 
-def _band_text(c, paper, band: Band, lines: list[str], size: float, offset: float = 0.0) -> None:
-    """Footer lines in a margin band; in a side band the text is turned to read upwards."""
+def _band_text(c, paper, band: Band, rows: list, offset: float = 0.0) -> None:
+    """Footer rows (``pdfbase.FooterRow``) in a margin band, in reading order from the top
+    (from the left of a side band, where the text is turned to read upwards)."""
     pw, ph = paper
     c.saveState()
     c.setFillColorRGB(0.15, 0.15, 0.15)
-    lead = size * 1.25
-    descent = 0.3 * size
+    depth = sum(r.size * CHROME_LEAD for r in rows)
     if band.side == "bottom":
-        length, x0, y0 = pt(pw - 16), pt(8), pt(band.start + offset) + descent
+        x0, y0 = pt(8), pt(band.start + offset)
     elif band.side == "top":
-        length, x0, y0 = pt(pw - 16), pt(8), pt(ph - band.start - offset) - lead * len(lines) + descent
+        x0, y0 = pt(8), pt(ph - band.start - offset) - depth
     else:
-        depth = len(lines) * lead / 72 * 25.4
-        edge = band.start + offset + depth if band.side == "left" else pw - band.start - offset
+        edge = band.start + offset + depth / 72 * 25.4 if band.side == "left" else pw - band.start - offset
         c.translate(pt(edge), 0)
         c.rotate(90)
-        # local x runs up the page, local y runs to the left: line i sits i leads further left
-        length, x0, y0 = pt(ph - 16), pt(8), descent
-    for i, text in enumerate(reversed(lines)):
-        fit = fonts.fit_text(fonts.printable(text, fonts.CONDENSED), length, lead, fonts.CONDENSED, size, 4.0,
-                             wrap=False)
-        c.setFont(fonts.CONDENSED, fit.size)
-        c.drawString(x0, y0 + i * lead, fit.lines[0] if fit.lines else "")
+        # local x runs up the page, local y runs to the left: row i sits further left
+        x0, y0 = pt(8), 0.0
+    y = y0
+    for row in reversed(rows):
+        c.setFont(fonts.CONDENSED, row.size)
+        c.drawString(x0 + row.indent, y + 0.25 * row.size, row.text)
+        y += row.size * CHROME_LEAD
     c.restoreState()
+
+
+# -- the document ---------------------------------------------------------------------------
 
 
 def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions") -> dict:
@@ -917,13 +943,10 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions
     return images
 
 
-# -- the document ---------------------------------------------------------------------------
-
-
 def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
                  template: CardTemplate | None = None, **options) -> Path:
     """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
-    from builder.render.pdfbase import PdfJob, footer_lines
+    from builder.render.pdfbase import PdfJob, footer_lines, list_display_name
 
     opts = sheet_options(**options)
     tpl = template or load_template(doc.system)
@@ -950,7 +973,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
                               t if not spec.bold else t))
     for key, b in tpl.backs.items():
         items.append((f"back '{key}'", "title", b.title + b.subtitle))
-    footer = footer_lines(result, share_code)
+    footer = footer_lines(result, share_code, list_name=list_display_name(doc))
     items.extend(("footer", "footer", x) for x in footer)
     problems = fonts.check_glyphs(items, fonts.REGULAR)
     copies = [f for f in faces for _ in range(f.count)]
@@ -972,10 +995,10 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
                 writer.draw_face(face, slot.trim, slot.rotated, images)
             if opts.marks:
                 draw_marks(job.canvas, plan.marks)
-            info = (f"{title}: sheet {pi + 1}/{len(chunks)}, {len(copies)} cards, "
+            info = (f"{title}: sheet {pi + 1} of {len(chunks)}, {len(copies)} cards, "
                     f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
                     + (f"; backs on the next page, flip on the {opts.duplex} edge" if opts.backs else ""))
-            left_over = draw_chrome(job, plan, footer, info, opts.marks)
+            left_over = draw_chrome(job, plan, footer, info, opts.marks, last_resort=not opts.backs)
             if left_over and not opts.backs:
                 job.warn("the page margins leave no room for: " + "; ".join(
                     "50 mm ruler" if k == "ruler" else "; ".join(p) for k, p in left_over))

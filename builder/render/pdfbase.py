@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import io
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -50,6 +51,7 @@ from builder.render.layout import MIN_MARGIN, pt
 PROGRESS_MIN_PAGES = 5
 FOOTER_SIZE = 6.5      # pt
 RULER_LENGTH = 50.0    # mm
+RULER_LABEL = "{length:g} mm: print at 100 % (actual size)"
 
 _DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
 
@@ -68,19 +70,66 @@ def warn(message: str, stream=None) -> None:
 
 
 def make_canvas(target, paper: tuple[float, float], title: str = "", author: str | None = None,
-                subject: str | None = None, duplex: str | None = None):
+                subject: str | None = None, duplex: str | None = None, number_pages: bool = False):
     """A reportlab Canvas with the project's settings writing into ``target`` (file or BytesIO).
 
     Used by :class:`PdfJob` and :func:`build_story`; other modules do not create canvases.
+    With ``number_pages`` the pages are kept until the document is saved, so that
+    :func:`draw_footer`'s page number can read "page N of M".
     """
     _configure()
     from reportlab.pdfgen.canvas import Canvas
 
-    c = Canvas(target, pagesize=(pt(paper[0]), pt(paper[1])), invariant=1, pageCompression=1,
-               initialFontName=fonts.REGULAR, initialFontSize=9,
-               pdfVersion=(1, 7))
+    cls = _numbered_canvas_class() if number_pages else Canvas
+    c = cls(target, pagesize=(pt(paper[0]), pt(paper[1])), invariant=1, pageCompression=1,
+            initialFontName=fonts.REGULAR, initialFontSize=9,
+            pdfVersion=(1, 7))
     _decorate(c, title, author, subject, duplex)
     return c
+
+
+_NUMBERED = None
+
+
+def _numbered_canvas_class():
+    """A Canvas that holds its pages back until ``save`` to print "page N of M" on each."""
+    global _NUMBERED
+    if _NUMBERED is not None:
+        return _NUMBERED
+    from reportlab.pdfgen.canvas import Canvas
+
+    class NumberedCanvas(Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._held_pages: list[dict] = []
+            self._number_at = None     # (x, y, size) in points, set by draw_footer
+
+        def showPage(self):
+            self._held_pages.append(dict(self.__dict__))
+            self._startPage()
+            self._number_at = None
+
+        def save(self):
+            total = len(self._held_pages)
+            for n, state in enumerate(self._held_pages, 1):
+                self.__dict__.update(state)
+                if self._number_at:
+                    x, y, size = self._number_at
+                    self.saveState()
+                    self.setFillColorRGB(0.15, 0.15, 0.15)
+                    self.setFont(fonts.REGULAR, size)
+                    self.drawRightString(x, y, page_label(n, total))
+                    self.restoreState()
+                Canvas.showPage(self)
+            Canvas.save(self)
+
+    _NUMBERED = NumberedCanvas
+    return _NUMBERED
+
+
+def page_label(n: int, total: int | None = None) -> str:
+    """``page 2 of 3`` (or ``page 2`` when the total is not known)."""
+    return f"page {n} of {total}" if total else f"page {n}"
 
 
 def _decorate(c, title, author, subject, duplex) -> None:
@@ -212,35 +261,126 @@ def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH) -> None:
         c.line(pt(x + i), pt(y), pt(x + i), pt(y + h))
     c.setFont(fonts.REGULAR, 5.5)
     c.setFillColorRGB(0, 0, 0)
-    c.drawString(pt(x + length + 1.5), pt(y + 0.3), f"{length:g} mm: print at 100 % (actual size)")
+    c.drawString(pt(x + length + 1.5), pt(y + 0.3), RULER_LABEL.format(length=length))
     c.restoreState()
+
+
+FOOTER_BASE = 6.0     # mm from the page's bottom edge to the last footer line (printers leave ~4 mm blank)
+SHARE_PREFIX = "share code: "
+
+
+class ShareLine(str):
+    """A footer line holding the list's share code. Drawn in full: wrapped onto a second
+    line in smaller type rather than cut (a cut code is useless); when even that does not
+    fit, ``fallback`` (how to get the code) is printed instead."""
+
+    code: str = ""
+    fallback: str = ""
+
+    @classmethod
+    def make(cls, code: str, list_name: str | None = None) -> "ShareLine":
+        line = cls(SHARE_PREFIX + code)
+        line.code = code
+        line.fallback = f"share code: run daimyo export {list_name or 'LIST'} --to code"
+        return line
+
+
+@dataclass
+class FooterRow:
+    """One drawn footer line: text, font size, and indent (points) from the left edge."""
+
+    text: str
+    size: float
+    indent: float = 0.0
+
+
+def footer_rows(text: str, width: float, size: float = FOOTER_SIZE, min_size: float = 4.5,
+                font: str = fonts.CONDENSED, max_share_lines: int = 2) -> list[FooterRow]:
+    """The rows a footer line takes in ``width`` points.
+
+    An ordinary line is one row, shrunk down to ``min_size`` and cut with an ellipsis as a
+    last resort. A :class:`ShareLine` is never cut: one row if it fits, else up to
+    ``max_share_lines`` rows (the code continues under its first character), else its
+    fallback text.
+    """
+    text_p = fonts.printable(str(text), font)
+    if isinstance(text, ShareLine) and text.code:
+        s = size
+        while s >= min_size - 1e-9:
+            if fonts.string_width(text_p, font, s) <= width:
+                return [FooterRow(text_p, s)]
+            s = round(s - 0.5, 3)
+        indent = fonts.string_width(SHARE_PREFIX, font, min(size, 5.0))
+        s = min(size, 5.0)
+        while s >= min_size - 1e-9:
+            indent = fonts.string_width(SHARE_PREFIX, font, s)
+            rows = _split_code(text.code, font, s, width - indent, max_share_lines)
+            if rows is not None:
+                out = [FooterRow(SHARE_PREFIX + rows[0], s)]
+                out.extend(FooterRow(r, s, indent) for r in rows[1:])
+                return out
+            s = round(s - 0.5, 3)
+        text_p = text.fallback or text_p
+    fit = fonts.fit_text(text_p, width, size * 1.3, font, size, min_size, wrap=False)
+    return [FooterRow(fit.lines[0] if fit.lines else "", fit.size)]
+
+
+def _split_code(code: str, font: str, size: float, width: float, max_lines: int) -> list[str] | None:
+    """``code`` cut into at most ``max_lines`` pieces no wider than ``width`` points, or None."""
+    rows, cur = [], ""
+    for ch in code:
+        if cur and fonts.string_width(cur + ch, font, size) > width:
+            rows.append(cur)
+            cur = ""
+            if len(rows) >= max_lines:
+                return None
+        cur += ch
+    rows.append(cur)
+    return rows if len(rows) <= max_lines else None
 
 
 def draw_footer(c, paper: tuple[float, float], lines: list[str], margin: float = MIN_MARGIN,
-                size: float = FOOTER_SIZE, warn: Callable[[str], None] | None = None, right: str = "") -> None:
-    """Footer lines inside the bottom margin band (from ``margin`` - 3.5 mm upwards).
+                size: float = FOOTER_SIZE, warn: Callable[[str], None] | None = None, right: str = "",
+                base: float = FOOTER_BASE, max_share_lines: int = 3) -> float:
+    """Footer lines from ``base`` mm above the bottom edge upwards; returns the height used (mm).
 
     Each line is shrunk to fit the width (down to 4.5 pt) and cut with an ellipsis if
-    still too long. ``right`` (e.g. a page number) goes at the right of the first line.
+    still too long, except the share code (:class:`ShareLine`), which wraps onto up to
+    ``max_share_lines`` lines (the bottom band of 18 mm holds five footer lines). ``right``
+    (e.g. ``page 2``) goes at the right of the first line; on a canvas made with
+    ``number_pages`` it becomes ``page 2 of 3``.
     """
     width = pt(paper[0] - 2 * margin)
+    lines = [x for x in lines if x]
+    right_w = fonts.string_width(right + " of 999", fonts.REGULAR, size) + 6 if right else 0
+    rows: list[FooterRow] = []
+    for i, text in enumerate(lines):
+        rows.extend(footer_rows(text, width - (right_w if i == 0 else 0), size, max_share_lines=max_share_lines))
     c.saveState()
     c.setFillColorRGB(0.15, 0.15, 0.15)
-    y = pt(max(1.5, margin - 3.2))
-    lines = [fonts.printable(str(x)) for x in lines if x]
-    right_w = fonts.string_width(right, fonts.REGULAR, size) + 6 if right else 0
+    y = pt(base)
+    first_y = y
     # bottom line first: draw in reverse so the first line is on top
-    for i, text in enumerate(reversed(lines)):
-        is_first = i == len(lines) - 1
-        avail = width - (right_w if is_first else 0)
-        fit = fonts.fit_text(text, avail, size * 1.3, fonts.CONDENSED, size, 4.5, wrap=False)
-        c.setFont(fonts.CONDENSED, fit.size)
-        c.drawString(pt(margin), y, fit.lines[0] if fit.lines else "")
-        if is_first and right:
+    for row in reversed(rows):
+        c.setFont(fonts.CONDENSED, row.size)
+        c.drawString(pt(margin) + row.indent, y, row.text)
+        first_y = y
+        y += max(row.size, 4.0) * 1.25
+    if right:
+        if hasattr(c, "_number_at"):
+            c._number_at = (pt(paper[0] - margin), first_y, size)
+        else:
             c.setFont(fonts.REGULAR, size)
-            c.drawRightString(pt(paper[0] - margin), y, right)
-        y += size * 1.25
+            c.drawRightString(pt(paper[0] - margin), first_y, right)
     c.restoreState()
+    return base + (y - pt(base)) / pt(1)
+
+
+def draw_page_ruler(c, paper: tuple[float, float], right: float = 12.0, top: float = 7.0) -> None:
+    """The 50 mm ruler at the top of a document page, its label ending ``right`` mm from the
+    right edge, the ticks' tops ``top`` mm below the top edge (inside any printer's margin)."""
+    label_w = fonts.string_width(RULER_LABEL.format(length=RULER_LENGTH), fonts.REGULAR, 5.5) / pt(1)
+    draw_ruler(c, paper[0] - right - label_w - 1.5 - RULER_LENGTH, paper[1] - top - 3.0)
 
 
 def draw_text_box(c, text: str, box: tuple[float, float, float, float], font: str = fonts.REGULAR,
@@ -318,14 +458,14 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
 
     def maker(target, **kw):
         kw.pop("invariant", None)
-        c = make_canvas(target, paper, title, author, subject, duplex)
+        c = make_canvas(target, paper, title, author, subject, duplex, number_pages=page_numbers)
         return c
 
     def decorate(canv, doc):
-        draw_footer(canv, paper, flines, margin=MIN_MARGIN,
-                    right=f"page {canv.getPageNumber()}" if page_numbers else "")
+        draw_footer(canv, paper, flines, margin=left,
+                    right=page_label(canv.getPageNumber()) if page_numbers else "")
         if ruler:
-            draw_ruler(canv, paper[0] - MIN_MARGIN - RULER_LENGTH - 32, paper[1] - MIN_MARGIN - 3.5)
+            draw_page_ruler(canv, paper, right=right)
         if on_page:
             on_page(canv, doc)
 
@@ -398,10 +538,23 @@ def share_code_of(doc) -> str | None:
     return None
 
 
-def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str] = ()) -> list[str]:
-    """Footer lines: the validation result, the share code, then ``extra`` lines."""
+def list_display_name(doc) -> str | None:
+    """The list file as a user would type it (relative to the current folder when inside it)."""
+    f = getattr(doc, "file", None)
+    if not f or str(f).startswith("<"):
+        return None
+    from builder.paths import display_path
+
+    return display_path(f)
+
+
+def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str] = (),
+                 list_name: str | None = None) -> list[str]:
+    """Footer lines: the validation result, the share code (a :class:`ShareLine`, drawn in
+    full or replaced by how to get it: ``daimyo export LIST --to code`` with ``list_name``),
+    then ``extra`` lines."""
     out = list(validation_lines(result))
     if share_code:
-        out.append(f"share code: {share_code}")
+        out.append(ShareLine.make(share_code, list_name))
     out.extend(x for x in extra if x)
     return out

@@ -20,6 +20,7 @@ from typing import Any
 
 from builder.render.aids import (MM, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
                                  source_line, table)
+from builder.render.pdfbase import list_display_name
 
 SEED = "001_dbcd2f61c1014419.txt"
 DASH = "\u2014"
@@ -251,7 +252,8 @@ def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), 
     if unit_cards:
         story += unit_card_flowables(lst, catalog, st, tpl, warnings)
     spec = PageSpec(title=title, kind="roster", system="kensei", result=result, share_code=share_code,
-                    paper=paper, author=doc.author)
+                    paper=paper, author=doc.author,
+                    list_file=list_display_name(doc))
     return build_pdf(out_path, story, spec, force=force)
 
 

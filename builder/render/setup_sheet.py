@@ -12,6 +12,7 @@ from typing import Any
 
 from builder.render.aids import (MM, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
                                  result_lines, source_line, table)
+from builder.render.pdfbase import list_display_name
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
 
@@ -170,7 +171,8 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
 
     story.extend(_validation_block(result, st, width))
     spec = PageSpec(title=title, kind="setup sheet", system="senji", result=result,
-                    share_code=share_code, paper=paper, author=doc.author)
+                    share_code=share_code, paper=paper, author=doc.author,
+                    list_file=list_display_name(doc))
     return build_pdf(out_path, story, spec, force=force)
 
 
