@@ -114,3 +114,25 @@ def test_ruler_and_its_label_stay_inside_the_margins(tmp_path, what):
         assert label, "the ruler label is printed at the top"
         assert max(mm(c["x1"]) for c in label) <= W - 10
         assert min(mm(c["top"]) for c in label) >= 5
+
+
+def test_long_table_starts_on_the_page_its_heading_is_on(tmp_path):
+    """The roster's limits table (23 rows) is not pushed whole to page 2 with its heading:
+    it starts under the troop table and goes on, with its header repeated, on the next page."""
+    out = api.render_list(EXAMPLES / "kensei-buke.yaml", tmp_path / "r.pdf")
+    with pdfplumber.open(out) as pdf:
+        first = pdf.pages[0].extract_text()
+        second = pdf.pages[1].extract_text()
+    assert "Army-building limits" in first and "Total points within the battle size" in first
+    assert "Limit Value Bound Result Source" in second     # the header repeats
+
+
+def test_setup_sheet_verdict_comes_first(tmp_path):
+    out = api.render_list(EXAMPLES / "senji-three-daimyo.yaml", tmp_path / "s.pdf")
+    with pdfplumber.open(out) as pdf:
+        first = pdf.pages[0].extract_text()
+        last = pdf.pages[-1].extract_text()
+    assert first.index("Validation (daimyo check)") < first.index("Families and provinces")
+    assert "daimyo check: legal (0 errors, 0 warnings)" in first
+    assert "senji.placeholder-family" in first
+    assert "Validation (daimyo check)" not in last or len(pdf.pages) == 1

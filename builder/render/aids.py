@@ -202,13 +202,21 @@ def result_lines(result) -> list[str]:
     return out
 
 
+LONG_TABLE_ROWS = 8      # a table longer than this may start on one page and go on on the next
+HEADING_ROOM_MM = 40.0   # room a heading needs below it to start such a table on this page
+
+
 def join_headings(story: list) -> list:
     """Keep each heading with what follows it.
 
     platypus' ``keepWithNext`` does not join a heading to a following ``KeepTogether``,
-    so headings (paragraphs whose style says keepWithNext) are moved inside it.
+    so headings (paragraphs whose style says keepWithNext) are moved inside it. A heading
+    followed by a long table (more than ``LONG_TABLE_ROWS`` rows, which may split with its
+    header repeated) is not glued to the whole table, which would push all of it to the
+    next page and leave the rest of this one empty: it only needs room for its first rows
+    (``CondPageBreak``).
     """
-    from reportlab.platypus import KeepTogether
+    from reportlab.platypus import CondPageBreak, KeepTogether, Table
 
     out: list = []
     pending: list = []
@@ -218,6 +226,14 @@ def join_headings(story: list) -> list:
             pending.append(f)
             continue
         if pending:
+            if isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS:
+                out.append(CondPageBreak(HEADING_ROOM_MM * MM))
+                for h in pending:
+                    h.keepWithNext = 0
+                    out.append(h)
+                out.append(f)
+                pending = []
+                continue
             if isinstance(f, KeepTogether):
                 f = KeepTogether(pending + list(f._content))
             else:

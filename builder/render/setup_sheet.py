@@ -100,6 +100,9 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
                              st.subtitle)]
     if doc.notes:
         story.append(para(doc.notes, st.body))
+    # the check's verdict first: at the table it is the first thing asked, and a short
+    # block at the end would otherwise often sit alone on a last page
+    story.extend(_validation_block(result, st, width))
 
     story.append(para("Families and provinces", st.h1))
     rows = [["Families in play", ", ".join(info["in_play"]) or "\u2014"],
@@ -169,7 +172,6 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
     story.append(para("Order tokens are split among the players or kept in a common pool.", st.small))
     story.append(source_line(f"{RULEBOOK}:48-49", st))
 
-    story.extend(_validation_block(result, st, width))
     spec = PageSpec(title=title, kind="setup sheet", system="senji", result=result,
                     share_code=share_code, paper=paper, author=doc.author,
                     list_file=list_display_name(doc))
@@ -192,23 +194,28 @@ def _host(players: list, samurai_by: dict) -> int | None:
 
 
 def _validation_block(result, st: Styles, width: float):
-    """The full validation result printed at the end of a document."""
-    flows = [para("Validation (daimyo check)", st.h1)]
+    """The full validation result printed at the end of a document: the verdict, then one
+    compact row per finding (severity, rule, message with its source line). Notes (info)
+    print in small type. Short results are kept together; a long one may split, but its
+    heading always comes with the verdict and the first rows."""
+    from reportlab.platypus import CondPageBreak, Spacer
+
+    head = para("Validation (daimyo check)", st.h1)
     lines = result_lines(result)
     if not lines:
-        flows.append(para("not checked", st.body))
-    else:
-        flows.append(para(lines[0], st.cellb))
-        rows = []
-        fails = []
-        for f in getattr(result, "findings", []):
-            rows.append([f.severity, f.code, f.message, f.source or ""])
-            if f.severity == "error":
-                fails.append(len(rows) - 1)
-        if rows:
-            flows.append(table(rows, [16, 38, width - 16 - 38 - 45, 45], st,
-                               header=["Severity", "Rule", "Finding", "Source"], fail_rows=fails))
-    from reportlab.platypus import Spacer
-
-    flows.append(Spacer(1, 2 * MM))
-    return [keep(*flows)] if len(flows) < 6 else flows
+        return [keep(head, para("not checked", st.body))]
+    verdict = para(lines[0], st.cellb)
+    findings = list(getattr(result, "findings", []))
+    if not findings:
+        return [keep(head, verdict, Spacer(1, 2 * MM))]
+    rows, fails = [], []
+    for f in findings:
+        text = f.message + (f" ({f.source})" if f.source else "")
+        style = st.small if f.severity == "info" else st.cell
+        rows.append([para(f.severity, style), para(f.code, style), para(text, style)])
+        if f.severity == "error":
+            fails.append(len(rows) - 1)
+    t = table(rows, [17, 42, width - 17 - 42], st, header=["Severity", "Rule", "Finding"], fail_rows=fails)
+    if len(rows) <= 8:
+        return [keep(head, verdict, t, Spacer(1, 2 * MM))]
+    return [CondPageBreak(35 * MM), keep(head, verdict), t, Spacer(1, 2 * MM)]
