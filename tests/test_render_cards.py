@@ -377,3 +377,33 @@ def test_each_distinct_face_is_drawn_once(tmp_path):
         text = pdf.pages[0].extract_text()
     assert text.count("Bushido") == 3 and text.count("Raiders") == 1
     del zlib
+
+
+def test_unknown_values_print_as_dashes_not_question_marks(tmp_path):
+    """The rulebook's HeroCard cards carry no scores or costs (unknown-values.yaml): the faces
+    show a dash where a value belongs and leave out an unknown Action Type."""
+    out = api.render_list(ROOT / "tests" / "data" / "herocard" / "unknown-values.yaml", tmp_path / "h.pdf",
+                          backs=False)
+    with pdfplumber.open(out) as pdf:
+        page = pdf.pages[0]
+        cards = card_rects(page, 63.5, 88.9)
+        H = page.height
+        on_cards = "".join(c["text"] for c in page.chars
+                           if any(x < mm(c["x0"]) < x + 63.5 and y < mm(H - c["bottom"]) < y + 88.9
+                                  for x, y in cards))
+        text = page.extract_text()
+    assert "?" not in on_cards
+    assert "Score \u2014" in text
+    assert "\u2014:" not in text and "?:" not in text
+
+
+def test_part_filled_sheet_has_no_marks_for_empty_rows(tmp_path):
+    lst = _variant(tmp_path, "  Bushido: 2\n")   # 2 cards: one row of a 3 x 3 sheet
+    out = api.render_list(lst, tmp_path / "m.pdf", backs=False)
+    with pdfplumber.open(out) as pdf:
+        page = pdf.pages[0]
+        H = page.height
+        (cy,) = {y for _, y in card_rects(page, 63.5, 88.9)}
+        marks = [ln for ln in page.lines if abs(mm(ln["linewidth"]) - 0.15) < 0.02]
+    horizontal = sorted({round(mm(H - ln["top"]), 2) for ln in marks if abs(ln["top"] - ln["bottom"]) < 0.01})
+    assert close([(y,) for y in horizontal], [(cy,), (cy + 88.9,)])

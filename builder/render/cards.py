@@ -33,6 +33,7 @@ from builder.render.layout import (
     Rect,
     back_slot,
     card_size,
+    cut_marks,
     page_chunks,
     paper_size,
     parse_offset,
@@ -76,7 +77,8 @@ class FieldSpec(_T):
     fill: str | None = None           # box background
     radius: float = 0.0               # corner radius of the fill (mm)
     required: bool = False            # the rulebook says the card must carry it
-    missing: str | None = None        # printed when the value is absent (default: omit)
+    missing: str | None = None        # printed (after the label) when the value is absent, e.g. a dash;
+                                      # without it an absent value prints nothing
 
 
 class FrameSpec(_T):
@@ -277,8 +279,8 @@ def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
         return spec.text
     value = get_value(entry, spec.field) if spec.field else None
     shown = format_value(spec, value, catalog)
-    if not shown:
-        return f"{spec.label}{spec.missing}{spec.suffix}" if spec.missing is not None else None
+    if not shown:   # an unknown value: the template's mark for it (a dash), without the suffix
+        return f"{spec.label}{spec.missing}" if spec.missing is not None else None
     return f"{spec.label}{shown}{spec.suffix}"
 
 
@@ -994,7 +996,10 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
             for slot, face in zip(plan.slots, page_cards):
                 writer.draw_face(face, slot.trim, slot.rotated, images)
             if opts.marks:
-                draw_marks(job.canvas, plan.marks)
+                # a part-filled last sheet: no marks for the rows and columns left empty
+                used = plan.slots[:len(page_cards)]
+                draw_marks(job.canvas, plan.marks if len(used) == len(plan.slots)
+                           else cut_marks(used, plan.area, opts.paper))
             info = (f"{title}: sheet {pi + 1} of {len(chunks)}, {len(copies)} cards, "
                     f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
                     + (f"; backs on the next page, flip on the {opts.duplex} edge" if opts.backs else ""))
