@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re as _re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,12 +122,12 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
 # numbers other than plain ints and decimals, duplicate keys, syntax errors) makes it return
 # None and the full YAML reader takes over, errors included.
 
-import re as _re
-
 _KEY_LINE = _re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)")
 _INT = _re.compile(r"-?(?:0|[1-9][0-9]*)")
 _FLOAT = _re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+")
-_NON_PRINTABLE = _re.compile("[^\\x0A\\x20-\\x7E\\xA0-\\u2027\\u202A-\\uD7FF\\uE000-\\uFEFE\\uFF00-\\uFFFD\\U00010000-\\U0010FFFF]")
+# what the YAML reader accepts, less the characters it reads as line breaks or a byte-order mark
+_NON_PRINTABLE = _re.compile("[^\\x0A\\x20-\\x7E\\xA0-\\u2027\\u202A-\\uD7FF\\uE000-\\uFEFE"
+                             "\\uFF00-\\uFFFD\\U00010000-\\U0010FFFF]")
 _SPECIAL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False,
             "null": None, "Null": None, "NULL": None, "~": None}
 _PLAIN_START_BAD = set("-?:,[]{}#&*!|>%@`<=+.0123456789")
