@@ -407,3 +407,28 @@ def test_part_filled_sheet_has_no_marks_for_empty_rows(tmp_path):
         marks = [ln for ln in page.lines if abs(mm(ln["linewidth"]) - 0.15) < 0.02]
     horizontal = sorted({round(mm(H - ln["top"]), 2) for ln in marks if abs(ln["top"] - ln["bottom"]) < 0.01})
     assert close([(y,) for y in horizontal], [(cy,), (cy + 88.9,)])
+
+
+def test_test_sheet_scales_do_not_overlap(tmp_path):
+    """Labels of the back scales never overlap each other or a tick, and the scales lie
+    within reach of the front crosshair lines (12 mm each side of the target)."""
+    from builder.render.cards import SCALE_GAP, SCALE_HALF, TEST_POINTS
+
+    out = api.render_test_sheet(tmp_path / "t.pdf", paper="a4", duplex="long")
+    with pdfplumber.open(out) as pdf:
+        back = pdf.pages[1]
+        chars = [c for c in back.chars if c["size"] < 6]
+        ticks = [ln for ln in back.lines if mm(ln["linewidth"]) < 0.2]
+    assert chars and ticks
+
+    def overlap(a, b):
+        return (min(a[2], b[2]) - max(a[0], b[0]) > 0.05) and (min(a[3], b[3]) - max(a[1], b[1]) > 0.05)
+
+    boxes = [(c["x0"], c["top"], c["x1"], c["bottom"]) for c in chars]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not overlap(a, b), (a, b)
+        for ln in ticks:
+            assert not overlap(a, (ln["x0"], ln["top"], ln["x1"], ln["bottom"])), (chars[i]["text"], ln)
+    assert SCALE_GAP + 1 < 12 and SCALE_HALF < 12
+    assert len(TEST_POINTS) == 5

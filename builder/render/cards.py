@@ -1046,7 +1046,7 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
             c.line(pt(x - 12), pt(y), pt(x + 12), pt(y))
             c.line(pt(x), pt(y - 12), pt(x), pt(y + 12))
             c.circle(pt(x), pt(y), pt(3), stroke=1, fill=0)
-            c.circle(pt(x), pt(y), pt(8), stroke=1, fill=0)
+            c.circle(pt(x), pt(y), pt(5.5), stroke=1, fill=0)
         c.setFont(fonts.BOLD, 11)
         c.drawString(pt(15), pt(ph - 15), "daimyo duplex alignment test: FRONT")
         c.setFont(fonts.REGULAR, 8)
@@ -1079,23 +1079,37 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     return job.path
 
 
+SCALE_GAP = 9.0    # mm from the target centre to each scale's base line
+
+
 def _scale(c, x: float, y: float) -> None:
-    """Horizontal and vertical mm scales crossing at (x, y): 0 at the ideal position,
-    positive to the right and up (as seen on this side)."""
+    """Two mm scales for the target whose ideal position is (x, y): a horizontal one
+    ``SCALE_GAP`` mm below it (read X where the front's vertical line crosses it) and a
+    vertical one ``SCALE_GAP`` mm to its left (read Y where the front's horizontal line
+    crosses it). 0 is the ideal position, positive to the right and up as seen on this
+    side. The two scales do not cross, so no tick or label overlaps another; the
+    horizontal scale's labels alternate between two rows to stay legible."""
     n = int(SCALE_HALF / TICK_STEP)
-    c.setFont(fonts.CONDENSED, 4.5)
-    c.line(pt(x - SCALE_HALF), pt(y - 1.5), pt(x + SCALE_HALF), pt(y - 1.5))
-    c.line(pt(x - 1.5), pt(y - SCALE_HALF), pt(x - 1.5), pt(y + SCALE_HALF))
+    size = 4.5
+    hy = y - SCALE_GAP          # base line of the horizontal scale
+    vx = x - SCALE_GAP          # base line of the vertical scale
+    c.saveState()
+    c.setLineWidth(pt(0.15))
+    c.setFont(fonts.CONDENSED, size)
+    c.line(pt(x - SCALE_HALF), pt(hy), pt(x + SCALE_HALF), pt(hy))
+    c.line(pt(vx), pt(y - SCALE_HALF), pt(vx), pt(y + SCALE_HALF))
     for i in range(-n, n + 1):
         v = i * TICK_STEP
-        long_tick = i % 2 == 0
-        h = 2.0 if long_tick else 1.0
-        # horizontal scale: ticks hang below y (so the centre stays clear)
-        c.line(pt(x + v), pt(y - 1.5), pt(x + v), pt(y - 1.5 - h))
-        c.line(pt(x - 1.5), pt(y + v), pt(x - 1.5 - h), pt(y + v))
-        if long_tick and i % 4 == 0:
+        h = 2.0 if i % 2 == 0 else 1.0
+        if i == 0:
+            h = 3.0
+        c.line(pt(x + v), pt(hy), pt(x + v), pt(hy + h))      # ticks rise towards the target
+        c.line(pt(vx), pt(y + v), pt(vx + h), pt(y + v))      # ticks point towards the target
+        if i % 4 == 0:
             label = f"{v:+g}" if v else "0"
-            c.drawCentredString(pt(x + v), pt(y - 5.2), label)
-            c.drawRightString(pt(x - 4.0), pt(y + v) - 1.5, label)
-    c.drawString(pt(x + SCALE_HALF + 1), pt(y - 2.2), "X mm")
-    c.drawString(pt(x - 3.5), pt(y + SCALE_HALF + 1), "Y mm")
+            row = 0 if (i // 4) % 2 == 0 else 1
+            c.drawCentredString(pt(x + v), pt(hy - 2.0 - row * 1.9), label)
+            c.drawRightString(pt(vx - 0.8), pt(y + v) - size * 0.35, label)
+    c.drawString(pt(x + SCALE_HALF + 1), pt(hy - 0.6), "X mm")
+    c.drawCentredString(pt(vx), pt(y + SCALE_HALF + 1.8), "Y mm")
+    c.restoreState()
