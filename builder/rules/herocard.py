@@ -389,14 +389,24 @@ def check_deck_size(lst: HeroList, catalog, rules: dict) -> list[Finding]:
 
 
 def check_copies(lst: HeroList, catalog) -> list[Finding]:
+    """At most ``max_copies`` of one card, however many lines (spellings) name it."""
+    from builder.names import normalize
+
     most = catalog.model.deck_rules.max_copies
-    out = []
+    groups: dict[str, list] = {}
     for s in lst.deck:
-        if s.count > most:
-            name = s.card.name if s.card is not None else s.name
-            out.append(_at(error("herocard.copies-max", f"{s.count} copies of '{name}' > {most} "
-                                 "(the most copies of one card)", loc=s.loc, source=f"{SEED}:1216-1217, {SEED}:1253",
-                                 value=s.count, bound=most), s))
+        key = f"id:{s.card.id}" if s.card is not None else f"name:{normalize(s.name)}"
+        groups.setdefault(key, []).append(s)
+    out = []
+    for slots in groups.values():
+        total = sum(s.count for s in slots)
+        if total > most:
+            first = slots[0]
+            name = first.card.name if first.card is not None else first.name
+            lines = f" (on {len(slots)} lines)" if len(slots) > 1 else ""
+            out.append(_at(error("herocard.copies-max", f"{total} copies of '{name}'{lines} > {most} "
+                                 "(the most copies of one card)", loc=first.loc,
+                                 source=f"{SEED}:1216-1217, {SEED}:1253", value=total, bound=most), first))
     return out
 
 
