@@ -1,0 +1,86 @@
+"""The fast reader for plain block YAML gives exactly what the full YAML reader gives.
+
+``_parse_simple`` handles the usual shape of a list file; whenever it answers, its
+data and every value's and key's position must equal the full reader's, and it
+must decline (return None) every text the full reader rejects.
+"""
+
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builder.errors import DaimyoError
+from builder.lists.document import _parse_simple
+from builder.lists.dump import dump_list_yaml
+from builder.paths import examples_dir
+from builder.yamlio import parse_yaml
+
+NAME_CHARS = string.ascii_letters + string.digits + " -'’.:#\"()é"
+words = st.text(alphabet=NAME_CHARS, min_size=1, max_size=14)
+scalars = st.one_of(st.integers(-5, 500), st.booleans(), st.none(), words,
+                    st.sampled_from(["yes", "no", "on", "0x1F", "1e3", "3.5", "007", "~", "null", "- x", "a: b",
+                                     "#x", "x #y", "'q'", "[1]", "{a}", "Samurai Dai-Katana", ""]))
+keys = st.one_of(st.sampled_from(["system", "name", "troop", "models", "led_by", "cards", "deck", "side"]), words)
+values = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)), max_leaves=12)
+documents = st.dictionaries(keys, values, min_size=1, max_size=6)
+
+
+def _same(text: str) -> None:
+    fast = _parse_simple(text, "f.yaml")
+    try:
+        full_data, full_pos = parse_yaml(text, "f.yaml")
+    except DaimyoError:
+        assert fast is None, f"the fast reader accepted a text the full reader rejects:\n{text}"
+        return
+    if fast is None:
+        return  # declined: the full reader takes over
+    data, pos = fast
+    assert data == full_data, text
+    assert [type(x) for x in _leaves(data)] == [type(x) for x in _leaves(full_data)], text
+    assert pos.value == full_pos.value, text
+    assert pos.key == full_pos.key, text
+
+
+def _leaves(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield k
+            yield from _leaves(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _leaves(v)
+    else:
+        yield x
+
+
+def test_examples_read_the_same():
+    for p in sorted(examples_dir().glob("*.yaml")):
+        text = p.read_text()
+        if p.name.startswith("kensei-"):
+            assert _parse_simple(text, "f.yaml") is not None, p  # the usual shape takes the fast path
+        _same(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents)
+def test_dumped_documents_read_the_same(doc):
+    _same(dump_list_yaml(doc))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents, st.data())
+def test_mutated_texts_read_the_same_or_are_declined(doc, data):
+    text = dump_list_yaml(doc)
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(text)))
+        op = data.draw(st.sampled_from(["insert", "delete", "replace"]))
+        ch = data.draw(st.sampled_from(list(" \n-:#'\"[]{}x0&*!|>%@`,?~")))
+        if op == "insert":
+            text = text[:i] + ch + text[i:]
+        elif op == "delete":
+            text = text[:i] + text[i + 1:]
+        else:
+            text = text[:i] + ch + text[i + 1:]
+    _same(text)
