@@ -59,26 +59,18 @@ def run_demo(out: str, echo, force: bool = True) -> int:
         outdir = Path(out)
         outdir.mkdir(parents=True, exist_ok=True)
         echo(f"\n== printing into {outdir}/")
-        for path in checked:
-            target = outdir / f"{path.stem}.pdf"
+        jobs = [(f"{path.name}", outdir / f"{path.stem}.pdf", render_api.render_list, path) for path in checked]
+        jobs += [(f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system)
+                 for system in SYSTEMS]
+        for label, target, render, what in jobs:
             try:
-                written = render_api.render_list(path, target, force=force)
+                written = render(what, target, force=force)
             except DaimyoError as exc:
                 for line in exc.lines():
                     echo(line)
                 status = 2
                 continue
-            echo(f"  {path.name} -> {written}")
-        for system in SYSTEMS:
-            target = outdir / f"aid-{system}.pdf"
-            try:
-                written = render_api.render_aid(system, target, force=force)
-            except DaimyoError as exc:
-                for line in exc.lines():
-                    echo(line)
-                status = 2
-                continue
-            echo(f"  player aid {system} -> {written}")
+            echo(f"  {label} -> {written}")
     echo("\n" + ("all example lists are legal" if status == 0 else
                  "some example lists are illegal" if status == 1 else "some inputs could not be read"))
     return status

@@ -57,7 +57,9 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, validate_default=False, defer_build=True)
 
 
-class Sourced(Strict):
+class MaySource(Strict):
+    """May cite the rulebook (``source``) or say what was assumed."""
+
     source: str | None = None
     assumed: str | None = None
 
@@ -65,6 +67,10 @@ class Sourced(Strict):
     @classmethod
     def _source_ok(cls, v):
         return None if v is None else check_source(v)
+
+
+class Sourced(MaySource):
+    """Must cite the rulebook or say what was assumed."""
 
     @model_validator(mode="after")
     def _has_provenance(self):
@@ -91,16 +97,9 @@ class Entry(Sourced):
         return self
 
 
-class Alternative(Strict):
+class Alternative(MaySource):
     value: Any
     reading: str
-    source: str | None = None
-    assumed: str | None = None
-
-    @field_validator("source")
-    @classmethod
-    def _source_ok(cls, v):
-        return None if v is None else check_source(v)
 
 
 class HouseRule(Sourced):
