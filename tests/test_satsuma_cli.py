@@ -107,3 +107,19 @@ def test_check_examples_exit_0(cli):
     assert r.code == 0, r
     out = json.loads(r.stdout)
     assert [o["summary"]["cards"] for o in out] == [46, 46]
+
+
+def test_clash_refuses_a_card_named_twice(cli):
+    res = cli("satsuma", "clash", "-a", "samurai", "-s", "Takamori Saigo; takamori saigo", "-i", "Imperial Guard")
+    assert res.code == 2
+    assert res.stderr.strip() == ("daimyo: error: --samurai names 'Takamori Saigo' more than once; "
+                                  "the published deck holds one copy of each card")
+
+
+def test_clash_refuses_more_than_seven_cards(cli):
+    hand = ("Takamori Saigo; Samurai Warriors; Traditional Army; Tragic Hero; Foxholes; Kyushu Samurai; "
+            "Shigakko Schools; Bodyguard")
+    res = cli("satsuma", "clash", "-a", "samurai", "-s", hand, "-i", "Imperial Guard")
+    assert res.code == 2
+    assert res.stderr.strip() == ("daimyo: error: --samurai names 8 cards; a hand holds 7 "
+                                  "(each player draws 7 cards, 003_d64fd863b3930085.txt:35)")

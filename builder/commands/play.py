@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import typer
 
+SEED = "003_d64fd863b3930085.txt"
+HAND_SIZE = 7  # each player draws 7 cards (003_d64fd863b3930085.txt:35)
+
 
 def parse_hand(text: str) -> list[str]:
     """``"Honor; Bushido ;; Raiders"`` -> ["Honor", "Bushido", "Raiders"]."""
@@ -58,6 +61,17 @@ def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict 
             hands[name] = core.play_cards(cat, names, name, rules)
         except LookupError as exc:
             raise UsageError(f"--{name}: {exc.args[0]}") from None
+        size = int(core.constant(cat, "hand_size", HAND_SIZE))
+        if len(names) > size:
+            raise UsageError(f"--{name} names {len(names)} cards; a hand holds {size} "
+                             f"(each player draws {size} cards, {SEED}:35)")
+        seen: dict[str, int] = {}
+        for card in (core.find_card(cat, n, name) for n in names):
+            seen[card.name] = seen.get(card.name, 0) + 1
+        twice = [n for n, k in seen.items() if k > 1]
+        if twice:
+            raise UsageError(f"--{name} names {', '.join(repr(n) for n in twice)} more than once; "
+                             "the published deck holds one copy of each card")
     return core.clash(side, hands["samurai"], hands["imperial"],
                       core.constant(cat, "casualties_per_loss", 1))
 
