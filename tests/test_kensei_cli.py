@@ -116,7 +116,9 @@ def test_new_refuses_to_overwrite_and_other_systems(cli, tmp_path):
     assert out.read_text(encoding="utf-8").endswith("# mine\n")
     assert cli("new", "kensei", "--clan", "kuge", "-o", out, "--force").code == 0
     r = cli("new", "senshiai", "-o", tmp_path / "deck.yaml")
-    assert r.code == 2 and "not supported yet for senshiai" in r.stderr
+    assert r.code == 0 and (tmp_path / "deck.yaml").read_text(encoding="utf-8") == "system: senshiai\ncards: {}\n"
+    r = cli("new", "senshiai", "--clan", "buke", "-o", tmp_path / "deck2.yaml")
+    assert r.code == 2 and "--clan applies to kensei lists, not senshiai" in r.stderr
     r = cli("new", "kensei", "--clan", "bukke", "-o", tmp_path / "x.yaml")
     assert r.code == 2 and "did you mean 'Buke'" in r.stderr
 

@@ -107,3 +107,177 @@ def set_key(data, key: str, value) -> None:
     keys = list(data.keys())
     pos = keys.index("troops") if "troops" in keys else len(keys)
     data.insert(pos, key, value)
+
+
+# -- mappings of counts (deck lists) -------------------------------------------------------------
+#
+# A comment line between two entries belongs to the entry it stands above, but ruamel.yaml keeps
+# it with the entry before it (as the end of that entry's line). The helpers below move such
+# heading lines so that deleting or inserting an entry leaves every heading above the entry it
+# introduces.
+
+def _split_comment(value: str) -> tuple[str, str]:
+    """(the end of the entry's own line, the comment lines that follow it)."""
+    i = value.find("\n")
+    if i < 0:
+        return value, ""
+    return value[: i + 1], value[i + 1:]
+
+
+def _tail(cmap, key):
+    """The comment token that follows ``key``'s value, or None."""
+    item = cmap.ca.items.get(key)
+    if not item or len(item) < 3:
+        return None
+    return item[2]
+
+
+def _set_tail(cmap, key, token) -> None:
+    item = cmap.ca.items.get(key)
+    if item is None:
+        if token is None:
+            return
+        item = [None, None, None, None]
+        cmap.ca.items[key] = item
+    while len(item) < 3:
+        item.append(None)
+    item[2] = token
+    if not any(item):
+        del cmap.ca.items[key]
+
+
+def _token(text: str):
+    from ruamel.yaml.error import CommentMark
+    from ruamel.yaml.tokens import CommentToken
+
+    return CommentToken(text, CommentMark(0), None)
+
+
+def _is_roundtrip(mapping) -> bool:
+    return hasattr(mapping, "ca") and hasattr(mapping, "insert")
+
+
+def delete_key(mapping, key) -> None:
+    """Delete ``key``; the comment lines below it stay where they were (above the next entry)."""
+    if not _is_roundtrip(mapping):
+        del mapping[key]
+        return
+    keys = list(mapping.keys())
+    i = keys.index(key)
+    tok = _tail(mapping, key)
+    rest = _split_comment(tok.value)[1] if tok is not None else ""
+    del mapping[key]
+    mapping.ca.items.pop(key, None)
+    if not rest.strip():
+        return
+    if i > 0:
+        prev = keys[i - 1]
+        ptok = _tail(mapping, prev)
+        if ptok is not None:
+            ptok.value = ptok.value + rest
+        else:
+            _set_tail(mapping, prev, _token("\n" + rest))
+    else:
+        if mapping.ca.comment is None:
+            mapping.ca.comment = [None, []]
+        while len(mapping.ca.comment) < 2:
+            mapping.ca.comment.append(None)
+        if mapping.ca.comment[1] is None:
+            mapping.ca.comment[1] = []
+        mapping.ca.comment[1].append(_token(rest))
+
+
+def insert_key_after(mapping, after, key, value) -> None:
+    """Insert ``key: value`` right after ``after`` (None: at the end).
+
+    The comment lines below ``after`` (a heading of the next group, or the end of the file)
+    move below the new entry, so the new entry joins ``after``'s group.
+    """
+    keys = list(mapping.keys())
+    if after is None and keys:
+        after = keys[-1]
+    if not _is_roundtrip(mapping) or after is None:
+        mapping[key] = value
+        return
+    pos = keys.index(after) + 1
+    tok = _tail(mapping, after)
+    mapping.insert(pos, key, value)
+    if tok is None:
+        return
+    eol, rest = _split_comment(tok.value)
+    if not rest:
+        return
+    if eol.strip():
+        tok.value = eol
+    else:
+        _set_tail(mapping, after, None)
+    _set_tail(mapping, key, _token("\n" + rest))
+
+
+def keys_naming(mapping, same) -> list:
+    """The keys of ``mapping`` for which ``same(key)`` holds, in file order."""
+    return [k for k in (mapping or {}) if isinstance(k, str) and same(k)]
+
+
+def add_copies(mapping, key, count: int) -> int:
+    """Add ``count`` copies to an existing line; returns the new count of that line."""
+    value = mapping[key]
+    if isinstance(value, dict):  # a custom card {printed: F5, count: 1}
+        value["count"] = int(value.get("count", 1)) + count
+        return value["count"]
+    mapping[key] = int(value) + count
+    return mapping[key]
+
+
+def remove_copies(mapping, key, count: int) -> int:
+    """Take ``count`` copies off a line; the line goes at 0. Returns what is left on the line."""
+    value = mapping[key]
+    have = int(value.get("count", 1)) if isinstance(value, dict) else int(value)
+    left = have - count
+    if left <= 0:
+        delete_key(mapping, key)
+        return 0
+    if isinstance(value, dict):
+        value["count"] = left
+    else:
+        mapping[key] = left
+    return left
+
+
+def replace_key(mapping, old, new, value) -> None:
+    """Put ``new: value`` where ``old`` was (its line comments kept)."""
+    keys = list(mapping.keys())
+    i = keys.index(old)
+    if not _is_roundtrip(mapping):
+        items = list(mapping.items())
+        items[i] = (new, value)
+        mapping.clear()
+        mapping.update(items)
+        return
+    tok = _tail(mapping, old)
+    del mapping[old]
+    mapping.ca.items.pop(old, None)
+    mapping.insert(i, new, value)
+    if tok is not None:
+        _set_tail(mapping, new, tok)
+
+
+def set_key_ordered(data, key: str, value, order) -> None:
+    """Set a top-level key, keeping its place; a new key goes where ``order`` puts it."""
+    if key in data:
+        data[key] = value
+        return
+    order = list(order)
+    later = order[order.index(key) + 1:] if key in order else []
+    keys = list(data.keys())
+    pos = next((i for i, k in enumerate(keys) if k in later), len(keys))
+    if _is_roundtrip(data):
+        if pos == 0:
+            data.insert(0, key, value)
+        else:
+            insert_key_after(data, keys[pos - 1], key, value)
+    else:
+        items = list(data.items())
+        items.insert(pos, (key, value))
+        data.clear()
+        data.update(items)
