@@ -787,6 +787,8 @@ def why_card(path: str, name: str, count: int = 1) -> tuple[bool, list[str]]:
             lines.append(f"  still to fix: {f.code}: {f.message}{_gap(f)}")
         return True, lines
     lines.append(f"no: adding {what} would break {len(blocking)} rule{'s' * (len(blocking) != 1)}:")
+    if pick.field == "attributes":
+        lines.append(f"  note: {notes[-1]}")
     for f, was in blocking:
         lines.append(f"  {f.code}: {f.message}{_gap(f)}" + (f" ({f.source})" if f.source else ""))
         if was is not None:
