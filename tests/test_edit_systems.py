@@ -151,6 +151,18 @@ def test_senshiai_why(cli, work):
     one_error_line(cli("why", deck, "Warior"), "unknown card 'Warior' (did you mean 'Warriors'?)")
 
 
+def test_senshiai_why_names_the_rule_an_addition_satisfies(cli, work):
+    deck = work / "deck.yaml"
+    assert cli("new", "senshiai", "--pack", work / "packs" / "senshiai-example.yaml", "-o", deck).code == 0
+    r = cli("why", deck, "Capital of the North")
+    assert r.code == 0
+    assert r.stdout.splitlines() == ["yes: 1 Capital of the North can be added; the deck would have 1 card (at most 200)",
+                                     "  and it would satisfy senshiai.capital-count"]
+    assert cli("add", deck, "Capital of the North").code == 0
+    r = cli("why", deck, "Capital of the North")
+    assert r.code == 1 and "senshiai.capital-count: deck has 2 Capitals (2 Capital of the North)" in r.stdout
+
+
 # -- herocard -----------------------------------------------------------------------------------
 
 def test_herocard_new_starts_with_the_heros_attribute_cards(cli, work):

@@ -798,12 +798,16 @@ def why_card(path: str, name: str, count: int = 1) -> tuple[bool, list[str]]:
     return False, lines
 
 
+def _cards(n) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
 def _why_state(system: str, summary: dict, data, pick: Pick, catalog, was_standard: bool) -> str:
     from builder.lists.edit import keys_naming
 
     if system == "senshiai":
         size = summary.get("size")
-        return (f"the deck would have {summary.get('cards')} cards"
+        return (f"the deck would have {_cards(summary.get('cards'))}"
                 + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
     if system == "herocard":
         if pick.field == "attributes":
@@ -811,9 +815,8 @@ def _why_state(system: str, summary: dict, data, pick: Pick, catalog, was_standa
                     f"/{_n(summary.get('max_hero_points'))}")
         copies = _copies(data["deck"], keys_naming(data["deck"], _same(pick, catalog)))
         most = catalog.model.deck_rules.max_copies
-        return (f"{copies} of at most {most} copies; the action deck would have "
-                f"{summary.get('action_cards')} cards")
-    text = f"the deck would have {summary.get('cards')} cards"
+        return f"{copies} of at most {most} copies; the action deck would have {_cards(summary.get('action_cards'))}"
+    text = f"the deck would have {_cards(summary.get('cards'))}"
     if was_standard:
         text += " as a variant deck ('daimyo add --variant' writes it out)"
     return text
