@@ -99,6 +99,30 @@ def _mark_diag(file: str, exc, code: str | None) -> Diagnostic:
                       hint="check indentation, colons and quotes on this line or the one before")
 
 
+def _unmarked_diag(file: str, text: str, exc, code: str | None) -> Diagnostic:
+    """One line for an error without a mark: the reader's position (a character index) becomes
+    a line and column; the message is its first line."""
+    position = getattr(exc, "position", None)
+    reason = getattr(exc, "reason", None)
+    char = getattr(exc, "character", None)
+    if isinstance(char, str) and len(char) == 1:
+        char = ord(char)
+    if isinstance(char, int) and 0 <= char <= 0x10FFFF and chr(char) in text:
+        position = text.index(chr(char))  # the reader stops at the first one (the C reader counts bytes)
+    line, col = 1, 1
+    if isinstance(position, int) and 0 <= position <= len(text):
+        before = text[:position]
+        line = before.count("\n") + 1
+        col = position - (before.rfind("\n") + 1) + 1
+    if reason and isinstance(char, int):
+        msg = f"YAML: unacceptable character #x{char:04x}: {reason}"
+        hint = "remove the character or save the file as plain text"
+    else:
+        msg = "YAML: " + (str(exc).strip().splitlines() or ["unreadable document"])[0]
+        hint = None
+    return Diagnostic(file, line, col, msg, code=code, hint=hint)
+
+
 def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tuple[Any, Positions]:
     """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -109,8 +133,8 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
         node = y.compose(text)
     except MarkedYAMLError as exc:
         raise DaimyoError(_mark_diag(file, exc, code)) from None
-    except YAMLError as exc:  # pragma: no cover - unmarked errors are rare
-        raise DaimyoError(Diagnostic(file, 1, 1, f"YAML: {exc}", code=code)) from None
+    except YAMLError as exc:  # a control character (reader error) or another unmarked error
+        raise DaimyoError(_unmarked_diag(file, text, exc, code)) from None
     if node is None:
         return None, pos
     constructor = y.constructor
@@ -170,7 +194,10 @@ def read_text(path: str | os.PathLike, code: str | None = None, display: str | N
     except IsADirectoryError:
         raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code)) from None
     except UnicodeDecodeError as exc:
-        raise DaimyoError(Diagnostic(name, 1, exc.start + 1, "not UTF-8 text", code=code,
+        before = exc.object[:exc.start]
+        line = before.count(b"\n") + 1
+        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        raise DaimyoError(Diagnostic(name, line, col, "not UTF-8 text", code=code,
                                      hint="save the file as UTF-8")) from None
     except OSError as exc:
         raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {exc.strerror}", code=code)) from None

@@ -36,3 +36,21 @@ def test_atomic_write_refuses_without_force(tmp_path):
     atomic_write(p, "two", force=True)
     assert p.read_text() == "two"
     assert [x.name for x in tmp_path.iterdir()] == ["x.txt"]
+
+
+def test_control_character_is_one_line_at_its_position():
+    # the reader error of a NUL byte carries no mark and a multi-line text
+    with pytest.raises(DaimyoError) as ei:
+        parse_yaml("system: senshiai\nname: \u00e9\u00e9\x00\n", "nul.yaml")
+    assert ei.value.lines() == ["nul.yaml:2:9: error: YAML: unacceptable character #x0000: control characters "
+                                "are not allowed (remove the character or save the file as plain text)"]
+
+
+def test_not_utf8_points_at_the_line_of_the_bad_byte(tmp_path):
+    from builder.yamlio import read_text
+
+    p = tmp_path / "latin1.yaml"
+    p.write_bytes(b"system: senshiai\nname: \xc3\xa9\xc3\xa9\xff\n")
+    with pytest.raises(DaimyoError) as ei:
+        read_text(p)
+    assert ei.value.lines() == [f"{p}:2:9: error: not UTF-8 text (save the file as UTF-8)"]
