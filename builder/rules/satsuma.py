@@ -485,6 +485,9 @@ def deck_cards(lst: SatsumaList, rules: dict | None = None) -> list[PlayCard]:
 
 
 def summary(lst: SatsumaList, catalog, rules) -> dict:
-    cards = deck_cards(lst, rules)
-    return {"cards": lst.total(), "side": lst.side, "deck": lst.deck,
-            "usable_cards": sum(1 for c in cards if c.options)}
+    usable = 0  # counted per entry: a count as large as written is never expanded into a list
+    for e in lst.entries:
+        pc = e.custom if e.custom is not None else (play_card(e.card, rules) if e.card is not None else None)
+        if pc is not None and pc.options:
+            usable += e.count
+    return {"cards": lst.total(), "side": lst.side, "deck": lst.deck, "usable_cards": usable}
