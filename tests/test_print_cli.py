@@ -79,3 +79,18 @@ def test_print_test(cli, tmp_path):
     assert r.code == 0 and out.exists()
     r = cli("print-test", "--paper", "a3", "-o", tmp_path / "t2.pdf")
     assert r.code == 2 and "unknown paper 'a3'" in r.stderr
+
+
+@pytest.mark.parametrize("body,count", [
+    ("system: senshiai\ncards:\n  Warriors: 1000000000000000000000\n", 10 ** 21),
+    ("system: satsuma\nside: samurai\ncards: {Bushido: 100000000000000000000000000}\n", 10 ** 26),
+])
+def test_huge_card_count_is_refused_in_one_line(cli, tmp_path, body, count):
+    lst = tmp_path / "huge.yaml"
+    lst.write_text(body)
+    out = tmp_path / "huge.pdf"
+    r = cli("print", lst, "-o", out)
+    assert r.code == 2
+    assert r.stderr.splitlines() == [f"daimyo: error: the list holds {count} cards; "
+                                     "one PDF prints at most 10000 (check the card counts)"]
+    assert not out.exists()

@@ -945,6 +945,9 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions
     return images
 
 
+MAX_PRINTED_CARDS = 10_000  # about 1,100 sheets of poker cards: far beyond any deck of the five games
+
+
 def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
                  template: CardTemplate | None = None, **options) -> Path:
     """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
@@ -954,6 +957,10 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
     tpl = template or load_template(doc.system)
     plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks)
     faces, warnings = list_cards(doc, catalog, lst)
+    total_cards = sum(f.count for f in faces)
+    if total_cards > MAX_PRINTED_CARDS:
+        raise UsageError(f"the list holds {total_cards} cards; one PDF prints at most {MAX_PRINTED_CARDS}",
+                         "check the card counts")
     base_dirs = [Path(doc.base_dir)] + [Path(p).parent for p in doc.packs]
     search = []
     for d in base_dirs:
