@@ -167,6 +167,16 @@ def test_fit_text_shrinks_before_overflowing():
     assert fit.height <= 20
 
 
+def test_clipping_a_very_long_line_keeps_the_longest_prefix_that_fits():
+    fonts.register_fonts()
+    line = "x" * 100_000  # a list name this long must not take minutes to clip
+    fit = fonts.fit_text(line, 100, 10, fonts.REGULAR, 9, 6, wrap=False)
+    (clipped,) = fit.lines
+    assert fit.overflow and clipped.endswith(fonts.ELLIPSIS)
+    assert fonts.string_width(clipped, fonts.REGULAR, 6) <= 100
+    assert fonts.string_width("x" + clipped, fonts.REGULAR, 6) > 100
+
+
 def test_missing_glyphs():
     assert fonts.missing_glyphs("Kagoshima \u00e9\u00e8 \u2014") == ""
     assert fonts.missing_glyphs("\u6f22\U0001f409 ok") == "\u6f22\U0001f409"

@@ -230,7 +230,14 @@ def fit_text(text: str, width: float, height: float, font: str = REGULAR, size: 
 def _clip(line: str, font: str, size: float, width: float, force_ellipsis: bool = False) -> str:
     if not force_ellipsis and string_width(line, font, size) <= width:
         return line
-    base = line
-    while base and string_width(base + ELLIPSIS, font, size) > width:
-        base = base[:-1]
+    # the longest prefix that fits with the ellipsis (widths grow with the prefix: binary search,
+    # so that a line of 100,000 characters costs a few measurements, not 100,000)
+    lo, hi = 0, len(line)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if string_width(line[:mid] + ELLIPSIS, font, size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    base = line[:lo]
     return (base.rstrip() + ELLIPSIS) if string_width(ELLIPSIS, font, size) <= width else ""
