@@ -23,6 +23,7 @@ def test_print_writes_a_pdf(cli, tmp_path):
     (["--card", "300x400"], "daimyo: error: a 300x400 mm card does not fit on 210x297 mm paper inside 5 mm margins"),
     (["--card", "190x270", "--bleed", "6"], "daimyo: error: a bleed of 6 mm does not fit"),
     (["--bleed", "12"], "daimyo: error: bleed 12 mm is out of range"),
+    (["--bleed", "nan"], "daimyo: error: bleed nan mm is out of range"),
     (["--duplex", "sideways"], "daimyo: error: unknown duplex mode 'sideways' (use long or short)"),
     (["--offset", "abc"], "daimyo: error: bad offset 'abc'"),
 ])

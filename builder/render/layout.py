@@ -210,7 +210,7 @@ def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: flo
     """
     pw, ph = paper
     cw, ch = card
-    if bleed < 0 or bleed > 10:
+    if not 0 <= bleed <= 10:  # also nan
         raise UsageError(f"bleed {bleed:g} mm is out of range", "use 0 to 10 mm (3 mm is usual)")
     aw, ah = pw - 2 * margin, ph - 2 * margin
     best = None
