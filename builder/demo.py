@@ -57,7 +57,14 @@ def run_demo(out: str, echo, force: bool = True) -> int:
         render_api = None
     if render_api is not None:
         outdir = Path(out)
-        outdir.mkdir(parents=True, exist_ok=True)
+        try:
+            outdir.mkdir(parents=True, exist_ok=True)
+        except (OSError, ValueError) as exc:
+            from builder.errors import UsageError
+
+            why = "it or a folder above it is a file" if isinstance(exc, (FileExistsError, NotADirectoryError)) \
+                else (getattr(exc, "strerror", None) or str(exc))
+            raise UsageError(f"cannot make the output folder '{out}': {why}", "give a folder with --out")
         echo(f"\n== printing into {outdir}/")
         jobs = [(f"{path.name}", outdir / f"{path.stem}.pdf", render_api.render_list, path) for path in checked]
         jobs += [(f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system)

@@ -48,3 +48,20 @@ def display_path(path) -> str:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
     except (ValueError, OSError):
         return str(path)
+
+
+def is_file(path) -> bool:
+    """``Path.is_file`` that says False for a path the system cannot even look up (a name too
+    long, a NUL character) instead of raising."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def exists(path) -> bool:
+    """``Path.exists`` that says False for a path the system cannot even look up."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False

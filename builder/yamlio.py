@@ -213,20 +213,37 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
     With ``force=False`` an existing file is refused (UsageError-style DaimyoError).
     """
     p = Path(path)
-    if not force and p.exists():
+    try:
+        found, folder, regular = p.exists(), p.is_dir(), p.is_file()
+    except (OSError, ValueError):  # a name the system cannot look up: the writing below says why
+        found = folder = regular = False
+    if folder:
+        raise DaimyoError(Diagnostic(str(p), 0, 0, "is a folder, not a file", hint="give a file name"))
+    if found and not regular:  # a device or a pipe would be replaced by the rename, not written to
+        raise DaimyoError(Diagnostic(str(p), 0, 0, "is not a regular file; not replaced",
+                                     hint="give the name of a file"))
+    if not force and found:
         raise DaimyoError(Diagnostic(str(p), 0, 0, "file exists; not overwritten",
                                      hint="pass --force to replace it"))
     if isinstance(data, str):
         data = data.encode("utf-8")
     parent = p.parent if str(p.parent) else Path(".")
-    parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+    except (OSError, ValueError) as exc:  # the folder is a file or not writable, the name too long, ...
+        if isinstance(exc, (FileExistsError, NotADirectoryError)):
+            reason = "a part of the folder path is a file"
+        else:
+            reason = getattr(exc, "strerror", None) or str(exc)
+        raise DaimyoError(Diagnostic(str(p), 0, 0, f"cannot write: {reason}",
+                                     hint="check the folder of the output file")) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if p.exists():
+        if found:
             try:
                 os.chmod(tmp, p.stat().st_mode & 0o777)
             except OSError:
@@ -234,9 +251,11 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
         else:
             os.chmod(tmp, 0o644)
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):  # a full disk, a quota, a name the rename refuses
+            raise DaimyoError(Diagnostic(str(p), 0, 0, f"cannot write: {exc.strerror or exc}")) from None
         raise

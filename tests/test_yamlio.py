@@ -54,3 +54,28 @@ def test_not_utf8_points_at_the_line_of_the_bad_byte(tmp_path):
     with pytest.raises(DaimyoError) as ei:
         read_text(p)
     assert ei.value.lines() == [f"{p}:2:9: error: not UTF-8 text (save the file as UTF-8)"]
+
+
+def test_atomic_write_says_why_it_cannot_write(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    cases = [
+        (blocker / "out.pdf", "cannot write: a part of the folder path is a file"),
+        (tmp_path / ("x" * 300), "cannot write: File name too long"),
+        (tmp_path, "is a folder, not a file"),
+    ]
+    for target, message in cases:
+        with pytest.raises(DaimyoError) as ei:
+            atomic_write(target, "data", force=True)
+        (line,) = ei.value.lines()
+        assert line.startswith(f"{target}:0:0: error: {message}"), line
+
+
+def test_atomic_write_never_replaces_a_device():
+    import os
+
+    before = os.stat("/dev/null")
+    with pytest.raises(DaimyoError) as ei:
+        atomic_write("/dev/null", "data", force=True)
+    assert ei.value.lines() == ["/dev/null:0:0: error: is not a regular file; not replaced (give the name of a file)"]
+    assert os.stat("/dev/null").st_rdev == before.st_rdev

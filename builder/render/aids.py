@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable
 from xml.sax.saxutils import escape
 
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.paths import exists
 
 MM = 72.0 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -273,7 +274,7 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
     from builder.yamlio import atomic_write
 
     out = Path(out_path)
-    if not force and out.exists():
+    if not force and exists(out):
         raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
     pw, ph = paper[0] * MM, paper[1] * MM
     m = MARGIN_MM * MM

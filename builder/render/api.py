@@ -42,6 +42,7 @@ import importlib
 from pathlib import Path
 
 from builder.errors import DaimyoError, UsageError
+from builder.paths import exists
 
 CARD_SYSTEMS = ("senshiai", "herocard", "satsuma")
 CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver"}
@@ -80,7 +81,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     if unknown:
         raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
     out = Path(out_path)
-    if out.exists() and not force:
+    if not force and exists(out):
         raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
     paper = paper_size(options.get("paper") or "a4")
     doc, catalog, lst, result = load_checked(path)
@@ -109,7 +110,7 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
     if key not in SYSTEMS:
         raise UsageError(f"unknown system '{system}'", did_you_mean(system, SYSTEMS) or "one of " + ", ".join(SYSTEMS))
     out = Path(out_path)
-    if out.exists() and not force:
+    if not force and exists(out):
         raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
     mod = _optional_module("builder.render.aids", "printing a player aid")
     return mod.render_aid(key, out, paper=paper_size(paper), force=force, players=players)

@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.paths import is_file
 from builder.render import fonts
 from builder.render.layout import (
     MARK_LENGTH,
@@ -318,7 +319,7 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_di
     if isinstance(value, str) and value.strip():
         for base in base_dirs:
             p = (base / value).expanduser()
-            if p.is_file():
+            if is_file(p):
                 return p
         raise UsageError(f"card '{face.name}': image file '{value}' not found",
                          "paths are relative to the list or the pack that names them")
@@ -331,7 +332,7 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_di
                 continue
             for ext in (".jpg", ".jpeg", ".png"):
                 p = d / f"{stem}{ext}"
-                if p.is_file():
+                if is_file(p):
                     return p
     return None
 

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from builder.render import fonts
+from builder.paths import exists
 from builder.render.layout import MIN_MARGIN, pt
 
 PROGRESS_MIN_PAGES = 5
@@ -185,7 +186,7 @@ class PdfJob:
                  subject: str | None = None, duplex: str | None = None, force: bool = False,
                  total_pages: int | None = None, label: str = "printing"):
         self.path = Path(out_path)
-        if not force and self.path.exists():
+        if not force and exists(self.path):
             from builder.errors import UsageError
 
             raise UsageError(f"{self.path}: file exists; not overwritten", "pass --force to replace it")
@@ -450,7 +451,7 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
     from builder.yamlio import atomic_write
 
     path = Path(out_path)
-    if not force and path.exists():
+    if not force and exists(path):
         raise UsageError(f"{path}: file exists; not overwritten", "pass --force to replace it")
     left, right, top, bottom = margins or (12.0, 12.0, 12.0, 18.0)
     flines = [x for x in footer_lines if x]
