@@ -26,6 +26,7 @@ from typing import Any
 from builder import SYSTEMS, __version__
 from builder.errors import CatalogError, Diagnostic
 from builder.names import did_you_mean, loose, normalize, suggest
+from builder.paths import is_file
 
 PACK_META = ("system", "pack", "example", "description", "author", "version")
 CACHE_FORMAT = 3
@@ -231,7 +232,7 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
     files = catalog_files(system)
     pack_paths = [Path(p) for p in packs]
     for p in pack_paths:
-        if not p.is_file():
+        if not is_file(p):
             raise CatalogError(Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing",
                                           hint="check the path (packs in a list are relative to the list)"))
     cache_file = None

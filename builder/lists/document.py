@@ -10,6 +10,7 @@ from typing import Any
 from builder import SYSTEMS
 from builder.errors import Diagnostic, ListError
 from builder.names import did_you_mean
+from builder.paths import is_file
 from builder.yamlio import Positions, parse_yaml, read_text
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")
@@ -92,7 +93,7 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
         pp = Path(p)
         if not pp.is_absolute():
             pp = base / pp
-        if not pp.is_file():
+        if not is_file(pp):
             diags.append(pos.diag(("packs", i), f"pack file '{p}' not found",
                                   hint=f"paths are relative to the list's folder ({base})"))
         resolved.append(str(pp))

@@ -157,8 +157,10 @@ def check_imported(imp: Imported, extra_packs=()):
 
     text = imp.raw if imp.raw is not None else dump_list_yaml(imp.doc)
     if imp.raw is None and imp.doc.get("packs"):
-        missing = [pk for pk in imp.doc["packs"] if not (Path(pk) if Path(pk).is_absolute()
-                                                         else imp.base_dir / pk).is_file()]
+        from builder.paths import is_file
+
+        missing = [pk for pk in imp.doc["packs"] if not is_file(Path(pk) if Path(pk).is_absolute()
+                                                                  else imp.base_dir / pk)]
         if missing:  # a received code or text: check without the sender's packs, and say so
             for pk in missing:
                 imp.notes.append(Note(0, 0, f"pack '{pk}' not found here; checked without it "
