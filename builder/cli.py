@@ -15,7 +15,64 @@ import typer
 from builder import SYSTEMS, __version__
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
 
+def _usage_error_classes():
+    try:  # typer 0.2x carries its own copy of click
+        from typer._click.exceptions import NoArgsIsHelpError, UsageError as ClickUsageError
+    except ImportError:  # pragma: no cover - typer on top of click
+        from click.exceptions import UsageError as ClickUsageError
+
+        try:
+            from click.exceptions import NoArgsIsHelpError
+        except ImportError:
+            NoArgsIsHelpError = ()
+    return ClickUsageError, NoArgsIsHelpError
+
+
+def usage_error_line(exc, text: str | None = None) -> str:
+    """A command-line parsing error as one ``daimyo: error: ...`` line naming the command's help."""
+    ctx = getattr(exc, "ctx", None)
+    see = ctx is not None
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name)
+        ctx = ctx.parent
+    command = " ".join(["daimyo", *reversed([n for n in names if n])])
+    text = " ".join((text or exc.format_message()).split())
+    if text.endswith("."):
+        text = text[:-1]
+    text = text[:1].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
+    return f"daimyo: error: {text}" + (f" (see '{command} --help')" if see else "")
+
+
+class DaimyoGroup(typer.core.TyperGroup):
+    """The top-level group: a bad option, a missing argument or a value of the wrong type is one
+    ``daimyo: error:`` line and exit 2, and a DaimyoError escaping a command prints its lines."""
+
+    def _guard(self, call, *args, **kwargs):
+        usage_error, no_args = _usage_error_classes()
+        try:
+            return call(*args, **kwargs)
+        except no_args as exc:  # a group called without its command: the help, then one line
+            echo(exc.format_message().rstrip("\n"))
+            echo(usage_error_line(exc, "missing command"), err=True)
+            raise typer.Exit(EXIT_INPUT) from None
+        except usage_error as exc:
+            echo(usage_error_line(exc), err=True)
+            raise typer.Exit(EXIT_INPUT) from None
+        except DaimyoError as exc:
+            for line in exc.lines():
+                echo(line, err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+    def make_context(self, *args, **kwargs):
+        return self._guard(super().make_context, *args, **kwargs)
+
+    def invoke(self, ctx):
+        return self._guard(super().invoke, ctx)
+
+
 app = typer.Typer(
+    cls=DaimyoGroup,
     name="daimyo",
     help="Deck and army builder with print-and-play output for Senshiai, Kensei, HeroCard, "
          "Senji and Satsuma Rebellion.",
