@@ -123,12 +123,45 @@ def _unmarked_diag(file: str, text: str, exc, code: str | None) -> Diagnostic:
     return Diagnostic(file, line, col, msg, code=code, hint=hint)
 
 
+MAX_DEPTH = 1000  # levels of brackets, of indentation, of "- - -": far beyond any list or catalog
+
+
+def too_deep(text: str) -> bool:
+    """Whether ``text`` may nest deeper than MAX_DEPTH (the C composer would overflow its stack
+    on a few ten thousand levels). Cheap: the bracket scan runs only when there are that many."""
+    import re
+
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = 0
+        for m in re.finditer(r"[\[\]{}]", text):
+            depth = depth + 1 if m.group() in "[{" else max(0, depth - 1)
+            if depth > MAX_DEPTH:
+                return True
+    return bool(re.search(r"^[ \t]{%d}" % MAX_DEPTH, text, re.M)
+                or re.search(r"(?:[-?][ \t]+){%d}" % MAX_DEPTH, text))
+
+
+def too_deep_diag(file: str, code: str | None = None) -> Diagnostic:
+    return Diagnostic(file, 1, 1, f"values nested more than {MAX_DEPTH} levels deep", code=code,
+                      hint="a list or catalog needs a few levels")
+
+
+class _Budget:
+    """How many values building may still make: aliases (``*a``) that expand to far more values
+    than the document has characters (an alias bomb) are refused instead of filling memory."""
+
+    def __init__(self, text: str):
+        self.left = 2 * len(text) + 1000
+
+
 def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tuple[Any, Positions]:
     """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     y = _yaml()
     pos = Positions(file)
+    if too_deep(text):
+        raise DaimyoError(too_deep_diag(file, code))
     try:
         node = y.compose(text)
     except MarkedYAMLError as exc:
@@ -139,9 +172,12 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
         return None, pos
     constructor = y.constructor
     try:
-        data = _build(node, (), pos, constructor, file, code)
+        data = _build(node, (), pos, constructor, file, code, _Budget(text))
     except DaimyoError:
         raise
+    except RecursionError:
+        raise DaimyoError(Diagnostic(file, 1, 1, "values nested too deeply", code=code,
+                                     hint="a list or catalog needs a few levels")) from None
     except Exception as exc:  # constructor errors (bad timestamps, ...)
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -149,15 +185,21 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
     return data, pos
 
 
-def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str | None):
+def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str | None, budget: _Budget):
     from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
+    budget.left -= 1
+    if budget.left < 0:
+        raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1,
+                                     "aliases expand to far more values than the document holds", code=code,
+                                     hint="write the values out instead of repeating *aliases"))
     pos.value[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, ScalarNode):
         value = constructor.construct_object(node, deep=True)
         return value
     if isinstance(node, SequenceNode):
-        return [_build(child, path + (i,), pos, constructor, file, code) for i, child in enumerate(node.value)]
+        return [_build(child, path + (i,), pos, constructor, file, code, budget)
+                for i, child in enumerate(node.value)]
     if isinstance(node, MappingNode):
         out: dict = {}
         for knode, vnode in node.value:
@@ -176,7 +218,7 @@ def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str 
                                              hint="each key may appear once in a mapping"))
             kp = path + (key,)
             pos.key[kp] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
-            out[key] = _build(vnode, kp, pos, constructor, file, code)
+            out[key] = _build(vnode, kp, pos, constructor, file, code, budget)
         return out
     raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1,  # pragma: no cover
                                  "unsupported YAML node", code=code))

@@ -79,3 +79,33 @@ def test_atomic_write_never_replaces_a_device():
         atomic_write("/dev/null", "data", force=True)
     assert ei.value.lines() == ["/dev/null:0:0: error: is not a regular file; not replaced (give the name of a file)"]
     assert os.stat("/dev/null").st_rdev == before.st_rdev
+
+
+@pytest.mark.parametrize("text", [
+    "notes: " + "[" * 100_000 + "]" * 100_000 + "\n",   # the C composer would overflow its stack
+    "notes: " + "{a: " * 20_000 + "1" + "}" * 20_000 + "\n",
+    "notes:\n" + "- " * 60_000 + "x\n",
+])
+def test_deep_nesting_is_one_line_not_a_crash(text):
+    with pytest.raises(DaimyoError) as ei:
+        parse_yaml(text, "deep.yaml")
+    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested more than 1000 levels deep "
+                                "(a list or catalog needs a few levels)"]
+
+
+def test_nesting_between_the_scan_and_the_recursion_limit_is_one_line_too():
+    with pytest.raises(DaimyoError) as ei:
+        parse_yaml("notes: " + "[" * 990 + "]" * 990 + "\n", "deep.yaml")
+    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested too deeply (a list or catalog needs a few levels)"]
+
+
+def test_alias_bomb_is_refused_at_the_alias():
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    with pytest.raises(DaimyoError) as ei:
+        parse_yaml("\n".join(lines) + "\n", "bomb.yaml")
+    (line,) = ei.value.lines()
+    assert line.startswith("bomb.yaml:") and "aliases expand to far more values than the document holds" in line
+    # a few aliases are fine
+    data, _ = parse_yaml("a: &x [1, 2]\nb: *x\nc: *x\n", "ok.yaml")
+    assert data == {"a": [1, 2], "b": [1, 2], "c": [1, 2]}
