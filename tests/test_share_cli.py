@@ -136,3 +136,20 @@ def test_show_a_code_without_the_senders_packs(cli, tmp_path, monkeypatch):
     assert r.code == 1
     assert "<code>:0:0: warning: pack 'packs/senji-board.yaml' not found here; checked without it" in r.stderr
     assert "<code>: error senji.unknown-name: unknown province 'Owari'" in r.stdout
+
+
+def test_deeply_nested_json_and_text_values_are_one_line(cli, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"system": "kensei", "notes": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    for command in ("import", "show", "export"):
+        r = cli(command, deep)
+        assert r.code == 2
+        assert r.stderr.splitlines() == [f"{deep}:1:1: error: values nested more than 1000 levels deep "
+                                         "(a list or catalog needs a few levels)"]
+    text = tmp_path / "deep.txt"
+    text.write_text("Kensei - clan buke - 20/200 AP\nHouse rules: {\"cavalry_max_percent\": "
+                    + "[" * 5000 + "]" * 5000 + "}\n\nTaisho Buke (20)\n")
+    r = cli("import", text)
+    assert r.code == 2
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"{text}:2:14: error: cannot read '")

@@ -89,9 +89,11 @@ def parse_source_text(text: str, file: str = "<text>", system: str | None = None
 
 
 def _parse_document(text: str, file: str, fmt: str, system: str | None) -> dict:
-    from builder.yamlio import parse_yaml
+    from builder.yamlio import parse_yaml, too_deep, too_deep_diag
 
     if fmt == "json":
+        if too_deep(text):  # json.loads would run out of recursion
+            raise ListError(too_deep_diag(file))
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

@@ -586,7 +586,7 @@ def _flow_value(p: _Parser, v: str, no: int, col: int):
 
     try:
         return json.loads(v)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or brackets nested too deep for it
         pass
     from builder.errors import DaimyoError
     from builder.yamlio import parse_yaml
