@@ -9,11 +9,24 @@ List documents use the contract form without a code (``FILE:LINE:COL: error: MES
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_INPUT = 2
+
+
+# everything that ends a line for str.splitlines() or a terminal, and the other control characters
+_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and control characters written as escapes (``\\n``, ``\\x0c``), so
+    that a message quoting what a user wrote stays one line."""
+    if not _BREAKS.search(text):
+        return text
+    return _BREAKS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 @dataclass(frozen=True)
@@ -32,7 +45,7 @@ class Diagnostic:
         text = f"{head} {self.message}"
         if self.hint:
             text += f" ({self.hint})"
-        return text
+        return one_line(text)
 
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.format()
@@ -71,7 +84,7 @@ class UsageError(DaimyoError):
         super().__init__([Diagnostic("daimyo", 0, 0, text)])
 
     def lines(self) -> list[str]:
-        return [f"daimyo: error: {d.message}" for d in self.diagnostics]
+        return [one_line(f"daimyo: error: {d.message}") for d in self.diagnostics]
 
 
 @dataclass

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from builder.errors import one_line
+
 SEVERITIES = ("error", "warning", "info")
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
 
@@ -71,7 +73,7 @@ class Finding:
         if file:
             where = f"{file}:{self.line}:{self.col}" if self.line else file
             text = f"{where}: {text}"
-        return text
+        return one_line(text)
 
 
 def error(code, message, **kw) -> Finding:

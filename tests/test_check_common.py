@@ -22,7 +22,7 @@ import pytest
     # a name the system cannot even look up is a pack that is not there, not a crash
     ("system: satsuma\npacks: ['" + "9" * 300 + "']\n", "l.yaml:2:9: error: pack file '" + "9" * 300 + "' not found "
                                                        "(paths are relative to the list's folder (.))"),
-    ('system: satsuma\npacks: ["a\\0b"]\n', "l.yaml:2:9: error: pack file 'a\x00b' not found "
+    ('system: satsuma\npacks: ["a\\0b"]\n', "l.yaml:2:9: error: pack file 'a\\x00b' not found "
                                            "(paths are relative to the list's folder (.))"),
 ])
 def test_unreadable_lists_exit_2_with_one_line(cli, tmp_path, monkeypatch, text, expected):
@@ -79,3 +79,18 @@ def test_one_bad_file_among_good_ones_gives_2_and_still_reports_the_others(cli, 
     assert res.code == 2
     assert res.stdout.startswith("a.yaml: satsuma")
     assert res.stderr.startswith("b.yaml:")
+
+
+def test_messages_quoting_line_breaks_stay_one_line(cli, tmp_path, monkeypatch):
+    # a form feed or a line separator inside a name would split the message for str.splitlines()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "l.yaml").write_text('system: senshiai\ncards:\n  "War\\u2028riors": x\n  "Mili\\ftiamen": 2\n',
+                                     encoding="utf-8")
+    res = cli("check", "l.yaml")
+    assert res.code == 2
+    (line,) = res.stderr.splitlines()
+    assert line.startswith("l.yaml:3:") and "War\\u2028riors" in line
+    (tmp_path / "l.yaml").write_text('system: senshiai\ncards:\n  "Zz\\u2028zz": 2\n', encoding="utf-8")
+    res = cli("check", "l.yaml")
+    finding = [ln for ln in res.stdout.splitlines() if "unknown card" in ln]
+    assert len(finding) == 1 and "Zz\\u2028zz" in finding[0], res.stdout
