@@ -179,3 +179,17 @@ def test_dump_is_block_style_ordered_and_stable():
                    "        units: 2\n        samurai: true\n")
     assert parse_yaml(out)[0] == doc
     assert dump_list_yaml(parse_yaml(out)[0]) == out
+
+
+@pytest.mark.parametrize("text, line", [
+    ("Deck:Kensei\nKensei\n", "t.txt:1:6: error: 'deck:' takes its entries on the lines below it, not 'Kensei' "
+                              "(put each entry on a line of its own)"),
+    ("A - Kensei - clan buke - 200 AP\nTroops: Samurai Yari\nSamurai Yari\n",
+     "t.txt:2:9: error: 'troops:' takes its entries on the lines below it, not 'Samurai Yari' "
+     "(put each entry on a line of its own)"),
+])
+def test_a_heading_with_a_value_is_an_error_at_its_line(text, line):
+    # the value used to be kept as text, and the entries below then failed on it
+    with pytest.raises(ListError) as exc:
+        parse_text(text, "t.txt", system="herocard" if text.startswith("Deck") else None)
+    assert exc.value.lines() == [line]

@@ -574,6 +574,10 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         p.error(no, col, f"'{key}' needs a value")
         return
     f = field_of(s, key)
+    if f is not None and f.kind in ("counts", "items"):  # a heading: the entries follow on their own lines
+        p.error(no, col, f"'{key}:' takes its entries on the lines below it, not '{v}'",
+                hint="put each entry on a line of its own")
+        return
     if f is not None and f.kind == "ref":
         mv, p.quoted = _mask(v)
         v = _uq(p, mv)
