@@ -208,7 +208,6 @@ def edited_text(draw):
 
 def _document_commands(path: Path, out: Path, fmt: str):
     return [
-        ("check", path),
         ("check", path, "--format", "json", "--explain", "--strict"),
         ("show", path, "--explain"),
         ("import", path),
@@ -216,7 +215,7 @@ def _document_commands(path: Path, out: Path, fmt: str):
     ]
 
 
-@fuzz_settings(80)
+@fuzz_settings(60)
 @given(case=mutated_document(), fmt=st.sampled_from(FORMATS))
 def test_mutated_examples_through_every_document_command(cli, work, case, fmt):
     name, text = case
@@ -225,12 +224,12 @@ def test_mutated_examples_through_every_document_command(cli, work, case, fmt):
         run_clean(cli, *args, what=f"mutation of {name}:\n{text}")
 
 
-@fuzz_settings(60)
+@fuzz_settings(40)
 @given(case=edited_text())
 def test_character_edits_of_the_examples(cli, work, case):
     name, text = case
     path = write(work, text)
-    for args in (("check", path), ("check", path, "--format", "json"), ("show", path), ("export", path, "--to", "code")):
+    for args in (("check", path, "--format", "json"), ("show", path), ("export", path, "--to", "code")):
         run_clean(cli, *args, what=f"edit of {name}:\n{text!r}")
 
 
@@ -267,7 +266,7 @@ def exports(work):
     return out
 
 
-@fuzz_settings(60)
+@fuzz_settings(50)
 @given(data=st.data())
 def test_damaged_share_codes(cli, exports, data):
     codes = sorted(v for (n, f), v in exports.items() if f == "code")
@@ -288,8 +287,7 @@ def test_damaged_share_codes(cli, exports, data):
     else:
         chars = list(data.draw(st.sampled_from(["DMY2-", "DMY0-", "XYZ1-", "dmy1-", "DMY1", "DMY1--"]))) + chars[5:]
     damaged = "".join(chars) or "DMY1-"
-    for args in (("show", damaged), ("import", damaged), ("export", damaged, "--to", "yaml"),
-                 ("show", "-")):
+    for args in (("show", damaged), ("import", damaged), ("show", "-")):
         r = run_clean(cli, *args, input=damaged, what=f"code {damaged!r} from {code!r}")
         if damaged != code and r.code == 0 and args[0] == "import":
             # a damaged code never gives a wrong list: it decodes only to what it held
@@ -304,7 +302,7 @@ def _forge(payload: bytes) -> str:
     return PREFIX + base64.urlsafe_b64encode(payload + crc).decode("ascii").rstrip("=")
 
 
-@fuzz_settings(60)
+@fuzz_settings(40)
 @given(head=st.integers(0, 255), body=st.binary(min_size=0, max_size=40),
        deflate=st.booleans())
 def test_forged_share_codes_with_a_correct_checksum(cli, head, body, deflate):
@@ -312,7 +310,7 @@ def test_forged_share_codes_with_a_correct_checksum(cli, head, body, deflate):
         head |= 0x80
         body = zlib.compress(body, 9, wbits=-15)
     code = _forge(bytes([head]) + body)
-    for args in (("show", code), ("import", code), ("export", code, "--to", "text")):
+    for args in (("show", code), ("import", code)):
         run_clean(cli, *args, what=f"forged code {code!r}")
 
 
@@ -351,7 +349,7 @@ def test_hostile_values_travel_through_every_share_format(cli, work, doc, fmt):
             run_clean(cli, *args, what=f"{json.dumps(doc)}\nexported as {fmt}:\n{r.stdout}")
 
 
-@fuzz_settings(40)
+@fuzz_settings(30)
 @given(data=st.data())
 def test_damaged_text_and_markdown_exports(cli, work, exports, data):
     fmt = data.draw(st.sampled_from(["text", "markdown", "json", "yaml"]))
@@ -386,7 +384,7 @@ LINE_TOKENS = st.sampled_from([
 ])
 
 
-@fuzz_settings(60)
+@fuzz_settings(40)
 @given(lines=st.lists(st.lists(LINE_TOKENS | st.text(max_size=6), max_size=8).map("".join), max_size=10),
        system=st.sampled_from([None, *SYSTEMS]))
 def test_arbitrary_text_as_a_shared_list(cli, lines, system):
@@ -397,7 +395,7 @@ def test_arbitrary_text_as_a_shared_list(cli, lines, system):
         run_clean(cli, command, "-", *extra, input=text, what=repr(text))
 
 
-@fuzz_settings(6)
+@fuzz_settings(4)
 @given(data=st.data())
 def test_mutated_packs(cli, work, data):
     """Example packs with values swapped or deleted, through the commands that take a pack."""
@@ -414,8 +412,8 @@ def test_mutated_packs(cli, work, data):
     path = write(work, _dump(pack))
     system = pack.get("system") if isinstance(pack, dict) and pack.get("system") in SYSTEMS else "kensei"
     example = next((e for e in EXAMPLES if e.name.startswith(system)), BUKE)
-    for args in (("catalog", "check", "--pack", path), ("check", example, "--pack", path, "--explain"),
-                 ("catalog", "list", system, "--pack", path), ("show", example, "--pack", path)):
+    for args in (("catalog", "check", "--system", system, "--pack", path),
+                 ("check", example, "--pack", path, "--explain")):
         run_clean(cli, *args, what=f"mutation of {src.name}:\n{_dump(pack)}")
 
 
@@ -542,9 +540,8 @@ def nasty(tmp_path_factory):
 def test_nasty_documents(cli, nasty, name):
     path = nasty / f"{name}.yaml"
     out = nasty / "out"
-    commands = [("check", path), ("check", path, "--format", "json", "--strict", "--explain"),
-                ("show", path), ("import", path), *(("export", path, "--to", f) for f in FORMATS),
-                ("print", path, "-o", out / f"{name}.pdf", "--force", "--unit-cards")]
+    commands = [("check", path, "--format", "json", "--strict", "--explain"), ("show", path), ("import", path),
+                ("export", path, "--to", "code"), ("print", path, "-o", out / f"{name}.pdf", "--force", "--unit-cards")]
     if name.startswith("packs-"):  # a broken pack costs a catalog validation each time: the commands that read it
         commands = [commands[0], commands[-1]]
     for args in commands:
@@ -563,8 +560,7 @@ def test_a_folder_a_device_and_a_missing_file_are_one_line_each(cli, nasty):
 @pytest.mark.parametrize("pack", [*PACKS, "folder.yaml", "missing.pack"])
 def test_unreadable_packs_in_every_command_that_takes_one(cli, nasty, pack):
     p = nasty / pack
-    for args in (("check", BUKE, "--pack", p), ("catalog", "check", "--system", "kensei", "--pack", p),
-                 ("catalog", "show", "kensei", "Samurai Yari", "--pack", p),
+    for args in (("check", BUKE, "--pack", p), ("catalog", "show", "kensei", "Samurai Yari", "--pack", p),
                  ("satsuma", "clash", "-a", "samurai", "-s", "Bushido", "-i", "Honor", "--pack", p)):
         r = run_clean(cli, *args)
         if pack not in ("empty.pack", "senshiai.pack") and args[0] != "satsuma":
