@@ -722,3 +722,31 @@ def test_a_group_without_its_command_prints_its_help_and_one_line(cli, group):
     assert r.code == 2
     assert "Usage: " in r.stdout and "Commands:" in r.stdout
     assert r.stderr.splitlines() == [f"daimyo: error: missing command (see '{' '.join(['daimyo', *group])} --help')"]
+
+
+EDIT_CALLS = [
+    ("add", "{list}", "Samurai Yari", "--models", "-5"),
+    ("add", "{list}", "Samurai Yari", "--models", "99999999999999999999999"),
+    ("add", "{list}", "\U0001F600\u2028"),
+    ("remove", "{list}", "Nobody"),
+    ("set", "{list}", "points", "1e400"),
+    ("set", "{list}", "nosuch", "3"),
+    ("set", "{list}", "commander", "[x]"),
+    ("why", "{list}", "Nobody"),
+    ("new", "kensei", "--clan", "buke", "-o", "{tmp}"),
+    ("new", "kensei", "--clan", "buke", "-o", "/dev/null/x.yaml"),
+    ("new", "chess", "-o", "{tmp}/n.yaml"),
+    *((command, f"{{nasty}}/{name}.yaml", "Samurai Yari") for command in ("add", "why")
+      for name in ("nul", "deep-flow", "json-list", "alias-bomb", "folder")),
+]
+
+
+@pytest.mark.parametrize("args", EDIT_CALLS, ids=lambda a: " ".join(map(str, a))[:60])
+def test_bad_input_to_the_editing_commands(cli, tmp_path, nasty, args):
+    lst = tmp_path / "army.yaml"
+    shutil.copy(BUKE, lst)
+    args = [str(a).replace("{list}", str(lst)).replace("{tmp}", str(tmp_path)).replace("{nasty}", str(nasty))
+            for a in args]
+    before = {p.name: p.read_bytes() for p in nasty.glob("*.yaml") if p.is_file()}
+    run_clean(cli, *args)
+    assert before == {p.name: p.read_bytes() for p in nasty.glob("*.yaml") if p.is_file()}  # never rewritten
