@@ -48,7 +48,10 @@ def cli():
                 except SystemExit as exc:
                     code = exc.code if isinstance(exc.code, int) else 1
                 except Exception as exc:  # typer/click exceptions in non-standalone mode
-                    import click
+                    try:  # typer 0.2x carries its own copy of click
+                        import typer._click as click
+                    except ImportError:  # pragma: no cover
+                        import click
 
                     if isinstance(exc, click.exceptions.Exit):
                         code = exc.exit_code
