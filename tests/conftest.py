@@ -12,6 +12,8 @@ DATA = Path(__file__).resolve().parent / "data"
 @pytest.fixture(scope="session", autouse=True)
 def _cache_dir(tmp_path_factory):
     os.environ["DAIMYO_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    # the user's own packs folder never takes part in the tests
+    os.environ["DAIMYO_PACKS"] = str(tmp_path_factory.mktemp("user-packs"))
     yield
 
 

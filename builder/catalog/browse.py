@@ -111,6 +111,11 @@ def check_catalogs(system: str | None, packs=()) -> list[str]:
     by_system: dict[str, list[str]] = {s: [] for s in SYSTEMS}
     diags: list[Diagnostic] = []
     for p in packs:
+        from builder.packs.resolve import resolve_pack
+        from builder.paths import is_file
+
+        if not is_file(p):
+            p = str(resolve_pack(str(p), None, system) or p)
         try:
             data, pos = load_yaml(p, code="pack.yaml")
         except Exception as exc:  # DaimyoError

@@ -230,11 +230,18 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
                                       code="catalog.system", hint=did_you_mean(system, SYSTEMS) or
                                       "systems: " + ", ".join(SYSTEMS)))
     files = catalog_files(system)
-    pack_paths = [Path(p) for p in packs]
-    for p in pack_paths:
-        if not is_file(p):
+    pack_paths = []
+    for p in packs:
+        if is_file(p):
+            pack_paths.append(Path(p))
+            continue
+        from builder.packs.resolve import not_found_hint, resolve_pack
+
+        found = resolve_pack(str(p), None, system)
+        if found is None:
             raise CatalogError(Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing",
-                                          hint="check the path (packs in a list are relative to the list)"))
+                                          hint=not_found_hint(str(p))))
+        pack_paths.append(found)
     cache_file = None
     if use_cache and os.environ.get("DAIMYO_NO_CACHE") != "1":
         import zlib

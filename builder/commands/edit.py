@@ -691,22 +691,30 @@ def new_list(system: str, catalog, opts: dict) -> tuple[dict, list[str]]:
     return data, notes
 
 
-def _pack_paths(packs: list[str], out: str) -> list[str]:
-    """Pack files as written in the list: relative to the list's folder."""
+def _pack_paths(packs: list[str], out: str, system: str | None = None) -> tuple[list[str], list[str]]:
+    """Packs as written in the list (a path relative to the list's folder, or a pack name found
+    in the packs folders) and the files they resolve to."""
     import os
     from pathlib import Path
 
     from builder.errors import UsageError
+    from builder.packs.resolve import is_name, not_found_hint, resolve_pack
+    from builder.paths import is_file
 
     folder = Path(out).resolve().parent
-    rel = []
+    written, files = [], []
     for p in packs:
         pp = Path(p)
-        if not pp.is_file():
-            raise UsageError(f"pack file '{p}' not found")
-        r = os.path.relpath(pp.resolve(), folder)
-        rel.append(Path(r).as_posix())
-    return rel
+        if is_file(pp):
+            written.append(Path(os.path.relpath(pp.resolve(), folder)).as_posix())
+            files.append(str(pp.resolve()))
+            continue
+        found = resolve_pack(p, folder, system)
+        if found is None:
+            raise UsageError(f"pack file '{p}' not found", not_found_hint(p))
+        written.append(p if is_name(p) else Path(os.path.relpath(found.resolve(), folder)).as_posix())
+        files.append(str(found.resolve()))
+    return written, files
 
 
 # -- why (card lists) -------------------------------------------------------------------------
@@ -880,8 +888,8 @@ def register(app) -> None:
             _only_for(sysname, {"--clan": clan, "--points": points, "--commander": commander, "--occult": occult,
                                 "--size": size, "--hero": hero, "--max-hero-points": max_hero_points,
                                 "--players": players, "--side": side})
-            packs = _pack_paths(pack, out)
-            catalog = load_catalog(sysname, [str(Path(p).resolve()) for p in pack])
+            packs, pack_files = _pack_paths(pack, out, sysname)
+            catalog = load_catalog(sysname, pack_files)
             notes: list[str] = []
             if sysname == "kensei":
                 if clan is None:

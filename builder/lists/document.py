@@ -10,7 +10,6 @@ from typing import Any
 from builder import SYSTEMS
 from builder.errors import Diagnostic, ListError
 from builder.names import did_you_mean
-from builder.paths import is_file
 from builder.yamlio import Positions, parse_yaml, read_text
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")
@@ -90,13 +89,16 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
     base = base_dir if base_dir is not None else Path(".")
     resolved = []
     for i, p in enumerate(packs):
-        pp = Path(p)
-        if not pp.is_absolute():
-            pp = base / pp
-        if not is_file(pp):
+        from builder.packs.resolve import not_found_hint, resolve_pack
+
+        found = resolve_pack(p, base, system if isinstance(system, str) else None)
+        if found is None:
+            pp = Path(p)
             diags.append(pos.diag(("packs", i), f"pack file '{p}' not found",
-                                  hint=f"paths are relative to the list's folder ({base})"))
-        resolved.append(str(pp))
+                                  hint=not_found_hint(p, base)))
+            resolved.append(str(pp if pp.is_absolute() else base / pp))
+            continue
+        resolved.append(str(found))
     hr = data.get("house_rules") or {}
     if not isinstance(hr, dict):
         diags.append(pos.diag(("house_rules",), "'house_rules' must be a mapping of rule ids to values",

@@ -1,0 +1,253 @@
+"""Where a pack named in a list or on the command line is found.
+
+A pack reference is either a path (``packs/my-cards.yaml``, relative to the list's folder,
+or to the current folder on the command line) or a name (``my-cards``, or the name the
+pack declares with ``name:``). The places searched, in order; the first hit wins:
+
+1. the path as written, when that file exists;
+2. the list's own folder: ``<list folder>/NAME.yaml`` and ``<list folder>/packs/NAME.yaml``
+   (file names only);
+3. the workspace: ``packs/`` in the current folder;
+4. the user packs folder: ``DAIMYO_PACKS`` (several folders separated by the system's path
+   separator) or else the platform's config folder (``$XDG_CONFIG_HOME/daimyo/packs``,
+   ``~/.config/daimyo/packs``; ``%APPDATA%\\daimyo\\packs`` on Windows;
+   ``~/Library/Application Support/daimyo/packs`` on macOS);
+5. the example packs bundled with daimyo.
+
+In the folders of 3-5 a pack is found by its file name (without ``.yaml``) or by the name it
+declares (``name:``, or the older ``pack:``), matched without regard to case, spaces or
+hyphens. When several packs for different systems carry the name, the one for the list's
+system is taken. ``resolve_pack`` is the one function every command uses.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+PACK_SUFFIXES = (".yaml", ".yml", ".json")
+
+WHERE_LABELS = {
+    "path": "path as written",
+    "list": "list's folder",
+    "workspace": "workspace packs/",
+    "user": "user packs folder",
+    "bundled": "bundled example packs",
+}
+
+
+def user_pack_dirs() -> list[Path]:
+    """The user packs folder(s): ``DAIMYO_PACKS`` or the platform's config folder."""
+    env = os.environ.get("DAIMYO_PACKS")
+    if env:
+        return [Path(p).expanduser() for p in env.split(os.pathsep) if p.strip()]
+    return [config_dir() / "packs"]
+
+
+def config_dir() -> Path:
+    """The platform's configuration folder for daimyo."""
+    if sys.platform.startswith("win"):
+        base = os.environ.get("APPDATA") or os.path.join(os.path.expanduser("~"), "AppData", "Roaming")
+        return Path(base) / "daimyo"
+    if sys.platform == "darwin":
+        return Path(os.path.expanduser("~")) / "Library" / "Application Support" / "daimyo"
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "daimyo"
+
+
+def install_dir() -> Path:
+    """Where ``daimyo pack install`` copies packs: the first user packs folder."""
+    return user_pack_dirs()[0]
+
+
+def bundled_dir() -> Path:
+    from builder.paths import examples_dir
+
+    return examples_dir() / "packs"
+
+
+def search_dirs(base_dir: Path | None = None) -> list[tuple[str, Path]]:
+    """The folders searched for a pack named without a path, in order: (where, folder)."""
+    out: list[tuple[str, Path]] = []
+    if base_dir is not None:
+        out.append(("list", Path(base_dir)))
+        out.append(("list", Path(base_dir) / "packs"))
+    out.append(("workspace", Path("packs")))
+    out.extend(("user", d) for d in user_pack_dirs())
+    out.append(("bundled", bundled_dir()))
+    seen, unique = set(), []
+    for where, d in out:
+        try:
+            key = os.path.normcase(os.path.abspath(d))
+        except (OSError, ValueError):
+            continue
+        if key not in seen:
+            seen.add(key)
+            unique.append((where, d))
+    return unique
+
+
+def name_key(name: str) -> str:
+    """Case, spaces, underscores, hyphens and a ``.yaml`` ending do not matter in pack names."""
+    text = str(name).strip()
+    for suf in PACK_SUFFIXES:
+        if text.lower().endswith(suf):
+            text = text[: -len(suf)]
+            break
+    return re.sub(r"[\s_\-\u2010\u2011\u2013]+", "", text.lower())
+
+
+def is_name(ref: str) -> bool:
+    """True when ``ref`` names a pack rather than giving a path (no folder in it)."""
+    return "/" not in ref and "\\" not in ref and ref not in ("", ".", "..")
+
+
+@dataclass
+class Header:
+    """What the top of a pack file says about it (read without a YAML parser)."""
+
+    name: str | None = None
+    system: str | None = None
+    version: str | None = None
+
+
+_TOP_KEY = re.compile(r"^(name|pack|system|version)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
+_HEADERS: dict[tuple, Header] = {}
+
+
+def read_header(path: Path) -> Header:
+    """The top-level ``name``/``pack``, ``system`` and ``version`` of a pack file (cheap, cached)."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return Header()
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    hit = _HEADERS.get(key)
+    if hit is not None:
+        return hit
+    h = Header()
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read(65536).decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    if text.lstrip().startswith("{"):  # a JSON pack
+        for k in ("name", "pack", "system", "version"):
+            m = re.search(r'"%s"\s*:\s*"([^"]*)"' % k, text)
+            if m:
+                _set(h, k, m.group(1))
+    else:
+        for m in _TOP_KEY.finditer(text):
+            _set(h, m.group(1), _plain(m.group(2)))
+    if len(_HEADERS) > 2000:
+        _HEADERS.clear()
+    _HEADERS[key] = h
+    return h
+
+
+def _set(h: Header, key: str, value: str | None) -> None:
+    if not value:
+        return
+    if key == "name":  # ``name:`` is the pack's name; the older ``pack:`` counts when it is absent
+        if not getattr(h, "_named", False):
+            h.name, h._named = value, True
+    elif key == "pack":
+        if h.name is None:
+            h.name = value
+    elif key == "system":
+        if h.system is None:
+            h.system = value.strip().lower()
+    elif key == "version":
+        if h.version is None:
+            h.version = value
+
+
+def _plain(text: str) -> str | None:
+    if text.startswith(("'", '"')):
+        q = text[0]
+        end = text.find(q, 1)
+        return text[1:end] if end > 0 else None
+    k = text.find(" #")
+    if k >= 0:
+        text = text[:k]
+    text = text.strip()
+    return text or None
+
+
+def pack_files(folder: Path) -> list[Path]:
+    """The pack files directly in ``folder`` (sorted; none when it does not exist)."""
+    try:
+        return sorted(p for p in Path(folder).iterdir()
+                      if p.suffix.lower() in PACK_SUFFIXES and p.is_file())
+    except (OSError, ValueError):
+        return []
+
+
+@dataclass
+class Found:
+    """One pack file found in the search folders."""
+
+    path: Path
+    where: str  # path, list, workspace, user, bundled
+    folder: Path
+    header: Header
+
+    @property
+    def where_label(self) -> str:
+        return WHERE_LABELS[self.where]
+
+
+def candidates(ref: str, base_dir: Path | None = None, system: str | None = None,
+               names_only: bool = False) -> list[Found]:
+    """Every pack ``ref`` could mean, best first (the first one is what ``resolve_pack`` takes).
+
+    ``names_only``: ignore the path as written and the list's folder; look ``ref``'s name up
+    in the packs folders only (for lists that arrive from elsewhere, such as share codes).
+    """
+    from builder.paths import is_file
+
+    ref = str(ref)
+    out: list[Found] = []
+    if not names_only:
+        p = Path(ref).expanduser()
+        full = p if p.is_absolute() or base_dir is None else Path(base_dir) / p
+        if is_file(full):
+            out.append(Found(full, "path", full.parent, read_header(full)))
+    name = Path(ref.replace("\\", "/")).name if not is_name(ref) else ref
+    key = name_key(name)
+    if not key:
+        return out
+    for where, folder in search_dirs(None if names_only else base_dir):
+        for f in pack_files(folder):
+            by_file = name_key(f.name) == key
+            if where == "list" and not by_file:
+                continue  # the list's folder holds lists too: file names only
+            h = read_header(f)
+            if by_file or (h.name is not None and name_key(h.name) == key):
+                if not any(os.path.samefile(f, o.path) for o in out if o.path.exists()):
+                    out.append(Found(f, where, folder, h))
+    if system:
+        # same place order, but a pack of another system never wins over one of this system
+        out.sort(key=lambda c: 0 if c.header.system in (None, system) else 1)
+    return out
+
+
+def resolve_pack(ref: str, base_dir: Path | None = None, system: str | None = None,
+                 names_only: bool = False) -> Path | None:
+    """The pack file ``ref`` means (see the module's search order), or None."""
+    try:
+        found = candidates(ref, base_dir, system, names_only)
+    except (OSError, ValueError):
+        return None
+    return found[0].path if found else None
+
+
+def not_found_hint(ref: str, base_dir: Path | None = None) -> str:
+    """How to make ``ref`` findable: the places searched."""
+    dirs = [str(d) for w, d in search_dirs(base_dir) if w in ("workspace", "user")]
+    where = "a path relative to the list's folder" if base_dir is not None else "a path"
+    return (f"give {where}, or a pack name found in {', '.join(dirs)} or the bundled example packs; "
+            "'daimyo pack list' shows the packs found, 'daimyo pack install FILE' adds one")
