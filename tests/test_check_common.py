@@ -18,12 +18,15 @@ import pytest
     ("system: satsuma\nhouse_rules: [1]\n", "l.yaml:2:14: error: 'house_rules' must be a mapping of rule ids "
                                             "to values (e.g. house_rules: {cavalry_max_percent: 50})"),
     ("system: satsuma\npacks: [nowhere.yaml]\n", "l.yaml:2:9: error: pack file 'nowhere.yaml' not found "
-                                                 "(paths are relative to the list's folder (.))"),
+                                                 "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
+                                                 "'daimyo pack list' shows the packs found and where)"),
     # a name the system cannot even look up is a pack that is not there, not a crash
     ("system: satsuma\npacks: ['" + "9" * 300 + "']\n", "l.yaml:2:9: error: pack file '" + "9" * 300 + "' not found "
-                                                       "(paths are relative to the list's folder (.))"),
+                                                       "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
+                                                 "'daimyo pack list' shows the packs found and where)"),
     ('system: satsuma\npacks: ["a\\0b"]\n', "l.yaml:2:9: error: pack file 'a\\x00b' not found "
-                                           "(paths are relative to the list's folder (.))"),
+                                           "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
+                                                 "'daimyo pack list' shows the packs found and where)"),
 ])
 def test_unreadable_lists_exit_2_with_one_line(cli, tmp_path, monkeypatch, text, expected):
     monkeypatch.chdir(tmp_path)

@@ -237,8 +237,11 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
             continue
         from builder.packs.resolve import not_found_hint, resolve_pack
 
-        found = resolve_pack(str(p), None, system)
+        found = resolve_pack(str(p), None, system) if str(p).strip() else None
         if found is None:
+            if not str(p).strip():
+                raise CatalogError(Diagnostic("daimyo", 0, 0, "empty pack name", code="pack.missing",
+                                              hint="give a pack file or a pack name after --pack"))
             raise CatalogError(Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing",
                                           hint=not_found_hint(str(p))))
         pack_paths.append(found)

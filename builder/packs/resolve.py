@@ -246,8 +246,7 @@ def resolve_pack(ref: str, base_dir: Path | None = None, system: str | None = No
 
 
 def not_found_hint(ref: str, base_dir: Path | None = None) -> str:
-    """How to make ``ref`` findable: the places searched."""
-    dirs = [str(d) for w, d in search_dirs(base_dir) if w in ("workspace", "user")]
-    where = "a path relative to the list's folder" if base_dir is not None else "a path"
-    return (f"give {where}, or a pack name found in {', '.join(dirs)} or the bundled example packs; "
-            "'daimyo pack list' shows the packs found, 'daimyo pack install FILE' adds one")
+    """How to make ``ref`` findable (the same words wherever the packs folders are)."""
+    where = f"the list's folder ({base_dir})" if base_dir is not None else "the current folder"
+    return (f"not a path relative to {where} nor the name of a pack in the packs folders; "
+            "'daimyo pack list' shows the packs found and where")
