@@ -9,7 +9,7 @@ folder, then measures:
 * the wall time of ``daimyo check lists/*.yaml --format json`` as a subprocess.
 
 Goals: >= 2,000 lists/s in-process; the 500-file CLI call under 2 s.
-Run: ``/work/venv/bin/python benchmarks/bench_check.py``
+Run: ``.venv/bin/python benchmarks/bench_check.py``
 """
 
 from __future__ import annotations

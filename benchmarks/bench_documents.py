@@ -1,7 +1,7 @@
 """Printed documents: time and size of a 600 AP Kensei roster with unit cards, and of the
 five player aids.
 
-    /work/venv/bin/python benchmarks/bench_documents.py
+    .venv/bin/python benchmarks/bench_documents.py
 
 Case 1 (``bench_roster_600``): a 600 AP Buke army (3 leaders, 6 units, profiles with
 abilities from a pack) printed with ``unit_cards=True``: list loading, check, roster,

@@ -1,6 +1,6 @@
 """Card-sheet printing: time and size of a 200-card deck on A4, poker size.
 
-    /work/venv/bin/python benchmarks/bench_print.py
+    .venv/bin/python benchmarks/bench_print.py
 
 Case 1: 200 cards without art (goals: under 1 s, under 1 MB).
 Case 2: the same deck where 50 distinct cards have art (50 JPEGs of 500x350 px,

@@ -1,6 +1,6 @@
 """Share-code lengths and export/import speed on the bundled examples.
 
-    /work/venv/bin/python benchmarks/bench_share.py
+    .venv/bin/python benchmarks/bench_share.py
 
 Prints, per example list: the share code length (whole code, prefix included),
 the same list without its free text (name, author, notes: what a code costs for

@@ -5,8 +5,34 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SEEDS = ROOT.parent / "shared" / "seeds"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+def _rulebooks_dir() -> Path | None:
+    """Where the rulebook texts are: $DAIMYO_RULEBOOKS (set but empty or missing: nowhere),
+    else ../shared/seeds beside the project. None when they are not available."""
+    env = os.environ.get("DAIMYO_RULEBOOKS")
+    if env is not None:
+        path = Path(env) if env else None
+    else:
+        path = ROOT.parent / "shared" / "seeds"
+    return path if path is not None and path.is_dir() and any(path.glob("*.txt")) else None
+
+
+SEEDS = _rulebooks_dir()
+NO_RULEBOOKS = ("rulebook texts not available: set DAIMYO_RULEBOOKS to the folder holding "
+                "000_ac601013730960cf.txt ... 004_80c161daf2b1fabf.txt (CI uses ../shared/seeds)")
+
+
+def rulebook_text(name: str) -> str:
+    """The text of one rulebook; the calling test is skipped with a reason when the texts are
+    not available (a fresh clone needs nothing outside the repository)."""
+    if SEEDS is None or not (SEEDS / name).is_file():
+        pytest.skip(NO_RULEBOOKS)
+    return (SEEDS / name).read_text(encoding="utf-8")
+
+
+needs_rulebooks = pytest.mark.skipif(SEEDS is None, reason=NO_RULEBOOKS)
 
 
 @pytest.fixture(scope="session", autouse=True)

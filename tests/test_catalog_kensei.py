@@ -11,7 +11,7 @@ from builder.catalog.loader import load_catalog
 from builder.errors import CatalogError
 from builder.names import normalize
 
-from conftest import ROOT, SEEDS
+from conftest import ROOT, rulebook_text
 
 SEED = "001_dbcd2f61c1014419.txt"
 BAD = Path("tests/data/catalog_bad/kensei")
@@ -37,7 +37,7 @@ def cat():
 
 @pytest.fixture(scope="module")
 def seed_lines():
-    return (SEEDS / SEED).read_text(encoding="utf-8").split("\n")
+    return rulebook_text(SEED).split("\n")
 
 
 def _lines(source: str) -> list[tuple[int, int]]:

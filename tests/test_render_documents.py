@@ -356,8 +356,10 @@ def test_aid_templates_cite_existing_seed_lines():
     """Every source line an aid prints exists in its rulebook."""
     from builder.yamlio import load_yaml
 
-    from conftest import SEEDS
+    from conftest import SEEDS, NO_RULEBOOKS
 
+    if SEEDS is None:
+        pytest.skip(NO_RULEBOOKS)
     counts = {p.name: len(p.read_text(encoding="utf-8").splitlines()) + 1 for p in SEEDS.glob("*.txt")}
     for path in (ROOT / "templates" / "aids").glob("*.yaml"):
         data, _ = load_yaml(path)

@@ -14,7 +14,7 @@ from builder.rules import satsuma as core
 from builder.rules.satsuma import PlayCard
 
 ROOT = Path(__file__).resolve().parent.parent
-SEED = ROOT.parent / "shared" / "seeds" / "003_d64fd863b3930085.txt"
+SEED = "003_d64fd863b3930085.txt"
 DATA = Path(__file__).resolve().parent / "data" / "satsuma"
 
 
@@ -31,7 +31,9 @@ def pc(printed, name=None):
 # -- catalog -----------------------------------------------------------------------
 
 def test_both_decks_exactly_as_printed(cat):
-    lines = SEED.read_text().split("\n")
+    from conftest import rulebook_text
+
+    lines = rulebook_text(SEED).split("\n")
     for side, first, last in (("samurai", 63, 108), ("imperial", 110, 155)):
         printed = [re.match(r"^(.*?)\s+([A-Z][0-9]+(?: or [A-Z][0-9]+)?)$", lines[i - 1].strip()).groups()
                    for i in range(first, last + 1)]
