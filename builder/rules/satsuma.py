@@ -163,12 +163,29 @@ def next_attacker(attacker: str, winner: str, samurai_hand: Hand | None = None) 
     The winner attacks; a tie keeps the roles; a samurai defender who won the hand
     using an Escape card stays defender.
     """
+    escape = samurai_hand is not None and samurai_hand.uses_suit("E")
+    return _next_attacker(attacker, winner, escape)
+
+
+def _next_attacker(attacker: str, winner: str, samurai_escape: bool) -> str:
     if winner == "tie":
         return attacker
-    if winner == "samurai" and attacker == "imperial" and samurai_hand is not None \
-            and samurai_hand.uses_suit("E"):
+    if winner == "samurai" and attacker == "imperial" and samurai_escape:
         return "imperial"
     return winner
+
+
+def decide(attacker: str, samurai_strength: int, imperial_strength: int, samurai_escape: bool,
+           casualties_per_loss: int = 1) -> tuple[str, int, int, str]:
+    """The outcome of a hand from both totals: ``(winner, samurai casualties, imperial casualties,
+    next attacker)`` (lines 38-42, 49-52). ``clash`` and the game simulator both decide here."""
+    if samurai_strength > imperial_strength:
+        winner, sc, ic = "samurai", 0, casualties_per_loss
+    elif imperial_strength > samurai_strength:
+        winner, sc, ic = "imperial", casualties_per_loss, 0
+    else:
+        winner, sc, ic = "tie", casualties_per_loss, casualties_per_loss
+    return winner, sc, ic, _next_attacker(attacker, winner, samurai_escape)
 
 
 def clash(attacker: str, samurai_cards: Sequence[PlayCard], imperial_cards: Sequence[PlayCard],
@@ -178,15 +195,119 @@ def clash(attacker: str, samurai_cards: Sequence[PlayCard], imperial_cards: Sequ
         raise ValueError(f"attacker must be samurai or imperial, not {attacker!r}")
     sam = best_hand(samurai_cards, role_of("samurai", attacker))
     imp = best_hand(imperial_cards, role_of("imperial", attacker))
-    if sam.strength > imp.strength:
-        winner, cas = "samurai", {"samurai": 0, "imperial": casualties_per_loss}
-    elif imp.strength > sam.strength:
-        winner, cas = "imperial", {"samurai": casualties_per_loss, "imperial": 0}
-    else:
-        winner, cas = "tie", {"samurai": casualties_per_loss, "imperial": casualties_per_loss}
-    nxt = next_attacker(attacker, winner, sam)
+    winner, sc, ic, nxt = decide(attacker, sam.strength, imp.strength, sam.uses_suit("E"), casualties_per_loss)
     kept = winner == "samurai" and nxt == "imperial"
-    return Clash(attacker, sam, imp, winner, cas, nxt, kept)
+    return Clash(attacker, sam, imp, winner, {"samurai": sc, "imperial": ic}, nxt, kept)
+
+
+# -- the fast exact path ---------------------------------------------------------
+#
+# ``best_hand`` explains a hand (which card counts in which suit). A game simulation
+# only needs the total and whether the counted hand uses Escape, millions of times.
+# ``compile_options`` turns each card into per-role tuples of (suit index, strength)
+# once; ``hand_total`` then solves a hand with one pass over the cards that have a
+# single usable option (the best one per suit counts) and tries every choice of the
+# few cards with two usable options (2^d sums of 8 numbers, d <= 7).
+#
+# Escape: ``best_hand`` counts, among the hands of the highest total, the one with the
+# smallest suit set in the order F R L A D M W E; Escape is the last suit, so it is
+# counted exactly when no hand of the highest total does without it. ``hand_total``
+# answers the same by solving the hand a second time without its Escape options.
+# tests/test_satsuma_analytics.py checks both answers against ``best_hand``.
+
+SUIT_INDEX = {s: i for i, s in enumerate(SUIT_LETTERS)}
+ESCAPE = SUIT_INDEX["E"]
+
+
+def compile_options(card: PlayCard) -> dict[str, tuple[tuple[int, int], ...]]:
+    """``{"attacker": ((suit index, strength), ...), "defender": (...)}`` of a card."""
+    return {role: tuple((SUIT_INDEX[s], v) for s, v in usable_options(card, role)) for role in ROLES}
+
+
+def _solve_duals(best: list, duals: list) -> int:
+    """The best total of per-suit singles ``best`` plus cards with two options each."""
+    if len(duals) == 1:
+        gain = 0
+        for s, v in duals[0]:
+            g = v - best[s]
+            if g > gain:
+                gain = g
+        return sum(best) + gain
+    if len(duals) == 2:
+        (a, av), (b, bv) = duals[0]
+        (c, cv), (d, dv) = duals[1]
+        if a != c and a != d and b != c and b != d:  # no suit in common: each card on its own
+            return sum(best) + max(0, av - best[a], bv - best[b]) + max(0, cv - best[c], dv - best[d])
+    top = 0
+    n = len(duals)
+    for pick in range(1 << n):
+        b = best[:]
+        for j in range(n):
+            s, v = duals[j][(pick >> j) & 1]
+            if v > b[s]:
+                b[s] = v
+        t = sum(b)
+        if t > top:
+            top = t
+    return top
+
+
+def _solve_dp(opts_list) -> int:
+    """Any number of options per card: the dynamic programme of ``best_hand`` (totals only)."""
+    best = {0: 0}
+    for opts in opts_list:
+        nxt = dict(best)
+        for mask, val in best.items():
+            for s, v in opts:
+                if not mask & (1 << s):
+                    nm = mask | (1 << s)
+                    if val + v > nxt.get(nm, -1 << 62):
+                        nxt[nm] = val + v
+        best = nxt
+    return max(best.values())
+
+
+def hand_total(opts_list) -> tuple[int, bool]:
+    """``(best total, Escape counted)`` of a hand given each card's usable options for its role
+    (from ``compile_options``); the same answer as ``best_hand``."""
+    best = [0, 0, 0, 0, 0, 0, 0, 0]
+    duals = None
+    for opts in opts_list:
+        if len(opts) == 1:
+            s, v = opts[0]
+            if v > best[s]:
+                best[s] = v
+        elif opts:
+            if len(opts) != 2:
+                total = _solve_dp(opts_list)
+                if not any(o[0] == ESCAPE for opts in opts_list for o in opts):
+                    return total, False
+                return total, _solve_dp([tuple(o for o in c if o[0] != ESCAPE) for c in opts_list]) < total
+            if duals is None:
+                duals = [opts]
+            else:
+                duals.append(opts)
+    if duals is None:
+        return sum(best), best[ESCAPE] > 0
+    total = _solve_duals(best, duals)
+    if best[ESCAPE] <= 0 and not any(o[0] == ESCAPE for d in duals for o in d):
+        return total, False
+    best[ESCAPE] = 0
+    rest = []
+    for d in duals:
+        kept = tuple(o for o in d if o[0] != ESCAPE)
+        if len(kept) == 2:
+            rest.append(kept)
+        elif kept:
+            s, v = kept[0]
+            if v > best[s]:
+                best[s] = v
+    return total, (_solve_duals(best, rest) if rest else sum(best)) < total
+
+
+def hand_value(cards: Sequence[PlayCard], role: str) -> tuple[int, bool]:
+    """``(best total, Escape counted)`` of ``cards`` for ``role``: ``best_hand`` without the details."""
+    return hand_total([compile_options(c)[role] for c in cards])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,298 @@
+"""Run many Satsuma Rebellion games and summarise them (``daimyo satsuma simulate``).
+
+The games themselves are played by ``builder.rules.satsuma_sim.play_game``; this module
+loads the decks (the published ones or list files), spreads the games over processes
+and adds up what they report. Game ``i`` always plays from ``game_seed(seed, i)`` and
+the tallies are sums, so a run gives the same numbers whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.rules import satsuma as core
+from builder.rules import satsuma_sim as sim
+
+MAX_DECK = 10_000  # cards per side a simulation accepts
+
+
+class IllegalDeck(DaimyoError):
+    """A deck list that ``daimyo check`` finds illegal (exit 1)."""
+
+    exit_code = 1
+
+
+@dataclass
+class SideInfo:
+    side: str
+    name: str
+    file: str | None  # None: the published deck
+    cards: int
+    policy: str
+
+    def to_json(self) -> dict:
+        return {"side": self.side, "name": self.name, "list": self.file, "cards": self.cards,
+                "policy": self.policy}
+
+
+@dataclass
+class Tally:
+    """What a set of games adds up to (every field a sum, so tallies merge in any order)."""
+
+    games: int = 0
+    unfinished: int = 0
+    hands: int = 0
+    hands_sq: int = 0
+    imperial: dict = field(default_factory=dict)  # imperial casualties at the end -> games
+    victory: dict = field(default_factory=dict)  # victory level -> games
+    samurai_wins: int = 0
+    ties: int = 0
+    escapes: int = 0
+    reshuffles: list = field(default_factory=lambda: [0, 0])
+
+    def add(self, g: sim.Game) -> None:
+        self.games += 1
+        self.hands += g.hands
+        self.hands_sq += g.hands * g.hands
+        if g.victory is None:
+            self.unfinished += 1
+        else:
+            self.victory[g.victory] = self.victory.get(g.victory, 0) + 1
+            self.imperial[g.imperial_casualties] = self.imperial.get(g.imperial_casualties, 0) + 1
+        self.samurai_wins += g.samurai_wins
+        self.ties += g.ties
+        self.escapes += g.escapes
+        self.reshuffles[0] += g.reshuffles[0]
+        self.reshuffles[1] += g.reshuffles[1]
+
+    def merge(self, o: "Tally") -> None:
+        self.games += o.games
+        self.unfinished += o.unfinished
+        self.hands += o.hands
+        self.hands_sq += o.hands_sq
+        for k, v in o.imperial.items():
+            self.imperial[k] = self.imperial.get(k, 0) + v
+        for k, v in o.victory.items():
+            self.victory[k] = self.victory.get(k, 0) + v
+        self.samurai_wins += o.samurai_wins
+        self.ties += o.ties
+        self.escapes += o.escapes
+        self.reshuffles[0] += o.reshuffles[0]
+        self.reshuffles[1] += o.reshuffles[1]
+
+
+def play_range(game: sim.Sim, seed: int, start: int, stop: int) -> Tally:
+    """Games ``start`` .. ``stop - 1`` of the run ``seed``."""
+    t = Tally()
+    for i in range(start, stop):
+        t.add(sim.play_game(game, sim.game_seed(seed, i)))
+    return t
+
+
+def _work(args) -> tuple[int, Tally]:
+    game, seed, start, stop = args
+    return stop - start, play_range(game, seed, start, stop)
+
+
+def run(game: sim.Sim, games: int, seed: int, jobs: int = 1, progress=None) -> Tally:
+    """Play ``games`` games; ``progress(done)`` is called as chunks finish."""
+    jobs = max(1, jobs)
+    chunk = max(20, min(2000, games // (jobs * 8) or 1))
+    parts = [(game, seed, a, min(games, a + chunk)) for a in range(0, games, chunk)]
+    total = Tally()
+    done = 0
+    if jobs == 1 or len(parts) == 1:
+        for p in parts:
+            n, t = _work(p)
+            total.merge(t)
+            done += n
+            if progress:
+                progress(done)
+        return total
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ctx.Pool(min(jobs, len(parts))) as pool:
+        for n, t in pool.imap_unordered(_work, parts):
+            total.merge(t)
+            done += n
+            if progress:
+                progress(done)
+    return total
+
+
+# -- decks -------------------------------------------------------------------------------
+
+def _published(catalog, side: str, rules: dict) -> list[core.PlayCard]:
+    return [core.play_card(c, rules) for c in catalog.entries("cards") if c.side == side]
+
+
+def load_side(path: str | None, side: str, given_rules: dict, packs=()) -> tuple[list, str, object, dict]:
+    """``(cards, name, catalog, rules)`` of one side: its list file or the published deck."""
+    from builder.catalog.loader import load_catalog
+    from builder.check import check_doc, resolve_house_rules
+    from builder.lists.document import load_list
+
+    if path is None:
+        catalog = load_catalog("satsuma", list(packs))
+        rules = _rules(catalog, given_rules)
+        return _published(catalog, side, rules), f"published {side} deck", catalog, rules
+    doc = load_list(path)
+    if doc.system != "satsuma":
+        raise UsageError(f"--{side} {path}: a {doc.system} list; the simulation plays Satsuma Rebellion decks")
+    catalog = load_catalog("satsuma", list(doc.packs) + list(packs))
+    result = check_doc(doc, catalog=catalog)
+    lst, _ = core.load_list(doc, catalog)
+    if lst.side != side:
+        raise UsageError(f"--{side} {path}: this is the {lst.side} deck", f"pass it as --{lst.side}")
+    errors = [f for f in result.findings if f.severity == "error"]
+    if errors:
+        raise IllegalDeck([Diagnostic(doc.file, f.line or 0, f.col or 0, f.message, code=f.code)
+                           for f in errors])
+    if lst.total() > MAX_DECK:
+        raise UsageError(f"--{side} {path}: {lst.total()} cards; the simulation takes decks of at most "
+                         f"{MAX_DECK:,} cards")
+    rules = _rules(catalog, {**resolve_house_rules(doc, catalog), **given_rules})
+    name = doc.name or ("published" if lst.deck == "standard" else "variant") + f" {side} deck"
+    return core.deck_cards(lst, rules), name, catalog, rules
+
+
+def _rules(catalog, given: dict) -> dict:
+    try:
+        return catalog.resolve_rules(given)
+    except (KeyError, ValueError) as exc:
+        raise UsageError(str(exc.args[0])) from None
+
+
+def parse_policies(text: str) -> tuple[str, str]:
+    """``best`` (both sides), ``samurai=best,imperial=simple`` or ``best,simple``."""
+    from builder.names import did_you_mean
+
+    names = list(sim.POLICIES)
+    parts = [p.strip() for p in (text or "").split(",") if p.strip()]
+    if not parts or len(parts) > 2:
+        raise UsageError(f"--policy '{text}': give one policy or one per side",
+                         "e.g. --policy best or --policy samurai=best,imperial=simple")
+    out = {}
+    for i, part in enumerate(parts):
+        if "=" in part:
+            side, value = (x.strip().lower() for x in part.split("=", 1))
+            if side not in core.SIDES:
+                raise UsageError(f"--policy '{text}': unknown side '{side}'",
+                                 did_you_mean(side, core.SIDES) or "samurai or imperial")
+        else:
+            side, value = (core.SIDES[i] if len(parts) == 2 else None), part.lower()
+        if value not in sim.POLICIES:
+            raise UsageError(f"--policy '{text}': unknown policy '{value}'",
+                             did_you_mean(value, names) or "one of " + ", ".join(names))
+        if side is None:
+            out = {"samurai": value, "imperial": value}
+        else:
+            out[side] = value
+    return out.get("samurai", "best"), out.get("imperial", "best")
+
+
+def setup(samurai: str | None, imperial: str | None, policies: tuple[str, str], rules: dict,
+          packs=(), evaluator: str = "fast") -> tuple[sim.Sim, list[SideInfo]]:
+    s_cards, s_name, cat, _ = load_side(samurai, "samurai", rules, packs)
+    i_cards, i_name, _, _ = load_side(imperial, "imperial", rules, packs)
+    game = sim.Sim(sim.SideDeck.build("samurai", s_cards), sim.SideDeck.build("imperial", i_cards),
+                   policies=policies,
+                   hand_size=int(core.constant(cat, "hand_size", core.HAND_SIZE)),
+                   max_discard=int(core.constant(cat, "max_discard", 3)),
+                   end=int(core.constant(cat, "end_casualties", core.END_CASUALTIES)),
+                   casualties_per_loss=int(core.constant(cat, "casualties_per_loss", 1)),
+                   victory=core.victory_table(cat), evaluator=evaluator)
+    info = [SideInfo("samurai", s_name, samurai, len(s_cards), policies[0]),
+            SideInfo("imperial", i_name, imperial, len(i_cards), policies[1])]
+    return game, info
+
+
+# -- the report ---------------------------------------------------------------------------
+
+def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
+    from builder.analytics.confidence import mean_interval, wilson
+
+    finished = t.games - t.unfinished
+    levels = [row[2] for row in game.victory]
+    victory = []
+    for level in levels:
+        n = t.victory.get(level, 0)
+        lo, hi = wilson(n, finished)
+        victory.append({"result": level, "games": n, "share": n / finished if finished else 0.0,
+                        "ci95": [lo, hi]})
+    top = max(t.imperial, default=0)
+    casualties = []
+    for k in range(0, top + 1):
+        n = t.imperial.get(k, 0)
+        lo, hi = wilson(n, finished)
+        casualties.append({"imperial_casualties": k, "games": n, "share": n / finished if finished else 0.0,
+                           "ci95": [lo, hi]})
+    ic_sum = sum(k * n for k, n in t.imperial.items())
+    ic_sq = sum(k * k * n for k, n in t.imperial.items())
+    ic_mean, ic_lo, ic_hi = mean_interval(ic_sum, ic_sq, finished)
+    h_mean, h_lo, h_hi = mean_interval(t.hands, t.hands_sq, t.games)
+    return {
+        "games": t.games, "seed": seed, "finished": finished, "unfinished": t.unfinished,
+        "decks": [i.to_json() for i in info],
+        "policies": {i.side: {"name": i.policy, "description": sim.POLICIES[i.policy]} for i in info},
+        "victory": victory,
+        "imperial_casualties": casualties,
+        "mean_imperial_casualties": {"mean": ic_mean, "ci95": [ic_lo, ic_hi]},
+        "mean_hands": {"mean": h_mean, "ci95": [h_lo, h_hi]},
+        "hands": {"total": t.hands, "samurai_wins": t.samurai_wins, "ties": t.ties,
+                  "imperial_wins": t.hands - t.samurai_wins - t.ties,
+                  "escape_kept_defender": t.escapes},
+        "reshuffles_per_game": {"samurai": t.reshuffles[0] / t.games if t.games else 0.0,
+                                "imperial": t.reshuffles[1] / t.games if t.games else 0.0},
+        "readings": [dict(r) for r in sim.READINGS],
+        "source": "Satsuma Rebellion rulebook",
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def format_report(rep: dict) -> list[str]:
+    lines = [f"Satsuma Rebellion: {rep['games']:,} games, seed {rep['seed']}"]
+    for d in rep["decks"]:
+        src = f" ({d['list']})" if d["list"] else ""
+        lines.append(f"  {d['side']:<8} {d['name']}{src}, {d['cards']} cards, policy {d['policy']}")
+    if rep["unfinished"]:
+        lines.append(f"  {rep['unfinished']:,} games stopped unfinished after {sim.MAX_HANDS:,} hands "
+                     "(not counted below)")
+    lines.append("victory (share of games, 95% confidence interval, Wilson):")
+    width = max(len(v["result"]) for v in rep["victory"])
+    for v in rep["victory"]:
+        lo, hi = v["ci95"]
+        lines.append(f"  {v['result']:<{width}}  {v['games']:>9,}  {_pct(v['share']):>6}  "
+                     f"[{_pct(lo)}, {_pct(hi)}]")
+    lines.append("imperial casualties when the game ends:")
+    for c in rep["imperial_casualties"]:
+        if not c["games"]:
+            continue
+        lo, hi = c["ci95"]
+        bar = "#" * round(40 * c["share"])
+        lines.append(f"  {c['imperial_casualties']:>3}  {c['games']:>9,}  {_pct(c['share']):>6}  "
+                     f"[{_pct(lo)}, {_pct(hi)}]  {bar}")
+    m = rep["mean_imperial_casualties"]
+    lines.append(f"mean imperial casualties: {m['mean']:.2f} [{m['ci95'][0]:.2f}, {m['ci95'][1]:.2f}]")
+    m = rep["mean_hands"]
+    lines.append(f"mean game length: {m['mean']:.2f} hands [{m['ci95'][0]:.2f}, {m['ci95'][1]:.2f}]")
+    h = rep["hands"]
+    if h["total"]:
+        lines.append(f"hands won: samurai {_pct(h['samurai_wins'] / h['total'])}, "
+                     f"imperial {_pct(h['imperial_wins'] / h['total'])}, ties {_pct(h['ties'] / h['total'])}; "
+                     f"Escape kept the samurai defender {h['escape_kept_defender']:,} times")
+    return lines
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)

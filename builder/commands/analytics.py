@@ -1,0 +1,108 @@
+"""CLI commands: ``stats``, ``hand`` and ``satsuma simulate``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+
+def _fail(exc) -> None:
+    for line in exc.lines():
+        sys.stderr.write(line + "\n")
+    raise typer.Exit(exc.exit_code)
+
+
+class Progress:
+    """A one-line progress bar on standard error, drawn only when it is a terminal."""
+
+    def __init__(self, total: int, label: str, enabled: bool = True, stream=None):
+        self.stream = stream or sys.stderr
+        self.total = max(1, total)
+        self.label = label
+        isatty = getattr(self.stream, "isatty", None)
+        self.enabled = bool(enabled and isatty is not None and isatty())
+        self.shown = -1
+
+    def __call__(self, done: int) -> None:
+        if not self.enabled:
+            return
+        pct = int(100 * done / self.total)
+        if pct == self.shown:
+            return
+        self.shown = pct
+        filled = pct * 30 // 100
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% "
+                          f"{done:,}/{self.total:,}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.shown >= 0:
+            self.stream.write("\r" + " " * (len(self.label) + 60) + "\r")
+            self.stream.flush()
+
+
+def _satsuma_app(app):
+    for group in app.registered_groups:
+        if group.name == "satsuma":
+            return group.typer_instance
+    satsuma_app = typer.Typer(help="Satsuma Rebellion helpers.", no_args_is_help=True, rich_markup_mode=None)
+    app.add_typer(satsuma_app, name="satsuma")
+    return satsuma_app
+
+
+def register(app) -> None:
+    """Add this module's commands to the typer app."""
+    satsuma_app = _satsuma_app(app)
+
+    @satsuma_app.command("simulate")
+    def simulate_cmd(
+        games: int = typer.Option(1000, "--games", "-n", help="how many games to play"),
+        seed: int = typer.Option(1, "--seed", help="the master seed: the same seed plays the same games"),
+        samurai: Optional[str] = typer.Option(None, "--samurai", "-s", metavar="LIST",
+                                              help="the samurai deck list (default: the published deck)"),
+        imperial: Optional[str] = typer.Option(None, "--imperial", "-i", metavar="LIST",
+                                               help="the imperial deck list (default: the published deck)"),
+        jobs: int = typer.Option(1, "--jobs", "-j", help="processes to use (0: one per core)"),
+        policy: str = typer.Option("best", "--policy",
+                                   help="play policy: best, simple or none; one for both sides or "
+                                        "samurai=P,imperial=P"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        rule: list[str] = typer.Option([], "--rule", "-r", help="house rule ID=VALUE, e.g. bodyguard_suit=defense"),
+        pack: list[str] = typer.Option([], "--pack", "-p", help="pack file(s) adding or changing cards"),
+        reference: bool = typer.Option(False, "--reference",
+                                       help="decide every clash with the full solver of 'satsuma clash' "
+                                            "(slower; the same games)"),
+    ):
+        """Play whole games under the rulebook and report victory levels and imperial casualties with
+        95% confidence intervals. The same seed gives the same result whatever the number of jobs."""
+        import json
+
+        from builder.analytics import simulate as simu
+        from builder.commands.play import parse_rule_options
+        from builder.errors import DaimyoError, UsageError
+
+        try:
+            if format not in ("text", "json"):
+                raise UsageError(f"unknown format '{format}'", "use text or json")
+            if games < 1 or games > 100_000_000:
+                raise UsageError(f"--games {games}: give a number of games from 1 to 100,000,000")
+            if jobs < 0 or jobs > 1024:
+                raise UsageError(f"--jobs {jobs}: give 1 to 1024 processes, or 0 for one per core")
+            policies = simu.parse_policies(policy)
+            game, info = simu.setup(samurai, imperial, policies, parse_rule_options(rule), pack,
+                                    evaluator="reference" if reference else "fast")
+        except DaimyoError as exc:
+            _fail(exc)
+        bar = Progress(games, "simulating", enabled=format == "text")
+        try:
+            tally = simu.run(game, games, seed, jobs or simu.default_jobs(), progress=bar)
+        finally:
+            bar.close()
+        rep = simu.report(tally, game, info, seed)
+        if format == "json":
+            sys.stdout.write(json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
+        else:
+            for line in simu.format_report(rep):
+                sys.stdout.write(line + "\n")

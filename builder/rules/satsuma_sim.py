@@ -1,0 +1,346 @@
+"""Whole games of Satsuma Rebellion (003_d64fd863b3930085.txt), played by two policies.
+
+Pure and deterministic: ``play_game(sim, seed)`` plays one game from an integer seed;
+the same seed gives the same game on every platform and Python version (see *Random
+numbers*). The hands are decided by the rules core (``builder.rules.satsuma``):
+the totals by its exact solver (``hand_total``, the fast path of ``best_hand``; with
+``evaluator="reference"`` by ``clash`` itself) and the outcome by ``decide``, the code
+``daimyo satsuma clash`` runs.
+
+A game (lines 6-15, 29-52)
+--------------------------
+Each hand: both players draw 7 cards (a deck that runs out is rebuilt from its
+discard pile), each may discard up to 3 cards and draw as many again, the hands are
+compared (each side's best total, one card per suit, the attacker without Defense and
+Escape, the defender without Attack), the loser takes a casualty (both on a tie), and
+every card goes to its owner's discard pile. The samurai attack first; then the winner
+of a hand attacks, a tie keeps the roles, and a samurai defender who won using an
+Escape card stays defender. The game ends when the samurai have 9 casualties; the
+imperial casualties give the victory level.
+
+Where the rulebook is silent, the simulator follows the readings in ``READINGS``,
+each with the lines it reads.
+
+Random numbers
+--------------
+Each game owns a ``random.Random(seed)`` (Mersenne Twister seeded from an integer:
+its stream has not changed since Python 3.2) and uses only its ``random()`` method:
+decks are shuffled by ``shuffle`` (Fisher-Yates: for ``i`` from ``n - 1`` down to 1,
+swap card ``i`` with card ``int(random() * (i + 1))``), the samurai deck first, and
+cards are drawn from the end of the list. ``random.shuffle``, ``randrange``
+and ``choice`` are not used: their algorithms are not promised stable. The seed of
+game ``i`` of a run is ``game_seed(master, i)``, a BLAKE2b hash of both, so a game
+does not depend on which process plays it or how many games run before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from random import Random
+from typing import Sequence
+
+from builder.rules import satsuma as core
+
+SEED = core.SEED
+
+READINGS = (
+    {"id": "roles-before-discard",
+     "title": "Roles are known when discarding",
+     "reading": "The attacker and defender of a hand follow from the hand before (the winner attacks), "
+                "so both players know their role when they choose their discards.",
+     "source": f"{SEED}:29-33, {SEED}:37-42"},
+    {"id": "discard-before-redraw",
+     "title": "Discards go to the discard pile before the replacements are drawn",
+     "reading": "Discarded cards are put on the discard pile first; if the deck runs out while drawing "
+                "the replacements, the discard pile, with the cards just discarded, becomes the new deck.",
+     "source": f"{SEED}:36-37"},
+    {"id": "discards-unseen",
+     "title": "Discards are chosen without seeing the other hand",
+     "reading": "Hands are revealed only in the clash, so each player discards knowing only his own "
+                "hand and role.",
+     "source": f"{SEED}:37, {SEED}:43"},
+    {"id": "escape-counted",
+     "title": "When a hand uses an Escape card",
+     "reading": "The hand counted is the rules core's best hand, the one 'daimyo satsuma clash' shows: "
+                "among hands of the same highest total, one without Escape is counted when there is one. "
+                "The samurai 'used an Escape card' when it is counted, and the Escape rule keeps the "
+                "samurai defender only then; the rule names the samurai player only.",
+     "source": f"{SEED}:40-42, {SEED}:44-48"},
+    {"id": "short-deck",
+     "title": "A deck and its discard pile both empty",
+     "reading": "A player who must draw when his deck and discard pile are both empty draws nothing more "
+                "(only variant decks of fewer than 10 cards get there).",
+     "source": f"{SEED}:36"},
+    {"id": "end-check",
+     "title": "When the game ends",
+     "reading": "The casualties of a hand are taken together (on a tie both sides take one), then the game "
+                "ends if the samurai have 9 or more; the imperial casualties at that moment give the "
+                "victory level.",
+     "source": f"{SEED}:6-15, {SEED}:50-51"},
+    {"id": "hand-cap",
+     "title": "Games that would never end",
+     "reading": "A game still running after 1,000 hands is stopped and counted as unfinished (a variant "
+                "samurai deck that never loses would otherwise play forever).",
+     "source": f"{SEED}:6"},
+)
+
+MAX_HANDS = 1000
+
+POLICIES = {
+    "best": "Count the best hand of the role with the rules core; discard up to 3 cards it does not count "
+            "(cards the role may not use first), then, while discards are left, counted cards of strength "
+            "2 or less, weakest first.",
+    "simple": "Discard up to 3 cards of a suit the role may not use (Defense and Escape when attacking, "
+              "Attack when defending); keep everything else.",
+    "none": "Keep the seven cards drawn.",
+}
+WEAK = 2  # the 'best' policy replaces counted cards of this strength or less
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a run with seed ``master`` (64 bits of BLAKE2b)."""
+    h = hashlib.blake2b(f"satsuma-game:{master}:{index}".encode(), digest_size=8)
+    return int.from_bytes(h.digest(), "big")
+
+
+@dataclass(frozen=True)
+class SideDeck:
+    """One side's deck, compiled: card ``i`` is ``cards[i]`` with ``opts[role][i]``."""
+
+    side: str
+    cards: tuple  # PlayCard per copy
+    opts: tuple  # (attacker options per card, defender options per card)
+
+    @classmethod
+    def build(cls, side: str, cards: Sequence[core.PlayCard]) -> "SideDeck":
+        comp = [core.compile_options(c) for c in cards]
+        return cls(side, tuple(cards), (tuple(c["attacker"] for c in comp), tuple(c["defender"] for c in comp)))
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+@dataclass(frozen=True)
+class Sim:
+    samurai: SideDeck
+    imperial: SideDeck
+    policies: tuple = ("best", "best")  # samurai, imperial
+    hand_size: int = core.HAND_SIZE
+    max_discard: int = 3
+    end: int = core.END_CASUALTIES
+    casualties_per_loss: int = 1
+    victory: tuple = core.DEFAULT_VICTORY
+    evaluator: str = "fast"  # or "reference": every clash through core.clash
+    weak: tuple = (None, None)  # the 'best' policy's weak strength per side (None: WEAK)
+    max_hands: int = MAX_HANDS
+
+
+@dataclass
+class Game:
+    imperial_casualties: int
+    samurai_casualties: int
+    hands: int
+    victory: str | None  # None: unfinished (hand cap)
+    samurai_wins: int = 0
+    ties: int = 0
+    escapes: int = 0  # hands after which the samurai stayed defender by the Escape rule
+    reshuffles: tuple = (0, 0)
+    trace: list = field(default_factory=list)  # with trace=True: one dict per hand
+
+
+def shuffle(cards: list, rnd) -> None:
+    """Fisher-Yates in place: for i = n-1 down to 1, swap card i with card ``int(random() * (i + 1))``."""
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(rnd() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _draw(pile: list, disc: list, n: int, out: list, rnd) -> int:
+    """Draw ``n`` cards from the end of ``pile`` into ``out``; when it runs out, the discard pile is
+    shuffled into a new deck. Returns how often that happened."""
+    if len(pile) >= n:
+        out.extend(pile[-n:])
+        del pile[-n:]
+        return 0
+    rebuilt = 0
+    while n > 0:
+        if not pile:
+            if not disc:
+                break
+            pile.extend(disc)
+            disc.clear()
+            shuffle(pile, rnd)
+            rebuilt += 1
+        k = min(n, len(pile))
+        out.extend(pile[-k:])
+        del pile[-k:]
+        n -= k
+    return rebuilt
+
+
+def counted(hand: Sequence[int], opts: Sequence) -> dict[int, int]:
+    """``{position in hand: strength counted}`` of one best hand (any one of the best)."""
+    best, who, _ = _assign(hand, opts)
+    return {who[s]: best[s] for s in range(8) if who[s] >= 0}
+
+
+def _assign(hand: Sequence[int], opts: Sequence) -> tuple[list, list, list]:
+    """``(strength per suit, position per suit or -1, positions of cards with no usable option)``
+    of one best hand: the best single-option card per suit, every choice of the two-option cards."""
+    best = [0, 0, 0, 0, 0, 0, 0, 0]
+    who = [-1, -1, -1, -1, -1, -1, -1, -1]
+    dead = []
+    duals = None
+    pos = 0
+    for c in hand:
+        o = opts[c]
+        n = len(o)
+        if n == 1:
+            s, v = o[0]
+            if v > best[s]:
+                best[s] = v
+                who[s] = pos
+        elif n == 0:
+            dead.append(pos)
+        elif duals is None:
+            duals = [(pos, o)]
+        else:
+            duals.append((pos, o))
+        pos += 1
+    if duals is None:
+        return best, who, dead
+    if len(duals) == 1:
+        p, o = duals[0]
+        gain, at = 0, None
+        for s, v in o:
+            if v - best[s] > gain:
+                gain, at = v - best[s], (s, v)
+        if at is not None:
+            best[at[0]] = at[1]
+            who[at[0]] = p
+        return best, who, dead
+    top, tb, tw = -1, best, who
+    for pick in range(1 << len(duals)):
+        b, w = best[:], who[:]
+        j = 0
+        for p, o in duals:
+            s, v = o[(pick >> j) & 1] if len(o) > 1 else o[0]
+            if v > b[s]:
+                b[s] = v
+                w[s] = p
+            j += 1
+        t = sum(b)
+        if t > top:
+            top, tb, tw = t, b, w
+    return tb, tw, dead
+
+
+def discards(policy: str, hand: Sequence[int], opts: Sequence, limit: int) -> list[int]:
+    """The positions in ``hand`` that ``policy`` discards (at most ``limit``)."""
+    if policy == "none" or limit <= 0:
+        return []
+    if policy == "simple":
+        return [pos for pos, c in enumerate(hand) if not opts[c]][:limit]
+    return _best_discards(hand, opts, limit)
+
+
+def _best_discards(hand: Sequence[int], opts: Sequence, limit: int, weak: int = None) -> list[int]:
+    best, who, out = _assign(hand, opts)
+    if len(out) >= limit:
+        return out[:limit]
+    for pos in range(len(hand)):
+        if pos not in who and pos not in out:
+            out.append(pos)
+            if len(out) == limit:
+                return out
+    if weak is None:
+        weak = WEAK
+    low = sorted((best[s], who[s]) for s in range(8) if who[s] >= 0 and best[s] <= weak)
+    for _, pos in low[:limit - len(out)]:
+        out.append(pos)
+    return out
+
+
+def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
+    """Play one game from ``seed`` (see the module docstring).
+
+    ``trace``: keep one dict per hand in ``Game.trace``. ``observe(piles, discards, held)``,
+    when given, is called once the hands are complete and again once they are discarded
+    (tests check there that every card is in exactly one place).
+    """
+    rnd = Random(seed).random
+    decks = (sim.samurai, sim.imperial)
+    piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
+    shuffle(piles[0], rnd)
+    shuffle(piles[1], rnd)
+    discs: list[list[int]] = [[], []]
+    rebuilt = [0, 0]
+    log: list = []
+    sc = ic = 0
+    attacker = 0  # 0 samurai, 1 imperial (line 39)
+    hands = wins = ties = escapes = 0
+    hand_size, max_discard, per_loss = sim.hand_size, sim.max_discard, sim.casualties_per_loss
+    policies = sim.policies
+    weaks = sim.weak
+    reference = sim.evaluator == "reference"
+    names = ("samurai", "imperial")
+    hand_total, decide, draw = core.hand_total, core.decide, _draw
+    while sc < sim.end:
+        if hands >= sim.max_hands:
+            return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
+        hands += 1
+        held = []
+        for side in (0, 1):
+            opts = decks[side].opts[0 if attacker == side else 1]
+            pile, disc = piles[side], discs[side]
+            if len(pile) >= hand_size:
+                hand = pile[-hand_size:]
+                del pile[-hand_size:]
+            else:
+                hand = []
+                rebuilt[side] += draw(pile, disc, hand_size, hand, rnd)
+            policy = policies[side]
+            if policy == "best":
+                drop = _best_discards(hand, opts, max_discard, weaks[side])
+            else:
+                drop = discards(policy, hand, opts, max_discard)
+            if drop:
+                drop.sort(reverse=True)
+                for p in drop:
+                    disc.append(hand.pop(p))
+                rebuilt[side] += draw(pile, disc, len(drop), hand, rnd)
+            held.append(hand)
+        if observe is not None:
+            observe(piles, discs, held)
+        who = names[attacker]
+        if reference:
+            res = core.clash(who, [decks[0].cards[c] for c in held[0]], [decks[1].cards[c] for c in held[1]],
+                             per_loss)
+            st, it, esc = res.samurai.strength, res.imperial.strength, res.samurai.uses_suit("E")
+        else:
+            so = decks[0].opts[attacker]  # the samurai attack when attacker == 0
+            io = decks[1].opts[1 - attacker]
+            st, esc = hand_total(list(map(so.__getitem__, held[0])))
+            it, _ = hand_total(list(map(io.__getitem__, held[1])))
+        winner, s_cas, i_cas, nxt = decide(who, st, it, esc, per_loss)
+        sc += s_cas
+        ic += i_cas
+        if winner == "samurai":
+            wins += 1
+            if nxt == "imperial":
+                escapes += 1
+        elif winner == "tie":
+            ties += 1
+        if trace:
+            log.append({"hand": hands, "attacker": who,
+                        "samurai": [decks[0].cards[c].name for c in held[0]],
+                        "imperial": [decks[1].cards[c].name for c in held[1]],
+                        "samurai_strength": st, "imperial_strength": it, "winner": winner,
+                        "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt})
+        attacker = 0 if nxt == "samurai" else 1
+        discs[0].extend(held[0])
+        discs[1].extend(held[1])
+        if observe is not None:
+            observe(piles, discs, ([], []))
+    return Game(ic, sc, hands, core.victory_level(ic, sim.victory), wins, ties, escapes, tuple(rebuilt), log)
