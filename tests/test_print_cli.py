@@ -70,7 +70,7 @@ def test_no_marks_no_backs(cli, tmp_path):
     r = cli("print", SAMURAI, "-o", out, "--no-backs", "--no-marks", "--ink-saver")
     assert r.code == 0
     reader = PdfReader(out)
-    assert len(reader.pages) == 6  # 46 cards, fronts only
+    assert len(reader.pages) == 7  # 46 cards, fronts only, and the list page
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/Simplex"
 
 

@@ -49,8 +49,8 @@ def test_page_size_and_viewer_hints(samurai):
     prefs = reader.trailer["/Root"]["/ViewerPreferences"]
     assert prefs["/PrintScaling"] == "/None"
     assert prefs["/Duplex"] == "/DuplexFlipLongEdge"
-    # 46 cards, 9 a sheet: 6 sheets of fronts, each followed by its backs
-    assert len(reader.pages) == 12
+    # 46 cards, 9 a sheet: 6 sheets of fronts, each followed by its backs, then the list page
+    assert len(reader.pages) == 13
 
 
 def test_cards_measure_their_nominal_size_and_backs_mirror(samurai):

@@ -42,15 +42,31 @@ def _printed_code(lines):
     return None
 
 
+def _list_page_code(lines):
+    """The share code as printed on a card deck's list page: the lines between
+    'share code:' and the QR code's caption."""
+    i = next(i for i, ln in enumerate(lines) if ln.startswith("share code:"))
+    code = lines[i][len("share code:"):].strip()
+    for more in lines[i + 1:]:
+        if more.startswith("scan to import"):
+            break
+        code += more.strip()
+    return code
+
+
 @pytest.mark.parametrize("name", ["senshiai-northern-host", "herocard-samurai", "satsuma-samurai"])
 def test_card_sheet_prints_the_whole_share_code(tmp_path, name):
     code = share_code_of(load_list(EXAMPLES / f"{name}.yaml"))
     assert code and len(code) > 100
     out = api.render_list(EXAMPLES / f"{name}.yaml", tmp_path / "c.pdf")
     with pdfplumber.open(out) as pdf:
-        text = [ln for p in pdf.pages[:2] for ln in _lines(p)]
-    assert _printed_code(text) == code
-    assert not any(fonts.ELLIPSIS in ln for ln in text if ln.startswith("share code"))
+        n = len(pdf.pages)
+        last = _lines(pdf.pages[-1])
+        first = " ".join(_lines(pdf.pages[0]))
+    assert _list_page_code(last) == code
+    assert not any(fonts.ELLIPSIS in ln for ln in last if ln.startswith("share code"))
+    # the sheets say where it is
+    assert f"share code and its QR code: page {n}" in first
 
 
 def test_long_share_code_wraps_on_the_roster_and_setup_sheet(tmp_path):

@@ -14,6 +14,22 @@ def _fail(exc) -> None:
     raise typer.Exit(exc.exit_code)
 
 
+def _card_extras(layout, gutter, cut_lines, scale_x, scale_y) -> dict:
+    """The card-sheet options a user changed (the defaults are not passed on)."""
+    out: dict = {}
+    if layout != "duplex":
+        out["layout"] = layout
+    if gutter is not None:
+        out["gutter"] = gutter
+    if cut_lines:
+        out["cut_lines"] = True
+    if scale_x != 1.0:
+        out["scale_x"] = scale_x
+    if scale_y != 1.0:
+        out["scale_y"] = scale_y
+    return out
+
+
 def register(app) -> None:
     """Add this module's commands to the typer app."""
 
@@ -32,6 +48,17 @@ def register(app) -> None:
                                              help="X,Y in mm: shift the backs (measure it with daimyo print-test)."),
         ink_saver: bool = typer.Option(False, "--ink-saver", help="White faces, outlines, no art."),
         unit_cards: bool = typer.Option(False, "--unit-cards", help="Kensei: add one card per troop profile."),
+        layout: str = typer.Option("duplex", "--layout",
+                                   help="duplex (backs on the next page), fold (front and back side by side: "
+                                        "fold, glue, cut) or separate (all fronts, then all backs)."),
+        gutter: Optional[float] = typer.Option(None, "--gutter",
+                                               help="mm between neighbouring cards; 0 shares the bleed so that "
+                                                    "9 poker cards with bleed fit A4 or Letter."),
+        cut_lines: bool = typer.Option(False, "--cut-lines", help="Full-length cut lines across the sheet."),
+        scale_x: float = typer.Option(1.0, "--scale-x", help="Scale correction across the page: 50 / the mm "
+                                                            "your printed 50 mm ruler measures."),
+        scale_y: float = typer.Option(1.0, "--scale-y", help="Scale correction down the page (print-test's "
+                                                            "vertical ruler)."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
@@ -52,7 +79,8 @@ def register(app) -> None:
                 raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
             path = api.render_list(list_file, output, force=force, paper=paper, card=card, bleed=bleed,
                                    marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver,
-                                   **({"unit_cards": True} if unit_cards else {}))
+                                   **({"unit_cards": True} if unit_cards else {}),
+                                   **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
         except DaimyoError as exc:
             _fail(exc)
         sys.stdout.write(f"wrote {path}\n")

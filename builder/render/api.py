@@ -22,7 +22,10 @@
     Card-sheet options (all optional): ``paper`` ("a4" | "letter" | "WxH"), ``card``
     ("poker" | "bridge" | "mini" | "tarot" | "WxH" in mm), ``bleed`` (mm), ``marks``
     (bool), ``backs`` (bool), ``duplex`` ("long" | "short"), ``offset`` ((x, y) mm or
-    "X,Y"), ``ink_saver`` (bool). Unknown options are refused.
+    "X,Y"), ``ink_saver`` (bool), ``layout`` ("duplex" | "fold" | "separate"), ``gutter``
+    (mm between neighbouring cards; 0 shares the bleed), ``cut_lines`` (bool: full-length
+    lines), ``scale_x``/``scale_y`` (printer scale correction, 0.9-1.1). Unknown options
+    are refused.
 
 ``render_aid(system, out_path, force=False, players=None, paper="a4") -> Path``
     A player aid of a system, by calling
@@ -45,7 +48,8 @@ from builder.errors import DaimyoError, UsageError
 from builder.paths import exists
 
 CARD_SYSTEMS = ("senshiai", "herocard", "satsuma")
-CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver"}
+CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver", "layout", "gutter",
+                "cut_lines", "scale_x", "scale_y"}
 
 
 def _optional_module(name: str, what: str):

@@ -32,12 +32,16 @@ from builder.render.layout import (
     MARK_LENGTH,
     MARK_OFFSET,
     Rect,
+    MARK_PAGE_CLEAR,
     back_slot,
+    card_matrix,
     card_size,
+    cut_lines,
     cut_marks,
     page_chunks,
     paper_size,
     parse_offset,
+    plan_fold,
     plan_sheet,
     pt,
     scale_box,
@@ -486,10 +490,29 @@ class SheetOptions:
     duplex: str = "long"
     offset: tuple[float, float] = (0.0, 0.0)
     ink_saver: bool = False
+    layout: str = "duplex"            # duplex | fold | separate
+    gutter: float | None = None       # mm between neighbouring trims (None: each card its own bleed)
+    cut_lines: bool = False           # full-length cut lines across the sheet besides the marks
+    scale: tuple[float, float] = (1.0, 1.0)   # printer scale correction (x, y)
+
+
+LAYOUTS = ("duplex", "fold", "separate")
+
+
+def _scale_value(v, axis: str) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise UsageError(f"bad --scale-{axis} '{v}'", "give a factor such as 1.01 (50 / the ruler's measured mm)") from None
+    if not 0.9 <= f <= 1.1:
+        raise UsageError(f"--scale-{axis} {f:g} is out of range",
+                         "use 0.9 to 1.1: 50 divided by the length your 50 mm ruler measures")
+    return f
 
 
 def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, duplex="long",
-                  offset=(0.0, 0.0), ink_saver=False) -> SheetOptions:
+                  offset=(0.0, 0.0), ink_saver=False, layout="duplex", gutter=None, cut_lines=False,
+                  scale_x=1.0, scale_y=1.0) -> SheetOptions:
     """Validate the user's print options (UsageError, exit 2, for anything wrong)."""
     p = paper_size(paper) if isinstance(paper, str) else tuple(paper)
     c = card_size(card) if isinstance(card, str) else tuple(card)
@@ -499,8 +522,19 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
         raise UsageError(f"bad bleed '{bleed}'", "give millimetres such as 3") from None
     if duplex not in ("long", "short"):
         raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+    if layout not in LAYOUTS:
+        raise UsageError(f"unknown layout '{layout}'", "use duplex, fold or separate")
+    g = None
+    if gutter is not None:
+        try:
+            g = float(gutter)
+        except (TypeError, ValueError):
+            raise UsageError(f"bad gutter '{gutter}'", "give millimetres such as 0") from None
+        if not 0 <= g <= 50:
+            raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
     off = parse_offset(offset) if isinstance(offset, str) or offset is None else tuple(float(v) for v in offset)
-    return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver))
+    return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver), layout, g,
+                        bool(cut_lines), (_scale_value(scale_x, "x"), _scale_value(scale_y, "y")))
 
 
 class CardSheetWriter:
@@ -629,21 +663,20 @@ class CardSheetWriter:
         return name
 
     # -- placing ------------------------------------------------------------------
-    def _enter(self, trim: Rect, rotated: bool, turn180: bool) -> None:
+    def _enter(self, trim: Rect, rotated: bool, turn180: bool, clip: Rect | None = None) -> None:
         c = self.c
         c.saveState()
-        c.translate(pt(trim.x), pt(trim.y))
-        if turn180:
-            c.translate(pt(trim.w), pt(trim.h))
-            c.rotate(180)
-        if rotated:
-            c.translate(pt(trim.w), 0)
-            c.rotate(90)
+        if clip is not None:     # shared gutters: a card's bleed stops where its neighbour's starts
+            p = c.beginPath()
+            p.rect(pt(clip.x), pt(clip.y), pt(clip.w), pt(clip.h))
+            c.clipPath(p, stroke=0, fill=0)
+        a, b, cc, d, e, f = card_matrix(trim, rotated, turn180)
+        c.transform(a, b, cc, d, pt(e), pt(f))
 
-    def draw_face(self, face: CardFace, trim: Rect, rotated: bool, images: dict) -> None:
+    def draw_face(self, face: CardFace, trim: Rect, rotated: bool, images: dict, clip: Rect | None = None) -> None:
         """Place a card face; each distinct face is drawn once, as a form, and reused for its copies."""
         c = self.c
-        self._enter(trim, rotated, False)
+        self._enter(trim, rotated, False, clip)
         c.doForm(self.face_form(face, images))
         c.restoreState()
 
@@ -715,8 +748,8 @@ class CardSheetWriter:
                           warn=warn)
         c.restoreState()
 
-    def draw_back(self, key: str, trim: Rect, rotated: bool, turn180: bool) -> None:
-        self._enter(trim, rotated, turn180)
+    def draw_back(self, key: str, trim: Rect, rotated: bool, turn180: bool, clip: Rect | None = None) -> None:
+        self._enter(trim, rotated, turn180, clip)
         self.c.doForm(self.back_form(key))
         self.c.restoreState()
 
@@ -744,10 +777,14 @@ def _draw_jpeg_unit(c, name: str, data: bytes) -> None:
     c._formsinuse.append(name)   # lists the image in the resources of the form or page
 
 
-def draw_marks(c, segments, ink_saver: bool = False) -> None:
+def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
     c.saveState()
-    c.setStrokeColorRGB(0, 0, 0)
-    c.setLineWidth(pt(0.15))
+    if grey:    # full-length cut lines run over the cards: thin and grey
+        c.setStrokeColorRGB(0.55, 0.55, 0.55)
+        c.setLineWidth(pt(0.1))
+    else:
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(pt(0.15))
     for s in segments:
         c.line(pt(s.x0), pt(s.y0), pt(s.x1), pt(s.y1))
     c.restoreState()
@@ -763,13 +800,13 @@ class Band:
     start: float       # distance of the usable region from the page edge (mm)
 
 
-EDGE_CLEAR = 2.5
+EDGE_CLEAR = MARK_PAGE_CLEAR + 0.5   # mm: nothing (descenders included) is printed closer to the paper edge
 
 
 def free_bands(plan, marks: bool) -> list[Band]:
     pw, ph = plan.paper
     a = plan.area
-    used = MARK_OFFSET + MARK_LENGTH + 0.8 if marks else 1.0
+    used = MARK_OFFSET + MARK_LENGTH + 0.5 if marks else 1.0
     gaps = {"bottom": a.y, "top": ph - a.y1, "left": a.x, "right": pw - a.x1}
     return [Band(side, g - used - EDGE_CLEAR, EDGE_CLEAR) for side, g in gaps.items()]
 
@@ -843,6 +880,10 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
             used[band.side] += 4.2
         else:
             left_over.append(("ruler", info))
+            if info and not place([info]):      # the label goes on without its ruler
+                left_over.append(("lines", [info]))
+    elif info and not place([info]):
+        left_over.append(("lines", [info]))
     return left_over
 
 
@@ -952,11 +993,15 @@ MAX_PRINTED_CARDS = 10_000  # about 1,100 sheets of poker cards: far beyond any 
 def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
                  template: CardTemplate | None = None, **options) -> Path:
     """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
-    from builder.render.pdfbase import PdfJob, footer_lines, list_display_name
+    from builder.render.pdfbase import PdfJob, ShareLine, footer_lines, list_display_name
 
     opts = sheet_options(**options)
     tpl = template or load_template(doc.system)
-    plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks)
+    fold_mode = fold_line = None
+    if opts.layout == "fold":
+        plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
+    else:
+        plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
     faces, warnings = list_cards(doc, catalog, lst)
     total_cards = sum(f.count for f in faces)
     if total_cards > MAX_PRINTED_CARDS:
@@ -988,41 +1033,195 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
     problems = fonts.check_glyphs(items, fonts.REGULAR)
     copies = [f for f in faces for _ in range(f.count)]
     chunks = page_chunks(len(copies), plan.per_page) or [range(0)]
-    total_pages = len(chunks) * (2 if opts.backs else 1)
+    n_sheets = len(chunks)
+    backs = opts.backs
+    if opts.layout == "fold":
+        sheet_pages = n_sheets
+    else:
+        sheet_pages = n_sheets * (2 if backs else 1)
+    total_pages = sheet_pages + 1          # and the list page
     title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
+    size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
+    from builder.render.pdfbase import validation_lines
+
+    # one short line on every sheet (it fits a narrow margin); the findings in full, the share
+    # code and its QR code on the list page
+    verdict = validation_lines(result, limit=0)
+    if share_code:
+        verdict.append(f"share code and its QR code: page {total_pages}")
+    elif verdict and len(footer) > 1:
+        verdict.append(f"details: page {total_pages}")
+    verdict = ["; ".join(verdict)] if verdict else []
+    duplex_pdf = opts.duplex if backs and opts.layout == "duplex" else None
     with PdfJob(out_path, opts.paper, title=title, author=doc.author, subject=f"{doc.system} card sheets",
-                duplex=opts.duplex if opts.backs else None, force=force, total_pages=total_pages) as job:
+                duplex=duplex_pdf, force=force, total_pages=total_pages) as job:
         for w in warnings:
             job.warn(w)
         for p in problems:
             job.warn(p.message())
+        if opts.bleed and plan.outer_bleed != (opts.bleed, opts.bleed) and opts.gutter is not None:
+            job.warn(f"the bleed on the outer edges of the sheet is {plan.outer_bleed[0]:.2g} mm at the sides "
+                     f"and {plan.outer_bleed[1]:.2g} mm at the top and bottom to fit {plan.per_page} cards")
         writer = CardSheetWriter(job, tpl, opts, catalog)
-        for pi, chunk in enumerate(chunks):
-            if pi:
+        sheet = _SheetDrawer(job, writer, plan, opts, images, fold_mode, fold_line)
+        first = True
+
+        def next_page():
+            nonlocal first
+            if not first:
                 job.new_page()
-            page_cards = [copies[i] for i in chunk]
-            for slot, face in zip(plan.slots, page_cards):
-                writer.draw_face(face, slot.trim, slot.rotated, images)
-            if opts.marks:
-                # a part-filled last sheet: no marks for the rows and columns left empty
-                used = plan.slots[:len(page_cards)]
-                draw_marks(job.canvas, plan.marks if len(used) == len(plan.slots)
-                           else cut_marks(used, plan.area, opts.paper))
-            info = (f"{title}: sheet {pi + 1} of {len(chunks)}, {len(copies)} cards, "
-                    f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
-                    + (f"; backs on the next page, flip on the {opts.duplex} edge" if opts.backs else ""))
-            left_over = draw_chrome(job, plan, footer, info, opts.marks, last_resort=not opts.backs)
-            if left_over and not opts.backs:
-                job.warn("the page margins leave no room for: " + "; ".join(
-                    "50 mm ruler" if k == "ruler" else "; ".join(p) for k, p in left_over))
-            if opts.backs:
-                job.new_page()
-                for slot, face in zip(plan.slots, page_cards):
-                    trim, _, turn = back_slot(slot, opts.paper, opts.duplex, opts.offset)
-                    writer.draw_back(face.back, trim, slot.rotated, turn == 180)
-                if left_over:
-                    draw_left_over(job, plan, left_over)
+            first = False
+
+        def page_cards(pi):
+            return [copies[i] for i in chunks[pi]]
+
+        hint_separate = (f"print pages 1-{n_sheets} (fronts), put the printed stack back in the tray turned over "
+                         f"on its {opts.duplex} edge, then print pages {n_sheets + 1}-{2 * n_sheets} (backs)")
+        for pi in range(n_sheets):
+            next_page()
+            cards = page_cards(pi)
+            if opts.layout == "fold":
+                label = (f"{title}: sheet {pi + 1} of {n_sheets}, {len(copies)} cards, {size}; "
+                         + ("fold along the dashed line, glue, then cut" if backs else "fronts only"))
+                sheet.fronts(cards, backs_too=backs)
+            else:
+                how = f"; print duplex, flip on the {opts.duplex} edge" if backs and opts.layout == "duplex" else ""
+                label = f"{title}: sheet {pi + 1} of {n_sheets}, fronts, {len(copies)} cards, {size}{how}"
+                sheet.fronts(cards)
+            hint = [hint_separate[:1].upper() + hint_separate[1:]] if backs and opts.layout == "separate" else []
+            sheet.chrome([label] + hint + verdict, marks=opts.marks)
+            if backs and opts.layout == "duplex":
+                next_page()
+                sheet.backs(cards)
+                sheet.chrome([f"{title}: sheet {pi + 1} of {n_sheets}, backs (this side of the sheet)"], marks=False)
+        if backs and opts.layout == "separate":
+            for pi in range(n_sheets):
+                next_page()
+                sheet.backs(page_cards(pi))
+                sheet.chrome([f"{title}: backs of sheet {pi + 1} of {n_sheets} (page {pi + 1}); "
+                              f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"], marks=False)
+        next_page()
+        draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
     return job.path
+
+
+class _SheetDrawer:
+    """Draws the cards and chrome of one sheet page, inside the printer's scale correction."""
+
+    def __init__(self, job, writer, plan, opts, images, fold_mode, fold_line):
+        self.job, self.writer, self.plan, self.opts, self.images = job, writer, plan, opts, images
+        self.fold_mode, self.fold_line = fold_mode, fold_line
+        self.back_mode = fold_mode or opts.duplex
+        self.own_bleed = opts.gutter is None or opts.gutter >= 2 * opts.bleed
+
+    def _scaled(self):
+        c = self.job.canvas
+        sx, sy = self.opts.scale
+        pw, ph = self.opts.paper
+        c.saveState()
+        if (sx, sy) != (1.0, 1.0):   # about the page centre: the margins stay even
+            c.translate(pt(pw / 2), pt(ph / 2))
+            c.scale(sx, sy)
+            c.translate(-pt(pw / 2), -pt(ph / 2))
+
+    def fronts(self, cards, backs_too: bool = False) -> None:
+        c = self.job.canvas
+        self._scaled()
+        for slot, face in zip(self.plan.slots, cards):
+            self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
+                                  clip=None if self.own_bleed else slot.bleed)
+        if backs_too:
+            self._backs(cards, offset=(0.0, 0.0))
+            ln = self.fold_line
+            c.saveState()
+            c.setDash(pt(2), pt(1.5))
+            c.setLineWidth(pt(0.2))
+            c.setStrokeColorRGB(0.35, 0.35, 0.35)
+            if ln.x0 == ln.x1:
+                c.line(pt(ln.x0), pt(MARK_PAGE_CLEAR), pt(ln.x0), pt(ln.y1 - MARK_PAGE_CLEAR))
+            else:
+                c.line(pt(MARK_PAGE_CLEAR), pt(ln.y0), pt(ln.x1 - MARK_PAGE_CLEAR), pt(ln.y0))
+            c.restoreState()
+        used = self.plan.slots[:len(cards)]
+        if self.opts.marks:
+            # a part-filled last sheet: no marks for the rows and columns left empty
+            if len(used) == len(self.plan.slots):
+                draw_marks(c, self.plan.marks)
+            else:
+                draw_marks(c, cut_marks(used, self.plan.area, self.opts.paper))
+        if self.opts.cut_lines:
+            draw_marks(c, cut_lines(used, self.opts.paper), grey=True)
+        c.restoreState()
+
+    def _backs(self, cards, offset) -> None:
+        for slot, face in zip(self.plan.slots, cards):
+            trim, bleed, turn = back_slot(slot, self.opts.paper, self.back_mode, offset)
+            self.writer.draw_back(face.back, trim, slot.rotated, turn == 180,
+                                  clip=None if self.own_bleed else bleed)
+
+    def backs(self, cards) -> None:
+        self._scaled()
+        self._backs(cards, self.opts.offset)
+        self.job.canvas.restoreState()
+
+    def chrome(self, lines, marks: bool) -> None:
+        """The sheet label beside the 50 mm ruler (or alone), the other lines in another band.
+        What finds no room is on the list page (verdict, share code, ruler) or warned about."""
+        self._scaled()
+        info, rest_lines = lines[0], list(lines[1:])
+        rest = draw_chrome(self.job, self.plan, rest_lines, info, marks, ruler=True)
+        self.job.canvas.restoreState()
+        missing = [t for kind, p in rest if kind == "lines" for t in p]
+        if info in missing:
+            self.job.warn("the page margins leave no room for the sheet labels (the list page has the details)")
+        if any(t != info for t in missing):
+            self.job.warn("the page margins leave no room for the check result (it is on the list page)")
+
+
+def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages) -> None:
+    """The last page: the deck list with counts, the check result, the share code and its QR
+    code (scan it to import the list), the ruler."""
+    from builder.render.pdfbase import ShareLine, draw_qr, draw_ruler, draw_text_box, qr_size
+
+    c = job.canvas
+    pw, ph = opts.paper
+    m = 15.0
+    y = ph - m
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    c.setFont(fonts.BOLD, 14)
+    c.drawString(pt(m), pt(y - 5), fonts.printable(title, fonts.BOLD))
+    y -= 10
+    c.setFont(fonts.REGULAR, 8)
+    n = sum(f.count for f in faces)
+    c.drawString(pt(m), pt(y - 3), f"{n} cards, {len(faces)} different; page {total_pages} of {total_pages}")
+    y -= 8
+    for line in footer:
+        if isinstance(line, ShareLine):
+            continue
+        fit = draw_text_box(c, line, (pt(m), pt(y - 8), pt(pw - 2 * m), pt(8)), fonts.REGULAR, 8, 6)
+        y -= max(4.0, fit.height / pt(1)) + 1
+    qr = 0.0
+    if share_code:
+        qr = min(60.0, max(qr_size(share_code, 0.4), 25.0))
+        draw_qr(c, share_code, pw - m - qr, y - qr - 2, qr)
+        c.setFont(fonts.REGULAR, 7)
+        c.drawRightString(pt(pw - m), pt(y - qr - 6), "scan to import: daimyo import CODE")
+        box_w = pw - 2 * m - qr - 6
+        draw_text_box(c, "share code: " + share_code, (pt(m), pt(y - qr - 2), pt(box_w), pt(qr)),
+                      fonts.CONDENSED, 7, 5, wrap=True, what="share code", warn=job.warn)
+        y -= qr + 10
+    c.setFont(fonts.BOLD, 9)
+    c.drawString(pt(m), pt(y - 4), "Cards")
+    y -= 8
+    rows = [f"{f.count} x {f.name}" for f in faces]
+    per_col = max(1, int((y - m - 10) // 4.2))
+    cols = max(1, -(-len(rows) // per_col))
+    col_w = (pw - 2 * m) / max(cols, 2 if len(rows) > 12 else 1)
+    c.setFont(fonts.REGULAR, 8)
+    for i, r in enumerate(rows):
+        col, row = divmod(i, per_col)
+        c.drawString(pt(m + col * col_w), pt(y - 3 - row * 4.2), fonts.printable(r, fonts.REGULAR))
+    draw_ruler(c, m, 6.0)
 
 
 # -- duplex alignment test sheet ------------------------------------------------------------

@@ -37,9 +37,9 @@ CARDS: dict[str, tuple[float, float]] = {
 
 MIN_MARGIN = 5.0        # mm, on every side of the page (pnp-howto minimum)
 MARK_OFFSET = 1.0       # mm between the bleed edge and the start of a cut mark
-MARK_LENGTH = 4.0       # mm, longest cut mark
+MARK_LENGTH = 3.0       # mm, longest cut mark
 MARK_MIN_LENGTH = 1.5   # mm, shortest mark still worth drawing
-MARK_PAGE_CLEAR = 2.0   # mm kept free at the page edge (most printers cannot print there)
+MARK_PAGE_CLEAR = 5.0   # mm kept free at the page edge (common inkjets cannot print the outer ~4.2 mm)
 EPS = 1e-6
 
 
@@ -135,6 +135,7 @@ class SheetPlan:
     slots: tuple[Slot, ...]
     marks: tuple[Segment, ...] = field(default=())
     area: Rect = Rect(0, 0, 0, 0)    # bounding box of all bleed rectangles
+    outer_bleed: tuple[float, float] = (0.0, 0.0)   # bleed on the grid's outer edges (x, y)
 
     @property
     def per_page(self) -> int:
@@ -200,26 +201,48 @@ def _fit(avail: float, cell: float, gap: float) -> int:
 
 def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: float = 0.0,
                margin: float = MIN_MARGIN, gap: float = 0.0, marks: bool = True,
-               allow_rotate: bool = True) -> SheetPlan:
+               allow_rotate: bool = True, gutter: float | None = None) -> SheetPlan:
     """Fit as many cards as possible on the page inside ``margin`` on every side.
 
-    Each card takes its trim size plus ``bleed`` on every side; cells are ``gap`` mm
-    apart (0: bleeds touch, so a single cut separates cards without bleed). The grid
-    is centred. When turning the cards 90 degrees fits strictly more, they are turned.
-    Raises UsageError when not one card fits or the bleed is unreasonable.
+    ``gutter`` is the distance between the trims of neighbouring cards. By default
+    (None) every card has its own ``bleed`` on every side and cells are ``gap`` mm apart
+    (gutter = 2 x bleed + gap). A gutter smaller than twice the bleed shares the bleed
+    between neighbours: each card's bleed then reaches half the gutter on the inner
+    sides and the full bleed on the outer edges of the grid (``--gutter 0``: cards abut,
+    one cut separates two cards). The grid is centred. When turning the cards 90
+    degrees fits strictly more, they are turned. Raises UsageError when not one card
+    fits or the bleed is unreasonable.
     """
     pw, ph = paper
     cw, ch = card
     if not 0 <= bleed <= 10:  # also nan
         raise UsageError(f"bleed {bleed:g} mm is out of range", "use 0 to 10 mm (3 mm is usual)")
+    g = 2 * bleed + gap if gutter is None else float(gutter)
+    if not 0 <= g <= 50:
+        raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
+    inner = min(bleed, g / 2)           # bleed on the sides that face a neighbour
     aw, ah = pw - 2 * margin, ph - 2 * margin
+
+    shared = gutter is not None and g < 2 * bleed - EPS
+
+    def fit(avail: float, size: float) -> int:
+        # shared bleed: the outer bleed gives way (down to none) rather than a row of cards
+        room = avail - (0 if shared else 2 * bleed)
+        if room + EPS < size:
+            return 0
+        return int((room - size + EPS) // (size + g)) + 1
+
+    def outer(avail: float, size: float, n: int) -> float:
+        return max(0.0, min(bleed, (avail - n * size - (n - 1) * g) / 2))
+
     best = None
     options = [(False, cw, ch)] + ([(True, ch, cw)] if allow_rotate and abs(cw - ch) > EPS else [])
     for rotated, w, h in options:
-        cols = _fit(aw, w + 2 * bleed, gap)
-        rows = _fit(ah, h + 2 * bleed, gap)
+        cols, rows = fit(aw, w), fit(ah, h)
         n = cols * rows
-        if n and (best is None or n > best[0]):
+        if n and (best is None or n > best[0]
+                  or (n == best[0] and min(outer(aw, w, cols), outer(ah, h, rows))
+                      > min(outer(aw, best[2], best[4]), outer(ah, best[3], best[5])) + EPS)):
             best = (n, rotated, w, h, cols, rows)
     if best is None:
         # say why: the card alone or the bleed
@@ -229,23 +252,84 @@ def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: flo
         raise UsageError(f"a {cw:g}x{ch:g} mm card does not fit on {pw:g}x{ph:g} mm paper inside "
                          f"{margin:g} mm margins", "choose a smaller --card or larger --paper")
     _, rotated, w, h, cols, rows = best
-    cell_w, cell_h = w + 2 * bleed, h + 2 * bleed
-    grid_w = cols * cell_w + (cols - 1) * gap
-    grid_h = rows * cell_h + (rows - 1) * gap
+    obx, oby = (outer(aw, w, cols), outer(ah, h, rows)) if shared else (bleed, bleed)
+    grid_w = cols * w + (cols - 1) * g + 2 * obx
+    grid_h = rows * h + (rows - 1) * g + 2 * oby
     left = (pw - grid_w) / 2
     bottom = (ph - grid_h) / 2
     slots = []
     for r in range(rows):
         for c in range(cols):
-            bx = left + c * (cell_w + gap)
-            by = bottom + (rows - 1 - r) * (cell_h + gap)
-            b = Rect(bx, by, cell_w, cell_h)
-            t = Rect(bx + bleed, by + bleed, w, h)
+            tx = left + obx + c * (w + g)
+            ty = bottom + oby + (rows - 1 - r) * (h + g)
+            t = Rect(tx, ty, w, h)
+            bl = obx if c == 0 else inner
+            br = obx if c == cols - 1 else inner
+            bb = oby if r == rows - 1 else inner
+            bt = oby if r == 0 else inner
+            b = Rect(tx - bl, ty - bb, w + bl + br, h + bb + bt)
             slots.append(Slot(len(slots), c, r, t, b, rotated))
     area = Rect(left, bottom, grid_w, grid_h)
     segs = cut_marks(slots, area, paper) if marks else ()
     return SheetPlan(paper=(pw, ph), card=(cw, ch), bleed=bleed, cols=cols, rows=rows, rotated=rotated,
-                     slots=tuple(slots), marks=tuple(segs), area=area)
+                     slots=tuple(slots), marks=tuple(segs), area=area, outer_bleed=(obx, oby))
+
+
+def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: float = 0.0,
+              gutter: float | None = None, marks: bool = True) -> tuple[SheetPlan, str, Segment]:
+    """Gutter-fold sheets: fronts on one half of the page, their backs on the other.
+
+    The page is folded along its middle, horizontally (fronts on the top half, backs
+    below) or vertically (fronts on the left), whichever holds more cards (horizontal on
+    a tie). Each half keeps ``MIN_MARGIN`` from the page edges and from the fold line.
+    Returns (plan of the fronts on the whole page, the duplex mode whose mirror puts
+    each back behind its front after folding: "short" for a horizontal fold, "long" for
+    a vertical one, and the fold line).
+    """
+    pw, ph = paper
+    choices = []
+    for fold, half in (("short", (pw, ph / 2)), ("long", (pw / 2, ph))):
+        try:
+            p = plan_sheet(half, card, bleed, gutter=gutter, marks=False)
+        except UsageError:
+            continue
+        choices.append((p.per_page, fold, p))
+    if not choices:
+        raise UsageError(f"a {card[0]:g}x{card[1]:g} mm card with its back does not fit on one "
+                         f"{pw:g}x{ph:g} mm page", "use --layout duplex or --layout separate")
+    choices.sort(key=lambda t: -t[0])
+    _, fold, half_plan = choices[0]
+    dy = ph / 2 if fold == "short" else 0.0
+    slots = tuple(Slot(s.index, s.col, s.row, s.trim.shift(0, dy), s.bleed.shift(0, dy), s.rotated)
+                  for s in half_plan.slots)
+    area = half_plan.area.shift(0, dy)
+    backs = [back_slot(s, paper, fold)[1] for s in slots]
+    bx0, by0 = min(b.x for b in backs), min(b.y for b in backs)
+    bx1, by1 = max(b.x1 for b in backs), max(b.y1 for b in backs)
+    full = Rect(min(area.x, bx0), min(area.y, by0), max(area.x1, bx1) - min(area.x, bx0),
+                max(area.y1, by1) - min(area.y, by0))
+    line = Segment(0, ph / 2, pw, ph / 2) if fold == "short" else Segment(pw / 2, 0, pw / 2, ph)
+    plan = SheetPlan(paper=(pw, ph), card=tuple(card), bleed=bleed, cols=half_plan.cols, rows=half_plan.rows,
+                     rotated=half_plan.rotated, slots=slots, area=full, outer_bleed=half_plan.outer_bleed)
+    if marks:
+        fronts = cut_marks(slots, full, paper)
+        back_slots = [Slot(s.index, s.col, s.row, back_slot(s, paper, fold)[0], b, s.rotated)
+                      for s, b in zip(slots, backs)]
+        seen = {(round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) for m in fronts}
+        more = [m for m in cut_marks(back_slots, full, paper)
+                if (round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) not in seen]
+        plan = SheetPlan(**{**plan.__dict__, "marks": tuple(fronts + more)})
+    return plan, fold, line
+
+
+def cut_lines(slots, paper: tuple[float, float]) -> list[Segment]:
+    """Full-length cut lines: every distinct trim edge as a line across the page, from
+    ``MARK_PAGE_CLEAR`` to ``MARK_PAGE_CLEAR`` (for a ruler and knife or a guillotine)."""
+    pw, ph = paper
+    xs = sorted({round(v, 4) for s in slots for v in (s.trim.x, s.trim.x1)})
+    ys = sorted({round(v, 4) for s in slots for v in (s.trim.y, s.trim.y1)})
+    c = MARK_PAGE_CLEAR
+    return ([Segment(x, c, x, ph - c) for x in xs] + [Segment(c, y, pw - c, y) for y in ys])
 
 
 def cut_marks(slots, area: Rect, paper: tuple[float, float]) -> list[Segment]:
@@ -294,8 +378,16 @@ def back_slot(slot: Slot, paper: tuple[float, float], duplex: str = "long",
 
     Long edge (the sheet turns over like a book page): the back page is the front page
     mirrored left-right, so a card's back sits at ``x' = W - x - w``, same ``y``.
-    Short edge (the sheet flips top over bottom): ``y' = H - y - h``, same ``x``, and the
-    back's drawing is turned 180 degrees (``extra rotation`` = 180).
+    Short edge (the sheet flips top over bottom): ``y' = H - y - h``, same ``x``.
+
+    The back must stand upright behind its front when the cut card is turned over like a
+    book page (about the card's own vertical axis). The flip of the sheet mirrors one
+    axis of the page: the card's up direction survives a mirror across it and is
+    reversed by a mirror along it. An upright card's up is the page's y: kept by a
+    long-edge flip, reversed by a short-edge flip. A card turned sideways on the sheet
+    has its up along the page's x: reversed by a long-edge flip, kept by a short-edge
+    flip. So the back is turned 180 degrees (``extra rotation`` = 180) exactly when the
+    flip is short-edge XOR the card lies sideways (:func:`card_matrix` draws it).
     ``offset`` (mm, as measured with ``daimyo print-test``) then shifts every back by
     (+x right, +y up) in the back page's own coordinates.
     """
@@ -304,13 +396,40 @@ def back_slot(slot: Slot, paper: tuple[float, float], duplex: str = "long",
     pw, ph = paper
     dx, dy = offset
     t, b = slot.trim, slot.bleed
+    turn = 180 if (duplex == "short") != bool(slot.rotated) else 0
     if duplex == "long":
         tr = Rect(pw - t.x - t.w + dx, t.y + dy, t.w, t.h)
         br = Rect(pw - b.x - b.w + dx, b.y + dy, b.w, b.h)
-        return tr, br, 0
+        return tr, br, turn
     tr = Rect(t.x + dx, ph - t.y - t.h + dy, t.w, t.h)
     br = Rect(b.x + dx, ph - b.y - b.h + dy, b.w, b.h)
-    return tr, br, 180
+    return tr, br, turn
+
+
+def card_matrix(trim: Rect, rotated: bool, turn180: bool) -> tuple[float, float, float, float, float, float]:
+    """The affine map (a, b, c, d, e, f) from card coordinates (mm, origin at the upright
+    card's bottom-left corner) to page coordinates: ``x' = a x + c y + e``,
+    ``y' = b x + d y + f``. A ``rotated`` card is turned 90 degrees counter-clockwise
+    (its top points left); ``turn180`` turns it a further half turn inside its trim.
+    The drawing code applies exactly this transform."""
+    a, b, c, d, e, f = 1.0, 0.0, 0.0, 1.0, trim.x, trim.y
+
+    def then(m2):   # current = current * m2 (m2 applied first to card coordinates)
+        nonlocal a, b, c, d, e, f
+        a2, b2, c2, d2, e2, f2 = m2
+        a, b, c, d, e, f = (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
+                            a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+
+    if turn180:
+        then((-1.0, 0.0, 0.0, -1.0, trim.w, trim.h))
+    if rotated:
+        then((0.0, 1.0, -1.0, 0.0, trim.w, 0.0))
+    return a, b, c, d, e, f
+
+
+def apply(m, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
 
 
 def page_chunks(n: int, per_page: int) -> list[range]:

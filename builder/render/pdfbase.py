@@ -455,6 +455,10 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
         raise UsageError(f"{path}: file exists; not overwritten", "pass --force to replace it")
     left, right, top, bottom = margins or (12.0, 12.0, 12.0, 18.0)
     flines = [x for x in footer_lines if x]
+    share = share_of(flines)
+    qr = qr_size(share.code) if share is not None else 0.0
+    if qr:   # the QR code of the share code sits at the bottom right of every page
+        bottom = max(bottom, QR_EDGE + qr + 1.0)
     buf = io.BytesIO()
 
     def maker(target, **kw):
@@ -463,7 +467,9 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
         return c
 
     def decorate(canv, doc):
-        draw_footer(canv, paper, flines, margin=left,
+        if qr:
+            draw_qr(canv, share.code, paper[0] - right - qr, QR_EDGE, qr)
+        draw_footer(canv, (paper[0] - (qr + 2.0 if qr else 0.0), paper[1]), flines, margin=left,
                     right=page_label(canv.getPageNumber()) if page_numbers else "")
         if ruler:
             draw_page_ruler(canv, paper, right=right)
@@ -559,3 +565,52 @@ def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str
         out.append(ShareLine.make(share_code, list_name))
     out.extend(x for x in extra if x)
     return out
+
+
+# -- QR codes ---------------------------------------------------------------------------
+
+QR_MODULE = 0.25      # mm: the smallest module a phone camera reads reliably from paper
+QR_EDGE = 5.0         # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
+QR_BORDER = 2         # modules of quiet zone drawn (white) around the symbol
+
+
+def qr_matrix(code: str):
+    """The QR symbol of ``code`` (segno, error correction L, no micro codes): rows of booleans."""
+    import segno
+
+    q = segno.make(code, error="l", micro=False, boost_error=False)
+    return [[bool(v) for v in row] for row in q.matrix]
+
+
+def qr_size(code: str, module: float = QR_MODULE) -> float:
+    """Printed width (mm) of the QR code of ``code`` with its quiet zone."""
+    return (len(qr_matrix(code)) + 2 * QR_BORDER) * module
+
+
+def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
+    """The QR code of ``code`` in the square (x, y, size) mm, quiet zone included (white)."""
+    m = qr_matrix(code)
+    n = len(m) + 2 * QR_BORDER
+    mod = pt(size) / n
+    c.saveState()
+    c.setFillColorRGB(1, 1, 1)
+    c.rect(pt(x), pt(y), pt(size), pt(size), stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
+    p = c.beginPath()
+    for r, row in enumerate(m):
+        yy = pt(y) + (n - QR_BORDER - r - 1) * mod
+        col = 0
+        while col < len(row):
+            if row[col]:
+                start = col
+                while col < len(row) and row[col]:
+                    col += 1
+                p.rect(pt(x) + (QR_BORDER + start) * mod, yy, (col - start) * mod, mod)
+            else:
+                col += 1
+    c.drawPath(p, stroke=0, fill=1)
+    c.restoreState()
+
+
+def share_of(lines) -> "ShareLine | None":
+    return next((x for x in lines if isinstance(x, ShareLine)), None)
