@@ -40,7 +40,19 @@ def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckR
     findings.sort(key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
     agreed = {k: rules[k] for k in doc.house_rules}
     return CheckResult(file=doc.file, system=doc.system, name=doc.name, summary=summary,
-                       house_rules=rules, findings=findings, house_rules_agreed=agreed)
+                       house_rules=rules, findings=findings, house_rules_agreed=agreed,
+                       packs=packs_checked_with(catalog))
+
+
+def packs_checked_with(catalog) -> list[dict]:
+    """Name, version and content hash of each pack the catalog was loaded with."""
+    out = []
+    for p in getattr(catalog, "packs", None) or []:
+        d = {"name": p.get("name") or p.get("pack"), "version": p.get("version"), "hash": p.get("hash")}
+        if p.get("example"):
+            d["example"] = True
+        out.append(d)
+    return out
 
 
 def check_file(path: str | Path, extra_packs: list[str] = ()) -> CheckResult:
@@ -66,6 +78,9 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool = Tru
         for k, v in rules.items():
             shown.append(f"{k}={_fmt(v)}" + (" (agreed)" if k in res.house_rules_agreed else ""))
         lines.extend(_wrap("  house rules: ", shown))
+    if res.packs:
+        lines.extend(_wrap("  packs: ", [f"{p['name']}" + (f" {p['version']}" if p.get("version") else "")
+                                         + f" ({(p.get('hash') or '').split(':', 1)[-1][:12]})" for p in res.packs]))
     for f in res.findings:
         lines.append("  " + f.format(res.file))
         if explain and f.counted:

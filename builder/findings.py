@@ -97,6 +97,7 @@ class CheckResult:
     house_rules: dict
     findings: list[Finding]
     house_rules_agreed: dict = field(default_factory=dict)
+    packs: list = field(default_factory=list)  # [{"name", "version", "hash", ...}] the packs checked with
 
     @property
     def legal(self) -> bool:
@@ -114,5 +115,5 @@ class CheckResult:
     def to_json(self) -> dict:
         return {"file": self.file, "system": self.system, "name": self.name, "legal": self.legal,
                 "summary": self.summary, "house_rules": self.house_rules,
-                "house_rules_agreed": self.house_rules_agreed,
+                "house_rules_agreed": self.house_rules_agreed, "packs": list(self.packs),
                 "findings": [f.to_json() for f in self.findings]}

@@ -560,7 +560,9 @@ def cross_check(catalog) -> list:
         for j, item in enumerate(sl.troops):
             total += item.points
             troop = ref("troops", item.troop, at + ("troops", j, "troop"), f"sample list '{sl.name}' names", "troop")
-            if troop is not None and troop.cost is not None and troop.cost * item.models != item.points:
+            changed = troop is not None and ("troops", troop.id) in getattr(catalog, "from_pack", {})
+            if troop is not None and troop.cost is not None and troop.cost * item.models != item.points \
+                    and not changed:  # a pack may change a cost: the rulebook's samples keep theirs
                 out.append(catalog.diag(at + ("troops", j, "points"),
                                         f"{item.models} x {troop.name} at {troop.cost:g} AP = "
                                         f"{troop.cost * item.models:g} AP, not {item.points}",

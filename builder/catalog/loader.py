@@ -6,9 +6,9 @@ concatenated across files, any other section may appear in one file only.
 
 A *pack* is a user's YAML file with ``system: S`` and the same sections. An entry
 whose name, id or alias matches a catalog entry overrides the fields it gives;
-any other entry is added. Pack-level keys: ``system`` (required), ``pack`` (its
-name), ``example`` (true when the data is example data, not rulebook data),
-``description``, ``author``, ``version``.
+any other entry is added. Pack-level keys (``builder.packs.identity``): ``system``
+(required), ``name`` (or the older ``pack``), ``version``, ``author``, ``url``,
+``licence``, ``description``, ``example`` (true when the data is example data).
 
 Validation errors carry the file, line and column of the offending value.
 The validated catalog is pickled in a cache keyed by the files' paths, sizes and
@@ -28,8 +28,9 @@ from builder.errors import CatalogError, Diagnostic
 from builder.names import did_you_mean, loose, normalize, suggest
 from builder.paths import is_file
 
-PACK_META = ("system", "pack", "example", "description", "author", "version")
-CACHE_FORMAT = 3
+PACK_META = ("system", "name", "pack", "version", "author", "url", "licence", "license", "example",
+             "description")  # builder.packs.identity.META_KEYS
+CACHE_FORMAT = 4
 
 
 class Catalog:
@@ -454,8 +455,13 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
         for k in ("example",):
             if k in data and not isinstance(data[k], bool):
                 diags.append(p.diag((k,), f"'{k}' must be true or false", code="catalog.type"))
-        pack_info.append({"file": str(pf), "pack": str(data.get("pack") or pf.stem),
-                          "example": bool(data.get("example", False)),
+        from builder.packs.identity import PackId, meta_diagnostics
+
+        diags.extend(meta_diagnostics(data, p))
+        ident = PackId.of(data, pf)
+        pack_info.append({"file": str(pf), "pack": ident.name, "name": ident.name, "version": ident.version,
+                          "hash": ident.hash, "author": ident.author, "url": ident.url,
+                          "licence": ident.licence, "example": bool(data.get("example", False)),
                           "description": data.get("description")})
         _apply_pack(raw, pos, data, p, model_cls, str(pf), diags, origin_file)
     if diags:

@@ -67,6 +67,13 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
                                    hint="start with 'system: kensei' (or senshiai, herocard, senji, satsuma)"))
     if not isinstance(data, dict):
         raise ListError(pos.diag((), "a list document must be a mapping of keys such as 'system:'"))
+    from builder.packs.resolve import looks_like_pack
+
+    if looks_like_pack(data):
+        raise ListError(Diagnostic(file, 1, 1, "this is a pack, not a list; did you mean "
+                                   f"'daimyo pack check {file}'?",
+                                   hint="a pack adds catalog entries; a list names cards or troops "
+                                        "and may use packs with 'packs: [NAME]'"))
     diags = []
     system = data.get("system")
     if "system" not in data:

@@ -250,3 +250,35 @@ def not_found_hint(ref: str, base_dir: Path | None = None) -> str:
     where = f"the list's folder ({base_dir})" if base_dir is not None else "the current folder"
     return (f"not a path relative to {where} nor the name of a pack in the packs folders; "
             "'daimyo pack list' shows the packs found and where")
+
+
+_PACK_ONLY_KEYS = ("pack", "version", "licence", "license", "url", "example", "description")
+
+
+def looks_like_pack(data) -> bool:
+    """True when a document read as a list is a pack: pack-level keys such as ``version:``, or a
+    section that is a list of named entries where a list has no such key."""
+    if not isinstance(data, dict):
+        return False
+    system = data.get("system")
+    if not isinstance(system, str):
+        return False
+    from builder.share.schema import SCHEMAS, keys
+
+    s = system.strip().lower()
+    if s not in SCHEMAS:
+        return False
+    list_keys = set(keys(s))
+    if any(k in data for k in _PACK_ONLY_KEYS if k not in list_keys):
+        return True
+    for k, v in data.items():
+        if k in list_keys or not isinstance(v, list) or not v:
+            continue
+        if all(isinstance(x, dict) and "name" in x for x in v):
+            return True
+    # a section the list knows, written as entries (a Senshiai deck's cards are a mapping)
+    for k in ("cards",):
+        v = data.get(k)
+        if isinstance(v, list) and v and all(isinstance(x, dict) and "name" in x for x in v):
+            return True
+    return False

@@ -1,0 +1,170 @@
+"""Checking, listing and installing packs (the library behind ``daimyo pack check|list|install``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError
+from builder.packs.identity import PackId, read_pack, short_hash
+
+
+@dataclass
+class PackReport:
+    ident: PackId
+    system: str
+    added: dict  # section -> count
+    changed: dict  # section -> count
+
+    def line(self, shown: str) -> str:
+        parts = []
+        for section in sorted(set(self.added) | set(self.changed)):
+            a, c = self.added.get(section, 0), self.changed.get(section, 0)
+            bits = [f"{a} added"] if a else []
+            bits += [f"{c} changed"] if c else []
+            parts.append(f"{section} {', '.join(bits)}")
+        what = "; ".join(parts) or "no entries"
+        version = f" version {self.ident.version}" if self.ident.version else ""
+        return (f"{shown}: ok, {self.system} pack '{self.ident.name}'{version} "
+                f"({short_hash(self.ident.hash)}): {what}")
+
+    def to_json(self, shown: str) -> dict:
+        return {"file": shown, "system": self.system, **self.ident.to_json(),
+                "added": self.added, "changed": self.changed}
+
+
+def check_pack(path: str | Path) -> PackReport:
+    """Validate one pack with its system's catalog; CatalogError lists every problem."""
+    from builder import SYSTEMS
+    from builder.catalog.loader import load_catalog
+    from builder.names import did_you_mean
+    from builder.packs.fields import sections
+
+    data, pos = read_pack(path)
+    system = data.get("system")
+    if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
+        raise CatalogError(pos.diag(("system",) if "system" in data else (),
+                                    f"pack names no known system ({system!r})" if "system" in data
+                                    else "pack has no 'system:' key", code="pack.system",
+                                    hint=did_you_mean(str(system), SYSTEMS) or "add 'system:' with one of "
+                                    + ", ".join(SYSTEMS)))
+    system = system.strip().lower()
+    cat = load_catalog(system, [str(path)], use_cache=False)
+    base = load_catalog(system)
+    added, changed = {}, {}
+    for section in sections(system):
+        for item in data.get(section) or []:
+            if not isinstance(item, dict):
+                continue
+            key = item.get("id") or item.get("name")
+            hit = base.find_record(section, key) if isinstance(key, str) else None
+            if hit is None and isinstance(item.get("name"), str):
+                hit = base.find_record(section, item["name"])
+            bucket = changed if hit is not None else added
+            bucket[section] = bucket.get(section, 0) + 1
+    del cat
+    return PackReport(PackId.of(data, path), system, added, changed)
+
+
+# -- the packs found -----------------------------------------------------------------------
+
+@dataclass
+class Listed:
+    ident: PackId | None
+    path: Path
+    where: str
+    error: str | None = None
+    shadowed_by: Path | None = None
+
+
+def list_packs(system: str | None = None, base_dir: Path | None = None) -> list[Listed]:
+    """Every pack in the search folders, in search order; a later pack with the same name (and
+    system) as an earlier one is shadowed by it."""
+    from builder.packs.resolve import name_key, pack_files, search_dirs
+
+    out: list[Listed] = []
+    winners: dict[tuple, Path] = {}
+    for where, folder in search_dirs(base_dir):
+        if where == "list":
+            continue
+        for f in pack_files(folder):
+            try:
+                data, _ = read_pack(f)
+                ident = PackId.of(data, f)
+                err = None
+            except DaimyoError as exc:
+                ident, err = None, exc.lines()[0]
+            if ident is not None and system and ident.system != system:
+                continue
+            item = Listed(ident, f, where, err)
+            if ident is not None:
+                for key in {(name_key(ident.name), ident.system), (name_key(f.name), ident.system)}:
+                    if key in winners and item.shadowed_by is None:
+                        item.shadowed_by = winners[key]
+                for key in {(name_key(ident.name), ident.system), (name_key(f.name), ident.system)}:
+                    winners.setdefault(key, f)
+            out.append(item)
+    return out
+
+
+# -- installing ----------------------------------------------------------------------------
+
+def install_pack(path: str | Path, force: bool = False) -> tuple[Path, str]:
+    """Copy a valid pack into the user packs folder as ``<name>.yaml``; (target, what happened).
+
+    An installed pack of the same name and the same content is left alone; one with other
+    content is replaced only with ``force``.
+    """
+    from builder.packs.resolve import install_dir
+    from builder.yamlio import atomic_write, read_text
+
+    report = check_pack(path)
+    ident = report.ident
+    folder = install_dir()
+    target = folder / f"{_file_name(ident.name)}.yaml"
+    text = read_text(path, "pack.yaml")
+    old = None
+    if target.is_file():
+        try:
+            old = PackId.of(read_pack(target)[0], target)
+        except DaimyoError:
+            old = None
+    if old is not None and old.hash == ident.hash:
+        return target, "already installed (same content)"
+    if target.exists() and not force:
+        what = (f"version {old.version or '(none)'}" if old is not None else "a file")
+        raise UsageError(f"{target} holds {what} of pack '{ident.name}'"
+                         + (" with other content" if old is not None and old.version == ident.version else ""),
+                         "pass --force to replace it")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DaimyoError(Diagnostic(str(folder), 0, 0, f"cannot create the packs folder: {exc.strerror}",
+                                     hint="set DAIMYO_PACKS to a folder you can write")) from None
+    atomic_write(target, text, force=True)
+    if old is None:
+        return target, "installed"
+    return target, f"replaced version {old.version or '(none)'}"
+
+
+def _file_name(name: str) -> str:
+    import re
+
+    text = re.sub(r"[^\w.-]+", "-", name.strip().lower(), flags=re.UNICODE).strip("-.")
+    return text[:80] or "pack"
+
+
+def shown(path) -> str:
+    """A pack's path for people: bundled packs by their name, not an installation path."""
+    from builder.packs.resolve import bundled_dir
+    from builder.paths import display_path
+
+    try:
+        if Path(path).resolve().parent == bundled_dir().resolve():
+            return f"(bundled) {Path(path).name}"
+    except OSError:
+        pass
+    return display_path(path)
+
+
+__all__ = ["check_pack", "list_packs", "install_pack", "PackReport"]

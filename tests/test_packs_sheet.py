@@ -1,0 +1,138 @@
+"""Packs from spreadsheets and back: CSV and XLSX, every bad cell one line, round trips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, ROOT
+
+BAD = DATA / "packs_bad"
+EXAMPLE_PACKS = sorted((ROOT / "examples" / "packs").glob("*.yaml"))
+
+
+def _cases(pattern):
+    return sorted(p.name for p in BAD.glob(pattern))
+
+
+@pytest.mark.parametrize("name", _cases("*.csv"))
+def test_bad_sheets_give_exactly_the_expected_lines_and_write_nothing(cli, name, monkeypatch, tmp_path):
+    monkeypatch.chdir(BAD)
+    out = tmp_path / "pack.yaml"
+    r = cli("pack", "import", name, "-o", out)
+    assert r.code == 2
+    expected = (BAD / name.replace(".csv", ".expected")).read_text()
+    assert r.stderr == expected
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("name", _cases("*.yaml"))
+def test_bad_packs_give_exactly_the_expected_lines(cli, name, monkeypatch):
+    monkeypatch.chdir(BAD)
+    r = cli("pack", "check", name)
+    assert r.code == 2
+    assert r.stderr == (BAD / name.replace(".yaml", ".expected")).read_text()
+
+
+@pytest.mark.parametrize("pack", EXAMPLE_PACKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_round_trip_pack_to_sheet_to_pack_keeps_the_data(cli, tmp_path, pack, fmt):
+    from builder.packs.identity import read_pack
+
+    sheet = tmp_path / f"p.{fmt}"
+    r = cli("pack", "export", pack, "--to", fmt, "-o", sheet)
+    assert r.code == 0, r.stderr
+    back = tmp_path / "back.yaml"
+    r = cli("pack", "import", sheet, "-o", back)
+    assert r.code == 0, r.stderr
+    a, _ = read_pack(pack)
+    b, _ = read_pack(back)
+    assert b == a
+    r1 = cli("pack", "check", pack, "--format", "json")
+    r2 = cli("pack", "check", back, "--format", "json")
+    import json
+
+    assert json.loads(r1.stdout)[0]["hash"] == json.loads(r2.stdout)[0]["hash"]
+
+
+def test_csv_layout_header_is_field_names_and_lists_use_semicolons(cli, tmp_path):
+    out = tmp_path / "s.csv"
+    r = cli("pack", "export", "senshiai-example", "-o", out)
+    assert r.code == 0, r.stderr
+    lines = out.read_text().splitlines()
+    assert lines[0] == "# system: senshiai"
+    assert lines[1] == "# name: Senshiai example cards"
+    header = next(ln for ln in lines if not ln.startswith(("#", '"#')))
+    assert header.split(",")[:5] == ["name", "type", "subtype", "cost", "paths"]
+    assert "Capital of the North,terrain,Capital,N,Earth; Water,3,0,2/1/8" in out.read_text()
+
+
+def test_a_card_typed_in_by_hand_with_defaults(cli, tmp_path):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,type,subtype,cost,paths,speed,power,abilities\n"
+                     "Mountain Monk,troop,Infantry,II,Earth;Air,2,2/0/5,\n")
+    out = tmp_path / "mine.yaml"
+    r = cli("pack", "import", sheet, "--system", "senshiai", "-o", out, "--version", "2")
+    assert r.code == 0, r.stderr
+    from builder.packs.identity import read_pack
+
+    data, _ = read_pack(out)
+    assert data["name"] == "mine" and data["version"] == "2" and data["system"] == "senshiai"
+    assert data["cards"] == [{"name": "Mountain Monk", "type": "troop", "subtype": "Infantry", "cost": "II",
+                              "paths": ["Earth", "Air"], "speed": 2, "power": "2/0/5",
+                              "assumed": "from cards.csv"}]
+    r = cli("catalog", "show", "senshiai", "Mountain Monk", "--pack", out)
+    assert r.code == 0 and "2/0/5" in r.stdout
+
+
+def test_semicolon_separated_csv_as_some_spreadsheets_save_it(cli, tmp_path):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("\ufeffname;type;paths;power\nRain Spirit;troop;\"Water; Air\";1/1/3\n", encoding="utf-8")
+    out = tmp_path / "p.yaml"
+    r = cli("pack", "import", sheet, "--system", "senshiai", "-o", out)
+    assert r.code == 0, r.stderr
+    assert "paths: [Water, Air]" in out.read_text()
+
+
+def test_existing_output_needs_force(cli, tmp_path):
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("name,type\nA Card,troop\n")
+    out = tmp_path / "p.yaml"
+    out.write_text("mine\n")
+    r = cli("pack", "import", sheet, "--system", "senshiai", "-o", out)
+    assert r.code == 2 and "pass --force" in r.stderr
+    assert out.read_text() == "mine\n"
+    r = cli("pack", "import", sheet, "--system", "senshiai", "-o", out, "--force")
+    assert r.code == 0, r.stderr
+
+
+def test_bad_xlsx_cells_name_the_sheet_row_and_column(cli, tmp_path, monkeypatch):
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    ws = book.active
+    ws.title = "pack"
+    ws.append(["system", "herocard"])
+    ws.append(["name", "My heroes"])
+    cards = book.create_sheet("attribute_cards")
+    cards.append(["name", "attribute", "score"])
+    cards.append(["Iron Will", "mind", 8])
+    cards.append(["Stone Skin", "bodyy", "high"])
+    book.save(tmp_path / "book.xlsx")
+    monkeypatch.chdir(tmp_path)
+    r = cli("pack", "import", "book.xlsx", "-o", "p.yaml")
+    assert r.code == 2
+    assert r.stderr.splitlines() == [
+        "book.xlsx#attribute_cards:3:2: error: attribute_cards.attribute: attribute 'bodyy' is not Body (B), Mind (M) or X",
+        "book.xlsx#attribute_cards:3:3: error: attribute_cards.score: 'high' is not a whole number (score is whole number)",
+    ]
+    assert not (tmp_path / "p.yaml").exists()
+
+
+def test_not_a_workbook_and_ods_are_one_line(cli, tmp_path):
+    (tmp_path / "x.xlsx").write_bytes(b"not a zip")
+    r = cli("pack", "import", tmp_path / "x.xlsx", "--system", "senshiai", "-o", tmp_path / "p.yaml")
+    assert r.code == 2 and len(r.stderr.splitlines()) == 1 and "not a readable .xlsx workbook" in r.stderr
+    r = cli("pack", "import", tmp_path / "x.ods", "--system", "senshiai", "-o", tmp_path / "p.yaml")
+    assert r.code == 2 and "save the sheet as .csv or .xlsx" in r.stderr
