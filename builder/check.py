@@ -34,7 +34,11 @@ def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckR
     lst, findings = mod.load_list(doc, catalog)
     findings = list(findings) + list(mod.check(lst, catalog, rules))
     summary = mod.summary(lst, catalog, rules)
+    from builder.rulebooks import humanize
+
     for f in findings:
+        if ".txt:" in f.message:  # a rulebook reference inside the message: title, section, line
+            f.message = humanize(f.message)
         if f.loc is not None and f.line is None:
             f.line, f.col = doc.at(f.loc)
     findings.sort(key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
@@ -82,7 +86,7 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool = Tru
         lines.extend(_wrap("  packs: ", [f"{p['name']}" + (f" {p['version']}" if p.get("version") else "")
                                          + f" ({(p.get('hash') or '').split(':', 1)[-1][:12]})" for p in res.packs]))
     for f in res.findings:
-        lines.append("  " + f.format(res.file))
+        lines.append("  " + f.format(res.file, explain=explain))
         if explain and f.counted:
             for item in f.counted:
                 lines.append(f"      counted: {item}")

@@ -161,31 +161,52 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
         cat = load_catalog(_system(system))
     except DaimyoError as exc:
         fail(exc)
+    from builder.rulebooks import format_source, humanize
+
     hrs = cat.model.house_rules
     if format == "markdown":
         echo("| parameter | default | alternatives | sources |")
         echo("| --- | --- | --- | --- |")
         for h in hrs:
-            alts = "; ".join(f"`{a.value}`: {a.reading}" for a in h.alternatives) or "any agreed value"
-            srcs = "; ".join(dict.fromkeys(x for x in [h.source, *(a.source for a in h.alternatives)] if x))
+            alts = "; ".join(f"`{a.value}`: {humanize(a.reading)}" for a in h.alternatives) or "any agreed value"
+            srcs = "; ".join(dict.fromkeys(format_source(x) for x in [h.source, *(a.source for a in h.alternatives)]
+                                           if x))
             cell = lambda t: str(t).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-            echo(f"| `{h.id}` | `{h.default}`: {cell(h.reading)} | {cell(alts)} | {cell(srcs or h.assumed or '')} |")
+            echo(f"| `{h.id}` | `{_fmt_value(h.default)}`: {cell(humanize(h.reading))} | {cell(alts)} | "
+                 f"{cell(srcs or humanize(h.assumed) or '')} |")
         return
     if format == "json":
         import json
 
-        echo(json.dumps([h.model_dump(exclude_none=True) for h in hrs], indent=2, ensure_ascii=False, default=str))
+        out = []
+        for h in hrs:
+            d = h.model_dump(exclude_none=True)
+            for item, model in [(d, h), *zip(d.get("alternatives", []), h.alternatives)]:
+                if getattr(model, "source", None):
+                    item["source_text"] = format_source(model.source)
+            out.append(d)
+        echo(json.dumps(out, indent=2, ensure_ascii=False, default=str))
         return
     if not hrs:
         echo(f"{system}: no house-rule parameters")
     for h in hrs:
-        echo(f"{h.id} = {h.default!r}   {h.title}")
-        echo(f"    {h.description}")
-        echo(f"    default: {h.reading}" + (f" ({h.source})" if h.source else ""))
+        echo(f"{h.id} = {_fmt_value(h.default)}   {h.title}")
+        echo(f"    {humanize(h.description)}")
+        echo(f"    default: {humanize(h.reading)}" + (f" ({format_source(h.source, inline=True)})" if h.source else ""))
         for a in h.alternatives:
-            echo(f"    alternative {a.value!r}: {a.reading}" + (f" ({a.source})" if a.source else ""))
+            echo(f"    alternative {_fmt_value(a.value)}: {humanize(a.reading)}"
+                 + (f" ({format_source(a.source, inline=True)})" if a.source else ""))
         if h.assumed:
-            echo(f"    assumed: {h.assumed}")
+            echo(f"    assumed: {humanize(h.assumed)}")
+
+
+def _fmt_value(v) -> str:
+    """A house-rule value as a list file writes it (true/false, numbers and words bare)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    return str(v)
 
 
 def _system(name: str) -> str:

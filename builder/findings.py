@@ -53,8 +53,12 @@ class Finding:
         return _RANK[self.severity]
 
     def to_json(self) -> dict:
-        d = {"severity": self.severity, "code": self.code, "message": self.message,
+        from builder.rulebooks import format_source, humanize
+
+        d = {"severity": self.severity, "code": self.code, "message": humanize(self.message),
              "path": self.path, "source": self.source}
+        if self.source:
+            d["source_text"] = format_source(self.source)
         if self.line is not None:
             d["line"] = self.line
             d["col"] = self.col
@@ -66,10 +70,16 @@ class Finding:
             d["counted"] = list(self.counted)
         return d
 
-    def format(self, file: str | None = None) -> str:
-        text = f"{self.severity} {self.code}: {self.message}"
+    def format(self, file: str | None = None, explain: bool = False) -> str:
+        """``FILE:LINE:COL: SEVERITY CODE: MESSAGE (SOURCE)``, the source as a player reads it
+        ("Kensei rulebook, Army leaders, line 5912"); ``explain`` adds the exact FILE:LINE."""
+        from builder.rulebooks import exact_source, format_source, humanize
+
+        text = f"{self.severity} {self.code}: {humanize(self.message)}"
         if self.source:
-            text += f" ({self.source})"
+            shown = format_source(self.source, inline=True)
+            exact = exact_source(self.source) if explain else ""
+            text += f" ({shown}" + (f" [{exact}]" if exact and exact != shown else "") + ")"
         if file:
             where = f"{file}:{self.line}:{self.col}" if self.line else file
             text = f"{where}: {text}"

@@ -65,3 +65,25 @@ def exists(path) -> bool:
         return Path(path).exists()
     except (OSError, ValueError):
         return False
+
+
+def origin_text(where: str | None) -> str:
+    """Where an entry was written, as a user can use it: "the daimyo catalog", a bundled example
+    pack by name, or the user's own pack file as they would type it; never the installation's path."""
+    if not where:
+        return ""
+    file, _, line = where.rpartition(":")
+    if not file or not line.isdigit():
+        file, line = where, ""
+    at = f", line {line}" if line else ""
+    try:
+        rel = Path(file).resolve().relative_to(data_root().resolve())
+    except (ValueError, OSError):
+        rel = None
+    if rel is None or not rel.parts or rel.parts[0] not in ("catalog", "examples"):
+        return f"pack '{Path(file).name}'{at}"  # the user's own pack, named as they name it
+    if rel.parts and rel.parts[0] == "catalog":
+        return f"the daimyo catalog ({'/'.join(rel.parts[1:])}{at})"
+    if rel.parts[:2] == ("examples", "packs"):
+        return f"the bundled example pack '{Path(file).stem}'{at}"
+    return f"daimyo's {'/'.join(rel.parts)}{at}"

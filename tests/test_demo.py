@@ -40,6 +40,19 @@ def test_rules_markdown_lists_every_house_rule(cli):
             assert f"| `{rule_id}` |" in res.stdout
 
 
+def test_readme_house_rule_tables_are_the_generated_ones(cli):
+    """The README's tables are exactly ``daimyo rules SYSTEM --format markdown``."""
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for system in SYSTEMS:
+        m = re.search(r"#### [^\n]*\(`daimyo rules " + system + r"`\)\n\n(\|.*?\n)\n", readme, re.S)
+        assert m, f"README lacks the table of {system}"
+        res = cli("rules", system, "--format", "markdown")
+        assert m.group(1).strip() == res.stdout.strip(), f"README table of {system} is out of date"
+        assert ".txt" not in m.group(1)  # rulebook titles and sections, never file names
+
+
 def test_readme_lists_every_house_rule():
     from builder.catalog.loader import load_catalog
 

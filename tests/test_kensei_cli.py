@@ -39,7 +39,16 @@ def test_check_text_names_value_bound_base_and_source(cli, lists):
     assert r.code == 1
     line = next(x for x in r.stdout.splitlines() if "kensei.ranged-max" in x)
     assert line.strip() == (f"{lists / 'ranged.yaml'}:13:5: error kensei.ranged-max: ranged troops 105 AP > "
-                            "50% of 200 AP = 100 AP (001_dbcd2f61c1014419.txt:5962-5967)")
+                            "50% of 200 AP = 100 AP (Kensei rulebook, Restrictions according to type of troop, "
+                            "lines 5962-5967)")
+    assert ".txt" not in r.stdout  # no rulebook file names where a player reads
+
+
+def test_explain_keeps_the_exact_reference(cli, lists):
+    r = cli("check", lists / "ranged.yaml", "--explain")
+    line = next(x for x in r.stdout.splitlines() if "kensei.ranged-max" in x)
+    assert line.endswith("(Kensei rulebook, Restrictions according to type of troop, lines 5962-5967 "
+                         "[001_dbcd2f61c1014419.txt:5962-5967])")
 
 
 def test_explain_lists_what_was_counted(cli, lists):
@@ -60,7 +69,9 @@ def test_json_output(cli, lists):
     f = data[0]["findings"][0]
     assert f == {"severity": "error", "code": "kensei.ranged-max",
                  "message": "ranged troops 105 AP > 50% of 200 AP = 100 AP", "path": "troops[5]",
-                 "source": "001_dbcd2f61c1014419.txt:5962-5967", "line": 13, "col": 5, "value": 105,
+                 "source": "001_dbcd2f61c1014419.txt:5962-5967",
+                 "source_text": "Kensei rulebook, Restrictions according to type of troop (lines 5962-5967)",
+                 "line": 13, "col": 5, "value": 105,
                  "bound": 100, "base": "50% of 200 AP",
                  "counted": ["Monk Teppo (3 models, 45 AP) at troops[4]",
                              "Ashigaru Sling (6 models, 60 AP) at troops[5]"]}

@@ -289,7 +289,8 @@ def test_aid_kensei_tables(tmp_path):
     assert "Otokodate: Firearms max 40% 80 160 240" in t
     assert "Hatamoto 0 +1 0 0" in t and "Taisho 10 +1 +1 1" in t and "Daimyo 20 +2 +2 2" in t
     assert "4-5 2 orders" in t and "natural 1 fumble" in t
-    assert "001_dbcd2f61c1014419.txt:1201-1208" in t
+    assert "Types of rolls (lines 1201-1208)" in t and "Kensei rulebook (2nd edition, free rules)" in t
+    assert ".txt" not in t
     assert page_sizes(out) == {A4}
 
 
@@ -299,7 +300,8 @@ def test_aid_senshiai_tables(tmp_path):
     for s in ("1 Draw", "2 Main", "Terrain", "Troop", "Event", "Cards to discard 0 1 2 3 4 5",
               "1 Approximation", "6 Claim the potatoes", "Bushido", "Pillage", "Tardy"):
         assert s in t, s
-    assert "000_ac601013730960cf.txt:102-128" in t
+    assert "Battle (lines 102-128)" in t
+    assert ".txt" not in t
 
 
 def test_aid_herocard_tables(tmp_path):

@@ -23,6 +23,22 @@ def _short(entry) -> str:
     return ", ".join(bits[:6])
 
 
+def _shown(key, value) -> str:
+    """A field's value as a player reads it: sources by rulebook title, section and line,
+    yes/no for flags."""
+    from builder.rulebooks import format_source, humanize
+
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_shown(key, x) for x in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{a}: {_shown(a, b)}" for a, b in value.items() if b is not None)
+    if isinstance(value, str):
+        return format_source(value) if key == "source" else humanize(value)
+    return str(value)
+
+
 def _matches(entry, filters: list[tuple[str, str]]) -> bool:
     d = _fields(entry)
     for key, want in filters:
@@ -88,15 +104,17 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
         if isinstance(v, list) and v and isinstance(v[0], dict):
             lines.append(f"  {k}:")
             for item in v:
-                lines.append("    - " + ", ".join(f"{a}: {b}" for a, b in item.items()))
+                lines.append("    - " + ", ".join(f"{a}: {_shown(a, b)}" for a, b in item.items() if b is not None))
         elif isinstance(v, list):
             if v:
-                lines.append(f"  {k}: " + ", ".join(map(str, v)))
+                lines.append(f"  {k}: " + ", ".join(_shown(k, x) for x in v))
         elif isinstance(v, dict):
-            lines.append(f"  {k}: " + ", ".join(f"{a}: {b}" for a, b in v.items()))
+            lines.append(f"  {k}: " + ", ".join(f"{a}: {_shown(a, b)}" for a, b in v.items() if b is not None))
         else:
-            lines.append(f"  {k}: {v}")
-    where = cat.where(section, entry)
+            lines.append(f"  {k}: {_shown(k, v)}")
+    from builder.paths import origin_text
+
+    where = origin_text(cat.where(section, entry))
     if where:
         lines.append(f"  defined in: {where}" + (" (example data, not from the rulebook)"
                                                   if cat.is_example(section, entry) else ""))

@@ -86,13 +86,16 @@ def esc(text: Any) -> str:
 def para(text: Any, style, markup: bool = False):
     from reportlab.platypus import Paragraph
 
-    return Paragraph(str(text) if markup else esc(text), style)
+    from builder.rulebooks import humanize
+
+    text = humanize(str(text))  # rulebook references as a player reads them
+    return Paragraph(text if markup else esc(text), style)
 
 
 def source_line(src: str | None, st: Styles, prefix: str = "Source: "):
     if not src:
         return None
-    return para(prefix + str(src), st.source)
+    return para(prefix + str(src), st.source)  # para writes the references as players read them
 
 
 def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: list[str] | None = None,
@@ -196,10 +199,13 @@ def result_lines(result) -> list[str]:
     head = ("legal" if result.legal else "NOT LEGAL") + \
         f" ({c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} warning{'s' * (c['warning'] != 1)})"
     out = [f"daimyo check: {head}"]
+    from builder.rulebooks import format_source
+
     for f in result.findings:
         if f.severity == "info":
             continue
-        out.append(f"{f.severity} {f.code}: {f.message}" + (f" ({f.source})" if f.source else ""))
+        out.append(f"{f.severity} {f.code}: {f.message}"
+                   + (f" ({format_source(f.source, inline=True)})" if f.source else ""))
     return out
 
 
@@ -451,10 +457,20 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
         if not isinstance(block, dict):
             raise DaimyoError(pos.diag(("blocks", i), "an aid block is a mapping (heading:, text:, table: ...)"))
         story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
-    note = data.get("footer") or f"rulebook {data.get('rulebook', '')}".strip()
+    note = data.get("footer") or _rulebook_note(data.get("rulebook"))
     spec = PageSpec(title=title, kind="player aid", system=system, footer_note=note, paper=paper,
                     columns=cols)
     return build_pdf(out_path, story, spec, force=force)
+
+
+def _rulebook_note(file: str | None) -> str:
+    """The footer's "Kensei rulebook (2nd edition, free rules)" for an aid's rulebook file."""
+    from builder.rulebooks import registry
+
+    book = registry().get(str(file or ""))
+    if book is None:
+        return "rulebook" if file else ""
+    return f"{book.title} ({book.edition})"
 
 
 # -- generated blocks ---------------------------------------------------------------------

@@ -211,11 +211,29 @@ def limit_rows(lst, catalog, result) -> list[dict]:
     return rows
 
 
+def troop_source(catalog, t) -> str | None:
+    """Where a troop's profile comes from, as a player reads it: the rulebook section and line,
+    or the pack by name (never a path of the installation)."""
+    if t is None:
+        return None
+    from pathlib import Path
+
+    from builder.rulebooks import format_source
+
+    pack = getattr(catalog, "from_pack", {}).get(("troops", t.id))
+    src = format_source(t.source) if getattr(t, "source", None) else ""
+    if pack:
+        kind = "example pack" if catalog.is_example("troops", t) else "pack"
+        return f"{kind} {Path(pack).stem}" + (f"; {src}" if src else "")
+    return src or "daimyo catalog (assumed; not in the rulebook)"
+
+
 def short_source(src: str | None) -> str:
-    """``001_...txt:5962-5967, 001_...txt:6051`` -> ``L5962-5967, L6051`` (other files kept)."""
-    if not src:
-        return ""
-    return ", ".join(p.strip().replace(f"{SEED}:", "L") for p in str(src).split(","))
+    """``001_...txt:5962-5967`` -> ``Restrictions according to type of troop (lines 5962-5967)``:
+    the section and lines, the rulebook being named once under the table."""
+    from builder.rulebooks import format_source
+
+    return format_source(src, short=True) if src else ""
 
 
 def _within(value, kind: str, bound) -> bool:
@@ -364,7 +382,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
         out.append(para(f"{DASH} = cost not in the rulebook or catalog; give it in a pack "
                         f"({', '.join(e.name for e in missing)}).", st.small))
     out.append(source_line(f"{SEED}:5858-5864 (write each hero's and unit's cost and the army total); "
-                           "costs per model from catalog/kensei/troops.yaml", st))
+                           "costs per model from the daimyo catalog", st))
     return out
 
 
@@ -387,7 +405,7 @@ def _limits(lst, catalog, result, st, width) -> list:
         return out
     out.append(table(rows, [50, 28, width - 50 - 28 - 13 - 30, 13, 30], st,
                      header=["Limit", "Value", "Bound", "Result", "Source"], fail_rows=fails))
-    out.append(para(f"Source lines Lnnnn are lines of {SEED}. Percentages are of the battle size; leaders "
+    out.append(para("Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; leaders "
                     "do not count toward the type limits (L5889-5894). Rows marked check depend on "
                     "profile fields the catalog lacks.", st.small))
     return out
@@ -472,7 +490,7 @@ def unit_card_data(lst, catalog) -> list[dict]:
             "armour": list(t.armour) if t is not None else [],
             "cost": cost_per_model(t), "abilities": abil, "entries": 1, "models": e.models,
             "single": bool(t is not None and (t.single or t.leader)),
-            "source": (catalog.where("troops", t) if t is not None else None),
+            "source": troop_source(catalog, t),
         }
     return list(cards.values())
 

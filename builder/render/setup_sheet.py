@@ -200,6 +200,8 @@ def _validation_block(result, st: Styles, width: float):
     heading always comes with the verdict and the first rows."""
     from reportlab.platypus import CondPageBreak, Spacer
 
+    from builder.rulebooks import format_source
+
     head = para("Validation (daimyo check)", st.h1)
     lines = result_lines(result)
     if not lines:
@@ -210,7 +212,7 @@ def _validation_block(result, st: Styles, width: float):
         return [keep(head, verdict, Spacer(1, 2 * MM))]
     rows, fails = [], []
     for f in findings:
-        text = f.message + (f" ({f.source})" if f.source else "")
+        text = f.message + (f" ({format_source(f.source, inline=True)})" if f.source else "")
         style = st.small if f.severity == "info" else st.cell
         rows.append([para(f.severity, style), para(f.code, style), para(text, style)])
         if f.severity == "error":

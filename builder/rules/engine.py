@@ -694,7 +694,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     for (key, fld), g in gaps.items():
         item = g["item"]
         rules = ", ".join(sorted(g["rules"]))
-        where = f" (profile at {item.origin})" if item.origin else ""
+        where = f" (profile in {item.origin})" if item.origin else ""
         findings.append(Finding(
             "warning", f"{ctx.prefix}.profile-incomplete",
             f"'{item.name}' has no '{fld}' in its profile{where}, so {rules} cannot tell whether it "

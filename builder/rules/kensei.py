@@ -442,7 +442,9 @@ def _origin(catalog, troop) -> str:
     memo = _state(catalog).setdefault("origin", {})
     hit = memo.get(troop.id)
     if hit is None or hit[0] is not troop:
-        hit = memo[troop.id] = (troop, catalog.where("troops", troop))
+        from builder.paths import origin_text
+
+        hit = memo[troop.id] = (troop, origin_text(catalog.where("troops", troop)))
     return hit[1]
 
 

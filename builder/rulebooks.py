@@ -1,0 +1,147 @@
+"""The rulebooks the catalog cites, and the one way a source is shown to a user.
+
+``catalog/rulebooks.yaml`` names every rulebook (title, edition, the text file a source
+cites, a hash of that text) and its sections with their line ranges, so a source such as
+``001_dbcd2f61c1014419.txt:5912-5914`` reads "Kensei rulebook, Army leaders (lines
+5912-5914)". Nothing here needs the rulebook texts themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# One reference: FILE:LINE or FILE:FIRST-LAST.
+_REF = r"(?P<file>[0-9]{3}_[0-9a-f]{16}\.txt):(?P<a>[0-9]+)(?:\s*[-\u2013]\s*(?P<b>[0-9]+))?"
+REF = re.compile(_REF)
+# A run of references joined by ", " or "; " (the form catalog sources and messages use).
+_RUN = re.compile(rf"{_REF}(?:\s*[,;]\s*{_REF.replace('?P<file>', '').replace('?P<a>', '').replace('?P<b>', '')})*")
+# Bare line references of the catalog's notes: L5960, L5898-5899.
+_BARE = re.compile(r"\bL(?P<a>[0-9]{1,5})(?:-(?P<b>[0-9]{1,5}))?\b")
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    first: int
+    last: int
+    printed: bool = True
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    file: str
+    system: str
+    title: str
+    edition: str
+    sha256: str
+    lines: int
+    sections: tuple[Section, ...]
+
+    def section_at(self, line: int) -> Section | None:
+        for s in self.sections:
+            if s.first <= line <= s.last:
+                return s
+        return None
+
+
+@lru_cache(maxsize=None)
+def registry() -> dict[str, Rulebook]:
+    """Every rulebook by the file name sources cite."""
+    from ruamel.yaml import YAML
+
+    from builder.paths import catalog_dir
+
+    with open(catalog_dir() / "rulebooks.yaml", encoding="utf-8") as fh:
+        data = YAML(typ="safe").load(fh)
+    out = {}
+    for b in data["rulebooks"]:
+        sections = tuple(Section(s["title"], int(s["lines"][0]), int(s["lines"][1]), bool(s.get("printed", True)))
+                         for s in b["sections"])
+        out[b["file"]] = Rulebook(b["file"], b["system"], b["title"], str(b["edition"]), b["sha256"],
+                                  int(b["lines"]), sections)
+    return out
+
+
+def rulebook_of(system: str) -> Rulebook | None:
+    for book in registry().values():
+        if book.system == system:
+            return book
+    return None
+
+
+def _parse(source: str) -> list[tuple[str, int, int]]:
+    return [(m["file"], int(m["a"]), int(m["b"] or m["a"])) for m in REF.finditer(source)]
+
+
+def _lines(ranges: list[tuple[int, int]]) -> str:
+    parts = [f"{a}" if a == b else f"{a}-{b}" for a, b in ranges]
+    word = "line" if len(ranges) == 1 and ranges[0][0] == ranges[0][1] else "lines"
+    return f"{word} {', '.join(parts)}"
+
+
+def format_source(source: str | None, inline: bool = False, short: bool = False) -> str:
+    """A source as a player reads it: "Kensei rulebook, Army leaders (line 5912)".
+
+    ``source`` is one or more ``FILE:LINE`` / ``FILE:FIRST-LAST`` joined by ``,`` or ``;``;
+    references into one section are gathered, sections of one rulebook follow each other
+    after ``;``. ``inline=True`` gives the form to put inside parentheses of a sentence
+    ("Kensei rulebook, Army leaders, line 5912"); ``short=True`` leaves the rulebook's title
+    out where it is named once nearby (a roster column). A text holding no reference is kept.
+    """
+    if not source:
+        return ""
+    refs = _parse(source)
+    if not refs:
+        return source
+    books = registry()
+    groups: list[tuple[str, str | None, list[tuple[int, int]]]] = []
+    for file, a, b in refs:
+        book = books.get(file)
+        sec = book.section_at(a) if book else None
+        key = (file, sec.title if sec else None)
+        if groups and (groups[-1][0], groups[-1][1]) == key:
+            groups[-1][2].append((a, b))
+        else:
+            groups.append((file, key[1], [(a, b)]))
+    out, last_file = [], None
+    for file, title, ranges in groups:
+        book = books.get(file)
+        name = book.title if book else "rulebook " + file.split("_")[0]
+        where = _lines(ranges)
+        head = name if file != last_file and not short else ""
+        if title:
+            body = f"{title}, {where}" if inline else f"{title} ({where})"
+            piece = f"{head}, {body}" if head else body
+        else:
+            piece = f"{head}, {where}" if head else where
+        out.append(piece)
+        last_file = file
+    return "; ".join(out)
+
+
+def exact_source(source: str | None) -> str:
+    """The exact references of a source, as ``--explain`` shows them next to the readable form."""
+    return ", ".join(f"{f}:{a}" + (f"-{b}" if b != a else "") for f, a, b in _parse(source or ""))
+
+
+def humanize(text: str | None) -> str:
+    """``text`` with every rulebook reference in it written as a player reads it; a reference
+    inside parentheses becomes "(Kensei rulebook, Army leaders, line 5912)" and the catalog
+    notes' bare "L5960" becomes "line 5960"."""
+    if not text:
+        return text or ""
+    if ".txt:" in text:
+        text = _RUN.sub(lambda m: format_source(m.group(0), inline=_in_parens(text, m)), text)
+    if "L" in text:
+        text = _BARE.sub(lambda m: f"line {m['a']}" if not m["b"] else f"lines {m['a']}-{m['b']}", text)
+    return text
+
+
+def _in_parens(text: str, m: re.Match) -> bool:
+    before = text[:m.start()].rstrip()
+    return before.endswith("(") or before.endswith(",") and "(" in before[-60:]
+
+
+__all__ = ["Rulebook", "Section", "registry", "rulebook_of", "format_source", "exact_source", "humanize"]

@@ -1,0 +1,78 @@
+"""The rulebook registry and the one way sources are shown to players."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+
+from builder import SYSTEMS
+from builder.rulebooks import exact_source, format_source, humanize, registry, rulebook_of
+
+from conftest import ROOT, SEEDS, rulebook_text
+
+SOURCE_REF = re.compile(r"(\d{3}_[0-9a-f]{16}\.txt):(\d+)(?:-(\d+))?")
+
+
+def test_every_system_has_one_rulebook_with_sections_covering_every_line():
+    books = registry()
+    assert {b.system for b in books.values()} == set(SYSTEMS)
+    for book in books.values():
+        assert book.title.endswith("rulebook") and book.edition and len(book.sha256) == 64
+        assert book.sections[0].first == 1 and book.sections[-1].last == book.lines
+        for a, b in zip(book.sections, book.sections[1:]):
+            assert a.first <= a.last and b.first == a.last + 1, (book.file, a, b)
+
+
+def test_format_source_reads_title_section_and_line():
+    assert format_source("001_dbcd2f61c1014419.txt:5912") == "Kensei rulebook, Army leaders (line 5912)"
+    assert format_source("001_dbcd2f61c1014419.txt:5912-5914") == "Kensei rulebook, Army leaders (lines 5912-5914)"
+    assert format_source("001_dbcd2f61c1014419.txt:5912-5914", inline=True) == \
+        "Kensei rulebook, Army leaders, lines 5912-5914"
+    two = "001_dbcd2f61c1014419.txt:6154, 001_dbcd2f61c1014419.txt:6160; 001_dbcd2f61c1014419.txt:5913"
+    assert format_source(two) == "Kensei rulebook, Army list samples (lines 6154, 6160); Army leaders (line 5913)"
+    assert format_source("004_80c161daf2b1fabf.txt:941-946") == "HeroCard rulebook, Taking Actions (lines 941-946)"
+    assert exact_source(two) == ("001_dbcd2f61c1014419.txt:6154, 001_dbcd2f61c1014419.txt:6160, "
+                                 "001_dbcd2f61c1014419.txt:5913")
+
+
+def test_humanize_rewrites_references_inside_sentences():
+    text = "red is the colour of the Military Kami (002_55c7e5ab3d1a76a7.txt:165) as printed"
+    assert humanize(text) == "red is the colour of the Military Kami (Senji rulebook, Samurai & Kami, line 165) as printed"
+    assert humanize("stated at L5960 and L5898-5899") == "stated at line 5960 and lines 5898-5899"
+    assert humanize("no reference") == "no reference"
+
+
+def test_every_catalog_source_falls_in_a_named_section():
+    books = registry()
+    for path in (ROOT / "catalog").rglob("*.yaml"):
+        for m in SOURCE_REF.finditer(path.read_text(encoding="utf-8")):
+            book = books[m.group(1)]
+            a, b = int(m.group(2)), int(m.group(3) or m.group(2))
+            assert 1 <= a <= b <= book.lines, (path.name, m.group(0))
+            assert book.section_at(a) is not None
+
+
+def _words(text: str) -> list[str]:
+    text = re.sub(r"<\|[^>]*\|>", "", text).replace("\u2010", "-").lower()
+    return re.findall(r"[a-z0-9]+", text)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_registry_matches_the_rulebook_texts(system):
+    """Hash and line count of each text; every printed heading stands at the start of its section."""
+    book = rulebook_of(system)
+    text = rulebook_text(book.file)
+    assert hashlib.sha256((SEEDS / book.file).read_bytes()).hexdigest() == book.sha256
+    lines = text.split("\n")
+    assert book.lines in (len(lines), len(lines) - 1)
+    for sec in book.sections:
+        if not sec.printed:
+            continue
+        window = "".join(_words(" ".join(lines[sec.first - 1:sec.first + 11])))  # "A BOUT" -> "about"
+        at = 0
+        for word in _words(sec.title):  # each word of the heading, in order, near the start
+            at = window.find(word, at)
+            assert 0 <= at < 200, f"{book.file}:{sec.first}: heading '{sec.title}' not found"
+            at += len(word)
