@@ -1,7 +1,11 @@
-"""Check list documents: the library behind ``daimyo check``."""
+"""Check list documents: the library behind ``daimyo check``.
+
+The module can be called: ``builder.check("army.yaml")`` is ``builder.api.check``."""
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 
 from builder.errors import ListError
@@ -120,3 +124,15 @@ def _fmt(v) -> str:
 
 
 __all__ = ["check_doc", "check_file", "check_text", "format_result", "Finding"]
+
+
+class _CallableModule(types.ModuleType):
+    """``builder.check`` is this module and the public ``check`` call at once."""
+
+    def __call__(self, source, packs=()):
+        from builder.api import check
+
+        return check(source, packs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

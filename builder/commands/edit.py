@@ -160,93 +160,42 @@ def _open(path: str):
     return doc, data, catalog
 
 
-def why_troop(path: str, troop_name: str, models: int | None = None) -> tuple[bool, list[str]]:
-    """Could one more unit of ``troop_name`` be added? ``(yes, lines)``."""
-    import copy
+def why_lines(path: str, name: str, count: int | None = None, models: int | None = None) -> tuple[bool, list[str]]:
+    """Could ``name`` (``count`` copies of a card, a unit of ``models`` of a troop) be added to the
+    list at ``path``? ``(yes, lines)`` from the library's comparison before and after."""
+    from builder.lists.editor import ListEditor
+    from builder.why import gap
 
-    from builder.check import check_doc
-    from builder.lists.document import load_list
-
-    doc = load_list(path)
-    if doc.system not in EDITABLE:
-        raise _unsupported(doc.system, "why")
-    from builder.catalog.loader import load_catalog
-
-    catalog = load_catalog(doc.system, list(doc.packs))
-    troop = _troop_or_fail(catalog, troop_name)
-    n = models or _default_models(catalog, troop)
-    before = check_doc(doc, catalog=catalog)
-    doc2 = copy.copy(doc)
-    doc2.data = copy.deepcopy(doc.data)
-    troops = doc2.data.get("troops") or []
-    if not isinstance(troops, list):
-        troops = []
-    troops = list(troops) + [{"troop": troop.name, "models": n}]
-    doc2.data["troops"] = troops
-    after = check_doc(doc2, catalog=catalog)
-
-    def key(f):
-        return (f.code, f.message)
-
-    old = {key(f) for f in before.findings}
-    new = [f for f in after.findings if f.severity == "error" and key(f) not in old]
-    # rules that were already broken and got worse
-    old_by_code = {}
-    for f in before.findings:
-        if f.severity == "error":
-            old_by_code.setdefault(f.code, []).append(f)
-    fixed_codes = {f.code for f in before.findings} - {f.code for f in after.findings}
-    cost = after.summary.get("troops", 0) - before.summary.get("troops", 0)
-    what = f"{n} {troop.name}" if n > 1 else f"1 {troop.name}"
-    lines = []
-    blocking = []
-    still = []
-    for f in new:
-        was = next((g for g in old_by_code.get(f.code, []) if g.loc == f.loc), None) or \
-            next(iter(old_by_code.get(f.code, [])), None)
-        if was is not None and _not_worse(f, was):
-            still.append(f)  # already broken; the addition does not make it worse
-        else:
-            blocking.append((f, was))
-    if not blocking:
-        lines.append(f"yes: {what} ({_n(cost)} AP) can be added; points would be "
-                     f"{_n(after.summary.get('points'))}/{_n(after.summary.get('limit'))} AP")
-        for c in sorted(fixed_codes):
-            lines.append(f"  and it would satisfy {c}")
-        for f in still:
-            lines.append(f"  still to fix: {f.code}: {f.message}{_gap(f)}")
+    ed = ListEditor.open(path)
+    if ed.system not in EDITABLE or ed.system == "senji":
+        raise _unsupported(ed.system, "why")
+    res = ed.why(name, count, models=models)
+    if ed.system == "kensei":
+        entry = res.data["troops"][res.target[1]]
+        n = entry.get("models", 1)
+        cost = _n(res.adds.get("troops", 0))
+        what, noun, note = f"{n} {entry['troop']} ({cost} AP)", "troop", None
+        state = (f"points would be {_n(res.after.summary.get('points'))}/{_n(res.after.summary.get('limit'))} AP")
+    else:
+        pick = resolve_card(ed.system, ed.catalog, name, ed.doc.data)
+        what = pick.name if pick.field == "attributes" else f"{count or 1} {pick.name}"
+        noun = "card"
+        note = f"  note: {res.notes[-1]}" if pick.field == "attributes" else None
+        state = _why_state(ed.system, res.after.summary, res.data, pick, ed.catalog, "deck" in ed.doc.data)
+    if res.ok:
+        lines = [f"yes: {what} can be added; {state}"] + ([note] if note else [])
+        lines += [f"  and it would satisfy {c}" for c in res.fixes]
+        lines += [f"  still to fix: {f.code}: {f.message}{gap(f)}" for f in res.still]
         return True, lines
-    lines.append(f"no: adding {what} ({_n(cost)} AP) would break {len(blocking)} rule"
-                 f"{'s' * (len(blocking) != 1)}:")
-    for f, was in blocking:
-        lines.append(f"  {f.code}: {f.message}{_gap(f)}" + (f" ({f.source})" if f.source else ""))
-        if was is not None and was.value is not None:
-            lines.append(f"      already broken before: {was.message}")
-    for f in still:
-        lines.append(f"  still to fix (not caused by this troop): {f.code}: {f.message}{_gap(f)}")
+    k = len(res.breaks)
+    lines = [f"no: adding {what} would break {k} rule{'s' * (k != 1)}:"] + ([note] if note else [])
+    for b in res.breaks:
+        f = b.finding
+        lines.append(f"  {f.code}: {f.message}{gap(f)}" + (f" ({f.source})" if f.source else ""))
+        if b.before is not None:
+            lines.append(f"      already broken before: {b.before.message}")
+    lines += [f"  still to fix (not caused by this {noun}): {f.code}: {f.message}{gap(f)}" for f in res.still]
     return False, lines
-
-
-def _num(v):
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
-
-
-def _gap(f) -> str:
-    """"(over by N)" for a maximum, "(short by N)" for a minimum."""
-    v, b = _num(f.value), _num(f.bound)
-    if v is None or b is None or v == b:
-        return ""
-    return f" ({'over' if v > b else 'short'} by {_n(abs(v - b))})"
-
-
-def _not_worse(f, was) -> bool:
-    """The same rule was broken before and the new value is no further from its bound."""
-    v, b, w = _num(f.value), _num(f.bound), _num(was.value)
-    if v is None or b is None or w is None:
-        return f.message == was.message
-    if v < b:  # a minimum: adding can only help
-        return v >= w
-    return v <= w
 
 
 def _n(v) -> str:
@@ -617,6 +566,36 @@ def hero_attributes(catalog, hero: str) -> tuple[list[str], list[str]]:
     return [by_kind[k][0] for k in ("body", "mind", "x")], others
 
 
+def swap_hero_attributes(data, catalog, hero: str) -> list[str]:
+    """After the hero changed to ``hero``: put the new hero's Body, Mind and X cards in place
+    of the attribute cards, or say why the cards stay. Returns notes for a person."""
+    from builder.names import normalize
+
+    attrs = data.get("attributes")
+    old = [str(a) for a in attrs] if isinstance(attrs, list) else []
+    entry = catalog.find("heroes", hero)
+    new, _ = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
+    if new and [normalize(a) for a in old] == [normalize(a) for a in new]:
+        return []
+    if new:
+        from ruamel.yaml.comments import CommentedSeq
+
+        seq = CommentedSeq(new)
+        seq.fa.set_flow_style()
+        data["attributes"] = seq
+        return [f"attributes: the {entry.name}'s " + ", ".join(new)
+                + (f" (replacing {', '.join(old)})" if old else "")]
+    if not old:
+        return []
+    owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
+    whose = f"the {', '.join(sorted(owners))}'s cards" if owners else "cards of your own"
+    if entry is None:
+        return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
+                "and X cards with 'daimyo add'"]
+    return [f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
+            f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
+
+
 def new_list(system: str, catalog, opts: dict) -> tuple[dict, list[str]]:
     """The data of a new list of ``system`` and notes to print."""
     from builder.errors import UsageError
@@ -735,77 +714,6 @@ def _loc_of(system: str, data, pick: Pick, catalog):
     return None
 
 
-def why_card(path: str, name: str, count: int = 1) -> tuple[bool, list[str]]:
-    """Could ``count`` more copies of card ``name`` be added? ``(yes, lines)``."""
-    import copy
-
-    from builder.catalog.loader import load_catalog
-    from builder.check import check_doc
-    from builder.lists.document import load_list
-    from builder.systems import rules_module
-
-    doc = load_list(path)
-    if doc.system not in CARD_SYSTEMS:
-        raise _unsupported(doc.system, "why")
-    catalog = load_catalog(doc.system, list(doc.packs))
-    rules_module(doc.system).load_list(doc, catalog)  # wrong shapes: ListError
-    pick = resolve_card(doc.system, catalog, name, doc.data)
-    data2 = copy.deepcopy(doc.data)
-    notes = add_card(doc.system, data2, catalog, pick, count, variant=True, check_side=False)
-    before = check_doc(doc, catalog=catalog)
-    doc2 = copy.copy(doc)
-    doc2.data = data2
-    after = check_doc(doc2, catalog=catalog)
-    target = _loc_of(doc.system, data2, pick, catalog)
-
-    def key(f):
-        return (f.code, f.message)
-
-    old = {key(f) for f in before.findings}
-    old_errors = [f for f in before.findings if f.severity == "error"]
-    blocking, still = [], []
-    for f in after.findings:
-        if f.severity != "error":
-            continue
-        if target is not None and f.loc == target:
-            was = next((g for g in old_errors if g.code == f.code and g.loc == f.loc), None)
-            blocking.append((f, was if was is not None and key(was) != key(f) else None))
-            continue
-        if key(f) in old:
-            still.append(f)
-            continue
-        was = next((g for g in old_errors if g.code == f.code and g.loc == f.loc), None)
-        if was is not None and _not_worse(f, was):
-            still.append(f)
-        else:
-            blocking.append((f, was))
-    fixed = sorted({f.code for f in old_errors} - {f.code for f in after.findings if f.severity == "error"})
-    what = f"{count} {pick.name}"
-    if pick.field == "attributes":
-        what = pick.name
-    state = _why_state(doc.system, after.summary, data2, pick, catalog, "deck" in doc.data)
-    lines = []
-    if not blocking:
-        lines.append(f"yes: {what} can be added; {state}")
-        if pick.field == "attributes":
-            lines.append(f"  note: {notes[-1]}")
-        for c in fixed:
-            lines.append(f"  and it would satisfy {c}")
-        for f in still:
-            lines.append(f"  still to fix: {f.code}: {f.message}{_gap(f)}")
-        return True, lines
-    lines.append(f"no: adding {what} would break {len(blocking)} rule{'s' * (len(blocking) != 1)}:")
-    if pick.field == "attributes":
-        lines.append(f"  note: {notes[-1]}")
-    for f, was in blocking:
-        lines.append(f"  {f.code}: {f.message}{_gap(f)}" + (f" ({f.source})" if f.source else ""))
-        if was is not None:
-            lines.append(f"      already broken before: {was.message}")
-    for f in still:
-        lines.append(f"  still to fix (not caused by this card): {f.code}: {f.message}{_gap(f)}")
-    return False, lines
-
-
 def _cards(n) -> str:
     return f"{n} card" + ("" if n == 1 else "s")
 
@@ -852,6 +760,11 @@ def register(app) -> None:
     """Add this module's commands to the typer app."""
     from builder.cli import echo, fail
     from builder.errors import DaimyoError
+
+    def edit_file(path, change):
+        from builder.lists.editor import edit_file
+
+        return edit_file(path, change)
 
     @app.command("new")
     def new_cmd(
@@ -925,49 +838,15 @@ def register(app) -> None:
 
         A HeroCard attribute card goes into 'attributes' (replacing the card of the same
         kind); new cards are written with the catalog's spelling, after the last card of
-        their type.
+        their type. A rule the addition breaks is named at once.
         """
-        from builder.errors import UsageError
-        from builder.lists.edit import add_troop, dump_roundtrip
-
         try:
-            doc, data, catalog = _open(file)
-            if doc.system == "senji":
-                raise _unsupported("senji", "add")
-            if doc.system != "kensei":
-                for opt, given in (("--models", models is not None), ("--led-by", led_by is not None),
-                                   ("--standard", standard)):
-                    if given:
-                        raise UsageError(f"{opt} applies to kensei troops, not {doc.system} cards",
-                                         "use --count for copies")
-                n = 1 if count is None else count
-                if n < 1:
-                    raise UsageError(f"--count must be at least 1, not {n}")
-                if variant and doc.system != "satsuma":
-                    raise UsageError("--variant applies to satsuma decks")
-                pick = resolve_card(doc.system, catalog, item, data)
-                notes = add_card(doc.system, data, catalog, pick, n, variant)
-                _write_checked(file, dump_roundtrip(data), catalog)
-                for line in notes:
-                    echo(line)
-                _report(file, echo)
-                return
-            if count is not None:
-                raise UsageError("--count applies to card lists; a kensei unit's size is --models")
-            if variant:
-                raise UsageError("--variant applies to satsuma decks")
-            t = _troop_or_fail(catalog, item)
-            n = models if models is not None else _default_models(catalog, t)
-            if n < 1:
-                raise UsageError(f"--models must be at least 1, not {n}")
-            if led_by is not None:
-                _troop_or_fail(catalog, led_by)
-            add_troop(data, t.name, n, led_by, standard)
-            _write_checked(file, dump_roundtrip(data))
-            echo(f"added {n} {t.name}" if n > 1 else f"added {t.name}")
-            _report(file, echo)
+            _flags_fit(file, count=count, models=models, led_by=led_by, standard=standard, variant=variant)
+            ed, change = edit_file(file, lambda ed: ed.add(item, count, models=models, led_by=led_by,
+                                                          standard=standard, variant=variant))
         except DaimyoError as exc:
             fail(exc)
+        _print_change(ed, change, breaks=True)
 
     @app.command("remove")
     def remove_cmd(
@@ -979,37 +858,16 @@ def register(app) -> None:
     ):
         """Remove copies of a card, or a troop, from a list."""
         from builder.errors import UsageError
-        from builder.lists.edit import dump_roundtrip, remove_troop
 
         try:
-            doc, data, catalog = _open(file)
-            if doc.system == "senji":
-                raise _unsupported("senji", "remove")
-            if doc.system != "kensei":
-                if all_ and count is not None:
-                    raise UsageError("give --count or --all, not both")
-                n = None if all_ else (1 if count is None else count)
-                if n is not None and n < 1:
-                    raise UsageError(f"--count must be at least 1, not {n}")
-                if variant and doc.system != "satsuma":
-                    raise UsageError("--variant applies to satsuma decks")
-                notes = remove_card(doc.system, data, catalog, item, n, variant)
-                _write_checked(file, dump_roundtrip(data), catalog)
-                for line in notes:
-                    echo(line)
-                _report(file, echo)
-                return
-            if count is not None or all_:
-                raise UsageError("--count and --all apply to card lists; 'remove' takes one kensei troop entry")
-            if variant:
-                raise UsageError("--variant applies to satsuma decks")
-            removed = remove_troop(data, item, catalog)
-            _write_checked(file, dump_roundtrip(data))
-            shown = removed.get("troop") if isinstance(removed, dict) else removed
-            echo(f"removed {shown}")
-            _report(file, echo)
+            system = _flags_fit(file, variant=variant, remove=True, count=count, all_=all_)
+            if system != "kensei" and all_ and count is not None:
+                raise UsageError("give --count or --all, not both")
+            n = None if all_ else (1 if count is None else count)
+            ed, change = edit_file(file, lambda ed: ed.remove(item, n, variant=variant))
         except DaimyoError as exc:
             fail(exc)
+        _print_change(ed, change)
 
     @app.command("set")
     def set_cmd(
@@ -1020,34 +878,11 @@ def register(app) -> None:
     ):
         """Change a setting of a list: kensei commander, points, clan, occult, general;
         senshiai size; herocard hero, max_hero_points; satsuma side; the name of any list."""
-        from builder.lists.edit import dump_roundtrip, set_key, set_key_ordered
-
         try:
-            doc, data, catalog = _open(file)
-            if doc.system == "kensei":
-                v = kensei_set_value(catalog, key, value)
-                set_key(data, key, v)
-                _write_checked(file, dump_roundtrip(data))
-                echo(f"set {key} = {str(v).lower() if isinstance(v, bool) else v}")
-                _report(file, echo)
-                return
-            v, note = set_value(doc.system, catalog, key, value)
-            if v is None:
-                if key in data:
-                    from builder.lists.edit import delete_key
-
-                    delete_key(data, key)
-                echo_line = f"removed {key}"
-            else:
-                set_key_ordered(data, key, v, KEY_ORDER[doc.system])
-                echo_line = f"set {key} = {v}"
-            _write_checked(file, dump_roundtrip(data), catalog)
-            echo(echo_line)
-            if note:
-                echo(note)
-            _report(file, echo)
+            ed, change = edit_file(file, lambda ed: ed.set(key, value))
         except DaimyoError as exc:
             fail(exc)
+        _print_change(ed, change)
 
     @app.command("why")
     def why_cmd(
@@ -1063,16 +898,112 @@ def register(app) -> None:
 
         try:
             system = load_list(file).system
-            if system == "kensei":
-                yes, lines = why_troop(file, item, models)
-            else:
+            if system != "kensei":
                 if models is not None:
                     raise UsageError(f"--models applies to kensei troops, not {system} cards", "use --count")
                 if count < 1:
                     raise UsageError(f"--count must be at least 1, not {count}")
-                yes, lines = why_card(file, item, count)
+            yes, lines = why_lines(file, item, None if system == "kensei" else count, models)
         except DaimyoError as exc:
             fail(exc)
         for line in lines:
             echo(line)
         raise typer.Exit(0 if yes else 1)
+
+    @app.command("options")
+    def options_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        type_: Optional[str] = typer.Option(None, "--type", "-t", help="only this troop type, card type or kind (e.g. infantry, event, base-attack)"),
+        search: Optional[str] = typer.Option(None, "--search", "-s", help="only names containing this (case and accents ignored)"),
+        max_cost: Optional[float] = typer.Option(None, "--max-cost", help="only entries costing at most this"),
+        can: bool = typer.Option(False, "--can", help="only what can be added now"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+    ):
+        """What could be added to a list now: every troop or card of the catalog and the list's
+        packs, with its cost and what is left after it, or the first rule that stops it."""
+        from builder.errors import UsageError
+        from builder.lists.editor import ListEditor
+        from builder.options import options
+
+        try:
+            if format not in ("text", "json"):
+                raise UsageError(f"unknown format '{format}'", "use text or json")
+            ed = ListEditor.open(file)
+            found = options(ed, type=type_, search=search, max_cost=max_cost, only_ok=can)
+        except DaimyoError as exc:
+            fail(exc)
+        if format == "json":
+            import json
+
+            echo(json.dumps([o.to_json() for o in found], indent=2, ensure_ascii=False))
+            return
+        for line in options_lines(ed, found):
+            echo(line)
+
+
+def options_lines(ed, found) -> list[str]:
+    """``daimyo options`` as text: one line per entry."""
+    if ed.system == "senji":
+        return [f"{ed.file}: a senji setup gains players, provinces and samurai by editing the file"]
+    if not found:
+        return ["nothing matches"]
+    width = min(max(len(o.name) for o in found), 32)
+    out = []
+    for o in found:
+        if o.unit == "AP":
+            cost = "? AP" if o.cost is None else f"{_n(o.cost)} AP"
+        else:
+            cost = "" if o.cost is None else f"cost {_n(o.cost)}"
+        what = f"{o.count} models" if ed.system == "kensei" and o.count > 1 else ""
+        head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
+        if o.ok:
+            left = "" if o.left is None else f"{_n(o.left)} {o.unit} left"
+            out.append("  ".join(x for x in (head, what, left) if x).rstrip())
+        else:
+            out.append("  ".join(x for x in (head, what) if x) + f"  no: {o.code}: {o.reason}")
+    ok = sum(o.ok for o in found)
+    out.append(f"{ok} of {len(found)} can be added")
+    return out
+
+
+def _flags_fit(file: str, count=None, models=None, led_by=None, standard=False, variant=False,
+               remove=False, all_=False) -> str:
+    """Refuse options that do not apply to the list's system, naming the option; the system."""
+    from builder.errors import UsageError
+    from builder.lists.document import load_list
+
+    system = load_list(file).system
+    if system == "senji":
+        raise _unsupported("senji", "remove" if remove else "add")
+    if system == "kensei":
+        if remove and (count is not None or all_):
+            raise UsageError("--count and --all apply to card lists; 'remove' takes one kensei troop entry")
+        if not remove and count is not None:
+            raise UsageError("--count applies to card lists; a kensei unit's size is --models")
+        if variant:
+            raise UsageError("--variant applies to satsuma decks")
+        if models is not None and models < 1:
+            raise UsageError(f"--models must be at least 1, not {models}")
+        return system
+    for opt, given in (("--models", models is not None), ("--led-by", led_by is not None), ("--standard", standard)):
+        if given:
+            raise UsageError(f"{opt} applies to kensei troops, not {system} cards", "use --count for copies")
+    if count is not None and count < 1:
+        raise UsageError(f"--count must be at least 1, not {count}")
+    if variant and system != "satsuma":
+        raise UsageError("--variant applies to satsuma decks")
+    return system
+
+
+def _print_change(ed, change, breaks: bool = False) -> None:
+    """The notes of an edit, the rules it broke (as ``check`` prints them), then the list's check."""
+    from builder.check import format_result
+    from builder.cli import echo
+
+    for line in change.notes:
+        echo(line)
+    if breaks:
+        for f in change.breaks:
+            echo(f.format(ed.file))
+    for line in format_result(ed.check(), all_rules=False):
+        echo(line)

@@ -1,0 +1,136 @@
+"""The functions of daimyo's public Python API that are not a class or a module of their own.
+
+Import them from ``builder`` (``from builder import check, export``): the package loads each
+one when it is first used, so ``daimyo`` starts as fast as before.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def check(source, packs=()):
+    """Check a list: ``source`` is a file path, a ``ListEditor`` or a parsed ``ListDoc``;
+    ``packs`` are extra pack files. Returns a ``CheckResult`` (``.legal``, ``.findings``,
+    ``.summary``, ``.to_json()``). Raises ``DaimyoError`` for input that cannot be read."""
+    from builder.check import check_doc, check_file
+    from builder.lists.document import ListDoc
+    from builder.lists.editor import ListEditor
+
+    if isinstance(source, ListEditor):
+        return source.check() if not packs else check_doc(source.doc, list(packs))
+    if isinstance(source, ListDoc):
+        return check_doc(source, list(packs))
+    return check_file(source, list(packs))
+
+
+def check_text(text: str, file: str = "<list>", packs=(), base_dir=None):
+    """Check a list given as YAML or JSON text (``file`` names it in messages; packs written in
+    it are relative to ``base_dir``)."""
+    from builder.check import check_text as _check_text
+
+    return _check_text(text, file, list(packs), base_dir=Path(base_dir) if base_dir is not None else None)
+
+
+def load_list(path, display: str | None = None):
+    """Read a list file into a ``ListDoc`` (plain data, positions, the common keys);
+    ``ListError`` with one located line per problem when it is not a list."""
+    from builder.lists.document import load_list as _load
+
+    return _load(path, display)
+
+
+def parse_list(text: str, file: str = "<list>", base_dir=None):
+    """A list given as text, read into a ``ListDoc``."""
+    from builder.lists.document import parse_list as _parse
+
+    return _parse(text, file, base_dir=Path(base_dir) if base_dir is not None else None)
+
+
+def load_catalog(system: str, packs=()):
+    """The validated catalog of ``system`` (an id or alias) with ``packs`` applied."""
+    from builder.systems import find_system
+
+    return find_system(system).load_catalog(packs)
+
+
+def _imported(source, system: str | None = None):
+    """A list in any share format, read: a ``ListEditor``, a path, a share code or text."""
+    from builder.lists.editor import ListEditor
+    from builder.share.api import parse_source_text, read_source
+
+    if isinstance(source, ListEditor):
+        return parse_source_text(source.text, source.file, system, source.base_dir)
+    if isinstance(source, os.PathLike):
+        return read_source(str(source), system)
+    text = str(source)
+    if "\n" in text.strip():
+        return parse_source_text(text, "<text>", system, Path("."))
+    return read_source(text, system)
+
+
+def export(source, to: str = "text", system: str | None = None) -> str:
+    """A list written as ``to``: ``text`` (forum), ``markdown``, ``json``, ``yaml`` or ``code``
+    (a one-line share code). ``source``: a ``ListEditor``, a file path, a share code or text in
+    any of those formats (``system`` names the game of a plain card list)."""
+    from builder.share.api import export_doc, validate
+
+    imp = _imported(source, system)
+    res = validate(imp)
+    return export_doc(imp.doc, to, res.summary if res is not None else None)
+
+
+def import_(source, system: str | None = None, base_dir=None):
+    """A shared list (a share code, forum text, Markdown, JSON or YAML; or a file of one) as a
+    ``ListEditor`` on its YAML, ready to edit, check or save. Packs it names are looked for
+    relative to ``base_dir`` (default: where the source came from); one not found there is left
+    out, and said so in the editor's ``import_notes`` (with the other notes of the import)."""
+    from builder.errors import Diagnostic
+    from builder.lists.dump import dump_list_yaml
+    from builder.lists.editor import ListEditor
+    from builder.paths import is_file
+
+    imp = _imported(source, system)
+    folder = Path(base_dir) if base_dir is not None else imp.base_dir
+    doc, notes = dict(imp.doc), imp.warnings()
+    packs = list(doc.get("packs") or [])
+    found = [p for p in packs if is_file(Path(p) if Path(p).is_absolute() else folder / p)]
+    for p in packs:
+        if p not in found:
+            notes.append(Diagnostic(imp.file, 0, 0, f"pack '{p}' not found here; left out of the list",
+                                    severity="warning").format())
+    if found:
+        doc["packs"] = found
+    else:
+        doc.pop("packs", None)
+    ed = ListEditor.from_text(dump_list_yaml(doc), file=imp.file if imp.file != "<code>" else "<list>",
+                              base_dir=folder)
+    ed.import_notes = notes
+    return ed
+
+
+def render_pdf(source, out_path, force: bool = False, **options) -> Path:
+    """Print a list to a PDF: card sheets (Senshiai, HeroCard, Satsuma), a roster (Kensei) or a
+    setup sheet (Senji). ``source``: a list file or a ``ListEditor`` (its current text, saved
+    or not). Options as ``daimyo print``: paper, card, bleed, marks, backs, duplex, offset,
+    ink_saver. Returns the written path; an existing file is replaced only with ``force``."""
+    from builder.lists.editor import ListEditor
+    from builder.render.api import render_list
+
+    if not isinstance(source, ListEditor):
+        return render_list(source, out_path, force=force, **options)
+    if source.path is not None and not source.changed_on_disk() and source.path.read_text(encoding="utf-8") == source.text:
+        return render_list(source.path, out_path, force=force, **options)
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=".daimyo-", suffix=".yaml", dir=source.base_dir)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source.text)
+        return render_list(tmp, out_path, force=force, **options)
+    finally:
+        os.unlink(tmp)
+
+
+__all__ = ["check", "check_text", "load_list", "parse_list", "load_catalog", "export", "import_", "render_pdf"]

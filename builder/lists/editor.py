@@ -1,0 +1,469 @@
+"""``ListEditor``: open a list, change it, undo, save it back with its comments.
+
+The editor holds the list's text. Every change reads the text into a round-trip tree
+(so comments, key order and quoting survive), applies the edit, and keeps the new text
+only when it still reads as a list of its system; the text before goes on the undo stack.
+``save`` writes atomically and refuses when the file changed on disk since it was read
+(another program, another editor): ``ListChangedError``.
+
+Both the command line (``daimyo add/remove/set/why/options``) and the web builder use it::
+
+    ed = ListEditor.open("army.yaml")
+    change = ed.add("Samurai Yari", models=5)
+    change.notes            # ["added 5 Samurai Yari"]
+    change.comparison.breaks  # rules the addition breaks (empty: none)
+    ed.undo()
+    ed.save()
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from builder.errors import DaimyoError, Diagnostic
+
+
+class ListChangedError(DaimyoError):
+    """The list file changed on disk since the editor read it; nothing was written."""
+
+
+class NothingToUndo(DaimyoError):
+    """``undo`` or ``redo`` with an empty history."""
+
+
+@dataclass
+class Change:
+    """The result of one edit: what was done (``notes``, lines for a person), the check
+    before and after, and their comparison (what the edit adds, fixes or breaks)."""
+
+    notes: list[str]
+    comparison: object  # builder.why.Comparison
+    target: tuple | None = None
+
+    @property
+    def before(self):
+        return self.comparison.before
+
+    @property
+    def after(self):
+        return self.comparison.after
+
+    @property
+    def breaks(self) -> list:
+        """Findings (as ``check`` prints them) of the rules this edit broke or made worse."""
+        return [b.finding for b in self.comparison.breaks]
+
+
+@dataclass
+class _State:
+    text: str
+    doc: object = None
+    result: object = None
+    extra: dict = field(default_factory=dict)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+class ListEditor:
+    """An open list document that can be changed, checked, undone and saved.
+
+    Make one with :meth:`open` (a file), :meth:`from_text` (text, e.g. from a browser) or
+    :meth:`new` (a fresh list of a system). Edits (:meth:`add`, :meth:`remove`, :meth:`set`)
+    raise a ``DaimyoError`` and leave the list as it was when they cannot be done.
+    ``version`` names the current text (it changes with every edit, undo and redo);
+    :meth:`changed_on_disk` tells whether the file differs from what was last read or saved.
+    """
+
+    def __init__(self, text: str, file: str = "<list>", base_dir: str | os.PathLike | None = None,
+                 path: str | os.PathLike | None = None, extra_packs=()):
+        self.path = Path(path) if path is not None else None
+        self.file = file
+        self.base_dir = Path(base_dir) if base_dir is not None else (self.path.parent if self.path else Path("."))
+        self.extra_packs = [str(p) for p in extra_packs]
+        self._undo: list[str] = []
+        self._redo: list[str] = []
+        self._disk: str | None = None
+        self._catalog = None
+        self._state = self._read(text)
+
+    # -- opening ------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: str | os.PathLike, extra_packs=()) -> "ListEditor":
+        """The list file at ``path``; ``ListError`` if it does not read as a list."""
+        from builder.yamlio import read_text
+
+        text = read_text(path, display=str(path))
+        ed = cls(text, file=str(path), path=path, extra_packs=extra_packs)
+        ed._disk = _digest(text.encode("utf-8"))
+        return ed
+
+    @classmethod
+    def from_text(cls, text: str, file: str = "<list>", base_dir=None, extra_packs=()) -> "ListEditor":
+        """A list given as text (not tied to a file until :meth:`save` names one)."""
+        return cls(text, file=file, base_dir=base_dir, extra_packs=extra_packs)
+
+    @classmethod
+    def new(cls, system: str, path: str | os.PathLike | None = None, **options) -> tuple["ListEditor", list[str]]:
+        """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
+        occult, size, hero, max_hero_points, players, side, name, packs); returns the editor
+        and notes for a person. Nothing is written until :meth:`save`."""
+        from builder.catalog.loader import load_catalog
+        from builder.commands.edit import kensei_new, new_list
+        from builder.lists.dump import dump_list_yaml
+
+        folder = Path(path).resolve().parent if path is not None else Path(".").resolve()
+        packs = list(options.get("packs") or [])
+        catalog = load_catalog(system, [str((folder / p).resolve()) for p in packs])
+        notes: list[str] = []
+        if system == "kensei":
+            from builder.errors import UsageError
+
+            if options.get("clan") is None:
+                raise UsageError("a kensei list needs a clan", "e.g. clan='buke'")
+            data = kensei_new(catalog, options["clan"], options.get("points") or 200,
+                              options.get("commander") or "hatamoto", options.get("name"),
+                              bool(options.get("occult")))
+            if packs:
+                data["packs"] = packs
+        else:
+            data, notes = new_list(system, catalog, {**options, "packs": packs})
+        text = dump_list_yaml(data)
+        file = str(path) if path is not None else "<list>"
+        ed = cls(text, file=file, base_dir=folder, path=path)
+        return ed, notes
+
+    # -- state --------------------------------------------------------------------------------
+
+    def _read(self, text: str) -> _State:
+        from builder.lists.document import parse_list
+
+        doc = parse_list(text, self.file, base_dir=self.base_dir)
+        if self._catalog is None:
+            from builder.catalog.loader import load_catalog
+
+            self._catalog = load_catalog(doc.system, list(doc.packs) + self.extra_packs)
+        from builder.systems import rules_module
+
+        rules_module(doc.system).load_list(doc, self._catalog)  # wrong shapes: ListError
+        return _State(text, doc)
+
+    @property
+    def text(self) -> str:
+        """The list as it is now (YAML, comments kept)."""
+        return self._state.text
+
+    @property
+    def doc(self):
+        """The parsed list document (plain data and positions)."""
+        return self._state.doc
+
+    @property
+    def data(self) -> dict:
+        """The list's plain data (a copy: change the list through the editor)."""
+        return copy.deepcopy(self._state.doc.data)
+
+    @property
+    def system(self) -> str:
+        return self._state.doc.system
+
+    @property
+    def catalog(self):
+        """The catalog of the list's system with the list's packs."""
+        return self._catalog
+
+    @property
+    def version(self) -> str:
+        """A short name of the current text; equal texts have equal versions."""
+        return _digest(self.text.encode("utf-8"))
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def check(self):
+        """The check result of the list as it is now (``CheckResult``)."""
+        if self._state.result is None:
+            from builder.check import check_doc
+
+            self._state.result = check_doc(self._state.doc, catalog=self._catalog)
+        return self._state.result
+
+    # -- editing ------------------------------------------------------------------------------
+
+    def _tree(self):
+        from ruamel.yaml import YAML
+
+        from builder.lists.edit import _rt
+
+        y: YAML = _rt()
+        return y.load(self.text)
+
+    def _apply(self, edit) -> Change:
+        """Run ``edit(tree) -> (notes, target)`` on a fresh round-trip tree; keep the result."""
+        from builder.lists.edit import dump_roundtrip
+        from builder.why import compare
+
+        before = self.check()
+        tree = self._tree()
+        notes, target = edit(tree)
+        state = self._read(dump_roundtrip(tree))
+        self._undo.append(self.text)
+        self._redo.clear()
+        self._state = state
+        return Change(list(notes), compare(before, self.check(), target), target)
+
+    def add(self, name: str, count: int | None = None, *, models: int | None = None, led_by: str | None = None,
+            standard: bool = False, variant: bool = False, check_side: bool = True) -> Change:
+        """Add ``count`` copies of a card (card games), or a unit of ``models`` models of a troop
+        (Kensei; default 3 for a unit, 1 for a single model). ``variant`` turns a published
+        Satsuma deck into a variant deck first (``check_side=False`` lets a Satsuma card of the
+        other side in, to ask what that would break). The change's ``breaks`` name the rules it
+        breaks."""
+        from builder.errors import UsageError
+
+        system = self.system
+        if system == "senji":
+            from builder.commands.edit import _unsupported
+
+            raise _unsupported("senji", "add")
+        if system == "kensei":
+            from builder.commands.edit import _default_models, _troop_or_fail
+            from builder.lists.edit import add_troop
+
+            if count is not None:
+                raise UsageError("a count applies to card lists; a kensei unit's size is its models")
+            if variant:
+                raise UsageError("a variant deck applies to satsuma decks")
+            t = _troop_or_fail(self._catalog, name)
+            n = models if models is not None else _default_models(self._catalog, t)
+            if n < 1:
+                raise UsageError(f"models must be at least 1, not {n}")
+            if led_by is not None:
+                _troop_or_fail(self._catalog, led_by)
+
+            def edit(tree):
+                i = add_troop(tree, t.name, n, led_by, standard)
+                return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
+            return self._apply(edit)
+        for opt, given in (("models", models is not None), ("led_by", led_by is not None), ("standard", standard)):
+            if given:
+                raise UsageError(f"{opt} applies to kensei troops, not {system} cards", "use a count for copies")
+        n = 1 if count is None else count
+        if n < 1:
+            raise UsageError(f"the count must be at least 1, not {n}")
+        if variant and system != "satsuma":
+            raise UsageError("a variant deck applies to satsuma decks")
+        from builder.commands.edit import _loc_of, add_card, resolve_card
+
+        pick = resolve_card(system, self._catalog, name, self._state.doc.data)
+
+        def edit(tree):
+            notes = add_card(system, tree, self._catalog, pick, n, variant, check_side=check_side)
+            return notes, _loc_of(system, tree, pick, self._catalog)
+        return self._apply(edit)
+
+    def remove(self, name: str, count: int | None = 1, *, variant: bool = False) -> Change:
+        """Take ``count`` copies of a card off the list (None: every copy), or the last unit of
+        a Kensei troop."""
+        from builder.errors import UsageError
+
+        system = self.system
+        if system == "senji":
+            from builder.commands.edit import _unsupported
+
+            raise _unsupported("senji", "remove")
+        if system == "kensei":
+            from builder.lists.edit import remove_troop
+
+            if count not in (None, 1):
+                raise UsageError("a count applies to card lists; 'remove' takes one kensei troop entry")
+            if variant:
+                raise UsageError("a variant deck applies to satsuma decks")
+
+            def edit(tree):
+                removed = remove_troop(tree, name, self._catalog)
+                shown = removed.get("troop") if isinstance(removed, dict) else removed
+                return [f"removed {shown}"], None
+            return self._apply(edit)
+        if count is not None and count < 1:
+            raise UsageError(f"the count must be at least 1, not {count}")
+        if variant and system != "satsuma":
+            raise UsageError("a variant deck applies to satsuma decks")
+        from builder.commands.edit import remove_card
+
+        return self._apply(lambda tree: (remove_card(system, tree, self._catalog, name, count, variant), None))
+
+    def set(self, key: str, value: str) -> Change:
+        """Change a setting (Kensei commander, points, clan, occult, general; Senshiai size;
+        HeroCard hero, max_hero_points; Satsuma side; name, author, notes of any list)."""
+        system = self.system
+        if system == "kensei":
+            from builder.commands.edit import kensei_set_value
+            from builder.lists.edit import set_key
+
+            v = kensei_set_value(self._catalog, key, value)
+
+            def edit(tree):
+                set_key(tree, key, v)
+                return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
+            return self._apply(edit)
+        from builder.commands.edit import KEY_ORDER, set_value
+        from builder.lists.edit import delete_key, set_key_ordered
+
+        v, note = set_value(system, self._catalog, key, value)
+
+        def edit(tree):
+            notes = []
+            if v is None:
+                if key in tree:
+                    delete_key(tree, key)
+                notes.append(f"removed {key}")
+            else:
+                set_key_ordered(tree, key, v, KEY_ORDER[system])
+                notes.append(f"set {key} = {v}")
+            if note:
+                notes.append(note)
+            if system == "herocard" and key == "hero" and v is not None:
+                from builder.commands.edit import swap_hero_attributes
+
+                notes += swap_hero_attributes(tree, self._catalog, str(v))
+            return notes, (key,)
+        return self._apply(edit)
+
+    def undo(self) -> str:
+        """Go back one edit; returns the text now current."""
+        if not self._undo:
+            raise NothingToUndo("nothing to undo")
+        text = self._undo.pop()
+        self._redo.append(self.text)
+        self._state = self._read(text)
+        return text
+
+    def redo(self) -> str:
+        """Do again the edit last undone; returns the text now current."""
+        if not self._redo:
+            raise NothingToUndo("nothing to redo")
+        text = self._redo.pop()
+        self._undo.append(self.text)
+        self._state = self._read(text)
+        return text
+
+    # -- questions ------------------------------------------------------------------------------
+
+    def why(self, name: str, count: int | None = None, *, models: int | None = None):
+        """Could ``name`` be added? The comparison of the check before and after adding it
+        (``.ok``, ``.breaks``, ``.fixes``, ``.still``), with ``.notes`` and ``.target``; the
+        list itself is not changed."""
+        trial = self.copy()
+        change = trial.add(name, count, models=models, variant=self.system == "satsuma", check_side=False) \
+            if self.system != "kensei" else trial.add(name, models=models)
+        result = change.comparison
+        result.notes = change.notes
+        result.target = change.target
+        result.data = trial._state.doc.data
+        return result
+
+    def options(self, **filters):
+        """Every entry that could be added now; see :func:`builder.options.options`."""
+        from builder.options import options
+
+        return options(self, **filters)
+
+    def copy(self) -> "ListEditor":
+        """An independent editor on the same text (no history; same file and catalog)."""
+        other = object.__new__(ListEditor)
+        other.__dict__.update(self.__dict__)
+        other._undo, other._redo = [], []
+        other._state = _State(self._state.text, self._state.doc, self._state.result)
+        return other
+
+    # -- saving ---------------------------------------------------------------------------------
+
+    def changed_on_disk(self) -> bool:
+        """Whether the file differs from the text last read or saved (a missing file counts)."""
+        if self.path is None or self._disk is None:
+            return False
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return True
+        return _digest(data) != self._disk
+
+    def save(self, path: str | os.PathLike | None = None, *, force: bool = False) -> None:
+        """Write the list atomically (to its own file, or to ``path``).
+
+        Its own file is refused (``ListChangedError``) when it changed on disk since it was read;
+        another file that exists is refused unless ``force``. The check and the write happen
+        under a lock on the folder, so two editors saving at once never lose a change unnoticed.
+        """
+        from builder.yamlio import atomic_write
+
+        own = path is None or (self.path is not None and Path(path).resolve() == self.path.resolve())
+        target = self.path if path is None else Path(path)
+        if target is None:
+            raise DaimyoError(Diagnostic(self.file, 0, 0, "this list has no file yet; give a path to save it to"))
+        with _folder_lock(target):
+            if own and self._disk is not None and not force and self.changed_on_disk():
+                raise ListChangedError(Diagnostic(
+                    str(target), 0, 0, "changed on disk since it was read; not overwritten",
+                    hint="open it again and repeat the change"))
+            atomic_write(target, self.text, force=own or force)
+        if own or self.path is None:
+            self.path = target
+            self._disk = _digest(self.text.encode("utf-8"))
+
+
+class _folder_lock:
+    """An exclusive lock on the folder of ``path`` while a list is compared and replaced."""
+
+    def __init__(self, path: Path):
+        self.folder = Path(path).parent if str(Path(path).parent) else Path(".")
+        self.fd = None
+
+    def __enter__(self):
+        try:
+            import fcntl
+
+            self.fd = os.open(self.folder, os.O_RDONLY)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):  # no locks here: the comparison alone still guards
+            if self.fd is not None:
+                os.close(self.fd)
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the lock
+        return False
+
+
+def edit_file(path: str | os.PathLike, change, attempts: int = 20) -> tuple[ListEditor, Change]:
+    """Open ``path``, apply ``change(editor) -> Change`` and save; when the file changed on disk
+    meanwhile, read it again and repeat, so no other edit is lost."""
+    for _ in range(attempts - 1):
+        ed = ListEditor.open(path)
+        result = change(ed)
+        try:
+            ed.save()
+            return ed, result
+        except ListChangedError:
+            continue
+    ed = ListEditor.open(path)
+    result = change(ed)
+    ed.save()
+    return ed, result
+
+
+__all__ = ["ListEditor", "Change", "ListChangedError", "NothingToUndo", "edit_file"]

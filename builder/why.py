@@ -1,0 +1,123 @@
+"""What a change to a list does to its check: one comparison for every game system.
+
+``compare(before, after, target)`` takes the check results of a list before and after a
+change (an addition, a removal, a new setting) and says which rules the change breaks or
+makes worse, which broken rules it fixes, which stay broken, and how the summary's numbers
+move. ``daimyo why``, the editing commands and ``options`` all read the same answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from builder.findings import CheckResult, Finding
+
+
+@dataclass
+class Broken:
+    """A rule the change breaks (``before`` is None) or makes worse (``before``: as it was)."""
+
+    finding: Finding
+    before: Finding | None = None
+
+
+@dataclass
+class Comparison:
+    """The check before and after a change, and what the change does.
+
+    ``breaks``: errors the change causes or makes worse (each with the finding before, if the
+    rule was already broken); ``still``: errors that stay without getting worse; ``fixes``: codes
+    of rules broken before and kept after; ``adds``: the change of every number of the summary
+    (``{"points": 25, "units": 1}``); ``ok`` is True when nothing breaks.
+    """
+
+    before: CheckResult
+    after: CheckResult
+    breaks: list[Broken] = field(default_factory=list)
+    still: list[Finding] = field(default_factory=list)
+    fixes: list[str] = field(default_factory=list)
+    adds: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.breaks
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "adds": self.adds, "fixes": list(self.fixes),
+                "breaks": [dict(b.finding.to_json(), **({"before": b.before.to_json()} if b.before else {}))
+                           for b in self.breaks],
+                "still": [f.to_json() for f in self.still],
+                "legal_before": self.before.legal, "legal_after": self.after.legal}
+
+
+def number(v):
+    """``v`` when it is a number (not a bool), else None."""
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def gap(f: Finding) -> str:
+    """" (over by N)" for a maximum, " (short by N)" for a minimum, "" otherwise."""
+    v, b = number(f.value), number(f.bound)
+    if v is None or b is None or v == b:
+        return ""
+    return f" ({'over' if v > b else 'short'} by {fmt(abs(v - b))})"
+
+
+def fmt(v) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def is_not_worse(f: Finding, was: Finding) -> bool:
+    """The same rule was broken before and the new value is no further from its bound."""
+    v, b, w = number(f.value), number(f.bound), number(was.value)
+    if v is None or b is None or w is None:
+        return f.message == was.message
+    if v < b:  # a minimum: only getting closer counts
+        return v >= w
+    return v <= w
+
+
+def _within(loc, target) -> bool:
+    return loc is not None and target is not None and tuple(loc[:len(target)]) == tuple(target)
+
+
+def compare(before: CheckResult, after: CheckResult, target: tuple | None = None) -> Comparison:
+    """What the change from ``before`` to ``after`` does.
+
+    ``target`` is where the change was written (``("troops", 5)``, ``("cards", "Warriors")``):
+    an error there is the change's own, even when the same rule was broken before.
+    """
+    def key(f):
+        return (f.code, f.message)
+
+    old = {key(f) for f in before.findings}
+    old_errors = [f for f in before.findings if f.severity == "error"]
+    out = Comparison(before, after)
+    for f in after.findings:
+        if f.severity != "error":
+            continue
+        same_place = next((g for g in old_errors if g.code == f.code and g.loc == f.loc), None)
+        if _within(f.loc, target):
+            out.breaks.append(Broken(f, same_place if same_place is not None and key(same_place) != key(f)
+                                     else None))
+            continue
+        if key(f) in old:
+            out.still.append(f)
+            continue
+        was = same_place or next((g for g in old_errors if g.code == f.code), None)
+        if was is not None and is_not_worse(f, was):
+            out.still.append(f)
+        else:
+            out.breaks.append(Broken(f, was))
+    out.breaks.sort(key=lambda b: not _within(b.finding.loc, target))  # the change's own place first
+    out.fixes = sorted({f.code for f in old_errors} - {f.code for f in after.findings if f.severity == "error"})
+    for k, v in after.summary.items():
+        a, b = number(v), number(before.summary.get(k))
+        if a is not None and b is not None and a != b:
+            out.adds[k] = a - b
+    return out
+
+
+__all__ = ["Broken", "Comparison", "compare", "gap", "is_not_worse"]
