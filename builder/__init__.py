@@ -19,7 +19,7 @@ Names (each loaded when first used, so importing ``builder`` stays cheap):
 * ``check(source, packs=())``, ``check_text(text, ...)``: check a list (a ``CheckResult``).
 * ``load_list(path)``, ``parse_list(text)``: read a list document (``ListDoc``).
 * ``load_catalog(system, packs=())``: a system's validated catalog.
-* ``find_system(name)``, ``systems()``: the game systems (``GameSystem``) by id or alias.
+* ``find_system(name)``, ``list_systems()``: the game systems (``GameSystem``) by id or alias.
 * ``ListEditor``, ``Change``, ``ListChangedError``, ``edit_file``: editing lists.
 * ``why(before, after, target=None)``: what a change does (a ``Comparison``).
 * ``options(list, type=, search=, max_cost=, only_ok=)``: what could be added (``Option`` rows).
@@ -44,16 +44,16 @@ _API = {
     "import_": ("builder.api", "import_"),
     "render_pdf": ("builder.api", "render_pdf"),
     "find_system": ("builder.systems", "find_system"),
-    "systems": ("builder.systems", "systems"),
+    "list_systems": ("builder.systems", "list_systems"),
     "GameSystem": ("builder.systems", "GameSystem"),
     "ListEditor": ("builder.lists.editor", "ListEditor"),
     "Change": ("builder.lists.editor", "Change"),
     "ListChangedError": ("builder.lists.editor", "ListChangedError"),
     "edit_file": ("builder.lists.editor", "edit_file"),
-    "why": ("builder.why", "compare"),
-    "Comparison": ("builder.why", "Comparison"),
-    "options": ("builder.options", "options"),
-    "Option": ("builder.options", "Option"),
+    "why": ("builder.lists.compare", "compare"),
+    "Comparison": ("builder.lists.compare", "Comparison"),
+    "options": ("builder.lists.options", "options"),
+    "Option": ("builder.lists.options", "Option"),
     "CheckResult": ("builder.findings", "CheckResult"),
     "Finding": ("builder.findings", "Finding"),
     "DaimyoError": ("builder.errors", "DaimyoError"),

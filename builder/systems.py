@@ -85,7 +85,7 @@ def find_system(name: str) -> GameSystem:
     raise UsageError(f"unknown system '{name}'", did_you_mean(str(name), SYSTEMS) or "one of " + ", ".join(SYSTEMS))
 
 
-def systems() -> list[GameSystem]:
+def list_systems() -> list[GameSystem]:
     """Every system, in the order daimyo lists them."""
     return list(REGISTRY.values())
 

@@ -27,7 +27,7 @@ def work(tmp_path):
 
 def test_import_builder_loads_no_library_module():
     code = ("import sys, builder; print(','.join(m for m in ('builder.api', 'builder.lists.editor', "
-            "'builder.options', 'builder.check', 'pydantic', 'ruamel.yaml') if m in sys.modules))")
+            "'builder.lists.options', 'builder.check', 'pydantic', 'ruamel.yaml') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
@@ -40,6 +40,14 @@ def test_every_exported_name_resolves_and_has_a_docstring():
         assert (getattr(value, "__doc__", None) or "").strip(), name
     with pytest.raises(AttributeError):
         builder.no_such_name  # noqa: B018
+
+
+def test_exported_names_are_not_shadowed_by_submodules():
+    """Importing ``builder.X`` would replace an exported ``X``; only ``check`` is both (a callable module)."""
+    pkg = ROOT / "builder"
+    for name in builder.__all__:
+        if name != "check":
+            assert not (pkg / f"{name}.py").exists() and not (pkg / name).is_dir(), name
 
 
 def test_check_is_callable_whether_or_not_the_module_was_imported(work):

@@ -164,7 +164,7 @@ def why_lines(path: str, name: str, count: int | None = None, models: int | None
     """Could ``name`` (``count`` copies of a card, a unit of ``models`` of a troop) be added to the
     list at ``path``? ``(yes, lines)`` from the library's comparison before and after."""
     from builder.lists.editor import ListEditor
-    from builder.why import gap
+    from builder.lists.compare import gap
 
     ed = ListEditor.open(path)
     if ed.system not in EDITABLE or ed.system == "senji":
@@ -923,7 +923,7 @@ def register(app) -> None:
         packs, with its cost and what is left after it, or the first rule that stops it."""
         from builder.errors import UsageError
         from builder.lists.editor import ListEditor
-        from builder.options import options
+        from builder.lists.options import options
 
         try:
             if format not in ("text", "json"):

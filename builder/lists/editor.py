@@ -41,7 +41,7 @@ class Change:
     before and after, and their comparison (what the edit adds, fixes or breaks)."""
 
     notes: list[str]
-    comparison: object  # builder.why.Comparison
+    comparison: object  # builder.lists.compare.Comparison
     target: tuple | None = None
 
     @property
@@ -212,7 +212,7 @@ class ListEditor:
     def _apply(self, edit) -> Change:
         """Run ``edit(tree) -> (notes, target)`` on a fresh round-trip tree; keep the result."""
         from builder.lists.edit import dump_roundtrip
-        from builder.why import compare
+        from builder.lists.compare import compare
 
         before = self.check()
         tree = self._tree()
@@ -375,8 +375,8 @@ class ListEditor:
         return result
 
     def options(self, **filters):
-        """Every entry that could be added now; see :func:`builder.options.options`."""
-        from builder.options import options
+        """Every entry that could be added now; see :func:`builder.lists.options.options`."""
+        from builder.lists.options import options
 
         return options(self, **filters)
 

@@ -12,7 +12,7 @@ import copy
 import unicodedata
 from dataclasses import dataclass
 
-from builder.why import compare, number
+from builder.lists.compare import compare, number
 
 
 @dataclass
