@@ -883,3 +883,40 @@ def _blame(r, kind, group: list[Item], plus, bound, ctx: Context, key) -> tuple 
     if group and r.for_each not in ("list", "entry"):
         return group[0].loc
     return ctx.default_loc
+
+
+def limit_report(restrictions: Iterable, items: list[Item], ctx: Context) -> list[dict]:
+    """Every active restriction measured as ``evaluate`` measures it, broken or not: one row per
+    bound and group with the value, the bound and the room left.
+
+    ``room`` is how much more the list may add before a maximum is broken (bound - value), how much
+    it has above a minimum (value - bound; negative: short by that much), or the distance to an
+    exact bound. Rules that cannot be applied (a missing house rule, no table row) are left out.
+    """
+    rows: list[dict] = []
+    gaps: dict = {}
+    sess = _session(ctx, items)
+    for r in active_restrictions(restrictions, ctx):
+        measure_unit = f" {ctx.unit}" if r.count == "points" else ""
+        state, bounds = _bounds(r, ctx, measure_unit, sess)
+        if state != "ok":
+            continue
+        extra = 0
+        for p in _plus(r, ctx):
+            extra += p[0]
+        for key, group in _groups(r, items, ctx, gaps, sess):
+            value = _exact(_measure_exact(r.count, group) + extra)
+            for kind, bv, bound in bounds:
+                if kind == "max":
+                    room, ok = bound - value, value <= bound
+                elif kind == "min":
+                    room, ok = value - bound, value >= bound
+                else:
+                    room, ok = bound - value, value == bound
+                rows.append({"code": f"{ctx.prefix}.{r.code}", "label": r.label, "kind": kind,
+                             "count": r.count, "group": None if key is None else
+                             (key.name if isinstance(key, Item) else str(key)),
+                             "value": plain(value), "bound": plain(bound), "bound_text": bv.text,
+                             "room": plain(_exact(room)), "ok": ok, "unit": ctx.unit if r.count == "points"
+                             else (r.noun or _NOUN.get(r.count, r.count)), "source": r.source})
+    return rows

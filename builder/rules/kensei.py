@@ -828,3 +828,28 @@ _PERCENTS: dict = {}
 
 def explain_entry(e: TroopEntry) -> str:
     return f"{e.name} x{e.models}"
+
+
+# -- limits (for statistics) ---------------------------------------------------------------------
+
+def limits(lst: KenseiList, catalog, rules: dict) -> list[dict]:
+    """Every limit of the army measured by the rules engine, with the room left (see
+    ``engine.limit_report``)."""
+    from builder.rules.engine import limit_report
+
+    items, ctx = _prepare(lst, catalog, rules)
+    return limit_report(catalog.model.restrictions, items, ctx)
+
+
+def points_by(lst: KenseiList, catalog, rules: dict, fact: str) -> dict[str, Any]:
+    """Points spent per value of a troop fact (``class``, ``type``, ``titles``...); an entry with
+    several values (titles) counts under each."""
+    items, _ = _prepare(lst, catalog, rules)
+    out: dict[str, Any] = {}
+    for it in items:
+        v = it.facts.get(fact)
+        values = sorted(v) if isinstance(v, (set, frozenset, list, tuple)) else [v]
+        for x in values:
+            k = "unknown" if x is None or type(x).__name__ == "Unknown" else str(x)
+            out[k] = plain(_exact(out.get(k, 0) + _exact(it.points)))
+    return out

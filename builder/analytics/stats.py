@@ -1,0 +1,239 @@
+"""Statistics of a list for every system (``daimyo stats``).
+
+``list_stats(path, odds=(), packs=())`` reads and checks the list like ``daimyo check``
+and returns a plain dict: the check's verdict and summary, counts of the cards by each
+field (card games), the limits of the rules with the room left, and the answers to
+the odds queries. Every number comes from the rules cores: Kensei limits are the rules
+engine's own measure of each restriction (``builder.rules.kensei.limits``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from builder.analytics.deck import CARD_SYSTEMS, DeckView, deck_view
+
+
+@dataclass
+class Loaded:
+    doc: object
+    catalog: object
+    lst: object
+    rules: dict
+    result: object  # CheckResult
+    view: DeckView | None
+
+
+def load(path, packs=()) -> Loaded:
+    from builder.catalog.loader import load_catalog
+    from builder.check import check_doc, resolve_house_rules
+    from builder.lists.document import load_list
+    from builder.systems import rules_module
+
+    doc = load_list(path)
+    catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in packs])
+    result = check_doc(doc, catalog=catalog)
+    rules = resolve_house_rules(doc, catalog)
+    lst, _ = rules_module(doc.system).load_list(doc, catalog)
+    view = deck_view(doc.system, lst, catalog, rules) if doc.system in CARD_SYSTEMS else None
+    return Loaded(doc, catalog, lst, rules, result, view)
+
+
+def _share(n, total) -> float:
+    return n / total if total else 0.0
+
+
+def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
+    from builder.analytics import odds as oddsmod
+    from builder.errors import UsageError
+
+    ld = loaded or load(path, packs)
+    res = ld.result
+    counts = res.counts()
+    out: dict = {"file": res.file, "system": res.system, "name": res.name, "legal": res.legal,
+                 "errors": counts["error"], "warnings": counts["warning"], "summary": dict(res.summary)}
+    if ld.view is not None:
+        v = ld.view
+        out["cards"] = v.total
+        out["hand_size"] = v.hand_size
+        out["counts"] = [{"field": f.name, "title": f.title,
+                          "values": [{"value": k, "cards": n, "share": _share(n, v.total)}
+                                     for k, n in v.counts(f.name).items()]}
+                         for f in v.fields.values() if f.counted]
+        if v.notes:
+            out["notes"] = list(v.notes)
+    elif odds:
+        raise UsageError(f"{res.file}: odds are for card decks (Senshiai, HeroCard, Satsuma), "
+                         f"not {res.system} lists")
+    extra = {"senshiai": _senshiai, "herocard": _herocard, "satsuma": _satsuma, "kensei": _kensei,
+             "senji": _senji}[res.system]
+    out.update(extra(ld))
+    if odds:
+        out["odds"] = [oddsmod.answer(q, ld.view).to_json() for q in odds]
+    return out
+
+
+def _limit(label: str, kind: str, value, bound, unit: str, source: str | None = None, group=None) -> dict:
+    room = (bound - value) if kind == "max" else (value - bound)
+    ok = value <= bound if kind == "max" else value >= bound
+    return {"label": label, "kind": kind, "group": group, "value": value, "bound": bound, "room": room,
+            "ok": ok, "unit": unit, "source": source}
+
+
+def _senshiai(ld: Loaded) -> dict:
+    from builder.rules.senshiai import SRC_DECK
+
+    total = ld.view.total
+    rows = []
+    max_cards = int(ld.rules.get("max_deck_cards", ld.catalog.model.deck_rules.max_cards))
+    rows.append(_limit("cards in the deck", "max", total, max_cards, "cards", SRC_DECK))
+    if ld.lst.size is not None:
+        rows.append(_limit("cards against the agreed size", "max", total, ld.lst.size, "cards", SRC_DECK))
+    curve = [{"cost": k, "cards": n} for k, n in ld.view.counts("cost").items()]
+    return {"limits": rows, "cost_curve": curve}
+
+
+def _herocard(ld: Loaded) -> dict:
+    from builder.rules import herocard as core
+
+    rows = []
+    s = ld.result.summary
+    if s.get("hero_points") is not None and s.get("max_hero_points") is not None:
+        rows.append(_limit("hero points", "max", s["hero_points"], s["max_hero_points"], "points", core.SRC_POINTS))
+    dr = ld.catalog.model.deck_rules
+    minimum = int(ld.rules.get("min_action_cards", dr.min_action_cards))
+    rows.append(_limit("action cards", "min", ld.lst.action_total(), minimum, "cards", core.SRC_DECK))
+    if dr.max_copies:
+        for slot in ld.lst.deck:
+            if slot.card is not None:
+                rows.append(_limit("copies of one card", "max", slot.count, int(dr.max_copies), "copies",
+                                   core.SRC_DECK, group=slot.card.name))
+    return {"limits": rows}
+
+
+def _satsuma(ld: Loaded) -> dict:
+    from builder.rules import satsuma as core
+
+    cards_of = []
+    for e in ld.lst.entries:
+        pc = e.custom if e.custom is not None else (core.play_card(e.card, ld.rules) if e.card else None)
+        if pc is not None:
+            cards_of.append((pc, e.count))
+    suits = []
+    for letter, name in core.SUIT_NAMES.items():
+        cards = weighted = top = 0
+        for pc, count in cards_of:
+            vals = [v for s, v in pc.options if s == letter]
+            if vals:
+                cards += count
+                weighted += max(vals) * count
+                top = max(top, max(vals))
+        suits.append({"suit": name, "letter": letter, "cards": cards, "max": top,
+                      "mean": weighted / cards if cards else 0.0,
+                      "roles": [r for r in core.ROLES if letter not in core.FORBIDDEN[r]]})
+    hand = core.constant(ld.catalog, "hand_size", core.HAND_SIZE)
+    rows = [_limit("cards in the deck, at least one hand", "min", ld.lst.total(), hand, "cards", f"{core.SEED}:35")]
+    return {"suits": suits, "limits": rows}
+
+
+def _kensei(ld: Loaded) -> dict:
+    from builder.rules import kensei as core
+
+    names = {c.id.lower(): c.name for c in ld.catalog.model.troop_classes}
+    by_class = {names.get(k.lower(), k): v for k, v in core.points_by(ld.lst, ld.catalog, ld.rules, "class").items()}
+    limit = ld.lst.points
+    points = [{"by": "class", "values": _points_rows(by_class, limit)},
+              {"by": "type", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "type"), limit)},
+              {"by": "title", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "titles"), limit)}]
+    return {"points": points, "limits": core.limits(ld.lst, ld.catalog, ld.rules), "battle_size": limit}
+
+
+def _points_rows(d: dict, limit) -> list[dict]:
+    return [{"value": k, "points": v, "share": _share(v, limit)} for k, v in sorted(d.items(), key=lambda kv: -kv[1])]
+
+
+def _senji(ld: Loaded) -> dict:
+    from builder.rules import senji as core
+
+    c = core.constants(ld.catalog)
+    players, rows = [], []
+    for p in ld.lst.players:
+        units = sum(pp.units for pp in p.provinces)
+        provinces = len(p.provinces)
+        players.append({"name": p.name, "family": p.family_entry.name if p.family_entry is not None else p.family,
+                        "provinces": provinces, "units": units,
+                        "samurai": sum(1 for pp in p.provinces if pp.samurai),
+                        "fortresses": sum(pp.fortresses for pp in p.provinces)})
+        rows.append(_limit("units of a player", "max", units, c["units_per_player"], "units",
+                           core.limit_source(ld.catalog, "units_per_player", ""), group=p.name))
+        rows.append(_limit("provinces of a player", "max", provinces, c["provinces_per_player"], "provinces",
+                           core.limit_source(ld.catalog, "provinces_per_player", ""), group=p.name))
+        for pp in p.provinces:
+            if pp.units:
+                name = pp.entry.name if pp.entry is not None else pp.province
+                rows.append(_limit("units in a province", "max", pp.units, c["units_per_province"], "units",
+                                   core.limit_source(ld.catalog, "units_per_province", ""), group=f"{p.name}: {name}"))
+    return {"players": players, "limits": rows}
+
+
+# -- text -----------------------------------------------------------------------------------
+
+def _num(v) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def format_stats(st: dict) -> list[str]:
+    title = f" \"{st['name']}\"" if st.get("name") else ""
+    verdict = "legal" if st["legal"] else f"ILLEGAL ({st['errors']} error{'s' * (st['errors'] != 1)})"
+    size = f", {st['cards']} cards" if "cards" in st else ""
+    lines = [f"{st['file']}: {st['system']}{title}{size}, {verdict}"]
+    for note in st.get("notes", ()):
+        lines.append(f"  {note}")
+    for block in st.get("counts", ()):
+        if not block["values"]:
+            continue
+        lines.append(f"{block['title']}:")
+        width = max(len(str(v["value"])) for v in block["values"])
+        for v in block["values"]:
+            bar = "#" * round(30 * v["share"])
+            lines.append(f"  {str(v['value']):<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
+    if st["system"] == "satsuma":
+        lines.append("Suits (cards offering the suit, strongest, mean strength; who may count it):")
+        for s in st["suits"]:
+            lines.append(f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
+                         f"{' and '.join(s['roles'])}")
+    if st["system"] == "kensei":
+        for block in st["points"]:
+            lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
+            width = max((len(str(v["value"])) for v in block["values"]), default=0)
+            for v in block["values"]:
+                lines.append(f"  {str(v['value']):<{width}}  {_num(v['points']):>5} AP  {100 * v['share']:5.1f}%")
+    if st["system"] == "senji":
+        lines.append("Players:")
+        for p in st["players"]:
+            lines.append(f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
+                         f"{p['samurai']} samurai, {p['fortresses']} fortresses")
+    if st.get("limits"):
+        lines.append("Limits (value, bound, room left):")
+        for r in st["limits"]:
+            what = r["label"] + (f" [{r['group']}]" if r.get("group") else "")
+            rel = "<=" if r["kind"] == "max" else (">=" if r["kind"] == "min" else "=")
+            if r["ok"]:
+                room = f"room {_num(r['room'])}" if r["kind"] == "max" else f"{_num(r['room'])} to spare"
+                if r["kind"] == "exactly":
+                    room = "met"
+            else:
+                room = f"BROKEN by {_num(abs(r['room']))}"
+            bound = r.get("bound_text") or f"{_num(r['bound'])} {r['unit']}"
+            lines.append(f"  {what}: {_num(r['value'])} {rel} {bound}  ({room})")
+    if st.get("odds"):
+        lines.append("Odds (exact, hypergeometric):")
+        for o in st["odds"]:
+            p = o["probability"]
+            pct = f"{100 * p:.2f}%" if 0 < p < 1 else f"{100 * p:.0f}%"
+            lines.append(f"  P({o['shown']})"
+                         f" = {p:.4f} ({pct}); {o['matching']} of {o['deck']} cards match, "
+                         f"{o['expected']:.2f} expected in {o['drawn']}")
+    return lines
