@@ -22,7 +22,7 @@ from builder.rules import satsuma as core
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"
-SEED = ROOT.parent / "shared" / "seeds" / "003_d64fd863b3930085.txt"
+SEED = "003_d64fd863b3930085.txt"
 
 
 def small_view(rows):
@@ -122,9 +122,10 @@ def test_bad_queries_name_the_column(query, col, words):
 
 # -- statistics -----------------------------------------------------------------------------
 
-@pytest.mark.skipif(not SEED.exists(), reason="the Satsuma Rebellion rulebook text is not available")
 def test_satsuma_suit_counts_match_the_rulebook_card_list():
-    lines = SEED.read_text().split("\n")[62:108]  # the samurai deck, lines 63-108
+    from conftest import rulebook_text
+
+    lines = rulebook_text(SEED).split("\n")[62:108]  # the samurai deck, lines 63-108
     want: dict = {}
     for line in lines:
         letters = set(re.findall(r"\b([FRLADMWE])\d+", line))
