@@ -87,6 +87,17 @@ class Entry(Sourced):
     name: str
     aliases: list[str] = []
     notes: str | None = None
+    art: str | None = None       # printed art: an image path relative to the pack (optional)
+    focus: str | None = None     # which part of the art to keep when it is cropped to its box
+
+    @field_validator("focus")
+    @classmethod
+    def _focus_ok(cls, v):
+        if v is not None:
+            from builder.catalog.focus import parse_focus
+
+            parse_focus(v)
+        return v
 
     @model_validator(mode="after")
     def _default_id(self):

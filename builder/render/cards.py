@@ -348,6 +348,7 @@ class PreparedImage:
     width_px: int
     height_px: int
     mask: Any = None
+    dpi: float = 300.0    # the resolution the source prints at in its box
 
     @property
     def is_jpeg(self) -> bool:
@@ -355,15 +356,15 @@ class PreparedImage:
 
 
 JPEG_QUALITY = 90
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
 
 
-def _cache_file(path: Path, st, max_w: int, max_h: int) -> Path | None:
-    """Where the resampled JPEG of ``path`` at ``max_w`` x ``max_h`` px is kept between runs."""
+def _cache_file(path: Path, st, key: str) -> Path | None:
+    """Where the prepared JPEG of ``path`` (``key``: pixel size, crop, turn) is kept between runs."""
     try:
         from builder.paths import cache_dir
 
-        ident = f"{_CACHE_VERSION}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{max_w}x{max_h}:q{JPEG_QUALITY}"
+        ident = f"{_CACHE_VERSION}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{key}:q{JPEG_QUALITY}"
         return cache_dir() / "images" / (hashlib.sha1(ident.encode()).hexdigest()[:24] + ".jpg")
     except OSError:
         return None
@@ -395,46 +396,92 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = MAX_DPI) -> PreparedImage:
-    """Open an image with Pillow; resample it to at most ``max_dpi`` at the size it prints.
+LOW_DPI = 150    # below this, art looks blurry on paper: a warning says so
 
-    A JPEG already within the limit passes through unchanged (its bytes are embedded as
-    they are); anything else is re-encoded: JPEG (quality 90) for opaque images, PNG for
-    images with transparency. A large JPEG is decoded at a reduced scale (Pillow's
-    ``draft``) before the final resampling, and the re-encoded JPEG is kept in the cache
-    folder (keyed by file, size, modification time and pixel size), so printing the same
-    deck again does not resample again. The JPEG bytes go into the PDF as they are: they
-    are never decoded a second time. Unreadable files are a UsageError.
+
+def _to_8bit(im):
+    """Pillow modes a PDF cannot take as they are (16-bit and 32-bit greyscale, floats)
+    scaled to 8 bits: converting them directly clips them to a blank box."""
+    if im.mode in ("I;16", "I;16B", "I;16L", "I;16N"):
+        return im.point(lambda v: v / 256).convert("L") if hasattr(im, "point") else im.convert("L")
+    if im.mode == "I":
+        lo, hi = im.getextrema()
+        if hi > 255:
+            return im.point(lambda v: v * (255.0 / 65535.0)).convert("L")
+        return im.convert("L")
+    if im.mode == "F":
+        return im.point(lambda v: v * 255.0).convert("L")
+    return im
+
+
+def _orientation(im) -> int:
+    try:
+        return int(im.getexif().get(0x0112, 1) or 1)
+    except Exception:
+        return 1
+
+
+def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = MAX_DPI,
+                  focus: tuple[float, float] | None = None) -> PreparedImage:
+    """Open an image with Pillow and make it fill its box: cropped to the box's proportions
+    around ``focus`` (fractions from the top-left; default the centre), turned as its EXIF
+    orientation says, 16-bit images scaled to 8 bits, resampled to at most ``max_dpi`` at
+    the size it prints. ``dpi`` on the result is the resolution it prints at.
+
+    A JPEG that needs none of this (same proportions, upright, within the dpi limit)
+    passes through unchanged (its bytes are embedded as they are); anything else is
+    re-encoded: JPEG (quality 90) for opaque images, PNG for images with transparency. A
+    large JPEG is decoded at a reduced scale (Pillow's ``draft``) before the final
+    resampling, and the re-encoded JPEG is kept in the cache folder (keyed by file, size,
+    modification time, crop and pixel size), so printing the same deck again does not
+    resample again. Unreadable files are a UsageError.
     """
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image, ImageOps, UnidentifiedImageError
 
+    from builder.catalog.focus import cover_crop
+
+    focus = focus or (0.5, 0.5)
     try:
         st = path.stat()
         with Image.open(path) as im:
             fmt = im.format
+            turn = _orientation(im)
             w, h = im.size
-            # the printed size: contained in the box
-            scale = min(box_w_mm / w, box_h_mm / h)
-            print_w_in, print_h_in = w * scale / 25.4, h * scale / 25.4
-            max_w, max_h = max(1, int(print_w_in * max_dpi + 0.5)), max(1, int(print_h_in * max_dpi + 0.5))
-            needs_resample = w > max_w * 1.02 or h > max_h * 1.02
-            if fmt == "JPEG" and not needs_resample and im.mode in ("RGB", "L", "CMYK"):
+            if turn in (5, 6, 7, 8):       # turned a quarter: width and height swap
+                w, h = h, w
+            crop = cover_crop(w, h, box_w_mm, box_h_mm, focus)
+            cw, ch = crop[2] - crop[0], crop[3] - crop[1]
+            if cw >= w * 0.99 and ch >= h * 0.99:    # within 1 %: stretched imperceptibly, not cut
+                crop, cw, ch = (0, 0, w, h), w, h
+            dpi = cw / (box_w_mm / 25.4)
+            max_w = max(1, int(box_w_mm / 25.4 * max_dpi + 0.5))
+            max_h = max(1, int(box_h_mm / 25.4 * max_dpi + 0.5))
+            needs_resample = cw > max_w * 1.02 or ch > max_h * 1.02
+            cropped = (cw, ch) != (w, h)
+            plain = fmt == "JPEG" and im.mode in ("RGB", "L", "CMYK") and turn == 1 and not cropped
+            if plain and not needs_resample:
                 im.load()  # a truncated or broken file fails here, not in the PDF writer
                 data = path.read_bytes()
-                return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, w, h)
+                return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, w, h, dpi=dpi)
             alpha = _has_alpha(im)
-            cached = _cache_file(path, st, max_w, max_h) if needs_resample and not alpha else None
+            key = f"{max_w}x{max_h}:{crop}:{turn}"
+            cached = _cache_file(path, st, key) if not alpha else None
             if cached is not None and cached.is_file():
                 data = cached.read_bytes()
                 size = _jpeg_size(data)
                 if size:
-                    return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, *size)
-            if needs_resample and fmt == "JPEG":
+                    return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, *size, dpi=dpi)
+            if needs_resample and fmt == "JPEG" and turn == 1 and not cropped:
                 im.draft("RGB", (max_w, max_h))   # decode at a reduced scale: much faster
             im.load()
-            img = im
-            if needs_resample and im.size != (max_w, max_h):
-                img = im.convert("RGBA" if alpha else "RGB").resize((max_w, max_h), Image.LANCZOS,
+            img = _to_8bit(im)
+            if turn != 1:
+                img = ImageOps.exif_transpose(img)
+            if cropped:
+                sx, sy = img.size[0] / w, img.size[1] / h     # draft may have decoded smaller
+                img = img.crop((round(crop[0] * sx), round(crop[1] * sy), round(crop[2] * sx), round(crop[3] * sy)))
+            if needs_resample and img.size != (max_w, max_h):
+                img = img.convert("RGBA" if alpha else "RGB").resize((max_w, max_h), Image.LANCZOS,
                                                                      reducing_gap=3.0)
             buf = io.BytesIO()
             if alpha:
@@ -443,13 +490,12 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
                 img.convert("RGBA").save(buf, "PNG", optimize=False)
                 buf.seek(0)
                 return PreparedImage(hashlib.sha1(buf.getvalue()).hexdigest()[:16], ImageReader(buf),
-                                     img.size[0], img.size[1], "auto")
+                                     img.size[0], img.size[1], "auto", dpi=dpi)
             img.convert("RGB").save(buf, "JPEG", quality=JPEG_QUALITY)
             data = buf.getvalue()
-            if needs_resample:
-                _cache_store(cached, data)
-            return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, img.size[0], img.size[1])
-    except (UnidentifiedImageError, OSError) as exc:
+            _cache_store(cached, data)
+            return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, img.size[0], img.size[1], dpi=dpi)
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise UsageError(f"cannot read image '{path}': {exc.__class__.__name__}",
                          "use a PNG or JPEG file") from None
 
@@ -708,13 +754,11 @@ class CardSheetWriter:
         c = self.c
         layout = self.tpl.layouts[face.layout]
         c.saveState()
-        if img is not None:
-            x, y, w, h = self.box_pt(layout.art)
-            s = min(w / img.width_px, h / img.height_px)
-            iw, ih = img.width_px * s, img.height_px * s
+        if img is not None:   # cropped to the box's proportions: it fills the box
+            x, y, w, h = (pt(v) for v in art_box(self.tpl, face.layout, self.opts))
             c.saveState()
-            c.translate(x + (w - iw) / 2, y + (h - ih) / 2)
-            c.scale(iw, ih)
+            c.translate(x, y)
+            c.scale(w, h)
             c.doForm(self.image_form(img))
             c.restoreState()
         for spec in layout.fields:
@@ -954,22 +998,57 @@ def _band_text(c, paper, band: Band, rows: list, offset: float = 0.0) -> None:
 # -- the document ---------------------------------------------------------------------------
 
 
-def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions") -> dict:
-    """Prepare the art of every face: once per distinct file and printed size, the images
-    in parallel threads (Pillow decodes and resamples without holding the GIL). Sets
-    ``face.image``; returns {(path, w, h): PreparedImage}. The first unreadable image in
-    list order raises its UsageError."""
+def art_box(tpl: CardTemplate, layout: str, opts: "SheetOptions") -> tuple[float, float, float, float] | None:
+    """The art box of a layout in card mm (x, y from the bottom-left, w, h) at the printed
+    card size. A side of the box that lies on the card's edge (full-bleed art) reaches out
+    into the bleed."""
+    box = tpl.layouts[layout].art
+    if box is None:
+        return None
+    x, y, w, h = scale_box(box, tpl.size, opts.card)
+    b = opts.bleed
+    if b:
+        cw, ch = opts.card
+        tol = 0.3
+        x0, y0, x1, y1 = x, y, x + w, y + h
+        x0 = -b if x0 <= tol else x0
+        y0 = -b if y0 <= tol else y0
+        x1 = cw + b if x1 >= cw - tol else x1
+        y1 = ch + b if y1 >= ch - tol else y1
+        x, y, w, h = x0, y0, x1 - x0, y1 - y0
+    return x, y, w, h
+
+
+def face_focus(face: CardFace) -> tuple[float, float]:
+    from builder.catalog.focus import parse_focus
+
+    try:
+        return parse_focus(get_value(face.entry, "focus"))
+    except ValueError as exc:
+        raise UsageError(f"card '{face.name}': {exc}") from None
+
+
+def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions", warn=None) -> dict:
+    """Prepare the art of every face: once per distinct file, printed size and focus, the
+    images in parallel threads (Pillow decodes and resamples without holding the GIL). Sets
+    ``face.image``; returns {(path, w, h, focus): PreparedImage}. The first unreadable image
+    in list order raises its UsageError. Art printing below 150 dpi is reported through
+    ``warn`` (one line per image, with its dpi)."""
     import os
     from concurrent.futures import ThreadPoolExecutor
 
     if opts.ink_saver:
         return {}
-    wanted: dict[tuple, tuple[Path, float, float]] = {}
+    wanted: dict[tuple, tuple] = {}
+    keys: dict[int, tuple] = {}
     for f in faces:
-        box = tpl.layouts[f.layout].art
+        box = art_box(tpl, f.layout, opts)
         if f.art is not None and box is not None:
-            _, _, w, h = scale_box(box, tpl.size, opts.card)
-            wanted.setdefault((f.art, round(w, 3), round(h, 3)), (f.art, w, h))
+            _, _, w, h = box
+            fx = face_focus(f)
+            k = (f.art, round(w, 3), round(h, 3), fx)
+            wanted.setdefault(k, (f.art, w, h, MAX_DPI, fx))
+            keys[id(f)] = k
     if not wanted:
         return {}
     workers = max(1, min(len(wanted), os.cpu_count() or 1, 8))
@@ -979,11 +1058,16 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions
         with ThreadPoolExecutor(max_workers=workers) as pool:
             futures = {k: pool.submit(prepare_image, *args) for k, args in wanted.items()}
             images = {k: fut.result() for k, fut in futures.items()}
+    reported = set()
     for f in faces:
-        box = tpl.layouts[f.layout].art
-        if f.art is not None and box is not None:
-            _, _, w, h = scale_box(box, tpl.size, opts.card)
-            f.image = images[(f.art, round(w, 3), round(h, 3))]
+        k = keys.get(id(f))
+        if k is None:
+            continue
+        f.image = images[k]
+        if warn and f.image.dpi < LOW_DPI and k not in reported:
+            reported.add(k)
+            warn(f"card '{f.name}': its art prints at {f.image.dpi:.0f} dpi (below {LOW_DPI}), it will look "
+                 f"blurry; use an image of at least {round(k[1] / 25.4 * 300)} x {round(k[2] / 25.4 * 300)} px")
     return images
 
 
@@ -1016,8 +1100,9 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         f.layout = choose_layout(tpl, f.entry)
         f.back = choose_back(tpl, f.entry)
         f.art = find_art(f, tpl, search, base_dirs)
-    # images: prepared once per distinct file and printed size
-    images = prepare_images(faces, tpl, opts)
+    # images: prepared once per distinct file and printed size (warnings once the job has begun)
+    art_warnings: list[str] = []
+    images = prepare_images(faces, tpl, opts, warn=art_warnings.append)
     # glyph coverage of everything printed, before drawing
     items = []
     for f in faces:
@@ -1059,6 +1144,8 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
             job.warn(w)
         for p in problems:
             job.warn(p.message())
+        for w in art_warnings:
+            job.warn(w)
         if opts.bleed and plan.outer_bleed != (opts.bleed, opts.bleed) and opts.gutter is not None:
             job.warn(f"the bleed on the outer edges of the sheet is {plan.outer_bleed[0]:.2g} mm at the sides "
                      f"and {plan.outer_bleed[1]:.2g} mm at the top and bottom to fit {plan.per_page} cards")
