@@ -28,6 +28,9 @@ COMMON_DOCS = {
     "id": "a short key (default: made from the name)",
     "aliases": "other spellings that find this entry",
     "notes": "free text",
+    "art": "an image printed on the card (PNG or JPEG), as a path relative to the pack",
+    "focus": "which part of the art stays when it is cropped to fill its box: center, top, bottom, "
+             "left, right (or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2",
     "source": "where the rulebook states it, as RULEBOOK-FILE:LINE (only for rulebook data)",
     "assumed": "what you assumed, or where the data comes from (e.g. 'printed on my cards')",
 }
@@ -232,7 +235,7 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
         (common if name in COMMON_DOCS else own).append(info)
     by = {f.name: f for f in common}
     head = [by.pop("name")] if "name" in by else []
-    tail = [by[k] for k in ("id", "aliases", "notes", "assumed", "source") if k in by]
+    tail = [by[k] for k in ("id", "aliases", "notes", "art", "focus", "assumed", "source") if k in by]
     return head + own + tail
 
 
