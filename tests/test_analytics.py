@@ -257,3 +257,48 @@ def test_hand_sizes_and_huge_counts(cli, tmp_path):
     assert r.code == 2 and "no cards to draw" in r.stderr
     r = cli("hand", EX / "satsuma-imperial.yaml", "--seed", "1", "--draws", "0")
     assert r.code == 2 and r.stderr.startswith("daimyo: error: --draws 0")
+
+
+# -- charts ----------------------------------------------------------------------------------
+
+def _pages(path):
+    import pdfplumber
+
+    with pdfplumber.open(path) as pdf:
+        return [(p.extract_text() or "", p.rects, p.width, p.height) for p in pdf.pages]
+
+
+def test_stats_pdf_charts_read_back(cli, tmp_path):
+    out = tmp_path / "stats.pdf"
+    r = cli("stats", EX / "senshiai-northern-host.yaml", "-o", out, "--odds", "type=terrain >= 1 in 6")
+    assert r.code == 0, r
+    pages = _pages(out)
+    text = "\n".join(t for t, *_ in pages)
+    for words in ("Statistics: Northern host", "Type (cards)", "Cost (cards)", "Path (cards)", "Recruit",
+                  "Limits: value against bound", "Draw odds", "type=terrain >= 1 in 6"):
+        assert words in text, words
+    # the Type chart: three bars whose lengths follow the counts 13, 23, 14
+    text0, rects, w, h = pages[0]
+    first = [r for r in rects if r["top"] < h * 0.25 and r["height"] > 3]
+    widths = sorted(round(r["width"], 1) for r in first)
+    assert len(widths) >= 3
+    a, b, c = widths[-3:]
+    assert abs(c / a - 23 / 13) < 0.02 and abs(b / a - 14 / 13) < 0.02
+    # not overwritten without --force
+    r = cli("stats", EX / "senshiai-northern-host.yaml", "-o", out)
+    assert r.code == 2 and "--force" in r.stderr
+
+
+def test_print_with_stats_adds_the_stats_pages(cli, tmp_path):
+    plain, with_stats = tmp_path / "plain.pdf", tmp_path / "stats.pdf"
+    assert cli("print", EX / "kensei-buke.yaml", "-o", plain).code == 0
+    r = cli("print", EX / "kensei-buke.yaml", "-o", with_stats, "--stats")
+    assert r.code == 0, r
+    a, b = _pages(plain), _pages(with_stats)
+    assert len(b) == len(a) + 1
+    assert "Statistics: Buke vanguard" in b[-1][0] and "Points by troop class" in b[-1][0]
+    assert "Statistics" not in "".join(t for t, *_ in a)
+    r = cli("print", EX / "satsuma-imperial.yaml", "-o", tmp_path / "cards.pdf", "--stats")
+    assert r.code == 0, r
+    last = _pages(tmp_path / "cards.pdf")[-1][0]
+    assert "Statistics: Imperial Army" in last and "Suit (cards)" in last

@@ -60,6 +60,7 @@ def register(app) -> None:
         scale_y: float = typer.Option(1.0, "--scale-y", help="Scale correction down the page (print-test's "
                                                             "vertical ruler)."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
+        stats: bool = typer.Option(False, "--stats", help="End the PDF with the list's statistics pages."),
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
         or a setup sheet (Senji)."""
@@ -77,10 +78,19 @@ def register(app) -> None:
                 from builder.errors import UsageError
 
                 raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
-            path = api.render_list(list_file, output, force=force, paper=paper, card=card, bleed=bleed,
-                                   marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver,
-                                   **({"unit_cards": True} if unit_cards else {}),
-                                   **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
+            import contextlib
+
+            if stats:
+                from builder.render.charts import stats_appendix
+
+                pages = stats_appendix(list_file, paper)
+            else:
+                pages = contextlib.nullcontext()
+            with pages:
+                path = api.render_list(list_file, output, force=force, paper=paper, card=card, bleed=bleed,
+                                       marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver,
+                                       **({"unit_cards": True} if unit_cards else {}),
+                                       **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
         except DaimyoError as exc:
             _fail(exc)
         sys.stdout.write(f"wrote {path}\n")

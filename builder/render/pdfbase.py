@@ -39,6 +39,8 @@ footer text), :func:`validation_lines`, :func:`share_code_of`, :func:`draw_text_
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import io
 import sys
 from dataclasses import dataclass
@@ -86,7 +88,31 @@ def make_canvas(target, paper: tuple[float, float], title: str = "", author: str
             initialFontName=fonts.REGULAR, initialFontSize=9,
             pdfVersion=(1, 7))
     _decorate(c, title, author, subject, duplex)
+    extra = _APPENDIX.get()
+    if extra is not None:  # pages asked for with appendix(): drawn when the document is saved
+        save = c.save
+
+        def save_with_appendix():
+            c.save = save
+            extra(c, paper)
+            save()
+
+        c.save = save_with_appendix
     return c
+
+
+_APPENDIX = contextvars.ContextVar("daimyo_pdf_appendix", default=None)
+
+
+@contextlib.contextmanager
+def appendix(draw: Callable):
+    """Every PDF made in this block ends with the pages ``draw(canvas, paper)`` adds (each ended with
+    ``canvas.showPage()``), e.g. the statistics pages of ``daimyo print --stats``."""
+    token = _APPENDIX.set(draw)
+    try:
+        yield
+    finally:
+        _APPENDIX.reset(token)
 
 
 _NUMBERED = None
