@@ -304,7 +304,7 @@ def demo(out: str = typer.Option("output", "--out", "-o", help="folder for the g
 def _register_commands() -> None:
     import importlib
 
-    for mod in ("edit", "printing", "share", "play", "analytics", "packs"):
+    for mod in ("edit", "printing", "share", "play", "analytics", "packs", "serve"):
         m = importlib.import_module(f"builder.commands.{mod}")
         m.register(app)
 

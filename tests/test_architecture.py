@@ -51,3 +51,44 @@ def test_startup_imports_stay_light():
             "print(','.join(heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+WEB_STACK = ("fastapi", "starlette", "uvicorn", "jinja2", "multipart", "python_multipart", "pypdfium2", "httpx")
+
+
+def test_only_the_web_package_and_serve_import_the_web_stack():
+    """The web stack is imported by ``builder/web/`` and, inside its function, by ``daimyo serve``."""
+    for path in PKG.rglob("*.py"):
+        if "web" in path.relative_to(PKG).parts or path.name == "serve.py":
+            continue
+        bad = {m for m in imports_of(path) if m.split(".")[0] in WEB_STACK or m.startswith("builder.web")}
+        assert not bad, f"{path.relative_to(PKG)} imports {bad}"
+
+
+def test_serve_imports_the_web_stack_only_inside_the_command():
+    path = PKG / "commands" / "serve.py"
+    tree = ast.parse(path.read_text())
+    top = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            top.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            top.add(node.module)
+    assert not {m for m in top if m.split(".")[0] in WEB_STACK or m.startswith("builder.web")}, top
+
+
+def test_web_package_stays_out_of_the_library_core():
+    """The rules, catalog, render and share code never import the web package."""
+    for sub in ("rules", "catalog", "render", "share", "lists"):
+        for path in modules(sub):
+            assert not {m for m in imports_of(path) if m.startswith("builder.web")}, path
+
+
+def test_cli_startup_does_not_load_the_web_stack():
+    import subprocess
+    import sys
+
+    code = ("import sys, builder.cli; print(','.join(m for m in sys.modules if m.split('.')[0] in "
+            f"{WEB_STACK!r} or m.startswith('builder.web')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -1,0 +1,527 @@
+"""The web builder's application: HTML pages (Jinja2 + htmx) and the JSON API under ``/api/``.
+
+``create_app(folder, token=...)`` builds the ASGI app; ``daimyo serve`` runs it with uvicorn.
+Everything it reads or writes goes through :class:`builder.web.workspace.Workspace`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any, Optional
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel, Field
+
+from builder import SYSTEMS, __version__
+from builder.errors import DaimyoError, ListError
+from builder.web.editing import Conflict, Editor, version_of
+from builder.web.workspace import Refused, Workspace
+
+HERE = Path(__file__).resolve().parent
+MAX_BODY = 1024 * 1024  # request bodies over 1 MiB are refused
+HTMX_VERSION = "2.0.11"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+       "object-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), ("json", "JSON"), ("yaml", "YAML"))
+
+
+# -- request bodies of the API (documented in the OpenAPI page) --------------------------------
+
+class EditOp(BaseModel):
+    """One change. ``op``: add (item, count or models), remove (item and count for cards; index for
+    a kensei troop; all), models (index, value or delta), troop (index, field standard|led_by, value),
+    set (key, value), house_rule (key, value; empty for the default)."""
+
+    op: str
+    item: Optional[str] = None
+    count: Optional[int] = None
+    models: Optional[int] = None
+    index: Optional[int] = None
+    delta: Optional[int] = None
+    field: Optional[str] = None
+    key: Optional[str] = None
+    value: Optional[Any] = None
+    all: Optional[bool] = None
+    version: Optional[str] = Field(None, description="the version the change was made against; "
+                                                     "a file changed since is refused (409)")
+
+
+class Version(BaseModel):
+    version: Optional[str] = None
+
+
+class NewList(BaseModel):
+    file: str
+    system: str
+    name: Optional[str] = None
+    clan: Optional[str] = None
+    points: Optional[int] = None
+    commander: Optional[str] = None
+    occult: Optional[bool] = None
+    size: Optional[int] = None
+    hero: Optional[str] = None
+    max_hero_points: Optional[int] = None
+    players: Optional[int] = None
+    side: Optional[str] = None
+
+
+class ImportBody(BaseModel):
+    text: str = Field(..., description="a share code, or a list in text, Markdown, JSON or YAML")
+    file: Optional[str] = Field(None, description="the file to write (default: from the list's name)")
+
+
+class Target(BaseModel):
+    to: Optional[str] = None
+
+
+# -- the app -------------------------------------------------------------------------------------
+
+def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", port: int = 8765):
+    from builder.web.security import Guard
+
+    ws = Workspace(folder)
+    editor = Editor(ws)
+    token = token or secrets.token_urlsafe(24)
+    csrf = secrets.token_urlsafe(24)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=SYSTEMS)
+    templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
+    from builder.web.printing import PdfCache
+
+    pdfs = PdfCache()
+
+    api = FastAPI(title="daimyo serve", version=__version__, docs_url=None, redoc_url=None,
+                  openapi_url="/api/openapi.json",
+                  description="Check, edit, export, import and print the lists of a workspace folder. "
+                              "Send the token printed by 'daimyo serve' as 'Authorization: Bearer TOKEN'.")
+    api.state.ws = ws
+    api.state.token = token
+    api.state.editor = editor
+    api.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    def page(request: Request, name: str, status: int = 200, **ctx):
+        resp = templates.TemplateResponse(request, name, {"request": request, "workspace": ws.root.name, **ctx},
+                                          status_code=status)
+        resp.headers["Content-Security-Policy"] = CSP
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    def is_htmx(request: Request) -> bool:
+        return request.headers.get("hx-request") == "true"
+
+    def failure(request: Request, exc: Exception):
+        status, message, lines = _describe(exc)
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": message, "details": lines}, status_code=status)
+        if is_htmx(request):
+            resp = page(request, "_flash.html", status=status, message=message, lines=lines,
+                        conflict=isinstance(exc, Conflict))
+            resp.headers["HX-Retarget"] = "#flash"
+            resp.headers["HX-Reswap"] = "innerHTML"
+            return resp
+        return page(request, "error.html", status=status, message=message, lines=lines)
+
+    @api.exception_handler(DaimyoError)
+    async def _daimyo_error(request: Request, exc: DaimyoError):
+        return failure(request, exc)
+
+    @api.exception_handler(UnicodeDecodeError)
+    async def _bad_text(request: Request, exc):
+        return failure(request, Refused("the request is not UTF-8 text"))
+
+    # -- pages ---------------------------------------------------------------------------------
+
+    @api.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def workspace_page(request: Request):
+        return page(request, "workspace.html", lists=ws.lists(), systems_meta=_systems_meta(),
+                    folder=str(ws.root))
+
+    @api.post("/new", include_in_schema=False)
+    async def new_page(request: Request):
+        form = await _form(request)
+        rel = _create_list(ws, form)
+        return _go(request, "/l/" + rel)
+
+    @api.post("/import", include_in_schema=False)
+    async def import_page(request: Request):
+        form = await _form(request)
+        rel = _import(ws, form.get("text", ""), form.get("file") or None)
+        return _go(request, "/l/" + rel)
+
+    @api.post("/l/{path:path}/duplicate", include_in_schema=False)
+    async def duplicate_page(path: str, request: Request):
+        form = await _form(request)
+        ws.duplicate(path, form.get("to") or None)
+        return _go(request, "/")
+
+    @api.post("/l/{path:path}/rename", include_in_schema=False)
+    async def rename_page(path: str, request: Request):
+        form = await _form(request)
+        ws.rename(path, form.get("to", ""))
+        editor.forget(ws.clean(path))
+        return _go(request, "/")
+
+    @api.post("/l/{path:path}/delete", include_in_schema=False)
+    async def delete_page(path: str, request: Request):
+        ws.delete(path)
+        editor.forget(ws.clean(path))
+        return _go(request, "/")
+
+    @api.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
+    def catalog_part(path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = ""):
+        from builder.web.views import options
+
+        doc, catalog, res, view = _load_view(ws, path)
+        opts = options(doc, catalog, res, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can)
+        return page(request, "_catalog_rows.html", view=view, opts=opts, q=q)
+
+    @api.get("/l/{path:path}/entry", response_class=HTMLResponse, include_in_schema=False)
+    def entry_part(path: str, request: Request, section: str = "", name: str = ""):
+        from builder.web.views import entry_detail
+
+        doc, catalog, res, view = _load_view(ws, path)
+        if section not in catalog.sections():
+            raise Refused(f"no catalog section '{section}'", 404)
+        detail = entry_detail(catalog, section, name)
+        if detail is None:
+            raise Refused(f"no entry '{name}' in the catalog", 404)
+        return page(request, "_entry.html", view=view, e=detail)
+
+    @api.post("/l/{path:path}/edit", response_class=HTMLResponse, include_in_schema=False)
+    async def edit_part(path: str, request: Request):
+        form = await _form(request)
+        op = {k: v for k, v in form.items() if k not in ("version",)}
+        out = editor.apply(path, op, form.get("version") or None)
+        return _list_part(request, path, out.notes)
+
+    @api.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
+    async def undo_part(path: str, request: Request):
+        form = await _form(request)
+        out = editor.step(path, True, form.get("version") or None)
+        return _list_part(request, path, out.notes)
+
+    @api.post("/l/{path:path}/redo", response_class=HTMLResponse, include_in_schema=False)
+    async def redo_part(path: str, request: Request):
+        form = await _form(request)
+        out = editor.step(path, False, form.get("version") or None)
+        return _list_part(request, path, out.notes)
+
+    def _list_part(request, path, notes):
+        doc, catalog, res, view = _load_view(ws, path)
+        undo, redo = editor.can(path)
+        resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True)
+        resp.headers["HX-Trigger"] = "list-changed"
+        return resp
+
+    @api.get("/l/{path:path}/print.pdf", include_in_schema=False)
+    def print_pdf(path: str, request: Request):
+        return _pdf_response(path, request, download=True)
+
+    @api.get("/l/{path:path}/preview/{n}.png", include_in_schema=False)
+    def preview(path: str, n: int, request: Request):
+        from builder.web.printing import preview_png
+
+        pdf = _pdf_bytes(path, request)
+        png = preview_png(pdf, n)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+
+    @api.get("/l/{path:path}/print/previews", response_class=HTMLResponse, include_in_schema=False)
+    def previews_part(path: str, request: Request):
+        from builder.web.printing import MAX_PAGES_PREVIEW, page_count, previewer
+
+        pdf = _pdf_bytes(path, request)
+        n = page_count(pdf)
+        qs = str(request.url.query)
+        return page(request, "_previews.html", path=path, pages=list(range(1, min(n, MAX_PAGES_PREVIEW) + 1)),
+                    total_pages=n, qs=qs, previewer=previewer(), size=len(pdf))
+
+    @api.get("/l/{path:path}/print", response_class=HTMLResponse, include_in_schema=False)
+    def print_page(path: str, request: Request):
+        from builder.web import printing as P
+
+        doc, catalog, res, view = _load_view(ws, path)
+        return page(request, "print.html", view=view, P=P, undo=False, redo=False, tab="print")
+
+    @api.get("/l/{path:path}/export", include_in_schema=False)
+    def export_file(path: str, format: str = "yaml"):
+        text = _export(ws, path, format)
+        ext = {"code": "txt", "text": "txt", "markdown": "md", "json": "json", "yaml": "yaml"}[format]
+        name = Path(ws.clean(path)).stem + ("-code" if format == "code" else "") + "." + ext
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"'})
+
+    @api.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
+    def share_page(path: str, request: Request):
+        doc, catalog, res, view = _load_view(ws, path)
+        exports = []
+        for fmt, label in FORMATS:
+            try:
+                exports.append({"format": fmt, "label": label, "text": _export(ws, path, fmt), "error": None})
+            except DaimyoError as exc:
+                exports.append({"format": fmt, "label": label, "text": "", "error": _describe(exc)[1]})
+        return page(request, "share.html", view=view, exports=exports, undo=False, redo=False, tab="share")
+
+    @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
+    def builder_page(path: str, request: Request):
+        doc, catalog, res, view = _load_view(ws, path)
+        from builder.web.views import catalog_entries, _type
+
+        types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
+        undo, redo = editor.can(path)
+        return page(request, "builder.html", view=view, types=types, undo=undo, redo=redo, tab="build",
+                    notes=[])
+
+    @api.get("/aid/{system}.pdf", include_in_schema=False)
+    def aid_pdf(system: str, paper: str = "a4"):
+        from builder.web.printing import render_aid_pdf
+
+        if system not in SYSTEMS:
+            raise Refused(f"unknown system '{system}'", 404)
+        if paper not in ("a4", "letter"):
+            raise Refused("paper must be a4 or letter")
+        pdf = pdfs.get(("aid", system, paper), lambda: render_aid_pdf(system, paper))
+        return Response(pdf, media_type="application/pdf",
+                        headers={"Content-Disposition": f'attachment; filename="{system}-player-aid.pdf"'})
+
+    def _pdf_bytes(path, request):
+        from builder.web.printing import options_from, render_pdf
+
+        p, text = editor.read(path)
+        ws.check_packs(p, text)
+        from builder.lists.document import parse_list
+
+        doc = parse_list(text, ws.clean(path), base_dir=p.parent)
+        opts = options_from(request.query_params, doc.system)
+        key = (ws.clean(path), version_of(text), tuple(sorted(opts.items())))
+        return pdfs.get(key, lambda: render_pdf(p, opts))
+
+    def _pdf_response(path, request, download: bool):
+        pdf = _pdf_bytes(path, request)
+        name = Path(ws.clean(path)).stem + ".pdf"
+        disp = "attachment" if download else "inline"
+        return Response(pdf, media_type="application/pdf",
+                        headers={"Content-Disposition": f'{disp}; filename="{_ascii(name)}"',
+                                 "Cache-Control": "no-store"})
+
+    @api.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
+    def api_docs(request: Request):
+        return page(request, "api.html", schema=api.openapi(), token_hint=True)
+
+    # -- the JSON API --------------------------------------------------------------------------
+
+    @api.get("/api/lists", tags=["lists"], summary="Every list of the workspace with its verdict")
+    def api_lists():
+        return {"workspace": str(ws.root), "lists": [i.to_json() for i in ws.lists()]}
+
+    @api.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
+    def api_new(body: NewList):
+        rel = _create_list(ws, {k: "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+                                for k, v in body.model_dump().items()})
+        return {"path": rel, "version": version_of(editor.read(rel)[1])}
+
+    @api.post("/api/import", tags=["share"], status_code=201,
+              summary="Write a new list from a share code or pasted text")
+    def api_import(body: ImportBody):
+        rel = _import(ws, body.text, body.file)
+        return {"path": rel, "version": version_of(editor.read(rel)[1])}
+
+    @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
+    def api_check(path: str):
+        doc, catalog, res, view = _load_view(ws, path)
+        return {"version": view["version"], **res.to_json(), "header": view["header"]}
+
+    @api.get("/api/lists/{path:path}/options", tags=["lists"],
+             summary="What can be added: catalog entries, cost, and the first rule that stops each")
+    def api_options(path: str, q: str = "", type: str = "", cost: str = "", can: str = "", limit: int = 200):
+        from builder.web.views import options
+
+        doc, catalog, res, view = _load_view(ws, path)
+        return {"version": view["version"], "header": view["header"],
+                **options(doc, catalog, res, q=q[:200], kind=type[:100], max_cost=cost[:20] or None,
+                          addable=can, limit=max(1, min(limit, 500)))}
+
+    @api.post("/api/lists/{path:path}/edit", tags=["lists"],
+              summary="Change a list (saved at once; 409 when the file changed since 'version')")
+    def api_edit(path: str, body: EditOp):
+        op = body.model_dump(exclude_none=True)
+        version = op.pop("version", None)
+        out = editor.apply(path, op, version)
+        doc, catalog, res, view = _load_view(ws, path)
+        return {"version": out.version, "notes": out.notes, "header": view["header"],
+                "findings": [f.to_json() for f in res.findings]}
+
+    @api.post("/api/lists/{path:path}/undo", tags=["lists"], summary="Undo the last change made through the server")
+    def api_undo(path: str, body: Version):
+        out = editor.step(path, True, body.version)
+        return {"version": out.version, "notes": out.notes}
+
+    @api.post("/api/lists/{path:path}/redo", tags=["lists"], summary="Redo the last undone change")
+    def api_redo(path: str, body: Version):
+        out = editor.step(path, False, body.version)
+        return {"version": out.version, "notes": out.notes}
+
+    @api.get("/api/lists/{path:path}/export", tags=["share"],
+             summary="The list as a share code, text, Markdown, JSON or YAML")
+    def api_export(path: str, format: str = "code"):
+        return {"format": format, "text": _export(ws, path, format)}
+
+    @api.get("/api/lists/{path:path}/print", tags=["print"], summary="The printable PDF of a list",
+             response_class=Response,
+             responses={200: {"content": {"application/pdf": {}}}})
+    def api_print(path: str, request: Request):
+        return _pdf_response(path, request, download=True)
+
+    @api.post("/api/lists/{path:path}/duplicate", tags=["lists"], status_code=201, summary="Copy a list file")
+    def api_duplicate(path: str, body: Target):
+        return {"path": ws.duplicate(path, body.to)}
+
+    @api.post("/api/lists/{path:path}/rename", tags=["lists"], summary="Rename a list file")
+    def api_rename(path: str, body: Target):
+        new = ws.rename(path, body.to or "")
+        editor.forget(ws.clean(path))
+        return {"path": new}
+
+    @api.delete("/api/lists/{path:path}", tags=["lists"], summary="Move a list to the workspace's .trash folder")
+    def api_delete(path: str):
+        where = ws.delete(path)
+        editor.forget(ws.clean(path))
+        return {"trash": where}
+
+    @api.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
+    def api_list(path: str):
+        doc, catalog, res, view = _load_view(ws, path)
+        return view
+
+    gate = templates.get_template("gate.html")
+
+    def gate_html():
+        return gate.render(workspace=ws.root.name, version=__version__)
+
+    app = Guard(api, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html,
+                cookie=f"daimyo_{port}")
+    app.fastapi = api  # for tests
+    app.token = token
+    app.csrf = csrf
+    app.workspace = ws
+    return app
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+def _describe(exc: Exception) -> tuple[int, str, list[str]]:
+    if isinstance(exc, Refused):
+        return exc.status, exc.message + (f" ({exc.hint})" if exc.hint else ""), []
+    if isinstance(exc, DaimyoError):
+        lines = [line.removeprefix("daimyo: error: ") for line in exc.lines()]
+        status = 422 if isinstance(exc, ListError) else 400
+        return status, lines[0] if lines else "bad input", lines[1:]
+    return 500, f"{type(exc).__name__}", []
+
+
+def _ascii(name: str) -> str:
+    return "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
+
+
+async def _form(request: Request) -> dict:
+    form = await request.form()
+    out = {}
+    for k, v in form.multi_items():
+        if isinstance(v, str):
+            out[k] = v
+    return out
+
+
+def _go(request: Request, url: str):
+    if request.headers.get("hx-request") == "true":
+        return Response(status_code=204, headers={"HX-Redirect": url})
+    return RedirectResponse(url, status_code=303)
+
+
+def _load_view(ws: Workspace, path: str):
+    from builder.web.views import list_view
+    from builder.yamlio import read_text
+
+    p = ws.resolve(path)
+    text = read_text(p, display=ws.clean(path))
+    ws.check_packs(p, text)
+    return list_view(ws.clean(path), p, text)
+
+
+def _systems_meta():
+    from builder.systems import TITLES
+
+    return [(s, TITLES[s]) for s in SYSTEMS]
+
+
+def _create_list(ws: Workspace, form: dict) -> str:
+    from builder.catalog.loader import load_catalog
+    from builder.commands.edit import kensei_new, new_list
+    from builder.errors import UsageError
+    from builder.lists.dump import dump_list_yaml
+
+    system = str(form.get("system", "")).strip().lower()
+    if system not in SYSTEMS:
+        raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(SYSTEMS))
+    name = (form.get("name") or "").strip() or None
+    rel = ws.new_name(form.get("file") or name or f"new-{system}")
+    catalog = load_catalog(system)
+
+    def whole(key):
+        v = str(form.get(key) or "").strip()
+        if not v:
+            return None
+        try:
+            return int(v)
+        except ValueError:
+            raise UsageError(f"{key.replace('_', ' ')} must be a whole number, not '{v}'") from None
+
+    if system == "kensei":
+        data = kensei_new(catalog, form.get("clan") or "", whole("points") or 200,
+                          form.get("commander") or "hatamoto", name,
+                          str(form.get("occult", "")).lower() in ("1", "on", "true", "yes"))
+    else:
+        data, _ = new_list(system, catalog, {"name": name, "packs": [], "size": whole("size"),
+                                             "hero": form.get("hero") or None,
+                                             "max_hero_points": whole("max_hero_points"),
+                                             "players": whole("players"), "side": form.get("side") or None})
+    ws.create(rel, dump_list_yaml(data))
+    return rel
+
+
+def _import(ws: Workspace, text: str, file: str | None) -> str:
+    from builder.errors import UsageError
+    from builder.share.api import export_doc, parse_source_text
+
+    if not text or not text.strip():
+        raise UsageError("paste a share code or a list to import")
+    imp = parse_source_text(text, "<pasted>", None, ws.root)
+    doc = imp.doc
+    if doc.get("packs"):  # a received list's packs are the sender's files: never followed
+        doc = {k: v for k, v in doc.items() if k != "packs"}
+    rel = ws.new_name(file or doc.get("name") or f"imported-{doc['system']}")
+    base = rel
+    n = 2
+    while (ws.root / rel).exists() and not file:
+        rel = ws.clean(str(Path(base).with_name(f"{Path(base).stem}-{n}{Path(base).suffix}")))
+        n += 1
+    ws.create(rel, export_doc(doc, "yaml"))
+    return rel
+
+
+def _export(ws: Workspace, path: str, fmt: str) -> str:
+    from builder.errors import UsageError
+    from builder.share.api import export_doc, parse_source_text, summary_of
+    from builder.yamlio import read_text
+
+    if fmt not in dict(FORMATS):
+        raise UsageError(f"unknown format '{fmt}'", "code, text, markdown, json or yaml")
+    p = ws.resolve(path)
+    text = read_text(p, display=ws.clean(path))
+    ws.check_packs(p, text)
+    imp = parse_source_text(text, ws.clean(path), None, p.parent)
+    return export_doc(imp.doc, fmt, summary_of(imp))

@@ -1,0 +1,391 @@
+"""Editing a list file from the web builder: one change at a time, saved at once.
+
+Each change reads the file, checks that it is still the version the page showed (a file
+changed on disk since is refused with a clear message, never silently overwritten),
+changes the round-trip YAML tree (comments and key order kept), refuses a result that no
+longer reads as a list, and writes atomically. The server keeps the texts before each
+change, so the last changes can be undone and redone.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from builder.errors import DaimyoError, ListError, UsageError
+from builder.web.workspace import Refused
+
+HISTORY = 50  # changes kept for undo per list
+
+
+def version_of(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+class Conflict(Refused):
+    def __init__(self, rel: str):
+        super().__init__(f"'{rel}' was changed on disk since this page was loaded; your change was not saved",
+                         409, hint="reload the page to see the file as it is now, then make the change again")
+
+
+@dataclass
+class History:
+    undo: list[str] = field(default_factory=list)
+    redo: list[str] = field(default_factory=list)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
+@dataclass
+class Outcome:
+    version: str
+    notes: list[str]
+
+
+class Editor:
+    """Changes list files of a workspace; one lock and one history per file."""
+
+    def __init__(self, workspace):
+        self.ws = workspace
+        self._hist: dict[str, History] = {}
+        self._guard = threading.Lock()
+
+    def history(self, rel: str) -> History:
+        with self._guard:
+            h = self._hist.get(rel)
+            if h is None:
+                h = self._hist[rel] = History()
+            return h
+
+    def forget(self, rel: str) -> None:
+        with self._guard:
+            self._hist.pop(rel, None)
+
+    def read(self, rel: str) -> tuple[Path, str]:
+        from builder.yamlio import read_text
+
+        path = self.ws.resolve(rel)
+        text = read_text(path, display=self.ws.clean(rel))
+        return path, text
+
+    # -- changes -----------------------------------------------------------------------------
+
+    def apply(self, rel: str, op: dict, version: str | None) -> Outcome:
+        from builder.lists.edit import dump_roundtrip
+
+        rel = self.ws.clean(rel)
+        h = self.history(rel)
+        with h.lock:
+            path, text = self.read(rel)
+            if version and version != version_of(text):
+                raise Conflict(rel)
+            self.ws.check_packs(path, text)
+            doc, data, catalog = _open_tree(path, text, rel)
+            notes = apply_op(doc.system, data, catalog, op)
+            new = dump_roundtrip(data)
+            _validate(new, rel, path, catalog)
+            if new != text:
+                _write(path, new)
+                h.undo.append(text)
+                del h.undo[:-HISTORY]
+                h.redo.clear()
+            return Outcome(version_of(new), notes)
+
+    def step(self, rel: str, back: bool, version: str | None) -> Outcome:
+        """Undo (``back``) or redo the last change."""
+        rel = self.ws.clean(rel)
+        h = self.history(rel)
+        with h.lock:
+            path, text = self.read(rel)
+            if version and version != version_of(text):
+                raise Conflict(rel)
+            src, dst = (h.undo, h.redo) if back else (h.redo, h.undo)
+            if not src:
+                raise Refused(f"nothing to {'undo' if back else 'redo'}", 409)
+            target = src.pop()
+            _write(path, target)
+            dst.append(text)
+            return Outcome(version_of(target), ["undone" if back else "redone"])
+
+    def can(self, rel: str) -> tuple[bool, bool]:
+        h = self.history(self.ws.clean(rel))
+        return bool(h.undo), bool(h.redo)
+
+
+def _write(path: Path, text: str) -> None:
+    from builder.yamlio import atomic_write
+
+    atomic_write(str(path), text, force=True)
+
+
+def _open_tree(path: Path, text: str, rel: str):
+    from builder.catalog.loader import load_catalog
+    from builder.lists.document import parse_list
+    from builder.lists.edit import _rt
+    from builder.systems import rules_module
+
+    doc = parse_list(text, rel, base_dir=path.parent)
+    if path.suffix.lower() == ".json":
+        raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
+                      hint="import it to make a YAML copy")
+    catalog = load_catalog(doc.system, list(doc.packs))
+    rules_module(doc.system).load_list(doc, catalog)  # wrong shapes: ListError, file untouched
+    data = _rt().load(text)
+    return doc, data, catalog
+
+
+def _validate(text: str, rel: str, path: Path, catalog) -> None:
+    from builder.lists.document import parse_list
+    from builder.systems import rules_module
+
+    doc = parse_list(text, rel, base_dir=path.parent)
+    rules_module(doc.system).load_list(doc, catalog)
+
+
+# -- the operations ---------------------------------------------------------------------------
+
+def _int(value, what: str, low: int = 1, high: int = 100000) -> int:
+    try:
+        n = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise UsageError(f"{what} must be a whole number, not '{value}'") from None
+    if not low <= n <= high:
+        raise UsageError(f"{what} must be between {low} and {high}, not {n}")
+    return n
+
+
+def _troops(data):
+    troops = data.get("troops")
+    if not isinstance(troops, list):
+        raise UsageError("the list has no troops")
+    return troops
+
+
+def _troop_at(data, index) -> tuple[list, int]:
+    troops = _troops(data)
+    i = _int(index, "troop index", 0, max(len(troops) - 1, 0))
+    if i >= len(troops):
+        raise UsageError("no such troop in the list")
+    return troops, i
+
+
+def _as_map(troops, i):
+    from ruamel.yaml.comments import CommentedMap
+
+    t = troops[i]
+    if isinstance(t, dict):
+        return t
+    m = CommentedMap()
+    m["troop"] = t
+    troops[i] = m
+    return m
+
+
+def apply_op(system: str, data, catalog, op: dict) -> list[str]:
+    """Change the round-trip tree ``data`` as ``op`` says; returns what was done."""
+    from builder.commands import edit as E
+    from builder.lists.edit import add_troop, delete_key, set_key, set_key_ordered
+
+    kind = str(op.get("op", ""))
+    if kind == "add":
+        item = str(op.get("item") or "").strip()
+        if not item:
+            raise UsageError("name the card or troop to add")
+        if system == "kensei":
+            t = E._troop_or_fail(catalog, item)
+            n = _int(op["models"], "models") if op.get("models") not in (None, "") else E._default_models(catalog, t)
+            add_troop(data, t.name, n)
+            return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"]
+        if system == "senji":
+            raise E._unsupported("senji", "add")
+        n = _int(op.get("count") or 1, "count", 1, 1000)
+        pick = E.resolve_card(system, catalog, item, data)
+        return E.add_card(system, data, catalog, pick, n, variant=True)
+    if kind == "remove":
+        if system == "kensei":
+            troops, i = _troop_at(data, op.get("index"))
+            gone = troops[i]
+            del troops[i]
+            _fix_general(data, catalog)
+            return [f"removed {gone.get('troop') if isinstance(gone, dict) else gone}"]
+        if system == "senji":
+            raise E._unsupported("senji", "remove")
+        item = str(op.get("item") or "").strip()
+        n = None if op.get("all") else _int(op.get("count") or 1, "count", 1, 1000)
+        return E.remove_card(system, data, catalog, item, n, variant=True)
+    if kind == "models":
+        if system != "kensei":
+            raise UsageError("models apply to kensei troops")
+        troops, i = _troop_at(data, op.get("index"))
+        m = _as_map(troops, i)
+        delta = op.get("delta")
+        n = (int(m.get("models", 1) or 1) + _int(delta, "delta", -1000, 1000)) if delta not in (None, "") \
+            else _int(op.get("value"), "models")
+        if n < 1:
+            raise UsageError("a unit has at least 1 model; use remove to take it off the list")
+        if n == 1 and "models" in m:
+            del m["models"]
+        elif n != 1:
+            if "models" in m:
+                m["models"] = n
+            else:
+                m.insert(1, "models", n)
+        return [f"{m.get('troop')}: {n} model{'s' * (n != 1)}"]
+    if kind == "troop":
+        if system != "kensei":
+            raise UsageError("troop settings apply to kensei lists")
+        troops, i = _troop_at(data, op.get("index"))
+        m = _as_map(troops, i)
+        fld = str(op.get("field"))
+        value = op.get("value")
+        if fld == "standard":
+            on = str(value).lower() in ("1", "true", "on", "yes")
+            if on:
+                m["standard"] = True
+            elif "standard" in m:
+                del m["standard"]
+            return [f"{m.get('troop')}: {'carries' if on else 'no'} Hata-Jurushi"]
+        if fld == "led_by":
+            v = str(value or "").strip()
+            if not v:
+                if "led_by" in m:
+                    del m["led_by"]
+                return [f"{m.get('troop')}: no unit leader"]
+            leader = E._troop_or_fail(catalog, v)
+            m["led_by"] = leader.name
+            return [f"{m.get('troop')}: led by {leader.name}"]
+        raise UsageError(f"unknown troop setting '{fld}'", "standard or led_by")
+    if kind == "set":
+        key = str(op.get("key") or "")
+        value = "" if op.get("value") is None else str(op.get("value"))
+        if len(value) > 2000:
+            raise UsageError(f"{key} is too long (at most 2000 characters)")
+        if key in ("name", "author", "notes"):
+            if value.strip():
+                set_key_ordered(data, key, E._text(value), E.KEY_ORDER[system])
+                return [f"set {key}"]
+            if key in data:
+                delete_key(data, key)
+            return [f"removed {key}"]
+        if system == "kensei":
+            v = E.kensei_set_value(catalog, key, value)
+            set_key(data, key, v)
+            return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"]
+        v, note = E.set_value(system, catalog, key, value)
+        if v is None:
+            if key in data:
+                delete_key(data, key)
+            return [f"removed {key}"] + ([note] if note else [])
+        set_key_ordered(data, key, v, E.KEY_ORDER[system])
+        return [f"set {key} = {v}"] + ([note] if note else [])
+    if kind == "house_rule":
+        return _house_rule(system, data, catalog, str(op.get("key") or ""), op.get("value"))
+    raise UsageError(f"unknown change '{kind}'",
+                     "one of add, remove, models, troop, set, house_rule")
+
+
+def _fix_general(data, catalog) -> None:
+    """Removing the general's troop leaves no dangling ``general:``."""
+    g = data.get("general")
+    if not g:
+        return
+    from builder.names import normalize
+
+    for t in data.get("troops") or []:
+        name = t.get("troop") if isinstance(t, dict) else t
+        if isinstance(name, str) and normalize(name) == normalize(str(g)):
+            return
+    from builder.lists.edit import delete_key
+
+    delete_key(data, "general")
+
+
+def _house_rule(system, data, catalog, key, value) -> list[str]:
+    from ruamel.yaml.comments import CommentedMap
+
+    from builder.commands import edit as E
+    from builder.lists.edit import delete_key, set_key_ordered
+
+    rules = {h.id: h for h in catalog.model.house_rules}
+    if key not in rules:
+        from builder.names import did_you_mean
+
+        raise UsageError(f"unknown house rule '{key}'", did_you_mean(key, list(rules)) or None)
+    h = rules[key]
+    hr = data.get("house_rules")
+    if value in (None, "", "default"):
+        if isinstance(hr, dict) and key in hr:
+            del hr[key]
+            if not hr:
+                delete_key(data, "house_rules")
+        return [f"{key}: the default reading"]
+    parsed = _rule_value(h, value)
+    catalog.resolve_rules({key: parsed})  # ValueError/KeyError: refused below
+    if not isinstance(hr, dict):
+        hr = CommentedMap()
+        set_key_ordered(data, "house_rules", hr, E.KEY_ORDER[system])
+    hr[key] = parsed
+    return [f"{key} = {parsed}"]
+
+
+def _rule_value(h, value):
+    """A house rule's value from a form: the type of its default."""
+    text = str(value).strip()
+    d = h.default
+    for a in getattr(h, "alternatives", []) or []:
+        if str(a.value).lower() == text.lower():
+            return a.value
+    if isinstance(d, bool):
+        if text.lower() in ("true", "on", "yes", "1"):
+            return True
+        if text.lower() in ("false", "off", "no", "0"):
+            return False
+        raise UsageError(f"{h.id} takes true or false, not '{value}'")
+    if isinstance(d, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise UsageError(f"{h.id} takes a whole number, not '{value}'") from None
+    if isinstance(d, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise UsageError(f"{h.id} takes a number, not '{value}'") from None
+    return text
+
+
+# -- what can be added ---------------------------------------------------------------------------
+
+def simulate(doc, catalog, op: dict, before=None):
+    """The check result of the list with ``op`` applied (on a copy; nothing is written)."""
+    from builder.check import check_doc
+
+    data2 = copy.deepcopy(doc.data)
+    apply_op(doc.system, data2, catalog, op)
+    doc2 = copy.copy(doc)
+    doc2.data = data2
+    return check_doc(doc2, catalog=catalog)
+
+
+def blocking(before, after) -> list:
+    """Errors ``after`` has that ``before`` did not (or that got worse)."""
+    from builder.commands.edit import _not_worse
+
+    old = {(f.code, f.message) for f in before.findings}
+    olds = [f for f in before.findings if f.severity == "error"]
+    out = []
+    for f in after.findings:
+        if f.severity != "error" or (f.code, f.message) in old:
+            continue
+        was = next((g for g in olds if g.code == f.code and g.loc == f.loc), None) or \
+            next((g for g in olds if g.code == f.code), None)
+        if was is not None and _not_worse(f, was):
+            continue
+        out.append(f)
+    return out
+
+
+__all__ = ["Editor", "Conflict", "Outcome", "apply_op", "version_of", "simulate", "blocking",
+           "ListError", "DaimyoError"]

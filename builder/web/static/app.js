@@ -1,0 +1,77 @@
+// daimyo serve: small helpers on top of htmx (no build step, no inline scripts).
+(function () {
+  "use strict";
+
+  function closeDetail() {
+    var d = document.getElementById("detail");
+    if (d) { d.hidden = true; d.innerHTML = ""; }
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target.closest("[data-close]");
+    if (t) {
+      var which = t.getAttribute("data-close");
+      if (which === "detail") { closeDetail(); }
+      else { var el = document.getElementById(which); if (el) { el.innerHTML = ""; } }
+      return;
+    }
+    var c = ev.target.closest("[data-copy]");
+    if (c) {
+      var src = document.getElementById(c.getAttribute("data-copy"));
+      if (!src) { return; }
+      var done = function () {
+        var old = c.textContent; c.textContent = "Copied ✓";
+        setTimeout(function () { c.textContent = old; }, 1500);
+      };
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(src.value).then(done, function () { src.select(); document.execCommand("copy"); done(); });
+      } else { src.focus(); src.select(); document.execCommand("copy"); done(); }
+    }
+  });
+
+  // the entry drawer opens when htmx fills it
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    var t = ev.detail.target;
+    if (t && t.id === "detail") {
+      t.hidden = false;
+      var h = t.querySelector("h2"); if (h) { h.setAttribute("tabindex", "-1"); h.focus(); }
+    }
+    if (t && t.id === "flash" && t.innerHTML.trim()) { window.scrollTo({ top: 0, behavior: "smooth" }); }
+  });
+  // a successful change clears an old error message
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var xhr = ev.detail.xhr;
+    if (xhr && xhr.status < 300 && ev.detail.target && ev.detail.target.id === "list-panel") {
+      var f = document.getElementById("flash"); if (f) { f.innerHTML = ""; }
+    }
+  });
+
+  // keyboard: "/" searches, Escape closes, Ctrl+Z / Ctrl+Shift+Z undo and redo
+  document.addEventListener("keydown", function (ev) {
+    var tag = (ev.target.tagName || "").toLowerCase();
+    var typing = tag === "input" || tag === "textarea" || tag === "select";
+    if (ev.key === "Escape") { closeDetail(); return; }
+    if (ev.key === "/" && !typing) {
+      var q = document.getElementById("catalog-q");
+      if (q) { ev.preventDefault(); q.focus(); }
+      return;
+    }
+    if ((ev.ctrlKey || ev.metaKey) && (ev.key === "z" || ev.key === "Z") && !typing) {
+      var b = document.getElementById(ev.shiftKey ? "redo" : "undo");
+      if (b && !b.disabled) { ev.preventDefault(); b.click(); }
+    }
+  });
+
+  // the new-list form shows the fields of the chosen game only
+  function syncNew() {
+    var sel = document.getElementById("new-system");
+    if (!sel) { return; }
+    document.querySelectorAll("#new-form fieldset[data-system]").forEach(function (fs) {
+      var on = fs.getAttribute("data-system") === sel.value;
+      fs.hidden = !on;
+      fs.querySelectorAll("input, select").forEach(function (i) { i.disabled = !on; });
+    });
+  }
+  document.addEventListener("change", function (ev) { if (ev.target.id === "new-system") { syncNew(); } });
+  document.addEventListener("DOMContentLoaded", syncNew);
+})();

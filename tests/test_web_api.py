@@ -1,0 +1,554 @@
+"""The web builder's server, through the framework's test client: every page and API endpoint,
+and every refusal (token, host, cross-site requests, sizes, paths outside the workspace,
+files changed on disk)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from builder.check import check_file  # noqa: E402
+from builder.web.app import create_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "test-token-0123456789abcdef"
+BASE = "http://127.0.0.1:8765"
+
+
+@pytest.fixture()
+def ws(tmp_path):
+    root = tmp_path / "ws"
+    shutil.copytree(ROOT / "examples", root)
+    return root
+
+
+@pytest.fixture()
+def app(ws):
+    return create_app(ws, token=TOKEN, port=8765)
+
+
+@pytest.fixture()
+def anon(app):
+    return TestClient(app, base_url=BASE)
+
+
+@pytest.fixture()
+def client(app):
+    """A browser that has visited the printed address: it holds the cookie and sends the page's
+    CSRF header as htmx does."""
+    c = TestClient(app, base_url=BASE)
+    r = c.get(f"/?token={TOKEN}", follow_redirects=False)
+    assert r.status_code == 303
+    c.headers.update({"X-CSRF-Token": app.csrf})
+    return c
+
+
+@pytest.fixture()
+def api(app):
+    """A script: the token in an Authorization header."""
+    return TestClient(app, base_url=BASE, headers={"Authorization": f"Bearer {TOKEN}"})
+
+
+def version(client, rel):
+    return client.get(f"/api/lists/{rel}").json()["version"]
+
+
+# -- the token --------------------------------------------------------------------------------
+
+def test_without_the_token_only_the_way_in_is_shown(anon, ws):
+    r = anon.get("/")
+    assert r.status_code == 401
+    assert "daimyo serve" in r.text and "?token=" in r.text
+    assert "kensei-buke.yaml" not in r.text and "Buke vanguard" not in r.text
+    for path in ("/l/kensei-buke.yaml", "/l/kensei-buke.yaml/share", "/l/kensei-buke.yaml/print.pdf",
+                 "/aid/kensei.pdf", "/api/docs"):
+        assert anon.get(path).status_code == 401, path
+    r = anon.get("/api/lists")
+    assert r.status_code == 401 and r.json()["error"] == "missing or wrong token"
+
+
+def test_wrong_token_is_refused(anon):
+    assert anon.get("/?token=wrong").status_code == 401
+    assert anon.get("/api/lists", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    anon.cookies.set("daimyo_8765", "wrong")
+    assert anon.get("/").status_code == 401
+
+
+def test_first_visit_sets_a_cookie_and_drops_the_token_from_the_address(anon):
+    r = anon.get(f"/l/kensei-buke.yaml?token={TOKEN}", follow_redirects=False)
+    assert r.status_code == 303
+    assert r.headers["location"] == "/l/kensei-buke.yaml"
+    cookie = r.headers["set-cookie"]
+    assert f"daimyo_8765={TOKEN}" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert anon.get("/l/kensei-buke.yaml").status_code == 200  # the cookie now lets it in
+
+
+def test_static_files_need_no_token(anon):
+    r = anon.get("/static/htmx.min.js")
+    assert r.status_code == 200 and "htmx" in r.text[:2000]
+    assert anon.get("/static/app.css").status_code == 200
+
+
+def test_other_host_names_are_refused(client):
+    """A page elsewhere cannot reach the server through a DNS name rebound to 127.0.0.1."""
+    assert client.get("/", headers={"Host": "evil.example:8765"}).status_code == 421
+    assert client.get("/", headers={"Host": "localhost:8765"}).status_code == 200
+
+
+def test_a_server_on_all_addresses_accepts_any_host_name(ws):
+    c = TestClient(create_app(ws, token=TOKEN, host="0.0.0.0"), base_url="http://192.0.2.1:8765")
+    assert c.get("/api/lists", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+
+
+# -- cross-site requests and sizes ----------------------------------------------------------------
+
+def test_post_without_the_csrf_header_is_refused(app, ws):
+    c = TestClient(app, base_url=BASE)
+    c.get(f"/?token={TOKEN}")
+    before = (ws / "kensei-buke.yaml").read_text()
+    r = c.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"})
+    assert r.status_code == 403 and "X-CSRF-Token" in r.json()["error"]
+    r = c.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
+               headers={"X-CSRF-Token": "guess"})
+    assert r.status_code == 403
+    assert c.post("/l/kensei-buke.yaml/delete").status_code == 403
+    assert (ws / "kensei-buke.yaml").read_text() == before
+
+
+def test_cross_site_requests_are_refused_even_with_the_header(client, ws):
+    before = (ws / "kensei-buke.yaml").read_text()
+    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
+                    headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403
+    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
+                    headers={"Sec-Fetch-Site": "cross-site"})
+    assert r.status_code == 403
+    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
+                    headers={"Origin": "null"})
+    assert r.status_code == 403
+    assert (ws / "kensei-buke.yaml").read_text() == before
+    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
+                    headers={"Origin": BASE, "Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 200
+
+
+def test_request_bodies_over_the_limit_are_refused(client, api):
+    big = "x" * (1024 * 1024 + 10)
+    r = client.post("/import", data={"text": big})
+    assert r.status_code == 413
+    r = api.post("/api/import", content=json.dumps({"text": big}), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+
+    def chunks():  # no Content-Length: counted as it arrives
+        for _ in range(300):
+            yield b"y" * 4096
+
+    r = api.post("/api/import", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+
+
+# -- paths ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", [
+    "/l/%2e%2e/secret.yaml", "/l/..%2Fsecret.yaml", "/l/sub/%2e%2e/%2e%2e/secret.yaml",
+    "/api/lists/%2e%2e/secret.yaml", "/l/%2Fetc%2Fpasswd.yaml", "/api/lists//etc/hosts.yaml/check",
+    "/l/.trash/x.yaml", "/l/kensei-buke.yaml%00.yaml", "/l/packs/../../secret.yaml",
+])
+def test_paths_outside_the_workspace_are_refused(client, ws, path):
+    (ws.parent / "secret.yaml").write_text("system: kensei\nname: SECRET\nclan: buke\ntroops: []\n")
+    r = client.get(path)
+    assert r.status_code in (400, 403, 404), (path, r.status_code)
+    assert "SECRET" not in r.text
+
+
+def test_a_symbolic_link_out_of_the_workspace_is_refused(client, ws, api):
+    outside = ws.parent / "outside.yaml"
+    outside.write_text("system: kensei\nname: OUTSIDE\nclan: buke\ntroops: []\n")
+    (ws / "link.yaml").symlink_to(outside)
+    (ws / "linkdir").symlink_to(ws.parent)
+    r = client.get("/l/link.yaml")
+    assert r.status_code == 403 and "outside the workspace" in r.text
+    assert "OUTSIDE" not in client.get("/").text  # not listed either
+    assert client.get("/l/linkdir/outside.yaml").status_code == 403
+    r = api.post("/api/lists/link.yaml/edit", json={"op": "set", "key": "name", "value": "changed"})
+    assert r.status_code == 403
+    assert "OUTSIDE" in outside.read_text()
+
+
+def test_a_list_naming_a_pack_outside_the_workspace_is_refused(client, ws, api):
+    pack = ws.parent / "evil-pack.yaml"
+    shutil.copy(ROOT / "examples" / "packs" / "kensei-profiles.yaml", pack)
+    (ws / "packed.yaml").write_text("system: kensei\nname: packed\nclan: buke\npacks: [../evil-pack.yaml]\n"
+                                    "troops: []\n")
+    r = client.get("/l/packed.yaml")
+    assert r.status_code == 403 and "pack outside the workspace" in r.text
+    assert api.get("/api/lists/packed.yaml/check").status_code == 403
+    assert api.get("/api/lists/packed.yaml/export?format=code").status_code == 403
+    assert api.get("/api/lists/packed.yaml/print").status_code == 403
+    listed = {x["path"]: x for x in api.get("/api/lists").json()["lists"]}
+    assert "pack outside the workspace" in listed["packed.yaml"]["problem"]
+
+
+def test_a_pack_inside_the_workspace_is_used(api, ws):
+    (ws / "inside.yaml").write_text("system: kensei\nname: inside\nclan: buke\npacks: [packs/kensei-profiles.yaml]\npoints: 200\n"
+                                    "troops: []\n")
+    assert api.get("/api/lists/inside.yaml/check").status_code == 200
+
+
+def test_only_list_files_are_served(client, ws):
+    (ws / "notes.txt").write_text("hello")
+    assert client.get("/l/notes.txt").status_code == 400
+    assert client.get("/l/missing.yaml").status_code == 404
+
+
+# -- the workspace ------------------------------------------------------------------------------
+
+def test_workspace_lists_every_list_with_system_name_total_and_verdict(api, ws):
+    (ws / "broken.yaml").write_text("system: kensei\nname: [unclosed\n")
+    data = api.get("/api/lists").json()
+    by = {x["path"]: x for x in data["lists"]}
+    assert "packs/kensei-profiles.yaml" not in by  # packs are not lists
+    buke = by["kensei-buke.yaml"]
+    assert (buke["system"], buke["name"], buke["total"], buke["verdict"]) == \
+        ("kensei", "Buke vanguard (rulebook sample)", "200 / 200 AP", "legal")
+    assert by["satsuma-samurai.yaml"]["verdict"] == "warnings"
+    assert by["satsuma-samurai.yaml"]["total"] == "46 cards"
+    assert by["broken.yaml"]["verdict"] == "unreadable"
+    assert by["broken.yaml"]["problem"].startswith("broken.yaml:") and "YAML syntax" in by["broken.yaml"]["problem"]
+    for x in data["lists"]:
+        if x["system"]:
+            res = check_file(ws / x["path"])
+            assert x["errors"] == res.counts()["error"], x
+
+
+def test_workspace_page_shows_the_lists(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert "Buke vanguard (rulebook sample)" in r.text and "200 / 200 AP" in r.text
+    assert 'href="/l/kensei-buke.yaml"' in r.text
+
+
+def test_new_list_from_the_page_and_the_api(client, api, ws):
+    r = client.post("/new", data={"system": "kensei", "name": "Buke 400", "clan": "buke", "points": "400",
+                                  "commander": "hatamoto"}, headers={"HX-Request": "true"})
+    assert r.status_code == 204 and r.headers["HX-Redirect"] == "/l/Buke-400.yaml"
+    text = (ws / "Buke-400.yaml").read_text()
+    assert "points: 400" in text and "clan: buke" in text and "name: Buke 400" in text
+    r = api.post("/api/lists", json={"file": "deck.yaml", "system": "satsuma", "side": "imperial"})
+    assert r.status_code == 201 and r.json()["path"] == "deck.yaml"
+    assert "side: imperial" in (ws / "deck.yaml").read_text()
+    # refusals: an existing file, an unknown clan, a bad system, a name that leaves the folder
+    r = api.post("/api/lists", json={"file": "deck.yaml", "system": "satsuma", "side": "imperial"})
+    assert r.status_code == 409
+    r = api.post("/api/lists", json={"file": "x.yaml", "system": "kensei", "clan": "bukee"})
+    assert r.status_code == 400 and "unknown clan 'bukee'" in r.json()["error"] and "buke" in r.json()["error"]
+    assert api.post("/api/lists", json={"file": "x.yaml", "system": "chess"}).status_code == 400
+    r = api.post("/api/lists", json={"file": "../x.yaml", "system": "satsuma", "side": "samurai"})
+    assert r.status_code == 403 and not (ws.parent / "x.yaml").exists()
+
+
+def test_duplicate_rename_and_delete_to_the_trash(client, api, ws):
+    original = (ws / "kensei-buke.yaml").read_text()
+    r = client.post("/l/kensei-buke.yaml/duplicate", headers={"HX-Request": "true"})
+    assert r.status_code == 204
+    assert (ws / "kensei-buke-copy.yaml").read_text() == original
+    r = api.post("/api/lists/kensei-buke-copy.yaml/rename", json={"to": "my army"})
+    assert r.json()["path"] == "my-army.yaml" and (ws / "my-army.yaml").exists()
+    assert api.post("/api/lists/my-army.yaml/rename", json={"to": "kensei-kuge.yaml"}).status_code == 409
+    r = client.post("/l/my-army.yaml/delete", headers={"HX-Request": "true"})
+    assert r.status_code == 204 and not (ws / "my-army.yaml").exists()
+    trashed = list((ws / ".trash").glob("my-army.*.yaml"))
+    assert len(trashed) == 1 and trashed[0].read_text() == original
+    where = api.delete("/api/lists/kensei-kuge.yaml").json()["trash"]
+    assert where.startswith(".trash/") and (ws / where).exists()
+    assert api.delete("/api/lists/kensei-kuge.yaml").status_code == 404
+    assert api.post("/api/lists/kensei-buke.yaml/rename", json={"to": "../../out.yaml"}).status_code == 403
+
+
+def test_import_a_share_code_and_pasted_text(client, api, ws):
+    code = api.get("/api/lists/kensei-buke.yaml/export?format=code").json()["text"]
+    assert code.startswith("DMY")
+    r = client.post("/import", data={"text": code, "file": "from-code.yaml"}, headers={"HX-Request": "true"})
+    assert r.status_code == 204 and r.headers["HX-Redirect"] == "/l/from-code.yaml"
+    assert check_file(ws / "from-code.yaml").summary["points"] == 200
+    text = api.get("/api/lists/satsuma-imperial.yaml/export?format=text").json()["text"]
+    r = api.post("/api/import", json={"text": text})
+    assert r.status_code == 201
+    assert check_file(ws / r.json()["path"]).system == "satsuma"
+    bad = code[:-6] + ("AAAAAA" if not code.endswith("AAAAAA") else "BBBBBB")
+    r = api.post("/api/import", json={"text": bad})
+    assert r.status_code in (400, 422) and "\n" not in r.json()["error"]
+    assert api.post("/api/import", json={"text": "   "}).status_code == 400
+
+
+# -- the builder: editing -------------------------------------------------------------------------
+
+def test_edit_adds_a_troop_keeps_comments_and_returns_the_new_total(api, ws):
+    v = version(api, "kensei-buke.yaml")
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": "yari ashigaru", "version": v})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["notes"] == ["added 3 Yari Ashigaru"]
+    assert body["header"]["total"] == 215 and body["header"]["left"] == -15 and body["header"]["verdict"] == "illegal"
+    text = (ws / "kensei-buke.yaml").read_text()
+    assert "# Buke vanguard: the rulebook's sample list" in text and "# general, 20 AP" in text
+    assert text.rstrip().endswith("- troop: Yari Ashigaru\n    models: 3")
+    assert check_file(ws / "kensei-buke.yaml").summary["points"] == 215
+
+
+def test_models_plus_minus_and_remove(api, ws):
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 1, "delta": 1})
+    assert r.json()["header"]["total"] == 205
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 1, "delta": -2})
+    assert r.json()["header"]["total"] == 195
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 0, "delta": -1})
+    assert r.status_code == 400 and "at least 1 model" in r.json()["error"]
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "remove", "index": 4})
+    assert r.json()["notes"] == ["removed Yumi Samurai"] and r.json()["header"]["total"] == 135
+    assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "remove", "index": 9}).status_code == 400
+
+
+def test_edit_refusals_leave_the_file_untouched(api, ws):
+    before = (ws / "kensei-buke.yaml").read_text()
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": "Yari Ashigar"})
+    assert r.status_code == 400 and "unknown troop 'Yari Ashigar'" in r.json()["error"]
+    assert "Yari Ashigaru" in r.json()["error"]  # did you mean
+    assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "explode"}).status_code == 400
+    assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "set", "key": "points", "value": "-5"}).status_code == 400
+    assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": "nope", "value": "1"}).status_code == 400
+    assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": "x"}).status_code == 422
+    assert (ws / "kensei-buke.yaml").read_text() == before
+
+
+def test_a_file_changed_on_disk_is_not_overwritten(client, api, ws):
+    path = ws / "kensei-buke.yaml"
+    page = client.get("/l/kensei-buke.yaml").text
+    v = re.search(r'id="version" value="([0-9a-f]+)"', page).group(1)
+    path.write_text(path.read_text().replace("points: 200", "points: 300"))  # a text editor saves
+    changed = path.read_text()
+    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru", "version": v},
+                    headers={"HX-Request": "true"})
+    assert r.status_code == 409
+    assert "changed on disk since this page was loaded" in r.text and "Reload" in r.text
+    assert r.headers["HX-Retarget"] == "#flash"
+    assert path.read_text() == changed
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": "Yari Ashigaru", "version": v})
+    assert r.status_code == 409 and path.read_text() == changed
+    assert client.post("/l/kensei-buke.yaml/undo", data={"version": v}).status_code == 409
+
+
+def test_undo_and_redo(api, ws):
+    path = ws / "kensei-buke.yaml"
+    original = path.read_text()
+    assert api.post("/api/lists/kensei-buke.yaml/undo", json={}).status_code == 409  # nothing to undo
+    api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": "Yari Ashigaru"})
+    after_one = path.read_text()
+    api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "set", "key": "name", "value": "Renamed"})
+    r = api.post("/api/lists/kensei-buke.yaml/undo", json={})
+    assert r.status_code == 200 and path.read_text() == after_one
+    api.post("/api/lists/kensei-buke.yaml/undo", json={})
+    assert path.read_text() == original
+    api.post("/api/lists/kensei-buke.yaml/redo", json={})
+    assert path.read_text() == after_one
+    r = api.post("/api/lists/kensei-buke.yaml/redo", json={})
+    assert "name: Renamed" in path.read_text()
+    assert api.post("/api/lists/kensei-buke.yaml/redo", json={}).status_code == 409
+
+
+def test_card_decks_gain_and_lose_copies(api, ws):
+    r = api.post("/api/lists/satsuma-samurai.yaml/edit", json={"op": "remove", "item": "Takamori Saigo"})
+    assert r.status_code == 200, r.text
+    text = (ws / "satsuma-samurai.yaml").read_text()
+    assert "deck: standard" not in text and "cards:" in text  # the published deck became a variant
+    assert r.json()["header"]["total"] == 45
+    r = api.post("/api/lists/satsuma-samurai.yaml/edit", json={"op": "add", "item": "takamori saigo"})
+    assert r.json()["header"]["total"] == 46
+    r = api.post("/api/lists/satsuma-samurai.yaml/edit", json={"op": "add", "item": "Imperial Guard"})
+    assert r.status_code in (400, 200)
+    r = api.post("/api/lists/herocard-samurai.yaml/edit", json={"op": "add", "item": "Overhand Thrust", "count": 1})
+    assert r.status_code == 200
+    assert api.post("/api/lists/senji-three-daimyo.yaml/edit", json={"op": "add", "item": "x"}).status_code == 400
+
+
+def test_house_rules_toggle(api, ws):
+    from builder.catalog.loader import load_catalog
+
+    rule = load_catalog("kensei").model.house_rules[0]
+    alt = rule.alternatives[0].value if rule.alternatives else (not rule.default)
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": rule.id, "value": str(alt)})
+    assert r.status_code == 200, r.text
+    res = check_file(ws / "kensei-buke.yaml")
+    assert res.house_rules_agreed == {rule.id: alt}
+    api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": rule.id, "value": ""})
+    assert "house_rules" not in (ws / "kensei-buke.yaml").read_text()
+
+
+def test_htmx_edit_returns_the_list_and_the_header(client):
+    page = client.get("/l/kensei-buke.yaml").text
+    v = re.search(r'id="version" value="([0-9a-f]+)"', page).group(1)
+    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "models", "index": "1", "delta": "1", "version": v},
+                    headers={"HX-Request": "true"})
+    assert r.status_code == 200 and r.headers["HX-Trigger"] == "list-changed"
+    assert 'id="list-panel"' in r.text and 'hx-swap-oob="true"' in r.text
+    assert re.search(r'id="total">205<', r.text) and "5 over" in r.text and "illegal" in r.text
+    new_v = re.search(r'id="version" value="([0-9a-f]+)"', r.text).group(1)
+    assert new_v != v
+    assert client.post("/l/kensei-buke.yaml/undo", data={"version": new_v}).status_code == 200
+
+
+# -- reading: check, options, entries -------------------------------------------------------------
+
+def test_check_matches_the_command_line(api, ws):
+    body = api.get("/api/lists/kensei-buke.yaml/check").json()
+    res = check_file(ws / "kensei-buke.yaml")
+    assert body["legal"] is True and body["summary"] == json.loads(json.dumps(res.to_json()))["summary"]
+    assert body["header"]["verdict"] == "legal"
+
+
+def test_options_say_what_can_be_added_and_what_stops_the_rest(api):
+    body = api.get("/api/lists/kensei-buke.yaml/options").json()
+    rows = {r["name"]: r for r in body["rows"]}
+    # the sample list is at its 200 AP: every troop is stopped by the points limit
+    assert rows["Yari Ashigaru"]["can"] is False
+    assert any("battle size" in x for x in rows["Yari Ashigaru"]["reasons"])
+    api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "set", "key": "points", "value": "400"})
+    rows = {r["name"]: r for r in api.get("/api/lists/kensei-buke.yaml/options").json()["rows"]}
+    assert rows["Yari Ashigaru"]["can"] is True and rows["Yari Ashigaru"]["after"].endswith("/ 400 AP")
+    found = api.get("/api/lists/kensei-buke.yaml/options?q=ASHIGARU").json()["rows"]
+    assert found and all("ashigaru" in r["name"].lower() for r in found)
+
+
+def test_catalog_search_ignores_accents_and_case(client, ws):
+    r = client.get("/l/kensei-buke.yaml/catalog?q=%C3%84SHIG%C3%A0RU")  # ÄSHIGàRU
+    assert r.status_code == 200 and "Yari Ashigaru" in r.text
+    r = client.get("/l/satsuma-samurai.yaml/catalog?q=saig%C5%8D")  # saigō
+    assert "Takamori Saigo" in r.text
+    r = client.get("/l/kensei-buke.yaml/catalog?q=zzzz")
+    assert "Nothing in the catalog matches" in r.text
+
+
+def test_entry_detail_shows_the_rulebook_source(client):
+    r = client.get("/l/kensei-buke.yaml/entry?section=troops&name=yari-ashigaru")
+    assert r.status_code == 200 and "Yari Ashigaru" in r.text and "Kensei rulebook, line" in r.text
+    assert ".txt" not in r.text  # rulebook titles, never file names
+    assert client.get("/l/kensei-buke.yaml/entry?section=troops&name=nobody").status_code == 404
+    assert client.get("/l/kensei-buke.yaml/entry?section=secrets&name=x").status_code == 404
+
+
+def test_findings_are_shown_next_to_their_entries(client, ws):
+    (ws / "bad.yaml").write_text("system: kensei\nname: bad\nclan: buke\npoints: 400\ntroops:\n"
+                                 "  - troop: Samurai Yari\n    models: 5\n  - troop: Yumi Samurai\n    models: 12\n"
+                                 "  - troop: Yumi Samurai\n    models: 12\n")
+    page = client.get("/l/bad.yaml").text
+    entry2 = page.split('id="entry-2"')[1].split('id="entry-3"')[0] if 'id="entry-3"' in page else \
+        page.split('id="entry-2"')[1]
+    assert "ranged troops 360 AP &gt; 50% of 400 AP" in entry2 and "over by 160" in entry2
+    assert "counted" in entry2 and "Kensei rulebook" in entry2  # the explain detail
+    general = page.split('class="findings general"')[1].split('class="entries"')[0]
+    assert "3 units &lt; 1 per 100 AP of 400 AP" in general and "no Hero with leader rank" in general
+
+
+# -- print and share ------------------------------------------------------------------------------
+
+def test_print_pdf_previews_and_player_aid(client, api):
+    import pypdf
+
+    r = client.get("/l/kensei-buke.yaml/print.pdf?paper=letter&unit_cards=on")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF")
+    assert "attachment" in r.headers["content-disposition"]
+    pdf = pypdf.PdfReader(io.BytesIO(r.content))
+    w, h = float(pdf.pages[0].mediabox.width), float(pdf.pages[0].mediabox.height)
+    assert (round(w), round(h)) == (612, 792)  # US Letter
+    assert "Buke vanguard" in pdf.pages[0].extract_text()
+    r = client.get("/l/kensei-buke.yaml/print/previews?paper=a4")
+    assert r.status_code == 200 and "preview/1.png" in r.text
+    png = client.get("/l/kensei-buke.yaml/preview/1.png?paper=a4")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    r = client.get("/l/satsuma-samurai.yaml/print.pdf?card=bridge&bleed=3&duplex=long&ink_saver=on")
+    assert r.status_code == 200 and len(pypdf.PdfReader(io.BytesIO(r.content)).pages) >= 2
+    assert client.get("/l/kensei-buke.yaml/print.pdf?paper=a9").status_code == 400
+    assert client.get("/l/satsuma-samurai.yaml/print.pdf?bleed=99").status_code == 400
+    assert client.get("/l/kensei-buke.yaml/preview/99.png").status_code == 400
+    aid = client.get("/aid/kensei.pdf")
+    assert aid.status_code == 200 and aid.content.startswith(b"%PDF")
+    assert client.get("/aid/chess.pdf").status_code == 404
+    assert api.get("/api/lists/kensei-buke.yaml/print").content.startswith(b"%PDF")
+    page = client.get("/l/satsuma-samurai.yaml/print").text
+    for word in ("Card size", "Bleed", "duplex", "Ink saver", "Player aid"):
+        assert word in page
+
+
+def test_share_page_and_exports(client, api):
+    page = client.get("/l/kensei-buke.yaml/share").text
+    for label in ("Share code", "Text", "Markdown", "JSON", "YAML", "Copy"):
+        assert label in page
+    for fmt in ("code", "text", "markdown", "json", "yaml"):
+        r = api.get(f"/api/lists/kensei-buke.yaml/export?format={fmt}")
+        assert r.status_code == 200 and r.json()["text"], fmt
+    assert json.loads(api.get("/api/lists/kensei-buke.yaml/export?format=json").json()["text"])["clan"] == "buke"
+    r = client.get("/l/kensei-buke.yaml/export?format=markdown")
+    assert r.headers["content-disposition"] == 'attachment; filename="kensei-buke.md"'
+    assert api.get("/api/lists/kensei-buke.yaml/export?format=docx").status_code == 400
+
+
+# -- escaping, offline, API description -----------------------------------------------------------
+
+HOSTILE = "<script>alert('x')</script> \"quoted\" \u202egnp.exe"
+
+
+def test_hostile_names_are_escaped_everywhere(client, api, ws):
+    r = api.post("/api/lists", json={"file": "hostile.yaml", "system": "kensei", "clan": "buke", "name": HOSTILE})
+    assert r.status_code == 201
+    api.post("/api/lists/hostile.yaml/edit", json={"op": "set", "key": "notes", "value": HOSTILE})
+    for path in ("/", "/l/hostile.yaml", "/l/hostile.yaml/share", "/l/hostile.yaml/print"):
+        text = client.get(path).text
+        assert "<script>alert" not in text, path
+        assert "&lt;script&gt;alert(" in text, path
+    r = client.post("/l/hostile.yaml/edit", data={"op": "add", "item": HOSTILE}, headers={"HX-Request": "true"})
+    assert r.status_code == 400 and "<script>alert" not in r.text and "&lt;script&gt;" in r.text
+
+
+def test_pages_load_nothing_from_the_network(client):
+    for path in ("/", "/l/kensei-buke.yaml", "/l/kensei-buke.yaml/print", "/l/kensei-buke.yaml/share", "/api/docs"):
+        r = client.get(path)
+        srcs = re.findall(r'(?:src|href)="([^"]+)"', r.text)
+        assert srcs and all(s.startswith(("/", "#", "?")) or s == "" for s in srcs), (path, srcs)
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+
+
+def test_openapi_describes_the_api(client):
+    schema = client.get("/api/openapi.json").json()
+    paths = schema["paths"]
+    for p in ("/api/lists", "/api/import", "/api/lists/{path}/check", "/api/lists/{path}/options",
+              "/api/lists/{path}/edit", "/api/lists/{path}/export", "/api/lists/{path}/print"):
+        assert p in paths, p
+    assert not any(p.startswith("/l/") for p in paths)  # the pages are not API
+    page = client.get("/api/docs").text
+    assert "/api/lists/{path}/edit" in page and "EditOp" in page
+
+
+def test_the_serve_command_refuses_bad_arguments(tmp_path):
+    import subprocess
+    import sys
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "builder", "serve", *args], capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "DAIMYO_TOKEN": ""})
+
+    r = run(str(tmp_path / "missing"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no such folder" in r.stderr
+    r = run(str(tmp_path), "--port", "70000")
+    assert r.returncode == 2 and "--port" in r.stderr
+    r = run(str(tmp_path), "--token", "short")
+    assert r.returncode == 2 and "at least 16" in r.stderr
