@@ -424,7 +424,7 @@ def test_options_say_what_can_be_added_and_what_stops_the_rest(api):
     assert any("battle size" in x for x in rows["Yari Ashigaru"]["reasons"])
     api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "set", "key": "points", "value": "400"})
     rows = {r["name"]: r for r in api.get("/api/lists/kensei-buke.yaml/options").json()["rows"]}
-    assert rows["Yari Ashigaru"]["can"] is True and rows["Yari Ashigaru"]["after"].endswith("/ 400 AP")
+    assert rows["Yari Ashigaru"]["can"] is True and rows["Yari Ashigaru"]["after"] == "185 AP left"
     found = api.get("/api/lists/kensei-buke.yaml/options?q=ASHIGARU").json()["rows"]
     assert found and all("ashigaru" in r["name"].lower() for r in found)
 
@@ -440,7 +440,7 @@ def test_catalog_search_ignores_accents_and_case(client, ws):
 
 def test_entry_detail_shows_the_rulebook_source(client):
     r = client.get("/l/kensei-buke.yaml/entry?section=troops&name=yari-ashigaru")
-    assert r.status_code == 200 and "Yari Ashigaru" in r.text and "Kensei rulebook, line" in r.text
+    assert r.status_code == 200 and "Yari Ashigaru" in r.text and "Kensei rulebook, Army list samples" in r.text
     assert ".txt" not in r.text  # rulebook titles, never file names
     assert client.get("/l/kensei-buke.yaml/entry?section=troops&name=nobody").status_code == 404
     assert client.get("/l/kensei-buke.yaml/entry?section=secrets&name=x").status_code == 404

@@ -176,8 +176,8 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def catalog_part(path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = ""):
         from builder.web.views import options
 
-        doc, catalog, res, view = _load_view(ws, path)
-        opts = options(doc, catalog, res, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can)
+        ed, view = _load_editor(ws, path)
+        opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can)
         return page(request, "_catalog_rows.html", view=view, opts=opts, q=q)
 
     @api.get("/l/{path:path}/entry", response_class=HTMLResponse, include_in_schema=False)
@@ -340,9 +340,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def api_options(path: str, q: str = "", type: str = "", cost: str = "", can: str = "", limit: int = 200):
         from builder.web.views import options
 
-        doc, catalog, res, view = _load_view(ws, path)
+        ed, view = _load_editor(ws, path)
         return {"version": view["version"], "header": view["header"],
-                **options(doc, catalog, res, q=q[:200], kind=type[:100], max_cost=cost[:20] or None,
+                **options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None,
                           addable=can, limit=max(1, min(limit, 500)))}
 
     @api.post("/api/lists/{path:path}/edit", tags=["lists"],
@@ -450,6 +450,21 @@ def _load_view(ws: Workspace, path: str):
     text = read_text(p, display=ws.clean(path))
     ws.check_packs(p, text)
     return list_view(ws.clean(path), p, text)
+
+
+def _load_editor(ws: Workspace, path: str):
+    """The library's ListEditor on a list of the workspace, and the page's view of it."""
+    from builder.lists.editor import ListEditor
+    from builder.web.views import header
+    from builder.yamlio import read_text
+
+    p = ws.resolve(path)
+    rel = ws.clean(path)
+    text = read_text(p, display=rel)
+    ws.check_packs(p, text)
+    ed = ListEditor(text, file=rel, base_dir=p.parent)
+    view = {"path": rel, "system": ed.system, "version": version_of(text), "header": header(ed.system, ed.check())}
+    return ed, view
 
 
 def _systems_meta():

@@ -9,7 +9,6 @@ change, so the last changes can be undone and redone.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import threading
 from dataclasses import dataclass, field
@@ -73,8 +72,7 @@ class Editor:
     # -- changes -----------------------------------------------------------------------------
 
     def apply(self, rel: str, op: dict, version: str | None) -> Outcome:
-        from builder.lists.edit import dump_roundtrip
-
+        """Make one change and save it (see :func:`change`)."""
         rel = self.ws.clean(rel)
         h = self.history(rel)
         with h.lock:
@@ -82,12 +80,12 @@ class Editor:
             if version and version != version_of(text):
                 raise Conflict(rel)
             self.ws.check_packs(path, text)
-            doc, data, catalog = _open_tree(path, text, rel)
-            notes = apply_op(doc.system, data, catalog, op)
-            new = dump_roundtrip(data)
-            _validate(new, rel, path, catalog)
+            if path.suffix.lower() == ".json":
+                raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
+                              hint="import it to make a YAML copy")
+            new, notes = change(text, rel, path, op)
             if new != text:
-                _write(path, new)
+                _write(path, new, text, rel)
                 h.undo.append(text)
                 del h.undo[:-HISTORY]
                 h.redo.clear()
@@ -105,7 +103,7 @@ class Editor:
             if not src:
                 raise Refused(f"nothing to {'undo' if back else 'redo'}", 409)
             target = src.pop()
-            _write(path, target)
+            _write(path, target, text, rel)
             dst.append(text)
             return Outcome(version_of(target), ["undone" if back else "redone"])
 
@@ -114,26 +112,53 @@ class Editor:
         return bool(h.undo), bool(h.redo)
 
 
-def _write(path: Path, text: str) -> None:
-    from builder.yamlio import atomic_write
+def _write(path: Path, text: str, expected: str, rel: str) -> None:
+    """Save atomically through the library's editor (under its folder lock); a file that no
+    longer holds ``expected`` is refused."""
+    from builder.lists.editor import ListChangedError, ListEditor, _digest
 
-    atomic_write(str(path), text, force=True)
+    ed = ListEditor(text, file=rel, path=path)
+    ed._disk = _digest(expected.encode("utf-8"))
+    try:
+        ed.save()
+    except ListChangedError:
+        raise Conflict(rel) from None
 
 
-def _open_tree(path: Path, text: str, rel: str):
-    from builder.catalog.loader import load_catalog
-    from builder.lists.document import parse_list
-    from builder.lists.edit import _rt
-    from builder.systems import rules_module
+def change(text: str, rel: str, path: Path, op: dict) -> tuple[str, list[str]]:
+    """The list's new text after ``op`` and what was done. Adding, removing cards and settings go
+    through the library's ``ListEditor``; a unit's models, its standard and leader, house rules
+    and text fields are changed in the round-trip tree here."""
+    from builder.lists.edit import dump_roundtrip
+    from builder.lists.editor import ListEditor
 
-    doc = parse_list(text, rel, base_dir=path.parent)
-    if path.suffix.lower() == ".json":
-        raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
-                      hint="import it to make a YAML copy")
-    catalog = load_catalog(doc.system, list(doc.packs))
-    rules_module(doc.system).load_list(doc, catalog)  # wrong shapes: ListError, file untouched
-    data = _rt().load(text)
-    return doc, data, catalog
+    ed = ListEditor(text, file=rel, base_dir=path.parent)
+    system = ed.system
+    kind = str(op.get("op", ""))
+    if kind == "add":
+        item = str(op.get("item") or "").strip()
+        if not item:
+            raise UsageError("name the card or troop to add")
+        if system == "kensei":
+            models = _int(op["models"], "models") if op.get("models") not in (None, "") else None
+            c = ed.add(item, models=models)
+        else:
+            c = ed.add(item, _int(op.get("count") or 1, "count", 1, 1000), variant=system == "satsuma")
+        return ed.text, c.notes
+    if kind == "remove" and system not in ("kensei", "senji"):
+        item = str(op.get("item") or "").strip()
+        n = None if op.get("all") not in (None, "", False, "0") else _int(op.get("count") or 1, "count", 1, 1000)
+        c = ed.remove(item, n, variant=system == "satsuma")
+        return ed.text, c.notes
+    if kind == "set" and str(op.get("key")) not in ("name", "author", "notes") \
+            and not (system == "kensei" and op.get("key") == "general" and not str(op.get("value") or "").strip()):
+        c = ed.set(str(op.get("key") or ""), "" if op.get("value") is None else str(op.get("value")))
+        return ed.text, c.notes
+    tree = ed._tree()
+    notes = apply_op(system, tree, ed.catalog, op)
+    new = dump_roundtrip(tree)
+    _validate(new, rel, path, ed.catalog)
+    return new, notes
 
 
 def _validate(text: str, rel: str, path: Path, catalog) -> None:
@@ -356,36 +381,4 @@ def _rule_value(h, value):
     return text
 
 
-# -- what can be added ---------------------------------------------------------------------------
-
-def simulate(doc, catalog, op: dict, before=None):
-    """The check result of the list with ``op`` applied (on a copy; nothing is written)."""
-    from builder.check import check_doc
-
-    data2 = copy.deepcopy(doc.data)
-    apply_op(doc.system, data2, catalog, op)
-    doc2 = copy.copy(doc)
-    doc2.data = data2
-    return check_doc(doc2, catalog=catalog)
-
-
-def blocking(before, after) -> list:
-    """Errors ``after`` has that ``before`` did not (or that got worse)."""
-    from builder.commands.edit import _not_worse
-
-    old = {(f.code, f.message) for f in before.findings}
-    olds = [f for f in before.findings if f.severity == "error"]
-    out = []
-    for f in after.findings:
-        if f.severity != "error" or (f.code, f.message) in old:
-            continue
-        was = next((g for g in olds if g.code == f.code and g.loc == f.loc), None) or \
-            next((g for g in olds if g.code == f.code), None)
-        if was is not None and _not_worse(f, was):
-            continue
-        out.append(f)
-    return out
-
-
-__all__ = ["Editor", "Conflict", "Outcome", "apply_op", "version_of", "simulate", "blocking",
-           "ListError", "DaimyoError"]
+__all__ = ["Editor", "Conflict", "Outcome", "apply_op", "change", "version_of", "ListError", "DaimyoError"]

@@ -6,21 +6,11 @@ templates and the JSON API show the same thing.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from fractions import Fraction
 from pathlib import Path
 
 from builder.web.workspace import total_text
 
-BOOKS = {
-    "000_ac601013730960cf.txt": "Senshiai rulebook",
-    "001_dbcd2f61c1014419.txt": "Kensei rulebook",
-    "002_55c7e5ab3d1a76a7.txt": "Senji rulebook",
-    "003_d64fd863b3930085.txt": "Satsuma Rebellion rulebook",
-    "004_80c161daf2b1fabf.txt": "HeroCard rulebook",
-}
-_REF = re.compile(r"(\d{3}_[0-9a-f]{16}\.txt):(\d+(?:-\d+)?)")
 UNIT = {"kensei": "AP"}
 SECTIONS = {"kensei": ("troops",), "senshiai": ("cards",), "satsuma": ("cards",),
             "herocard": ("action_cards", "attribute_cards"), "senji": ()}
@@ -28,28 +18,23 @@ TYPE_FIELD = {"kensei": "troop_type", "senshiai": "type", "herocard": "kind", "s
 
 
 def pretty_source(src) -> str:
-    """Rulebook references as a person reads them: ``Kensei rulebook, lines 5962-5967``."""
-    if not src:
-        return ""
-    parts: dict[str, list[str]] = {}
-    rest = str(src)
+    """Rulebook references as a person reads them: "Kensei rulebook, Army leaders (line 5912)"."""
+    from builder.rulebooks import format_source
 
-    def book(m):
-        parts.setdefault(BOOKS.get(m.group(1), "rulebook"), []).append(m.group(2))
-        return ""
+    return format_source(str(src)) if src else ""
 
-    rest = _REF.sub(book, rest)
-    out = [f"{b}, line{'s' if len(ls) > 1 or '-' in ls[0] else ''} {', '.join(ls)}" for b, ls in parts.items()]
-    leftover = re.sub(r"^[\s,;]+|[\s,;]+$", "", rest)
-    if leftover and not parts:
-        out.append(leftover)
-    return "; ".join(out)
+
+def humanize(text) -> str:
+    from builder.rulebooks import humanize as library_humanize
+
+    return library_humanize(str(text)) if text else ""
 
 
 def fold(text: str) -> str:
     """Accent- and case-insensitive form for search: ``Hōjō`` -> ``hojo``."""
-    t = unicodedata.normalize("NFKD", str(text))
-    return "".join(c for c in t if not unicodedata.combining(c)).casefold()
+    from builder.lists.options import fold as library_fold
+
+    return library_fold(text)
 
 
 def num(v):
@@ -63,7 +48,7 @@ def num(v):
 
 
 def finding_view(f) -> dict:
-    return {"severity": f.severity, "code": f.code, "message": f.message, "source": pretty_source(f.source),
+    return {"severity": f.severity, "code": f.code, "message": humanize(f.message), "source": pretty_source(f.source),
             "value": num(f.value) if f.value is not None else None,
             "bound": num(f.bound) if f.bound is not None else None,
             "base": f.base, "counted": list(f.counted), "line": f.line, "path": f.path,
@@ -221,11 +206,11 @@ def house_rules(catalog, res) -> list[dict]:
     for h in catalog.model.house_rules:
         cur = res.house_rules.get(h.id, h.default)
         choices = [{"value": str(h.default).lower() if isinstance(h.default, bool) else str(h.default),
-                    "reading": h.reading, "default": True}]
+                    "reading": humanize(h.reading), "default": True}]
         for a in h.alternatives:
             choices.append({"value": str(a.value).lower() if isinstance(a.value, bool) else str(a.value),
-                            "reading": a.reading, "default": False, "source": pretty_source(a.source)})
-        out.append({"id": h.id, "title": h.title, "description": h.description,
+                            "reading": humanize(a.reading), "default": False, "source": pretty_source(a.source)})
+        out.append({"id": h.id, "title": h.title, "description": humanize(h.description),
                     "current": str(cur).lower() if isinstance(cur, bool) else str(cur),
                     "agreed": h.id in agreed, "choices": choices,
                     "boolean": isinstance(h.default, bool), "source": pretty_source(h.source)})
@@ -253,56 +238,56 @@ def catalog_entries(doc, catalog) -> list:
     return out
 
 
-def options(doc, catalog, res, q: str = "", kind: str = "", max_cost=None, addable: str = "",
-            limit: int = 80) -> dict:
-    """Catalog entries matching the filters, each with whether it can be added and why not."""
-    from builder.errors import DaimyoError
-    from builder.web.editing import blocking, simulate
+def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80) -> dict:
+    """Catalog entries matching the filters, each with whether it can be added and, if not,
+    the first rule that stops it (the library's ``options``)."""
+    from builder.lists.options import options as library_options
 
-    system = doc.system
-    want = fold(q.strip())
+    system = ed.system
+    doc = ed.doc
+    try:
+        cost = float(max_cost) if max_cost not in (None, "") else None
+    except ValueError:
+        cost = None
+    found = library_options(ed, search=q.strip() or None, max_cost=cost, only_ok=addable == "yes")
     rows, types = [], set()
     clan = str(doc.data.get("clan", "")).lower()
-    for section, e in catalog_entries(doc, catalog):
-        t = _type(system, e)
-        if t:
-            types.add(t)
-        hay = fold(" ".join([e.name, e.id, *getattr(e, "aliases", []), t]))
-        if want and want not in hay:
+    seen = set()
+    for o in found:
+        entry = ed.catalog.find(o.section, o.id)
+        if system == "satsuma" and getattr(entry, "side", None) != str(doc.data.get("side", "")).lower():
             continue
+        if (o.section, o.name) in seen:
+            continue
+        seen.add((o.section, o.name))
+        t = _type(system, entry)
+        types.add(t)
         if kind and t != kind:
             continue
-        cost = _cost(e)
-        if max_cost not in (None, "") and cost is not None:
-            try:
-                if float(cost) > float(max_cost):
-                    continue
-            except ValueError:
-                pass
-        rows.append({"section": section, "id": e.id, "name": e.name, "type": t, "cost": cost,
-                     "clans": list(getattr(e, "clans", []) or []),
-                     "own_clan": system == "kensei" and (clan in (getattr(e, "clans", []) or [])),
-                     "example": catalog.is_example(section, e) if hasattr(catalog, "is_example") else False})
+        if addable == "no" and o.ok:
+            continue
+        clans = list(getattr(entry, "clans", []) or [])
+        rows.append({"section": o.section, "id": o.id, "name": o.name, "type": t,
+                     "cost": num(o.cost) if o.cost is not None else _cost(entry),
+                     "unit_cost": num(entry.cost) if system == "kensei" and getattr(entry, "cost", None) is not None
+                     else None,
+                     "count": o.count, "clans": clans, "own_clan": system == "kensei" and clan in clans,
+                     "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
+                     "after": _left_text(o.left, o.unit), "origin": o.origin,
+                     "example": ed.catalog.is_example(o.section, entry) if entry is not None else False})
     if system == "kensei":  # the list's own clan first, then troops for any clan, then the rest
         rows.sort(key=lambda r: (0 if r["own_clan"] else 1 if ("any" in r["clans"] or not r["clans"]) else 2,
-                                 r["name"]))
-    shown = rows[:limit]
-    for r in shown:
-        op = {"op": "add", "item": r["name"]}
-        try:
-            after = simulate(doc, catalog, op)
-        except DaimyoError as exc:
-            r.update(can=False, reasons=[_msg(exc)])
-            continue
-        stops = blocking(res, after)
-        r["can"] = not stops
-        r["reasons"] = [f"{f.message}" + (f" ({_gap(f)})" if _gap(f) else "") for f in stops[:2]]
-        r["after"] = total_text(system, after.summary)
-    if addable == "yes":
-        shown = [r for r in shown if r.get("can")]
-    elif addable == "no":
-        shown = [r for r in shown if not r.get("can")]
-    return {"rows": shown, "more": max(0, len(rows) - limit), "types": sorted(types)}
+                                 not r["can"], r["name"]))
+    return {"rows": rows[:limit], "more": max(0, len(rows) - limit), "types": sorted(types - {""})}
+
+
+def _left_text(left, unit) -> str:
+    if left is None:
+        return ""
+    left = num(left)
+    if isinstance(left, (int, float)) and left < 0:
+        return f"{-left} {unit or ''} over".replace("  ", " ")
+    return f"{left} {unit or ''} left".replace("  ", " ")
 
 
 def _msg(exc) -> str:
@@ -329,7 +314,7 @@ def entry_detail(catalog, section: str, name: str) -> dict | None:
             v = ", ".join(f"{a}: {b}" for a, b in v.items())
         fields.append((k.replace("_", " "), str(v)))
     return {"name": e.name, "id": e.id, "section": section, "fields": fields,
-            "source": pretty_source(getattr(e, "source", None)), "assumed": getattr(e, "assumed", None),
+            "source": pretty_source(getattr(e, "source", None)), "assumed": humanize(getattr(e, "assumed", None)),
             "aliases": list(getattr(e, "aliases", []) or []),
             "example": catalog.is_example(section, e) if hasattr(catalog, "is_example") else False}
 

@@ -20,6 +20,7 @@ from builder.errors import DaimyoError, UsageError
 LIST_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_DEPTH = 3  # folders below the workspace that are scanned for lists
 MAX_LISTS = 2000
+_PACK_KEYS = re.compile(r"^[\"']?(pack|version|example|description)[\"']?\s*:", re.M)
 _BAD_CHARS = re.compile(r"[\x00-\x1f\x7f\\:*?\"<>|]")
 
 
@@ -200,8 +201,8 @@ class Workspace:
         except DaimyoError as exc:
             return ListInfo(rel, problem=_first_line(exc))
         head = text[:4000]
-        if re.search(r"^[\"']?pack[\"']?\s*:", head, re.M) or not re.search(r"[\"']?system[\"']?\s*:", head):
-            return None  # a pack file, or a YAML file that is no list
+        if rel.split("/")[0] == "packs" or _PACK_KEYS.search(head) or not re.search(r"[\"']?system[\"']?\s*:", head):
+            return None  # a pack file (in packs/, or with a pack's own keys), or a YAML file that is no list
         try:
             doc = parse_list(text, rel, base_dir=path.parent)
         except DaimyoError as exc:
