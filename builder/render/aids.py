@@ -14,6 +14,8 @@ result), so rosters (:mod:`builder.render.roster`) and setup sheets
 
 from __future__ import annotations
 
+import re
+
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +58,8 @@ class Styles:
         f = _fonts()
         b = self.base
         mk = lambda name, **kw: ParagraphStyle(name, fontName=kw.pop("font", f.REGULAR),  # noqa: E731
-                                               alignment=TA_LEFT, splitLongWords=1, **kw)
+                                               bulletFontName=f.REGULAR, alignment=TA_LEFT, splitLongWords=1,
+                                               **kw)
         self.title = mk("title", font=f.BOLD, fontSize=b + 7, leading=(b + 7) * 1.2, spaceAfter=2)
         self.subtitle = mk("subtitle", fontSize=b, leading=b * 1.25, textColor=GREY, spaceAfter=4)
         self.h1 = mk("h1", font=f.BOLD, fontSize=b + 3, leading=(b + 3) * 1.2, spaceBefore=6,
@@ -80,7 +83,12 @@ def esc(text: Any) -> str:
 
     s = "" if text is None else str(text)
     s = fonts.printable(s)
-    return escape(s).replace("\n", "<br/>")
+    s = escape(s).replace("\n", "<br/>")
+    # Markdown code spans (`daimyo rules kensei`): set in the condensed face, without backticks
+    return _CODE_SPAN.sub(lambda m: f'<font name="{fonts.CONDENSED}" color="#1f3a60">{m.group(1)}</font>', s)
+
+
+_CODE_SPAN = re.compile(r"`([^`<>]+)`")
 
 
 def para(text: Any, style, markup: bool = False):
@@ -121,6 +129,7 @@ def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: lis
         data.append(cells)
     off = 1 if header else 0
     cmds = [
+        ("FONT", (0, 0), (-1, -1), _fonts().REGULAR),   # platypus sets a cell font even for paragraphs
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 2.5),
         ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
@@ -264,6 +273,10 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
 
     paper = paper_mm(spec.paper)
     story = join_headings(story)
+    from builder.render import fonts
+
+    for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
+        pdfbase.warn(problem.message())
     lines = pdfbase.footer_lines(spec.result, spec.share_code,
                                  extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
     subject = f"{spec.system} {spec.kind}"

@@ -1074,18 +1074,9 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions
 MAX_PRINTED_CARDS = 10_000  # about 1,100 sheets of poker cards: far beyond any deck of the five games
 
 
-def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
-                 template: CardTemplate | None = None, **options) -> Path:
-    """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
-    from builder.render.pdfbase import PdfJob, ShareLine, footer_lines, list_display_name
-
-    opts = sheet_options(**options)
-    tpl = template or load_template(doc.system)
-    fold_mode = fold_line = None
-    if opts.layout == "fold":
-        plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
-    else:
-        plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
+def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
+    """The distinct cards of a list, each with its layout, back and prepared art:
+    (faces, warnings, images, art warnings)."""
     faces, warnings = list_cards(doc, catalog, lst)
     total_cards = sum(f.count for f in faces)
     if total_cards > MAX_PRINTED_CARDS:
@@ -1100,9 +1091,24 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         f.layout = choose_layout(tpl, f.entry)
         f.back = choose_back(tpl, f.entry)
         f.art = find_art(f, tpl, search, base_dirs)
-    # images: prepared once per distinct file and printed size (warnings once the job has begun)
     art_warnings: list[str] = []
     images = prepare_images(faces, tpl, opts, warn=art_warnings.append)
+    return faces, warnings, images, art_warnings
+
+
+def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
+                 template: CardTemplate | None = None, **options) -> Path:
+    """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
+    from builder.render.pdfbase import PdfJob, ShareLine, footer_lines, list_display_name
+
+    opts = sheet_options(**options)
+    tpl = template or load_template(doc.system)
+    fold_mode = fold_line = None
+    if opts.layout == "fold":
+        plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
+    else:
+        plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
+    faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
     # glyph coverage of everything printed, before drawing
     items = []
     for f in faces:
@@ -1115,6 +1121,8 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         items.append((f"back '{key}'", "title", b.title + b.subtitle))
     footer = footer_lines(result, share_code, list_name=list_display_name(doc))
     items.extend(("footer", "footer", x) for x in footer)
+    title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
+    items.append(("the list", "name", title))
     problems = fonts.check_glyphs(items, fonts.REGULAR)
     copies = [f for f in faces for _ in range(f.count)]
     chunks = page_chunks(len(copies), plan.per_page) or [range(0)]

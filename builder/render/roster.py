@@ -509,7 +509,10 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str]) -> list:
         rows[-1] = rows[-1] + [""] * (ncol - len(rows[-1]))
     t = Table(rows, colWidths=[(w + 2 * gut) * MM] * ncol, rowHeights=[(h + 2 * gut) * MM] * len(rows),
               hAlign="LEFT")
-    t.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+    from builder.render import fonts
+
+    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.REGULAR),
+                           ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                            ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
     note = ("Unit cards: one per profile, \u00d7 N = units (models) of that profile in the army. "
             f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
