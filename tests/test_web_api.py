@@ -552,3 +552,20 @@ def test_the_serve_command_refuses_bad_arguments(tmp_path):
     assert r.returncode == 2 and "--port" in r.stderr
     r = run(str(tmp_path), "--token", "short")
     assert r.returncode == 2 and "at least 16" in r.stderr
+
+
+def test_typing_a_count(api, ws):
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 2, "value": 12})
+    assert r.status_code == 200 and r.json()["header"]["total"] == 215
+    r = api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": "Saigo Tsugumichi", "value": 0})
+    if r.status_code == 400:  # not a card of that deck: any imperial card will do
+        name = api.get("/api/lists/satsuma-imperial.yaml").json()["entries"][0]["name"]
+        r = api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": name, "value": 0})
+    assert r.status_code == 200, r.text
+    before = r.json()["header"]["total"]
+    assert before < 46
+    name = api.get("/api/lists/satsuma-imperial.yaml").json()["entries"][0]["name"]
+    r = api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": name, "value": 3})
+    assert r.status_code == 200
+    assert api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": name,
+                                                                   "value": -1}).status_code == 400

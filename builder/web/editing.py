@@ -145,6 +145,17 @@ def change(text: str, rel: str, path: Path, op: dict) -> tuple[str, list[str]]:
         else:
             c = ed.add(item, _int(op.get("count") or 1, "count", 1, 1000), variant=system == "satsuma")
         return ed.text, c.notes
+    if kind == "copies" and system not in ("kensei", "senji"):  # type the number of copies of a card
+        item = str(op.get("item") or "").strip()
+        want = _int(op.get("value"), "copies", 0, 1000)
+        have = _copies_of(ed, item)
+        if want > have:
+            c = ed.add(item, want - have, variant=system == "satsuma")
+        elif want < have:
+            c = ed.remove(item, have - want, variant=system == "satsuma")
+        else:
+            return ed.text, []
+        return ed.text, c.notes
     if kind == "remove" and system not in ("kensei", "senji"):
         item = str(op.get("item") or "").strip()
         n = None if op.get("all") not in (None, "", False, "0") else _int(op.get("count") or 1, "count", 1, 1000)
@@ -159,6 +170,25 @@ def change(text: str, rel: str, path: Path, op: dict) -> tuple[str, list[str]]:
     new = dump_roundtrip(tree)
     _validate(new, rel, path, ed.catalog)
     return new, notes
+
+
+def _copies_of(ed, item: str) -> int:
+    """Copies of a card in the list (its lines under cards or deck; the published Satsuma deck
+    counted card by card)."""
+    from builder.commands.edit import _copies, _same, resolve_card
+    from builder.lists.edit import keys_naming
+
+    data = ed.data
+    pick = resolve_card(ed.system, ed.catalog, item, data)
+    holder = data.get(pick.field)
+    if ed.system == "satsuma" and not isinstance(holder, dict) and "deck" in data:
+        side = str(data.get("side", "")).lower()
+        return sum(1 for c in ed.catalog.entries("cards") if c.side == side and c.name == pick.name)
+    if isinstance(holder, list):
+        return sum(1 for a in holder if _same(pick, ed.catalog)(a))
+    if not isinstance(holder, dict):
+        return 0
+    return _copies(holder, keys_naming(holder, _same(pick, ed.catalog)))
 
 
 def _validate(text: str, rel: str, path: Path, catalog) -> None:

@@ -1,0 +1,302 @@
+"""The web builder in a real browser (Chromium driven by Playwright): lists built by clicks and
+typing only, the counter and verdict following each change, an illegal list fixed from its
+inline findings, the PDF downloaded and read back, a share code imported, a screenshot of
+every page.
+
+Chromium is the system's (Debian's ``chromium`` package; ``.ci/run`` installs it); without it
+these tests are skipped. Screenshots go to ``$DAIMYO_SCREENSHOTS`` when set, else to a
+temporary folder.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("DAIMYO_CHROMIUM", "/usr/bin/chromium")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+pytest.importorskip("uvicorn")
+
+from playwright.sync_api import expect  # noqa: E402
+
+from builder.check import check_file  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "browser-test-token-0123456789"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+WAIT = 15_000  # ms: the machine may be busy
+expect.set_options(timeout=WAIT)
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    from builder.web.app import create_app
+
+    ws = tmp_path_factory.mktemp("browser") / "ws"
+    shutil.copytree(ROOT / "examples", ws)
+    (ws / "fix-me.yaml").write_text(
+        "# a list to fix in the browser\nsystem: kensei\nname: Fix me\nclan: buke\npoints: 200\n"
+        "commander: hatamoto\ntroops:\n  - troop: Taisho Buke\n  - troop: Samurai Yari\n    models: 5\n"
+        "  - troop: Yari Ashigaru\n    models: 9\n  - troop: Samurai Dai-Katana\n    models: 5\n"
+        "  - troop: Yumi Samurai            # the archers\n    models: 8\n")
+    port = _port()
+    app = create_app(ws, token=TOKEN, port=port)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started:
+        if time.time() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    yield {"url": f"http://127.0.0.1:{port}", "ws": ws}
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    out = os.environ.get("DAIMYO_SCREENSHOTS")
+    folder = Path(out) if out else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture()
+def page(browser, server):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("dialog", lambda d: d.accept())
+    pg.goto(f"{server['url']}/?token={TOKEN}")
+    yield pg
+    ctx.close()
+    assert not errors, errors  # no script error on any page
+
+
+def total(pg) -> str:
+    return pg.locator("#total").inner_text()
+
+
+def verdict(pg):
+    return pg.locator("#verdict")
+
+
+def add_from_catalog(pg, search: str, name: str):
+    pg.fill("#catalog-q", search)
+    row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
+    expect(row).to_have_count(1)
+    row.locator(".btn-add").click()
+    expect(pg.locator("ol.entries .entry-name", has_text=name).last).to_be_visible()
+
+
+def entry(pg, name: str, nth: int = -1):
+    rows = pg.locator("ol.entries > li.entry", has=pg.locator(".entry-name", has_text=re.compile(f"^{name}$")))
+    return rows.nth(nth) if nth >= 0 else rows.last
+
+
+def type_count(pg, row, n: int):
+    before = pg.locator("#version").input_value()
+    box = row.locator("input.n")
+    box.fill(str(n))
+    box.press("Tab")
+    expect(pg.locator("#version")).not_to_have_value(before)
+
+
+def test_gate_page_without_the_token(browser, server, shots):
+    ctx = browser.new_context(viewport={"width": 1000, "height": 700})
+    pg = ctx.new_page()
+    resp = pg.goto(server["url"] + "/")
+    assert resp.status == 401
+    expect(pg.locator("h1")).to_contain_text("needs its token")
+    pg.screenshot(path=str(shots / "gate.png"))
+    ctx.close()
+
+
+def test_build_a_legal_400_ap_kensei_list(page, server, shots):
+    pg = page
+    expect(pg.locator("h1")).to_have_text("Your lists")
+    pg.screenshot(path=str(shots / "workspace.png"), full_page=True)
+    pg.select_option("#new-system", "kensei")
+    form = pg.locator("#new-form")
+    form.get_by_label("Name").fill("Otokodate 400")
+    form.get_by_label("Clan").select_option("otokodate")
+    form.get_by_label("Battle size (AP)").fill("400")
+    form.get_by_label("Commander").select_option("daimyo")
+    form.get_by_role("button", name="Create list").click()
+    pg.wait_for_url(re.compile(r"/l/Otokodate-400\.yaml$"))
+    expect(pg.locator(".list-name")).to_have_text("Otokodate 400")
+    assert total(pg) == "20"  # the daimyo commander level's 20 AP
+    expect(verdict(pg)).to_contain_text("illegal")
+    expect(pg.locator("#left")).to_have_text("380 left")
+
+    add_from_catalog(pg, "taisho oto", "Taisho Otokodate")
+    expect(pg.locator("#total")).to_have_text("40")
+    add_from_catalog(pg, "ASSASSIN", "Assassin")
+    expect(pg.locator("#total")).to_have_text("50")
+    add_from_catalog(pg, "yari ash", "Yari Ashigaru")
+    expect(pg.locator("#total")).to_have_text("65")  # 3 models at 5 AP
+    type_count(pg, entry(pg, "Yari Ashigaru"), 15)
+    expect(pg.locator("#total")).to_have_text("125")
+    add_from_catalog(pg, "katana", "Otokodate Ashigaru Katana")
+    type_count(pg, entry(pg, "Otokodate Ashigaru Katana"), 15)
+    expect(pg.locator("#total")).to_have_text("200")
+    add_from_catalog(pg, "ozutzu", "Ozutzu Cannon")
+    entry(pg, "Ozutzu Cannon").get_by_role("button", name="One model more in Ozutzu Cannon").click()
+    expect(pg.locator("#total")).to_have_text("240")
+    entry(pg, "Ozutzu Cannon").get_by_role("button", name="One model more in Ozutzu Cannon").click()
+    expect(pg.locator("#total")).to_have_text("250")
+    expect(verdict(pg)).to_contain_text("illegal")  # 4 units, but 400 AP needs more
+    add_from_catalog(pg, "yari ash", "Yari Ashigaru")
+    type_count(pg, entry(pg, "Yari Ashigaru"), 12)
+    expect(pg.locator("#total")).to_have_text("310")
+    expect(verdict(pg)).to_contain_text("legal")
+    expect(verdict(pg)).not_to_contain_text("illegal")
+    expect(pg.locator("#left")).to_have_text("90 left")
+    expect(pg.locator(".status")).to_have_class(re.compile("v-legal"))
+    pg.locator("body").click(position={"x": 5, "y": 300})
+    pg.screenshot(path=str(shots / "builder.png"))
+
+    # the file on disk is the list: the command line checks it the same way
+    res = check_file(server["ws"] / "Otokodate-400.yaml")
+    assert res.legal and res.summary["points"] == 310 and res.summary["limit"] == 400
+    # undo with the keyboard, redo with the button
+    pg.keyboard.press("Control+z")  # back to the last unit's 3 models
+    expect(pg.locator("#total")).to_have_text("265")
+    pg.locator("#redo").click()
+    expect(pg.locator("#total")).to_have_text("310")
+    # an entry in full, with its rulebook source
+    pg.get_by_role("button", name="Assassin", exact=True).first.click()
+    expect(pg.locator("#detail")).to_be_visible()
+    expect(pg.locator("#detail .source")).to_contain_text("Kensei rulebook")
+    pg.screenshot(path=str(shots / "entry.png"))
+    pg.keyboard.press("Escape")
+    expect(pg.locator("#detail")).to_be_hidden()
+    # on a phone
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.screenshot(path=str(shots / "builder-phone.png"))
+
+
+def test_fix_an_illegal_list_from_its_inline_findings(page, server, shots):
+    pg = page
+    pg.get_by_role("link", name="Fix me").click()
+    expect(pg.locator("#total")).to_have_text("260")
+    expect(verdict(pg)).to_contain_text("illegal: 2 errors")
+    archers = entry(pg, "Yumi Samurai")
+    ranged = archers.locator(".finding", has_text="ranged troops 120 AP > 50% of 200 AP")
+    expect(ranged).to_contain_text("over by 20")
+    ranged.locator("details.explain summary").click()
+    expect(ranged.locator("details.explain dl")).to_contain_text("Yumi Samurai (8 models, 120 AP)")
+    pg.screenshot(path=str(shots / "findings.png"))
+    for left in (7, 6, 5, 4):
+        entry(pg, "Yumi Samurai").get_by_role("button", name="One model fewer in Yumi Samurai").click()
+        expect(entry(pg, "Yumi Samurai").locator("input.n")).to_have_value(str(left))
+    expect(pg.locator("#total")).to_have_text("200")
+    expect(verdict(pg)).to_have_text(re.compile("legal"))
+    expect(pg.locator(".finding.f-error")).to_have_count(0)
+    text = (server["ws"] / "fix-me.yaml").read_text()
+    assert "# the archers" in text and "models: 4" in text  # comments kept
+    assert check_file(server["ws"] / "fix-me.yaml").legal
+
+
+def test_build_a_satsuma_variant_deck(page, server):
+    pg = page
+    pg.select_option("#new-system", "satsuma")
+    form = pg.locator("#new-form")
+    form.get_by_label("Name").fill("Variant rebels")
+    form.get_by_label("Side").select_option("samurai")
+    form.get_by_role("button", name="Create list").click()
+    pg.wait_for_url(re.compile(r"/l/Variant-rebels\.yaml$"))
+    expect(pg.locator("#total")).to_have_text("46")
+    expect(pg.locator(".hint")).to_contain_text("published deck")
+    first = pg.locator("ol.entries > li.entry").first
+    name = first.locator(".entry-name").inner_text()
+    first.get_by_role("button", name=f"One {name} fewer").click()
+    expect(pg.locator("#total")).to_have_text("45")
+    expect(pg.locator(".hint")).to_have_count(0)  # a variant deck now
+    pg.fill("#catalog-q", "")
+    row = pg.locator("ul.catalog li.opt").first
+    added = row.locator(".opt-name").inner_text()
+    row.locator(".btn-add").click()
+    expect(pg.locator("#total")).to_have_text("46")
+    row = entry(pg, re.escape(added))
+    have = int(row.locator("input.n").input_value())
+    type_count(pg, row, have + 1)  # typing the number of copies
+    expect(pg.locator("#total")).to_have_text("47")
+    text = (server["ws"] / "Variant-rebels.yaml").read_text()
+    assert "cards:" in text and "deck: standard" not in text
+    res = check_file(server["ws"] / "Variant-rebels.yaml")
+    assert res.summary["deck"] == "variant"
+    expect(pg.locator("#total")).to_have_text(str(res.summary["cards"]))
+
+
+def test_print_preview_and_pdf_download(page, server, shots):
+    import pypdf
+
+    pg = page
+    pg.goto(server["url"] + "/l/kensei-buke.yaml/print")
+    expect(pg.locator(".pages img").first).to_be_visible()
+    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
+    pg.get_by_label("Paper").select_option("letter")
+    pg.get_by_label("Unit cards after the roster").check()
+    expect(pg.locator("#previews")).to_contain_text("pages")
+    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
+    pg.screenshot(path=str(shots / "print.png"))
+    with pg.expect_download() as dl:
+        pg.locator("#download-pdf").click()
+    path = dl.value.path()
+    assert dl.value.suggested_filename == "kensei-buke.pdf"
+    pdf = pypdf.PdfReader(io.BytesIO(Path(path).read_bytes()))
+    w, h = float(pdf.pages[0].mediabox.width), float(pdf.pages[0].mediabox.height)
+    assert (round(w), round(h)) == (612, 792)
+    text = "\n".join(p.extract_text() for p in pdf.pages)
+    assert "Buke vanguard" in text and "Yumi Samurai" in text
+
+
+def test_share_and_import_a_share_code(page, server, shots):
+    pg = page
+    pg.goto(server["url"] + "/l/kensei-kuge.yaml/share")
+    code = pg.locator("#out-code").input_value()
+    assert code.startswith("DMY")
+    expect(pg.locator("#out-markdown")).to_contain_text("Kuge")
+    pg.screenshot(path=str(shots / "share.png"))
+    pg.goto(server["url"] + "/")
+    pg.get_by_label("Share code or list text").fill(code)
+    pg.get_by_label("File (optional)").fill("from a friend")
+    pg.get_by_role("button", name="Import", exact=True).click()
+    pg.wait_for_url(re.compile(r"/l/from-a-friend\.yaml$"))
+    expect(pg.locator(".list-name")).to_contain_text("Kuge vanguard")
+    expect(pg.locator("#total")).to_have_text("195")
+    pg.goto(server["url"] + "/")
+    pg.get_by_label("Share code or list text").fill(code[:-8] + "AAAAAAAA")
+    pg.get_by_role("button", name="Import", exact=True).click()
+    expect(pg.locator("#flash .alert")).to_be_visible()
