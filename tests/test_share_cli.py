@@ -130,12 +130,26 @@ def test_every_example_shows_legal(cli):
 
 
 def test_show_a_code_without_the_senders_packs(cli, tmp_path, monkeypatch):
-    code = cli("export", ROOT / "examples" / "senji-three-daimyo.yaml", "--to", "code").stdout.strip()
-    monkeypatch.chdir(tmp_path)
+    sender = tmp_path / "sender"
+    sender.mkdir()
+    board = (ROOT / "examples" / "packs" / "senji-board.yaml").read_text()
+    (sender / "my-board.yaml").write_text(board.replace("name: Example board (historical province names)",
+                                                        "name: Club board").replace('version: "1"', 'version: "3"'))
+    lst = (ROOT / "examples" / "senji-three-daimyo.yaml").read_text().replace("packs/senji-board.yaml", "my-board.yaml")
+    (sender / "setup.yaml").write_text(lst)
+    code = cli("export", sender / "setup.yaml", "--to", "code").stdout.strip()
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
     r = cli("show", code)
     assert r.code == 1
-    assert "<code>:0:0: warning: pack 'packs/senji-board.yaml' not found here; checked without it" in r.stderr
+    assert ("<code>:0:0: warning: pack 'Club board' version 3 is missing here; checked without it, so the names "
+            "it adds count as unknown (a bundle carries the pack: 'daimyo export LIST --to bundle' on the "
+            "sender's side)") in r.stderr
     assert "<code>: error senji.unknown-name: unknown province 'Owari'" in r.stdout
+    # the bundled example board is found by name, from any folder
+    code = cli("export", ROOT / "examples" / "senji-three-daimyo.yaml", "--to", "code").stdout.strip()
+    r = cli("show", code)
+    assert r.code == 0, r.stdout + r.stderr
 
 
 def test_deeply_nested_json_and_text_values_are_one_line(cli, tmp_path):

@@ -149,7 +149,7 @@ def test_yaml_shape_errors_point_at_the_line():
         parse_source_text("system: senshiai\ncards:\n  Warriors: many\nsize: 50\ncolour: red\n", "d.yaml")
     assert exc.value.lines() == [
         "d.yaml:5:1: error: unknown key 'colour' in a senshiai list (known keys: system, name, author, "
-        "notes, packs, house_rules, size, cards)",
+        "notes, packs, house_rules, size, cards, checked_with)",
         "d.yaml:3:13: error: the count of 'Warriors' must be a whole number (0 or more), not 'many'"]
 
 

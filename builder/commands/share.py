@@ -26,7 +26,7 @@ def register(app) -> None:
     @app.command("export")
     def export_cmd(
         source: str = typer.Argument(..., help="A list file (YAML, JSON, text, markdown), a share code, or - for stdin."),
-        to: str = typer.Option("text", "--to", "-t", help="text, markdown, json, yaml or code"),
+        to: str = typer.Option("text", "--to", "-t", help="text, markdown, json, yaml, code, or bundle (the list with its packs)"),
         out: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists."),
@@ -35,16 +35,26 @@ def register(app) -> None:
         from builder.share.api import FORMATS, export_doc, read_source, validate
 
         try:
-            if to not in FORMATS:
+            if to not in FORMATS + ("bundle",):
                 from builder.errors import UsageError
                 from builder.names import did_you_mean
 
-                raise UsageError(f"unknown format '{to}'", did_you_mean(to, FORMATS) or "one of " + ", ".join(FORMATS))
+                choices = FORMATS + ("bundle",)
+                raise UsageError(f"unknown format '{to}'", did_you_mean(to, choices) or "one of " + ", ".join(choices))
             imp = read_source(source, _system(system))
             _warn(imp)
-            res = validate(imp)
-            summary = res.summary if res is not None else None
-            text = export_doc(imp.doc, to, summary)
+            from builder.packs.bundle import checked_with, dump_bundle, make_bundle
+
+            if to == "bundle":
+                text = dump_bundle(make_bundle(imp.doc, imp.base_dir))
+            else:
+                found = {e["pack"]: e for e in checked_with(imp.doc, imp.base_dir)}
+                if found or imp.doc.get("checked_with"):  # the packs it is checked with, for the receiver
+                    kept = [e for e in imp.doc.get("checked_with") or [] if e.get("pack") not in found]
+                    imp.doc["checked_with"] = kept + list(found.values())
+                res = validate(imp)
+                summary = res.summary if res is not None else None
+                text = export_doc(imp.doc, to, summary)
             if to == "code":
                 text += "\n"
             if out:
@@ -63,14 +73,44 @@ def register(app) -> None:
         out: Optional[str] = typer.Option(None, "--output", "-o", help="Write the list (YAML) to this file."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists without a header."),
+        install_packs: bool = typer.Option(False, "--install-packs", help="Install the packs a bundle carries into your packs folder."),
+        force_packs: bool = typer.Option(False, "--force-packs", help="With --install-packs: replace installed packs of the same name."),
     ):
-        """Read a shared list (text, Markdown, JSON, YAML or share code) and write it as a YAML list."""
+        """Read a shared list (text, Markdown, JSON, YAML, share code or bundle) and write it as a YAML list."""
+        from pathlib import Path
+
         from builder.lists.dump import dump_list_yaml
+        from builder.packs.bundle import compare_packs
         from builder.share.api import read_source
 
         try:
-            imp = read_source(source, _system(system))
+            bundle = _read_bundle(source)
+            if bundle is not None:
+                from builder.share.api import Imported
+                from builder.share.canonical import canonical
+
+                lst, packs, _ = bundle
+                imp = Imported(canonical(lst, file=source), "bundle", source, Path(source).parent)
+                if install_packs:
+                    from builder.packs.bundle import install_bundle_packs
+
+                    for line in install_bundle_packs(packs, force=force_packs, where=source):
+                        echo(line, err=True)
+                else:
+                    for p in packs:
+                        v = f" version {p['version']}" if p.get("version") is not None else ""
+                        echo(f"{source}: carries pack '{p.get('name') or p.get('pack')}'{v} ({p['system']}); "
+                             "install it with --install-packs", err=True)
+            else:
+                if install_packs:
+                    from builder.errors import UsageError
+
+                    raise UsageError("--install-packs is for bundles", "this source carries no packs")
+                imp = read_source(source, _system(system))
             _warn(imp)
+            if bundle is None or install_packs:
+                for line in compare_packs(imp.doc, imp.base_dir, names_only=imp.format == "code"):
+                    echo(f"{source if imp.format != 'code' else '<code>'}: note: {line}", err=True)
             text = dump_list_yaml(imp.doc)
             if out:
                 from builder.yamlio import atomic_write
@@ -81,6 +121,21 @@ def register(app) -> None:
                 echo(text.rstrip("\n"))
         except DaimyoError as exc:
             fail(exc)
+
+    def _read_bundle(source: str):
+        from builder.packs.bundle import is_bundle_text, read_bundle
+        from builder.paths import is_file
+
+        if source == "-" or not is_file(source):
+            return None
+        try:
+            with open(source, "rb") as fh:
+                head = fh.read(4096).decode("utf-8", "replace")
+        except OSError:
+            return None
+        if not is_bundle_text(head):
+            return None
+        return read_bundle(source)
 
     @app.command("show")
     def show_cmd(

@@ -12,7 +12,7 @@ from builder.errors import Diagnostic, ListError
 from builder.names import did_you_mean
 from builder.yamlio import Positions, parse_yaml, read_text
 
-COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")
+COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules", "checked_with")
 
 
 @dataclass
@@ -96,9 +96,9 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
     base = base_dir if base_dir is not None else Path(".")
     resolved = []
     for i, p in enumerate(packs):
-        from builder.packs.resolve import not_found_hint, resolve_pack
+        from builder.packs.resolve import not_found_hint, resolve_recorded
 
-        found = resolve_pack(p, base, system if isinstance(system, str) else None)
+        found = resolve_recorded(p, data, base, system if isinstance(system, str) else None)
         if found is None:
             pp = Path(p)
             diags.append(pos.diag(("packs", i), f"pack file '{p}' not found",

@@ -245,6 +245,20 @@ def resolve_pack(ref: str, base_dir: Path | None = None, system: str | None = No
     return found[0].path if found else None
 
 
+def resolve_recorded(ref: str, data: dict, base_dir: Path | None = None, system: str | None = None,
+                     names_only: bool = False) -> Path | None:
+    """``resolve_pack``, then, for a list that records the packs it was checked with
+    (``checked_with``), the pack by the name recorded for ``ref`` (a list received from another
+    machine names its packs as the sender's files; the packs folders know them by name)."""
+    found = resolve_pack(ref, base_dir, system, names_only)
+    if found is not None:
+        return found
+    for e in (data.get("checked_with") if isinstance(data, dict) else None) or []:
+        if isinstance(e, dict) and e.get("pack") == ref and isinstance(e.get("name"), str) and e["name"] != ref:
+            return resolve_pack(e["name"], base_dir, system, names_only=True)
+    return None
+
+
 def not_found_hint(ref: str, base_dir: Path | None = None) -> str:
     """How to make ``ref`` findable (the same words wherever the packs folders are)."""
     where = f"the list's folder ({base_dir})" if base_dir is not None else "the current folder"

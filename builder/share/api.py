@@ -159,15 +159,22 @@ def check_imported(imp: Imported, extra_packs=()):
 
     text = imp.raw if imp.raw is not None else dump_list_yaml(imp.doc)
     if imp.raw is None and imp.doc.get("packs"):
-        from builder.paths import is_file
+        from builder.packs.resolve import resolve_recorded
 
-        missing = [pk for pk in imp.doc["packs"] if not is_file(Path(pk) if Path(pk).is_absolute()
-                                                                  else imp.base_dir / pk)]
-        if missing:  # a received code or text: check without the sender's packs, and say so
+        # a share code names packs only: it never reaches files outside the packs folders
+        names_only = imp.format == "code"
+        found = {pk: resolve_recorded(pk, imp.doc, imp.base_dir, imp.doc.get("system"), names_only=names_only)
+                 for pk in imp.doc["packs"]}
+        missing = [pk for pk, path in found.items() if path is None]
+        if missing or names_only:  # a received code or text: check without the sender's packs, and say so
+            recorded = {e.get("pack"): e for e in imp.doc.get("checked_with") or [] if isinstance(e, dict)}
             for pk in missing:
-                imp.notes.append(Note(0, 0, f"pack '{pk}' not found here; checked without it "
-                                            "(names it adds count as unknown)"))
-            kept = [pk for pk in imp.doc["packs"] if pk not in missing]
+                rec = recorded.get(pk, {})
+                label = f"'{rec.get('name') or pk}'" + (f" version {rec['version']}" if rec.get("version") else "")
+                imp.notes.append(Note(0, 0, f"pack {label} is missing here; checked without it, so the names it "
+                                            "adds count as unknown (a bundle carries the pack: "
+                                            "'daimyo export LIST --to bundle' on the sender's side)"))
+            kept = [str(path) for pk, path in found.items() if path is not None]
             doc = {k: v for k, v in imp.doc.items() if k != "packs"}
             if kept:
                 doc = {**doc, "packs": kept}

@@ -96,6 +96,19 @@ SCHEMAS: dict[str, tuple[Field, ...]] = {
     ),
 }
 
+#: Which packs (name, version, content hash) a list was checked with when it was exported; written
+#: by ``daimyo export`` and compared with the local packs by ``daimyo import``. Last in every
+#: schema, so share codes without it read as before.
+CHECKED_WITH = Field("checked_with", "items", item_key="pack", what="pack", fields=(
+    Field("pack", "text"),  # the reference as the list's ``packs:`` writes it
+    Field("name", "text"),
+    Field("version", "text"),
+    Field("hash", "text"),  # sha256: and the first 16 hex digits of the pack's content hash
+))
+for _s in SCHEMAS:
+    SCHEMAS[_s] = SCHEMAS[_s] + (CHECKED_WITH,)
+del _s
+
 #: Short labels used in text headers (and accepted on import, with the ids).
 LABELS = {
     "senshiai": "Senshiai",

@@ -45,6 +45,7 @@ KEY_LINES = {
     "deck": "deck", "side": "side", "clan": "clan", "points": "points", "size": "size",
     "deck size": "size", "max hero points": "max_hero_points", "max_hero_points": "max_hero_points",
     "system": "system", "troops": "troops", "cards": "cards", "players": "players",
+    "checked with": "checked_with", "checked_with": "checked_with",
 }
 #: The main collection of each system: written as "KEY: none" when present but empty.
 COLLECTION = {"kensei": "troops", "senshiai": "cards", "herocard": "deck", "satsuma": "cards",
@@ -215,6 +216,8 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
         out.append(("key", f"Packs: {_flow(doc['packs'])}"))
     if "house_rules" in doc:
         out.append(("key", f"House rules: {_flow(doc['house_rules'])}"))
+    if "checked_with" in doc:
+        out.append(("key", f"Checked with: {_flow(doc['checked_with'])}"))
     if system == "kensei":
         if "commander" in doc:
             out.append(("key", f"Commander: {q(doc['commander'])}"))
@@ -525,11 +528,16 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         old = p.doc.get("notes")
         p.doc["notes"] = value if old is None else old + "\n" + value
         return
-    if key in ("packs", "house_rules"):
+    if key in ("packs", "house_rules", "checked_with"):
         data = _flow_value(p, v, no, col)
         if data is None:
             return
-        if key == "packs":
+        if key == "checked_with":
+            if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
+                p.error(no, col, "checked with must be a list such as [{\"pack\": \"my-cards\", \"version\": \"1\"}]")
+                return
+            p.doc.setdefault("checked_with", []).extend(data)
+        elif key == "packs":
             if isinstance(data, str):
                 data = [data]
             if not isinstance(data, list):

@@ -1,0 +1,198 @@
+"""Lists that travel with their packs.
+
+* ``checked_with``: the packs (reference, name, version, content hash) a list was checked with,
+  recorded by ``daimyo export`` in every format and compared by ``daimyo import``;
+* bundles: one YAML file holding a list and the packs it uses (``daimyo export LIST --to bundle``,
+  ``daimyo import BUNDLE [--install-packs]``)::
+
+      daimyo_bundle: 1
+      list: {system: senshiai, packs: [My cards], cards: {...}}
+      packs:
+        - {system: senshiai, name: My cards, version: '2', cards: [...]}
+
+  In a bundle the list names each pack by its declared name, so that it finds the pack
+  once installed, whatever the folders on the other machine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.errors import DaimyoError, Diagnostic, UsageError
+
+BUNDLE_KEY = "daimyo_bundle"
+BUNDLE_VERSION = 1
+HASH_DIGITS = 16
+
+
+def _short(h: str | None) -> str:
+    return "sha256:" + (h or "").split(":", 1)[-1][:HASH_DIGITS]
+
+
+def checked_with(doc: dict, base_dir: Path, system: str | None = None) -> list[dict]:
+    """One ``checked_with`` entry per pack of the list that is found here."""
+    from builder.packs.identity import pack_id
+    from builder.packs.resolve import resolve_pack
+
+    out = []
+    for ref in doc.get("packs") or []:
+        path = resolve_pack(ref, base_dir, system or doc.get("system"))
+        if path is None:
+            continue
+        try:
+            ident = pack_id(path)
+        except DaimyoError:
+            continue
+        entry = {"pack": ref, "name": ident.name}
+        if ident.version:
+            entry["version"] = ident.version
+        entry["hash"] = _short(ident.hash)
+        out.append(entry)
+    return out
+
+
+def _label(name, version) -> str:
+    return f"'{name}'" + (f" version {version}" if version else "")
+
+
+def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[str]:
+    """One line per pack of a received list that is missing here or differs from the local one."""
+    from builder.packs.identity import pack_id
+    from builder.packs.manage import shown
+    from builder.packs.resolve import resolve_recorded
+
+    recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
+    out = []
+    for ref in doc.get("packs") or []:
+        rec = recorded.get(ref, {})
+        name = rec.get("name") or ref
+        path = resolve_recorded(ref, doc, base_dir, doc.get("system"), names_only=names_only)
+        if path is None:
+            out.append(f"pack {_label(name, rec.get('version'))} is missing here; the list is checked without it "
+                       "(a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
+                       "'daimyo import BUNDLE --install-packs')")
+            continue
+        if not rec.get("hash"):
+            continue
+        try:
+            ident = pack_id(path)
+        except DaimyoError:
+            continue
+        if _short(ident.hash) != rec["hash"]:
+            out.append(f"pack {_label(name, rec.get('version'))} differs here: found {_label(ident.name, ident.version)} "
+                       f"with other content in {shown(path)}; the check may differ from the sender's")
+    return out
+
+
+# -- bundles -----------------------------------------------------------------------------------
+
+def make_bundle(doc: dict, base_dir: Path) -> dict:
+    """The bundle of a canonical list: the list (packs named by their names) and the packs."""
+    from builder.packs.identity import read_pack
+    from builder.packs.resolve import not_found_hint, resolve_pack
+
+    packs, refs = [], []
+    for ref in doc.get("packs") or []:
+        path = resolve_pack(ref, base_dir, doc.get("system"))
+        if path is None:
+            raise UsageError(f"pack '{ref}' of the list is not found, so it cannot travel in the bundle",
+                             not_found_hint(ref, base_dir))
+        data, _ = read_pack(path)
+        name = data.get("name") or data.get("pack")
+        if not name:  # a pack travels under a name: its file name when it declares none
+            name = Path(path).stem
+            data = {"system": data.get("system"), "name": name, **data}
+        packs.append(data)
+        refs.append(str(name))
+    lst = dict(doc)
+    if refs:
+        lst["packs"] = refs
+    lst.pop("checked_with", None)
+    if refs:
+        from builder.packs.identity import PackId
+
+        lst["checked_with"] = [{"pack": r, "name": r, **({"version": str(p["version"])}
+                                                                     if p.get("version") is not None else {}),
+                                "hash": _short(PackId.of(p).hash)} for r, p in zip(refs, packs)]
+    return {BUNDLE_KEY: BUNDLE_VERSION, "list": lst, "packs": packs}
+
+
+def dump_bundle(bundle: dict) -> str:
+    from builder.lists.dump import dump_list_yaml
+    from builder.packs.sheet import dump_pack
+
+    lines = [f"# A daimyo bundle: a list and the packs it uses. Open it with 'daimyo import FILE -o LIST.yaml'",
+             "# ('--install-packs' installs the packs into your packs folder).",
+             f"{BUNDLE_KEY}: {bundle[BUNDLE_KEY]}", "list:"]
+    lines += ["  " + ln if ln else "" for ln in dump_list_yaml(bundle["list"]).rstrip("\n").split("\n")]
+    lines.append("packs:")
+    for p in bundle["packs"]:
+        text = dump_pack(p).rstrip("\n").split("\n")
+        text = [ln for ln in text if ln.strip()] if False else text
+        lines.append("  - " + text[0])
+        lines += ["    " + ln if ln else "" for ln in text[1:]]
+    if not bundle["packs"]:
+        lines[-1] = "packs: []"
+    return "\n".join(lines) + "\n"
+
+
+def is_bundle_text(text: str) -> bool:
+    import re
+
+    return re.search(rf"^[\"']?{BUNDLE_KEY}[\"']?\s*:", text, re.M) is not None
+
+
+def read_bundle(path: str) -> tuple[dict, list[dict], object]:
+    """(list document, pack datas, positions) of a bundle file; DaimyoError when it is damaged."""
+    from builder.paths import display_path
+    from builder.yamlio import parse_yaml, read_text
+
+    shown = display_path(path)
+    data, pos = parse_yaml(read_text(path, display=shown), shown)
+    if not isinstance(data, dict) or BUNDLE_KEY not in data:
+        raise DaimyoError(Diagnostic(shown, 1, 1, "not a daimyo bundle"))
+    if data[BUNDLE_KEY] != BUNDLE_VERSION:
+        raise DaimyoError(pos.diag((BUNDLE_KEY,), f"bundle format {data[BUNDLE_KEY]!r} is not known here "
+                                   f"(this daimyo reads format {BUNDLE_VERSION})", hint="update daimyo"))
+    lst = data.get("list")
+    if not isinstance(lst, dict):
+        raise DaimyoError(pos.diag(("list",) if "list" in data else (), "a bundle needs 'list:' with the list"))
+    packs = data.get("packs") or []
+    if not isinstance(packs, list) or not all(isinstance(p, dict) for p in packs):
+        raise DaimyoError(pos.diag(("packs",), "'packs' must be a list of packs"))
+    for i, p in enumerate(packs):
+        if not isinstance(p.get("system"), str) or not (p.get("name") or p.get("pack")):
+            raise DaimyoError(pos.diag(("packs", i), "each pack of a bundle needs 'system:' and 'name:'"))
+    return lst, packs, pos
+
+
+def install_bundle_packs(packs: list[dict], force: bool = False, where: str = "bundle") -> list[str]:
+    """Install the packs of a bundle (each checked first); one line per pack."""
+    import os
+    import tempfile
+
+    from builder.packs.manage import install_pack
+    from builder.packs.sheet import dump_pack
+
+    out = []
+    for p in packs:
+        fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix="daimyo-bundle-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(dump_pack(p))
+            try:
+                target, what = install_pack(tmp, force=force)
+            except DaimyoError as exc:  # the lines point into a temporary file: name the pack instead
+                from builder.paths import display_path
+
+                shown_tmp = {tmp, display_path(tmp)}
+                name = p.get("name") or p.get("pack")
+                raise DaimyoError([Diagnostic(f"{where}: pack '{name}'", 0, 0, d.message, code=d.code, hint=d.hint)
+                                   if d.file in shown_tmp else d for d in exc.diagnostics]) from None
+        finally:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        out.append(f"pack {_label(p.get('name') or p.get('pack'), p.get('version'))}: {what}: {target}")
+    return out
