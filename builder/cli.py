@@ -67,8 +67,47 @@ class DaimyoGroup(typer.core.TyperGroup):
     def make_context(self, *args, **kwargs):
         return self._guard(super().make_context, *args, **kwargs)
 
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if cmd is not None and not getattr(cmd, "_numbers_checked", False):
+            run = cmd.invoke
+
+            def invoke(sub_ctx, _run=run):
+                check_number_options(sub_ctx)
+                return _run(sub_ctx)
+
+            cmd.invoke = invoke
+            cmd._numbers_checked = True
+        return name, cmd, rest
+
     def invoke(self, ctx):
-        return self._guard(super().invoke, ctx)
+        from builder.yamlio import begin_command
+
+        begin_command()  # what an earlier command of this process read is no input of this one
+        try:
+            return self._guard(super().invoke, ctx)
+        finally:
+            begin_command()  # release the locks of files read for editing
+
+
+def check_number_options(ctx) -> None:
+    """Every number given on the command line is inside the documented number range."""
+    from builder.errors import UsageError
+    from builder.limits import long_integer_problem, number_problem
+
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for v in values:  # whole numbers (options in millimetres have ranges of their own)
+            why = number_problem(v) if isinstance(v, int) else None
+            if why is None and isinstance(v, str) and param.name == "value":  # daimyo set FILE KEY VALUE
+                why = long_integer_problem(v.strip())
+                if why is None and v.strip().lstrip("+-").isdigit() and len(v.strip()) <= 31:
+                    why = number_problem(int(v.strip()))
+            if why:
+                opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
+                label = opts[0] if opts and getattr(param, "param_type_name", "") == "option" else param.name.upper()
+                raise UsageError(f"{label}: {why}")
 
 
 app = typer.Typer(

@@ -123,22 +123,48 @@ def _unmarked_diag(file: str, text: str, exc, code: str | None) -> Diagnostic:
     return Diagnostic(file, line, col, msg, code=code, hint=hint)
 
 
-MAX_DEPTH = 1000  # levels of brackets, of indentation, of "- - -": far beyond any list or catalog
+from builder.limits import MAX_DEPTH  # noqa: E402  (levels of nesting; far beyond any list or catalog)
+
+_INDENTED = None
 
 
-def too_deep(text: str) -> bool:
-    """Whether ``text`` may nest deeper than MAX_DEPTH (the C composer would overflow its stack
-    on a few ten thousand levels). Cheap: the bracket scan runs only when there are that many."""
+def nesting_depth_over(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``text`` nests deeper than ``limit`` levels, by brackets (flow style) or by
+    indentation and ``- ``/``? `` markers (block style). Linear, and cheap for ordinary text:
+    the line-by-line scan runs only when a line is indented or marked that deep."""
     import re
 
-    if text.count("[") + text.count("{") > MAX_DEPTH:
+    if text.count("[") + text.count("{") > limit:
         depth = 0
         for m in re.finditer(r"[\[\]{}]", text):
             depth = depth + 1 if m.group() in "[{" else max(0, depth - 1)
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return True
-    return bool(re.search(r"^[ \t]{%d}" % MAX_DEPTH, text, re.M)
-                or re.search(r"(?:[-?][ \t]+){%d}" % MAX_DEPTH, text))
+    third = max(1, limit // 3)  # a line deeper than that is indented or marked a third as far
+    if not (re.search(r"^[ \t]{%d}" % third, text, re.M) or re.search(r"(?:[-?][ \t]+){%d}" % third, text)):
+        return False
+    # each line opens at most one level per "- " marker plus one (its mapping or scalar); the
+    # lines still open are those of smaller indentation above it
+    stack: list[tuple[int, int]] = []  # (indentation, depth up to and including that line)
+    marker = re.compile(r"(?:[-?][ \t]+)*")
+    for raw in text.split("\n"):
+        content = raw.lstrip(" \t")
+        if not content or content[0] == "#":
+            continue
+        indent = len(raw) - len(content)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        marks = marker.match(content).group()
+        depth = (stack[-1][1] if stack else 0) + marks.count("-") + marks.count("?") + 1
+        if depth > limit:
+            return True
+        stack.append((indent, depth))
+    return False
+
+
+def too_deep(text: str) -> bool:
+    """Whether ``text`` may nest deeper than MAX_DEPTH (recursive readers would overflow)."""
+    return nesting_depth_over(text, MAX_DEPTH)
 
 
 def too_deep_diag(file: str, code: str | None = None) -> Diagnostic:
@@ -185,6 +211,21 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
     return data, pos
 
 
+def _scalar(node, constructor, file: str, code: str | None):
+    """One scalar's value; a number outside the documented range is an error at its place
+    (thousands of digits are refused before Python is asked to convert them)."""
+    from builder.limits import long_integer_problem, number_problem
+
+    why = node.tag.endswith(":int") and long_integer_problem(node.value)
+    if not why:
+        value = constructor.construct_object(node, deep=True)
+        why = number_problem(value)
+    if why:
+        raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1, why,
+                                     code=code))
+    return value
+
+
 def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str | None, budget: _Budget):
     from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
@@ -195,8 +236,7 @@ def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str 
                                      hint="write the values out instead of repeating *aliases"))
     pos.value[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, ScalarNode):
-        value = constructor.construct_object(node, deep=True)
-        return value
+        return _scalar(node, constructor, file, code)
     if isinstance(node, SequenceNode):
         return [_build(child, path + (i,), pos, constructor, file, code, budget)
                 for i, child in enumerate(node.value)]
@@ -209,7 +249,7 @@ def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str 
             if not isinstance(knode, ScalarNode):
                 raise DaimyoError(Diagnostic(file, knode.start_mark.line + 1, knode.start_mark.column + 1,
                                              "a mapping key must be a plain value", code=code))
-            key = constructor.construct_object(knode, deep=True)
+            key = _scalar(knode, constructor, file, code)
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 key = str(key)
             if key in out:
@@ -224,55 +264,234 @@ def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str 
                                  "unsupported YAML node", code=code))
 
 
-def read_text(path: str | os.PathLike, code: str | None = None, display: str | None = None) -> str:
-    """Read a UTF-8 file; a missing or unreadable file is a diagnostic."""
-    p = Path(path)
+def _identity(st) -> tuple:
+    return (st.st_dev, st.st_ino)
+
+
+# Files this command has read (their device and inode): an output is never written over one of
+# them, and a file read for editing may be written back only while it is unchanged.
+_READ: set = set()
+_EDITING: dict = {}  # real path -> (the bytes read, the path, the locked file descriptor or None)
+
+
+def begin_command() -> None:
+    """Forget the files read by an earlier command of this process and release its locks."""
+    _READ.clear()
+    for _, _, fd in list(_EDITING.values()):
+        _unlock(fd)
+    _EDITING.clear()
+
+
+def read_bytes(path: str | os.PathLike, code: str | None = None, display: str | None = None,
+               limit: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes (MAX_FILE_BYTES). A device, a pipe
+    or a folder is refused without reading (a FIFO would block, /dev/zero never ends)."""
+    import stat
+
+    from builder.limits import MAX_FILE_BYTES
+
+    limit = MAX_FILE_BYTES if limit is None else limit
     name = display or str(path)
     try:
-        return p.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise DaimyoError(Diagnostic(name, 0, 0, "file not found", code=code,
                                      hint="check the path")) from None
     except IsADirectoryError:
         raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code)) from None
+    except (OSError, ValueError) as exc:
+        raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {getattr(exc, 'strerror', None) or exc}",
+                                     code=code)) from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code))
+        if not stat.S_ISREG(st.st_mode):
+            raise DaimyoError(Diagnostic(name, 0, 0, "is not a regular file (a device or a pipe); not read",
+                                         code=code, hint="give the name of a file"))
+        if st.st_size > limit:
+            raise DaimyoError(Diagnostic(name, 0, 0, f"file too large: {st.st_size:,} bytes (at most {limit:,})",
+                                         code=code, hint="split it into smaller files"))
+        chunks, total = [], 0
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 20)
+            except BlockingIOError:  # pragma: no cover - regular files do not block
+                continue
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # the file grew while being read
+                raise DaimyoError(Diagnostic(name, 0, 0, f"file too large: over {limit:,} bytes",
+                                             code=code, hint="split it into smaller files"))
+        _READ.add(_identity(st))
+        return b"".join(chunks)
+    except OSError as exc:
+        raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {exc.strerror or exc}", code=code)) from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: str | os.PathLike, code: str | None = None, display: str | None = None) -> str:
+    """Read a UTF-8 regular file (size-limited); a missing, unreadable or special file is a
+    diagnostic."""
+    name = display or str(path)
+    data = read_bytes(path, code, display)
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = exc.object[:exc.start]
         line = before.count(b"\n") + 1
         col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
         raise DaimyoError(Diagnostic(name, line, col, "not UTF-8 text", code=code,
                                      hint="save the file as UTF-8")) from None
-    except OSError as exc:
-        raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {exc.strerror}", code=code)) from None
+
+
+# -- editing a file in place: a lock, and a check that nothing changed meanwhile --------------
+
+LOCK_WAIT_SECONDS = 30.0
+
+
+def _unlock(fd) -> None:
+    if fd is None:
+        return
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except (ImportError, OSError):
+        pass
+    try:
+        os.close(fd)
+    except OSError:
+        pass
+
+
+def _lock(path: str, name: str):
+    """An exclusive lock on the file now at ``path`` (waiting for another daimyo editing it),
+    as a descriptor, or None where the system has no locks."""
+    import time
+
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: the unchanged-content check still holds
+        return None
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            return None  # read_bytes below says what is wrong
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise DaimyoError(Diagnostic(name, 0, 0, "another program is editing this file",
+                                                     hint="try again when it has finished")) from None
+                    time.sleep(0.005)
+                except OSError:  # a file system without locks
+                    os.close(fd)
+                    return None
+            try:
+                same = _identity(os.fstat(fd)) == _identity(os.stat(path))
+            except OSError:
+                same = False
+            if same:
+                return fd
+            # the file was replaced while waiting (an edit finished): lock the new one
+        except BaseException:
+            _unlock(fd)
+            raise
+        _unlock(fd)
+
+
+def read_for_edit(path: str | os.PathLike, code: str | None = None, display: str | None = None) -> str:
+    """Read a file that this command will write back (``daimyo add``, ``set``, ...).
+
+    The file is locked until it is written back (or the command ends), so two edits of one file
+    run one after the other and neither is lost; and ``atomic_write`` refuses to write it back
+    when its content changed since it was read (a program that does not lock)."""
+    target = os.path.realpath(path)  # a symbolic link: the file it points to is edited
+    name = display or str(path)
+    held = _EDITING.get(target)
+    # this process holds the lock already (an edit that failed before writing back): keep it
+    fd = held[2] if held is not None and held[2] is not None else _lock(target, name)
+    try:
+        data = read_bytes(target, code, name)
+    except BaseException:
+        if held is None or held[2] != fd:
+            _unlock(fd)
+        raise
+    old = _EDITING.pop(target, None)
+    if old is not None and old[2] is not None and old[2] != fd:
+        _unlock(old[2])
+    _EDITING[target] = (data, target, fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return read_text(target, code, name)  # the located message
 
 
 def load_yaml(path: str | os.PathLike, code: str | None = None) -> tuple[Any, Positions]:
     return parse_yaml(read_text(path, code), str(path), code)
 
 
+def _refuse(p, message: str, hint: str | None = None):
+    raise DaimyoError(Diagnostic(str(p), 0, 0, message, hint=hint))
+
+
 def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True) -> None:
     """Write a file atomically (temp file in the same folder, then rename).
 
-    With ``force=False`` an existing file is refused (UsageError-style DaimyoError).
+    * ``force=False``: an existing file (or a symbolic link, even a dangling one) is refused,
+      and so is a file that appears while writing (the new file is linked in exclusively);
+    * a symbolic link to a file writes that file (the link stays);
+    * a folder, a device or a pipe is refused even with ``force``;
+    * a file this command is reading as input is never replaced, even with ``force``;
+      a file read with ``read_for_edit`` is written back only if nothing changed it meanwhile.
     """
+    import stat
+
     p = Path(path)
     try:
-        found, folder, regular = p.exists(), p.is_dir(), p.is_file()
-    except (OSError, ValueError):  # a name the system cannot look up: the writing below says why
-        found = folder = regular = False
-    if folder:
-        raise DaimyoError(Diagnostic(str(p), 0, 0, "is a folder, not a file", hint="give a file name"))
-    if found and not regular:  # a device or a pipe would be replaced by the rename, not written to
-        raise DaimyoError(Diagnostic(str(p), 0, 0, "is not a regular file; not replaced",
-                                     hint="give the name of a file"))
-    if not force and found:
-        raise DaimyoError(Diagnostic(str(p), 0, 0, "file exists; not overwritten",
-                                     hint="pass --force to replace it"))
+        link = p.is_symlink()
+    except (OSError, ValueError):
+        link = False
+    if link and not force:
+        _refuse(p, "is a symbolic link; not overwritten", "pass --force to write the file it points to")
+    target = Path(os.path.realpath(p)) if link else p
+    try:
+        st = os.stat(target)
+    except (OSError, ValueError):  # missing, or a name the system cannot look up: the writing says why
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        _refuse(p, "is a folder, not a file", "give a file name")
+    if st is not None and not stat.S_ISREG(st.st_mode):  # the rename would replace a device or a pipe
+        _refuse(p, "is not a regular file; not replaced", "give the name of a file")
+    if not force and st is not None:
+        _refuse(p, "file exists; not overwritten", "pass --force to replace it")
+    editing = _EDITING.get(os.path.realpath(target))
+    if st is not None and editing is None and _identity(st) in _READ:
+        _refuse(p, "is an input of this command; not overwritten, even with --force",
+                "write the output to another file")
+    if editing is not None:
+        try:
+            now = read_bytes(target, display=str(p))
+        except DaimyoError:
+            now = None
+        if now != editing[0]:
+            _refuse(p, "changed while this edit ran (another program wrote it); nothing written",
+                    "run the command again")
     if isinstance(data, str):
         data = data.encode("utf-8")
-    parent = p.parent if str(p.parent) else Path(".")
+    parent = target.parent if str(target.parent) else Path(".")
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
     except (OSError, ValueError) as exc:  # the folder is a file or not writable, the name too long, ...
         if isinstance(exc, (FileExistsError, NotADirectoryError)):
             reason = "a part of the folder path is a file"
@@ -285,14 +504,17 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if found:
+        if st is not None:
             try:
-                os.chmod(tmp, p.stat().st_mode & 0o777)
+                os.chmod(tmp, st.st_mode & 0o777)
             except OSError:
                 pass
         else:
             os.chmod(tmp, 0o644)
-        os.replace(tmp, p)
+        if force or st is not None:
+            os.replace(tmp, target)
+        else:
+            _create_exclusive(tmp, target, p)
     except BaseException as exc:
         try:
             os.unlink(tmp)
@@ -301,3 +523,21 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
         if isinstance(exc, OSError):  # a full disk, a quota, a name the rename refuses
             raise DaimyoError(Diagnostic(str(p), 0, 0, f"cannot write: {exc.strerror or exc}")) from None
         raise
+    if editing is not None:  # written back: the lock is released, the new content is what was read
+        _unlock(editing[2])
+        _EDITING[os.path.realpath(target)] = (data, editing[1], None)
+
+
+def _create_exclusive(tmp: str, target: Path, shown: Path) -> None:
+    """Move ``tmp`` to ``target`` only if ``target`` does not exist at that moment."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        _refuse(shown, "file exists (it appeared while writing); not overwritten", "pass --force to replace it")
+    except OSError:  # a file system without hard links: the best that remains
+        if os.path.lexists(target):
+            _refuse(shown, "file exists (it appeared while writing); not overwritten",
+                    "pass --force to replace it")
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)

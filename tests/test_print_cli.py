@@ -36,6 +36,19 @@ def test_bad_options_one_line_exit_2(cli, tmp_path, args, message):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("body,where,number", [
+    ("system: senshiai\ncards:\n  Warriors: 1000000000000000000000\n", "3:13", 10 ** 21),
+    ("system: satsuma\nside: samurai\ncards: {Bushido: 100000000000000000000000000}\n", "3:18", 10 ** 26),
+])
+def test_a_count_beyond_the_number_range_is_refused_where_it_is_written(cli, tmp_path, body, where, number):
+    lst = tmp_path / "huge.yaml"
+    lst.write_text(body)
+    r = cli("print", lst, "-o", tmp_path / "huge.pdf")
+    assert r.code == 2
+    assert r.stderr.splitlines() == [f"{lst}:{where}: error: number out of range: {number} "
+                                     "(numbers go from -1,000,000 to 1,000,000)"]
+
+
 def test_existing_output_needs_force(cli, tmp_path):
     out = tmp_path / "deck.pdf"
     out.write_bytes(b"mine")
@@ -83,8 +96,8 @@ def test_print_test(cli, tmp_path):
 
 
 @pytest.mark.parametrize("body,count", [
-    ("system: senshiai\ncards:\n  Warriors: 1000000000000000000000\n", 10 ** 21),
-    ("system: satsuma\nside: samurai\ncards: {Bushido: 100000000000000000000000000}\n", 10 ** 26),
+    ("system: senshiai\ncards:\n  Warriors: 20000\n", 20000),
+    ("system: satsuma\nside: samurai\ncards: {Bushido: 1000000}\n", 1000000),
 ])
 def test_huge_card_count_is_refused_in_one_line(cli, tmp_path, body, count):
     lst = tmp_path / "huge.yaml"

@@ -158,7 +158,7 @@ def test_deeply_nested_json_and_text_values_are_one_line(cli, tmp_path):
     for command in ("import", "show", "export"):
         r = cli(command, deep)
         assert r.code == 2
-        assert r.stderr.splitlines() == [f"{deep}:1:1: error: values nested more than 1000 levels deep "
+        assert r.stderr.splitlines() == [f"{deep}:1:1: error: values nested more than 100 levels deep "
                                          "(a list or catalog needs a few levels)"]
     text = tmp_path / "deep.txt"
     text.write_text("Kensei - clan buke - 20/200 AP\nHouse rules: {\"cavalry_max_percent\": "

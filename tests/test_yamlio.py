@@ -89,14 +89,29 @@ def test_atomic_write_never_replaces_a_device():
 def test_deep_nesting_is_one_line_not_a_crash(text):
     with pytest.raises(DaimyoError) as ei:
         parse_yaml(text, "deep.yaml")
-    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested more than 1000 levels deep "
+    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested more than 100 levels deep "
                                 "(a list or catalog needs a few levels)"]
 
 
-def test_nesting_between_the_scan_and_the_recursion_limit_is_one_line_too():
+@pytest.mark.parametrize("text", [
+    "notes: " + "[" * 990 + "]" * 990 + "\n",
+    "notes:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(150)) + " " * 151 + "x: 1\n",
+    "notes:\n" + "- " * 150 + "x\n",
+    "notes:\n" + "".join("  " * i + "- k:\n" for i in range(60)) + "  " * 60 + "x\n",
+])
+def test_nesting_beyond_the_limit_is_one_line_by_brackets_indentation_or_dashes(text):
     with pytest.raises(DaimyoError) as ei:
-        parse_yaml("notes: " + "[" * 990 + "]" * 990 + "\n", "deep.yaml")
-    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested too deeply (a list or catalog needs a few levels)"]
+        parse_yaml(text, "deep.yaml")
+    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested more than 100 levels deep "
+                                "(a list or catalog needs a few levels)"]
+
+
+def test_nesting_at_the_limit_reads():
+    text = "notes:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(98)) + " " * 99 + "x: 1\n"
+    data, _ = parse_yaml(text, "ok.yaml")
+    for i in range(98):
+        data = data["notes" if i == 0 else f"k{i - 1}"]
+    assert data == {"k97": {"x": 1}}
 
 
 def test_alias_bomb_is_refused_at_the_alias():

@@ -9,6 +9,7 @@ from typing import Any
 
 from builder import SYSTEMS
 from builder.errors import Diagnostic, ListError
+from builder.limits import number_problem
 from builder.names import did_you_mean
 from builder.yamlio import Positions, parse_yaml, read_text
 
@@ -54,6 +55,10 @@ def load_list(path: str | Path, display: str | None = None) -> ListDoc:
 def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) -> ListDoc:
     from builder.errors import DaimyoError
 
+    from builder.yamlio import too_deep, too_deep_diag
+
+    if too_deep(text):  # every reader below is recursive
+        raise ListError(too_deep_diag(file))
     parsed = _parse_simple(text, file)
     if parsed is not None:
         data, pos = parsed
@@ -342,10 +347,14 @@ def _scalar_value(text: str):
         if text in _SPECIAL:
             return _SPECIAL[text]
         if _INT.fullmatch(text):
-            return int(text)
-        if _FLOAT.fullmatch(text):
-            return float(text)
-        raise _NotSimple
+            value = int(text) if len(text) <= 30 else None
+        elif _FLOAT.fullmatch(text):
+            value = float(text)
+        else:
+            raise _NotSimple
+        if value is None or number_problem(value):  # the full reader says where and why
+            raise _NotSimple
+        return value
     if tail and not (tail[0] == " " and tail.lstrip(" ")[:1] == "#"):
         raise _NotSimple
     return value

@@ -26,11 +26,14 @@ def _rt():
 
 
 def load_roundtrip(path: str | Path):
-    """The round-trip tree of a list file and its text; raises ListError if it is not a list."""
-    from builder.lists.document import parse_list
-    from builder.yamlio import read_text
+    """The round-trip tree of a list file and its text; raises ListError if it is not a list.
 
-    text = read_text(path, display=str(path))
+    The file is read for editing: it stays locked until it is written back (or the command
+    ends), and is written back only if nothing else changed it meanwhile."""
+    from builder.lists.document import parse_list
+    from builder.yamlio import read_for_edit
+
+    text = read_for_edit(path, display=str(path))
     try:
         doc = parse_list(text, str(path), base_dir=Path(path).parent)
     except ListError:

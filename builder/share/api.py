@@ -9,6 +9,7 @@ format reads back to the same canonical list (``builder.share.canonical``).
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -94,13 +95,25 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None) -> dict:
     if fmt == "json":
         if too_deep(text):  # json.loads would run out of recursion
             raise ListError(too_deep_diag(file))
+        from builder.limits import long_integer_problem
+
+        def parse_int(digits: str):
+            why = long_integer_problem(digits)
+            if why:  # refused before Python converts thousands of digits
+                at = text.find(digits)
+                line = text.count("\n", 0, at) + 1
+                raise ListError(Diagnostic(file, line, at - (text.rfind("\n", 0, at) + 1) + 1, why))
+            return int(digits)
+
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=parse_int)
         except json.JSONDecodeError as exc:
             raise ListError(Diagnostic(file, exc.lineno, exc.colno, f"JSON syntax: {exc.msg}")) from None
         try:  # positions for the shape messages (JSON is YAML)
             _, pos = parse_yaml(text, file)
-        except DaimyoError:
+        except DaimyoError as exc:
+            if any(d.message.startswith("number out of range") for d in exc.diagnostics):
+                raise ListError(exc.diagnostics) from None
             pos = None
     else:
         try:
@@ -131,7 +144,7 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
         return parse_source_text(text, "<stdin>", system, Path("."))
     p = Path(source)
     try:
-        exists = p.is_file() or p.is_dir()
+        exists = os.path.lexists(p)  # a device or a pipe too: read_text refuses it in one line
     except (OSError, ValueError):  # a long code or text is no path
         exists = False
     if exists:

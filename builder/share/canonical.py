@@ -28,6 +28,7 @@ from typing import Any
 
 from builder import SYSTEMS
 from builder.errors import DaimyoError, Diagnostic, ListError
+from builder.limits import MAX_NUMBER
 from builder.names import did_you_mean, normalize, slug
 from builder.share.schema import Field, schema
 
@@ -187,6 +188,16 @@ def canonical(data: dict, system: str | None = None, resolver: Resolver | None =
             raise ListError(positions.diag(("system",), f"unknown system '{system}'", hint=hint))
         raise ListError(Diagnostic(file, 0, 0, f"unknown system '{system}'", hint=hint))
     system = system.strip().lower()
+    from builder.limits import first_bad_number, too_many_values_message, values_over
+
+    if values_over(data):
+        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(),
+                                   hint="split it into several lists"))
+    bad = first_bad_number(data)
+    if bad is not None:
+        if positions is not None:
+            raise ListError(positions.diag(bad[0], bad[1]))
+        raise ListError(Diagnostic(file, 0, 0, f"{_path(bad[0])}: {bad[1]}" if bad[0] else bad[1]))
     r = resolver or Resolver.of(system)
     ctx = _Ctx(system, r, positions, file)
     fields = schema(system)
@@ -290,6 +301,9 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
                 ctx.err(path + (k,), f"empty {f.what} name", key=True)
                 continue
             out[name] = out.get(name, 0) + n
+            if out[name] > MAX_NUMBER:
+                ctx.err(path + (k,), f"the count of '{name}' adds up to more than {MAX_NUMBER:,}")
+                out[name] = MAX_NUMBER
         return out
     if kind == "rules":
         if not isinstance(v, dict):

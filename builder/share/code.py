@@ -224,10 +224,30 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
 
 class _Dec:
     def __init__(self, rd: _Reader, r: Resolver, where: str):
+        from builder.limits import MAX_VALUES
+
         self.rd = rd
         self.r = r
         self.where = where
         self.checked: list[str] = []
+        self.left = MAX_VALUES  # the values a list file may hold, counted before they are built
+
+    def count(self, n: int) -> int:
+        """Take ``n`` values from the budget before building them; refuse a code over it."""
+        from builder.limits import too_many_values_message
+
+        self.left -= n
+        if self.left < 0:
+            raise _fail(too_many_values_message("the code"), "ask for a smaller list", self.where)
+        return n
+
+    def number(self, n: int) -> int:
+        from builder.limits import number_problem
+
+        why = number_problem(n)
+        if why:
+            raise _fail(f"the code holds a {why}", "it was not made by daimyo", self.where)
+        return n
 
     def ref(self, f: Field) -> str:
         n = self.rd.varint()
@@ -253,6 +273,7 @@ class _Dec:
         out = {}
         for i, f in enumerate(fields):
             if present & (1 << i):
+                self.count(2)
                 out[f.key] = self.value(f)
         return out
 
@@ -262,7 +283,7 @@ class _Dec:
         if k in ("text", "notes"):
             return rd.text()
         if k == "int":
-            return _unzigzag(rd.varint())
+            return self.number(_unzigzag(rd.varint()))
         if k == "bool":
             b = rd.byte()
             if b > 1:
@@ -271,31 +292,32 @@ class _Dec:
         if k == "ref":
             return self.ref(f)
         if k in ("refs", "texts"):
-            return [self.ref(f) if k == "refs" else rd.text() for _ in range(rd.varint())]
+            return [self.ref(f) if k == "refs" else rd.text() for _ in range(self.count(rd.varint()))]
         if k == "counts":
             out = {}
-            for _ in range(rd.varint()):
+            for _ in range(self.count(2 * rd.varint()) // 2):
                 name = self.ref(f)
-                out[name] = out.get(name, 0) + _unzigzag(rd.varint())
+                out[name] = self.number(out.get(name, 0) + _unzigzag(rd.varint()))
             return out
         if k == "rules":
             out = {}
-            for _ in range(rd.varint()):
+            for _ in range(self.count(2 * rd.varint()) // 2):
                 key = rd.text()
                 tag = rd.byte()
                 if tag in (0, 1):
                     out[key] = bool(tag)
                 elif tag == 2:
-                    out[key] = _unzigzag(rd.varint())
+                    out[key] = self.number(_unzigzag(rd.varint()))
                 elif tag == 3:
                     out[key] = struct.unpack(">d", rd.take(8))[0]
+                    self.number(out[key])
                 elif tag == 4:
                     out[key] = rd.text()
                 else:
                     raise ValueError("bad house rule value")
             return out
         if k == "items":
-            return [self.mapping(f.fields) for _ in range(rd.varint())]
+            return [self.mapping(f.fields) for _ in range(self.count(rd.varint()))]
         raise AssertionError(k)  # pragma: no cover
 
 

@@ -54,7 +54,7 @@ _KEY_RE = re.compile(r"^(?P<key>[A-Za-z_ ]{3,20}?)\s*:(?P<value>.*)$")
 SECTION_WORDS = {"deck", "decklist", "main", "maindeck", "mainboard", "cards", "troops", "army",
                  "players", "list", "action cards", "actions", "action deck"}
 _COST = re.compile(r"\s*[\(\[]\s*[0-9]+(?:[.,][0-9]+)?\s*(?:ap|pts?|points)?\s*[\)\]]\s*$", re.I)
-_NUM = r"([0-9]{1,6})"
+_NUM = r"([0-9]{1,7})"  # up to the number range (1,000,000); longer digits are part of a name
 _COUNT_PATTERNS = [
     re.compile(rf"^[\(\[]{_NUM}[\)\]]\s*[xX\u00d7*]?\s*(.+)$"),
     re.compile(rf"^{_NUM}\s*[xX\u00d7*]?\s+(.+)$"),

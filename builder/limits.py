@@ -1,0 +1,114 @@
+"""The limits that protect the machine and the user, in one place.
+
+Each limit is named in the error that enforces it and listed, with its value, in the
+README's limits paragraph. Nothing here imports anything heavy.
+"""
+
+from __future__ import annotations
+
+import math
+
+# Any number a list, a pack or a shared list holds (points, counts, models, sizes,
+# house-rule values): no game needs more, and beyond it arithmetic would overflow.
+MAX_NUMBER = 1_000_000
+
+# Levels of nesting of a YAML or JSON document (mappings in lists in mappings ...).
+MAX_DEPTH = 100
+
+# Bytes of one list, pack or shared-list file (a list of 100,000 entries is about 3 MB).
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+# Values in one list document: every key, name, number and entry counts one (a Kensei troop
+# written as "- troop: NAME" with "models: N" is five). A list of 100,000 troops fits.
+MAX_VALUES = 1_000_000
+
+# Paper sizes accepted by print and aid, in millimetres (each side).
+MIN_PAPER_MM = 50.0
+MAX_PAPER_MM = 2000.0
+
+# Pixels of one image printed on a card (a 300 dpi A3 poster has 17.4 million).
+MAX_IMAGE_PIXELS = 50_000_000
+
+
+def number_problem(value) -> str | None:
+    """Why ``value`` is not an acceptable number, or None (booleans and non-numbers pass)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        if -MAX_NUMBER <= value <= MAX_NUMBER:
+            return None
+        return f"number out of range: {_short(value)} ({range_text()})"
+    if isinstance(value, float):
+        if math.isfinite(value) and -MAX_NUMBER <= value <= MAX_NUMBER:
+            return None
+        return f"number out of range: {_short(value)} ({range_text()})"
+    return None
+
+
+def _short(value) -> str:
+    if isinstance(value, int) and abs(value) > 10 ** 40:
+        if value.bit_length() < 13000:  # fewer than 4,000 digits: Python writes them out
+            return f"a number of {len(str(abs(value))):,} digits"
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def range_text() -> str:
+    return f"numbers go from -{MAX_NUMBER:,} to {MAX_NUMBER:,}"
+
+
+def long_integer_problem(text: str) -> str | None:
+    """Why the integer written as ``text`` is refused before it is converted, or None."""
+    if not integer_text_too_long(text):
+        return None
+    digits = len(text.lstrip("+-").replace("_", ""))
+    return f"number out of range: a number of {digits:,} digits ({range_text()})"
+
+
+def integer_text_too_long(text: str) -> bool:
+    """Whether the digits of an integer written as ``text`` are far outside the number range
+    (checked before converting: Python refuses to convert more than 4,300 digits)."""
+    digits = text.lstrip("+-").replace("_", "")
+    return len(digits) > 30
+
+
+def first_bad_number(data, path: tuple = ()):
+    """``(path, message)`` of the first number in ``data`` outside the range, or None."""
+    stack = [(path, data)]
+    while stack:
+        p, v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend((p + (k,), x) for k, x in reversed(list(v.items())))
+            for k in v:
+                why = number_problem(k)
+                if why:
+                    return p + (k,), why
+        elif isinstance(v, list):
+            stack.extend((p + (i,), x) for i, x in reversed(list(enumerate(v))))
+        else:
+            why = number_problem(v)
+            if why:
+                return p, why
+    return None
+
+
+def values_over(data, limit: int = MAX_VALUES) -> bool:
+    """Whether ``data`` holds more than ``limit`` values (keys, items and scalars); stops early."""
+    left = limit
+    stack = [data]
+    while stack:
+        v = stack.pop()
+        left -= 1
+        if isinstance(v, dict):
+            left -= len(v)
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        if left < 0:
+            return True
+    return False
+
+
+def too_many_values_message(what: str = "the list") -> str:
+    return f"{what} holds more than {MAX_VALUES:,} values (names, numbers and entries)"

@@ -1,0 +1,332 @@
+"""Hostile input and surprising writes: numbers beyond their range, deep nesting, devices and
+pipes, oversized files, concurrent edits, symbolic links, outputs over inputs.
+
+Each case ends in one line and exit 2 (or does what it says), never a traceback, a hang or a
+lost edit.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+BUKE = ROOT / "examples" / "kensei-buke.yaml"
+RANGE = "(numbers go from -1,000,000 to 1,000,000)"
+
+
+def one_error_line(r, where: str, text: str):
+    lines = r.stderr.splitlines()
+    assert r.code == 2, r
+    assert len(lines) == 1, r
+    assert lines[0].startswith(where) and text in lines[0], r
+
+
+def kensei(tmp_path, points="400", troops="troops: []\n", name="army.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(f"system: kensei\nclan: buke\npoints: {points}\ncommander: taisho\n{troops}")
+    return p
+
+
+# -- numbers -------------------------------------------------------------------------------------
+
+HUGE = ["9" * 5000, "1" + "0" * 400, "10000001", "-10000001", "1e400", ".inf", "-.inf", "1.5e7"]
+
+
+@pytest.mark.parametrize("number", HUGE)
+def test_a_number_beyond_the_range_is_one_located_line_in_every_command(cli, tmp_path, number):
+    lst = kensei(tmp_path, points=number)
+    for args in (("check", lst), ("show", lst), ("export", lst, "--to", "text"), ("import", lst),
+                 ("add", lst, "Yari Ashigaru"), ("set", lst, "name", "X"), ("why", lst, "Yari Ashigaru"),
+                 ("print", lst, "-o", tmp_path / "out.pdf")):
+        r = cli(*args)
+        one_error_line(r, f"{lst}:3:9: error: number out of range", RANGE)
+    assert not (tmp_path / "out.pdf").exists()
+
+
+@pytest.mark.parametrize("number", ["1000000", "-1000000", "999999.5"])
+def test_numbers_at_the_bounds_read(cli, tmp_path, number):
+    lst = tmp_path / "deck.yaml"
+    lst.write_text(f"system: senshiai\nsize: 50\nnotes: x\nhouse_rules:\n  max_deck_cards: {number}\ncards:\n  Warriors: 3\n")
+    r = cli("check", lst)
+    assert "number out of range" not in r.stderr
+    assert r.code in (0, 1, 2)
+
+
+def test_numbers_in_a_count_line_of_a_deck_and_in_house_rules(cli, tmp_path):
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("system: senshiai\nsize: 50\nhouse_rules:\n  max_deck_cards: 1e309\ncards:\n  Warriors: 3\n")
+    one_error_line(cli("check", deck), f"{deck}:4:19: error: number out of range: inf", RANGE)
+    deck.write_text("system: senshiai\nsize: 50\ncards:\n  Warriors: " + "7" * 4400 + "\n")
+    one_error_line(cli("add", deck, "Warriors"), f"{deck}:4:13: error: number out of range: a number of 4,400 digits",
+                   RANGE)
+
+
+def test_numbers_beyond_the_range_in_json_and_text_imports(cli, tmp_path):
+    js = tmp_path / "army.json"
+    js.write_text('{"system": "kensei", "clan": "buke", "points": ' + "9" * 5000 + ', "troops": []}')
+    for command in ("show", "import", "check"):
+        one_error_line(cli(command, js), f"{js}:1:48: error: number out of range: a number of 5,000 digits", RANGE)
+    js.write_text('{"system": "kensei", "clan": "buke", "points": 1e999, "troops": []}')
+    one_error_line(cli("show", js), f"{js}:1:48: error: number out of range: inf", RANGE)
+    txt = tmp_path / "deck.txt"
+    txt.write_text("Deck - Senshiai\n1234567x Warriors\n")
+    r = cli("show", txt)
+    assert r.code == 2 and r.stderr.splitlines() == [
+        f"{txt}:0:0: error: cards.Warriors: number out of range: 1234567 {RANGE}"], r
+    txt.write_text("Army - Kensei - clan buke - 200/" + "9" * 50 + " AP\n5x Samurai Yari\n")
+    r = cli("import", txt)
+    assert r.code == 2 and "number out of range: a number of 50 digits" in r.stderr, r
+
+
+def test_numbers_beyond_the_range_on_the_command_line(cli, tmp_path):
+    lst = kensei(tmp_path)
+    for args in (("add", lst, "Yari Ashigaru", "--models", "9" * 30),
+                 ("set", lst, "points", "9" * 5000),
+                 ("why", lst, "Yari Ashigaru", "--models", "9" * 30),
+                 ("new", "kensei", "--clan", "buke", "--points", "9" * 30, "-o", tmp_path / "n.yaml")):
+        r = cli(*args)
+        assert r.code == 2, (args, r)
+        assert r.stderr.startswith("daimyo: error:") and "1,000,000" in r.stderr, (args, r)
+        assert len(r.stderr.splitlines()) == 1
+    assert "9999" not in lst.read_text()
+
+
+# -- nesting -------------------------------------------------------------------------------------
+
+def _deep_mapping(levels: int) -> str:
+    return "".join(" " * (i + 1) + f"k{i}:\n" for i in range(levels)) + " " * (levels + 1) + "x: 1\n"
+
+
+@pytest.mark.parametrize("body", [
+    "troops:\n" + _deep_mapping(450),
+    "troops:\n" + _deep_mapping(990),
+    "troops:\n" + "- " * 450 + "x\n",
+    "notes:\n" + "".join("  " * i + "- k:\n" for i in range(120)) + "  " * 120 + "x\n",
+    "troops: " + "[" * 300 + "]" * 300 + "\n",
+])
+def test_deep_block_nesting_is_one_line_on_every_reader_path(cli, tmp_path, body):
+    lst = tmp_path / "deep.yaml"
+    lst.write_text("system: kensei\nclan: buke\npoints: 400\ncommander: taisho\n" + body)
+    before = lst.read_bytes()
+    for args in (("check", lst), ("add", lst, "Yari Ashigaru"), ("remove", lst, "Yari Ashigaru"),
+                 ("set", lst, "name", "X"), ("why", lst, "Yari Ashigaru"), ("show", lst),
+                 ("export", lst, "--to", "code"), ("print", lst, "-o", tmp_path / "d.pdf")):
+        r = cli(*args)
+        assert r.stderr.splitlines() == [f"{lst}:1:1: error: values nested more than 100 levels deep "
+                                         "(a list or catalog needs a few levels)"], (args, r)
+        assert r.code == 2
+    assert lst.read_bytes() == before
+
+
+# -- devices, pipes and big files -----------------------------------------------------------------
+
+@pytest.fixture
+def fifo(tmp_path):
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes on this system")
+    p = tmp_path / "pipe.yaml"
+    os.mkfifo(p)
+    return p
+
+
+def _devices(fifo):
+    return [Path("/dev/zero"), Path("/dev/urandom"), fifo] if Path("/dev/zero").exists() else [fifo]
+
+
+def test_devices_and_pipes_are_refused_as_lists(cli, tmp_path, fifo):
+    for dev in _devices(fifo):
+        for args in (("check", dev), ("add", dev, "Warriors"), ("print", dev, "-o", tmp_path / "x.pdf"),
+                     ("show", dev), ("import", dev), ("export", dev), ("why", dev, "Warriors"),
+                     ("set", dev, "name", "x"), ("remove", dev, "Warriors")):
+            r = cli(*args)
+            assert r.stderr.splitlines() == [f"{dev}:0:0: error: is not a regular file (a device or a pipe); "
+                                             "not read (give the name of a file)"], (args, r)
+            assert r.code == 2
+
+
+def test_devices_and_pipes_are_refused_as_packs(cli, tmp_path, fifo):
+    for dev in _devices(fifo):
+        if dev == fifo:
+            continue  # a pipe is not a pack file at all: "not found"
+        r = cli("catalog", "check", "--pack", dev)
+        assert r.code == 2
+        assert r.stderr.splitlines() == [f"{dev}:0:0: error pack.yaml: is not a regular file (a device or a "
+                                         "pipe); not read (give the name of a file)"], r
+
+
+def test_a_list_file_over_the_size_limit_is_refused_at_once(cli, tmp_path):
+    from builder.limits import MAX_FILE_BYTES
+
+    lst = tmp_path / "big.yaml"
+    with lst.open("w") as fh:
+        fh.write("system: kensei\nclan: buke\npoints: 400\ncommander: taisho\ntroops: []\n")
+        line = "# " + "x" * 1021 + "\n"
+        fh.write(line * (MAX_FILE_BYTES // len(line) + 1))
+    size = lst.stat().st_size
+    for args in (("check", lst), ("add", lst, "Yari Ashigaru"), ("show", lst)):
+        r = cli(*args)
+        assert r.stderr.splitlines() == [f"{lst}:0:0: error: file too large: {size:,} bytes "
+                                         f"(at most {MAX_FILE_BYTES:,}) (split it into smaller files)"], r
+        assert r.code == 2
+
+
+# -- writes ---------------------------------------------------------------------------------------
+
+def _daimyo(*args, cwd):
+    return subprocess.run([sys.executable, "-m", "builder", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_concurrent_additions_to_one_list_are_all_kept(tmp_path):
+    """Two ``daimyo add`` on one file at the same moment, 20 times: every addition is there."""
+    pairs = 20
+    for i in range(pairs):
+        shutil.copy(BUKE, tmp_path / f"army{i}.yaml")
+    procs = []
+    for i in range(pairs):
+        for troop in ("Yumi Samurai", "Samurai Yari"):
+            procs.append(subprocess.Popen([sys.executable, "-m", "builder", "add", f"army{i}.yaml", troop],
+                                          cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                          text=True))
+            if len(procs) >= 8:
+                for p in procs:
+                    assert p.wait(timeout=120) in (0, 1), p.stderr.read()
+                procs = []
+    for p in procs:
+        assert p.wait(timeout=120) in (0, 1), p.stderr.read()
+    for i in range(pairs):
+        text = (tmp_path / f"army{i}.yaml").read_text()
+        assert text.count("troop: Yumi Samurai") == BUKE.read_text().count("troop: Yumi Samurai") + 1, text
+        assert text.count("troop: Samurai Yari") == BUKE.read_text().count("troop: Samurai Yari") + 1, text
+
+
+def test_an_edit_refuses_to_write_back_a_file_changed_meanwhile(tmp_path):
+    from builder.errors import DaimyoError
+    from builder.yamlio import atomic_write, begin_command, read_for_edit
+
+    p = tmp_path / "list.yaml"
+    p.write_text("system: kensei\n")
+    begin_command()
+    text = read_for_edit(p)
+    os.unlink(p)  # another program that does not lock replaces the file
+    p.write_text("system: kensei\nname: theirs\n")
+    with pytest.raises(DaimyoError) as ei:
+        atomic_write(p, text + "name: mine\n", force=True)
+    assert "changed while this edit ran" in ei.value.lines()[0]
+    assert p.read_text() == "system: kensei\nname: theirs\n"
+    begin_command()
+
+
+def test_an_edit_waits_for_another_edit_of_the_same_file(tmp_path):
+    from builder.yamlio import atomic_write, begin_command, read_for_edit
+
+    p = tmp_path / "list.yaml"
+    p.write_text("a\n")
+    begin_command()
+    text = read_for_edit(p)
+    done = []
+
+    def other():
+        child = subprocess.run([sys.executable, "-c",
+                                "import sys; from builder.yamlio import read_for_edit, atomic_write\n"
+                                "t = read_for_edit(sys.argv[1]); atomic_write(sys.argv[1], t + 'c\\n')",
+                                str(p)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+        done.append(child)
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join(1.5)
+    assert not done, "the other edit did not wait for the lock"
+    atomic_write(p, text + "b\n", force=True)
+    t.join(60)
+    assert done and done[0].returncode == 0, done
+    assert p.read_text() == "a\nb\nc\n"
+    begin_command()
+
+
+def test_new_without_force_never_replaces_a_file_that_appears_meanwhile(tmp_path, monkeypatch):
+    from builder import yamlio
+    from builder.errors import DaimyoError
+
+    out = tmp_path / "same.yaml"
+    real_mkstemp = yamlio.tempfile.mkstemp
+
+    def mkstemp(*a, **k):  # another program creates the file after the existence check
+        out.write_text("theirs\n")
+        return real_mkstemp(*a, **k)
+
+    monkeypatch.setattr(yamlio.tempfile, "mkstemp", mkstemp)
+    with pytest.raises(DaimyoError) as ei:
+        yamlio.atomic_write(out, "mine\n", force=False)
+    assert ei.value.lines() == [f"{out}:0:0: error: file exists (it appeared while writing); not overwritten "
+                                "(pass --force to replace it)"]
+    assert out.read_text() == "theirs\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["same.yaml"]
+
+
+def test_concurrent_new_without_force_one_wins(tmp_path):
+    for trial in range(3):
+        out = tmp_path / f"same{trial}.yaml"
+        procs = [subprocess.Popen([sys.executable, "-m", "builder", "new", "kensei", "--clan", "buke",
+                                   "--points", str(200 + 100 * i), "-o", out.name], cwd=tmp_path,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(4)]
+        codes = [p.wait(timeout=120) for p in procs]
+        assert sorted(codes) == [0, 2, 2, 2], codes
+
+
+def test_an_edit_of_a_symlinked_list_edits_the_file_it_points_to(cli, tmp_path):
+    real = tmp_path / "real.yaml"
+    shutil.copy(BUKE, real)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(real.name)
+    r = cli("add", link, "Yumi Samurai")
+    assert r.code in (0, 1), r
+    assert link.is_symlink()
+    assert real.read_text().count("troop: Yumi Samurai") == BUKE.read_text().count("troop: Yumi Samurai") + 1
+
+
+def test_an_output_that_is_a_dangling_symlink_needs_force(cli, tmp_path):
+    link = tmp_path / "out.yaml"
+    link.symlink_to("elsewhere.yaml")
+    r = cli("import", BUKE, "-o", link)
+    assert r.code == 2
+    assert r.stderr.splitlines() == [f"{link}:0:0: error: is a symbolic link; not overwritten "
+                                     "(pass --force to write the file it points to)"]
+    assert not (tmp_path / "elsewhere.yaml").exists()
+    r = cli("import", BUKE, "-o", link, "--force")
+    assert r.code == 0 and link.is_symlink() and (tmp_path / "elsewhere.yaml").read_text().startswith("system: kensei")
+
+
+@pytest.mark.parametrize("args", [
+    ("print", "{list}", "-o", "{list}", "--force"),
+    ("import", "{list}", "-o", "{list}", "--force"),
+    ("export", "{list}", "--to", "yaml", "-o", "{list}", "--force"),
+    ("export", "{list}", "--to", "code", "-o", "{link}", "--force"),
+])
+def test_an_output_is_never_written_over_the_input_being_read(cli, tmp_path, args):
+    lst = tmp_path / "army.yaml"
+    shutil.copy(BUKE, lst)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(lst.name)
+    before = lst.read_bytes()
+    r = cli(*[a.format(list=lst, link=link) for a in args])
+    assert r.code == 2
+    (line,) = r.stderr.splitlines()
+    assert line.endswith("error: is an input of this command; not overwritten, even with --force "
+                         "(write the output to another file)")
+    assert lst.read_bytes() == before
+
+
+def test_a_file_read_by_an_earlier_command_can_be_written_by_the_next(cli, tmp_path):
+    out = tmp_path / "army.yaml"
+    assert cli("import", BUKE, "-o", out).code == 0
+    assert cli("check", out).code in (0, 1)
+    assert cli("import", BUKE, "-o", out, "--force").code == 0
