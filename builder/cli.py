@@ -87,7 +87,7 @@ class DaimyoGroup(typer.core.TyperGroup):
         try:
             return self._guard(super().invoke, ctx)
         finally:
-            begin_command()  # release the locks of files read for editing
+            begin_command(track=False)  # release the locks of files read for editing
 
 
 def check_number_options(ctx) -> None:

@@ -268,18 +268,24 @@ def _identity(st) -> tuple:
     return (st.st_dev, st.st_ino)
 
 
-# Files this command has read (their device and inode): an output is never written over one of
-# them, and a file read for editing may be written back only while it is unchanged.
+# While a command runs (``begin_command``): the files it has read (device and inode), never
+# replaced by one of its outputs, and the files it reads to write back (edits), locked from
+# reading to writing back. A long-running process (the web server, a library user) tracks
+# nothing: there the editor's own check of the file on disk guards its saves.
+_TRACK = False
 _READ: set = set()
-_EDITING: dict = {}  # real path -> (the bytes read, the path, the locked file descriptor or None)
+_EDITING: dict = {}  # real path -> (the path as given, the locked file descriptor or None)
 
 
-def begin_command() -> None:
-    """Forget the files read by an earlier command of this process and release its locks."""
+def begin_command(track: bool = True) -> None:
+    """Start (or, with ``track=False``, stop) tracking the reads of one command; forget the
+    files read by an earlier command and release its locks."""
+    global _TRACK
     _READ.clear()
-    for _, _, fd in list(_EDITING.values()):
+    for _, fd in list(_EDITING.values()):
         _unlock(fd)
     _EDITING.clear()
+    _TRACK = track
 
 
 def read_bytes(path: str | os.PathLike, code: str | None = None, display: str | None = None,
@@ -325,7 +331,8 @@ def read_bytes(path: str | os.PathLike, code: str | None = None, display: str | 
             if total > limit:  # the file grew while being read
                 raise DaimyoError(Diagnostic(name, 0, 0, f"file too large: over {limit:,} bytes",
                                              code=code, hint="split it into smaller files"))
-        _READ.add(_identity(st))
+        if _TRACK:
+            _READ.add(_identity(st))
         return b"".join(chunks)
     except OSError as exc:
         raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {exc.strerror or exc}", code=code)) from None
@@ -410,30 +417,33 @@ def _lock(path: str, name: str):
 
 
 def read_for_edit(path: str | os.PathLike, code: str | None = None, display: str | None = None) -> str:
-    """Read a file that this command will write back (``daimyo add``, ``set``, ...).
+    """Read a file that this command will write back (``daimyo add``, ``set``, an editor).
 
-    The file is locked until it is written back (or the command ends), so two edits of one file
-    run one after the other and neither is lost; and ``atomic_write`` refuses to write it back
-    when its content changed since it was read (a program that does not lock)."""
+    It may be written back although it is an input, and during a command it stays locked until
+    it is written back (or the command ends): two edits of one file run one after the other, the
+    second reading what the first wrote, so neither is lost."""
     target = os.path.realpath(path)  # a symbolic link: the file it points to is edited
     name = display or str(path)
     held = _EDITING.get(target)
-    # this process holds the lock already (an edit that failed before writing back): keep it
-    fd = held[2] if held is not None and held[2] is not None else _lock(target, name)
+    if held is not None and held[1] is not None:
+        fd = held[1]  # this process holds the lock already (an edit read the file again)
+    else:
+        fd = _lock(target, name) if _TRACK else None
     try:
-        data = read_bytes(target, code, name)
+        text = read_text(target, code, name)
     except BaseException:
-        if held is None or held[2] != fd:
+        if held is None or held[1] != fd:
             _unlock(fd)
         raise
-    old = _EDITING.pop(target, None)
-    if old is not None and old[2] is not None and old[2] != fd:
-        _unlock(old[2])
-    _EDITING[target] = (data, target, fd)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return read_text(target, code, name)  # the located message
+    _EDITING[target] = (str(path), fd)
+    return text
+
+
+def may_replace(path: str | os.PathLike) -> None:
+    """Declare that this command replaces ``path`` on purpose although it read it (a pack
+    installed again over its older version)."""
+    real = os.path.realpath(path)
+    _EDITING.setdefault(real, (str(path), None))
 
 
 def load_yaml(path: str | os.PathLike, code: str | None = None) -> tuple[Any, Positions]:
@@ -451,8 +461,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
       and so is a file that appears while writing (the new file is linked in exclusively);
     * a symbolic link to a file writes that file (the link stays);
     * a folder, a device or a pipe is refused even with ``force``;
-    * a file this command is reading as input is never replaced, even with ``force``;
-      a file read with ``read_for_edit`` is written back only if nothing changed it meanwhile.
+    * a file this command is reading as input is never replaced, even with ``force``, unless it
+      was read with ``read_for_edit`` (its lock is released once it is written back).
     """
     import stat
 
@@ -478,14 +488,6 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
     if st is not None and editing is None and _identity(st) in _READ:
         _refuse(p, "is an input of this command; not overwritten, even with --force",
                 "write the output to another file")
-    if editing is not None:
-        try:
-            now = read_bytes(target, display=str(p))
-        except DaimyoError:
-            now = None
-        if now != editing[0]:
-            _refuse(p, "changed while this edit ran (another program wrote it); nothing written",
-                    "run the command again")
     if isinstance(data, str):
         data = data.encode("utf-8")
     parent = target.parent if str(target.parent) else Path(".")
@@ -523,9 +525,9 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
         if isinstance(exc, OSError):  # a full disk, a quota, a name the rename refuses
             raise DaimyoError(Diagnostic(str(p), 0, 0, f"cannot write: {exc.strerror or exc}")) from None
         raise
-    if editing is not None:  # written back: the lock is released, the new content is what was read
-        _unlock(editing[2])
-        _EDITING[os.path.realpath(target)] = (data, editing[1], None)
+    if editing is not None and editing[1] is not None:  # written back: the lock is released
+        _unlock(editing[1])
+        _EDITING[os.path.realpath(target)] = (editing[0], None)
 
 
 def _create_exclusive(tmp: str, target: Path, shown: Path) -> None:

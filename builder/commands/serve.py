@@ -44,7 +44,9 @@ def register(app) -> None:
         from pathlib import Path
 
         from builder.errors import DaimyoError, UsageError
+        from builder.yamlio import begin_command
 
+        begin_command(track=False)  # a server's requests are not one command's inputs and outputs
         try:
             root = Path(folder)
             if not root.is_dir():

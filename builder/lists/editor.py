@@ -97,9 +97,9 @@ class ListEditor:
     @classmethod
     def open(cls, path: str | os.PathLike, extra_packs=()) -> "ListEditor":
         """The list file at ``path``; ``ListError`` if it does not read as a list."""
-        from builder.yamlio import read_text
+        from builder.yamlio import read_for_edit
 
-        text = read_text(path, display=str(path))
+        text = read_for_edit(path, display=str(path))  # an input it may write back
         ed = cls(text, file=str(path), path=path, extra_packs=extra_packs)
         ed._disk = _digest(text.encode("utf-8"))
         return ed

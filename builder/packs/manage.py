@@ -141,6 +141,9 @@ def install_pack(path: str | Path, force: bool = False) -> tuple[Path, str]:
     except OSError as exc:
         raise DaimyoError(Diagnostic(str(folder), 0, 0, f"cannot create the packs folder: {exc.strerror}",
                                      hint="set DAIMYO_PACKS to a folder you can write")) from None
+    from builder.yamlio import may_replace
+
+    may_replace(target)  # its old version was read above, to be named
     atomic_write(target, text, force=True)
     if old is None:
         return target, "installed"
