@@ -248,14 +248,15 @@ def _fmt_value(v) -> str:
     return str(v)
 
 
-def _system(name: str) -> str:
-    from builder.errors import UsageError
-    from builder.names import did_you_mean
+def find_game(name: str):
+    """The ``GameSystem`` a command line names (its id, name or an alias)."""
+    from builder.systems import find_system
 
-    key = name.strip().lower()
-    if key not in SYSTEMS:
-        raise UsageError(f"unknown system '{name}'", did_you_mean(name, SYSTEMS) or "one of " + ", ".join(SYSTEMS))
-    return key
+    return find_system(name.strip())
+
+
+def _system(name: str) -> str:
+    return find_game(name).id
 
 
 # -- catalog -----------------------------------------------------------------------

@@ -105,3 +105,23 @@ class DiagnosticBag:
     def raise_if_any(self, cls=DaimyoError) -> None:
         if self.items:
             raise cls(sorted(self.items, key=lambda d: (d.file, d.line, d.col)))
+
+
+class UnknownSystem(UsageError):
+    """No game system has that id, name or alias."""
+
+
+class UnknownEntry(UsageError):
+    """A name (troop, card, province, ...) that neither the catalog nor the list's packs know."""
+
+
+class EditRefused(UsageError):
+    """An edit that cannot be made to this list as it is (the list is left unchanged)."""
+
+
+class ListChangedError(DaimyoError):
+    """The list file changed on disk since it was read; nothing was written."""
+
+
+class NothingToUndo(UsageError):
+    """``undo`` or ``redo`` with an empty history."""

@@ -129,7 +129,7 @@ def test_senshiai_why(cli, work):
     assert r.code == 1
     assert r.stdout.splitlines() == [
         "no: adding 1 Warriors would break 1 rule:",
-        "  senshiai.deck-size: deck has 51 cards but the agreed size is 50 (over by 1) (000_ac601013730960cf.txt:17)"]
+        "  senshiai.deck-size: deck has 51 cards but the agreed size is 50 (over by 1) (Senshiai rulebook, The Deck, line 17)"]
     r = cli("why", deck, "Capital of the South")
     assert r.code == 1 and "senshiai.capital-count: deck has 2 Capitals" in r.stdout and "(over by 1)" in r.stdout
     assert cli("set", deck, "size", "none").code == 0
@@ -240,11 +240,11 @@ def test_herocard_why(cli, work):
     assert r.stdout.splitlines() == [
         "no: adding 4 Overhand Thrust would break 1 rule:",
         "  herocard.copies-max: 7 copies of 'Overhand Thrust' > 6 (the most copies of one card) (over by 1) "
-        "(004_80c161daf2b1fabf.txt:1216-1217, 004_80c161daf2b1fabf.txt:1253)"]
+        "(HeroCard rulebook, Creating Your Own Decks, lines 1216-1217; HeroCard Glossary, line 1253)"]
     r = cli("why", hero, "Heaven Splitter")
     assert r.code == 1
     assert ("herocard.cost-exceeds-score: 'Heaven Splitter' costs 11 B but the hero's Body score is 9: it can "
-            "never be played (over by 2) (004_80c161daf2b1fabf.txt:941-946)") in r.stdout
+            "never be played (over by 2) (HeroCard rulebook, Taking Actions, lines 941-946)") in r.stdout
     r = cli("why", hero, "Iron Body")
     assert r.code == 1
     assert "it replaces Warrior's Strength" in r.stdout
@@ -286,9 +286,39 @@ def test_senji_new_and_set(cli, work):
     one_error_line(cli("new", "senji", "-o", work / "x.yaml"), "--players is required for a senji setup")
     r = cli("set", setup, "name", "Friday game")
     assert r.code == 0 and read(setup).startswith("system: senji\nname: Friday game\nplayers:\n")
-    one_error_line(cli("add", setup, "Kyushu"), "'add' takes cards or troops; a senji setup has neither")
-    one_error_line(cli("why", setup, "Kyushu"), "'why' takes cards or troops")
     one_error_line(cli("set", setup, "players", "4"), "cannot set 'players' in a senji setup")
+
+
+def test_senji_add_remove_why(cli, work):
+    setup = work / "senji-three-daimyo.yaml"
+    # Kyushu is neutral with 3 players (the rulebook's setup table): added, and said at once
+    r = cli("why", setup, "Kyushu", "--player", "Aiko")
+    assert r.code == 1
+    assert r.stdout.splitlines()[0] == "no: adding Kyushu to Aiko's provinces would break 2 rules:"
+    assert "  senji.province-neutral: Aiko: 'Kyushu' is neutral with 3 players" in r.stdout
+    r = cli("add", setup, "Kyushu", "--player", "Aiko")
+    lines = r.stdout.splitlines()
+    assert r.code == 0 and lines[0] == "added Kyushu to Aiko's provinces"
+    assert lines[1].startswith(f"{setup}:") and "error senji." in lines[1]
+    assert "      - {province: Kyushu}" in read(setup)
+    r = cli("remove", setup, "kyushu")
+    assert r.code == 0 and r.stdout.splitlines()[0] == "removed Kyushu from Aiko's provinces"
+    assert "{province: Kyushu}" not in read(setup) and "ILLEGAL" not in r.stdout
+    # a samurai card replaces the player's card; a family adds a player
+    r = cli("add", setup, "Ekes", "--player", "Kenji")
+    assert r.stdout.splitlines()[0] == "Kenji takes Ekes as samurai card (instead of Chosogabe)"
+    r = cli("add", setup, "yellow", "--player", "Hana")
+    assert r.stdout.splitlines()[0] == "added player Hana with the yellow family"
+    assert "senji.family-excluded" in r.stdout
+    r = cli("remove", setup, "Hana")
+    assert r.stdout.splitlines()[0] == "removed player Hana"
+    r = cli("add", setup, "Mutsu", "--player", "Kenji", "--count", "2")
+    assert r.stdout.splitlines()[0] == "added Mutsu to Kenji's provinces with 2 units"
+    assert "{province: Mutsu, units: 2}" in read(setup)
+    one_error_line(cli("add", setup, "Kyusyu"), "unknown family, samurai or province 'Kyusyu' (did you mean 'Kyushu'?)")
+    one_error_line(cli("add", setup, "Owari", "--player", "Nobody"), "no player 'Nobody' in the setup")
+    one_error_line(cli("remove", setup, "Tosa"), "no 'Tosa' in the setup")
+    one_error_line(cli("add", setup, "Owari", "--models", "3"), "--models applies to kensei troops")
 
 
 # -- satsuma -------------------------------------------------------------------------------------
@@ -337,7 +367,7 @@ def test_satsuma_why(cli, work):
     assert r.stdout.splitlines()[:2] == [
         "no: adding 1 Meiji Emperor would break 1 rule:",
         "  satsuma.wrong-side: 'Meiji Emperor' is a card of the imperial deck, not the samurai deck "
-        "(003_d64fd863b3930085.txt:113)"]
+        "(Satsuma Rebellion rulebook, The Imperial deck, line 113)"]
     assert read(deck) == before
 
 

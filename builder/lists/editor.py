@@ -24,15 +24,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from builder.errors import DaimyoError, Diagnostic
-
-
-class ListChangedError(DaimyoError):
-    """The list file changed on disk since the editor read it; nothing was written."""
-
-
-class NothingToUndo(DaimyoError):
-    """``undo`` or ``redo`` with an empty history."""
+from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
 
 
 @dataclass
@@ -110,34 +102,21 @@ class ListEditor:
         return cls(text, file=file, base_dir=base_dir, extra_packs=extra_packs)
 
     @classmethod
-    def new(cls, system: str, path: str | os.PathLike | None = None, **options) -> tuple["ListEditor", list[str]]:
+    def new(cls, system: str, path: str | os.PathLike | None = None, pack_files=None,
+            **options) -> tuple["ListEditor", list[str]]:
         """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
-        occult, size, hero, max_hero_points, players, side, name, packs); returns the editor
-        and notes for a person. Nothing is written until :meth:`save`."""
-        from builder.catalog.loader import load_catalog
-        from builder.commands.edit import kensei_new, new_list
+        occult, size, hero, max_hero_points, players, side, name, packs as written in the list);
+        returns the editor and notes for a person. Nothing is written until :meth:`save`."""
         from builder.lists.dump import dump_list_yaml
+        from builder.systems import find_system
 
+        gs = find_system(system)
         folder = Path(path).resolve().parent if path is not None else Path(".").resolve()
         packs = list(options.get("packs") or [])
-        catalog = load_catalog(system, [str((folder / p).resolve()) for p in packs])
-        notes: list[str] = []
-        if system == "kensei":
-            from builder.errors import UsageError
-
-            if options.get("clan") is None:
-                raise UsageError("a kensei list needs a clan", "e.g. clan='buke'")
-            data = kensei_new(catalog, options["clan"], options.get("points") or 200,
-                              options.get("commander") or "hatamoto", options.get("name"),
-                              bool(options.get("occult")))
-            if packs:
-                data["packs"] = packs
-        else:
-            data, notes = new_list(system, catalog, {**options, "packs": packs})
-        text = dump_list_yaml(data)
+        files = pack_files if pack_files is not None else [str((folder / p).resolve()) for p in packs]
+        data, notes = gs.new(gs.load_catalog(files), {**options, "packs": packs})
         file = str(path) if path is not None else "<list>"
-        ed = cls(text, file=file, base_dir=folder, path=path)
-        return ed, notes
+        return cls(dump_list_yaml(data), file=file, base_dir=folder, path=path), notes
 
     # -- state --------------------------------------------------------------------------------
 
@@ -149,9 +128,9 @@ class ListEditor:
             from builder.catalog.loader import load_catalog
 
             self._catalog = load_catalog(doc.system, list(doc.packs) + self.extra_packs)
-        from builder.systems import rules_module
+        from builder.systems import get
 
-        rules_module(doc.system).load_list(doc, self._catalog)  # wrong shapes: ListError
+        get(doc.system).load_list(doc, self._catalog)  # wrong shapes: ListError
         return _State(text, doc)
 
     @property
@@ -223,123 +202,40 @@ class ListEditor:
         self._state = state
         return Change(list(notes), compare(before, self.check(), target), target)
 
+    @property
+    def game(self):
+        """The list's ``GameSystem``."""
+        from builder.systems import get
+
+        return get(self.system)
+
     def add(self, name: str, count: int | None = None, *, models: int | None = None, led_by: str | None = None,
-            standard: bool = False, variant: bool = False, check_side: bool = True) -> Change:
-        """Add ``count`` copies of a card (card games), or a unit of ``models`` models of a troop
-        (Kensei; default 3 for a unit, 1 for a single model). ``variant`` turns a published
-        Satsuma deck into a variant deck first (``check_side=False`` lets a Satsuma card of the
-        other side in, to ask what that would break). The change's ``breaks`` name the rules it
-        breaks."""
-        from builder.errors import UsageError
-
-        system = self.system
-        if system == "senji":
-            from builder.commands.edit import _unsupported
-
-            raise _unsupported("senji", "add")
-        if system == "kensei":
-            from builder.commands.edit import _default_models, _troop_or_fail
-            from builder.lists.edit import add_troop
-
-            if count is not None:
-                raise UsageError("a count applies to card lists; a kensei unit's size is its models")
-            if variant:
-                raise UsageError("a variant deck applies to satsuma decks")
-            t = _troop_or_fail(self._catalog, name)
-            n = models if models is not None else _default_models(self._catalog, t)
-            if n < 1:
-                raise UsageError(f"models must be at least 1, not {n}")
-            if led_by is not None:
-                _troop_or_fail(self._catalog, led_by)
-
-            def edit(tree):
-                i = add_troop(tree, t.name, n, led_by, standard)
-                return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
-            return self._apply(edit)
-        for opt, given in (("models", models is not None), ("led_by", led_by is not None), ("standard", standard)):
-            if given:
-                raise UsageError(f"{opt} applies to kensei troops, not {system} cards", "use a count for copies")
-        n = 1 if count is None else count
-        if n < 1:
-            raise UsageError(f"the count must be at least 1, not {n}")
-        if variant and system != "satsuma":
-            raise UsageError("a variant deck applies to satsuma decks")
-        from builder.commands.edit import _loc_of, add_card, resolve_card
-
-        pick = resolve_card(system, self._catalog, name, self._state.doc.data)
-
-        def edit(tree):
-            notes = add_card(system, tree, self._catalog, pick, n, variant, check_side=check_side)
-            return notes, _loc_of(system, tree, pick, self._catalog)
-        return self._apply(edit)
+            standard: bool = False, variant: bool = False, player: str | None = None,
+            check_side: bool = True) -> Change:
+        """Add ``count`` copies of a card (card games), a unit of ``models`` models of a troop
+        (Kensei; default 3 for a unit, 1 for a single model), or a family, samurai card or
+        province (Senji; ``player`` names whose, ``count`` the units on a province).
+        ``variant`` turns a published Satsuma deck into a variant deck first (``check_side=False``
+        lets a card of the other side in, to ask what that would break). The change's ``breaks``
+        name the rules it breaks."""
+        gs = self.game
+        gs.check_options("add", {"count": count, "models": models, "led_by": led_by, "standard": standard,
+                                 "variant": variant, "player": player})
+        return self._apply(lambda tree: gs.add(tree, self._catalog, name, count, models=models, led_by=led_by,
+                                               standard=standard, variant=variant, player=player,
+                                               check_side=check_side))
 
     def remove(self, name: str, count: int | None = 1, *, variant: bool = False) -> Change:
-        """Take ``count`` copies of a card off the list (None: every copy), or the last unit of
-        a Kensei troop."""
-        from builder.errors import UsageError
-
-        system = self.system
-        if system == "senji":
-            from builder.commands.edit import _unsupported
-
-            raise _unsupported("senji", "remove")
-        if system == "kensei":
-            from builder.lists.edit import remove_troop
-
-            if count not in (None, 1):
-                raise UsageError("a count applies to card lists; 'remove' takes one kensei troop entry")
-            if variant:
-                raise UsageError("a variant deck applies to satsuma decks")
-
-            def edit(tree):
-                removed = remove_troop(tree, name, self._catalog)
-                shown = removed.get("troop") if isinstance(removed, dict) else removed
-                return [f"removed {shown}"], None
-            return self._apply(edit)
-        if count is not None and count < 1:
-            raise UsageError(f"the count must be at least 1, not {count}")
-        if variant and system != "satsuma":
-            raise UsageError("a variant deck applies to satsuma decks")
-        from builder.commands.edit import remove_card
-
-        return self._apply(lambda tree: (remove_card(system, tree, self._catalog, name, count, variant), None))
+        """Take ``count`` copies of a card off the list (None: every copy), the last unit of a
+        Kensei troop, or a Senji player, samurai card or province."""
+        gs = self.game
+        gs.check_options("remove", {"variant": variant})
+        return self._apply(lambda tree: (gs.remove(tree, self._catalog, name, count, variant=variant), None))
 
     def set(self, key: str, value: str) -> Change:
         """Change a setting (Kensei commander, points, clan, occult, general; Senshiai size;
         HeroCard hero, max_hero_points; Satsuma side; name, author, notes of any list)."""
-        system = self.system
-        if system == "kensei":
-            from builder.commands.edit import kensei_set_value
-            from builder.lists.edit import set_key
-
-            v = kensei_set_value(self._catalog, key, value)
-
-            def edit(tree):
-                set_key(tree, key, v)
-                return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
-            return self._apply(edit)
-        from builder.commands.edit import KEY_ORDER, set_value
-        from builder.lists.edit import delete_key, set_key_ordered
-
-        v, note = set_value(system, self._catalog, key, value)
-
-        def edit(tree):
-            notes = []
-            if v is None:
-                if key in tree:
-                    delete_key(tree, key)
-                notes.append(f"removed {key}")
-            else:
-                set_key_ordered(tree, key, v, KEY_ORDER[system])
-                notes.append(f"set {key} = {v}")
-            if note:
-                notes.append(note)
-            if system == "herocard" and key == "hero" and v is not None:
-                from builder.commands.edit import swap_hero_attributes
-
-                notes += swap_hero_attributes(tree, self._catalog, str(v))
-            return notes, (key,)
-        return self._apply(edit)
+        return self._apply(lambda tree: self.game.set(tree, self._catalog, key, value))
 
     def undo(self) -> str:
         """Go back one edit; returns the text now current."""
@@ -361,13 +257,14 @@ class ListEditor:
 
     # -- questions ------------------------------------------------------------------------------
 
-    def why(self, name: str, count: int | None = None, *, models: int | None = None):
+    def why(self, name: str, count: int | None = None, *, models: int | None = None, player: str | None = None):
         """Could ``name`` be added? The comparison of the check before and after adding it
-        (``.ok``, ``.breaks``, ``.fixes``, ``.still``), with ``.notes`` and ``.target``; the
-        list itself is not changed."""
+        (``.ok``, ``.breaks``, ``.fixes``, ``.still``), with ``.notes``, ``.target`` and ``.data``
+        (the list with it); the list itself is not changed."""
+        gs = self.game
         trial = self.copy()
-        change = trial.add(name, count, models=models, variant=self.system == "satsuma", check_side=False) \
-            if self.system != "kensei" else trial.add(name, models=models)
+        change = trial.add(name, count, models=models, player=player, check_side=False,
+                           variant="variant" in gs.add_options)
         result = change.comparison
         result.notes = change.notes
         result.target = change.target

@@ -49,77 +49,6 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
-# -- what each system offers --------------------------------------------------------------------
-
-def _candidates(system: str, catalog):
-    """``(section, entry, kind, printed cost)`` of every entry a list of ``system`` may gain."""
-    if system == "kensei":
-        for t in catalog.entries("troops"):
-            yield "troops", t, t.troop_type, None
-    elif system == "senshiai":
-        for c in catalog.entries("cards"):
-            yield "cards", c, c.type, c.cost
-    elif system == "herocard":
-        for c in catalog.entries("action_cards"):
-            yield "action_cards", c, c.kind, c.cost
-        for c in catalog.entries("attribute_cards"):
-            yield "attribute_cards", c, "attribute", None
-    elif system == "satsuma":
-        from builder.rules.satsuma import SUIT_NAMES
-
-        for c in catalog.entries("cards"):
-            printed = str(c.printed or "")
-            yield "cards", c, SUIT_NAMES.get(printed[:1], None), None
-
-
-def _left(system: str, section: str, summary: dict, data: dict, entry, catalog):
-    """What is left after the addition, and in what."""
-    if system == "kensei":
-        p, lim = number(summary.get("points")), number(summary.get("limit"))
-        return (lim - p if p is not None and lim is not None else None), "AP"
-    if system == "senshiai":
-        cards = number(summary.get("cards"))
-        most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")
-        return (most - cards if cards is not None and number(most) is not None else None), "cards"
-    if system == "herocard":
-        if section == "attribute_cards":
-            hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
-            return (most - hp if hp is not None and most is not None else None), "hero points"
-        from builder.names import normalize
-
-        want, have = normalize(entry.name), 0
-        for k, v in (data.get("deck") or {}).items():
-            if isinstance(k, str) and (normalize(k) == want or
-                                       getattr(catalog.find("action_cards", k), "id", None) == entry.id):
-                have += int(v.get("count", 1)) if isinstance(v, dict) else int(v)
-        return catalog.model.deck_rules.max_copies - have, "copies"
-    return None, None
-
-
-def _trial(system: str, data: dict, section: str, entry, catalog):
-    """The list's data with ``entry`` added (the list's own data untouched), where it went,
-    and how many were added."""
-    trial = dict(data)
-    if system == "kensei":
-        from builder.commands.edit import _default_models
-
-        n = _default_models(catalog, entry)
-        troops = data.get("troops")
-        troops = list(troops) if isinstance(troops, list) else []
-        troops.append({"troop": entry.name, "models": n} if n != 1 else {"troop": entry.name})
-        trial["troops"] = troops
-        return trial, ("troops", len(troops) - 1), n
-    from builder.commands.edit import Pick, _loc_of, add_card
-
-    field = "attributes" if section == "attribute_cards" else ("deck" if system == "herocard" else "cards")
-    for key in ("cards", "deck", "attributes"):
-        if isinstance(trial.get(key), (dict, list)):
-            trial[key] = copy.deepcopy(trial[key])
-    pick = Pick(section, entry, entry.name, field)
-    add_card(system, trial, catalog, pick, 1, variant=True, check_side=False)
-    return trial, _loc_of(system, trial, pick, catalog), 1
-
-
 def _origin(catalog, section: str, entry) -> str:
     """Where the entry comes from, as a person names it: the catalog or the pack's name."""
     pack = catalog.from_pack.get((section, entry.id))
@@ -139,7 +68,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
 
     ``lst`` is a ``ListEditor``, or a path or text that one is opened from. Filters: ``type``
     (a troop type such as infantry, a card type or kind such as event or base-attack, a
-    Satsuma suit; case ignored), ``search`` (a part of the name, id or an alias; case and
+    Satsuma suit, a catalog section such as provinces; case ignored), ``search`` (a part of the name, id or an alias; case and
     accents ignored), ``max_cost`` (at most this cost; entries without a cost pass),
     ``only_ok`` (leave out what cannot be added). Entries come in catalog order.
     """
@@ -152,14 +81,12 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
 
         lst = ListEditor.open(lst) if isinstance(lst, os.PathLike) or "\n" not in str(lst) \
             else ListEditor.from_text(str(lst))
-    system, catalog, doc = lst.system, lst.catalog, lst.doc
-    if system == "senji":
-        return []
+    gs, catalog, doc = lst.game, lst.catalog, lst.doc
     before = lst.check()
     want_type = fold(type) if type else None
     want = fold(search) if search else None
     out: list[Option] = []
-    for section, entry, kind, printed in _candidates(system, catalog):
+    for section, entry, kind, printed in gs.candidates(catalog):
         if want_type is not None and fold(kind or "") != want_type and fold(section) != want_type:
             continue
         if want is not None and not any(want in fold(n) for n in (entry.name, entry.id, *(entry.aliases or ()))):
@@ -167,7 +94,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         if max_cost is not None and printed is not None and number(printed) is not None and printed > max_cost:
             continue
         try:
-            data, target, n = _trial(system, doc.data, section, entry, catalog)
+            data, target, n = gs.trial(doc.data, catalog, section, entry)
         except DaimyoError as exc:  # e.g. an attribute card the hero already has
             message = exc.diagnostics[0].message if exc.diagnostics else str(exc)
             out.append(Option(entry.name, entry.id, section, kind, printed, 0, None, None, False, "edit",
@@ -177,15 +104,10 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         trial_doc.data = data
         after = check_doc(trial_doc, catalog=catalog)
         result = compare(before, after, target)
-        cost = printed
-        if system == "kensei":
-            a, b = number(after.summary.get("troops")), number(before.summary.get("troops"))
-            cost = a - b if a is not None and b is not None else None
-            if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
-                cost = None
-            if max_cost is not None and cost is not None and cost > max_cost:
-                continue
-        left, unit = _left(system, section, after.summary, data, entry, catalog)
+        cost = gs.cost(before.summary, after.summary, entry, printed)
+        if max_cost is not None and cost is not None and cost > max_cost:
+            continue
+        left, unit = gs.left(section, after.summary, data, entry, catalog)
         # the first rule that stops it: one naming the entry, else the first at its place
         named = [b.finding for b in result.breaks if entry.name in b.finding.message]
         first = (named or [b.finding for b in result.breaks] or [None])[0]

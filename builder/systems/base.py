@@ -1,0 +1,278 @@
+"""``GameSystem``: what every game answers, with defaults; each game's module overrides a few hooks.
+
+The hooks work on a list's data: a ruamel round-trip tree when a file is edited (comments
+survive), plain dicts when ``options`` tries an entry. They raise a ``UsageError`` subclass
+(``UnknownEntry``, ``EditRefused``) for what cannot be done; they never print.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+
+from builder.errors import EditRefused, UsageError
+
+COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")
+TEXT_KEYS = ("name", "author", "notes")
+YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
+UNSET = ("none", "null", "off", "-")
+
+
+def fmt(v) -> str:
+    """A number as people write it (``25``, not ``25.0``)."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def plural(n, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def text_value(value: str):
+    """``value`` to write as YAML text (quoted when YAML 1.1 would read it as true/false)."""
+    if value.strip().lower() in YAML11_WORDS:
+        from ruamel.yaml.scalarstring import SingleQuotedScalarString
+
+        return SingleQuotedScalarString(value)
+    return value
+
+
+def whole(key: str, value: str, example: str) -> int:
+    """``value`` as a whole number of at least 1, or a UsageError naming ``key``."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise UsageError(f"{key} must be a whole number, not '{value}'", f"e.g. {example}") from None
+    if n < 1:
+        raise UsageError(f"{key} must be at least 1, not {n}")
+    return n
+
+
+class GameSystem:
+    """One game. Subclasses set the class attributes and override the hooks they need.
+
+    ``entries``: list keys holding what ``add`` adds; ``key_order``: the system's own list keys
+    in the order they are written; ``set_keys``: what ``set`` may change; ``what``: what a list
+    of the game is called (army, deck, hero, setup); ``prints``: cards, roster or setup;
+    ``add_options``/``remove_options``: the options ``add``/``remove`` take besides a name.
+    """
+
+    id: str = ""
+    name: str = ""
+    title: str = ""
+    aliases: tuple[str, ...] = ()
+    kind: str = "deck"
+    entries: tuple[str, ...] = ()
+    key_order: tuple[str, ...] = ()
+    set_keys: tuple[str, ...] = TEXT_KEYS
+    what: str = "list"
+    noun: str = "card"
+    prints: str = "cards"
+    add_options: frozenset = frozenset({"count"})
+    remove_options: frozenset = frozenset({"count", "all"})
+    new_options: frozenset = frozenset()
+    catalog_dir: Path | None = None  # None: catalog/<id> of the installation
+    catalog_module_name: str | None = None
+    rules_module_name: str | None = None
+
+    def __repr__(self) -> str:
+        return f"<GameSystem {self.id}>"
+
+    # -- modules and data --------------------------------------------------------------------
+
+    def catalog_module(self) -> ModuleType:
+        return importlib.import_module(self.catalog_module_name or f"builder.catalog.{self.id}")
+
+    def rules_module(self) -> ModuleType:
+        return importlib.import_module(self.rules_module_name or f"builder.rules.{self.id}")
+
+    def load_catalog(self, packs=()):
+        """The catalog of this system with ``packs`` (file paths) applied."""
+        from builder.catalog.loader import load_catalog
+
+        return load_catalog(self.id, list(packs))
+
+    @property
+    def list_keys(self) -> tuple[str, ...]:
+        """Every key a list of this system may hold, in the order they are written."""
+        return COMMON_KEYS + self.key_order
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "name": self.name, "title": self.title, "aliases": list(self.aliases),
+                "kind": self.kind, "entries": list(self.entries), "keys": list(self.list_keys),
+                "set_keys": list(self.set_keys), "prints": self.prints}
+
+    # -- reading and checking ------------------------------------------------------------------
+
+    def load_list(self, doc, catalog):
+        """``(list object, findings)`` from a parsed document; ``ListError`` for wrong shapes."""
+        return self.rules_module().load_list(doc, catalog)
+
+    def check(self, lst, catalog, rules: dict) -> list:
+        return self.rules_module().check(lst, catalog, rules)
+
+    def summary(self, lst, catalog, rules: dict) -> dict:
+        return self.rules_module().summary(lst, catalog, rules)
+
+    def finding_codes(self) -> dict[str, str]:
+        """Every finding code this system's checks emit, with what it means."""
+        return dict(getattr(self.rules_module(), "FINDING_CODES", {}))
+
+    # -- editing hooks ----------------------------------------------------------------------------
+
+    def refuse(self, verb: str, what: str = "") -> UsageError:
+        return EditRefused(f"'{verb}' is not supported for {self.id}" + (f" ({what})" if what else ""))
+
+    def check_options(self, verb: str, given: dict) -> None:
+        """Refuse options of ``add``/``remove`` (``given``: option -> value, None or False when
+        not given) that do not apply to this system, naming the option."""
+        allowed = self.add_options if verb == "add" else self.remove_options
+        for opt, value in given.items():
+            if value is None or value is False or opt in allowed:
+                continue
+            raise UsageError(self.option_refusal(verb, opt))
+
+    def option_refusal(self, verb: str, opt: str) -> str:
+        flag = "--" + opt.replace("_", "-")
+        if opt in ("models", "led_by", "standard"):
+            return f"{flag} applies to kensei troops, not {self.id} {self.noun}s"
+        if opt == "variant":
+            return "--variant applies to satsuma decks"
+        if opt == "player":
+            return f"{flag} applies to senji setups"
+        return f"{flag} does not apply to {self.id} lists"
+
+    def new(self, catalog, options: dict) -> tuple[dict, list[str]]:
+        """The data of a new list and notes for a person (``options`` as ``daimyo new`` takes)."""
+        data: dict = {"system": self.id}
+        if options.get("name"):
+            data["name"] = options["name"]
+        if options.get("packs"):
+            data["packs"] = list(options["packs"])
+        notes = self.new_body(data, catalog, options)
+        return data, notes
+
+    def new_body(self, data: dict, catalog, options: dict) -> list[str]:
+        return []
+
+    def add(self, data, catalog, name: str, count: int | None = None, **options) -> tuple[list[str], tuple | None]:
+        """Add ``name`` to the list data; ``(notes, where it went)``."""
+        raise self.refuse("add")
+
+    def remove(self, data, catalog, name: str, count: int | None = 1, **options) -> list[str]:
+        raise self.refuse("remove")
+
+    def set_value(self, catalog, key: str, value: str) -> tuple[object, str | None]:
+        """The value to write for ``set KEY VALUE`` (None: remove the key) and a note, if any."""
+        from builder.names import did_you_mean
+
+        if key not in self.set_keys:
+            raise UsageError(f"cannot set '{key}' in a {self.id} {self.what}",
+                             did_you_mean(key, self.set_keys) or "one of " + ", ".join(self.set_keys))
+        if key in TEXT_KEYS:
+            return (text_value(value) if value.strip() else None), None
+        return self.set_own(catalog, key, value)
+
+    def set_own(self, catalog, key: str, value: str) -> tuple[object, str | None]:
+        raise UsageError(f"cannot set '{key}'")  # pragma: no cover - set_keys lists what is handled
+
+    def set(self, data, catalog, key: str, value: str) -> tuple[list[str], tuple]:
+        """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""
+        from builder.lists.edit import delete_key, set_key_ordered
+
+        v, note = self.set_value(catalog, key, value)
+        if v is None:
+            if key in data:
+                delete_key(data, key)
+            notes = [f"removed {key}"]
+        else:
+            set_key_ordered(data, key, v, self.list_keys)
+            notes = [f"set {key} = {self.shown(v)}"]
+        if note:
+            notes.append(note)
+        return notes + self.after_set(data, catalog, key, v), (key,)
+
+    def shown(self, v) -> str:
+        return str(v)
+
+    def after_set(self, data, catalog, key: str, value) -> list[str]:
+        """What else changes when ``key`` was set (e.g. a new hero's attribute cards)."""
+        return []
+
+    # -- questions: options and why -----------------------------------------------------------------
+
+    def candidates(self, catalog):
+        """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
+        return iter(())
+
+    def trial(self, data: dict, catalog, section: str, entry) -> tuple[dict, tuple | None, int]:
+        """A copy of the plain ``data`` with ``entry`` added (``data`` untouched), where it went and
+        how many were added (models or copies)."""
+        import copy
+
+        trial = {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in data.items()}
+        notes, target = self.add(trial, catalog, entry.name, None, variant=True, check_side=False, trial=True)
+        return trial, target, 1
+
+    def cost(self, before: dict, after: dict, entry, printed):
+        """What adding ``entry`` costs (the printed cost of a card by default)."""
+        return printed
+
+    def left(self, section: str, summary: dict, data: dict, entry, catalog):
+        """What is left after an addition, and its unit (None, None: no limit)."""
+        return None, None
+
+    def describe_addition(self, comparison, data, catalog, name: str, count, list_data) -> tuple[str, str, str | None]:
+        """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
+        return name, "", None
+
+
+class Pick:
+    """A name resolved through the list's catalog and packs."""
+
+    def __init__(self, section: str | None, entry, name: str, field: str):
+        self.section = section  # catalog section; None for a custom entry written in the list
+        self.entry = entry
+        self.name = name  # the catalog's spelling (or the list's, for a custom entry)
+        self.field = field  # the list key that holds it
+
+
+def same_as(pick: Pick, catalog):
+    """A test: does a name written in the list name the picked entry?"""
+    from builder.names import normalize
+
+    want = normalize(pick.name)
+
+    def same(written) -> bool:
+        if not isinstance(written, (str, int, float)) or isinstance(written, bool):
+            return False
+        if normalize(str(written)) == want:
+            return True
+        if pick.section is None:
+            return False
+        other = catalog.find(pick.section, str(written))
+        return other is not None and other.id == pick.entry.id
+
+    return same
+
+
+def loc_of(data, pick: Pick, catalog):
+    """Where the picked entry is written in ``data``: (field, key) or (field, index)."""
+    same = same_as(pick, catalog)
+    holder = data.get(pick.field)
+    if isinstance(holder, list):
+        for i, a in enumerate(holder):
+            if same(a):
+                return (pick.field, i)
+        return None
+    if isinstance(holder, dict):
+        for k in holder:
+            if same(k):
+                return (pick.field, k)
+    return None
+
+
+__all__ = ["GameSystem", "Pick", "same_as", "loc_of", "fmt", "plural", "text_value", "whole", "COMMON_KEYS",
+           "TEXT_KEYS", "UNSET"]

@@ -1,0 +1,213 @@
+"""``CardGame``: the editing shared by the deck games (Senshiai, HeroCard, Satsuma Rebellion).
+
+A deck is a mapping of card names to copies; ``add`` and ``remove`` change copies, deck-builder
+style, write new cards with the catalog's spelling after the last card of their type, and keep
+the comment lines above the card they introduce.
+"""
+
+from __future__ import annotations
+
+from builder.errors import EditRefused, UnknownEntry, UsageError
+from builder.systems.base import GameSystem, Pick, loc_of, same_as
+
+
+def copies(mapping, keys) -> int:
+    total = 0
+    for k in keys:
+        v = mapping[k]
+        total += int(v.get("count", 1)) if isinstance(v, dict) else int(v)
+    return total
+
+
+def mapping_of(data, key: str):
+    m = data.get(key)
+    if not isinstance(m, dict):
+        raise EditRefused(f"the list has no '{key}:' mapping to edit", f"add '{key}: {{}}' to the file")
+    return m
+
+
+class CardGame(GameSystem):
+    """A game whose lists are decks of cards."""
+
+    kind = "deck"
+    what = "deck"
+    noun = "card"
+    prints = "cards"
+    sections: tuple[tuple[str, str], ...] = (("cards", "cards"),)  # (catalog section, list key) in lookup order
+    anchor_field: str | None = None  # the card field new cards are grouped by (type, kind)
+    deck_word = "deck"  # where copies go, in messages
+
+    @property
+    def entries(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(dict.fromkeys(f for _, f in self.sections))
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def unknown(self, catalog, name: str) -> UsageError:
+        from builder.names import did_you_mean
+
+        cands: list[str] = []
+        for section, _ in self.sections:
+            cands += catalog.suggest(section, name)
+        hint = did_you_mean(name, cands)
+        section = self.sections[0][0]
+        return UnknownEntry(f"unknown card '{name}'",
+                            hint or f"see 'daimyo catalog list {self.id} {section}'; a pack (packs: [...]) can add cards")
+
+    def custom(self, data, name: str) -> str | None:
+        """The spelling of a card written in the list itself (not in the catalog), if any."""
+        return None
+
+    def resolve(self, catalog, name: str, data=None) -> Pick:
+        """The card called ``name`` (case, hyphen variants and aliases ignored)."""
+        if data is not None:
+            own = self.custom(data, name)
+            if own is not None:
+                return Pick(None, None, own, self.sections[0][1])
+        for section, field in self.sections:
+            entry = catalog.find(section, name)
+            if entry is not None:
+                return Pick(section, entry, entry.name, field)
+        raise self.unknown(catalog, name)
+
+    def anchor(self, mapping, pick: Pick, catalog):
+        """The line a new card goes after: the last card of its type or kind."""
+        if pick.entry is None or self.anchor_field is None:
+            return None
+        mine = getattr(pick.entry, self.anchor_field, None)
+        if mine is None:
+            return None
+        hit = None
+        for k in mapping:
+            other = catalog.find(pick.section, str(k))
+            if other is not None and getattr(other, self.anchor_field, None) == mine:
+                hit = k
+        return hit
+
+    # -- editing --------------------------------------------------------------------------------
+
+    def prepare(self, data, catalog, pick: Pick, verb: str, variant: bool, check_side: bool) -> list[str]:
+        """Anything to do before copies of ``pick`` change (Satsuma: a published deck); notes."""
+        return []
+
+    def add(self, data, catalog, name, count=None, *, variant=False, check_side=True, trial=False, **options):
+        pick = name if isinstance(name, Pick) else self.resolve(catalog, name, data)
+        n = 1 if count is None else count
+        if n < 1:
+            raise UsageError(f"--count must be at least 1, not {n}")
+        notes = self.add_pick(data, catalog, pick, n, variant, check_side)
+        return notes, loc_of(data, pick, catalog)
+
+    def add_pick(self, data, catalog, pick: Pick, count: int, variant: bool, check_side: bool) -> list[str]:
+        from builder.lists.edit import add_copies, insert_key_after, keys_naming
+
+        notes = self.prepare(data, catalog, pick, "adding", variant, check_side)
+        mapping = mapping_of(data, pick.field)
+        same = same_as(pick, catalog)
+        keys = keys_naming(mapping, same)
+        if keys:
+            add_copies(mapping, keys[0], count)
+        else:
+            insert_key_after(mapping, self.anchor(mapping, pick, catalog), pick.name, count)
+        total = copies(mapping, keys_naming(mapping, same))
+        notes.append(f"added {count} {pick.name} ({total} in the {self.deck_word})")
+        return notes
+
+    def remove_from_list(self, holder, pick, same, count) -> list[str] | None:
+        """Remove from a list-valued field (HeroCard attributes); None when not there."""
+        return None
+
+    def remove(self, data, catalog, name, count=1, *, variant=False, **options):
+        from builder.lists.edit import keys_naming, remove_copies
+        from builder.names import did_you_mean
+
+        if count is not None and count < 1:
+            raise UsageError(f"--count must be at least 1, not {count}")
+        try:
+            pick = self.resolve(catalog, name, data)
+        except UsageError:
+            pick = None
+        fields = [f for _, f in self.sections]
+        if pick is not None:
+            fields.remove(pick.field)
+            fields.insert(0, pick.field)
+        else:
+            pick = Pick(None, None, name, fields[0])  # a line the catalog does not know
+        same = same_as(pick, catalog)
+        for field in fields:
+            holder = data.get(field)
+            if isinstance(holder, list):
+                done = self.remove_from_list(holder, pick, same, count)
+                if done is not None:
+                    return done
+                continue
+            notes = self.remove_ready(data, catalog, pick, field, variant)
+            if notes is None:
+                break
+            holder = data.get(field)
+            if not isinstance(holder, dict):
+                continue
+            keys = keys_naming(holder, same)
+            if not keys:
+                continue
+            have = copies(holder, keys)
+            want = have if count is None else count
+            if want > have:
+                raise EditRefused(f"only {have} {pick.name} in the {self.deck_word}, cannot remove {want}",
+                                  f"use --count {have} or --all")
+            left = want
+            for k in reversed(keys):
+                if left <= 0:
+                    break
+                v = holder[k]
+                on_line = int(v.get("count", 1)) if isinstance(v, dict) else int(v)
+                take = min(on_line, left)
+                remove_copies(holder, k, take)
+                left -= take
+            rest = have - want
+            notes.append(f"removed {want} {pick.name}" + (f" ({rest} left)" if rest else " (none left; line removed)"))
+            return notes
+        listed = []
+        for field in [f for _, f in self.sections]:
+            holder = data.get(field)
+            if isinstance(holder, (dict, list)):
+                listed += [str(k) for k in holder]
+        raise UnknownEntry(f"no '{name}' in the {self.what}", did_you_mean(name, listed) or None)
+
+    def remove_ready(self, data, catalog, pick: Pick, field: str, variant: bool) -> list[str] | None:
+        """Notes of what was done before removing from ``field``; None: the card cannot be there."""
+        return []
+
+    # -- questions -----------------------------------------------------------------------------------
+
+    def candidates(self, catalog):
+        for section, _ in self.sections:
+            for c in catalog.entries(section):
+                yield section, c, self.kind_of(section, c), getattr(c, "cost", None)
+
+    def kind_of(self, section: str, entry) -> str | None:
+        return getattr(entry, self.anchor_field, None) if self.anchor_field else None
+
+    def trial(self, data, catalog, section, entry):
+        import copy
+
+        trial = dict(data)
+        for key in self.entries + ("deck",):
+            if isinstance(trial.get(key), (dict, list)):
+                trial[key] = copy.deepcopy(trial[key])
+        field = dict(self.sections)[section]
+        pick = Pick(section, entry, entry.name, field)
+        self.add_pick(trial, catalog, pick, 1, True, False)
+        return trial, loc_of(trial, pick, catalog), 1
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        pick = self.resolve(catalog, name, list_data)
+        return f"{count or 1} {pick.name}", self.state_after(comparison.after.summary, data, pick, catalog, list_data), None
+
+    def state_after(self, summary: dict, data, pick: Pick, catalog, list_data) -> str:
+        from builder.systems.base import plural
+
+        return f"the deck would have {plural(summary.get('cards'), 'card')}"
+
+
+__all__ = ["CardGame", "copies", "mapping_of"]

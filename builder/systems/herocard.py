@@ -1,0 +1,194 @@
+"""HeroCard: Rise of the Shogun: a hero with three attribute cards and an action deck."""
+
+from __future__ import annotations
+
+from builder.errors import EditRefused, UsageError
+from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
+from builder.systems.cards import CardGame, copies
+
+ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
+
+
+def hero_attributes(catalog, hero: str) -> tuple[list[str], list[str]]:
+    """The hero's first Body, Mind and X cards in catalog order (rulebook cards before pack
+    additions) and the hero's other attribute cards; ([], ...) when a kind is missing."""
+    from builder.names import normalize
+
+    by_kind: dict[str, list[str]] = {}
+    for a in catalog.entries("attribute_cards"):
+        if a.hero and normalize(a.hero) == normalize(hero) and a.attribute:
+            by_kind.setdefault(a.attribute, []).append(a.name)
+    if not all(by_kind.get(k) for k in ("body", "mind", "x")):
+        return [], []
+    others = [f"{n} ({ATTR_LABEL[k]})" for k in ("body", "mind", "x") for n in by_kind[k][1:]]
+    return [by_kind[k][0] for k in ("body", "mind", "x")], others
+
+
+def _attribute_kind(catalog, name) -> str | None:
+    card = catalog.find("attribute_cards", str(name)) if isinstance(name, (str, int, float)) else None
+    return getattr(card, "attribute", None) if card is not None else None
+
+
+class HeroCard(CardGame):
+    id = "herocard"
+    name = "HeroCard"
+    title = "HeroCard: Rise of the Shogun (card duel)"
+    aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
+    key_order = ("hero", "max_hero_points", "attributes", "deck")
+    set_keys = ("hero", "max_hero_points", "name", "author", "notes")
+    what = "hero"
+    sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
+    anchor_field = "kind"
+    deck_word = "action deck"
+    new_options = frozenset({"hero", "max_hero_points"})
+
+    def new_body(self, data, catalog, options):
+        hero = options.get("hero")
+        if not hero or not hero.strip():
+            raise UsageError("--hero is required for a herocard hero",
+                             "e.g. daimyo new herocard --hero Samurai -o hero.yaml")
+        entry = catalog.find("heroes", hero)
+        data["hero"] = entry.name if entry is not None else hero
+        limit = options.get("max_hero_points")
+        if limit is None:
+            limit = int(catalog.default_rules().get("max_hero_points", catalog.model.deck_rules.max_hero_points))
+        if limit < 1:
+            raise UsageError(f"--max-hero-points must be at least 1, not {limit}", "e.g. --max-hero-points 30")
+        data["max_hero_points"] = limit
+        attrs, others = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
+        data["attributes"] = attrs
+        notes = []
+        if attrs:
+            notes.append(f"attributes: the {entry.name}'s " + ", ".join(attrs))
+            if others:
+                notes.append("  also in the catalog: " + ", ".join(others)
+                             + "; 'daimyo add' one to swap it in for the card of its kind")
+        elif entry is None:
+            hint = catalog.did_you_mean("heroes", hero)
+            notes.append(f"'{hero}' is your own hero" + (f" ({hint})" if hint else "")
+                         + ": add its Body, Mind and X attribute cards with 'daimyo add'")
+        data["deck"] = {}
+        return notes
+
+    # -- attribute cards -------------------------------------------------------------------------
+
+    def add_pick(self, data, catalog, pick, count, variant, check_side):
+        if pick.field != "attributes":
+            return super().add_pick(data, catalog, pick, count, variant, check_side)
+        if count != 1:
+            raise EditRefused(f"'{pick.name}' is an attribute card: a hero has it once, not {count} times",
+                              "leave out --count")
+        attrs = data.get("attributes")
+        if not isinstance(attrs, list):
+            raise EditRefused("the list has no 'attributes:' list to edit", "add 'attributes: []' to the file")
+        same = same_as(pick, catalog)
+        if any(same(a) for a in attrs):
+            raise EditRefused(f"'{pick.name}' is already one of the hero's attribute cards")
+        kind = pick.entry.attribute
+        label = ATTR_LABEL.get(kind or "", "")
+        if kind is not None:
+            for i, a in enumerate(attrs):
+                if _attribute_kind(catalog, a) == kind:
+                    old = attrs[i]
+                    attrs[i] = pick.name
+                    return [f"{pick.name} is an attribute card ({label}): it replaces {old} as the hero's {label} "
+                            "card (a hero has one Body, one Mind and one X card)"]
+        if not attrs and hasattr(attrs, "fa"):
+            attrs.fa.set_flow_style()
+        attrs.append(pick.name)
+        what = f" ({label})" if label else ""
+        return [f"{pick.name} is an attribute card{what}: added to the hero's attribute cards, not the action deck"]
+
+    def remove_from_list(self, holder, pick, same, count):
+        for i, a in enumerate(holder):
+            if same(a):
+                if count not in (None, 1):
+                    raise EditRefused(f"'{a}' is an attribute card: the hero has it once", "leave out --count")
+                del holder[i]
+                return [f"removed {a} from the hero's attribute cards"]
+        return None
+
+    # -- set -------------------------------------------------------------------------------------
+
+    def set_own(self, catalog, key, value):
+        if key == "max_hero_points":
+            return whole("max_hero_points", value, "max_hero_points 30"), None
+        if not value.strip():
+            raise UsageError("hero needs a name", "e.g. set hero.yaml hero Samurai")
+        hero = catalog.find("heroes", value)
+        if hero is not None:
+            return hero.name, None
+        hint = catalog.did_you_mean("heroes", value)
+        return text_value(value), (f"'{value}' is not a hero of the catalog ({hint}); kept as your own hero's name"
+                                   if hint else f"'{value}' is your own hero (not a catalog hero)")
+
+    def after_set(self, data, catalog, key, value):
+        """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
+        from builder.names import normalize
+
+        if key != "hero" or value is None:
+            return []
+        attrs = data.get("attributes")
+        old = [str(a) for a in attrs] if isinstance(attrs, list) else []
+        entry = catalog.find("heroes", str(value))
+        new, _ = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
+        if new and [normalize(a) for a in old] == [normalize(a) for a in new]:
+            return []
+        if new:
+            from ruamel.yaml.comments import CommentedSeq
+
+            seq = CommentedSeq(new)
+            seq.fa.set_flow_style()
+            data["attributes"] = seq
+            return [f"attributes: the {entry.name}'s " + ", ".join(new)
+                    + (f" (replacing {', '.join(old)})" if old else "")]
+        if not old:
+            return []
+        owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
+        whose = f"the {', '.join(sorted(owners))}'s cards" if owners else "cards of your own"
+        if entry is None:
+            return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
+                    "and X cards with 'daimyo add'"]
+        return [f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
+                f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
+
+    # -- questions -------------------------------------------------------------------------------
+
+    def kind_of(self, section, entry):
+        return "attribute" if section == "attribute_cards" else entry.kind
+
+    def candidates(self, catalog):
+        for section, _ in self.sections:
+            for c in catalog.entries(section):
+                yield section, c, self.kind_of(section, c), (c.cost if section == "action_cards" else None)
+
+    def left(self, section, summary, data, entry, catalog):
+        from builder.lists.compare import number
+        from builder.lists.edit import keys_naming
+
+        if section == "attribute_cards":
+            hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
+            return (most - hp if hp is not None and most is not None else None), "hero points"
+        deck = data.get("deck") or {}
+        have = copies(deck, keys_naming(deck, same_as(Pick(section, entry, entry.name, "deck"), catalog)))
+        return catalog.model.deck_rules.max_copies - have, "copies"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        pick = self.resolve(catalog, name, list_data)
+        state = self.state_after(comparison.after.summary, data, pick, catalog, list_data)
+        if pick.field == "attributes":
+            return pick.name, state, f"  note: {comparison.notes[-1]}"
+        return f"{count or 1} {pick.name}", state, None
+
+    def state_after(self, summary, data, pick, catalog, list_data):
+        from builder.lists.edit import keys_naming
+
+        if pick.field == "attributes":
+            hp = summary.get("hero_points")
+            return f"hero points would be {fmt(hp if hp is not None else '?')}/{fmt(summary.get('max_hero_points'))}"
+        n = copies(data["deck"], keys_naming(data["deck"], same_as(pick, catalog)))
+        most = catalog.model.deck_rules.max_copies
+        return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
+
+
+SYSTEM = HeroCard()

@@ -1,0 +1,176 @@
+"""Kensei: an army of troops (units of N models) within an agreed battle size in AP."""
+
+from __future__ import annotations
+
+from builder.errors import UnknownEntry, UsageError
+from builder.systems.base import GameSystem, fmt
+
+SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
+
+
+def _one_of(catalog, section: str) -> str:
+    return "one of " + ", ".join(e.id for e in catalog.entries(section))
+
+
+class Kensei(GameSystem):
+    id = "kensei"
+    name = "Kensei"
+    title = "Kensei (miniature wargame, 2nd edition)"
+    aliases = ("kensei 2nd edition", "kensei 2e")
+    kind = "army"
+    entries = ("troops",)
+    key_order = ("clan", "points", "commander", "occult", "general", "troops")
+    set_keys = SET_KEYS
+    what = "army"
+    noun = "troop"
+    prints = "roster"
+    add_options = frozenset({"models", "led_by", "standard"})
+    remove_options = frozenset()
+    new_options = frozenset({"clan", "points", "commander", "occult"})
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def troop(self, catalog, name: str):
+        t = catalog.find("troops", name)
+        if t is None:
+            raise UnknownEntry(f"unknown troop '{name}'", catalog.did_you_mean("troops", name) or
+                               "see 'daimyo catalog list kensei troops'")
+        return t
+
+    def default_models(self, catalog, troop) -> int:
+        from builder.rules.kensei import troop_facts
+
+        if troop_facts(troop, catalog)["unit"] is True:
+            return max(3, troop.unit_min or 3)
+        return 1
+
+    def option_refusal(self, verb, opt):
+        if verb == "remove":
+            return "--count and --all apply to card lists; 'remove' takes one kensei troop entry"
+        if opt == "count":
+            return "--count applies to card lists; a kensei unit's size is --models"
+        return super().option_refusal(verb, opt)
+
+    # -- editing --------------------------------------------------------------------------------
+
+    def new_body(self, data, catalog, options):
+        clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
+        points = 200 if options.get("points") is None else options["points"]
+        if clan is None:
+            raise UsageError("--clan is required for a kensei list",
+                             "e.g. daimyo new kensei --clan buke --points 400 -o army.yaml")
+        c = catalog.find("clans", clan)
+        if c is None:
+            raise UnknownEntry(f"unknown clan '{clan}'", catalog.did_you_mean("clans", clan) or _one_of(catalog, "clans"))
+        lvl = catalog.find("commander_levels", commander)
+        if lvl is None:
+            raise UnknownEntry(f"unknown commander level '{commander}'",
+                               catalog.did_you_mean("commander_levels", commander) or
+                               _one_of(catalog, "commander_levels"))
+        if points <= 0:
+            raise UsageError(f"--points must be positive, not {points}", "e.g. --points 200")
+        packs = data.pop("packs", None)
+        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(options.get("occult")),
+                     "troops": []})
+        if packs:
+            data["packs"] = packs
+        return []
+
+    def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
+        from builder.lists.edit import add_troop
+
+        t = self.troop(catalog, name)
+        n = models if models is not None else self.default_models(catalog, t)
+        if n < 1:
+            raise UsageError(f"--models must be at least 1, not {n}")
+        if led_by is not None:
+            self.troop(catalog, led_by)
+        i = add_troop(data, t.name, n, led_by, standard)
+        return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
+
+    def remove(self, data, catalog, name, count=1, **options):
+        from builder.lists.edit import remove_troop
+
+        removed = remove_troop(data, name, catalog)
+        return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
+
+    def set_value(self, catalog, key, value):
+        from builder.names import did_you_mean
+
+        if key not in SET_KEYS:
+            raise UsageError(f"cannot set '{key}'", did_you_mean(key, SET_KEYS) or "one of " + ", ".join(SET_KEYS))
+        if key == "commander":
+            lvl = catalog.find("commander_levels", value)
+            if lvl is None:
+                raise UnknownEntry(f"unknown commander level '{value}'",
+                                   catalog.did_you_mean("commander_levels", value) or
+                                   _one_of(catalog, "commander_levels"))
+            return lvl.id, None
+        if key == "clan":
+            c = catalog.find("clans", value)
+            if c is None:
+                raise UnknownEntry(f"unknown clan '{value}'", catalog.did_you_mean("clans", value) or
+                                   _one_of(catalog, "clans"))
+            return c.id, None
+        if key == "points":
+            try:
+                n = int(value)
+            except ValueError:
+                raise UsageError(f"points must be a whole number, not '{value}'", "e.g. 400") from None
+            if n <= 0:
+                raise UsageError(f"points must be positive, not {n}")
+            return n, None
+        if key == "occult":
+            v = value.strip().lower()
+            if v in ("true", "yes", "on", "1"):
+                return True, None
+            if v in ("false", "no", "off", "0"):
+                return False, None
+            raise UsageError(f"occult takes true or false, not '{value}'")
+        if key == "general":
+            return self.troop(catalog, value).name, None
+        return value, None
+
+    def set(self, data, catalog, key, value):
+        from builder.lists.edit import set_key
+
+        v, _ = self.set_value(catalog, key, value)
+        set_key(data, key, v)
+        return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
+
+    # -- questions -------------------------------------------------------------------------------
+
+    def candidates(self, catalog):
+        for t in catalog.entries("troops"):
+            yield "troops", t, t.troop_type, None
+
+    def trial(self, data, catalog, section, entry):
+        n = self.default_models(catalog, entry)
+        troops = data.get("troops")
+        troops = list(troops) if isinstance(troops, list) else []
+        troops.append({"troop": entry.name, "models": n} if n != 1 else {"troop": entry.name})
+        return {**data, "troops": troops}, ("troops", len(troops) - 1), n
+
+    def cost(self, before, after, entry, printed):
+        from builder.lists.compare import number
+
+        if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
+            return None
+        a, b = number(after.get("troops")), number(before.get("troops"))
+        return a - b if a is not None and b is not None else None
+
+    def left(self, section, summary, data, entry, catalog):
+        from builder.lists.compare import number
+
+        p, lim = number(summary.get("points")), number(summary.get("limit"))
+        return (lim - p if p is not None and lim is not None else None), "AP"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        entry = data["troops"][comparison.target[1]]
+        n = entry.get("models", 1)
+        after = comparison.after.summary
+        what = f"{n} {entry['troop']} ({fmt(comparison.adds.get('troops', 0))} AP)"
+        return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
+
+
+SYSTEM = Kensei()

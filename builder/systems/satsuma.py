@@ -1,0 +1,114 @@
+"""Satsuma Rebellion: a side's deck, the published one (``deck: standard``) or a variant."""
+
+from __future__ import annotations
+
+from builder.errors import EditRefused, UsageError
+from builder.systems.cards import CardGame
+
+
+def side_cards(catalog, side: str) -> list:
+    return [c for c in catalog.entries("cards") if c.side == side]
+
+
+def to_variant(data, catalog) -> str:
+    """Write a ``deck: standard`` list's published cards out under ``cards:``; returns a note."""
+    from ruamel.yaml.comments import CommentedMap
+
+    from builder.lists.edit import replace_key
+
+    side = str(data.get("side", "")).strip().lower()
+    cards = CommentedMap()
+    for c in side_cards(catalog, side):
+        cards[c.name] = cards.get(c.name, 0) + 1
+    replace_key(data, "deck", "cards", cards)
+    return f"wrote the published {side} deck ({sum(cards.values())} cards) out under 'cards:' (a variant deck now)"
+
+
+class Satsuma(CardGame):
+    id = "satsuma"
+    name = "Satsuma Rebellion"
+    title = "Satsuma Rebellion (2-player card game)"
+    aliases = ("satsuma rebellion",)
+    key_order = ("side", "deck", "cards")
+    set_keys = ("side", "name", "author", "notes")
+    add_options = frozenset({"count", "variant"})
+    remove_options = frozenset({"count", "all", "variant"})
+    new_options = frozenset({"side"})
+
+    def _side(self, value: str) -> str:
+        from builder.names import did_you_mean
+        from builder.rules.satsuma import SIDES
+
+        v = value.strip().lower()
+        if v not in SIDES:
+            raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
+        return v
+
+    def new_body(self, data, catalog, options):
+        side = options.get("side")
+        if side is None:
+            raise UsageError("--side is required for a satsuma deck", "--side samurai or --side imperial")
+        data["side"] = self._side(side)
+        data["deck"] = "standard"
+        return []
+
+    def set_own(self, catalog, key, value):
+        return self._side(value), None
+
+    def custom(self, data, name):
+        from builder.names import normalize
+
+        cards = data.get("cards")
+        if not isinstance(cards, dict):
+            return None
+        for k, v in cards.items():
+            if isinstance(v, dict) and normalize(str(k)) == normalize(name):
+                return str(k)
+        return None
+
+    def ready(self, data, catalog, variant: bool, verb: str) -> list[str]:
+        """A ``deck: standard`` list becomes a variant deck only with ``variant``."""
+        if "deck" not in data:
+            return []
+        side = str(data.get("side", "")).strip().lower()
+        if not variant:
+            n = len(side_cards(catalog, side))
+            raise EditRefused(f"this is the published {side} deck ('deck: standard'); {verb} a card makes it a "
+                              "variant deck", f"pass --variant to write its {n} cards out under 'cards:' first")
+        return [to_variant(data, catalog)]
+
+    def prepare(self, data, catalog, pick, verb, variant, check_side):
+        side = str(data.get("side", "")).strip().lower()
+        if check_side and pick.entry is not None and pick.entry.side != side:
+            from builder.names import did_you_mean
+
+            hint = did_you_mean(pick.name, [c.name for c in side_cards(catalog, side)])
+            raise EditRefused(f"'{pick.name}' is a card of the {pick.entry.side} deck, not the {side} deck",
+                              hint or f"a {side} deck takes {side} cards: 'daimyo catalog list satsuma cards'")
+        return self.ready(data, catalog, variant, verb)
+
+    def remove_ready(self, data, catalog, pick, field, variant):
+        if "deck" not in data:
+            return []
+        side = str(data.get("side", "")).strip().lower()
+        if pick.entry is None or pick.entry.side != side:
+            return None
+        return self.ready(data, catalog, variant, "removing")
+
+    def kind_of(self, section, entry):
+        from builder.rules.satsuma import SUIT_NAMES
+
+        return SUIT_NAMES.get(str(entry.printed or "")[:1])
+
+    def candidates(self, catalog):
+        for c in catalog.entries("cards"):
+            yield "cards", c, self.kind_of("cards", c), None
+
+    def state_after(self, summary, data, pick, catalog, list_data):
+        text = super().state_after(summary, data, pick, catalog, list_data)
+        if "deck" in list_data:
+            text += " as a variant deck ('daimyo add --variant' writes it out)"
+        return text
+
+
+SYSTEM = Satsuma()

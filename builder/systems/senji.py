@@ -1,0 +1,223 @@
+"""Senji: the starting setup of a 3-6 player game: players with a family, a samurai card and
+provinces (with units, a samurai figure, a fortress)."""
+
+from __future__ import annotations
+
+from builder.errors import EditRefused, UnknownEntry, UsageError
+from builder.systems.base import GameSystem
+
+
+def _written(value) -> str:
+    return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""
+
+
+class Senji(GameSystem):
+    id = "senji"
+    name = "Senji"
+    title = "Senji (board game, 3-6 players)"
+    kind = "setup"
+    entries = ("players",)
+    key_order = ("players",)
+    what = "setup"
+    noun = "card"
+    prints = "setup"
+    add_options = frozenset({"player", "count"})
+    remove_options = frozenset()
+    new_options = frozenset({"players"})
+
+    def option_refusal(self, verb, opt):
+        if verb == "remove":
+            return f"--{opt} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
+        return super().option_refusal(verb, opt)
+
+    def new_body(self, data, catalog, options):
+        from builder.rules.senji import constants, setup_for
+
+        n = options.get("players")
+        c = constants(catalog)
+        if n is None:
+            raise UsageError("--players is required for a senji setup",
+                             f"{c['players_min']} to {c['players_max']}, e.g. --players 3")
+        if not c["players_min"] <= n <= c["players_max"]:
+            raise UsageError(f"Senji is for {c['players_min']} to {c['players_max']} players, not {n}")
+        setup = setup_for(n, catalog)
+        out = {f.id for f in setup[0]} if setup else set()
+        families = [f for f in catalog.entries("families") if f.id not in out][:n]
+        data["players"] = [{"name": f"Player {i + 1}", "family": f.name, "provinces": []}
+                           for i, f in enumerate(families)]
+        return ["families " + ", ".join(f.name for f in families) + f" (those in play with {n} players); "
+                "give each player a samurai card and three provinces"]
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def resolve(self, catalog, name: str):
+        """``(section, entry)`` of a family, samurai card or province called ``name``."""
+        for section in ("provinces", "samurai", "families"):
+            entry = catalog.find(section, name)
+            if entry is not None:
+                return section, entry
+        from builder.names import did_you_mean
+
+        cands = [c for s in ("provinces", "samurai", "families") for c in catalog.suggest(s, name)]
+        raise UnknownEntry(f"unknown family, samurai or province '{name}'",
+                           did_you_mean(name, cands) or "see 'daimyo catalog list senji provinces' (or samurai, families)")
+
+    def _players(self, data):
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
+            raise EditRefused("the setup has no 'players:' list of players to edit", "add 'players: []' to the file")
+        return players
+
+    def _player(self, players, who: str | None, prefer):
+        """The player named ``who`` (name or family); without a name, the first by ``prefer``."""
+        from builder.names import normalize
+
+        if who is not None:
+            for i, p in enumerate(players):
+                if normalize(who) in (normalize(_written(p.get("name"))), normalize(_written(p.get("family")))):
+                    return i, p
+            from builder.names import did_you_mean
+
+            names = [_written(p.get("name")) for p in players if p.get("name") is not None]
+            raise UnknownEntry(f"no player '{who}' in the setup", did_you_mean(who, names) or
+                               "players: " + ", ".join(names))
+        if not players:
+            raise EditRefused("the setup has no players yet", "add a family first: daimyo add setup.yaml red")
+        i = min(range(len(players)), key=lambda k: (prefer(players[k]), k))
+        return i, players[i]
+
+    def _who(self, p) -> str:
+        return _written(p.get("name")) or _written(p.get("family")) or "the player"
+
+    # -- editing --------------------------------------------------------------------------------
+
+    def add(self, data, catalog, name, count=None, *, player=None, trial=False, **options):
+        from builder.names import normalize
+
+        section, entry = self.resolve(catalog, name)
+        players = self._players(data)
+        if section == "families":
+            if count is not None:
+                raise UsageError("--count gives the units on a province, not a family")
+            taken = {normalize(_written(p.get("family"))) for p in players}
+            label = player or f"Player {len(players) + 1}"
+            item = {"name": label, "family": entry.name, "provinces": []}
+            players.append(_map(data, item))
+            note = f"added player {label} with the {entry.name} family"
+            if normalize(entry.name) in taken:
+                note += " (another player has that family already)"
+            return [note], ("players", len(players) - 1)
+        if section == "samurai":
+            if count is not None:
+                raise UsageError("--count gives the units on a province, not a samurai card")
+            if player is None and all(p.get("samurai") is not None for p in players):
+                raise EditRefused("every player has a samurai card already",
+                                  "name whose card it replaces with --player")
+            i, p = self._player(players, player, lambda p: p.get("samurai") is not None)
+            old = p.get("samurai")
+            p["samurai"] = entry.name
+            note = f"{self._who(p)} takes {entry.name} as samurai card" + (f" (instead of {old})" if old else "")
+            return [note], ("players", i, "samurai")
+        if count is not None and count < 1:
+            raise UsageError(f"--count must be at least 1, not {count}", "the units on the province")
+        i, p = self._player(players, player, lambda p: len(p.get("provinces") or []))
+        provinces = p.get("provinces")
+        if not isinstance(provinces, list):
+            provinces = p["provinces"] = _seq(data)
+        item = {"province": entry.name}
+        if count is not None:
+            item["units"] = count
+        provinces.append(_map(data, item, flow=True))
+        units = f" with {count} unit{'s' * (count != 1)}" if count is not None else ""
+        return [f"added {entry.name} to {self._who(p)}'s provinces{units}"], ("players", i, "provinces",
+                                                                             len(provinces) - 1)
+
+    def remove(self, data, catalog, name, count=1, **options):
+        from builder.names import did_you_mean, normalize
+
+        players = self._players(data)
+        want = normalize(name)
+        try:
+            section, entry = self.resolve(catalog, name)
+            want_id = entry.id
+        except UnknownEntry:
+            section, entry, want_id = None, None, None
+
+        def same(written, sec):
+            text = _written(written)
+            if not text:
+                return False
+            if normalize(text) == want:
+                return True
+            other = catalog.find(sec, text) if want_id is not None and sec == section else None
+            return other is not None and other.id == want_id
+
+        for p in players:
+            for j, pr in enumerate(p.get("provinces") or []):
+                written = pr.get("province") if isinstance(pr, dict) else pr
+                if same(written, "provinces"):
+                    del p["provinces"][j]
+                    return [f"removed {_written(written)} from {self._who(p)}'s provinces"]
+        for p in players:
+            if same(p.get("samurai"), "samurai"):
+                old = p.pop("samurai")
+                return [f"removed {old}, {self._who(p)}'s samurai card"]
+        for i, p in enumerate(players):
+            if normalize(_written(p.get("name"))) == want or same(p.get("family"), "families"):
+                del players[i]
+                return [f"removed player {self._who(p)}"]
+        listed = [_written(x) for p in players for x in
+                  [p.get("name"), p.get("family"), p.get("samurai"),
+                   *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []]]]
+        raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
+
+    # -- questions -------------------------------------------------------------------------------
+
+    def candidates(self, catalog):
+        for section in ("families", "samurai", "provinces"):
+            for e in catalog.entries(section):
+                yield section, e, section, None
+
+    def trial(self, data, catalog, section, entry):
+        import copy
+
+        trial = {**data, "players": copy.deepcopy(data.get("players"))}
+        notes, target = self.add(trial, catalog, entry.name, trial=True)
+        return trial, target, 1
+
+    def left(self, section, summary, data, entry, catalog):
+        if section != "provinces":
+            return None, None
+        from builder.rules.senji import constants
+
+        most = constants(catalog)["starting_provinces"]
+        fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
+                     default=0)
+        return most - fewest, "provinces"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        return comparison.notes[-1].removeprefix("added "), f"the setup would have " \
+            f"{len(data.get('players') or [])} players", None
+
+
+def _map(data, item: dict, flow: bool = False):
+    """``item`` as a round-trip mapping when ``data`` is one (so it is written like its neighbours)."""
+    if not hasattr(data, "ca"):
+        return item
+    from ruamel.yaml.comments import CommentedMap
+
+    m = CommentedMap(item)
+    if flow:
+        m.fa.set_flow_style()
+    return m
+
+
+def _seq(data):
+    if not hasattr(data, "ca"):
+        return []
+    from ruamel.yaml.comments import CommentedSeq
+
+    return CommentedSeq()
+
+
+SYSTEM = Senji()
