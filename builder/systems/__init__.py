@@ -96,10 +96,16 @@ def is_system(name: str) -> bool:
 
 
 def catalog_module(system: str) -> ModuleType:
+    """The catalog module of ``system`` (an unregistered id: ``builder.catalog.<id>``)."""
+    if not is_system(system):
+        return importlib.import_module(f"builder.catalog.{system}")
     return get(system).catalog_module()
 
 
 def rules_module(system: str) -> ModuleType:
+    """The rules module of ``system`` (an unregistered id: ``builder.rules.<id>``)."""
+    if not is_system(system):
+        return importlib.import_module(f"builder.rules.{system}")
     return get(system).rules_module()
 
 
