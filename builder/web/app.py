@@ -475,7 +475,6 @@ def _systems_meta():
 
 def _create_list(ws: Workspace, form: dict) -> str:
     from builder.catalog.loader import load_catalog
-    from builder.commands.edit import kensei_new, new_list
     from builder.errors import UsageError
     from builder.lists.dump import dump_list_yaml
 
@@ -495,15 +494,14 @@ def _create_list(ws: Workspace, form: dict) -> str:
         except ValueError:
             raise UsageError(f"{key.replace('_', ' ')} must be a whole number, not '{v}'") from None
 
-    if system == "kensei":
-        data = kensei_new(catalog, form.get("clan") or "", whole("points") or 200,
-                          form.get("commander") or "hatamoto", name,
-                          str(form.get("occult", "")).lower() in ("1", "on", "true", "yes"))
-    else:
-        data, _ = new_list(system, catalog, {"name": name, "packs": [], "size": whole("size"),
-                                             "hero": form.get("hero") or None,
-                                             "max_hero_points": whole("max_hero_points"),
-                                             "players": whole("players"), "side": form.get("side") or None})
+    from builder.systems import get
+
+    data, _ = get(system).new(catalog, {
+        "name": name, "packs": [], "clan": form.get("clan") or "", "points": whole("points") or 200,
+        "commander": form.get("commander") or "hatamoto",
+        "occult": str(form.get("occult", "")).lower() in ("1", "on", "true", "yes"),
+        "size": whole("size"), "hero": form.get("hero") or None, "max_hero_points": whole("max_hero_points"),
+        "players": whole("players"), "side": form.get("side") or None})
     ws.create(rel, dump_list_yaml(data))
     return rel
 

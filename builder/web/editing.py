@@ -175,11 +175,12 @@ def change(text: str, rel: str, path: Path, op: dict) -> tuple[str, list[str]]:
 def _copies_of(ed, item: str) -> int:
     """Copies of a card in the list (its lines under cards or deck; the published Satsuma deck
     counted card by card)."""
-    from builder.commands.edit import _copies, _same, resolve_card
     from builder.lists.edit import keys_naming
+    from builder.systems.base import same_as as _same
+    from builder.systems.cards import copies as _copies
 
     data = ed.data
-    pick = resolve_card(ed.system, ed.catalog, item, data)
+    pick = ed.game.resolve(ed.catalog, item, data)
     holder = data.get(pick.field)
     if ed.system == "satsuma" and not isinstance(holder, dict) and "deck" in data:
         side = str(data.get("side", "")).lower()
@@ -240,24 +241,21 @@ def _as_map(troops, i):
 
 def apply_op(system: str, data, catalog, op: dict) -> list[str]:
     """Change the round-trip tree ``data`` as ``op`` says; returns what was done."""
-    from builder.commands import edit as E
-    from builder.lists.edit import add_troop, delete_key, set_key, set_key_ordered
+    from builder.lists.edit import delete_key, set_key, set_key_ordered
+    from builder.systems import get
+    from builder.systems.base import text_value
 
+    gs = get(system)
     kind = str(op.get("op", ""))
     if kind == "add":
         item = str(op.get("item") or "").strip()
         if not item:
             raise UsageError("name the card or troop to add")
         if system == "kensei":
-            t = E._troop_or_fail(catalog, item)
-            n = _int(op["models"], "models") if op.get("models") not in (None, "") else E._default_models(catalog, t)
-            add_troop(data, t.name, n)
-            return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"]
-        if system == "senji":
-            raise E._unsupported("senji", "add")
+            n = _int(op["models"], "models") if op.get("models") not in (None, "") else None
+            return gs.add(data, catalog, item, models=n)[0]
         n = _int(op.get("count") or 1, "count", 1, 1000)
-        pick = E.resolve_card(system, catalog, item, data)
-        return E.add_card(system, data, catalog, pick, n, variant=True)
+        return gs.add(data, catalog, item, n, variant=True)[0]
     if kind == "remove":
         if system == "kensei":
             troops, i = _troop_at(data, op.get("index"))
@@ -265,11 +263,9 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
             del troops[i]
             _fix_general(data, catalog)
             return [f"removed {gone.get('troop') if isinstance(gone, dict) else gone}"]
-        if system == "senji":
-            raise E._unsupported("senji", "remove")
         item = str(op.get("item") or "").strip()
         n = None if op.get("all") else _int(op.get("count") or 1, "count", 1, 1000)
-        return E.remove_card(system, data, catalog, item, n, variant=True)
+        return gs.remove(data, catalog, item, n, variant=True)
     if kind == "models":
         if system != "kensei":
             raise UsageError("models apply to kensei troops")
@@ -308,7 +304,7 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
                 if "led_by" in m:
                     del m["led_by"]
                 return [f"{m.get('troop')}: no unit leader"]
-            leader = E._troop_or_fail(catalog, v)
+            leader = gs.troop(catalog, v)
             m["led_by"] = leader.name
             return [f"{m.get('troop')}: led by {leader.name}"]
         raise UsageError(f"unknown troop setting '{fld}'", "standard or led_by")
@@ -319,21 +315,21 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
             raise UsageError(f"{key} is too long (at most 2000 characters)")
         if key in ("name", "author", "notes"):
             if value.strip():
-                set_key_ordered(data, key, E._text(value), E.KEY_ORDER[system])
+                set_key_ordered(data, key, text_value(value), gs.list_keys)
                 return [f"set {key}"]
             if key in data:
                 delete_key(data, key)
             return [f"removed {key}"]
         if system == "kensei":
-            v = E.kensei_set_value(catalog, key, value)
+            v = gs.set_value(catalog, key, value)[0]
             set_key(data, key, v)
             return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"]
-        v, note = E.set_value(system, catalog, key, value)
+        v, note = gs.set_value(catalog, key, value)
         if v is None:
             if key in data:
                 delete_key(data, key)
             return [f"removed {key}"] + ([note] if note else [])
-        set_key_ordered(data, key, v, E.KEY_ORDER[system])
+        set_key_ordered(data, key, v, gs.list_keys)
         return [f"set {key} = {v}"] + ([note] if note else [])
     if kind == "house_rule":
         return _house_rule(system, data, catalog, str(op.get("key") or ""), op.get("value"))
@@ -360,8 +356,8 @@ def _fix_general(data, catalog) -> None:
 def _house_rule(system, data, catalog, key, value) -> list[str]:
     from ruamel.yaml.comments import CommentedMap
 
-    from builder.commands import edit as E
     from builder.lists.edit import delete_key, set_key_ordered
+    from builder.systems import get
 
     rules = {h.id: h for h in catalog.model.house_rules}
     if key not in rules:
@@ -380,7 +376,7 @@ def _house_rule(system, data, catalog, key, value) -> list[str]:
     catalog.resolve_rules({key: parsed})  # ValueError/KeyError: refused below
     if not isinstance(hr, dict):
         hr = CommentedMap()
-        set_key_ordered(data, "house_rules", hr, E.KEY_ORDER[system])
+        set_key_ordered(data, "house_rules", hr, get(system).list_keys)
     hr[key] = parsed
     return [f"{key} = {parsed}"]
 
