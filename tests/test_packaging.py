@@ -60,3 +60,13 @@ def test_installed_wheel_runs_catalog_check_from_another_folder(wheel, tmp_path)
                           capture_output=True, text=True)
     assert demo.returncode == 0, demo.stdout + demo.stderr
     assert len(list((elsewhere / "pdfs").glob("*.pdf"))) >= 10
+    # the example packs inside the wheel are found by name, from any folder
+    env["DAIMYO_PACKS"] = str(tmp_path / "no-user-packs")
+    (elsewhere / "deck.yaml").write_text("system: senshiai\npacks: [senshiai-example]\ncards: {Capital of the North: 1}\n")
+    run = subprocess.run([str(venv / "bin" / "daimyo"), "check", "deck.yaml"], cwd=elsewhere, env=env,
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "packs: Senshiai example cards 1 (" in run.stdout
+    run = subprocess.run([str(venv / "bin" / "daimyo"), "pack", "list"], cwd=elsewhere, env=env,
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and "(bundled) senshiai-example.yaml  (wins)" in run.stdout, run.stdout + run.stderr
