@@ -63,10 +63,24 @@ class FilePositions(Positions):
 
     def add(self, prefix: tuple, pos: Positions, sub: tuple = ()) -> None:
         n = len(sub)
-        for src, dst in ((pos.value, self.value), (pos.key, self.key)):
-            for p, lc in src.items():
-                if p[:n] == sub:
-                    dst[prefix + p[n:]] = lc
+        if n >= 2:  # an entry or a field: look in its entry's positions only (a big pack has many)
+            index = getattr(pos, "_by_entry", None)
+            if index is None or index[0] != (len(pos.value), len(pos.key)):
+                groups: tuple[dict, dict] = ({}, {})
+                for g, src in zip(groups, (pos.value, pos.key)):
+                    for p, lc in src.items():
+                        g.setdefault(p[:2], []).append((p, lc))
+                index = ((len(pos.value), len(pos.key)), groups)
+                pos._by_entry = index
+            for group, dst in zip(index[1], (self.value, self.key)):
+                for p, lc in group.get(sub[:2], ()):
+                    if p[:n] == sub:
+                        dst[prefix + p[n:]] = lc
+        else:
+            for src, dst in ((pos.value, self.value), (pos.key, self.key)):
+                for p, lc in src.items():
+                    if p[:n] == sub:
+                        dst[prefix + p[n:]] = lc
         self.files[prefix] = pos.file
 
     def file_of(self, path: tuple) -> str:

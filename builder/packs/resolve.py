@@ -179,11 +179,55 @@ def _plain(text: str) -> str | None:
 
 def pack_files(folder: Path) -> list[Path]:
     """The pack files directly in ``folder`` (sorted; none when it does not exist)."""
+    return [p for p, _ in _folder_index(folder)]
+
+
+# folder -> (folder mtime, when read, [(file, name key of the file name)]); a folder is listed
+# again when it changes, and at least every few seconds (a long-running process sees edits)
+_FOLDERS: dict[str, tuple] = {}
+_FOLDER_TTL = 2.0
+
+
+def _folder_index(folder: Path) -> list[tuple[Path, str]]:
+    import time
+
     try:
-        return sorted(p for p in Path(folder).iterdir()
-                      if p.suffix.lower() in PACK_SUFFIXES and p.is_file())
+        key = os.path.abspath(folder)
+        stamp = os.stat(folder).st_mtime_ns
     except (OSError, ValueError):
         return []
+    now = time.monotonic()
+    hit = _FOLDERS.get(key)
+    if hit is not None and hit[0] == stamp and now - hit[1] < _FOLDER_TTL:
+        return hit[2]
+    try:
+        files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PACK_SUFFIXES and p.is_file())
+    except (OSError, ValueError):
+        files = []
+    items = [(p, name_key(p.name)) for p in files]
+    if len(_FOLDERS) > 200:
+        _FOLDERS.clear()
+    _FOLDERS[key] = (stamp, now, items)
+    return items
+
+
+def _header_cached(path: Path) -> Header:
+    """``read_header`` without a stat when the file was read in the last few seconds."""
+    import time
+
+    key = str(path)
+    hit = _RECENT.get(key)
+    now = time.monotonic()
+    if hit is not None and now - hit[0] < _FOLDER_TTL:
+        return hit[1]
+    h = read_header(path)
+    if len(_RECENT) > 5000:
+        _RECENT.clear()
+    _RECENT[key] = (now, h)
+    return h
+
+
+_RECENT: dict[str, tuple] = {}
 
 
 @dataclass
@@ -201,11 +245,12 @@ class Found:
 
 
 def candidates(ref: str, base_dir: Path | None = None, system: str | None = None,
-               names_only: bool = False) -> list[Found]:
+               names_only: bool = False, first: bool = False) -> list[Found]:
     """Every pack ``ref`` could mean, best first (the first one is what ``resolve_pack`` takes).
 
     ``names_only``: ignore the path as written and the list's folder; look ``ref``'s name up
     in the packs folders only (for lists that arrive from elsewhere, such as share codes).
+    ``first``: stop at the first folder that holds a pack that wins (what ``resolve_pack`` needs).
     """
     from builder.paths import is_file
 
@@ -216,19 +261,23 @@ def candidates(ref: str, base_dir: Path | None = None, system: str | None = None
         full = p if p.is_absolute() or base_dir is None else Path(base_dir) / p
         if is_file(full):
             out.append(Found(full, "path", full.parent, read_header(full)))
+            if first:
+                return out
     name = Path(ref.replace("\\", "/")).name if not is_name(ref) else ref
     key = name_key(name)
     if not key:
         return out
     for where, folder in search_dirs(None if names_only else base_dir):
-        for f in pack_files(folder):
-            by_file = name_key(f.name) == key
+        for f, file_key in _folder_index(folder):
+            by_file = file_key == key
             if where == "list" and not by_file:
                 continue  # the list's folder holds lists too: file names only
-            h = read_header(f)
+            h = _header_cached(f)
             if by_file or (h.name is not None and name_key(h.name) == key):
                 if not any(os.path.samefile(f, o.path) for o in out if o.path.exists()):
                     out.append(Found(f, where, folder, h))
+        if first and any(c.header.system in (None, system) or not system for c in out):
+            break  # the rest of the folders cannot win
     if system:
         # same place order, but a pack of another system never wins over one of this system
         out.sort(key=lambda c: 0 if c.header.system in (None, system) else 1)
@@ -239,7 +288,7 @@ def resolve_pack(ref: str, base_dir: Path | None = None, system: str | None = No
                  names_only: bool = False) -> Path | None:
     """The pack file ``ref`` means (see the module's search order), or None."""
     try:
-        found = candidates(ref, base_dir, system, names_only)
+        found = candidates(ref, base_dir, system, names_only, first=True)
     except (OSError, ValueError):
         return None
     return found[0].path if found else None

@@ -431,13 +431,9 @@ def dump_pack(data: dict) -> str:
         block.dump(prep(head), buf)
     for k, v in rest.items():
         buf.write("\n")
-        if isinstance(v, list):
+        if isinstance(v, list) and v:
             buf.write(f"{k}:\n")
-            for entry in v:
-                sub = io.StringIO()
-                y.default_flow_style = None
-                y.dump([prep(entry)], sub)
-                buf.write(sub.getvalue())
+            y.dump([prep(entry) for entry in v], buf)
         else:
             y.dump({k: prep(v)}, buf)
     return buf.getvalue()
