@@ -351,9 +351,11 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         op = body.model_dump(exclude_none=True)
         version = op.pop("version", None)
         out = editor.apply(path, op, version)
-        doc, catalog, res, view = _load_view(ws, path)
-        return {"version": out.version, "notes": out.notes, "header": view["header"],
-                "findings": [f.to_json() for f in res.findings]}
+        res = out.result
+        from builder.web.views import header
+
+        return {"version": out.version, "notes": out.notes, "header": header(res.system, res),
+                "summary": res.summary, "findings": [f.to_json() for f in res.findings]}
 
     @api.post("/api/lists/{path:path}/undo", tags=["lists"], summary="Undo the last change made through the server")
     def api_undo(path: str, body: Version):

@@ -41,6 +41,7 @@ class History:
 class Outcome:
     version: str
     notes: list[str]
+    result: object = None  # the check result of the list as saved (CheckResult), when known
 
 
 class Editor:
@@ -50,6 +51,7 @@ class Editor:
         self.ws = workspace
         self._hist: dict[str, History] = {}
         self._guard = threading.Lock()
+        self._trees: dict[str, tuple[str, object]] = {}  # rel -> (text, its round-trip tree)
 
     def history(self, rel: str) -> History:
         with self._guard:
@@ -61,6 +63,7 @@ class Editor:
     def forget(self, rel: str) -> None:
         with self._guard:
             self._hist.pop(rel, None)
+            self._trees.pop(rel, None)
 
     def read(self, rel: str) -> tuple[Path, str]:
         from builder.yamlio import read_text
@@ -83,13 +86,17 @@ class Editor:
             if path.suffix.lower() == ".json":
                 raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
                               hint="import it to make a YAML copy")
-            new, notes = change(text, rel, path, op)
+            cached = self._trees.pop(rel, None)  # reused only for the very text it was read from
+            tree = cached[1] if cached is not None and cached[0] == text else None
+            new, notes, result, tree = change(text, rel, path, op, tree)
+            if tree is not None:
+                self._trees[rel] = (new, tree)
             if new != text:
                 _write(path, new, text, rel)
                 h.undo.append(text)
                 del h.undo[:-HISTORY]
                 h.redo.clear()
-            return Outcome(version_of(new), notes)
+            return Outcome(version_of(new), notes, result)
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
         """Undo (``back``) or redo the last change."""
@@ -113,28 +120,60 @@ class Editor:
 
 
 def _write(path: Path, text: str, expected: str, rel: str) -> None:
-    """Save atomically through the library's editor (under its folder lock); a file that no
-    longer holds ``expected`` is refused."""
-    from builder.lists.editor import ListChangedError, ListEditor, _digest
+    """Save atomically: the new text goes to a temporary file beside the list (written and
+    flushed to disk first), then, under the library editor's lock on the folder (the one
+    ``ListEditor.save`` and the command line take), the file is compared with ``expected`` and
+    replaced. A file that no longer holds ``expected`` is refused, and left as it is."""
+    import os
+    import tempfile
 
-    ed = ListEditor(text, file=rel, path=path)
-    ed._disk = _digest(expected.encode("utf-8"))
+    from builder.lists.editor import _digest, _folder_lock
+
+    data = text.encode("utf-8")
     try:
-        ed.save()
-    except ListChangedError:
-        raise Conflict(rel) from None
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise Refused(f"'{rel}' cannot be written: {exc.strerror or exc}", 500) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        except OSError:
+            os.chmod(tmp, 0o644)
+        with _folder_lock(path):
+            try:
+                now = _digest(path.read_bytes())
+            except OSError:
+                now = None
+            if now != _digest(expected.encode("utf-8")):
+                raise Conflict(rel)
+            os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
-def change(text: str, rel: str, path: Path, op: dict) -> tuple[str, list[str]]:
-    """The list's new text after ``op`` and what was done. Adding, removing cards and settings go
-    through the library's ``ListEditor``; a unit's models, its standard and leader, house rules
-    and text fields are changed in the round-trip tree here."""
-    from builder.lists.edit import dump_roundtrip
+def change(text: str, rel: str, path: Path, op: dict, tree=None) -> tuple[str, list[str], object, object]:
+    """The list's new text after ``op``, what was done, the new text's check result and the
+    round-trip tree of the new text (None when the library's editor made the change).
+    ``tree``, when given, is the round-trip tree of ``text`` (saves reading it again).
+    Adding, removing cards and settings go through the library's ``ListEditor``; a unit's
+    models, its standard and leader, house rules and text fields are changed in the
+    round-trip tree here."""
     from builder.lists.editor import ListEditor
 
+    kind = str(op.get("op", ""))
+    if kind in ("models", "troop", "house_rule") or (kind == "set" and str(op.get("key")) in ("name", "author",
+                                                                                           "notes")):
+        return _tree_change(text, rel, path, op, tree)
     ed = ListEditor(text, file=rel, base_dir=path.parent)
     system = ed.system
-    kind = str(op.get("op", ""))
     if kind == "add":
         item = str(op.get("item") or "").strip()
         if not item:
@@ -144,7 +183,7 @@ def change(text: str, rel: str, path: Path, op: dict) -> tuple[str, list[str]]:
             c = ed.add(item, models=models)
         else:
             c = ed.add(item, _int(op.get("count") or 1, "count", 1, 1000), variant=system == "satsuma")
-        return ed.text, c.notes
+        return ed.text, c.notes, ed.check(), None
     if kind == "copies" and system not in ("kensei", "senji"):  # type the number of copies of a card
         item = str(op.get("item") or "").strip()
         want = _int(op.get("value"), "copies", 0, 1000)
@@ -154,22 +193,36 @@ def change(text: str, rel: str, path: Path, op: dict) -> tuple[str, list[str]]:
         elif want < have:
             c = ed.remove(item, have - want, variant=system == "satsuma")
         else:
-            return ed.text, []
-        return ed.text, c.notes
+            return ed.text, [], ed.check(), None
+        return ed.text, c.notes, ed.check(), None
     if kind == "remove" and system not in ("kensei", "senji"):
         item = str(op.get("item") or "").strip()
         n = None if op.get("all") not in (None, "", False, "0") else _int(op.get("count") or 1, "count", 1, 1000)
         c = ed.remove(item, n, variant=system == "satsuma")
-        return ed.text, c.notes
+        return ed.text, c.notes, ed.check(), None
     if kind == "set" and str(op.get("key")) not in ("name", "author", "notes") \
             and not (system == "kensei" and op.get("key") == "general" and not str(op.get("value") or "").strip()):
         c = ed.set(str(op.get("key") or ""), "" if op.get("value") is None else str(op.get("value")))
-        return ed.text, c.notes
-    tree = ed._tree()
-    notes = apply_op(system, tree, ed.catalog, op)
+        return ed.text, c.notes, ed.check(), None
+    return _tree_change(text, rel, path, op, None, ed)
+
+
+def _tree_change(text, rel, path, op, tree=None, ed=None):
+    """A change made in the round-trip tree (``tree``: the one ``text`` reads to, if known)."""
+    from builder.catalog.loader import load_catalog
+    from builder.lists.document import parse_list
+    from builder.lists.edit import _rt, dump_roundtrip
+
+    if ed is not None:
+        system, catalog = ed.system, ed.catalog
+    else:
+        doc = parse_list(text, rel, base_dir=path.parent)
+        system, catalog = doc.system, load_catalog(doc.system, list(doc.packs))
+    if tree is None:
+        tree = _rt().load(text)
+    notes = apply_op(system, tree, catalog, op)
     new = dump_roundtrip(tree)
-    _validate(new, rel, path, ed.catalog)
-    return new, notes
+    return new, notes, _validate(new, rel, path, catalog), tree
 
 
 def _copies_of(ed, item: str) -> int:
@@ -196,8 +249,11 @@ def _validate(text: str, rel: str, path: Path, catalog) -> None:
     from builder.lists.document import parse_list
     from builder.systems import rules_module
 
+    from builder.check import check_doc
+
     doc = parse_list(text, rel, base_dir=path.parent)
-    rules_module(doc.system).load_list(doc, catalog)
+    rules_module(doc.system).load_list(doc, catalog)  # wrong shapes: ListError, nothing written
+    return check_doc(doc, catalog=catalog)
 
 
 # -- the operations ---------------------------------------------------------------------------

@@ -101,12 +101,10 @@ class PdfCache:
 
 
 def previewer() -> str | None:
-    try:
-        import pypdfium2  # noqa: F401
+    import importlib.util
 
+    if importlib.util.find_spec("pypdfium2") is not None:
         return "pdfium"
-    except ImportError:
-        pass
     if shutil.which("pdftoppm"):
         return "pdftoppm"
     return None

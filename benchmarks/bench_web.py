@@ -1,0 +1,176 @@
+"""Load on the web builder: concurrent clients editing different lists through the JSON API.
+
+Run: python benchmarks/bench_web.py [--clients 20] [--seconds 30]
+
+Starts ``daimyo serve`` on 127.0.0.1 (a separate process, as a person runs it) over a
+temporary workspace holding one 600 AP Kensei list per client. Each client, on its own
+keep-alive connection, changes the models of its list's units again and again
+(``POST /api/lists/F/edit``: the change is saved and the list checked, and the answer
+carries the new total, verdict and findings), sending the version of its last answer so
+that a lost or crossed update would be refused. It reports requests per second, the
+latency percentiles, errors, and whether every client's file ends exactly as its
+sequence of changes says (no lost edit). Goal: p95 under 100 ms.
+Only loopback is used; the run stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import secrets
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TROOPS = [  # an Otokodate army of 600 AP with a daimyo commander (20 AP)
+    ("Taisho Otokodate", 1), ("Assassin", 1), ("Yari Ashigaru", 15), ("Otokodate Ashigaru Katana", 15),
+    ("Ozutzu Cannon", 5), ("Yari Ashigaru", 15), ("Otokodate Ashigaru Katana", 15), ("Ozutzu Cannon", 5),
+    ("Yari Ashigaru", 12), ("Otokodate Ashigaru Katana", 12), ("Peasants", 8), ("Ozutzu Cannon", 1),
+]
+UNITS = [i for i, (_, n) in enumerate(TROOPS) if n > 1]  # the entries whose models are changed
+
+
+def list_text(n: int) -> str:
+    lines = ["# load test list", "system: kensei", f"name: Load test {n}", "clan: otokodate", "points: 600",
+             "commander: daimyo", "troops:"]
+    for name, models in TROOPS:
+        lines.append(f"  - troop: {name}")
+        if models != 1:
+            lines.append(f"    models: {models}")
+    return "\n".join(lines) + "\n"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def client(n: int, port: int, token: str, stop_at: float, out: dict):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    path = f"/api/lists/list-{n:02d}.yaml/edit"
+    expected = {i: TROOPS[i][1] for i in UNITS}
+    version = None
+    latencies, errors, step = [], [], 0
+    while time.perf_counter() < stop_at:
+        unit = UNITS[(step + n) % len(UNITS)]
+        delta = 1 if step % 3 != 2 else -1  # +1, +1, -1: every unit drifts up
+        if expected[unit] + delta < 1:
+            delta = 1
+        body = {"op": "models", "index": unit, "delta": delta}
+        if version:
+            body["version"] = version
+        t = time.perf_counter()
+        try:
+            conn.request("POST", path, json.dumps(body), headers)
+            resp = conn.getresponse()
+            data = resp.read()
+        except (OSError, http.client.HTTPException) as exc:
+            errors.append(f"{type(exc).__name__}: {exc}")
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            continue
+        latencies.append(time.perf_counter() - t)
+        if resp.status != 200:
+            errors.append(f"{resp.status}: {data[:200]!r}")
+            break
+        reply = json.loads(data)
+        version = reply["version"]
+        expected[unit] += delta
+        step += 1
+    conn.close()
+    out[n] = {"latencies": latencies, "errors": errors, "expected": expected, "version": version}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--clients", type=int, default=20)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    args = ap.parse_args()
+    exe = shutil.which("daimyo", path=str(Path(sys.executable).parent)) or "daimyo"
+    token = secrets.token_urlsafe(24)
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Path(tmp) / "ws"
+        ws.mkdir()
+        for n in range(args.clients):
+            (ws / f"list-{n:02d}.yaml").write_text(list_text(n))
+        port = free_port()
+        env = dict(os.environ, DAIMYO_TOKEN=token)
+        server = subprocess.Popen([exe, "serve", str(ws), "--port", str(port)], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.time() + 30
+            while True:
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=1):
+                        break
+                except OSError:
+                    if time.time() > deadline or server.poll() is not None:
+                        raise SystemExit("the server did not start: " + server.stderr.read().decode()[-500:])
+                    time.sleep(0.1)
+            # one check of a 600 AP list before the clients start (loads the catalog)
+            warm = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            warm.request("GET", "/api/lists/list-00.yaml/check", headers={"Authorization": f"Bearer {token}"})
+            first = json.loads(warm.getresponse().read())
+            warm.close()
+            points = first["summary"]["points"]
+            out: dict = {}
+            start = time.perf_counter()
+            stop_at = start + args.seconds
+            threads = [threading.Thread(target=client, args=(n, port, token, stop_at, out))
+                       for n in range(args.clients)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join()
+            elapsed = time.perf_counter() - start
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        # no lost edit: every file holds exactly its client's sequence of changes
+        sys.path.insert(0, str(ROOT))
+        from builder.lists.document import load_list
+
+        lost = []
+        for n, r in sorted(out.items()):
+            doc = load_list(ws / f"list-{n:02d}.yaml")
+            troops = doc.data["troops"]
+            for i, want in r["expected"].items():
+                have = troops[i].get("models", 1)
+                if have != want:
+                    lost.append(f"list-{n:02d} troop {i}: {have} models, expected {want}")
+            if not (ws / f"list-{n:02d}.yaml").read_text().startswith("# load test list"):
+                lost.append(f"list-{n:02d}: its comment was lost")
+    lat = sorted(x for r in out.values() for x in r["latencies"])
+    errors = [e for r in out.values() for e in r["errors"]]
+    if not lat:
+        raise SystemExit("no request completed: " + "; ".join(errors[:3]))
+
+    def pct(p):
+        return lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] * 1000
+
+    print(f"clients {args.clients}, {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries)")
+    print(f"requests   {len(lat)} ({len(lat) / elapsed:.1f} per second)")
+    print(f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "
+          f"max {lat[-1] * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms")
+    print(f"errors     {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    print(f"lost edits {len(lost)}" + (f" (first: {lost[0]})" if lost else ""))
+    print(f"goal: p95 < 100 ms: {'met' if pct(95) < 100 else 'missed'}; no error: "
+          f"{'met' if not errors else 'missed'}; no lost edit: {'met' if not lost else 'missed'}")
+
+
+if __name__ == "__main__":
+    main()
