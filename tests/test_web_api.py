@@ -341,7 +341,7 @@ def test_a_file_changed_on_disk_is_not_overwritten(client, api, ws):
                     headers={"HX-Request": "true"})
     assert r.status_code == 409
     assert "changed on disk since this page was loaded" in r.text and "Reload" in r.text
-    assert r.headers["HX-Retarget"] == "#flash"
+    assert r.headers["X-Daimyo-Flash"] == "1"
     assert path.read_text() == changed
     r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": "Yari Ashigaru", "version": v})
     assert r.status_code == 409 and path.read_text() == changed
@@ -569,3 +569,14 @@ def test_typing_a_count(api, ws):
     assert r.status_code == 200
     assert api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": name,
                                                                    "value": -1}).status_code == 400
+
+
+def test_previews_drawn_at_once_do_not_crash_the_server(client):
+    """pdfium is not thread-safe: the server draws one page at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    client.get("/l/kensei-buke.yaml/print/previews?paper=a4")
+    with ThreadPoolExecutor(8) as pool:
+        codes = list(pool.map(lambda n: client.get(f"/l/kensei-buke.yaml/preview/{1 + n % 2}.png?paper=a4").status_code,
+                              range(24)))
+    assert codes == [200] * 24

@@ -115,8 +115,11 @@ def add_from_catalog(pg, search: str, name: str):
     pg.fill("#catalog-q", search)
     row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
     expect(row).to_have_count(1)
+    before = pg.locator("#version").input_value()
+    had = pg.locator("ol.entries .entry-name", has_text=name).count()
     row.locator(".btn-add").click()
-    expect(pg.locator("ol.entries .entry-name", has_text=name).last).to_be_visible()
+    expect(pg.locator("#version")).not_to_have_value(before)
+    expect(pg.locator("ol.entries .entry-name", has_text=name)).to_have_count(had + 1)
 
 
 def entry(pg, name: str, nth: int = -1):
@@ -183,7 +186,10 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     expect(verdict(pg)).not_to_contain_text("illegal")
     expect(pg.locator("#left")).to_have_text("90 left")
     expect(pg.locator(".status")).to_have_class(re.compile("v-legal"))
-    pg.locator("body").click(position={"x": 5, "y": 300})
+    pg.fill("#catalog-q", "")
+    expect(pg.locator("ul.catalog li.opt").nth(5)).to_be_visible()
+    expect(pg.locator("ul.catalog .why.ok").first).to_be_visible()
+    pg.locator("h2#list-h").click()
     pg.screenshot(path=str(shots / "builder.png"))
 
     # the file on disk is the list: the command line checks it the same way

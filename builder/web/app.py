@@ -121,8 +121,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         if is_htmx(request):
             resp = page(request, "_flash.html", status=status, message=message, lines=lines,
                         conflict=isinstance(exc, Conflict))
-            resp.headers["HX-Retarget"] = "#flash"
-            resp.headers["HX-Reswap"] = "innerHTML"
+            resp.headers["X-Daimyo-Flash"] = "1"  # app.js shows it in #flash, whatever asked
             return resp
         return page(request, "error.html", status=status, message=message, lines=lines)
 

@@ -23,6 +23,7 @@ BLEEDS = (("0", "none"), ("1.5", "narrow 1.5 mm"), ("3", "wide 3 mm"))
 DUPLEX = (("", "fronts only"), ("long", "duplex, long edge"), ("short", "duplex, short edge"))
 CARD_SYSTEMS = ("senshiai", "herocard", "satsuma")
 MAX_PAGES_PREVIEW = 12
+_PDFIUM = threading.Lock()  # pdfium is not thread-safe: one page at a time in the whole process
 
 
 def options_from(params, system: str) -> dict:
@@ -122,16 +123,17 @@ def preview_png(pdf: bytes, page: int, dpi: int = 80) -> bytes:
     if how == "pdfium":
         import pypdfium2 as pdfium
 
-        doc = pdfium.PdfDocument(pdf)
-        try:
-            if not 1 <= page <= len(doc):
-                raise UsageError(f"no page {page}")
-            img = doc[page - 1].render(scale=dpi / 72).to_pil()
-            buf = io.BytesIO()
-            img.save(buf, "PNG", optimize=True)
-            return buf.getvalue()
-        finally:
-            doc.close()
+        with _PDFIUM:
+            doc = pdfium.PdfDocument(pdf)
+            try:
+                if not 1 <= page <= len(doc):
+                    raise UsageError(f"no page {page}")
+                img = doc[page - 1].render(scale=dpi / 72).to_pil()
+            finally:
+                doc.close()
+        buf = io.BytesIO()
+        img.save(buf, "PNG", optimize=True)
+        return buf.getvalue()
     if how == "pdftoppm":
         with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
             src = Path(tmp) / "in.pdf"

@@ -38,11 +38,20 @@
     }
     if (t && t.id === "flash" && t.innerHTML.trim()) { window.scrollTo({ top: 0, behavior: "smooth" }); }
   });
-  // a successful change clears an old error message
+  // an error answer goes to the message area at the top (even when the element that asked
+  // has been replaced meanwhile); a successful change clears an old message
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var xhr = ev.detail.xhr;
-    if (xhr && xhr.status < 300 && ev.detail.target && ev.detail.target.id === "list-panel") {
-      var f = document.getElementById("flash"); if (f) { f.innerHTML = ""; }
+    var flash = document.getElementById("flash");
+    if (xhr && xhr.getResponseHeader("X-Daimyo-Flash") && flash) {
+      ev.detail.shouldSwap = true;
+      ev.detail.isError = false;
+      ev.detail.target = flash;
+      ev.detail.swapOverride = "innerHTML";
+      return;
+    }
+    if (xhr && xhr.status < 300 && ev.detail.target && ev.detail.target.id === "list-panel" && flash) {
+      flash.innerHTML = "";
     }
   });
 
