@@ -136,3 +136,31 @@ class _CallableModule(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _CallableModule
+
+
+def results_csv(results) -> str:
+    """``daimyo check --format csv``: one row per list for an organiser's spreadsheet: file,
+    system, name, legal, verdict, errors, warnings, total, fingerprint (as printed in the
+    organiser's book) and share code."""
+    import csv
+    import io
+    from pathlib import Path
+
+    from builder.lists.document import load_list
+    from builder.render.book import fingerprint, total_of, verdict_of
+    from builder.render.pdfbase import share_code_of
+
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["file", "system", "name", "legal", "verdict", "errors", "warnings", "total", "fingerprint",
+                "share_code"])
+    for r in results:
+        counts = r.counts()
+        try:
+            doc = load_list(r.file)
+            fp, code = fingerprint(doc.data), share_code_of(doc) or ""
+        except Exception:   # a list read from elsewhere (stdin): no file to fingerprint again
+            fp, code = "", ""
+        w.writerow([Path(r.file).name, r.system, r.name or "", "yes" if r.legal else "no", verdict_of(r),
+                    counts.get("error", 0), counts.get("warning", 0), total_of(r.system, r.summary), fp, code])
+    return out.getvalue()

@@ -153,7 +153,8 @@ def _root(version: bool = typer.Option(False, "--version", callback=_version, is
 @app.command()
 def check(
     files: list[str] = typer.Argument(..., help="List documents (YAML or JSON)."),
-    format: str = typer.Option("text", "--format", "-f", help="text or json"),
+    format: str = typer.Option("text", "--format", "-f", help="text, json or csv (one row per list: file, "
+                                                            "system, name, verdict, total, fingerprint, share code)"),
     pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) for every list."),
     strict: bool = typer.Option(False, "--strict", help="Warnings make the exit status 1 too."),
     explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
@@ -161,8 +162,8 @@ def check(
     """Check lists against the rules. Exit 0 legal, 1 illegal, 2 unreadable input."""
     from builder.check import check_file, format_result
 
-    if format not in ("text", "json"):
-        echo(f"daimyo: error: unknown format '{format}' (use text or json)", err=True)
+    if format not in ("text", "json", "csv"):
+        echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
         raise typer.Exit(EXIT_INPUT)
     results, bad = [], False
     for f in files:
@@ -181,6 +182,10 @@ def check(
         import json
 
         echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
+    if format == "csv":
+        from builder.check import results_csv
+
+        echo(results_csv(results).rstrip("\n"))
     if bad:
         raise typer.Exit(EXIT_INPUT)
     if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):

@@ -62,7 +62,20 @@ def test_only_the_web_package_and_serve_import_the_web_stack():
         if "web" in path.relative_to(PKG).parts or path.name == "serve.py":
             continue
         bad = {m for m in imports_of(path) if m.split(".")[0] in WEB_STACK or m.startswith("builder.web")}
+        bad -= RASTERISERS.get(path.relative_to(PKG).as_posix(), set())
         assert not bad, f"{path.relative_to(PKG)} imports {bad}"
+
+
+# card images (print shops, Tabletop Simulator) are the PDF's cards rasterised by PDFium
+RASTERISERS = {"render/images.py": {"pypdfium2"}}
+
+
+def test_rasterisers_import_pdfium_only_inside_functions():
+    for rel, mods in RASTERISERS.items():
+        tree = ast.parse((PKG / rel).read_text())
+        top = {a.name for node in tree.body if isinstance(node, ast.Import) for a in node.names}
+        top |= {node.module for node in tree.body if isinstance(node, ast.ImportFrom) and node.module}
+        assert not top & mods, f"{rel} imports {top & mods} at module level (slow start-up)"
 
 
 def test_serve_imports_the_web_stack_only_inside_the_command():

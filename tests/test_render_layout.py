@@ -23,7 +23,7 @@ def test_named_sizes():
     assert paper_size("letter") == (215.9, 279.4)
     assert card_size("poker") == (63.5, 88.9)
     assert card_size("bridge") == (57.15, 88.9)
-    assert card_size("tarot") == (69.9, 120.7)
+    assert card_size("tarot") == (69.85, 120.65)
     assert card_size("mini") == (44.0, 67.0)
     assert card_size("59x86") == (59.0, 86.0)
     assert round(pt(63.5), 3) == 180.0  # a poker card is 180 pt wide

@@ -35,11 +35,18 @@ def register(app) -> None:
 
     @app.command("print")
     def print_list(
-        list_file: str = typer.Argument(..., metavar="LIST", help="The list document to print."),
-        output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
+        list_files: list[str] = typer.Argument(..., metavar="LIST...",
+                                               help="The list to print (with --book: every list of an event; "
+                                                    "with --to images: the list, then the folder)."),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="The PDF file (or image folder) to write."),
+        to: str = typer.Option("pdf", "--to", help="pdf, or images: one PNG per card face and back at a print "
+                                                  "shop's size (poker: 825x1125 px) and a manifest."),
+        book: bool = typer.Option(False, "--book", help="An organiser's book: every list in one PDF with a "
+                                                       "contents page, share codes, QR codes and fingerprints."),
+        dpi: float = typer.Option(300.0, "--dpi", help="--to images: resolution (print shops ask for 300)."),
         paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
         card: str = typer.Option("poker", "--card",
-                                 help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.9x120.7) or WxH in mm."),
+                                 help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm."),
         bleed: float = typer.Option(0.0, "--bleed", help="Bleed around every card in mm (3 is usual)."),
         marks: bool = typer.Option(True, "--marks/--no-marks", help="Cut marks in the page margin."),
         backs: bool = typer.Option(True, "--backs/--no-backs", help="Card backs on the page after each sheet."),
@@ -64,19 +71,44 @@ def register(app) -> None:
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
         or a setup sheet (Senji)."""
-        from builder.errors import DaimyoError
+        from builder.errors import DaimyoError, UsageError
 
         try:
             from builder.render import api
             from builder.render.layout import card_size, paper_size, parse_offset
+
+            if to not in ("pdf", "images"):
+                raise UsageError(f"unknown output '{to}'", "use --to pdf or --to images")
+            if to == "images":
+                folder = output or (list_files[1] if len(list_files) == 2 else None)
+                if folder is None or len(list_files) > 2 or (output and len(list_files) != 1):
+                    raise UsageError("--to images takes one list and one folder",
+                                     "daimyo print LIST --to images DIR")
+                from builder.render.images import render_images
+
+                card_size(card)
+                d = render_images(list_files[0], folder, force=force, card=card,
+                                  bleed=bleed if bleed else None, dpi=dpi, ink_saver=ink_saver)
+                sys.stdout.write(f"wrote {d}\n")
+                return
+            if output is None:
+                raise UsageError("no output file", "give one with -o FILE.pdf")
+            if book:
+                from builder.render.book import render_book
+
+                path = render_book(list_files, output, force=force, paper=paper)
+                sys.stdout.write(f"wrote {path}\n")
+                return
+            if len(list_files) != 1:
+                raise UsageError(f"{len(list_files)} lists given; print takes one",
+                                 "pass --book to print several lists into one PDF")
+            list_file = list_files[0]
 
             # validate the options before reading the list: one clear line each
             paper_size(paper)
             card_size(card)
             off = parse_offset(offset)
             if duplex not in ("long", "short"):
-                from builder.errors import UsageError
-
                 raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
             import contextlib
 

@@ -26,7 +26,10 @@ def register(app) -> None:
     @app.command("export")
     def export_cmd(
         source: str = typer.Argument(..., help="A list file (YAML, JSON, text, markdown), a share code, or - for stdin."),
-        to: str = typer.Option("text", "--to", "-t", help="text, markdown, json, yaml, code, or bundle (the list with its packs)"),
+        dest: Optional[str] = typer.Argument(None, metavar="[DIR]", help="--to tts: the folder to write."),
+        to: str = typer.Option("text", "--to", "-t", help="text, markdown, json, yaml, code, bundle (the list with "
+                                                          "its packs), or tts (Tabletop Simulator deck: sheets and "
+                                                          "a saved object)"),
         out: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists."),
@@ -35,6 +38,20 @@ def register(app) -> None:
         from builder.share.api import FORMATS, export_doc, read_source, validate
 
         try:
+            if to == "tts":
+                from builder.errors import UsageError
+                from builder.render.images import export_tts
+
+                folder = dest or out
+                if not folder:
+                    raise UsageError("--to tts writes a folder", "daimyo export LIST --to tts DIR")
+                path = export_tts(source, folder, force=force)
+                echo(f"wrote {path}", err=True)
+                return
+            if dest is not None:
+                from builder.errors import UsageError
+
+                raise UsageError(f"unexpected argument '{dest}'", "only --to tts takes a folder")
             if to not in FORMATS + ("bundle",):
                 from builder.errors import UsageError
                 from builder.names import did_you_mean

@@ -31,7 +31,7 @@ PAPERS: dict[str, tuple[float, float]] = {
 CARDS: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
     "bridge": (57.15, 88.9),
-    "tarot": (69.9, 120.7),
+    "tarot": (69.85, 120.65),   # 2.75 x 4.75 in
     "mini": (44.0, 67.0),
 }
 

@@ -463,7 +463,7 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
                 author: str | None = None, subject: str | None = None,
                 footer_lines: Iterable[str] = (), margins: tuple[float, float, float, float] | None = None,
                 ruler: bool = True, force: bool = False, page_numbers: bool = True,
-                on_page: Callable | None = None, duplex: str | None = None) -> Path:
+                on_page: Callable | None = None, duplex: str | None = None, _to_buffer: bool = False) -> Path:
     """Build a platypus story into ``out_path`` atomically; returns the path.
 
     ``margins`` = (left, right, top, bottom) mm, default 12/12/12/18 (the bottom band
@@ -476,8 +476,8 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
     from builder.errors import UsageError
     from builder.yamlio import atomic_write
 
-    path = Path(out_path)
-    if not force and exists(path):
+    path = out_path if _to_buffer else Path(out_path)   # _to_buffer: a BytesIO (a layout pass)
+    if not _to_buffer and not force and exists(path):
         raise UsageError(f"{path}: file exists; not overwritten", "pass --force to replace it")
     left, right, top, bottom = margins or (12.0, 12.0, 12.0, 18.0)
     flines = [x for x in footer_lines if x]
@@ -509,6 +509,9 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=decorate)])
     doc.build(story, canvasmaker=maker)
+    if _to_buffer:
+        path.write(buf.getvalue())
+        return path
     atomic_write(path, buf.getvalue(), force=force)
     return path
 

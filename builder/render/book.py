@@ -1,0 +1,197 @@
+"""The organiser's book: every list of an event in one PDF.
+
+``daimyo print lists/*.yaml --book -o event.pdf`` prints a contents page (each player's
+file, system, list name, total, ``daimyo check`` verdict and page), then each list from a
+new page: the verdict and findings, the list as forum text, its share code with the QR
+code of it (scan it to import the list) and its **fingerprint**, the first 20 hex digits
+of the SHA-256 of the canonical list (sorted-key JSON of the list as ``daimyo export
+--to json`` writes it). Two lists with the same content have the same fingerprint
+whatever their layout or comments; change one card, one model, one option and the
+fingerprint changes, so a list cannot be altered unnoticed after it was handed in
+(``daimyo check --format csv`` prints the same fingerprints for the organiser's
+spreadsheet).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from builder.errors import DaimyoError, UsageError
+
+
+def fingerprint(data: dict) -> str:
+    """The content fingerprint of a list document (its parsed YAML/JSON mapping)."""
+    from builder.share.canonical import canonical
+
+    canon = canonical(dict(data))
+    blob = json.dumps(canon, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    digest = hashlib.sha256(blob).hexdigest()[:20]
+    return " ".join(digest[i:i + 4] for i in range(0, 20, 4))
+
+
+def total_of(system: str, summary: dict) -> str:
+    """What a list adds up to, as an organiser reads it."""
+    s = summary or {}
+    if system == "kensei" and "points" in s:
+        return f"{s['points']}/{s.get('limit', '?')} AP"
+    if system == "herocard" and "hero_points" in s:
+        return f"{s['hero_points']}/{s.get('max_hero_points', '?')} HP, {s.get('action_cards', '?')} action cards"
+    if system == "senji" and "players" in s:
+        return f"{s['players']} players"
+    if "cards" in s:
+        return f"{s['cards']} cards"
+    return ""
+
+
+def verdict_of(result) -> str:
+    if result is None:
+        return ""
+    counts = result.counts()
+    errs, warns = counts.get("error", 0), counts.get("warning", 0)
+    head = "legal" if result.legal else "ILLEGAL"
+    bits = []
+    if errs:
+        bits.append(f"{errs} error{'s' * (errs != 1)}")
+    if warns:
+        bits.append(f"{warns} warning{'s' * (warns != 1)}")
+    return head + (f" ({', '.join(bits)})" if bits else "")
+
+
+class _QR:
+    """A platypus flowable: the QR code of a share code (size in mm)."""
+
+    def __new__(cls, code: str, size_mm: float):
+        from reportlab.platypus import Flowable
+
+        from builder.render.pdfbase import draw_qr
+        from builder.render.layout import pt
+
+        class QR(Flowable):
+            def __init__(self):
+                super().__init__()
+                self.width = self.height = pt(size_mm)
+                self.hAlign = "RIGHT"
+
+            def draw(self):
+                draw_qr(self.canv, code, 0, 0, size_mm)
+
+        return QR()
+
+
+def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
+    """Write the book of ``list_files`` to ``out_path``. An unreadable list is an error
+    naming it (exit 2): a book must hold every list handed in."""
+    from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
+
+    from builder.render import fonts
+    from builder.render.aids import Styles, esc, table
+    from builder.render.api import load_checked
+    from builder.render.layout import paper_size, pt
+    from builder.render.pdfbase import build_story, qr_size, share_code_of, validation_lines
+    from builder.share.api import export_doc
+
+    files = [str(f) for f in list_files]
+    if not files:
+        raise UsageError("no lists given", "daimyo print lists/*.yaml --book -o event.pdf")
+    size = paper_size(paper) if isinstance(paper, str) else tuple(paper)
+    st = Styles(9.0)
+    width = size[0] - 24.0
+    entries = []
+    for f in files:
+        try:
+            doc, catalog, lst, result = load_checked(f)
+        except DaimyoError:
+            raise
+        code = share_code_of(doc)
+        try:
+            text = export_doc(dict(doc.data), "text", result.summary if result else None)
+        except DaimyoError:
+            text = ""
+        entries.append({"file": Path(f).name, "doc": doc, "result": result,
+                        "code": code, "text": text, "fp": fingerprint(doc.data),
+                        "total": total_of(doc.system, result.summary if result else {}),
+                        "verdict": verdict_of(result)})
+    glyphs = fonts.check_glyphs([(f"list '{e['file']}'", "name", e["doc"].name or "") for e in entries])
+    from builder.render.pdfbase import warn
+
+    for p in glyphs:
+        warn(p.message())
+    # contents: the page of each list is known once the lists before it are laid out; lists
+    # start on a new page, so the page numbers come from a first pass
+    story_lists: list = []
+    starts: list[int] = []
+    for i, e in enumerate(entries):
+        story_lists.append(PageBreak())
+        story_lists.append(_Marker(starts))
+        doc = e["doc"]
+        story_lists.append(Paragraph(esc(f"{i + 1}. {doc.name or Path(e['file']).stem}"), st.title))
+        story_lists.append(Paragraph(esc(f"{e['file']} \u2014 {doc.system}"
+                                         + (f" \u2014 {e['total']}" if e['total'] else "")
+                                         + (f" \u2014 by {doc.author}" if doc.author else "")), st.subtitle))
+        for line in validation_lines(e["result"], limit=20):
+            story_lists.append(Paragraph(esc(line), st.body))
+        story_lists.append(Spacer(1, pt(2)))
+        block = []
+        if e["code"]:
+            qr = max(qr_size(e["code"], 0.3), 22.0)
+            left = [Paragraph("<b>Share code</b> (scan the QR code or type it: <i>daimyo import CODE</i>)", st.body),
+                    Paragraph(esc(e["code"]), st.small),
+                    Spacer(1, pt(2)),
+                    Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body),
+                    Paragraph("SHA-256 of the canonical list: any change to the list changes it", st.small)]
+            t = Table([[left, _QR(e["code"], qr)]], colWidths=[pt(width - qr - 4), pt(qr + 4)], hAlign="LEFT")
+            from reportlab.platypus import TableStyle
+
+            t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.REGULAR), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                   ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+            block.append(t)
+        else:
+            block.append(Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body))
+        story_lists.append(KeepTogether(block))
+        story_lists.append(Spacer(1, pt(3)))
+        for line in (e["text"] or "").splitlines():
+            story_lists.append(Paragraph(esc(line) if line.strip() else "&nbsp;", st.body))
+
+    def contents(pages: list[int] | None) -> list:
+        rows = []
+        for i, e in enumerate(entries):
+            rows.append([str(i + 1), e["file"], e["doc"].system, e["doc"].name or "", e["total"], e["verdict"],
+                         str(pages[i]) if pages and i < len(pages) else ""])
+        fail = [i for i, e in enumerate(entries) if e["result"] is not None and not e["result"].legal]
+        out = [Paragraph("Lists of the event", st.title),
+               Paragraph(esc(f"{len(entries)} lists; each starts on a new page with its share code, QR code and "
+                             "fingerprint"), st.subtitle),
+               table(rows, [w * width / 186.0 for w in (7, 44, 17, 46, 28, 30, 14)], st,
+                     header=["#", "File", "System", "List", "Total", "Verdict", "Page"], fail_rows=fail,
+                     align_right=[0, 6])]
+        return out
+
+    import io
+
+    # first pass: where each list starts (the contents may take several pages itself)
+    scratch = io.BytesIO()
+    starts.clear()
+    build_story(scratch, contents(None) + story_lists, size, title="Lists of the event", force=True,
+                ruler=False, _to_buffer=True)
+    first = list(starts)
+    starts.clear()
+    return build_story(out_path, contents(first) + story_lists, size, title="Lists of the event",
+                       subject="organiser's book", force=force, ruler=False)
+
+
+class _Marker:
+    """A zero-size flowable that records the page it lands on."""
+
+    def __new__(cls, sink: list):
+        from reportlab.platypus import Flowable
+
+        class Marker(Flowable):
+            def wrap(self, aw, ah):
+                return 0, 0
+
+            def draw(self):
+                sink.append(self.canv.getPageNumber())
+
+        return Marker()

@@ -1,0 +1,275 @@
+"""Card images: one PNG per card face and per back for print shops, and Tabletop
+Simulator decks.
+
+Both draw every distinct card exactly as the PDF sheets do (the same template, forms and
+art, :class:`builder.render.cards.CardSheetWriter`), one card per page of an in-memory
+PDF, and rasterise the pages with PDFium (``pypdfium2``), so a card image and a printed
+card are the same drawing.
+
+Print-shop presets (``--to images``): the card's trim size plus a bleed of 1/8 in
+(3.175 mm) on every side at 300 dpi, the file format print services ask for (The Game
+Crafter's and MakePlayingCards' poker templates: 2.5 x 3.5 in + 1/8 in bleed = 2.75 x
+3.75 in = 825 x 1125 px at 300 dpi; Squib's default card is the same 825 x 1125 px).
+Pixel sizes at the defaults:
+
+=========  ================  ==============
+card       trim (mm)         image (px)
+=========  ================  ==============
+poker      63.5 x 88.9       825 x 1125
+bridge     57.15 x 88.9      750 x 1125
+tarot      69.85 x 120.65    900 x 1500
+mini       44 x 67           595 x 866
+=========  ================  ==============
+
+Tabletop Simulator (``export --to tts``): deck sheets of at most 10 x 7 cells, the last
+cell holding the "hidden" card (what other players see of a card in someone's hand, here
+the back), and a saved object (``ObjectStates`` holding one ``DeckCustom``; its
+``CustomDeck`` names each sheet's ``FaceURL``/``BackURL`` as ``file://`` URLs with
+``NumWidth``/``NumHeight``). A card's ``CardID`` is ``deck number x 100 + cell``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.errors import UsageError
+from builder.paths import exists
+from builder.render.layout import Rect, pt
+
+SHOP_BLEED = 3.175      # mm: 1/8 in, what US print shops ask for
+SHOP_DPI = 300
+TTS_DPI = 200           # a poker card is 500 x 700 px in a Tabletop Simulator sheet
+TTS_COLS, TTS_ROWS = 10, 7
+TTS_MAX_SHEET_CARDS = TTS_COLS * TTS_ROWS - 1
+
+
+@dataclass
+class CardImage:
+    """One rendered card side: the image and how many copies the deck holds."""
+
+    name: str
+    side: str            # front | back
+    count: int
+    image: object        # PIL.Image
+    back: str = ""       # the back key (fronts)
+
+
+class _Job:
+    """What CardSheetWriter needs of a PdfJob: a canvas and a warn function."""
+
+    def __init__(self, canvas):
+        self.canvas = canvas
+        self.warnings: list[str] = []
+
+    def warn(self, message: str) -> None:
+        from builder.render.pdfbase import warn
+
+        if message not in self.warnings:
+            self.warnings.append(message)
+            warn(message)
+
+
+def _px(mm_: float, dpi: float) -> int:
+    return int(round(mm_ / 25.4 * dpi))
+
+
+def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
+                 ink_saver: bool = False, numbered: bool = True) -> tuple[list[CardImage], list[CardImage]]:
+    """Every distinct card face and every back the deck uses, as images of exactly
+    ``round((trim + 2 x bleed) / 25.4 x dpi)`` pixels. Returns (fronts, backs)."""
+    import pypdfium2 as pdfium
+
+    from builder.render import fonts
+    from builder.render.cards import CardSheetWriter, load_template, prepare_faces, sheet_options
+    from builder.render.pdfbase import make_canvas
+
+    opts = sheet_options(card=card, bleed=bleed, ink_saver=ink_saver)
+    tpl = load_template(doc.system)
+    faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
+    cw, ch = opts.card
+    wpx, hpx = _px(cw + 2 * opts.bleed, dpi), _px(ch + 2 * opts.bleed, dpi)
+    page = (wpx / dpi * 25.4, hpx / dpi * 25.4)           # exactly the pixel size at ``dpi``
+    trim = Rect((page[0] - cw) / 2, (page[1] - ch) / 2, cw, ch)
+    buf = io.BytesIO()
+    c = make_canvas(buf, page, title=f"{doc.name or doc.system} card images")
+    job = _Job(c)
+    for w in warnings + art_warnings:
+        job.warn(w)
+    items = [(f"card '{f.name}'", "name", f.name) for f in faces]
+    for p in fonts.check_glyphs(items, fonts.REGULAR):
+        job.warn(p.message())
+    writer = CardSheetWriter(job, tpl, opts, catalog)
+    back_keys = list(dict.fromkeys(f.back for f in faces))
+    for f in faces:
+        writer.draw_face(f, trim, False, images)
+        c.showPage()
+    for key in back_keys:
+        writer.draw_back(key, trim, False, False)
+        c.showPage()
+    c.save()
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    try:
+        rendered = []
+        for i in range(len(pdf)):
+            bitmap = pdf[i].render(scale=dpi / 72.0)
+            im = bitmap.to_pil().convert("RGB")
+            if im.size != (wpx, hpx):           # PDFium rounds the page size up by a pixel at most
+                im = im.crop((0, 0, wpx, hpx))
+            rendered.append(im)
+    finally:
+        pdf.close()
+    fronts = [CardImage(f.name, "front", f.count, rendered[i], f.back) for i, f in enumerate(faces)]
+    counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
+    backs = [CardImage(k, "back", counts[k], rendered[len(faces) + j]) for j, k in enumerate(back_keys)]
+    return fronts, backs
+
+
+def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
+    d = Path(out_dir)
+    if exists(d) and not d.is_dir():
+        raise UsageError(f"{d}: not a folder", "give a folder for the images (it is created when missing)")
+    taken = [n for n in names if exists(d / n)]
+    if taken and not force:
+        raise UsageError(f"{d / taken[0]}: file exists; not overwritten", "pass --force to replace it")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def _save_png(im, path: Path) -> None:
+    from builder.yamlio import atomic_write
+
+    out = io.BytesIO()
+    im.save(out, "PNG", compress_level=1, dpi=(SHOP_DPI, SHOP_DPI))
+    atomic_write(path, out.getvalue(), force=True)
+
+
+def _stem(i: int, name: str) -> str:
+    from builder.names import slug
+
+    return f"{i:03d}-{slug(name) or 'card'}"
+
+
+def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: float | None = None,
+                  dpi: float = SHOP_DPI, ink_saver: bool = False) -> Path:
+    """``daimyo print LIST --to images DIR``: one PNG per distinct card face and per back,
+    and ``manifest.csv`` (file, card, side, count, width_px, height_px). Returns DIR."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from builder.render.api import load_checked
+
+    if not 72 <= float(dpi) <= 1200:
+        raise UsageError(f"dpi {dpi:g} is out of range", "use 72 to 1200 (300 is what print shops ask for)")
+    doc, catalog, lst, _ = load_checked(list_path)
+    if doc.system not in ("senshiai", "herocard", "satsuma"):
+        raise UsageError(f"{doc.system} lists have no cards to print as images",
+                         "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
+    fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
+                                 dpi=dpi, ink_saver=ink_saver)
+    files = [(f"{_stem(i + 1, f.name)}.png", f) for i, f in enumerate(fronts)]
+    files += [(f"back-{_stem(i + 1, b.name)}.png", b) for i, b in enumerate(backs)]
+    d = _prepare_dir(out_dir, [n for n, _ in files] + ["manifest.csv"], force)
+    with ThreadPoolExecutor(max_workers=2) as pool:       # zlib works outside the GIL
+        list(pool.map(lambda nf: _save_png(nf[1].image, d / nf[0]), files))
+    rows = io.StringIO()
+    w = csv.writer(rows, lineterminator="\n")
+    w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file"])
+    back_file = {b.name: n for n, b in files if b.side == "back"}
+    for n, f in files:
+        w.writerow([n, f.name, f.side, f.count, f.image.size[0], f.image.size[1],
+                    back_file.get(f.back, "") if f.side == "front" else ""])
+    from builder.yamlio import atomic_write
+
+    atomic_write(d / "manifest.csv", rows.getvalue(), force=True)
+    return d
+
+
+# -- Tabletop Simulator -------------------------------------------------------------------
+
+
+def _grid(n_faces: int) -> tuple[int, int]:
+    """Columns and rows of a sheet holding ``n_faces`` faces and the hidden card."""
+    slots = n_faces + 1
+    cols = max(2, min(TTS_COLS, slots))
+    rows = max(2, math.ceil(slots / cols))
+    return cols, rows
+
+
+def _transform(y: float = 1.0) -> dict:
+    return {"posX": 0.0, "posY": y, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+
+
+def export_tts(list_path, out_dir, force: bool = False, card="poker") -> Path:
+    """``daimyo export LIST --to tts DIR``: deck sheets (JPEG), the back image, and
+    ``<deck>.json``, a Tabletop Simulator saved object. Returns the JSON's path."""
+    from PIL import Image
+
+    from builder.names import slug
+    from builder.render.api import load_checked
+    from builder.yamlio import atomic_write
+
+    doc, catalog, lst, _ = load_checked(list_path)
+    if doc.system not in ("senshiai", "herocard", "satsuma"):
+        raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
+                         "export a Senshiai, HeroCard or Satsuma list")
+    fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)
+    name = doc.name or Path(doc.file).stem
+    stem = slug(name) or "deck"
+    # one run of sheets per back design; each sheet at most 69 faces + the hidden card
+    sheets: list[tuple[str, list[CardImage]]] = []
+    for b in backs:
+        group = [f for f in fronts if f.back == b.name]
+        for i in range(0, len(group), TTS_MAX_SHEET_CARDS):
+            sheets.append((b.name, group[i:i + TTS_MAX_SHEET_CARDS]))
+    back_files = {b.name: f"{stem}-back-{slug(b.name) or 'default'}.jpg" for b in backs}
+    sheet_files = [f"{stem}-sheet-{i + 1}.jpg" for i in range(len(sheets))]
+    d = _prepare_dir(out_dir, sheet_files + list(back_files.values()) + [f"{stem}.json"], force)
+    cw, ch = fronts[0].image.size if fronts else backs[0].image.size
+
+    def jpeg(im) -> bytes:
+        out = io.BytesIO()
+        im.save(out, "JPEG", quality=90)
+        return out.getvalue()
+
+    for b in backs:
+        atomic_write(d / back_files[b.name], jpeg(b.image), force=True)
+    custom: dict[str, dict] = {}
+    contained: list[dict] = []
+    deck_ids: list[int] = []
+    for si, (back, faces) in enumerate(sheets):
+        cols, rows = _grid(len(faces))
+        sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
+        for i, f in enumerate(faces):
+            sheet.paste(f.image, ((i % cols) * cw, (i // cols) * ch))
+        hidden = cols * rows - 1
+        back_img = next(b.image for b in backs if b.name == back)
+        sheet.paste(back_img, ((hidden % cols) * cw, (hidden // cols) * ch))
+        atomic_write(d / sheet_files[si], jpeg(sheet), force=True)
+        key = str(si + 1)
+        entry = {"FaceURL": (d / sheet_files[si]).resolve().as_uri(),
+                 "BackURL": (d / back_files[back]).resolve().as_uri(),
+                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        custom[key] = entry
+        for i, f in enumerate(faces):
+            card_id = (si + 1) * 100 + i
+            for _ in range(f.count):
+                deck_ids.append(card_id)
+                contained.append({"Name": "Card", "Nickname": f.name, "Description": "", "CardID": card_id,
+                                  "Transform": _transform(), "CustomDeck": {key: entry},
+                                  "Hands": True, "SidewaysCard": False})
+    state = {
+        "Name": "DeckCustom", "Nickname": name, "Description": f"{doc.system} deck, {len(deck_ids)} cards",
+        "Transform": _transform(), "Hands": False, "SidewaysCard": False,
+        "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
+    }
+    saved = {"SaveName": name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "",
+             "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+             "ObjectStates": [state], "TabStates": {}, "VersionNumber": ""}
+    out = d / f"{stem}.json"
+    atomic_write(out, json.dumps(saved, indent=2, ensure_ascii=False) + "\n", force=True)
+    return out
