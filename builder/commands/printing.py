@@ -92,7 +92,7 @@ def register(app) -> None:
                 sys.stdout.write(f"wrote {d}\n")
                 return
             if output is None:
-                raise UsageError("no output file", "give one with -o FILE.pdf")
+                raise UsageError("missing option '--output' / '-o'", "see 'daimyo print --help'")
             if book:
                 from builder.render.book import render_book
 
