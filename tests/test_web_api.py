@@ -580,3 +580,59 @@ def test_previews_drawn_at_once_do_not_crash_the_server(client):
         codes = list(pool.map(lambda n: client.get(f"/l/kensei-buke.yaml/preview/{1 + n % 2}.png?paper=a4").status_code,
                               range(24)))
     assert codes == [200] * 24
+
+
+def test_serve_prints_the_address_serves_it_and_stops_on_ctrl_c(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    shutil.copy(ROOT / "examples" / "kensei-buke.yaml", tmp_path / "army.yaml")
+    env = {k: v for k, v in os.environ.items() if k != "DAIMYO_TOKEN"}
+    proc = subprocess.Popen([sys.executable, "-m", "builder", "serve", str(tmp_path), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]
+        url = next(line.split()[1] for line in lines if line.startswith("open "))
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]{20,}", url), url
+        base = url.split("/?")[0]
+        import http.cookiejar
+
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        page = ""
+        for _ in range(100):
+            try:
+                with browser.open(url, timeout=5) as r:
+                    page = r.read().decode()
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.1)
+        assert "Buke vanguard" in page
+        with pytest.raises(urllib.error.HTTPError) as no_token:
+            urllib.request.urlopen(base + "/", timeout=5)
+        assert no_token.value.code == 401
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        assert proc.returncode == 0, err
+        assert "stopped" in out and "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_serve_warns_when_listening_beyond_this_machine(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "builder", "serve", str(tmp_path), "--host", "0.0.0.0",
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        warning = proc.stderr.readline()
+        assert "warning: listening on 0.0.0.0" in warning and "token" in warning
+    finally:
+        proc.terminate()
+        proc.wait(20)

@@ -24,13 +24,25 @@ def _free_port(host: str, start: int, tries: int = 20) -> int | None:
     return None
 
 
+def _any_port(host: str) -> int | None:
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, 0))
+        except OSError:
+            return None
+        return s.getsockname()[1]
+
+
 def register(app) -> None:
     from builder.cli import echo, fail
 
     @app.command("serve")
     def serve_cmd(
         folder: str = typer.Argument(".", help="the workspace: the folder of list files to serve [default: here]"),
-        port: Optional[int] = typer.Option(None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one]"),
+        port: Optional[int] = typer.Option(None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"),
         host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on; anything but 127.0.0.1 "
                                                            "lets other machines try to connect"),
         open_browser: bool = typer.Option(False, "--open", help="open the builder in the web browser"),
@@ -53,10 +65,12 @@ def register(app) -> None:
                 raise UsageError(f"{folder}: no such folder", "give the folder that holds your list files")
             if token is not None and len(token) < 16:
                 raise UsageError("--token must be at least 16 characters long")
-            if port is not None and not 0 < port < 65536:
-                raise UsageError(f"--port must be between 1 and 65535, not {port}")
-            chosen = port if port is not None else _free_port(host, DEFAULT_PORT)
-            if port is not None and _free_port(host, port, 1) is None:
+            if port is not None and not 0 <= port < 65536:
+                raise UsageError(f"--port must be between 1 and 65535 (0: any free port), not {port}")
+            chosen = port if port else _free_port(host, DEFAULT_PORT)
+            if port == 0:
+                chosen = _any_port(host)
+            elif port is not None and _free_port(host, port, 1) is None:
                 raise UsageError(f"port {port} is in use or cannot be used on {host}", "choose another with --port")
             if chosen is None:
                 raise UsageError(f"no free port from {DEFAULT_PORT} on {host}", "choose one with --port")
