@@ -162,7 +162,9 @@ def main() -> None:
     def pct(p):
         return lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] * 1000
 
-    print(f"clients {args.clients}, {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries)")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"clients {args.clients}, {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries); "
+          f"{os.cpu_count()} CPUs, load average {load:.1f} at the end")
     print(f"requests   {len(lat)} ({len(lat) / elapsed:.1f} per second)")
     print(f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "
           f"max {lat[-1] * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms")

@@ -636,3 +636,18 @@ def test_serve_warns_when_listening_beyond_this_machine(tmp_path):
     finally:
         proc.terminate()
         proc.wait(20)
+
+
+def test_models_changes_keep_the_file_as_written(api, ws):
+    path = ws / "kensei-buke.yaml"
+    path.write_text(path.read_text().replace("    models: 9\n", "    models: 9        # nine spears\n"))
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 2, "delta": 1})
+    assert r.json()["notes"] == ["Yari Ashigaru: 10 models"]
+    text = path.read_text()
+    assert "    models: 10        # nine spears\n" in text
+    # a single model written without 'models:' gains the key under its troop
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 0, "value": 2})
+    text = path.read_text()
+    assert "  - troop: Taisho Buke            # general, 20 AP\n    models: 2\n" in text
+    api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 0, "value": 1})
+    assert "  - troop: Taisho Buke            # general, 20 AP\n  - troop: Samurai Yari" in path.read_text()

@@ -218,6 +218,10 @@ def _tree_change(text, rel, path, op, tree=None, ed=None):
     else:
         doc = parse_list(text, rel, base_dir=path.parent)
         system, catalog = doc.system, load_catalog(doc.system, list(doc.packs))
+        quick = _models_in_place(text, doc, op) if system == "kensei" else None
+        if quick is not None:  # the +/- of a unit: one number changed where it is written
+            new, notes = quick
+            return new, notes, _validate(new, rel, path, catalog), None
     if tree is None:
         tree = _rt().load(text)
     notes = apply_op(system, tree, catalog, op)
@@ -243,6 +247,47 @@ def _copies_of(ed, item: str) -> int:
     if not isinstance(holder, dict):
         return 0
     return _copies(holder, keys_naming(holder, _same(pick, ed.catalog)))
+
+
+def _models_in_place(text: str, doc, op: dict):
+    """``(new text, notes)`` for a change of a unit's written ``models: N`` to another number
+    above 1, made by replacing that number in the text (nothing else can move); None when the
+    change is not that simple (the round-trip tree then makes it)."""
+    import re
+
+    if op.get("op") != "models":
+        return None
+    troops = doc.data.get("troops")
+    try:
+        i = int(op.get("index"))
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(troops, list) or not 0 <= i < len(troops) or not isinstance(troops[i], dict):
+        return None
+    have = troops[i].get("models")
+    if not isinstance(have, int) or isinstance(have, bool):
+        return None
+    delta = op.get("delta")
+    try:
+        n = have + int(delta) if delta not in (None, "") else int(str(op.get("value")).strip())
+    except (TypeError, ValueError):
+        return None
+    if n <= 1 or n > 100000:
+        return None
+    try:
+        line, col = doc.at(("troops", i, "models"))
+    except Exception:  # noqa: BLE001 - no position: the tree will do it
+        return None
+    lines = text.splitlines(keepends=True)
+    if not line or not 0 < line <= len(lines):
+        return None
+    row = lines[line - 1]
+    m = re.compile(r"[0-9]+(?=\s*(#|$|\n|\r))").match(row, col - 1)
+    if m is None or int(m.group()) != have:
+        return None
+    lines[line - 1] = row[:m.start()] + str(n) + row[m.end():]
+    name = troops[i].get("troop")
+    return "".join(lines), [f"{name}: {n} models"]
 
 
 def _validate(text: str, rel: str, path: Path, catalog) -> None:
