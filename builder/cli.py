@@ -126,8 +126,11 @@ app.add_typer(catalog_app, name="catalog")
 
 
 def echo(text: str = "", err: bool = False) -> None:
+    """Write one or more lines; control characters (from names and notes) are escaped."""
+    from builder.errors import safe_terminal
+
     stream = sys.stderr if err else sys.stdout
-    stream.write(text + "\n")
+    stream.write(safe_terminal(text) + "\n")
 
 
 def fail(exc: DaimyoError) -> None:
@@ -202,6 +205,12 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
     from builder.catalog.loader import load_catalog
 
     try:
+        if format not in ("text", "json", "markdown"):
+            from builder.errors import UsageError
+            from builder.names import did_you_mean
+
+            raise UsageError(f"unknown format '{format}'",
+                             did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown")
         cat = load_catalog(_system(system))
     except DaimyoError as exc:
         fail(exc)

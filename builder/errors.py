@@ -29,6 +29,24 @@ def one_line(text: str) -> str:
     return _BREAKS.sub(lambda m: repr(m.group())[1:-1], text)
 
 
+# control characters a terminal would act on (a line break or a tab is kept)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def safe_terminal(text: str) -> str:
+    """``text`` with every control character but line breaks and tabs written as an escape:
+    a name with an escape sequence cannot move the cursor, recolour or hide a line. C0 controls
+    become ``\\x1b`` and the rest ``\\u009b`` (valid inside a JSON string too)."""
+    if not _CONTROLS.search(text):
+        return text
+
+    def esc(m):
+        c = m.group()
+        return repr(c)[1:-1] if c < "\x20" else f"\\u{ord(c):04x}"
+
+    return _CONTROLS.sub(esc, text)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     file: str

@@ -81,9 +81,12 @@ def test_numbers_beyond_the_range_in_json_and_text_imports(cli, tmp_path):
     r = cli("show", txt)
     assert r.code == 2 and r.stderr.splitlines() == [
         f"{txt}:0:0: error: cards.Warriors: number out of range: 1234567 {RANGE}"], r
-    txt.write_text("Army - Kensei - clan buke - 200/" + "9" * 50 + " AP\n5x Samurai Yari\n")
+    txt.write_text("Army - Kensei - clan buke - 200/" + "9" * 20 + " AP\n5x Samurai Yari\n")
     r = cli("import", txt)
-    assert r.code == 2 and "number out of range: a number of 50 digits" in r.stderr, r
+    assert r.code == 2 and "number out of range: 99999999999999999999" in r.stderr, r
+    txt.write_text("Army - Kensei - clan buke\nPoints: " + "9" * 5000 + "\n5x Samurai Yari\n")
+    r = cli("import", txt)
+    assert r.stderr.splitlines() == [f"{txt}:2:9: error: number out of range: a number of 5,000 digits {RANGE}"], r
 
 
 def test_numbers_beyond_the_range_on_the_command_line(cli, tmp_path):
@@ -313,3 +316,115 @@ def test_a_file_read_by_an_earlier_command_can_be_written_by_the_next(cli, tmp_p
     assert cli("import", BUKE, "-o", out).code == 0
     assert cli("check", out).code in (0, 1)
     assert cli("import", BUKE, "-o", out, "--force").code == 0
+
+
+# -- output that lies --------------------------------------------------------------------------
+
+CONTROL = ["\x1b[2J", "\x1b]0;title\x07", "\x07", "\x00", "\r", "\x7f", "\x9b31m", "\u2028", "\x08\x08\x08"]
+
+
+def _has_control(text: str) -> bool:
+    return any(c in text for c in "\x00\x07\x08\x0b\x0c\r\x1b\x7f\x9b\u2028\u2029")
+
+
+@pytest.mark.parametrize("ctrl", CONTROL)
+def test_control_characters_in_names_are_escaped_in_check_and_show(cli, tmp_path, ctrl):
+    lst = tmp_path / "deck.yaml"
+    import json
+
+    lst.write_text("system: senshiai\nname: " + json.dumps("legal" + ctrl + "x") + "\nnotes: " + json.dumps("n" + ctrl)
+                   + "\ncards:\n  " + json.dumps("W" + ctrl + "arriors") + ": 3\n")
+    for args in (("check", lst), ("show", lst), ("check", lst, "--format", "json")):
+        r = cli(*args)
+        assert r.code == 1, r
+        assert not _has_control(r.stdout + r.stderr), (args, r)
+    assert "ILLEGAL" in cli("check", lst).stdout
+    json.loads(cli("check", lst, "--format", "json").stdout)  # still JSON
+
+
+@pytest.mark.parametrize("ctrl", CONTROL)
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_control_characters_are_escaped_in_text_and_markdown_exports_and_read_back(cli, tmp_path, ctrl, fmt):
+    import json
+
+    lst = tmp_path / "deck.yaml"
+    lst.write_text("system: senshiai\nname: " + json.dumps("a" + ctrl + "b") + "\nauthor: " + json.dumps(ctrl + "me")
+                   + "\nnotes: " + json.dumps("n" + ctrl + "o") + "\ncards:\n  " + json.dumps("W" + ctrl + "x") + ": 3\n")
+    out = tmp_path / f"deck.{fmt}"
+    r = cli("export", lst, "--to", fmt, "-o", out)
+    assert r.code == 0, r
+    assert not _has_control(out.read_text(encoding="utf-8"))
+    from builder.share.api import read_source
+
+    back = read_source(str(out)).doc
+    assert back == read_source(str(lst)).doc
+
+
+@pytest.mark.parametrize("body,changes", [
+    ("system: senji\nplayers:\n  - name: Aiko\n    family: red\n    provinces:\n"
+     "      - {province: Province, units: 6}\n", "'players'"),
+])
+def test_a_text_export_that_would_not_read_back_the_same_is_refused(cli, tmp_path, body, changes):
+    lst = tmp_path / "list.yaml"
+    lst.write_text(body)
+    for fmt in ("text", "markdown"):
+        r = cli("export", lst, "--to", fmt)
+        assert r.code == 2
+        assert r.stderr.splitlines() == [f"daimyo: error: this list cannot be written as {fmt} so that it reads back "
+                                         f"the same ({changes} would change) (export it as YAML or JSON (--to yaml), "
+                                         "or as a share code (--to code))"]
+    assert cli("export", lst, "--to", "yaml").code == 0
+
+
+@pytest.mark.parametrize("body", [
+    "system: senshiai\nname: '{WIP} deck'\ncards:\n  Warriors: 3\n",
+    "system: senshiai\nname: '[draft] deck'\ncards:\n  Warriors: 1000000\n",
+    "system: senshiai\nname: '\"quoted\"'\nauthor: '  spaced'\ncards:\n  Warriors: 3\n",
+    "system: senji\nplayers:\n  - name: Aiko\n    family: red\n    provinces:\n      - {province: Owari 3, units: 2}\n",
+    "system: kensei\nclan: buke\npoints: 400\ntroops:\n  - troop: Yari Ashigaru\n    models: 1000000\n",
+])
+def test_text_exports_read_back_as_the_same_list(cli, tmp_path, body):
+    from builder.share.api import read_source
+
+    lst = tmp_path / "list.yaml"
+    lst.write_text(body)
+    for fmt in ("text", "markdown"):
+        out = tmp_path / f"out.{fmt}"
+        r = cli("export", lst, "--to", fmt, "-o", out, "--force")
+        if r.code == 2:  # refused: then it says so and suggests YAML
+            assert "--to yaml" in r.stderr
+            continue
+        assert read_source(str(out)).doc == read_source(str(lst)).doc, out.read_text()
+
+
+def test_names_that_differ_only_in_case_are_not_merged_by_a_text_export(cli, tmp_path):
+    lst = tmp_path / "deck.yaml"
+    lst.write_text("system: senshiai\ncards:\n  Warriors: 3\n  warriors: 2\n")
+    for fmt in ("text", "markdown"):
+        r = cli("export", lst, "--to", fmt)
+        assert r.code == 2 and "listed twice" in r.stderr  # the list does not load: nothing exported
+    lst.write_text("system: kensei\nclan: buke\npoints: 400\ntroops:\n  - troop: My Unit\n    models: 2\n"
+                   "  - troop: my unit\n    models: 3\n")
+    from builder.share.api import read_source
+
+    for fmt in ("text", "markdown"):
+        out = tmp_path / f"out.{fmt}"
+        r = cli("export", lst, "--to", fmt, "-o", out, "--force")
+        assert r.code == 0, r
+        assert read_source(str(out)).doc == read_source(str(lst)).doc
+
+
+def test_rules_refuses_an_unknown_format(cli):
+    r = cli("rules", "kensei", "--format", "xml")
+    assert r.code == 2 and r.stdout == ""
+    assert r.stderr.splitlines() == ["daimyo: error: unknown format 'xml' (use text, json or markdown)"]
+
+
+def test_an_edit_that_ends_in_an_error_leaves_the_file_untouched(cli, tmp_path):
+    lst = tmp_path / "army.yaml"
+    lst.write_text(BUKE.read_text() + "house_rules:\n  no_such_rule: 3\n")
+    before = lst.read_bytes()
+    for args in (("set", lst, "name", "NEW"), ("add", lst, "Yari Ashigaru"), ("remove", lst, "Yari Ashigaru")):
+        r = cli(*args)
+        assert r.code == 2 and "unknown house rule 'no_such_rule'" in r.stderr, r
+        assert lst.read_bytes() == before

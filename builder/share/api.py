@@ -245,10 +245,26 @@ def export_doc(doc: dict, fmt: str, summary: dict | None = None) -> str:
     if fmt == "markdown":
         from builder.share.markdown import render_markdown
 
-        return render_markdown(doc, r, summary)
+        return _reads_back(doc, render_markdown(doc, r, summary), fmt)
     from builder.share.text import render_text
 
-    return render_text(doc, r, summary)
+    return _reads_back(doc, render_text(doc, r, summary), fmt)
+
+
+def _reads_back(doc: dict, text: str, fmt: str) -> str:
+    """``text`` if it imports back to exactly ``doc``; otherwise refuse the export, naming what
+    would change, rather than share a list that reads back as another one."""
+    try:  # read as import reads it: the format detected, then the text or Markdown reader
+        imp = parse_source_text(text, "<export>", doc["system"])
+        back = imp.doc if imp.format == fmt else None
+    except Exception:  # any failure to read it back is a failure to represent it
+        back = None
+    if back == doc:
+        return text
+    changed = [k for k in dict.fromkeys([*doc, *(back or {})]) if back is None or doc.get(k) != back.get(k)]
+    what = ", ".join(f"'{k}'" for k in changed[:3]) or "the list"
+    raise UsageError(f"this list cannot be written as {fmt} so that it reads back the same ({what} would change)",
+                     "export it as YAML or JSON (--to yaml), or as a share code (--to code)")
 
 
 def import_export(text: str, fmt: str, file: str = "<list>", system: str | None = None) -> str:

@@ -77,17 +77,51 @@ _RISKY_SEGMENT = re.compile(r"^(?:samurai|family)\s", re.I)
 _MARKERS = {"none", "no provinces", "provinces unset", "no cards", "empty"}
 
 
+# control characters: never written raw into a text export (quoted with escapes instead)
+_CTRL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def json_q(text: str) -> str:
+    """``text`` as a JSON string in which every control character is an escape."""
+    import json
+
+    out = json.dumps(text, ensure_ascii=False)
+    return _CTRL.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+
+
+def _free_text(text: str) -> str:
+    """The value of a Name:, Author: or Notes: line: as written, or quoted when it holds control
+    characters or would itself read as a quoted value."""
+    if _CTRL.search(text) or (len(text) >= 2 and text[0] == '"' and text[-1] == '"') or text != text.strip():
+        return json_q(text)
+    return text
+
+
+def _unquote_free_text(text: str) -> str:
+    import json
+
+    t = text.strip()
+    if len(t) >= 2 and t[0] == '"' and t[-1] == '"':
+        try:
+            v = json.loads(t)
+        except ValueError:
+            return text
+        if isinstance(v, str):
+            return v
+    return text
+
+
 def q(name: str, segment: bool = False) -> str:
     """A name as written in a text line: plain when it reads back as itself, else quoted.
 
     ``segment``: the name is a middle segment of a Senji player line."""
+    if _CTRL.search(name):
+        return json_q(name)
     if (_SAFE.match(name) and not (segment and _RISKY_SEGMENT.match(name)) and not _SEP.search(name) and name == name.strip() and name[-1:] not in "-."
             and normalize(name) not in SECTION_WORDS and normalize(name) not in _MARKERS
             and not _RISKY_START.match(name) and system_of_label(name) is None):
         return name
-    import json
-
-    return json.dumps(name, ensure_ascii=False)
+    return json_q(name)
 
 
 def _mask(line: str) -> tuple[str, list[str]]:
@@ -191,9 +225,9 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
 
 def _awkward(name: str) -> bool:
     """A name the header cannot carry (it would read as a comment or a header word)."""
-    return (name.startswith(("#", "//", "-", "*", "+", "[", "(", ">", "|")) or system_of_label(name) is not None
+    return (name.startswith(("#", "//", "-", "*", "+", "[", "{", "(", ">", "|")) or system_of_label(name) is not None
             or bool(_KEY_RE.match(name)) or name[:1].isdigit()
-            or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014" or '"' in name)
+            or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014" or '"' in name or bool(_CTRL.search(name)))
 
 
 def _needs_count(name: str) -> bool:
@@ -207,11 +241,11 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
     r = resolver or Resolver.of(system)
     out: list[tuple[str, str]] = [("header", " - ".join(header_line(doc, summary)))]
     if doc.get("name") and _awkward(doc["name"]):
-        out.append(("key", f"Name: {doc['name']}"))
+        out.append(("key", f"Name: {_free_text(doc['name'])}"))
     if "author" in doc:
-        out.append(("key", f"Author: {doc['author']}"))
+        out.append(("key", f"Author: {_free_text(doc['author'])}"))
     for line in doc.get("notes", "").split("\n") if "notes" in doc else []:
-        out.append(("key", f"Notes: {line}" if line else "Notes:"))
+        out.append(("key", f"Notes: {_free_text(line)}" if line else "Notes:"))
     if "packs" in doc:
         out.append(("key", f"Packs: {_flow(doc['packs'])}"))
     if "house_rules" in doc:
@@ -444,10 +478,10 @@ def _infer_system(body) -> str | None:
     return best
 
 
-_POINTS = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]+)\s*(ap|army points|pts|points)$", re.I)
+_POINTS = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(ap|army points|pts|points)$", re.I)
 _USED = re.compile(r"^[0-9]+(?:\.[0-9]+)?\s*(ap|army points|pts|points|hero points|hp|cards)\s+used$", re.I)
-_CARDS = re.compile(r"^(?:([0-9]+)\s*/\s*)?([0-9]+)\s*cards?$", re.I)
-_HP = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]+)\s*(hero points|hp)$", re.I)
+_CARDS = re.compile(r"^(?:([0-9]+)\s*/\s*)?([0-9]{1,30})\s*cards?$", re.I)
+_HP = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(hero points|hp)$", re.I)
 _PLAYERS = re.compile(r"^[0-9]+\s*players?$", re.I)
 
 
@@ -479,7 +513,7 @@ def _facets(p: _Parser, facets: list[str], where) -> None:
                 if m.group(1):
                     p.doc["size"] = int(m.group(2))
                 continue
-            m = re.match(r"^size\s+([0-9]+)$", seg, re.I)
+            m = re.match(r"^size\s+([0-9]{1,30})$", seg, re.I)
             if m:
                 p.doc["size"] = int(m.group(1))
                 continue
@@ -526,8 +560,11 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         return
     if key == "notes":
         old = p.doc.get("notes")
+        value = _unquote_free_text(value)
         p.doc["notes"] = value if old is None else old + "\n" + value
         return
+    if key in ("name", "author"):
+        v = _unquote_free_text(v)
     if key in ("packs", "house_rules", "checked_with"):
         data = _flow_value(p, v, no, col)
         if data is None:
@@ -554,6 +591,12 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         m = re.match(r"^([0-9]+)", v)
         if not m:
             p.error(no, col, f"'{key}' must be a whole number, not '{v}'")
+            return
+        from builder.limits import long_integer_problem
+
+        why = long_integer_problem(m.group(1))
+        if why:
+            p.error(no, col, why)
             return
         p.doc[key] = int(m.group(1))
         return
@@ -707,7 +750,7 @@ def _troop_line(p: _Parser, line: str, no: int, col: int) -> None:
     p.doc.setdefault("troops", []).append(row)
 
 
-_PROV = re.compile(r"^(.+?)(?:\s+([0-9]+))?\s*(\+\s*s(?:amurai)?)?$", re.I)
+_PROV = re.compile(r"^(.+?)(?:\s+([0-9]{1,30}))?\s*(\+\s*s(?:amurai)?)?$", re.I)
 
 
 def _player_line(p: _Parser, line: str, no: int, col: int) -> None:
