@@ -651,3 +651,19 @@ def test_models_changes_keep_the_file_as_written(api, ws):
     assert "  - troop: Taisho Buke            # general, 20 AP\n    models: 2\n" in text
     api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": 0, "value": 1})
     assert "  - troop: Taisho Buke            # general, 20 AP\n  - troop: Samurai Yari" in path.read_text()
+
+
+def test_unit_leader_and_standard_from_the_entry_menu(client, api, ws):
+    page = client.get("/l/kensei-buke.yaml").text
+    assert 'name="field" value="led_by"' in page and '<option value="Taisho Buke"' in page
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "led_by",
+                                                            "value": "Taisho Buke"})
+    assert r.status_code == 200 and r.json()["notes"] == ["Samurai Yari: led by Taisho Buke"]
+    assert "    led_by: Taisho Buke" in (ws / "kensei-buke.yaml").read_text()
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "standard",
+                                                            "value": "true"})
+    assert r.status_code == 200 and "    standard: true" in (ws / "kensei-buke.yaml").read_text()
+    api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "led_by", "value": ""})
+    assert "led_by" not in (ws / "kensei-buke.yaml").read_text()
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "colour", "value": "x"})
+    assert r.status_code == 400

@@ -163,14 +163,37 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 continue
             out.append({"index": i, "key": str(i), "name": str(p.get("name") or f"Player {i + 1}"),
                         "id": None, "section": None, "count": None, "count_label": "",
-                        "detail": ", ".join(str(x) for x in [p.get("family"), p.get("samurai"),
-                                                             *(p.get("provinces") or [])] if x),
+                        "detail": _player_detail(p),
                         "type": "player", "cost": None,
                         "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i)})
     rest = [f for i, f in enumerate(findings) if i not in used]
     for f in findings:
         f.pop("_loc", None)
     return out, rest
+
+
+def _player_detail(p: dict) -> str:
+    """A Senji player as a line: family, samurai and provinces with their units."""
+    parts = []
+    if p.get("family"):
+        parts.append(f"family {p['family']}")
+    if p.get("samurai"):
+        parts.append(f"samurai {p['samurai']}")
+    provinces = []
+    for pr in p.get("provinces") or []:
+        if isinstance(pr, dict):
+            extra = []
+            units = pr.get("units")
+            if isinstance(units, int):
+                extra.append(f"{units} unit{'s' * (units != 1)}")
+            if pr.get("samurai"):
+                extra.append("samurai")
+            provinces.append(str(pr.get("province", "?")) + (f" ({', '.join(extra)})" if extra else ""))
+        else:
+            provinces.append(str(pr))
+    if provinces:
+        parts.append("provinces " + ", ".join(provinces))
+    return " · ".join(parts)
 
 
 def _cost(entry):
@@ -184,20 +207,26 @@ def _cost(entry):
 def _type(system: str, entry) -> str:
     if entry is None:
         return ""
-    if system == "herocard" and getattr(entry, "attribute", None):
-        return f"attribute: {entry.attribute}"
-    v = getattr(entry, TYPE_FIELD.get(system, "type"), None)
-    if v is None and system == "satsuma":
-        v = getattr(entry, "printed", None)
-        v = _suit(v)
-    return str(v or "")
+    if system == "herocard":
+        kind = getattr(entry, "kind", None)
+        if kind:
+            return str(kind)
+        attr = getattr(entry, "attribute", None)
+        return f"attribute: {attr}" if attr else ""
+    if system == "satsuma":
+        return _suit(getattr(entry, "printed", None))
+    return str(getattr(entry, TYPE_FIELD.get(system, "type"), None) or "")
+
+
+SATSUMA_SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
+                 "W": "weapons", "E": "escape"}
 
 
 def _suit(printed) -> str:
+    """A Satsuma card's suit from its printed code (``F5`` -> force)."""
     if not printed:
         return ""
-    names = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades", "L": "leader", "J": "joker"}
-    return names.get(str(printed)[:1].upper(), str(printed)[:1])
+    return SATSUMA_SUITS.get(str(printed)[:1].upper(), "")
 
 
 def house_rules(catalog, res) -> list[dict]:
