@@ -667,3 +667,13 @@ def test_unit_leader_and_standard_from_the_entry_menu(client, api, ws):
     assert "led_by" not in (ws / "kensei-buke.yaml").read_text()
     r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "colour", "value": "x"})
     assert r.status_code == 400
+
+
+def test_a_json_list_is_shown_but_not_changed(client, api, ws):
+    text = api.get("/api/lists/kensei-buke.yaml/export?format=json").json()["text"]
+    (ws / "army.json").write_text(text)
+    page = client.get("/l/army.json").text
+    assert "A JSON list is read here, not changed" in page
+    r = api.post("/api/lists/army.json/edit", json={"op": "models", "index": 1, "delta": 1})
+    assert r.status_code == 400 and "JSON" in r.json()["error"]
+    assert (ws / "army.json").read_text() == text
