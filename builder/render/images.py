@@ -79,9 +79,11 @@ def _px(mm_: float, dpi: float) -> int:
 
 
 def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
-                 ink_saver: bool = False, numbered: bool = True) -> tuple[list[CardImage], list[CardImage]]:
+                 ink_saver: bool = False, sink=None) -> tuple[list[CardImage], list[CardImage]]:
     """Every distinct card face and every back the deck uses, as images of exactly
-    ``round((trim + 2 x bleed) / 25.4 x dpi)`` pixels. Returns (fronts, backs)."""
+    ``round((trim + 2 x bleed) / 25.4 x dpi)`` pixels. Returns (fronts, backs).
+    ``sink(card_image)``, when given, receives each image as soon as it is drawn (so that
+    saving can overlap drawing)."""
     import pypdfium2 as pdfium
 
     from builder.render import fonts
@@ -112,21 +114,24 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
         writer.draw_back(key, trim, False, False)
         c.showPage()
     c.save()
+    counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
+    sides = ([CardImage(f.name, "front", f.count, None, f.back) for f in faces]
+             + [CardImage(k, "back", counts[k], None) for k in back_keys])
     pdf = pdfium.PdfDocument(buf.getvalue())
     try:
-        rendered = []
-        for i in range(len(pdf)):
-            bitmap = pdf[i].render(scale=dpi / 72.0)
-            im = bitmap.to_pil().convert("RGB")
+        for i, side in enumerate(sides):
+            bitmap = pdf[i].render(scale=dpi / 72.0, rev_byteorder=True)   # RGB: no conversion
+            im = bitmap.to_pil()
+            if im.mode != "RGB":
+                im = im.convert("RGB")
             if im.size != (wpx, hpx):           # PDFium rounds the page size up by a pixel at most
                 im = im.crop((0, 0, wpx, hpx))
-            rendered.append(im)
+            side.image = im
+            if sink is not None:
+                sink(side)
     finally:
         pdf.close()
-    fronts = [CardImage(f.name, "front", f.count, rendered[i], f.back) for i, f in enumerate(faces)]
-    counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
-    backs = [CardImage(k, "back", counts[k], rendered[len(faces) + j]) for j, k in enumerate(back_keys)]
-    return fronts, backs
+    return sides[:len(faces)], sides[len(faces):]
 
 
 def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
@@ -146,6 +151,13 @@ def _save_png(im, path: Path) -> None:
     out = io.BytesIO()
     im.save(out, "PNG", compress_level=1, dpi=(SHOP_DPI, SHOP_DPI))
     atomic_write(path, out.getvalue(), force=True)
+
+
+def list_cards_named(doc, catalog, lst) -> list[str]:
+    """The names of the distinct cards of a list, in print order."""
+    from builder.render.cards import list_cards
+
+    return [f.name for f in list_cards(doc, catalog, lst)[0]]
 
 
 def _stem(i: int, name: str) -> str:
@@ -168,13 +180,31 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     if doc.system not in ("senshiai", "herocard", "satsuma"):
         raise UsageError(f"{doc.system} lists have no cards to print as images",
                          "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
-    fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
-                                 dpi=dpi, ink_saver=ink_saver)
-    files = [(f"{_stem(i + 1, f.name)}.png", f) for i, f in enumerate(fronts)]
-    files += [(f"back-{_stem(i + 1, b.name)}.png", b) for i, b in enumerate(backs)]
-    d = _prepare_dir(out_dir, [n for n, _ in files] + ["manifest.csv"], force)
-    with ThreadPoolExecutor(max_workers=2) as pool:       # zlib works outside the GIL
-        list(pool.map(lambda nf: _save_png(nf[1].image, d / nf[0]), files))
+    faces = list_cards_named(doc, catalog, lst)
+    d = _prepare_dir(out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"], force)
+    names: dict[int, str] = {}
+    n_front = n_back = 0
+    pending = []
+    with ThreadPoolExecutor(max_workers=2) as pool:       # zlib works outside the GIL: saving overlaps drawing
+
+        def sink(side: CardImage) -> None:
+            nonlocal n_front, n_back
+            if side.side == "front":
+                n_front += 1
+                name = f"{_stem(n_front, side.name)}.png"
+            else:
+                n_back += 1
+                name = f"back-{_stem(n_back, side.name)}.png"
+                if exists(d / name) and not force:
+                    raise UsageError(f"{d / name}: file exists; not overwritten", "pass --force to replace it")
+            names[id(side)] = name
+            pending.append(pool.submit(_save_png, side.image, d / name))
+
+        fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
+                                     dpi=dpi, ink_saver=ink_saver, sink=sink)
+        for fut in pending:
+            fut.result()
+    files = [(names[id(f)], f) for f in fronts + backs]
     rows = io.StringIO()
     w = csv.writer(rows, lineterminator="\n")
     w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file"])
