@@ -48,6 +48,14 @@ from builder.render.layout import (
 )
 
 MAX_DPI = 300
+MIN_CARD_PT = 6.0     # smallest card text on a poker card (scaled down with smaller cards)
+
+
+def _overlap(a, b, tol: float = 0.2) -> bool:
+    """Two template boxes (x, y_top, w, h) overlap by more than ``tol`` mm."""
+    return (a[0] < b[0] + b[2] - tol and b[0] < a[0] + a[2] - tol
+            and a[1] < b[1] + b[3] - tol and b[1] < a[1] + a[3] - tol)
+
 ROMAN = ("N", "I", "II", "III", "IV", "V")
 
 # -- templates ----------------------------------------------------------------------
@@ -761,11 +769,12 @@ class CardSheetWriter:
             c.scale(w, h)
             c.doForm(self.image_form(img))
             c.restoreState()
-        for spec in layout.fields:
+        grown = self._grown_boxes(face, layout) if img is None and layout.art is not None else {}
+        for idx, spec in enumerate(layout.fields):
             text = field_text(spec, face.entry, self.catalog)
             if not text:
                 continue
-            x, y, w, h = self.box_pt(spec.box)
+            x, y, w, h = self.box_pt(grown.get(idx, spec.box))
             if spec.fill and not self.opts.ink_saver:
                 c.setFillColorRGB(*_rgb(spec.fill))
                 c.roundRect(x, y, w, h, pt(spec.radius), stroke=0, fill=1)
@@ -786,11 +795,52 @@ class CardSheetWriter:
 
             from builder.render.pdfbase import draw_text_box
 
-            draw_text_box(c, text, (x + pad, y, w - 2 * pad, h), font, spec.size * self.fscale,
-                          min(spec.min_size, spec.size * self.fscale), align=spec.align, valign=spec.valign,
-                          wrap=spec.wrap, what=f"card '{face.name}', field '{spec.field or 'text'}'",
-                          warn=warn)
+            small = min(1.0, self.fscale)         # smaller cards: the floors shrink with them
+            size = max(spec.size * self.fscale, MIN_CARD_PT * small)
+            floor = min(size, max(spec.min_size * small, MIN_CARD_PT * small))
+            wrap = spec.wrap
+            if not wrap and fonts.fit_text(fonts.printable(text, font), w - 2 * pad, h, font, size, floor,
+                                           wrap=False).overflow:
+                wrap = True    # a long name takes two lines rather than being cut
+            draw_text_box(c, text, (x + pad, y, w - 2 * pad, h), font, size, floor, align=spec.align,
+                          valign=spec.valign, wrap=wrap,
+                          what=f"card '{face.name}', field '{spec.field or 'text'}'", warn=warn)
         c.restoreState()
+
+    def _grown_boxes(self, face: CardFace, layout: LayoutSpec) -> dict[int, Box]:
+        """Boxes of fields that may use the empty art box (the card has no art): the field
+        with the most text among those that do not fit at their own size gets the art box
+        joined to its own box when nothing lies between them, or else the art box alone
+        when that is larger. {field index: template box}."""
+        ax, ay, aw, ah = layout.art
+        best = None
+        for idx, spec in enumerate(layout.fields):
+            if not spec.wrap or spec.fill or spec.bold:     # rules text, not a labelled value
+                continue
+            text = field_text(spec, face.entry, self.catalog)
+            if not text:
+                continue
+            x, y, w, h = self.box_pt(spec.box)
+            font = fonts.font_name(spec.bold, spec.condensed)
+            size = spec.size * self.fscale
+            if not fonts.fit_text(fonts.printable(text, font), w, h, font, size, size).overflow:
+                continue
+            if best is None or len(text) > best[1]:
+                best = (idx, len(text))
+        if best is None:
+            return {}
+        idx = best[0]
+        fx, fy, fw, fh = layout.fields[idx].box
+        if fy >= ay + ah - 0.5 and fx < ax + aw and ax < fx + fw:   # below the art box
+            x0, x1 = max(ax, fx), min(ax + aw, fx + fw)
+            between = (x0, ay + ah, x1 - x0, fy - (ay + ah))
+            others = [f.box for i, f in enumerate(layout.fields) if i != idx
+                      and field_text(f, face.entry, self.catalog)] + list(layout.frame.bands)
+            if not any(_overlap(between, o) for o in others):
+                return {idx: (x0, ay, x1 - x0, fy + fh - ay)}
+        if aw * ah > fw * fh:
+            return {idx: (ax, ay, aw, ah)}
+        return {}
 
     def draw_back(self, key: str, trim: Rect, rotated: bool, turn180: bool, clip: Rect | None = None) -> None:
         self._enter(trim, rotated, turn180, clip)

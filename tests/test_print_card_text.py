@@ -1,0 +1,80 @@
+"""Text on cards: names wrap rather than being cut on small cards, nothing below 6 pt on a
+poker card, rules text grows into an empty art box, and text that cannot fit is a warning
+naming the card."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from builder.render import api
+from builder.render.layout import mm
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def test_long_names_wrap_on_mini_cards(tmp_path, capsys):
+    out = api.render_list(EXAMPLES / "herocard-samurai.yaml", tmp_path / "m.pdf", card="mini")
+    with pdfplumber.open(out) as pdf:
+        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+    assert "Stone Falls through" in text and "\u2026" not in text
+    assert "does not fit" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("example", ["senshiai-northern-host", "satsuma-samurai", "herocard-samurai"])
+def test_no_card_text_below_6_pt_on_poker_cards(tmp_path, example):
+    out = api.render_list(EXAMPLES / f"{example}.yaml", tmp_path / "p.pdf", backs=False)
+    with pdfplumber.open(out) as pdf:
+        for page in pdf.pages[:-1]:             # the sheets (the list page is not a card)
+            W, H = mm(page.width), mm(page.height)
+            inner = [c for c in page.chars if 12 < mm(c["x0"]) < W - 12 and 16 < mm(c["top"]) < H - 16]
+            assert inner and min(c["size"] for c in inner) >= 6.0 - 1e-6
+
+
+def _deck_with_text(tmp_path, text: str) -> Path:
+    (tmp_path / "packs").mkdir()
+    pack = (EXAMPLES / "packs" / "senshiai-example.yaml").read_text(encoding="utf-8")
+    marker = "  - name: Open the Vaults\n"
+    assert marker in pack
+    pack = pack.replace(marker, marker + f"    text: \"{text}\"\n", 1)
+    (tmp_path / "packs" / "senshiai-example.yaml").write_text(pack, encoding="utf-8")
+    shutil.copy(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "deck.yaml")
+    return tmp_path / "deck.yaml"
+
+
+def _card_chars(pdf_path, first_word):
+    with pdfplumber.open(pdf_path) as pdf:
+        for page in pdf.pages:
+            words = page.extract_words()
+            hit = [w for w in words if w["text"] == first_word]
+            if hit:
+                return page, hit[0]
+    return None, None
+
+
+def test_rules_text_grows_into_the_empty_art_box(tmp_path, capsys):
+    long = "Zanshin " + " ".join(["each player draws two cards and discards one card"] * 6)
+    deck = _deck_with_text(tmp_path, long)
+    out = api.render_list(deck, tmp_path / "t.pdf", backs=False)
+    err = capsys.readouterr().err
+    assert "Open the Vaults" not in err                    # it fits: no warning
+    page, word = _card_chars(out, "Zanshin")
+    assert word is not None
+    with pdfplumber.open(out) as pdf:
+        text = pdf.pages[page.page_number - 1].extract_text()
+    assert text.count("discards one card") >= 6 * 3 // 3    # the whole text is printed
+    # it starts in the art box (19-48 mm below the card's top), not in its own box (73.5 mm)
+    names = [w for w in page.extract_words() if w["text"] == "Vaults"]
+    card_top = min(mm(w["top"]) for w in names) - 3.5
+    assert 14 <= mm(word["top"]) - card_top <= 30
+
+
+def test_text_that_cannot_fit_is_a_warning_naming_the_card(tmp_path, capsys):
+    deck = _deck_with_text(tmp_path, " ".join(["a very long rule that never ends"] * 60))
+    api.render_list(deck, tmp_path / "t.pdf", backs=False)
+    err = capsys.readouterr().err
+    assert "card 'Open the Vaults', field 'text' does not fit its box even at 6 pt" in err
