@@ -343,9 +343,11 @@ def catalog_check(
 # -- demo --------------------------------------------------------------------------
 
 @app.command()
-def demo(out: str = typer.Option("output", "--out", "-o", help="folder for the generated files"),
-         force: bool = typer.Option(True, "--force/--no-force", help="replace earlier demo output")):
-    """The main job on the bundled examples: validate the catalog, check a list of every system, print PDFs."""
+def demo(out: str = typer.Option("output", "--output", "-o", "--out", help="folder for the generated files"),
+         force: bool = typer.Option(False, "--force", help="also replace files in the folder that the demo did not write")):
+    """The main job on the bundled examples: validate the catalog, check a list of every system, print PDFs.
+
+    The demo replaces its own earlier output; any other file in the way is kept unless --force."""
     from builder.demo import run_demo
 
     try:

@@ -26,7 +26,39 @@ def example_packs() -> list[str]:
     return [str(p) for p in sorted((examples_dir() / "packs").glob("*.yaml"))]
 
 
-def run_demo(out: str, echo, force: bool = True) -> int:
+MANIFEST = ".daimyo-demo"  # the files an earlier demo wrote into the folder, with their hashes
+
+
+def _digest(path: Path) -> str | None:
+    import hashlib
+
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _read_manifest(folder: Path) -> dict[str, str]:
+    import json
+
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def _write_manifest(folder: Path, written: dict[str, str]) -> None:
+    import json
+
+    from builder.yamlio import atomic_write
+
+    atomic_write(folder / MANIFEST, json.dumps(written, indent=1, sort_keys=True) + "\n", force=True)
+
+
+def run_demo(out: str, echo, force: bool = False) -> int:
+    """Run the demo into the folder ``out``. Files the demo wrote before (same name, unchanged
+    since) are replaced; any other existing file is kept and reported unless ``force``."""
     from builder.catalog.browse import check_catalogs
     from builder.check import check_doc, format_result
     from builder.lists.document import load_list
@@ -69,14 +101,28 @@ def run_demo(out: str, echo, force: bool = True) -> int:
         jobs = [(f"{path.name}", outdir / f"{path.stem}.pdf", render_api.render_list, path) for path in checked]
         jobs += [(f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system)
                  for system in SYSTEMS]
+        ours = _read_manifest(outdir)
+        wrote = dict(ours)
         for label, target, render, what in jobs:
+            mine = target.name in ours and ours[target.name] == _digest(target)
+            if target.exists() and not target.is_file():
+                echo(f"{target}: error: is a folder, not a file (move it away or give another folder with -o)")
+                status = 2
+                continue
+            if target.exists() and not mine and not force:
+                echo(f"{target}: error: exists and was not written by daimyo demo; kept "
+                     "(pass --force to replace it, or give another folder with -o)")
+                status = 2
+                continue
             try:
-                written = render(what, target, force=force)
+                written = render(what, target, force=True)
             except DaimyoError as exc:
                 for line in exc.lines():
                     echo(line)
                 status = 2
                 continue
+            wrote[target.name] = _digest(Path(written)) or ""
+            _write_manifest(outdir, wrote)
             echo(f"  {label} -> {written}")
     echo("\n" + ("all example lists are legal" if status == 0 else
                  "some example lists are illegal" if status == 1 else "some inputs could not be read"))

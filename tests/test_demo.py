@@ -60,3 +60,34 @@ def test_readme_lists_every_house_rule():
     for system in SYSTEMS:
         for rule_id in load_catalog(system).default_rules():
             assert f"`{rule_id}`" in readme, f"README lacks the house rule {rule_id} of {system}"
+
+
+def test_demo_output_option_replaces_its_own_files_but_keeps_others(cli, tmp_path):
+    out = tmp_path / "out"
+    res = cli("demo", "-o", out)
+    assert res.code == 0, res.stdout + res.stderr
+    own = out / "kensei-buke.pdf"
+    first = own.read_bytes()
+    res = cli("demo", "--output", out)  # its own earlier output is replaced without --force
+    assert res.code == 0, res.stdout + res.stderr
+    assert own.read_bytes().startswith(b"%PDF")
+    mine = out / "aid-senji.pdf"
+    mine.write_bytes(b"my own notes")  # a file the demo did not write (or changed since)
+    res = cli("demo", "-o", out)
+    assert res.code == 2
+    assert mine.read_bytes() == b"my own notes"
+    line = next(x for x in res.stdout.splitlines() if "aid-senji.pdf" in x)
+    assert line == f"{mine}: error: exists and was not written by daimyo demo; kept " \
+                   "(pass --force to replace it, or give another folder with -o)"
+    res = cli("demo", "-o", out, "--force")
+    assert res.code == 0, res.stdout
+    assert mine.read_bytes().startswith(b"%PDF") and first[:4] == b"%PDF"
+
+
+def test_demo_never_replaces_a_folder(cli, tmp_path):
+    out = tmp_path / "out"
+    (out / "kensei-buke.pdf").mkdir(parents=True)
+    res = cli("demo", "-o", out, "--force")
+    assert res.code == 2
+    line = next(x for x in res.stdout.splitlines() if "kensei-buke.pdf" in x)
+    assert "is a folder" in line and "--force" not in line

@@ -1,0 +1,58 @@
+"""The README's tour runs as written: every command, in order, in an empty folder."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def tour_commands() -> list[tuple[str, int]]:
+    """(command, expected exit code) of the README's tour; ``# ... exit N`` in a command's
+    comment gives its code, 0 otherwise."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## A tour of the commands", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1).replace("\\\n", " ")
+    out = []
+    for line in block.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        comment = line.split(" # ", 1)[1] if " # " in line else ""
+        m = re.search(r"\bexit (\d)", comment)
+        out.append((line, int(m.group(1)) if m else 0))
+    return out
+
+
+def test_the_tour_is_long_and_covers_every_system():
+    cmds = " ".join(c for c, _ in tour_commands())
+    assert len(tour_commands()) >= 30
+    for word in ("new kensei", "new senshiai", "new herocard", "new senji", "new satsuma", "print ",
+                 "aid ", "export ", "import ", "show ", "why ", "catalog list", "rules "):
+        assert word in cmds, word
+
+
+def test_every_tour_command_runs_as_written(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "daimyo"  # the installed command, as `pip install` makes it
+    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m builder \"$@\"\n", encoding="utf-8")
+    shim.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+               PYTHONPATH=str(ROOT), XDG_CONFIG_HOME=str(tmp_path / "config"), COLUMNS="100")
+    env.pop("DAIMYO_PACKS", None)
+    failures = []
+    for cmd, want in tour_commands():
+        r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode != want:
+            failures.append(f"{cmd}\n  exit {r.returncode}, expected {want}\n  {(r.stdout + r.stderr)[-800:]}")
+        elif "Traceback" in r.stderr or "internal error" in r.stderr:
+            failures.append(f"{cmd}\n  {r.stderr[-800:]}")
+    assert not failures, "\n".join(failures)
+    assert (work / "roster.pdf").read_bytes().startswith(b"%PDF")
+    assert (work / "deck.pdf").read_bytes().startswith(b"%PDF")
+    assert (work / "copy.yaml").is_file()
