@@ -42,7 +42,7 @@ def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckR
 
     for f in findings:
         if ".txt:" in f.message:  # a rulebook reference inside the message: title, section, line
-            f.message = humanize(f.message)
+            f.message = humanize(f.message, bare=False)
         if f.loc is not None and f.line is None:
             f.line, f.col = doc.at(f.loc)
     findings.sort(key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))

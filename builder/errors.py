@@ -47,6 +47,15 @@ def safe_terminal(text: str) -> str:
     return _CONTROLS.sub(esc, text)
 
 
+def _readable(text: str) -> str:
+    """Rulebook references in a message as a player reads them (title, section, line)."""
+    if ".txt:" not in text:
+        return text
+    from builder.rulebooks import humanize
+
+    return humanize(text, bare=False)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     file: str
@@ -58,12 +67,15 @@ class Diagnostic:
     hint: str | None = None
 
     def format(self) -> str:
-        head = f"{self.file}:{self.line}:{self.col}: {self.severity}"
+        """``FILE:LINE:COL: error CODE: MESSAGE (HINT)``; a problem with a whole file (no line)
+        is ``FILE: error CODE: MESSAGE (HINT)``."""
+        where = f"{self.file}:{self.line}:{self.col}" if self.line and self.line > 0 else f"{self.file}"
+        head = f"{where}: {self.severity}"
         head += f" {self.code}:" if self.code else ":"
         text = f"{head} {self.message}"
         if self.hint:
             text += f" ({self.hint})"
-        return one_line(text)
+        return one_line(text)  # sources stay FILE:LINE here: pack authors write them so
 
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.format()
@@ -102,7 +114,7 @@ class UsageError(DaimyoError):
         super().__init__([Diagnostic("daimyo", 0, 0, text)])
 
     def lines(self) -> list[str]:
-        return [one_line(f"daimyo: error: {d.message}") for d in self.diagnostics]
+        return [one_line(_readable(f"daimyo: error: {d.message}")) for d in self.diagnostics]
 
 
 @dataclass

@@ -55,7 +55,7 @@ class Finding:
     def to_json(self) -> dict:
         from builder.rulebooks import format_source, humanize
 
-        d = {"severity": self.severity, "code": self.code, "message": humanize(self.message),
+        d = {"severity": self.severity, "code": self.code, "message": humanize(self.message, bare=False),
              "path": self.path, "source": self.source}
         if self.source:
             d["source_text"] = format_source(self.source)
@@ -75,7 +75,7 @@ class Finding:
         ("Kensei rulebook, Army leaders, line 5912"); ``explain`` adds the exact FILE:LINE."""
         from builder.rulebooks import exact_source, format_source, humanize
 
-        text = f"{self.severity} {self.code}: {humanize(self.message)}"
+        text = f"{self.severity} {self.code}: {humanize(self.message, bare=False)}"
         if self.source:
             shown = format_source(self.source, inline=True)
             exact = exact_source(self.source) if explain else ""

@@ -126,15 +126,16 @@ def exact_source(source: str | None) -> str:
     return ", ".join(f"{f}:{a}" + (f"-{b}" if b != a else "") for f, a, b in _parse(source or ""))
 
 
-def humanize(text: str | None) -> str:
+def humanize(text: str | None, bare: bool = True) -> str:
     """``text`` with every rulebook reference in it written as a player reads it; a reference
-    inside parentheses becomes "(Kensei rulebook, Army leaders, line 5912)" and the catalog
-    notes' bare "L5960" becomes "line 5960"."""
+    inside parentheses becomes "(Kensei rulebook, Army leaders, line 5912)". ``bare``: the
+    catalog notes' "L5960" becomes "line 5960" too (only for catalog text, never for
+    messages that may quote what a user wrote)."""
     if not text:
         return text or ""
     if ".txt:" in text:
         text = _RUN.sub(lambda m: format_source(m.group(0), inline=_in_parens(text, m)), text)
-    if "L" in text:
+    if bare and "L" in text:
         text = _BARE.sub(lambda m: f"line {m['a']}" if not m["b"] else f"lines {m['a']}-{m['b']}", text)
     return text
 

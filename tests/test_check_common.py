@@ -41,7 +41,7 @@ def test_missing_file(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = cli("check", "nope.yaml")
     assert res.code == 2
-    assert res.stderr.strip() == "nope.yaml:0:0: error: file not found (check the path)"
+    assert res.stderr.strip() == "nope.yaml: error: file not found (check the path)"
 
 
 def test_unknown_format_is_usage_error(cli, tmp_path):

@@ -50,7 +50,7 @@ def fuzz_settings(n: int):
 # -- what every run must look like -------------------------------------------------------------
 
 # FILE:LINE:COL: severity[ CODE]: MESSAGE  (documents) or  daimyo: error: MESSAGE  (usage)
-ONE_LINE = re.compile(r"^(daimyo: error: \S.*|.+:\d+:\d+: (error|warning|info)( [\w.-]+)?: \S.*)$")
+ONE_LINE = re.compile(r"^(daimyo: error: \S.*|.+?(:\d+:\d+)?: (error|warning|info)( [\w.-]+)?: \S.*)$")
 
 
 def assert_clean(r, what=""):

@@ -122,4 +122,4 @@ def test_clash_refuses_more_than_seven_cards(cli):
     res = cli("satsuma", "clash", "-a", "samurai", "-s", hand, "-i", "Imperial Guard")
     assert res.code == 2
     assert res.stderr.strip() == ("daimyo: error: --samurai names 8 cards; a hand holds 7 "
-                                  "(each player draws 7 cards, 003_d64fd863b3930085.txt:35)")
+                                  "(each player draws 7 cards, Satsuma Rebellion rulebook, Logistics phase, line 35)")

@@ -87,7 +87,7 @@ def test_malformed_text_exits_2_with_positions(cli, tmp_path):
 def test_missing_source(cli):
     r = cli("import", "no/such/file.yaml")
     assert r.code == 2
-    assert "no/such/file.yaml:0:0: error: file not found" in r.stderr
+    assert "no/such/file.yaml: error: file not found" in r.stderr
 
 
 def test_unknown_format(cli):
@@ -142,7 +142,7 @@ def test_show_a_code_without_the_senders_packs(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "elsewhere")
     r = cli("show", code)
     assert r.code == 1
-    assert ("<code>:0:0: warning: pack 'Club board' version 3 is missing here; checked without it, so the names "
+    assert ("<code>: warning: pack 'Club board' version 3 is missing here; checked without it, so the names "
             "it adds count as unknown (a bundle carries the pack: 'daimyo export LIST --to bundle' on the "
             "sender's side)") in r.stderr
     assert "<code>: error senji.unknown-name: unknown province 'Owari'" in r.stdout

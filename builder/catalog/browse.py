@@ -35,7 +35,9 @@ def _shown(key, value) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{a}: {_shown(a, b)}" for a, b in value.items() if b is not None)
     if isinstance(value, str):
-        return format_source(value) if key == "source" else humanize(value)
+        if key == "source":
+            return format_source(value)
+        return humanize(value, bare=key in ("assumed", "notes", "description", "reading"))
     return str(value)
 
 

@@ -96,7 +96,7 @@ def para(text: Any, style, markup: bool = False):
 
     from builder.rulebooks import humanize
 
-    text = humanize(str(text))  # rulebook references as a player reads them
+    text = humanize(str(text), bare=False)  # rulebook references as a player reads them
     return Paragraph(text if markup else esc(text), style)
 
 

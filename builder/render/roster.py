@@ -406,7 +406,7 @@ def _limits(lst, catalog, result, st, width) -> list:
     out.append(table(rows, [50, 28, width - 50 - 28 - 13 - 30, 13, 30], st,
                      header=["Limit", "Value", "Bound", "Result", "Source"], fail_rows=fails))
     out.append(para("Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; leaders "
-                    "do not count toward the type limits (L5889-5894). Rows marked check depend on "
+                    "do not count toward the type limits (001_dbcd2f61c1014419.txt:5889-5894). Rows marked check depend on "
                     "profile fields the catalog lacks.", st.small))
     return out
 
