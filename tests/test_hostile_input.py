@@ -80,7 +80,7 @@ def test_numbers_beyond_the_range_in_json_and_text_imports(cli, tmp_path):
     txt.write_text("Deck - Senshiai\n1234567x Warriors\n")
     r = cli("show", txt)
     assert r.code == 2 and r.stderr.splitlines() == [
-        f"{txt}:0:0: error: cards.Warriors: number out of range: 1234567 {RANGE}"], r
+        f"{txt}: error: cards.Warriors: number out of range: 1234567 {RANGE}"], r
     txt.write_text("Army - Kensei - clan buke - 200/" + "9" * 20 + " AP\n5x Samurai Yari\n")
     r = cli("import", txt)
     assert r.code == 2 and "number out of range: 99999999999999999999" in r.stderr, r
@@ -150,7 +150,7 @@ def test_devices_and_pipes_are_refused_as_lists(cli, tmp_path, fifo):
                      ("show", dev), ("import", dev), ("export", dev), ("why", dev, "Warriors"),
                      ("set", dev, "name", "x"), ("remove", dev, "Warriors")):
             r = cli(*args)
-            assert r.stderr.splitlines() == [f"{dev}:0:0: error: is not a regular file (a device or a pipe); "
+            assert r.stderr.splitlines() == [f"{dev}: error: is not a regular file (a device or a pipe); "
                                              "not read (give the name of a file)"], (args, r)
             assert r.code == 2
 
@@ -161,7 +161,7 @@ def test_devices_and_pipes_are_refused_as_packs(cli, tmp_path, fifo):
             continue  # a pipe is not a pack file at all: "not found"
         r = cli("catalog", "check", "--pack", dev)
         assert r.code == 2
-        assert r.stderr.splitlines() == [f"{dev}:0:0: error pack.yaml: is not a regular file (a device or a "
+        assert r.stderr.splitlines() == [f"{dev}: error pack.yaml: is not a regular file (a device or a "
                                          "pipe); not read (give the name of a file)"], r
 
 
@@ -176,7 +176,7 @@ def test_a_list_file_over_the_size_limit_is_refused_at_once(cli, tmp_path):
     size = lst.stat().st_size
     for args in (("check", lst), ("add", lst, "Yari Ashigaru"), ("show", lst)):
         r = cli(*args)
-        assert r.stderr.splitlines() == [f"{lst}:0:0: error: file too large: {size:,} bytes "
+        assert r.stderr.splitlines() == [f"{lst}: error: file too large: {size:,} bytes "
                                          f"(at most {MAX_FILE_BYTES:,}) (split it into smaller files)"], r
         assert r.code == 2
 
@@ -252,7 +252,7 @@ def test_new_without_force_never_replaces_a_file_that_appears_meanwhile(tmp_path
     monkeypatch.setattr(yamlio.tempfile, "mkstemp", mkstemp)
     with pytest.raises(DaimyoError) as ei:
         yamlio.atomic_write(out, "mine\n", force=False)
-    assert ei.value.lines() == [f"{out}:0:0: error: file exists (it appeared while writing); not overwritten "
+    assert ei.value.lines() == [f"{out}: error: file exists (it appeared while writing); not overwritten "
                                 "(pass --force to replace it)"]
     assert out.read_text() == "theirs\n"
     assert [p.name for p in tmp_path.iterdir()] == ["same.yaml"]
@@ -284,7 +284,7 @@ def test_an_output_that_is_a_dangling_symlink_needs_force(cli, tmp_path):
     link.symlink_to("elsewhere.yaml")
     r = cli("import", BUKE, "-o", link)
     assert r.code == 2
-    assert r.stderr.splitlines() == [f"{link}:0:0: error: is a symbolic link; not overwritten "
+    assert r.stderr.splitlines() == [f"{link}: error: is a symbolic link; not overwritten "
                                      "(pass --force to write the file it points to)"]
     assert not (tmp_path / "elsewhere.yaml").exists()
     r = cli("import", BUKE, "-o", link, "--force")
