@@ -677,3 +677,13 @@ def test_a_json_list_is_shown_but_not_changed(client, api, ws):
     r = api.post("/api/lists/army.json/edit", json={"op": "models", "index": 1, "delta": 1})
     assert r.status_code == 400 and "JSON" in r.json()["error"]
     assert (ws / "army.json").read_text() == text
+
+
+def test_duplicate_a_unit(api, ws):
+    path = ws / "kensei-buke.yaml"
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "duplicate", "index": 2})
+    assert r.status_code == 200 and r.json()["notes"] == ["added another Yari Ashigaru"]
+    assert r.json()["header"]["total"] == 245
+    text = path.read_text()
+    assert text.count("- troop: Yari Ashigaru") == 2 and text.count("# 45 AP") == 1
+    assert api.post("/api/lists/satsuma-samurai.yaml/edit", json={"op": "duplicate", "index": 0}).status_code == 400

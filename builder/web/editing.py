@@ -9,6 +9,7 @@ change, so the last changes can be undone and redone.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import threading
 from dataclasses import dataclass, field
@@ -169,7 +170,7 @@ def change(text: str, rel: str, path: Path, op: dict, tree=None) -> tuple[str, l
     from builder.lists.editor import ListEditor
 
     kind = str(op.get("op", ""))
-    if kind in ("models", "troop", "house_rule") or (kind == "set" and str(op.get("key")) in ("name", "author",
+    if kind in ("models", "troop", "house_rule", "duplicate") or (kind == "set" and str(op.get("key")) in ("name", "author",
                                                                                            "notes")):
         return _tree_change(text, rel, path, op, tree)
     ed = ListEditor(text, file=rel, base_dir=path.parent)
@@ -367,6 +368,16 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
         item = str(op.get("item") or "").strip()
         n = None if op.get("all") else _int(op.get("count") or 1, "count", 1, 1000)
         return gs.remove(data, catalog, item, n, variant=True)
+    if kind == "duplicate":  # one more unit like this one, right below it
+        if system != "kensei":
+            raise UsageError("duplicate applies to kensei units; cards take +")
+        troops, i = _troop_at(data, op.get("index"))
+        twin = copy.deepcopy(troops[i])
+        if isinstance(twin, dict) and hasattr(twin, "ca"):
+            twin.ca.items.clear()  # the original's comments stay with it
+        troops.insert(i + 1, twin)
+        name = twin.get("troop") if isinstance(twin, dict) else twin
+        return [f"added another {name}"]
     if kind == "models":
         if system != "kensei":
             raise UsageError("models apply to kensei troops")
@@ -435,7 +446,7 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
     if kind == "house_rule":
         return _house_rule(system, data, catalog, str(op.get("key") or ""), op.get("value"))
     raise UsageError(f"unknown change '{kind}'",
-                     "one of add, remove, models, troop, set, house_rule")
+                     "one of add, remove, copies, models, duplicate, troop, set, house_rule")
 
 
 def _fix_general(data, catalog) -> None:
