@@ -50,6 +50,8 @@ def test_fast_total_and_escape_agree_with_best_hand(specs, role):
     cards = [PlayCard(f"c{i}", ((a, x), (b, y)) if two else ((a, x),)) for i, (a, x, b, y, two) in enumerate(specs)]
     hand = core.best_hand(cards, role)
     assert core.hand_value(cards, role) == (hand.strength, hand.uses_suit("E"))
+    assert core.table_total(range(len(cards)), core.RoleTable.build(cards, role)) == \
+        (hand.strength, hand.uses_suit("E"))
     assert hand.strength == core.best_strength_brute(cards, role)
 
 
@@ -90,7 +92,7 @@ def test_best_policy_discards_what_the_role_cannot_count_then_weak_cards():
              pc("M1", "Weak Morale"), pc("L10", "Saigo"), pc("A5", "Raiders")]
     deck = sim.SideDeck.build("samurai", cards)
     hand = list(range(7))
-    att, dfd = deck.opts
+    att, dfd = deck.tables
     # attacking: Defense and Escape cannot count (dead), then Small Clashes (F, beaten by F7)
     assert sim.discards("best", hand, att, 3) == [0, 1, 3]
     # defending: Attack cannot count; Small Clashes is idle; Weak Morale (M1) is a weak counted card

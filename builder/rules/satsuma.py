@@ -279,19 +279,29 @@ def hand_total(opts_list) -> tuple[int, bool]:
                 best[s] = v
         elif opts:
             if len(opts) != 2:
-                total = _solve_dp(opts_list)
-                if not any(o[0] == ESCAPE for opts in opts_list for o in opts):
-                    return total, False
-                return total, _solve_dp([tuple(o for o in c if o[0] != ESCAPE) for c in opts_list]) < total
+                return _total_dp(opts_list)
             if duals is None:
                 duals = [opts]
             else:
                 duals.append(opts)
     if duals is None:
         return sum(best), best[ESCAPE] > 0
+    return _with_duals(best, duals)
+
+
+def _total_dp(opts_list) -> tuple[int, bool]:
+    total = _solve_dp(opts_list)
+    if not any(o[0] == ESCAPE for opts in opts_list for o in opts):
+        return total, False
+    return total, _solve_dp([tuple(o for o in c if o[0] != ESCAPE) for c in opts_list]) < total
+
+
+def _with_duals(best: list, duals: list) -> tuple[int, bool]:
+    """The total and Escape answer from the best single-option card per suit and the two-option cards."""
     total = _solve_duals(best, duals)
     if best[ESCAPE] <= 0 and not any(o[0] == ESCAPE for d in duals for o in d):
         return total, False
+    best = best[:]
     best[ESCAPE] = 0
     rest = []
     for d in duals:
@@ -303,6 +313,47 @@ def hand_total(opts_list) -> tuple[int, bool]:
             if v > best[s]:
                 best[s] = v
     return total, (_solve_duals(best, rest) if rest else sum(best)) < total
+
+
+@dataclass(frozen=True)
+class RoleTable:
+    """A deck compiled for one role: card ``i`` has ``opts[i]``; a card with one usable option has it
+    also as ``suit[i]``, ``value[i]``; ``suit[i]`` is -1 with no usable option, -2 with several."""
+
+    suit: tuple
+    value: tuple
+    opts: tuple
+
+    @classmethod
+    def build(cls, cards: Sequence[PlayCard], role: str) -> "RoleTable":
+        opts = tuple(compile_options(c)[role] for c in cards)
+        suit = tuple(o[0][0] if len(o) == 1 else (-1 if not o else -2) for o in opts)
+        value = tuple(o[0][1] if len(o) == 1 else 0 for o in opts)
+        return cls(suit, value, opts)
+
+
+def table_total(hand: Sequence[int], t: RoleTable) -> tuple[int, bool]:
+    """``hand_total`` of the cards ``hand`` (indexes into a ``RoleTable``): the same answer, faster."""
+    best = [0, 0, 0, 0, 0, 0, 0, 0]
+    duals = None
+    S, V = t.suit, t.value
+    for c in hand:
+        s = S[c]
+        if s >= 0:
+            v = V[c]
+            if v > best[s]:
+                best[s] = v
+        elif s == -2:
+            o = t.opts[c]
+            if len(o) != 2:
+                return _total_dp([t.opts[x] for x in hand])
+            if duals is None:
+                duals = [o]
+            else:
+                duals.append(o)
+    if duals is None:
+        return sum(best), best[ESCAPE] > 0
+    return _with_duals(best, duals)
 
 
 def hand_value(cards: Sequence[PlayCard], role: str) -> tuple[int, bool]:

@@ -36,6 +36,7 @@ does not depend on which process plays it or how many games run before it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from dataclasses import dataclass, field
 from random import Random
 from typing import Sequence
@@ -106,16 +107,16 @@ def game_seed(master: int, index: int) -> int:
 
 @dataclass(frozen=True)
 class SideDeck:
-    """One side's deck, compiled: card ``i`` is ``cards[i]`` with ``opts[role][i]``."""
+    """One side's deck, compiled: card ``i`` is ``cards[i]``; ``tables`` are its
+    ``core.RoleTable`` as attacker and as defender."""
 
     side: str
     cards: tuple  # PlayCard per copy
-    opts: tuple  # (attacker options per card, defender options per card)
+    tables: tuple  # (attacker RoleTable, defender RoleTable)
 
     @classmethod
     def build(cls, side: str, cards: Sequence[core.PlayCard]) -> "SideDeck":
-        comp = [core.compile_options(c) for c in cards]
-        return cls(side, tuple(cards), (tuple(c["attacker"] for c in comp), tuple(c["defender"] for c in comp)))
+        return cls(side, tuple(cards), tuple(core.RoleTable.build(cards, role) for role in core.ROLES))
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -179,38 +180,38 @@ def _draw(pile: list, disc: list, n: int, out: list, rnd) -> int:
     return rebuilt
 
 
-def counted(hand: Sequence[int], opts: Sequence) -> dict[int, int]:
+def counted(hand: Sequence[int], table: core.RoleTable) -> dict[int, int]:
     """``{position in hand: strength counted}`` of one best hand (any one of the best)."""
-    best, who, _ = _assign(hand, opts)
+    best, who, _ = _assign(hand, table)
     return {who[s]: best[s] for s in range(8) if who[s] >= 0}
 
 
-def _assign(hand: Sequence[int], opts: Sequence) -> tuple[list, list, list]:
+def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, list]:
     """``(strength per suit, position per suit or -1, positions of cards with no usable option)``
-    of one best hand: the best single-option card per suit, every choice of the two-option cards."""
+    of one best hand: the best single-option card per suit, every choice of the other cards."""
     best = [0, 0, 0, 0, 0, 0, 0, 0]
     who = [-1, -1, -1, -1, -1, -1, -1, -1]
     dead = []
     duals = None
+    S, V = table.suit, table.value
     pos = 0
     for c in hand:
-        o = opts[c]
-        n = len(o)
-        if n == 1:
-            s, v = o[0]
+        s = S[c]
+        if s >= 0:
+            v = V[c]
             if v > best[s]:
                 best[s] = v
                 who[s] = pos
-        elif n == 0:
+        elif s == -1:
             dead.append(pos)
         elif duals is None:
-            duals = [(pos, o)]
+            duals = [(pos, table.opts[c])]
         else:
-            duals.append((pos, o))
+            duals.append((pos, table.opts[c]))
         pos += 1
     if duals is None:
         return best, who, dead
-    if len(duals) == 1:
+    if len(duals) == 1 and len(duals[0][1]) == 2:
         p, o = duals[0]
         gain, at = 0, None
         for s, v in o:
@@ -221,34 +222,51 @@ def _assign(hand: Sequence[int], opts: Sequence) -> tuple[list, list, list]:
             who[at[0]] = p
         return best, who, dead
     top, tb, tw = -1, best, who
-    for pick in range(1 << len(duals)):
+    for pick in itertools.product(*[range(len(o)) for _, o in duals]):
         b, w = best[:], who[:]
-        j = 0
-        for p, o in duals:
-            s, v = o[(pick >> j) & 1] if len(o) > 1 else o[0]
+        for (p, o), k in zip(duals, pick):
+            s, v = o[k]
             if v > b[s]:
                 b[s] = v
                 w[s] = p
-            j += 1
         t = sum(b)
         if t > top:
             top, tb, tw = t, b, w
     return tb, tw, dead
 
 
-def discards(policy: str, hand: Sequence[int], opts: Sequence, limit: int) -> list[int]:
+def discards(policy: str, hand: Sequence[int], table: core.RoleTable, limit: int, weak: int | None = None) -> list[int]:
     """The positions in ``hand`` that ``policy`` discards (at most ``limit``)."""
     if policy == "none" or limit <= 0:
         return []
     if policy == "simple":
-        return [pos for pos, c in enumerate(hand) if not opts[c]][:limit]
-    return _best_discards(hand, opts, limit)
+        return [pos for pos, c in enumerate(hand) if table.suit[c] == -1][:limit]
+    return _best_discards(hand, table, limit, weak)
 
 
-def _best_discards(hand: Sequence[int], opts: Sequence, limit: int, weak: int = None) -> list[int]:
-    best, who, out = _assign(hand, opts)
+def _best_discards(hand: Sequence[int], table: core.RoleTable, limit: int, weak: int | None = None) -> list[int]:
+    S, V = table.suit, table.value
+    best = [0, 0, 0, 0, 0, 0, 0, 0]
+    who = [-1, -1, -1, -1, -1, -1, -1, -1]
+    out = []
+    duals = False
+    pos = 0
+    for c in hand:  # the common case of _assign inline: single-option cards
+        s = S[c]
+        if s >= 0:
+            v = V[c]
+            if v > best[s]:
+                best[s] = v
+                who[s] = pos
+        elif s == -1:
+            out.append(pos)
+        else:
+            duals = True
+        pos += 1
     if len(out) >= limit:
         return out[:limit]
+    if duals:
+        best, who, out = _assign(hand, table)
     for pos in range(len(hand)):
         if pos not in who and pos not in out:
             out.append(pos)
@@ -256,9 +274,11 @@ def _best_discards(hand: Sequence[int], opts: Sequence, limit: int, weak: int = 
                 return out
     if weak is None:
         weak = WEAK
-    low = sorted((best[s], who[s]) for s in range(8) if who[s] >= 0 and best[s] <= weak)
-    for _, pos in low[:limit - len(out)]:
-        out.append(pos)
+    low = [(best[s], who[s]) for s in range(8) if who[s] >= 0 and best[s] <= weak]
+    if low:
+        low.sort()
+        for _, pos in low[:limit - len(out)]:
+            out.append(pos)
     return out
 
 
@@ -285,14 +305,14 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     weaks = sim.weak
     reference = sim.evaluator == "reference"
     names = ("samurai", "imperial")
-    hand_total, decide, draw = core.hand_total, core.decide, _draw
+    table_total, decide, draw = core.table_total, core.decide, _draw
     while sc < sim.end:
         if hands >= sim.max_hands:
             return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
         hands += 1
         held = []
         for side in (0, 1):
-            opts = decks[side].opts[0 if attacker == side else 1]
+            table = decks[side].tables[0 if attacker == side else 1]
             pile, disc = piles[side], discs[side]
             if len(pile) >= hand_size:
                 hand = pile[-hand_size:]
@@ -302,9 +322,9 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                 rebuilt[side] += draw(pile, disc, hand_size, hand, rnd)
             policy = policies[side]
             if policy == "best":
-                drop = _best_discards(hand, opts, max_discard, weaks[side])
+                drop = _best_discards(hand, table, max_discard, weaks[side])
             else:
-                drop = discards(policy, hand, opts, max_discard)
+                drop = discards(policy, hand, table, max_discard)
             if drop:
                 drop.sort(reverse=True)
                 for p in drop:
@@ -319,10 +339,8 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                              per_loss)
             st, it, esc = res.samurai.strength, res.imperial.strength, res.samurai.uses_suit("E")
         else:
-            so = decks[0].opts[attacker]  # the samurai attack when attacker == 0
-            io = decks[1].opts[1 - attacker]
-            st, esc = hand_total(list(map(so.__getitem__, held[0])))
-            it, _ = hand_total(list(map(io.__getitem__, held[1])))
+            st, esc = table_total(held[0], decks[0].tables[attacker])  # the samurai attack when attacker == 0
+            it, _ = table_total(held[1], decks[1].tables[1 - attacker])
         winner, s_cas, i_cas, nxt = decide(who, st, it, esc, per_loss)
         sc += s_cas
         ic += i_cas
