@@ -53,8 +53,10 @@ def sample_hands(ld, seed: int, draws: int = 1, size: int | None = None) -> dict
         hand = {"hand": i, "cards": cards}
         hand.update(_judge(ld, [view.rows[r] for r in rows], rows))
         hands.append(hand)
+    from builder.rulebooks import format_source
+
     return {"file": ld.result.file, "system": ld.result.system, "name": ld.result.name, "seed": seed,
-            "size": size, "hand_size_source": view.hand_source, "deck": view.total, "hands": hands}
+            "size": size, "hand_size_source": format_source(view.hand_source), "deck": view.total, "hands": hands}
 
 
 def _judge(ld, rows, idx) -> dict:

@@ -248,9 +248,26 @@ def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
                   "escape_kept_defender": t.escapes},
         "reshuffles_per_game": {"samurai": t.reshuffles[0] / t.games if t.games else 0.0,
                                 "imperial": t.reshuffles[1] / t.games if t.games else 0.0},
-        "readings": [dict(r) for r in sim.READINGS],
-        "source": "Satsuma Rebellion rulebook",
+        "readings": readings(),
     }
+
+
+def readings() -> list[dict]:
+    """The simulator's readings of the rulebook, each source as a player reads it (and exact)."""
+    from builder.rulebooks import format_source
+
+    return [{**r, "source": format_source(r["source"]), "ref": r["source"]} for r in sim.READINGS]
+
+
+def format_readings() -> list[str]:
+    lines = ["Where the rulebook is silent, 'daimyo satsuma simulate' reads it so:"]
+    for r in readings():
+        lines.append(f"{r['id']}: {r['title']}")
+        lines.append(f"    {r['reading']} ({r['source']})")
+    lines.append("Policies (--policy):")
+    for name, text in sim.POLICIES.items():
+        lines.append(f"{name}: {text}")
+    return lines
 
 
 def _pct(x: float) -> str:
@@ -288,6 +305,8 @@ def format_report(rep: dict) -> list[str]:
         lines.append(f"hands won: samurai {_pct(h['samurai_wins'] / h['total'])}, "
                      f"imperial {_pct(h['imperial_wins'] / h['total'])}, ties {_pct(h['ties'] / h['total'])}; "
                      f"Escape kept the samurai defender {h['escape_kept_defender']:,} times")
+    lines.append("readings of the rulebook where it is silent: " + ", ".join(r["id"] for r in rep["readings"])
+                 + " (see --readings)")
     return lines
 
 

@@ -70,6 +70,11 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
     out.update(extra(ld))
     if odds:
         out["odds"] = [oddsmod.answer(q, ld.view).to_json() for q in odds]
+    from builder.rulebooks import format_source
+
+    for row in out.get("limits", ()):
+        if row.get("source"):
+            row["ref"], row["source"] = row["source"], format_source(row["source"])
     return out
 
 

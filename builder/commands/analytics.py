@@ -74,6 +74,9 @@ def register(app) -> None:
         reference: bool = typer.Option(False, "--reference",
                                        help="decide every clash with the full solver of 'satsuma clash' "
                                             "(slower; the same games)"),
+        readings: bool = typer.Option(False, "--readings",
+                                      help="print how the simulation reads the rulebook where it is silent, "
+                                           "and the policies, then exit"),
     ):
         """Play whole games under the rulebook and report victory levels and imperial casualties with
         95% confidence intervals. The same seed gives the same result whatever the number of jobs."""
@@ -83,6 +86,14 @@ def register(app) -> None:
         from builder.commands.play import parse_rule_options
         from builder.errors import DaimyoError, UsageError
 
+        if readings:
+            if format == "json":
+                sys.stdout.write(json.dumps({"readings": simu.readings(), "policies": simu.sim.POLICIES},
+                                            indent=2, ensure_ascii=False) + "\n")
+            else:
+                for line in simu.format_readings():
+                    sys.stdout.write(line + "\n")
+            return
         try:
             if format not in ("text", "json"):
                 raise UsageError(f"unknown format '{format}'", "use text or json")
