@@ -78,3 +78,24 @@ def test_text_that_cannot_fit_is_a_warning_naming_the_card(tmp_path, capsys):
     api.render_list(deck, tmp_path / "t.pdf", backs=False)
     err = capsys.readouterr().err
     assert "card 'Open the Vaults', field 'text' does not fit its box even at 6 pt" in err
+
+
+def test_cards_carry_the_deck_name_and_their_number(tmp_path):
+    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "n.pdf", backs=False)
+    with pdfplumber.open(out) as pdf:
+        first = pdf.pages[0].extract_text()
+        last_sheet = pdf.pages[5].extract_text()
+    assert "Northern host 1/50" in first and "Northern host 9/50" in first
+    assert "Northern host 50/50" in last_sheet and "51/50" not in last_sheet
+
+
+def test_ability_reminder_text_comes_from_the_catalog(tmp_path):
+    from builder.catalog.loader import load_catalog
+
+    cat = load_catalog("senshiai")
+    recruit = cat.find("abilities", "Recruit").text.split(".")[0]
+    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "r.pdf", backs=False)
+    with pdfplumber.open(out) as pdf:
+        text = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "Recruit: " + " ".join(recruit.split()[:6]) in text       # Rice Fields (Recruit)
+    assert "Move Restriction: A Unit coming into or out" in text     # Mountain Pass

@@ -89,6 +89,7 @@ class FieldSpec(_T):
     color: str | None = None          # text colour (#rrggbb)
     fill: str | None = None           # box background
     radius: float = 0.0               # corner radius of the fill (mm)
+    reminders: str | None = None      # an attribute listing abilities: their reminder text follows
     required: bool = False            # the rulebook says the card must carry it
     missing: str | None = None        # printed (after the label) when the value is absent, e.g. a dash;
                                       # without it an absent value prints nothing
@@ -292,9 +293,38 @@ def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
         return spec.text
     value = get_value(entry, spec.field) if spec.field else None
     shown = format_value(spec, value, catalog)
+    if spec.reminders:
+        notes = reminder_text(get_value(entry, spec.reminders), catalog)
+        if notes:
+            shown = (shown + "\n" if shown else "") + notes
     if not shown:   # an unknown value: the template's mark for it (a dash), without the suffix
         return f"{spec.label}{spec.missing}" if spec.missing is not None else None
     return f"{spec.label}{shown}{spec.suffix}"
+
+
+def reminder_text(abilities, catalog) -> str:
+    """Reminder text of a card's abilities, from the catalog's ability definitions:
+    ``Recruit: Troops may be recruited ...`` one per line (abilities the catalog does not
+    define are left out)."""
+    if not abilities or catalog is None or "abilities" not in catalog.sections():
+        return ""
+    seq = abilities if isinstance(abilities, (list, tuple)) else [abilities]
+    defs = catalog.entries("abilities")
+    out = []
+    seen = set()
+    for a in seq:
+        ab = None
+        try:
+            from builder.catalog.senshiai import parse_ability
+
+            ab = parse_ability(str(a), defs).ability
+        except Exception:
+            ab = catalog.find("abilities", str(a).split(":")[0].strip())
+        text = getattr(ab, "text", None) if ab is not None else None
+        if text and ab.name not in seen:
+            seen.add(ab.name)
+            out.append(f"{ab.name}: {text.strip()}")
+    return "\n".join(out)
 
 
 def choose_layout(tpl: CardTemplate, entry: Any) -> str:
@@ -807,6 +837,26 @@ class CardSheetWriter:
                           what=f"card '{face.name}', field '{spec.field or 'text'}'", warn=warn)
         c.restoreState()
 
+    def draw_number(self, trim: Rect, rotated: bool, deck: str, number: str) -> None:
+        """The deck's name and the card's number in the deck ("12/50") in small print along
+        the card's bottom edge, inside the frame."""
+        c = self.c
+        cw, _ = self.opts.card
+        small = min(1.0, self.fscale)
+        size = MIN_CARD_PT * small
+        inset = 2.0 * self.fscale + 0.9
+        self._enter(trim, rotated, False)
+        c.setFillColorRGB(0.35, 0.35, 0.35)
+        num_w = fonts.string_width(number, fonts.CONDENSED, size)
+        c.setFont(fonts.CONDENSED, size)
+        c.drawRightString(pt(cw - inset - 1.0), pt(inset), number)
+        room = pt(cw - 2 * inset - 2.0) - num_w - pt(2)
+        label = fonts.fit_text(fonts.printable(deck, fonts.CONDENSED), room, size * 1.3, fonts.CONDENSED, size,
+                               size, wrap=False)
+        if label.lines:
+            c.drawString(pt(inset + 1.0), pt(inset), label.lines[0])
+        c.restoreState()
+
     def _grown_boxes(self, face: CardFace, layout: LayoutSpec) -> dict[int, Box]:
         """Boxes of fields that may use the empty art box (the card has no art): the field
         with the most text among those that do not fit at their own size gets the art box
@@ -1209,6 +1259,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
                      f"and {plan.outer_bleed[1]:.2g} mm at the top and bottom to fit {plan.per_page} cards")
         writer = CardSheetWriter(job, tpl, opts, catalog)
         sheet = _SheetDrawer(job, writer, plan, opts, images, fold_mode, fold_line)
+        sheet.deck_label, sheet.total = (doc.name or Path(doc.file).stem), len(copies)
         first = True
 
         def next_page():
@@ -1228,11 +1279,11 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
             if opts.layout == "fold":
                 label = (f"{title}: sheet {pi + 1} of {n_sheets}, {len(copies)} cards, {size}; "
                          + ("fold along the dashed line, glue, then cut" if backs else "fronts only"))
-                sheet.fronts(cards, backs_too=backs)
+                sheet.fronts(cards, backs_too=backs, start=chunks[pi].start)
             else:
                 how = f"; print duplex, flip on the {opts.duplex} edge" if backs and opts.layout == "duplex" else ""
                 label = f"{title}: sheet {pi + 1} of {n_sheets}, fronts, {len(copies)} cards, {size}{how}"
-                sheet.fronts(cards)
+                sheet.fronts(cards, start=chunks[pi].start)
             hint = [hint_separate[:1].upper() + hint_separate[1:]] if backs and opts.layout == "separate" else []
             sheet.chrome([label] + hint + verdict, marks=opts.marks)
             if backs and opts.layout == "duplex":
@@ -1258,6 +1309,8 @@ class _SheetDrawer:
         self.fold_mode, self.fold_line = fold_mode, fold_line
         self.back_mode = fold_mode or opts.duplex
         self.own_bleed = opts.gutter is None or opts.gutter >= 2 * opts.bleed
+        self.deck_label: str | None = None    # the deck's name, printed small with the card's number
+        self.total = 0
 
     def _scaled(self):
         c = self.job.canvas
@@ -1269,12 +1322,14 @@ class _SheetDrawer:
             c.scale(sx, sy)
             c.translate(-pt(pw / 2), -pt(ph / 2))
 
-    def fronts(self, cards, backs_too: bool = False) -> None:
+    def fronts(self, cards, backs_too: bool = False, start: int = 0) -> None:
         c = self.job.canvas
         self._scaled()
-        for slot, face in zip(self.plan.slots, cards):
+        for i, (slot, face) in enumerate(zip(self.plan.slots, cards)):
             self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
                                   clip=None if self.own_bleed else slot.bleed)
+            if self.deck_label is not None:
+                self.writer.draw_number(slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}")
         if backs_too:
             self._backs(cards, offset=(0.0, 0.0))
             ln = self.fold_line
