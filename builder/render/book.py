@@ -59,6 +59,9 @@ def verdict_of(result) -> str:
     return head + (f" ({', '.join(bits)})" if bits else "")
 
 
+_LAYOUT_PASS = False
+
+
 class _QR:
     """A platypus flowable: the QR code of a share code (size in mm)."""
 
@@ -75,7 +78,8 @@ class _QR:
                 self.hAlign = "RIGHT"
 
             def draw(self):
-                draw_qr(self.canv, code, 0, 0, size_mm)
+                if not _LAYOUT_PASS:       # the first pass only measures where lists start
+                    draw_qr(self.canv, code, 0, 0, size_mm)
 
         return QR()
 
@@ -171,10 +175,15 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     import io
 
     # first pass: where each list starts (the contents may take several pages itself)
+    global _LAYOUT_PASS
     scratch = io.BytesIO()
     starts.clear()
-    build_story(scratch, contents(None) + story_lists, size, title="Lists of the event", force=True,
-                ruler=False, _to_buffer=True)
+    _LAYOUT_PASS = True
+    try:
+        build_story(scratch, contents(None) + story_lists, size, title="Lists of the event", force=True,
+                    ruler=False, _to_buffer=True)
+    finally:
+        _LAYOUT_PASS = False
     first = list(starts)
     starts.clear()
     return build_story(out_path, contents(first) + story_lists, size, title="Lists of the event",

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import io
 import sys
 from dataclasses import dataclass
@@ -603,12 +604,13 @@ QR_EDGE = 5.0         # mm from the page's bottom edge to the QR code (printers 
 QR_BORDER = 2         # modules of quiet zone drawn (white) around the symbol
 
 
+@functools.lru_cache(maxsize=256)
 def qr_matrix(code: str):
     """The QR symbol of ``code`` (segno, error correction L, no micro codes): rows of booleans."""
     import segno
 
     q = segno.make(code, error="l", micro=False, boost_error=False)
-    return [[bool(v) for v in row] for row in q.matrix]
+    return tuple(tuple(bool(v) for v in row) for row in q.matrix)
 
 
 def qr_size(code: str, module: float = QR_MODULE) -> float:
@@ -625,7 +627,10 @@ def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
     c.setFillColorRGB(1, 1, 1)
     c.rect(pt(x), pt(y), pt(size), pt(size), stroke=0, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    p = c.beginPath()
+    # one path of run-length rectangles, written as PDF operators directly (thousands of
+    # modules: reportlab's path objects format each number in Python, 10 times slower)
+    ops = []
+    x0 = pt(x)
     for r, row in enumerate(m):
         yy = pt(y) + (n - QR_BORDER - r - 1) * mod
         col = 0
@@ -634,10 +639,11 @@ def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
                 start = col
                 while col < len(row) and row[col]:
                     col += 1
-                p.rect(pt(x) + (QR_BORDER + start) * mod, yy, (col - start) * mod, mod)
+                ops.append(f"{x0 + (QR_BORDER + start) * mod:.3f} {yy:.3f} {(col - start) * mod:.3f} {mod:.3f} re")
             else:
                 col += 1
-    c.drawPath(p, stroke=0, fill=1)
+    if ops:
+        c._code.append(" ".join(ops) + " f")
     c.restoreState()
 
 
