@@ -417,6 +417,112 @@ def test_mutated_packs(cli, work, data):
         run_clean(cli, *args, what=f"mutation of {src.name}:\n{_dump(pack)}")
 
 
+WRONG_SHAPES = st.sampled_from([
+    [1, 2], {"a": 1}, "x", None, 5, True, [{"name": "x"}], {"name": [1]}, [["a"]], {"x": {"y": 1}},
+    {"aliases": 5}, [{"name": "y", "aliases": 7}], [{"id": ["q"], "name": {"a": 1}}], {1: "a", "b": 2},
+    [{"name": "Warriors", "aliases": "War"}], [{"name": "Samurai Yari", "cost": [1]}],
+])
+
+
+@fuzz_settings(150)
+@given(data=st.data())
+def test_packs_of_the_wrong_shape_merge_into_located_errors(work, data):
+    """A list where a mapping belongs, a mapping where a name belongs, in any section, merged
+    after and before a good pack: the loader's merge reports located lines, never crashes."""
+    from builder.catalog.loader import build_catalog, catalog_files
+    from builder.errors import DaimyoError
+
+    src = data.draw(st.sampled_from(sorted((ROOT / "examples" / "packs").glob("*.yaml"))))
+    pack = copy.deepcopy(_load(src))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from([p for p in _paths(pack) if p and p[0] != "system"] or [("x",)]))
+        parent, key = _get(pack, path[:-1]), path[-1]
+        if isinstance(parent, (dict, list)):
+            parent[key] = copy.deepcopy(data.draw(WRONG_SHAPES))
+    path = write(work, _dump(pack))
+    system = pack.get("system") if pack.get("system") in SYSTEMS else "kensei"
+    order = data.draw(st.sampled_from([[path], [path, src], [src, path, path], [path, path]]))
+    try:
+        build_catalog(system, catalog_files(system), order)
+    except DaimyoError as exc:
+        for line in exc.lines():
+            assert ONE_LINE.match(line), f"{line!r}\n{_dump(pack)}"
+
+
+# -- numbers and nesting at and beyond every bound, on every reader path --------------------------
+
+def _numeric_paths(data, path=()):
+    for p in _paths(data, path):
+        v = _get(data, p)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            yield p
+
+
+BOUND_NUMBERS = st.sampled_from([10 ** 6, -10 ** 6, 10 ** 6 + 1, -10 ** 6 - 1, 10 ** 9, 2 ** 63, 10 ** 30,
+                                 10 ** 400, -(10 ** 4000), 1e300, 999999.5, 1000000.5])
+
+
+@fuzz_settings(12)
+@given(src=st.sampled_from(EXAMPLES), data=st.data())
+def test_numbers_at_and_beyond_every_bound(cli, work, src, data):
+    """Every number of every example set at or beyond the documented range: inside it the
+    commands work, outside it each says 'number out of range' with the range, in one line."""
+    from builder.limits import MAX_NUMBER
+
+    doc = _load(src)
+    paths = list(_numeric_paths(doc)) or [("points",)]
+    path = data.draw(st.sampled_from(paths))
+    number = data.draw(BOUND_NUMBERS)
+    parent = _get(doc, path[:-1])
+    parent[path[-1]] = number
+    text = _dump(doc)
+    p = write(work, text)
+    out = work / "out" / f"{p.stem}.pdf"
+    commands = [("check", p), ("show", p), ("export", p, "--to", "text"), ("export", p, "--to", "code"),
+                ("import", p), ("set", p, "name", "N"), ("print", p, "-o", out)]
+    outside = abs(number) > MAX_NUMBER
+    for args in commands:
+        r = run_clean(cli, *args, what=text[:2000])
+        if outside:
+            assert r.code == 2 and "number out of range" in r.stderr and "1,000,000" in r.stderr, (args, r)
+        else:
+            assert "number out of range" not in r.stderr, (args, r)
+
+
+NESTINGS = st.sampled_from(["mapping", "sequence", "dashes", "flow", "mixed", "json"])
+
+
+def _nested(kind: str, levels: int) -> str:
+    if kind == "mapping":
+        return "notes:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(levels)) + " " * (levels + 1) + "x: 1\n"
+    if kind == "sequence":
+        return "notes:\n" + "".join("  " * i + "-\n" for i in range(levels)) + "  " * levels + "x\n"
+    if kind == "dashes":
+        return "notes:\n" + "- " * levels + "x\n"
+    if kind == "flow":
+        return "notes: " + "[" * levels + "]" * levels + "\n"
+    if kind == "mixed":
+        return "notes:\n" + "".join("  " * i + "- k:\n" for i in range(levels // 2 + 1)) + "  " * (levels // 2 + 1) + "x\n"
+    return '{"system": "kensei", "notes": ' + "[" * levels + "]" * levels + "}"
+
+
+@fuzz_settings(10)
+@given(kind=NESTINGS, levels=st.integers(101, 1500))
+def test_nesting_beyond_the_limit_on_every_reader_path(cli, work, kind, levels):
+    """Block mappings, block sequences, compact dashes, flow brackets and JSON nested beyond the
+    limit: every command that reads a list (check, the editing commands, show, export, import,
+    print) says so in one line and changes nothing."""
+    body = _nested(kind, levels)
+    text = body if kind == "json" else "system: kensei\nclan: buke\npoints: 200\ntroops: []\n" + body
+    p = write(work, text, suffix=".json" if kind == "json" else ".yaml")
+    for args in (("check", p), ("add", p, "Yari Ashigaru"), ("remove", p, "Yari Ashigaru"), ("set", p, "name", "X"),
+                 ("why", p, "Yari Ashigaru"), ("show", p), ("export", p, "--to", "text"), ("import", p),
+                 ("print", p, "-o", work / "out" / "deep.pdf")):
+        r = run_clean(cli, *args, what=f"{kind} {levels}")
+        assert r.code == 2 and "nested more than 100 levels deep" in r.stderr, (args, r)
+    assert p.read_text() == text
+
+
 # -- hand-written nasty cases ------------------------------------------------------------------
 
 KENSEI = "system: kensei\nclan: buke\npoints: 200\ntroops: []\n"

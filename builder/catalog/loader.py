@@ -334,6 +334,9 @@ def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
     for key, val in data.items():
         if key in PACK_META:
             continue
+        val = _pack_section_shape(key, val, raw.get(key), key in entries, key in lists, p, diags)
+        if val is _SKIP:
+            continue
         if key in entries and isinstance(val, list):
             dest = raw.setdefault(key, [])
             index = {}
@@ -371,6 +374,39 @@ def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
         else:
             raw[key] = val
             pos.add((key,), p, (key,))
+
+
+_SKIP = object()
+
+
+def _pack_section_shape(key, val, have, is_entries: bool, is_list: bool, p, diags: list):
+    """A pack section of the shape the catalog gives it (entries: a list of mappings whose
+    ``aliases`` are a list of names; other lists a list; mappings a mapping), else ``_SKIP``
+    with a located error for it and for each entry that is not a mapping."""
+    def wrong(path, message):
+        diags.append(p.diag(path, message, code="pack.type"))
+
+    if is_entries or is_list or isinstance(have, list):
+        if not isinstance(val, list):
+            wrong((key,), f"'{key}' must be a list" + (" of entries (- name: ...)" if is_entries else ""))
+            return _SKIP
+        if not is_entries:
+            return val
+        kept = []
+        for j, item in enumerate(val):
+            if not isinstance(item, dict):
+                wrong((key, j), f"each entry of '{key}' must be a mapping with 'name:'")
+                continue
+            aliases = item.get("aliases")
+            if aliases is not None and not (isinstance(aliases, list) and all(isinstance(a, str) for a in aliases)):
+                wrong((key, j, "aliases"), "'aliases' must be a list of names")
+                continue
+            kept.append(item)
+        return kept if len(kept) == len(val) else _SKIP
+    if isinstance(have, dict) and not isinstance(val, dict):
+        wrong((key,), f"'{key}' must be a mapping")
+        return _SKIP
+    return val
 
 
 def _add_merged_positions(pos, p, path: tuple, old: dict, new: dict) -> None:

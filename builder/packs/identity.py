@@ -37,8 +37,19 @@ TEXT_META = ("name", "pack", "version", "author", "url", "licence", "license", "
 
 def content_hash(data) -> str:
     """``sha256:<hex>`` of the pack's data in a canonical JSON form."""
-    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    try:
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    except TypeError:  # keys of mixed types (1 and "a") cannot be sorted: compare them as text
+        text = json.dumps(_text_keys(data), sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _text_keys(data):
+    if isinstance(data, dict):
+        return {str(k): _text_keys(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_text_keys(v) for v in data]
+    return data
 
 
 def short_hash(h: str | None) -> str:
