@@ -428,3 +428,67 @@ def test_an_edit_that_ends_in_an_error_leaves_the_file_untouched(cli, tmp_path):
         r = cli(*args)
         assert r.code == 2 and "unknown house rule 'no_such_rule'" in r.stderr, r
         assert lst.read_bytes() == before
+
+
+# -- images ---------------------------------------------------------------------------------------
+
+def _png_header(width: int, height: int, mode: int = 0, depth: int = 1) -> bytes:
+    """A PNG of that size whose pixels are all zero (a few KB: an image a decompression bomb is
+    made of)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    row = b"\x00" * (1 + (width * depth + 7) // 8)
+    comp = zlib.compressobj(9)
+    data = b"".join(comp.compress(row) for _ in range(min(height, 64))) + comp.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, mode, 0, 0, 0))
+            + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("width,height", [(20000, 20000), (12000, 12000), (8000, 8000), (100000, 1000)])
+def test_a_huge_image_is_one_line_naming_the_file_and_its_size(cli, tmp_path, width, height):
+    lst = tmp_path / "l.yaml"
+    lst.write_text("system: satsuma\nside: samurai\ncards:\n  Bushido: 1\n")
+    (tmp_path / "art").mkdir()
+    img = tmp_path / "art" / "bushido.png"
+    img.write_bytes(_png_header(width, height))
+    assert img.stat().st_size < 60_000
+    out = tmp_path / "x.pdf"
+    r = cli("print", lst, "-o", out)
+    assert r.code == 2, r
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"daimyo: error: image '{img}' is too large: ")
+    assert f"{width * height:,} pixels" in line and "(at most 50,000,000 pixels)" in line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("size,mode", [((40, 30), "RGB"), ((30, 40), "L"), ((20, 20), "RGBA"), ((25, 25), "P"),
+                                       ((16, 16), "1"), ((20, 10), "I;16"), ((12, 12), "CMYK"), ((10, 10), "LA")])
+def test_small_images_of_every_mode_print(cli, tmp_path, size, mode):
+    from PIL import Image
+
+    lst = tmp_path / "l.yaml"
+    lst.write_text("system: satsuma\nside: samurai\ncards:\n  Bushido: 1\n")
+    (tmp_path / "art").mkdir()
+    img = Image.new(mode, size)
+    img.save(tmp_path / "art" / ("bushido.jpg" if mode == "CMYK" else "bushido.png"))
+    r = cli("print", lst, "-o", tmp_path / "x.pdf")
+    assert r.code == 0, r
+
+
+def test_a_share_code_never_reads_pack_files_outside_the_packs_folders(cli, tmp_path, monkeypatch):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text((ROOT / "examples" / "packs" / "senshiai-example.yaml").read_text()
+                      .replace("name: Senshiai example cards", "name: Top secret", 1))
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    lst = inner / "l.yaml"
+    lst.write_text(f"system: senshiai\npacks: [../secret.yaml, {secret}]\ncards:\n  Warriors: 3\n")
+    code = cli("export", lst, "--to", "code").stdout.strip()
+    monkeypatch.chdir(inner)
+    r = cli("show", code)
+    assert "packs: Top secret" not in r.stdout  # the check used no pack of that name
+    assert r.stderr.count("is missing here; checked without it") == 2, r

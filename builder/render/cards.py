@@ -481,7 +481,7 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
     focus = focus or (0.5, 0.5)
     try:
         st = path.stat()
-        with Image.open(path) as im:
+        with _open_image(path) as im:
             fmt = im.format
             turn = _orientation(im)
             w, h = im.size
@@ -536,6 +536,34 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
     except (UnidentifiedImageError, OSError, ValueError) as exc:
         raise UsageError(f"cannot read image '{path}': {exc.__class__.__name__}",
                          "use a PNG or JPEG file") from None
+
+
+def _open_image(path: Path):
+    """``Image.open`` of a file whose pixel count is within MAX_IMAGE_PIXELS (read from its
+    header, before anything is decoded); a larger image is one line naming the file and size."""
+    import re
+    import warnings
+
+    from PIL import Image
+
+    from builder.limits import MAX_IMAGE_PIXELS
+
+    def too_large(size: str):
+        return UsageError(f"image '{path}' is too large: {size} (at most {MAX_IMAGE_PIXELS:,} pixels)",
+                          "scale it down to the size it prints at (300 dpi is plenty)")
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            im = Image.open(path)
+    except Image.DecompressionBombError as exc:
+        m = re.search(r"\((\d+) pixels\)", str(exc))
+        raise too_large(f"{int(m.group(1)):,} pixels" if m else "over Pillow's limit") from None
+    w, h = im.size
+    if w * h > MAX_IMAGE_PIXELS:
+        im.close()
+        raise too_large(f"{w} x {h}, {w * h:,} pixels")
+    return im
 
 
 def _has_alpha(im) -> bool:
