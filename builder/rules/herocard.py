@@ -424,7 +424,7 @@ def check_costs(lst: HeroList, catalog) -> list[Finding]:
         if c.attribute not in scores:
             continue  # no card of that attribute (or its score is unknown): reported elsewhere
         if c.cost > scores[c.attribute]:
-            out.append(_at(error("herocard.cost-exceeds-score",
+            out.append(_at(warning("herocard.cost-exceeds-score",
                                  f"'{c.name}' costs {c.cost} {ATTRIBUTE_LETTER[c.attribute]} but the hero's "
                                  f"{ATTR_NAME[c.attribute]} score is {scores[c.attribute]}: it can never be played",
                                  loc=s.loc, source=SRC_COST, value=c.cost, bound=scores[c.attribute],

@@ -430,6 +430,10 @@ def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tupl
     leader = facts["leader"]
     cls = facts["class"]
     facts["warrior"] = cls if isinstance(cls, Unknown) else cls.upper() in warrior_classes
+    if caps_only and leader is True:
+        # leaders_exempt=caps_only: a leader (the Hero general too) counts toward the melee
+        # minimum like a warrior when it is infantry armed for melee (the selector checks that)
+        facts["warrior"] = True
     facts["exempt"] = leader
     facts["exempt_min"] = False if caps_only else leader
     if not every and facts["type"] in ("mounted", "skirmisher", "creature"):
@@ -520,6 +524,7 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
     findings += _check_unit_leaders(lst, catalog)
+    findings += _check_protector(lst, catalog)
     findings += _check_standards(lst, catalog)
     findings += _check_shikigami(lst, catalog)
     findings += _check_peasants(lst, rules)
@@ -646,10 +651,16 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
         lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr_troop)
         if lo_u is None or lo_l is None:
             who = e.troop if lo_u is None else ldr_troop
-            out.append(Finding("error", "kensei.unit-leader-class",
-                               f"{e.troop.name}: class {who.troop_class or '?'} of '{who.name}' can neither lead "
-                               f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
-                               loc=e.loc + ("led_by",), source=src))
+            if who.troop_class is None:  # missing data: a warning naming the field, as everywhere
+                out.append(Finding("warning", "kensei.unit-leader-class",
+                                   f"{e.troop.name}: '{who.name}' has no 'troop_class' in its profile, so whether "
+                                   "it may lead or be led cannot be told; give 'troop_class' in a pack",
+                                   loc=e.loc + ("led_by",), source=src))
+            else:
+                out.append(Finding("error", "kensei.unit-leader-class",
+                                   f"{e.troop.name}: class {who.troop_class} of '{who.name}' can neither lead "
+                                   f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
+                                   loc=e.loc + ("led_by",), source=src))
         elif lo_l < lo_u:
             out.append(Finding("error", "kensei.unit-leader-class",
                                f"{e.troop.name}: leader '{ldr_troop.name}' (class {ldr_troop.troop_class}) is "
@@ -677,6 +688,33 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
             out.append(Finding("error", "kensei.unit-leader-twice",
                                f"'{_find(catalog, 'troops', tid).name}' leads {len(units)} units; a leader leads "
                                f"one unit", loc=e.loc + ("led_by",), source=src, value=len(units), bound=have))
+    return out
+
+
+def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
+    """"The Protector" (L7295-7312): with Kogen and Sato both in the army, Sato is deployed in
+    the unit Kogen leads, or, when Kogen leads none, joins him as a unit of two."""
+    src = f"{SEED}:7295-7312"
+    kogen = [e for e in lst.entries if e.troop is not None and normalize(e.troop.id) == "kogen"]
+    sato = [e for e in lst.entries if e.troop is not None and normalize(e.troop.id) == "sato"]
+    if not kogen or not sato:
+        return []
+    out = []
+    led = [e for e in lst.entries if e.troop is not None and e.led_by
+           and normalize(e.led_by) == "kogen" and e not in sato]
+    for s in sato:
+        if s.led_by and normalize(s.led_by) != "kogen":
+            out.append(Finding("error", "kensei.the-protector",
+                               f"Sato is led by '{s.led_by}', but with Kogen in the army Sato must be deployed "
+                               "in the unit Kogen leads (The Protector)", loc=s.loc + ("led_by",), source=src))
+        elif led:
+            out.append(Finding("info", "kensei.the-protector",
+                               f"Sato is deployed in the unit Kogen leads ({led[0].troop.name}) and uses its "
+                               "profile; +1 to the Protect the Leader roll (The Protector)", loc=s.loc, source=src))
+        else:
+            out.append(Finding("info", "kensei.the-protector",
+                               "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a "
+                               "unit of two miniatures (The Protector)", loc=s.loc, source=src))
     return out
 
 

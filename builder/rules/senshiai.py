@@ -421,9 +421,10 @@ def check_capital(deck: Deck, catalog) -> list[Finding]:
         out.append(_at(f, first, deck))
     for e in caps:
         if e.card.cost is not None and e.card.cost != 0:
-            out.append(_at(error("senshiai.capital-cost",
-                                 f"Capital '{e.card.name}' costs {cost_label(e.card.cost)}; "
-                                 "Capitals of the Basic Collection cost nulla (N)",
+            out.append(_at(warning("senshiai.capital-cost",
+                                 f"Capital '{e.card.name}' costs {cost_label(e.card.cost)}; the Capitals of the "
+                                 "Basic Collection cost nulla (N), and a Capital is never paid for: it begins "
+                                 "the game in place",
                                  loc=e.loc, source=f"{SEED}:66", value=cost_label(e.card.cost), bound="N"), e))
     return out
 
@@ -437,14 +438,15 @@ def check_size(deck: Deck, catalog, rules: dict) -> list[Finding]:
                          f"deck has {_plural(total, 'card')} but the agreed size is {deck.size}",
                          loc=("size",), source=SRC_DECK, value=total, bound=deck.size,
                          base="agreed deck size ('size')"))
-    if total > limit:
+    if deck.size is not None and deck.size > limit:  # one finding, at the size that was agreed
+        held = f"; the deck has {_plural(total, 'card')}" if total > limit else ""
+        out.append(error("senshiai.deck-max", f"agreed size {deck.size} > {limit} (the most a deck may hold){held}",
+                         loc=("size",), source=SRC_DECK, value=deck.size, bound=limit, base="max_deck_cards"))
+    elif total > limit:
         out.append(error("senshiai.deck-max", f"deck has {total} cards > {limit} (the most a deck may hold)",
                          loc=("cards",), source=SRC_DECK, value=total, bound=limit,
                          base="max_deck_cards"))
         _at(out[-1], None, deck)
-    if deck.size is not None and deck.size > limit:
-        out.append(error("senshiai.deck-max", f"agreed size {deck.size} > {limit} (the most a deck may hold)",
-                         loc=("size",), source=SRC_DECK, value=deck.size, bound=limit, base="max_deck_cards"))
     return out
 
 
@@ -464,7 +466,7 @@ def check_fields(deck: Deck, catalog) -> list[Finding]:
             msg = (f"'{e.card.name}' ({e.card.type}) does not state {', '.join(miss)}; a {ctype.name if ctype else e.card.type} "
                    f"must print {printed}" + ("; complete the card in a pack" if e.card.assumed else ""))
             src = SRC_FIELDS.get(e.card.type, f"{SEED}:49")
-        out.append(_at(error("senshiai.card-fields", msg, loc=e.loc, source=src, value=miss,
+        out.append(_at(warning("senshiai.card-fields", msg, loc=e.loc, source=src, value=miss,
                              base=f"fields a {e.card.type or 'card'} must print"), e))
     return out
 
