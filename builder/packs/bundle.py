@@ -167,32 +167,40 @@ def read_bundle(path: str) -> tuple[dict, list[dict], object]:
 
 
 def install_bundle_packs(packs: list[dict], force: bool = False, where: str = "bundle") -> list[str]:
-    """Install the packs of a bundle (each checked first); one line per pack."""
+    """Install the packs of a bundle; every pack is checked (and may replace an installed one)
+    before any is written. One line per pack."""
     import os
     import tempfile
 
     from builder.packs.manage import install_pack
     from builder.packs.sheet import dump_pack
 
-    out = []
-    for p in packs:
-        fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix="daimyo-bundle-")
-        try:
+    temps = []
+    try:
+        for p in packs:
+            fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix="daimyo-bundle-")
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(dump_pack(p))
-            try:
-                target, what = install_pack(tmp, force=force)
-            except DaimyoError as exc:  # the lines point into a temporary file: name the pack instead
-                from builder.paths import display_path
+            temps.append((p, tmp))
+        out = []
+        for dry in (True, False):
+            for p, tmp in temps:
+                try:
+                    target, what = install_pack(tmp, force=force, dry_run=dry)
+                except DaimyoError as exc:  # the lines point into a temporary file: name the pack instead
+                    from builder.paths import display_path
 
-                shown_tmp = {tmp, display_path(tmp)}
-                name = p.get("name") or p.get("pack")
-                raise DaimyoError([Diagnostic(f"{where}: pack '{name}'", 0, 0, d.message, code=d.code, hint=d.hint)
-                                   if d.file in shown_tmp else d for d in exc.diagnostics]) from None
-        finally:
+                    shown_tmp = {tmp, display_path(tmp)}
+                    name = p.get("name") or p.get("pack")
+                    raise DaimyoError([Diagnostic(where, 0, 0, f"pack '{name}': {d.message}", code=d.code,
+                                                  hint=d.hint) if d.file in shown_tmp else d
+                                       for d in exc.diagnostics]) from None
+                if not dry:
+                    out.append(f"pack {_label(p.get('name') or p.get('pack'), p.get('version'))}: {what}: {target}")
+        return out
+    finally:
+        for _, tmp in temps:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
-        out.append(f"pack {_label(p.get('name') or p.get('pack'), p.get('version'))}: {what}: {target}")
-    return out

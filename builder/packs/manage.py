@@ -109,7 +109,7 @@ def list_packs(system: str | None = None, base_dir: Path | None = None) -> list[
 
 # -- installing ----------------------------------------------------------------------------
 
-def install_pack(path: str | Path, force: bool = False) -> tuple[Path, str]:
+def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -> tuple[Path, str]:
     """Copy a valid pack into the user packs folder as ``<name>.yaml``; (target, what happened).
 
     An installed pack of the same name and the same content is left alone; one with other
@@ -136,6 +136,8 @@ def install_pack(path: str | Path, force: bool = False) -> tuple[Path, str]:
         raise UsageError(f"{target} holds {what} of pack '{ident.name}'"
                          + (" with other content" if old is not None and old.version == ident.version else ""),
                          "pass --force to replace it")
+    if dry_run:  # checked and allowed: what would happen
+        return target, "installed" if old is None else f"replaced version {old.version or '(none)'}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

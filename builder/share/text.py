@@ -676,9 +676,30 @@ def _split_names(p: _Parser, f, v: str) -> list[str]:
 def _check_name(p: _Parser, f, name: str, no: int, col: int) -> None:
     if not p.r.knows(f):
         return
-    if p.r.find(f, name)[1] is None:
+    if p.r.find(f, name)[1] is None and not _pack_knows(p, f, name):
         hint = p.r.suggest(f, name)
         p.warn(no, col, f"unknown {f.what} '{name}'" + (f"; {hint}" if hint else ""))
+
+
+def _pack_knows(p: _Parser, f, name: str) -> bool:
+    """True when a pack the list names (found here by name) knows ``name``: no warning then."""
+    if not p.doc.get("packs"):
+        return False
+    r = getattr(p, "pack_resolver", None)
+    if r is None:
+        r = False
+        try:
+            from builder.catalog.loader import load_catalog
+            from builder.packs.resolve import resolve_recorded
+
+            paths = [resolve_recorded(pk, p.doc, None, p.system, names_only=True) for pk in p.doc["packs"]]
+            paths = [str(x) for x in paths if x is not None]
+            if paths:
+                r = Resolver(p.system, load_catalog(p.system, paths))
+        except Exception:  # a broken pack only costs the warning
+            r = False
+        p.pack_resolver = r
+    return bool(r) and r.find(f, name)[1] is not None
 
 
 def _card_line(p: _Parser, line: str, no: int, col: int) -> None:
