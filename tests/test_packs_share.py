@@ -59,6 +59,6 @@ def test_bundle_with_a_broken_pack_is_refused_before_anything_is_installed(cli, 
     (tmp_path / "b.yaml").write_text(text)
     r = cli("import", "b.yaml", "-o", "deck.yaml", "--install-packs")
     assert r.code == 2
-    assert r.stderr.startswith("b.yaml:0:0: error catalog.value: pack 'Senshiai example cards': cards[")
+    assert r.stderr.startswith("b.yaml: error catalog.value: pack 'Senshiai example cards': cards[")
     assert "power 'lots'" in r.stderr and len(r.stderr.splitlines()) == 1
     assert not (tmp_path / "deck.yaml").exists()
