@@ -105,3 +105,11 @@ def test_cli_startup_does_not_load_the_web_stack():
             f"{WEB_STACK!r} or m.startswith('builder.web')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_analytics_is_pure_computation():
+    """Statistics, odds, hands and the simulation driver compute; the CLI prints, render draws."""
+    for path in modules("analytics"):
+        bad = {m for m in imports_of(path) if m.startswith(("builder.render", "builder.cli", "builder.commands",
+                                                             "reportlab", "typer", "PIL"))}
+        assert not bad, f"{path.name} imports {bad}"

@@ -292,3 +292,24 @@ def test_simulate_bad_input_is_one_line(cli, tmp_path):
     assert r.code == 1 and "bad.yaml:3:" in r.stderr and "deck has 2 cards" in r.stderr
     r = cli("satsuma", "simulate", "--samurai", str(tmp_path / "missing.yaml"))
     assert r.code == 2 and "Traceback" not in r.stderr
+
+
+def test_progress_bar_only_on_a_terminal(game):
+    import io
+
+    from builder.commands.analytics import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty, pipe = Tty(), io.StringIO()
+    for stream in (tty, pipe):
+        bar = Progress(300, "simulating", stream=stream)
+        simu.run(game, 300, 2, jobs=1, progress=bar)
+        bar.close()
+    assert "\rsimulating [" in tty.getvalue() and "100% 300/300" in tty.getvalue()
+    assert pipe.getvalue() == ""
+    quiet = Tty()
+    Progress(300, "simulating", enabled=False, stream=quiet)(150)  # --format json: never drawn
+    assert quiet.getvalue() == ""
