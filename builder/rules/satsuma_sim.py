@@ -267,8 +267,10 @@ def _best_discards(hand: Sequence[int], table: core.RoleTable, limit: int, weak:
         return out[:limit]
     if duals:
         best, who, out = _assign(hand, table)
+    used = set(who)
+    used.update(out)
     for pos in range(len(hand)):
-        if pos not in who and pos not in out:
+        if pos not in used:
             out.append(pos)
             if len(out) == limit:
                 return out
