@@ -64,7 +64,6 @@ def _judge(ld, rows, idx) -> dict:
     if system == "satsuma":
         from builder.rules import satsuma as core
 
-        pcs = []
         by_name = {}
         for e in ld.lst.entries:
             pc = e.custom if e.custom is not None else (core.play_card(e.card, ld.rules) if e.card else None)
