@@ -79,7 +79,7 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool = Tru
     title = f" \"{res.name}\"" if res.name else ""
     lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
     if res.summary:
-        lines.extend(_wrap("  summary: ", [f"{k} {_fmt(v)}" for k, v in res.summary.items()]))
+        lines.extend(_wrap("  summary: ", summary_items(res.summary, explain)))
     rules = res.house_rules if all_rules else res.house_rules_agreed
     if rules:
         shown = []
@@ -95,9 +95,43 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool = Tru
             for item in f.counted:
                 lines.append(f"      counted: {item}")
         if explain and (f.value is not None or f.bound is not None):
-            lines.append(f"      value {_fmt(f.value)}, bound {_fmt(f.bound)}"
-                         + (f", base {_fmt(f.base)}" if f.base is not None else ""))
+            parts = [f"{k} {_fmt(v)}" for k, v in (("value", f.value), ("bound", f.bound), ("base", f.base))
+                     if v is not None]
+            lines.append("      " + ", ".join(parts))
     return lines
+
+
+ALWAYS_SHOWN = {"points", "limit", "left", "cards", "action_cards", "hero_points", "players"}
+
+
+def summary_items(summary: dict, explain: bool = False) -> list[str]:
+    """The summary as "key value" items: points used, the limit and the points left first;
+    a counter of zero, and a value not known, only with ``explain``; "melee 120 (60%)" for a
+    value with its percentage."""
+    items = []
+    keys = list(summary)
+    if "points" in summary and "limit" in summary and isinstance(summary["points"], (int, float)) \
+            and isinstance(summary["limit"], (int, float)):
+        left = summary["limit"] - summary["points"]
+        items += [f"points {_fmt(summary['points'])}", f"limit {_fmt(summary['limit'])}",
+                  f"left {_fmt(left)}" if left >= 0 else f"over by {_fmt(-left)}"]
+        keys = [k for k in keys if k not in ("points", "limit")]
+    for k in keys:
+        v = summary[k]
+        if k.endswith("_percent") and k[:-len("_percent")] in summary:
+            continue  # shown with its value
+        if v is None:
+            if explain or k in ALWAYS_SHOWN:
+                items.append(f"{k} unknown")
+            continue
+        if not explain and k not in ALWAYS_SHOWN and not isinstance(v, bool) and v == 0:
+            continue
+        text = f"{k} {_fmt(v)}"
+        pct = summary.get(f"{k}_percent")
+        if pct is not None and (explain or v):
+            text += f" ({_fmt(pct)}%)"
+        items.append(text)
+    return items
 
 
 def _wrap(head: str, items: list[str], width: int = 100) -> list[str]:
@@ -114,6 +148,8 @@ def _wrap(head: str, items: list[str], width: int = 100) -> list[str]:
 
 
 def _fmt(v) -> str:
+    if v is None:
+        return "unknown"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float) and v.is_integer():

@@ -8,6 +8,7 @@ move. ``daimyo why``, the editing commands and ``options`` all read the same ans
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from builder.findings import CheckResult, Finding
@@ -55,8 +56,19 @@ def number(v):
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+# "(over by N)" belongs to rules that count or add up (points, cards, units, models, copies),
+# never to clan or occult rules nor to a card's cost against a score
+_COUNTED = re.compile(r"-(max|min|size|count)$")
+_NOT_COUNTED = re.compile(r"spiritual|onmyouji|komuso|shikigami|realm|clan|living|common|cost-exceeds|"
+                          r"kuroi-te|hattori|otokodate|sohei|kuge|buke")
+
+
 def gap(f: Finding) -> str:
-    """" (over by N)" for a maximum, " (short by N)" for a minimum, "" otherwise."""
+    """" (over by N)" for a maximum, " (short by N)" for a minimum of a count or points rule,
+    "" otherwise."""
+    code = f.code or ""
+    if not _COUNTED.search(code) or _NOT_COUNTED.search(code):
+        return ""
     v, b = number(f.value), number(f.bound)
     if v is None or b is None or v == b:
         return ""

@@ -1,0 +1,40 @@
+"""Messages a player can act on: the summary says what is left, no Python None, "(over by N)"
+only where something is counted."""
+
+from __future__ import annotations
+
+from builder.findings import Finding
+from builder.lists.compare import gap
+
+from conftest import ROOT
+
+EX = ROOT / "examples"
+
+
+def test_kensei_summary_shows_points_left_and_hides_zero_counters(cli):
+    r = cli("check", EX / "kensei-buke.yaml")
+    summary = r.stdout.split("  summary: ", 1)[1].split("\n  house rules", 1)[0]
+    assert summary.startswith("points 200, limit 200, left 0, ")
+    assert "melee 120 (60%)" in summary and "ranged 60 (30%)" in summary
+    assert "cavalry" not in summary and "firearms" not in summary and "_percent" not in summary
+    r = cli("check", EX / "kensei-kuge.yaml")
+    assert "points 195, limit 200, left 5, " in r.stdout
+    r = cli("check", EX / "kensei-buke.yaml", "--explain")
+    assert "cavalry 0 (0%)" in r.stdout and "left 0" in r.stdout
+
+
+def test_no_python_none_in_check_output(cli, tmp_path):
+    hero = tmp_path / "hero.yaml"
+    assert cli("new", "herocard", "--hero", "Samurai", "-o", hero).code == 0
+    for args in ((hero,), (hero, "--explain"), (EX / "satsuma-samurai.yaml", "--explain")):
+        r = cli("check", *args)
+        assert "None" not in r.stdout, r.stdout
+    assert "hero_points unknown" in cli("check", hero).stdout
+
+
+def test_over_by_only_on_count_and_points_rules():
+    assert gap(Finding("error", "senshiai.deck-size", "m", value=51, bound=50)) == " (over by 1)"
+    assert gap(Finding("error", "kensei.melee-min", "m", value=45, bound=50)) == " (short by 5)"
+    assert gap(Finding("warning", "herocard.cost-exceeds-score", "m", value=11, bound=9)) == ""
+    assert gap(Finding("error", "kensei.spiritual-max", "m", value=2, bound=1)) == ""
+    assert gap(Finding("error", "kensei.kuroi-te-komuso", "m", value=1, bound=0)) == ""
