@@ -38,10 +38,10 @@ def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckR
     lst, findings = mod.load_list(doc, catalog)
     findings = list(findings) + list(mod.check(lst, catalog, rules))
     summary = mod.summary(lst, catalog, rules)
-    from builder.rulebooks import humanize
-
     for f in findings:
         if ".txt:" in f.message:  # a rulebook reference inside the message: title, section, line
+            from builder.rulebooks import humanize
+
             f.message = humanize(f.message, bare=False)
         if f.loc is not None and f.line is None:
             f.line, f.col = doc.at(f.loc)

@@ -294,7 +294,7 @@ def catalog_systems():
 def catalog_list(
     system: str = typer.Argument(..., help="the game system"),
     section: Optional[str] = typer.Argument(None, help="a section such as troops, abilities, cards"),
-    where: list[str] = typer.Option([], "--where", "-w", help="filter FIELD=VALUE (e.g. type=troop, clan=buke)"),
+    where: list[str] = typer.Option([], "--where", "-w", help="filter: FIELD=VALUE, FIELD~TEXT (contains, any case), FIELD<N, >, <=, >=, != (e.g. clan=buke, name~samurai, cost<10)"),
     pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to include."),
 ):
     """List the entries of a system, optionally one section, filtered by fields."""

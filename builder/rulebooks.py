@@ -14,11 +14,17 @@ from functools import lru_cache
 
 # One reference: FILE:LINE or FILE:FIRST-LAST.
 _REF = r"(?P<file>[0-9]{3}_[0-9a-f]{16}\.txt):(?P<a>[0-9]+)(?:\s*[-\u2013]\s*(?P<b>[0-9]+))?"
-REF = re.compile(_REF)
-# A run of references joined by ", " or "; " (the form catalog sources and messages use).
-_RUN = re.compile(rf"{_REF}(?:\s*[,;]\s*{_REF.replace('?P<file>', '').replace('?P<a>', '').replace('?P<b>', '')})*")
-# Bare line references of the catalog's notes: L5960, L5898-5899.
-_BARE = re.compile(r"\bL(?P<a>[0-9]{1,5})(?:-(?P<b>[0-9]{1,5}))?\b")
+_ONE = r"[0-9]{3}_[0-9a-f]{16}\.txt:[0-9]+(?:\s*[-\u2013]\s*[0-9]+)?"
+
+
+@lru_cache(maxsize=None)
+def _rx(name: str) -> re.Pattern:
+    """The patterns, compiled when first needed (start-up stays fast)."""
+    if name == "ref":
+        return re.compile(_REF)
+    if name == "run":  # a run of references joined by ", " or "; "
+        return re.compile(rf"{_ONE}(?:\s*[,;]\s*{_ONE})*")
+    return re.compile(r"\bL(?P<a>[0-9]{1,5})(?:-(?P<b>[0-9]{1,5}))?\b")  # the notes' L5960, L5898-5899
 
 
 @dataclass(frozen=True)
@@ -72,7 +78,7 @@ def rulebook_of(system: str) -> Rulebook | None:
 
 
 def _parse(source: str) -> list[tuple[str, int, int]]:
-    return [(m["file"], int(m["a"]), int(m["b"] or m["a"])) for m in REF.finditer(source)]
+    return [(m["file"], int(m["a"]), int(m["b"] or m["a"])) for m in _rx("ref").finditer(source)]
 
 
 def _lines(ranges: list[tuple[int, int]]) -> str:
@@ -134,9 +140,9 @@ def humanize(text: str | None, bare: bool = True) -> str:
     if not text:
         return text or ""
     if ".txt:" in text:
-        text = _RUN.sub(lambda m: format_source(m.group(0), inline=_in_parens(text, m)), text)
+        text = _rx("run").sub(lambda m: format_source(m.group(0), inline=_in_parens(text, m)), text)
     if bare and "L" in text:
-        text = _BARE.sub(lambda m: f"line {m['a']}" if not m["b"] else f"lines {m['a']}-{m['b']}", text)
+        text = _rx("bare").sub(lambda m: f"line {m['a']}" if not m["b"] else f"lines {m['a']}-{m['b']}", text)
     return text
 
 

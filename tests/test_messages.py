@@ -38,3 +38,28 @@ def test_over_by_only_on_count_and_points_rules():
     assert gap(Finding("warning", "herocard.cost-exceeds-score", "m", value=11, bound=9)) == ""
     assert gap(Finding("error", "kensei.spiritual-max", "m", value=2, bound=1)) == ""
     assert gap(Finding("error", "kensei.kuroi-te-komuso", "m", value=1, bound=0)) == ""
+
+
+def test_catalog_list_filters_like_why_and_add(cli):
+    r = cli("catalog", "list", "kensei", "troops", "--where", "clan=buke")
+    assert "  Peasants" in r.stdout  # every clan may take them, as 'why' and 'add' accept
+    r = cli("catalog", "list", "kensei", "troops", "--where", "name~SAMURAI")
+    names = [ln.split("  (")[0].strip().replace(" [assumed]", "") for ln in r.stdout.splitlines()[1:]]
+    assert "Samurai Yari" in names and "Yumi Samurai" in names and "Taisho Samurai" in names
+    assert all("samurai" in n.lower() for n in names)
+    r = cli("catalog", "list", "kensei", "troops", "--where", "cost<10")
+    assert "Samurai Yari" in r.stdout and "Taisho Buke" not in r.stdout
+    r = cli("catalog", "list", "kensei", "troops", "--where", "cost>=20", "--where", "clan=buke")
+    assert "Taisho Buke" in r.stdout and "Samurai Yari" not in r.stdout
+    r = cli("catalog", "list", "kensei", "troops", "--where", "cost")
+    assert r.code == 2 and "name~samurai" in r.stderr
+
+
+def test_assumed_fields_are_counted_and_tagged(cli):
+    r = cli("catalog", "list", "kensei", "troops")
+    assert "Samurai Yari [assumed]" in r.stdout  # sourced, with an assumed class and weapon
+    r = cli("catalog", "check", "--system", "kensei")
+    import re
+
+    n = int(re.search(r"kensei: ok, \d+ entries \((\d+) with assumed fields\)", r.stdout).group(1))
+    assert n >= 35

@@ -41,18 +41,70 @@ def _shown(key, value) -> str:
     return str(value)
 
 
-def _matches(entry, filters: list[tuple[str, str]]) -> bool:
+_OPS = ("<=", ">=", "!=", "~", "=", "<", ">")
+
+
+def parse_filter(text: str) -> tuple[str, str, str]:
+    """``name~samurai``, ``cost<10``, ``clan=buke`` -> (field, operator, value)."""
+    at = min(((text.find(op), op) for op in _OPS if op in text), default=None)
+    if at is None or at[0] <= 0:
+        raise UsageError(f"filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER",
+                         "e.g. --where clan=buke, --where name~samurai, --where cost<10")
+    i = at[0]
+    op = next(o for o in _OPS if text.startswith(o, i))
+    return text[:i].strip(), op, text[i + len(op):].strip()
+
+
+def _number(v):
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return v
+    try:
+        return float(str(v))
+    except ValueError:
+        return None
+
+
+def _one(have, op: str, want: str) -> bool:
+    if op == "~":
+        return normalize(want) in normalize(str(have))
+    if op in ("=", "!="):
+        same = normalize(str(have)) == normalize(want) or (isinstance(have, bool) and want.lower() in (
+            ("true", "yes") if have else ("false", "no")))
+        return same if op == "=" else not same
+    a, b = _number(have), _number(want)
+    if a is None or b is None:
+        return False
+    return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
+
+
+def _matches(entry, filters: list[tuple[str, str, str]]) -> bool:
     d = _fields(entry)
-    for key, want in filters:
+    for key, op, want in filters:
         if key not in d and f"{key}s" in d:
             key = f"{key}s"  # clan=buke also matches a list field 'clans'
         if key not in d:
+            if op == "!=":
+                continue
             return False
         have = d[key]
         values = have if isinstance(have, list) else [have]
-        if not any(normalize(str(v)) == normalize(want) for v in values):
+        if key == "clans" and op == "=" and any(normalize(str(v)) == "any" for v in values):
+            continue  # a troop every clan may take (Peasants): what 'why' and 'add' accept
+        hits = [_one(v, op, want) for v in values]
+        if not (all(hits) if op == "!=" else any(hits)):
             return False
     return True
+
+
+def has_assumed(entry) -> bool:
+    """An entry with an ``assumed`` field anywhere (itself or a value inside it)."""
+    if isinstance(entry, dict):
+        return "assumed" in entry and bool(entry["assumed"]) or any(has_assumed(v) for v in entry.values())
+    if isinstance(entry, list):
+        return any(has_assumed(v) for v in entry)
+    return False
 
 
 def list_entries(system: str, section: str | None, where: list[str], packs=()) -> list[str]:
@@ -65,12 +117,7 @@ def list_entries(system: str, section: str | None, where: list[str], packs=()) -
             hint = did_you_mean(section, sections) or "sections: " + ", ".join(sections)
             raise UsageError(f"{system} has no section '{section}'", hint)
         sections = [section]
-    filters = []
-    for w in where:
-        if "=" not in w:
-            raise UsageError(f"filter '{w}' is not FIELD=VALUE", "e.g. --where type=troop")
-        k, v = w.split("=", 1)
-        filters.append((k.strip(), v.strip()))
+    filters = [parse_filter(w) for w in where]
     lines = []
     for sec in sections:
         rows = [e for e in cat.records(sec) if _matches(e, filters)]
@@ -78,7 +125,7 @@ def list_entries(system: str, section: str | None, where: list[str], packs=()) -
             continue
         lines.append(f"{sec} ({len(rows)}):")
         for e in rows:
-            tag = " [example]" if cat.is_example(sec, e) else (" [assumed]" if e.get("assumed") and not e.get("source") else "")
+            tag = " [example]" if cat.is_example(sec, e) else (" [assumed]" if has_assumed(e) else "")
             extra = _short(e)
             lines.append(f"  {e['name']}{tag}" + (f"  ({extra})" if extra else ""))
     if not lines:
@@ -158,9 +205,9 @@ def check_catalogs(system: str | None, packs=()) -> list[str]:
             diags.extend(exc.diagnostics)
             continue
         n = sum(len(cat.records(sec)) for sec in cat.sections())
-        assumed = sum(1 for sec in cat.sections() for e in cat.records(sec) if e.get("assumed") and not e.get("source"))
+        assumed = sum(1 for sec in cat.sections() for e in cat.records(sec) if has_assumed(e))
         extra = f" with {len(by_system[s])} pack(s)" if by_system[s] else ""
-        lines.append(f"{s}: ok, {n} entries ({assumed} assumed), {len(cat.raw.get('house_rules') or [])} house rules{extra}")
+        lines.append(f"{s}: ok, {n} entries ({assumed} with assumed fields), {len(cat.raw.get('house_rules') or [])} house rules{extra}")
     if diags:
         exc = CatalogError(diags)
         exc.ok_lines = lines
