@@ -492,3 +492,44 @@ def test_a_share_code_never_reads_pack_files_outside_the_packs_folders(cli, tmp_
     r = cli("show", code)
     assert "packs: Top secret" not in r.stdout  # the check used no pack of that name
     assert r.stderr.count("is missing here; checked without it") == 2, r
+
+
+# -- paper sizes ----------------------------------------------------------------------------------
+
+PAPER_DOCS = {
+    "roster": ("print", ROOT / "examples" / "kensei-buke.yaml", "--unit-cards"),
+    "setup sheet": ("print", ROOT / "examples" / "senji-three-daimyo.yaml"),
+    "card sheet": ("print", ROOT / "examples" / "satsuma-samurai.yaml"),
+    "player aid": ("aid", "senji", "--players", "6"),
+    "alignment sheet": ("print-test",),
+}
+
+
+@pytest.mark.parametrize("paper", ["300000x300000", "49x297", "210x2001", "0x0", "-5x100"])
+def test_paper_outside_the_range_is_one_line(cli, tmp_path, paper):
+    for args in PAPER_DOCS.values():
+        r = cli(*args, "--paper", paper, "-o", tmp_path / "p.pdf")
+        assert r.code == 2
+        (line,) = r.stderr.splitlines()
+        assert line.startswith("daimyo: error:") and paper in line, r
+        if not paper.startswith(("0", "-")):
+            assert "out of range: each side from 50 to 2000 mm" in line
+    assert not (tmp_path / "p.pdf").exists()
+
+
+def test_paper_sizes_across_the_range_print_or_say_what_does_not_fit(cli, tmp_path):
+    """Small, narrow, wide and huge papers inside the range: every document prints, or says in
+    one line that it does not fit and which paper to use; never a layout traceback."""
+    for paper in ("50x50", "60x297", "297x60", "100x100", "105x148", "148x210", "2000x50", "1200x1200"):
+        for what, args in PAPER_DOCS.items():
+            out = tmp_path / f"{paper}.pdf"
+            r = cli(*args, "--paper", paper, "-o", out, "--force")
+            assert r.code in (0, 2), (paper, what, r)
+            if r.code == 2:
+                (line,) = r.stderr.splitlines()
+                assert ("does not fit on" in line and paper.replace("x", "x") in line), (paper, what, r)
+            else:
+                assert out.stat().st_size > 1000
+    # A5 fits every document
+    for what, args in PAPER_DOCS.items():
+        assert cli(*args, "--paper", "148x210", "-o", tmp_path / "a5.pdf", "--force").code == 0, what

@@ -75,6 +75,31 @@ def load_checked(path):
     return doc, catalog, lst, result
 
 
+class _fits:
+    """Turns reportlab's layout failure (a table or block wider or taller than the page, on a
+    small paper) into one line saying that the document does not fit the paper."""
+
+    def __init__(self, what: str, paper: tuple[float, float]):
+        self.what, self.paper = what, paper
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if exc is None or not isinstance(exc, Exception) or isinstance(exc, UsageError):
+            return False
+        from_reportlab = False
+        while tb is not None:
+            if "reportlab" in tb.tb_frame.f_code.co_filename:
+                from_reportlab = True
+            tb = tb.tb_next
+        if not from_reportlab or not (type(exc).__name__ == "LayoutError" or isinstance(exc, ValueError)):
+            return False
+        w, h = self.paper
+        raise UsageError(f"the {self.what} does not fit on {w:g}x{h:g} mm paper",
+                         "use a larger --paper such as 148x210 (A5) or a4") from None
+
+
 def render_list(path, out_path, force: bool = False, **options) -> Path:
     """Print a list (see the module docstring). Returns the written path."""
     from builder.render.layout import paper_size
@@ -93,14 +118,17 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     if doc.system in CARD_SYSTEMS:
         from builder.render.cards import render_cards
 
-        return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
+        with _fits("card sheet", paper):
+            return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
     if doc.system == "kensei":
         mod = _optional_module("builder.render.roster", "printing a Kensei roster")
-        return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
-                                 unit_cards=unit_cards)
+        with _fits("roster", paper):
+            return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
+                                     unit_cards=unit_cards)
     if doc.system == "senji":
         mod = _optional_module("builder.render.setup_sheet", "printing a Senji setup sheet")
-        return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
+        with _fits("setup sheet", paper):
+            return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
     raise UsageError(f"cannot print lists of system '{doc.system}'")
 
 
@@ -117,7 +145,9 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
     if not force and exists(out):
         raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
     mod = _optional_module("builder.render.aids", "printing a player aid")
-    return mod.render_aid(key, out, paper=paper_size(paper), force=force, players=players)
+    size = paper_size(paper)
+    with _fits("player aid", size):
+        return mod.render_aid(key, out, paper=size, force=force, players=players)
 
 
 def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: bool = False) -> Path:
@@ -125,4 +155,6 @@ def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: 
     from builder.render.cards import render_test_sheet as _render
     from builder.render.layout import paper_size
 
-    return _render(out_path, paper_size(paper), duplex=duplex, force=force)
+    size = paper_size(paper)
+    with _fits("alignment sheet", size):
+        return _render(out_path, size, duplex=duplex, force=force)

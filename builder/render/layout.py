@@ -157,9 +157,13 @@ def paper_size(name: str) -> tuple[float, float]:
         return PAPERS[key]
     m = re.fullmatch(_NUM + r"\s*[x×]\s*" + _NUM + r"\s*(?:mm)?", key)
     if m:
+        from builder.limits import MAX_PAPER_MM, MIN_PAPER_MM
+
         w, h = float(m.group(1)), float(m.group(2))
-        if w > 0 and h > 0:
+        if MIN_PAPER_MM <= w <= MAX_PAPER_MM and MIN_PAPER_MM <= h <= MAX_PAPER_MM:
             return (w, h)
+        raise UsageError(f"paper '{name}' is out of range: each side from {MIN_PAPER_MM:g} to {MAX_PAPER_MM:g} mm",
+                         "e.g. a4, letter or 105x148 (A6)")
     raise UsageError(f"unknown paper '{name}'", "use a4, letter or WxH in millimetres such as 210x297")
 
 
