@@ -10,7 +10,7 @@ List documents use the contract form without a code (``FILE:LINE:COL: error: MES
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
@@ -115,26 +115,6 @@ class UsageError(DaimyoError):
 
     def lines(self) -> list[str]:
         return [one_line(_readable(f"daimyo: error: {d.message}")) for d in self.diagnostics]
-
-
-@dataclass
-class DiagnosticBag:
-    """Collects diagnostics so that all problems are reported at once."""
-
-    items: list[Diagnostic] = field(default_factory=list)
-
-    def add(self, *args, **kwargs) -> None:
-        self.items.append(Diagnostic(*args, **kwargs))
-
-    def extend(self, other) -> None:
-        self.items.extend(other)
-
-    def __bool__(self) -> bool:
-        return bool(self.items)
-
-    def raise_if_any(self, cls=DaimyoError) -> None:
-        if self.items:
-            raise cls(sorted(self.items, key=lambda d: (d.file, d.line, d.col)))
 
 
 class UnknownSystem(UsageError):

@@ -113,3 +113,20 @@ def test_analytics_is_pure_computation():
         bad = {m for m in imports_of(path) if m.startswith(("builder.render", "builder.cli", "builder.commands",
                                                              "reportlab", "typer", "PIL"))}
         assert not bad, f"{path.name} imports {bad}"
+
+
+def test_library_never_imports_the_command_line():
+    """The CLI and the web builder are faces on the library; the library imports neither."""
+    for sub in ("lists", "systems", "rules", "catalog", "share", "render"):
+        for path in modules(sub):
+            bad = {m for m in imports_of(path) if m.startswith(("builder.cli", "builder.commands", "builder.web",
+                                                                 "typer"))}
+            assert not bad, f"{sub}/{path.name} imports {bad}"
+    for name in ("api.py", "check.py"):
+        assert not {m for m in imports_of(PKG / name) if m.startswith(("builder.cli", "builder.commands"))}
+
+
+def test_game_systems_do_not_print():
+    for path in modules("systems"):
+        bad = {m for m in imports_of(path) if m.startswith(("builder.render", "reportlab", "PIL"))}
+        assert not bad, f"systems/{path.name} imports {bad}"

@@ -800,30 +800,6 @@ def _bounds(r, ctx: Context, measure_unit: str, sess: _Session | None = None):
     return out
 
 
-def _evaluate_one(r, items: list[Item], ctx: Context, gaps: dict,
-                  sess: _Session | None = None, hit=None) -> list[Finding]:
-    out: list[Finding] = []
-    measure_unit = f" {ctx.unit}" if r.count == "points" else ""
-    state, bounds = _bounds(r, ctx, measure_unit, sess)
-    if state != "ok":
-        return [_skipped(r, state, bounds, ctx)]
-    plus = _plus(r, ctx)
-    extra = 0
-    for p in plus:
-        extra += p[0]
-    for key, group in _groups(r, items, ctx, gaps, sess, hit):
-        value = _exact(_measure_exact(r.count, group) + extra)
-        for kind, bv, bound in bounds:
-            if kind == "min" and value >= bound:
-                continue
-            if kind == "max" and value <= bound:
-                continue
-            if kind == "exactly" and value == bound:
-                continue
-            out.append(_violation(r, kind, bv, bound, value, group, plus, ctx, key))
-    return out
-
-
 def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], plus, ctx: Context,
                key) -> Finding:
     op = "<" if (kind == "min" or (kind == "exactly" and value < bound)) else ">"

@@ -18,7 +18,7 @@ Rules core (usable on their own, e.g. by a play aid or by card-face printing):
 Deck checks (``check``): exactly one Capital costing nulla; the agreed size; the
 maximum of 200 cards (house rule ``max_deck_cards``); every card states the fields
 its Type requires; troops that can never be recruited; events without any possible
-target in the deck; the cost curve.
+target in the deck. The summary carries the cost curve.
 """
 
 from __future__ import annotations
@@ -527,14 +527,6 @@ def cost_curve(deck: Deck) -> dict[str, int]:
         key = cost_label(e.card.cost)
         curve[key] = curve.get(key, 0) + e.count
     return curve
-
-
-def check_cost_curve(deck: Deck) -> list[Finding]:
-    if not deck.known():
-        return []
-    curve = cost_curve(deck)
-    text = ", ".join(f"{k} {v}" for k, v in curve.items() if v or k in ROMAN)
-    return [info("senshiai.cost-curve", f"cost curve: {text}", loc=("cards",), source=SRC_COST, value=curve)]
 
 
 def summary(deck: Deck, catalog, rules: dict) -> dict:

@@ -267,7 +267,3 @@ def _reads_back(doc: dict, text: str, fmt: str) -> str:
                      "export it as YAML or JSON (--to yaml), or as a share code (--to code)")
 
 
-def import_export(text: str, fmt: str, file: str = "<list>", system: str | None = None) -> str:
-    """Convenience: read ``text`` in any format and write it in ``fmt``."""
-    imp = parse_source_text(text, file, system)
-    return export_doc(imp.doc, fmt, summary_of(imp))
