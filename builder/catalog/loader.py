@@ -195,8 +195,10 @@ def list_sections(model_cls) -> list[str]:
 def catalog_files(system: str) -> list[Path]:
     """The system's catalog files (listed again only when the folder changes)."""
     from builder.paths import catalog_dir
+    from builder.systems import get, is_system
 
-    folder = catalog_dir() / system
+    own = get(system).catalog_dir if is_system(system) else None
+    folder = Path(own) if own is not None else catalog_dir() / system
     try:
         stamp = os.stat(folder).st_mtime_ns
     except OSError:
@@ -226,10 +228,12 @@ def _fingerprint(paths: list[Path]) -> str:
 
 def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bool = True) -> Catalog:
     """The validated catalog of ``system`` with ``packs`` applied, from the cache when fresh."""
-    if system not in SYSTEMS:
+    from builder.systems import ids, is_system
+
+    if not is_system(system):
         raise CatalogError(Diagnostic("daimyo", 0, 0, f"unknown system '{system}'",
-                                      code="catalog.system", hint=did_you_mean(system, SYSTEMS) or
-                                      "systems: " + ", ".join(SYSTEMS)))
+                                      code="catalog.system", hint=did_you_mean(system, ids()) or
+                                      "systems: " + ", ".join(ids())))
     files = catalog_files(system)
     pack_paths = []
     for p in packs:

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from builder import SYSTEMS
 from builder.errors import Diagnostic, ListError
 from builder.limits import number_problem
 from builder.names import did_you_mean
@@ -79,6 +78,9 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
                                    f"'daimyo pack check {file}'?",
                                    hint="a pack adds catalog entries; a list names cards or troops "
                                         "and may use packs with 'packs: [NAME]'"))
+    from builder.systems import ids
+
+    SYSTEMS = ids()  # noqa: N806 - the registered game systems
     diags = []
     system = data.get("system")
     if "system" not in data:

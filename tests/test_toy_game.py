@@ -1,0 +1,64 @@
+"""A sixth game, registered from the tests alone (tests/toygame.py and tests/data/toygame/):
+it is checked, edited, asked why, offered, and exported through the same library calls as
+the five games, without any change to daimyo's own files."""
+
+import pytest
+
+import builder
+from builder.systems import register, unregister
+
+
+@pytest.fixture
+def toy():
+    import toygame
+
+    register(toygame.SYSTEM)
+    yield toygame.SYSTEM
+    unregister("toygame")
+
+
+def test_found_by_id_and_alias(toy):
+    assert builder.find_system("Toy Duel") is toy
+    assert "toygame" in [s.id for s in builder.list_systems()]
+
+
+def test_new_add_check_why_options(toy, tmp_path):
+    ed, notes = builder.ListEditor.new("toy", tmp_path / "deck.yaml", name="Two foxes")
+    assert notes == ["a toy deck holds 4 cards"]
+    change = ed.add("red fox", 2)
+    assert change.notes == ["added 2 Red Fox (2 in the deck)"]
+    assert [f.code for f in ed.check().findings] == ["toy.deck-size"]
+    change = ed.add("Red Fox")
+    assert [f.code for f in change.breaks] == ["toy.copies-max"]  # 3 copies > 2, said at once
+    ed.undo()
+    ed.add("Blue Crane", 2)
+    assert ed.check().legal and ed.check().summary == {"cards": 4, "size": 4, "cost": 6}
+    ed.save()
+    assert builder.check(tmp_path / "deck.yaml").legal
+    why = ed.why("Golden Dragon")
+    assert not why.ok and why.breaks[0].finding.code == "toy.deck-size"
+    rows = {o.name: o for o in builder.options(ed)}
+    assert set(rows) == {"Red Fox", "Blue Crane", "Green Turtle", "Golden Dragon"}
+    assert rows["Golden Dragon"].cost == 5 and rows["Golden Dragon"].left == -1
+    assert rows["Red Fox"].code == "toy.copies-max"
+    with pytest.raises(builder.UsageError, match="unknown card 'Red Fax'.*did you mean 'Red Fox'"):
+        ed.add("Red Fax")
+
+
+def test_command_line_edits_and_checks(toy, tmp_path, cli):
+    deck = tmp_path / "deck.yaml"
+    r = cli("new", "toy duel", "-o", deck)
+    assert r.code == 0 and "error toy.deck-size: deck has 0 cards but must have 4" in r.stdout
+    r = cli("add", deck, "Green Turtle", "--count", "3")
+    assert r.stdout.splitlines()[:2] == [
+        "added 3 Green Turtle (3 in the deck)",
+        f"{deck}:3:17: error toy.copies-max: 3 copies of 'Green Turtle' > 2"]
+    r = cli("check", deck)
+    assert r.code == 1 and "toy.copies-max" in r.stdout
+    r = cli("why", deck, "Red Fox")
+    assert r.code == 0 and r.stdout.splitlines() == [
+        "yes: 1 Red Fox can be added; the deck would have 4 of 4 cards",
+        "  and it would satisfy toy.deck-size",
+        "  still to fix: toy.copies-max: 3 copies of 'Green Turtle' > 2 (over by 1)"]
+    assert cli("options", deck, "--search", "DRAGON").stdout.splitlines() == [
+        "+ Golden Dragon    cost 5  0 cards left", "1 of 1 can be added"]
