@@ -120,9 +120,14 @@ def test_cache_is_used_and_rebuilt_on_change(tmp_path, monkeypatch):
     f.write_text((ROOT / BAD / "base.yaml").read_text())
     monkeypatch.setenv("DAIMYO_DATA", str(tmp_path))
     monkeypatch.setenv("DAIMYO_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(loader, "SYSTEMS", loader.SYSTEMS + ("fakesys",))
     from builder import paths
+    from builder.systems import register, unregister
+    from builder.systems.base import GameSystem
 
+    class Fake(GameSystem):
+        id = "fakesys"
+
+    register(Fake())
     paths.data_root.cache_clear()
     try:
         calls = []
@@ -136,4 +141,5 @@ def test_cache_is_used_and_rebuilt_on_change(tmp_path, monkeypatch):
         third = loader.load_catalog("fakesys")
         assert len(calls) == 2 and third.find("cards", "Warriors").cost == 7
     finally:
+        unregister("fakesys")
         paths.data_root.cache_clear()
