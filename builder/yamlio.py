@@ -468,6 +468,14 @@ def _refuse(p, message: str, hint: str | None = None):
     raise DaimyoError(Diagnostic(str(p), 0, 0, message, hint=hint))
 
 
+def refuse_folder_name(path) -> None:
+    """An output named 'newdir/' names a folder even when it does not exist yet: refused (no
+    --force can help)."""
+    if isinstance(path, str) and path.endswith(("/", os.sep)):
+        _refuse(path, "names a folder (it ends with '/'), not a file",
+                f"give a file name, such as {path.rstrip('/' + os.sep) or '.'}/out.pdf")
+
+
 def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True) -> None:
     """Write a file atomically (temp file in the same folder, then rename).
 
@@ -480,6 +488,7 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
     """
     import stat
 
+    refuse_folder_name(path)
     p = Path(path)
     try:
         link = p.is_symlink()

@@ -63,3 +63,25 @@ def test_assumed_fields_are_counted_and_tagged(cli):
 
     n = int(re.search(r"kensei: ok, \d+ entries \((\d+) with assumed fields\)", r.stdout).group(1))
     assert n >= 35
+
+
+def test_print_takes_pack_and_says_when_the_list_is_illegal(cli, tmp_path):
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("system: senshiai\nsize: 5\ncards:\n  Capital of the North: 1\n  Warriors: 2\n",
+                    encoding="utf-8")
+    r = cli("print", deck, "-o", tmp_path / "deck.pdf", "--pack", "senshiai-example")
+    assert r.code == 0, r.stderr
+    assert (tmp_path / "deck.pdf").read_bytes().startswith(b"%PDF")
+    assert r.stderr.strip() == (f"{deck}: warning: the list is not legal (1 error); the printout is marked "
+                                f"NOT LEGAL (see 'daimyo check {deck}')")
+    legal = tmp_path / "legal.yaml"
+    legal.write_text(deck.read_text().replace("size: 5\n", ""), encoding="utf-8")
+    r = cli("print", legal, "-o", tmp_path / "legal.pdf", "--pack", "senshiai-example")
+    assert r.code == 0 and r.stderr == ""
+
+
+def test_an_output_ending_with_a_slash_is_a_folder(cli, tmp_path):
+    r = cli("print", ROOT / "examples" / "kensei-buke.yaml", "-o", f"{tmp_path / 'newdir'}/")
+    assert r.code == 2
+    assert "names a folder (it ends with '/'), not a file" in r.stderr and "--force" not in r.stderr
+    assert not (tmp_path / "newdir").exists()

@@ -68,11 +68,13 @@ def register(app) -> None:
                                                             "vertical ruler)."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         stats: bool = typer.Option(False, "--stats", help="End the PDF with the list's statistics pages."),
+        pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) or pack names, as for check."),
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
         or a setup sheet (Senji)."""
         from builder.errors import DaimyoError, UsageError
 
+        checked: list = []
         try:
             from builder.render import api
             from builder.render.layout import card_size, paper_size, parse_offset
@@ -103,6 +105,9 @@ def register(app) -> None:
                 raise UsageError(f"{len(list_files)} lists given; print takes one",
                                  "pass --book to print several lists into one PDF")
             list_file = list_files[0]
+            from builder.yamlio import refuse_folder_name
+
+            refuse_folder_name(output)
 
             # validate the options before reading the list: one clear line each
             paper_size(paper)
@@ -121,11 +126,17 @@ def register(app) -> None:
             with pages:
                 path = api.render_list(list_file, output, force=force, paper=paper, card=card, bleed=bleed,
                                        marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver,
+                                       packs=pack, on_result=checked.append,
                                        **({"unit_cards": True} if unit_cards else {}),
                                        **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
         except DaimyoError as exc:
             _fail(exc)
         sys.stdout.write(f"wrote {path}\n")
+        if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
+            c = checked[0].counts()
+            sys.stderr.write(f"{list_file}: warning: the list is not legal ({c['error']} error"
+                             f"{'s' * (c['error'] != 1)}); the printout is marked NOT LEGAL "
+                             f"(see 'daimyo check {list_file}')\n")
 
     @app.command("print-test")
     def print_test(

@@ -61,15 +61,15 @@ def _optional_module(name: str, what: str):
         raise
 
 
-def load_checked(path):
-    """(doc, catalog, lst, result) for a list file."""
+def load_checked(path, extra_packs=()):
+    """(doc, catalog, lst, result) for a list file (``extra_packs`` as ``check --pack``)."""
     from builder.catalog.loader import load_catalog
     from builder.check import check_doc
     from builder.lists.document import load_list
     from builder.systems import rules_module
 
     doc = load_list(path)
-    catalog = load_catalog(doc.system, list(doc.packs))
+    catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
     result = check_doc(doc, catalog=catalog)
     lst, _ = rules_module(doc.system).load_list(doc, catalog)
     return doc, catalog, lst, result
@@ -106,6 +106,8 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     from builder.render.pdfbase import share_code_of
 
     unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
+    extra_packs = list(options.pop("packs", ()) or ())  # like check --pack
+    on_result = options.pop("on_result", None)  # told the check result (the terminal says so)
     unknown = set(options) - CARD_OPTIONS
     if unknown:
         raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
@@ -113,7 +115,9 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     if not force and exists(out):
         raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
     paper = paper_size(options.get("paper") or "a4")
-    doc, catalog, lst, result = load_checked(path)
+    doc, catalog, lst, result = load_checked(path, extra_packs)
+    if on_result is not None:
+        on_result(result)
     share = share_code_of(doc)
     if doc.system in CARD_SYSTEMS:
         from builder.render.cards import render_cards
