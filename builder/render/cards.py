@@ -1491,11 +1491,18 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
             "Each crosshair of this page shows through on a scale of the back page. Read where its",
             "vertical line crosses the horizontal scale (X) and where its horizontal line crosses the",
             "vertical scale (Y), in mm. Then print with:  daimyo print LIST --offset X,Y",
-            f"(and --duplex {duplex}). Check the ruler below: the bar must measure exactly 50 mm.",
+            f"(and --duplex {duplex}). Check the rulers: the bars must measure exactly 100 mm.",
+            "A printer that stretches or shrinks: measure the bar across the page (W mm) and the one",
+            "down the left edge (H mm), then print with  --scale-x 100/W  --scale-y 100/H  (e.g. 1.004).",
         ]
         for i, t in enumerate(text):
             c.drawString(pt(15), pt(ph - 22) - i * 11, t)
-        draw_ruler(c, 15, 12)
+        draw_ruler(c, 15, 12, length=100.0)
+        c.saveState()                     # the same bar down the page, for --scale-y
+        c.translate(pt(10), pt(40))
+        c.rotate(90)
+        draw_ruler(c, 0, 0, length=100.0)
+        c.restoreState()
         job.new_page()
         c.setLineWidth(pt(0.15))
         c.setFont(fonts.BOLD, 11)
