@@ -82,3 +82,13 @@ def test_aids_print_no_markdown_backticks(tmp_path, system):
     with pdfplumber.open(out) as pdf:
         text = "\n".join(p.extract_text() or "" for p in pdf.pages)
     assert "`" not in text
+
+
+@pytest.mark.parametrize("system", ["senshiai", "kensei", "herocard", "senji", "satsuma"])
+def test_aids_on_letter_keep_the_page_count_they_have_on_a4(tmp_path, system):
+    from builder.render.aids import page_count
+
+    a4 = page_count(api.render_aid(system, tmp_path / "a4.pdf", paper="a4"))
+    letter = page_count(api.render_aid(system, tmp_path / "letter.pdf", paper="letter"))
+    assert letter == a4
+    assert not list(tmp_path.glob(".*"))        # no trial file left behind

@@ -457,23 +457,48 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
             raise UsageError(f"--players {players} is out of range for {system}",
                              hint=f"{system} is played by {lo} to {hi} players")
     catalog = load_catalog(system, list(packs or []))
-    st = Styles(base=float(data.get("font_size", 8.0)))
     cols = int(data.get("columns", 2))
     width = frame_width_mm(paper, cols)
-    ctx = AidContext(system, catalog, players, st, width, tfile)
     title = data.get("title", f"{system} player aid")
     title = title.replace("{players}", f"{players} players" if players else "all player counts")
-    story: list = [para(title, st.title)]
-    if data.get("subtitle"):
-        story.append(para(str(data["subtitle"]), st.subtitle))
-    for i, block in enumerate(data["blocks"]):
-        if not isinstance(block, dict):
-            raise DaimyoError(pos.diag(("blocks", i), "an aid block is a mapping (heading:, text:, table: ...)"))
-        story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
     note = data.get("footer") or _rulebook_note(data.get("rulebook"))
     spec = PageSpec(title=title, kind="player aid", system=system, footer_note=note, paper=paper,
                     columns=cols)
-    return build_pdf(out_path, story, spec, force=force)
+    base = float(data.get("font_size", 8.0))
+
+    def build(size: float, target, overwrite: bool) -> Path:
+        st = Styles(base=size)
+        ctx = AidContext(system, catalog, players, st, width, tfile)
+        story: list = [para(title, st.title)]
+        if data.get("subtitle"):
+            story.append(para(str(data["subtitle"]), st.subtitle))
+        for i, block in enumerate(data["blocks"]):
+            if not isinstance(block, dict):
+                raise DaimyoError(pos.diag(("blocks", i), "an aid block is a mapping (heading:, text:, table: ...)"))
+            story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
+        return build_pdf(target, story, spec, force=overwrite)
+
+    path = build(base, out_path, force)
+    pages = page_count(path)
+    if pages > 1:
+        # a few lines spilling onto a page of their own (Letter is 18 mm shorter than A4):
+        # a slightly smaller type keeps the aid on the pages it was designed for
+        import os
+
+        trial = Path(path).with_name(f".{Path(path).name}.fit.pdf")
+        for shrink in AID_SHRINK:
+            try:
+                build(base - shrink, trial, True)
+                if page_count(trial) < pages:
+                    os.replace(trial, path)
+                    break
+            finally:
+                if trial.exists():
+                    trial.unlink()
+    return Path(path)
+
+
+AID_SHRINK = (0.25, 0.5)   # pt: how much smaller an aid's type may get to save a page
 
 
 def _rulebook_note(file: str | None) -> str:
