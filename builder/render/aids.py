@@ -479,7 +479,7 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
         return build_pdf(target, story, spec, force=overwrite)
 
     path = build(base, out_path, force)
-    pages = page_count(path)
+    pages = _pages(path)
     if pages > 1:
         # a few lines spilling onto a page of their own (Letter is 18 mm shorter than A4):
         # a slightly smaller type keeps the aid on the pages it was designed for
@@ -489,7 +489,7 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
         for shrink in AID_SHRINK:
             try:
                 build(base - shrink, trial, True)
-                if page_count(trial) < pages:
+                if _pages(trial) < pages:
                     os.replace(trial, path)
                     break
             finally:
@@ -499,6 +499,11 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
 
 
 AID_SHRINK = (0.25, 0.5)   # pt: how much smaller an aid's type may get to save a page
+
+
+def _pages(path) -> int:
+    """Pages of a PDF written by reportlab (its object dictionaries are not compressed)."""
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", Path(path).read_bytes()))
 
 
 def _rulebook_note(file: str | None) -> str:
