@@ -124,9 +124,17 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         warn(p.message())
     # contents: the page of each list is known once the lists before it are laid out; lists
     # start on a new page, so the page numbers come from a first pass
-    story_lists: list = []
     starts: list[int] = []
-    for i, e in enumerate(entries):
+
+    def lists_story() -> list:
+        """Fresh flowables for each layout pass (platypus changes the ones it lays out)."""
+        story_lists: list = []
+        for i, e in enumerate(entries):
+            story_lists.extend(_list_flowables(i, e))
+        return story_lists
+
+    def _list_flowables(i, e) -> list:
+        story_lists: list = []
         story_lists.append(PageBreak())
         story_lists.append(_Marker(starts))
         doc = e["doc"]
@@ -157,6 +165,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         story_lists.append(Spacer(1, pt(3)))
         for line in (e["text"] or "").splitlines():
             story_lists.append(Paragraph(esc(line) if line.strip() else "&nbsp;", st.body))
+        return story_lists
 
     def contents(pages: list[int] | None) -> list:
         rows = []
@@ -180,13 +189,13 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     starts.clear()
     _LAYOUT_PASS = True
     try:
-        build_story(scratch, contents(None) + story_lists, size, title="Lists of the event", force=True,
+        build_story(scratch, contents(None) + lists_story(), size, title="Lists of the event", force=True,
                     ruler=False, _to_buffer=True)
     finally:
         _LAYOUT_PASS = False
     first = list(starts)
     starts.clear()
-    return build_story(out_path, contents(first) + story_lists, size, title="Lists of the event",
+    return build_story(out_path, contents(first) + lists_story(), size, title="Lists of the event",
                        subject="organiser's book", force=force, ruler=False)
 
 
