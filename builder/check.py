@@ -134,7 +134,23 @@ def summary_items(summary: dict, explain: bool = False) -> list[str]:
     return items
 
 
-def _wrap(head: str, items: list[str], width: int = 100) -> list[str]:
+def _width() -> int:
+    """The terminal's width (COLUMNS honoured), 100 when it cannot be told; at least 40."""
+    import os
+
+    try:
+        cols = int(os.environ.get("COLUMNS") or 0)
+    except ValueError:
+        cols = 0
+    if cols <= 0:
+        import shutil
+
+        cols = shutil.get_terminal_size((100, 24)).columns
+    return max(40, min(cols, 400))
+
+
+def _wrap(head: str, items: list[str], width: int | None = None) -> list[str]:
+    width = width or _width()
     out, line = [], head
     for i, item in enumerate(items):
         piece = item + ("," if i < len(items) - 1 else "")

@@ -85,3 +85,12 @@ def test_an_output_ending_with_a_slash_is_a_folder(cli, tmp_path):
     assert r.code == 2
     assert "names a folder (it ends with '/'), not a file" in r.stderr and "--force" not in r.stderr
     assert not (tmp_path / "newdir").exists()
+
+
+def test_summary_wraps_to_the_terminal_width(cli, monkeypatch):
+    for cols in (60, 120):
+        monkeypatch.setenv("COLUMNS", str(cols))
+        r = cli("check", EX / "kensei-buke.yaml")
+        block = [ln for ln in r.stdout.splitlines() if not ln.startswith(("  /", "/", "  examples"))]
+        assert all(len(ln) <= cols for ln in block), (cols, block)
+        assert any(len(ln) > cols - 25 for ln in block[1:]), (cols, block)
