@@ -29,10 +29,17 @@ def test_named_sizes():
     assert round(pt(63.5), 3) == 180.0  # a poker card is 180 pt wide
 
 
-@pytest.mark.parametrize("bad", ["a5", "", "poker", "0x0"])
+@pytest.mark.parametrize("bad", ["a5", "", "poker"])
 def test_unknown_paper(bad):
     with pytest.raises(UsageError, match="unknown paper"):
         paper_size(bad)
+
+
+@pytest.mark.parametrize("bad", ["0x0", "49.9x100", "100x2000.5", "300000x300000"])
+def test_paper_outside_the_range(bad):
+    with pytest.raises(UsageError, match="out of range: each side from 50 to 2000 mm"):
+        paper_size(bad)
+    assert paper_size("50x2000") == (50.0, 2000.0)
 
 
 @pytest.mark.parametrize("bad", ["jumbo", "5x5", "63.5"])
