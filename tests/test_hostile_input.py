@@ -156,13 +156,15 @@ def test_devices_and_pipes_are_refused_as_lists(cli, tmp_path, fifo):
 
 
 def test_devices_and_pipes_are_refused_as_packs(cli, tmp_path, fifo):
+    list_file = ROOT / "examples" / "senshiai-northern-host.yaml"
     for dev in _devices(fifo):
-        if dev == fifo:
-            continue  # a pipe is not a pack file at all: "not found"
-        r = cli("catalog", "check", "--pack", dev)
-        assert r.code == 2
-        assert r.stderr.splitlines() == [f"{dev}: error pack.yaml: is not a regular file (a device or a "
-                                         "pipe); not read (give the name of a file)"], r
+        for args in (("catalog", "check", "--pack", dev), ("check", list_file, "--pack", dev)):
+            r = cli(*args)
+            assert r.code == 2
+            assert r.stderr.splitlines() == [f"{dev}: error pack.yaml: is not a regular file (a device or a "
+                                             "pipe); not read (give the name of a file)"], (args, r)
+    r = cli("check", list_file, "--pack", tmp_path)  # a folder is not a pack either, and it is there
+    assert r.stderr.splitlines() == [f"{tmp_path}: error pack.yaml: is a folder, not a file"], r
 
 
 def test_a_list_file_over_the_size_limit_is_refused_at_once(cli, tmp_path):

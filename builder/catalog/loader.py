@@ -247,6 +247,11 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
             if not str(p).strip():
                 raise CatalogError(Diagnostic("daimyo", 0, 0, "empty pack name", code="pack.missing",
                                               hint="give a pack file or a pack name after --pack"))
+            from builder.paths import exists
+
+            if exists(p):  # a folder, a device or a pipe: the reader refuses it, it is not "not found"
+                pack_paths.append(Path(p))
+                continue
             raise CatalogError(Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing",
                                           hint=not_found_hint(str(p))))
         pack_paths.append(found)
