@@ -535,3 +535,16 @@ def test_paper_sizes_across_the_range_print_or_say_what_does_not_fit(cli, tmp_pa
     # A5 fits every document
     for what, args in PAPER_DOCS.items():
         assert cli(*args, "--paper", "148x210", "-o", tmp_path / "a5.pdf", "--force").code == 0, what
+
+
+def test_stats_and_hands_escape_control_characters_in_names(cli, tmp_path):
+    text = (ROOT / "examples" / "satsuma-samurai.yaml").read_text(encoding="utf-8").splitlines()
+    at = next(i for i, ln in enumerate(text) if ln.startswith("name:"))
+    text[at] = 'name: "Evil\\e[2J\\aname"'
+    lst = tmp_path / "evil.yaml"
+    lst.write_text("\n".join(text) + "\n", encoding="utf-8")
+    for args in (("stats", lst), ("hand", lst, "--seed", "1")):
+        r = cli(*args)
+        assert r.code == 0, (args, r)
+        assert "\x1b" not in r.stdout and "\x07" not in r.stdout, args
+        assert 'satsuma "Evil\\x1b[2J\\x07name"' in r.stdout, (args, r.stdout)

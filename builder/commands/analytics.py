@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from builder.errors import safe_terminal
+
 
 def _fail(exc) -> None:
     for line in exc.lines():
@@ -92,7 +94,7 @@ def register(app) -> None:
                                             indent=2, ensure_ascii=False) + "\n")
             else:
                 for line in simu.format_readings():
-                    sys.stdout.write(line + "\n")
+                    sys.stdout.write(safe_terminal(line) + "\n")
             return
         try:
             if format not in ("text", "json"):
@@ -116,7 +118,7 @@ def register(app) -> None:
             sys.stdout.write(json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
         else:
             for line in simu.format_report(rep):
-                sys.stdout.write(line + "\n")
+                sys.stdout.write(safe_terminal(line) + "\n")
 
     @app.command("stats")
     def stats_cmd(
@@ -155,7 +157,7 @@ def register(app) -> None:
             sys.stdout.write(json.dumps(st, indent=2, ensure_ascii=False, default=str) + "\n")
         else:
             for line in format_stats(st):
-                sys.stdout.write(line + "\n")
+                sys.stdout.write(safe_terminal(line) + "\n")
         if written is not None:
             sys.stderr.write(f"wrote {written}\n")
 
@@ -198,4 +200,4 @@ def register(app) -> None:
             sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         else:
             for line in format_hands(data):
-                sys.stdout.write(line + "\n")
+                sys.stdout.write(safe_terminal(line) + "\n")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import typer
 
+from builder.errors import safe_terminal
+
 SEED = "003_d64fd863b3930085.txt"
 HAND_SIZE = 7  # each player draws 7 cards (003_d64fd863b3930085.txt:35)
 
@@ -130,4 +132,4 @@ def register(app) -> None:
             sys.stdout.write(json.dumps(res.to_json(), indent=2, ensure_ascii=False) + "\n")
         else:
             for line in format_clash(res):
-                sys.stdout.write(line + "\n")
+                sys.stdout.write(safe_terminal(line) + "\n")
