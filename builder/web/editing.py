@@ -73,6 +73,13 @@ class Editor:
         text = read_text(path, display=self.ws.clean(rel))
         return path, text
 
+    def read_at(self, rel: str, version: str | None) -> tuple[Path, str]:
+        """``read``, refusing a file whose text is no longer the ``version`` the page holds."""
+        path, text = self.read(rel)
+        if version and version != version_of(text):
+            raise Conflict(rel)
+        return path, text
+
     # -- changes -----------------------------------------------------------------------------
 
     def apply(self, rel: str, op: dict, version: str | None) -> Outcome:
@@ -80,9 +87,7 @@ class Editor:
         rel = self.ws.clean(rel)
         h = self.history(rel)
         with h.lock:
-            path, text = self.read(rel)
-            if version and version != version_of(text):
-                raise Conflict(rel)
+            path, text = self.read_at(rel, version)
             self.ws.check_packs(path, text)
             if path.suffix.lower() == ".json":
                 raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
@@ -104,9 +109,7 @@ class Editor:
         rel = self.ws.clean(rel)
         h = self.history(rel)
         with h.lock:
-            path, text = self.read(rel)
-            if version and version != version_of(text):
-                raise Conflict(rel)
+            path, text = self.read_at(rel, version)
             src, dst = (h.undo, h.redo) if back else (h.redo, h.undo)
             if not src:
                 raise Refused(f"nothing to {'undo' if back else 'redo'}", 409)
