@@ -31,7 +31,8 @@ Names (each loaded when first used, so importing ``builder`` stays cheap):
 
 __version__ = "0.1.0"
 
-SYSTEMS = ("senshiai", "kensei", "herocard", "senji", "satsuma")
+from builder.systems import BUILT_IN_IDS as SYSTEMS  # noqa: E402
+
 """The ids of the game systems (``find_system`` gives each one's ``GameSystem``)."""
 
 _API = {

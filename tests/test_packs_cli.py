@@ -23,13 +23,13 @@ def user(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_template_documents_every_field_of_the_main_sections_and_checks(cli, tmp_path, system):
-    from builder.packs.fields import MAIN_SECTIONS, entry_fields
+    from builder.packs.fields import entry_fields, main_sections
 
     out = tmp_path / "t.yaml"
     r = cli("pack", "new", system, "-o", out, "--name", "My stuff")
     assert r.code == 0, r.stderr
     text = out.read_text()
-    for section in MAIN_SECTIONS[system]:
+    for section in main_sections(system):
         assert f"\n{section}: []" in text
         block = text[text.index(f"# -- {section} "):text.index(f"\n{section}: []")]
         for f in entry_fields(system, section):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-CARD_SYSTEMS = ("senshiai", "herocard", "satsuma")
 
 
 @dataclass(frozen=True)
@@ -84,13 +83,25 @@ class DeckView:
 # -- per system --------------------------------------------------------------------------------
 
 def deck_view(system: str, lst, catalog, rules: dict) -> DeckView:
-    if system == "senshiai":
-        return _senshiai(lst, catalog)
-    if system == "herocard":
-        return _herocard(lst, catalog)
-    if system == "satsuma":
-        return _satsuma(lst, catalog, rules)
-    raise ValueError(f"{system} lists are not card decks")
+    """The deck of a card game's list (its ``GameSystem.deck_view``); ValueError for other games."""
+    from builder.systems import get
+
+    view = get(system).deck_view(lst, catalog, rules)
+    if view is None:
+        raise ValueError(f"{system} lists are not card decks")
+    return view
+
+
+def senshiai_view(lst, catalog, rules: dict) -> DeckView:
+    return _senshiai(lst, catalog)
+
+
+def herocard_view(lst, catalog, rules: dict) -> DeckView:
+    return _herocard(lst, catalog)
+
+
+def satsuma_view(lst, catalog, rules: dict) -> DeckView:
+    return _satsuma(lst, catalog, rules)
 
 
 def _unknown_note(names: list[str]) -> list[str]:

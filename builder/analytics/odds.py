@@ -321,11 +321,11 @@ class _Parser:
             for o in spec.order:
                 if _same(o, raw):
                     return o
-            if self.view.system == "satsuma" and spec.name == "suit" and len(raw) == 1:
-                from builder.rules.satsuma import SUIT_NAMES
+            from builder.systems import get
 
-                if raw.upper() in SUIT_NAMES:
-                    return SUIT_NAMES[raw.upper()]
+            short = get(self.view.system).query_value(spec.name, raw)
+            if short is not None:
+                return short
             if raw.isdigit() and spec.name == "cost" and int(raw) < len(spec.order) - 1:
                 return spec.order[int(raw)]
             hint = did_you_mean(raw, [str(o) for o in spec.order])
@@ -343,7 +343,9 @@ class _Parser:
                   hint or ("values here: " + ", ".join(map(str, known)) if known else None))
 
     def vocabulary(self, spec) -> list[str]:
-        return list(VOCABULARY.get((self.view.system, spec.name), ()))
+        from builder.systems import get
+
+        return list(get(self.view.system).query_vocabulary.get(spec.name, ()))
 
     def example(self, spec) -> str:
         vals = self.view.values(spec.name)
@@ -357,15 +359,6 @@ def _what(t: Token) -> str:
     return "the end" if t.kind == "end" else f"'{t.text}'"
 
 
-VOCABULARY = {
-    ("senshiai", "type"): ("terrain", "troop", "event"),
-    ("senshiai", "path"): ("Air", "Earth", "Water"),
-    ("senshiai", "capital"): ("yes", "no"),
-    ("herocard", "group"): ("attack", "block", "other"),
-    ("herocard", "type"): ("fast", "restricted", "exclusive"),
-    ("herocard", "attribute"): ("Body", "Mind", "X"),
-    ("satsuma", "usable"): ("attacker", "defender"),
-}
 
 
 def parse(text: str, view: DeckView) -> Query:

@@ -15,6 +15,8 @@ from builder.errors import DaimyoError, Diagnostic, UsageError
 from builder.rules import satsuma as core
 from builder.rules import satsuma_sim as sim
 
+GAME = "satsuma"  # the game these simulations play
+
 MAX_DECK = 10_000  # cards per side a simulation accepts
 
 
@@ -137,13 +139,13 @@ def load_side(path: str | None, side: str, given_rules: dict, packs=()) -> tuple
     from builder.lists.document import load_list
 
     if path is None:
-        catalog = load_catalog("satsuma", list(packs))
+        catalog = load_catalog(GAME, list(packs))
         rules = _rules(catalog, given_rules)
         return _published(catalog, side, rules), f"published {side} deck", catalog, rules
     doc = load_list(path)
-    if doc.system != "satsuma":
+    if doc.system != GAME:
         raise UsageError(f"--{side} {path}: a {doc.system} list; the simulation plays Satsuma Rebellion decks")
-    catalog = load_catalog("satsuma", list(doc.packs) + list(packs))
+    catalog = load_catalog(GAME, list(doc.packs) + list(packs))
     result = check_doc(doc, catalog=catalog)
     lst, _ = core.load_list(doc, catalog)
     if lst.side != side:

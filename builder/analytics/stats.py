@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from builder.analytics.deck import CARD_SYSTEMS, DeckView, deck_view
+from builder.analytics.deck import DeckView
 
 
 @dataclass
@@ -28,14 +28,15 @@ def load(path, packs=()) -> Loaded:
     from builder.catalog.loader import load_catalog
     from builder.check import check_doc, resolve_house_rules
     from builder.lists.document import load_list
-    from builder.systems import rules_module
+    from builder.systems import get
 
     doc = load_list(path)
     catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in packs])
     result = check_doc(doc, catalog=catalog)
     rules = resolve_house_rules(doc, catalog)
-    lst, _ = rules_module(doc.system).load_list(doc, catalog)
-    view = deck_view(doc.system, lst, catalog, rules) if doc.system in CARD_SYSTEMS else None
+    gs = get(doc.system)
+    lst, _ = gs.load_list(doc, catalog)
+    view = gs.deck_view(lst, catalog, rules)
     return Loaded(doc, catalog, lst, rules, result, view)
 
 
@@ -65,9 +66,9 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
     elif odds:
         raise UsageError(f"{res.file}: odds are for card decks (Senshiai, HeroCard, Satsuma), "
                          f"not {res.system} lists")
-    extra = {"senshiai": _senshiai, "herocard": _herocard, "satsuma": _satsuma, "kensei": _kensei,
-             "senji": _senji}[res.system]
-    out.update(extra(ld))
+    from builder.systems import get
+
+    out.update(get(res.system).stats_facts(ld))
     if odds:
         out["odds"] = [oddsmod.answer(q, ld.view).to_json() for q in odds]
     from builder.rulebooks import format_source
@@ -85,7 +86,7 @@ def _limit(label: str, kind: str, value, bound, unit: str, source: str | None = 
             "ok": ok, "unit": unit, "source": source}
 
 
-def _senshiai(ld: Loaded) -> dict:
+def senshiai_facts(ld: Loaded) -> dict:
     from builder.rules.senshiai import SRC_DECK
 
     total = ld.view.total
@@ -98,7 +99,7 @@ def _senshiai(ld: Loaded) -> dict:
     return {"limits": rows, "cost_curve": curve}
 
 
-def _herocard(ld: Loaded) -> dict:
+def herocard_facts(ld: Loaded) -> dict:
     from builder.rules import herocard as core
 
     rows = []
@@ -116,7 +117,7 @@ def _herocard(ld: Loaded) -> dict:
     return {"limits": rows}
 
 
-def _satsuma(ld: Loaded) -> dict:
+def satsuma_facts(ld: Loaded) -> dict:
     from builder.rules import satsuma as core
 
     cards_of = []
@@ -141,7 +142,7 @@ def _satsuma(ld: Loaded) -> dict:
     return {"suits": suits, "limits": rows}
 
 
-def _kensei(ld: Loaded) -> dict:
+def kensei_facts(ld: Loaded) -> dict:
     from builder.rules import kensei as core
 
     names = {c.id.lower(): c.name for c in ld.catalog.model.troop_classes}
@@ -157,7 +158,7 @@ def _points_rows(d: dict, limit) -> list[dict]:
     return [{"value": k, "points": v, "share": _share(v, limit)} for k, v in sorted(d.items(), key=lambda kv: -kv[1])]
 
 
-def _senji(ld: Loaded) -> dict:
+def senji_facts(ld: Loaded) -> dict:
     from builder.rules import senji as core
 
     c = core.constants(ld.catalog)
@@ -183,6 +184,32 @@ def _senji(ld: Loaded) -> dict:
 
 # -- text -----------------------------------------------------------------------------------
 
+def satsuma_lines(st: dict) -> list[str]:
+    lines = ["Suits (cards offering the suit, strongest, mean strength; who may count it):"]
+    for s in st["suits"]:
+        lines.append(f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
+                     f"{' and '.join(s['roles'])}")
+    return lines
+
+
+def kensei_lines(st: dict) -> list[str]:
+    lines = []
+    for block in st["points"]:
+        lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
+        width = max((len(str(v["value"])) for v in block["values"]), default=0)
+        for v in block["values"]:
+            lines.append(f"  {str(v['value']):<{width}}  {_num(v['points']):>5} AP  {100 * v['share']:5.1f}%")
+    return lines
+
+
+def senji_lines(st: dict) -> list[str]:
+    lines = ["Players:"]
+    for p in st["players"]:
+        lines.append(f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
+                     f"{p['samurai']} samurai, {p['fortresses']} fortresses")
+    return lines
+
+
 def _num(v) -> str:
     if isinstance(v, float):
         return f"{v:g}"
@@ -204,22 +231,9 @@ def format_stats(st: dict) -> list[str]:
         for v in block["values"]:
             bar = "#" * round(30 * v["share"])
             lines.append(f"  {str(v['value']):<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
-    if st["system"] == "satsuma":
-        lines.append("Suits (cards offering the suit, strongest, mean strength; who may count it):")
-        for s in st["suits"]:
-            lines.append(f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
-                         f"{' and '.join(s['roles'])}")
-    if st["system"] == "kensei":
-        for block in st["points"]:
-            lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
-            width = max((len(str(v["value"])) for v in block["values"]), default=0)
-            for v in block["values"]:
-                lines.append(f"  {str(v['value']):<{width}}  {_num(v['points']):>5} AP  {100 * v['share']:5.1f}%")
-    if st["system"] == "senji":
-        lines.append("Players:")
-        for p in st["players"]:
-            lines.append(f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
-                         f"{p['samurai']} samurai, {p['fortresses']} fortresses")
+    from builder.systems import get
+
+    lines += get(st["system"]).stats_lines(st)
     if st.get("limits"):
         lines.append("Limits (value, bound, room left):")
         for r in st["limits"]:

@@ -20,13 +20,6 @@ SEED_LINES = {
     "003_d64fd863b3930085.txt": 155,  # Satsuma Rebellion (last line has no newline)
     "004_80c161daf2b1fabf.txt": 1408,  # HeroCard
 }
-SEED_OF_SYSTEM = {
-    "senshiai": "000_ac601013730960cf.txt",
-    "kensei": "001_dbcd2f61c1014419.txt",
-    "senji": "002_55c7e5ab3d1a76a7.txt",
-    "satsuma": "003_d64fd863b3930085.txt",
-    "herocard": "004_80c161daf2b1fabf.txt",
-}
 _REF = re.compile(r"^(?P<file>[0-9]{3}_[0-9a-f]{16}\.txt):(?P<a>[0-9]+)(?:-(?P<b>[0-9]+))?$")
 
 

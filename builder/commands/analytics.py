@@ -45,18 +45,19 @@ class Progress:
             self.stream.flush()
 
 
-def _satsuma_app(app):
+def _group(app, name: str, help: str):
+    """The command group ``name`` of the app (made when missing)."""
     for group in app.registered_groups:
-        if group.name == "satsuma":
+        if group.name == name:
             return group.typer_instance
-    satsuma_app = typer.Typer(help="Satsuma Rebellion helpers.", no_args_is_help=True, rich_markup_mode=None)
-    app.add_typer(satsuma_app, name="satsuma")
-    return satsuma_app
+    sub = typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=None)
+    app.add_typer(sub, name=name)
+    return sub
 
 
 def register(app) -> None:
     """Add this module's commands to the typer app."""
-    satsuma_app = _satsuma_app(app)
+    satsuma_app = _group(app, "satsuma", "Satsuma Rebellion helpers.")
 
     @satsuma_app.command("simulate")
     def simulate_cmd(

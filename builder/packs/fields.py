@@ -14,15 +14,6 @@ import types
 import typing
 from dataclasses import dataclass
 
-#: the section documented in full first, per system (a pack may hold any section)
-MAIN_SECTIONS = {
-    "senshiai": ("cards",),
-    "kensei": ("troops",),
-    "herocard": ("attribute_cards", "action_cards"),
-    "senji": ("provinces",),
-    "satsuma": ("cards",),
-}
-
 COMMON_DOCS = {
     "name": "the name as printed; an entry named like a catalog entry completes or changes that entry",
     "id": "a short key (default: made from the name)",
@@ -33,94 +24,6 @@ COMMON_DOCS = {
              "left, right (or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2",
     "source": "where the rulebook states it, as RULEBOOK-FILE:LINE (only for rulebook data)",
     "assumed": "what you assumed, or where the data comes from (e.g. 'printed on my cards')",
-}
-
-DOCS: dict[tuple[str, str], dict[str, str]] = {
-    ("senshiai", "cards"): {
-        "type": "the card type",
-        "subtype": "the subtype printed on the card (a Capital is a terrain with subtype Capital)",
-        "cost": "the cost: N (none) or a Roman numeral I-V",
-        "paths": "the paths of the card",
-        "limit": "terrains: how many may be in play (1 when not printed)",
-        "speed": "units: the Speed",
-        "power": "units and Capitals: Power as ATTACK/DEFENCE/HEALTH, e.g. 3/0/6 ('n' for none)",
-        "target": "events: what the event targets",
-        "duration": "events: how long it lasts",
-        "abilities": "concise abilities, as printed (e.g. 'Recruit (Infantry)')",
-        "text": "the card's long ability text",
-        "modifiers": "power bonuses or penalties given to the target, e.g. +1/0/0",
-    },
-    ("kensei", "troops"): {
-        "clans": "the clans that may field the troop (empty: any clan)",
-        "list_section": "the section of the army list it is bought in",
-        "cost": "the cost in army points (AP) per model",
-        "purchase": "a bulk purchase: {models: N, points: AP}",
-        "troop_class": "the troop class",
-        "leader": "true when the troop is a leader",
-        "general": "true when it may be the army's general",
-        "unique": "true when at most one may be fielded",
-        "legendary": "true for a legendary troop",
-        "troop_type": "infantry, cavalry, ...",
-        "titles": "titles held",
-        "volume": "the troop's volume (base size class)",
-        "weapons": "weapons carried",
-        "armour": "armour worn",
-        "mount": "the mount, for cavalry",
-        "abilities": "special abilities",
-        "ki_abilities": "Ki abilities",
-        "living": "false for creatures that are not living",
-        "common": "true for common troops",
-        "realm": "the realm of a creature",
-        "single": "true when it is a single model, not a unit",
-        "unit_min": "the fewest models in a unit",
-        "unit_max": "the most models in a unit",
-        "companions": "models that always come with it: [{troop: NAME, count: N}]",
-        "profile": "the stat line: {mov: 10, at: 2, ini: 1, ho: 3, wo: 1} (also mov_alt, at_ranged, pr, ki)",
-    },
-    ("herocard", "attribute_cards"): {
-        "hero": "the hero the card belongs to",
-        "attribute": "which attribute the card is: body, mind or x",
-        "score": "the Attribute score",
-        "hero_points": "the hero points printed in the bottom left corner",
-        "text": "the card's text",
-    },
-    ("herocard", "action_cards"): {
-        "hero": "the hero whose deck it belongs to (empty: any hero)",
-        "kind": "what the card does",
-        "action_type": "when it can be played",
-        "cost": "the Action Cost (a number)",
-        "attribute": "the attribute the cost is paid with: body, mind or x",
-        "value": "the constant value (attack or block)",
-        "variable": "a variable value, as text",
-        "text": "the card's text",
-    },
-    ("senji", "provinces"): {
-        "known": "false while the name is a placeholder",
-        "region": "the region of Japan",
-        "adjacent": "land provinces next to this one",
-        "seas": "sea zones next to it",
-    },
-    ("satsuma", "cards"): {
-        "side": "the side whose deck holds the card",
-        "printed": "the values as printed, e.g. 'F5' or 'F5 or M3'",
-        "unknown_suit": "true when the suit cannot be read from the rulebook",
-    },
-}
-
-#: fields whose values are names from another section of the catalog
-VALUES_FROM = {
-    ("senshiai", "cards", "subtype"): "subtypes",
-    ("senshiai", "cards", "paths"): "paths",
-    ("senshiai", "cards", "abilities"): "abilities",
-    ("kensei", "troops", "clans"): "clans",
-    ("kensei", "troops", "troop_class"): "troop_classes",
-    ("kensei", "troops", "troop_type"): "troop_types",
-    ("kensei", "troops", "titles"): "titles",
-    ("kensei", "troops", "weapons"): "weapons",
-    ("kensei", "troops", "armour"): "armour",
-    ("kensei", "troops", "abilities"): "abilities",
-    ("herocard", "attribute_cards", "hero"): "heroes",
-    ("herocard", "action_cards", "hero"): "heroes",
 }
 
 #: the separator of list values inside one spreadsheet cell
@@ -223,7 +126,10 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
     cls = entry_model(system, section)
     if cls is None:
         return []
-    docs = DOCS.get((system, section), {})
+    from builder.systems import get
+
+    gs = get(system)
+    docs = gs.pack_docs.get(section, {})
     own, common = [], []
     for name, f in cls.model_fields.items():
         kind, choices, item = kind_of(f.annotation)
@@ -231,12 +137,19 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
             pass
         meaning = docs.get(name) or COMMON_DOCS.get(name, "")
         info = FieldInfo(name, kind, f.is_required(), tuple(choices), meaning,
-                         VALUES_FROM.get((system, section, name)), item)
+                         gs.pack_values_from.get((section, name)), item)
         (common if name in COMMON_DOCS else own).append(info)
     by = {f.name: f for f in common}
     head = [by.pop("name")] if "name" in by else []
     tail = [by[k] for k in ("id", "aliases", "notes", "art", "focus", "assumed", "source") if k in by]
     return head + own + tail
+
+
+def main_sections(system: str) -> tuple[str, ...]:
+    """The sections documented in full first (a pack may hold any section)."""
+    from builder.systems import get
+
+    return tuple(get(system).pack_sections)
 
 
 def sections(system: str) -> list[str]:
@@ -245,5 +158,5 @@ def sections(system: str) -> list[str]:
     from builder.systems import catalog_module
 
     allsec = entry_sections(catalog_module(system).CATALOG_MODEL)
-    main = [s for s in MAIN_SECTIONS[system] if s in allsec]
+    main = [s for s in main_sections(system) if s in allsec]
     return main + [s for s in allsec if s not in main]

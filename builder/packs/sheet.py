@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from builder.errors import DaimyoError, Diagnostic, UsageError
-from builder.packs.fields import LIST_SEPARATOR, MAIN_SECTIONS, FieldInfo, entry_fields, sections
+from builder.packs.fields import LIST_SEPARATOR, FieldInfo, entry_fields, main_sections, sections
 
 SHEET_FORMATS = ("csv", "xlsx")
 META_ORDER = ("system", "name", "version", "author", "url", "licence", "description", "example")
@@ -90,7 +90,7 @@ def _header_map(sheet: Sheet, system: str, header: list, row_no: int, label: str
             continue
         if key not in known:
             hint = did_you_mean(name, sorted(known)) or "the header names fields such as " + ", ".join(
-                f.name for f in entry_fields(system, default_section or MAIN_SECTIONS[system][0])[:6])
+                f.name for f in entry_fields(system, default_section or main_sections(system)[0])[:6])
             diags.append(Diagnostic(label, row_no, i + 1, f"unknown column '{name}'", hint=hint))
             continue
         if key in cols.values():
@@ -451,7 +451,7 @@ def import_sheet(path: str | Path, system: str | None, section: str | None = Non
         raise UsageError(f"'{section}' is not a section of a {system} pack",
                          did_you_mean(section, sections(system)) or "sections: " + ", ".join(sections(system)))
     reader = read_csv if fmt == "csv" else read_xlsx
-    default = section or (MAIN_SECTIONS[system][0] if system else None)
+    default = section or (main_sections(system)[0] if system else None)
     sheet, diags = reader(path, system, default)
     system = system or _meta_system(sheet)
     if system not in SYSTEMS:
@@ -460,7 +460,7 @@ def import_sheet(path: str | Path, system: str | None, section: str | None = Non
                                      hint="one of " + ", ".join(SYSTEMS)))
     for r in sheet.rows:
         if not r.section:
-            r.section = section or MAIN_SECTIONS[system][0]
+            r.section = section or main_sections(system)[0]
     if assumed == "":
         assumed = f"from {Path(str(path)).name}"
     data, more, where = sheet_to_pack(sheet, system, overrides or {}, assumed)

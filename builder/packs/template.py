@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from builder.packs.fields import MAIN_SECTIONS, entry_fields, sections
+from builder.packs.fields import entry_fields, main_sections, sections
 
 SHOW_VALUES = 14
 
@@ -93,9 +93,9 @@ def render_template(system: str, name: str = "My pack") -> str:
         "# description: one line about the pack",
         "",
     ]
-    for section in MAIN_SECTIONS[system]:
+    for section in main_sections(system):
         out.extend(_section_doc(cat, system, section))
-    others = [s for s in sections(system) if s not in MAIN_SECTIONS[system]]
+    others = [s for s in sections(system) if s not in main_sections(system)]
     if others:
         out.append("# Other sections a pack may hold, each a list of entries with these fields")
         out.append(f"# (see 'daimyo catalog list {system} SECTION' and 'daimyo catalog show {system} NAME'):")

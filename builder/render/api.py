@@ -47,7 +47,6 @@ from pathlib import Path
 from builder.errors import DaimyoError, UsageError
 from builder.paths import exists
 
-CARD_SYSTEMS = ("senshiai", "herocard", "satsuma")
 CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver", "layout", "gutter",
                 "cut_lines", "scale_x", "scale_y"}
 
@@ -66,12 +65,12 @@ def load_checked(path, extra_packs=()):
     from builder.catalog.loader import load_catalog
     from builder.check import check_doc
     from builder.lists.document import load_list
-    from builder.systems import rules_module
+    from builder.systems import get
 
     doc = load_list(path)
     catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
     result = check_doc(doc, catalog=catalog)
-    lst, _ = rules_module(doc.system).load_list(doc, catalog)
+    lst, _ = get(doc.system).load_list(doc, catalog)
     return doc, catalog, lst, result
 
 
@@ -119,18 +118,21 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     if on_result is not None:
         on_result(result)
     share = share_code_of(doc)
-    if doc.system in CARD_SYSTEMS:
+    from builder.systems import get
+
+    gs = get(doc.system)
+    if gs.prints == "cards":
         from builder.render.cards import render_cards
 
         with _fits("card sheet", paper):
             return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
-    if doc.system == "kensei":
-        mod = _optional_module("builder.render.roster", "printing a Kensei roster")
+    if gs.prints == "roster":
+        mod = _optional_module("builder.render.roster", f"printing a {gs.name} roster")
         with _fits("roster", paper):
             return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
                                      unit_cards=unit_cards)
-    if doc.system == "senji":
-        mod = _optional_module("builder.render.setup_sheet", "printing a Senji setup sheet")
+    if gs.prints == "setup":
+        mod = _optional_module("builder.render.setup_sheet", f"printing a {gs.name} setup sheet")
         with _fits("setup sheet", paper):
             return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
     raise UsageError(f"cannot print lists of system '{doc.system}'")

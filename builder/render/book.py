@@ -32,17 +32,10 @@ def fingerprint(data: dict) -> str:
 
 
 def total_of(system: str, summary: dict) -> str:
-    """What a list adds up to, as an organiser reads it."""
-    s = summary or {}
-    if system == "kensei" and "points" in s:
-        return f"{s['points']}/{s.get('limit', '?')} AP"
-    if system == "herocard" and "hero_points" in s:
-        return f"{s['hero_points']}/{s.get('max_hero_points', '?')} HP, {s.get('action_cards', '?')} action cards"
-    if system == "senji" and "players" in s:
-        return f"{s['players']} players"
-    if "cards" in s:
-        return f"{s['cards']} cards"
-    return ""
+    """What a list adds up to, as an organiser reads it (its ``GameSystem.total``)."""
+    from builder.systems import get
+
+    return get(system).total(summary or {})
 
 
 def verdict_of(result) -> str:

@@ -139,7 +139,10 @@ def load_template(system: str, path: Path | None = None) -> CardTemplate:
     from builder.paths import templates_dir
     from builder.yamlio import load_yaml
 
-    p = path or templates_dir() / "cards" / f"{system}.yaml"
+    from builder.systems import get, is_system
+
+    own = get(system).card_template if is_system(system) else None
+    p = path or own or templates_dir() / "cards" / f"{system}.yaml"
     if not p.exists():
         raise UsageError(f"no card template for system '{system}' ({p})")
     data, pos = load_yaml(p)
@@ -210,7 +213,9 @@ def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
         return faces, warnings
     # generic: mappings of card names to counts in the list body
     body = doc.body()
-    for key in _CARD_KEYS.get(doc.system, ("cards",)):
+    from builder.systems import get
+
+    for key in get(doc.system).printed_keys:
         value = body.get(key)
         items: list[tuple[str, int]] = []
         if isinstance(value, dict):
@@ -226,7 +231,6 @@ def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
     return faces, warnings
 
 
-_CARD_KEYS = {"senshiai": ("cards",), "herocard": ("attributes", "deck"), "satsuma": ("cards",)}
 
 
 @dataclass(frozen=True)

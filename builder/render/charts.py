@@ -175,21 +175,13 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
         pairs = [(str(v["value"]), v["cards"]) for v in block["values"] if v["cards"]]
         if pairs:
             section(f"{block['title']} (cards)", bar_chart(pairs, width))
-    if st["system"] == "satsuma":
-        rows = [["suit", "cards", "strongest", "mean", "who may count it"]]
-        rows += [[x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])] for x in st["suits"]]
-        section("Suits", _table(rows, [width * f for f in (0.2, 0.12, 0.14, 0.12, 0.42)]))
-    if st["system"] == "kensei":
-        for block in st["points"]:
-            pairs = [(str(v["value"]), v["points"]) for v in block["values"]]
-            if pairs:
-                section(f"Points by troop {block['by']} (of {st['battle_size']} AP)",
-                        bar_chart(pairs, width, " AP"))
-    if st["system"] == "senji":
-        rows = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
-        rows += [[p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
-                 for p in st["players"]]
-        section("Players", _table(rows, [width * f for f in (0.24, 0.2, 0.14, 0.14, 0.14, 0.14)]))
+    from builder.systems import get
+
+    for heading, kind, data, shape in get(st["system"]).stats_charts(st):
+        if kind == "table":  # data: rows (a header first), shape: column widths as parts of the width
+            section(heading, _table(data, [width * f for f in shape]))
+        elif data:  # bars: (label, value) pairs, shape: the unit after each value
+            section(heading, bar_chart(data, width, shape))
     limits = st.get("limits") or []
     for i in range(0, len(limits), 40):
         section("Limits: value against bound" + (" (continued)" if i else ""), limits_chart(limits[i:i + 40], width))

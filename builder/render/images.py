@@ -176,8 +176,10 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
 
     if not 72 <= float(dpi) <= 1200:
         raise UsageError(f"dpi {dpi:g} is out of range", "use 72 to 1200 (300 is what print shops ask for)")
+    from builder.systems import get
+
     doc, catalog, lst, _ = load_checked(list_path)
-    if doc.system not in ("senshiai", "herocard", "satsuma"):
+    if get(doc.system).prints != "cards":
         raise UsageError(f"{doc.system} lists have no cards to print as images",
                          "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
     faces = list_cards_named(doc, catalog, lst)
@@ -243,8 +245,10 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker") -> Path:
     from builder.render.api import load_checked
     from builder.yamlio import atomic_write
 
+    from builder.systems import get
+
     doc, catalog, lst, _ = load_checked(list_path)
-    if doc.system not in ("senshiai", "herocard", "satsuma"):
+    if get(doc.system).prints != "cards":
         raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
                          "export a Senshiai, HeroCard or Satsuma list")
     fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)

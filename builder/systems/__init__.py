@@ -20,7 +20,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from builder import SYSTEMS
+BUILT_IN_IDS = ("senshiai", "kensei", "herocard", "senji", "satsuma")
+"""The built-in games, in the order daimyo lists them (a share code numbers them in this order)."""
+SYSTEMS = BUILT_IN_IDS
 
 TITLES = {
     "senshiai": "Senshiai (card game, Basic Collection)",

@@ -73,6 +73,11 @@ class GameSystem:
     add_options: frozenset = frozenset({"count"})
     remove_options: frozenset = frozenset({"count", "all"})
     new_options: frozenset = frozenset()
+    pack_sections: tuple[str, ...] = ()  # the catalog sections a pack template documents first
+    pack_docs: dict[str, dict[str, str]] = {}  # section -> entry field -> what it means
+    pack_values_from: dict[tuple[str, str], str] = {}  # (section, field) -> the section naming its values
+    card_template: Path | None = None  # None: templates/cards/<id>.yaml of the installation
+    query_vocabulary: dict[str, tuple[str, ...]] = {}  # odds query field -> values the catalog may hold
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
     catalog_module_name: str | None = None
     rules_module_name: str | None = None
@@ -227,6 +232,55 @@ class GameSystem:
     def describe_addition(self, comparison, data, catalog, name: str, count, list_data) -> tuple[str, str, str | None]:
         """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
         return name, "", None
+
+    # -- printing ---------------------------------------------------------------------------------
+
+    @property
+    def printed_keys(self) -> tuple[str, ...]:
+        """The list keys whose cards a card sheet prints, in order (``prints == "cards"``)."""
+        return self.entries
+
+    def total(self, summary: dict) -> str:
+        """What a list adds up to, as a tournament organiser reads it (from its check summary)."""
+        return f"{summary['cards']} cards" if "cards" in summary else ""
+
+    # -- analytics (stats, hand, odds) ------------------------------------------------------------
+
+    def deck_view(self, lst, catalog, rules: dict):
+        """The list as a deck of cards to count and draw from (a ``DeckView``); None: not a deck."""
+        return None
+
+    def stats_facts(self, loaded) -> dict:
+        """What ``daimyo stats`` adds for this game (``loaded``: ``builder.analytics.stats.Loaded``),
+        with its ``limits`` rows."""
+        return {"limits": self.limits(loaded.lst, loaded.catalog, loaded.rules)}
+
+    def stats_lines(self, stats: dict) -> list[str]:
+        """The text lines of those facts."""
+        return []
+
+    def stats_charts(self, stats: dict) -> list[tuple[str, str, list, object]]:
+        """The same facts drawn in a PDF: ``(heading, "table", rows with a header row, column
+        widths as parts of the width)`` or ``(heading, "bars", (label, value) pairs, unit)``."""
+        return []
+
+    def hand_facts(self, loaded, rows) -> dict:
+        """What a sample opening hand (``rows`` of the deck view) can do."""
+        return {}
+
+    def hand_lines(self, hand: dict) -> list[str]:
+        return []
+
+    def query_value(self, field: str, raw: str):
+        """A short form of an odds query value (a Satsuma suit letter), or None."""
+        return None
+
+    # -- rules facts ------------------------------------------------------------------------------
+
+    def limits(self, lst, catalog, rules: dict) -> list[dict]:
+        """Every limit of the list with its value, bound and room left, as the check measures it."""
+        limits = getattr(self.rules_module(), "limits", None)
+        return limits(lst, catalog, rules) if limits is not None else []
 
 
 class Pick:

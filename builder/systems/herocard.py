@@ -42,6 +42,32 @@ class HeroCard(CardGame):
     deck_word = "action deck"
     new_options = frozenset({"hero", "max_hero_points"})
 
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    pack_sections = ("attribute_cards", "action_cards",)
+    pack_docs = {
+        "attribute_cards": {
+            "hero": "the hero the card belongs to",
+            "attribute": "which attribute the card is: body, mind or x",
+            "score": "the Attribute score",
+            "hero_points": "the hero points printed in the bottom left corner",
+            "text": "the card's text",
+        },
+        "action_cards": {
+            "hero": "the hero whose deck it belongs to (empty: any hero)",
+            "kind": "what the card does",
+            "action_type": "when it can be played",
+            "cost": "the Action Cost (a number)",
+            "attribute": "the attribute the cost is paid with: body, mind or x",
+            "value": "the constant value (attack or block)",
+            "variable": "a variable value, as text",
+            "text": "the card's text",
+        },
+    }
+    pack_values_from = {
+        ("attribute_cards", "hero"): "heroes",
+        ("action_cards", "hero"): "heroes",
+    }
+
     def new_body(self, data, catalog, options):
         hero = options.get("hero")
         if not hero or not hero.strip():
@@ -189,6 +215,39 @@ class HeroCard(CardGame):
         n = copies(data["deck"], keys_naming(data["deck"], same_as(pick, catalog)))
         most = catalog.model.deck_rules.max_copies
         return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
+
+
+    # -- printing and analytics ------------------------------------------------------------------
+
+    printed_keys = ("attributes", "deck")
+    query_vocabulary = {"group": ("attack", "block", "other"), "type": ("fast", "restricted", "exclusive"),
+                        "attribute": ("Body", "Mind", "X")}
+
+    def total(self, summary):
+        if "hero_points" in summary:
+            return (f"{summary['hero_points']}/{summary.get('max_hero_points', '?')} HP, "
+                    f"{summary.get('action_cards', '?')} action cards")
+        return super().total(summary)
+
+    def deck_view(self, lst, catalog, rules):
+        from builder.analytics.deck import herocard_view
+
+        return herocard_view(lst, catalog, rules)
+
+    def stats_facts(self, loaded):
+        from builder.analytics.stats import herocard_facts
+
+        return herocard_facts(loaded)
+
+    def hand_facts(self, loaded, rows):
+        from builder.analytics.hands import herocard_hand
+
+        return herocard_hand(loaded, rows)
+
+    def hand_lines(self, hand):
+        from builder.analytics.hands import herocard_hand_lines
+
+        return herocard_hand_lines(hand)
 
 
 SYSTEM = HeroCard()

@@ -35,6 +35,16 @@ class Satsuma(CardGame):
     remove_options = frozenset({"count", "all", "variant"})
     new_options = frozenset({"side"})
 
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    pack_sections = ("cards",)
+    pack_docs = {
+        "cards": {
+            "side": "the side whose deck holds the card",
+            "printed": "the values as printed, e.g. 'F5' or 'F5 or M3'",
+            "unknown_suit": "true when the suit cannot be read from the rulebook",
+        },
+    }
+
     def _side(self, value: str) -> str:
         from builder.names import did_you_mean
         from builder.rules.satsuma import SIDES
@@ -109,6 +119,49 @@ class Satsuma(CardGame):
         if "deck" in list_data:
             text += " as a variant deck ('daimyo add --variant' writes it out)"
         return text
+
+
+    # -- analytics -------------------------------------------------------------------------------
+
+    query_vocabulary = {"usable": ("attacker", "defender")}
+
+    def query_value(self, field, raw):
+        from builder.rules.satsuma import SUIT_NAMES
+
+        if field == "suit" and len(raw) == 1:
+            return SUIT_NAMES.get(raw.upper())
+        return None
+
+    def deck_view(self, lst, catalog, rules):
+        from builder.analytics.deck import satsuma_view
+
+        return satsuma_view(lst, catalog, rules)
+
+    def stats_facts(self, loaded):
+        from builder.analytics.stats import satsuma_facts
+
+        return satsuma_facts(loaded)
+
+    def stats_lines(self, stats):
+        from builder.analytics.stats import satsuma_lines
+
+        return satsuma_lines(stats)
+
+    def stats_charts(self, stats):
+        rows = [["suit", "cards", "strongest", "mean", "who may count it"]]
+        rows += [[x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])]
+                 for x in stats["suits"]]
+        return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
+
+    def hand_facts(self, loaded, rows):
+        from builder.analytics.hands import satsuma_hand
+
+        return satsuma_hand(loaded, rows)
+
+    def hand_lines(self, hand):
+        from builder.analytics.hands import satsuma_hand_lines
+
+        return satsuma_hand_lines(hand)
 
 
 SYSTEM = Satsuma()

@@ -25,6 +25,17 @@ class Senji(GameSystem):
     remove_options = frozenset()
     new_options = frozenset({"players"})
 
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    pack_sections = ("provinces",)
+    pack_docs = {
+        "provinces": {
+            "known": "false while the name is a placeholder",
+            "region": "the region of Japan",
+            "adjacent": "land provinces next to this one",
+            "seas": "sea zones next to it",
+        },
+    }
+
     def option_refusal(self, verb, opt):
         if verb == "remove":
             return f"--{opt} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
@@ -198,6 +209,27 @@ class Senji(GameSystem):
     def describe_addition(self, comparison, data, catalog, name, count, list_data):
         return comparison.notes[-1].removeprefix("added "), f"the setup would have " \
             f"{len(data.get('players') or [])} players", None
+
+    # -- printing and analytics ------------------------------------------------------------------
+
+    def total(self, summary):
+        return f"{summary['players']} players" if "players" in summary else super().total(summary)
+
+    def stats_facts(self, loaded):
+        from builder.analytics.stats import senji_facts
+
+        return senji_facts(loaded)
+
+    def stats_lines(self, stats):
+        from builder.analytics.stats import senji_lines
+
+        return senji_lines(stats)
+
+    def stats_charts(self, stats):
+        rows = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
+        rows += [[p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
+                 for p in stats["players"]]
+        return [("Players", "table", rows, (0.24, 0.2, 0.14, 0.14, 0.14, 0.14))]
 
 
 def _map(data, item: dict, flow: bool = False):

@@ -16,6 +16,30 @@ class Senshiai(CardGame):
     anchor_field = "type"
     new_options = frozenset({"size"})
 
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    pack_sections = ("cards",)
+    pack_docs = {
+        "cards": {
+            "type": "the card type",
+            "subtype": "the subtype printed on the card (a Capital is a terrain with subtype Capital)",
+            "cost": "the cost: N (none) or a Roman numeral I-V",
+            "paths": "the paths of the card",
+            "limit": "terrains: how many may be in play (1 when not printed)",
+            "speed": "units: the Speed",
+            "power": "units and Capitals: Power as ATTACK/DEFENCE/HEALTH, e.g. 3/0/6 ('n' for none)",
+            "target": "events: what the event targets",
+            "duration": "events: how long it lasts",
+            "abilities": "concise abilities, as printed (e.g. 'Recruit (Infantry)')",
+            "text": "the card's long ability text",
+            "modifiers": "power bonuses or penalties given to the target, e.g. +1/0/0",
+        },
+    }
+    pack_values_from = {
+        ("cards", "subtype"): "subtypes",
+        ("cards", "paths"): "paths",
+        ("cards", "abilities"): "abilities",
+    }
+
     def new_body(self, data, catalog, options):
         from builder.errors import UsageError
 
@@ -43,6 +67,32 @@ class Senshiai(CardGame):
         size = summary.get("size")
         return (f"the deck would have {plural(summary.get('cards'), 'card')}"
                 + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
+
+
+    # -- analytics -------------------------------------------------------------------------------
+
+    query_vocabulary = {"type": ("terrain", "troop", "event"), "path": ("Air", "Earth", "Water"),
+                        "capital": ("yes", "no")}
+
+    def deck_view(self, lst, catalog, rules):
+        from builder.analytics.deck import senshiai_view
+
+        return senshiai_view(lst, catalog, rules)
+
+    def stats_facts(self, loaded):
+        from builder.analytics.stats import senshiai_facts
+
+        return senshiai_facts(loaded)
+
+    def hand_facts(self, loaded, rows):
+        from builder.analytics.hands import senshiai_hand
+
+        return senshiai_hand(loaded, rows)
+
+    def hand_lines(self, hand):
+        from builder.analytics.hands import senshiai_hand_lines
+
+        return senshiai_hand_lines(hand)
 
 
 SYSTEM = Senshiai()
