@@ -30,9 +30,10 @@ def _order(data: dict, keys: list[str]) -> dict:
 
 def _schema_keys(system):
     try:
-        from builder.share.schema import SCHEMAS, schema
+        from builder.share.schema import schema
+        from builder.systems import is_system
 
-        if system in SCHEMAS:
+        if isinstance(system, str) and is_system(system):
             return schema(system)
     except Exception:  # pragma: no cover - the schema is part of the package
         pass

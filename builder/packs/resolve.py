@@ -326,10 +326,11 @@ def looks_like_pack(data) -> bool:
     system = data.get("system")
     if not isinstance(system, str):
         return False
-    from builder.share.schema import SCHEMAS, keys
+    from builder.share.schema import keys
+    from builder.systems import is_system
 
     s = system.strip().lower()
-    if s not in SCHEMAS:
+    if not is_system(s):
         return False
     list_keys = set(keys(s))
     if any(k in data for k in _PACK_ONLY_KEYS if k not in list_keys):

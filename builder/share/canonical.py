@@ -26,7 +26,6 @@ import re
 import zlib
 from typing import Any
 
-from builder import SYSTEMS
 from builder.errors import DaimyoError, Diagnostic, ListError
 from builder.limits import MAX_NUMBER
 from builder.names import did_you_mean, normalize, slug
@@ -182,8 +181,10 @@ def canonical(data: dict, system: str | None = None, resolver: Resolver | None =
     if not isinstance(data, dict):
         raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
     system = system or data.get("system")
-    if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
-        hint = did_you_mean(str(system), SYSTEMS) or "one of " + ", ".join(SYSTEMS)
+    from builder.systems import ids, is_system
+
+    if not isinstance(system, str) or not is_system(system.strip().lower()):
+        hint = did_you_mean(str(system), ids()) or "one of " + ", ".join(ids())
         if positions is not None:
             raise ListError(positions.diag(("system",), f"unknown system '{system}'", hint=hint))
         raise ListError(Diagnostic(file, 0, 0, f"unknown system '{system}'", hint=hint))

@@ -6,7 +6,7 @@ Layout (format version 1)::
 
 ``payload`` is one header byte and a body:
 
-* header byte: bits 0-2 the system (index in ``builder.SYSTEMS``), bit 6 set
+* header byte: bits 0-2 the system (index in the registry's ``ids()``: the built-in games first), bit 6 set
   when a 16-bit *names check* follows, bit 7 set when the body is raw-deflate
   compressed (used only when that makes the code shorter);
 * names check (2 bytes, big-endian): CRC-32 of the catalog names the code refers
@@ -34,7 +34,6 @@ import re
 import struct
 import zlib
 
-from builder import SYSTEMS
 from builder.errors import DaimyoError, Diagnostic
 from builder.share.canonical import Resolver, canonical, name_hash
 from builder.share.schema import Field, schema
@@ -206,7 +205,9 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
     fields = [f for f in schema(system) if f.kind != "system"]
     enc.mapping(fields, doc)
     body = bytes(enc.out)
-    head = SYSTEMS.index(system)
+    from builder.systems import ids
+
+    head = ids().index(system)
     packed = zlib.compress(body, 9, wbits=-15) if len(body) > 24 else body
     if len(packed) < len(body):
         head |= _F_DEFLATE
@@ -358,9 +359,11 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
                     "copy the whole code again", where)
     head = payload[0]
     sys_index = head & 0x07
-    if head & 0x38 or sys_index >= len(SYSTEMS):
+    from builder.systems import ids
+
+    if head & 0x38 or sys_index >= len(ids()):
         raise _fail("share code names an unknown game system", "update daimyo", where)
-    system = SYSTEMS[sys_index]
+    system = ids()[sys_index]
     r = resolver or Resolver.of(system)
     rest = payload[1:]
     check = None

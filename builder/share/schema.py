@@ -124,7 +124,12 @@ EXTRA_LABELS = {
 
 
 def schema(system: str) -> tuple[Field, ...]:
-    return COMMON + SCHEMAS[system]
+    own = SCHEMAS.get(system)
+    if own is None:  # a registered game: its GameSystem gives its fields
+        from builder.systems import get
+
+        own = tuple(get(system).share_fields) + (CHECKED_WITH,)
+    return COMMON + own
 
 
 def keys(system: str) -> list[str]:

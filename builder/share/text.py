@@ -30,11 +30,10 @@ from __future__ import annotations
 import math
 import re
 
-from builder import SYSTEMS
 from builder.errors import Diagnostic, ListError
 from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical, tidy
-from builder.share.schema import EXTRA_LABELS, LABELS, SCHEMAS, Note, field_of
+from builder.share.schema import Note, field_of, schema
 
 _SEP = re.compile(r"\s+[-\u2010\u2011\u2012\u2013\u2014|]\s+")
 KEY_LINES = {
@@ -47,9 +46,6 @@ KEY_LINES = {
     "system": "system", "troops": "troops", "cards": "cards", "players": "players",
     "checked with": "checked_with", "checked_with": "checked_with",
 }
-#: The main collection of each system: written as "KEY: none" when present but empty.
-COLLECTION = {"kensei": "troops", "senshiai": "cards", "herocard": "deck", "satsuma": "cards",
-              "senji": "players"}
 _KEY_RE = re.compile(r"^(?P<key>[A-Za-z_ ]{3,20}?)\s*:(?P<value>.*)$")
 SECTION_WORDS = {"deck", "decklist", "main", "maindeck", "mainboard", "cards", "troops", "army",
                  "players", "list", "action cards", "actions", "action deck"}
@@ -65,8 +61,6 @@ _COUNT_AFTER = [
     re.compile(rf"^(.+?)\s*[xX\u00d7*]\s?{_NUM}$"),
     re.compile(rf"^(.+?)\s+[\(\[]?{_NUM}[\)\]]?$"),
 ]
-CARD_SYSTEMS = ("senshiai", "herocard", "satsuma", "kensei")
-_DECK_FIELD = {"senshiai": "cards", "herocard": "deck", "satsuma": "cards", "kensei": "troops"}
 
 
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -149,12 +143,34 @@ def _uq(p, text: str) -> str:
     return _HOLE.sub(lambda mm: p.quoted[int(mm.group(1))] if int(mm.group(1)) < len(p.quoted) else "", text)
 
 
+def _game(system: str):
+    from builder.systems import get
+
+    return get(system)
+
+
+def label(system: str) -> str:
+    """The game's name as a text header writes it (``Satsuma Rebellion``)."""
+    return _game(system).name
+
+
+_LABELS: dict = {}
+
+
 def system_of_label(segment: str) -> str | None:
-    key = loose(segment)
-    for s in SYSTEMS:
-        if key in (loose(s), loose(LABELS[s])) or key in {loose(x) for x in EXTRA_LABELS.get(s, ())}:
-            return s
-    return None
+    """The id of the game a header segment names (its id, name or a ``text_labels`` spelling)."""
+    from builder.systems import ids
+
+    known = ids()
+    table = _LABELS.get(known)
+    if table is None:
+        table = {}
+        for s in known:
+            for word in (s, label(s), *_game(s).text_labels):
+                table.setdefault(loose(word), s)
+        _LABELS.clear()
+        _LABELS[known] = table
+    return table.get(loose(segment))
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -173,19 +189,6 @@ def _flow(v) -> str:
     return json.dumps(v, ensure_ascii=False)
 
 
-def unit_cost(resolver: Resolver, troop: str, models: int):
-    """A troop line's cost in AP from the catalog (None when the catalog does not give it)."""
-    f = field_of("kensei", "troops").sub("troop")
-    _, e = resolver.find(f, troop)
-    if e is None:
-        return None
-    purchase = getattr(e, "purchase", None)
-    if purchase is not None and getattr(purchase, "models", 0):
-        return math.ceil(models / purchase.models) * purchase.points
-    cost = getattr(e, "cost", None)
-    return None if cost is None else cost * models
-
-
 def header_line(doc: dict, summary: dict | None = None) -> list[str]:
     """The header segments of a canonical document."""
     system = doc["system"]
@@ -193,33 +196,8 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
     segs = []
     if doc.get("name") and not _awkward(doc["name"]):
         segs.append(doc["name"])
-    segs.append(LABELS[system])
-    if system == "kensei":
-        if "clan" in doc:
-            segs.append(f"clan {q(doc['clan'])}")
-        used = summary.get("points")
-        if "points" in doc:
-            segs.append(f"{_num(used)}/{doc['points']} AP" if used is not None else f"{doc['points']} AP")
-        elif used is not None:
-            segs.append(f"{_num(used)} AP used")
-    elif system == "senshiai":
-        n = sum(doc.get("cards", {}).values())
-        segs.append(f"{n}/{doc['size']} cards" if "size" in doc else f"{n} cards")
-    elif system == "herocard":
-        used = summary.get("hero_points")
-        if "max_hero_points" in doc:
-            segs.append(f"{_num(used)}/{doc['max_hero_points']} hero points" if used is not None
-                        else f"{doc['max_hero_points']} hero points")
-        elif used is not None:
-            segs.append(f"{_num(used)} hero points used")
-    elif system == "senji":
-        n = len(doc.get("players", []))
-        segs.append(f"{n} player{'s' * (n != 1)}")
-    elif system == "satsuma":
-        if "side" in doc:
-            segs.append(f"side {q(doc['side'])}")
-        if "cards" in doc:
-            segs.append(f"{sum(doc['cards'].values())} cards")
+    segs.append(label(system))
+    segs += _game(system).text_header(doc, summary)
     return segs
 
 
@@ -252,56 +230,11 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
         out.append(("key", f"House rules: {_flow(doc['house_rules'])}"))
     if "checked_with" in doc:
         out.append(("key", f"Checked with: {_flow(doc['checked_with'])}"))
-    if system == "kensei":
-        if "commander" in doc:
-            out.append(("key", f"Commander: {q(doc['commander'])}"))
-        if "occult" in doc:
-            out.append(("key", f"Occult: {'yes' if doc['occult'] else 'no'}"))
-        if "general" in doc:
-            out.append(("key", f"General: {q(doc['general'])}"))
-        out.append(("blank", ""))
-        for t in doc.get("troops", []):
-            models = t.get("models", 1)
-            line = f"{models}x {q(t['troop'])}" if "models" in t or _needs_count(t["troop"]) else q(t["troop"])
-            cost = unit_cost(r, t["troop"], models)
-            if cost is not None:
-                line += f" ({_num(cost)})"
-            if "led_by" in t:
-                line += f", led by {q(t['led_by'])}"
-            if t.get("standard"):
-                line += ", with standard"
-            out.append(("entry", line))
-    elif system in ("senshiai", "herocard", "satsuma"):
-        if system == "herocard":
-            if "hero" in doc:
-                out.append(("key", f"Hero: {q(doc['hero'])}"))
-            if "attributes" in doc:
-                out.append(("key", "Attributes: " + ", ".join(map(q, doc["attributes"])) if doc["attributes"]
-                            else "Attributes: none"))
-        if system == "satsuma" and "deck" in doc:
-            out.append(("key", f"Deck: {q(doc['deck'])}"))
-        out.append(("blank", ""))
-        for name, n in doc.get(_DECK_FIELD[system], {}).items():
-            out.append(("entry", f"{n} {q(name)}"))
-    elif system == "senji":
-        out.append(("blank", ""))
-        for p in doc.get("players", []):
-            segs = [q(p["name"])]
-            if "family" in p:
-                segs.append(q(p["family"], segment=True))
-            if "samurai" in p:
-                segs.append(f"samurai {q(p['samurai'])}")
-            provs = []
-            for pv in p.get("provinces", []):
-                s = q(pv["province"])
-                if "units" in pv or pv.get("samurai") or re.search(r"[0-9]$|\+\s*s(amurai)?$", s, re.I):
-                    s += f" {pv.get('units', 0)}"
-                    if pv.get("samurai"):
-                        s += "+S"
-                provs.append(s)
-            segs.append(", ".join(provs) if provs else "no provinces" if "provinces" in p else "provinces unset")
-            out.append(("entry", " - ".join(segs)))
-    coll = COLLECTION[system]
+    gs = _game(system)
+    out += [("key", line) for line in gs.text_keys(doc)]
+    out.append(("blank", ""))
+    out += [("entry", line) for line in gs.text_entries(doc, r)]
+    coll = gs.collection
     if coll in doc and not doc[coll]:
         at = next(i for i, (k, _) in enumerate(out) if k == "blank")
         out.insert(at, ("key", f"{coll.capitalize()}: none"))
@@ -407,7 +340,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         name = _HOLE.sub(lambda m: header_quoted[int(m.group(1))], name)
     if hsys:
         if system and system != hsys:
-            p.error(lines[0][0], lines[0][1], f"the header says {LABELS[hsys]}, not {LABELS[system]}",
+            p.error(lines[0][0], lines[0][1], f"the header says {label(hsys)}, not {label(system)}",
                     hint="drop --system or fix the header")
         system = hsys
         start = 1
@@ -421,6 +354,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
                                        "cannot tell which game this list is for",
                                        hint="start with a header such as 'My deck - Senshiai' or pass --system"))
     p.system = system
+    gs = _game(system)
     p.r = Resolver.of(system)
     p.doc["system"] = system
     if hsys:
@@ -430,7 +364,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         line, p.quoted = _mask(raw_line)
         m = _KEY_RE.match(raw_line)
         key = KEY_LINES.get(normalize(m.group("key"))) if m else None
-        if key is not None and not (system == "herocard" and key == "deck" and not m.group("value").strip()):
+        if key is not None and not (key in gs.text_headings and not m.group("value").strip()):
             value = m.group("value")
             lead = len(value) - len(value.lstrip())
             value = value[1:] if value.startswith(" ") else value
@@ -441,12 +375,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         if "\x00" not in line and '"' in line and _QUOTED.search(raw_line) is None:
             p.error(no, col + line.find('"'), "a quote is not closed", hint='write a quoted name as "Name"')
             continue
-        if system == "kensei":
-            _troop_line(p, line, no, col)
-        elif system == "senji":
-            _player_line(p, line, no, col)
-        else:
-            _card_line(p, line, no, col)
+        gs.read_entry(p, line, no, col)
     if p.errors:
         raise ListError(p.errors)
     try:
@@ -459,15 +388,20 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
 def _infer_system(body) -> str | None:
     best, best_n = None, 0
     scores = []
-    for s in CARD_SYSTEMS:
+    from builder.systems import ids
+
+    for s in ids():
+        gs = _game(s)
+        if not gs.text_infers:
+            continue
         r = Resolver.of(s)
-        f = field_of(s, _DECK_FIELD[s])
-        f = f.sub("troop") if f.kind == "items" else f
+        f = field_of(s, gs.collection)
+        f = f.sub(f.item_key) if f.kind == "items" else f
         if not r.knows(f):
             continue
         n = 0
         for _, _, line in body:
-            line = _COST.sub("", line.split(",")[0]) if s == "kensei" else line
+            line = gs.infer_line(line)
             if any(r.find(f, name)[1] is not None for _, name in _count_candidates(line)):
                 n += 1
         scores.append(n)
@@ -487,76 +421,23 @@ _PLAYERS = re.compile(r"^[0-9]+\s*players?$", re.I)
 
 def _facets(p: _Parser, facets: list[str], where) -> None:
     no, col, _ = where
-    s = p.system
+    gs = _game(p.system)
     for seg in facets:
-        low = seg.lower()
-        if _USED.match(seg) or (s == "senji" and _PLAYERS.match(seg)):
+        if _USED.match(seg) or gs.read_facet(p, seg):
             continue
-        if s == "kensei":
-            m = _POINTS.match(seg)
-            if m:
-                p.doc["points"] = int(m.group(2))
-                continue
-            if low.startswith("clan "):
-                p.doc["clan"] = _uq(p, seg[5:])
-                continue
-            if low.endswith(" clan"):
-                p.doc["clan"] = _uq(p, seg[:-5])
-                continue
-            f = field_of("kensei", "clan")
-            if p.r.find(f, seg)[1] is not None:
-                p.doc["clan"] = seg
-                continue
-        elif s == "senshiai":
-            m = _CARDS.match(seg)
-            if m:
-                if m.group(1):
-                    p.doc["size"] = int(m.group(2))
-                continue
-            m = re.match(r"^size\s+([0-9]{1,30})$", seg, re.I)
-            if m:
-                p.doc["size"] = int(m.group(1))
-                continue
-        elif s == "herocard":
-            m = _HP.match(seg)
-            if m:
-                p.doc["max_hero_points"] = int(m.group(2))
-                continue
-        elif s == "satsuma":
-            if low.startswith("side "):
-                p.doc["side"] = _uq(p, seg[5:])
-                continue
-            if _CARDS.match(seg):
-                p.doc.setdefault("cards", {})
-                continue
-            f = field_of("satsuma", "side")
-            if p.r.find(f, seg)[1] is not None or low in ("samurai", "imperial"):
-                p.doc["side"] = seg
-                continue
-        p.error(no, col, f"cannot read '{seg}' in the header of a {LABELS[s]} list",
-                hint=_facet_hint(s))
-
-
-def _facet_hint(s: str) -> str:
-    return {
-        "kensei": "write e.g. 'My army - Kensei - clan buke - 200 AP'",
-        "senshiai": "write e.g. 'My deck - Senshiai - 50/50 cards'",
-        "herocard": "write e.g. 'My hero - HeroCard - 28/30 hero points'",
-        "senji": "write e.g. 'Our game - Senji - 4 players'",
-        "satsuma": "write e.g. 'My deck - Satsuma Rebellion - side samurai'",
-    }[s]
+        p.error(no, col, f"cannot read '{seg}' in the header of a {label(p.system)} list", hint=gs.text_example)
 
 
 def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
     s = p.system
-    allowed = {"name", "author", "notes", "packs", "house_rules", "system"} | {f.key for f in SCHEMAS[s]}
+    allowed = {"name", "author", "notes", "packs", "house_rules", "system"} | {f.key for f in schema(s)}
     if key not in allowed:
-        p.error(no, col, f"'{key}' is not part of a {LABELS[s]} list")
+        p.error(no, col, f"'{key}' is not part of a {label(s)} list")
         return
     v = value.strip()
     if key == "system":
         if system_of_label(v) != s:
-            p.error(no, col, f"this list is for {LABELS[s]}, not '{v}'")
+            p.error(no, col, f"this list is for {label(s)}, not '{v}'")
         return
     if key == "notes":
         old = p.doc.get("notes")
@@ -618,7 +499,7 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
             _check_name(p, f, n, no, col + max(value.find(n), 0))
         p.doc.setdefault("attributes", []).extend(names)
         return
-    if key == COLLECTION[s] and normalize(v) in ("none", "no cards", "empty"):
+    if key == _game(s).collection and normalize(v) in ("none", "no cards", "empty"):
         p.doc[key] = [] if key in ("troops", "players") else {}
         return
     if not v:
@@ -702,12 +583,13 @@ def _pack_knows(p: _Parser, f, name: str) -> bool:
     return bool(r) and r.find(f, name)[1] is not None
 
 
-def _card_line(p: _Parser, line: str, no: int, col: int) -> None:
+def card_line(p: _Parser, line: str, no: int, col: int) -> None:
+    """A line of a deck: COUNT NAME (the count written in any of the usual ways)."""
     s = p.system
-    key = _DECK_FIELD[s]
+    key = _game(s).collection
     f = field_of(s, key)
     if re.match(r"^sb:\s", line, re.I) or normalize(line.rstrip(":")) in ("sideboard", "side board", "maybeboard"):
-        p.error(no, col, f"a {LABELS[s]} deck has no sideboard",
+        p.error(no, col, f"a {label(s)} deck has no sideboard",
                 hint="remove the sideboard lines")
         return
     text = re.sub(r"\s+\*[fF]\*$", "", line)
@@ -727,105 +609,12 @@ def _card_line(p: _Parser, line: str, no: int, col: int) -> None:
         deck[name] = n
 
 
-_LED = re.compile(r"^led\s+by\s+(.+)$", re.I)
-_STD = re.compile(r"^(?:with\s+)?(?:a\s+)?(?:standard|hata[-\s\u2010\u2011\u2013]?jurushi)(?:\s+bearer)?$", re.I)
-
-
-def _troop_line(p: _Parser, line: str, no: int, col: int) -> None:
-    tf = field_of("kensei", "troops")
-    f = tf.sub("troop")
-    parts = [x.strip() for x in line.split(",")]
-    opts: dict = {}
-    while len(parts) > 1:
-        last = parts[-1]
-        m = _LED.match(last)
-        if m and "led_by" not in opts:
-            opts["led_by"] = _uq(p, m.group(1))
-        elif _STD.match(last) and "standard" not in opts:
-            opts["standard"] = True
-        else:
-            break
-        parts.pop()
-    head = ", ".join(parts)
-    cands = []
-    for n, name in _count_candidates(head, after=False):
-        cands.append((n, name))
-        bare = _COST.sub("", name)
-        if bare != name and bare:
-            cands.insert(len(cands) - 1 if n is None else len(cands), (n, bare))
-    # prefer names with the cost figure removed, then catalog hits
-    ordered = sorted(cands, key=lambda c: (0 if _COST.search(c[1]) is None else 1))
-    n, name = _pick(p, f, ordered)
-    if not name:
-        p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")
-        return
-    _check_name(p, f, name, no, col + max(line.find(name), 0))
-    row = {"troop": name}
-    if n is not None:
-        row["models"] = n
-    if "led_by" in opts:
-        _check_name(p, f, opts["led_by"], no, col + max(line.find(opts["led_by"]), 0))
-        row["led_by"] = opts["led_by"]
-    if opts.get("standard"):
-        row["standard"] = True
-    p.doc.setdefault("troops", []).append(row)
-
-
-_PROV = re.compile(r"^(.+?)(?:\s+([0-9]{1,30}))?\s*(\+\s*s(?:amurai)?)?$", re.I)
-
-
-def _player_line(p: _Parser, line: str, no: int, col: int) -> None:
-    pf = field_of("senji", "players")
-    segs = [x.strip() for x in _SEP.split(line)]
-    if len(segs) < 2:
-        p.error(no, col, "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
-                hint="e.g. 'Aiko - red - Kyushu 2+S, Shikoku 1, Owari'")
-        return
-    player: dict = {"name": _uq(p, segs[0])}
-    provs_text = segs[-1]
-    for seg in segs[1:-1]:
-        m = re.match(r"^samurai\s+(.+)$", seg, re.I)
-        if m:
-            player["samurai"] = _uq(p, m.group(1))
-            _check_name(p, pf.sub("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
-        elif "family" not in player:
-            fam = _uq(p, re.sub(r"^family\s+", "", seg, flags=re.I))
-            player["family"] = fam
-            _check_name(p, pf.sub("family"), fam, no, col + max(line.find(fam), 0))
-        else:
-            p.error(no, col + max(line.find(seg), 0), f"cannot read '{seg}' in a player line",
-                    hint="segments: name, family, 'samurai CARD', provinces")
-    pvf = pf.sub("provinces")
-    provs = []
-    if normalize(provs_text) not in ("no provinces", "none", "-", "provinces unset"):
-        for part in [x.strip() for x in provs_text.split(",")]:
-            if not part:
-                continue
-            pcol = col + max(line.find(part), 0)
-            cands = []
-            m = _PROV.match(part)
-            if m and (m.group(2) or m.group(3)):
-                cands.append((m.group(1).strip(), m.group(2), m.group(3)))
-            cands.append((part, None, None))
-            cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in cands]
-            pick = next((c for c in cands if c[3]), None) or next(
-                (c for c in cands if p.r.find(pvf.sub("province"), c[0])[1] is not None), cands[0])
-            pv = {"province": pick[0]}
-            if pick[1] is not None:
-                pv["units"] = int(pick[1])
-            if pick[2]:
-                pv["samurai"] = True
-            _check_name(p, pvf.sub("province"), pick[0], no, pcol)
-            provs.append(pv)
-    if normalize(provs_text) != "provinces unset":
-        player["provinces"] = provs
-    p.doc.setdefault("players", []).append(player)
-
-
 def known_system(name: str | None) -> str | None:
     if name is None:
         return None
-    return system_of_label(name) or (name if name in SYSTEMS else None)
+    from builder.systems import is_system
+
+    return system_of_label(name) or (name if is_system(name) else None)
 
 
 def tidy_name(text: str) -> str:

@@ -233,6 +233,54 @@ class GameSystem:
         """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
         return name, "", None
 
+    # -- the text form (forums, chats): header facets, key lines, entry lines ----------------------
+
+    text_labels: tuple[str, ...] = ()  # more names a text header may call the game by
+    text_headings: tuple[str, ...] = ()  # keys whose empty line ('Deck:') heads the entries below it
+    text_infers: bool = True  # a card list without a header may be of this game (its catalog decides)
+    share_fields: tuple = ()  # the share schema's fields of a game the built-in schema does not hold
+
+    @property
+    def collection(self) -> str:
+        """The list key holding the main entries (written ``KEY: none`` when present but empty)."""
+        return self.entries[0]
+
+    @property
+    def text_example(self) -> str:
+        return f"write e.g. 'My {self.what} - {self.name} - 40 cards'"
+
+    def text_header(self, doc: dict, summary: dict) -> list[str]:
+        """The header segments after the game's name (``40 cards``, ``clan buke``...)."""
+        held = doc.get(self.collection)
+        return [f"{sum(held.values())} cards"] if isinstance(held, dict) else []
+
+    def text_keys(self, doc: dict) -> list[str]:
+        """The game's own key lines (``Commander: taisho``), after the common ones."""
+        return []
+
+    def text_entries(self, doc: dict, resolver) -> list[str]:
+        """One line per entry (``3 Overhand Thrust``)."""
+        from builder.share.text import q
+
+        held = doc.get(self.collection, {})
+        return [f"{n} {q(name)}" for name, n in held.items()] if isinstance(held, dict) else []
+
+    def read_facet(self, p, seg: str) -> bool:
+        """Read a header segment into ``p.doc``; False: not a segment of this game."""
+        from builder.share.text import _CARDS
+
+        return bool(_CARDS.match(seg))
+
+    def read_entry(self, p, line: str, no: int, col: int) -> None:
+        """Read an entry line into ``p.doc`` (errors and warnings go to ``p``)."""
+        from builder.share.text import card_line
+
+        card_line(p, line, no, col)
+
+    def infer_line(self, line: str) -> str:
+        """What names the entry in a line, when guessing the game of a list without a header."""
+        return line
+
     # -- printing ---------------------------------------------------------------------------------
 
     @property

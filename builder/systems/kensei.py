@@ -214,6 +214,40 @@ class Kensei(GameSystem):
         return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
 
 
+    # -- text form -------------------------------------------------------------------------------
+
+    text_example = "write e.g. 'My army - Kensei - clan buke - 200 AP'"
+
+    def text_header(self, doc, summary):
+        from builder.systems.kensei_text import header
+
+        return header(doc, summary)
+
+    def text_keys(self, doc):
+        from builder.systems.kensei_text import keys
+
+        return keys(doc)
+
+    def text_entries(self, doc, resolver):
+        from builder.systems.kensei_text import entries
+
+        return entries(doc, resolver)
+
+    def read_facet(self, p, seg):
+        from builder.systems.kensei_text import facet
+
+        return facet(p, seg)
+
+    def read_entry(self, p, line, no, col):
+        from builder.systems.kensei_text import troop_line
+
+        troop_line(p, line, no, col)
+
+    def infer_line(self, line):
+        from builder.systems.kensei_text import bare
+
+        return bare(line)
+
     # -- printing and analytics ------------------------------------------------------------------
 
     def total(self, summary):

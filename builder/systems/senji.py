@@ -210,6 +210,31 @@ class Senji(GameSystem):
         return comparison.notes[-1].removeprefix("added "), f"the setup would have " \
             f"{len(data.get('players') or [])} players", None
 
+    # -- text form -------------------------------------------------------------------------------
+
+    text_example = "write e.g. 'Our game - Senji - 4 players'"
+    text_infers = False
+
+    def text_header(self, doc, summary):
+        from builder.systems.senji_text import header
+
+        return header(doc, summary)
+
+    def text_entries(self, doc, resolver):
+        from builder.systems.senji_text import entries
+
+        return entries(doc, resolver)
+
+    def read_facet(self, p, seg):
+        from builder.systems.senji_text import facet
+
+        return facet(p, seg)
+
+    def read_entry(self, p, line, no, col):
+        from builder.systems.senji_text import player_line
+
+        player_line(p, line, no, col)
+
     # -- printing and analytics ------------------------------------------------------------------
 
     def total(self, summary):

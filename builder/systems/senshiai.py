@@ -69,6 +69,30 @@ class Senshiai(CardGame):
                 + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
 
 
+    # -- text form -------------------------------------------------------------------------------
+
+    text_example = "write e.g. 'My deck - Senshiai - 50/50 cards'"
+
+    def text_header(self, doc, summary):
+        n = sum(doc.get("cards", {}).values())
+        return [f"{n}/{doc['size']} cards" if "size" in doc else f"{n} cards"]
+
+    def read_facet(self, p, seg):
+        import re
+
+        from builder.share.text import _CARDS
+
+        m = _CARDS.match(seg)
+        if m:
+            if m.group(1):
+                p.doc["size"] = int(m.group(2))
+            return True
+        m = re.match(r"^size\s+([0-9]{1,30})$", seg, re.I)
+        if m:
+            p.doc["size"] = int(m.group(1))
+            return True
+        return False
+
     # -- analytics -------------------------------------------------------------------------------
 
     query_vocabulary = {"type": ("terrain", "troop", "event"), "path": ("Air", "Earth", "Water"),

@@ -1,0 +1,138 @@
+"""Kensei lists as text: the header's clan and points, the commander lines, one line per troop.
+
+    Buke vanguard - Kensei - clan buke - 185/200 AP
+    Commander: taisho
+
+    5x Samurai Yari (25)
+    9x Yari Ashigaru (45), led by Ashigaru Leader, with standard
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from builder.share.schema import field_of
+from builder.share.text import _COST, _POINTS, _check_name, _count_candidates, _needs_count, _num, _pick, _uq, q
+
+KENSEI = "kensei"
+
+
+def header(doc: dict, summary: dict) -> list[str]:
+    segs = []
+    if "clan" in doc:
+        segs.append(f"clan {q(doc['clan'])}")
+    used = summary.get("points")
+    if "points" in doc:
+        segs.append(f"{_num(used)}/{doc['points']} AP" if used is not None else f"{doc['points']} AP")
+    elif used is not None:
+        segs.append(f"{_num(used)} AP used")
+    return segs
+
+
+def keys(doc: dict) -> list[str]:
+    out = []
+    if "commander" in doc:
+        out.append(f"Commander: {q(doc['commander'])}")
+    if "occult" in doc:
+        out.append(f"Occult: {'yes' if doc['occult'] else 'no'}")
+    if "general" in doc:
+        out.append(f"General: {q(doc['general'])}")
+    return out
+
+
+def entries(doc: dict, resolver) -> list[str]:
+    out = []
+    for t in doc.get("troops", []):
+        models = t.get("models", 1)
+        line = f"{models}x {q(t['troop'])}" if "models" in t or _needs_count(t["troop"]) else q(t["troop"])
+        cost = unit_cost(resolver, t["troop"], models)
+        if cost is not None:
+            line += f" ({_num(cost)})"
+        if "led_by" in t:
+            line += f", led by {q(t['led_by'])}"
+        if t.get("standard"):
+            line += ", with standard"
+        out.append(line)
+    return out
+
+
+def facet(p, seg: str) -> bool:
+    low = seg.lower()
+    m = _POINTS.match(seg)
+    if m:
+        p.doc["points"] = int(m.group(2))
+        return True
+    if low.startswith("clan "):
+        p.doc["clan"] = _uq(p, seg[5:])
+        return True
+    if low.endswith(" clan"):
+        p.doc["clan"] = _uq(p, seg[:-5])
+        return True
+    if p.r.find(field_of(p.system, "clan"), seg)[1] is not None:
+        p.doc["clan"] = seg
+        return True
+    return False
+
+
+def bare(line: str) -> str:
+    """A troop line without its options and cost figure (what names the troop)."""
+    return _COST.sub("", line.split(",")[0])
+
+
+def unit_cost(resolver, troop: str, models: int):
+    """A troop line's cost in AP from the catalog (None when the catalog does not give it)."""
+    f = field_of(KENSEI, "troops").sub("troop")
+    _, e = resolver.find(f, troop)
+    if e is None:
+        return None
+    purchase = getattr(e, "purchase", None)
+    if purchase is not None and getattr(purchase, "models", 0):
+        return math.ceil(models / purchase.models) * purchase.points
+    cost = getattr(e, "cost", None)
+    return None if cost is None else cost * models
+
+
+
+_LED = re.compile(r"^led\s+by\s+(.+)$", re.I)
+_STD = re.compile(r"^(?:with\s+)?(?:a\s+)?(?:standard|hata[-\s\u2010\u2011\u2013]?jurushi)(?:\s+bearer)?$", re.I)
+
+
+def troop_line(p, line: str, no: int, col: int) -> None:
+    tf = field_of(p.system, "troops")
+    f = tf.sub("troop")
+    parts = [x.strip() for x in line.split(",")]
+    opts: dict = {}
+    while len(parts) > 1:
+        last = parts[-1]
+        m = _LED.match(last)
+        if m and "led_by" not in opts:
+            opts["led_by"] = _uq(p, m.group(1))
+        elif _STD.match(last) and "standard" not in opts:
+            opts["standard"] = True
+        else:
+            break
+        parts.pop()
+    head = ", ".join(parts)
+    cands = []
+    for n, name in _count_candidates(head, after=False):
+        cands.append((n, name))
+        bare = _COST.sub("", name)
+        if bare != name and bare:
+            cands.insert(len(cands) - 1 if n is None else len(cands), (n, bare))
+    # prefer names with the cost figure removed, then catalog hits
+    ordered = sorted(cands, key=lambda c: (0 if _COST.search(c[1]) is None else 1))
+    n, name = _pick(p, f, ordered)
+    if not name:
+        p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")
+        return
+    _check_name(p, f, name, no, col + max(line.find(name), 0))
+    row = {"troop": name}
+    if n is not None:
+        row["models"] = n
+    if "led_by" in opts:
+        _check_name(p, f, opts["led_by"], no, col + max(line.find(opts["led_by"]), 0))
+        row["led_by"] = opts["led_by"]
+    if opts.get("standard"):
+        row["standard"] = True
+    p.doc.setdefault("troops", []).append(row)

@@ -1,0 +1,95 @@
+"""Senji setups as text: one line per player, NAME - FAMILY - samurai CARD - PROVINCE UNITS[+S], ...
+
+    Our game - Senji - 3 players
+
+    Aiko - red - samurai Oda - Kyushu 2+S, Shikoku 1, Owari
+"""
+
+from __future__ import annotations
+
+import re
+
+from builder.names import normalize
+from builder.share.schema import field_of
+from builder.share.text import _HOLE, _PLAYERS, _SEP, _check_name, _uq, q
+
+
+def header(doc: dict, summary: dict) -> list[str]:
+    n = len(doc.get("players", []))
+    return [f"{n} player{'s' * (n != 1)}"]
+
+
+def entries(doc: dict, resolver) -> list[str]:
+    out = []
+    for p in doc.get("players", []):
+        segs = [q(p["name"])]
+        if "family" in p:
+            segs.append(q(p["family"], segment=True))
+        if "samurai" in p:
+            segs.append(f"samurai {q(p['samurai'])}")
+        provs = []
+        for pv in p.get("provinces", []):
+            s = q(pv["province"])
+            if "units" in pv or pv.get("samurai") or re.search(r"[0-9]$|\+\s*s(amurai)?$", s, re.I):
+                s += f" {pv.get('units', 0)}"
+                if pv.get("samurai"):
+                    s += "+S"
+            provs.append(s)
+        segs.append(", ".join(provs) if provs else "no provinces" if "provinces" in p else "provinces unset")
+        out.append(" - ".join(segs))
+    return out
+
+
+def facet(p, seg: str) -> bool:
+    return bool(_PLAYERS.match(seg))
+
+
+_PROV = re.compile(r"^(.+?)(?:\s+([0-9]{1,30}))?\s*(\+\s*s(?:amurai)?)?$", re.I)
+
+
+def player_line(p, line: str, no: int, col: int) -> None:
+    pf = field_of(p.system, "players")
+    segs = [x.strip() for x in _SEP.split(line)]
+    if len(segs) < 2:
+        p.error(no, col, "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
+                hint="e.g. 'Aiko - red - Kyushu 2+S, Shikoku 1, Owari'")
+        return
+    player: dict = {"name": _uq(p, segs[0])}
+    provs_text = segs[-1]
+    for seg in segs[1:-1]:
+        m = re.match(r"^samurai\s+(.+)$", seg, re.I)
+        if m:
+            player["samurai"] = _uq(p, m.group(1))
+            _check_name(p, pf.sub("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
+        elif "family" not in player:
+            fam = _uq(p, re.sub(r"^family\s+", "", seg, flags=re.I))
+            player["family"] = fam
+            _check_name(p, pf.sub("family"), fam, no, col + max(line.find(fam), 0))
+        else:
+            p.error(no, col + max(line.find(seg), 0), f"cannot read '{seg}' in a player line",
+                    hint="segments: name, family, 'samurai CARD', provinces")
+    pvf = pf.sub("provinces")
+    provs = []
+    if normalize(provs_text) not in ("no provinces", "none", "-", "provinces unset"):
+        for part in [x.strip() for x in provs_text.split(",")]:
+            if not part:
+                continue
+            pcol = col + max(line.find(part), 0)
+            cands = []
+            m = _PROV.match(part)
+            if m and (m.group(2) or m.group(3)):
+                cands.append((m.group(1).strip(), m.group(2), m.group(3)))
+            cands.append((part, None, None))
+            cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in cands]
+            pick = next((c for c in cands if c[3]), None) or next(
+                (c for c in cands if p.r.find(pvf.sub("province"), c[0])[1] is not None), cands[0])
+            pv = {"province": pick[0]}
+            if pick[1] is not None:
+                pv["units"] = int(pick[1])
+            if pick[2]:
+                pv["samurai"] = True
+            _check_name(p, pvf.sub("province"), pick[0], no, pcol)
+            provs.append(pv)
+    if normalize(provs_text) != "provinces unset":
+        player["provinces"] = provs
+    p.doc.setdefault("players", []).append(player)
