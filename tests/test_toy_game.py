@@ -62,3 +62,59 @@ def test_command_line_edits_and_checks(toy, tmp_path, cli):
         "  still to fix: toy.copies-max: 3 copies of 'Green Turtle' > 2 (over by 1)"]
     assert cli("options", deck, "--search", "DRAGON").stdout.splitlines() == [
         "+ Golden Dragon    cost 5  0 cards left", "1 of 1 can be added"]
+
+
+def _toy_deck(tmp_path):
+    ed, _ = builder.ListEditor.new("toy", tmp_path / "deck.yaml", name="Two foxes")
+    ed.add("Red Fox", 2)
+    ed.add("Blue Crane", 2)
+    ed.save()
+    return ed
+
+
+@pytest.mark.parametrize("to", ["text", "markdown", "json", "yaml", "code"])
+def test_every_share_format_round_trips(toy, tmp_path, to):
+    ed = _toy_deck(tmp_path)
+    shared = builder.export(ed, to=to)
+    back = builder.import_(shared)
+    assert back.check().legal and back.check().summary == {"cards": 4, "size": 4, "cost": 6}
+    assert builder.export(back, to=to) == shared
+
+
+def test_text_export_reads_as_people_write_it(toy, tmp_path):
+    text = builder.export(_toy_deck(tmp_path), to="text")
+    assert text == "Two foxes - Toy duel - 4 cards\n\n2 Red Fox\n2 Blue Crane\n"
+    # a header-less card list is recognised by its names; counts written in other ways
+    back = builder.import_("x2 Blue Crane\nRed Fox x2\n")
+    assert back.check().summary["cards"] == 4
+    with pytest.raises(builder.ListError, match="cannot read 'clan buke' in the header of a Toy duel list"):
+        builder.import_("Mine - Toy duel - clan buke\n1 Red Fox\n")
+
+
+def test_share_code_numbers_the_game_after_the_built_in_ones(toy, tmp_path):
+    from builder.share.code import decode
+
+    code = builder.export(_toy_deck(tmp_path), to="code")
+    doc = decode(code)
+    assert doc["system"] == "toygame" and doc["cards"] == {"Red Fox": 2, "Blue Crane": 2}
+
+
+def test_prints_a_card_sheet(toy, tmp_path):
+    pytest.importorskip("pypdf")
+    from pypdf import PdfReader
+
+    _toy_deck(tmp_path)
+    out = builder.render_pdf(tmp_path / "deck.yaml", tmp_path / "deck.pdf")
+    text = "".join(page.extract_text() for page in PdfReader(out).pages)
+    # one face per copy, with the template's fields (name, colour, cost), then the card list
+    assert text.count("Red Fox\nred\n1\n") == 2 and text.count("Blue Crane\nblue\n2\n") == 2
+    assert "2 x Red Fox\n2 x Blue Crane" in text
+
+
+def test_command_line_exports_and_prints(toy, tmp_path, cli):
+    deck = tmp_path / "deck.yaml"
+    _toy_deck(tmp_path)
+    r = cli("export", deck, "--to", "text")
+    assert r.code == 0 and r.stdout.splitlines()[0] == "Two foxes - Toy duel - 4 cards"
+    r = cli("print", deck, "-o", tmp_path / "deck.pdf")
+    assert r.code == 0 and (tmp_path / "deck.pdf").stat().st_size > 1000

@@ -1,6 +1,7 @@
 """A sixth game for the tests: its catalog model, its rules and its GameSystem, in one module.
 
-Registered by ``tests/test_toy_game.py`` only; the catalog folder is ``tests/data/toygame``.
+Registered by ``tests/test_toy_game.py`` only; the catalog folder is ``tests/data/toygame``, the card
+template ``tests/data/toygame-cards.yaml``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.errors import ListError
 from builder.findings import error
+from builder.share.schema import Field
 from builder.systems.cards import CardGame
 
 
@@ -83,6 +85,8 @@ class ToyGame(CardGame):
     key_order = ("cards",)
     anchor_field = "colour"
     catalog_dir = Path(__file__).resolve().parent / "data" / "toygame"
+    card_template = catalog_dir.parent / "toygame-cards.yaml"  # the card faces: name, colour, cost
+    share_fields = (Field("cards", "counts", ("cards",), what="card"),)
     catalog_module_name = __name__
     rules_module_name = __name__
 
