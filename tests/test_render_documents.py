@@ -211,7 +211,7 @@ def test_roster_refuses_to_overwrite(tmp_path):
 
 def test_rout_threshold_and_hand_size():
     from builder.catalog.loader import load_catalog
-    from builder.render.roster import hand_size, rout_threshold
+    from builder.rules.kensei import hand_size, rout_threshold
 
     assert rout_threshold(200) == 150
     assert rout_threshold(195) * 4 == 585
@@ -259,7 +259,7 @@ def test_setup_sheet_lists_every_players_provinces(tmp_path):
 
 def test_setup_for_players_follows_the_rulebook():
     from builder.catalog.loader import load_catalog
-    from builder.render.setup_sheet import setup_for_players
+    from builder.rules.senji import setup_table as setup_for_players
 
     cat = load_catalog("senji")
     assert setup_for_players(cat, 6)["excluded"] == []

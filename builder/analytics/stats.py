@@ -79,42 +79,16 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
     return out
 
 
-def _limit(label: str, kind: str, value, bound, unit: str, source: str | None = None, group=None) -> dict:
-    room = (bound - value) if kind == "max" else (value - bound)
-    ok = value <= bound if kind == "max" else value >= bound
-    return {"label": label, "kind": kind, "group": group, "value": value, "bound": bound, "room": room,
-            "ok": ok, "unit": unit, "source": source}
+def _limits(ld: Loaded) -> list[dict]:
+    """The rules' own limits of the list (``GameSystem.limits``)."""
+    from builder.systems import get
+
+    return get(ld.result.system).limits(ld.lst, ld.catalog, ld.rules)
 
 
 def senshiai_facts(ld: Loaded) -> dict:
-    from builder.rules.senshiai import SRC_DECK
-
-    total = ld.view.total
-    rows = []
-    max_cards = int(ld.rules.get("max_deck_cards", ld.catalog.model.deck_rules.max_cards))
-    rows.append(_limit("cards in the deck", "max", total, max_cards, "cards", SRC_DECK))
-    if ld.lst.size is not None:
-        rows.append(_limit("cards against the agreed size", "max", total, ld.lst.size, "cards", SRC_DECK))
     curve = [{"cost": k, "cards": n} for k, n in ld.view.counts("cost").items()]
-    return {"limits": rows, "cost_curve": curve}
-
-
-def herocard_facts(ld: Loaded) -> dict:
-    from builder.rules import herocard as core
-
-    rows = []
-    s = ld.result.summary
-    if s.get("hero_points") is not None and s.get("max_hero_points") is not None:
-        rows.append(_limit("hero points", "max", s["hero_points"], s["max_hero_points"], "points", core.SRC_POINTS))
-    dr = ld.catalog.model.deck_rules
-    minimum = int(ld.rules.get("min_action_cards", dr.min_action_cards))
-    rows.append(_limit("action cards", "min", ld.lst.action_total(), minimum, "cards", core.SRC_DECK))
-    if dr.max_copies:
-        for slot in ld.lst.deck:
-            if slot.card is not None:
-                rows.append(_limit("copies of one card", "max", slot.count, int(dr.max_copies), "copies",
-                                   core.SRC_DECK, group=slot.card.name))
-    return {"limits": rows}
+    return {"limits": _limits(ld), "cost_curve": curve}
 
 
 def satsuma_facts(ld: Loaded) -> dict:
@@ -137,9 +111,7 @@ def satsuma_facts(ld: Loaded) -> dict:
         suits.append({"suit": name, "letter": letter, "cards": cards, "max": top,
                       "mean": weighted / cards if cards else 0.0,
                       "roles": [r for r in core.ROLES if letter not in core.FORBIDDEN[r]]})
-    hand = core.constant(ld.catalog, "hand_size", core.HAND_SIZE)
-    rows = [_limit("cards in the deck, at least one hand", "min", ld.lst.total(), hand, "cards", f"{core.SEED}:35")]
-    return {"suits": suits, "limits": rows}
+    return {"suits": suits, "limits": _limits(ld)}
 
 
 def kensei_facts(ld: Loaded) -> dict:
@@ -151,7 +123,7 @@ def kensei_facts(ld: Loaded) -> dict:
     points = [{"by": "class", "values": _points_rows(by_class, limit)},
               {"by": "type", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "type"), limit)},
               {"by": "title", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "titles"), limit)}]
-    return {"points": points, "limits": core.limits(ld.lst, ld.catalog, ld.rules), "battle_size": limit}
+    return {"points": points, "limits": _limits(ld), "battle_size": limit}
 
 
 def _points_rows(d: dict, limit) -> list[dict]:
@@ -159,27 +131,13 @@ def _points_rows(d: dict, limit) -> list[dict]:
 
 
 def senji_facts(ld: Loaded) -> dict:
-    from builder.rules import senji as core
-
-    c = core.constants(ld.catalog)
-    players, rows = [], []
+    players = []
     for p in ld.lst.players:
-        units = sum(pp.units for pp in p.provinces)
-        provinces = len(p.provinces)
         players.append({"name": p.name, "family": p.family_entry.name if p.family_entry is not None else p.family,
-                        "provinces": provinces, "units": units,
+                        "provinces": len(p.provinces), "units": sum(pp.units for pp in p.provinces),
                         "samurai": sum(1 for pp in p.provinces if pp.samurai),
                         "fortresses": sum(pp.fortresses for pp in p.provinces)})
-        rows.append(_limit("units of a player", "max", units, c["units_per_player"], "units",
-                           core.limit_source(ld.catalog, "units_per_player", ""), group=p.name))
-        rows.append(_limit("provinces of a player", "max", provinces, c["provinces_per_player"], "provinces",
-                           core.limit_source(ld.catalog, "provinces_per_player", ""), group=p.name))
-        for pp in p.provinces:
-            if pp.units:
-                name = pp.entry.name if pp.entry is not None else pp.province
-                rows.append(_limit("units in a province", "max", pp.units, c["units_per_province"], "units",
-                                   core.limit_source(ld.catalog, "units_per_province", ""), group=f"{p.name}: {name}"))
-    return {"players": players, "limits": rows}
+    return {"players": players, "limits": _limits(ld)}
 
 
 # -- text -----------------------------------------------------------------------------------

@@ -616,28 +616,16 @@ def _kensei_ab(ctx):
 
 @generator("kensei_battle_sizes")
 def _kensei_sizes(block: dict, ctx: AidContext) -> list:
+    from builder.rules.kensei import hand_size
+
     sizes = sorted(_entries(ctx.catalog, "battle_sizes"), key=lambda s: s.max_ap)
     ab = _kensei_ab(ctx)
     if not sizes or ab is None:
         return _fallback(block, ctx, "the catalog has no battle sizes")
     rows = []
     for s in sizes:
-        rows.append([s.name, f"up to {s.max_ap}", str(hand_size(ab, s.max_ap) or "\u2014")])
+        rows.append([s.name, f"up to {s.max_ap}", str(hand_size(ctx.catalog, s.max_ap)[0] or "\u2014")])
     return [table(rows, _w(ctx, 40, 30, 30), ctx.st, header=["Battle size", "Army points", "Command hand"])]
-
-
-def hand_size(ab, points: int) -> int | None:
-    """Command cards kept in hand for a battle size (4/5/6), from the catalog's bands."""
-    bands = getattr(ab, "hand_sizes", None) or []
-    best = None
-    for b in bands:
-        lo = b.get("from_ap", 0)
-        hi = b.get("to_ap")
-        if points >= lo and (hi is None or points <= hi):
-            best = b.get("hand")
-    if best is None and bands and points < min(b.get("from_ap", 0) for b in bands):
-        best = min(bands, key=lambda b: b.get("from_ap", 0)).get("hand")
-    return best
 
 
 @generator("kensei_leaders_units")
@@ -736,10 +724,10 @@ def _kensei_deck(block: dict, ctx: AidContext) -> list:
 @generator("senji_setup")
 def _senji_setup(block: dict, ctx: AidContext) -> list:
     """The setup of the chosen player count, or of every count (families excluded, neutral provinces)."""
-    from builder.render.setup_sheet import setup_for_players
+    from builder.rules.senji import setup_table
 
     if ctx.players:
-        info = setup_for_players(ctx.catalog, ctx.players)
+        info = setup_table(ctx.catalog, ctx.players)
         rows = [["Players", str(ctx.players)],
                 ["Families in play", ", ".join(info["in_play"]) or "\u2014"],
                 ["Families excluded", ", ".join(info["excluded"]) or "none"],
@@ -748,7 +736,7 @@ def _senji_setup(block: dict, ctx: AidContext) -> list:
                 source_line(info["source"], ctx.st)]
     rows, srcs = [], []
     for n in range(6, 2, -1):
-        info = setup_for_players(ctx.catalog, n)
+        info = setup_table(ctx.catalog, n)
         rows.append([str(n), ", ".join(info["excluded"]) or "none", ", ".join(info["neutral"]) or "none"])
         srcs.append(info["source"])
     return [table(rows, _w(ctx, 16, 42, 42), ctx.st, header=["Players", "Families excluded", "Neutral provinces"]),

@@ -34,7 +34,6 @@ _DEFAULT_TEMPLATE = {
     "font_size": 8.5,
     "troop_columns": {"#": 6, "Troop": 58, "Models": 14, "AP/model": 17, "AP/unit": 17, "Abilities": 74},
     "unit_card": {"width": 86, "height": 60, "gutter": 3, "columns": 2},
-    "rout_percent": 75,
 }
 
 
@@ -74,20 +73,6 @@ def cost_per_model(troop) -> str:
         p = troop.purchase
         return f"{num(p.points)} per {p.models}"
     return num(troop.cost)
-
-
-def hand_size(catalog, points: int) -> tuple[int | None, str | None]:
-    from builder.render.aids import hand_size as _hs
-
-    ab = getattr(catalog.model, "army_building", None)
-    if ab is None:
-        return None, None
-    return _hs(ab, points), ab.hand_sizes_source
-
-
-def rout_threshold(troops_points, percent: float = 75) -> Fraction:
-    """Army points lost at which the army goes into full retreat (75% of the starting points)."""
-    return Fraction(troops_points) * Fraction(percent).limit_denominator(1000) / 100
 
 
 # -- abilities -----------------------------------------------------------------------------
@@ -280,9 +265,11 @@ def _header(doc, catalog, lst, result, st, width, title, tpl) -> list:
     size = next((b for b in catalog.entries("battle_sizes") if b.max_ap == lst.points), None)
     level = lst.commander
     general = _general_name(lst)
+    from builder.rules.kensei import ROUT_PERCENT, hand_size, rout_threshold
+
     hand, hand_src = hand_size(catalog, lst.points)
     troops_pts = lst.troops_points
-    rout_pct = float(tpl.get("rout_percent", 75))
+    rout_pct = ROUT_PERCENT
     rout = rout_threshold(troops_pts, rout_pct)
     spent = lst.total
     unspent = lst.points - spent

@@ -13,45 +13,10 @@ from typing import Any
 from builder.render.aids import (MM, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
                                  result_lines, source_line, table)
 from builder.render.pdfbase import list_display_name
+from builder.rules.senji import printed_name as _name
+from builder.rules.senji import setup_table
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
-
-# What the rulebook says when the catalog lacks a setup row (002_55c7e5ab3d1a76a7.txt:20-24).
-_FALLBACK_SETUPS = {
-    6: ([], []),
-    5: (["yellow"], ["Kyushu"]),
-    4: (["yellow", "blue"], ["Kyushu", "Shikoku"]),
-    3: (["yellow", "blue", "black"], ["Kyushu", "Shikoku", "northernmost province"]),
-}
-
-
-def _name(catalog, section: str, key) -> str:
-    if catalog is None or key is None:
-        return "" if key is None else str(key)
-    try:
-        e = catalog.find(section, str(key))
-    except Exception:
-        e = None
-    return e.name if e is not None else str(key)
-
-
-def setup_for_players(catalog, players: int) -> dict:
-    """Families in play and excluded, neutral provinces, and the source, for ``players``."""
-    model = getattr(catalog, "model", None)
-    setups = list(getattr(model, "setups", None) or [])
-    families = [f.name for f in (getattr(model, "families", None) or [])]
-    row = next((s for s in setups if s.players == players), None)
-    if row is not None:
-        excluded = [_name(catalog, "families", x) for x in row.excluded]
-        neutral = [_name(catalog, "provinces", x) for x in row.neutral]
-        source = row.source
-    else:
-        excluded, neutral = _FALLBACK_SETUPS.get(players, ([], []))
-        source = f"{RULEBOOK}:20-24"
-    in_play = [f for f in families if f not in excluded]
-    return {"players": players, "excluded": excluded, "neutral": neutral, "in_play": in_play,
-            "source": source}
-
 
 def _components(catalog) -> list[tuple[str, str, str]]:
     """(component, how many each player takes, notes) from the catalog, or the rulebook's list."""
@@ -93,7 +58,7 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
     body = doc.body()
     players = body.get("players") if isinstance(body.get("players"), list) else []
     n = len(players)
-    info = setup_for_players(catalog, n)
+    info = setup_table(catalog, n)
     title = doc.name or f"Senji setup, {n} players"
     story: list[Any] = [para(title, st.title),
                         para(f"Senji setup sheet \u2014 {n} players" + (f" \u2014 {doc.author}" if doc.author else ""),

@@ -483,3 +483,22 @@ __all__ = [
     "can_play", "exclusive_allowed", "is_ever_playable", "hero_points", "attribute_scores",
     "shogun_points", "shogun_target", "castles_for", "HeroList", "Slot", "load_list", "check", "summary",
 ]
+
+
+def limits(lst: HeroList, catalog, rules: dict) -> list[dict]:
+    """Hero points, action cards and copies of each card against what the rules allow."""
+    from builder.rules.limits import limit
+
+    rows = []
+    s = summary(lst, catalog, rules)
+    if s.get("hero_points") is not None and s.get("max_hero_points") is not None:
+        rows.append(limit("hero points", "max", s["hero_points"], s["max_hero_points"], "points", SRC_POINTS))
+    dr = catalog.model.deck_rules
+    minimum = int(rules.get("min_action_cards", dr.min_action_cards))
+    rows.append(limit("action cards", "min", lst.action_total(), minimum, "cards", SRC_DECK))
+    if dr.max_copies:
+        for slot in lst.deck:
+            if slot.card is not None:
+                rows.append(limit("copies of one card", "max", slot.count, int(dr.max_copies), "copies", SRC_DECK,
+                                  group=slot.card.name))
+    return rows

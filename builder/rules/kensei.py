@@ -868,6 +868,40 @@ def explain_entry(e: TroopEntry) -> str:
     return f"{e.name} x{e.models}"
 
 
+# -- what the roster states ---------------------------------------------------------------------
+
+ROUT_PERCENT = 75
+"""An army that has lost at least 75% of its starting army points is in full retreat."""
+ROUT_SOURCE = f"{SEED}:2204-2209"
+
+
+def rout_threshold(troops_points, percent: float = ROUT_PERCENT) -> Fraction:
+    """Army points lost at which the army goes into full retreat (75% of the starting points)."""
+    return Fraction(troops_points) * Fraction(percent).limit_denominator(1000) / 100
+
+
+def hand_size(catalog, points: int) -> tuple[int | None, str | None]:
+    """Command cards kept in hand at a battle size, and where the catalog's table comes from."""
+    ab = getattr(catalog.model, "army_building", None)
+    if ab is None:
+        return None, None
+    return _hand_of(ab, points), ab.hand_sizes_source
+
+
+def _hand_of(ab, points: int) -> int | None:
+    """Command cards kept in hand for a battle size (4/5/6), from the catalog's bands."""
+    bands = getattr(ab, "hand_sizes", None) or []
+    best = None
+    for b in bands:
+        lo = b.get("from_ap", 0)
+        hi = b.get("to_ap")
+        if points >= lo and (hi is None or points <= hi):
+            best = b.get("hand")
+    if best is None and bands and points < min(b.get("from_ap", 0) for b in bands):
+        best = min(bands, key=lambda b: b.get("from_ap", 0)).get("hand")
+    return best
+
+
 # -- limits (for statistics) ---------------------------------------------------------------------
 
 def limits(lst: KenseiList, catalog, rules: dict) -> list[dict]:

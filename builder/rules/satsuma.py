@@ -663,3 +663,11 @@ def summary(lst: SatsumaList, catalog, rules) -> dict:
         if pc is not None and pc.options:
             usable += e.count
     return {"cards": lst.total(), "side": lst.side, "deck": lst.deck, "usable_cards": usable}
+
+
+def limits(lst: SatsumaList, catalog, rules) -> list[dict]:
+    """The deck holds at least one hand."""
+    from builder.rules.limits import limit
+
+    hand = constant(catalog, "hand_size", HAND_SIZE)
+    return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", f"{SEED}:35")]

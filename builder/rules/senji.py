@@ -382,6 +382,45 @@ def setup_for(players: int, catalog) -> tuple[list, list] | None:
     return None
 
 
+# What the rulebook says when the catalog lacks a setup row (002_55c7e5ab3d1a76a7.txt:20-24).
+_FALLBACK_SETUPS = {
+    6: ([], []),
+    5: (["yellow"], ["Kyushu"]),
+    4: (["yellow", "blue"], ["Kyushu", "Shikoku"]),
+    3: (["yellow", "blue", "black"], ["Kyushu", "Shikoku", "northernmost province"]),
+}
+
+
+def printed_name(catalog, section: str, key) -> str:
+    """The catalog's spelling of ``key`` in ``section`` (as written when the catalog lacks it)."""
+    if catalog is None or key is None:
+        return "" if key is None else str(key)
+    try:
+        e = catalog.find(section, str(key))
+    except Exception:
+        e = None
+    return e.name if e is not None else str(key)
+
+
+def setup_table(catalog, players: int) -> dict:
+    """The setup for ``players``: families in play and excluded, neutral provinces (names as
+    printed), and the source; the rulebook's table when the catalog lacks the row."""
+    model = getattr(catalog, "model", None)
+    setups = list(getattr(model, "setups", None) or [])
+    families = [f.name for f in (getattr(model, "families", None) or [])]
+    row = next((s for s in setups if s.players == players), None)
+    if row is not None:
+        excluded = [printed_name(catalog, "families", x) for x in row.excluded]
+        neutral = [printed_name(catalog, "provinces", x) for x in row.neutral]
+        source = row.source
+    else:
+        excluded, neutral = _FALLBACK_SETUPS.get(players, ([], []))
+        source = src("20-24")
+    in_play = [f for f in families if f not in excluded]
+    return {"players": players, "excluded": excluded, "neutral": neutral, "in_play": in_play,
+            "source": source}
+
+
 def _setup_source(players: int, catalog) -> str:
     for s in catalog.model.setups:
         if s.players == players:
@@ -560,3 +599,23 @@ def summary(lst: SenjiList, catalog, rules) -> dict:
             "provinces": sum(len(p.provinces) for p in lst.players),
             "units": sum(pp.units for p in lst.players for pp in p.provinces),
             "neutral": [p.name for p in setup[1]] if setup else []}
+
+
+def limits(lst: SenjiList, catalog, rules) -> list[dict]:
+    """Units and provinces of each player, and units in each province, against the rulebook's most."""
+    from builder.rules.limits import limit
+
+    c = constants(catalog)
+    rows = []
+    for p in lst.players:
+        units = sum(pp.units for pp in p.provinces)
+        rows.append(limit("units of a player", "max", units, c["units_per_player"], "units",
+                          limit_source(catalog, "units_per_player", ""), group=p.name))
+        rows.append(limit("provinces of a player", "max", len(p.provinces), c["provinces_per_player"], "provinces",
+                          limit_source(catalog, "provinces_per_player", ""), group=p.name))
+        for pp in p.provinces:
+            if pp.units:
+                name = pp.entry.name if pp.entry is not None else pp.province
+                rows.append(limit("units in a province", "max", pp.units, c["units_per_province"], "units",
+                                  limit_source(catalog, "units_per_province", ""), group=f"{p.name}: {name}"))
+    return rows

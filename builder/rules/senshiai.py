@@ -554,3 +554,15 @@ __all__ = [
     "card_abilities", "has_ability", "required_fields", "missing_fields", "can_recruit_on", "can_target",
     "cost_curve", "load_list", "check", "summary",
 ]
+
+
+def limits(deck: Deck, catalog, rules: dict) -> list[dict]:
+    """The deck's cards (those the catalog knows) against the most a deck may hold and the agreed size."""
+    from builder.rules.limits import limit
+
+    total = sum(e.count for e in deck.entries if e.card is not None)
+    most = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
+    rows = [limit("cards in the deck", "max", total, most, "cards", SRC_DECK)]
+    if deck.size is not None:
+        rows.append(limit("cards against the agreed size", "max", total, deck.size, "cards", SRC_DECK))
+    return rows

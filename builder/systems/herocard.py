@@ -268,11 +268,6 @@ class HeroCard(CardGame):
 
         return herocard_view(lst, catalog, rules)
 
-    def stats_facts(self, loaded):
-        from builder.analytics.stats import herocard_facts
-
-        return herocard_facts(loaded)
-
     def hand_facts(self, loaded, rows):
         from builder.analytics.hands import herocard_hand
 
