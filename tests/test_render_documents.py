@@ -372,3 +372,23 @@ def test_aid_templates_cite_existing_seed_lines():
             assert 1 <= a <= b <= counts[file], f"{path.name}: {m.group(0)}"
             found += 1
         assert found >= 5, path.name
+
+
+def test_roster_limits_table_is_made_of_the_rules_limits(tmp_path):
+    """The roster's table is ``limits()`` (what ``daimyo stats`` shows) grouped per rule and bound:
+    the same values, failing exactly where the measure fails."""
+    from builder.render.api import load_checked
+    from builder.rules.kensei import limit_table, limits
+
+    text = (Path(__file__).resolve().parent.parent / "examples" / "kensei-buke.yaml").read_text()
+    army = tmp_path / "army.yaml"
+    army.write_text(text.replace("points: 200", "points: 150"))  # the sample's 200 AP over a 150 AP battle
+    doc, cat, lst, res = load_checked(army)
+    rules = dict(res.house_rules or cat.default_rules())
+    measured = limits(lst, cat, rules)
+    table = {row["id"]: row for row in limit_table(lst, cat, rules, res.findings)}
+    points = next(r for r in measured if r["code"] == "kensei.points-max")
+    assert (points["value"], points["bound"], points["ok"]) == (200, 150, False)
+    assert table["points-max"]["value"] == "200 AP" and table["points-max"]["status"] == "FAIL"
+    failing = {r["code"] for r in measured if not r["ok"]}
+    assert {r["code"] for r in table.values() if r["status"] == "FAIL" and r["bound"]} == failing

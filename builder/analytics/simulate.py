@@ -317,3 +317,15 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def prepare(games: int, jobs: int, policy: str, samurai: str | None, imperial: str | None, rules: dict,
+            packs=(), reference: bool = False):
+    """``setup`` for a run of ``games`` games on ``jobs`` processes (0: one per core), the counts and
+    the policy text (``best``, or ``samurai=P,imperial=P``) checked first."""
+    if games < 1 or games > 100_000_000:
+        raise UsageError(f"--games {games}: give a number of games from 1 to 100,000,000")
+    if jobs < 0 or jobs > 1024:
+        raise UsageError(f"--jobs {jobs}: give 1 to 1024 processes, or 0 for one per core")
+    return setup(samurai, imperial, parse_policies(policy), rules, packs,
+                 evaluator="reference" if reference else "fast")

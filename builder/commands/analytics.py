@@ -100,13 +100,8 @@ def register(app) -> None:
         try:
             if format not in ("text", "json"):
                 raise UsageError(f"unknown format '{format}'", "use text or json")
-            if games < 1 or games > 100_000_000:
-                raise UsageError(f"--games {games}: give a number of games from 1 to 100,000,000")
-            if jobs < 0 or jobs > 1024:
-                raise UsageError(f"--jobs {jobs}: give 1 to 1024 processes, or 0 for one per core")
-            policies = simu.parse_policies(policy)
-            game, info = simu.setup(samurai, imperial, policies, parse_rule_options(rule), pack,
-                                    evaluator="reference" if reference else "fast")
+            game, info = simu.prepare(games, jobs, policy, samurai, imperial, parse_rule_options(rule), pack,
+                                      reference)
         except DaimyoError as exc:
             _fail(exc)
         bar = Progress(games, "simulating", enabled=format == "text")

@@ -79,9 +79,7 @@ def register(app) -> None:
         import json
 
         from builder.cli import _system
-        from builder.packs.identity import short_hash
-        from builder.packs.manage import list_packs, shown
-        from builder.packs.resolve import WHERE_LABELS, search_dirs
+        from builder.packs.manage import format_pack_list, list_packs, packs_json
 
         try:
             s = _system(system) if system else None
@@ -89,29 +87,10 @@ def register(app) -> None:
             fail(exc)
         items = list_packs(s)
         if format == "json":
-            echo(json.dumps([{"file": shown(i.path), "where": i.where,
-                              **(i.ident.to_json() if i.ident else {}), "system": i.ident.system if i.ident else None,
-                              "wins": i.ident is not None and i.shadowed_by is None,
-                              **({"error": i.error} if i.error else {}),
-                              **({"shadowed_by": shown(i.shadowed_by)} if i.shadowed_by else {})}
-                             for i in items], indent=2, ensure_ascii=False))
+            echo(json.dumps(packs_json(items), indent=2, ensure_ascii=False))
             return
-        echo("search order (first wins): the path as written, the list's folder, then:")
-        for n, (where, folder) in enumerate((w, d) for w, d in search_dirs(None)):
-            label = "bundled with daimyo" if where == "bundled" else str(folder)
-            echo(f"  {n + 1}. {WHERE_LABELS[where]}: {label}")
-        if not items:
-            echo("no packs found")
-        current = None
-        for i in items:
-            if i.where != current:
-                current = i.where
-                echo(f"{WHERE_LABELS[i.where]}:")
-            if i.ident is None:
-                echo(f"  {shown(i.path)}: unreadable: {i.error}")
-                continue
-            state = f"shadowed by {shown(i.shadowed_by)}" if i.shadowed_by else "wins"
-            echo(f"  {i.ident.label()} [{i.ident.system}] {short_hash(i.ident.hash)}  {shown(i.path)}  ({state})")
+        for line in format_pack_list(items):
+            echo(line)
 
     @pack_app.command("install")
     def pack_install(

@@ -9,15 +9,6 @@ import typer
 
 from builder.errors import safe_terminal
 
-SEED = "003_d64fd863b3930085.txt"
-HAND_SIZE = 7  # each player draws 7 cards (003_d64fd863b3930085.txt:35)
-
-
-def parse_hand(text: str) -> list[str]:
-    """``"Honor; Bushido ;; Raiders"`` -> ["Honor", "Bushido", "Raiders"]."""
-    return [part.strip() for part in (text or "").split(";") if part.strip()]
-
-
 def parse_rule_options(items: list[str]) -> dict:
     """``["bodyguard_suit=defense"]`` -> {"bodyguard_suit": "defense"} (numbers/booleans as YAML reads them)."""
     from builder.errors import UsageError
@@ -35,47 +26,6 @@ def parse_rule_options(items: list[str]) -> dict:
             val = value.strip()
         out[key.strip()] = val
     return out
-
-
-def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict | None = None,
-                  packs=()):
-    """Resolve a clash from card names; raises UsageError for bad names."""
-    from builder.catalog.loader import load_catalog
-    from builder.errors import UsageError
-    from builder.names import did_you_mean
-    from builder.rules import satsuma as core
-
-    side = (attacker or "").strip().lower()
-    if side not in core.SIDES:
-        raise UsageError(f"--attacker must be samurai or imperial, not '{attacker}'",
-                         did_you_mean(attacker or "", core.SIDES) or None)
-    cat = load_catalog("satsuma", list(packs))
-    try:
-        rules = cat.resolve_rules(rules_given or {})
-    except (KeyError, ValueError) as exc:
-        raise UsageError(exc.args[0]) from None
-    hands = {}
-    for name, text in (("samurai", samurai), ("imperial", imperial)):
-        names = parse_hand(text)
-        if not names:
-            raise UsageError(f"--{name} names no cards", 'separate card names with ";", e.g. "Honor; Bushido"')
-        try:
-            hands[name] = core.play_cards(cat, names, name, rules)
-        except LookupError as exc:
-            raise UsageError(f"--{name}: {exc.args[0]}") from None
-        size = int(core.constant(cat, "hand_size", HAND_SIZE))
-        if len(names) > size:
-            raise UsageError(f"--{name} names {len(names)} cards; a hand holds {size} "
-                             f"(each player draws {size} cards, {SEED}:35)")
-        seen: dict[str, int] = {}
-        for card in (core.find_card(cat, n, name) for n in names):
-            seen[card.name] = seen.get(card.name, 0) + 1
-        twice = [n for n, k in seen.items() if k > 1]
-        if twice:
-            raise UsageError(f"--{name} names {', '.join(repr(n) for n in twice)} more than once; "
-                             "the published deck holds one copy of each card")
-    return core.clash(side, hands["samurai"], hands["imperial"],
-                      core.constant(cat, "casualties_per_loss", 1))
 
 
 def format_clash(res) -> list[str]:
@@ -123,6 +73,8 @@ def register(app) -> None:
         try:
             if format not in ("text", "json"):
                 raise UsageError(f"unknown format '{format}'", "use text or json")
+            from builder.analytics.clash import satsuma_clash
+
             res = satsuma_clash(attacker, samurai, imperial, parse_rule_options(rule), pack)
         except DaimyoError as exc:
             for line in exc.lines():

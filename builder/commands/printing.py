@@ -72,65 +72,20 @@ def register(app) -> None:
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
         or a setup sheet (Senji)."""
-        from builder.errors import DaimyoError, UsageError
+        from builder.errors import DaimyoError
 
         checked: list = []
         try:
-            from builder.render import api
-            from builder.render.layout import card_size, paper_size, parse_offset
+            from builder.render.api import print_lists
 
-            if to not in ("pdf", "images"):
-                raise UsageError(f"unknown output '{to}'", "use --to pdf or --to images")
-            if to == "images":
-                folder = output or (list_files[1] if len(list_files) == 2 else None)
-                if folder is None or len(list_files) > 2 or (output and len(list_files) != 1):
-                    raise UsageError("--to images takes one list and one folder",
-                                     "daimyo print LIST --to images DIR")
-                from builder.render.images import render_images
-
-                card_size(card)
-                d = render_images(list_files[0], folder, force=force, card=card,
-                                  bleed=bleed if bleed else None, dpi=dpi, ink_saver=ink_saver)
-                sys.stdout.write(f"wrote {d}\n")
-                return
-            if output is None:
-                raise UsageError("missing option '--output' / '-o'", "see 'daimyo print --help'")
-            if book:
-                from builder.render.book import render_book
-
-                path = render_book(list_files, output, force=force, paper=paper)
-                sys.stdout.write(f"wrote {path}\n")
-                return
-            if len(list_files) != 1:
-                raise UsageError(f"{len(list_files)} lists given; print takes one",
-                                 "pass --book to print several lists into one PDF")
-            list_file = list_files[0]
-            from builder.yamlio import refuse_folder_name
-
-            refuse_folder_name(output)
-
-            # validate the options before reading the list: one clear line each
-            paper_size(paper)
-            card_size(card)
-            off = parse_offset(offset)
-            if duplex not in ("long", "short"):
-                raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
-            import contextlib
-
-            if stats:
-                from builder.render.charts import stats_appendix
-
-                pages = stats_appendix(list_file, paper)
-            else:
-                pages = contextlib.nullcontext()
-            with pages:
-                path = api.render_list(list_file, output, force=force, paper=paper, card=card, bleed=bleed,
-                                       marks=marks, backs=backs, duplex=duplex, offset=off, ink_saver=ink_saver,
-                                       packs=pack, on_result=checked.append,
-                                       **({"unit_cards": True} if unit_cards else {}),
-                                       **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
+            path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
+                               card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
+                               marks=marks, backs=backs, packs=pack, on_result=checked.append,
+                               **({"unit_cards": True} if unit_cards else {}),
+                               **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
         except DaimyoError as exc:
             _fail(exc)
+        list_file = list_files[0]
         sys.stdout.write(f"wrote {path}\n")
         if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
             c = checked[0].counts()

@@ -173,3 +173,37 @@ def shown(path) -> str:
 
 
 __all__ = ["check_pack", "list_packs", "install_pack", "PackReport"]
+
+
+def packs_json(items) -> list[dict]:
+    """``daimyo pack list --format json``: each pack found, where, its identity and whether it wins."""
+    return [{"file": shown(i.path), "where": i.where,
+             **(i.ident.to_json() if i.ident else {}), "system": i.ident.system if i.ident else None,
+             "wins": i.ident is not None and i.shadowed_by is None,
+             **({"error": i.error} if i.error else {}),
+             **({"shadowed_by": shown(i.shadowed_by)} if i.shadowed_by else {})}
+            for i in items]
+
+
+def format_pack_list(items) -> list[str]:
+    """The lines of ``daimyo pack list``: the search order, then the packs found in each place."""
+    from builder.packs.identity import short_hash
+    from builder.packs.resolve import WHERE_LABELS, search_dirs
+
+    lines = ["search order (first wins): the path as written, the list's folder, then:"]
+    for n, (where, folder) in enumerate((w, d) for w, d in search_dirs(None)):
+        label = "bundled with daimyo" if where == "bundled" else str(folder)
+        lines.append(f"  {n + 1}. {WHERE_LABELS[where]}: {label}")
+    if not items:
+        lines.append("no packs found")
+    current = None
+    for i in items:
+        if i.where != current:
+            current = i.where
+            lines.append(f"{WHERE_LABELS[i.where]}:")
+        if i.ident is None:
+            lines.append(f"  {shown(i.path)}: unreadable: {i.error}")
+            continue
+        state = f"shadowed by {shown(i.shadowed_by)}" if i.shadowed_by else "wins"
+        lines.append(f"  {i.ident.label()} [{i.ident.system}] {short_hash(i.ident.hash)}  {shown(i.path)}  ({state})")
+    return lines

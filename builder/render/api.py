@@ -164,3 +164,54 @@ def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: 
     size = paper_size(paper)
     with _fits("alignment sheet", size):
         return _render(out_path, size, duplex=duplex, force=force)
+
+
+def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False, dpi: float = 300.0,
+                stats: bool = False, force: bool = False, paper: str = "a4", card: str = "poker",
+                bleed: float = 0.0, duplex: str = "long", offset: str | None = None, ink_saver: bool = False,
+                **options) -> Path:
+    """What ``daimyo print`` writes: one list's PDF (``stats``: ending with its statistics pages),
+    an organiser's book of several lists (``book``), or one list's card images (``to="images"``:
+    ``output`` or the second of ``list_files`` is the folder). The options are checked before
+    the list is read; ``options`` as ``render_list`` takes them. Returns the written path."""
+    from builder.render.layout import card_size, paper_size, parse_offset
+
+    if to not in ("pdf", "images"):
+        raise UsageError(f"unknown output '{to}'", "use --to pdf or --to images")
+    if to == "images":
+        folder = output or (list_files[1] if len(list_files) == 2 else None)
+        if folder is None or len(list_files) > 2 or (output and len(list_files) != 1):
+            raise UsageError("--to images takes one list and one folder", "daimyo print LIST --to images DIR")
+        from builder.render.images import render_images
+
+        card_size(card)
+        return render_images(list_files[0], folder, force=force, card=card, bleed=bleed if bleed else None,
+                             dpi=dpi, ink_saver=ink_saver)
+    if output is None:
+        raise UsageError("missing option '--output' / '-o'", "see 'daimyo print --help'")
+    if book:
+        from builder.render.book import render_book
+
+        return render_book(list_files, output, force=force, paper=paper)
+    if len(list_files) != 1:
+        raise UsageError(f"{len(list_files)} lists given; print takes one",
+                         "pass --book to print several lists into one PDF")
+    from builder.yamlio import refuse_folder_name
+
+    refuse_folder_name(output)
+    paper_size(paper)  # each option checked before the list is read: one clear line each
+    card_size(card)
+    off = parse_offset(offset)
+    if duplex not in ("long", "short"):
+        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+    import contextlib
+
+    if stats:
+        from builder.render.charts import stats_appendix
+
+        pages = stats_appendix(list_files[0], paper)
+    else:
+        pages = contextlib.nullcontext()
+    with pages:
+        return render_list(list_files[0], output, force=force, paper=paper, card=card, bleed=bleed,
+                           duplex=duplex, offset=off, ink_saver=ink_saver, **options)

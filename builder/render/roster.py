@@ -120,82 +120,6 @@ def glossary(lst, catalog) -> list[dict]:
     return sorted(entries.values(), key=lambda d: d["name"].casefold())
 
 
-# -- limits table ------------------------------------------------------------------------------
-
-def limit_rows(lst, catalog, result) -> list[dict]:
-    """Every active army-building restriction: label, value, bound, pass/fail, source.
-
-    Values and bounds are computed with the same engine ``daimyo check`` uses; the
-    result also turns to FAIL (or WARN) when the check reported a finding with the
-    restriction's code.
-    """
-    from builder.rules import engine
-    from builder.rules.kensei import _prepare
-
-    rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
-    items, ctx = _prepare(lst, catalog, rules)
-    by_code: dict[str, list] = {}
-    for f in getattr(result, "findings", []) or []:
-        by_code.setdefault(f.code, []).append(f)
-    rows = []
-    gaps: dict = {}
-    for r in engine.active_restrictions(catalog.model.restrictions, ctx):
-        code = f"kensei.{r.code}"
-        unit = f" {ctx.unit}" if r.count == "points" else ""
-        bounds = []
-        try:
-            for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly)):
-                if b is not None:
-                    bounds.append((kind, engine.eval_bound(b, ctx, unit)))
-        except (LookupError, KeyError, ValueError):
-            bounds = []
-        groups = engine._groups(r, items, ctx, gaps)
-        plus = sum((ctx.value(p) for p in r.plus if p in ctx.values), Fraction(0))
-        per_group = r.for_each != "list"
-        values = [engine._measure(r.count, g) + plus for _, g in groups]
-        for kind, bv in bounds:
-            if per_group:
-                if not values:
-                    value_txt, ok = "none", True
-                else:
-                    worst = min(values) if kind == "min" else max(values)
-                    value_txt = ("lowest " if kind == "min" else "highest ") + engine._value_text(
-                        worst, r.count, r.noun, ctx)
-                    ok = all(_within(v, kind, bv.value) for v in values)
-            else:
-                value = values[0] if values else plus
-                value_txt = engine._value_text(value, r.count, r.noun, ctx)
-                ok = _within(value, kind, bv.value)
-            fs = [f for f in by_code.get(code, []) if f.bound is None or f.bound == engine.plain(bv.value)]
-            status = "pass" if ok else "FAIL"
-            if any(f.severity == "error" for f in fs):
-                status = "FAIL"
-            elif status == "pass" and any(f.severity == "warning" for f in fs):
-                status = "check"
-            op = {"min": "\u2265", "max": "\u2264", "exactly": "="}[kind]
-            label = r.name or (r.label + (" (each)" if per_group else ""))
-            rows.append({"id": r.id, "code": code, "label": label[:1].upper() + label[1:],
-                         "value": value_txt, "bound": f"{op} {bv.text}", "status": status,
-                         "source": r.source})
-    # rules checked in Python (general, unit leaders, standards, ...): report by finding code
-    covered = {row["code"] for row in rows}
-    extra = {"kensei.general": "Army general", "kensei.unit-leader": "Unit leaders",
-             "kensei.standard": "Hata-Jurushi", "kensei.shikigami": "Onmyouji's Shikigami",
-             "kensei.peasants": "Peasants bought in pairs", "kensei.unknown-cost": "Troop costs known",
-             "kensei.unknown-troop": "Troops in the catalog"}
-    for code, f_list in sorted(by_code.items()):
-        if code in covered or not code.startswith("kensei.") or code == "kensei.profile-incomplete":
-            continue
-        sev = {f.severity for f in f_list}
-        if sev == {"info"}:
-            continue
-        label = extra.get(code, code.split(".", 1)[1].replace("-", " ").capitalize())
-        rows.append({"id": code, "code": code, "label": label, "value": f_list[0].message,
-                     "bound": "", "status": "FAIL" if "error" in sev else "check",
-                     "source": f_list[0].source or ""})
-    return rows
-
-
 def troop_source(catalog, t) -> str | None:
     """Where a troop's profile comes from, as a player reads it: the rulebook section and line,
     or the pack by name (never a path of the installation)."""
@@ -219,14 +143,6 @@ def short_source(src: str | None) -> str:
     from builder.rulebooks import format_source
 
     return format_source(src, short=True) if src else ""
-
-
-def _within(value, kind: str, bound) -> bool:
-    if kind == "min":
-        return value >= bound
-    if kind == "max":
-        return value <= bound
-    return value == bound
 
 
 # -- the roster -------------------------------------------------------------------------------
@@ -380,7 +296,10 @@ def _e(text) -> str:
 
 
 def _limits(lst, catalog, result, st, width) -> list:
-    rows_d = limit_rows(lst, catalog, result)
+    from builder.rules.kensei import limit_table
+
+    rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
+    rows_d = limit_table(lst, catalog, rules, getattr(result, "findings", None) or [])
     rows, fails = [], []
     for i, r in enumerate(rows_d):
         rows.append([r["label"], r["value"], r["bound"], r["status"], short_source(r["source"])])

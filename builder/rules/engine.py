@@ -861,9 +861,12 @@ def _blame(r, kind, group: list[Item], plus, bound, ctx: Context, key) -> tuple 
     return ctx.default_loc
 
 
-def limit_report(restrictions: Iterable, items: list[Item], ctx: Context) -> list[dict]:
+def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail: bool = False) -> list[dict]:
     """Every active restriction measured as ``evaluate`` measures it, broken or not: one row per
     bound and group with the value, the bound and the room left.
+
+    ``detail``: each row also names its restriction (``id``, ``name``, ``for_each``), and a
+    restriction counted per group that has no group gets one row per bound with ``value`` None.
 
     ``room`` is how much more the list may add before a maximum is broken (bound - value), how much
     it has above a minimum (value - bound; negative: short by that much), or the distance to an
@@ -880,7 +883,14 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context) -> lis
         extra = 0
         for p in _plus(r, ctx):
             extra += p[0]
-        for key, group in _groups(r, items, ctx, gaps, sess):
+        groups = _groups(r, items, ctx, gaps, sess)
+        if detail and not groups:
+            for kind, bv, bound in bounds:
+                rows.append({"code": f"{ctx.prefix}.{r.code}", "label": r.label, "kind": kind, "count": r.count,
+                             "group": None, "value": None, "bound": plain(bound), "bound_text": bv.text,
+                             "room": None, "ok": True, "unit": None, "source": r.source, "id": r.id,
+                             "name": r.name, "for_each": r.for_each})
+        for key, group in groups:
             value = _exact(_measure_exact(r.count, group) + extra)
             for kind, bv, bound in bounds:
                 if kind == "max":
@@ -895,4 +905,6 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context) -> lis
                              "value": plain(value), "bound": plain(bound), "bound_text": bv.text,
                              "room": plain(_exact(room)), "ok": ok, "unit": ctx.unit if r.count == "points"
                              else (r.noun or _NOUN.get(r.count, r.count)), "source": r.source})
+                if detail:
+                    rows[-1].update(id=r.id, name=r.name, for_each=r.for_each)
     return rows

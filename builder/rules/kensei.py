@@ -904,13 +904,73 @@ def _hand_of(ab, points: int) -> int | None:
 
 # -- limits (for statistics) ---------------------------------------------------------------------
 
-def limits(lst: KenseiList, catalog, rules: dict) -> list[dict]:
+def limits(lst: KenseiList, catalog, rules: dict, detail: bool = False) -> list[dict]:
     """Every limit of the army measured by the rules engine, with the room left (see
     ``engine.limit_report``)."""
     from builder.rules.engine import limit_report
 
     items, ctx = _prepare(lst, catalog, rules)
-    return limit_report(catalog.model.restrictions, items, ctx)
+    return limit_report(catalog.model.restrictions, items, ctx, detail)
+
+
+_OP = {"min": "\u2265", "max": "\u2264", "exactly": "="}
+# rules checked in Python (general, unit leaders, standards, ...): the roster names them by finding code
+_CHECKED_IN_CODE = {"kensei.general": "Army general", "kensei.unit-leader": "Unit leaders",
+                    "kensei.standard": "Hata-Jurushi", "kensei.shikigami": "Onmyouji's Shikigami",
+                    "kensei.peasants": "Peasants bought in pairs", "kensei.unknown-cost": "Troop costs known",
+                    "kensei.unknown-troop": "Troops in the catalog"}
+
+
+def _measured(value, row: dict) -> str:
+    word = row["unit"]
+    if row["count"] != "points" and value == 1 and word.endswith("s"):
+        word = word[:-1]
+    return f"{fmt_num(value)} {word}"
+
+
+def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
+    """The roster's limits table: one row per restriction and bound, from ``limits`` (the highest or
+    lowest group for a rule counted per group), turned to FAIL (or check) when the check reported a
+    finding with the rule's code; then the rules checked in code that reported something."""
+    by_code: dict[str, list] = {}
+    for f in findings:
+        by_code.setdefault(f.code, []).append(f)
+    merged: dict[tuple, list[dict]] = {}
+    for row in limits(lst, catalog, rules, detail=True):
+        merged.setdefault((row["id"], row["kind"]), []).append(row)
+    rows = []
+    for (rid, kind), group in merged.items():
+        first = group[0]
+        per_group = first["for_each"] != "list"
+        measured = [r for r in group if r["value"] is not None]
+        if not measured:
+            value_txt = "none"
+        elif per_group:
+            worst = (min if kind == "min" else max)(measured, key=lambda r: r["value"])
+            value_txt = ("lowest " if kind == "min" else "highest ") + _measured(worst["value"], worst)
+        else:
+            value_txt = _measured(first["value"], first)
+        ok = all(r["ok"] for r in group)
+        fs = [f for f in by_code.get(first["code"], []) if f.bound is None or f.bound == first["bound"]]
+        status = "pass" if ok else "FAIL"
+        if any(f.severity == "error" for f in fs):
+            status = "FAIL"
+        elif status == "pass" and any(f.severity == "warning" for f in fs):
+            status = "check"
+        label = first["name"] or (first["label"] + (" (each)" if per_group else ""))
+        rows.append({"id": rid, "code": first["code"], "label": label[:1].upper() + label[1:], "value": value_txt,
+                     "bound": f"{_OP[kind]} {first['bound_text']}", "status": status, "source": first["source"]})
+    covered = {row["code"] for row in rows}
+    for code, f_list in sorted(by_code.items()):
+        if code in covered or not code.startswith("kensei.") or code == "kensei.profile-incomplete":
+            continue
+        sev = {f.severity for f in f_list}
+        if sev == {"info"}:
+            continue
+        label = _CHECKED_IN_CODE.get(code, code.split(".", 1)[1].replace("-", " ").capitalize())
+        rows.append({"id": code, "code": code, "label": label, "value": f_list[0].message,
+                     "bound": "", "status": "FAIL" if "error" in sev else "check", "source": f_list[0].source or ""})
+    return rows
 
 
 def points_by(lst: KenseiList, catalog, rules: dict, fact: str) -> dict[str, Any]:

@@ -267,3 +267,85 @@ def _reads_back(doc: dict, text: str, fmt: str) -> str:
                      "export it as YAML or JSON (--to yaml), or as a share code (--to code)")
 
 
+
+
+# -- the export and import commands as library calls --------------------------------------------
+
+def export_source(source: str, to: str, system: str | None = None, on_read=None) -> str:
+    """``source`` (a list file, share code, text or ``-``) written as ``to``: a share format or
+    ``bundle`` (the list with its packs). The packs the list is checked with are recorded for the
+    receiver. ``on_read(imported)`` is told what was read (its warnings) before anything else."""
+    from builder.errors import UsageError
+    from builder.names import did_you_mean
+    from builder.packs.bundle import checked_with, dump_bundle, make_bundle
+
+    choices = FORMATS + ("bundle",)
+    if to not in choices:
+        raise UsageError(f"unknown format '{to}'", did_you_mean(to, choices) or "one of " + ", ".join(choices))
+    imp = read_source(source, system)
+    if on_read is not None:
+        on_read(imp)
+    if to == "bundle":
+        return dump_bundle(make_bundle(imp.doc, imp.base_dir))
+    found = {e["pack"]: e for e in checked_with(imp.doc, imp.base_dir)}
+    if found or imp.doc.get("checked_with"):  # the packs it is checked with, for the receiver
+        kept = [e for e in imp.doc.get("checked_with") or [] if e.get("pack") not in found]
+        imp.doc["checked_with"] = kept + list(found.values())
+    res = validate(imp)
+    text = export_doc(imp.doc, to, res.summary if res is not None else None)
+    return text + "\n" if to == "code" else text
+
+
+def _read_bundle(source: str):
+    from builder.packs.bundle import is_bundle_text, read_bundle
+    from builder.paths import is_file
+
+    if source == "-" or not is_file(source):
+        return None
+    try:
+        with open(source, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if not is_bundle_text(head):
+        return None
+    return read_bundle(source)
+
+
+def import_source(source: str, system: str | None = None, install_packs: bool = False, force_packs: bool = False,
+                  note=lambda line: None) -> tuple[str, Imported]:
+    """A shared list (any format, a share code or a bundle) as list YAML, and what was read.
+    ``note(line)`` is told the packs a bundle carries (or installs, with ``install_packs``), the
+    warnings of the import and how the list's packs compare with the local ones."""
+    from pathlib import Path
+
+    from builder.errors import UsageError
+    from builder.lists.dump import dump_list_yaml
+    from builder.packs.bundle import compare_packs
+
+    bundle = _read_bundle(source)
+    if bundle is not None:
+        from builder.share.canonical import canonical
+
+        lst, packs, _ = bundle
+        imp = Imported(canonical(lst, file=source), "bundle", source, Path(source).parent)
+        if install_packs:
+            from builder.packs.bundle import install_bundle_packs
+
+            for line in install_bundle_packs(packs, force=force_packs, where=source):
+                note(line)
+        else:
+            for p in packs:
+                v = f" version {p['version']}" if p.get("version") is not None else ""
+                note(f"{source}: carries pack '{p.get('name') or p.get('pack')}'{v} ({p['system']}); "
+                     "install it with --install-packs")
+    else:
+        if install_packs:
+            raise UsageError("--install-packs is for bundles", "this source carries no packs")
+        imp = read_source(source, system)
+    for line in imp.warnings():
+        note(line)
+    if bundle is None or install_packs:
+        for line in compare_packs(imp.doc, imp.base_dir, names_only=imp.format == "code"):
+            note(f"{source if imp.format != 'code' else '<code>'}: note: {line}")
+    return dump_list_yaml(imp.doc), imp
