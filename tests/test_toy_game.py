@@ -118,3 +118,13 @@ def test_command_line_exports_and_prints(toy, tmp_path, cli):
     assert r.code == 0 and r.stdout.splitlines()[0] == "Two foxes - Toy duel - 4 cards"
     r = cli("print", deck, "-o", tmp_path / "deck.pdf")
     assert r.code == 0 and (tmp_path / "deck.pdf").stat().st_size > 1000
+
+
+def test_prints_its_player_aid(toy, tmp_path, cli):
+    pytest.importorskip("pypdf")
+    from pypdf import PdfReader
+
+    r = cli("aid", "toy duel", "-o", tmp_path / "aid.pdf")
+    assert r.code == 0, r.stderr
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(tmp_path / "aid.pdf").pages).split())
+    assert "Toy duel — player aid" in text and "Exactly four cards" in text and "Golden Dragon 5" in text

@@ -86,6 +86,7 @@ class ToyGame(CardGame):
     anchor_field = "colour"
     catalog_dir = Path(__file__).resolve().parent / "data" / "toygame"
     card_template = catalog_dir.parent / "toygame-cards.yaml"  # the card faces: name, colour, cost
+    aid_template = catalog_dir.parent / "toygame-aid.yaml"
     share_fields = (Field("cards", "counts", ("cards",), what="card"),)
     catalog_module_name = __name__
     rules_module_name = __name__

@@ -339,7 +339,9 @@ def load_aid_template(system: str) -> tuple[dict, Any, str]:
     """The aid template of ``system``: (data, positions, file)."""
     from builder.yamlio import load_yaml
 
-    path = _templates_dir() / f"{system}.yaml"
+    from builder.systems import get, is_system
+
+    path = (get(system).aid_template if is_system(system) else None) or _templates_dir() / f"{system}.yaml"
     if not path.is_file():
         raise UsageError(f"no player aid template for '{system}' ({path})",
                          hint="templates/aids/<system>.yaml")
@@ -434,14 +436,14 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
 def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = False,
                players: int | None = None, packs=(), **options) -> Path:
     """Write the player aid of ``system`` (one or two pages) to ``out_path``."""
-    from builder import SYSTEMS
     from builder.catalog.loader import load_catalog
     from builder.names import did_you_mean
+    from builder.systems import ids, is_system
 
     system = (system or "").strip().lower()
-    if system not in SYSTEMS:
-        raise UsageError(f"unknown system '{system}'", hint=did_you_mean(system, SYSTEMS) or
-                         "one of " + ", ".join(SYSTEMS))
+    if not is_system(system):
+        raise UsageError(f"unknown system '{system}'", hint=did_you_mean(system, ids()) or
+                         "one of " + ", ".join(ids()))
     data, pos, tfile = load_aid_template(system)
     allowed = data.get("players")
     if players is not None:

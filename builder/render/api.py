@@ -140,13 +140,10 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
 
 def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4") -> Path:
     """Print the player aid of ``system`` (see the module docstring)."""
-    from builder import SYSTEMS
-    from builder.names import did_you_mean
     from builder.render.layout import paper_size
+    from builder.systems import find_system
 
-    key = str(system).strip().lower()
-    if key not in SYSTEMS:
-        raise UsageError(f"unknown system '{system}'", did_you_mean(system, SYSTEMS) or "one of " + ", ".join(SYSTEMS))
+    key = find_system(str(system).strip()).id  # an id, name or alias
     out = Path(out_path)
     if not force and exists(out):
         raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")

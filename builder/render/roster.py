@@ -170,7 +170,7 @@ def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), 
     warnings: list[str] = []
     if unit_cards:
         story += unit_card_flowables(lst, catalog, st, tpl, warnings)
-    spec = PageSpec(title=title, kind="roster", system="kensei", result=result, share_code=share_code,
+    spec = PageSpec(title=title, kind="roster", system=doc.system, result=result, share_code=share_code,
                     paper=paper, author=doc.author,
                     list_file=list_display_name(doc))
     return build_pdf(out_path, story, spec, force=force)

@@ -48,7 +48,7 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
     from builder.catalog.loader import load_catalog
 
     if catalog is None:
-        catalog = load_catalog("senji", list(doc.packs))
+        catalog = load_catalog(doc.system, list(doc.packs))
     if result is None:
         from builder.check import check_doc
 
@@ -137,7 +137,7 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
     story.append(para("Order tokens are split among the players or kept in a common pool.", st.small))
     story.append(source_line(f"{RULEBOOK}:48-49", st))
 
-    spec = PageSpec(title=title, kind="setup sheet", system="senji", result=result,
+    spec = PageSpec(title=title, kind="setup sheet", system=doc.system, result=result,
                     share_code=share_code, paper=paper, author=doc.author,
                     list_file=list_display_name(doc))
     return build_pdf(out_path, story, spec, force=force)

@@ -77,6 +77,7 @@ class GameSystem:
     pack_docs: dict[str, dict[str, str]] = {}  # section -> entry field -> what it means
     pack_values_from: dict[tuple[str, str], str] = {}  # (section, field) -> the section naming its values
     card_template: Path | None = None  # None: templates/cards/<id>.yaml of the installation
+    aid_template: Path | None = None  # the player aid; None: templates/aids/<id>.yaml of the installation
     query_vocabulary: dict[str, tuple[str, ...]] = {}  # odds query field -> values the catalog may hold
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
     catalog_module_name: str | None = None
