@@ -200,7 +200,9 @@ def check(
 
 @app.command()
 def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
-          format: str = typer.Option("text", "--format", "-f", help="text, json or markdown")):
+          format: str = typer.Option("text", "--format", "-f", help="text, json or markdown"),
+          codes: bool = typer.Option(False, "--codes", help="list the finding codes a check may give instead: "
+                                     "severity, meaning and rulebook section")):
     """List the house-rule parameters of a system: default reading, alternatives, sources."""
     from builder.catalog.loader import load_catalog
 
@@ -214,6 +216,8 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
         cat = load_catalog(_system(system))
     except DaimyoError as exc:
         fail(exc)
+    if codes:
+        return _print_codes(_system(system), cat, format)
     from builder.rulebooks import format_source, humanize
 
     hrs = cat.model.house_rules
@@ -251,6 +255,26 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
                  + (f" ({format_source(a.source, inline=True)})" if a.source else ""))
         if h.assumed:
             echo(f"    assumed: {humanize(h.assumed)}")
+
+
+def _print_codes(system: str, cat, format: str) -> None:
+    """The finding codes of ``system`` (``rules --codes``)."""
+    from builder.systems import get
+
+    codes = list(get(system).finding_codes(cat).values())
+    if format == "json":
+        import json
+
+        echo(json.dumps({"system": system, "codes": [c.to_json() for c in codes]}, indent=2, ensure_ascii=False))
+    elif format == "markdown":
+        echo("| code | severity | meaning | rulebook |")
+        echo("| --- | --- | --- | --- |")
+        for c in codes:
+            echo(f"| `{c.code}` | {c.severity} | {c.meaning.replace('|', '/')} | {c.section()} |")
+    else:
+        width = max(len(c.code) for c in codes)
+        for c in codes:
+            echo(f"{c.code:<{width}}  {c.severity:<7}  {c.meaning}" + (f" ({c.section()})" if c.source else ""))
 
 
 def _fmt_value(v) -> str:

@@ -97,3 +97,34 @@ def cli():
         return CliResult(code, out.getvalue(), err.getvalue())
 
     return run
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _finding_codes_registered():
+    """Every finding a check gives anywhere in the suite has a registered code (of its system, or of
+    the restrictions of the catalog it was checked with), no milder than the finding."""
+    import builder.check as check
+
+    original = check.check_doc
+    registries: dict = {}
+
+    def checked(doc, *args, **kwargs):
+        res = original(doc, *args, **kwargs)
+        if not res.findings:
+            return res
+        from builder.systems import get
+
+        catalog = kwargs.get("catalog")
+        key = (res.system, id(catalog))
+        hit = registries.get(key)
+        if hit is None or hit[0] is not catalog:
+            hit = registries[key] = (catalog, get(res.system).finding_codes(catalog))
+        for f in res.findings:
+            fc = hit[1].get(f.code)
+            assert fc is not None, f"finding code {f.code} is not registered for {res.system} ({f.message})"
+            assert fc.allows(f.severity), f"{f.code} given as {f.severity}, registered as {fc.severity}"
+        return res
+
+    check.check_doc = checked
+    yield
+    check.check_doc = original

@@ -28,6 +28,7 @@ from typing import Any
 from builder.catalog.herocard import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
 from builder.errors import ListError
 from builder.findings import Finding, error, info, warning
+from builder.rules.codes import codes
 from builder.names import normalize
 from builder.rules.senshiai import _kind, check_keys, read_counts
 
@@ -502,3 +503,26 @@ def limits(lst: HeroList, catalog, rules: dict) -> list[dict]:
                 rows.append(limit("copies of one card", "max", slot.count, int(dr.max_copies), "copies", SRC_DECK,
                                   group=slot.card.name))
     return rows
+
+
+# -- finding codes ---------------------------------------------------------------------------------
+
+FINDING_CODES = codes("herocard", {
+    "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
+    "not-attribute-card": ("error", "an action card listed among the hero's attribute cards", SRC_ATTRS),
+    "not-action-card": ("error", "an attribute card listed in the action deck", SRC_ATTRS),
+    "attribute-count": ("error", "a hero has exactly three attribute cards", SRC_ATTRS),
+    "attribute-kinds": ("error", "a hero has one Body, one Mind and one X attribute card", SRC_ATTRS),
+    "unknown-value": ("warning", "a card lacks a value a rule needs (attribute, hero points or score)",
+                      SRC_ATTRS),
+    "hero-points-max": ("error", "the attribute cards' hero points exceed the agreed limit", SRC_POINTS),
+    "deck-min": ("error", "the action deck holds fewer cards than the rules ask", SRC_DECK),
+    "copies-max": ("error", "more copies of one action card than the rules allow",
+                   f"{SEED}:1216-1217, {SEED}:1253"),
+    "cost-exceeds-score": ("warning", "an action card costing more than the hero's score can never be played",
+                           SRC_COST),
+    "cost-unknown": ("info", "action costs the catalog lacks cannot be checked against the hero's scores",
+                     SRC_COST),
+    "mod-without-base": ("warning", "an attack or block mod with no card of its kind in the deck can never "
+                         "be played", SRC_ATTACK),
+})

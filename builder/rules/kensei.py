@@ -19,6 +19,7 @@ from typing import Any
 from builder.errors import ListError
 from builder.findings import Finding
 from builder.names import did_you_mean, normalize
+from builder.rules.codes import codes
 from builder.rules.engine import Context, Item, Unknown, _exact, evaluate, fmt_num, plain
 from builder.rules.engine import _norm as _normalize
 
@@ -985,3 +986,37 @@ def points_by(lst: KenseiList, catalog, rules: dict, fact: str) -> dict[str, Any
             k = "unknown" if x is None or type(x).__name__ == "Unknown" else str(x)
             out[k] = plain(_exact(out.get(k, 0) + _exact(it.points)))
     return out
+
+
+# -- finding codes ---------------------------------------------------------------------------------
+# The codes of the checks written here; the restrictions' codes come from the catalog
+# (``GameSystem.finding_codes``).
+
+FINDING_CODES = codes("kensei", {
+    "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
+    "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
+    "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
+    "cost-unknown": ("warning", "a troop without a cost in the catalog counts as 0 AP until a pack gives it"),
+    "onmyouji-realm": ("error", "a creature from outside the realm of the army's Onmyouji", f"{SEED}:4917-4922"),
+    "general-not-listed": ("error", "the general named by 'general:' is not among the troops", SRC["general"]),
+    "general-not-hero": ("error", "the army general must be a Hero with leader rank", SRC["general"]),
+    "general-missing": ("error", "no Hero with leader rank to be the army general", SRC["general"]),
+    "general-ambiguous": ("error", "several Heroes could be the general; 'general:' must name one",
+                          SRC["general"]),
+    "led-by-unknown": ("error", "a unit's leader ('led_by') is not in the list", SRC["unit_leader"]),
+    "led-by-not-leader": ("error", "a unit's leader ('led_by') has no leader rank", SRC["unit_leader"]),
+    "unit-leader-class": ("error", "a unit leader's class is below the unit's, or its class cannot lead",
+                          SRC["unit_leader"]),
+    "unit-leader-type": ("error", "a unit leader is not of the unit's troop type", SRC["unit_leader"]),
+    "unit-leader-twice": ("error", "one leader leads more than one unit", SRC["unit_leader"]),
+    "the-protector": ("error", "Sato deploys in the unit Kogen leads (The Protector)", f"{SEED}:7295-7312"),
+    "standard-outside-unit": ("error", "a Hata-Jurushi listed on its own instead of inside a unit",
+                              SRC["standard"]),
+    "standard-max": ("error", "more than one Hata-Jurushi in one unit", SRC["standard"]),
+    "standard-not-unit": ("error", "a Hata-Jurushi on a single model or a unit without title and class",
+                          SRC["standard"]),
+    "onmyouji-shikigami": ("error", "the Shikigami listed do not match the Onmyouji they go with",
+                           SRC["shikigami"]),
+    "peasant-pairs": ("warning", "peasants are bought in groups; an odd number is paid as the next group",
+                      SRC["peasants"]),
+})

@@ -24,6 +24,7 @@ from itertools import product
 from typing import Sequence
 
 from builder.findings import Finding, error, info, warning
+from builder.rules.codes import codes
 from builder.names import normalize
 
 SEED = "003_d64fd863b3930085.txt"
@@ -671,3 +672,16 @@ def limits(lst: SatsumaList, catalog, rules) -> list[dict]:
 
     hand = constant(catalog, "hand_size", HAND_SIZE)
     return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", f"{SEED}:35")]
+
+
+# -- finding codes ---------------------------------------------------------------------------------
+
+FINDING_CODES = codes("satsuma", {
+    "unknown-name": ("error", "a card the catalog and the list's packs do not know", f"{SEED}:62-155"),
+    "wrong-side": ("error", "a card of the other side's deck", f"{SEED}:62-155"),
+    "custom-card": ("info", "a custom card printed over the catalog card of the same name"),
+    "unknown-suit": ("error", "a custom card with a suit that is none of the eight", f"{SEED}:20-28"),
+    "strength": ("error", "a custom card's strength is not positive", f"{SEED}:19"),
+    "deck-size": ("error", "the deck holds fewer cards than the hand each player draws", f"{SEED}:35"),
+    "variant-size": ("info", "a variant deck of another size than the published deck"),
+})

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from builder.findings import Finding, error, info, warning
+from builder.rules.codes import codes
 
 SEED = "002_55c7e5ab3d1a76a7.txt"
 
@@ -619,3 +620,29 @@ def limits(lst: SenjiList, catalog, rules) -> list[dict]:
                 rows.append(limit("units in a province", "max", pp.units, c["units_per_province"], "units",
                                   limit_source(catalog, "units_per_province", ""), group=f"{p.name}: {name}"))
     return rows
+
+
+# -- finding codes ---------------------------------------------------------------------------------
+
+FINDING_CODES = codes("senji", {
+    "unknown-name": ("error", "a family, samurai or province the catalog and the list's packs do not know"),
+    "player-count": ("error", "Senji is played by three to six players", src("20-24")),
+    "family-duplicate": ("error", "two players play the same family", src("27")),
+    "family-excluded": ("error", "a family the setup for this number of players excludes", src("20-24")),
+    "placeholder-family": ("info", "a family name the rulebook does not give (an assumed name)"),
+    "samurai-card": ("error", "each player keeps one samurai card", src("37")),
+    "samurai-duplicate": ("error", "one samurai card kept by two players", src("9")),
+    "placeholder-samurai": ("warning", "a samurai card the rulebook does not name (a placeholder)", src("9")),
+    "starting-provinces": ("error", "each player names exactly the starting number of provinces", src("43")),
+    "provinces-max": ("error", "more provinces than a player may control", src("177")),
+    "province-taken": ("error", "a province named twice or already another player's", src("43-44")),
+    "province-neutral": ("error", "a province that is neutral with this number of players", src("20-24")),
+    "placeholder-province": ("warning", "a province the rulebook does not name (use a board pack)", src("7")),
+    "fortress-count": ("error", "each named province gets exactly the starting fortresses", src("44")),
+    "province-units-max": ("error", "more military units in one province than allowed", src("102")),
+    "starting-units": ("error", "exactly the starting military units must be placed", src("46")),
+    "player-units-max": ("error", "more military units than a player may have", src("181")),
+    "samurai-placement": ("error", "the samurai is placed in exactly the starting number of provinces",
+                          src("46")),
+    "example-board": ("info", "the province names come from an example board pack, not the rulebook"),
+})

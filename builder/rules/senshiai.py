@@ -30,6 +30,7 @@ from builder.catalog.senshiai import (PATHS, ROMAN, TRAITS, Power, PowerMod, cos
                                       parse_modifier, parse_power)
 from builder.errors import ListError
 from builder.findings import Finding, error, info, warning
+from builder.rules.codes import codes
 from builder.names import did_you_mean, normalize
 
 SEED = "000_ac601013730960cf.txt"
@@ -566,3 +567,19 @@ def limits(deck: Deck, catalog, rules: dict) -> list[dict]:
     if deck.size is not None:
         rows.append(limit("cards against the agreed size", "max", total, deck.size, "cards", SRC_DECK))
     return rows
+
+
+# -- finding codes ---------------------------------------------------------------------------------
+
+FINDING_CODES = codes("senshiai", {
+    "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
+    "capital-count": ("error", "a deck holds exactly one Capital", SRC_CAPITAL),
+    "capital-cost": ("warning", "a Capital with a cost other than nulla (the Basic Collection's cost nulla)",
+                     f"{SEED}:66"),
+    "deck-size": ("error", "the deck does not hold the agreed number of cards", SRC_DECK),
+    "deck-max": ("error", "the deck (or its agreed size) is over the most a deck may hold", SRC_DECK),
+    "card-fields": ("warning", "a card lacks fields its type must print (named in the message)",
+                    f"{SEED}:49"),
+    "unrecruitable": ("warning", "a troop no Recruit terrain of the deck can recruit", SRC_RECRUIT),
+    "event-no-target": ("warning", "an event whose target no card of the deck can be", SRC_TARGET),
+})

@@ -122,9 +122,19 @@ class GameSystem:
     def summary(self, lst, catalog, rules: dict) -> dict:
         return self.rules_module().summary(lst, catalog, rules)
 
-    def finding_codes(self) -> dict[str, str]:
-        """Every finding code this system's checks emit, with what it means."""
-        return dict(getattr(self.rules_module(), "FINDING_CODES", {}))
+    def finding_codes(self, catalog=None) -> dict:
+        """Every finding code a check of this system may give: ``{code: FindingCode}`` (severity,
+        meaning, rulebook source), those of the rules module and, with ``catalog`` (default: the
+        system's own catalog), those of its declarative restrictions."""
+        from builder.rules.codes import from_restrictions, registry
+
+        out = registry(getattr(self.rules_module(), "FINDING_CODES", {}))
+        if catalog is None:
+            catalog = self.load_catalog()
+        restrictions = getattr(catalog.model, "restrictions", None)
+        for code, fc in from_restrictions(self.id, restrictions).items():
+            out.setdefault(code, fc)
+        return dict(sorted(out.items()))
 
     # -- editing hooks ----------------------------------------------------------------------------
 
