@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from builder import SYSTEMS, __version__
-from builder.errors import CatalogError, Diagnostic
+from builder.errors import CatalogError, Diagnostic, option
 from builder.names import did_you_mean, loose, normalize, suggest
 from builder.paths import is_file
 
@@ -42,11 +42,15 @@ class Catalog:
         self._model_blob: bytes | None = None
         self.files = files
         self.packs = packs  # [{"file":..., "pack":..., "example": bool, "description":...}]
+        self.fingerprint: str | None = None  # the files' paths, sizes and times (set by load_catalog)
         self.origin: dict[tuple[str, str], str] = {}
         self.from_pack: dict[tuple[str, str], str] = {}
         self._sections = entry_sections(type(model))
         # plain, validated data: browsing needs no pydantic import
         self.raw: dict = model.model_dump(mode="python", exclude_none=False)
+        from builder.catalog.frozen import freeze
+
+        self._model = freeze(model)  # plain objects: a catalog from the cache needs no pydantic
         self._index: dict[str, dict[str, int]] = {}
         self._loose: dict[str, dict[str, int]] = {}
         self._positions = None
@@ -246,7 +250,7 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
         if found is None:
             if not str(p).strip():
                 raise CatalogError(Diagnostic("daimyo", 0, 0, "empty pack name", code="pack.missing",
-                                              hint="give a pack file or a pack name after --pack"))
+                                              hint=f"give a pack file or a pack name after {option('pack')}"))
             from builder.paths import exists
 
             if exists(p):  # a folder, a device or a pipe: the reader refuses it, it is not "not found"
@@ -276,8 +280,8 @@ def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bo
         except Exception:  # missing or stale cache: rebuild
             pass
     cat = build_catalog(system, files, pack_paths)
+    cat.fingerprint = _fingerprint(files + pack_paths) if cache_file is None else fingerprint
     if cache_file is not None:
-        cat.fingerprint = fingerprint
         _write_cache(cache_file, cat)
         _remember(system, fingerprint, cat)
     return cat

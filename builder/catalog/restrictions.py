@@ -39,6 +39,7 @@ from typing import Any, Literal, Union
 from pydantic import field_validator, model_validator
 
 from builder.catalog.base import Entry, Strict
+from builder.catalog.frozen import kind
 
 COMBINATORS = ("any", "all", "not")
 MEASURES = ("models", "units", "points", "profiles")
@@ -222,9 +223,9 @@ class Restriction(Entry):
         out: set[str] = set()
 
         def walk(x):
-            if isinstance(x, Param):
+            if kind(x) == "Param":
                 out.add(x.param)
-            elif isinstance(x, BoundExpr):
+            elif kind(x) == "BoundExpr":
                 for f in ("value", "percent", "per", "times", "offset", "at_least", "at_most"):
                     walk(getattr(x, f))
                 for row in x.table or []:
@@ -267,7 +268,7 @@ def check_restrictions(restrictions: list[Restriction], facts: set[str], context
             if v not in values:
                 out.append((i, "plus", f"unknown context value '{v}' (known: {', '.join(sorted(values))})"))
         for b in (r.min, r.max, r.exactly):
-            if isinstance(b, BoundExpr) and b.of not in values:
+            if kind(b) == "BoundExpr" and b.of not in values:
                 out.append((i, "of", f"unknown base '{b.of}' (known: {', '.join(sorted(values))})"))
         for rep in r.replaces:
             if rep not in ids:

@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.errors import DaimyoError, Diagnostic, UsageError, option
 from builder.paths import is_file
 from builder.render import fonts
 from builder.render.layout import (
@@ -332,7 +332,9 @@ def reminder_text(abilities, catalog) -> str:
 
 
 def choose_layout(tpl: CardTemplate, entry: Any) -> str:
-    model = type(entry).__name__
+    from builder.catalog.frozen import kind
+
+    model = kind(entry)  # the catalog model's class name (an entry is frozen once validated)
     if model in tpl.layout_by_model and tpl.layout_by_model[model] in tpl.layouts:
         return tpl.layout_by_model[model]
     if tpl.layout_field:
@@ -619,9 +621,9 @@ def _scale_value(v, axis: str) -> float:
     try:
         f = float(v)
     except (TypeError, ValueError):
-        raise UsageError(f"bad --scale-{axis} '{v}'", "give a factor such as 1.01 (50 / the ruler's measured mm)") from None
+        raise UsageError(f"bad {option('scale-' + axis)} '{v}'", "give a factor such as 1.01 (50 / the ruler's measured mm)") from None
     if not 0.9 <= f <= 1.1:
-        raise UsageError(f"--scale-{axis} {f:g} is out of range",
+        raise UsageError(f"{option('scale-' + axis)} {f:g} is out of range",
                          "use 0.9 to 1.1: 50 divided by the length your 50 mm ruler measures")
     return f
 

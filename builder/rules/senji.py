@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from builder.catalog.frozen import model_fields
 from builder.findings import Finding, error, info, warning
 from builder.rules.codes import codes
 
@@ -47,8 +48,8 @@ def constants(catalog) -> dict:
     for section in ("limits", "combat"):
         block = getattr(m, section, None) if m is not None else None
         if block is not None:
-            for name in type(block).model_fields:
-                out[name] = getattr(block, name).value
+            for name, value in model_fields(block).items():
+                out[name] = value.value
     goal = getattr(m, "goal", None) if m is not None else None
     if goal is not None:
         out["honor_goal"] = goal.honor.value
@@ -59,7 +60,7 @@ def limit_source(catalog, name: str, default: str) -> str:
     m = catalog.model
     for section in ("limits", "combat"):
         block = getattr(m, section, None)
-        if block is not None and name in type(block).model_fields:
+        if block is not None and name in model_fields(block):
             return getattr(block, name).source or default
     return default
 
