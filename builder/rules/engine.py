@@ -22,12 +22,12 @@ missing profile field, so a gap in the data never passes silently.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable
 
+from builder.catalog.frozen import kind as model_kind
 from builder.findings import Finding
 from builder.names import normalize
 
@@ -74,6 +74,9 @@ class Context:
     unit: str = "pts"  # the points unit in messages ("AP")
     default_loc: tuple | None = None
     pack_hint: str = "a pack"
+    # the compiled ruleset of the catalog (``builder.rules.compiled``); None: remember nothing
+    ruleset: Any = field(default=None, repr=False, compare=False)
+    session: Any = field(default=None, repr=False, compare=False)  # the last evaluation's items
 
     def value(self, name: str) -> Fraction:
         if name == "limit":
@@ -149,14 +152,8 @@ def _norm(v):
     return hit
 
 
-_COMPILED: dict[int, tuple[Any, dict]] = {}
-
-
 def compile_selector(sel: dict) -> dict:
-    """The selector with its wanted names normalized once (cached per selector object)."""
-    hit = _COMPILED.get(id(sel))
-    if hit is not None and hit[0] is sel:
-        return hit[1]
+    """The selector with its wanted names normalized (the ruleset keeps a restriction's)."""
     out: dict = {}
     for key, want in sel.items():
         if key in ("any", "all"):
@@ -169,9 +166,6 @@ def compile_selector(sel: dict) -> dict:
             out[key] = [w if isinstance(w, str) and w.startswith("$") else _norm(w) for w in want]
         else:
             out[key] = want if isinstance(want, str) and want.startswith("$") else _norm(want)
-    if len(_COMPILED) > 5000:
-        _COMPILED.clear()
-    _COMPILED[id(sel)] = (sel, out)
     return out
 
 
@@ -267,9 +261,7 @@ class BoundValue:
 
 
 def _num(x, ctx: Context, used: list[str]) -> Fraction:
-    from builder.catalog.restrictions import Param
-
-    if isinstance(x, Param):
+    if model_kind(x) == "Param":
         used.append(x.param)
         if x.param in ctx.rules:
             v = ctx.rules[x.param]
@@ -284,13 +276,11 @@ def _num(x, ctx: Context, used: list[str]) -> Fraction:
 
 
 def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
-    from builder.catalog.restrictions import BoundExpr, Param
-
     used: list[str] = []
-    if not isinstance(b, BoundExpr):
+    if model_kind(b) != "BoundExpr":
         v = _num(b, ctx, used)
         txt = f"{fmt_num(v)}{measure_unit}"
-        if isinstance(b, Param):
+        if model_kind(b) == "Param":
             txt += f" (house rule {b.param})"
         return BoundValue(v, txt, None, used)
     unit = f" {ctx.unit}"
@@ -360,11 +350,11 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
 # -- evaluation ----------------------------------------------------------------------------
 #
 # Catalogs are immutable once loaded and reused in-process, so what depends only on a
-# restriction (its compiled selector, the context values it reads) is worked out once per
-# restriction object, and results that depend on a restriction plus a few context values
+# restriction (its compiled selectors, the context values it reads) is worked out once per
+# restriction, and results that depend on a restriction plus a few context values
 # (activation, bounds, selector matches of items with a ``fkey``) are remembered under
-# exactly those values. The memos hold the restriction objects, so an id is never reused
-# while it is a key.
+# exactly those values. All of it lives in the catalog's ruleset (``ctx.ruleset``,
+# ``builder.rules.compiled``); without one, an evaluation remembers for itself only.
 
 _MISSING_RULE = object()
 _MEMO_CAP = 50000
@@ -373,73 +363,65 @@ _MEMO_CAP = 50000
 class _Rule:
     """What the engine remembers about one restriction object."""
 
-    __slots__ = ("r", "sel", "specs", "bases", "bound_memo")
+    __slots__ = ("r", "sel", "when", "unless", "specs", "bases", "bound_memo")
 
     def __init__(self, r):
         self.r = r
         self.sel = compile_selector(r.of) if r.of else None
+        self.when = compile_selector(r.when) if r.when else None
+        self.unless = compile_selector(r.unless) if r.unless else None
         self.specs = tuple((kind, b) for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly))
                            if b is not None)
         self.bases = tuple(dict.fromkeys(getattr(b, "of") for _, b in self.specs if hasattr(b, "of")))
         self.bound_memo: dict = {}
 
 
-_RULES: dict[int, _Rule] = {}
-
-
-def _rule(r) -> _Rule:
-    info = _RULES.get(id(r))
+def _rule(r, rs) -> _Rule:
+    """What the ruleset ``rs`` compiled from restriction ``r`` (by its id, for this very object)."""
+    info = rs.rules.get(r.id)
     if info is None or info.r is not r:
-        if len(_RULES) > 5000:
-            _RULES.clear()
-        info = _RULES[id(r)] = _Rule(r)
+        info = rs.rules[r.id] = _Rule(r)
     return info
 
 
-# Keys of whole contexts (list facts, house rules) are interned to small ints, so each is
-# hashed once per list rather than once per restriction.
-_KEYS: dict[tuple, int] = {}
+def _ruleset(ctx: Context):
+    rs = ctx.ruleset
+    if rs is None:
+        from builder.rules.compiled import Ruleset
 
-
-def _intern(key: tuple) -> int:
-    """A number for ``key``, never given to another key (memos keyed by it stay valid)."""
-    n = _KEYS.get(key)
-    if n is None:
-        if len(_KEYS) > _MEMO_CAP:
-            _KEYS.clear()
-        n = _KEYS[key] = next(_COUNTER)
-    return n
-
-
-_COUNTER = itertools.count(1)
+        rs = ctx.ruleset = Ruleset(None, None)
+    return rs
 
 
 class _Session:
     """One evaluation: the context's interned keys and each item's memo row."""
 
-    __slots__ = ("ctx", "items", "fk", "rk", "rows", "bases", "counted")
+    __slots__ = ("ctx", "rs", "items", "fk", "rk", "rows", "bases", "counted")
 
     def __init__(self, ctx: Context, items: list[Item]):
         self.ctx = ctx
+        self.rs = rs = _ruleset(ctx)
         self.items = items
         self.bases: dict[str, Any] = {}
         self.counted: tuple | None = None  # (active set, items each of its restrictions counts)
         try:
-            self.fk = _intern(tuple((k, type(v), v) for k, v in ctx.facts.items()))
-            self.rk = _intern(tuple((k, type(v), v) for k, v in ctx.rules.items()))
+            # whole contexts (list facts, house rules) as small ints: hashed once per list
+            self.fk = rs.intern(tuple((k, type(v), v) for k, v in ctx.facts.items()))
+            self.rk = rs.intern(tuple((k, type(v), v) for k, v in ctx.rules.items()))
         except TypeError:  # an unhashable fact or rule value: nothing is remembered
             self.fk = self.rk = None
         rows = []
+        memo = rs.rows
+        if len(memo) > _MEMO_CAP:
+            memo.clear()
         for it in items:
             row = None
             if it.fkey is not None and self.fk is not None:
                 key = (it.fkey, self.fk, self.rk)
                 try:
-                    row = _ROWS.get(key)
+                    row = memo.get(key)
                     if row is None:
-                        if len(_ROWS) > _MEMO_CAP:
-                            _ROWS.clear()
-                        row = _ROWS[key] = {}
+                        row = memo[key] = {}
                 except TypeError:
                     row = None
             rows.append(row)
@@ -466,7 +448,7 @@ class _Session:
         unknown: list[list] = [[] for _ in range(n)]
         infos = aset.infos
         active = aset
-        key = ("active", id(aset))
+        key = aset
         for i, it in enumerate(self.items):
             row = self.rows[i] if stable else None
             h = None
@@ -505,12 +487,8 @@ class _Session:
         return hit
 
 
-# Memo rows by (item facts key, context facts key, house rules key): rule -> match result.
-_ROWS: dict[tuple, dict] = {}
-
-
 def _session(ctx: Context, items: list[Item]) -> _Session:
-    sess = ctx.__dict__.get("_engine_session")
+    sess = ctx.session
     if sess is not None and sess.items is items and sess.ctx is ctx:
         return sess
     return _Session(ctx, items)
@@ -521,12 +499,12 @@ class _ActiveSet:
 
     __slots__ = ("restrictions", "rules", "infos", "bases", "plans", "shape", "index")
 
-    def __init__(self, restrictions, rules: tuple):
+    def __init__(self, restrictions, rules: tuple, rs):
         self.restrictions = restrictions
         self.rules = rules
         self.shape = tuple((r, r.for_each, r.count, bool(r.plus)) for r in rules)
-        self.index = {id(r): j for j, r in enumerate(rules)}
-        self.infos = tuple(_rule(r) for r in rules)
+        self.index = {r.id: j for j, r in enumerate(rules)}
+        self.infos = tuple(_rule(r, rs) for r in rules)
         self.bases = tuple(dict.fromkeys(n for info in self.infos for n in info.bases))
         self.plans: dict = {}
 
@@ -549,42 +527,40 @@ class _ActiveSet:
         return out
 
 
-_ACTIVE: dict[tuple, tuple] = {}
-
-
 def active_restrictions(restrictions: Iterable, ctx: Context) -> list:
     """Steps 1 and 2 of the defined order: activation, then replacement."""
-    return list(_active(restrictions, ctx, ctx.__dict__.get("_engine_session"))[0].rules)
+    return list(_active(restrictions, ctx, ctx.session)[0].rules)
 
 
 def _active(restrictions: Iterable, ctx: Context, sess: _Session | None) -> tuple[_ActiveSet, bool]:
     """The active restrictions and whether that set is the remembered one (stable identity)."""
+    if sess is None:
+        sess = _Session(ctx, [])
+    rs = sess.rs
     key = None
-    if isinstance(restrictions, list):
-        if sess is None:
-            sess = _Session(ctx, [])
-        if sess.fk is not None:
-            key = (id(restrictions), sess.fk, sess.rk)
-            hit = _ACTIVE.get(key)
-            if hit is not None and hit[0] is restrictions:
-                return hit[1], True
+    if isinstance(restrictions, list) and sess.fk is not None:
+        key = (sess.fk, sess.rk)
+        hit = rs.active.get(key)
+        if hit is not None and hit[0] is restrictions:
+            return hit[1], True
     active = []
     for r in restrictions:
-        if r.when:
-            ok, _ = match(r.when, ctx.facts, ctx.facts, ctx.rules)
+        info = _rule(r, rs)
+        if info.when is not None:
+            ok, _ = _match(info.when, ctx.facts, ctx.facts, ctx.rules)
             if ok is not True:
                 continue
-        if r.unless:
-            ok, _ = match(r.unless, ctx.facts, ctx.facts, ctx.rules)
+        if info.unless is not None:
+            ok, _ = _match(info.unless, ctx.facts, ctx.facts, ctx.rules)
             if ok is True:
                 continue
         active.append(r)
     replaced = {rid for r in active for rid in r.replaces}
-    out = _ActiveSet(restrictions, tuple(r for r in active if r.id not in replaced))
+    out = _ActiveSet(restrictions, tuple(r for r in active if r.id not in replaced), rs)
     if key is not None:
-        if len(_ACTIVE) > _MEMO_CAP:
-            _ACTIVE.clear()
-        _ACTIVE[key] = (restrictions, out)
+        if len(rs.active) > _MEMO_CAP:
+            rs.active.clear()
+        rs.active[key] = (restrictions, out)
     return out, key is not None
 
 
@@ -626,10 +602,10 @@ def matching(r, items: list[Item], ctx: Context) -> list[Item]:
     sess = _session(ctx, items)
     if sess.counted is not None:
         aset, counted = sess.counted
-        j = aset.index.get(id(r))
+        j = aset.index.get(r.id)
         if j is not None and aset.rules[j] is r:
             return list(counted[j])
-    info = _rule(r)
+    info = _rule(r, sess.rs)
     return [it for i, it in enumerate(items) if sess.match(info, i, it)[0] is True]
 
 
@@ -638,7 +614,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     findings: list[Finding] = []
     gaps: dict[tuple[str, str], dict] = {}
     sess = _Session(ctx, items)
-    ctx.__dict__["_engine_session"] = sess  # reused by later questions about the same items
+    ctx.session = sess  # reused by later questions about the same items
     aset, stable = _active(restrictions, ctx, sess)
     counted, unknown = sess.hits(aset, stable)
     sess.counted = (aset, counted)
@@ -749,9 +725,9 @@ def _groups(r, items: list[Item], ctx: Context, gaps: dict,
         if hit[1]:
             _add_gaps(r, hit[1], ctx, gaps)
     elif r.of:
-        info = _rule(r)
         if sess is None:
             sess = _session(ctx, items)
+        info = _rule(r, sess.rs)
         code = None
         for i, it in enumerate(items):
             ok, unknown = sess.match(info, i, it)
@@ -776,7 +752,7 @@ def _groups(r, items: list[Item], ctx: Context, gaps: dict,
 
 def _bounds(r, ctx: Context, measure_unit: str, sess: _Session | None = None):
     """``("ok", [(kind, BoundValue, exact value)])`` or ``(failure kind, reason)``; remembered."""
-    info = _rule(r)
+    info = _rule(r, sess.rs if sess is not None else _ruleset(ctx))
     key = None
     if sess is not None and sess.rk is not None:
         key = (sess.rk, ctx.unit, measure_unit, tuple(sess.base(n) for n in info.bases))

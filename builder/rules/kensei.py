@@ -10,7 +10,6 @@ pairs, troop costs missing from the catalog, unknown names.
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -20,6 +19,7 @@ from builder.errors import ListError
 from builder.findings import Finding
 from builder.names import did_you_mean, normalize
 from builder.rules.codes import codes
+from builder.rules.compiled import ruleset
 from builder.rules.engine import Context, Item, Unknown, _exact, evaluate, fmt_num, plain
 from builder.rules.engine import _norm as _normalize
 
@@ -76,6 +76,9 @@ class KenseiList:
     general: str | None
     entries: list[TroopEntry] = field(default_factory=list)
     doc: Any = None
+    # what ``check`` prepared for the rules engine (items, context, catalog, house rules), which
+    # ``summary`` of the same list, catalog and house rules reuses
+    prepared: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def commander_cost(self) -> int:
@@ -96,39 +99,16 @@ class KenseiList:
         return _exact(total)
 
 
-def _state(catalog) -> dict:
-    """What the checks remember about one loaded catalog (catalogs are immutable once loaded)."""
-    hit = _LAST_STATE[0]
-    if hit is not None and hit[0] is catalog:
-        return hit[1]
-    hit = _STATES.get(id(catalog))
-    if hit is None or hit[0] is not catalog:
-        if len(_STATES) > 16:
-            _STATES.clear()
-        hit = _STATES[id(catalog)] = (catalog, {"serial": next(_SERIALS)})
-    _LAST_STATE[0] = hit
-    return hit[1]
-
-
-_LAST_STATE: list = [None]
-_STATES: dict[int, tuple[Any, dict]] = {}
-_SERIALS = itertools.count(1)  # tells loaded catalogs apart in keys shared with the engine
-
-
 def _find(catalog, section: str, name):
     """``catalog.find`` remembered per loaded catalog (its entries never change)."""
     if not isinstance(name, str):
         return catalog.find(section, name)
-    memo = _state(catalog).get("find")
-    if memo is None:
-        memo = _state(catalog)["find"] = {}
+    memo = ruleset(catalog).table("find")
     key = (section, name)
     try:
         return memo[key]
     except KeyError:
         pass
-    if len(memo) > 20000:
-        memo.clear()
     hit = memo[key] = catalog.find(section, name)
     return hit
 
@@ -274,11 +254,8 @@ def _unknown(what: str, name, catalog, section: str) -> str:
 
 # -- profile facts ---------------------------------------------------------------------------
 
-_CACHE_ATTR = "_kensei_facts_cache"
-
-
 def _weapons_index(catalog) -> dict:
-    cache = catalog.__dict__.setdefault(_CACHE_ATTR, {})
+    cache = ruleset(catalog).table("facts")
     if "weapons" not in cache:
         idx = {}
         for w in catalog.entries("weapons"):
@@ -290,7 +267,7 @@ def _weapons_index(catalog) -> dict:
 
 def troop_facts(troop, catalog) -> dict:
     """What restrictions can ask about a troop profile. Unknown values are ``Unknown(field)``."""
-    cache = catalog.__dict__.setdefault(_CACHE_ATTR, {})
+    cache = ruleset(catalog).table("facts")
     key = ("troop", troop.id)
     if key in cache:
         return cache[key]
@@ -394,7 +371,7 @@ def _entry_points(catalog, e: TroopEntry, rules: dict):
     if t is None:
         return entry_points(e, rules)
     reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None else None
-    memo = _state(catalog).setdefault("points", {})
+    memo = ruleset(catalog).table("points")
     key = (t.id, e.models, reading)
     try:
         hit = memo.get(key)
@@ -404,8 +381,6 @@ def _entry_points(catalog, e: TroopEntry, rules: dict):
         pts, known = entry_points(e, rules)
         hit = (t, _exact(pts), known)
         if key is not None:
-            if len(memo) > 20000:
-                memo.clear()
             memo[key] = hit
     return hit[1], hit[2]
 
@@ -419,9 +394,9 @@ def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tupl
     Entries with the same key have the same facts, so one dict is shared between them
     (the engine reads facts and never changes them).
     """
-    state = _state(catalog)
-    memo = state.setdefault("item_facts", {})
-    key = (state["serial"], troop.id, standard, led, warrior_classes, caps_only, every)
+    rs = ruleset(catalog)
+    memo = rs.table("item_facts")
+    key = (rs.serial, troop.id, standard, led, warrior_classes, caps_only, every)
     hit = memo.get(key)
     if hit is not None and hit[0] is troop:
         return hit[1], key
@@ -444,7 +419,7 @@ def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tupl
 
 
 def _origin(catalog, troop) -> str:
-    memo = _state(catalog).setdefault("origin", {})
+    memo = ruleset(catalog).table("origin")
     hit = memo.get(troop.id)
     if hit is None or hit[0] is not troop:
         from builder.paths import origin_text
@@ -463,7 +438,8 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         if e.led_by and e.troop is not None:
             led[e.index] = 1
     items = []
-    memo = _state(catalog).setdefault("entries", {})
+    rs = ruleset(catalog)
+    memo = rs.table("entries")
     for e in lst.entries:
         t = e.troop
         if t is None:
@@ -483,8 +459,6 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
                                       caps_only, every)
             hit = (t, points, known, facts, fkey, _origin(catalog, t))
             if key is not None:
-                if len(memo) > 20000:
-                    memo.clear()
                 memo[key] = hit
         _, e.points, e.cost_known, facts, fkey, origin = hit
         models = e.models + (led.get(e.index, 0) if leader_in_size else 0)
@@ -514,13 +488,13 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
                 "troops_points": (troops_points, "troops", ("troops",)),
                 "ranged_points": (ranged_points, "ranged troops", ("troops",))},
         rules=rules, prefix="kensei", unit=UNIT, default_loc=("troops",),
-        pack_hint="a pack")
+        pack_hint="a pack", ruleset=rs)
     return items, ctx
 
 
 def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     items, ctx = _prepare(lst, catalog, rules)
-    lst._prepared = (items, ctx, id(catalog), dict(rules))
+    lst.prepared = (items, ctx, catalog, dict(rules))
     findings = evaluate(catalog.model.restrictions, items, ctx)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
@@ -810,8 +784,8 @@ SUMMARY_KEYS = {"melee-min": "melee", "ranged-max": "ranged", "firearms-max": "f
 def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     from builder.rules.engine import _measure_exact, active_restrictions, matching
 
-    prepared = getattr(lst, "_prepared", None)
-    if prepared is not None and prepared[2] == id(catalog) and prepared[3] == rules:
+    prepared = lst.prepared
+    if prepared is not None and prepared[2] is catalog and prepared[3] == rules:
         items, ctx = prepared[0], prepared[1]
     else:
         items, ctx = _prepare(lst, catalog, rules)
@@ -822,31 +796,27 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     out["units"] = sum(1 for i in items if i.facts["unit"] is True)
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
     out["models"] = sum(i.models for i in items)
-    for r, key in _summary_rules(active_restrictions(catalog.model.restrictions, ctx)):
+    for r, key in _summary_rules(active_restrictions(catalog.model.restrictions, ctx), ruleset(catalog)):
         v = _measure_exact("points", matching(r, items, ctx))
         out[key] = plain(v)
         out[f"{key}_percent"] = _percent(v, lst.points) if lst.points else 0
     return out
 
 
-def _summary_rules(active: list) -> list:
+def _summary_rules(active: list, rs) -> list:
     """``(restriction, summary key)`` for the first active restriction of each summary key."""
-    key = tuple(map(id, active))  # the memo holds the restrictions, so their ids stay theirs
-    hit = _SUMMARY_RULES.get(key)
-    if hit is None:
+    memo = rs.table("summary_rules")
+    key = tuple(r.id for r in active)
+    hit = memo.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], active)):
         pairs, seen = [], set()
         for r in active:
             k = SUMMARY_KEYS.get(r.code)
             if k is not None and k not in seen:
                 seen.add(k)
                 pairs.append((r, k))
-        if len(_SUMMARY_RULES) > 1000:
-            _SUMMARY_RULES.clear()
-        hit = _SUMMARY_RULES[key] = (active, pairs)
+        hit = memo[key] = (active, pairs)
     return hit[1]
-
-
-_SUMMARY_RULES: dict = {}
 
 
 def _percent(v, limit) -> int | float:
