@@ -60,9 +60,7 @@ class DaimyoGroup(typer.core.TyperGroup):
             echo(usage_error_line(exc), err=True)
             raise typer.Exit(EXIT_INPUT) from None
         except DaimyoError as exc:
-            for line in exc.lines():
-                echo(line, err=True)
-            raise typer.Exit(exc.exit_code) from None
+            fail(exc)
 
     def make_context(self, *args, **kwargs):
         return self._guard(super().make_context, *args, **kwargs)
@@ -133,8 +131,16 @@ def echo(text: str = "", err: bool = False) -> None:
     stream.write(safe_terminal(text) + "\n")
 
 
+def error_lines(exc: DaimyoError) -> list[str]:
+    """What the command line prints for a library error: one line per problem, the options it
+    names written as flags (``--force``) and command-line hints kept. Every command reports
+    errors through here (``fail``), so a library error reads the same from every command."""
+    return exc.lines(flags=True)
+
+
 def fail(exc: DaimyoError) -> None:
-    for line in exc.lines():
+    """Print ``exc`` (``error_lines``) on standard error and end with its exit code."""
+    for line in error_lines(exc):
         echo(line, err=True)
     raise typer.Exit(exc.exit_code)
 
@@ -173,7 +179,7 @@ def check(
         try:
             res = check_file(f, pack)
         except DaimyoError as exc:
-            for line in exc.lines():
+            for line in error_lines(exc):
                 echo(line, err=True)
             bad = True
             continue
@@ -396,7 +402,7 @@ def main() -> None:
     try:
         app()
     except DaimyoError as exc:  # raised outside a command's own handling
-        for line in exc.lines():
+        for line in error_lines(exc):
             echo(line, err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder import SYSTEMS
-from builder.errors import DaimyoError
+from builder.errors import DaimyoError, option
 
 
 def example_lists() -> list[Path]:
@@ -74,7 +74,7 @@ def run_demo(out: str, echo, force: bool = False) -> int:
         try:
             res = check_doc(load_list(path, display=f"examples/{path.name}"))
         except DaimyoError as exc:
-            for line in exc.lines():
+            for line in exc.lines(flags=True):
                 echo(line)
             status = 2
             continue
@@ -96,7 +96,7 @@ def run_demo(out: str, echo, force: bool = False) -> int:
 
             why = "it or a folder above it is a file" if isinstance(exc, (FileExistsError, NotADirectoryError)) \
                 else (getattr(exc, "strerror", None) or str(exc))
-            raise UsageError(f"cannot make the output folder '{out}': {why}", "give a folder with --out")
+            raise UsageError(f"cannot make the output folder '{out}': {why}", f"give a folder with {option('out')}")
         echo(f"\n== printing into {outdir}/")
         jobs = [(f"{path.name}", outdir / f"{path.stem}.pdf", render_api.render_list, path) for path in checked]
         jobs += [(f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system)
@@ -117,7 +117,7 @@ def run_demo(out: str, echo, force: bool = False) -> int:
             try:
                 written = render(what, target, force=True)
             except DaimyoError as exc:
-                for line in exc.lines():
+                for line in exc.lines(flags=True):
                     echo(line)
                 status = 2
                 continue

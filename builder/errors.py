@@ -47,6 +47,38 @@ def safe_terminal(text: str) -> str:
     return _CONTROLS.sub(esc, text)
 
 
+_OPTION = re.compile("\x0e([A-Za-z0-9_-]+)\x0f")
+
+
+def option(name: str) -> str:
+    """An option of the call that went wrong, named inside a message or hint (``option("count")``).
+
+    The library shows it as the parameter (``'count'``); the command line shows the flag
+    (``--count``) when it translates the error (``lines(flags=True)``)."""
+    return f"\x0e{name}\x0f"
+
+
+def command_line(text: str) -> str:
+    """A hint that only a command-line user can follow (``e.g. daimyo new kensei --clan buke``):
+    shown by the command line, left out by the library."""
+    return f"\x10{text}\x11"
+
+
+_COMMAND_LINE = re.compile(" ?\\(\x10[^\x11]*\x11\\)|\x10[^\x11]*\x11")
+
+
+def show_options(text: str, flags: bool = False) -> str:
+    """``text`` with its ``option()`` marks as flags (``--max-hero-points``) or as parameters, and
+    its ``command_line()`` hints kept (``flags``) or left out."""
+    if "\x0e" not in text and "\x10" not in text:
+        return text
+    if flags:
+        text = text.replace("\x10", "").replace("\x11", "")
+        return _OPTION.sub(lambda m: "--" + m.group(1).replace("_", "-"), text)
+    text = _COMMAND_LINE.sub("", text)
+    return _OPTION.sub(lambda m: "'" + m.group(1).replace("-", "_") + "'", text)
+
+
 def _readable(text: str) -> str:
     """Rulebook references in a message as a player reads them (title, section, line)."""
     if ".txt:" not in text:
@@ -66,16 +98,16 @@ class Diagnostic:
     severity: str = "error"
     hint: str | None = None
 
-    def format(self) -> str:
+    def format(self, flags: bool = False) -> str:
         """``FILE:LINE:COL: error CODE: MESSAGE (HINT)``; a problem with a whole file (no line)
-        is ``FILE: error CODE: MESSAGE (HINT)``."""
+        is ``FILE: error CODE: MESSAGE (HINT)``. ``flags``: options named as command-line flags."""
         where = f"{self.file}:{self.line}:{self.col}" if self.line and self.line > 0 else f"{self.file}"
         head = f"{where}: {self.severity}"
         head += f" {self.code}:" if self.code else ":"
         text = f"{head} {self.message}"
         if self.hint:
             text += f" ({self.hint})"
-        return one_line(text)  # sources stay FILE:LINE here: pack authors write them so
+        return one_line(show_options(text, flags))  # sources stay FILE:LINE here: pack authors write them so
 
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.format()
@@ -94,8 +126,9 @@ class DaimyoError(Exception):
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         super().__init__("\n".join(d.format() for d in self.diagnostics))
 
-    def lines(self) -> list[str]:
-        return [d.format() for d in self.diagnostics]
+    def lines(self, flags: bool = False) -> list[str]:
+        """One line per diagnostic; ``flags``: options named as command-line flags (the CLI)."""
+        return [d.format(flags) for d in self.diagnostics]
 
 
 class CatalogError(DaimyoError):
@@ -113,8 +146,17 @@ class UsageError(DaimyoError):
         text = message + (f" ({hint})" if hint else "")
         super().__init__([Diagnostic("daimyo", 0, 0, text)])
 
-    def lines(self) -> list[str]:
-        return [one_line(_readable(f"daimyo: error: {d.message}")) for d in self.diagnostics]
+    def lines(self, flags: bool = False) -> list[str]:
+        return [one_line(show_options(_readable(f"daimyo: error: {d.message}"), flags)) for d in self.diagnostics]
+
+
+class WouldOverwrite(UsageError):
+    """A file exists where an output would go; nothing was written (``force`` replaces it)."""
+
+    def __init__(self, path, message: str = "file exists; not overwritten",
+                 hint: str | None = f"pass {option('force')} to replace it"):
+        super().__init__(f"{path}: {message}", hint)
+        self.path = path
 
 
 class UnknownSystem(UsageError):

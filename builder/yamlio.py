@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from builder.errors import DaimyoError, Diagnostic
+from builder.errors import DaimyoError, Diagnostic, option
 
 Path_ = tuple  # a value path: ("troops", 3, "models")
 
@@ -495,7 +495,7 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
     except (OSError, ValueError):
         link = False
     if link and not force:
-        _refuse(p, "is a symbolic link; not overwritten", "pass --force to write the file it points to")
+        _refuse(p, "is a symbolic link; not overwritten", f"pass {option('force')} to write the file it points to")
     target = Path(os.path.realpath(p)) if link else p
     try:
         st = os.stat(target)
@@ -506,10 +506,10 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
     if st is not None and not stat.S_ISREG(st.st_mode):  # the rename would replace a device or a pipe
         _refuse(p, "is not a regular file; not replaced", "give the name of a file")
     if not force and st is not None:
-        _refuse(p, "file exists; not overwritten", "pass --force to replace it")
+        _refuse(p, "file exists; not overwritten", f"pass {option('force')} to replace it")
     editing = _EDITING.get(os.path.realpath(target))
     if st is not None and editing is None and _identity(st) in _READ:
-        _refuse(p, "is an input of this command; not overwritten, even with --force",
+        _refuse(p, f"is an input of this command; not overwritten, even with {option('force')}",
                 "write the output to another file")
     if isinstance(data, str):
         data = data.encode("utf-8")
@@ -558,11 +558,11 @@ def _create_exclusive(tmp: str, target: Path, shown: Path) -> None:
     try:
         os.link(tmp, target)
     except FileExistsError:
-        _refuse(shown, "file exists (it appeared while writing); not overwritten", "pass --force to replace it")
+        _refuse(shown, "file exists (it appeared while writing); not overwritten", f"pass {option('force')} to replace it")
     except OSError:  # a file system without hard links: the best that remains
         if os.path.lexists(target):
             _refuse(shown, "file exists (it appeared while writing); not overwritten",
-                    "pass --force to replace it")
+                    f"pass {option('force')} to replace it")
         os.replace(tmp, target)
         return
     os.unlink(tmp)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from builder.analytics.deck import DeckView
-from builder.errors import UsageError
+from builder.errors import UsageError, option
 from builder.names import did_you_mean, normalize
 
 MAX_DRAWN = 1000
@@ -71,7 +71,7 @@ class QueryError(UsageError):
 
     def __init__(self, query: str, col: int, message: str, hint: str | None = None):
         self.query, self.col, self.message = query, col, message
-        super().__init__(f"--odds '{query}': column {col}: {message}", hint)
+        super().__init__(f"{option('odds')} '{query}': column {col}: {message}", hint)
 
 
 def tokenize(text: str) -> list[Token]:
@@ -219,7 +219,7 @@ class _Parser:
 
     def query(self) -> Query:
         if self.peek().kind == "end":
-            self.fail(self.peek(), "empty query", 'e.g. --odds "type=terrain >= 1 in 6"')
+            self.fail(self.peek(), "empty query", f'e.g. {option("odds")} "type=terrain >= 1 in 6"')
         sel = self.selection()
         op = self.peek()
         if op.kind != "op":

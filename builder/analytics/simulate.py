@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.errors import DaimyoError, Diagnostic, UsageError, option
 from builder.rules import satsuma as core
 from builder.rules import satsuma_sim as sim
 
@@ -176,19 +176,19 @@ def parse_policies(text: str) -> tuple[str, str]:
     names = list(sim.POLICIES)
     parts = [p.strip() for p in (text or "").split(",") if p.strip()]
     if not parts or len(parts) > 2:
-        raise UsageError(f"--policy '{text}': give one policy or one per side",
-                         "e.g. --policy best or --policy samurai=best,imperial=simple")
+        raise UsageError(f"{option('policy')} '{text}': give one policy or one per side",
+                         f"e.g. {option('policy')} best or {option('policy')} samurai=best,imperial=simple")
     out = {}
     for i, part in enumerate(parts):
         if "=" in part:
             side, value = (x.strip().lower() for x in part.split("=", 1))
             if side not in core.SIDES:
-                raise UsageError(f"--policy '{text}': unknown side '{side}'",
+                raise UsageError(f"{option('policy')} '{text}': unknown side '{side}'",
                                  did_you_mean(side, core.SIDES) or "samurai or imperial")
         else:
             side, value = (core.SIDES[i] if len(parts) == 2 else None), part.lower()
         if value not in sim.POLICIES:
-            raise UsageError(f"--policy '{text}': unknown policy '{value}'",
+            raise UsageError(f"{option('policy')} '{text}': unknown policy '{value}'",
                              did_you_mean(value, names) or "one of " + ", ".join(names))
         if side is None:
             out = {"samurai": value, "imperial": value}

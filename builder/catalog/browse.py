@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from builder import SYSTEMS
-from builder.errors import CatalogError, Diagnostic, UsageError
+from builder.errors import CatalogError, Diagnostic, UsageError, option
 from builder.names import did_you_mean, normalize
 
 
@@ -49,7 +49,7 @@ def parse_filter(text: str) -> tuple[str, str, str]:
     at = min(((text.find(op), op) for op in _OPS if op in text), default=None)
     if at is None or at[0] <= 0:
         raise UsageError(f"filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER",
-                         "e.g. --where clan=buke, --where name~samurai, --where cost<10")
+                         f"e.g. {option('where')} clan=buke, {option('where')} name~samurai, {option('where')} cost<10")
     i = at[0]
     op = next(o for o in _OPS if text.startswith(o, i))
     return text[:i].strip(), op, text[i + len(op):].strip()

@@ -11,9 +11,9 @@ from builder.errors import safe_terminal
 
 
 def _fail(exc) -> None:
-    for line in exc.lines():
-        sys.stderr.write(line + "\n")
-    raise typer.Exit(exc.exit_code)
+    from builder.cli import fail
+
+    fail(exc)
 
 
 class Progress:

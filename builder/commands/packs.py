@@ -9,7 +9,7 @@ import typer
 
 def register(app) -> None:
     """Add the ``pack`` command group to the typer app."""
-    from builder.cli import echo, fail
+    from builder.cli import echo, error_lines, fail
     from builder.errors import EXIT_INPUT, DaimyoError
 
     pack_app = typer.Typer(help="Your own data: pack templates, checks, spreadsheets, the packs folder.",
@@ -58,7 +58,7 @@ def register(app) -> None:
             try:
                 rep = check_pack(path)
             except DaimyoError as exc:
-                for line in exc.lines():
+                for line in error_lines(exc):
                     echo(line, err=True)
                 bad = True
                 continue

@@ -68,6 +68,7 @@ def register(app) -> None:
         import json
         import sys
 
+        from builder.cli import error_lines
         from builder.errors import EXIT_INPUT, DaimyoError, UsageError
 
         try:
@@ -77,7 +78,7 @@ def register(app) -> None:
 
             res = satsuma_clash(attacker, samurai, imperial, parse_rule_options(rule), pack)
         except DaimyoError as exc:
-            for line in exc.lines():
+            for line in error_lines(exc):
                 sys.stderr.write(line + "\n")
             raise typer.Exit(exc.exit_code if exc.exit_code else EXIT_INPUT)
         if format == "json":

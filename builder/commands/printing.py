@@ -9,9 +9,9 @@ import typer
 
 
 def _fail(exc) -> None:
-    for line in exc.lines():
-        sys.stderr.write(line + "\n")
-    raise typer.Exit(exc.exit_code)
+    from builder.cli import fail
+
+    fail(exc)
 
 
 def _card_extras(layout, gutter, cut_lines, scale_x, scale_y) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError
+from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
 from builder.packs.identity import PackId, read_pack, short_hash
 
 
@@ -135,7 +135,7 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
         what = (f"version {old.version or '(none)'}" if old is not None else "a file")
         raise UsageError(f"{target} holds {what} of pack '{ident.name}'"
                          + (" with other content" if old is not None and old.version == ident.version else ""),
-                         "pass --force to replace it")
+                         f"pass {option('force')} to replace it")
     if dry_run:  # checked and allowed: what would happen
         return target, "installed" if old is None else f"replaced version {old.version or '(none)'}"
     try:

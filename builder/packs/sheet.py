@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.errors import DaimyoError, Diagnostic, UsageError, option
 from builder.packs.fields import LIST_SEPARATOR, FieldInfo, entry_fields, main_sections, sections
 
 SHEET_FORMATS = ("csv", "xlsx")
@@ -139,7 +139,7 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
             system = system or _meta_system(sheet)
             if system is None:
                 raise UsageError("the sheet does not say its system",
-                                 "pass --system (senshiai, kensei, herocard, senji or satsuma) "
+                                 f"pass {option('system')} (senshiai, kensei, herocard, senji or satsuma) "
                                  "or start the file with a line '# system: senshiai'")
             cols, sec_col = _header_map(sheet, system, header, row_no, shown, default_section, diags)
             if "name" not in cols.values():
@@ -211,7 +211,7 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
         system = system or _meta_system(sheet)
         if system is None:
             raise UsageError("the workbook does not say its system",
-                             "pass --system or add a sheet 'pack' with 'system' in A1 and the system in B1")
+                             f"pass {option('system')} or add a sheet 'pack' with 'system' in A1 and the system in B1")
         allowed = sections(system)
         for ws in book.worksheets:
             if ws is ws_meta:
@@ -329,7 +329,7 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
             continue  # a comment line that looks like 'word: text'
         if key == "system":
             if text.strip().lower() != system:
-                diags.append(Diagnostic(sheet.file, row, col, f"the sheet says system '{text}' but --system is {system}",
+                diags.append(Diagnostic(sheet.file, row, col, f"the sheet says system '{text}' but {option('system')} is {system}",
                                         hint="drop one of them or make them agree"))
             continue
         if key == "example":
@@ -609,7 +609,7 @@ def export_xlsx(data: dict) -> bytes:
     try:
         import openpyxl
     except ImportError:  # pragma: no cover - a dependency
-        raise UsageError("writing .xlsx needs the openpyxl package", "pip install openpyxl, or use --to csv")
+        raise UsageError("writing .xlsx needs the openpyxl package", f"pip install openpyxl, or use {option('to')} csv")
     meta, tables = pack_tables(data)
     book = openpyxl.Workbook()
     ws = book.active

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 from xml.sax.saxutils import escape
 
-from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.errors import DaimyoError, Diagnostic, UsageError, WouldOverwrite, option
 from builder.paths import exists
 
 MM = 72.0 / 25.4
@@ -294,7 +294,7 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
 
     out = Path(out_path)
     if not force and exists(out):
-        raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
+        raise WouldOverwrite(out)
     pw, ph = paper[0] * MM, paper[1] * MM
     m = MARGIN_MM * MM
     bottom = FOOTER_MM * MM
@@ -448,15 +448,15 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
     allowed = data.get("players")
     if players is not None:
         if not allowed:
-            raise UsageError(f"--players does not apply to the {system} player aid",
+            raise UsageError(f"{option('players')} does not apply to the {system} player aid",
                              hint="only the senji aid has a setup per player count")
         lo, hi = allowed
         try:
             players = int(players)
         except (TypeError, ValueError):
-            raise UsageError(f"--players must be a number, not '{players}'") from None
+            raise UsageError(f"{option('players')} must be a number, not '{players}'") from None
         if not (lo <= players <= hi):
-            raise UsageError(f"--players {players} is out of range for {system}",
+            raise UsageError(f"{option('players')} {players} is out of range for {system}",
                              hint=f"{system} is played by {lo} to {hi} players")
     catalog = load_catalog(system, list(packs or []))
     cols = int(data.get("columns", 2))

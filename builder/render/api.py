@@ -44,7 +44,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from builder.errors import DaimyoError, UsageError
+from builder.errors import DaimyoError, UsageError, WouldOverwrite, option
 from builder.paths import exists
 
 CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver", "layout", "gutter",
@@ -96,7 +96,7 @@ class _fits:
             return False
         w, h = self.paper
         raise UsageError(f"the {self.what} does not fit on {w:g}x{h:g} mm paper",
-                         "use a larger --paper such as 148x210 (A5) or a4") from None
+                         f"use a larger {option('paper')} such as 148x210 (A5) or a4") from None
 
 
 def render_list(path, out_path, force: bool = False, **options) -> Path:
@@ -112,7 +112,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
         raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
     out = Path(out_path)
     if not force and exists(out):
-        raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
+        raise WouldOverwrite(out)
     paper = paper_size(options.get("paper") or "a4")
     doc, catalog, lst, result = load_checked(path, extra_packs)
     if on_result is not None:
@@ -146,7 +146,7 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
     key = find_system(str(system).strip()).id  # an id, name or alias
     out = Path(out_path)
     if not force and exists(out):
-        raise UsageError(f"{out}: file exists; not overwritten", "pass --force to replace it")
+        raise WouldOverwrite(out)
     mod = _optional_module("builder.render.aids", "printing a player aid")
     size = paper_size(paper)
     with _fits("player aid", size):

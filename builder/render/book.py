@@ -18,7 +18,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from builder.errors import DaimyoError, UsageError
+from builder.errors import DaimyoError, UsageError, command_line, option
 
 
 def fingerprint(data: dict) -> str:
@@ -91,7 +91,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
 
     files = [str(f) for f in list_files]
     if not files:
-        raise UsageError("no lists given", "daimyo print lists/*.yaml --book -o event.pdf")
+        raise UsageError("no lists given", command_line(f"daimyo print lists/*.yaml {option('book')} -o event.pdf"))
     size = paper_size(paper) if isinstance(paper, str) else tuple(paper)
     st = Styles(9.0)
     width = size[0] - 24.0

@@ -37,7 +37,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.errors import UsageError
+from builder.errors import UsageError, WouldOverwrite
 from builder.paths import exists
 from builder.render.layout import Rect, pt
 
@@ -140,7 +140,7 @@ def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
         raise UsageError(f"{d}: not a folder", "give a folder for the images (it is created when missing)")
     taken = [n for n in names if exists(d / n)]
     if taken and not force:
-        raise UsageError(f"{d / taken[0]}: file exists; not overwritten", "pass --force to replace it")
+        raise WouldOverwrite(d / taken[0])
     d.mkdir(parents=True, exist_ok=True)
     return d
 
@@ -198,7 +198,7 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
                 n_back += 1
                 name = f"back-{_stem(n_back, side.name)}.png"
                 if exists(d / name) and not force:
-                    raise UsageError(f"{d / name}: file exists; not overwritten", "pass --force to replace it")
+                    raise WouldOverwrite(d / name)
             names[id(side)] = name
             pending.append(pool.submit(_save_png, side.image, d / name))
 

@@ -18,7 +18,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from builder.errors import UsageError
+from builder.errors import UsageError, option
 
 MM_PER_PT = 25.4 / 72.0
 PT_PER_MM = 72.0 / 25.4
@@ -188,7 +188,7 @@ def parse_offset(text: str | None) -> tuple[float, float]:
         return (0.0, 0.0)
     m = re.fullmatch(r"\s*([+-]?\d+(?:\.\d+)?)\s*[,;]\s*([+-]?\d+(?:\.\d+)?)\s*", str(text))
     if not m:
-        raise UsageError(f"bad offset '{text}'", "give X,Y in millimetres, e.g. --offset 0.5,-1")
+        raise UsageError(f"bad offset '{text}'", f"give X,Y in millimetres, e.g. {option('offset')} 0.5,-1")
     x, y = float(m.group(1)), float(m.group(2))
     if abs(x) > 20 or abs(y) > 20:
         raise UsageError(f"offset '{text}' is larger than 20 mm", "run daimyo print-test to measure it")
@@ -252,9 +252,9 @@ def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: flo
         # say why: the card alone or the bleed
         if _fit(aw, cw, gap) * _fit(ah, ch, gap) or _fit(aw, ch, gap) * _fit(ah, cw, gap):
             raise UsageError(f"a bleed of {bleed:g} mm does not fit: the card with bleed is larger than "
-                             f"the printable area {aw:g}x{ah:g} mm", "use a smaller --bleed")
+                             f"the printable area {aw:g}x{ah:g} mm", f"use a smaller {option('bleed')}")
         raise UsageError(f"a {cw:g}x{ch:g} mm card does not fit on {pw:g}x{ph:g} mm paper inside "
-                         f"{margin:g} mm margins", "choose a smaller --card or larger --paper")
+                         f"{margin:g} mm margins", f"choose a smaller {option('card')} or larger {option('paper')}")
     _, rotated, w, h, cols, rows = best
     obx, oby = (outer(aw, w, cols), outer(ah, h, rows)) if shared else (bleed, bleed)
     grid_w = cols * w + (cols - 1) * g + 2 * obx
@@ -300,7 +300,7 @@ def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: floa
         choices.append((p.per_page, fold, p))
     if not choices:
         raise UsageError(f"a {card[0]:g}x{card[1]:g} mm card with its back does not fit on one "
-                         f"{pw:g}x{ph:g} mm page", "use --layout duplex or --layout separate")
+                         f"{pw:g}x{ph:g} mm page", f"use {option('layout')} duplex or {option('layout')} separate")
     choices.sort(key=lambda t: -t[0])
     _, fold, half_plan = choices[0]
     dy = ph / 2 if fold == "short" else 0.0

@@ -39,6 +39,7 @@ footer text), :func:`validation_lines`, :func:`share_code_of`, :func:`draw_text_
 
 from __future__ import annotations
 
+
 import contextlib
 import contextvars
 import functools
@@ -214,9 +215,9 @@ class PdfJob:
                  total_pages: int | None = None, label: str = "printing"):
         self.path = Path(out_path)
         if not force and exists(self.path):
-            from builder.errors import UsageError
+            from builder.errors import WouldOverwrite
 
-            raise UsageError(f"{self.path}: file exists; not overwritten", "pass --force to replace it")
+            raise WouldOverwrite(self.path)
         self.force = force
         self.paper = paper
         self.buffer = io.BytesIO()
@@ -474,12 +475,12 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
     _configure()
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
-    from builder.errors import UsageError
+    from builder.errors import WouldOverwrite
     from builder.yamlio import atomic_write
 
     path = out_path if _to_buffer else Path(out_path)   # _to_buffer: a BytesIO (a layout pass)
     if not _to_buffer and not force and exists(path):
-        raise UsageError(f"{path}: file exists; not overwritten", "pass --force to replace it")
+        raise WouldOverwrite(path)
     left, right, top, bottom = margins or (12.0, 12.0, 12.0, 18.0)
     flines = [x for x in footer_lines if x]
     share = share_of(flines)

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from builder.errors import DaimyoError, Diagnostic, ListError, UsageError
+from builder.errors import DaimyoError, Diagnostic, ListError, UsageError, option
 from builder.share.canonical import Resolver, canonical
 from builder.share.schema import Note
 
@@ -129,7 +129,7 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None) -> dict:
             data = {"system": system, **data}
         else:
             raise ListError(Diagnostic(file, 1, 1, "missing required key 'system'",
-                                       hint="one of senshiai, kensei, herocard, senji, satsuma (or pass --system)"))
+                                       hint=f"one of senshiai, kensei, herocard, senji, satsuma (or pass {option('system')})"))
     return canonical(data, positions=pos, file=file)
 
 
@@ -264,7 +264,7 @@ def _reads_back(doc: dict, text: str, fmt: str) -> str:
     changed = [k for k in dict.fromkeys([*doc, *(back or {})]) if back is None or doc.get(k) != back.get(k)]
     what = ", ".join(f"'{k}'" for k in changed[:3]) or "the list"
     raise UsageError(f"this list cannot be written as {fmt} so that it reads back the same ({what} would change)",
-                     "export it as YAML or JSON (--to yaml), or as a share code (--to code)")
+                     f"export it as YAML or JSON ({option('to')} yaml), or as a share code ({option('to')} code)")
 
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 
-from builder.errors import Diagnostic, ListError
+from builder.errors import Diagnostic, ListError, option
 from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical, tidy
 from builder.share.schema import Note, field_of, schema
@@ -341,7 +341,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
     if hsys:
         if system and system != hsys:
             p.error(lines[0][0], lines[0][1], f"the header says {label(hsys)}, not {label(system)}",
-                    hint="drop --system or fix the header")
+                    hint=f"drop {option('system')} or fix the header")
         system = hsys
         start = 1
         if name:
@@ -352,7 +352,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         if system is None:
             raise ListError(Diagnostic(file, lines[0][0], lines[0][1],
                                        "cannot tell which game this list is for",
-                                       hint="start with a header such as 'My deck - Senshiai' or pass --system"))
+                                       hint=f"start with a header such as 'My deck - Senshiai' or pass {option('system')}"))
     p.system = system
     gs = _game(system)
     p.r = Resolver.of(system)

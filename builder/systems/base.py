@@ -11,7 +11,7 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from builder.errors import EditRefused, UsageError
+from builder.errors import EditRefused, UsageError, option
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")
 TEXT_KEYS = ("name", "author", "notes")
@@ -151,11 +151,11 @@ class GameSystem:
             raise UsageError(self.option_refusal(verb, opt))
 
     def option_refusal(self, verb: str, opt: str) -> str:
-        flag = "--" + opt.replace("_", "-")
+        flag = option(opt)
         if opt in ("models", "led_by", "standard"):
             return f"{flag} applies to kensei troops, not {self.id} {self.noun}s"
         if opt == "variant":
-            return "--variant applies to satsuma decks"
+            return f"{option('variant')} applies to satsuma decks"
         if opt == "player":
             return f"{flag} applies to senji setups"
         return f"{flag} does not apply to {self.id} lists"

@@ -7,7 +7,7 @@ the comment lines above the card they introduce.
 
 from __future__ import annotations
 
-from builder.errors import EditRefused, UnknownEntry, UsageError
+from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.systems.base import GameSystem, Pick, loc_of, same_as
 
 
@@ -94,7 +94,7 @@ class CardGame(GameSystem):
         pick = name if isinstance(name, Pick) else self.resolve(catalog, name, data)
         n = 1 if count is None else count
         if n < 1:
-            raise UsageError(f"--count must be at least 1, not {n}")
+            raise UsageError(f"{option('count')} must be at least 1, not {n}")
         notes = self.add_pick(data, catalog, pick, n, variant, check_side)
         return notes, loc_of(data, pick, catalog)
 
@@ -122,7 +122,7 @@ class CardGame(GameSystem):
         from builder.names import did_you_mean
 
         if count is not None and count < 1:
-            raise UsageError(f"--count must be at least 1, not {count}")
+            raise UsageError(f"{option('count')} must be at least 1, not {count}")
         try:
             pick = self.resolve(catalog, name, data)
         except UsageError:
@@ -154,7 +154,7 @@ class CardGame(GameSystem):
             want = have if count is None else count
             if want > have:
                 raise EditRefused(f"only {have} {pick.name} in the {self.deck_word}, cannot remove {want}",
-                                  f"use --count {have} or --all")
+                                  f"use {option('count')} {have} or {option('all')}")
             left = want
             for k in reversed(keys):
                 if left <= 0:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.errors import EditRefused, UsageError
+from builder.errors import EditRefused, UsageError, command_line, option
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardGame, copies
 
@@ -71,15 +71,15 @@ class HeroCard(CardGame):
     def new_body(self, data, catalog, options):
         hero = options.get("hero")
         if not hero or not hero.strip():
-            raise UsageError("--hero is required for a herocard hero",
-                             "e.g. daimyo new herocard --hero Samurai -o hero.yaml")
+            raise UsageError(f"{option('hero')} is required for a herocard hero",
+                             command_line(f"e.g. daimyo new herocard {option('hero')} Samurai -o hero.yaml"))
         entry = catalog.find("heroes", hero)
         data["hero"] = entry.name if entry is not None else hero
         limit = options.get("max_hero_points")
         if limit is None:
             limit = int(catalog.default_rules().get("max_hero_points", catalog.model.deck_rules.max_hero_points))
         if limit < 1:
-            raise UsageError(f"--max-hero-points must be at least 1, not {limit}", "e.g. --max-hero-points 30")
+            raise UsageError(f"{option('max-hero-points')} must be at least 1, not {limit}", f"e.g. {option('max-hero-points')} 30")
         data["max_hero_points"] = limit
         attrs, others = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
         data["attributes"] = attrs
@@ -103,7 +103,7 @@ class HeroCard(CardGame):
             return super().add_pick(data, catalog, pick, count, variant, check_side)
         if count != 1:
             raise EditRefused(f"'{pick.name}' is an attribute card: a hero has it once, not {count} times",
-                              "leave out --count")
+                              f"leave out {option('count')}")
         attrs = data.get("attributes")
         if not isinstance(attrs, list):
             raise EditRefused("the list has no 'attributes:' list to edit", "add 'attributes: []' to the file")
@@ -129,7 +129,7 @@ class HeroCard(CardGame):
         for i, a in enumerate(holder):
             if same(a):
                 if count not in (None, 1):
-                    raise EditRefused(f"'{a}' is an attribute card: the hero has it once", "leave out --count")
+                    raise EditRefused(f"'{a}' is an attribute card: the hero has it once", f"leave out {option('count')}")
                 del holder[i]
                 return [f"removed {a} from the hero's attribute cards"]
         return None

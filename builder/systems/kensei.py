@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.errors import UnknownEntry, UsageError
+from builder.errors import UnknownEntry, UsageError, command_line, option
 from builder.systems.base import GameSystem, fmt
 
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
@@ -87,9 +87,9 @@ class Kensei(GameSystem):
 
     def option_refusal(self, verb, opt):
         if verb == "remove":
-            return "--count and --all apply to card lists; 'remove' takes one kensei troop entry"
+            return f"{option('count')} and {option('all')} apply to card lists; 'remove' takes one kensei troop entry"
         if opt == "count":
-            return "--count applies to card lists; a kensei unit's size is --models"
+            return f"{option('count')} applies to card lists; a kensei unit's size is {option('models')}"
         return super().option_refusal(verb, opt)
 
     # -- editing --------------------------------------------------------------------------------
@@ -98,8 +98,8 @@ class Kensei(GameSystem):
         clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
         points = 200 if options.get("points") is None else options["points"]
         if clan is None:
-            raise UsageError("--clan is required for a kensei list",
-                             "e.g. daimyo new kensei --clan buke --points 400 -o army.yaml")
+            raise UsageError(f"{option('clan')} is required for a kensei list",
+                             command_line(f"e.g. daimyo new kensei {option('clan')} buke {option('points')} 400 -o army.yaml"))
         c = catalog.find("clans", clan)
         if c is None:
             raise UnknownEntry(f"unknown clan '{clan}'", catalog.did_you_mean("clans", clan) or _one_of(catalog, "clans"))
@@ -109,7 +109,7 @@ class Kensei(GameSystem):
                                catalog.did_you_mean("commander_levels", commander) or
                                _one_of(catalog, "commander_levels"))
         if points <= 0:
-            raise UsageError(f"--points must be positive, not {points}", "e.g. --points 200")
+            raise UsageError(f"{option('points')} must be positive, not {points}", f"e.g. {option('points')} 200")
         packs = data.pop("packs", None)
         data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(options.get("occult")),
                      "troops": []})
@@ -123,7 +123,7 @@ class Kensei(GameSystem):
         t = self.troop(catalog, name)
         n = models if models is not None else self.default_models(catalog, t)
         if n < 1:
-            raise UsageError(f"--models must be at least 1, not {n}")
+            raise UsageError(f"{option('models')} must be at least 1, not {n}")
         if led_by is not None:
             self.troop(catalog, led_by)
         i = add_troop(data, t.name, n, led_by, standard)

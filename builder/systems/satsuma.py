@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.errors import EditRefused, UsageError
+from builder.errors import EditRefused, UsageError, option
 from builder.systems.cards import CardGame
 
 
@@ -57,7 +57,7 @@ class Satsuma(CardGame):
     def new_body(self, data, catalog, options):
         side = options.get("side")
         if side is None:
-            raise UsageError("--side is required for a satsuma deck", "--side samurai or --side imperial")
+            raise UsageError(f"{option('side')} is required for a satsuma deck", f"{option('side')} samurai or {option('side')} imperial")
         data["side"] = self._side(side)
         data["deck"] = "standard"
         return []
@@ -84,7 +84,7 @@ class Satsuma(CardGame):
         if not variant:
             n = len(side_cards(catalog, side))
             raise EditRefused(f"this is the published {side} deck ('deck: standard'); {verb} a card makes it a "
-                              "variant deck", f"pass --variant to write its {n} cards out under 'cards:' first")
+                              "variant deck", f"pass {option('variant')} to write its {n} cards out under 'cards:' first")
         return [to_variant(data, catalog)]
 
     def prepare(self, data, catalog, pick, verb, variant, check_side):

@@ -3,7 +3,7 @@ provinces (with units, a samurai figure, a fortress)."""
 
 from __future__ import annotations
 
-from builder.errors import EditRefused, UnknownEntry, UsageError
+from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.systems.base import GameSystem
 
 
@@ -38,7 +38,7 @@ class Senji(GameSystem):
 
     def option_refusal(self, verb, opt):
         if verb == "remove":
-            return f"--{opt} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
+            return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
         return super().option_refusal(verb, opt)
 
     def new_body(self, data, catalog, options):
@@ -47,8 +47,8 @@ class Senji(GameSystem):
         n = options.get("players")
         c = constants(catalog)
         if n is None:
-            raise UsageError("--players is required for a senji setup",
-                             f"{c['players_min']} to {c['players_max']}, e.g. --players 3")
+            raise UsageError(f"{option('players')} is required for a senji setup",
+                             f"{c['players_min']} to {c['players_max']}, e.g. {option('players')} 3")
         if not c["players_min"] <= n <= c["players_max"]:
             raise UsageError(f"Senji is for {c['players_min']} to {c['players_max']} players, not {n}")
         setup = setup_for(n, catalog)
@@ -109,7 +109,7 @@ class Senji(GameSystem):
         players = self._players(data)
         if section == "families":
             if count is not None:
-                raise UsageError("--count gives the units on a province, not a family")
+                raise UsageError(f"{option('count')} gives the units on a province, not a family")
             taken = {normalize(_written(p.get("family"))) for p in players}
             label = player or f"Player {len(players) + 1}"
             item = {"name": label, "family": entry.name, "provinces": []}
@@ -120,17 +120,17 @@ class Senji(GameSystem):
             return [note], ("players", len(players) - 1)
         if section == "samurai":
             if count is not None:
-                raise UsageError("--count gives the units on a province, not a samurai card")
+                raise UsageError(f"{option('count')} gives the units on a province, not a samurai card")
             if player is None and all(p.get("samurai") is not None for p in players):
                 raise EditRefused("every player has a samurai card already",
-                                  "name whose card it replaces with --player")
+                                  f"name whose card it replaces with {option('player')}")
             i, p = self._player(players, player, lambda p: p.get("samurai") is not None)
             old = p.get("samurai")
             p["samurai"] = entry.name
             note = f"{self._who(p)} takes {entry.name} as samurai card" + (f" (instead of {old})" if old else "")
             return [note], ("players", i, "samurai")
         if count is not None and count < 1:
-            raise UsageError(f"--count must be at least 1, not {count}", "the units on the province")
+            raise UsageError(f"{option('count')} must be at least 1, not {count}", "the units on the province")
         i, p = self._player(players, player, lambda p: len(p.get("provinces") or []))
         provinces = p.get("provinces")
         if not isinstance(provinces, list):

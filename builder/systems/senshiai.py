@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from builder.errors import option
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame
 
@@ -46,7 +47,7 @@ class Senshiai(CardGame):
         size = options.get("size")
         if size is not None:
             if size < 1:
-                raise UsageError(f"--size must be at least 1, not {size}", "e.g. --size 50")
+                raise UsageError(f"{option('size')} must be at least 1, not {size}", f"e.g. {option('size')} 50")
             data["size"] = size
         data["cards"] = {}
         return []
