@@ -87,7 +87,7 @@ def cli():
                         exc.show(file=err)
                         code = exc.exit_code
                     elif exc.__class__.__name__ == "DaimyoError" or hasattr(exc, "diagnostics"):
-                        for line in exc.lines():
+                        for line in exc.lines(flags=True):
                             err.write(line + "\n")
                         code = exc.exit_code
                     else:

@@ -115,8 +115,9 @@ def test_query_values_are_loose_and_quoted():
 def test_bad_queries_name_the_column(query, col, words):
     with pytest.raises(odds.QueryError) as ei:
         odds.answer(query, small_view(DECK))
-    line = ei.value.lines()[0]
+    line = ei.value.lines(flags=True)[0]  # as the command line shows it
     assert line.startswith(f"daimyo: error: --odds '{query}': column {col}: "), line
+    assert ei.value.lines()[0].startswith(f"daimyo: error: 'odds' '{query}': column {col}: ")
     assert words in line and "\n" not in line
 
 

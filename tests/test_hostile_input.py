@@ -255,7 +255,7 @@ def test_new_without_force_never_replaces_a_file_that_appears_meanwhile(tmp_path
     with pytest.raises(DaimyoError) as ei:
         yamlio.atomic_write(out, "mine\n", force=False)
     assert ei.value.lines() == [f"{out}: error: file exists (it appeared while writing); not overwritten "
-                                "(pass --force to replace it)"]
+                                "(pass 'force' to replace it)"]
     assert out.read_text() == "theirs\n"
     assert [p.name for p in tmp_path.iterdir()] == ["same.yaml"]
 

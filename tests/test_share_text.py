@@ -71,7 +71,7 @@ def test_plain_lines_with_no_known_name_ask_for_the_system():
     with pytest.raises(ListError) as exc:
         parse_text("4 Nothing Known\n", "x.txt")
     assert exc.value.lines() == ["x.txt:1:1: error: cannot tell which game this list is for "
-                                 "(start with a header such as 'My deck - Senshiai' or pass --system)"]
+                                 "(start with a header such as 'My deck - Senshiai' or pass 'system')"]
     doc, _ = parse_text("4 Nothing Known\n", "x.txt", system="herocard")
     assert doc == {"system": "herocard", "deck": {"Nothing Known": 4}}
 
