@@ -31,7 +31,8 @@ def test_atomic_write_refuses_without_force(tmp_path):
     atomic_write(p, "one")
     with pytest.raises(DaimyoError) as ei:
         atomic_write(p, "two", force=False)
-    assert "--force" in ei.value.lines()[0]
+    assert "'force'" in ei.value.lines()[0]  # the library names the parameter
+    assert "--force" in ei.value.lines(flags=True)[0]  # the command line, the flag
     assert p.read_text() == "one"
     atomic_write(p, "two", force=True)
     assert p.read_text() == "two"
