@@ -102,7 +102,8 @@ def cli():
 @pytest.fixture(scope="session", autouse=True)
 def _finding_codes_registered():
     """Every finding a check gives anywhere in the suite has a registered code (of its system, or of
-    the restrictions of the catalog it was checked with), no milder than the finding."""
+    the restrictions of the catalog it was checked with), no milder than the finding; and every
+    list a check accepts anywhere in the suite fits its game's list model."""
     import builder.check as check
 
     original = check.check_doc
@@ -110,9 +111,15 @@ def _finding_codes_registered():
 
     def checked(doc, *args, **kwargs):
         res = original(doc, *args, **kwargs)
+        from builder.systems import get
+
+        gs = get(res.system)
+        if gs.document:  # the check's own readers accepted the list: so does the list model
+            problems = gs.validate_document(doc.data, doc.positions)
+            assert not problems, f"the {res.system} list model refuses a list the check accepts: " + \
+                "; ".join(d.format() for d in problems)
         if not res.findings:
             return res
-        from builder.systems import get
 
         catalog = kwargs.get("catalog")
         key = (res.system, id(catalog))

@@ -1,6 +1,8 @@
 """The shape of each system's list document, as the share formats see it.
 
-One small schema per system (FORMATS.md section 1) drives everything in
+One small schema per system (FORMATS.md section 1): the common fields here, the game's own
+fields from its ``GameSystem.document`` (``builder.systems.documents``), which also gives the
+order keys are written in and the pydantic model a list is validated by. It drives everything in
 ``builder.share``: the canonical form (key order, defaults dropped inside
 entries, names resolved through the catalog), the compact share code (fields in
 schema order) and the text formats. The schema speaks of the list *document*
@@ -24,6 +26,7 @@ Field kinds:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field as _field
 
 
@@ -37,6 +40,8 @@ class Field:
     fields: tuple["Field", ...] = ()  # for items
     what: str = ""  # how a message names one value ("troop", "card", ...)
     item_key: str | None = None  # for items: the field that names an item (troop, province)
+    accepts: str = ""  # what the list model accepts besides the kind: "int" (a bool field), "printed"
+    shared: bool = True  # False: a list may hold it, but the share formats leave it out
 
     def sub(self, key: str) -> "Field | None":
         return next((f for f in self.fields if f.key == key), None)
@@ -51,51 +56,6 @@ COMMON = (
     Field("house_rules", "rules"),
 )
 
-_CARD = ("cards",)
-
-SCHEMAS: dict[str, tuple[Field, ...]] = {
-    "kensei": (
-        Field("clan", "ref", ("clans",), value="id", what="clan"),
-        Field("points", "int"),
-        Field("commander", "ref", ("commander_levels",), value="id", what="commander level"),
-        Field("occult", "bool"),
-        Field("general", "ref", ("troops",), what="troop"),
-        Field("troops", "items", item_key="troop", what="troop", fields=(
-            Field("troop", "ref", ("troops",), what="troop"),
-            Field("models", "int", default=1),
-            Field("led_by", "ref", ("troops",), what="troop"),
-            Field("standard", "bool", default=False),
-        )),
-    ),
-    "senshiai": (
-        Field("size", "int"),
-        Field("cards", "counts", _CARD, what="card"),
-    ),
-    "herocard": (
-        Field("hero", "ref", ("heroes",), what="hero"),
-        Field("max_hero_points", "int"),
-        Field("attributes", "refs", ("attributes", "attribute_cards", "cards"), what="attribute card"),
-        Field("deck", "counts", ("actions", "action_cards", "cards"), what="card"),
-    ),
-    "senji": (
-        Field("players", "items", item_key="name", what="player", fields=(
-            Field("name", "text"),
-            Field("family", "ref", ("families",), value="id", what="family"),
-            Field("samurai", "ref", ("samurai", "samurai_cards", "cards"), what="samurai card"),
-            Field("provinces", "items", item_key="province", what="province", fields=(
-                Field("province", "ref", ("provinces",), what="province"),
-                Field("units", "int", default=0),
-                Field("samurai", "bool", default=False),
-            )),
-        )),
-    ),
-    "satsuma": (
-        Field("side", "ref", ("sides",), value="id", what="side"),
-        Field("deck", "ref", ("decks",), value="id", what="deck"),
-        Field("cards", "counts", _CARD, what="card"),
-    ),
-}
-
 #: Which packs (name, version, content hash) a list was checked with when it was exported; written
 #: by ``daimyo export`` and compared with the local packs by ``daimyo import``. Last in every
 #: schema, so share codes without it read as before.
@@ -105,31 +65,55 @@ CHECKED_WITH = Field("checked_with", "items", item_key="pack", what="pack", fiel
     Field("version", "text"),
     Field("hash", "text"),  # sha256: and the first 16 hex digits of the pack's content hash
 ))
-for _s in SCHEMAS:
-    SCHEMAS[_s] = SCHEMAS[_s] + (CHECKED_WITH,)
-del _s
 
-#: Short labels used in text headers (and accepted on import, with the ids).
-LABELS = {
-    "senshiai": "Senshiai",
-    "kensei": "Kensei",
-    "herocard": "HeroCard",
-    "senji": "Senji",
-    "satsuma": "Satsuma Rebellion",
-}
-EXTRA_LABELS = {
-    "herocard": ("HeroCard: Rise of the Shogun", "Rise of the Shogun", "Hero Card"),
-    "satsuma": ("Satsuma",),
-}
+
+class _BySystem(Mapping):
+    """A read-only mapping of every registered system's id to what ``compute(GameSystem)`` gives,
+    worked out when first asked for (the games declare their documents in ``builder.systems``)."""
+
+    def __init__(self, compute):
+        self._compute = compute
+        self._memo: dict = {}
+
+    def __getitem__(self, system: str):
+        from builder.systems import get, is_system
+
+        if not isinstance(system, str) or not is_system(system):
+            raise KeyError(system)
+        gs = get(system)
+        hit = self._memo.get(system)
+        if hit is None or hit[0] is not gs:
+            hit = self._memo[system] = (gs, self._compute(gs))
+        return hit[1]
+
+    def __iter__(self):
+        from builder.systems import ids
+
+        return iter(ids())
+
+    def __len__(self) -> int:
+        from builder.systems import ids
+
+        return len(ids())
+
+
+def _shared(fields) -> tuple[Field, ...]:
+    from dataclasses import replace
+
+    return tuple(replace(f, fields=_shared(f.fields)) if f.fields else f for f in fields if f.shared)
+
+
+def _own_fields(gs) -> tuple[Field, ...]:
+    return _shared(gs.document) + (CHECKED_WITH,)
+
+
+#: The fields of each system's list document after the common ones (``GameSystem.document``).
+SCHEMAS: Mapping[str, tuple[Field, ...]] = _BySystem(_own_fields)
 
 
 def schema(system: str) -> tuple[Field, ...]:
-    own = SCHEMAS.get(system)
-    if own is None:  # a registered game: its GameSystem gives its fields
-        from builder.systems import get
-
-        own = tuple(get(system).share_fields) + (CHECKED_WITH,)
-    return COMMON + own
+    """Every field of ``system``'s list document, in the order a list is written."""
+    return COMMON + SCHEMAS[system]
 
 
 def keys(system: str) -> list[str]:

@@ -13,7 +13,7 @@ from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
 
-COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")
+COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
 TEXT_KEYS = ("name", "author", "notes")
 YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 UNSET = ("none", "null", "off", "-")
@@ -53,8 +53,9 @@ def whole(key: str, value: str, example: str) -> int:
 class GameSystem:
     """One game. Subclasses set the class attributes and override the hooks they need.
 
-    ``entries``: list keys holding what ``add`` adds; ``key_order``: the system's own list keys
-    in the order they are written; ``set_keys``: what ``set`` may change; ``what``: what a list
+    ``entries``: list keys holding what ``add`` adds; ``document``: the fields of the game's list
+    document (``builder.systems.documents``), which give ``key_order`` (the system's own list keys
+    in the order they are written) and the pydantic ``list_model``; ``set_keys``: what ``set`` may change; ``what``: what a list
     of the game is called (army, deck, hero, setup); ``prints``: cards, roster or setup;
     ``add_options``/``remove_options``: the options ``add``/``remove`` take besides a name.
     """
@@ -65,7 +66,6 @@ class GameSystem:
     aliases: tuple[str, ...] = ()
     kind: str = "deck"
     entries: tuple[str, ...] = ()
-    key_order: tuple[str, ...] = ()
     set_keys: tuple[str, ...] = TEXT_KEYS
     what: str = "list"
     noun: str = "card"
@@ -99,6 +99,32 @@ class GameSystem:
         from builder.catalog.loader import load_catalog
 
         return load_catalog(self.id, list(packs))
+
+    @property
+    def document(self) -> tuple:
+        """The fields (``builder.share.schema.Field``) of the game's own list keys, in order: a
+        built-in game's from ``builder.systems.documents``, another game's ``share_fields``."""
+        from builder.systems.documents import document
+
+        own = document(self.id)
+        return tuple(self.share_fields) if own is None else own
+
+    @property
+    def key_order(self) -> tuple[str, ...]:
+        """The system's own list keys in the order they are written (from ``document``)."""
+        return tuple(f.key for f in self.document)
+
+    def list_model(self):
+        """The pydantic model of a list document of this game (built on first use)."""
+        from builder.systems.documents import list_model
+
+        return list_model(self.id, self.document)
+
+    def validate_document(self, data: dict, positions) -> list:
+        """Diagnostics (file:line:col) for what ``data`` breaks in the list model; [] when it fits."""
+        from builder.systems.documents import validate
+
+        return validate(self.list_model(), data, positions)
 
     @property
     def list_keys(self) -> tuple[str, ...]:

@@ -34,7 +34,6 @@ class HeroCard(CardGame):
     name = "HeroCard"
     title = "HeroCard: Rise of the Shogun (card duel)"
     aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
-    key_order = ("hero", "max_hero_points", "attributes", "deck")
     set_keys = ("hero", "max_hero_points", "name", "author", "notes")
     what = "hero"
     sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))

@@ -19,7 +19,6 @@ class Kensei(GameSystem):
     aliases = ("kensei 2nd edition", "kensei 2e")
     kind = "army"
     entries = ("troops",)
-    key_order = ("clan", "points", "commander", "occult", "general", "troops")
     set_keys = SET_KEYS
     what = "army"
     noun = "troop"

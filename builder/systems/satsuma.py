@@ -29,7 +29,6 @@ class Satsuma(CardGame):
     name = "Satsuma Rebellion"
     title = "Satsuma Rebellion (2-player card game)"
     aliases = ("satsuma rebellion",)
-    key_order = ("side", "deck", "cards")
     set_keys = ("side", "name", "author", "notes")
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})

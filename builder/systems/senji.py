@@ -17,7 +17,6 @@ class Senji(GameSystem):
     title = "Senji (board game, 3-6 players)"
     kind = "setup"
     entries = ("players",)
-    key_order = ("players",)
     what = "setup"
     noun = "card"
     prints = "setup"

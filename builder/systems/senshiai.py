@@ -12,7 +12,6 @@ class Senshiai(CardGame):
     name = "Senshiai"
     title = "Senshiai (card game, Basic Collection)"
     aliases = ("senshiai basic collection",)
-    key_order = ("size", "cards")
     set_keys = ("size", "name", "author", "notes")
     anchor_field = "type"
     new_options = frozenset({"size"})

@@ -1,0 +1,173 @@
+"""The list document of each game: its keys, their order and kinds, and its pydantic model.
+
+Each game's document is one tuple of fields (``builder.share.schema.Field``), named after
+the game's id (``KENSEI``); ``GameSystem.document`` finds it. It is the one description of a
+list document: the order keys are written in and the keys a list may hold
+(``GameSystem.key_order``/``list_keys``), the share formats' schema (``builder.share.schema``)
+and the pydantic model a document is validated by (``list_model``), which is built from the
+fields when first asked for, for that game only: nothing on the way of a single ``daimyo
+check`` imports pydantic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from builder.share.schema import CHECKED_WITH, COMMON, Field
+
+_CARD = ("cards",)
+
+SENSHIAI = (
+    Field("size", "int"),
+    Field("cards", "counts", _CARD, what="card"),
+)
+
+KENSEI = (
+    Field("clan", "ref", ("clans",), value="id", what="clan"),
+    Field("points", "int"),
+    Field("commander", "ref", ("commander_levels",), value="id", what="commander level"),
+    Field("occult", "bool"),
+    Field("general", "ref", ("troops",), what="troop"),
+    Field("troops", "items", item_key="troop", what="troop", fields=(
+        Field("troop", "ref", ("troops",), what="troop"),
+        Field("models", "int", default=1),
+        Field("led_by", "ref", ("troops",), what="troop"),
+        Field("standard", "bool", default=False, accepts="int"),  # more than one is an error the rules name
+    )),
+)
+
+HEROCARD = (
+    Field("hero", "ref", ("heroes",), what="hero"),
+    Field("max_hero_points", "int"),
+    Field("attributes", "refs", ("attributes", "attribute_cards", "cards"), what="attribute card"),
+    Field("deck", "counts", ("actions", "action_cards", "cards"), what="card"),
+)
+
+SENJI = (
+    Field("players", "items", item_key="name", what="player", fields=(
+        Field("name", "text"),
+        Field("family", "ref", ("families",), value="id", what="family"),
+        Field("samurai", "ref", ("samurai", "samurai_cards", "cards"), what="samurai card"),
+        Field("provinces", "items", item_key="province", what="province", fields=(
+            Field("province", "ref", ("provinces",), what="province"),
+            Field("units", "int", default=0),
+            Field("samurai", "bool", default=False),
+            Field("fortresses", "int", shared=False),  # the rules give each province its fortresses
+        )),
+    )),
+)
+
+SATSUMA = (
+    Field("side", "ref", ("sides",), value="id", what="side"),
+    Field("deck", "ref", ("decks",), value="id", what="deck"),
+    Field("cards", "counts", _CARD, what="card", accepts="printed"),  # or a custom card: {printed: F5, count: 1}
+)
+
+
+def document(system_id: str) -> tuple[Field, ...] | None:
+    """The fields of a built-in game's list document (its own keys, in the order they are written)."""
+    return globals().get(system_id.upper().replace("-", "_"))
+
+
+# -- the pydantic model ----------------------------------------------------------------------------
+
+_MODELS: dict = {}
+
+
+def list_model(system_id: str, fields: tuple[Field, ...]):
+    """The pydantic model of a game's list document, built from its fields (remembered)."""
+    hit = _MODELS.get(system_id)
+    if hit is not None and hit[0] == fields:
+        return hit[1]
+    model = _model(f"{system_id.capitalize()}List", COMMON + tuple(fields) + (CHECKED_WITH,))
+    _MODELS[system_id] = (fields, model)
+    return model
+
+
+def _model(name: str, fields: tuple[Field, ...]):
+    from pydantic import ConfigDict, create_model
+
+    config = ConfigDict(extra="forbid", defer_build=True)
+    spec = {f.key: (_annotation(f, name), ... if f.kind == "system" else None) for f in fields}
+    return create_model(name, __config__=config, **spec)
+
+
+def _annotation(f: Field, owner: str) -> Any:
+    from typing import Optional, Union
+
+    from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt
+
+    name = Union[str, StrictInt, float]  # a name as YAML reads it (a card called 1600 is a number)
+    if f.kind == "system":
+        return str
+    if f.kind in ("text", "notes", "ref"):
+        return Optional[name]
+    if f.kind == "int":
+        return Optional[StrictInt]
+    if f.kind == "bool":
+        return Optional[Union[StrictBool, StrictInt]] if f.accepts == "int" else Optional[StrictBool]
+    if f.kind == "refs":
+        return Optional[Union[list[Optional[name]], name]]
+    if f.kind == "texts":
+        return Optional[Union[list[str], str]]
+    if f.kind == "rules":
+        return Optional[dict[str, Any]]
+    if f.kind == "counts":
+        count = Optional[StrictInt]
+        if f.accepts == "printed":
+            class CustomCard(BaseModel):
+                model_config = ConfigDict(extra="forbid")
+                printed: Optional[str] = None
+                count: Optional[StrictInt] = None
+
+            count = Optional[Union[StrictInt, CustomCard]]
+        return Optional[dict[name, count]]
+    if f.kind == "items":
+        from typing import Annotated
+
+        from pydantic import BeforeValidator
+
+        item = _model(f"{owner}_{f.key}", f.fields)
+        key = f.item_key
+
+        def named(v):  # an item written as its name alone ("- Samurai Yari")
+            return {key: v} if key and isinstance(v, (str, int, float)) and not isinstance(v, bool) else v
+
+        return Optional[list[Annotated[item, BeforeValidator(named)]]]
+    raise ValueError(f"unknown field kind '{f.kind}' of '{f.key}'")  # pragma: no cover - a document's mistake
+
+
+def validate(model, data: dict, positions) -> list:
+    """Diagnostics (file:line:col) for everything ``data`` breaks in ``model``; [] when it fits."""
+    from pydantic import ValidationError
+
+    from builder.catalog.loader import pydantic_diagnostics
+
+    try:
+        model.model_validate(data)
+    except ValidationError as exc:
+        return pydantic_diagnostics(_Located(exc, data), positions, model, prefix=None)
+    return []
+
+
+class _Located:
+    """A ValidationError whose locations keep only the keys and indexes of the document (pydantic
+    adds the name of the union member or model it tried)."""
+
+    def __init__(self, exc, data):
+        self.exc, self.data = exc, data
+
+    def errors(self, **kw):
+        out = []
+        for err in self.exc.errors(**kw):
+            node, loc = self.data, []
+            for part in err["loc"]:
+                if isinstance(node, dict) and part in node or isinstance(node, list) and isinstance(part, int) \
+                        and 0 <= part < len(node):
+                    loc.append(part)
+                    node = node[part]
+                elif err["type"] == "extra_forbidden" or err["type"] == "missing":
+                    if part == err["loc"][-1]:
+                        loc.append(part)
+            out.append(dict(err, loc=tuple(loc)))
+        return out
