@@ -47,7 +47,7 @@ def safe_terminal(text: str) -> str:
     return _CONTROLS.sub(esc, text)
 
 
-_OPTION = re.compile("\x0e([A-Za-z0-9_-]+)\x0f")
+_OPTION = re.compile("('?)\x0e([A-Za-z0-9_-]+)\x0f('?)")
 
 
 def option(name: str) -> str:
@@ -74,9 +74,9 @@ def show_options(text: str, flags: bool = False) -> str:
         return text
     if flags:
         text = text.replace("\x10", "").replace("\x11", "")
-        return _OPTION.sub(lambda m: "--" + m.group(1).replace("_", "-"), text)
+        return _OPTION.sub(lambda m: m.group(1) + "--" + m.group(2).replace("_", "-") + m.group(3), text)
     text = _COMMAND_LINE.sub("", text)
-    return _OPTION.sub(lambda m: "'" + m.group(1).replace("-", "_") + "'", text)
+    return _OPTION.sub(lambda m: "'" + m.group(2).replace("-", "_") + "'", text)
 
 
 def _readable(text: str) -> str:

@@ -28,15 +28,19 @@ DOCUMENTS = {
                                   "daimyo pack export THIS-FILE --to csv", "lists and --pack may name it"],
     "builder/render/cards.py": ["daimyo print LIST --offset X,Y", "(and --duplex ", "--scale-x 100/W"],
     "builder/render/pdfbase.py": [" --to code"],
-    "builder/share/api.py": ["'daimyo export LIST --to bundle'"],
+    "builder/share/api.py": ["'daimyo export LIST --to bundle'", "install it with --install-packs"],
     "builder/systems/satsuma.py": ["('daimyo add --variant' writes it out)"],
 }
 
 
 def _strings(path):
-    """Every string constant of a module but its docstrings: (line, text)."""
+    """Every string constant of a module but its docstrings and the hints it marks as for the
+    command line only (``command_line(...)``): (line, text)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "command_line":
+            docs.update(id(n) for arg in node.args for n in ast.walk(arg))
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and body \

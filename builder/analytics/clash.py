@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from builder.errors import option
+
 GAME = "satsuma"  # the game whose clashes these are
 
 
@@ -20,7 +22,7 @@ def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict 
 
     side = (attacker or "").strip().lower()
     if side not in core.SIDES:
-        raise UsageError(f"--attacker must be samurai or imperial, not '{attacker}'",
+        raise UsageError(f"{option('attacker')} must be samurai or imperial, not '{attacker}'",
                          did_you_mean(attacker or "", core.SIDES) or None)
     cat = load_catalog(GAME, list(packs))
     try:

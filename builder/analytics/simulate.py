@@ -324,8 +324,8 @@ def prepare(games: int, jobs: int, policy: str, samurai: str | None, imperial: s
     """``setup`` for a run of ``games`` games on ``jobs`` processes (0: one per core), the counts and
     the policy text (``best``, or ``samurai=P,imperial=P``) checked first."""
     if games < 1 or games > 100_000_000:
-        raise UsageError(f"--games {games}: give a number of games from 1 to 100,000,000")
+        raise UsageError(f"{option('games')} {games}: give a number of games from 1 to 100,000,000")
     if jobs < 0 or jobs > 1024:
-        raise UsageError(f"--jobs {jobs}: give 1 to 1024 processes, or 0 for one per core")
+        raise UsageError(f"{option('jobs')} {jobs}: give 1 to 1024 processes, or 0 for one per core")
     return setup(samurai, imperial, parse_policies(policy), rules, packs,
                  evaluator="reference" if reference else "fast")

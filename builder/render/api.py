@@ -44,7 +44,7 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from builder.errors import DaimyoError, UsageError, WouldOverwrite, option
+from builder.errors import DaimyoError, UsageError, WouldOverwrite, command_line, option
 from builder.paths import exists
 
 CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver", "layout", "gutter",
@@ -174,25 +174,27 @@ def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False,
     from builder.render.layout import card_size, paper_size, parse_offset
 
     if to not in ("pdf", "images"):
-        raise UsageError(f"unknown output '{to}'", "use --to pdf or --to images")
+        raise UsageError(f"unknown output '{to}'", f"use {option('to')} pdf or {option('to')} images")
     if to == "images":
         folder = output or (list_files[1] if len(list_files) == 2 else None)
         if folder is None or len(list_files) > 2 or (output and len(list_files) != 1):
-            raise UsageError("--to images takes one list and one folder", "daimyo print LIST --to images DIR")
+            raise UsageError(f"{option('to')} images takes one list and one folder",
+                             command_line(f"daimyo print LIST {option('to')} images DIR"))
         from builder.render.images import render_images
 
         card_size(card)
         return render_images(list_files[0], folder, force=force, card=card, bleed=bleed if bleed else None,
                              dpi=dpi, ink_saver=ink_saver)
     if output is None:
-        raise UsageError("missing option '--output' / '-o'", "see 'daimyo print --help'")
+        raise UsageError(f"missing option '{option('output')}'" + command_line(" / '-o'"),
+                         command_line("see 'daimyo print --help'"))
     if book:
         from builder.render.book import render_book
 
         return render_book(list_files, output, force=force, paper=paper)
     if len(list_files) != 1:
         raise UsageError(f"{len(list_files)} lists given; print takes one",
-                         "pass --book to print several lists into one PDF")
+                         f"pass {option('book')} to print several lists into one PDF")
     from builder.yamlio import refuse_folder_name
 
     refuse_folder_name(output)

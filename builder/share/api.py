@@ -341,7 +341,7 @@ def import_source(source: str, system: str | None = None, install_packs: bool = 
                      "install it with --install-packs")
     else:
         if install_packs:
-            raise UsageError("--install-packs is for bundles", "this source carries no packs")
+            raise UsageError(f"{option('install-packs')} is for bundles", "this source carries no packs")
         imp = read_source(source, system)
     for line in imp.warnings():
         note(line)
