@@ -398,9 +398,29 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def app_for(args: list[str]):
+    """The app to run ``args`` with: when they name one command (or command group), a copy of the
+    app holding only that one, since typer builds the parameters of every registered command on
+    each call and one is all a call runs; the whole app for help, root options and unknown names."""
+    name = args[0] if args else ""
+    if not name or name.startswith("-"):
+        return app
+    from typer.main import get_command_name
+
+    cmds = [c for c in app.registered_commands if (c.name or get_command_name(c.callback.__name__)) == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if len(cmds) + len(groups) != 1:
+        return app
+    import copy
+
+    one = copy.copy(app)
+    one.registered_commands, one.registered_groups = cmds, groups
+    return one
+
+
 def main() -> None:
     try:
-        app()
+        app_for(sys.argv[1:])()
     except DaimyoError as exc:  # raised outside a command's own handling
         for line in error_lines(exc):
             echo(line, err=True)
