@@ -173,6 +173,51 @@ def test_roster_unit_never_splits_across_pages(tmp_path):
     assert sorted(numbers) == list(range(2, 42))
 
 
+def _long_list(folder: Path, n: int) -> Path:
+    (folder / "pack.yaml").write_text(PACK, encoding="utf-8")
+    kinds = ["{troop: Samurai Yari, models: 15}", "{troop: Yumi Samurai, models: 8}",
+             "{troop: Yari Ashigaru, models: 13}"]
+    rows = "\n".join(f"  - {kinds[i % 3]}" for i in range(n))
+    p = folder / f"long{n}.yaml"
+    p.write_text(f"system: kensei\nname: Long\nclan: buke\npoints: 600\npacks: [pack.yaml]\ntroops:\n"
+                 f"  - troop: Taisho Buke\n{rows}\n", encoding="utf-8")
+    return p
+
+
+def test_long_roster_every_row_once_header_on_every_page(tmp_path):
+    out = roster(_long_list(tmp_path, 300), tmp_path / "long.pdf")
+    pages = pages_text(out)
+    row = re.compile(r"^(\d+)\n(?:Samurai Yari|Yumi Samurai|Yari Ashigaru|Taisho Buke)$", re.M)
+    numbers, troop_pages = [], 0
+    for page in pages:
+        found = [int(m.group(1)) for m in row.finditer(page)]
+        if found:
+            troop_pages += 1
+            assert "# Troop Models AP/model AP/unit Abilities" in flat(page)  # the header repeats
+        numbers += found
+    assert numbers == list(range(1, 302))   # every row once, in order
+    assert troop_pages >= 5
+
+
+def test_long_roster_is_laid_out_a_page_at_a_time(tmp_path, monkeypatch):
+    """No table handed to the page layout holds more than a page of rows: platypus splits a
+    long table by re-measuring every row left after each page (rows x pages), which made a
+    roster of 100,000 troops take hours."""
+    from reportlab.platypus import Table
+
+    sizes = []
+    init = Table.__init__
+
+    def recording(self, data, *a, **kw):
+        sizes.append(len(data))
+        init(self, data, *a, **kw)
+
+    monkeypatch.setattr(Table, "__init__", recording)
+    out = roster(_long_list(tmp_path, 600), tmp_path / "l600.pdf")
+    assert len(pages_text(out)) > 10
+    assert max(sizes) < 80, max(sizes)
+
+
 def test_roster_with_unit_cards(tmp_path):
     lst = write_list(tmp_path)
     out = roster(lst, tmp_path / "cards.pdf", unit_cards=True)

@@ -106,53 +106,240 @@ def source_line(src: str | None, st: Styles, prefix: str = "Source: "):
     return para(prefix + str(src), st.source)  # para writes the references as players read them
 
 
+class Markup(str):
+    """A table cell written in Paragraph markup (``<b>``, ``<br/>``, ``<font>``), made into a
+    Paragraph only when its row is laid out (a long table keeps only a page of them)."""
+
+
+def _cell(c, style, memo: dict | None = None):
+    if hasattr(c, "wrap"):
+        return c
+    if memo is not None:
+        # the same text in the same style is one Paragraph, wrapped once per width: a long
+        # table repeats its names, numbers and ability lists on every page
+        key = (c, isinstance(c, Markup), style.name)
+        p = memo.get(key)
+        if p is None:
+            if len(memo) >= CELL_MEMO:
+                memo.clear()
+            p = memo[key] = _memo_para_class()(para(str(c), style, markup=isinstance(c, Markup)))
+        return p
+    if isinstance(c, Markup):
+        return para(str(c), style, markup=True)
+    return para(c, style)
+
+
+CELL_MEMO = 2000   # paragraphs a long table keeps for reuse
+
+
+_MEMO_PARA = None
+
+
+def _memo_para_class():
+    """A Paragraph that remembers its last wrap (a shared cell is wrapped once per width)."""
+    global _MEMO_PARA
+    if _MEMO_PARA is None:
+        from reportlab.platypus import Paragraph
+
+        class MemoParagraph(Paragraph):
+            def __init__(self, p):   # adopt a parsed paragraph's state without parsing again
+                self.__dict__.update(p.__dict__)
+                self._memo = None
+
+            def wrap(self, aw, ah):
+                if self._memo is not None and self._memo[0] == aw:
+                    return self._memo[1]
+                out = Paragraph.wrap(self, aw, ah)
+                self._memo = (aw, out)
+                return out
+
+            def split(self, aw, ah):   # a table row never splits; a shared cell must not either
+                return []
+
+        _MEMO_PARA = MemoParagraph
+    return _MEMO_PARA
+
+
 def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: list[str] | None = None,
           zebra: bool = True, bold_first: bool = False, fail_rows: Iterable[int] = (),
           total_rows: Iterable[int] = (), align_right: Iterable[int] = (), repeat: bool = True):
     """A table whose cells wrap (never overflow); a row never splits across pages.
 
-    ``rows`` are lists of strings or flowables; ``widths_mm`` the column widths.
-    ``fail_rows``/``total_rows`` index the data rows (0 = first row after the header).
+    ``rows`` are lists of strings, :class:`Markup` strings or flowables; ``widths_mm`` the
+    column widths. ``fail_rows``/``total_rows`` index the data rows (0 = first row after the
+    header). A table of more than ``LONG_TABLE_CHUNK`` rows is laid out a page at a time
+    (:func:`long_table`), so its cost grows with its rows, not with rows times pages.
     """
     from reportlab.platypus import Table, TableStyle
 
-    data = []
-    if header:
-        data.append([para(h, st.cellb) for h in header])
-    for row in rows:
-        cells = []
-        for i, c in enumerate(row):
-            if hasattr(c, "wrap"):
-                cells.append(c)
-            else:
-                cells.append(para(c, st.cellb if (bold_first and i == 0) else st.cell))
-        data.append(cells)
+    head = [para(h, st.cellb) for h in header] if header else None
     off = 1 if header else 0
-    cmds = [
+    base = [
         ("FONT", (0, 0), (-1, -1), _fonts().REGULAR),   # platypus sets a cell font even for paragraphs
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 2.5),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 2.5),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.2),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.8),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD[0]),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD[1]),
+        ("TOPPADDING", (0, 0), (-1, -1), CELL_PAD[2]),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), CELL_PAD[3]),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
     ]
-    if header:
-        cmds += [("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("LINEBELOW", (0, 0), (-1, 0), 0.6, "#333333")]
-    if zebra:
-        for r in range(len(rows)):
-            if r % 2 == 1:
-                cmds.append(("BACKGROUND", (0, r + off), (-1, r + off), ZEBRA))
-    for r in fail_rows:
-        cmds.append(("BACKGROUND", (0, r + off), (-1, r + off), FAIL_BG))
-    for r in total_rows:
-        cmds.append(("LINEABOVE", (0, r + off), (-1, r + off), 0.8, "#333333"))
     for c in align_right:
-        cmds.append(("ALIGN", (c, 0), (c, -1), "RIGHT"))
-    t = Table(data, colWidths=[w * MM for w in widths_mm], repeatRows=(1 if header and repeat else 0),
+        base.append(("ALIGN", (c, 0), (c, -1), "RIGHT"))
+    head_cmds = [("BACKGROUND", (0, 0), (-1, 0), HEAD_BG), ("LINEBELOW", (0, 0), (-1, 0), 0.6, "#333333")]
+    fails, totals = set(fail_rows), set(total_rows)
+
+    def row_cmds(r: int, at: int) -> list:
+        """Style commands of data row ``r`` placed at table row ``at``."""
+        out = []
+        if zebra and r % 2 == 1:
+            out.append(("BACKGROUND", (0, at), (-1, at), ZEBRA))
+        if r in fails:
+            out.append(("BACKGROUND", (0, at), (-1, at), FAIL_BG))
+        if r in totals:
+            out.append(("LINEABOVE", (0, at), (-1, at), 0.8, "#333333"))
+        return out
+
+    memo: dict | None = {} if len(rows) > LONG_TABLE_CHUNK else None
+
+    def cells(r: int) -> list:
+        return [_cell(c, st.cellb if (bold_first and i == 0) else st.cell, memo) for i, c in enumerate(rows[r])]
+
+    widths = [w * MM for w in widths_mm]
+    if len(rows) > LONG_TABLE_CHUNK:
+        return long_table(len(rows), cells, widths, head if repeat else None, base, head_cmds, row_cmds,
+                          first_head=head)
+    data = ([head] if head else []) + [cells(r) for r in range(len(rows))]
+    cmds = list(base) + (head_cmds if head else [])
+    for r in range(len(rows)):
+        cmds += row_cmds(r, r + off)
+    t = Table(data, colWidths=widths, repeatRows=(1 if header and repeat else 0),
               hAlign="LEFT", splitByRow=1)
     t.setStyle(TableStyle(cmds))
     return t
+
+
+CELL_PAD = (2.5, 2.5, 1.2, 1.8)   # pt: left, right, top, bottom padding of a table cell
+LONG_TABLE_CHUNK = 40             # rows: a longer table is laid out a page at a time
+
+
+def long_table(n: int, cells: Callable[[int], list], widths: list[float], head: list | None,
+               base_cmds: list, head_cmds: list, row_cmds: Callable[[int, int], list], first_head: list | None = None):
+    """A table of ``n`` rows laid out a page at a time.
+
+    platypus splits a long ``Table`` by measuring all the rows left after each page break,
+    which makes a table of N rows spanning P pages cost N x P. This flowable measures each
+    row once (``cells(r)`` makes the row's flowables when it is needed, so only about a page
+    of them is alive at a time) and hands the frame one ordinary ``Table`` per page, with the
+    header (``head``) repeated and each row's style (``row_cmds(r, at)``) kept.
+    """
+    return _long_table_class()(_Rows(n, cells, widths, head, base_cmds, head_cmds, row_cmds, first_head), 0)
+
+
+class _Rows:
+    """The shared state of a long table: row heights measured so far and the rows made."""
+
+    def __init__(self, n, cells, widths, head, base_cmds, head_cmds, row_cmds, first_head):
+        self.n, self.cells, self.widths, self.head = n, cells, widths, head
+        self.first_head = first_head
+        self.base_cmds, self.head_cmds, self.row_cmds = base_cmds, head_cmds, row_cmds
+        self.heights: list[float] = []
+        self.made: dict[int, list] = {}
+        self.head_h: dict[bool, float] = {}
+
+    def _row_height(self, row: list) -> float:
+        h = 0.0
+        for v, w in zip(row, self.widths):
+            aw = w - CELL_PAD[0] - CELL_PAD[1]
+            t = 0.0
+            for f in (v if isinstance(v, (list, tuple)) else [v]):
+                t += f.wrap(aw, 0x7FFFFFFF)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+            h = max(h, t)
+        return h + CELL_PAD[2] + CELL_PAD[3]
+
+    def header_height(self, first: bool) -> float:
+        head = self.first_head if first else self.head
+        if head is None:
+            return 0.0
+        if first not in self.head_h:
+            self.head_h[first] = self._row_height(head)
+        return self.head_h[first]
+
+    def height(self, r: int) -> float:
+        while len(self.heights) <= r:
+            i = len(self.heights)
+            row = self.cells(i)
+            self.made[i] = row
+            self.heights.append(self._row_height(row))
+        return self.heights[r]
+
+    def fit(self, start: int, avail: float) -> tuple[int, float]:
+        """Rows from ``start`` that fit in ``avail`` points (header included), and their height."""
+        used = self.header_height(start == 0)
+        end = start
+        while end < self.n:
+            h = self.height(end)
+            if used + h > avail + 1e-6:
+                break
+            used += h
+            end += 1
+        return end, used
+
+    def chunk(self, start: int, end: int):
+        from reportlab.platypus import Table, TableStyle
+
+        head = self.first_head if start == 0 else self.head
+        off = 1 if head is not None else 0
+        data = ([head] if head is not None else [])
+        hs = ([self.header_height(start == 0)] if head is not None else [])
+        cmds = list(self.base_cmds) + (list(self.head_cmds) if head is not None else [])
+        for r in range(start, end):
+            data.append(self.made.pop(r, None) or self.cells(r))
+            hs.append(self.height(r))
+            cmds += self.row_cmds(r, r - start + off)
+        t = Table(data, colWidths=self.widths, rowHeights=hs, hAlign="LEFT")
+        t.setStyle(TableStyle(cmds))
+        return t
+
+
+_LONG_TABLE = None
+
+
+def _long_table_class():
+    global _LONG_TABLE
+    if _LONG_TABLE is not None:
+        return _LONG_TABLE
+    from reportlab.platypus import Flowable
+
+    class LongTable(Flowable):
+        """Rows ``start``.. of a long table (see :func:`long_table`)."""
+
+        def __init__(self, rows: _Rows, start: int):
+            super().__init__()
+            self.rows, self.start = rows, start
+            self.hAlign = "LEFT"
+            self._table = None
+
+        def wrap(self, aw, ah):
+            end, used = self.rows.fit(self.start, ah)
+            self.width = sum(self.rows.widths)
+            if end < self.rows.n:          # does not all fit: the frame splits it
+                self._table = None
+                return self.width, max(ah, used) + 1.0
+            self._table = self.rows.chunk(self.start, end)
+            self.height = self._table.wrap(aw, ah)[1]
+            return self.width, self.height
+
+        def split(self, aw, ah):
+            end, _ = self.rows.fit(self.start, ah)
+            if end == self.start:
+                return []
+            return [self.rows.chunk(self.start, end), LongTable(self.rows, end)]
+
+        def draw(self):
+            self._table.drawOn(self.canv, 0, 0)
+
+    _LONG_TABLE = LongTable
+    return LongTable
 
 
 def bullets(items: Iterable[Any], st: Styles):
@@ -242,7 +429,8 @@ def join_headings(story: list) -> list:
             pending.append(f)
             continue
         if pending:
-            if isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS:
+            if (isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS
+                    or isinstance(f, _long_table_class())):
                 out.append(CondPageBreak(HEADING_ROOM_MM * MM))
                 for h in pending:
                     h.keepWithNext = 0

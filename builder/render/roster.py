@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from builder.render.aids import (MM, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
+from builder.render.aids import (MM, Markup, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
                                  source_line, table)
 from builder.render.pdfbase import list_display_name
 
@@ -233,6 +233,13 @@ def _troops(lst, catalog, st, width, tpl) -> list:
     names = list(cols)
     total_w = sum(cols.values())
     widths = [width * w / total_w for w in cols.values()]
+    # the number column holds the largest row number on one line (a long list has 5 digits)
+    from builder.render import fonts
+
+    need = (fonts.string_width(str(len(lst.entries)), fonts.REGULAR, st.cell.fontSize) + 6) / MM
+    if need > widths[0] and len(widths) > 1:
+        widths[1] -= need - widths[0]
+        widths[0] = need
     rows = []
     general = _general_name(lst)
     for n, e in enumerate(lst.entries, 1):
@@ -268,7 +275,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
             cell += "<br/><font size=\"%.1f\">%s</font>" % (st.cell.fontSize - 1, _e("; ".join(tags)))
         abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
         unit_pts = num(e.points) if e.cost_known else DASH
-        rows.append([str(n), para(cell, st.cell, markup=True), str(e.models), cost_per_model(t), unit_pts,
+        rows.append([str(n), Markup(cell), str(e.models), cost_per_model(t), unit_pts,
                      abil or DASH])
     rows.append(["", "Troops", str(sum(e.models for e in lst.entries)), "", num(lst.troops_points), ""])
     lvl = lst.commander
