@@ -14,9 +14,10 @@ result), so rosters (:mod:`builder.render.roster`) and setup sheets
 
 from __future__ import annotations
 
-import re
-
+import contextlib
+import contextvars
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -204,6 +205,9 @@ def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: lis
     def cells(r: int) -> list:
         return [_cell(c, st.cellb if (bold_first and i == 0) else st.cell, memo) for i, c in enumerate(rows[r])]
 
+    if _COMPACT.get() and len(widths_mm) > 1:
+        return stacked(rows, header, st, bold_first=bold_first, fail_rows=fails)
+    widths_mm = squeeze(widths_mm)
     widths = [w * MM for w in widths_mm]
     if len(rows) > LONG_TABLE_CHUNK:
         return long_table(len(rows), cells, widths, head if repeat else None, base, head_cmds, row_cmds,
@@ -216,6 +220,133 @@ def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: lis
               hAlign="LEFT", splitByRow=1)
     t.setStyle(TableStyle(cmds))
     return t
+
+
+def squeeze(widths_mm: list[float], floor_mm: float = 8.0) -> list[float]:
+    """Column widths that keep their sum, with none narrower than ``floor_mm`` (or the average):
+    a table whose last column is "the rest of the width" gets none on narrow paper."""
+    total = sum(widths_mm)
+    floor = min(floor_mm, total / max(1, len(widths_mm)))
+    if min(widths_mm) >= min(floor, 3.0):   # narrow by design (a number column) is fine
+        return list(widths_mm)
+    raised = [max(w, floor) for w in widths_mm]
+    fixed = sum(floor for w in widths_mm if w <= floor)
+    flexible = sum(w for w in raised if w > floor)
+    k = (total - fixed) / flexible if flexible else 1.0
+    return [floor if w <= floor else w * k for w in raised]
+
+
+def stacked(rows: list[list[Any]], header: list[str] | None, st: Styles, bold_first: bool = False,
+            fail_rows: Iterable[int] = ()):
+    """A table as stacked rows, for paper too small for its columns: each row is its first
+    cell (bold) followed by "Header: value" lines, with a rule between rows. The rows are
+    paragraphs, so a long row continues on the next page like any text."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    fails = set(fail_rows)
+    first = ParagraphStyle("stack-first", parent=st.cellb, spaceBefore=2.5, borderPadding=(1.5, 0, 0, 0))
+    rest = ParagraphStyle("stack-rest", parent=st.cell, leftIndent=6)
+    bad_first = ParagraphStyle("stack-first-bad", parent=first, backColor=FAIL_BG)
+    bad_rest = ParagraphStyle("stack-rest-bad", parent=rest, backColor=FAIL_BG)
+    names = [esc(h) for h in header] if header else []
+
+    def text(c) -> str:
+        if isinstance(c, Markup):
+            return str(c)
+        if hasattr(c, "frags") and hasattr(c, "text"):
+            return c.text
+        if hasattr(c, "wrap"):
+            return ""
+        return esc(humanize_text(str(c)))
+
+    def make(r: int) -> list:
+        row = rows[r]
+        sf, sr = (bad_first, bad_rest) if r in fails else (first, rest)
+        out = []
+        for i, c in enumerate(row):
+            t = text(c)
+            if not t.strip() or t == DASH_TEXT and i > 0:
+                continue
+            label = names[i] if i < len(names) and names[i].strip() else ""
+            if not out:
+                body = (f"{label}: " if label and not bold_first and label != "#" else
+                        ("#" if label == "#" else "")) + t
+                out.append(Paragraph(body, sf))
+            else:
+                out.append(Paragraph((f"<b>{label}:</b> " if label else "") + t, sr))
+        return out
+
+    return _seq_class()(make, len(rows))
+
+
+DASH_TEXT = "\u2014"
+
+
+def humanize_text(text: str) -> str:
+    from builder.rulebooks import humanize
+
+    return humanize(text, bare=False)
+
+
+_SEQ = None
+
+
+def _seq_class():
+    """A run of paragraphs made a row at a time, that the frame may split anywhere."""
+    global _SEQ
+    if _SEQ is not None:
+        return _SEQ
+    from reportlab.platypus import Flowable
+
+    class Seq(Flowable):
+        def __init__(self, make, n: int, start: int = 0):
+            super().__init__()
+            self.make, self.n, self.start = make, n, start
+            self._flows = None
+
+        def _all(self):
+            if self._flows is None:
+                self._flows = [f for r in range(self.start, min(self.n, self.start + SEQ_BATCH))
+                               for f in self.make(r)]
+            return self._flows
+
+        def wrap(self, aw, ah):
+            if self.n - self.start > SEQ_BATCH:     # more than a batch: always handed on in parts
+                return aw, ah + 1.0
+            h = 0.0
+            for f in self._all():
+                h += f.wrap(aw, ah)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+            self.width, self.height = aw, h
+            return aw, h
+
+        def split(self, aw, ah):
+            # the frame must take the first part as it is: a part that fits, or nothing
+            out = list(self._all())
+            if self.n - self.start > SEQ_BATCH:
+                out.append(Seq(self.make, self.n, self.start + SEQ_BATCH))
+            if not out:
+                return []
+            head = out[0]
+            if head.wrap(aw, ah)[1] + head.getSpaceBefore() <= ah:
+                return out
+            parts = head.split(aw, ah)
+            return (parts + out[1:]) if parts else []
+
+        def draw(self):
+            y = self.height
+            for f in self._all():
+                y -= f.getSpaceBefore()
+                w, h = f.wrap(self.width, y)
+                y -= h
+                f.drawOn(self.canv, 0, y)
+                y -= f.getSpaceAfter()
+
+    _SEQ = Seq
+    return Seq
+
+
+SEQ_BATCH = 30   # rows of a stacked table made at a time
 
 
 CELL_PAD = (2.5, 2.5, 1.2, 1.8)   # pt: left, right, top, bottom padding of a table cell
@@ -382,9 +513,53 @@ def paper_mm(paper) -> tuple[float, float]:
 
 
 def frame_width_mm(paper="a4", columns: int = 1, gap_mm: float = 6.0) -> float:
-    w, _ = paper_mm(paper)
-    inner = w - 2 * MARGIN_MM
+    from builder.render.pdfbase import page_margins
+
+    size = paper_mm(paper)
+    left, right, _, _ = page_margins(size)
+    inner = size[0] - left - right
     return (inner - gap_mm * (columns - 1)) / columns
+
+
+# -- small paper ----------------------------------------------------------------------------
+
+COMPACT_WIDTH_MM = 110.0   # a body narrower than this prints tables as stacked rows
+COMPACT_HEIGHT_MM = 60.0   # ... and so does a body lower than this (a row must fit a page)
+MIN_SCALE = 0.8            # type shrinks with the paper's width down to this factor
+
+_COMPACT: "contextvars.ContextVar[bool]" = contextvars.ContextVar("daimyo_compact_tables", default=False)
+
+
+@contextlib.contextmanager
+def compact_tables(on: bool):
+    """Within the block, :func:`table` prints every table as stacked rows (each row a few
+    paragraphs that may continue on the next page): for paper too small for columns."""
+    token = _COMPACT.set(bool(on))
+    try:
+        yield
+    finally:
+        _COMPACT.reset(token)
+
+
+def spec_footer(spec: "PageSpec") -> list:
+    """The footer lines of a document described by ``spec``."""
+    from builder.render import pdfbase
+
+    return pdfbase.footer_lines(spec.result, spec.share_code,
+                                extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
+
+
+def small_paper_layout(paper, nominal: float, footer: list[str] = (), columns: int = 1) -> tuple[float, bool]:
+    """(font size, compact) for a flowing document on ``paper``: the type shrinks with a body
+    narrower than A4's (down to ``MIN_SCALE``), and a body too narrow or too low for table
+    columns prints its tables as stacked rows."""
+    from builder.render.pdfbase import frame_size
+
+    w, h = frame_size(paper_mm(paper), list(footer))
+    col = (w - 6.0 * (columns - 1)) / max(1, columns)
+    scale = max(MIN_SCALE, min(1.0, col / 186.0 if columns == 1 else col / 90.0))
+    return round(nominal * scale, 2), (col < COMPACT_WIDTH_MM and columns == 1
+                                       or col < COMPACT_WIDTH_MM / 2 or h < COMPACT_HEIGHT_MM)
 
 
 def result_lines(result) -> list[str]:
@@ -430,7 +605,8 @@ def join_headings(story: list) -> list:
             continue
         if pending:
             if (isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS
-                    or isinstance(f, _long_table_class())):
+                    or isinstance(f, _long_table_class())
+                    or isinstance(f, _seq_class()) and f.n > LONG_TABLE_ROWS // 2):
                 out.append(CondPageBreak(HEADING_ROOM_MM * MM))
                 for h in pending:
                     h.keepWithNext = 0
@@ -465,8 +641,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
 
     for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
         pdfbase.warn(problem.message())
-    lines = pdfbase.footer_lines(spec.result, spec.share_code,
-                                 extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
+    lines = spec_footer(spec)
     subject = f"{spec.system} {spec.kind}"
     if max(1, spec.columns) == 1:
         return pdfbase.build_story(out_path, story, paper, title=spec.title, author=spec.author,
@@ -484,12 +659,13 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
     if not force and exists(out):
         raise WouldOverwrite(out)
     pw, ph = paper[0] * MM, paper[1] * MM
-    m = MARGIN_MM * MM
-    bottom = FOOTER_MM * MM
+    left, _, top, bottom_mm = pdfbase.page_margins(paper)
+    m = left * MM
+    bottom = max(bottom_mm, pdfbase.footer_height(paper, lines, margin=left, right="page 99")) * MM
     gap = 6 * MM
     cols = spec.columns
     fw = (pw - 2 * m - gap * (cols - 1)) / cols
-    fh = ph - m - bottom
+    fh = ph - top * MM - bottom
     frames = [Frame(m + i * (fw + gap), bottom, fw, fh, leftPadding=0, rightPadding=0,
                     topPadding=0, bottomPadding=0, id=f"col{i}") for i in range(cols)]
 
@@ -497,12 +673,12 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
         return pdfbase.make_canvas(target, paper, spec.title, spec.author, subject, None, number_pages=True)
 
     def decorate(canv, doc):
-        pdfbase.draw_footer(canv, paper, lines, margin=MARGIN_MM, right=pdfbase.page_label(canv.getPageNumber()))
-        pdfbase.draw_page_ruler(canv, paper, right=MARGIN_MM)
+        pdfbase.draw_footer(canv, paper, lines, margin=left, right=pdfbase.page_label(canv.getPageNumber()))
+        pdfbase.draw_page_ruler(canv, paper, right=left)
 
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(pw, ph), title=spec.title, author=spec.author or "daimyo",
-                          invariant=1, leftMargin=m, rightMargin=m, topMargin=m, bottomMargin=bottom)
+                          invariant=1, leftMargin=m, rightMargin=m, topMargin=top * MM, bottomMargin=bottom)
     doc.addPageTemplates([PageTemplate(id="cols", frames=frames, onPage=decorate)])
     doc.build(story, canvasmaker=maker)
     atomic_write(out, buf.getvalue(), force=force)
@@ -648,6 +824,9 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
                              hint=f"{system} is played by {lo} to {hi} players")
     catalog = load_catalog(system, list(packs or []))
     cols = int(data.get("columns", 2))
+    # small paper: one column when two would be narrower than AID_MIN_COLUMN_MM
+    while cols > 1 and frame_width_mm(paper, cols) < AID_MIN_COLUMN_MM:
+        cols -= 1
     width = frame_width_mm(paper, cols)
     title = data.get("title", f"{system} player aid")
     title = title.replace("{players}", f"{players} players" if players else "all player counts")
@@ -655,6 +834,8 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
     spec = PageSpec(title=title, kind="player aid", system=system, footer_note=note, paper=paper,
                     columns=cols)
     base = float(data.get("font_size", 8.0))
+    small, compact = small_paper_layout(paper, base, spec_footer(spec), columns=cols)
+    base = min(base, small)
 
     def build(size: float, target, overwrite: bool) -> Path:
         st = Styles(base=size)
@@ -662,10 +843,12 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
         story: list = [para(title, st.title)]
         if data.get("subtitle"):
             story.append(para(str(data["subtitle"]), st.subtitle))
-        for i, block in enumerate(data["blocks"]):
-            if not isinstance(block, dict):
-                raise DaimyoError(pos.diag(("blocks", i), "an aid block is a mapping (heading:, text:, table: ...)"))
-            story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
+        with compact_tables(compact):
+            for i, block in enumerate(data["blocks"]):
+                if not isinstance(block, dict):
+                    raise DaimyoError(pos.diag(("blocks", i),
+                                               "an aid block is a mapping (heading:, text:, table: ...)"))
+                story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
         return build_pdf(target, story, spec, force=overwrite)
 
     path = build(base, out_path, force)
@@ -688,6 +871,7 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
     return Path(path)
 
 
+AID_MIN_COLUMN_MM = 70.0   # a column of an aid is at least this wide (else fewer columns)
 AID_SHRINK = (0.25, 0.5)   # pt: how much smaller an aid's type may get to save a page
 
 

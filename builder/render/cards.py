@@ -1052,8 +1052,11 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
         if rest:
             left_over.append(("lines", rest))
     if ruler:
-        band = max(bands, key=room)
-        if room(band) >= 3.6:
+        # a band long enough for the 50 mm bar (5 mm from the paper's edges), the roomiest
+        long_enough = [b for b in bands if (plan.paper[0] if b.side in ("bottom", "top") else plan.paper[1])
+                       >= 8.0 + 50.0 + 5.0]
+        band = max(long_enough or bands, key=room)
+        if long_enough and room(band) >= 3.6:
             _ruler_in(job.canvas, plan.paper, band, used[band.side], info, 5.5)
             used[band.side] += 4.2
         else:
@@ -1068,18 +1071,22 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
 def _ruler_in(c, paper, band: "Band", offset: float, info: str, size: float) -> None:
     from builder.render.pdfbase import draw_ruler
 
+    from builder.render.pdfbase import ruler_label_width
+
     pw, ph = paper
     c.saveState()
+    along = pw if band.side in ("bottom", "top") else ph
+    label = along >= 8.0 + 50.0 + 1.5 + ruler_label_width() + 5.0   # else the bar alone (small paper)
     if band.side in ("bottom", "top"):
         y = band.start + offset if band.side == "bottom" else ph - band.start - offset - 3.5
-        draw_ruler(c, 8.0, y)
+        draw_ruler(c, 8.0, y, label=label)
         _line_at(c, 8.0 + RULER_BLOCK, y + 0.3, pw - 16 - RULER_BLOCK, info, size)
     else:
         # turned to read upwards: local y runs to the left of the page
         x = (band.start + offset + 3.5) if band.side == "left" else (pw - band.start - offset)
         c.translate(pt(x), 0)
         c.rotate(90)
-        draw_ruler(c, 8.0, 0)
+        draw_ruler(c, 8.0, 0, label=label)
         _line_at(c, 8.0 + RULER_BLOCK, 0.3, ph - 16 - RULER_BLOCK, info, size)
     c.restoreState()
 
@@ -1478,6 +1485,12 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     if duplex not in ("long", "short"):
         raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
     pw, ph = paper
+    if min(pw, ph) < TEST_SHEET_MIN_MM:
+        raise UsageError(f"the alignment sheet does not fit on {pw:g}x{ph:g} mm paper: its rulers are 100 mm long",
+                         f"print it on paper of at least {TEST_SHEET_MIN_MM:g}x{TEST_SHEET_MIN_MM:g} mm "
+                         "(A5 or larger) of the same printer")
+    from builder.render.pdfbase import draw_text_box
+
     with PdfJob(out_path, paper, title="daimyo duplex alignment test", subject="print-test",
                 duplex=duplex, force=force) as job:
         c = job.canvas
@@ -1488,8 +1501,8 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
             c.line(pt(x), pt(y - 12), pt(x), pt(y + 12))
             c.circle(pt(x), pt(y), pt(3), stroke=1, fill=0)
             c.circle(pt(x), pt(y), pt(5.5), stroke=1, fill=0)
-        c.setFont(fonts.BOLD, 11)
-        c.drawString(pt(15), pt(ph - 15), "daimyo duplex alignment test: FRONT")
+        draw_text_box(c, "daimyo duplex alignment test: FRONT", (pt(15), pt(ph - 17), pt(pw - 30), pt(6)),
+                      fonts.BOLD, 11, 6, wrap=False)
         c.setFont(fonts.REGULAR, 8)
         text = [
             f"Print both pages on one sheet, duplex, flip on the {duplex} edge, at 100 % (actual size, no fit-to-page).",
@@ -1501,18 +1514,26 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
             "A printer that stretches or shrinks: measure the bar across the page (W mm) and the one",
             "down the left edge (H mm), then print with  --scale-x 100/W  --scale-y 100/H  (e.g. 1.004).",
         ]
-        for i, t in enumerate(text):
-            c.drawString(pt(15), pt(ph - 22) - i * 11, t)
-        draw_ruler(c, 15, 12, length=100.0)
+        # one line each on A4 and Letter; on narrower paper the text wraps (smaller type)
+        box = (pt(15), pt(50) + 2, pt(pw - 30), pt(ph - 22 - 50) + 8)
+        if all(fonts.string_width(t, fonts.REGULAR, 8) <= box[2] for t in text):
+            for i, t in enumerate(text):
+                c.drawString(pt(15), pt(ph - 22) - i * 11, t)
+        else:
+            draw_text_box(c, " ".join(text), box, fonts.REGULAR, 8, 5.5, leading=1.3)
+        from builder.render.pdfbase import ruler_label_width
+
+        room = ruler_label_width(100.0) + 1.5 + 5.0   # the label beside the bar, 5 mm from the edge
+        draw_ruler(c, 15, 12, length=100.0, label_below=pw < 15 + 100 + room)
         c.saveState()                     # the same bar down the page, for --scale-y
         c.translate(pt(10), pt(40))
         c.rotate(90)
-        draw_ruler(c, 0, 0, length=100.0)
+        draw_ruler(c, 0, 0, length=100.0, label_below=ph < 40 + 100 + room)
         c.restoreState()
         job.new_page()
         c.setLineWidth(pt(0.15))
-        c.setFont(fonts.BOLD, 11)
-        c.drawString(pt(15), pt(ph - 15), "daimyo duplex alignment test: BACK (read the scales from this side)")
+        draw_text_box(c, "daimyo duplex alignment test: BACK (read the scales from this side)",
+                      (pt(15), pt(ph - 17), pt(pw - 30), pt(6)), fonts.BOLD, 11, 6, wrap=False)
         for fx, fy in TEST_POINTS:
             fx_, fy_ = fx, fy
             x0, y0 = pw * fx_, ph * fy_
@@ -1526,6 +1547,8 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
         draw_ruler(c, pw - 15 - 50 - 78, 12)
     return job.path
 
+
+TEST_SHEET_MIN_MM = 148.0   # the alignment sheet's 100 mm rulers and targets need A5 or larger
 
 SCALE_GAP = 9.0    # mm from the target centre to each scale's base line
 

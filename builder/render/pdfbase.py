@@ -276,8 +276,10 @@ class PdfJob:
 
 # -- chrome drawing -------------------------------------------------------------------
 
-def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH) -> None:
-    """A ``length`` mm bar with mm ticks (long every 10 mm) and the label to print at 100 %.
+def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH, label_below: bool = False,
+               label: bool = True) -> None:
+    """A ``length`` mm bar with mm ticks (long every 10 mm) and the label to print at 100 %
+    (right of the bar, or under its start with ``label_below``).
 
     Takes 4 mm of height above ``y`` plus a 2 mm label row.
     """
@@ -290,8 +292,18 @@ def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH) -> None:
         c.line(pt(x + i), pt(y), pt(x + i), pt(y + h))
     c.setFont(fonts.REGULAR, 5.5)
     c.setFillColorRGB(0, 0, 0)
-    c.drawString(pt(x + length + 1.5), pt(y + 0.3), RULER_LABEL.format(length=length))
+    if not label:
+        pass
+    elif label_below:
+        c.drawString(pt(x), pt(y - 2.6), RULER_LABEL.format(length=length))
+    else:
+        c.drawString(pt(x + length + 1.5), pt(y + 0.3), RULER_LABEL.format(length=length))
     c.restoreState()
+
+
+def ruler_label_width(length: float = RULER_LENGTH) -> float:
+    """Width (mm) of a ruler's label."""
+    return fonts.string_width(RULER_LABEL.format(length=length), fonts.REGULAR, 5.5) / pt(1)
 
 
 FOOTER_BASE = 6.0     # mm from the page's bottom edge to the last footer line (printers leave ~4 mm blank)
@@ -405,11 +417,65 @@ def draw_footer(c, paper: tuple[float, float], lines: list[str], margin: float =
     return base + (y - pt(base)) / pt(1)
 
 
+def footer_height(paper: tuple[float, float], lines: list[str], margin: float = MIN_MARGIN,
+                  size: float = FOOTER_SIZE, right: str = "", base: float = FOOTER_BASE,
+                  max_share_lines: int = 3) -> float:
+    """Height (mm from the bottom edge) that :func:`draw_footer` takes with these arguments."""
+    width = pt(paper[0] - 2 * margin)
+    lines = [x for x in lines if x]
+    right_w = fonts.string_width(right + " of 999", fonts.REGULAR, size) + 6 if right else 0
+    used = 0.0
+    for i, text in enumerate(lines):
+        for row in footer_rows(text, width - (right_w if i == 0 else 0), size, max_share_lines=max_share_lines):
+            used += max(row.size, 4.0) * 1.25
+    return base + used / pt(1)
+
+
+def ruler_fits(paper: tuple[float, float], right: float = 12.0) -> bool:
+    """Whether the 50 mm ruler and its label fit across the paper (5 mm from each edge)."""
+    label_w = fonts.string_width(RULER_LABEL.format(length=RULER_LENGTH), fonts.REGULAR, 5.5) / pt(1)
+    return paper[0] - right - label_w - 1.5 - RULER_LENGTH >= MIN_MARGIN
+
+
 def draw_page_ruler(c, paper: tuple[float, float], right: float = 12.0, top: float = 7.0) -> None:
     """The 50 mm ruler at the top of a document page, its label ending ``right`` mm from the
-    right edge, the ticks' tops ``top`` mm below the top edge (inside any printer's margin)."""
+    right edge, the ticks' tops ``top`` mm below the top edge (inside any printer's margin).
+    Left out on paper too narrow for it (the page then says nothing about scale)."""
+    if not ruler_fits(paper, right):
+        return
     label_w = fonts.string_width(RULER_LABEL.format(length=RULER_LENGTH), fonts.REGULAR, 5.5) / pt(1)
     draw_ruler(c, paper[0] - right - label_w - 1.5 - RULER_LENGTH, paper[1] - top - 3.0)
+
+
+SMALL_PAPER_MM = 148.0   # a side shorter than this (A6, index cards): narrower margins
+
+
+def page_margins(paper: tuple[float, float]) -> tuple[float, float, float, float]:
+    """(left, right, top, bottom) mm of a flowing document on ``paper``: 12/12/12/18 mm, with
+    6 mm sides on small paper (still outside every printer's unprintable band of about 4.2 mm).
+    The bottom grows to hold the footer lines (see :func:`build_story`)."""
+    if min(paper) < SMALL_PAPER_MM:
+        side = 6.0
+        return side, side, 12.0 if ruler_fits(paper, side) else 7.0, 18.0
+    return 12.0, 12.0, 12.0, 18.0
+
+
+def frame_size(paper: tuple[float, float], footer: list[str] = (), margins=None) -> tuple[float, float]:
+    """(width, height) mm of the body of a flowing document on ``paper`` with these footer lines."""
+    left, right, top, bottom = margins or page_margins(paper)
+    flines = [x for x in footer if x]
+    share = share_of(flines)
+    qr = qr_size(share.code) if share is not None and _qr_fits(paper, share.code) else 0.0
+    if qr:
+        bottom = max(bottom, QR_EDGE + qr + 1.0)
+    fw = paper[0] - (qr + 2.0 if qr else 0.0)
+    bottom = max(bottom, footer_height((fw, paper[1]), flines, margin=left, right="page 99"))
+    return paper[0] - left - right, paper[1] - top - bottom
+
+
+def _qr_fits(paper: tuple[float, float], code: str) -> bool:
+    """The QR code goes on pages where it leaves room: not on paper under 3 codes high or wide."""
+    return qr_size(code) * 3 <= min(paper)
 
 
 def draw_text_box(c, text: str, box: tuple[float, float, float, float], font: str = fonts.REGULAR,
@@ -481,12 +547,15 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
     path = out_path if _to_buffer else Path(out_path)   # _to_buffer: a BytesIO (a layout pass)
     if not _to_buffer and not force and exists(path):
         raise WouldOverwrite(path)
-    left, right, top, bottom = margins or (12.0, 12.0, 12.0, 18.0)
+    left, right, top, bottom = margins or page_margins(paper)
     flines = [x for x in footer_lines if x]
     share = share_of(flines)
-    qr = qr_size(share.code) if share is not None else 0.0
+    qr = qr_size(share.code) if share is not None and _qr_fits(paper, share.code) else 0.0
     if qr:   # the QR code of the share code sits at the bottom right of every page
         bottom = max(bottom, QR_EDGE + qr + 1.0)
+    # the footer lines (the share code wraps on narrow paper) stay below the body
+    bottom = max(bottom, footer_height((paper[0] - (qr + 2.0 if qr else 0.0), paper[1]), flines, margin=left,
+                                       right="page 99" if page_numbers else ""))
     buf = io.BytesIO()
 
     def maker(target, **kw):

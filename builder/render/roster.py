@@ -18,8 +18,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from builder.render.aids import (MM, Markup, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
-                                 source_line, table)
+from builder.render.aids import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
+                                 para, small_paper_layout, source_line, spec_footer, table)
 from builder.render.pdfbase import list_display_name
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -151,14 +151,24 @@ def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), 
                   share_code: str | None = None, unit_cards: bool = False, **options) -> Path:
     """Write the roster of a Kensei list to ``out_path``; returns the path."""
     tpl = load_template()
-    st = Styles(base=float(tpl.get("font_size", 8.5)))
+    title = doc.name or "Kensei army"
+    spec = PageSpec(title=title, kind="roster", system=doc.system, result=result, share_code=share_code,
+                    paper=paper, author=doc.author,
+                    list_file=list_display_name(doc))
+    size, compact = small_paper_layout(paper, float(tpl.get("font_size", 8.5)), spec_footer(spec))
+    with compact_tables(compact):
+        return _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards)
+
+
+def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards) -> Path:
+    st = Styles(base=size)
+    title = spec.title
     width = frame_width_mm(paper, 1)
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
     from builder.rules.kensei import entry_points
 
     for e in lst.entries:
         e.points, e.cost_known = entry_points(e, rules)
-    title = doc.name or "Kensei army"
     story: list[Any] = []
     story += _header(doc, catalog, lst, result, st, width, title, tpl)
     story += _troops(lst, catalog, st, width, tpl)
@@ -169,10 +179,10 @@ def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), 
     story += _validation_block(result, st, width)
     warnings: list[str] = []
     if unit_cards:
-        story += unit_card_flowables(lst, catalog, st, tpl, warnings)
-    spec = PageSpec(title=title, kind="roster", system=doc.system, result=result, share_code=share_code,
-                    paper=paper, author=doc.author,
-                    list_file=list_display_name(doc))
+        from builder.render.pdfbase import frame_size
+
+        story += unit_card_flowables(lst, catalog, st, tpl, warnings, frame=frame_size(paper, spec_footer(spec)),
+                                     paper=paper)
     return build_pdf(out_path, story, spec, force=force)
 
 
@@ -408,13 +418,31 @@ def unit_card_data(lst, catalog) -> list[dict]:
     return list(cards.values())
 
 
-def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str]) -> list:
+UNIT_CARD_MIN_SCALE = 0.75   # unit cards shrink to fit small paper down to this (7 pt text -> 5.25 pt)
+
+
+def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, paper=None) -> list:
     from reportlab.platypus import PageBreak, Table, TableStyle
 
     cfg = tpl["unit_card"]
     w, h, gut = float(cfg["width"]), float(cfg["height"]), float(cfg["gutter"])
     ncol = int(cfg.get("columns", 2))
-    cards = [UnitCard(d, w, h, gut, warnings) for d in unit_card_data(lst, catalog)]
+    scale = 1.0
+    if frame is not None:
+        # as many columns as fit; on small paper the cards shrink (a little) to fit
+        fw, fh = frame
+        ncol = max(1, min(ncol, int(fw // (w + 2 * gut))))
+        scale = min(1.0, fw / (w + 2 * gut), (fh - 12.0) / (h + 2 * gut))
+        if scale < UNIT_CARD_MIN_SCALE:
+            from builder.render import pdfbase
+
+            msg = (f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
+                   "the roster is printed without them (print them on A6, 105x148, or larger)")
+            warnings.append(msg)
+            pdfbase.warn(msg)
+            return []
+        w, h, gut = w * scale, h * scale, gut * scale
+    cards = [UnitCard(d, w, h, gut, warnings, scale) for d in unit_card_data(lst, catalog)]
     if not cards:
         return []
     rows = [cards[i:i + ncol] for i in range(0, len(cards), ncol)]
@@ -443,22 +471,29 @@ def _card_class():
     class UnitCardFlowable(Flowable):
         """A unit card with corner cut marks in its gutter (never a box around the card)."""
 
-        def __init__(self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str]):
+        def __init__(self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str],
+                     scale: float = 1.0):
             super().__init__()
             self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
-            self.warnings = warnings
+            self.warnings, self.scale = warnings, scale
 
         def wrap(self, aw, ah):
             return (self.w + 2 * self.g) * MM, (self.h + 2 * self.g) * MM
 
         def draw(self):
-            _draw_card(self.canv, self.data, self.w, self.h, self.g, self.warnings)
+            k = self.scale
+            if k != 1.0:   # drawn at full size, scaled down as a whole (small paper)
+                self.canv.saveState()
+                self.canv.scale(k, k)
+            _draw_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
+            if k != 1.0:
+                self.canv.restoreState()
 
     return UnitCardFlowable
 
 
-def UnitCard(data, w, h, g, warnings):  # noqa: N802 - a flowable factory
-    return _card_class()(data, w, h, g, warnings)
+def UnitCard(data, w, h, g, warnings, scale: float = 1.0):  # noqa: N802 - a flowable factory
+    return _card_class()(data, w, h, g, warnings, scale)
 
 
 def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str]) -> None:

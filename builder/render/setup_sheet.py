@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from builder.render.aids import (MM, PageSpec, Styles, build_pdf, frame_width_mm, keep, para,
+from builder.render.aids import (MM, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep, para,
+                                 small_paper_layout, spec_footer,
                                  result_lines, source_line, table)
 from builder.render.pdfbase import list_display_name
 from builder.rules.senji import printed_name as _name
@@ -53,13 +54,22 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
         from builder.check import check_doc
 
         result = check_doc(doc, catalog=catalog)
-    st = Styles(base=9.0)
-    width = frame_width_mm(paper, 1)
     body = doc.body()
     players = body.get("players") if isinstance(body.get("players"), list) else []
     n = len(players)
-    info = setup_table(catalog, n)
     title = doc.name or f"Senji setup, {n} players"
+    spec = PageSpec(title=title, kind="setup sheet", system=doc.system, result=result,
+                    share_code=share_code, paper=paper, author=doc.author,
+                    list_file=list_display_name(doc))
+    size, compact = small_paper_layout(paper, 9.0, spec_footer(spec))
+    with compact_tables(compact):
+        return _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n, title)
+
+
+def _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n, title) -> Path:
+    st = Styles(base=size)
+    width = frame_width_mm(paper, 1)
+    info = setup_table(catalog, n)
     story: list[Any] = [para(title, st.title),
                         para(f"Senji setup sheet \u2014 {n} players" + (f" \u2014 {doc.author}" if doc.author else ""),
                              st.subtitle)]
@@ -137,9 +147,6 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
     story.append(para("Order tokens are split among the players or kept in a common pool.", st.small))
     story.append(source_line(f"{RULEBOOK}:48-49", st))
 
-    spec = PageSpec(title=title, kind="setup sheet", system=doc.system, result=result,
-                    share_code=share_code, paper=paper, author=doc.author,
-                    list_file=list_display_name(doc))
     return build_pdf(out_path, story, spec, force=force)
 
 
