@@ -18,6 +18,7 @@ Names (each loaded when first used, so importing ``builder`` stays cheap):
 
 * ``check(source, packs=())``, ``check_text(text, ...)``: check a list (a ``CheckResult``).
 * ``load_list(path)``, ``parse_list(text)``: read a list document (``ListDoc``).
+* ``validate(path)``: the document against its game's pydantic list model (located errors).
 * ``load_catalog(system, packs=())``: a system's validated catalog.
 * ``find_system(name)``, ``list_systems()``: the game systems (``GameSystem``) by id or alias.
 * ``ListEditor``, ``Change``, ``ListChangedError``, ``edit_file``: editing lists.
@@ -40,6 +41,7 @@ _API = {
     "check_text": ("builder.api", "check_text"),
     "load_list": ("builder.api", "load_list"),
     "parse_list": ("builder.api", "parse_list"),
+    "validate": ("builder.api", "validate"),
     "load_catalog": ("builder.api", "load_catalog"),
     "export": ("builder.api", "export"),
     "import_": ("builder.api", "import_"),

@@ -115,3 +115,19 @@ def test_a_check_from_the_catalog_cache_imports_no_pydantic(tmp_path):
     assert first.stderr.strip().endswith("True")  # the first run validates the catalog and fills the cache
     again = subprocess.run([sys.executable, "-c", code, example], capture_output=True, text=True, env=env, cwd=ROOT)
     assert "legal" in again.stdout and again.stderr.strip() == "False", again.stderr
+
+
+def test_the_library_validates_a_list_file_against_its_model(tmp_path):
+    import builder
+    from builder.errors import ListError
+
+    good = builder.validate(ROOT / "examples" / "senji-three-daimyo.yaml")
+    assert good.system == "senji"
+    bad = tmp_path / "army.yaml"
+    bad.write_text("system: kensei\nclan: buke\npoints: 200\noccult: perhaps\ntroops:\n  - troop: Samurai Yari\n"
+                   "    modles: 5\n", encoding="utf-8")
+    with pytest.raises(ListError) as info:
+        builder.validate(bad)
+    assert info.value.lines() == [
+        f"{bad}:4:9: error: occult: Input should be a valid boolean, got 'perhaps'",
+        f"{bad}:7:5: error: troops[0].modles: unknown key 'modles' (did you mean 'models'?)"]
