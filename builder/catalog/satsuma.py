@@ -153,5 +153,3 @@ def cross_check(catalog) -> list:
     return out
 
 
-def suit_by_letter(catalog) -> dict:
-    return {s.letter: s for s in catalog.model.suits}

@@ -8,10 +8,9 @@ user's comments, key order and quoting survive, and writes atomically.
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from typing import Any
 
-from builder.errors import ListError, UsageError
+from builder.errors import UsageError
 from builder.names import normalize
 
 
@@ -23,24 +22,6 @@ def _rt():
     y.indent(mapping=2, sequence=4, offset=2)
     y.width = 4096
     return y
-
-
-def load_roundtrip(path: str | Path):
-    """The round-trip tree of a list file and its text; raises ListError if it is not a list.
-
-    The file is read for editing: it stays locked until it is written back (or the command
-    ends), and is written back only if nothing else changed it meanwhile."""
-    from builder.lists.document import parse_list
-    from builder.yamlio import read_for_edit
-
-    text = read_for_edit(path, display=str(path))
-    try:
-        doc = parse_list(text, str(path), base_dir=Path(path).parent)
-    except ListError:
-        raise
-    y = _rt()
-    data = y.load(text)
-    return doc, data, text
 
 
 def dump_roundtrip(data) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import io
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -229,8 +228,6 @@ def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
                 continue
             faces.append(CardFace(entry.name, entry, max(1, count)))
     return faces, warnings
-
-
 
 
 @dataclass(frozen=True)
@@ -1089,16 +1086,6 @@ def _ruler_in(c, paper, band: "Band", offset: float, info: str, size: float) -> 
         draw_ruler(c, 8.0, 0, label=label)
         _line_at(c, 8.0 + RULER_BLOCK, 0.3, ph - 16 - RULER_BLOCK, info, size)
     c.restoreState()
-
-
-def draw_left_over(job, plan, left_over: list) -> None:
-    """Chrome that found no room on the front page, on a page without cut marks (the backs)."""
-    lines = [t for kind, p in left_over if kind == "lines" for t in p]
-    info = next((p for kind, p in left_over if kind == "ruler"), None)
-    rest = draw_chrome(job, plan, lines, info or "", marks=False, ruler=info is not None, last_resort=True)
-    if rest:
-        job.warn("the page margins leave no room for: " + "; ".join(
-            "50 mm ruler" if k == "ruler" else "; ".join(p) for k, p in rest))
 
 
 def _line_at(c, x: float, y: float, width: float, text: str, size: float) -> None:

@@ -13,7 +13,6 @@ Layout numbers live in ``templates/roster/kensei.yaml``.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -459,10 +458,6 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
             f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
             "* = class value from the rulebook's worked examples.")
     return [PageBreak(), para("Unit cards", st.h1), para(note, st.small), t]
-
-
-class _CardBase:
-    pass
 
 
 def _card_class():

@@ -835,10 +835,6 @@ def _percent(v, limit) -> int | float:
 _PERCENTS: dict = {}
 
 
-def explain_entry(e: TroopEntry) -> str:
-    return f"{e.name} x{e.models}"
-
-
 # -- what the roster states ---------------------------------------------------------------------
 
 ROUT_PERCENT = 75

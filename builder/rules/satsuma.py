@@ -150,10 +150,6 @@ class Clash:
                 "next_attacker": self.next_attacker}
 
 
-def other_side(side: str) -> str:
-    return "imperial" if side == "samurai" else "samurai"
-
-
 def role_of(side: str, attacker: str) -> str:
     return "attacker" if side == attacker else "defender"
 

@@ -26,9 +26,9 @@ import re
 import zlib
 from typing import Any
 
-from builder.errors import DaimyoError, Diagnostic, ListError
+from builder.errors import Diagnostic, ListError
 from builder.limits import MAX_NUMBER
-from builder.names import did_you_mean, normalize, slug
+from builder.names import did_you_mean, slug
 from builder.share.schema import Field, schema
 
 _WS = re.compile(r"\s+")
@@ -352,5 +352,3 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
     raise AssertionError(kind)  # pragma: no cover
 
 
-def same_names(a: str, b: str) -> bool:
-    return normalize(a) == normalize(b)

@@ -27,12 +27,11 @@ as the system whose catalog knows most of the names (or the one given).
 
 from __future__ import annotations
 
-import math
 import re
 
 from builder.errors import Diagnostic, ListError, option
 from builder.names import loose, normalize
-from builder.share.canonical import Resolver, canonical, tidy
+from builder.share.canonical import Resolver, canonical
 from builder.share.schema import Note, field_of, schema
 
 _SEP = re.compile(r"\s+[-\u2010\u2011\u2012\u2013\u2014|]\s+")
@@ -609,13 +608,3 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
         deck[name] = n
 
 
-def known_system(name: str | None) -> str | None:
-    if name is None:
-        return None
-    from builder.systems import is_system
-
-    return system_of_label(name) or (name if is_system(name) else None)
-
-
-def tidy_name(text: str) -> str:
-    return tidy(text)
