@@ -325,7 +325,7 @@ def aid(system, tmp_path, **kw):
 
 
 def test_aid_kensei_tables(tmp_path):
-    out, t = aid("kensei", tmp_path)
+    out, t = aid("kensei", tmp_path, sources=True)
     assert len(pypdf.PdfReader(str(out)).pages) <= 2
     assert "Leaders min/max 1/2 2/3 2/4 3/5 3/6" in t
     assert "Units min/max 2/4 3/5 4/6 5/7 6/8" in t
@@ -340,7 +340,7 @@ def test_aid_kensei_tables(tmp_path):
 
 
 def test_aid_senshiai_tables(tmp_path):
-    out, t = aid("senshiai", tmp_path)
+    out, t = aid("senshiai", tmp_path, sources=True)
     assert len(pypdf.PdfReader(str(out)).pages) <= 2
     for s in ("1 Draw", "2 Main", "Terrain", "Troop", "Event", "Cards to discard 0 1 2 3 4 5",
               "1 Approximation", "6 Claim the potatoes", "Bushido", "Pillage", "Tardy"):
@@ -437,3 +437,39 @@ def test_roster_limits_table_is_made_of_the_rules_limits(tmp_path):
     assert table["points-max"]["value"] == "200 AP" and table["points-max"]["status"] == "FAIL"
     failing = {r["code"] for r in measured if not r["ok"]}
     assert {r["code"] for r in table.values() if r["status"] == "FAIL" and r["bound"]} == failing
+
+
+# -- sources -------------------------------------------------------------------------------------
+
+SOURCE_WORDS = re.compile(r"Source|Kensei rulebook, |Senji rulebook, |\blines? \d")
+
+
+def test_sources_are_printed_on_rosters_unless_no_sources(cli, tmp_path):
+    """Rosters and setup sheets cite the rulebook section of every rule and limit by default
+    (an opponent or organiser checks them); --no-sources leaves every citation out, the Source
+    column of the limits table included. Aids leave them out unless --sources is given."""
+    kuge = ROOT / "examples" / "kensei-kuge.yaml"
+    with_src, without = tmp_path / "with.pdf", tmp_path / "without.pdf"
+    assert cli("print", kuge, "--unit-cards", "-o", with_src).code == 0
+    assert cli("print", kuge, "--unit-cards", "--no-sources", "-o", without).code == 0
+    on, off = flat(text_of(with_src)), flat(text_of(without))
+    assert "Limit Value Bound Result Source" in on and "Kensei rulebook, " in on
+    assert "Limit Value Bound Result" in off and not SOURCE_WORDS.search(off.replace(
+        "Kensei rulebook (2nd edition", "")), SOURCE_WORDS.search(off)
+    for e in ("Hero Kuge Naginata", "Total (limit 200 AP)"):   # the roster itself is all there
+        assert e in on and e in off
+    senji = ROOT / "examples" / "senji-three-daimyo.yaml"
+    assert cli("print", senji, "-o", tmp_path / "s1.pdf").code == 0
+    assert cli("print", senji, "--no-sources", "-o", tmp_path / "s2.pdf").code == 0
+    assert "Source: Senji rulebook" in flat(text_of(tmp_path / "s1.pdf"))
+    assert "Source:" not in flat(text_of(tmp_path / "s2.pdf"))
+
+
+@pytest.mark.parametrize("system", ["kensei", "senji", "satsuma", "senshiai", "herocard"])
+def test_aids_print_sources_only_with_the_option(cli, tmp_path, system):
+    plain, cited = tmp_path / "plain.pdf", tmp_path / "cited.pdf"
+    assert cli("aid", system, "-o", plain).code == 0
+    assert cli("aid", system, "--sources", "-o", cited).code == 0
+    assert "Source:" not in flat(text_of(plain))
+    assert "Source:" in flat(text_of(cited))
+    assert len(pages_text(plain)) <= len(pages_text(cited))

@@ -55,6 +55,9 @@ def register(app) -> None:
                                              help="X,Y in mm: shift the backs (measure it with daimyo print-test)."),
         ink_saver: bool = typer.Option(False, "--ink-saver", help="White faces, outlines, no art."),
         unit_cards: bool = typer.Option(False, "--unit-cards", help="Kensei: add one card per troop profile."),
+        sources: Optional[bool] = typer.Option(None, "--sources/--no-sources",
+                                               help="Rosters and setup sheets: the rulebook section each rule "
+                                                    "and limit comes from (printed unless --no-sources)."),
         layout: str = typer.Option("duplex", "--layout",
                                    help="duplex (backs on the next page), fold (front and back side by side: "
                                         "fold, glue, cut) or separate (all fronts, then all backs)."),
@@ -80,7 +83,7 @@ def register(app) -> None:
 
             path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
                                card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
-                               marks=marks, backs=backs, packs=pack, on_result=checked.append,
+                               marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
                                **({"unit_cards": True} if unit_cards else {}),
                                **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
         except DaimyoError as exc:
@@ -117,6 +120,8 @@ def register(app) -> None:
         output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
         paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
         players: Optional[int] = typer.Option(None, "--players", help="Senji: the number of players (3-6)."),
+        sources: bool = typer.Option(False, "--sources", help="Print the rulebook section of each block "
+                                                             "(left off by default)."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     ):
         """Print a player aid (reference sheet) of a game system."""
@@ -125,7 +130,7 @@ def register(app) -> None:
         try:
             from builder.render import api
 
-            path = api.render_aid(system, output, force=force, players=players, paper=paper)
+            path = api.render_aid(system, output, force=force, players=players, paper=paper, sources=sources)
         except DaimyoError as exc:
             _fail(exc)
         sys.stdout.write(f"wrote {path}\n")

@@ -101,8 +101,27 @@ def para(text: Any, style, markup: bool = False):
     return Paragraph(text if markup else esc(text), style)
 
 
+_SOURCES: "contextvars.ContextVar[bool]" = contextvars.ContextVar("daimyo_print_sources", default=True)
+
+
+@contextlib.contextmanager
+def sources_shown(on: bool):
+    """Within the block, :func:`source_line` prints the rulebook sections things come from
+    (``on``) or nothing; documents also leave out their source columns (:func:`sources_on`)."""
+    token = _SOURCES.set(bool(on))
+    try:
+        yield
+    finally:
+        _SOURCES.reset(token)
+
+
+def sources_on() -> bool:
+    """Whether the document being built prints its sources."""
+    return _SOURCES.get()
+
+
 def source_line(src: str | None, st: Styles, prefix: str = "Source: "):
-    if not src:
+    if not src or not _SOURCES.get():
         return None
     return para(prefix + str(src), st.source)  # para writes the references as players read them
 
@@ -636,7 +655,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     from builder.render import pdfbase
 
     paper = paper_mm(spec.paper)
-    story = join_headings(story)
+    story = join_headings([f for f in story if f is not None])   # a source line left out is None
     from builder.render import fonts
 
     for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
@@ -798,7 +817,7 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
 
 
 def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = False,
-               players: int | None = None, packs=(), **options) -> Path:
+               players: int | None = None, packs=(), sources: bool = False, **options) -> Path:
     """Write the player aid of ``system`` (one or two pages) to ``out_path``."""
     from builder.catalog.loader import load_catalog
     from builder.names import did_you_mean
@@ -843,7 +862,7 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
         story: list = [para(title, st.title)]
         if data.get("subtitle"):
             story.append(para(str(data["subtitle"]), st.subtitle))
-        with compact_tables(compact):
+        with compact_tables(compact), sources_shown(sources):
             for i, block in enumerate(data["blocks"]):
                 if not isinstance(block, dict):
                     raise DaimyoError(pos.diag(("blocks", i),

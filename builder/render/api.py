@@ -105,6 +105,8 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     from builder.render.pdfbase import share_code_of
 
     unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
+    sources = options.pop("sources", None)  # rosters and setup sheets: None = print them (the default)
+    sources = True if sources is None else bool(sources)
     extra_packs = list(options.pop("packs", ()) or ())  # like check --pack
     on_result = options.pop("on_result", None)  # told the check result (the terminal says so)
     unknown = set(options) - CARD_OPTIONS
@@ -130,16 +132,18 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
         mod = _optional_module("builder.render.roster", f"printing a {gs.name} roster")
         with _fits("roster", paper):
             return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
-                                     unit_cards=unit_cards)
+                                     unit_cards=unit_cards, sources=sources)
     if gs.prints == "setup":
         mod = _optional_module("builder.render.setup_sheet", f"printing a {gs.name} setup sheet")
         with _fits("setup sheet", paper):
-            return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share)
+            return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
+                                    sources=sources)
     raise UsageError(f"cannot print lists of system '{doc.system}'")
 
 
-def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4") -> Path:
-    """Print the player aid of ``system`` (see the module docstring)."""
+def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4", sources: bool = False) -> Path:
+    """Print the player aid of ``system`` (see the module docstring); ``sources``: with the
+    rulebook section of each block (left off by default: players at the table want the rules)."""
     from builder.render.layout import paper_size
     from builder.systems import find_system
 
@@ -150,7 +154,7 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
     mod = _optional_module("builder.render.aids", "printing a player aid")
     size = paper_size(paper)
     with _fits("player aid", size):
-        return mod.render_aid(key, out, paper=size, force=force, players=players)
+        return mod.render_aid(key, out, paper=size, force=force, players=players, sources=sources)
 
 
 def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: bool = False) -> Path:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from builder.render.aids import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
-                                 para, small_paper_layout, source_line, spec_footer, table)
+                                 para, small_paper_layout, source_line, sources_on, sources_shown, spec_footer,
+                                 table)
 from builder.render.pdfbase import list_display_name
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -147,7 +148,8 @@ def short_source(src: str | None) -> str:
 # -- the roster -------------------------------------------------------------------------------
 
 def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), force: bool = False,
-                  share_code: str | None = None, unit_cards: bool = False, **options) -> Path:
+                  share_code: str | None = None, unit_cards: bool = False, sources: bool = True,
+                  **options) -> Path:
     """Write the roster of a Kensei list to ``out_path``; returns the path."""
     tpl = load_template()
     title = doc.name or "Kensei army"
@@ -155,7 +157,7 @@ def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), 
                     paper=paper, author=doc.author,
                     list_file=list_display_name(doc))
     size, compact = small_paper_layout(paper, float(tpl.get("font_size", 8.5)), spec_footer(spec))
-    with compact_tables(compact):
+    with compact_tables(compact), sources_shown(sources):
         return _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards)
 
 
@@ -317,19 +319,26 @@ def _limits(lst, catalog, result, st, width) -> list:
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
     rows_d = limit_table(lst, catalog, rules, getattr(result, "findings", None) or [])
     rows, fails = [], []
+    cite = sources_on()   # --no-sources: no Source column
     for i, r in enumerate(rows_d):
-        rows.append([r["label"], r["value"], r["bound"], r["status"], short_source(r["source"])])
+        rows.append([r["label"], r["value"], r["bound"], r["status"]] + ([short_source(r["source"])] if cite else []))
         if r["status"] != "pass":
             fails.append(i)
     out = [para("Army-building limits", st.h1)]
     if not rows:
         out.append(para("No army-building restrictions in the catalog.", st.body))
         return out
-    out.append(table(rows, [50, 28, width - 50 - 28 - 13 - 30, 13, 30], st,
-                     header=["Limit", "Value", "Bound", "Result", "Source"], fail_rows=fails))
-    out.append(para("Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; leaders "
-                    "do not count toward the type limits (001_dbcd2f61c1014419.txt:5889-5894). Rows marked check depend on "
-                    "profile fields the catalog lacks.", st.small))
+    if cite:
+        out.append(table(rows, [50, 28, width - 50 - 28 - 13 - 30, 13, 30], st,
+                         header=["Limit", "Value", "Bound", "Result", "Source"], fail_rows=fails))
+        out.append(para("Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; "
+                        "leaders do not count toward the type limits (001_dbcd2f61c1014419.txt:5889-5894). Rows "
+                        "marked check depend on profile fields the catalog lacks.", st.small))
+    else:
+        out.append(table(rows, [62, 40, width - 62 - 40 - 15, 15], st,
+                         header=["Limit", "Value", "Bound", "Result"], fail_rows=fails))
+        out.append(para("Percentages are of the battle size; leaders do not count toward the type limits. Rows "
+                        "marked check depend on profile fields the catalog lacks.", st.small))
     return out
 
 
@@ -347,7 +356,7 @@ def _glossary(lst, catalog, st, width) -> list:
         text = _e(it["text"]) if it["text"] else "<i>not in the ability list; see the troop's pack</i>"
         users = _e(", ".join(it["users"]))
         body = f"{text}<br/><font size=\"{st.cell.fontSize - 1:.1f}\" color=\"#555555\">used by {users}" + \
-            (f"; {_e(it['source'])}" if it["source"] else "") + "</font>"
+            (f"; {_e(it['source'])}" if it["source"] and sources_on() else "") + "</font>"
         rows.append([para(name, st.cell, markup=True), para(body, st.cell, markup=True)])
     out.append(table(rows, [36, width - 36], st, header=["Ability", "Rule"]))
     return out
@@ -412,7 +421,7 @@ def unit_card_data(lst, catalog) -> list[dict]:
             "armour": list(t.armour) if t is not None else [],
             "cost": cost_per_model(t), "abilities": abil, "entries": 1, "models": e.models,
             "single": bool(t is not None and (t.single or t.leader)),
-            "source": troop_source(catalog, t),
+            "source": troop_source(catalog, t) if sources_on() else None,
         }
     return list(cards.values())
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.render.aids import (MM, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep, para,
-                                 small_paper_layout, spec_footer,
+                                 small_paper_layout, sources_shown, spec_footer,
                                  result_lines, source_line, table)
 from builder.render.pdfbase import list_display_name
 from builder.rules.senji import printed_name as _name
@@ -44,8 +44,9 @@ def _as_int(v, default=0) -> int:
 
 
 def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), force: bool = False,
-                 share_code: str | None = None, **options) -> Path:
-    """Write the setup sheet of a Senji list document ``doc`` to ``out_path``."""
+                 share_code: str | None = None, sources: bool = True, **options) -> Path:
+    """Write the setup sheet of a Senji list document ``doc`` to ``out_path`` (``sources``: with
+    the rulebook section of each part)."""
     from builder.catalog.loader import load_catalog
 
     if catalog is None:
@@ -62,7 +63,7 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
                     share_code=share_code, paper=paper, author=doc.author,
                     list_file=list_display_name(doc))
     size, compact = small_paper_layout(paper, 9.0, spec_footer(spec))
-    with compact_tables(compact):
+    with compact_tables(compact), sources_shown(sources):
         return _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n, title)
 
 
