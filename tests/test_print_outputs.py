@@ -52,6 +52,34 @@ def test_images_one_png_per_face_and_back_at_the_shop_size(cli, tmp_path):
     assert cli("print", SENSHIAI, "--to", "images", out, "--force").code == 0
 
 
+def test_image_faces_carry_the_deck_name_and_numbers_like_the_sheets(cli, tmp_path):
+    """Each face image is numbered as its copies are on the PDF sheets ("4-6/50": the card is
+    printed 3 times, as cards 4 to 6 of 50); the manifest says so, and the numbers cover the
+    deck once, in order."""
+    from PIL import ImageChops
+
+    from builder.render.api import load_checked
+    from builder.render.images import render_sides
+
+    out = tmp_path / "shop"
+    assert cli("print", SENSHIAI, "--to", "images", out).code == 0
+    fronts = [x for x in _manifest(out) if x["side"] == "front"]
+    first = 1
+    for x in fronts:
+        n = int(x["count"])
+        want = f"{first}/50" if n == 1 else f"{first}-{first + n - 1}/50"
+        assert x["numbers"] == want, x
+        first += n
+    assert first == 51
+    # the name and number are drawn in small print along the bottom edge, and only there
+    doc, catalog, lst, _ = load_checked(SENSHIAI)
+    plain, _ = render_sides(doc, catalog, lst, dpi=100)
+    numbered, _ = render_sides(doc, catalog, lst, dpi=100, numbers=True)
+    box = ImageChops.difference(plain[0].image, numbered[0].image).getbbox()
+    w, h = plain[0].image.size
+    assert box is not None and box[1] > h * 0.9 and box[0] < w * 0.2 and box[2] > w * 0.8, (box, w, h)
+
+
 @pytest.mark.parametrize("card,size", [("bridge", (750, 1125)), ("tarot", (900, 1500))])
 def test_image_presets_of_other_card_sizes(cli, tmp_path, card, size):
     out = tmp_path / card

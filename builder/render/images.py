@@ -57,6 +57,7 @@ class CardImage:
     count: int
     image: object        # PIL.Image
     back: str = ""       # the back key (fronts)
+    numbers: str = ""    # the card's numbers in the deck, as printed on it ("12/50", "4-6/50")
 
 
 class _Job:
@@ -79,11 +80,14 @@ def _px(mm_: float, dpi: float) -> int:
 
 
 def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
-                 ink_saver: bool = False, sink=None) -> tuple[list[CardImage], list[CardImage]]:
+                 ink_saver: bool = False, sink=None, numbers: bool = False) -> tuple[list[CardImage], list[CardImage]]:
     """Every distinct card face and every back the deck uses, as images of exactly
     ``round((trim + 2 x bleed) / 25.4 x dpi)`` pixels. Returns (fronts, backs).
     ``sink(card_image)``, when given, receives each image as soon as it is drawn (so that
-    saving can overlap drawing)."""
+    saving can overlap drawing). ``numbers``: each face carries what a printed sheet's face
+    carries, the deck's name and the card's numbers in the deck (the copies of a face are
+    numbered one after the other as on the sheets: a face printed 3 times as cards 4 to 6
+    of 50 reads "4-6/50")."""
     import pypdfium2 as pdfium
 
     from builder.render import fonts
@@ -107,15 +111,24 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
         job.warn(p.message())
     writer = CardSheetWriter(job, tpl, opts, catalog)
     back_keys = list(dict.fromkeys(f.back for f in faces))
+    total = sum(f.count for f in faces)
+    deck = doc.name or (Path(doc.file).stem if getattr(doc, "file", None) else doc.system)
+    labels, first = [], 1
     for f in faces:
+        last = first + f.count - 1
+        labels.append(f"{first}/{total}" if f.count == 1 else f"{first}-{last}/{total}")
+        first = last + 1
+    for f, label in zip(faces, labels):
         writer.draw_face(f, trim, False, images)
+        if numbers:
+            writer.draw_number(trim, False, deck, label)
         c.showPage()
     for key in back_keys:
         writer.draw_back(key, trim, False, False)
         c.showPage()
     c.save()
     counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
-    sides = ([CardImage(f.name, "front", f.count, None, f.back) for f in faces]
+    sides = ([CardImage(f.name, "front", f.count, None, f.back, label) for f, label in zip(faces, labels)]
              + [CardImage(k, "back", counts[k], None) for k in back_keys])
     pdf = pdfium.PdfDocument(buf.getvalue())
     try:
@@ -169,7 +182,9 @@ def _stem(i: int, name: str) -> str:
 def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: float | None = None,
                   dpi: float = SHOP_DPI, ink_saver: bool = False) -> Path:
     """``daimyo print LIST --to images DIR``: one PNG per distinct card face and per back,
-    and ``manifest.csv`` (file, card, side, count, width_px, height_px). Returns DIR."""
+    and ``manifest.csv`` (file, card, side, count, width_px, height_px, back_file, numbers:
+    one row per file; a face's count is how many to print of it, a back's the number of
+    faces it goes behind). Returns DIR."""
     from concurrent.futures import ThreadPoolExecutor
 
     from builder.render.api import load_checked
@@ -203,17 +218,17 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
             pending.append(pool.submit(_save_png, side.image, d / name))
 
         fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
-                                     dpi=dpi, ink_saver=ink_saver, sink=sink)
+                                     dpi=dpi, ink_saver=ink_saver, sink=sink, numbers=True)
         for fut in pending:
             fut.result()
     files = [(names[id(f)], f) for f in fronts + backs]
     rows = io.StringIO()
     w = csv.writer(rows, lineterminator="\n")
-    w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file"])
+    w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file", "numbers"])
     back_file = {b.name: n for n, b in files if b.side == "back"}
     for n, f in files:
         w.writerow([n, f.name, f.side, f.count, f.image.size[0], f.image.size[1],
-                    back_file.get(f.back, "") if f.side == "front" else ""])
+                    back_file.get(f.back, "") if f.side == "front" else "", f.numbers])
     from builder.yamlio import atomic_write
 
     atomic_write(d / "manifest.csv", rows.getvalue(), force=True)
