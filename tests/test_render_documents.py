@@ -473,3 +473,40 @@ def test_aids_print_sources_only_with_the_option(cli, tmp_path, system):
     assert "Source:" not in flat(text_of(plain))
     assert "Source:" in flat(text_of(cited))
     assert len(pages_text(plain)) <= len(pages_text(cited))
+
+
+# -- pages filled ----------------------------------------------------------------------------------
+
+def _lowest_body_text(path) -> list[float]:
+    """Per page: how far down (mm from the top) the body's lowest letter is (the ruler band at
+    the top and the footer band at the bottom left out)."""
+    import pdfplumber
+
+    k = 25.4 / 72
+    out = []
+    with pdfplumber.open(str(path)) as pdf:
+        for p in pdf.pages:
+            h = float(p.height) * k
+            ys = [c["bottom"] * k for c in p.chars if 12 < c["top"] * k and c["bottom"] * k < h - 25]
+            out.append(max(ys, default=0.0))
+    return out
+
+
+@pytest.mark.parametrize("name", ["buke", "kuge", "kuroi-te", "otokodate", "sohei"])
+def test_roster_fills_its_pages_before_starting_new_ones(tmp_path, name):
+    """The unit cards follow the roster on its last page when a row of them fits there, and
+    every page but the last is filled to within a row of cards (66 mm) of its bottom."""
+    from builder.render.api import load_checked
+    from builder.render.roster import render_roster
+
+    doc, catalog, lst, result = load_checked(ROOT / "examples" / f"kensei-{name}.yaml")
+    out = render_roster(doc, catalog, lst, result, tmp_path / "r.pdf", force=True, unit_cards=True)
+    pages = pages_text(out)
+    lowest = _lowest_body_text(out)
+    assert len(pages) <= 3, len(pages)
+    ends = next(i for i, p in enumerate(pages) if "Validation (daimyo check)" in p)
+    starts = next(i for i, p in enumerate(pages) if "Unit cards" in p)
+    assert starts == ends, (ends, starts)
+    body_bottom = 297 - 20
+    for i, low in enumerate(lowest[:-1]):
+        assert body_bottom - low < 66, (i + 1, lowest)

@@ -329,7 +329,9 @@ def _limits(lst, catalog, result, st, width) -> list:
         out.append(para("No army-building restrictions in the catalog.", st.body))
         return out
     if cite:
-        out.append(table(rows, [50, 28, width - 50 - 28 - 13 - 30, 13, 30], st,
+        # the sources are the longest cells: the widest column, so that rows stay one or two lines
+        lw, vw, bw, rw = (width * k for k in (0.235, 0.13, 0.235, 0.065))
+        out.append(table(rows, [lw, vw, bw, rw, width - lw - vw - bw - rw], st,
                          header=["Limit", "Value", "Bound", "Result", "Source"], fail_rows=fails))
         out.append(para("Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; "
                         "leaders do not count toward the type limits (001_dbcd2f61c1014419.txt:5889-5894). Rows "
@@ -430,7 +432,7 @@ UNIT_CARD_MIN_SCALE = 0.75   # unit cards shrink to fit small paper down to this
 
 
 def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, paper=None) -> list:
-    from reportlab.platypus import PageBreak, Table, TableStyle
+    from reportlab.platypus import CondPageBreak, Table, TableStyle
 
     cfg = tpl["unit_card"]
     w, h, gut = float(cfg["width"]), float(cfg["height"]), float(cfg["gutter"])
@@ -466,7 +468,8 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
     note = ("Unit cards: one per profile, \u00d7 N = units (models) of that profile in the army. "
             f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
             "* = class value from the rulebook's worked examples.")
-    return [PageBreak(), para("Unit cards", st.h1), para(note, st.small), t]
+    # the cards follow the roster on its last page when a row of them fits there
+    return [CondPageBreak((h + 2 * gut) * MM + 18 * MM), para("Unit cards", st.h1), para(note, st.small), t]
 
 
 def _card_class():
