@@ -53,6 +53,7 @@ class Editor:
         self._hist: dict[str, History] = {}
         self._guard = threading.Lock()
         self._trees: dict[str, tuple[str, object]] = {}  # rel -> (text, its round-trip tree)
+        self._known: dict[str, tuple[str, object, object, object]] = {}  # rel -> (text, doc, catalog, result)
 
     def history(self, rel: str) -> History:
         with self._guard:
@@ -65,6 +66,26 @@ class Editor:
         with self._guard:
             self._hist.pop(rel, None)
             self._trees.pop(rel, None)
+            self._known.pop(rel, None)
+
+    def known(self, rel: str, text: str):
+        """``(doc, catalog, check result)`` of ``text`` when it is the text this server last
+        saved or checked for ``rel`` and the catalog is still the same (packs unchanged);
+        None otherwise. Saves reading and checking a list again right after a change."""
+        from builder.catalog.loader import load_catalog
+
+        hit = self._known.get(rel)
+        if hit is None or hit[0] != text:
+            return None
+        doc, catalog, result = hit[1:]
+        try:
+            same = load_catalog(doc.system, list(doc.packs)) is catalog
+        except DaimyoError:
+            same = False
+        return (doc, catalog, result) if same else None
+
+    def remember(self, rel: str, text: str, doc, catalog, result) -> None:
+        self._known[rel] = (text, doc, catalog, result)
 
     def read(self, rel: str) -> tuple[Path, str]:
         from builder.yamlio import read_text
@@ -88,15 +109,18 @@ class Editor:
         h = self.history(rel)
         with h.lock:
             path, text = self.read_at(rel, version)
-            self.ws.check_packs(path, text)
+            known = self.known(rel, text)
+            self.ws.check_packs(path, text, known[0] if known else None)
             if path.suffix.lower() == ".json":
                 raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
                               hint="import it to make a YAML copy")
             cached = self._trees.pop(rel, None)  # reused only for the very text it was read from
             tree = cached[1] if cached is not None and cached[0] == text else None
-            new, notes, result, tree = change(text, rel, path, op, tree)
+            new, notes, result, tree = change(text, rel, path, op, tree, known)
             if tree is not None:
                 self._trees[rel] = (new, tree)
+            if result is not None and getattr(result, "doc", None) is not None:
+                self.remember(rel, new, result.doc, result.catalog, result)
             if new != text:
                 _write(path, new, text, rel)
                 h.undo.append(text)
@@ -124,58 +148,30 @@ class Editor:
 
 
 def _write(path: Path, text: str, expected: str, rel: str) -> None:
-    """Save atomically: the new text goes to a temporary file beside the list (written and
-    flushed to disk first), then, under the library editor's lock on the folder (the one
-    ``ListEditor.save`` and the command line take), the file is compared with ``expected`` and
-    replaced. A file that no longer holds ``expected`` is refused, and left as it is."""
-    import os
-    import tempfile
+    """Save with the library's writer (``write_list``: atomic, flushed to disk before the folder
+    lock is taken); a file that no longer holds ``expected`` is refused as a ``Conflict``."""
+    from builder.errors import ListChangedError
+    from builder.lists.editor import _digest, write_list
 
-    from builder.lists.editor import _digest, _folder_lock
-
-    data = text.encode("utf-8")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise Refused(f"'{rel}' cannot be written: {exc.strerror or exc}", 500) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        except OSError:
-            os.chmod(tmp, 0o644)
-        with _folder_lock(path):
-            try:
-                now = _digest(path.read_bytes())
-            except OSError:
-                now = None
-            if now != _digest(expected.encode("utf-8")):
-                raise Conflict(rel)
-            os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_list(path, text, _digest(expected.encode("utf-8")))
+    except ListChangedError:
+        raise Conflict(rel) from None
 
 
-def change(text: str, rel: str, path: Path, op: dict, tree=None) -> tuple[str, list[str], object, object]:
+def change(text: str, rel: str, path: Path, op: dict, tree=None, known=None) -> tuple[str, list[str], object, object]:
     """The list's new text after ``op``, what was done, the new text's check result and the
     round-trip tree of the new text (None when the library's editor made the change).
     ``tree``, when given, is the round-trip tree of ``text`` (saves reading it again).
     Adding, removing cards and settings go through the library's ``ListEditor``; a unit's
     models, its standard and leader, house rules and text fields are changed in the
-    round-trip tree here."""
+    round-trip tree here. ``known``: ``(doc, catalog, result)`` of ``text``, when known."""
     from builder.lists.editor import ListEditor
 
     kind = str(op.get("op", ""))
     if kind in ("models", "troop", "house_rule", "duplicate") or (kind == "set" and str(op.get("key")) in ("name", "author",
                                                                                            "notes")):
-        return _tree_change(text, rel, path, op, tree)
+        return _tree_change(text, rel, path, op, tree, known=known)
     ed = ListEditor(text, file=rel, base_dir=path.parent)
     system = ed.system
     if kind == "add":
@@ -211,7 +207,7 @@ def change(text: str, rel: str, path: Path, op: dict, tree=None) -> tuple[str, l
     return _tree_change(text, rel, path, op, None, ed)
 
 
-def _tree_change(text, rel, path, op, tree=None, ed=None):
+def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
     """A change made in the round-trip tree (``tree``: the one ``text`` reads to, if known)."""
     from builder.catalog.loader import load_catalog
     from builder.lists.document import parse_list
@@ -220,8 +216,12 @@ def _tree_change(text, rel, path, op, tree=None, ed=None):
     if ed is not None:
         system, catalog = ed.system, ed.catalog
     else:
-        doc = parse_list(text, rel, base_dir=path.parent)
-        system, catalog = doc.system, load_catalog(doc.system, list(doc.packs))
+        if known is not None:
+            doc, catalog = known[0], known[1]
+        else:
+            doc = parse_list(text, rel, base_dir=path.parent)
+            catalog = load_catalog(doc.system, list(doc.packs))
+        system = doc.system
         quick = _models_in_place(text, doc, op) if system == "kensei" else None
         if quick is not None:  # the +/- of a unit: one number changed where it is written
             new, notes = quick
@@ -294,15 +294,16 @@ def _models_in_place(text: str, doc, op: dict):
     return "".join(lines), [f"{name}: {n} models"]
 
 
-def _validate(text: str, rel: str, path: Path, catalog) -> None:
-    from builder.lists.document import parse_list
-    from builder.systems import rules_module
-
+def _validate(text: str, rel: str, path: Path, catalog):
+    """The check result of the new ``text`` (with ``doc`` and ``catalog`` attached); a text that
+    no longer reads as a list raises ``ListError`` (wrong shapes), and nothing is written."""
     from builder.check import check_doc
+    from builder.lists.document import parse_list
 
     doc = parse_list(text, rel, base_dir=path.parent)
-    rules_module(doc.system).load_list(doc, catalog)  # wrong shapes: ListError, nothing written
-    return check_doc(doc, catalog=catalog)
+    result = check_doc(doc, catalog=catalog)
+    result.doc, result.catalog = doc, catalog
+    return result
 
 
 # -- the operations ---------------------------------------------------------------------------

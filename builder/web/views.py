@@ -348,16 +348,20 @@ def entry_detail(catalog, section: str, name: str) -> dict | None:
             "example": catalog.is_example(section, e) if hasattr(catalog, "is_example") else False}
 
 
-def list_view(rel: str, path: Path, text: str):
-    """(doc, catalog, result, view dict) of a list file's text."""
+def list_view(rel: str, path: Path, text: str, known=None):
+    """(doc, catalog, result, view dict) of a list file's text (``known``: its doc, catalog and
+    check result, when the editor has them already)."""
     from builder.catalog.loader import load_catalog
     from builder.check import check_doc
     from builder.lists.document import parse_list
     from builder.web.editing import version_of
 
-    doc = parse_list(text, rel, base_dir=path.parent)
-    catalog = load_catalog(doc.system, list(doc.packs))
-    res = check_doc(doc, catalog=catalog)
+    if known is not None:
+        doc, catalog, res = known
+    else:
+        doc = parse_list(text, rel, base_dir=path.parent)
+        catalog = load_catalog(doc.system, list(doc.packs))
+        res = check_doc(doc, catalog=catalog)
     ents, general = entries(doc, catalog, res)
     view = {"path": rel, "system": doc.system, "name": doc.name or Path(rel).stem, "notes": doc.notes or "",
             "author": doc.author or "", "version": version_of(text), "header": header(doc.system, res),

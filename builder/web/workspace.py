@@ -129,17 +129,19 @@ class Workspace:
     def rel(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
-    def check_packs(self, path: Path, text: str | None = None) -> None:
-        """Refuse a list whose ``packs:`` name files outside the workspace."""
+    def check_packs(self, path: Path, text: str | None = None, doc=None) -> None:
+        """Refuse a list whose ``packs:`` name files outside the workspace (``doc``: the list
+        already parsed, when it is)."""
         from builder.lists.document import parse_list
         from builder.yamlio import read_text
 
-        if text is None:
-            text = read_text(path, display=self.rel(path))
-        try:
-            doc = parse_list(text, self.rel(path), base_dir=path.parent)
-        except DaimyoError:
-            return  # the loader reports what is wrong; nothing is read from a pack
+        if doc is None:
+            if text is None:
+                text = read_text(path, display=self.rel(path))
+            try:
+                doc = parse_list(text, self.rel(path), base_dir=path.parent)
+            except DaimyoError:
+                return  # the loader reports what is wrong; nothing is read from a pack
         for p in doc.packs:
             try:
                 real = Path(p).resolve()
