@@ -37,8 +37,9 @@ FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), (
 
 class EditOp(BaseModel):
     """One change. ``op``: add (item, count or models), remove (item and count for cards; index for
-    a kensei troop; all), models (index, value or delta), troop (index, field standard|led_by, value),
-    set (key, value), house_rule (key, value; empty for the default)."""
+    a unit; all), models (index, value or delta), troop (index, field standard|led_by, value),
+    part (where, field, value: a setup's player or province), set (key, value),
+    house_rule (key, value; empty for the default)."""
 
     op: str
     item: Optional[str] = None
@@ -50,6 +51,9 @@ class EditOp(BaseModel):
     key: Optional[str] = None
     value: Optional[Any] = None
     all: Optional[bool] = None
+    player: Optional[str] = Field(None, description="add: the player (name or family) who takes a samurai card "
+                                                    "or province of a setup")
+    where: Optional[str] = Field(None, description="part: the part to change, e.g. players/0/provinces/2")
     version: Optional[str] = Field(None, description="the version the change was made against; "
                                                      "a file changed since is refused (409)")
 
@@ -209,7 +213,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         form = await _form(request)
         op = {k: v for k, v in form.items() if k not in ("version",)}
         out = editor.apply(path, op, form.get("version") or None)
-        return _list_part(request, path, out.notes)
+        return _list_part(request, path, out.notes, picked=op.get("player"))
 
     @api.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo_part(path: str, request: Request):
@@ -223,10 +227,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         out = editor.step(path, False, form.get("version") or None)
         return _list_part(request, path, out.notes)
 
-    def _list_part(request, path, notes):
+    def _list_part(request, path, notes, picked=None):
         doc, catalog, res, view = _load_view(ws, path, editor)
         undo, redo = editor.can(path)
-        resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True)
+        resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"
         return resp
 
@@ -499,7 +503,9 @@ def _load_editor(ws: Workspace, path: str):
     text = read_text(p, display=rel)
     ws.check_packs(p, text)
     ed = ListEditor(text, file=rel, base_dir=p.parent)
-    view = {"path": rel, "system": ed.system, "version": version_of(text), "header": header(ed.system, ed.check())}
+    gs = ed.game
+    view = {"path": rel, "system": ed.system, "version": version_of(text), "header": header(ed.system, ed.check()),
+            "layout": gs.layout, "cost_unit": gs.cost_unit}
     return ed, view
 
 
