@@ -321,6 +321,9 @@ def test_build_a_legal_senji_setup(page, server, shots):
     text = (server["ws"] / "Three-houses.yaml").read_text()
     assert "name: Aiko" in text and "samurai: Ekes" in text
     pg.screenshot(path=str(shots / "senji.png"), full_page=True)
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.screenshot(path=str(shots / "senji-phone.png"))
+    pg.set_viewport_size({"width": 1366, "height": 900})
     # a wrong move is one click away from being undone, and is shown at once
     seats.nth(0).get_by_label("Remove Province 7").click()
     expect(verdict(pg)).to_contain_text("illegal")
@@ -338,7 +341,7 @@ def test_print_preview_and_pdf_download(page, server, shots):
     pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
     pg.get_by_label("Paper").select_option("letter")
     pg.get_by_label("Unit cards after the roster").check()
-    expect(pg.locator("#previews")).to_contain_text("pages")
+    expect(pg.locator("#previews")).to_contain_text("3 pages")  # the roster's 2 and a page of unit cards
     pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
     pg.screenshot(path=str(shots / "print.png"))
     with pg.expect_download() as dl:
@@ -350,6 +353,31 @@ def test_print_preview_and_pdf_download(page, server, shots):
     assert (round(w), round(h)) == (612, 792)
     text = "\n".join(p.extract_text() for p in pdf.pages)
     assert "Buke vanguard" in text and "Yumi Samurai" in text
+
+
+def test_print_card_sheets_folded_with_cut_lines(page, server, shots):
+    import pypdf
+
+    pg = page
+    pg.goto(server["url"] + "/l/senshiai-northern-host.yaml/print")
+    expect(pg.locator(".pages img").first).to_be_visible()
+    first = pg.locator("#previews").inner_text()
+    pg.get_by_label("Bleed").select_option("3")
+    pg.get_by_label("Layout").select_option("fold")
+    pg.get_by_label("Full cut lines across the sheet").check()
+    pg.locator(".fine-tune summary").click()
+    pg.get_by_label("Gutter (mm)").fill("0")
+    pg.get_by_label("Gutter (mm)").press("Tab")
+    expect(pg.locator("#previews")).not_to_have_text(first)
+    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
+    pg.screenshot(path=str(shots / "print-cards.png"))
+    with pg.expect_download() as dl:
+        pg.locator("#download-pdf").click()
+    pdf = pypdf.PdfReader(io.BytesIO(Path(dl.value.path()).read_bytes()))
+    shown = int(re.search(r"(\d+) pages?", pg.locator("#previews").inner_text()).group(1))
+    assert len(pdf.pages) == shown
+    text = " ".join(p.extract_text() for p in pdf.pages)
+    assert "bleed 3 mm; fold along the dashed line, glue, then cut" in text
 
 
 def test_share_and_import_a_share_code(page, server, shots):

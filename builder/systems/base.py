@@ -207,6 +207,11 @@ class GameSystem:
         """The order of the catalog rows: what can be added first, then by name."""
         return (not row["can"], row["name"])
 
+    def new_fields(self, catalog) -> list[dict]:
+        """The fields a builder's new-list form asks for (``new_options``): ``key``, ``label``,
+        ``value`` (the default) and ``choices`` (value, label) or a ``type`` with ``min``/``max``."""
+        return []
+
     def set_part(self, data, catalog, where: tuple, field: str, value) -> list[str]:
         """Change ``field`` of the part of an entry at ``where`` (a path into the list, such as
         ``("players", 0, "provinces", 2)``) to ``value``; returns what was done."""

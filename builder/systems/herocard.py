@@ -59,6 +59,11 @@ class HeroCard(CardGame):
         attr = getattr(entry, "attribute", None)
         return f"attribute: {attr}" if attr else ""
 
+    def new_fields(self, catalog):
+        heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
+        return [{"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
+                {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1}]
+
     def builder_settings(self, data, catalog):
         return [{"key": "hero", "label": "Hero", "value": data.get("hero", ""),
                  "choices": [(e.name, e.name) for e in catalog.entries("heroes")]},

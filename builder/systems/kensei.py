@@ -61,6 +61,12 @@ class Kensei(GameSystem):
             {"key": "general", "label": "General", "value": data.get("general", ""),
              "choices": [("", "(the list's hero)")] + leaders}]
 
+    def new_fields(self, catalog):
+        return [{"key": "clan", "label": "Clan", "value": "", "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
+                {"key": "points", "label": "Battle size (AP)", "value": "400", "type": "number", "min": 1},
+                {"key": "commander", "label": "Commander", "value": "hatamoto",
+                 "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
+
     def option_extra(self, data, entry):
         clans = list(getattr(entry, "clans", []) or [])
         return {"unit_cost": getattr(entry, "cost", None), "clans": clans,

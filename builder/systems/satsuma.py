@@ -58,6 +58,10 @@ class Satsuma(CardGame):
             counts[c.name] = counts.get(c.name, 0) + 1
         return [("cards", "cards", list(counts.items()))]
 
+    def new_fields(self, catalog):
+        return [{"key": "side", "label": "Side", "value": "samurai",
+                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
+
     def builder_settings(self, data, catalog):
         return [{"key": "side", "label": "Side", "value": data.get("side", ""),
                  "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]

@@ -36,6 +36,13 @@ class Senji(GameSystem):
         kind = type(entry).__name__.lower() if entry is not None else ""
         return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
 
+    def new_fields(self, catalog):
+        from builder.rules.senji import constants
+
+        c = constants(catalog)
+        return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
+                 "min": c["players_min"], "max": c["players_max"]}]
+
     def seats(self, data) -> list[dict]:
         """Each player of the setup as the builder shows it: ``index``, ``name``, ``family``,
         ``samurai`` and ``provinces`` (``index``, ``name``, ``units``, ``samurai`` figure)."""

@@ -510,9 +510,18 @@ def _load_editor(ws: Workspace, path: str):
 
 
 def _systems_meta():
-    from builder.systems import TITLES
+    """Each game for the new-list form: id, title, name and the fields its new list asks for."""
+    from builder.catalog.loader import load_catalog
+    from builder.systems import list_systems
 
-    return [(s, TITLES[s]) for s in SYSTEMS]
+    out = []
+    for gs in list_systems():
+        try:
+            fields = gs.new_fields(load_catalog(gs.id))
+        except DaimyoError:
+            fields = []
+        out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields})
+    return out
 
 
 def _create_list(ws: Workspace, form: dict) -> str:

@@ -286,6 +286,7 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "standard_deck": game(doc.system).published(doc.data), "layout": game(doc.system).layout,
             "list_title": game(doc.system).list_title, "cost_unit": game(doc.system).cost_unit,
             "browse": bool(game(doc.system).browse_sections), "prints": game(doc.system).prints,
+            "game_name": game(doc.system).name,
             "editable": path.suffix.lower() != ".json"}
     return doc, catalog, res, view
 
