@@ -49,6 +49,27 @@ def list_text(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) used so far by the process ``pid`` and its children
+    (the server's workers), from /proc; NaN where there is no /proc."""
+    total = 0.0
+    try:
+        tick = os.sysconf("SC_CLK_TCK")
+        pids = [pid]
+        for p in list(pids):
+            try:
+                kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+            except OSError:
+                kids = []
+            pids.extend(int(k) for k in kids)
+        for p in pids:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    except (OSError, ValueError, AttributeError):
+        return float("nan")
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -125,6 +146,7 @@ def main() -> None:
             warm.close()
             points = first["summary"]["points"]
             out: dict = {}
+            cpu0 = _cpu_of(server.pid)
             start = time.perf_counter()
             stop_at = start + args.seconds
             threads = [threading.Thread(target=client, args=(n, port, token, stop_at, out))
@@ -134,6 +156,7 @@ def main() -> None:
             for th in threads:
                 th.join()
             elapsed = time.perf_counter() - start
+            cpu = _cpu_of(server.pid) - cpu0
         finally:
             server.terminate()
             try:
@@ -168,6 +191,7 @@ def main() -> None:
     print(f"requests   {len(lat)} ({len(lat) / elapsed:.1f} per second)")
     print(f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "
           f"max {lat[-1] * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms")
+    print(f"server CPU {cpu:.1f} s, {cpu / len(lat) * 1000:.2f} ms per request")
     print(f"errors     {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     print(f"lost edits {len(lost)}" + (f" (first: {lost[0]})" if lost else ""))
     print(f"goal: p95 < 100 ms: {'met' if pct(95) < 100 else 'missed'}; no error: "

@@ -88,6 +88,15 @@ def _lines(ranges: list[tuple[int, int]]) -> str:
 
 
 def format_source(source: str | None, inline: bool = False, short: bool = False) -> str:
+    """A source as a player reads it (see :func:`_format_source`; the same few sources are
+    formatted again and again, so the answers are kept)."""
+    if not source:
+        return ""
+    return _format_source(str(source), inline, short)
+
+
+@lru_cache(maxsize=4096)
+def _format_source(source: str, inline: bool = False, short: bool = False) -> str:
     """A source as a player reads it: "Kensei rulebook, Army leaders (line 5912)".
 
     ``source`` is one or more ``FILE:LINE`` / ``FILE:FIRST-LAST`` joined by ``,`` or ``;``;

@@ -8,6 +8,7 @@ tracebacks. Comment-preserving edits use ``builder.lists.edit`` instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -476,8 +477,12 @@ def refuse_folder_name(path) -> None:
                 f"give a file name, such as {path.rstrip('/' + os.sep) or '.'}/out.pdf")
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True) -> None:
+def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True, guard=None) -> None:
     """Write a file atomically (temp file in the same folder, then rename).
+
+    ``guard``, when given, is a context manager factory entered around the rename alone (after
+    the new text is written and flushed to disk): a caller's lock and last check, which may
+    raise to leave the file as it is (the temporary file is removed).
 
     * ``force=False``: an existing file (or a symbolic link, even a dangling one) is refused,
       and so is a file that appears while writing (the new file is linked in exclusively);
@@ -536,10 +541,11 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True)
                 pass
         else:
             os.chmod(tmp, 0o644)
-        if force or st is not None:
-            os.replace(tmp, target)
-        else:
-            _create_exclusive(tmp, target, p)
+        with (guard() if guard is not None else contextlib.nullcontext()):
+            if force or st is not None:
+                os.replace(tmp, target)
+            else:
+                _create_exclusive(tmp, target, p)
     except BaseException as exc:
         try:
             os.unlink(tmp)

@@ -144,6 +144,23 @@ def test_save_refuses_a_file_changed_on_disk(work):
     assert not ed.changed_on_disk()
 
 
+def test_write_list_refuses_a_file_that_changed_and_leaves_no_temporary_file(work):
+    from builder.lists.editor import write_list
+
+    path = work / "kensei-buke.yaml"
+    ed = ListEditor.open(path)
+    seen = ed.version
+    ed.set("points", "300")
+    path.write_text(path.read_text() + "# edited elsewhere\n")
+    with pytest.raises(ListChangedError, match="changed on disk since it was read"):
+        write_list(path, ed.text, seen)
+    assert path.read_text().endswith("# edited elsewhere\n")
+    assert not [p.name for p in work.iterdir() if p.name.endswith(".tmp")]
+    now = ListEditor.open(path).version
+    write_list(path, ed.text, now)
+    assert path.read_text() == ed.text
+
+
 def test_save_as_refuses_an_existing_file_without_force(work):
     ed = ListEditor.open(work / "kensei-buke.yaml")
     with pytest.raises(builder.DaimyoError, match="file exists"):

@@ -217,3 +217,14 @@ def test_senji_family_keeps_the_name_lists_use():
         pytest.skip("no families in the catalog")
     doc = {"system": "senji", "players": [{"name": "Aiko", "family": "Red", "provinces": []}]}
     assert canonical(doc)["players"] == [{"name": "Aiko", "family": "red", "provinces": []}]
+
+
+def test_a_card_name_that_reads_like_a_count_is_quoted():
+    """'1 X 0' would read as one card called '0' ('1 x 0'): such a name is written quoted."""
+    from builder.share.api import export_doc, parse_source_text
+
+    for name in ("X 0", "x3 Archers", "* Star"):
+        doc = {"system": "satsuma", "side": "samurai", "cards": {name: 2}}
+        text = export_doc(doc, "text")
+        assert f'2 "{name}"' in text
+        assert parse_source_text(text, "<export>", "satsuma").doc["cards"] == {name: 2}

@@ -489,6 +489,77 @@ def test_print_pdf_previews_and_player_aid(client, api):
         assert word in page
 
 
+def test_a_senji_setup_is_edited_player_by_player(api, ws):
+    """Players, samurai cards, provinces, units and samurai figures of a Senji setup through the
+    API; each change checked and saved, refusals named."""
+    rel = api.post("/api/lists", json={"file": "setup.yaml", "system": "senji", "players": 3}).json()["path"]
+
+    def edit(**op):
+        r = api.post(f"/api/lists/{rel}/edit", json=op)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    out = edit(op="part", where="players/1", field="name", value="Kenji")
+    assert out["notes"] == ["player 2 is called Kenji"]
+    edit(op="add", item="Ekes", player="Kenji")
+    edit(op="add", item="Province 5", player="Kenji", count=2)
+    edit(op="add", item="Province 8", player="Kenji")
+    out = edit(op="part", where="players/1/provinces/1", field="samurai", value="true")
+    assert out["header"]["unit"] == "players" and out["header"]["total"] == 3
+    out = edit(op="part", where="players/1/provinces/1", field="units", value="1")
+    text = (ws / rel).read_text()
+    assert "name: Kenji" in text and "samurai: Ekes" in text
+    assert "{province: Province 5, units: 2}" in text and "{province: Province 8, samurai: true, units: 1}" in text
+    errors = [f for f in out["findings"] if f["severity"] == "error" and "Kenji" in f["message"]]
+    assert [f["code"] for f in errors] == ["senji.starting-provinces"]  # a third province is still missing
+    assert [f.code for f in check_file(ws / rel).findings if "Kenji" in f.message and f.severity == "error"] \
+        == ["senji.starting-provinces"]
+    out = edit(op="remove", item="Province 8")
+    assert "Province 8" not in (ws / rel).read_text()
+    bad = api.post(f"/api/lists/{rel}/edit", json={"op": "part", "where": "players/9", "field": "name", "value": "x"})
+    assert bad.status_code == 400 and "no such player" in bad.json()["error"]
+    bad = api.post(f"/api/lists/{rel}/edit", json={"op": "part", "where": "players/1/provinces/0", "field": "units",
+                                                   "value": "many"})
+    assert bad.status_code == 400 and "units must be a whole number" in bad.json()["error"]
+    bad = api.post(f"/api/lists/{rel}/edit", json={"op": "add", "item": "Ekes", "player": "Nobody"})
+    assert bad.status_code == 400 and "no player 'Nobody'" in bad.json()["error"]
+
+
+def test_print_layouts_spacing_and_scale_reach_the_card_sheets(client, ws, tmp_path):
+    """Fold and separate layouts, gutter, full cut lines and the printer's scale correction from
+    the print form give the PDF the command line prints with the same options."""
+    import pypdf
+
+    from builder.render.api import render_list
+
+    def pages(data: bytes):
+        return pypdf.PdfReader(io.BytesIO(data)).pages
+
+    base = "/l/senshiai-northern-host.yaml/print.pdf?card=poker&bleed=3"
+    counts = {}
+    for layout in ("duplex", "fold", "separate"):
+        r = client.get(f"{base}&duplex=long&layout={layout}&gutter=0&cut_lines=on&scale_x=1.01&scale_y=0.99")
+        assert r.status_code == 200, r.text
+        cli = tmp_path / f"{layout}.pdf"
+        render_list(ws / "senshiai-northern-host.yaml", cli, paper="a4", card="poker", bleed=3.0, backs=True,
+                    duplex="long", layout=layout, gutter=0.0, cut_lines=True, scale_x=1.01, scale_y=0.99,
+                    marks=True, ink_saver=False)
+        web, want = pages(r.content), pages(cli.read_bytes())
+        assert len(web) == len(want), layout
+        assert web[0].extract_text() == want[0].extract_text()
+        counts[layout] = len(web)
+    assert counts["fold"] != counts["duplex"]  # fronts and backs side by side: another page plan
+    fronts = client.get(f"{base}&duplex=").content  # fronts only: no back pages
+    assert len(pages(fronts)) < counts["duplex"]
+    assert client.get(f"{base}&scale_x=2").status_code == 400
+    assert client.get(f"{base}&gutter=-1").status_code == 400
+    assert client.get(f"{base}&layout=sideways").status_code == 400
+    page = client.get("/l/senshiai-northern-host.yaml/print").text
+    for word in ("Layout", "fold", "Gutter", "Full cut lines", "Scale across", "Scale down"):
+        assert word in page
+    assert "Gutter" not in client.get("/l/kensei-buke.yaml/print").text  # a roster has no card sheet
+
+
 def test_share_page_and_exports(client, api):
     page = client.get("/l/kensei-buke.yaml/share").text
     for label in ("Share code", "Text", "Markdown", "JSON", "YAML", "Copy"):

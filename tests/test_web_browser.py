@@ -265,6 +265,73 @@ def test_build_a_satsuma_variant_deck(page, server):
     expect(pg.locator("#total")).to_have_text(str(res.summary["cards"]))
 
 
+def _senji_add(pg, search: str, name: str, player: str):
+    """Add a samurai card or province from the catalog to ``player`` (the list's "go to" choice)."""
+    pg.locator("#add-to").select_option(label=player)
+    pg.fill("#catalog-q", search)
+    row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
+    expect(row).to_have_count(1)
+    before = pg.locator("#version").input_value()
+    row.locator(".btn-add").click()
+    expect(pg.locator("#version")).not_to_have_value(before)
+
+
+def test_build_a_legal_senji_setup(page, server, shots):
+    pg = page
+    pg.select_option("#new-system", "senji")
+    form = pg.locator("#new-form")
+    form.get_by_label("Name").fill("Three houses")
+    form.get_by_role("spinbutton", name="Players").fill("3")
+    form.get_by_role("button", name="Create list").click()
+    pg.wait_for_url(re.compile(r"/l/Three-houses\.yaml$"))
+    expect(pg.locator("#total")).to_have_text("3")
+    expect(verdict(pg)).to_contain_text("illegal")
+    seats = pg.locator("ol.entries > li.entry")
+    expect(seats).to_have_count(3)
+    # the players get their names by typing
+    for i, who in enumerate(["Aiko", "Kenji", "Sora"]):
+        before = pg.locator("#version").input_value()
+        box = seats.nth(i).get_by_role("textbox", name="Player name")
+        box.fill(who)
+        box.press("Tab")
+        expect(pg.locator("#version")).not_to_have_value(before)
+    plan = {"Aiko": ("Chosogabe", [4, 7, 10]), "Kenji": ("Ekes", [5, 8, 11]), "Sora": ("Wakizaka", [6, 9, 12])}
+    for who, (samurai, provinces) in plan.items():
+        _senji_add(pg, samurai, samurai, who)
+        for n in provinces:
+            _senji_add(pg, f"Province {n}", f"Province {n}", who)
+    for i, (who, (samurai, provinces)) in enumerate(plan.items()):
+        seat = seats.nth(i)
+        expect(seat.locator(".tag-samurai")).to_contain_text(samurai)
+        expect(seat.locator("li.province")).to_have_count(3)
+        first = f"Province {provinces[0]}"
+        before = pg.locator("#version").input_value()
+        units = seat.get_by_label(f"Units in {first}")
+        units.fill("3")
+        units.press("Tab")
+        expect(pg.locator("#version")).not_to_have_value(before)
+        before = pg.locator("#version").input_value()
+        seats.nth(i).get_by_label(f"Samurai figure in {first}").check()
+        expect(pg.locator("#version")).not_to_have_value(before)
+    # no error left: the placeholder province names are warnings (a board pack names them)
+    expect(verdict(pg)).to_contain_text("warnings")
+    res = check_file(server["ws"] / "Three-houses.yaml")
+    assert res.legal, [f.message for f in res.findings if f.severity == "error"]
+    assert res.summary["players"] == 3 and res.summary["units"] == 9
+    text = (server["ws"] / "Three-houses.yaml").read_text()
+    assert "name: Aiko" in text and "samurai: Ekes" in text
+    pg.screenshot(path=str(shots / "senji.png"), full_page=True)
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.screenshot(path=str(shots / "senji-phone.png"))
+    pg.set_viewport_size({"width": 1366, "height": 900})
+    # a wrong move is one click away from being undone, and is shown at once
+    seats.nth(0).get_by_label("Remove Province 7").click()
+    expect(verdict(pg)).to_contain_text("illegal")
+    expect(seats.nth(0).locator(".findings")).to_contain_text("3")
+    pg.get_by_role("button", name=re.compile("Undo")).click()
+    expect(verdict(pg)).to_contain_text("warnings")
+
+
 def test_print_preview_and_pdf_download(page, server, shots):
     import pypdf
 
@@ -274,7 +341,7 @@ def test_print_preview_and_pdf_download(page, server, shots):
     pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
     pg.get_by_label("Paper").select_option("letter")
     pg.get_by_label("Unit cards after the roster").check()
-    expect(pg.locator("#previews")).to_contain_text("pages")
+    expect(pg.locator("#previews")).to_contain_text("3 pages")  # the roster's 2 and a page of unit cards
     pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
     pg.screenshot(path=str(shots / "print.png"))
     with pg.expect_download() as dl:
@@ -286,6 +353,31 @@ def test_print_preview_and_pdf_download(page, server, shots):
     assert (round(w), round(h)) == (612, 792)
     text = "\n".join(p.extract_text() for p in pdf.pages)
     assert "Buke vanguard" in text and "Yumi Samurai" in text
+
+
+def test_print_card_sheets_folded_with_cut_lines(page, server, shots):
+    import pypdf
+
+    pg = page
+    pg.goto(server["url"] + "/l/senshiai-northern-host.yaml/print")
+    expect(pg.locator(".pages img").first).to_be_visible()
+    first = pg.locator("#previews").inner_text()
+    pg.get_by_label("Bleed").select_option("3")
+    pg.get_by_label("Layout").select_option("fold")
+    pg.get_by_label("Full cut lines across the sheet").check()
+    pg.locator(".fine-tune summary").click()
+    pg.get_by_label("Gutter (mm)").fill("0")
+    pg.get_by_label("Gutter (mm)").press("Tab")
+    expect(pg.locator("#previews")).not_to_have_text(first)
+    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
+    pg.screenshot(path=str(shots / "print-cards.png"))
+    with pg.expect_download() as dl:
+        pg.locator("#download-pdf").click()
+    pdf = pypdf.PdfReader(io.BytesIO(Path(dl.value.path()).read_bytes()))
+    shown = int(re.search(r"(\d+) pages?", pg.locator("#previews").inner_text()).group(1))
+    assert len(pdf.pages) == shown
+    text = " ".join(p.extract_text() for p in pdf.pages)
+    assert "bleed 3 mm; fold along the dashed line, glue, then cut" in text
 
 
 def test_share_and_import_a_share_code(page, server, shots):

@@ -304,21 +304,44 @@ class ListEditor:
         another file that exists is refused unless ``force``. The check and the write happen
         under a lock on the folder, so two editors saving at once never lose a change unnoticed.
         """
-        from builder.yamlio import atomic_write
-
         own = path is None or (self.path is not None and Path(path).resolve() == self.path.resolve())
         target = self.path if path is None else Path(path)
         if target is None:
             raise DaimyoError(Diagnostic(self.file, 0, 0, "this list has no file yet; give a path to save it to"))
-        with _folder_lock(target):
-            if own and self._disk is not None and not force and self.changed_on_disk():
-                raise ListChangedError(Diagnostic(
-                    str(target), 0, 0, "changed on disk since it was read; not overwritten",
-                    hint="open it again and repeat the change"))
-            atomic_write(target, self.text, force=own or force)
+        expected = self._disk if own and not force else None
+        write_list(target, self.text, expected, force=own or force)
         if own or self.path is None:
             self.path = target
             self._disk = _digest(self.text.encode("utf-8"))
+
+
+def write_list(path: str | os.PathLike, text: str, expected: str | None = None, *, force: bool = True) -> None:
+    """Write a list's ``text`` to ``path`` atomically: the text goes to a temporary file beside
+    it and is flushed to disk first; then, under a lock on the folder (the one every saving
+    editor takes), the file is checked and replaced. With ``expected`` (the digest of the text
+    the change was made from, see ``ListEditor.version``) a file that no longer holds that text
+    (or is gone) is refused with ``ListChangedError`` and left as it is."""
+    from contextlib import contextmanager
+
+    from builder.yamlio import atomic_write
+
+    target = Path(path)
+
+    @contextmanager
+    def unchanged():
+        with _folder_lock(target):
+            if expected is not None:
+                try:
+                    now = _digest(target.read_bytes())
+                except OSError:
+                    now = None
+                if now != expected:
+                    raise ListChangedError(Diagnostic(
+                        str(target), 0, 0, "changed on disk since it was read; not overwritten",
+                        hint="open it again and repeat the change"))
+            yield
+
+    atomic_write(target, text, force=force, guard=unchanged)
 
 
 class _folder_lock:
@@ -363,4 +386,4 @@ def edit_file(path: str | os.PathLike, change, attempts: int = 20) -> tuple[List
     return ed, result
 
 
-__all__ = ["ListEditor", "Change", "ListChangedError", "NothingToUndo", "edit_file"]
+__all__ = ["ListEditor", "Change", "ListChangedError", "NothingToUndo", "edit_file", "write_list"]

@@ -65,7 +65,7 @@ _COUNT_AFTER = [
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _HOLE = re.compile(r"\x00([0-9]+)\x00")
 _SAFE = re.compile(r"^[^\W\d_][^\",:#()\[\]|*+\\\x00-\x1f]*$")
-_RISKY_START = re.compile(r"^[xX\u00d7][0-9]")
+_RISKY_START = re.compile(r"^[xX\u00d7*](?:[0-9]|\s)")  # reads as a count: "x3 ...", "X 0"
 _RISKY_SEGMENT = re.compile(r"^(?:samurai|family)\s", re.I)
 _MARKERS = {"none", "no provinces", "provinces unset", "no cards", "empty"}
 

@@ -136,6 +136,87 @@ class GameSystem:
                 "kind": self.kind, "entries": list(self.entries), "keys": list(self.list_keys),
                 "set_keys": list(self.set_keys), "prints": self.prints}
 
+    # -- how a builder shows a list (the web builder's pages and API) -----------------------------
+
+    layout: str = "cards"  # "cards": copies of cards, +/-; "units": units of models; "players": a setup by player
+    list_title: str = "Deck"  # the heading of the list in the builder
+    cost_unit: str = ""  # what a cost is counted in, after the number ("AP"); "" for a card's printed cost
+    type_field: str = "type"  # the catalog field the builder's filter by type reads
+    browse_sections: tuple[str, ...] = ()  # the catalog sections shown beside the list, to add from
+    held_sections: tuple[tuple[str, str], ...] = ()  # (list key, catalog section) of the cards a list holds
+    fixed_keys: tuple[str, ...] = ()  # list keys whose cards follow from another choice (no +/- of their own)
+
+    def tally(self, summary: dict) -> dict:
+        """The list's total as the builder's header shows it: ``total``, ``limit`` (None: none),
+        ``unit`` and ``more`` (a further short text, or "")."""
+        return {"total": summary.get("cards"), "limit": None, "unit": "cards", "more": ""}
+
+    def total_text(self, summary: dict) -> str:
+        """The one-line total a person reads in a list of lists: ``380 / 400 AP``, ``46 cards``."""
+        t = self.tally(summary or {})
+        total = "?" if t["total"] is None else fmt(t["total"])
+        text = f"{total} / {fmt(t['limit'])} {t['unit']}" if t["limit"] is not None else f"{total} {t['unit']}"
+        return text + (f", {t['more']}" if t["more"] else "")
+
+    def entry_type(self, entry) -> str:
+        """What kind of entry a catalog entry is, for the builder's filter ("" when unknown)."""
+        return str(getattr(entry, self.type_field, None) or "") if entry is not None else ""
+
+    def offers(self, data: dict, entry) -> bool:
+        """Whether the builder offers ``entry`` to this list at all (a Satsuma side's cards)."""
+        return True
+
+    def browse(self, data: dict, catalog) -> list:
+        """``(section, entry)`` of what the builder shows beside the list, one row per name."""
+        out, seen = [], set()
+        for section in self.browse_sections:
+            for e in catalog.entries(section):
+                if self.offers(data, e) and (section, e.name) not in seen:
+                    seen.add((section, e.name))
+                    out.append((section, e))
+        return out
+
+    def published(self, data: dict) -> bool:
+        """Whether the list is a published deck written by its name (changes make it a variant)."""
+        return False
+
+    def held(self, data: dict, catalog) -> list:
+        """The cards a list holds: ``(list key, catalog section, [(name as written, value)])``
+        per key of ``held_sections`` (value: a number of copies, or a custom card's mapping)."""
+        out = []
+        for key, section in self.held_sections:
+            holder = data.get(key)
+            items = list(holder.items()) if isinstance(holder, dict) else [(a, 1) for a in (holder or [])]
+            out.append((key, section, items))
+        return out
+
+    def unit_costs(self, doc, catalog, rules: dict) -> list:
+        """For a list of units: ``(loaded entry, cost, cost known)`` of each entry, in order."""
+        return []
+
+    def builder_settings(self, data: dict, catalog) -> list[dict]:
+        """The list-level values the builder offers to change (name, notes aside): ``key``,
+        ``label``, ``value`` and ``choices`` (value, label) or a ``type``."""
+        return []
+
+    def option_extra(self, data: dict, entry) -> dict:
+        """More facts of a catalog row beside the list (a troop's cost per model, its clans)."""
+        return {}
+
+    def option_rank(self, row: dict) -> tuple:
+        """The order of the catalog rows: what can be added first, then by name."""
+        return (not row["can"], row["name"])
+
+    def new_fields(self, catalog) -> list[dict]:
+        """The fields a builder's new-list form asks for (``new_options``): ``key``, ``label``,
+        ``value`` (the default) and ``choices`` (value, label) or a ``type`` with ``min``/``max``."""
+        return []
+
+    def set_part(self, data, catalog, where: tuple, field: str, value) -> list[str]:
+        """Change ``field`` of the part of an entry at ``where`` (a path into the list, such as
+        ``("players", 0, "provinces", 2)``) to ``value``; returns what was done."""
+        raise self.refuse("set_part", "its entries have no parts to change")
+
     # -- reading and checking ------------------------------------------------------------------
 
     def load_list(self, doc, catalog):

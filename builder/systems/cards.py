@@ -41,6 +41,14 @@ class CardGame(GameSystem):
     def entries(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(dict.fromkeys(f for _, f in self.sections))
 
+    @property
+    def browse_sections(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(dict.fromkeys(s for s, _ in self.sections))
+
+    @property
+    def held_sections(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]
+        return tuple((f, s) for s, f in self.sections)
+
     # -- names ----------------------------------------------------------------------------------
 
     def unknown(self, catalog, name: str) -> UsageError:

@@ -40,6 +40,35 @@ class HeroCard(CardGame):
     anchor_field = "kind"
     deck_word = "action deck"
     new_options = frozenset({"hero", "max_hero_points"})
+    list_title = "Hero"
+    type_field = "kind"
+    held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
+    fixed_keys = ("attributes",)  # the hero's attribute cards come with the hero
+
+    def tally(self, summary):
+        more = f"{fmt(summary.get('action_cards', 0))} action cards"
+        return {"total": summary.get("hero_points"), "limit": summary.get("max_hero_points"), "unit": "hero points",
+                "more": more}
+
+    def entry_type(self, entry):
+        if entry is None:
+            return ""
+        kind = getattr(entry, "kind", None)
+        if kind:
+            return str(kind)
+        attr = getattr(entry, "attribute", None)
+        return f"attribute: {attr}" if attr else ""
+
+    def new_fields(self, catalog):
+        heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
+        return [{"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
+                {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1}]
+
+    def builder_settings(self, data, catalog):
+        return [{"key": "hero", "label": "Hero", "value": data.get("hero", ""),
+                 "choices": [(e.name, e.name) for e in catalog.entries("heroes")]},
+                {"key": "max_hero_points", "label": "Hero point limit", "value": data.get("max_hero_points", ""),
+                 "type": "number"}]
 
     # -- packs: the sections a template documents first, what each entry field means --------------
     pack_sections = ("attribute_cards", "action_cards",)

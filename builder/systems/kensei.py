@@ -26,6 +26,56 @@ class Kensei(GameSystem):
     add_options = frozenset({"models", "led_by", "standard"})
     remove_options = frozenset()
     new_options = frozenset({"clan", "points", "commander", "occult"})
+    layout = "units"
+    list_title = "Army"
+    cost_unit = "AP"
+    type_field = "troop_type"
+    browse_sections = ("troops",)
+
+    # -- the builder's view -----------------------------------------------------------------------
+
+    def tally(self, summary):
+        return {"total": summary.get("points", 0), "limit": summary.get("limit", 0), "unit": "AP", "more": ""}
+
+    def unit_costs(self, doc, catalog, rules):
+        from builder.rules.kensei import entry_points, load_list
+
+        lst, _ = load_list(doc, catalog)
+        return [(e, *entry_points(e, rules)) for e in lst.entries]
+
+    def builder_settings(self, data, catalog):
+        leaders = []
+        for t in data.get("troops") or []:
+            n = t.get("troop") if isinstance(t, dict) else t
+            tr = catalog.find("troops", str(n)) if n else None
+            if tr is not None and getattr(tr, "leader", False) and (tr.name, tr.name) not in leaders:
+                leaders.append((tr.name, tr.name))
+        return [
+            {"key": "points", "label": "Battle size (AP)", "value": data.get("points", ""), "type": "number"},
+            {"key": "clan", "label": "Clan", "value": data.get("clan", ""),
+             "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
+            {"key": "commander", "label": "Commander", "value": data.get("commander", "hatamoto"),
+             "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]},
+            {"key": "occult", "label": "Occult rules", "value": str(bool(data.get("occult"))).lower(),
+             "choices": [("false", "no"), ("true", "yes")]},
+            {"key": "general", "label": "General", "value": data.get("general", ""),
+             "choices": [("", "(the list's hero)")] + leaders}]
+
+    def new_fields(self, catalog):
+        return [{"key": "clan", "label": "Clan", "value": "", "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
+                {"key": "points", "label": "Battle size (AP)", "value": "400", "type": "number", "min": 1},
+                {"key": "commander", "label": "Commander", "value": "hatamoto",
+                 "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
+
+    def option_extra(self, data, entry):
+        clans = list(getattr(entry, "clans", []) or [])
+        return {"unit_cost": getattr(entry, "cost", None), "clans": clans,
+                "own_clan": str(data.get("clan", "")).lower() in clans}
+
+    def option_rank(self, row):
+        """The list's own clan first, then troops any clan may take, then the rest."""
+        clans = row.get("clans") or []
+        return (0 if row.get("own_clan") else 1 if ("any" in clans or not clans) else 2, not row["can"], row["name"])
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -168,13 +218,19 @@ class Kensei(GameSystem):
                 return False, None
             raise UsageError(f"occult takes true or false, not '{value}'")
         if key == "general":
+            if not value.strip():
+                return None, None  # no general named: the list's hero leads
             return self.troop(catalog, value).name, None
         return value, None
 
     def set(self, data, catalog, key, value):
-        from builder.lists.edit import set_key
+        from builder.lists.edit import delete_key, set_key
 
         v, _ = self.set_value(catalog, key, value)
+        if v is None:
+            if key in data:
+                delete_key(data, key)
+            return [f"removed {key}"], (key,)
         set_key(data, key, v)
         return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
 

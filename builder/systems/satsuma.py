@@ -6,6 +6,10 @@ from builder.errors import EditRefused, UsageError, option
 from builder.systems.cards import CardGame
 
 
+SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
+         "W": "weapons", "E": "escape"}  # a card's suit by the first letter of its printed code
+
+
 def side_cards(catalog, side: str) -> list:
     return [c for c in catalog.entries("cards") if c.side == side]
 
@@ -33,6 +37,34 @@ class Satsuma(CardGame):
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
     new_options = frozenset({"side"})
+    type_field = "suit"
+
+    def entry_type(self, entry):
+        """A card's suit, from its printed code (``F5``: force)."""
+        printed = getattr(entry, "printed", None) if entry is not None else None
+        return SUITS.get(str(printed)[:1].upper(), "") if printed else ""
+
+    def offers(self, data, entry):
+        return getattr(entry, "side", None) == str(data.get("side", "")).lower()
+
+    def published(self, data):
+        return "deck" in data and not isinstance(data.get("cards"), dict)
+
+    def held(self, data, catalog):
+        if not self.published(data):
+            return super().held(data, catalog)
+        counts: dict = {}
+        for c in side_cards(catalog, str(data.get("side", "")).lower()):
+            counts[c.name] = counts.get(c.name, 0) + 1
+        return [("cards", "cards", list(counts.items()))]
+
+    def new_fields(self, catalog):
+        return [{"key": "side", "label": "Side", "value": "samurai",
+                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
+
+    def builder_settings(self, data, catalog):
+        return [{"key": "side", "label": "Side", "value": data.get("side", ""),
+                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
 
     # -- packs: the sections a template documents first, what each entry field means --------------
     pack_sections = ("cards",)

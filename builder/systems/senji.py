@@ -23,6 +23,101 @@ class Senji(GameSystem):
     add_options = frozenset({"player", "count"})
     remove_options = frozenset()
     new_options = frozenset({"players"})
+    layout = "players"
+    list_title = "Setup"
+    browse_sections = ("families", "samurai", "provinces")
+
+    # -- the builder's view -----------------------------------------------------------------------
+
+    def tally(self, summary):
+        return {"total": summary.get("players", 0), "limit": None, "unit": "players", "more": ""}
+
+    def entry_type(self, entry):
+        kind = type(entry).__name__.lower() if entry is not None else ""
+        return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
+
+    def new_fields(self, catalog):
+        from builder.rules.senji import constants
+
+        c = constants(catalog)
+        return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
+                 "min": c["players_min"], "max": c["players_max"]}]
+
+    def seats(self, data) -> list[dict]:
+        """Each player of the setup as the builder shows it: ``index``, ``name``, ``family``,
+        ``samurai`` and ``provinces`` (``index``, ``name``, ``units``, ``samurai`` figure)."""
+        out = []
+        for i, p in enumerate(data.get("players") or []):
+            if not isinstance(p, dict):
+                continue
+            provinces = []
+            for j, pr in enumerate(p.get("provinces") or []):
+                m = pr if isinstance(pr, dict) else {"province": pr}
+                units = m.get("units")
+                provinces.append({"index": j, "name": _written(m.get("province")) or "?",
+                                  "units": units if isinstance(units, int) and not isinstance(units, bool) else 0,
+                                  "samurai": m.get("samurai") is True})
+            out.append({"index": i, "name": _written(p.get("name")) or f"Player {i + 1}",
+                        "family": _written(p.get("family")), "samurai": _written(p.get("samurai")),
+                        "provinces": provinces})
+        return out
+
+    def set_part(self, data, catalog, where, field, value):
+        """A player's ``name``, ``family`` or ``samurai`` card (``where``: ("players", i)), or a
+        province's ``units`` or ``samurai`` figure (("players", i, "provinces", j))."""
+        players = self._players(data)
+        try:
+            i = int(where[1])
+            p = players[i]
+        except (IndexError, TypeError, ValueError):
+            raise EditRefused("no such player in the setup") from None
+        value = "" if value is None else str(value).strip()
+        if len(where) == 2:
+            if field == "name":
+                if not value:
+                    raise UsageError("a player needs a name")
+                p["name"] = value[:100]
+                return [f"player {i + 1} is called {p['name']}"]
+            if field in ("family", "samurai"):
+                section = "families" if field == "family" else "samurai"
+                if not value:
+                    if field in p:
+                        del p[field]
+                    return [f"{self._who(p)}: no {field}"]
+                entry = catalog.find(section, value)
+                if entry is None:
+                    raise UnknownEntry(f"unknown {field} '{value}'", catalog.did_you_mean(section, value) or None)
+                p[field] = entry.name
+                return [f"{self._who(p)}: {field} {entry.name}"]
+            raise UsageError(f"a player has no setting '{field}'", "name, family or samurai")
+        try:
+            pr = (p.get("provinces") or [])[int(where[3])]
+        except (IndexError, TypeError, ValueError):
+            raise EditRefused("no such province of that player") from None
+        if not isinstance(pr, dict):
+            j = int(where[3])
+            pr = p["provinces"][j] = _map(data, {"province": pr}, flow=True)
+        name = _written(pr.get("province"))
+        if field == "units":
+            try:
+                n = int(value or 0)
+            except ValueError:
+                raise UsageError(f"units must be a whole number, not '{value}'") from None
+            if not 0 <= n <= 99:
+                raise UsageError(f"units must be between 0 and 99, not {n}")
+            if n:
+                pr["units"] = n
+            elif "units" in pr:
+                del pr["units"]
+            return [f"{name}: {n} unit{'s' * (n != 1)}"]
+        if field == "samurai":
+            on = value.lower() in ("1", "true", "on", "yes")
+            if on:
+                pr["samurai"] = True
+            elif "samurai" in pr:
+                del pr["samurai"]
+            return [f"{name}: {'the' if on else 'no'} samurai figure"]
+        raise UsageError(f"a province has no setting '{field}'", "units or samurai")
 
     # -- packs: the sections a template documents first, what each entry field means --------------
     pack_sections = ("provinces",)

@@ -40,6 +40,18 @@ class Senshiai(CardGame):
         ("cards", "abilities"): "abilities",
     }
 
+    def tally(self, summary):
+        size = summary.get("size")
+        return {"total": summary.get("cards"), "limit": size if size is not None else summary.get("max_cards"),
+                "unit": "cards", "more": ""}
+
+    def new_fields(self, catalog):
+        return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
+
+    def builder_settings(self, data, catalog):
+        return [{"key": "size", "label": "Agreed deck size", "value": data.get("size", ""), "type": "number",
+                 "placeholder": "any"}]
+
     def new_body(self, data, catalog, options):
         from builder.errors import UsageError
 

@@ -7,7 +7,9 @@ Everything it reads or writes goes through :class:`builder.web.workspace.Workspa
 from __future__ import annotations
 
 import json
+import os
 import secrets
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Optional
 
@@ -23,6 +25,7 @@ from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
 
 HERE = Path(__file__).resolve().parent
+THREADS = int(os.environ.get("DAIMYO_SERVE_THREADS", "4") or 4)  # worker threads for blocking work
 MAX_BODY = 1024 * 1024  # request bodies over 1 MiB are refused
 HTMX_VERSION = "2.0.11"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
@@ -34,8 +37,9 @@ FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), (
 
 class EditOp(BaseModel):
     """One change. ``op``: add (item, count or models), remove (item and count for cards; index for
-    a kensei troop; all), models (index, value or delta), troop (index, field standard|led_by, value),
-    set (key, value), house_rule (key, value; empty for the default)."""
+    a unit; all), models (index, value or delta), troop (index, field standard|led_by, value),
+    part (where, field, value: a setup's player or province), set (key, value),
+    house_rule (key, value; empty for the default)."""
 
     op: str
     item: Optional[str] = None
@@ -47,6 +51,9 @@ class EditOp(BaseModel):
     key: Optional[str] = None
     value: Optional[Any] = None
     all: Optional[bool] = None
+    player: Optional[str] = Field(None, description="add: the player (name or family) who takes a samurai card "
+                                                    "or province of a setup")
+    where: Optional[str] = Field(None, description="part: the part to change, e.g. players/0/provinces/2")
     version: Optional[str] = Field(None, description="the version the change was made against; "
                                                      "a file changed since is refused (409)")
 
@@ -95,7 +102,17 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     pdfs = PdfCache()
 
-    api = FastAPI(title="daimyo serve", version=__version__, docs_url=None, redoc_url=None,
+    @asynccontextmanager
+    async def lifespan(_app):
+        # Blocking work (reading, checking, saving lists) runs in worker threads. A few of them
+        # are enough to overlap the waits for the disk; more only make the threads take turns
+        # at the interpreter lock and stretch every request's time.
+        import anyio.to_thread
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+        yield
+
+    api = FastAPI(title="daimyo serve", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
                   openapi_url="/api/openapi.json",
                   description="Check, edit, export, import and print the lists of a workspace folder. "
                               "Send the token printed by 'daimyo serve' as 'Authorization: Bearer TOKEN'.")
@@ -183,7 +200,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def entry_part(path: str, request: Request, section: str = "", name: str = ""):
         from builder.web.views import entry_detail
 
-        doc, catalog, res, view = _load_view(ws, path)
+        doc, catalog, res, view = _load_view(ws, path, editor)
         if section not in catalog.sections():
             raise Refused(f"no catalog section '{section}'", 404)
         detail = entry_detail(catalog, section, name)
@@ -196,7 +213,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         form = await _form(request)
         op = {k: v for k, v in form.items() if k not in ("version",)}
         out = editor.apply(path, op, form.get("version") or None)
-        return _list_part(request, path, out.notes)
+        return _list_part(request, path, out.notes, picked=op.get("player"))
 
     @api.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo_part(path: str, request: Request):
@@ -210,10 +227,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         out = editor.step(path, False, form.get("version") or None)
         return _list_part(request, path, out.notes)
 
-    def _list_part(request, path, notes):
-        doc, catalog, res, view = _load_view(ws, path)
+    def _list_part(request, path, notes, picked=None):
+        doc, catalog, res, view = _load_view(ws, path, editor)
         undo, redo = editor.can(path)
-        resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True)
+        resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"
         return resp
 
@@ -243,7 +260,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def print_page(path: str, request: Request):
         from builder.web import printing as P
 
-        doc, catalog, res, view = _load_view(ws, path)
+        doc, catalog, res, view = _load_view(ws, path, editor)
         return page(request, "print.html", view=view, P=P, undo=False, redo=False, tab="print")
 
     @api.get("/l/{path:path}/export", include_in_schema=False)
@@ -256,7 +273,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
-        doc, catalog, res, view = _load_view(ws, path)
+        doc, catalog, res, view = _load_view(ws, path, editor)
         exports = []
         for fmt, label in FORMATS:
             try:
@@ -267,7 +284,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
-        doc, catalog, res, view = _load_view(ws, path)
+        doc, catalog, res, view = _load_view(ws, path, editor)
         from builder.web.views import catalog_entries, _type
 
         types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
@@ -331,7 +348,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
-        doc, catalog, res, view = _load_view(ws, path)
+        doc, catalog, res, view = _load_view(ws, path, editor)
         return {"version": view["version"], **res.to_json(), "header": view["header"]}
 
     @api.get("/api/lists/{path:path}/options", tags=["lists"],
@@ -353,8 +370,8 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         res = out.result
         from builder.web.views import header
 
-        return {"version": out.version, "notes": out.notes, "header": header(res.system, res),
-                "summary": res.summary, "findings": [f.to_json() for f in res.findings]}
+        return _json({"version": out.version, "notes": out.notes, "header": header(res.system, res),
+                      "summary": res.summary, "findings": [f.to_json() for f in res.findings]})
 
     @api.post("/api/lists/{path:path}/undo", tags=["lists"], summary="Undo the last change made through the server")
     def api_undo(path: str, body: Version):
@@ -395,7 +412,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
     def api_list(path: str):
-        doc, catalog, res, view = _load_view(ws, path)
+        doc, catalog, res, view = _load_view(ws, path, editor)
         return view
 
     gate = templates.get_template("gate.html")
@@ -424,6 +441,22 @@ def _describe(exc: Exception) -> tuple[int, str, list[str]]:
     return 500, f"{type(exc).__name__}", []
 
 
+def _json(data: dict) -> Response:
+    """A JSON answer of plain data, serialised at once (no framework encoder pass)."""
+    return Response(json.dumps(data, ensure_ascii=False, default=_plain).encode("utf-8"),
+                    media_type="application/json")
+
+
+def _plain(v):
+    from fractions import Fraction
+
+    if isinstance(v, Fraction):
+        return float(v)
+    if isinstance(v, (set, frozenset, tuple)):
+        return list(v)
+    return str(v)
+
+
 def _ascii(name: str) -> str:
     return "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
 
@@ -443,14 +476,20 @@ def _go(request: Request, url: str):
     return RedirectResponse(url, status_code=303)
 
 
-def _load_view(ws: Workspace, path: str):
+def _load_view(ws: Workspace, path: str, editor: Editor | None = None):
+    """(doc, catalog, result, view) of a list; the editor's state of the same text is reused."""
     from builder.web.views import list_view
     from builder.yamlio import read_text
 
     p = ws.resolve(path)
-    text = read_text(p, display=ws.clean(path))
-    ws.check_packs(p, text)
-    return list_view(ws.clean(path), p, text)
+    rel = ws.clean(path)
+    text = read_text(p, display=rel)
+    known = editor.known(rel, text) if editor is not None else None
+    ws.check_packs(p, text, known[0] if known else None)
+    doc, catalog, res, view = list_view(rel, p, text, known)
+    if editor is not None and known is None:
+        editor.remember(rel, text, doc, catalog, res)
+    return doc, catalog, res, view
 
 
 def _load_editor(ws: Workspace, path: str):
@@ -464,14 +503,25 @@ def _load_editor(ws: Workspace, path: str):
     text = read_text(p, display=rel)
     ws.check_packs(p, text)
     ed = ListEditor(text, file=rel, base_dir=p.parent)
-    view = {"path": rel, "system": ed.system, "version": version_of(text), "header": header(ed.system, ed.check())}
+    gs = ed.game
+    view = {"path": rel, "system": ed.system, "version": version_of(text), "header": header(ed.system, ed.check()),
+            "layout": gs.layout, "cost_unit": gs.cost_unit}
     return ed, view
 
 
 def _systems_meta():
-    from builder.systems import TITLES
+    """Each game for the new-list form: id, title, name and the fields its new list asks for."""
+    from builder.catalog.loader import load_catalog
+    from builder.systems import list_systems
 
-    return [(s, TITLES[s]) for s in SYSTEMS]
+    out = []
+    for gs in list_systems():
+        try:
+            fields = gs.new_fields(load_catalog(gs.id))
+        except DaimyoError:
+            fields = []
+        out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields})
+    return out
 
 
 def _create_list(ws: Workspace, form: dict) -> str:

@@ -53,6 +53,7 @@ class Editor:
         self._hist: dict[str, History] = {}
         self._guard = threading.Lock()
         self._trees: dict[str, tuple[str, object]] = {}  # rel -> (text, its round-trip tree)
+        self._known: dict[str, tuple[str, object, object, object]] = {}  # rel -> (text, doc, catalog, result)
 
     def history(self, rel: str) -> History:
         with self._guard:
@@ -65,6 +66,26 @@ class Editor:
         with self._guard:
             self._hist.pop(rel, None)
             self._trees.pop(rel, None)
+            self._known.pop(rel, None)
+
+    def known(self, rel: str, text: str):
+        """``(doc, catalog, check result)`` of ``text`` when it is the text this server last
+        saved or checked for ``rel`` and the catalog is still the same (packs unchanged);
+        None otherwise. Saves reading and checking a list again right after a change."""
+        from builder.catalog.loader import load_catalog
+
+        hit = self._known.get(rel)
+        if hit is None or hit[0] != text:
+            return None
+        doc, catalog, result = hit[1:]
+        try:
+            same = load_catalog(doc.system, list(doc.packs)) is catalog
+        except DaimyoError:
+            same = False
+        return (doc, catalog, result) if same else None
+
+    def remember(self, rel: str, text: str, doc, catalog, result) -> None:
+        self._known[rel] = (text, doc, catalog, result)
 
     def read(self, rel: str) -> tuple[Path, str]:
         from builder.yamlio import read_text
@@ -88,15 +109,18 @@ class Editor:
         h = self.history(rel)
         with h.lock:
             path, text = self.read_at(rel, version)
-            self.ws.check_packs(path, text)
+            known = self.known(rel, text)
+            self.ws.check_packs(path, text, known[0] if known else None)
             if path.suffix.lower() == ".json":
                 raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
                               hint="import it to make a YAML copy")
             cached = self._trees.pop(rel, None)  # reused only for the very text it was read from
             tree = cached[1] if cached is not None and cached[0] == text else None
-            new, notes, result, tree = change(text, rel, path, op, tree)
+            new, notes, result, tree = change(text, rel, path, op, tree, known)
             if tree is not None:
                 self._trees[rel] = (new, tree)
+            if result is not None and getattr(result, "doc", None) is not None:
+                self.remember(rel, new, result.doc, result.catalog, result)
             if new != text:
                 _write(path, new, text, rel)
                 h.undo.append(text)
@@ -124,105 +148,88 @@ class Editor:
 
 
 def _write(path: Path, text: str, expected: str, rel: str) -> None:
-    """Save atomically: the new text goes to a temporary file beside the list (written and
-    flushed to disk first), then, under the library editor's lock on the folder (the one
-    ``ListEditor.save`` and the command line take), the file is compared with ``expected`` and
-    replaced. A file that no longer holds ``expected`` is refused, and left as it is."""
-    import os
-    import tempfile
+    """Save with the library's writer (``write_list``: atomic, flushed to disk before the folder
+    lock is taken); a file that no longer holds ``expected`` is refused as a ``Conflict``."""
+    from builder.errors import ListChangedError
+    from builder.lists.editor import _digest, write_list
 
-    from builder.lists.editor import _digest, _folder_lock
-
-    data = text.encode("utf-8")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    except OSError as exc:
-        raise Refused(f"'{rel}' cannot be written: {exc.strerror or exc}", 500) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        except OSError:
-            os.chmod(tmp, 0o644)
-        with _folder_lock(path):
-            try:
-                now = _digest(path.read_bytes())
-            except OSError:
-                now = None
-            if now != _digest(expected.encode("utf-8")):
-                raise Conflict(rel)
-            os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_list(path, text, _digest(expected.encode("utf-8")))
+    except ListChangedError:
+        raise Conflict(rel) from None
 
 
-def change(text: str, rel: str, path: Path, op: dict, tree=None) -> tuple[str, list[str], object, object]:
+def change(text: str, rel: str, path: Path, op: dict, tree=None, known=None) -> tuple[str, list[str], object, object]:
     """The list's new text after ``op``, what was done, the new text's check result and the
     round-trip tree of the new text (None when the library's editor made the change).
     ``tree``, when given, is the round-trip tree of ``text`` (saves reading it again).
     Adding, removing cards and settings go through the library's ``ListEditor``; a unit's
     models, its standard and leader, house rules and text fields are changed in the
-    round-trip tree here."""
+    round-trip tree here. ``known``: ``(doc, catalog, result)`` of ``text``, when known."""
     from builder.lists.editor import ListEditor
 
     kind = str(op.get("op", ""))
-    if kind in ("models", "troop", "house_rule", "duplicate") or (kind == "set" and str(op.get("key")) in ("name", "author",
-                                                                                           "notes")):
-        return _tree_change(text, rel, path, op, tree)
+    if kind in ("models", "troop", "house_rule", "duplicate", "part") \
+            or (kind == "set" and str(op.get("key")) in ("name", "author", "notes")):
+        return _tree_change(text, rel, path, op, tree, known=known)
     ed = ListEditor(text, file=rel, base_dir=path.parent)
-    system = ed.system
+    gs = ed.game
+    variant = "variant" in gs.add_options  # a published deck becomes a variant when changed
     if kind == "add":
         item = str(op.get("item") or "").strip()
         if not item:
             raise UsageError("name the card or troop to add")
-        if system == "kensei":
+        if "models" in gs.add_options:
             models = _int(op["models"], "models") if op.get("models") not in (None, "") else None
             c = ed.add(item, models=models)
+        elif "player" in gs.add_options:
+            units = _int(op["count"], "units", 1, 99) if op.get("count") not in (None, "") else None
+            c = ed.add(item, units, player=str(op.get("player") or "").strip() or None)
         else:
-            c = ed.add(item, _int(op.get("count") or 1, "count", 1, 1000), variant=system == "satsuma")
+            c = ed.add(item, _int(op.get("count") or 1, "count", 1, 1000), variant=variant)
         return ed.text, c.notes, ed.check(), None
-    if kind == "copies" and system not in ("kensei", "senji"):  # type the number of copies of a card
+    if kind == "copies" and gs.layout == "cards":  # type the number of copies of a card
         item = str(op.get("item") or "").strip()
         want = _int(op.get("value"), "copies", 0, 1000)
         have = _copies_of(ed, item)
         if want > have:
-            c = ed.add(item, want - have, variant=system == "satsuma")
+            c = ed.add(item, want - have, variant=variant)
         elif want < have:
-            c = ed.remove(item, have - want, variant=system == "satsuma")
+            c = ed.remove(item, have - want, variant=variant)
         else:
             return ed.text, [], ed.check(), None
         return ed.text, c.notes, ed.check(), None
-    if kind == "remove" and system not in ("kensei", "senji"):
+    if kind == "remove" and gs.layout != "units":
         item = str(op.get("item") or "").strip()
-        n = None if op.get("all") not in (None, "", False, "0") else _int(op.get("count") or 1, "count", 1, 1000)
-        c = ed.remove(item, n, variant=system == "satsuma")
+        if gs.layout == "cards":
+            n = None if op.get("all") not in (None, "", False, "0") else _int(op.get("count") or 1, "count", 1, 1000)
+        else:
+            n = 1
+        c = ed.remove(item, n, variant=variant) if variant else ed.remove(item, n)
         return ed.text, c.notes, ed.check(), None
-    if kind == "set" and str(op.get("key")) not in ("name", "author", "notes") \
-            and not (system == "kensei" and op.get("key") == "general" and not str(op.get("value") or "").strip()):
+    if kind == "set" and str(op.get("key")) not in ("name", "author", "notes"):
         c = ed.set(str(op.get("key") or ""), "" if op.get("value") is None else str(op.get("value")))
         return ed.text, c.notes, ed.check(), None
     return _tree_change(text, rel, path, op, None, ed)
 
 
-def _tree_change(text, rel, path, op, tree=None, ed=None):
+def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
     """A change made in the round-trip tree (``tree``: the one ``text`` reads to, if known)."""
     from builder.catalog.loader import load_catalog
     from builder.lists.document import parse_list
     from builder.lists.edit import _rt, dump_roundtrip
+    from builder.systems import get
 
     if ed is not None:
         system, catalog = ed.system, ed.catalog
     else:
-        doc = parse_list(text, rel, base_dir=path.parent)
-        system, catalog = doc.system, load_catalog(doc.system, list(doc.packs))
-        quick = _models_in_place(text, doc, op) if system == "kensei" else None
+        if known is not None:
+            doc, catalog = known[0], known[1]
+        else:
+            doc = parse_list(text, rel, base_dir=path.parent)
+            catalog = load_catalog(doc.system, list(doc.packs))
+        system = doc.system
+        quick = _models_in_place(text, doc, op) if get(system).layout == "units" else None
         if quick is not None:  # the +/- of a unit: one number changed where it is written
             new, notes = quick
             return new, notes, _validate(new, rel, path, catalog), None
@@ -234,23 +241,23 @@ def _tree_change(text, rel, path, op, tree=None, ed=None):
 
 
 def _copies_of(ed, item: str) -> int:
-    """Copies of a card in the list (its lines under cards or deck; the published Satsuma deck
-    counted card by card)."""
-    from builder.lists.edit import keys_naming
+    """Copies of a card in the list, as the builder shows them (a published deck counted card
+    by card)."""
     from builder.systems.base import same_as as _same
-    from builder.systems.cards import copies as _copies
 
+    gs = ed.game
     data = ed.data
-    pick = ed.game.resolve(ed.catalog, item, data)
-    holder = data.get(pick.field)
-    if ed.system == "satsuma" and not isinstance(holder, dict) and "deck" in data:
-        side = str(data.get("side", "")).lower()
-        return sum(1 for c in ed.catalog.entries("cards") if c.side == side and c.name == pick.name)
-    if isinstance(holder, list):
-        return sum(1 for a in holder if _same(pick, ed.catalog)(a))
-    if not isinstance(holder, dict):
-        return 0
-    return _copies(holder, keys_naming(holder, _same(pick, ed.catalog)))
+    pick = gs.resolve(ed.catalog, item, data)
+    same = _same(pick, ed.catalog)
+    total = 0
+    for key, _section, items in gs.held(data, ed.catalog):
+        if key != pick.field:
+            continue
+        for name, value in items:
+            if same(name):
+                total += int(value.get("count", 1)) if isinstance(value, dict) else (
+                    int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
+    return total
 
 
 def _models_in_place(text: str, doc, op: dict):
@@ -294,15 +301,16 @@ def _models_in_place(text: str, doc, op: dict):
     return "".join(lines), [f"{name}: {n} models"]
 
 
-def _validate(text: str, rel: str, path: Path, catalog) -> None:
-    from builder.lists.document import parse_list
-    from builder.systems import rules_module
-
+def _validate(text: str, rel: str, path: Path, catalog):
+    """The check result of the new ``text`` (with ``doc`` and ``catalog`` attached); a text that
+    no longer reads as a list raises ``ListError`` (wrong shapes), and nothing is written."""
     from builder.check import check_doc
+    from builder.lists.document import parse_list
 
     doc = parse_list(text, rel, base_dir=path.parent)
-    rules_module(doc.system).load_list(doc, catalog)  # wrong shapes: ListError, nothing written
-    return check_doc(doc, catalog=catalog)
+    result = check_doc(doc, catalog=catalog)
+    result.doc, result.catalog = doc, catalog
+    return result
 
 
 # -- the operations ---------------------------------------------------------------------------
@@ -346,7 +354,7 @@ def _as_map(troops, i):
 
 def apply_op(system: str, data, catalog, op: dict) -> list[str]:
     """Change the round-trip tree ``data`` as ``op`` says; returns what was done."""
-    from builder.lists.edit import delete_key, set_key, set_key_ordered
+    from builder.lists.edit import delete_key, set_key_ordered
     from builder.systems import get
     from builder.systems.base import text_value
 
@@ -356,13 +364,13 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
         item = str(op.get("item") or "").strip()
         if not item:
             raise UsageError("name the card or troop to add")
-        if system == "kensei":
+        if "models" in gs.add_options:
             n = _int(op["models"], "models") if op.get("models") not in (None, "") else None
             return gs.add(data, catalog, item, models=n)[0]
         n = _int(op.get("count") or 1, "count", 1, 1000)
         return gs.add(data, catalog, item, n, variant=True)[0]
     if kind == "remove":
-        if system == "kensei":
+        if gs.layout == "units":
             troops, i = _troop_at(data, op.get("index"))
             gone = troops[i]
             del troops[i]
@@ -372,8 +380,8 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
         n = None if op.get("all") else _int(op.get("count") or 1, "count", 1, 1000)
         return gs.remove(data, catalog, item, n, variant=True)
     if kind == "duplicate":  # one more unit like this one, right below it
-        if system != "kensei":
-            raise UsageError("duplicate applies to kensei units; cards take +")
+        if gs.layout != "units":
+            raise UsageError(f"duplicate applies to units of models, not to {system} {gs.what}s; cards take +")
         troops, i = _troop_at(data, op.get("index"))
         twin = copy.deepcopy(troops[i])
         if isinstance(twin, dict) and hasattr(twin, "ca"):
@@ -382,8 +390,8 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
         name = twin.get("troop") if isinstance(twin, dict) else twin
         return [f"added another {name}"]
     if kind == "models":
-        if system != "kensei":
-            raise UsageError("models apply to kensei troops")
+        if gs.layout != "units":
+            raise UsageError(f"models apply to units, not to {system} {gs.what}s")
         troops, i = _troop_at(data, op.get("index"))
         m = _as_map(troops, i)
         delta = op.get("delta")
@@ -400,8 +408,8 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
                 m.insert(1, "models", n)
         return [f"{m.get('troop')}: {n} model{'s' * (n != 1)}"]
     if kind == "troop":
-        if system != "kensei":
-            raise UsageError("troop settings apply to kensei lists")
+        if gs.layout != "units":
+            raise UsageError(f"troop settings apply to units, not to {system} {gs.what}s")
         troops, i = _troop_at(data, op.get("index"))
         m = _as_map(troops, i)
         fld = str(op.get("field"))
@@ -435,21 +443,18 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
             if key in data:
                 delete_key(data, key)
             return [f"removed {key}"]
-        if system == "kensei":
-            v = gs.set_value(catalog, key, value)[0]
-            set_key(data, key, v)
-            return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"]
-        v, note = gs.set_value(catalog, key, value)
-        if v is None:
-            if key in data:
-                delete_key(data, key)
-            return [f"removed {key}"] + ([note] if note else [])
-        set_key_ordered(data, key, v, gs.list_keys)
-        return [f"set {key} = {v}"] + ([note] if note else [])
+        return gs.set(data, catalog, key, value)[0]
+    if kind == "part":
+        where = op.get("where")
+        if isinstance(where, str):
+            where = tuple(int(x) if x.isdigit() else x for x in where.split("/") if x)
+        if not isinstance(where, (list, tuple)) or not where:
+            raise UsageError("say which part to change (where)")
+        return gs.set_part(data, catalog, tuple(where), str(op.get("field") or ""), op.get("value"))
     if kind == "house_rule":
         return _house_rule(system, data, catalog, str(op.get("key") or ""), op.get("value"))
     raise UsageError(f"unknown change '{kind}'",
-                     "one of add, remove, copies, models, duplicate, troop, set, house_rule")
+                     "one of add, remove, copies, models, duplicate, troop, part, set, house_rule")
 
 
 def _fix_general(data, catalog) -> None:

@@ -21,19 +21,23 @@ CARDS = (("poker", "Poker 63.5 x 88.9 mm"), ("bridge", "Bridge 57 x 89 mm"), ("m
          ("tarot", "Tarot 70 x 120 mm"))
 BLEEDS = (("0", "none"), ("1.5", "narrow 1.5 mm"), ("3", "wide 3 mm"))
 DUPLEX = (("", "fronts only"), ("long", "duplex, long edge"), ("short", "duplex, short edge"))
-CARD_SYSTEMS = ("senshiai", "herocard", "satsuma")
+LAYOUTS = (("duplex", "backs on the next page"), ("fold", "fold: front and back side by side"),
+           ("separate", "all fronts, then all backs"))
 MAX_PAGES_PREVIEW = 12
 _PDFIUM = threading.Lock()  # pdfium is not thread-safe: one page at a time in the whole process
 
 
 def options_from(params, system: str) -> dict:
     """Render options from query parameters; anything else is refused."""
+    from builder.systems import get
+
+    prints = get(system).prints  # cards, roster or setup
     opts: dict = {}
     paper = str(params.get("paper") or "a4").lower()
     if paper not in dict(PAPERS):
         raise UsageError(f"unknown paper '{paper}'", "a4 or letter")
     opts["paper"] = paper
-    if system in CARD_SYSTEMS:
+    if prints == "cards":
         card = str(params.get("card") or "poker").lower()
         if card not in dict(CARDS):
             raise UsageError(f"unknown card size '{card}'", "poker, bridge, mini or tarot")
@@ -48,14 +52,37 @@ def options_from(params, system: str) -> dict:
         duplex = str(params.get("duplex") or "")
         if duplex not in dict(DUPLEX):
             raise UsageError(f"unknown duplex '{duplex}'", "long or short")
-        if duplex:
-            opts["backs"] = True
-            opts["duplex"] = duplex
+        layout = str(params.get("layout") or "duplex").lower()
+        if layout not in dict(LAYOUTS):
+            raise UsageError(f"unknown layout '{layout}'", "duplex, fold or separate")
+        opts["backs"] = bool(duplex) or layout != "duplex"  # fold and separate print the backs
+        if opts["backs"]:
+            opts["duplex"] = duplex or "long"
+        if layout != "duplex":
+            opts["layout"] = layout
+        gutter = str(params.get("gutter") or "").strip()
+        if gutter:
+            opts["gutter"] = _number(gutter, "gutter", 0, 50, "mm between neighbouring cards, such as 0 or 3")
+        for axis in ("x", "y"):
+            v = str(params.get(f"scale_{axis}") or "").strip()
+            if v and _number(v, f"scale {axis}", 0.8, 1.2, "a factor such as 1.01") != 1.0:
+                opts[f"scale_{axis}"] = _number(v, f"scale {axis}", 0.8, 1.2, "")
+        opts["cut_lines"] = _on(params.get("cut_lines"))
         opts["marks"] = _on(params.get("marks", "on"))
         opts["ink_saver"] = _on(params.get("ink_saver"))
-    elif system == "kensei":
+    elif prints == "roster":
         opts["unit_cards"] = _on(params.get("unit_cards"))
     return opts
+
+
+def _number(text: str, what: str, low: float, high: float, example: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise UsageError(f"{what} must be a number, not '{text}'", example or None) from None
+    if not low <= v <= high:
+        raise UsageError(f"{what} must be between {low:g} and {high:g}, not {v:g}", example or None)
+    return v
 
 
 def _on(v) -> bool:

@@ -11,10 +11,11 @@ from pathlib import Path
 
 from builder.web.workspace import total_text
 
-UNIT = {"kensei": "AP"}
-SECTIONS = {"kensei": ("troops",), "senshiai": ("cards",), "satsuma": ("cards",),
-            "herocard": ("action_cards", "attribute_cards"), "senji": ()}
-TYPE_FIELD = {"kensei": "troop_type", "senshiai": "type", "herocard": "kind", "satsuma": "suit"}
+def game(system: str):
+    """The ``GameSystem`` of a list's system."""
+    from builder.systems import get
+
+    return get(system)
 
 
 def pretty_source(src) -> str:
@@ -70,18 +71,9 @@ def verdict(res) -> str:
 
 def header(system: str, res) -> dict:
     s = res.summary or {}
+    t = game(system).tally(s)
     h = {"system": system, "verdict": verdict(res), "total_text": total_text(system, s),
-         "counts": res.counts(), "total": None, "limit": None, "left": None, "unit": UNIT.get(system, "cards")}
-    if system == "kensei":
-        h.update(total=num(s.get("points")), limit=num(s.get("limit")))
-    elif system == "senshiai":
-        h.update(total=s.get("cards"), limit=s.get("size") if s.get("size") is not None else s.get("max_cards"))
-    elif system == "herocard":
-        h.update(total=s.get("hero_points"), limit=s.get("max_hero_points"), unit="hero points")
-    elif system == "satsuma":
-        h.update(total=s.get("cards"), limit=None)
-    elif system == "senji":
-        h.update(total=s.get("players"), unit="players")
+         "counts": res.counts(), "total": num(t["total"]), "limit": num(t["limit"]), "left": None, "unit": t["unit"]}
     if isinstance(h["total"], (int, float)) and isinstance(h["limit"], (int, float)):
         h["left"] = num(h["limit"] - h["total"])
     return h
@@ -107,20 +99,17 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 got.append(f)
         return got
 
-    if system == "kensei":
-        from builder.rules.kensei import entry_points, load_list
-
-        lst, _ = load_list(doc, catalog)
-        rules = res.house_rules
-        troops = data.get("troops") or []
+    gs = game(system)
+    if gs.layout == "units":
+        costs = gs.unit_costs(doc, catalog, res.house_rules)
+        troops = data.get(gs.entries[0]) or []
         for i, t in enumerate(troops):
             written = t.get("troop") if isinstance(t, dict) else t
-            e = lst.entries[i] if i < len(lst.entries) else None
-            cost, known = (entry_points(e, rules) if e is not None else (0, False))
+            e, cost, known = costs[i] if i < len(costs) else (None, 0, False)
             troop = getattr(e, "troop", None)
             out.append({
                 "index": i, "key": str(written), "name": getattr(troop, "name", None) or str(written),
-                "id": getattr(troop, "id", None), "section": "troops",
+                "id": getattr(troop, "id", None), "section": gs.browse_sections[0],
                 "count": int(t.get("models", 1) or 1) if isinstance(t, dict) else 1,
                 "count_label": "models", "cost": num(cost) if known else None,
                 "led_by": t.get("led_by") if isinstance(t, dict) else None,
@@ -128,72 +117,36 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 "leader": bool(getattr(troop, "leader", False)),
                 "general": bool(troop is not None and data.get("general")
                                 and fold(data.get("general")) == fold(troop.name)),
-                "type": getattr(troop, "troop_type", None) or "", "cls": getattr(troop, "troop_class", None) or "",
-                "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "troops" and loc[1] == i),
+                "type": gs.entry_type(troop), "cls": getattr(troop, "troop_class", None) or "",
+                "findings": take(lambda loc, i=i, f=gs.entries[0]: len(loc) >= 2 and loc[0] == f and loc[1] == i),
             })
-    elif system in ("senshiai", "satsuma", "herocard"):
-        sections = {"senshiai": [("cards", "cards")], "satsuma": [("cards", "cards")],
-                    "herocard": [("attributes", "attribute_cards"), ("deck", "action_cards")]}[system]
-        for field, section in sections:
-            holder = data.get(field)
-            if system == "satsuma" and field == "cards" and not isinstance(holder, dict) and "deck" in data:
-                side = str(data.get("side", "")).lower()
-                holder = {}
-                for c in catalog.entries("cards"):
-                    if c.side == side:
-                        holder[c.name] = holder.get(c.name, 0) + 1
-            items = list(holder.items()) if isinstance(holder, dict) else [(a, 1) for a in (holder or [])]
+    elif gs.layout == "cards":
+        for field, section, items in gs.held(data, catalog):
             for key, value in items:
                 entry = catalog.find(section, str(key))
                 count = int(value.get("count", 1)) if isinstance(value, dict) else (
                     int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
+                fixed = field in gs.fixed_keys  # given by another choice (a hero's attribute cards)
                 out.append({
                     "index": None, "key": str(key), "name": getattr(entry, "name", None) or str(key),
                     "id": getattr(entry, "id", None), "section": section, "field": field,
-                    "count": count, "count_label": "copies" if field != "attributes" else "",
-                    "attribute": field == "attributes", "cost": _cost(entry),
-                    "type": _type(system, entry) or ("custom" if isinstance(value, dict) else ""),
+                    "count": count, "count_label": "" if fixed else "copies",
+                    "attribute": fixed, "cost": _cost(entry),
+                    "type": gs.entry_type(entry) or ("custom" if isinstance(value, dict) else ""),
                     "custom": isinstance(value, dict),
                     "findings": take(lambda loc, key=key, field=field: len(loc) >= 2 and loc[0] == field
                                      and str(loc[1]) == str(key)),
                 })
-    elif system == "senji":
-        for i, p in enumerate(data.get("players") or []):
-            if not isinstance(p, dict):
-                continue
-            out.append({"index": i, "key": str(i), "name": str(p.get("name") or f"Player {i + 1}"),
-                        "id": None, "section": None, "count": None, "count_label": "",
-                        "detail": _player_detail(p),
-                        "type": "player", "cost": None,
+    elif gs.layout == "players":
+        for seat in gs.seats(data):
+            i = seat["index"]
+            out.append({"index": i, "key": str(i), "name": seat["name"], "id": None, "section": None, "count": None,
+                        "count_label": "", "seat": seat, "type": "player", "cost": None,
                         "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i)})
     rest = [f for i, f in enumerate(findings) if i not in used]
     for f in findings:
         f.pop("_loc", None)
     return out, rest
-
-
-def _player_detail(p: dict) -> str:
-    """A Senji player as a line: family, samurai and provinces with their units."""
-    parts = []
-    if p.get("family"):
-        parts.append(f"family {p['family']}")
-    if p.get("samurai"):
-        parts.append(f"samurai {p['samurai']}")
-    provinces = []
-    for pr in p.get("provinces") or []:
-        if isinstance(pr, dict):
-            extra = []
-            units = pr.get("units")
-            if isinstance(units, int):
-                extra.append(f"{units} unit{'s' * (units != 1)}")
-            if pr.get("samurai"):
-                extra.append("samurai")
-            provinces.append(str(pr.get("province", "?")) + (f" ({', '.join(extra)})" if extra else ""))
-        else:
-            provinces.append(str(pr))
-    if provinces:
-        parts.append("provinces " + ", ".join(provinces))
-    return " · ".join(parts)
 
 
 def _cost(entry):
@@ -205,28 +158,7 @@ def _cost(entry):
 
 
 def _type(system: str, entry) -> str:
-    if entry is None:
-        return ""
-    if system == "herocard":
-        kind = getattr(entry, "kind", None)
-        if kind:
-            return str(kind)
-        attr = getattr(entry, "attribute", None)
-        return f"attribute: {attr}" if attr else ""
-    if system == "satsuma":
-        return _suit(getattr(entry, "printed", None))
-    return str(getattr(entry, TYPE_FIELD.get(system, "type"), None) or "")
-
-
-SATSUMA_SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
-                 "W": "weapons", "E": "escape"}
-
-
-def _suit(printed) -> str:
-    """A Satsuma card's suit from its printed code (``F5`` -> force)."""
-    if not printed:
-        return ""
-    return SATSUMA_SUITS.get(str(printed)[:1].upper(), "")
+    return game(system).entry_type(entry)
 
 
 def house_rules(catalog, res) -> list[dict]:
@@ -249,22 +181,8 @@ def house_rules(catalog, res) -> list[dict]:
 # -- the catalog beside the list ------------------------------------------------------------------
 
 def catalog_entries(doc, catalog) -> list:
-    """(section, entry) pairs a list of this system may take."""
-    system = doc.system
-    out = []
-    for section in SECTIONS.get(system, ()):
-        for e in catalog.entries(section):
-            if system == "satsuma" and getattr(e, "side", None) != str(doc.data.get("side", "")).lower():
-                continue
-            out.append((section, e))
-    if system == "satsuma":  # one row per card name (the published decks repeat some)
-        seen, uniq = set(), []
-        for s, e in out:
-            if e.name not in seen:
-                seen.add(e.name)
-                uniq.append((s, e))
-        out = uniq
-    return out
+    """(section, entry) pairs the builder shows beside a list, one per name."""
+    return game(doc.system).browse(doc.data, catalog)
 
 
 def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80) -> dict:
@@ -279,34 +197,32 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
     except ValueError:
         cost = None
     found = library_options(ed, search=q.strip() or None, max_cost=cost, only_ok=addable == "yes")
+    gs = game(system)
     rows, types = [], set()
-    clan = str(doc.data.get("clan", "")).lower()
     seen = set()
     for o in found:
         entry = ed.catalog.find(o.section, o.id)
-        if system == "satsuma" and getattr(entry, "side", None) != str(doc.data.get("side", "")).lower():
+        if entry is not None and not gs.offers(doc.data, entry):
             continue
         if (o.section, o.name) in seen:
             continue
         seen.add((o.section, o.name))
-        t = _type(system, entry)
+        t = gs.entry_type(entry)
         types.add(t)
         if kind and t != kind:
             continue
         if addable == "no" and o.ok:
             continue
-        clans = list(getattr(entry, "clans", []) or [])
+        extra = gs.option_extra(doc.data, entry) if entry is not None else {}
+        if extra.get("unit_cost") is not None:
+            extra["unit_cost"] = num(extra["unit_cost"])
         rows.append({"section": o.section, "id": o.id, "name": o.name, "type": t,
                      "cost": num(o.cost) if o.cost is not None else _cost(entry),
-                     "unit_cost": num(entry.cost) if system == "kensei" and getattr(entry, "cost", None) is not None
-                     else None,
-                     "count": o.count, "clans": clans, "own_clan": system == "kensei" and clan in clans,
-                     "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
+                     "unit_cost": None, "clans": [], "own_clan": False, **extra,
+                     "count": o.count, "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
                      "after": _left_text(o.left, o.unit), "origin": o.origin,
                      "example": ed.catalog.is_example(o.section, entry) if entry is not None else False})
-    if system == "kensei":  # the list's own clan first, then troops for any clan, then the rest
-        rows.sort(key=lambda r: (0 if r["own_clan"] else 1 if ("any" in r["clans"] or not r["clans"]) else 2,
-                                 not r["can"], r["name"]))
+    rows.sort(key=gs.option_rank)
     return {"rows": rows[:limit], "more": max(0, len(rows) - limit), "types": sorted(types - {""})}
 
 
@@ -348,58 +264,36 @@ def entry_detail(catalog, section: str, name: str) -> dict | None:
             "example": catalog.is_example(section, e) if hasattr(catalog, "is_example") else False}
 
 
-def list_view(rel: str, path: Path, text: str):
-    """(doc, catalog, result, view dict) of a list file's text."""
+def list_view(rel: str, path: Path, text: str, known=None):
+    """(doc, catalog, result, view dict) of a list file's text (``known``: its doc, catalog and
+    check result, when the editor has them already)."""
     from builder.catalog.loader import load_catalog
     from builder.check import check_doc
     from builder.lists.document import parse_list
     from builder.web.editing import version_of
 
-    doc = parse_list(text, rel, base_dir=path.parent)
-    catalog = load_catalog(doc.system, list(doc.packs))
-    res = check_doc(doc, catalog=catalog)
+    if known is not None:
+        doc, catalog, res = known
+    else:
+        doc = parse_list(text, rel, base_dir=path.parent)
+        catalog = load_catalog(doc.system, list(doc.packs))
+        res = check_doc(doc, catalog=catalog)
     ents, general = entries(doc, catalog, res)
     view = {"path": rel, "system": doc.system, "name": doc.name or Path(rel).stem, "notes": doc.notes or "",
             "author": doc.author or "", "version": version_of(text), "header": header(doc.system, res),
             "entries": ents, "general_findings": general, "summary": {k: num(v) for k, v in res.summary.items()},
             "house_rules": house_rules(catalog, res), "settings": settings(doc, catalog),
-            "standard_deck": doc.system == "satsuma" and "deck" in doc.data,
+            "standard_deck": game(doc.system).published(doc.data), "layout": game(doc.system).layout,
+            "list_title": game(doc.system).list_title, "cost_unit": game(doc.system).cost_unit,
+            "browse": bool(game(doc.system).browse_sections), "prints": game(doc.system).prints,
+            "game_name": game(doc.system).name,
             "editable": path.suffix.lower() != ".json"}
     return doc, catalog, res, view
 
 
 def settings(doc, catalog) -> list[dict]:
     """The list-level values a person may change (name aside), with their choices."""
-    d = doc.data
-    s = doc.system
-    out = []
-    if s == "kensei":
-        out.append({"key": "points", "label": "Battle size (AP)", "value": d.get("points", ""), "type": "number"})
-        out.append({"key": "clan", "label": "Clan", "value": d.get("clan", ""),
-                    "choices": [(e.id, e.name) for e in catalog.entries("clans")]})
-        out.append({"key": "commander", "label": "Commander", "value": d.get("commander", "hatamoto"),
-                    "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]})
-        out.append({"key": "occult", "label": "Occult rules", "value": str(bool(d.get("occult"))).lower(),
-                    "choices": [("false", "no"), ("true", "yes")]})
-        leaders = []
-        for t in d.get("troops") or []:
-            n = t.get("troop") if isinstance(t, dict) else t
-            tr = catalog.find("troops", str(n)) if n else None
-            if tr is not None and getattr(tr, "leader", False) and (tr.name, tr.name) not in leaders:
-                leaders.append((tr.name, tr.name))
-        out.append({"key": "general", "label": "General", "value": d.get("general", ""),
-                    "choices": [("", "(the list's hero)")] + leaders})
-    elif s == "senshiai":
-        out.append({"key": "size", "label": "Agreed deck size", "value": d.get("size", ""), "type": "number",
-                    "placeholder": "any"})
-    elif s == "herocard":
-        out.append({"key": "hero", "label": "Hero", "value": d.get("hero", ""),
-                    "choices": [(e.name, e.name) for e in catalog.entries("heroes")]})
-        out.append({"key": "max_hero_points", "label": "Hero point limit", "value": d.get("max_hero_points", ""),
-                    "type": "number"})
-    elif s == "satsuma":
-        out.append({"key": "side", "label": "Side", "value": d.get("side", ""),
-                    "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]})
+    out = game(doc.system).builder_settings(doc.data, catalog)
     for o in out:
         o["value"] = "" if o["value"] is None else str(o["value"])
         if "choices" in o and o["value"] and all(o["value"] != c[0] for c in o["choices"]):

@@ -54,25 +54,10 @@ class ListInfo:
 
 def total_text(system: str, summary: dict) -> str:
     """The one-line total a person reads: ``380 / 400 AP``, ``46 cards``..."""
-    s = summary or {}
-    if system == "kensei":
-        return f"{_n(s.get('points', 0))} / {_n(s.get('limit', 0))} AP"
-    if system == "herocard":
-        hp = s.get("hero_points")
-        return (f"{_n(hp) if hp is not None else '?'} / {_n(s.get('max_hero_points'))} hero points, "
-                f"{_n(s.get('action_cards', 0))} action cards")
-    if system == "senji":
-        return f"{_n(s.get('players', 0))} players"
-    if system == "senshiai":
-        size = s.get("size")
-        return f"{_n(s.get('cards', 0))} / {_n(size if size is not None else s.get('max_cards', '?'))} cards"
-    return f"{_n(s.get('cards', 0))} cards"
+    from builder.systems import get
 
+    return get(system).total_text(summary or {})
 
-def _n(v) -> str:
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
 
 
 class Workspace:
@@ -129,17 +114,19 @@ class Workspace:
     def rel(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
-    def check_packs(self, path: Path, text: str | None = None) -> None:
-        """Refuse a list whose ``packs:`` name files outside the workspace."""
+    def check_packs(self, path: Path, text: str | None = None, doc=None) -> None:
+        """Refuse a list whose ``packs:`` name files outside the workspace (``doc``: the list
+        already parsed, when it is)."""
         from builder.lists.document import parse_list
         from builder.yamlio import read_text
 
-        if text is None:
-            text = read_text(path, display=self.rel(path))
-        try:
-            doc = parse_list(text, self.rel(path), base_dir=path.parent)
-        except DaimyoError:
-            return  # the loader reports what is wrong; nothing is read from a pack
+        if doc is None:
+            if text is None:
+                text = read_text(path, display=self.rel(path))
+            try:
+                doc = parse_list(text, self.rel(path), base_dir=path.parent)
+            except DaimyoError:
+                return  # the loader reports what is wrong; nothing is read from a pack
         for p in doc.packs:
             try:
                 real = Path(p).resolve()
