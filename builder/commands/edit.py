@@ -208,8 +208,7 @@ def register(app) -> None:
         their type. A rule the addition breaks is named at once.
         """
         try:
-            _game_of(file).check_options("add", {"count": count, "models": models, "led_by": led_by,
-                                                 "standard": standard, "variant": variant, "player": player})
+            # the editor checks the options against the list's system (read once)
             ed, change = edit_file(file, lambda ed: ed.add(item, count, models=models, led_by=led_by,
                                                           standard=standard, variant=variant, player=player))
         except DaimyoError as exc:
@@ -228,13 +227,15 @@ def register(app) -> None:
         from builder.errors import UsageError
 
         try:
-            _game_of(file).check_options("remove", {"count": count, "all": all_, "variant": variant})
-            if all_ and count is not None:
-                raise UsageError("give --count or --all, not both")
-            if count is not None and count < 1:
-                raise UsageError(f"--count must be at least 1, not {count}")
-            n = None if all_ else (1 if count is None else count)
-            ed, change = edit_file(file, lambda ed: ed.remove(item, n, variant=variant))
+            def remove(ed):
+                ed.game.check_options("remove", {"count": count, "all": all_, "variant": variant})
+                if all_ and count is not None:
+                    raise UsageError("give --count or --all, not both")
+                if count is not None and count < 1:
+                    raise UsageError(f"--count must be at least 1, not {count}")
+                return ed.remove(item, None if all_ else (1 if count is None else count), variant=variant)
+
+            ed, change = edit_file(file, remove)
         except DaimyoError as exc:
             fail(exc)
         _print_change(ed, change)

@@ -194,13 +194,37 @@ class ListEditor:
         from builder.lists.compare import compare
 
         before = self.check()
-        tree = self._tree()
-        notes, target = edit(tree)
-        state = self._read(dump_roundtrip(tree))
+        state = self._spliced(edit)
+        if state is None:
+            tree = self._tree()
+            notes, target = edit(tree)
+            state = self._read(dump_roundtrip(tree))
+        else:
+            state, notes, target = state
         self._undo.append(self.text)
         self._redo.clear()
         self._state = state
         return Change(list(notes), compare(before, self.check(), target), target)
+
+    def _spliced(self, edit):
+        """A big list: ``edit`` run on a plain tree and written into the text as small changes
+        (``builder.lists.splice``); ``(state, notes, target)``, or None to take the round-trip path."""
+        from builder.lists import splice
+
+        if len(self.text) < splice.MIN_CHARS:
+            return None
+        tree = splice.build_tree(self._state.doc.data)
+        notes, target = edit(tree)  # an edit that cannot be done raises here as on the other path
+        text = splice.splice_edit(self.text, self._state.doc, tree)
+        if text is None:
+            return None
+        try:
+            state = self._read(text)
+        except DaimyoError:
+            return None
+        if not splice.same(state.doc.data, splice.plain(tree)):
+            return None
+        return state, notes, target
 
     @property
     def game(self):

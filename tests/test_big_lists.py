@@ -1,0 +1,130 @@
+"""Edits of big lists: the text changes where the edit is, everything else is kept, and no
+round trip of the whole document is needed (edits stay linear in the list's size)."""
+
+import shutil
+
+import pytest
+
+from conftest import ROOT
+
+from builder.lists import splice
+from builder.lists.editor import ListEditor
+
+TROOPS = ["Samurai Yari", "Yari Ashigaru", "Samurai Dai-Katana", "Yumi Samurai"]
+
+
+def kensei_text(n: int) -> str:
+    lines = ["# a big army\nsystem: kensei\nname: Big   # the name\nclan: buke\npoints: 200\ncommander: hatamoto\n",
+             "troops:\n  - troop: Taisho Buke   # the general\n"]
+    for i in range(n):
+        lines.append(f"  # unit {i}\n  - troop: {TROOPS[i % 4]}\n    models: {3 + i % 4}\n")
+    lines.append("# the end\n")
+    return "".join(lines)
+
+
+def senshiai_text(n: int) -> str:
+    """A deck with ``n`` invented lines (no catalog card: the check reports them) and the
+    example pack's cards under comment headings."""
+    out = ["system: senshiai\nname: Big deck\npacks: [packs/senshiai-example.yaml]\nsize: 50\ncards:\n",
+           "  Capital of the North: 1\n  # terrains\n  Rice Fields: 4\n  Fishing Harbor: 3\n  # troops\n"
+           "  Warriors: 6\n"]
+    out += [f"  Invented card {i}: 1\n" for i in range(n)]
+    out.append("  # events\n  War Veterans: 4\n")
+    return "".join(out)
+
+
+@pytest.fixture
+def no_round_trip(monkeypatch):
+    """Fail when an edit reads the whole document into a round-trip tree."""
+    def refuse(self):
+        raise AssertionError("the whole list was read into a round-trip tree")
+    monkeypatch.setattr(ListEditor, "_tree", refuse)
+
+
+def test_kensei_add_remove_set_on_a_big_list_change_only_their_lines(tmp_path, no_round_trip):
+    text = kensei_text(2000)
+    assert len(text) > splice.MIN_CHARS
+    f = tmp_path / "army.yaml"
+    f.write_text(text, encoding="utf-8")
+    ed = ListEditor.open(f)
+    change = ed.add("samurai yari", models=5)
+    assert change.notes == ["added 5 Samurai Yari"]
+    # appended after the last item, before the comment that closes the file; nothing else moved
+    assert ed.text == text.replace("# the end\n", "  - troop: Samurai Yari\n    models: 5\n# the end\n")
+    ed.remove("Yumi Samurai")  # its last entry (unit 1999): the lines go, the comment above stays
+    assert "  # unit 1999\n  - troop: Samurai Yari\n    models: 5\n# the end\n" in ed.text
+    assert ed.text.count("Yumi Samurai") == text.count("Yumi Samurai") - 1
+    ed.set("points", "400")
+    ed.set("commander", "taisho")
+    assert ed.text.startswith("# a big army\nsystem: kensei\nname: Big   # the name\nclan: buke\npoints: 400\n"
+                              "commander: taisho\n")
+    ed.set("name", "Bigger")
+    assert "name: Bigger   # the name\n" in ed.text
+    ed.save()
+    assert f.read_text(encoding="utf-8") == ed.text
+    assert len(ed.data["troops"]) == 2001
+
+
+def test_senshiai_counts_on_a_big_deck(tmp_path, no_round_trip):
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
+    text = senshiai_text(1500)
+    f = tmp_path / "deck.yaml"
+    f.write_text(text, encoding="utf-8")
+    ed = ListEditor.open(f)
+    ed.add("warriors", 2)  # more copies on its line
+    assert "  # troops\n  Warriors: 8\n  Invented card 0: 1\n" in ed.text
+    ed.add("Mountain Pass", 2)  # a new terrain: after the last terrain, before the next heading
+    assert "  Fishing Harbor: 3\n  Mountain Pass: 2\n  # troops\n" in ed.text
+    ed.remove("Capital of the North")  # the line goes; the heading below stays
+    assert ed.text.startswith(text[:text.index("cards:\n") + 7] + "  # terrains\n  Rice Fields: 4\n")
+    ed.remove("War Veterans", None)
+    assert ed.text.endswith("  Invented card 1499: 1\n  # events\n")
+    assert ed.data["cards"]["Warriors"] == 8 and "Capital of the North" not in ed.data["cards"]
+
+
+# Every edit of the example lists, done in place and by a round trip of the whole document,
+# gives the same list.
+EDITS = {
+    "kensei-buke": [("add", ("Samurai Yari",), {"models": 4}), ("remove", ("Yumi Samurai",), {}),
+                    ("set", ("points", "300"), {}), ("set", ("occult", "true"), {}),
+                    ("set", ("name", "Renamed: a list"), {}), ("add", ("Taisho Buke",), {})],
+    "kensei-kuge": [("add", ("Yari Ashigaru",), {"models": 6}), ("set", ("commander", "taisho"), {})],
+    "senshiai-northern-host": [("add", ("Warriors",), {}), ("add", ("Mountain Pass",), {"count": 1}),
+                               ("remove", ("Capital of the North",), {}), ("remove", ("Warriors",), {"count": None}),
+                               ("set", ("size", "60"), {}), ("set", ("size", "none"), {})],
+    "herocard-samurai": [("add", ("Overhand Thrust",), {}), ("remove", ("Forfeiture",), {"count": None}),
+                         ("set", ("max_hero_points", "35"), {})],
+    "satsuma-samurai": [("set", ("name", "Rebels 'n' friends"), {})],
+    "senji-three-daimyo": [("add", ("Kyushu",), {"player": "Aiko"}), ("remove", ("Dewa",), {})],
+}
+
+
+@pytest.mark.parametrize("example", sorted(EDITS))
+def test_in_place_edits_give_the_list_a_round_trip_gives(example, tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
+    f = tmp_path / f"{example}.yaml"
+    shutil.copy(ROOT / "examples" / f"{example}.yaml", f)
+    results = {}
+    for limit in (0, 10 ** 9):  # in place wherever it can be; never
+        monkeypatch.setattr(splice, "MIN_CHARS", limit)
+        ed = ListEditor.open(f)
+        seen = []
+        for method, args, kwargs in EDITS[example]:
+            getattr(ed, method)(*args, **kwargs)
+            seen.append(ed.data)
+        results[limit] = seen
+    assert results[0] == results[10 ** 9]
+
+
+def test_in_place_edits_are_used_for_the_examples(tmp_path, monkeypatch, no_round_trip):
+    """Where the text allows (block style), the examples are edited in place too."""
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
+    monkeypatch.setattr(splice, "MIN_CHARS", 0)
+    f = tmp_path / "army.yaml"
+    shutil.copy(ROOT / "examples" / "kensei-buke.yaml", f)
+    before = f.read_text(encoding="utf-8")
+    ed = ListEditor.open(f)
+    ed.add("Yari Ashigaru", models=6)
+    ed.set("points", "300")
+    assert ed.text == before.replace("points: 200", "points: 300") + "  - troop: Yari Ashigaru\n    models: 6\n"
+    assert [c for c in before.splitlines() if "#" in c] == [c for c in ed.text.splitlines() if "#" in c]
