@@ -22,6 +22,10 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 # written as "- troop: NAME" with "models: N" is five). A list of 100,000 troops fits.
 MAX_VALUES = 1_000_000
 
+# Lines of a pasted text or Markdown list (entries, headers and keys): read in well under a
+# second; a bigger list is shared as YAML, JSON or a share code.
+MAX_TEXT_LINES = 10_000
+
 # Paper sizes accepted by print and aid, in millimetres (each side).
 MIN_PAPER_MM = 50.0
 MAX_PAPER_MM = 2000.0

@@ -13,14 +13,15 @@ _APOS = dict.fromkeys(map(ord, "\u2018\u2019\u02bc`"), "'")
 def normalize(name: str) -> str:
     """The key under which a name is looked up."""
     text = unicodedata.normalize("NFKC", str(name)).translate(_HYPHENS).translate(_APOS)
-    text = _SPACES.sub(" ", text).strip().casefold()
-    text = re.sub(r"\s*-\s*", "-", text)
+    text = " ".join(text.split()).casefold()  # runs of spaces as one (str.split: the same as \s+)
+    if "-" in text:  # no spaces around a hyphen
+        text = "-".join(part.strip() for part in text.split("-"))
     return text
 
 
 def loose(name: str) -> str:
     """A looser key: hyphens and spaces alike (``Dai-Katana`` = ``Dai Katana``)."""
-    return re.sub(r"[\s\-_]+", "", normalize(name))
+    return normalize(name).replace(" ", "").replace("-", "").replace("_", "")
 
 
 def slug(name: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import Diagnostic, ListError
-from builder.limits import number_problem
+from builder.limits import MAX_VALUES, number_problem
 from builder.names import did_you_mean
 from builder.yamlio import Positions, parse_yaml, read_text
 
@@ -59,6 +59,10 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
     if too_deep(text):  # every reader below is recursive
         raise ListError(too_deep_diag(file))
     parsed = _parse_simple(text, file)
+    from builder.limits import too_many_values_message, values_over
+
+    if parsed is _TOO_MANY or (parsed is None and text.count("\n") > 4 * MAX_VALUES):
+        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))
     if parsed is not None:
         data, pos = parsed
     else:
@@ -66,6 +70,8 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) ->
             data, pos = parse_yaml(text, file)
         except DaimyoError as exc:
             raise ListError(exc.diagnostics) from None
+    if values_over(data):
+        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))
     if data is None:
         raise ListError(Diagnostic(file, 1, 1, "empty document; a list needs at least 'system:'",
                                    hint="start with 'system: kensei' (or senshiai, herocard, senji, satsuma)"))
@@ -150,6 +156,9 @@ _SPECIAL = {"true": True, "True": True, "TRUE": True, "false": False, "False": F
 _PLAIN_START_BAD = set("-?:,[]{}#&*!|>%@`<=+.0123456789")
 
 
+_TOO_MANY = object()  # more lines than a list may hold values
+
+
 class _NotSimple(Exception):
     """The text is outside the subset ``_parse_simple`` reads."""
 
@@ -165,6 +174,8 @@ def _parse_simple(text: str, file: str):
         lines.append([n, len(raw) - len(content), content.rstrip(" ")])
     if not lines or lines[0][1] != 0:
         return None
+    if len(lines) > MAX_VALUES:  # each line of this subset holds a value at least: refused unread
+        return _TOO_MANY
     pos = Positions(file)
     try:
         reader = _SimpleReader(lines, pos)

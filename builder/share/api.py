@@ -30,6 +30,7 @@ class Imported:
     base_dir: Path
     notes: list[Note] = field(default_factory=list)
     raw: str | None = None  # the document's own text (YAML/JSON), for positions in messages
+    received: bool = False  # pasted or piped in (standard input): its packs are found by name only
 
     def warnings(self) -> list[str]:
         return [Diagnostic(self.file, n.line, n.col, n.message, severity=n.severity, hint=n.hint).format()
@@ -140,8 +141,9 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
 
     if source == "-":
         stream = stdin if stdin is not None else sys.stdin
-        text = stream.read()
-        return parse_source_text(text, "<stdin>", system, Path("."))
+        imp = parse_source_text(_read_stream(stream), "<stdin>", system, Path("."))
+        imp.received = True
+        return imp
     p = Path(source)
     try:
         exists = os.path.lexists(p)  # a device or a pipe too: read_text refuses it in one line
@@ -159,6 +161,27 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
                                  hint="give a list file, a share code (DMY1-...) or - for standard input"))
 
 
+def _read_stream(stream) -> str:
+    """Standard input, at most as large as a list file may be (MAX_FILE_BYTES): a pipe that
+    never ends (``yes |``, ``< /dev/zero``) is refused after that many bytes, not read on."""
+    from builder.limits import MAX_FILE_BYTES
+
+    raw = getattr(stream, "buffer", None)
+    data = raw.read(MAX_FILE_BYTES + 1) if raw is not None else stream.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise DaimyoError(Diagnostic("<stdin>", 0, 0, f"standard input too large: over {MAX_FILE_BYTES:,} bytes",
+                                     hint="split it into smaller lists"))
+    if isinstance(data, bytes):
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            before = data[:exc.start]
+            line = before.count(b"\n") + 1
+            col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+            raise DaimyoError(Diagnostic("<stdin>", line, col, "not UTF-8 text", hint="send the text as UTF-8")) from None
+    return data
+
+
 # -- exporting -----------------------------------------------------------------------------
 
 def check_imported(imp: Imported, extra_packs=()):
@@ -170,12 +193,13 @@ def check_imported(imp: Imported, extra_packs=()):
     from builder.lists.document import parse_list
     from builder.lists.dump import dump_list_yaml
 
+    rewritten = imp.raw is None
     text = imp.raw if imp.raw is not None else dump_list_yaml(imp.doc)
-    if imp.raw is None and imp.doc.get("packs"):
+    # a share code or a pasted list names packs only: it never reaches files outside the packs folders
+    names_only = imp.format == "code" or imp.received
+    if imp.doc.get("packs") and (imp.raw is None or names_only):
         from builder.packs.resolve import resolve_recorded
 
-        # a share code names packs only: it never reaches files outside the packs folders
-        names_only = imp.format == "code"
         found = {pk: resolve_recorded(pk, imp.doc, imp.base_dir, imp.doc.get("system"), names_only=names_only)
                  for pk in imp.doc["packs"]}
         missing = [pk for pk, path in found.items() if path is None]
@@ -192,9 +216,10 @@ def check_imported(imp: Imported, extra_packs=()):
             if kept:
                 doc = {**doc, "packs": kept}
             text = dump_list_yaml(doc)
+            rewritten = True
     doc = parse_list(text, imp.file, base_dir=imp.base_dir)
     res = check_doc(doc, list(extra_packs))
-    if imp.raw is None:  # line numbers of a re-written document would point nowhere
+    if rewritten:  # line numbers of a re-written document would point nowhere
         for f in res.findings:
             f.line = f.col = None
     return res

@@ -34,7 +34,11 @@ from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical
 from builder.share.schema import Note, field_of, schema
 
-_SEP = re.compile(r"\s+[-\u2010\u2011\u2012\u2013\u2014|]\s+")
+# Every pattern below runs in time linear in the line: a run of spaces is entered at its first
+# character only (the look-behind) and never given back (possessive ``++``), and the patterns
+# that read a count or a cost at the end of a line look at the end only (``_count_after``,
+# ``_cost_start``), never at every place a name could end.
+_SEP = re.compile(r"(?<!\s)\s++[-\u2010\u2011\u2012\u2013\u2014|]\s+")
 KEY_LINES = {
     "name": "name", "author": "author", "notes": "notes", "note": "notes", "packs": "packs",
     "pack": "packs", "house rules": "house_rules", "house_rules": "house_rules",
@@ -45,10 +49,36 @@ KEY_LINES = {
     "system": "system", "troops": "troops", "cards": "cards", "players": "players",
     "checked with": "checked_with", "checked_with": "checked_with",
 }
-_KEY_RE = re.compile(r"^(?P<key>[A-Za-z_ ]{3,20}?)\s*:(?P<value>.*)$")
+_KEY_RE = re.compile(r"^(?P<key>[A-Za-z_ ]{3,20}?)\s*+:(?P<value>.*)$")
+
+
+def _key_match(line: str):
+    """``_KEY_RE.match(line)``, without trying it where no key can be (no colon, or more
+    than a key's 20 characters before the colon)."""
+    i = line.find(":")
+    if i < 3 or line[20:i].strip():
+        return None
+    return _KEY_RE.match(line)
 SECTION_WORDS = {"deck", "decklist", "main", "maindeck", "mainboard", "cards", "troops", "army",
                  "players", "list", "action cards", "actions", "action deck"}
-_COST = re.compile(r"\s*[\(\[]\s*[0-9]+(?:[.,][0-9]+)?\s*(?:ap|pts?|points)?\s*[\)\]]\s*$", re.I)
+_COST = re.compile(r"[\(\[]\s*+[0-9]++(?:[.,][0-9]+)?\s*+(?:ap|pts?|points)?\s*+[\)\]]", re.I)
+
+
+def _cost_start(text: str) -> int:
+    """Where a cost written at the end of a name ('Samurai Yari (25 AP)') starts, spaces before
+    it included; -1 when there is none."""
+    body = text.rstrip()
+    if not body.endswith((")", "]")):
+        return -1
+    j = max(body.rfind("("), body.rfind("["))  # a cost holds no bracket: it opens at the last one
+    if j < 0 or not _COST.fullmatch(body, j):
+        return -1
+    return len(body[:j].rstrip())
+
+
+def _strip_cost(text: str) -> str:
+    j = _cost_start(text)
+    return text if j < 0 else text[:j]
 _NUM = r"([0-9]{1,7})"  # up to the number range (1,000,000); longer digits are part of a name
 _COUNT_PATTERNS = [
     re.compile(rf"^[\(\[]{_NUM}[\)\]]\s*[xX\u00d7*]?\s*(.+)$"),
@@ -56,13 +86,46 @@ _COUNT_PATTERNS = [
     re.compile(rf"^{_NUM}[xX\u00d7*](.+)$"),
     re.compile(rf"^[xX\u00d7]{_NUM}\s+(.+)$"),
 ]
-_COUNT_AFTER = [
-    re.compile(rf"^(.+?)\s*[xX\u00d7*]\s?{_NUM}$"),
-    re.compile(rf"^(.+?)\s+[\(\[]?{_NUM}[\)\]]?$"),
+# A count after the name: 'NAME x3' / 'NAME *3', and 'NAME 3' / 'NAME (3)'; read from the end
+# of the line (the count is at most 9 characters long)
+_COUNT_AFTER_TAIL = [
+    re.compile(rf"[xX\u00d7*]\s?{_NUM}$"),
+    re.compile(rf"\s[\(\[]?{_NUM}[\)\]]?$"),
 ]
 
 
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+def _count_after(text: str, which: int) -> tuple[int, str] | None:
+    """(count, name) of a count written after the name, or None."""
+    tail_start = max(0, len(text) - 12)
+    m = _COUNT_AFTER_TAIL[which].search(text, tail_start)
+    if m is None:
+        return None
+    head = text[:m.start()]
+    if which == 0:
+        name = head.rstrip() or head[:1]
+    else:
+        name = head.rstrip() or head[:1]
+        if not head:
+            return None
+    if not name:
+        return None
+    return int(m.group(1)), name
+
+
+_QUOTED_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.S)  # after an opening quote: up to its closing one
+
+
+def _quoted_spans(line: str):
+    """(start, end) of each quoted name ('"..."', backslash escapes) in ``line``, left to right.
+    When a quote is never closed no later one can be (the rest was read already): the scan
+    stops, so the line is read once."""
+    i = line.find('"')
+    while i >= 0:
+        m = _QUOTED_REST.match(line, i + 1)
+        if m is None:
+            return
+        yield i, m.end()
+        i = line.find('"', m.end())
 _HOLE = re.compile(r"\x00([0-9]+)\x00")
 _SAFE = re.compile(r"^[^\W\d_][^\",:#()\[\]|*+\\\x00-\x1f]*$")
 _RISKY_START = re.compile(r"^[xX\u00d7*](?:[0-9]|\s)")  # reads as a count: "x3 ...", "X 0"
@@ -125,7 +188,16 @@ def _mask(line: str) -> tuple[str, list[str]]:
         found.append(m.group(0))
         return f"\x00{len(found) - 1}\x00"
 
-    return _QUOTED.sub(hole, line), found
+    if '"' not in line:
+        return line, found
+    out, last = [], 0
+    for a, b in _quoted_spans(line):
+        found.append(line[a:b])
+        out.append(line[last:a])
+        out.append(f"\x00{len(found) - 1}\x00")
+        last = b
+    out.append(line[last:])
+    return "".join(out), found
 
 
 def _uq(p, text: str) -> str:
@@ -203,13 +275,13 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
 def _awkward(name: str) -> bool:
     """A name the header cannot carry (it would read as a comment or a header word)."""
     return (name.startswith(("#", "//", "-", "*", "+", "[", "{", "(", ">", "|")) or system_of_label(name) is not None
-            or bool(_KEY_RE.match(name)) or name[:1].isdigit()
+            or bool(_key_match(name)) or name[:1].isdigit()
             or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014" or '"' in name or bool(_CTRL.search(name)))
 
 
 def _needs_count(name: str) -> bool:
-    return (not name[:1].isalpha() or bool(re.search(r"[0-9)\]]$", name)) or bool(_KEY_RE.match(name))
-            or normalize(name.rstrip(":")) in SECTION_WORDS or bool(_COUNT_AFTER[0].match(name)))
+    return (not name[:1].isalpha() or name[-1:] in "0123456789)]" or bool(_key_match(name))
+            or normalize(name.rstrip(":")) in SECTION_WORDS or _count_after(name, 0) is not None)
 
 
 def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | None = None) -> list[tuple[str, str]]:
@@ -257,6 +329,7 @@ class _Parser:
         self.doc: dict = {}
         self.r: Resolver | None = None
         self.quoted: list[str] = []
+        self.seen: dict[str, str] = {}  # normalized card name -> its key in the deck
 
     def error(self, line: int, col: int, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(self.file, line, col, message, hint=hint))
@@ -300,10 +373,10 @@ def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, s
         m = pat.match(text)
         if m:
             out.append((int(m.group(1)), m.group(2).strip()))
-    for pat in _COUNT_AFTER if after else _COUNT_AFTER[:1]:
-        m = pat.match(text)
-        if m:
-            out.append((int(m.group(2)), m.group(1).strip()))
+    for which in (0, 1) if after else (0,):
+        hit = _count_after(text, which)
+        if hit:
+            out.append((hit[0], hit[1].strip()))
     out.append((None, text.strip()))
     return [(n, s) for n, s in out if s]
 
@@ -329,6 +402,13 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         text = strip_markdown(text)
     p = _Parser(file, system)
     lines = _lines(text)
+    from builder.limits import MAX_TEXT_LINES
+
+    if len(lines) > MAX_TEXT_LINES:
+        raise ListError(Diagnostic(file, lines[MAX_TEXT_LINES][0], 1,
+                                   f"the text holds {len(lines):,} lines; a text or Markdown list has at most "
+                                   f"{MAX_TEXT_LINES:,}",
+                                   hint="share a bigger list as YAML, JSON or a share code"))
     if not lines:
         raise ListError(Diagnostic(file, 1, 1, "no list found: the text is empty",
                                    hint="paste a list exported with 'daimyo export'"))
@@ -361,7 +441,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         _facets(p, facets, lines[0])
     for no, col, raw_line in body:
         line, p.quoted = _mask(raw_line)
-        m = _KEY_RE.match(raw_line)
+        m = _key_match(raw_line)
         key = KEY_LINES.get(normalize(m.group("key"))) if m else None
         if key is not None and not (key in gs.text_headings and not m.group("value").strip()):
             value = m.group("value")
@@ -371,7 +451,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
             continue
         if normalize(line.rstrip(":")) in SECTION_WORDS:
             continue
-        if "\x00" not in line and '"' in line and _QUOTED.search(raw_line) is None:
+        if "\x00" not in line and '"' in line and next(_quoted_spans(raw_line), None) is None:
             p.error(no, col + line.find('"'), "a quote is not closed", hint='write a quoted name as "Name"')
             continue
         gs.read_entry(p, line, no, col)
@@ -553,11 +633,16 @@ def _split_names(p: _Parser, f, v: str) -> list[str]:
     return out
 
 
+_SUGGESTED = 100  # unknown names that get a "did you mean"
+
+
 def _check_name(p: _Parser, f, name: str, no: int, col: int) -> None:
     if not p.r.knows(f):
         return
     if p.r.find(f, name)[1] is None and not _pack_knows(p, f, name):
-        hint = p.r.suggest(f, name)
+        # suggestions cost a comparison with every catalog name: for the first names only
+        # (a pasted text of thousands of unknown names is read in time linear in its size)
+        hint = p.r.suggest(f, name) if len(p.notes) < _SUGGESTED and len(name) <= 200 else ""
         p.warn(no, col, f"unknown {f.what} '{name}'" + (f"; {hint}" if hint else ""))
 
 
@@ -591,7 +676,9 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
         p.error(no, col, f"a {label(s)} deck has no sideboard",
                 hint="remove the sideboard lines")
         return
-    text = re.sub(r"\s+\*[fF]\*$", "", line)
+    text = line
+    if line.endswith(("*f*", "*F*")) and line[:-3] != line[:-3].rstrip():  # a foil mark
+        text = line[:-3].rstrip()
     cands = _count_candidates(text)
     n, name = _pick(p, f, cands)
     if n is None:
@@ -601,7 +688,9 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
         return
     _check_name(p, f, name, no, col + max(line.find(name), 0))
     deck = p.doc.setdefault(key, {})
-    hit = next((k for k in deck if normalize(k) == normalize(name)), None)
+    hit = p.seen.get(normalize(name))  # the line of the same name read before (any spelling)
+    if hit is None:
+        p.seen[normalize(name)] = name
     if hit is not None:
         deck[hit] += n
     else:

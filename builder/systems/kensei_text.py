@@ -13,7 +13,7 @@ import math
 import re
 
 from builder.share.schema import field_of
-from builder.share.text import _COST, _POINTS, _check_name, _count_candidates, _needs_count, _num, _pick, _uq, q
+from builder.share.text import _POINTS, _cost_start, _check_name, _count_candidates, _needs_count, _num, _pick, _strip_cost, _uq, q
 
 KENSEI = "kensei"
 
@@ -77,7 +77,7 @@ def facet(p, seg: str) -> bool:
 
 def bare(line: str) -> str:
     """A troop line without its options and cost figure (what names the troop)."""
-    return _COST.sub("", line.split(",")[0])
+    return _strip_cost(line.split(",")[0])
 
 
 def unit_cost(resolver, troop: str, models: int):
@@ -117,11 +117,11 @@ def troop_line(p, line: str, no: int, col: int) -> None:
     cands = []
     for n, name in _count_candidates(head, after=False):
         cands.append((n, name))
-        bare = _COST.sub("", name)
+        bare = _strip_cost(name)
         if bare != name and bare:
             cands.insert(len(cands) - 1 if n is None else len(cands), (n, bare))
     # prefer names with the cost figure removed, then catalog hits
-    ordered = sorted(cands, key=lambda c: (0 if _COST.search(c[1]) is None else 1))
+    ordered = sorted(cands, key=lambda c: (0 if _cost_start(c[1]) < 0 else 1))
     n, name = _pick(p, f, ordered)
     if not name:
         p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")

@@ -44,7 +44,25 @@ def facet(p, seg: str) -> bool:
     return bool(_PLAYERS.match(seg))
 
 
-_PROV = re.compile(r"^(.+?)(?:\s+([0-9]{1,30}))?\s*(\+\s*s(?:amurai)?)?$", re.I)
+def _province(part: str) -> tuple[str, str | None, str | None]:
+    """(name, units, samurai mark) of 'NAME [UNITS][+S]', read from the end of the part (a
+    pattern trying every place the name could end would take the square of a long part)."""
+    rest, samurai = part, None
+    low = part.lower()
+    for mark in ("samurai", "s"):
+        if low.endswith(mark):
+            before = part[:len(part) - len(mark)].rstrip()
+            if before.endswith("+") and len(before) > 1:
+                rest, samurai = before[:-1], part[len(before) - 1:]
+                break
+    body = rest.rstrip()
+    units = None
+    k = len(body)
+    while k > 0 and body[k - 1] in "0123456789":
+        k -= 1
+    if 0 < k < len(body) and len(body) - k <= 30 and body[k - 1].isspace() and body[:k].strip():
+        units, body = body[k:], body[:k]
+    return body.strip(), units, samurai
 
 
 def player_line(p, line: str, no: int, col: int) -> None:
@@ -76,9 +94,9 @@ def player_line(p, line: str, no: int, col: int) -> None:
                 continue
             pcol = col + max(line.find(part), 0)
             cands = []
-            m = _PROV.match(part)
-            if m and (m.group(2) or m.group(3)):
-                cands.append((m.group(1).strip(), m.group(2), m.group(3)))
+            pname, punits, psam = _province(part)
+            if pname and (punits or psam):
+                cands.append((pname, punits, psam))
             cands.append((part, None, None))
             cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in cands]
             pick = next((c for c in cands if c[3]), None) or next(
