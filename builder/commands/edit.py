@@ -75,7 +75,10 @@ def why_lines(path: str, name: str, count: int | None = None, models: int | None
     what, state, note = ed.game.describe_addition(res, res.data, ed.catalog, name, count, ed.doc.data)
     noun = ed.game.noun
     if res.ok:
-        lines = [f"yes: {what} can be added; {state}"] + ([note] if note else [])
+        k = len(res.warns)  # e.g. a card the hero can never pay for: allowed, and said so
+        but = f", with {k} warning{'s' * (k != 1)}" if k else ""
+        lines = [f"yes: {what} can be added{but}; {state}"] + ([note] if note else [])
+        lines += [f"  {w.format()}" for w in res.warns]
         lines += [f"  and it would satisfy {c}" for c in res.fixes]
         lines += [f"  still to fix: {f.code}: {humanize(f.message)}{gap(f)}" for f in res.still]
         return True, lines
@@ -124,6 +127,8 @@ def _print_change(ed, change, breaks: bool = False) -> None:
     if breaks:
         for f in change.breaks:
             echo(f.format(ed.file))
+        for w in getattr(change.comparison, "warns", []):  # e.g. a card the hero can never pay for
+            echo(w.format(ed.file))
     for line in format_result(ed.check(), all_rules=False):
         echo(line)
 

@@ -38,6 +38,7 @@ class Comparison:
     still: list[Finding] = field(default_factory=list)
     fixes: list[str] = field(default_factory=list)
     adds: dict = field(default_factory=dict)
+    warns: list[Finding] = field(default_factory=list)  # warnings the change brings (or has at its place)
 
     @property
     def ok(self) -> bool:
@@ -48,6 +49,7 @@ class Comparison:
                 "breaks": [dict(b.finding.to_json(), **({"before": b.before.to_json()} if b.before else {}))
                            for b in self.breaks],
                 "still": [f.to_json() for f in self.still],
+                "warns": [f.to_json() for f in self.warns],
                 "legal_before": self.before.legal, "legal_after": self.after.legal}
 
 
@@ -123,6 +125,7 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
             out.still.append(f)
         else:
             out.breaks.append(Broken(f, was))
+    out.warns = [f for f in after.findings if f.severity == "warning" and (_within(f.loc, target) or key(f) not in old)]
     out.breaks.sort(key=lambda b: not _within(b.finding.loc, target))  # the change's own place first
     out.fixes = sorted({f.code for f in old_errors} - {f.code for f in after.findings if f.severity == "error"})
     for k, v in after.summary.items():

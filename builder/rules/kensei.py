@@ -437,6 +437,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     for e in lst.entries:
         if e.led_by and e.troop is not None:
             led[e.index] = 1
+    joined = _protector_unit(lst)  # Sato is one more miniature of the unit Kogen leads
     items = []
     rs = ruleset(catalog)
     memo = rs.table("entries")
@@ -461,7 +462,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
             if key is not None:
                 memo[key] = hit
         _, e.points, e.cost_known, facts, fkey, origin = hit
-        models = e.models + (led.get(e.index, 0) if leader_in_size else 0)
+        models = e.models + (led.get(e.index, 0) if leader_in_size else 0) + (1 if e is joined else 0)
         items.append(Item(("troops", e.index), t.name, t.id, models, e.points, facts, origin, fkey))
     ranged_points = 0
     for i in items:
@@ -666,6 +667,28 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
     return out
 
 
+def _protector_unit(lst: KenseiList):
+    """The entry of the unit Kogen leads when Sato, in the army with Kogen, joins it ("The
+    Protector", L7295-7312: Sato "uses the same profile than the unit", one more miniature of
+    it); None otherwise."""
+    kogen = sato = unit = None
+    for e in lst.entries:
+        if e.troop is None:
+            continue
+        tid = normalize(e.troop.id)
+        if tid == "kogen":
+            kogen = e
+        elif tid == "sato":
+            sato = sato or e
+        elif unit is None and e.led_by and normalize(e.led_by) == "kogen":
+            unit = e
+    if kogen is None or sato is None or unit is None:
+        return None
+    if sato.led_by and normalize(sato.led_by) != "kogen":
+        return None
+    return unit
+
+
 def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
     """"The Protector" (L7295-7312): with Kogen and Sato both in the army, Sato is deployed in
     the unit Kogen leads, or, when Kogen leads none, joins him as a unit of two."""
@@ -685,7 +708,13 @@ def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
         elif led:
             out.append(Finding("info", "kensei.the-protector",
                                f"Sato is deployed in the unit Kogen leads ({led[0].troop.name}) and uses its "
-                               "profile; +1 to the Protect the Leader roll (The Protector)", loc=s.loc, source=src))
+                               f"profile: the unit counts {led[0].models + 1} miniatures with him; +1 to the "
+                               "Protect the Leader roll (The Protector)", loc=s.loc, source=src))
+        elif s.models != 1:
+            out.append(Finding("error", "kensei.the-protector",
+                               f"Kogen leads no unit: Sato joins him as a unit of two miniatures, Kogen and Sato, "
+                               f"so Sato is one model, not {s.models} (The Protector)", loc=s.loc + ("models",),
+                               source=src, value=s.models, bound=1))
         else:
             out.append(Finding("info", "kensei.the-protector",
                                "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a "
