@@ -474,7 +474,25 @@ def refuse_folder_name(path) -> None:
     --force can help)."""
     if isinstance(path, str) and path.endswith(("/", os.sep)):
         _refuse(path, "names a folder (it ends with '/'), not a file",
-                f"give a file name, such as {path.rstrip('/' + os.sep) or '.'}/out.pdf")
+                f"give a file name, such as {path.rstrip('/' + os.sep) or '.'}/NAME")
+
+
+def refuse_output(path, force: bool = False) -> None:
+    """Before an output is made (a PDF takes a while): a name ending in '/' or an existing folder
+    is refused as a folder (no --force can help, so none is suggested); an existing file is
+    refused without ``force``."""
+    refuse_folder_name(path)
+    try:
+        folder = os.path.isdir(path)
+        there = os.path.lexists(path)
+    except (OSError, ValueError):
+        return  # a name the system cannot look up: the writing says why
+    if folder:
+        _refuse(path, "is a folder, not a file", "give a file name")
+    if there and not force:
+        from builder.errors import WouldOverwrite
+
+        raise WouldOverwrite(path)
 
 
 def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True, guard=None) -> None:

@@ -260,7 +260,11 @@ def test_herocard_why_a_short_deck_is_still_to_fix(cli, work):
                "-o", hero).code == 0
     r = cli("why", hero, "Cross Block", "-n", "2")
     assert r.code == 0
-    assert r.stdout.splitlines()[0] == "yes: 2 Cross Block can be added; 2 of at most 6 copies; the action deck would have 2 cards"
+    # a mod without a base card in the deck can never be played: allowed, with the warning
+    assert r.stdout.splitlines()[0] == ("yes: 2 Cross Block can be added, with 1 warning; 2 of at most 6 copies; "
+                                        "the action deck would have 2 cards")
+    assert r.stdout.splitlines()[1].startswith("  warning herocard.mod-without-base: 'Cross Block' (Block Mod) "
+                                               "can never be played")
     assert "still to fix: herocard.deck-min: action deck has 2 cards < 20 (the fewest an Action deck may hold) " \
            "(short by 18)" in r.stdout
 

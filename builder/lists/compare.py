@@ -125,7 +125,9 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
             out.still.append(f)
         else:
             out.breaks.append(Broken(f, was))
-    out.warns = [f for f in after.findings if f.severity == "warning" and (_within(f.loc, target) or key(f) not in old)]
+    old_warnings = {f.code for f in before.findings if f.severity == "warning"}
+    out.warns = [f for f in after.findings if f.severity == "warning"
+                 and (_within(f.loc, target) or f.code not in old_warnings)]
     out.breaks.sort(key=lambda b: not _within(b.finding.loc, target))  # the change's own place first
     out.fixes = sorted({f.code for f in old_errors} - {f.code for f in after.findings if f.severity == "error"})
     for k, v in after.summary.items():

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 from xml.sax.saxutils import escape
 
-from builder.errors import DaimyoError, Diagnostic, UsageError, WouldOverwrite, option
-from builder.paths import exists
+from builder.errors import DaimyoError, Diagnostic, UsageError, option
+from builder.yamlio import refuse_output
 
 MM = 72.0 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -675,8 +675,7 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
     from builder.yamlio import atomic_write
 
     out = Path(out_path)
-    if not force and exists(out):
-        raise WouldOverwrite(out)
+    refuse_output(out_path, force)
     pw, ph = paper[0] * MM, paper[1] * MM
     left, _, top, bottom_mm = pdfbase.page_margins(paper)
     m = left * MM

@@ -44,8 +44,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-from builder.errors import DaimyoError, UsageError, WouldOverwrite, command_line, option
-from builder.paths import exists
+from builder.errors import DaimyoError, UsageError, command_line, option
+from builder.yamlio import refuse_output
 
 CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver", "layout", "gutter",
                 "cut_lines", "scale_x", "scale_y"}
@@ -113,8 +113,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     if unknown:
         raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
     out = Path(out_path)
-    if not force and exists(out):
-        raise WouldOverwrite(out)
+    refuse_output(out_path, force)
     paper = paper_size(options.get("paper") or "a4")
     doc, catalog, lst, result = load_checked(path, extra_packs)
     if on_result is not None:
@@ -149,8 +148,7 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
 
     key = find_system(str(system).strip()).id  # an id, name or alias
     out = Path(out_path)
-    if not force and exists(out):
-        raise WouldOverwrite(out)
+    refuse_output(out_path, force)
     mod = _optional_module("builder.render.aids", "printing a player aid")
     size = paper_size(paper)
     with _fits("player aid", size):

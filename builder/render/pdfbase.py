@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from builder.render import fonts
-from builder.paths import exists
+from builder.yamlio import refuse_output
 from builder.render.layout import MIN_MARGIN, pt
 
 PROGRESS_MIN_PAGES = 5
@@ -214,10 +214,7 @@ class PdfJob:
                  subject: str | None = None, duplex: str | None = None, force: bool = False,
                  total_pages: int | None = None, label: str = "printing"):
         self.path = Path(out_path)
-        if not force and exists(self.path):
-            from builder.errors import WouldOverwrite
-
-            raise WouldOverwrite(self.path)
+        refuse_output(out_path, force)
         self.force = force
         self.paper = paper
         self.buffer = io.BytesIO()
@@ -541,12 +538,11 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
     _configure()
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
-    from builder.errors import WouldOverwrite
     from builder.yamlio import atomic_write
 
     path = out_path if _to_buffer else Path(out_path)   # _to_buffer: a BytesIO (a layout pass)
-    if not _to_buffer and not force and exists(path):
-        raise WouldOverwrite(path)
+    if not _to_buffer:
+        refuse_output(out_path, force)
     left, right, top, bottom = margins or page_margins(paper)
     flines = [x for x in footer_lines if x]
     share = share_of(flines)
