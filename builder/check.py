@@ -134,6 +134,56 @@ def summary_items(summary: dict, explain: bool = False) -> list[str]:
     return items
 
 
+# -- colour on a terminal (plain ANSI: no library to import) ------------------------------------
+
+_PAINT = {"legal": "32", "ILLEGAL": "1;31", "error": "31", "warning": "33", "info": "36"}
+
+
+def use_color(stream, no_color: bool = False) -> bool:
+    """Colour only on a terminal: never with ``--no-color``, when ``NO_COLOR`` is set (to any
+    value), for ``TERM=dumb``, or when the output is a pipe or a file."""
+    import os
+
+    if no_color or "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def _paint(word: str, key: str | None = None) -> str:
+    return f"\x1b[{_PAINT[key or word]}m{word}\x1b[0m"
+
+
+def paint_result(lines: list[str], res: CheckResult) -> list[str]:
+    """``format_result``'s lines (control characters already escaped) with the verdict and each
+    finding's severity in colour: legal green, ILLEGAL red, errors red, warnings yellow, notes cyan."""
+    import re
+
+    out = list(lines)
+    if out:
+        status = "legal" if res.legal else "ILLEGAL"
+        head, sep, tail = out[0].rpartition(f": {status} (")
+        if sep:
+            out[0] = f"{head}: {_paint(status)} ({tail}"
+    severity = re.compile(r"^(  (?:.*?: )?)(error|warning|info)( [A-Za-z0-9_.-]+: )")
+    for i in range(1, len(out)):
+        out[i] = severity.sub(lambda m: m.group(1) + _paint(m.group(2)) + m.group(3), out[i], count=1)
+    return out
+
+
+def write_result(res: CheckResult, explain: bool, stream, color: bool = False) -> None:
+    """``format_result``'s lines on ``stream``, control characters escaped; in colour with
+    ``color`` (the colours are added after the escaping, so only they are raw)."""
+    from builder.errors import safe_terminal
+
+    lines = [safe_terminal(x) for x in format_result(res, explain)]
+    for line in paint_result(lines, res) if color else lines:
+        stream.write(line + "\n")
+
+
 def _width() -> int:
     """The terminal's width (COLUMNS honoured), 100 when it cannot be told; at least 40."""
     import os

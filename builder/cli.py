@@ -114,7 +114,7 @@ app = typer.Typer(
     help="Deck and army builder with print-and-play output for Senshiai, Kensei, HeroCard, "
          "Senji and Satsuma Rebellion.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -167,9 +167,10 @@ def check(
     pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) for every list."),
     strict: bool = typer.Option(False, "--strict", help="Warnings make the exit status 1 too."),
     explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
+    no_color: bool = typer.Option(False, "--no-color", help="No colour, even on a terminal (NO_COLOR too)."),
 ):
     """Check lists against the rules. Exit 0 legal, 1 illegal, 2 unreadable input."""
-    from builder.check import check_file, format_result
+    from builder.check import check_file, use_color, write_result
 
     if format not in ("text", "json", "csv"):
         echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
@@ -185,8 +186,7 @@ def check(
             continue
         results.append(res)
         if format == "text":
-            for line in format_result(res, explain):
-                echo(line)
+            write_result(res, explain, sys.stdout, use_color(sys.stdout, no_color))
     if format == "json":
         import json
 

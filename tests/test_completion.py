@@ -1,0 +1,49 @@
+"""Shell completion: `daimyo --install-completion` and `--show-completion` (the command line
+library's own), completing command names and options; it imports nothing heavy at start-up."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+DAIMYO = str(Path(sys.executable).parent / "daimyo")  # the installed command: completion is keyed by its name
+
+
+def daimyo(*args, env=None):
+    environ = {**os.environ, **(env or {})}
+    return subprocess.run([DAIMYO, *args], capture_output=True, text=True, env=environ)
+
+
+def test_show_completion_prints_a_script_for_the_shell():
+    r = daimyo("--show-completion", "bash")
+    assert r.returncode == 0, r.stderr
+    assert "_DAIMYO_COMPLETE=complete_bash" in r.stdout and "complete -o default -F _daimyo_completion daimyo" in r.stdout
+
+
+def test_install_completion_writes_the_script_and_sources_it(tmp_path):
+    r = daimyo("--install-completion", "bash", env={"HOME": str(tmp_path), "SHELL": "/bin/bash"})
+    assert r.returncode == 0, r.stderr
+    script = tmp_path / ".bash_completions" / "daimyo.sh"
+    assert script.is_file() and "_daimyo_completion" in script.read_text(encoding="utf-8")
+    assert f"source '{script}'" in (tmp_path / ".bashrc").read_text(encoding="utf-8")
+
+
+def test_completion_completes_commands_and_options():
+    r = daimyo(env={"_DAIMYO_COMPLETE": "complete_bash", "COMP_WORDS": "daimyo ch", "COMP_CWORD": "1"})
+    assert r.stdout.split() == ["check"]
+    r = daimyo(env={"_DAIMYO_COMPLETE": "complete_bash", "COMP_WORDS": "daimyo check --no", "COMP_CWORD": "2"})
+    assert r.stdout.split() == ["--no-color"]
+    r = daimyo(env={"_DAIMYO_COMPLETE": "complete_bash", "COMP_WORDS": "daimyo pri", "COMP_CWORD": "1"})
+    assert r.stdout.split() == ["print", "print-test"]
+
+
+def test_help_names_the_completion_options():
+    r = daimyo("--help")
+    assert "--install-completion" in r.stdout and "--show-completion" in r.stdout
+
+
+def test_completion_loads_nothing_heavy():
+    code = ("import sys, builder.cli; heavy = [m for m in sys.modules if m.split('.')[0] in "
+            "('rich', 'reportlab', 'PIL', 'ruamel', 'pydantic')]; print(','.join(sorted(heavy)))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and "rich" not in r.stdout.split(",")

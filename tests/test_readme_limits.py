@@ -1,0 +1,57 @@
+"""The README's limits paragraph lists every limit with its value (the constants the code
+enforces), so a user reads the same numbers the errors name."""
+
+import importlib
+import re
+
+from conftest import ROOT
+
+# (module, constant, how the README writes it)
+LIMITS = [
+    ("builder.limits", "MAX_NUMBER", "{:,}"),
+    ("builder.limits", "MAX_DEPTH", "{} levels"),
+    ("builder.limits", "MAX_FILE_BYTES", "mib"),
+    ("builder.limits", "MAX_VALUES", "{:,} values"),
+    ("builder.limits", "MIN_PAPER_MM", "from {:g}"),
+    ("builder.limits", "MAX_PAPER_MM", "to {:,.0f} mm"),
+    ("builder.limits", "MAX_IMAGE_PIXELS", "{:,} pixels"),
+    ("builder.limits", "MAX_TEXT_LINES", "{:,} lines"),
+    ("builder.render.cards", "MAX_PRINTED_CARDS", "{:,}\ncards"),
+    ("builder.render.cards", "MAX_DPI", "{} dpi"),
+    ("builder.analytics.odds", "MAX_DRAWN", "{:,} cards"),
+    ("builder.analytics.hands", "MAX_HANDS", "{:,} hands"),
+    ("builder.analytics.simulate", "MAX_DECK", "{:,} cards"),
+    ("builder.rules.satsuma_sim", "MAX_HANDS", "after {:,} hands"),
+    ("builder.web.app", "MAX_BODY", "mib"),
+    ("builder.web.workspace", "MAX_DEPTH", "{} folders deep"),
+    ("builder.web.workspace", "MAX_LISTS", "{:,} lists"),
+    ("builder.web.printing", "MAX_PAGES_PREVIEW", "{} pages"),
+    ("builder.yamlio", "LOCK_WAIT_SECONDS", "{:.0f} s"),
+]
+
+
+def limits_paragraph() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("**Limits**")
+    return " ".join(text[start:text.index("\n\n", start)].split())
+
+
+def test_every_limit_is_in_the_readme_with_its_value():
+    para = limits_paragraph()
+    missing = []
+    for module, name, form in LIMITS:
+        value = getattr(importlib.import_module(module), name)
+        if form == "mib":
+            want = f"{value // (1024 * 1024)} MiB"
+        else:
+            want = " ".join(form.format(value).split())
+        if want not in para:
+            missing.append(f"{module}.{name} = {value} (as '{want}')")
+    assert not missing, "not in the README's limits paragraph: " + "; ".join(missing)
+
+
+def test_every_constant_of_the_limits_module_is_covered():
+    import builder.limits as limits
+
+    names = {n for n in vars(limits) if re.fullmatch(r"(MAX|MIN)_[A-Z_]+", n)}
+    assert names == {name for module, name, _ in LIMITS if module == "builder.limits"}
