@@ -128,3 +128,18 @@ def test_in_place_edits_are_used_for_the_examples(tmp_path, monkeypatch, no_roun
     ed.set("points", "300")
     assert ed.text == before.replace("points: 200", "points: 300") + "  - troop: Yari Ashigaru\n    models: 6\n"
     assert [c for c in before.splitlines() if "#" in c] == [c for c in ed.text.splitlines() if "#" in c]
+
+
+def test_a_list_whose_share_code_no_qr_code_holds_still_prints(cli, tmp_path):
+    """A deck of 2,000 lines has a share code of about 6,000 characters, more than the largest
+    QR code holds: the printout leaves the code off instead of failing."""
+    from builder.render.pdfbase import QR_MAX_BYTES
+
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
+    f = tmp_path / "deck.yaml"
+    f.write_text(senshiai_text(2000), encoding="utf-8")
+    code = cli("export", f, "--to", "code")
+    assert len(code.stdout.strip()) > QR_MAX_BYTES
+    r = cli("print", f, "-o", tmp_path / "deck.pdf")
+    assert r.code == 0, r
+    assert (tmp_path / "deck.pdf").read_bytes().startswith(b"%PDF")

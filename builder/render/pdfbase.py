@@ -637,7 +637,9 @@ def share_code_of(doc) -> str | None:
             except Exception:
                 continue
             if isinstance(code, str) and code and "\n" not in code:
-                return code
+                # a code longer than the largest QR symbol holds is left off the printout (no
+                # one types a code of thousands of characters from paper)
+                return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
     return None
 
 
@@ -668,6 +670,7 @@ def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str
 QR_MODULE = 0.25      # mm: the smallest module a phone camera reads reliably from paper
 QR_EDGE = 5.0         # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
 QR_BORDER = 2         # modules of quiet zone drawn (white) around the symbol
+QR_MAX_BYTES = 2953   # the most a QR code holds (version 40, error correction L, bytes)
 
 
 @functools.lru_cache(maxsize=256)
