@@ -1,6 +1,7 @@
 """Load on the web builder: concurrent clients editing different lists through the JSON API.
 
 Run: python benchmarks/bench_web.py [--clients 20] [--seconds 30]
+     python benchmarks/bench_web.py --in-process 300   (the edit and check alone, no HTTP)
 
 Starts ``daimyo serve`` on 127.0.0.1 (a separate process, as a person runs it) over a
 temporary workspace holding one 600 AP Kensei list per client. Each client, on its own
@@ -113,11 +114,38 @@ def client(n: int, port: int, token: str, stop_at: float, out: dict):
     out[n] = {"latencies": latencies, "errors": errors, "expected": expected, "version": version}
 
 
+def in_process(edits: int) -> None:
+    """The edit-and-check alone, without HTTP: the web editor's read, change, check and atomic
+    write of one 600 AP list, ``edits`` times; CPU time and wall time per edit."""
+    sys.path.insert(0, str(ROOT))
+    from builder.web.editing import Editor
+    from builder.web.workspace import Workspace
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "list.yaml").write_text(list_text(0))
+        ed = Editor(Workspace(tmp))
+        version = None
+        for step in range(edits + 5):
+            if step == 5:  # the first few load the catalog and warm the caches
+                wall, cpu = time.perf_counter(), time.process_time()
+            version = ed.apply("list.yaml", {"op": "models", "index": UNITS[step % len(UNITS)], "delta": 1},
+                               version).version
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"in-process edit and check of a 600 AP list: {cpu / edits * 1000:.2f} ms CPU, "
+          f"{wall / edits * 1000:.2f} ms wall per edit ({edits} edits, load average {load:.1f})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--clients", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--in-process", type=int, default=0, metavar="N",
+                    help="measure N edits without the server instead")
     args = ap.parse_args()
+    if args.in_process:
+        in_process(args.in_process)
+        return
     exe = shutil.which("daimyo", path=str(Path(sys.executable).parent)) or "daimyo"
     token = secrets.token_urlsafe(24)
     with tempfile.TemporaryDirectory() as tmp:
