@@ -105,12 +105,13 @@ def test_the_model_is_built_for_one_game_only_when_first_used():
     assert json.loads(out.stdout) == [False, True, ["senji"]]
 
 
-def test_a_check_from_the_catalog_cache_imports_no_pydantic(tmp_path):
+@pytest.mark.parametrize("example", ["kensei-buke.yaml", "herocard-samurai.yaml"])
+def test_a_check_from_the_catalog_cache_imports_no_pydantic(tmp_path, example):
     env = dict(os.environ, DAIMYO_CACHE_DIR=str(tmp_path / "cache"))
     code = ("import sys; from builder.cli import main; sys.argv = ['daimyo', 'check', sys.argv[1]]\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
             "print('pydantic' in sys.modules, file=sys.stderr)")
-    example = str(ROOT / "examples" / "kensei-buke.yaml")
+    example = str(ROOT / "examples" / example)
     first = subprocess.run([sys.executable, "-c", code, example], capture_output=True, text=True, env=env, cwd=ROOT)
     assert first.stderr.strip().endswith("True")  # the first run validates the catalog and fills the cache
     again = subprocess.run([sys.executable, "-c", code, example], capture_output=True, text=True, env=env, cwd=ROOT)

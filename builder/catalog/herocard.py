@@ -22,17 +22,10 @@ from typing import Literal
 from pydantic import field_validator, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced
+from builder.catalog.herocard_terms import (  # noqa: F401 - shared with the rules core
+    ACTION_TYPES, ATTRIBUTE_LETTER, ATTRIBUTES, CARD_KINDS, KIND_LABEL, VALUED_KINDS)
 
 SEED = "004_80c161daf2b1fabf.txt"
-
-ATTRIBUTES = ("body", "mind", "x")
-ATTRIBUTE_LETTER = {"body": "B", "mind": "M", "x": "X"}
-ACTION_TYPES = ("fast", "restricted", "exclusive")
-CARD_KINDS = ("base-attack", "attack-mod", "special-attack", "base-block", "block-mod", "special-block", "other")
-KIND_LABEL = {"base-attack": "Attack", "attack-mod": "Attack Mod", "special-attack": "Special Attack",
-              "base-block": "Block", "block-mod": "Block Mod", "special-block": "Special Block",
-              "other": "Action"}
-VALUED_KINDS = ("base-attack", "attack-mod", "base-block", "block-mod")
 
 _ATTR_ALIASES = {"body": "body", "b": "body", "mind": "mind", "m": "mind", "x": "x",
                  "attribute x": "x", "x attribute": "x", "ki": "x"}

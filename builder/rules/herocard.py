@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from builder.catalog.herocard import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
+from builder.catalog.herocard_terms import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
 from builder.errors import ListError
 from builder.findings import Finding, error, info, warning
 from builder.rules.codes import codes

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from builder.catalog.senshiai import (PATHS, ROMAN, TRAITS, Power, PowerMod, cost_label, parse_ability,
-                                      parse_modifier, parse_power)
+from builder.catalog.senshiai_terms import (PATHS, ROMAN, TRAITS, Power, PowerMod, cost_label, parse_ability,
+                                            parse_modifier, parse_power)
 from builder.errors import ListError
 from builder.findings import Finding, error, info, warning
 from builder.rules.codes import codes
