@@ -224,43 +224,10 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
         fail(exc)
     if codes:
         return _print_codes(_system(system), cat, format)
-    from builder.rulebooks import format_source, humanize
+    from builder.catalog.browse import house_rules_lines
 
-    hrs = cat.model.house_rules
-    if format == "markdown":
-        echo("| parameter | default | alternatives | sources |")
-        echo("| --- | --- | --- | --- |")
-        for h in hrs:
-            alts = "; ".join(f"`{a.value}`: {humanize(a.reading)}" for a in h.alternatives) or "any agreed value"
-            srcs = "; ".join(dict.fromkeys(format_source(x) for x in [h.source, *(a.source for a in h.alternatives)]
-                                           if x))
-            cell = lambda t: str(t).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-            echo(f"| `{h.id}` | `{_fmt_value(h.default)}`: {cell(humanize(h.reading))} | {cell(alts)} | "
-                 f"{cell(srcs or humanize(h.assumed) or '')} |")
-        return
-    if format == "json":
-        import json
-
-        out = []
-        for h in hrs:
-            d = h.model_dump(exclude_none=True)
-            for item, model in [(d, h), *zip(d.get("alternatives", []), h.alternatives)]:
-                if getattr(model, "source", None):
-                    item["source_text"] = format_source(model.source)
-            out.append(d)
-        echo(json.dumps(out, indent=2, ensure_ascii=False, default=str))
-        return
-    if not hrs:
-        echo(f"{system}: no house-rule parameters")
-    for h in hrs:
-        echo(f"{h.id} = {_fmt_value(h.default)}   {h.title}")
-        echo(f"    {humanize(h.description)}")
-        echo(f"    default: {humanize(h.reading)}" + (f" ({format_source(h.source, inline=True)})" if h.source else ""))
-        for a in h.alternatives:
-            echo(f"    alternative {_fmt_value(a.value)}: {humanize(a.reading)}"
-                 + (f" ({format_source(a.source, inline=True)})" if a.source else ""))
-        if h.assumed:
-            echo(f"    assumed: {humanize(h.assumed)}")
+    for line in house_rules_lines(cat, system, format):
+        echo(line)
 
 
 def _print_codes(system: str, cat, format: str) -> None:
@@ -281,15 +248,6 @@ def _print_codes(system: str, cat, format: str) -> None:
         width = max(len(c.code) for c in codes)
         for c in codes:
             echo(f"{c.code:<{width}}  {c.severity:<7}  {c.meaning}" + (f" ({c.section()})" if c.source else ""))
-
-
-def _fmt_value(v) -> str:
-    """A house-rule value as a list file writes it (true/false, numbers and words bare)."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return "none"
-    return str(v)
 
 
 def find_game(name: str):

@@ -211,7 +211,6 @@ MAX_LOGIC_LINES = 30
 
 # Commands still holding more than that; temporary, emptied as their logic moves into the library.
 LONG_FOR_NOW = {
-    "cli.py:rules": "the rules listing",
     "commands/serve.py:serve_cmd": "the web server's port choice",
 }
 

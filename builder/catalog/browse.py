@@ -213,3 +213,56 @@ def check_catalogs(system: str | None, packs=()) -> list[str]:
         exc.ok_lines = lines
         raise exc
     return lines
+
+
+def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
+    """The lines of ``daimyo rules SYSTEM``: each house-rule parameter with its default reading,
+    the alternatives and the rulebook sources (``format``: text, markdown or json, one string)."""
+    from builder.rulebooks import format_source, humanize
+
+    hrs = cat.model.house_rules
+    out: list[str] = []
+    if format == "markdown":
+        out.append("| parameter | default | alternatives | sources |")
+        out.append("| --- | --- | --- | --- |")
+        for h in hrs:
+            alts = "; ".join(f"`{a.value}`: {humanize(a.reading)}" for a in h.alternatives) or "any agreed value"
+            srcs = "; ".join(dict.fromkeys(format_source(x) for x in [h.source, *(a.source for a in h.alternatives)]
+                                           if x))
+            cell = lambda t: str(t).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+            out.append(f"| `{h.id}` | `{_fmt_value(h.default)}`: {cell(humanize(h.reading))} | {cell(alts)} | "
+                       f"{cell(srcs or humanize(h.assumed) or '')} |")
+        return out
+    if format == "json":
+        import json
+
+        rows = []
+        for h in hrs:
+            d = h.model_dump(exclude_none=True)
+            for item, model in [(d, h), *zip(d.get("alternatives", []), h.alternatives)]:
+                if getattr(model, "source", None):
+                    item["source_text"] = format_source(model.source)
+            rows.append(d)
+        return [json.dumps(rows, indent=2, ensure_ascii=False, default=str)]
+    if not hrs:
+        out.append(f"{system}: no house-rule parameters")
+    for h in hrs:
+        out.append(f"{h.id} = {_fmt_value(h.default)}   {h.title}")
+        out.append(f"    {humanize(h.description)}")
+        out.append(f"    default: {humanize(h.reading)}"
+                   + (f" ({format_source(h.source, inline=True)})" if h.source else ""))
+        for a in h.alternatives:
+            out.append(f"    alternative {_fmt_value(a.value)}: {humanize(a.reading)}"
+                       + (f" ({format_source(a.source, inline=True)})" if a.source else ""))
+        if h.assumed:
+            out.append(f"    assumed: {humanize(h.assumed)}")
+    return out
+
+
+def _fmt_value(v) -> str:
+    """A house-rule value as a list file writes it (true/false, numbers and words bare)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    return str(v)
