@@ -267,7 +267,7 @@ def _system(name: str) -> str:
 def catalog_systems():
     """The five game systems and how many entries each catalog holds."""
     from builder.catalog.loader import load_catalog
-    from builder.systems import TITLES
+    from builder.systems import get
 
     for s in SYSTEMS:
         try:
@@ -275,7 +275,7 @@ def catalog_systems():
         except DaimyoError as exc:
             fail(exc)
         counts = ", ".join(f"{len(cat.records(sec))} {sec}" for sec in cat.sections())
-        echo(f"{s:9} {TITLES[s]}: {counts}")
+        echo(f"{s:9} {get(s).title}: {counts}")
 
 
 @catalog_app.command("list")

@@ -72,11 +72,11 @@ def _values(catalog, section: str) -> str:
 
 
 def render_template(system: str, name: str = "My pack") -> str:
-    from builder.systems import TITLES
+    from builder.systems import get
 
     cat = _example_catalog(system)
     out = [
-        f"# A daimyo pack for {TITLES[system]}.",
+        f"# A daimyo pack for {get(system).title}.",
         "# Entries named like a catalog entry complete or change it (only the fields you give);",
         "# any other entry is added. Only 'name' is required in an entry; leave out what you do not know.",
         "#   check it:  daimyo pack check THIS-FILE",
