@@ -141,8 +141,10 @@ def _senshiai(deck, catalog) -> DeckView:
             "speed": (c.speed,) if c.speed is not None else (),
         }
         rows.append(Row(c.name, e.count, facts))
-    size = catalog.model.deck_rules.hand_size or 6
-    return DeckView("senshiai", rows, fields, int(size), "000_ac601013730960cf.txt:27", _unknown_note(unknown))
+    from builder.rules.senshiai import hand_size
+
+    size, source = hand_size(catalog)
+    return DeckView("senshiai", rows, fields, size, source, _unknown_note(unknown))
 
 
 def _herocard(lst, catalog) -> DeckView:
@@ -177,8 +179,10 @@ def _herocard(lst, catalog) -> DeckView:
             "hero": (c.hero,) if c.hero else (),
         }
         rows.append(Row(c.name, s.count, facts))
-    size = getattr(getattr(catalog.model, "deck_rules", None), "opening_hand", None) or 7
-    return DeckView("herocard", rows, fields, int(size), "004_80c161daf2b1fabf.txt:1244", _unknown_note(unknown))
+    from builder.rules.herocard import hand_size
+
+    size, source = hand_size(catalog)
+    return DeckView("herocard", rows, fields, size, source, _unknown_note(unknown))
 
 
 def _satsuma(lst, catalog, rules) -> DeckView:
@@ -207,5 +211,5 @@ def _satsuma(lst, catalog, rules) -> DeckView:
             "usable": usable,
         }
         rows.append(Row(pc.name, e.count, facts))
-    size = core.constant(catalog, "hand_size", core.HAND_SIZE)
-    return DeckView("satsuma", rows, fields, int(size), f"{core.SEED}:35", _unknown_note(unknown))
+    size, source = core.hand_size(catalog)
+    return DeckView("satsuma", rows, fields, size, source, _unknown_note(unknown))

@@ -505,6 +505,11 @@ def limits(lst: HeroList, catalog, rules: dict) -> list[dict]:
     return rows
 
 
+def hand_size(catalog) -> tuple[int, str]:
+    """Cards in the opening hand and where the rulebook says so."""
+    return int(getattr(getattr(catalog.model, "deck_rules", None), "opening_hand", None) or 7), f"{SEED}:1244"
+
+
 # -- finding codes ---------------------------------------------------------------------------------
 
 FINDING_CODES = codes("herocard", {

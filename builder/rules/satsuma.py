@@ -666,8 +666,13 @@ def limits(lst: SatsumaList, catalog, rules) -> list[dict]:
     """The deck holds at least one hand."""
     from builder.rules.limits import limit
 
-    hand = constant(catalog, "hand_size", HAND_SIZE)
-    return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", f"{SEED}:35")]
+    hand, source = hand_size(catalog)
+    return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", source)]
+
+
+def hand_size(catalog) -> tuple[int, str]:
+    """Cards each player draws for a clash and where the rulebook says so."""
+    return int(constant(catalog, "hand_size", HAND_SIZE)), f"{SEED}:35"
 
 
 # -- finding codes ---------------------------------------------------------------------------------

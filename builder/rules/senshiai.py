@@ -569,6 +569,11 @@ def limits(deck: Deck, catalog, rules: dict) -> list[dict]:
     return rows
 
 
+def hand_size(catalog) -> tuple[int, str]:
+    """Cards in a full hand (the Draw Stage draws up to it) and where the rulebook says so."""
+    return int(catalog.model.deck_rules.hand_size or 6), f"{SEED}:27"
+
+
 # -- finding codes ---------------------------------------------------------------------------------
 
 FINDING_CODES = codes("senshiai", {
