@@ -221,20 +221,47 @@ def compile_options(card: PlayCard) -> dict[str, tuple[tuple[int, int], ...]]:
     return {role: tuple((SUIT_INDEX[s], v) for s, v in usable_options(card, role)) for role in ROLES}
 
 
+def _settle(best: list, duals: list) -> list:
+    """Place in ``best`` (changed) every two-option card that can gain in one suit only, as if it were
+    a single-option card of that suit, until none is left; return the cards that gain in both suits.
+
+    Exact: a card that gains nothing in a suit never will (placing cards only raises ``best``), so
+    it may be placed in its other suit, or left out when it gains nowhere."""
+    while True:
+        rest = []
+        moved = False
+        for d in duals:
+            (s, v), (s2, v2) = d
+            g, g2 = v - best[s], v2 - best[s2]
+            if g > 0 and g2 > 0 and s != s2:
+                rest.append(d)
+            elif g > 0 or g2 > 0:
+                if g2 > g:
+                    s, v = s2, v2
+                best[s] = v
+                moved = True
+        if not moved or not rest:
+            return rest
+        duals = rest
+
+
 def _solve_duals(best: list, duals: list) -> int:
     """The best total of per-suit singles ``best`` plus cards with two options each."""
     if len(duals) == 1:
-        gain = 0
-        for s, v in duals[0]:
-            g = v - best[s]
-            if g > gain:
-                gain = g
-        return sum(best) + gain
-    if len(duals) == 2:
         (a, av), (b, bv) = duals[0]
-        (c, cv), (d, dv) = duals[1]
-        if a != c and a != d and b != c and b != d:  # no suit in common: each card on its own
-            return sum(best) + max(0, av - best[a], bv - best[b]) + max(0, cv - best[c], dv - best[d])
+        return sum(best) + max(0, av - best[a], bv - best[b])
+    best = best[:]
+    duals = _settle(best, duals)
+    if not duals:
+        return sum(best)
+    m = 0
+    for (a, _), (b, _) in duals:
+        k = (1 << a) | (1 << b)
+        if m & k:
+            break
+        m |= k
+    else:  # no suit in common between two of the cards: each card on its own
+        return sum(best) + sum(max(0, av - best[a], bv - best[b]) for (a, av), (b, bv) in duals)
     top = 0
     n = len(duals)
     for pick in range(1 << n):
@@ -247,6 +274,17 @@ def _solve_duals(best: list, duals: list) -> int:
         if t > top:
             top = t
     return top
+
+
+def resolve(best: list, duals: list, escape_option: bool) -> tuple[int, bool]:
+    """``(best total, Escape counted)`` from the best single-option card per suit ``best`` (not
+    changed) and the options of the two-option cards; ``escape_option``: one of them offers Escape."""
+    if not escape_option and best[ESCAPE] <= 0:
+        if len(duals) == 1:
+            (a, av), (b, bv) = duals[0]
+            return sum(best) + max(0, av - best[a], bv - best[b]), False
+        return _solve_duals(best, duals), False
+    return _with_duals(best, duals, escape_option)
 
 
 def _solve_dp(opts_list) -> int:
@@ -293,10 +331,13 @@ def _total_dp(opts_list) -> tuple[int, bool]:
     return total, _solve_dp([tuple(o for o in c if o[0] != ESCAPE) for c in opts_list]) < total
 
 
-def _with_duals(best: list, duals: list) -> tuple[int, bool]:
-    """The total and Escape answer from the best single-option card per suit and the two-option cards."""
+def _with_duals(best: list, duals: list, escape_option: bool | None = None) -> tuple[int, bool]:
+    """The total and Escape answer from the best single-option card per suit and the two-option cards
+    (``escape_option``: whether a two-option card offers Escape, when the caller knows)."""
     total = _solve_duals(best, duals)
-    if best[ESCAPE] <= 0 and not any(o[0] == ESCAPE for d in duals for o in d):
+    if escape_option is None:
+        escape_option = any(o[0] == ESCAPE for d in duals for o in d)
+    if best[ESCAPE] <= 0 and not escape_option:
         return total, False
     best = best[:]
     best[ESCAPE] = 0
@@ -315,18 +356,26 @@ def _with_duals(best: list, duals: list) -> tuple[int, bool]:
 @dataclass(frozen=True)
 class RoleTable:
     """A deck compiled for one role: card ``i`` has ``opts[i]``; a card with one usable option has it
-    also as ``suit[i]``, ``value[i]``; ``suit[i]`` is -1 with no usable option, -2 with several."""
+    also as ``suit[i]``, ``value[i]``; ``suit[i]`` is -1 with no usable option, -2 with several.
+    ``mask[i]`` has bit ``s`` set for each suit ``s`` the card offers; ``escape[i]`` is true when
+    one of its usable options is Escape; ``duo[i]`` flattens the options of a two-option card."""
 
     suit: tuple
     value: tuple
     opts: tuple
+    mask: tuple = ()
+    escape: tuple = ()
+    duo: tuple = ()  # (suit, strength, suit, strength) of a card with exactly two options, else None
 
     @classmethod
     def build(cls, cards: Sequence[PlayCard], role: str) -> "RoleTable":
         opts = tuple(compile_options(c)[role] for c in cards)
         suit = tuple(o[0][0] if len(o) == 1 else (-1 if not o else -2) for o in opts)
         value = tuple(o[0][1] if len(o) == 1 else 0 for o in opts)
-        return cls(suit, value, opts)
+        mask = tuple(sum({1 << s for s, _ in o}) for o in opts)
+        escape = tuple(any(s == ESCAPE for s, _ in o) for o in opts)
+        duo = tuple(o[0] + o[1] if len(o) == 2 else None for o in opts)
+        return cls(suit, value, opts, mask, escape, duo)
 
 
 def table_total(hand: Sequence[int], t: RoleTable) -> tuple[int, bool]:
@@ -341,16 +390,19 @@ def table_total(hand: Sequence[int], t: RoleTable) -> tuple[int, bool]:
             if v > best[s]:
                 best[s] = v
         elif s == -2:
-            o = t.opts[c]
-            if len(o) != 2:
-                return _total_dp([t.opts[x] for x in hand])
             if duals is None:
-                duals = [o]
+                duals = [c]
             else:
-                duals.append(o)
+                duals.append(c)
     if duals is None:
         return sum(best), best[ESCAPE] > 0
-    return _with_duals(best, duals)
+    O = t.opts
+    opts = [O[c] for c in duals]
+    for o in opts:
+        if len(o) != 2:
+            return _total_dp([O[x] for x in hand])
+    E = t.escape
+    return resolve(best, opts, any(E[c] for c in duals))
 
 
 def hand_value(cards: Sequence[PlayCard], role: str) -> tuple[int, bool]:

@@ -160,6 +160,8 @@ def shuffle(cards: list, rnd) -> None:
 def _draw(pile: list, disc: list, n: int, out: list, rnd) -> int:
     """Draw ``n`` cards from the end of ``pile`` into ``out``; when it runs out, the discard pile is
     shuffled into a new deck. Returns how often that happened."""
+    if n <= 0:
+        return 0
     if len(pile) >= n:
         out.extend(pile[-n:])
         del pile[-n:]
@@ -211,16 +213,30 @@ def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, lis
         pos += 1
     if duals is None:
         return best, who, dead
-    if len(duals) == 1 and len(duals[0][1]) == 2:
-        p, o = duals[0]
-        gain, at = 0, None
-        for s, v in o:
-            if v - best[s] > gain:
-                gain, at = v - best[s], (s, v)
-        if at is not None:
-            best[at[0]] = at[1]
-            who[at[0]] = p
-        return best, who, dead
+    if all(len(o) == 2 for _, o in duals):
+        # a card that gains in one suit only is placed there like a single-option card (a card that
+        # gains nothing in a suit never will: placing cards only raises the best strengths), in hand
+        # order, until only cards gaining in both of their suits are left
+        while True:
+            rest = []
+            moved = False
+            for p, o in duals:
+                (s, v), (s2, v2) = o
+                g, g2 = v - best[s], v2 - best[s2]
+                if g > 0 and g2 > 0 and s != s2:
+                    rest.append((p, o))
+                elif g > 0 or g2 > 0:
+                    if g2 > g:
+                        s, v = s2, v2
+                    best[s] = v
+                    who[s] = p
+                    moved = True
+            if not moved or not rest:
+                break
+            duals = rest
+        if not rest:
+            return best, who, dead
+        duals = rest
     top, tb, tw = -1, best, who
     for pick in itertools.product(*[range(len(o)) for _, o in duals]):
         b, w = best[:], who[:]
@@ -290,7 +306,13 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     ``trace``: keep one dict per hand in ``Game.trace``. ``observe(piles, discards, held)``,
     when given, is called once the hands are complete and again once they are discarded
     (tests check there that every card is in exactly one place).
+
+    With ``sim.evaluator == "reference"`` the game is played by ``play_reference``: every clash
+    through ``core.clash`` and every discard through ``discards``; otherwise by the fast loop below,
+    which makes the same decisions from the same numbers (tests compare the two game by game).
     """
+    if sim.evaluator == "reference":
+        return play_reference(sim, seed, trace, observe)
     rnd = Random(seed).random
     decks = (sim.samurai, sim.imperial)
     piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
@@ -302,12 +324,240 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     sc = ic = 0
     attacker = 0  # 0 samurai, 1 imperial (line 39)
     hands = wins = ties = escapes = 0
-    hand_size, max_discard, per_loss = sim.hand_size, sim.max_discard, sim.casualties_per_loss
-    policies = sim.policies
-    weaks = sim.weak
-    reference = sim.evaluator == "reference"
+    hand_size, lim, per_loss = sim.hand_size, sim.max_discard, sim.casualties_per_loss
+    pol = tuple(_POLICY_CODE[p] for p in sim.policies)
+    weaks = tuple(WEAK if w is None else w for w in sim.weak)
+    tabs = (sim.samurai.tables, sim.imperial.tables)
+    end, max_hands = sim.end, sim.max_hands
     names = ("samurai", "imperial")
-    table_total, decide, draw = core.table_total, core.decide, _draw
+    table_total, decide, draw, assign = core.table_total, core.decide, _draw, _assign
+    resolve, solve_duals = core.resolve, core._solve_duals
+    while sc < end:
+        if hands >= max_hands:
+            return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
+        hands += 1
+        held = []
+        for side in (0, 1):
+            t = tabs[side][0 if attacker == side else 1]
+            S, V = t.suit, t.value
+            pile, disc = piles[side], discs[side]
+            if len(pile) >= hand_size:
+                hand = pile[-hand_size:]
+                del pile[-hand_size:]
+            else:
+                hand = []
+                rebuilt[side] += draw(pile, disc, hand_size, hand, rnd)
+            # one pass: the best single-option card per suit (best, who), the cards that cannot
+            # count (dead), the single-option cards beaten in their suit (idle), the two-option
+            # cards (duals) and the weak cards counted at some point (low: strength, position, suit)
+            best = [0, 0, 0, 0, 0, 0, 0, 0]
+            who = [-1, -1, -1, -1, -1, -1, -1, -1]
+            dead = []
+            idle = []
+            duals = low = None
+            thr = weaks[side]
+            pos = 0
+            for c in hand:
+                s = S[c]
+                if s >= 0:
+                    v = V[c]
+                    if v > best[s]:
+                        if who[s] >= 0:
+                            idle.append(who[s])
+                        best[s] = v
+                        who[s] = pos
+                        if v <= thr:
+                            if low is None:
+                                low = [(v, pos, s)]
+                            else:
+                                low.append((v, pos, s))
+                    else:
+                        idle.append(pos)
+                elif s == -1:
+                    dead.append(pos)
+                elif duals is None:
+                    duals = [pos]
+                else:
+                    duals.append(pos)
+                pos += 1
+            p = pol[side]
+            drop = cleared = None
+            every_idle = True  # every idle card is among the discards
+            if p == 2 and lim > 0:  # best
+                if len(dead) >= lim:
+                    drop = dead[:lim]
+                else:
+                    b2, w2 = best, who  # the counted hand
+                    if duals is not None:
+                        # two-option cards with no suit in common are placed one by one: each takes
+                        # the option gaining most over the single-option cards (the first on a tie);
+                        # otherwise _assign tries every choice
+                        DU, M = t.duo, t.mask
+                        m = 0
+                        for q in duals:
+                            c = hand[q]
+                            if m & M[c] or DU[c] is None:
+                                b2, w2, dead = assign(hand, t)
+                                used = set(w2)
+                                used.update(dead)
+                                idle = [q for q in range(pos) if q not in used]
+                                low = [(b2[s], w2[s], s) for s in range(8) if 0 < b2[s] <= thr] or None
+                                break
+                            m |= M[c]
+                        else:
+                            b2, w2 = best[:], who[:]
+                            for q in duals:
+                                s, v, s2, v2 = DU[hand[q]]
+                                g, g2 = v - b2[s], v2 - b2[s2]
+                                if g2 > g:
+                                    s, v, g = s2, v2, g2
+                                if g > 0:
+                                    if w2[s] >= 0:
+                                        idle.append(w2[s])
+                                    b2[s] = v
+                                    w2[s] = q
+                                    if v <= thr:
+                                        if low is None:
+                                            low = [(v, q, s)]
+                                        else:
+                                            low.append((v, q, s))
+                                else:
+                                    idle.append(q)
+                    if len(idle) > 1:
+                        idle.sort()
+                    drop = dead + idle
+                    n = len(drop)
+                    if n > lim:
+                        del drop[lim:]
+                        every_idle = False
+                    elif n < lim and low is not None:
+                        # then counted cards of strength <= thr, weakest first
+                        low = [x for x in low if w2[x[2]] == x[1]]
+                        if low:
+                            low.sort()
+                            cleared = low[:lim - n]
+                            for x in cleared:
+                                drop.append(x[1])
+            elif p == 1 and lim > 0:  # simple
+                drop = dead[:lim]
+            # the total of the hand played: the best single-option card per suit is kept up to date
+            # through the discards and the cards drawn, then the two-option cards are placed
+            left = None  # the two-option cards of the hand played
+            fix = False  # a discard leaves the best per suit unknown: solve the hand again
+            if drop:
+                if duals is None:
+                    if cleared is not None:  # weak single-option cards: no other card of the suit is kept
+                        for x in cleared:
+                            best[x[2]] = 0
+                else:
+                    for q in drop:
+                        s = S[hand[q]]
+                        if s >= 0 and who[s] == q:
+                            if every_idle:  # no other single-option card of this suit is kept
+                                best[s] = 0
+                            else:
+                                fix = True
+                    left = [hand[q] for q in duals if q not in drop]
+                drop.sort(reverse=True)
+                for q in drop:
+                    disc.append(hand.pop(q))
+                k = len(drop)
+                if len(pile) >= k:
+                    new = pile[-k:]
+                    del pile[-k:]
+                else:
+                    new = []
+                    rebuilt[side] += draw(pile, disc, k, new, rnd)
+                hand.extend(new)
+                for c in new:
+                    s = S[c]
+                    if s >= 0:
+                        v = V[c]
+                        if v > best[s]:
+                            best[s] = v
+                    elif s == -2:
+                        if left is None:
+                            left = [c]
+                        else:
+                            left.append(c)
+            elif duals is not None:
+                left = [hand[q] for q in duals]
+            held.append(hand)
+            total = best[0] + best[1] + best[2] + best[3] + best[4] + best[5] + best[6] + best[7]
+            e = False
+            if fix:
+                total, e = table_total(hand, t)
+            elif left:
+                DU = t.duo
+                if len(left) == 1 and DU[left[0]] is not None and (side or attacker == 0):
+                    a, av, b, bv = DU[left[0]]  # Escape does not matter: one card on its own
+                    g, g2 = av - best[a], bv - best[b]
+                    if g2 > g:
+                        g = g2
+                    if g > 0:
+                        total += g
+                else:
+                    for c in left:
+                        if DU[c] is None:
+                            total, e = table_total(hand, t)
+                            break
+                    else:
+                        O = t.opts
+                        if side or attacker == 0:  # only a samurai defender's Escape matters
+                            total = solve_duals(best, [O[c] for c in left])
+                        else:
+                            E = t.escape
+                            total, e = resolve(best, [O[c] for c in left], any(E[c] for c in left))
+            elif side == 0:
+                e = best[7] > 0
+            if side:
+                it = total
+            else:
+                st, esc = total, e
+        if observe is not None:
+            observe(piles, discs, held)
+        who_att = names[attacker]
+        winner, s_cas, i_cas, nxt = decide(who_att, st, it, esc, per_loss)
+        sc += s_cas
+        ic += i_cas
+        if winner == "samurai":
+            wins += 1
+            if nxt == "imperial":
+                escapes += 1
+        elif winner == "tie":
+            ties += 1
+        if trace:
+            log.append({"hand": hands, "attacker": who_att,
+                        "samurai": [decks[0].cards[c].name for c in held[0]],
+                        "imperial": [decks[1].cards[c].name for c in held[1]],
+                        "samurai_strength": st, "imperial_strength": it, "winner": winner,
+                        "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt})
+        attacker = 0 if nxt == "samurai" else 1
+        discs[0].extend(held[0])
+        discs[1].extend(held[1])
+        if observe is not None:
+            observe(piles, discs, ([], []))
+    return Game(ic, sc, hands, core.victory_level(ic, sim.victory), wins, ties, escapes, tuple(rebuilt), log)
+
+
+_POLICY_CODE = {"none": 0, "simple": 1, "best": 2}
+
+
+def play_reference(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
+    """The reference game loop: plain code, every discard chosen by ``discards`` and every clash
+    resolved by ``core.clash`` (the ``daimyo satsuma clash`` command)."""
+    rnd = Random(seed).random
+    decks = (sim.samurai, sim.imperial)
+    piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
+    shuffle(piles[0], rnd)
+    shuffle(piles[1], rnd)
+    discs: list[list[int]] = [[], []]
+    rebuilt = [0, 0]
+    log: list = []
+    sc = ic = 0
+    attacker = 0  # 0 samurai, 1 imperial (line 39)
+    hands = wins = ties = escapes = 0
+    names = ("samurai", "imperial")
     while sc < sim.end:
         if hands >= sim.max_hands:
             return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
@@ -316,34 +566,21 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
         for side in (0, 1):
             table = decks[side].tables[0 if attacker == side else 1]
             pile, disc = piles[side], discs[side]
-            if len(pile) >= hand_size:
-                hand = pile[-hand_size:]
-                del pile[-hand_size:]
-            else:
-                hand = []
-                rebuilt[side] += draw(pile, disc, hand_size, hand, rnd)
-            policy = policies[side]
-            if policy == "best":
-                drop = _best_discards(hand, table, max_discard, weaks[side])
-            else:
-                drop = discards(policy, hand, table, max_discard)
-            if drop:
-                drop.sort(reverse=True)
-                for p in drop:
-                    disc.append(hand.pop(p))
-                rebuilt[side] += draw(pile, disc, len(drop), hand, rnd)
+            hand: list = []
+            rebuilt[side] += _draw(pile, disc, sim.hand_size, hand, rnd)
+            drop = discards(sim.policies[side], hand, table, sim.max_discard, sim.weak[side])
+            for p in sorted(drop, reverse=True):
+                disc.append(hand.pop(p))
+            rebuilt[side] += _draw(pile, disc, len(drop), hand, rnd)
             held.append(hand)
         if observe is not None:
             observe(piles, discs, held)
         who = names[attacker]
-        if reference:
-            res = core.clash(who, [decks[0].cards[c] for c in held[0]], [decks[1].cards[c] for c in held[1]],
-                             per_loss)
-            st, it, esc = res.samurai.strength, res.imperial.strength, res.samurai.uses_suit("E")
-        else:
-            st, esc = table_total(held[0], decks[0].tables[attacker])  # the samurai attack when attacker == 0
-            it, _ = table_total(held[1], decks[1].tables[1 - attacker])
-        winner, s_cas, i_cas, nxt = decide(who, st, it, esc, per_loss)
+        res = core.clash(who, [decks[0].cards[c] for c in held[0]], [decks[1].cards[c] for c in held[1]],
+                         sim.casualties_per_loss)
+        st, it = res.samurai.strength, res.imperial.strength
+        winner, s_cas, i_cas, nxt = res.winner, res.casualties["samurai"], res.casualties["imperial"], \
+            res.next_attacker
         sc += s_cas
         ic += i_cas
         if winner == "samurai":
