@@ -327,7 +327,8 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     hand_size, lim, per_loss = sim.hand_size, sim.max_discard, sim.casualties_per_loss
     pol = tuple(_POLICY_CODE[p] for p in sim.policies)
     weaks = tuple(WEAK if w is None else w for w in sim.weak)
-    tabs = (sim.samurai.tables, sim.imperial.tables)
+    st_, it_ = sim.samurai.tables, sim.imperial.tables
+    tabs = ((st_[0], it_[1]), (st_[1], it_[0]))  # by attacker: the samurai's table, the imperial's
     end, max_hands = sim.end, sim.max_hands
     names = ("samurai", "imperial")
     table_total, decide, draw, assign = core.table_total, core.decide, _draw, _assign
@@ -337,8 +338,9 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
             return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
         hands += 1
         held = []
+        tables = tabs[attacker]
         for side in (0, 1):
-            t = tabs[side][0 if attacker == side else 1]
+            t = tables[side]
             S, V = t.suit, t.value
             pile, disc = piles[side], discs[side]
             if len(pile) >= hand_size:
@@ -354,8 +356,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
             who = [-1, -1, -1, -1, -1, -1, -1, -1]
             dead = []
             idle = []
-            duals = low = None
-            thr = weaks[side]
+            duals = None
             pos = 0
             for c in hand:
                 s = S[c]
@@ -366,11 +367,6 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                             idle.append(who[s])
                         best[s] = v
                         who[s] = pos
-                        if v <= thr:
-                            if low is None:
-                                low = [(v, pos, s)]
-                            else:
-                                low.append((v, pos, s))
                     else:
                         idle.append(pos)
                 elif s == -1:
@@ -382,6 +378,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                 pos += 1
             p = pol[side]
             drop = cleared = None
+            thr = weaks[side]
             every_idle = True  # every idle card is among the discards
             if p == 2 and lim > 0:  # best
                 if len(dead) >= lim:
@@ -401,7 +398,6 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                                 used = set(w2)
                                 used.update(dead)
                                 idle = [q for q in range(pos) if q not in used]
-                                low = [(b2[s], w2[s], s) for s in range(8) if 0 < b2[s] <= thr] or None
                                 break
                             m |= M[c]
                         else:
@@ -416,11 +412,6 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                                         idle.append(w2[s])
                                     b2[s] = v
                                     w2[s] = q
-                                    if v <= thr:
-                                        if low is None:
-                                            low = [(v, q, s)]
-                                        else:
-                                            low.append((v, q, s))
                                 else:
                                     idle.append(q)
                     if len(idle) > 1:
@@ -430,9 +421,9 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                     if n > lim:
                         del drop[lim:]
                         every_idle = False
-                    elif n < lim and low is not None:
+                    elif n < lim:
                         # then counted cards of strength <= thr, weakest first
-                        low = [x for x in low if w2[x[2]] == x[1]]
+                        low = [(v, w2[s], s) for s, v in enumerate(b2) if 0 < v <= thr]
                         if low:
                             low.sort()
                             cleared = low[:lim - n]
@@ -459,8 +450,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                                 fix = True
                     left = [hand[q] for q in duals if q not in drop]
                 drop.sort(reverse=True)
-                for q in drop:
-                    disc.append(hand.pop(q))
+                disc.extend(map(hand.pop, drop))  # from the last position down
                 k = len(drop)
                 if len(pile) >= k:
                     new = pile[-k:]
@@ -483,7 +473,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
             elif duals is not None:
                 left = [hand[q] for q in duals]
             held.append(hand)
-            total = best[0] + best[1] + best[2] + best[3] + best[4] + best[5] + best[6] + best[7]
+            total = sum(best)
             e = False
             if fix:
                 total, e = table_total(hand, t)
