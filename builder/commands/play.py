@@ -76,7 +76,7 @@ def register(app) -> None:
                 raise UsageError(f"unknown format '{format}'", "use text or json")
             from builder.analytics.clash import satsuma_clash
 
-            res = satsuma_clash(attacker, samurai, imperial, parse_rule_options(rule), pack)
+            res = satsuma_clash(attacker, samurai, imperial, parse_rule_options(rule), pack, escape)
         except DaimyoError as exc:
             for line in error_lines(exc):
                 sys.stderr.write(line + "\n")

@@ -90,11 +90,13 @@ def _canonical(cards: Sequence[PlayCard]) -> list[PlayCard]:
     return sorted(cards, key=lambda c: (normalize(c.name), c.options, c.printed))
 
 
-def best_hand(cards: Sequence[PlayCard], role: str) -> Hand:
+def best_hand(cards: Sequence[PlayCard], role: str, escape: bool | None = None) -> Hand:
     """The highest total strength of ``cards`` for ``role``: one card per suit.
 
     Exact: dynamic programming over the set of suits used so far. Among equal
     totals the choice is deterministic and independent of the order of ``cards``.
+    ``escape``: True for the best hand using an Escape card, False for the best without
+    one (None: the best of all; raises ValueError when no hand uses Escape).
     """
     order = _canonical(cards)
     bit = {s: 1 << i for i, s in enumerate(SUIT_LETTERS)}
@@ -115,7 +117,13 @@ def best_hand(cards: Sequence[PlayCard], role: str) -> Hand:
                 if nm not in nxt or cand > nxt[nm][0]:
                     nxt[nm] = (cand, chosen + ((i, suit, strength),))
         best = nxt
-    top_mask = max(sorted(best), key=lambda m: best[m][0])  # first mask reaching the maximum
+    masks = sorted(best)
+    if escape is not None:
+        e = bit["E"]
+        masks = [m for m in masks if bool(m & e) == escape]
+        if not masks:
+            raise ValueError(f"no usable Escape card for the {role}")
+    top_mask = max(masks, key=lambda m: best[m][0])  # first mask reaching the maximum
     total, chosen = best[top_mask]
     used_idx = {i for i, _, _ in chosen}
     uses = sorted((Use(order[i].name, s, v) for i, s, v in chosen), key=lambda u: SUIT_LETTERS.index(u.suit))
@@ -132,6 +140,55 @@ def best_strength_brute(cards: Sequence[PlayCard], role: str) -> int:
         if len(suits) == len(set(suits)):
             top = max(top, sum(v for _, v in combo))
     return top
+
+
+def escape_totals(cards: Sequence[PlayCard], role: str) -> tuple[int, int | None]:
+    """``(highest total without an Escape card, highest total of a hand using one)`` of ``cards`` for
+    ``role``, the second None when no hand can use Escape: the dynamic programme of ``best_hand``
+    over the sets of suits used, its best value split by whether the set holds Escape."""
+    best = {0: 0}
+    for card in cards:
+        opts = [(SUIT_INDEX[s], v) for s, v in usable_options(card, role)]
+        if not opts:
+            continue
+        nxt = dict(best)
+        for mask, val in best.items():
+            for s, v in opts:
+                b = 1 << s
+                if not mask & b and val + v > nxt.get(mask | b, -1 << 62):
+                    nxt[mask | b] = val + v
+        best = nxt
+    e = 1 << SUIT_INDEX["E"]
+    without = max(v for m, v in best.items() if not m & e)
+    with_escape = [v for m, v in best.items() if m & e]
+    return without, (max(with_escape) if with_escape else None)
+
+
+ESCAPE_CHOICES = ("highest", "needed", "free")
+
+
+def choose_escape(rule: str, prefer_defender: bool | None, imperial: int, without: int,
+                  with_escape: int | None) -> tuple[int, bool]:
+    """The samurai defender's hand: ``(total counted, Escape used)``.
+
+    ``without``/``with_escape``: his highest totals without and with an Escape card (``escape_totals``);
+    ``prefer_defender``: True to stay defender after a win (use Escape), False to attack next (leave it
+    out), None for no preference (Escape only when the highest total needs it, as ``clash`` shows).
+    ``rule`` is the house rule ``escape_choice``: ``highest`` (a hand of the highest total; among
+    several, he picks), ``needed`` (no choice), ``free`` (any hand, even of a lower total)."""
+    top = without if with_escape is None or with_escape <= without else with_escape
+    needed = top != without
+    if prefer_defender is None or rule == "needed" or top <= imperial:
+        return top, needed
+    if rule == "free":
+        can_with = with_escape is not None and with_escape > imperial
+        can_without = without > imperial
+        if can_with and can_without:
+            return (with_escape, True) if prefer_defender else (without, False)
+        return top, needed
+    if prefer_defender and with_escape == top:
+        return top, True
+    return top, needed
 
 
 @dataclass(frozen=True)
@@ -186,11 +243,14 @@ def decide(attacker: str, samurai_strength: int, imperial_strength: int, samurai
 
 
 def clash(attacker: str, samurai_cards: Sequence[PlayCard], imperial_cards: Sequence[PlayCard],
-          casualties_per_loss: int = 1) -> Clash:
-    """Resolve one hand: higher total wins, the loser takes a casualty, a tie gives both one."""
+          casualties_per_loss: int = 1, samurai_escape: bool | None = None) -> Clash:
+    """Resolve one hand: higher total wins, the loser takes a casualty, a tie gives both one.
+
+    ``samurai_escape``: the samurai counts his best hand with (True) or without (False) an Escape
+    card, as the house rule ``escape_choice`` may let him (``choose_escape``); None: his best hand."""
     if attacker not in SIDES:
         raise ValueError(f"attacker must be samurai or imperial, not {attacker!r}")
-    sam = best_hand(samurai_cards, role_of("samurai", attacker))
+    sam = best_hand(samurai_cards, role_of("samurai", attacker), samurai_escape)
     imp = best_hand(imperial_cards, role_of("imperial", attacker))
     winner, sc, ic, nxt = decide(attacker, sam.strength, imp.strength, sam.uses_suit("E"), casualties_per_loss)
     kept = winner == "samurai" and nxt == "imperial"
