@@ -296,6 +296,11 @@ def house_rules() -> list[dict]:
             for k in sim.HOUSE_RULES if k in rules]
 
 
+def readings_json() -> dict:
+    """What ``--readings --format json`` prints: the house rules, the readings and the policies."""
+    return {"house_rules": house_rules(), "readings": readings(), "policies": sim.POLICIES}
+
+
 def format_readings() -> list[str]:
     lines = ["Where the rulebook is silent, 'daimyo satsuma simulate' follows these house rules "
              "(change one with --rule ID=VALUE; all of them: daimyo rules satsuma):"]

@@ -91,9 +91,7 @@ def register(app) -> None:
 
         if readings:
             if format == "json":
-                sys.stdout.write(json.dumps({"house_rules": simu.house_rules(), "readings": simu.readings(),
-                                             "policies": simu.sim.POLICIES},
-                                            indent=2, ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
             else:
                 for line in simu.format_readings():
                     sys.stdout.write(safe_terminal(line) + "\n")
