@@ -210,7 +210,7 @@ def game_rules(s_rules: dict, i_rules: dict, given: dict) -> dict:
             out[key] = s_rules.get(key)
         else:
             raise UsageError(f"the samurai list agrees {key}={s_rules.get(key)}, the imperial list "
-                             f"{key}={i_rules.get(key)}", f"choose one with --rule {key}=VALUE")
+                             f"{key}={i_rules.get(key)}", f"choose one with {option('rule')} {key}=VALUE")
     return out
 
 

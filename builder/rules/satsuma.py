@@ -310,6 +310,20 @@ def _solve_duals(best: list, duals: list) -> int:
     if len(duals) == 1:
         (a, av), (b, bv) = duals[0]
         return sum(best) + max(0, av - best[a], bv - best[b])
+    if len(duals) == 2:  # the four choices, each counting only the suits it changes
+        gain = 0
+        o2 = duals[1]
+        for s1, v1 in duals[0]:
+            g1 = v1 - best[s1]
+            for s2, v2 in o2:
+                if s1 != s2:
+                    g2 = v2 - best[s2]
+                    g = (g1 if g1 > 0 else 0) + (g2 if g2 > 0 else 0)
+                else:
+                    g = (v1 if v1 > v2 else v2) - best[s1]
+                if g > gain:
+                    gain = g
+        return sum(best) + gain
     best = best[:]
     duals = _settle(best, duals)
     if not duals:

@@ -605,12 +605,21 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
             # a samurai defender who wins: Escape used or left out on purpose (choose_escape)
             b, left, fix = sam
             tdef = tabs[1][0]
-            if b[7] > 0 or (left and any(tdef.escape[c] for c in left)):
-                if fix:
-                    without, with_e = core.escape_totals([decks[0].cards[c] for c in held[0]], "defender")
+            if left and not fix:
+                E = tdef.escape
+                for c in left:
+                    if E[c]:
+                        break
                 else:
-                    without, with_e = _escape_split(b, left or (), tdef)
+                    left = None  # no two-option card offers Escape
+            if fix:
+                without, with_e = core.escape_totals([decks[0].cards[c] for c in held[0]], "defender")
                 st, esc = choose(echoice, prefer[sc], it, without, with_e)
+            elif left:
+                without, with_e = _escape_split(b, left, tdef)
+                st, esc = choose(echoice, prefer[sc], it, without, with_e)
+            elif b[7] > 0:  # single-option Escape cards only: the best one adds its strength, alone
+                st, esc = choose(echoice, prefer[sc], it, st - b[7], st)
         who_att = names[attacker]
         winner, s_cas, i_cas, nxt = decide(who_att, st, it, esc, per_loss)
         sc += s_cas
