@@ -17,6 +17,7 @@ Run: ``.venv/bin/python benchmarks/bench_analytics.py [GAMES]``
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 import time
@@ -43,9 +44,13 @@ def main() -> None:
     from builder.rules import satsuma as core
 
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    print("load average before: %.2f %.2f %.2f (the machine may be shared)" % os.getloadavg())
+    c0 = time.process_time()
     game, _ = simulate.setup(None, None, ("best", "best"), {})
+    setup_cpu = time.process_time() - c0
     cores = simulate.default_jobs()
-    print(f"Satsuma Rebellion, published decks, policy best/best, {games:,} games per run")
+    print(f"Satsuma Rebellion, published decks, policy best/best, {games:,} games per run "
+          f"(set-up with the role values for Escape: {setup_cpu * 1000:.0f} ms CPU)")
 
     one = {}
 
@@ -60,6 +65,9 @@ def main() -> None:
     def run_all():
         many["t"] = simulate.run(game, games * cores, 1, jobs=cores)
 
+    mx, _ = simulate.setup(None, None, ("max", "max"), {})
+    cpu_max, _ = best_of(lambda: simulate.run(mx, games, 1, jobs=1))
+    print(f"  one core, policy max (Escape never on purpose): {games / cpu_max:8,.0f} games/s CPU time")
     _, wall_all = best_of(run_all, 2)
     check = simulate.run(game, games * cores, 1, jobs=1) if cores > 1 else many["t"]
     same = "same result as one job" if check == many["t"] else "DIFFERENT RESULT FROM ONE JOB"
@@ -89,6 +97,7 @@ def main() -> None:
 
     cpu_q, _ = best_of(ask)
     print(f"  odds queries: {n * len(queries) / cpu_q:10,.0f}/s (parse and exact answer)")
+    print("load average after: %.2f %.2f %.2f" % os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 # template's comments, a bundle's header, the print-test page's instructions, a report's
 # key to its options); no error message is among them.
 DOCUMENTS = {
-    "builder/analytics/simulate.py": ["Policies (--policy):", " (see --readings)"],
+    "builder/analytics/simulate.py": ["Policies (--policy):", " (see --readings)", "(change one with --rule ID=VALUE;"],
     "builder/demo.py": ["(pass --force to replace it, or give another folder with -o)"],
     "builder/packs/bundle.py": ["'daimyo export LIST --to bundle'", "('--install-packs' installs"],
     "builder/packs/template.py": ["daimyo check LIST --pack THIS-FILE", "name it without a path: --pack NAME",

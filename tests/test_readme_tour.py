@@ -56,3 +56,36 @@ def test_every_tour_command_runs_as_written(tmp_path):
     assert (work / "roster.pdf").read_bytes().startswith(b"%PDF")
     assert (work / "deck.pdf").read_bytes().startswith(b"%PDF")
     assert (work / "copy.yaml").is_file()
+
+
+def analytics_examples() -> list[tuple[list[str], list[str]]]:
+    """(command arguments, output lines shown) of each ``$ daimyo ...`` example in the README's
+    analytics section; '...' stands for lines left out."""
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Deck analytics and Satsuma simulation", 1)[1].split("\n## ", 1)[0]
+    out = []
+    for block in re.findall(r"```\n(\$ daimyo .*?)```", section, re.S):
+        lines = block.replace("\\\n", " ").splitlines()
+        out.append((shlex.split(lines[0][2:])[1:], lines[1:]))
+    return out
+
+
+def test_readme_analytics_examples_are_what_the_commands_print(cli, monkeypatch):
+    """The stats example and the simulation result in the README are what the commands print now:
+    every line shown, in order ('...' skips lines)."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "100")
+    examples = analytics_examples()
+    assert [args[0] for args, _ in examples] == ["stats", "satsuma"]
+    for args, shown in examples:
+        r = cli(*args)
+        assert r.code == 0, r
+        printed = r.stdout.splitlines()
+        at = 0
+        for line in shown:
+            if line.strip() == "...":
+                continue
+            assert line in printed[at:], f"daimyo {' '.join(args)}: README line not printed (in this order): {line!r}"
+            at = printed.index(line, at) + 1

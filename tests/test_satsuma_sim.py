@@ -130,6 +130,193 @@ def test_fast_and_reference_evaluators_play_the_same_games(game):
         assert sim.play_game(game, seed, trace=True) == sim.play_game(ref, seed, trace=True)
 
 
+option_st = st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9))
+card_st = st.one_of(option_st.map(lambda o: (o,)), st.tuples(option_st, option_st),
+                    st.just((("T", 2),)))  # T: no usable option
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(card_st, min_size=8, max_size=30), st.lists(card_st, min_size=8, max_size=30),
+       st.integers(0, 2**64 - 1), st.sampled_from(list(sim.POLICIES)), st.sampled_from(list(sim.POLICIES)),
+       st.sampled_from(core.ESCAPE_CHOICES), st.sampled_from(sim.DISCARD_TIMINGS), st.integers(0, 3))
+def test_fast_loop_plays_the_reference_games_on_random_decks(sam, imp, seed, p1, p2, choice, timing, weak):
+    """Property: on random decks (one- and two-option cards, Escape, cards with no usable suit), every
+    policy and house rule, the fast loop plays exactly the games of the reference loop, whose
+    discards come from ``discards`` and whose clashes come from ``core.clash``."""
+    def deck(spec, side):
+        return sim.SideDeck.build(side, [PlayCard(f"{side}{i}", opts) for i, opts in enumerate(spec)])
+
+    game = sim.Sim(deck(sam, "s"), deck(imp, "i"), policies=(p1, p2), max_hands=40, escape_choice=choice,
+                   discard_timing=timing, weak=(weak, weak))
+    ref = sim.Sim(**{**game.__dict__, "evaluator": "reference"})
+    assert sim.play_game(game, seed, trace=True) == sim.play_game(ref, seed, trace=True)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(card_st, min_size=0, max_size=9), st.sampled_from(core.ROLES))
+def test_assignment_behind_the_discards_is_a_best_hand(spec, role):
+    """Property: the counted hand the 'best' policy keeps is a legal hand (one card per suit, an option
+    each card has) of the highest total."""
+    cards = [PlayCard(f"c{i}", opts) for i, opts in enumerate(spec)]
+    table = core.RoleTable.build(cards, role)
+    best, who, dead = sim._assign(list(range(len(cards))), table)
+    assert sum(best) == core.best_strength_brute(cards, role)
+    used = [p for p in who if p >= 0]
+    assert len(used) == len(set(used))
+    for s, p in enumerate(who):
+        if p >= 0:
+            assert (s, best[s]) in table.opts[p]
+    assert dead == [i for i, c in enumerate(cards) if not core.usable_options(c, role)]
+
+
+def _brute_escape(cards, role):
+    from itertools import product
+
+    choices = [((None, 0),) + core.usable_options(c, role) for c in cards]
+    top = {False: 0, True: None}
+    for combo in product(*choices):
+        suits = [s for s, _ in combo if s is not None]
+        if len(suits) == len(set(suits)):
+            key = "E" in suits
+            total = sum(v for _, v in combo)
+            if top[key] is None or total > top[key]:
+                top[key] = total
+    return top[False], top[True]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(card_st, min_size=0, max_size=8), st.sampled_from(core.ROLES))
+def test_totals_with_and_without_escape(spec, role):
+    """Property: ``escape_totals`` (the reference) and the fast loop's ``_escape_split`` agree with a
+    brute force over every choice of options."""
+    cards = [PlayCard(f"c{i}", opts) for i, opts in enumerate(spec)]
+    want = _brute_escape(cards, role)
+    assert core.escape_totals(cards, role) == want
+    table = core.RoleTable.build(cards, role)
+    best = [0] * 8
+    left = []
+    for c in range(len(cards)):
+        if table.suit[c] >= 0:
+            best[table.suit[c]] = max(best[table.suit[c]], table.value[c])
+        elif table.suit[c] == -2:
+            left.append(c)
+    assert sim._escape_split(best, left, table) == want
+    total, esc = core.table_total(range(len(cards)), table)
+    assert total == max(want[0], want[1] or 0) and esc == (want[1] is not None and want[1] > want[0])
+
+
+# -- Escape on purpose ------------------------------------------------------------------------
+
+def test_choose_escape_under_each_house_rule():
+    # the samurai defender: 12 without Escape, 15 with; the imperial 10 -> both hands win
+    assert core.choose_escape("free", True, 10, 12, 15) == (15, True)
+    assert core.choose_escape("free", False, 10, 12, 15) == (12, False)  # left out on purpose
+    assert core.choose_escape("free", None, 10, 12, 15) == (15, True)  # no preference: the best hand
+    assert core.choose_escape("highest", False, 10, 12, 15) == (15, True)  # must count 15: Escape needed
+    assert core.choose_escape("needed", False, 10, 12, 15) == (15, True)
+    # only the hand with Escape wins: it is played whatever the preference (a win beats a tie or a loss)
+    assert core.choose_escape("free", False, 13, 12, 15) == (15, True)
+    # equal totals: 'highest' lets him pick; 'needed' counts the one without Escape
+    assert core.choose_escape("highest", True, 10, 15, 15) == (15, True)
+    assert core.choose_escape("needed", True, 10, 15, 15) == (15, False)
+    # a lower total with Escape that still wins: only 'free' allows it
+    assert core.choose_escape("free", True, 10, 15, 12) == (12, True)
+    assert core.choose_escape("highest", True, 10, 15, 12) == (15, False)
+    # losing or tying: the best hand, no choice
+    assert core.choose_escape("free", True, 20, 15, 12) == (15, False)
+
+
+def _deck(side, spec):
+    cards = [PlayCard(f"{side}{i}", tuple((p[0], int(p[1:])) for p in word.split("/")), word)
+             for i, word in enumerate(spec.split())]
+    return sim.SideDeck.build(side, cards)
+
+
+# The samurai win most hands they defend (the imperial attacks with weak Attack cards, defends with
+# strong Defense cards); their Escape cards are two-option E/D cards, counted as Defense in their
+# best hand: winning with the Escape option instead keeps them defender.
+DEFEND_BETTER = ("F4 F6 M4 M6 A1 A2 E5/D6 E4/D5 E6/D7 F5 M5 R3 R2 L4 W3 W4 R4 L3 W5 F3",
+                 "F4 F6 M4 M6 A2 A1 A3 D6 D8 D7 F5 M5 R3 R2 L4 W3 W4 D5 A2 M3")
+# The samurai win most hands they attack (strong Attack cards) and lose most they defend: an Escape
+# card that would keep them defender is better left out when the hand is won without it.
+ATTACK_BETTER = ("F4 F6 M4 M6 A6 A7 A5 E4 E6 E3 D1 D2 F5 M5 R3 R2 L4 W3 W4 A4",
+                 "F4 F6 M4 M6 A6 A8 A7 D1 D2 D1 F5 M5 R3 R2 L4 W3 W4 A5 A6 M3")
+
+
+def _mean_ic(t):
+    return sum(k * n for k, n in t.imperial.items()) / t.games
+
+
+def test_escape_is_used_on_purpose_when_defending_is_better():
+    s, i = DEFEND_BETTER
+    best = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("best", "best"))
+    plain = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("max", "best"))
+    out = sim.role_outcomes(best)
+    assert out["defender"][0] > 0.8 > 0.3 > out["attacker"][0]
+    assert all(best.prefer_defender)
+    tb, tp = simu.run(best, 400, 3), simu.run(plain, 400, 3)
+    assert tb.escapes > 3 * tp.escapes
+    assert _mean_ic(tb) > 2 * _mean_ic(tp)
+    # hand by hand: a defender's won hand without Escape is only ever one where no Escape card could win
+    g = sim.play_game(best, sim.game_seed(3, 0), trace=True)
+    chosen = [h for h in g.trace if h["attacker"] == "imperial" and h["winner"] == "samurai"]
+    assert chosen and sum(h["samurai_escape"] for h in chosen) > len(chosen) // 2
+    # under the house rule 'needed' the samurai cannot choose: the same games as the plain policy
+    needed = sim.Sim(**{**best.__dict__, "escape_choice": "needed"})
+    assert simu.run(needed, 200, 3) == simu.run(plain, 200, 3)
+
+
+def test_escape_is_left_out_when_attacking_is_better():
+    s, i = ATTACK_BETTER
+    best = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("best", "best"))
+    plain = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("max", "best"))
+    out = sim.role_outcomes(best)
+    assert out["attacker"][0] > 0.6 > 0.4 > out["defender"][0]
+    assert not any(best.prefer_defender)
+    tb, tp = simu.run(best, 400, 3), simu.run(plain, 400, 3)
+    assert tb.escapes < tp.escapes
+    assert _mean_ic(tb) > _mean_ic(tp) + 1
+
+
+def test_role_values_follow_the_roles():
+    # a samurai who always wins attacking and never defending: attacking is worth more at every count
+    values = sim.role_values({"attacker": (0.9, 0.0, 0.1), "defender": (0.1, 0.0, 0.9)}, 9)
+    assert len(values) == 9 and all(a > d for a, d in values)
+    # one loss left, defending wins half the hands, attacking none: defending is worth more
+    (a, d), = sim.role_values({"attacker": (0.0, 0.0, 1.0), "defender": (0.5, 0.0, 0.5)}, 1)
+    assert a == 0.0 and d == pytest.approx(0.5)
+    # casualties of 2 per loss: the values are indexed by casualties, two at a time
+    two = sim.role_values({"attacker": (0.5, 0.1, 0.4), "defender": (0.3, 0.1, 0.6)}, 4, 2)
+    assert two[0] == two[1] and two[2] == two[3] and two[0][0] > two[2][0]
+
+
+# -- house rules ------------------------------------------------------------------------------
+
+def test_house_rules_change_the_simulation(game):
+    base = simu.run(game, 300, 5)
+    for key, value in (("escape_choice", "needed"), ("escape_choice", "highest"),
+                       ("discard_timing", "after_redraw")):
+        other = sim.Sim(**{**game.__dict__, key: value})
+        assert simu.run(other, 300, 5) != base, (key, value)
+    with pytest.raises(ValueError, match="escape_choice"):
+        sim.Sim(**{**game.__dict__, "escape_choice": "always"})
+
+
+def test_discard_timing_decides_what_a_rebuilt_deck_holds():
+    # a deck of 9: 7 drawn, 2 left; 3 discarded and 3 drawn again -> the deck runs out mid-draw
+    deck = _deck("samurai", "D1 D2 D3 F1 F2 F3 M1 M2 M3")
+    imp = _deck("imperial", "F5 F6 F7 F8 F9 M5 M6 M7 M8 M9")
+    seen = {}
+    for timing in sim.DISCARD_TIMINGS:
+        game = sim.Sim(deck, imp, policies=("simple", "none"), discard_timing=timing, max_hands=1)
+        g = sim.play_game(game, 7, trace=True)
+        seen[timing] = g.trace[0]["samurai"]
+    # the samurai attack: the three Defense cards cannot count and are discarded
+    assert not any(n in ("samurai0", "samurai1", "samurai2") for n in seen["after_redraw"])
+    assert len(seen["after_redraw"]) == 6  # 2 left in the deck, the discards not yet shuffled in
+    assert len(seen["before_redraw"]) == 7  # the discards are shuffled into the new deck
+
+
 def test_same_seed_same_game_and_seeds_differ(game):
     a = [sim.play_game(game, sim.game_seed(3, i), trace=True) for i in range(5)]
     b = [sim.play_game(game, sim.game_seed(3, i), trace=True) for i in range(5)]
@@ -227,8 +414,10 @@ def test_simulated_clashes_replay_through_the_clash_command(cli, game):
     for i in range(4):
         g = sim.play_game(game, sim.game_seed(21, i), trace=True)
         for h in g.trace[::3]:
+            # a samurai defender's choice of Escape (house rule escape_choice) is passed on
+            choice = [] if h["attacker"] == "samurai" else ["--escape", "use" if h["samurai_escape"] else "leave"]
             r = cli("satsuma", "clash", "-a", h["attacker"], "-s", "; ".join(h["samurai"]),
-                    "-i", "; ".join(h["imperial"]), "--format", "json")
+                    "-i", "; ".join(h["imperial"]), "--format", "json", *choice)
             assert r.code == 0, r
             out = json.loads(r.stdout)
             assert out["samurai"]["strength"] == h["samurai_strength"]
@@ -252,7 +441,10 @@ def test_simulate_text_and_json(cli):
     assert sum(c["games"] for c in data["imperial_casualties"]) == 200
     for v in data["victory"]:
         assert v["ci95"][0] <= v["share"] <= v["ci95"][1]
-    assert {r["id"] for r in data["readings"]} >= {"discard-before-redraw", "escape-counted"}
+    assert {r["id"] for r in data["readings"]} >= {"roles-before-discard", "escape-samurai-only"}
+    assert data["house_rules"] == {"escape_choice": "free", "discard_timing": "before_redraw",
+                                   "bodyguard_suit": "none"}
+    assert "house rules: escape_choice=free, discard_timing=before_redraw, bodyguard_suit=none" in r.stdout
     # the text and the JSON report the same games
     great = next(v for v in data["victory"] if v["result"] == "Greater Imperial Victory")
     assert f"{great['games']:,}" in r.stdout
@@ -313,3 +505,42 @@ def test_progress_bar_only_on_a_terminal(game):
     quiet = Tty()
     Progress(300, "simulating", enabled=False, stream=quiet)(150)  # --format json: never drawn
     assert quiet.getvalue() == ""
+
+
+def test_simulation_house_rules_from_the_command_line_and_lists(cli, tmp_path):
+    listed = cli("rules", "satsuma")
+    assert listed.code == 0
+    for key in ("escape_choice = free", "discard_timing = before_redraw", "alternative needed",
+                "alternative after_redraw"):
+        assert key in listed.stdout
+    readings = cli("satsuma", "simulate", "--readings")
+    assert "escape_choice = free" in readings.stdout and "discard_timing = before_redraw" in readings.stdout
+    args = ("satsuma", "simulate", "-n", "300", "--format", "json")
+    base = json.loads(cli(*args).stdout)
+    needed = json.loads(cli(*args, "--rule", "escape_choice=needed").stdout)
+    assert needed["house_rules"]["escape_choice"] == "needed"
+    assert needed["imperial_casualties"] != base["imperial_casualties"]
+    assert needed["hands"]["escape_kept_defender"] > base["hands"]["escape_kept_defender"]
+    # the same through a list's agreed house rules; two lists agreeing differently must be settled
+    sam = tmp_path / "sam.yaml"
+    sam.write_text("system: satsuma\nside: samurai\ndeck: standard\nhouse_rules: {escape_choice: needed}\n")
+    imp = tmp_path / "imp.yaml"
+    imp.write_text("system: satsuma\nside: imperial\ndeck: standard\nhouse_rules: {escape_choice: highest}\n")
+    assert json.loads(cli(*args, "--samurai", str(sam), "--imperial", str(imp), "--rule",
+                          "escape_choice=needed").stdout)["imperial_casualties"] == needed["imperial_casualties"]
+    r = cli(*args, "--samurai", str(sam), "--imperial", str(imp))
+    assert r.code == 2 and r.stderr.count("\n") == 1 and "escape_choice" in r.stderr and "--rule" in r.stderr
+    r = cli(*args, "--rule", "escape_choice=sometimes")
+    assert r.code == 2 and "escape_choice" in r.stderr and "free" in r.stderr
+
+
+def test_clash_command_takes_the_samurai_escape_choice(cli):
+    hand = ("-a", "imperial", "-s", "Break Out; Honor; Samurai Warriors", "-i", "Rear Attack", "--format", "json")
+    auto = json.loads(cli("satsuma", "clash", *hand).stdout)
+    assert auto["samurai"]["strength"] == 22 and auto["next_attacker"] == "imperial"  # Escape kept him defender
+    leave = json.loads(cli("satsuma", "clash", *hand, "--escape", "leave").stdout)
+    assert leave["samurai"]["strength"] == 16 and leave["winner"] == "samurai" and leave["next_attacker"] == "samurai"
+    r = cli("satsuma", "clash", *hand, "--escape", "leave", "--rule", "escape_choice=highest")
+    assert r.code == 2 and "highest total, 22" in r.stderr
+    r = cli("satsuma", "clash", "-a", "samurai", "-s", "Break Out; Honor", "-i", "Rear Attack", "--escape", "use")
+    assert r.code == 2 and "may not use Escape" in r.stderr and ".txt" not in r.stderr

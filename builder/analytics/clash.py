@@ -13,8 +13,10 @@ def parse_hand(text: str) -> list[str]:
 
 
 def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict | None = None,
-                  packs=()):
-    """Resolve a clash from card names; raises UsageError for bad names."""
+                  packs=(), escape: str = "auto"):
+    """Resolve a clash from card names; raises UsageError for bad names. ``escape``: ``auto`` (each
+    side's best hand), ``use`` or ``leave`` (the samurai defender's best hand with or without an
+    Escape card, as the house rule ``escape_choice`` allows)."""
     from builder.catalog.loader import load_catalog
     from builder.errors import UsageError
     from builder.names import did_you_mean
@@ -49,5 +51,26 @@ def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict 
         if twice:
             raise UsageError(f"--{name} names {', '.join(repr(n) for n in twice)} more than once; "
                              "the published deck holds one copy of each card")
-    return core.clash(side, hands["samurai"], hands["imperial"],
-                      core.constant(cat, "casualties_per_loss", 1))
+    per_loss = core.constant(cat, "casualties_per_loss", 1)
+    choice = (escape or "auto").strip().lower()
+    if choice not in ("auto", "use", "leave"):
+        raise UsageError(f"{option('escape')} must be auto, use or leave, not '{escape}'",
+                         did_you_mean(escape or "", ["auto", "use", "leave"]) or None)
+    if choice == "auto":
+        return core.clash(side, hands["samurai"], hands["imperial"], per_loss)
+    if side == "samurai":
+        raise UsageError(f"{option('escape')} {choice}: the samurai attack, and the attacker may not use Escape cards "
+                         f"({core.SEED}:47)")
+    want = choice == "use"
+    without, with_e = core.escape_totals(hands["samurai"], "defender")
+    if want and with_e is None:
+        raise UsageError(f"{option('escape')} use: the samurai hand has no Escape card to use")
+    rule = rules.get("escape_choice", "free")
+    top = max(without, with_e if with_e is not None else without)
+    if rule != "free" and (with_e if want else without) != top:
+        raise UsageError(f"{option('escape')} {choice}: under the house rule escape_choice={rule} the samurai count "
+                         f"their highest total, {top}", "agree the house rule escape_choice=free to allow it")
+    if rule == "needed" and want != (top != without):
+        raise UsageError(f"{option('escape')} {choice}: under the house rule escape_choice=needed the samurai do "
+                         "not choose")
+    return core.clash(side, hands["samurai"], hands["imperial"], per_loss, samurai_escape=want)

@@ -33,6 +33,7 @@ class SideInfo:
     file: str | None  # None: the published deck
     cards: int
     policy: str
+    rules: dict = field(default_factory=dict)  # the house rules this side's deck was read with
 
     def to_json(self) -> dict:
         return {"side": self.side, "name": self.name, "list": self.file, "cards": self.cards,
@@ -197,19 +198,38 @@ def parse_policies(text: str) -> tuple[str, str]:
     return out.get("samurai", "best"), out.get("imperial", "best")
 
 
+GAME_RULES = ("escape_choice", "discard_timing")  # house rules of the game itself, not of one deck
+
+
+def game_rules(s_rules: dict, i_rules: dict, given: dict) -> dict:
+    """The house rules of the whole game: a value given on the command line, else the one both lists
+    agree (a list not naming a rule takes its default); two lists agreeing different values is an error."""
+    out = {}
+    for key in GAME_RULES:
+        if key in given or s_rules.get(key) == i_rules.get(key):
+            out[key] = s_rules.get(key)
+        else:
+            raise UsageError(f"the samurai list agrees {key}={s_rules.get(key)}, the imperial list "
+                             f"{key}={i_rules.get(key)}", f"choose one with {option('rule')} {key}=VALUE")
+    return out
+
+
 def setup(samurai: str | None, imperial: str | None, policies: tuple[str, str], rules: dict,
           packs=(), evaluator: str = "fast") -> tuple[sim.Sim, list[SideInfo]]:
-    s_cards, s_name, cat, _ = load_side(samurai, "samurai", rules, packs)
-    i_cards, i_name, _, _ = load_side(imperial, "imperial", rules, packs)
+    s_cards, s_name, cat, s_rules = load_side(samurai, "samurai", rules, packs)
+    i_cards, i_name, _, i_rules = load_side(imperial, "imperial", rules, packs)
+    agreed = game_rules(s_rules, i_rules, rules)
     game = sim.Sim(sim.SideDeck.build("samurai", s_cards), sim.SideDeck.build("imperial", i_cards),
                    policies=policies,
                    hand_size=int(core.constant(cat, "hand_size", core.HAND_SIZE)),
                    max_discard=int(core.constant(cat, "max_discard", 3)),
                    end=int(core.constant(cat, "end_casualties", core.END_CASUALTIES)),
                    casualties_per_loss=int(core.constant(cat, "casualties_per_loss", 1)),
-                   victory=core.victory_table(cat), evaluator=evaluator)
-    info = [SideInfo("samurai", s_name, samurai, len(s_cards), policies[0]),
-            SideInfo("imperial", i_name, imperial, len(i_cards), policies[1])]
+                   victory=core.victory_table(cat), evaluator=evaluator,
+                   escape_choice=agreed.get("escape_choice") or "free",
+                   discard_timing=agreed.get("discard_timing") or "before_redraw")
+    info = [SideInfo("samurai", s_name, samurai, len(s_cards), policies[0], s_rules),
+            SideInfo("imperial", i_name, imperial, len(i_cards), policies[1], i_rules)]
     return game, info
 
 
@@ -250,6 +270,9 @@ def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
                   "escape_kept_defender": t.escapes},
         "reshuffles_per_game": {"samurai": t.reshuffles[0] / t.games if t.games else 0.0,
                                 "imperial": t.reshuffles[1] / t.games if t.games else 0.0},
+        # the game's house rules, then the samurai deck's (Bodyguard is a samurai card)
+        "house_rules": {"escape_choice": game.escape_choice, "discard_timing": game.discard_timing,
+                        **{k: v for k, v in sorted(info[0].rules.items()) if k not in GAME_RULES}},
         "readings": readings(),
     }
 
@@ -261,8 +284,30 @@ def readings() -> list[dict]:
     return [{**r, "source": format_source(r["source"]), "ref": r["source"]} for r in sim.READINGS]
 
 
+def house_rules() -> list[dict]:
+    """The catalog's house rules the simulation follows where the rulebook is silent."""
+    from builder.catalog.loader import load_catalog
+    from builder.rulebooks import format_source, humanize
+
+    rules = load_catalog("satsuma").house_rules()
+    return [{"id": k, "title": rules[k].title, "default": rules[k].default, "reading": humanize(rules[k].reading),
+             "alternatives": [a.value for a in rules[k].alternatives],
+             "source": format_source(rules[k].source) if rules[k].source else ""}
+            for k in sim.HOUSE_RULES if k in rules]
+
+
+def readings_json() -> dict:
+    """What ``--readings --format json`` prints: the house rules, the readings and the policies."""
+    return {"house_rules": house_rules(), "readings": readings(), "policies": sim.POLICIES}
+
+
 def format_readings() -> list[str]:
-    lines = ["Where the rulebook is silent, 'daimyo satsuma simulate' reads it so:"]
+    lines = ["Where the rulebook is silent, 'daimyo satsuma simulate' follows these house rules "
+             "(change one with --rule ID=VALUE; all of them: daimyo rules satsuma):"]
+    for h in house_rules():
+        lines.append(f"{h['id']} = {h['default']}: {h['title']} (or {', '.join(map(str, h['alternatives']))})")
+        lines.append(f"    {h['reading']} ({h['source']})")
+    lines.append("and reads it so:")
     for r in readings():
         lines.append(f"{r['id']}: {r['title']}")
         lines.append(f"    {r['reading']} ({r['source']})")
@@ -307,6 +352,8 @@ def format_report(rep: dict) -> list[str]:
         lines.append(f"hands won: samurai {_pct(h['samurai_wins'] / h['total'])}, "
                      f"imperial {_pct(h['imperial_wins'] / h['total'])}, ties {_pct(h['ties'] / h['total'])}; "
                      f"Escape kept the samurai defender {h['escape_kept_defender']:,} times")
+    lines.append("house rules: " + ", ".join(f"{k}={v}" for k, v in rep["house_rules"].items())
+                 + " (see daimyo rules satsuma)")
     lines.append("readings of the rulebook where it is silent: " + ", ".join(r["id"] for r in rep["readings"])
                  + " (see --readings)")
     return lines

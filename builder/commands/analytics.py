@@ -69,7 +69,7 @@ def register(app) -> None:
                                                help="the imperial deck list (default: the published deck)"),
         jobs: int = typer.Option(1, "--jobs", "-j", help="processes to use (0: one per core)"),
         policy: str = typer.Option("best", "--policy",
-                                   help="play policy: best, simple or none; one for both sides or "
+                                   help="play policy: best, max, simple or none; one for both sides or "
                                         "samurai=P,imperial=P"),
         format: str = typer.Option("text", "--format", "-f", help="text or json"),
         rule: list[str] = typer.Option([], "--rule", "-r", help="house rule ID=VALUE, e.g. bodyguard_suit=defense"),
@@ -91,8 +91,7 @@ def register(app) -> None:
 
         if readings:
             if format == "json":
-                sys.stdout.write(json.dumps({"readings": simu.readings(), "policies": simu.sim.POLICIES},
-                                            indent=2, ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
             else:
                 for line in simu.format_readings():
                     sys.stdout.write(safe_terminal(line) + "\n")

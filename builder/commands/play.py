@@ -63,6 +63,10 @@ def register(app) -> None:
         format: str = typer.Option("text", "--format", "-f", help="text or json"),
         rule: list[str] = typer.Option([], "--rule", "-r", help="house rule ID=VALUE, e.g. bodyguard_suit=defense"),
         pack: list[str] = typer.Option([], "--pack", "-p", help="pack file(s) adding or changing cards"),
+        escape: str = typer.Option("auto", "--escape",
+                                   help="the samurai defender's hand: auto (his best), use (his best with an "
+                                        "Escape card) or leave (his best without one); see house rule "
+                                        "escape_choice"),
     ):
         """Resolve one hand: each side's best total (one card per suit), winner, casualties, next attacker."""
         import json
@@ -76,7 +80,7 @@ def register(app) -> None:
                 raise UsageError(f"unknown format '{format}'", "use text or json")
             from builder.analytics.clash import satsuma_clash
 
-            res = satsuma_clash(attacker, samurai, imperial, parse_rule_options(rule), pack)
+            res = satsuma_clash(attacker, samurai, imperial, parse_rule_options(rule), pack, escape)
         except DaimyoError as exc:
             for line in error_lines(exc):
                 sys.stderr.write(line + "\n")

@@ -90,11 +90,13 @@ def _canonical(cards: Sequence[PlayCard]) -> list[PlayCard]:
     return sorted(cards, key=lambda c: (normalize(c.name), c.options, c.printed))
 
 
-def best_hand(cards: Sequence[PlayCard], role: str) -> Hand:
+def best_hand(cards: Sequence[PlayCard], role: str, escape: bool | None = None) -> Hand:
     """The highest total strength of ``cards`` for ``role``: one card per suit.
 
     Exact: dynamic programming over the set of suits used so far. Among equal
     totals the choice is deterministic and independent of the order of ``cards``.
+    ``escape``: True for the best hand using an Escape card, False for the best without
+    one (None: the best of all; raises ValueError when no hand uses Escape).
     """
     order = _canonical(cards)
     bit = {s: 1 << i for i, s in enumerate(SUIT_LETTERS)}
@@ -115,7 +117,13 @@ def best_hand(cards: Sequence[PlayCard], role: str) -> Hand:
                 if nm not in nxt or cand > nxt[nm][0]:
                     nxt[nm] = (cand, chosen + ((i, suit, strength),))
         best = nxt
-    top_mask = max(sorted(best), key=lambda m: best[m][0])  # first mask reaching the maximum
+    masks = sorted(best)
+    if escape is not None:
+        e = bit["E"]
+        masks = [m for m in masks if bool(m & e) == escape]
+        if not masks:
+            raise ValueError(f"no usable Escape card for the {role}")
+    top_mask = max(masks, key=lambda m: best[m][0])  # first mask reaching the maximum
     total, chosen = best[top_mask]
     used_idx = {i for i, _, _ in chosen}
     uses = sorted((Use(order[i].name, s, v) for i, s, v in chosen), key=lambda u: SUIT_LETTERS.index(u.suit))
@@ -132,6 +140,55 @@ def best_strength_brute(cards: Sequence[PlayCard], role: str) -> int:
         if len(suits) == len(set(suits)):
             top = max(top, sum(v for _, v in combo))
     return top
+
+
+def escape_totals(cards: Sequence[PlayCard], role: str) -> tuple[int, int | None]:
+    """``(highest total without an Escape card, highest total of a hand using one)`` of ``cards`` for
+    ``role``, the second None when no hand can use Escape: the dynamic programme of ``best_hand``
+    over the sets of suits used, its best value split by whether the set holds Escape."""
+    best = {0: 0}
+    for card in cards:
+        opts = [(SUIT_INDEX[s], v) for s, v in usable_options(card, role)]
+        if not opts:
+            continue
+        nxt = dict(best)
+        for mask, val in best.items():
+            for s, v in opts:
+                b = 1 << s
+                if not mask & b and val + v > nxt.get(mask | b, -1 << 62):
+                    nxt[mask | b] = val + v
+        best = nxt
+    e = 1 << SUIT_INDEX["E"]
+    without = max(v for m, v in best.items() if not m & e)
+    with_escape = [v for m, v in best.items() if m & e]
+    return without, (max(with_escape) if with_escape else None)
+
+
+ESCAPE_CHOICES = ("highest", "needed", "free")
+
+
+def choose_escape(rule: str, prefer_defender: bool | None, imperial: int, without: int,
+                  with_escape: int | None) -> tuple[int, bool]:
+    """The samurai defender's hand: ``(total counted, Escape used)``.
+
+    ``without``/``with_escape``: his highest totals without and with an Escape card (``escape_totals``);
+    ``prefer_defender``: True to stay defender after a win (use Escape), False to attack next (leave it
+    out), None for no preference (Escape only when the highest total needs it, as ``clash`` shows).
+    ``rule`` is the house rule ``escape_choice``: ``highest`` (a hand of the highest total; among
+    several, he picks), ``needed`` (no choice), ``free`` (any hand, even of a lower total)."""
+    top = without if with_escape is None or with_escape <= without else with_escape
+    needed = top != without
+    if prefer_defender is None or rule == "needed" or top <= imperial:
+        return top, needed
+    if rule == "free":
+        can_with = with_escape is not None and with_escape > imperial
+        can_without = without > imperial
+        if can_with and can_without:
+            return (with_escape, True) if prefer_defender else (without, False)
+        return top, needed
+    if prefer_defender and with_escape == top:
+        return top, True
+    return top, needed
 
 
 @dataclass(frozen=True)
@@ -186,11 +243,14 @@ def decide(attacker: str, samurai_strength: int, imperial_strength: int, samurai
 
 
 def clash(attacker: str, samurai_cards: Sequence[PlayCard], imperial_cards: Sequence[PlayCard],
-          casualties_per_loss: int = 1) -> Clash:
-    """Resolve one hand: higher total wins, the loser takes a casualty, a tie gives both one."""
+          casualties_per_loss: int = 1, samurai_escape: bool | None = None) -> Clash:
+    """Resolve one hand: higher total wins, the loser takes a casualty, a tie gives both one.
+
+    ``samurai_escape``: the samurai counts his best hand with (True) or without (False) an Escape
+    card, as the house rule ``escape_choice`` may let him (``choose_escape``); None: his best hand."""
     if attacker not in SIDES:
         raise ValueError(f"attacker must be samurai or imperial, not {attacker!r}")
-    sam = best_hand(samurai_cards, role_of("samurai", attacker))
+    sam = best_hand(samurai_cards, role_of("samurai", attacker), samurai_escape)
     imp = best_hand(imperial_cards, role_of("imperial", attacker))
     winner, sc, ic, nxt = decide(attacker, sam.strength, imp.strength, sam.uses_suit("E"), casualties_per_loss)
     kept = winner == "samurai" and nxt == "imperial"
@@ -221,20 +281,61 @@ def compile_options(card: PlayCard) -> dict[str, tuple[tuple[int, int], ...]]:
     return {role: tuple((SUIT_INDEX[s], v) for s, v in usable_options(card, role)) for role in ROLES}
 
 
+def _settle(best: list, duals: list) -> list:
+    """Place in ``best`` (changed) every two-option card that can gain in one suit only, as if it were
+    a single-option card of that suit, until none is left; return the cards that gain in both suits.
+
+    Exact: a card that gains nothing in a suit never will (placing cards only raises ``best``), so
+    it may be placed in its other suit, or left out when it gains nowhere."""
+    while True:
+        rest = []
+        moved = False
+        for d in duals:
+            (s, v), (s2, v2) = d
+            g, g2 = v - best[s], v2 - best[s2]
+            if g > 0 and g2 > 0 and s != s2:
+                rest.append(d)
+            elif g > 0 or g2 > 0:
+                if g2 > g:
+                    s, v = s2, v2
+                best[s] = v
+                moved = True
+        if not moved or not rest:
+            return rest
+        duals = rest
+
+
 def _solve_duals(best: list, duals: list) -> int:
     """The best total of per-suit singles ``best`` plus cards with two options each."""
     if len(duals) == 1:
-        gain = 0
-        for s, v in duals[0]:
-            g = v - best[s]
-            if g > gain:
-                gain = g
-        return sum(best) + gain
-    if len(duals) == 2:
         (a, av), (b, bv) = duals[0]
-        (c, cv), (d, dv) = duals[1]
-        if a != c and a != d and b != c and b != d:  # no suit in common: each card on its own
-            return sum(best) + max(0, av - best[a], bv - best[b]) + max(0, cv - best[c], dv - best[d])
+        return sum(best) + max(0, av - best[a], bv - best[b])
+    if len(duals) == 2:  # the four choices, each counting only the suits it changes
+        gain = 0
+        o2 = duals[1]
+        for s1, v1 in duals[0]:
+            g1 = v1 - best[s1]
+            for s2, v2 in o2:
+                if s1 != s2:
+                    g2 = v2 - best[s2]
+                    g = (g1 if g1 > 0 else 0) + (g2 if g2 > 0 else 0)
+                else:
+                    g = (v1 if v1 > v2 else v2) - best[s1]
+                if g > gain:
+                    gain = g
+        return sum(best) + gain
+    best = best[:]
+    duals = _settle(best, duals)
+    if not duals:
+        return sum(best)
+    m = 0
+    for (a, _), (b, _) in duals:
+        k = (1 << a) | (1 << b)
+        if m & k:
+            break
+        m |= k
+    else:  # no suit in common between two of the cards: each card on its own
+        return sum(best) + sum(max(0, av - best[a], bv - best[b]) for (a, av), (b, bv) in duals)
     top = 0
     n = len(duals)
     for pick in range(1 << n):
@@ -247,6 +348,17 @@ def _solve_duals(best: list, duals: list) -> int:
         if t > top:
             top = t
     return top
+
+
+def resolve(best: list, duals: list, escape_option: bool) -> tuple[int, bool]:
+    """``(best total, Escape counted)`` from the best single-option card per suit ``best`` (not
+    changed) and the options of the two-option cards; ``escape_option``: one of them offers Escape."""
+    if not escape_option and best[ESCAPE] <= 0:
+        if len(duals) == 1:
+            (a, av), (b, bv) = duals[0]
+            return sum(best) + max(0, av - best[a], bv - best[b]), False
+        return _solve_duals(best, duals), False
+    return _with_duals(best, duals, escape_option)
 
 
 def _solve_dp(opts_list) -> int:
@@ -293,10 +405,13 @@ def _total_dp(opts_list) -> tuple[int, bool]:
     return total, _solve_dp([tuple(o for o in c if o[0] != ESCAPE) for c in opts_list]) < total
 
 
-def _with_duals(best: list, duals: list) -> tuple[int, bool]:
-    """The total and Escape answer from the best single-option card per suit and the two-option cards."""
+def _with_duals(best: list, duals: list, escape_option: bool | None = None) -> tuple[int, bool]:
+    """The total and Escape answer from the best single-option card per suit and the two-option cards
+    (``escape_option``: whether a two-option card offers Escape, when the caller knows)."""
     total = _solve_duals(best, duals)
-    if best[ESCAPE] <= 0 and not any(o[0] == ESCAPE for d in duals for o in d):
+    if escape_option is None:
+        escape_option = any(o[0] == ESCAPE for d in duals for o in d)
+    if best[ESCAPE] <= 0 and not escape_option:
         return total, False
     best = best[:]
     best[ESCAPE] = 0
@@ -315,18 +430,26 @@ def _with_duals(best: list, duals: list) -> tuple[int, bool]:
 @dataclass(frozen=True)
 class RoleTable:
     """A deck compiled for one role: card ``i`` has ``opts[i]``; a card with one usable option has it
-    also as ``suit[i]``, ``value[i]``; ``suit[i]`` is -1 with no usable option, -2 with several."""
+    also as ``suit[i]``, ``value[i]``; ``suit[i]`` is -1 with no usable option, -2 with several.
+    ``mask[i]`` has bit ``s`` set for each suit ``s`` the card offers; ``escape[i]`` is true when
+    one of its usable options is Escape; ``duo[i]`` flattens the options of a two-option card."""
 
     suit: tuple
     value: tuple
     opts: tuple
+    mask: tuple = ()
+    escape: tuple = ()
+    duo: tuple = ()  # (suit, strength, suit, strength) of a card with exactly two options, else None
 
     @classmethod
     def build(cls, cards: Sequence[PlayCard], role: str) -> "RoleTable":
         opts = tuple(compile_options(c)[role] for c in cards)
         suit = tuple(o[0][0] if len(o) == 1 else (-1 if not o else -2) for o in opts)
         value = tuple(o[0][1] if len(o) == 1 else 0 for o in opts)
-        return cls(suit, value, opts)
+        mask = tuple(sum({1 << s for s, _ in o}) for o in opts)
+        escape = tuple(any(s == ESCAPE for s, _ in o) for o in opts)
+        duo = tuple(o[0] + o[1] if len(o) == 2 else None for o in opts)
+        return cls(suit, value, opts, mask, escape, duo)
 
 
 def table_total(hand: Sequence[int], t: RoleTable) -> tuple[int, bool]:
@@ -341,16 +464,19 @@ def table_total(hand: Sequence[int], t: RoleTable) -> tuple[int, bool]:
             if v > best[s]:
                 best[s] = v
         elif s == -2:
-            o = t.opts[c]
-            if len(o) != 2:
-                return _total_dp([t.opts[x] for x in hand])
             if duals is None:
-                duals = [o]
+                duals = [c]
             else:
-                duals.append(o)
+                duals.append(c)
     if duals is None:
         return sum(best), best[ESCAPE] > 0
-    return _with_duals(best, duals)
+    O = t.opts
+    opts = [O[c] for c in duals]
+    for o in opts:
+        if len(o) != 2:
+            return _total_dp([O[x] for x in hand])
+    E = t.escape
+    return resolve(best, opts, any(E[c] for c in duals))
 
 
 def hand_value(cards: Sequence[PlayCard], role: str) -> tuple[int, bool]:

@@ -18,8 +18,10 @@ of a hand attacks, a tie keeps the roles, and a samurai defender who won using a
 Escape card stays defender. The game ends when the samurai have 9 casualties; the
 imperial casualties give the victory level.
 
-Where the rulebook is silent, the simulator follows the readings in ``READINGS``,
-each with the lines it reads.
+Where the rulebook is silent, the simulator follows the catalog's house rules
+``escape_choice`` (may a card be left out: the Escape rule) and ``discard_timing`` (are
+the discards shuffled into a deck rebuilt during the replacement draw), and the readings
+in ``READINGS``, each with the lines it reads.
 
 Random numbers
 --------------
@@ -50,24 +52,18 @@ READINGS = (
      "title": "Roles are known when discarding",
      "reading": "The attacker and defender of a hand follow from the hand before (the winner attacks), "
                 "so both players know their role when they choose their discards.",
-     "source": f"{SEED}:29-33, {SEED}:37-42"},
-    {"id": "discard-before-redraw",
-     "title": "Discards go to the discard pile before the replacements are drawn",
-     "reading": "Discarded cards are put on the discard pile first; if the deck runs out while drawing "
-                "the replacements, the discard pile, with the cards just discarded, becomes the new deck.",
-     "source": f"{SEED}:36-37"},
+     "source": f"{SEED}:29-33, {SEED}:38-42"},
     {"id": "discards-unseen",
      "title": "Discards are chosen without seeing the other hand",
      "reading": "Hands are revealed only in the clash, so each player discards knowing only his own "
                 "hand and role.",
      "source": f"{SEED}:37, {SEED}:43"},
-    {"id": "escape-counted",
-     "title": "When a hand uses an Escape card",
-     "reading": "The hand counted is the rules core's best hand, the one 'daimyo satsuma clash' shows: "
-                "among hands of the same highest total, one without Escape is counted when there is one. "
-                "The samurai 'used an Escape card' when it is counted, and the Escape rule keeps the "
-                "samurai defender only then; the rule names the samurai player only.",
-     "source": f"{SEED}:40-42, {SEED}:44-48"},
+    {"id": "escape-samurai-only",
+     "title": "The Escape rule is the samurai's",
+     "reading": "Only a samurai defender who won using an Escape card remains defender; the rule names "
+                "the samurai player only, so an Escape card in an imperial variant deck counts as a suit "
+                "and nothing more. Whether a card may be left out is the house rule escape_choice.",
+     "source": f"{SEED}:41-42"},
     {"id": "short-deck",
      "title": "A deck and its discard pile both empty",
      "reading": "A player who must draw when his deck and discard pile are both empty draws nothing more "
@@ -78,20 +74,26 @@ READINGS = (
      "reading": "The casualties of a hand are taken together (on a tie both sides take one), then the game "
                 "ends if the samurai have 9 or more; the imperial casualties at that moment give the "
                 "victory level.",
-     "source": f"{SEED}:6-15, {SEED}:50-51"},
+     "source": f"{SEED}:6-15, {SEED}:50-52"},
     {"id": "hand-cap",
      "title": "Games that would never end",
      "reading": "A game still running after 1,000 hands is stopped and counted as unfinished (a variant "
                 "samurai deck that never loses would otherwise play forever).",
      "source": f"{SEED}:6"},
 )
+HOUSE_RULES = ("escape_choice", "discard_timing")  # the readings that are house rules (daimyo rules satsuma)
 
 MAX_HANDS = 1000
 
 POLICIES = {
     "best": "Count the best hand of the role with the rules core; discard up to 3 cards it does not count "
             "(cards the role may not use first), then, while discards are left, counted cards of strength "
-            "2 or less, weakest first.",
+            "2 or less, weakest first. A samurai defender who wins the hand uses an Escape card, or leaves "
+            "it out, as the house rule escape_choice allows, to take the role (defender or attacker) in "
+            "which the samurai inflict more imperial casualties before the end (role values estimated "
+            "from 2,000 dealt hands per role).",
+    "max": "The discards of 'best'; the hand counted is always the rules core's best hand (Escape only "
+           "when the highest total needs it): Escape is never used on purpose.",
     "simple": "Discard up to 3 cards of a suit the role may not use (Defense and Escape when attacking, "
               "Attack when defending); keep everything else.",
     "none": "Keep the seven cards drawn.",
@@ -135,6 +137,86 @@ class Sim:
     evaluator: str = "fast"  # or "reference": every clash through core.clash
     weak: tuple = (None, None)  # the 'best' policy's weak strength per side (None: WEAK)
     max_hands: int = MAX_HANDS
+    escape_choice: str = "free"  # house rule escape_choice (core.ESCAPE_CHOICES)
+    discard_timing: str = "before_redraw"  # house rule discard_timing: or "after_redraw"
+    # by samurai casualties: True when the samurai, winning as defender, would rather stay defender;
+    # computed by role_preference for the samurai policy 'best' when not given
+    prefer_defender: tuple = ()
+
+    def __post_init__(self):
+        if self.escape_choice not in core.ESCAPE_CHOICES:
+            raise ValueError(f"escape_choice must be one of {', '.join(core.ESCAPE_CHOICES)}")
+        if self.discard_timing not in DISCARD_TIMINGS:
+            raise ValueError(f"discard_timing must be one of {', '.join(DISCARD_TIMINGS)}")
+        if self.policies[0] == "best" and not self.prefer_defender:
+            object.__setattr__(self, "prefer_defender", role_preference(self))
+
+
+DISCARD_TIMINGS = ("before_redraw", "after_redraw")
+PILOT_HANDS = 2000  # hands dealt per role to value the roles (role_preference)
+
+
+def role_outcomes(sim: "Sim", hands: int = PILOT_HANDS) -> dict:
+    """``{"attacker": (win, tie, loss), "defender": (...)}``: the samurai's share of hands won, tied and
+    lost in each role, from ``hands`` pairs of hands dealt from the full decks (fixed seed), both sides
+    discarding by their policies and counting the rules core's best hand."""
+    h = hashlib.blake2b(b"satsuma-roles", digest_size=8)
+    rnd = Random(int.from_bytes(h.digest(), "big")).random
+    decks = (sim.samurai, sim.imperial)
+    out = {}
+    for samurai_role in (0, 1):  # 0: the samurai attack
+        won = tied = 0
+        for _ in range(hands):
+            totals = []
+            for side in (0, 1):
+                deck = decks[side]
+                table = deck.tables[samurai_role if side == 0 else 1 - samurai_role]
+                pile = list(range(len(deck)))
+                n = len(pile)
+                for i in range(n - 1, max(0, n - 1 - sim.hand_size - sim.max_discard), -1):
+                    j = int(rnd() * (i + 1))
+                    pile[i], pile[j] = pile[j], pile[i]
+                hand = pile[-sim.hand_size:]
+                del pile[-sim.hand_size:]
+                policy = "best" if sim.policies[side] == "max" else sim.policies[side]
+                drop = discards(policy, hand, table, sim.max_discard, sim.weak[side])
+                for p in sorted(drop, reverse=True):
+                    hand.pop(p)
+                if drop and pile:
+                    hand.extend(pile[-len(drop):])
+                totals.append(core.table_total(hand, table)[0])
+            won += totals[0] > totals[1]
+            tied += totals[0] == totals[1]
+        out[core.ROLES[samurai_role]] = (won / hands, tied / hands, (hands - won - tied) / hands)
+    return out
+
+
+def role_values(outcomes: dict, end: int, per_loss: int = 1) -> list[tuple[float, float]]:
+    """``[(value attacking, value defending)]`` by samurai casualties ``0 .. end - 1``: the imperial
+    casualties the samurai may still expect to inflict, hands won, tied and lost as in ``outcomes``.
+
+    With ``k`` losses left (each adds ``per_loss``): attacking, a win keeps the attack, a tie keeps the
+    roles and costs a loss, a loss makes the samurai defender; defending, a win makes him attacker
+    (the Escape rule aside), a tie or a loss keeps him defender."""
+    (wa, ta, la), (wd, td, ld) = outcomes["attacker"], outcomes["defender"]
+    big = 1e9
+    va, vd = [0.0], [0.0]
+    losses = -(-end // per_loss)
+    for k in range(1, losses + 1):
+        a = big if wa >= 1 else (wa * per_loss + ta * (per_loss + va[k - 1]) + la * vd[k - 1]) / (1 - wa)
+        d = wd * (per_loss + a) + td * (per_loss + vd[k - 1]) + ld * vd[k - 1]
+        va.append(a)
+        vd.append(d)
+    return [(va[-(-(end - sc) // per_loss)], vd[-(-(end - sc) // per_loss)]) for sc in range(end)]
+
+
+def role_preference(sim: "Sim") -> tuple:
+    """By samurai casualties: True when, having won a hand as defender, the samurai expect more
+    imperial casualties defending the next hand than attacking it (``role_values``)."""
+    if sim.end <= 0:
+        return ()
+    values = role_values(role_outcomes(sim), sim.end, max(1, sim.casualties_per_loss))
+    return tuple(d > a for a, d in values)
 
 
 @dataclass
@@ -160,6 +242,8 @@ def shuffle(cards: list, rnd) -> None:
 def _draw(pile: list, disc: list, n: int, out: list, rnd) -> int:
     """Draw ``n`` cards from the end of ``pile`` into ``out``; when it runs out, the discard pile is
     shuffled into a new deck. Returns how often that happened."""
+    if n <= 0:
+        return 0
     if len(pile) >= n:
         out.extend(pile[-n:])
         del pile[-n:]
@@ -211,16 +295,30 @@ def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, lis
         pos += 1
     if duals is None:
         return best, who, dead
-    if len(duals) == 1 and len(duals[0][1]) == 2:
-        p, o = duals[0]
-        gain, at = 0, None
-        for s, v in o:
-            if v - best[s] > gain:
-                gain, at = v - best[s], (s, v)
-        if at is not None:
-            best[at[0]] = at[1]
-            who[at[0]] = p
-        return best, who, dead
+    if all(len(o) == 2 for _, o in duals):
+        # a card that gains in one suit only is placed there like a single-option card (a card that
+        # gains nothing in a suit never will: placing cards only raises the best strengths), in hand
+        # order, until only cards gaining in both of their suits are left
+        while True:
+            rest = []
+            moved = False
+            for p, o in duals:
+                (s, v), (s2, v2) = o
+                g, g2 = v - best[s], v2 - best[s2]
+                if g > 0 and g2 > 0 and s != s2:
+                    rest.append((p, o))
+                elif g > 0 or g2 > 0:
+                    if g2 > g:
+                        s, v = s2, v2
+                    best[s] = v
+                    who[s] = p
+                    moved = True
+            if not moved or not rest:
+                break
+            duals = rest
+        if not rest:
+            return best, who, dead
+        duals = rest
     top, tb, tw = -1, best, who
     for pick in itertools.product(*[range(len(o)) for _, o in duals]):
         b, w = best[:], who[:]
@@ -241,7 +339,7 @@ def discards(policy: str, hand: Sequence[int], table: core.RoleTable, limit: int
         return []
     if policy == "simple":
         return [pos for pos, c in enumerate(hand) if table.suit[c] == -1][:limit]
-    return _best_discards(hand, table, limit, weak)
+    return _best_discards(hand, table, limit, weak)  # best, max
 
 
 def _best_discards(hand: Sequence[int], table: core.RoleTable, limit: int, weak: int | None = None) -> list[int]:
@@ -290,7 +388,13 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     ``trace``: keep one dict per hand in ``Game.trace``. ``observe(piles, discards, held)``,
     when given, is called once the hands are complete and again once they are discarded
     (tests check there that every card is in exactly one place).
+
+    With ``sim.evaluator == "reference"`` the game is played by ``play_reference``: every clash
+    through ``core.clash`` and every discard through ``discards``; otherwise by the fast loop below,
+    which makes the same decisions from the same numbers (tests compare the two game by game).
     """
+    if sim.evaluator == "reference":
+        return play_reference(sim, seed, trace, observe)
     rnd = Random(seed).random
     decks = (sim.samurai, sim.imperial)
     piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
@@ -302,12 +406,295 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     sc = ic = 0
     attacker = 0  # 0 samurai, 1 imperial (line 39)
     hands = wins = ties = escapes = 0
-    hand_size, max_discard, per_loss = sim.hand_size, sim.max_discard, sim.casualties_per_loss
-    policies = sim.policies
-    weaks = sim.weak
-    reference = sim.evaluator == "reference"
+    hand_size, lim, per_loss = sim.hand_size, sim.max_discard, sim.casualties_per_loss
+    pol = tuple(_POLICY_CODE[p] for p in sim.policies)
+    weaks = tuple(WEAK if w is None else w for w in sim.weak)
+    st_, it_ = sim.samurai.tables, sim.imperial.tables
+    tabs = ((st_[0], it_[1]), (st_[1], it_[0]))  # by attacker: the samurai's table, the imperial's
+    end, max_hands = sim.end, sim.max_hands
     names = ("samurai", "imperial")
-    table_total, decide, draw = core.table_total, core.decide, _draw
+    table_total, decide, draw, assign = core.table_total, core.decide, _draw, _assign
+    resolve, solve_duals = core.resolve, core._solve_duals
+    first = sim.discard_timing == "before_redraw"
+    echoice, choose = sim.escape_choice, core.choose_escape
+    prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
+    sam = None
+    while sc < end:
+        if hands >= max_hands:
+            return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
+        hands += 1
+        held = []
+        tables = tabs[attacker]
+        for side in (0, 1):
+            t = tables[side]
+            S, V = t.suit, t.value
+            pile, disc = piles[side], discs[side]
+            if len(pile) >= hand_size:
+                hand = pile[-hand_size:]
+                del pile[-hand_size:]
+            else:
+                hand = []
+                rebuilt[side] += draw(pile, disc, hand_size, hand, rnd)
+            # one pass: the best single-option card per suit (best, who), the cards that cannot
+            # count (dead), the single-option cards beaten in their suit (idle), the two-option
+            # cards (duals) and the weak cards counted at some point (low: strength, position, suit)
+            best = [0, 0, 0, 0, 0, 0, 0, 0]
+            who = [-1, -1, -1, -1, -1, -1, -1, -1]
+            dead = []
+            idle = []
+            duals = None
+            pos = 0
+            for c in hand:
+                s = S[c]
+                if s >= 0:
+                    v = V[c]
+                    if v > best[s]:
+                        if who[s] >= 0:
+                            idle.append(who[s])
+                        best[s] = v
+                        who[s] = pos
+                    else:
+                        idle.append(pos)
+                elif s == -1:
+                    dead.append(pos)
+                elif duals is None:
+                    duals = [pos]
+                else:
+                    duals.append(pos)
+                pos += 1
+            p = pol[side]
+            drop = cleared = None
+            thr = weaks[side]
+            every_idle = True  # every idle card is among the discards
+            if p == 2 and lim > 0:  # best
+                if len(dead) >= lim:
+                    drop = dead[:lim]
+                else:
+                    b2, w2 = best, who  # the counted hand
+                    if duals is not None:
+                        # two-option cards with no suit in common are placed one by one: each takes
+                        # the option gaining most over the single-option cards (the first on a tie);
+                        # otherwise _assign tries every choice
+                        DU, M = t.duo, t.mask
+                        m = 0
+                        for q in duals:
+                            c = hand[q]
+                            if m & M[c] or DU[c] is None:
+                                b2, w2, dead = assign(hand, t)
+                                used = set(w2)
+                                used.update(dead)
+                                idle = [q for q in range(pos) if q not in used]
+                                break
+                            m |= M[c]
+                        else:
+                            b2, w2 = best[:], who[:]
+                            for q in duals:
+                                s, v, s2, v2 = DU[hand[q]]
+                                g, g2 = v - b2[s], v2 - b2[s2]
+                                if g2 > g:
+                                    s, v, g = s2, v2, g2
+                                if g > 0:
+                                    if w2[s] >= 0:
+                                        idle.append(w2[s])
+                                    b2[s] = v
+                                    w2[s] = q
+                                else:
+                                    idle.append(q)
+                    if len(idle) > 1:
+                        idle.sort()
+                    drop = dead + idle
+                    n = len(drop)
+                    if n > lim:
+                        del drop[lim:]
+                        every_idle = False
+                    elif n < lim:
+                        # then counted cards of strength <= thr, weakest first
+                        low = [(v, w2[s], s) for s, v in enumerate(b2) if 0 < v <= thr]
+                        if low:
+                            low.sort()
+                            cleared = low[:lim - n]
+                            for x in cleared:
+                                drop.append(x[1])
+            elif p == 1 and lim > 0:  # simple
+                drop = dead[:lim]
+            # the total of the hand played: the best single-option card per suit is kept up to date
+            # through the discards and the cards drawn, then the two-option cards are placed
+            left = None  # the two-option cards of the hand played
+            fix = False  # a discard leaves the best per suit unknown: solve the hand again
+            if drop:
+                if duals is None:
+                    if cleared is not None:  # weak single-option cards: no other card of the suit is kept
+                        for x in cleared:
+                            best[x[2]] = 0
+                else:
+                    for q in drop:
+                        s = S[hand[q]]
+                        if s >= 0 and who[s] == q:
+                            if every_idle:  # no other single-option card of this suit is kept
+                                best[s] = 0
+                            else:
+                                fix = True
+                    left = [hand[q] for q in duals if q not in drop]
+                drop.sort(reverse=True)
+                k = len(drop)
+                if first:
+                    disc.extend(map(hand.pop, drop))  # from the last position down
+                else:
+                    gone = list(map(hand.pop, drop))
+                if len(pile) >= k:
+                    new = pile[-k:]
+                    del pile[-k:]
+                else:
+                    new = []
+                    rebuilt[side] += draw(pile, disc, k, new, rnd)
+                if not first:
+                    disc.extend(gone)
+                hand.extend(new)
+                for c in new:
+                    s = S[c]
+                    if s >= 0:
+                        v = V[c]
+                        if v > best[s]:
+                            best[s] = v
+                    elif s == -2:
+                        if left is None:
+                            left = [c]
+                        else:
+                            left.append(c)
+            elif duals is not None:
+                left = [hand[q] for q in duals]
+            held.append(hand)
+            total = sum(best)
+            e = False
+            if side == 0:
+                sam = best, left, fix
+            if fix:
+                total, e = table_total(hand, t)
+            elif left:
+                DU = t.duo
+                if len(left) == 1 and DU[left[0]] is not None and (side or attacker == 0):
+                    a, av, b, bv = DU[left[0]]  # Escape does not matter: one card on its own
+                    g, g2 = av - best[a], bv - best[b]
+                    if g2 > g:
+                        g = g2
+                    if g > 0:
+                        total += g
+                else:
+                    for c in left:
+                        if DU[c] is None:
+                            total, e = table_total(hand, t)
+                            if side == 0:
+                                sam = best, left, True
+                            break
+                    else:
+                        O = t.opts
+                        if side or attacker == 0:  # only a samurai defender's Escape matters
+                            total = solve_duals(best, [O[c] for c in left])
+                        else:
+                            E = t.escape
+                            total, e = resolve(best, [O[c] for c in left], any(E[c] for c in left))
+            elif side == 0:
+                e = best[7] > 0
+            if side:
+                it = total
+            else:
+                st, esc = total, e
+        if observe is not None:
+            observe(piles, discs, held)
+        if attacker and st > it and prefer:
+            # a samurai defender who wins: Escape used or left out on purpose (choose_escape)
+            b, left, fix = sam
+            tdef = tabs[1][0]
+            if left and not fix:
+                E = tdef.escape
+                for c in left:
+                    if E[c]:
+                        break
+                else:
+                    left = None  # no two-option card offers Escape
+            if fix:
+                without, with_e = core.escape_totals([decks[0].cards[c] for c in held[0]], "defender")
+                st, esc = choose(echoice, prefer[sc], it, without, with_e)
+            elif left:
+                without, with_e = _escape_split(b, left, tdef)
+                st, esc = choose(echoice, prefer[sc], it, without, with_e)
+            elif b[7] > 0:  # single-option Escape cards only: the best one adds its strength, alone
+                st, esc = choose(echoice, prefer[sc], it, st - b[7], st)
+        who_att = names[attacker]
+        winner, s_cas, i_cas, nxt = decide(who_att, st, it, esc, per_loss)
+        sc += s_cas
+        ic += i_cas
+        if winner == "samurai":
+            wins += 1
+            if nxt == "imperial":
+                escapes += 1
+        elif winner == "tie":
+            ties += 1
+        if trace:
+            log.append({"hand": hands, "attacker": who_att,
+                        "samurai": [decks[0].cards[c].name for c in held[0]],
+                        "imperial": [decks[1].cards[c].name for c in held[1]],
+                        "samurai_strength": st, "imperial_strength": it, "winner": winner,
+                        "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt,
+                        "samurai_escape": esc})
+        attacker = 0 if nxt == "samurai" else 1
+        discs[0].extend(held[0])
+        discs[1].extend(held[1])
+        if observe is not None:
+            observe(piles, discs, ([], []))
+    return Game(ic, sc, hands, core.victory_level(ic, sim.victory), wins, ties, escapes, tuple(rebuilt), log)
+
+
+def _escape_split(best: list, left, t: core.RoleTable) -> tuple[int, int | None]:
+    """``core.escape_totals`` of a hand given as the best single-option card per suit ``best`` and its
+    two-option cards ``left``: the total without Escape, and the best total with an Escape card (the
+    best single Escape card with everything else out of Escape, or a two-option card in Escape with
+    the others out of it)."""
+    O, E = t.opts, t.escape
+
+    def without(skip) -> int:
+        b = best[:]
+        b[7] = 0
+        rest = []
+        for c in left:
+            if c == skip:
+                continue
+            if E[c]:
+                for s, v in O[c]:
+                    if s != 7 and v > b[s]:
+                        b[s] = v
+            else:
+                rest.append(O[c])
+        return core._solve_duals(b, rest) if rest else sum(b)
+
+    base = without(None)
+    with_e = best[7] + base if best[7] > 0 else None
+    for c in left:
+        if E[c]:
+            x = max(v for s, v in O[c] if s == 7) + without(c)
+            if with_e is None or x > with_e:
+                with_e = x
+    return base, with_e
+
+
+_POLICY_CODE = {"none": 0, "simple": 1, "best": 2, "max": 2}
+
+
+def play_reference(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
+    """The reference game loop: plain code, every discard chosen by ``discards`` and every clash
+    resolved by ``core.clash`` (the ``daimyo satsuma clash`` command)."""
+    rnd = Random(seed).random
+    decks = (sim.samurai, sim.imperial)
+    piles = [list(range(len(sim.samurai))), list(range(len(sim.imperial)))]
+    shuffle(piles[0], rnd)
+    shuffle(piles[1], rnd)
+    discs: list[list[int]] = [[], []]
+    rebuilt = [0, 0]
+    log: list = []
+    sc = ic = 0
+    attacker = 0  # 0 samurai, 1 imperial (line 39)
+    hands = wins = ties = escapes = 0
+    names = ("samurai", "imperial")
     while sc < sim.end:
         if hands >= sim.max_hands:
             return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
@@ -316,34 +703,32 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
         for side in (0, 1):
             table = decks[side].tables[0 if attacker == side else 1]
             pile, disc = piles[side], discs[side]
-            if len(pile) >= hand_size:
-                hand = pile[-hand_size:]
-                del pile[-hand_size:]
+            hand: list = []
+            rebuilt[side] += _draw(pile, disc, sim.hand_size, hand, rnd)
+            drop = discards(sim.policies[side], hand, table, sim.max_discard, sim.weak[side])
+            gone = [hand.pop(p) for p in sorted(drop, reverse=True)]
+            if sim.discard_timing == "before_redraw":  # the discards may be shuffled into the new deck
+                disc.extend(gone)
+                rebuilt[side] += _draw(pile, disc, len(drop), hand, rnd)
             else:
-                hand = []
-                rebuilt[side] += draw(pile, disc, hand_size, hand, rnd)
-            policy = policies[side]
-            if policy == "best":
-                drop = _best_discards(hand, table, max_discard, weaks[side])
-            else:
-                drop = discards(policy, hand, table, max_discard)
-            if drop:
-                drop.sort(reverse=True)
-                for p in drop:
-                    disc.append(hand.pop(p))
-                rebuilt[side] += draw(pile, disc, len(drop), hand, rnd)
+                rebuilt[side] += _draw(pile, disc, len(drop), hand, rnd)
+                disc.extend(gone)
             held.append(hand)
         if observe is not None:
             observe(piles, discs, held)
         who = names[attacker]
-        if reference:
-            res = core.clash(who, [decks[0].cards[c] for c in held[0]], [decks[1].cards[c] for c in held[1]],
-                             per_loss)
-            st, it, esc = res.samurai.strength, res.imperial.strength, res.samurai.uses_suit("E")
-        else:
-            st, esc = table_total(held[0], decks[0].tables[attacker])  # the samurai attack when attacker == 0
-            it, _ = table_total(held[1], decks[1].tables[1 - attacker])
-        winner, s_cas, i_cas, nxt = decide(who, st, it, esc, per_loss)
+        res = core.clash(who, [decks[0].cards[c] for c in held[0]], [decks[1].cards[c] for c in held[1]],
+                         sim.casualties_per_loss)
+        st, it = res.samurai.strength, res.imperial.strength
+        esc = res.samurai.uses_suit("E")
+        winner, s_cas, i_cas, nxt = res.winner, res.casualties["samurai"], res.casualties["imperial"], \
+            res.next_attacker
+        if (attacker == 1 and sim.policies[0] == "best" and sim.escape_choice != "needed"
+                and sim.prefer_defender):
+            # the samurai defender may use an Escape card, or leave it out, on purpose
+            without, with_e = core.escape_totals([decks[0].cards[c] for c in held[0]], "defender")
+            st, esc = core.choose_escape(sim.escape_choice, sim.prefer_defender[sc], it, without, with_e)
+            winner, s_cas, i_cas, nxt = core.decide(who, st, it, esc, sim.casualties_per_loss)
         sc += s_cas
         ic += i_cas
         if winner == "samurai":
@@ -357,7 +742,8 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                         "samurai": [decks[0].cards[c].name for c in held[0]],
                         "imperial": [decks[1].cards[c].name for c in held[1]],
                         "samurai_strength": st, "imperial_strength": it, "winner": winner,
-                        "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt})
+                        "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt,
+                        "samurai_escape": esc})
         attacker = 0 if nxt == "samurai" else 1
         discs[0].extend(held[0])
         discs[1].extend(held[1])
