@@ -99,7 +99,9 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
     cw, ch = opts.card
     wpx, hpx = _px(cw + 2 * opts.bleed, dpi), _px(ch + 2 * opts.bleed, dpi)
-    page = (wpx / dpi * 25.4, hpx / dpi * 25.4)           # exactly the pixel size at ``dpi``
+    # exactly the pixel size at ``dpi``: a hair under it, so that PDFium's rounding up gives
+    # wpx x hpx and no image needs cropping (a copy of every image)
+    page = ((wpx - 0.02) / dpi * 25.4, (hpx - 0.02) / dpi * 25.4)
     trim = Rect((page[0] - cw) / 2, (page[1] - ch) / 2, cw, ch)
     buf = io.BytesIO()
     c = make_canvas(buf, page, title=f"{doc.name or doc.system} card images")
