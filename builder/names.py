@@ -37,10 +37,14 @@ def suggest(name: str, candidates, n: int = 3) -> list[str]:
 
     key = normalize(name)
     scored = []
+    # the name is the second sequence, whose index difflib builds once (not once per candidate);
+    # a candidate is scored in full only when the scores that bound the ratio allow 0.6
+    sm = difflib.SequenceMatcher(None)
+    sm.set_seq2(key)
     for k in keyed:
-        sm = difflib.SequenceMatcher(None, key, k)
+        sm.set_seq1(k)
         if sm.real_quick_ratio() >= 0.6 and sm.quick_ratio() >= 0.6:
-            r = sm.ratio()
+            r = difflib.SequenceMatcher(None, key, k).ratio()  # the ratio as it always was
             if r >= 0.6:
                 scored.append((r, k))
     scored.sort(key=lambda t: (-t[0], t[1]))

@@ -143,3 +143,21 @@ def test_a_list_whose_share_code_no_qr_code_holds_still_prints(cli, tmp_path):
     r = cli("print", f, "-o", tmp_path / "deck.pdf")
     assert r.code == 0, r
     assert (tmp_path / "deck.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_suggestions_for_unknown_names_are_computed_once_per_name(tmp_path, monkeypatch):
+    """An edit reads and checks a list several times; the "did you mean" of each unknown name
+    is computed once (a comparison with every catalog name), so a deck of thousands of unknown
+    lines stays linear and quick to edit."""
+    import builder.catalog.loader as loader
+
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
+    f = tmp_path / "deck.yaml"
+    f.write_text(senshiai_text(300), encoding="utf-8")
+    calls = []
+    real = loader.did_you_mean
+    monkeypatch.setattr(loader, "did_you_mean", lambda name, cands: calls.append(name) or real(name, cands))
+    ed = ListEditor.open(f)
+    ed.add("Warriors")
+    ed.add("Warriors")
+    assert len(calls) == len(set(calls)) and len(set(calls)) >= 300

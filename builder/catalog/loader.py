@@ -125,7 +125,16 @@ class Catalog:
         return out
 
     def did_you_mean(self, section: str, name: str) -> str:
-        return did_you_mean(name, self.suggest(section, name))
+        # remembered: a list is read and checked several times per edit, each unknown name
+        # asking again (a comparison with every catalog name each time)
+        memo = self.__dict__.setdefault("_did_you_mean", {})
+        key = (section, name)
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            hit = memo[key] = did_you_mean(name, self.suggest(section, name))
+        return hit
 
     def where(self, section: str, entry) -> str:
         """``file:line`` where the entry (model or record) was written (catalog or pack)."""
@@ -165,6 +174,7 @@ class Catalog:
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_positions"] = None
+        state.pop("_did_you_mean", None)  # remembered suggestions are not cached on disk
         if state["_model_blob"] is None:
             state["_model_blob"] = pickle.dumps(self._model, protocol=pickle.HIGHEST_PROTOCOL)
         state["_model"] = None
