@@ -161,3 +161,34 @@ def test_suggestions_for_unknown_names_are_computed_once_per_name(tmp_path, monk
     ed.add("Warriors")
     ed.add("Warriors")
     assert len(calls) == len(set(calls)) and len(set(calls)) >= 300
+
+
+def test_comparing_checks_of_thousands_of_errors_is_linear():
+    """An edit compares the check before and after; errors are matched by code and place
+    through a lookup, not a search per error (thousands of errors: their square)."""
+    from builder.findings import CheckResult, Finding
+    from builder.lists.compare import compare
+
+    compared = [0]
+
+    class Place(tuple):
+        def __eq__(self, other):
+            compared[0] += 1
+            return tuple.__eq__(self, other)
+
+        __hash__ = tuple.__hash__
+
+    def placed(f, loc):
+        f.loc = Place(loc)  # after the finding made its place a plain tuple
+        return f
+
+    def result(n, extra=()):
+        found = [placed(Finding("error", "senshiai.unknown-card", f"unknown card 'C{i}'"), ("cards", f"C{i}"))
+                 for i in range(n)] + list(extra)
+        return CheckResult(file="x", system="senshiai", name=None, summary={}, house_rules={}, findings=found)
+
+    n = 2000
+    new = placed(Finding("error", "senshiai.deck-max", "too many"), ("cards",))
+    c = compare(result(n), result(n, [new]), ("cards", "Warriors"))
+    assert [b.finding.code for b in c.breaks] == ["senshiai.deck-max"] and len(c.still) == n
+    assert compared[0] < 10 * n  # a search per error compares about n * n / 2 places

@@ -97,6 +97,19 @@ def _within(loc, target) -> bool:
     return loc is not None and target is not None and tuple(loc[:len(target)]) == tuple(target)
 
 
+def _place(loc):
+    """A finding's place as a dictionary key (lists become tuples)."""
+    if isinstance(loc, list):
+        return tuple(_place(x) for x in loc)
+    if isinstance(loc, tuple):
+        return tuple(_place(x) for x in loc)
+    try:
+        hash(loc)
+    except TypeError:
+        return repr(loc)
+    return loc
+
+
 def compare(before: CheckResult, after: CheckResult, target: tuple | None = None) -> Comparison:
     """What the change from ``before`` to ``after`` does.
 
@@ -108,11 +121,18 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
 
     old = {key(f) for f in before.findings}
     old_errors = [f for f in before.findings if f.severity == "error"]
+    # the first error before of each code, and of each code and place: looked up, not searched
+    # (a list of thousands of errors would make this the square of their number)
+    first_of_code: dict = {}
+    first_at: dict = {}
+    for g in old_errors:
+        first_of_code.setdefault(g.code, g)
+        first_at.setdefault((g.code, _place(g.loc)), g)
     out = Comparison(before, after)
     for f in after.findings:
         if f.severity != "error":
             continue
-        same_place = next((g for g in old_errors if g.code == f.code and g.loc == f.loc), None)
+        same_place = first_at.get((f.code, _place(f.loc)))
         if _within(f.loc, target):
             out.breaks.append(Broken(f, same_place if same_place is not None and key(same_place) != key(f)
                                      else None))
@@ -120,7 +140,7 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
         if key(f) in old:
             out.still.append(f)
             continue
-        was = same_place or next((g for g in old_errors if g.code == f.code), None)
+        was = same_place or first_of_code.get(f.code)
         if was is not None and is_not_worse(f, was):
             out.still.append(f)
         else:
