@@ -1,0 +1,109 @@
+"""Starting the web builder: the port, the address to open and the server loop.
+
+Only ``daimyo serve`` imports this module; the web stack is imported when a server is made.
+"""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.errors import UsageError, option
+
+DEFAULT_PORT = 8765
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _family(host: str) -> int:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
+def free_port(host: str, start: int, tries: int = 20) -> int | None:
+    """The first port from ``start`` that can be bound on ``host`` (``tries`` ports at most)."""
+    for port in range(start, start + tries):
+        with socket.socket(_family(host), socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            return port
+    return None
+
+
+def any_port(host: str) -> int | None:
+    """A free port the system chooses, or None when ``host`` cannot be bound."""
+    with socket.socket(_family(host), socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, 0))
+        except OSError:
+            return None
+        return s.getsockname()[1]
+
+
+def choose_port(host: str, port: int | None) -> int:
+    """The port to listen on: ``port`` if free, any free one for 0, else the first free from
+    the default. Raises UsageError when none can be had."""
+    if port is not None and not 0 <= port < 65536:
+        raise UsageError(f"{option('port')} must be between 1 and 65535 (0: any free port), not {port}")
+    if port == 0:
+        chosen = any_port(host)
+    elif port is not None:
+        if free_port(host, port, 1) is None:
+            raise UsageError(f"port {port} is in use or cannot be used on {host}",
+                             f"choose another with {option('port')}")
+        chosen = port
+    else:
+        chosen = free_port(host, DEFAULT_PORT)
+    if chosen is None:
+        raise UsageError(f"no free port from {DEFAULT_PORT} on {host}", f"choose one with {option('port')}")
+    return chosen
+
+
+@dataclass
+class Launch:
+    """A server ready to run: the application, where it listens and what to tell the user."""
+
+    app: object
+    host: str
+    port: int
+    url: str
+    root: Path
+    warning: str | None
+
+    def run(self) -> None:
+        """Serve until interrupted (Ctrl-C stops it cleanly)."""
+        import uvicorn
+
+        config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning",
+                                access_log=False, server_header=False, timeout_graceful_shutdown=2)
+        try:
+            uvicorn.Server(config).run()
+        except KeyboardInterrupt:
+            pass
+
+
+def prepare(folder: str, host: str = "127.0.0.1", port: int | None = None, token: str | None = None) -> Launch:
+    """Check the arguments, choose the port and build the application for the workspace ``folder``."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise UsageError(f"{folder}: no such folder", "give the folder that holds your list files")
+    if token is not None and len(token) < 16:
+        raise UsageError(f"{option('token')} must be at least 16 characters long")
+    chosen = choose_port(host, port)
+    try:
+        import uvicorn  # noqa: F401
+
+        from builder.web.app import create_app
+    except ModuleNotFoundError as exc:
+        raise UsageError(f"the web builder needs {exc.name}, which is not installed",
+                         "reinstall daimyo: pip install .") from None
+    app = create_app(root, token=token, host=host, port=chosen)
+    shown = f"[{host}]" if ":" in host else host
+    if host in ("0.0.0.0", "::"):
+        shown = "127.0.0.1"
+    warning = None
+    if host not in LOOPBACK:
+        warning = (f"listening on {host}: other machines on the network can reach this server; "
+                   "only the token keeps them out")
+    return Launch(app, host, chosen, f"http://{shown}:{chosen}/?token={app.token}", app.workspace.root, warning)
