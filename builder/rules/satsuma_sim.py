@@ -631,18 +631,24 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
         elif winner == "tie":
             ties += 1
         if trace:
-            log.append({"hand": hands, "attacker": who_att,
-                        "samurai": [decks[0].cards[c].name for c in held[0]],
-                        "imperial": [decks[1].cards[c].name for c in held[1]],
-                        "samurai_strength": st, "imperial_strength": it, "winner": winner,
-                        "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt,
-                        "samurai_escape": esc})
+            log.append(_hand_record(hands, who_att, decks, held, st, it, winner, s_cas, i_cas, nxt, esc))
         attacker = 0 if nxt == "samurai" else 1
         discs[0].extend(held[0])
         discs[1].extend(held[1])
         if observe is not None:
             observe(piles, discs, ([], []))
     return Game(ic, sc, hands, core.victory_level(ic, sim.victory), wins, ties, escapes, tuple(rebuilt), log)
+
+
+def _hand_record(hand: int, attacker: str, decks, held, st: int, it: int, winner: str,
+                 s_cas: int, i_cas: int, nxt: str, esc: bool) -> dict:
+    """One hand of ``Game.trace``: who attacked, the cards held, the totals and the outcome."""
+    return {"hand": hand, "attacker": attacker,
+            "samurai": [decks[0].cards[c].name for c in held[0]],
+            "imperial": [decks[1].cards[c].name for c in held[1]],
+            "samurai_strength": st, "imperial_strength": it, "winner": winner,
+            "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt,
+            "samurai_escape": esc}
 
 
 def _escape_split(best: list, left, t: core.RoleTable) -> tuple[int, int | None]:
@@ -738,12 +744,7 @@ def play_reference(sim: Sim, seed: int, trace: bool = False, observe=None) -> Ga
         elif winner == "tie":
             ties += 1
         if trace:
-            log.append({"hand": hands, "attacker": who,
-                        "samurai": [decks[0].cards[c].name for c in held[0]],
-                        "imperial": [decks[1].cards[c].name for c in held[1]],
-                        "samurai_strength": st, "imperial_strength": it, "winner": winner,
-                        "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt,
-                        "samurai_escape": esc})
+            log.append(_hand_record(hands, who, decks, held, st, it, winner, s_cas, i_cas, nxt, esc))
         attacker = 0 if nxt == "samurai" else 1
         discs[0].extend(held[0])
         discs[1].extend(held[1])
