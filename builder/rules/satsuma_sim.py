@@ -418,6 +418,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     first = sim.discard_timing == "before_redraw"
     echoice, choose = sim.escape_choice, core.choose_escape
     prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
+    quick_escape = bool(prefer) and not trace  # the trace records the Escape of every hand
     sam = None
     while sc < end:
         if hands >= max_hands:
@@ -588,7 +589,9 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                             break
                     else:
                         O = t.opts
-                        if side or attacker == 0:  # only a samurai defender's Escape matters
+                        if side or attacker == 0 or quick_escape:
+                            # only a samurai defender's Escape matters, and with ``prefer`` only
+                            # when he wins: the Escape choice below weighs it then
                             total = solve_duals(best, [O[c] for c in left])
                         else:
                             E = t.escape
