@@ -295,6 +295,13 @@ def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, lis
         pos += 1
     if duals is None:
         return best, who, dead
+    best, who = _place_duals(best, who, duals)
+    return best, who, dead
+
+
+def _place_duals(best: list, who: list, duals: list) -> tuple[list, list]:
+    """``_assign`` once the single-option cards are placed in ``best`` and ``who`` (changed):
+    ``duals`` are ``(position, options)`` of the cards with several options."""
     if all(len(o) == 2 for _, o in duals):
         # a card that gains in one suit only is placed there like a single-option card (a card that
         # gains nothing in a suit never will: placing cards only raises the best strengths), in hand
@@ -317,7 +324,7 @@ def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, lis
                 break
             duals = rest
         if not rest:
-            return best, who, dead
+            return best, who
         duals = rest
     top, tb, tw = -1, best, who
     for pick in itertools.product(*[range(len(o)) for _, o in duals]):
@@ -330,7 +337,7 @@ def _assign(hand: Sequence[int], table: core.RoleTable) -> tuple[list, list, lis
         t = sum(b)
         if t > top:
             top, tb, tw = t, b, w
-    return tb, tw, dead
+    return tb, tw
 
 
 def discards(policy: str, hand: Sequence[int], table: core.RoleTable, limit: int, weak: int | None = None) -> list[int]:
@@ -413,7 +420,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     tabs = ((st_[0], it_[1]), (st_[1], it_[0]))  # by attacker: the samurai's table, the imperial's
     end, max_hands = sim.end, sim.max_hands
     names = ("samurai", "imperial")
-    table_total, decide, draw, assign = core.table_total, core.decide, _draw, _assign
+    table_total, decide, draw, place = core.table_total, core.decide, _draw, _place_duals
     resolve, solve_duals = core.resolve, core._solve_duals
     first = sim.discard_timing == "before_redraw"
     echoice, choose = sim.escape_choice, core.choose_escape
@@ -481,7 +488,8 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                         for q in duals:
                             c = hand[q]
                             if m & M[c] or DU[c] is None:
-                                b2, w2, dead = assign(hand, t)
+                                O = t.opts
+                                b2, w2 = place(best[:], who[:], [(x, O[hand[x]]) for x in duals])
                                 used = set(w2)
                                 used.update(dead)
                                 idle = [q for q in range(pos) if q not in used]
