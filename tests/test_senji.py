@@ -371,3 +371,77 @@ def test_junk_never_raises(junk):
             check_text(json.dumps(doc))
         except DaimyoError:
             pass
+
+
+# -- who is named: a setup of several players, built by the rulebook's setup rules ----------------
+
+def _four_player_setup() -> str:
+    """A legal 4-player start as the rulebook's setup sets it up (lines 20-47): with 4 players the
+    yellow and blue families are out and Kyushu and Shikoku are neutral; each player keeps one
+    samurai card of the three drawn, names 3 provinces with a fortress each and places the
+    samurai and the 3 starting units in them."""
+    rows = [("Aiko", "black", "Baba", ["Owari", "Mino", "Mikawa"]),
+            ("Kenji", "red", "Chosogabe", ["Aki", "Izumo", "Harima"]),
+            ("Sora", "green", "Wakizaka", ["Echigo", "Dewa", "Etchu"]),
+            ("Hana", "white", "Ekes", ["Mutsu", "Kai", "Shinano"])]
+    lines = ["system: senji", "packs:", f"  - {BOARD.as_posix()}", "players:"]
+    for name, family, samurai, provinces in rows:
+        lines += [f"  - name: {name}", f"    family: {family}", f"    samurai: {samurai}", "    provinces:",
+                  f"      - {{province: {provinces[0]}, units: 3, samurai: true}}",
+                  f"      - {{province: {provinces[1]}}}", f"      - {{province: {provinces[2]}}}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_why_names_the_player_who_would_name_the_province_and_the_one_who_has_it():
+    from builder.check import check_text
+    from builder.lists.editor import ListEditor
+
+    text = _four_player_setup()
+    assert check_text(text).legal, [f.message for f in check_text(text).findings if f.severity == "error"]
+    ed = ListEditor.from_text(text)
+    # Aiko (first in the file) would name Dewa, a starting province of Sora (third)
+    res = ed.why("Dewa", player="Aiko")
+    assert not res.ok
+    first = res.breaks[0].finding
+    assert first.code == "senji.province-taken"
+    assert first.message == "Aiko: province 'Dewa' is also a starting province of Sora"
+    assert tuple(first.loc[:3]) == ("players", 0, "provinces")
+    # Kenji would name Mutsu, Hana's (last): the same from the other side of the file
+    res = ed.why("Mutsu", player="Kenji")
+    assert res.breaks[0].finding.message == "Kenji: province 'Mutsu' is also a starting province of Hana"
+    # a samurai card kept by a later player: one card of each samurai
+    res = ed.why("Ekes", player="Sora")
+    assert res.breaks[0].finding.message.startswith("Sora: samurai card 'Ekes' is also kept by Hana")
+    # neutral with 4 players (Kyushu, Shikoku): the player who would name it is the one named
+    res = ed.why("Shikoku", player="Hana")
+    assert [b.finding.code for b in res.breaks if b.finding.message.startswith("Hana: 'Shikoku'")] == \
+        ["senji.province-neutral"]
+    # the builder's catalog gives the same reason, for the player an addition goes to
+    stop = {o.name: o for o in ed.options(search="Etchu")}["Etchu"]
+    assert not stop.ok and stop.reason == "Aiko: province 'Etchu' is also a starting province of Sora"
+    # a samurai card when every player has one: a reason a person reads, with no markup left in it
+    baba = {o.name: o for o in ed.options(search="Baba")}["Baba"]
+    assert baba.reason == "every player has a samurai card already (choose the player whose card it replaces)"
+
+
+def test_a_province_named_by_two_players_is_reported_at_both():
+    from builder.check import check_text
+
+    text = _four_player_setup().replace("{province: Kai}", "{province: Mino}")
+    res = check_text(text)
+    taken = [f for f in res.findings if f.code == "senji.province-taken"]
+    assert sorted(f.message for f in taken) == ["Aiko: province 'Mino' is also a starting province of Hana",
+                                                "Hana: province 'Mino' is also a starting province of Aiko"]
+    assert sorted(f.loc[1] for f in taken) == [0, 3]  # at Aiko's and at Hana's Mino
+    assert all(f.counted for f in taken)
+
+
+def test_the_four_player_setup_follows_the_rulebook_table():
+    from conftest import rulebook_text
+
+    text = rulebook_text("002_55c7e5ab3d1a76a7.txt")
+    assert "4 players: Yellow and blue families excluded; Kyushu and Shikoku neutral" in text
+    assert "Host names their 3 provinces" in text
+    cat = load_catalog("senji", [BOARD])
+    fams, provs = core.setup_for(4, cat)
+    assert [f.name for f in fams] == ["yellow", "blue"] and [p.name for p in provs] == ["Kyushu", "Shikoku"]

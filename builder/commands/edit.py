@@ -82,7 +82,7 @@ def why_lines(path: str, name: str, count: int | None = None, models: int | None
         lines += [f"  and it would satisfy {c}" for c in res.fixes]
         lines += [f"  still to fix: {f.code}: {humanize(f.message)}{gap(f)}" for f in res.still]
         return True, lines
-    k = len(res.breaks)
+    k = len({b.finding.code for b in res.breaks})  # a rule broken at two places is one rule
     lines = [f"no: adding {what} would break {k} rule{'s' * (k != 1)}:"] + ([note] if note else [])
     for b in res.breaks:
         f = b.finding

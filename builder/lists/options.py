@@ -96,7 +96,9 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         try:
             data, target, n = gs.trial(doc.data, catalog, section, entry)
         except DaimyoError as exc:  # e.g. an attribute card the hero already has
-            message = exc.diagnostics[0].message if exc.diagnostics else str(exc)
+            from builder.errors import show_options
+
+            message = show_options(exc.diagnostics[0].message if exc.diagnostics else str(exc))
             out.append(Option(entry.name, entry.id, section, kind, printed, 0, None, None, False, "edit",
                               message, _origin(catalog, section, entry)))
             continue

@@ -430,6 +430,11 @@ def _setup_source(players: int, catalog) -> str:
     return src("20-24")
 
 
+def _and(names: list[str]) -> str:
+    """``Aiko``, ``Aiko and Kenji``, ``Aiko, Kenji and Sora``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def check(lst: SenjiList, catalog, rules) -> list[Finding]:
     c = constants(catalog)
     out: list[Finding] = []
@@ -442,21 +447,34 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
     excluded_ids = {f.id for f in setup[0]} if setup else set()
     neutral_ids = {p.id for p in setup[1]} if setup else set()
     setup_src = _setup_source(n, catalog)
-    seen_family: dict[str, Player] = {}
-    seen_samurai: dict[str, Player] = {}
-    seen_province: dict[str, tuple[Player, Placed]] = {}
+    # Who claims what. The rulebook has the host (the highest honor) name provinces first, but
+    # the honor printed on a samurai card is not in the text, so no claim comes "first": a
+    # family, samurai card or province named by two players is reported at each of them,
+    # naming the others (a change to either fixes it).
+    family_of: dict[str, list[Player]] = {}
+    samurai_of: dict[str, list[Player]] = {}
+    province_of: dict[str, list[Player]] = {}
+    for pl in lst.players:
+        if pl.family_entry is not None:
+            family_of.setdefault(pl.family_entry.id, []).append(pl)
+        if pl.samurai_entry is not None:
+            samurai_of.setdefault(pl.samurai_entry.id, []).append(pl)
+        for pid in dict.fromkeys(pp.entry.id for pp in pl.provinces if pp.entry is not None):
+            province_of.setdefault(pid, []).append(pl)
+
+    def others(claims: dict, key: str, pl: Player) -> list[str]:
+        return [o.name for o in claims.get(key, ()) if o is not pl]
     example_used = False
     count_samurai = bool(rules.get("samurai_in_province_limit", False))
     for pl in lst.players:
         who = pl.name
         fam = pl.family_entry
         if fam is not None:
-            if fam.id in seen_family:
+            also = others(family_of, fam.id, pl)
+            if also:
                 out.append(error("senji.family-duplicate",
-                                 f"{who}: family '{fam.name}' is already played by {seen_family[fam.id].name}",
-                                 loc=pl.loc + ("family",), source=src("27"), value=fam.name))
-            else:
-                seen_family[fam.id] = pl
+                                 f"{who}: family '{fam.name}' is also played by {_and(also)}",
+                                 loc=pl.loc + ("family",), source=src("27"), value=fam.name, counted=also))
             if fam.id in excluded_ids:
                 names = ", ".join(f.name for f in setup[0])
                 out.append(error("senji.family-excluded",
@@ -473,13 +491,12 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
                              loc=pl.loc, source=src("37"), value=0, bound=1))
         elif pl.samurai_entry is not None:
             s = pl.samurai_entry
-            if s.id in seen_samurai:
+            also = others(samurai_of, s.id, pl)
+            if also:
                 out.append(error("senji.samurai-duplicate",
-                                 f"{who}: samurai card '{s.name}' is already kept by {seen_samurai[s.id].name}; "
+                                 f"{who}: samurai card '{s.name}' is also kept by {_and(also)}; "
                                  "there is one card of each samurai", loc=pl.loc + ("samurai",),
-                                 source=src("9"), value=s.name))
-            else:
-                seen_samurai[s.id] = pl
+                                 source=src("9"), value=s.name, counted=also))
             if not getattr(s, "known", True):
                 out.append(warning("senji.placeholder-samurai",
                                    f"{who}: '{s.name}' is a placeholder; the rulebook does not name this samurai card",
@@ -505,13 +522,11 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
                 if e.id in own:
                     out.append(error("senji.province-taken", f"{who}: province '{e.name}' is named twice",
                                      loc=pp.loc + ("province",), source=src("43-44"), value=e.name))
-                elif e.id in seen_province:
-                    other = seen_province[e.id][0]
+                elif others(province_of, e.id, pl):
+                    also = others(province_of, e.id, pl)
                     out.append(error("senji.province-taken",
-                                     f"{who}: province '{e.name}' is already a starting province of {other.name}",
-                                     loc=pp.loc + ("province",), source=src("43-44"), value=e.name))
-                else:
-                    seen_province[e.id] = (pl, pp)
+                                     f"{who}: province '{e.name}' is also a starting province of {_and(also)}",
+                                     loc=pp.loc + ("province",), source=src("43-44"), value=e.name, counted=also))
                 own.add(e.id)
                 if e.id in neutral_ids:
                     names = ", ".join(p.name for p in setup[1])

@@ -3,7 +3,7 @@ provinces (with units, a samurai figure, a fortress)."""
 
 from __future__ import annotations
 
-from builder.errors import EditRefused, UnknownEntry, UsageError, option
+from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.systems.base import GameSystem
 
 
@@ -217,7 +217,8 @@ class Senji(GameSystem):
                 raise UsageError(f"{option('count')} gives the units on a province, not a samurai card")
             if player is None and all(p.get("samurai") is not None for p in players):
                 raise EditRefused("every player has a samurai card already",
-                                  f"name whose card it replaces with {option('player')}")
+                                  "choose the player whose card it replaces"
+                                  + command_line(f" with {option('player')}"))
             i, p = self._player(players, player, lambda p: p.get("samurai") is not None)
             old = p.get("samurai")
             p["samurai"] = entry.name
@@ -301,8 +302,14 @@ class Senji(GameSystem):
         return most - fewest, "provinces"
 
     def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        return comparison.notes[-1].removeprefix("added "), f"the setup would have " \
-            f"{len(data.get('players') or [])} players", None
+        target = getattr(comparison, "target", None) or ()
+        what = comparison.notes[-1].removeprefix("added ")
+        if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
+            p = (data.get("players") or [])[target[1]]
+            section, entry = self.resolve(catalog, name)
+            was = _written(((list_data.get("players") or [])[target[1]] or {}).get("samurai"))
+            what = f"{entry.name} as {self._who(p)}'s samurai card" + (f" (instead of {was})" if was else "")
+        return what, f"the setup would have {len(data.get('players') or [])} players", None
 
     # -- text form -------------------------------------------------------------------------------
 
