@@ -145,6 +145,27 @@ class GameSystem:
     browse_sections: tuple[str, ...] = ()  # the catalog sections shown beside the list, to add from
     held_sections: tuple[tuple[str, str], ...] = ()  # (list key, catalog section) of the cards a list holds
     fixed_keys: tuple[str, ...] = ()  # list keys whose cards follow from another choice (no +/- of their own)
+    count_words: tuple[str, str] = ("copy", "copies")  # what an entry's count counts, one and many
+    entry_words: tuple[str, str] = ("card", "cards")  # what an entry of a list is, one and many
+    type_label: str = "Type"  # the name of the catalog filter by ``entry_type``
+    priced: bool = True  # whether catalog entries have a cost to show and filter by
+    name_example: str = ""  # a name for a new list, shown as an example in the new-list form
+
+    def cost_text(self, entry, cost) -> str:
+        """An entry's cost as the builder shows it beside the entry (``25 AP``, ``cost II``);
+        "" without a cost."""
+        if cost is None:
+            return ""
+        return f"{fmt(cost)} {self.cost_unit}" if self.cost_unit else f"cost {fmt(cost)}"
+
+    def counted(self, n) -> str:
+        """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
+        return f"{fmt(n)} {self.count_words[0] if n == 1 else self.count_words[1]}"
+
+    def composition(self, summary: dict) -> list[tuple[str, object]]:
+        """The builder's breakdown of a list (label, value) from its check summary; [] when the
+        builder's count of entries by type says enough."""
+        return []
 
     def tally(self, summary: dict) -> dict:
         """The list's total as the builder's header shows it: ``total``, ``limit`` (None: none),

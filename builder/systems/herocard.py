@@ -44,6 +44,15 @@ class HeroCard(CardGame):
     type_field = "kind"
     held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
     fixed_keys = ("attributes",)  # the hero's attribute cards come with the hero
+    type_label = "Kind"
+    name_example = "Samurai of the Rising Sun"
+
+    def cost_text(self, entry, cost):
+        """An attribute card's hero points; an action card's printed cost."""
+        points = getattr(entry, "hero_points", None)
+        if points is not None:
+            return f"{fmt(points)} hero points"
+        return super().cost_text(entry, getattr(entry, "cost", None) if entry is not None else cost)
 
     def tally(self, summary):
         more = f"{fmt(summary.get('action_cards', 0))} action cards"

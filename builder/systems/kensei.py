@@ -31,6 +31,14 @@ class Kensei(GameSystem):
     cost_unit = "AP"
     type_field = "troop_type"
     browse_sections = ("troops",)
+    count_words = ("model", "models")
+    entry_words = ("unit", "units")
+    name_example = "Buke vanguard"
+
+    def composition(self, summary):
+        keys = ("units", "leaders", "models", "melee_percent", "ranged_percent", "firearms_percent",
+                "cavalry_percent", "skirmishers_percent", "creatures_percent")
+        return [(k.replace("_percent", " %").replace("_", " "), summary[k]) for k in keys if k in summary]
 
     # -- the builder's view -----------------------------------------------------------------------
 

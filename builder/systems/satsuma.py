@@ -38,6 +38,9 @@ class Satsuma(CardGame):
     remove_options = frozenset({"count", "all", "variant"})
     new_options = frozenset({"side"})
     type_field = "suit"
+    type_label = "Suit"
+    priced = False  # a Satsuma card has a printed value, not a cost
+    name_example = "Saigo's rebels"
 
     def entry_type(self, entry):
         """A card's suit, from its printed code (``F5``: force)."""

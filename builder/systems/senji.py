@@ -26,6 +26,11 @@ class Senji(GameSystem):
     layout = "players"
     list_title = "Setup"
     browse_sections = ("families", "samurai", "provinces")
+    count_words = ("unit", "units")
+    entry_words = ("player", "players")
+    type_label = "Kind"
+    priced = False
+    name_example = "Friday game"
 
     # -- the builder's view -----------------------------------------------------------------------
 
@@ -33,7 +38,9 @@ class Senji(GameSystem):
         return {"total": summary.get("players", 0), "limit": None, "unit": "players", "more": ""}
 
     def entry_type(self, entry):
-        kind = type(entry).__name__.lower() if entry is not None else ""
+        from builder.catalog.frozen import kind as model_kind
+
+        kind = model_kind(entry).lower() if entry is not None else ""
         return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
 
     def new_fields(self, catalog):

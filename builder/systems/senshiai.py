@@ -15,6 +15,14 @@ class Senshiai(CardGame):
     set_keys = ("size", "name", "author", "notes")
     anchor_field = "type"
     new_options = frozenset({"size"})
+    name_example = "Northern host"
+
+    def cost_text(self, entry, cost):
+        """The cost as printed on the card: N (none) or a Roman numeral."""
+        label = getattr(entry, "cost_label", None)
+        if cost is None or not label:
+            return super().cost_text(entry, cost)
+        return f"cost {label}"
 
     # -- packs: the sections a template documents first, what each entry field means --------------
     pack_sections = ("cards",)

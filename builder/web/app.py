@@ -30,6 +30,8 @@ MAX_BODY = 1024 * 1024  # request bodies over 1 MiB are refused
 HTMX_VERSION = "2.0.11"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
        "object-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+GAME_COOKIE = "daimyo_game"  # the game last chosen for a new list (not secret)
+GAME_COOKIE_AGE = 365 * 24 * 3600
 FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), ("json", "JSON"), ("yaml", "YAML"))
 
 
@@ -154,14 +156,20 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/", response_class=HTMLResponse, include_in_schema=False)
     def workspace_page(request: Request):
-        return page(request, "workspace.html", lists=ws.lists(), systems_meta=_systems_meta(),
-                    folder=str(ws.root))
+        lists = ws.lists()
+        meta = _systems_meta(ws)
+        chosen = default_game(request.cookies.get(GAME_COOKIE), lists, [m["id"] for m in meta])
+        return page(request, "workspace.html", lists=lists, systems_meta=meta, folder=str(ws.root),
+                    chosen=chosen, game_names={m["id"]: m["name"] for m in meta}, game_cookie=GAME_COOKIE)
 
     @api.post("/new", include_in_schema=False)
     async def new_page(request: Request):
         form = await _form(request)
         rel = _create_list(ws, form)
-        return _go(request, "/l/" + rel)
+        resp = _go(request, "/l/" + rel)
+        resp.set_cookie(GAME_COOKIE, str(form.get("system", "")).strip().lower(), max_age=GAME_COOKIE_AGE,
+                        samesite="strict", path="/")  # the next new list starts with the same game
+        return resp
 
     @api.post("/import", include_in_schema=False)
     async def import_page(request: Request):
@@ -495,7 +503,7 @@ def _load_view(ws: Workspace, path: str, editor: Editor | None = None):
 def _load_editor(ws: Workspace, path: str):
     """The library's ListEditor on a list of the workspace, and the page's view of it."""
     from builder.lists.editor import ListEditor
-    from builder.web.views import header
+    from builder.web.views import header, words
     from builder.yamlio import read_text
 
     p = ws.resolve(path)
@@ -505,12 +513,13 @@ def _load_editor(ws: Workspace, path: str):
     ed = ListEditor(text, file=rel, base_dir=p.parent)
     gs = ed.game
     view = {"path": rel, "system": ed.system, "version": version_of(text), "header": header(ed.system, ed.check()),
-            "layout": gs.layout, "cost_unit": gs.cost_unit}
+            **words(gs.id)}
     return ed, view
 
 
-def _systems_meta():
-    """Each game for the new-list form: id, title, name and the fields its new list asks for."""
+def _systems_meta(ws: Workspace | None = None):
+    """Each game for the new-list form: id, title, name, the fields its new list asks for and an
+    example name (with the file it would give)."""
     from builder.catalog.loader import load_catalog
     from builder.systems import list_systems
 
@@ -520,8 +529,29 @@ def _systems_meta():
             fields = gs.new_fields(load_catalog(gs.id))
         except DaimyoError:
             fields = []
-        out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields})
+        example = gs.name_example or f"My {gs.what}"
+        try:
+            file = ws.new_name(example) if ws is not None else ""
+        except DaimyoError:
+            file = ""
+        out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
+                    "example_file": file})
     return out
+
+
+def default_game(remembered: str | None, lists, ids: list[str]) -> str:
+    """The game the new-list form starts with: the one last chosen (remembered in a cookie),
+    else the game of most lists in the workspace (the most recently changed list breaks a tie),
+    else the first game."""
+    if remembered in ids:
+        return remembered
+    used: dict[str, list] = {}
+    for info in lists:
+        if info.system in ids:
+            used.setdefault(info.system, []).append(info.mtime)
+    if used:
+        return max(used, key=lambda sid: (len(used[sid]), max(used[sid])))
+    return ids[0] if ids else ""
 
 
 def _create_list(ws: Workspace, form: dict) -> str:

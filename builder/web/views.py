@@ -111,7 +111,8 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 "index": i, "key": str(written), "name": getattr(troop, "name", None) or str(written),
                 "id": getattr(troop, "id", None), "section": gs.browse_sections[0],
                 "count": int(t.get("models", 1) or 1) if isinstance(t, dict) else 1,
-                "count_label": "models", "cost": num(cost) if known else None,
+                "count_label": gs.count_words[1], "cost": num(cost) if known else None,
+                "cost_text": gs.cost_text(troop, num(cost)) if known else "",
                 "led_by": t.get("led_by") if isinstance(t, dict) else None,
                 "standard": bool(t.get("standard")) if isinstance(t, dict) else False,
                 "leader": bool(getattr(troop, "leader", False)),
@@ -130,8 +131,8 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 out.append({
                     "index": None, "key": str(key), "name": getattr(entry, "name", None) or str(key),
                     "id": getattr(entry, "id", None), "section": section, "field": field,
-                    "count": count, "count_label": "" if fixed else "copies",
-                    "attribute": fixed, "cost": _cost(entry),
+                    "count": count, "count_label": "" if fixed else gs.count_words[1],
+                    "attribute": fixed, "cost": _cost(entry), "cost_text": gs.cost_text(entry, _cost(entry)),
                     "type": gs.entry_type(entry) or ("custom" if isinstance(value, dict) else ""),
                     "custom": isinstance(value, dict),
                     "findings": take(lambda loc, key=key, field=field: len(loc) >= 2 and loc[0] == field
@@ -141,7 +142,7 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
         for seat in gs.seats(data):
             i = seat["index"]
             out.append({"index": i, "key": str(i), "name": seat["name"], "id": None, "section": None, "count": None,
-                        "count_label": "", "seat": seat, "type": "player", "cost": None,
+                        "count_label": "", "seat": seat, "type": "player", "cost": None, "cost_text": "",
                         "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i)})
     rest = [f for i, f in enumerate(findings) if i not in used]
     for f in findings:
@@ -216,8 +217,10 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
         extra = gs.option_extra(doc.data, entry) if entry is not None else {}
         if extra.get("unit_cost") is not None:
             extra["unit_cost"] = num(extra["unit_cost"])
+        cost = num(o.cost) if o.cost is not None else _cost(entry)
+        each = gs.cost_text(entry, cost)
         rows.append({"section": o.section, "id": o.id, "name": o.name, "type": t,
-                     "cost": num(o.cost) if o.cost is not None else _cost(entry),
+                     "cost": cost, "cost_text": each + (f" for {gs.counted(o.count)}" if each and o.count > 1 else ""),
                      "unit_cost": None, "clans": [], "own_clan": False, **extra,
                      "count": o.count, "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
                      "after": _left_text(o.left, o.unit), "origin": o.origin,
@@ -283,12 +286,34 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "author": doc.author or "", "version": version_of(text), "header": header(doc.system, res),
             "entries": ents, "general_findings": general, "summary": {k: num(v) for k, v in res.summary.items()},
             "house_rules": house_rules(catalog, res), "settings": settings(doc, catalog),
-            "standard_deck": game(doc.system).published(doc.data), "layout": game(doc.system).layout,
-            "list_title": game(doc.system).list_title, "cost_unit": game(doc.system).cost_unit,
+            "standard_deck": game(doc.system).published(doc.data),
+            "list_title": game(doc.system).list_title,
             "browse": bool(game(doc.system).browse_sections), "prints": game(doc.system).prints,
-            "game_name": game(doc.system).name,
+            "game_name": game(doc.system).name, **words(doc.system),
+            "composition": composition(doc.system, res.summary, ents),
             "editable": path.suffix.lower() != ".json"}
     return doc, catalog, res, view
+
+
+def words(system: str) -> dict:
+    """The game's own words for what the builder shows: what an entry is, what its count counts,
+    the name of the type filter, whether entries have costs."""
+    gs = game(system)
+    return {"count_words": list(gs.count_words), "entry_words": list(gs.entry_words), "type_label": gs.type_label,
+            "priced": gs.priced, "cost_unit": gs.cost_unit, "layout": gs.layout, "name_example": gs.name_example}
+
+
+def composition(system: str, summary: dict, ents: list[dict]) -> list[tuple[str, object]]:
+    """What the list is made of: the game's own breakdown, else its entries counted by type
+    (``troop 23``, ``event 14``) in the order they first appear."""
+    own = game(system).composition(summary or {})
+    if own:
+        return [(k, num(v)) for k, v in own]
+    by_type: dict[str, int] = {}
+    for e in ents:
+        if e.get("type") and isinstance(e.get("count"), int) and not e.get("attribute"):
+            by_type[e["type"]] = by_type.get(e["type"], 0) + e["count"]
+    return list(by_type.items()) if len(by_type) > 1 else []
 
 
 def settings(doc, catalog) -> list[dict]:

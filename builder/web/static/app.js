@@ -71,16 +71,26 @@
     }
   });
 
-  // the new-list form shows the fields of the chosen game only
+  // the new-list form shows the fields and an example name of the chosen game only, and
+  // remembers the game for the next visit
   function syncNew() {
     var sel = document.getElementById("new-system");
     if (!sel) { return; }
     document.querySelectorAll("#new-form fieldset[data-system]").forEach(function (fs) {
       var on = fs.getAttribute("data-system") === sel.value;
       fs.hidden = !on;
-      fs.querySelectorAll("input, select").forEach(function (i) { i.disabled = !on; });
+      fs.disabled = !on;
     });
+    var opt = sel.options[sel.selectedIndex];
+    var name = document.getElementById("new-name"), file = document.getElementById("new-file");
+    if (opt && name) { name.placeholder = "e.g. " + opt.getAttribute("data-example"); }
+    if (opt && file) { file.placeholder = "from the name: " + opt.getAttribute("data-file"); }
   }
-  document.addEventListener("change", function (ev) { if (ev.target.id === "new-system") { syncNew(); } });
+  document.addEventListener("change", function (ev) {
+    if (ev.target.id !== "new-system") { return; }
+    syncNew();
+    var key = ev.target.getAttribute("data-cookie");
+    if (key) { document.cookie = key + "=" + encodeURIComponent(ev.target.value) + "; path=/; max-age=31536000; samesite=strict"; }
+  });
   document.addEventListener("DOMContentLoaded", syncNew);
 })();
