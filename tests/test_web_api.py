@@ -758,3 +758,116 @@ def test_duplicate_a_unit(api, ws):
     text = path.read_text()
     assert text.count("- troop: Yari Ashigaru") == 2 and text.count("# 45 AP") == 1
     assert api.post("/api/lists/satsuma-samurai.yaml/edit", json={"op": "duplicate", "index": 0}).status_code == 400
+
+
+# -- each game in its own words; the new-list form follows the person ----------------------------
+
+def _chosen_game(html: str) -> str:
+    sel = re.search(r'<select name="system" id="new-system".*?</select>', html, re.S).group(0)
+    return re.search(r'<option value="(\w+)"[^>]*selected', sel).group(1)
+
+
+def _open_fieldsets(html: str) -> list[str]:
+    return re.findall(r'<fieldset data-system="(\w+)"\s*>', html)
+
+
+def test_the_new_list_form_starts_with_the_most_used_game_then_the_last_chosen(client, ws):
+    # examples/: five Kensei lists, the most of any game
+    html = client.get("/").text
+    assert _chosen_game(html) == "kensei" and _open_fieldsets(html) == ["kensei"]
+    assert 'placeholder="e.g. Buke vanguard"' in html
+    # a workspace of card decks starts with their game
+    for f in ws.glob("kensei-*.yaml"):
+        f.unlink()
+    (ws / "satsuma-samurai.yaml").unlink()
+    shutil.copy(ws / "herocard-samurai.yaml", ws / "second-hero.yaml")
+    html = client.get("/").text
+    assert _chosen_game(html) == "herocard" and _open_fieldsets(html) == ["herocard"]
+    assert 'placeholder="e.g. Samurai of the Rising Sun"' in html
+    # creating a list remembers its game for the next one, whatever the workspace holds
+    r = client.post("/new", data={"system": "senshiai", "name": "Northern host 2"}, headers={"HX-Request": "true"})
+    assert r.status_code == 204 and "daimyo_game=senshiai" in r.headers["set-cookie"]
+    html = client.get("/").text
+    assert _chosen_game(html) == "senshiai" and _open_fieldsets(html) == ["senshiai"]
+    assert "Agreed deck size" in html and 'placeholder="e.g. Northern host"' in html
+    # a cookie naming no game is ignored: the workspace decides (two decks of each game now;
+    # the newest list breaks the tie)
+    client.cookies.set("daimyo_game", "chess")
+    assert _chosen_game(client.get("/").text) == "senshiai"
+    (ws / "Northern-host-2.yaml").unlink()
+    assert _chosen_game(client.get("/").text) == "herocard"
+
+
+def test_the_workspace_names_each_game(client):
+    html = client.get("/").text
+    for name in ("Kensei", "HeroCard", "Satsuma Rebellion", "Senji", "Senshiai"):
+        assert f">{name}</span>" in html, name
+
+
+@pytest.mark.parametrize("rel, count_word, cost, type_label, priced", [
+    ("senshiai-northern-host.yaml", "Copies", "cost I", "Type", True),
+    ("herocard-samurai.yaml", "Copies", "11 hero points", "Kind", True),
+    ("satsuma-imperial.yaml", "Copies", None, "Suit", False),
+    ("kensei-buke.yaml", "Models", "25 AP", "Type", True),
+])
+def test_each_game_in_its_own_words(client, rel, count_word, cost, type_label, priced):
+    html = client.get(f"/l/{rel}").text
+    assert f'aria-label="{count_word} of ' in html
+    other = {"Copies": "Models", "Models": "Copies"}[count_word]
+    assert f'aria-label="{other} of ' not in html and f'aria-label="{other} in ' not in html
+    if cost:
+        assert f'<div class="entry-cost">{cost}</div>' in html
+    else:
+        assert 'class="entry-cost"' not in html
+    assert f"<label>{type_label} <select" in html
+    assert ('name="cost"' in html) == priced
+
+
+def test_catalog_rows_in_the_games_words(client):
+    rows = client.get("/l/kensei-buke.yaml/catalog?q=yari").text
+    assert re.search(r'class="cost">15 AP for 3 models<', rows)
+    rows = client.get("/l/senshiai-northern-host.yaml/catalog?q=warriors").text
+    assert re.search(r'class="cost">cost II<', rows) and "models" not in rows
+    rows = client.get("/l/herocard-samurai.yaml/catalog?q=splitter").text
+    assert re.search(r'class="cost">cost 11<', rows) and "copies left" in rows
+
+
+def test_senji_catalog_reasons_name_the_right_player_and_carry_no_markup(client):
+    rows = client.get("/l/senji-three-daimyo.yaml/catalog").text
+    assert not re.search("[\x00-\x08\x0e-\x1f]", rows)
+    assert "Aiko: province &#39;Dewa&#39; is also a starting province of Sora" in rows
+    assert "choose the player whose card it replaces" in rows
+    assert re.search(r'<span class="tag">province</span>', rows)
+
+
+def test_a_card_deck_shows_what_it_is_made_of(client):
+    html = client.get("/l/senshiai-northern-host.yaml").text
+    comp = re.search(r'<ul class="composition">(.*?)</ul>', html, re.S).group(1)
+    counts = dict(re.findall(r'<span class="c-label">([^<]+)</span> <strong>(\d+)</strong>', comp))
+    assert counts == {"terrain": "13", "troop": "23", "event": "14"}
+    assert sum(map(int, counts.values())) == 50
+
+
+def test_a_new_list_can_use_the_packs_of_the_workspace(client, api, ws):
+    html = client.get("/").text
+    box = re.search(r'<fieldset data-system="senshiai".*?</fieldset>', html, re.S).group(0)
+    assert 'name="packs" value="packs/senshiai-example.yaml" checked' in box and "Senshiai example cards" in box
+    assert "herocard-example" not in box  # each game is offered its own packs only
+    (ws / "decks").mkdir()
+    r = client.post("/new", data={"system": "senshiai", "name": "Deck", "file": "decks/deck.yaml",
+                                  "packs": "packs/senshiai-example.yaml"}, headers={"HX-Request": "true"})
+    assert r.status_code == 204
+    text = (ws / "decks" / "deck.yaml").read_text()
+    assert "packs:\n  - ../packs/senshiai-example.yaml\n" in text  # relative to the list's own folder
+    rows = client.get("/l/decks/deck.yaml/catalog?q=capital").text
+    assert "Capital of the North" in rows  # a card of the pack, offered at once
+    # a hero from a pack gets the pack's attribute cards
+    r = api.post("/api/lists", json={"file": "hero.yaml", "system": "herocard", "hero": "Samurai",
+                                     "packs": ["packs/herocard-example.yaml"]})
+    assert r.status_code == 201
+    assert api.get("/api/lists/hero.yaml/check").json()["summary"]["hero_points"] == 30
+    # only the workspace's packs of that game
+    for bad in ("packs/herocard-example.yaml", "../outside.yaml", "kensei-buke.yaml"):
+        r = api.post("/api/lists", json={"file": "x.yaml", "system": "senshiai", "packs": [bad]})
+        assert r.status_code == 400 and "no senshiai pack" in r.json()["error"], bad
+    assert not (ws / "x.yaml").exists()

@@ -151,7 +151,7 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     pg.screenshot(path=str(shots / "workspace.png"), full_page=True)
     pg.select_option("#new-system", "kensei")
     form = pg.locator("#new-form")
-    form.get_by_label("Name").fill("Otokodate 400")
+    form.get_by_label("Name", exact=True).fill("Otokodate 400")
     form.get_by_label("Clan").select_option("otokodate")
     form.get_by_label("Battle size (AP)").fill("400")
     form.get_by_label("Commander").select_option("daimyo")
@@ -238,7 +238,7 @@ def test_build_a_satsuma_variant_deck(page, server):
     pg = page
     pg.select_option("#new-system", "satsuma")
     form = pg.locator("#new-form")
-    form.get_by_label("Name").fill("Variant rebels")
+    form.get_by_label("Name", exact=True).fill("Variant rebels")
     form.get_by_label("Side").select_option("samurai")
     form.get_by_role("button", name="Create list").click()
     pg.wait_for_url(re.compile(r"/l/Variant-rebels\.yaml$"))
@@ -265,6 +265,73 @@ def test_build_a_satsuma_variant_deck(page, server):
     expect(pg.locator("#total")).to_have_text(str(res.summary["cards"]))
 
 
+def click_and_wait(pg, target):
+    """Click a button that changes the list and wait for the new version of the list."""
+    before = pg.locator("#version").input_value()
+    target.click()
+    expect(pg.locator("#version")).not_to_have_value(before)
+
+
+def test_build_a_senshiai_deck_by_clicks(page, server, shots):
+    pg = page
+    form = pg.locator("#new-form")
+    pg.select_option("#new-system", "senshiai")
+    # the form follows the game: its example name, its packs in this folder, its own fields
+    expect(form.get_by_label("Name", exact=True)).to_have_attribute("placeholder", "e.g. Northern host")
+    expect(form.get_by_label(re.compile("Senshiai example cards"))).to_be_checked()
+    expect(form.get_by_label("Clan")).to_be_hidden()
+    form.get_by_label("Name", exact=True).fill("Twelve cards")
+    form.get_by_label("Agreed deck size (optional)").fill("12")
+    form.get_by_role("button", name="Create list").click()
+    pg.wait_for_url(re.compile(r"/l/Twelve-cards\.yaml$"))
+    expect(pg.locator("#total")).to_have_text("0")
+    expect(pg.locator(".total .of")).to_have_text("/ 12")
+    expect(pg.locator(".total .unit")).to_have_text("cards")
+    expect(verdict(pg)).to_contain_text("illegal")
+    expect(pg.locator(".general .finding", has_text="0 Capitals")).to_have_count(1)
+    for search, name in (("capital of the n", "Capital of the North"), ("rice", "Rice Fields"),
+                         ("WARR", "Warriors"), ("militia", "Militiamen")):
+        add_from_catalog(pg, search, name)
+    expect(pg.locator("#total")).to_have_text("4")
+    rice = entry(pg, "Rice Fields")
+    for _ in range(2):
+        click_and_wait(pg, rice.get_by_role("button", name="One Rice Fields more"))
+    type_count(pg, entry(pg, "Warriors"), 4)
+    militia = entry(pg, "Militiamen")
+    for _ in range(3):
+        click_and_wait(pg, militia.get_by_role("button", name="One Militiamen more"))
+    expect(pg.locator("#total")).to_have_text("12")
+    expect(pg.locator("#left")).to_have_text("0 left")
+    expect(verdict(pg)).to_have_text(re.compile("legal"))
+    expect(verdict(pg)).not_to_contain_text("illegal")
+    # the deck's own words: copies and printed costs, never models or AP
+    expect(entry(pg, "Warriors").locator(".entry-cost")).to_have_text("cost II")
+    expect(entry(pg, "Capital of the North").locator(".entry-cost")).to_have_text("cost N")
+    expect(entry(pg, "Warriors").locator("input.n")).to_have_attribute("aria-label", "Copies of Warriors")
+    expect(pg.locator("ul.composition li")).to_have_text(["terrain 4", "troop 8"])
+    expect(pg.locator("#list-panel")).not_to_contain_text("model")
+    pg.fill("#catalog-q", "")
+    expect(pg.locator("ul.catalog .why.no").first).to_contain_text("agreed size is 12")
+    expect(pg.locator("#catalog-panel")).not_to_contain_text("model")
+    pg.locator("h2#list-h").click()
+    pg.screenshot(path=str(shots / "senshiai.png"), full_page=True)
+    res = check_file(server["ws"] / "Twelve-cards.yaml")
+    assert res.legal and res.summary["cards"] == 12 and res.summary["capital"] == "Capital of the North"
+    # every copy out with one click, back with undo
+    click_and_wait(pg, entry(pg, "Militiamen").get_by_role("button", name="Remove every Militiamen"))
+    expect(pg.locator("#total")).to_have_text("8")
+    pg.get_by_role("button", name=re.compile("Undo")).click()
+    expect(pg.locator("#total")).to_have_text("12")
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.screenshot(path=str(shots / "senshiai-phone.png"))
+    # the next new list starts with the game chosen last
+    pg.goto(server["url"] + "/")
+    expect(pg.locator("#new-system")).to_have_value("senshiai")
+    expect(pg.locator("#new-form").get_by_label("Agreed deck size (optional)")).to_be_visible()
+    pg.screenshot(path=str(shots / "workspace-phone.png"), full_page=True)
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than a phone
+
+
 def _senji_add(pg, search: str, name: str, player: str):
     """Add a samurai card or province from the catalog to ``player`` (the list's "go to" choice)."""
     pg.locator("#add-to").select_option(label=player)
@@ -280,8 +347,9 @@ def test_build_a_legal_senji_setup(page, server, shots):
     pg = page
     pg.select_option("#new-system", "senji")
     form = pg.locator("#new-form")
-    form.get_by_label("Name").fill("Three houses")
+    form.get_by_label("Name", exact=True).fill("Three houses")
     form.get_by_role("spinbutton", name="Players").fill("3")
+    form.get_by_label(re.compile("Example board")).uncheck()  # the rulebook's placeholder province names
     form.get_by_role("button", name="Create list").click()
     pg.wait_for_url(re.compile(r"/l/Three-houses\.yaml$"))
     expect(pg.locator("#total")).to_have_text("3")

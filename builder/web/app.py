@@ -77,6 +77,7 @@ class NewList(BaseModel):
     max_hero_points: Optional[int] = None
     players: Optional[int] = None
     side: Optional[str] = None
+    packs: list[str] = Field(default_factory=list, description="pack files of the workspace the list uses")
 
 
 class ImportBody(BaseModel):
@@ -157,14 +158,14 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.get("/", response_class=HTMLResponse, include_in_schema=False)
     def workspace_page(request: Request):
         lists = ws.lists()
-        meta = _systems_meta(ws)
+        meta = _systems_meta(ws, ws.packs())
         chosen = default_game(request.cookies.get(GAME_COOKIE), lists, [m["id"] for m in meta])
         return page(request, "workspace.html", lists=lists, systems_meta=meta, folder=str(ws.root),
                     chosen=chosen, game_names={m["id"]: m["name"] for m in meta}, game_cookie=GAME_COOKIE)
 
     @api.post("/new", include_in_schema=False)
     async def new_page(request: Request):
-        form = await _form(request)
+        form = await _form(request, multi=("packs",))
         rel = _create_list(ws, form)
         resp = _go(request, "/l/" + rel)
         resp.set_cookie(GAME_COOKIE, str(form.get("system", "")).strip().lower(), max_age=GAME_COOKIE_AGE,
@@ -344,8 +345,8 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
     def api_new(body: NewList):
-        rel = _create_list(ws, {k: "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
-                                for k, v in body.model_dump().items()})
+        rel = _create_list(ws, {k: v if k == "packs" else "" if v is None else str(v).lower() if isinstance(v, bool)
+                                else str(v) for k, v in body.model_dump().items()})
         return {"path": rel, "version": version_of(editor.read(rel)[1])}
 
     @api.post("/api/import", tags=["share"], status_code=201,
@@ -469,12 +470,16 @@ def _ascii(name: str) -> str:
     return "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
 
 
-async def _form(request: Request) -> dict:
+async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
+    """The fields of a posted form (the last value of each; a list of values for ``multi``)."""
     form = await request.form()
-    out = {}
+    out: dict = {k: [] for k in multi}
     for k, v in form.multi_items():
         if isinstance(v, str):
-            out[k] = v
+            if k in multi:
+                out[k].append(v)
+            else:
+                out[k] = v
     return out
 
 
@@ -517,9 +522,9 @@ def _load_editor(ws: Workspace, path: str):
     return ed, view
 
 
-def _systems_meta(ws: Workspace | None = None):
-    """Each game for the new-list form: id, title, name, the fields its new list asks for and an
-    example name (with the file it would give)."""
+def _systems_meta(ws: Workspace | None = None, packs: list[dict] = ()):
+    """Each game for the new-list form: id, title, name, the fields its new list asks for, an
+    example name (with the file it would give) and the workspace's packs for it."""
     from builder.catalog.loader import load_catalog
     from builder.systems import list_systems
 
@@ -535,7 +540,7 @@ def _systems_meta(ws: Workspace | None = None):
         except DaimyoError:
             file = ""
         out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
-                    "example_file": file})
+                    "example_file": file, "packs": [p for p in packs if p["system"] == gs.id]})
     return out
 
 
@@ -564,7 +569,19 @@ def _create_list(ws: Workspace, form: dict) -> str:
         raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(SYSTEMS))
     name = (form.get("name") or "").strip() or None
     rel = ws.new_name(form.get("file") or name or f"new-{system}")
-    catalog = load_catalog(system)
+    wanted = form.get("packs") or []
+    if isinstance(wanted, str):
+        wanted = [wanted]
+    offered = {p["path"]: p for p in ws.packs()} if wanted else {}
+    packs = []
+    for w in wanted:
+        pk = offered.get(str(w))
+        if pk is None or pk["system"] != system:
+            raise UsageError(f"no {system} pack '{w}' in the workspace", "choose one of the packs the form offers")
+        packs.append(pk["path"])
+    catalog = load_catalog(system, [str(ws.root / pk) for pk in packs])
+    here = (ws.root / rel).parent
+    written = [Path(os.path.relpath(ws.root / pk, here)).as_posix() for pk in packs]
 
     def whole(key):
         v = str(form.get(key) or "").strip()
@@ -578,7 +595,7 @@ def _create_list(ws: Workspace, form: dict) -> str:
     from builder.systems import get
 
     data, _ = get(system).new(catalog, {
-        "name": name, "packs": [], "clan": form.get("clan") or "", "points": whole("points") or 200,
+        "name": name, "packs": written, "clan": form.get("clan") or "", "points": whole("points") or 200,
         "commander": form.get("commander") or "hatamoto",
         "occult": str(form.get("occult", "")).lower() in ("1", "on", "true", "yes"),
         "size": whole("size"), "hero": form.get("hero") or None, "max_hero_points": whole("max_hero_points"),

@@ -210,6 +210,26 @@ class Workspace:
         info.total = total_text(doc.system, res.summary)
         return info
 
+    def packs(self) -> list[dict]:
+        """The pack files of the workspace: ``path``, ``system`` and ``name`` (from the pack's own
+        keys), for the new-list form to offer."""
+        out = []
+        for p in self.files():
+            rel = self.rel(p)
+            try:
+                head = p.read_text(encoding="utf-8", errors="replace")[:4000]
+            except OSError:
+                continue
+            if not (rel.split("/")[0] == "packs" or _PACK_KEYS.search(head)):
+                continue
+            system = re.search(r"^[\"']?system[\"']?\s*:\s*[\"']?([\w-]+)", head, re.M)
+            if system is None or self.info(p) is not None:  # no system, or a list after all
+                continue
+            name = re.search(r"^[\"']?name[\"']?\s*:\s*(.+?)\s*$", head, re.M)
+            title = name.group(1).strip("\"'") if name else Path(rel).stem
+            out.append({"path": rel, "system": system.group(1).lower(), "name": title})
+        return out
+
     def lists(self) -> list[ListInfo]:
         out = []
         for p in self.files():
