@@ -853,6 +853,9 @@ def test_a_new_list_can_use_the_packs_of_the_workspace(client, api, ws):
     box = re.search(r'<fieldset data-system="senshiai".*?</fieldset>', html, re.S).group(0)
     assert 'name="packs" value="packs/senshiai-example.yaml" checked' in box and "Senshiai example cards" in box
     assert "herocard-example" not in box  # each game is offered its own packs only
+    # ticked when the game's lists here use it: the Kensei lists of examples/ use no pack
+    kensei = re.search(r'<fieldset data-system="kensei".*?</fieldset>', html, re.S).group(0)
+    assert re.search(r'name="packs" value="packs/kensei-profiles.yaml"\s*>', kensei)
     (ws / "decks").mkdir()
     r = client.post("/new", data={"system": "senshiai", "name": "Deck", "file": "decks/deck.yaml",
                                   "packs": "packs/senshiai-example.yaml"}, headers={"HX-Request": "true"})
@@ -871,3 +874,26 @@ def test_a_new_list_can_use_the_packs_of_the_workspace(client, api, ws):
         r = api.post("/api/lists", json={"file": "x.yaml", "system": "senshiai", "packs": [bad]})
         assert r.status_code == 400 and "no senshiai pack" in r.json()["error"], bad
     assert not (ws / "x.yaml").exists()
+
+
+def test_an_imported_list_uses_the_workspaces_own_packs_of_the_same_name(client, api, ws):
+    for rel, text in (("senshiai-northern-host.yaml", None), ("senji-three-daimyo.yaml", None)):
+        code = api.get(f"/api/lists/{rel}/export?format=code").json()["text"]
+        r = api.post("/api/import", json={"text": code, "file": f"friend/{rel}"})
+        assert r.status_code == 201
+        got = (ws / "friend" / rel).read_text()
+        own = {"senshiai-northern-host.yaml": "senshiai-example.yaml", "senji-three-daimyo.yaml": "senji-board.yaml"}
+        assert f"  - ../packs/{own[rel]}\n" in got or f"packs: [../packs/{own[rel]}]" in got, got
+        # checked with the pack, the received list is as legal as the sender's
+        assert check_file(ws / "friend" / rel).legal == check_file(ws / rel).legal is True
+    # a pack this workspace lacks (or a path leaving it) is not followed
+    text = ("system: senshiai\nname: Far\npacks: [../../etc/cards.yaml, /abs/other.yaml]\n"
+            "cards:\n  Warriors: 2\n")
+    r = api.post("/api/import", json={"text": text, "file": "far.yaml"})
+    assert r.status_code == 201 and "packs" not in (ws / "far.yaml").read_text()
+
+
+def test_the_header_says_what_else_a_list_counts(client):
+    html = client.get("/l/herocard-samurai.yaml").text
+    assert re.search(r'<span class="unit">hero points</span><span class="more" id="more">26 action cards</span>', html)
+    assert 'id="more"' not in client.get("/l/kensei-buke.yaml").text

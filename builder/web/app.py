@@ -158,7 +158,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.get("/", response_class=HTMLResponse, include_in_schema=False)
     def workspace_page(request: Request):
         lists = ws.lists()
-        meta = _systems_meta(ws, ws.packs())
+        meta = _systems_meta(ws, ws.packs(), lists)
         chosen = default_game(request.cookies.get(GAME_COOKIE), lists, [m["id"] for m in meta])
         return page(request, "workspace.html", lists=lists, systems_meta=meta, folder=str(ws.root),
                     chosen=chosen, game_names={m["id"]: m["name"] for m in meta}, game_cookie=GAME_COOKIE)
@@ -525,7 +525,7 @@ def _load_editor(ws: Workspace, path: str):
     return ed, view
 
 
-def _systems_meta(ws: Workspace | None = None, packs: list[dict] = ()):
+def _systems_meta(ws: Workspace | None = None, packs: list[dict] = (), lists=()):
     """Each game for the new-list form: id, title, name, the fields its new list asks for, an
     example name (with the file it would give) and the workspace's packs for it."""
     from builder.catalog.loader import load_catalog
@@ -542,8 +542,12 @@ def _systems_meta(ws: Workspace | None = None, packs: list[dict] = ()):
             file = ws.new_name(example) if ws is not None else ""
         except DaimyoError:
             file = ""
+        # a pack starts ticked when the game's lists here use it, or when there are none to ask
+        mine = [i for i in lists if i.system == gs.id]
+        used = {pk for i in mine for pk in i.packs}
+        offered = [{**p, "ticked": not mine or p["path"] in used} for p in packs if p["system"] == gs.id]
         out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
-                    "example_file": file, "packs": [p for p in packs if p["system"] == gs.id]})
+                    "example_file": file, "packs": offered})
     return out
 
 
@@ -615,7 +619,8 @@ def _import(ws: Workspace, text: str, file: str | None) -> str:
         raise UsageError("paste a share code or a list to import")
     imp = parse_source_text(text, "<pasted>", None, ws.root)
     doc = imp.doc
-    if doc.get("packs"):  # a received list's packs are the sender's files: never followed
+    wanted = doc.get("packs") or []
+    if wanted:  # a received list's packs are the sender's files: never followed
         doc = {k: v for k, v in doc.items() if k != "packs"}
     rel = ws.new_name(file or doc.get("name") or f"imported-{doc['system']}")
     base = rel
@@ -623,8 +628,34 @@ def _import(ws: Workspace, text: str, file: str | None) -> str:
     while (ws.root / rel).exists() and not file:
         rel = ws.clean(str(Path(base).with_name(f"{Path(base).stem}-{n}{Path(base).suffix}")))
         n += 1
+    packs = _own_packs(ws, rel, doc["system"], wanted)
+    if packs:
+        doc = {**doc, "packs": packs}
     ws.create(rel, export_doc(doc, "yaml"))
     return rel
+
+
+def _own_packs(ws: Workspace, rel: str, system: str, wanted) -> list[str]:
+    """The workspace's own packs of ``system`` that a received list names (by their path inside
+    the sender's folder, or by file name), written relative to the new list ``rel``."""
+    from pathlib import PurePosixPath
+
+    have = [p for p in ws.packs() if p["system"] == system] if wanted else []
+    by_path = {p["path"]: p for p in have}
+    by_file: dict[str, dict] = {}
+    for p in have:
+        by_file.setdefault(PurePosixPath(p["path"]).name.lower(), p)
+    out: list[str] = []
+    for w in wanted:
+        if not isinstance(w, str) or not w.strip():
+            continue
+        parts = [x for x in PurePosixPath(w.strip().replace("\\", "/")).parts if x not in ("..", ".", "/")]
+        hit = by_path.get("/".join(parts)) or (by_file.get(parts[-1].lower()) if parts else None)
+        if hit is not None:
+            path = Path(os.path.relpath(ws.root / hit["path"], (ws.root / rel).parent)).as_posix()
+            if path not in out:
+                out.append(path)
+    return out
 
 
 def _export(ws: Workspace, path: str, fmt: str) -> str:

@@ -20,8 +20,9 @@ PAPERS = (("a4", "A4"), ("letter", "US Letter"))
 CARDS = (("poker", "Poker 63.5 x 88.9 mm"), ("bridge", "Bridge 57 x 89 mm"), ("mini", "Mini 44 x 63 mm"),
          ("tarot", "Tarot 70 x 120 mm"))
 BLEEDS = (("0", "none"), ("1.5", "narrow 1.5 mm"), ("3", "wide 3 mm"))
-DUPLEX = (("", "fronts only"), ("long", "duplex, long edge"), ("short", "duplex, short edge"))
-LAYOUTS = (("duplex", "backs on the next page"), ("fold", "fold: front and back side by side"),
+DUPLEX = (("", "none: fronts only"), ("long", "duplex printer, flip on the long edge"),
+          ("short", "duplex printer, flip on the short edge"))
+LAYOUTS = (("duplex", "each page of backs after its fronts"), ("fold", "fold: front and back side by side"),
            ("separate", "all fronts, then all backs"))
 MAX_PAGES_PREVIEW = 12
 _PDFIUM = threading.Lock()  # pdfium is not thread-safe: one page at a time in the whole process

@@ -73,7 +73,8 @@ def header(system: str, res) -> dict:
     s = res.summary or {}
     t = game(system).tally(s)
     h = {"system": system, "verdict": verdict(res), "total_text": total_text(system, s),
-         "counts": res.counts(), "total": num(t["total"]), "limit": num(t["limit"]), "left": None, "unit": t["unit"]}
+         "counts": res.counts(), "total": num(t["total"]), "limit": num(t["limit"]), "left": None, "unit": t["unit"],
+         "more": t.get("more") or ""}
     if isinstance(h["total"], (int, float)) and isinstance(h["limit"], (int, float)):
         h["left"] = num(h["limit"] - h["total"])
     return h

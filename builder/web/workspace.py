@@ -45,6 +45,7 @@ class ListInfo:
     warnings: int = 0
     problem: str | None = None  # why it cannot be read
     mtime: float = 0.0
+    packs: tuple[str, ...] = ()  # the workspace's pack files it uses (relative to the workspace)
 
     def to_json(self) -> dict:
         return {"path": self.path, "system": self.system, "name": self.name, "total": self.total,
@@ -194,7 +195,7 @@ class Workspace:
             doc = parse_list(text, rel, base_dir=path.parent)
         except DaimyoError as exc:
             return ListInfo(rel, problem=_first_line(exc))
-        info = ListInfo(rel, system=doc.system, name=doc.name)
+        info = ListInfo(rel, system=doc.system, name=doc.name, packs=tuple(self._own(doc.packs)))
         try:
             self.check_packs(path, text)
             res = check_doc(doc)
@@ -228,6 +229,18 @@ class Workspace:
             name = re.search(r"^[\"']?name[\"']?\s*:\s*(.+?)\s*$", head, re.M)
             title = name.group(1).strip("\"'") if name else Path(rel).stem
             out.append({"path": rel, "system": system.group(1).lower(), "name": title})
+        return out
+
+    def _own(self, packs) -> list[str]:
+        """Those of ``packs`` (resolved paths) inside the workspace, relative to it."""
+        out = []
+        for pk in packs:
+            try:
+                real = Path(pk).resolve()
+            except (OSError, RuntimeError):
+                continue
+            if self.inside(real):
+                out.append(real.relative_to(self.root).as_posix())
         return out
 
     def lists(self) -> list[ListInfo]:
