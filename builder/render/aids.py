@@ -58,9 +58,11 @@ class Styles:
 
         f = _fonts()
         b = self.base
+        # allowWidows=0 (and reportlab's allowOrphans=0): a paragraph split across pages keeps
+        # at least two of its lines on each side
         mk = lambda name, **kw: ParagraphStyle(name, fontName=kw.pop("font", f.REGULAR),  # noqa: E731
                                                bulletFontName=f.REGULAR, alignment=TA_LEFT, splitLongWords=1,
-                                               **kw)
+                                               allowWidows=0, allowOrphans=0, **kw)
         self.title = mk("title", font=f.BOLD, fontSize=b + 7, leading=(b + 7) * 1.2, spaceAfter=2)
         self.subtitle = mk("subtitle", fontSize=b, leading=b * 1.25, textColor=GREY, spaceAfter=4)
         self.h1 = mk("h1", font=f.BOLD, fontSize=b + 3, leading=(b + 3) * 1.2, spaceBefore=6,
@@ -299,6 +301,100 @@ def stacked(rows: list[list[Any]], header: list[str] | None, st: Styles, bold_fi
     return _seq_class()(make, len(rows))
 
 
+def _lines_of(f) -> int:
+    """Lines a wrapped flowable takes (a paragraph's lines; 1 for anything else)."""
+    bl = getattr(f, "blPara", None)
+    lines = getattr(bl, "lines", None)
+    return max(1, len(lines)) if lines is not None else 1
+
+
+MIN_SPLIT_LINES = 2   # a block split across pages keeps at least this many lines on each side
+KEEP_BLOCK_LINES = 6  # a stacked row of no more lines than this is never split
+
+
+_BLOCK = None
+
+
+def _block_class():
+    """A stacked table row (a few paragraphs) that stays on one page, or is split between its
+    paragraphs (or inside one, by the paragraph's own widow control) with at least
+    ``MIN_SPLIT_LINES`` lines on each side. ``glued`` paragraphs at its end (a source note)
+    are never cut off from the lines before them."""
+    global _BLOCK
+    if _BLOCK is not None:
+        return _BLOCK
+    from reportlab.platypus import Flowable
+
+    class Block(Flowable):
+        def __init__(self, flows: list, glued: int = 0):
+            super().__init__()
+            self.flows, self.glued = list(flows), glued
+
+        def _measure(self, aw):
+            hs = []
+            for f in self.flows:
+                h = f.wrap(aw, 0x7FFFFFFF)[1]
+                hs.append((f.getSpaceBefore(), h, f.getSpaceAfter(), _lines_of(f)))
+            return hs
+
+        def wrap(self, aw, ah):
+            hs = self._measure(aw)
+            self.width = aw
+            self.height = sum(b + h + a for b, h, a, _ in hs)
+            return aw, self.height
+
+        def split(self, aw, ah):
+            hs = self._measure(aw)
+            # the lines of the block itself (a glued source note does not count as company)
+            total = sum(n for *_, n in hs[:len(hs) - self.glued])
+            if sum(b + h + a for b, h, a, _ in hs) <= ah:
+                return [self]
+            frame = getattr(self, "_frame", None)
+            at_top = frame is not None and getattr(frame, "_atTop", 0)
+            if total <= KEEP_BLOCK_LINES and not at_top:
+                return []    # a short row reads as one: the whole of it goes on the next page
+            last_cut = len(self.flows) - 1 - self.glued    # cut after flow i, i < last_cut + 1
+            used, lines_before, fits = 0.0, 0, []
+            for i, (b, h, a, n) in enumerate(hs):
+                if used + b + h > ah + 1e-6:
+                    break
+                used += b + h + a
+                lines_before += n
+                fits.append((i, lines_before))
+            # between paragraphs, as late as possible
+            for i, before in reversed(fits):
+                if i < last_cut and before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
+                    return [Block(self.flows[:i + 1]), Block(self.flows[i + 1:], self.glued)]
+            # inside the first paragraph that does not fit (its own split keeps two lines a side)
+            k = len(fits)
+            if k <= last_cut:
+                f = self.flows[k]
+                parts = f.split(aw, ah - used - hs[k][0]) if hasattr(f, "split") else []
+                if len(parts) == 2:
+                    parts[0].wrap(aw, 0x7FFFFFFF)
+                    before = (fits[-1][1] if fits else 0) + _lines_of(parts[0])
+                    if before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
+                        return [Block(self.flows[:k] + [parts[0]]),
+                                Block([parts[1]] + self.flows[k + 1:], self.glued)]
+            if at_top and fits and fits[0][0] < last_cut:
+                # taller than a whole page and no cut keeps two lines a side: cut where it fills the page
+                i = max(j for j, _ in fits if j < last_cut)
+                return [Block(self.flows[:i + 1]), Block(self.flows[i + 1:], self.glued)]
+            return []    # the whole block goes on the next page
+
+        def draw(self):
+            y = self.height
+            for f in self.flows:
+                y -= f.getSpaceBefore()
+                w, h = f.wrap(self.width, 0x7FFFFFFF)
+                y -= h
+                f.drawOn(self.canv, 0, y)
+                y -= f.getSpaceAfter()
+
+    _BLOCK = Block
+    return Block
+
+
 DASH_TEXT = "\u2014"
 
 
@@ -319,15 +415,23 @@ def _seq_class():
     from reportlab.platypus import Flowable
 
     class Seq(Flowable):
-        def __init__(self, make, n: int, start: int = 0):
+        def __init__(self, make, n: int, start: int = 0, tail: list | None = None):
             super().__init__()
             self.make, self.n, self.start = make, n, start
+            self.tail = list(tail or [])    # flowables kept with the last row (a source note)
             self._flows = None
 
         def _all(self):
             if self._flows is None:
-                self._flows = [f for r in range(self.start, min(self.n, self.start + SEQ_BATCH))
-                               for f in self.make(r)]
+                block = _block_class()
+                self._flows = []
+                for r in range(self.start, min(self.n, self.start + SEQ_BATCH)):
+                    if r == self.n - 1 and self.tail:
+                        self._flows.append(block(self.make(r) + self.tail, glued=len(self.tail)))
+                    else:
+                        self._flows.append(block(self.make(r)))
+                if self.n <= self.start and self.tail:
+                    self._flows.append(block(self.tail))
             return self._flows
 
         def wrap(self, aw, ah):
@@ -343,12 +447,13 @@ def _seq_class():
             # the frame must take the first part as it is: a part that fits, or nothing
             out = list(self._all())
             if self.n - self.start > SEQ_BATCH:
-                out.append(Seq(self.make, self.n, self.start + SEQ_BATCH))
+                out.append(Seq(self.make, self.n, self.start + SEQ_BATCH, self.tail))
             if not out:
                 return []
             head = out[0]
             if head.wrap(aw, ah)[1] + head.getSpaceBefore() <= ah:
                 return out
+            head._frame = getattr(self, "_frame", None)
             parts = head.split(aw, ah)
             return (parts + out[1:]) if parts else []
 
@@ -499,9 +604,18 @@ def bullets(items: Iterable[Any], st: Styles):
 
 
 def keep(*flows):
+    """The flowables on one page when they fit; when they do not (a stacked table on small
+    paper), what follows a stacked table (its source note) stays with the table's last row."""
     from reportlab.platypus import KeepTogether
 
-    return KeepTogether([f for f in flows if f is not None])
+    flows = [f for f in flows if f is not None]
+    seqs = [i for i, f in enumerate(flows) if isinstance(f, _seq_class())]
+    if seqs and seqs[-1] < len(flows) - 1:
+        seq = flows[seqs[-1]]
+        seq.tail = seq.tail + flows[seqs[-1] + 1:]
+        seq._flows = None
+        flows = flows[:seqs[-1] + 1]
+    return KeepTogether(flows)
 
 
 # -- page building --------------------------------------------------------------------
@@ -645,6 +759,28 @@ def join_headings(story: list) -> list:
     return out
 
 
+def glue_source_notes(story: list) -> list:
+    """Keep each source note (a paragraph in the ``source`` style) with what it is the source
+    of, the flowable before it: with the last row of a stacked table (never alone at the top
+    of the next page), inside the block before it, or together with a paragraph."""
+    from reportlab.platypus import KeepTogether, Paragraph
+
+    out: list = []
+    for f in story:
+        is_note = isinstance(f, Paragraph) and getattr(getattr(f, "style", None), "name", "") == "source"
+        if not is_note or not out:
+            out.append(f)
+            continue
+        prev = out[-1]
+        if isinstance(prev, KeepTogether):
+            out[-1] = keep(*prev._content, f)
+        elif isinstance(prev, (Paragraph, _seq_class())):
+            out[-1] = keep(prev, f)
+        else:
+            out.append(f)
+    return out
+
+
 def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Path:
     """Lay ``story`` out on pages (pdfbase canvas, footer and ruler) and write it atomically.
 
@@ -655,7 +791,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     from builder.render import pdfbase
 
     paper = paper_mm(spec.paper)
-    story = join_headings([f for f in story if f is not None])   # a source line left out is None
+    story = join_headings(glue_source_notes([f for f in story if f is not None]))   # a source line left out is None
     from builder.render import fonts
 
     for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
