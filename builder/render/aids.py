@@ -376,10 +376,10 @@ def _block_class():
                     if before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
                         return [Block(self.flows[:k] + [parts[0]]),
                                 Block([parts[1]] + self.flows[k + 1:], self.glued)]
-            if at_top and fits and fits[0][0] < last_cut:
-                # taller than a whole page and no cut keeps two lines a side: cut where it fills the page
-                i = max(j for j, _ in fits if j < last_cut)
-                return [Block(self.flows[:i + 1]), Block(self.flows[i + 1:], self.glued)]
+            if at_top:
+                # taller than a whole page and no cut keeps two lines a side: its paragraphs are
+                # laid out one by one, as any text that fills pages
+                return list(self.flows)
             return []    # the whole block goes on the next page
 
         def draw(self):
