@@ -58,6 +58,10 @@ def server(tmp_path_factory):
         "commander: hatamoto\ntroops:\n  - troop: Taisho Buke\n  - troop: Samurai Yari\n    models: 5\n"
         "  - troop: Yari Ashigaru\n    models: 9\n  - troop: Samurai Dai-Katana\n    models: 5\n"
         "  - troop: Yumi Samurai            # the archers\n    models: 8\n")
+    hero = (ws / "herocard-samurai.yaml").read_text()
+    assert "  Overhand Thrust: 3\n" in hero
+    (ws / "fix-my-hero.yaml").write_text(hero.replace("name: Samurai of the Rising Sun", "name: Fix my hero")
+                                         .replace("  Overhand Thrust: 3\n", "  Overhand Thrust: 7  # one too many\n"))
     port = _port()
     app = create_app(ws, token=TOKEN, port=port)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
@@ -232,6 +236,26 @@ def test_fix_an_illegal_list_from_its_inline_findings(page, server, shots):
     text = (server["ws"] / "fix-me.yaml").read_text()
     assert "# the archers" in text and "models: 4" in text  # comments kept
     assert check_file(server["ws"] / "fix-me.yaml").legal
+
+
+def test_fix_a_hero_deck_with_too_many_copies(page, server):
+    pg = page
+    pg.get_by_role("link", name="Fix my hero").click()
+    expect(pg.locator("#total")).to_have_text("30")
+    expect(pg.locator("#more")).to_have_text("30 action cards")
+    expect(verdict(pg)).to_contain_text("illegal: 1 error")
+    thrust = entry(pg, "Overhand Thrust")
+    expect(thrust.locator(".finding.f-error")).to_contain_text("7 copies of 'Overhand Thrust' > 6")
+    expect(thrust.locator(".finding.f-error")).to_contain_text("over by 1")
+    expect(thrust.locator(".entry-cost")).to_have_text("cost 3")
+    expect(entry(pg, "Warrior's Strength").locator(".entry-cost")).to_have_text("11 hero points")
+    click_and_wait(pg, thrust.get_by_role("button", name="One Overhand Thrust fewer"))
+    expect(pg.locator("#more")).to_have_text("29 action cards")
+    expect(verdict(pg)).not_to_contain_text("illegal")
+    expect(pg.locator(".finding.f-error")).to_have_count(0)
+    text = (server["ws"] / "fix-my-hero.yaml").read_text()
+    assert "Overhand Thrust: 6  # one too many" in text  # the comment stays with its line
+    assert check_file(server["ws"] / "fix-my-hero.yaml").legal
 
 
 def test_build_a_satsuma_variant_deck(page, server):

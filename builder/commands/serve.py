@@ -14,7 +14,8 @@ def register(app) -> None:
 
     @app.command("serve")
     def serve_cmd(
-        folder: str = typer.Argument(".", help="the workspace: the folder of list files to serve [default: here]"),
+        folder: str = typer.Argument(".", show_default=False,
+                                     help="the workspace: the folder of list files to serve (default: the current folder)"),
         port: Optional[int] = typer.Option(None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"),
         host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on; anything but 127.0.0.1 "
                                                            "lets other machines try to connect"),
