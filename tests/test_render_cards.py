@@ -442,3 +442,36 @@ def test_test_sheet_scales_do_not_overlap(tmp_path):
             assert not overlap(a, (ln["x0"], ln["top"], ln["x1"], ln["bottom"])), (chars[i]["text"], ln)
     assert SCALE_GAP + 1 < 12 and SCALE_HALF < 12
     assert len(TEST_POINTS) == 5
+
+
+ALIGNMENT_PAPERS = ["a4", "letter", "148x210", "210x148", "148x148", "160x190", "297x420", "1200x1200"]
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+@pytest.mark.parametrize("paper", ALIGNMENT_PAPERS)
+def test_test_sheet_text_never_touches_a_mark(cli, tmp_path, paper, duplex):
+    """On every paper the alignment sheet prints on (a4, letter, and WxH down to A5 and the
+    smallest accepted 148x148), no letter of its title, instructions or ruler labels touches a
+    crosshair, a circle, a scale or a ruler: each character's box stays 0.5 mm clear of every
+    drawn line and circle, and inside the paper. Both pages, both flip edges."""
+    out = tmp_path / "t.pdf"
+    r = cli("print-test", "--paper", paper, "--duplex", duplex, "-o", out)
+    assert r.code == 0, r
+    clear = 0.5
+    with pdfplumber.open(out) as pdf:
+        assert len(pdf.pages) == 2
+        for n, page in enumerate(pdf.pages, 1):
+            W, H = mm(page.width), mm(page.height)
+            chars = [(c["text"], mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"])) for c in page.chars]
+            marks = [(mm(o["x0"]), mm(o["top"]), mm(o["x1"]), mm(o["bottom"])) for o in page.lines + page.curves]
+            assert chars and marks
+            # the instructions are all there (front), the scales are labelled (back)
+            text = "".join(t for t, *_ in chars)
+            assert ("--offset" in text and "--scale-x" in text) if n == 1 else "Xmm" in text.replace(" ", "")
+            for t, x0, top, x1, bottom in chars:
+                assert 4.5 <= x0 and x1 <= W - 4.5 and 4.5 <= top and bottom <= H - 4.5, (paper, n, t)
+                for mx0, mtop, mx1, mbottom in marks:
+                    touches = (x0 < mx1 + clear and mx0 - clear < x1 and top < mbottom + clear
+                               and mtop - clear < bottom)
+                    assert not touches, (f"{paper} page {n}: '{t}' at ({x0:.1f}, {top:.1f})-({x1:.1f}, {bottom:.1f}) "
+                                         f"touches the mark ({mx0:.1f}, {mtop:.1f})-({mx1:.1f}, {mbottom:.1f})")

@@ -1458,6 +1458,52 @@ def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages
 TEST_POINTS = ((0.5, 0.5), (0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8))
 SCALE_HALF = 6.0   # mm each side of zero on the back scales
 TICK_STEP = 0.5
+TARGET_ARM = 12.0  # mm: each crosshair line reaches this far from its target's centre
+TEXT_LEFT = 15.0   # mm: the title and instructions start here (the vertical ruler is left of it)
+TEXT_TOP = 22.0    # mm from the top edge to the first instruction line's baseline
+TEXT_SIZE = 8.0    # pt
+MARK_CLEAR = 2.0   # mm between the instructions and the nearest crosshair line
+LOW_TARGET_MIN = 31.0   # mm: the lowest targets (and their back scales) stay above the bottom ruler
+
+
+def _test_instructions(duplex: str) -> list[str]:
+    return [
+        f"Print both pages on one sheet, duplex, flip on the {duplex} edge, at 100 % (actual size, no fit-to-page).",
+        "Hold the sheet against a window or lamp and look at the BACK side (page 2).",
+        "Each crosshair of this page shows through on a scale of the back page. Read where its",
+        "vertical line crosses the horizontal scale (X) and where its horizontal line crosses the",
+        "vertical scale (Y), in mm. Then print with:  daimyo print LIST --offset X,Y",
+        f"(and --duplex {duplex}). Check the rulers: the bars must measure exactly 100 mm.",
+        "A printer that stretches or shrinks: measure the bar across the page (W mm) and the one",
+        "down the left edge (H mm), then print with  --scale-x 100/W  --scale-y 100/H  (e.g. 1.004).",
+    ]
+
+
+def _test_text_lines(paper: tuple[float, float], duplex: str) -> tuple[list[str], float]:
+    """The instruction lines as printed on ``paper`` and their leading (pt): one line each
+    where the paper is wide enough (A4, Letter), else the text wrapped to the width."""
+    width = pt(paper[0] - 2 * TEXT_LEFT)
+    text = _test_instructions(duplex)
+    if all(fonts.string_width(t, fonts.REGULAR, TEXT_SIZE) <= width for t in text):
+        return text, 11.0
+    lead = TEXT_SIZE * 1.3
+    return fonts.wrap_lines(" ".join(text), fonts.REGULAR, TEXT_SIZE, width), lead
+
+
+def target_centres(paper: tuple[float, float], duplex: str = "long") -> list[tuple[float, float]]:
+    """Centres (mm from the bottom-left corner) of the front page's crosshair targets: the
+    centre of the sheet and four near its corners (a fifth of the way in), the upper ones
+    moved down below the instructions and the lower ones up above the bottom ruler where
+    the paper is too short for those fractions (A5, small paper)."""
+    pw, ph = paper
+    lines, lead = _test_text_lines(paper, duplex)
+    last_baseline = ph - TEXT_TOP - (len(lines) - 1) * lead / pt(1)
+    text_bottom = last_baseline - TEXT_SIZE * 0.3 / pt(1)        # descenders
+    top = min(ph * 0.8, text_bottom - MARK_CLEAR - TARGET_ARM)
+    low = max(ph * 0.2, LOW_TARGET_MIN)
+    mid = (top + low) / 2
+    ys = {0.8: top, 0.5: mid, 0.2: low}
+    return [(pw * fx, ys[fy]) for fx, fy in TEST_POINTS]
 
 
 def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long", force: bool = False) -> Path:
@@ -1466,6 +1512,7 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     Print duplex, hold the sheet against the light and look from the back side: where a
     front crosshair line crosses a back scale is the printer's misalignment; the value
     read on the horizontal scale is X, on the vertical scale Y of ``--offset X,Y``.
+    The instructions and labels never touch a target (:func:`target_centres`).
     """
     from builder.render.pdfbase import PdfJob, draw_ruler
 
@@ -1478,40 +1525,26 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
                          "(A5 or larger) of the same printer")
     from builder.render.pdfbase import draw_text_box
 
+    points = target_centres(paper, duplex)
     with PdfJob(out_path, paper, title="daimyo duplex alignment test", subject="print-test",
                 duplex=duplex, force=force) as job:
         c = job.canvas
         c.setLineWidth(pt(0.15))
-        for fx, fy in TEST_POINTS:
-            x, y = pw * fx, ph * fy
-            c.line(pt(x - 12), pt(y), pt(x + 12), pt(y))
-            c.line(pt(x), pt(y - 12), pt(x), pt(y + 12))
+        for x, y in points:
+            c.line(pt(x - TARGET_ARM), pt(y), pt(x + TARGET_ARM), pt(y))
+            c.line(pt(x), pt(y - TARGET_ARM), pt(x), pt(y + TARGET_ARM))
             c.circle(pt(x), pt(y), pt(3), stroke=1, fill=0)
             c.circle(pt(x), pt(y), pt(5.5), stroke=1, fill=0)
-        draw_text_box(c, "daimyo duplex alignment test: FRONT", (pt(15), pt(ph - 17), pt(pw - 30), pt(6)),
-                      fonts.BOLD, 11, 6, wrap=False)
-        c.setFont(fonts.REGULAR, 8)
-        text = [
-            f"Print both pages on one sheet, duplex, flip on the {duplex} edge, at 100 % (actual size, no fit-to-page).",
-            "Hold the sheet against a window or lamp and look at the BACK side (page 2).",
-            "Each crosshair of this page shows through on a scale of the back page. Read where its",
-            "vertical line crosses the horizontal scale (X) and where its horizontal line crosses the",
-            "vertical scale (Y), in mm. Then print with:  daimyo print LIST --offset X,Y",
-            f"(and --duplex {duplex}). Check the rulers: the bars must measure exactly 100 mm.",
-            "A printer that stretches or shrinks: measure the bar across the page (W mm) and the one",
-            "down the left edge (H mm), then print with  --scale-x 100/W  --scale-y 100/H  (e.g. 1.004).",
-        ]
-        # one line each on A4 and Letter; on narrower paper the text wraps (smaller type)
-        box = (pt(15), pt(50) + 2, pt(pw - 30), pt(ph - 22 - 50) + 8)
-        if all(fonts.string_width(t, fonts.REGULAR, 8) <= box[2] for t in text):
-            for i, t in enumerate(text):
-                c.drawString(pt(15), pt(ph - 22) - i * 11, t)
-        else:
-            draw_text_box(c, " ".join(text), box, fonts.REGULAR, 8, 5.5, leading=1.3)
+        draw_text_box(c, "daimyo duplex alignment test: FRONT",
+                      (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)), fonts.BOLD, 11, 6, wrap=False)
+        c.setFont(fonts.REGULAR, TEXT_SIZE)
+        lines, lead = _test_text_lines(paper, duplex)
+        for i, t in enumerate(lines):
+            c.drawString(pt(TEXT_LEFT), pt(ph - TEXT_TOP) - i * lead, t)
         from builder.render.pdfbase import ruler_label_width
 
         room = ruler_label_width(100.0) + 1.5 + 5.0   # the label beside the bar, 5 mm from the edge
-        draw_ruler(c, 15, 12, length=100.0, label_below=pw < 15 + 100 + room)
+        draw_ruler(c, TEXT_LEFT, 12, length=100.0, label_below=pw < TEXT_LEFT + 100 + room)
         c.saveState()                     # the same bar down the page, for --scale-y
         c.translate(pt(10), pt(40))
         c.rotate(90)
@@ -1520,16 +1553,13 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
         job.new_page()
         c.setLineWidth(pt(0.15))
         draw_text_box(c, "daimyo duplex alignment test: BACK (read the scales from this side)",
-                      (pt(15), pt(ph - 17), pt(pw - 30), pt(6)), fonts.BOLD, 11, 6, wrap=False)
-        for fx, fy in TEST_POINTS:
-            fx_, fy_ = fx, fy
-            x0, y0 = pw * fx_, ph * fy_
+                      (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)), fonts.BOLD, 11, 6, wrap=False)
+        for x0, y0 in points:
             # the mirrored position of the front target on the back page
-            r = Rect(x0, y0, 0, 0)
             if duplex == "long":
-                bx, by = pw - r.x, r.y
+                bx, by = pw - x0, y0
             else:
-                bx, by = r.x, ph - r.y
+                bx, by = x0, ph - y0
             _scale(c, bx, by)
         draw_ruler(c, pw - 15 - 50 - 78, 12)
     return job.path
