@@ -897,3 +897,12 @@ def test_the_header_says_what_else_a_list_counts(client):
     html = client.get("/l/herocard-samurai.yaml").text
     assert re.search(r'<span class="unit">hero points</span><span class="more" id="more">26 action cards</span>', html)
     assert 'id="more"' not in client.get("/l/kensei-buke.yaml").text
+
+
+def test_entries_show_the_facts_a_player_picks_them_by(client):
+    html = client.get("/l/satsuma-samurai.yaml").text
+    row = re.search(r'id="entry-\d+">(?:(?!</li>).)*?Traditional Army(?:(?!</li>).)*', html, re.S).group(0)
+    assert '<span class="detail">weapons 5 or morale 6</span>' in row  # printed "W5 or M6"
+    assert re.search(r"Samurai Warriors.*?<span class=\"detail\">strength 7</span>", html, re.S)  # F7
+    rows = client.get("/l/senshiai-northern-host.yaml/catalog?q=warriors").text
+    assert '<span class="detail">Earth · power 3/0/6</span>' in rows

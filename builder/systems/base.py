@@ -158,6 +158,11 @@ class GameSystem:
             return ""
         return f"{fmt(cost)} {self.cost_unit}" if self.cost_unit else f"cost {fmt(cost)}"
 
+    def entry_facts(self, entry) -> str:
+        """The few printed facts a player picks an entry by, shown beside its name in the
+        builder (a Satsuma card's suits and strengths); "" for none."""
+        return ""
+
     def counted(self, n) -> str:
         """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
         return f"{fmt(n)} {self.count_words[0] if n == 1 else self.count_words[1]}"

@@ -42,6 +42,19 @@ class Satsuma(CardGame):
     priced = False  # a Satsuma card has a printed value, not a cost
     name_example = "Saigo's rebels"
 
+    def entry_facts(self, entry):
+        """The card's strength (its suit is its type): ``F7`` -> ``strength 7``; a card of two
+        options names both: ``W5 or M6`` -> ``weapons 5 or morale 6``."""
+        import re
+
+        printed = str(getattr(entry, "printed", None) or "") if entry is not None else ""
+        options = re.findall(r"\b([A-Za-z])\s*(\d+)\b", printed)
+        if not options or any(s.upper() not in SUITS for s, _ in options):
+            return printed
+        if len(options) == 1:
+            return f"strength {options[0][1]}"
+        return " or ".join(f"{SUITS[s.upper()]} {n}" for s, n in options)
+
     def entry_type(self, entry):
         """A card's suit, from its printed code (``F5``: force)."""
         printed = getattr(entry, "printed", None) if entry is not None else None

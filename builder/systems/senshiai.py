@@ -17,6 +17,14 @@ class Senshiai(CardGame):
     new_options = frozenset({"size"})
     name_example = "Northern host"
 
+    def entry_facts(self, entry):
+        """The paths and the Power (attack/defence/health) printed on the card."""
+        if entry is None:
+            return ""
+        paths = ", ".join(str(x) for x in (getattr(entry, "paths", None) or []))
+        power = getattr(entry, "power", None)
+        return " · ".join(x for x in (paths, f"power {power}" if power is not None else "") if x)
+
     def cost_text(self, entry, cost):
         """The cost as printed on the card: N (none) or a Roman numeral."""
         label = getattr(entry, "cost_label", None)

@@ -134,6 +134,7 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                     "id": getattr(entry, "id", None), "section": section, "field": field,
                     "count": count, "count_label": "" if fixed else gs.count_words[1],
                     "attribute": fixed, "cost": _cost(entry), "cost_text": gs.cost_text(entry, _cost(entry)),
+                    "detail": gs.entry_facts(entry) if entry is not None else "",
                     "type": gs.entry_type(entry) or ("custom" if isinstance(value, dict) else ""),
                     "custom": isinstance(value, dict),
                     "findings": take(lambda loc, key=key, field=field: len(loc) >= 2 and loc[0] == field
@@ -221,6 +222,7 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
         cost = num(o.cost) if o.cost is not None else _cost(entry)
         each = gs.cost_text(entry, cost)
         rows.append({"section": o.section, "id": o.id, "name": o.name, "type": t,
+                     "facts": gs.entry_facts(entry) if entry is not None else "",
                      "cost": cost, "cost_text": each + (f" for {gs.counted(o.count)}" if each and o.count > 1 else ""),
                      "unit_cost": None, "clans": [], "own_clan": False, **extra,
                      "count": o.count, "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
