@@ -147,8 +147,20 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
         cands = [n for s in cat.sections() for n in cat.names(s)]
         raise UsageError(f"no {system} entry named '{name}'", did_you_mean(name, cands) or None)
     lines = [f"{entry['name']}  ({system} {section}, id {entry['id']})"]
+    over = cat.override(section, entry)
+    if over is not None:
+        # one origin: the pack's entry is in force; the entry it replaced is named in the same line
+        lines.append(f"  defined in: {_pack_origin(cat, over['pack'], over['line'])}, which overrides "
+                     f"{_replaced(over)}")
+        fields = [f for f in over["fields"] if f not in ("source",)]
+        whose = "the rulebook entry's" if _is_rulebook(over.get("base_source")) else "the catalog entry's"
+        lines.append(f"  the pack gives: {', '.join(fields) or 'no other field'} (the other fields are {whose})")
     for k, v in _fields(entry).items():
         if k in ("name", "id"):
+            continue
+        if k == "source" and over is not None:
+            if "source" in over["fields"]:
+                lines.append(f"  source given by the pack: {_shown(k, v)}")
             continue
         if isinstance(v, list) and v and isinstance(v[0], dict):
             lines.append(f"  {k}:")
@@ -161,13 +173,69 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
             lines.append(f"  {k}: " + ", ".join(f"{a}: {_shown(a, b)}" for a, b in v.items() if b is not None))
         else:
             lines.append(f"  {k}: {_shown(k, v)}")
+    if over is not None:
+        return lines
     from builder.paths import origin_text
 
-    where = origin_text(cat.where(section, entry))
+    pack = getattr(cat, "from_pack", {}).get((section, entry["id"]))
+    where = cat.where(section, entry)
+    if pack and where:
+        file, _, line = where.rpartition(":")
+        lines.append(f"  defined in: {_pack_origin(cat, file, int(line) if line.isdigit() else 0)}")
+        return lines
+    where = origin_text(where)
     if where:
         lines.append(f"  defined in: {where}" + (" (example data, not from the rulebook)"
                                                   if cat.is_example(section, entry) else ""))
     return lines
+
+
+def _is_rulebook(source) -> bool:
+    """Whether ``source`` cites a rulebook (file and line), rather than being a note."""
+    from builder.rulebooks import _parse
+
+    return bool(source) and bool(_parse(str(source)))
+
+
+def _pack_origin(cat, file: str, line: int) -> str:
+    """A pack entry as its user finds it: the pack's name, its file (as typed, or the file name of
+    a pack bundled with daimyo) and the entry's line."""
+    from pathlib import Path
+
+    from builder.paths import data_root, display_path
+
+    info = next((p for p in cat.packs if p.get("file") == file), {})
+    name = info.get("name") or info.get("pack") or Path(file).stem
+    example = "; example data, not from the rulebook" if info.get("example") else ""
+    at = f":{line}" if line else ""
+    try:
+        Path(file).resolve().relative_to(data_root().resolve())
+        bundled = True
+    except (ValueError, OSError):
+        bundled = False
+    if bundled:
+        return f"the bundled example pack '{name}' ({Path(file).name}{at}{example})"
+    return f"pack '{name}' ({display_path(file)}{at}{example})"
+
+
+def _replaced(over: dict) -> str:
+    """The entry a pack overrides, as a player names it: the rulebook's title and section, or
+    the catalog's (or an earlier pack's) entry when it cites no rulebook."""
+    from builder.paths import origin_text
+    from builder.rulebooks import format_source
+
+    src = over.get("base_source")
+    if _is_rulebook(src):
+        return f"the rulebook's entry ({format_source(src, inline=True)})"
+    where = origin_text(over.get("base_where"))
+    note = f"; {humanize_note(src)}" if src else "; not in the rulebook"
+    return f"the entry of {where}{note}" if where else "the catalog's entry"
+
+
+def humanize_note(text) -> str:
+    from builder.rulebooks import humanize
+
+    return humanize(str(text), bare=True)
 
 
 def check_catalogs(system: str | None, packs=()) -> list[str]:

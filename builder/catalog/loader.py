@@ -30,7 +30,7 @@ from builder.paths import is_file
 
 PACK_META = ("system", "name", "pack", "version", "author", "url", "licence", "license", "example",
              "description")  # builder.packs.identity.META_KEYS
-CACHE_FORMAT = 4
+CACHE_FORMAT = 5
 
 
 class Catalog:
@@ -45,6 +45,9 @@ class Catalog:
         self.fingerprint: str | None = None  # the files' paths, sizes and times (set by load_catalog)
         self.origin: dict[tuple[str, str], str] = {}
         self.from_pack: dict[tuple[str, str], str] = {}
+        # entries a pack changed: {"pack": file, "line": the pack entry's line, "fields": what it
+        # gives, "base_source": the replaced entry's source, "base_where": where that was written}
+        self.overridden: dict[tuple[str, str], dict] = {}
         self._sections = entry_sections(type(model))
         # plain, validated data: browsing needs no pydantic import
         self.raw: dict = model.model_dump(mode="python", exclude_none=False)
@@ -139,6 +142,10 @@ class Catalog:
     def where(self, section: str, entry) -> str:
         """``file:line`` where the entry (model or record) was written (catalog or pack)."""
         return self.origin.get((section, _id(entry)), "")
+
+    def override(self, section: str, entry) -> dict | None:
+        """How a pack changed a catalog entry (see ``overridden``), or None."""
+        return getattr(self, "overridden", {}).get((section, _id(entry)))
 
     def is_example(self, section: str, entry) -> bool:
         pack = self.from_pack.get((section, _id(entry)))
@@ -351,7 +358,8 @@ def _merge_into(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
             pos.add((key,), p, (key,))
 
 
-def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list, cat_origin: dict) -> None:
+def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list, cat_origin: dict,
+                overrides: dict | None = None) -> None:
     entries = set(entry_sections(model_cls))
     lists = set(list_sections(model_cls))
     for key, val in data.items():
@@ -381,6 +389,19 @@ def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
                     cat_origin[(key, len(dest) - 1)] = file
                 else:
                     base = dest[hit] if isinstance(dest[hit], dict) else {}
+                    if overrides is not None:
+                        before = overrides.get((key, hit))
+                        line, _ = p.at((key, j))
+                        given = [f for f in item if f not in ("name", "id")]
+                        overrides[(key, hit)] = {
+                            "pack": file, "line": line,
+                            "fields": list(dict.fromkeys((before["fields"] if before else []) + given)),
+                            # what the first pack replaced: the catalog's (or an earlier pack's) entry
+                            "base_source": before["base_source"] if before else base.get("source"),
+                            "base_where": before["base_where"] if before else
+                            f"{pos.file_of((key, hit))}:{pos.at((key, hit))[0]}",
+                            "base_pack": before["base_pack"] if before else cat_origin.get((key, hit)),
+                        }
                     dest[hit] = {**base, **item}
                     for field in item:
                         pos.add((key, hit, field), p, (key, j, field))
@@ -492,6 +513,7 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
         _merge_into(raw, pos, data, p, model_cls, display_path(f), diags)
     raw["system"] = system
     origin_file: dict = {}
+    overrides: dict = {}
     pack_info = []
     for pf in packs:
         from builder.errors import DaimyoError
@@ -522,7 +544,7 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
                           "hash": ident.hash, "author": ident.author, "url": ident.url,
                           "licence": ident.licence, "example": bool(data.get("example", False)),
                           "description": data.get("description")})
-        _apply_pack(raw, pos, data, p, model_cls, str(pf), diags, origin_file)
+        _apply_pack(raw, pos, data, p, model_cls, str(pf), diags, origin_file, overrides)
     if diags:
         raise CatalogError(_sorted(diags))
     model = validate_model(model_cls, raw, pos)
@@ -534,6 +556,10 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
             cat.origin[(section, e.id)] = f"{pos.file_of((section, i))}:{line}"
             if (section, i) in origin_file:
                 cat.from_pack[(section, e.id)] = origin_file[(section, i)]
+            if (section, i) in overrides:   # what is in force is the pack's entry
+                o = overrides[(section, i)]
+                cat.overridden[(section, e.id)] = o
+                cat.origin[(section, e.id)] = f"{o['pack']}:{o['line']}"
     diags.extend(check_unique(cat))
     cross = getattr(mod, "cross_check", None)
     if cross is not None:
