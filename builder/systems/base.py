@@ -150,6 +150,8 @@ class GameSystem:
     type_label: str = "Type"  # the name of the catalog filter by ``entry_type``
     priced: bool = True  # whether catalog entries have a cost to show and filter by
     name_example: str = ""  # a name for a new list, shown as an example in the new-list form
+    standard_word: str = ""  # a unit's standard (banner), when the game's units may carry one
+    leader_word: str = "leader"  # what leads a unit
 
     def cost_text(self, entry, cost) -> str:
         """An entry's cost as the builder shows it beside the entry (``25 AP``, ``cost II``);

@@ -32,6 +32,8 @@ class Kensei(GameSystem):
     type_field = "troop_type"
     browse_sections = ("troops",)
     count_words = ("model", "models")
+    standard_word = "Hata-Jurushi"
+    leader_word = "unit leader"
     entry_words = ("unit", "units")
     name_example = "Buke vanguard"
 

@@ -303,7 +303,8 @@ def words(system: str) -> dict:
     the name of the type filter, whether entries have costs."""
     gs = game(system)
     return {"count_words": list(gs.count_words), "entry_words": list(gs.entry_words), "type_label": gs.type_label,
-            "priced": gs.priced, "cost_unit": gs.cost_unit, "layout": gs.layout, "name_example": gs.name_example}
+            "priced": gs.priced, "cost_unit": gs.cost_unit, "layout": gs.layout, "name_example": gs.name_example,
+            "standard_word": gs.standard_word, "leader_word": gs.leader_word}
 
 
 def composition(system: str, summary: dict, ents: list[dict]) -> list[tuple[str, object]]:
