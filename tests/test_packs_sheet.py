@@ -136,3 +136,44 @@ def test_not_a_workbook_and_ods_are_one_line(cli, tmp_path):
     assert r.code == 2 and len(r.stderr.splitlines()) == 1 and "not a readable .xlsx workbook" in r.stderr
     r = cli("pack", "import", tmp_path / "x.ods", "--system", "senshiai", "-o", tmp_path / "p.yaml")
     assert r.code == 2 and "save the sheet as .csv or .xlsx" in r.stderr
+
+
+def test_import_reads_the_sheet_once_and_never_parses_the_pack_back(cli, tmp_path, monkeypatch):
+    """A sheet is read and split into records once; the pack made from it is checked with the
+    catalog as data (positions are its rows and columns), so no YAML text of the pack is parsed
+    during the import, and bad cells still name their row (a quoted cell over two lines counts
+    two lines) and column."""
+    import csv
+
+    from builder import yamlio
+
+    rows = ["# system: senshiai", "name,type,power,cost,assumed"]
+    rows += [f"Sheet Card {i},troop,1/1/{i % 9 + 1},II,typed in" for i in range(60)]
+    rows.insert(5, '"Two Line\nCard",troop,1/1/3,II,typed in')
+    rows.append("Bad Card,troop,1/1/3,XIV,typed in")
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+    parsed, readers = [], []
+    real_parse, real_reader = yamlio.parse_yaml, csv.reader
+    monkeypatch.setattr(yamlio, "parse_yaml", lambda text, *a, **k: (parsed.append(text), real_parse(text, *a, **k))[1])
+    monkeypatch.setattr(csv, "reader", lambda *a, **k: (readers.append(1), real_reader(*a, **k))[1])
+    r = cli("pack", "import", sheet, "-o", tmp_path / "out.yaml")
+    assert r.code == 2
+    bad_line = len("\n".join(rows).splitlines())    # the physical line of the last row
+    (line,) = r.stderr.splitlines()
+    assert line.startswith(f"{sheet}:{bad_line}:4: error") and "cost" in line, r.stderr
+    assert not any("Sheet Card" in t for t in parsed), "the pack made from the sheet was parsed as YAML"
+    assert len(readers) == 1, "the sheet was split into records more than once"
+
+    rows.pop()
+    sheet.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    parsed.clear()
+    readers.clear()
+    r = cli("pack", "import", sheet, "-o", tmp_path / "out.yaml")
+    assert r.code == 0, r.stderr
+    assert "wrote " in r.stdout and "with 61 entries" in r.stdout and "pack 'out'" in r.stdout
+    assert not any("Sheet Card" in t for t in parsed) and len(readers) == 1
+    back, _ = real_parse((tmp_path / "out.yaml").read_text(encoding="utf-8"), "out.yaml")
+    assert back["name"] == "out" and len(back["cards"]) == 61
+    assert back["cards"][3]["name"] == "Two Line\nCard" and back["cards"][4]["name"] == "Sheet Card 3"

@@ -470,8 +470,10 @@ def _deep_merge(a: dict, b: dict) -> dict:
     return out
 
 
-def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Catalog:
-    """Parse, merge and validate; raise CatalogError listing every problem."""
+def build_catalog(system: str, files: list[Path], packs: list[Path] = (), parsed: tuple = ()) -> Catalog:
+    """Parse, merge and validate; raise CatalogError listing every problem. ``parsed``: packs
+    already read, as (name, data, positions), applied after ``packs`` without reading a file
+    (a pack made from a spreadsheet is checked as it is made)."""
     from builder.systems import catalog_module
     from builder.paths import display_path
     from builder.yamlio import FilePositions, load_yaml, parse_yaml, read_text
@@ -515,14 +517,17 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = ()) -> Cat
     origin_file: dict = {}
     overrides: dict = {}
     pack_info = []
-    for pf in packs:
+    for pf, given in [(pf, None) for pf in packs] + [(name, (d, ps)) for name, d, ps in parsed]:
         from builder.errors import DaimyoError
 
-        try:
-            data, p = load_yaml(pf, code="pack.yaml")
-        except DaimyoError as exc:
-            diags.extend(exc.diagnostics)
-            continue
+        if given is not None:
+            data, p = given
+        else:
+            try:
+                data, p = load_yaml(pf, code="pack.yaml")
+            except DaimyoError as exc:
+                diags.extend(exc.diagnostics)
+                continue
         if not isinstance(data, dict):
             diags.append(p.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
             continue

@@ -127,12 +127,8 @@ def register(app) -> None:
         try:
             s = _system(system) if system else None
             overrides = {"version": version, "name": name}
-            text, data = import_sheet(sheet, s, section, overrides, "" if assumed is None else assumed)
-            if "name" not in data:
-                data["name"] = Path(out).stem
-                from builder.packs.sheet import dump_pack
-
-                text = dump_pack(data)
+            text, data = import_sheet(sheet, s, section, overrides, "" if assumed is None else assumed,
+                                      default_name=Path(out).stem)
             atomic_write(out, text, force=force)
         except DaimyoError as exc:
             fail(exc)

@@ -33,14 +33,15 @@ class PackReport:
                 "added": self.added, "changed": self.changed}
 
 
-def check_pack(path: str | Path) -> PackReport:
-    """Validate one pack with its system's catalog; CatalogError lists every problem."""
+def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
+    """Validate one pack with its system's catalog; CatalogError lists every problem.
+    ``parsed`` = (data, positions): the pack already read (``path`` then only names it)."""
     from builder import SYSTEMS
-    from builder.catalog.loader import load_catalog
+    from builder.catalog.loader import build_catalog, catalog_files, load_catalog
     from builder.names import did_you_mean
     from builder.packs.fields import sections
 
-    data, pos = read_pack(path)
+    data, pos = parsed if parsed is not None else read_pack(path)
     system = data.get("system")
     if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
         raise CatalogError(pos.diag(("system",) if "system" in data else (),
@@ -49,7 +50,10 @@ def check_pack(path: str | Path) -> PackReport:
                                     hint=did_you_mean(str(system), SYSTEMS) or "add 'system:' with one of "
                                     + ", ".join(SYSTEMS)))
     system = system.strip().lower()
-    cat = load_catalog(system, [str(path)], use_cache=False)
+    if parsed is not None:
+        cat = build_catalog(system, catalog_files(system), parsed=((str(path), data, pos),))
+    else:
+        cat = load_catalog(system, [str(path)], use_cache=False)
     base = load_catalog(system)
     added, changed = {}, {}
     for section in sections(system):

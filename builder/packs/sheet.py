@@ -112,19 +112,19 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
     text = read_text(path, display=shown).lstrip("\ufeff")
     sheet = Sheet(shown)
     diags: list[Diagnostic] = []
-    lines = text.splitlines()
-    first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
-    delim = max((",", ";", "\t"), key=lambda d: first.count(d)) if first else ","
+    delim = _delimiter(text)
     reader = csv.reader(io.StringIO(text), delimiter=delim)
     header, cols, sec_col = None, {}, None
+    # one pass over the text: each record with the physical line it starts on (the reader's
+    # line count before the record, plus one; a quoted cell may span lines)
+    records, before = [], 0
     try:
-        rows = list(reader)
+        for cells in reader:
+            records.append((before + 1, cells))
+            before = reader.line_num
     except csv.Error as exc:
         raise DaimyoError(Diagnostic(shown, reader.line_num, 1, f"CSV syntax: {exc}")) from None
-    # csv.reader rows do not say their line; count physical lines as it goes
-    row_lines = _row_lines(text, delim)
-    for idx, cells in enumerate(rows):
-        row_no = row_lines[idx] if idx < len(row_lines) else idx + 1
+    for row_no, cells in records:
         filled = [c for c in cells if c.strip()]
         if not filled:
             continue
@@ -161,20 +161,18 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
     return sheet, diags
 
 
-def _row_lines(text: str, delim: str) -> list[int]:
-    """The physical line where each CSV record starts (records may span lines in quotes)."""
-    out, line, in_quote, start = [], 1, False, True
-    for ch in text:
-        if start:
-            out.append(line)
-            start = False
-        if ch == '"':
-            in_quote = not in_quote
-        elif ch == "\n":
-            line += 1
-            if not in_quote:
-                start = True
-    return out
+def _delimiter(text: str) -> str:
+    """The separator (comma, semicolon or tab) the header line uses most: the first line that is
+    neither blank nor a '#' line (read without splitting the whole text)."""
+    at = 0
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        line = text[at:end]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return max((",", ";", "\t"), key=lambda d: line.count(d))
+        at = end + 1
+    return ","
 
 
 def _meta_system(sheet: Sheet) -> str | None:
@@ -440,8 +438,13 @@ def dump_pack(data: dict) -> str:
 
 
 def import_sheet(path: str | Path, system: str | None, section: str | None = None,
-                 overrides: dict | None = None, assumed: str | None = "") -> tuple[str, dict]:
-    """(pack YAML text, pack data) from a spreadsheet; DaimyoError with every bad cell."""
+                 overrides: dict | None = None, assumed: str | None = "",
+                 default_name: str | None = None) -> tuple[str, dict]:
+    """(pack YAML text, pack data) from a spreadsheet; DaimyoError with every bad cell.
+
+    The sheet is read once; the pack made from it is checked with the catalog as data (its
+    positions are the sheet's rows and columns), never written out and parsed back.
+    ``default_name``: the pack's name when neither the sheet nor ``overrides`` gives one."""
     from builder import SYSTEMS
 
     fmt = sheet_format(str(path))
@@ -464,62 +467,84 @@ def import_sheet(path: str | Path, system: str | None, section: str | None = Non
     if assumed == "":
         assumed = f"from {Path(str(path)).name}"
     data, more, where = sheet_to_pack(sheet, system, overrides or {}, assumed)
+    if default_name and "name" not in data:
+        data["name"] = default_name
     diags += more
-    text = dump_pack(data)
     try:  # the cells that could be read, checked with the catalog: every problem at once
-        _validate(text, data, where, sheet)
+        _validate(data, where, sheet)
     except DaimyoError as exc:
         diags += exc.diagnostics
     if diags:
         raise DaimyoError(_sorted(list(dict.fromkeys(diags))))
-    return text, data
+    return dump_pack(data), data
 
 
 def _sorted(diags):
     return sorted(diags, key=lambda d: (d.file, d.line, d.col))
 
 
-def _validate(text: str, data: dict, where: dict, sheet: Sheet) -> None:
-    """Load the pack with the catalog; map every problem back to its row and column."""
-    import os
-    import tempfile
+_MADE = "<pack made from the sheet>"
 
+
+def _positions(data: dict):
+    """Positions for a pack made from a sheet: one made-up line per section, entry and field
+    (a value inside a field shares its field's line), so that a problem the catalog finds
+    leads back to its entry and field (:func:`_map_back`)."""
+    from builder.yamlio import Positions
+
+    pos = Positions(_MADE)
+    line = 0
+    for key, val in data.items():
+        line += 1
+        pos.key[(key,)] = (line, 1)
+        if not isinstance(val, list):
+            pos.value[(key,)] = (line, 1)
+            continue
+        for j, entry in enumerate(val):
+            line += 1
+            pos.value[(key, j)] = (line, 3)
+            for fld, v in (entry.items() if isinstance(entry, dict) else ()):
+                line += 1
+                pos.key[(key, j, fld)] = pos.value[(key, j, fld)] = (line, 5)
+                for sub in (range(len(v)) if isinstance(v, list) else v if isinstance(v, dict) else ()):
+                    pos.value[(key, j, fld, sub)] = (line, 5)
+    return pos
+
+
+def _validate(data: dict, where: dict, sheet: Sheet) -> None:
+    """Check the pack with the catalog; map every problem back to its row and column."""
     from builder.errors import CatalogError
     from builder.packs.manage import check_pack
-    from builder.paths import display_path
-    from builder.yamlio import parse_yaml
 
-    _, pos = parse_yaml(text, "<pack>")
-    fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix="daimyo-sheet-")
+    pos = _positions(data)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        try:
-            check_pack(tmp)
-        except CatalogError as exc:
-            shown_tmp = {tmp, display_path(tmp)}
-            out = []
-            for d in exc.diagnostics:
-                if d.file in shown_tmp:
-                    out.append(_map_back(d, pos, where, sheet))
-                else:
-                    out.append(d)
-            raise DaimyoError(_sorted(out)) from None
-    finally:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        check_pack(_MADE, parsed=(data, pos))
+    except CatalogError as exc:
+        lines = _line_paths(pos)
+        out = [_map_back(d, lines, where, sheet) if d.file == _MADE else d for d in exc.diagnostics]
+        raise DaimyoError(_sorted(out)) from None
 
 
-def _map_back(d: Diagnostic, pos, where: dict, sheet: Sheet) -> Diagnostic:
-    """A diagnostic at a line of the generated YAML, moved to the sheet's row and column."""
-    best, best_line = None, -1
+def _line_paths(pos) -> tuple[list[int], list[tuple]]:
+    """(lines, paths) of every entry and field, sorted by line (for a binary search)."""
+    best: dict[int, tuple] = {}
     for path, (line, _col) in list(pos.key.items()) + list(pos.value.items()):
-        if len(path) >= 2 and isinstance(path[1], int) and line <= d.line and line > best_line:
-            best, best_line = path, line
-    if best is None:
+        if len(path) >= 2 and isinstance(path[1], int) and len(path) <= 3:
+            if line not in best or len(path) > len(best[line]):
+                best[line] = path
+    lines = sorted(best)
+    return lines, [best[n] for n in lines]
+
+
+def _map_back(d: Diagnostic, line_paths, where: dict, sheet: Sheet) -> Diagnostic:
+    """A diagnostic at a line of the pack made from the sheet, moved to the sheet's row and column."""
+    import bisect
+
+    lines, paths = line_paths
+    i = bisect.bisect_right(lines, d.line) - 1
+    if i < 0:
         return Diagnostic(sheet.file, 0, 0, d.message, hint=d.hint)
+    best = paths[i]
     section, index = best[0], best[1]
     fld = best[2] if len(best) > 2 and isinstance(best[2], str) else None
     m = re.match(r"^[a-z_]+\[\d+\]\.([a-z_]+)", d.message)
