@@ -906,3 +906,22 @@ def test_entries_show_the_facts_a_player_picks_them_by(client):
     assert re.search(r"Samurai Warriors.*?<span class=\"detail\">strength 7</span>", html, re.S)  # F7
     rows = client.get("/l/senshiai-northern-host.yaml/catalog?q=warriors").text
     assert '<span class="detail">Earth · power 3/0/6</span>' in rows
+
+
+def test_a_hostile_pack_name_is_escaped_in_the_new_list_form(client, ws):
+    text = (ws / "packs" / "senshiai-example.yaml").read_text()
+    (ws / "packs" / "hostile.yaml").write_text(text.replace("name: Senshiai example cards", f"name: '{HOSTILE}'", 1))
+    html = client.get("/").text
+    assert "<script>alert" not in html and "&lt;script&gt;alert(" in html
+    assert 'value="packs/hostile.yaml"' in html
+
+
+def test_catalog_entries_allowed_with_a_warning_say_so(client, api):
+    rows = client.get("/l/kensei-kuge.yaml/catalog?q=misuchi").text
+    assert "⚠ can add, with a warning: &#39;Misuchi&#39; has no cost in the catalog" in rows
+    assert "✓ can add" not in rows and 'class="btn btn-add "' in rows  # allowed, but not the button to press
+    rows = client.get("/l/herocard-samurai.yaml/catalog?q=heaven").text
+    assert "it can never be played" in rows
+    found = {o["name"]: o for o in api.get("/api/lists/herocard-samurai.yaml/options").json()["rows"]}
+    assert found["Heaven Splitter"]["can"] and found["Heaven Splitter"]["warning"]
+    assert found["Quiet Meditation"]["can"] and not found["Quiet Meditation"]["warning"]

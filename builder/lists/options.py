@@ -37,10 +37,11 @@ class Option:
     code: str | None = None
     reason: str | None = None
     origin: str | None = None
+    warning: str | None = None  # what adding it would warn about (allowed, but said), as check words it
 
     def to_json(self) -> dict:
         return {k: getattr(self, k) for k in ("name", "id", "section", "kind", "cost", "count", "left", "unit",
-                                               "ok", "code", "reason", "origin")}
+                                               "ok", "code", "reason", "origin", "warning")}
 
 
 def fold(text: str) -> str:
@@ -115,9 +116,10 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         first = (named or [b.finding for b in result.breaks] or [None])[0]
         if only_ok and first is not None:
             continue
+        warns = [w for w in result.warns if entry.name in w.message] or list(result.warns)
         out.append(Option(entry.name, entry.id, section, kind, cost, n, left, unit, first is None,
                           first.code if first else None, first.message if first else None,
-                          _origin(catalog, section, entry)))
+                          _origin(catalog, section, entry), warns[0].message if warns and first is None else None))
     return out
 
 

@@ -226,6 +226,7 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
                      "cost": cost, "cost_text": each + (f" for {gs.counted(o.count)}" if each and o.count > 1 else ""),
                      "unit_cost": None, "clans": [], "own_clan": False, **extra,
                      "count": o.count, "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
+                     "warning": humanize(o.warning) if o.warning else "",
                      "after": _left_text(o.left, o.unit), "origin": o.origin,
                      "example": ed.catalog.is_example(o.section, entry) if entry is not None else False})
     rows.sort(key=gs.option_rank)
