@@ -828,8 +828,8 @@ def test_catalog_rows_in_the_games_words(client):
     assert re.search(r'class="cost">15 AP for 3 models<', rows)
     rows = client.get("/l/senshiai-northern-host.yaml/catalog?q=warriors").text
     assert re.search(r'class="cost">cost II<', rows) and "models" not in rows
-    rows = client.get("/l/herocard-samurai.yaml/catalog?q=splitter").text
-    assert re.search(r'class="cost">cost 11<', rows) and "copies left" in rows
+    rows = client.get("/l/herocard-samurai.yaml/catalog?q=thrust").text
+    assert re.search(r'class="cost">cost 3<', rows) and "then 2 copies left" in rows
 
 
 def test_senji_catalog_reasons_name_the_right_player_and_carry_no_markup(client):
