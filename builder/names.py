@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -11,7 +12,15 @@ _APOS = dict.fromkeys(map(ord, "\u2018\u2019\u02bc`"), "'")
 
 
 def normalize(name: str) -> str:
-    """The key under which a name is looked up."""
+    """The key under which a name is looked up (remembered: a long list names the same few
+    troops and cards again and again)."""
+    try:
+        return _normalize_memo(name)
+    except TypeError:   # an unhashable value (a list where a name was expected)
+        return _normalize(name)
+
+
+def _normalize(name) -> str:
     text = unicodedata.normalize("NFKC", str(name)).translate(_HYPHENS).translate(_APOS)
     text = " ".join(text.split()).casefold()  # runs of spaces as one (str.split: the same as \s+)
     if "-" in text:  # no spaces around a hyphen
@@ -61,3 +70,6 @@ def did_you_mean(name: str, candidates, n: int = 3) -> str:
     if not hits:
         return ""
     return "did you mean " + " or ".join(f"'{h}'" for h in hits) + "?"
+
+
+_normalize_memo = functools.lru_cache(maxsize=1 << 16, typed=True)(_normalize)

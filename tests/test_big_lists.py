@@ -192,3 +192,63 @@ def test_comparing_checks_of_thousands_of_errors_is_linear():
     c = compare(result(n), result(n, [new]), ("cards", "Warriors"))
     assert [b.finding.code for b in c.breaks] == ["senshiai.deck-max"] and len(c.still) == n
     assert compared[0] < 10 * n  # a search per error compares about n * n / 2 places
+
+
+def test_show_reads_a_plain_list_once_without_the_yaml_library(cli, tmp_path, monkeypatch):
+    """``show`` of a list written in the plain subset of YAML reads it once with the reader
+    ``check`` uses (not the YAML library, many times slower on a long army), and each troop
+    name is looked up and written once however many units name it."""
+    import builder.lists.document as document
+    import builder.names as names
+    from builder import yamlio
+
+    f = tmp_path / "army.yaml"
+    f.write_text(kensei_text(400), encoding="utf-8")
+    reads, yaml_parses = [], []
+    real_simple, real_yaml = document._parse_simple, yamlio.parse_yaml
+    monkeypatch.setattr(document, "_parse_simple", lambda text, file: (reads.append(file), real_simple(text, file))[1])
+    monkeypatch.setattr(yamlio, "parse_yaml",
+                        lambda text, *a, **k: (yaml_parses.append(text[:40]), real_yaml(text, *a, **k))[1])
+    r = cli("show", f)
+    assert r.code == 1, r   # far over 200 AP
+    assert r.stdout.count("x Samurai Yari (") == 100 and "ILLEGAL" in r.stdout
+    assert reads == [str(f)], "the list was read more than once"
+    assert not [t for t in yaml_parses if "a big army" in t], "the list went through the YAML library"
+    names._normalize_memo.cache_clear()
+    before = names._normalize_memo.cache_info()
+    r2 = cli("show", f)
+    assert r2.stdout == r.stdout
+    info = names._normalize_memo.cache_info()
+    assert info.misses - before.misses < 200, "names were normalised again for every unit"
+
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.stem)
+def test_show_prints_what_the_yaml_library_reading_prints(cli, example, monkeypatch, tmp_path):
+    """The output of ``show`` is the same whether the list is read with the plain-subset
+    reader or with the YAML library: the example lists, and the same lists re-written with
+    quoted names, comments after values and a flow-style list (which only the YAML library
+    reads)."""
+    import builder.lists.document as document
+
+    variant = tmp_path / example.name
+    text = example.read_text(encoding="utf-8")
+    lines = []
+    for ln in text.splitlines():
+        key, sep, value = ln.partition(": ")
+        if (sep and value and "{" not in ln and not value.startswith(("[", "|", ">", '"', "'", "#")) and "#" not in value
+                and not value.strip().lstrip("-").isdigit() and value.strip() not in ("true", "false")):
+            ln = f'{key}: "{value}"  # quoted'
+        lines.append(ln)
+    variant.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
+    for f in (example, variant):
+        fast = cli("show", f)
+        monkeypatch.setattr(document, "parse_plain", lambda text, file="<list>": None)
+        monkeypatch.setattr(document, "_parse_simple", lambda text, file: None)
+        slow = cli("show", f)
+        monkeypatch.undo()
+        assert (fast.code, fast.stdout, fast.stderr) == (slow.code, slow.stdout, slow.stderr), f
+        assert fast.code in (0, 1), fast

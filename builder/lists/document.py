@@ -51,14 +51,18 @@ def load_list(path: str | Path, display: str | None = None) -> ListDoc:
     return parse_list(text, name, base_dir=p.parent)
 
 
-def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None) -> ListDoc:
+def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
+               parsed: tuple | None = None) -> ListDoc:
+    """The list document in ``text``; ``parsed``: the (data, positions) :func:`parse_plain`
+    already gave for this very text (it is not read again)."""
     from builder.errors import DaimyoError
 
     from builder.yamlio import too_deep, too_deep_diag
 
-    if too_deep(text):  # every reader below is recursive
-        raise ListError(too_deep_diag(file))
-    parsed = _parse_simple(text, file)
+    if parsed is None:
+        if too_deep(text):  # every reader below is recursive
+            raise ListError(too_deep_diag(file))
+        parsed = _parse_simple(text, file)
     from builder.limits import too_many_values_message, values_over
 
     if parsed is _TOO_MANY or (parsed is None and text.count("\n") > 4 * MAX_VALUES):
@@ -161,6 +165,19 @@ _TOO_MANY = object()  # more lines than a list may hold values
 
 class _NotSimple(Exception):
     """The text is outside the subset ``_parse_simple`` reads."""
+
+
+def parse_plain(text: str, file: str = "<list>"):
+    """(data, positions) of a document in the plain subset of YAML that lists are written in
+    (block mappings and lists of plain or quoted scalars, comments), read without the YAML
+    library; None for anything else (or a document too deep or too long for it), which the
+    YAML library then reads. The values and positions are those ``parse_yaml`` gives."""
+    from builder.yamlio import too_deep
+
+    if too_deep(text):
+        return None
+    parsed = _parse_simple(text, file)
+    return None if parsed is None or parsed is _TOO_MANY else parsed
 
 
 def _parse_simple(text: str, file: str):

@@ -31,6 +31,7 @@ class Imported:
     notes: list[Note] = field(default_factory=list)
     raw: str | None = None  # the document's own text (YAML/JSON), for positions in messages
     received: bool = False  # pasted or piped in (standard input): its packs are found by name only
+    parsed: tuple | None = field(default=None, repr=False)  # (data, positions) of ``raw`` when already read
 
     def warnings(self) -> list[str]:
         return [Diagnostic(self.file, n.line, n.col, n.message, severity=n.severity, hint=n.hint).format()
@@ -85,12 +86,17 @@ def parse_source_text(text: str, file: str = "<text>", system: str | None = None
             raise UsageError(f"the code holds a {doc['system']} list, not {system}")
         return Imported(canonical(doc, file=file), "code", file, base)
     if fmt in ("json", "yaml"):
-        return Imported(_parse_document(text, file, fmt, system), fmt, file, base, raw=text)
+        read: list = []
+        doc = _parse_document(text, file, fmt, system, read)
+        # the check reads the same text: it is given what was read (canonical copies, never shares)
+        return Imported(doc, fmt, file, base, raw=text, parsed=read[0] if read else None)
     doc, notes = parse_text(text, file, system=system, markdown=(fmt == "markdown"))
     return Imported(doc, fmt, file, base, notes)
 
 
-def _parse_document(text: str, file: str, fmt: str, system: str | None) -> dict:
+def _parse_document(text: str, file: str, fmt: str, system: str | None, read: list | None = None) -> dict:
+    """The canonical document of a YAML or JSON text (``read`` receives the (data, positions)
+    of a YAML text read with the plain-subset reader, which ``parse_list`` would give too)."""
     from builder.yamlio import parse_yaml, too_deep, too_deep_diag
 
     if fmt == "json":
@@ -117,10 +123,18 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None) -> dict:
                 raise ListError(exc.diagnostics) from None
             pos = None
     else:
-        try:
-            data, pos = parse_yaml(text, file)
-        except DaimyoError as exc:
-            raise ListError(exc.diagnostics) from None
+        from builder.lists.document import parse_plain
+
+        parsed = parse_plain(text, file)   # the reader check uses: same values, many times faster
+        if parsed is not None:
+            data, pos = parsed
+            if read is not None:
+                read.append(parsed)
+        else:
+            try:
+                data, pos = parse_yaml(text, file)
+            except DaimyoError as exc:
+                raise ListError(exc.diagnostics) from None
     if not isinstance(data, dict):
         raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
     if system and isinstance(data.get("system"), str) and data["system"].strip().lower() != system:
@@ -217,7 +231,7 @@ def check_imported(imp: Imported, extra_packs=()):
                 doc = {**doc, "packs": kept}
             text = dump_list_yaml(doc)
             rewritten = True
-    doc = parse_list(text, imp.file, base_dir=imp.base_dir)
+    doc = parse_list(text, imp.file, base_dir=imp.base_dir, parsed=None if rewritten else imp.parsed)
     res = check_doc(doc, list(extra_packs))
     if rewritten:  # line numbers of a re-written document would point nowhere
         for f in res.findings:

@@ -116,7 +116,20 @@ class Resolver:
         return entry.id
 
     def resolve(self, f: Field, name: Any) -> tuple[str, Any]:
-        """The canonical spelling of a name and its entry (None when unknown)."""
+        """The canonical spelling of a name and its entry (None when unknown); remembered per
+        field and name (a long list names the same few entries again and again)."""
+        if not isinstance(name, str):
+            return self._resolve(f, name)
+        memo = self.__dict__.setdefault("_resolved", {})
+        key = (f.sections, f.value, name)
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 50_000:
+                memo.clear()
+            hit = memo[key] = self._resolve(f, name)
+        return hit
+
+    def _resolve(self, f: Field, name: Any) -> tuple[str, Any]:
         text = tidy(name)
         _, entry = self.find(f, text)
         if entry is None:

@@ -43,10 +43,20 @@ def keys(doc: dict) -> list[str]:
 
 def entries(doc: dict, resolver) -> list[str]:
     out = []
+    # a long army names a few profiles many times: each name is written and costed once
+    names: dict = {}
+    costs: dict = {}
     for t in doc.get("troops", []):
         models = t.get("models", 1)
-        line = f"{models}x {q(t['troop'])}" if "models" in t or _needs_count(t["troop"]) else q(t["troop"])
-        cost = unit_cost(resolver, t["troop"], models)
+        troop = t["troop"]
+        named = names.get(troop)
+        if named is None:
+            named = names[troop] = (q(troop), _needs_count(troop))
+        line = f"{models}x {named[0]}" if "models" in t or named[1] else named[0]
+        key = (troop, models)
+        if key not in costs:
+            costs[key] = unit_cost(resolver, troop, models)
+        cost = costs[key]
         if cost is not None:
             line += f" ({_num(cost)})"
         if "led_by" in t:
