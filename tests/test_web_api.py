@@ -776,6 +776,8 @@ def test_the_new_list_form_starts_with_the_most_used_game_then_the_last_chosen(c
     html = client.get("/").text
     assert _chosen_game(html) == "kensei" and _open_fieldsets(html) == ["kensei"]
     assert 'placeholder="e.g. Buke vanguard"' in html
+    # the battle size of the rulebook's sample armies, which its catalog alone can fill legally
+    assert 'name="points" type="number" value="200"' in html
     # a workspace of card decks starts with their game
     for f in ws.glob("kensei-*.yaml"):
         f.unlink()
@@ -925,3 +927,31 @@ def test_catalog_entries_allowed_with_a_warning_say_so(client, api):
     found = {o["name"]: o for o in api.get("/api/lists/herocard-samurai.yaml/options").json()["rows"]}
     assert found["Heaven Splitter"]["can"] and found["Heaven Splitter"]["warning"]
     assert found["Quiet Meditation"]["can"] and not found["Quiet Meditation"]["warning"]
+
+
+@pytest.mark.skipif(os.name == "nt", reason="address reuse is a POSIX matter")
+def test_a_restarted_server_gets_its_port_back_while_old_connections_close():
+    import socket
+
+    from builder.web.launch import choose_port
+
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn listens
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    client = socket.create_connection(("127.0.0.1", port))
+    conn, _ = listener.accept()
+    conn.close()  # the server side closes first: its end waits (TIME_WAIT) on the port
+    client.close()
+    listener.close()
+    assert choose_port("127.0.0.1", port) == port
+    # a port a server listens on is still refused
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    from builder.errors import UsageError
+
+    with pytest.raises(UsageError, match="is in use"):
+        choose_port("127.0.0.1", busy.getsockname()[1])
+    busy.close()

@@ -73,7 +73,7 @@ class Kensei(GameSystem):
 
     def new_fields(self, catalog):
         return [{"key": "clan", "label": "Clan", "value": "", "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
-                {"key": "points", "label": "Battle size (AP)", "value": "400", "type": "number", "min": 1},
+                {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
                 {"key": "commander", "label": "Commander", "value": "hatamoto",
                  "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
 

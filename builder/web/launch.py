@@ -5,6 +5,7 @@ Only ``daimyo serve`` imports this module; the web stack is imported when a serv
 
 from __future__ import annotations
 
+import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +21,15 @@ def _family(host: str) -> int:
 
 
 def free_port(host: str, start: int, tries: int = 20) -> int | None:
-    """The first port from ``start`` that can be bound on ``host`` (``tries`` ports at most)."""
+    """The first port from ``start`` that can be bound on ``host`` (``tries`` ports at most).
+
+    The port is tried as the server binds it (address reuse on POSIX systems): connections of
+    a server that has just stopped, still waiting to close, do not keep a restarted one from
+    its port (and from the address and cookie the browser knows)."""
     for port in range(start, start + tries):
         with socket.socket(_family(host), socket.SOCK_STREAM) as s:
+            if os.name != "nt":  # on Windows the option would let two servers share a port
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 s.bind((host, port))
             except OSError:
