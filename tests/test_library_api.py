@@ -313,6 +313,18 @@ def test_options_command(work, cli):
     assert r.code == 2 and "unknown format 'xml'" in r.stderr
 
 
+def test_options_say_what_an_allowed_addition_would_warn_about(work, cli):
+    ed = ListEditor.open(work / "herocard-samurai.yaml")
+    rows = {o.name: o for o in builder.options(ed)}
+    splitter = rows["Heaven Splitter"]  # costs 11 Body; the Samurai's Body score is 9
+    assert splitter.ok and splitter.warning.endswith("it can never be played")
+    assert rows["Overhand Thrust"].ok and rows["Overhand Thrust"].warning is None
+    assert not rows["Iron Body"].ok and rows["Iron Body"].warning is None  # a stopped one says its reason
+    r = cli("options", work / "herocard-samurai.yaml", "--search", "heaven")
+    assert r.stdout.splitlines()[0].startswith("+ Heaven Splitter")
+    assert "warning: 'Heaven Splitter' costs 11 B but the hero's Body score is 9" in r.stdout
+
+
 def test_readme_python_example_runs(tmp_path, monkeypatch, capsys):
     import re
 

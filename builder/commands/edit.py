@@ -110,7 +110,12 @@ def options_lines(ed, found) -> list[str]:
         head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
         if o.ok:
             left = "" if o.left is None else f"{fmt(o.left)} {o.unit} left"
-            out.append("  ".join(x for x in (head, what, left) if x).rstrip())
+            warned = ""
+            if o.warning:  # allowed, but said
+                from builder.rulebooks import humanize
+
+                warned = f"warning: {humanize(o.warning)}"
+            out.append("  ".join(x for x in (head, what, left, warned) if x).rstrip())
         else:
             out.append("  ".join(x for x in (head, what) if x) + f"  no: {o.code}: {o.reason}")
     out.append(f"{sum(o.ok for o in found)} of {len(found)} can be added")
