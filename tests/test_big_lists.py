@@ -214,6 +214,14 @@ def test_show_reads_a_plain_list_once_without_the_yaml_library(cli, tmp_path, mo
     assert r.stdout.count("x Samurai Yari (") == 100 and "ILLEGAL" in r.stdout
     assert reads == [str(f)], "the list was read more than once"
     assert not [t for t in yaml_parses if "a big army" in t], "the list went through the YAML library"
+    # a list the plain reader leaves to the YAML library (a flow-style list) is read once too
+    deck = tmp_path / "deck.yaml"
+    shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
+    deck.write_text(senshiai_text(50), encoding="utf-8")
+    yaml_parses.clear()
+    r3 = cli("show", deck)
+    assert r3.code == 1 and "Invented card 49" in r3.stdout, r3
+    assert len([t for t in yaml_parses if t.startswith("system: senshiai\nname: Big deck")]) == 1, yaml_parses
     names._normalize_memo.cache_clear()
     before = names._normalize_memo.cache_info()
     r2 = cli("show", f)

@@ -22,6 +22,7 @@ BLOCK_GAP_MM = 1.0    # more than this between two lines (or a new type size): a
 DOCUMENTS = {
     "setup sheet": ("print", EXAMPLES / "senji-three-daimyo.yaml"),
     "roster": ("print", EXAMPLES / "kensei-buke.yaml"),
+    "roster with unit cards": ("print", EXAMPLES / "kensei-kuge.yaml", "--unit-cards"),
 }
 
 

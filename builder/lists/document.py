@@ -53,8 +53,9 @@ def load_list(path: str | Path, display: str | None = None) -> ListDoc:
 
 def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
                parsed: tuple | None = None) -> ListDoc:
-    """The list document in ``text``; ``parsed``: the (data, positions) :func:`parse_plain`
-    already gave for this very text (it is not read again)."""
+    """The list document in ``text``; ``parsed``: the (data, positions) this very text was
+    already read as (by :func:`parse_plain`, or ``parse_yaml`` where that gives None): it
+    is not read again."""
     from builder.errors import DaimyoError
 
     from builder.yamlio import too_deep, too_deep_diag

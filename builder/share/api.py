@@ -96,7 +96,7 @@ def parse_source_text(text: str, file: str = "<text>", system: str | None = None
 
 def _parse_document(text: str, file: str, fmt: str, system: str | None, read: list | None = None) -> dict:
     """The canonical document of a YAML or JSON text (``read`` receives the (data, positions)
-    of a YAML text read with the plain-subset reader, which ``parse_list`` would give too)."""
+    that ``parse_list`` gives for the same text, so that the check does not read it again)."""
     from builder.yamlio import parse_yaml, too_deep, too_deep_diag
 
     if fmt == "json":
@@ -117,7 +117,9 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
         except json.JSONDecodeError as exc:
             raise ListError(Diagnostic(file, exc.lineno, exc.colno, f"JSON syntax: {exc.msg}")) from None
         try:  # positions for the shape messages (JSON is YAML)
-            _, pos = parse_yaml(text, file)
+            as_yaml, pos = parse_yaml(text, file)
+            if read is not None:
+                read.append((as_yaml, pos))
         except DaimyoError as exc:
             if any(d.message.startswith("number out of range") for d in exc.diagnostics):
                 raise ListError(exc.diagnostics) from None
@@ -126,15 +128,14 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
         from builder.lists.document import parse_plain
 
         parsed = parse_plain(text, file)   # the reader check uses: same values, many times faster
-        if parsed is not None:
-            data, pos = parsed
-            if read is not None:
-                read.append(parsed)
-        else:
+        if parsed is None:
             try:
-                data, pos = parse_yaml(text, file)
+                parsed = parse_yaml(text, file)
             except DaimyoError as exc:
                 raise ListError(exc.diagnostics) from None
+        data, pos = parsed
+        if read is not None:
+            read.append(parsed)
     if not isinstance(data, dict):
         raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
     if system and isinstance(data.get("system"), str) and data["system"].strip().lower() != system:
