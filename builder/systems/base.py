@@ -151,6 +151,8 @@ class GameSystem:
     priced: bool = True  # whether catalog entries have a cost to show and filter by
     name_example: str = ""  # a name for a new list, shown as an example in the new-list form
     standard_word: str = ""  # a unit's standard (banner), when the game's units may carry one
+    # a setup by player ("players" layout): the words for a seat and its parts (see Senji)
+    seat_words: dict[str, str] = {}
     leader_word: str = "leader"  # what leads a unit
 
     def cost_text(self, entry, cost) -> str:

@@ -31,6 +31,10 @@ class Senji(GameSystem):
     type_label = "Kind"
     priced = False
     name_example = "Friday game"
+    seat_words = {"add_to": "Samurai cards and provinces from the catalog go to",
+                  "add_to_any": "the player who needs one", "family": "family", "card": "samurai card",
+                  "no_card": "no samurai card yet", "parts": "provinces", "no_parts": "No provinces yet: add them "
+                  "from the catalog.", "count": "units", "figure": "samurai", "figure_in": "samurai figure in"}
 
     # -- the builder's view -----------------------------------------------------------------------
 

@@ -305,7 +305,7 @@ def words(system: str) -> dict:
     gs = game(system)
     return {"count_words": list(gs.count_words), "entry_words": list(gs.entry_words), "type_label": gs.type_label,
             "priced": gs.priced, "cost_unit": gs.cost_unit, "layout": gs.layout, "name_example": gs.name_example,
-            "standard_word": gs.standard_word, "leader_word": gs.leader_word}
+            "standard_word": gs.standard_word, "leader_word": gs.leader_word, "seat_words": dict(gs.seat_words)}
 
 
 def composition(system: str, summary: dict, ents: list[dict]) -> list[tuple[str, object]]:
