@@ -41,7 +41,7 @@ def _body_lines(path) -> list[list[dict]]:
             ruler = [i for i, ln in enumerate(lines) if ln["text"].startswith("50 mm: print at 100 %")]
             start = ruler[0] + 1 if ruler else 0
             foot = [i for i, ln in enumerate(lines)
-                    if ln["text"].startswith("daimyo check:") and "Condensed" in ln["font"]
+                    if ln["text"].startswith("daimyo ch") and "Condensed" in ln["font"]
                     and ln["top"] > float(page.height) * K * 0.6]
             end = foot[-1] if foot else len(lines)
             pages.append(lines[start:end])
@@ -68,7 +68,7 @@ def _print(cli, args, paper, out):
 
 
 @pytest.mark.parametrize("what", DOCUMENTS)
-@pytest.mark.parametrize("paper", ["100x100", "105x148"])
+@pytest.mark.parametrize("paper", ["100x100", "105x148", "74x105", "60x297"])
 def test_no_block_leaves_a_lone_line_on_small_paper(cli, tmp_path, what, paper):
     w, _ = paper.split("x")
     args = DOCUMENTS[what]
@@ -76,7 +76,7 @@ def test_no_block_leaves_a_lone_line_on_small_paper(cli, tmp_path, what, paper):
     assert len(strip) == 1, "the strip holds the whole document on one page"
     blocks = _blocks(strip[0])
     paged = _body_lines(_print(cli, args, paper, tmp_path / "paged.pdf"))
-    assert len(paged) > 2, "the document takes several pages on small paper"
+    assert len(paged) >= 2, "the document takes several pages on small paper"
     flat = [(p, ln["text"]) for p, lines in enumerate(paged) for ln in lines]
     assert [t for _, t in flat] == [ln for b in blocks for ln in b], "same lines in the same order"
     at = 0
