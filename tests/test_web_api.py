@@ -893,6 +893,13 @@ def test_an_imported_list_uses_the_workspaces_own_packs_of_the_same_name(client,
             "cards:\n  Warriors: 2\n")
     r = api.post("/api/import", json={"text": text, "file": "far.yaml"})
     assert r.status_code == 201 and "packs" not in (ws / "far.yaml").read_text()
+    assert r.json()["missing_packs"] == ["cards.yaml", "other.yaml"]
+    # the page an import leads to says which packs the list was made with and this folder lacks
+    r = client.post("/import", data={"text": text.replace("Far", "Far 2")}, headers={"HX-Request": "true"})
+    assert r.status_code == 204 and r.headers["HX-Redirect"] == "/l/Far-2.yaml?missing=cards.yaml&missing=other.yaml"
+    html = client.get(r.headers["HX-Redirect"]).text
+    assert "this folder does not have: <code>cards.yaml</code>, <code>other.yaml</code>" in html
+    assert "missing-packs" not in client.get("/l/Far-2.yaml").text
 
 
 def test_the_header_says_what_else_a_list_counts(client):

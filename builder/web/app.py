@@ -175,8 +175,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.post("/import", include_in_schema=False)
     async def import_page(request: Request):
         form = await _form(request)
-        rel = _import(ws, form.get("text", ""), form.get("file") or None)
-        return _go(request, "/l/" + rel)
+        rel, missing = _import(ws, form.get("text", ""), form.get("file") or None)
+        from urllib.parse import urlencode
+
+        return _go(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
 
     @api.post("/l/{path:path}/duplicate", include_in_schema=False)
     async def duplicate_page(path: str, request: Request):
@@ -294,12 +296,13 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
         doc, catalog, res, view = _load_view(ws, path, editor)
+        missing = [m[:200] for m in request.query_params.getlist("missing")[:10]]  # packs an import lacked
         from builder.web.views import catalog_entries, _type
 
         types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
         undo, redo = editor.can(path)
         return page(request, "builder.html", view=view, types=types, undo=undo, redo=redo, tab="build",
-                    notes=[])
+                    notes=[], missing=missing)
 
     @api.get("/aid/{system}.pdf", include_in_schema=False)
     def aid_pdf(system: str, paper: str = "a4"):
@@ -352,8 +355,8 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.post("/api/import", tags=["share"], status_code=201,
               summary="Write a new list from a share code or pasted text")
     def api_import(body: ImportBody):
-        rel = _import(ws, body.text, body.file)
-        return {"path": rel, "version": version_of(editor.read(rel)[1])}
+        rel, missing = _import(ws, body.text, body.file)
+        return {"path": rel, "version": version_of(editor.read(rel)[1]), "missing_packs": missing}
 
     @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
@@ -611,7 +614,9 @@ def _create_list(ws: Workspace, form: dict) -> str:
     return rel
 
 
-def _import(ws: Workspace, text: str, file: str | None) -> str:
+def _import(ws: Workspace, text: str, file: str | None) -> tuple[str, list[str]]:
+    """Write a received list into the workspace: (its file, the packs it names that the
+    workspace lacks)."""
     from builder.errors import UsageError
     from builder.share.api import export_doc, parse_source_text
 
@@ -628,16 +633,17 @@ def _import(ws: Workspace, text: str, file: str | None) -> str:
     while (ws.root / rel).exists() and not file:
         rel = ws.clean(str(Path(base).with_name(f"{Path(base).stem}-{n}{Path(base).suffix}")))
         n += 1
-    packs = _own_packs(ws, rel, doc["system"], wanted)
+    packs, missing = _own_packs(ws, rel, doc["system"], wanted)
     if packs:
         doc = {**doc, "packs": packs}
     ws.create(rel, export_doc(doc, "yaml"))
-    return rel
+    return rel, missing
 
 
-def _own_packs(ws: Workspace, rel: str, system: str, wanted) -> list[str]:
+def _own_packs(ws: Workspace, rel: str, system: str, wanted) -> tuple[list[str], list[str]]:
     """The workspace's own packs of ``system`` that a received list names (by their path inside
-    the sender's folder, or by file name), written relative to the new list ``rel``."""
+    the sender's folder, or by file name), written relative to the new list ``rel``; and the
+    file names of those it lacks."""
     from pathlib import PurePosixPath
 
     have = [p for p in ws.packs() if p["system"] == system] if wanted else []
@@ -646,6 +652,7 @@ def _own_packs(ws: Workspace, rel: str, system: str, wanted) -> list[str]:
     for p in have:
         by_file.setdefault(PurePosixPath(p["path"]).name.lower(), p)
     out: list[str] = []
+    missing: list[str] = []
     for w in wanted:
         if not isinstance(w, str) or not w.strip():
             continue
@@ -655,7 +662,9 @@ def _own_packs(ws: Workspace, rel: str, system: str, wanted) -> list[str]:
             path = Path(os.path.relpath(ws.root / hit["path"], (ws.root / rel).parent)).as_posix()
             if path not in out:
                 out.append(path)
-    return out
+        elif parts and parts[-1] not in missing:
+            missing.append(parts[-1])
+    return out, missing
 
 
 def _export(ws: Workspace, path: str, fmt: str) -> str:
