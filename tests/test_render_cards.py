@@ -444,7 +444,7 @@ def test_test_sheet_scales_do_not_overlap(tmp_path):
     assert len(TEST_POINTS) == 5
 
 
-ALIGNMENT_PAPERS = ["a4", "letter", "148x210", "210x148", "148x148", "160x190", "297x420", "1200x1200"]
+ALIGNMENT_PAPERS = ["a4", "letter", "148x210", "210x148", "148x148", "160x190", "297x420", "1200x1200", "148x2000", "2000x148"]
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
