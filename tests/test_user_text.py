@@ -137,3 +137,10 @@ def test_catalog_show_of_an_entry_a_pack_adds_names_the_pack(cli, tmp_path):
     assert r.code == 0, r.stderr
     origin = [ln for ln in r.stdout.splitlines() if ln.startswith(("  source:", "  defined in:"))]
     assert origin == [f"  defined in: pack 'More cards' ({pack}:5)"], r.stdout
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(ROOT).as_posix() for p in EX.rglob("*.yaml")))
+def test_example_files_speak_to_players(path):
+    """The example lists and packs are files a player opens and copies: their comments, too, cite
+    rulebooks by title and section, never a rulebook's file name or an internal note."""
+    clean((ROOT / path).read_text(encoding="utf-8"))
