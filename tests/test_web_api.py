@@ -962,3 +962,21 @@ def test_a_restarted_server_gets_its_port_back_while_old_connections_close():
     with pytest.raises(UsageError, match="is in use"):
         choose_port("127.0.0.1", busy.getsockname()[1])
     busy.close()
+
+
+def test_print_page_scale_advice_names_the_rulers_the_pdfs_carry(client, tmp_path):
+    """The print page's advice on scale correction speaks of the rulers really printed: the
+    50 mm ruler of a card sheet and the 100 mm bars of the alignment sheet."""
+    import re
+
+    import pypdf
+
+    from builder.render.api import render_test_sheet
+
+    page = client.get("/l/satsuma-samurai.yaml/print").text
+    said = {int(n) for n in re.findall(r"(\d+) mm (?:ruler|bars)", page)}
+    assert said == {50, 100}
+    sheet = pypdf.PdfReader(io.BytesIO(client.get("/l/satsuma-samurai.yaml/print.pdf").content))
+    assert "50 mm: print at 100 %" in sheet.pages[0].extract_text()
+    render_test_sheet(tmp_path / "t.pdf")
+    assert "100 mm: print at 100 %" in pypdf.PdfReader(str(tmp_path / "t.pdf")).pages[0].extract_text()
