@@ -1,5 +1,6 @@
 """Building Senshiai, HeroCard, Senji and Satsuma lists from the command line: new, add, remove, set, why."""
 
+import re
 import shutil
 
 import pytest
@@ -400,3 +401,12 @@ def test_every_command_has_help(cli, command):
     r = cli(command, "--help")
     assert r.code == 0
     assert "Usage:" in r.stdout and len(r.stdout.splitlines()) > 5
+
+
+def test_options_show_senshiai_costs_as_the_cards_print_them(cli):
+    """Senshiai prints costs as Roman numerals, or N for none (a Capital): `options` says so."""
+    r = cli("options", str(ROOT / "examples" / "senshiai-northern-host.yaml"))
+    lines = {line[2:].split("  ")[0].strip(): line for line in r.stdout.splitlines() if line[:2] in ("+ ", "- ")}
+    assert "cost N " in lines["Capital of the North"]
+    assert "cost II " in lines["Native Barbarian"] and "cost I " in lines["Rice Fields"]
+    assert not any(re.search(r"cost \d", line) for line in lines.values())

@@ -99,13 +99,16 @@ def options_lines(ed, found) -> list[str]:
     """``daimyo options`` as text: one line per entry, then how many can be added."""
     if not found:
         return ["nothing matches"]
+    from builder.systems import get
+
+    gs = get(ed.system)
     width = min(max(len(o.name) for o in found), 32)
     out = []
     for o in found:
         if o.unit == "AP":
             cost = "? AP" if o.cost is None else f"{fmt(o.cost)} AP"
-        else:
-            cost = "" if o.cost is None else f"cost {fmt(o.cost)}"
+        else:  # as the card prints it (Senshiai: a Roman numeral or N)
+            cost = gs.cost_text(ed.catalog.find(o.section, o.id), o.cost)
         what = f"{o.count} models" if o.unit == "AP" and o.count > 1 else ""
         head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
         if o.ok:
