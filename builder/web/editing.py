@@ -230,9 +230,12 @@ def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
             catalog = load_catalog(doc.system, list(doc.packs))
         system = doc.system
         quick = _models_in_place(text, doc, op) if get(system).layout == "units" else None
-        if quick is not None:  # the +/- of a unit: one number changed where it is written
-            new, notes = quick
-            return new, notes, _validate(new, rel, path, catalog), None
+        if quick is not None:  # the +/- of a unit: one line changed where it is written
+            new, notes, i, n = quick
+            result = _validate(new, rel, path, catalog)
+            if _models_changed_only(doc.data, result.doc.data, i, n):
+                return new, notes, result, None
+            # the text did not read back as that one change: the round-trip tree makes it
     if tree is None:
         tree = _rt().load(text)
     notes = apply_op(system, tree, catalog, op)
@@ -261,9 +264,12 @@ def _copies_of(ed, item: str) -> int:
 
 
 def _models_in_place(text: str, doc, op: dict):
-    """``(new text, notes)`` for a change of a unit's written ``models: N`` to another number
-    above 1, made by replacing that number in the text (nothing else can move); None when the
-    change is not that simple (the round-trip tree then makes it)."""
+    """``(new text, notes, index, models)`` for a change of a unit's models made on the text
+    alone: a written ``models: N`` replaced by another number, its line taken out for one model,
+    or a ``models: N`` line put under a unit's ``- troop: NAME`` line (where the round-trip tree
+    puts it: right after the first key); None when the change is not that simple (the
+    round-trip tree then makes it). The caller checks that the new text reads back as exactly
+    this change."""
     import re
 
     if op.get("op") != "models":
@@ -275,7 +281,7 @@ def _models_in_place(text: str, doc, op: dict):
         return None
     if not isinstance(troops, list) or not 0 <= i < len(troops) or not isinstance(troops[i], dict):
         return None
-    have = troops[i].get("models")
+    have = troops[i].get("models", 1)
     if not isinstance(have, int) or isinstance(have, bool):
         return None
     delta = op.get("delta")
@@ -283,22 +289,59 @@ def _models_in_place(text: str, doc, op: dict):
         n = have + int(delta) if delta not in (None, "") else int(str(op.get("value")).strip())
     except (TypeError, ValueError):
         return None
-    if n <= 1 or n > 100000:
+    if n < 1 or n > 100000:
         return None
+    lines = text.splitlines(keepends=True)
+    name = troops[i].get("troop")
+    notes = [f"{name}: {n} model{'s' * (n != 1)}"]
+    if n == have:
+        return text, notes, i, n
+    if "models" not in troops[i]:  # one model: write the number under the troop's line
+        if list(troops[i])[:1] != ["troop"]:
+            return None
+        try:
+            line, _ = doc.at(("troops", i, "troop"))
+        except Exception:  # noqa: BLE001 - no position: the tree will do it
+            return None
+        if not line or not 0 < line <= len(lines):
+            return None
+        m = re.match(r"(\s*-\s+)troop\s*:\s*[^\s'\"|>&*!\[{#]", lines[line - 1])
+        if m is None:
+            return None
+        end = lines[line - 1][len(lines[line - 1].rstrip("\r\n")):] or "\n"
+        lines.insert(line, " " * len(m.group(1)) + f"models: {n}" + end)
+        if not lines[line - 1].endswith(("\n", "\r")):
+            lines[line - 1] += end
+        return "".join(lines), notes, i, n
     try:
         line, col = doc.at(("troops", i, "models"))
     except Exception:  # noqa: BLE001 - no position: the tree will do it
         return None
-    lines = text.splitlines(keepends=True)
     if not line or not 0 < line <= len(lines):
         return None
     row = lines[line - 1]
     m = re.compile(r"[0-9]+(?=\s*(#|$|\n|\r))").match(row, col - 1)
     if m is None or int(m.group()) != have:
         return None
-    lines[line - 1] = row[:m.start()] + str(n) + row[m.end():]
-    name = troops[i].get("troop")
-    return "".join(lines), [f"{name}: {n} models"]
+    if n == 1:  # one model: the models line goes, when it holds nothing else
+        if not re.fullmatch(r"\s*models\s*:\s*", row[:m.start()]) or row[m.end():].strip():
+            return None
+        del lines[line - 1]
+    else:
+        lines[line - 1] = row[:m.start()] + str(n) + row[m.end():]
+    return "".join(lines), notes, i, n
+
+
+def _models_changed_only(before: dict, after: dict, i: int, n: int) -> bool:
+    """Whether the list ``after`` is ``before`` with troop ``i`` at ``n`` models (the models key
+    written for more than one, absent for one), and nothing else changed."""
+    troops = before.get("troops")
+    unit = dict(troops[i])
+    if n == 1:
+        unit.pop("models", None)
+    else:
+        unit["models"] = n
+    return after == {**before, "troops": [*troops[:i], unit, *troops[i + 1:]]}
 
 
 def _validate(text: str, rel: str, path: Path, catalog):
