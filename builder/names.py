@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import unicodedata
+from collections import Counter
 
 _HYPHENS = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212"), "-")
 _SPACES = re.compile(r"\s+")
@@ -41,28 +43,85 @@ def slug(name: str) -> str:
 def suggest(name: str, candidates, n: int = 3) -> list[str]:
     """The closest display names to ``name`` among ``candidates`` (display names)."""
     cands = list(dict.fromkeys(candidates))
-    keyed = {normalize(c): c for c in cands}
-    import difflib
+    return NameIndex(cands).suggest(name, n) if cands else []
 
-    key = normalize(name)
-    scored = []
-    # the name is the second sequence, whose index difflib builds once (not once per candidate);
-    # a candidate is scored in full only when the scores that bound the ratio allow 0.6
-    sm = difflib.SequenceMatcher(None)
-    sm.set_seq2(key)
-    for k in keyed:
-        sm.set_seq1(k)
-        if sm.real_quick_ratio() >= 0.6 and sm.quick_ratio() >= 0.6:
-            r = difflib.SequenceMatcher(None, key, k).ratio()  # the ratio as it always was
-            if r >= 0.6:
-                scored.append((r, k))
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    best = scored[0][0] if scored else 0
-    out = [keyed[k] for r, k in scored if r >= best - 0.08][:n]
-    if not out:
+
+class NameIndex:
+    """Candidate names prepared once for many suggestions (a catalog section keeps one).
+
+    A candidate is scored with difflib's ratio only when the number of characters it shares
+    with the name (difflib's ``quick_ratio``, an upper bound of the ratio) allows 0.6. Those
+    shared counts are found for all candidates at once: for every character and count, the
+    candidates' counts of that character (capped at that count) are packed into one integer,
+    one field per candidate, so a name costs one addition per distinct character rather than
+    a comparison with every candidate. Results are the ones a full comparison gives.
+    """
+
+    __slots__ = ("keyed", "keys", "lens", "_table", "_width", "_code", "_matchers")
+
+    def __init__(self, candidates) -> None:
+        cands = list(dict.fromkeys(candidates))
+        self.keyed = {normalize(c): c for c in cands}
+        self.keys = list(self.keyed)
+        self.lens = [len(k) for k in self.keys]
+        self._matchers: dict[str, object] = {}  # a candidate's difflib matcher (its index built once)
+        longest = max(self.lens, default=0)
+        # a field holds a count of shared characters, at most the candidate's length
+        self._width, self._code = (1, "B") if longest < 1 << 8 else (2, "H") if longest < 1 << 16 else (4, "I")
+        self._table = None  # built on first use (a few candidates are compared directly)
+
+    def _build(self) -> dict[str, list[int]]:
+        bits = 8 * self._width
+        counts: dict[str, list[tuple[int, int]]] = {}
+        for i, k in enumerate(self.keys):
+            for ch, c in Counter(k).items():
+                counts.setdefault(ch, []).append((i, c))
+        # _table[ch][m - 1]: the fields min(m, count of ch in the candidate), m up to the most
+        # any candidate has
+        table: dict[str, list[int]] = {}
+        for ch, held in counts.items():
+            table[ch] = [sum(min(m, c) << (bits * i) for i, c in held)
+                        for m in range(1, max(c for _, c in held) + 1)]
+        self._table = table
+        return table
+
+    def _shared(self, key: str) -> list[int]:
+        """How many characters ``key`` shares with each candidate (as a multiset)."""
+        total = 0
+        table = self._table if self._table is not None else self._build()
+        for ch, c in Counter(key).items():
+            row = table.get(ch)
+            if row is not None:
+                total += row[min(c, len(row)) - 1]
+        raw = total.to_bytes(self._width * len(self.keys), sys.byteorder)
+        return list(memoryview(raw).cast(self._code))
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        import difflib
+
         key = normalize(name)
-        out = [c for k, c in keyed.items() if key and (key in k or k in key)][:n]
-    return out
+        la = len(key)
+        scored = []
+        # a few candidates are scored directly (the bound would cost more than it saves)
+        shared = self._shared(key) if len(self.keys) > 4 else [la] * len(self.keys)
+        for k, lb, m in zip(self.keys, self.lens, shared):
+            # difflib's quick_ratio, computed as difflib does; it bounds the ratio
+            total = la + lb
+            if (2.0 * m / total if total else 1.0) >= 0.6:
+                sm = self._matchers.get(k)
+                if sm is None:
+                    sm = self._matchers[k] = difflib.SequenceMatcher(None, "", k)
+                sm.set_seq1(key)
+                r = sm.ratio()  # SequenceMatcher(None, key, k).ratio(), as it always was
+                if r >= 0.6:
+                    scored.append((r, k))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        best = scored[0][0] if scored else 0
+        keyed = self.keyed
+        out = [keyed[k] for r, k in scored if r >= best - 0.08][:n]
+        if not out:
+            out = [c for k, c in keyed.items() if key and (key in k or k in key)][:n]
+        return out
 
 
 def did_you_mean(name: str, candidates, n: int = 3) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 
 from builder import SYSTEMS, __version__
 from builder.errors import CatalogError, Diagnostic, option
-from builder.names import did_you_mean, loose, normalize, suggest
+from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import is_file
 
 PACK_META = ("system", "name", "pack", "version", "author", "url", "licence", "license", "example",
@@ -114,11 +114,16 @@ class Catalog:
         return None, None
 
     def suggest(self, section: str, name: str, n: int = 3) -> list[str]:
-        cands = []
-        for e in self.records(section):
-            cands.append(e["name"])
-            cands.extend(e.get("aliases") or [])
-        hits = suggest(name, cands, n)
+        # the section's names are prepared once (a long list may hold very many unknown names)
+        indexes = self.__dict__.setdefault("_name_index", {})
+        index = indexes.get(section)
+        if index is None:
+            cands = []
+            for e in self.records(section):
+                cands.append(e["name"])
+                cands.extend(e.get("aliases") or [])
+            index = indexes[section] = NameIndex(cands)
+        hits = index.suggest(name, n)
         # show display names, not aliases
         out = []
         for h in hits:
@@ -182,6 +187,7 @@ class Catalog:
         state = dict(self.__dict__)
         state["_positions"] = None
         state.pop("_did_you_mean", None)  # remembered suggestions are not cached on disk
+        state.pop("_name_index", None)
         if state["_model_blob"] is None:
             state["_model_blob"] = pickle.dumps(self._model, protocol=pickle.HIGHEST_PROTOCOL)
         state["_model"] = None
