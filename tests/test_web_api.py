@@ -778,6 +778,11 @@ def test_the_new_list_form_starts_with_the_most_used_game_then_the_last_chosen(c
     assert 'placeholder="e.g. Buke vanguard"' in html
     # the battle size of the rulebook's sample armies, which its catalog alone can fill legally
     assert 'name="points" type="number" value="200"' in html
+    # the clan is the player's choice: no clan is picked for them, and the form asks for one
+    clan = re.search(r'<select name="clan"[^>]*>(.*?)</select>', html, re.S)
+    assert "required" in clan.group(0).split(">")[0]
+    assert re.match(r'<option value="" disabled selected>choose a clan</option>', clan.group(1))
+    assert clan.group(1).count(" selected") == 1
     # a workspace of card decks starts with their game
     for f in ws.glob("kensei-*.yaml"):
         f.unlink()

@@ -239,7 +239,8 @@ class GameSystem:
 
     def new_fields(self, catalog) -> list[dict]:
         """The fields a builder's new-list form asks for (``new_options``): ``key``, ``label``,
-        ``value`` (the default) and ``choices`` (value, label) or a ``type`` with ``min``/``max``."""
+        ``value`` (the default) and ``choices`` (value, label), with a ``prompt`` when the user must
+        choose (no default), or a ``type`` with ``min``/``max``."""
         return []
 
     def set_part(self, data, catalog, where: tuple, field: str, value) -> list[str]:

@@ -72,7 +72,8 @@ class Kensei(GameSystem):
              "choices": [("", "(the list's hero)")] + leaders}]
 
     def new_fields(self, catalog):
-        return [{"key": "clan", "label": "Clan", "value": "", "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
+        return [{"key": "clan", "label": "Clan", "value": "", "prompt": "choose a clan",
+                 "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
                 {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
                 {"key": "commander", "label": "Commander", "value": "hatamoto",
                  "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
