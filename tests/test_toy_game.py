@@ -128,3 +128,15 @@ def test_prints_its_player_aid(toy, tmp_path, cli):
     assert r.code == 0, r.stderr
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(tmp_path / "aid.pdf").pages).split())
     assert "Toy duel — player aid" in text and "Exactly four cards" in text and "Golden Dragon 5" in text
+
+
+def test_the_new_list_form_titles_each_game_as_the_game_does(toy):
+    """The web builder's new-list form asks each game for its title (no table of titles of
+    its own): the registered game is offered with the title it gives."""
+    pytest.importorskip("fastapi")
+    from builder.web.app import _systems_meta
+
+    titles = {m["id"]: m["title"] for m in _systems_meta()}
+    assert titles == {gs.id: gs.title for gs in builder.list_systems()}
+    assert titles["toygame"] == toy.title != ""
+    assert titles["kensei"] == "Kensei (miniature wargame, 2nd edition)"

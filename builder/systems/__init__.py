@@ -24,14 +24,6 @@ BUILT_IN_IDS = ("senshiai", "kensei", "herocard", "senji", "satsuma")
 """The built-in games, in the order daimyo lists them (a share code numbers them in this order)."""
 SYSTEMS = BUILT_IN_IDS
 
-TITLES = {
-    "senshiai": "Senshiai (card game, Basic Collection)",
-    "kensei": "Kensei (miniature wargame, 2nd edition)",
-    "herocard": "HeroCard: Rise of the Shogun (card duel)",
-    "senji": "Senji (board game, 3-6 players)",
-    "satsuma": "Satsuma Rebellion (2-player card game)",
-}
-
 _BUILT_IN = {s: f"builder.systems.{s}" for s in SYSTEMS}
 _LOADED: dict = {}
 
