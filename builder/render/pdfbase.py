@@ -45,6 +45,7 @@ import contextvars
 import functools
 import io
 import sys
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -134,14 +135,26 @@ def _numbered_canvas_class():
             self._number_at = None     # (x, y, size) in points, set by draw_footer
 
         def showPage(self):
-            self._held_pages.append(dict(self.__dict__))
+            # a page held back is its drawing operators as one compressed string (a long
+            # document holds thousands of pages, each thousands of small strings otherwise)
+            state = dict(self.__dict__)
+            del state["_held_pages"]
+            code = self._code
+            state["_code"] = zlib.compress("\n".join(code).encode("utf-8", "surrogatepass"), 1) if code else None
+            self._held_pages.append(state)
             self._startPage()
             self._number_at = None
 
         def save(self):
-            total = len(self._held_pages)
-            for n, state in enumerate(self._held_pages, 1):
+            held, self._held_pages = self._held_pages, []
+            total = len(held)
+            held.reverse()
+            for n in range(1, total + 1):
+                state = held.pop()  # the held copy goes as the page is written
+                code = state["_code"]
+                state["_code"] = [zlib.decompress(code).decode("utf-8", "surrogatepass")] if code else []
                 self.__dict__.update(state)
+                del state
                 if self._number_at:
                     x, y, size = self._number_at
                     self.saveState()
