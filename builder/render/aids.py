@@ -791,7 +791,10 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     from builder.render import pdfbase
 
     paper = paper_mm(spec.paper)
-    story = join_headings(glue_source_notes([f for f in story if f is not None]))   # a source line left out is None
+    given, story = story, join_headings(glue_source_notes([f for f in story if f is not None]))  # a source line left out is None
+    # laying out consumes the story: the caller's list lets go of each flowable once it is on a
+    # page (a long table or a long finding is not kept whole, with its layout, to the end)
+    given.clear()
     from builder.render import fonts
 
     for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):

@@ -163,10 +163,37 @@ def _numbered_canvas_class():
                     self.drawRightString(x, y, page_label(n, total))
                     self.restoreState()
                 Canvas.showPage(self)
+                _compress_now(self._doc.Pages.pages[-1])
             Canvas.save(self)
 
     _NUMBERED = NumberedCanvas
     return _NUMBERED
+
+
+class _Flated:
+    """A page stream compressed already (as reportlab's FlateDecode filter would at the end)."""
+
+    pdfname = "FlateDecode"
+
+    def encode(self, data):
+        return data
+
+
+def _compress_now(page) -> None:
+    """Compress a written page's stream now rather than when the document is saved (the same
+    bytes: reportlab compresses each page stream with ``zlib.compress`` of its UTF-8 text), so
+    a long document does not hold every page's text until the end."""
+    from reportlab import rl_config
+    from reportlab.pdfbase.pdfdoc import PDFStream
+
+    stream = getattr(page, "stream", None)
+    if not (getattr(page, "compression", 0) and isinstance(stream, str) and stream
+            and not rl_config.useA85 and not page.Contents and not page.Override_default_compilation):
+        return
+    contents = PDFStream(content=zlib.compress(stream.encode("utf8")), filters=[_Flated()])
+    contents.__Comment__ = "page stream"
+    page.Contents = contents
+    page.stream = None
 
 
 def page_label(n: int, total: int | None = None) -> str:
