@@ -30,6 +30,15 @@ MAX_TEXT_LINES = 10_000
 MIN_PAPER_MM = 50.0
 MAX_PAPER_MM = 2000.0
 
+# Downloads of pack registries (``daimyo pack search|install|update``): an index or a pack
+# file of at most this many bytes (the size of a pack file), each network read given up
+# after this many seconds of silence and a whole download after the second figure, and at
+# most this many redirects followed (a loop is refused at once).
+MAX_DOWNLOAD_BYTES = MAX_FILE_BYTES
+DOWNLOAD_TIMEOUT_SECONDS = 20.0
+DOWNLOAD_TOTAL_SECONDS = 120.0
+MAX_REDIRECTS = 5
+
 # Pixels of one image printed on a card (a 300 dpi A3 poster has 17.4 million).
 MAX_IMAGE_PIXELS = 50_000_000
 

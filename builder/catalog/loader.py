@@ -28,8 +28,8 @@ from builder.errors import CatalogError, Diagnostic, option
 from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import is_file
 
-PACK_META = ("system", "name", "pack", "version", "author", "url", "licence", "license", "example",
-             "description")  # builder.packs.identity.META_KEYS
+PACK_META = ("system", "name", "pack", "version", "author", "authors", "url", "licence", "license", "example",
+             "description", "needs", "daimyo")  # builder.packs.identity.META_KEYS
 CACHE_FORMAT = 5
 
 

@@ -1,4 +1,4 @@
-"""CLI commands: daimyo pack new|check|list|install|import|export."""
+"""CLI commands: daimyo pack new|check|list|install|index|search|update|remove|import|export."""
 
 from __future__ import annotations
 
@@ -74,6 +74,7 @@ def register(app) -> None:
     def pack_list(
         system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this system"),
         format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        outdated: bool = typer.Option(False, "--outdated", help="only installed packs a registry has a newer version of"),
     ):
         """The packs found by name, where, and which one wins when names clash (search order)."""
         import json
@@ -83,8 +84,23 @@ def register(app) -> None:
 
         try:
             s = _system(system) if system else None
+            if outdated:
+                from builder.packs.installer import outdated as find_outdated
+
+                ups = [u for u in find_outdated() if s is None or u.game == s]
         except DaimyoError as exc:
             fail(exc)
+        if outdated:
+            if format == "json":
+                echo(json.dumps([{"name": u.name, "game": u.game, "version": u.current, "latest": u.entry.version,
+                                  "registry": u.entry.registry} for u in ups], indent=2, ensure_ascii=False))
+                return
+            for u in ups:
+                echo(f"{u.name} ({u.game}): {u.current or '(no version)'} in use, {u.entry.version} available "
+                     f"from {u.entry.registry}")
+            if not ups:
+                echo("every installed pack is up to date")
+            return
         items = list_packs(s)
         if format == "json":
             echo(json.dumps(packs_json(items), indent=2, ensure_ascii=False))
@@ -94,17 +110,132 @@ def register(app) -> None:
 
     @pack_app.command("install")
     def pack_install(
-        file: str = typer.Argument(..., help="a pack file"),
-        force: bool = typer.Option(False, "--force", help="replace an installed pack of the same name with other content"),
+        ref: str = typer.Argument(..., help="NAME or NAME@VERSION from the registries, an http(s)/file address, or a pack file"),
+        system: Optional[str] = typer.Option(None, "--system", "-s", help="the game, when packs of several games share the name"),
+        force: bool = typer.Option(False, "--force", help="replace a pack made or copied by hand that has the same name"),
     ):
-        """Copy a pack into your packs folder, so that lists and --pack can name it without a path."""
-        from builder.packs.manage import install_pack
+        """Install a pack into your packs folder (verified against the registry's SHA-256; earlier
+        versions are kept), so that lists and --pack can name it."""
+        from builder.cli import _system
+        from builder.packs.installer import install
 
         try:
-            target, what = install_pack(file, force=force)
+            lines = install(ref, _system(system) if system else None, force=force)
         except DaimyoError as exc:
             fail(exc)
-        echo(f"{file}: {what}: {target}")
+        for line in lines:
+            echo(line)
+
+    @pack_app.command("index")
+    def pack_index(
+        folder: str = typer.Argument(..., help="the registry's folder of packs"),
+        out: Optional[str] = typer.Option(None, "--output", "-o", help="the index to write [default: FOLDER/index.json]"),
+        base_url: Optional[str] = typer.Option(None, "--base-url", help="absolute address of the folder, for the packs' urls [default: relative urls]"),
+    ):
+        """Check every pack in a registry folder and write its index.json (for the registry's CI)."""
+        from pathlib import Path
+
+        from builder.packs.registry import INDEX_NAME, build_index, dump_index
+        from builder.yamlio import atomic_write
+
+        try:
+            index, lines = build_index(folder, base_url)
+            target = out or str(Path(folder) / INDEX_NAME)
+            atomic_write(target, dump_index(index), force=True)
+        except DaimyoError as exc:
+            fail(exc)
+        for line in lines:
+            echo(line)
+        echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")
+
+    @pack_app.command("search")
+    def pack_search(
+        text: Optional[str] = typer.Argument(None, help="words of the name, description or authors [default: every pack]"),
+        system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this game"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+    ):
+        """Search the registries (DAIMYO_REGISTRY or the config file): the newest version of each pack."""
+        import json
+
+        from builder.cli import _system
+        from builder.packs import store
+        from builder.packs.registry import all_entries, search
+
+        try:
+            s = _system(system) if system else None
+            found = search(all_entries(), text, s)
+        except DaimyoError as exc:
+            fail(exc)
+        if format == "json":
+            echo(json.dumps([e.to_json() for e in found], indent=2, ensure_ascii=False))
+            return
+        if not found:
+            echo("no packs found" + (f" matching '{text}'" if text else ""))
+            raise typer.Exit(1)
+        for e in found:
+            current, _ = store.in_use(e.name)
+            state = ""
+            if current is not None:
+                state = "  [installed]" if current.version == e.version else f"  [installed: {current.version}]"
+            needs = f"  needs daimyo {e.daimyo}" if not e.compatible else ""
+            echo(f"{e.name} {e.version} ({e.game}){state}{needs}")
+            if e.description:
+                echo(f"    {e.description}")
+            meta = ", ".join(x for x in [", ".join(e.authors), e.licence or ""] if x)
+            if meta:
+                echo(f"    {meta}")
+
+    @pack_app.command("update")
+    def pack_update(
+        name: Optional[str] = typer.Argument(None, help="one installed pack [default: every one]"),
+        yes: bool = typer.Option(False, "--yes", "-y", help="replace without asking"),
+        lists: list[str] = typer.Option([], "--lists", help="lists or folders to report on [default: the current folder]"),
+    ):
+        """Install the newest version of installed packs, after showing what changes for your lists.
+        Exit 0 when done or nothing is outdated, 1 when updates were declined."""
+        import sys
+
+        from builder.packs.installer import _put, describe, download, outdated
+
+        try:
+            ups = outdated(name)
+            if not ups:
+                echo("every installed pack is up to date" if name is None else f"{name}: up to date")
+                return
+            readies = []
+            for u in ups:
+                ready = download(u.entry)
+                readies.append(ready)
+                for line in describe(u, ready, list(lists) or ["."]):
+                    echo(line)
+            if not yes:
+                if not sys.stdin.isatty():
+                    echo(f"nothing replaced: pass --yes to install {'these updates' if len(ups) > 1 else 'this update'}",
+                         err=True)
+                    raise typer.Exit(1)
+                if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
+                    echo("nothing replaced")
+                    raise typer.Exit(1)
+            for line in _put(readies, force=False):
+                echo(line)
+        except DaimyoError as exc:
+            fail(exc)
+
+    @pack_app.command("remove")
+    def pack_remove(
+        name: str = typer.Argument(..., help="NAME, or NAME@VERSION for one kept version"),
+    ):
+        """Remove an installed pack (every version of it, or one) from your packs folder."""
+        from builder.packs import store
+        from builder.packs.registry import split_ref
+
+        try:
+            n, v = split_ref(name)
+            lines = store.remove(n, v)
+        except DaimyoError as exc:
+            fail(exc)
+        for line in lines:
+            echo(line)
 
     @pack_app.command("import")
     def pack_import(

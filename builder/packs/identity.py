@@ -14,6 +14,9 @@ url        no       where it is published
 licence    no       the terms it is shared under (``license`` is read too)
 description no      one line about it
 example    no       true when the data is example data, not rulebook data
+authors    no       several authors, a list of text (``author`` is one)
+needs      no       the packs it needs, by name (``NAME`` or ``NAME@VERSION``)
+daimyo     no       the lowest daimyo version it needs, e.g. ``"0.2"``
 ========== ======== ==========================================================
 
 The hash is SHA-256 over the pack's data (not its text): key order, comments, quoting and
@@ -30,9 +33,10 @@ from pathlib import Path
 
 from builder.errors import Diagnostic
 
-META_KEYS = ("system", "name", "pack", "version", "author", "url", "licence", "license",
-             "description", "example")
-TEXT_META = ("name", "pack", "version", "author", "url", "licence", "license", "description")
+META_KEYS = ("system", "name", "pack", "version", "author", "authors", "url", "licence", "license",
+             "description", "example", "needs", "daimyo")
+TEXT_META = ("name", "pack", "version", "author", "url", "licence", "license", "description", "daimyo")
+LIST_META = ("authors", "needs")
 
 
 def content_hash(data) -> str:
@@ -63,7 +67,12 @@ def meta_diagnostics(data: dict, pos) -> list[Diagnostic]:
         if k in data and data[k] is not None and (isinstance(data[k], bool)
                                                   or not isinstance(data[k], (str, int, float))):
             out.append(pos.diag((k,), f"'{k}' must be text, not {type(data[k]).__name__}", code="pack.type",
-                                hint=f"e.g. {k}: \"1.0\"" if k == "version" else None))
+                                hint=f"e.g. {k}: \"1.0\"" if k in ("version", "daimyo") else None))
+    for k in LIST_META:
+        v = data.get(k)
+        if v is not None and (not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v)):
+            out.append(pos.diag((k,), f"'{k}' must be a list of names", code="pack.type",
+                                hint=f"e.g. {k}: [" + ("Other pack" if k == "needs" else "A. Author") + "]"))
     return out
 
 

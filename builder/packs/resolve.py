@@ -201,7 +201,8 @@ def _folder_index(folder: Path) -> list[tuple[Path, str]]:
     if hit is not None and hit[0] == stamp and now - hit[1] < _FOLDER_TTL:
         return hit[2]
     try:
-        files = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in PACK_SUFFIXES and p.is_file())
+        files = sorted(p for p in Path(folder).iterdir()
+                       if p.suffix.lower() in PACK_SUFFIXES and not p.name.startswith(".") and p.is_file())
     except (OSError, ValueError):
         files = []
     items = [(p, name_key(p.name)) for p in files]

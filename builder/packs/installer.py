@@ -1,0 +1,238 @@
+"""Installing packs from registries, addresses and files; updates and what they change.
+
+Nothing is written until every pack of an install (the pack and the packs it needs) is
+downloaded, matched with the index's SHA-256 and checked with its game's catalog; then each
+is stored and put in use atomically (``builder.packs.store``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from builder.errors import DaimyoError, Diagnostic, UsageError, option
+
+
+@dataclass
+class Ready:
+    """A pack downloaded (or read) and checked, not yet written."""
+
+    data: bytes
+    ident: object  # PackId
+    game: str
+    sha256: str
+    source: str
+    pack: dict  # its data
+
+
+def _is_address(ref: str) -> bool:
+    from urllib.parse import urlsplit
+
+    return len(urlsplit(ref).scheme) > 1 and "://" in ref
+
+
+def verify(data: bytes, entry) -> None:
+    """Refuse bytes whose SHA-256 is not the index's."""
+    from builder.packs.registry import sha256_hex
+
+    got = sha256_hex(data)
+    if got != entry.sha256:
+        raise DaimyoError(Diagnostic(entry.url, 0, 0, f"SHA-256 {got[:16]}... differs from the index's "
+                                     f"{entry.sha256[:16]}...; nothing installed", code="registry.hash",
+                                     hint="the file changed after the index was made, or was altered on the way: "
+                                     "tell the registry's maintainers"))
+
+
+def prepare(data: bytes, source: str, entry=None) -> Ready:
+    """Check downloaded bytes as a pack (and, from a registry, that it is the pack the index
+    names)."""
+    from builder.errors import CatalogError
+    from builder.packs.identity import PackId
+    from builder.packs.manage import check_pack
+    from builder.yamlio import parse_yaml
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DaimyoError(Diagnostic(source, 0, 0, "not UTF-8 text", code="pack.yaml")) from None
+    pack, pos = parse_yaml(text, source, "pack.yaml")
+    if not isinstance(pack, dict):
+        raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
+    report = check_pack(source, parsed=(pack, pos))
+    ident = PackId.of(pack, source)
+    if entry is not None:
+        from builder.packs.registry import name_key_of
+
+        if (name_key_of(ident.name), ident.version, report.system) != (name_key_of(entry.name), entry.version,
+                                                                         entry.game):
+            raise DaimyoError(Diagnostic(source, 0, 0, f"the file is pack '{ident.label()}' ({report.system}), the "
+                                         f"index says '{entry.label()}' ({entry.game}); nothing installed",
+                                         code="registry.mismatch", hint="tell the registry's maintainers"))
+    from builder.packs.registry import sha256_hex
+
+    return Ready(data, ident, report.system, sha256_hex(data), source, pack)
+
+
+def _needs_daimyo(ready: Ready) -> None:
+    from builder.packs.registry import daimyo_version, needs_newer_daimyo
+
+    need = ready.pack.get("daimyo")
+    if need is not None and needs_newer_daimyo(str(need)):
+        raise UsageError(f"pack '{ready.ident.label()}' needs daimyo {need} or newer; this is daimyo "
+                         f"{daimyo_version()}", "update daimyo, or install an older version of the pack")
+
+
+def download(entry) -> Ready:
+    from builder.packs.registry import fetch
+
+    if entry.size is not None:
+        from builder import limits
+
+        if entry.size > limits.MAX_DOWNLOAD_BYTES:
+            from builder.packs.registry import _too_big
+
+            raise _too_big(entry.url, entry.size, limits.MAX_DOWNLOAD_BYTES)
+    data = fetch(entry.url, "pack")
+    verify(data, entry)
+    return prepare(data, entry.url, entry)
+
+
+def _plan(entry, entries, planned: dict) -> None:
+    """``entry`` and the packs it needs that are not installed, in install order."""
+    from builder.packs.registry import choose, name_key_of, split_ref
+    from builder.packs.resolve import read_header, resolve_pack
+
+    key = (name_key_of(entry.name), entry.game)
+    if key in planned:
+        return
+    planned[key] = entry
+    for need in entry.needs:
+        name, version = split_ref(need)
+        have = resolve_pack(name, None, entry.game)
+        if have is not None and (version is None or read_header(have).version == version):
+            continue
+        _plan(choose(entries, name, version, entry.game), entries, planned)
+
+
+def install(ref: str, game: str | None = None, force: bool = False) -> list[str]:
+    """``daimyo pack install REF``: a registry name (``NAME`` or ``NAME@VERSION``), an address
+    or a file. Lines for people."""
+    from builder.packs import store
+    from builder.paths import is_file
+
+    if _is_address(ref):
+        from builder.packs.registry import fetch
+
+        ready = prepare(fetch(ref, "pack"), ref)
+        _needs_daimyo(ready)
+        return _put([ready], force)
+    if is_file(ref):
+        from builder.yamlio import read_bytes
+
+        ready = prepare(read_bytes(ref, "pack.yaml"), str(Path(ref).resolve()))
+        _needs_daimyo(ready)
+        return _put([ready], force)
+    from builder.packs.registry import all_entries, choose, split_ref
+
+    name, version = split_ref(ref)
+    if version is not None:  # kept here: brought back without the network
+        old = store.find(name, version)
+        if old is not None and (game is None or old.game == game):
+            with store.locked():
+                path = store.activate(old)
+            return [f"{old.label()}: in use again (kept from {old.source}): {path}"]
+    entries = all_entries()
+    entry = choose(entries, name, version, game)
+    current, _path = store.in_use(entry.name)
+    if current is not None and entry.content and current.hash == entry.content:
+        return [f"{entry.label()}: already installed and in use: {_path}"]
+    planned: dict = {}
+    _plan(entry, entries, planned)
+    readies = [download(e) for e in reversed(list(planned.values()))]  # needed packs first
+    return _put(readies, force)
+
+
+def _put(readies: list[Ready], force: bool) -> list[str]:
+    """Store and put in use checked packs; a file in use that is no stored version (a pack made
+    or copied by hand) is replaced only with ``force``."""
+    from builder.packs import store
+    from builder.packs.identity import pack_id
+
+    out = []
+    with store.locked():
+        for r in readies:
+            current, path = store.in_use(r.ident.name)
+            if path.is_file() and current is None and not force:
+                try:
+                    same = pack_id(path).hash == r.ident.hash
+                except DaimyoError:
+                    same = False
+                if not same:
+                    raise UsageError(f"{path} holds pack '{r.ident.name}' that was not installed from a registry "
+                                     "or a file (made or copied by hand)", f"pass {option('force')} to replace it")
+        for r in readies:
+            current, path = store.in_use(r.ident.name)
+            rec = store.store(r.data, r.ident, r.game, r.sha256, r.source)
+            if current is not None and current.hash == rec.hash and path.is_file():
+                out.append(f"{rec.label()}: already installed and in use: {path}")
+                continue
+            target = store.activate(rec)
+            was = f" (was {current.label()}, kept)" if current is not None else ""
+            out.append(f"{rec.label()} ({r.game}): installed from {r.source}{was}: {target}")
+    return out
+
+
+# -- updates ------------------------------------------------------------------------------------
+
+@dataclass
+class Update:
+    name: str
+    game: str
+    current: str | None  # version in use
+    path: Path
+    entry: object  # the newer registry Entry
+    data: dict  # the data in use
+
+
+def outdated(name: str | None = None) -> list[Update]:
+    """The installed packs (all, or ``name``) for which a registry has a newer version this
+    daimyo can use."""
+    from builder.packs import store
+    from builder.packs.identity import read_pack
+    from builder.packs.registry import all_entries, name_key_of, newest, version_key
+
+    entries = all_entries()
+    out = []
+    seen = False
+    for rec, path, ident in store.installed_in_use():
+        if name is not None and name_key_of(ident.name) != name_key_of(name):
+            continue
+        seen = True
+        e = newest(entries, ident.name, ident.system)
+        if e is None or version_key(e.version) <= version_key(ident.version):
+            continue
+        try:
+            data = read_pack(path)[0]
+        except DaimyoError:
+            continue
+        out.append(Update(ident.name, ident.system or e.game, ident.version, path, e, data))
+    if name is not None and not seen:
+        raise UsageError(f"pack '{name}' is not installed in {store.folder()}", "'daimyo pack list' shows the packs")
+    return out
+
+
+def describe(update: Update, ready: Ready, list_paths: list[str]) -> list[str]:
+    """What replacing the version in use with ``ready`` changes: for the pack, then for each list
+    among ``list_paths`` that uses it."""
+    from builder.packs.changes import for_list, lists_using, pack_changes, summary
+    from builder.paths import display_path
+
+    changes = pack_changes(update.data, ready.pack)
+    lines = [f"{update.name}: {update.current or '(no version)'} -> {update.entry.version} ({update.game}): "
+             f"{summary(changes)}"]
+    lines += [f"  {c.text()}" for c in changes]
+    for f, data in lists_using(update.path, list_paths):
+        mine = for_list(changes, data)
+        what = "; ".join(c.text() for c in mine) if mine else "none of its entries change"
+        lines.append(f"  list {display_path(f)}: {what}")
+    return lines

@@ -1,0 +1,527 @@
+"""Pack registries: a static ``index.json`` of packs, where to find registries, and downloads.
+
+A registry is a folder of pack files with an ``index.json`` beside them (written by
+``daimyo pack index FOLDER``), served from any static host (a git repository's raw files, a
+web page) or read from a local folder::
+
+    {"daimyo_registry": 1,
+     "packs": [{"name": "Club cards", "game": "senshiai", "version": "2",
+                "description": "...", "authors": ["..."], "licence": "CC-BY-4.0",
+                "sha256": "<64 hex digits of the file's bytes>", "size": 1234,
+                "content": "sha256:<64 hex digits of the pack's data>",
+                "url": "club-cards-2.yaml", "needs": ["Other pack"], "daimyo": "0.1"}]}
+
+``url`` is relative to the index (or absolute); ``content`` is the pack's content hash, the
+one lists record (``checked_with``). The registries used come from ``DAIMYO_REGISTRY`` (index
+URLs or folders separated by spaces) or else ``registries = [...]`` in the user's config file
+(``config.toml`` in the config folder). Every download is size-limited, time-limited, follows
+few redirects and reads ``http``, ``https`` and ``file`` addresses only
+(``builder.limits``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from builder import limits
+from builder.errors import DaimyoError, Diagnostic, UsageError
+
+INDEX_KEY = "daimyo_registry"
+INDEX_FORMAT = 1
+INDEX_NAME = "index.json"
+SCHEMES = ("http", "https", "file")
+CONFIG_NAME = "config.toml"
+
+
+# -- versions ---------------------------------------------------------------------------------
+
+def version_key(text: str | None) -> tuple:
+    """A sort key for versions written as text: numbers compare as numbers (``1.10`` after
+    ``1.9``), other text as text; a missing version sorts first."""
+    if text is None:
+        return ()
+    parts = []
+    for bit in re.findall(r"\d+|[^\d.\-_+ ]+", str(text).strip().lower()):
+        parts.append((1, int(bit), "") if bit.isdigit() else (0, 0, bit))
+    return tuple(parts)
+
+
+def daimyo_version() -> str:
+    from builder import __version__
+
+    return __version__
+
+
+def needs_newer_daimyo(minimum: str | None) -> bool:
+    return minimum is not None and version_key(minimum) > version_key(daimyo_version())
+
+
+# -- the index --------------------------------------------------------------------------------
+
+@dataclass
+class Entry:
+    """One pack version in a registry's index."""
+
+    name: str
+    game: str
+    version: str
+    sha256: str
+    url: str  # absolute (resolved against the index's address)
+    registry: str = ""
+    size: int | None = None
+    content: str | None = None
+    description: str | None = None
+    authors: list = field(default_factory=list)
+    licence: str | None = None
+    needs: list = field(default_factory=list)
+    daimyo: str | None = None
+
+    def label(self) -> str:
+        return f"{self.name} {self.version}"
+
+    @property
+    def compatible(self) -> bool:
+        return not needs_newer_daimyo(self.daimyo)
+
+    def to_json(self) -> dict:
+        d = {"name": self.name, "game": self.game, "version": self.version, "sha256": self.sha256,
+             "url": self.url, "registry": self.registry}
+        for k in ("size", "content", "description", "licence", "daimyo"):
+            if getattr(self, k) is not None:
+                d[k] = getattr(self, k)
+        if self.authors:
+            d["authors"] = list(self.authors)
+        if self.needs:
+            d["needs"] = list(self.needs)
+        return d
+
+
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def parse_index(text: str, where: str) -> list[Entry]:
+    """The entries of an index's text; DaimyoError naming the line of the first problem."""
+    from builder import SYSTEMS
+    from builder.yamlio import parse_yaml
+
+    if text.lstrip().startswith("{") is False:
+        raise DaimyoError(Diagnostic(where, 1, 1, "not a registry index (a JSON object was expected)",
+                                     code="registry.index", hint="'daimyo pack index FOLDER' writes one"))
+    data, pos = parse_yaml(text, where, "registry.index")
+    if not isinstance(data, dict) or INDEX_KEY not in data:
+        raise DaimyoError(Diagnostic(where, 1, 1, f"not a registry index (no '{INDEX_KEY}' key)",
+                                     code="registry.index", hint="'daimyo pack index FOLDER' writes one"))
+    if data[INDEX_KEY] != INDEX_FORMAT:
+        raise DaimyoError(pos.diag((INDEX_KEY,), f"registry index format {data[INDEX_KEY]!r} is not known here "
+                                   f"(this daimyo reads format {INDEX_FORMAT})", code="registry.index",
+                                   hint="update daimyo"))
+    packs = data.get("packs")
+    if not isinstance(packs, list):
+        raise DaimyoError(pos.diag(("packs",) if "packs" in data else (), "'packs' must be a list of packs",
+                                   code="registry.index"))
+    out = []
+    for i, p in enumerate(packs):
+        def bad(key, message, hint=None):
+            at = ("packs", i, key) if isinstance(p, dict) and key in p else ("packs", i)
+            return DaimyoError(pos.diag(at, message, code="registry.index", hint=hint))
+
+        if not isinstance(p, dict):
+            raise bad(None, "each pack of the index must be an object")
+        for key in ("name", "game", "version", "sha256", "url"):
+            if not isinstance(p.get(key), str) or not p[key].strip():
+                raise bad(key, f"'{key}' must be text" if key in p else f"pack has no '{key}'",
+                          "'daimyo pack index FOLDER' writes a valid index")
+        if p["game"] not in SYSTEMS:
+            raise bad("game", f"unknown game '{p['game']}'", "one of " + ", ".join(SYSTEMS))
+        if not _HEX64.match(p["sha256"].lower()):
+            raise bad("sha256", "'sha256' must be 64 hexadecimal digits")
+        for key in ("needs", "authors"):
+            if key in p and (not isinstance(p[key], list) or not all(isinstance(x, str) for x in p[key])):
+                raise bad(key, f"'{key}' must be a list of text")
+        for key in ("description", "licence", "daimyo", "content"):
+            if key in p and p[key] is not None and not isinstance(p[key], str):
+                raise bad(key, f"'{key}' must be text")
+        size = p.get("size")
+        if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+            raise bad("size", "'size' must be a whole number of bytes")
+        try:
+            url = absolute_url(p["url"], where)
+        except DaimyoError as exc:
+            raise bad("url", exc.diagnostics[0].message, exc.diagnostics[0].hint) from None
+        out.append(Entry(name=p["name"].strip(), game=p["game"], version=p["version"].strip(),
+                         sha256=p["sha256"].lower(), url=url, registry=where, size=size,
+                         content=p.get("content"), description=p.get("description"),
+                         authors=list(p.get("authors") or []), licence=p.get("licence"),
+                         needs=list(p.get("needs") or []), daimyo=p.get("daimyo")))
+    return out
+
+
+def absolute_url(url: str, base: str) -> str:
+    """``url`` (relative to the index at ``base``, or absolute) as an absolute address whose
+    scheme daimyo reads; UsageError for any other scheme."""
+    from urllib.parse import urljoin, urlsplit
+
+    full = urljoin(base, url)
+    scheme = urlsplit(full).scheme.lower()
+    if scheme not in SCHEMES:
+        raise UsageError(f"address '{url}' is not http, https or file", "registries are read over http(s) "
+                         "or from a folder")
+    return full
+
+
+# -- which registries -------------------------------------------------------------------------
+
+def registry_urls() -> list[str]:
+    """The index addresses to use: ``DAIMYO_REGISTRY`` (spaces between several) or the config
+    file's ``registries``; folders and paths become ``file:`` addresses."""
+    env = os.environ.get("DAIMYO_REGISTRY")
+    if env is not None:
+        return [to_index_url(x) for x in env.split() if x.strip()]
+    cfg = config_file()
+    if not cfg.is_file():
+        return []
+    import tomllib
+
+    try:
+        data = tomllib.loads(cfg.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        m = re.search(r"line (\d+), column (\d+)", str(exc))
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        raise DaimyoError(Diagnostic(str(cfg), line, col, f"config file unreadable: {exc}",
+                                     code="registry.config", hint="registries = [\"https://.../index.json\"]"))
+    regs = data.get("registries", [])
+    if isinstance(regs, str):
+        regs = [regs]
+    if not isinstance(regs, list) or not all(isinstance(x, str) for x in regs):
+        raise DaimyoError(Diagnostic(str(cfg), 0, 0, "'registries' must be a list of index addresses",
+                                     code="registry.config", hint="registries = [\"https://.../index.json\"]"))
+    return [to_index_url(x, cfg.parent) for x in regs]
+
+
+def config_file() -> Path:
+    from builder.packs.resolve import config_dir
+
+    return config_dir() / CONFIG_NAME
+
+
+def to_index_url(ref: str, base: Path | None = None) -> str:
+    """A registry as written (URL, folder or index file) as the address of its index."""
+    from urllib.parse import urlsplit
+
+    ref = ref.strip()
+    scheme = urlsplit(ref).scheme.lower()
+    if len(scheme) > 1:  # not a Windows drive letter
+        if scheme not in SCHEMES:
+            raise UsageError(f"registry '{ref}' is not an http, https or file address", "give the address of "
+                             "its index.json, or a folder")
+        return ref + INDEX_NAME if ref.endswith("/") else ref
+    p = Path(ref).expanduser()
+    if base is not None and not p.is_absolute():
+        p = base / p
+    p = p.resolve()
+    if p.is_dir():
+        p = p / INDEX_NAME
+    return p.as_uri()
+
+
+def no_registry_hint() -> str:
+    return (f"set DAIMYO_REGISTRY to a registry's index address or folder, or add registries = [...] to "
+            f"{config_file()}")
+
+
+# -- downloads --------------------------------------------------------------------------------
+
+def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
+    """The bytes at ``url`` (http, https or file), at most ``limit`` bytes, within the time
+    limits, following at most ``MAX_REDIRECTS`` redirects; DaimyoError (one line) otherwise."""
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+
+    limit = limits.MAX_DOWNLOAD_BYTES if limit is None else limit
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme not in SCHEMES:
+        raise _refuse(url, f"not an http, https or file address ({scheme or 'no scheme'})")
+    if scheme == "file":
+        path = url2pathname(parts.path)
+        try:
+            import stat
+
+            st = os.stat(path)
+            if not stat.S_ISREG(st.st_mode):
+                raise _refuse(url, "not a regular file")
+            if st.st_size > limit:
+                raise _too_big(url, st.st_size, limit)
+            with open(path, "rb") as fh:
+                data = fh.read(limit + 1)
+        except OSError as exc:
+            raise _refuse(url, f"cannot read it: {exc.strerror or exc}") from None
+        if len(data) > limit:
+            raise _too_big(url, None, limit)
+        return data
+    return _fetch_http(url, limit)
+
+
+def _refuse(url: str, message: str, hint: str | None = None) -> DaimyoError:
+    return DaimyoError(Diagnostic(url, 0, 0, message, code="registry.download", hint=hint))
+
+
+def _too_big(url: str, size: int | None, limit: int) -> DaimyoError:
+    got = f"{size:,} bytes" if size is not None else "more"
+    return _refuse(url, f"too large: {got}, more than the limit of {limit:,} bytes (MAX_DOWNLOAD_BYTES)",
+                   "a pack or an index is at most that size")
+
+
+def _fetch_http(url: str, limit: int) -> bytes:
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urlsplit
+
+    class Redirects(urllib.request.HTTPRedirectHandler):
+        max_redirections = limits.MAX_REDIRECTS
+        max_repeats = 1
+
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            if urlsplit(newurl).scheme.lower() not in ("http", "https"):
+                raise _refuse(url, f"redirected to '{newurl}', which is not http or https")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    host = (urlsplit(url).hostname or "").lower()
+    handlers = [Redirects()]
+    if host in ("127.0.0.1", "localhost", "::1"):
+        handlers.append(urllib.request.ProxyHandler({}))  # loopback never goes through a proxy
+    opener = urllib.request.build_opener(*handlers)
+    timeout = limits.DOWNLOAD_TIMEOUT_SECONDS
+    deadline = time.monotonic() + limits.DOWNLOAD_TOTAL_SECONDS
+    req = urllib.request.Request(url, headers={"User-Agent": f"daimyo/{daimyo_version()}"})
+    try:
+        with opener.open(req, timeout=timeout) as resp:
+            length = resp.headers.get("Content-Length")
+            if length is not None and length.isdigit() and int(length) > limit:
+                raise _too_big(url, int(length), limit)
+            chunks, got = [], 0
+            while True:
+                if time.monotonic() > deadline:
+                    raise _refuse(url, f"download took longer than {limits.DOWNLOAD_TOTAL_SECONDS:g} s "
+                                  "(DOWNLOAD_TOTAL_SECONDS)", "try again later")
+                chunk = resp.read(65536)
+                if not chunk:
+                    break
+                got += len(chunk)
+                if got > limit:
+                    raise _too_big(url, None, limit)
+                chunks.append(chunk)
+            return b"".join(chunks)
+    except DaimyoError:
+        raise
+    except urllib.error.HTTPError as exc:
+        if 300 <= exc.code < 400:
+            raise _refuse(url, f"too many redirects (more than {limits.MAX_REDIRECTS}) or a redirect loop",
+                          "the registry's address is wrong; ask its maintainers") from None
+        raise _refuse(url, f"the server answered {exc.code} {exc.reason}") from None
+    except (socket.timeout, TimeoutError):
+        raise _timeout(url) from None
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, (socket.timeout, TimeoutError)):
+            raise _timeout(url) from None
+        raise _refuse(url, f"cannot connect: {exc.reason}", "check the address and the network") from None
+    except (OSError, ValueError) as exc:
+        raise _refuse(url, f"download failed: {exc}") from None
+
+
+def _timeout(url: str) -> DaimyoError:
+    return _refuse(url, f"no answer for {limits.DOWNLOAD_TIMEOUT_SECONDS:g} s (DOWNLOAD_TIMEOUT_SECONDS)",
+                   "try again later")
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def load_index(url: str) -> list[Entry]:
+    data = fetch(url, "index")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DaimyoError(Diagnostic(url, 0, 0, "registry index is not UTF-8 text", code="registry.index"))
+    return parse_index(text, url)
+
+
+def all_entries(urls: list[str] | None = None) -> list[Entry]:
+    """Every entry of every configured registry (in registry order); UsageError when none is
+    configured."""
+    urls = registry_urls() if urls is None else urls
+    if not urls:
+        raise UsageError("no pack registry is configured", no_registry_hint())
+    out: list[Entry] = []
+    for u in urls:
+        out.extend(load_index(u))
+    return out
+
+
+def search(entries: list[Entry], text: str | None = None, game: str | None = None) -> list[Entry]:
+    """The newest version of each pack matching ``text`` (name, description, authors; any case)
+    and ``game``."""
+    from builder.names import loose
+
+    want = loose(text) if text else ""
+    newest: dict[tuple, Entry] = {}
+    for e in entries:
+        if game and e.game != game:
+            continue
+        hay = loose(" ".join([e.name, e.description or "", *e.authors]))
+        if want and want not in hay:
+            continue
+        key = (name_key_of(e.name), e.game)
+        if key not in newest or version_key(e.version) > version_key(newest[key].version):
+            newest[key] = e
+    return sorted(newest.values(), key=lambda e: (e.game, e.name.lower()))
+
+
+def name_key_of(name: str) -> str:
+    from builder.packs.resolve import name_key
+
+    return name_key(name)
+
+
+def split_ref(ref: str) -> tuple[str, str | None]:
+    """``NAME@VERSION`` -> (NAME, VERSION); ``NAME`` -> (NAME, None)."""
+    if "@" in ref:
+        name, _, version = ref.rpartition("@")
+        if name.strip() and version.strip():
+            return name.strip(), version.strip()
+    return ref.strip(), None
+
+
+def choose(entries: list[Entry], name: str, version: str | None = None, game: str | None = None) -> Entry:
+    """The entry ``name``/``version`` asks for: that version, or the newest this daimyo can
+    use. UsageError when there is none, naming what there is."""
+    key = name_key_of(name)
+    found = [e for e in entries if name_key_of(e.name) == key and (game is None or e.game == game)]
+    if not found:
+        from builder.names import did_you_mean
+
+        raise UsageError(f"no pack '{name}' in the registries", did_you_mean(name, sorted({e.name for e in entries}))
+                         or "'daimyo pack search' lists what they hold")
+    if version is not None:
+        exact = [e for e in found if e.version == version]
+        if not exact:
+            have = ", ".join(sorted({e.version for e in found}, key=version_key))
+            raise UsageError(f"pack '{found[0].name}' has no version {version} in the registries",
+                             f"versions: {have}")
+        e = exact[0]
+        if not e.compatible:
+            raise UsageError(f"pack '{e.name}' {e.version} needs daimyo {e.daimyo} or newer; this is daimyo "
+                             f"{daimyo_version()}", "update daimyo, or install an older version of the pack")
+        return e
+    usable = [e for e in found if e.compatible]
+    if not usable:
+        e = max(found, key=lambda x: version_key(x.version))
+        raise UsageError(f"pack '{e.name}': every version needs a newer daimyo (version {e.version} needs "
+                         f"{e.daimyo}); this is daimyo {daimyo_version()}", "update daimyo")
+    return max(usable, key=lambda x: version_key(x.version))
+
+
+def newest(entries: list[Entry], name: str, game: str | None) -> Entry | None:
+    """The newest version of ``name`` this daimyo can use, or None."""
+    key = name_key_of(name)
+    usable = [e for e in entries if name_key_of(e.name) == key and (game is None or e.game == game) and e.compatible]
+    return max(usable, key=lambda x: version_key(x.version)) if usable else None
+
+
+# -- making an index --------------------------------------------------------------------------
+
+INDEX_DEPTH = 3
+
+
+def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, list[str]]:
+    """The index of every pack in ``folder`` (and its subfolders, 3 deep): (index, lines for
+    people). Every pack is checked; CatalogError lists every problem and nothing is returned
+    then. Packs need ``version:``; one name and version appear once."""
+    from builder.errors import CatalogError
+    from builder.packs.identity import PackId
+    from builder.packs.manage import check_pack
+    from builder.packs.resolve import PACK_SUFFIXES
+    from builder.paths import display_path
+    from builder.yamlio import parse_yaml, read_bytes
+
+    root = Path(folder)
+    if not root.is_dir():
+        raise UsageError(f"{folder} is not a folder", "give the folder holding the registry's packs")
+    files = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        depth = len(Path(dirpath).relative_to(root).parts)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and depth < INDEX_DEPTH)
+        for f in sorted(filenames):
+            p = Path(dirpath) / f
+            if p.suffix.lower() in PACK_SUFFIXES and p.name != INDEX_NAME and not f.startswith("."):
+                files.append(p)
+    diags: list[Diagnostic] = []
+    entries, seen, lines = [], {}, []
+    for p in files:
+        shown = display_path(p)
+        try:
+            raw = read_bytes(p, "pack.yaml", shown)
+            text = raw.decode("utf-8")
+            data, pos = parse_yaml(text, shown, "pack.yaml")
+            if not isinstance(data, dict):
+                raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections",
+                                            code="pack.type"))
+            report = check_pack(shown, parsed=(data, pos))
+        except UnicodeDecodeError:
+            diags.append(Diagnostic(shown, 0, 0, "not UTF-8 text", code="pack.yaml", hint="save the file as UTF-8"))
+            continue
+        except DaimyoError as exc:
+            diags.extend(exc.diagnostics)
+            continue
+        ident = PackId.of(data, p)
+        if not ident.version:
+            diags.append(Diagnostic(shown, 1, 1, f"pack '{ident.name}' has no 'version:'", code="registry.version",
+                                    hint="add version: \"1\"; a registry offers versions"))
+            continue
+        key = (name_key_of(ident.name), report.system, ident.version)
+        if key in seen:
+            diags.append(pos.diag(("version",), f"pack '{ident.name}' version {ident.version} is also in {seen[key]}",
+                                  code="registry.duplicate", hint="give each file its own version"))
+            continue
+        seen[key] = shown
+        rel = p.relative_to(root).as_posix()
+        from urllib.parse import quote
+
+        url = quote(rel) if base_url is None else base_url.rstrip("/") + "/" + quote(rel)
+        authors = [str(x) for x in data.get("authors") or []] or ([ident.author] if ident.author else [])
+        e = {"name": ident.name, "game": report.system, "version": ident.version,
+             "description": ident.description, "authors": authors, "licence": ident.licence,
+             "sha256": sha256_hex(raw), "size": len(raw), "content": ident.hash, "url": url,
+             "needs": [str(x) for x in data.get("needs") or []], "daimyo": _text(data.get("daimyo"))}
+        entries.append({k: v for k, v in e.items() if v not in (None, [])})
+        lines.append(f"{shown}: {ident.name} {ident.version} ({report.system}) ok")
+    if diags:
+        raise CatalogError(diags)
+    names = {(name_key_of(e["name"]), e["game"]) for e in entries}
+    for e in entries:  # a pack it needs that the registry lacks is worth a warning, not a refusal
+        for need in e.get("needs", []):
+            n, _ = split_ref(need)
+            if not any(k == name_key_of(n) for k, _g in names):
+                lines.append(f"warning: {e['name']} {e['version']} needs pack '{need}', which this registry lacks")
+    entries.sort(key=lambda e: (e["game"], e["name"].lower(), version_key(e["version"])))
+    return {INDEX_KEY: INDEX_FORMAT, "packs": entries}, lines
+
+
+def _text(v):
+    return None if v is None else str(v)
+
+
+def dump_index(index: dict) -> str:
+    return json.dumps(index, indent=2, ensure_ascii=False) + "\n"
+
+
+__all__ = ["Entry", "parse_index", "registry_urls", "fetch", "load_index", "all_entries", "search", "choose",
+           "newest", "build_index", "dump_index", "split_ref", "version_key"]

@@ -1,0 +1,233 @@
+"""Installed packs: every version kept side by side, the one in use, where each came from.
+
+In the user packs folder (``builder.packs.resolve.install_dir``):
+
+* ``NAME.yaml`` is the version in use (what lists and ``--pack NAME`` find);
+* ``.versions/NAME/VERSION-HASH.yaml`` keeps every version installed, so that
+  ``daimyo pack install NAME@VERSION`` brings an earlier one back without the network and
+  ``daimyo check`` can say what a newer version changes for a list;
+* ``.installed.json`` records each stored version: name, game, version, content hash, the
+  SHA-256 of its bytes, its source (registry file address, URL or file) and when.
+
+Every file is written atomically, the stored version and its record before the file in use is
+replaced, and under a lock on the folder: a process killed at any moment leaves the version in
+use either the old one or the new one, whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from builder.errors import DaimyoError, Diagnostic
+
+VERSIONS = ".versions"
+RECORDS = ".installed.json"
+
+
+@dataclass
+class Installed:
+    name: str
+    game: str
+    version: str | None
+    hash: str  # the content hash (sha256:...), as lists record it
+    sha256: str  # of the file's bytes
+    source: str
+    file: str  # the stored copy, relative to the packs folder
+    installed: str = ""
+
+    def label(self) -> str:
+        return self.name + (f" {self.version}" if self.version else "")
+
+
+def folder() -> Path:
+    from builder.packs.resolve import install_dir
+
+    return install_dir()
+
+
+def file_name(name: str) -> str:
+    from builder.packs.manage import _file_name
+
+    return _file_name(name)
+
+
+def active_path(name: str) -> Path:
+    return folder() / f"{file_name(name)}.yaml"
+
+
+def records() -> list[Installed]:
+    """Every stored version recorded (an unreadable record file counts as none)."""
+    path = folder() / RECORDS
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [Installed(**{k: r.get(k) for k in Installed.__dataclass_fields__}) for r in data.get("versions", [])
+                if isinstance(r, dict) and isinstance(r.get("name"), str) and isinstance(r.get("hash"), str)]
+    except (OSError, ValueError, TypeError, AttributeError):
+        return []
+
+
+def _write_records(items: list[Installed]) -> None:
+    from builder.yamlio import atomic_write
+
+    body = json.dumps({"daimyo_installed": 1, "versions": [asdict(r) for r in items]}, indent=2,
+                      ensure_ascii=False) + "\n"
+    atomic_write(folder() / RECORDS, body, force=True)
+
+
+class locked:
+    """An exclusive lock on the packs folder while it is changed (installs one after another)."""
+
+    def __enter__(self):
+        self.fd = None
+        f = folder()
+        try:
+            f.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DaimyoError(Diagnostic(str(f), 0, 0, f"cannot create the packs folder: {exc.strerror}",
+                                         hint="set DAIMYO_PACKS to a folder you can write")) from None
+        try:
+            import fcntl
+
+            self.fd = os.open(f, os.O_RDONLY)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            if self.fd is not None:
+                os.close(self.fd)
+            self.fd = None
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)
+        return False
+
+
+def in_use(name: str) -> tuple[Installed | None, Path]:
+    """The record of the version of ``name`` in use (None when the file in use is not a stored
+    version: made or copied by hand) and the file in use."""
+    from builder.packs.identity import pack_id
+
+    path = active_path(name)
+    if not path.is_file():
+        return None, path
+    try:
+        h = pack_id(path).hash
+    except DaimyoError:
+        return None, path
+    from builder.packs.resolve import name_key
+
+    for r in records():
+        if r.hash == h and name_key(r.name) == name_key(name):
+            return r, path
+    return None, path
+
+
+def find(name: str, version: str | None = None, content: str | None = None) -> Installed | None:
+    """A stored version of ``name``: by version, or by content hash (a prefix such as the
+    ``sha256:`` + 16 digits lists record is enough); the newest stored when neither is given."""
+    from builder.packs.registry import version_key
+    from builder.packs.resolve import name_key
+
+    hits = [r for r in records() if name_key(r.name) == name_key(name) and (folder() / r.file).is_file()]
+    if content:
+        hits = [r for r in hits if r.hash.startswith(content) or content.startswith(r.hash)]
+    if version is not None:
+        hits = [r for r in hits if r.version == version]
+    return max(hits, key=lambda r: version_key(r.version)) if hits else None
+
+
+def find_by_hash(content: str) -> Installed | None:
+    hits = [r for r in records() if r.hash.startswith(content) and (folder() / r.file).is_file()]
+    return hits[-1] if hits else None
+
+
+def stored_data(r: Installed) -> dict:
+    from builder.packs.identity import read_pack
+
+    return read_pack(folder() / r.file)[0]
+
+
+def store(data: bytes, ident, game: str, sha256: str, source: str) -> Installed:
+    """Keep ``data`` (a checked pack) as a stored version and record it (call under ``locked``)."""
+    import time
+
+    from builder.packs.identity import short_hash
+    from builder.yamlio import atomic_write
+
+    rel = f"{VERSIONS}/{file_name(ident.name)}/{file_name(ident.version or 'none')}-{short_hash(ident.hash)}.yaml"
+    target = folder() / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.is_file() or target.read_bytes() != data:
+        atomic_write(target, data, force=True)
+    rec = Installed(name=ident.name, game=game, version=ident.version, hash=ident.hash, sha256=sha256,
+                    source=source, file=rel, installed=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    items = [r for r in records() if r.file != rel]
+    items.append(rec)
+    _write_records(items)
+    return rec
+
+
+def activate(r: Installed) -> Path:
+    """Make the stored version ``r`` the one in use (atomically; call under ``locked``)."""
+    from builder.yamlio import atomic_write, may_replace
+
+    target = active_path(r.name)
+    data = (folder() / r.file).read_bytes()
+    if target.exists():
+        may_replace(target)
+    atomic_write(target, data, force=True)
+    return target
+
+
+def remove(name: str, version: str | None = None) -> list[str]:
+    """Remove a pack (or one stored version of it) from the packs folder; lines for people."""
+    from builder.errors import UsageError
+    from builder.packs.resolve import name_key
+
+    out = []
+    with locked():
+        current, path = in_use(name)
+        keep, gone = [], []
+        for r in records():
+            if name_key(r.name) == name_key(name) and (version is None or r.version == version):
+                gone.append(r)
+            else:
+                keep.append(r)
+        if version is not None and not gone:
+            raise UsageError(f"pack '{name}' version {version} is not installed",
+                             "'daimyo pack list' shows what is")
+        if version is None or (current is not None and current.version == version):
+            if path.is_file():
+                if current is None and not gone:
+                    pass  # a pack copied by hand: removed too, the user asked for it by name
+                path.unlink()
+                out.append(f"removed {path}")
+        if not gone and not out:
+            raise UsageError(f"pack '{name}' is not installed in {folder()}", "'daimyo pack list' shows the packs found")
+        for r in gone:
+            try:
+                (folder() / r.file).unlink()
+            except OSError:
+                pass
+            out.append(f"removed {r.label()} ({r.source})")
+        _write_records(keep)
+    return out
+
+
+def installed_in_use() -> list[tuple[Installed | None, Path, object]]:
+    """Each pack file in use in the packs folder: (its record or None, path, PackId)."""
+    from builder.packs.identity import pack_id
+    from builder.packs.resolve import pack_files
+
+    out = []
+    for p in pack_files(folder()):
+        try:
+            ident = pack_id(p)
+        except DaimyoError:
+            continue
+        rec = next((r for r in records() if r.hash == ident.hash), None)
+        out.append((rec, p, ident))
+    return out
