@@ -49,7 +49,16 @@ def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckR
     agreed = {k: rules[k] for k in doc.house_rules}
     return CheckResult(file=doc.file, system=doc.system, name=doc.name, summary=summary,
                        house_rules=rules, findings=findings, house_rules_agreed=agreed,
-                       packs=packs_checked_with(catalog))
+                       packs=packs_checked_with(catalog), pack_changes=_pack_changes(doc))
+
+
+def _pack_changes(doc) -> list[str]:
+    """For a list that records the packs it was checked with: the packs that differ here."""
+    if not doc.data.get("checked_with") or not doc.data.get("packs"):
+        return []
+    from builder.packs.changes import list_drift
+
+    return list_drift(doc)
 
 
 def packs_checked_with(catalog) -> list[dict]:
@@ -89,6 +98,8 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool = Tru
     if res.packs:
         lines.extend(_wrap("  packs: ", [f"{p['name']}" + (f" {p['version']}" if p.get("version") else "")
                                          + f" ({(p.get('hash') or '').split(':', 1)[-1][:12]})" for p in res.packs]))
+    for line in res.pack_changes:
+        lines.append(f"  note: {line}")
     for f in res.findings:
         lines.append("  " + f.format(res.file, explain=explain))
         if explain and f.counted:
@@ -260,7 +271,7 @@ def results_csv(results) -> str:
         counts = r.counts()
         try:
             doc = load_list(r.file)
-            fp, code = fingerprint(doc.data), share_code_of(doc) or ""
+            fp, code = fingerprint(doc.data, r.packs), share_code_of(doc) or ""
         except Exception:   # a list read from elsewhere (stdin): no file to fingerprint again
             fp, code = "", ""
         w.writerow([Path(r.file).name, r.system, r.name or "", "yes" if r.legal else "no", verdict_of(r),

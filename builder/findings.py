@@ -108,6 +108,7 @@ class CheckResult:
     findings: list[Finding]
     house_rules_agreed: dict = field(default_factory=dict)
     packs: list = field(default_factory=list)  # [{"name", "version", "hash", ...}] the packs checked with
+    pack_changes: list = field(default_factory=list)  # lines: recorded packs that differ here, what changed
 
     @property
     def legal(self) -> bool:
@@ -126,4 +127,5 @@ class CheckResult:
         return {"file": self.file, "system": self.system, "name": self.name, "legal": self.legal,
                 "summary": self.summary, "house_rules": self.house_rules,
                 "house_rules_agreed": self.house_rules_agreed, "packs": list(self.packs),
-                "findings": [f.to_json() for f in self.findings]}
+                "findings": [f.to_json() for f in self.findings],
+                **({"pack_changes": list(self.pack_changes)} if self.pack_changes else {})}

@@ -105,7 +105,7 @@ def test_hash_ignores_layout_and_comments_but_not_values(tmp_path):
     assert pack_id(a).hash != pack_id(b).hash
 
 
-def test_install_then_use_by_name_and_force_for_another_version(cli, user, tmp_path):
+def test_install_then_use_by_name_keeps_earlier_versions_and_force_for_a_hand_made_one(cli, user, tmp_path):
     mine = tmp_path / "cards.yaml"
     mine.write_text("system: senshiai\nname: Club cards\nversion: '1'\n"
                     "cards:\n  - {name: Club Samurai, type: troop, assumed: mine}\n")
@@ -113,17 +113,28 @@ def test_install_then_use_by_name_and_force_for_another_version(cli, user, tmp_p
     assert r.code == 0, r.stderr
     assert (user / "club-cards.yaml").read_text() == mine.read_text()
     r = cli("pack", "install", mine)
-    assert r.code == 0 and "already installed (same content)" in r.stdout
+    assert r.code == 0 and r.stdout.startswith("Club cards 1: already installed and in use: ")
     v2 = tmp_path / "v2.yaml"
     v2.write_text(mine.read_text().replace("'1'", "'2'"))
-    r = cli("pack", "install", v2)
-    assert r.code == 2
-    assert r.stderr.strip() == (f"daimyo: error: {user / 'club-cards.yaml'} holds version 1 of pack 'Club cards' "
-                                "(pass --force to replace it)")
-    r = cli("pack", "install", v2, "--force")
-    assert r.code == 0 and "replaced version 1" in r.stdout
+    r = cli("pack", "install", v2)  # the version in use is kept: no --force needed
+    assert r.code == 0, r.stderr
+    assert f"Club cards 2 (senshiai): installed from {v2} (was Club cards 1, kept)" in r.stdout
+    assert (user / "club-cards.yaml").read_text() == v2.read_text()
+    r = cli("pack", "install", "Club cards@1")  # brought back from the kept copy, no registry needed
+    assert r.code == 0, r.stderr
+    assert (user / "club-cards.yaml").read_text() == mine.read_text()
     r = cli("catalog", "show", "senshiai", "Club Samurai", "--pack", "club cards")
     assert r.code == 0, r.stderr
+    # a pack made by hand in the packs folder is the user's own work: replaced only with --force
+    (user / "club-cards.yaml").write_text(mine.read_text().replace("assumed: mine", "assumed: edited by hand"))
+    r = cli("pack", "install", v2)
+    assert r.code == 2
+    assert r.stderr.strip() == (f"daimyo: error: {user / 'club-cards.yaml'} holds pack 'Club cards' that was not "
+                                "installed from a registry or a file (made or copied by hand) (pass --force to "
+                                "replace it)")
+    assert "edited by hand" in (user / "club-cards.yaml").read_text()
+    r = cli("pack", "install", v2, "--force")
+    assert r.code == 0 and (user / "club-cards.yaml").read_text() == v2.read_text()
 
 
 def test_install_refuses_a_broken_pack(cli, user, tmp_path):

@@ -80,7 +80,8 @@ def test_spreadsheet_to_legal_printed_deck_to_bundle_on_a_second_machine(cli, ma
     r = cli("import", code, "-o", "from-code.yaml")
     assert r.code == 0, r.stderr
     assert ("<code>: note: pack 'Starter deck cards' version 1 is missing here; the list is checked without it "
-            "(a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
+            "(install it from a registry: daimyo pack install \"Starter deck cards@1\", or import with "
+            "--install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
             "'daimyo import BUNDLE --install-packs')") in r.stderr
     assert cli("check", "from-code.yaml").code == 2  # its pack is not found here
 

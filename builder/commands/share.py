@@ -68,7 +68,7 @@ def register(app) -> None:
         out: Optional[str] = typer.Option(None, "--output", "-o", help="Write the list (YAML) to this file."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists without a header."),
-        install_packs: bool = typer.Option(False, "--install-packs", help="Install the packs a bundle carries into your packs folder."),
+        install_packs: bool = typer.Option(False, "--install-packs", help="Install the packs a bundle carries, or those another list names from the configured registries."),
         force_packs: bool = typer.Option(False, "--force-packs", help="With --install-packs: replace installed packs of the same name."),
     ):
         """Read a shared list (text, Markdown, JSON, YAML, share code or bundle) and write it as a YAML list."""

@@ -333,10 +333,27 @@ class ListEditor:
         if target is None:
             raise DaimyoError(Diagnostic(self.file, 0, 0, "this list has no file yet; give a path to save it to"))
         expected = self._disk if own and not force else None
+        self._record_packs()
         write_list(target, self.text, expected, force=own or force)
         if own or self.path is None:
             self.path = target
             self._disk = _digest(self.text.encode("utf-8"))
+
+
+    def _record_packs(self) -> None:
+        """Record in the list (``checked_with``) the name, version and content hash of each pack
+        it is checked with, so that a later check can tell when a pack changed under it."""
+        from builder.packs.changes import recorded_packs
+
+        doc = self._state.doc
+        new = recorded_packs(doc.data, self.base_dir, doc.system)
+        if new is None:
+            return
+        from builder.lists.edit import dump_roundtrip
+
+        tree = self._tree()
+        tree["checked_with"] = new
+        self._state = self._read(dump_roundtrip(tree))
 
 
 def write_list(path: str | os.PathLike, text: str, expected: str | None = None, *, force: bool = True) -> None:

@@ -55,6 +55,12 @@ def _label(name, version) -> str:
     return f"'{name}'" + (f" version {version}" if version else "")
 
 
+def install_command(name: str, version: str | None) -> str:
+    """The command that installs pack ``name`` (that version) from the configured registries."""
+    ref = f"{name}@{version}" if version else str(name)
+    return f'daimyo pack install "{ref}"' if any(c in ref for c in " '&;|<>()$`\\") else f"daimyo pack install {ref}"
+
+
 def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[str]:
     """One line per pack of a received list that is missing here or differs from the local one."""
     from builder.packs.identity import pack_id
@@ -69,7 +75,8 @@ def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[s
         path = resolve_recorded(ref, doc, base_dir, doc.get("system"), names_only=names_only)
         if path is None:
             out.append(f"pack {_label(name, rec.get('version'))} is missing here; the list is checked without it "
-                       "(a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
+                       f"(install it from a registry: {install_command(name, rec.get('version'))}, or import "
+                       "with --install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
                        "'daimyo import BUNDLE --install-packs')")
             continue
         if not rec.get("hash"):

@@ -206,3 +206,32 @@ def list_drift(doc) -> list[str]:
         what = "; ".join(c.text() for c in mine) if mine else "none of this list's entries changed"
         out.append(f"{head}: {what}; {again}")
     return out
+
+
+def recorded_packs(data: dict, base_dir, system: str | None) -> list | None:
+    """The ``checked_with`` a list with packs should record now, or None when what it records is
+    already right. Recorded: the packs it already records, and every pack found in the user packs
+    folder (installed packs, which ``daimyo pack update`` may replace under the list); a pack
+    file of the list's own folder or a bundled one is not added."""
+    import os
+
+    from builder.packs.bundle import checked_with
+    from builder.packs.resolve import resolve_pack, user_pack_dirs
+
+    refs = [r for r in data.get("packs") or [] if isinstance(r, str)]
+    if not refs:
+        return None
+    old = data.get("checked_with")
+    before = {e.get("pack"): e for e in old or [] if isinstance(e, dict)}
+    users = [os.path.realpath(d) for d in user_pack_dirs()]
+
+    def installed(ref: str) -> bool:
+        path = resolve_pack(ref, base_dir, system)
+        return path is not None and os.path.dirname(os.path.realpath(path)) in users
+
+    wanted = [r for r in refs if r in before or installed(r)]
+    if not wanted:
+        return None
+    found = {e["pack"]: e for e in checked_with({"packs": wanted, "system": system}, base_dir, system)}
+    new = [found.get(r) or before[r] for r in wanted if r in found or r in before]
+    return None if new == old or not new else new

@@ -236,3 +236,49 @@ def describe(update: Update, ready: Ready, list_paths: list[str]) -> list[str]:
         what = "; ".join(c.text() for c in mine) if mine else "none of its entries change"
         lines.append(f"  list {display_path(f)}: {what}")
     return lines
+
+
+def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool = False) -> list[str]:
+    """``daimyo import SOURCE --install-packs`` for a list that names its packs (a share code,
+    text, YAML): install from the registries each pack it records that is missing here or
+    differs, the version it records, refusing one whose content is not the recorded one."""
+    from builder.packs.registry import all_entries, choose
+    from builder.packs.resolve import resolve_recorded
+
+    recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
+    wanted = []
+    for ref in doc.get("packs") or []:
+        rec = recorded.get(str(ref), {})
+        path = resolve_recorded(str(ref), doc, base_dir, doc.get("system"), names_only=names_only)
+        if path is not None:
+            from builder.packs.identity import pack_id
+
+            try:
+                if not rec.get("hash") or pack_id(path).hash.startswith(rec["hash"]):
+                    continue
+            except DaimyoError:
+                pass
+        wanted.append((str(rec.get("name") or ref), rec.get("version"), rec.get("hash")))
+    if not wanted:
+        return ["every pack the list names is here"]
+    entries = all_entries()
+    planned: dict = {}
+    for name, version, content in wanted:
+        entry = choose(entries, name, version, doc.get("system"))
+        if content and entry.content and not entry.content.startswith(content):
+            raise DaimyoError(Diagnostic(entry.url, 0, 0, f"pack '{entry.label()}' in the registry is not the one "
+                                         f"the list was made with (content {content} recorded); nothing installed",
+                                         code="registry.hash", hint="ask the sender for a bundle: "
+                                         "'daimyo export LIST --to bundle'"))
+        _plan(entry, entries, planned)
+    readies = [download(e) for e in reversed(list(planned.values()))]
+    for (name, version, content) in wanted:
+        for r in readies:
+            from builder.packs.registry import name_key_of
+
+            if name_key_of(r.ident.name) == name_key_of(name) and content and not r.ident.hash.startswith(content):
+                raise DaimyoError(Diagnostic(r.source, 0, 0, f"pack '{r.ident.label()}' is not the one the list was "
+                                             f"made with (content {content} recorded); nothing installed",
+                                             code="registry.hash", hint="ask the sender for a bundle: "
+                                             "'daimyo export LIST --to bundle'"))
+    return _put(readies, force)

@@ -5,8 +5,9 @@ file, system, list name, total, ``daimyo check`` verdict and page), then each li
 new page: the verdict and findings, the list as forum text, its share code with the QR
 code of it (scan it to import the list) and its **fingerprint**, the first 20 hex digits
 of the SHA-256 of the canonical list (sorted-key JSON of the list as ``daimyo export
---to json`` writes it). Two lists with the same content have the same fingerprint
-whatever their layout or comments; change one card, one model, one option and the
+--to json`` writes it) and of the content hashes of the packs it is checked with. Two lists
+with the same content have the same fingerprint whatever their layout or comments; change
+one card, one model, one option, or a card's value in a pack the list uses, and the
 fingerprint changes, so a list cannot be altered unnoticed after it was handed in
 (``daimyo check --format csv`` prints the same fingerprints for the organiser's
 spreadsheet).
@@ -21,12 +22,18 @@ from pathlib import Path
 from builder.errors import DaimyoError, UsageError, command_line, option
 
 
-def fingerprint(data: dict) -> str:
-    """The content fingerprint of a list document (its parsed YAML/JSON mapping)."""
+def fingerprint(data: dict, packs=()) -> str:
+    """The content fingerprint of a list document (its parsed YAML/JSON mapping) and of the
+    packs it is checked with (``packs``: their content hashes, or the ``packs`` of its check
+    result): change an entry of a pack the list uses and the fingerprint changes too. What the
+    list records about its packs (``checked_with``) does not count; the packs themselves do."""
     from builder.share.canonical import canonical
 
     canon = canonical(dict(data))
-    blob = json.dumps(canon, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    canon.pop("checked_with", None)
+    hashes = [p.get("hash") if isinstance(p, dict) else p for p in packs or ()]
+    body = {"list": canon, "packs": hashes} if hashes else canon
+    blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     digest = hashlib.sha256(blob).hexdigest()[:20]
     return " ".join(digest[i:i + 4] for i in range(0, 20, 4))
 
@@ -107,7 +114,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         except DaimyoError:
             text = ""
         entries.append({"file": Path(f).name, "doc": doc, "result": result,
-                        "code": code, "text": text, "fp": fingerprint(doc.data),
+                        "code": code, "text": text, "fp": fingerprint(doc.data, result.packs if result else ()),
                         "total": total_of(doc.system, result.summary if result else {}),
                         "verdict": verdict_of(result)})
     glyphs = fonts.check_glyphs([(f"list '{e['file']}'", "name", e["doc"].name or "") for e in entries])

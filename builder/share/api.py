@@ -380,9 +380,13 @@ def import_source(source: str, system: str | None = None, install_packs: bool = 
                 note(f"{source}: carries pack '{p.get('name') or p.get('pack')}'{v} ({p['system']}); "
                      "install it with --install-packs")
     else:
-        if install_packs:
-            raise UsageError(f"{option('install-packs')} is for bundles", "this source carries no packs")
         imp = read_source(source, system)
+        if install_packs:  # the packs it names, from the configured registries
+            from builder.packs.installer import install_recorded
+
+            for line in install_recorded(imp.doc, imp.base_dir, names_only=imp.format == "code" or imp.received,
+                                         force=force_packs):
+                note(line)
     for line in imp.warnings():
         note(line)
     if bundle is None or install_packs:
