@@ -1,0 +1,85 @@
+"""A static file server on 127.0.0.1 for registry tests, with routes that misbehave on purpose:
+redirects (chains and loops), a server that never answers, one that stops half-way, and one
+that sends a body of a given size."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+
+class Server:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.redirects: dict[str, str] = {}  # path -> Location
+        self.stall: set[str] = set()  # paths never answered until release()
+        self.half: set[str] = set()  # paths answered with half their body, then held
+        self.blobs: dict[str, tuple[bytes, bool]] = {}  # path -> (body, send Content-Length)
+        self.half_sent = threading.Event()
+        self.released = threading.Event()
+        self.requests: list[str] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):  # noqa: N802 - the name http.server calls
+                path = self.path.split("?", 1)[0]
+                server.requests.append(path)
+                if path in server.stall:
+                    server.released.wait(30)
+                    return
+                if path in server.redirects:
+                    self.send_response(302)
+                    self.send_header("Location", server.redirects[path])
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                if path in server.blobs:
+                    body, length = server.blobs[path]
+                    self.send_response(200)
+                    if length:
+                        self.send_header("Content-Length", str(len(body)))
+                    else:
+                        self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.write(body)
+                    if not length:
+                        self.close_connection = True
+                    return
+                f = server.root / path.lstrip("/")
+                if not f.is_file():
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                body = f.read_bytes()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if path in server.half:
+                    self.wfile.write(body[: len(body) // 2])
+                    self.wfile.flush()
+                    server.half_sent.set()
+                    server.released.wait(30)
+                    return
+                self.wfile.write(body)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.released.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        return False
