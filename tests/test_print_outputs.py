@@ -182,6 +182,30 @@ def test_fingerprint_changes_with_the_content_not_the_layout(tmp_path):
     assert docs[0] == docs[1] != docs[2]
 
 
+def test_fingerprint_covers_the_content_of_the_packs_a_list_uses(cli, tmp_path):
+    pack = tmp_path / "club.yaml"
+    pack.write_text("system: senshiai\nname: Club\ncards:\n  - {name: Club Samurai, type: troop, speed: 1, "
+                    "power: 2/1/3, assumed: test}\n")
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("system: senshiai\npacks: [club.yaml]\ncards: {Club Samurai: 2}\n")
+
+    def prints():
+        r = cli("check", deck, "--format", "csv")
+        out = tmp_path / "book.pdf"
+        assert cli("print", deck, "--book", "-o", out, "--force").code == 0
+        with pdfplumber.open(out) as pdf:
+            text = "".join(p.extract_text() or "" for p in pdf.pages)
+        return list(csv.DictReader(io.StringIO(r.stdout)))[0]["fingerprint"], text
+
+    fp, book = prints()
+    assert f"Fingerprint {fp}" in book
+    pack.write_text(pack.read_text().replace("power: 2/1/3", "power: 3/1/3"))  # the list's text is the same
+    fp2, book2 = prints()
+    assert fp2 != fp and f"Fingerprint {fp2}" in book2
+    pack.write_text("# a comment\n" + pack.read_text().replace("power: 3/1/3", "power: 2/1/3"))
+    assert prints()[0] == fp  # the pack's data counts, not its layout
+
+
 def test_check_csv_for_the_organisers_spreadsheet(cli, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text((EXAMPLES / "kensei-buke.yaml").read_text().replace("points: 200", "points: 150"))
