@@ -27,6 +27,12 @@ LIMITS = [
     ("builder.web.workspace", "MAX_LISTS", "{:,} lists"),
     ("builder.web.printing", "MAX_PAGES_PREVIEW", "{} pages"),
     ("builder.yamlio", "LOCK_WAIT_SECONDS", "{:.0f} s"),
+    ("builder.limits", "MAX_DOWNLOAD_BYTES", "mib"),
+    ("builder.limits", "MAX_REDIRECTS", "at most {} redirects"),
+    ("builder.limits", "DOWNLOAD_TIMEOUT_SECONDS", "after {:.0f} s"),
+    ("builder.limits", "DOWNLOAD_TOTAL_SECONDS", "or {:.0f} s in all"),
+    ("builder.packs.changes", "MAX_LISTS", "at most {:,} lists"),
+    ("builder.packs.changes", "LIST_DEPTH", "{} folders deep"),
 ]
 
 
@@ -53,5 +59,5 @@ def test_every_limit_is_in_the_readme_with_its_value():
 def test_every_constant_of_the_limits_module_is_covered():
     import builder.limits as limits
 
-    names = {n for n in vars(limits) if re.fullmatch(r"(MAX|MIN)_[A-Z_]+", n)}
+    names = {n for n in vars(limits) if re.fullmatch(r"(MAX|MIN)_[A-Z_]+|[A-Z_]+_SECONDS", n)}
     assert names == {name for module, name, _ in LIMITS if module == "builder.limits"}
