@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.errors import DaimyoError, Diagnostic, UsageError, option
+from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
 
 
 @dataclass
@@ -268,8 +268,8 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
         if content and entry.content and not entry.content.startswith(content):
             raise DaimyoError(Diagnostic(entry.url, 0, 0, f"pack '{entry.label()}' in the registry is not the one "
                                          f"the list was made with (content {content} recorded); nothing installed",
-                                         code="registry.hash", hint="ask the sender for a bundle: "
-                                         "'daimyo export LIST --to bundle'"))
+                                         code="registry.hash", hint=command_line("ask the sender for a bundle: "
+                                                           "'daimyo export LIST --to bundle'")))
         _plan(entry, entries, planned)
     readies = [download(e) for e in reversed(list(planned.values()))]
     for (name, version, content) in wanted:
@@ -279,6 +279,6 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
             if name_key_of(r.ident.name) == name_key_of(name) and content and not r.ident.hash.startswith(content):
                 raise DaimyoError(Diagnostic(r.source, 0, 0, f"pack '{r.ident.label()}' is not the one the list was "
                                              f"made with (content {content} recorded); nothing installed",
-                                             code="registry.hash", hint="ask the sender for a bundle: "
-                                             "'daimyo export LIST --to bundle'"))
+                                             code="registry.hash", hint=command_line("ask the sender for a bundle: "
+                                                               "'daimyo export LIST --to bundle'")))
     return _put(readies, force)
