@@ -447,3 +447,36 @@ def test_import_names_the_install_command_and_installs_from_the_registry(cli, se
     index(cli, folder)
     one_error(cli("import", code, "-o", "carol.yaml", "--install-packs"), "is not the one the list was made with")
     assert not (tmp_path / "carol-packs").exists()
+
+
+def test_a_list_can_stay_on_a_kept_version(cli, served):
+    srv, folder, packs, work = served
+    index(cli, folder)
+    assert cli("pack", "install", "Club cards").code == 0
+    (folder / "club-2.yaml").write_text(club("2", power="3/1/3"))
+    index(cli, folder)
+    assert cli("pack", "update", "--yes").code == 0
+    (work / "old.yaml").write_text("system: senshiai\npacks: ['Club cards@1']\ncards: {Club Samurai: 1}\n")
+    (work / "new.yaml").write_text("system: senshiai\npacks: [Club cards]\ncards: {Club Samurai: 1}\n")
+    old = json.loads(cli("check", "old.yaml", "--format", "json").stdout)[0]
+    new = json.loads(cli("check", "new.yaml", "--format", "json").stdout)[0]
+    assert (old["packs"][0]["version"], new["packs"][0]["version"]) == ("1", "2")
+    r = cli("catalog", "show", "senshiai", "Club Samurai", "--pack", "Club cards@1")
+    assert r.code == 0 and "2/1/3" in r.stdout, r.stdout
+    (work / "gone.yaml").write_text("system: senshiai\npacks: ['Club cards@7']\ncards: {Club Samurai: 1}\n")
+    r = cli("check", "gone.yaml")
+    assert r.code == 2 and "pack file 'Club cards@7' not found" in r.stderr
+
+
+def test_offline_search_uses_the_last_index_read(cli, reg, monkeypatch):
+    folder, packs, work = reg
+    index(cli, folder)
+    with Server(folder.parent) as srv:
+        url = f"{srv.url}/registry/index.json"
+        monkeypatch.setenv("DAIMYO_REGISTRY", url)
+        assert cli("pack", "search").code == 0
+    r = cli("pack", "search")  # the server is gone
+    assert r.code == 0 and r.stdout.startswith("Club cards 1 (senshiai)")
+    assert r.stderr.startswith(f"{url}: note: not reachable; its index as read on ")
+    r = cli("pack", "install", "Club cards")  # the pack itself cannot come from the copy of the index
+    assert r.code == 2 and "cannot connect" in r.stderr and not packs.exists()

@@ -12,6 +12,12 @@ def register(app) -> None:
     from builder.cli import echo, error_lines, fail
     from builder.errors import EXIT_INPUT, DaimyoError
 
+    def stale() -> None:
+        from builder.packs.registry import stale_notes
+
+        for line in stale_notes():
+            echo(line, err=True)
+
     pack_app = typer.Typer(help="Your own data: pack templates, checks, spreadsheets, the packs folder.",
                            no_args_is_help=True, rich_markup_mode=None)
     app.add_typer(pack_app, name="pack")
@@ -88,6 +94,7 @@ def register(app) -> None:
                 from builder.packs.installer import outdated as find_outdated
 
                 ups = [u for u in find_outdated() if s is None or u.game == s]
+                stale()
         except DaimyoError as exc:
             fail(exc)
         if outdated:
@@ -122,7 +129,9 @@ def register(app) -> None:
         try:
             lines = install(ref, _system(system) if system else None, force=force)
         except DaimyoError as exc:
+            stale()
             fail(exc)
+        stale()
         for line in lines:
             echo(line)
 
@@ -166,6 +175,7 @@ def register(app) -> None:
             found = search(all_entries(), text, s)
         except DaimyoError as exc:
             fail(exc)
+        stale()
         if format == "json":
             echo(json.dumps([e.to_json() for e in found], indent=2, ensure_ascii=False))
             return
@@ -199,6 +209,7 @@ def register(app) -> None:
 
         try:
             ups = outdated(name)
+            stale()
             if not ups:
                 echo("every installed pack is up to date" if name is None else f"{name}: up to date")
                 return

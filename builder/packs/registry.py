@@ -345,13 +345,54 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# registries read from their last good copy in this process (no network): (address, when)
+STALE: list[tuple[str, str]] = []
+
+
+def _cached_index(url: str) -> Path:
+    from builder.paths import cache_dir
+
+    return cache_dir() / "registries" / (hashlib.sha256(url.encode("utf-8")).hexdigest()[:24] + ".json")
+
+
 def load_index(url: str) -> list[Entry]:
-    data = fetch(url, "index")
+    """The entries of the index at ``url``. Offline first: a valid index is kept in the cache
+    folder, and when the registry cannot be reached (no connection, no answer) the kept copy
+    is used and the address added to ``STALE``."""
+    try:
+        data = fetch(url, "index")
+    except DaimyoError as exc:
+        msg = exc.diagnostics[0].message
+        kept = _cached_index(url)
+        if (msg.startswith("cannot connect") or msg.startswith("no answer")) and kept.is_file():
+            import time
+
+            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(kept.stat().st_mtime))
+            STALE.append((url, when))
+            return parse_index(kept.read_text(encoding="utf-8"), url)
+        raise
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DaimyoError(Diagnostic(url, 0, 0, "registry index is not UTF-8 text", code="registry.index"))
-    return parse_index(text, url)
+    entries = parse_index(text, url)
+    if not url.lower().startswith("file:"):
+        try:
+            from builder.yamlio import atomic_write
+
+            kept = _cached_index(url)
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(kept, text, force=True)
+        except (OSError, DaimyoError):
+            pass  # no cache: the next offline search has no copy, nothing worse
+    return entries
+
+
+def stale_notes() -> list[str]:
+    """One line per registry read from its kept copy (and forget them)."""
+    out = [f"{u}: note: not reachable; its index as read on {when} is used" for u, when in STALE]
+    STALE.clear()
+    return out
 
 
 def all_entries(urls: list[str] | None = None) -> list[Entry]:

@@ -279,10 +279,28 @@ def candidates(ref: str, base_dir: Path | None = None, system: str | None = None
                     out.append(Found(f, where, folder, h))
         if first and any(c.header.system in (None, system) or not system for c in out):
             break  # the rest of the folders cannot win
+    if not out and "@" in name:  # NAME@VERSION: a version kept in the user packs folder
+        out.extend(_kept_version(name, system))
     if system:
         # same place order, but a pack of another system never wins over one of this system
         out.sort(key=lambda c: 0 if c.header.system in (None, system) else 1)
     return out
+
+
+def _kept_version(ref: str, system: str | None) -> list[Found]:
+    """``NAME@VERSION``: that version of an installed pack, kept side by side with the one in use
+    (``builder.packs.store``), so that a list can stay on the version it was made with."""
+    from builder.packs import store
+    from builder.packs.registry import split_ref
+
+    name, version = split_ref(ref)
+    if version is None:
+        return []
+    r = store.find(name, version)
+    if r is None or (system and r.game != system):
+        return []
+    path = store.folder() / r.file
+    return [Found(path, "user", path.parent, read_header(path))]
 
 
 def resolve_pack(ref: str, base_dir: Path | None = None, system: str | None = None,
