@@ -153,6 +153,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     async def _bad_text(request: Request, exc):
         return failure(request, Refused("the request is not UTF-8 text"))
 
+    from builder.web.packs_page import register as register_packs
+
+    register_packs(api, page)  # the Packs page: installed packs, registry search, install
+
     # -- pages ---------------------------------------------------------------------------------
 
     @api.get("/", response_class=HTMLResponse, include_in_schema=False)

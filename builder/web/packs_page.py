@@ -1,0 +1,74 @@
+"""The web builder's Packs page: the packs installed in the user packs folder (version,
+source, a newer version in a registry), a search of the configured registries, and one-click
+install or update (the same library calls as ``daimyo pack search|install|update``)."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+
+
+def installed_rows(entries) -> list[dict]:
+    """One row per pack in use in the user packs folder, with the newer registry version when
+    ``entries`` (the registries' index entries, or None when unavailable) have one."""
+    from builder.packs import store
+    from builder.packs.registry import newest, version_key
+
+    rows = []
+    for rec, path, ident in store.installed_in_use():
+        newer = None
+        if entries:
+            e = newest(entries, ident.name, ident.system)
+            if e is not None and version_key(e.version) > version_key(ident.version):
+                newer = e.version
+        kept = [r.version for r in store.records() if r.name == ident.name and r.hash != ident.hash]
+        rows.append({"name": ident.name, "game": ident.system, "version": ident.version or "",
+                     "source": rec.source if rec is not None else "made or copied by hand",
+                     "file": path.name, "newer": newer, "kept": [v for v in kept if v]})
+    return rows
+
+
+def register(api, page) -> None:
+    """Add the Packs page and its actions to the app (``page`` renders a template)."""
+    from builder.web.app import _form, _go
+
+    def registries():
+        """(entries, problem): every registry entry, or the one line that says why there are none."""
+        from builder.errors import DaimyoError
+        from builder.packs.registry import all_entries
+
+        try:
+            return all_entries(), None
+        except DaimyoError as exc:
+            return None, exc.lines()[0].removeprefix("daimyo: error: ")
+
+    @api.get("/packs", response_class=HTMLResponse, include_in_schema=False)
+    def packs_page(request: Request, q: str = "", system: str = "", done: str = ""):
+        from builder import SYSTEMS
+        from builder.packs import store
+        from builder.packs.registry import search, stale_notes
+
+        entries, problem = registries()
+        game = system if system in SYSTEMS else None
+        found = search(entries, q[:200] or None, game) if entries is not None else []
+        installed = {(r["name"], r["game"]): r for r in installed_rows(entries)}
+        results = [{"entry": e, "installed": installed.get((e.name, e.game))} for e in found]
+        return page(request, "packs.html", rows=list(installed.values()), results=results, q=q[:200],
+                    system=game or "", problem=problem, notes=stale_notes(), done=done[:300],
+                    folder=str(store.folder()))
+
+    @api.post("/packs/install", include_in_schema=False)
+    async def packs_install(request: Request):
+        import anyio.to_thread
+
+        from builder.packs.installer import install
+        from urllib.parse import urlencode
+
+        form = await _form(request)
+        ref = str(form.get("ref", "")).strip()[:300]
+        if not ref or "://" in ref or "/" in ref or "\\" in ref:  # registry names only, never a path here
+            from builder.web.workspace import Refused
+
+            raise Refused("name a pack of the registries (NAME or NAME@VERSION)")
+        lines = await anyio.to_thread.run_sync(lambda: install(ref))
+        return _go(request, "/packs?" + urlencode({"done": "; ".join(lines)}))
