@@ -1,0 +1,237 @@
+"""Editing a pack entry by entry (what the web builder's pack editor calls).
+
+An entry arrives as the text of each field, as a person types it in a form (or a spreadsheet
+cell: the same conversion, ``builder.packs.sheet``); ``validate_entry`` says, field by field,
+what is wrong, by the rules the catalog applies to the whole pack; ``save_entry`` writes the
+entry into the pack's YAML with its comments kept, atomically, and refuses a file that changed
+since it was read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from builder.errors import DaimyoError, Diagnostic, UsageError
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class Checked:
+    """An entry checked: its data, the problems of each field, and the others."""
+
+    entry: dict
+    fields: dict = field(default_factory=dict)  # field -> message
+    other: list = field(default_factory=list)  # messages about the entry or the pack
+
+    @property
+    def ok(self) -> bool:
+        return not self.fields and not self.other
+
+
+def new_pack(path: str | Path, system: str, name: str) -> None:
+    """Write a new pack (the commented template of ``daimyo pack new``); never over a file."""
+    from builder.packs.template import render_template
+    from builder.yamlio import atomic_write
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, render_template(system, name), force=False)
+
+
+def validate_entry(system: str, section: str, cells: dict, data: dict, original: str | None = None) -> Checked:
+    """Check the entry whose fields are ``cells`` (field -> text; empty text leaves the field
+    out) as a member of the pack ``data``, replacing the entry named ``original`` if given."""
+    from builder.packs.fields import entry_fields, sections
+    from builder.packs.sheet import Row, Sheet, _validate, sheet_to_pack
+
+    if section not in sections(system):
+        raise UsageError(f"'{section}' is not a section of a {system} pack", "sections: " + ", ".join(sections(system)))
+    names = [f.name for f in entry_fields(system, section)]
+    cols = {}
+    row_cells = {}
+    for i, fname in enumerate(names, start=1):
+        text = str(cells.get(fname) or "").strip()
+        if text:
+            row_cells[fname] = (text, i)
+            cols[i] = fname
+    label = "<entry>"
+    sheet = Sheet(label, rows=[Row(section, 1, dict(row_cells))])
+    made, diags, _ = sheet_to_pack(sheet, system, {})
+    out = Checked({})
+    by_col = lambda d: cols.get(d.col)  # noqa: E731
+    for d in diags:
+        f = by_col(d)
+        _add(out, f, d.message.split(": ", 1)[-1] if f else d.message, d.hint)
+    entry = (made.get(section) or [{}])[0]
+    out.entry = entry
+    if out.fields or "name" not in entry:
+        if "name" not in entry and "name" not in out.fields:
+            out.fields["name"] = "every entry needs a name"
+        return out
+    whole = {k: (list(v) if isinstance(v, list) else v) for k, v in data.items()}
+    entries = [e for e in whole.get(section) or [] if not (isinstance(e, dict) and original is not None
+                                                            and _same(e.get("name"), original))]
+    if original is None or not _same(original, entry["name"]):
+        if any(isinstance(e, dict) and _same(e.get("name"), entry["name"]) for e in entries):
+            out.fields["name"] = f"the pack already has an entry '{entry['name']}'"
+            return out
+    index = len(entries)
+    whole[section] = entries + [entry]
+    where = {(section, index): (label, sheet.rows[0])}
+    try:
+        _validate(whole, where, sheet)
+    except DaimyoError as exc:
+        for d in exc.diagnostics:
+            if d.file == label and d.line == 1:
+                f = cols.get(d.col) if d.col != 1 or "name" in d.message.split(":", 1)[0] else None
+                msg = d.message
+                if msg.startswith(f"{section}."):
+                    head, _, rest = msg.partition(": ")
+                    f = f or head.split(".", 1)[1]
+                    msg = rest
+                _add(out, f, msg, d.hint)
+            elif d.file == label:
+                _add(out, None, d.message, d.hint)
+            # a problem of another entry is not this entry's: the pack was already checked
+    return out
+
+
+def _add(out: Checked, f: str | None, message: str, hint: str | None) -> None:
+    text = message + (f" ({hint})" if hint else "")
+    if f:
+        out.fields.setdefault(f, text)
+    else:
+        out.other.append(text)
+
+
+def _same(a, b) -> bool:
+    from builder.names import loose
+
+    return isinstance(a, str) and isinstance(b, str) and loose(a) == loose(b)
+
+
+def save_entry(path: str | Path, section: str, entry: dict, original: str | None, expected: str | None) -> str:
+    """Write ``entry`` into the pack at ``path`` (replacing the one named ``original``), its
+    comments kept; the new text. Refused when the file is not the text ``expected`` names."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    def change(tree):
+        seq = tree.get(section)
+        if not isinstance(seq, CommentedSeq):
+            seq = CommentedSeq()
+            tree[section] = seq
+        if seq.fa.flow_style():
+            seq.fa.set_block_style()
+        item = CommentedMap()
+        for k, v in entry.items():
+            item[k] = v
+        for i, e in enumerate(seq):
+            if original is not None and isinstance(e, dict) and _same(e.get("name"), original):
+                seq[i] = item
+                return
+        seq.append(item)
+
+    return _edit(path, change, expected)
+
+
+def remove_entry(path: str | Path, section: str, name: str, expected: str | None) -> str:
+    def change(tree):
+        seq = tree.get(section) or []
+        for i, e in enumerate(seq):
+            if isinstance(e, dict) and _same(e.get("name"), name):
+                del seq[i]
+                return
+        raise UsageError(f"no entry '{name}' in {section}")
+
+    return _edit(path, change, expected)
+
+
+def _edit(path: str | Path, change, expected: str | None) -> str:
+    from builder.lists.edit import _rt
+    from builder.lists.editor import ListChangedError, _folder_lock
+    from builder.yamlio import atomic_write, may_replace, read_text
+
+    p = Path(path)
+    with _folder_lock(p):
+        text = read_text(p, "pack.yaml")
+        if expected is not None and digest(text) != expected:
+            raise ListChangedError(Diagnostic(str(p), 0, 0, "changed on disk since it was read; not overwritten",
+                                              hint="load it again and repeat the change"))
+        y = _rt()
+        tree = y.load(text)
+        change(tree)
+        buf = io.StringIO()
+        y.dump(tree, buf)
+        new = buf.getvalue()
+        may_replace(p)
+        atomic_write(p, new, force=True)
+    return new
+
+
+def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) -> tuple[str, int]:
+    """Add or replace the entries of a spreadsheet (``pack import``'s reading and checks) in
+    the pack at ``path``; (new text, entries written). Every bad cell refuses the whole sheet."""
+    from builder.packs.identity import read_pack
+    from builder.packs.sheet import import_sheet
+
+    data, _ = read_pack(path)
+    system = str(data.get("system", "")).strip().lower()
+    _, sheet_data = import_sheet(sheet_path, system, None, {"name": data.get("name")})
+    n = 0
+    from builder.packs.fields import sections
+
+    texts = None
+    for section in sections(system):
+        for entry in sheet_data.get(section) or []:
+            original = next((e.get("name") for e in read_pack(path)[0].get(section) or []
+                             if isinstance(e, dict) and _same(e.get("name"), entry.get("name"))), None)
+            texts = save_entry(path, section, entry, original, expected if n == 0 else None)
+            n += 1
+    return texts if texts is not None else Path(path).read_text(encoding="utf-8"), n
+
+
+def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110) -> bytes | None:
+    """The card face of entry ``name`` as it prints (PNG), for the card games; None for a
+    game whose entries are not printed as cards."""
+    from builder.systems import get
+
+    if system not in ("senshiai", "herocard", "satsuma"):
+        return None
+    from builder.catalog.loader import load_catalog
+    from builder.lists.document import parse_list
+    from builder.render.images import render_sides
+
+    gs = get(system)
+    del gs
+    text = _preview_list(system, str(Path(pack_path).resolve()), name)
+    doc = parse_list(text, "<preview>", base_dir=Path(pack_path).parent)
+    catalog = load_catalog(system, [str(Path(pack_path).resolve())])
+    from builder.systems import rules_module
+
+    lst, _ = rules_module(system).load_list(doc, catalog)
+    fronts, _ = render_sides(doc, catalog, lst, dpi=dpi, bleed=0)
+    if not fronts:
+        return None
+    buf = io.BytesIO()
+    fronts[0].image.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def _preview_list(system: str, pack: str, name: str) -> str:
+    import json
+
+    body = {"system": system, "packs": [pack]}
+    if system == "senshiai":
+        body["cards"] = {name: 1}
+    elif system == "herocard":
+        body["hero"] = "Samurai"
+        body["cards"] = {name: 1}
+    else:
+        body["side"] = "samurai"
+        body["cards"] = {name: 1}
+    return json.dumps(body)
