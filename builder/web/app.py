@@ -153,9 +153,11 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     async def _bad_text(request: Request, exc):
         return failure(request, Refused("the request is not UTF-8 text"))
 
+    from builder.web.pack_editor import register as register_pack_editor
     from builder.web.packs_page import register as register_packs
 
-    register_packs(api, page)  # the Packs page: installed packs, registry search, install
+    register_packs(api, page, ws)  # the Packs page: installed packs, registry search, install
+    register_pack_editor(api, page, ws)  # making and editing the workspace's packs
 
     # -- pages ---------------------------------------------------------------------------------
 

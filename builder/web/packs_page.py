@@ -28,7 +28,24 @@ def installed_rows(entries) -> list[dict]:
     return rows
 
 
-def register(api, page) -> None:
+def workspace_packs(ws) -> list[dict]:
+    """The packs of the workspace's ``packs/`` folder (what the pack editor edits)."""
+    from builder.errors import DaimyoError
+    from builder.packs.identity import pack_id
+    from builder.packs.resolve import pack_files
+
+    out = []
+    for p in pack_files(ws.root / "packs"):
+        try:
+            ident = pack_id(p)
+        except DaimyoError as exc:
+            out.append({"file": p.name, "name": p.name, "game": "", "version": "", "problem": exc.lines()[0]})
+            continue
+        out.append({"file": p.name, "name": ident.name, "game": ident.system or "", "version": ident.version or ""})
+    return out
+
+
+def register(api, page, ws) -> None:
     """Add the Packs page and its actions to the app (``page`` renders a template)."""
     from builder.web.app import _form, _go
 
@@ -55,7 +72,7 @@ def register(api, page) -> None:
         results = [{"entry": e, "installed": installed.get((e.name, e.game))} for e in found]
         return page(request, "packs.html", rows=list(installed.values()), results=results, q=q[:200],
                     system=game or "", problem=problem, notes=stale_notes(), done=done[:300],
-                    folder=str(store.folder()))
+                    folder=str(store.folder()), mine=workspace_packs(ws))
 
     @api.post("/packs/install", include_in_schema=False)
     async def packs_install(request: Request):

@@ -1,0 +1,193 @@
+"""The web builder's pack editor: make a pack for a game in the workspace's ``packs/`` folder,
+add and edit the entries of each section with the fields the game's catalog defines (checked
+as you type, each problem beside its field), see the card face as it prints, upload and
+download the entries as a spreadsheet. Every save goes to the pack's YAML, its comments kept,
+atomically (``builder.packs.editor``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+_FILE = re.compile(r"^[A-Za-z0-9][\w.-]{0,80}\.yaml$")
+SHOWN_FIELDS = 6  # columns of the entries table
+
+
+def register(api, page, ws) -> None:
+    from builder.web.app import _form, _go
+    from builder.web.workspace import Refused
+
+    def folder() -> Path:
+        return ws.root / "packs"
+
+    def pack_path(file: str) -> Path:
+        if not _FILE.match(file or ""):
+            raise Refused(f"'{file[:80]}' is not a pack file of the workspace's packs folder", 404)
+        p = folder() / file
+        if not p.is_file() or p.is_symlink():
+            raise Refused(f"no pack '{file}' in the workspace's packs folder", 404)
+        return p
+
+    def load(file: str):
+        from builder.packs.identity import read_pack
+        from builder.yamlio import read_text
+
+        p = pack_path(file)
+        text = read_text(p, "pack.yaml", f"packs/{file}")
+        data, _ = read_pack(p)
+        system = str(data.get("system", "")).strip().lower()
+        return p, text, data, system
+
+    @api.post("/packs/new", include_in_schema=False)
+    async def pack_new(request: Request):
+        from builder import SYSTEMS
+        from builder.packs.editor import new_pack
+        from builder.packs.manage import _file_name
+
+        form = await _form(request)
+        system = str(form.get("system", "")).strip().lower()
+        name = str(form.get("name", "")).strip()[:100]
+        if system not in SYSTEMS:
+            raise Refused(f"unknown game '{system[:40]}'", hint="one of " + ", ".join(SYSTEMS))
+        if not name:
+            raise Refused("the pack needs a name")
+        file = _file_name(name) + ".yaml"
+        if (folder() / file).exists():
+            raise Refused(f"packs/{file} exists already", hint="choose another name, or open it from the Packs page")
+        new_pack(folder() / file, system, name)
+        return _go(request, f"/packs/edit/{file}")
+
+    @api.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)
+    def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
+        from builder.packs.editor import digest
+        from builder.packs.fields import entry_fields, main_sections, sections
+
+        p, text, data, system = load(file)
+        secs = list(main_sections(system))
+        section = section if section in sections(system) else secs[0]
+        if section not in secs:
+            secs.append(section)
+        fields = entry_fields(system, section)
+        entries = [e for e in data.get(section) or [] if isinstance(e, dict)]
+        current = next((e for e in entries if entry and str(e.get("name")) == entry), None)
+        shown = [f.name for f in fields if f.name not in ("name", "source", "assumed", "id", "aliases", "notes",
+                                                          "art", "focus")][:SHOWN_FIELDS]
+        return page(request, "pack_edit.html", file=file, pack=data, system=system, section=section,
+                    sections=secs, fields=fields, entries=entries, current=current, values=_cells(fields, current),
+                    shown=shown, version=digest(text), cards=system in ("senshiai", "herocard", "satsuma"),
+                    cell=_cell_text)
+
+    def _checked(form: dict, system: str, section: str, data: dict):
+        from builder.packs.editor import validate_entry
+        from builder.packs.fields import entry_fields
+
+        cells = {f.name: str(form.get("f_" + f.name, ""))[:2000] for f in entry_fields(system, section)}
+        original = str(form.get("original", "")) or None
+        return validate_entry(system, section, cells, data, original), original
+
+    @api.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)
+    async def pack_check_entry(request: Request, file: str):
+        form = await _form(request)
+        p, text, data, system = load(file)
+        section = str(form.get("section", ""))
+        checked, _ = _checked(form, system, section, data)
+        return page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked)
+
+    @api.post("/packs/edit/{file}/save", include_in_schema=False)
+    async def pack_save_entry(request: Request, file: str):
+        from urllib.parse import urlencode
+
+        from builder.packs.editor import save_entry
+
+        form = await _form(request)
+        p, text, data, system = load(file)
+        section = str(form.get("section", ""))
+        checked, original = _checked(form, system, section, data)
+        if not checked.ok:
+            resp = page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked,
+                        status=422)
+            return resp
+        save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
+        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section,
+                                                                 "entry": checked.entry["name"]}))
+
+    @api.post("/packs/edit/{file}/remove", include_in_schema=False)
+    async def pack_remove_entry(request: Request, file: str):
+        from urllib.parse import urlencode
+
+        from builder.packs.editor import remove_entry
+
+        form = await _form(request)
+        p, text, data, system = load(file)
+        section = str(form.get("section", ""))
+        remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
+        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section}))
+
+    @api.get("/packs/edit/{file}/preview.png", include_in_schema=False)
+    def pack_preview(file: str, entry: str = ""):
+        from builder.packs.editor import preview_png
+
+        p, text, data, system = load(file)
+        png = preview_png(p, system, entry[:200])
+        if png is None:
+            raise Refused("no card face to show", 404)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+
+    @api.get("/packs/edit/{file}/sheet.csv", include_in_schema=False)
+    def pack_sheet(file: str):
+        from builder.packs.sheet import export_csv
+
+        p, text, data, system = load(file)
+        return Response(export_csv(data), media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{Path(file).stem}.csv"'})
+
+    @api.post("/packs/edit/{file}/upload", include_in_schema=False)
+    async def pack_upload(request: Request, file: str):
+        import os
+        import tempfile
+
+        from builder.limits import MAX_FILE_BYTES
+        from builder.packs.editor import import_into
+
+        p, text, data, system = load(file)
+        form = await request.form()
+        up = form.get("sheet")
+        if up is None or not hasattr(up, "read"):
+            raise Refused("choose a .csv or .xlsx file to upload")
+        name = str(getattr(up, "filename", "") or "sheet.csv")
+        suffix = ".xlsx" if name.lower().endswith(".xlsx") else ".csv"
+        body = await up.read(MAX_FILE_BYTES + 1)
+        if len(body) > MAX_FILE_BYTES:
+            raise Refused("the spreadsheet is too large", 413)
+        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body)
+            import_into(p, tmp, str(form.get("version", "")) or None)
+        finally:
+            os.unlink(tmp)
+        return _go(request, f"/packs/edit/{file}")
+
+
+def _field_names(system: str, section: str) -> list[str]:
+    from builder.packs.fields import entry_fields
+
+    return [f.name for f in entry_fields(system, section)]
+
+
+def _cell_text(v) -> str:
+    from builder.packs.sheet import _cell
+
+    return _cell(None, v)
+
+
+def _cells(fields, entry) -> dict:
+    """The form's text for each field of ``entry`` (lists as 'a; b', as in a spreadsheet)."""
+    from builder.packs.sheet import _cell
+
+    if not entry:
+        return {}
+    return {f.name: _cell(f, entry.get(f.name)) for f in fields if entry.get(f.name) is not None}

@@ -1,0 +1,130 @@
+"""The pack editor of the web builder, through the framework's test client: a pack made from
+nothing, entries checked as typed (each problem beside its field), saved with the file's
+comments kept, the card face previewed, the spreadsheet downloaded and uploaded, and the
+refusals (paths, names, a file changed on disk) as 4xx."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from builder.web.app import create_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "test-token-0123456789abcdef"
+BASE = "http://127.0.0.1:8765"
+HX = {"HX-Request": "true"}
+
+CAPITAL = {"f_name": "Hill Fort", "f_type": "terrain", "f_subtype": "Capital", "f_cost": "N",
+           "f_paths": "Earth; Water", "f_limit": "3", "f_speed": "0", "f_power": "2/1/8",
+           "f_assumed": "printed on my cards"}
+
+
+@pytest.fixture()
+def c(tmp_path, monkeypatch):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    monkeypatch.setenv("DAIMYO_PACKS", str(tmp_path / "user-packs"))
+    app = create_app(ws, token=TOKEN, port=8765)
+    client = TestClient(app, base_url=BASE)
+    assert client.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
+    client.headers.update({"X-CSRF-Token": app.csrf})
+    client.ws = ws
+    return client
+
+
+def version(page: str) -> str:
+    return re.search(r'name="version" value="([0-9a-f]+)"', page).group(1)
+
+
+def errors(html: str) -> dict:
+    import html as h
+
+    return {m.group(1): h.unescape(m.group(2)) for m in re.finditer(r'id="err-([a-z_]+)" hx-swap-oob="true" role="alert">([^<]*)<',
+                                                       html) if m.group(2)}
+
+
+def test_make_a_pack_and_edit_it(c):
+    r = c.post("/packs/new", data={"system": "senshiai", "name": "Club cards"}, headers=HX)
+    assert r.status_code == 204 and r.headers["HX-Redirect"] == "/packs/edit/club-cards.yaml"
+    pack = c.ws / "packs" / "club-cards.yaml"
+    assert pack.read_text().startswith("# ")  # the commented template
+    page = c.get("/packs/edit/club-cards.yaml").text
+    for field in ("name", "type", "subtype", "cost", "paths", "power", "abilities"):
+        assert f'name="f_{field}"' in page, field
+    v = version(page)
+    # as typed: each problem beside its field
+    bad = {**CAPITAL, "f_paths": "Earth; Fire", "f_speed": "fast", "section": "cards", "version": v}
+    r = c.post("/packs/edit/club-cards.yaml/check", data=bad, headers=HX)
+    assert r.status_code == 200
+    assert errors(r.text) == {"speed": "'fast' is not a whole number (speed is whole number)"}
+    bad["f_speed"] = "0"
+    r = c.post("/packs/edit/club-cards.yaml/check", data=bad, headers=HX)
+    assert errors(r.text) == {"paths": "path 'Fire' is not one of Air, Earth, Water"}
+    r = c.post("/packs/edit/club-cards.yaml/save", data=bad, headers=HX)
+    assert r.status_code == 422 and "Fire" in r.text
+    assert "Hill Fort" not in pack.read_text()
+    good = {**CAPITAL, "section": "cards", "version": v}
+    r = c.post("/packs/edit/club-cards.yaml/check", data=good, headers=HX)
+    assert errors(r.text) == {} and "✓ valid" in r.text
+    r = c.post("/packs/edit/club-cards.yaml/save", data=good, headers=HX)
+    assert r.status_code == 204, r.text
+    assert r.headers["HX-Redirect"] == "/packs/edit/club-cards.yaml?section=cards&entry=Hill+Fort"
+    text = pack.read_text()
+    assert "# " in text.split("cards:")[0] and "  - name: Hill Fort\n" in text  # comments kept
+    from builder.packs.manage import check_pack
+
+    assert check_pack(pack).added == {"cards": 1}
+    page = c.get(r.headers["HX-Redirect"]).text
+    assert 'value="Hill Fort"' in page and 'id="card-preview"' in page
+    png = c.get("/packs/edit/club-cards.yaml/preview.png", params={"entry": "Hill Fort"})
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    # a second entry with the same name is refused beside the name
+    r = c.post("/packs/edit/club-cards.yaml/check", data={**good, "version": version(page)}, headers=HX)
+    assert errors(r.text) == {"name": "the pack already has an entry 'Hill Fort'"}
+    # editing it in place (the original name given)
+    r = c.post("/packs/edit/club-cards.yaml/save", headers=HX,
+               data={**good, "f_power": "3/1/8", "original": "Hill Fort", "version": version(page)})
+    assert r.status_code == 204 and "power: 3/1/8" in pack.read_text() and pack.read_text().count("Hill Fort") == 1
+    # a file changed on disk since the page was read is not overwritten
+    r = c.post("/packs/edit/club-cards.yaml/save", headers=HX,
+               data={**good, "f_name": "Other Fort", "version": version(page)})
+    assert r.status_code == 409 or r.status_code == 400
+    assert "changed on disk" in r.text and "Other Fort" not in pack.read_text()
+    # the spreadsheet, down and up
+    csv_text = c.get("/packs/edit/club-cards.yaml/sheet.csv").text
+    assert "Hill Fort" in csv_text
+    page = c.get("/packs/edit/club-cards.yaml").text
+    up = csv_text.replace("Hill Fort", "Sea Fort")
+    r = c.post("/packs/edit/club-cards.yaml/upload", headers=HX, data={"version": version(page)},
+               files={"sheet": ("more.csv", up.encode(), "text/csv")})
+    assert r.status_code == 204, r.text
+    assert "Sea Fort" in pack.read_text() and "Hill Fort" in pack.read_text()
+    # removing an entry
+    page = c.get("/packs/edit/club-cards.yaml").text
+    r = c.post("/packs/edit/club-cards.yaml/remove", headers=HX,
+               data={"section": "cards", "name": "Sea Fort", "version": version(page)})
+    assert r.status_code == 204 and "Sea Fort" not in pack.read_text()
+    assert "Club cards" in c.get("/packs").text
+
+
+@pytest.mark.parametrize("file", ["../x.yaml", ".hidden.yaml", "a/b.yaml", "x.txt", "missing.yaml"])
+def test_only_pack_files_of_the_workspace_packs_folder(c, file):
+    r = c.get(f"/packs/edit/{file}")
+    assert r.status_code in (404, 400)
+
+
+def test_new_pack_refusals(c):
+    assert c.post("/packs/new", data={"system": "chess", "name": "X"}, headers=HX).status_code == 400
+    assert c.post("/packs/new", data={"system": "senshiai", "name": ""}, headers=HX).status_code == 400
+    assert c.post("/packs/new", data={"system": "senshiai", "name": "Mine"}, headers=HX).status_code == 204
+    r = c.post("/packs/new", data={"system": "senshiai", "name": "Mine"}, headers=HX)
+    assert r.status_code == 400 and "exists already" in r.text
