@@ -39,8 +39,13 @@ def new_pack(path: str | Path, system: str, name: str) -> None:
     from builder.packs.template import render_template
     from builder.yamlio import atomic_write
 
+    import re
+
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, render_template(system, name), force=False)
+    text = render_template(system, name)
+    # the name line plain (tools that read the top of a pack without a YAML parser see the name)
+    text = re.sub(r"^(name: .*?)[ \t]+#.*$", r"\1", text, count=1, flags=re.M)
+    atomic_write(path, text, force=False)
 
 
 def validate_entry(system: str, section: str, cells: dict, data: dict, original: str | None = None) -> Checked:

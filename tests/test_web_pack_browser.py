@@ -1,0 +1,150 @@
+"""The pack editor in a real browser (the system's Chromium through Playwright): a Senshiai
+pack authored from nothing by typing into the editor (a mistake shown beside its field and
+fixed), its card face previewed, then a legal deck built with it on the builder page.
+Skipped without Chromium; screenshots go to $DAIMYO_SCREENSHOTS when set."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("DAIMYO_CHROMIUM", "/usr/bin/chromium")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+pytest.importorskip("uvicorn")
+
+from playwright.sync_api import expect  # noqa: E402
+
+TOKEN = "browser-test-token-0123456789"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+WAIT = 20_000  # ms: the machine may be busy
+expect.set_options(timeout=WAIT)
+
+
+@pytest.fixture()
+def server(tmp_path, monkeypatch):
+    import uvicorn
+
+    from builder.web.app import create_app
+
+    monkeypatch.setenv("DAIMYO_PACKS", str(tmp_path / "user-packs"))
+    monkeypatch.delenv("DAIMYO_REGISTRY", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(ws, token=TOKEN, port=port), host="127.0.0.1", port=port,
+                                        log_level="warning", access_log=False))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield {"url": f"http://127.0.0.1:{port}", "ws": ws}
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture()
+def shots(tmp_path):
+    out = os.environ.get("DAIMYO_SCREENSHOTS")
+    folder = Path(out) if out else tmp_path / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def fill_entry(pg, values: dict):
+    for field, value in values.items():
+        box = pg.locator(f"#f-{field}")
+        if box.evaluate("e => e.tagName") == "SELECT":
+            box.select_option(value)
+        else:
+            box.fill(value)
+
+
+def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+        pg = ctx.new_page()
+        pg.set_default_timeout(WAIT)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(f"{server['url']}/?token={TOKEN}")
+
+        pg.get_by_role("link", name="Packs", exact=True).click()
+        pg.wait_for_url(re.compile(r"/packs$"))
+        pg.select_option("#new-pack-system", "senshiai")
+        pg.fill("#new-pack-name", "Club cards")
+        pg.get_by_role("button", name="Create pack").click()
+        pg.wait_for_url(re.compile(r"/packs/edit/club-cards\.yaml$"))
+        expect(pg.locator("#pack-title")).to_have_text("Club cards")
+
+        # the Capital, with a mistake that is shown beside its field as it is typed
+        fill_entry(pg, {"name": "Hill Fort", "type": "terrain", "subtype": "Capital", "cost": "N",
+                        "paths": "Earth; Fire", "limit": "3", "speed": "0", "power": "2/1/8",
+                        "assumed": "printed on my cards"})
+        expect(pg.locator("#err-paths")).to_have_text("path 'Fire' is not one of Air, Earth, Water")
+        expect(pg.locator("#entry-state")).to_contain_text("1 problem")
+        pg.screenshot(path=str(shots / "pack-editor-error.png"), full_page=True)
+        pg.fill("#f-paths", "Earth; Water")
+        expect(pg.locator("#err-paths")).to_have_text("")
+        expect(pg.locator("#entry-state")).to_have_text("✓ valid")
+        pg.get_by_role("button", name="Add to cards").click()
+        pg.wait_for_url(re.compile(r"entry=Hill\+Fort"))
+        preview = pg.locator("#card-preview")
+        expect(preview).to_be_visible()
+        pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
+        pg.screenshot(path=str(shots / "pack-editor.png"), full_page=True)
+
+        for values in ({"name": "Rice Paddies", "type": "terrain", "subtype": "Farmland", "cost": "I",
+                        "paths": "Earth", "limit": "2", "abilities": "Recruit", "assumed": "printed on my cards"},
+                       {"name": "Club Samurai", "type": "troop", "subtype": "Samurai", "cost": "II",
+                        "paths": "Earth", "speed": "1", "power": "2/1/3", "assumed": "printed on my cards"}):
+            pg.get_by_role("link", name="New entry").click()
+            expect(pg.locator("#entry-h")).to_have_text("New entry")
+            fill_entry(pg, values)
+            expect(pg.locator("#entry-state")).to_have_text("✓ valid")
+            pg.get_by_role("button", name="Add to cards").click()
+            pg.wait_for_url(re.compile("entry=" + values["name"].replace(" ", r"\+")))
+        expect(pg.locator("#entries tbody tr")).to_have_count(3)
+
+        # a deck of the workspace, with the pack
+        pg.goto(server["url"] + "/")
+        pg.select_option("#new-system", "senshiai")
+        form = pg.locator("#new-form")
+        form.get_by_label("Name", exact=True).fill("Club deck")
+        form.locator("fieldset[data-system=senshiai] input[name=packs]").check()
+        form.get_by_role("button", name="Create list").click()
+        pg.wait_for_url(re.compile(r"/l/Club-deck\.yaml$"))
+        for name in ("Hill Fort", "Rice Paddies", "Club Samurai", "Club Samurai"):
+            pg.fill("#catalog-q", name)
+            row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
+            expect(row).to_have_count(1)
+            before = pg.locator("#version").input_value()
+            row.locator(".btn-add").click()
+            expect(pg.locator("#version")).not_to_have_value(before)
+        expect(pg.locator("#total")).to_have_text("4")
+        expect(pg.locator("#verdict")).to_contain_text("legal")
+        expect(pg.locator("#verdict")).not_to_contain_text("illegal")
+        pg.screenshot(path=str(shots / "pack-deck.png"), full_page=True)
+        ctx.close()
+        browser.close()
+        assert not errors, errors
+
+    from builder.check import check_file
+
+    res = check_file(server["ws"] / "Club-deck.yaml")
+    assert res.legal and res.summary["cards"] == 4
+    assert [p["name"] for p in res.packs] == ["Club cards"]
