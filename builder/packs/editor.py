@@ -201,42 +201,29 @@ def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) 
 
 
 def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110) -> bytes | None:
-    """The card face of entry ``name`` as it prints (PNG), for the card games; None for a
-    game whose entries are not printed as cards."""
+    """The card face of entry ``name`` as it prints (PNG), for a game that prints cards; None
+    for a game whose entries are not printed as cards, or an entry a list cannot hold alone."""
     from builder.systems import get
 
-    if system not in ("senshiai", "herocard", "satsuma"):
+    if get(system).prints != "cards":
         return None
-    from builder.catalog.loader import load_catalog
-    from builder.lists.document import parse_list
+    from builder.lists.editor import ListEditor
     from builder.render.images import render_sides
 
-    gs = get(system)
-    del gs
-    text = _preview_list(system, str(Path(pack_path).resolve()), name)
-    doc = parse_list(text, "<preview>", base_dir=Path(pack_path).parent)
-    catalog = load_catalog(system, [str(Path(pack_path).resolve())])
-    from builder.systems import rules_module
+    pack = str(Path(pack_path).resolve())
+    try:
+        ed, _ = ListEditor.new(system, pack_files=[pack], packs=[pack])
+        ed.add(name)
+        doc = ed.doc
+        from builder.systems import rules_module
 
-    lst, _ = rules_module(system).load_list(doc, catalog)
-    fronts, _ = render_sides(doc, catalog, lst, dpi=dpi, bleed=0)
-    if not fronts:
+        lst, _ = rules_module(system).load_list(doc, ed.catalog)
+        fronts, _ = render_sides(doc, ed.catalog, lst, dpi=dpi, bleed=0)
+    except DaimyoError:
+        return None
+    face = next((f for f in fronts if _same(f.name, name)), None)
+    if face is None:
         return None
     buf = io.BytesIO()
-    fronts[0].image.save(buf, "PNG")
+    face.image.save(buf, "PNG")
     return buf.getvalue()
-
-
-def _preview_list(system: str, pack: str, name: str) -> str:
-    import json
-
-    body = {"system": system, "packs": [pack]}
-    if system == "senshiai":
-        body["cards"] = {name: 1}
-    elif system == "herocard":
-        body["hero"] = "Samurai"
-        body["cards"] = {name: 1}
-    else:
-        body["side"] = "samurai"
-        body["cards"] = {name: 1}
-    return json.dumps(body)

@@ -77,7 +77,7 @@ def register(api, page, ws) -> None:
                                                           "art", "focus")][:SHOWN_FIELDS]
         return page(request, "pack_edit.html", file=file, pack=data, system=system, section=section,
                     sections=secs, fields=fields, entries=entries, current=current, values=_cells(fields, current),
-                    shown=shown, version=digest(text), cards=system in ("senshiai", "herocard", "satsuma"),
+                    shown=shown, version=digest(text), cards=_prints_cards(system),
                     cell=_cell_text)
 
     def _checked(form: dict, system: str, section: str, data: dict):
@@ -191,3 +191,9 @@ def _cells(fields, entry) -> dict:
     if not entry:
         return {}
     return {f.name: _cell(f, entry.get(f.name)) for f in fields if entry.get(f.name) is not None}
+
+
+def _prints_cards(system: str) -> bool:
+    from builder.systems import get
+
+    return get(system).prints == "cards"
