@@ -135,6 +135,9 @@ def test_pack_index_refuses_bad_packs_and_writes_nothing(cli, reg):
     ('{"daimyo_registry": 1, "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "' + "a" * 64
      + '", "url": "ftp://example.org/x.yaml"}]}', "address 'ftp://example.org/x.yaml' is not http, https or file"),
     ('{"daimyo_registry": 1, "packs": [{"game": "senshiai"}]}', "pack has no 'name'"),
+    ('{"daimyo_registry": 1, "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "' + "a" * 64
+     + '", "url": "file:///etc/hostname"}]}', "address 'file:///etc/hostname' is a file on this machine, named by a "
+     "registry on the network"),
 ])
 def test_a_bad_index_is_one_line_with_its_place(cli, served, text, expected):
     srv, folder, packs, _ = served
@@ -480,3 +483,19 @@ def test_offline_search_uses_the_last_index_read(cli, reg, monkeypatch):
     assert r.stderr.startswith(f"{url}: note: not reachable; its index as read on ")
     r = cli("pack", "install", "Club cards")  # the pack itself cannot come from the copy of the index
     assert r.code == 2 and "cannot connect" in r.stderr and not packs.exists()
+
+
+def test_update_replaces_a_hand_made_pack_only_with_force(cli, served):
+    srv, folder, packs, work = served
+    (folder / "club-2.yaml").write_text(club("2"))
+    index(cli, folder)
+    packs.mkdir()
+    (packs / "club-cards.yaml").write_text(club("1").replace("invented for the test", "typed by hand"))
+    assert cli("pack", "list", "--outdated").stdout.startswith("Club cards (senshiai): 1 in use, 2 available")
+    one_error(cli("pack", "update", "--yes"), "that was not installed from a registry or a file", "--force")
+    assert "typed by hand" in (packs / "club-cards.yaml").read_text()
+    r = cli("pack", "update", "--yes", "--force")
+    assert r.code == 0 and (packs / "club-cards.yaml").read_text() == club("2")
+    assert "(was Club cards 1, kept)" in r.stdout  # the hand-made one is kept, not lost
+    assert cli("pack", "install", "Club cards@1").code == 0
+    assert "typed by hand" in (packs / "club-cards.yaml").read_text()

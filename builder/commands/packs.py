@@ -200,6 +200,7 @@ def register(app) -> None:
         name: Optional[str] = typer.Argument(None, help="one installed pack [default: every one]"),
         yes: bool = typer.Option(False, "--yes", "-y", help="replace without asking"),
         lists: list[str] = typer.Option([], "--lists", help="lists or folders to report on [default: the current folder]"),
+        force: bool = typer.Option(False, "--force", help="replace a pack of the same name made or copied by hand"),
     ):
         """Install the newest version of installed packs, after showing what changes for your lists.
         Exit 0 when done or nothing is outdated, 1 when updates were declined."""
@@ -227,7 +228,7 @@ def register(app) -> None:
                 if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
                     echo("nothing replaced")
                     raise typer.Exit(1)
-            for line in _put(readies, force=False):
+            for line in _put(readies, force=force):
                 echo(line)
         except DaimyoError as exc:
             fail(exc)

@@ -172,6 +172,16 @@ def _put(readies: list[Ready], force: bool) -> list[str]:
                                      "or a file (made or copied by hand)", f"pass {option('force')} to replace it")
         for r in readies:
             current, path = store.in_use(r.ident.name)
+            if current is None and path.is_file():  # a pack made by hand, replaced with force: kept too
+                try:
+                    from builder.packs.registry import sha256_hex
+
+                    old, raw = pack_id(path), path.read_bytes()
+                    if old.hash != r.ident.hash:
+                        current = store.store(raw, old, old.system or r.game, sha256_hex(raw),
+                                              f"made or copied by hand ({path})")
+                except (DaimyoError, OSError):
+                    pass
             rec = store.store(r.data, r.ident, r.game, r.sha256, r.source)
             if current is not None and current.hash == rec.hash and path.is_file():
                 out.append(f"{rec.label()}: already installed and in use: {path}")

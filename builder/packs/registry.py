@@ -171,6 +171,9 @@ def absolute_url(url: str, base: str) -> str:
     if scheme not in SCHEMES:
         raise UsageError(f"address '{url}' is not http, https or file", "registries are read over http(s) "
                          "or from a folder")
+    if scheme == "file" and urlsplit(base).scheme.lower() != "file":
+        raise UsageError(f"address '{url}' is a file on this machine, named by a registry on the network",
+                         "a registry served over http(s) names its packs by http(s) addresses")
     return full
 
 
