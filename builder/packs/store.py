@@ -200,9 +200,7 @@ def remove(name: str, version: str | None = None) -> list[str]:
             raise UsageError(f"pack '{name}' version {version} is not installed",
                              "'daimyo pack list' shows what is")
         if version is None or (current is not None and current.version == version):
-            if path.is_file():
-                if current is None and not gone:
-                    pass  # a pack copied by hand: removed too, the user asked for it by name
+            if path.is_file():  # a pack copied by hand too: the user asked for it by name
                 path.unlink()
                 out.append(f"removed {path}")
         if not gone and not out:
