@@ -101,6 +101,10 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
         pg.fill("#f-paths", "Earth; Water")
         expect(pg.locator("#err-paths")).to_have_text("")
         expect(pg.locator("#entry-state")).to_have_text("✓ valid")
+        # the card face follows the typing before anything is saved
+        pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
+        expect(pg.locator("#card-preview")).to_have_attribute("alt", "The card Hill Fort as it prints")
+        pg.screenshot(path=str(shots / "pack-editor-live.png"), full_page=True)
         pg.get_by_role("button", name="Add to cards").click()
         pg.wait_for_url(re.compile(r"entry=Hill\+Fort"))
         preview = pg.locator("#card-preview")

@@ -75,6 +75,12 @@ def test_make_a_pack_and_edit_it(c):
     good = {**CAPITAL, "section": "cards", "version": v}
     r = c.post("/packs/edit/club-cards.yaml/check", data=good, headers=HX)
     assert errors(r.text) == {} and "✓ valid" in r.text
+    # the card face as typed, before it is saved; nothing is left beside the pack
+    import base64
+
+    src = re.search(r'id="card-preview" hx-swap-oob="true" src="data:image/png;base64,([^"]+)"', r.text).group(1)
+    assert base64.b64decode(src).startswith(b"\x89PNG")
+    assert sorted(p.name for p in pack.parent.iterdir()) == ["club-cards.yaml"]
     r = c.post("/packs/edit/club-cards.yaml/save", data=good, headers=HX)
     assert r.status_code == 204, r.text
     assert r.headers["HX-Redirect"] == "/packs/edit/club-cards.yaml?section=cards&entry=Hill+Fort"

@@ -27,6 +27,7 @@ class Checked:
 
     entry: dict
     fields: dict = field(default_factory=dict)  # field -> message
+    pack: dict | None = None  # the whole pack with the entry in it (when the entry could be built)
     other: list = field(default_factory=list)  # messages about the entry or the pack
 
     @property
@@ -87,6 +88,7 @@ def validate_entry(system: str, section: str, cells: dict, data: dict, original:
             return out
     index = len(entries)
     whole[section] = entries + [entry]
+    out.pack = whole
     where = {(section, index): (label, sheet.rows[0])}
     try:
         _validate(whole, where, sheet)
@@ -227,3 +229,21 @@ def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110)
     buf = io.BytesIO()
     face.image.save(buf, "PNG")
     return buf.getvalue()
+
+
+def preview_of(pack_path: str | Path, data: dict, name: str) -> bytes | None:
+    """``preview_png`` of a pack not saved yet (``data``), written for the moment beside the
+    pack (so that its art is found) under a hidden name, and removed."""
+    import os
+    import tempfile
+
+    from builder.packs.sheet import dump_pack
+
+    folder = Path(pack_path).parent
+    fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix=".preview-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(dump_pack(data))
+        return preview_png(tmp, str(data.get("system", "")).strip().lower(), name)
+    finally:
+        os.unlink(tmp)

@@ -94,7 +94,16 @@ def register(api, page, ws) -> None:
         p, text, data, system = load(file)
         section = str(form.get("section", ""))
         checked, _ = _checked(form, system, section, data)
-        return page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked)
+        preview = None
+        if checked.ok and checked.pack is not None and _prints_cards(system):  # the card as typed
+            import base64
+
+            from builder.packs.editor import preview_of
+
+            png = preview_of(p, checked.pack, checked.entry["name"])
+            preview = base64.b64encode(png).decode("ascii") if png else None
+        return page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked,
+                    preview=preview, cards=_prints_cards(system))
 
     @api.post("/packs/edit/{file}/save", include_in_schema=False)
     async def pack_save_entry(request: Request, file: str):
