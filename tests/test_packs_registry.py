@@ -181,6 +181,9 @@ def test_registry_story_search_install_outdated_update_and_the_list_is_told(cli,
     r = cli("pack", "list", "--outdated")
     assert r.code == 0
     assert r.stdout.strip() == (f"Club cards (senshiai): 1 in use, 2 available from {srv.url}/registry/index.json")
+    assert json.loads(cli("pack", "list", "--outdated", "--format", "json").stdout) == [
+        {"name": "Club cards", "game": "senshiai", "version": "1", "latest": "2",
+         "registry": f"{srv.url}/registry/index.json"}]
     r = cli("pack", "update")  # no terminal to ask: nothing replaced
     assert r.code == 1
     assert r.stdout.splitlines() == ["Club cards: 1 -> 2 (senshiai): 1 removed, 1 changed",
@@ -193,6 +196,11 @@ def test_registry_story_search_install_outdated_update_and_the_list_is_told(cli,
     assert r.stdout.splitlines()[-1] == (f"Club cards 2 (senshiai): installed from {srv.url}/registry/club-2.yaml "
                                          f"(was Club cards 1, kept): {packs / 'club-cards.yaml'}")
     assert cli("pack", "list", "--outdated").stdout.strip() == "every installed pack is up to date"
+    listed = cli("pack", "list").stdout
+    assert f"      from {srv.url}/registry/club-2.yaml\n      also kept: 1 (" in listed
+    found = json.loads(cli("pack", "search", "--format", "json").stdout)
+    assert [(e["name"], e["version"], e["url"]) for e in found] == [("Club cards", "2",
+                                                                     f"{srv.url}/registry/club-2.yaml")]
 
     # the deck is told what changed for it, and how to go back
     r = cli("check", "deck.yaml")

@@ -210,4 +210,19 @@ def format_pack_list(items) -> list[str]:
             continue
         state = f"shadowed by {shown(i.shadowed_by)}" if i.shadowed_by else "wins"
         lines.append(f"  {i.ident.label()} [{i.ident.system}] {short_hash(i.ident.hash)}  {shown(i.path)}  ({state})")
+        if i.where == "user":
+            lines.extend(_installed_lines(i.ident))
+    return lines
+
+
+def _installed_lines(ident) -> list[str]:
+    """Where an installed pack came from and the other versions kept beside it."""
+    from builder.packs import store
+    from builder.packs.resolve import name_key
+
+    recs = [r for r in store.records() if name_key(r.name) == name_key(ident.name)]
+    lines = [f"      from {r.source}" for r in recs if r.hash == ident.hash][:1]
+    kept = [r.version or "(no version)" for r in recs if r.hash != ident.hash]
+    if kept:
+        lines.append(f"      also kept: {', '.join(kept)} ('daimyo pack install \"{ident.name}@VERSION\"' puts one back)")
     return lines
