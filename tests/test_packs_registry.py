@@ -507,3 +507,61 @@ def test_update_replaces_a_hand_made_pack_only_with_force(cli, served):
     assert "(was Club cards 1, kept)" in r.stdout  # the hand-made one is kept, not lost
     assert cli("pack", "install", "Club cards@1").code == 0
     assert "typed by hand" in (packs / "club-cards.yaml").read_text()
+
+
+def test_interrupted_between_keeping_a_version_and_putting_it_in_use(cli, served, monkeypatch):
+    """Every write is atomic, so an install stopped after the new version is kept and recorded
+    but before it is put in use leaves the old version in use, whole; the next update finishes."""
+    from builder.packs import store
+
+    srv, folder, packs, work = served
+    index(cli, folder)
+    assert cli("pack", "install", "Club cards").code == 0
+    (folder / "club-2.yaml").write_text(club("2", power="9/9/9"))
+    index(cli, folder)
+
+    def stop(rec):
+        raise KeyboardInterrupt  # Ctrl-C, at the worst moment
+
+    activate = store.activate
+    monkeypatch.setattr(store, "activate", stop)
+    assert cli("pack", "update", "--yes").code != 0
+    monkeypatch.setattr(store, "activate", activate)
+    assert (packs / "club-cards.yaml").read_text() == club("1")
+    assert not [p for p in packs.rglob("*") if ".tmp" in p.name or p.name.startswith(".daimyo")]
+    r = cli("check", "--format", "json", "--pack", "Club cards", ROOT / "examples" / "senshiai-northern-host.yaml")
+    assert json.loads(r.stdout)[0]["packs"][-1]["version"] == "1"
+    assert cli("pack", "list", "--outdated").stdout.startswith("Club cards (senshiai): 1 in use, 2 available")
+    r = cli("pack", "update", "--yes")
+    assert r.code == 0 and "9/9/9" in (packs / "club-cards.yaml").read_text()
+
+
+def test_any_index_text_is_entries_or_one_clear_error():
+    from hypothesis import given, settings, strategies as st
+
+    from builder.errors import DaimyoError
+    from builder.packs.registry import parse_index
+
+    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20), st.just("a" * 64),
+                        st.sampled_from(["senshiai", "kensei", "x.yaml", "1"]))
+    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                          | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+    keys = st.sampled_from(["name", "game", "version", "sha256", "url", "size", "needs", "authors", "daimyo",
+                            "content", "description", "licence"])
+    entry = st.dictionaries(keys, values, max_size=12)
+    index = st.fixed_dictionaries({"daimyo_registry": st.sampled_from([1, 1, 2, "1"]),
+                                   "packs": st.one_of(st.lists(entry, max_size=3), values)})
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(index)
+    def run(data):
+        try:
+            entries = parse_index(json.dumps(data), "https://example.org/index.json")
+        except DaimyoError as exc:
+            lines = exc.lines()
+            assert len(lines) == 1 and lines[0].startswith("https://example.org/index.json")
+            return
+        for e in entries:
+            assert e.url.startswith("https://") and len(e.sha256) == 64
+
+    run()
