@@ -565,3 +565,13 @@ def test_any_index_text_is_entries_or_one_clear_error():
             assert e.url.startswith("https://") and len(e.sha256) == 64
 
     run()
+
+
+def test_a_name_in_several_games_needs_the_game(cli, served):
+    srv, folder, packs, work = served
+    (folder / "k.yaml").write_text("system: kensei\nname: Club cards\nversion: '4'\n")
+    index(cli, folder)
+    one_error(cli("pack", "install", "Club cards"), "pack 'Club cards' is in the registries for several games "
+              "(kensei, senshiai) (name the game with --system)")
+    r = cli("pack", "install", "Club cards", "--system", "kensei")
+    assert r.code == 0 and r.stdout.startswith("Club cards 4 (kensei): installed")

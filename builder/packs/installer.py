@@ -146,6 +146,11 @@ def install(ref: str, game: str | None = None, force: bool = False) -> list[str]
     current, _path = store.in_use(entry.name)
     if current is not None and entry.content and current.hash == entry.content:
         return [f"{entry.label()}: already installed and in use: {_path}"]
+    kept = store.find(entry.name, entry.version, content=entry.content) if entry.content else None
+    if kept is not None and not entry.needs:  # the very content the index names: no download
+        with store.locked():
+            path = store.activate(kept)
+        return [f"{kept.label()}: in use again (kept from {kept.source}): {path}"]
     planned: dict = {}
     _plan(entry, entries, planned)
     readies = [download(e) for e in reversed(list(planned.values()))]  # needed packs first

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from builder import limits
-from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.errors import DaimyoError, Diagnostic, UsageError, option
 
 INDEX_KEY = "daimyo_registry"
 INDEX_FORMAT = 1
@@ -454,6 +454,10 @@ def choose(entries: list[Entry], name: str, version: str | None = None, game: st
 
         raise UsageError(f"no pack '{name}' in the registries", did_you_mean(name, sorted({e.name for e in entries}))
                          or "'daimyo pack search' lists what they hold")
+    games = sorted({e.game for e in found})
+    if len(games) > 1:
+        raise UsageError(f"pack '{found[0].name}' is in the registries for several games ({', '.join(games)})",
+                         f"name the game with {option('system')}")
     if version is not None:
         exact = [e for e in found if e.version == version]
         if not exact:

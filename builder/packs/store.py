@@ -136,7 +136,7 @@ def find(name: str, version: str | None = None, content: str | None = None) -> I
         hits = [r for r in hits if r.hash.startswith(content) or content.startswith(r.hash)]
     if version is not None:
         hits = [r for r in hits if r.version == version]
-    return max(hits, key=lambda r: version_key(r.version)) if hits else None
+    return max(hits, key=lambda r: (version_key(r.version), r.installed or "")) if hits else None
 
 
 def find_by_hash(content: str) -> Installed | None:
