@@ -170,7 +170,7 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
         lines = [d.format() for d in exc.diagnostics]
         err = EventRefused("; ".join(lines[:5]) + (f" (and {len(lines) - 5} more)" if len(lines) > 5 else ""),
                            status=422)
-        err.lines = lines
+        err.details = lines
         raise err from None
     for key, want in sorted(settings.items()):
         got = canon.get(key)
