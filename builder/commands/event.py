@@ -114,7 +114,7 @@ def register(app) -> None:
 
         begin_command(track=False)
         try:
-            from builder.event.web import serve
+            from builder.event.web.app import serve
 
             serve(folder, host, port, echo)
         except DaimyoError as exc:
