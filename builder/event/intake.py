@@ -158,7 +158,10 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
     if len(text.encode("utf-8")) > MAX_SUBMISSION_BYTES:
         raise EventRefused(f"the list is too large: over {MAX_SUBMISSION_BYTES:,} bytes", status=413)
     try:
-        imp = parse_source_text(text, where, system)
+        try:
+            imp = parse_source_text(text, where, None)
+        except DaimyoError:  # a plain card list names no game: read as one of the event's
+            imp = parse_source_text(text, where, system)
         if imp.doc.get("system") != system:
             raise EventRefused(f"this event takes {system} lists, not {imp.doc.get('system')}", status=422)
         imp.received = True  # packs by name only: a submission never reaches files on the server

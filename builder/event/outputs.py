@@ -42,9 +42,9 @@ def _cell(v):
     return v
 
 
-def _book_doc(list_text: str, system: str, anonymous: bool, label: str) -> str:
-    """A stored list as a file the book can read: its packs found by name here (or left out),
-    and for judges without its name, author and notes."""
+def _book_doc(list_text: str, system: str, label: str) -> str:
+    """A stored list as a file the book can read, its packs found by name here (or left out).
+    The list itself is printed as handed in, so that its fingerprint is the one recorded."""
     from builder.lists.dump import dump_list_yaml
     from builder.packs.resolve import resolve_recorded
     from builder.share.api import parse_source_text
@@ -55,17 +55,14 @@ def _book_doc(list_text: str, system: str, anonymous: bool, label: str) -> str:
     doc.pop("packs", None)
     if kept:
         doc["packs"] = kept
-    if anonymous:
-        for k in ("author", "notes"):
-            doc.pop(k, None)
-        doc["name"] = label
     return dump_list_yaml(doc)
 
 
 def write_book(ev, out: str, anonymous: bool = False, force: bool = False, paper: str = "a4") -> Path:
     """The organiser's book of every player's latest list (after the reveal): one PDF with the
     contents page, each list with its verdict, findings, share code and fingerprint. For judges
-    (``anonymous``) the lists are numbered, in the order of their fingerprints, without names."""
+    (``anonymous``) the lists are numbered, in the order of their fingerprints, without the players'
+    names (a list prints as handed in: its fingerprint must stay the recorded one)."""
     from builder.render.book import render_book
 
     info = ev.info()
@@ -83,7 +80,7 @@ def write_book(ev, out: str, anonymous: bool = False, force: bool = False, paper
             label = f"List {i:02d}" if anonymous else s["player"]
             stem = f"List {i:02d}" if anonymous else f"{i:02d} {_safe(s['player'])}"
             path = Path(tmp) / f"{stem}.yaml"
-            path.write_text(_book_doc(s["list_text"], info["system"], anonymous, label), encoding="utf-8")
+            path.write_text(_book_doc(s["list_text"], info["system"], label), encoding="utf-8")
             files.append(path)
         written = render_book(files, out, force=force, paper=paper)
     ev.log("organiser", "book-printed", f"{'anonymous ' if anonymous else ''}{len(files)} lists to {Path(out).name}")
