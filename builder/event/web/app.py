@@ -22,6 +22,8 @@ from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+           'fill="#8c2f1b"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>')
 HEADERS = [
     (b"content-security-policy", b"default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
                                  b"frame-ancestors 'none'; base-uri 'none'"),
@@ -176,6 +178,10 @@ def create_app(folder: str | Path):
     def style():
         return Response(Path(__file__).with_name("templates").joinpath("style.css").read_text(),
                         media_type="text/css")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        return Response(FAVICON, media_type="image/svg+xml")
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def home():
