@@ -148,7 +148,7 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
     the event's game, with each problem as ``WHERE:LINE:COL: what (how to fix it)``."""
     from builder.findings import Finding
     from builder.render.book import fingerprint, total_of, verdict_of
-    from builder.share.api import check_imported, export_doc, parse_source_text
+    from builder.share.api import check_imported, parse_source_text
     from builder.share.canonical import canonical
 
     from builder.event.seal import canonical_json
@@ -182,7 +182,7 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
                                            f"this event plays {key} {want}; the list has "
                                            f"{key} {got if got is not None else '(none)'}", loc=(key,)))
     return Checked(
-        system=system, format=imp.format, list_text=export_doc(canon, "yaml"),
+        system=system, format=imp.format, list_text=json.dumps(canon, indent=2, ensure_ascii=False) + "\n",
         canonical=canonical_json(canon),
         packs=sorted(str(p.get("hash")) for p in res.packs if p.get("hash")),
         legal=res.legal, verdict=verdict_of(res), total=total_of(system, res.summary),
@@ -192,3 +192,15 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
 
 def findings_json(findings: list[dict]) -> str:
     return json.dumps(findings, ensure_ascii=False)
+
+
+def warm_up(system: str) -> None:
+    """Load the game's catalog, rules and names once, so a server's first list is checked as fast
+    as the next ones."""
+    from builder.catalog.loader import load_catalog
+    from builder.share.canonical import Resolver
+    from builder.systems import rules_module
+
+    load_catalog(system)
+    rules_module(system)
+    Resolver.of(system)

@@ -108,6 +108,9 @@ def create_app(folder: str | Path):
     from builder.event.store import PUBLIC, Event, Who
 
     ev = Event.open(folder, migrate=True)
+    from builder.event.intake import warm_up
+
+    warm_up(ev.info()["system"])
     env = Environment(loader=FileSystemLoader(str(Path(__file__).with_name("templates"))),
                       autoescape=select_autoescape(["html"]))
     app = FastAPI(title="daimyo event", version="1",
