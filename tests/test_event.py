@@ -295,9 +295,9 @@ def test_a_list_changed_after_the_reveal_fails_verification(event, cli):
     ev = Event.open(event["folder"])
     with ev.engine.begin() as conn:  # one archer more, written into the database behind the server's back
         row = conn.execute(submissions.select()).mappings().first()
-        assert "models: 4" in row["list_text"]
-        conn.execute(update(submissions).where(submissions.c.id == row["id"]).values(
-            list_text=row["list_text"].replace("models: 4", "models: 5")))
+        changed = re.sub(r"(models\W+)4\b", r"\g<1>5", row["list_text"])
+        assert changed != row["list_text"]
+        conn.execute(update(submissions).where(submissions.c.id == row["id"]).values(list_text=changed))
     r = cli("event", "verify", event["folder"])
     assert r.code == 1 and r.stdout.startswith("MISMATCH  Aiko version 1: commitment")
     assert "0 of 1 submissions match" in r.stdout

@@ -121,7 +121,8 @@ def make_engine(url: str):
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
         sa_event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    # no ping on each checkout (a round trip per query); connections are renewed every half hour
+    return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
 
 
 def migrate(engine) -> None:
