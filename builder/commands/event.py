@@ -125,12 +125,13 @@ def register(app) -> None:
         url: str = typer.Argument(..., help="the event's address (or the player's link)"),
         list_: str = typer.Argument(..., metavar="LIST", help="a list file in any share format, a share code, or - for stdin"),
         token: Optional[str] = typer.Option(None, "--token", envvar="DAIMYO_EVENT_TOKEN", help="the player's token [default: the link's]"),
+        wait: float = typer.Option(0.0, "--wait", help="seconds to keep trying while the server does not answer yet"),
     ):
         """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
         from builder.event.client import submit
 
         try:
-            res = submit(url, list_, token)
+            res = submit(url, list_, token, wait)
         except DaimyoError as exc:
             fail(exc)
         echo(f"{res['player']}: version {res['version']}: {res['verdict']}, {res['total']}")

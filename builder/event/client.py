@@ -43,11 +43,28 @@ def _list_text(source: str) -> str:
     raise UsageError(f"{source}: file not found", "give a list file, a share code (DMY1-...) or - for standard input")
 
 
-def submit(url: str, source: str, token: str | None = None) -> dict:
+def submit(url: str, source: str, token: str | None = None, wait: float = 0.0) -> dict:
+    """Hand in ``source``; ``wait``: seconds to keep trying while nothing answers at ``url`` (a
+    script that has just started the server)."""
+    import time
+
     base, token = _base_and_token(url, token)
     body = json.dumps({"list": _list_text(source)}).encode("utf-8")
     req = urllib.request.Request(base + "/api/submissions", data=body, method="POST",
                                  headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    until = time.monotonic() + max(0.0, wait)
+    while True:
+        try:
+            return _send(req)
+        except ConnectionRefusedError:
+            if time.monotonic() >= until:
+                raise UsageError(f"{base}: cannot reach the event: nothing answers there",
+                                 "is 'daimyo event serve' running there?") from None
+            time.sleep(0.25)
+
+
+def _send(req) -> dict:
+    base = req.full_url.rsplit("/api/", 1)[0]
     try:
         with urllib.request.urlopen(req, timeout=60) as resp:
             return json.loads(resp.read().decode("utf-8"))
@@ -58,6 +75,12 @@ def submit(url: str, source: str, token: str | None = None) -> dict:
         except Exception:  # noqa: BLE001
             text = exc.reason
         raise UsageError(f"{base}: refused ({exc.code}): {text}") from None
-    except (urllib.error.URLError, OSError) as exc:
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, ConnectionRefusedError):
+            raise exc.reason from None
+        raise UsageError(f"{base}: cannot reach the event: {exc.reason}", "is 'daimyo event serve' running there?") from None
+    except OSError as exc:
+        if isinstance(exc, ConnectionRefusedError):
+            raise
         raise UsageError(f"{base}: cannot reach the event: {getattr(exc, 'reason', exc)}",
                          "is 'daimyo event serve' running there?") from None
