@@ -22,11 +22,12 @@ BACKUP_VERSION = 1
 
 
 def export_text(ev, fmt: str) -> str:
+    if fmt not in ("csv", "json"):
+        raise UsageError(f"unknown format '{fmt}'", "use csv or json")
     rows = ev.rows()
+    ev.log("organiser", "exported", f"{len(rows)} rows as {fmt}")
     if fmt == "json":
         return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
-    if fmt != "csv":
-        raise UsageError(f"unknown format '{fmt}'", "use csv or json")
     out = io.StringIO()
     w = csv.DictWriter(out, fieldnames=EXPORT_COLUMNS, lineterminator="\n")
     w.writeheader()
