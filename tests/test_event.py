@@ -387,3 +387,16 @@ def test_the_readme_names_the_limits_the_server_enforces():
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert f"request bodies are limited to {MAX_BODY // 1024} KiB" in readme
     assert f"a player may hand in {SUBMISSIONS_PER_MINUTE} lists a minute" in readme
+
+
+def test_pages_carry_security_headers_and_the_api_is_described(event):
+    with event["server"].client() as anyone:
+        for path in ("/", "/docs", "/api/event", "/submit"):
+            r = anyone.get(path)
+            assert r.headers["content-security-policy"].startswith("default-src 'none'"), path
+            assert (r.headers["x-frame-options"], r.headers["x-content-type-options"]) == ("DENY", "nosniff")
+            assert r.headers["referrer-policy"] == "no-referrer"
+        spec = anyone.get("/openapi.json").json()
+        assert {"/api/submissions", "/api/event", "/api/reveal", "/api/lock"} <= set(spec["paths"])
+        docs = anyone.get("/docs").text
+        assert "/api/submissions" in docs and "Hand in a list" in docs and "<script" not in docs
