@@ -345,7 +345,7 @@ def test_the_command_line_refuses_bad_input_in_one_line(tmp_path, cli):
     assert (r.code, r.stderr.strip()) == (2, "daimyo: error: --deadline: 'next friday' is not a time "
                                              "(write it as ISO 8601, e.g. 2026-12-05T18:00+01:00)")
     r = cli("event", "new", folder, "--name", "X", "--system", "satsuma", "--points", "200")
-    assert r.code == 2 and "Satsuma Rebellion lists have no points to set" in r.stderr
+    assert r.code == 2 and "Satsuma Rebellion (2-player card game) lists have no points to set" in r.stderr
     r = cli("event", "new", folder, "--name", "X", "--system", "senshiai", "--setting", "size=50")
     assert r.code == 0
     r = cli("event", "new", folder, "--name", "X", "--system", "senshiai")
@@ -400,3 +400,29 @@ def test_pages_carry_security_headers_and_the_api_is_described(event):
         assert {"/api/submissions", "/api/event", "/api/reveal", "/api/lock"} <= set(spec["paths"])
         docs = anyone.get("/docs").text
         assert "/api/submissions" in docs and "Hand in a list" in docs and "<script" not in docs
+
+
+def test_an_address_giving_wrong_tokens_is_slowed_after_thirty_a_minute(event):
+    from builder.event.store import FAILED_SIGNINS_PER_MINUTE
+
+    with event["server"].client() as anyone:
+        codes = [anyone.post("/api/submissions", json={"list": BUKE},
+                             headers={"Authorization": f"Bearer guess-{i}"}).status_code
+                 for i in range(FAILED_SIGNINS_PER_MINUTE + 1)]
+    assert codes == [403] * FAILED_SIGNINS_PER_MINUTE + [429]
+    with event["server"].client(event["tokens"]["Aiko"]) as c:  # a right token still works
+        assert c.post("/api/submissions", json={"list": BUKE}).status_code == 201
+
+
+def test_a_reveal_time_that_has_passed_reveals_the_event(tmp_path, cli):
+    from builder.event.store import Event
+
+    folder = tmp_path / "past"
+    new_event(cli, str(folder), None, "--deadline", "2020-01-01T00:00:00Z", "--reveal", "2020-01-02T00:00:00+01:00")
+    ev = Event.open(folder)
+    assert (ev.info()["phase"], ev.info()["reveal_at"]) == ("revealed", "2020-01-01T23:00:00.000000Z")
+    r = cli("event", "lock", str(folder))
+    assert r.code == 2 and "revealed: it cannot be locked again" in r.stderr
+    r = cli("event", "new", tmp_path / "b", "--name", "B", "--system", "kensei",
+            "--deadline", "2020-01-02T00:00:00Z", "--reveal", "2020-01-01T00:00:00Z")
+    assert r.code == 2 and "--reveal is before --deadline" in r.stderr
