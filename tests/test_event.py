@@ -410,6 +410,10 @@ def test_an_address_giving_wrong_tokens_is_slowed_after_thirty_a_minute(event):
                              headers={"Authorization": f"Bearer guess-{i}"}).status_code
                  for i in range(FAILED_SIGNINS_PER_MINUTE + 1)]
     assert codes == [403] * FAILED_SIGNINS_PER_MINUTE + [429]
+    from builder.event.store import Event
+
+    refused = [r for r in Event.open(event["folder"]).audit_log() if r["action"] == "sign-in-refused"]
+    assert len(refused) == FAILED_SIGNINS_PER_MINUTE and refused[0]["address"] == "127.0.0.1"
     with event["server"].client(event["tokens"]["Aiko"]) as c:  # a right token still works
         assert c.post("/api/submissions", json={"list": BUKE}).status_code == 201
 

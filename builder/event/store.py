@@ -175,9 +175,9 @@ class Event:
             failed = conn.execute(select(func.count()).select_from(audit).where(
                 audit.c.event_id == self.id, audit.c.action == "sign-in-refused", audit.c.address == address,
                 audit.c.at >= db.stamp(datetime.now(timezone.utc) - timedelta(minutes=1)))).scalar()
+            if failed >= FAILED_SIGNINS_PER_MINUTE:  # refused without a row more: a flood fills no log
+                raise EventRefused("too many refused tokens from this address", "wait a minute", status=429)
             _log(conn, self.id, "public", "sign-in-refused", "revoked token" if p is not None else "unknown token", address)
-        if failed >= FAILED_SIGNINS_PER_MINUTE:
-            raise EventRefused("too many refused tokens from this address", "wait a minute", status=429)
         if p is not None:
             raise EventRefused("this token was revoked", "ask the organiser for a new link", status=403)
         raise EventRefused("this token is not one of this event's", "open the link you were given", status=403)
