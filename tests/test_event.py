@@ -430,3 +430,26 @@ def test_a_reveal_time_that_has_passed_reveals_the_event(tmp_path, cli):
     r = cli("event", "new", tmp_path / "b", "--name", "B", "--system", "kensei",
             "--deadline", "2020-01-02T00:00:00Z", "--reveal", "2020-01-01T00:00:00Z")
     assert r.code == 2 and "--reveal is before --deadline" in r.stderr
+
+
+def test_a_new_token_replaces_a_lost_one_and_keeps_the_lists(event, cli):
+    srv, old = event["server"], event["tokens"]["Aiko"]
+    with srv.client(old) as c:
+        assert c.post("/api/submissions", json={"list": BUKE}).status_code == 201
+    r = cli("event", "token", event["folder"], "--player", "Aiko")
+    assert r.code == 0 and r.stdout.startswith("Aiko: http://")
+    new = r.stdout.strip().split("token=")[1]
+    with srv.client(old) as c:
+        assert c.get("/api/submissions").status_code == 403
+    with srv.client(new) as c:
+        assert [s["version"] for s in c.get("/api/submissions").json()["submissions"]] == [1]
+        assert c.post("/api/submissions", json={"list": BUKE}).json()["version"] == 2
+    r = cli("event", "token", event["folder"], "--organiser")
+    org = r.stdout.strip().split("token=")[1]
+    with srv.client(event["org"]) as c:
+        assert c.get("/api/audit").status_code == 403
+    with srv.client(org) as c:
+        actions = [a["action"] for a in c.get("/api/audit").json()["audit"]]
+    assert "player-token-replaced" in actions and "organiser-token-replaced" in actions
+    assert cli("event", "token", event["folder"]).code == 2
+    assert "no player 'Zed'" in cli("event", "token", event["folder"], "--player", "Zed").stderr

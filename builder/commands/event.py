@@ -103,6 +103,25 @@ def register(app) -> None:
             for p in ev.players():
                 echo(p["name"] + (" (removed)" if p["revoked"] else ""))
 
+    @ev_app.command("token")
+    def token_cmd(
+        folder: str = typer.Argument(..., help="the event's folder"),
+        player: Optional[str] = typer.Option(None, "--player", help="the player whose link was lost"),
+        organiser: bool = typer.Option(False, "--organiser", help="the organiser's token instead"),
+    ):
+        """A new token and link for a player, or for the organiser; the old one stops working."""
+        from builder.errors import UsageError
+
+        try:
+            if bool(player) == organiser:
+                raise UsageError("give --player NAME or --organiser")
+            ev = _open(folder)
+            token = ev.new_token(None if organiser else player)
+        except DaimyoError as exc:
+            fail(exc)
+        echo(ev.organiser_link(token) if organiser else f"{player}: {ev.player_link(token)}")
+        echo("the old token no longer works; this one is shown only now", err=True)
+
     @ev_app.command("serve")
     def serve_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),

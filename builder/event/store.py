@@ -223,6 +223,23 @@ class Event:
                     raise UsageError(f"no player '{n}' in the event", "see 'daimyo event export DIR'")
                 _log(conn, self.id, who.actor, "player-removed", n)
 
+    def new_token(self, player: str | None = None, who: Who = CLI) -> str:
+        """A new token for a player (a lost link) or, without ``player``, for the organiser; the old
+        one stops working at once. Shown this once."""
+        token = new_token()
+        with self.engine.begin() as conn:
+            if player is None:
+                conn.execute(update(events).where(events.c.id == self.id).values(organiser_hash=token_hash(token)))
+                _log(conn, self.id, who.actor, "organiser-token-replaced", "")
+                return token
+            name = " ".join(str(player).split())
+            r = conn.execute(update(players).where(players.c.event_id == self.id, players.c.name == name,
+                                                   players.c.revoked.is_(None)).values(token_hash=token_hash(token)))
+            if r.rowcount == 0:
+                raise UsageError(f"no player '{name}' in the event", "see 'daimyo event players DIR'")
+            _log(conn, self.id, who.actor, "player-token-replaced", name)
+        return token
+
     def players(self, conn=None) -> list[dict]:
         if conn is None:
             with self.engine.connect() as c:
