@@ -20,7 +20,6 @@ import argparse
 import http.client
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading

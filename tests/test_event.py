@@ -179,6 +179,10 @@ def test_the_whole_flow(event, cli, tmp_path):
     r = cli("event", "verify", srv.url)
     assert r.code == 0, r
     assert r.stdout.count("ok  ") == 3 and "3 of 3 submissions match" in r.stdout
+    saved = tmp_path / "revealed.json"  # what anyone may keep and check later, offline
+    with srv.client() as anyone:
+        saved.write_bytes(anyone.get("/api/reveal").content)
+    assert "3 of 3 submissions match" in cli("event", "verify", saved).stdout
     # the export and the organiser's book
     r = cli("event", "export", event["folder"], "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
