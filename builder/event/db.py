@@ -113,14 +113,20 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cur.close()
 
 
-def make_engine(url: str):
-    """An engine for ``url`` (sqlite:///PATH or postgresql://...); psycopg 3 drives PostgreSQL."""
+def make_engine(url: str, pooled: bool = True):
+    """An engine for ``url`` (sqlite:///PATH or postgresql://...); psycopg 3 drives PostgreSQL.
+    ``pooled=False`` (a command that runs and ends): each connection is closed once used."""
+    from sqlalchemy.pool import NullPool
+
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+        extra = {} if pooled else {"poolclass": NullPool}
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **extra)
         sa_event.listen(engine, "connect", _sqlite_pragmas)
         return engine
+    if not pooled:
+        return create_engine(url, poolclass=NullPool)
     # no ping on each checkout (a round trip per query); connections are renewed every half hour
     return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
 

@@ -183,7 +183,7 @@ def restore(backup_file: str, folder: str, database: str | None = None):
         raise UsageError(f"{folder}: already holds an event; nothing was restored", "restore into a new folder")
     target.mkdir(parents=True, exist_ok=True)
     url = database or db.sqlite_url(target)
-    engine = db.make_engine(url)
+    engine = db.make_engine(url, pooled=False)
     db.migrate(engine)
     ev_row = data["events"][0]
     with engine.begin() as conn:

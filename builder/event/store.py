@@ -80,9 +80,10 @@ class Event:
     # -- opening and creating ------------------------------------------------------------
 
     @classmethod
-    def open(cls, folder: str | os.PathLike, migrate: bool = False) -> "Event":
+    def open(cls, folder: str | os.PathLike, migrate: bool = False, pooled: bool = False) -> "Event":
+        """The event of ``folder``; ``pooled``: keep connections open between uses (a server)."""
         cfg = read_config(folder)
-        engine = db.make_engine(cfg["database"])
+        engine = db.make_engine(cfg["database"], pooled)
         if migrate or db.current_revision(engine) != db.head_revision():
             db.migrate(engine)
         ev = cls(engine, cfg["event"], Path(folder))
@@ -113,7 +114,7 @@ class Event:
             raise UsageError("--reveal is before --deadline", "lists are revealed after they are all in")
         folder.mkdir(parents=True, exist_ok=True)
         url_db = database or db.sqlite_url(folder)
-        engine = db.make_engine(url_db)
+        engine = db.make_engine(url_db, pooled=False)
         db.migrate(engine)
         event_id = secrets.token_hex(8)
         token = new_token()

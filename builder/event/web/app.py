@@ -107,7 +107,7 @@ def create_app(folder: str | Path):
     from builder.event.seal import same
     from builder.event.store import PUBLIC, Event, Who
 
-    ev = Event.open(folder, migrate=True)
+    ev = Event.open(folder, migrate=True, pooled=True)
     from builder.event.intake import warm_up
 
     warm_up(ev.info()["system"])
