@@ -457,3 +457,30 @@ def test_a_new_token_replaces_a_lost_one_and_keeps_the_lists(event, cli):
     assert "player-token-replaced" in actions and "organiser-token-replaced" in actions
     assert cli("event", "token", event["folder"]).code == 2
     assert "no player 'Zed'" in cli("event", "token", event["folder"], "--player", "Zed").stderr
+
+
+def zip_of(files: dict[str, str]) -> bytes:
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for name, text in files.items():
+            zf.writestr(name, text)
+    return buf.getvalue()
+
+
+def test_a_workspace_zip_of_five_hundred_files_is_read_and_one_more_refused():
+    from builder.event.intake import MAX_ZIP_MEMBERS, EventRefused, read_upload
+
+    notes = {f"ws/notes-{i}.txt": "" for i in range(MAX_ZIP_MEMBERS - 1)}
+    assert read_upload(zip_of({**notes, "ws/army.yaml": BUKE}), "ws.zip", "kensei") == BUKE
+    with pytest.raises(EventRefused) as exc:
+        read_upload(zip_of({**notes, "ws/army.yaml": BUKE, "ws/one-more.txt": ""}), "ws.zip", "kensei")
+    assert exc.value.status == 413 and f"at most {MAX_ZIP_MEMBERS}" in exc.value.text()
+    with pytest.raises(EventRefused) as exc:  # the lists of another game are not offered
+        read_upload(zip_of({"ws/deck.yaml": (ROOT / "examples" / "senshiai-northern-host.yaml").read_text()}),
+                    "ws.zip", "kensei")
+    assert exc.value.text() == "the zip holds no kensei list"
+    with pytest.raises(EventRefused) as exc:
+        read_upload(b"PK\x03\x04 not really a zip", "ws.zip", "kensei")
+    assert exc.value.status == 422 and "not a readable zip" in exc.value.text()
