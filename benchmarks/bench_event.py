@@ -1,0 +1,137 @@
+"""Load on an event: 200 players hand in their lists within one minute.
+
+Run: python benchmarks/bench_event.py [--players 200] [--seconds 60] [--database sqlite|postgresql|both]
+
+For each database it creates an event (SQLite in the event folder; PostgreSQL in a throwaway
+cluster of its own, as the tests start it), adds the players, starts ``daimyo event serve``
+(one process on SQLite, two on PostgreSQL, the players split between them) and has each
+player hand in a share code at a moment spread evenly over the minute (``POST
+/api/submissions``, a new connection each, as separate players' machines would). A third of
+the players hand in an illegal list first and the fixed one a few seconds later, so the
+database takes new versions of lists while others come in. It reports the latency
+percentiles, the errors, and whether every acknowledged submission is in the database with
+the commitment the player was given (no list lost). Goal: p95 under 200 ms, nothing lost,
+no error. Only loopback is used; the run stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from eventservers import postgres_cluster, postgres_reason, start_server, stop_server  # noqa: E402
+
+BUKE = (ROOT / "examples" / "kensei-buke.yaml").read_text()
+ILLEGAL = BUKE.replace("    models: 4", "    models: 9")
+
+
+def new_event(folder: Path, database: str | None, players: int):
+    from builder.event.store import Event
+
+    ev, _org = Event.create(folder, "Benchmark league", "kensei", {"points": 200}, database=database)
+    return ev, [t for _n, t in ev.add_players([f"Player {i:03d}" for i in range(players)])]
+
+
+def hand_in(url: str, token: str, text: str) -> tuple[float, int, dict | None]:
+    host, port = url.split("//")[1].split(":")
+    body = json.dumps({"list": text}).encode()
+    t0 = time.perf_counter()
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        conn.request("POST", "/api/submissions", body, {"Content-Type": "application/json",
+                                                         "Authorization": f"Bearer {token}"})
+        resp = conn.getresponse()
+        data = resp.read()
+        status = resp.status
+    except OSError:
+        return time.perf_counter() - t0, 0, None
+    finally:
+        conn.close()
+    return time.perf_counter() - t0, status, json.loads(data) if status == 201 else None
+
+
+def run(label: str, database: str | None, players: int, seconds: float, servers: int) -> dict:
+    from builder import export
+
+    code, illegal = export(BUKE, to="code"), export(ILLEGAL, to="code")
+    with tempfile.TemporaryDirectory(prefix="daimyo-bench-event-") as tmp:
+        folder = Path(tmp) / "league"
+        ev, tokens = new_event(folder, database, players)
+        procs = [start_server(folder) for _ in range(servers)]
+        urls = [u for _p, u in procs]
+        lat, errors, acked = [], [], []
+        lock = threading.Lock()
+
+        def player(i: int, start: float):
+            plan = [illegal, code] if i % 3 == 0 else [code]
+            for k, text in enumerate(plan):
+                delay = start + i * seconds / players + 3.0 * k - time.perf_counter()
+                if delay > 0:
+                    time.sleep(delay)
+                took, status, res = hand_in(urls[i % len(urls)], tokens[i], text)
+                with lock:
+                    lat.append(took)
+                    if res is None:
+                        errors.append(status)
+                    else:
+                        acked.append(res["commitment"])
+
+        t0 = time.perf_counter()
+        threads = [threading.Thread(target=player, args=(i, t0)) for i in range(players)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.perf_counter() - t0
+        for p, _u in procs:
+            stop_server(p)
+        with ev.engine.connect() as conn:
+            from sqlalchemy import select
+
+            from builder.event.db import submissions
+
+            stored = set(conn.execute(select(submissions.c.commitment)).scalars())
+        lat.sort()
+        q = statistics.quantiles(lat, n=100)
+        return {"database": label, "servers": servers, "players": players, "requests": len(lat), "wall s": round(wall, 1),
+                "p50 ms": round(q[49] * 1000, 1), "p95 ms": round(q[94] * 1000, 1), "max ms": round(lat[-1] * 1000, 1),
+                "errors": len(errors), "lost": len(set(acked) - stored), "stored": len(stored)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
+    a = ap.parse_args()
+    load = open("/proc/loadavg").read().split()[0] if Path("/proc/loadavg").exists() else "?"
+    print(f"load average at start: {load}")
+    results = []
+    if a.database in ("sqlite", "both"):
+        results.append(run("sqlite", None, a.players, a.seconds, 1))
+    if a.database in ("postgresql", "both"):
+        why = postgres_reason()
+        if why:
+            print(f"postgresql: skipped: {why}")
+        else:
+            with postgres_cluster() as cluster:
+                results.append(run("postgresql", cluster.new_database("bench"), a.players, a.seconds, 2))
+    for r in results:
+        print(json.dumps(r))
+    if any(r["p95 ms"] >= 200 or r["errors"] or r["lost"] for r in results):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,280 @@
+"""``daimyo event``: lists handed in sealed before an event, checked, revealed, printed.
+
+The database libraries are imported inside the commands, the web stack by ``event serve`` only.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+DEFAULT_PORT = 8770  # builder.event.store.DEFAULT_PORT, here for the help text
+
+
+def register(app) -> None:
+    from builder.cli import echo, fail
+    from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, DaimyoError
+
+    ev_app = typer.Typer(help="Run an event: players hand in lists, sealed until the reveal.",
+                         no_args_is_help=True, rich_markup_mode=None)
+    app.add_typer(ev_app, name="event")
+
+    def _open(folder: str):
+        from builder.event.store import Event
+
+        return Event.open(folder)
+
+    @ev_app.command("new")
+    def new_cmd(
+        folder: str = typer.Argument(..., help="the event's folder (created)"),
+        name: str = typer.Option(..., "--name", help="the event's name"),
+        system: str = typer.Option(..., "--system", "-s", help="the game: senshiai, kensei, herocard, senji or satsuma"),
+        points: Optional[int] = typer.Option(None, "--points", help="the points every list is built to (the game's own points setting)"),
+        setting: list[str] = typer.Option([], "--setting", help="KEY=VALUE: a setting every list must have, e.g. size=50 or clan=buke"),
+        deadline: Optional[str] = typer.Option(None, "--deadline", help="ISO time after which lists can no longer be changed"),
+        reveal: Optional[str] = typer.Option(None, "--reveal", help="ISO time at which every list is revealed"),
+        database: Optional[str] = typer.Option(None, "--database", help="postgresql://USER:PASSWORD@HOST/DB [default: SQLite in the folder]"),
+        url: Optional[str] = typer.Option(None, "--url", help=f"the address players open [default: http://127.0.0.1:{DEFAULT_PORT}]"),
+    ):
+        """Create an event in a folder; prints the organiser's address with its token (shown once)."""
+        from builder.errors import UsageError
+        from builder.event.intake import setting_value
+        from builder.event.store import Event
+
+        try:
+            settings = {}
+            if points is not None:
+                if points <= 0:
+                    raise UsageError(f"--points must be positive, not {points}")
+                settings["points"] = points
+            for s in setting:
+                key, eq, value = s.partition("=")
+                if not eq or not key.strip() or not value.strip():
+                    raise UsageError(f"--setting '{s}': write KEY=VALUE", "e.g. --setting size=50")
+                settings[key.strip()] = setting_value(value)
+            ev, token = Event.create(folder, name, system, settings, deadline, reveal, database, url)
+        except DaimyoError as exc:
+            fail(exc)
+        info = ev.info()
+        echo(f"event '{info['name']}' ({info['system']}) in {folder}")
+        echo(f"organiser: {ev.organiser_link(token)}")
+        echo("keep this address to yourself: its token is shown only now")
+
+    @ev_app.command("players")
+    def players_cmd(
+        folder: str = typer.Argument(..., help="the event's folder"),
+        add: list[str] = typer.Option([], "--add", help="a new player (repeat for more)"),
+        remove: list[str] = typer.Option([], "--remove", help="revoke a player's token (their lists are kept)"),
+        format: str = typer.Option("text", "--format", "-f", help="text or csv (name,token,link)"),
+    ):
+        """Add players (each gets a private submission link, shown once) or remove them; without
+        options, list the players."""
+        from builder.errors import UsageError
+
+        try:
+            if format not in ("text", "csv"):
+                raise UsageError(f"unknown format '{format}'", "use text or csv")
+            ev = _open(folder)
+            if remove:
+                ev.remove_players(remove)
+                for n in remove:
+                    echo(f"removed {n} (their token no longer works)", err=True)
+            added = ev.add_players(add) if add else []
+        except DaimyoError as exc:
+            fail(exc)
+        if added:
+            if format == "csv":
+                import csv
+                import io
+
+                buf = io.StringIO()
+                w = csv.writer(buf, lineterminator="\n")
+                w.writerow(["name", "token", "link"])
+                for n, t in added:
+                    w.writerow([n, t, ev.player_link(t)])
+                echo(buf.getvalue().rstrip("\n"))
+            else:
+                for n, t in added:
+                    echo(f"{n}: {ev.player_link(t)}")
+            echo(f"{len(added)} player{'s' * (len(added) != 1)} added; send each their own link "
+                 "(the tokens are shown only now)", err=True)
+        elif not remove:
+            for p in ev.players():
+                echo(p["name"] + (" (removed)" if p["revoked"] else ""))
+
+    @ev_app.command("token")
+    def token_cmd(
+        folder: str = typer.Argument(..., help="the event's folder"),
+        player: Optional[str] = typer.Option(None, "--player", help="the player whose link was lost"),
+        organiser: bool = typer.Option(False, "--organiser", help="the organiser's token instead"),
+    ):
+        """A new token and link for a player, or for the organiser; the old one stops working."""
+        from builder.errors import UsageError
+
+        try:
+            if bool(player) == organiser:
+                raise UsageError("give --player NAME or --organiser")
+            ev = _open(folder)
+            token = ev.new_token(None if organiser else player)
+        except DaimyoError as exc:
+            fail(exc)
+        echo(ev.organiser_link(token) if organiser else f"{player}: {ev.player_link(token)}")
+        echo("the old token no longer works; this one is shown only now", err=True)
+
+    @ev_app.command("serve")
+    def serve_cmd(
+        folder: str = typer.Argument(..., help="the event's folder"),
+        port: int = typer.Option(DEFAULT_PORT, "--port", help="the port (0: any free port)"),
+        host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (0.0.0.0: every network)"),
+    ):
+        """Serve the event: the players' submission page, the organiser's dashboard, the JSON API."""
+        from builder.yamlio import begin_command
+
+        begin_command(track=False)
+        try:
+            from builder.event.web.app import serve
+
+            serve(folder, host, port, echo)
+        except DaimyoError as exc:
+            fail(exc)
+
+    @ev_app.command("submit")
+    def submit_cmd(
+        url: str = typer.Argument(..., help="the event's address (or the player's link)"),
+        list_: str = typer.Argument(..., metavar="LIST", help="a list file in any share format, a share code, or - for stdin"),
+        token: Optional[str] = typer.Option(None, "--token", envvar="DAIMYO_EVENT_TOKEN", help="the player's token [default: the link's]"),
+        wait: float = typer.Option(0.0, "--wait", help="seconds to keep trying while the server does not answer yet"),
+    ):
+        """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
+        from builder.event.client import submit
+
+        try:
+            res = submit(url, list_, token, wait)
+        except DaimyoError as exc:
+            fail(exc)
+        echo(f"{res['player']}: version {res['version']}: {res['verdict']}, {res['total']}")
+        for f in res.get("findings", []):
+            echo(f"  {f['severity']} {f['code']}: {f['message']}")
+        echo(f"fingerprint {res['fingerprint']}")
+        echo(f"commitment {res['commitment']}")
+        if not res["legal"]:
+            raise typer.Exit(EXIT_ILLEGAL)
+
+    def _phase(folder: str, state: str):
+        try:
+            ev = _open(folder)
+            ev.lock() if state == "locked" else ev.reveal()
+        except DaimyoError as exc:
+            fail(exc)
+        echo(f"event {state}" + (": every list is public to the event" if state == "revealed" else
+                                 ": no more lists are taken"))
+
+    @ev_app.command("lock")
+    def lock_cmd(folder: str = typer.Argument(..., help="the event's folder")):
+        """Take no more lists."""
+        _phase(folder, "locked")
+
+    @ev_app.command("reveal")
+    def reveal_cmd(folder: str = typer.Argument(..., help="the event's folder")):
+        """Reveal every list with the secret of its commitment (it also locks the event)."""
+        _phase(folder, "revealed")
+
+    @ev_app.command("export")
+    def export_cmd(
+        folder: str = typer.Argument(..., help="the event's folder"),
+        format: str = typer.Option("csv", "--format", "-f", help="csv or json"),
+        out: Optional[str] = typer.Option(None, "--output", "-o", help="write to this file"),
+        force: bool = typer.Option(False, "--force", help="replace an existing output file"),
+    ):
+        """One row per player: player, status, version, verdict, legal, total, fingerprint, commitment, time."""
+        from builder.event.outputs import export_text
+
+        try:
+            text = export_text(_open(folder), format)
+            if out:
+                from builder.yamlio import atomic_write
+
+                atomic_write(out, text, force=force)
+                echo(f"wrote {out}", err=True)
+            else:
+                echo(text.rstrip("\n"))
+        except DaimyoError as exc:
+            fail(exc)
+
+    @ev_app.command("book")
+    def book_cmd(
+        folder: str = typer.Argument(..., help="the event's folder"),
+        out: str = typer.Option(..., "--output", "-o", help="the PDF to write"),
+        anonymous: bool = typer.Option(False, "--anonymous", help="for judges: lists numbered, no player names"),
+        force: bool = typer.Option(False, "--force", help="replace an existing PDF"),
+        paper: str = typer.Option("a4", "--paper", help="a4 or letter"),
+    ):
+        """The organiser's book of every player's latest list (after the reveal)."""
+        from builder.event.outputs import write_book
+
+        try:
+            path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
+        except DaimyoError as exc:
+            fail(exc)
+        echo(f"wrote {path}")
+
+    @ev_app.command("verify")
+    def verify_cmd(source: str = typer.Argument(..., help="the event's folder, its address, or a saved /api/reveal answer")):
+        """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
+        from builder.event.outputs import verify
+
+        try:
+            results = verify(source)
+        except DaimyoError as exc:
+            fail(exc)
+        bad = 0
+        for e, ok, why in results:
+            bad += not ok
+            echo(f"{'ok' if ok else 'MISMATCH'}  {e.get('player')} version {e.get('version')}: {why}")
+        echo(f"{len(results) - bad} of {len(results)} submissions match their commitments")
+        if bad:
+            raise typer.Exit(EXIT_ILLEGAL)
+
+    @ev_app.command("log")
+    def log_cmd(folder: str = typer.Argument(..., help="the event's folder")):
+        """The audit log: every action on the event, oldest first."""
+        try:
+            rows = _open(folder).audit_log()
+        except DaimyoError as exc:
+            fail(exc)
+        for r in rows:
+            echo(f"{r['at']}  {r['actor']}  {r['action']}" + (f"  {r['detail']}" if r["detail"] else "")
+                 + (f"  [{r['address']}]" if r["address"] else ""))
+
+    @ev_app.command("backup")
+    def backup_cmd(
+        folder: str = typer.Argument(..., help="the event's folder"),
+        out: str = typer.Option(..., "--output", "-o", help="the backup file to write (JSON)"),
+        force: bool = typer.Option(False, "--force", help="replace an existing file"),
+    ):
+        """Every row of the event in one file (restore it with 'daimyo event restore')."""
+        from builder.event.outputs import backup
+
+        try:
+            n = backup(_open(folder), out, force=force)
+        except DaimyoError as exc:
+            fail(exc)
+        echo(f"wrote {out} ({n} submissions)")
+
+    @ev_app.command("restore")
+    def restore_cmd(
+        backup_file: str = typer.Argument(..., metavar="FILE", help="a backup written by 'daimyo event backup'"),
+        folder: str = typer.Argument(..., help="the new event folder"),
+        database: Optional[str] = typer.Option(None, "--database", help="postgresql://... [default: SQLite in the folder]"),
+    ):
+        """Restore an event from a backup into a new folder (and database)."""
+        from builder.event.outputs import restore
+
+        try:
+            _ev, n = restore(backup_file, folder, database)
+        except DaimyoError as exc:
+            fail(exc)
+        echo(f"restored the event into {folder} ({n} submissions)")
+
+    del EXIT_INPUT

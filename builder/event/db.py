@@ -1,0 +1,159 @@
+"""The tables of an event database and how a database is opened and migrated.
+
+Times are stored as ISO 8601 text in UTC (``2026-11-25T14:02:41.123456Z``): the same on SQLite
+and PostgreSQL, and they sort as they read. Migrations are Alembic's, shipped in
+``builder/event/migrations``; ``open_engine`` brings a database to the newest one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import (Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text,
+                        UniqueConstraint, create_engine, event as sa_event)
+
+metadata = MetaData()
+
+events = Table(
+    "events", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("system", String(32), nullable=False),
+    Column("settings", Text, nullable=False, default="{}"),  # JSON: list keys every list must match
+    Column("deadline", String(40)),
+    Column("reveal_at", String(40)),
+    Column("state", String(16), nullable=False, default="open"),  # open, locked, revealed
+    Column("created", String(40), nullable=False),
+    Column("secret", String(64), nullable=False),  # keys the CSRF tokens of the event's forms
+    Column("organiser_hash", String(64), nullable=False, unique=True),
+    Column("base_url", Text, nullable=False),
+)
+
+players = Table(
+    "players", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False, index=True),
+    Column("name", Text, nullable=False),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("created", String(40), nullable=False),
+    Column("revoked", String(40)),
+)
+
+submissions = Table(
+    "submissions", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_id", String(32), ForeignKey("events.id"), nullable=False, index=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("source", String(16), nullable=False),   # web, api
+    Column("format", String(16), nullable=False),   # the share format it came in
+    Column("list_text", Text, nullable=False),      # the canonical list as indented JSON
+    Column("canonical", Text, nullable=False),      # the canonical list as sorted compact JSON
+    Column("packs", Text, nullable=False),          # JSON: content hashes of the packs checked with
+    Column("legal", Boolean, nullable=False),
+    Column("verdict", Text, nullable=False),
+    Column("total", Text, nullable=False),
+    Column("findings", Text, nullable=False),       # JSON: [{severity, code, message}]
+    Column("fingerprint", String(32), nullable=False),
+    Column("secret", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("late", Boolean, nullable=False),
+    UniqueConstraint("player_id", "version", name="uq_submission_version"),
+)
+
+openings = Table(  # a list opened by the organiser before the reveal: shown to its player
+    "openings", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("submission_id", Integer, ForeignKey("submissions.id"), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("at", String(40), nullable=False),
+    Column("reason", Text, nullable=False),
+)
+
+audit = Table(
+    "audit", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event_id", String(32), nullable=False, index=True),
+    Column("at", String(40), nullable=False),
+    Column("actor", Text, nullable=False),     # organiser, player NAME, cli, public
+    Column("action", String(40), nullable=False),
+    Column("detail", Text, nullable=False, default=""),
+    Column("address", String(64), nullable=False, default=""),
+)
+
+TABLES = (events, players, submissions, openings, audit)  # in the order rows may be inserted
+
+
+def now() -> str:
+    return stamp(datetime.now(timezone.utc))
+
+
+def stamp(t: datetime) -> str:
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time; one without a zone is UTC. ValueError when it is none."""
+    t = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+
+
+def sqlite_url(folder: Path) -> str:
+    return f"sqlite:///{(Path(folder).resolve() / 'event.db').as_posix()}"
+
+
+def _sqlite_pragmas(dbapi_conn, _record):
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")     # readers never wait for the writer
+    cur.execute("PRAGMA synchronous=FULL")     # an acknowledged submission survives a crash
+    cur.execute("PRAGMA busy_timeout=30000")   # several processes take turns to write
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+def make_engine(url: str, pooled: bool = True):
+    """An engine for ``url`` (sqlite:///PATH or postgresql://...); psycopg 3 drives PostgreSQL.
+    ``pooled=False`` (a command that runs and ends): each connection is closed once used."""
+    from sqlalchemy.pool import NullPool
+
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    if url.startswith("sqlite"):
+        extra = {} if pooled else {"poolclass": NullPool}
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **extra)
+        sa_event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    if not pooled:
+        return create_engine(url, poolclass=NullPool)
+    # no ping on each checkout (a round trip per query); connections are renewed every half hour
+    return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
+
+
+def migrate(engine) -> None:
+    """Bring the database to the newest schema (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def head_revision() -> str:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    return ScriptDirectory.from_config(cfg).get_current_head()
+
+
+def current_revision(engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()

@@ -1,0 +1,357 @@
+"""``daimyo event serve``: the players' submission page, the organiser's dashboard, the public
+event page and the JSON API (its OpenAPI description at ``/openapi.json``, read at ``/docs``).
+
+Nothing is kept in the server between requests: who is signed in is the token in a cookie or an
+``Authorization: Bearer`` header, looked up (hashed) in the database on each request; a form's
+CSRF token is derived from the event's secret and the signed-in token. So any number of servers
+on one database serve one event.
+
+* a submission link ``/submit?token=T`` (an organiser's ``/organiser?token=T``) sets an HttpOnly
+  cookie and leaves the token out of the address;
+* every form carries its CSRF token; the API takes the token as a header only (no cookie);
+* request bodies over ``MAX_BODY`` are refused (413) before they are read in full; players may
+  hand in a few lists a minute, and an address that keeps giving wrong tokens is slowed (429);
+* every page is escaped HTML (Jinja2 autoescape) with a strict Content-Security-Policy and no
+  script at all.
+"""
+
+import json
+from pathlib import Path
+
+from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused
+
+MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
+PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+           'fill="#8c2f1b"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>')
+HEADERS = [
+    (b"content-security-policy", b"default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+                                 b"frame-ancestors 'none'; base-uri 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cache-control", b"no-store"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class Limits:
+    """ASGI middleware: the security headers on every answer; bodies over ``MAX_BODY`` refused."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+            return await _too_large(scope, send)
+        seen = 0
+        started = False
+
+        async def limited_receive():
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > MAX_BODY:
+                    raise _BodyTooLarge()
+            return msg
+
+        async def send_with_headers(msg):
+            nonlocal started
+            if msg["type"] == "http.response.start":
+                started = True
+                msg["headers"] = [*msg.get("headers", []), *HEADERS]
+            await send(msg)
+
+        try:
+            await self.app(scope, limited_receive, send_with_headers)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(scope, send)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(scope, send):
+    text = f"the request is too large: at most {MAX_BODY:,} bytes (hand in one list, not a collection)"
+    api = scope.get("path", "").startswith("/api/")
+    body = (json.dumps({"error": text, "status": 413}) if api else _plain_page("Too large", text)).encode()
+    await send({"type": "http.response.start", "status": 413, "headers": [
+        (b"content-type", b"application/json" if api else b"text/html; charset=utf-8"),
+        (b"content-length", str(len(body)).encode()), (b"connection", b"close"), *HEADERS]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _plain_page(title: str, text: str) -> str:
+    import html
+
+    return (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
+            f"<link rel=stylesheet href=/style.css><main><h1>{html.escape(title)}</h1>"
+            f"<p class=refused>{html.escape(text)}</p></main>")
+
+
+def create_app(folder: str | Path):
+    """The event server's app for the event of ``folder``."""
+    from fastapi import Body, FastAPI, File, Form, Request, UploadFile
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.concurrency import run_in_threadpool
+    from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    from builder.errors import DaimyoError
+    from builder.event.seal import same
+    from builder.event.store import PUBLIC, Event, Who
+
+    ev = Event.open(folder, migrate=True, pooled=True)
+    from builder.event.intake import warm_up
+
+    warm_up(ev.info()["system"])
+    env = Environment(loader=FileSystemLoader(str(Path(__file__).with_name("templates"))),
+                      autoescape=select_autoescape(["html"]))
+    app = FastAPI(title="daimyo event", version="1",
+                  description="Hand in lists to an event, sealed until the reveal. Send the player's or "
+                              "organiser's token as 'Authorization: Bearer TOKEN'.",
+                  docs_url=None, redoc_url=None)
+
+    def address(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    def bearer(request: Request) -> str | None:
+        auth = request.headers.get("authorization", "")
+        return auth[7:].strip() if auth.lower().startswith("bearer ") else None
+
+    def page(name: str, status: int = 200, **ctx) -> HTMLResponse:
+        info = ev.info()
+        return HTMLResponse(env.get_template(name).render(event=info, **ctx), status_code=status)
+
+    def refused_page(exc: EventRefused, who: Who | None = None) -> HTMLResponse:
+        return page("refused.html", exc.status, message=exc.text(), details=getattr(exc, "details", []))
+
+    @app.exception_handler(EventRefused)
+    async def on_refused(request: Request, exc: EventRefused):
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": exc.text(), "status": exc.status, "lines": getattr(exc, "details", [])},
+                                status_code=exc.status)
+        return refused_page(exc)
+
+    @app.exception_handler(DaimyoError)
+    async def on_error(request: Request, exc: DaimyoError):
+        return await on_refused(request, EventRefused("; ".join(exc.lines()), status=400))
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, exc: RequestValidationError):
+        bits = []
+        for e in exc.errors()[:5]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            bits.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
+        return await on_refused(request, EventRefused("malformed request: " + "; ".join(bits),
+                                                      "send JSON {\"list\": \"...\"}", status=422))
+
+    def signed_in(request: Request, cookie: str, role: str) -> Who:
+        token = bearer(request) or request.cookies.get(cookie)
+        who = ev.who(token, address(request))
+        if who.role != role:
+            raise EventRefused(f"this page is the {role}'s; the token is the {who.role}'s",
+                               "open your own link", status=403)
+        return who
+
+    def sign_in(request: Request, token: str, cookie: str, to: str, role: str):
+        who = ev.who(token, address(request))
+        if who.role != role:
+            raise EventRefused(f"this link is the {role}'s; the token is the {who.role}'s", "open your own link",
+                               status=403)
+        resp = RedirectResponse(to, status_code=303)
+        resp.set_cookie(cookie, token, httponly=True, samesite="lax", secure=request.url.scheme == "https",
+                        max_age=180 * 24 * 3600, path="/")
+        return resp
+
+    def check_csrf(who: Who, token: str | None) -> None:
+        if not token or not same(token, ev.csrf(who)):
+            raise EventRefused("the form is out of date or from another site", "reload the page and try again",
+                               status=403)
+
+    # -- pages -------------------------------------------------------------------------
+
+    @app.get("/style.css", include_in_schema=False)
+    def style():
+        return Response(Path(__file__).with_name("templates").joinpath("style.css").read_text(),
+                        media_type="text/css")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        return Response(FAVICON, media_type="image/svg+xml")
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    def home():
+        return page("home.html", board=ev.board(PUBLIC))
+
+    @app.get("/submit", response_class=HTMLResponse, include_in_schema=False)
+    def submit_page(request: Request, token: str | None = None):
+        if token:
+            return sign_in(request, token, PLAYER_COOKIE, "/submit", "player")
+        who = signed_in(request, PLAYER_COOKIE, "player")
+        return player_page(who)
+
+    def player_page(who: Who, result=None, refused=None, status: int = 200, text: str = ""):
+        return page("submit.html", status, who=who, csrf=ev.csrf(who), history=ev.history(who),
+                    openings=ev.openings_of(who), result=result, refused=refused, text=text,
+                    choices=getattr(refused, "choices", []), max_bytes=MAX_SUBMISSION_BYTES)
+
+    @app.post("/submit", response_class=HTMLResponse, include_in_schema=False)
+    async def submit_form(request: Request, csrf: str = Form(""), text: str = Form(""), pick: str = Form(""),
+                          upload: UploadFile | None = File(None)):
+        from builder.event.intake import read_upload
+
+        who = signed_in(request, PLAYER_COOKIE, "player")
+        check_csrf(who, csrf)
+        try:
+            data = await upload.read() if upload is not None and upload.filename else b""
+            if data and text.strip():
+                raise EventRefused("paste a list or upload a file, not both", status=422)
+            if data:
+                text = read_upload(data, upload.filename, ev.info()["system"], pick or None)
+            result = await run_in_threadpool(ev.submit, who, text, "web", address(request))
+        except EventRefused as exc:
+            return player_page(who, refused=exc, status=exc.status, text=text if len(text) < 20000 else "")
+        return player_page(who, result=result)
+
+    @app.get("/organiser", response_class=HTMLResponse, include_in_schema=False)
+    def organiser_page(request: Request, token: str | None = None):
+        if token:
+            return sign_in(request, token, ORGANISER_COOKIE, "/organiser", "organiser")
+        who = signed_in(request, ORGANISER_COOKIE, "organiser")
+        return dashboard(who)
+
+    def dashboard(who: Who, opened=None, status: int = 200):
+        board = ev.board(who)
+        rows = board["players"]
+        tally = {"players": sum(not r["removed"] for r in rows), "in": sum(r["status"] == "in" for r in rows),
+                 "late": sum(r["status"] == "late" for r in rows), "missing": sum(r["status"] == "missing" for r in rows),
+                 "illegal": sum(1 for r in rows if r.get("submission") and not r["submission"].get("legal"))}
+        log = list(reversed(ev.audit_log()))[:60]
+        return page("organiser.html", status, who=who, csrf=ev.csrf(who), board=board, tally=tally, log=log,
+                    opened=opened)
+
+    @app.post("/organiser/open", response_class=HTMLResponse, include_in_schema=False)
+    def organiser_open(request: Request, csrf: str = Form(""), submission: int = Form(...), reason: str = Form("")):
+        who = signed_in(request, ORGANISER_COOKIE, "organiser")
+        check_csrf(who, csrf)
+        return dashboard(who, opened=ev.open_list(submission, reason, who, address(request)))
+
+    @app.post("/organiser/{action}", include_in_schema=False)
+    def organiser_phase(request: Request, action: str, csrf: str = Form("")):
+        who = signed_in(request, ORGANISER_COOKIE, "organiser")
+        check_csrf(who, csrf)
+        if action == "lock":
+            ev.lock(who)
+        elif action == "reveal":
+            ev.reveal(who)
+        else:
+            raise EventRefused(f"no action '{action}'", status=404)
+        return RedirectResponse("/organiser", status_code=303)
+
+    @app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)
+    def revealed_list(submission_id: int):
+        for s in ev.revealed():
+            if s["id"] == submission_id:
+                return page("list.html", s=s)
+        raise EventRefused(f"no submission {submission_id}", status=404)
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def docs():
+        spec = app.openapi()
+        ops = [{"method": m.upper(), "path": p, "summary": o.get("summary", ""), "description": o.get("description", "")}
+               for p, methods in spec["paths"].items() for m, o in methods.items()]
+        return page("docs.html", ops=ops, spec=spec)
+
+    # -- the JSON API ------------------------------------------------------------------
+
+    @app.get("/api/event", tags=["event"], summary="The event and its players, as the token's holder may see them")
+    def api_event(request: Request):
+        """Everyone sees each player's status and latest commitment; the organiser also their verdicts,
+        totals, fingerprints and findings' codes; a player also their own list. After the reveal every
+        list is public."""
+        token = bearer(request)
+        return ev.board(ev.who(token, address(request)) if token else PUBLIC)
+
+    @app.post("/api/submissions", tags=["players"], status_code=201,
+              summary="Hand in a list (the player's token); its verdict, findings and commitment")
+    def api_submit(request: Request, payload: dict = Body(..., examples=[{"list": "DMY1-..."}])):
+        """``{"list": TEXT}``: a share code or a list in any share format. Each submission is a new
+        version; the latest counts. 401 no token, 403 not a player's token, 409 locked or past the
+        deadline, 413 too large, 422 not a list of the event's game, 429 too many at once."""
+        who = ev.who(bearer(request), address(request))
+        text = payload.get("list")
+        if not isinstance(text, str):
+            raise EventRefused("malformed request: 'list' must be the list as text", "send JSON {\"list\": \"...\"}",
+                               status=422)
+        return ev.submit(who, text, "api", address(request))
+
+    @app.get("/api/submissions", tags=["players"], summary="The player's own submissions, newest first")
+    def api_history(request: Request):
+        who = ev.who(bearer(request), address(request))
+        if who.role != "player":
+            raise EventRefused("only a player has submissions; the organiser reads /api/event", status=403)
+        return {"player": who.name, "submissions": ev.history(who), "opened": ev.openings_of(who)}
+
+    @app.post("/api/submissions/{submission_id}/open", tags=["organiser"],
+              summary="Open one list before the reveal (logged and shown to its player)")
+    def api_open(request: Request, submission_id: int, payload: dict = Body(..., examples=[{"reason": "judge call"}])):
+        who = ev.who(bearer(request), address(request))
+        return ev.open_list(submission_id, str(payload.get("reason", "")), who, address(request))
+
+    @app.post("/api/lock", tags=["organiser"], summary="Take no more lists")
+    def api_lock(request: Request):
+        return {"phase": ev.lock(ev.who(bearer(request), address(request)))}
+
+    @app.post("/api/reveal", tags=["organiser"], summary="Reveal every list with its secret")
+    def api_reveal_now(request: Request):
+        return {"phase": ev.reveal(ev.who(bearer(request), address(request)))}
+
+    @app.get("/api/reveal", tags=["event"], summary="After the reveal: every submission with its list and secret")
+    def api_revealed():
+        """What ``daimyo event verify URL`` checks: each submission's list, pack hashes, secret and commitment."""
+        info = ev.info()
+        return {"event": {k: info[k] for k in ("id", "name", "system")}, "submissions": ev.revealed()}
+
+    @app.get("/api/audit", tags=["organiser"], summary="The audit log (the organiser's token)")
+    def api_audit(request: Request):
+        who = ev.who(bearer(request), address(request))
+        if who.role != "organiser":
+            raise EventRefused("the audit log is the organiser's", status=403)
+        return {"audit": ev.audit_log()}
+
+    return Limits(app)
+
+
+def serve(folder, host: str, port: int, echo) -> None:
+    import socket
+
+    import uvicorn
+
+    from builder.event.store import Event
+
+    app = create_app(folder)
+    ev = Event.open(folder)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        from builder.errors import UsageError
+
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}", "give another --port") from None
+    real = sock.getsockname()[1]
+    info = ev.info()
+    echo(f"daimyo event: '{info['name']}' ({info['system']}, {info['phase']}) on http://{host}:{real}")
+    echo("players open their own links; the organiser the address 'daimyo event new' printed")
+    echo("press Ctrl-C to stop", err=False)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=5)
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    echo("daimyo event: stopped")
