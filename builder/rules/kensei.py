@@ -501,7 +501,7 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     findings += _check_general(lst, catalog)
     findings += _check_unit_leaders(lst, catalog)
     findings += _check_protector(lst, catalog)
-    findings += _check_standards(lst, catalog)
+    findings += _check_standards(lst, catalog, rules)
     findings += _check_shikigami(lst, catalog)
     findings += _check_peasants(lst, rules)
     if rules.get("onmyouji_realm_limits_troops") is True:
@@ -722,13 +722,20 @@ def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
     return out
 
 
-def _check_standards(lst: KenseiList, catalog) -> list[Finding]:
+def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> list[Finding]:
+    """One Hata-Jurushi per unit, inside a unit (001:1688-1693, 001:5941-5944).
+
+    The bearer uses the unit's profile, so any unit carries one, a creature unit
+    included; the house rule ``standard_leader_classes`` limits it to the classes that
+    may lead a unit (001:1852-1856).
+    """
     out = []
     src = SRC["standard"]
+    ladder = (rules or {}).get("standard_leader_classes") is True
     for e in lst.entries:
         if e.troop is not None and "hata-jurushi" in _normalize(e.troop.name) and e.standard == 0:
             out.append(Finding("error", "kensei.standard-outside-unit",
-                               "a Hata-Jurushi must be deployed inside a unit of its title and class; write "
+                               "a Hata-Jurushi must be deployed inside a unit; write "
                                "'standard: true' on that unit instead", loc=e.loc, source=src))
         if not e.standard or e.troop is None:
             continue
@@ -739,13 +746,14 @@ def _check_standards(lst: KenseiList, catalog) -> list[Finding]:
         facts = troop_facts(e.troop, catalog)
         if facts["unit"] is False:
             out.append(Finding("error", "kensei.standard-not-unit",
-                               f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi goes inside a "
-                               f"unit of its title and class", loc=e.loc + ("standard",), source=src))
-        elif _lead_order(catalog, e.troop) is None and e.troop.troop_class:
+                               f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi is deployed "
+                               "inside a unit", loc=e.loc + ("standard",), source=src))
+        elif ladder and _lead_order(catalog, e.troop) is None and e.troop.troop_class:
             out.append(Finding("error", "kensei.standard-not-unit",
-                               f"{e.troop.name}: a Hata-Jurushi needs a unit with a troop title and class "
-                               f"(Hero, Elite, Warrior or Peasant), not class {e.troop.troop_class}",
-                               loc=e.loc + ("standard",), source=src))
+                               f"{e.troop.name}: under the house rule standard_leader_classes a Hata-Jurushi "
+                               f"goes only in a unit of class Hero, Elite, Warrior or Peasant, not "
+                               f"{e.troop.troop_class}", loc=e.loc + ("standard",),
+                               source=f"{src}, {SEED}:1852-1856"))
     return out
 
 
@@ -1008,7 +1016,8 @@ FINDING_CODES = codes("kensei", {
     "standard-outside-unit": ("error", "a Hata-Jurushi listed on its own instead of inside a unit",
                               SRC["standard"]),
     "standard-max": ("error", "more than one Hata-Jurushi in one unit", SRC["standard"]),
-    "standard-not-unit": ("error", "a Hata-Jurushi on a single model or a unit without title and class",
+    "standard-not-unit": ("error", "a Hata-Jurushi on a single model (or, under a house rule, a unit of a "
+                          "class that may not be led)",
                           SRC["standard"]),
     "onmyouji-shikigami": ("error", "the Shikigami listed do not match the Onmyouji they go with",
                            SRC["shikigami"]),
