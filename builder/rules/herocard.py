@@ -443,17 +443,30 @@ def check_costs(lst: HeroList, catalog) -> list[Finding]:
     return out
 
 
+def _never_playable(card, scores: dict) -> bool:
+    """A card whose known cost is over the hero's known score in its attribute (004:941-946)."""
+    return (card.cost is not None and card.attribute in scores and card.cost > scores[card.attribute])
+
+
 def check_mods(lst: HeroList, catalog) -> list[Finding]:
-    kinds = {s.card.kind for s in lst.deck if s.card is not None}
+    """A mod needs a Base card of its kind that can be played with it (004:984-1001, 004:1035-1038)."""
+    scores = attribute_scores(lst.attribute_cards())
     out = []
     for mod, base in (("attack-mod", "base-attack"), ("block-mod", "base-block")):
-        if base in kinds:
+        bases = {s.card.name: s.card for s in lst.deck if s.card is not None and s.card.kind == base}
+        playable = [c for c in bases.values() if not _never_playable(c, scores)]
+        if playable:
             continue
+        if bases:
+            names = ", ".join(f"'{n}'" for n in sorted(bases))
+            why = (f"the deck's only {KIND_NAME[base]}{'s' * (len(bases) > 1)} ({names}) can never be played "
+                   "(cost over the hero's score) and a mod cannot stand alone")
+        else:
+            why = f"the deck has no {KIND_NAME[base]} and a mod cannot stand alone"
         for s in lst.deck:
             if s.card is not None and s.card.kind == mod:
                 out.append(_at(warning("herocard.mod-without-base",
-                                       f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: the deck has no "
-                                       f"{KIND_NAME[base]} and a mod cannot stand alone",
+                                       f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: {why}",
                                        loc=s.loc, source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK), s))
     return out
 
@@ -528,6 +541,6 @@ FINDING_CODES = codes("herocard", {
                            SRC_COST),
     "cost-unknown": ("info", "action costs the catalog lacks cannot be checked against the hero's scores",
                      SRC_COST),
-    "mod-without-base": ("warning", "an attack or block mod with no card of its kind in the deck can never "
-                         "be played", SRC_ATTACK),
+    "mod-without-base": ("warning", "an attack or block mod with no playable base card of its kind in the "
+                         "deck can never be played", SRC_ATTACK),
 })
