@@ -534,10 +534,11 @@ def _check_costs(lst: KenseiList) -> list[Finding]:
     for e in lst.entries:
         if e.troop is not None and not e.cost_known and e.troop.id not in seen:
             seen.add(e.troop.id)
-            out.append(Finding("warning", "kensei.cost-unknown",
+            out.append(Finding("error", "kensei.cost-unknown",
                                f"'{e.troop.name}' has no cost in the catalog (the rulebook's army lists are "
-                               f"missing); counted as 0 {UNIT}; give 'cost' for it in a pack",
-                               loc=e.loc, source=f"{SEED}:6710-6819"))
+                               f"missing), so the points limits cannot be checked and the list cannot be "
+                               f"confirmed legal; give 'cost: N' for '{e.troop.name}' in a pack "
+                               f"(packs: [my-troops.yaml])", loc=e.loc, source=f"{SEED}:6710-6819"))
     return out
 
 
@@ -999,7 +1000,8 @@ FINDING_CODES = codes("kensei", {
     "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
     "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
     "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
-    "cost-unknown": ("warning", "a troop without a cost in the catalog counts as 0 AP until a pack gives it"),
+    "cost-unknown": ("error", "a troop without a cost in the catalog: the points limits cannot be checked until a "
+                     "pack gives it"),
     "onmyouji-realm": ("error", "a creature from outside the realm of the army's Onmyouji", f"{SEED}:4917-4922"),
     "general-not-listed": ("error", "the general named by 'general:' is not among the troops", SRC["general"]),
     "general-not-hero": ("error", "the army general must be a Hero with leader rank", SRC["general"]),
