@@ -923,5 +923,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                              "room": plain(_exact(room)), "ok": ok, "unit": ctx.unit if r.count == "points"
                              else (r.noun or _NOUN.get(r.count, r.count)), "source": r.source})
                 if detail:
-                    rows[-1].update(id=r.id, name=r.name, for_each=r.for_each)
+                    rows[-1].update(id=r.id, name=r.name, for_each=r.for_each,
+                                    counted=[f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in _plus(r, ctx)]
+                                    + [it.describe(ctx.unit) for it in group])
     return rows

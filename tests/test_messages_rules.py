@@ -1,0 +1,51 @@
+"""What check says around the rules: only what matters, in a player's words."""
+
+from pathlib import Path
+
+BUKE = """\
+system: kensei
+clan: buke
+points: 200
+troops:
+  - troop: Taisho Buke
+  - {troop: Samurai Yari, models: 5}
+  - {troop: Yari Ashigaru, models: 9}
+  - {troop: Samurai Dai-Katana, models: 5}
+  - {troop: Yumi Samurai, models: 4}
+"""
+
+
+def _write(tmp_path: Path, text: str, name="army.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_tab_in_the_indentation_is_named_as_such(cli, tmp_path):
+    path = _write(tmp_path, "system: kensei\npoints: 200\ntroops:\n\t- troop: Taisho Buke\n")
+    r = cli("check", str(path))
+    assert r.code == 2
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith(f"{path}:4:1: error: line 4 is indented with a tab; indent with spaces")
+    assert "cannot start any token" not in line
+
+
+def test_house_rules_are_listed_only_when_agreed_or_explained(cli, tmp_path):
+    plain = cli("check", str(_write(tmp_path, BUKE)))
+    assert plain.code == 0 and "house rules" not in plain.stdout
+    agreed = cli("check", str(_write(tmp_path, BUKE.replace("points: 200", "points: 200\nhouse_rules: "
+                                                                "{melee_min_percent: 20}"), "b.yaml")))
+    assert "  house rules: melee_min_percent=20 (agreed)" in agreed.stdout
+    assert "leader_count" not in agreed.stdout
+    explained = cli("check", str(_write(tmp_path, BUKE)), "--explain")
+    assert "house rules: leader_count=table" in explained.stdout
+
+
+def test_explain_shows_what_makes_up_each_limit_on_a_legal_list(cli, tmp_path):
+    r = cli("check", str(_write(tmp_path, BUKE)), "--explain")
+    assert r.code == 0 and "legal" in r.stdout
+    lines = r.stdout.splitlines()
+    i = lines.index("    melee infantry warriors: 120 >= 50 AP")
+    assert lines[i + 1].startswith("      counted: Samurai Yari (5 models, 25 AP)")
+    assert "Yumi Samurai" not in lines[i + 1]  # archers are not melee
+    assert "    total (troops plus commander level): 200 <= 200 AP" in lines
