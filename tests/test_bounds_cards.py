@@ -161,3 +161,53 @@ def test_satsuma_a_deck_holds_at_least_one_hand(extra, legal):
     text = "system: satsuma\nside: samurai\ncards: {" + ", ".join(f"{k}: {v}" for k, v in cards.items()) + "}\n"
     res = check_text(text)
     assert ("satsuma.deck-size" not in _errors(res)) is legal
+
+
+# -- the range of every agreed house-rule number, at its ends and one past ---------------------------
+
+def _ranges():
+    from builder.yamlio import parse_yaml
+
+    out = []
+    for system in ("kensei", "senshiai", "herocard", "senji", "satsuma"):
+        path = ROOT / "catalog" / system / "house_rules.yaml"
+        data, _ = parse_yaml(path.read_text(encoding="utf-8"), str(path))
+        for rule in data.get("house_rules", []):
+            if rule.get("kind") not in ("number", "int"):
+                continue
+            for end, step in (("min", -1), ("max", 1)):
+                if rule.get(end) is not None:
+                    out.append((system, rule["id"], rule[end], rule[end] + step))
+    return out
+
+
+MINIMAL = {
+    "kensei": "system: kensei\nclan: buke\npoints: 200\n{rules}troops:\n  - troop: Taisho Buke\n",
+    "senshiai": "system: senshiai\n{rules}cards:\n  Warriors: 3\n",
+    "herocard": "system: herocard\n{rules}attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]\ndeck:\n  Overhand Thrust: 3\n",
+    "senji": "system: senji\n{rules}players: []\n",
+    "satsuma": "system: satsuma\nside: samurai\ndeck: standard\n{rules}",
+}
+
+
+@pytest.mark.parametrize("system,rule,end,past", _ranges(), ids=lambda v: str(v))
+def test_house_rule_numbers_are_agreed_within_their_range(cli, tmp_path, system, rule, end, past):
+    for value, accepted in ((end, True), (past, False)):
+        path = tmp_path / f"{value}.yaml"
+        path.write_text(MINIMAL[system].format(rules=f"house_rules: {{{rule}: {value}}}\n"))
+        r = cli("check", str(path))
+        assert (r.code != 2) is accepted, (rule, value, r.stderr)
+        if not accepted:
+            assert f"'{rule}' must be at" in r.stderr
+
+
+def test_every_numeric_house_rule_has_a_range():
+    assert len(_ranges()) >= 10
+
+
+def test_herocard_turn_numbers_are_the_rulebook_s():
+    from builder.catalog.loader import load_catalog
+
+    rules = load_catalog("herocard").model.deck_rules
+    # hand of 7, draw 3 and clear 3 a turn, an opening hand of 7 (004:900-901, 004:913, 004:1244)
+    assert (rules.hand_limit, rules.draw_per_turn, rules.clear_per_turn, rules.opening_hand) == (7, 3, 3, 7)

@@ -149,3 +149,12 @@ def test_points_at_the_limit_and_one_ap_past_it(tmp_path):
     assert "kensei.points-max" not in spent
     assert "kensei.points-max" not in _codes(_one_ap(tmp_path, spear=60 + room, archers=20))
     assert "kensei.points-max" in _codes(_one_ap(tmp_path, spear=61 + room, archers=20))
+
+
+def test_the_formulas_scale_by_the_hundred(cli, tmp_path):
+    # "Min 1 leader every 200 ap. Max 1 leader every 100 ap", units "maximum 2 every 100 points"
+    # (001:5912-5914, 001:5925-5928): at 100,000 AP the per-AP numbers themselves show
+    got = _limits(cli, tmp_path, dict(BUKE, points=100000))
+    assert got[("leaders", "min")] == {500} and got[("leaders", "max")] == {1000}
+    assert got[("units", "min")] == {1000} and got[("units", "max")] == {1002}
+    assert got[("melee infantry warriors", "min")] == {25000}
