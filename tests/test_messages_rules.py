@@ -49,3 +49,32 @@ def test_explain_shows_what_makes_up_each_limit_on_a_legal_list(cli, tmp_path):
     assert lines[i + 1].startswith("      counted: Samurai Yari (5 models, 25 AP)")
     assert "Yumi Samurai" not in lines[i + 1]  # archers are not melee
     assert "    total (troops plus commander level): 200 <= 200 AP" in lines
+
+
+TWO_ONMYOUJI = """\
+system: kensei
+clan: kuroi-te
+points: 200
+commander: taisho
+occult: true
+troops:
+  - troop: Taisho Samurai
+  - troop: Tenome
+  - {troop: Yurei Naginata, models: 5}
+  - {troop: Ashigaru Yari, models: 10}
+  - troop: Infernal Onmyouji
+  - troop: Onmyouji of Death
+"""
+
+
+def test_two_onmyouji_are_named_and_each_brings_two_shikigami():
+    from builder.check import check_text
+
+    res = check_text(TWO_ONMYOUJI)
+    (f,) = [f for f in res.findings if f.code == "kensei.spiritual-max"]
+    assert f.message == "2 Onmyouji (Infernal Onmyouji, Onmyouji of Death) > 1: an army takes only one Onmyouji"
+    assert "Komuso" not in f.message and "models spiritual models" not in f.message
+    # 001:5946-5950 "Must be accompanied by two Shikigami": two each, not four for the first
+    notes = sorted(f.message for f in res.findings if f.code == "kensei.onmyouji-shikigami")
+    assert notes == ["Infernal Onmyouji comes with 2 Shikigami (not listed; they are fielded with it)",
+                     "Onmyouji of Death comes with 2 Shikigami (not listed; they are fielded with it)"]

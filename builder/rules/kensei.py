@@ -497,6 +497,9 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     items, ctx = _prepare(lst, catalog, rules)
     lst.prepared = (items, ctx, catalog, dict(rules))
     findings = evaluate(catalog.model.restrictions, items, ctx)
+    for f in findings:
+        if f.code == "kensei.spiritual-max":
+            f.message = _spiritual_message(lst, f)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
     findings += _check_unit_leaders(lst, catalog)
@@ -507,6 +510,24 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     if rules.get("onmyouji_realm_limits_troops") is True:
         findings += _check_realm(lst)
     return findings
+
+
+def _spiritual_message(lst: KenseiList, f: Finding) -> str:
+    """One Onmyouji or one Komuso, never both (001:5946-5955), said of what the list holds."""
+    held = {"O": [], "K": []}
+    for e in lst.entries:
+        cls = getattr(e.troop, "troop_class", None) if e.troop is not None else None
+        if cls in held:
+            held[cls] += [e.troop.name] * max(1, e.models)
+    onm, kom = held["O"], held["K"]
+    names = ", ".join(sorted(onm + kom))
+    if onm and kom:
+        return f"{names}: an army takes one Onmyouji or one Komuso, never both"
+    if onm:
+        return f"{len(onm)} Onmyouji ({names}) > 1: an army takes only one Onmyouji"
+    if kom:
+        return f"{len(kom)} Komuso > 1: an army takes only one Komuso"
+    return f.message
 
 
 def _check_realm(lst: KenseiList) -> list[Finding]:
@@ -779,10 +800,14 @@ def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
         got = sum(x.models for x in got_entries)
         name = names.get(key) or (got_entries[0].troop.name if got_entries else key)
         if not got_entries:
-            owner = need[key][0]
-            out.append(Finding("info", "kensei.onmyouji-shikigami",
-                               f"{owner.troop.name} comes with {want} {name} (not listed; they are fielded "
-                               f"with it)", loc=owner.loc, source=src, value=0, bound=want))
+            owners: dict[int, list] = {}
+            for owner in need[key]:
+                owners.setdefault(id(owner), []).append(owner)
+            for group in owners.values():
+                owner, each = group[0], len(group)
+                out.append(Finding("info", "kensei.onmyouji-shikigami",
+                                   f"{owner.troop.name} comes with {each} {name} (not listed; they are fielded "
+                                   f"with it)", loc=owner.loc, source=src, value=0, bound=each))
         elif got != want:
             loc = got_entries[0].loc if got_entries else need[key][0].loc
             out.append(Finding("error", "kensei.onmyouji-shikigami",
