@@ -78,3 +78,12 @@ def test_two_onmyouji_are_named_and_each_brings_two_shikigami():
     notes = sorted(f.message for f in res.findings if f.code == "kensei.onmyouji-shikigami")
     assert notes == ["Infernal Onmyouji comes with 2 Shikigami (not listed; they are fielded with it)",
                      "Onmyouji of Death comes with 2 Shikigami (not listed; they are fielded with it)"]
+
+
+def test_the_unit_leader_rule_is_cited_under_unit_leader_not_a_sidebar():
+    from builder.rulebooks import format_source
+
+    # the requirements for a unit leader (001:1852-1856) sit after the sidebar "In thousand fronts"
+    assert format_source("001_dbcd2f61c1014419.txt:1852-1856") == "Kensei rulebook, Unit leader (lines 1852-1856)"
+    assert format_source("001_dbcd2f61c1014419.txt:1792") == "Kensei rulebook, In thousand fronts (line 1792)"
+    assert format_source("001_dbcd2f61c1014419.txt:1866").startswith("Kensei rulebook, Last man standing")
