@@ -87,3 +87,19 @@ def test_one_copy_of_an_event_that_targets_events_has_no_target(tmp_path):
     res = _check(tmp_path, {"Capital of the North": 1, "Rice Fields": 3, "Warriors": 3, "Dispel": 1})
     (f,) = _no_target(res)
     assert f.message.startswith("'Dispel' targets an Event but no other card of this deck can be one")
+
+
+def test_missing_fields_say_what_is_missing_and_why(tmp_path):
+    (tmp_path / "cap.yaml").write_text("system: senshiai\nname: cap\nversion: '1'\ncards:\n"
+                                       "  - {name: Nameless Capital, type: terrain, subtype: Capital, cost: N, "
+                                       "paths: [Earth], speed: 0, assumed: a probe card}\n")
+    res = check_text("system: senshiai\npacks: [cap.yaml]\ncards:\n  Nameless Capital: 1\n",
+                     str(tmp_path / "deck.yaml"), base_dir=tmp_path)
+    (f,) = [f for f in res.findings if f.code == "senshiai.card-fields"]
+    assert f.message == ("'Nameless Capital' (terrain) does not state power (a Capital acts as a Unit and fights); "
+                         "complete the card in a pack (packs: [my-cards.yaml])")
+    assert f.source.endswith(":64-66")  # the Capital rule, not the card types
+    # the rulebook's Warriors (Power only): what is missing, never the optional text or modifiers
+    (w,) = [f for f in check_text("system: senshiai\ncards:\n  Warriors: 3\n").findings if f.code == "senshiai.card-fields"]
+    assert w.message.startswith("'Warriors' (troop) does not state subtype (")
+    assert "text" not in w.message and "modifiers" not in w.message and "must print" not in w.message

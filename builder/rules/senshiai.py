@@ -467,13 +467,30 @@ def check_fields(deck: Deck, catalog) -> list[Finding]:
                    "give it: complete the card in a pack")
             src = f"{SEED}:49"
         else:
-            printed = ", ".join(ctype.fields) if ctype else ""
-            msg = (f"'{e.card.name}' ({e.card.type}) does not state {', '.join(miss)}; a {ctype.name if ctype else e.card.type} "
-                   f"must print {printed}" + ("; complete the card in a pack" if e.card.assumed else ""))
-            src = SRC_FIELDS.get(e.card.type, f"{SEED}:49")
+            why = [f"{f} ({FIELD_WHY[f]})" if f in FIELD_WHY else f for f in miss]
+            capital = e.card.is_capital() and "power" in miss
+            if capital:
+                why[miss.index("power")] = "power (a Capital acts as a Unit and fights)"
+            msg = (f"'{e.card.name}' ({e.card.type}) does not state {'; '.join(why)}; "
+                   "complete the card in a pack (packs: [my-cards.yaml])")
+            src = f"{SEED}:64-66" if capital else SRC_FIELDS.get(e.card.type, f"{SEED}:49")
         out.append(_at(warning("senshiai.card-fields", msg, loc=e.loc, source=src, value=miss,
                              base=f"fields a {e.card.type or 'card'} must print"), e))
     return out
+
+
+# why a missing field matters, said where the deck check names it
+FIELD_WHY = {
+    "subtype": "Effects choose their targets by it",
+    "cost": "it is paid by discarding that many cards",
+    "paths": "a troop is recruited and moves only where it shares a path",
+    "speed": "how many Terrains it crosses in a turn",
+    "power": "it cannot fight without one",
+    "target": "an Event is cast only upon a valid Target",
+    "duration": "how long the Event lasts",
+    "abilities": "an Effect always has abilities",
+    "limit": "how many troops may station on it",
+}
 
 
 def recruit_terrains(deck: Deck, catalog) -> list:
