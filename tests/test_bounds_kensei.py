@@ -158,3 +158,14 @@ def test_the_formulas_scale_by_the_hundred(cli, tmp_path):
     assert got[("leaders", "min")] == {500} and got[("leaders", "max")] == {1000}
     assert got[("units", "min")] == {1000} and got[("units", "max")] == {1002}
     assert got[("melee infantry warriors", "min")] == {25000}
+
+
+@pytest.mark.parametrize("points,leaders,units", [(100, (1, 1), (1, 2)), (300, (1, 3), (1, 6)),
+                                                  (500, (2, 5), (1, 10))])
+def test_the_formulas_read_literally(cli, tmp_path, points, leaders, units):
+    # house rules leader_count=formula and unit_count=formula (001:5912-5913, 001:5925-5926):
+    # leaders max(1, floor(S/200)) to floor(S/100), units 1 to 2 per 100 AP
+    doc = dict(BUKE, points=points, house_rules={"leader_count": "formula", "unit_count": "formula"})
+    got = _limits(cli, tmp_path, doc)
+    assert (got[("leaders", "min")], got[("leaders", "max")]) == ({leaders[0]}, {leaders[1]})
+    assert (got[("units", "min")], got[("units", "max")]) == ({units[0]}, {units[1]})
