@@ -87,3 +87,19 @@ def test_the_unit_leader_rule_is_cited_under_unit_leader_not_a_sidebar():
     assert format_source("001_dbcd2f61c1014419.txt:1852-1856") == "Kensei rulebook, Unit leader (lines 1852-1856)"
     assert format_source("001_dbcd2f61c1014419.txt:1792") == "Kensei rulebook, In thousand fronts (line 1792)"
     assert format_source("001_dbcd2f61c1014419.txt:1866").startswith("Kensei rulebook, Last man standing")
+
+
+def test_text_export_reads_as_a_post(cli, tmp_path):
+    path = _write(tmp_path, BUKE.replace("points: 200", "points: 200\ncommander: taisho\noccult: false\n"
+                                         "house_rules: {cavalry_max_percent: 50, leader_count: formula}"))
+    r = cli("export", str(path), "--to", "text")
+    assert r.code == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "Kensei - clan Buke - 210/200 AP"
+    assert "Commander: Taisho" in r.stdout
+    assert "House rules: cavalry_max_percent=50, leader_count=formula" in r.stdout
+    assert "ccult" not in r.stdout and "{" not in r.stdout and "[" not in r.stdout
+    back = tmp_path / "back.txt"
+    back.write_text(r.stdout)
+    again = cli("import", str(back))
+    assert again.code == 0 and "cavalry_max_percent: 50" in again.stdout and "clan: buke" in again.stdout
+    assert "commander: taisho" in again.stdout
