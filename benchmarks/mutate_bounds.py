@@ -187,6 +187,8 @@ def main(argv=None) -> int:
     ap.add_argument("--file", help="only mutants of files whose path contains this")
     ap.add_argument("--catalog-only", action="store_true")
     ap.add_argument("--rules-only", action="store_true")
+    ap.add_argument("--at", action="append", default=[], metavar="FILE:LINE",
+                    help="only the mutants at this place (repeatable), e.g. to run the survivors again")
     ap.add_argument("--sample", type=int, help="run a random sample of this many mutants")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600)
@@ -196,6 +198,8 @@ def main(argv=None) -> int:
         mutants = [m for m in mutants if m.game == args.only]
     if args.file:
         mutants = [m for m in mutants if args.file in m.file]
+    if args.at:
+        mutants = [m for m in mutants if f"{m.file}:{m.line}" in set(args.at)]
     if args.sample and args.sample < len(mutants):
         mutants = sorted(random.Random(args.seed).sample(mutants, args.sample),
                          key=lambda m: (m.file, m.line, m.col))

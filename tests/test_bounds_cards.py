@@ -211,3 +211,11 @@ def test_herocard_turn_numbers_are_the_rulebook_s():
     rules = load_catalog("herocard").model.deck_rules
     # hand of 7, draw 3 and clear 3 a turn, an opening hand of 7 (004:900-901, 004:913, 004:1244)
     assert (rules.hand_limit, rules.draw_per_turn, rules.clear_per_turn, rules.opening_hand) == (7, 3, 3, 7)
+
+
+def test_senshiai_hand_size_is_the_rulebook_s():
+    from builder.catalog.loader import load_catalog
+    from builder.rules.senshiai import hand_size
+
+    # "up to 6 cards in hand (the card cap)" (000:27)
+    assert hand_size(load_catalog("senshiai")) == (6, "000_ac601013730960cf.txt:27")
