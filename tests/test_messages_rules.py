@@ -103,3 +103,17 @@ def test_text_export_reads_as_a_post(cli, tmp_path):
     again = cli("import", str(back))
     assert again.code == 0 and "cavalry_max_percent: 50" in again.stdout and "clan: buke" in again.stdout
     assert "commander: taisho" in again.stdout
+
+
+def test_a_size_between_hundreds_says_how_it_is_read():
+    from builder.check import check_text
+
+    res = check_text("system: kensei\nclan: buke\npoints: 250\ntroops: []\n")
+    (f,) = [f for f in res.findings if f.code == "kensei.leaders-min"]
+    assert "250 AP counts as 300 AP: the leader and unit limits go by the hundred, rounded up" in f.message
+    (u,) = [f for f in res.findings if f.code == "kensei.units-min"]
+    assert "250 AP counts as 300 AP" in u.message
+    # at a size on the hundred nothing needs saying
+    (g,) = [f for f in check_text("system: kensei\nclan: buke\npoints: 300\ntroops: []\n").findings
+            if f.code == "kensei.leaders-min"]
+    assert "counts as" not in g.message

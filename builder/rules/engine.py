@@ -310,6 +310,9 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
         if offset:
             base += f" {'+' if offset > 0 else '-'} {fmt_num(abs(offset))}"
         text = f"{base} = {fmt_num(v)}{measure_unit}"
+        note = ctx.values.get(b.of, (None, ""))[1] if isinstance(b.of, str) else ""
+        if note and note[:1].isdigit():  # a size read otherwise than written: say why
+            text += f" ({note})"
     elif b.table is None:
         v = base_v
         name = BASE_NAMES.get(b.of) or (ctx.values[b.of][1] if b.of in ctx.values else b.of)

@@ -476,7 +476,8 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     size = max(100, rounding(lst.points / 100) * 100)
     spent_base = rules.get("percent_base") == "points_spent"
     size_label = "the battle size" if size == lst.points else \
-        f"{lst.points} AP rounded {'down' if rounding is math.floor else 'up'} to the hundred"
+        f"{lst.points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded " \
+        f"{'down' if rounding is math.floor else 'up'}, house rule limits_between_hundreds"
     ctx = Context(
         limit=lst.points,
         facts={"clan": lst.clan, "occult": lst.occult,
