@@ -80,8 +80,11 @@ def check_text(text: str, file: str = "<list>", extra_packs: list[str] = (), bas
     return check_doc(parse_list(text, file, base_dir=base_dir), extra_packs)
 
 
-def format_result(res: CheckResult, explain: bool = False, all_rules: bool = True) -> list[str]:
-    """Text output of one checked list (``all_rules=False``: only agreed house rules)."""
+def format_result(res: CheckResult, explain: bool = False, all_rules: bool | None = None) -> list[str]:
+    """Text output of one checked list. The house rules in force are listed with ``explain``
+    (or ``all_rules=True``); otherwise only those the list agreed, and no block when there are none."""
+    if all_rules is None:
+        all_rules = explain
     c = res.counts()
     status = "legal" if res.legal else "ILLEGAL"
     parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}"]
@@ -110,6 +113,40 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool = Tru
                      if v is not None]
             lines.append("      " + ", ".join(parts))
     return lines
+
+
+_OPS = {"max": "<=", "min": ">=", "exactly": "="}
+
+
+def limit_lines(path, packs=()) -> list[str]:
+    """``check --explain``: every limit of the list, broken or not, with what makes it up
+    (the entries counted toward a limit over the whole list)."""
+    import inspect
+
+    from builder.analytics.stats import load
+    from builder.systems import get
+
+    ld = load(path, packs)
+    gs = get(ld.result.system)
+    func = getattr(gs.rules_module(), "limits", None)
+    if func is None:
+        return []
+    detail = "detail" in inspect.signature(func).parameters
+    rows = func(ld.lst, ld.catalog, ld.rules, detail=True) if detail else func(ld.lst, ld.catalog, ld.rules)
+    if not rows:
+        return []
+    out = ["  limits:"]
+    for row in rows:
+        if row.get("value") is None:
+            continue
+        group = f" ({row['group']})" if row.get("group") else ""
+        unit = f" {row['unit']}" if row.get("unit") else ""
+        mark = "" if row.get("ok", True) else "  BROKEN"
+        out.append(f"    {row['label']}{group}: {_fmt(row['value'])} {_OPS.get(row['kind'], row['kind'])} "
+                   f"{_fmt(row['bound'])}{unit}{mark}")
+        if row.get("counted") and row.get("for_each") in (None, "list"):
+            out.append("      counted: " + "; ".join(row["counted"]))
+    return out
 
 
 ALWAYS_SHOWN = {"points", "limit", "left", "cards", "action_cards", "hero_points", "players"}

@@ -187,6 +187,11 @@ def check(
         results.append(res)
         if format == "text":
             write_result(res, explain, sys.stdout, use_color(sys.stdout, no_color))
+            if explain:
+                from builder.check import limit_lines
+
+                for line in limit_lines(f, pack):
+                    echo(line)
     if format == "json":
         import json
 

@@ -104,9 +104,27 @@ def _yaml():
     return y
 
 
-def _mark_diag(file: str, exc, code: str | None) -> Diagnostic:
+def _tab_diag(file: str, text: str, line: int, code: str | None) -> Diagnostic | None:
+    """A tab in the indentation of ``line`` (or of the line before): YAML indents with spaces only."""
+    lines = text.splitlines()
+    for n in (line, line - 1):
+        if 1 <= n <= len(lines):
+            row = lines[n - 1]
+            lead = row[:len(row) - len(row.lstrip(" \t"))]
+            if "\t" in lead:
+                return Diagnostic(file, n, lead.index("\t") + 1, f"line {n} is indented with a tab; "
+                                  "indent with spaces", code=code,
+                                  hint="YAML does not allow tabs for indentation")
+    return None
+
+
+def _mark_diag(file: str, exc, code: str | None, text: str | None = None) -> Diagnostic:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    if text is not None and mark is not None:
+        tab = _tab_diag(file, text, line, code)
+        if tab is not None:
+            return tab
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
     msg = f"YAML syntax: {problem}" + (f" ({context})" if context else "")
@@ -206,7 +224,7 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
     try:
         node = y.compose(text)
     except MarkedYAMLError as exc:
-        raise DaimyoError(_mark_diag(file, exc, code)) from None
+        raise DaimyoError(_mark_diag(file, exc, code, text)) from None
     except YAMLError as exc:  # a control character (reader error) or another unmarked error
         raise DaimyoError(_unmarked_diag(file, text, exc, code)) from None
     if node is None:

@@ -209,7 +209,7 @@ def test_restriction_codes_come_from_the_catalog_with_their_source():
     fc = codes["kensei.ranged-max"]
     assert fc.severity == "error" and fc.source.startswith("001_dbcd2f61c1014419.txt:")
     assert fc.section().startswith("Kensei rulebook, ")
-    assert codes["kensei.profile-incomplete"].severity == "warning"
+    assert codes["kensei.profile-incomplete"].severity == "error"  # when the missing field decides a bound
 
 
 def test_rules_codes_lists_the_codes_of_a_system(cli):

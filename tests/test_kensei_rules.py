@@ -433,11 +433,12 @@ def test_missing_profile_field_warns_never_silent():
     assert f.loc == ("troops", 5)
 
 
-def test_missing_cost_warns():
+def test_missing_cost_is_an_error():
+    # a troop without a cost cannot be checked against the points limit: never "legal"
     doc = troops(BUKE, *BUKE["troops"], {"troop": "Samurai Nodachi", "models": 3})
     doc["points"] = 250
     res = run(doc)
-    assert "kensei.cost-unknown" in codes(res, "warning")
+    assert "kensei.cost-unknown" in codes(res, "error") and not res.legal
 
 
 def test_examples_are_legal_with_the_catalog_alone():

@@ -24,8 +24,10 @@ def test_every_export_records_the_packs_and_reads_back(cli, tmp_path, fmt):
 
 def test_text_export_shows_the_packs_line(cli):
     r = cli("export", DECK, "--to", "text")
-    assert 'Checked with: [{"pack": "packs/senshiai-example.yaml", "name": "Senshiai example cards", ' \
-           '"version": "1", "hash": "sha256:' in r.stdout
+    # read as a post: no JSON literals
+    assert "Packs: packs/senshiai-example.yaml\n" in r.stdout
+    assert "Checked with: packs/senshiai-example.yaml (Senshiai example cards, version 1, sha256:" in r.stdout
+    assert "[" not in r.stdout and "{" not in r.stdout
 
 
 def test_bundle_layout_and_errors(cli, tmp_path, monkeypatch):

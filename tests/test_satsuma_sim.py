@@ -255,7 +255,7 @@ def _mean_ic(t):
 
 def test_escape_is_used_on_purpose_when_defending_is_better():
     s, i = DEFEND_BETTER
-    best = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("best", "best"))
+    best = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("best", "best"), escape_choice="free")
     plain = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("max", "best"))
     out = sim.role_outcomes(best)
     assert out["defender"][0] > 0.8 > 0.3 > out["attacker"][0]
@@ -274,7 +274,7 @@ def test_escape_is_used_on_purpose_when_defending_is_better():
 
 def test_escape_is_left_out_when_attacking_is_better():
     s, i = ATTACK_BETTER
-    best = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("best", "best"))
+    best = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("best", "best"), escape_choice="free")
     plain = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("max", "best"))
     out = sim.role_outcomes(best)
     assert out["attacker"][0] > 0.6 > 0.4 > out["defender"][0]
@@ -300,10 +300,14 @@ def test_role_values_follow_the_roles():
 
 def test_house_rules_change_the_simulation(game):
     base = simu.run(game, 300, 5)
-    for key, value in (("escape_choice", "needed"), ("escape_choice", "highest"),
-                       ("discard_timing", "after_redraw")):
+    assert game.escape_choice == "needed"  # the text's reading: every usable card counts
+    for key, value in (("escape_choice", "free"), ("discard_timing", "after_redraw")):
         other = sim.Sim(**{**game.__dict__, key: value})
         assert simu.run(other, 300, 5) != base, (key, value)
+    # the published samurai prefer attacking at every count, so among hands of the highest total
+    # they never pick Escape: 'highest' plays the same games as the text's reading
+    assert not any(game.prefer_defender)
+    assert simu.run(sim.Sim(**{**game.__dict__, "escape_choice": "highest"}), 300, 5) == base
     with pytest.raises(ValueError, match="escape_choice"):
         sim.Sim(**{**game.__dict__, "escape_choice": "always"})
 
@@ -448,9 +452,9 @@ def test_simulate_text_and_json(cli):
     for v in data["victory"]:
         assert v["ci95"][0] <= v["share"] <= v["ci95"][1]
     assert {r["id"] for r in data["readings"]} >= {"roles-before-discard", "escape-samurai-only"}
-    assert data["house_rules"] == {"escape_choice": "free", "discard_timing": "before_redraw",
+    assert data["house_rules"] == {"escape_choice": "needed", "discard_timing": "before_redraw",
                                    "bodyguard_suit": "none"}
-    assert "house rules: escape_choice=free, discard_timing=before_redraw, bodyguard_suit=none" in r.stdout
+    assert "house rules: escape_choice=needed, discard_timing=before_redraw, bodyguard_suit=none" in r.stdout
     # the text and the JSON report the same games
     great = next(v for v in data["victory"] if v["result"] == "Greater Imperial Victory")
     assert f"{great['games']:,}" in r.stdout
@@ -516,17 +520,18 @@ def test_progress_bar_only_on_a_terminal(game):
 def test_simulation_house_rules_from_the_command_line_and_lists(cli, tmp_path):
     listed = cli("rules", "satsuma")
     assert listed.code == 0
-    for key in ("escape_choice = free", "discard_timing = before_redraw", "alternative needed",
+    for key in ("escape_choice = needed", "discard_timing = before_redraw", "alternative free",
                 "alternative after_redraw"):
         assert key in listed.stdout
     readings = cli("satsuma", "simulate", "--readings")
-    assert "escape_choice = free" in readings.stdout and "discard_timing = before_redraw" in readings.stdout
+    assert "escape_choice = needed" in readings.stdout and "discard_timing = before_redraw" in readings.stdout
     args = ("satsuma", "simulate", "-n", "300", "--format", "json")
     base = json.loads(cli(*args).stdout)
-    needed = json.loads(cli(*args, "--rule", "escape_choice=needed").stdout)
-    assert needed["house_rules"]["escape_choice"] == "needed"
-    assert needed["imperial_casualties"] != base["imperial_casualties"]
-    assert needed["hands"]["escape_kept_defender"] > base["hands"]["escape_kept_defender"]
+    free = json.loads(cli(*args, "--rule", "escape_choice=free").stdout)
+    assert base["house_rules"]["escape_choice"] == "needed" and free["house_rules"]["escape_choice"] == "free"
+    assert free["imperial_casualties"] != base["imperial_casualties"]
+    assert free["hands"]["escape_kept_defender"] < base["hands"]["escape_kept_defender"]
+    needed = base
     # the same through a list's agreed house rules; two lists agreeing differently must be settled
     sam = tmp_path / "sam.yaml"
     sam.write_text("system: satsuma\nside: samurai\ndeck: standard\nhouse_rules: {escape_choice: needed}\n")
@@ -544,7 +549,9 @@ def test_clash_command_takes_the_samurai_escape_choice(cli):
     hand = ("-a", "imperial", "-s", "Break Out; Honor; Samurai Warriors", "-i", "Rear Attack", "--format", "json")
     auto = json.loads(cli("satsuma", "clash", *hand).stdout)
     assert auto["samurai"]["strength"] == 22 and auto["next_attacker"] == "imperial"  # Escape kept him defender
-    leave = json.loads(cli("satsuma", "clash", *hand, "--escape", "leave").stdout)
+    r = cli("satsuma", "clash", *hand, "--escape", "leave")  # the text: every usable card counts
+    assert r.code == 2 and "escape_choice=needed" in r.stderr and "highest total, 22" in r.stderr
+    leave = json.loads(cli("satsuma", "clash", *hand, "--escape", "leave", "--rule", "escape_choice=free").stdout)
     assert leave["samurai"]["strength"] == 16 and leave["winner"] == "samurai" and leave["next_attacker"] == "samurai"
     r = cli("satsuma", "clash", *hand, "--escape", "leave", "--rule", "escape_choice=highest")
     assert r.code == 2 and "highest total, 22" in r.stderr

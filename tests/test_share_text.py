@@ -37,7 +37,7 @@ def test_text_export_shows_costs_and_totals():
     doc = {"system": "kensei", "name": "Vanguard", "clan": "buke", "points": 200,
            "troops": [{"troop": "Taisho Buke"}, {"troop": "Samurai Yari", "models": 5}]}
     out = export_doc(doc, "text", summary={"points": 45})
-    assert out.splitlines() == ["Vanguard - Kensei - clan buke - 45/200 AP", "",
+    assert out.splitlines() == ["Vanguard - Kensei - clan Buke - 45/200 AP", "",
                                 "Taisho Buke (20)", "5x Samurai Yari (25)"]
 
 

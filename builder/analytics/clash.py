@@ -65,7 +65,7 @@ def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict 
     without, with_e = core.escape_totals(hands["samurai"], "defender")
     if want and with_e is None:
         raise UsageError(f"{option('escape')} use: the samurai hand has no Escape card to use")
-    rule = rules.get("escape_choice", "free")
+    rule = rules.get("escape_choice", "needed")
     top = max(without, with_e if with_e is not None else without)
     if rule != "free" and (with_e if want else without) != top:
         raise UsageError(f"{option('escape')} {choice}: under the house rule escape_choice={rule} the samurai count "

@@ -226,7 +226,7 @@ def setup(samurai: str | None, imperial: str | None, policies: tuple[str, str], 
                    end=int(core.constant(cat, "end_casualties", core.END_CASUALTIES)),
                    casualties_per_loss=int(core.constant(cat, "casualties_per_loss", 1)),
                    victory=core.victory_table(cat), evaluator=evaluator,
-                   escape_choice=agreed.get("escape_choice") or "free",
+                   escape_choice=agreed.get("escape_choice") or "needed",
                    discard_timing=agreed.get("discard_timing") or "before_redraw")
     info = [SideInfo("samurai", s_name, samurai, len(s_cards), policies[0], s_rules),
             SideInfo("imperial", i_name, imperial, len(i_cards), policies[1], i_rules)]

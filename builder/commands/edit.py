@@ -106,7 +106,7 @@ def options_lines(ed, found) -> list[str]:
     out = []
     for o in found:
         if o.unit == "AP":
-            cost = "? AP" if o.cost is None else f"{fmt(o.cost)} AP"
+            cost = "cost unknown" if o.cost is None else f"{fmt(o.cost)} AP"
         else:  # as the card prints it (Senshiai: a Roman numeral or N)
             cost = gs.cost_text(ed.catalog.find(o.section, o.id), o.cost)
         what = f"{o.count} models" if o.unit == "AP" and o.count > 1 else ""

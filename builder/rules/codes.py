@@ -68,8 +68,8 @@ def from_restrictions(prefix: str, restrictions) -> dict[str, FindingCode]:
             out[code] = FindingCode(code, r.severity, old.meaning, old.source)
     if out:
         code = f"{prefix}.profile-incomplete"
-        out[code] = FindingCode(code, "warning", "a profile lacks a field a restriction needs to tell whether "
-                                "it counts (the field is named; give it in a pack)")
+        out[code] = FindingCode(code, "error", "a profile lacks a field a restriction needs (named; give it "
+                                "in a pack): an error when it could change the verdict")
     return out
 
 

@@ -310,6 +310,9 @@ def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
         if offset:
             base += f" {'+' if offset > 0 else '-'} {fmt_num(abs(offset))}"
         text = f"{base} = {fmt_num(v)}{measure_unit}"
+        note = ctx.values.get(b.of, (None, ""))[1] if isinstance(b.of, str) else ""
+        if note and note[:1].isdigit():  # a size read otherwise than written: say why
+            text += f" ({note})"
     elif b.table is None:
         v = base_v
         name = BASE_NAMES.get(b.of) or (ctx.values[b.of][1] if b.of in ctx.values else b.of)
@@ -627,7 +630,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
             continue
         group = counted[j]
         if unknown[j]:
-            _add_gaps(r, unknown[j], ctx, gaps)
+            _add_gaps(r, unknown[j], ctx, gaps, _decisive(r, for_each, count, group, unknown[j], bounds, ctx))
         if for_each == "list":
             groups = ((None, group),)
         elif for_each == "entry":
@@ -671,6 +674,14 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
         item = g["item"]
         rules = ", ".join(sorted(g["rules"]))
         where = f" (profile in {item.origin})" if item.origin else ""
+        blocking = sorted(g.get("blocking", ()))
+        if blocking:  # a bound that decides legality cannot be evaluated: the list cannot be confirmed legal
+            findings.append(Finding(
+                "error", f"{ctx.prefix}.profile-incomplete",
+                f"'{item.name}' has no '{fld}' in its profile{where}, so {', '.join(blocking)} cannot be "
+                f"checked and the list cannot be confirmed legal; give '{fld}' for '{item.name}' in "
+                f"{ctx.pack_hint}", loc=item.loc, counted=[item.describe(ctx.unit)]))
+            continue
         findings.append(Finding(
             "warning", f"{ctx.prefix}.profile-incomplete",
             f"'{item.name}' has no '{fld}' in its profile{where}, so {rules} cannot tell whether it "
@@ -679,7 +690,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     return findings
 
 
-def _add_gaps(r, unknown: list, ctx: Context, gaps: dict) -> None:
+def _add_gaps(r, unknown: list, ctx: Context, gaps: dict, decisive: bool = False) -> None:
     code = f"{ctx.prefix}.{r.code}"
     for it, unk in unknown:
         for fld in unk:
@@ -687,6 +698,39 @@ def _add_gaps(r, unknown: list, ctx: Context, gaps: dict) -> None:
             if g is None:
                 g = gaps[(it.key, fld)] = {"item": it, "rules": set()}
             g["rules"].add(code)
+            if decisive and r.severity == "error":
+                g.setdefault("blocking", set()).add(code)
+
+
+def _passes(kind: str, value, bound) -> bool:
+    if kind == "min":
+        return value >= bound
+    if kind == "max":
+        return value <= bound
+    return value == bound
+
+
+def _decisive(r, for_each, count, group: list, unknown: list, bounds, ctx: Context) -> bool:
+    """Whether the items the rule cannot tell about could change its verdict.
+
+    For a rule over the whole list the verdict is known when it is the same with none and with
+    all of those items counted (a minimum already met, a maximum not reached even with them);
+    otherwise, and for rules per entry or per group, the missing data decides.
+    """
+    if for_each != "list" or not bounds or any(kind == "exactly" for kind, _, _ in bounds):
+        return True
+    extra = sum(_exact(ctx.value(p)) for p in r.plus if p in ctx.values) if r.plus else 0
+    with_them = list(group) + [it for it, _ in unknown]
+
+    def value(items):
+        if count == "points":
+            return _exact(sum(_exact(it.points) for it in items) + extra)
+        if count == "models":
+            return _exact(sum(it.models for it in items) + extra)
+        return _exact(_measure_exact(count, items) + extra)
+
+    low, high = value(group), value(with_them)
+    return any(_passes(kind, low, bound) != _passes(kind, high, bound) for kind, _, bound in bounds)
 
 
 def _group_by(fact: str, counted: list[Item]) -> list[tuple[Any, list[Item]]]:
@@ -882,5 +926,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                              "room": plain(_exact(room)), "ok": ok, "unit": ctx.unit if r.count == "points"
                              else (r.noun or _NOUN.get(r.count, r.count)), "source": r.source})
                 if detail:
-                    rows[-1].update(id=r.id, name=r.name, for_each=r.for_each)
+                    rows[-1].update(id=r.id, name=r.name, for_each=r.for_each,
+                                    counted=[f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in _plus(r, ctx)]
+                                    + [it.describe(ctx.unit) for it in group])
     return rows

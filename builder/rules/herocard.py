@@ -352,9 +352,11 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
                                  loc=("attributes",), source=SRC_ATTRS, value=0, bound=1,
                                  base=f"{ATTR_NAME[kind]} cards"), lst=lst))
     for s in unknown_kind:
-        out.append(_at(warning("herocard.unknown-value",
-                               f"'{s.card.name}' does not say which attribute it is (Body, Mind or X); "
-                               "complete it in a pack", loc=s.loc, source=SRC_ATTRS), s))
+        out.append(_at(error("herocard.attribute-unknown",
+                             f"'{s.card.name}' does not say which attribute it is (Body, Mind or X), so the rule "
+                             "of one Body, one Mind and one X card cannot be checked; give 'attribute: body' "
+                             "(mind or x) for it in a pack (packs: [my-cards.yaml])", loc=s.loc,
+                             source=SRC_ATTRS), s))
     return out
 
 
@@ -365,10 +367,13 @@ def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     limit = _limit(lst, catalog, rules)
     missing = [c.name for c in cards if c.hero_points is None]
     if missing:
-        return [_at(warning("herocard.unknown-value",
-                            f"hero point total cannot be checked against {limit}: "
-                            f"{', '.join(sorted(missing))} print{'s' * (len(missing) == 1)} no hero points in the "
-                            "catalog; complete them in a pack", loc=("attributes",), source=SRC_POINTS), lst=lst)]
+        return [_at(error("herocard.hero-points-unknown",
+                          f"hero point total cannot be checked against {limit}, so the hero cannot be confirmed "
+                          f"legal: {', '.join(sorted(missing))} print{'s' * (len(missing) == 1)} no hero points in "
+                          "the catalog; give 'hero_points: N' for "
+                          f"{'it' if len(missing) == 1 else 'them'} in a pack (packs: [my-cards.yaml])",
+                          loc=("attributes",), source=SRC_POINTS, value=sorted(missing), bound=limit,
+                          base="hero points of the attribute cards"), lst=lst)]
     total = sum(c.hero_points for c in cards)
     if total > limit:
         base = "max_hero_points" + (" (list)" if lst.max_hero_points is not None else "")
@@ -443,17 +448,30 @@ def check_costs(lst: HeroList, catalog) -> list[Finding]:
     return out
 
 
+def _never_playable(card, scores: dict) -> bool:
+    """A card whose known cost is over the hero's known score in its attribute (004:941-946)."""
+    return (card.cost is not None and card.attribute in scores and card.cost > scores[card.attribute])
+
+
 def check_mods(lst: HeroList, catalog) -> list[Finding]:
-    kinds = {s.card.kind for s in lst.deck if s.card is not None}
+    """A mod needs a Base card of its kind that can be played with it (004:984-1001, 004:1035-1038)."""
+    scores = attribute_scores(lst.attribute_cards())
     out = []
     for mod, base in (("attack-mod", "base-attack"), ("block-mod", "base-block")):
-        if base in kinds:
+        bases = {s.card.name: s.card for s in lst.deck if s.card is not None and s.card.kind == base}
+        playable = [c for c in bases.values() if not _never_playable(c, scores)]
+        if playable:
             continue
+        if bases:
+            names = ", ".join(f"'{n}'" for n in sorted(bases))
+            why = (f"the deck's only {KIND_NAME[base]}{'s' * (len(bases) > 1)} ({names}) can never be played "
+                   "(cost over the hero's score) and a mod cannot stand alone")
+        else:
+            why = f"the deck has no {KIND_NAME[base]} and a mod cannot stand alone"
         for s in lst.deck:
             if s.card is not None and s.card.kind == mod:
                 out.append(_at(warning("herocard.mod-without-base",
-                                       f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: the deck has no "
-                                       f"{KIND_NAME[base]} and a mod cannot stand alone",
+                                       f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: {why}",
                                        loc=s.loc, source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK), s))
     return out
 
@@ -518,6 +536,10 @@ FINDING_CODES = codes("herocard", {
     "not-action-card": ("error", "an attribute card listed in the action deck", SRC_ATTRS),
     "attribute-count": ("error", "a hero has exactly three attribute cards", SRC_ATTRS),
     "attribute-kinds": ("error", "a hero has one Body, one Mind and one X attribute card", SRC_ATTRS),
+    "attribute-unknown": ("error", "an attribute card that does not say whether it is Body, Mind or X: one of each "
+                          "cannot be checked until a pack says", SRC_ATTRS),
+    "hero-points-unknown": ("error", "an attribute card without hero points: the hero point limit cannot be "
+                            "checked until a pack gives them", SRC_POINTS),
     "unknown-value": ("warning", "a card lacks a value a rule needs (attribute, hero points or score)",
                       SRC_ATTRS),
     "hero-points-max": ("error", "the attribute cards' hero points exceed the agreed limit", SRC_POINTS),
@@ -528,6 +550,6 @@ FINDING_CODES = codes("herocard", {
                            SRC_COST),
     "cost-unknown": ("info", "action costs the catalog lacks cannot be checked against the hero's scores",
                      SRC_COST),
-    "mod-without-base": ("warning", "an attack or block mod with no card of its kind in the deck can never "
-                         "be played", SRC_ATTACK),
+    "mod-without-base": ("warning", "an attack or block mod with no playable base card of its kind in the "
+                         "deck can never be played", SRC_ATTACK),
 })

@@ -476,7 +476,8 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     size = max(100, rounding(lst.points / 100) * 100)
     spent_base = rules.get("percent_base") == "points_spent"
     size_label = "the battle size" if size == lst.points else \
-        f"{lst.points} AP rounded {'down' if rounding is math.floor else 'up'} to the hundred"
+        f"{lst.points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded " \
+        f"{'down' if rounding is math.floor else 'up'}, house rule limits_between_hundreds"
     ctx = Context(
         limit=lst.points,
         facts={"clan": lst.clan, "occult": lst.occult,
@@ -497,16 +498,37 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     items, ctx = _prepare(lst, catalog, rules)
     lst.prepared = (items, ctx, catalog, dict(rules))
     findings = evaluate(catalog.model.restrictions, items, ctx)
+    for f in findings:
+        if f.code == "kensei.spiritual-max":
+            f.message = _spiritual_message(lst, f)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
     findings += _check_unit_leaders(lst, catalog)
     findings += _check_protector(lst, catalog)
-    findings += _check_standards(lst, catalog)
+    findings += _check_standards(lst, catalog, rules)
     findings += _check_shikigami(lst, catalog)
     findings += _check_peasants(lst, rules)
     if rules.get("onmyouji_realm_limits_troops") is True:
         findings += _check_realm(lst)
     return findings
+
+
+def _spiritual_message(lst: KenseiList, f: Finding) -> str:
+    """One Onmyouji or one Komuso, never both (001:5946-5955), said of what the list holds."""
+    held = {"O": [], "K": []}
+    for e in lst.entries:
+        cls = getattr(e.troop, "troop_class", None) if e.troop is not None else None
+        if cls in held:
+            held[cls] += [e.troop.name] * max(1, e.models)
+    onm, kom = held["O"], held["K"]
+    names = ", ".join(sorted(onm + kom))
+    if onm and kom:
+        return f"{names}: an army takes one Onmyouji or one Komuso, never both"
+    if onm:
+        return f"{len(onm)} Onmyouji ({names}) > 1: an army takes only one Onmyouji"
+    if kom:
+        return f"{len(kom)} Komuso > 1: an army takes only one Komuso"
+    return f.message
 
 
 def _check_realm(lst: KenseiList) -> list[Finding]:
@@ -534,10 +556,11 @@ def _check_costs(lst: KenseiList) -> list[Finding]:
     for e in lst.entries:
         if e.troop is not None and not e.cost_known and e.troop.id not in seen:
             seen.add(e.troop.id)
-            out.append(Finding("warning", "kensei.cost-unknown",
+            out.append(Finding("error", "kensei.cost-unknown",
                                f"'{e.troop.name}' has no cost in the catalog (the rulebook's army lists are "
-                               f"missing); counted as 0 {UNIT}; give 'cost' for it in a pack",
-                               loc=e.loc, source=f"{SEED}:6710-6819"))
+                               f"missing), so the points limits cannot be checked and the list cannot be "
+                               f"confirmed legal; give 'cost: N' for '{e.troop.name}' in a pack "
+                               f"(packs: [my-troops.yaml])", loc=e.loc, source=f"{SEED}:6710-6819"))
     return out
 
 
@@ -722,13 +745,20 @@ def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
     return out
 
 
-def _check_standards(lst: KenseiList, catalog) -> list[Finding]:
+def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> list[Finding]:
+    """One Hata-Jurushi per unit, inside a unit (001:1688-1693, 001:5941-5944).
+
+    The bearer uses the unit's profile, so any unit carries one, a creature unit
+    included; the house rule ``standard_leader_classes`` limits it to the classes that
+    may lead a unit (001:1852-1856).
+    """
     out = []
     src = SRC["standard"]
+    ladder = (rules or {}).get("standard_leader_classes") is True
     for e in lst.entries:
         if e.troop is not None and "hata-jurushi" in _normalize(e.troop.name) and e.standard == 0:
             out.append(Finding("error", "kensei.standard-outside-unit",
-                               "a Hata-Jurushi must be deployed inside a unit of its title and class; write "
+                               "a Hata-Jurushi must be deployed inside a unit; write "
                                "'standard: true' on that unit instead", loc=e.loc, source=src))
         if not e.standard or e.troop is None:
             continue
@@ -739,13 +769,14 @@ def _check_standards(lst: KenseiList, catalog) -> list[Finding]:
         facts = troop_facts(e.troop, catalog)
         if facts["unit"] is False:
             out.append(Finding("error", "kensei.standard-not-unit",
-                               f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi goes inside a "
-                               f"unit of its title and class", loc=e.loc + ("standard",), source=src))
-        elif _lead_order(catalog, e.troop) is None and e.troop.troop_class:
+                               f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi is deployed "
+                               "inside a unit", loc=e.loc + ("standard",), source=src))
+        elif ladder and _lead_order(catalog, e.troop) is None and e.troop.troop_class:
             out.append(Finding("error", "kensei.standard-not-unit",
-                               f"{e.troop.name}: a Hata-Jurushi needs a unit with a troop title and class "
-                               f"(Hero, Elite, Warrior or Peasant), not class {e.troop.troop_class}",
-                               loc=e.loc + ("standard",), source=src))
+                               f"{e.troop.name}: under the house rule standard_leader_classes a Hata-Jurushi "
+                               f"goes only in a unit of class Hero, Elite, Warrior or Peasant, not "
+                               f"{e.troop.troop_class}", loc=e.loc + ("standard",),
+                               source=f"{src}, {SEED}:1852-1856"))
     return out
 
 
@@ -770,10 +801,14 @@ def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
         got = sum(x.models for x in got_entries)
         name = names.get(key) or (got_entries[0].troop.name if got_entries else key)
         if not got_entries:
-            owner = need[key][0]
-            out.append(Finding("info", "kensei.onmyouji-shikigami",
-                               f"{owner.troop.name} comes with {want} {name} (not listed; they are fielded "
-                               f"with it)", loc=owner.loc, source=src, value=0, bound=want))
+            owners: dict[int, list] = {}
+            for owner in need[key]:
+                owners.setdefault(id(owner), []).append(owner)
+            for group in owners.values():
+                owner, each = group[0], len(group)
+                out.append(Finding("info", "kensei.onmyouji-shikigami",
+                                   f"{owner.troop.name} comes with {each} {name} (not listed; they are fielded "
+                                   f"with it)", loc=owner.loc, source=src, value=0, bound=each))
         elif got != want:
             loc = got_entries[0].loc if got_entries else need[key][0].loc
             out.append(Finding("error", "kensei.onmyouji-shikigami",
@@ -991,7 +1026,8 @@ FINDING_CODES = codes("kensei", {
     "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
     "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
     "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
-    "cost-unknown": ("warning", "a troop without a cost in the catalog counts as 0 AP until a pack gives it"),
+    "cost-unknown": ("error", "a troop without a cost in the catalog: the points limits cannot be checked until a "
+                     "pack gives it"),
     "onmyouji-realm": ("error", "a creature from outside the realm of the army's Onmyouji", f"{SEED}:4917-4922"),
     "general-not-listed": ("error", "the general named by 'general:' is not among the troops", SRC["general"]),
     "general-not-hero": ("error", "the army general must be a Hero with leader rank", SRC["general"]),
@@ -1008,7 +1044,8 @@ FINDING_CODES = codes("kensei", {
     "standard-outside-unit": ("error", "a Hata-Jurushi listed on its own instead of inside a unit",
                               SRC["standard"]),
     "standard-max": ("error", "more than one Hata-Jurushi in one unit", SRC["standard"]),
-    "standard-not-unit": ("error", "a Hata-Jurushi on a single model or a unit without title and class",
+    "standard-not-unit": ("error", "a Hata-Jurushi on a single model (or, under a house rule, a unit of a "
+                          "class that may not be led)",
                           SRC["standard"]),
     "onmyouji-shikigami": ("error", "the Shikigami listed do not match the Onmyouji they go with",
                            SRC["shikigami"]),

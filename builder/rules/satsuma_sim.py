@@ -137,7 +137,7 @@ class Sim:
     evaluator: str = "fast"  # or "reference": every clash through core.clash
     weak: tuple = (None, None)  # the 'best' policy's weak strength per side (None: WEAK)
     max_hands: int = MAX_HANDS
-    escape_choice: str = "free"  # house rule escape_choice (core.ESCAPE_CHOICES)
+    escape_choice: str = "needed"  # house rule escape_choice (core.ESCAPE_CHOICES)
     discard_timing: str = "before_redraw"  # house rule discard_timing: or "after_redraw"
     # by samurai casualties: True when the samurai, winning as defender, would rather stay defender;
     # computed by role_preference for the samurai policy 'best' when not given

@@ -391,6 +391,10 @@ def _at(f: Finding, e: DeckEntry | None, deck: Deck | None = None) -> Finding:
     return f
 
 
+def _article(word: str) -> str:
+    return "an" if str(word)[:1].lower() in "aeiou" else "a"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
@@ -463,36 +467,73 @@ def check_fields(deck: Deck, catalog) -> list[Finding]:
                    "give it: complete the card in a pack")
             src = f"{SEED}:49"
         else:
-            printed = ", ".join(ctype.fields) if ctype else ""
-            msg = (f"'{e.card.name}' ({e.card.type}) does not state {', '.join(miss)}; a {ctype.name if ctype else e.card.type} "
-                   f"must print {printed}" + ("; complete the card in a pack" if e.card.assumed else ""))
-            src = SRC_FIELDS.get(e.card.type, f"{SEED}:49")
+            why = [f"{f} ({FIELD_WHY[f]})" if f in FIELD_WHY else f for f in miss]
+            capital = e.card.is_capital() and "power" in miss
+            if capital:
+                why[miss.index("power")] = "power (a Capital acts as a Unit and fights)"
+            msg = (f"'{e.card.name}' ({e.card.type}) does not state {'; '.join(why)}; "
+                   "complete the card in a pack (packs: [my-cards.yaml])")
+            src = f"{SEED}:64-66" if capital else SRC_FIELDS.get(e.card.type, f"{SEED}:49")
         out.append(_at(warning("senshiai.card-fields", msg, loc=e.loc, source=src, value=miss,
                              base=f"fields a {e.card.type or 'card'} must print"), e))
     return out
+
+
+# why a missing field matters, said where the deck check names it
+FIELD_WHY = {
+    "subtype": "Effects choose their targets by it",
+    "cost": "it is paid by discarding that many cards",
+    "paths": "a troop is recruited and moves only where it shares a path",
+    "speed": "how many Terrains it crosses in a turn",
+    "power": "it cannot fight without one",
+    "target": "an Event is cast only upon a valid Target",
+    "duration": "how long the Event lasts",
+    "abilities": "an Effect always has abilities",
+    "limit": "how many troops may station on it",
+}
 
 
 def recruit_terrains(deck: Deck, catalog) -> list:
     return [e.card for e in deck.known() if e.card.type == "terrain" and has_ability(e.card, "Recruit", catalog)]
 
 
+def recruitable(deck: Deck, catalog) -> tuple[set[str], set[str]]:
+    """Names of the deck's troops that can be recruited, and the paths open to recruiting.
+
+    A Troop is recruited on a Terrain with Recruit, or on the Terrain where an ally Unit
+    with Recruit stands (000:53), and only on a Terrain it shares a path with (000:73).
+    A Recruit troop opens the terrains it can stand on only once it can itself be
+    recruited, so the answer is a fixed point: start from the Recruit terrains (the
+    Capital included) and add the terrains each newly recruitable Recruit troop can
+    reach until nothing changes.
+    """
+    terrains = [e.card for e in deck.known() if e.card.type == "terrain" and e.card.paths]
+    troops = [e.card for e in deck.known() if e.card.type == "troop" and e.card.paths]
+    open_paths = {p for t in recruit_terrains(deck, catalog) for p in (t.paths or [])}
+    done: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for c in troops:
+            if c.name in done or not set(c.paths) & open_paths:
+                continue
+            done.add(c.name)
+            changed = True
+            if has_ability(c, "Recruit", catalog):  # it may stand on any terrain it shares a path with
+                for t in terrains:
+                    if set(t.paths) & set(c.paths):
+                        open_paths |= set(t.paths)
+    return done, open_paths
+
+
 def check_recruitable(deck: Deck, catalog) -> list[Finding]:
-    """Troops sharing no path with any Recruit terrain of the deck (the Capital included)."""
+    """Troops no Recruit terrain of the deck (the Capital included) nor recruitable Recruit troop opens."""
     terrains = recruit_terrains(deck, catalog)
-    # a Unit with Recruit lets troops be recruited where it stands: any terrain of the deck it can reach
-    recruiter_paths: set[str] = set()
-    for e in deck.known():
-        if e.card.type == "troop" and e.card.paths and has_ability(e.card, "Recruit", catalog):
-            for t in deck.known():
-                if t.card.type == "terrain" and t.card.paths and set(t.card.paths) & set(e.card.paths):
-                    recruiter_paths |= set(t.card.paths)
-    open_paths = {p for t in terrains for p in (t.paths or [])} | recruiter_paths
+    done, open_paths = recruitable(deck, catalog)
     out = []
     for e in deck.known():
         c = e.card
-        if c.type != "troop" or not c.paths:
-            continue
-        if set(c.paths) & open_paths:
+        if c.type != "troop" or not c.paths or c.name in done:
             continue
         where = ", ".join(sorted(f"{t.name} [{'/'.join(t.paths or [])}]" for t in terrains)) or "none"
         out.append(_at(warning("senshiai.unrecruitable",
@@ -504,19 +545,24 @@ def check_recruitable(deck: Deck, catalog) -> list[Finding]:
 
 
 def check_event_targets(deck: Deck, catalog) -> list[Finding]:
+    """Events whose Target no other card of the deck can be.
+
+    A second copy of the same card counts: an Event may be cast on a Target already
+    in-game (000:167), so one copy of an Event that targets Events can target the other.
+    """
     out = []
-    cards = [e.card for e in deck.known()]
     for e in deck.known():
         c = e.card
         if c.type != "event" or not c.target:
             continue
         if target_always_possible(c.target, catalog):
             continue
-        if any(can_target(c.target, other, catalog) for other in cards if other is not c):
+        if any(can_target(c.target, other.card, catalog) for other in deck.known()
+               if other.card is not c or other.count > 1):
             continue
         out.append(_at(warning("senshiai.event-no-target",
-                               f"'{c.name}' targets a {c.target} but no card of this deck can be one; "
-                               "it can only be cast on an opponent's cards",
+                               f"'{c.name}' targets {_article(c.target)} {c.target} but no other card of this "
+                               "deck can be one; it can only be cast on an opponent's cards",
                                loc=e.loc, source=SRC_TARGET, value=c.target), e))
     return out
 

@@ -291,6 +291,11 @@ def export_doc(doc: dict, fmt: str, summary: dict | None = None) -> str:
     return _reads_back(doc, render_text(doc, r, summary), fmt)
 
 
+def _unstated(doc: dict) -> dict:
+    """The document without what a text leaves unsaid because it is the default (occult powers unused)."""
+    return {k: v for k, v in doc.items() if not (k == "occult" and v is False)}
+
+
 def _reads_back(doc: dict, text: str, fmt: str) -> str:
     """``text`` if it imports back to exactly ``doc``; otherwise refuse the export, naming what
     would change, rather than share a list that reads back as another one."""
@@ -299,7 +304,7 @@ def _reads_back(doc: dict, text: str, fmt: str) -> str:
         back = imp.doc if imp.format == fmt else None
     except Exception:  # any failure to read it back is a failure to represent it
         back = None
-    if back == doc:
+    if back is not None and _unstated(back) == _unstated(doc):
         return text
     changed = [k for k in dict.fromkeys([*doc, *(back or {})]) if back is None or doc.get(k) != back.get(k)]
     what = ", ".join(f"'{k}'" for k in changed[:3]) or "the list"

@@ -260,6 +260,94 @@ def _flow(v) -> str:
     return json.dumps(v, ensure_ascii=False)
 
 
+_PLAIN = re.compile(r"^[^\s\[\]{}\"'#&*!|>%@`,;()=][^\[\]{}\"#,;()=]*$")
+
+
+def _plain(v) -> bool:
+    """A text that reads back as itself in a comma-separated value (no JSON needed)."""
+    return isinstance(v, str) and bool(_PLAIN.match(v)) and v == v.strip() and ": " not in v and not v.endswith(":")
+
+
+def _plain_list(items) -> str:
+    """``Packs: a.yaml, b.yaml`` as a person writes it; JSON only when a name would not read back."""
+    if isinstance(items, list) and items and all(_plain(x) for x in items):
+        return ", ".join(items)
+    return _flow(items)
+
+
+def _plain_rules(rules) -> str:
+    """``House rules: cavalry_max_percent=50, leader_count=formula``."""
+    if isinstance(rules, dict) and rules and all(
+            _plain(str(k)) and (isinstance(v, bool) or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                                or (_plain(v) and v.lower() not in ("true", "false", "yes", "no", "null")
+                                    and not re.fullmatch(r"[-+.0-9eE]+", v)))
+            for k, v in rules.items()):
+        return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items())
+    return _flow(rules)
+
+
+def _plain_checked(items) -> str:
+    """``Checked with: my-cards.yaml (My cards, version 1, sha256:0123abcd)``, one pack after another."""
+    keys = ("pack", "name", "version", "hash")
+    ok = isinstance(items, list) and items and all(
+        isinstance(x, dict) and set(x) <= set(keys) and _plain(x.get("pack")) and _plain(x.get("hash", "sha256:0"))
+        and all(_plain(str(x[k])) for k in ("name", "version") if x.get(k) is not None) for x in items)
+    if not ok:
+        return _flow(items)
+    out = []
+    for x in items:
+        rest = [str(x["name"])] if x.get("name") is not None else []
+        rest += [f"version {x['version']}"] if x.get("version") is not None else []
+        rest += [x["hash"]] if x.get("hash") else []
+        out.append(f"{x['pack']} ({', '.join(rest)})" if rest else x["pack"])
+    return "; ".join(out)
+
+
+def _read_plain(key: str, v: str):
+    """The plain forms above read back; None when ``v`` is not one (then JSON or YAML is tried)."""
+    if not v or v[:1] in "[{\"":
+        return None
+    if key == "packs":
+        parts = [x.strip() for x in v.split(",")]
+        return parts if all(_plain(x) for x in parts) else None
+    if key == "house_rules":
+        out = {}
+        for part in v.split(","):
+            k, eq, val = part.strip().partition("=")
+            if not eq or not _plain(k.strip()) or not val.strip():
+                return None
+            val = val.strip()
+            low = val.lower()
+            if low in ("true", "false"):
+                out[k.strip()] = low == "true"
+            elif re.fullmatch(r"-?[0-9]+", val):
+                out[k.strip()] = int(val)
+            elif re.fullmatch(r"-?[0-9]*\.[0-9]+", val):
+                out[k.strip()] = float(val)
+            else:
+                out[k.strip()] = val
+        return out
+    if key == "checked_with":
+        out = []
+        for part in v.split(";"):
+            m = re.fullmatch(r"\s*([^()]+?)\s*(?:\((.*)\))?\s*", part)
+            if not m or not _plain(m.group(1)):
+                return None
+            item = {"pack": m.group(1)}
+            for bit in (m.group(2) or "").split(", ") if m.group(2) else []:
+                if bit.startswith("sha256:"):
+                    item["hash"] = bit
+                elif bit.startswith("version "):
+                    item["version"] = bit[len("version "):]
+                elif "name" not in item:
+                    item["name"] = bit
+                else:
+                    return None
+            out.append(item)
+        return out
+    return None
+
+
 def header_line(doc: dict, summary: dict | None = None) -> list[str]:
     """The header segments of a canonical document."""
     system = doc["system"]
@@ -296,11 +384,11 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
     for line in doc.get("notes", "").split("\n") if "notes" in doc else []:
         out.append(("key", f"Notes: {_free_text(line)}" if line else "Notes:"))
     if "packs" in doc:
-        out.append(("key", f"Packs: {_flow(doc['packs'])}"))
+        out.append(("key", f"Packs: {_plain_list(doc['packs'])}"))
     if "house_rules" in doc:
-        out.append(("key", f"House rules: {_flow(doc['house_rules'])}"))
+        out.append(("key", f"House rules: {_plain_rules(doc['house_rules'])}"))
     if "checked_with" in doc:
-        out.append(("key", f"Checked with: {_flow(doc['checked_with'])}"))
+        out.append(("key", f"Checked with: {_plain_checked(doc['checked_with'])}"))
     gs = _game(system)
     out += [("key", line) for line in gs.text_keys(doc)]
     out.append(("blank", ""))
@@ -526,7 +614,9 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
     if key in ("name", "author"):
         v = _unquote_free_text(v)
     if key in ("packs", "house_rules", "checked_with"):
-        data = _flow_value(p, v, no, col)
+        data = _read_plain(key, v)
+        if data is None:
+            data = _flow_value(p, v, no, col)
         if data is None:
             return
         if key == "checked_with":

@@ -18,10 +18,30 @@ from builder.share.text import _POINTS, _cost_start, _check_name, _count_candida
 KENSEI = "kensei"
 
 
+COMMANDERS = ("hatamoto", "taisho", "daimyo")
+
+
+def _clan_name(clan):
+    """The clan as the rulebook names it (``buke`` -> ``Buke``); as written when unknown."""
+    if not isinstance(clan, str):
+        return clan
+    from builder.catalog.loader import load_catalog
+
+    entry = load_catalog(KENSEI).find("clans", clan)
+    return entry.name if entry is not None else clan
+
+
+def _clan_id(clan: str) -> str:
+    from builder.catalog.loader import load_catalog
+
+    entry = load_catalog(KENSEI).find("clans", clan)
+    return entry.id if entry is not None else clan
+
+
 def header(doc: dict, summary: dict) -> list[str]:
     segs = []
     if "clan" in doc:
-        segs.append(f"clan {q(doc['clan'])}")
+        segs.append(f"clan {q(_clan_name(doc['clan']))}")
     used = summary.get("points")
     if "points" in doc:
         segs.append(f"{_num(used)}/{doc['points']} AP" if used is not None else f"{doc['points']} AP")
@@ -33,9 +53,10 @@ def header(doc: dict, summary: dict) -> list[str]:
 def keys(doc: dict) -> list[str]:
     out = []
     if "commander" in doc:
-        out.append(f"Commander: {q(doc['commander'])}")
-    if "occult" in doc:
-        out.append(f"Occult: {'yes' if doc['occult'] else 'no'}")
+        c = doc["commander"]
+        out.append(f"Commander: {q(c.capitalize() if isinstance(c, str) and c.lower() in COMMANDERS else c)}")
+    if doc.get("occult"):  # nothing about occult powers when the list does not use them
+        out.append("Occult: yes")
     if "general" in doc:
         out.append(f"General: {q(doc['general'])}")
     return out
@@ -74,13 +95,13 @@ def facet(p, seg: str) -> bool:
         p.doc["points"] = int(m.group(2))
         return True
     if low.startswith("clan "):
-        p.doc["clan"] = _uq(p, seg[5:])
+        p.doc["clan"] = _clan_id(_uq(p, seg[5:]))
         return True
     if low.endswith(" clan"):
-        p.doc["clan"] = _uq(p, seg[:-5])
+        p.doc["clan"] = _clan_id(_uq(p, seg[:-5]))
         return True
     if p.r.find(field_of(p.system, "clan"), seg)[1] is not None:
-        p.doc["clan"] = seg
+        p.doc["clan"] = _clan_id(seg)
         return True
     return False
 

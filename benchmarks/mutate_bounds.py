@@ -1,0 +1,244 @@
+"""Mutation testing of the rules' bounds: does some test fail when a bound changes?
+
+Run on demand (never part of the test suite):
+
+    python benchmarks/mutate_bounds.py                 # every mutant (long)
+    python benchmarks/mutate_bounds.py --list          # the mutants, without running anything
+    python benchmarks/mutate_bounds.py --only kensei --sample 40 --seed 1
+    python benchmarks/mutate_bounds.py --catalog-only  # only the numbers of the catalogs
+
+Mutants:
+
+* every whole number of ``catalog/*/restrictions.yaml``, ``system.yaml`` and
+  ``house_rules.yaml`` (not in prose, sources or names), one up and one down;
+* every comparison operator of ``builder/rules/*.py`` (``<`` and ``<=``, ``>`` and ``>=``
+  swapped, ``==`` and ``!=`` swapped) and every whole number compared with it, one up and one
+  down.
+
+Each mutant is applied to a copy of the project (the working tree is never touched) and the
+tests of its game are run there; a mutant is killed when a test fails. The score is killed /
+run; the survivors are printed with their file and line so each can be judged (an equivalent
+mutant, or a bound without a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
+TESTS = {
+    "kensei": ["tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_missing_data.py",
+               "tests/test_kensei_rules.py"],
+    "senshiai": ["tests/test_bounds_cards.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py"],
+    "herocard": ["tests/test_bounds_cards.py", "tests/test_readings_herocard.py", "tests/test_herocard.py"],
+    "senji": ["tests/test_senji.py"],
+    "satsuma": ["tests/test_bounds_cards.py", "tests/test_satsuma.py"],
+}
+# modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
+SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
+YAML_FILES = ("restrictions.yaml", "system.yaml", "house_rules.yaml")
+PROSE_KEYS = {"source", "notes", "description", "reading", "assumed", "title", "name", "label", "text",
+              "id", "code", "noun", "syntax", "play"}
+SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+
+
+@dataclass
+class Mutant:
+    file: str  # relative to ROOT
+    line: int  # 1-based
+    col: int  # 0-based start of the replaced text
+    old: str
+    new: str
+    game: str
+
+    def label(self) -> str:
+        return f"{self.file}:{self.line}:{self.col + 1}: {self.old} -> {self.new}"
+
+    def apply(self, text: str) -> str:
+        lines = text.splitlines(keepends=True)
+        row = lines[self.line - 1]
+        assert row[self.col:self.col + len(self.old)] == self.old, self.label()
+        lines[self.line - 1] = row[:self.col] + self.new + row[self.col + len(self.old):]
+        return "".join(lines)
+
+
+def _number_mutants(file: str, line: int, col: int, text: str, game: str) -> list[Mutant]:
+    n = int(text)
+    out = [Mutant(file, line, col, text, str(n + 1), game)]
+    if n > 0:
+        out.append(Mutant(file, line, col, text, str(n - 1), game))
+    return out
+
+
+def yaml_mutants(path: Path) -> list[Mutant]:
+    """Whole numbers in the values of a catalog file, outside prose blocks, sources and names."""
+    rel = str(path.relative_to(ROOT))
+    game = path.parent.name
+    out: list[Mutant] = []
+    block_indent = None  # inside a folded or literal block (>-, |) deeper than this indent
+    section = None  # the top-level key; system.yaml's bounds of a list are its deck_rules
+    for i, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        top = re.match(r"([A-Za-z_][\w-]*)\s*:", raw)
+        if top:
+            section = top.group(1)
+        if path.name == "system.yaml" and section != "deck_rules":
+            continue
+        body = raw.split("#", 1)[0] if not re.search(r"['\"].*#.*['\"]", raw) else raw
+        indent = len(raw) - len(raw.lstrip())
+        if block_indent is not None:
+            if raw.strip() and indent <= block_indent:
+                block_indent = None
+            else:
+                continue
+        m = re.match(r"\s*(?:-\s+)?([A-Za-z_][\w-]*)\s*:\s*(.*)$", body)
+        if not m:
+            continue
+        key, value = m.group(1), m.group(2)
+        if value.strip() in (">-", ">", "|", "|-", ">+", "|+"):
+            block_indent = indent
+            continue
+        if key in PROSE_KEYS or value.strip().startswith(("'", '"')) or (key == "value" and "house_rules" in rel):
+            continue
+        start = m.start(2)
+        for num in re.finditer(r"(?<![\w.'\"/-])\d+(?![\w.'\"/-])", value):
+            # inside an inline mapping, skip the numbers of prose keys (a source: FILE:LINE)
+            before = value[:num.start()]
+            inner = re.findall(r"([A-Za-z_][\w-]*)\s*:\s*[^,{}]*$", before)
+            if inner and inner[-1] in PROSE_KEYS:
+                continue
+            out += _number_mutants(rel, i, start + num.start(), num.group(), game)
+    return out
+
+
+def python_mutants(path: Path) -> list[Mutant]:
+    """Comparison operators of a rules module, and whole numbers compared with them."""
+    rel = str(path.relative_to(ROOT))
+    game = SHARED.get(path.stem, path.stem.split("_")[0])
+    if game not in GAMES and path.stem not in SHARED:
+        game = "kensei"
+    out: list[Mutant] = []
+    toks = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+    for k, tok in enumerate(toks):
+        if tok.type == tokenize.OP and tok.string in SWAP:
+            (line, col) = tok.start
+            out.append(Mutant(rel, line, col, tok.string, SWAP[tok.string], game))
+            for near in (toks[k - 1] if k else None, toks[k + 1] if k + 1 < len(toks) else None):
+                if near is not None and near.type == tokenize.NUMBER and near.string.isdigit():
+                    out += _number_mutants(rel, near.start[0], near.start[1], near.string, game)
+    return out
+
+
+def all_mutants(catalog: bool = True, rules: bool = True) -> list[Mutant]:
+    out: list[Mutant] = []
+    if catalog:
+        for game in GAMES:
+            for name in YAML_FILES:
+                p = ROOT / "catalog" / game / name
+                if p.exists():
+                    out += yaml_mutants(p)
+    if rules:
+        for p in sorted((ROOT / "builder" / "rules").glob("*.py")):
+            if p.stem in ("__init__", "codes", "satsuma_sim"):  # no bounds; the simulator has its own tests
+                continue
+            out += python_mutants(p)
+    return out
+
+
+def _copy_project(dest: Path) -> None:
+    ignore = shutil.ignore_patterns(".venv", ".git", "output", "__pycache__", "*.pdf", ".hypothesis")
+    for name in ("builder", "catalog", "tests", "examples", "templates", "pyproject.toml", "README.md", "docs"):
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=ignore)
+        elif src.exists():
+            shutil.copy2(src, dest / name)
+
+
+def run_tests(where: Path, game: str, timeout: float) -> tuple[bool, float]:
+    """True when the tests pass (the mutant survived)."""
+    env = {**__import__("os").environ, "PYTHONPATH": str(where), "PYTHONDONTWRITEBYTECODE": "1"}
+    start = time.monotonic()
+    try:
+        r = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                            "-p", "no:randomly", *TESTS[game]], cwd=where, env=env, capture_output=True,
+                           timeout=timeout)
+        passed = r.returncode == 0
+    except subprocess.TimeoutExpired:
+        passed = False  # a mutant that makes the tests hang is caught
+    return passed, time.monotonic() - start
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--list", action="store_true", help="print the mutants and stop")
+    ap.add_argument("--only", choices=GAMES, help="only the mutants of one game")
+    ap.add_argument("--file", help="only mutants of files whose path contains this")
+    ap.add_argument("--catalog-only", action="store_true")
+    ap.add_argument("--rules-only", action="store_true")
+    ap.add_argument("--at", action="append", default=[], metavar="FILE:LINE",
+                    help="only the mutants at this place (repeatable), e.g. to run the survivors again")
+    ap.add_argument("--sample", type=int, help="run a random sample of this many mutants")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600)
+    args = ap.parse_args(argv)
+    mutants = all_mutants(catalog=not args.rules_only, rules=not args.catalog_only)
+    if args.only:
+        mutants = [m for m in mutants if m.game == args.only]
+    if args.file:
+        mutants = [m for m in mutants if args.file in m.file]
+    if args.at:
+        mutants = [m for m in mutants if f"{m.file}:{m.line}" in set(args.at)]
+    if args.sample and args.sample < len(mutants):
+        mutants = sorted(random.Random(args.seed).sample(mutants, args.sample),
+                         key=lambda m: (m.file, m.line, m.col))
+    if args.list:
+        for m in mutants:
+            print(m.label())
+        print(f"{len(mutants)} mutants")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="daimyo-mutants-") as tmp:
+        where = Path(tmp)
+        _copy_project(where)
+        games = sorted({m.game for m in mutants})
+        for game in games:  # the tests must pass unmutated, or every mutant looks killed
+            ok, secs = run_tests(where, game, args.timeout)
+            if not ok:
+                print(f"the {game} tests fail without any mutant; fix them first", file=sys.stderr)
+                return 2
+            print(f"baseline {game}: tests pass ({secs:.0f} s)", flush=True)
+        killed, survived = 0, []
+        for n, m in enumerate(mutants, start=1):
+            target = where / m.file
+            original = target.read_text(encoding="utf-8")
+            target.write_text(m.apply(original), encoding="utf-8")
+            try:
+                passed, secs = run_tests(where, m.game, args.timeout)
+            finally:
+                target.write_text(original, encoding="utf-8")
+            if passed:
+                survived.append(m)
+            else:
+                killed += 1
+            print(f"[{n}/{len(mutants)}] {'SURVIVED' if passed else 'killed  '} {m.label()} ({secs:.0f} s)",
+                  flush=True)
+    total = len(mutants)
+    print(f"\nscore: {killed}/{total} mutants killed ({100 * killed / max(total, 1):.1f}%)")
+    for m in survived:
+        print(f"  survived: {m.label()}")
+    return 0 if not survived else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
