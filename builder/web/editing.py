@@ -33,8 +33,13 @@ class Conflict(Refused):
 
 @dataclass
 class History:
+    """The texts before each change (``undo``) and before each undo (``redo``), and the text this
+    server last wrote (``written``): undo and redo apply only to that very text, so they never
+    erase a change made elsewhere (an editor, the command line, another server) meanwhile."""
+
     undo: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
+    written: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
@@ -123,9 +128,12 @@ class Editor:
                 self.remember(rel, new, result.doc, result.catalog, result)
             if new != text:
                 _write(path, new, text, rel)
+                if h.written is not None and h.written != text:  # changed elsewhere: the old steps are void
+                    h.undo.clear()
                 h.undo.append(text)
                 del h.undo[:-HISTORY]
                 h.redo.clear()
+                h.written = new
             return Outcome(version_of(new), notes, result)
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
@@ -137,13 +145,24 @@ class Editor:
             src, dst = (h.undo, h.redo) if back else (h.redo, h.undo)
             if not src:
                 raise Refused(f"nothing to {'undo' if back else 'redo'}", 409)
+            if h.written != text:  # the file holds a change this server did not make
+                h.undo.clear()
+                h.redo.clear()
+                raise Refused(f"'{rel}' was changed outside the builder since its last change here; "
+                              f"{'undo' if back else 'redo'} would erase that change, so nothing was done", 409,
+                              hint="make the change you want by hand; the history starts again from here")
             target = src.pop()
             _write(path, target, text, rel)
             dst.append(text)
+            h.written = target
             return Outcome(version_of(target), ["undone" if back else "redone"])
 
-    def can(self, rel: str) -> tuple[bool, bool]:
+    def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:
+        """Whether undo and redo are offered (``version``: of the file as it is now; a file
+        changed elsewhere offers neither)."""
         h = self.history(self.ws.clean(rel))
+        if version is not None and (h.written is None or version_of(h.written) != version):
+            return False, False
         return bool(h.undo), bool(h.redo)
 
 
@@ -536,7 +555,12 @@ def _house_rule(system, data, catalog, key, value) -> list[str]:
                 delete_key(data, "house_rules")
         return [f"{key}: the default reading"]
     parsed = _rule_value(h, value)
-    catalog.resolve_rules({key: parsed})  # ValueError/KeyError: refused below
+    try:
+        catalog.resolve_rules({key: parsed})
+    except (ValueError, KeyError, TypeError) as exc:  # a value the rule does not take
+        reason = str(exc.args[0]) if exc.args else str(exc)
+        raise UsageError(f"house rule {reason}" if reason.startswith("'") else f"house rule '{key}': {reason}",
+                         "choose one of the values the house rule offers") from None
     if not isinstance(hr, dict):
         hr = CommentedMap()
         set_key_ordered(data, "house_rules", hr, get(system).list_keys)
