@@ -342,3 +342,48 @@ def test_a_new_list_through_the_api_takes_the_forms_defaults(api, ws):
     r = api.post("/api/lists", json={"file": "army.yaml", "system": "kensei"})  # no default clan: say so
     assert r.status_code == 400 and "clan" in r.json()["error"]
     assert not (ws / "army.yaml").exists()
+
+
+# -- a big list is changed in its text: the same result as the round-trip tree --------------------
+
+def _big_list(n: int) -> str:
+    troops = "".join(f"  - troop: Yari Ashigaru    # unit {i}\n    models: 9\n" if i % 2 else
+                     "  - troop: Samurai Yari\n    models: 5\n" for i in range(n))
+    return ("# my big army\nsystem: kensei\nname: Big  # the name\nclan: buke\npoints: 200\n"
+            f"commander: hatamoto\ntroops:\n{troops}# the end\n")
+
+
+@pytest.mark.parametrize("op", [
+    {"op": "set", "key": "name", "value": "Bigger"},
+    {"op": "set", "key": "name", "value": ""},
+    {"op": "set", "key": "notes", "value": "a note: with a colon"},
+    {"op": "set", "key": "author", "value": "Me"},
+    {"op": "house_rule", "key": "leader_count", "value": "formula"},
+    {"op": "models", "index": 7, "value": 4},
+    {"op": "models", "index": 6, "delta": -4},
+    {"op": "troop", "index": 3, "field": "standard", "value": "on"},
+    {"op": "duplicate", "index": 5},
+    {"op": "remove", "index": 2},
+])
+def test_a_change_of_a_big_list_is_the_change_the_round_trip_tree_makes(tmp_path, op, monkeypatch):
+    import builder.web.editing as editing
+    from builder.lists.document import parse_list
+    from builder.web.workspace import Workspace
+
+    text = _big_list(600)
+    assert len(text) > editing.MIN_SPLICE_CHARS
+    results = {}
+    for how, threshold in (("spliced", editing.MIN_SPLICE_CHARS), ("tree", 10 ** 9)):
+        monkeypatch.setattr(editing, "MIN_SPLICE_CHARS", threshold)
+        folder = tmp_path / how
+        folder.mkdir()
+        (folder / "big.yaml").write_text(text)
+        out = editing.Editor(Workspace(folder)).apply("big.yaml", dict(op), None)
+        results[how] = ((folder / "big.yaml").read_text(), out.notes)
+    spliced, tree = results["spliced"], results["tree"]
+    assert spliced[1] == tree[1]
+    assert parse_list(spliced[0], "a").data == parse_list(tree[0], "b").data != parse_list(text, "c").data
+    for comment in ("# my big army", "# unit 11", "# the end"):
+        assert comment in spliced[0]
+    if op.get("key") == "name" and op["value"]:
+        assert "name: Bigger  # the name\n" in spliced[0]

@@ -19,6 +19,7 @@ from builder.errors import DaimyoError, ListError, UsageError
 from builder.web.workspace import Refused
 
 HISTORY = 50  # changes kept for undo per list
+MIN_SPLICE_CHARS = 20_000  # lists at least this long are changed in their text, not a round-trip tree
 
 
 def version_of(text: str) -> str:
@@ -255,11 +256,36 @@ def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
             if _models_changed_only(doc.data, result.doc.data, i, n):
                 return new, notes, result, None
             # the text did not read back as that one change: the round-trip tree makes it
+    if tree is None and len(text) >= MIN_SPLICE_CHARS:  # a big list: the change written into the text
+        spliced = _spliced_change(text, rel, path, op, system, catalog, ed.doc if ed is not None else doc)
+        if spliced is not None:
+            return spliced
     if tree is None:
         tree = _rt().load(text)
     notes = apply_op(system, tree, catalog, op)
     new = dump_roundtrip(tree)
     return new, notes, _validate(new, rel, path, catalog), tree
+
+
+def _spliced_change(text, rel, path, op, system, catalog, doc):
+    """``(new text, notes, result, None)`` of a change made on a plain tree of ``doc`` and written
+    into ``text`` as small changes (``builder.lists.splice``: time linear in the list's size,
+    comments and layout kept); None when the change does not fit in place (the round-trip
+    tree then makes it). A change that cannot be made raises as on the other path."""
+    from builder.lists import splice
+
+    tree = splice.build_tree(doc.data)
+    notes = apply_op(system, tree, catalog, op)
+    new = splice.splice_edit(text, doc, tree)
+    if new is None:
+        return None
+    try:
+        result = _validate(new, rel, path, catalog)
+    except DaimyoError:
+        return None
+    if not splice.same(result.doc.data, splice.plain(tree)):
+        return None
+    return new, notes, result, None
 
 
 def _copies_of(ed, item: str) -> int:
