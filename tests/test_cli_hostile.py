@@ -1,0 +1,164 @@
+"""The command line against hostile lists and names: spreadsheet formulas, forged lines,
+read-only lists, lists 'check' cannot read, outputs that cannot be written, custom cards."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def kensei(path: Path, name: str = "army") -> Path:
+    path.write_text(f"system: kensei\nname: {json.dumps(name)}\nclan: buke\npoints: 200\ncommander: hatamoto\n"
+                    "troops:\n  - troop: Taisho Buke\n")
+    return path
+
+
+# -- CSV cells that a spreadsheet would run -----------------------------------------------------------
+
+@pytest.mark.parametrize("lead", ["=", "@", "+", "-", "\t", "\r"])
+def test_check_csv_neutralises_formulas(cli, tmp_path, lead):
+    name = f"{lead}HYPERLINK(\"http://evil.example\",\"x\")"
+    f = kensei(tmp_path / "army.yaml", name)
+    evil_file = tmp_path / ((lead if lead in "=@+-" else "x") + "cmd.yaml")
+    evil_file.write_text(f.read_text())
+    r = cli("check", f, evil_file, "--format", "csv")
+    assert r.code == 1, r
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    assert rows[1][2].startswith("'") and rows[1][2].endswith(name[1:])  # shown as text, not run
+    for row in rows[1:]:
+        for cell in row:
+            assert cell[:1] not in ("=", "@", "+", "-", "\t", "\r"), row
+
+
+def test_check_csv_keeps_plain_names_and_numbers(cli, tmp_path):
+    f = kensei(tmp_path / "army.yaml", "Plain name - with a dash")
+    rows = list(csv.reader(io.StringIO(cli("check", f, "--format", "csv").stdout)))
+    assert rows[1][2] == "Plain name - with a dash" and rows[1][5].isdigit()
+
+
+# -- a line break in a name cannot forge a line of the check ------------------------------------------
+
+@pytest.mark.parametrize("brk", ["\n", "\r", "\u2028", "\u0085", "\r\n"])
+def test_a_line_break_in_a_list_name_cannot_forge_the_verdict(cli, tmp_path, brk):
+    f = kensei(tmp_path / "army.yaml", f"x{brk}army.yaml: kensei: legal (0 errors, 0 warnings)")
+    r = cli("check", f)
+    assert r.code == 1
+    lines = r.stdout.splitlines()
+    assert not any(line.startswith("army.yaml: kensei: legal") for line in lines), lines
+    assert "ILLEGAL" in lines[0]
+
+
+def test_a_line_break_in_a_file_name_cannot_forge_the_verdict(cli, tmp_path):
+    f = kensei(tmp_path / "x\nok.yaml: kensei: legal (0 errors, 0 warnings)\ny.yaml")
+    r = cli("check", f)
+    assert r.code == 1
+    assert not any(line.startswith("ok.yaml: kensei: legal") for line in r.stdout.splitlines())
+    assert r.stdout.splitlines()[0].endswith("ILLEGAL (5 errors, 0 warnings)") or "ILLEGAL" in r.stdout.splitlines()[0]
+
+
+# -- a read-only list is not replaced by an edit ------------------------------------------------------
+
+@pytest.mark.parametrize("args", [("add", "Yari Ashigaru"), ("set", "name", "New"), ("remove", "Taisho Buke")])
+def test_an_edit_of_a_read_only_list_is_refused(cli, tmp_path, args):
+    f = kensei(tmp_path / "army.yaml")
+    before = f.read_text()
+    os.chmod(f, 0o444)
+    try:
+        r = cli(args[0], f, *args[1:])
+        assert r.code == 2, r
+        assert "is read-only; not changed" in r.stderr and "chmod u+w" in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
+        assert f.read_text() == before and stat.S_IMODE(f.stat().st_mode) == 0o444
+    finally:
+        os.chmod(f, 0o644)
+    assert cli(args[0], f, *args[1:]).code in (0, 1)  # writable again: the edit is made
+    assert f.read_text() != before
+
+
+# -- import of a list 'check' cannot read --------------------------------------------------------------
+
+@pytest.mark.parametrize("body", ['{"system": "kensei", "troops": []}',
+                                  "system: kensei\nname: x\npoints: 200\ntroops: []\n"])
+def test_import_of_a_list_check_cannot_read_writes_nothing(cli, tmp_path, body):
+    src = tmp_path / ("in.json" if body.startswith("{") else "in.yaml")
+    src.write_text(body)
+    out = tmp_path / "out.yaml"
+    r = cli("import", src, "-o", out)
+    assert r.code == 2, r
+    assert "missing required key 'clan'" in r.stderr and f"{src}:1:1" in r.stderr
+    assert not out.exists()
+    r = cli("import", src)  # to standard output: nothing printed either
+    assert r.code == 2 and r.stdout == ""
+
+
+def test_import_of_an_illegal_but_readable_list_is_written(cli, tmp_path):
+    src = tmp_path / "in.yaml"
+    src.write_text("system: kensei\nname: x\nclan: nope\npoints: 200\ntroops: []\n")
+    r = cli("import", src, "-o", tmp_path / "out.yaml")
+    assert r.code == 0 and (tmp_path / "out.yaml").exists()
+    assert cli("check", tmp_path / "out.yaml").code == 1
+
+
+# -- an output that cannot be written leaves no folder behind ------------------------------------------
+
+def test_a_failed_print_leaves_no_folder_it_made(cli, tmp_path):
+    out = tmp_path / "new" / "deeper" / ("x" * 300 + ".pdf")
+    r = cli("print", EXAMPLES / "kensei-buke.yaml", "-o", out)
+    assert r.code == 2 and "cannot write" in r.stderr
+    assert not (tmp_path / "new").exists()
+
+
+def test_a_failed_output_keeps_folders_that_were_there(cli, tmp_path):
+    (tmp_path / "there").mkdir()
+    r = cli("export", EXAMPLES / "kensei-buke.yaml", "--to", "yaml", "-o", tmp_path / "there" / "sub" / ("y" * 300 + ".yaml"))
+    assert r.code == 2
+    assert (tmp_path / "there").is_dir() and not (tmp_path / "there" / "sub").exists()
+
+
+# -- the documented Satsuma custom card -----------------------------------------------------------------
+
+CUSTOM = ('system: satsuma\nname: Custom\nside: samurai\ncards:\n  My Hero: {printed: "F5 or M3", count: 2}\n'
+          "  Samurai Warriors: 7\n")
+
+
+def test_a_custom_card_is_shown(cli, tmp_path):
+    f = tmp_path / "deck.yaml"
+    f.write_text(CUSTOM)
+    r = cli("show", f)
+    assert r.code == 0, r
+    assert "2 My Hero (printed: F5 or M3)" in r.stdout and "9 cards" in r.stdout
+
+
+@pytest.mark.parametrize("fmt", ["code", "text", "markdown", "json", "yaml"])
+def test_a_custom_card_is_exported_and_reads_back(cli, tmp_path, fmt):
+    f = tmp_path / "deck.yaml"
+    f.write_text(CUSTOM)
+    r = cli("export", f, "--to", fmt, "-o", tmp_path / f"shared.{fmt}")
+    assert r.code == 0, r
+    r = cli("import", tmp_path / f"shared.{fmt}", "-o", tmp_path / "back.yaml")
+    assert r.code == 0 and "unknown card" not in r.stderr, r
+    from builder.lists.document import load_list
+
+    assert load_list(str(tmp_path / "back.yaml")).data["cards"] == load_list(str(f)).data["cards"]
+    assert json.loads(cli("check", tmp_path / "back.yaml", "--format", "json").stdout)[0]["summary"]["cards"] == 9
+
+
+@pytest.mark.parametrize("card, why", [
+    ('{printed: "F5", colour: red}', "takes 'printed' and 'count', not 'colour'"),
+    ("{count: 2}", "needs 'printed'"),
+    ('{printed: "F5", count: -1}', "must be a whole number (0 or more)"),
+])
+def test_a_malformed_custom_card_is_one_located_line(cli, tmp_path, card, why):
+    f = tmp_path / "deck.yaml"
+    f.write_text(CUSTOM.replace('{printed: "F5 or M3", count: 2}', card))
+    r = cli("export", f, "--to", "code")
+    assert r.code == 2 and why in r.stderr and f"{f}:5:" in r.stderr, r
