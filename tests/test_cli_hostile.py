@@ -162,3 +162,75 @@ def test_a_malformed_custom_card_is_one_located_line(cli, tmp_path, card, why):
     f.write_text(CUSTOM.replace('{printed: "F5 or M3", count: 2}', card))
     r = cli("export", f, "--to", "code")
     assert r.code == 2 and why in r.stderr and f"{f}:5:" in r.stderr, r
+
+
+# -- the edit commands read every list 'check' reads, or say in one line why not ----------------------
+
+BASE = ("system: kensei\nname: Fuzz\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
+        "  - troop: Taisho Buke\n  - troop: Yari Ashigaru\n    models: 9\n")
+# one character of each class the fast reader of 'check' may meet: blanks, line breaks of other
+# systems, a byte-order mark, controls, non-breaking and wide spaces, comment marks
+BYTE_CLASSES = ["\t", " ", "\ufeff", "\x85", "\u2028", "\u2029", "\r", "\x0b", "\x0c", "\xa0", "\u3000",
+                "\x1f", "\x7f", "#", "\u200b"]
+
+
+def _variants():
+    lines = BASE.splitlines(keepends=True)
+    for ch in BYTE_CLASSES:
+        for i, line in enumerate(lines):
+            colon = line.find(":")
+            body = line.rstrip("\n")
+            for where, text in (("start", ch + line), ("before-colon", line[:colon] + ch + line[colon:]),
+                                ("after-value", body + ch + "\n"), ("after-colon", line[:colon + 1] + ch + line[colon + 1:])):
+                yield f"{ord(ch):04x}-{i}-{where}", "".join(lines[:i] + [text] + lines[i + 1:])
+
+
+VARIANTS = list(_variants())
+
+
+def test_every_edit_command_reads_what_check_reads_or_says_why_in_one_line(cli, tmp_path):
+    """No traceback, no internal error (exit 70): an edit of a list 'check' reads either works
+    or is refused in one located line."""
+    checked = 0
+    for label, text in VARIANTS:
+        f = tmp_path / "fuzz.yaml"
+        f.write_text(text, encoding="utf-8")
+        r = cli("check", f)
+        assert r.code in (0, 1, 2), (label, r)
+        if r.code == 2:
+            continue  # check refuses it too: the readers agree
+        checked += 1
+        for args in (("add", "Samurai Yari"), ("set", "name", "Fuzzed"), ("remove", "Yari Ashigaru"),
+                     ("why", "Samurai Yari")):
+            f.write_text(text, encoding="utf-8")
+            r = cli(args[0], f, *args[1:])
+            assert r.code in (0, 1, 2), (label, args, r)
+            if r.code == 2:
+                lines = r.stderr.strip().splitlines()
+                assert len(lines) == 1 and lines[0].startswith((f"{f}:", "daimyo: error:")), (label, args, r.stderr)
+                assert f.read_text(encoding="utf-8") == text  # refused: untouched
+    assert checked > 100  # a good part of them are lists check reads
+
+
+def test_the_web_builder_edits_what_check_reads_or_answers_4xx(cli, tmp_path):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from builder.web.app import create_app
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    api = TestClient(create_app(ws, token="t" * 24), base_url="http://127.0.0.1:8765",
+                     headers={"Authorization": "Bearer " + "t" * 24})
+    for label, text in VARIANTS:
+        f = ws / "fuzz.yaml"
+        f.write_text(text, encoding="utf-8")
+        if cli("check", f).code == 2:
+            continue
+        for op in ({"op": "add", "item": "Samurai Yari"}, {"op": "set", "key": "name", "value": "Web"},
+                   {"op": "house_rule", "key": "leader_count", "value": "formula"}, {"op": "models", "index": 1, "delta": 1}):
+            f.write_text(text, encoding="utf-8")
+            r = api.post("/api/lists/fuzz.yaml/edit", json=op)
+            assert r.status_code in (200, 400, 409, 422), (label, op, r.status_code, r.text[:300])
+            if r.status_code != 200:
+                assert f.read_text(encoding="utf-8") == text

@@ -181,12 +181,9 @@ class ListEditor:
     # -- editing ------------------------------------------------------------------------------
 
     def _tree(self):
-        from ruamel.yaml import YAML
+        from builder.lists.edit import load_roundtrip
 
-        from builder.lists.edit import _rt
-
-        y: YAML = _rt()
-        return y.load(self.text)
+        return load_roundtrip(self.text, self.file)
 
     def _apply(self, edit) -> Change:
         """Run ``edit(tree) -> (notes, target)`` on a fresh round-trip tree; keep the result."""

@@ -237,7 +237,7 @@ def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
     """A change made in the round-trip tree (``tree``: the one ``text`` reads to, if known)."""
     from builder.catalog.loader import load_catalog
     from builder.lists.document import parse_list
-    from builder.lists.edit import _rt, dump_roundtrip
+    from builder.lists.edit import dump_roundtrip, load_roundtrip
     from builder.systems import get
 
     if ed is not None:
@@ -261,7 +261,7 @@ def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
         if spliced is not None:
             return spliced
     if tree is None:
-        tree = _rt().load(text)
+        tree = load_roundtrip(text, rel)
     notes = apply_op(system, tree, catalog, op)
     new = dump_roundtrip(tree)
     return new, notes, _validate(new, rel, path, catalog), tree
