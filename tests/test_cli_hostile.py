@@ -234,3 +234,35 @@ def test_the_web_builder_edits_what_check_reads_or_answers_4xx(cli, tmp_path):
             assert r.status_code in (200, 400, 409, 422), (label, op, r.status_code, r.text[:300])
             if r.status_code != 200:
                 assert f.read_text(encoding="utf-8") == text
+
+
+# -- a pasted list names packs by name only -----------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_a_pasted_list_never_opens_a_pack_by_its_path(cli, tmp_path, monkeypatch, fmt):
+    import builder.packs.resolve as resolve
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    pack = elsewhere / "secret-pack.yaml"
+    pack.write_text((EXAMPLES / "packs" / "senshiai-example.yaml").read_text())
+    shared = cli("export", EXAMPLES / "senshiai-northern-host.yaml", "--to", fmt).stdout
+    lines = [ln for ln in shared.splitlines() if "Checked with" not in ln]
+    shared = "\n".join(ln.replace("packs/senshiai-example.yaml", str(pack)) for ln in lines) + "\n"
+    assert str(pack) in shared
+    (tmp_path / "in").mkdir()
+    src = tmp_path / "in" / f"list.{fmt}"
+    src.write_text(shared)
+    opened = []
+    real = resolve.read_header
+    monkeypatch.setattr(resolve, "read_header", lambda p: opened.append(Path(p).resolve()) or real(p))
+    r = cli("show", src)
+    assert r.code in (0, 1) and "Senshiai example cards" not in r.stdout
+    assert pack.resolve() not in opened
+    out = tmp_path / "in" / "out.yaml"
+    r = cli("import", src, "-o", out)
+    assert r.code == 0, r
+    written = out.read_text()
+    assert str(pack) not in written and "packs:\n  - secret-pack\n" in written
+    assert "pack 'secret-pack' is missing here" in r.stderr
+    assert pack.resolve() not in opened

@@ -685,7 +685,8 @@ def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], 
     """The names of the packs a received list names (the sender's paths or names), for the new
     list ``rel``: those the search order finds from its folder (the workspace's packs, the user's,
     the bundled ones); and the names of those it does not find."""
-    from builder.packs.resolve import is_name, resolve_recorded
+    from builder.packs.resolve import resolve_recorded
+    from builder.share.api import pack_name
 
     here = (ws.root / rel).parent
     out: list[str] = []
@@ -694,11 +695,7 @@ def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], 
         if not isinstance(w, str) or not w.strip():
             continue
         ref = w.strip()
-        name = ref if is_name(ref) else PurePosixPath(ref.replace("\\", "/")).name
-        for suffix in (".yaml", ".yml", ".json"):
-            if name.lower().endswith(suffix):
-                name = name[: -len(suffix)]
-                break
+        name = pack_name(ref)
         with ws.packs_here():
             found = resolve_recorded(ref, doc, here, doc.get("system"), names_only=True)
             if found is not None and resolve_recorded(name, doc, here, doc.get("system"), names_only=True) != found:
