@@ -266,3 +266,46 @@ def test_a_pasted_list_never_opens_a_pack_by_its_path(cli, tmp_path, monkeypatch
     assert str(pack) not in written and "packs:\n  - secret-pack\n" in written
     assert "pack 'secret-pack' is missing here" in r.stderr
     assert pack.resolve() not in opened
+
+
+# -- a short share code cannot expand to a huge list ---------------------------------------------------
+
+def _raw_code(body: bytes, system: str = "kensei") -> str:
+    import base64
+    import zlib
+
+    from builder.share import code as C
+    from builder.systems import ids
+
+    payload = bytes([ids().index(system) | C._F_DEFLATE]) + zlib.compress(body, 9, wbits=-15)
+    crc = zlib.crc32(C.PREFIX.encode("ascii") + payload).to_bytes(4, "little")
+    return C.PREFIX + base64.urlsafe_b64encode(payload + crc).decode("ascii").rstrip("=")
+
+
+def test_a_share_code_expanding_past_the_limit_is_refused_before_it_is_read(cli):
+    from builder.limits import MIN_CODE_BODY
+
+    at, past = _raw_code(b"\0" * MIN_CODE_BODY), _raw_code(b"\0" * (MIN_CODE_BODY + 1))
+    assert len(past) < 200  # a short code
+    r = cli("show", past)
+    assert r.code == 2 and "expands to more than 65,536 bytes" in r.stderr and len(r.stderr.splitlines()) == 1
+    r = cli("show", at)  # at the limit: read (and refused for what it holds, not for its size)
+    assert r.code == 2 and "expands to more than" not in r.stderr and "cannot be read" in r.stderr
+
+
+def test_a_huge_repetitive_list_is_refused_as_a_code_and_shared_as_yaml(cli, tmp_path):
+    n = 40_000
+    f = tmp_path / "huge.yaml"
+    f.write_text("system: kensei\nname: Huge\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
+                 + "  - troop: Yari Ashigaru\n" * n)
+    r = cli("export", f, "--to", "code")
+    assert r.code == 2 and "too repetitive for a share code" in r.stderr and "--to yaml" in r.stderr
+    assert cli("export", f, "--to", "yaml", "-o", tmp_path / "shared.yaml").code == 0
+
+
+def test_a_code_of_a_big_varied_list_still_reads(cli, tmp_path):
+    from builder.share.code import decode, encode
+
+    doc = {"system": "senshiai", "name": "Many", "cards": {f"Invented card {i}": 1 + i % 3 for i in range(3000)}}
+    code = encode(doc)
+    assert decode(code)["cards"] == doc["cards"]

@@ -235,10 +235,10 @@ def check_imported(imp: Imported, extra_packs=()):
     """
     from builder.check import check_doc
     from builder.lists.document import parse_list
-    from builder.lists.dump import dump_list_yaml
 
     rewritten = imp.raw is None
-    text = imp.raw if imp.raw is not None else dump_list_yaml(imp.doc)
+    text = imp.raw  # None: a code or a pasted text, checked as data
+    data = imp.doc
     # a share code or a pasted list names packs only: it never reaches files outside the packs folders
     names_only = imp.format in NAMES_ONLY or imp.received
     if imp.doc.get("packs") and (imp.raw is None or names_only):
@@ -256,12 +256,19 @@ def check_imported(imp: Imported, extra_packs=()):
                                             "adds count as unknown (a bundle carries the pack: "
                                             "'daimyo export LIST --to bundle' on the sender's side)"))
             kept = [str(path) for pk, path in found.items() if path is not None]
-            doc = {k: v for k, v in imp.doc.items() if k != "packs"}
+            data = {k: v for k, v in imp.doc.items() if k != "packs"}
             if kept:
-                doc = {**doc, "packs": kept}
-            text = dump_list_yaml(doc)
+                data = {**data, "packs": kept}
+            text = None
             rewritten = True
-    doc = parse_list(text, imp.file, base_dir=imp.base_dir, parsed=None if rewritten else imp.parsed)
+    if text is None:  # no text of its own: checked as data (no YAML written and read back: linear, fast)
+        import copy
+
+        from builder.yamlio import Positions
+
+        doc = parse_list("", imp.file, base_dir=imp.base_dir, parsed=(copy.deepcopy(data), Positions(imp.file)))
+    else:
+        doc = parse_list(text, imp.file, base_dir=imp.base_dir, parsed=None if rewritten else imp.parsed)
     res = check_doc(doc, list(extra_packs))
     if rewritten:  # line numbers of a re-written document would point nowhere
         for f in res.findings:

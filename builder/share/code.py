@@ -209,6 +209,14 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
 
     head = ids().index(system)
     packed = zlib.compress(body, 9, wbits=-15) if len(body) > 24 else body
+    from builder.limits import MAX_CODE_EXPANSION, MIN_CODE_BODY
+
+    if len(packed) < len(body) and len(body) > max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(packed)):
+        from builder.errors import UsageError
+
+        raise UsageError(f"this list is too repetitive for a share code: it would expand to {len(body):,} bytes, "
+                         f"more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
+                         "share it as YAML or JSON (--to yaml)")
     if len(packed) < len(body):
         head |= _F_DEFLATE
         body = packed
@@ -373,10 +381,18 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
             if len(payload) < 3:
                 raise ValueError("code ends early")
         if head & _F_DEFLATE:
+            from builder.limits import MAX_CODE_EXPANSION, MIN_CODE_BODY
+
+            most = min(1 << 20, max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(rest)))
             d = zlib.decompressobj(wbits=-15)
-            rest = d.decompress(rest, 1 << 20)
+            body = d.decompress(rest, most + 1)
+            if len(body) > most:
+                raise _fail(f"share code expands to more than {most:,} bytes ({MAX_CODE_EXPANSION} times its "
+                            f"size, at least {MIN_CODE_BODY:,}): refused before it is read",
+                            "share a list this big as YAML or JSON ('daimyo export LIST --to yaml')", where)
             if d.unconsumed_tail or not d.eof:
                 raise ValueError("compressed body is damaged or too large")
+            rest = body
         rd = _Reader(rest)
         dec = _Dec(rd, r, where)
         fields = [f for f in schema(system) if f.kind != "system"]
