@@ -168,7 +168,11 @@ class _Enc:
             _varint(len(v), self.out)
             for name, n in v.items():
                 self.ref(f, name)
-                _varint(_zigzag(n), self.out)
+                if isinstance(n, dict):  # a custom card: a negative count, then what is printed
+                    _varint(_zigzag(-1 - n["count"]), self.out)
+                    self.text(n["printed"])
+                else:
+                    _varint(_zigzag(n), self.out)
         elif k == "rules":
             _varint(len(v), self.out)
             for key, val in v.items():
@@ -306,7 +310,12 @@ class _Dec:
             out = {}
             for _ in range(self.count(2 * rd.varint()) // 2):
                 name = self.ref(f)
-                out[name] = self.number(out.get(name, 0) + _unzigzag(rd.varint()))
+                n = _unzigzag(rd.varint())
+                if n < 0 and f.accepts == "printed":  # a custom card (written by a negative count)
+                    out[name] = {"printed": rd.text(), "count": self.number(-1 - n)}
+                    continue
+                have = out.get(name, 0)
+                out[name] = self.number((have if isinstance(have, int) else 0) + n)
             return out
         if k == "rules":
             out = {}

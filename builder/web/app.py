@@ -654,6 +654,10 @@ def _import(ws: Workspace, text: str, file: str | None) -> tuple[str, list[str]]
     if not text or not text.strip():
         raise UsageError("paste a share code or a list to import")
     imp = parse_source_text(text, "<pasted>", None, ws.root)
+    imp.received = True  # its packs are found by name only
+    from builder.share.api import validate
+
+    validate(imp)  # a list the check cannot read is refused (422), as 'daimyo import' refuses it
     doc = imp.doc
     wanted = doc.get("packs") or []
     doc = {k: v for k, v in doc.items() if k != "packs"}
