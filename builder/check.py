@@ -112,7 +112,9 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool | Non
             parts = [f"{k} {_fmt(v)}" for k, v in (("value", f.value), ("bound", f.bound), ("base", f.base))
                      if v is not None]
             lines.append("      " + ", ".join(parts))
-    return lines
+    from builder.errors import one_line
+
+    return [one_line(x) for x in lines]  # a line break in a file name or a list name cannot forge a line
 
 
 _OPS = {"max": "<=", "min": ">=", "exactly": "="}
@@ -311,6 +313,16 @@ def results_csv(results) -> str:
             fp, code = fingerprint(doc.data, r.packs), share_code_of(doc) or ""
         except Exception:   # a list read from elsewhere (stdin): no file to fingerprint again
             fp, code = "", ""
-        w.writerow([Path(r.file).name, r.system, r.name or "", "yes" if r.legal else "no", verdict_of(r),
-                    counts.get("error", 0), counts.get("warning", 0), total_of(r.system, r.summary), fp, code])
+        w.writerow([spreadsheet_cell(v) for v in (
+            Path(r.file).name, r.system, r.name or "", "yes" if r.legal else "no", verdict_of(r),
+            counts.get("error", 0), counts.get("warning", 0), total_of(r.system, r.summary), fp, code)])
     return out.getvalue()
+
+
+def spreadsheet_cell(value):
+    """A CSV cell a spreadsheet shows as text: a text starting with ``=``, ``+``, ``-``, ``@``, a
+    tab or a carriage return (a formula to a spreadsheet) gets a leading ``'``, as OWASP
+    recommends against formula injection; numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

@@ -26,6 +26,12 @@ MAX_VALUES = 1_000_000
 # second; a bigger list is shared as YAML, JSON or a share code.
 MAX_TEXT_LINES = 10_000
 
+# What a share code's compressed body may expand to: at most this many times its own size, and
+# never less than the floor (a list of thousands of entries). A short code of a huge repetitive
+# list (a zip bomb) is refused before it is read; such a list is shared as YAML or JSON.
+MAX_CODE_EXPANSION = 100
+MIN_CODE_BODY = 64 * 1024
+
 # Paper sizes accepted by print and aid, in millimetres (each side).
 MIN_PAPER_MM = 50.0
 MAX_PAPER_MM = 2000.0

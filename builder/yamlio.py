@@ -555,10 +555,12 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
     if isinstance(data, str):
         data = data.encode("utf-8")
     parent = target.parent if str(target.parent) else Path(".")
+    made = _missing_folders(parent)
     try:
         parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=parent)
     except (OSError, ValueError) as exc:  # the folder is a file or not writable, the name too long, ...
+        _remove_folders(made)  # the folders made for it go again
         if isinstance(exc, (FileExistsError, NotADirectoryError)):
             reason = "a part of the folder path is a file"
         else:
@@ -587,12 +589,37 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
             os.unlink(tmp)
         except OSError:
             pass
+        _remove_folders(made)
         if isinstance(exc, OSError):  # a full disk, a quota, a name the rename refuses
             raise DaimyoError(Diagnostic(str(p), 0, 0, f"cannot write: {exc.strerror or exc}")) from None
         raise
     if editing is not None and editing[1] is not None:  # written back: the lock is released
         _unlock(editing[1])
         _EDITING[os.path.realpath(target)] = (editing[0], None)
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """The folders of ``folder``'s path that do not exist yet, deepest first."""
+    out = []
+    p = folder
+    try:
+        while str(p) not in ("", ".") and not os.path.lexists(p):
+            out.append(p)
+            if p.parent == p:
+                break
+            p = p.parent
+    except (OSError, ValueError):
+        return []
+    return out
+
+
+def _remove_folders(folders: list[Path]) -> None:
+    """Remove the folders an output made, deepest first, when they are still empty."""
+    for d in folders:
+        try:
+            os.rmdir(d)
+        except OSError:
+            return
 
 
 def _create_exclusive(tmp: str, target: Path, shown: Path) -> None:

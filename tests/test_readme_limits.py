@@ -16,6 +16,8 @@ LIMITS = [
     ("builder.limits", "MAX_PAPER_MM", "to {:,.0f} mm"),
     ("builder.limits", "MAX_IMAGE_PIXELS", "{:,} pixels"),
     ("builder.limits", "MAX_TEXT_LINES", "{:,} lines"),
+    ("builder.limits", "MAX_CODE_EXPANSION", "{} times its own size"),
+    ("builder.limits", "MIN_CODE_BODY", "kib"),
     ("builder.render.cards", "MAX_PRINTED_CARDS", "{:,}\ncards"),
     ("builder.render.cards", "MAX_DPI", "{} dpi"),
     ("builder.analytics.odds", "MAX_DRAWN", "{:,} cards"),
@@ -49,6 +51,8 @@ def test_every_limit_is_in_the_readme_with_its_value():
         value = getattr(importlib.import_module(module), name)
         if form == "mib":
             want = f"{value // (1024 * 1024)} MiB"
+        elif form == "kib":
+            want = f"{value // 1024} KiB"
         else:
             want = " ".join(form.format(value).split())
         if want not in para:

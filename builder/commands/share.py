@@ -62,6 +62,13 @@ def register(app) -> None:
         else:
             echo(text.rstrip("\n"))
 
+    def readable(imp) -> None:
+        """Raise the check's reading errors of an imported list (ListError); packs missing here
+        are no such error (the import says which)."""
+        from builder.share.api import validate
+
+        validate(imp)
+
     @app.command("import")
     def import_cmd(
         source: str = typer.Argument(..., help="A file in any exported format, a share code, or - for stdin."),
@@ -77,6 +84,7 @@ def register(app) -> None:
         try:
             text, imp = import_source(source, _system(system), install_packs, force_packs,
                                       note=lambda line: echo(line, err=True))
+            readable(imp)  # a list that 'check' cannot read is said so and not written
             _write(text, out, force, f"wrote {out} ({imp.doc['system']}, from {imp.format})")
         except DaimyoError as exc:
             fail(exc)

@@ -181,12 +181,9 @@ class ListEditor:
     # -- editing ------------------------------------------------------------------------------
 
     def _tree(self):
-        from ruamel.yaml import YAML
+        from builder.lists.edit import load_roundtrip
 
-        from builder.lists.edit import _rt
-
-        y: YAML = _rt()
-        return y.load(self.text)
+        return load_roundtrip(self.text, self.file)
 
     def _apply(self, edit) -> Change:
         """Run ``edit(tree) -> (notes, target)`` on a fresh round-trip tree; keep the result."""
@@ -367,6 +364,7 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
     from builder.yamlio import atomic_write
 
     target = Path(path)
+    refuse_read_only(target)
 
     @contextmanager
     def unchanged():
@@ -383,6 +381,20 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
             yield
 
     atomic_write(target, text, force=force, guard=unchanged)
+
+
+def refuse_read_only(path: Path) -> None:
+    """A list file marked read-only (no write permission for its owner, or none for this user)
+    is not replaced by an edit: the replacing rename would ignore the mark."""
+    import stat
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return  # not there (yet): the writing says what is wrong
+    if stat.S_ISREG(st.st_mode) and (not st.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK)):
+        raise DaimyoError(Diagnostic(str(path), 0, 0, "is read-only; not changed",
+                                     hint=f"make it writable first (chmod u+w {path})"))
 
 
 class _folder_lock:

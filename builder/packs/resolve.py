@@ -22,6 +22,8 @@ system is taken. ``resolve_pack`` is the one function every command uses.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import re
 import sys
@@ -69,13 +71,33 @@ def bundled_dir() -> Path:
     return examples_dir() / "packs"
 
 
+_WORKSPACE: contextvars.ContextVar[Path | None] = contextvars.ContextVar("daimyo_workspace", default=None)
+
+
+@contextlib.contextmanager
+def in_workspace(folder: str | os.PathLike):
+    """Within it, the workspace of step 3 is ``folder`` rather than the current folder (the web
+    builder serves a folder it was not started in)."""
+    token = _WORKSPACE.set(Path(folder))
+    try:
+        yield
+    finally:
+        _WORKSPACE.reset(token)
+
+
+def workspace_dir() -> Path:
+    """The workspace whose ``packs/`` folder is searched: the current folder, unless set."""
+    return _WORKSPACE.get() or Path(".")
+
+
 def search_dirs(base_dir: Path | None = None) -> list[tuple[str, Path]]:
     """The folders searched for a pack named without a path, in order: (where, folder)."""
     out: list[tuple[str, Path]] = []
     if base_dir is not None:
         out.append(("list", Path(base_dir)))
         out.append(("list", Path(base_dir) / "packs"))
-    out.append(("workspace", Path("packs")))
+    ws = _WORKSPACE.get()
+    out.append(("workspace", ws / "packs" if ws is not None else Path("packs")))
     out.extend(("user", d) for d in user_pack_dirs())
     out.append(("bundled", bundled_dir()))
     seen, unique = set(), []

@@ -20,6 +20,35 @@ from builder.share.canonical import Resolver, canonical
 from builder.share.schema import Note
 
 FORMATS = ("text", "markdown", "json", "yaml", "code")
+# formats a list is pasted or sent in: their packs are names, looked up in the packs folders only
+# (never a path, which would be a file of the sender's machine or anywhere on this one)
+NAMES_ONLY = ("code", "text", "markdown")
+
+
+def pack_name(ref: str) -> str:
+    """The name a pack reference stands for: the reference itself when it is a name, else its
+    file name without ``.yaml``/``.yml``/``.json`` (``/home/x/packs/my-cards.yaml`` -> ``my-cards``)."""
+    from builder.packs.resolve import PACK_SUFFIXES, is_name
+
+    if is_name(ref):
+        return ref
+    name = Path(ref.replace("\\", "/")).name
+    for suffix in PACK_SUFFIXES:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)] or name
+    return name
+
+
+def packs_by_name(doc: dict) -> dict:
+    """``doc`` with its ``packs`` (and the ``pack`` of each ``checked_with`` record) as names."""
+    packs = doc.get("packs")
+    if not isinstance(packs, list) or not packs:
+        return doc
+    out = {**doc, "packs": list(dict.fromkeys(pack_name(p) if isinstance(p, str) else p for p in packs))}
+    if isinstance(doc.get("checked_with"), list):
+        out["checked_with"] = [{**e, "pack": pack_name(e["pack"])} if isinstance(e, dict) and isinstance(e.get("pack"), str)
+                               else e for e in doc["checked_with"]]
+    return out
 
 
 @dataclass
@@ -206,12 +235,12 @@ def check_imported(imp: Imported, extra_packs=()):
     """
     from builder.check import check_doc
     from builder.lists.document import parse_list
-    from builder.lists.dump import dump_list_yaml
 
     rewritten = imp.raw is None
-    text = imp.raw if imp.raw is not None else dump_list_yaml(imp.doc)
+    text = imp.raw  # None: a code or a pasted text, checked as data
+    data = imp.doc
     # a share code or a pasted list names packs only: it never reaches files outside the packs folders
-    names_only = imp.format == "code" or imp.received
+    names_only = imp.format in NAMES_ONLY or imp.received
     if imp.doc.get("packs") and (imp.raw is None or names_only):
         from builder.packs.resolve import resolve_recorded
 
@@ -227,12 +256,19 @@ def check_imported(imp: Imported, extra_packs=()):
                                             "adds count as unknown (a bundle carries the pack: "
                                             "'daimyo export LIST --to bundle' on the sender's side)"))
             kept = [str(path) for pk, path in found.items() if path is not None]
-            doc = {k: v for k, v in imp.doc.items() if k != "packs"}
+            data = {k: v for k, v in imp.doc.items() if k != "packs"}
             if kept:
-                doc = {**doc, "packs": kept}
-            text = dump_list_yaml(doc)
+                data = {**data, "packs": kept}
+            text = None
             rewritten = True
-    doc = parse_list(text, imp.file, base_dir=imp.base_dir, parsed=None if rewritten else imp.parsed)
+    if text is None:  # no text of its own: checked as data (no YAML written and read back: linear, fast)
+        import copy
+
+        from builder.yamlio import Positions
+
+        doc = parse_list("", imp.file, base_dir=imp.base_dir, parsed=(copy.deepcopy(data), Positions(imp.file)))
+    else:
+        doc = parse_list(text, imp.file, base_dir=imp.base_dir, parsed=None if rewritten else imp.parsed)
     res = check_doc(doc, list(extra_packs))
     if rewritten:  # line numbers of a re-written document would point nowhere
         for f in res.findings:
@@ -386,15 +422,17 @@ def import_source(source: str, system: str | None = None, install_packs: bool = 
                      "install it with --install-packs")
     else:
         imp = read_source(source, system)
+        if imp.format in NAMES_ONLY or imp.received:
+            imp.doc = packs_by_name(imp.doc)
         if install_packs:  # the packs it names, from the configured registries
             from builder.packs.installer import install_recorded
 
-            for line in install_recorded(imp.doc, imp.base_dir, names_only=imp.format == "code" or imp.received,
+            for line in install_recorded(imp.doc, imp.base_dir, names_only=imp.format in NAMES_ONLY or imp.received,
                                          force=force_packs):
                 note(line)
     for line in imp.warnings():
         note(line)
     if bundle is None or install_packs:
-        for line in compare_packs(imp.doc, imp.base_dir, names_only=imp.format == "code"):
+        for line in compare_packs(imp.doc, imp.base_dir, names_only=imp.format in NAMES_ONLY or imp.received):
             note(f"{source if imp.format != 'code' else '<code>'}: note: {line}")
     return dump_list_yaml(imp.doc), imp

@@ -242,6 +242,28 @@ class _Drop:
 _DROP = _Drop()
 
 
+def _custom_card(ctx: _Ctx, f: Field, path: tuple, name, card: dict):
+    """A custom card of a deck as the list writes it: ``{printed: TEXT, count: N}`` (count 1 when
+    left out); None after an error."""
+    extra = [k for k in card if k not in ("printed", "count")]
+    if extra:
+        ctx.err(path, f"a custom {f.what} takes 'printed' and 'count', not '{extra[0]}'",
+                hint='e.g. NAME: {printed: "F5 or M3", count: 1}')
+        return None
+    printed = card.get("printed")
+    if not _is_text(printed) or not tidy(printed):
+        ctx.err(path, f"a custom {f.what} needs 'printed': its values as printed",
+                hint='e.g. NAME: {printed: "F5 or M3", count: 1}')
+        return None
+    n = card.get("count", 1)
+    if isinstance(n, float) and n.is_integer():
+        n = int(n)
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_NUMBER:
+        ctx.err(path, f"the count of '{name}' must be a whole number (0 or more), not {n!r}")
+        return None
+    return {"printed": tidy(printed), "count": n}
+
+
 def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
     if v is None:
         return _DROP
@@ -307,6 +329,11 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
         for k, n in v.items():
             if isinstance(n, float) and n.is_integer():
                 n = int(n)
+            if f.accepts == "printed" and isinstance(n, dict):  # a custom card: {printed: F5, count: 1}
+                card = _custom_card(ctx, f, path + (k,), k, n)
+                if card is not None:
+                    out[tidy(k) if _is_text(k) else tidy(str(k))] = card
+                continue
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 ctx.err(path + (k,), f"the count of '{k}' must be a whole number (0 or more), not {n!r}")
                 continue

@@ -168,7 +168,11 @@ class _Enc:
             _varint(len(v), self.out)
             for name, n in v.items():
                 self.ref(f, name)
-                _varint(_zigzag(n), self.out)
+                if isinstance(n, dict):  # a custom card: a negative count, then what is printed
+                    _varint(_zigzag(-1 - n["count"]), self.out)
+                    self.text(n["printed"])
+                else:
+                    _varint(_zigzag(n), self.out)
         elif k == "rules":
             _varint(len(v), self.out)
             for key, val in v.items():
@@ -209,6 +213,14 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
 
     head = ids().index(system)
     packed = zlib.compress(body, 9, wbits=-15) if len(body) > 24 else body
+    from builder.limits import MAX_CODE_EXPANSION, MIN_CODE_BODY
+
+    if len(packed) < len(body) and len(body) > max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(packed)):
+        from builder.errors import UsageError
+
+        raise UsageError(f"this list is too repetitive for a share code: it would expand to {len(body):,} bytes, "
+                         f"more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
+                         "share it as YAML or JSON (--to yaml)")
     if len(packed) < len(body):
         head |= _F_DEFLATE
         body = packed
@@ -298,7 +310,12 @@ class _Dec:
             out = {}
             for _ in range(self.count(2 * rd.varint()) // 2):
                 name = self.ref(f)
-                out[name] = self.number(out.get(name, 0) + _unzigzag(rd.varint()))
+                n = _unzigzag(rd.varint())
+                if n < 0 and f.accepts == "printed":  # a custom card (written by a negative count)
+                    out[name] = {"printed": rd.text(), "count": self.number(-1 - n)}
+                    continue
+                have = out.get(name, 0)
+                out[name] = self.number((have if isinstance(have, int) else 0) + n)
             return out
         if k == "rules":
             out = {}
@@ -373,10 +390,18 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
             if len(payload) < 3:
                 raise ValueError("code ends early")
         if head & _F_DEFLATE:
+            from builder.limits import MAX_CODE_EXPANSION, MIN_CODE_BODY
+
+            most = min(1 << 20, max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(rest)))
             d = zlib.decompressobj(wbits=-15)
-            rest = d.decompress(rest, 1 << 20)
+            body = d.decompress(rest, most + 1)
+            if len(body) > most:
+                raise _fail(f"share code expands to more than {most:,} bytes ({MAX_CODE_EXPANSION} times its "
+                            f"size, at least {MIN_CODE_BODY:,}): refused before it is read",
+                            "share a list this big as YAML or JSON ('daimyo export LIST --to yaml')", where)
             if d.unconsumed_tail or not d.eof:
                 raise ValueError("compressed body is damaged or too large")
+            rest = body
         rd = _Reader(rest)
         dec = _Dec(rd, r, where)
         fields = [f for f in schema(system) if f.kind != "system"]

@@ -757,6 +757,9 @@ def _pack_knows(p: _Parser, f, name: str) -> bool:
     return bool(r) and r.find(f, name)[1] is not None
 
 
+_PRINTED = re.compile(r"\s\(printed:\s*([^()]+?)\s*\)$")
+
+
 def card_line(p: _Parser, line: str, no: int, col: int) -> None:
     """A line of a deck: COUNT NAME (the count written in any of the usual ways)."""
     s = p.system
@@ -769,6 +772,9 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
     text = line
     if line.endswith(("*f*", "*F*")) and line[:-3] != line[:-3].rstrip():  # a foil mark
         text = line[:-3].rstrip()
+    printed = _PRINTED.search(text) if f is not None and f.accepts == "printed" else None
+    if printed is not None:  # a custom card: COUNT NAME (printed: VALUES)
+        text = text[:printed.start()].rstrip()
     cands = _count_candidates(text)
     n, name = _pick(p, f, cands)
     if n is None:
@@ -776,8 +782,12 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
     if not name:
         p.error(no, col, "a card line needs a name", hint="write e.g. '3 Overhand Thrust'")
         return
-    _check_name(p, f, name, no, col + max(line.find(name), 0))
     deck = p.doc.setdefault(key, {})
+    if printed is not None:  # a card of the list's own: not in the catalog
+        deck[name] = {"printed": printed.group(1).strip(), "count": n}
+        p.seen[normalize(name)] = name
+        return
+    _check_name(p, f, name, no, col + max(line.find(name), 0))
     hit = p.seen.get(normalize(name))  # the line of the same name read before (any spelling)
     if hit is None:
         p.seen[normalize(name)] = name

@@ -412,7 +412,10 @@ class GameSystem:
         from builder.share.text import q
 
         held = doc.get(self.collection, {})
-        return [f"{n} {q(name)}" for name, n in held.items()] if isinstance(held, dict) else []
+        if not isinstance(held, dict):
+            return []
+        return [f"{n.get('count', 1)} {q(name)} (printed: {n.get('printed')})" if isinstance(n, dict)
+                else f"{n} {q(name)}" for name, n in held.items()]
 
     def read_facet(self, p, seg: str) -> bool:
         """Read a header segment into ``p.doc``; False: not a segment of this game."""

@@ -178,7 +178,7 @@ class Satsuma(CardGame):
 
         segs = [f"side {q(doc['side'])}"] if "side" in doc else []
         if "cards" in doc:
-            segs.append(f"{sum(doc['cards'].values())} cards")
+            segs.append(f"{sum(n.get('count', 1) if isinstance(n, dict) else n for n in doc['cards'].values())} cards")
         return segs
 
     def text_keys(self, doc):

@@ -10,7 +10,7 @@ import json
 import os
 import secrets
 from contextlib import asynccontextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Optional
 
 from fastapi import FastAPI, Request
@@ -119,6 +119,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
                   openapi_url="/api/openapi.json",
                   description="Check, edit, export, import and print the lists of a workspace folder. "
                               "Send the token printed by 'daimyo serve' as 'Authorization: Bearer TOKEN'.")
+    api.add_middleware(InWorkspace, root=ws.root)
     api.state.ws = ws
     api.state.token = token
     api.state.editor = editor
@@ -172,7 +173,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.post("/new", include_in_schema=False)
     async def new_page(request: Request):
         form = await _form(request, multi=("packs",))
-        rel = _create_list(ws, form)
+        rel = await off_loop(_create_list, ws, form)
         resp = _go(request, "/l/" + rel)
         resp.set_cookie(GAME_COOKIE, str(form.get("system", "")).strip().lower(), max_age=GAME_COOKIE_AGE,
                         samesite="strict", path="/")  # the next new list starts with the same game
@@ -181,7 +182,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.post("/import", include_in_schema=False)
     async def import_page(request: Request):
         form = await _form(request)
-        rel, missing = _import(ws, form.get("text", ""), form.get("file") or None)
+        rel, missing = await off_loop(_import, ws, form.get("text", ""), form.get("file") or None)
         from urllib.parse import urlencode
 
         return _go(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
@@ -189,19 +190,19 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.post("/l/{path:path}/duplicate", include_in_schema=False)
     async def duplicate_page(path: str, request: Request):
         form = await _form(request)
-        ws.duplicate(path, form.get("to") or None)
+        await off_loop(ws.duplicate, path, form.get("to") or None)
         return _go(request, "/")
 
     @api.post("/l/{path:path}/rename", include_in_schema=False)
     async def rename_page(path: str, request: Request):
         form = await _form(request)
-        ws.rename(path, form.get("to", ""))
+        await off_loop(ws.rename, path, form.get("to", ""))
         editor.forget(ws.clean(path))
         return _go(request, "/")
 
     @api.post("/l/{path:path}/delete", include_in_schema=False)
     async def delete_page(path: str, request: Request):
-        ws.delete(path)
+        await off_loop(ws.delete, path)
         editor.forget(ws.clean(path))
         return _go(request, "/")
 
@@ -229,24 +230,26 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     async def edit_part(path: str, request: Request):
         form = await _form(request)
         op = {k: v for k, v in form.items() if k not in ("version",)}
-        out = editor.apply(path, op, form.get("version") or None)
-        return _list_part(request, path, out.notes, picked=op.get("player"))
+
+        def work():
+            out = editor.apply(path, op, form.get("version") or None)
+            return _list_part(request, path, out.notes, picked=op.get("player"))
+
+        return await off_loop(work)
 
     @api.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo_part(path: str, request: Request):
         form = await _form(request)
-        out = editor.step(path, True, form.get("version") or None)
-        return _list_part(request, path, out.notes)
+        return await off_loop(lambda: _list_part(request, path, editor.step(path, True, form.get("version") or None).notes))
 
     @api.post("/l/{path:path}/redo", response_class=HTMLResponse, include_in_schema=False)
     async def redo_part(path: str, request: Request):
         form = await _form(request)
-        out = editor.step(path, False, form.get("version") or None)
-        return _list_part(request, path, out.notes)
+        return await off_loop(lambda: _list_part(request, path, editor.step(path, False, form.get("version") or None).notes))
 
     def _list_part(request, path, notes, picked=None):
         doc, catalog, res, view = _load_view(ws, path, editor)
-        undo, redo = editor.can(path)
+        undo, redo = editor.can(path, view["version"])
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"
         return resp
@@ -306,7 +309,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         from builder.web.views import catalog_entries, _type
 
         types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
-        undo, redo = editor.can(path)
+        undo, redo = editor.can(path, view["version"])
         return page(request, "builder.html", view=view, types=types, undo=undo, redo=redo, tab="build",
                     notes=[], missing=missing)
 
@@ -381,10 +384,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.post("/api/lists/{path:path}/edit", tags=["lists"],
               summary="Change a list (saved at once; 409 when the file changed since 'version')")
-    async def api_edit(path: str, body: EditOp):
-        # run on the event loop, as the builder page's edits are: a change takes about a
-        # millisecond of work for the interpreter, and handing it to a worker thread only adds
-        # the threads' turns at the interpreter lock when many lists are edited at once
+    def api_edit(path: str, body: EditOp):
+        # a worker thread (as every blocking request): a change of a big list takes seconds,
+        # and no other request waits for it; changes of one list run one after the other
         op = body.model_dump(exclude_none=True)
         version = op.pop("version", None)
         out = editor.apply(path, op, version)
@@ -452,6 +454,21 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
 # -- helpers ---------------------------------------------------------------------------------------
 
+class InWorkspace:
+    """Every request finds packs by name as the command line run in the workspace folder does
+    (its ``packs/`` folder is the workspace's, wherever the server was started)."""
+
+    def __init__(self, app, root: Path):
+        self.app = app
+        self.root = root
+
+    async def __call__(self, scope, receive, send):
+        from builder.packs.resolve import in_workspace
+
+        with in_workspace(self.root):
+            await self.app(scope, receive, send)
+
+
 def _describe(exc: Exception) -> tuple[int, str, list[str]]:
     if isinstance(exc, Refused):
         return exc.status, exc.message + (f" ({exc.hint})" if exc.hint else ""), []
@@ -460,6 +477,14 @@ def _describe(exc: Exception) -> tuple[int, str, list[str]]:
         status = 422 if isinstance(exc, ListError) else 400
         return status, lines[0] if lines else "bad input", lines[1:]
     return 500, f"{type(exc).__name__}", []
+
+
+async def off_loop(fn, *args):
+    """Run blocking work (reading, checking, writing lists) in a worker thread: the event loop
+    keeps answering every other request meanwhile."""
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(fn, *args)
 
 
 def _json(data: dict) -> Response:
@@ -554,7 +579,7 @@ def _systems_meta(ws: Workspace | None = None, packs: list[dict] = (), lists=())
         # a pack starts ticked when the game's lists here use it, or when there are none to ask
         mine = [i for i in lists if i.system == gs.id]
         used = {pk for i in mine for pk in i.packs}
-        offered = [{**p, "ticked": not mine or p["path"] in used} for p in packs if p["system"] == gs.id]
+        offered = [{**p, "ticked": not mine or p["file"] in used} for p in packs if p["system"] == gs.id]
         out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
                     "example_file": file, "packs": offered})
     return out
@@ -594,10 +619,9 @@ def _create_list(ws: Workspace, form: dict) -> str:
         pk = offered.get(str(w))
         if pk is None or pk["system"] != system:
             raise UsageError(f"no {system} pack '{w}' in the workspace", "choose one of the packs the form offers")
-        packs.append(pk["path"])
-    catalog = load_catalog(system, [str(ws.root / pk) for pk in packs])
-    here = (ws.root / rel).parent
-    written = [Path(os.path.relpath(ws.root / pk, here)).as_posix() for pk in packs]
+        packs.append(pk["file"])
+    catalog = load_catalog(system, packs)
+    written = [ws.pack_ref(Path(pk), rel, system) for pk in packs]  # by name, as 'daimyo new --pack' writes
 
     def whole(key):
         v = str(form.get(key) or "").strip()
@@ -610,7 +634,12 @@ def _create_list(ws: Workspace, form: dict) -> str:
 
     from builder.systems import get
 
-    data, _ = get(system).new(catalog, {
+    gs = get(system)
+    form = dict(form)
+    for f in gs.new_fields(catalog):  # what the form starts with stands for a field left out
+        if str(form.get(f["key"]) or "").strip() == "" and str(f.get("value") or "").strip():
+            form[f["key"]] = str(f["value"])
+    data, _ = gs.new(catalog, {
         "name": name, "packs": written, "clan": form.get("clan") or "", "points": whole("points") or 200,
         "commander": form.get("commander") or "hatamoto",
         "occult": str(form.get("occult", "")).lower() in ("1", "on", "true", "yes"),
@@ -621,55 +650,73 @@ def _create_list(ws: Workspace, form: dict) -> str:
 
 
 def _import(ws: Workspace, text: str, file: str | None) -> tuple[str, list[str]]:
-    """Write a received list into the workspace: (its file, the packs it names that the
-    workspace lacks)."""
+    """Write a received list into the workspace: (its file, the packs it names that are not
+    found here). Its packs are named by their names, found by the documented search order
+    from the new list's folder, as 'daimyo import' finds them; a path the sender wrote is
+    never followed."""
     from builder.errors import UsageError
     from builder.share.api import export_doc, parse_source_text
 
     if not text or not text.strip():
         raise UsageError("paste a share code or a list to import")
     imp = parse_source_text(text, "<pasted>", None, ws.root)
+    imp.received = True  # its packs are found by name only
+    from builder.share.api import validate
+
+    validate(imp)  # a list the check cannot read is refused (422), as 'daimyo import' refuses it
     doc = imp.doc
     wanted = doc.get("packs") or []
-    if wanted:  # a received list's packs are the sender's files: never followed
-        doc = {k: v for k, v in doc.items() if k != "packs"}
+    doc = {k: v for k, v in doc.items() if k != "packs"}
     rel = ws.new_name(file or doc.get("name") or f"imported-{doc['system']}")
-    base = rel
-    n = 2
-    while (ws.root / rel).exists() and not file:
-        rel = ws.clean(str(Path(base).with_name(f"{Path(base).stem}-{n}{Path(base).suffix}")))
-        n += 1
-    packs, missing = _own_packs(ws, rel, doc["system"], wanted)
+    packs, missing = _pack_names(ws, rel, doc, wanted)
     if packs:
-        doc = {**doc, "packs": packs}
-    ws.create(rel, export_doc(doc, "yaml"))
-    return rel, missing
+        doc = _with_packs(doc, packs)
+    out = export_doc(doc, "yaml")
+    if file:
+        ws.create(rel, out)
+        return rel, missing
+    base = PurePosixPath(rel)
+    names = [rel] + [ws.clean(str(base.with_name(f"{base.stem}-{n}{base.suffix}"))) for n in range(2, 2 + 1000)]
+    return ws.create_free(names, out), missing
 
 
-def _own_packs(ws: Workspace, rel: str, system: str, wanted) -> tuple[list[str], list[str]]:
-    """The workspace's own packs of ``system`` that a received list names (by their path inside
-    the sender's folder, or by file name), written relative to the new list ``rel``; and the
-    file names of those it lacks."""
-    from pathlib import PurePosixPath
+def _with_packs(doc: dict, packs: list[str]) -> dict:
+    """``doc`` with ``packs`` in the place a list writes them (after system, name, author, notes)."""
+    out: dict = {}
+    for k, v in doc.items():
+        if k not in ("system", "name", "author", "notes") and "packs" not in out:
+            out["packs"] = packs
+        out[k] = v
+    out.setdefault("packs", packs)
+    return out
 
-    have = [p for p in ws.packs() if p["system"] == system] if wanted else []
-    by_path = {p["path"]: p for p in have}
-    by_file: dict[str, dict] = {}
-    for p in have:
-        by_file.setdefault(PurePosixPath(p["path"]).name.lower(), p)
+
+def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], list[str]]:
+    """The names of the packs a received list names (the sender's paths or names), for the new
+    list ``rel``: those the search order finds from its folder (the workspace's packs, the user's,
+    the bundled ones); and the names of those it does not find."""
+    from builder.packs.resolve import resolve_recorded
+    from builder.share.api import pack_name
+
+    here = (ws.root / rel).parent
     out: list[str] = []
     missing: list[str] = []
-    for w in wanted:
+    for w in wanted if isinstance(wanted, list) else [wanted]:
         if not isinstance(w, str) or not w.strip():
             continue
-        parts = [x for x in PurePosixPath(w.strip().replace("\\", "/")).parts if x not in ("..", ".", "/")]
-        hit = by_path.get("/".join(parts)) or (by_file.get(parts[-1].lower()) if parts else None)
-        if hit is not None:
-            path = Path(os.path.relpath(ws.root / hit["path"], (ws.root / rel).parent)).as_posix()
-            if path not in out:
-                out.append(path)
-        elif parts and parts[-1] not in missing:
-            missing.append(parts[-1])
+        ref = w.strip()
+        name = pack_name(ref)
+        with ws.packs_here():
+            found = resolve_recorded(ref, doc, here, doc.get("system"), names_only=True)
+            if found is not None and resolve_recorded(name, doc, here, doc.get("system"), names_only=True) != found:
+                recorded = [e.get("name") for e in doc.get("checked_with") or []
+                            if isinstance(e, dict) and e.get("pack") == ref and isinstance(e.get("name"), str)]
+                name = recorded[0] if recorded else name  # found by the name it was recorded with
+        if found is not None:
+            if name not in out:
+                out.append(name)
+        elif PurePosixPath(ref.replace("\\", "/")).name not in missing:
+            missing.append(PurePosixPath(ref.replace("\\", "/")).name)
     return out, missing
 
 

@@ -19,6 +19,7 @@ from builder.errors import DaimyoError, ListError, UsageError
 from builder.web.workspace import Refused
 
 HISTORY = 50  # changes kept for undo per list
+MIN_SPLICE_CHARS = 20_000  # lists at least this long are changed in their text, not a round-trip tree
 
 
 def version_of(text: str) -> str:
@@ -33,8 +34,13 @@ class Conflict(Refused):
 
 @dataclass
 class History:
+    """The texts before each change (``undo``) and before each undo (``redo``), and the text this
+    server last wrote (``written``): undo and redo apply only to that very text, so they never
+    erase a change made elsewhere (an editor, the command line, another server) meanwhile."""
+
     undo: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
+    written: str | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
@@ -123,9 +129,12 @@ class Editor:
                 self.remember(rel, new, result.doc, result.catalog, result)
             if new != text:
                 _write(path, new, text, rel)
+                if h.written is not None and h.written != text:  # changed elsewhere: the old steps are void
+                    h.undo.clear()
                 h.undo.append(text)
                 del h.undo[:-HISTORY]
                 h.redo.clear()
+                h.written = new
             return Outcome(version_of(new), notes, result)
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
@@ -137,13 +146,24 @@ class Editor:
             src, dst = (h.undo, h.redo) if back else (h.redo, h.undo)
             if not src:
                 raise Refused(f"nothing to {'undo' if back else 'redo'}", 409)
+            if h.written != text:  # the file holds a change this server did not make
+                h.undo.clear()
+                h.redo.clear()
+                raise Refused(f"'{rel}' was changed outside the builder since its last change here; "
+                              f"{'undo' if back else 'redo'} would erase that change, so nothing was done", 409,
+                              hint="make the change you want by hand; the history starts again from here")
             target = src.pop()
             _write(path, target, text, rel)
             dst.append(text)
+            h.written = target
             return Outcome(version_of(target), ["undone" if back else "redone"])
 
-    def can(self, rel: str) -> tuple[bool, bool]:
+    def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:
+        """Whether undo and redo are offered (``version``: of the file as it is now; a file
+        changed elsewhere offers neither)."""
         h = self.history(self.ws.clean(rel))
+        if version is not None and (h.written is None or version_of(h.written) != version):
+            return False, False
         return bool(h.undo), bool(h.redo)
 
 
@@ -217,7 +237,7 @@ def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
     """A change made in the round-trip tree (``tree``: the one ``text`` reads to, if known)."""
     from builder.catalog.loader import load_catalog
     from builder.lists.document import parse_list
-    from builder.lists.edit import _rt, dump_roundtrip
+    from builder.lists.edit import dump_roundtrip, load_roundtrip
     from builder.systems import get
 
     if ed is not None:
@@ -236,11 +256,36 @@ def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
             if _models_changed_only(doc.data, result.doc.data, i, n):
                 return new, notes, result, None
             # the text did not read back as that one change: the round-trip tree makes it
+    if tree is None and len(text) >= MIN_SPLICE_CHARS:  # a big list: the change written into the text
+        spliced = _spliced_change(text, rel, path, op, system, catalog, ed.doc if ed is not None else doc)
+        if spliced is not None:
+            return spliced
     if tree is None:
-        tree = _rt().load(text)
+        tree = load_roundtrip(text, rel)
     notes = apply_op(system, tree, catalog, op)
     new = dump_roundtrip(tree)
     return new, notes, _validate(new, rel, path, catalog), tree
+
+
+def _spliced_change(text, rel, path, op, system, catalog, doc):
+    """``(new text, notes, result, None)`` of a change made on a plain tree of ``doc`` and written
+    into ``text`` as small changes (``builder.lists.splice``: time linear in the list's size,
+    comments and layout kept); None when the change does not fit in place (the round-trip
+    tree then makes it). A change that cannot be made raises as on the other path."""
+    from builder.lists import splice
+
+    tree = splice.build_tree(doc.data)
+    notes = apply_op(system, tree, catalog, op)
+    new = splice.splice_edit(text, doc, tree)
+    if new is None:
+        return None
+    try:
+        result = _validate(new, rel, path, catalog)
+    except DaimyoError:
+        return None
+    if not splice.same(result.doc.data, splice.plain(tree)):
+        return None
+    return new, notes, result, None
 
 
 def _copies_of(ed, item: str) -> int:
@@ -536,7 +581,12 @@ def _house_rule(system, data, catalog, key, value) -> list[str]:
                 delete_key(data, "house_rules")
         return [f"{key}: the default reading"]
     parsed = _rule_value(h, value)
-    catalog.resolve_rules({key: parsed})  # ValueError/KeyError: refused below
+    try:
+        catalog.resolve_rules({key: parsed})
+    except (ValueError, KeyError, TypeError) as exc:  # a value the rule does not take
+        reason = str(exc.args[0]) if exc.args else str(exc)
+        raise UsageError(f"house rule {reason}" if reason.startswith("'") else f"house rule '{key}': {reason}",
+                         "choose one of the values the house rule offers") from None
     if not isinstance(hr, dict):
         hr = CommentedMap()
         set_key_ordered(data, "house_rules", hr, get(system).list_keys)

@@ -116,26 +116,77 @@ class Workspace:
         return path.relative_to(self.root).as_posix()
 
     def check_packs(self, path: Path, text: str | None = None, doc=None) -> None:
-        """Refuse a list whose ``packs:`` name files outside the workspace (``doc``: the list
-        already parsed, when it is)."""
-        from builder.lists.document import parse_list
-        from builder.yamlio import read_text
-
-        if doc is None:
+        """Refuse a list that spells out a path to a pack outside the workspace (``doc``: the
+        list already parsed, when it is). A pack named by its name is found by the documented
+        search order (the list's folder, the workspace's ``packs/``, the user packs folder, the
+        bundled packs), as the command line finds it; the path a list writes is never followed
+        out of the workspace: it is looked at (not read) before the list is loaded."""
+        if doc is not None:
+            refs = doc.data.get("packs")
+        else:
             if text is None:
+                from builder.yamlio import read_text
+
                 text = read_text(path, display=self.rel(path))
-            try:
-                doc = parse_list(text, self.rel(path), base_dir=path.parent)
-            except DaimyoError:
-                return  # the loader reports what is wrong; nothing is read from a pack
-        for p in doc.packs:
-            try:
-                real = Path(p).resolve()
-            except (OSError, RuntimeError):
-                continue
-            if not self.inside(real):
-                raise Refused(f"the list names a pack outside the workspace ({Path(p).name}); not loaded", 403,
-                              hint="copy the pack into the workspace folder and name it by a relative path")
+            refs = _pack_refs(text, self.rel(path))
+        if isinstance(refs, str):
+            refs = [refs]
+        for ref in refs if isinstance(refs, list) else []:
+            if isinstance(ref, str) and ref.strip():
+                self._check_ref(path.parent, ref)
+        for found in doc.packs if doc is not None else []:
+            self._check_found(found)
+
+    def _check_ref(self, base: Path, ref: str) -> None:
+        p = Path(ref.replace("\\", "/"))
+        try:
+            p = p.expanduser()
+            full = p if p.is_absolute() else base / p
+            there = os.path.lexists(full)
+            real = full.resolve() if there else None
+        except (OSError, RuntimeError, ValueError):
+            return
+        if real is not None and not self.inside(real):
+            raise Refused(f"the list names a pack by a path outside the workspace ({p.name}); not loaded", 403,
+                          hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder")
+
+    def _check_found(self, found: str) -> None:
+        """A pack the search order found: inside the workspace, or in the user or bundled packs."""
+        try:
+            real = Path(found).resolve()
+        except (OSError, RuntimeError):
+            return
+        if self.inside(real) or any(_under(real, d) for d in _pack_folders()):
+            return
+        raise Refused(f"the list names a pack outside the workspace ({real.name}); not loaded", 403,
+                      hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder")
+
+    def pack_ref(self, file: Path, list_rel: str, system: str) -> str:
+        """How a new list ``list_rel`` names the pack ``file``: by its name (the file name without
+        ``.yaml``, else the name it declares) when the search order finds that very file from the
+        list's folder, as the command line writes it; else by its path relative to the list."""
+        from builder.packs.resolve import read_header, resolve_pack
+
+        here = (self.root / list_rel).parent
+        names = [Path(file).stem]
+        declared = read_header(Path(file)).name
+        if declared:
+            names.append(declared)
+        with self.packs_here():
+            for name in names:
+                hit = resolve_pack(name, here, system)
+                try:
+                    if hit is not None and os.path.samefile(hit, file):
+                        return name
+                except OSError:
+                    continue
+        return Path(os.path.relpath(file, here)).as_posix()
+
+    def packs_here(self):
+        """The pack search order with this workspace's ``packs/`` folder as step 3."""
+        from builder.packs.resolve import in_workspace
+
+        return in_workspace(self.root)
 
     # -- listing ---------------------------------------------------------------------------
 
@@ -192,13 +243,16 @@ class Workspace:
         if rel.split("/")[0] == "packs" or _PACK_KEYS.search(head) or not re.search(r"[\"']?system[\"']?\s*:", head):
             return None  # a pack file (in packs/, or with a pack's own keys), or a YAML file that is no list
         try:
-            doc = parse_list(text, rel, base_dir=path.parent)
+            self.check_packs(path, text)  # before anything a list names is looked at
+            with self.packs_here():
+                doc = parse_list(text, rel, base_dir=path.parent)
         except DaimyoError as exc:
             return ListInfo(rel, problem=_first_line(exc))
         info = ListInfo(rel, system=doc.system, name=doc.name, packs=tuple(self._own(doc.packs)))
         try:
-            self.check_packs(path, text)
-            res = check_doc(doc)
+            self.check_packs(path, text, doc)
+            with self.packs_here():
+                res = check_doc(doc)
         except DaimyoError as exc:
             info.problem = _first_line(exc)
             return info
@@ -212,15 +266,19 @@ class Workspace:
         return info
 
     def packs(self) -> list[dict]:
-        """The pack files of the workspace: ``path``, ``system`` and ``name`` (from the pack's own
-        keys), for the new-list form to offer."""
+        """The packs a new list may use, for the new-list form: the pack files of the workspace
+        (``path``: relative to it), then the user's and the bundled packs that no pack before
+        them shadows (``path``: ``@user/FILE``, ``@bundled/FILE``); each with ``system``,
+        ``name`` (from the pack's own keys) and ``file`` (its real path)."""
+        from builder.packs.resolve import name_key, pack_files, read_header, search_dirs
+
         out = []
         for p in self.files():
             rel = self.rel(p)
             try:
-                head = p.read_text(encoding="utf-8", errors="replace")[:4000]
-            except OSError:
-                continue
+                head = _head(p)
+            except DaimyoError:
+                continue  # a pipe, a device, a file over the size limit: never read
             if not (rel.split("/")[0] == "packs" or _PACK_KEYS.search(head)):
                 continue
             system = re.search(r"^[\"']?system[\"']?\s*:\s*[\"']?([\w-]+)", head, re.M)
@@ -228,19 +286,36 @@ class Workspace:
                 continue
             name = re.search(r"^[\"']?name[\"']?\s*:\s*(.+?)\s*$", head, re.M)
             title = name.group(1).strip("\"'") if name else Path(rel).stem
-            out.append({"path": rel, "system": system.group(1).lower(), "name": title})
+            out.append({"path": rel, "system": system.group(1).lower(), "name": title, "file": str(p.resolve())})
+        taken = {(name_key(Path(o["path"]).name), o["system"]) for o in out} | \
+                {(name_key(o["name"]), o["system"]) for o in out}
+        with self.packs_here():
+            folders = [(w, d) for w, d in search_dirs(None) if w in ("user", "bundled")]
+        for where, folder in folders:
+            for f in pack_files(folder):
+                try:
+                    h = read_header(f)
+                except (OSError, DaimyoError):
+                    continue
+                if not h.system:
+                    continue
+                system = h.system.lower()
+                keys = {(name_key(f.name), system)} | ({(name_key(h.name), system)} if h.name else set())
+                if keys & taken:
+                    continue  # shadowed by a pack found before it
+                taken |= keys
+                out.append({"path": f"@{where}/{f.name}", "system": system, "name": h.name or f.stem,
+                            "file": str(f.resolve())})
         return out
 
     def _own(self, packs) -> list[str]:
-        """Those of ``packs`` (resolved paths) inside the workspace, relative to it."""
+        """The real paths of ``packs`` (the paths a list's packs resolved to)."""
         out = []
         for pk in packs:
             try:
-                real = Path(pk).resolve()
+                out.append(str(Path(pk).resolve()))
             except (OSError, RuntimeError):
                 continue
-            if self.inside(real):
-                out.append(real.relative_to(self.root).as_posix())
         return out
 
     def lists(self) -> list[ListInfo]:
@@ -266,44 +341,83 @@ class Workspace:
         return self.clean(name)
 
     def create(self, rel: str, text: str, replace: bool = False) -> Path:
+        """Write a new list file. Without ``replace`` the file is created exclusively: of two
+        requests for one name exactly one succeeds, the other is refused (409)."""
         from builder.yamlio import atomic_write
 
         path = self.resolve(rel, must_exist=False)
-        if path.exists() and not replace:
-            raise Refused(f"'{self.clean(rel)}' already exists; not overwritten", 409,
-                          hint="choose another name")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not self.inside(path.parent.resolve()):
-            raise Refused("that folder leads outside the workspace", 403)
-        atomic_write(str(path), text, force=True)
+        exists = Refused(f"'{self.clean(rel)}' already exists; not overwritten", 409, hint="choose another name")
+        if os.path.lexists(path) and not replace:
+            raise exists
+        self.make_folder(path.parent)
+        try:
+            atomic_write(str(path), text, force=replace)
+        except DaimyoError:
+            if not replace and os.path.lexists(path):
+                raise exists from None  # it appeared meanwhile: linked in exclusively, so refused
+            raise
         return path
 
+    def create_free(self, names: list[str], text: str) -> str:
+        """Create the first of ``names`` that is free (exclusively: a name taken meanwhile is
+        skipped, never replaced); returns it."""
+        for rel in names:
+            try:
+                self.create(rel, text)
+            except Refused as exc:
+                if exc.status == 409:
+                    continue
+                raise
+            return rel
+        raise Refused("no free file name left for the copy", 409, hint="choose a name")
+
+    def make_folder(self, folder: Path) -> None:
+        """Make the folders of a new list: at most MAX_DEPTH below the workspace (deeper ones
+        would not be shown), never outside it."""
+        try:
+            depth = len(folder.relative_to(self.root).parts)
+        except ValueError:
+            raise Refused("that folder leads outside the workspace", 403) from None
+        if depth > MAX_DEPTH:
+            raise Refused(f"lists are kept at most {MAX_DEPTH} folders deep in the workspace", 400,
+                          hint="choose a shorter path")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise Refused(f"cannot make the folder: {exc.strerror or exc}", 409) from None
+        if not self.inside(folder.resolve()):
+            raise Refused("that folder leads outside the workspace", 403)
+
     def duplicate(self, rel: str, new_rel: str | None = None) -> str:
+        from builder.yamlio import read_text
+
         src = self.resolve(rel)
-        text = src.read_text(encoding="utf-8")
+        text = read_text(src, display=self.clean(rel))
         if new_rel:
             target = self.new_name(new_rel)
-        else:
-            stem, suffix = src.stem, src.suffix
-            parent = PurePosixPath(self.clean(rel)).parent
-            n = 2
-            while True:
-                cand = str(parent / f"{stem}-copy{'' if n == 2 else '-' + str(n - 1)}{suffix}")
-                if not (self.root / cand).exists():
-                    break
-                n += 1
-            target = self.clean(cand)
-        self.create(target, text)
-        return target
+            self.create(target, text)
+            return target
+        stem, suffix = src.stem, src.suffix
+        parent = PurePosixPath(self.clean(rel)).parent
+        return self.create_free([self.clean(str(parent / f"{stem}-copy{'' if n == 2 else '-' + str(n - 1)}{suffix}"))
+                                 for n in range(2, 2 + MAX_LISTS)], text)
 
     def rename(self, rel: str, new_rel: str) -> str:
         src = self.resolve(rel)
         target = self.new_name(new_rel)
         dst = self.resolve(target, must_exist=False)
-        if dst.exists():
-            raise Refused(f"'{target}' already exists; not overwritten", 409, hint="choose another name")
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(src, dst)
+        taken = Refused(f"'{target}' already exists; not overwritten", 409, hint="choose another name")
+        if os.path.lexists(dst):
+            raise taken
+        self.make_folder(dst.parent)
+        try:
+            moved = move_noreplace(src, dst)
+        except FileNotFoundError:
+            raise Refused(f"no list '{self.clean(rel)}' in the workspace", 404) from None
+        except OSError as exc:
+            raise Refused(f"cannot rename: {exc.strerror or exc}", 409) from None
+        if not moved:
+            raise taken
         return target
 
     def delete(self, rel: str) -> str:
@@ -313,13 +427,103 @@ class Workspace:
         trash.mkdir(exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         flat = self.clean(rel).replace("/", "__")
-        dst = trash / f"{Path(flat).stem}.{stamp}{Path(flat).suffix}"
-        n = 1
-        while dst.exists():
-            dst = trash / f"{Path(flat).stem}.{stamp}-{n}{Path(flat).suffix}"
-            n += 1
-        os.replace(src, dst)
-        return dst.relative_to(self.root).as_posix()
+        for n in range(MAX_LISTS * 10):
+            dst = trash / f"{Path(flat).stem}.{stamp}{'-' + str(n) if n else ''}{Path(flat).suffix}"
+            try:
+                moved = move_noreplace(src, dst)  # a trash name taken meanwhile is never replaced
+            except FileNotFoundError:
+                raise Refused(f"no list '{self.clean(rel)}' in the workspace", 404) from None
+            if moved:
+                return dst.relative_to(self.root).as_posix()
+        raise Refused("the workspace's .trash folder is full for this name", 409, hint="empty .trash")
+
+
+def _pack_refs(text: str, file: str) -> list:
+    """The ``packs:`` a list's text names, read without looking any of them up ([] when the
+    text is no list: the loader says why)."""
+    from builder.lists.document import parse_plain
+    from builder.yamlio import parse_yaml
+
+    if "packs" not in text:
+        return []
+    try:
+        parsed = parse_plain(text, file) or parse_yaml(text, file)
+    except DaimyoError:
+        return []
+    data = parsed[0]
+    refs = data.get("packs") if isinstance(data, dict) else None
+    return [refs] if isinstance(refs, str) else refs if isinstance(refs, list) else []
+
+
+def _pack_folders() -> list[Path]:
+    from builder.packs.resolve import bundled_dir, user_pack_dirs
+
+    out = []
+    for d in [*user_pack_dirs(), bundled_dir()]:
+        try:
+            out.append(Path(d).resolve())
+        except (OSError, RuntimeError):
+            continue
+    return out
+
+
+def _under(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def _head(path: Path) -> str:
+    """The first 4,000 characters of a file, read as every file of the server is (a regular
+    file within the size limit, else DaimyoError)."""
+    from builder.yamlio import read_bytes
+
+    return read_bytes(path).decode("utf-8", errors="replace")[:4000]
+
+
+_RENAME_NOREPLACE = 1
+
+
+def _renameat2():
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_RENAMEAT2 = _renameat2() if os.name == "posix" else None
+
+
+def move_noreplace(src: Path, dst: Path) -> bool:
+    """Move ``src`` to ``dst`` unless ``dst`` exists at that moment (False then): the system's
+    rename-without-replace where there is one, else a hard link (exclusive) and an unlink."""
+    import ctypes
+    import errno
+
+    if _RENAMEAT2 is not None:
+        at_fdcwd = -100
+        if _RENAMEAT2(at_fdcwd, os.fsencode(src), at_fdcwd, os.fsencode(dst), _RENAME_NOREPLACE) == 0:
+            return True
+        err = ctypes.get_errno()
+        if err == errno.EEXIST:
+            return False
+        if err not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise OSError(err, os.strerror(err), str(src))
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except FileExistsError:
+        return False
+    os.unlink(src)
+    return True
 
 
 def _first_line(exc: DaimyoError) -> str:
