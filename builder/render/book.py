@@ -83,7 +83,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
     from builder.render import fonts
-    from builder.render.aids import Styles, esc, table
+    from builder.render.blocks import Styles, esc, table
     from builder.render.api import load_checked
     from builder.render.layout import paper_size, pt
     from builder.render.pdfbase import build_story, qr_size, share_code_of, validation_lines

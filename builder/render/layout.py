@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import dataclasses
 from dataclasses import dataclass, field
 
 from builder.errors import UsageError, option
@@ -322,7 +323,7 @@ def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: floa
         seen = {(round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) for m in fronts}
         more = [m for m in cut_marks(back_slots, full, paper)
                 if (round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) not in seen]
-        plan = SheetPlan(**{**plan.__dict__, "marks": tuple(fronts + more)})
+        plan = dataclasses.replace(plan, marks=tuple(fronts + more))
     return plan, fold, line
 
 

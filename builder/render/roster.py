@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from builder.render.aids import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
+from builder.render.blocks import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
                                  para, small_paper_layout, source_line, sources_on, sources_shown, spec_footer,
                                  table)
 from builder.render.pdfbase import list_display_name
@@ -308,7 +308,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
 
 
 def _e(text) -> str:
-    from builder.render.aids import esc
+    from builder.render.blocks import esc
 
     return esc(text)
 
