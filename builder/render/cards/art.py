@@ -248,11 +248,14 @@ def _has_alpha(im) -> bool:
 # -- the document ---------------------------------------------------------------------------
 
 
-def art_box(tpl: CardTemplate, layout: str, opts: "SheetOptions") -> tuple[float, float, float, float] | None:
+def art_box(tpl: CardTemplate, layout: str, opts: "SheetOptions",
+            shift: float = 0.0) -> tuple[float, float, float, float] | None:
     """The art box of a layout in card mm (x, y from the bottom-left, w, h) at the printed
-    card size. A side of the box that lies on the card's edge (full-bleed art) reaches out
-    into the bleed."""
-    box = tpl.layouts[layout].art
+    card size, ``shift`` mm shorter where it yields to the rules text. A side of the box that
+    lies on the card's edge (full-bleed art) reaches out into the bleed."""
+    from builder.render.cards.geometry import geometry
+
+    box = geometry(tpl, layout, shift).art
     if box is None:
         return None
     x, y, w, h = scale_box(box, tpl.size, opts.card)
@@ -292,7 +295,7 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions
     wanted: dict[tuple, tuple] = {}
     keys: dict[int, tuple] = {}
     for f in faces:
-        box = art_box(tpl, f.layout, opts)
+        box = art_box(tpl, f.layout, opts, f.shift)
         if f.art is not None and box is not None:
             _, _, w, h = box
             fx = face_focus(f)

@@ -15,7 +15,9 @@ from builder.render.layout import (
     scale_box,
 )
 from builder.render.cards.art import PreparedImage, art_box
-from builder.render.cards.template import Box, CardFace, CardTemplate, LayoutSpec, _overlap, field_text
+from builder.render.cards.geometry import geometry
+from builder.render.cards.symbols import draw_symbol
+from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
 
 if TYPE_CHECKING:
     from builder.render.cards.sheet import SheetOptions
@@ -68,11 +70,12 @@ class CardSheetWriter:
         return pt(x), pt(y), pt(w), pt(h)
 
     # -- forms ------------------------------------------------------------------
-    def frame_form(self, layout: str) -> str:
-        name = f"frame_{layout}"
+    def frame_form(self, layout: str, shift: float = 0.0) -> str:
+        name = f"frame_{layout}" + (f"_{shift:g}".replace(".", "_") if shift else "")
         if name in self.forms:
             return name
         spec = self.tpl.layouts[layout].frame
+        geo = geometry(self.tpl, layout, shift)
         c = self.c
         cw, ch = self.opts.card
         b = self.opts.bleed
@@ -84,21 +87,28 @@ class CardSheetWriter:
             c.rect(pt(-b), pt(-b), pt(cw + 2 * b), pt(ch + 2 * b), stroke=0, fill=1)
             band = _rgb(spec.band_color) if spec.band_color else _lighten(color, 0.78)
             c.setFillColorRGB(*band)
-            for bx in spec.bands:
+            for bx in geo.bands:
                 x, y, w, h = self.box_pt(bx)
                 c.roundRect(x, y, w, h, pt(1.0), stroke=0, fill=1)
-        else:
-            c.setStrokeColorRGB(0.55, 0.55, 0.55)
-            c.setLineWidth(pt(0.15))
-            for bx in spec.bands:
+        else:       # the type colour survives as the bands' outline and a hatched edge
+            c.setStrokeColorRGB(*color)
+            c.setLineWidth(pt(0.3))
+            for bx in geo.bands:
                 x, y, w, h = self.box_pt(bx)
                 c.roundRect(x, y, w, h, pt(1.0), stroke=1, fill=0)
-        c.setStrokeColorRGB(*(color if not self.opts.ink_saver else (0.35, 0.35, 0.35)))
-        c.setLineWidth(pt(spec.line if not self.opts.ink_saver else 0.25))
+                step = pt(1.2)
+                k = x + pt(1.0)
+                c.setLineWidth(pt(0.15))
+                while k < x + pt(4.0):
+                    c.line(k, y + pt(0.3), k + pt(0.6), y + h - pt(0.3))
+                    k += step
+                c.setLineWidth(pt(0.3))
+        c.setStrokeColorRGB(*color)
+        c.setLineWidth(pt(spec.line if not self.opts.ink_saver else 0.3))
         inset = spec.border * min(self.sx, self.sy)
         c.roundRect(pt(inset), pt(inset), pt(cw - 2 * inset), pt(ch - 2 * inset), pt(spec.radius), stroke=1, fill=0)
         c.setLineWidth(pt(0.2))
-        for rb in spec.rules:
+        for rb in geo.rules:
             x, y, w, h = self.box_pt(rb)
             c.line(x, y + h, x + w, y + h)
         c.restoreState()
@@ -200,7 +210,7 @@ class CardSheetWriter:
         c = self.c
         cw, ch = self.opts.card
         b = self.opts.bleed
-        frame = self.frame_form(face.layout)
+        frame = self.frame_form(face.layout, face.shift)
         art = None
         if face.art is not None and self.tpl.layouts[face.layout].art is not None and not self.opts.ink_saver:
             art = face.image or images.get(face.art)
@@ -218,29 +228,31 @@ class CardSheetWriter:
     def _draw_face_content(self, face: CardFace, img: "PreparedImage | None") -> None:
         c = self.c
         layout = self.tpl.layouts[face.layout]
+        texts = [field_text(spec, face.entry, self.catalog) for spec in layout.fields]
+        geo = geometry(self.tpl, face.layout, face.shift, texts)
         c.saveState()
         if img is not None:   # cropped to the box's proportions: it fills the box
-            x, y, w, h = (pt(v) for v in art_box(self.tpl, face.layout, self.opts))
+            x, y, w, h = (pt(v) for v in art_box(self.tpl, face.layout, self.opts, face.shift))
             c.saveState()
             c.translate(x, y)
             c.scale(w, h)
             c.doForm(self.image_form(img))
             c.restoreState()
-        grown = self._grown_boxes(face, layout) if img is None and layout.art is not None else {}
+        elif geo.art is not None and layout.emblem:
+            self._emblem(face, layout, geo.art)
         for idx, spec in enumerate(layout.fields):
-            text = field_text(spec, face.entry, self.catalog)
+            text = texts[idx]
             if not text:
                 continue
-            x, y, w, h = self.box_pt(grown.get(idx, spec.box))
+            x, y, w, h = self.box_pt(geo.fields[idx])
             if spec.fill and not self.opts.ink_saver:
                 c.setFillColorRGB(*_rgb(spec.fill))
                 c.roundRect(x, y, w, h, pt(spec.radius), stroke=0, fill=1)
             elif spec.fill:
-                c.setStrokeColorRGB(0.5, 0.5, 0.5)
-                c.setLineWidth(0.4)
+                c.setStrokeColorRGB(*_rgb(layout.frame.color))
+                c.setLineWidth(pt(0.25))
                 c.roundRect(x, y, w, h, pt(spec.radius), stroke=1, fill=0)
             col = (0, 0, 0) if self.opts.ink_saver else _rgb(spec.color, (0.08, 0.08, 0.08))
-            c.setFillColorRGB(*col)
             font = fonts.font_name(spec.bold, spec.condensed)
             pad = pt(0.4) if spec.fill else 0
             key = (face.name, spec.field or spec.text or "")
@@ -255,13 +267,161 @@ class CardSheetWriter:
             small = min(1.0, self.fscale)         # smaller cards: the floors shrink with them
             size = max(spec.size * self.fscale, MIN_CARD_PT * small)
             floor = min(size, max(spec.min_size * small, MIN_CARD_PT * small))
+            c.saveState()
+            if spec.rotate:                       # the index in the opposite corner, upside down
+                c.translate(x + w / 2, y + h / 2)
+                c.rotate(180)
+                c.translate(-(x + w / 2), -(y + h / 2))
+            if spec.caption:
+                cap = MIN_CARD_PT * small
+                c.setFillColorRGB(*((0.2, 0.2, 0.2) if self.opts.ink_saver else (0.3, 0.3, 0.3)))
+                draw_text_box(c, spec.caption, (x + pad, y + h - cap * 1.18, w - 2 * pad, cap * 1.18),
+                              fonts.CONDENSED, cap, cap, align=spec.align, wrap=False,
+                              what=f"card '{face.name}', caption '{spec.caption}'", warn=warn)
+                h -= cap * 1.18
+                size = min(size, max(floor, h / 1.18))
+            c.setFillColorRGB(*col)
+            what = f"card '{face.name}', field '{spec.field or 'text'}'"
+            if spec.symbols and spec.field:
+                self._symbol_field(face, spec, (x + pad, y, w - 2 * pad, h), font, size, floor, col, what, warn)
+                c.restoreState()
+                continue
             wrap = spec.wrap
             if not wrap and fonts.fit_text(fonts.printable(text, font), w - 2 * pad, h, font, size, floor,
                                            wrap=False).overflow:
                 wrap = True    # a long name takes two lines rather than being cut
             draw_text_box(c, text, (x + pad, y, w - 2 * pad, h), font, size, floor, align=spec.align,
-                          valign=spec.valign, wrap=wrap,
-                          what=f"card '{face.name}', field '{spec.field or 'text'}'", warn=warn)
+                          valign=spec.valign, wrap=wrap, what=what, warn=warn)
+            c.restoreState()
+        c.restoreState()
+
+    # -- symbols ------------------------------------------------------------------
+    def _items(self, spec, value) -> list[tuple[str | None, str]]:
+        """(symbol key, text) of each listed value of a symbol field."""
+        from builder.render.cards.template import _suit_name
+
+        seq = value if isinstance(value, (list, tuple)) else [value]
+        out = []
+        for v in seq:
+            if spec.as_ in ("options", "option_names"):
+                letter, strength = getattr(v, "suit", "?"), getattr(v, "strength", "?")
+                if spec.as_ == "options":
+                    out.append((letter, f"{letter}{strength}"))
+                else:
+                    out.append((letter, f"{_suit_name(self.catalog, letter) or letter} {strength}"))
+            else:
+                out.append((str(v), str(v)))
+        return out
+
+    def _symbol_field(self, face, spec, box, font, size, floor, col, what, warn) -> None:
+        """A list of values, each after its symbol, on one line or one per line (``join``
+        with a newline), fitted into ``box`` (points) by shrinking down to ``floor``."""
+        from builder.render.cards.template import get_value
+
+        c = self.c
+        x, y, w, h = box
+        items = self._items(spec, get_value(face.entry, spec.field))
+        stacked = "\n" in spec.join
+        sep = spec.join.split("\n", 1)[1] if stacked else spec.join.replace(",", " ")
+        label = fonts.printable(spec.label, font)
+
+        def lines_at(s: float):
+            rows: list[list] = [[]]
+            for i, (key, text) in enumerate(items):
+                pre = (sep if i else "") if stacked else ("   " if i else "")
+                if stacked and i:
+                    rows.append([])
+                rows[-1].append((pre, self._symbol_key(key), fonts.printable(text, font)))
+            if label:
+                rows[0].insert(0, (label, None, ""))
+            return rows
+
+        def width(row, s):
+            total = 0.0
+            for pre, key, text in row:
+                total += fonts.string_width(pre + text, font, s) + (s * 1.15 if key else 0.0)
+            return total
+
+        s = size
+        while True:
+            rows = lines_at(s)
+            if max(width(r, s) for r in rows) <= w + 1e-6 and len(rows) * s * 1.18 <= h + 1e-6:
+                break
+            if s - 0.5 < floor - 1e-9:
+                warn(f"{what} does not fit its box even at {floor:g} pt; printed smaller than {floor:g} pt")
+                while s > 3 and (max(width(r, s) for r in rows) > w or len(rows) * s * 1.18 > h):
+                    s -= 0.25
+                break
+            s = round(s - 0.5, 3)
+        lead = s * 1.18
+        block = len(rows) * lead
+        top = y + (h + block) / 2 if spec.valign == "middle" else (y + block if spec.valign == "bottom" else y + h)
+        cy = top - (lead - s) / 2 - s * 0.76
+        for row in rows:
+            rw = width(row, s)
+            cx = x + (w - rw) / 2 if spec.align == "center" else (x + w - rw if spec.align == "right" else x)
+            for pre, key, text in row:
+                if pre:
+                    c.setFillColorRGB(*col)
+                    c.setFont(font, s)
+                    c.drawString(cx, cy, pre)
+                    cx += fonts.string_width(pre, font, s)
+                if key:
+                    sym = self.tpl.symbols[key]
+                    colour = (0, 0, 0) if self.opts.ink_saver else _rgb(sym.color)
+                    c.setFillColorRGB(*colour)
+                    c.setStrokeColorRGB(*colour)
+                    c.setLineWidth(0.5)
+                    draw_symbol(c, sym.shape, cx + s * 0.45, cy + s * 0.33, s * 0.9)
+                    cx += s * 1.15
+                    c.setFillColorRGB(*colour)
+                else:
+                    c.setFillColorRGB(*col)
+                if text:
+                    c.setFont(font, s)
+                    c.drawString(cx, cy, text)
+                    cx += fonts.string_width(text, font, s)
+            cy -= lead
+
+    def _symbol_key(self, value) -> str | None:
+        """The template's symbol for a value, matched as written or capitalised ("troop": Troop)."""
+        if value is None:
+            return None
+        v = str(value)
+        for k in (v, v[:1].upper() + v[1:], v.title()):
+            if k in self.tpl.symbols:
+                return k
+        return None
+
+    def _emblem(self, face, layout, art: Box) -> None:
+        """The first symbol of the layout's emblem field, large and pale, in the empty art box."""
+        from builder.render.cards.template import get_value
+
+        spec = next((f for f in layout.fields if f.field == layout.emblem), None)
+        value = get_value(face.entry, layout.emblem)
+        if value in (None, [], ""):
+            items = []
+        elif spec is not None and spec.symbols:
+            items = self._items(spec, value)
+        else:
+            seq = value if isinstance(value, (list, tuple)) else [value]
+            items = [(str(v), str(v)) for v in seq]
+        key = next((self._symbol_key(k) for k, _ in items if self._symbol_key(k)), None)
+        x, y, w, h = self.box_pt(art)
+        if key is None or min(w, h) < pt(8):
+            return
+        sym = self.tpl.symbols[key]
+        c = self.c
+        c.saveState()
+        if self.opts.ink_saver:
+            c.setStrokeColorRGB(0.6, 0.6, 0.6)
+            c.setLineWidth(pt(0.3))
+            draw_symbol(c, sym.shape, x + w / 2, y + h / 2, min(w, h) * 0.6, fill=False)
+        else:
+            colour = _lighten(_rgb(sym.color), 0.82)
+            c.setFillColorRGB(*colour)
+            c.setStrokeColorRGB(*colour)
+            draw_symbol(c, sym.shape, x + w / 2, y + h / 2, min(w, h) * 0.6)
         c.restoreState()
 
     def draw_number(self, trim: Rect, rotated: bool, deck: str, number: str) -> None:
@@ -283,41 +443,6 @@ class CardSheetWriter:
         if label.lines:
             c.drawString(pt(inset + 1.0), pt(inset), label.lines[0])
         c.restoreState()
-
-    def _grown_boxes(self, face: CardFace, layout: LayoutSpec) -> dict[int, Box]:
-        """Boxes of fields that may use the empty art box (the card has no art): the field
-        with the most text among those that do not fit at their own size gets the art box
-        joined to its own box when nothing lies between them, or else the art box alone
-        when that is larger. {field index: template box}."""
-        ax, ay, aw, ah = layout.art
-        best = None
-        for idx, spec in enumerate(layout.fields):
-            if not spec.wrap or spec.fill or spec.bold:     # rules text, not a labelled value
-                continue
-            text = field_text(spec, face.entry, self.catalog)
-            if not text:
-                continue
-            x, y, w, h = self.box_pt(spec.box)
-            font = fonts.font_name(spec.bold, spec.condensed)
-            size = spec.size * self.fscale
-            if not fonts.fit_text(fonts.printable(text, font), w, h, font, size, size).overflow:
-                continue
-            if best is None or len(text) > best[1]:
-                best = (idx, len(text))
-        if best is None:
-            return {}
-        idx = best[0]
-        fx, fy, fw, fh = layout.fields[idx].box
-        if fy >= ay + ah - 0.5 and fx < ax + aw and ax < fx + fw:   # below the art box
-            x0, x1 = max(ax, fx), min(ax + aw, fx + fw)
-            between = (x0, ay + ah, x1 - x0, fy - (ay + ah))
-            others = [f.box for i, f in enumerate(layout.fields) if i != idx
-                      and field_text(f, face.entry, self.catalog)] + list(layout.frame.bands)
-            if not any(_overlap(between, o) for o in others):
-                return {idx: (x0, ay, x1 - x0, fy + fh - ay)}
-        if aw * ah > fw * fh:
-            return {idx: (ax, ay, aw, ah)}
-        return {}
 
     def draw_back(self, key: str, trim: Rect, rotated: bool, turn180: bool, clip: Rect | None = None) -> None:
         self._enter(trim, rotated, turn180, clip)

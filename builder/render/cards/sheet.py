@@ -32,6 +32,7 @@ from builder.render.layout import (
 )
 from builder.render.cards.art import prepare_images
 from builder.render.cards.faces import CardSheetWriter
+from builder.render.cards.geometry import plan_faces
 from builder.render.cards.art import find_art
 from builder.render.cards.template import CardTemplate, choose_back, choose_layout, field_text, list_cards, load_template
 
@@ -287,6 +288,7 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
         f.layout = choose_layout(tpl, f.entry)
         f.back = choose_back(tpl, f.entry)
         f.art = find_art(f, tpl, search, base_dirs)
+    plan_faces(faces, tpl, opts.card, catalog)
     art_warnings: list[str] = []
     images = prepare_images(faces, tpl, opts, warn=art_warnings.append)
     return faces, warnings, images, art_warnings

@@ -66,6 +66,15 @@ class FieldSpec(_T):
     required: bool = False            # the rulebook says the card must carry it
     missing: str | None = None        # printed (after the label) when the value is absent, e.g. a dash;
                                       # without it an absent value prints nothing
+    none: str | None = None           # printed when the value is None but the object holding it is
+                                      # known (a Senshiai Power trait that is nulla: "n")
+    caption: str | None = None        # a small label above the value ("Melee"), part of the box
+    symbols: bool = False             # each listed value drawn after its vector symbol (the template's
+                                      # ``symbols``: Senshiai paths, Satsuma suits), in its colour
+    rotate: bool = False              # drawn turned 180 degrees (the index in the opposite corner)
+    only: dict[str, list[str]] = {}   # printed only when each named attribute has one of these values
+    flow: bool = False                # the rules text: it takes the free room above it, the art
+                                      # box yielding first, before its type shrinks
 
 
 class FrameSpec(_T):
@@ -82,7 +91,19 @@ class FrameSpec(_T):
 class LayoutSpec(_T):
     frame: FrameSpec = FrameSpec()
     art: Box | None = None            # where the card art goes when the card has art
+    art_min: float = 14.0             # mm of art height kept when the rules text needs room
+    emblem: str | None = None         # a field whose first symbol is drawn large and pale in an
+                                      # art box left empty (no art on the card)
     fields: list[FieldSpec]
+
+
+class SymbolSpec(_T):
+    """A vector symbol for a value (a path, a suit): its shape and colour."""
+
+    shape: Literal["circle", "triangle", "square", "diamond", "drop", "star", "shield", "cross", "ring",
+                   "hexagon", "arrow", "wave"]
+    color: str = "#333333"
+    name: str | None = None           # the value spelt out (a suit letter's name)
 
 
 class BackSpec(_T):
@@ -102,6 +123,7 @@ class CardTemplate(_T):
     back_field: str | None = None     # entry attribute naming the back
     default_back: str = "default"
     art_field: str = "art"            # entry attribute with an image path (optional)
+    symbols: dict[str, SymbolSpec] = {}   # value (e.g. "Air", "F") -> its symbol
     layouts: dict[str, LayoutSpec]
     backs: dict[str, BackSpec]
 
@@ -145,6 +167,7 @@ class CardFace:
     back: str = "default"
     art: Path | None = None
     image: "PreparedImage | None" = None   # the prepared art (set by render_cards)
+    shift: float = 0.0                 # mm the art yields to the rules text (geometry.plan_faces)
 
 
 def get_value(entry: Any, path: str) -> Any:
@@ -264,9 +287,15 @@ def _suit_name(catalog, letter: str) -> str | None:
 
 def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
     """The text a field prints for an entry, or None when it prints nothing."""
+    for attr, allowed in spec.only.items():
+        if str(get_value(entry, attr)) not in allowed:
+            return None
     if spec.text is not None:
         return spec.text
     value = get_value(entry, spec.field) if spec.field else None
+    if value is None and spec.none is not None and spec.field and "." in spec.field \
+            and get_value(entry, spec.field.rsplit(".", 1)[0]) is not None:
+        return f"{spec.label}{spec.none}{spec.suffix}"
     shown = format_value(spec, value, catalog)
     if spec.reminders:
         notes = reminder_text(get_value(entry, spec.reminders), catalog)
