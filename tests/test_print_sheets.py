@@ -11,8 +11,7 @@ import pytest
 
 from builder.lists.document import load_list
 from builder.render import api
-from builder.render.layout import mm
-from builder.render.layout import MARK_EDGE_CLEAR
+from builder.render.layout import MARK_EDGE_CLEAR, mm
 from builder.render.pdfbase import share_code_of
 from builder.share.api import parse_source_text
 from builder.share.canonical import canonical

@@ -63,6 +63,20 @@ class CardSheetWriter:
         self.fscale = min(self.sx, self.sy)
         self.reported: set[tuple[str, str]] = set()
         self.face_names: dict[int, str] = {}
+        # a print service's safe zone deeper than the frame's inset: the face drawn smaller about
+        # the card's centre, so that the frame (and all within it) sits inside the safe zone
+        border = min(spec.frame.border * min(self.sx, self.sy) - spec.frame.line / 2   # the line's outer edge
+                     for spec in tpl.layouts.values())
+        cw, ch = opts.card
+        self.inner = 1.0 if opts.safe <= border else min((cw - 2 * opts.safe) / (cw - 2 * border),
+                                                         (ch - 2 * opts.safe) / (ch - 2 * border))
+
+    def _inside_safe_zone(self) -> None:
+        if self.inner != 1.0:
+            cx, cy = pt(self.opts.card[0] / 2), pt(self.opts.card[1] / 2)
+            self.c.translate(cx, cy)
+            self.c.scale(self.inner, self.inner)
+            self.c.translate(-cx, -cy)
 
     # boxes in card points (origin bottom-left of the card)
     def box_pt(self, box: Box) -> tuple[float, float, float, float]:
@@ -218,6 +232,10 @@ class CardSheetWriter:
                 self.image_form(art)
         c.beginForm(name, lowerx=pt(-b) - 1, lowery=pt(-b) - 1, upperx=pt(cw + b) + 1, uppery=pt(ch + b) + 1)
         c.saveState()
+        if self.inner != 1.0 and not self.opts.ink_saver:     # the face tint still reaches into the bleed
+            c.setFillColorRGB(*_rgb(self.tpl.layouts[face.layout].frame.background, (1, 1, 1)))
+            c.rect(pt(-b), pt(-b), pt(cw + 2 * b), pt(ch + 2 * b), stroke=0, fill=1)
+        self._inside_safe_zone()
         c.doForm(frame)
         self._draw_face_content(face, art)
         c.restoreState()
@@ -433,6 +451,7 @@ class CardSheetWriter:
         size = MIN_CARD_PT * small
         inset = 2.0 * self.fscale + 0.9
         self._enter(trim, rotated, False)
+        self._inside_safe_zone()
         c.setFillColorRGB(0.35, 0.35, 0.35)
         num_w = fonts.string_width(number, fonts.CONDENSED, size)
         c.setFont(fonts.CONDENSED, size)

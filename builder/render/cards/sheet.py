@@ -54,6 +54,7 @@ class SheetOptions:
     gutter: float | None = None       # mm between neighbouring trims (None: each card its own bleed)
     cut_lines: bool = False           # full-length cut lines across the sheet besides the marks
     scale: tuple[float, float] = (1.0, 1.0)   # printer scale correction (x, y)
+    safe: float = 0.0                 # mm: the frame no closer to the trim (a print service's safe zone)
 
 
 LAYOUTS = ("duplex", "fold", "separate")

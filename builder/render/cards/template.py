@@ -124,6 +124,11 @@ class CardTemplate(_T):
     default_back: str = "default"
     art_field: str = "art"            # entry attribute with an image path (optional)
     symbols: dict[str, SymbolSpec] = {}   # value (e.g. "Air", "F") -> its symbol
+    # cards a player starts the game with rather than draws (a Senshiai Capital, HeroCard
+    # attribute cards): by layout, or by an attribute's value; Tabletop Simulator lays them out
+    # beside the deck
+    starting_layouts: list[str] = []
+    starting: dict[str, list[str]] = {}
     layouts: dict[str, LayoutSpec]
     backs: dict[str, BackSpec]
 
@@ -273,6 +278,8 @@ def format_value(spec: FieldSpec, value: Any, catalog=None) -> str:
         return spec.join.join(out)
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return spec.join.join(str(v) for v in value)
     return str(value)
 
 
@@ -328,6 +335,29 @@ def reminder_text(abilities, catalog) -> str:
         if text and ab.name not in seen:
             seen.add(ab.name)
             out.append(f"{ab.name}: {text.strip()}")
+    return "\n".join(out)
+
+
+def is_starting(tpl: CardTemplate, face: CardFace) -> bool:
+    """The card is one a player starts with (laid out, not shuffled into the deck)."""
+    if face.layout in tpl.starting_layouts:
+        return True
+    return any(str(get_value(face.entry, attr)) in values for attr, values in tpl.starting.items())
+
+
+def description(tpl: CardTemplate, face: CardFace, catalog=None) -> str:
+    """What the card says, as text (a Tabletop Simulator card's description): every field it
+    prints but its name, captioned values with their caption, one per line."""
+    out: list[str] = []
+    for spec in tpl.layouts[face.layout].fields:
+        if spec.field == "name":
+            continue
+        text = field_text(spec, face.entry, catalog)
+        if not text:
+            continue
+        text = f"{spec.caption} {text}" if spec.caption else text
+        if text not in out:
+            out.append(text)
     return "\n".join(out)
 
 
