@@ -131,7 +131,8 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
         mod = _optional_module("builder.render.roster", f"printing a {gs.name} roster")
         with _fits("roster", paper):
             return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
-                                     unit_cards=unit_cards, sources=sources)
+                                     unit_cards=unit_cards, sources=sources,
+                                     **({"card": options["card"]} if options.get("card") else {}))
     if gs.prints == "setup":
         mod = _optional_module("builder.render.setup_sheet", f"printing a {gs.name} setup sheet")
         with _fits("setup sheet", paper):

@@ -105,6 +105,14 @@ _APPENDIX = contextvars.ContextVar("daimyo_pdf_appendix", default=None)
 def appendix(draw: Callable):
     """Every PDF made in this block ends with the pages ``draw(canvas, paper)`` adds (each ended with
     ``canvas.showPage()``), e.g. the statistics pages of ``daimyo print --stats``."""
+    prev = _APPENDIX.get()
+    if prev is not None:        # an appendix inside another: its pages first, then the outer one's
+
+        def both(c, paper, inner=draw, outer=prev):
+            inner(c, paper)
+            outer(c, paper)
+
+        draw = both
     token = _APPENDIX.set(draw)
     try:
         yield
@@ -640,9 +648,9 @@ def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str
 
 # -- QR codes ---------------------------------------------------------------------------
 
-QR_MODULE = 0.25      # mm: the smallest module a phone camera reads reliably from paper
+QR_MODULE = 0.4       # mm: a module reads from paper by phone and from a 150 dpi scan
 QR_EDGE = 5.0         # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
-QR_BORDER = 2         # modules of quiet zone drawn (white) around the symbol
+QR_BORDER = 4         # modules of quiet zone drawn (white) around the symbol, as ISO/IEC 18004 asks
 QR_MAX_BYTES = 2953   # the most a QR code holds (version 40, error correction L, bytes)
 
 
