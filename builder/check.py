@@ -249,7 +249,7 @@ def results_csv(results) -> str:
     from pathlib import Path
 
     from builder.lists.document import load_list
-    from builder.render.book import fingerprint, total_of, verdict_of
+    from builder.render.book import fingerprint, pack_info, total_of, verdict_of
     from builder.render.pdfbase import share_code_of
 
     out = io.StringIO()
@@ -260,7 +260,7 @@ def results_csv(results) -> str:
         counts = r.counts()
         try:
             doc = load_list(r.file)
-            fp, code = fingerprint(doc.data), share_code_of(doc) or ""
+            fp, code = fingerprint(doc.data, pack_info(doc)), share_code_of(doc) or ""
         except Exception:   # a list read from elsewhere (stdin): no file to fingerprint again
             fp, code = "", ""
         w.writerow([Path(r.file).name, r.system, r.name or "", "yes" if r.legal else "no", verdict_of(r),

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from builder.lists.document import load_list
-from builder.render.book import fingerprint
+from builder.render.book import fingerprint, pack_info
 from builder.render.pdfbase import share_code_of
 
 from qrread import page_codes
@@ -165,7 +165,7 @@ def test_organisers_book(cli, tmp_path):
     for lst in lists:
         page = starts[lst.name]
         doc = load_list(lst)
-        fp = fingerprint(doc.data)
+        fp = fingerprint(doc.data, pack_info(doc))          # the list and its packs' content
         assert f"Fingerprint {fp}" in texts[page - 1]
         assert page_codes(out, page) == [share_code_of(doc)]
         # the contents give the page
@@ -195,5 +195,6 @@ def test_check_csv_for_the_organisers_spreadsheet(cli, tmp_path):
     assert rows[0]["legal"] == "yes" and rows[0]["total"] == "200/200 AP"
     assert rows[1]["verdict"] == "legal (1 warning)" and rows[1]["total"] == "46 cards"
     assert rows[2]["legal"] == "no" and rows[2]["verdict"].startswith("ILLEGAL")
-    assert rows[0]["fingerprint"] == fingerprint(load_list(EXAMPLES / "kensei-buke.yaml").data)
+    buke = load_list(EXAMPLES / "kensei-buke.yaml")
+    assert rows[0]["fingerprint"] == fingerprint(buke.data, pack_info(buke))
     assert rows[0]["share_code"] == share_code_of(load_list(EXAMPLES / "kensei-buke.yaml"))

@@ -21,11 +21,40 @@ from pathlib import Path
 from builder.errors import DaimyoError, UsageError, command_line, option
 
 
-def fingerprint(data: dict) -> str:
-    """The content fingerprint of a list document (its parsed YAML/JSON mapping)."""
+def pack_info(doc) -> list[dict]:
+    """The packs a list uses: {name, version, hash} (SHA-256 of the pack file's bytes, first 12
+    hex digits), in the list's order; a pack file that cannot be read has an empty hash."""
+    out = []
+    for p in getattr(doc, "packs", None) or ():
+        path = Path(p)
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            out.append({"name": path.stem, "version": "", "hash": ""})
+            continue
+        name, version = path.stem, ""
+        try:
+            from builder.yamlio import load_yaml
+
+            data, _ = load_yaml(path)
+            if isinstance(data, dict):
+                meta = data.get("pack") if isinstance(data.get("pack"), dict) else data
+                name = str(meta.get("name") or name)
+                version = str(meta.get("version") or "")
+        except Exception:       # the list loaded with it; its name is only for the reader
+            pass
+        out.append({"name": name, "version": version, "hash": hashlib.sha256(raw).hexdigest()[:12]})
+    return out
+
+
+def fingerprint(data: dict, packs: list[dict] = ()) -> str:
+    """The content fingerprint of a list document (its parsed YAML/JSON mapping) and of the
+    content of the packs it uses (``pack_info``): a changed pack changes it too."""
     from builder.share.canonical import canonical
 
     canon = canonical(dict(data))
+    if packs:
+        canon = {"list": canon, "packs": [p["hash"] for p in packs]}
     blob = json.dumps(canon, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     digest = hashlib.sha256(blob).hexdigest()[:20]
     return " ".join(digest[i:i + 4] for i in range(0, 20, 4))
@@ -83,7 +112,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
     from builder.render import fonts
-    from builder.render.blocks import Styles, esc, table
+    from builder.render.blocks import Markup, Styles, esc, table
     from builder.render.api import load_checked
     from builder.render.layout import paper_size, pt
     from builder.render.pdfbase import build_story, qr_size, share_code_of, validation_lines
@@ -106,8 +135,14 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             text = export_doc(dict(doc.data), "text", result.summary if result else None)
         except DaimyoError:
             text = ""
-        entries.append({"file": Path(f).name, "doc": doc, "result": result,
-                        "code": code, "text": text, "fp": fingerprint(doc.data),
+        packs = pack_info(doc)
+        shown = "; ".join(f"{p['name']}" + (f" {p['version']}" if p["version"] else "") + f" ({p['hash']})"
+                          for p in packs)
+        # the forum text names the packs by file; the book by name, version and content hash
+        text = "\n".join((f"Packs: {shown}" if line.startswith("Packs:") and shown else line)
+                         for line in text.splitlines())
+        entries.append({"file": Path(f).name, "doc": doc, "result": result, "packs": packs,
+                        "code": code, "text": text, "fp": fingerprint(doc.data, packs),
                         "total": total_of(doc.system, result.summary if result else {}),
                         "verdict": verdict_of(result)})
     glyphs = fonts.check_glyphs([(f"list '{e['file']}'", "name", e["doc"].name or "") for e in entries])
@@ -129,12 +164,26 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     def _list_flowables(i, e) -> list:
         story_lists: list = []
         story_lists.append(PageBreak())
-        story_lists.append(_Marker(starts))
         doc = e["doc"]
-        story_lists.append(Paragraph(esc(f"{i + 1}. {doc.name or Path(e['file']).stem}"), st.title))
+        title = f"{i + 1}. {doc.name or Path(e['file']).stem}"
+        story_lists.append(_Marker(starts, f"list{i + 1}", title))
+        story_lists.append(Paragraph(esc(title), st.title))
         story_lists.append(Paragraph(esc(f"{e['file']} \u2014 {doc.system}"
                                          + (f" \u2014 {e['total']}" if e['total'] else "")
                                          + (f" \u2014 by {doc.author}" if doc.author else "")), st.subtitle))
+        # filled in by hand at the event
+        fields = Table([["Player", "", "Table", "", "Round", "", "Checked by", ""]],
+                       colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
+                       rowHeights=[pt(8)], hAlign="LEFT")
+        from reportlab.platypus import TableStyle
+
+        fields.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.BOLD, 8), ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                                    ("LINEBELOW", (1, 0), (1, 0), 0.6, (0, 0, 0)),
+                                    ("LINEBELOW", (3, 0), (3, 0), 0.6, (0, 0, 0)),
+                                    ("LINEBELOW", (5, 0), (5, 0), 0.6, (0, 0, 0)),
+                                    ("LINEBELOW", (7, 0), (7, 0), 0.6, (0, 0, 0))]))
+        story_lists.append(fields)
+        story_lists.append(Spacer(1, pt(2)))
         for line in validation_lines(e["result"], limit=20):
             story_lists.append(Paragraph(esc(line), st.body))
         story_lists.append(Spacer(1, pt(2)))
@@ -145,7 +194,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                     Paragraph(esc(e["code"]), st.small),
                     Spacer(1, pt(2)),
                     Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body),
-                    Paragraph("SHA-256 of the canonical list: any change to the list changes it", st.small)]
+                    Paragraph("SHA-256 of the canonical list and of its packs: any change to either changes it", st.small)]
             t = Table([[left, _QR(e["code"], qr)]], colWidths=[pt(width - qr - 4), pt(qr + 4)], hAlign="LEFT")
             from reportlab.platypus import TableStyle
 
@@ -163,7 +212,9 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     def contents(pages: list[int] | None) -> list:
         rows = []
         for i, e in enumerate(entries):
-            rows.append([str(i + 1), e["file"], e["doc"].system, e["doc"].name or "", e["total"], e["verdict"],
+            name = e["doc"].name or Path(e["file"]).stem
+            rows.append([str(i + 1), e["file"], e["doc"].system,
+                         Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(name)}</a>'), e["total"], e["verdict"],
                          str(pages[i]) if pages and i < len(pages) else ""])
         fail = [i for i, e in enumerate(entries) if e["result"] is not None and not e["result"].legal]
         out = [Paragraph("Lists of the event", st.title),
@@ -193,9 +244,10 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
 
 
 class _Marker:
-    """A zero-size flowable that records the page it lands on."""
+    """A zero-size flowable that records the page it lands on, and makes it a named destination
+    with a bookmark (the PDF's outline) titled ``title``."""
 
-    def __new__(cls, sink: list):
+    def __new__(cls, sink: list, key: str = "", title: str = ""):
         from reportlab.platypus import Flowable
 
         class Marker(Flowable):
@@ -204,5 +256,8 @@ class _Marker:
 
             def draw(self):
                 sink.append(self.canv.getPageNumber())
+                if key:
+                    self.canv.bookmarkPage(key)
+                    self.canv.addOutlineEntry(title, key, level=0)
 
         return Marker()

@@ -58,6 +58,14 @@ def held_pages_canvas_class(stamp: Callable):
             super().__init__(*args, **kwargs)
             self._held_pages: list[dict] = []
             self.page_number_at = None     # (x, y, size) in points, set by the footer
+            self.held_marks: list = []     # bookmarks and outline entries of the page being drawn
+
+        # a page's destination exists only once the page is written: both wait for it
+        def bookmarkPage(self, key, **kw):
+            self.held_marks.append(("bookmark", key, kw))
+
+        def addOutlineEntry(self, title, key, level=0, closed=None):
+            self.held_marks.append(("outline", key, {"title": title, "level": level, "closed": closed}))
 
         def showPage(self):
             state = dict(self.__dict__)
@@ -67,6 +75,7 @@ def held_pages_canvas_class(stamp: Callable):
             self._held_pages.append(state)
             self._startPage()
             self.page_number_at = None
+            self.held_marks = []
 
         def save(self):
             held, self._held_pages = self._held_pages, []
@@ -79,6 +88,11 @@ def held_pages_canvas_class(stamp: Callable):
                 self.__dict__.update(state)
                 del state
                 stamp(self, n, total)
+                for kind, key, kw in self.held_marks:
+                    if kind == "bookmark":
+                        Canvas.bookmarkPage(self, key, **kw)
+                    else:
+                        Canvas.addOutlineEntry(self, kw["title"], key, kw["level"], kw["closed"])
                 Canvas.showPage(self)
                 compress_page_now(self._doc.Pages.pages[-1])
             Canvas.save(self)
