@@ -53,3 +53,12 @@ def test_fingerprint_covers_pack_content(tmp_path):
     (tmp_path / "packs" / pack.name).write_text(text.replace("power: 2/1/8", "power: 2/1/9", 1), encoding="utf-8")
     after = fingerprint(doc.data, pack_info(load_list(tmp_path / "deck.yaml")))
     assert after != before                       # the list is the same; its pack changed
+
+
+def test_senji_aid_title_names_the_player_count_once(tmp_path):
+    from builder.render import api
+
+    out = api.render_aid("senji", tmp_path / "a.pdf", players=4)
+    with pdfplumber.open(out) as pdf:
+        text = " ".join((pdf.pages[0].extract_text() or "").split())
+    assert "player aid (4 players)" in text and "players players" not in text

@@ -20,7 +20,7 @@ from typing import Any
 from builder.render.blocks import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
                                  para, small_paper_layout, source_line, sources_on, sources_shown, spec_footer,
                                  table)
-from builder.errors import UsageError
+from builder.errors import UsageError, option
 from builder.render.pdfbase import list_display_name
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -456,7 +456,7 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
 
     if card not in UNIT_CARD_SIZES:
         raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
-                         "use --card poker (the default) or --card tarot")
+                         f"use {option('card')} poker (the default) or {option('card')} tarot")
     data = list(unit_card_data(lst, catalog))
     if not data:
         return None, 0
