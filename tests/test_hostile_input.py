@@ -561,7 +561,7 @@ def test_every_document_prints_on_every_paper_in_the_range(cli, tmp_path, paper)
         warnings = [ln for ln in r.stderr.splitlines() if "warning" in ln and "not legal" not in ln]
         if what == "roster" and min(w, h) < 100:
             (line,) = warnings
-            assert "unit cards (86x60 mm) do not fit on " + paper + " mm paper" in line, r
+            assert "unit cards (63.5x88.9 mm) do not fit on " + paper + " mm paper" in line, r
         elif what != "card sheet (a card that fits)":   # a full sheet may say where its labels went
             assert not warnings, (paper, what, r)
         for pw, ph, boxes in _text_boxes(out):

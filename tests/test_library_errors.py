@@ -26,7 +26,7 @@ DOCUMENTS = {
     "builder/packs/bundle.py": ["'daimyo export LIST --to bundle'", "('--install-packs' installs"],
     "builder/packs/template.py": ["daimyo check LIST --pack THIS-FILE", "name it without a path: --pack NAME",
                                   "daimyo pack export THIS-FILE --to csv", "lists and --pack may name it"],
-    "builder/render/cards.py": ["daimyo print LIST --offset X,Y", "(and --duplex ", "--scale-x 100/W"],
+    "builder/render/cards/alignment.py": ["daimyo print LIST --offset X,Y", "(and --duplex ", "--scale-x 100/W"],
     "builder/render/pdfbase.py": [" --to code"],
     "builder/share/api.py": ["'daimyo export LIST --to bundle'", "install it with --install-packs"],
     "builder/systems/satsuma.py": ["('daimyo add --variant' writes it out)"],

@@ -24,19 +24,19 @@ def _plain_canvas():
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._held_pages = []
-            self._number_at = None
+            self.page_number_at = None
 
         def showPage(self):
             self._held_pages.append(dict(self.__dict__))
             self._startPage()
-            self._number_at = None
+            self.page_number_at = None
 
         def save(self):
             total = len(self._held_pages)
             for n, state in enumerate(self._held_pages, 1):
                 self.__dict__.update(state)
-                if self._number_at:
-                    x, y, size = self._number_at
+                if self.page_number_at:
+                    x, y, size = self.page_number_at
                     self.saveState()
                     self.setFillColorRGB(0.15, 0.15, 0.15)
                     self.setFont(fonts.REGULAR, size)

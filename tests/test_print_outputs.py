@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from builder.lists.document import load_list
-from builder.render.book import fingerprint
+from builder.render.book import fingerprint, pack_info
 from builder.render.pdfbase import share_code_of
 
 from qrread import page_codes
@@ -100,30 +100,35 @@ def test_tts_deck_sheets_and_saved_object(cli, tmp_path):
     [deck] = saved["ObjectStates"]
     assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Saigo's rebels"
     assert len(deck["DeckIDs"]) == 46 == len(deck["ContainedObjects"])
-    [(key, custom)] = deck["CustomDeck"].items()
-    cols, rows = custom["NumWidth"], custom["NumHeight"]
-    assert cols <= 10 and rows <= 7 and cols * rows >= 46 + 1
-    sheet_path = Path(url2pathname(urlparse(custom["FaceURL"]).path))
-    back_path = Path(url2pathname(urlparse(custom["BackURL"]).path))
-    assert custom["FaceURL"].startswith("file://") and sheet_path.is_file() and back_path.is_file()
-    # every card's CardID points at the cell holding its face
+    assert len(deck["CustomDeck"]) == 2                 # 46 faces: 39 on a sheet within 4,096 px, then 7
     doc, catalog, lst, _ = load_checked(SATSUMA)
     fronts, backs = render_sides(doc, catalog, lst, bleed=0.0, dpi=TTS_DPI)
     cw, ch = fronts[0].image.size
     assert (cw, ch) == (500, 700)                       # poker at 200 dpi
-    with Image.open(sheet_path) as sheet:
-        assert sheet.size == (cols * cw, rows * ch)
-        by_name = {f.name: f.image for f in fronts}
-        for obj in deck["ContainedObjects"]:
-            assert obj["Name"] == "Card" and obj["CustomDeck"][key] == custom
-            cell = obj["CardID"] - int(key) * 100
-            assert obj["CardID"] in deck["DeckIDs"] and 0 <= cell < cols * rows - 1
-            crop = sheet.crop(((cell % cols) * cw, (cell // cols) * ch, (cell % cols + 1) * cw, (cell // cols + 1) * ch))
-            assert _similar(crop, by_name[obj["Nickname"]]), obj["Nickname"]
-        # the last cell is the hidden card: the back
-        last = cols * rows - 1
-        hidden = sheet.crop(((last % cols) * cw, (last // cols) * ch, (last % cols + 1) * cw, (last // cols + 1) * ch))
-        assert _similar(hidden, backs[0].image)
+    by_name = {f.name: f.image for f in fronts}
+    for key, custom in deck["CustomDeck"].items():
+        cols, rows = custom["NumWidth"], custom["NumHeight"]
+        assert cols <= 10 and rows <= 7 and cols * cw <= 4096 and rows * ch <= 4096
+        sheet_path = Path(url2pathname(urlparse(custom["FaceURL"]).path))
+        back_path = Path(url2pathname(urlparse(custom["BackURL"]).path))
+        assert custom["FaceURL"].startswith("file://") and sheet_path.is_file() and back_path.is_file()
+        # every card's CardID points at the cell holding its face
+        with Image.open(sheet_path) as sheet:
+            assert sheet.size == (cols * cw, rows * ch)
+            on_sheet = [o for o in deck["ContainedObjects"] if key in o["CustomDeck"]]
+            assert on_sheet
+            for obj in on_sheet:
+                assert obj["Name"] == "Card" and obj["CustomDeck"][key] == custom
+                cell = obj["CardID"] - int(key) * 100
+                assert obj["CardID"] in deck["DeckIDs"] and 0 <= cell < cols * rows - 1
+                crop = sheet.crop(((cell % cols) * cw, (cell // cols) * ch, (cell % cols + 1) * cw,
+                                   (cell // cols + 1) * ch))
+                assert _similar(crop, by_name[obj["Nickname"]]), obj["Nickname"]
+            # the last cell is the hidden card: the back
+            last = cols * rows - 1
+            hidden = sheet.crop(((last % cols) * cw, (last // cols) * ch, (last % cols + 1) * cw,
+                                 (last // cols + 1) * ch))
+            assert _similar(hidden, backs[0].image)
 
 
 def _similar(a, b) -> bool:
@@ -216,5 +221,6 @@ def test_check_csv_for_the_organisers_spreadsheet(cli, tmp_path):
     assert rows[0]["legal"] == "yes" and rows[0]["total"] == "200/200 AP"
     assert rows[1]["verdict"] == "legal (1 warning)" and rows[1]["total"] == "46 cards"
     assert rows[2]["legal"] == "no" and rows[2]["verdict"].startswith("ILLEGAL")
-    assert rows[0]["fingerprint"] == fingerprint(load_list(EXAMPLES / "kensei-buke.yaml").data)
+    buke = load_list(EXAMPLES / "kensei-buke.yaml")
+    assert rows[0]["fingerprint"] == fingerprint(buke.data, pack_info(buke))
     assert rows[0]["share_code"] == share_code_of(load_list(EXAMPLES / "kensei-buke.yaml"))

@@ -11,7 +11,7 @@ import pytest
 
 from builder.lists.document import load_list
 from builder.render import api
-from builder.render.layout import mm
+from builder.render.layout import MARK_EDGE_CLEAR, mm
 from builder.render.pdfbase import share_code_of
 from builder.share.api import parse_source_text
 from builder.share.canonical import canonical
@@ -29,22 +29,23 @@ def _text(page) -> str:
     return "".join(c["text"] for c in page.chars)
 
 
-def _objects_near_edge(page, edge=EDGE):
-    """Characters and lines closer than ``edge`` mm to the paper edge."""
+def _objects_near_edge(page, edge=EDGE, line_edge=MARK_EDGE_CLEAR):
+    """Characters closer than ``edge`` mm to the paper edge, lines (cut marks, shortened in a
+    narrow margin rather than left out) closer than ``line_edge`` mm."""
     W, H = mm(page.width), mm(page.height)
     bad = []
     for c in page.chars:
         if min(mm(c["x0"]), W - mm(c["x1"]), mm(c["top"]), H - mm(c["bottom"])) < edge - 0.05:
             bad.append(c["text"])
     for ln in page.lines:
-        if min(mm(ln["x0"]), W - mm(ln["x1"]), mm(ln["top"]), H - mm(ln["bottom"])) < edge - 0.05:
+        if min(mm(ln["x0"]), W - mm(ln["x1"]), mm(ln["top"]), H - mm(ln["bottom"])) < line_edge - 0.05:
             bad.append("line")
     return bad
 
 
 @pytest.mark.parametrize("paper,card,bleed", [("a4", "poker", 0), ("letter", "poker", 0), ("a4", "bridge", 0),
                                               ("a4", "mini", 0), ("letter", "bridge", 3), ("a4", "tarot", 2)])
-def test_sheet_chrome_keeps_5mm_from_the_paper_edge_on_both_sides(tmp_path, paper, card, bleed):
+def test_sheet_text_keeps_5mm_and_marks_2mm_from_the_paper_edge_on_both_sides(tmp_path, paper, card, bleed):
     out = api.render_list(SENSHIAI, tmp_path / "s.pdf", paper=paper, card=card, bleed=bleed)
     with pdfplumber.open(out) as pdf:
         for page in pdf.pages[:2]:

@@ -44,6 +44,8 @@ def _body_lines(path) -> list[list[dict]]:
                     if ln["text"].startswith("daimyo ch") and "Condensed" in ln["font"]
                     and ln["top"] > float(page.height) * K * 0.6]
             end = foot[-1] if foot else len(lines)
+            if not ruler and not foot:      # a sheet of unit cards after the roster: no body
+                continue
             pages.append(lines[start:end])
     return pages
 

@@ -107,9 +107,11 @@ def test_senshiai_troop_carries_what_the_rulebook_requires(tmp_path):
     out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "s.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
         text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
-    # Warriors: a Troop with Power 3/0/6 (000_ac601013730960cf.txt:167)
-    assert "Warriors" in text and "Power 3/0/6" in text and "Power 1/n/4" in text
-    assert "TROOP" in text and "TERRAIN" in text and "Speed" in text and "Paths:" in text
+    # Warriors: a Troop with Power 3/0/6 (000_ac601013730960cf.txt:167), each trait under its name;
+    # Militiamen 1/n/4 prints its nulla ranged trait as n
+    assert "Speed Melee Ranged Resistance" in text and "Limit Melee Ranged Resistance" in text
+    assert "Warriors" in text and "2 3 0 6" in text and "1 n 4" in text
+    assert "TROOP" in text and "TERRAIN" in text and "Earth" in text
     assert "Capital of the North" in text
     assert " N " in f" {text} "  # the Capital's cost nulla
 

@@ -44,6 +44,10 @@ def register(app) -> None:
         book: bool = typer.Option(False, "--book", help="An organiser's book: every list in one PDF with a "
                                                        "contents page, share codes, QR codes and fingerprints."),
         dpi: float = typer.Option(300.0, "--dpi", help="--to images: resolution (print shops ask for 300)."),
+        service: Optional[str] = typer.Option(None, "--service",
+                                              help="--to images: mpc (MakePlayingCards, 822x1122 px poker), dtc "
+                                                   "(DriveThruCards) or tgc (The Game Crafter, 825x1125 px): "
+                                                   "the service's bleed and safe zone, and an order file."),
         paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
         card: str = typer.Option("poker", "--card",
                                  help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm."),
@@ -82,6 +86,7 @@ def register(app) -> None:
             from builder.render.api import print_lists
 
             path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
+                               **({"service": service} if service else {}),
                                card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
                                marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
                                **({"unit_cards": True} if unit_cards else {}),

@@ -33,6 +33,9 @@ def register(app) -> None:
         out: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists."),
+        base_url: Optional[str] = typer.Option(None, "--base-url",
+                                               help="--to tts: the web address the folder is uploaded to; the "
+                                                    "saved object loads its images from there."),
     ):
         """Write a list as forum text, Markdown, JSON, YAML or a one-line share code."""
         from builder.errors import UsageError
@@ -44,8 +47,10 @@ def register(app) -> None:
 
                 if not (dest or out):
                     raise UsageError("--to tts writes a folder", "daimyo export LIST --to tts DIR")
-                echo(f"wrote {export_tts(source, dest or out, force=force)}", err=True)
+                echo(f"wrote {export_tts(source, dest or out, force=force, base_url=base_url)}", err=True)
                 return
+            if base_url is not None:
+                raise UsageError("--base-url is for --to tts", "daimyo export LIST --to tts DIR --base-url URL")
             if dest is not None:
                 raise UsageError(f"unexpected argument '{dest}'", "only --to tts takes a folder")
             text = export_source(source, to, _system(system), on_read=_warn)

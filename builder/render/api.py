@@ -131,7 +131,8 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
         mod = _optional_module("builder.render.roster", f"printing a {gs.name} roster")
         with _fits("roster", paper):
             return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
-                                     unit_cards=unit_cards, sources=sources)
+                                     unit_cards=unit_cards, sources=sources,
+                                     **({"card": options["card"]} if options.get("card") else {}))
     if gs.prints == "setup":
         mod = _optional_module("builder.render.setup_sheet", f"printing a {gs.name} setup sheet")
         with _fits("setup sheet", paper):
@@ -168,7 +169,7 @@ def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: 
 def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False, dpi: float = 300.0,
                 stats: bool = False, force: bool = False, paper: str = "a4", card: str = "poker",
                 bleed: float = 0.0, duplex: str = "long", offset: str | None = None, ink_saver: bool = False,
-                **options) -> Path:
+                service: str | None = None, **options) -> Path:
     """What ``daimyo print`` writes: one list's PDF (``stats``: ending with its statistics pages),
     an organiser's book of several lists (``book``), or one list's card images (``to="images"``:
     ``output`` or the second of ``list_files`` is the folder). The options are checked before
@@ -186,7 +187,10 @@ def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False,
 
         card_size(card)
         return render_images(list_files[0], folder, force=force, card=card, bleed=bleed if bleed else None,
-                             dpi=dpi, ink_saver=ink_saver)
+                             dpi=dpi, ink_saver=ink_saver, shop=service)
+    if service is not None:
+        raise UsageError(f"{option('service')} names the print service of {option('to')} images",
+                         command_line(f"daimyo print LIST {option('to')} images DIR {option('service')} {service}"))
     if output is None:
         raise UsageError(f"missing option '{option('output')}'" + command_line(" / '-o'"),
                          command_line("see 'daimyo print --help'"))

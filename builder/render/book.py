@@ -22,6 +22,21 @@ from pathlib import Path
 from builder.errors import DaimyoError, UsageError, command_line, option
 
 
+def _short_hash(value) -> str:
+    """A pack's content hash as the book prints it: the first 12 hex digits, without a
+    ``sha256:`` prefix (the same pack gives the same digits from any source)."""
+    return str(value or "").split(":", 1)[-1][:12]
+
+
+def pack_info(doc) -> list[dict]:
+    """The packs a list is checked with, as the book names them: {name, version, hash} (the
+    first 12 hex digits of the SHA-256 of the pack's content), in the list's order."""
+    from builder.check import check_doc
+
+    return [{"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
+            for p in check_doc(doc).packs]
+
+
 def fingerprint(data: dict, packs=()) -> str:
     """The content fingerprint of a list document (its parsed YAML/JSON mapping) and of the
     packs it is checked with (``packs``: their content hashes, or the ``packs`` of its check
@@ -31,7 +46,7 @@ def fingerprint(data: dict, packs=()) -> str:
 
     canon = canonical(dict(data))
     canon.pop("checked_with", None)
-    hashes = [p.get("hash") if isinstance(p, dict) else p for p in packs or ()]
+    hashes = [_short_hash(p.get("hash") if isinstance(p, dict) else p) for p in packs or ()]
     body = {"list": canon, "packs": hashes} if hashes else canon
     blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     digest = hashlib.sha256(blob).hexdigest()[:20]
@@ -90,7 +105,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
     from builder.render import fonts
-    from builder.render.aids import Styles, esc, table
+    from builder.render.blocks import Markup, Styles, esc, table
     from builder.render.api import load_checked
     from builder.render.layout import paper_size, pt
     from builder.render.pdfbase import build_story, qr_size, share_code_of, validation_lines
@@ -113,7 +128,14 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             text = export_doc(dict(doc.data), "text", result.summary if result else None)
         except DaimyoError:
             text = ""
-        entries.append({"file": Path(f).name, "doc": doc, "result": result,
+        packs = [{"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
+                 for p in (result.packs if result else ())]
+        shown = "; ".join(f"{p['name']}" + (f" {p['version']}" if p["version"] else "") + f" ({p['hash']})"
+                          for p in packs)
+        # the forum text names the packs by file; the book by name, version and content hash
+        text = "\n".join((f"Packs: {shown}" if line.startswith("Packs:") and shown else line)
+                         for line in text.splitlines())
+        entries.append({"file": Path(f).name, "doc": doc, "result": result, "packs": packs,
                         "code": code, "text": text, "fp": fingerprint(doc.data, result.packs if result else ()),
                         "total": total_of(doc.system, result.summary if result else {}),
                         "verdict": verdict_of(result)})
@@ -136,12 +158,26 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     def _list_flowables(i, e) -> list:
         story_lists: list = []
         story_lists.append(PageBreak())
-        story_lists.append(_Marker(starts))
         doc = e["doc"]
-        story_lists.append(Paragraph(esc(f"{i + 1}. {doc.name or Path(e['file']).stem}"), st.title))
+        title = f"{i + 1}. {doc.name or Path(e['file']).stem}"
+        story_lists.append(_Marker(starts, f"list{i + 1}", title))
+        story_lists.append(Paragraph(esc(title), st.title))
         story_lists.append(Paragraph(esc(f"{e['file']} \u2014 {doc.system}"
                                          + (f" \u2014 {e['total']}" if e['total'] else "")
                                          + (f" \u2014 by {doc.author}" if doc.author else "")), st.subtitle))
+        # filled in by hand at the event
+        fields = Table([["Player", "", "Table", "", "Round", "", "Checked by", ""]],
+                       colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
+                       rowHeights=[pt(8)], hAlign="LEFT")
+        from reportlab.platypus import TableStyle
+
+        fields.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.BOLD, 8), ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                                    ("LINEBELOW", (1, 0), (1, 0), 0.6, (0, 0, 0)),
+                                    ("LINEBELOW", (3, 0), (3, 0), 0.6, (0, 0, 0)),
+                                    ("LINEBELOW", (5, 0), (5, 0), 0.6, (0, 0, 0)),
+                                    ("LINEBELOW", (7, 0), (7, 0), 0.6, (0, 0, 0))]))
+        story_lists.append(fields)
+        story_lists.append(Spacer(1, pt(2)))
         for line in validation_lines(e["result"], limit=20):
             story_lists.append(Paragraph(esc(line), st.body))
         story_lists.append(Spacer(1, pt(2)))
@@ -152,7 +188,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                     Paragraph(esc(e["code"]), st.small),
                     Spacer(1, pt(2)),
                     Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body),
-                    Paragraph("SHA-256 of the canonical list: any change to the list changes it", st.small)]
+                    Paragraph("SHA-256 of the canonical list and of its packs: any change to either changes it", st.small)]
             t = Table([[left, _QR(e["code"], qr)]], colWidths=[pt(width - qr - 4), pt(qr + 4)], hAlign="LEFT")
             from reportlab.platypus import TableStyle
 
@@ -170,7 +206,9 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     def contents(pages: list[int] | None) -> list:
         rows = []
         for i, e in enumerate(entries):
-            rows.append([str(i + 1), e["file"], e["doc"].system, e["doc"].name or "", e["total"], e["verdict"],
+            name = e["doc"].name or Path(e["file"]).stem
+            rows.append([str(i + 1), e["file"], e["doc"].system,
+                         Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(name)}</a>'), e["total"], e["verdict"],
                          str(pages[i]) if pages and i < len(pages) else ""])
         fail = [i for i, e in enumerate(entries) if e["result"] is not None and not e["result"].legal]
         out = [Paragraph("Lists of the event", st.title),
@@ -200,9 +238,10 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
 
 
 class _Marker:
-    """A zero-size flowable that records the page it lands on."""
+    """A zero-size flowable that records the page it lands on, and makes it a named destination
+    with a bookmark (the PDF's outline) titled ``title``."""
 
-    def __new__(cls, sink: list):
+    def __new__(cls, sink: list, key: str = "", title: str = ""):
         from reportlab.platypus import Flowable
 
         class Marker(Flowable):
@@ -211,5 +250,8 @@ class _Marker:
 
             def draw(self):
                 sink.append(self.canv.getPageNumber())
+                if key:
+                    self.canv.bookmarkPage(key)
+                    self.canv.addOutlineEntry(title, key, level=0)
 
         return Marker()

@@ -214,6 +214,8 @@ def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None
     what is left of a page starts the next one. Each page is ended with ``showPage``."""
     from reportlab.platypus import Frame
 
+    from builder.render.rladapter import frame_room
+
     def frame():
         return Frame(pt(12), pt(12), pt(paper[0] - 24), pt(paper[1] - 24), leftPadding=0, rightPadding=0,
                      topPadding=0, bottomPadding=0)
@@ -222,7 +224,7 @@ def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None
     width, height = pt(paper[0] - 24), pt(paper[1] - 24)
     for sec in sections:
         need = sum(x.wrap(width, height)[1] + x.getSpaceBefore() + x.getSpaceAfter() for x in sec)
-        if used and need > f._y - f._y1p:
+        if used and need > frame_room(f):
             canvas.showPage()
             f, used = frame(), False
         for x in sec:

@@ -7,10 +7,11 @@ PDF, and rasterise the pages with PDFium (``pypdfium2``), so a card image and a 
 card are the same drawing.
 
 Print-shop presets (``--to images``): the card's trim size plus a bleed of 1/8 in
-(3.175 mm) on every side at 300 dpi, the file format print services ask for (The Game
-Crafter's and MakePlayingCards' poker templates: 2.5 x 3.5 in + 1/8 in bleed = 2.75 x
-3.75 in = 825 x 1125 px at 300 dpi; Squib's default card is the same 825 x 1125 px).
-Pixel sizes at the defaults:
+(3.175 mm) on every side at 300 dpi (DriveThruCards' and The Game Crafter's poker
+templates: 2.5 x 3.5 in + 1/8 in bleed = 825 x 1125 px). ``--service`` names the shop:
+``mpc`` MakePlayingCards (36 px bleed: 822 x 1122 px for poker), ``dtc`` DriveThruCards
+and ``tgc`` The Game Crafter (825 x 1125 px), each with its safe zone (the frame drawn 1/8
+in inside the trim) and an order file (:data:`SERVICES`). Pixel sizes at the defaults:
 
 =========  ================  ==============
 card       trim (mm)         image (px)
@@ -37,15 +38,62 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.errors import UsageError, WouldOverwrite
+from builder.errors import UsageError, WouldOverwrite, option
 from builder.paths import exists
 from builder.render.layout import Rect, pt
 
 SHOP_BLEED = 3.175      # mm: 1/8 in, what US print shops ask for
 SHOP_DPI = 300
+
+
+@dataclass(frozen=True)
+class Service:
+    """A print service's published card image specification: its bleed and safe zone in pixels
+    at its resolution, and the order file written beside the images."""
+
+    key: str
+    name: str
+    bleed_px: float       # on every side, at ``dpi``
+    safe_px: float        # from the trim line inwards: nothing that matters outside it
+    dpi: int = 300
+    order: str = "csv"    # csv | mpc-autofill
+
+    @property
+    def bleed_mm(self) -> float:
+        return self.bleed_px / self.dpi * 25.4
+
+    @property
+    def safe_mm(self) -> float:
+        return self.safe_px / self.dpi * 25.4
+
+
+# poker (2.5 x 3.5 in): MakePlayingCards 822 x 1122 px (36 px bleed), DriveThruCards and The
+# Game Crafter 825 x 1125 px (1/8 in bleed); each asks for the frame and text 1/8 in inside the trim
+SERVICES = {
+    "mpc": Service("mpc", "MakePlayingCards", bleed_px=36, safe_px=37.5, order="mpc-autofill"),
+    "dtc": Service("dtc", "DriveThruCards", bleed_px=37.5, safe_px=37.5),
+    "tgc": Service("tgc", "The Game Crafter", bleed_px=37.5, safe_px=37.5),
+}
+# MakePlayingCards prices an order by the smallest of these quantities that holds it
+MPC_BRACKETS = (18, 36, 55, 72, 90, 108, 126, 144, 162, 180, 198, 216, 234, 396, 504, 612)
+
+
+def service(key: str | None) -> Service | None:
+    if key is None:
+        return None
+    if key not in SERVICES:
+        raise UsageError(f"unknown print service '{key}'", "use " + ", ".join(SERVICES) +
+                         " (MakePlayingCards, DriveThruCards, The Game Crafter)")
+    return SERVICES[key]
+
+
+def mpc_bracket(n: int) -> int | None:
+    """The MakePlayingCards quantity bracket of an order of ``n`` cards (None past the largest)."""
+    return next((b for b in MPC_BRACKETS if b >= n), None)
 TTS_DPI = 200           # a poker card is 500 x 700 px in a Tabletop Simulator sheet
 TTS_COLS, TTS_ROWS = 10, 7
 TTS_MAX_SHEET_CARDS = TTS_COLS * TTS_ROWS - 1
+TTS_MAX_PX = 4096       # Tabletop Simulator's largest sheet side
 
 
 @dataclass
@@ -58,6 +106,8 @@ class CardImage:
     image: object        # PIL.Image
     back: str = ""       # the back key (fronts)
     numbers: str = ""    # the card's numbers in the deck, as printed on it ("12/50", "4-6/50")
+    text: str = ""       # what the card says (fronts)
+    starting: bool = False   # a card a player starts with, not shuffled into the deck
 
 
 class _Job:
@@ -80,7 +130,8 @@ def _px(mm_: float, dpi: float) -> int:
 
 
 def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
-                 ink_saver: bool = False, sink=None, numbers: bool = False) -> tuple[list[CardImage], list[CardImage]]:
+                 ink_saver: bool = False, sink=None, numbers: bool = False,
+                 safe: float = 0.0) -> tuple[list[CardImage], list[CardImage]]:
     """Every distinct card face and every back the deck uses, as images of exactly
     ``round((trim + 2 x bleed) / 25.4 x dpi)`` pixels. Returns (fronts, backs).
     ``sink(card_image)``, when given, receives each image as soon as it is drawn (so that
@@ -95,6 +146,7 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     from builder.render.pdfbase import make_canvas
 
     opts = sheet_options(card=card, bleed=bleed, ink_saver=ink_saver)
+    opts.safe = safe
     tpl = load_template(doc.system)
     faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
     cw, ch = opts.card
@@ -130,7 +182,10 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
         c.showPage()
     c.save()
     counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
-    sides = ([CardImage(f.name, "front", f.count, None, f.back, label) for f, label in zip(faces, labels)]
+    from builder.render.cards.template import description, is_starting
+
+    sides = ([CardImage(f.name, "front", f.count, None, f.back, label, description(tpl, f, catalog),
+                        is_starting(tpl, f)) for f, label in zip(faces, labels)]
              + [CardImage(k, "back", counts[k], None) for k in back_keys])
     pdf = pdfium.PdfDocument(buf.getvalue())
     try:
@@ -160,11 +215,11 @@ def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
     return d
 
 
-def _save_png(im, path: Path) -> None:
+def _save_png(im, path: Path, dpi: float = SHOP_DPI) -> None:
     from builder.yamlio import atomic_write
 
     out = io.BytesIO()
-    im.save(out, "PNG", compress_level=1, dpi=(SHOP_DPI, SHOP_DPI))
+    im.save(out, "PNG", compress_level=1, dpi=(dpi, dpi))
     atomic_write(path, out.getvalue(), force=True)
 
 
@@ -182,11 +237,16 @@ def _stem(i: int, name: str) -> str:
 
 
 def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: float | None = None,
-                  dpi: float = SHOP_DPI, ink_saver: bool = False) -> Path:
+                  dpi: float = SHOP_DPI, ink_saver: bool = False, shop: str | None = None) -> Path:
     """``daimyo print LIST --to images DIR``: one PNG per distinct card face and per back,
     and ``manifest.csv`` (file, card, side, count, width_px, height_px, back_file, numbers:
     one row per file; a face's count is how many to print of it, a back's the number of
-    faces it goes behind). Returns DIR."""
+    faces it goes behind). The PNGs say their true resolution.
+
+    ``shop`` (``mpc``, ``dtc``, ``tgc``): that service's published bleed, its safe zone (the
+    card's frame drawn no closer to the trim) and its order file: ``order.xml`` for
+    MakePlayingCards in the format MPC Autofill reads (the quantity bracket named), else
+    ``order.csv`` (file, quantity, back file). Returns DIR."""
     from concurrent.futures import ThreadPoolExecutor
 
     from builder.render.api import load_checked
@@ -199,8 +259,13 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     if get(doc.system).prints != "cards":
         raise UsageError(f"{doc.system} lists have no cards to print as images",
                          "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
+    svc = service(shop)
+    if svc is not None:
+        bleed = svc.bleed_mm if bleed is None else bleed
     faces = list_cards_named(doc, catalog, lst)
-    d = _prepare_dir(out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"], force)
+    order_file = [] if svc is None else ["order.xml" if svc.order == "mpc-autofill" else "order.csv"]
+    d = _prepare_dir(out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"]
+                     + order_file, force)
     names: dict[int, str] = {}
     n_front = n_back = 0
     pending = []
@@ -217,10 +282,11 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
                 if exists(d / name) and not force:
                     raise WouldOverwrite(d / name)
             names[id(side)] = name
-            pending.append(pool.submit(_save_png, side.image, d / name))
+            pending.append(pool.submit(_save_png, side.image, d / name, dpi))
 
         fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
-                                     dpi=dpi, ink_saver=ink_saver, sink=sink, numbers=True)
+                                     dpi=dpi, ink_saver=ink_saver, sink=sink, numbers=True,
+                                     safe=svc.safe_mm if svc else 0.0)
         for fut in pending:
             fut.result()
     files = [(names[id(f)], f) for f in fronts + backs]
@@ -234,18 +300,70 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     from builder.yamlio import atomic_write
 
     atomic_write(d / "manifest.csv", rows.getvalue(), force=True)
+    if svc is not None:
+        atomic_write(d / order_file[0], _order(svc, files, doc), force=True)
     return d
+
+
+def _order(svc: Service, files: list, doc) -> str:
+    """The order file of a print service: MPC Autofill's XML (slots numbered over every copy,
+    the quantity bracket named) or a CSV of file, quantity and back file."""
+    fronts = [(n, f) for n, f in files if f.side == "front"]
+    backs = [n for n, f in files if f.side == "back"]
+    total = sum(f.count for _, f in fronts)
+    if svc.order == "mpc-autofill":
+        from xml.sax.saxutils import escape
+
+        bracket = mpc_bracket(total)
+        if bracket is None:
+            raise UsageError(f"{total} cards is more than one MakePlayingCards order holds ({MPC_BRACKETS[-1]})",
+                             "split the deck into two orders")
+        out = ["<order>", "  <details>", f"    <quantity>{total}</quantity>", f"    <bracket>{bracket}</bracket>",
+               "    <stock>(S30) Standard Smooth</stock>", "    <foil>false</foil>", "  </details>", "  <fronts>"]
+        slot = 0
+        for n, f in fronts:
+            slots = ",".join(str(i) for i in range(slot, slot + f.count))
+            slot += f.count
+            out += ["    <card>", f"      <id>{escape(n)}</id>", f"      <slots>{slots}</slots>",
+                    f"      <name>{escape(n)}</name>", f"      <query>{escape(f.name.lower())}</query>", "    </card>"]
+        out += ["  </fronts>", f"  <cardback>{escape(backs[0]) if backs else ''}</cardback>", "</order>", ""]
+        return "\n".join(out)
+    rows = io.StringIO()
+    w = csv.writer(rows, lineterminator="\n")
+    w.writerow(["file", "quantity", "back_file"])
+    back_of = {f.name: n for n, f in files if f.side == "back"}
+    for n, f in fronts:
+        w.writerow([n, f.count, back_of.get(f.back, "")])
+    return rows.getvalue()
 
 
 # -- Tabletop Simulator -------------------------------------------------------------------
 
 
-def _grid(n_faces: int) -> tuple[int, int]:
+def _limits(cw: int, ch: int) -> tuple[int, int]:
+    """The most columns and rows of ``cw`` x ``ch`` px cards within Tabletop Simulator's limits
+    (10 x 7 cells, sides of at most 4,096 px)."""
+    return max(2, min(TTS_COLS, TTS_MAX_PX // cw)), max(2, min(TTS_ROWS, TTS_MAX_PX // ch))
+
+
+def _grid(n_faces: int, max_cols: int = TTS_COLS, max_rows: int = TTS_ROWS) -> tuple[int, int]:
     """Columns and rows of a sheet holding ``n_faces`` faces and the hidden card."""
     slots = n_faces + 1
-    cols = max(2, min(TTS_COLS, slots))
-    rows = max(2, math.ceil(slots / cols))
+    cols = max(2, min(max_cols, slots))
+    rows = max(2, min(max_rows, math.ceil(slots / cols)))
     return cols, rows
+
+
+def _check_base_url(url: str | None) -> str | None:
+    if url is None:
+        return None
+    from urllib.parse import urlparse
+
+    u = urlparse(url)
+    if u.scheme not in ("http", "https") or not u.netloc:
+        raise UsageError(f"bad {option('base-url')} '{url}'",
+                         "give the web address the folder is uploaded to, e.g. https://example.org/decks/")
+    return url if url.endswith("/") else url + "/"
 
 
 def _transform(y: float = 1.0) -> dict:
@@ -253,9 +371,13 @@ def _transform(y: float = 1.0) -> dict:
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def export_tts(list_path, out_dir, force: bool = False, card="poker") -> Path:
-    """``daimyo export LIST --to tts DIR``: deck sheets (JPEG), the back image, and
-    ``<deck>.json``, a Tabletop Simulator saved object. Returns the JSON's path."""
+def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: str | None = None) -> Path:
+    """``daimyo export LIST --to tts DIR``: deck sheets (JPEG, at most 4,096 px a side), the
+    back image, and ``<deck>.json``, a Tabletop Simulator saved object: the deck, and each card
+    a player starts with (a Capital, attribute cards) as an object of its own beside it; every
+    card's description is its text. The JSON names the images as ``file://`` paths, or with
+    ``base_url`` at that address (upload the folder there so that other players load them).
+    Returns the JSON's path."""
     from PIL import Image
 
     from builder.names import slug
@@ -264,6 +386,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker") -> Path:
 
     from builder.systems import get
 
+    base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)
     if get(doc.system).prints != "cards":
         raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
@@ -272,15 +395,20 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker") -> Path:
     name = doc.name or Path(doc.file).stem
     stem = slug(name) or "deck"
     # one run of sheets per back design; each sheet at most 69 faces + the hidden card
+    cw, ch = fronts[0].image.size if fronts else backs[0].image.size
+    max_cols, max_rows = _limits(cw, ch)
+    per_sheet = max_cols * max_rows - 1
     sheets: list[tuple[str, list[CardImage]]] = []
     for b in backs:
         group = [f for f in fronts if f.back == b.name]
-        for i in range(0, len(group), TTS_MAX_SHEET_CARDS):
-            sheets.append((b.name, group[i:i + TTS_MAX_SHEET_CARDS]))
+        for i in range(0, len(group), per_sheet):
+            sheets.append((b.name, group[i:i + per_sheet]))
     back_files = {b.name: f"{stem}-back-{slug(b.name) or 'default'}.jpg" for b in backs}
     sheet_files = [f"{stem}-sheet-{i + 1}.jpg" for i in range(len(sheets))]
     d = _prepare_dir(out_dir, sheet_files + list(back_files.values()) + [f"{stem}.json"], force)
-    cw, ch = fronts[0].image.size if fronts else backs[0].image.size
+
+    def url(file: str) -> str:
+        return base + file if base else (d / file).resolve().as_uri()
 
     def jpeg(im) -> bytes:
         out = io.BytesIO()
@@ -292,8 +420,9 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker") -> Path:
     custom: dict[str, dict] = {}
     contained: list[dict] = []
     deck_ids: list[int] = []
+    starting: list[dict] = []
     for si, (back, faces) in enumerate(sheets):
-        cols, rows = _grid(len(faces))
+        cols, rows = _grid(len(faces), max_cols, max_rows)
         sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
         for i, f in enumerate(faces):
             sheet.paste(f.image, ((i % cols) * cw, (i // cols) * ch))
@@ -302,25 +431,31 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker") -> Path:
         sheet.paste(back_img, ((hidden % cols) * cw, (hidden // cols) * ch))
         atomic_write(d / sheet_files[si], jpeg(sheet), force=True)
         key = str(si + 1)
-        entry = {"FaceURL": (d / sheet_files[si]).resolve().as_uri(),
-                 "BackURL": (d / back_files[back]).resolve().as_uri(),
+        entry = {"FaceURL": url(sheet_files[si]), "BackURL": url(back_files[back]),
                  "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
         custom[key] = entry
         for i, f in enumerate(faces):
             card_id = (si + 1) * 100 + i
             for _ in range(f.count):
-                deck_ids.append(card_id)
-                contained.append({"Name": "Card", "Nickname": f.name, "Description": "", "CardID": card_id,
-                                  "Transform": _transform(), "CustomDeck": {key: entry},
-                                  "Hands": True, "SidewaysCard": False})
-    state = {
-        "Name": "DeckCustom", "Nickname": name, "Description": f"{doc.system} deck, {len(deck_ids)} cards",
-        "Transform": _transform(), "Hands": False, "SidewaysCard": False,
-        "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
-    }
+                obj = {"Name": "Card", "Nickname": f.name, "Description": f.text, "CardID": card_id,
+                       "Transform": _transform(), "CustomDeck": {key: entry}, "Hands": True, "SidewaysCard": False}
+                if f.starting:      # laid out face up in a row beside the deck
+                    obj["Transform"] = {**_transform(), "posX": 3.0 + 2.5 * len(starting), "rotZ": 0.0}
+                    starting.append(obj)
+                else:
+                    deck_ids.append(card_id)
+                    contained.append(obj)
+    states = []
+    if contained:
+        states.append({
+            "Name": "DeckCustom", "Nickname": name, "Description": f"{doc.system} deck, {len(deck_ids)} cards",
+            "Transform": _transform(), "Hands": False, "SidewaysCard": False,
+            "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
+        })
+    states.extend(starting)
     saved = {"SaveName": name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "",
              "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-             "ObjectStates": [state], "TabStates": {}, "VersionNumber": ""}
+             "ObjectStates": states, "TabStates": {}, "VersionNumber": ""}
     out = d / f"{stem}.json"
     atomic_write(out, json.dumps(saved, indent=2, ensure_ascii=False) + "\n", force=True)
     return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import dataclasses
 from dataclasses import dataclass, field
 
 from builder.errors import UsageError, option
@@ -40,6 +41,10 @@ MARK_OFFSET = 1.0       # mm between the bleed edge and the start of a cut mark
 MARK_LENGTH = 3.0       # mm, longest cut mark
 MARK_MIN_LENGTH = 1.5   # mm, shortest mark still worth drawing
 MARK_PAGE_CLEAR = 5.0   # mm kept free at the page edge (common inkjets cannot print the outer ~4.2 mm)
+MARK_EDGE_CLEAR = 2.0   # mm: a cut mark may reach this close to the paper edge (shortened, it still
+                        # prints where a printer leaves the edge blank; it shows the cut line)
+MARK_SHORTEST = 0.8     # mm: a mark shortened to make room is never shorter than this
+MARK_NEAR = 0.3         # mm from the bleed edge to a mark moved in close to make room
 EPS = 1e-6
 
 
@@ -322,7 +327,7 @@ def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: floa
         seen = {(round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) for m in fronts}
         more = [m for m in cut_marks(back_slots, full, paper)
                 if (round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) not in seen]
-        plan = SheetPlan(**{**plan.__dict__, "marks": tuple(fronts + more)})
+        plan = dataclasses.replace(plan, marks=tuple(fronts + more))
     return plan, fold, line
 
 
@@ -340,8 +345,10 @@ def cut_marks(slots, area: Rect, paper: tuple[float, float]) -> list[Segment]:
     """Cut marks: short lines in the page margin continuing every card edge.
 
     One mark per distinct cut line per side of the grid, starting ``MARK_OFFSET`` mm
-    outside the outermost bleed and ending at most ``MARK_LENGTH`` mm further, never
-    closer than ``MARK_PAGE_CLEAR`` mm to the page edge. No mark touches a card.
+    outside the outermost bleed and ending at most ``MARK_LENGTH`` mm further, kept
+    ``MARK_PAGE_CLEAR`` mm from the page edge where the margin allows; in a narrow margin the
+    mark shortens (to ``MARK_SHORTEST``) and reaches up to ``MARK_EDGE_CLEAR`` mm from the edge
+    rather than vanish. No mark touches a card.
     """
     pw, ph = paper
     xs = sorted({round(v, 4) for s in slots for v in (s.trim.x, s.trim.x1)})
@@ -349,12 +356,19 @@ def cut_marks(slots, area: Rect, paper: tuple[float, float]) -> list[Segment]:
     segs: list[Segment] = []
 
     def span(start: float, limit: float, direction: int) -> tuple[float, float] | None:
-        a = start + direction * MARK_OFFSET
-        room = (limit - a) * direction
-        length = min(MARK_LENGTH, room)
-        if length < MARK_MIN_LENGTH:
-            return None
-        return a, a + direction * length
+        """A full mark outside the printer's blank edge; else a shorter one reaching into it
+        (down to ``MARK_EDGE_CLEAR``), moved in close to the bleed when it must be."""
+        for offset, edge, shortest in ((MARK_OFFSET, limit, MARK_MIN_LENGTH),
+                                       (MARK_OFFSET, edge_limit(direction, limit), MARK_MIN_LENGTH),
+                                       (MARK_NEAR, edge_limit(direction, limit), MARK_SHORTEST)):
+            a = start + direction * offset
+            length = min(MARK_LENGTH, (edge - a) * direction)
+            if length >= shortest - 1e-9:
+                return a, a + direction * length
+        return None
+
+    def edge_limit(direction: int, limit: float) -> float:
+        return limit + direction * (MARK_PAGE_CLEAR - MARK_EDGE_CLEAR)
 
     top = span(area.y1, ph - MARK_PAGE_CLEAR, +1)
     bottom = span(area.y, MARK_PAGE_CLEAR, -1)

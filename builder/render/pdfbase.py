@@ -45,7 +45,6 @@ import contextvars
 import functools
 import io
 import sys
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -93,14 +92,9 @@ def make_canvas(target, paper: tuple[float, float], title: str = "", author: str
     _decorate(c, title, author, subject, duplex)
     extra = _APPENDIX.get()
     if extra is not None:  # pages asked for with appendix(): drawn when the document is saved
-        save = c.save
+        from builder.render.rladapter import run_before_save
 
-        def save_with_appendix():
-            c.save = save
-            extra(c, paper)
-            save()
-
-        c.save = save_with_appendix
+        run_before_save(c, lambda: extra(c, paper))
     return c
 
 
@@ -111,6 +105,14 @@ _APPENDIX = contextvars.ContextVar("daimyo_pdf_appendix", default=None)
 def appendix(draw: Callable):
     """Every PDF made in this block ends with the pages ``draw(canvas, paper)`` adds (each ended with
     ``canvas.showPage()``), e.g. the statistics pages of ``daimyo print --stats``."""
+    prev = _APPENDIX.get()
+    if prev is not None:        # an appendix inside another: its pages first, then the outer one's
+
+        def both(c, paper, inner=draw, outer=prev):
+            inner(c, paper)
+            outer(c, paper)
+
+        draw = both
     token = _APPENDIX.set(draw)
     try:
         yield
@@ -118,82 +120,26 @@ def appendix(draw: Callable):
         _APPENDIX.reset(token)
 
 
-_NUMBERED = None
+def _stamp_page_number(c, n: int, total: int) -> None:
+    if c.page_number_at:
+        x, y, size = c.page_number_at
+        c.saveState()
+        c.setFillColorRGB(0.15, 0.15, 0.15)
+        c.setFont(fonts.REGULAR, size)
+        c.drawRightString(x, y, page_label(n, total))
+        c.restoreState()
+
+
+_NUMBERED = None      # a Canvas class to use instead (tests compare with holding every page as drawn)
 
 
 def _numbered_canvas_class():
     """A Canvas that holds its pages back until ``save`` to print "page N of M" on each."""
-    global _NUMBERED
     if _NUMBERED is not None:
         return _NUMBERED
-    from reportlab.pdfgen.canvas import Canvas
+    from builder.render.rladapter import held_pages_canvas_class
 
-    class NumberedCanvas(Canvas):
-        def __init__(self, *args, **kwargs):
-            super().__init__(*args, **kwargs)
-            self._held_pages: list[dict] = []
-            self._number_at = None     # (x, y, size) in points, set by draw_footer
-
-        def showPage(self):
-            # a page held back is its drawing operators as one compressed string (a long
-            # document holds thousands of pages, each thousands of small strings otherwise)
-            state = dict(self.__dict__)
-            del state["_held_pages"]
-            code = self._code
-            state["_code"] = zlib.compress("\n".join(code).encode("utf-8", "surrogatepass"), 1) if code else None
-            self._held_pages.append(state)
-            self._startPage()
-            self._number_at = None
-
-        def save(self):
-            held, self._held_pages = self._held_pages, []
-            total = len(held)
-            held.reverse()
-            for n in range(1, total + 1):
-                state = held.pop()  # the held copy goes as the page is written
-                code = state["_code"]
-                state["_code"] = [zlib.decompress(code).decode("utf-8", "surrogatepass")] if code else []
-                self.__dict__.update(state)
-                del state
-                if self._number_at:
-                    x, y, size = self._number_at
-                    self.saveState()
-                    self.setFillColorRGB(0.15, 0.15, 0.15)
-                    self.setFont(fonts.REGULAR, size)
-                    self.drawRightString(x, y, page_label(n, total))
-                    self.restoreState()
-                Canvas.showPage(self)
-                _compress_now(self._doc.Pages.pages[-1])
-            Canvas.save(self)
-
-    _NUMBERED = NumberedCanvas
-    return _NUMBERED
-
-
-class _Flated:
-    """A page stream compressed already (as reportlab's FlateDecode filter would at the end)."""
-
-    pdfname = "FlateDecode"
-
-    def encode(self, data):
-        return data
-
-
-def _compress_now(page) -> None:
-    """Compress a written page's stream now rather than when the document is saved (the same
-    bytes: reportlab compresses each page stream with ``zlib.compress`` of its UTF-8 text), so
-    a long document does not hold every page's text until the end."""
-    from reportlab import rl_config
-    from reportlab.pdfbase.pdfdoc import PDFStream
-
-    stream = getattr(page, "stream", None)
-    if not (getattr(page, "compression", 0) and isinstance(stream, str) and stream
-            and not rl_config.useA85 and not page.Contents and not page.Override_default_compilation):
-        return
-    contents = PDFStream(content=zlib.compress(stream.encode("utf8")), filters=[_Flated()])
-    contents.__Comment__ = "page stream"
-    page.Contents = contents
-    page.stream = None
+    return held_pages_canvas_class(_stamp_page_number)
 
 
 def page_label(n: int, total: int | None = None) -> str:
@@ -445,8 +391,8 @@ def draw_footer(c, paper: tuple[float, float], lines: list[str], margin: float =
         first_y = y
         y += max(row.size, 4.0) * 1.25
     if right:
-        if hasattr(c, "_number_at"):
-            c._number_at = (pt(paper[0] - margin), first_y, size)
+        if hasattr(c, "page_number_at"):
+            c.page_number_at = (pt(paper[0] - margin), first_y, size)
         else:
             c.setFont(fonts.REGULAR, size)
             c.drawRightString(pt(paper[0] - margin), first_y, right)
@@ -707,9 +653,9 @@ def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str
 
 # -- QR codes ---------------------------------------------------------------------------
 
-QR_MODULE = 0.25      # mm: the smallest module a phone camera reads reliably from paper
+QR_MODULE = 0.4       # mm: a module reads from paper by phone and from a 150 dpi scan
 QR_EDGE = 5.0         # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
-QR_BORDER = 2         # modules of quiet zone drawn (white) around the symbol
+QR_BORDER = 4         # modules of quiet zone drawn (white) around the symbol, as ISO/IEC 18004 asks
 QR_MAX_BYTES = 2953   # the most a QR code holds (version 40, error correction L, bytes)
 
 
@@ -752,7 +698,9 @@ def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
             else:
                 col += 1
     if ops:
-        c._code.append(" ".join(ops) + " f")
+        from builder.render.rladapter import append_operators
+
+        append_operators(c, " ".join(ops) + " f")
     c.restoreState()
 
 

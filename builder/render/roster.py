@@ -17,9 +17,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from builder.render.aids import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
+from builder.render.blocks import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
                                  para, small_paper_layout, source_line, sources_on, sources_shown, spec_footer,
                                  table)
+from builder.errors import UsageError, option
 from builder.render.pdfbase import list_display_name
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -158,10 +159,11 @@ def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), 
                     list_file=list_display_name(doc))
     size, compact = small_paper_layout(paper, float(tpl.get("font_size", 8.5)), spec_footer(spec))
     with compact_tables(compact), sources_shown(sources):
-        return _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards)
+        return _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards,
+                       options.get("card") or "poker")
 
 
-def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards) -> Path:
+def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards, card="poker") -> Path:
     st = Styles(base=size)
     title = spec.title
     width = frame_width_mm(paper, 1)
@@ -180,10 +182,17 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
     story += _validation_block(result, st, width)
     warnings: list[str] = []
     if unit_cards:
-        from builder.render.pdfbase import frame_size
+        from builder.render.pdfbase import appendix
 
-        story += unit_card_flowables(lst, catalog, st, tpl, warnings, frame=frame_size(paper, spec_footer(spec)),
-                                     paper=paper)
+        draw, _ = unit_card_pages(lst, catalog, card, paper, warnings)
+        if draw is not None:
+            note = ("Unit cards: on the pages after this roster, one card per "
+                    f"profile at {card} size (sleeve them), \u00d7 N = units (models) of that profile in the army. "
+                    f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
+                    "* = class value from the rulebook's worked examples.")
+            story += [para(note, st.small)]
+            with appendix(draw):
+                return build_pdf(out_path, story, spec, force=force)
     return build_pdf(out_path, story, spec, force=force)
 
 
@@ -308,7 +317,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
 
 
 def _e(text) -> str:
-    from builder.render.aids import esc
+    from builder.render.blocks import esc
 
     return esc(text)
 
@@ -431,6 +440,60 @@ def unit_card_data(lst, catalog) -> list[dict]:
 UNIT_CARD_MIN_SCALE = 0.75   # unit cards shrink to fit small paper down to this (7 pt text -> 5.25 pt)
 
 
+UNIT_CARD_SIZES = ("poker", "tarot")
+
+
+def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
+    """(draw, pages): the unit cards at a sleeve size (``poker`` or ``tarot``) on pages of their
+    own, laid out as card sheets (every card its nominal size, cut marks on four sides), the
+    cards shared evenly among the pages so that no page holds a lone card; ``draw(canvas,
+    paper)`` draws them. (None, 0) when the list has no units or the paper holds no card."""
+    import math
+
+    from builder.render import pdfbase
+    from builder.render.cards.sheet import draw_marks
+    from builder.render.layout import card_matrix, card_size, cut_marks, plan_sheet
+
+    if card not in UNIT_CARD_SIZES:
+        raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
+                         f"use {option('card')} poker (the default) or {option('card')} tarot")
+    data = list(unit_card_data(lst, catalog))
+    if not data:
+        return None, 0
+    w, h = card_size(card)
+    try:
+        plan = plan_sheet(tuple(paper), (w, h), 0.0, marks=True)
+    except UsageError:
+        plan = None
+    if plan is None or plan.per_page < 1:
+        msg = (f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
+               "the roster is printed without them")
+        warnings.append(msg)
+        pdfbase.warn(msg)
+        return None, 0
+    pages = math.ceil(len(data) / plan.per_page)
+    per = math.ceil(len(data) / pages)          # 10 cards, 9 a page: 5 and 5, never 9 and 1
+    chunks = [data[i:i + per] for i in range(0, len(data), per)]
+
+    def draw(c, paper_):
+        for chunk in chunks:
+            used = plan.slots[:len(chunk)]
+            for slot, d in zip(used, chunk):
+                c.saveState()
+                a, b, cc, dd, e, f = card_matrix(slot.trim, slot.rotated, False)
+                c.transform(a, b, cc, dd, e * MM, f * MM)
+                _draw_card(c, d, w, h, 0.0, warnings, marks=False)
+                c.restoreState()
+            draw_marks(c, plan.marks if len(used) == len(plan.slots) else cut_marks(used, plan.area, plan.paper))
+            if hasattr(c, "page_number_at"):    # "page N of M" under the middle of the middle column,
+                mid = plan.slots[min(len(used), plan.cols) // 2].trim      # clear of every cut mark
+                y = max(2.5, plan.area.y / 2 - 1.0)
+                c.page_number_at = ((mid.x + mid.w / 2 + 10) * MM, y * MM, 6.5)
+            c.showPage()
+
+    return draw, len(chunks)
+
+
 def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, paper=None) -> list:
     from reportlab.platypus import CondPageBreak, Table, TableStyle
 
@@ -503,7 +566,7 @@ def UnitCard(data, w, h, g, warnings, scale: float = 1.0):  # noqa: N802 - a flo
     return _card_class()(data, w, h, g, warnings, scale)
 
 
-def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str]) -> None:
+def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
     from builder.render import fonts, pdfbase
 
     P = MM
@@ -516,13 +579,17 @@ def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str]) ->
             pdfbase.warn(msg)
 
     c.saveState()
-    # cut marks at the four corners, outside the card
-    c.setStrokeColorRGB(0.3, 0.3, 0.3)
-    c.setLineWidth(0.3)
-    m = min(g - 0.5, 2.5) * P
-    for cx, cy, dx, dy in ((x0, y0, -1, -1), (x0 + W, y0, 1, -1), (x0, y0 + H, -1, 1), (x0 + W, y0 + H, 1, 1)):
-        c.line(cx + dx * 0.8 * P, cy, cx + dx * (0.8 * P + m), cy)
-        c.line(cx, cy + dy * 0.8 * P, cx, cy + dy * (0.8 * P + m))
+    if marks:       # cut marks at the four corners, outside the card
+        c.setStrokeColorRGB(0.3, 0.3, 0.3)
+        c.setLineWidth(0.3)
+        m = min(g - 0.5, 2.5) * P
+        for cx, cy, dx, dy in ((x0, y0, -1, -1), (x0 + W, y0, 1, -1), (x0, y0 + H, -1, 1), (x0 + W, y0 + H, 1, 1)):
+            c.line(cx + dx * 0.8 * P, cy, cx + dx * (0.8 * P + m), cy)
+            c.line(cx, cy + dy * 0.8 * P, cx, cy + dy * (0.8 * P + m))
+    else:           # on a card sheet: a thin frame inside the trim
+        c.setStrokeColorRGB(0.45, 0.45, 0.45)
+        c.setLineWidth(0.5)
+        c.roundRect(x0 + 1.2 * P, y0 + 1.2 * P, W - 2.4 * P, H - 2.4 * P, 2.0 * P, stroke=1, fill=0)
     pad = 2.5 * P
     # header band
     band = 8 * P
@@ -578,7 +645,7 @@ def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str]) ->
             parts.append(f"{name}{tag}: {text}" if text else f"{name}{tag}")
         body = "\n".join(parts)
     else:
-        body = "No abilities listed in the catalog."
+        body = "No special abilities."
     fit = fonts.fit_text(fonts.printable(body), W - 2 * pad, y - bottom, fonts.CONDENSED, 7, 5)
     if fit.overflow:
         # keep the names only and point to the glossary

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from builder.render.aids import (MM, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep, para,
+from builder.render.blocks import (MM, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep, para,
                                  small_paper_layout, sources_shown, spec_footer,
                                  result_lines, source_line, table)
 from builder.render.pdfbase import list_display_name

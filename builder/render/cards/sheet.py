@@ -1,0 +1,523 @@
+"""Card sheets: pages of card faces with cut marks, their backs (duplex, fold or separate),
+the page chrome (sheet label, 50 mm ruler, check result) and the list page.
+
+Pages: fronts, then (with backs) the backs on the following page, each back at the
+mirrored position of its card (``layout.back_slot``). Frames and backs are form
+XObjects drawn once per document; each distinct image is embedded once.
+Entry point: :func:`render_cards` (called by ``api.render_list``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+from builder.errors import UsageError, option
+from builder.render import fonts
+from builder.render.layout import (
+    MARK_LENGTH,
+    MARK_OFFSET,
+    MARK_PAGE_CLEAR,
+    back_slot,
+    card_size,
+    cut_lines,
+    cut_marks,
+    page_chunks,
+    paper_size,
+    parse_offset,
+    plan_fold,
+    plan_sheet,
+    pt,
+)
+from builder.render.cards.art import prepare_images
+from builder.render.cards.faces import CardSheetWriter
+from builder.render.cards.geometry import plan_faces
+from builder.render.cards.art import find_art
+from builder.render.cards.template import CardTemplate, choose_back, choose_layout, field_text, list_cards, load_template
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+
+@dataclass
+class SheetOptions:
+    paper: tuple[float, float] = (210.0, 297.0)
+    card: tuple[float, float] = (63.5, 88.9)
+    bleed: float = 0.0
+    marks: bool = True
+    backs: bool = True
+    duplex: str = "long"
+    offset: tuple[float, float] = (0.0, 0.0)
+    ink_saver: bool = False
+    layout: str = "duplex"            # duplex | fold | separate
+    gutter: float | None = None       # mm between neighbouring trims (None: each card its own bleed)
+    cut_lines: bool = False           # full-length cut lines across the sheet besides the marks
+    scale: tuple[float, float] = (1.0, 1.0)   # printer scale correction (x, y)
+    safe: float = 0.0                 # mm: the frame no closer to the trim (a print service's safe zone)
+
+
+LAYOUTS = ("duplex", "fold", "separate")
+
+
+def _scale_value(v, axis: str) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise UsageError(f"bad {option('scale-' + axis)} '{v}'", "give a factor such as 1.01 (50 / the ruler's measured mm)") from None
+    if not 0.9 <= f <= 1.1:
+        raise UsageError(f"{option('scale-' + axis)} {f:g} is out of range",
+                         "use 0.9 to 1.1: 50 divided by the length your 50 mm ruler measures")
+    return f
+
+
+def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, duplex="long",
+                  offset=(0.0, 0.0), ink_saver=False, layout="duplex", gutter=None, cut_lines=False,
+                  scale_x=1.0, scale_y=1.0) -> SheetOptions:
+    """Validate the user's print options (UsageError, exit 2, for anything wrong)."""
+    p = paper_size(paper) if isinstance(paper, str) else tuple(paper)
+    c = card_size(card) if isinstance(card, str) else tuple(card)
+    try:
+        b = float(bleed or 0)
+    except (TypeError, ValueError):
+        raise UsageError(f"bad bleed '{bleed}'", "give millimetres such as 3") from None
+    if duplex not in ("long", "short"):
+        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
+    if layout not in LAYOUTS:
+        raise UsageError(f"unknown layout '{layout}'", "use duplex, fold or separate")
+    g = None
+    if gutter is not None:
+        try:
+            g = float(gutter)
+        except (TypeError, ValueError):
+            raise UsageError(f"bad gutter '{gutter}'", "give millimetres such as 0") from None
+        if not 0 <= g <= 50:
+            raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
+    off = parse_offset(offset) if isinstance(offset, str) or offset is None else tuple(float(v) for v in offset)
+    return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver), layout, g,
+                        bool(cut_lines), (_scale_value(scale_x, "x"), _scale_value(scale_y, "y")))
+
+
+def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
+    c.saveState()
+    if grey:    # full-length cut lines run over the cards: thin and grey
+        c.setStrokeColorRGB(0.55, 0.55, 0.55)
+        c.setLineWidth(pt(0.1))
+    else:
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(pt(0.15))
+    for s in segments:
+        c.line(pt(s.x0), pt(s.y0), pt(s.x1), pt(s.y1))
+    c.restoreState()
+
+
+# -- page chrome placement ----------------------------------------------------------------
+
+
+@dataclass
+class Band:
+    side: str          # bottom | top | left | right
+    depth: float       # usable depth (mm) between the page-edge clearance and the marks
+    start: float       # distance of the usable region from the page edge (mm)
+
+
+EDGE_CLEAR = MARK_PAGE_CLEAR + 0.5   # mm: nothing (descenders included) is printed closer to the paper edge
+
+
+def free_bands(plan, marks: bool) -> list[Band]:
+    pw, ph = plan.paper
+    a = plan.area
+    used = MARK_OFFSET + MARK_LENGTH + 0.5 if marks else 1.0
+    gaps = {"bottom": a.y, "top": ph - a.y1, "left": a.x, "right": pw - a.x1}
+    return [Band(side, g - used - EDGE_CLEAR, EDGE_CLEAR) for side, g in gaps.items()]
+
+
+RULER_BLOCK = 50.0 + 45.0   # mm along the band: the bar and its label
+
+
+CHROME_SIZE = 5.0      # pt, footer text on card sheets
+CHROME_MIN = 4.5
+CHROME_LEAD = 1.2
+
+
+def _band_length(plan, band: Band) -> float:
+    """Usable text length (points) along a band: the page side less 8 mm at each end."""
+    pw, ph = plan.paper
+    return pt((pw if band.side in ("bottom", "top") else ph) - 16)
+
+
+def _rows(text: str, length: float) -> list:
+    from builder.render.pdfbase import footer_rows
+
+    return footer_rows(text, length, CHROME_SIZE, CHROME_MIN, fonts.CONDENSED)
+
+
+def _rows_depth(rows) -> float:
+    return sum(r.size * CHROME_LEAD for r in rows) / 72 * 25.4 + 0.3
+
+
+def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool = True,
+                last_resort: bool = False) -> list:
+    """Footer lines, the 50 mm ruler and an info line beside it, in the free page margins.
+
+    Items are stacked into the margin bands outside the cut marks: the footer lines
+    together in the first band deep enough (bottom, top, left, right) or else each line
+    on its own, the ruler block in the deepest band left. The share code is never cut: it
+    wraps onto a second line in smaller type, and a wrapped code stays in one band. In a
+    side band the text is turned to read upwards. Returns the items that found no room
+    (draw them on the back page). With ``last_resort`` a share code that finds no room is
+    replaced by how to get it (``daimyo export LIST --to code``).
+    """
+    order = {"bottom": 0, "top": 1, "left": 2, "right": 3}
+    bands = sorted(free_bands(plan, marks), key=lambda b: order[b.side])
+    used = {b.side: 0.0 for b in bands}
+
+    def room(b: Band) -> float:
+        return b.depth - used[b.side]
+
+    def place(texts: list[str]) -> bool:
+        """All of ``texts`` in the first band deep enough; False when none is."""
+        for b in bands:
+            rows = [r for t in texts for r in _rows(t, _band_length(plan, b))]
+            need = _rows_depth(rows)
+            if room(b) >= need:
+                _band_text(job.canvas, plan.paper, b, rows, used[b.side])
+                used[b.side] += need + 0.6
+                return True
+        return False
+
+    left_over: list = []
+    lines = [t for t in lines if t]
+    if lines and not place(lines):
+        rest = [t for t in lines if not place([t])]
+        if rest and last_resort:
+            rest = [t for t in rest if not (getattr(t, "fallback", "") and place([t.fallback]))]
+        if rest:
+            left_over.append(("lines", rest))
+    if ruler:
+        # a band long enough for the 50 mm bar (5 mm from the paper's edges), the roomiest
+        long_enough = [b for b in bands if (plan.paper[0] if b.side in ("bottom", "top") else plan.paper[1])
+                       >= 8.0 + 50.0 + 5.0]
+        band = max(long_enough or bands, key=room)
+        if long_enough and room(band) >= 3.6:
+            _ruler_in(job.canvas, plan.paper, band, used[band.side], info, 5.5)
+            used[band.side] += 4.2
+        else:
+            left_over.append(("ruler", info))
+            if info and not place([info]):      # the label goes on without its ruler
+                left_over.append(("lines", [info]))
+    elif info and not place([info]):
+        left_over.append(("lines", [info]))
+    return left_over
+
+
+def _ruler_in(c, paper, band: "Band", offset: float, info: str, size: float) -> None:
+    from builder.render.pdfbase import draw_ruler
+
+    from builder.render.pdfbase import ruler_label_width
+
+    pw, ph = paper
+    c.saveState()
+    along = pw if band.side in ("bottom", "top") else ph
+    label = along >= 8.0 + 50.0 + 1.5 + ruler_label_width() + 5.0   # else the bar alone (small paper)
+    if band.side in ("bottom", "top"):
+        y = band.start + offset if band.side == "bottom" else ph - band.start - offset - 3.5
+        draw_ruler(c, 8.0, y, label=label)
+        _line_at(c, 8.0 + RULER_BLOCK, y + 0.3, pw - 16 - RULER_BLOCK, info, size)
+    else:
+        # turned to read upwards: local y runs to the left of the page
+        x = (band.start + offset + 3.5) if band.side == "left" else (pw - band.start - offset)
+        c.translate(pt(x), 0)
+        c.rotate(90)
+        draw_ruler(c, 8.0, 0, label=label)
+        _line_at(c, 8.0 + RULER_BLOCK, 0.3, ph - 16 - RULER_BLOCK, info, size)
+    c.restoreState()
+
+
+def _line_at(c, x: float, y: float, width: float, text: str, size: float) -> None:
+    if not text or width <= 5:
+        return
+    fit = fonts.fit_text(fonts.printable(text, fonts.CONDENSED), pt(width), size * 1.3, fonts.CONDENSED,
+                         size, 4.0, wrap=False)
+    c.setFillColorRGB(0.15, 0.15, 0.15)
+    c.setFont(fonts.CONDENSED, fit.size)
+    c.drawString(pt(x), pt(y), fit.lines[0] if fit.lines else "")
+
+
+def _band_text(c, paper, band: Band, rows: list, offset: float = 0.0) -> None:
+    """Footer rows (``pdfbase.FooterRow``) in a margin band, in reading order from the top
+    (from the left of a side band, where the text is turned to read upwards)."""
+    pw, ph = paper
+    c.saveState()
+    c.setFillColorRGB(0.15, 0.15, 0.15)
+    depth = sum(r.size * CHROME_LEAD for r in rows)
+    if band.side == "bottom":
+        x0, y0 = pt(8), pt(band.start + offset)
+    elif band.side == "top":
+        x0, y0 = pt(8), pt(ph - band.start - offset) - depth
+    else:
+        edge = band.start + offset + depth / 72 * 25.4 if band.side == "left" else pw - band.start - offset
+        c.translate(pt(edge), 0)
+        c.rotate(90)
+        # local x runs up the page, local y runs to the left: row i sits further left
+        x0, y0 = pt(8), 0.0
+    y = y0
+    for row in reversed(rows):
+        c.setFont(fonts.CONDENSED, row.size)
+        c.drawString(x0 + row.indent, y + 0.25 * row.size, row.text)
+        y += row.size * CHROME_LEAD
+    c.restoreState()
+
+
+MAX_PRINTED_CARDS = 10_000  # about 1,100 sheets of poker cards: far beyond any deck of the five games
+
+
+def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
+    """The distinct cards of a list, each with its layout, back and prepared art:
+    (faces, warnings, images, art warnings)."""
+    faces, warnings = list_cards(doc, catalog, lst)
+    total_cards = sum(f.count for f in faces)
+    if total_cards > MAX_PRINTED_CARDS:
+        raise UsageError(f"the list holds {total_cards} cards; one PDF prints at most {MAX_PRINTED_CARDS}",
+                         "check the card counts")
+    base_dirs = [Path(doc.base_dir)] + [Path(p).parent for p in doc.packs]
+    search = []
+    for d in base_dirs:
+        if (d / "art").is_dir() and (d / "art") not in search:
+            search.append(d / "art")
+    for f in faces:
+        f.layout = choose_layout(tpl, f.entry)
+        f.back = choose_back(tpl, f.entry)
+        f.art = find_art(f, tpl, search, base_dirs)
+    plan_faces(faces, tpl, opts.card, catalog)
+    art_warnings: list[str] = []
+    images = prepare_images(faces, tpl, opts, warn=art_warnings.append)
+    return faces, warnings, images, art_warnings
+
+
+def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
+                 template: CardTemplate | None = None, **options) -> Path:
+    """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
+    from builder.render.pdfbase import PdfJob, footer_lines, list_display_name
+
+    opts = sheet_options(**options)
+    tpl = template or load_template(doc.system)
+    fold_mode = fold_line = None
+    if opts.layout == "fold":
+        plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
+    else:
+        plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
+    faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
+    # glyph coverage of everything printed, before drawing
+    items = []
+    for f in faces:
+        for spec in tpl.layouts[f.layout].fields:
+            t = field_text(spec, f.entry, catalog)
+            if t:
+                items.append((f"card '{f.name}'", spec.field or "text",
+                              t if not spec.bold else t))
+    for key, b in tpl.backs.items():
+        items.append((f"back '{key}'", "title", b.title + b.subtitle))
+    footer = footer_lines(result, share_code, list_name=list_display_name(doc))
+    items.extend(("footer", "footer", x) for x in footer)
+    title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
+    items.append(("the list", "name", title))
+    problems = fonts.check_glyphs(items, fonts.REGULAR)
+    copies = [f for f in faces for _ in range(f.count)]
+    chunks = page_chunks(len(copies), plan.per_page) or [range(0)]
+    n_sheets = len(chunks)
+    backs = opts.backs
+    if opts.layout == "fold":
+        sheet_pages = n_sheets
+    else:
+        sheet_pages = n_sheets * (2 if backs else 1)
+    total_pages = sheet_pages + 1          # and the list page
+    title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
+    size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
+    from builder.render.pdfbase import validation_lines
+
+    # one short line on every sheet (it fits a narrow margin); the findings in full, the share
+    # code and its QR code on the list page
+    verdict = validation_lines(result, limit=0)
+    if share_code:
+        verdict.append(f"share code and its QR code: page {total_pages}")
+    elif verdict and len(footer) > 1:
+        verdict.append(f"details: page {total_pages}")
+    verdict = ["; ".join(verdict)] if verdict else []
+    duplex_pdf = opts.duplex if backs and opts.layout == "duplex" else None
+    with PdfJob(out_path, opts.paper, title=title, author=doc.author, subject=f"{doc.system} card sheets",
+                duplex=duplex_pdf, force=force, total_pages=total_pages) as job:
+        for w in warnings:
+            job.warn(w)
+        for p in problems:
+            job.warn(p.message())
+        for w in art_warnings:
+            job.warn(w)
+        if opts.bleed and plan.outer_bleed != (opts.bleed, opts.bleed) and opts.gutter is not None:
+            job.warn(f"the bleed on the outer edges of the sheet is {plan.outer_bleed[0]:.2g} mm at the sides "
+                     f"and {plan.outer_bleed[1]:.2g} mm at the top and bottom to fit {plan.per_page} cards")
+        writer = CardSheetWriter(job, tpl, opts, catalog)
+        sheet = _SheetDrawer(job, writer, plan, opts, images, fold_mode, fold_line)
+        sheet.deck_label, sheet.total = (doc.name or Path(doc.file).stem), len(copies)
+        first = True
+
+        def next_page():
+            nonlocal first
+            if not first:
+                job.new_page()
+            first = False
+
+        def page_cards(pi):
+            return [copies[i] for i in chunks[pi]]
+
+        hint_separate = (f"print pages 1-{n_sheets} (fronts), put the printed stack back in the tray turned over "
+                         f"on its {opts.duplex} edge, then print pages {n_sheets + 1}-{2 * n_sheets} (backs)")
+        for pi in range(n_sheets):
+            next_page()
+            cards = page_cards(pi)
+            if opts.layout == "fold":
+                label = (f"{title}: sheet {pi + 1} of {n_sheets}, {len(copies)} cards, {size}; "
+                         + ("fold along the dashed line, glue, then cut" if backs else "fronts only"))
+                sheet.fronts(cards, backs_too=backs, start=chunks[pi].start)
+            else:
+                how = f"; print duplex, flip on the {opts.duplex} edge" if backs and opts.layout == "duplex" else ""
+                label = f"{title}: sheet {pi + 1} of {n_sheets}, fronts, {len(copies)} cards, {size}{how}"
+                sheet.fronts(cards, start=chunks[pi].start)
+            hint = [hint_separate[:1].upper() + hint_separate[1:]] if backs and opts.layout == "separate" else []
+            sheet.chrome([label] + hint + verdict, marks=opts.marks)
+            if backs and opts.layout == "duplex":
+                next_page()
+                sheet.backs(cards)
+                sheet.chrome([f"{title}: sheet {pi + 1} of {n_sheets}, backs (this side of the sheet)"], marks=False)
+        if backs and opts.layout == "separate":
+            for pi in range(n_sheets):
+                next_page()
+                sheet.backs(page_cards(pi))
+                sheet.chrome([f"{title}: backs of sheet {pi + 1} of {n_sheets} (page {pi + 1}); "
+                              f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"], marks=False)
+        next_page()
+        draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
+    return job.path
+
+
+class _SheetDrawer:
+    """Draws the cards and chrome of one sheet page, inside the printer's scale correction."""
+
+    def __init__(self, job, writer, plan, opts, images, fold_mode, fold_line):
+        self.job, self.writer, self.plan, self.opts, self.images = job, writer, plan, opts, images
+        self.fold_mode, self.fold_line = fold_mode, fold_line
+        self.back_mode = fold_mode or opts.duplex
+        self.own_bleed = opts.gutter is None or opts.gutter >= 2 * opts.bleed
+        self.deck_label: str | None = None    # the deck's name, printed small with the card's number
+        self.total = 0
+
+    def _scaled(self):
+        c = self.job.canvas
+        sx, sy = self.opts.scale
+        pw, ph = self.opts.paper
+        c.saveState()
+        if (sx, sy) != (1.0, 1.0):   # about the page centre: the margins stay even
+            c.translate(pt(pw / 2), pt(ph / 2))
+            c.scale(sx, sy)
+            c.translate(-pt(pw / 2), -pt(ph / 2))
+
+    def fronts(self, cards, backs_too: bool = False, start: int = 0) -> None:
+        c = self.job.canvas
+        self._scaled()
+        for i, (slot, face) in enumerate(zip(self.plan.slots, cards)):
+            self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
+                                  clip=None if self.own_bleed else slot.bleed)
+            if self.deck_label is not None:
+                self.writer.draw_number(slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}")
+        if backs_too:
+            self._backs(cards, offset=(0.0, 0.0))
+            ln = self.fold_line
+            c.saveState()
+            c.setDash(pt(2), pt(1.5))
+            c.setLineWidth(pt(0.2))
+            c.setStrokeColorRGB(0.35, 0.35, 0.35)
+            if ln.x0 == ln.x1:
+                c.line(pt(ln.x0), pt(MARK_PAGE_CLEAR), pt(ln.x0), pt(ln.y1 - MARK_PAGE_CLEAR))
+            else:
+                c.line(pt(MARK_PAGE_CLEAR), pt(ln.y0), pt(ln.x1 - MARK_PAGE_CLEAR), pt(ln.y0))
+            c.restoreState()
+        used = self.plan.slots[:len(cards)]
+        if self.opts.marks:
+            # a part-filled last sheet: no marks for the rows and columns left empty
+            if len(used) == len(self.plan.slots):
+                draw_marks(c, self.plan.marks)
+            else:
+                draw_marks(c, cut_marks(used, self.plan.area, self.opts.paper))
+        if self.opts.cut_lines:
+            draw_marks(c, cut_lines(used, self.opts.paper), grey=True)
+        c.restoreState()
+
+    def _backs(self, cards, offset) -> None:
+        for slot, face in zip(self.plan.slots, cards):
+            trim, bleed, turn = back_slot(slot, self.opts.paper, self.back_mode, offset)
+            self.writer.draw_back(face.back, trim, slot.rotated, turn == 180,
+                                  clip=None if self.own_bleed else bleed)
+
+    def backs(self, cards) -> None:
+        self._scaled()
+        self._backs(cards, self.opts.offset)
+        self.job.canvas.restoreState()
+
+    def chrome(self, lines, marks: bool) -> None:
+        """The sheet label beside the 50 mm ruler (or alone), the other lines in another band.
+        What finds no room is on the list page (verdict, share code, ruler) or warned about."""
+        self._scaled()
+        info, rest_lines = lines[0], list(lines[1:])
+        rest = draw_chrome(self.job, self.plan, rest_lines, info, marks, ruler=True)
+        self.job.canvas.restoreState()
+        missing = [t for kind, p in rest if kind == "lines" for t in p]
+        if info in missing:
+            self.job.warn("the page margins leave no room for the sheet labels (the list page has the details)")
+        if any(t != info for t in missing):
+            self.job.warn("the page margins leave no room for the check result (it is on the list page)")
+
+
+def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages) -> None:
+    """The last page: the deck list with counts, the check result, the share code and its QR
+    code (scan it to import the list), the ruler."""
+    from builder.render.pdfbase import ShareLine, draw_qr, draw_ruler, draw_text_box, qr_size
+
+    c = job.canvas
+    pw, ph = opts.paper
+    m = 15.0
+    y = ph - m
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    c.setFont(fonts.BOLD, 14)
+    c.drawString(pt(m), pt(y - 5), fonts.printable(title, fonts.BOLD))
+    y -= 10
+    c.setFont(fonts.REGULAR, 8)
+    n = sum(f.count for f in faces)
+    c.drawString(pt(m), pt(y - 3), f"{n} cards, {len(faces)} different; page {total_pages} of {total_pages}")
+    y -= 8
+    for line in footer:
+        if isinstance(line, ShareLine):
+            continue
+        fit = draw_text_box(c, line, (pt(m), pt(y - 8), pt(pw - 2 * m), pt(8)), fonts.REGULAR, 8, 6)
+        y -= max(4.0, fit.height / pt(1)) + 1
+    qr = 0.0
+    if share_code:
+        qr = min(60.0, max(qr_size(share_code, 0.4), 25.0))
+        draw_qr(c, share_code, pw - m - qr, y - qr - 2, qr)
+        c.setFont(fonts.REGULAR, 7)
+        c.drawRightString(pt(pw - m), pt(y - qr - 6), "scan to import: daimyo import CODE")
+        box_w = pw - 2 * m - qr - 6
+        draw_text_box(c, "share code: " + share_code, (pt(m), pt(y - qr - 2), pt(box_w), pt(qr)),
+                      fonts.CONDENSED, 7, 5, wrap=True, what="share code", warn=job.warn)
+        y -= qr + 10
+    c.setFont(fonts.BOLD, 9)
+    c.drawString(pt(m), pt(y - 4), "Cards")
+    y -= 8
+    rows = [f"{f.count} x {f.name}" for f in faces]
+    per_col = max(1, int((y - m - 10) // 4.2))
+    cols = max(1, -(-len(rows) // per_col))
+    col_w = (pw - 2 * m) / max(cols, 2 if len(rows) > 12 else 1)
+    c.setFont(fonts.REGULAR, 8)
+    for i, r in enumerate(rows):
+        col, row = divmod(i, per_col)
+        c.drawString(pt(m + col * col_w), pt(y - 3 - row * 4.2), fonts.printable(r, fonts.REGULAR))
+    draw_ruler(c, m, 6.0)

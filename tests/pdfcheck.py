@@ -1,0 +1,48 @@
+"""Reading printed pages back: the text lines of a PDF page as boxes, and the pairs that overlap."""
+
+from __future__ import annotations
+
+
+def text_lines(page) -> list[dict]:
+    """Each run of characters drawn on one baseline (pdfplumber chars grouped by their top and
+    bottom, or by their left and right for text turned a quarter, split where a gap wider than
+    two character heights opens): {text, x0, x1, top, bottom}."""
+    groups: dict[tuple, list] = {}
+    for ch in page.chars:
+        if not ch["text"].strip():
+            continue
+        if ch["upright"]:
+            key = (True, round(ch["top"], 1), round(ch["bottom"], 1))
+        else:
+            key = (False, round(ch["x0"], 1), round(ch["x1"], 1))
+        groups.setdefault(key, []).append(ch)
+    lines = []
+    for (upright, _, _), chars in groups.items():
+        lo, hi = ("x0", "x1") if upright else ("top", "bottom")
+        chars.sort(key=lambda c: c[lo])
+        run = [chars[0]]
+        for ch in chars[1:]:
+            if ch[lo] - run[-1][hi] > 2 * ch["size"]:
+                lines.append(run)
+                run = []
+            run.append(ch)
+        lines.append(run)
+    return [{"text": "".join(c["text"] for c in run), "x0": min(c["x0"] for c in run),
+             "x1": max(c["x1"] for c in run), "top": min(c["top"] for c in run),
+             "bottom": max(c["bottom"] for c in run)} for run in lines]
+
+
+def overlapping_lines(page, tol: float = 0.3) -> list[tuple[str, str, float]]:
+    """Pairs of text lines whose boxes overlap by more than ``tol`` points both across and down:
+    (first text, second text, overlap in points down the page)."""
+    lines = sorted(text_lines(page), key=lambda t: (t["top"], t["x0"]))
+    out = []
+    for i, a in enumerate(lines):
+        for b in lines[i + 1:]:
+            if b["top"] >= a["bottom"] - tol:
+                break
+            dx = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
+            dy = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+            if dx > tol and dy > tol:
+                out.append((a["text"], b["text"], round(dy, 2)))
+    return out
