@@ -190,7 +190,21 @@ MINIMAL = {
 }
 
 
-@pytest.mark.parametrize("system,rule,end,past", _ranges(), ids=lambda v: str(v))
+# what may be agreed: a percentage from 0 to 100, a hand of 1 to 6 cards (the command deck's bands,
+# 001:4424), and at least one card or hero point; written here, not read from the catalog under test
+RANGES = [("kensei", rule, end, end + step) for rule in ("melee_min_percent", "cavalry_max_percent",
+                                                        "skirmisher_max_percent", "creature_max_percent")
+          for end, step in ((0, -1), (100, 1))]
+RANGES += [("kensei", "hand_size_below_200", 1, 0), ("kensei", "hand_size_below_200", 6, 7),
+           ("senshiai", "max_deck_cards", 1, 0), ("herocard", "min_action_cards", 1, 0),
+           ("herocard", "max_hero_points", 1, 0)]
+
+
+def test_the_catalogs_declare_these_ranges():
+    assert sorted(_ranges()) == sorted(RANGES)
+
+
+@pytest.mark.parametrize("system,rule,end,past", RANGES, ids=lambda v: str(v))
 def test_house_rule_numbers_are_agreed_within_their_range(cli, tmp_path, system, rule, end, past):
     for value, accepted in ((end, True), (past, False)):
         path = tmp_path / f"{value}.yaml"

@@ -160,7 +160,8 @@ def test_the_formulas_scale_by_the_hundred(cli, tmp_path):
     assert got[("melee infantry warriors", "min")] == {25000}
 
 
-@pytest.mark.parametrize("points,leaders,units", [(100, (1, 1), (1, 2)), (300, (1, 3), (1, 6)),
+@pytest.mark.parametrize("points,leaders,units", [(100, (1, 1), (1, 2)), (300, (1, 3), (1, 6)), (400, (2, 4), (1, 8)),
+                                                  (19900, (99, 199), (1, 398)),
                                                   (500, (2, 5), (1, 10))])
 def test_the_formulas_read_literally(cli, tmp_path, points, leaders, units):
     # house rules leader_count=formula and unit_count=formula (001:5912-5913, 001:5925-5926):

@@ -117,3 +117,24 @@ def test_a_size_between_hundreds_says_how_it_is_read():
     (g,) = [f for f in check_text("system: kensei\nclan: buke\npoints: 300\ntroops: []\n").findings
             if f.code == "kensei.leaders-min"]
     assert "counts as" not in g.message
+
+
+def test_export_to_pdf_names_every_format_and_points_to_print(cli):
+    from conftest import ROOT
+
+    r = cli("export", str(ROOT / "examples" / "kensei-buke.yaml"), "--to", "pdf")
+    assert r.code == 2
+    assert "text, markdown, json, yaml, code, bundle, tts" in r.stderr and "daimyo print" in r.stderr
+
+
+def test_wrote_goes_to_standard_error_for_every_command(cli, tmp_path):
+    from conftest import ROOT
+
+    buke = str(ROOT / "examples" / "kensei-buke.yaml")
+    runs = [("export", buke, "--to", "text", "-o", str(tmp_path / "a.txt")),
+            ("new", "kensei", "--clan", "buke", "--points", "200", "-o", str(tmp_path / "b.yaml")),
+            ("pack", "new", "senshiai", "-o", str(tmp_path / "c.yaml"))]
+    for args in runs:
+        r = cli(*args)
+        assert r.code == 0, (args, r.stderr)
+        assert "wrote " in r.stderr and "wrote " not in r.stdout, (args, r.stdout, r.stderr)

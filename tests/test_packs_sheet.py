@@ -172,7 +172,7 @@ def test_import_reads_the_sheet_once_and_never_parses_the_pack_back(cli, tmp_pat
     readers.clear()
     r = cli("pack", "import", sheet, "-o", tmp_path / "out.yaml")
     assert r.code == 0, r.stderr
-    assert "wrote " in r.stdout and "with 61 entries" in r.stdout and "pack 'out'" in r.stdout
+    assert "wrote " in r.stderr and "with 61 entries" in r.stderr and "pack 'out'" in r.stderr
     assert not any("Sheet Card" in t for t in parsed) and len(readers) == 1
     back, _ = real_parse((tmp_path / "out.yaml").read_text(encoding="utf-8"), "out.yaml")
     assert back["name"] == "out" and len(back["cards"]) == 61

@@ -92,9 +92,9 @@ def test_missing_source(cli):
 
 
 def test_unknown_format(cli):
-    r = cli("export", BUKE, "--to", "pdf")
+    r = cli("export", BUKE, "--to", "xml")
     assert r.code == 2
-    assert "unknown format 'pdf'" in r.stderr
+    assert "unknown format 'xml'" in r.stderr
 
 
 def test_export_of_an_unreadable_list_exits_2(cli, tmp_path):

@@ -194,7 +194,7 @@ def register(app) -> None:
             atomic_write(out, dump_list_yaml(data), force=force)
         except DaimyoError as exc:
             fail(exc)
-        echo(f"wrote {out}")
+        echo(f"wrote {out}", err=True)
         for n in notes:
             echo(n)
         from builder.check import check_file, format_result

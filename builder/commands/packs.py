@@ -41,7 +41,7 @@ def register(app) -> None:
             atomic_write(out, render_template(s, name or Path(out).stem), force=force)
         except DaimyoError as exc:
             fail(exc)
-        echo(f"wrote {out}: a {s} pack template; fill it in, then 'daimyo pack check {out}'")
+        echo(f"wrote {out}: a {s} pack template; fill it in, then 'daimyo pack check {out}'", err=True)
 
     @pack_app.command("check")
     def pack_check(
@@ -276,7 +276,7 @@ def register(app) -> None:
         except DaimyoError as exc:
             fail(exc)
         n = sum(len(v) for k, v in data.items() if isinstance(v, list))
-        echo(f"wrote {out}: {data['system']} pack '{data['name']}' with {n} entr{'y' if n == 1 else 'ies'}")
+        echo(f"wrote {out}: {data['system']} pack '{data['name']}' with {n} entr{'y' if n == 1 else 'ies'}", err=True)
 
     @pack_app.command("export")
     def pack_export(
@@ -312,4 +312,4 @@ def register(app) -> None:
             atomic_write(target, body, force=force)
         except DaimyoError as exc:
             fail(exc)
-        echo(f"wrote {target}")
+        echo(f"wrote {target}", err=True)

@@ -94,7 +94,7 @@ def register(app) -> None:
         except DaimyoError as exc:
             _fail(exc)
         list_file = list_files[0]
-        sys.stdout.write(f"wrote {path}\n")
+        sys.stderr.write(f"wrote {path}\n")
         if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
             c = checked[0].counts()
             sys.stderr.write(f"{list_file}: warning: the list is not legal ({c['error']} error"
@@ -117,7 +117,7 @@ def register(app) -> None:
             path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
         except DaimyoError as exc:
             _fail(exc)
-        sys.stdout.write(f"wrote {path}\n")
+        sys.stderr.write(f"wrote {path}\n")
 
     @app.command("aid")
     def aid(
@@ -138,4 +138,4 @@ def register(app) -> None:
             path = api.render_aid(system, output, force=force, players=players, paper=paper, sources=sources)
         except DaimyoError as exc:
             _fail(exc)
-        sys.stdout.write(f"wrote {path}\n")
+        sys.stderr.write(f"wrote {path}\n")

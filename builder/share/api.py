@@ -362,7 +362,11 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
 
     choices = FORMATS + ("bundle",)
     if to not in choices:
-        raise UsageError(f"unknown format '{to}'", did_you_mean(to, choices) or "one of " + ", ".join(choices))
+        named = ", ".join(choices + ("tts",))
+        if to.lower() in ("pdf", "print", "cards", "png"):
+            raise UsageError(f"export does not write '{to}': it writes {named}",
+                             "print cards, sheets and rosters as a PDF with 'daimyo print LIST'")
+        raise UsageError(f"unknown format '{to}'", did_you_mean(to, choices + ("tts",)) or "one of " + named)
     imp = read_source(source, system)
     if on_read is not None:
         on_read(imp)
