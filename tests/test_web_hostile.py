@@ -163,7 +163,7 @@ def test_two_renames_to_one_name(server, api, ws):
 
 def test_two_imports_to_one_name(server, api, ws):
     for n in range(TRIALS):
-        bodies = [{"text": f"system: kensei\nname: Import {n} {who}\nclan: buke\ntroops: []\n",
+        bodies = [{"text": f"system: kensei\nname: Import {n} {who}\nclan: buke\npoints: 200\ntroops: []\n",
                    "file": f"imp{n}.yaml"} for who in ("one", "two")]
         rs = _at_once(*[lambda b=b: api.post("/api/import", json=b) for b in bodies])
         assert sorted(r.status_code for r in rs) == [201, 409], n
@@ -173,7 +173,7 @@ def test_two_imports_to_one_name(server, api, ws):
 
 def test_two_imports_named_by_the_list_both_get_a_file(server, api, ws):
     for n in range(TRIALS):
-        body = {"text": f"system: kensei\nname: Twin {n}\nclan: buke\ntroops: []\n"}
+        body = {"text": f"system: kensei\nname: Twin {n}\nclan: buke\npoints: 200\ntroops: []\n"}
         rs = _at_once(lambda: api.post("/api/import", json=body), lambda: api.post("/api/import", json=body))
         assert [r.status_code for r in rs] == [201, 201], n
         paths = {r.json()["path"] for r in rs}
