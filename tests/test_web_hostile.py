@@ -387,3 +387,9 @@ def test_a_change_of_a_big_list_is_the_change_the_round_trip_tree_makes(tmp_path
         assert comment in spliced[0]
     if op.get("key") == "name" and op["value"]:
         assert "name: Bigger  # the name\n" in spliced[0]
+
+
+def test_an_import_of_a_list_check_cannot_read_writes_nothing(api, ws):
+    r = api.post("/api/import", json={"text": '{"system": "kensei", "troops": []}', "file": "nope.yaml"})
+    assert r.status_code == 422 and "missing required key 'clan'" in r.json()["error"]
+    assert not (ws / "nope.yaml").exists()
