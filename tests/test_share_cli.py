@@ -61,9 +61,12 @@ def test_import_from_stdin(cli):
 
 
 def test_import_plain_deck_with_system_option(cli):
-    r = cli("import", "-", "--system", "herocard", input="3 Overhand Thrust\n")
+    r = cli("import", "-", "--system", "senshiai", input="3 Warriors\n")
     assert r.code == 0, r.stderr
-    assert r.stdout.splitlines() == ["system: herocard", "deck:", "  Overhand Thrust: 3"]
+    assert r.stdout.splitlines() == ["system: senshiai", "cards:", "  Warriors: 3"]
+    # a deck that is not yet a list 'check' reads (a HeroCard deck needs the hero's attributes): said, not written
+    r = cli("import", "-", "--system", "herocard", input="3 Overhand Thrust\n")
+    assert r.code == 2 and r.stdout == "" and "missing 'attributes:'" in r.stderr
 
 
 def test_damaged_code_exits_2_without_traceback(cli):

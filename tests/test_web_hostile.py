@@ -163,7 +163,7 @@ def test_two_renames_to_one_name(server, api, ws):
 
 def test_two_imports_to_one_name(server, api, ws):
     for n in range(TRIALS):
-        bodies = [{"text": f"system: kensei\nname: Import {n} {who}\nclan: buke\ntroops: []\n",
+        bodies = [{"text": f"system: kensei\nname: Import {n} {who}\nclan: buke\npoints: 200\ntroops: []\n",
                    "file": f"imp{n}.yaml"} for who in ("one", "two")]
         rs = _at_once(*[lambda b=b: api.post("/api/import", json=b) for b in bodies])
         assert sorted(r.status_code for r in rs) == [201, 409], n
@@ -173,7 +173,7 @@ def test_two_imports_to_one_name(server, api, ws):
 
 def test_two_imports_named_by_the_list_both_get_a_file(server, api, ws):
     for n in range(TRIALS):
-        body = {"text": f"system: kensei\nname: Twin {n}\nclan: buke\ntroops: []\n"}
+        body = {"text": f"system: kensei\nname: Twin {n}\nclan: buke\npoints: 200\ntroops: []\n"}
         rs = _at_once(lambda: api.post("/api/import", json=body), lambda: api.post("/api/import", json=body))
         assert [r.status_code for r in rs] == [201, 201], n
         paths = {r.json()["path"] for r in rs}
@@ -387,3 +387,9 @@ def test_a_change_of_a_big_list_is_the_change_the_round_trip_tree_makes(tmp_path
         assert comment in spliced[0]
     if op.get("key") == "name" and op["value"]:
         assert "name: Bigger  # the name\n" in spliced[0]
+
+
+def test_an_import_of_a_list_check_cannot_read_writes_nothing(api, ws):
+    r = api.post("/api/import", json={"text": '{"system": "kensei", "troops": []}', "file": "nope.yaml"})
+    assert r.status_code == 422 and "missing required key 'clan'" in r.json()["error"]
+    assert not (ws / "nope.yaml").exists()
