@@ -336,6 +336,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
                         headers={"Content-Disposition": f'{disp}; filename="{_ascii(name)}"',
                                  "Cache-Control": "no-store"})
 
+    from builder.web.compare import add_routes as compare_routes
+
+    compare_routes(api, ws, editor, page, _go, _form)
+
     @api.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
         return page(request, "api.html", schema=api.openapi(), token_hint=True)
