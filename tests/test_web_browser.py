@@ -383,7 +383,7 @@ def test_build_a_legal_senji_setup(page, server, shots):
     # the players get their names by typing
     for i, who in enumerate(["Aiko", "Kenji", "Sora"]):
         before = pg.locator("#version").input_value()
-        box = seats.nth(i).get_by_role("textbox", name="Player name")
+        box = seats.nth(i).get_by_role("textbox", name=f"Name of player {i + 1}")
         box.fill(who)
         box.press("Tab")
         expect(pg.locator("#version")).not_to_have_value(before)

@@ -94,3 +94,80 @@
   });
   document.addEventListener("DOMContentLoaded", syncNew);
 })();
+
+// Focus after a change: the list is redrawn by the server, so the control that was used is
+// found again in the new list (by its id, its label, or the form it belongs to) and focused;
+// after an addition from the catalog the focus moves to the new or changed row; after a row
+// was removed, to the row now in its place.
+(function () {
+  "use strict";
+  var pending = null;
+
+  function keyOf(el) {
+    if (!el || el === document.body) { return ""; }
+    if (el.id) { return "#" + el.id; }
+    var label = el.getAttribute("aria-label");
+    if (label) { return "label:" + el.tagName + ":" + label; }
+    var form = el.closest("form");
+    if (form && el.name) {
+      var hidden = Array.prototype.map.call(form.querySelectorAll("input[type=hidden]"), function (h) {
+        return h.name + "=" + h.value;
+      }).join("&");
+      return "form:" + hidden + "|" + el.tagName + ":" + el.name;
+    }
+    return "";
+  }
+  function sigs() {
+    var out = {};
+    document.querySelectorAll("#list-panel li.entry").forEach(function (li) {
+      var s = li.getAttribute("data-sig"); out[s] = (out[s] || 0) + 1;
+    });
+    return out;
+  }
+  function firstControl(li) {
+    var boxes = li.querySelectorAll("input.n");
+    return boxes.length ? boxes[boxes.length - 1] : li.querySelector(".entry-name, button, input, select, summary");
+  }
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var t = ev.detail.target;
+    if (!t || t.id !== "list-panel" || !ev.detail.xhr || ev.detail.xhr.status >= 300) { return; }
+    var a = document.activeElement;
+    var row = a && a.closest ? a.closest("#list-panel li.entry") : null;
+    var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+    pending = {
+      key: keyOf(a), fromCatalog: !!(a && a.closest && a.closest("#catalog-panel")),
+      inList: !!(a && a.closest && a.closest("#list-panel, #status")), sigs: sigs(),
+      row: row ? rows.indexOf(row) : -1
+    };
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!pending) { return; }
+    var p = pending; pending = null;
+    var target = null;
+    if (p.key && !p.fromCatalog) {
+      var all = document.querySelectorAll("#list-panel button, #list-panel input, #list-panel select, " +
+                                          "#list-panel textarea, #list-panel summary, #status button");
+      for (var i = 0; i < all.length; i++) {
+        if (!all[i].disabled && keyOf(all[i]) === p.key) { target = all[i]; break; }
+      }
+    }
+    var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+    if (!target && (p.fromCatalog || p.inList)) {  // the new or changed row
+      var seen = {};
+      for (var k in p.sigs) { seen[k] = p.sigs[k]; }
+      for (var j = 0; j < rows.length && !target; j++) {
+        var s = rows[j].getAttribute("data-sig");
+        if (seen[s]) { seen[s] -= 1; } else if (p.fromCatalog) { target = firstControl(rows[j]); }
+      }
+    }
+    if (!target && p.fromCatalog) { return; }  // nothing changed in the list: the focus stays in the catalog
+    if (!target && p.row >= 0 && rows.length) {  // the row was removed: the one now in its place
+      target = firstControl(rows[Math.min(p.row, rows.length - 1)]);
+    }
+    if (!target && p.inList) {
+      target = document.getElementById("list-h");
+      if (target) { target.setAttribute("tabindex", "-1"); }
+    }
+    if (target) { target.focus(); }
+  });
+})();
