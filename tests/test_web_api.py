@@ -222,7 +222,8 @@ def test_workspace_lists_every_list_with_system_name_total_and_verdict(api, ws):
     buke = by["kensei-buke.yaml"]
     assert (buke["system"], buke["name"], buke["total"], buke["verdict"]) == \
         ("kensei", "Buke vanguard (rulebook sample)", "200 / 200 AP", "legal")
-    assert by["satsuma-samurai.yaml"]["verdict"] == "warnings"
+    # the published deck's Bodyguard printing note is information, not a warning the player cannot act on
+    assert by["satsuma-samurai.yaml"]["verdict"] == "legal"
     assert by["satsuma-samurai.yaml"]["total"] == "46 cards"
     assert by["broken.yaml"]["verdict"] == "unreadable"
     assert by["broken.yaml"]["problem"].startswith("broken.yaml:") and "YAML syntax" in by["broken.yaml"]["problem"]
@@ -455,8 +456,11 @@ def test_findings_are_shown_next_to_their_entries(client, ws):
         page.split('id="entry-2"')[1]
     assert "ranged troops 360 AP &gt; 50% of 400 AP" in entry2 and "over by 160" in entry2
     assert "counted" in entry2 and "Kensei rulebook" in entry2  # the explain detail
-    general = page.split('class="findings general"')[1].split('class="entries"')[0]
-    assert "3 units &lt; 1 per 100 AP of 400 AP" in general and "no Hero with leader rank" in general
+    # what the list is short of reads as counters, with the whole rule for screen readers and as a tooltip
+    needs = page.split('class="needs-box"')[1].split('class="entries"')[0]
+    assert "3 units &lt; 1 per 100 AP of 400 AP" in needs and "no Hero with leader rank" in needs
+    assert '<span class="need-label">units</span> <span class="need-count"><strong>3</strong>/4</span>' in needs
+    assert '<span class="need-label">general</span> <span class="need-count"><strong>0</strong>/1</span>' in needs
 
 
 # -- print and share ------------------------------------------------------------------------------

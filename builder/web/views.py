@@ -296,7 +296,9 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "game_name": game(doc.system).name, **words(doc.system),
             "composition": composition(doc.system, res.summary, ents),
             "editable": path.suffix.lower() != ".json"}
-    return doc, catalog, res, view
+    from builder.web.guide import guide
+
+    return doc, catalog, res, guide(view)
 
 
 def words(system: str) -> dict:

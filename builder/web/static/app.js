@@ -7,11 +7,22 @@
     if (d) { d.hidden = true; d.innerHTML = ""; }
   }
 
+  var keysFrom = null;
+  function toggleKeys(show) {
+    var k = document.getElementById("keys-help");
+    if (!k) { return; }
+    if (show === undefined) { show = k.hidden; }
+    if (show) { keysFrom = document.activeElement; k.hidden = false; document.getElementById("keys-h").focus(); }
+    else if (!k.hidden) { k.hidden = true; if (keysFrom && keysFrom.focus) { keysFrom.focus(); } }
+  }
+
   document.addEventListener("click", function (ev) {
+    if (ev.target.closest("#keys-link")) { toggleKeys(); return; }
     var t = ev.target.closest("[data-close]");
     if (t) {
       var which = t.getAttribute("data-close");
       if (which === "detail") { closeDetail(); }
+      else if (which === "keys-help") { toggleKeys(false); }
       else { var el = document.getElementById(which); if (el) { el.innerHTML = ""; } }
       return;
     }
@@ -59,7 +70,8 @@
   document.addEventListener("keydown", function (ev) {
     var tag = (ev.target.tagName || "").toLowerCase();
     var typing = tag === "input" || tag === "textarea" || tag === "select";
-    if (ev.key === "Escape") { closeDetail(); return; }
+    if (ev.key === "Escape") { closeDetail(); toggleKeys(false); return; }
+    if (ev.key === "?" && !typing) { ev.preventDefault(); toggleKeys(); return; }
     if (ev.key === "/" && !typing) {
       var q = document.getElementById("catalog-q");
       if (q) { ev.preventDefault(); q.focus(); }
