@@ -864,9 +864,10 @@ def test_a_new_list_can_use_the_packs_of_the_workspace(client, api, ws):
     box = re.search(r'<fieldset data-system="senshiai".*?</fieldset>', html, re.S).group(0)
     assert 'name="packs" value="packs/senshiai-example.yaml" checked' in box and "Senshiai example cards" in box
     assert "herocard-example" not in box  # each game is offered its own packs only
-    # ticked when the game's lists here use it: the Kensei lists of examples/ use no pack
+    # ticked when the game's lists here use it, or when it only completes the catalog's entries:
+    # the Kensei lists of examples/ use no pack, but the profiles pack adds stat lines only
     kensei = re.search(r'<fieldset data-system="kensei".*?</fieldset>', html, re.S).group(0)
-    assert re.search(r'name="packs" value="packs/kensei-profiles.yaml"\s*>', kensei)
+    assert re.search(r'name="packs" value="packs/kensei-profiles.yaml"\s*checked>', kensei)
     (ws / "decks").mkdir()
     r = client.post("/new", data={"system": "senshiai", "name": "Deck", "file": "decks/deck.yaml",
                                   "packs": "packs/senshiai-example.yaml"}, headers={"HX-Request": "true"})
@@ -936,8 +937,10 @@ def test_a_hostile_pack_name_is_escaped_in_the_new_list_form(client, ws):
 
 def test_catalog_entries_allowed_with_a_warning_say_so(client, api):
     rows = client.get("/l/kensei-kuge.yaml/catalog?q=misuchi").text
-    assert "⚠ can add, with a warning: &#39;Misuchi&#39; has no cost in the catalog" in rows
-    assert "✓ can add" not in rows and 'class="btn btn-add "' in rows  # allowed, but not the button to press
+    # a troop whose cost is unknown is marked so and never offered as "can add" (adding is not blocked)
+    assert '<span class="tag tag-unknown">cost unknown</span>' in rows
+    assert "✕ its cost is not printed in the catalog; a pack can give it" in rows
+    assert "can add" not in rows and 'aria-label="Add Misuchi anyway">Add anyway</button>' in rows
     rows = client.get("/l/herocard-samurai.yaml/catalog?q=heaven").text
     assert "it can never be played" in rows
     found = {o["name"]: o for o in api.get("/api/lists/herocard-samurai.yaml/options").json()["rows"]}

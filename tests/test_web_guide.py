@@ -97,3 +97,31 @@ def test_the_published_satsuma_deck_reads_clean(client):
     assert 'class="finding f-warning"' not in html
     assert client.get("/api/lists").json()["lists"][[x["path"] for x in client.get("/api/lists").json()["lists"]]
                                                    .index("satsuma-samurai.yaml")]["warnings"] == 0
+
+
+# -- the catalog a player expects ----------------------------------------------------------------
+
+def test_the_kensei_catalog_shows_the_lists_clan_unless_asked(client):
+    rows = client.get("/l/kensei-buke.yaml/catalog").text
+    shown = re.findall(r'aria-label="Add ([^"]+?)(?: anyway)?"', rows)
+    assert "Yari Ashigaru" in shown and "Taisho Buke" in shown
+    assert "Onna-Bushi" not in shown and "not in the buke army list" not in rows  # a Kuge troop
+    hidden = int(re.search(r"(\d+) more of other clans", rows).group(1))
+    everything = client.get("/l/kensei-buke.yaml/catalog?others=1").text
+    all_shown = re.findall(r'aria-label="Add ([^"]+?)(?: anyway)?"', everything)
+    assert "Onna-Bushi" in all_shown and "more of other clans" not in everything
+    assert len(all_shown) == min(80, len(shown) + hidden)
+    kuge = re.findall(r'aria-label="Add ([^"]+?)(?: anyway)?"', client.get("/l/kensei-kuge.yaml/catalog").text)
+    assert "Onna-Bushi" in kuge and "Taisho Buke" not in kuge  # each list its own clan
+
+
+def test_profiles_beside_entries_when_a_pack_gives_them(client):
+    text = (client.ws / "kensei-buke.yaml").read_text().replace(
+        "commander: hatamoto\n", "commander: hatamoto\npacks: [packs/kensei-profiles.yaml]\n")
+    (client.ws / "with-profiles.yaml").write_text(text)
+    page = client.get("/l/with-profiles.yaml").text
+    row = page.split('id="entry-2"')[1].split('id="entry-3"')[0]
+    assert "Yari Ashigaru" in row and '<span class="detail">MOV 10 · AT 2 · INI 1 · HO 3 · WO 1</span>' in row
+    rows = client.get("/l/with-profiles.yaml/catalog?q=yari+ash").text
+    assert '<span class="detail profile">MOV 10 · AT 2 · INI 1 · HO 3 · WO 1</span>' in rows
+    assert "MOV" not in client.get("/l/kensei-buke.yaml/catalog?q=yari+ash").text  # no pack, no stat line

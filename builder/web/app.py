@@ -200,11 +200,12 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         return _go(request, "/")
 
     @api.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
-    def catalog_part(path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = ""):
+    def catalog_part(path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = "",
+                     others: str = ""):
         from builder.web.views import options
 
         ed, view = _load_editor(ws, path)
-        opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can)
+        opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can, others=others == "1")
         return page(request, "_catalog_rows.html", view=view, opts=opts, q=q)
 
     @api.get("/l/{path:path}/entry", response_class=HTMLResponse, include_in_schema=False)
@@ -552,7 +553,10 @@ def _systems_meta(ws: Workspace | None = None, packs: list[dict] = (), lists=())
         # a pack starts ticked when the game's lists here use it, or when there are none to ask
         mine = [i for i in lists if i.system == gs.id]
         used = {pk for i in mine for pk in i.packs}
-        offered = [{**p, "ticked": not mine or p["path"] in used} for p in packs if p["system"] == gs.id]
+        from builder.web.catalog_view import completes_only
+
+        offered = [{**p, "ticked": not mine or p["path"] in used or completes_only(ws.root, gs.id, p["path"])}
+                   for p in packs if p["system"] == gs.id]
         out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
                     "example_file": file, "packs": offered})
     return out
