@@ -140,17 +140,34 @@
     var boxes = li.querySelectorAll("input.n");
     return boxes.length ? boxes[boxes.length - 1] : li.querySelector(".entry-name, button, input, select, summary");
   }
-  document.addEventListener("htmx:beforeSwap", function (ev) {
+  // what was used is noted when the change is asked for (the element that asked may be gone
+  // by the time the answer comes, when the catalog beside the list is redrawn meanwhile)
+  var asked = null;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
     var t = ev.detail.target;
-    if (!t || t.id !== "list-panel" || !ev.detail.xhr || ev.detail.xhr.status >= 300) { return; }
-    var a = document.activeElement;
+    if (!t || t.id !== "list-panel") { return; }
+    var a = document.activeElement, elt = ev.detail.elt;
+    if (!a || a === document.body) { a = elt; }
     var row = a && a.closest ? a.closest("#list-panel li.entry") : null;
     var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
-    pending = {
-      key: keyOf(a), fromCatalog: !!(a && a.closest && a.closest("#catalog-panel")),
+    asked = {
+      key: keyOf(a), fromCatalog: !!(elt && elt.closest && elt.closest("#catalog-panel")),
       inList: !!(a && a.closest && a.closest("#list-panel, #status")), sigs: sigs(),
       row: row ? rows.indexOf(row) : -1
     };
+  });
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var t = ev.detail.target;
+    if (!t || t.id !== "list-panel" || !ev.detail.xhr || ev.detail.xhr.status >= 300) { return; }
+    pending = asked || {key: "", fromCatalog: false, inList: false, sigs: sigs(), row: -1}; asked = null;
+    // the focus may have moved since the change was asked for (Tab out of a typed count)
+    var a = document.activeElement;
+    if (a && a !== document.body && a.closest && a.closest("#list-panel, #status") && !pending.fromCatalog) {
+      pending.key = keyOf(a); pending.inList = true;
+      var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+      var row = a.closest("#list-panel li.entry");
+      pending.row = row ? rows.indexOf(row) : pending.row;
+    }
   });
   document.addEventListener("htmx:afterSettle", function () {
     if (!pending) { return; }
