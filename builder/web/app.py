@@ -155,6 +155,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     # -- pages ---------------------------------------------------------------------------------
 
+    from builder.web.analytics_view import add_routes as analytics_routes
+
+    analytics_routes(api, ws, editor, page)  # before the list page, whose path takes any tail
+
     @api.get("/", response_class=HTMLResponse, include_in_schema=False)
     def workspace_page(request: Request):
         lists = ws.lists()
