@@ -45,7 +45,7 @@ def test_the_page_gives_the_numbers_of_daimyo_stats(web, cli, name):
     assert web.get(f"/api/lists/{name}/stats").json() == want
     page = web.get(f"/l/{name}/stats").text
     text = cli("stats", name).stdout.rstrip("\n")
-    assert f'<pre class="stats-text" id="stats-text">{escape(text)}</pre>' in page
+    assert f'<pre class="stats-text" id="stats-text" tabindex="0" aria-label="Every figure as daimyo stats prints it">{escape(text)}</pre>' in page
     for group in want.get("counts", []):  # every bar of the charts, with its share
         for v in group["values"]:
             assert f"{escape(str(group['title']))} {escape(str(v['value']))}: {v['share'] * 100:.1f}%" in page
@@ -86,3 +86,13 @@ def test_lists_without_cards_have_no_hand(web):
     r = web.get("/api/lists/kensei-buke.yaml/hand", params={"seed": 1})
     assert r.status_code == 400 and "has no cards to draw" in r.json()["error"]
     assert web.get("/l/satsuma-samurai.yaml/stats", params={"seed": "x"}).status_code == 400
+
+
+def test_the_api_page_shows_the_address_it_was_reached_at(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    app = create_app(ws, token=TOKEN, port=9123)
+    c = TestClient(app, base_url="http://127.0.0.1:9123")
+    assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
+    page = c.get("/api/docs").text
+    assert "http://127.0.0.1:9123/api/lists" in page and "8765" not in page

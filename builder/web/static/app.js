@@ -69,7 +69,10 @@
   // keyboard: "/" searches, Escape closes, Ctrl+Z / Ctrl+Shift+Z undo and redo
   document.addEventListener("keydown", function (ev) {
     var tag = (ev.target.tagName || "").toLowerCase();
-    var typing = tag === "input" || tag === "textarea" || tag === "select";
+    var kind = (ev.target.getAttribute && ev.target.getAttribute("type") || "").toLowerCase();
+    // a count box takes no "/" nor "?": those keys still search and show the keys from it
+    var typing = (tag === "input" && ["number", "checkbox", "radio", "button", "submit"].indexOf(kind) < 0) ||
+                 tag === "textarea" || tag === "select";
     if (ev.key === "Escape") { closeDetail(); toggleKeys(false); return; }
     if (ev.key === "?" && !typing) { ev.preventDefault(); toggleKeys(); return; }
     if (ev.key === "/" && !typing) {
@@ -172,6 +175,11 @@
   document.addEventListener("htmx:afterSettle", function () {
     if (!pending) { return; }
     var p = pending; pending = null;
+    var now = document.activeElement;
+    if (now && now !== document.body && document.contains(now) && !(now.closest && now.closest("#list-panel, #status")) &&
+        !p.fromCatalog) {
+      return;  // the player has gone on elsewhere meanwhile (pressed / to search): the focus stays there
+    }
     var target = null;
     if (p.key && !p.fromCatalog) {
       var all = document.querySelectorAll("#list-panel button, #list-panel input, #list-panel select, " +
