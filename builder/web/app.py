@@ -101,6 +101,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=SYSTEMS)
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
+    from builder.web.backup import first_number, folder_of
+
+    templates.env.filters.update(folder_of=folder_of, first_number=first_number)
     from builder.web.printing import PdfCache
 
     pdfs = PdfCache()
@@ -344,6 +347,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     from builder.web.compare import add_routes as compare_routes
 
     compare_routes(api, ws, editor, page, _go, _form)
+    from builder.web.backup import add_routes as backup_routes
+
+    backup_routes(api, ws, editor, page, _go)
 
     @api.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):

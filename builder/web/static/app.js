@@ -208,3 +208,37 @@
     if (target) { target.focus(); }
   });
 })();
+
+// The workspace's lists: search, filter by game, verdict and folder, sort by name, date, total
+// or game (case ignored), all in the page.
+(function () {
+  "use strict";
+  function val(id) { var e = document.getElementById(id); return e ? e.value : ""; }
+  function apply() {
+    var body = document.querySelector("table.lists tbody");
+    if (!body) { return; }
+    var q = val("ws-q").toLowerCase().trim(), game = val("ws-game"), verdict = val("ws-verdict");
+    var folder = document.getElementById("ws-folder") ? val("ws-folder") : "*", sort = val("ws-sort") || "name";
+    var rows = Array.prototype.slice.call(body.querySelectorAll("tr.ws-row"));
+    var shown = 0;
+    rows.forEach(function (r) {
+      var d = r.dataset;
+      var on = (!q || d.name.indexOf(q) >= 0 || d.path.indexOf(q) >= 0) && (!game || d.game === game) &&
+               (!verdict || d.verdict === verdict) && (folder === "*" || d.folder === folder);
+      r.hidden = !on; shown += on ? 1 : 0;
+    });
+    rows.sort(function (a, b) {
+      var x = a.dataset, y = b.dataset;
+      if (sort === "date") { return parseFloat(y.mtime) - parseFloat(x.mtime) || x.name.localeCompare(y.name); }
+      if (sort === "points") { return (parseFloat(y.points) || 0) - (parseFloat(x.points) || 0) || x.name.localeCompare(y.name); }
+      if (sort === "game") { return x.game.localeCompare(y.game) || x.name.localeCompare(y.name); }
+      return x.name.localeCompare(y.name) || x.path.localeCompare(y.path);
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    var out = document.getElementById("ws-shown");
+    if (out) { out.textContent = shown === rows.length ? "" : shown + " of " + rows.length + " shown"; }
+  }
+  document.addEventListener("input", function (ev) { if (ev.target.id && ev.target.id.indexOf("ws-") === 0) { apply(); } });
+  document.addEventListener("change", function (ev) { if (ev.target.id && ev.target.id.indexOf("ws-") === 0) { apply(); } });
+  document.addEventListener("DOMContentLoaded", apply);
+})();
