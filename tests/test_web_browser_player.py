@@ -111,7 +111,7 @@ def test_focus_stays_on_the_control_used(page, server):
 def test_variant_and_comparison_in_the_browser(page, server, shots):
     pg = page
     pg.goto(f"{server['url']}/l/kensei-buke.yaml")
-    pg.get_by_role("button", name=re.compile("Variant")).click()
+    pg.get_by_role("button", name="Variant", exact=True).click()
     pg.wait_for_url(re.compile(r"/l/kensei-buke-variant\.yaml\?variant_of=kensei-buke\.yaml$"))
     expect(pg.locator(".list-name")).to_have_text("Buke vanguard (rulebook sample) (variant)")
     box = pg.get_by_label("Models in Yari Ashigaru (unit 3)")
@@ -135,3 +135,48 @@ def test_variant_and_comparison_in_the_browser(page, server, shots):
     pg.get_by_role("button", name="Compare", exact=True).click()
     expect(pg.locator("ul.cmp-added")).to_contain_text("Onna-Bushi")
     expect(pg.locator("ul.cmp-removed")).to_contain_text("Yumi Samurai")
+
+
+def test_workspace_search_filter_and_sort(page, server, shots):
+    pg = page
+    ws = server["ws"]
+    (ws / "club").mkdir(exist_ok=True)
+    (ws / "club" / "alpha.yaml").write_text((ws / "kensei-buke.yaml").read_text()
+                                            .replace("name: Buke vanguard (rulebook sample)", "name: aardvark army"))
+    pg.goto(f"{server['url']}/")
+    names = pg.locator("tr.ws-row:not([hidden]) .list-link")
+    first = names.first.inner_text()
+    assert first.lower().startswith("aardvark")  # case ignored: lower-case names sort with the rest
+    pg.fill("#ws-q", "vanguard")
+    expect(pg.locator("#ws-shown")).to_contain_text("shown")
+    assert all("vanguard" in t.lower() for t in names.all_inner_texts())
+    pg.fill("#ws-q", "")
+    pg.select_option("#ws-game", "satsuma")
+    expect(names).to_have_count(2)
+    pg.select_option("#ws-game", "")
+    pg.select_option("#ws-folder", "club")
+    expect(names).to_have_text(["aardvark army"])
+    pg.select_option("#ws-folder", "*")
+    pg.select_option("#ws-sort", "date")
+    expect(names.first).to_have_text("aardvark army")  # the newest file
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.screenshot(path=str(shots / "workspace-phone.png"), full_page=True)
+    pg.set_viewport_size({"width": 1366, "height": 900})
+
+
+def test_the_kensei_catalog_on_a_phone_is_the_clans_own(page, server, shots):
+    pg = page
+    pg.set_viewport_size({"width": 390, "height": 844})
+    pg.goto(f"{server['url']}/l/kensei-buke.yaml")
+    expect(pg.locator("ul.catalog li.opt").first).to_be_visible()
+    expect(pg.locator("ul.catalog")).not_to_contain_text("not in the buke army list")
+    height = pg.evaluate("document.documentElement.scrollHeight")
+    assert height < 5229 * 0.75, height  # was 5,229 px with every clan's troops
+    header = pg.locator("#status").bounding_box()["height"] + pg.locator("nav.topbar").bounding_box()["height"]
+    assert header <= 844 / 5, header  # was 235 px of 844
+    name = pg.get_by_label("List name")
+    assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), "the list name is cut off"
+    pg.screenshot(path=str(shots / "kensei-phone.png"))
+    pg.locator("#catalog-others").check()
+    expect(pg.locator("ul.catalog")).to_contain_text("not in the buke army list")
+    assert header > 0
