@@ -156,7 +156,7 @@
     asked = {
       key: keyOf(a), fromCatalog: !!(elt && elt.closest && elt.closest("#catalog-panel")),
       inList: !!(a && a.closest && a.closest("#list-panel, #status")), sigs: sigs(),
-      row: row ? rows.indexOf(row) : -1
+      row: row ? rows.indexOf(row) : -1, elt: a
     };
   });
   document.addEventListener("htmx:beforeSwap", function (ev) {
@@ -176,8 +176,8 @@
     if (!pending) { return; }
     var p = pending; pending = null;
     var now = document.activeElement;
-    if (now && now !== document.body && document.contains(now) && !(now.closest && now.closest("#list-panel, #status")) &&
-        !p.fromCatalog) {
+    if (now && now !== document.body && now !== p.elt && document.contains(now) &&
+        !(now.closest && now.closest("#list-panel, #status"))) {
       return;  // the player has gone on elsewhere meanwhile (pressed / to search): the focus stays there
     }
     var target = null;
