@@ -353,7 +353,7 @@ def demo(out: str = typer.Option("output", "--output", "-o", "--out", help="fold
 def _register_commands() -> None:
     import importlib
 
-    for mod in ("edit", "printing", "share", "play", "analytics", "packs", "serve", "event"):
+    for mod in ("edit", "printing", "share", "play", "analytics", "packs", "serve", "event", "diff"):
         m = importlib.import_module(f"builder.commands.{mod}")
         m.register(app)
 

@@ -222,7 +222,8 @@ def test_workspace_lists_every_list_with_system_name_total_and_verdict(api, ws):
     buke = by["kensei-buke.yaml"]
     assert (buke["system"], buke["name"], buke["total"], buke["verdict"]) == \
         ("kensei", "Buke vanguard (rulebook sample)", "200 / 200 AP", "legal")
-    assert by["satsuma-samurai.yaml"]["verdict"] == "warnings"
+    # the published deck's Bodyguard printing note is information, not a warning the player cannot act on
+    assert by["satsuma-samurai.yaml"]["verdict"] == "legal"
     assert by["satsuma-samurai.yaml"]["total"] == "46 cards"
     assert by["broken.yaml"]["verdict"] == "unreadable"
     assert by["broken.yaml"]["problem"].startswith("broken.yaml:") and "YAML syntax" in by["broken.yaml"]["problem"]
@@ -455,8 +456,11 @@ def test_findings_are_shown_next_to_their_entries(client, ws):
         page.split('id="entry-2"')[1]
     assert "ranged troops 360 AP &gt; 50% of 400 AP" in entry2 and "over by 160" in entry2
     assert "counted" in entry2 and "Kensei rulebook" in entry2  # the explain detail
-    general = page.split('class="findings general"')[1].split('class="entries"')[0]
-    assert "3 units &lt; 1 per 100 AP of 400 AP" in general and "no Hero with leader rank" in general
+    # what the list is short of reads as counters, with the whole rule for screen readers and as a tooltip
+    needs = page.split('class="needs-box"')[1].split('class="entries"')[0]
+    assert "3 units &lt; 1 per 100 AP of 400 AP" in needs and "no Hero with leader rank" in needs
+    assert '<span class="need-label">units</span> <span class="need-count"><strong>3</strong>/4</span>' in needs
+    assert '<span class="need-label">general</span> <span class="need-count"><strong>0</strong>/1</span>' in needs
 
 
 # -- print and share ------------------------------------------------------------------------------
@@ -860,9 +864,10 @@ def test_a_new_list_can_use_the_packs_of_the_workspace(client, api, ws):
     box = re.search(r'<fieldset data-system="senshiai".*?</fieldset>', html, re.S).group(0)
     assert 'name="packs" value="packs/senshiai-example.yaml" checked' in box and "Senshiai example cards" in box
     assert "herocard-example" not in box  # each game is offered its own packs only
-    # ticked when the game's lists here use it: the Kensei lists of examples/ use no pack
+    # ticked when the game's lists here use it, or when it only completes the catalog's entries:
+    # the Kensei lists of examples/ use no pack, but the profiles pack adds stat lines only
     kensei = re.search(r'<fieldset data-system="kensei".*?</fieldset>', html, re.S).group(0)
-    assert re.search(r'name="packs" value="packs/kensei-profiles.yaml"\s*>', kensei)
+    assert re.search(r'name="packs" value="packs/kensei-profiles.yaml"\s*checked>', kensei)
     (ws / "decks").mkdir()
     r = client.post("/new", data={"system": "senshiai", "name": "Deck", "file": "decks/deck.yaml",
                                   "packs": "packs/senshiai-example.yaml"}, headers={"HX-Request": "true"})
@@ -932,8 +937,10 @@ def test_a_hostile_pack_name_is_escaped_in_the_new_list_form(client, ws):
 
 def test_catalog_entries_allowed_with_a_warning_say_so(client, api):
     rows = client.get("/l/kensei-kuge.yaml/catalog?q=misuchi").text
-    assert "⚠ can add, with a warning: &#39;Misuchi&#39; has no cost in the catalog" in rows
-    assert "✓ can add" not in rows and 'class="btn btn-add "' in rows  # allowed, but not the button to press
+    # a troop whose cost is unknown is marked so and never offered as "can add" (adding is not blocked)
+    assert '<span class="tag tag-unknown">cost unknown</span>' in rows
+    assert "✕ its cost is not printed in the catalog; a pack can give it" in rows
+    assert "can add" not in rows and 'aria-label="Add anyway Misuchi">Add anyway</button>' in rows
     rows = client.get("/l/herocard-samurai.yaml/catalog?q=heaven").text
     assert "it can never be played" in rows
     found = {o["name"]: o for o in api.get("/api/lists/herocard-samurai.yaml/options").json()["rows"]}

@@ -312,7 +312,7 @@ def test_build_a_senshiai_deck_by_clicks(page, server, shots):
     expect(pg.locator(".total .of")).to_have_text("/ 12")
     expect(pg.locator(".total .unit")).to_have_text("cards")
     expect(verdict(pg)).to_contain_text("illegal")
-    expect(pg.locator(".general .finding", has_text="0 Capitals")).to_have_count(1)
+    expect(pg.locator(".needs-box li.need", has_text="Capital")).to_have_text(re.compile(r"Capital\s*0/1"))
     for search, name in (("capital of the n", "Capital of the North"), ("rice", "Rice Fields"),
                          ("WARR", "Warriors"), ("militia", "Militiamen")):
         add_from_catalog(pg, search, name)
@@ -383,7 +383,7 @@ def test_build_a_legal_senji_setup(page, server, shots):
     # the players get their names by typing
     for i, who in enumerate(["Aiko", "Kenji", "Sora"]):
         before = pg.locator("#version").input_value()
-        box = seats.nth(i).get_by_role("textbox", name="Player name")
+        box = seats.nth(i).get_by_role("textbox", name=f"Name of player {i + 1}")
         box.fill(who)
         box.press("Tab")
         expect(pg.locator("#version")).not_to_have_value(before)
@@ -419,7 +419,7 @@ def test_build_a_legal_senji_setup(page, server, shots):
     # a wrong move is one click away from being undone, and is shown at once
     seats.nth(0).get_by_label("Remove Province 7").click()
     expect(verdict(pg)).to_contain_text("illegal")
-    expect(seats.nth(0).locator(".findings")).to_contain_text("3")
+    expect(seats.nth(0).locator("ul.needs")).to_contain_text("provinces 2/3")
     pg.get_by_role("button", name=re.compile("Undo")).click()
     expect(verdict(pg)).to_contain_text("warnings")
 

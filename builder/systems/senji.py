@@ -75,7 +75,8 @@ class Senji(GameSystem):
 
     def set_part(self, data, catalog, where, field, value):
         """A player's ``name``, ``family`` or ``samurai`` card (``where``: ("players", i)), or a
-        province's ``units`` or ``samurai`` figure (("players", i, "provinces", j))."""
+        province's ``units`` or ``samurai`` figure (("players", i, "provinces", j)); the field
+        ``remove`` takes that player or that province off the setup."""
         players = self._players(data)
         try:
             i = int(where[1])
@@ -84,6 +85,9 @@ class Senji(GameSystem):
             raise EditRefused("no such player in the setup") from None
         value = "" if value is None else str(value).strip()
         if len(where) == 2:
+            if field == "remove":  # this player, whatever the others are called
+                del players[i]
+                return [f"removed player {i + 1}, {self._who(p)}"]
             if field == "name":
                 if not value:
                     raise UsageError("a player needs a name")
@@ -105,6 +109,10 @@ class Senji(GameSystem):
             pr = (p.get("provinces") or [])[int(where[3])]
         except (IndexError, TypeError, ValueError):
             raise EditRefused("no such province of that player") from None
+        if field == "remove":  # this province of this player, not one of the same name elsewhere
+            del p["provinces"][int(where[3])]
+            return [f"removed {_written(pr.get('province') if isinstance(pr, dict) else pr)} "
+                    f"from {self._who(p)}'s provinces"]
         if not isinstance(pr, dict):
             j = int(where[3])
             pr = p["provinces"][j] = _map(data, {"province": pr}, flow=True)

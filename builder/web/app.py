@@ -101,6 +101,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=SYSTEMS)
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
+    from builder.web.backup import first_number, folder_of
+
+    templates.env.filters.update(folder_of=folder_of, first_number=first_number)
     from builder.web.printing import PdfCache
 
     pdfs = PdfCache()
@@ -162,6 +165,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     # -- pages ---------------------------------------------------------------------------------
 
+    from builder.web.analytics_view import add_routes as analytics_routes
+
+    analytics_routes(api, ws, editor, page)  # before the list page, whose path takes any tail
+
     @api.get("/", response_class=HTMLResponse, include_in_schema=False)
     def workspace_page(request: Request):
         lists = ws.lists()
@@ -207,11 +214,12 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         return _go(request, "/")
 
     @api.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
-    def catalog_part(path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = ""):
+    def catalog_part(path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = "",
+                     others: str = ""):
         from builder.web.views import options
 
         ed, view = _load_editor(ws, path)
-        opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can)
+        opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can, others=others == "1")
         return page(request, "_catalog_rows.html", view=view, opts=opts, q=q)
 
     @api.get("/l/{path:path}/entry", response_class=HTMLResponse, include_in_schema=False)
@@ -344,6 +352,13 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         return Response(pdf, media_type="application/pdf",
                         headers={"Content-Disposition": f'{disp}; filename="{_ascii(name)}"',
                                  "Cache-Control": "no-store"})
+
+    from builder.web.compare import add_routes as compare_routes
+
+    compare_routes(api, ws, editor, page, _go, _form)
+    from builder.web.backup import add_routes as backup_routes
+
+    backup_routes(api, ws, editor, page, _go)
 
     @api.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
@@ -579,7 +594,10 @@ def _systems_meta(ws: Workspace | None = None, packs: list[dict] = (), lists=())
         # a pack starts ticked when the game's lists here use it, or when there are none to ask
         mine = [i for i in lists if i.system == gs.id]
         used = {pk for i in mine for pk in i.packs}
-        offered = [{**p, "ticked": not mine or p["file"] in used} for p in packs if p["system"] == gs.id]
+        from builder.web.catalog_view import completes_only
+
+        offered = [{**p, "ticked": not mine or p["file"] in used or completes_only(ws.root, gs.id, p["file"])}
+                   for p in packs if p["system"] == gs.id]
         out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
                     "example_file": file, "packs": offered})
     return out

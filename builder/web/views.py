@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from builder.web.catalog_view import profile_text, shape
 from builder.web.workspace import total_text
 
 def game(system: str):
@@ -120,6 +121,7 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 "general": bool(troop is not None and data.get("general")
                                 and fold(data.get("general")) == fold(troop.name)),
                 "type": gs.entry_type(troop), "cls": getattr(troop, "troop_class", None) or "",
+                "detail": profile_text(troop),
                 "findings": take(lambda loc, i=i, f=gs.entries[0]: len(loc) >= 2 and loc[0] == f and loc[1] == i),
             })
     elif gs.layout == "cards":
@@ -188,7 +190,8 @@ def catalog_entries(doc, catalog) -> list:
     return game(doc.system).browse(doc.data, catalog)
 
 
-def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80) -> dict:
+def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80,
+            others: bool = True) -> dict:
     """Catalog entries matching the filters, each with whether it can be added and, if not,
     the first rule that stops it (the library's ``options``)."""
     from builder.lists.options import options as library_options
@@ -223,6 +226,7 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
         each = gs.cost_text(entry, cost)
         rows.append({"section": o.section, "id": o.id, "name": o.name, "type": t,
                      "facts": gs.entry_facts(entry) if entry is not None else "",
+                     "profile": profile_text(entry),
                      "cost": cost, "cost_text": each + (f" for {gs.counted(o.count)}" if each and o.count > 1 else ""),
                      "unit_cost": None, "clans": [], "own_clan": False, **extra,
                      "count": o.count, "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
@@ -230,7 +234,11 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
                      "after": _left_text(o.left, o.unit), "origin": o.origin,
                      "example": ed.catalog.is_example(o.section, entry) if entry is not None else False})
     rows.sort(key=gs.option_rank)
-    return {"rows": rows[:limit], "more": max(0, len(rows) - limit), "types": sorted(types - {""})}
+    rows, hidden = shape(rows, gs.priced, others)
+    if addable == "yes":
+        rows = [r for r in rows if r["can"]]
+    return {"rows": rows[:limit], "more": max(0, len(rows) - limit), "types": sorted(types - {""}),
+            "others_hidden": hidden}
 
 
 def _left_text(left, unit) -> str:
@@ -296,7 +304,9 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "game_name": game(doc.system).name, **words(doc.system),
             "composition": composition(doc.system, res.summary, ents),
             "editable": path.suffix.lower() != ".json"}
-    return doc, catalog, res, view
+    from builder.web.guide import guide
+
+    return doc, catalog, res, guide(view)
 
 
 def words(system: str) -> dict:

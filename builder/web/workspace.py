@@ -259,9 +259,10 @@ class Workspace:
         except Exception as exc:  # noqa: BLE001 - one bad file must not break the page
             info.problem = f"cannot be checked: {type(exc).__name__}"
             return info
-        c = res.counts()
-        info.errors, info.warnings = c["error"], c["warning"]
-        info.verdict = "illegal" if c["error"] else ("warnings" if c["warning"] else "legal")
+        from builder.web.guide import counts_shown
+
+        info.errors, info.warnings = counts_shown(res, doc)
+        info.verdict = "illegal" if info.errors else ("warnings" if info.warnings else "legal")
         info.total = total_text(doc.system, res.summary)
         return info
 

@@ -7,11 +7,22 @@
     if (d) { d.hidden = true; d.innerHTML = ""; }
   }
 
+  var keysFrom = null;
+  function toggleKeys(show) {
+    var k = document.getElementById("keys-help");
+    if (!k) { return; }
+    if (show === undefined) { show = k.hidden; }
+    if (show) { keysFrom = document.activeElement; k.hidden = false; document.getElementById("keys-h").focus(); }
+    else if (!k.hidden) { k.hidden = true; if (keysFrom && keysFrom.focus) { keysFrom.focus(); } }
+  }
+
   document.addEventListener("click", function (ev) {
+    if (ev.target.closest("#keys-link")) { toggleKeys(); return; }
     var t = ev.target.closest("[data-close]");
     if (t) {
       var which = t.getAttribute("data-close");
       if (which === "detail") { closeDetail(); }
+      else if (which === "keys-help") { toggleKeys(false); }
       else { var el = document.getElementById(which); if (el) { el.innerHTML = ""; } }
       return;
     }
@@ -58,8 +69,12 @@
   // keyboard: "/" searches, Escape closes, Ctrl+Z / Ctrl+Shift+Z undo and redo
   document.addEventListener("keydown", function (ev) {
     var tag = (ev.target.tagName || "").toLowerCase();
-    var typing = tag === "input" || tag === "textarea" || tag === "select";
-    if (ev.key === "Escape") { closeDetail(); return; }
+    var kind = (ev.target.getAttribute && ev.target.getAttribute("type") || "").toLowerCase();
+    // a count box takes no "/" nor "?": those keys still search and show the keys from it
+    var typing = (tag === "input" && ["number", "checkbox", "radio", "button", "submit"].indexOf(kind) < 0) ||
+                 tag === "textarea" || tag === "select";
+    if (ev.key === "Escape") { closeDetail(); toggleKeys(false); return; }
+    if (ev.key === "?" && !typing) { ev.preventDefault(); toggleKeys(); return; }
     if (ev.key === "/" && !typing) {
       var q = document.getElementById("catalog-q");
       if (q) { ev.preventDefault(); q.focus(); }
@@ -93,4 +108,137 @@
     if (key) { document.cookie = key + "=" + encodeURIComponent(ev.target.value) + "; path=/; max-age=31536000; samesite=strict"; }
   });
   document.addEventListener("DOMContentLoaded", syncNew);
+})();
+
+// Focus after a change: the list is redrawn by the server, so the control that was used is
+// found again in the new list (by its id, its label, or the form it belongs to) and focused;
+// after an addition from the catalog the focus moves to the new or changed row; after a row
+// was removed, to the row now in its place.
+(function () {
+  "use strict";
+  var pending = null;
+
+  function keyOf(el) {
+    if (!el || el === document.body) { return ""; }
+    if (el.id) { return "#" + el.id; }
+    var label = el.getAttribute("aria-label");
+    if (label) { return "label:" + el.tagName + ":" + label; }
+    var form = el.closest("form");
+    if (form && el.name) {
+      var hidden = Array.prototype.map.call(form.querySelectorAll("input[type=hidden]"), function (h) {
+        return h.name + "=" + h.value;
+      }).join("&");
+      return "form:" + hidden + "|" + el.tagName + ":" + el.name;
+    }
+    return "";
+  }
+  function sigs() {
+    var out = {};
+    document.querySelectorAll("#list-panel li.entry").forEach(function (li) {
+      var s = li.getAttribute("data-sig"); out[s] = (out[s] || 0) + 1;
+    });
+    return out;
+  }
+  function firstControl(li) {
+    var boxes = li.querySelectorAll("input.n");
+    return boxes.length ? boxes[boxes.length - 1] : li.querySelector(".entry-name, button, input, select, summary");
+  }
+  // what was used is noted when the change is asked for (the element that asked may be gone
+  // by the time the answer comes, when the catalog beside the list is redrawn meanwhile)
+  var asked = null;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var t = ev.detail.target;
+    if (!t || t.id !== "list-panel") { return; }
+    var a = document.activeElement, elt = ev.detail.elt;
+    if (!a || a === document.body) { a = elt; }
+    var row = a && a.closest ? a.closest("#list-panel li.entry") : null;
+    var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+    asked = {
+      key: keyOf(a), fromCatalog: !!(elt && elt.closest && elt.closest("#catalog-panel")),
+      inList: !!(a && a.closest && a.closest("#list-panel, #status")), sigs: sigs(),
+      row: row ? rows.indexOf(row) : -1, elt: a
+    };
+  });
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var t = ev.detail.target;
+    if (!t || t.id !== "list-panel" || !ev.detail.xhr || ev.detail.xhr.status >= 300) { return; }
+    pending = asked || {key: "", fromCatalog: false, inList: false, sigs: sigs(), row: -1}; asked = null;
+    // the focus may have moved since the change was asked for (Tab out of a typed count)
+    var a = document.activeElement;
+    if (a && a !== document.body && a.closest && a.closest("#list-panel, #status") && !pending.fromCatalog) {
+      pending.key = keyOf(a); pending.inList = true;
+      var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+      var row = a.closest("#list-panel li.entry");
+      pending.row = row ? rows.indexOf(row) : pending.row;
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!pending) { return; }
+    var p = pending; pending = null;
+    var now = document.activeElement;
+    if (now && now !== document.body && now !== p.elt && document.contains(now) &&
+        !(now.closest && now.closest("#list-panel, #status"))) {
+      return;  // the player has gone on elsewhere meanwhile (pressed / to search): the focus stays there
+    }
+    var target = null;
+    if (p.key && !p.fromCatalog) {
+      var all = document.querySelectorAll("#list-panel button, #list-panel input, #list-panel select, " +
+                                          "#list-panel textarea, #list-panel summary, #status button");
+      for (var i = 0; i < all.length; i++) {
+        if (!all[i].disabled && keyOf(all[i]) === p.key) { target = all[i]; break; }
+      }
+    }
+    var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+    if (!target && (p.fromCatalog || p.inList)) {  // the new or changed row
+      var seen = {};
+      for (var k in p.sigs) { seen[k] = p.sigs[k]; }
+      for (var j = 0; j < rows.length && !target; j++) {
+        var s = rows[j].getAttribute("data-sig");
+        if (seen[s]) { seen[s] -= 1; } else if (p.fromCatalog) { target = firstControl(rows[j]); }
+      }
+    }
+    if (!target && p.fromCatalog) { return; }  // nothing changed in the list: the focus stays in the catalog
+    if (!target && p.row >= 0 && rows.length) {  // the row was removed: the one now in its place
+      target = firstControl(rows[Math.min(p.row, rows.length - 1)]);
+    }
+    if (!target && p.inList) {
+      target = document.getElementById("list-h");
+      if (target) { target.setAttribute("tabindex", "-1"); }
+    }
+    if (target) { target.focus(); }
+  });
+})();
+
+// The workspace's lists: search, filter by game, verdict and folder, sort by name, date, total
+// or game (case ignored), all in the page.
+(function () {
+  "use strict";
+  function val(id) { var e = document.getElementById(id); return e ? e.value : ""; }
+  function apply() {
+    var body = document.querySelector("table.lists tbody");
+    if (!body) { return; }
+    var q = val("ws-q").toLowerCase().trim(), game = val("ws-game"), verdict = val("ws-verdict");
+    var folder = document.getElementById("ws-folder") ? val("ws-folder") : "*", sort = val("ws-sort") || "name";
+    var rows = Array.prototype.slice.call(body.querySelectorAll("tr.ws-row"));
+    var shown = 0;
+    rows.forEach(function (r) {
+      var d = r.dataset;
+      var on = (!q || d.name.indexOf(q) >= 0 || d.path.indexOf(q) >= 0) && (!game || d.game === game) &&
+               (!verdict || d.verdict === verdict) && (folder === "*" || d.folder === folder);
+      r.hidden = !on; shown += on ? 1 : 0;
+    });
+    rows.sort(function (a, b) {
+      var x = a.dataset, y = b.dataset;
+      if (sort === "date") { return parseFloat(y.mtime) - parseFloat(x.mtime) || x.name.localeCompare(y.name); }
+      if (sort === "points") { return (parseFloat(y.points) || 0) - (parseFloat(x.points) || 0) || x.name.localeCompare(y.name); }
+      if (sort === "game") { return x.game.localeCompare(y.game) || x.name.localeCompare(y.name); }
+      return x.name.localeCompare(y.name) || x.path.localeCompare(y.path);
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    var out = document.getElementById("ws-shown");
+    if (out) { out.textContent = shown === rows.length ? "" : shown + " of " + rows.length + " shown"; }
+  }
+  document.addEventListener("input", function (ev) { if (ev.target.id && ev.target.id.indexOf("ws-") === 0) { apply(); } });
+  document.addEventListener("change", function (ev) { if (ev.target.id && ev.target.id.indexOf("ws-") === 0) { apply(); } });
+  document.addEventListener("DOMContentLoaded", apply);
 })();

@@ -1,0 +1,41 @@
+"""CLI command: ``diff`` (two lists side by side)."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from builder.errors import safe_terminal
+
+
+def register(app) -> None:
+    """Add this module's command to the typer app."""
+
+    @app.command("diff")
+    def diff_cmd(
+        a: str = typer.Argument(..., metavar="A", help="The first list (the one before)."),
+        b: str = typer.Argument(..., metavar="B", help="The second list (the one after)."),
+        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s) for both lists"),
+    ):
+        """Compare two lists: entries added, removed and changed, settings, the total and the verdict
+        before and after. Exit 0 when the lists hold the same, 1 when they differ, 2 on bad input."""
+        import json
+
+        from builder.cli import fail
+        from builder.errors import DaimyoError, UsageError
+        from builder.lists.diff import diff_files, diff_lines
+
+        try:
+            if format not in ("text", "json"):
+                raise UsageError(f"unknown format '{format}'", "use text or json")
+            d = diff_files(a, b, pack)
+        except DaimyoError as exc:
+            fail(exc)
+        if format == "json":
+            sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
+        else:
+            for line in diff_lines(d):
+                sys.stdout.write(safe_terminal(line) + "\n")
+        raise typer.Exit(0 if d["same"] else 1)

@@ -1,0 +1,245 @@
+"""Two lists side by side: what the second adds, removes and changes, and how its total and
+verdict differ from the first's.
+
+``diff_files(a, b)`` reads and checks two list files; ``diff_loaded(a, b)`` compares lists
+already read (the web builder's comparison page uses it, so that ``daimyo diff A B`` and the
+page always say the same). The answer is plain data (``to_json`` is the identity); ``diff_lines``
+writes it as text.
+
+Entries are matched by what they are, not by their place in the file: a card by its section
+and name, a Kensei troop by its name (its units added up), a Senji player by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+@dataclass
+class Side:
+    """One list of a comparison: its parsed document, catalog and check result."""
+
+    doc: object
+    catalog: object
+    result: object
+
+
+def load_side(path, packs=()) -> Side:
+    from builder.catalog.loader import load_catalog
+    from builder.check import check_doc
+    from builder.lists.document import load_list
+
+    doc = load_list(path)
+    catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in packs])
+    return Side(doc, catalog, check_doc(doc, catalog=catalog))
+
+
+def diff_files(a, b, packs=()) -> dict:
+    """The comparison of two list files (``packs``: extra pack files for both)."""
+    return diff_loaded(load_side(a, packs), load_side(b, packs))
+
+
+def _num(v):
+    if isinstance(v, Fraction):
+        v = float(v)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, float):
+        return round(v, 2)
+    return v
+
+
+def _plain(v):
+    """A setting's value as JSON and text show it."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return _num(v)
+    return str(v)
+
+
+def _verdict(res) -> str:
+    c = res.counts()
+    return "illegal" if c["error"] else ("warnings" if c["warning"] else "legal")
+
+
+def side_facts(side: Side, file: str | None = None) -> dict:
+    """What the comparison says of one list: file, game, name, total and verdict."""
+    from builder.systems import get
+
+    res = side.result
+    t = get(res.system).tally(res.summary or {})
+    c = res.counts()
+    return {"file": file if file is not None else res.file, "system": res.system, "name": res.name or "",
+            "total": _num(t["total"]), "limit": _num(t["limit"]), "unit": t["unit"],
+            "verdict": _verdict(res), "errors": c["error"], "warnings": c["warning"]}
+
+
+def entries_of(side: Side) -> dict[str, dict]:
+    """The entries of a list by what they are: ``{key: {"name", "what", "count", "text"}}``
+    (``what``: the list key or part they belong to; ``count``: copies, models or provinces;
+    ``text``: the entry as a person reads it in the comparison)."""
+    from builder.systems import get
+
+    doc, catalog = side.doc, side.catalog
+    gs = get(doc.system)
+    out: dict[str, dict] = {}
+    if gs.layout == "units":
+        troops = doc.data.get(gs.entries[0]) or []
+        costs = gs.unit_costs(doc, catalog, side.result.house_rules)
+        for i, t in enumerate(troops):
+            written = t.get("troop") if isinstance(t, dict) else t
+            e, cost, known = costs[i] if i < len(costs) else (None, 0, False)
+            troop = getattr(e, "troop", None)
+            name = getattr(troop, "name", None) or str(written)
+            models = int(t.get("models", 1) or 1) if isinstance(t, dict) else 1
+            row = out.setdefault(name, {"name": name, "what": gs.entries[0], "units": 0, "count": 0, "points": 0,
+                                        "known": True})
+            row["units"] += 1
+            row["count"] += models
+            row["points"] += cost if known else 0
+            row["known"] = row["known"] and bool(known)
+        for row in out.values():
+            row["points"] = _num(row["points"]) if row.pop("known") else None
+            unit_word = "unit" if row["units"] == 1 else "units"
+            text = f"{row['units']} {unit_word}, {gs.counted(row['count'])}"
+            if row["points"] is not None:
+                text += f", {row['points']} {gs.cost_unit or 'points'}".rstrip()
+            row["text"] = text
+    elif gs.layout == "cards":
+        for field, section, items in gs.held(doc.data, catalog):
+            for key, value in items:
+                entry = catalog.find(section, str(key))
+                name = getattr(entry, "name", None) or str(key)
+                if isinstance(value, dict):
+                    count = int(value.get("count", 1) or 1)
+                elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                    count = int(value)
+                else:
+                    count = 1
+                k = f"{field}: {name}"
+                if k in out:
+                    out[k]["count"] += count
+                else:
+                    out[k] = {"name": name, "what": field, "count": count}
+        for row in out.values():
+            row["text"] = gs.counted(row["count"])
+    elif gs.layout == "players":
+        for seat in gs.seats(doc.data):
+            provinces = [pr["name"] + (f" ({pr['units']})" if pr.get("units") else "")
+                         + (" with samurai" if pr.get("samurai") else "") for pr in seat["provinces"]]
+            text = ", ".join(x for x in (
+                f"{seat.get('family')}" if seat.get("family") else "",
+                f"samurai {seat['samurai']}" if seat.get("samurai") else "",
+                ("provinces " + "; ".join(provinces)) if provinces else "no province") if x)
+            key = f"players: {seat['name']}"
+            while key in out:  # two players of one name are kept apart
+                key += "'"
+            out[key] = {"name": seat["name"], "what": "players", "count": len(provinces), "text": text}
+    return out
+
+
+def settings_of(side: Side) -> dict:
+    """The list-level values (not its entries): name, notes, clan, points, side and the like."""
+    from builder.systems import get
+
+    gs = get(side.doc.system)
+    skip = set(gs.entries) | {k for k, _ in gs.held_sections} | {"system", "packs", "players"}
+    out = {}
+    for k, v in side.doc.data.items():
+        if k in skip or isinstance(v, (list, dict)) and k != "house_rules":
+            continue
+        out[k] = _plain(v)
+    for k, v in (side.doc.house_rules or {}).items():
+        out[f"house_rules.{k}"] = _plain(v)
+    return out
+
+
+def diff_loaded(a: Side, b: Side, file_a: str | None = None, file_b: str | None = None) -> dict:
+    """What ``b`` changes of ``a``: entries added, removed and changed, settings changed,
+    the numbers of the check summary before and after, and the verdicts."""
+    ea, eb = entries_of(a), entries_of(b)
+    added = [dict(eb[k], key=k) for k in eb if k not in ea]
+    removed = [dict(ea[k], key=k) for k in ea if k not in eb]
+    changed = [{"key": k, "name": eb[k]["name"], "what": eb[k]["what"], "before": ea[k]["text"],
+                "after": eb[k]["text"], "count_before": ea[k]["count"], "count_after": eb[k]["count"]}
+               for k in ea if k in eb and ea[k]["text"] != eb[k]["text"]]
+    sa, sb = settings_of(a), settings_of(b)
+    settings = [{"key": k, "before": sa.get(k), "after": sb.get(k)}
+                for k in list(sa) + [k for k in sb if k not in sa] if sa.get(k) != sb.get(k)]
+    summary = {}
+    ra, rb = a.result.summary or {}, b.result.summary or {}
+    for k in list(ra) + [k for k in rb if k not in ra]:
+        va, vb = _num(ra.get(k)), _num(rb.get(k))
+        if (isinstance(va, (int, float)) or isinstance(vb, (int, float))) and va != vb \
+                and not isinstance(va, bool) and not isinstance(vb, bool):
+            summary[k] = {"before": va, "after": vb}
+    codes_a = {f.code for f in a.result.findings if f.severity == "error"}
+    codes_b = {f.code for f in b.result.findings if f.severity == "error"}
+    fa, fb = side_facts(a, file_a), side_facts(b, file_b)
+    return {"a": fa, "b": fb, "same_game": fa["system"] == fb["system"],
+            "same": not (added or removed or changed or settings),
+            "added": added, "removed": removed, "changed": changed, "settings": settings, "summary": summary,
+            "errors_fixed": sorted(codes_a - codes_b), "errors_new": sorted(codes_b - codes_a)}
+
+
+def _total(f: dict) -> str:
+    if f["total"] is None:
+        return "?"
+    return (f"{f['total']} / {f['limit']} {f['unit']}" if f["limit"] is not None
+            else f"{f['total']} {f['unit']}").strip()
+
+
+def verdict_text(f: dict) -> str:
+    if f["verdict"] == "illegal":
+        return f"ILLEGAL ({f['errors']} error{'s' * (f['errors'] != 1)})"
+    if f["verdict"] == "warnings":
+        return f"legal ({f['warnings']} warning{'s' * (f['warnings'] != 1)})"
+    return "legal"
+
+
+def diff_lines(d: dict) -> list[str]:
+    """The comparison as text, the way ``daimyo diff`` prints it."""
+    a, b = d["a"], d["b"]
+    lines = [f"--- {a['file']}: {a['system']} \"{a['name']}\", {_total(a)}, {verdict_text(a)}",
+             f"+++ {b['file']}: {b['system']} \"{b['name']}\", {_total(b)}, {verdict_text(b)}"]
+    if not d["same_game"]:
+        lines.append(f"the lists are of different games ({a['system']}, {b['system']})")
+    for s in d["settings"]:
+        lines.append(f"~ {s['key']}: {_shown(s['before'])} -> {_shown(s['after'])}")
+    for e in d["removed"]:
+        lines.append(f"- {e['what']}: {e['name']} ({e['text']})")
+    for e in d["added"]:
+        lines.append(f"+ {e['what']}: {e['name']} ({e['text']})")
+    for e in d["changed"]:
+        lines.append(f"~ {e['what']}: {e['name']}: {e['before']} -> {e['after']}")
+    if d["same"]:
+        lines.append("no difference in the lists' entries or settings")
+    if d["summary"]:
+        lines.append("summary: " + ", ".join(f"{k} {_shown(v['before'])} -> {_shown(v['after'])}"
+                                             for k, v in d["summary"].items()))
+    lines.append(f"total: {_total(a)} -> {_total(b)}")
+    lines.append(f"verdict: {verdict_text(a)} -> {verdict_text(b)}")
+    if d["errors_fixed"]:
+        lines.append("errors fixed: " + ", ".join(d["errors_fixed"]))
+    if d["errors_new"]:
+        lines.append("new errors: " + ", ".join(d["errors_new"]))
+    return lines
+
+
+def _shown(v) -> str:
+    return "(none)" if v is None or v == "" else str(v)
+
+
+def variant_name(name: str) -> str:
+    """The name of a list's variant: "Buke vanguard" -> "Buke vanguard (variant)", then
+    "(variant 2)" and on."""
+    import re
+
+    m = re.fullmatch(r"(.*) \(variant(?: (\d+))?\)", name or "")
+    if m:
+        return f"{m.group(1)} (variant {int(m.group(2) or 1) + 1})"
+    return f"{name} (variant)" if name else "variant"
+
+
+__all__ = ["Side", "load_side", "diff_files", "diff_loaded", "diff_lines", "entries_of", "settings_of",
+           "variant_name"]

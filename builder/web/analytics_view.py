@@ -1,0 +1,96 @@
+"""Analytics beside the list: the figures of ``daimyo stats`` (counts by type, cost, suit and
+the like, limits with the room left, exact odds from the query language) and the sample hands
+of ``daimyo hand``, computed by the same library calls so that the page and the command line
+give the same numbers.
+
+``/l/LIST/stats?odds=Q&seed=N`` is the page; ``/api/lists/LIST/stats?odds=Q`` and
+``/api/lists/LIST/hand?seed=N`` give the JSON of ``daimyo stats -f json`` and ``daimyo hand -f json``.
+"""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+
+MAX_ODDS = 8  # queries on one page
+MAX_QUERY = 300  # characters of one query
+
+
+def _loaded(ws, editor, path: str):
+    from builder.analytics.stats import load
+
+    p, text = editor.read(path)
+    ws.check_packs(p, text)
+    return ws.clean(path), load(p)
+
+
+def stats_of(ws, editor, path: str, odds=()) -> dict:
+    from builder.analytics.stats import list_stats
+
+    rel, ld = _loaded(ws, editor, path)
+    st = list_stats(None, list(odds), loaded=ld)
+    st["file"] = rel
+    return st
+
+
+def hands_of(ws, editor, path: str, seed: int, draws: int = 1) -> dict:
+    from builder.analytics.hands import MAX_HANDS, sample_hands
+    from builder.errors import UsageError
+
+    rel, ld = _loaded(ws, editor, path)
+    if ld.view is None:
+        raise UsageError(f"{rel}: a {ld.result.system} list has no cards to draw",
+                         "hands are for Senshiai, HeroCard and Satsuma decks")
+    if ld.view.total == 0:
+        raise UsageError(f"{rel}: the deck has no known card to draw")
+    if not 1 <= draws <= MAX_HANDS:
+        raise UsageError(f"draws {draws}: give 1 to {MAX_HANDS:,} hands")
+    data = sample_hands(ld, seed, draws)
+    data["file"] = rel
+    return data
+
+
+def _seed(raw: str) -> int:
+    from builder.errors import UsageError
+
+    raw = (raw or "").strip() or "1"
+    if not raw.lstrip("-").isdigit() or len(raw) > 18:
+        raise UsageError(f"seed must be a whole number, not '{raw[:40]}'")
+    return int(raw)
+
+
+def add_routes(api, ws, editor, page) -> None:
+    @api.get("/l/{path:path}/stats", response_class=HTMLResponse, include_in_schema=False)
+    def stats_page(path: str, request: Request, seed: str = "1"):
+        from builder.analytics.hands import format_hands
+        from builder.analytics.stats import format_stats
+        from builder.errors import DaimyoError
+        from builder.web.app import _describe, _load_view
+
+        doc, catalog, res, view = _load_view(ws, path, editor)
+        odds = [q.strip()[:MAX_QUERY] for q in request.query_params.getlist("odds") if q.strip()][:MAX_ODDS]
+        n = _seed(seed)
+        odds_error = ""
+        try:
+            st = stats_of(ws, editor, path, odds)
+        except DaimyoError as exc:  # a query that cannot be read: said beside the form
+            odds_error = _describe(exc)[1]
+            st = stats_of(ws, editor, path)
+        hand, hand_lines = None, []
+        if "cards" in st and st["cards"]:
+            hand = hands_of(ws, editor, path, n)
+            hand_lines = format_hands(hand)
+        return page(request, "stats.html", view=view, st=st, lines=format_stats(st), odds=odds,
+                    odds_error=odds_error, seed=n, hand=hand, hand_lines=hand_lines, undo=False, redo=False,
+                    tab="stats")
+
+    @api.get("/api/lists/{path:path}/stats", tags=["analytics"],
+             summary="The statistics of a list (the answer of 'daimyo stats LIST --format json')")
+    def api_stats(path: str, request: Request):
+        odds = [q[:MAX_QUERY] for q in request.query_params.getlist("odds")][:MAX_ODDS]
+        return stats_of(ws, editor, path, odds)
+
+    @api.get("/api/lists/{path:path}/hand", tags=["analytics"],
+             summary="Sample opening hands (the answer of 'daimyo hand LIST --seed N --format json')")
+    def api_hand(path: str, seed: int, draws: int = 1):
+        return hands_of(ws, editor, path, seed, draws)

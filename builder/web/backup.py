@@ -1,0 +1,146 @@
+"""Back up and restore a whole workspace: "download all" gives a zip of every list file and
+the pack files of the folder; "restore from zip" writes the lists and packs of such a zip back,
+and never replaces a file that differs without asking: those are listed, each with a box to
+tick, and written only when the player confirms.
+"""
+
+from __future__ import annotations
+
+import io
+import secrets
+import time
+import zipfile
+from pathlib import PurePosixPath
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, Response
+
+SUFFIXES = (".yaml", ".yml", ".json")
+MAX_MEMBERS = 2000
+MAX_MEMBER_BYTES = 1024 * 1024
+HELD_FOR = 15 * 60  # seconds an uploaded zip waits for the player's answer
+
+
+def backup_zip(ws) -> bytes:
+    """Every list and pack file of the workspace, by its path in the folder."""
+    names = [i.path for i in ws.lists()] + [p["path"] for p in ws.packs()]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for rel in sorted(dict.fromkeys(names)):
+            z.writestr(rel, (ws.root / rel).read_bytes())
+    return buf.getvalue()
+
+
+def read_zip(ws, data: bytes) -> dict[str, bytes]:
+    """The list and pack files of an uploaded zip, by their cleaned path (refused: paths that
+    lead outside the folder, too many or too big members, a file that is no zip)."""
+    from builder.web.workspace import Refused
+
+    try:
+        z = zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile:
+        raise Refused("the file is not a zip archive", hint="choose a zip made by 'Download all'") from None
+    infos = [i for i in z.infolist() if not i.is_dir()]
+    if len(infos) > MAX_MEMBERS:
+        raise Refused(f"the zip holds {len(infos)} files; at most {MAX_MEMBERS} are restored at once", 413)
+    out: dict[str, bytes] = {}
+    for i in infos:
+        name = i.filename.replace("\\", "/")
+        if name.startswith("/") or ".." in name.split("/") or ":" in name.split("/")[0]:
+            raise Refused(f"'{name[:200]}' in the zip leads outside the folder; nothing was restored", 400)
+        if PurePosixPath(name).suffix.lower() not in SUFFIXES or any(p.startswith(".") for p in name.split("/")):
+            continue  # only list and pack files; nothing hidden
+        if i.file_size > MAX_MEMBER_BYTES:
+            raise Refused(f"'{name}' in the zip is over 1 MiB", 413)
+        rel = ws.clean(name)
+        out[rel] = z.read(i)
+    return out
+
+
+def plan(ws, files: dict[str, bytes]) -> dict:
+    """What restoring would do: new files, files already the same, files that differ."""
+    new, same, differ = [], [], []
+    for rel, data in sorted(files.items()):
+        p = ws.root / rel
+        if not p.exists():
+            new.append(rel)
+        elif p.read_bytes() == data:
+            same.append(rel)
+        else:
+            differ.append(rel)
+    return {"new": new, "same": same, "differ": differ}
+
+
+def restore(ws, files: dict[str, bytes], replace=()) -> dict:
+    """Write the new files, and those of ``replace`` that differ; nothing else is touched."""
+    from builder.yamlio import atomic_write
+
+    p = plan(ws, files)
+    replaced = [r for r in p["differ"] if r in set(replace)]
+    for rel in p["new"]:
+        ws.create(rel, files[rel].decode("utf-8", errors="replace"))
+    for rel in replaced:
+        atomic_write(str(ws.resolve(rel)), files[rel].decode("utf-8", errors="replace"), force=True)
+    return {"written": p["new"], "replaced": replaced, "same": p["same"],
+            "kept": [r for r in p["differ"] if r not in replaced]}
+
+
+def add_routes(api, ws, editor, page, go) -> None:
+    held: dict[str, tuple[float, dict]] = {}
+
+    def keep(files) -> str:
+        now = time.time()
+        for k in [k for k, (t, _) in held.items() if now - t > HELD_FOR]:
+            del held[k]
+        key = secrets.token_urlsafe(12)
+        held[key] = (now, files)
+        return key
+
+    @api.get("/backup.zip", include_in_schema=False)
+    def download_all():
+        name = f"{ws.root.name or 'workspace'}-lists.zip"
+        return Response(backup_zip(ws), media_type="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+
+    @api.post("/restore", response_class=HTMLResponse, include_in_schema=False)
+    async def restore_upload(request: Request):
+        from builder.web.workspace import Refused
+
+        form = await request.form()
+        up = form.get("zip")
+        if up is None or isinstance(up, str):
+            raise Refused("choose a zip file to restore")
+        files = read_zip(ws, await up.read())
+        p = plan(ws, files)
+        if not p["differ"]:
+            done = restore(ws, files)
+            return page(request, "restore.html", done=done, plan=None, key="")
+        return page(request, "restore.html", done=None, plan=p, key=keep(files))
+
+    @api.post("/restore/confirm", response_class=HTMLResponse, include_in_schema=False)
+    async def restore_confirm(request: Request):
+        from builder.web.workspace import Refused
+
+        form = await request.form()
+        key = str(form.get("key") or "")
+        if key not in held:
+            raise Refused("that restore has expired; choose the zip again", 410)
+        _, files = held.pop(key)
+        done = restore(ws, files, [str(v) for v in form.getlist("replace")])
+        for rel in done["replaced"]:
+            editor.forget(rel)
+        return page(request, "restore.html", done=done, plan=None, key="")
+
+
+def folder_of(rel: str) -> str:
+    """The folder of a list inside the workspace ("" at the top)."""
+    parent = str(PurePosixPath(rel).parent)
+    return "" if parent == "." else parent
+
+
+def first_number(text: str) -> str:
+    """The first number of a total ("380 / 400 AP" -> "380"), "" when none."""
+    import re
+
+    m = re.search(r"-?\d+(?:\.\d+)?", text or "")
+    return m.group(0) if m else ""

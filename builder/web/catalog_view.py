@@ -1,0 +1,78 @@
+"""The catalog beside a list as a player expects it: the list's own faction first and alone
+unless asked, each entry's profile and printed facts beside it, an entry without a known cost
+marked so (never offered as "can add"), and packs that only complete the catalog's entries
+(profiles) ticked for a new list.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+PROFILE_ORDER = (("mov", "MOV"), ("mov_alt", "MOV"), ("at", "AT"), ("at_ranged", "AT ranged"), ("ini", "INI"),
+                 ("ho", "HO"), ("pr", "PR"), ("wo", "WO"), ("ki", "KI"))
+UNKNOWN_COST = "its cost is not printed in the catalog; a pack can give it"
+
+
+def profile_text(entry) -> str:
+    """A troop's stat line: ``MOV 10 · AT 2 · INI 1 · HO 3 · WO 1`` ("" without one)."""
+    p = getattr(entry, "profile", None)
+    if p is None:
+        return ""
+    parts = []
+    for key, label in PROFILE_ORDER:
+        v = getattr(p, key, None)
+        if v is not None:
+            parts.append(f"{label} {v}")
+    return " · ".join(parts)
+
+
+def foreign(row: dict) -> bool:
+    """Whether a catalog row belongs to another faction than the list's (a troop of other clans)."""
+    clans = row.get("clans") or []
+    return bool(clans) and "any" not in clans and not row.get("own_clan")
+
+
+def shape(rows: list[dict], priced: bool, others: bool) -> tuple[list[dict], int]:
+    """The rows the page shows (``others``: other factions' too) with profiles and unknown
+    costs marked; and how many rows of other factions were left out."""
+    out, hidden = [], 0
+    for r in rows:
+        if not others and foreign(r):
+            hidden += 1
+            continue
+        if priced and r.get("cost") is None and r.get("unit_cost") is None:
+            r["unknown_cost"] = True
+            if r["can"]:
+                r["can"] = False
+                r["reasons"] = [UNKNOWN_COST] + list(r.get("reasons") or [])
+        out.append(r)
+    return out, hidden
+
+
+@lru_cache(maxsize=64)
+def _completes_only(system: str, path: str, mtime: float) -> bool:
+    from builder.catalog.loader import load_catalog
+    from builder.errors import DaimyoError
+
+    try:
+        base = load_catalog(system)
+        with_pack = load_catalog(system, [path])
+    except DaimyoError:
+        return False
+    for sec in with_pack.sections():
+        names = {e.name for e in with_pack.entries(sec)}
+        before = {e.name for e in base.entries(sec)} if sec in base.sections() else set()
+        if names != before:
+            return False
+    return True
+
+
+def completes_only(root, system: str, rel: str) -> bool:
+    """Whether a pack of the workspace adds nothing new and only completes entries the catalog
+    has (stat lines for printing): it changes no verdict, so a new list starts with it."""
+    p = root / rel
+    try:
+        mtime = p.stat().st_mtime
+    except OSError:
+        return False
+    return _completes_only(system, str(p), mtime)

@@ -1,0 +1,138 @@
+"""Accessibility of every page of the web builder, in a real browser: axe-core (vendored in
+tests/vendor/axe-core, never shipped) finds no serious or critical violation, at laptop and
+phone width, in the light and the dark theme; and a keyboard-only player builds a legal Kensei
+army without touching the mouse."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from test_web_browser import CHROMIUM, FLAGS, TOKEN, WAIT, expect, server, shots, sync_api, total  # noqa: F401
+
+from builder.check import check_file
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+PAGES = ["/", "/l/kensei-buke.yaml", "/l/senshiai-northern-host.yaml", "/l/herocard-samurai.yaml",
+         "/l/senji-three-daimyo.yaml", "/l/satsuma-samurai.yaml", "/l/kensei-buke.yaml/print",
+         "/l/kensei-buke.yaml/share", "/l/satsuma-samurai.yaml/stats?odds=suit%3DForce+%3E%3D+2+in+7",
+         "/l/kensei-buke.yaml/stats", "/compare?a=kensei-buke.yaml&b=kensei-kuge.yaml", "/api/docs"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def violations(pg) -> list[str]:
+    pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = pg.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 4).map(n => n.target.join(' ') +
+                 ((n.any[0] && n.any[0].data && n.any[0].data.contrastRatio) ?
+                  ' [' + n.any[0].data.fgColor + ' on ' + n.any[0].data.bgColor + ' = ' + n.any[0].data.contrastRatio + ']' : '')
+                 ).join(' | '));
+    }""")
+    return found
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width, height", [(1366, 900), (390, 844)])
+def test_no_serious_accessibility_violation_on_any_page(browser, server, scheme, width, height):
+    # the pages' own scripts keep their Content-Security-Policy; only the checker is let in
+    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True, color_scheme=scheme)
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT)
+    pg.goto(f"{server['url']}/?token={TOKEN}")
+    found = {}
+    for path in PAGES:
+        pg.goto(server["url"] + path)
+        pg.wait_for_load_state("networkidle")
+        v = violations(pg)
+        if v:
+            found[path] = v
+    ctx.close()
+    assert not found, "\n".join(f"{k}: {x}" for k, v in found.items() for x in v)
+
+
+def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shots):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT)
+    pg.goto(f"{server['url']}/?token={TOKEN}")
+    kb = pg.keyboard
+
+    def tab_to(selector_or_label, limit=80, back=False):
+        """Press Tab (or Shift+Tab) until the focus is on the control, counting the presses."""
+        for n in range(1, limit + 1):
+            kb.press("Shift+Tab" if back else "Tab")
+            if pg.evaluate("(want) => { const a = document.activeElement; return !!a && "
+                           "(a.getAttribute('aria-label') === want || a.id === want || "
+                           "(a.labels && a.labels[0] && a.labels[0].innerText.trim().startsWith(want)) || "
+                           "a.innerText.trim() === want); }", selector_or_label):
+                return n
+        raise AssertionError(f"no '{selector_or_label}' within {limit} presses of Tab")
+
+    def changed(before):
+        expect(pg.locator("#version")).not_to_have_value(before)
+
+    # the new-list form, by keyboard
+    tab_to("new-system")
+    pg.select_option("#new-system", "kensei")  # a select answers the arrow keys; the value is what matters
+    tab_to("new-name")
+    kb.type("Keys only")
+    tab_to("Clan")
+    pg.locator("#new-form select[name=clan]").focus()
+    pg.select_option("#new-form select[name=clan]", "buke")
+    tab_to("Create list")
+    kb.press("Enter")
+    pg.wait_for_url(re.compile(r"/l/Keys-only\.yaml$"))
+    expect(pg.locator(".list-name")).to_have_text("Keys only")
+
+    def add(search, name, models=None):
+        kb.press("/")  # the search box
+        expect(pg.locator("#catalog-q")).to_be_focused()
+        kb.press("Control+a")
+        kb.type(search)
+        row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
+        expect(row).to_have_count(1)
+        presses = tab_to(f"Add {name}")
+        before = pg.locator("#version").input_value()
+        kb.press("Enter")
+        changed(before)
+        if models is not None:  # the focus is on the new unit's count: type it
+            box = pg.locator(":focus")
+            expect(box).to_have_attribute("aria-label", re.compile(f"^Models in {name}"))
+            kb.press("Control+a")
+            kb.type(str(models))
+            before = pg.locator("#version").input_value()
+            kb.press("Tab")
+            changed(before)
+        return presses
+
+    add("taisho buke", "Taisho Buke")
+    add("yari ash", "Yari Ashigaru", 10)
+    add("samurai yari", "Samurai Yari", 5)
+    add("dai-katana", "Samurai Dai-Katana", 5)
+    add("yari ash", "Yari Ashigaru", 8)
+    # the sample army: 20 + 50 + 25 + 50 + 40 = 185 AP of 200
+    expect(pg.locator("#total")).to_have_text("185")
+    expect(pg.locator("#verdict")).to_contain_text("legal")
+    expect(pg.locator("#verdict")).not_to_contain_text("illegal")
+    # a fix by keyboard: one model more in the last unit, by its own + button
+    before = pg.locator("#version").input_value()
+    pg.get_by_role("button", name="One model more in Yari Ashigaru (unit 5)").focus()
+    kb.press("Enter")
+    changed(before)
+    expect(pg.locator("#total")).to_have_text("190")
+    expect(pg.get_by_role("button", name="One model more in Yari Ashigaru (unit 5)")).to_be_focused()
+    pg.screenshot(path=str(shots / "keyboard-kensei.png"))
+    res = check_file(server["ws"] / "Keys-only.yaml")
+    assert res.legal, [f.message for f in res.findings if f.severity == "error"]
+    ctx.close()
