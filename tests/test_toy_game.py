@@ -41,7 +41,7 @@ def test_new_add_check_why_options(toy, tmp_path):
     assert set(rows) == {"Red Fox", "Blue Crane", "Green Turtle", "Golden Dragon"}
     assert rows["Golden Dragon"].cost == 5 and rows["Golden Dragon"].left == -1
     assert rows["Red Fox"].code == "toy.copies-max"
-    with pytest.raises(builder.UsageError, match="unknown card 'Red Fax'.*did you mean 'Red Fox'"):
+    with pytest.raises(builder.UsageError, match=r"unknown card 'Red Fax'.*did you mean 'Red Fox'"):
         ed.add("Red Fax")
 
 

@@ -386,7 +386,7 @@ def _block_class():
             y = self.height
             for f in self.flows:
                 y -= f.getSpaceBefore()
-                w, h = f.wrap(self.width, 0x7FFFFFFF)
+                _w, h = f.wrap(self.width, 0x7FFFFFFF)
                 y -= h
                 f.drawOn(self.canv, 0, y)
                 y -= f.getSpaceAfter()
@@ -461,7 +461,7 @@ def _seq_class():
             y = self.height
             for f in self._all():
                 y -= f.getSpaceBefore()
-                w, h = f.wrap(self.width, y)
+                _w, h = f.wrap(self.width, y)
                 y -= h
                 f.drawOn(self.canv, 0, y)
                 y -= f.getSpaceAfter()
@@ -503,7 +503,7 @@ class _Rows:
 
     def _row_height(self, row: list) -> float:
         h = 0.0
-        for v, w in zip(row, self.widths):
+        for v, w in zip(row, self.widths, strict=False):
             aw = w - CELL_PAD[0] - CELL_PAD[1]
             t = 0.0
             for f in (v if isinstance(v, (list, tuple)) else [v]):

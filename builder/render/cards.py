@@ -222,7 +222,7 @@ def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
         elif isinstance(value, list):
             items = [(str(v), 1) for v in value if isinstance(v, str)]
         for name, count in items:
-            section, entry = catalog.find_any(name)
+            _section, entry = catalog.find_any(name)
             if entry is None:
                 warnings.append(f"card '{name}' is not in the catalog; not printed")
                 continue
@@ -446,7 +446,7 @@ def _to_8bit(im):
     if im.mode in ("I;16", "I;16B", "I;16L", "I;16N"):
         return im.point(lambda v: v / 256).convert("L") if hasattr(im, "point") else im.convert("L")
     if im.mode == "I":
-        lo, hi = im.getextrema()
+        _lo, hi = im.getextrema()
         if hi > 255:
             return im.point(lambda v: v * (255.0 / 65535.0)).convert("L")
         return im.convert("L")
@@ -901,7 +901,7 @@ class CardSheetWriter:
             text = field_text(spec, face.entry, self.catalog)
             if not text:
                 continue
-            x, y, w, h = self.box_pt(spec.box)
+            _x, _y, w, h = self.box_pt(spec.box)
             font = fonts.font_name(spec.bold, spec.condensed)
             size = spec.size * self.fscale
             if not fonts.fit_text(fonts.printable(text, font), w, h, font, size, size).overflow:
@@ -1243,8 +1243,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         for spec in tpl.layouts[f.layout].fields:
             t = field_text(spec, f.entry, catalog)
             if t:
-                items.append((f"card '{f.name}'", spec.field or "text",
-                              t if not spec.bold else t))
+                items.append((f"card '{f.name}'", spec.field or "text", t))
     for key, b in tpl.backs.items():
         items.append((f"back '{key}'", "title", b.title + b.subtitle))
     footer = footer_lines(result, share_code, list_name=list_display_name(doc))
@@ -1353,7 +1352,7 @@ class _SheetDrawer:
     def fronts(self, cards, backs_too: bool = False, start: int = 0) -> None:
         c = self.job.canvas
         self._scaled()
-        for i, (slot, face) in enumerate(zip(self.plan.slots, cards)):
+        for i, (slot, face) in enumerate(zip(self.plan.slots, cards, strict=False)):
             self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
                                   clip=None if self.own_bleed else slot.bleed)
             if self.deck_label is not None:
@@ -1382,7 +1381,7 @@ class _SheetDrawer:
         c.restoreState()
 
     def _backs(self, cards, offset) -> None:
-        for slot, face in zip(self.plan.slots, cards):
+        for slot, face in zip(self.plan.slots, cards, strict=False):
             trim, bleed, turn = back_slot(slot, self.opts.paper, self.back_mode, offset)
             self.writer.draw_back(face.back, trim, slot.rotated, turn == 180,
                                   clip=None if self.own_bleed else bleed)

@@ -76,7 +76,7 @@ class _Job:
 
 
 def _px(mm_: float, dpi: float) -> int:
-    return int(round(mm_ / 25.4 * dpi))
+    return round(mm_ / 25.4 * dpi)
 
 
 def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
@@ -120,7 +120,7 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
         last = first + f.count - 1
         labels.append(f"{first}/{total}" if f.count == 1 else f"{first}-{last}/{total}")
         first = last + 1
-    for f, label in zip(faces, labels):
+    for f, label in zip(faces, labels, strict=True):
         writer.draw_face(f, trim, False, images)
         if numbers:
             writer.draw_number(trim, False, deck, label)
@@ -130,7 +130,7 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
         c.showPage()
     c.save()
     counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
-    sides = ([CardImage(f.name, "front", f.count, None, f.back, label) for f, label in zip(faces, labels)]
+    sides = ([CardImage(f.name, "front", f.count, None, f.back, label) for f, label in zip(faces, labels, strict=True)]
              + [CardImage(k, "back", counts[k], None) for k in back_keys])
     pdf = pdfium.PdfDocument(buf.getvalue())
     try:

@@ -211,7 +211,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def entry_part(path: str, request: Request, section: str = "", name: str = ""):
         from builder.web.views import entry_detail
 
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, catalog, _res, view = _load_view(ws, path, editor)
         if section not in catalog.sections():
             raise Refused(f"no catalog section '{section}'", 404)
         detail = entry_detail(catalog, section, name)
@@ -239,7 +239,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         return _list_part(request, path, out.notes)
 
     def _list_part(request, path, notes, picked=None):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         undo, redo = editor.can(path)
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"
@@ -271,7 +271,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def print_page(path: str, request: Request):
         from builder.web import printing as P
 
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         return page(request, "print.html", view=view, P=P, undo=False, redo=False, tab="print")
 
     @api.get("/l/{path:path}/export", include_in_schema=False)
@@ -284,7 +284,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         exports = []
         for fmt, label in FORMATS:
             try:
@@ -295,7 +295,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        doc, catalog, _res, view = _load_view(ws, path, editor)
         missing = [m[:200] for m in request.query_params.getlist("missing")[:10]]  # packs an import lacked
         from builder.web.views import catalog_entries, _type
 
@@ -360,7 +360,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, res, view = _load_view(ws, path, editor)
         return {"version": view["version"], **res.to_json(), "header": view["header"]}
 
     @api.get("/api/lists/{path:path}/options", tags=["lists"],
@@ -427,7 +427,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
     def api_list(path: str):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         return view
 
     gate = templates.get_template("gate.html")
