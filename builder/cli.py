@@ -212,16 +212,13 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
     """List the house-rule parameters of a system: default reading, alternatives, sources."""
     from builder.catalog.loader import load_catalog
 
-    try:
-        if format not in ("text", "json", "markdown"):
-            from builder.errors import UsageError
-            from builder.names import did_you_mean
+    if format not in ("text", "json", "markdown"):
+        from builder.errors import UsageError
+        from builder.names import did_you_mean
 
-            raise UsageError(f"unknown format '{format}'",
-                             did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown")
-        cat = load_catalog(_system(system))
-    except DaimyoError as exc:
-        fail(exc)
+        raise UsageError(f"unknown format '{format}'",
+                         did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown")
+    cat = load_catalog(_system(system))
     if codes:
         return _print_codes(_system(system), cat, format)
     from builder.catalog.browse import house_rules_lines
@@ -270,10 +267,7 @@ def catalog_systems():
     from builder.systems import get
 
     for s in SYSTEMS:
-        try:
-            cat = load_catalog(s)
-        except DaimyoError as exc:
-            fail(exc)
+        cat = load_catalog(s)
         counts = ", ".join(f"{len(cat.records(sec))} {sec}" for sec in cat.sections())
         echo(f"{s:9} {get(s).title}: {counts}")
 
@@ -288,11 +282,8 @@ def catalog_list(
     """List the entries of a system, optionally one section, filtered by fields."""
     from builder.catalog.browse import list_entries
 
-    try:
-        for line in list_entries(_system(system), section, where, pack):
-            echo(line)
-    except DaimyoError as exc:
-        fail(exc)
+    for line in list_entries(_system(system), section, where, pack):
+        echo(line)
 
 
 @catalog_app.command("show")
@@ -304,11 +295,8 @@ def catalog_show(
     """Show one entry in full with its source."""
     from builder.catalog.browse import show_entry
 
-    try:
-        for line in show_entry(_system(system), name, pack):
-            echo(line)
-    except DaimyoError as exc:
-        fail(exc)
+    for line in show_entry(_system(system), name, pack):
+        echo(line)
 
 
 @catalog_app.command("check")
@@ -338,10 +326,7 @@ def demo(out: str = typer.Option("output", "--output", "-o", "--out", help="fold
     The demo replaces its own earlier output; any other file in the way is kept unless --force."""
     from builder.demo import run_demo
 
-    try:
-        code = run_demo(out, echo, force=force)
-    except DaimyoError as exc:
-        fail(exc)
+    code = run_demo(out, echo, force=force)
     raise typer.Exit(code)
 
 

@@ -9,7 +9,7 @@ import typer
 
 def register(app) -> None:
     """Add the ``pack`` command group to the typer app."""
-    from builder.cli import echo, error_lines, fail
+    from builder.cli import echo, error_lines
     from builder.errors import EXIT_INPUT, DaimyoError
 
     pack_app = typer.Typer(help="Your own data: pack templates, checks, spreadsheets, the packs folder.",
@@ -30,11 +30,8 @@ def register(app) -> None:
         from builder.packs.template import render_template
         from builder.yamlio import atomic_write
 
-        try:
-            s = _system(system)
-            atomic_write(out, render_template(s, name or Path(out).stem), force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        s = _system(system)
+        atomic_write(out, render_template(s, name or Path(out).stem), force=force)
         echo(f"wrote {out}: a {s} pack template; fill it in, then 'daimyo pack check {out}'")
 
     @pack_app.command("check")
@@ -81,10 +78,7 @@ def register(app) -> None:
         from builder.cli import _system
         from builder.packs.manage import format_pack_list, list_packs, packs_json
 
-        try:
-            s = _system(system) if system else None
-        except DaimyoError as exc:
-            fail(exc)
+        s = _system(system) if system else None
         items = list_packs(s)
         if format == "json":
             echo(json.dumps(packs_json(items), indent=2, ensure_ascii=False))
@@ -100,10 +94,7 @@ def register(app) -> None:
         """Copy a pack into your packs folder, so that lists and --pack can name it without a path."""
         from builder.packs.manage import install_pack
 
-        try:
-            target, what = install_pack(file, force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        target, what = install_pack(file, force=force)
         echo(f"{file}: {what}: {target}")
 
     @pack_app.command("import")
@@ -124,14 +115,11 @@ def register(app) -> None:
         from builder.packs.sheet import import_sheet
         from builder.yamlio import atomic_write
 
-        try:
-            s = _system(system) if system else None
-            overrides = {"version": version, "name": name}
-            text, data = import_sheet(sheet, s, section, overrides, "" if assumed is None else assumed,
-                                      default_name=Path(out).stem)
-            atomic_write(out, text, force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        s = _system(system) if system else None
+        overrides = {"version": version, "name": name}
+        text, data = import_sheet(sheet, s, section, overrides, "" if assumed is None else assumed,
+                                  default_name=Path(out).stem)
+        atomic_write(out, text, force=force)
         n = sum(len(v) for k, v in data.items() if isinstance(v, list))
         echo(f"wrote {out}: {data['system']} pack '{data['name']}' with {n} entr{'y' if n == 1 else 'ies'}")
 
@@ -153,20 +141,17 @@ def register(app) -> None:
         from builder.paths import is_file
         from builder.yamlio import atomic_write
 
-        try:
-            if to not in SHEET_FORMATS:
-                raise UsageError(f"unknown spreadsheet format '{to}'", "csv or xlsx")
-            path = pack if is_file(pack) else (resolve_pack(pack) or pack)
-            data, _ = read_pack(path)
-            from builder.packs.manage import check_pack
+        if to not in SHEET_FORMATS:
+            raise UsageError(f"unknown spreadsheet format '{to}'", "csv or xlsx")
+        path = pack if is_file(pack) else (resolve_pack(pack) or pack)
+        data, _ = read_pack(path)
+        from builder.packs.manage import check_pack
 
-            check_pack(path)
-            body = export_csv(data) if to == "csv" else export_xlsx(data)
-            target = out or str(Path(Path(str(path)).name).with_suffix(f".{to}"))
-            if target == "-" and to == "csv":
-                sys.stdout.write(body)
-                return
-            atomic_write(target, body, force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        check_pack(path)
+        body = export_csv(data) if to == "csv" else export_xlsx(data)
+        target = out or str(Path(Path(str(path)).name).with_suffix(f".{to}"))
+        if target == "-" and to == "csv":
+            sys.stdout.write(body)
+            return
+        atomic_write(target, body, force=force)
         echo(f"wrote {target}")
