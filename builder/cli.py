@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from builder import SYSTEMS, __version__
+from builder import __version__
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
 
 def _usage_error_classes():
@@ -262,14 +262,15 @@ def _system(name: str) -> str:
 
 @catalog_app.command("systems")
 def catalog_systems():
-    """The five game systems and how many entries each catalog holds."""
+    """The game systems (the five built in and any other registered) and how many entries each
+    catalog holds."""
     from builder.catalog.loader import load_catalog
-    from builder.systems import get
+    from builder.systems import list_systems
 
-    for s in SYSTEMS:
-        cat = load_catalog(s)
+    for gs in list_systems():
+        cat = load_catalog(gs.id)
         counts = ", ".join(f"{len(cat.records(sec))} {sec}" for sec in cat.sections())
-        echo(f"{s:9} {get(s).title}: {counts}")
+        echo(f"{gs.id:9} {gs.title}: {counts}")
 
 
 @catalog_app.command("list")

@@ -140,3 +140,11 @@ def test_the_new_list_form_titles_each_game_as_the_game_does(toy):
     assert titles == {gs.id: gs.title for gs in builder.list_systems()}
     assert titles["toygame"] == toy.title != ""
     assert titles["kensei"] == "Kensei (miniature wargame, 2nd edition)"
+
+
+def test_catalog_systems_lists_a_registered_game_after_the_built_in_ones(toy, cli):
+    r = cli("catalog", "systems")
+    assert r.code == 0, r
+    lines = r.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["senshiai", "kensei", "herocard", "senji", "satsuma", "toygame"]
+    assert lines[-1].startswith(f"toygame   {toy.title}: ") and " cards" in lines[-1], lines[-1]
