@@ -148,3 +148,58 @@ def test_catalog_systems_lists_a_registered_game_after_the_built_in_ones(toy, cl
     lines = r.stdout.splitlines()
     assert [line.split()[0] for line in lines] == ["senshiai", "kensei", "herocard", "senji", "satsuma", "toygame"]
     assert lines[-1].startswith(f"toygame   {toy.title}: ") and " cards" in lines[-1], lines[-1]
+
+
+def test_share_codes_of_the_five_games_made_before_still_decode():
+    """Codes written by an earlier daimyo (tests/data/share/examples-codes-v1.txt) read back as
+    the same lists."""
+    from pathlib import Path
+
+    from builder.share.canonical import canonical
+    from builder.share.code import decode
+
+    root = Path(__file__).resolve().parent
+    rows = [line.split() for line in (root / "data" / "share" / "examples-codes-v1.txt").read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert {name.split("-")[0] for name, _ in rows} == {"senshiai", "kensei", "herocard", "senji", "satsuma"}
+    for name, code in rows:
+        example = root.parent / "examples" / name
+        doc = builder.load_list(example)
+        old = decode(code)
+        assert old["system"] == doc.system and old.get("name") == canonical(doc.data).get("name"), name
+        assert {k: v for k, v in old.items() if k != "checked_with"} == canonical(doc.data), name
+
+
+def test_a_registered_games_share_code_does_not_depend_on_what_else_is_registered(toy, tmp_path):
+    """A game from another package is named by its id in its codes: a code made where it is the
+    only extra game reads the same where another game was registered before it."""
+    import copy
+
+    from builder.share.code import decode
+
+    code = builder.export(_toy_deck(tmp_path), to="code")
+    unregister("toygame")
+    other = copy.copy(toy)
+    other.id = "aaatoy"
+    register(other)  # now registered before the toy game
+    register(toy)
+    try:
+        assert [s for s in builder.systems.ids() if s in ("aaatoy", "toygame")] == ["aaatoy", "toygame"]
+        doc = decode(code)
+        assert doc["system"] == "toygame" and doc["cards"] == {"Red Fox": 2, "Blue Crane": 2}
+    finally:
+        unregister("aaatoy")
+
+
+def test_a_share_code_of_a_game_not_installed_says_which_game(toy, tmp_path):
+    from builder.errors import DaimyoError
+    from builder.share.code import decode
+
+    code = builder.export(_toy_deck(tmp_path), to="code")
+    unregister("toygame")
+    try:
+        with pytest.raises(DaimyoError) as ei:
+            decode(code)
+        assert "the game 'toygame', which is not installed here" in str(ei.value)
+    finally:
+        register(toy)
