@@ -203,3 +203,25 @@ def test_a_share_code_of_a_game_not_installed_says_which_game(toy, tmp_path):
         assert "the game 'toygame', which is not installed here" in str(ei.value)
     finally:
         register(toy)
+
+
+def test_the_web_builder_starts_a_list_of_a_registered_game_and_prints_its_aid(toy, tmp_path):
+    """The new-list form offers every registered game (above); the server accepts it, and the
+    game's player aid is served like a built-in game's."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from builder.web.app import create_app
+
+    token = "toy-game-token-0123456789"
+    api = TestClient(create_app(tmp_path, token=token, port=8765), base_url="http://127.0.0.1:8765",
+                     headers={"Authorization": f"Bearer {token}"})
+    r = api.post("/api/lists", json={"system": "toygame", "name": "Two foxes", "file": "foxes.yaml"})
+    assert r.status_code == 201, r.text
+    text = (tmp_path / r.json()["path"]).read_text(encoding="utf-8")
+    assert "system: toygame" in text and "Two foxes" in text
+    r = api.post("/api/lists", json={"system": "nosuchgame", "file": "x.yaml"})
+    assert r.status_code == 400 and "unknown system 'nosuchgame'" in r.text and "toygame" in r.text, r.text
+    r = api.get("/aid/toygame.pdf")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF"), r.text[:300]
+    assert api.get("/aid/nosuchgame.pdf").status_code == 404

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from builder import SYSTEMS, __version__
 from builder.errors import DaimyoError, ListError
+from builder.systems import ids, is_system
 from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
 
@@ -308,7 +309,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def aid_pdf(system: str, paper: str = "a4"):
         from builder.web.printing import render_aid_pdf
 
-        if system not in SYSTEMS:
+        if not is_system(system):  # a game registered by another package prints its aid too
             raise Refused(f"unknown system '{system}'", 404)
         if paper not in ("a4", "letter"):
             raise Refused("paper must be a4 or letter")
@@ -575,8 +576,8 @@ def _create_list(ws: Workspace, form: dict) -> str:
     from builder.lists.dump import dump_list_yaml
 
     system = str(form.get("system", "")).strip().lower()
-    if system not in SYSTEMS:
-        raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(SYSTEMS))
+    if not is_system(system):  # every registered game, not only the built-in ones
+        raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(ids()))
     name = (form.get("name") or "").strip() or None
     rel = ws.new_name(form.get("file") or name or f"new-{system}")
     wanted = form.get("packs") or []
