@@ -44,7 +44,7 @@ def main() -> None:
     from builder.rules import satsuma as core
 
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
-    print("load average before: %.2f %.2f %.2f (the machine may be shared)" % os.getloadavg())
+    print("load average before: {:.2f} {:.2f} {:.2f} (the machine may be shared)".format(*os.getloadavg()))
     c0 = time.process_time()
     game, _ = simulate.setup(None, None, ("best", "best"), {})
     setup_cpu = time.process_time() - c0
@@ -97,7 +97,7 @@ def main() -> None:
 
     cpu_q, _ = best_of(ask)
     print(f"  odds queries: {n * len(queries) / cpu_q:10,.0f}/s (parse and exact answer)")
-    print("load average after: %.2f %.2f %.2f" % os.getloadavg())
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -99,7 +99,7 @@ def bench_aids(folder: Path) -> dict[str, tuple[float, int]]:
     for system in SYSTEMS:
         path = folder / f"aid-{system}.pdf"
         render_aid(system, path, force=True)
-        t = best_of(lambda: render_aid(system, path, force=True))
+        t = best_of(lambda system=system, path=path: render_aid(system, path, force=True))
         out[system] = (t, path.stat().st_size)
     return out
 

@@ -37,14 +37,14 @@ def main() -> None:
         bare = {k: v for k, v in doc.items() if k not in ("name", "author", "notes")}
         bare_code = encode(bare)
         text = export_doc(doc, "text")
-        enc_ms = _time(lambda: encode(doc))
-        dec_ms = _time(lambda: decode(code))
+        enc_ms = _time(lambda doc=doc: encode(doc))
+        dec_ms = _time(lambda code=code: decode(code))
         rows.append((doc["system"], path.name, len(code), len(bare_code), len(text), enc_ms, dec_ms))
     print(f"{'system':9} {'list':32} {'code':>5} {'bare':>5} {'text':>5} {'enc ms':>7} {'dec ms':>7}")
     for s, name, n, b, t, e, d in rows:
         print(f"{s:9} {name:32} {n:5d} {b:5d} {t:5d} {e:7.3f} {d:7.3f}")
     by_system: dict[str, list[int]] = {}
-    for s, _, n, b, *_ in rows:
+    for s, _, _n, b, *_ in rows:
         by_system.setdefault(s, []).append(b)
     print()
     print("median code length without free text, per system:")

@@ -258,7 +258,7 @@ def main() -> None:
                         break
                 except OSError:
                     if time.time() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start: " + server.stderr.read().decode()[-500:])
+                        raise SystemExit("the server did not start: " + server.stderr.read().decode()[-500:]) from None
                     time.sleep(0.1)
             # one check of a 600 AP list before the clients start (loads the catalog)
             warm = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -308,7 +308,7 @@ def main() -> None:
         raise SystemExit("no request completed: " + "; ".join(errors[:3]))
 
     def pct(p):
-        return lat[min(len(lat) - 1, int(round(p / 100 * (len(lat) - 1))))] * 1000
+        return lat[min(len(lat) - 1, round(p / 100 * (len(lat) - 1)))] * 1000
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"clients {args.clients}, {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries); "

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from builder import SYSTEMS, __version__
+from builder import __version__
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
 
 def _usage_error_classes():
@@ -217,16 +217,13 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
     """List the house-rule parameters of a system: default reading, alternatives, sources."""
     from builder.catalog.loader import load_catalog
 
-    try:
-        if format not in ("text", "json", "markdown"):
-            from builder.errors import UsageError
-            from builder.names import did_you_mean
+    if format not in ("text", "json", "markdown"):
+        from builder.errors import UsageError
+        from builder.names import did_you_mean
 
-            raise UsageError(f"unknown format '{format}'",
-                             did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown")
-        cat = load_catalog(_system(system))
-    except DaimyoError as exc:
-        fail(exc)
+        raise UsageError(f"unknown format '{format}'",
+                         did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown")
+    cat = load_catalog(_system(system))
     if codes:
         return _print_codes(_system(system), cat, format)
     from builder.catalog.browse import house_rules_lines
@@ -270,17 +267,15 @@ def _system(name: str) -> str:
 
 @catalog_app.command("systems")
 def catalog_systems():
-    """The five game systems and how many entries each catalog holds."""
+    """The game systems (the five built in and any other registered) and how many entries each
+    catalog holds."""
     from builder.catalog.loader import load_catalog
-    from builder.systems import get
+    from builder.systems import list_systems
 
-    for s in SYSTEMS:
-        try:
-            cat = load_catalog(s)
-        except DaimyoError as exc:
-            fail(exc)
+    for gs in list_systems():
+        cat = load_catalog(gs.id)
         counts = ", ".join(f"{len(cat.records(sec))} {sec}" for sec in cat.sections())
-        echo(f"{s:9} {get(s).title}: {counts}")
+        echo(f"{gs.id:9} {gs.title}: {counts}")
 
 
 @catalog_app.command("list")
@@ -293,11 +288,8 @@ def catalog_list(
     """List the entries of a system, optionally one section, filtered by fields."""
     from builder.catalog.browse import list_entries
 
-    try:
-        for line in list_entries(_system(system), section, where, pack):
-            echo(line)
-    except DaimyoError as exc:
-        fail(exc)
+    for line in list_entries(_system(system), section, where, pack):
+        echo(line)
 
 
 @catalog_app.command("show")
@@ -309,11 +301,8 @@ def catalog_show(
     """Show one entry in full with its source."""
     from builder.catalog.browse import show_entry
 
-    try:
-        for line in show_entry(_system(system), name, pack):
-            echo(line)
-    except DaimyoError as exc:
-        fail(exc)
+    for line in show_entry(_system(system), name, pack):
+        echo(line)
 
 
 @catalog_app.command("check")
@@ -343,10 +332,7 @@ def demo(out: str = typer.Option("output", "--output", "-o", "--out", help="fold
     The demo replaces its own earlier output; any other file in the way is kept unless --force."""
     from builder.demo import run_demo
 
-    try:
-        code = run_demo(out, echo, force=force)
-    except DaimyoError as exc:
-        fail(exc)
+    code = run_demo(out, echo, force=force)
     raise typer.Exit(code)
 
 

@@ -96,7 +96,8 @@ def run_demo(out: str, echo, force: bool = False) -> int:
 
             why = "it or a folder above it is a file" if isinstance(exc, (FileExistsError, NotADirectoryError)) \
                 else (getattr(exc, "strerror", None) or str(exc))
-            raise UsageError(f"cannot make the output folder '{out}': {why}", f"give a folder with {option('out')}")
+            raise UsageError(f"cannot make the output folder '{out}': {why}",
+                             f"give a folder with {option('out')}") from None
         echo(f"\n== printing into {outdir}/")
         jobs = [(f"{path.name}", outdir / f"{path.stem}.pdf", render_api.render_list, path) for path in checked]
         jobs += [(f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system)

@@ -31,8 +31,40 @@ def _normalize(name) -> str:
 
 
 def loose(name: str) -> str:
-    """A looser key: hyphens and spaces alike (``Dai-Katana`` = ``Dai Katana``)."""
-    return normalize(name).replace(" ", "").replace("-", "").replace("_", "")
+    """A looser key: only a name's letters and digits count (``Dai-Katana`` = ``Dai Katana``,
+    ``Out Fight & Outmaneuver`` = ``out-fight-outmaneuver``, ``Hatred of...`` = ``hatred-of``),
+    accents left off, so that a name and its id (``slug``) have the same key: the catalog finds
+    an entry by either, and everything that compares names by this key agrees with it. Marks
+    that separate list items (``, ; : |``) before the first letter or after the last are kept
+    (``Strength, ':'`` is two names, not ``Strength``), and so is a name of marks alone."""
+    try:
+        return _loose_memo(name)
+    except TypeError:   # an unhashable value
+        return _loose(name)
+
+
+def _loose(name) -> str:
+    text = "".join(ch for ch in unicodedata.normalize("NFKD", normalize(name)) if not unicodedata.combining(ch))
+    alnum = [i for i, ch in enumerate(text) if ch.isalnum()]
+    if not alnum:  # no letter or digit at all (":", "?!"): only spaces and hyphens left out
+        return _bare(text)
+    first, last = alnum[0], alnum[-1]
+    inner = "".join(ch for ch in text[first:last + 1] if ch.isalnum())
+    return _edge(text[:first]) + inner + _edge(text[last + 1:])
+
+
+def _edge(text: str) -> str:
+    return _bare(text) if _SEPARATORS.intersection(text) else ""
+
+
+_SEPARATORS = frozenset(",;:|")
+
+
+def _bare(text: str) -> str:
+    return text.replace(" ", "").replace("-", "").replace("_", "")
+
+
+_loose_memo = functools.lru_cache(maxsize=8192)(_loose)
 
 
 def slug(name: str) -> str:
@@ -104,7 +136,7 @@ class NameIndex:
         scored = []
         # a few candidates are scored directly (the bound would cost more than it saves)
         shared = self._shared(key) if len(self.keys) > 4 else [la] * len(self.keys)
-        for k, lb, m in zip(self.keys, self.lens, shared):
+        for k, lb, m in zip(self.keys, self.lens, shared, strict=True):
             # difflib's quick_ratio, computed as difflib does; it bounds the ratio
             total = la + lb
             if (2.0 * m / total if total else 1.0) >= 0.6:

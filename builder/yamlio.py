@@ -68,12 +68,12 @@ class FilePositions(Positions):
             index = getattr(pos, "_by_entry", None)
             if index is None or index[0] != (len(pos.value), len(pos.key)):
                 groups: tuple[dict, dict] = ({}, {})
-                for g, src in zip(groups, (pos.value, pos.key)):
+                for g, src in zip(groups, (pos.value, pos.key), strict=False):
                     for p, lc in src.items():
                         g.setdefault(p[:2], []).append((p, lc))
                 index = ((len(pos.value), len(pos.key)), groups)
                 pos._by_entry = index
-            for group, dst in zip(index[1], (self.value, self.key)):
+            for group, dst in zip(index[1], (self.value, self.key), strict=False):
                 for p, lc in group.get(sub[:2], ()):
                     if p[:n] == sub:
                         dst[prefix + p[n:]] = lc
@@ -174,7 +174,7 @@ def nesting_depth_over(text: str, limit: int = MAX_DEPTH) -> bool:
             if depth > limit:
                 return True
     third = max(1, limit // 3)  # a line deeper than that is indented or marked a third as far
-    if not (re.search(r"^[ \t]{%d}" % third, text, re.M) or re.search(r"(?:[-?][ \t]+){%d}" % third, text)):
+    if not (re.search(rf"^[ \t]{{{third}}}", text, re.M) or re.search(rf"(?:[-?][ \t]+){{{third}}}", text)):
         return False
     # each line opens at most one level per "- " marker plus one (its mapping or scalar); the
     # lines still open are those of smaller indentation above it

@@ -3,6 +3,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -33,6 +34,28 @@ def rulebook_text(name: str) -> str:
 
 
 needs_rulebooks = pytest.mark.skipif(SEEDS is None, reason=NO_RULEBOOKS)
+
+
+# -- Hypothesis: the same cases on every run, unless asked for more ------------------------------
+#: DAIMYO_FUZZ=N: N times as many examples, from a random seed (a long search for new cases)
+FUZZ = int(os.environ.get("DAIMYO_FUZZ", "0") or 0)
+# timing is never a reason to fail: no deadline, no "too slow" health check (a loaded machine)
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+#: "ci": derandomized (a fixed seed per test), no example database: the README's test command and
+#: CI (CI=true) run exactly the same cases every time, on every machine, in any order or process
+settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True,
+                          suppress_health_check=_QUIET)
+#: "fuzz": random cases, FUZZ times as many (``examples``), kept in the local example database so a
+#: failure found is replayed on the next run
+settings.register_profile("fuzz", derandomize=False, deadline=None, print_blob=True,
+                          suppress_health_check=_QUIET, max_examples=100 * max(1, FUZZ))
+settings.load_profile("fuzz" if FUZZ else "ci")
+
+
+def examples(n: int) -> int:
+    """The number of Hypothesis examples of a test that asks for ``n``: ``n`` in the suite,
+    ``n * DAIMYO_FUZZ`` in a fuzzing run."""
+    return n * max(1, FUZZ)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -20,6 +20,8 @@ from builder.analytics.stats import list_stats, load
 from builder.check import check_file
 from builder.rules import satsuma as core
 
+from conftest import examples
+
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"
 SEED = "003_d64fd863b3930085.txt"
@@ -67,7 +69,7 @@ QUERIES = [
 ]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120))
 @given(st.sampled_from(QUERIES), st.integers(0, 6), st.integers(0, 4),
        st.sampled_from([">=", "<=", ">", "<", "=", "!="]))
 def test_odds_agree_with_enumeration(query, n, k, op):
@@ -279,7 +281,7 @@ def test_stats_pdf_charts_read_back(cli, tmp_path):
                   "Limits: value against bound", "Draw odds", "type=terrain >= 1 in 6"):
         assert words in text, words
     # the Type chart: three bars whose lengths follow the counts 13, 23, 14
-    text0, rects, w, h = pages[0]
+    _text0, rects, _w, h = pages[0]
     first = [r for r in rects if r["top"] < h * 0.25 and r["height"] > 3]
     widths = sorted(round(r["width"], 1) for r in first)
     assert len(widths) >= 3

@@ -30,7 +30,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
+from conftest import ROOT, examples
+
+pytestmark = pytest.mark.slow  # thousands of mutated documents through every command
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 SYSTEMS = ("senshiai", "kensei", "herocard", "senji", "satsuma")
@@ -38,13 +40,10 @@ FORMATS = ("text", "markdown", "json", "yaml", "code")
 BUKE = ROOT / "examples" / "kensei-buke.yaml"
 SAMURAI = ROOT / "examples" / "satsuma-samurai.yaml"
 
-_SCALE = int(os.environ.get("DAIMYO_FUZZ", "0") or 0)
-
-
 def fuzz_settings(n: int):
-    """``n`` examples from a fixed seed in CI; ``DAIMYO_FUZZ=K``: K*n random ones."""
-    return settings(max_examples=n * max(1, _SCALE), deadline=None, derandomize=not _SCALE,
-                    suppress_health_check=list(HealthCheck), database=None)
+    """``n`` examples from a fixed seed in CI; ``DAIMYO_FUZZ=K``: K*n random ones (the profiles of
+    conftest.py); every health check is off, since the mutations filter many cases out."""
+    return settings(max_examples=examples(n), suppress_health_check=list(HealthCheck))
 
 
 # -- what every run must look like -------------------------------------------------------------

@@ -190,6 +190,7 @@ def _daimyo(*args, cwd):
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow  # 40 child processes
 def test_concurrent_additions_to_one_list_are_all_kept(tmp_path):
     """Two ``daimyo add`` on one file at the same moment, 20 times: every addition is there."""
     pairs = 20

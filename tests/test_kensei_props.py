@@ -2,13 +2,13 @@
 
 import copy
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.check import check_text
 from builder.errors import DaimyoError
 from builder.lists.dump import dump_list_yaml
-from conftest import DATA
+from conftest import DATA, examples
 
 PACK = str(DATA / "kensei" / "troops-pack.yaml")
 NAMES = ["Taisho Buke", "Yari Ashigaru", "Samurai Yari", "Samurai Dai-Katana", "Yumi Samurai",
@@ -42,7 +42,7 @@ def _check(doc):
     return check_text(dump_list_yaml(doc), "p.yaml", extra_packs=[PACK])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60))
 @given(army, st.randoms())
 def test_reordering_troops_never_changes_the_result(doc, rnd):
     a = _check(doc)
@@ -54,7 +54,7 @@ def test_reordering_troops_never_changes_the_result(doc, rnd):
     assert a.legal == b.legal
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60))
 @given(army)
 def test_points_total_is_the_sum_of_the_parts(doc):
     res = _check(doc)
@@ -86,7 +86,7 @@ near_doc = st.fixed_dictionaries(
                                          yaml_value, max_size=4)), max_size=5))})
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150))
 @given(near_doc)
 def test_no_document_makes_check_raise(doc):
     try:
@@ -101,7 +101,7 @@ def test_no_document_makes_check_raise(doc):
     assert isinstance(res.legal, bool)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.text(max_size=200))
 def test_no_text_makes_check_raise(text):
     try:

@@ -124,7 +124,7 @@ def test_editor_add_undo_redo_and_save_keep_comments(work):
 def test_editor_refuses_a_bad_edit_and_keeps_the_list(work):
     ed = ListEditor.open(work / "kensei-buke.yaml")
     before = ed.text
-    with pytest.raises(builder.UsageError, match="unknown troop 'Samurai Yar'.*did you mean 'Samurai Yari'"):
+    with pytest.raises(builder.UsageError, match=r"unknown troop 'Samurai Yar'.*did you mean 'Samurai Yari'"):
         ed.add("Samurai Yar")
     with pytest.raises(builder.UsageError, match="points must be a whole number"):
         ed.set("points", "many")

@@ -7,7 +7,7 @@ must decline (return None) every text the full reader rejects.
 
 import string
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.errors import DaimyoError
@@ -15,6 +15,8 @@ from builder.lists.document import _parse_simple
 from builder.lists.dump import dump_list_yaml
 from builder.paths import examples_dir
 from builder.yamlio import parse_yaml
+
+from conftest import examples
 
 NAME_CHARS = string.ascii_letters + string.digits + " -'’.:#\"()é"
 words = st.text(alphabet=NAME_CHARS, min_size=1, max_size=14)
@@ -63,13 +65,13 @@ def test_examples_read_the_same():
         _same(text)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300))
 @given(documents)
 def test_dumped_documents_read_the_same(doc):
     _same(dump_list_yaml(doc))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400))
 @given(documents, st.data())
 def test_mutated_texts_read_the_same_or_are_declined(doc, data):
     text = dump_list_yaml(doc)

@@ -11,6 +11,7 @@ import pytest
 from builder import SYSTEMS
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # builds a wheel and installs it in a new virtual environment
 
 
 @pytest.fixture(scope="module")

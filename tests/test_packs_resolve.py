@@ -62,7 +62,7 @@ def test_search_order_list_folder_then_workspace_then_user_then_bundled(places):
 def test_a_path_as_written_wins_and_a_missing_path_falls_back_to_its_name(places):
     from builder.packs.resolve import resolve_pack
 
-    work, lists, user = places
+    _work, lists, _user = places
     own = _pack(lists / "data" / "cards.yaml", "cards")
     assert resolve_pack("data/cards.yaml", lists) == own
     # a list copied away from its packs/ folder still finds the bundled pack of that name
@@ -73,7 +73,7 @@ def test_a_path_as_written_wins_and_a_missing_path_falls_back_to_its_name(places
 def test_the_list_folder_is_searched_by_file_name_only(places):
     from builder.packs.resolve import resolve_pack
 
-    work, lists, user = places
+    _work, lists, user = places
     _pack(lists / "deck.yaml", "house cards")  # a file in the list folder declaring a name
     assert resolve_pack("house cards", lists) is None
     u = _pack(user / "hc.yaml", "House Cards")
@@ -94,7 +94,7 @@ def test_a_pack_of_the_list_system_wins_over_one_of_another_system(places):
 def test_names_only_ignores_paths_and_the_list_folder(places):
     from builder.packs.resolve import resolve_pack
 
-    work, lists, user = places
+    _work, lists, user = places
     _pack(lists / "secret.yaml", "secret")
     assert resolve_pack(str(lists / "secret.yaml"), names_only=True) is None
     assert resolve_pack("secret", lists, names_only=True) is None
@@ -130,7 +130,7 @@ def test_platform_config_folder_without_daimyo_packs(monkeypatch, tmp_path):
 # -- through the commands, from a folder that holds nothing ------------------------------------
 
 def test_check_with_pack_by_name_from_an_empty_folder(cli, places):
-    work, lists, user = places
+    work, _lists, _user = places
     shutil.copy(ROOT / "examples" / "senshiai-northern-host.yaml", work / "deck.yaml")
     text = (work / "deck.yaml").read_text().replace("packs: [packs/senshiai-example.yaml]\n", "")
     (work / "deck.yaml").write_text(text)
@@ -142,7 +142,7 @@ def test_check_with_pack_by_name_from_an_empty_folder(cli, places):
 
 
 def test_list_packs_key_by_name(cli, places):
-    work, lists, user = places
+    _work, lists, _user = places
     text = (ROOT / "examples" / "senshiai-northern-host.yaml").read_text()
     (lists / "deck.yaml").write_text(text.replace("packs/senshiai-example.yaml", "Senshiai example cards"))
     r = cli("check", lists / "deck.yaml")
@@ -150,7 +150,7 @@ def test_list_packs_key_by_name(cli, places):
 
 
 def test_copied_example_lists_find_their_packs(cli, places):
-    work, lists, user = places
+    _work, lists, _user = places
     for name in ("senshiai-northern-host.yaml", "senji-three-daimyo.yaml", "herocard-samurai.yaml"):
         shutil.copy(ROOT / "examples" / name, lists / name)
         r = cli("check", lists / name)
@@ -158,7 +158,7 @@ def test_copied_example_lists_find_their_packs(cli, places):
 
 
 def test_new_with_pack_by_name_writes_the_name(cli, places):
-    work, lists, user = places
+    work, _lists, _user = places
     r = cli("new", "senshiai", "--size", "50", "--pack", "senshiai-example", "-o", "deck.yaml")
     assert r.code == 0, r.stderr  # written (and checked: an empty deck is illegal)
     assert "ILLEGAL" in r.stdout
@@ -168,7 +168,7 @@ def test_new_with_pack_by_name_writes_the_name(cli, places):
 
 
 def test_unknown_pack_name_is_one_line_naming_the_places(cli, places):
-    work, lists, user = places
+    _work, lists, _user = places
     (lists / "deck.yaml").write_text("system: senshiai\npacks: [my-cards]\ncards: {}\n")
     r = cli("check", lists / "deck.yaml")
     assert r.code == 2

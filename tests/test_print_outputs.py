@@ -135,7 +135,7 @@ def _similar(a, b) -> bool:
     """Two card images alike (JPEG-compressed): mean absolute difference of small thumbnails."""
     sa = a.convert("L").resize((50, 70))
     sb = b.convert("L").resize((50, 70))
-    diff = sum(abs(x - y) for x, y in zip(sa.tobytes(), sb.tobytes())) / (50 * 70)
+    diff = sum(abs(x - y) for x, y in zip(sa.tobytes(), sb.tobytes(), strict=False)) / (50 * 70)
     return diff < 6
 
 

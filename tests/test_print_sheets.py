@@ -17,6 +17,7 @@ from builder.share.api import parse_source_text
 from builder.share.canonical import canonical
 
 from qrread import page_codes
+import itertools
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -156,7 +157,7 @@ def test_gutter_0_fits_nine_poker_cards_with_bleed_and_cut_lines_run_across(tmp_
         long_lines = [ln for ln in page.lines if mm(ln["x1"] - ln["x0"]) > 150 or mm(ln["bottom"] - ln["top"]) > 200]
     assert len(faces) == 9
     xs = sorted({x for x, _ in faces})
-    assert [round(b - a, 2) for a, b in zip(xs, xs[1:])] == [63.5, 63.5]     # trims abut
+    assert [round(b - a, 2) for a, b in itertools.pairwise(xs)] == [63.5, 63.5]     # trims abut
     assert len(long_lines) == 8               # 4 vertical and 4 horizontal cut lines
 
 

@@ -21,7 +21,7 @@ TOL = 0.1  # mm
 def close(a, b, tol=TOL):
     """Two lists of (x, y) positions equal within ``tol`` mm."""
     a, b = sorted(a), sorted(b)
-    return len(a) == len(b) and all(abs(p - q) <= tol for u, v in zip(a, b) for p, q in zip(u, v))
+    return len(a) == len(b) and all(abs(p - q) <= tol for u, v in zip(a, b, strict=False) for p, q in zip(u, v, strict=False))
 
 
 def card_rects(page, w_mm, h_mm):
@@ -197,7 +197,7 @@ def _art_list(tmp_path, n_images=2, size=(3000, 2000)):
 def _images(path):
     reader = PdfReader(path)
     found = {}
-    for obj in reader.resolved_objects.values() if hasattr(reader, "resolved_objects") else []:
+    for _obj in reader.resolved_objects.values() if hasattr(reader, "resolved_objects") else []:
         pass
     for num in range(1, len(reader.xref_objStm) + 1000):
         try:
@@ -235,7 +235,7 @@ def test_art_path_that_does_not_exist():
 
     tpl = load_template("satsuma")
     face = CardFace("Mine", {"name": "Mine", "art": "pics/mine.png"})
-    with pytest.raises(UsageError, match="image file 'pics/mine.png' not found"):
+    with pytest.raises(UsageError, match=r"image file 'pics/mine\.png' not found"):
         find_art(face, tpl, [], [Path("/nonexistent")])
 
 
@@ -246,7 +246,7 @@ def test_short_edge_backs_are_rotated(tmp_path):
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     plan = plan_sheet(paper_size("letter"), card_size("bridge"))
     with pdfplumber.open(out) as pdf:
-        W, H = 215.9, 279.4
+        H = 279.4
         w, h = (88.9, 57.15) if plan.rotated else (57.15, 88.9)
         fronts = card_rects(pdf.pages[0], w, h)
         backs = card_rects(pdf.pages[1], w, h)

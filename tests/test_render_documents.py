@@ -101,7 +101,7 @@ def army(tmp_path_factory):
 # -- Kensei roster -------------------------------------------------------------------------
 
 def test_roster_lists_every_troop_with_costs_and_the_total(army):
-    _, out, text = army
+    _, _out, text = army
     t = flat(text)
     for name, models, per, unit in TROOPS:
         assert re.search(rf"{re.escape(name)}.*?\b{models} {per} {unit}\b", t), name
@@ -409,7 +409,7 @@ def test_aid_templates_cite_existing_seed_lines():
         pytest.skip(NO_RULEBOOKS)
     counts = {p.name: len(p.read_text(encoding="utf-8").splitlines()) + 1 for p in SEEDS.glob("*.txt")}
     for path in (ROOT / "templates" / "aids").glob("*.yaml"):
-        data, _ = load_yaml(path)
+        _data, _ = load_yaml(path)
         found = 0
         for m in re.finditer(r"(\d{3}_[0-9a-f]{16}\.txt):(\d+)(?:-(\d+))?", path.read_text(encoding="utf-8")):
             file, a, b = m.group(1), int(m.group(2)), int(m.group(3) or m.group(2))
@@ -428,7 +428,7 @@ def test_roster_limits_table_is_made_of_the_rules_limits(tmp_path):
     text = (Path(__file__).resolve().parent.parent / "examples" / "kensei-buke.yaml").read_text()
     army = tmp_path / "army.yaml"
     army.write_text(text.replace("points: 200", "points: 150"))  # the sample's 200 AP over a 150 AP battle
-    doc, cat, lst, res = load_checked(army)
+    _doc, cat, lst, res = load_checked(army)
     rules = dict(res.house_rules or cat.default_rules())
     measured = limits(lst, cat, rules)
     table = {row["id"]: row for row in limit_table(lst, cat, rules, res.findings)}

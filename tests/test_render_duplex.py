@@ -62,7 +62,7 @@ def test_folded_backs_stand_upright_behind_their_fronts(paper, card, bleed):
     assert plan.slots
     for slot in plan.slots:
         _assert_back_upright(p, c, slot, fold)
-        trim, bl, _ = back_slot(slot, p, fold)
+        _trim, bl, _ = back_slot(slot, p, fold)
         # front and back on opposite sides of the fold, at least 5 mm from it
         if fold == "short":
             assert slot.bleed.y >= line.y0 + MIN_MARGIN - 1e-6 and bl.y1 <= line.y0 - MIN_MARGIN + 1e-6

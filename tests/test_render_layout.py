@@ -17,6 +17,8 @@ from builder.render.layout import (
     pt,
 )
 
+from conftest import examples
+
 
 def test_named_sizes():
     assert paper_size("A4") == (210.0, 297.0)
@@ -119,7 +121,7 @@ def test_unknown_duplex():
         back_slot(plan.slots[0], plan.paper, "sideways")
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120))
 @given(paper=st.sampled_from(sorted(PAPERS)), w=st.floats(20, 130), h=st.floats(20, 180),
        bleed=st.sampled_from([0, 0.5, 1, 2, 3]), duplex=st.sampled_from(["long", "short"]))
 def test_layout_invariants(paper, w, h, bleed, duplex):
@@ -141,7 +143,7 @@ def test_layout_invariants(paper, w, h, bleed, duplex):
                 assert not (s.trim.x < o.trim.x1 - 1e-6 and o.trim.x < s.trim.x1 - 1e-6
                             and s.trim.y < o.trim.y1 - 1e-6 and o.trim.y < s.trim.y1 - 1e-6)
         # backs land on the page, same size
-        t, b, _ = back_slot(s, (pw, ph), duplex)
+        t, _b, _ = back_slot(s, (pw, ph), duplex)
         assert t.x >= 0 and t.y >= 0 and t.x1 <= pw + 1e-6 and t.y1 <= ph + 1e-6
         # going through the mirror twice gives the front position back
         assert (pw - t.x - t.w if duplex == "long" else t.x) == pytest.approx(s.trim.x)

@@ -13,6 +13,8 @@ from builder.errors import CatalogError, ListError
 from builder.rules import satsuma as core
 from builder.rules.satsuma import PlayCard
 
+from conftest import examples
+
 ROOT = Path(__file__).resolve().parent.parent
 SEED = "003_d64fd863b3930085.txt"
 DATA = Path(__file__).resolve().parent / "data" / "satsuma"
@@ -40,7 +42,7 @@ def test_both_decks_exactly_as_printed(cat):
         cards = [c for c in cat.entries("cards") if c.side == side]
         assert len(cards) == 46
         assert [(c.name, c.printed) for c in cards] == printed
-        for c, line in zip(cards, range(first, last + 1)):
+        for c, line in zip(cards, range(first, last + 1), strict=False):
             assert c.source == f"003_d64fd863b3930085.txt:{line}"
 
 
@@ -162,7 +164,7 @@ def hands(draw, size=7):
     return cards, role
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(hands(), st.randoms(use_true_random=False))
 def test_solver_agrees_with_brute_force_and_ignores_order(args, rnd):
     cards, role = args
@@ -180,7 +182,7 @@ def test_solver_agrees_with_brute_force_and_ignores_order(args, rnd):
     assert core.best_hand(shuffled, role) == hand
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 12), st.sampled_from("FRLADMWE"),
                           st.integers(1, 12), st.booleans()), min_size=0, max_size=9),
        st.sampled_from(core.ROLES))
@@ -330,7 +332,7 @@ def test_variant_deck_with_custom_cards_is_legal():
     assert res.summary == {"cards": 7, "side": "imperial", "deck": "variant", "usable_cards": 7}
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=12),
                     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
                     max_leaves=12))

@@ -15,6 +15,8 @@ from builder.rules import satsuma as core
 from builder.rules import satsuma_sim as sim
 from builder.rules.satsuma import PlayCard
 
+from conftest import examples
+
 
 @pytest.fixture(scope="module")
 def cat():
@@ -44,7 +46,7 @@ cards_st = st.lists(
               st.booleans()), min_size=0, max_size=10)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(cards_st, st.sampled_from(core.ROLES))
 def test_fast_total_and_escape_agree_with_best_hand(specs, role):
     cards = [PlayCard(f"c{i}", ((a, x), (b, y)) if two else ((a, x),)) for i, (a, x, b, y, two) in enumerate(specs)]
@@ -55,7 +57,7 @@ def test_fast_total_and_escape_agree_with_best_hand(specs, role):
     assert hand.strength == core.best_strength_brute(cards, role)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(st.data())
 def test_fast_path_on_published_hands(cat, data):
     side = data.draw(st.sampled_from(core.SIDES))
@@ -113,7 +115,7 @@ def test_games_follow_the_rulebook(game, cat):
         assert g.victory == core.victory_level(g.imperial_casualties, table)
         assert len(g.trace) == g.hands
         assert g.trace[0]["attacker"] == "samurai"  # line 39
-        for before, after in zip(g.trace, g.trace[1:]):
+        for before, after in zip(g.trace, g.trace[1:], strict=False):
             assert after["attacker"] == before["next_attacker"]
         assert sum(h["casualties"]["imperial"] for h in g.trace) == g.imperial_casualties
         for h in g.trace:
@@ -140,7 +142,7 @@ card_st = st.one_of(option_st.map(lambda o: (o,)), st.tuples(option_st, option_s
                     st.just((("T", 2),)))  # T: no usable option
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.lists(card_st, min_size=8, max_size=30), st.lists(card_st, min_size=8, max_size=30),
        st.integers(0, 2**64 - 1), st.sampled_from(list(sim.POLICIES)), st.sampled_from(list(sim.POLICIES)),
        st.sampled_from(core.ESCAPE_CHOICES), st.sampled_from(sim.DISCARD_TIMINGS), st.integers(0, 3))
@@ -158,7 +160,7 @@ def test_fast_loop_plays_the_reference_games_on_random_decks(sam, imp, seed, p1,
     assert sim.play_game(game, seed) == sim.play_game(ref, seed)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(st.lists(card_st, min_size=0, max_size=9), st.sampled_from(core.ROLES))
 def test_assignment_behind_the_discards_is_a_best_hand(spec, role):
     """Property: the counted hand the 'best' policy keeps is a legal hand (one card per suit, an option
@@ -190,7 +192,7 @@ def _brute_escape(cards, role):
     return top[False], top[True]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400))
 @given(st.lists(card_st, min_size=0, max_size=8), st.sampled_from(core.ROLES))
 def test_totals_with_and_without_escape(spec, role):
     """Property: ``escape_totals`` (the reference) and the fast loop's ``_escape_split`` agree with a
@@ -354,7 +356,7 @@ def test_game_seed_and_shuffle_are_fixed_algorithms():
     assert cards == ref and sorted(cards) == list(range(10))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9), st.integers(1, 3)), min_size=1,
                 max_size=12),
        st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9), st.integers(1, 3)), min_size=1,

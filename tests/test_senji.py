@@ -13,6 +13,8 @@ from builder.errors import CatalogError, DaimyoError, ListError
 from builder.rules import senji as core
 from builder.rules.senji import CombatSide
 
+from conftest import examples
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "senji"
 BOARD = ROOT / "examples" / "packs" / "senji-board.yaml"
@@ -105,7 +107,7 @@ def test_catalog_rejects_one_sided_adjacency_and_extra_provinces(tmp_path):
 
 def test_catalog_rejects_unknown_keys(tmp_path):
     p = _pack(tmp_path, "families:\n  - name: red\n    color: red\n")
-    with pytest.raises(CatalogError, match="unknown key 'color'.*did you mean 'colour'"):
+    with pytest.raises(CatalogError, match=r"unknown key 'color'.*did you mean 'colour'"):
         load_catalog("senji", [p], use_cache=False)
 
 
@@ -190,7 +192,7 @@ def test_samurai_as_losses_house_rule():
     assert (r.attacker_units_lost, r.honor) == (2, 2 * (2 + 2))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200))
 @given(*(st.builds(CombatSide, st.integers(0, 12), st.integers(0, 2), st.integers(0, 9), st.integers(0, 4),
                    st.integers(0, 9)) for _ in range(2)))
 def test_combat_invariants(att, dfn):
@@ -198,10 +200,10 @@ def test_combat_invariants(att, dfn):
     if r.winner is None:
         assert r.attacker.total == r.defender.total
         return
-    w, l = (att, dfn) if r.winner == "attacker" else (dfn, att)
+    w, lo = (att, dfn) if r.winner == "attacker" else (dfn, att)
     w_lost = r.attacker_units_lost if r.winner == "attacker" else r.defender_units_lost
     l_lost = r.defender_units_lost if r.winner == "attacker" else r.attacker_units_lost
-    assert l_lost == l.units and w_lost == min(w.units, l.units)
+    assert l_lost == lo.units and w_lost == min(w.units, lo.units)
     assert r.honor == (2 if r.winner == "attacker" else 1) * (w_lost + l_lost)
 
 
@@ -350,7 +352,7 @@ def test_setup_sheet(board):
     from builder.lists.document import load_list
 
     doc = load_list(ROOT / "examples" / "senji-three-daimyo.yaml")
-    lst, findings = core.load_list(doc, board)
+    lst, _findings = core.load_list(doc, board)
     sheet = core.setup_sheet(lst, board, board.default_rules())
     assert sheet["player_count"] == 3 and sheet["honor_goal"] == 60
     assert sheet["excluded_families"] == ["yellow", "blue", "black"]
@@ -358,7 +360,7 @@ def test_setup_sheet(board):
     assert {"name": "Military unit", "count": 12, "in_play": 3} in sheet["players"][0]["components"]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.recursive(st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=10),
                     lambda kids: st.lists(kids, max_size=4) | st.dictionaries(
                         st.sampled_from(["name", "family", "samurai", "provinces", "province", "units",

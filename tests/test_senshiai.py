@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.catalog.loader import load_catalog
@@ -12,6 +12,8 @@ from builder.catalog.senshiai import Power, PowerMod, parse_ability, parse_cost,
 from builder.check import check_file, check_text
 from builder.errors import CatalogError, DaimyoError, ListError
 from builder.rules import senshiai as R
+
+from conftest import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "senshiai"
@@ -344,7 +346,7 @@ def _key(res):
     return (res.legal, res.summary, sorted((f.code, f.severity, f.message) for f in res.findings))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(st.permutations(list(BASE.items())), st.sampled_from([None, 19, 40]))
 def test_card_order_never_changes_the_result(order, size):
     a = check_text(_deck_text(BASE, size))
@@ -352,11 +354,11 @@ def test_card_order_never_changes_the_result(order, size):
     assert _key(a) == _key(b)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25))
 @given(st.permutations(["+1/0/1", "+1/2/0", "-1/1/1", "-2/0/0", "+0/0/3"]),
        st.lists(st.sampled_from(["event", "troop", "terrain"]), min_size=5, max_size=5))
 def test_modifier_order_never_changes_the_power(order, types):
-    mods = list(zip(types, order))
+    mods = list(zip(types, order, strict=False))
     assert R.modified_power("3/0/6", mods) == R.modified_power("3/0/6", list(reversed(mods)))
 
 
@@ -366,7 +368,7 @@ yaml_values = st.recursive(
     max_leaves=8)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60))
 @given(st.dictionaries(st.sampled_from(["size", "cards", "sizee", "notes", "name"]), yaml_values, max_size=4),
        st.dictionaries(st.sampled_from(["Warriors", "Capital of the North", "Foo", "1/n/4", ""]), yaml_values,
                        max_size=4))
@@ -386,7 +388,7 @@ def test_bad_input_never_raises(top, cards):
     assert isinstance(res.legal, bool)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.text(max_size=12))
 def test_power_parser_only_raises_value_error(text):
     try:
@@ -396,7 +398,7 @@ def test_power_parser_only_raises_value_error(text):
     assert str(parse_power(str(p))) == str(p)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(st.text(max_size=12))
 def test_modifier_parser_only_raises_value_error(text):
     try:

@@ -135,7 +135,7 @@ def test_a_valid_crc_over_garbage_is_still_refused():
     payload = bytes([1, 0xFF, 0xFF, 0x01])
     crc = zlib.crc32(PREFIX.encode() + payload).to_bytes(4, "little")
     code = PREFIX + base64.urlsafe_b64encode(payload + crc).decode().rstrip("=")
-    with pytest.raises(CodeError, match="cannot be read|does not have|ends early"):
+    with pytest.raises(CodeError, match=r"cannot be read|does not have|ends early"):
         decode(code)
 
 

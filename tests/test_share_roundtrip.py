@@ -11,7 +11,7 @@ import glob
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.catalog.loader import load_catalog
@@ -20,9 +20,9 @@ from builder.names import loose
 from builder.share.api import FORMATS, export_doc, parse_source_text
 from builder.share.canonical import Resolver, canonical
 
-from conftest import ROOT
+from conftest import ROOT, examples
 
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(30))
 
 
 def _names(system: str, *sections: str) -> list[str]:
@@ -200,7 +200,7 @@ def test_every_format_round_trips(system):
 def test_examples_round_trip_and_stay_legal(path):
     from builder.check import check_file
 
-    text = open(path, encoding="utf-8").read()
+    text = Path(path).read_text(encoding="utf-8")
     imp = parse_source_text(text, path, base_dir=Path(path).parent)
     res = check_file(path)
     for fmt in FORMATS:
@@ -255,3 +255,35 @@ def test_a_card_name_that_reads_like_a_count_is_quoted():
         text = export_doc(doc, "text")
         assert f'2 "{name}"' in text
         assert parse_source_text(text, "<export>", "satsuma").doc["cards"] == {name: 2}
+
+
+@pytest.mark.parametrize("system", list(STRATEGIES))
+def test_a_name_and_its_id_have_one_loose_key(system):
+    """The catalog finds an entry by its name or its id (the name's slug): the loose key that
+    findings and names are compared by is the same for both, and for no other entry's name."""
+    from builder.names import slug
+
+    cat = load_catalog(system)
+    for section in cat.sections():
+        records = cat.records(section)
+        for r in records:
+            assert loose(r["name"]) == loose(slug(r["name"])), (section, r["name"])
+            hit = cat.find_record(section, slug(r["name"]))
+            assert hit is not None and loose(hit["name"]) == loose(r["name"]), (section, r["name"])
+    assert loose("Dai-Katana") == loose("dai katana") != loose("Dai-Katanas")
+    # a list separator after the name is another name, not part of this one
+    assert loose("Warrior's Strength, ':'") != loose("Warrior's Strength") == loose("warrior-s-strength")
+    assert loose(":") == ":" and loose("?!") != loose(":")
+
+
+def test_a_card_written_by_its_id_checks_like_the_canonical_list():
+    """A list naming a card by its id (``out-fight-outmaneuver``) and its canonical form (the
+    card's name, ``Out Fight & Outmaneuver``) give the same findings at the same card."""
+    doc = {"system": "satsuma", "side": "imperial", "cards": {"out-fight-outmaneuver": 1}}
+    canon = canonical(doc)
+    assert canon["cards"] == {"Out Fight & Outmaneuver": 1}
+    before, after = outcome(doc), outcome(canon)
+    assert before == after
+    legal, findings = before
+    assert not legal
+    assert ("error", "satsuma.wrong-side", loose("cards.Out Fight & Outmaneuver")) in findings

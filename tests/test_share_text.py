@@ -86,7 +86,7 @@ def test_hyphen_variants_and_case_in_names():
 def test_senji_player_lines():
     text = "Game - Senji - 2 players\nAiko - red - samurai Baba - Kyushu 2+S, Shikoku 1, Province 4\n" \
            "Ren - Blue - no provinces\n"
-    doc, notes = parse_text(text, "s.txt")
+    doc, _notes = parse_text(text, "s.txt")
     assert doc["players"] == [
         {"name": "Aiko", "family": "red", "samurai": "Baba",
          "provinces": [{"province": "Kyushu", "units": 2, "samurai": True},

@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT
+
+pytestmark = pytest.mark.slow  # runs pytest again in a child process
 
 RULEBOOK_TESTS = [
     "tests/test_catalog_kensei.py::test_exactly_123_abilities_with_text_and_appendix_source",

@@ -154,7 +154,7 @@ def test_many_distinct_unknown_names_get_the_suggestions_one_name_gets(tmp_path,
     found = [x for x in json.loads(r.stdout)[0]["findings"] if x["code"] == "senshiai.unknown-card"]
     assert len(found) == len(unknown) > 1000
     cands = [n for e in cat.records("cards") for n in [e["name"], *(e.get("aliases") or [])]]
-    for x, u in zip(found, unknown):
+    for x, u in zip(found, unknown, strict=False):
         shown = list(dict.fromkeys(cat.find_record("cards", h)["name"] for h in reference(u, cands)))
         hits = reference(u, shown) if shown else []
         tail = ("did you mean " + " or ".join(f"'{h}'" for h in hits) + "?" if hits

@@ -41,7 +41,7 @@ def test_new_add_check_why_options(toy, tmp_path):
     assert set(rows) == {"Red Fox", "Blue Crane", "Green Turtle", "Golden Dragon"}
     assert rows["Golden Dragon"].cost == 5 and rows["Golden Dragon"].left == -1
     assert rows["Red Fox"].code == "toy.copies-max"
-    with pytest.raises(builder.UsageError, match="unknown card 'Red Fax'.*did you mean 'Red Fox'"):
+    with pytest.raises(builder.UsageError, match=r"unknown card 'Red Fax'.*did you mean 'Red Fox'"):
         ed.add("Red Fax")
 
 
@@ -140,3 +140,88 @@ def test_the_new_list_form_titles_each_game_as_the_game_does(toy):
     assert titles == {gs.id: gs.title for gs in builder.list_systems()}
     assert titles["toygame"] == toy.title != ""
     assert titles["kensei"] == "Kensei (miniature wargame, 2nd edition)"
+
+
+def test_catalog_systems_lists_a_registered_game_after_the_built_in_ones(toy, cli):
+    r = cli("catalog", "systems")
+    assert r.code == 0, r
+    lines = r.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["senshiai", "kensei", "herocard", "senji", "satsuma", "toygame"]
+    assert lines[-1].startswith(f"toygame   {toy.title}: ") and " cards" in lines[-1], lines[-1]
+
+
+def test_share_codes_of_the_five_games_made_before_still_decode():
+    """Codes written by an earlier daimyo (tests/data/share/examples-codes-v1.txt) read back as
+    the same lists."""
+    from pathlib import Path
+
+    from builder.share.canonical import canonical
+    from builder.share.code import decode
+
+    root = Path(__file__).resolve().parent
+    rows = [line.split() for line in (root / "data" / "share" / "examples-codes-v1.txt").read_text().splitlines()
+            if line and not line.startswith("#")]
+    assert {name.split("-")[0] for name, _ in rows} == {"senshiai", "kensei", "herocard", "senji", "satsuma"}
+    for name, code in rows:
+        example = root.parent / "examples" / name
+        doc = builder.load_list(example)
+        old = decode(code)
+        assert old["system"] == doc.system and old.get("name") == canonical(doc.data).get("name"), name
+        assert {k: v for k, v in old.items() if k != "checked_with"} == canonical(doc.data), name
+
+
+def test_a_registered_games_share_code_does_not_depend_on_what_else_is_registered(toy, tmp_path):
+    """A game from another package is named by its id in its codes: a code made where it is the
+    only extra game reads the same where another game was registered before it."""
+    import copy
+
+    from builder.share.code import decode
+
+    code = builder.export(_toy_deck(tmp_path), to="code")
+    unregister("toygame")
+    other = copy.copy(toy)
+    other.id = "aaatoy"
+    register(other)  # now registered before the toy game
+    register(toy)
+    try:
+        assert [s for s in builder.systems.ids() if s in ("aaatoy", "toygame")] == ["aaatoy", "toygame"]
+        doc = decode(code)
+        assert doc["system"] == "toygame" and doc["cards"] == {"Red Fox": 2, "Blue Crane": 2}
+    finally:
+        unregister("aaatoy")
+
+
+def test_a_share_code_of_a_game_not_installed_says_which_game(toy, tmp_path):
+    from builder.errors import DaimyoError
+    from builder.share.code import decode
+
+    code = builder.export(_toy_deck(tmp_path), to="code")
+    unregister("toygame")
+    try:
+        with pytest.raises(DaimyoError) as ei:
+            decode(code)
+        assert "the game 'toygame', which is not installed here" in str(ei.value)
+    finally:
+        register(toy)
+
+
+def test_the_web_builder_starts_a_list_of_a_registered_game_and_prints_its_aid(toy, tmp_path):
+    """The new-list form offers every registered game (above); the server accepts it, and the
+    game's player aid is served like a built-in game's."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from builder.web.app import create_app
+
+    token = "toy-game-token-0123456789"
+    api = TestClient(create_app(tmp_path, token=token, port=8765), base_url="http://127.0.0.1:8765",
+                     headers={"Authorization": f"Bearer {token}"})
+    r = api.post("/api/lists", json={"system": "toygame", "name": "Two foxes", "file": "foxes.yaml"})
+    assert r.status_code == 201, r.text
+    text = (tmp_path / r.json()["path"]).read_text(encoding="utf-8")
+    assert "system: toygame" in text and "Two foxes" in text
+    r = api.post("/api/lists", json={"system": "nosuchgame", "file": "x.yaml"})
+    assert r.status_code == 400 and "unknown system 'nosuchgame'" in r.text and "toygame" in r.text, r.text
+    r = api.get("/aid/toygame.pdf")
+    assert r.status_code == 200 and r.content.startswith(b"%PDF"), r.text[:300]
+    assert api.get("/aid/nosuchgame.pdf").status_code == 404

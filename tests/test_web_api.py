@@ -889,7 +889,7 @@ def test_a_new_list_can_use_the_packs_of_the_workspace(client, api, ws):
 
 
 def test_an_imported_list_uses_the_workspaces_own_packs_of_the_same_name(client, api, ws):
-    for rel, text in (("senshiai-northern-host.yaml", None), ("senji-three-daimyo.yaml", None)):
+    for rel, _text in (("senshiai-northern-host.yaml", None), ("senji-three-daimyo.yaml", None)):
         code = api.get(f"/api/lists/{rel}/export?format=code").json()["text"]
         r = api.post("/api/import", json={"text": code, "file": f"friend/{rel}"})
         assert r.status_code == 201

@@ -392,7 +392,7 @@ def test_build_a_legal_senji_setup(page, server, shots):
         _senji_add(pg, samurai, samurai, who)
         for n in provinces:
             _senji_add(pg, f"Province {n}", f"Province {n}", who)
-    for i, (who, (samurai, provinces)) in enumerate(plan.items()):
+    for i, (_who, (samurai, provinces)) in enumerate(plan.items()):
         seat = seats.nth(i)
         expect(seat.locator(".tag-samurai")).to_contain_text(samurai)
         expect(seat.locator("li.province")).to_have_count(3)

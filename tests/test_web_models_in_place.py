@@ -94,7 +94,7 @@ def test_odd_shapes_change_the_models_as_the_tree_does(troops, on_text, tmp_path
            {"op": "models", "index": 0, "value": 3}]
     results = _both(tmp_path, "odd.yaml", HEAD + troops, monkeypatch, ops)
     (quick_texts, used), (tree_texts, _) = results[True], results[False]
-    for q, t in zip(quick_texts, tree_texts):  # the same list; the text may keep more of its shape
+    for q, t in zip(quick_texts, tree_texts, strict=False):  # the same list; the text may keep more of its shape
         assert parse_list(q, "q.yaml").data == parse_list(t, "t.yaml").data
     assert quick_texts[-1].startswith("# my army\n")
     assert used == on_text

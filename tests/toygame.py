@@ -65,7 +65,7 @@ def check(deck, catalog, rules):
     if total != r.size:
         out.append(error("toy.deck-size", f"deck has {total} cards but must have {r.size}", loc=("cards",),
                          value=total, bound=r.size))
-    for name, n, card, loc in deck.cards:
+    for name, n, _card, loc in deck.cards:
         if n > r.max_copies:
             out.append(error("toy.copies-max", f"{n} copies of '{name}' > {r.max_copies}", loc=loc,
                              value=n, bound=r.max_copies))

@@ -32,7 +32,7 @@ def draw_hand(view: DeckView, seed: int, index: int, size: int) -> list[int]:
     out = []
     for _ in range(min(size, total)):
         x = int(rnd() * total)
-        for i, n in enumerate(left):
+        for i, n in enumerate(left):  # noqa: B007 - the index found is used after the loop
             if x < n:
                 break
             x -= n

@@ -307,7 +307,7 @@ def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
         rows = []
         for h in hrs:
             d = h.model_dump(exclude_none=True)
-            for item, model in [(d, h), *zip(d.get("alternatives", []), h.alternatives)]:
+            for item, model in [(d, h), *zip(d.get("alternatives", []), h.alternatives, strict=False)]:
                 if getattr(model, "source", None):
                     item["source_text"] = format_source(model.source)
             rows.append(d)

@@ -34,7 +34,7 @@ Selectors (``of``, ``when``, ``unless``) are mappings; every key must hold:
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import field_validator, model_validator
 
@@ -52,7 +52,7 @@ class Param(Strict):
     default: float | None = None
 
 
-Num = Union[int, float, Param]
+Num = int | float | Param
 
 
 class TableRow(Strict):
@@ -98,7 +98,7 @@ class BoundExpr(Strict):
         return self
 
 
-Bound = Union[int, float, Param, BoundExpr]
+Bound = int | float | Param | BoundExpr
 
 
 def check_selector(sel: Any, where: str = "of", context: bool = False) -> None:

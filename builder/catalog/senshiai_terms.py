@@ -72,7 +72,7 @@ def parse_power(value: Any) -> Power:
         raise ValueError(f"power '{value}' is not MELEE/RANGED/RESISTANCE such as '3/0/6' or '1/n/4'")
     parts = [p.strip() for p in m.groups()]
     out = []
-    for i, (part, name) in enumerate(zip(parts, TRAITS)):
+    for _i, (part, name) in enumerate(zip(parts, TRAITS, strict=False)):
         try:
             out.append(_trait(part, name, nulla=name != "resistance"))
         except ValueError as exc:

@@ -10,12 +10,6 @@ import typer
 from builder.errors import safe_terminal
 
 
-def _fail(exc) -> None:
-    from builder.cli import fail
-
-    fail(exc)
-
-
 class Progress:
     """A one-line progress bar on standard error, drawn only when it is a terminal."""
 
@@ -87,7 +81,7 @@ def register(app) -> None:
 
         from builder.analytics import simulate as simu
         from builder.commands.play import parse_rule_options
-        from builder.errors import DaimyoError, UsageError
+        from builder.errors import UsageError
 
         if readings:
             if format == "json":
@@ -96,13 +90,10 @@ def register(app) -> None:
                 for line in simu.format_readings():
                     sys.stdout.write(safe_terminal(line) + "\n")
             return
-        try:
-            if format not in ("text", "json"):
-                raise UsageError(f"unknown format '{format}'", "use text or json")
-            game, info = simu.prepare(games, jobs, policy, samurai, imperial, parse_rule_options(rule), pack,
-                                      reference)
-        except DaimyoError as exc:
-            _fail(exc)
+        if format not in ("text", "json"):
+            raise UsageError(f"unknown format '{format}'", "use text or json")
+        game, info = simu.prepare(games, jobs, policy, samurai, imperial, parse_rule_options(rule), pack,
+                                  reference)
         bar = Progress(games, "simulating", enabled=format == "text")
         try:
             tally = simu.run(game, games, seed, jobs or simu.default_jobs(), progress=bar)
@@ -131,23 +122,20 @@ def register(app) -> None:
         import json
 
         from builder.analytics.stats import format_stats, list_stats
-        from builder.errors import DaimyoError, UsageError
+        from builder.errors import UsageError
 
-        try:
-            if format not in ("text", "json"):
-                raise UsageError(f"unknown format '{format}'", "use text or json")
-            if output is not None:
-                from builder.render.layout import paper_size
+        if format not in ("text", "json"):
+            raise UsageError(f"unknown format '{format}'", "use text or json")
+        if output is not None:
+            from builder.render.layout import paper_size
 
-                paper_size(paper)
-            st = list_stats(list_file, odds, pack)
-            written = None
-            if output is not None:
-                from builder.render.charts import render_stats
+            paper_size(paper)
+        st = list_stats(list_file, odds, pack)
+        written = None
+        if output is not None:
+            from builder.render.charts import render_stats
 
-                written = render_stats(st, output, paper=paper, force=force)
-        except DaimyoError as exc:
-            _fail(exc)
+            written = render_stats(st, output, paper=paper, force=force)
         if format == "json":
             sys.stdout.write(json.dumps(st, indent=2, ensure_ascii=False, default=str) + "\n")
         else:
@@ -173,24 +161,21 @@ def register(app) -> None:
 
         from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
         from builder.analytics.stats import load
-        from builder.errors import DaimyoError, UsageError
+        from builder.errors import UsageError
 
-        try:
-            if format not in ("text", "json"):
-                raise UsageError(f"unknown format '{format}'", "use text or json")
-            if draws < 1 or draws > MAX_HANDS:
-                raise UsageError(f"--draws {draws}: give 1 to {MAX_HANDS:,} hands")
-            if size is not None and (size < 1 or size > 1000):
-                raise UsageError(f"--size {size}: give 1 to 1,000 cards")
-            ld = load(list_file, pack)
-            if ld.view is None:
-                raise UsageError(f"{ld.result.file}: a {ld.result.system} list has no cards to draw",
-                                 "hands are for Senshiai, HeroCard and Satsuma decks")
-            if ld.view.total == 0:
-                raise UsageError(f"{ld.result.file}: the deck has no known card to draw")
-            data = sample_hands(ld, seed, draws, size)
-        except DaimyoError as exc:
-            _fail(exc)
+        if format not in ("text", "json"):
+            raise UsageError(f"unknown format '{format}'", "use text or json")
+        if draws < 1 or draws > MAX_HANDS:
+            raise UsageError(f"--draws {draws}: give 1 to {MAX_HANDS:,} hands")
+        if size is not None and (size < 1 or size > 1000):
+            raise UsageError(f"--size {size}: give 1 to 1,000 cards")
+        ld = load(list_file, pack)
+        if ld.view is None:
+            raise UsageError(f"{ld.result.file}: a {ld.result.system} list has no cards to draw",
+                             "hands are for Senshiai, HeroCard and Satsuma decks")
+        if ld.view.total == 0:
+            raise UsageError(f"{ld.result.file}: the deck has no known card to draw")
+        data = sample_hands(ld, seed, draws, size)
         if format == "json":
             sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         else:

@@ -27,12 +27,9 @@ def register(app) -> None:
         from builder.errors import DaimyoError, UsageError
         from builder.lists.diff import diff_files, diff_lines
 
-        try:
-            if format not in ("text", "json"):
-                raise UsageError(f"unknown format '{format}'", "use text or json")
-            d = diff_files(a, b, pack)
-        except DaimyoError as exc:
-            fail(exc)
+        if format not in ("text", "json"):
+            raise UsageError(f"unknown format '{format}'", "use text or json")
+        d = diff_files(a, b, pack)
         if format == "json":
             sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
         else:

@@ -150,8 +150,7 @@ def _game_of(file: str):
 
 def register(app) -> None:
     """Add this module's commands to the typer app."""
-    from builder.cli import echo, fail
-    from builder.errors import DaimyoError
+    from builder.cli import echo
 
     def edit_file(path, change):
         from builder.lists.editor import edit_file
@@ -184,16 +183,13 @@ def register(app) -> None:
         from builder.lists.dump import dump_list_yaml
         from builder.yamlio import atomic_write
 
-        try:
-            gs = find_game(system)
-            given = {"clan": clan, "points": points, "commander": commander, "occult": occult, "size": size,
-                     "hero": hero, "max_hero_points": max_hero_points, "players": players, "side": side}
-            _only_for(gs, given)
-            packs, pack_files = _pack_paths(pack, out, gs.id)
-            data, notes = gs.new(gs.load_catalog(pack_files), {**given, "name": name, "packs": packs})
-            atomic_write(out, dump_list_yaml(data), force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        gs = find_game(system)
+        given = {"clan": clan, "points": points, "commander": commander, "occult": occult, "size": size,
+                 "hero": hero, "max_hero_points": max_hero_points, "players": players, "side": side}
+        _only_for(gs, given)
+        packs, pack_files = _pack_paths(pack, out, gs.id)
+        data, notes = gs.new(gs.load_catalog(pack_files), {**given, "name": name, "packs": packs})
+        atomic_write(out, dump_list_yaml(data), force=force)
         echo(f"wrote {out}", err=True)
         for n in notes:
             echo(n)
@@ -220,12 +216,9 @@ def register(app) -> None:
         kind); new cards are written with the catalog's spelling, after the last card of
         their type. A rule the addition breaks is named at once.
         """
-        try:
-            # the editor checks the options against the list's system (read once)
-            ed, change = edit_file(file, lambda ed: ed.add(item, count, models=models, led_by=led_by,
-                                                          standard=standard, variant=variant, player=player))
-        except DaimyoError as exc:
-            fail(exc)
+        # the editor checks the options against the list's system (read once)
+        ed, change = edit_file(file, lambda ed: ed.add(item, count, models=models, led_by=led_by,
+                                                      standard=standard, variant=variant, player=player))
         _print_change(ed, change, breaks=True)
 
     @app.command("remove")
@@ -239,18 +232,15 @@ def register(app) -> None:
         """Remove copies of a card, a troop, or a senji player, samurai card or province from a list."""
         from builder.errors import UsageError
 
-        try:
-            def remove(ed):
-                ed.game.check_options("remove", {"count": count, "all": all_, "variant": variant})
-                if all_ and count is not None:
-                    raise UsageError("give --count or --all, not both")
-                if count is not None and count < 1:
-                    raise UsageError(f"--count must be at least 1, not {count}")
-                return ed.remove(item, None if all_ else (1 if count is None else count), variant=variant)
+        def remove(ed):
+            ed.game.check_options("remove", {"count": count, "all": all_, "variant": variant})
+            if all_ and count is not None:
+                raise UsageError("give --count or --all, not both")
+            if count is not None and count < 1:
+                raise UsageError(f"--count must be at least 1, not {count}")
+            return ed.remove(item, None if all_ else (1 if count is None else count), variant=variant)
 
-            ed, change = edit_file(file, remove)
-        except DaimyoError as exc:
-            fail(exc)
+        ed, change = edit_file(file, remove)
         _print_change(ed, change)
 
     @app.command("set")
@@ -262,10 +252,7 @@ def register(app) -> None:
     ):
         """Change a setting of a list: kensei commander, points, clan, occult, general;
         senshiai size; herocard hero, max_hero_points; satsuma side; the name of any list."""
-        try:
-            ed, change = edit_file(file, lambda ed: ed.set(key, value))
-        except DaimyoError as exc:
-            fail(exc)
+        ed, change = edit_file(file, lambda ed: ed.set(key, value))
         _print_change(ed, change)
 
     @app.command("why")
@@ -280,14 +267,11 @@ def register(app) -> None:
         stops it and by how much. Exit 0 yes, 1 no, 2 bad input."""
         from builder.errors import UsageError
 
-        try:
-            gs = _game_of(file)
-            gs.check_options("add", {"models": models, "player": player})
-            if "count" in gs.add_options and count < 1:
-                raise UsageError(f"--count must be at least 1, not {count}")
-            yes, lines = why_lines(file, item, count if gs.kind == "deck" else None, models, player)
-        except DaimyoError as exc:
-            fail(exc)
+        gs = _game_of(file)
+        gs.check_options("add", {"models": models, "player": player})
+        if "count" in gs.add_options and count < 1:
+            raise UsageError(f"--count must be at least 1, not {count}")
+        yes, lines = why_lines(file, item, count if gs.kind == "deck" else None, models, player)
         for line in lines:
             echo(line)
         raise typer.Exit(0 if yes else 1)
@@ -307,13 +291,10 @@ def register(app) -> None:
         from builder.lists.editor import ListEditor
         from builder.lists.options import options
 
-        try:
-            if format not in ("text", "json"):
-                raise UsageError(f"unknown format '{format}'", "use text or json")
-            ed = ListEditor.open(file)
-            found = options(ed, type=type_, search=search, max_cost=max_cost, only_ok=can)
-        except DaimyoError as exc:
-            fail(exc)
+        if format not in ("text", "json"):
+            raise UsageError(f"unknown format '{format}'", "use text or json")
+        ed = ListEditor.open(file)
+        found = options(ed, type=type_, search=search, max_cost=max_cost, only_ok=can)
         if format == "json":
             import json
 

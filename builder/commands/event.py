@@ -42,20 +42,17 @@ def register(app) -> None:
         from builder.event.intake import setting_value
         from builder.event.store import Event
 
-        try:
-            settings = {}
-            if points is not None:
-                if points <= 0:
-                    raise UsageError(f"--points must be positive, not {points}")
-                settings["points"] = points
-            for s in setting:
-                key, eq, value = s.partition("=")
-                if not eq or not key.strip() or not value.strip():
-                    raise UsageError(f"--setting '{s}': write KEY=VALUE", "e.g. --setting size=50")
-                settings[key.strip()] = setting_value(value)
-            ev, token = Event.create(folder, name, system, settings, deadline, reveal, database, url)
-        except DaimyoError as exc:
-            fail(exc)
+        settings = {}
+        if points is not None:
+            if points <= 0:
+                raise UsageError(f"--points must be positive, not {points}")
+            settings["points"] = points
+        for s in setting:
+            key, eq, value = s.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise UsageError(f"--setting '{s}': write KEY=VALUE", "e.g. --setting size=50")
+            settings[key.strip()] = setting_value(value)
+        ev, token = Event.create(folder, name, system, settings, deadline, reveal, database, url)
         info = ev.info()
         echo(f"event '{info['name']}' ({info['system']}) in {folder}")
         echo(f"organiser: {ev.organiser_link(token)}")
@@ -72,17 +69,14 @@ def register(app) -> None:
         options, list the players."""
         from builder.errors import UsageError
 
-        try:
-            if format not in ("text", "csv"):
-                raise UsageError(f"unknown format '{format}'", "use text or csv")
-            ev = _open(folder)
-            if remove:
-                ev.remove_players(remove)
-                for n in remove:
-                    echo(f"removed {n} (their token no longer works)", err=True)
-            added = ev.add_players(add) if add else []
-        except DaimyoError as exc:
-            fail(exc)
+        if format not in ("text", "csv"):
+            raise UsageError(f"unknown format '{format}'", "use text or csv")
+        ev = _open(folder)
+        if remove:
+            ev.remove_players(remove)
+            for n in remove:
+                echo(f"removed {n} (their token no longer works)", err=True)
+        added = ev.add_players(add) if add else []
         if added:
             if format == "csv":
                 import csv
@@ -112,13 +106,10 @@ def register(app) -> None:
         """A new token and link for a player, or for the organiser; the old one stops working."""
         from builder.errors import UsageError
 
-        try:
-            if bool(player) == organiser:
-                raise UsageError("give --player NAME or --organiser")
-            ev = _open(folder)
-            token = ev.new_token(None if organiser else player)
-        except DaimyoError as exc:
-            fail(exc)
+        if bool(player) == organiser:
+            raise UsageError("give --player NAME or --organiser")
+        ev = _open(folder)
+        token = ev.new_token(None if organiser else player)
         echo(ev.organiser_link(token) if organiser else f"{player}: {ev.player_link(token)}")
         echo("the old token no longer works; this one is shown only now", err=True)
 
@@ -132,12 +123,9 @@ def register(app) -> None:
         from builder.yamlio import begin_command
 
         begin_command(track=False)
-        try:
-            from builder.event.web.app import serve
+        from builder.event.web.app import serve
 
-            serve(folder, host, port, echo)
-        except DaimyoError as exc:
-            fail(exc)
+        serve(folder, host, port, echo)
 
     @ev_app.command("submit")
     def submit_cmd(
@@ -149,10 +137,7 @@ def register(app) -> None:
         """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
         from builder.event.client import submit
 
-        try:
-            res = submit(url, list_, token, wait)
-        except DaimyoError as exc:
-            fail(exc)
+        res = submit(url, list_, token, wait)
         echo(f"{res['player']}: version {res['version']}: {res['verdict']}, {res['total']}")
         for f in res.get("findings", []):
             echo(f"  {f['severity']} {f['code']}: {f['message']}")
@@ -162,11 +147,8 @@ def register(app) -> None:
             raise typer.Exit(EXIT_ILLEGAL)
 
     def _phase(folder: str, state: str):
-        try:
-            ev = _open(folder)
-            ev.lock() if state == "locked" else ev.reveal()
-        except DaimyoError as exc:
-            fail(exc)
+        ev = _open(folder)
+        ev.lock() if state == "locked" else ev.reveal()
         echo(f"event {state}" + (": every list is public to the event" if state == "revealed" else
                                  ": no more lists are taken"))
 
@@ -190,17 +172,14 @@ def register(app) -> None:
         """One row per player: player, status, version, verdict, legal, total, fingerprint, commitment, time."""
         from builder.event.outputs import export_text
 
-        try:
-            text = export_text(_open(folder), format)
-            if out:
-                from builder.yamlio import atomic_write
+        text = export_text(_open(folder), format)
+        if out:
+            from builder.yamlio import atomic_write
 
-                atomic_write(out, text, force=force)
-                echo(f"wrote {out}", err=True)
-            else:
-                echo(text.rstrip("\n"))
-        except DaimyoError as exc:
-            fail(exc)
+            atomic_write(out, text, force=force)
+            echo(f"wrote {out}", err=True)
+        else:
+            echo(text.rstrip("\n"))
 
     @ev_app.command("book")
     def book_cmd(
@@ -213,10 +192,7 @@ def register(app) -> None:
         """The organiser's book of every player's latest list (after the reveal)."""
         from builder.event.outputs import write_book
 
-        try:
-            path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
-        except DaimyoError as exc:
-            fail(exc)
+        path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
         echo(f"wrote {path}")
 
     @ev_app.command("verify")
@@ -224,10 +200,7 @@ def register(app) -> None:
         """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
         from builder.event.outputs import verify
 
-        try:
-            results = verify(source)
-        except DaimyoError as exc:
-            fail(exc)
+        results = verify(source)
         bad = 0
         for e, ok, why in results:
             bad += not ok
@@ -239,10 +212,7 @@ def register(app) -> None:
     @ev_app.command("log")
     def log_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """The audit log: every action on the event, oldest first."""
-        try:
-            rows = _open(folder).audit_log()
-        except DaimyoError as exc:
-            fail(exc)
+        rows = _open(folder).audit_log()
         for r in rows:
             echo(f"{r['at']}  {r['actor']}  {r['action']}" + (f"  {r['detail']}" if r["detail"] else "")
                  + (f"  [{r['address']}]" if r["address"] else ""))
@@ -256,10 +226,7 @@ def register(app) -> None:
         """Every row of the event in one file (restore it with 'daimyo event restore')."""
         from builder.event.outputs import backup
 
-        try:
-            n = backup(_open(folder), out, force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        n = backup(_open(folder), out, force=force)
         echo(f"wrote {out} ({n} submissions)")
 
     @ev_app.command("restore")
@@ -271,10 +238,7 @@ def register(app) -> None:
         """Restore an event from a backup into a new folder (and database)."""
         from builder.event.outputs import restore
 
-        try:
-            _ev, n = restore(backup_file, folder, database)
-        except DaimyoError as exc:
-            fail(exc)
+        _ev, n = restore(backup_file, folder, database)
         echo(f"restored the event into {folder} ({n} submissions)")
 
     del EXIT_INPUT

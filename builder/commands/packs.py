@@ -9,7 +9,7 @@ import typer
 
 def register(app) -> None:
     """Add the ``pack`` command group to the typer app."""
-    from builder.cli import echo, error_lines, fail
+    from builder.cli import echo, error_lines
     from builder.errors import EXIT_INPUT, DaimyoError
 
     def stale() -> None:
@@ -36,11 +36,8 @@ def register(app) -> None:
         from builder.packs.template import render_template
         from builder.yamlio import atomic_write
 
-        try:
-            s = _system(system)
-            atomic_write(out, render_template(s, name or Path(out).stem), force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        s = _system(system)
+        atomic_write(out, render_template(s, name or Path(out).stem), force=force)
         echo(f"wrote {out}: a {s} pack template; fill it in, then 'daimyo pack check {out}'", err=True)
 
     @pack_app.command("check")
@@ -88,15 +85,12 @@ def register(app) -> None:
         from builder.cli import _system
         from builder.packs.manage import format_pack_list, list_packs, packs_json
 
-        try:
-            s = _system(system) if system else None
-            if outdated:
-                from builder.packs.installer import outdated as find_outdated
+        s = _system(system) if system else None
+        if outdated:
+            from builder.packs.installer import outdated as find_outdated
 
-                ups = [u for u in find_outdated() if s is None or u.game == s]
-                stale()
-        except DaimyoError as exc:
-            fail(exc)
+            ups = [u for u in find_outdated() if s is None or u.game == s]
+            stale()
         if outdated:
             if format == "json":
                 echo(json.dumps([{"name": u.name, "game": u.game, "version": u.current, "latest": u.entry.version,
@@ -147,12 +141,9 @@ def register(app) -> None:
         from builder.packs.registry import INDEX_NAME, build_index, dump_index
         from builder.yamlio import atomic_write
 
-        try:
-            index, lines = build_index(folder, base_url)
-            target = out or str(Path(folder) / INDEX_NAME)
-            atomic_write(target, dump_index(index), force=True)
-        except DaimyoError as exc:
-            fail(exc)
+        index, lines = build_index(folder, base_url)
+        target = out or str(Path(folder) / INDEX_NAME)
+        atomic_write(target, dump_index(index), force=True)
         for line in lines:
             echo(line)
         echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")
@@ -170,11 +161,8 @@ def register(app) -> None:
         from builder.packs import store
         from builder.packs.registry import all_entries, search
 
-        try:
-            s = _system(system) if system else None
-            found = search(all_entries(), text, s)
-        except DaimyoError as exc:
-            fail(exc)
+        s = _system(system) if system else None
+        found = search(all_entries(), text, s)
         stale()
         if format == "json":
             echo(json.dumps([e.to_json() for e in found], indent=2, ensure_ascii=False))
@@ -208,30 +196,27 @@ def register(app) -> None:
 
         from builder.packs.installer import _put, describe, download, outdated
 
-        try:
-            ups = outdated(name)
-            stale()
-            if not ups:
-                echo("every installed pack is up to date" if name is None else f"{name}: up to date")
-                return
-            readies = []
-            for u in ups:
-                ready = download(u.entry)
-                readies.append(ready)
-                for line in describe(u, ready, list(lists) or ["."]):
-                    echo(line)
-            if not yes:
-                if not sys.stdin.isatty():
-                    echo(f"nothing replaced: pass --yes to install {'these updates' if len(ups) > 1 else 'this update'}",
-                         err=True)
-                    raise typer.Exit(1)
-                if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
-                    echo("nothing replaced")
-                    raise typer.Exit(1)
-            for line in _put(readies, force=force):
+        ups = outdated(name)
+        stale()
+        if not ups:
+            echo("every installed pack is up to date" if name is None else f"{name}: up to date")
+            return
+        readies = []
+        for u in ups:
+            ready = download(u.entry)
+            readies.append(ready)
+            for line in describe(u, ready, list(lists) or ["."]):
                 echo(line)
-        except DaimyoError as exc:
-            fail(exc)
+        if not yes:
+            if not sys.stdin.isatty():
+                echo(f"nothing replaced: pass --yes to install {'these updates' if len(ups) > 1 else 'this update'}",
+                     err=True)
+                raise typer.Exit(1)
+            if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
+                echo("nothing replaced")
+                raise typer.Exit(1)
+        for line in _put(readies, force=force):
+            echo(line)
 
     @pack_app.command("remove")
     def pack_remove(
@@ -241,11 +226,8 @@ def register(app) -> None:
         from builder.packs import store
         from builder.packs.registry import split_ref
 
-        try:
-            n, v = split_ref(name)
-            lines = store.remove(n, v)
-        except DaimyoError as exc:
-            fail(exc)
+        n, v = split_ref(name)
+        lines = store.remove(n, v)
         for line in lines:
             echo(line)
 
@@ -267,14 +249,11 @@ def register(app) -> None:
         from builder.packs.sheet import import_sheet
         from builder.yamlio import atomic_write
 
-        try:
-            s = _system(system) if system else None
-            overrides = {"version": version, "name": name}
-            text, data = import_sheet(sheet, s, section, overrides, "" if assumed is None else assumed,
-                                      default_name=Path(out).stem)
-            atomic_write(out, text, force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        s = _system(system) if system else None
+        overrides = {"version": version, "name": name}
+        text, data = import_sheet(sheet, s, section, overrides, "" if assumed is None else assumed,
+                                  default_name=Path(out).stem)
+        atomic_write(out, text, force=force)
         n = sum(len(v) for k, v in data.items() if isinstance(v, list))
         echo(f"wrote {out}: {data['system']} pack '{data['name']}' with {n} entr{'y' if n == 1 else 'ies'}", err=True)
 
@@ -296,20 +275,17 @@ def register(app) -> None:
         from builder.paths import is_file
         from builder.yamlio import atomic_write
 
-        try:
-            if to not in SHEET_FORMATS:
-                raise UsageError(f"unknown spreadsheet format '{to}'", "csv or xlsx")
-            path = pack if is_file(pack) else (resolve_pack(pack) or pack)
-            data, _ = read_pack(path)
-            from builder.packs.manage import check_pack
+        if to not in SHEET_FORMATS:
+            raise UsageError(f"unknown spreadsheet format '{to}'", "csv or xlsx")
+        path = pack if is_file(pack) else (resolve_pack(pack) or pack)
+        data, _ = read_pack(path)
+        from builder.packs.manage import check_pack
 
-            check_pack(path)
-            body = export_csv(data) if to == "csv" else export_xlsx(data)
-            target = out or str(Path(Path(str(path)).name).with_suffix(f".{to}"))
-            if target == "-" and to == "csv":
-                sys.stdout.write(body)
-                return
-            atomic_write(target, body, force=force)
-        except DaimyoError as exc:
-            fail(exc)
+        check_pack(path)
+        body = export_csv(data) if to == "csv" else export_xlsx(data)
+        target = out or str(Path(Path(str(path)).name).with_suffix(f".{to}"))
+        if target == "-" and to == "csv":
+            sys.stdout.write(body)
+            return
+        atomic_write(target, body, force=force)
         echo(f"wrote {target}", err=True)

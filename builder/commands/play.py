@@ -84,7 +84,7 @@ def register(app) -> None:
         except DaimyoError as exc:
             for line in error_lines(exc):
                 sys.stderr.write(line + "\n")
-            raise typer.Exit(exc.exit_code if exc.exit_code else EXIT_INPUT)
+            raise typer.Exit(exc.exit_code if exc.exit_code else EXIT_INPUT) from None
         if format == "json":
             sys.stdout.write(json.dumps(res.to_json(), indent=2, ensure_ascii=False) + "\n")
         else:

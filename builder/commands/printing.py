@@ -8,12 +8,6 @@ from typing import Optional
 import typer
 
 
-def _fail(exc) -> None:
-    from builder.cli import fail
-
-    fail(exc)
-
-
 def _card_extras(layout, gutter, cut_lines, scale_x, scale_y) -> dict:
     """The card-sheet options a user changed (the defaults are not passed on)."""
     out: dict = {}
@@ -79,20 +73,16 @@ def register(app) -> None:
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
         or a setup sheet (Senji)."""
-        from builder.errors import DaimyoError
 
         checked: list = []
-        try:
-            from builder.render.api import print_lists
+        from builder.render.api import print_lists
 
-            path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
-                               **({"service": service} if service else {}),
-                               card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
-                               marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
-                               **({"unit_cards": True} if unit_cards else {}),
-                               **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
-        except DaimyoError as exc:
-            _fail(exc)
+        path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
+                           **({"service": service} if service else {}),
+                           card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
+                           marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
+                           **({"unit_cards": True} if unit_cards else {}),
+                           **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
         list_file = list_files[0]
         sys.stderr.write(f"wrote {path}\n")
         if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
@@ -109,14 +99,10 @@ def register(app) -> None:
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     ):
         """Print a duplex alignment sheet: read the misalignment on its back and pass it as --offset X,Y."""
-        from builder.errors import DaimyoError
 
-        try:
-            from builder.render import api
+        from builder.render import api
 
-            path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
-        except DaimyoError as exc:
-            _fail(exc)
+        path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
         sys.stderr.write(f"wrote {path}\n")
 
     @app.command("aid")
@@ -130,12 +116,8 @@ def register(app) -> None:
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     ):
         """Print a player aid (reference sheet) of a game system."""
-        from builder.errors import DaimyoError
 
-        try:
-            from builder.render import api
+        from builder.render import api
 
-            path = api.render_aid(system, output, force=force, players=players, paper=paper, sources=sources)
-        except DaimyoError as exc:
-            _fail(exc)
+        path = api.render_aid(system, output, force=force, players=players, paper=paper, sources=sources)
         sys.stderr.write(f"wrote {path}\n")

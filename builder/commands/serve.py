@@ -10,7 +10,7 @@ DEFAULT_PORT = 8765  # the same as builder.web.launch.DEFAULT_PORT, kept here fo
 
 
 def register(app) -> None:
-    from builder.cli import echo, fail
+    from builder.cli import echo
 
     @app.command("serve")
     def serve_cmd(
@@ -27,16 +27,12 @@ def register(app) -> None:
 
         Prints the address to open, with its access token. Stop it with Ctrl-C.
         """
-        from builder.errors import DaimyoError
         from builder.yamlio import begin_command
 
         begin_command(track=False)  # a server's requests are not one command's inputs and outputs
-        try:
-            from builder.web.launch import prepare
+        from builder.web.launch import prepare
 
-            launch = prepare(folder, host=host, port=port, token=token)
-        except DaimyoError as exc:
-            fail(exc)
+        launch = prepare(folder, host=host, port=port, token=token)
         if launch.warning:
             echo(f"daimyo serve: warning: {launch.warning}", err=True)
         echo(f"daimyo serve: the lists of {launch.root}")

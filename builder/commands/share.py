@@ -41,22 +41,19 @@ def register(app) -> None:
         from builder.errors import UsageError
         from builder.share.api import export_source
 
-        try:
-            if to == "tts":
-                from builder.render.images import export_tts
+        if to == "tts":
+            from builder.render.images import export_tts
 
-                if not (dest or out):
-                    raise UsageError("--to tts writes a folder", "daimyo export LIST --to tts DIR")
-                echo(f"wrote {export_tts(source, dest or out, force=force, base_url=base_url)}", err=True)
-                return
-            if base_url is not None:
-                raise UsageError("--base-url is for --to tts", "daimyo export LIST --to tts DIR --base-url URL")
-            if dest is not None:
-                raise UsageError(f"unexpected argument '{dest}'", "only --to tts takes a folder")
-            text = export_source(source, to, _system(system), on_read=_warn)
-            _write(text, out, force, f"wrote {out}")
-        except DaimyoError as exc:
-            fail(exc)
+            if not (dest or out):
+                raise UsageError("--to tts writes a folder", "daimyo export LIST --to tts DIR")
+            echo(f"wrote {export_tts(source, dest or out, force=force, base_url=base_url)}", err=True)
+            return
+        if base_url is not None:
+            raise UsageError("--base-url is for --to tts", "daimyo export LIST --to tts DIR --base-url URL")
+        if dest is not None:
+            raise UsageError(f"unexpected argument '{dest}'", "only --to tts takes a folder")
+        text = export_source(source, to, _system(system), on_read=_warn)
+        _write(text, out, force, f"wrote {out}")
 
     def _write(text: str, out, force: bool, said: str) -> None:
         if out:
@@ -86,13 +83,10 @@ def register(app) -> None:
         """Read a shared list (text, Markdown, JSON, YAML, share code or bundle) and write it as a YAML list."""
         from builder.share.api import import_source
 
-        try:
-            text, imp = import_source(source, _system(system), install_packs, force_packs,
-                                      note=lambda line: echo(line, err=True))
-            readable(imp)  # a list that 'check' cannot read is said so and not written
-            _write(text, out, force, f"wrote {out} ({imp.doc['system']}, from {imp.format})")
-        except DaimyoError as exc:
-            fail(exc)
+        text, imp = import_source(source, _system(system), install_packs, force_packs,
+                                  note=lambda line: echo(line, err=True))
+        readable(imp)  # a list that 'check' cannot read is said so and not written
+        _write(text, out, force, f"wrote {out} ({imp.doc['system']}, from {imp.format})")
 
     @app.command("show")
     def show_cmd(
@@ -106,10 +100,7 @@ def register(app) -> None:
         from builder.share.api import check_imported, read_source
         from builder.share.text import render_text
 
-        try:
-            imp = read_source(source, _system(system))
-        except DaimyoError as exc:
-            fail(exc)
+        imp = read_source(source, _system(system))
         try:
             res = check_imported(imp, pack)
         except DaimyoError as exc:

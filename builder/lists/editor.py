@@ -22,6 +22,7 @@ import copy
 import hashlib
 import os
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 
 from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
@@ -53,8 +54,8 @@ class Change:
 @dataclass
 class _State:
     text: str
-    doc: object = None
-    result: object = None
+    doc: Any = None
+    result: Any = None
     extra: dict = field(default_factory=dict)
 
 

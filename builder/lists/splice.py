@@ -73,11 +73,11 @@ def same(a, b) -> bool:
         if type(x) is dict:
             if len(x) != len(y) or list(x) != list(y):
                 return False
-            stack.extend(zip(x.values(), y.values()))
+            stack.extend(zip(x.values(), y.values(), strict=False))
         elif type(x) is list:
             if len(x) != len(y):
                 return False
-            stack.extend(zip(x, y))
+            stack.extend(zip(x, y, strict=False))
         elif x != y:
             return False
     return True
@@ -126,7 +126,7 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
                 return
             raise _Unsupported("items changed and removed")
         if m == n:
-            for i, (x, y, r) in enumerate(zip(old, new, raw)):
+            for i, (x, y, r) in enumerate(zip(old, new, raw, strict=False)):
                 _diff(x, y, r, path + (i,), out)
             return
         raise _Unsupported("items changed and added")

@@ -120,7 +120,7 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
 
         lst["checked_with"] = [{"pack": r, "name": r, **({"version": str(p["version"])}
                                                                      if p.get("version") is not None else {}),
-                                "hash": _short(PackId.of(p).hash)} for r, p in zip(refs, packs)]
+                                "hash": _short(PackId.of(p).hash)} for r, p in zip(refs, packs, strict=True)]
     return {BUNDLE_KEY: BUNDLE_VERSION, "list": lst, "packs": packs}
 
 

@@ -158,7 +158,7 @@ def read_header(path: Path) -> Header:
         text = ""
     if text.lstrip().startswith("{"):  # a JSON pack
         for k in ("name", "pack", "system", "version"):
-            m = re.search(r'"%s"\s*:\s*"([^"]*)"' % k, text)
+            m = re.search(rf'"{k}"\s*:\s*"([^"]*)"', text)
             if m:
                 _set(h, k, m.group(1))
     else:

@@ -187,7 +187,7 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
     try:
         import openpyxl
     except ImportError:  # pragma: no cover - a dependency
-        raise UsageError("reading .xlsx needs the openpyxl package", "pip install openpyxl, or save as .csv")
+        raise UsageError("reading .xlsx needs the openpyxl package", "pip install openpyxl, or save as .csv") from None
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # zip or XML damage: one line
@@ -625,7 +625,7 @@ def export_csv(data: dict) -> str:
     w.writerow(header)
     for section, (h, rows) in tables.items():
         for r in rows:
-            cells = dict(zip(h, r))
+            cells = dict(zip(h, r, strict=False))
             w.writerow([section] + [cells.get(x, "") for x in header[1:]])
     return out.getvalue()
 
@@ -634,7 +634,8 @@ def export_xlsx(data: dict) -> bytes:
     try:
         import openpyxl
     except ImportError:  # pragma: no cover - a dependency
-        raise UsageError("writing .xlsx needs the openpyxl package", f"pip install openpyxl, or use {option('to')} csv")
+        raise UsageError("writing .xlsx needs the openpyxl package",
+                         f"pip install openpyxl, or use {option('to')} csv") from None
     meta, tables = pack_tables(data)
     book = openpyxl.Workbook()
     ws = book.active

@@ -120,7 +120,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     entries = []
     for f in files:
         try:
-            doc, catalog, lst, result = load_checked(f)
+            doc, _catalog, _lst, result = load_checked(f)
         except DaimyoError:
             raise
         code = share_code_of(doc)

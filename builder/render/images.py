@@ -126,7 +126,7 @@ class _Job:
 
 
 def _px(mm_: float, dpi: float) -> int:
-    return int(round(mm_ / 25.4 * dpi))
+    return round(mm_ / 25.4 * dpi)
 
 
 def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
@@ -172,7 +172,7 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
         last = first + f.count - 1
         labels.append(f"{first}/{total}" if f.count == 1 else f"{first}-{last}/{total}")
         first = last + 1
-    for f, label in zip(faces, labels):
+    for f, label in zip(faces, labels, strict=True):
         writer.draw_face(f, trim, False, images)
         if numbers:
             writer.draw_number(trim, False, deck, label)

@@ -323,7 +323,7 @@ def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: floa
     if marks:
         fronts = cut_marks(slots, full, paper)
         back_slots = [Slot(s.index, s.col, s.row, back_slot(s, paper, fold)[0], b, s.rotated)
-                      for s, b in zip(slots, backs)]
+                      for s, b in zip(slots, backs, strict=False)]
         seen = {(round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) for m in fronts}
         more = [m for m in cut_marks(back_slots, full, paper)
                 if (round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) not in seen]

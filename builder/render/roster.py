@@ -289,10 +289,10 @@ def _troops(lst, catalog, st, width, tpl) -> list:
             tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
         cell = "<b>" + _e(lines[0]) + "</b>"
         if facts:
-            cell += "<br/><font size=\"%.1f\" color=\"#555555\">%s</font>" % (st.cell.fontSize - 1,
-                                                                            _e(" \u00b7 ".join(facts)))
+            cell += (f"<br/><font size=\"{st.cell.fontSize - 1:.1f}\" color=\"#555555\">"
+                     f"{_e(' · '.join(facts))}</font>")
         if tags:
-            cell += "<br/><font size=\"%.1f\">%s</font>" % (st.cell.fontSize - 1, _e("; ".join(tags)))
+            cell += f"<br/><font size=\"{st.cell.fontSize - 1:.1f}\">{_e('; '.join(tags))}</font>"
         abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
         unit_pts = num(e.points) if e.cost_known else DASH
         rows.append([str(n), Markup(cell), str(e.models), cost_per_model(t), unit_pts,

@@ -670,7 +670,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
                 elif value == bound:
                     continue
                 findings.append(_violation(r, kind, bv, bound, value, grp, plus, ctx, key))
-    for (key, fld), g in gaps.items():
+    for (_key, fld), g in gaps.items():
         item = g["item"]
         rules = ", ".join(sorted(g["rules"]))
         where = f" (profile in {item.origin})" if item.origin else ""

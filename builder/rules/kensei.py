@@ -872,7 +872,7 @@ def _summary_rules(active: list, rs) -> list:
     memo = rs.table("summary_rules")
     key = tuple(r.id for r in active)
     hit = memo.get(key)
-    if hit is None or any(a is not b for a, b in zip(hit[0], active)):
+    if hit is None or any(a is not b for a, b in zip(hit[0], active, strict=False)):
         pairs, seen = [], set()
         for r in active:
             k = SUMMARY_KEYS.get(r.code)

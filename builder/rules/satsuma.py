@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Sequence
+from typing import Any, Sequence
 
 from builder.findings import Finding, error, info, warning
 from builder.rules.codes import codes
@@ -592,7 +592,7 @@ class DeckEntry:
     name: str
     count: int
     loc: tuple
-    card: object | None = None  # the catalog card (None when unknown or custom)
+    card: Any = None  # the catalog card (None when unknown or custom)
     custom: PlayCard | None = None  # a card written in the list: {printed: F5, count: 1}
 
 

@@ -329,7 +329,7 @@ def _place_duals(best: list, who: list, duals: list) -> tuple[list, list]:
     top, tb, tw = -1, best, who
     for pick in itertools.product(*[range(len(o)) for _, o in duals]):
         b, w = best[:], who[:]
-        for (p, o), k in zip(duals, pick):
+        for (p, o), k in zip(duals, pick, strict=False):
             s, v = o[k]
             if v > b[s]:
                 b[s] = v

@@ -16,7 +16,7 @@ The list checks (``load_list``/``check``/``summary``) follow FORMATS.md 1.4.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 from builder.catalog.frozen import model_fields
 from builder.findings import Finding, error, info, warning
@@ -238,7 +238,7 @@ class Placed:
     samurai: bool
     fortresses: int
     loc: tuple
-    entry: object | None = None
+    entry: Any = None  # a catalog entry
 
 
 @dataclass
@@ -248,8 +248,8 @@ class Player:
     samurai: str | None
     provinces: list[Placed]
     loc: tuple
-    family_entry: object | None = None
-    samurai_entry: object | None = None
+    family_entry: Any = None
+    samurai_entry: Any = None
 
 
 @dataclass

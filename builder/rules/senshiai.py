@@ -85,7 +85,7 @@ def net_modifiers(modifiers: Iterable) -> tuple[PowerMod, PowerMod]:
     Bonus +1/2/1 against penalty -2/1/1 leaves +0/1/0 and -1/0/0.
     """
     bonus, penalty = singularity(modifiers)
-    diff = [b - p for b, p in zip(bonus, penalty)]
+    diff = [b - p for b, p in zip(bonus, penalty, strict=False)]
     return (PowerMod(1, *(max(d, 0) for d in diff)), PowerMod(-1, *(max(-d, 0) for d in diff)))
 
 
@@ -99,7 +99,7 @@ def modified_power(base: Power | str, modifiers: Iterable = ()) -> Power:
     base = parse_power(base)
     bonus, penalty = net_modifiers(modifiers)
     out = []
-    for t, b, p in zip(base.traits(), bonus.traits(), penalty.traits()):
+    for t, b, p in zip(base.traits(), bonus.traits(), penalty.traits(), strict=False):
         out.append(None if t is None else max(0, t + b - p))
     return Power(*out)
 

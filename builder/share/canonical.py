@@ -215,7 +215,7 @@ def canonical(data: dict, system: str | None = None, resolver: Resolver | None =
     r = resolver or Resolver.of(system)
     ctx = _Ctx(system, r, positions, file)
     fields = schema(system)
-    known = {f.key for f in fields}
+    known = [f.key for f in fields]
     for k in data:
         if k not in known:
             hint = did_you_mean(str(k), list(known)) or "known keys: " + ", ".join(f.key for f in fields)
@@ -372,7 +372,7 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
                 ctx.err(path + (i,), f"each {f.what} must be a mapping",
                         hint=f"e.g. - {f.item_key}: Name" if f.item_key else None)
                 continue
-            known = {s.key for s in f.fields}
+            known = [s.key for s in f.fields]  # in declared order: the same message every run
             for k in item:
                 if k not in known:
                     hint = did_you_mean(str(k), list(known)) or "known keys: " + ", ".join(known)

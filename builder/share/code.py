@@ -6,7 +6,10 @@ Layout (format version 1)::
 
 ``payload`` is one header byte and a body:
 
-* header byte: bits 0-2 the system (index in the registry's ``ids()``: the built-in games first), bit 6 set
+* header byte: bits 0-2 the system: 0-4 the five built-in games in their fixed order
+  (``BUILT_IN_IDS``), 7 a game registered by another package, whose id follows the header
+  (one length byte and the id in UTF-8), so that its codes read the same wherever that game
+  is installed, whatever else is registered (5 and 6 are not used); bit 6 set
   when a 16-bit *names check* follows, bit 7 set when the body is raw-deflate
   compressed (used only when that makes the code shorter);
 * names check (2 bytes, big-endian): CRC-32 of the catalog names the code refers
@@ -209,9 +212,7 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
     fields = [f for f in schema(system) if f.kind != "system"]
     enc.mapping(fields, doc)
     body = bytes(enc.out)
-    from builder.systems import ids
-
-    head = ids().index(system)
+    head, named = _system_head(system)
     packed = zlib.compress(body, 9, wbits=-15) if len(body) > 24 else body
     from builder.limits import MAX_CODE_EXPANSION, MIN_CODE_BODY
 
@@ -228,7 +229,7 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
     if enc.checked:
         head |= _F_CHECK
         check = _check16(enc.checked).to_bytes(2, "big")
-    payload = bytes([head]) + check + body
+    payload = bytes([head]) + named + check + body
     crc = zlib.crc32(PREFIX.encode("ascii") + payload).to_bytes(4, "little")
     return PREFIX + base64.urlsafe_b64encode(payload + crc).decode("ascii").rstrip("=")
 
@@ -375,14 +376,8 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
         raise _fail("share code damaged: a character was changed, lost or added (checksum does not match)",
                     "copy the whole code again", where)
     head = payload[0]
-    sys_index = head & 0x07
-    from builder.systems import ids
-
-    if head & 0x38 or sys_index >= len(ids()):
-        raise _fail("share code names an unknown game system", "update daimyo", where)
-    system = ids()[sys_index]
+    system, rest = _system_of(head, payload[1:], where)
     r = resolver or Resolver.of(system)
-    rest = payload[1:]
     check = None
     try:
         if head & _F_CHECK:
@@ -417,6 +412,45 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
                     "the code was made with another version of the catalog; ask for the text export instead",
                     where)
     return {"system": system, **body}
+
+
+_NAMED = 7  # header system bits: the game's id follows the header
+
+
+def _system_head(system: str) -> tuple[int, bytes]:
+    """The header's system bits, and the bytes naming the game after the header (a game not
+    built in is named by its id: its number in the registry depends on what else is installed)."""
+    from builder.systems import BUILT_IN_IDS
+
+    if system in BUILT_IN_IDS:
+        return BUILT_IN_IDS.index(system), b""
+    name = system.encode("utf-8")
+    if not 0 < len(name) < 256:
+        raise _fail(f"a game id of {len(name)} bytes cannot be written in a share code",
+                    "register the game under an id of 1 to 255 bytes", "<share code>")
+    return _NAMED, bytes([len(name)]) + name
+
+
+def _system_of(head: int, rest: bytes, where: str) -> tuple[str, bytes]:
+    """The game a code names (see ``_system_head``) and the bytes after its name."""
+    from builder.systems import BUILT_IN_IDS, is_system
+
+    index = head & 0x07
+    if head & 0x38 or (index >= len(BUILT_IN_IDS) and index != _NAMED):
+        raise _fail("share code names an unknown game system", "update daimyo", where)
+    if index != _NAMED:
+        return BUILT_IN_IDS[index], rest
+    n = rest[0] if rest else 0
+    try:
+        system = rest[1:1 + n].decode("utf-8") if n and len(rest) > n else ""
+    except UnicodeDecodeError:
+        system = ""
+    if not system:
+        raise _fail("share code damaged: the game's name is cut short", "copy the whole code again", where)
+    if not is_system(system):
+        raise _fail(f"share code is a list of the game '{system}', which is not installed here",
+                    "install the package that adds that game", where)
+    return system, rest[1 + n:]
 
 
 def looks_like_code(text: str) -> bool:

@@ -444,7 +444,7 @@ def parse_header(line: str) -> tuple[str | None, str | None, list[str]]:
     seps = list(_SEP.finditer(line))
     bounds = [0] + [m.end() for m in seps]
     ends = [m.start() for m in seps] + [len(line)]
-    segs = [line[a:b] for a, b in zip(bounds, ends)]
+    segs = [line[a:b] for a, b in zip(bounds, ends, strict=False)]
     idx = None
     for i, seg in enumerate(segs):
         if system_of_label(seg):

@@ -367,7 +367,7 @@ class GameSystem:
         import copy
 
         trial = {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in data.items()}
-        notes, target = self.add(trial, catalog, entry.name, None, variant=True, check_side=False, trial=True)
+        _notes, target = self.add(trial, catalog, entry.name, None, variant=True, check_side=False, trial=True)
         return trial, target, 1
 
     def cost(self, before: dict, after: dict, entry, printed):

@@ -105,11 +105,11 @@ def _annotation(f: Field, owner: str) -> Any:
     if f.kind == "int":
         return Optional[StrictInt]
     if f.kind == "bool":
-        return Optional[Union[StrictBool, StrictInt]] if f.accepts == "int" else Optional[StrictBool]
+        return Optional[StrictBool | StrictInt] if f.accepts == "int" else Optional[StrictBool]
     if f.kind == "refs":
-        return Optional[Union[list[Optional[name]], name]]
+        return Optional[list[name | None] | name]
     if f.kind == "texts":
-        return Optional[Union[list[str], str]]
+        return Optional[list[str] | str]
     if f.kind == "rules":
         return Optional[dict[str, Any]]
     if f.kind == "counts":
@@ -117,10 +117,10 @@ def _annotation(f: Field, owner: str) -> Any:
         if f.accepts == "printed":
             class CustomCard(BaseModel):
                 model_config = ConfigDict(extra="forbid")
-                printed: Optional[str] = None
-                count: Optional[StrictInt] = None
+                printed: str | None = None
+                count: StrictInt | None = None
 
-            count = Optional[Union[StrictInt, CustomCard]]
+            count = Optional[StrictInt | CustomCard]
         return Optional[dict[name, count]]
     if f.kind == "items":
         from typing import Annotated

@@ -307,7 +307,7 @@ class Senji(GameSystem):
         import copy
 
         trial = {**data, "players": copy.deepcopy(data.get("players"))}
-        notes, target = self.add(trial, catalog, entry.name, trial=True)
+        _notes, target = self.add(trial, catalog, entry.name, trial=True)
         return trial, target, 1
 
     def left(self, section, summary, data, entry, catalog):
@@ -325,7 +325,7 @@ class Senji(GameSystem):
         what = comparison.notes[-1].removeprefix("added ")
         if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
             p = (data.get("players") or [])[target[1]]
-            section, entry = self.resolve(catalog, name)
+            _section, entry = self.resolve(catalog, name)
             was = _written(((list_data.get("players") or [])[target[1]] or {}).get("samurai"))
             what = f"{entry.name} as {self._who(p)}'s samurai card" + (f" (instead of {was})" if was else "")
         return what, f"the setup would have {len(data.get('players') or [])} players", None

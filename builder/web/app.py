@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 
 from builder import SYSTEMS, __version__
 from builder.errors import DaimyoError, ListError
+from builder.systems import ids, is_system
 from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
 
@@ -226,7 +227,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def entry_part(path: str, request: Request, section: str = "", name: str = ""):
         from builder.web.views import entry_detail
 
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, catalog, _res, view = _load_view(ws, path, editor)
         if section not in catalog.sections():
             raise Refused(f"no catalog section '{section}'", 404)
         detail = entry_detail(catalog, section, name)
@@ -288,7 +289,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def print_page(path: str, request: Request):
         from builder.web import printing as P
 
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         return page(request, "print.html", view=view, P=P, undo=False, redo=False, tab="print")
 
     @api.get("/l/{path:path}/export", include_in_schema=False)
@@ -301,7 +302,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         exports = []
         for fmt, label in FORMATS:
             try:
@@ -312,7 +313,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        doc, catalog, _res, view = _load_view(ws, path, editor)
         missing = [m[:200] for m in request.query_params.getlist("missing")[:10]]  # packs an import lacked
         from builder.web.views import catalog_entries, _type
 
@@ -325,7 +326,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def aid_pdf(system: str, paper: str = "a4"):
         from builder.web.printing import render_aid_pdf
 
-        if system not in SYSTEMS:
+        if not is_system(system):  # a game registered by another package prints its aid too
             raise Refused(f"unknown system '{system}'", 404)
         if paper not in ("a4", "letter"):
             raise Refused("paper must be a4 or letter")
@@ -384,7 +385,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, res, view = _load_view(ws, path, editor)
         return {"version": view["version"], **res.to_json(), "header": view["header"]}
 
     @api.get("/api/lists/{path:path}/options", tags=["lists"],
@@ -450,7 +451,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
     def api_list(path: str):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         return view
 
     gate = templates.get_template("gate.html")
@@ -624,8 +625,8 @@ def _create_list(ws: Workspace, form: dict) -> str:
     from builder.lists.dump import dump_list_yaml
 
     system = str(form.get("system", "")).strip().lower()
-    if system not in SYSTEMS:
-        raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(SYSTEMS))
+    if not is_system(system):  # every registered game, not only the built-in ones
+        raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(ids()))
     name = (form.get("name") or "").strip() or None
     rel = ws.new_name(form.get("file") or name or f"new-{system}")
     wanted = form.get("packs") or []

@@ -13,6 +13,7 @@ import copy
 import hashlib
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 
 from builder.errors import DaimyoError, ListError, UsageError
@@ -48,7 +49,7 @@ class History:
 class Outcome:
     version: str
     notes: list[str]
-    result: object = None  # the check result of the list as saved (CheckResult), when known
+    result: Any = None  # the check result of the list as saved (CheckResult), when known
 
 
 class Editor:
