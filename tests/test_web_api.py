@@ -932,8 +932,9 @@ def test_a_hostile_pack_name_is_escaped_in_the_new_list_form(client, ws):
 
 def test_catalog_entries_allowed_with_a_warning_say_so(client, api):
     rows = client.get("/l/kensei-kuge.yaml/catalog?q=misuchi").text
-    assert "⚠ can add, with a warning: &#39;Misuchi&#39; has no cost in the catalog" in rows
-    assert "✓ can add" not in rows and 'class="btn btn-add "' in rows  # allowed, but not the button to press
+    # a troop without a cost cannot be confirmed legal: never "can add", and the reason names the cost
+    assert "&#39;Misuchi&#39; has no cost in the catalog" in rows and "can add" not in rows
+    assert 'class="opt cannot"' in rows
     rows = client.get("/l/herocard-samurai.yaml/catalog?q=heaven").text
     assert "it can never be played" in rows
     found = {o["name"]: o for o in api.get("/api/lists/herocard-samurai.yaml/options").json()["rows"]}
