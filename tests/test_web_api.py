@@ -939,7 +939,7 @@ def test_catalog_entries_allowed_with_a_warning_say_so(client, api):
     rows = client.get("/l/kensei-kuge.yaml/catalog?q=misuchi").text
     # a troop whose cost is unknown is marked so and never offered as "can add" (adding is not blocked)
     assert '<span class="tag tag-unknown">cost unknown</span>' in rows
-    assert "✕ its cost is not printed in the catalog; a pack can give it" in rows
+    assert "&#39;Misuchi&#39; has no cost in the catalog" in rows and 'class="opt cannot"' in rows
     assert "can add" not in rows and 'aria-label="Add anyway Misuchi">Add anyway</button>' in rows
     rows = client.get("/l/herocard-samurai.yaml/catalog?q=heaven").text
     assert "it can never be played" in rows
