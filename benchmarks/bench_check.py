@@ -53,8 +53,8 @@ def _passes(run, n: int, passes: int = 3) -> tuple[float, float]:
 
 
 def main() -> None:
-    from builder.check import check_doc, check_file
     from builder.catalog.loader import load_catalog
+    from builder.check import check_doc, check_file
     from builder.lists.document import load_list
 
     with tempfile.TemporaryDirectory() as tmp:

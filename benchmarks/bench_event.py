@@ -115,7 +115,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     a = ap.parse_args()
-    load = open("/proc/loadavg").read().split()[0] if Path("/proc/loadavg").exists() else "?"
+    load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     print(f"load average at start: {load}")
     results = []
     if a.database in ("sqlite", "both"):

@@ -63,9 +63,8 @@ def run(lst: Path, out: Path, runs: int = 3) -> tuple[float, int]:
 
 def main() -> None:
     import io
-    from contextlib import redirect_stderr
-
     import os
+    from contextlib import redirect_stderr
 
     tmp = Path(tempfile.mkdtemp(prefix="daimyo-bench-"))
     os.environ["DAIMYO_CACHE_DIR"] = str(tmp / "cache")

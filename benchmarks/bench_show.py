@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_scaling import fmt, kensei, run  # noqa: E402
+from bench_scaling import fmt, kensei, run
 
 
 def main() -> None:

@@ -322,7 +322,7 @@ def main() -> None:
         for r in out.values():
             for k, v in r["kinds"].items():
                 kinds.setdefault(k, []).extend(v)
-        print("by edit    " + ", ".join(f"{k} {len(v)} p95 {sorted(v)[int(round(.95 * (len(v) - 1)))] * 1000:.1f} ms"
+        print("by edit    " + ", ".join(f"{k} {len(v)} p95 {sorted(v)[round(.95 * (len(v) - 1))] * 1000:.1f} ms"
                                         for k, v in sorted(kinds.items())))
     print(f"errors     {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     print(f"lost edits {len(lost)}" + (f" (first: {lost[0]})" if lost else ""))

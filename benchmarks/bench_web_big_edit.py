@@ -66,9 +66,9 @@ def main() -> None:
                 try:
                     with socket.create_connection(("127.0.0.1", port), timeout=1):
                         break
-                except OSError:
+                except OSError as err:
                     if time.time() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start: " + server.stderr.read().decode()[-500:])
+                        raise SystemExit("the server did not start: " + server.stderr.read().decode()[-500:]) from err
                     time.sleep(0.1)
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
             t0 = time.perf_counter()
@@ -80,7 +80,7 @@ def main() -> None:
                 done = threading.Event()
                 statics: list[float] = []
 
-                def poll():
+                def poll(done=done, statics=statics):
                     s = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
                     while not done.is_set():
                         t = time.perf_counter()

@@ -32,7 +32,7 @@ Names (each loaded when first used, so importing ``builder`` stays cheap):
 
 __version__ = "0.1.0"
 
-from builder.systems import BUILT_IN_IDS as SYSTEMS  # noqa: E402
+from builder.systems import BUILT_IN_IDS as SYSTEMS
 
 """The ids of the game systems (``find_system`` gives each one's ``GameSystem``)."""
 

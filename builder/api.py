@@ -148,4 +148,4 @@ def render_pdf(source, out_path, force: bool = False, **options) -> Path:
         os.unlink(tmp)
 
 
-__all__ = ["check", "check_text", "load_list", "parse_list", "load_catalog", "export", "import_", "render_pdf"]
+__all__ = ["check", "check_text", "export", "import_", "load_catalog", "load_list", "parse_list", "render_pdf"]

@@ -120,21 +120,20 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool | Non
 _OPS = {"max": "<=", "min": ">=", "exactly": "="}
 
 
-def limit_lines(path, packs=()) -> list[str]:
+def limit_lines(system: str, lst, catalog, rules: dict) -> list[str]:
     """``check --explain``: every limit of the list, broken or not, with what makes it up
-    (the entries counted toward a limit over the whole list)."""
+    (the entries counted toward a limit over the whole list). ``lst``, ``catalog`` and
+    ``rules`` are the list as its game's rules read it (``builder.analytics.stats.load``)."""
     import inspect
 
-    from builder.analytics.stats import load
     from builder.systems import get
 
-    ld = load(path, packs)
-    gs = get(ld.result.system)
+    gs = get(system)
     func = getattr(gs.rules_module(), "limits", None)
     if func is None:
         return []
     detail = "detail" in inspect.signature(func).parameters
-    rows = func(ld.lst, ld.catalog, ld.rules, detail=True) if detail else func(ld.lst, ld.catalog, ld.rules)
+    rows = func(lst, catalog, rules, detail=True) if detail else func(lst, catalog, rules)
     if not rows:
         return []
     out = ["  limits:"]
@@ -275,7 +274,7 @@ def _fmt(v) -> str:
     return str(v)
 
 
-__all__ = ["check_doc", "check_file", "check_text", "format_result", "Finding"]
+__all__ = ["Finding", "check_doc", "check_file", "check_text", "format_result"]
 
 
 class _CallableModule(types.ModuleType):

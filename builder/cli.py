@@ -15,9 +15,11 @@ import typer
 from builder import __version__
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
 
+
 def _usage_error_classes():
     try:  # typer 0.2x carries its own copy of click
-        from typer._click.exceptions import NoArgsIsHelpError, UsageError as ClickUsageError
+        from typer._click.exceptions import NoArgsIsHelpError
+        from typer._click.exceptions import UsageError as ClickUsageError
     except ImportError:  # pragma: no cover - typer on top of click
         from click.exceptions import UsageError as ClickUsageError
 
@@ -170,7 +172,7 @@ def check(
     no_color: bool = typer.Option(False, "--no-color", help="No colour, even on a terminal (NO_COLOR too)."),
 ):
     """Check lists against the rules. Exit 0 legal, 1 illegal, 2 unreadable input."""
-    from builder.check import check_file, use_color, write_result
+    from builder.check import check_file
 
     if format not in ("text", "json", "csv"):
         echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
@@ -186,12 +188,7 @@ def check(
             continue
         results.append(res)
         if format == "text":
-            write_result(res, explain, sys.stdout, use_color(sys.stdout, no_color))
-            if explain:
-                from builder.check import limit_lines
-
-                for line in limit_lines(f, pack):
-                    echo(line)
+            _write_text_result(res, f, pack, explain, no_color)
     if format == "json":
         import json
 
@@ -205,6 +202,18 @@ def check(
     if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
         raise typer.Exit(EXIT_ILLEGAL)
     raise typer.Exit(EXIT_OK)
+
+
+def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color: bool) -> None:
+    """``check``'s text answer for one list: its result and, with ``explain``, its limits."""
+    from builder.check import use_color, write_result
+
+    write_result(res, explain, sys.stdout, use_color(sys.stdout, no_color))
+    if explain:
+        from builder.analytics.stats import limit_lines
+
+        for line in limit_lines(file, packs):
+            echo(line)
 
 
 # -- rules -------------------------------------------------------------------------

@@ -89,7 +89,7 @@ class NameIndex:
     a comparison with every candidate. Results are the ones a full comparison gives.
     """
 
-    __slots__ = ("keyed", "keys", "lens", "_table", "_width", "_code", "_matchers")
+    __slots__ = ("_code", "_matchers", "_table", "_width", "keyed", "keys", "lens")
 
     def __init__(self, candidates) -> None:
         cands = list(dict.fromkeys(candidates))

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
 
 
-@lru_cache(maxsize=None)
+@cache
 def data_root() -> Path:
     """Folder holding ``catalog/``, ``templates/`` and ``examples/``."""
     env = os.environ.get("DAIMYO_DATA")

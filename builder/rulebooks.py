@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 # One reference: FILE:LINE or FILE:FIRST-LAST.
 _REF = r"(?P<file>[0-9]{3}_[0-9a-f]{16}\.txt):(?P<a>[0-9]+)(?:\s*[-\u2013]\s*(?P<b>[0-9]+))?"
 _ONE = r"[0-9]{3}_[0-9a-f]{16}\.txt:[0-9]+(?:\s*[-\u2013]\s*[0-9]+)?"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rx(name: str) -> re.Pattern:
     """The patterns, compiled when first needed (start-up stays fast)."""
     if name == "ref":
@@ -52,7 +52,7 @@ class Rulebook:
         return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def registry() -> dict[str, Rulebook]:
     """Every rulebook by the file name sources cite."""
     from ruamel.yaml import YAML
@@ -157,7 +157,7 @@ def humanize(text: str | None, bare: bool = True) -> str:
 
 def _in_parens(text: str, m: re.Match) -> bool:
     before = text[:m.start()].rstrip()
-    return before.endswith("(") or before.endswith(",") and "(" in before[-60:]
+    return before.endswith("(") or (before.endswith(",") and "(" in before[-60:])
 
 
-__all__ = ["Rulebook", "Section", "registry", "rulebook_of", "format_source", "exact_source", "humanize"]
+__all__ = ["Rulebook", "Section", "exact_source", "format_source", "humanize", "registry", "rulebook_of"]

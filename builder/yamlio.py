@@ -46,7 +46,7 @@ class Positions:
         line, col = self.at(path, prefer_key)
         return Diagnostic(self.file, line, col, message, code=code, severity=severity, hint=hint)
 
-    def shifted(self, prefix: tuple, other: "Positions", other_prefix: tuple = ()) -> None:
+    def shifted(self, prefix: tuple, other: Positions, other_prefix: tuple = ()) -> None:
         """Copy ``other``'s positions under ``other_prefix`` into this map under ``prefix``."""
         n = len(other_prefix)
         for src, dst in ((other.value, self.value), (other.key, self.key)):

@@ -19,7 +19,7 @@ def main() -> int:
         table = subprocess.run([sys.executable, "-m", "builder", "rules", system, "--format", "markdown"],
                                capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
         pattern = r"(#### [^\n]*\(`daimyo rules " + system + r"`\)\n\n)(\|.*?\n)(\n)"
-        text, n = re.subn(pattern, lambda m: m.group(1) + table + "\n" + m.group(3), text, count=1, flags=re.S)
+        text, n = re.subn(pattern, lambda m, table=table: m.group(1) + table + "\n" + m.group(3), text, count=1, flags=re.S)
         if n != 1:
             print(f"README has no table for {system}", file=sys.stderr)
             return 1

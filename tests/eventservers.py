@@ -107,11 +107,11 @@ def start_server(folder, port: int | None = None, timeout: float = 60.0):
         try:
             with urllib.request.urlopen(url + "/api/event", timeout=5):
                 return proc, url
-        except OSError:
+        except OSError as err:
             if proc.poll() is not None or time.time() > deadline:
                 out = proc.stdout.read().decode(errors="replace") if proc.poll() is not None else ""
                 proc.kill()
-                raise RuntimeError(f"the event server did not start: {out}")
+                raise RuntimeError(f"the event server did not start: {out}") from err
             time.sleep(0.1)
 
 

@@ -27,7 +27,7 @@ class Server:
             def log_message(self, *args):
                 pass
 
-            def do_GET(self):  # noqa: N802 - the name http.server calls
+            def do_GET(self):
                 path = self.path.split("?", 1)[0]
                 server.requests.append(path)
                 if path in server.stall:

@@ -5,10 +5,10 @@ import shutil
 
 import pytest
 
-from conftest import ROOT
-
 from builder.lists import splice
 from builder.lists.editor import ListEditor
+
+from conftest import ROOT
 
 TROOPS = ["Samurai Yari", "Yari Ashigaru", "Samurai Dai-Katana", "Yumi Samurai"]
 

@@ -10,9 +10,9 @@ from builder.systems import get
 
 DOCS = sorted((Path(__file__).resolve().parent.parent / "docs").glob("decisions-*.md"))
 SYSTEMS = ("senshiai", "kensei", "herocard", "senji", "satsuma")
-CODE = r"`((?:%s)\.[a-z][a-z0-9-]*)`" % "|".join(SYSTEMS)
+CODE = r"`((?:" + "|".join(SYSTEMS) + r")\.[a-z][a-z0-9-]*)`"
 # a group of codes ("`a.x`, `a.y` (error)" or "`a.x`, error)") and the severity written after it
-GROUP = re.compile(r"((?:%s(?:,\s*|\s+and\s+|\s+or\s+)?)+)\s*(?:\(|,\s*)(error|warning|info)\b" % CODE)
+GROUP = re.compile(r"((?:" + CODE + r"(?:,\s*|\s+and\s+|\s+or\s+)?)+)\s*(?:\(|,\s*)(error|warning|info)\b")
 
 
 def _registered() -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from builder.lists.diff import diff_files, diff_lines, variant_name
+from builder.lists.diff import diff_lines, variant_name
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.yaml"))

@@ -21,7 +21,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 pytest.importorskip("sqlalchemy")
 
-from eventservers import free_port, postgres_cluster, postgres_reason  # noqa: E402
+from eventservers import free_port, postgres_cluster, postgres_reason
 
 ROOT = Path(__file__).resolve().parent.parent
 BUKE = (ROOT / "examples" / "kensei-buke.yaml").read_text()
@@ -90,7 +90,7 @@ class Server:
             assert time.time() < deadline, "the server did not start"
             time.sleep(0.02)
 
-    def client(self, token: str | None = None) -> "httpx.Client":
+    def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return httpx.Client(base_url=self.url, headers=headers, timeout=60)
 

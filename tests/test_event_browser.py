@@ -21,10 +21,19 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("sqlalchemy")
 
-from playwright.sync_api import expect  # noqa: E402
-
-from test_event import (BUKE, KUGE, TOO_MANY_ARCHERS, Server, add_players, cluster, code_of,  # noqa: E402,F401
-                        database, new_event, pdf_text)
+from playwright.sync_api import expect
+from test_event import (  # noqa: F401
+    BUKE,
+    KUGE,
+    TOO_MANY_ARCHERS,
+    Server,
+    add_players,
+    cluster,
+    code_of,
+    database,
+    new_event,
+    pdf_text,
+)
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
@@ -57,7 +66,7 @@ def tab(browser):
     return ctx, pg, errors
 
 
-def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, database):
+def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, database):  # noqa: F811  (fixture of test_event)
     tag = "pg" if database else "sqlite"
     folder = str(tmp_path / "night")
     org = new_event(cli, folder, database)

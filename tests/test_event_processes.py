@@ -13,8 +13,8 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("sqlalchemy")
 
-from eventservers import postgres_cluster, postgres_reason, start_server, stop_server  # noqa: E402
-from test_event import BUKE, KUGE, add_players, new_event  # noqa: E402
+from eventservers import postgres_cluster, postgres_reason, start_server, stop_server
+from test_event import BUKE, KUGE, add_players, new_event
 
 
 @pytest.fixture(scope="module")

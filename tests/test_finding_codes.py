@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from builder.errors import DaimyoError
 from builder.lists.dump import dump_list_yaml
 from builder.rules.codes import FindingCode
 from builder.systems import get
+
 from conftest import DATA, ROOT
 
 BUILT_IN = ("senshiai", "kensei", "herocard", "senji", "satsuma")

@@ -20,7 +20,6 @@ import copy
 import io
 import itertools
 import json
-import os
 import re
 import shutil
 import zlib

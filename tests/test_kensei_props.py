@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from builder.check import check_text
 from builder.errors import DaimyoError
 from builder.lists.dump import dump_list_yaml
+
 from conftest import DATA, examples
 
 PACK = str(DATA / "kensei" / "troops-pack.yaml")

@@ -10,6 +10,7 @@ import pytest
 
 from builder.check import check_text
 from builder.lists.dump import dump_list_yaml
+
 from conftest import DATA, ROOT
 
 PACK = str(DATA / "kensei" / "troops-pack.yaml")
@@ -86,7 +87,7 @@ def test_points_max():
 
 def test_points_max_counts_the_commander_level():
     f = only(run(edit(BUKE, commander="taisho")), "kensei.points-max")
-    assert f.value == 210 and f.loc == ("commander",) or f.value == 210
+    assert (f.value == 210 and f.loc == ("commander",)) or f.value == 210
     assert "commander level Taisho: 10 AP" in f.counted
     assert run(edit(KUGE, commander="hatamoto")).legal
 

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from builder.errors import DaimyoError, UsageError, WouldOverwrite, command_line, option
+
 from conftest import ROOT
 
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")

@@ -21,6 +21,7 @@ from builder.errors import DaimyoError
 from builder.lists.document import load_list, parse_list
 from builder.share.schema import SCHEMAS, keys, schema
 from builder.systems import get
+
 from conftest import DATA, ROOT
 
 BUILT_IN = ("senshiai", "kensei", "herocard", "senji", "satsuma")

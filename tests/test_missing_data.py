@@ -80,7 +80,8 @@ def test_a_missing_field_that_decides_a_bound_is_an_error(tmp_path):
 def test_a_missing_field_no_bound_depends_on_stays_a_warning(tmp_path):
     # the Mystery Ronin of the test pack has no weapons: at 250 AP the ranged maximum is far off
     # even if it counted, so the missing field cannot change the verdict
-    from tests.test_kensei_rules import BUKE as DOC, run, troops
+    from tests.test_kensei_rules import BUKE as DOC
+    from tests.test_kensei_rules import run, troops
 
     doc = troops(DOC, *DOC["troops"], {"troop": "Mystery Ronin", "models": 3})
     doc["points"] = 250

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from conftest import ROOT
-
 from builder import SYSTEMS
+
+from conftest import ROOT
 
 EXAMPLE_PACKS = ROOT / "examples" / "packs"
 
@@ -152,7 +152,7 @@ def test_pack_list_shows_where_and_which_wins(cli, user, tmp_path):
     assert r.code == 0
     out = r.stdout
     assert f"user packs folder: {user}" in out
-    assert f"Senshiai example cards 9 [senshiai]" in out
+    assert "Senshiai example cards 9 [senshiai]" in out
     mine = next(ln for ln in out.splitlines() if "Senshiai example cards 9" in ln)
     bundled = next(ln for ln in out.splitlines() if "Senshiai example cards 1" in ln)
     assert mine.endswith("(wins)")

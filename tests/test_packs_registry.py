@@ -10,9 +10,9 @@ import subprocess
 import sys
 
 import pytest
+from regserver import Server
 
 from conftest import ROOT
-from regserver import Server
 
 CLUB = """system: senshiai
 name: Club cards
@@ -228,7 +228,7 @@ def test_registry_story_search_install_outdated_update_and_the_list_is_told(cli,
 
 
 def test_a_registry_in_a_local_folder_and_several_registries(cli, reg, tmp_path, monkeypatch):
-    folder, packs, _ = reg
+    folder, _packs, _ = reg
     index(cli, folder)
     other = tmp_path / "other"
     other.mkdir()
@@ -243,7 +243,7 @@ def test_a_registry_in_a_local_folder_and_several_registries(cli, reg, tmp_path,
 
 
 def test_registries_from_the_config_file(cli, reg, tmp_path, monkeypatch):
-    folder, packs, _ = reg
+    folder, _packs, _ = reg
     index(cli, folder)
     monkeypatch.delenv("DAIMYO_REGISTRY", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -278,7 +278,7 @@ def test_a_download_that_differs_from_the_index_is_refused_and_nothing_is_writte
 
 
 def test_the_file_is_the_pack_the_index_names(cli, served):
-    srv, folder, packs, _ = served
+    _srv, folder, packs, _ = served
     index(cli, folder)
     data = json.loads((folder / "index.json").read_text())
     data["packs"][0]["version"] = "7"  # bytes match, but the file says version 1
@@ -307,7 +307,7 @@ def test_download_size_limit_at_and_past_the_bound(served, monkeypatch):
 def test_an_oversized_pack_is_refused(cli, served, monkeypatch):
     from builder import limits
 
-    srv, folder, packs, _ = served
+    _srv, folder, packs, _ = served
     (folder / "club-1.yaml").write_text(club("1") + "# " + "padding " * 400 + "\n")
     size = (folder / "club-1.yaml").stat().st_size
     index(cli, folder)
@@ -365,7 +365,7 @@ def test_only_http_https_and_file_addresses(cli, reg, monkeypatch):
 
 
 def test_a_pack_needing_a_newer_daimyo(cli, served):
-    srv, folder, packs, _ = served
+    _srv, folder, _packs, _ = served
     (folder / "club-2.yaml").write_text(club("2") + "daimyo: '99.0'\n")
     index(cli, folder)
     assert "Club cards 2 (senshiai)  needs daimyo 99.0" in cli("pack", "search").stdout
@@ -389,7 +389,7 @@ def test_version_order_is_by_number():
 
 
 def test_needed_packs_are_installed_first(cli, served):
-    srv, folder, packs, _ = served
+    _srv, folder, packs, _ = served
     (folder / "base.yaml").write_text("system: senshiai\nname: Club base\nversion: '1'\n")
     (folder / "club-2.yaml").write_text(club("2") + "needs: [Club base]\n")
     index(cli, folder)
@@ -401,7 +401,7 @@ def test_needed_packs_are_installed_first(cli, served):
 
 
 def test_a_kill_during_the_download_leaves_nothing_half_written(served, tmp_path):
-    srv, folder, packs, work = served
+    srv, folder, packs, _work = served
     subprocess.run([sys.executable, "-m", "builder", "pack", "index", str(folder)], check=True,
                    capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DAIMYO_PACKS": str(packs)}
@@ -434,7 +434,7 @@ def test_a_kill_during_the_download_leaves_nothing_half_written(served, tmp_path
 # -- lists that travel -------------------------------------------------------------------------------
 
 def test_import_names_the_install_command_and_installs_from_the_registry(cli, served, tmp_path, monkeypatch):
-    srv, folder, packs, work = served
+    srv, folder, _packs, work = served
     index(cli, folder)
     assert cli("pack", "install", "Club cards").code == 0
     (work / "deck.yaml").write_text("system: senshiai\npacks: [Club cards]\nsize: 3\n"
@@ -461,7 +461,7 @@ def test_import_names_the_install_command_and_installs_from_the_registry(cli, se
 
 
 def test_a_list_can_stay_on_a_kept_version(cli, served):
-    srv, folder, packs, work = served
+    _srv, folder, _packs, work = served
     index(cli, folder)
     assert cli("pack", "install", "Club cards").code == 0
     (folder / "club-2.yaml").write_text(club("2", power="3/1/3"))
@@ -480,7 +480,7 @@ def test_a_list_can_stay_on_a_kept_version(cli, served):
 
 
 def test_offline_search_uses_the_last_index_read(cli, reg, monkeypatch):
-    folder, packs, work = reg
+    folder, packs, _work = reg
     index(cli, folder)
     with Server(folder.parent) as srv:
         url = f"{srv.url}/registry/index.json"
@@ -494,7 +494,7 @@ def test_offline_search_uses_the_last_index_read(cli, reg, monkeypatch):
 
 
 def test_update_replaces_a_hand_made_pack_only_with_force(cli, served):
-    srv, folder, packs, work = served
+    _srv, folder, packs, _work = served
     (folder / "club-2.yaml").write_text(club("2"))
     index(cli, folder)
     packs.mkdir()
@@ -514,7 +514,7 @@ def test_interrupted_between_keeping_a_version_and_putting_it_in_use(cli, served
     but before it is put in use leaves the old version in use, whole; the next update finishes."""
     from builder.packs import store
 
-    srv, folder, packs, work = served
+    _srv, folder, packs, _work = served
     index(cli, folder)
     assert cli("pack", "install", "Club cards").code == 0
     (folder / "club-2.yaml").write_text(club("2", power="9/9/9"))
@@ -537,7 +537,8 @@ def test_interrupted_between_keeping_a_version_and_putting_it_in_use(cli, served
 
 
 def test_any_index_text_is_entries_or_one_clear_error():
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     from builder.errors import DaimyoError
     from builder.packs.registry import parse_index
@@ -568,7 +569,7 @@ def test_any_index_text_is_entries_or_one_clear_error():
 
 
 def test_a_name_in_several_games_needs_the_game(cli, served):
-    srv, folder, packs, work = served
+    _srv, folder, _packs, _work = served
     (folder / "k.yaml").write_text("system: kensei\nname: Club cards\nversion: '4'\n")
     index(cli, folder)
     one_error(cli("pack", "install", "Club cards"), "pack 'Club cards' is in the registries for several games "

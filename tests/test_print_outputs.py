@@ -89,8 +89,8 @@ def test_image_presets_of_other_card_sizes(cli, tmp_path, card, size):
 
 
 def test_tts_deck_sheets_and_saved_object(cli, tmp_path):
-    from builder.render.images import TTS_DPI, render_sides
     from builder.render.api import load_checked
+    from builder.render.images import TTS_DPI, render_sides
 
     out = tmp_path / "tts"
     r = cli("export", SATSUMA, "--to", "tts", out)
@@ -200,7 +200,7 @@ def test_fingerprint_covers_the_content_of_the_packs_a_list_uses(cli, tmp_path):
         assert cli("print", deck, "--book", "-o", out, "--force").code == 0
         with pdfplumber.open(out) as pdf:
             text = "".join(p.extract_text() or "" for p in pdf.pages)
-        return list(csv.DictReader(io.StringIO(r.stdout)))[0]["fingerprint"], text
+        return next(iter(csv.DictReader(io.StringIO(r.stdout))))["fingerprint"], text
 
     fp, book = prints()
     assert f"Fingerprint {fp}" in book

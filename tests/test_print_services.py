@@ -109,7 +109,7 @@ def test_tts_herocard_attribute_cards_lie_beside_the_deck(cli, tmp_path):
     out = tmp_path / "hc"
     assert cli("export", HEROCARD, "--to", "tts", out).code == 0
     saved = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))
-    deck, *loose = saved["ObjectStates"]
+    _deck, *loose = saved["ObjectStates"]
     assert sorted(o["Nickname"] for o in loose) == ["Honor's Power", "Scholar's Wisdom", "Warrior's Strength"]
     assert len({o["Transform"]["posX"] for o in loose}) == 3            # side by side, not stacked
 

@@ -4,6 +4,7 @@ into the same list), no-duplex layouts, shared gutters, scale correction."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pdfplumber
@@ -17,7 +18,6 @@ from builder.share.api import parse_source_text
 from builder.share.canonical import canonical
 
 from qrread import page_codes
-import itertools
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -60,7 +60,7 @@ def test_held_pages_are_stamped_with_their_number_and_total():
     c.save()
     assert seen == [(1, 3), (2, 3), (3, 3)]
     pages = PdfReader(io.BytesIO(buf.getvalue())).pages
-    assert [("body %d" % (i + 1)) in p.extract_text() and f"page {i + 1} of 3" in p.extract_text()
+    assert [f"body {i + 1}" in p.extract_text() and f"page {i + 1} of 3" in p.extract_text()
             for i, p in enumerate(pages)] == [True] * 3
 
 

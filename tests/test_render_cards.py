@@ -471,7 +471,7 @@ def test_test_sheet_text_never_touches_a_mark(cli, tmp_path, paper, duplex):
             text = "".join(t for t, *_ in chars)
             assert ("--offset" in text and "--scale-x" in text) if n == 1 else "Xmm" in text.replace(" ", "")
             for t, x0, top, x1, bottom in chars:
-                assert 4.5 <= x0 and x1 <= W - 4.5 and 4.5 <= top and bottom <= H - 4.5, (paper, n, t)
+                assert x0 >= 4.5 and x1 <= W - 4.5 and top >= 4.5 and bottom <= H - 4.5, (paper, n, t)
                 for mx0, mtop, mx1, mbottom in marks:
                     touches = (x0 < mx1 + clear and mx0 - clear < x1 and top < mbottom + clear
                                and mtop - clear < bottom)

@@ -403,7 +403,7 @@ def test_aid_templates_cite_existing_seed_lines():
     """Every source line an aid prints exists in its rulebook."""
     from builder.yamlio import load_yaml
 
-    from conftest import SEEDS, NO_RULEBOOKS
+    from conftest import NO_RULEBOOKS, SEEDS
 
     if SEEDS is None:
         pytest.skip(NO_RULEBOOKS)
@@ -487,7 +487,7 @@ def _lowest_body_text(path) -> list[float]:
     with pdfplumber.open(str(path)) as pdf:
         for p in pdf.pages:
             h = float(p.height) * k
-            ys = [c["bottom"] * k for c in p.chars if 12 < c["top"] * k and c["bottom"] * k < h - 25]
+            ys = [c["bottom"] * k for c in p.chars if c["top"] * k > 12 and c["bottom"] * k < h - 25]
             out.append(max(ys, default=0.0))
     return out
 

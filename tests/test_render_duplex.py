@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 
+from builder.errors import UsageError
 from builder.render.layout import (
     CARDS,
     MARK_PAGE_CLEAR,
@@ -19,7 +20,6 @@ from builder.render.layout import (
     plan_fold,
     plan_sheet,
 )
-from builder.errors import UsageError
 
 
 def _physical(paper, flip, x, y):

@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from builder.errors import UsageError
 from builder.render.layout import (
-    CARDS,
     MIN_MARGIN,
     PAPERS,
     back_slot,

@@ -2,7 +2,6 @@
 rulebook, the deck kept whole across reshuffles, determinism, and clashes replayed through the CLI."""
 
 import json
-from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -338,10 +337,9 @@ def test_same_seed_same_game_and_seeds_differ(game):
 
 
 def test_game_seed_and_shuffle_are_fixed_algorithms():
-    from random import Random
-
     # the seed is BLAKE2b of the text 'satsuma-game:MASTER:INDEX', its first 8 bytes big-endian
     import hashlib
+    from random import Random
 
     want = int.from_bytes(hashlib.blake2b(b"satsuma-game:1:0", digest_size=8).digest(), "big")
     assert sim.game_seed(1, 0) == want

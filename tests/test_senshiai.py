@@ -284,7 +284,7 @@ def test_failing_lists(path, cli):
     assert not others, others
     assert res.code == (1 if any(sev == "error" for sev, _ in codes) else 0)
     hit = next(f for f in doc["findings"] if f["code"] == code)
-    assert hit["source"] and hit["source"].startswith("000_ac601013730960cf.txt:") or code.endswith("unknown-card")
+    assert (hit["source"] and hit["source"].startswith("000_ac601013730960cf.txt:")) or code.endswith("unknown-card")
     assert hit["line"] >= 1
 
 

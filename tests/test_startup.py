@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from builder.cli import app, app_for
+
 from conftest import ROOT
 
 FULL = "import sys; from builder.cli import app; app(prog_name='daimyo')"

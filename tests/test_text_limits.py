@@ -2,16 +2,16 @@
 run of spaces or quotes), at most MAX_TEXT_LINES lines, and standard input held to the limits of
 a list file (size; packs found by name in the packs folders only)."""
 
-import signal
 import shutil
+import signal
 
 import pytest
-
-from conftest import ROOT
 
 from builder.errors import ListError
 from builder.limits import MAX_FILE_BYTES, MAX_TEXT_LINES
 from builder.share.text import parse_text
+
+from conftest import ROOT
 
 M = 1_000_000  # one MB of pathological text; a quadratic reader takes hours on it
 
@@ -79,9 +79,8 @@ def test_pathological_lines_end_in_one_verdict(line):
 
 def test_a_megabyte_of_lines_is_refused_in_one_line():
     text = "senshiai\n" + "2 Warriors\n" * (M // 11)
-    with within():
-        with pytest.raises(ListError) as exc:
-            parse_text(text)
+    with within(), pytest.raises(ListError) as exc:
+        parse_text(text)
     (d,) = exc.value.diagnostics
     assert f"a text or Markdown list has at most {MAX_TEXT_LINES:,}" in d.message and d.line == MAX_TEXT_LINES + 1
 

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from test_web_browser import CHROMIUM, FLAGS, TOKEN, WAIT, expect, server, shots, sync_api, total  # noqa: F401
 
 from builder.check import check_file
@@ -44,7 +43,7 @@ def violations(pg) -> list[str]:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width, height", [(1366, 900), (390, 844)])
-def test_no_serious_accessibility_violation_on_any_page(browser, server, scheme, width, height):
+def test_no_serious_accessibility_violation_on_any_page(browser, server, scheme, width, height):  # noqa: F811  (fixture of test_web_browser)
     # the pages' own scripts keep their Content-Security-Policy; only the checker is let in
     ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True, color_scheme=scheme)
     pg = ctx.new_page()
@@ -61,7 +60,7 @@ def test_no_serious_accessibility_violation_on_any_page(browser, server, scheme,
     assert not found, "\n".join(f"{k}: {x}" for k, v in found.items() for x in v)
 
 
-def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shots):
+def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = ctx.new_page()
     pg.set_default_timeout(WAIT)

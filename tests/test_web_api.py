@@ -16,10 +16,10 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from builder.check import check_file  # noqa: E402
-from builder.web.app import create_app  # noqa: E402
+from builder.check import check_file
+from builder.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-0123456789abcdef"

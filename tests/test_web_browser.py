@@ -27,9 +27,9 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("uvicorn")
 
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
-from builder.check import check_file  # noqa: E402
+from builder.check import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "browser-test-token-0123456789"

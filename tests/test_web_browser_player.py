@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from test_web_browser import (  # noqa: F401  (fixtures)
-    TOKEN, add_from_catalog, browser, entry, expect, page, server, shots, total, verdict,
+    TOKEN,
+    add_from_catalog,
+    browser,
+    entry,
+    expect,
+    page,
+    server,
+    shots,
+    total,
+    verdict,
 )
 
 TWO_OWARI = """system: senji
@@ -43,7 +50,7 @@ def changed(pg, before: str):
     expect(pg.locator("#version")).not_to_have_value(before)
 
 
-def test_senji_province_controls_act_on_their_own_player(page, server):
+def test_senji_province_controls_act_on_their_own_player(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     (server["ws"] / "two-owari.yaml").write_text(TWO_OWARI)
     pg.goto(f"{server['url']}/l/two-owari.yaml")
@@ -70,7 +77,7 @@ def test_senji_province_controls_act_on_their_own_player(page, server):
     assert "Aiko" not in text and "name: Kenji" in text
 
 
-def test_focus_stays_on_the_control_used(page, server):
+def test_focus_stays_on_the_control_used(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     pg.goto(f"{server['url']}/l/fix-me.yaml")
     plus = pg.get_by_role("button", name="One model more in Yari Ashigaru (unit 3)")
@@ -108,7 +115,7 @@ def test_focus_stays_on_the_control_used(page, server):
     expect(pg.get_by_label("More for Samurai Yari (unit 2)")).to_have_count(1)
 
 
-def test_variant_and_comparison_in_the_browser(page, server, shots):
+def test_variant_and_comparison_in_the_browser(page, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     pg.goto(f"{server['url']}/l/kensei-buke.yaml")
     pg.get_by_role("button", name="Variant", exact=True).click()
@@ -137,7 +144,7 @@ def test_variant_and_comparison_in_the_browser(page, server, shots):
     expect(pg.locator("ul.cmp-removed")).to_contain_text("Yumi Samurai")
 
 
-def test_workspace_search_filter_and_sort(page, server, shots):
+def test_workspace_search_filter_and_sort(page, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     ws = server["ws"]
     (ws / "club").mkdir(exist_ok=True)
@@ -164,7 +171,7 @@ def test_workspace_search_filter_and_sort(page, server, shots):
     pg.set_viewport_size({"width": 1366, "height": 900})
 
 
-def test_the_kensei_catalog_on_a_phone_is_the_clans_own(page, server, shots):
+def test_the_kensei_catalog_on_a_phone_is_the_clans_own(page, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     pg.set_viewport_size({"width": 390, "height": 844})
     pg.goto(f"{server['url']}/l/kensei-buke.yaml")

@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from builder.web.app import create_app  # noqa: E402
+from builder.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "guide-token-0123456789abcdef"

@@ -154,8 +154,8 @@ def test_two_renames_to_one_name(server, api, ws):
         b.write_text(f"system: kensei\nname: B {n}\nclan: buke\ntroops: []\n")
         texts = {a.read_text(), b.read_text()}
         codes = sorted(r.status_code for r in _at_once(
-            lambda: api.post(f"/api/lists/a{n}.yaml/rename", json={"to": f"same{n}.yaml"}),
-            lambda: api.post(f"/api/lists/b{n}.yaml/rename", json={"to": f"same{n}.yaml"})))
+            lambda n=n: api.post(f"/api/lists/a{n}.yaml/rename", json={"to": f"same{n}.yaml"}),
+            lambda n=n: api.post(f"/api/lists/b{n}.yaml/rename", json={"to": f"same{n}.yaml"})))
         assert codes == [200, 409], n
         left = {p.read_text() for p in (a, b, ws / f"same{n}.yaml") if p.exists()}
         assert left == texts, n  # both lists still there: one renamed, the other untouched
@@ -174,7 +174,8 @@ def test_two_imports_to_one_name(server, api, ws):
 def test_two_imports_named_by_the_list_both_get_a_file(server, api, ws):
     for n in range(TRIALS):
         body = {"text": f"system: kensei\nname: Twin {n}\nclan: buke\npoints: 200\ntroops: []\n"}
-        rs = _at_once(lambda: api.post("/api/import", json=body), lambda: api.post("/api/import", json=body))
+        rs = _at_once(lambda body=body: api.post("/api/import", json=body),
+                      lambda body=body: api.post("/api/import", json=body))
         assert [r.status_code for r in rs] == [201, 201], n
         paths = {r.json()["path"] for r in rs}
         assert len(paths) == 2 and all((ws / p).exists() for p in paths), n
@@ -182,15 +183,15 @@ def test_two_imports_named_by_the_list_both_get_a_file(server, api, ws):
 
 def test_two_duplicates_to_one_name(server, api, ws):
     for n in range(TRIALS):
-        rs = _at_once(lambda: api.post("/api/lists/kensei-buke.yaml/duplicate", json={"to": f"dup{n}.yaml"}),
-                      lambda: api.post("/api/lists/kensei-kuge.yaml/duplicate", json={"to": f"dup{n}.yaml"}))
+        rs = _at_once(lambda n=n: api.post("/api/lists/kensei-buke.yaml/duplicate", json={"to": f"dup{n}.yaml"}),
+                      lambda n=n: api.post("/api/lists/kensei-kuge.yaml/duplicate", json={"to": f"dup{n}.yaml"}))
         assert sorted(r.status_code for r in rs) == [201, 409], n
         assert (ws / f"dup{n}.yaml").read_text() in ((ws / "kensei-buke.yaml").read_text(),
                                                      (ws / "kensei-kuge.yaml").read_text())
 
 
 def test_two_duplicates_without_a_name_make_two_copies(server, api, ws):
-    for n in range(10):
+    for _ in range(10):
         rs = _at_once(lambda: api.post("/api/lists/kensei-sohei.yaml/duplicate", json={}),
                       lambda: api.post("/api/lists/kensei-sohei.yaml/duplicate", json={}))
         assert [r.status_code for r in rs] == [201, 201]
@@ -200,7 +201,7 @@ def test_two_duplicates_without_a_name_make_two_copies(server, api, ws):
 
 def test_two_new_lists_with_one_name(server, api, ws):
     for n in range(TRIALS):
-        rs = _at_once(*[lambda s=s: api.post("/api/lists", json={"file": f"new{n}.yaml", "system": s})
+        rs = _at_once(*[lambda s=s, n=n: api.post("/api/lists", json={"file": f"new{n}.yaml", "system": s})
                         for s in ("senshiai", "satsuma")])
         assert sorted(r.status_code for r in rs) == [201, 409], n
         won = "senshiai" if rs[0].status_code == 201 else "satsuma"
@@ -213,7 +214,8 @@ def test_two_deletes_in_one_second_keep_both_lists_in_the_trash(server, api, ws)
         # 'sub/x.yaml' and 'sub__x.yaml' go to the same trash name in the same second
         (ws / "sub" / f"x{n}.yaml").write_text(f"system: kensei\nname: in sub {n}\nclan: buke\ntroops: []\n")
         (ws / f"sub__x{n}.yaml").write_text(f"system: kensei\nname: flat {n}\nclan: buke\ntroops: []\n")
-        rs = _at_once(lambda: api.delete(f"/api/lists/sub/x{n}.yaml"), lambda: api.delete(f"/api/lists/sub__x{n}.yaml"))
+        rs = _at_once(lambda n=n: api.delete(f"/api/lists/sub/x{n}.yaml"),
+                      lambda n=n: api.delete(f"/api/lists/sub__x{n}.yaml"))
         assert [r.status_code for r in rs] == [200, 200], n
         assert rs[0].json()["trash"] != rs[1].json()["trash"]
     trash = _trash(ws)
@@ -225,13 +227,13 @@ def test_two_deletes_in_one_second_keep_both_lists_in_the_trash(server, api, ws)
 def test_two_deletes_of_one_list(server, api, ws):
     for n in range(TRIALS):
         (ws / f"del{n}.yaml").write_text(f"system: kensei\nname: del {n}\nclan: buke\ntroops: []\n")
-        rs = _at_once(lambda: api.delete(f"/api/lists/del{n}.yaml"), lambda: api.delete(f"/api/lists/del{n}.yaml"))
+        rs = _at_once(lambda n=n: api.delete(f"/api/lists/del{n}.yaml"), lambda n=n: api.delete(f"/api/lists/del{n}.yaml"))
         assert sorted(r.status_code for r in rs) == [200, 404], n
     assert len(_trash(ws)) == TRIALS
 
 
 def test_two_changes_of_one_list_at_once_are_both_kept(server, api, ws):
-    for n in range(10):
+    for _ in range(10):
         rs = _at_once(*[lambda t=t: api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": t})
                         for t in ("Yari Ashigaru", "Ashigaru Teppo")])
         assert [r.status_code for r in rs] == [200, 200]

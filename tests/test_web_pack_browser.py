@@ -20,7 +20,7 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("uvicorn")
 
-from playwright.sync_api import expect  # noqa: E402
+from playwright.sync_api import expect
 
 TOKEN = "browser-test-token-0123456789"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

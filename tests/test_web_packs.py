@@ -13,11 +13,11 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
+from regserver import Server
+from test_packs_registry import club
 
-from builder.web.app import create_app  # noqa: E402
-from regserver import Server  # noqa: E402
-from test_packs_registry import club  # noqa: E402
+from builder.web.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-0123456789abcdef"
@@ -92,14 +92,14 @@ def test_packs_page_search_install_update(setup, monkeypatch):
 
 @pytest.mark.parametrize("ref", ["", "../../etc/passwd", "file:///etc/passwd", "packs/x.yaml"])
 def test_install_takes_registry_names_only(setup, ref):
-    c, reg, packs = setup
+    c, _reg, packs = setup
     r = install(c, ref)
     assert r.status_code == 400 and "name a pack of the registries" in r.text
     assert not packs.exists()
 
 
 def test_install_needs_the_page_csrf_header(setup):
-    c, reg, packs = setup
+    c, _reg, packs = setup
     r = c.post("/packs/install", data={"ref": "Club cards"}, headers={"X-CSRF-Token": "wrong"})
     assert r.status_code == 403
     assert not packs.exists()

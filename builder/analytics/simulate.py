@@ -70,7 +70,7 @@ class Tally:
         self.reshuffles[0] += g.reshuffles[0]
         self.reshuffles[1] += g.reshuffles[1]
 
-    def merge(self, o: "Tally") -> None:
+    def merge(self, o: Tally) -> None:
         self.games += o.games
         self.unfinished += o.unfinished
         self.hands += o.hands

@@ -10,8 +10,12 @@ engine's own measure of each restriction (``builder.rules.kensei.limits``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from builder.analytics.deck import DeckView
+
+if TYPE_CHECKING:
+    from builder.findings import CheckResult
 
 
 @dataclass
@@ -20,7 +24,7 @@ class Loaded:
     catalog: object
     lst: object
     rules: dict
-    result: object  # CheckResult
+    result: CheckResult
     view: DeckView | None
 
 
@@ -38,6 +42,15 @@ def load(path, packs=()) -> Loaded:
     lst, _ = gs.load_list(doc, catalog)
     view = gs.deck_view(lst, catalog, rules)
     return Loaded(doc, catalog, lst, rules, result, view)
+
+
+def limit_lines(path, packs=()) -> list[str]:
+    """``check --explain``'s lines on the limits (``builder.check.limit_lines``) of the list file
+    ``path``, read and checked with ``packs`` as ``load`` does."""
+    from builder.check import limit_lines as lines_of
+
+    ld = load(path, packs)
+    return lines_of(ld.result.system, ld.lst, ld.catalog, ld.rules)
 
 
 def _share(n, total) -> float:
@@ -156,7 +169,7 @@ def kensei_lines(st: dict) -> list[str]:
         lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
         width = max((len(str(v["value"])) for v in block["values"]), default=0)
         for v in block["values"]:
-            lines.append(f"  {str(v['value']):<{width}}  {_num(v['points']):>5} AP  {100 * v['share']:5.1f}%")
+            lines.append(f"  {v['value']!s:<{width}}  {_num(v['points']):>5} AP  {100 * v['share']:5.1f}%")
     return lines
 
 
@@ -188,7 +201,7 @@ def format_stats(st: dict) -> list[str]:
         width = max(len(str(v["value"])) for v in block["values"])
         for v in block["values"]:
             bar = "#" * round(30 * v["share"])
-            lines.append(f"  {str(v['value']):<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
+            lines.append(f"  {v['value']!s:<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
     from builder.systems import get
 
     lines += get(st["system"]).stats_lines(st)

@@ -101,7 +101,7 @@ def _matches(entry, filters: list[tuple[str, str, str]]) -> bool:
 def has_assumed(entry) -> bool:
     """An entry with an ``assumed`` field anywhere (itself or a value inside it)."""
     if isinstance(entry, dict):
-        return "assumed" in entry and bool(entry["assumed"]) or any(has_assumed(v) for v in entry.values())
+        return ("assumed" in entry and bool(entry["assumed"])) or any(has_assumed(v) for v in entry.values())
     if isinstance(entry, list):
         return any(has_assumed(v) for v in entry)
     return False

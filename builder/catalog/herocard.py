@@ -23,7 +23,13 @@ from pydantic import field_validator, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.catalog.herocard_terms import (  # noqa: F401 - shared with the rules core
-    ACTION_TYPES, ATTRIBUTE_LETTER, ATTRIBUTES, CARD_KINDS, KIND_LABEL, VALUED_KINDS)
+    ACTION_TYPES,
+    ATTRIBUTE_LETTER,
+    ATTRIBUTES,
+    CARD_KINDS,
+    KIND_LABEL,
+    VALUED_KINDS,
+)
 
 SEED = "004_80c161daf2b1fabf.txt"
 

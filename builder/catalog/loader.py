@@ -20,10 +20,11 @@ from __future__ import annotations
 import os
 import pickle
 import typing
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from builder import SYSTEMS, __version__
+from builder import __version__
 from builder.errors import CatalogError, Diagnostic, option
 from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import is_file
@@ -253,7 +254,7 @@ def _fingerprint(paths: list[Path]) -> str:
     return "\n".join(parts)
 
 
-def load_catalog(system: str, packs: list[str | os.PathLike] = (), use_cache: bool = True) -> Catalog:
+def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache: bool = True) -> Catalog:
     """The validated catalog of ``system`` with ``packs`` applied, from the cache when fresh."""
     from builder.systems import ids, is_system
 
@@ -480,8 +481,8 @@ def build_catalog(system: str, files: list[Path], packs: list[Path] = (), parsed
     """Parse, merge and validate; raise CatalogError listing every problem. ``parsed``: packs
     already read, as (name, data, positions), applied after ``packs`` without reading a file
     (a pack made from a spreadsheet is checked as it is made)."""
-    from builder.systems import catalog_module
     from builder.paths import display_path
+    from builder.systems import catalog_module
     from builder.yamlio import FilePositions, load_yaml, parse_yaml, read_text
 
     mod = catalog_module(system)

@@ -21,14 +21,27 @@ shared with the rules core (``builder.rules.senshiai``).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, PlainSerializer, field_validator, model_validator
+from pydantic import BeforeValidator, PlainSerializer, field_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 from builder.catalog.senshiai_terms import (  # noqa: F401 - the values and parsers, shared with the rules core
-    CARD_TYPES, PATHS, ROMAN, SEED, TRAITS, ParsedAbility, Power, PowerMod, cost_label, parse_ability, parse_cost,
-    parse_modifier, parse_path, parse_power)
+    CARD_TYPES,
+    PATHS,
+    ROMAN,
+    SEED,
+    TRAITS,
+    ParsedAbility,
+    Power,
+    PowerMod,
+    cost_label,
+    parse_ability,
+    parse_cost,
+    parse_modifier,
+    parse_path,
+    parse_power,
+)
 
 PowerField = Annotated[Power, BeforeValidator(parse_power), PlainSerializer(str, return_type=str)]
 ModField = Annotated[PowerMod, BeforeValidator(parse_modifier), PlainSerializer(str, return_type=str)]

@@ -23,8 +23,7 @@ def register(app) -> None:
         before and after. Exit 0 when the lists hold the same, 1 when they differ, 2 on bad input."""
         import json
 
-        from builder.cli import fail
-        from builder.errors import DaimyoError, UsageError
+        from builder.errors import UsageError
         from builder.lists.diff import diff_files, diff_lines
 
         if format not in ("text", "json"):

@@ -13,8 +13,8 @@ DEFAULT_PORT = 8770  # builder.event.store.DEFAULT_PORT, here for the help text
 
 
 def register(app) -> None:
-    from builder.cli import echo, fail
-    from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, DaimyoError
+    from builder.cli import echo
+    from builder.errors import EXIT_ILLEGAL, EXIT_INPUT
 
     ev_app = typer.Typer(help="Run an event: players hand in lists, sealed until the reveal.",
                          no_args_is_help=True, rich_markup_mode=None)

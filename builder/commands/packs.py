@@ -9,7 +9,7 @@ import typer
 
 def register(app) -> None:
     """Add the ``pack`` command group to the typer app."""
-    from builder.cli import echo, error_lines
+    from builder.cli import echo, error_lines, fail
     from builder.errors import EXIT_INPUT, DaimyoError
 
     def stale() -> None:
@@ -48,7 +48,8 @@ def register(app) -> None:
         """Validate packs with their system's catalog. Exit 0 when valid, 2 with one line per problem."""
         import json
 
-        from builder.packs.manage import check_pack, shown as shown_path
+        from builder.packs.manage import check_pack
+        from builder.packs.manage import shown as shown_path
         from builder.packs.resolve import resolve_pack
         from builder.paths import is_file
 

@@ -9,6 +9,7 @@ import typer
 
 from builder.errors import safe_terminal
 
+
 def parse_rule_options(items: list[str]) -> dict:
     """``["bodyguard_suit=defense"]`` -> {"bodyguard_suit": "defense"} (numbers/booleans as YAML reads them)."""
     from builder.errors import UsageError

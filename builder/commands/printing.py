@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -77,11 +77,13 @@ def register(app) -> None:
         checked: list = []
         from builder.render.api import print_lists
 
+        unit_cards_option: dict[str, Any] = {"unit_cards": True} if unit_cards else {}
+
         path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
                            **({"service": service} if service else {}),
                            card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
                            marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
-                           **({"unit_cards": True} if unit_cards else {}),
+                           **unit_cards_option,
                            **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
         list_file = list_files[0]
         sys.stderr.write(f"wrote {path}\n")

@@ -72,7 +72,7 @@ def _send(req) -> dict:
         try:
             err = json.loads(exc.read().decode("utf-8"))
             text = err.get("error") or exc.reason
-        except Exception:  # noqa: BLE001
+        except Exception:
             text = exc.reason
         raise UsageError(f"{base}: refused ({exc.code}): {text}") from None
     except urllib.error.URLError as exc:

@@ -7,11 +7,22 @@ and PostgreSQL, and they sort as they read. Migrations are Alembic's, shipped in
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import (Boolean, Column, ForeignKey, Integer, MetaData, String, Table, Text,
-                        UniqueConstraint, create_engine, event as sa_event)
+from sqlalchemy import (
+    Boolean,
+    Column,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    create_engine,
+)
+from sqlalchemy import event as sa_event
 
 metadata = MetaData()
 
@@ -87,17 +98,17 @@ TABLES = (events, players, submissions, openings, audit)  # in the order rows ma
 
 
 def now() -> str:
-    return stamp(datetime.now(timezone.utc))
+    return stamp(datetime.now(UTC))
 
 
 def stamp(t: datetime) -> str:
-    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return t.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def parse_time(text: str) -> datetime:
     """An ISO 8601 time; one without a zone is UTC. ValueError when it is none."""
     t = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 def sqlite_url(folder: Path) -> str:
@@ -149,7 +160,10 @@ def head_revision() -> str:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
-    return ScriptDirectory.from_config(cfg).get_current_head()
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    if head is None:
+        raise RuntimeError("the event database migrations have no head revision")
+    return head
 
 
 def current_revision(engine) -> str | None:

@@ -27,6 +27,8 @@ class EventRefused(UsageError):
         super().__init__(message, hint)
         self.status = status
         self.message, self.hint = message, hint
+        self.choices: list[str] = []  # the lists of a zip to pick from
+        self.details: list[str] = []  # one line per problem of the list
 
     def text(self) -> str:
         return self.message + (f" ({self.hint})" if self.hint else "")
@@ -116,7 +118,7 @@ def zip_lists(data: bytes, system: str) -> dict[str, str]:
 
             if parse_source_text(text, name, None).doc.get("system") == system:
                 out[name] = text
-        except Exception:  # noqa: BLE001 - not a list of this event's game: not offered
+        except Exception:
             continue
     return out
 
@@ -146,12 +148,11 @@ def read_upload(data: bytes, filename: str, system: str, pick: str | None = None
 def check_submission(text: str, system: str, settings: dict, where: str = "list") -> Checked:
     """Read and check a submitted list; EventRefused (422) when it cannot be read as a list of
     the event's game, with each problem as ``WHERE:LINE:COL: what (how to fix it)``."""
+    from builder.event.seal import canonical_json
     from builder.findings import Finding
     from builder.render.book import fingerprint, total_of, verdict_of
     from builder.share.api import check_imported, parse_source_text
     from builder.share.canonical import canonical
-
-    from builder.event.seal import canonical_json
 
     if not text.strip():
         raise EventRefused("the list is empty", "paste a share code or a list, or upload a file", status=422)

@@ -130,7 +130,7 @@ def revealed_entries(source: str) -> tuple[str, list[dict]]:
 def _error_text(exc) -> str:
     try:
         return json.loads(exc.read().decode("utf-8")).get("error", exc.reason)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return str(exc.reason)
 
 

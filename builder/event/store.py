@@ -12,7 +12,7 @@ import json
 import os
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import func, insert, select, update
@@ -80,7 +80,7 @@ class Event:
     # -- opening and creating ------------------------------------------------------------
 
     @classmethod
-    def open(cls, folder: str | os.PathLike, migrate: bool = False, pooled: bool = False) -> "Event":
+    def open(cls, folder: str | os.PathLike, migrate: bool = False, pooled: bool = False) -> Event:
         """The event of ``folder``; ``pooled``: keep connections open between uses (a server)."""
         cfg = read_config(folder)
         engine = db.make_engine(cfg["database"], pooled)
@@ -95,7 +95,7 @@ class Event:
     @classmethod
     def create(cls, folder: str | os.PathLike, name: str, system: str, settings: dict | None = None,
                deadline: str | None = None, reveal: str | None = None, database: str | None = None,
-               url: str | None = None) -> tuple["Event", str]:
+               url: str | None = None) -> tuple[Event, str]:
         """A new event in ``folder`` (created; it must hold no event yet). Returns the event and
         the organiser's token, shown this once."""
         from builder.systems import find_system
@@ -175,7 +175,7 @@ class Event:
         with self.engine.begin() as conn:
             failed = conn.execute(select(func.count()).select_from(audit).where(
                 audit.c.event_id == self.id, audit.c.action == "sign-in-refused", audit.c.address == address,
-                audit.c.at >= db.stamp(datetime.now(timezone.utc) - timedelta(minutes=1)))).scalar()
+                audit.c.at >= db.stamp(datetime.now(UTC) - timedelta(minutes=1)))).scalar()
             if failed >= FAILED_SIGNINS_PER_MINUTE:  # refused without a row more: a flood fills no log
                 raise EventRefused("too many refused tokens from this address", "wait a minute", status=429)
             _log(conn, self.id, "public", "sign-in-refused", "revoked token" if p is not None else "unknown token", address)
@@ -255,7 +255,7 @@ class Event:
         commitment) or EventRefused."""
         if who.role != "player":
             raise EventRefused("only a player hands in a list", "use the player's own link", status=403)
-        since = db.stamp(datetime.now(timezone.utc) - timedelta(minutes=1))
+        since = db.stamp(datetime.now(UTC) - timedelta(minutes=1))
         with self.engine.connect() as conn:
             r = self.row(conn)
             phase = self.phase(r)

@@ -14,15 +14,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.findings import CheckResult
+    from builder.lists.document import ListDoc
 
 
 @dataclass
 class Side:
     """One list of a comparison: its parsed document, catalog and check result."""
 
-    doc: object
-    catalog: object
-    result: object
+    doc: ListDoc
+    catalog: Catalog
+    result: CheckResult
 
 
 def load_side(path, packs=()) -> Side:
@@ -146,7 +152,7 @@ def settings_of(side: Side) -> dict:
     skip = set(gs.entries) | {k for k, _ in gs.held_sections} | {"system", "packs", "players"}
     out = {}
     for k, v in side.doc.data.items():
-        if k in skip or isinstance(v, (list, dict)) and k != "house_rules":
+        if k in skip or (isinstance(v, (list, dict)) and k != "house_rules"):
             continue
         out[k] = _plain(v)
     for k, v in (side.doc.house_rules or {}).items():
@@ -241,5 +247,13 @@ def variant_name(name: str) -> str:
     return f"{name} (variant)" if name else "variant"
 
 
-__all__ = ["Side", "load_side", "diff_files", "diff_loaded", "diff_lines", "entries_of", "settings_of",
-           "variant_name"]
+__all__ = [
+    "Side",
+    "diff_files",
+    "diff_lines",
+    "diff_loaded",
+    "entries_of",
+    "load_side",
+    "settings_of",
+    "variant_name",
+]

@@ -57,7 +57,6 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
     already read as (by :func:`parse_plain`, or ``parse_yaml`` where that gives None): it
     is not read again."""
     from builder.errors import DaimyoError
-
     from builder.yamlio import too_deep, too_deep_diag
 
     if parsed is None:
@@ -91,7 +90,7 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
                                         "and may use packs with 'packs: [NAME]'"))
     from builder.systems import ids
 
-    SYSTEMS = ids()  # noqa: N806 - the registered game systems
+    SYSTEMS = ids()
     diags = []
     system = data.get("system")
     if "system" not in data:
@@ -206,7 +205,7 @@ def _parse_simple(text: str, file: str):
 
 
 class _SimpleReader:
-    __slots__ = ("lines", "vpos", "kpos", "i", "n")
+    __slots__ = ("i", "kpos", "lines", "n", "vpos")
 
     def __init__(self, lines: list, pos: Positions):
         self.lines = lines

@@ -47,7 +47,7 @@ def load_roundtrip(text: str, file: str = "<list>"):
         row = text[start:end if end >= 0 else len(text)]
         odd = next((c for c in row if c in "\t\ufeff\x85\u2028\u2029"), None)
         what = {"\t": "a tab", "\ufeff": "a byte-order mark (U+FEFF)", "\x85": "a U+0085 line break",
-                "\u2028": "a U+2028 line separator", "\u2029": "a U+2029 paragraph separator"}.get(odd)
+                "\u2028": "a U+2028 line separator", "\u2029": "a U+2029 paragraph separator"}.get(odd or "")
         problem = (exc.problem or "unreadable").split("\n")[0]
         msg = f"the editor cannot change this file: {problem}" + (f" ({what} on this line)" if what else "")
         hint = (f"replace {what} with spaces or remove it, then run the command again" if what

@@ -22,8 +22,8 @@ import copy
 import hashlib
 import os
 from dataclasses import dataclass, field
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
 
@@ -88,7 +88,7 @@ class ListEditor:
     # -- opening ------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike, extra_packs=()) -> "ListEditor":
+    def open(cls, path: str | os.PathLike, extra_packs=()) -> ListEditor:
         """The list file at ``path``; ``ListError`` if it does not read as a list."""
         from builder.yamlio import read_for_edit
 
@@ -98,13 +98,13 @@ class ListEditor:
         return ed
 
     @classmethod
-    def from_text(cls, text: str, file: str = "<list>", base_dir=None, extra_packs=()) -> "ListEditor":
+    def from_text(cls, text: str, file: str = "<list>", base_dir=None, extra_packs=()) -> ListEditor:
         """A list given as text (not tied to a file until :meth:`save` names one)."""
         return cls(text, file=file, base_dir=base_dir, extra_packs=extra_packs)
 
     @classmethod
     def new(cls, system: str, path: str | os.PathLike | None = None, pack_files=None,
-            **options) -> tuple["ListEditor", list[str]]:
+            **options) -> tuple[ListEditor, list[str]]:
         """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
         occult, size, hero, max_hero_points, players, side, name, packs as written in the list);
         returns the editor and notes for a person. Nothing is written until :meth:`save`."""
@@ -188,8 +188,8 @@ class ListEditor:
 
     def _apply(self, edit) -> Change:
         """Run ``edit(tree) -> (notes, target)`` on a fresh round-trip tree; keep the result."""
-        from builder.lists.edit import dump_roundtrip
         from builder.lists.compare import compare
+        from builder.lists.edit import dump_roundtrip
 
         before = self.check()
         state = self._spliced(edit)
@@ -299,7 +299,7 @@ class ListEditor:
 
         return options(self, **filters)
 
-    def copy(self) -> "ListEditor":
+    def copy(self) -> ListEditor:
         """An independent editor on the same text (no history; same file and catalog)."""
         other = object.__new__(ListEditor)
         other.__dict__.update(self.__dict__)
@@ -440,4 +440,4 @@ def edit_file(path: str | os.PathLike, change, attempts: int = 20) -> tuple[List
     return ed, result
 
 
-__all__ = ["ListEditor", "Change", "ListChangedError", "NothingToUndo", "edit_file", "write_list"]
+__all__ = ["Change", "ListChangedError", "ListEditor", "NothingToUndo", "edit_file", "write_list"]

@@ -123,4 +123,4 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
     return out
 
 
-__all__ = ["Option", "options", "fold"]
+__all__ = ["Option", "fold", "options"]

@@ -128,7 +128,7 @@ def dump_bundle(bundle: dict) -> str:
     from builder.lists.dump import dump_list_yaml
     from builder.packs.sheet import dump_pack
 
-    lines = [f"# A daimyo bundle: a list and the packs it uses. Open it with 'daimyo import FILE -o LIST.yaml'",
+    lines = ["# A daimyo bundle: a list and the packs it uses. Open it with 'daimyo import FILE -o LIST.yaml'",
              "# ('--install-packs' installs the packs into your packs folder).",
              f"{BUNDLE_KEY}: {bundle[BUNDLE_KEY]}", "list:"]
     lines += ["  " + ln if ln else "" for ln in dump_list_yaml(bundle["list"]).rstrip("\n").split("\n")]

@@ -115,8 +115,8 @@ def lists_in(paths: list[str]) -> list[Path]:
     import os
 
     out: list[Path] = []
-    for p in paths:
-        p = Path(p)
+    for given in paths:
+        p = Path(given)
         if p.is_file():
             out.append(p)
             continue

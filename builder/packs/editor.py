@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from builder.errors import DaimyoError, Diagnostic, UsageError
 
@@ -37,10 +39,10 @@ class Checked:
 
 def new_pack(path: str | Path, system: str, name: str) -> None:
     """Write a new pack (the commented template of ``daimyo pack new``); never over a file."""
+    import re
+
     from builder.packs.template import render_template
     from builder.yamlio import atomic_write
-
-    import re
 
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     text = render_template(system, name)
@@ -202,15 +204,17 @@ def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) 
     return texts if texts is not None else Path(path).read_text(encoding="utf-8"), n
 
 
-def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110) -> bytes | None:
+def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110, *,
+                render_sides: Callable[..., tuple[list, Any]]) -> bytes | None:
     """The card face of entry ``name`` as it prints (PNG), for a game that prints cards; None
-    for a game whose entries are not printed as cards, or an entry a list cannot hold alone."""
+    for a game whose entries are not printed as cards, or an entry a list cannot hold alone.
+    ``render_sides`` is ``builder.render.images.render_sides``, given by the caller (printing
+    is a library package above the packs)."""
     from builder.systems import get
 
     if get(system).prints != "cards":
         return None
     from builder.lists.editor import ListEditor
-    from builder.render.images import render_sides
 
     pack = str(Path(pack_path).resolve())
     try:
@@ -231,7 +235,8 @@ def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110)
     return buf.getvalue()
 
 
-def preview_of(pack_path: str | Path, data: dict, name: str) -> bytes | None:
+def preview_of(pack_path: str | Path, data: dict, name: str, *,
+               render_sides: Callable[..., tuple[list, Any]]) -> bytes | None:
     """``preview_png`` of a pack not saved yet (``data``), written for the moment beside the
     pack (so that its art is found) under a hidden name, and removed."""
     import os
@@ -244,6 +249,7 @@ def preview_of(pack_path: str | Path, data: dict, name: str) -> bytes | None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(dump_pack(data))
-        return preview_png(tmp, str(data.get("system", "")).strip().lower(), name)
+        return preview_png(tmp, str(data.get("system", "")).strip().lower(), name,
+                           render_sides=render_sides)
     finally:
         os.unlink(tmp)

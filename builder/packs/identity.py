@@ -92,7 +92,7 @@ class PackId:
     file: str | None = None
 
     @classmethod
-    def of(cls, data: dict, file: str | Path | None = None) -> "PackId":
+    def of(cls, data: dict, file: str | Path | None = None) -> PackId:
         def text(*keys):
             for k in keys:
                 v = data.get(k)
@@ -119,7 +119,7 @@ class PackId:
             d["example"] = True
         return d
 
-    def same_content(self, other: "PackId") -> bool:
+    def same_content(self, other: PackId) -> bool:
         return self.hash == other.hash
 
 

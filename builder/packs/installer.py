@@ -9,8 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
+from builder.packs.identity import PackId
+
+if TYPE_CHECKING:
+    from builder.packs.registry import Entry
 
 
 @dataclass
@@ -18,7 +23,7 @@ class Ready:
     """A pack downloaded (or read) and checked, not yet written."""
 
     data: bytes
-    ident: object  # PackId
+    ident: PackId
     game: str
     sha256: str
     source: str
@@ -205,7 +210,7 @@ class Update:
     game: str
     current: str | None  # version in use
     path: Path
-    entry: object  # the newer registry Entry
+    entry: Entry  # the newer registry Entry
     data: dict  # the data in use
 
 
@@ -219,7 +224,7 @@ def outdated(name: str | None = None) -> list[Update]:
     entries = all_entries()
     out = []
     seen = False
-    for rec, path, ident in store.installed_in_use():
+    for _rec, path, ident in store.installed_in_use():
         if name is not None and name_key_of(ident.name) != name_key_of(name):
             continue
         seen = True
@@ -287,7 +292,7 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
                                                            "'daimyo export LIST --to bundle'")))
         _plan(entry, entries, planned)
     readies = [download(e) for e in reversed(list(planned.values()))]
-    for (name, version, content) in wanted:
+    for (name, _version, content) in wanted:
         for r in readies:
             from builder.packs.registry import name_key_of
 

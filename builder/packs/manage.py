@@ -157,10 +157,9 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
 
 
 def _file_name(name: str) -> str:
-    import re
+    from builder.packs.store import file_name
 
-    text = re.sub(r"[^\w.-]+", "-", name.strip().lower(), flags=re.UNICODE).strip("-.")
-    return text[:80] or "pack"
+    return file_name(name)
 
 
 def shown(path) -> str:
@@ -176,7 +175,7 @@ def shown(path) -> str:
     return display_path(path)
 
 
-__all__ = ["check_pack", "list_packs", "install_pack", "PackReport"]
+__all__ = ["PackReport", "check_pack", "install_pack", "list_packs"]
 
 
 def packs_json(items) -> list[dict]:

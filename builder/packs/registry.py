@@ -27,9 +27,11 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from builder import limits
 from builder.errors import DaimyoError, Diagnostic, UsageError, option
+from builder.packs.resolve import split_ref, version_key
 
 INDEX_KEY = "daimyo_registry"
 INDEX_FORMAT = 1
@@ -39,17 +41,6 @@ CONFIG_NAME = "config.toml"
 
 
 # -- versions ---------------------------------------------------------------------------------
-
-def version_key(text: str | None) -> tuple:
-    """A sort key for versions written as text: numbers compare as numbers (``1.10`` after
-    ``1.9``), other text as text; a missing version sorts first."""
-    if text is None:
-        return ()
-    parts = []
-    for bit in re.findall(r"\d+|[^\d.\-_+ ]+", str(text).strip().lower()):
-        parts.append((1, int(bit), "") if bit.isdigit() else (0, 0, bit))
-    return tuple(parts)
-
 
 def daimyo_version() -> str:
     from builder import __version__
@@ -89,7 +80,7 @@ class Entry:
         return not needs_newer_daimyo(self.daimyo)
 
     def to_json(self) -> dict:
-        d = {"name": self.name, "game": self.game, "version": self.version, "sha256": self.sha256,
+        d: dict[str, Any] = {"name": self.name, "game": self.game, "version": self.version, "sha256": self.sha256,
              "url": self.url, "registry": self.registry}
         for k in ("size", "content", "description", "licence", "daimyo"):
             if getattr(self, k) is not None:
@@ -126,7 +117,7 @@ def parse_index(text: str, where: str) -> list[Entry]:
                                    code="registry.index"))
     out = []
     for i, p in enumerate(packs):
-        def bad(key, message, hint=None):
+        def bad(key, message, hint=None, i=i, p=p):  # this pack's index and object, bound now
             at = ("packs", i, key) if isinstance(p, dict) and key in p else ("packs", i)
             return DaimyoError(pos.diag(at, message, code="registry.index", hint=hint))
 
@@ -196,7 +187,7 @@ def registry_urls() -> list[str]:
         m = re.search(r"line (\d+), column (\d+)", str(exc))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
         raise DaimyoError(Diagnostic(str(cfg), line, col, f"config file unreadable: {exc}",
-                                     code="registry.config", hint="registries = [\"https://.../index.json\"]"))
+                                     code="registry.config", hint="registries = [\"https://.../index.json\"]")) from exc
     regs = data.get("registries", [])
     if isinstance(regs, str):
         regs = [regs]
@@ -297,7 +288,7 @@ def _fetch_http(url: str, limit: int) -> bytes:
             return super().redirect_request(req, fp, code, msg, headers, newurl)
 
     host = (urlsplit(url).hostname or "").lower()
-    handlers = [Redirects()]
+    handlers: list[urllib.request.BaseHandler] = [Redirects()]
     if host in ("127.0.0.1", "localhost", "::1"):
         handlers.append(urllib.request.ProxyHandler({}))  # loopback never goes through a proxy
     opener = urllib.request.build_opener(*handlers)
@@ -329,7 +320,7 @@ def _fetch_http(url: str, limit: int) -> bytes:
             raise _refuse(url, f"too many redirects (more than {limits.MAX_REDIRECTS}) or a redirect loop",
                           "the registry's address is wrong; ask its maintainers") from None
         raise _refuse(url, f"the server answered {exc.code} {exc.reason}") from None
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         raise _timeout(url) from None
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, (socket.timeout, TimeoutError)):
@@ -376,8 +367,8 @@ def load_index(url: str) -> list[Entry]:
         raise
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DaimyoError(Diagnostic(url, 0, 0, "registry index is not UTF-8 text", code="registry.index"))
+    except UnicodeDecodeError as exc:
+        raise DaimyoError(Diagnostic(url, 0, 0, "registry index is not UTF-8 text", code="registry.index")) from exc
     entries = parse_index(text, url)
     if not url.lower().startswith("file:"):
         try:
@@ -433,15 +424,6 @@ def name_key_of(name: str) -> str:
     from builder.packs.resolve import name_key
 
     return name_key(name)
-
-
-def split_ref(ref: str) -> tuple[str, str | None]:
-    """``NAME@VERSION`` -> (NAME, VERSION); ``NAME`` -> (NAME, None)."""
-    if "@" in ref:
-        name, _, version = ref.rpartition("@")
-        if name.strip() and version.strip():
-            return name.strip(), version.strip()
-    return ref.strip(), None
 
 
 def choose(entries: list[Entry], name: str, version: str | None = None, game: str | None = None) -> Entry:
@@ -512,7 +494,9 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             if p.suffix.lower() in PACK_SUFFIXES and p.name != INDEX_NAME and not f.startswith("."):
                 files.append(p)
     diags: list[Diagnostic] = []
-    entries, seen, lines = [], {}, []
+    entries: list = []
+    seen: dict[tuple, str] = {}
+    lines: list = []
     for p in files:
         shown = display_path(p)
         try:
@@ -571,5 +555,18 @@ def dump_index(index: dict) -> str:
     return json.dumps(index, indent=2, ensure_ascii=False) + "\n"
 
 
-__all__ = ["Entry", "parse_index", "registry_urls", "fetch", "load_index", "all_entries", "search", "choose",
-           "newest", "build_index", "dump_index", "split_ref", "version_key"]
+__all__ = [
+    "Entry",
+    "all_entries",
+    "build_index",
+    "choose",
+    "dump_index",
+    "fetch",
+    "load_index",
+    "newest",
+    "parse_index",
+    "registry_urls",
+    "search",
+    "split_ref",
+    "version_key",
+]

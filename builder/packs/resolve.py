@@ -313,7 +313,6 @@ def _kept_version(ref: str, system: str | None) -> list[Found]:
     """``NAME@VERSION``: that version of an installed pack, kept side by side with the one in use
     (``builder.packs.store``), so that a list can stay on the version it was made with."""
     from builder.packs import store
-    from builder.packs.registry import split_ref
 
     name, version = split_ref(ref)
     if version is None:
@@ -387,3 +386,23 @@ def looks_like_pack(data) -> bool:
         if isinstance(v, list) and v and all(isinstance(x, dict) and "name" in x for x in v):
             return True
     return False
+
+
+def version_key(text: str | None) -> tuple:
+    """A sort key for versions written as text: numbers compare as numbers (``1.10`` after
+    ``1.9``), other text as text; a missing version sorts first."""
+    if text is None:
+        return ()
+    parts = []
+    for bit in re.findall(r"\d+|[^\d.\-_+ ]+", str(text).strip().lower()):
+        parts.append((1, int(bit), "") if bit.isdigit() else (0, 0, bit))
+    return tuple(parts)
+
+
+def split_ref(ref: str) -> tuple[str, str | None]:
+    """``NAME@VERSION`` -> (NAME, VERSION); ``NAME`` -> (NAME, None)."""
+    if "@" in ref:
+        name, _, version = ref.rpartition("@")
+        if name.strip() and version.strip():
+            return name.strip(), version.strip()
+    return ref.strip(), None

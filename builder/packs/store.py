@@ -20,8 +20,10 @@ import json
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any, cast
 
 from builder.errors import DaimyoError, Diagnostic
+from builder.packs.identity import PackId
 
 VERSIONS = ".versions"
 RECORDS = ".installed.json"
@@ -49,9 +51,11 @@ def folder() -> Path:
 
 
 def file_name(name: str) -> str:
-    from builder.packs.manage import _file_name
+    """The file name (without ``.yaml``) a pack named ``name`` is installed under."""
+    import re
 
-    return _file_name(name)
+    text = re.sub(r"[^\w.-]+", "-", name.strip().lower(), flags=re.UNICODE).strip("-.")
+    return text[:80] or "pack"
 
 
 def active_path(name: str) -> Path:
@@ -63,7 +67,7 @@ def records() -> list[Installed]:
     path = folder() / RECORDS
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return [Installed(**{k: r.get(k) for k in Installed.__dataclass_fields__}) for r in data.get("versions", [])
+        return [Installed(**cast("dict[str, Any]", {k: r.get(k) for k in Installed.__dataclass_fields__})) for r in data.get("versions", [])
                 if isinstance(r, dict) and isinstance(r.get("name"), str) and isinstance(r.get("hash"), str)]
     except (OSError, ValueError, TypeError, AttributeError):
         return []
@@ -128,8 +132,7 @@ def in_use(name: str) -> tuple[Installed | None, Path]:
 def find(name: str, version: str | None = None, content: str | None = None) -> Installed | None:
     """A stored version of ``name``: by version, or by content hash (a prefix such as the
     ``sha256:`` + 16 digits lists record is enough); the newest stored when neither is given."""
-    from builder.packs.registry import version_key
-    from builder.packs.resolve import name_key
+    from builder.packs.resolve import name_key, version_key
 
     hits = [r for r in records() if name_key(r.name) == name_key(name) and (folder() / r.file).is_file()]
     if content:
@@ -215,12 +218,12 @@ def remove(name: str, version: str | None = None) -> list[str]:
     return out
 
 
-def installed_in_use() -> list[tuple[Installed | None, Path, object]]:
+def installed_in_use() -> list[tuple[Installed | None, Path, PackId]]:
     """Each pack file in use in the packs folder: (its record or None, path, PackId)."""
     from builder.packs.identity import pack_id
     from builder.packs.resolve import pack_files
 
-    out = []
+    out: list[tuple[Installed | None, Path, PackId]] = []
     for p in pack_files(folder()):
         try:
             ident = pack_id(p)

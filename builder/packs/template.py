@@ -109,7 +109,7 @@ def _section_doc(cat, system: str, section: str) -> list[str]:
     fields = entry_fields(system, section)
     width = max(len(f.name) for f in fields)
     out = [f"# -- {section} " + "-" * max(4, 70 - len(section)),
-           f"# One entry per item. Fields (lists are written [a, b]):"]
+           "# One entry per item. Fields (lists are written [a, b]):"]
     for f in fields:
         req = " (required)" if f.required else ""
         values = _values(cat, f.values_from) if f.values_from else ""

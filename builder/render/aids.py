@@ -10,21 +10,61 @@ two page PDF in two columns, with the block toolkit of :mod:`builder.render.bloc
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from builder.errors import DaimyoError, UsageError, option
-
 from builder.render.blocks import (  # noqa: F401  (the toolkit, also importable from here)
-    build_pdf, bullets, CELL_MEMO, CELL_PAD, COMPACT_HEIGHT_MM, compact_tables, COMPACT_WIDTH_MM, DASH_TEXT,
-    esc, FAIL_BG, FOOTER_MM, frame_width_mm, glue_source_notes, GREY, HEAD_BG, HEADER_MM, HEADING_ROOM_MM,
-    humanize_text, join_headings, keep, KEEP_BLOCK_LINES, long_table, LONG_TABLE_CHUNK, LONG_TABLE_ROWS,
-    MARGIN_MM, Markup, MIN_SCALE, MIN_SPLIT_LINES, MM, page_count, PageSpec, paper_mm, PAPERS, para,
-    result_lines, RULE, SEQ_BATCH, small_paper_layout, source_line, sources_on, sources_shown, spec_footer,
-    squeeze, stacked, Styles, table, ZEBRA,
+    CELL_MEMO,
+    CELL_PAD,
+    COMPACT_HEIGHT_MM,
+    COMPACT_WIDTH_MM,
+    DASH_TEXT,
+    FAIL_BG,
+    FOOTER_MM,
+    GREY,
+    HEAD_BG,
+    HEADER_MM,
+    HEADING_ROOM_MM,
+    KEEP_BLOCK_LINES,
+    LONG_TABLE_CHUNK,
+    LONG_TABLE_ROWS,
+    MARGIN_MM,
+    MIN_SCALE,
+    MIN_SPLIT_LINES,
+    MM,
+    PAPERS,
+    RULE,
+    SEQ_BATCH,
+    ZEBRA,
+    Markup,
+    PageSpec,
+    Styles,
+    build_pdf,
+    bullets,
+    compact_tables,
+    esc,
+    frame_width_mm,
+    glue_source_notes,
+    humanize_text,
+    join_headings,
+    keep,
+    long_table,
+    page_count,
+    paper_mm,
+    para,
+    result_lines,
+    small_paper_layout,
+    source_line,
+    sources_on,
+    sources_shown,
+    spec_footer,
+    squeeze,
+    stacked,
+    table,
 )
-
 
 # -- player aids ----------------------------------------------------------------------
 
@@ -36,9 +76,8 @@ def _templates_dir() -> Path:
 
 def load_aid_template(system: str) -> tuple[dict, Any, str]:
     """The aid template of ``system``: (data, positions, file)."""
-    from builder.yamlio import load_yaml
-
     from builder.systems import get, is_system
+    from builder.yamlio import load_yaml
 
     path = (get(system).aid_template if is_system(system) else None) or _templates_dir() / f"{system}.yaml"
     if not path.is_file():

@@ -16,9 +16,10 @@ import contextlib
 import contextvars
 import io
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 from xml.sax.saxutils import escape
 
 from builder.render.rladapter import adopt_state, kept_flowables
@@ -101,7 +102,7 @@ def para(text: Any, style, markup: bool = False):
     return Paragraph(text if markup else esc(text), style)
 
 
-_SOURCES: "contextvars.ContextVar[bool]" = contextvars.ContextVar("daimyo_print_sources", default=True)
+_SOURCES: contextvars.ContextVar[bool] = contextvars.ContextVar("daimyo_print_sources", default=True)
 
 
 @contextlib.contextmanager
@@ -210,7 +211,7 @@ def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: lis
 
     def row_cmds(r: int, at: int) -> list:
         """Style commands of data row ``r`` placed at table row ``at``."""
-        out = []
+        out: list[tuple] = []
         if zebra and r % 2 == 1:
             out.append(("BACKGROUND", (0, at), (-1, at), ZEBRA))
         if r in fails:
@@ -282,10 +283,10 @@ def stacked(rows: list[list[Any]], header: list[str] | None, st: Styles, bold_fi
     def make(r: int) -> list:
         row = rows[r]
         sf, sr = (bad_first, bad_rest) if r in fails else (first, rest)
-        out = []
+        out: list = []
         for i, c in enumerate(row):
             t = text(c)
-            if not t.strip() or t == DASH_TEXT and i > 0:
+            if not t.strip() or (t == DASH_TEXT and i > 0):
                 continue
             label = names[i] if i < len(names) and names[i].strip() else ""
             if not out:
@@ -348,7 +349,7 @@ def _block_class():
             if sum(b + h + a for b, h, a, _ in hs) <= ah:
                 return [self]
             frame = getattr(self, "_frame", None)
-            at_top = frame is not None and getattr(frame, "_atTop", 0)
+            at_top = frame is not None and getattr(frame, "_atTop", False)
             if total <= KEEP_BLOCK_LINES and not at_top:
                 return []    # a short row reads as one: the whole of it goes on the next page
             last_cut = len(self.flows) - 1 - self.glued    # cut after flow i, i < last_cut + 1
@@ -384,7 +385,7 @@ def _block_class():
             y = self.height
             for f in self.flows:
                 y -= f.getSpaceBefore()
-                w, h = f.wrap(self.width, 0x7FFFFFFF)
+                _w, h = f.wrap(self.width, 0x7FFFFFFF)
                 y -= h
                 f.drawOn(self.canv, 0, y)
                 y -= f.getSpaceAfter()
@@ -417,7 +418,7 @@ def _seq_class():
             super().__init__()
             self.make, self.n, self.start = make, n, start
             self.tail = list(tail or [])    # flowables kept with the last row (a source note)
-            self._flows = None
+            self._flows: list | None = None
 
         def _all(self):
             if self._flows is None:
@@ -461,7 +462,7 @@ def _seq_class():
             y = self.height
             for f in self._all():
                 y -= f.getSpaceBefore()
-                w, h = f.wrap(self.width, y)
+                _w, h = f.wrap(self.width, y)
                 y -= h
                 f.drawOn(self.canv, 0, y)
                 y -= f.getSpaceAfter()
@@ -503,7 +504,7 @@ class _Rows:
 
     def _row_height(self, row: list) -> float:
         h = 0.0
-        for v, w in zip(row, self.widths):
+        for v, w in zip(row, self.widths, strict=False):
             aw = w - CELL_PAD[0] - CELL_PAD[1]
             t = 0.0
             for f in (v if isinstance(v, (list, tuple)) else [v]):
@@ -572,7 +573,7 @@ def _long_table_class():
             super().__init__()
             self.rows, self.start = rows, start
             self.hAlign = "LEFT"
-            self._table = None
+            self._table: Any = None  # the reportlab Table of the rows that fit, once wrapped
 
         def wrap(self, aw, ah):
             end, used = self.rows.fit(self.start, ah)
@@ -608,14 +609,14 @@ def keep(*flows):
     paper), what follows a stacked table (its source note) stays with the table's last row."""
     from reportlab.platypus import KeepTogether
 
-    flows = [f for f in flows if f is not None]
-    seqs = [i for i, f in enumerate(flows) if isinstance(f, _seq_class())]
-    if seqs and seqs[-1] < len(flows) - 1:
-        seq = flows[seqs[-1]]
-        seq.tail = seq.tail + flows[seqs[-1] + 1:]
+    kept = [f for f in flows if f is not None]
+    seqs = [i for i, f in enumerate(kept) if isinstance(f, _seq_class())]
+    if seqs and seqs[-1] < len(kept) - 1:
+        seq = kept[seqs[-1]]
+        seq.tail = seq.tail + kept[seqs[-1] + 1:]
         seq._flows = None
-        flows = flows[:seqs[-1] + 1]
-    return KeepTogether(flows)
+        kept = kept[:seqs[-1] + 1]
+    return KeepTogether(kept)
 
 
 # -- page building --------------------------------------------------------------------
@@ -660,7 +661,7 @@ COMPACT_WIDTH_MM = 110.0   # a body narrower than this prints tables as stacked 
 COMPACT_HEIGHT_MM = 60.0   # ... and so does a body lower than this (a row must fit a page)
 MIN_SCALE = 0.8            # type shrinks with the paper's width down to this factor
 
-_COMPACT: "contextvars.ContextVar[bool]" = contextvars.ContextVar("daimyo_compact_tables", default=False)
+_COMPACT: contextvars.ContextVar[bool] = contextvars.ContextVar("daimyo_compact_tables", default=False)
 
 
 @contextlib.contextmanager
@@ -674,7 +675,7 @@ def compact_tables(on: bool):
         _COMPACT.reset(token)
 
 
-def spec_footer(spec: "PageSpec") -> list:
+def spec_footer(spec: PageSpec) -> list:
     """The footer lines of a document described by ``spec``."""
     from builder.render import pdfbase
 
@@ -682,7 +683,7 @@ def spec_footer(spec: "PageSpec") -> list:
                                 extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
 
 
-def small_paper_layout(paper, nominal: float, footer: list[str] = (), columns: int = 1) -> tuple[float, bool]:
+def small_paper_layout(paper, nominal: float, footer: Sequence[str] = (), columns: int = 1) -> tuple[float, bool]:
     """(font size, compact) for a flowing document on ``paper``: the type shrinks with a body
     narrower than A4's (down to ``MIN_SCALE``), and a body too narrow or too low for table
     columns prints its tables as stacked rows."""
@@ -691,7 +692,7 @@ def small_paper_layout(paper, nominal: float, footer: list[str] = (), columns: i
     w, h = frame_size(paper_mm(paper), list(footer))
     col = (w - 6.0 * (columns - 1)) / max(1, columns)
     scale = max(MIN_SCALE, min(1.0, col / 186.0 if columns == 1 else col / 90.0))
-    return round(nominal * scale, 2), (col < COMPACT_WIDTH_MM and columns == 1
+    return round(nominal * scale, 2), ((col < COMPACT_WIDTH_MM and columns == 1)
                                        or col < COMPACT_WIDTH_MM / 2 or h < COMPACT_HEIGHT_MM)
 
 
@@ -733,13 +734,13 @@ def join_headings(story: list) -> list:
     pending: list = []
     for f in story:
         style = getattr(f, "style", None)
-        if style is not None and getattr(style, "keepWithNext", 0) and hasattr(f, "frags"):
+        if style is not None and getattr(style, "keepWithNext", False) and hasattr(f, "frags"):
             pending.append(f)
             continue
         if pending:
-            if (isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS
+            if ((isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS)
                     or isinstance(f, _long_table_class())
-                    or isinstance(f, _seq_class()) and f.n > LONG_TABLE_ROWS // 2):
+                    or (isinstance(f, _seq_class()) and f.n > LONG_TABLE_ROWS // 2)):
                 out.append(CondPageBreak(HEADING_ROOM_MM * MM))
                 for h in pending:
                     h.keepWithNext = 0

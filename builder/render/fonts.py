@@ -21,10 +21,10 @@ Sizes are in points (1 pt = 1/72 in = 0.3528 mm); box widths and heights given t
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Iterable
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
@@ -69,7 +69,7 @@ def font_name(bold: bool = False, condensed: bool = False) -> str:
     return CONDENSED if condensed else REGULAR
 
 
-@lru_cache(maxsize=None)
+@cache
 def _charmap(font: str) -> frozenset[int]:
     register_fonts()
     from reportlab.pdfbase import pdfmetrics

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from builder.errors import UsageError, WouldOverwrite, option
 from builder.paths import exists
-from builder.render.layout import Rect, pt
+from builder.render.layout import Rect
 
 SHOP_BLEED = 3.175      # mm: 1/8 in, what US print shops ask for
 SHOP_DPI = 300
@@ -185,7 +185,7 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     from builder.render.cards.template import description, is_starting
 
     sides = ([CardImage(f.name, "front", f.count, None, f.back, label, description(tpl, f, catalog),
-                        is_starting(tpl, f)) for f, label in zip(faces, labels)]
+                        is_starting(tpl, f)) for f, label in zip(faces, labels, strict=False)]
              + [CardImage(k, "back", counts[k], None) for k in back_keys])
     pdf = pdfium.PdfDocument(buf.getvalue())
     try:
@@ -382,9 +382,8 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
 
     from builder.names import slug
     from builder.render.api import load_checked
-    from builder.yamlio import atomic_write
-
     from builder.systems import get
+    from builder.yamlio import atomic_write
 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)

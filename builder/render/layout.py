@@ -14,9 +14,9 @@ y up, all in millimetres. ``pt(mm)`` converts to PDF points for the drawing code
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
-import dataclasses
 from dataclasses import dataclass, field
 
 from builder.errors import UsageError, option
@@ -75,17 +75,17 @@ class Rect:
     def y1(self) -> float:
         return self.y + self.h
 
-    def grow(self, d: float) -> "Rect":
+    def grow(self, d: float) -> Rect:
         return Rect(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
 
-    def shift(self, dx: float, dy: float) -> "Rect":
+    def shift(self, dx: float, dy: float) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
     def contains_point(self, px: float, py: float, tol: float = EPS) -> bool:
         """Strictly inside (points on the border do not count)."""
         return self.x + tol < px < self.x1 - tol and self.y + tol < py < self.y1 - tol
 
-    def intersects_segment(self, seg: "Segment", tol: float = EPS) -> bool:
+    def intersects_segment(self, seg: Segment, tol: float = EPS) -> bool:
         """Whether an axis-parallel segment passes through the inside of this rectangle."""
         if abs(seg.y0 - seg.y1) < EPS:  # horizontal
             y = seg.y0
@@ -95,7 +95,7 @@ class Rect:
         lo, hi = sorted((seg.y0, seg.y1))
         return self.x + tol < x < self.x1 - tol and lo < self.y1 - tol and hi > self.y + tol
 
-    def inside(self, other: "Rect", tol: float = EPS) -> bool:
+    def inside(self, other: Rect, tol: float = EPS) -> bool:
         return (self.x >= other.x - tol and self.y >= other.y - tol
                 and self.x1 <= other.x1 + tol and self.y1 <= other.y1 + tol)
 

@@ -39,19 +39,18 @@ footer text), :func:`validation_lines`, :func:`share_code_of`, :func:`draw_text_
 
 from __future__ import annotations
 
-
 import contextlib
 import contextvars
 import functools
 import io
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from builder.render import fonts
-from builder.yamlio import refuse_output
 from builder.render.layout import MIN_MARGIN, pt
+from builder.yamlio import refuse_output
 
 PROGRESS_MIN_PAGES = 5
 FOOTER_SIZE = 6.5      # pt
@@ -231,7 +230,7 @@ class PdfJob:
         self._closed = True
         return self.path
 
-    def __enter__(self) -> "PdfJob":
+    def __enter__(self) -> PdfJob:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
@@ -302,7 +301,7 @@ class ShareLine(str):
     fallback: str = ""
 
     @classmethod
-    def make(cls, code: str, list_name: str | None = None) -> "ShareLine":
+    def make(cls, code: str, list_name: str | None = None) -> ShareLine:
         line = cls(SHARE_PREFIX + code)
         line.code = code
         line.fallback = f"share code: run daimyo export {list_name or 'LIST'} --to code"
@@ -464,7 +463,7 @@ def _qr_fits(paper: tuple[float, float], code: str) -> bool:
 def draw_text_box(c, text: str, box: tuple[float, float, float, float], font: str = fonts.REGULAR,
                   size: float = 9.0, min_size: float = 5.0, align: str = "left", valign: str = "top",
                   wrap: bool = True, leading: float = 1.18, what: str = "",
-                  warn: Callable[[str], None] | None = None) -> "fonts.Fit":
+                  warn: Callable[[str], None] | None = None) -> fonts.Fit:
     """Draw ``text`` fitted into ``box`` = (x, y, w, h) in **points** (bottom-left corner).
 
     Shrinks down to ``min_size``; when it still does not fit, draws the lines that fit
@@ -639,7 +638,7 @@ def list_display_name(doc) -> str | None:
     return display_path(f)
 
 
-def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str] = (),
+def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str | None] = (),
                  list_name: str | None = None) -> list[str]:
     """Footer lines: the validation result, the share code (a :class:`ShareLine`, drawn in
     full or replaced by how to get it: ``daimyo export LIST --to code`` with ``list_name``),
@@ -704,5 +703,5 @@ def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
     c.restoreState()
 
 
-def share_of(lines) -> "ShareLine | None":
+def share_of(lines) -> ShareLine | None:
     return next((x for x in lines if isinstance(x, ShareLine)), None)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from typing import Callable
+from collections.abc import Callable
 
 # the private attributes this module relies on, checked by the tests against the installed reportlab
 CANVAS_ATTRIBUTES = ("_code", "_doc", "_startPage", "_formsinuse", "_setXObjects", "_currentPageHasImages")

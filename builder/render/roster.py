@@ -17,10 +17,24 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from builder.render.blocks import (MM, Markup, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep,
-                                 para, small_paper_layout, source_line, sources_on, sources_shown, spec_footer,
-                                 table)
 from builder.errors import UsageError, option
+from builder.render.blocks import (
+    MM,
+    Markup,
+    PageSpec,
+    Styles,
+    build_pdf,
+    compact_tables,
+    frame_width_mm,
+    keep,
+    para,
+    small_paper_layout,
+    source_line,
+    sources_on,
+    sources_shown,
+    spec_footer,
+    table,
+)
 from builder.render.pdfbase import list_display_name
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -478,7 +492,7 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     def draw(c, paper_):
         for chunk in chunks:
             used = plan.slots[:len(chunk)]
-            for slot, d in zip(used, chunk):
+            for slot, d in zip(used, chunk, strict=False):
                 c.saveState()
                 a, b, cc, dd, e, f = card_matrix(slot.trim, slot.rotated, False)
                 c.transform(a, b, cc, dd, e * MM, f * MM)
@@ -562,7 +576,7 @@ def _card_class():
     return UnitCardFlowable
 
 
-def UnitCard(data, w, h, g, warnings, scale: float = 1.0):  # noqa: N802 - a flowable factory
+def UnitCard(data, w, h, g, warnings, scale: float = 1.0):
     return _card_class()(data, w, h, g, warnings, scale)
 
 

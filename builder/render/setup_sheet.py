@@ -10,9 +10,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from builder.render.blocks import (MM, PageSpec, Styles, build_pdf, compact_tables, frame_width_mm, keep, para,
-                                 small_paper_layout, sources_shown, spec_footer,
-                                 result_lines, source_line, table)
+from builder.render.blocks import (
+    MM,
+    PageSpec,
+    Styles,
+    build_pdf,
+    compact_tables,
+    frame_width_mm,
+    keep,
+    para,
+    result_lines,
+    small_paper_layout,
+    source_line,
+    sources_shown,
+    spec_footer,
+    table,
+)
 from builder.render.pdfbase import list_display_name
 from builder.rules.senji import printed_name as _name
 from builder.rules.senji import setup_table

@@ -28,7 +28,7 @@ class Ruleset:
     the rules modules (names found, profile facts, entry points).
     """
 
-    __slots__ = ("catalog", "fingerprint", "serial", "rules", "active", "rows", "keys", "tables")
+    __slots__ = ("active", "catalog", "fingerprint", "keys", "rows", "rules", "serial", "tables")
 
     def __init__(self, catalog, fingerprint):
         self.catalog = catalog

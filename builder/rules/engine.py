@@ -23,9 +23,10 @@ missing profile field, so a gap in the data never passes silently.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Iterable
+from typing import Any
 
 from builder.catalog.frozen import kind as model_kind
 from builder.findings import Finding
@@ -366,7 +367,7 @@ _MEMO_CAP = 50000
 class _Rule:
     """What the engine remembers about one restriction object."""
 
-    __slots__ = ("r", "sel", "when", "unless", "specs", "bases", "bound_memo")
+    __slots__ = ("bases", "bound_memo", "r", "sel", "specs", "unless", "when")
 
     def __init__(self, r):
         self.r = r
@@ -375,7 +376,7 @@ class _Rule:
         self.unless = compile_selector(r.unless) if r.unless else None
         self.specs = tuple((kind, b) for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly))
                            if b is not None)
-        self.bases = tuple(dict.fromkeys(getattr(b, "of") for _, b in self.specs if hasattr(b, "of")))
+        self.bases = tuple(dict.fromkeys(b.of for _, b in self.specs if hasattr(b, "of")))
         self.bound_memo: dict = {}
 
 
@@ -399,7 +400,7 @@ def _ruleset(ctx: Context):
 class _Session:
     """One evaluation: the context's interned keys and each item's memo row."""
 
-    __slots__ = ("ctx", "rs", "items", "fk", "rk", "rows", "bases", "counted")
+    __slots__ = ("bases", "counted", "ctx", "fk", "items", "rk", "rows", "rs")
 
     def __init__(self, ctx: Context, items: list[Item]):
         self.ctx = ctx
@@ -441,7 +442,7 @@ class _Session:
             hit = row[info] = (ok, tuple(unknown))
         return hit
 
-    def hits(self, aset: "_ActiveSet", stable: bool):
+    def hits(self, aset: _ActiveSet, stable: bool):
         """For each active restriction: the items it counts and ``(item, unknown fields)`` it cannot tell.
 
         Worked out once per (item facts, context, active set) and remembered in the item's row.
@@ -500,7 +501,7 @@ def _session(ctx: Context, items: list[Item]) -> _Session:
 class _ActiveSet:
     """The restrictions active in one context, with what evaluating them needs."""
 
-    __slots__ = ("restrictions", "rules", "infos", "bases", "plans", "shape", "index")
+    __slots__ = ("bases", "index", "infos", "plans", "restrictions", "rules", "shape")
 
     def __init__(self, restrictions, rules: tuple, rs):
         self.restrictions = restrictions

@@ -28,8 +28,8 @@ from typing import Any
 from builder.catalog.herocard_terms import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
 from builder.errors import ListError
 from builder.findings import Finding, error, info, warning
-from builder.rules.codes import codes
 from builder.names import normalize
+from builder.rules.codes import codes
 from builder.rules.senshiai import _kind, check_keys, read_counts
 
 SEED = "004_80c161daf2b1fabf.txt"
@@ -222,7 +222,7 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
     check_keys(doc, LIST_KEYS, diags)
     data = doc.data
     hero = data.get("hero")
-    if hero is not None and not isinstance(hero, (str, int, float)) or isinstance(hero, bool):
+    if (hero is not None and not isinstance(hero, (str, int, float))) or isinstance(hero, bool):
         diags.append(doc.diag(("hero",), f"'hero' must be text (the hero's name), not {_kind(hero)}"))
         hero = None
     limit = data.get("max_hero_points")
@@ -396,7 +396,6 @@ def check_deck_size(lst: HeroList, catalog, rules: dict) -> list[Finding]:
 
 def check_copies(lst: HeroList, catalog) -> list[Finding]:
     """At most ``max_copies`` of one card, however many lines (spellings) name it."""
-    from builder.names import normalize
 
     most = catalog.model.deck_rules.max_copies
     groups: dict[str, list] = {}
@@ -498,9 +497,26 @@ def summary(lst: HeroList, catalog, rules: dict) -> dict:
 
 
 __all__ = [
-    "attack_value", "block_value", "attack_succeeds", "free_points", "can_afford", "spend", "clear",
-    "can_play", "exclusive_allowed", "is_ever_playable", "hero_points", "attribute_scores",
-    "shogun_points", "shogun_target", "castles_for", "HeroList", "Slot", "load_list", "check", "summary",
+    "HeroList",
+    "Slot",
+    "attack_succeeds",
+    "attack_value",
+    "attribute_scores",
+    "block_value",
+    "can_afford",
+    "can_play",
+    "castles_for",
+    "check",
+    "clear",
+    "exclusive_allowed",
+    "free_points",
+    "hero_points",
+    "is_ever_playable",
+    "load_list",
+    "shogun_points",
+    "shogun_target",
+    "spend",
+    "summary",
 ]
 
 

@@ -815,7 +815,7 @@ def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
                                f"{got} {name} listed, but {want} go with "
                                + (f"{len(need[key]) // max(1, want // max(1, len(need[key])))} Onmyouji"
                                   if want else "no Onmyouji")
-                               + f" (an Onmyouji is accompanied by two Shikigami)", loc=loc, source=src,
+                               + " (an Onmyouji is accompanied by two Shikigami)", loc=loc, source=src,
                                value=got, bound=want))
     return out
 

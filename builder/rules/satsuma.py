@@ -19,13 +19,14 @@ suit/strength options) and plain values.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Any, Sequence
+from typing import Any
 
 from builder.findings import Finding, error, info, warning
-from builder.rules.codes import codes
 from builder.names import normalize
+from builder.rules.codes import codes
 
 SEED = "003_d64fd863b3930085.txt"
 SIDES = ("samurai", "imperial")
@@ -442,7 +443,7 @@ class RoleTable:
     duo: tuple = ()  # (suit, strength, suit, strength) of a card with exactly two options, else None
 
     @classmethod
-    def build(cls, cards: Sequence[PlayCard], role: str) -> "RoleTable":
+    def build(cls, cards: Sequence[PlayCard], role: str) -> RoleTable:
         opts = tuple(compile_options(c)[role] for c in cards)
         suit = tuple(o[0][0] if len(o) == 1 else (-1 if not o else -2) for o in opts)
         value = tuple(o[0][1] if len(o) == 1 else 0 for o in opts)

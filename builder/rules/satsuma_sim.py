@@ -39,9 +39,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Sequence
 
 from builder.rules import satsuma as core
 
@@ -117,7 +117,7 @@ class SideDeck:
     tables: tuple  # (attacker RoleTable, defender RoleTable)
 
     @classmethod
-    def build(cls, side: str, cards: Sequence[core.PlayCard]) -> "SideDeck":
+    def build(cls, side: str, cards: Sequence[core.PlayCard]) -> SideDeck:
         return cls(side, tuple(cards), tuple(core.RoleTable.build(cards, role) for role in core.ROLES))
 
     def __len__(self) -> int:
@@ -156,7 +156,7 @@ DISCARD_TIMINGS = ("before_redraw", "after_redraw")
 PILOT_HANDS = 2000  # hands dealt per role to value the roles (role_preference)
 
 
-def role_outcomes(sim: "Sim", hands: int = PILOT_HANDS) -> dict:
+def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
     """``{"attacker": (win, tie, loss), "defender": (...)}``: the samurai's share of hands won, tied and
     lost in each role, from ``hands`` pairs of hands dealt from the full decks (fixed seed), both sides
     discarding by their policies and counting the rules core's best hand."""
@@ -210,7 +210,7 @@ def role_values(outcomes: dict, end: int, per_loss: int = 1) -> list[tuple[float
     return [(va[-(-(end - sc) // per_loss)], vd[-(-(end - sc) // per_loss)]) for sc in range(end)]
 
 
-def role_preference(sim: "Sim") -> tuple:
+def role_preference(sim: Sim) -> tuple:
     """By samurai casualties: True when, having won a hand as defender, the samurai expect more
     imperial casualties defending the next hand than attacking it (``role_values``)."""
     if sim.end <= 0:

@@ -15,8 +15,9 @@ The list checks (``load_list``/``check``/``summary``) follow FORMATS.md 1.4.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from builder.catalog.frozen import model_fields
 from builder.findings import Finding, error, info, warning

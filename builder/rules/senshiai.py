@@ -23,15 +23,25 @@ target in the deck. The summary carries the cost curve.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
-from builder.catalog.senshiai_terms import (PATHS, ROMAN, TRAITS, Power, PowerMod, cost_label, parse_ability,
-                                            parse_modifier, parse_power)
+from builder.catalog.senshiai_terms import (
+    PATHS,
+    ROMAN,
+    TRAITS,
+    Power,
+    PowerMod,
+    cost_label,
+    parse_ability,
+    parse_modifier,
+    parse_power,
+)
 from builder.errors import ListError
-from builder.findings import Finding, error, info, warning
-from builder.rules.codes import codes
+from builder.findings import Finding, error, warning
 from builder.names import did_you_mean, normalize
+from builder.rules.codes import codes
 
 SEED = "000_ac601013730960cf.txt"
 SRC_DECK = f"{SEED}:17"
@@ -461,7 +471,6 @@ def check_fields(deck: Deck, catalog) -> list[Finding]:
         miss = missing_fields(e.card, catalog)
         if not miss:
             continue
-        ctype = _card_type(e.card, catalog)
         if "type" in miss:
             msg = (f"'{e.card.name}' has no known Type (terrain, troop or event); the rulebook does not "
                    "give it: complete the card in a pack")
@@ -596,10 +605,28 @@ def summary(deck: Deck, catalog, rules: dict) -> dict:
 
 
 __all__ = [
-    "PATHS", "TRAITS", "Power", "PowerMod", "Deck", "DeckEntry",
-    "singularity", "net_modifiers", "modified_power", "modified_trait", "is_destroyed", "capital_waste",
-    "card_abilities", "has_ability", "required_fields", "missing_fields", "can_recruit_on", "can_target",
-    "cost_curve", "load_list", "check", "summary",
+    "PATHS",
+    "TRAITS",
+    "Deck",
+    "DeckEntry",
+    "Power",
+    "PowerMod",
+    "can_recruit_on",
+    "can_target",
+    "capital_waste",
+    "card_abilities",
+    "check",
+    "cost_curve",
+    "has_ability",
+    "is_destroyed",
+    "load_list",
+    "missing_fields",
+    "modified_power",
+    "modified_trait",
+    "net_modifiers",
+    "required_fields",
+    "singularity",
+    "summary",
 ]
 
 

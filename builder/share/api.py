@@ -404,7 +404,6 @@ def import_source(source: str, system: str | None = None, install_packs: bool = 
     warnings of the import and how the list's packs compare with the local ones."""
     from pathlib import Path
 
-    from builder.errors import UsageError
     from builder.lists.dump import dump_list_yaml
     from builder.packs.bundle import compare_packs
 

@@ -53,13 +53,13 @@ def tidy_notes(text: str) -> str:
 
 def name_hash(section: str, entry_id: str) -> int:
     """The 16-bit key under which a share code names a catalog entry."""
-    return zlib.crc32(f"{section}:{entry_id}".encode("utf-8")) & 0xFFFF
+    return zlib.crc32(f"{section}:{entry_id}".encode()) & 0xFFFF
 
 
 class Resolver:
     """Catalog name lookups for one system (base catalog only; no catalog is fine too)."""
 
-    _cache: dict[str, "Resolver"] = {}
+    _cache: dict[str, Resolver] = {}
 
     def __init__(self, system: str, catalog=None):
         self.system = system
@@ -68,7 +68,7 @@ class Resolver:
         self._stamp = None
 
     @classmethod
-    def of(cls, system: str) -> "Resolver":
+    def of(cls, system: str) -> Resolver:
         """The resolver of a system's base catalog, kept while the catalog files are unchanged."""
         from builder.catalog.loader import catalog_files, load_catalog
 

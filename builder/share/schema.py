@@ -27,7 +27,8 @@ Field kinds:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field as _field
+from dataclasses import dataclass
+from dataclasses import field as _field
 
 
 @dataclass(frozen=True)
@@ -37,13 +38,13 @@ class Field:
     sections: tuple[str, ...] = ()
     value: str = "name"  # for refs: "name" or "id"
     default: object = None  # inside items: a value equal to the default is dropped
-    fields: tuple["Field", ...] = ()  # for items
+    fields: tuple[Field, ...] = ()  # for items
     what: str = ""  # how a message names one value ("troop", "card", ...)
     item_key: str | None = None  # for items: the field that names an item (troop, province)
     accepts: str = ""  # what the list model accepts besides the kind: "int" (a bool field), "printed"
     shared: bool = True  # False: a list may hold it, but the share formats leave it out
 
-    def sub(self, key: str) -> "Field | None":
+    def sub(self, key: str) -> Field | None:
         return next((f for f in self.fields if f.key == key), None)
 
 

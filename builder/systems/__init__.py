@@ -30,7 +30,7 @@ _LOADED: dict = {}
 
 def register(system) -> None:
     """Add a game (a ``GameSystem`` instance) to the registry; its id must be new."""
-    if system.id in _LOADED or system.id in _BUILT_IN and _BUILT_IN[system.id] != type(system).__module__:
+    if system.id in _LOADED or (system.id in _BUILT_IN and _BUILT_IN[system.id] != type(system).__module__):
         from builder.errors import UsageError
 
         raise UsageError(f"a game system '{system.id}' is registered already")

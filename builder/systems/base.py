@@ -528,5 +528,16 @@ def loc_of(data, pick: Pick, catalog):
     return None
 
 
-__all__ = ["GameSystem", "Pick", "same_as", "loc_of", "fmt", "plural", "text_value", "whole", "COMMON_KEYS",
-           "TEXT_KEYS", "UNSET"]
+__all__ = [
+    "COMMON_KEYS",
+    "TEXT_KEYS",
+    "UNSET",
+    "GameSystem",
+    "Pick",
+    "fmt",
+    "loc_of",
+    "plural",
+    "same_as",
+    "text_value",
+    "whole",
+]

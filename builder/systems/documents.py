@@ -162,8 +162,8 @@ class _Located:
         for err in self.exc.errors(**kw):
             node, loc = self.data, []
             for part in err["loc"]:
-                if isinstance(node, dict) and part in node or isinstance(node, list) and isinstance(part, int) \
-                        and 0 <= part < len(node):
+                if (isinstance(node, dict) and part in node) or (isinstance(node, list) and isinstance(part, int) \
+                        and 0 <= part < len(node)):
                     loc.append(part)
                     node = node[part]
                 elif err["type"] == "extra_forbidden" or err["type"] == "missing":

@@ -13,7 +13,18 @@ import math
 import re
 
 from builder.share.schema import field_of
-from builder.share.text import _POINTS, _cost_start, _check_name, _count_candidates, _needs_count, _num, _pick, _strip_cost, _uq, q
+from builder.share.text import (
+    _POINTS,
+    _check_name,
+    _cost_start,
+    _count_candidates,
+    _needs_count,
+    _num,
+    _pick,
+    _strip_cost,
+    _uq,
+    q,
+)
 
 KENSEI = "kensei"
 

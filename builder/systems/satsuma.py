@@ -5,7 +5,6 @@ from __future__ import annotations
 from builder.errors import EditRefused, UsageError, option
 from builder.systems.cards import CardGame
 
-
 SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
          "W": "weapons", "E": "escape"}  # a card's suit by the first letter of its printed code
 

@@ -65,9 +65,9 @@ def add_routes(api, ws, editor, page) -> None:
         from builder.analytics.hands import format_hands
         from builder.analytics.stats import format_stats
         from builder.errors import DaimyoError
-        from builder.web.app import _describe, _load_view
+        from builder.web.common import _describe, _load_view
 
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         odds = [q.strip()[:MAX_QUERY] for q in request.query_params.getlist("odds") if q.strip()][:MAX_ODDS]
         n = _seed(seed)
         odds_error = ""
@@ -77,7 +77,7 @@ def add_routes(api, ws, editor, page) -> None:
             odds_error = _describe(exc)[1]
             st = stats_of(ws, editor, path)
         hand, hand_lines = None, []
-        if "cards" in st and st["cards"]:
+        if st.get("cards"):
             hand = hands_of(ws, editor, path, n)
             hand_lines = format_hands(hand)
         return page(request, "stats.html", view=view, st=st, lines=format_stats(st), odds=odds,

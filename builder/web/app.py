@@ -14,14 +14,15 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Optional
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
 from builder import SYSTEMS, __version__
-from builder.errors import DaimyoError, ListError
+from builder.errors import DaimyoError
 from builder.systems import ids, is_system
+from builder.web.common import _describe, _form, _go, _load_view
 from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
 
@@ -257,7 +258,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         return await off_loop(lambda: _list_part(request, path, editor.step(path, False, form.get("version") or None).notes))
 
     def _list_part(request, path, notes, picked=None):
-        doc, catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = _load_view(ws, path, editor)
         undo, redo = editor.can(path, view["version"])
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"
@@ -315,7 +316,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def builder_page(path: str, request: Request):
         doc, catalog, _res, view = _load_view(ws, path, editor)
         missing = [m[:200] for m in request.query_params.getlist("missing")[:10]]  # packs an import lacked
-        from builder.web.views import catalog_entries, _type
+        from builder.web.views import _type, catalog_entries
 
         types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
         undo, redo = editor.can(path, view["version"])
@@ -485,16 +486,6 @@ class InWorkspace:
             await self.app(scope, receive, send)
 
 
-def _describe(exc: Exception) -> tuple[int, str, list[str]]:
-    if isinstance(exc, Refused):
-        return exc.status, exc.message + (f" ({exc.hint})" if exc.hint else ""), []
-    if isinstance(exc, DaimyoError):
-        lines = [line.removeprefix("daimyo: error: ") for line in exc.lines()]
-        status = 422 if isinstance(exc, ListError) else 400
-        return status, lines[0] if lines else "bad input", lines[1:]
-    return 500, f"{type(exc).__name__}", []
-
-
 async def off_loop(fn, *args):
     """Run blocking work (reading, checking, writing lists) in a worker thread: the event loop
     keeps answering every other request meanwhile."""
@@ -521,41 +512,6 @@ def _plain(v):
 
 def _ascii(name: str) -> str:
     return "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
-
-
-async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
-    """The fields of a posted form (the last value of each; a list of values for ``multi``)."""
-    form = await request.form()
-    out: dict = {k: [] for k in multi}
-    for k, v in form.multi_items():
-        if isinstance(v, str):
-            if k in multi:
-                out[k].append(v)
-            else:
-                out[k] = v
-    return out
-
-
-def _go(request: Request, url: str):
-    if request.headers.get("hx-request") == "true":
-        return Response(status_code=204, headers={"HX-Redirect": url})
-    return RedirectResponse(url, status_code=303)
-
-
-def _load_view(ws: Workspace, path: str, editor: Editor | None = None):
-    """(doc, catalog, result, view) of a list; the editor's state of the same text is reused."""
-    from builder.web.views import list_view
-    from builder.yamlio import read_text
-
-    p = ws.resolve(path)
-    rel = ws.clean(path)
-    text = read_text(p, display=rel)
-    known = editor.known(rel, text) if editor is not None else None
-    ws.check_packs(p, text, known[0] if known else None)
-    doc, catalog, res, view = list_view(rel, p, text, known)
-    if editor is not None and known is None:
-        editor.remember(rel, text, doc, catalog, res)
-    return doc, catalog, res, view
 
 
 def _load_editor(ws: Workspace, path: str):

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse
 def side(ws, editor, path: str):
     """The :class:`~builder.lists.diff.Side` of a list of the workspace."""
     from builder.lists.diff import Side
-    from builder.web.app import _load_view
+    from builder.web.common import _load_view
 
     doc, catalog, res, _view = _load_view(ws, path, editor)
     return Side(doc, catalog, res)
@@ -53,7 +53,7 @@ def make_variant(ws, editor, rel: str) -> str:
 
 
 def side_view(ws, editor, rel):
-    from builder.web.app import _load_view
+    from builder.web.common import _load_view
 
     return _load_view(ws, rel, editor)
 

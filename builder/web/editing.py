@@ -13,8 +13,8 @@ import copy
 import hashlib
 import threading
 from dataclasses import dataclass, field
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from builder.errors import DaimyoError, ListError, UsageError
 from builder.web.workspace import Refused
@@ -347,7 +347,7 @@ def _models_in_place(text: str, doc, op: dict):
             return None
         try:
             line, _ = doc.at(("troops", i, "troop"))
-        except Exception:  # noqa: BLE001 - no position: the tree will do it
+        except Exception:
             return None
         if not line or not 0 < line <= len(lines):
             return None
@@ -361,7 +361,7 @@ def _models_in_place(text: str, doc, op: dict):
         return "".join(lines), notes, i, n
     try:
         line, col = doc.at(("troops", i, "models"))
-    except Exception:  # noqa: BLE001 - no position: the tree will do it
+    except Exception:
         return None
     if not line or not 0 < line <= len(lines):
         return None
@@ -621,4 +621,4 @@ def _rule_value(h, value):
     return text
 
 
-__all__ = ["Editor", "Conflict", "Outcome", "apply_op", "change", "version_of", "ListError", "DaimyoError"]
+__all__ = ["Conflict", "DaimyoError", "Editor", "ListError", "Outcome", "apply_op", "change", "version_of"]

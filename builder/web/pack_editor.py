@@ -17,7 +17,7 @@ SHOWN_FIELDS = 6  # columns of the entries table
 
 
 def register(api, page, ws) -> None:
-    from builder.web.app import _form, _go
+    from builder.web.common import _form, _go
     from builder.web.workspace import Refused
 
     def folder() -> Path:
@@ -45,7 +45,7 @@ def register(api, page, ws) -> None:
     async def pack_new(request: Request):
         from builder import SYSTEMS
         from builder.packs.editor import new_pack
-        from builder.packs.manage import _file_name
+        from builder.packs.store import file_name as _file_name
 
         form = await _form(request)
         system = str(form.get("system", "")).strip().lower()
@@ -65,7 +65,7 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import digest
         from builder.packs.fields import entry_fields, main_sections, sections
 
-        p, text, data, system = load(file)
+        _p, text, data, system = load(file)
         secs = list(main_sections(system))
         section = section if section in sections(system) else secs[0]
         if section not in secs:
@@ -91,7 +91,7 @@ def register(api, page, ws) -> None:
     @api.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)
     async def pack_check_entry(request: Request, file: str):
         form = await _form(request)
-        p, text, data, system = load(file)
+        p, _text, data, system = load(file)
         section = str(form.get("section", ""))
         checked, _ = _checked(form, system, section, data)
         preview = None
@@ -99,8 +99,9 @@ def register(api, page, ws) -> None:
             import base64
 
             from builder.packs.editor import preview_of
+            from builder.render.images import render_sides
 
-            png = preview_of(p, checked.pack, checked.entry["name"])
+            png = preview_of(p, checked.pack, checked.entry["name"], render_sides=render_sides)
             preview = base64.b64encode(png).decode("ascii") if png else None
         return page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked,
                     preview=preview, cards=_prints_cards(system))
@@ -112,7 +113,7 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import save_entry
 
         form = await _form(request)
-        p, text, data, system = load(file)
+        p, _text, data, system = load(file)
         section = str(form.get("section", ""))
         checked, original = _checked(form, system, section, data)
         if not checked.ok:
@@ -130,7 +131,7 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import remove_entry
 
         form = await _form(request)
-        p, text, data, system = load(file)
+        p, _text, _data, _system = load(file)
         section = str(form.get("section", ""))
         remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
         return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section}))
@@ -138,9 +139,10 @@ def register(api, page, ws) -> None:
     @api.get("/packs/edit/{file}/preview.png", include_in_schema=False)
     def pack_preview(file: str, entry: str = ""):
         from builder.packs.editor import preview_png
+        from builder.render.images import render_sides
 
-        p, text, data, system = load(file)
-        png = preview_png(p, system, entry[:200])
+        p, _text, _data, system = load(file)
+        png = preview_png(p, system, entry[:200], render_sides=render_sides)
         if png is None:
             raise Refused("no card face to show", 404)
         return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
@@ -149,7 +151,7 @@ def register(api, page, ws) -> None:
     def pack_sheet(file: str):
         from builder.packs.sheet import export_csv
 
-        p, text, data, system = load(file)
+        _p, _text, data, _system = load(file)
         return Response(export_csv(data), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{Path(file).stem}.csv"'})
 
@@ -161,7 +163,7 @@ def register(api, page, ws) -> None:
         from builder.limits import MAX_FILE_BYTES
         from builder.packs.editor import import_into
 
-        p, text, data, system = load(file)
+        p, _text, _data, _system = load(file)
         form = await request.form()
         up = form.get("sheet")
         if up is None or not hasattr(up, "read"):

@@ -47,7 +47,7 @@ def workspace_packs(ws) -> list[dict]:
 
 def register(api, page, ws) -> None:
     """Add the Packs page and its actions to the app (``page`` renders a template)."""
-    from builder.web.app import _form, _go
+    from builder.web.common import _form, _go
 
     def registries():
         """(entries, problem): every registry entry, or the one line that says why there are none."""
@@ -76,10 +76,11 @@ def register(api, page, ws) -> None:
 
     @api.post("/packs/install", include_in_schema=False)
     async def packs_install(request: Request):
+        from urllib.parse import urlencode
+
         import anyio.to_thread
 
         from builder.packs.installer import install
-        from urllib.parse import urlencode
 
         form = await _form(request)
         ref = str(form.get("ref", "")).strip()[:300]

@@ -58,7 +58,7 @@ class Guard:
         cookie = SimpleCookie()
         try:
             cookie.load(headers.get("cookie", ""))
-        except Exception:  # noqa: BLE001 - a mangled cookie header is no cookie
+        except Exception:
             cookie = SimpleCookie()
         by_cookie = _eq(cookie[self.cookie].value if self.cookie in cookie else None, self.token)
         bearer = headers.get("authorization", "")

@@ -12,6 +12,7 @@ from pathlib import Path
 from builder.web.catalog_view import profile_text, shape
 from builder.web.workspace import total_text
 
+
 def game(system: str):
     """The ``GameSystem`` of a list's system."""
     from builder.systems import get

@@ -256,7 +256,7 @@ class Workspace:
         except DaimyoError as exc:
             info.problem = _first_line(exc)
             return info
-        except Exception as exc:  # noqa: BLE001 - one bad file must not break the page
+        except Exception as exc:
             info.problem = f"cannot be checked: {type(exc).__name__}"
             return info
         from builder.web.guide import counts_shown

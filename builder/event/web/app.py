@@ -98,8 +98,8 @@ def _plain_page(title: str, text: str) -> str:
 def create_app(folder: str | Path):
     """The event server's app for the event of ``folder``."""
     from fastapi import Body, FastAPI, File, Form, Request, UploadFile
-    from fastapi.exceptions import RequestValidationError
     from fastapi.concurrency import run_in_threadpool
+    from fastapi.exceptions import RequestValidationError
     from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -210,11 +210,12 @@ def create_app(folder: str | Path):
         who = signed_in(request, PLAYER_COOKIE, "player")
         check_csrf(who, csrf)
         try:
-            data = await upload.read() if upload is not None and upload.filename else b""
+            filename = upload.filename if upload is not None else None
+            data = await upload.read() if upload is not None and filename else b""
             if data and text.strip():
                 raise EventRefused("paste a list or upload a file, not both", status=422)
             if data:
-                text = read_upload(data, upload.filename, ev.info()["system"], pick or None)
+                text = read_upload(data, filename or "", ev.info()["system"], pick or None)
             result = await run_in_threadpool(ev.submit, who, text, "web", address(request))
         except EventRefused as exc:
             return player_page(who, refused=exc, status=exc.status, text=text if len(text) < 20000 else "")

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-
 from builder.errors import UsageError
 from builder.render import fonts
 from builder.render.layout import (
     pt,
 )
-
 
 # -- duplex alignment test sheet ------------------------------------------------------------
 

@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import io
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
 
 from builder.errors import UsageError
 from builder.paths import is_file
+from builder.render.cards.base import PreparedImage, SheetOptions
+from builder.render.cards.template import CardFace, CardTemplate, get_value
 from builder.render.layout import (
     scale_box,
 )
-from builder.render.cards.template import CardFace, CardTemplate, get_value
-
-if TYPE_CHECKING:
-    from builder.render.cards.sheet import SheetOptions
 
 MAX_DPI = 300
 
@@ -52,20 +47,6 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_di
                 if is_file(p):
                     return p
     return None
-
-
-@dataclass
-class PreparedImage:
-    key: str
-    source: Any       # JPEG bytes (embedded as they are) or an ImageReader (PNG with alpha)
-    width_px: int
-    height_px: int
-    mask: Any = None
-    dpi: float = 300.0    # the resolution the source prints at in its box
-
-    @property
-    def is_jpeg(self) -> bool:
-        return isinstance(self.source, (bytes, bytearray))
 
 
 JPEG_QUALITY = 90
@@ -118,7 +99,7 @@ def _to_8bit(im):
     if im.mode in ("I;16", "I;16B", "I;16L", "I;16N"):
         return im.point(lambda v: v / 256).convert("L") if hasattr(im, "point") else im.convert("L")
     if im.mode == "I":
-        lo, hi = im.getextrema()
+        _lo, hi = im.getextrema()
         if hi > 255:
             return im.point(lambda v: v * (255.0 / 65535.0)).convert("L")
         return im.convert("L")
@@ -194,7 +175,7 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
                 sx, sy = img.size[0] / w, img.size[1] / h     # draft may have decoded smaller
                 img = img.crop((round(crop[0] * sx), round(crop[1] * sy), round(crop[2] * sx), round(crop[3] * sy)))
             if needs_resample and img.size != (max_w, max_h):
-                img = img.convert("RGBA" if alpha else "RGB").resize((max_w, max_h), Image.LANCZOS,
+                img = img.convert("RGBA" if alpha else "RGB").resize((max_w, max_h), Image.Resampling.LANCZOS,
                                                                      reducing_gap=3.0)
             buf = io.BytesIO()
             if alpha:
@@ -248,7 +229,7 @@ def _has_alpha(im) -> bool:
 # -- the document ---------------------------------------------------------------------------
 
 
-def art_box(tpl: CardTemplate, layout: str, opts: "SheetOptions",
+def art_box(tpl: CardTemplate, layout: str, opts: SheetOptions,
             shift: float = 0.0) -> tuple[float, float, float, float] | None:
     """The art box of a layout in card mm (x, y from the bottom-left, w, h) at the printed
     card size, ``shift`` mm shorter where it yields to the rules text. A side of the box that
@@ -281,7 +262,7 @@ def face_focus(face: CardFace) -> tuple[float, float]:
         raise UsageError(f"card '{face.name}': {exc}") from None
 
 
-def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions", warn=None) -> dict:
+def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: SheetOptions, warn=None) -> dict:
     """Prepare the art of every face: once per distinct file, printed size and focus, the
     images in parallel threads (Pillow decodes and resamples without holding the GIL). Sets
     ``face.image``; returns {(path, w, h, focus): PreparedImage}. The first unreadable image
@@ -299,9 +280,9 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: "SheetOptions
         if f.art is not None and box is not None:
             _, _, w, h = box
             fx = face_focus(f)
-            k = (f.art, round(w, 3), round(h, 3), fx)
-            wanted.setdefault(k, (f.art, w, h, MAX_DPI, fx))
-            keys[id(f)] = k
+            want = (f.art, round(w, 3), round(h, 3), fx)
+            wanted.setdefault(want, (f.art, w, h, MAX_DPI, fx))
+            keys[id(f)] = want
     if not wanted:
         return {}
     workers = max(1, min(len(wanted), os.cpu_count() or 1, 8))

@@ -3,24 +3,19 @@ form and placed for every copy (:class:`CardSheetWriter`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-
 from builder.errors import UsageError
 from builder.render import fonts
+from builder.render.cards.art import art_box
+from builder.render.cards.base import PreparedImage, SheetOptions
+from builder.render.cards.geometry import geometry
+from builder.render.cards.symbols import draw_symbol
+from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
 from builder.render.layout import (
     Rect,
     card_matrix,
     pt,
     scale_box,
 )
-from builder.render.cards.art import PreparedImage, art_box
-from builder.render.cards.geometry import geometry
-from builder.render.cards.symbols import draw_symbol
-from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
-
-if TYPE_CHECKING:
-    from builder.render.cards.sheet import SheetOptions
 
 MIN_CARD_PT = 6.0     # smallest card text on a poker card (scaled down with smaller cards)
 
@@ -243,14 +238,15 @@ class CardSheetWriter:
         self.forms.add(name)
         return name
 
-    def _draw_face_content(self, face: CardFace, img: "PreparedImage | None") -> None:
+    def _draw_face_content(self, face: CardFace, img: PreparedImage | None) -> None:
         c = self.c
         layout = self.tpl.layouts[face.layout]
         texts = [field_text(spec, face.entry, self.catalog) for spec in layout.fields]
         geo = geometry(self.tpl, face.layout, face.shift, texts)
         c.saveState()
-        if img is not None:   # cropped to the box's proportions: it fills the box
-            x, y, w, h = (pt(v) for v in art_box(self.tpl, face.layout, self.opts, face.shift))
+        if img is not None and (box := art_box(self.tpl, face.layout, self.opts, face.shift)) is not None:
+            # cropped to the box's proportions: it fills the box
+            x, y, w, h = (pt(v) for v in box)
             c.saveState()
             c.translate(x, y)
             c.scale(w, h)

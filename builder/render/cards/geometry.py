@@ -77,10 +77,11 @@ def layout_shift(tpl: CardTemplate, layout_name: str, faces: list[CardFace], car
             continue
         any_art = any_art or f.art is not None
         texts = [field_text(s, f.entry, catalog) for s in layout.fields]
-        if not texts[idx]:
+        text = texts[idx]
+        if not text:
             continue
         room = _free_above(layout, idx, texts)[3]
-        need = max(need, needed_height(texts[idx], spec, tpl, card) - room)
+        need = max(need, needed_height(text, spec, tpl, card) - room)
     most = layout.art[3] - (layout.art_min if any_art else 0.0)
     return round(max(0.0, min(need, most)), 3)
 
@@ -117,7 +118,7 @@ def geometry(tpl: CardTemplate, layout_name: str, shift: float, texts: list | No
         art = (ax, ay, aw, ah - shift)
     if idx is not None and texts is not None:
         moved = LayoutSpec(frame=layout.frame, art=art,
-                           fields=[f.model_copy(update={"box": b}) for f, b in zip(layout.fields, boxes)])
+                           fields=[f.model_copy(update={"box": b}) for f, b in zip(layout.fields, boxes, strict=False)])
         big = _free_above(moved, idx, texts)
         if big != boxes[idx]:
             grown[idx] = big

@@ -11,10 +11,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-
+from typing import cast
 
 from builder.errors import UsageError, option
 from builder.render import fonts
+from builder.render.cards.art import find_art, prepare_images
+from builder.render.cards.base import SheetOptions
+from builder.render.cards.faces import CardSheetWriter
+from builder.render.cards.geometry import plan_faces
+from builder.render.cards.template import (
+    CardTemplate,
+    choose_back,
+    choose_layout,
+    field_text,
+    list_cards,
+    load_template,
+)
 from builder.render.layout import (
     MARK_LENGTH,
     MARK_OFFSET,
@@ -30,31 +42,8 @@ from builder.render.layout import (
     plan_sheet,
     pt,
 )
-from builder.render.cards.art import prepare_images
-from builder.render.cards.faces import CardSheetWriter
-from builder.render.cards.geometry import plan_faces
-from builder.render.cards.art import find_art
-from builder.render.cards.template import CardTemplate, choose_back, choose_layout, field_text, list_cards, load_template
-
 
 # -- rendering ----------------------------------------------------------------------------
-
-
-@dataclass
-class SheetOptions:
-    paper: tuple[float, float] = (210.0, 297.0)
-    card: tuple[float, float] = (63.5, 88.9)
-    bleed: float = 0.0
-    marks: bool = True
-    backs: bool = True
-    duplex: str = "long"
-    offset: tuple[float, float] = (0.0, 0.0)
-    ink_saver: bool = False
-    layout: str = "duplex"            # duplex | fold | separate
-    gutter: float | None = None       # mm between neighbouring trims (None: each card its own bleed)
-    cut_lines: bool = False           # full-length cut lines across the sheet besides the marks
-    scale: tuple[float, float] = (1.0, 1.0)   # printer scale correction (x, y)
-    safe: float = 0.0                 # mm: the frame no closer to the trim (a print service's safe zone)
 
 
 LAYOUTS = ("duplex", "fold", "separate")
@@ -93,7 +82,7 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
             raise UsageError(f"bad gutter '{gutter}'", "give millimetres such as 0") from None
         if not 0 <= g <= 50:
             raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
-    off = parse_offset(offset) if isinstance(offset, str) or offset is None else tuple(float(v) for v in offset)
+    off = parse_offset(offset) if isinstance(offset, str) or offset is None else cast("tuple[float, float]", tuple(float(v) for v in offset))
     return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver), layout, g,
                         bool(cut_lines), (_scale_value(scale_x, "x"), _scale_value(scale_y, "y")))
 
@@ -191,7 +180,9 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
     if lines and not place(lines):
         rest = [t for t in lines if not place([t])]
         if rest and last_resort:
-            rest = [t for t in rest if not (getattr(t, "fallback", "") and place([t.fallback]))]
+            from builder.render.pdfbase import ShareLine
+
+            rest = [t for t in rest if not (isinstance(t, ShareLine) and t.fallback and place([t.fallback]))]
         if rest:
             left_over.append(("lines", rest))
     if ruler:
@@ -211,10 +202,8 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
     return left_over
 
 
-def _ruler_in(c, paper, band: "Band", offset: float, info: str, size: float) -> None:
-    from builder.render.pdfbase import draw_ruler
-
-    from builder.render.pdfbase import ruler_label_width
+def _ruler_in(c, paper, band: Band, offset: float, info: str, size: float) -> None:
+    from builder.render.pdfbase import draw_ruler, ruler_label_width
 
     pw, ph = paper
     c.saveState()
@@ -314,8 +303,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         for spec in tpl.layouts[f.layout].fields:
             t = field_text(spec, f.entry, catalog)
             if t:
-                items.append((f"card '{f.name}'", spec.field or "text",
-                              t if not spec.bold else t))
+                items.append((f"card '{f.name}'", spec.field or "text", t))
     for key, b in tpl.backs.items():
         items.append((f"back '{key}'", "title", b.title + b.subtitle))
     footer = footer_lines(result, share_code, list_name=list_display_name(doc))
@@ -424,7 +412,7 @@ class _SheetDrawer:
     def fronts(self, cards, backs_too: bool = False, start: int = 0) -> None:
         c = self.job.canvas
         self._scaled()
-        for i, (slot, face) in enumerate(zip(self.plan.slots, cards)):
+        for i, (slot, face) in enumerate(zip(self.plan.slots, cards, strict=False)):
             self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
                                   clip=None if self.own_bleed else slot.bleed)
             if self.deck_label is not None:
@@ -453,7 +441,7 @@ class _SheetDrawer:
         c.restoreState()
 
     def _backs(self, cards, offset) -> None:
-        for slot, face in zip(self.plan.slots, cards):
+        for slot, face in zip(self.plan.slots, cards, strict=False):
             trim, bleed, turn = back_slot(slot, self.opts.paper, self.back_mode, offset)
             self.writer.draw_back(face.back, trim, slot.rotated, turn == 180,
                                   clip=None if self.own_bleed else bleed)

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from builder.errors import DaimyoError, Diagnostic, UsageError
 
 if TYPE_CHECKING:
-    from builder.render.cards.art import PreparedImage
+    from builder.render.cards.base import PreparedImage
 
 
 def _overlap(a, b, tol: float = 0.2) -> bool:
@@ -137,9 +137,8 @@ def load_template(system: str, path: Path | None = None) -> CardTemplate:
     """The card template of ``system`` (errors point at the template's YAML line)."""
     from builder.catalog.loader import pydantic_diagnostics
     from builder.paths import templates_dir
-    from builder.yamlio import load_yaml
-
     from builder.systems import get, is_system
+    from builder.yamlio import load_yaml
 
     own = get(system).card_template if is_system(system) else None
     p = path or own or templates_dir() / "cards" / f"{system}.yaml"
@@ -171,7 +170,7 @@ class CardFace:
     layout: str = ""
     back: str = "default"
     art: Path | None = None
-    image: "PreparedImage | None" = None   # the prepared art (set by render_cards)
+    image: PreparedImage | None = None   # the prepared art (set by render_cards)
     shift: float = 0.0                 # mm the art yields to the rules text (geometry.plan_faces)
 
 
@@ -224,7 +223,7 @@ def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
         elif isinstance(value, list):
             items = [(str(v), 1) for v in value if isinstance(v, str)]
         for name, count in items:
-            section, entry = catalog.find_any(name)
+            _section, entry = catalog.find_any(name)
             if entry is None:
                 warnings.append(f"card '{name}' is not in the catalog; not printed")
                 continue

@@ -1,0 +1,57 @@
+"""What the web app's route modules share: an error's status and message, a posted form, the
+redirect after a post and a list's view. Kept below ``builder.web.app`` so that the route
+modules it registers (analytics, compare, packs, pack editor) need not import the app back."""
+
+from __future__ import annotations
+
+from fastapi import Request
+from fastapi.responses import RedirectResponse, Response
+
+from builder.errors import DaimyoError, ListError
+from builder.web.editing import Editor
+from builder.web.workspace import Refused, Workspace
+
+
+def _describe(exc: Exception) -> tuple[int, str, list[str]]:
+    if isinstance(exc, Refused):
+        return exc.status, exc.message + (f" ({exc.hint})" if exc.hint else ""), []
+    if isinstance(exc, DaimyoError):
+        lines = [line.removeprefix("daimyo: error: ") for line in exc.lines()]
+        status = 422 if isinstance(exc, ListError) else 400
+        return status, lines[0] if lines else "bad input", lines[1:]
+    return 500, f"{type(exc).__name__}", []
+
+
+async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
+    """The fields of a posted form (the last value of each; a list of values for ``multi``)."""
+    form = await request.form()
+    out: dict = {k: [] for k in multi}
+    for k, v in form.multi_items():
+        if isinstance(v, str):
+            if k in multi:
+                out[k].append(v)
+            else:
+                out[k] = v
+    return out
+
+
+def _go(request: Request, url: str):
+    if request.headers.get("hx-request") == "true":
+        return Response(status_code=204, headers={"HX-Redirect": url})
+    return RedirectResponse(url, status_code=303)
+
+
+def _load_view(ws: Workspace, path: str, editor: Editor | None = None):
+    """(doc, catalog, result, view) of a list; the editor's state of the same text is reused."""
+    from builder.web.views import list_view
+    from builder.yamlio import read_text
+
+    p = ws.resolve(path)
+    rel = ws.clean(path)
+    text = read_text(p, display=rel)
+    known = editor.known(rel, text) if editor is not None else None
+    ws.check_packs(p, text, known[0] if known else None)
+    doc, catalog, res, view = list_view(rel, p, text, known)
+    if editor is not None and known is None:
+        editor.remember(rel, text, doc, catalog, res)
+    return doc, catalog, res, view
