@@ -31,6 +31,9 @@ DOCUMENTS = {
     "builder/render/pdfbase.py": [" --to code"],
     "builder/share/api.py": ["'daimyo export LIST --to bundle'", "install it with --install-packs"],
     "builder/systems/satsuma.py": ["('daimyo add --variant' writes it out)"],
+    # the web API's descriptions name the command that gives the same answer
+    "builder/web/analytics_view.py": ["'daimyo stats LIST --format json'", "'daimyo hand LIST --seed N --format json'"],
+    "builder/web/compare.py": ["'daimyo diff A B --format json'"],
 }
 
 

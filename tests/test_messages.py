@@ -72,12 +72,13 @@ def test_print_takes_pack_and_says_when_the_list_is_illegal(cli, tmp_path):
     r = cli("print", deck, "-o", tmp_path / "deck.pdf", "--pack", "senshiai-example")
     assert r.code == 0, r.stderr
     assert (tmp_path / "deck.pdf").read_bytes().startswith(b"%PDF")
-    assert r.stderr.strip() == (f"{deck}: warning: the list is not legal (1 error); the printout is marked "
-                                f"NOT LEGAL (see 'daimyo check {deck}')")
+    assert r.stderr.splitlines() == [  # "wrote" goes where every command says it: standard error
+        f"wrote {tmp_path / 'deck.pdf'}",
+        f"{deck}: warning: the list is not legal (1 error); the printout is marked NOT LEGAL (see 'daimyo check {deck}')"]
     legal = tmp_path / "legal.yaml"
     legal.write_text(deck.read_text().replace("size: 5\n", ""), encoding="utf-8")
     r = cli("print", legal, "-o", tmp_path / "legal.pdf", "--pack", "senshiai-example")
-    assert r.code == 0 and r.stderr == ""
+    assert r.code == 0 and r.stderr == f"wrote {tmp_path / 'legal.pdf'}\n" and r.stdout == ""
 
 
 def test_an_output_ending_with_a_slash_is_a_folder(cli, tmp_path):

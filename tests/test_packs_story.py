@@ -68,7 +68,10 @@ def test_spreadsheet_to_legal_printed_deck_to_bundle_on_a_second_machine(cli, ma
     text = "".join(page.extract_text() for page in PdfReader(work / "deck.pdf").pages)
     for card in ("Castle of the East", "Hatamoto Guard", "Sake Ration"):
         assert card in text
-    assert "5/0/7" in text  # the Power typed into the sheet
+    import re
+
+    # the Power typed into the sheet, printed under its labels (Speed 2 first)
+    assert re.search(r"Hatamoto Guard.*?Speed\s+2\s+Melee\s+5\s+Ranged\s+0\s+Resistance\s+7", text, re.S), text
 
     r = cli("export", "deck.yaml", "--to", "bundle", "-o", "east.bundle.yaml")
     assert r.code == 0, r.stderr

@@ -52,13 +52,21 @@ def boxes(html: str) -> int:
     ({"system": "kensei", "name": "K", "clan": "buke", "points": "200", "commander": "hatamoto"},
      ["general 0/1", "leaders 0/1", "melee AP 0/50", "units 0/2"]),
     ({"system": "senshiai", "name": "S"}, ["Capital 0/1"]),
-    ({"system": "herocard", "name": "H", "hero": "Samurai"}, ["action cards 0/20"]),
 ])
 def test_a_new_list_shows_counters_not_errors(client, form, want):
     html = new_list(client, **form)
     assert counters(html) == want
     assert boxes(html) == 0  # no red box: all it lacks is counted
     assert f"illegal: {len(want)} still needed" in html
+
+
+def test_a_new_hero_counts_its_deck_and_names_the_data_it_lacks(client):
+    """The rulebook prints no hero points for the Samurai's attribute cards: the hero cannot be
+    confirmed legal until a pack gives them, which is no counter but a finding of its own."""
+    html = new_list(client, system="herocard", name="H", hero="Samurai")
+    assert counters(html) == ["action cards 0/20"]
+    assert boxes(html) == 1 and "herocard.hero-points-unknown" in html
+    assert "illegal: 2 errors" in html
 
 
 def test_a_new_senji_setup_counts_per_player(client):

@@ -9,7 +9,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from builder.errors import UsageError
+from builder.errors import UsageError, option
 
 
 def _base_and_token(url: str, token: str | None) -> tuple[str, str]:
@@ -18,7 +18,7 @@ def _base_and_token(url: str, token: str | None) -> tuple[str, str]:
         raise UsageError(f"'{url}' is not an event's address", "e.g. http://127.0.0.1:8770 or the link you were sent")
     token = token or urllib.parse.parse_qs(parts.query).get("token", [None])[0]
     if not token:
-        raise UsageError("no token", "give --token TOKEN, or the link you were sent")
+        raise UsageError("no token", f"give {option('token')} TOKEN, or the link you were sent")
     path = parts.path.rstrip("/")
     for tail in ("/submit", "/api/submissions"):
         if path.endswith(tail):

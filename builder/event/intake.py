@@ -13,7 +13,7 @@ import json
 import zipfile
 from dataclasses import dataclass
 
-from builder.errors import DaimyoError, UsageError
+from builder.errors import DaimyoError, UsageError, option
 
 MAX_SUBMISSION_BYTES = 256 * 1024  # a list is a few kilobytes; a workspace zip a few dozen
 MAX_ZIP_MEMBERS = 500
@@ -60,7 +60,7 @@ def setting_key(system: str, key: str) -> str:
             if k in game.new_options:
                 return k
         raise UsageError(f"{game.title} lists have no points to set",
-                         "give the game's settings with --setting KEY=VALUE: " + ", ".join(sorted(game.new_options)))
+                         f"give the game's settings with {option('setting')} KEY=VALUE: " + ", ".join(sorted(game.new_options)))
     if key not in game.new_options:
         raise UsageError(f"'{key}' is not a setting of {game.title} lists",
                          "one of " + ", ".join(sorted(game.new_options)) if game.new_options else "it has none")

@@ -18,7 +18,7 @@ from pathlib import Path
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from builder.errors import UsageError
+from builder.errors import UsageError, command_line, option
 from builder.event import db
 from builder.event.db import audit, events, openings, players, submissions
 from builder.event.intake import Checked, EventRefused, check_submission, findings_json
@@ -63,7 +63,7 @@ def read_config(folder: str | os.PathLike) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"{folder}: no event here (no {CONFIG})", f"create one with 'daimyo event new {folder} --name ...'") from None
+        raise UsageError(f"{folder}: no event here (no {CONFIG})", command_line(f"create one with 'daimyo event new {folder} --name ...'")) from None
     except (OSError, ValueError) as exc:
         raise UsageError(f"{path}: not an event file: {exc}") from None
     if not isinstance(data, dict) or not data.get("event") or not data.get("database"):
@@ -104,14 +104,14 @@ class Event:
         if (folder / CONFIG).exists():
             raise UsageError(f"{folder}: already holds an event", "give another folder")
         if not name.strip() or len(name) > 200:
-            raise UsageError("--name: give the event a name of 1 to 200 characters")
+            raise UsageError(f"{option('name')}: give the event a name of 1 to 200 characters")
         game = find_system(system)
         from builder.event.intake import setting_key
 
         settings = {setting_key(game.id, k): v for k, v in (settings or {}).items()}
-        dl, rv = _time_option(deadline, "--deadline"), _time_option(reveal, "--reveal")
+        dl, rv = _time_option(deadline, option("deadline")), _time_option(reveal, option("reveal"))
         if dl and rv and rv < dl:
-            raise UsageError("--reveal is before --deadline", "lists are revealed after they are all in")
+            raise UsageError(f"{option('reveal')} is before {option('deadline')}", "lists are revealed after they are all in")
         folder.mkdir(parents=True, exist_ok=True)
         url_db = database or db.sqlite_url(folder)
         engine = db.make_engine(url_db, pooled=False)
@@ -205,7 +205,7 @@ class Event:
             for n in clean:
                 if n in have:
                     raise UsageError(f"player '{n}' is in the event already",
-                                     "give another name, or --remove the player first")
+                                     f"give another name, or {option('remove')} the player first")
                 token = new_token()
                 conn.execute(insert(players).values(event_id=self.id, name=n, token_hash=token_hash(token),
                                                     created=db.now()))

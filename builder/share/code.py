@@ -37,7 +37,7 @@ import re
 import struct
 import zlib
 
-from builder.errors import DaimyoError, Diagnostic
+from builder.errors import DaimyoError, Diagnostic, command_line, option
 from builder.share.canonical import Resolver, canonical, name_hash
 from builder.share.schema import Field, schema
 
@@ -221,7 +221,7 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
 
         raise UsageError(f"this list is too repetitive for a share code: it would expand to {len(body):,} bytes, "
                          f"more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
-                         "share it as YAML or JSON (--to yaml)")
+                         f"share it as YAML or JSON ({option('to')} yaml)")
     if len(packed) < len(body):
         head |= _F_DEFLATE
         body = packed
@@ -393,7 +393,7 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
             if len(body) > most:
                 raise _fail(f"share code expands to more than {most:,} bytes ({MAX_CODE_EXPANSION} times its "
                             f"size, at least {MIN_CODE_BODY:,}): refused before it is read",
-                            "share a list this big as YAML or JSON ('daimyo export LIST --to yaml')", where)
+                            command_line("share a list this big as YAML or JSON ('daimyo export LIST --to yaml')"), where)
             if d.unconsumed_tail or not d.eof:
                 raise ValueError("compressed body is damaged or too large")
             rest = body

@@ -344,9 +344,9 @@ def serve(folder, host: str, port: int, echo) -> None:
     try:
         sock.bind((host, port))
     except OSError as exc:
-        from builder.errors import UsageError
+        from builder.errors import UsageError, option
 
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}", "give another --port") from None
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}", f"give another {option('port')}") from None
     real = sock.getsockname()[1]
     info = ev.info()
     echo(f"daimyo event: '{info['name']}' ({info['system']}, {info['phase']}) on http://{host}:{real}")
