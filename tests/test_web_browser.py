@@ -119,6 +119,8 @@ def add_from_catalog(pg, search: str, name: str):
     pg.fill("#catalog-q", search)
     row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
     expect(row).to_have_count(1)
+    # the search and the page's own refreshes settle first: a click on a row being swapped is lost
+    pg.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
     before = pg.locator("#version").input_value()
     had = pg.locator("ol.entries .entry-name", has_text=name).count()
     row.locator(".btn-add").click()
