@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from browserkit import catalog_shows, idle, version
+from browserkit import changed as kit_changed
 from test_web_browser import CHROMIUM, FLAGS, TOKEN, WAIT, expect, server, shots, sync_api, total  # noqa: F401
 
 from builder.check import check_file
@@ -79,7 +81,7 @@ def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shot
         raise AssertionError(f"no '{selector_or_label}' within {limit} presses of Tab")
 
     def changed(before):
-        expect(pg.locator("#version")).not_to_have_value(before)
+        kit_changed(pg, before)
 
     # the new-list form, by keyboard
     tab_to("new-system")
@@ -99,10 +101,12 @@ def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shot
         expect(pg.locator("#catalog-q")).to_be_focused()
         kb.press("Control+a")
         kb.type(search)
+        catalog_shows(pg, search)
         row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
         expect(row).to_have_count(1)
         presses = tab_to(f"Add {name}")
-        before = pg.locator("#version").input_value()
+        idle(pg)
+        before = version(pg)
         kb.press("Enter")
         changed(before)
         if models is not None:  # the focus is on the new unit's count: type it
@@ -110,7 +114,8 @@ def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shot
             expect(box).to_have_attribute("aria-label", re.compile(f"^Models in {name}"))
             kb.press("Control+a")
             kb.type(str(models))
-            before = pg.locator("#version").input_value()
+            idle(pg)
+            before = version(pg)
             kb.press("Tab")
             changed(before)
         return presses
@@ -125,7 +130,8 @@ def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shot
     expect(pg.locator("#verdict")).to_contain_text("legal")
     expect(pg.locator("#verdict")).not_to_contain_text("illegal")
     # a fix by keyboard: one model more in the last unit, by its own + button
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     pg.get_by_role("button", name="One model more in Yari Ashigaru (unit 5)").focus()
     kb.press("Enter")
     changed(before)

@@ -27,6 +27,7 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("uvicorn")
 
+from browserkit import add_from_catalog, catalog_row, changed, idle, search_catalog, version
 from playwright.sync_api import expect
 
 from builder.check import check_file
@@ -115,30 +116,18 @@ def verdict(pg):
     return pg.locator("#verdict")
 
 
-def add_from_catalog(pg, search: str, name: str):
-    pg.fill("#catalog-q", search)
-    row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
-    expect(row).to_have_count(1)
-    # the search and the page's own refreshes settle first: a click on a row being swapped is lost
-    pg.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
-    before = pg.locator("#version").input_value()
-    had = pg.locator("ol.entries .entry-name", has_text=name).count()
-    row.locator(".btn-add").click()
-    expect(pg.locator("#version")).not_to_have_value(before)
-    expect(pg.locator("ol.entries .entry-name", has_text=name)).to_have_count(had + 1)
-
-
 def entry(pg, name: str, nth: int = -1):
     rows = pg.locator("ol.entries > li.entry", has=pg.locator(".entry-name", has_text=re.compile(f"^{name}$")))
     return rows.nth(nth) if nth >= 0 else rows.last
 
 
 def type_count(pg, row, n: int):
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     box = row.locator("input.n")
     box.fill(str(n))
     box.press("Tab")
-    expect(pg.locator("#version")).not_to_have_value(before)
+    changed(pg, before)
 
 
 def test_gate_page_without_the_token(browser, server, shots):
@@ -180,9 +169,9 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     type_count(pg, entry(pg, "Otokodate Ashigaru Katana"), 15)
     expect(pg.locator("#total")).to_have_text("200")
     add_from_catalog(pg, "ozutzu", "Ozutzu Cannon")
-    entry(pg, "Ozutzu Cannon").get_by_role("button", name="One model more in Ozutzu Cannon").click()
+    click_and_wait(pg, entry(pg, "Ozutzu Cannon").get_by_role("button", name="One model more in Ozutzu Cannon"))
     expect(pg.locator("#total")).to_have_text("240")
-    entry(pg, "Ozutzu Cannon").get_by_role("button", name="One model more in Ozutzu Cannon").click()
+    click_and_wait(pg, entry(pg, "Ozutzu Cannon").get_by_role("button", name="One model more in Ozutzu Cannon"))
     expect(pg.locator("#total")).to_have_text("250")
     expect(verdict(pg)).to_contain_text("illegal")  # 4 units, but 400 AP needs more
     add_from_catalog(pg, "yari ash", "Yari Ashigaru")
@@ -192,7 +181,7 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     expect(verdict(pg)).not_to_contain_text("illegal")
     expect(pg.locator("#left")).to_have_text("90 left")
     expect(pg.locator(".status")).to_have_class(re.compile("v-legal"))
-    pg.fill("#catalog-q", "")
+    search_catalog(pg, "")
     expect(pg.locator("ul.catalog li.opt").nth(5)).to_be_visible()
     expect(pg.locator("ul.catalog .why.ok").first).to_be_visible()
     pg.locator("h2#list-h").click()
@@ -272,13 +261,13 @@ def test_build_a_satsuma_variant_deck(page, server):
     expect(pg.locator(".hint")).to_contain_text("published deck")
     first = pg.locator("ol.entries > li.entry").first
     name = first.locator(".entry-name").inner_text()
-    first.get_by_role("button", name=f"One {name} fewer").click()
+    click_and_wait(pg, first.get_by_role("button", name=f"One {name} fewer"))
     expect(pg.locator("#total")).to_have_text("45")
     expect(pg.locator(".hint")).to_have_count(0)  # a variant deck now
-    pg.fill("#catalog-q", "")
+    search_catalog(pg, "")
     row = pg.locator("ul.catalog li.opt").first
     added = row.locator(".opt-name").inner_text()
-    row.locator(".btn-add").click()
+    click_and_wait(pg, row.locator(".btn-add"))
     expect(pg.locator("#total")).to_have_text("46")
     row = entry(pg, re.escape(added))
     have = int(row.locator("input.n").input_value())
@@ -293,9 +282,10 @@ def test_build_a_satsuma_variant_deck(page, server):
 
 def click_and_wait(pg, target):
     """Click a button that changes the list and wait for the new version of the list."""
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     target.click()
-    expect(pg.locator("#version")).not_to_have_value(before)
+    changed(pg, before)
 
 
 def test_build_a_senshiai_deck_by_clicks(page, server, shots):
@@ -336,8 +326,10 @@ def test_build_a_senshiai_deck_by_clicks(page, server, shots):
     expect(entry(pg, "Warriors").locator("input.n")).to_have_attribute("aria-label", "Copies of Warriors")
     expect(pg.locator("ul.composition li")).to_have_text(["terrain 4", "troop 8"])
     expect(pg.locator("#list-panel")).not_to_contain_text("model")
-    pg.fill("#catalog-q", "")
-    expect(pg.locator("ul.catalog .why.no").first).to_contain_text("agreed size is 12")
+    search_catalog(pg, "")
+    # every row says why it cannot be added now: a second Capital, or a 13th card
+    expect(catalog_row(pg, "Capital of the North").locator(".why.no").first).to_contain_text("2 Capitals")
+    expect(catalog_row(pg, "Militiamen").locator(".why.no")).to_contain_text("agreed size is 12")
     expect(pg.locator("#catalog-panel")).not_to_contain_text("model")
     pg.locator("h2#list-h").click()
     pg.screenshot(path=str(shots / "senshiai.png"), full_page=True)
@@ -361,12 +353,13 @@ def test_build_a_senshiai_deck_by_clicks(page, server, shots):
 def _senji_add(pg, search: str, name: str, player: str):
     """Add a samurai card or province from the catalog to ``player`` (the list's "go to" choice)."""
     pg.locator("#add-to").select_option(label=player)
-    pg.fill("#catalog-q", search)
-    row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
+    search_catalog(pg, search)
+    row = catalog_row(pg, name)
     expect(row).to_have_count(1)
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     row.locator(".btn-add").click()
-    expect(pg.locator("#version")).not_to_have_value(before)
+    changed(pg, before)
 
 
 def test_build_a_legal_senji_setup(page, server, shots):
@@ -384,11 +377,12 @@ def test_build_a_legal_senji_setup(page, server, shots):
     expect(seats).to_have_count(3)
     # the players get their names by typing
     for i, who in enumerate(["Aiko", "Kenji", "Sora"]):
-        before = pg.locator("#version").input_value()
+        idle(pg)
+        before = version(pg)
         box = seats.nth(i).get_by_role("textbox", name=f"Name of player {i + 1}")
         box.fill(who)
         box.press("Tab")
-        expect(pg.locator("#version")).not_to_have_value(before)
+        changed(pg, before)
     plan = {"Aiko": ("Chosogabe", [4, 7, 10]), "Kenji": ("Ekes", [5, 8, 11]), "Sora": ("Wakizaka", [6, 9, 12])}
     for who, (samurai, provinces) in plan.items():
         _senji_add(pg, samurai, samurai, who)
@@ -399,14 +393,16 @@ def test_build_a_legal_senji_setup(page, server, shots):
         expect(seat.locator(".tag-samurai")).to_contain_text(samurai)
         expect(seat.locator("li.province")).to_have_count(3)
         first = f"Province {provinces[0]}"
-        before = pg.locator("#version").input_value()
+        idle(pg)
+        before = version(pg)
         units = seat.get_by_label(f"Units in {first}")
         units.fill("3")
         units.press("Tab")
-        expect(pg.locator("#version")).not_to_have_value(before)
-        before = pg.locator("#version").input_value()
+        changed(pg, before)
+        idle(pg)
+        before = version(pg)
         seats.nth(i).get_by_label(f"Samurai figure in {first}").check()
-        expect(pg.locator("#version")).not_to_have_value(before)
+        changed(pg, before)
     # no error left: the placeholder province names are warnings (a board pack names them)
     expect(verdict(pg)).to_contain_text("warnings")
     res = check_file(server["ws"] / "Three-houses.yaml")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from browserkit import changed, idle, version, wait_focus
 from test_web_browser import (  # noqa: F401  (fixtures)
     TOKEN,
     add_from_catalog,
@@ -46,10 +47,6 @@ def focused(pg) -> dict:
                 row: (a.closest('li.entry') || {}).id || ''}; }""")
 
 
-def changed(pg, before: str):
-    expect(pg.locator("#version")).not_to_have_value(before)
-
-
 def test_senji_province_controls_act_on_their_own_player(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     (server["ws"] / "two-owari.yaml").write_text(TWO_OWARI)
@@ -59,7 +56,8 @@ def test_senji_province_controls_act_on_their_own_player(page, server):  # noqa:
     expect(first).to_have_count(1)
     expect(second).to_have_count(1)  # the two buttons say which player's Owari they remove
     expect(pg.get_by_label("Units in Owari of player 2 (Kenji)")).to_have_value("1")
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     second.click()
     changed(pg, before)
     text = (server["ws"] / "two-owari.yaml").read_text()
@@ -68,9 +66,10 @@ def test_senji_province_controls_act_on_their_own_player(page, server):  # noqa:
     expect(pg.get_by_role("button", name="Remove Owari from player 1 (Aiko)")).to_have_count(1)
     expect(pg.get_by_role("button", name=re.compile("Remove Owari from player 2"))).to_have_count(0)
     # the focus went to the control now in the removed one's place, not to the page
-    assert focused(pg)["tag"] != "BODY"
+    wait_focus(pg, "el => el && el.tagName !== 'BODY'")
     # a player is removed by place, whatever the others are called
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     pg.get_by_role("button", name="Remove player 1, Aiko").click()
     changed(pg, before)
     text = (server["ws"] / "two-owari.yaml").read_text()
@@ -81,18 +80,21 @@ def test_focus_stays_on_the_control_used(page, server):  # noqa: F811  (fixtures
     pg = page
     pg.goto(f"{server['url']}/l/fix-me.yaml")
     plus = pg.get_by_role("button", name="One model more in Yari Ashigaru (unit 3)")
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     plus.focus()
     pg.keyboard.press("Enter")
     changed(pg, before)
     expect(plus).to_be_focused()
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     pg.keyboard.press("Enter")  # again, without moving: the same control
     changed(pg, before)
     expect(pg.get_by_label("Models in Yari Ashigaru (unit 3)")).to_have_value("11")
     # a typed count: Tab leaves the box for the next control, and the focus is still there after the change
     box = pg.get_by_label("Models in Yari Ashigaru (unit 3)")
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     box.fill("9")
     box.press("Tab")
     changed(pg, before)
@@ -105,10 +107,13 @@ def test_focus_stays_on_the_control_used(page, server):  # noqa: F811  (fixtures
     new = entry(pg, "Yari Ashigaru")
     expect(new.locator("input.n")).to_be_focused()
     # removing a unit puts the focus on the row now in its place
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     pg.get_by_label("More for Samurai Yari (unit 2)").click()
     pg.get_by_role("button", name="Remove Samurai Yari (unit 2) from the list").click()
     changed(pg, before)
+    # the focus moves once the new list has settled: wait for it, then say where it is
+    wait_focus(pg, "el => !!el.closest('li.entry') && el.closest('li.entry').id === 'entry-1'")
     f = focused(pg)
     assert f["row"] == "entry-1" and "unit 2" in f["label"], f
     pg.get_by_role("button", name=re.compile("Undo")).click()
@@ -122,7 +127,8 @@ def test_variant_and_comparison_in_the_browser(page, server, shots):  # noqa: F8
     pg.wait_for_url(re.compile(r"/l/kensei-buke-variant\.yaml\?variant_of=kensei-buke\.yaml$"))
     expect(pg.locator(".list-name")).to_have_text("Buke vanguard (rulebook sample) (variant)")
     box = pg.get_by_label("Models in Yari Ashigaru (unit 3)")
-    before = pg.locator("#version").input_value()
+    idle(pg)
+    before = version(pg)
     box.fill("10")
     box.press("Tab")
     changed(pg, before)

@@ -20,6 +20,7 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("uvicorn")
 
+from browserkit import catalog_row, changed, search_catalog, version
 from playwright.sync_api import expect
 
 TOKEN = "browser-test-token-0123456789"
@@ -137,12 +138,12 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
         form.get_by_role("button", name="Create list").click()
         pg.wait_for_url(re.compile(r"/l/Club-deck\.yaml$"))
         for name in ("Hill Fort", "Rice Paddies", "Club Samurai", "Club Samurai"):
-            pg.fill("#catalog-q", name)
-            row = pg.locator("ul.catalog li.opt", has=pg.get_by_role("button", name=name, exact=True))
+            search_catalog(pg, name)
+            row = catalog_row(pg, name)
             expect(row).to_have_count(1)
-            before = pg.locator("#version").input_value()
+            before = version(pg)
             row.locator(".btn-add").click()
-            expect(pg.locator("#version")).not_to_have_value(before)
+            changed(pg, before)
         expect(pg.locator("#total")).to_have_text("4")
         expect(pg.locator("#verdict")).to_contain_text("legal")
         expect(pg.locator("#verdict")).not_to_contain_text("illegal")

@@ -108,6 +108,12 @@
     if (key) { document.cookie = key + "=" + encodeURIComponent(ev.target.value) + "; path=/; max-age=31536000; samesite=strict"; }
   });
   document.addEventListener("DOMContentLoaded", syncNew);
+
+  // the catalog search asks as the player types; leaving the box (to press Add beside a result)
+  // must not ask again: the rows would be redrawn under the pointer and the press lost
+  document.addEventListener("change", function (ev) {
+    if (ev.target.id === "catalog-q") { ev.stopPropagation(); }
+  }, true);
 })();
 
 // Focus after a change: the list is redrawn by the server, so the control that was used is
