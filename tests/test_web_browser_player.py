@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from browserkit import changed, idle, version, wait_focus
+from browserkit import catalog_row, changed, idle, search_catalog, version, wait_focus
 from test_web_browser import (  # noqa: F401  (fixtures)
     TOKEN,
     add_from_catalog,
@@ -193,3 +193,19 @@ def test_the_kensei_catalog_on_a_phone_is_the_clans_own(page, server, shots):  #
     pg.locator("#catalog-others").check()
     expect(pg.locator("ul.catalog")).to_contain_text("not in the buke army list")
     assert header > 0
+
+
+def test_leaving_the_search_box_does_not_redraw_the_catalog(page, server):  # noqa: F811  (fixtures of test_web_browser)
+    """A press on Add beside a search result must reach the row the player saw: leaving the
+    search box for the button asks the server for nothing but the addition."""
+    pg = page
+    pg.goto(f"{server['url']}/l/fix-me.yaml")
+    search_catalog(pg, "yari ash")
+    asked: list[str] = []
+    pg.on("request", lambda r: asked.append(f"{r.method} {r.url.split('?')[0].rsplit('/', 1)[-1]}"))
+    before = version(pg)
+    catalog_row(pg, "Yari Ashigaru").locator(".btn-add").click()
+    changed(pg, before)
+    # the addition, then the catalog redrawn once for the changed list: never a redraw before it
+    assert asked[0] == "POST edit", asked
+    assert asked.count("GET catalog") <= 1, asked
