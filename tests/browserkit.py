@@ -5,7 +5,68 @@ swap or settle under way), so that a row being redrawn is never pressed.
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+import contextlib
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = os.environ.get("DAIMYO_CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+# limits for a hang, not for speed: a loaded machine may take long to start a browser or a server
+START = 120
+
+
+def have_chromium() -> bool:
+    return Path(CHROMIUM).exists()
+
+
+@contextlib.contextmanager
+def browser() -> Iterator[Any]:
+    """The system's Chromium, headless, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, timeout=START * 1000)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextlib.contextmanager
+def serve(make_app: Callable[[int], Any]) -> Iterator[str]:
+    """Run ``make_app(port)`` on uvicorn in a thread, on a socket bound before the server starts
+    (no other process can take the port meanwhile); yields the base URL."""
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(make_app(port), log_level="warning", access_log=False))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + START
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the web server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+def expect(*args: Any, **kwargs: Any) -> Any:
+    from playwright.sync_api import expect as _expect
+
+    return _expect(*args, **kwargs)
 
 IDLE = "() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
 

@@ -95,7 +95,7 @@ def postgres_cluster():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def start_server(folder, port: int | None = None, timeout: float = 60.0):
+def start_server(folder, port: int | None = None, timeout: float = 120.0):
     """``daimyo event serve FOLDER`` in a process of its own; ``(process, url)`` once it answers."""
     port = port or free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")

@@ -14,13 +14,14 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from browserkit import CHROMIUM
 
-CHROMIUM = os.environ.get("DAIMYO_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("sqlalchemy")
 
+from browserkit import browser as launch
 from playwright.sync_api import expect
 from test_event import (  # noqa: F401
     BUKE,
@@ -35,17 +36,15 @@ from test_event import (  # noqa: F401
     pdf_text,
 )
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+pytestmark = pytest.mark.browser
+
 expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with launch() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
+from browserkit import browser as launch
 from browserkit import catalog_shows, idle, version
 from browserkit import changed as kit_changed
-from test_web_browser import CHROMIUM, FLAGS, TOKEN, WAIT, expect, server, shots, sync_api, total  # noqa: F401
+from test_web_browser import TOKEN, WAIT, expect, server, shots, total  # noqa: F401
 
 from builder.check import check_file
+
+pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 PAGES = ["/", "/l/kensei-buke.yaml", "/l/senshiai-northern-host.yaml", "/l/herocard-samurai.yaml",
@@ -24,10 +27,8 @@ PAGES = ["/", "/l/kensei-buke.yaml", "/l/senshiai-northern-host.yaml", "/l/heroc
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with launch() as b:
         yield b
-        b.close()
 
 
 def violations(pg) -> list[str]:

@@ -14,42 +14,32 @@ import io
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
+from browserkit import CHROMIUM
 
-CHROMIUM = os.environ.get("DAIMYO_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("uvicorn")
 
-from browserkit import add_from_catalog, catalog_row, changed, idle, search_catalog, version
+from browserkit import add_from_catalog, catalog_row, changed, idle, search_catalog, serve, version
+from browserkit import browser as launch
 from playwright.sync_api import expect
 
 from builder.check import check_file
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "browser-test-token-0123456789"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 WAIT = 15_000  # ms: the machine may be busy
 expect.set_options(timeout=WAIT)
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
     from builder.web.app import create_app
 
     ws = tmp_path_factory.mktemp("browser") / "ws"
@@ -63,27 +53,14 @@ def server(tmp_path_factory):
     assert "  Overhand Thrust: 3\n" in hero
     (ws / "fix-my-hero.yaml").write_text(hero.replace("name: Samurai of the Rising Sun", "name: Fix my hero")
                                          .replace("  Overhand Thrust: 3\n", "  Overhand Thrust: 7  # one too many\n"))
-    port = _port()
-    app = create_app(ws, token=TOKEN, port=port)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        if time.time() > deadline:
-            raise RuntimeError("the server did not start")
-        time.sleep(0.05)
-    yield {"url": f"http://127.0.0.1:{port}", "ws": ws}
-    srv.should_exit = True
-    thread.join(10)
+    with serve(lambda port: create_app(ws, token=TOKEN, port=port)) as url:
+        yield {"url": url, "ws": ws}
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with launch() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

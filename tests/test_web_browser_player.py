@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from browserkit import catalog_row, changed, idle, search_catalog, version, wait_focus
 from test_web_browser import (  # noqa: F401  (fixtures)
     TOKEN,
@@ -22,6 +23,8 @@ from test_web_browser import (  # noqa: F401  (fixtures)
     total,
     verdict,
 )
+
+pytestmark = pytest.mark.browser
 
 TWO_OWARI = """system: senji
 name: Two Owari

@@ -7,33 +7,29 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
+from browserkit import CHROMIUM
 
-CHROMIUM = os.environ.get("DAIMYO_CHROMIUM", "/usr/bin/chromium")
 if not Path(CHROMIUM).exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("uvicorn")
 
-from browserkit import catalog_row, changed, search_catalog, version
+from browserkit import browser as launch
+from browserkit import catalog_row, changed, search_catalog, serve, version
 from playwright.sync_api import expect
 
+pytestmark = pytest.mark.browser
+
 TOKEN = "browser-test-token-0123456789"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 WAIT = 20_000  # ms: the machine may be busy
 expect.set_options(timeout=WAIT)
 
 
 @pytest.fixture()
 def server(tmp_path, monkeypatch):
-    import uvicorn
-
     from builder.web.app import create_app
 
     monkeypatch.setenv("DAIMYO_PACKS", str(tmp_path / "user-packs"))
@@ -41,20 +37,8 @@ def server(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     ws = tmp_path / "ws"
     ws.mkdir()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(ws, token=TOKEN, port=port), host="127.0.0.1", port=port,
-                                        log_level="warning", access_log=False))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        assert time.time() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield {"url": f"http://127.0.0.1:{port}", "ws": ws}
-    srv.should_exit = True
-    thread.join(10)
+    with serve(lambda port: create_app(ws, token=TOKEN, port=port)) as url:
+        yield {"url": url, "ws": ws}
 
 
 @pytest.fixture()
@@ -75,8 +59,7 @@ def fill_entry(pg, values: dict):
 
 
 def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+    with launch() as browser:
         ctx = browser.new_context(viewport={"width": 1366, "height": 900})
         pg = ctx.new_page()
         pg.set_default_timeout(WAIT)
@@ -149,7 +132,6 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
         expect(pg.locator("#verdict")).not_to_contain_text("illegal")
         pg.screenshot(path=str(shots / "pack-deck.png"), full_page=True)
         ctx.close()
-        browser.close()
         assert not errors, errors
 
     from builder.check import check_file
