@@ -110,8 +110,8 @@ def _unknown_note(names: list[str]) -> list[str]:
 
 
 def _senshiai(deck, catalog) -> DeckView:
-    from builder.catalog.senshiai import ROMAN, cost_label
-    from builder.rules.senshiai import card_abilities
+    from builder.games.senshiai.catalog import ROMAN, cost_label
+    from builder.games.senshiai.rules import card_abilities
 
     fields = {
         "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
@@ -140,14 +140,14 @@ def _senshiai(deck, catalog) -> DeckView:
             "speed": (c.speed,) if c.speed is not None else (),
         }
         rows.append(Row(c.name, e.count, facts))
-    from builder.rules.senshiai import hand_size
+    from builder.games.senshiai.rules import hand_size
 
     size, source = hand_size(catalog)
     return DeckView("senshiai", rows, fields, size, source, _unknown_note(unknown))
 
 
 def _herocard(lst, catalog) -> DeckView:
-    from builder.rules.herocard import ATTR_NAME
+    from builder.games.herocard.rules import ATTR_NAME
 
     kinds = {k.key: k for k in catalog.model.card_kinds}
     fields = {
@@ -178,14 +178,14 @@ def _herocard(lst, catalog) -> DeckView:
             "hero": (c.hero,) if c.hero else (),
         }
         rows.append(Row(c.name, s.count, facts))
-    from builder.rules.herocard import hand_size
+    from builder.games.herocard.rules import hand_size
 
     size, source = hand_size(catalog)
     return DeckView("herocard", rows, fields, size, source, _unknown_note(unknown))
 
 
 def _satsuma(lst, catalog, rules) -> DeckView:
-    from builder.rules import satsuma as core
+    from builder.games.satsuma import rules as core
 
     fields = {
         "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),

@@ -68,7 +68,7 @@ def judge(ld, rows) -> dict:
 
 def satsuma_hand(ld, rows) -> dict:
     """The best hand as attacker and as defender."""
-    from builder.rules import satsuma as core
+    from builder.games.satsuma import rules as core
 
     by_name = {}
     for e in ld.lst.entries:
@@ -87,7 +87,7 @@ def satsuma_hand(ld, rows) -> dict:
 
 def herocard_hand(ld, rows) -> dict:
     """The best attack and the best block the hand can make."""
-    from builder.rules.herocard import attack_value, block_value
+    from builder.games.herocard.rules import attack_value, block_value
 
     cards = {s.card.name: s.card for s in ld.lst.deck if s.card is not None}
     hand = [cards[r.name] for r in rows]

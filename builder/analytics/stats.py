@@ -4,7 +4,7 @@
 and returns a plain dict: the check's verdict and summary, counts of the cards by each
 field (card games), the limits of the rules with the room left, and the answers to
 the odds queries. Every number comes from the rules cores: Kensei limits are the rules
-engine's own measure of each restriction (``builder.rules.kensei.limits``).
+engine's own measure of each restriction (``builder.games.kensei.rules.limits``).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def senshiai_facts(ld: Loaded) -> dict:
 
 
 def satsuma_facts(ld: Loaded) -> dict:
-    from builder.rules import satsuma as core
+    from builder.games.satsuma import rules as core
 
     cards_of = []
     for e in ld.lst.entries:
@@ -128,7 +128,7 @@ def satsuma_facts(ld: Loaded) -> dict:
 
 
 def kensei_facts(ld: Loaded) -> dict:
-    from builder.rules import kensei as core
+    from builder.games.kensei import rules as core
 
     names = {c.id.lower(): c.name for c in ld.catalog.model.troop_classes}
     by_class = {names.get(k.lower(), k): v for k, v in core.points_by(ld.lst, ld.catalog, ld.rules, "class").items()}

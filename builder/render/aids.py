@@ -364,7 +364,7 @@ def _kensei_ab(ctx):
 
 @generator("kensei_battle_sizes")
 def _kensei_sizes(block: dict, ctx: AidContext) -> list:
-    from builder.rules.kensei import hand_size
+    from builder.games.kensei.rules import hand_size
 
     sizes = sorted(_entries(ctx.catalog, "battle_sizes"), key=lambda s: s.max_ap)
     ab = _kensei_ab(ctx)
@@ -472,7 +472,7 @@ def _kensei_deck(block: dict, ctx: AidContext) -> list:
 @generator("senji_setup")
 def _senji_setup(block: dict, ctx: AidContext) -> list:
     """The setup of the chosen player count, or of every count (families excluded, neutral provinces)."""
-    from builder.rules.senji import setup_table
+    from builder.games.senji.rules import setup_table
 
     if ctx.players:
         info = setup_table(ctx.catalog, ctx.players)

@@ -5,10 +5,10 @@
 
     * senshiai, herocard, satsuma: card sheets (``builder.render.cards.render_cards``);
     * kensei: a roster, by calling
-      ``builder.render.roster.render_roster(doc, catalog, lst, result, out_path, *,
+      ``builder.games.kensei.roster.render_roster(doc, catalog, lst, result, out_path, *,
       paper=(w, h), force=False, share_code=None) -> Path``;
     * senji: a setup sheet, by calling
-      ``builder.render.setup_sheet.render_setup(doc, catalog, lst, result, out_path, *,
+      ``builder.games.senji.setup_sheet.render_setup(doc, catalog, lst, result, out_path, *,
       paper=(w, h), force=False, share_code=None) -> Path``.
 
     Arguments handed to the roster and setup modules: ``doc`` is the
@@ -128,13 +128,13 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
         with _fits("card sheet", paper):
             return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
     if gs.prints == "roster":
-        mod = _optional_module("builder.render.roster", f"printing a {gs.name} roster")
+        mod = _optional_module("builder.games.kensei.roster", f"printing a {gs.name} roster")
         with _fits("roster", paper):
             return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
                                      unit_cards=unit_cards, sources=sources,
                                      **({"card": options["card"]} if options.get("card") else {}))
     if gs.prints == "setup":
-        mod = _optional_module("builder.render.setup_sheet", f"printing a {gs.name} setup sheet")
+        mod = _optional_module("builder.games.senji.setup_sheet", f"printing a {gs.name} setup sheet")
         with _fits("setup sheet", paper):
             return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
                                     sources=sources)

@@ -89,10 +89,10 @@ class GameSystem:
     # -- modules and data --------------------------------------------------------------------
 
     def catalog_module(self) -> ModuleType:
-        return importlib.import_module(self.catalog_module_name or f"builder.catalog.{self.id}")
+        return importlib.import_module(self.catalog_module_name or f"builder.games.{self.id}.catalog")
 
     def rules_module(self) -> ModuleType:
-        return importlib.import_module(self.rules_module_name or f"builder.rules.{self.id}")
+        return importlib.import_module(self.rules_module_name or f"builder.games.{self.id}.rules")
 
     def load_catalog(self, packs=()):
         """The catalog of this system with ``packs`` (file paths) applied."""

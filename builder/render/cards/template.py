@@ -325,7 +325,7 @@ def reminder_text(abilities, catalog) -> str:
     for a in seq:
         ab = None
         try:
-            from builder.catalog.senshiai import parse_ability
+            from builder.games.senshiai.catalog import parse_ability
 
             ab = parse_ability(str(a), defs).ability
         except Exception:

@@ -48,7 +48,7 @@ class Senji(GameSystem):
         return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
 
     def new_fields(self, catalog):
-        from builder.rules.senji import constants
+        from builder.games.senji.rules import constants
 
         c = constants(catalog)
         return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
@@ -155,7 +155,7 @@ class Senji(GameSystem):
         return super().option_refusal(verb, opt)
 
     def new_body(self, data, catalog, options):
-        from builder.rules.senji import constants, setup_for
+        from builder.games.senji.rules import constants, setup_for
 
         n = options.get("players")
         c = constants(catalog)
@@ -313,7 +313,7 @@ class Senji(GameSystem):
     def left(self, section, summary, data, entry, catalog):
         if section != "provinces":
             return None, None
-        from builder.rules.senji import constants
+        from builder.games.senji.rules import constants
 
         most = constants(catalog)["starting_provinces"]
         fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
@@ -336,22 +336,22 @@ class Senji(GameSystem):
     text_infers = False
 
     def text_header(self, doc, summary):
-        from builder.systems.senji_text import header
+        from builder.games.senji.text import header
 
         return header(doc, summary)
 
     def text_entries(self, doc, resolver):
-        from builder.systems.senji_text import entries
+        from builder.games.senji.text import entries
 
         return entries(doc, resolver)
 
     def read_facet(self, p, seg):
-        from builder.systems.senji_text import facet
+        from builder.games.senji.text import facet
 
         return facet(p, seg)
 
     def read_entry(self, p, line, no, col):
-        from builder.systems.senji_text import player_line
+        from builder.games.senji.text import player_line
 
         player_line(p, line, no, col)
 

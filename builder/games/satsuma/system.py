@@ -92,8 +92,8 @@ class Satsuma(CardGame):
     }
 
     def _side(self, value: str) -> str:
+        from builder.games.satsuma.rules import SIDES
         from builder.names import did_you_mean
-        from builder.rules.satsuma import SIDES
 
         v = value.strip().lower()
         if v not in SIDES:
@@ -152,7 +152,7 @@ class Satsuma(CardGame):
         return self.ready(data, catalog, variant, "removing")
 
     def kind_of(self, section, entry):
-        from builder.rules.satsuma import SUIT_NAMES
+        from builder.games.satsuma.rules import SUIT_NAMES
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
@@ -206,7 +206,7 @@ class Satsuma(CardGame):
     query_vocabulary = {"usable": ("attacker", "defender")}
 
     def query_value(self, field, raw):
-        from builder.rules.satsuma import SUIT_NAMES
+        from builder.games.satsuma.rules import SUIT_NAMES
 
         if field == "suit" and len(raw) == 1:
             return SUIT_NAMES.get(raw.upper())

@@ -48,7 +48,7 @@ class Kensei(GameSystem):
         return {"total": summary.get("points", 0), "limit": summary.get("limit", 0), "unit": "AP", "more": ""}
 
     def unit_costs(self, doc, catalog, rules):
-        from builder.rules.kensei import entry_points, load_list
+        from builder.games.kensei.rules import entry_points, load_list
 
         lst, _ = load_list(doc, catalog)
         return [(e, *entry_points(e, rules)) for e in lst.entries]
@@ -139,7 +139,7 @@ class Kensei(GameSystem):
         return t
 
     def default_models(self, catalog, troop) -> int:
-        from builder.rules.kensei import troop_facts
+        from builder.games.kensei.rules import troop_facts
 
         if troop_facts(troop, catalog)["unit"] is True:
             return max(3, troop.unit_min or 3)
@@ -285,32 +285,32 @@ class Kensei(GameSystem):
     text_example = "write e.g. 'My army - Kensei - clan buke - 200 AP'"
 
     def text_header(self, doc, summary):
-        from builder.systems.kensei_text import header
+        from builder.games.kensei.text import header
 
         return header(doc, summary)
 
     def text_keys(self, doc):
-        from builder.systems.kensei_text import keys
+        from builder.games.kensei.text import keys
 
         return keys(doc)
 
     def text_entries(self, doc, resolver):
-        from builder.systems.kensei_text import entries
+        from builder.games.kensei.text import entries
 
         return entries(doc, resolver)
 
     def read_facet(self, p, seg):
-        from builder.systems.kensei_text import facet
+        from builder.games.kensei.text import facet
 
         return facet(p, seg)
 
     def read_entry(self, p, line, no, col):
-        from builder.systems.kensei_text import troop_line
+        from builder.games.kensei.text import troop_line
 
         troop_line(p, line, no, col)
 
     def infer_line(self, line):
-        from builder.systems.kensei_text import bare
+        from builder.games.kensei.text import bare
 
         return bare(line)
 
