@@ -96,13 +96,6 @@ def catalog_module(system: str) -> ModuleType:
     return get(system).catalog_module()
 
 
-def rules_module(system: str) -> ModuleType:
-    """The rules module of ``system`` (an unregistered id: ``builder.games.<id>.rules``)."""
-    if not is_system(system):
-        return importlib.import_module(f"builder.games.{system}.rules")
-    return get(system).rules_module()
-
-
 def __getattr__(name: str):
     if name == "GameSystem":
         from builder.systems.base import GameSystem

@@ -213,17 +213,17 @@ class Satsuma(CardGame):
         return None
 
     def deck_view(self, lst, catalog, rules):
-        from builder.analytics.deck import satsuma_view
+        from builder.games.satsuma.analytics import satsuma_view
 
         return satsuma_view(lst, catalog, rules)
 
     def stats_facts(self, loaded):
-        from builder.analytics.stats import satsuma_facts
+        from builder.games.satsuma.analytics import satsuma_facts
 
         return satsuma_facts(loaded)
 
     def stats_lines(self, stats):
-        from builder.analytics.stats import satsuma_lines
+        from builder.games.satsuma.analytics import satsuma_lines
 
         return satsuma_lines(stats)
 
@@ -234,14 +234,19 @@ class Satsuma(CardGame):
         return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
 
     def hand_facts(self, loaded, rows):
-        from builder.analytics.hands import satsuma_hand
+        from builder.games.satsuma.analytics import satsuma_hand
 
         return satsuma_hand(loaded, rows)
 
     def hand_lines(self, hand):
-        from builder.analytics.hands import satsuma_hand_lines
+        from builder.games.satsuma.analytics import satsuma_hand_lines
 
         return satsuma_hand_lines(hand)
+
+    def aid_blocks(self):
+        from builder.games.satsuma.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
 
 
 SYSTEM = Satsuma()

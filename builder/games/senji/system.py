@@ -11,6 +11,18 @@ def _written(value) -> str:
     return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""
 
 
+class SenjiSetupSheet:
+    """The setup sheet Senji prints instead of cards (the ``SheetPrinter`` part)."""
+
+    kind = "setup"
+    what = "setup sheet"
+
+    def render(self, doc, catalog, lst, result, out_path, *, unit_cards=False, card=None, **options):
+        from builder.games.senji.setup_sheet import render_setup  # reportlab: loaded when printing
+
+        return render_setup(doc, catalog, lst, result, out_path, **options)
+
+
 class Senji(GameSystem):
     id = "senji"
     name = "Senji"
@@ -19,11 +31,9 @@ class Senji(GameSystem):
     entries = ("players",)
     what = "setup"
     noun = "card"
-    prints = "setup"
     add_options = frozenset({"player", "count"})
     remove_options = frozenset()
     new_options = frozenset({"players"})
-    layout = "players"
     list_title = "Setup"
     browse_sections = ("families", "samurai", "provinces")
     count_words = ("unit", "units")
@@ -35,6 +45,10 @@ class Senji(GameSystem):
                   "add_to_any": "the player who needs one", "family": "family", "card": "samurai card",
                   "no_card": "no samurai card yet", "parts": "provinces", "no_parts": "No provinces yet: add them "
                   "from the catalog.", "count": "units", "figure": "samurai", "figure_in": "samurai figure in"}
+
+    def __init__(self):
+        self.players = self  # a Senji setup is one seat per player (the ``Players`` part)
+        self.sheet = SenjiSetupSheet()
 
     # -- the builder's view -----------------------------------------------------------------------
 
@@ -361,12 +375,12 @@ class Senji(GameSystem):
         return f"{summary['players']} players" if "players" in summary else super().total(summary)
 
     def stats_facts(self, loaded):
-        from builder.analytics.stats import senji_facts
+        from builder.games.senji.analytics import senji_facts
 
         return senji_facts(loaded)
 
     def stats_lines(self, stats):
-        from builder.analytics.stats import senji_lines
+        from builder.games.senji.analytics import senji_lines
 
         return senji_lines(stats)
 
@@ -395,6 +409,11 @@ def _seq(data):
     from ruamel.yaml.comments import CommentedSeq
 
     return CommentedSeq()
+
+    def aid_blocks(self):
+        from builder.games.senji.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
 
 
 SYSTEM = Senji()
