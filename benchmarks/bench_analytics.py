@@ -41,7 +41,7 @@ def best_of(fn, runs: int = 3) -> tuple[float, float]:
 def main() -> None:
     from builder.analytics import odds, simulate
     from builder.analytics.stats import load
-    from builder.rules import satsuma as core
+    from builder.games.satsuma import rules as core
 
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     print("load average before: {:.2f} {:.2f} {:.2f} (the machine may be shared)".format(*os.getloadavg()))

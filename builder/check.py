@@ -29,12 +29,12 @@ def resolve_house_rules(doc: ListDoc, catalog) -> dict:
 
 def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckResult:
     from builder.catalog.loader import load_catalog
-    from builder.systems import rules_module
+    from builder.systems import get
 
     if catalog is None:
         catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
     rules = resolve_house_rules(doc, catalog)
-    mod = rules_module(doc.system)
+    mod = get(doc.system).rules
     lst, findings = mod.load_list(doc, catalog)
     findings = list(findings) + list(mod.check(lst, catalog, rules))
     summary = mod.summary(lst, catalog, rules)
@@ -129,7 +129,7 @@ def limit_lines(system: str, lst, catalog, rules: dict) -> list[str]:
     from builder.systems import get
 
     gs = get(system)
-    func = getattr(gs.rules_module(), "limits", None)
+    func = getattr(gs.rules, "limits", None)
     if func is None:
         return []
     detail = "detail" in inspect.signature(func).parameters

@@ -18,7 +18,7 @@ from builder.analytics.deck import DeckView, FieldSpec, Row
 from builder.analytics.hands import draw_hand, hand_seed, sample_hands
 from builder.analytics.stats import list_stats, load
 from builder.check import check_file
-from builder.rules import satsuma as core
+from builder.games.satsuma import rules as core
 
 from conftest import examples
 

@@ -229,7 +229,7 @@ def test_herocard_turn_numbers_are_the_rulebook_s():
 
 def test_senshiai_hand_size_is_the_rulebook_s():
     from builder.catalog.loader import load_catalog
-    from builder.rules.senshiai import hand_size
+    from builder.games.senshiai.rules import hand_size
 
     # "up to 6 cards in hand (the card cap)" (000:27)
     assert hand_size(load_catalog("senshiai")) == (6, "000_ac601013730960cf.txt:27")

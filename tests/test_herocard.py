@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.catalog.herocard import ActionCard
 from builder.catalog.loader import load_catalog
 from builder.check import check_file, check_text
 from builder.errors import CatalogError, DaimyoError, ListError
-from builder.rules import herocard as R
+from builder.games.herocard import rules as R
+from builder.games.herocard.catalog import ActionCard
 
 from conftest import examples
 

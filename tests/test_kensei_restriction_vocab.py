@@ -2,10 +2,10 @@
 
 import pytest
 
-from builder.catalog import kensei as catalog_kensei
 from builder.catalog.loader import load_catalog
 from builder.errors import CatalogError
-from builder.rules import kensei as rules_kensei
+from builder.games.kensei import catalog as catalog_kensei
+from builder.games.kensei import rules as rules_kensei
 
 
 def test_catalog_vocabulary_is_the_checks_vocabulary():

@@ -22,7 +22,7 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 # template's comments, a bundle's header, the print-test page's instructions, a report's
 # key to its options); no error message is among them.
 DOCUMENTS = {
-    "builder/analytics/simulate.py": ["Policies (--policy):", " (see --readings)", "(change one with --rule ID=VALUE;"],
+    "builder/games/satsuma/simulate.py": ["Policies (--policy):", " (see --readings)", "(change one with --rule ID=VALUE;"],
     "builder/demo.py": ["(pass --force to replace it, or give another folder with -o)"],
     "builder/packs/bundle.py": ["'daimyo export LIST --to bundle'", "('--install-packs' installs"],
     "builder/packs/template.py": ["daimyo check LIST --pack THIS-FILE", "name it without a path: --pack NAME",
@@ -30,7 +30,7 @@ DOCUMENTS = {
     "builder/render/cards/alignment.py": ["daimyo print LIST --offset X,Y", "(and --duplex ", "--scale-x 100/W"],
     "builder/render/pdfbase.py": [" --to code"],
     "builder/share/api.py": ["'daimyo export LIST --to bundle'", "install it with --install-packs"],
-    "builder/systems/satsuma.py": ["('daimyo add --variant' writes it out)"],
+    "builder/games/satsuma/system.py": ["('daimyo add --variant' writes it out)"],
     # the web API's descriptions name the command that gives the same answer
     "builder/web/analytics_view.py": ["'daimyo stats LIST --format json'", "'daimyo hand LIST --seed N --format json'"],
     "builder/web/compare.py": ["'daimyo diff A B --format json'"],

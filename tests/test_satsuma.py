@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from builder.catalog.loader import load_catalog
 from builder.check import check_file, check_text
 from builder.errors import CatalogError, ListError
-from builder.rules import satsuma as core
-from builder.rules.satsuma import PlayCard
+from builder.games.satsuma import rules as core
+from builder.games.satsuma.rules import PlayCard
 
 from conftest import examples
 

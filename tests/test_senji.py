@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from builder.catalog.loader import load_catalog
 from builder.check import check_file, check_text
 from builder.errors import CatalogError, DaimyoError, ListError
-from builder.rules import senji as core
-from builder.rules.senji import CombatSide
+from builder.games.senji import rules as core
+from builder.games.senji.rules import CombatSide
 
 from conftest import examples
 

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.catalog.loader import load_catalog
-from builder.catalog.senshiai import Power, PowerMod, parse_ability, parse_cost, parse_modifier, parse_power
 from builder.check import check_file, check_text
 from builder.errors import CatalogError, DaimyoError, ListError
-from builder.rules import senshiai as R
+from builder.games.senshiai import rules as R
+from builder.games.senshiai.catalog import Power, PowerMod, parse_ability, parse_cost, parse_modifier, parse_power
 
 from conftest import examples
 

@@ -66,55 +66,6 @@ def judge(ld, rows) -> dict:
     return get(ld.result.system).hand_facts(ld, rows)
 
 
-def satsuma_hand(ld, rows) -> dict:
-    """The best hand as attacker and as defender."""
-    from builder.rules import satsuma as core
-
-    by_name = {}
-    for e in ld.lst.entries:
-        pc = e.custom if e.custom is not None else (core.play_card(e.card, ld.rules) if e.card else None)
-        if pc is not None:
-            by_name.setdefault(pc.name, pc)
-    pcs = [by_name[r.name] for r in rows]
-    out = {}
-    for role in core.ROLES:
-        h = core.best_hand(pcs, role)
-        out[role] = {"strength": h.strength,
-                     "used": [{"card": u.card, "suit": u.suit_name, "strength": u.strength} for u in h.used],
-                     "escape": h.uses_suit("E")}
-    return out
-
-
-def herocard_hand(ld, rows) -> dict:
-    """The best attack and the best block the hand can make."""
-    from builder.rules.herocard import attack_value, block_value
-
-    cards = {s.card.name: s.card for s in ld.lst.deck if s.card is not None}
-    hand = [cards[r.name] for r in rows]
-    out = {}
-    for what, base, mod, fn in (("attack", "base-attack", "attack-mod", attack_value),
-                                ("block", "base-block", "block-mod", block_value)):
-        mods = [c for c in hand if c.kind == mod]
-        best, seq = 0, []
-        for b in (c for c in hand if c.kind == base):
-            v = fn([b] + mods)
-            if v > best or not seq:
-                best, seq = v, [b.name] + [m.name for m in mods]
-        out[f"best_{what}"] = {"value": best, "cards": seq}
-    return out
-
-
-def senshiai_hand(ld, rows) -> dict:
-    """What the hand holds by type, and whether it can recruit."""
-    types: dict = {}
-    for r in rows:
-        t = r.facts["type"][0]
-        types[t] = types.get(t, 0) + 1
-    recruit = any(r.facts["type"] == ("terrain",) and "Recruit" in r.facts["ability"] for r in rows)
-    return {"types": types, "recruit_terrain": recruit,
-            "capital": any(r.facts.get("capital") == ("yes",) for r in rows)}
-
-
 def format_hands(data: dict) -> list[str]:
     from builder.systems import get
 
@@ -129,27 +80,3 @@ def format_hands(data: dict) -> list[str]:
         lines.append(f"hand {h['hand']}: {shown}")
         lines += get(data["system"]).hand_lines(h)
     return lines
-
-
-def satsuma_hand_lines(h: dict) -> list[str]:
-    lines = []
-    for role in ("attacker", "defender"):
-        r = h[role]
-        used = ", ".join(f"{u['suit']} {u['strength']} {u['card']}" for u in r["used"]) or "nothing usable"
-        lines.append(f"  as {role}: {r['strength']} ({used})")
-    return lines
-
-
-def herocard_hand_lines(h: dict) -> list[str]:
-    lines = []
-    for what in ("attack", "block"):
-        b = h[f"best_{what}"]
-        lines.append(f"  best {what}: {b['value']}" + (f" ({' + '.join(b['cards'])})" if b["cards"] else
-                                                        f" (no Base {what.title()})"))
-    return lines
-
-
-def senshiai_hand_lines(h: dict) -> list[str]:
-    t = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in h["types"].items())
-    return [f"  {t}; Recruit terrain: {'yes' if h['recruit_terrain'] else 'no'}"
-            + ("; the Capital" if h["capital"] else "")]

@@ -4,13 +4,13 @@
 and returns a plain dict: the check's verdict and summary, counts of the cards by each
 field (card games), the limits of the rules with the room left, and the answers to
 the odds queries. Every number comes from the rules cores: Kensei limits are the rules
-engine's own measure of each restriction (``builder.rules.kensei.limits``).
+engine's own measure of each restriction (``builder.games.kensei.rules.limits``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from builder.analytics.deck import DeckView
 
@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class Loaded:
-    doc: object
-    catalog: object
-    lst: object
+    doc: Any
+    catalog: Any
+    lst: Any  # the list as its game's rules read it
     rules: dict
     result: CheckResult
     view: DeckView | None
@@ -53,7 +53,7 @@ def limit_lines(path, packs=()) -> list[str]:
     return lines_of(ld.result.system, ld.lst, ld.catalog, ld.rules)
 
 
-def _share(n, total) -> float:
+def share(n, total) -> float:
     return n / total if total else 0.0
 
 
@@ -71,7 +71,7 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
         out["cards"] = v.total
         out["hand_size"] = v.hand_size
         out["counts"] = [{"field": f.name, "title": f.title,
-                          "values": [{"value": k, "cards": n, "share": _share(n, v.total)}
+                          "values": [{"value": k, "cards": n, "share": share(n, v.total)}
                                      for k, n in v.counts(f.name).items()]}
                          for f in v.fields.values() if f.counted]
         if v.notes:
@@ -92,96 +92,17 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
     return out
 
 
-def _limits(ld: Loaded) -> list[dict]:
+def rule_limits(ld: Loaded) -> list[dict]:
     """The rules' own limits of the list (``GameSystem.limits``)."""
     from builder.systems import get
 
     return get(ld.result.system).limits(ld.lst, ld.catalog, ld.rules)
 
 
-def senshiai_facts(ld: Loaded) -> dict:
-    curve = [{"cost": k, "cards": n} for k, n in ld.view.counts("cost").items()]
-    return {"limits": _limits(ld), "cost_curve": curve}
-
-
-def satsuma_facts(ld: Loaded) -> dict:
-    from builder.rules import satsuma as core
-
-    cards_of = []
-    for e in ld.lst.entries:
-        pc = e.custom if e.custom is not None else (core.play_card(e.card, ld.rules) if e.card else None)
-        if pc is not None:
-            cards_of.append((pc, e.count))
-    suits = []
-    for letter, name in core.SUIT_NAMES.items():
-        cards = weighted = top = 0
-        for pc, count in cards_of:
-            vals = [v for s, v in pc.options if s == letter]
-            if vals:
-                cards += count
-                weighted += max(vals) * count
-                top = max(top, max(vals))
-        suits.append({"suit": name, "letter": letter, "cards": cards, "max": top,
-                      "mean": weighted / cards if cards else 0.0,
-                      "roles": [r for r in core.ROLES if letter not in core.FORBIDDEN[r]]})
-    return {"suits": suits, "limits": _limits(ld)}
-
-
-def kensei_facts(ld: Loaded) -> dict:
-    from builder.rules import kensei as core
-
-    names = {c.id.lower(): c.name for c in ld.catalog.model.troop_classes}
-    by_class = {names.get(k.lower(), k): v for k, v in core.points_by(ld.lst, ld.catalog, ld.rules, "class").items()}
-    limit = ld.lst.points
-    points = [{"by": "class", "values": _points_rows(by_class, limit)},
-              {"by": "type", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "type"), limit)},
-              {"by": "title", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "titles"), limit)}]
-    return {"points": points, "limits": _limits(ld), "battle_size": limit}
-
-
-def _points_rows(d: dict, limit) -> list[dict]:
-    return [{"value": k, "points": v, "share": _share(v, limit)} for k, v in sorted(d.items(), key=lambda kv: -kv[1])]
-
-
-def senji_facts(ld: Loaded) -> dict:
-    players = []
-    for p in ld.lst.players:
-        players.append({"name": p.name, "family": p.family_entry.name if p.family_entry is not None else p.family,
-                        "provinces": len(p.provinces), "units": sum(pp.units for pp in p.provinces),
-                        "samurai": sum(1 for pp in p.provinces if pp.samurai),
-                        "fortresses": sum(pp.fortresses for pp in p.provinces)})
-    return {"players": players, "limits": _limits(ld)}
-
-
 # -- text -----------------------------------------------------------------------------------
 
-def satsuma_lines(st: dict) -> list[str]:
-    lines = ["Suits (cards offering the suit, strongest, mean strength; who may count it):"]
-    for s in st["suits"]:
-        lines.append(f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
-                     f"{' and '.join(s['roles'])}")
-    return lines
 
-
-def kensei_lines(st: dict) -> list[str]:
-    lines = []
-    for block in st["points"]:
-        lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
-        width = max((len(str(v["value"])) for v in block["values"]), default=0)
-        for v in block["values"]:
-            lines.append(f"  {v['value']!s:<{width}}  {_num(v['points']):>5} AP  {100 * v['share']:5.1f}%")
-    return lines
-
-
-def senji_lines(st: dict) -> list[str]:
-    lines = ["Players:"]
-    for p in st["players"]:
-        lines.append(f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
-                     f"{p['samurai']} samurai, {p['fortresses']} fortresses")
-    return lines
-
-
-def _num(v) -> str:
+def num_text(v) -> str:
     if isinstance(v, float):
         return f"{v:g}"
     return str(v)
@@ -211,13 +132,13 @@ def format_stats(st: dict) -> list[str]:
             what = r["label"] + (f" [{r['group']}]" if r.get("group") else "")
             rel = "<=" if r["kind"] == "max" else (">=" if r["kind"] == "min" else "=")
             if r["ok"]:
-                room = f"room {_num(r['room'])}" if r["kind"] == "max" else f"{_num(r['room'])} to spare"
+                room = f"room {num_text(r['room'])}" if r["kind"] == "max" else f"{num_text(r['room'])} to spare"
                 if r["kind"] == "exactly":
                     room = "met"
             else:
-                room = f"BROKEN by {_num(abs(r['room']))}"
-            bound = r.get("bound_text") or f"{_num(r['bound'])} {r['unit']}"
-            lines.append(f"  {what}: {_num(r['value'])} {rel} {bound}  ({room})")
+                room = f"BROKEN by {num_text(abs(r['room']))}"
+            bound = r.get("bound_text") or f"{num_text(r['bound'])} {r['unit']}"
+            lines.append(f"  {what}: {num_text(r['value'])} {rel} {bound}  ({room})")
     if st.get("odds"):
         lines.append("Odds (exact, hypergeometric):")
         for o in st["odds"]:

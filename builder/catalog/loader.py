@@ -31,7 +31,7 @@ from builder.paths import is_file
 
 PACK_META = ("system", "name", "pack", "version", "author", "authors", "url", "licence", "license", "example",
              "description", "needs", "daimyo")  # builder.packs.identity.META_KEYS
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 
 
 class Catalog:

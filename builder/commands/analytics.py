@@ -79,9 +79,9 @@ def register(app) -> None:
         95% confidence intervals. The same seed gives the same result whatever the number of jobs."""
         import json
 
-        from builder.analytics import simulate as simu
         from builder.commands.play import parse_rule_options
         from builder.errors import UsageError
+        from builder.games.satsuma import simulate as simu
 
         if readings:
             if format == "json":

@@ -30,7 +30,7 @@ def parse_rule_options(items: list[str]) -> dict:
 
 
 def format_clash(res) -> list[str]:
-    from builder.rules.satsuma import role_of
+    from builder.games.satsuma.rules import role_of
 
     lines = []
     for side in ("samurai", "imperial"):
@@ -79,7 +79,7 @@ def register(app) -> None:
         try:
             if format not in ("text", "json"):
                 raise UsageError(f"unknown format '{format}'", "use text or json")
-            from builder.analytics.clash import satsuma_clash
+            from builder.games.satsuma.clash import satsuma_clash
 
             res = satsuma_clash(attacker, samurai, imperial, parse_rule_options(rule), pack, escape)
         except DaimyoError as exc:

@@ -200,8 +200,8 @@ def warm_up(system: str) -> None:
     as the next ones."""
     from builder.catalog.loader import load_catalog
     from builder.share.canonical import Resolver
-    from builder.systems import rules_module
+    from builder.systems import get
 
     load_catalog(system)
-    rules_module(system)
+    get(system).rules  # noqa: B018 - imported now, not at the first list
     Resolver.of(system)

@@ -89,9 +89,9 @@ def entries_of(side: Side) -> dict[str, dict]:
     doc, catalog = side.doc, side.catalog
     gs = get(doc.system)
     out: dict[str, dict] = {}
-    if gs.layout == "units":
+    if gs.units is not None:
         troops = doc.data.get(gs.entries[0]) or []
-        costs = gs.unit_costs(doc, catalog, side.result.house_rules)
+        costs = gs.units.unit_costs(doc, catalog, side.result.house_rules)
         for i, t in enumerate(troops):
             written = t.get("troop") if isinstance(t, dict) else t
             e, cost, known = costs[i] if i < len(costs) else (None, 0, False)
@@ -111,7 +111,19 @@ def entries_of(side: Side) -> dict[str, dict]:
             if row["points"] is not None:
                 text += f", {row['points']} {gs.cost_unit or 'points'}".rstrip()
             row["text"] = text
-    elif gs.layout == "cards":
+    elif gs.players is not None:
+        for seat in gs.players.seats(doc.data):
+            provinces = [pr["name"] + (f" ({pr['units']})" if pr.get("units") else "")
+                         + (" with samurai" if pr.get("samurai") else "") for pr in seat["provinces"]]
+            text = ", ".join(x for x in (
+                f"{seat.get('family')}" if seat.get("family") else "",
+                f"samurai {seat['samurai']}" if seat.get("samurai") else "",
+                ("provinces " + "; ".join(provinces)) if provinces else "no province") if x)
+            key = f"players: {seat['name']}"
+            while key in out:  # two players of one name are kept apart
+                key += "'"
+            out[key] = {"name": seat["name"], "what": "players", "count": len(provinces), "text": text}
+    else:
         for field, section, items in gs.held(doc.data, catalog):
             for key, value in items:
                 entry = catalog.find(section, str(key))
@@ -129,18 +141,6 @@ def entries_of(side: Side) -> dict[str, dict]:
                     out[k] = {"name": name, "what": field, "count": count}
         for row in out.values():
             row["text"] = gs.counted(row["count"])
-    elif gs.layout == "players":
-        for seat in gs.seats(doc.data):
-            provinces = [pr["name"] + (f" ({pr['units']})" if pr.get("units") else "")
-                         + (" with samurai" if pr.get("samurai") else "") for pr in seat["provinces"]]
-            text = ", ".join(x for x in (
-                f"{seat.get('family')}" if seat.get("family") else "",
-                f"samurai {seat['samurai']}" if seat.get("samurai") else "",
-                ("provinces " + "; ".join(provinces)) if provinces else "no province") if x)
-            key = f"players: {seat['name']}"
-            while key in out:  # two players of one name are kept apart
-                key += "'"
-            out[key] = {"name": seat["name"], "what": "players", "count": len(provinces), "text": text}
     return out
 
 

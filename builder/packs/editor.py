@@ -212,7 +212,7 @@ def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110,
     is a library package above the packs)."""
     from builder.systems import get
 
-    if get(system).prints != "cards":
+    if get(system).sheet is not None:
         return None
     from builder.lists.editor import ListEditor
 
@@ -221,9 +221,9 @@ def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110,
         ed, _ = ListEditor.new(system, pack_files=[pack], packs=[pack])
         ed.add(name)
         doc = ed.doc
-        from builder.systems import rules_module
+        from builder.systems import get
 
-        lst, _ = rules_module(system).load_list(doc, ed.catalog)
+        lst, _ = get(system).rules.load_list(doc, ed.catalog)
         fronts, _ = render_sides(doc, ed.catalog, lst, dpi=dpi, bleed=0)
     except DaimyoError:
         return None

@@ -107,15 +107,31 @@ class AidContext:
 
 
 Generator = Callable[[dict, AidContext], list]
-GENERATORS: dict[str, Generator] = {}
+GENERATORS: dict[str, Generator] = {}  # the generated blocks every game may use
 
 
-def generator(name: str):
-    def deco(fn):
-        GENERATORS[name] = fn
-        return fn
+def registry(table: dict[str, Generator]):
+    """A decorator adding a generated block to ``table`` under a name: ``@block("name")``. A game
+    keeps its own blocks in its own table (its ``aid_blocks``)."""
 
-    return deco
+    def generator(name: str):
+        def deco(fn):
+            table[name] = fn
+            return fn
+
+        return deco
+
+    return generator
+
+
+generator = registry(GENERATORS)
+
+
+def _game_blocks(system: str) -> dict[str, Generator]:
+    """The generated blocks of the game ``system`` (its ``aid_blocks``), by name."""
+    from builder.systems import find_system
+
+    return find_system(system).aid_blocks()
 
 
 def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
@@ -155,10 +171,11 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
         flows.append(table(rows, wmm, st, header=cols, bold_first=t.get("bold_first", False)))
     if "generated" in block:
         name = block["generated"]
-        fn = GENERATORS.get(name)
+        known = {**GENERATORS, **_game_blocks(ctx.system)}
+        fn = known.get(name)
         if fn is None:
             raise DaimyoError(pos.diag(path + ("generated",), f"unknown generated block '{name}'",
-                                       hint="one of " + ", ".join(sorted(GENERATORS))))
+                                       hint="one of " + ", ".join(sorted(known))))
         flows.extend(fn(block, ctx))
     if "note" in block:
         flows.append(para(block["note"], st.small))
@@ -266,226 +283,23 @@ def _rulebook_note(file: str | None) -> str:
 
 # -- generated blocks ---------------------------------------------------------------------
 
-def _entries(catalog, section: str) -> list:
+def entries_of(catalog, section: str) -> list:
     try:
         return list(catalog.entries(section))
     except Exception:  # a section the catalog does not have (yet)
         return []
 
 
-def _w(ctx: AidContext, *parts: float) -> list[float]:
+def column_widths(ctx: AidContext, *parts: float) -> list[float]:
     total = sum(parts)
     return [ctx.width_mm * p / total for p in parts]
 
 
-def _fallback(block: dict, ctx: AidContext, why: str) -> list:
+def fallback(block: dict, ctx: AidContext, why: str) -> list:
     t = block.get("fallback")
     if t:
         cols = t.get("columns")
         widths = t.get("widths") or [1] * len(cols or t["rows"][0])
-        return [table(t["rows"], _w(ctx, *widths), ctx.st, header=cols)]
+        return [table(t["rows"], column_widths(ctx, *widths), ctx.st, header=cols)]
     ctx.warnings.append(why)
     return [para(why, ctx.st.small)]
-
-
-@generator("satsuma_deck")
-def _satsuma_deck(block: dict, ctx: AidContext) -> list:
-    """One deck as a table grouped by suit: card, options (suit letter and strength)."""
-    side = block.get("side", "samurai")
-    cards = [c for c in _entries(ctx.catalog, "cards") if getattr(c, "side", None) == side]
-    if not cards:
-        return _fallback(block, ctx, f"the catalog has no {side} deck")
-    suits = {getattr(s, "letter", ""): s.name for s in _entries(ctx.catalog, "suits")}
-    order = {getattr(s, "letter", ""): getattr(s, "number", 99) for s in _entries(ctx.catalog, "suits")}
-
-    def first_suit(c):
-        p = str(getattr(c, "printed", "")).strip()
-        return p[:1].upper()
-
-    cards.sort(key=lambda c: (order.get(first_suit(c), 99), c.name))
-    rows = []
-    for c in cards:
-        printed = str(getattr(c, "printed", ""))
-        opts = printed.replace(" or ", " / ")
-        named = []
-        for part in printed.split(" or "):
-            part = part.strip()
-            named.append(suits.get(part[:1].upper(), "?" if part else "") + " " + part[1:])
-        rows.append([c.name, opts, ", ".join(n.strip() for n in named)])
-    head = block.get("columns") or ["Card", "Printed", "Suit and strength"]
-    return [table(rows, _w(ctx, 46, 18, 36), ctx.st, header=head),
-            para(f"{len(cards)} cards", ctx.st.small)]
-
-
-@generator("satsuma_suits")
-def _satsuma_suits(block: dict, ctx: AidContext) -> list:
-    suits = sorted(_entries(ctx.catalog, "suits"), key=lambda s: getattr(s, "number", 0))
-    if not suits:
-        return _fallback(block, ctx, "the catalog has no suits")
-    rows = [[getattr(s, "letter", ""), s.name, getattr(s, "notes", None) or ""] for s in suits]
-    return [table(rows, _w(ctx, 8, 22, 70), ctx.st, header=["", "Suit", "Restriction"])]
-
-
-@generator("satsuma_victory")
-def _satsuma_victory(block: dict, ctx: AidContext) -> list:
-    model = ctx.catalog.model
-    rows = []
-    for v in getattr(model, "victory", None) or []:
-        lo, hi = getattr(v, "min", None), getattr(v, "max", None)
-        if lo is None:
-            cond = f"{hi} or less"
-        elif hi is None:
-            cond = f"{lo} or more"
-        elif lo == hi:
-            cond = f"exactly {lo}"
-        else:
-            cond = f"{lo} to {hi}"
-        rows.append([cond, v.result])
-    if not rows:
-        return _fallback(block, ctx, "the catalog has no victory table")
-    return [table(rows, _w(ctx, 35, 65), ctx.st, header=["Imperial casualties", "Victory"])]
-
-
-@generator("senshiai_abilities")
-def _senshiai_abilities(block: dict, ctx: AidContext) -> list:
-    abil = _entries(ctx.catalog, "abilities")
-    if not abil:
-        return _fallback(block, ctx, "the catalog has no ability list")
-    rows = []
-    for a in sorted(abil, key=lambda a: a.name.casefold()):
-        text = getattr(a, "summary", None) or getattr(a, "text", None) or getattr(a, "description", "") or ""
-        rows.append([getattr(a, "template", None) or a.name, text])
-    return [table(rows, _w(ctx, 30, 70), ctx.st, header=["Ability", "What it does"], bold_first=True)]
-
-
-def _kensei_ab(ctx):
-    return getattr(ctx.catalog.model, "army_building", None)
-
-
-@generator("kensei_battle_sizes")
-def _kensei_sizes(block: dict, ctx: AidContext) -> list:
-    from builder.rules.kensei import hand_size
-
-    sizes = sorted(_entries(ctx.catalog, "battle_sizes"), key=lambda s: s.max_ap)
-    ab = _kensei_ab(ctx)
-    if not sizes or ab is None:
-        return _fallback(block, ctx, "the catalog has no battle sizes")
-    rows = []
-    for s in sizes:
-        rows.append([s.name, f"up to {s.max_ap}", str(hand_size(ctx.catalog, s.max_ap)[0] or "\u2014")])
-    return [table(rows, _w(ctx, 40, 30, 30), ctx.st, header=["Battle size", "Army points", "Command hand"])]
-
-
-@generator("kensei_leaders_units")
-def _kensei_leaders_units(block: dict, ctx: AidContext) -> list:
-    ab = _kensei_ab(ctx)
-    if ab is None:
-        return _fallback(block, ctx, "the catalog has no leader and unit table")
-    rows_t = ab.leaders_and_units.table
-    head = ["Army points"] + [str(r.ap) for r in rows_t]
-    rows = [["Leaders min/max"] + [f"{r.leaders_min}/{r.leaders_max}" for r in rows_t],
-            ["Units min/max"] + [f"{r.units_min}/{r.units_max}" for r in rows_t]]
-    us = ab.unit_size
-    mx = us.max
-    sizes = (f"Models per unit: at least {us.min}; at most {mx.get('infantry', '?')} infantry, "
-             f"{mx.get('skirmisher', '?')} skirmishers, {mx.get('other', '?')} other units.")
-    pl = ab.profile_limits
-    elite = "; ".join(
-        f"{e.get('from_ap', 0)}" + (f"-{e['to_ap']}" if e.get("to_ap") is not None else "+") + f" AP: {e['max']}"
-        for e in pl.elite)
-    profiles = (f"At most {pl.max_units_per_profile} units of the same profile; elite profiles: {elite}. "
-                f"Unique, legendary and leader profiles: {pl.unique_max_models} model.")
-    return [table(rows, _w(ctx, 28, *([14.4] * len(rows_t))), ctx.st, header=head, bold_first=True),
-            para(sizes, ctx.st.body), para(profiles, ctx.st.body),
-            source_line(f"{ab.leaders_and_units.source}; {us.source}; {pl.source}", ctx.st)]
-
-
-LIMIT_LABELS = {
-    "melee_infantry_warriors": "Melee infantry warriors",
-    "ranged": "Ranged weapons",
-    "firearms": "Firearms",
-    "cavalry": "Cavalry",
-    "skirmishers": "Skirmishers",
-    "creatures": "Purchased creatures",
-}
-
-
-@generator("kensei_percent_limits")
-def _kensei_percent(block: dict, ctx: AidContext) -> list:
-    ab = _kensei_ab(ctx)
-    if ab is None:
-        return _fallback(block, ctx, "the catalog has no percentage limits")
-    sizes = block.get("sizes", [200, 400, 600])
-    rows = []
-    for lim in ab.limits:
-        label = LIMIT_LABELS.get(lim.category, lim.category.replace("_", " "))
-        kind = "min" if lim.kind == "min" else "max"
-        cells = [label, f"{kind} {lim.percent:g}%"]
-        for s in sizes:
-            cells.append(f"{s * lim.percent / 100:g}")
-        rows.append(cells)
-    for ov in ab.clan_overrides:
-        if ov.rule == "limit" and ov.percent is not None:
-            lim = ab.limit(ov.limit)
-            label = f"{ov.clan.capitalize()}: {LIMIT_LABELS.get(lim.category, lim.category) if lim else ov.limit}"
-            rows.append([label, f"max {ov.percent:g}%"] + [f"{s * ov.percent / 100:g}" for s in sizes])
-    head = ["Troops", "Limit"] + [f"{s} AP" for s in sizes]
-    out = [table(rows, _w(ctx, 38, 17, *([15] * len(sizes))), ctx.st, header=head, bold_first=True)]
-    hr = [lim for lim in ab.limits if lim.house_rule]
-    if hr:
-        out.append(para("House rules may change: " + ", ".join(
-            f"{LIMIT_LABELS.get(lim.category, lim.category)} ({lim.house_rule})" for lim in hr)
-            + " \u2014 see `daimyo rules kensei`.", ctx.st.small))
-    out.append(para(ab.leaders_exempt.text.strip(), ctx.st.small))
-    srcs = "; ".join(dict.fromkeys(lim.source for lim in ab.limits))
-    out.append(source_line(srcs + "; " + ab.leaders_exempt.source, ctx.st))
-    return out
-
-
-@generator("kensei_commander_levels")
-def _kensei_levels(block: dict, ctx: AidContext) -> list:
-    levels = sorted(_entries(ctx.catalog, "commander_levels"), key=lambda c: c.cost)
-    if not levels:
-        return _fallback(block, ctx, "the catalog has no commander levels")
-    rows = []
-    for lv in levels:
-        extra = f"+{lv.extra_command_cards}" if lv.extra_command_cards else "0"
-        scen = "\u2014" if lv.scenery_elements is None else str(lv.scenery_elements)
-        rows.append([lv.name, f"{lv.cost}", f"+{lv.strategy_bonus}", extra, scen])
-    return [table(rows, _w(ctx, 26, 14, 20, 22, 18), ctx.st,
-                  header=["Level", "AP", "Strategy roll", "Extra cards", "Scenery"], bold_first=True),
-            source_line("; ".join(lv.source for lv in levels), ctx.st)]
-
-
-@generator("kensei_command_deck")
-def _kensei_deck(block: dict, ctx: AidContext) -> list:
-    cards = sorted(_entries(ctx.catalog, "command_cards"), key=lambda c: c.value)
-    if not cards:
-        return _fallback(block, ctx, "the catalog has no command deck")
-    rows = [[str(c.value), str(c.count), getattr(c, "suit", None) or ""] for c in cards]
-    total = sum(c.count for c in cards)
-    rows.append(["total", str(total), ""])
-    return [table(rows, _w(ctx, 30, 30, 40), ctx.st, header=["Value", "Cards", "Normal deck suit"],
-                  total_rows=[len(rows) - 1])]
-
-
-@generator("senji_setup")
-def _senji_setup(block: dict, ctx: AidContext) -> list:
-    """The setup of the chosen player count, or of every count (families excluded, neutral provinces)."""
-    from builder.rules.senji import setup_table
-
-    if ctx.players:
-        info = setup_table(ctx.catalog, ctx.players)
-        rows = [["Players", str(ctx.players)],
-                ["Families in play", ", ".join(info["in_play"]) or "\u2014"],
-                ["Families excluded", ", ".join(info["excluded"]) or "none"],
-                ["Neutral provinces", ", ".join(info["neutral"]) or "none"]]
-        return [table(rows, _w(ctx, 32, 68), ctx.st, bold_first=True, zebra=False),
-                source_line(info["source"], ctx.st)]
-    rows, srcs = [], []
-    for n in range(6, 2, -1):
-        info = setup_table(ctx.catalog, n)
-        rows.append([str(n), ", ".join(info["excluded"]) or "none", ", ".join(info["neutral"]) or "none"])
-        srcs.append(info["source"])
-    return [table(rows, _w(ctx, 16, 42, 42), ctx.st, header=["Players", "Families excluded", "Neutral provinces"]),
-            source_line("; ".join(dict.fromkeys(srcs)), ctx.st)]

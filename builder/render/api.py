@@ -3,17 +3,15 @@
 ``render_list(path, out_path, force=False, **options) -> Path``
     Reads the list, loads its catalog (with the list's packs), checks it, and writes:
 
-    * senshiai, herocard, satsuma: card sheets (``builder.render.cards.render_cards``);
-    * kensei: a roster, by calling
-      ``builder.render.roster.render_roster(doc, catalog, lst, result, out_path, *,
-      paper=(w, h), force=False, share_code=None) -> Path``;
-    * senji: a setup sheet, by calling
-      ``builder.render.setup_sheet.render_setup(doc, catalog, lst, result, out_path, *,
-      paper=(w, h), force=False, share_code=None) -> Path``.
+    * a game without a ``sheet`` part: card sheets (``builder.render.cards.render_cards``);
+    * a game with one (Kensei's roster, Senji's setup sheet): the document its
+      ``sheet.render(doc, catalog, lst, result, out_path, *, paper=(w, h), force=False,
+      share_code=None, sources=True, unit_cards=False) -> Path`` writes
+      (``builder.systems.parts.SheetPrinter``).
 
-    Arguments handed to the roster and setup modules: ``doc`` is the
+    Arguments handed to a sheet: ``doc`` is the
     ``builder.lists.document.ListDoc``, ``catalog`` the loaded ``Catalog``, ``lst`` what
-    the system's ``builder.rules.<system>.load_list(doc, catalog)`` returned (first item),
+    the game's ``rules.load_list(doc, catalog)`` returned (first item),
     ``result`` the ``builder.findings.CheckResult`` of ``builder.check.check_doc``,
     ``paper`` the paper size in mm (portrait), ``share_code`` the list's share code or
     None. They build their PDF with ``builder.render.pdfbase.build_story`` (or
@@ -122,23 +120,15 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     from builder.systems import get
 
     gs = get(doc.system)
-    if gs.prints == "cards":
+    if gs.sheet is None:
         from builder.render.cards import render_cards
 
         with _fits("card sheet", paper):
             return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
-    if gs.prints == "roster":
-        mod = _optional_module("builder.render.roster", f"printing a {gs.name} roster")
-        with _fits("roster", paper):
-            return mod.render_roster(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
-                                     unit_cards=unit_cards, sources=sources,
-                                     **({"card": options["card"]} if options.get("card") else {}))
-    if gs.prints == "setup":
-        mod = _optional_module("builder.render.setup_sheet", f"printing a {gs.name} setup sheet")
-        with _fits("setup sheet", paper):
-            return mod.render_setup(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
-                                    sources=sources)
-    raise UsageError(f"cannot print lists of system '{doc.system}'")
+    with _fits(gs.sheet.what, paper):
+        return gs.sheet.render(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
+                               unit_cards=unit_cards, sources=sources,
+                               **({"card": options["card"]} if options.get("card") else {}))
 
 
 def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4", sources: bool = False) -> Path:

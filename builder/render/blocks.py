@@ -5,8 +5,8 @@ Builds platypus flowables with the bundled fonts (:class:`Styles`, :func:`para`,
 :func:`table`, :func:`stacked`, :func:`bullets`, :func:`keep`, ...) and lays them out
 on pages (:class:`PageSpec`, :func:`build_pdf`) whose canvas comes from ``pdfbase``
 (viewer hints, ruler, footer with the validation result). Player aids
-(:mod:`builder.render.aids`), rosters (:mod:`builder.render.roster`), setup sheets
-(:mod:`builder.render.setup_sheet`) and the book (:mod:`builder.render.book`) all
+(:mod:`builder.render.aids`), rosters (:mod:`builder.games.kensei.roster`), setup sheets
+(:mod:`builder.games.senji.setup_sheet`) and the book (:mod:`builder.render.book`) all
 print through it.
 """
 

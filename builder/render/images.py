@@ -256,7 +256,7 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     from builder.systems import get
 
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).prints != "cards":
+    if get(doc.system).sheet is not None:
         raise UsageError(f"{doc.system} lists have no cards to print as images",
                          "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
     svc = service(shop)
@@ -387,7 +387,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).prints != "cards":
+    if get(doc.system).sheet is not None:
         raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
                          "export a Senshiai, HeroCard or Satsuma list")
     fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)

@@ -24,7 +24,7 @@ BUILT_IN_IDS = ("senshiai", "kensei", "herocard", "senji", "satsuma")
 """The built-in games, in the order daimyo lists them (a share code numbers them in this order)."""
 SYSTEMS = BUILT_IN_IDS
 
-_BUILT_IN = {s: f"builder.systems.{s}" for s in SYSTEMS}
+_BUILT_IN = {s: f"builder.games.{s}.system" for s in SYSTEMS}
 _LOADED: dict = {}
 
 
@@ -90,17 +90,10 @@ def is_system(name: str) -> bool:
 
 
 def catalog_module(system: str) -> ModuleType:
-    """The catalog module of ``system`` (an unregistered id: ``builder.catalog.<id>``)."""
+    """The catalog module of ``system`` (an unregistered id: ``builder.games.<id>.catalog``)."""
     if not is_system(system):
-        return importlib.import_module(f"builder.catalog.{system}")
+        return importlib.import_module(f"builder.games.{system}.catalog")
     return get(system).catalog_module()
-
-
-def rules_module(system: str) -> ModuleType:
-    """The rules module of ``system`` (an unregistered id: ``builder.rules.<id>``)."""
-    if not is_system(system):
-        return importlib.import_module(f"builder.rules.{system}")
-    return get(system).rules_module()
 
 
 def __getattr__(name: str):

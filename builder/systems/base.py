@@ -12,6 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
+from builder.systems.parts import AidBlocks, Players, Rules, SheetPrinter, Units
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
 TEXT_KEYS = ("name", "author", "notes")
@@ -69,7 +70,6 @@ class GameSystem:
     set_keys: tuple[str, ...] = TEXT_KEYS
     what: str = "list"
     noun: str = "card"
-    prints: str = "cards"
     add_options: frozenset = frozenset({"count"})
     remove_options: frozenset = frozenset({"count", "all"})
     new_options: frozenset = frozenset()
@@ -80,19 +80,51 @@ class GameSystem:
     aid_template: Path | None = None  # the player aid; None: templates/aids/<id>.yaml of the installation
     query_vocabulary: dict[str, tuple[str, ...]] = {}  # odds query field -> values the catalog may hold
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
-    catalog_module_name: str | None = None
-    rules_module_name: str | None = None
+    catalog_module_name: str | None = None  # None: the ``catalog`` module beside the game's own module
+    rules_module_name: str | None = None  # None: the ``rules`` module beside the game's own module
+    # the parts only some games have (``builder.systems.parts``); None: the game has none
+    units: Units | None = None  # a list of units of models, edited unit by unit
+    players: Players | None = None  # a setup by player, one seat each
+    sheet: SheetPrinter | None = None  # a document printed instead of cards (a roster, a setup sheet)
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"
 
     # -- modules and data --------------------------------------------------------------------
 
+    def _beside(self, name: str) -> str:
+        package = type(self).__module__.rpartition(".")[0]
+        return f"{package}.{name}" if package else name
+
     def catalog_module(self) -> ModuleType:
-        return importlib.import_module(self.catalog_module_name or f"builder.catalog.{self.id}")
+        """The module holding the game's catalog model (``CATALOG_MODEL``)."""
+        return importlib.import_module(self.catalog_module_name or self._beside("catalog"))
 
     def rules_module(self) -> ModuleType:
-        return importlib.import_module(self.rules_module_name or f"builder.rules.{self.id}")
+        return importlib.import_module(self.rules_module_name or self._beside("rules"))
+
+    @property
+    def rules(self) -> Rules:
+        """The game's rules (``load_list``, ``check``, ``summary``): what ``daimyo check`` calls."""
+        return self.rules_module()
+
+    @property
+    def prints(self) -> str:
+        """What a list of the game prints as: ``cards``, or its sheet's kind (``roster``, ``setup``)."""
+        return "cards" if self.sheet is None else self.sheet.kind
+
+    @property
+    def layout(self) -> str:
+        """How the web builder lays a list out: ``units``, ``players`` or ``cards`` (from the parts)."""
+        return "units" if self.units is not None else "players" if self.players is not None else "cards"
+
+    def aid_blocks(self) -> AidBlocks:
+        """The game's own generated player-aid blocks, by name (none by default)."""
+        return {}
+
+    def ability(self, catalog, written: str):
+        """The catalog ability a card's ability text names (``Recruit: 2`` names Recruit); None."""
+        return catalog.find("abilities", str(written).split(":")[0].strip())
 
     def load_catalog(self, packs=()):
         """The catalog of this system with ``packs`` (file paths) applied."""
@@ -138,7 +170,6 @@ class GameSystem:
 
     # -- how a builder shows a list (the web builder's pages and API) -----------------------------
 
-    layout: str = "cards"  # "cards": copies of cards, +/-; "units": units of models; "players": a setup by player
     list_title: str = "Deck"  # the heading of the list in the builder
     cost_unit: str = ""  # what a cost is counted in, after the number ("AP"); "" for a card's printed cost
     type_field: str = "type"  # the catalog field the builder's filter by type reads
@@ -150,10 +181,6 @@ class GameSystem:
     type_label: str = "Type"  # the name of the catalog filter by ``entry_type``
     priced: bool = True  # whether catalog entries have a cost to show and filter by
     name_example: str = ""  # a name for a new list, shown as an example in the new-list form
-    standard_word: str = ""  # a unit's standard (banner), when the game's units may carry one
-    # a setup by player ("players" layout): the words for a seat and its parts (see Senji)
-    seat_words: dict[str, str] = {}
-    leader_word: str = "leader"  # what leads a unit
 
     def cost_text(self, entry, cost) -> str:
         """An entry's cost as the builder shows it beside the entry (``25 AP``, ``cost II``);
@@ -220,10 +247,6 @@ class GameSystem:
             out.append((key, section, items))
         return out
 
-    def unit_costs(self, doc, catalog, rules: dict) -> list:
-        """For a list of units: ``(loaded entry, cost, cost known)`` of each entry, in order."""
-        return []
-
     def builder_settings(self, data: dict, catalog) -> list[dict]:
         """The list-level values the builder offers to change (name, notes aside): ``key``,
         ``label``, ``value`` and ``choices`` (value, label) or a ``type``."""
@@ -243,22 +266,17 @@ class GameSystem:
         choose (no default), or a ``type`` with ``min``/``max``."""
         return []
 
-    def set_part(self, data, catalog, where: tuple, field: str, value) -> list[str]:
-        """Change ``field`` of the part of an entry at ``where`` (a path into the list, such as
-        ``("players", 0, "provinces", 2)``) to ``value``; returns what was done."""
-        raise self.refuse("set_part", "its entries have no parts to change")
-
     # -- reading and checking ------------------------------------------------------------------
 
     def load_list(self, doc, catalog):
         """``(list object, findings)`` from a parsed document; ``ListError`` for wrong shapes."""
-        return self.rules_module().load_list(doc, catalog)
+        return self.rules.load_list(doc, catalog)
 
     def check(self, lst, catalog, rules: dict) -> list:
-        return self.rules_module().check(lst, catalog, rules)
+        return self.rules.check(lst, catalog, rules)
 
     def summary(self, lst, catalog, rules: dict) -> dict:
-        return self.rules_module().summary(lst, catalog, rules)
+        return self.rules.summary(lst, catalog, rules)
 
     def finding_codes(self, catalog=None) -> dict:
         """Every finding code a check of this system may give: ``{code: FindingCode}`` (severity,
@@ -266,7 +284,7 @@ class GameSystem:
         system's own catalog), those of its declarative restrictions."""
         from builder.rules.codes import from_restrictions, registry
 
-        out = registry(getattr(self.rules_module(), "FINDING_CODES", {}))
+        out = registry(getattr(self.rules, "FINDING_CODES", {}))
         if catalog is None:
             catalog = self.load_catalog()
         restrictions = getattr(catalog.model, "restrictions", None)
@@ -437,7 +455,7 @@ class GameSystem:
 
     @property
     def printed_keys(self) -> tuple[str, ...]:
-        """The list keys whose cards a card sheet prints, in order (``prints == "cards"``)."""
+        """The list keys whose cards a card sheet prints, in order (a game without a ``sheet``)."""
         return self.entries
 
     def total(self, summary: dict) -> str:
@@ -479,7 +497,7 @@ class GameSystem:
 
     def limits(self, lst, catalog, rules: dict) -> list[dict]:
         """Every limit of the list with its value, bound and room left, as the check measures it."""
-        limits = getattr(self.rules_module(), "limits", None)
+        limits = getattr(self.rules, "limits", None)
         return limits(lst, catalog, rules) if limits is not None else []
 
 

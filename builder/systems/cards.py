@@ -32,7 +32,6 @@ class CardGame(GameSystem):
     kind = "deck"
     what = "deck"
     noun = "card"
-    prints = "cards"
     sections: tuple[tuple[str, str], ...] = (("cards", "cards"),)  # (catalog section, list key) in lookup order
     anchor_field: str | None = None  # the card field new cards are grouped by (type, kind)
     deck_word = "deck"  # where copies go, in messages

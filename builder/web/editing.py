@@ -209,7 +209,7 @@ def change(text: str, rel: str, path: Path, op: dict, tree=None, known=None) -> 
         else:
             c = ed.add(item, _int(op.get("count") or 1, "count", 1, 1000), variant=variant)
         return ed.text, c.notes, ed.check(), None
-    if kind == "copies" and gs.layout == "cards":  # type the number of copies of a card
+    if kind == "copies" and gs.units is None and gs.players is None:  # type the number of copies of a card
         item = str(op.get("item") or "").strip()
         want = _int(op.get("value"), "copies", 0, 1000)
         have = _copies_of(ed, item)
@@ -220,9 +220,9 @@ def change(text: str, rel: str, path: Path, op: dict, tree=None, known=None) -> 
         else:
             return ed.text, [], ed.check(), None
         return ed.text, c.notes, ed.check(), None
-    if kind == "remove" and gs.layout != "units":
+    if kind == "remove" and gs.units is None:
         item = str(op.get("item") or "").strip()
-        if gs.layout == "cards":
+        if gs.players is None:
             n = None if op.get("all") not in (None, "", False, "0") else _int(op.get("count") or 1, "count", 1, 1000)
         else:
             n = 1
@@ -250,7 +250,7 @@ def _tree_change(text, rel, path, op, tree=None, ed=None, known=None):
             doc = parse_list(text, rel, base_dir=path.parent)
             catalog = load_catalog(doc.system, list(doc.packs))
         system = doc.system
-        quick = _models_in_place(text, doc, op) if get(system).layout == "units" else None
+        quick = _models_in_place(text, doc, op) if get(system).units is not None else None
         if quick is not None:  # the +/- of a unit: one line changed where it is written
             new, notes, i, n = quick
             result = _validate(new, rel, path, catalog)
@@ -459,7 +459,7 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
         n = _int(op.get("count") or 1, "count", 1, 1000)
         return gs.add(data, catalog, item, n, variant=True)[0]
     if kind == "remove":
-        if gs.layout == "units":
+        if gs.units is not None:
             troops, i = _troop_at(data, op.get("index"))
             gone = troops[i]
             del troops[i]
@@ -469,7 +469,7 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
         n = None if op.get("all") else _int(op.get("count") or 1, "count", 1, 1000)
         return gs.remove(data, catalog, item, n, variant=True)
     if kind == "duplicate":  # one more unit like this one, right below it
-        if gs.layout != "units":
+        if gs.units is None:
             raise UsageError(f"duplicate applies to units of models, not to {system} {gs.what}s; cards take +")
         troops, i = _troop_at(data, op.get("index"))
         twin = copy.deepcopy(troops[i])
@@ -479,7 +479,7 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
         name = twin.get("troop") if isinstance(twin, dict) else twin
         return [f"added another {name}"]
     if kind == "models":
-        if gs.layout != "units":
+        if gs.units is None:
             raise UsageError(f"models apply to units, not to {system} {gs.what}s")
         troops, i = _troop_at(data, op.get("index"))
         m = _as_map(troops, i)
@@ -497,7 +497,7 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
                 m.insert(1, "models", n)
         return [f"{m.get('troop')}: {n} model{'s' * (n != 1)}"]
     if kind == "troop":
-        if gs.layout != "units":
+        if gs.units is None:
             raise UsageError(f"troop settings apply to units, not to {system} {gs.what}s")
         troops, i = _troop_at(data, op.get("index"))
         m = _as_map(troops, i)
@@ -539,7 +539,9 @@ def apply_op(system: str, data, catalog, op: dict) -> list[str]:
             where = tuple(int(x) if x.isdigit() else x for x in where.split("/") if x)
         if not isinstance(where, (list, tuple)) or not where:
             raise UsageError("say which part to change (where)")
-        return gs.set_part(data, catalog, tuple(where), str(op.get("field") or ""), op.get("value"))
+        if gs.players is None:
+            raise gs.refuse("set_part", "its entries have no parts to change")
+        return gs.players.set_part(data, catalog, tuple(where), str(op.get("field") or ""), op.get("value"))
     if kind == "house_rule":
         return _house_rule(system, data, catalog, str(op.get("key") or ""), op.get("value"))
     raise UsageError(f"unknown change '{kind}'",

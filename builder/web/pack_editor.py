@@ -207,4 +207,4 @@ def _cells(fields, entry) -> dict:
 def _prints_cards(system: str) -> bool:
     from builder.systems import get
 
-    return get(system).prints == "cards"
+    return get(system).sheet is None

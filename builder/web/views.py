@@ -103,8 +103,8 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
         return got
 
     gs = game(system)
-    if gs.layout == "units":
-        costs = gs.unit_costs(doc, catalog, res.house_rules)
+    if gs.units is not None:
+        costs = gs.units.unit_costs(doc, catalog, res.house_rules)
         troops = data.get(gs.entries[0]) or []
         for i, t in enumerate(troops):
             written = t.get("troop") if isinstance(t, dict) else t
@@ -125,7 +125,13 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 "detail": profile_text(troop),
                 "findings": take(lambda loc, i=i, f=gs.entries[0]: len(loc) >= 2 and loc[0] == f and loc[1] == i),
             })
-    elif gs.layout == "cards":
+    elif gs.players is not None:
+        for seat in gs.players.seats(data):
+            i = seat["index"]
+            out.append({"index": i, "key": str(i), "name": seat["name"], "id": None, "section": None, "count": None,
+                        "count_label": "", "seat": seat, "type": "player", "cost": None, "cost_text": "",
+                        "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i)})
+    else:
         for field, section, items in gs.held(data, catalog):
             for key, value in items:
                 entry = catalog.find(section, str(key))
@@ -143,12 +149,6 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                     "findings": take(lambda loc, key=key, field=field: len(loc) >= 2 and loc[0] == field
                                      and str(loc[1]) == str(key)),
                 })
-    elif gs.layout == "players":
-        for seat in gs.seats(data):
-            i = seat["index"]
-            out.append({"index": i, "key": str(i), "name": seat["name"], "id": None, "section": None, "count": None,
-                        "count_label": "", "seat": seat, "type": "player", "cost": None, "cost_text": "",
-                        "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i)})
     rest = [f for i, f in enumerate(findings) if i not in used]
     for f in findings:
         f.pop("_loc", None)
@@ -316,7 +316,9 @@ def words(system: str) -> dict:
     gs = game(system)
     return {"count_words": list(gs.count_words), "entry_words": list(gs.entry_words), "type_label": gs.type_label,
             "priced": gs.priced, "cost_unit": gs.cost_unit, "layout": gs.layout, "name_example": gs.name_example,
-            "standard_word": gs.standard_word, "leader_word": gs.leader_word, "seat_words": dict(gs.seat_words)}
+            "standard_word": gs.units.standard_word if gs.units is not None else "",
+            "leader_word": gs.units.leader_word if gs.units is not None else "leader",
+            "seat_words": dict(gs.players.seat_words) if gs.players is not None else {}}
 
 
 def composition(system: str, summary: dict, ents: list[dict]) -> list[tuple[str, object]]:

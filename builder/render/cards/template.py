@@ -318,18 +318,14 @@ def reminder_text(abilities, catalog) -> str:
     define are left out)."""
     if not abilities or catalog is None or "abilities" not in catalog.sections():
         return ""
+    from builder.systems import get
+
     seq = abilities if isinstance(abilities, (list, tuple)) else [abilities]
-    defs = catalog.entries("abilities")
+    game = get(catalog.system)
     out = []
     seen = set()
     for a in seq:
-        ab = None
-        try:
-            from builder.catalog.senshiai import parse_ability
-
-            ab = parse_ability(str(a), defs).ability
-        except Exception:
-            ab = catalog.find("abilities", str(a).split(":")[0].strip())
+        ab = game.ability(catalog, a)
         text = getattr(ab, "text", None) if ab is not None else None
         if text and ab.name not in seen:
             seen.add(ab.name)

@@ -127,24 +127,37 @@ class Senshiai(CardGame):
                         "capital": ("yes", "no")}
 
     def deck_view(self, lst, catalog, rules):
-        from builder.analytics.deck import senshiai_view
+        from builder.games.senshiai.analytics import senshiai_view
 
         return senshiai_view(lst, catalog, rules)
 
     def stats_facts(self, loaded):
-        from builder.analytics.stats import senshiai_facts
+        from builder.games.senshiai.analytics import senshiai_facts
 
         return senshiai_facts(loaded)
 
     def hand_facts(self, loaded, rows):
-        from builder.analytics.hands import senshiai_hand
+        from builder.games.senshiai.analytics import senshiai_hand
 
         return senshiai_hand(loaded, rows)
 
     def hand_lines(self, hand):
-        from builder.analytics.hands import senshiai_hand_lines
+        from builder.games.senshiai.analytics import senshiai_hand_lines
 
         return senshiai_hand_lines(hand)
+
+    def aid_blocks(self):
+        from builder.games.senshiai.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
+
+    def ability(self, catalog, written):
+        from builder.games.senshiai.catalog import parse_ability
+
+        try:
+            return parse_ability(str(written), catalog.entries("abilities")).ability
+        except Exception:  # not an ability as a card writes it: the name before a colon, if any
+            return super().ability(catalog, written)
 
 
 SYSTEM = Senshiai()

@@ -613,8 +613,8 @@ _CARD_KEYS = ("printed", "count")
 
 
 def load_list(doc, catalog):
-    from builder.catalog.satsuma import parse_printed
     from builder.errors import ListError
+    from builder.games.satsuma.catalog import parse_printed
     from builder.names import did_you_mean
 
     body = doc.body()

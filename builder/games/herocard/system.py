@@ -301,17 +301,17 @@ class HeroCard(CardGame):
         return super().total(summary)
 
     def deck_view(self, lst, catalog, rules):
-        from builder.analytics.deck import herocard_view
+        from builder.games.herocard.analytics import herocard_view
 
         return herocard_view(lst, catalog, rules)
 
     def hand_facts(self, loaded, rows):
-        from builder.analytics.hands import herocard_hand
+        from builder.games.herocard.analytics import herocard_hand
 
         return herocard_hand(loaded, rows)
 
     def hand_lines(self, hand):
-        from builder.analytics.hands import herocard_hand_lines
+        from builder.games.herocard.analytics import herocard_hand_lines
 
         return herocard_hand_lines(hand)
 

@@ -92,8 +92,8 @@ class Satsuma(CardGame):
     }
 
     def _side(self, value: str) -> str:
+        from builder.games.satsuma.rules import SIDES
         from builder.names import did_you_mean
-        from builder.rules.satsuma import SIDES
 
         v = value.strip().lower()
         if v not in SIDES:
@@ -152,7 +152,7 @@ class Satsuma(CardGame):
         return self.ready(data, catalog, variant, "removing")
 
     def kind_of(self, section, entry):
-        from builder.rules.satsuma import SUIT_NAMES
+        from builder.games.satsuma.rules import SUIT_NAMES
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
@@ -206,24 +206,24 @@ class Satsuma(CardGame):
     query_vocabulary = {"usable": ("attacker", "defender")}
 
     def query_value(self, field, raw):
-        from builder.rules.satsuma import SUIT_NAMES
+        from builder.games.satsuma.rules import SUIT_NAMES
 
         if field == "suit" and len(raw) == 1:
             return SUIT_NAMES.get(raw.upper())
         return None
 
     def deck_view(self, lst, catalog, rules):
-        from builder.analytics.deck import satsuma_view
+        from builder.games.satsuma.analytics import satsuma_view
 
         return satsuma_view(lst, catalog, rules)
 
     def stats_facts(self, loaded):
-        from builder.analytics.stats import satsuma_facts
+        from builder.games.satsuma.analytics import satsuma_facts
 
         return satsuma_facts(loaded)
 
     def stats_lines(self, stats):
-        from builder.analytics.stats import satsuma_lines
+        from builder.games.satsuma.analytics import satsuma_lines
 
         return satsuma_lines(stats)
 
@@ -234,14 +234,19 @@ class Satsuma(CardGame):
         return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
 
     def hand_facts(self, loaded, rows):
-        from builder.analytics.hands import satsuma_hand
+        from builder.games.satsuma.analytics import satsuma_hand
 
         return satsuma_hand(loaded, rows)
 
     def hand_lines(self, hand):
-        from builder.analytics.hands import satsuma_hand_lines
+        from builder.games.satsuma.analytics import satsuma_hand_lines
 
         return satsuma_hand_lines(hand)
+
+    def aid_blocks(self):
+        from builder.games.satsuma.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
 
 
 SYSTEM = Satsuma()

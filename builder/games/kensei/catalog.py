@@ -39,7 +39,7 @@ from builder.catalog.restrictions import Restriction
 
 # The vocabulary a restriction (catalog/kensei/restrictions.yaml or a pack) may use:
 # troop facts in ``of`` selectors, list facts in ``when``/``unless``, and the list's
-# numeric values for bases and ``plus`` (the checks in builder.rules.kensei compute them).
+# numeric values for bases and ``plus`` (the checks in builder.games.kensei.rules compute them).
 RESTRICTION_FACTS = frozenset({
     "troop", "name", "class", "type", "size_class", "titles", "weapons", "ranged", "firearm",
     "melee", "leader", "general", "unique", "legendary", "single", "unit", "living", "common",

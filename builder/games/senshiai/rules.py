@@ -27,7 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from builder.catalog.senshiai_terms import (
+from builder.errors import ListError
+from builder.findings import Finding, error, warning
+from builder.games.senshiai.terms import (
     PATHS,
     ROMAN,
     TRAITS,
@@ -38,8 +40,6 @@ from builder.catalog.senshiai_terms import (
     parse_modifier,
     parse_power,
 )
-from builder.errors import ListError
-from builder.findings import Finding, error, warning
 from builder.names import did_you_mean, normalize
 from builder.rules.codes import codes
 

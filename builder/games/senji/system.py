@@ -11,6 +11,18 @@ def _written(value) -> str:
     return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""
 
 
+class SenjiSetupSheet:
+    """The setup sheet Senji prints instead of cards (the ``SheetPrinter`` part)."""
+
+    kind = "setup"
+    what = "setup sheet"
+
+    def render(self, doc, catalog, lst, result, out_path, *, unit_cards=False, card=None, **options):
+        from builder.games.senji.setup_sheet import render_setup  # reportlab: loaded when printing
+
+        return render_setup(doc, catalog, lst, result, out_path, **options)
+
+
 class Senji(GameSystem):
     id = "senji"
     name = "Senji"
@@ -19,11 +31,9 @@ class Senji(GameSystem):
     entries = ("players",)
     what = "setup"
     noun = "card"
-    prints = "setup"
     add_options = frozenset({"player", "count"})
     remove_options = frozenset()
     new_options = frozenset({"players"})
-    layout = "players"
     list_title = "Setup"
     browse_sections = ("families", "samurai", "provinces")
     count_words = ("unit", "units")
@@ -35,6 +45,10 @@ class Senji(GameSystem):
                   "add_to_any": "the player who needs one", "family": "family", "card": "samurai card",
                   "no_card": "no samurai card yet", "parts": "provinces", "no_parts": "No provinces yet: add them "
                   "from the catalog.", "count": "units", "figure": "samurai", "figure_in": "samurai figure in"}
+
+    def __init__(self):
+        self.players = self  # a Senji setup is one seat per player (the ``Players`` part)
+        self.sheet = SenjiSetupSheet()
 
     # -- the builder's view -----------------------------------------------------------------------
 
@@ -48,7 +62,7 @@ class Senji(GameSystem):
         return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
 
     def new_fields(self, catalog):
-        from builder.rules.senji import constants
+        from builder.games.senji.rules import constants
 
         c = constants(catalog)
         return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
@@ -155,7 +169,7 @@ class Senji(GameSystem):
         return super().option_refusal(verb, opt)
 
     def new_body(self, data, catalog, options):
-        from builder.rules.senji import constants, setup_for
+        from builder.games.senji.rules import constants, setup_for
 
         n = options.get("players")
         c = constants(catalog)
@@ -313,7 +327,7 @@ class Senji(GameSystem):
     def left(self, section, summary, data, entry, catalog):
         if section != "provinces":
             return None, None
-        from builder.rules.senji import constants
+        from builder.games.senji.rules import constants
 
         most = constants(catalog)["starting_provinces"]
         fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
@@ -336,22 +350,22 @@ class Senji(GameSystem):
     text_infers = False
 
     def text_header(self, doc, summary):
-        from builder.systems.senji_text import header
+        from builder.games.senji.text import header
 
         return header(doc, summary)
 
     def text_entries(self, doc, resolver):
-        from builder.systems.senji_text import entries
+        from builder.games.senji.text import entries
 
         return entries(doc, resolver)
 
     def read_facet(self, p, seg):
-        from builder.systems.senji_text import facet
+        from builder.games.senji.text import facet
 
         return facet(p, seg)
 
     def read_entry(self, p, line, no, col):
-        from builder.systems.senji_text import player_line
+        from builder.games.senji.text import player_line
 
         player_line(p, line, no, col)
 
@@ -361,12 +375,12 @@ class Senji(GameSystem):
         return f"{summary['players']} players" if "players" in summary else super().total(summary)
 
     def stats_facts(self, loaded):
-        from builder.analytics.stats import senji_facts
+        from builder.games.senji.analytics import senji_facts
 
         return senji_facts(loaded)
 
     def stats_lines(self, stats):
-        from builder.analytics.stats import senji_lines
+        from builder.games.senji.analytics import senji_lines
 
         return senji_lines(stats)
 
@@ -395,6 +409,11 @@ def _seq(data):
     from ruamel.yaml.comments import CommentedSeq
 
     return CommentedSeq()
+
+    def aid_blocks(self):
+        from builder.games.senji.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
 
 
 SYSTEM = Senji()

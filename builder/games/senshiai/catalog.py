@@ -16,7 +16,7 @@ The models are self-describing for printing:
   against the ability list; ``Card.text`` the long-format ability description.
 
 The small parsers here (power, modifier, cost, path, ability) are pure and are
-shared with the rules core (``builder.rules.senshiai``).
+shared with the rules core (``builder.games.senshiai.rules``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, PlainSerializer, field_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
-from builder.catalog.senshiai_terms import (  # noqa: F401 - the values and parsers, shared with the rules core
+from builder.games.senshiai.terms import (  # noqa: F401 - the values and parsers, shared with the rules core
     CARD_TYPES,
     PATHS,
     ROMAN,

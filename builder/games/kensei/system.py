@@ -12,6 +12,18 @@ def _one_of(catalog, section: str) -> str:
     return "one of " + ", ".join(e.id for e in catalog.entries(section))
 
 
+class KenseiRoster:
+    """The army roster Kensei prints instead of cards (the ``SheetPrinter`` part)."""
+
+    kind = "roster"
+    what = "roster"
+
+    def render(self, doc, catalog, lst, result, out_path, **options):
+        from builder.games.kensei.roster import render_roster  # reportlab: loaded when printing
+
+        return render_roster(doc, catalog, lst, result, out_path, **options)
+
+
 class Kensei(GameSystem):
     id = "kensei"
     name = "Kensei"
@@ -22,11 +34,9 @@ class Kensei(GameSystem):
     set_keys = SET_KEYS
     what = "army"
     noun = "troop"
-    prints = "roster"
     add_options = frozenset({"models", "led_by", "standard"})
     remove_options = frozenset()
     new_options = frozenset({"clan", "points", "commander", "occult"})
-    layout = "units"
     list_title = "Army"
     cost_unit = "AP"
     type_field = "troop_type"
@@ -36,6 +46,10 @@ class Kensei(GameSystem):
     leader_word = "unit leader"
     entry_words = ("unit", "units")
     name_example = "Buke vanguard"
+
+    def __init__(self):
+        self.units = self  # a Kensei army is units of models (the ``Units`` part)
+        self.sheet = KenseiRoster()
 
     def composition(self, summary):
         keys = ("units", "leaders", "models", "melee_percent", "ranged_percent", "firearms_percent",
@@ -48,7 +62,7 @@ class Kensei(GameSystem):
         return {"total": summary.get("points", 0), "limit": summary.get("limit", 0), "unit": "AP", "more": ""}
 
     def unit_costs(self, doc, catalog, rules):
-        from builder.rules.kensei import entry_points, load_list
+        from builder.games.kensei.rules import entry_points, load_list
 
         lst, _ = load_list(doc, catalog)
         return [(e, *entry_points(e, rules)) for e in lst.entries]
@@ -139,7 +153,7 @@ class Kensei(GameSystem):
         return t
 
     def default_models(self, catalog, troop) -> int:
-        from builder.rules.kensei import troop_facts
+        from builder.games.kensei.rules import troop_facts
 
         if troop_facts(troop, catalog)["unit"] is True:
             return max(3, troop.unit_min or 3)
@@ -285,32 +299,32 @@ class Kensei(GameSystem):
     text_example = "write e.g. 'My army - Kensei - clan buke - 200 AP'"
 
     def text_header(self, doc, summary):
-        from builder.systems.kensei_text import header
+        from builder.games.kensei.text import header
 
         return header(doc, summary)
 
     def text_keys(self, doc):
-        from builder.systems.kensei_text import keys
+        from builder.games.kensei.text import keys
 
         return keys(doc)
 
     def text_entries(self, doc, resolver):
-        from builder.systems.kensei_text import entries
+        from builder.games.kensei.text import entries
 
         return entries(doc, resolver)
 
     def read_facet(self, p, seg):
-        from builder.systems.kensei_text import facet
+        from builder.games.kensei.text import facet
 
         return facet(p, seg)
 
     def read_entry(self, p, line, no, col):
-        from builder.systems.kensei_text import troop_line
+        from builder.games.kensei.text import troop_line
 
         troop_line(p, line, no, col)
 
     def infer_line(self, line):
-        from builder.systems.kensei_text import bare
+        from builder.games.kensei.text import bare
 
         return bare(line)
 
@@ -320,18 +334,23 @@ class Kensei(GameSystem):
         return f"{summary['points']}/{summary.get('limit', '?')} AP" if "points" in summary else super().total(summary)
 
     def stats_facts(self, loaded):
-        from builder.analytics.stats import kensei_facts
+        from builder.games.kensei.analytics import kensei_facts
 
         return kensei_facts(loaded)
 
     def stats_lines(self, stats):
-        from builder.analytics.stats import kensei_lines
+        from builder.games.kensei.analytics import kensei_lines
 
         return kensei_lines(stats)
 
     def stats_charts(self, stats):
         return [(f"Points by troop {block['by']} (of {stats['battle_size']} AP)", "bars",
                  [(str(v["value"]), v["points"]) for v in block["values"]], " AP") for block in stats["points"]]
+
+    def aid_blocks(self):
+        from builder.games.kensei.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
 
 
 SYSTEM = Kensei()

@@ -19,8 +19,8 @@ def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict 
     Escape card, as the house rule ``escape_choice`` allows)."""
     from builder.catalog.loader import load_catalog
     from builder.errors import UsageError
+    from builder.games.satsuma import rules as core
     from builder.names import did_you_mean
-    from builder.rules import satsuma as core
 
     side = (attacker or "").strip().lower()
     if side not in core.SIDES:

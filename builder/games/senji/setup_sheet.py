@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from builder.games.senji.rules import printed_name as _name
+from builder.games.senji.rules import setup_table
 from builder.render.blocks import (
     MM,
     PageSpec,
@@ -27,8 +29,6 @@ from builder.render.blocks import (
     table,
 )
 from builder.render.pdfbase import list_display_name
-from builder.rules.senji import printed_name as _name
-from builder.rules.senji import setup_table
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
 

@@ -1,5 +1,5 @@
 """HeroCard's printed terms, free of pydantic: attributes, action types and card kinds (the
-catalog models in ``builder.catalog.herocard`` and the rules core share them; a check from the
+catalog models in ``builder.games.herocard.catalog`` and the rules core share them; a check from the
 catalog cache imports no pydantic)."""
 
 ATTRIBUTES = ("body", "mind", "x")

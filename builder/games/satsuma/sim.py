@@ -2,7 +2,7 @@
 
 Pure and deterministic: ``play_game(sim, seed)`` plays one game from an integer seed;
 the same seed gives the same game on every platform and Python version (see *Random
-numbers*). The hands are decided by the rules core (``builder.rules.satsuma``):
+numbers*). The hands are decided by the rules core (``builder.games.satsuma.rules``):
 the totals by its exact solver (``hand_total``, the fast path of ``best_hand``; with
 ``evaluator="reference"`` by ``clash`` itself) and the outcome by ``decide``, the code
 ``daimyo satsuma clash`` runs.
@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
 
-from builder.rules import satsuma as core
+from builder.games.satsuma import rules as core
 
 SEED = core.SEED
 

@@ -1,6 +1,6 @@
 """Run many Satsuma Rebellion games and summarise them (``daimyo satsuma simulate``).
 
-The games themselves are played by ``builder.rules.satsuma_sim.play_game``; this module
+The games themselves are played by ``builder.games.satsuma.sim.play_game``; this module
 loads the decks (the published ones or list files), spreads the games over processes
 and adds up what they report. Game ``i`` always plays from ``game_seed(seed, i)`` and
 the tallies are sums, so a run gives the same numbers whatever the number of jobs.
@@ -12,8 +12,8 @@ import os
 from dataclasses import dataclass, field
 
 from builder.errors import DaimyoError, Diagnostic, UsageError, option
-from builder.rules import satsuma as core
-from builder.rules import satsuma_sim as sim
+from builder.games.satsuma import rules as core
+from builder.games.satsuma import sim
 
 GAME = "satsuma"  # the game these simulations play
 

@@ -1,5 +1,5 @@
 """Senshiai's printed values, free of pydantic: costs, paths, Power traits and modifiers, and
-the parsers the catalog models and the rules core share (``builder.catalog.senshiai`` exposes
+the parsers the catalog models and the rules core share (``builder.games.senshiai.catalog`` exposes
 them too). Kept apart so that a check from the catalog cache, which unpickles these values,
 imports no pydantic."""
 

@@ -182,7 +182,7 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
     title = spec.title
     width = frame_width_mm(paper, 1)
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
-    from builder.rules.kensei import entry_points
+    from builder.games.kensei.rules import entry_points
 
     for e in lst.entries:
         e.points, e.cost_known = entry_points(e, rules)
@@ -191,7 +191,7 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
     story += _troops(lst, catalog, st, width, tpl)
     story += _limits(lst, catalog, result, st, width)
     story += _glossary(lst, catalog, st, width)
-    from builder.render.setup_sheet import _validation_block
+    from builder.games.senji.setup_sheet import _validation_block
 
     story += _validation_block(result, st, width)
     warnings: list[str] = []
@@ -215,7 +215,7 @@ def _header(doc, catalog, lst, result, st, width, title, tpl) -> list:
     size = next((b for b in catalog.entries("battle_sizes") if b.max_ap == lst.points), None)
     level = lst.commander
     general = _general_name(lst)
-    from builder.rules.kensei import ROUT_PERCENT, hand_size, rout_threshold
+    from builder.games.kensei.rules import ROUT_PERCENT, hand_size, rout_threshold
 
     hand, hand_src = hand_size(catalog, lst.points)
     troops_pts = lst.troops_points
@@ -337,7 +337,7 @@ def _e(text) -> str:
 
 
 def _limits(lst, catalog, result, st, width) -> list:
-    from builder.rules.kensei import limit_table
+    from builder.games.kensei.rules import limit_table
 
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
     rows_d = limit_table(lst, catalog, rules, getattr(result, "findings", None) or [])

@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import field_validator, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced
-from builder.catalog.herocard_terms import (  # noqa: F401 - shared with the rules core
+from builder.games.herocard.terms import (  # noqa: F401 - shared with the rules core
     ACTION_TYPES,
     ATTRIBUTE_LETTER,
     ATTRIBUTES,

@@ -1,0 +1,1 @@
+"""HeroCard: catalog models, card terms, rules and system."""

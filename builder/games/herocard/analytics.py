@@ -1,0 +1,73 @@
+"""HeroCard as statistics, odds and sample hands see it: the deck view and the best attack and block of a hand."""
+
+from __future__ import annotations
+
+from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
+from builder.games.herocard.rules import ATTR_NAME, attack_value, block_value, hand_size
+
+
+def herocard_view(lst, catalog, rules: dict) -> DeckView:
+    return _herocard(lst, catalog)
+
+
+def _herocard(lst, catalog) -> DeckView:
+
+    kinds = {k.key: k for k in catalog.model.card_kinds}
+    fields = {
+        "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
+        "kind": FieldSpec("kind", "Card kind", aliases=("kinds", "card_kind")),
+        "group": FieldSpec("group", "Attack or block", aliases=("groups",)),
+        "type": FieldSpec("type", "Action type", aliases=("types", "action_type")),
+        "attribute": FieldSpec("attribute", "Attribute", aliases=("attributes", "attr")),
+        "cost": FieldSpec("cost", "Cost", kind="number", aliases=("costs",)),
+        "value": FieldSpec("value", "Value", kind="number", counted=False),
+        "hero": FieldSpec("hero", "Hero", counted=False),
+    }
+    rows, unknown = [], []
+    for s in lst.deck:
+        c = s.card
+        if c is None:
+            unknown.append(s.name)
+            continue
+        kind = kinds.get(c.kind) if c.kind else None
+        facts = {
+            "name": (c.name,),
+            "kind": (kind.label if kind is not None else (c.kind or "unknown"),),
+            "group": (kind.group if kind is not None else "unknown",),
+            "type": (c.action_type or "unknown",),
+            "attribute": (ATTR_NAME.get(c.attribute, c.attribute) if c.attribute else "unknown",),
+            "cost": (c.cost,) if c.cost is not None else ("unknown",),
+            "value": (c.value,) if c.value is not None else (),
+            "hero": (c.hero,) if c.hero else (),
+        }
+        rows.append(Row(c.name, s.count, facts))
+
+    size, source = hand_size(catalog)
+    return DeckView("herocard", rows, fields, size, source, unknown_note(unknown))
+
+
+def herocard_hand(ld, rows) -> dict:
+    """The best attack and the best block the hand can make."""
+
+    cards = {s.card.name: s.card for s in ld.lst.deck if s.card is not None}
+    hand = [cards[r.name] for r in rows]
+    out = {}
+    for what, base, mod, fn in (("attack", "base-attack", "attack-mod", attack_value),
+                                ("block", "base-block", "block-mod", block_value)):
+        mods = [c for c in hand if c.kind == mod]
+        best, seq = 0, list[str]()
+        for b in (c for c in hand if c.kind == base):
+            v = fn([b] + mods)
+            if v > best or not seq:
+                best, seq = v, [b.name] + [m.name for m in mods]
+        out[f"best_{what}"] = {"value": best, "cards": seq}
+    return out
+
+
+def herocard_hand_lines(h: dict) -> list[str]:
+    lines = []
+    for what in ("attack", "block"):
+        b = h[f"best_{what}"]
+        lines.append(f"  best {what}: {b['value']}" + (f" ({' + '.join(b['cards'])})" if b["cards"] else
+                                                        f" (no Base {what.title()})"))
+    return lines

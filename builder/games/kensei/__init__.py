@@ -1,0 +1,1 @@
+"""Kensei: the army builder's catalog models, rules, text form and roster."""

@@ -1,0 +1,31 @@
+"""A Kensei army as statistics see it: points by troop class, type and title."""
+
+from __future__ import annotations
+
+from builder.analytics.stats import Loaded, num_text, rule_limits, share
+from builder.games.kensei import rules as core
+
+
+def kensei_facts(ld: Loaded) -> dict:
+
+    names = {c.id.lower(): c.name for c in ld.catalog.model.troop_classes}
+    by_class = {names.get(k.lower(), k): v for k, v in core.points_by(ld.lst, ld.catalog, ld.rules, "class").items()}
+    limit = ld.lst.points
+    points = [{"by": "class", "values": _points_rows(by_class, limit)},
+              {"by": "type", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "type"), limit)},
+              {"by": "title", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "titles"), limit)}]
+    return {"points": points, "limits": rule_limits(ld), "battle_size": limit}
+
+
+def _points_rows(d: dict, limit) -> list[dict]:
+    return [{"value": k, "points": v, "share": share(v, limit)} for k, v in sorted(d.items(), key=lambda kv: -kv[1])]
+
+
+def kensei_lines(st: dict) -> list[str]:
+    lines = []
+    for block in st["points"]:
+        lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
+        width = max((len(str(v["value"])) for v in block["values"]), default=0)
+        for v in block["values"]:
+            lines.append(f"  {v['value']!s:<{width}}  {num_text(v['points']):>5} AP  {100 * v['share']:5.1f}%")
+    return lines

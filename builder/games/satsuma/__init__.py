@@ -1,0 +1,1 @@
+"""Satsuma Rebellion: catalog models, rules, the game simulator and clashes."""

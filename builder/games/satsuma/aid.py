@@ -1,0 +1,68 @@
+"""Satsuma Rebellion's generated player-aid blocks (``generated:`` in ``templates/aids/satsuma.yaml``), drawn
+with the block toolkit of ``builder.render.aids``."""
+
+from __future__ import annotations
+
+from builder.render.aids import AidContext, Generator, column_widths, entries_of, fallback, registry
+from builder.render.blocks import para, table
+
+BLOCKS: dict[str, Generator] = {}
+block = registry(BLOCKS)
+
+
+@block("satsuma_deck")
+def _satsuma_deck(block: dict, ctx: AidContext) -> list:
+    """One deck as a table grouped by suit: card, options (suit letter and strength)."""
+    side = block.get("side", "samurai")
+    cards = [c for c in entries_of(ctx.catalog, "cards") if getattr(c, "side", None) == side]
+    if not cards:
+        return fallback(block, ctx, f"the catalog has no {side} deck")
+    suits = {getattr(s, "letter", ""): s.name for s in entries_of(ctx.catalog, "suits")}
+    order = {getattr(s, "letter", ""): getattr(s, "number", 99) for s in entries_of(ctx.catalog, "suits")}
+
+    def first_suit(c):
+        p = str(getattr(c, "printed", "")).strip()
+        return p[:1].upper()
+
+    cards.sort(key=lambda c: (order.get(first_suit(c), 99), c.name))
+    rows = []
+    for c in cards:
+        printed = str(getattr(c, "printed", ""))
+        opts = printed.replace(" or ", " / ")
+        named = []
+        for part in printed.split(" or "):
+            part = part.strip()
+            named.append(suits.get(part[:1].upper(), "?" if part else "") + " " + part[1:])
+        rows.append([c.name, opts, ", ".join(n.strip() for n in named)])
+    head = block.get("columns") or ["Card", "Printed", "Suit and strength"]
+    return [table(rows, column_widths(ctx, 46, 18, 36), ctx.st, header=head),
+            para(f"{len(cards)} cards", ctx.st.small)]
+
+
+@block("satsuma_suits")
+def _satsuma_suits(block: dict, ctx: AidContext) -> list:
+    suits = sorted(entries_of(ctx.catalog, "suits"), key=lambda s: getattr(s, "number", 0))
+    if not suits:
+        return fallback(block, ctx, "the catalog has no suits")
+    rows = [[getattr(s, "letter", ""), s.name, getattr(s, "notes", None) or ""] for s in suits]
+    return [table(rows, column_widths(ctx, 8, 22, 70), ctx.st, header=["", "Suit", "Restriction"])]
+
+
+@block("satsuma_victory")
+def _satsuma_victory(block: dict, ctx: AidContext) -> list:
+    model = ctx.catalog.model
+    rows = []
+    for v in getattr(model, "victory", None) or []:
+        lo, hi = getattr(v, "min", None), getattr(v, "max", None)
+        if lo is None:
+            cond = f"{hi} or less"
+        elif hi is None:
+            cond = f"{lo} or more"
+        elif lo == hi:
+            cond = f"exactly {lo}"
+        else:
+            cond = f"{lo} to {hi}"
+        rows.append([cond, v.result])
+    if not rows:
+        return fallback(block, ctx, "the catalog has no victory table")
+    return [table(rows, column_widths(ctx, 35, 65), ctx.st, header=["Imperial casualties", "Victory"])]

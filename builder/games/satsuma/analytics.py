@@ -1,0 +1,97 @@
+"""Satsuma Rebellion as statistics, odds and sample hands see it: the deck view, the suits, a hand's best play."""
+
+from __future__ import annotations
+
+from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
+from builder.analytics.stats import Loaded, rule_limits
+from builder.games.satsuma import rules as core
+
+
+def satsuma_view(lst, catalog, rules: dict) -> DeckView:
+    return _satsuma(lst, catalog, rules)
+
+
+def _satsuma(lst, catalog, rules) -> DeckView:
+
+    fields = {
+        "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
+        "suit": FieldSpec("suit", "Suit", kind="ordinal", order=tuple(core.SUIT_NAMES.values()), aliases=("suits",),
+                          ordered=False),
+        "strength": FieldSpec("strength", "Strength", kind="number", aliases=("strengths",)),
+        "options": FieldSpec("options", "Suits to choose from", kind="number"),
+        "usable": FieldSpec("usable", "Usable by", aliases=("role", "roles")),
+    }
+    rows, unknown = [], []
+    for e in lst.entries:
+        pc = e.custom if e.custom is not None else (core.play_card(e.card, rules) if e.card is not None else None)
+        if pc is None:
+            unknown.append(e.name)
+            continue
+        usable = tuple(r for r in core.ROLES if core.usable_options(pc, r))
+        facts = {
+            "name": (pc.name,),
+            "suit": tuple(dict.fromkeys(core.SUIT_NAMES[s] for s, _ in pc.options if s in core.SUIT_NAMES)),
+            "strength": tuple(dict.fromkeys(v for s, v in pc.options if s in core.SUIT_NAMES)),
+            "options": (len(pc.options),),
+            "usable": usable,
+        }
+        rows.append(Row(pc.name, e.count, facts))
+    size, source = core.hand_size(catalog)
+    return DeckView("satsuma", rows, fields, size, source, unknown_note(unknown))
+
+
+def satsuma_hand(ld, rows) -> dict:
+    """The best hand as attacker and as defender."""
+
+    by_name: dict = {}
+    for e in ld.lst.entries:
+        pc = e.custom if e.custom is not None else (core.play_card(e.card, ld.rules) if e.card else None)
+        if pc is not None:
+            by_name.setdefault(pc.name, pc)
+    pcs = [by_name[r.name] for r in rows]
+    out = {}
+    for role in core.ROLES:
+        h = core.best_hand(pcs, role)
+        out[role] = {"strength": h.strength,
+                     "used": [{"card": u.card, "suit": u.suit_name, "strength": u.strength} for u in h.used],
+                     "escape": h.uses_suit("E")}
+    return out
+
+
+def satsuma_hand_lines(h: dict) -> list[str]:
+    lines = []
+    for role in ("attacker", "defender"):
+        r = h[role]
+        used = ", ".join(f"{u['suit']} {u['strength']} {u['card']}" for u in r["used"]) or "nothing usable"
+        lines.append(f"  as {role}: {r['strength']} ({used})")
+    return lines
+
+
+def satsuma_facts(ld: Loaded) -> dict:
+
+    cards_of = []
+    for e in ld.lst.entries:
+        pc = e.custom if e.custom is not None else (core.play_card(e.card, ld.rules) if e.card else None)
+        if pc is not None:
+            cards_of.append((pc, e.count))
+    suits = []
+    for letter, name in core.SUIT_NAMES.items():
+        cards = weighted = top = 0
+        for pc, count in cards_of:
+            vals = [v for s, v in pc.options if s == letter]
+            if vals:
+                cards += count
+                weighted += max(vals) * count
+                top = max(top, max(vals))
+        suits.append({"suit": name, "letter": letter, "cards": cards, "max": top,
+                      "mean": weighted / cards if cards else 0.0,
+                      "roles": [r for r in core.ROLES if letter not in core.FORBIDDEN[r]]})
+    return {"suits": suits, "limits": rule_limits(ld)}
+
+
+def satsuma_lines(st: dict) -> list[str]:
+    lines = ["Suits (cards offering the suit, strongest, mean strength; who may count it):"]
+    for s in st["suits"]:
+        lines.append(f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
+                     f"{' and '.join(s['roles'])}")
+    return lines

@@ -1,0 +1,1 @@
+"""Senji: catalog models, rules, text form and setup sheet."""

@@ -1,0 +1,1 @@
+"""Senshiai: catalog models, card terms, rules and system."""

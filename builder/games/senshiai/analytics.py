@@ -1,0 +1,69 @@
+"""Senshiai as statistics, odds and sample hands see it: the deck view, the cost curve, what a hand holds."""
+
+from __future__ import annotations
+
+from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
+from builder.analytics.stats import Loaded, rule_limits
+from builder.games.senshiai.catalog import ROMAN, cost_label
+from builder.games.senshiai.rules import card_abilities, hand_size
+
+
+def senshiai_view(lst, catalog, rules: dict) -> DeckView:
+    return _senshiai(lst, catalog)
+
+
+def _senshiai(deck, catalog) -> DeckView:
+
+    fields = {
+        "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
+        "type": FieldSpec("type", "Type", aliases=("types",)),
+        "subtype": FieldSpec("subtype", "Subtype", aliases=("subtypes",)),
+        "cost": FieldSpec("cost", "Cost", kind="ordinal", order=ROMAN + ("?",), aliases=("costs",)),
+        "path": FieldSpec("path", "Path", aliases=("paths",)),
+        "ability": FieldSpec("ability", "Ability", aliases=("abilities",)),
+        "capital": FieldSpec("capital", "Capital", counted=False),
+        "speed": FieldSpec("speed", "Speed", kind="number", counted=False),
+    }
+    rows, unknown = [], []
+    for e in deck.entries:
+        c = e.card
+        if c is None:
+            unknown.append(e.name)
+            continue
+        facts = {
+            "name": (c.name,),
+            "type": (c.type or "unknown",),
+            "subtype": (c.subtype,) if c.subtype else (),
+            "cost": (cost_label(c.cost),),
+            "path": tuple(str(p) for p in (c.paths or ())),
+            "ability": tuple(dict.fromkeys(p.ability.name for p in card_abilities(c, catalog))),
+            "capital": ("yes" if c.is_capital() else "no",),
+            "speed": (c.speed,) if c.speed is not None else (),
+        }
+        rows.append(Row(c.name, e.count, facts))
+
+    size, source = hand_size(catalog)
+    return DeckView("senshiai", rows, fields, size, source, unknown_note(unknown))
+
+
+def senshiai_hand(ld, rows) -> dict:
+    """What the hand holds by type, and whether it can recruit."""
+    types: dict = {}
+    for r in rows:
+        t = r.facts["type"][0]
+        types[t] = types.get(t, 0) + 1
+    recruit = any(r.facts["type"] == ("terrain",) and "Recruit" in r.facts["ability"] for r in rows)
+    return {"types": types, "recruit_terrain": recruit,
+            "capital": any(r.facts.get("capital") == ("yes",) for r in rows)}
+
+
+def senshiai_hand_lines(h: dict) -> list[str]:
+    t = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in h["types"].items())
+    return [f"  {t}; Recruit terrain: {'yes' if h['recruit_terrain'] else 'no'}"
+            + ("; the Capital" if h["capital"] else "")]
+
+
+def senshiai_facts(ld: Loaded) -> dict:
+    counts = ld.view.counts("cost") if ld.view is not None else {}
+    curve = [{"cost": k, "cards": n} for k, n in counts.items()]
+    return {"limits": rule_limits(ld), "cost_curve": curve}
