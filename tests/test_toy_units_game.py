@@ -19,7 +19,7 @@ def toyu():
 
 
 def _army(tmp_path, points=None):
-    ed, notes = builder.ListEditor.new("toy skirmish", tmp_path / "army.yaml", name="Pikes",
+    ed, _notes = builder.ListEditor.new("toy skirmish", tmp_path / "army.yaml", name="Pikes",
                                        **({"points": points} if points else {}))
     ed.add("Spearmen", models=4)
     ed.add("Captain")
