@@ -321,9 +321,10 @@ def catalog_check(
 ):
     """Validate the catalog (and packs). Exit 0 when valid, 2 with one line per problem."""
     from builder.catalog.browse import check_catalogs
+    from builder.systems import ids
 
     try:
-        for line in check_catalogs(_system(system) if system else None, pack):
+        for line in check_catalogs(_system(system) if system else None, pack, ids()):
             echo(line)
     except DaimyoError as exc:
         for line in getattr(exc, "ok_lines", []):

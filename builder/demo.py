@@ -62,9 +62,10 @@ def run_demo(out: str, echo, force: bool = False) -> int:
     from builder.catalog.browse import check_catalogs
     from builder.check import check_doc, format_result
     from builder.lists.document import load_list
+    from builder.systems import ids
 
     echo("== catalog and example packs")
-    for line in check_catalogs(None, example_packs()):
+    for line in check_catalogs(None, example_packs(), ids()):
         echo("  " + line)
     lists = example_lists()
     echo(f"\n== checking {len(lists)} example lists")

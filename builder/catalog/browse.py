@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from builder import SYSTEMS
 from builder.errors import CatalogError, Diagnostic, UsageError, option
 from builder.names import did_you_mean, normalize
 
@@ -238,12 +237,13 @@ def humanize_note(text) -> str:
     return humanize(str(text), bare=True)
 
 
-def check_catalogs(system: str | None, packs=()) -> list[str]:
-    """Validate every catalog (packs go with the system they name)."""
+def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) -> list[str]:
+    """Validate the catalog of every game of ``games`` (the registry's ids, which the caller
+    gives) or of ``system`` alone; packs go with the game they name."""
     from builder.catalog.loader import load_catalog
     from builder.yamlio import load_yaml
 
-    by_system: dict[str, list[str]] = {s: [] for s in SYSTEMS}
+    by_system: dict[str, list[str]] = {s: [] for s in games}
     diags: list[Diagnostic] = []
     for p in packs:
         from builder.packs.resolve import resolve_pack
@@ -257,14 +257,14 @@ def check_catalogs(system: str | None, packs=()) -> list[str]:
             diags.extend(getattr(exc, "diagnostics", []))
             continue
         s = data.get("system") if isinstance(data, dict) else None
-        if s not in SYSTEMS:
+        if s not in games:
             diags.append(pos.diag(("system",) if isinstance(data, dict) and "system" in data else (),
                                   f"pack names no known system ({s!r})", code="pack.system",
-                                  hint="add 'system:' with one of " + ", ".join(SYSTEMS)))
+                                  hint="add 'system:' with one of " + ", ".join(games)))
             continue
         by_system[s].append(p)
     lines = []
-    for s in SYSTEMS:
+    for s in games:
         if system and s != system:
             continue
         try:

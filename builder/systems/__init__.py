@@ -1,8 +1,14 @@
-"""The game systems: one ``GameSystem`` object per game, and the registry that finds them.
+"""The registry of games: one ``GameSystem`` object per game, found by id, name or alias.
 
-Everything that differs between games lives here, one module per game (the python-chess
-variant pattern: a base class with hooks, one subclass per game, a registry with lookup by
-id and alias). The rest of daimyo asks the registry::
+A game is registered by an entry point of the ``daimyo.games`` group, the way pytest finds its
+plugins. daimyo's own five games are registered so in its ``pyproject.toml``::
+
+    [project.entry-points."daimyo.games"]
+    kensei = "builder.games.kensei.system:SYSTEM"
+
+and a game in another package registers the same way in that package's metadata (the value
+names a ``GameSystem`` instance, or a callable returning one). Nothing is imported until a game
+is asked for; the rest of daimyo asks the registry and never imports a game's package::
 
     from builder.systems import find_system
 
@@ -10,50 +16,102 @@ id and alias). The rest of daimyo asks the registry::
     gs.id, gs.title, gs.entries               # "satsuma", ..., ("cards",)
     data, notes = gs.new(catalog, {"side": "samurai"})
 
-A new game is one module defining a ``GameSystem`` subclass, registered with ``register``,
-plus its catalog folder (``catalog_dir``), its catalog model and its rules module.
-Modules of the built-in games are imported only when a system is first asked for.
+``register(system)`` is what loading an entry point does; a test (whose games are not
+installed) calls it directly.
 """
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any
+
+ENTRY_POINTS = "daimyo.games"
+"""The entry point group games register in."""
 
 BUILT_IN_IDS = ("senshiai", "kensei", "herocard", "senji", "satsuma")
-"""The built-in games, in the order daimyo lists them (a share code numbers them in this order)."""
+"""daimyo's own games, in the order it lists them (a share code numbers them in this order)."""
 SYSTEMS = BUILT_IN_IDS
 
-_BUILT_IN = {s: f"builder.games.{s}.system" for s in SYSTEMS}
-_LOADED: dict = {}
+_LOADED: dict = {}  # id -> GameSystem, loaded or registered
+_FOUND: dict | None = None  # id -> entry point (not loaded yet), once the metadata was read
+
+
+class _SourceTree:
+    """daimyo's own game in a source tree that is not installed (no metadata): the entry point
+    its ``pyproject.toml`` declares."""
+
+    def __init__(self, system_id: str):
+        self.name = system_id
+        self.value = f"builder.games.{system_id}.system:SYSTEM"
+
+    def load(self):
+        module, _, attr = self.value.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+def _entry_points() -> dict:
+    global _FOUND
+    if _FOUND is None:
+        from importlib.metadata import entry_points
+
+        found: dict[str, Any] = {ep.name: ep for ep in entry_points(group=ENTRY_POINTS)}
+        for sid in BUILT_IN_IDS:
+            found.setdefault(sid, _SourceTree(sid))
+        _FOUND = found
+    return _FOUND
+
+
+def refresh() -> None:
+    """Read the entry points again (a package installed since they were read); the games
+    registered with ``register`` stay."""
+    global _FOUND
+    found = _entry_points()
+    for sid in list(_LOADED):
+        if sid in found:
+            del _LOADED[sid]
+    _FOUND = None
 
 
 def register(system) -> None:
     """Add a game (a ``GameSystem`` instance) to the registry; its id must be new."""
-    if system.id in _LOADED or (system.id in _BUILT_IN and _BUILT_IN[system.id] != type(system).__module__):
-        from builder.errors import UsageError
+    from builder.errors import UsageError
 
+    if not getattr(system, "id", ""):
+        raise UsageError(f"a game system needs an id: {system!r}")
+    if system.id in _LOADED or system.id in _entry_points():
         raise UsageError(f"a game system '{system.id}' is registered already")
     _LOADED[system.id] = system
 
 
 def unregister(system_id: str) -> None:
-    """Take a registered (not built-in) game out of the registry again."""
-    if system_id not in _BUILT_IN:
+    """Take a game registered with ``register`` out of the registry again (not an entry point's)."""
+    if system_id not in _entry_points():
         _LOADED.pop(system_id, None)
 
 
 def ids() -> tuple[str, ...]:
-    """The ids of every registered system, the built-in ones first."""
-    return tuple(SYSTEMS) + tuple(k for k in _LOADED if k not in _BUILT_IN)
+    """The ids of every registered game: daimyo's own first, then those of entry points, then
+    those registered with ``register``."""
+    found = _entry_points()
+    others = sorted(k for k in found if k not in BUILT_IN_IDS)
+    return BUILT_IN_IDS + tuple(others) + tuple(k for k in _LOADED if k not in found)
 
 
 def get(system_id: str):
-    """The system with exactly this id (no aliases); ``KeyError`` when there is none."""
+    """The game with exactly this id (no aliases); ``KeyError`` when there is none."""
     hit = _LOADED.get(system_id)
     if hit is None:
-        module = _BUILT_IN[system_id]  # KeyError: unknown
-        hit = _LOADED[system_id] = importlib.import_module(module).SYSTEM
+        ep = _entry_points()[system_id]  # KeyError: unknown
+        hit = ep.load()
+        if isinstance(hit, type) or (callable(hit) and not hasattr(hit, "id")):
+            hit = hit()  # a class or a factory
+        if getattr(hit, "id", None) != system_id:
+            from builder.errors import UsageError
+
+            raise UsageError(f"the entry point '{system_id}' of {ENTRY_POINTS} ({ep.value}) gives a game "
+                             f"whose id is {getattr(hit, 'id', None)!r}", "the entry point's name is the game's id")
+        _LOADED[system_id] = hit
     return hit
 
 
@@ -67,7 +125,7 @@ def find_system(name: str):
     """The ``GameSystem`` called ``name``: its id, name or an alias (case, spaces and hyphens
     ignored). Raises ``UnknownSystem`` (a ``UsageError``) naming the systems when there is none."""
     text = str(name)
-    if text in _LOADED or text in _BUILT_IN:
+    if is_system(text):
         return get(text)
     want = _key(text)
     for sid in ids():
@@ -86,13 +144,11 @@ def list_systems() -> list:
 
 
 def is_system(name: str) -> bool:
-    return name in _BUILT_IN or name in _LOADED
+    return name in _LOADED or name in _entry_points()
 
 
 def catalog_module(system: str) -> ModuleType:
-    """The catalog module of ``system`` (an unregistered id: ``builder.games.<id>.catalog``)."""
-    if not is_system(system):
-        return importlib.import_module(f"builder.games.{system}.catalog")
+    """The module of ``system``'s catalog model (``CATALOG_MODEL``); ``KeyError`` for an unknown id."""
     return get(system).catalog_module()
 
 

@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
 
-from builder import SYSTEMS, __version__
+from builder import __version__
 from builder.errors import DaimyoError
 from builder.systems import ids, is_system
 from builder.web.common import _describe, _form, _go, _load_view
@@ -101,7 +101,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     token = token or secrets.token_urlsafe(24)
     csrf = secrets.token_urlsafe(24)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
-    templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=SYSTEMS)
+    templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids())
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
     from builder.web.backup import first_number, folder_of
 

@@ -43,15 +43,15 @@ def register(api, page, ws) -> None:
 
     @api.post("/packs/new", include_in_schema=False)
     async def pack_new(request: Request):
-        from builder import SYSTEMS
         from builder.packs.editor import new_pack
         from builder.packs.store import file_name as _file_name
+        from builder.systems import ids
 
         form = await _form(request)
         system = str(form.get("system", "")).strip().lower()
         name = str(form.get("name", "")).strip()[:100]
-        if system not in SYSTEMS:
-            raise Refused(f"unknown game '{system[:40]}'", hint="one of " + ", ".join(SYSTEMS))
+        if system not in ids():
+            raise Refused(f"unknown game '{system[:40]}'", hint="one of " + ", ".join(ids()))
         if not name:
             raise Refused("the pack needs a name")
         file = _file_name(name) + ".yaml"

@@ -61,12 +61,12 @@ def register(api, page, ws) -> None:
 
     @api.get("/packs", response_class=HTMLResponse, include_in_schema=False)
     def packs_page(request: Request, q: str = "", system: str = "", done: str = ""):
-        from builder import SYSTEMS
         from builder.packs import store
         from builder.packs.registry import search, stale_notes
+        from builder.systems import ids
 
         entries, problem = registries()
-        game = system if system in SYSTEMS else None
+        game = system if system in ids() else None
         found = search(entries, q[:200] or None, game) if entries is not None else []
         installed = {(r["name"], r["game"]): r for r in installed_rows(entries)}
         results = [{"entry": e, "installed": installed.get((e.name, e.game))} for e in found]

@@ -390,6 +390,11 @@ class Senji(GameSystem):
                  for p in stats["players"]]
         return [("Players", "table", rows, (0.24, 0.2, 0.14, 0.14, 0.14, 0.14))]
 
+    def aid_blocks(self):
+        from builder.games.senji.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
+
 
 def _map(data, item: dict, flow: bool = False):
     """``item`` as a round-trip mapping when ``data`` is one (so it is written like its neighbours)."""
@@ -409,11 +414,6 @@ def _seq(data):
     from ruamel.yaml.comments import CommentedSeq
 
     return CommentedSeq()
-
-    def aid_blocks(self):
-        from builder.games.senji.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
-
-        return BLOCKS
 
 
 SYSTEM = Senji()

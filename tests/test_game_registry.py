@@ -1,0 +1,95 @@
+"""Games register through the ``daimyo.games`` entry point group, daimyo's own five included; a
+game of another package is found the same way and works where a built-in one does."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from importlib.metadata import entry_points
+
+import pytest
+
+import builder
+from builder.errors import UsageError
+from builder.systems import BUILT_IN_IDS, ENTRY_POINTS, get, ids, refresh, register, unregister
+
+
+def test_the_built_in_games_are_registered_by_entry_points():
+    """The installed metadata names each of daimyo's games: the registry reads no other list."""
+    found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINTS)}
+    for sid in BUILT_IN_IDS:
+        assert found[sid] == f"builder.games.{sid}.system:SYSTEM"
+        assert get(sid).id == sid
+    assert ids()[: len(BUILT_IN_IDS)] == BUILT_IN_IDS
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """A package installed beside daimyo (a folder on sys.path with its dist-info), whose
+    metadata registers the given games; the registry reads it again afterwards."""
+
+    def install(module_text: str, entry_lines: str):
+        (tmp_path / "othergames.py").write_text(textwrap.dedent(module_text))
+        info = tmp_path / "othergames-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: othergames\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[{ENTRY_POINTS}]\n{entry_lines}\n")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        refresh()
+
+    yield install
+    sys.modules.pop("othergames", None)
+    monkeypatch.undo()
+    refresh()
+
+
+TOY = """
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, {tests!r})
+    import toygame
+
+    class Packaged(toygame.ToyGame):
+        id = "packaged"
+        name = "Packaged toy"
+        aliases = ("boxed toy",)
+
+    SYSTEM = Packaged()
+    """
+
+
+def test_a_game_of_another_package_is_found_by_its_entry_point(installed, tmp_path, cli):
+    from conftest import ROOT
+
+    installed(TOY.format(tests=str(ROOT / "tests")), "packaged = othergames:SYSTEM")
+    assert ids()[-1] == "packaged" and ids()[: len(BUILT_IN_IDS)] == BUILT_IN_IDS
+    assert builder.find_system("boxed toy").id == "packaged"
+    deck = tmp_path / "deck.yaml"
+    r = cli("new", "boxed toy", "-o", deck)
+    assert r.code == 0 and "error toy.deck-size: deck has 0 cards but must have 4" in r.stdout
+    assert "system: packaged" in deck.read_text()
+    r = cli("catalog", "systems")
+    assert r.code == 0 and "packaged" in r.stdout
+
+
+def test_a_registered_game_cannot_take_an_entry_points_id():
+    class Impostor:
+        id = "kensei"
+
+    with pytest.raises(UsageError, match="a game system 'kensei' is registered already"):
+        register(Impostor())
+    unregister("kensei")  # an entry point's game stays
+    assert get("kensei").name == "Kensei"
+
+
+def test_an_entry_point_whose_game_has_another_id_is_refused(installed):
+    installed("class G:\n    id = 'other'\n\nSYSTEM = G()\n", "wrongname = othergames:SYSTEM")
+    with pytest.raises(UsageError, match=r"the entry point .wrongname. of daimyo\.games") as exc:
+        get("wrongname")
+    assert "whose id is 'other' (the entry point's name is the game's id)" in str(exc.value)
+
+
+def test_an_entry_point_may_name_a_factory(installed):
+    installed("class G:\n    id = 'made'\n    name = 'Made'\n    aliases = ()\n\ndef make():\n    return G()\n",
+              "made = othergames:make")
+    assert get("made").name == "Made"

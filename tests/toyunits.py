@@ -1,0 +1,222 @@
+"""A seventh game for the tests, a wargame of units of models: its catalog model, rules, roster
+and GameSystem in one module (the toy card game is ``tests/toygame.py``).
+
+A list holds ``points`` (the army's size) and ``troops``, each a unit ``{troop: NAME, models: N}``.
+The game has the ``units`` part (the web builder edits it unit by unit) and the ``sheet`` part
+(it prints a roster instead of cards). Registered by ``tests/test_toy_units_game.py`` only; its
+catalog folder is ``tests/data/toyunits``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from builder.catalog.base import BaseCatalog, Entry, Sourced
+from builder.errors import ListError, UnknownEntry, UsageError
+from builder.findings import error
+from builder.share.schema import Field
+from builder.systems.base import GameSystem
+
+
+class Troop(Entry):
+    points: int
+    min_models: int
+    max_models: int
+
+
+class ArmyRules(Sourced):
+    points: int
+    max_units: int
+
+
+class ToyUnitsCatalog(BaseCatalog):
+    army_rules: ArmyRules
+    troops: list[Troop] = []
+
+
+CATALOG_MODEL = ToyUnitsCatalog
+
+FINDING_CODES = {"toyu.points-max": "the army costs no more points than its size",
+                 "toyu.units-max": "no more units than the rules allow",
+                 "toyu.models-range": "a unit has between its troop's fewest and most models",
+                 "toyu.unknown-troop": "a troop the catalog does not know"}
+
+
+@dataclass
+class Unit:
+    written: str
+    models: int
+    troop: Troop | None  # the catalog troop (None: unknown)
+    loc: tuple
+
+
+@dataclass
+class ToyArmy:
+    points: int
+    entries: list[Unit] = field(default_factory=list)
+
+
+def _whole(doc, loc, value, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ListError(doc.diag(loc, f"{what} must be a whole number of at least 1"))
+    return value
+
+
+def load_list(doc, catalog):
+    data = doc.data
+    points = _whole(doc, ("points",), data.get("points", catalog.model.army_rules.points), "points")
+    troops = data.get("troops") or []
+    if not isinstance(troops, list):
+        raise ListError(doc.diag(("troops",), "'troops' must be a list of units"))
+    army, findings = ToyArmy(points), []
+    for i, t in enumerate(troops):
+        name = t.get("troop") if isinstance(t, dict) else t
+        models = _whole(doc, ("troops", i, "models"), t.get("models", 1), "models") if isinstance(t, dict) else 1
+        troop = catalog.find("troops", str(name))
+        if troop is None:
+            findings.append(error("toyu.unknown-troop", f"unknown troop '{name}'", loc=("troops", i)))
+        army.entries.append(Unit(str(name), models, troop, ("troops", i)))
+    return army, findings
+
+
+def cost(unit: Unit) -> int:
+    return unit.models * unit.troop.points if unit.troop is not None else 0
+
+
+def check(army, catalog, rules):
+    r = catalog.model.army_rules
+    out = []
+    total = sum(cost(u) for u in army.entries)
+    if total > army.points:
+        out.append(error("toyu.points-max", f"the army costs {total} points, more than its {army.points}",
+                         loc=("troops",), value=total, bound=army.points))
+    if len(army.entries) > r.max_units:
+        out.append(error("toyu.units-max", f"{len(army.entries)} units > {r.max_units}", loc=("troops",),
+                         value=len(army.entries), bound=r.max_units))
+    for u in army.entries:
+        t = u.troop
+        if t is not None and not t.min_models <= u.models <= t.max_models:
+            out.append(error("toyu.models-range", f"{u.models} {t.name}: a unit has {t.min_models} to "
+                             f"{t.max_models} models", loc=u.loc + ("models",), value=u.models))
+    return out
+
+
+def summary(army, catalog, rules):
+    return {"points": sum(cost(u) for u in army.entries), "limit": army.points, "units": len(army.entries),
+            "models": sum(u.models for u in army.entries)}
+
+
+class ToyRoster:
+    """The roster the toy wargame prints instead of cards (its ``sheet`` part)."""
+
+    kind = "roster"
+    what = "roster"
+
+    def render(self, doc, catalog, lst, result, out_path, *, paper, force, share_code, sources,
+               unit_cards=False, **options):
+        from builder.render.blocks import PageSpec, Styles, build_pdf, frame_width_mm, para, table
+
+        st = Styles()
+        width = frame_width_mm(paper, 1)
+        rows = [[u.written, str(u.models), str(cost(u))] for u in lst.entries]
+        total = summary(lst, catalog, {})
+        story = [para(doc.name or "Toy army", st.title),
+                 para(f"{total['points']} of {total['limit']} points, {total['units']} units", st.subtitle),
+                 table(rows, [width * 0.6, width * 0.2, width * 0.2], st, header=["Unit", "Models", "Points"])]
+        spec = PageSpec(title=doc.name or "Toy army", kind="roster", system=doc.system, result=result,
+                        share_code=share_code, paper=paper)
+        return build_pdf(out_path, story, spec, force=force)
+
+
+class ToyUnits(GameSystem):
+    id = "toyunits"
+    name = "Toy skirmish"
+    title = "Toy skirmish (a test-only wargame)"
+    aliases = ("toy skirmish",)
+    kind = "army"
+    entries = ("troops",)
+    set_keys = ("name", "author", "notes", "points")
+    what = "army"
+    noun = "troop"
+    add_options = frozenset({"models"})
+    remove_options = frozenset()
+    new_options = frozenset({"points"})
+    list_title = "Army"
+    cost_unit = "pts"
+    browse_sections = ("troops",)
+    count_words = ("model", "models")
+    entry_words = ("unit", "units")
+    standard_word = ""  # the toy's units carry no standard
+    leader_word = "leader"
+    catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
+    aid_template = Path(__file__).resolve().parent / "data" / "toygame-aid.yaml"
+    share_fields = (Field("points", "int"),
+                    Field("troops", "items", item_key="troop", what="troop", fields=(
+                        Field("troop", "ref", ("troops",), what="troop"),
+                        Field("models", "int", default=1))))
+    catalog_module_name = __name__
+    rules_module_name = __name__
+
+    def __init__(self):
+        self.units = self  # the ``Units`` part: the list is units of models
+        self.sheet = ToyRoster()
+
+    def tally(self, summary):
+        return {"total": summary.get("points", 0), "limit": summary.get("limit"), "unit": "pts", "more": ""}
+
+    def unit_costs(self, doc, catalog, rules):
+        army, _ = load_list(doc, catalog)
+        return [(u, cost(u), u.troop is not None) for u in army.entries]
+
+    def new_fields(self, catalog):
+        return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",
+                 "min": 1, "max": 10000}]
+
+    def new_body(self, data, catalog, options):
+        data["points"] = int(options.get("points") or catalog.model.army_rules.points)
+        data["troops"] = []
+        return [f"a toy army of {data['points']} points"]
+
+    def set_own(self, catalog, key, value):
+        try:
+            return int(value), None
+        except ValueError:
+            raise UsageError(f"points must be a whole number, not '{value}'") from None
+
+    def _troop(self, catalog, name):
+        t = catalog.find("troops", str(name))
+        if t is None:
+            raise UnknownEntry(f"unknown troop '{name}'")
+        return t
+
+    def add(self, data, catalog, name, count=None, *, models=None, **options):
+        from builder.lists.edit import add_troop
+
+        t = self._troop(catalog, name)
+        n = models if models is not None else t.min_models
+        i = add_troop(data, t.name, n)
+        return [f"added {n} {t.name}"], ("troops", i)
+
+    def remove(self, data, catalog, name, count=1, **options):
+        t = self._troop(catalog, name)
+        troops = data.get("troops") or []
+        for i in range(len(troops) - 1, -1, -1):
+            written = troops[i].get("troop") if isinstance(troops[i], dict) else troops[i]
+            if str(written).casefold() == t.name.casefold():
+                del troops[i]
+                return [f"removed {t.name}"]
+        raise UnknownEntry(f"no unit of {t.name} in the list")
+
+    def candidates(self, catalog):
+        for t in catalog.entries("troops"):
+            yield "troops", t, "troop", t.points
+
+    def text_header(self, doc, summary):
+        return [f"{doc.get('points')} pts"] if doc.get("points") else []
+
+    def text_entries(self, doc, resolver):
+        return [f"{t.get('models', 1)} {t.get('troop')}" for t in doc.get("troops") or [] if isinstance(t, dict)]
+
+
+SYSTEM = ToyUnits()
