@@ -8,7 +8,7 @@ survive), plain dicts when ``options`` tries an entry. They raise a ``UsageError
 from __future__ import annotations
 
 import importlib
-from numbers import Real
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
@@ -186,7 +186,7 @@ class GameSystem:
         """What the builder's header says is left of the list's limit: ``5 AP left``,
         ``3 cards over`` ("" when the list has no limit, or its total is unknown)."""
         total, limit = tally.get("total"), tally.get("limit")
-        if not isinstance(total, Real) or not isinstance(limit, Real):
+        if not isinstance(total, (int, float, Fraction)) or not isinstance(limit, (int, float, Fraction)):
             return ""
         left = limit - total
         return f"{fmt(abs(left))} {tally['unit']} {'left' if left >= 0 else 'over'}"
