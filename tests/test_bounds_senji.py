@@ -150,4 +150,5 @@ def test_each_player_keeps_one_samurai_card():
     del data["players"][0]["samurai"]
     (got,) = found(data, "senji.samurai-card")
     assert got.value == 0 and got.bound == 1
+    assert got.message.endswith("no samurai card; each player keeps 1 of the 3 drawn")  # 002:37
 
