@@ -78,6 +78,8 @@ def test_kensei_and_senshiai_headers_name_their_unit(client, ws):
     text = (ws / "kensei-kuge.yaml").read_text(encoding="utf-8").replace("points: 200", "points: 190")
     (ws / "over.yaml").write_text(text, encoding="utf-8")
     assert left(client, "over.yaml") == "5 AP over"
+    assert 'class="left over" id="left"' in client.get("/l/over.yaml").text
+    assert 'class="left " id="left"' in client.get("/l/kensei-kuge.yaml").text
     assert left(client, "senshiai-northern-host.yaml") == "0 cards left"  # 50 cards, size 50
 
 
