@@ -43,7 +43,8 @@ TESTS = {
     "kensei": ["tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_missing_data.py",
                "tests/test_kensei_rules.py", "tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py"],
     "senshiai": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py"],
-    "herocard": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_readings_herocard.py", "tests/test_herocard.py"],
+    "herocard": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_herocard_play.py",
+                 "tests/test_readings_herocard.py", "tests/test_herocard.py"],
     "senji": ["tests/test_bounds_senji.py", "tests/test_senji.py"],
     "satsuma": ["tests/test_bounds_cards.py", "tests/test_satsuma.py"],
 }

@@ -152,3 +152,22 @@ def test_each_player_keeps_one_samurai_card():
     assert got.value == 0 and got.bound == 1
     assert got.message.endswith("no samurai card; each player keeps 1 of the 3 drawn")  # 002:37
 
+
+
+# the setup table (002:21-24): who is out and what is neutral, by the number of players
+SETUPS = {3: (["yellow", "blue", "black"], ["Kyushu", "Shikoku", "Northernmost province"], "24"),
+          4: (["yellow", "blue"], ["Kyushu", "Shikoku"], "23"),
+          5: (["yellow"], ["Kyushu"], "22"),
+          6: ([], [], "21")}
+
+
+@pytest.mark.parametrize("n", sorted(SETUPS))
+def test_the_setup_of_each_player_count(n):
+    from builder.catalog.loader import load_catalog
+    from builder.rules.senji import setup_table
+
+    excluded, neutral, line = SETUPS[n]
+    got = setup_table(load_catalog("senji"), n)
+    assert (got["excluded"], got["neutral"]) == (excluded, neutral)
+    assert len(got["in_play"]) == n and not set(got["in_play"]) & set(excluded)
+    assert got["source"] == f"002_55c7e5ab3d1a76a7.txt:{line}"
