@@ -142,6 +142,9 @@ def test_the_samurai_in_exactly_one_province(placed, bad):
     assert bool(got) == bad
     if bad:
         assert got[0].value == placed and got[0].bound == 1
+        # it points at the samurai one too many, or at the provinces that lack one
+        where = ("provinces", 1, "samurai") if placed > 1 else ("provinces",)
+        assert got[0].loc == ("players", 0, *where)
 
 
 def test_each_player_keeps_one_samurai_card():
