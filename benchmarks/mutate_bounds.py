@@ -9,8 +9,9 @@ Run on demand (never part of the test suite):
 
 Mutants:
 
-* every whole number of ``catalog/*/restrictions.yaml``, ``system.yaml`` and
-  ``house_rules.yaml`` (not in prose, sources or names), one up and one down;
+* every whole number of ``catalog/*/restrictions.yaml``, ``system.yaml`` (its ``deck_rules``),
+  ``game.yaml`` (its ``limits``) and ``house_rules.yaml`` (not in prose, sources or names), one
+  up and one down;
 * every comparison operator of ``builder/rules/*.py`` (``<`` and ``<=``, ``>`` and ``>=``
   swapped, ``==`` and ``!=`` swapped) and every whole number compared with it, one up and one
   down.
@@ -40,15 +41,18 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
 TESTS = {
     "kensei": ["tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_missing_data.py",
-               "tests/test_kensei_rules.py", "tests/test_bounds_cards.py"],
-    "senshiai": ["tests/test_bounds_cards.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py"],
-    "herocard": ["tests/test_bounds_cards.py", "tests/test_readings_herocard.py", "tests/test_herocard.py"],
-    "senji": ["tests/test_senji.py"],
+               "tests/test_kensei_rules.py", "tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py"],
+    "senshiai": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py"],
+    "herocard": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_herocard_play.py",
+                 "tests/test_readings_herocard.py", "tests/test_herocard.py"],
+    "senji": ["tests/test_bounds_senji.py", "tests/test_senji.py"],
     "satsuma": ["tests/test_bounds_cards.py", "tests/test_satsuma.py"],
 }
 # modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
 SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
-YAML_FILES = ("restrictions.yaml", "system.yaml", "house_rules.yaml")
+YAML_FILES = ("restrictions.yaml", "system.yaml", "house_rules.yaml", "game.yaml")
+# the sections of a file that hold the bounds of a list (other sections: the game's play, components)
+BOUND_SECTIONS = {"system.yaml": "deck_rules", "game.yaml": "limits"}
 PROSE_KEYS = {"source", "notes", "description", "reading", "assumed", "title", "name", "label", "text",
               "id", "code", "noun", "syntax", "play"}
 SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
@@ -93,7 +97,7 @@ def yaml_mutants(path: Path) -> list[Mutant]:
         top = re.match(r"([A-Za-z_][\w-]*)\s*:", raw)
         if top:
             section = top.group(1)
-        if path.name == "system.yaml" and section != "deck_rules":
+        if path.name in BOUND_SECTIONS and section != BOUND_SECTIONS[path.name]:
             continue
         body = raw.split("#", 1)[0] if not re.search(r"['\"].*#.*['\"]", raw) else raw
         indent = len(raw) - len(raw.lstrip())
@@ -192,7 +196,12 @@ def main(argv=None) -> int:
     ap.add_argument("--sample", type=int, help="run a random sample of this many mutants")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--tests", action="append", default=[], metavar="FILE",
+                    help="run these test files instead of the game's (repeatable), e.g. to score the tests as they were")
     args = ap.parse_args(argv)
+    if args.tests:
+        for game in GAMES:
+            TESTS[game] = list(args.tests)
     mutants = all_mutants(catalog=not args.rules_only, rules=not args.catalog_only)
     if args.only:
         mutants = [m for m in mutants if m.game == args.only]

@@ -80,9 +80,12 @@ def check_text(text: str, file: str = "<list>", extra_packs: list[str] = (), bas
     return check_doc(parse_list(text, file, base_dir=base_dir), extra_packs)
 
 
-def format_result(res: CheckResult, explain: bool = False, all_rules: bool | None = None) -> list[str]:
+def format_result(res: CheckResult, explain: bool = False, all_rules: bool | None = None,
+                  printed: list | tuple = ()) -> list[str]:
     """Text output of one checked list. The house rules in force are listed with ``explain``
-    (or ``all_rules=True``); otherwise only those the list agreed, and no block when there are none."""
+    (or ``all_rules=True``); otherwise only those the list agreed, and no block when there are none.
+    Findings in ``printed`` (already printed above the verdict, e.g. what an edit broke) are
+    counted in the verdict but not listed again."""
     if all_rules is None:
         all_rules = explain
     c = res.counts()
@@ -104,6 +107,8 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool | Non
     for line in res.pack_changes:
         lines.append(f"  note: {line}")
     for f in res.findings:
+        if f in printed:
+            continue
         lines.append("  " + f.format(res.file, explain=explain))
         if explain and f.counted:
             for item in f.counted:

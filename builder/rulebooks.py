@@ -101,7 +101,7 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
 
     ``source`` is one or more ``FILE:LINE`` / ``FILE:FIRST-LAST`` joined by ``,`` or ``;``;
     references into one section are gathered, sections of one rulebook follow each other
-    after ``;``. ``inline=True`` gives the form to put inside parentheses of a sentence
+    after ``;``; a range that runs into the next section is cited under each section it covers. ``inline=True`` gives the form to put inside parentheses of a sentence
     ("Kensei rulebook, Army leaders, line 5912"); ``short=True`` leaves the rulebook's title
     out where it is named once nearby (a roster column). A text holding no reference is kept.
     """
@@ -112,14 +112,18 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
         return source
     books = registry()
     groups: list[tuple[str, str | None, list[tuple[int, int]]]] = []
-    for file, a, b in refs:
+    for file, first, last in refs:
         book = books.get(file)
-        sec = book.section_at(a) if book else None
-        key = (file, sec.title if sec else None)
-        if groups and (groups[-1][0], groups[-1][1]) == key:
-            groups[-1][2].append((a, b))
-        else:
-            groups.append((file, key[1], [(a, b)]))
+        a = first
+        while a <= last:  # a range over two sections is cited under each, with its own lines
+            sec = book.section_at(a) if book else None
+            b = min(last, sec.last) if sec else last
+            key = (file, sec.title if sec else None)
+            if groups and (groups[-1][0], groups[-1][1]) == key:
+                groups[-1][2].append((a, b))
+            else:
+                groups.append((file, key[1], [(a, b)]))
+            a = b + 1
     out, last_file = [], None
     for file, title, ranges in groups:
         book = books.get(file)

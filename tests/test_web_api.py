@@ -402,7 +402,7 @@ def test_htmx_edit_returns_the_list_and_the_header(client):
                     headers={"HX-Request": "true"})
     assert r.status_code == 200 and r.headers["HX-Trigger"] == "list-changed"
     assert 'id="list-panel"' in r.text and 'hx-swap-oob="true"' in r.text
-    assert re.search(r'id="total">205<', r.text) and "5 over" in r.text and "illegal" in r.text
+    assert re.search(r'id="total">205<', r.text) and "5 AP over" in r.text and "illegal" in r.text
     new_v = re.search(r'id="version" value="([0-9a-f]+)"', r.text).group(1)
     assert new_v != v
     assert client.post("/l/kensei-buke.yaml/undo", data={"version": new_v}).status_code == 200

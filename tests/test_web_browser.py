@@ -132,7 +132,7 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     expect(pg.locator(".list-name")).to_have_text("Otokodate 400")
     assert total(pg) == "20"  # the daimyo commander level's 20 AP
     expect(verdict(pg)).to_contain_text("illegal")
-    expect(pg.locator("#left")).to_have_text("380 left")
+    expect(pg.locator("#left")).to_have_text("380 AP left")
 
     add_from_catalog(pg, "taisho oto", "Taisho Otokodate")
     expect(pg.locator("#total")).to_have_text("40")
@@ -156,7 +156,7 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     expect(pg.locator("#total")).to_have_text("310")
     expect(verdict(pg)).to_contain_text("legal")
     expect(verdict(pg)).not_to_contain_text("illegal")
-    expect(pg.locator("#left")).to_have_text("90 left")
+    expect(pg.locator("#left")).to_have_text("90 AP left")
     expect(pg.locator(".status")).to_have_class(re.compile("v-legal"))
     search_catalog(pg, "")
     expect(pg.locator("ul.catalog li.opt").nth(5)).to_be_visible()
@@ -294,7 +294,7 @@ def test_build_a_senshiai_deck_by_clicks(page, server, shots):
     for _ in range(3):
         click_and_wait(pg, militia.get_by_role("button", name="One Militiamen more"))
     expect(pg.locator("#total")).to_have_text("12")
-    expect(pg.locator("#left")).to_have_text("0 left")
+    expect(pg.locator("#left")).to_have_text("0 cards left")
     expect(verdict(pg)).to_have_text(re.compile("legal"))
     expect(verdict(pg)).not_to_contain_text("illegal")
     # the deck's own words: copies and printed costs, never models or AP

@@ -132,12 +132,13 @@ def _print_change(ed, change, breaks: bool = False) -> None:
 
     for line in change.notes:
         echo(line)
+    shown: list = []  # each finding is printed once: what the edit broke here, the rest in the verdict
     if breaks:
-        for f in change.breaks:
-            echo(f.format(ed.file))
-        for w in getattr(change.comparison, "warns", []):  # e.g. a card the hero can never pay for
-            echo(w.format(ed.file))
-    for line in format_result(ed.check(), all_rules=False):
+        for f in [*change.breaks, *getattr(change.comparison, "warns", [])]:  # warns: e.g. a card the hero can never pay for
+            if f not in shown:
+                echo(f.format(ed.file))
+                shown.append(f)
+    for line in format_result(ed.check(), all_rules=False, printed=shown):
         echo(line)
 
 

@@ -8,6 +8,7 @@ survive), plain dicts when ``options`` tries an entry. They raise a ``UsageError
 from __future__ import annotations
 
 import importlib
+from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
@@ -207,6 +208,15 @@ class GameSystem:
         """The list's total as the builder's header shows it: ``total``, ``limit`` (None: none),
         ``unit`` and ``more`` (a further short text, or "")."""
         return {"total": summary.get("cards"), "limit": None, "unit": "cards", "more": ""}
+
+    def left_text(self, tally: dict, findings) -> str:
+        """What the builder's header says is left of the list's limit: ``5 AP left``,
+        ``3 cards over`` ("" when the list has no limit, or its total is unknown)."""
+        total, limit = tally.get("total"), tally.get("limit")
+        if not isinstance(total, (int, float, Fraction)) or not isinstance(limit, (int, float, Fraction)):
+            return ""
+        left = limit - total
+        return f"{fmt(abs(left))} {tally['unit']} {'left' if left >= 0 else 'over'}"
 
     def total_text(self, summary: dict) -> str:
         """The one-line total a person reads in a list of lists: ``380 / 400 AP``, ``46 cards``."""

@@ -79,6 +79,7 @@ def header(system: str, res) -> dict:
          "more": t.get("more") or ""}
     if isinstance(h["total"], (int, float)) and isinstance(h["limit"], (int, float)):
         h["left"] = num(h["limit"] - h["total"])
+    h["left_text"] = game(system).left_text(t, res.findings)
     return h
 
 

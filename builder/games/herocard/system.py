@@ -59,6 +59,17 @@ class HeroCard(CardGame):
         return {"total": summary.get("hero_points"), "limit": summary.get("max_hero_points"), "unit": "hero points",
                 "more": more}
 
+    def left_text(self, tally, findings):
+        """The hero points left, unless the action deck is short of its minimum: then what it
+        still needs (action cards never spend hero points, so "0 hero points left" says nothing
+        about a deck that cannot be played yet)."""
+        for f in findings:
+            short = f.code == "herocard.deck-min" and isinstance(f.value, int) and isinstance(f.bound, int)
+            if short and f.value < f.bound:
+                n = f.bound - f.value
+                return f"{n} action card{'s' * (n != 1)} to add"
+        return super().left_text(tally, findings)
+
     def entry_type(self, entry):
         if entry is None:
             return ""

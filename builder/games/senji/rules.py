@@ -488,8 +488,11 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
                                 f"({fam.assumed or 'assumed'})", loc=pl.loc + ("family",)))
         # samurai card
         if pl.samurai is None:
-            out.append(error("senji.samurai-card", f"{who}: no samurai card; each player keeps 1 of the 3 drawn",
-                             loc=pl.loc, source=src("37"), value=0, bound=1))
+            kept, drawn = c.get("samurai_cards_kept", 1), c.get("samurai_cards_drawn", 3)
+            out.append(error("senji.samurai-card",
+                             f"{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
+                             loc=pl.loc, source=limit_source(catalog, "samurai_cards_kept", src("37")),
+                             value=0, bound=kept))
         elif pl.samurai_entry is not None:
             s = pl.samurai_entry
             also = others(samurai_of, s.id, pl)
