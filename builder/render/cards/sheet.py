@@ -51,7 +51,7 @@ from builder.render.layout import (
 LAYOUTS = ("duplex", "fold", "separate")
 
 
-def _scale_value(v, axis: str) -> float:
+def scale_value(v, axis: str) -> float:
     try:
         f = float(v)
     except (TypeError, ValueError):
@@ -86,7 +86,7 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
             raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
     off = parse_offset(offset) if isinstance(offset, str) or offset is None else cast("tuple[float, float]", tuple(float(v) for v in offset))
     return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver), layout, g,
-                        bool(cut_lines), (_scale_value(scale_x, "x"), _scale_value(scale_y, "y")))
+                        bool(cut_lines), (scale_value(scale_x, "x"), scale_value(scale_y, "y")))
 
 
 def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
