@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 
-def _card_extras(layout, gutter, cut_lines, scale_x, scale_y) -> dict:
+def _card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine=None) -> dict:
     """The card-sheet options a user changed (the defaults are not passed on)."""
     out: dict = {}
     if layout != "duplex":
@@ -21,6 +21,8 @@ def _card_extras(layout, gutter, cut_lines, scale_x, scale_y) -> dict:
         out["scale_x"] = scale_x
     if scale_y != 1.0:
         out["scale_y"] = scale_y
+    if cut_machine is not None:
+        out["cut_machine"] = cut_machine
     return out
 
 
@@ -71,6 +73,11 @@ def register(app) -> None:
                                               help="A saved printer profile (daimyo printer save): its back "
                                                    "offset and scale; --offset, --scale-x and --scale-y given "
                                                    "as well replace its values."),
+        cut_machine: Optional[str] = typer.Option(None, "--cut-machine",
+                                                  help="silhouette or cricut: the cards inside the machine's "
+                                                       "print-and-cut area (Silhouette: with its registration "
+                                                       "marks) and the cut lines beside the PDF as NAME.cut.svg "
+                                                       "and NAME.cut.dxf."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         stats: bool = typer.Option(False, "--stats", help="End the PDF with the list's statistics pages."),
         pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) or pack names, as for check."),
@@ -98,7 +105,7 @@ def register(app) -> None:
                            card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
                            marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
                            **unit_cards_option,
-                           **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
+                           **_card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine))
         list_file = list_files[0]
         sys.stderr.write(f"wrote {path}\n")
         if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds

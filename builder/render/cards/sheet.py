@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from builder.errors import UsageError, option
 from builder.render import fonts
@@ -45,6 +45,9 @@ from builder.render.layout import (
     pt,
 )
 
+if TYPE_CHECKING:
+    from builder.render.cutmachine import CutMachine
+
 # -- rendering ----------------------------------------------------------------------------
 
 
@@ -64,7 +67,7 @@ def scale_value(v, axis: str) -> float:
 
 def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, duplex="long",
                   offset=(0.0, 0.0), ink_saver=False, layout="duplex", gutter=None, cut_lines=False,
-                  scale_x=1.0, scale_y=1.0) -> SheetOptions:
+                  scale_x=1.0, scale_y=1.0, cut_machine=None) -> SheetOptions:
     """Validate the user's print options (UsageError, exit 2, for anything wrong)."""
     p = paper_size(paper) if isinstance(paper, str) else tuple(paper)
     c = card_size(card) if isinstance(card, str) else tuple(card)
@@ -85,8 +88,15 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
         if not 0 <= g <= 50:
             raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
     off = parse_offset(offset) if isinstance(offset, str) or offset is None else cast("tuple[float, float]", tuple(float(v) for v in offset))
-    return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver), layout, g,
-                        bool(cut_lines), (scale_value(scale_x, "x"), scale_value(scale_y, "y")))
+    from builder.render.cutmachine import machine
+
+    m = machine(cut_machine)
+    if m is not None and layout == "fold":
+        raise UsageError(f"{option('cut-machine')} cuts one side of the sheet",
+                         f"use {option('layout')} duplex or separate (or print the backs apart)")
+    return SheetOptions(p, c, b, bool(marks) and m is None, bool(backs), duplex, off, bool(ink_saver), layout, g,
+                        bool(cut_lines) and m is None, (scale_value(scale_x, "x"), scale_value(scale_y, "y")),
+                        cut_machine=m.name if m else None)
 
 
 def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
@@ -371,6 +381,15 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
     fold_mode = fold_line = None
     if opts.layout == "fold":
         plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
+    elif opts.cut_machine:
+        from builder.render.cutmachine import machine, plan_machine_sheet
+
+        plan = plan_machine_sheet(cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed,
+                                  opts.gutter)
+        from builder.render.pdfbase import refuse_output
+
+        for contour in (Path(out_path).with_suffix(".cut.svg"), Path(out_path).with_suffix(".cut.dxf")):
+            refuse_output(contour, force)
     else:
         plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
     faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
@@ -464,6 +483,10 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
                              fronts=False)
         next_page()
         draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
+    if opts.cut_machine:
+        from builder.render.cutmachine import write_contours
+
+        write_contours(plan, job.path, force=force)
     return job.path
 
 
@@ -545,11 +568,37 @@ class _SheetDrawer:
                 round(self.fold_line.x0 if self.fold_line.x0 == self.fold_line.x1 else self.fold_line.y0, 4))
         return sorted(xs), sorted(ys)
 
+    def _machine_chrome(self) -> None:
+        """A print-and-cut sheet: the machine's registration marks (or image area) and the ruler,
+        nothing else near the marks, whose surroundings the machine's sensor reads."""
+        from builder.render.cutmachine import (
+            SILHOUETTE_INSET,
+            cut_area,
+            draw_machine_page,
+            machine,
+        )
+        from builder.render.pdfbase import draw_ruler
+
+        m = cast("CutMachine", machine(self.opts.cut_machine))
+        c = self.job.canvas
+        draw_machine_page(c, m, self.opts.paper)
+        if m.name == "silhouette":     # centred between the bottom marks and the paper edge
+            pw = self.opts.paper[0]
+            draw_ruler(c, pw / 2 - 25.0, SILHOUETTE_INSET - RULER_CARD_CLEAR - RULER_DEPTH)
+        else:                          # below the image area
+            a = cut_area(m, self.opts.paper)
+            draw_ruler(c, a.x, max(MARK_EDGE_CLEAR + 0.5, a.y - 6.0))
+
     def chrome(self, lines, marks: bool, fronts: bool = True) -> None:
         """The sheet label beside the 50 mm ruler (or alone), the other lines in another band.
         On a page of fronts the ruler goes between the cut marks when no band holds it.
         What finds no room is on the list page (verdict, share code, ruler) or warned about."""
         self._scaled()
+        if self.opts.cut_machine:
+            if fronts:
+                self._machine_chrome()
+            self.job.canvas.restoreState()
+            return
         info, rest_lines = lines[0], list(lines[1:])
         rest = draw_chrome(self.job, self.plan, rest_lines, info, marks, ruler=True,
                            edges=self.edges() if fronts else None)
