@@ -168,8 +168,9 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     for f, label in zip(faces, labels, strict=True):
         writer.draw_face(f, trim, False, images)
         if numbers:
-            writer.draw_number(trim, False, deck, label)
+            writer.draw_number(trim, False, deck, label, card=f.name)
         c.showPage()
+    writer.report_small_text()
     for key in back_keys:
         writer.draw_back(key, trim, False, False)
         c.showPage()

@@ -481,6 +481,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
                 sheet.chrome([f"{title}: backs of sheet {pi + 1} of {n_sheets} (page {pi + 1}); "
                               f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"], marks=False,
                              fronts=False)
+        writer.report_small_text()
         next_page()
         draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
     if opts.cut_machine:
@@ -518,7 +519,8 @@ class _SheetDrawer:
             self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
                                   clip=None if self.own_bleed else slot.bleed)
             if self.deck_label is not None:
-                self.writer.draw_number(slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}")
+                self.writer.draw_number(slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}",
+                                        card=face.name)
         if backs_too:
             self._backs(cards, offset=(0.0, 0.0))
             ln = self.fold_line
