@@ -46,3 +46,38 @@ def overlapping_lines(page, tol: float = 0.3) -> list[tuple[str, str, float]]:
             if dx > tol and dy > tol:
                 out.append((a["text"], b["text"], round(dy, 2)))
     return out
+
+
+def rulers(page) -> list:
+    """Each 50 mm ruler of the page (mm, from the bottom-left): 51 parallel ticks 1 mm apart
+    standing on one bar, as their bounding box."""
+    from builder.render.layout import Rect, mm
+
+    H = mm(page.height)
+    found = []
+    for vertical in (True, False):
+        feet: dict[float, list] = {}
+        for ln in page.lines:
+            x0, x1 = mm(ln["x0"]), mm(ln["x1"])
+            y0, y1 = H - mm(ln["bottom"]), H - mm(ln["top"])
+            if vertical and abs(x1 - x0) < 0.01 and 1.0 < y1 - y0 < 3.2:
+                for foot in (y0, y1):
+                    feet.setdefault(round(foot, 2), []).append((x0, y0, y1))
+            elif not vertical and abs(y1 - y0) < 0.01 and 1.0 < x1 - x0 < 3.2:
+                for foot in (x0, x1):
+                    feet.setdefault(round(foot, 2), []).append((y0, x0, x1))
+        for ticks in feet.values():
+            ticks.sort()
+            run = [ticks[0]]
+            for t in ticks[1:] + [None]:
+                if t is not None and abs(t[0] - run[-1][0] - 1.0) < 0.02:
+                    run.append(t)
+                    continue
+                if len(run) == 51:
+                    lo, hi = run[0][0], run[-1][0]
+                    assert abs(hi - lo - 50.0) < 0.01
+                    a, b = min(r[1] for r in run), max(r[2] for r in run)
+                    found.append(Rect(lo, a, hi - lo, b - a) if vertical else Rect(a, lo, b - a, hi - lo))
+                if t is not None:
+                    run = [t]
+    return found

@@ -34,7 +34,7 @@ def test_completion_completes_commands_and_options():
     r = daimyo(env={"_DAIMYO_COMPLETE": "complete_bash", "COMP_WORDS": "daimyo check --no", "COMP_CWORD": "2"})
     assert r.stdout.split() == ["--no-color"]
     r = daimyo(env={"_DAIMYO_COMPLETE": "complete_bash", "COMP_WORDS": "daimyo pri", "COMP_CWORD": "1"})
-    assert r.stdout.split() == ["print", "print-test"]
+    assert r.stdout.split() == ["print", "print-test", "printer"]
 
 
 def test_help_names_the_completion_options():

@@ -139,8 +139,11 @@ def _similar(a, b) -> bool:
     return diff < 6
 
 
-def test_tts_refuses_a_roster_system(cli, tmp_path):
-    r = cli("export", EXAMPLES / "kensei-buke.yaml", "--to", "tts", tmp_path / "t")
+def test_tts_refuses_a_setup_sheet_system(cli, tmp_path):
+    # a Kensei roster's unit cards are exported (test_unit_card_images.py); Senji has no cards
+    r = cli("export", EXAMPLES / "senji-three-daimyo.yaml", "--to", "tts", tmp_path / "t")
+    assert r.code == 2 and r.stderr.count("\n") == 1
+    r = cli("print", EXAMPLES / "senji-three-daimyo.yaml", "--to", "images", tmp_path / "i")
     assert r.code == 2 and r.stderr.count("\n") == 1
 
 

@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 
 
-def _card_extras(layout, gutter, cut_lines, scale_x, scale_y) -> dict:
+def _card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine=None) -> dict:
     """The card-sheet options a user changed (the defaults are not passed on)."""
     out: dict = {}
     if layout != "duplex":
@@ -21,6 +21,8 @@ def _card_extras(layout, gutter, cut_lines, scale_x, scale_y) -> dict:
         out["scale_x"] = scale_x
     if scale_y != 1.0:
         out["scale_y"] = scale_y
+    if cut_machine is not None:
+        out["cut_machine"] = cut_machine
     return out
 
 
@@ -63,10 +65,19 @@ def register(app) -> None:
                                                help="mm between neighbouring cards; 0 shares the bleed so that "
                                                     "9 poker cards with bleed fit A4 or Letter."),
         cut_lines: bool = typer.Option(False, "--cut-lines", help="Full-length cut lines across the sheet."),
-        scale_x: float = typer.Option(1.0, "--scale-x", help="Scale correction across the page: 50 / the mm "
-                                                            "your printed 50 mm ruler measures."),
-        scale_y: float = typer.Option(1.0, "--scale-y", help="Scale correction down the page (print-test's "
-                                                            "vertical ruler)."),
+        scale_x: Optional[float] = typer.Option(None, "--scale-x", help="Scale correction across the page: 50 / "
+                                                                      "the mm your printed 50 mm ruler measures."),
+        scale_y: Optional[float] = typer.Option(None, "--scale-y", help="Scale correction down the page "
+                                                                      "(print-test's vertical ruler)."),
+        printer: Optional[str] = typer.Option(None, "--printer",
+                                              help="A saved printer profile (daimyo printer save): its back "
+                                                   "offset and scale; --offset, --scale-x and --scale-y given "
+                                                   "as well replace its values."),
+        cut_machine: Optional[str] = typer.Option(None, "--cut-machine",
+                                                  help="silhouette or cricut: the cards inside the machine's "
+                                                       "print-and-cut area (Silhouette: with its registration "
+                                                       "marks) and the cut lines beside the PDF as NAME.cut.svg "
+                                                       "and NAME.cut.dxf."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         stats: bool = typer.Option(False, "--stats", help="End the PDF with the list's statistics pages."),
         pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) or pack names, as for check."),
@@ -77,6 +88,16 @@ def register(app) -> None:
         checked: list = []
         from builder.render.api import print_lists
 
+        if printer is not None:
+            from builder.render.printers import get_profile
+
+            prof = get_profile(printer).print_options()
+            offset = prof["offset"] if offset is None else offset
+            scale_x = prof["scale_x"] if scale_x is None else scale_x
+            scale_y = prof["scale_y"] if scale_y is None else scale_y
+        scale_x = 1.0 if scale_x is None else scale_x
+        scale_y = 1.0 if scale_y is None else scale_y
+
         unit_cards_option: dict[str, Any] = {"unit_cards": True} if unit_cards else {}
 
         path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
@@ -84,7 +105,7 @@ def register(app) -> None:
                            card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
                            marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
                            **unit_cards_option,
-                           **_card_extras(layout, gutter, cut_lines, scale_x, scale_y))
+                           **_card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine))
         list_file = list_files[0]
         sys.stderr.write(f"wrote {path}\n")
         if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
@@ -106,6 +127,42 @@ def register(app) -> None:
 
         path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
         sys.stderr.write(f"wrote {path}\n")
+
+    printer_app = typer.Typer(help="Printer profiles: the back offset and scale measured with print-test, "
+                                   "used by 'daimyo print --printer NAME'.", no_args_is_help=True,
+                              rich_markup_mode=None)
+    app.add_typer(printer_app, name="printer")
+
+    @printer_app.command("save")
+    def printer_save(
+        name: str = typer.Argument(..., help="The profile's name (letters, digits, '-', '_', '.')."),
+        offset: Optional[str] = typer.Option(None, "--offset", help="X,Y in mm: the backs' shift that "
+                                                                    "print-test measured."),
+        scale_x: float = typer.Option(1.0, "--scale-x", help="50 / the mm the printed horizontal ruler measures."),
+        scale_y: float = typer.Option(1.0, "--scale-y", help="50 / the mm the printed vertical ruler measures."),
+        force: bool = typer.Option(False, "--force", help="Replace a profile of that name."),
+    ):
+        """Save a printer profile."""
+        from builder.render.printers import profiles_path, save_profile
+
+        prof = save_profile(name, offset, scale_x, scale_y, force=force)
+        sys.stderr.write(f"saved {prof.describe()} in {profiles_path()}\n")
+
+    @printer_app.command("list")
+    def printer_list():
+        """The saved printer profiles."""
+        from builder.render.printers import list_profiles
+
+        for prof in list_profiles():
+            sys.stdout.write(prof.describe() + "\n")
+
+    @printer_app.command("remove")
+    def printer_remove(name: str = typer.Argument(..., help="The profile to remove.")):
+        """Remove a printer profile."""
+        from builder.render.printers import remove_profile
+
+        prof = remove_profile(name)
+        sys.stderr.write(f"removed {prof.describe()}\n")
 
     @app.command("aid")
     def aid(

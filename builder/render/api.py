@@ -46,7 +46,7 @@ from builder.errors import DaimyoError, UsageError, command_line, option
 from builder.yamlio import refuse_output
 
 CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver", "layout", "gutter",
-                "cut_lines", "scale_x", "scale_y"}
+                "cut_lines", "scale_x", "scale_y", "cut_machine"}
 
 
 def _optional_module(name: str, what: str):

@@ -9,6 +9,7 @@ gets the same pages at its end (``daimyo print LIST --stats``).
 from __future__ import annotations
 
 from contextlib import contextmanager
+from pathlib import Path
 
 from builder.render import fonts
 from builder.render.layout import pt
@@ -149,6 +150,11 @@ def _table(rows: list[list[str]], widths: list[float], header: bool = True):
     return t
 
 
+def _file_name(st: dict) -> str:
+    """The list's file name without its folder: a printout names no path of the computer it was made on."""
+    return Path(str(st["file"])).name
+
+
 def stats_flowables(st: dict, width_mm: float) -> list:
     """The statistics as platypus flowables for a frame ``width_mm`` wide (sections kept together)."""
     from reportlab.platypus import KeepTogether
@@ -162,11 +168,11 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
 
     s = _styles()
     width = pt(width_mm)
-    title = st.get("name") or st["file"]
+    title = st.get("name") or _file_name(st)
     verdict = "legal" if st["legal"] else f"ILLEGAL ({st['errors']} error{'s' * (st['errors'] != 1)})"
     size = f", {st['cards']} cards" if "cards" in st else ""
     out = [[Paragraph(f"Statistics: {_esc(title)}", s["title"]),
-            Paragraph(f"{_esc(st['file'])}: {_esc(st['system'])}{size}, {verdict}", s["sub"])]]
+            Paragraph(f"{_esc(_file_name(st))}: {_esc(st['system'])}{size}, {verdict}", s["sub"])]]
 
     def section(heading: str, body) -> None:
         out.append([Paragraph(_esc(heading), s["h"]), body])
@@ -204,9 +210,9 @@ def render_stats(st: dict, out_path, paper: str = "a4", force: bool = False):
 
     size = paper_size(paper)
     story = stats_flowables(st, size[0] - 24)
-    title = f"Statistics: {st.get('name') or st['file']}"
+    title = f"Statistics: {st.get('name') or _file_name(st)}"
     return build_story(out_path, story, size, title=title, subject=f"{st['system']} list statistics",
-                       footer_lines=[f"daimyo stats {st['file']}"], force=force)
+                       footer_lines=[f"daimyo stats {_file_name(st)}"], force=force)
 
 
 def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None:

@@ -139,8 +139,6 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     carries, the deck's name and the card's numbers in the deck (the copies of a face are
     numbered one after the other as on the sheets: a face printed 3 times as cards 4 to 6
     of 50 reads "4-6/50")."""
-    import pypdfium2 as pdfium
-
     from builder.render import fonts
     from builder.render.cards import CardSheetWriter, load_template, prepare_faces, sheet_options
     from builder.render.pdfbase import make_canvas
@@ -149,12 +147,7 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     opts.safe = safe
     tpl = load_template(doc.system)
     faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
-    cw, ch = opts.card
-    wpx, hpx = _px(cw + 2 * opts.bleed, dpi), _px(ch + 2 * opts.bleed, dpi)
-    # exactly the pixel size at ``dpi``: a hair under it, so that PDFium's rounding up gives
-    # wpx x hpx and no image needs cropping (a copy of every image)
-    page = ((wpx - 0.02) / dpi * 25.4, (hpx - 0.02) / dpi * 25.4)
-    trim = Rect((page[0] - cw) / 2, (page[1] - ch) / 2, cw, ch)
+    (wpx, hpx), page, trim = _page_for(opts.card, opts.bleed, dpi)
     buf = io.BytesIO()
     c = make_canvas(buf, page, title=f"{doc.name or doc.system} card images")
     job = _Job(c)
@@ -175,8 +168,9 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     for f, label in zip(faces, labels, strict=True):
         writer.draw_face(f, trim, False, images)
         if numbers:
-            writer.draw_number(trim, False, deck, label)
+            writer.draw_number(trim, False, deck, label, card=f.name)
         c.showPage()
+    writer.report_small_text()
     for key in back_keys:
         writer.draw_back(key, trim, False, False)
         c.showPage()
@@ -187,21 +181,103 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     sides = ([CardImage(f.name, "front", f.count, None, f.back, label, description(tpl, f, catalog),
                         is_starting(tpl, f)) for f, label in zip(faces, labels, strict=False)]
              + [CardImage(k, "back", counts[k], None) for k in back_keys])
-    pdf = pdfium.PdfDocument(buf.getvalue())
+    _rasterize(buf.getvalue(), sides, dpi, (wpx, hpx), sink)
+    return sides[:len(faces)], sides[len(faces):]
+
+
+def _page_for(card: tuple[float, float], bleed: float, dpi: float) -> tuple[tuple[int, int], tuple[float, float], Rect]:
+    """The pixel size of a card image, the page (mm) that renders to it, and the trim on that page."""
+    cw, ch = card
+    wpx, hpx = _px(cw + 2 * bleed, dpi), _px(ch + 2 * bleed, dpi)
+    # exactly the pixel size at ``dpi``: a hair under it, so that PDFium's rounding up gives
+    # wpx x hpx and no image needs cropping (a copy of every image)
+    page = ((wpx - 0.02) / dpi * 25.4, (hpx - 0.02) / dpi * 25.4)
+    return (wpx, hpx), page, Rect((page[0] - cw) / 2, (page[1] - ch) / 2, cw, ch)
+
+
+def _rasterize(pdf_bytes: bytes, sides: list[CardImage], dpi: float, size: tuple[int, int], sink=None) -> None:
+    """Page i of the PDF becomes ``sides[i].image`` (RGB, exactly ``size`` pixels)."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_bytes)
     try:
         for i, side in enumerate(sides):
             bitmap = pdf[i].render(scale=dpi / 72.0, rev_byteorder=True)   # RGB: no conversion
             im = bitmap.to_pil()
             if im.mode != "RGB":
                 im = im.convert("RGB")
-            if im.size != (wpx, hpx):           # PDFium rounds the page size up by a pixel at most
-                im = im.crop((0, 0, wpx, hpx))
+            if im.size != size:           # PDFium rounds the page size up by a pixel at most
+                im = im.crop((0, 0, *size))
             side.image = im
             if sink is not None:
                 sink(side)
     finally:
         pdf.close()
-    return sides[:len(faces)], sides[len(faces):]
+
+
+UNIT_BACK = "unit card"
+
+
+def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
+                      sink=None) -> tuple[list[CardImage], list[CardImage]]:
+    """A Kensei roster's unit cards (one per troop profile, as ``print --unit-cards`` prints
+    them) as images of the same pixel sizes as :func:`render_sides`, and their one back
+    (the game's name and the list's)."""
+    from builder.render import fonts
+    from builder.render.layout import card_size, pt
+    from builder.render.pdfbase import make_canvas
+    from builder.render.roster import UNIT_CARD_SIZES, _draw_card, unit_card_data
+
+    if card not in UNIT_CARD_SIZES:
+        raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
+                         f"use {option('card')} poker (the default) or {option('card')} tarot")
+    data = unit_card_data(lst, catalog)
+    if not data:
+        raise UsageError("the list has no troops to print unit cards of", "add troops to the list first")
+    size, page, trim = _page_for(card_size(card), bleed, dpi)
+    buf = io.BytesIO()
+    c = make_canvas(buf, page, title=f"{doc.name or doc.system} unit cards")
+    warnings: list[str] = []
+    for d in data:
+        c.saveState()
+        c.translate(pt(trim.x), pt(trim.y))
+        _draw_card(c, d, trim.w, trim.h, 0.0, warnings, marks=False)
+        c.restoreState()
+        c.showPage()
+    # the back: dark, the game's name and the list's, centred
+    c.setFillColorRGB(0.16, 0.16, 0.2)
+    c.rect(0, 0, pt(page[0]), pt(page[1]), stroke=0, fill=1)
+    c.setFillColorRGB(0.95, 0.92, 0.85)
+    c.setFont(fonts.BOLD, 16)
+    c.drawCentredString(pt(page[0] / 2), pt(page[1] / 2 + 2), fonts.printable(str(doc.system).upper(), fonts.BOLD))
+    c.setFont(fonts.REGULAR, 8)
+    c.drawCentredString(pt(page[0] / 2), pt(page[1] / 2 - 6), fonts.printable(doc.name or "unit cards", fonts.REGULAR))
+    c.showPage()
+    c.save()
+
+    def text(d: dict) -> str:
+        stats = ", ".join(f"{label} {v if v is not None else '-'}" for label, v, _ in d["stats"])
+        abilities = "\n".join(f"{n}: {t}" if t else n for n, _, t in d["abilities"])
+        return "\n".join(x for x in (" · ".join(d["facts"]), stats, abilities) if x)
+
+    sides = ([CardImage(d["name"], "front", 1, None, UNIT_BACK, "", text(d)) for d in data]
+             + [CardImage(UNIT_BACK, "back", len(data), None)])
+    _rasterize(buf.getvalue(), sides, dpi, size, sink)
+    return sides[:-1], sides[-1:]
+
+
+def _sides_of(doc, catalog, lst, **kw) -> tuple[list[CardImage], list[CardImage]]:
+    """The card images of a card game's deck, or of a roster's unit cards."""
+    from builder.systems import get
+
+    prints = get(doc.system).prints
+    if prints == "cards":
+        return render_sides(doc, catalog, lst, **kw)
+    if prints == "roster":
+        kw = {k: v for k, v in kw.items() if k in ("card", "bleed", "dpi", "sink")}
+        return render_unit_sides(doc, catalog, lst, **kw)
+    raise UsageError(f"{doc.system} lists have no cards to print as images",
+                     "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
 
 
 def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
@@ -221,6 +297,12 @@ def _save_png(im, path: Path, dpi: float = SHOP_DPI) -> None:
     out = io.BytesIO()
     im.save(out, "PNG", compress_level=1, dpi=(dpi, dpi))
     atomic_write(path, out.getvalue(), force=True)
+
+
+def _unit_cards(lst, catalog) -> list[dict]:
+    from builder.render.roster import unit_card_data
+
+    return unit_card_data(lst, catalog)
 
 
 def list_cards_named(doc, catalog, lst) -> list[str]:
@@ -256,13 +338,14 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     from builder.systems import get
 
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).sheet is not None:
+    if get(doc.system).sheet is not None and get(doc.system).units is None:  # a setup sheet, no cards
         raise UsageError(f"{doc.system} lists have no cards to print as images",
                          "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
     svc = service(shop)
     if svc is not None:
         bleed = svc.bleed_mm if bleed is None else bleed
-    faces = list_cards_named(doc, catalog, lst)
+    faces = (list_cards_named(doc, catalog, lst) if get(doc.system).prints == "cards"
+             else [d["name"] for d in _unit_cards(lst, catalog)])
     order_file = [] if svc is None else ["order.xml" if svc.order == "mpc-autofill" else "order.csv"]
     d = _prepare_dir(out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"]
                      + order_file, force)
@@ -284,9 +367,9 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
             names[id(side)] = name
             pending.append(pool.submit(_save_png, side.image, d / name, dpi))
 
-        fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
-                                     dpi=dpi, ink_saver=ink_saver, sink=sink, numbers=True,
-                                     safe=svc.safe_mm if svc else 0.0)
+        fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
+                                  dpi=dpi, ink_saver=ink_saver, sink=sink, numbers=True,
+                                  safe=svc.safe_mm if svc else 0.0)
         for fut in pending:
             fut.result()
     files = [(names[id(f)], f) for f in fronts + backs]
@@ -387,10 +470,10 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).sheet is not None:
+    if get(doc.system).sheet is not None and get(doc.system).units is None:  # a setup sheet, no cards
         raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
-                         "export a Senshiai, HeroCard or Satsuma list")
-    fronts, backs = render_sides(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)
+                         "export a Senshiai, HeroCard or Satsuma list, or a Kensei list's unit cards")
+    fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)
     name = doc.name or Path(doc.file).stem
     stem = slug(name) or "deck"
     # one run of sheets per back design; each sheet at most 69 faces + the hidden card

@@ -66,6 +66,11 @@ def _configure() -> None:
     rl_config.useA85 = 0          # binary streams: smaller and much faster
     rl_config.invariant = 1
     fonts.register_fonts()
+    # a chart (reportlab.graphics drawing) starts from these defaults: its opening text state
+    # would otherwise name Helvetica, a font no PDF of ours embeds
+    from reportlab.graphics import shapes
+
+    shapes.STATE_DEFAULTS["fontName"] = fonts.REGULAR
 
 
 def warn(message: str, stream=None) -> None:

@@ -23,6 +23,7 @@ class SheetOptions:
     cut_lines: bool = False           # full-length cut lines across the sheet besides the marks
     scale: tuple[float, float] = (1.0, 1.0)   # printer scale correction (x, y)
     safe: float = 0.0                 # mm: the frame no closer to the trim (a print service's safe zone)
+    cut_machine: str | None = None    # silhouette | cricut: print-and-cut sheets (builder.render.cutmachine)
 
 
 @dataclass

@@ -65,6 +65,24 @@ class CardSheetWriter:
         cw, ch = opts.card
         self.inner = 1.0 if opts.safe <= border else min((cw - 2 * opts.safe) / (cw - 2 * border),
                                                          (ch - 2 * opts.safe) / (ch - 2 * border))
+        self.small_text: dict[str, float] = {}    # card name -> its smallest text (pt) when under MIN_CARD_PT
+
+    def _note_size(self, card: str, size: float) -> None:
+        """Remember text printed under ``MIN_CARD_PT`` (as printed: inside a safe zone it is smaller)."""
+        printed = size * self.inner
+        if printed < MIN_CARD_PT - 0.05:
+            self.small_text[card] = min(printed, self.small_text.get(card, printed))
+
+    def report_small_text(self) -> None:
+        """One warning naming the cards whose text prints under ``MIN_CARD_PT``."""
+        if not self.small_text:
+            return
+        names = sorted(self.small_text, key=str.casefold)
+        shown = ", ".join(f"'{n}'" for n in names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        cw, ch = self.opts.card
+        self.job.warn(f"on {cw:g}x{ch:g} mm cards text prints under {MIN_CARD_PT:g} pt (down to "
+                      f"{min(self.small_text.values()):.1f} pt) on {shown}: a larger card size reads better "
+                      f"at the table")
 
     def _inside_safe_zone(self) -> None:
         if self.inner != 1.0:
@@ -115,7 +133,9 @@ class CardSheetWriter:
         c.setStrokeColorRGB(*color)
         c.setLineWidth(pt(spec.line if not self.opts.ink_saver else 0.3))
         inset = spec.border * min(self.sx, self.sy)
-        c.roundRect(pt(inset), pt(inset), pt(cw - 2 * inset), pt(ch - 2 * inset), pt(spec.radius), stroke=1, fill=0)
+        # the rounded-corner guide: inset and radius scale with the card as the art box does
+        c.roundRect(pt(inset), pt(inset), pt(cw - 2 * inset), pt(ch - 2 * inset),
+                    pt(spec.radius * min(self.sx, self.sy)), stroke=1, fill=0)
         c.setLineWidth(pt(0.2))
         for rb in geo.rules:
             x, y, w, h = self.box_pt(rb)
@@ -292,20 +312,23 @@ class CardSheetWriter:
                 draw_text_box(c, spec.caption, (x + pad, y + h - cap * 1.18, w - 2 * pad, cap * 1.18),
                               fonts.CONDENSED, cap, cap, align=spec.align, wrap=False,
                               what=f"card '{face.name}', caption '{spec.caption}'", warn=warn)
+                self._note_size(face.name, cap)
                 h -= cap * 1.18
                 size = min(size, max(floor, h / 1.18))
             c.setFillColorRGB(*col)
             what = f"card '{face.name}', field '{spec.field or 'text'}'"
             if spec.symbols and spec.field:
                 self._symbol_field(face, spec, (x + pad, y, w - 2 * pad, h), font, size, floor, col, what, warn)
+                self._note_size(face.name, size)
                 c.restoreState()
                 continue
             wrap = spec.wrap
             if not wrap and fonts.fit_text(fonts.printable(text, font), w - 2 * pad, h, font, size, floor,
                                            wrap=False).overflow:
                 wrap = True    # a long name takes two lines rather than being cut
-            draw_text_box(c, text, (x + pad, y, w - 2 * pad, h), font, size, floor, align=spec.align,
-                          valign=spec.valign, wrap=wrap, what=what, warn=warn)
+            fit = draw_text_box(c, text, (x + pad, y, w - 2 * pad, h), font, size, floor, align=spec.align,
+                                valign=spec.valign, wrap=wrap, what=what, warn=warn)
+            self._note_size(face.name, fit.size)
             c.restoreState()
         c.restoreState()
 
@@ -438,13 +461,16 @@ class CardSheetWriter:
             draw_symbol(c, sym.shape, x + w / 2, y + h / 2, min(w, h) * 0.6)
         c.restoreState()
 
-    def draw_number(self, trim: Rect, rotated: bool, deck: str, number: str) -> None:
+    def draw_number(self, trim: Rect, rotated: bool, deck: str, number: str, card: str | None = None) -> None:
         """The deck's name and the card's number in the deck ("12/50") in small print along
-        the card's bottom edge, inside the frame."""
+        the card's bottom edge, inside the frame (``card``: the card's name, for the warning
+        about small text)."""
         c = self.c
         cw, _ = self.opts.card
         small = min(1.0, self.fscale)
         size = MIN_CARD_PT * small
+        if card is not None:
+            self._note_size(card, size)
         inset = 2.0 * self.fscale + 0.9
         self._enter(trim, rotated, False)
         self._inside_safe_zone()

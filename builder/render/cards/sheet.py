@@ -9,9 +9,10 @@ Entry point: :func:`render_cards` (called by ``api.render_list``).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from builder.errors import UsageError, option
 from builder.render import fonts
@@ -28,6 +29,7 @@ from builder.render.cards.template import (
     load_template,
 )
 from builder.render.layout import (
+    MARK_EDGE_CLEAR,
     MARK_LENGTH,
     MARK_OFFSET,
     MARK_PAGE_CLEAR,
@@ -43,13 +45,16 @@ from builder.render.layout import (
     pt,
 )
 
+if TYPE_CHECKING:
+    from builder.render.cutmachine import CutMachine
+
 # -- rendering ----------------------------------------------------------------------------
 
 
 LAYOUTS = ("duplex", "fold", "separate")
 
 
-def _scale_value(v, axis: str) -> float:
+def scale_value(v, axis: str) -> float:
     try:
         f = float(v)
     except (TypeError, ValueError):
@@ -62,7 +67,7 @@ def _scale_value(v, axis: str) -> float:
 
 def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, duplex="long",
                   offset=(0.0, 0.0), ink_saver=False, layout="duplex", gutter=None, cut_lines=False,
-                  scale_x=1.0, scale_y=1.0) -> SheetOptions:
+                  scale_x=1.0, scale_y=1.0, cut_machine=None) -> SheetOptions:
     """Validate the user's print options (UsageError, exit 2, for anything wrong)."""
     p = paper_size(paper) if isinstance(paper, str) else tuple(paper)
     c = card_size(card) if isinstance(card, str) else tuple(card)
@@ -83,8 +88,15 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
         if not 0 <= g <= 50:
             raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
     off = parse_offset(offset) if isinstance(offset, str) or offset is None else cast("tuple[float, float]", tuple(float(v) for v in offset))
-    return SheetOptions(p, c, b, bool(marks), bool(backs), duplex, off, bool(ink_saver), layout, g,
-                        bool(cut_lines), (_scale_value(scale_x, "x"), _scale_value(scale_y, "y")))
+    from builder.render.cutmachine import machine
+
+    m = machine(cut_machine)
+    if m is not None and layout == "fold":
+        raise UsageError(f"{option('cut-machine')} cuts one side of the sheet",
+                         f"use {option('layout')} duplex or separate (or print the backs apart)")
+    return SheetOptions(p, c, b, bool(marks) and m is None, bool(backs), duplex, off, bool(ink_saver), layout, g,
+                        bool(cut_lines) and m is None, (scale_value(scale_x, "x"), scale_value(scale_y, "y")),
+                        cut_machine=m.name if m else None)
 
 
 def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
@@ -146,7 +158,7 @@ def _rows_depth(rows) -> float:
 
 
 def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool = True,
-                last_resort: bool = False) -> list:
+                last_resort: bool = False, edges: tuple[list[float], list[float]] | None = None) -> list:
     """Footer lines, the 50 mm ruler and an info line beside it, in the free page margins.
 
     Items are stacked into the margin bands outside the cut marks: the footer lines
@@ -155,7 +167,9 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
     wraps onto a second line in smaller type, and a wrapped code stays in one band. In a
     side band the text is turned to read upwards. Returns the items that found no room
     (draw them on the back page). With ``last_resort`` a share code that finds no room is
-    replaced by how to get it (``daimyo export LIST --to code``).
+    replaced by how to get it (``daimyo export LIST --to code``). When no band is deep enough
+    for the ruler and ``edges`` (the x and y of every card edge, see :func:`ruler_in_strip`)
+    are given, the ruler goes in the strip beside the cards between two cut marks.
     """
     order = {"bottom": 0, "top": 1, "left": 2, "right": 3}
     bands = sorted(free_bands(plan, marks), key=lambda b: order[b.side])
@@ -193,6 +207,9 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
         if long_enough and room(band) >= 3.6:
             _ruler_in(job.canvas, plan.paper, band, used[band.side], info, 5.5)
             used[band.side] += 4.2
+        elif edges is not None and ruler_in_strip(job.canvas, plan, edges, used):
+            if info and not place([info]):
+                left_over.append(("lines", [info]))
         else:
             left_over.append(("ruler", info))
             if info and not place([info]):      # the label goes on without its ruler
@@ -200,6 +217,76 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
     elif info and not place([info]):
         left_over.append(("lines", [info]))
     return left_over
+
+
+RULER_DEPTH = 3.3      # mm across the ruler: its longest ticks and the bar's line
+RULER_CARD_CLEAR = 0.8  # mm between the ruler and the cards' bleed
+RULER_MARK_CLEAR = 0.8  # mm between the ruler's end ticks and a cut mark
+
+
+def card_edges(rects) -> tuple[list[float], list[float]]:
+    """The x of every vertical and the y of every horizontal edge of ``rects`` (trims and
+    bleeds): where a cut mark or a cut line may run."""
+    xs = sorted({round(v, 4) for r in rects for v in (r.x, r.x1)})
+    ys = sorted({round(v, 4) for r in rects for v in (r.y, r.y1)})
+    return xs, ys
+
+
+def strip_place(plan, edges: tuple[list[float], list[float]], used: dict | None = None,
+                label_width: float = 0.0) -> tuple[str, float, float] | None:
+    """Where the 50 mm ruler fits in the strip between the cards and the paper edge when no
+    margin band holds it: (side, start along the side, distance of the bar from the cards'
+    area), or None. The ruler keeps ``RULER_CARD_CLEAR`` from the cards, ``MARK_EDGE_CLEAR``
+    from the paper edge (``EDGE_CLEAR`` plus what the band already holds when it holds
+    text), and lies between two neighbouring card edges (where no cut mark runs), with its
+    label when ``label_width`` mm more fits there."""
+    from builder.render.pdfbase import RULER_LENGTH
+
+    pw, ph = plan.paper
+    a = plan.area
+    gaps = {"bottom": a.y, "top": ph - a.y1, "left": a.x, "right": pw - a.x1}
+    spans = {"bottom": (a.x, a.x1, edges[0]), "top": (a.x, a.x1, edges[0]),
+             "left": (a.y, a.y1, edges[1]), "right": (a.y, a.y1, edges[1])}
+    for side in ("bottom", "top", "left", "right"):
+        floor = EDGE_CLEAR + used[side] + 0.3 if used and used.get(side) else MARK_EDGE_CLEAR
+        if gaps[side] - RULER_CARD_CLEAR - RULER_DEPTH < floor - 1e-9:
+            continue
+        lo, hi, cuts = spans[side]
+        stops = sorted({lo, hi, *[v for v in cuts if lo < v < hi]})
+        longest = max(itertools.pairwise(stops), key=lambda p: p[1] - p[0], default=None)
+        if longest is None:
+            continue
+        room = longest[1] - longest[0] - 2 * RULER_MARK_CLEAR
+        if room + 1e-9 < RULER_LENGTH:
+            continue
+        with_label = room >= RULER_LENGTH + 1.5 + label_width
+        return side, longest[0] + RULER_MARK_CLEAR, 1.0 if with_label else 0.0
+    return None
+
+
+def ruler_in_strip(c, plan, edges, used: dict | None = None) -> bool:
+    """Draw the 50 mm ruler where :func:`strip_place` finds room; False when it finds none."""
+    from builder.render.pdfbase import draw_ruler, ruler_label_width
+
+    where = strip_place(plan, edges, used, ruler_label_width())
+    if where is None:
+        return False
+    side, start, label = where
+    a = plan.area
+    c.saveState()
+    # the bar's line nearest the cards for top and right, the ticks' ends nearest for bottom and left
+    if side == "bottom":
+        draw_ruler(c, start, a.y - RULER_CARD_CLEAR - RULER_DEPTH, label=bool(label))
+    elif side == "top":
+        draw_ruler(c, start, a.y1 + RULER_CARD_CLEAR, label=bool(label))
+    else:
+        # turned to read upwards: local y runs to the left of the page
+        x = a.x - RULER_CARD_CLEAR if side == "left" else a.x1 + RULER_CARD_CLEAR + RULER_DEPTH
+        c.translate(pt(x), 0)
+        c.rotate(90)
+        draw_ruler(c, start, 0, label=bool(label))
+    c.restoreState()
+    return True
 
 
 def _ruler_in(c, paper, band: Band, offset: float, info: str, size: float) -> None:
@@ -294,6 +381,15 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
     fold_mode = fold_line = None
     if opts.layout == "fold":
         plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
+    elif opts.cut_machine:
+        from builder.render.cutmachine import machine, plan_machine_sheet
+
+        plan = plan_machine_sheet(cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed,
+                                  opts.gutter)
+        from builder.render.pdfbase import refuse_output
+
+        for contour in (Path(out_path).with_suffix(".cut.svg"), Path(out_path).with_suffix(".cut.dxf")):
+            refuse_output(contour, force)
     else:
         plan = plan_sheet(opts.paper, opts.card, opts.bleed, marks=opts.marks, gutter=opts.gutter)
     faces, warnings, images, art_warnings = prepare_faces(doc, catalog, lst, tpl, opts)
@@ -376,15 +472,22 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
             if backs and opts.layout == "duplex":
                 next_page()
                 sheet.backs(cards)
-                sheet.chrome([f"{title}: sheet {pi + 1} of {n_sheets}, backs (this side of the sheet)"], marks=False)
+                sheet.chrome([f"{title}: sheet {pi + 1} of {n_sheets}, backs (this side of the sheet)"], marks=False,
+                             fronts=False)
         if backs and opts.layout == "separate":
             for pi in range(n_sheets):
                 next_page()
                 sheet.backs(page_cards(pi))
                 sheet.chrome([f"{title}: backs of sheet {pi + 1} of {n_sheets} (page {pi + 1}); "
-                              f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"], marks=False)
+                              f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"], marks=False,
+                             fronts=False)
+        writer.report_small_text()
         next_page()
         draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
+    if opts.cut_machine:
+        from builder.render.cutmachine import write_contours
+
+        write_contours(plan, job.path, force=force)
     return job.path
 
 
@@ -416,7 +519,8 @@ class _SheetDrawer:
             self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
                                   clip=None if self.own_bleed else slot.bleed)
             if self.deck_label is not None:
-                self.writer.draw_number(slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}")
+                self.writer.draw_number(slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}",
+                                        card=face.name)
         if backs_too:
             self._backs(cards, offset=(0.0, 0.0))
             ln = self.fold_line
@@ -424,10 +528,12 @@ class _SheetDrawer:
             c.setDash(pt(2), pt(1.5))
             c.setLineWidth(pt(0.2))
             c.setStrokeColorRGB(0.35, 0.35, 0.35)
+            # across the cards only: the margins beside them hold the sheet label and the ruler
+            a = self.plan.area
             if ln.x0 == ln.x1:
-                c.line(pt(ln.x0), pt(MARK_PAGE_CLEAR), pt(ln.x0), pt(ln.y1 - MARK_PAGE_CLEAR))
+                c.line(pt(ln.x0), pt(a.y), pt(ln.x0), pt(a.y1))
             else:
-                c.line(pt(MARK_PAGE_CLEAR), pt(ln.y0), pt(ln.x1 - MARK_PAGE_CLEAR), pt(ln.y0))
+                c.line(pt(a.x), pt(ln.y0), pt(a.x1), pt(ln.y0))
             c.restoreState()
         used = self.plan.slots[:len(cards)]
         if self.opts.marks:
@@ -451,12 +557,53 @@ class _SheetDrawer:
         self._backs(cards, self.opts.offset)
         self.job.canvas.restoreState()
 
-    def chrome(self, lines, marks: bool) -> None:
+    def edges(self) -> tuple[list[float], list[float]]:
+        """Every card edge on a page of fronts (and of their backs on a fold sheet, and the fold)."""
+        rects = [r for s in self.plan.slots for r in (s.trim, s.bleed)]
+        if self.fold_mode:
+            for s in self.plan.slots:
+                trim, bleed, _ = back_slot(s, self.opts.paper, self.fold_mode)
+                rects += [trim, bleed]
+        xs, ys = card_edges(rects)
+        if self.fold_line is not None:
+            (xs if self.fold_line.x0 == self.fold_line.x1 else ys).append(
+                round(self.fold_line.x0 if self.fold_line.x0 == self.fold_line.x1 else self.fold_line.y0, 4))
+        return sorted(xs), sorted(ys)
+
+    def _machine_chrome(self) -> None:
+        """A print-and-cut sheet: the machine's registration marks (or image area) and the ruler,
+        nothing else near the marks, whose surroundings the machine's sensor reads."""
+        from builder.render.cutmachine import (
+            SILHOUETTE_INSET,
+            cut_area,
+            draw_machine_page,
+            machine,
+        )
+        from builder.render.pdfbase import draw_ruler
+
+        m = cast("CutMachine", machine(self.opts.cut_machine))
+        c = self.job.canvas
+        draw_machine_page(c, m, self.opts.paper)
+        if m.name == "silhouette":     # centred between the bottom marks and the paper edge
+            pw = self.opts.paper[0]
+            draw_ruler(c, pw / 2 - 25.0, SILHOUETTE_INSET - RULER_CARD_CLEAR - RULER_DEPTH)
+        else:                          # below the image area
+            a = cut_area(m, self.opts.paper)
+            draw_ruler(c, a.x, max(MARK_EDGE_CLEAR + 0.5, a.y - 6.0))
+
+    def chrome(self, lines, marks: bool, fronts: bool = True) -> None:
         """The sheet label beside the 50 mm ruler (or alone), the other lines in another band.
+        On a page of fronts the ruler goes between the cut marks when no band holds it.
         What finds no room is on the list page (verdict, share code, ruler) or warned about."""
         self._scaled()
+        if self.opts.cut_machine:
+            if fronts:
+                self._machine_chrome()
+            self.job.canvas.restoreState()
+            return
         info, rest_lines = lines[0], list(lines[1:])
-        rest = draw_chrome(self.job, self.plan, rest_lines, info, marks, ruler=True)
+        rest = draw_chrome(self.job, self.plan, rest_lines, info, marks, ruler=True,
+                           edges=self.edges() if fronts else None)
         self.job.canvas.restoreState()
         missing = [t for kind, p in rest if kind == "lines" for t in p]
         if info in missing:
