@@ -264,34 +264,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         resp.headers["HX-Trigger"] = "list-changed"
         return resp
 
-    @api.get("/l/{path:path}/print.pdf", include_in_schema=False)
-    def print_pdf(path: str, request: Request):
-        return _pdf_response(path, request, download=True)
+    from builder.web.print_page import add_routes as print_routes
 
-    @api.get("/l/{path:path}/preview/{n}.png", include_in_schema=False)
-    def preview(path: str, n: int, request: Request):
-        from builder.web.printing import preview_png
-
-        pdf = _pdf_bytes(path, request)
-        png = preview_png(pdf, n)
-        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
-
-    @api.get("/l/{path:path}/print/previews", response_class=HTMLResponse, include_in_schema=False)
-    def previews_part(path: str, request: Request):
-        from builder.web.printing import MAX_PAGES_PREVIEW, page_count, previewer
-
-        pdf = _pdf_bytes(path, request)
-        n = page_count(pdf)
-        qs = str(request.url.query)
-        return page(request, "_previews.html", path=path, pages=list(range(1, min(n, MAX_PAGES_PREVIEW) + 1)),
-                    total_pages=n, qs=qs, previewer=previewer(), size=len(pdf))
-
-    @api.get("/l/{path:path}/print", response_class=HTMLResponse, include_in_schema=False)
-    def print_page(path: str, request: Request):
-        from builder.web import printing as P
-
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
-        return page(request, "print.html", view=view, P=P, undo=False, redo=False, tab="print")
+    print_routes(api, ws, editor, page, pdfs, _form)  # the print page, its PDF, previews and downloads
 
     @api.get("/l/{path:path}/export", include_in_schema=False)
     def export_file(path: str, format: str = "yaml"):
@@ -334,26 +309,6 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         pdf = pdfs.get(("aid", system, paper), lambda: render_aid_pdf(system, paper))
         return Response(pdf, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{system}-player-aid.pdf"'})
-
-    def _pdf_bytes(path, request):
-        from builder.web.printing import options_from, render_pdf
-
-        p, text = editor.read(path)
-        ws.check_packs(p, text)
-        from builder.lists.document import parse_list
-
-        doc = parse_list(text, ws.clean(path), base_dir=p.parent)
-        opts = options_from(request.query_params, doc.system)
-        key = (ws.clean(path), version_of(text), tuple(sorted(opts.items())))
-        return pdfs.get(key, lambda: render_pdf(p, opts))
-
-    def _pdf_response(path, request, download: bool):
-        pdf = _pdf_bytes(path, request)
-        name = Path(ws.clean(path)).stem + ".pdf"
-        disp = "attachment" if download else "inline"
-        return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'{disp}; filename="{_ascii(name)}"',
-                                 "Cache-Control": "no-store"})
 
     from builder.web.compare import add_routes as compare_routes
 
@@ -427,12 +382,6 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
              summary="The list as a share code, text, Markdown, JSON or YAML")
     def api_export(path: str, format: str = "code"):
         return {"format": format, "text": _export(ws, path, format)}
-
-    @api.get("/api/lists/{path:path}/print", tags=["print"], summary="The printable PDF of a list",
-             response_class=Response,
-             responses={200: {"content": {"application/pdf": {}}}})
-    def api_print(path: str, request: Request):
-        return _pdf_response(path, request, download=True)
 
     @api.post("/api/lists/{path:path}/duplicate", tags=["lists"], status_code=201, summary="Copy a list file")
     def api_duplicate(path: str, body: Target):
