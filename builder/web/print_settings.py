@@ -45,7 +45,7 @@ def load(root: Path, rel: str, system: str) -> dict:
     """The form's values for list ``rel``: its own settings, else the last ones used for its game;
     the printer's correction always from the workspace. Checkboxes are "on" or ""."""
     data = _read(root)
-    out = {k: v for k, v in CHECKBOXES.items()}
+    out = {"paper": "a4", "card": "poker", "bleed": "0", "duplex": "", "layout": "duplex", **CHECKBOXES}
     out.update(_clean(_part(_part(data, "games"), system)))
     own = _clean(_part(_part(data, "lists"), rel))
     out.update(own)

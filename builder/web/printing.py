@@ -148,7 +148,7 @@ def render_pdf(path: Path, opts: dict) -> Printed:
 
     opts = dict(opts)
     results: list = []
-    pages = contextlib.nullcontext()
+    pages: contextlib.AbstractContextManager = contextlib.nullcontext()
     if opts.pop("stats", False):
         from builder.render.charts import stats_appendix
 
@@ -161,28 +161,34 @@ def render_pdf(path: Path, opts: dict) -> Printed:
     return Printed(pdf, list(said), res is None or res.legal, res.counts()["error"] if res is not None else 0)
 
 
-def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
-    """The card images of 'daimyo print LIST --to images DIR' (with the form's card size, bleed,
-    ink saver, resolution and print service), as a zip; and the warnings said while drawing."""
-    from builder.render.images import render_images
-    from builder.render.pdfbase import collect_warnings
-
-    from builder.systems import get
-    from builder.lists.document import load_list
-
-    if get(load_list(str(path)).system).prints != "cards":
-        raise UsageError("only card games print as card images", "print a Senshiai, HeroCard or Satsuma list")
+def image_options(params) -> dict:
+    """The options of 'daimyo print --to images' from the form, each checked before drawing."""
     card = chosen_size(params, "card", "poker", CARDS)
     bleed_text = str(params.get("bleed") or "").strip()
     bleed = _number(bleed_text, "bleed", 0, 6, "") if bleed_text else None
-    dpi = _number(str(params.get("dpi") or "300").strip(), "resolution", MIN_DPI, MAX_DPI, "300 (what print shops ask for)")
+    dpi = _number(str(params.get("dpi") or "300").strip(), "resolution", MIN_DPI, MAX_DPI,
+                  "300 (what print shops ask for)")
     service = str(params.get("service") or "").lower() or None
     if service is not None and service not in dict(SERVICES):
         raise UsageError(f"unknown print service '{service}'", "mpc, dtc or tgc")
+    return {"card": card, "bleed": bleed or None, "dpi": dpi, "ink_saver": _on(params.get("ink_saver")),
+            "shop": service}
+
+
+def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
+    """The card images of 'daimyo print LIST --to images DIR' (with the form's card size, bleed,
+    ink saver, resolution and print service), as a zip; and the warnings said while drawing."""
+    from builder.lists.document import load_list
+    from builder.render.images import render_images
+    from builder.render.pdfbase import collect_warnings
+    from builder.systems import get
+
+    if get(load_list(str(path)).system).prints != "cards":
+        raise UsageError("only card games print as card images", "print a Senshiai, HeroCard or Satsuma list")
+    opts = image_options(params)
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp, collect_warnings() as said:
         out = Path(tmp) / "images"
-        render_images(str(path), str(out), force=True, card=card, bleed=bleed or None, dpi=dpi,
-                      ink_saver=_on(params.get("ink_saver")), shop=service)
+        render_images(str(path), str(out), force=True, **opts)
         return _zip(out, Path(path).stem + "-images"), list(said)
 
 
