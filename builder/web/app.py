@@ -290,7 +290,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
         doc, catalog, _res, view = _load_view(ws, path, editor)
-        missing = [m[:200] for m in request.query_params.getlist("missing")[:10]]  # packs an import lacked
+        missing = missing_notes([m[:200] for m in request.query_params.getlist("missing")[:10]])  # packs an import lacked
         from builder.web.views import _type, catalog_entries
 
         types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
@@ -337,7 +337,8 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
               summary="Write a new list from a share code or pasted text")
     def api_import(body: ImportBody):
         rel, missing = _import(ws, body.text, body.file)
-        return {"path": rel, "version": version_of(editor.read(rel)[1]), "missing_packs": missing}
+        return {"path": rel, "version": version_of(editor.read(rel)[1]), "missing_packs": missing,
+                "notes": missing_notes(missing)}
 
     @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
@@ -639,9 +640,27 @@ def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], 
         if found is not None:
             if name not in out:
                 out.append(name)
-        elif PurePosixPath(ref.replace("\\", "/")).name not in missing:
-            missing.append(PurePosixPath(ref.replace("\\", "/")).name)
+            continue
+        # named as 'daimyo import' names it: the name (and version) the sender's check recorded
+        rec = next((e for e in doc.get("checked_with") or [] if isinstance(e, dict) and e.get("pack") == ref), {})
+        label = str(rec.get("name") or PurePosixPath(ref.replace("\\", "/")).name)
+        if rec.get("version"):
+            label += f"@{rec['version']}"
+        if label not in missing:
+            missing.append(label)
     return out, missing
+
+
+def missing_notes(missing: list[str]) -> list[str]:
+    """The lines 'daimyo import' says of the packs a received list names and this folder lacks
+    (each ``NAME`` or ``NAME@VERSION``)."""
+    from builder.packs.bundle import missing_line
+
+    out = []
+    for m in missing:
+        name, _, version = m.rpartition("@") if "@" in m else (m, "", "")
+        out.append(missing_line(name, version or None))
+    return out
 
 
 def _export(ws: Workspace, path: str, fmt: str) -> str:
