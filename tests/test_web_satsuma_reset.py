@@ -1,7 +1,8 @@
 """A Satsuma variant deck goes back to its side's published deck in one step, in the builder
 and on the command line ('daimyo set LIST deck standard'): after switching a variant's side
 its cards are all the other side's (46 errors), and the reset gives a legal published deck;
-undo brings the variant back."""
+undo brings the variant back. And a list pasted into the builder that names a pack this
+folder lacks is reported in the command line's words."""
 
 from __future__ import annotations
 
@@ -90,7 +91,29 @@ def test_the_command_line_resets_the_same_way(cli, ws):
     assert check_file(deck).counts()["error"] == 46
     r = cli("set", deck, "deck", "standard")
     assert r.code == 0
-    assert "the 47 cards under 'cards:' are replaced by the published imperial deck (46 cards)" in r.out + r.err
+    assert "the 47 cards under 'cards:' are replaced by the published imperial deck (46 cards)" in r.stdout + r.stderr
     assert check_file(deck).legal and "cards:" not in deck.read_text()
     r = cli("set", deck, "deck", "variant")
-    assert r.code == 2 and "deck takes 'standard'" in r.err
+    assert r.code == 2 and "deck takes 'standard'" in r.stderr
+
+
+def test_a_web_import_names_missing_packs_as_the_command_line_does(client, ws, cli, tmp_path):
+    """A pasted Markdown list made with a pack this folder lacks: the page and the API say what
+    'daimyo import' says of it, the recorded name and version and the command that installs it."""
+    md = ("**Northern host - Senshiai - 5 cards**\n*Packs:* fancards\n"
+          "*Checked with:* fancards (Fan cards, version 3, sha256:0123456789abcdef)\n\n"
+          "- 1 Capital of the North\n- 4 Rice Fields\n")
+    (tmp_path / "friend.md").write_text(md)
+    said = cli("import", tmp_path / "friend.md", "-o", tmp_path / "friend.yaml")
+    assert said.code == 0
+    line = next(x for x in said.stderr.splitlines() if "is missing here" in x).split(": note: ", 1)[1]
+    assert line.startswith("pack 'Fan cards' version 3 is missing here") and 'daimyo pack install "Fan cards@3"' in line
+
+    r = client.post("/api/import", json={"text": md, "file": "friend.yaml"},
+                    headers={"Authorization": f"Bearer {TOKEN}"})
+    assert r.status_code == 201
+    assert r.json()["missing_packs"] == ["Fan cards@3"] and r.json()["notes"] == [line]
+    r = client.post("/import", data={"text": md.replace("Northern host", "Northern host 2")})
+    assert r.status_code == 204
+    page = html.unescape(client.get(r.headers["HX-Redirect"]).text)
+    assert line in page
