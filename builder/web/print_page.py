@@ -71,7 +71,8 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
 
     @api.post("/l/{path:path}/print/settings", response_class=HTMLResponse, include_in_schema=False)
     async def save_settings(path: str, request: Request):
-        from builder.web.app import off_loop
+        from starlette.concurrency import run_in_threadpool as off_loop
+
         from builder.web.print_settings import save
 
         form = await form_of(request)
