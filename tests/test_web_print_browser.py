@@ -29,12 +29,12 @@ def test_custom_paper_warnings_and_remembered_settings(page, server, shots):  # 
     pg.goto(server["url"] + SATSUMA)
     expect(pg.locator("#page-count")).to_be_visible()
     settled(pg)
-    expect(pg.get_by_label("Width of the paper (mm)")).to_be_hidden()  # asked for only when chosen
+    expect(pg.get_by_label("Sheet width (mm)")).to_be_hidden()  # asked for only when chosen
     pg.locator("#print-form select[name=paper]").select_option("custom")
-    expect(pg.get_by_label("Width of the paper (mm)")).to_have_value("210")  # A4 to start from: no error
-    pg.get_by_label("Width of the paper (mm)").fill("105")
-    pg.get_by_label("Height of the paper (mm)").fill("148")
-    pg.get_by_label("Height of the paper (mm)").press("Tab")
+    expect(pg.get_by_label("Sheet width (mm)")).to_have_value("210")  # A4 to start from: no error
+    pg.get_by_label("Sheet width (mm)").fill("105")
+    pg.get_by_label("Sheet height (mm)").fill("148")
+    pg.get_by_label("Sheet height (mm)").press("Tab")
     pg.locator("#print-form select[name=card]").select_option("mini")
     # the small sheet leaves no room for the labels: the page says so, not only the server's terminal
     expect(pg.locator("#print-warnings")).to_contain_text("the page margins leave no room for the sheet labels")
@@ -55,7 +55,7 @@ def test_custom_paper_warnings_and_remembered_settings(page, server, shots):  # 
 
     pg.reload()
     expect(pg.locator("#print-form select[name=paper]")).to_have_value("custom")
-    expect(pg.get_by_label("Width of the paper (mm)")).to_have_value("105")
+    expect(pg.get_by_label("Sheet width (mm)")).to_have_value("105")
     expect(pg.locator("#print-form select[name=card]")).to_have_value("mini")
     expect(pg.get_by_label("Backs offset across (mm)")).to_have_value("0.8")
     expect(pg.locator("#print-saved")).to_contain_text("Your last settings for this list")

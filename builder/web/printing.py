@@ -24,7 +24,7 @@ DUPLEX = (("", "none: fronts only"), ("long", "duplex printer, flip on the long 
           ("short", "duplex printer, flip on the short edge"))
 LAYOUTS = (("duplex", "each page of backs after its fronts"), ("fold", "fold: front and back side by side"),
            ("separate", "all fronts, then all backs"))
-SERVICES = (("", "none: 300 dpi, the bleed chosen above"), ("mpc", "MakePlayingCards"),
+SERVICES = (("", "none: 300 dpi"), ("mpc", "MakePlayingCards"),
             ("dtc", "DriveThruCards"), ("tgc", "The Game Crafter"))
 MAX_PAGES_PREVIEW = 12
 MIN_DPI, MAX_DPI = 72, 600  # card images from the web: a 600 dpi deck is already hundreds of MB
