@@ -106,6 +106,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     from builder.web.backup import first_number, folder_of
 
     templates.env.filters.update(folder_of=folder_of, first_number=first_number)
+    templates.env.auto_reload = False  # the templates are part of the program: no disk check per include
+    from builder.web.fragments import install
+
+    install(templates.env)  # a list's rows are drawn again only when they change
     from builder.web.printing import PdfCache
 
     pdfs = PdfCache()
