@@ -78,7 +78,9 @@ def register(api, page, ws) -> None:
         return page(request, "pack_edit.html", file=file, pack=data, system=system, section=section,
                     sections=secs, fields=fields, entries=entries, current=current, values=_cells(fields, current),
                     shown=shown, version=digest(text), cards=_prints_cards(system),
-                    cell=_cell_text)
+                    cell=_cell_text, lines=_prints_lines(system, section),
+                    line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section)
+                    else None)
 
     def _checked(form: dict, system: str, section: str, data: dict):
         from builder.packs.editor import validate_entry
@@ -95,6 +97,12 @@ def register(api, page, ws) -> None:
         section = str(form.get("section", ""))
         checked, _ = _checked(form, system, section, data)
         preview = None
+        line = None
+        if checked.ok and checked.pack is not None and not _prints_cards(system):  # the line as typed
+            from builder.packs.editor import unsaved
+
+            with unsaved(p, checked.pack) as tmp:
+                line = roster_line(tmp, system, checked.entry["name"])
         if checked.ok and checked.pack is not None and _prints_cards(system):  # the card as typed
             import base64
 
@@ -104,7 +112,7 @@ def register(api, page, ws) -> None:
             png = preview_of(p, checked.pack, checked.entry["name"], render_sides=render_sides)
             preview = base64.b64encode(png).decode("ascii") if png else None
         return page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked,
-                    preview=preview, cards=_prints_cards(system))
+                    preview=preview, cards=_prints_cards(system), line=line, lines=_prints_lines(system, section))
 
     @api.post("/packs/edit/{file}/save", include_in_schema=False)
     async def pack_save_entry(request: Request, file: str):
@@ -208,3 +216,59 @@ def _prints_cards(system: str) -> bool:
     from builder.systems import get
 
     return get(system).prints == "cards"
+
+
+# the section whose entries a game's printout shows one a line, and the line's columns
+LINES = {"roster": ("troops", ("#", "Troop", "Models", "AP/model", "AP/unit", "Abilities")),
+         "setup": ("provinces", ("#", "Province (naming order)", "Fortress", "Units", "Samurai"))}
+
+
+def _prints_lines(system: str, section: str) -> bool:
+    from builder.systems import get
+
+    kind = LINES.get(get(system).prints)
+    return kind is not None and kind[0] == section
+
+
+def roster_line(pack_path, system: str, name: str) -> dict | None:
+    """The line a printout gives entry ``name`` of the pack at ``pack_path``: a unit of one
+    model on a Kensei roster (as a list holding it alone prints it), a province on a Senji
+    setup sheet (named first, with its fortress and a unit). ``{"header", "cells", "notes"}``,
+    or None when no list can hold the entry alone."""
+    from builder.errors import DaimyoError
+    from builder.systems import get
+
+    prints = get(system).prints
+    if prints not in LINES:
+        return None
+    pack = str(Path(pack_path).resolve())
+    header = list(LINES[prints][1])
+    try:
+        if prints == "roster":
+            from builder.lists.editor import ListEditor
+            from builder.render.roster import troop_line
+            from builder.systems import rules_module
+
+            from builder.catalog.loader import load_catalog
+
+            entry = load_catalog(system, [pack]).find("troops", name)
+            clans = [str(c) for c in getattr(entry, "clans", None) or []]
+            ed, _ = ListEditor.new(system, pack_files=[pack], packs=[pack], clan=clans[0] if clans else "buke")
+            ed.add(name, models=1)
+            from builder.rules.kensei import entry_points
+
+            lst, _ = rules_module(system).load_list(ed.doc, ed.catalog)
+            e = lst.entries[-1]
+            e.points, e.cost_known = entry_points(e, dict(ed.catalog.default_rules()))  # as the roster prices it
+            t = troop_line(e, ed.catalog)
+            return {"header": header, "cells": ["1", t["name"], t["models"], t["per_model"], t["points"], t["abilities"]],
+                    "notes": t["facts"] + t["tags"]}
+        from builder.catalog.loader import load_catalog
+        from builder.rules.senji import printed_name
+
+        catalog = load_catalog(system, [pack])
+        if catalog.find("provinces", name) is None:
+            return None
+        return {"header": header, "cells": ["1", printed_name(catalog, "provinces", name), "1", "1", ""], "notes": []}
+    except DaimyoError:
+        return None
