@@ -84,10 +84,11 @@ def test_a_senji_province_shows_its_setup_sheet_line(c):
     assert c.post("/packs/new", data={"system": "senji", "name": "Our map"}, headers=HX).status_code == 204
     page = c.get("/packs/edit/our-map.yaml").text
     assert "Setup sheet line" in page
-    r = c.post("/packs/edit/our-map.yaml/check", data={"f_name": "Owari", "f_region": "Chubu", "section": "provinces",
+    r = c.post("/packs/edit/our-map.yaml/check", data={"f_name": "Owari", "f_id": "province-04", "f_region": "Chubu",
+                                                       "section": "provinces",
                                                        "f_assumed": "our map", "version": version(page)}, headers=HX)
     assert r.status_code == 200, r.text[:300]
-    assert line(r.text) == ["1", "Owari", "1", "1", ""]
+    assert line(r.text) == ["1", "Owari", "1", "1", ""]  # a placeholder of the board named (18 provinces)
 
 
 def test_card_games_show_no_line(c):

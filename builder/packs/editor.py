@@ -10,7 +10,6 @@ since it was read.
 from __future__ import annotations
 
 import contextlib
-
 import hashlib
 import io
 from collections.abc import Callable

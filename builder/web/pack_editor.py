@@ -245,11 +245,10 @@ def roster_line(pack_path, system: str, name: str) -> dict | None:
     header = list(LINES[prints][1])
     try:
         if prints == "roster":
+            from builder.catalog.loader import load_catalog
             from builder.lists.editor import ListEditor
             from builder.render.roster import troop_line
             from builder.systems import rules_module
-
-            from builder.catalog.loader import load_catalog
 
             entry = load_catalog(system, [pack]).find("troops", name)
             clans = [str(c) for c in getattr(entry, "clans", None) or []]
