@@ -908,7 +908,10 @@ def test_an_imported_list_uses_the_workspaces_own_packs_of_the_same_name(client,
     r = client.post("/import", data={"text": text.replace("Far", "Far 2")}, headers={"HX-Request": "true"})
     assert r.status_code == 204 and r.headers["HX-Redirect"] == "/l/Far-2.yaml?missing=cards.yaml&missing=other.yaml"
     html = client.get(r.headers["HX-Redirect"]).text
-    assert "this folder does not have: <code>cards.yaml</code>, <code>other.yaml</code>" in html
+    # in the words of 'daimyo import', with the command that installs each
+    for name in ("cards.yaml", "other.yaml"):
+        assert (f"pack &#39;{name}&#39; is missing here; the list is checked without it (install it from a "
+                f"registry: daimyo pack install {name}, or import with --install-packs") in html
     assert "missing-packs" not in client.get("/l/Far-2.yaml").text
 
 

@@ -61,6 +61,14 @@ def install_command(name: str, version: str | None) -> str:
     return f'daimyo pack install "{ref}"' if any(c in ref for c in " '&;|<>()$`\\") else f"daimyo pack install {ref}"
 
 
+def missing_line(name: str, version: str | None = None) -> str:
+    """What an import says of a pack the received list names and this computer lacks."""
+    return (f"pack {_label(name, version)} is missing here; the list is checked without it "
+            f"(install it from a registry: {install_command(name, version)}, or import "
+            "with --install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
+            "'daimyo import BUNDLE --install-packs')")
+
+
 def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[str]:
     """One line per pack of a received list that is missing here or differs from the local one."""
     from builder.packs.identity import pack_id
@@ -74,10 +82,7 @@ def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[s
         name = rec.get("name") or ref
         path = resolve_recorded(ref, doc, base_dir, doc.get("system"), names_only=names_only)
         if path is None:
-            out.append(f"pack {_label(name, rec.get('version'))} is missing here; the list is checked without it "
-                       f"(install it from a registry: {install_command(name, rec.get('version'))}, or import "
-                       "with --install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
-                       "'daimyo import BUNDLE --install-packs')")
+            out.append(missing_line(name, rec.get("version")))
             continue
         if not rec.get("hash"):
             continue

@@ -9,6 +9,7 @@ since it was read.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 from collections.abc import Callable
@@ -239,6 +240,15 @@ def preview_of(pack_path: str | Path, data: dict, name: str, *,
                render_sides: Callable[..., tuple[list, Any]]) -> bytes | None:
     """``preview_png`` of a pack not saved yet (``data``), written for the moment beside the
     pack (so that its art is found) under a hidden name, and removed."""
+    with unsaved(pack_path, data) as tmp:
+        return preview_png(tmp, str(data.get("system", "")).strip().lower(), name,
+                           render_sides=render_sides)
+
+
+@contextlib.contextmanager
+def unsaved(pack_path: str | Path, data: dict):
+    """The path of pack ``data`` (not saved yet) written for the moment beside ``pack_path``
+    under a hidden name (so that its art is found); removed at the end of the block."""
     import os
     import tempfile
 
@@ -249,7 +259,6 @@ def preview_of(pack_path: str | Path, data: dict, name: str, *,
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(dump_pack(data))
-        return preview_png(tmp, str(data.get("system", "")).strip().lower(), name,
-                           render_sides=render_sides)
+        yield tmp
     finally:
         os.unlink(tmp)

@@ -74,8 +74,28 @@ def _configure() -> None:
 
 
 def warn(message: str, stream=None) -> None:
-    """One warning line on stderr: ``daimyo: warning: MESSAGE``."""
+    """One warning line on stderr: ``daimyo: warning: MESSAGE``; inside :func:`collect_warnings`
+    the message goes to its list instead (a server shows it on the page)."""
+    sink = _WARNINGS.get()
+    if sink is not None and stream is None:
+        if message not in sink:
+            sink.append(message)
+        return
     (stream or sys.stderr).write(f"daimyo: warning: {message}\n")
+
+
+_WARNINGS: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("daimyo_print_warnings", default=None)
+
+
+@contextlib.contextmanager
+def collect_warnings():
+    """The warnings of the printing done in this block, in a list (each once), not on stderr."""
+    sink: list[str] = []
+    token = _WARNINGS.set(sink)
+    try:
+        yield sink
+    finally:
+        _WARNINGS.reset(token)
 
 
 def make_canvas(target, paper: tuple[float, float], title: str = "", author: str | None = None,

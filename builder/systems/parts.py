@@ -125,6 +125,12 @@ class SheetPrinter(Protocol):
         """Write the document of the checked list to ``out_path``; returns the path."""
         ...
 
+    def preview_line(self, pack_path: Path, name: str) -> dict | None:
+        """The line this document gives entry ``name`` of the pack at ``pack_path`` (the pack
+        editor shows it as typed): ``{"header", "cells", "notes"}``, or None when the entry is
+        not one the document lists a line each."""
+        ...
+
 
 AidBlocks = dict[str, Callable[[dict, Any], list]]
 """A game's generated player-aid blocks, by the name ``generated:`` gives in its aid template."""

@@ -106,6 +106,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     from builder.web.backup import first_number, folder_of
 
     templates.env.filters.update(folder_of=folder_of, first_number=first_number)
+    templates.env.auto_reload = False  # the templates are part of the program: no disk check per include
+    from builder.web.fragments import install
+
+    install(templates.env)  # a list's rows are drawn again only when they change
     from builder.web.printing import PdfCache
 
     pdfs = PdfCache()
@@ -264,34 +268,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         resp.headers["HX-Trigger"] = "list-changed"
         return resp
 
-    @api.get("/l/{path:path}/print.pdf", include_in_schema=False)
-    def print_pdf(path: str, request: Request):
-        return _pdf_response(path, request, download=True)
+    from builder.web.print_page import add_routes as print_routes
 
-    @api.get("/l/{path:path}/preview/{n}.png", include_in_schema=False)
-    def preview(path: str, n: int, request: Request):
-        from builder.web.printing import preview_png
-
-        pdf = _pdf_bytes(path, request)
-        png = preview_png(pdf, n)
-        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
-
-    @api.get("/l/{path:path}/print/previews", response_class=HTMLResponse, include_in_schema=False)
-    def previews_part(path: str, request: Request):
-        from builder.web.printing import MAX_PAGES_PREVIEW, page_count, previewer
-
-        pdf = _pdf_bytes(path, request)
-        n = page_count(pdf)
-        qs = str(request.url.query)
-        return page(request, "_previews.html", path=path, pages=list(range(1, min(n, MAX_PAGES_PREVIEW) + 1)),
-                    total_pages=n, qs=qs, previewer=previewer(), size=len(pdf))
-
-    @api.get("/l/{path:path}/print", response_class=HTMLResponse, include_in_schema=False)
-    def print_page(path: str, request: Request):
-        from builder.web import printing as P
-
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
-        return page(request, "print.html", view=view, P=P, undo=False, redo=False, tab="print")
+    print_routes(api, ws, editor, page, pdfs, _form)  # the print page, its PDF, previews and downloads
 
     @api.get("/l/{path:path}/export", include_in_schema=False)
     def export_file(path: str, format: str = "yaml"):
@@ -315,7 +294,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
         doc, catalog, _res, view = _load_view(ws, path, editor)
-        missing = [m[:200] for m in request.query_params.getlist("missing")[:10]]  # packs an import lacked
+        missing = missing_notes([m[:200] for m in request.query_params.getlist("missing")[:10]])  # packs an import lacked
         from builder.web.views import _type, catalog_entries
 
         types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
@@ -334,26 +313,6 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         pdf = pdfs.get(("aid", system, paper), lambda: render_aid_pdf(system, paper))
         return Response(pdf, media_type="application/pdf",
                         headers={"Content-Disposition": f'attachment; filename="{system}-player-aid.pdf"'})
-
-    def _pdf_bytes(path, request):
-        from builder.web.printing import options_from, render_pdf
-
-        p, text = editor.read(path)
-        ws.check_packs(p, text)
-        from builder.lists.document import parse_list
-
-        doc = parse_list(text, ws.clean(path), base_dir=p.parent)
-        opts = options_from(request.query_params, doc.system)
-        key = (ws.clean(path), version_of(text), tuple(sorted(opts.items())))
-        return pdfs.get(key, lambda: render_pdf(p, opts))
-
-    def _pdf_response(path, request, download: bool):
-        pdf = _pdf_bytes(path, request)
-        name = Path(ws.clean(path)).stem + ".pdf"
-        disp = "attachment" if download else "inline"
-        return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'{disp}; filename="{_ascii(name)}"',
-                                 "Cache-Control": "no-store"})
 
     from builder.web.compare import add_routes as compare_routes
 
@@ -382,7 +341,8 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
               summary="Write a new list from a share code or pasted text")
     def api_import(body: ImportBody):
         rel, missing = _import(ws, body.text, body.file)
-        return {"path": rel, "version": version_of(editor.read(rel)[1]), "missing_packs": missing}
+        return {"path": rel, "version": version_of(editor.read(rel)[1]), "missing_packs": missing,
+                "notes": missing_notes(missing)}
 
     @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
@@ -427,12 +387,6 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
              summary="The list as a share code, text, Markdown, JSON or YAML")
     def api_export(path: str, format: str = "code"):
         return {"format": format, "text": _export(ws, path, format)}
-
-    @api.get("/api/lists/{path:path}/print", tags=["print"], summary="The printable PDF of a list",
-             response_class=Response,
-             responses={200: {"content": {"application/pdf": {}}}})
-    def api_print(path: str, request: Request):
-        return _pdf_response(path, request, download=True)
 
     @api.post("/api/lists/{path:path}/duplicate", tags=["lists"], status_code=201, summary="Copy a list file")
     def api_duplicate(path: str, body: Target):
@@ -690,9 +644,27 @@ def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], 
         if found is not None:
             if name not in out:
                 out.append(name)
-        elif PurePosixPath(ref.replace("\\", "/")).name not in missing:
-            missing.append(PurePosixPath(ref.replace("\\", "/")).name)
+            continue
+        # named as 'daimyo import' names it: the name (and version) the sender's check recorded
+        rec = next((e for e in doc.get("checked_with") or [] if isinstance(e, dict) and e.get("pack") == ref), {})
+        label = str(rec.get("name") or PurePosixPath(ref.replace("\\", "/")).name)
+        if rec.get("version"):
+            label += f"@{rec['version']}"
+        if label not in missing:
+            missing.append(label)
     return out, missing
+
+
+def missing_notes(missing: list[str]) -> list[str]:
+    """The lines 'daimyo import' says of the packs a received list names and this folder lacks
+    (each ``NAME`` or ``NAME@VERSION``)."""
+    from builder.packs.bundle import missing_line
+
+    out = []
+    for m in missing:
+        name, _, version = m.rpartition("@") if "@" in m else (m, "", "")
+        out.append(missing_line(name, version or None))
+    return out
 
 
 def _export(ws: Workspace, path: str, fmt: str) -> str:

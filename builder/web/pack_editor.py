@@ -78,7 +78,9 @@ def register(api, page, ws) -> None:
         return page(request, "pack_edit.html", file=file, pack=data, system=system, section=section,
                     sections=secs, fields=fields, entries=entries, current=current, values=_cells(fields, current),
                     shown=shown, version=digest(text), cards=_prints_cards(system),
-                    cell=_cell_text)
+                    cell=_cell_text, lines=_prints_lines(system, section),
+                    line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section)
+                    else None)
 
     def _checked(form: dict, system: str, section: str, data: dict):
         from builder.packs.editor import validate_entry
@@ -95,6 +97,12 @@ def register(api, page, ws) -> None:
         section = str(form.get("section", ""))
         checked, _ = _checked(form, system, section, data)
         preview = None
+        line = None
+        if checked.ok and checked.pack is not None and not _prints_cards(system):  # the line as typed
+            from builder.packs.editor import unsaved
+
+            with unsaved(p, checked.pack) as tmp:
+                line = roster_line(tmp, system, checked.entry["name"])
         if checked.ok and checked.pack is not None and _prints_cards(system):  # the card as typed
             import base64
 
@@ -104,7 +112,7 @@ def register(api, page, ws) -> None:
             png = preview_of(p, checked.pack, checked.entry["name"], render_sides=render_sides)
             preview = base64.b64encode(png).decode("ascii") if png else None
         return page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked,
-                    preview=preview, cards=_prints_cards(system))
+                    preview=preview, cards=_prints_cards(system), line=line, lines=_prints_lines(system, section))
 
     @api.post("/packs/edit/{file}/save", include_in_schema=False)
     async def pack_save_entry(request: Request, file: str):
@@ -208,3 +216,25 @@ def _prints_cards(system: str) -> bool:
     from builder.systems import get
 
     return get(system).sheet is None
+
+
+# the section whose entries a game's printed sheet lists one a line
+LINE_SECTIONS = {"roster": "troops", "setup": "provinces"}
+
+
+def _prints_lines(system: str, section: str) -> bool:
+    from builder.systems import get
+
+    sheet = get(system).sheet
+    return sheet is not None and LINE_SECTIONS.get(sheet.kind) == section
+
+
+def roster_line(pack_path, system: str, name: str) -> dict | None:
+    """The line the game's printed sheet gives entry ``name`` of the pack at ``pack_path`` (a
+    unit of one model on a Kensei roster, a province on a Senji setup sheet), or None."""
+    from builder.systems import get
+
+    sheet = get(system).sheet
+    if sheet is None:
+        return None
+    return sheet.preview_line(Path(pack_path).resolve(), name)

@@ -16,33 +16,41 @@ from pathlib import Path
 
 from builder.errors import UsageError
 
-PAPERS = (("a4", "A4"), ("letter", "US Letter"))
+PAPERS = (("a4", "A4"), ("letter", "US Letter"), ("custom", "Custom size (mm)"))
 CARDS = (("poker", "Poker 63.5 x 88.9 mm"), ("bridge", "Bridge 57 x 89 mm"), ("mini", "Mini 44 x 63 mm"),
-         ("tarot", "Tarot 70 x 120 mm"))
+         ("tarot", "Tarot 70 x 120 mm"), ("custom", "Custom size (mm)"))
 BLEEDS = (("0", "none"), ("1.5", "narrow 1.5 mm"), ("3", "wide 3 mm"))
 DUPLEX = (("", "none: fronts only"), ("long", "duplex printer, flip on the long edge"),
           ("short", "duplex printer, flip on the short edge"))
 LAYOUTS = (("duplex", "each page of backs after its fronts"), ("fold", "fold: front and back side by side"),
            ("separate", "all fronts, then all backs"))
+SERVICES = (("", "none: 300 dpi"), ("mpc", "MakePlayingCards"),
+            ("dtc", "DriveThruCards"), ("tgc", "The Game Crafter"))
 MAX_PAGES_PREVIEW = 12
+MIN_DPI, MAX_DPI = 72, 600  # card images from the web: a 600 dpi deck is already hundreds of MB
+OFFSET_MM = 20  # the largest duplex offset (as 'daimyo print --offset')
+# the form's fields, each a short text: what a page may send and what is remembered
+FIELDS = ("paper", "paper_w", "paper_h", "card", "card_w", "card_h", "bleed", "duplex", "layout", "gutter",
+          "scale_x", "scale_y", "offset_x", "offset_y", "marks", "cut_lines", "ink_saver", "unit_cards",
+          "sources", "stats", "dpi", "service", "tts_base")
+CHECKBOXES = {"marks": "on", "cut_lines": "", "ink_saver": "", "unit_cards": "", "sources": "on", "stats": ""}
 _PDFIUM = threading.Lock()  # pdfium is not thread-safe: one page at a time in the whole process
 
 
 def options_from(params, system: str) -> dict:
-    """Render options from query parameters; anything else is refused."""
+    """Render options from query parameters; anything else is refused. A form sends ``sent=1``:
+    then a checkbox left out is off (else its default applies)."""
     from builder.systems import get
 
     prints = get(system).prints  # cards, roster or setup
-    opts: dict = {}
-    paper = str(params.get("paper") or "a4").lower()
-    if paper not in dict(PAPERS):
-        raise UsageError(f"unknown paper '{paper}'", "a4 or letter")
-    opts["paper"] = paper
+    sent = _on(params.get("sent"))
+
+    def box(name: str) -> bool:
+        return _on(params.get(name, "" if sent else CHECKBOXES[name]))
+
+    opts: dict = {"paper": chosen_size(params, "paper", "a4", PAPERS)}
     if prints == "cards":
-        card = str(params.get("card") or "poker").lower()
-        if card not in dict(CARDS):
-            raise UsageError(f"unknown card size '{card}'", "poker, bridge, mini or tarot")
-        opts["card"] = card
+        opts["card"] = chosen_size(params, "card", "poker", CARDS)
         try:
             bleed = float(params.get("bleed") or 0)
         except ValueError:
@@ -68,21 +76,54 @@ def options_from(params, system: str) -> dict:
             v = str(params.get(f"scale_{axis}") or "").strip()
             if v and _number(v, f"scale {axis}", 0.8, 1.2, "a factor such as 1.01") != 1.0:
                 opts[f"scale_{axis}"] = _number(v, f"scale {axis}", 0.8, 1.2, "")
-        opts["cut_lines"] = _on(params.get("cut_lines"))
-        opts["marks"] = _on(params.get("marks", "on"))
-        opts["ink_saver"] = _on(params.get("ink_saver"))
-    elif prints == "roster":
-        opts["unit_cards"] = _on(params.get("unit_cards"))
+        off = tuple(_number(str(params.get(f"offset_{a}") or "").strip() or "0", f"offset {a}", -OFFSET_MM,
+                            OFFSET_MM, "mm read on the alignment sheet's back, such as 0.5 or -1")
+                    for a in ("x", "y"))
+        if off != (0.0, 0.0):
+            opts["offset"] = off
+        opts["cut_lines"] = box("cut_lines")
+        opts["marks"] = box("marks")
+        opts["ink_saver"] = box("ink_saver")
+    else:
+        if prints == "roster":
+            opts["unit_cards"] = box("unit_cards")
+        opts["sources"] = box("sources")
+    if box("stats"):
+        opts["stats"] = True
+    printer = str(params.get("printer") or "").strip()
+    if printer:  # a saved printer's paper, scale and offset stand for the form's
+        opts.update({k: v for k, v in printer_profile(printer).items() if k in opts or prints == "cards"})
     return opts
 
 
+def chosen_size(params, key: str, default: str, choices) -> str:
+    """A paper or card size: one of ``choices``, or ``custom`` with ``KEY_w`` and ``KEY_h`` in mm
+    (checked as 'daimyo print --paper WxH' checks it)."""
+    from builder.render.layout import card_size, paper_size
+
+    what = "paper" if key == "paper" else "card size"
+    value = str(params.get(key) or default).lower()
+    if value not in dict(choices):
+        raise UsageError(f"unknown {what} '{value}'", ", ".join(v for v, _ in choices))
+    if value != "custom":
+        return value
+    w, h = (str(params.get(f"{key}_{s}") or "").strip() for s in ("w", "h"))
+    if not w or not h:
+        raise UsageError(f"a custom {what} needs its width and height in mm", "such as 105 and 148 (A6)")
+    wh = f"{_number(w, f'{what} width', 0, 10000, ''):g}x{_number(h, f'{what} height', 0, 10000, ''):g}"
+    (paper_size if key == "paper" else card_size)(wh)
+    return wh
+
+
 def _number(text: str, what: str, low: float, high: float, example: str) -> float:
+    import math
+
     try:
         v = float(text)
     except ValueError:
         raise UsageError(f"{what} must be a number, not '{text}'", example or None) from None
-    if not low <= v <= high:
-        raise UsageError(f"{what} must be between {low:g} and {high:g}, not {v:g}", example or None)
+    if not math.isfinite(v) or not low <= v <= high:
+        raise UsageError(f"{what} must be between {low:g} and {high:g}, not {text}", example or None)
     return v
 
 
@@ -90,13 +131,149 @@ def _on(v) -> bool:
     return str(v or "").lower() in ("1", "on", "true", "yes")
 
 
-def render_pdf(path: Path, opts: dict) -> bytes:
-    from builder.render.api import render_list
+class Printed:
+    """A list's PDF and what printing it said: the warnings of the drawing, and the verdict."""
 
-    with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
+    def __init__(self, pdf: bytes, warnings: list[str], legal: bool, errors: int):
+        self.pdf, self.warnings, self.legal, self.errors = pdf, warnings, legal, errors
+
+
+def render_pdf(path: Path, opts: dict) -> Printed:
+    """The PDF of the list at ``path`` with the options of :func:`options_from`, and what the
+    command line would say on stderr while printing it."""
+    import contextlib
+
+    from builder.render.api import render_list
+    from builder.render.pdfbase import collect_warnings
+
+    opts = dict(opts)
+    results: list = []
+    pages: contextlib.AbstractContextManager = contextlib.nullcontext()
+    if opts.pop("stats", False):
+        from builder.render.charts import stats_appendix
+
+        pages = stats_appendix(str(path), opts.get("paper") or "a4")
+    with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp, collect_warnings() as said, pages:
         out = Path(tmp) / "list.pdf"
-        render_list(str(path), str(out), force=True, **opts)
+        render_list(str(path), str(out), force=True, on_result=results.append, **opts)
+        pdf = out.read_bytes()
+    res = results[0] if results else None
+    return Printed(pdf, list(said), res is None or res.legal, res.counts()["error"] if res is not None else 0)
+
+
+def image_options(params) -> dict:
+    """The options of 'daimyo print --to images' from the form, each checked before drawing."""
+    card = chosen_size(params, "card", "poker", CARDS)
+    bleed_text = str(params.get("bleed") or "").strip()
+    bleed = _number(bleed_text, "bleed", 0, 6, "") if bleed_text else None
+    dpi = _number(str(params.get("dpi") or "300").strip(), "resolution", MIN_DPI, MAX_DPI,
+                  "300 (what print shops ask for)")
+    service = str(params.get("service") or "").lower() or None
+    if service is not None and service not in dict(SERVICES):
+        raise UsageError(f"unknown print service '{service}'", "mpc, dtc or tgc")
+    return {"card": card, "bleed": bleed or None, "dpi": dpi, "ink_saver": _on(params.get("ink_saver")),
+            "shop": service}
+
+
+def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
+    """The card images of 'daimyo print LIST --to images DIR' (with the form's card size, bleed,
+    ink saver, resolution and print service), as a zip; and the warnings said while drawing."""
+    from builder.lists.document import load_list
+    from builder.render.images import render_images
+    from builder.render.pdfbase import collect_warnings
+    from builder.systems import get
+
+    if get(load_list(str(path)).system).prints != "cards":
+        raise UsageError("only card games print as card images", "print a Senshiai, HeroCard or Satsuma list")
+    opts = image_options(params)
+    with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp, collect_warnings() as said:
+        out = Path(tmp) / "images"
+        render_images(str(path), str(out), force=True, **opts)
+        return _zip(out, Path(path).stem + "-images"), list(said)
+
+
+def render_tts_zip(path: Path, params) -> bytes:
+    """The Tabletop Simulator deck of 'daimyo export LIST --to tts DIR' as a zip. The saved
+    object names its images by address: ``tts_base`` is the web address the folder will be
+    uploaded to, or the folder on the player's computer it will be unzipped into."""
+    from builder.render.images import export_tts
+
+    where = str(params.get("tts_base") or "").strip()
+    if not where:
+        raise UsageError("Tabletop Simulator loads a deck's images from an address",
+                         "give the web address you will upload the folder to (https://...) or the folder "
+                         "you will unzip it into (such as C:\\Users\\me\\Decks\\my-deck)")
+    placeholder = "https://images.invalid/"
+    if where.startswith(("http://", "https://")):
+        base, local = where, None
+    else:
+        base, local = placeholder, _folder_uri(where)
+    card = chosen_size(params, "card", "poker", CARDS)
+    with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
+        out = Path(tmp) / "tts"
+        saved = export_tts(str(path), str(out), force=True, card=card, base_url=base)
+        if local is not None:  # the images' addresses in the folder it is unzipped into
+            saved.write_text(saved.read_text(encoding="utf-8").replace(placeholder, local), encoding="utf-8")
+        return _zip(out, Path(path).stem + "-tts")
+
+
+def _folder_uri(folder: str) -> str:
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    win = PureWindowsPath(folder)
+    if win.drive and win.is_absolute():
+        return win.as_uri().rstrip("/") + "/"
+    posix = PurePosixPath(folder)
+    if posix.is_absolute():
+        return posix.as_uri().rstrip("/") + "/"
+    raise UsageError(f"'{folder}' is neither a web address nor a full folder path",
+                     "such as https://example.org/decks/my-deck/ or /home/me/decks/my-deck")
+
+
+def _zip(folder: Path, top: str) -> bytes:
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted(folder.rglob("*")):
+            if f.is_file():
+                z.write(f, f"{top}/{f.relative_to(folder).as_posix()}")
+    return buf.getvalue()
+
+
+def render_test_pdf(paper: str, duplex: str) -> bytes:
+    """The duplex alignment sheet of 'daimyo print-test'."""
+    from builder.render.api import render_test_sheet
+
+    if duplex not in ("long", "short"):
+        raise UsageError(f"unknown duplex '{duplex}'", "long or short")
+    with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
+        out = Path(tmp) / "test.pdf"
+        render_test_sheet(str(out), paper=paper, duplex=duplex, force=True)
         return out.read_bytes()
+
+
+def printer_profiles() -> list[str]:
+    """The names of the printer profiles saved with 'daimyo printer save', when this build has
+    them (``builder.render.printers.profile_names``); else none, and the page offers no choice."""
+    try:
+        from builder.render import printers  # type: ignore[attr-defined]
+    except ImportError:
+        return []
+    names = getattr(printers, "profile_names", None)
+    return list(names()) if callable(names) else []
+
+
+def printer_profile(name: str) -> dict:
+    """The print options a saved printer profile sets (``builder.render.printers.profile_options``)."""
+    try:
+        from builder.render import printers  # type: ignore[attr-defined]
+    except ImportError:
+        printers = None
+    get = getattr(printers, "profile_options", None)
+    if not callable(get):
+        raise UsageError(f"no printer profile '{name}'", "save one with 'daimyo printer save'")
+    return dict(get(name))
 
 
 def render_aid_pdf(system: str, paper: str = "a4") -> bytes:

@@ -277,40 +277,14 @@ def _troops(lst, catalog, st, width, tpl) -> list:
     rows = []
     general = _general_name(lst)
     for n, e in enumerate(lst.entries, 1):
-        t = e.troop
-        lines = [e.troop.name if t else e.name]
-        facts = []
-        if t is not None:
-            if t.troop_class:
-                cls = catalog.find("troop_classes", t.troop_class)
-                facts.append(cls.name if cls else t.troop_class)
-            if t.troop_type:
-                facts.append(t.troop_type)
-            if t.titles:
-                facts.append(", ".join(t.titles))
-            if t.weapons:
-                facts.append(", ".join(t.weapons))
-        if t is None:
-            facts.append("not in the catalog")
-        tags = []
-        if t is not None and general and (t.name == general or e.name == general):
-            tags.append("general")
-        elif t is not None and t.leader:
-            tags.append("leader")
-        if e.led_by:
-            tags.append(f"led by {e.led_by}")
-        if e.standard:
-            tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
-        cell = "<b>" + _e(lines[0]) + "</b>"
-        if facts:
+        line = troop_line(e, catalog, general)
+        cell = "<b>" + _e(line["name"]) + "</b>"
+        if line["facts"]:
             cell += (f"<br/><font size=\"{st.cell.fontSize - 1:.1f}\" color=\"#555555\">"
-                     f"{_e(' · '.join(facts))}</font>")
-        if tags:
-            cell += f"<br/><font size=\"{st.cell.fontSize - 1:.1f}\">{_e('; '.join(tags))}</font>"
-        abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
-        unit_pts = num(e.points) if e.cost_known else DASH
-        rows.append([str(n), Markup(cell), str(e.models), cost_per_model(t), unit_pts,
-                     abil or DASH])
+                     f"{_e(' · '.join(line['facts']))}</font>")
+        if line["tags"]:
+            cell += f"<br/><font size=\"{st.cell.fontSize - 1:.1f}\">{_e('; '.join(line['tags']))}</font>"
+        rows.append([str(n), Markup(cell), line["models"], line["per_model"], line["points"], line["abilities"]])
     rows.append(["", "Troops", str(sum(e.models for e in lst.entries)), "", num(lst.troops_points), ""])
     lvl = lst.commander
     rows.append(["", f"Commander level {getattr(lvl, 'name', lst.commander_written)}", "", "",
@@ -328,6 +302,39 @@ def _troops(lst, catalog, st, width, tpl) -> list:
     out.append(source_line(f"{SEED}:5858-5864 (write each hero's and unit's cost and the army total); "
                            "costs per model from the daimyo catalog", st))
     return out
+
+
+def troop_line(e, catalog, general: str | None = None) -> dict:
+    """What the roster prints of a unit ``e`` (an entry of the loaded list): its name, the
+    troop's facts (class, type, titles, weapons), tags (general, leader, led by, standard),
+    models, AP a model, AP of the unit and abilities."""
+    t = e.troop
+    facts = []
+    if t is not None:
+        if t.troop_class:
+            cls = catalog.find("troop_classes", t.troop_class)
+            facts.append(cls.name if cls else t.troop_class)
+        if t.troop_type:
+            facts.append(t.troop_type)
+        if t.titles:
+            facts.append(", ".join(t.titles))
+        if t.weapons:
+            facts.append(", ".join(t.weapons))
+    else:
+        facts.append("not in the catalog")
+    tags = []
+    if t is not None and general and (t.name == general or e.name == general):
+        tags.append("general")
+    elif t is not None and t.leader:
+        tags.append("leader")
+    if e.led_by:
+        tags.append(f"led by {e.led_by}")
+    if e.standard:
+        tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
+    abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
+    return {"name": t.name if t else e.name, "facts": facts, "tags": tags, "models": str(e.models),
+            "per_model": cost_per_model(t), "points": num(e.points) if e.cost_known else DASH,
+            "abilities": abil or DASH}
 
 
 def _e(text) -> str:

@@ -23,6 +23,32 @@ class KenseiRoster:
 
         return render_roster(doc, catalog, lst, result, out_path, **options)
 
+    def preview_line(self, pack_path, name):
+        """A unit of one model of troop ``name`` on the roster, as a list holding it alone prints it."""
+        from builder.catalog.loader import load_catalog
+        from builder.errors import DaimyoError
+        from builder.games.kensei.roster import troop_line
+        from builder.games.kensei.rules import entry_points, load_list
+        from builder.lists.editor import ListEditor
+
+        header = ["#", "Troop", "Models", "AP/model", "AP/unit", "Abilities"]
+        pack = str(pack_path)
+        try:
+            entry = load_catalog("kensei", [pack]).find("troops", name)
+            if entry is None:
+                return None
+            clans = [str(c) for c in getattr(entry, "clans", None) or []]
+            ed, _ = ListEditor.new("kensei", pack_files=[pack], packs=[pack], clan=clans[0] if clans else "buke")
+            ed.add(name, models=1)
+            lst, _ = load_list(ed.doc, ed.catalog)
+            e = lst.entries[-1]
+            e.points, e.cost_known = entry_points(e, dict(ed.catalog.default_rules()))  # as the roster prices it
+            t = troop_line(e, ed.catalog)
+        except DaimyoError:
+            return None
+        return {"header": header, "cells": ["1", t["name"], t["models"], t["per_model"], t["points"], t["abilities"]],
+                "notes": t["facts"] + t["tags"]}
+
 
 class Kensei(GameSystem):
     id = "kensei"

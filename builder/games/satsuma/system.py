@@ -32,7 +32,7 @@ class Satsuma(CardGame):
     name = "Satsuma Rebellion"
     title = "Satsuma Rebellion (2-player card game)"
     aliases = ("satsuma rebellion",)
-    set_keys = ("side", "name", "author", "notes")
+    set_keys = ("side", "deck", "name", "author", "notes")
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
     new_options = frozenset({"side"})
@@ -109,7 +109,26 @@ class Satsuma(CardGame):
         return []
 
     def set_own(self, catalog, key, value):
+        if key == "deck":
+            if value.strip().lower() != "standard":
+                raise UsageError(f"deck takes 'standard' (the published deck of the list's side), not '{value}'",
+                                 "change a variant deck's cards with add and remove")
+            return "standard", None
         return self._side(value), None
+
+    def after_set(self, data, catalog, key, value):
+        """``set deck standard``: the cards written out under ``cards:`` give way to the side's
+        published deck (undo in the builder brings them back)."""
+        from builder.lists.edit import delete_key
+
+        if key != "deck" or "cards" not in data:
+            return []
+        cards = data.get("cards")
+        n = sum(v if isinstance(v, int) else 1 for v in cards.values()) if isinstance(cards, dict) else 0
+        delete_key(data, "cards")
+        side = str(data.get("side", "")).strip().lower()
+        return [f"the {n} cards under 'cards:' are replaced by the published {side} deck "
+                f"({len(side_cards(catalog, side))} cards)"]
 
     def custom(self, data, name):
         from builder.names import normalize

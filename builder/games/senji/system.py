@@ -22,6 +22,21 @@ class SenjiSetupSheet:
 
         return render_setup(doc, catalog, lst, result, out_path, **options)
 
+    def preview_line(self, pack_path, name):
+        """Province ``name`` on the setup sheet: named first, with its fortress and a unit."""
+        from builder.catalog.loader import load_catalog
+        from builder.errors import DaimyoError
+        from builder.games.senji.rules import printed_name
+
+        header = ["#", "Province (naming order)", "Fortress", "Units", "Samurai"]
+        try:
+            catalog = load_catalog("senji", [str(pack_path)])
+            if catalog.find("provinces", name) is None:
+                return None
+            return {"header": header, "cells": ["1", printed_name(catalog, "provinces", name), "1", "1", ""], "notes": []}
+        except DaimyoError:
+            return None
+
 
 class Senji(GameSystem):
     id = "senji"

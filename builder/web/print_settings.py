@@ -1,0 +1,82 @@
+"""The print page's settings, remembered in the workspace: per list, per game (what a new list
+of that game starts with) and the printer's correction (scale and duplex offset, measured once
+and used for every list). Kept in ``.daimyo/print-settings.json`` in the workspace folder (a
+hidden folder the server never serves), written atomically."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from builder.web.printing import CHECKBOXES, FIELDS, options_from
+
+FILE = Path(".daimyo") / "print-settings.json"
+PRINTER = ("scale_x", "scale_y", "offset_x", "offset_y")  # the printer's, not the list's
+MAX_LISTS = 2000  # lists remembered; the oldest go first
+MAX_VALUE = 200
+_LOCK = threading.Lock()
+
+
+def _read(root: Path) -> dict:
+    from builder.errors import DaimyoError
+    from builder.yamlio import read_text
+
+    path = root / FILE
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(read_text(path))
+    except (DaimyoError, ValueError):
+        return {}  # unreadable settings are forgotten, never a failure of the page
+    return data if isinstance(data, dict) else {}
+
+
+def _part(data: dict, key: str) -> dict:
+    v = data.get(key)
+    return v if isinstance(v, dict) else {}
+
+
+def _clean(values) -> dict:
+    return {k: str(v)[:MAX_VALUE] for k, v in values.items() if k in FIELDS and isinstance(v, (str, int, float))}
+
+
+def load(root: Path, rel: str, system: str) -> dict:
+    """The form's values for list ``rel``: its own settings, else the last ones used for its game;
+    the printer's correction always from the workspace. Checkboxes are "on" or ""."""
+    data = _read(root)
+    # a custom size starts from A4 and a poker card: choosing it draws at once, then the numbers change
+    out = {"paper": "a4", "card": "poker", "bleed": "0", "duplex": "", "layout": "duplex", "paper_w": "210",
+           "paper_h": "297", "card_w": "63.5", "card_h": "88.9", **CHECKBOXES}
+    out.update(_clean(_part(_part(data, "games"), system)))
+    own = _clean(_part(_part(data, "lists"), rel))
+    out.update(own)
+    out["remembered"] = "on" if own else ""
+    out.update(_clean({k: v for k, v in _part(data, "printer").items() if k in PRINTER}))
+    return out
+
+
+def save(root: Path, rel: str, system: str, params) -> dict:
+    """Remember the form's values for list ``rel`` (and as its game's default, and the printer's
+    correction for the workspace). Values the print would refuse are refused (nothing written)."""
+    from builder.yamlio import atomic_write
+
+    options_from(params, system)  # one clear line for a bad value, as printing says it
+    sent = {k: str(params.get(k) or "")[:MAX_VALUE] for k in FIELDS}
+    for k in CHECKBOXES:
+        sent[k] = "on" if str(params.get(k) or "").lower() in ("1", "on", "true", "yes") else ""
+    with _LOCK:
+        data = _read(root)
+        lists = {k: v for k, v in _part(data, "lists").items() if k != rel}
+        lists[rel] = {k: v for k, v in sent.items() if k not in PRINTER}
+        while len(lists) > MAX_LISTS:
+            lists.pop(next(iter(lists)))
+        games = _part(data, "games")
+        games[system] = lists[rel]
+        printer = _part(data, "printer")
+        if any(k in params for k in PRINTER):  # a card game's form: the printer's correction
+            printer = {k: sent[k] for k in PRINTER}
+        data = {"lists": lists, "games": games, "printer": printer}
+        (root / FILE.parent).mkdir(exist_ok=True)
+        atomic_write(root / FILE, json.dumps(data, indent=1, sort_keys=True) + "\n", force=True)
+    return sent
