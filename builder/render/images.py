@@ -270,10 +270,10 @@ def _sides_of(doc, catalog, lst, **kw) -> tuple[list[CardImage], list[CardImage]
     """The card images of a card game's deck, or of a roster's unit cards."""
     from builder.systems import get
 
-    prints = get(doc.system).prints
-    if prints == "cards":
+    gs = get(doc.system)
+    if gs.sheet is None:  # a deck of cards
         return render_sides(doc, catalog, lst, **kw)
-    if prints == "roster":
+    if gs.units is not None:  # an army: its unit cards
         kw = {k: v for k, v in kw.items() if k in ("card", "bleed", "dpi", "sink")}
         return render_unit_sides(doc, catalog, lst, **kw)
     raise UsageError(f"{doc.system} lists have no cards to print as images",
@@ -344,7 +344,7 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     svc = service(shop)
     if svc is not None:
         bleed = svc.bleed_mm if bleed is None else bleed
-    faces = (list_cards_named(doc, catalog, lst) if get(doc.system).prints == "cards"
+    faces = (list_cards_named(doc, catalog, lst) if get(doc.system).sheet is None
              else [d["name"] for d in _unit_cards(lst, catalog)])
     order_file = [] if svc is None else ["order.xml" if svc.order == "mpc-autofill" else "order.csv"]
     d = _prepare_dir(out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"]

@@ -118,6 +118,7 @@ class SheetPrinter(Protocol):
 
     kind: str  # a short word for it ("roster", "setup"), which the web's print page shows
     what: str  # what it is called in messages ("roster", "setup sheet")
+    line_section: str  # the catalog section whose entries it lists one a line ("troops", "provinces")
 
     def render(self, doc: Any, catalog: Any, lst: Any, result: Any, out_path: Path, *, paper: tuple,
                force: bool, share_code: str | None, sources: bool, unit_cards: bool = False,

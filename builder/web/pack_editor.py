@@ -218,15 +218,11 @@ def _prints_cards(system: str) -> bool:
     return get(system).sheet is None
 
 
-# the section whose entries a game's printed sheet lists one a line
-LINE_SECTIONS = {"roster": "troops", "setup": "provinces"}
-
-
 def _prints_lines(system: str, section: str) -> bool:
     from builder.systems import get
 
     sheet = get(system).sheet
-    return sheet is not None and LINE_SECTIONS.get(sheet.kind) == section
+    return sheet is not None and sheet.line_section == section
 
 
 def roster_line(pack_path, system: str, name: str) -> dict | None:

@@ -42,14 +42,14 @@ def options_from(params, system: str) -> dict:
     then a checkbox left out is off (else its default applies)."""
     from builder.systems import get
 
-    prints = get(system).prints  # cards, roster or setup
+    cards = get(system).sheet is None  # a deck of cards (else a roster or setup sheet)
     sent = _on(params.get("sent"))
 
     def box(name: str) -> bool:
         return _on(params.get(name, "" if sent else CHECKBOXES[name]))
 
     opts: dict = {"paper": chosen_size(params, "paper", "a4", PAPERS)}
-    if prints == "cards":
+    if cards:
         opts["card"] = chosen_size(params, "card", "poker", CARDS)
         try:
             bleed = float(params.get("bleed") or 0)
@@ -85,14 +85,14 @@ def options_from(params, system: str) -> dict:
         opts["marks"] = box("marks")
         opts["ink_saver"] = box("ink_saver")
     else:
-        if prints == "roster":
+        if get(system).units is not None:  # an army's roster may add its unit cards
             opts["unit_cards"] = box("unit_cards")
         opts["sources"] = box("sources")
     if box("stats"):
         opts["stats"] = True
     printer = str(params.get("printer") or "").strip()
     if printer:  # a saved printer's paper, scale and offset stand for the form's
-        opts.update({k: v for k, v in printer_profile(printer).items() if k in opts or prints == "cards"})
+        opts.update({k: v for k, v in printer_profile(printer).items() if k in opts or cards})
     return opts
 
 
@@ -183,7 +183,7 @@ def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
     from builder.render.pdfbase import collect_warnings
     from builder.systems import get
 
-    if get(load_list(str(path)).system).prints != "cards":
+    if get(load_list(str(path)).system).sheet is not None:
         raise UsageError("only card games print as card images", "print a Senshiai, HeroCard or Satsuma list")
     opts = image_options(params)
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp, collect_warnings() as said:

@@ -17,6 +17,7 @@ class KenseiRoster:
 
     kind = "roster"
     what = "roster"
+    line_section = "troops"
 
     def render(self, doc, catalog, lst, result, out_path, **options):
         from builder.games.kensei.roster import render_roster  # reportlab: loaded when printing

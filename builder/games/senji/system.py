@@ -16,6 +16,7 @@ class SenjiSetupSheet:
 
     kind = "setup"
     what = "setup sheet"
+    line_section = "provinces"
 
     def render(self, doc, catalog, lst, result, out_path, *, unit_cards=False, card=None, **options):
         from builder.games.senji.setup_sheet import render_setup  # reportlab: loaded when printing
