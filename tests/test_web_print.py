@@ -9,8 +9,6 @@ import csv
 import io
 import json
 import shutil
-import sys
-import types
 import zipfile
 from pathlib import Path
 
@@ -271,17 +269,20 @@ def test_unreadable_settings_are_forgotten_not_a_failure(client, ws):
     assert json.loads((ws / ".daimyo" / "print-settings.json").read_text())["lists"]["satsuma-samurai.yaml"]["paper"] == "letter"
 
 
-# -- printer profiles, when the library has them ------------------------------------------------------
+# -- printer profiles saved with 'daimyo printer save' ------------------------------------------------
 
-def test_printer_profiles_are_offered_when_the_library_has_them(client, ws, tmp_path, monkeypatch):
-    assert 'id="printer-profile"' not in client.get(f"{CARDS}/print").text  # none: no choice shown
-    fake = types.ModuleType("builder.render.printers")
-    fake.profile_names = lambda: ["office laser"]  # type: ignore[attr-defined]
-    fake.profile_options = lambda name: {"scale_x": 1.02, "offset": (1.0, 0.0)}  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "builder.render.printers", fake)
+def test_saved_printer_profiles_are_offered_and_used(client, ws, tmp_path, monkeypatch):
+    from builder.render.printers import save_profile
+
+    monkeypatch.setenv("DAIMYO_PRINTERS", str(tmp_path / "printers.json"))
+    assert 'id="printer-profile"' not in client.get(f"{CARDS}/print").text  # none saved: no choice shown
+    save_profile("office-laser", offset="1,0", scale_x=1.02)
     page = client.get(f"{CARDS}/print").text
-    assert 'id="printer-profile"' in page and ">office laser<" in page
-    web = pdf_of(client, f"{CARDS}/print.pdf?duplex=long&printer=office+laser")
+    assert 'id="printer-profile"' in page and ">office-laser<" in page
+    web = pdf_of(client, f"{CARDS}/print.pdf?duplex=long&printer=office-laser")
     assert web == cli_pdf(ws, tmp_path, "senshiai-northern-host.yaml", paper="a4", card="poker", bleed=0.0,
                           backs=True, duplex="long", marks=True, ink_saver=False, cut_lines=False, scale_x=1.02,
                           offset=(1.0, 0.0))
+    # an unknown profile is the user's mistake: one line, never a server error
+    bad = client.get(f"{CARDS}/print.pdf?duplex=long&printer=nobody")
+    assert bad.status_code == 400 and "nobody" in bad.text

@@ -254,26 +254,18 @@ def render_test_pdf(paper: str, duplex: str) -> bytes:
 
 
 def printer_profiles() -> list[str]:
-    """The names of the printer profiles saved with 'daimyo printer save', when this build has
-    them (``builder.render.printers.profile_names``); else none, and the page offers no choice."""
-    try:
-        from builder.render import printers  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    names = getattr(printers, "profile_names", None)
-    return list(names()) if callable(names) else []
+    """The names of the printer profiles saved with 'daimyo printer save'."""
+    from builder.render.printers import list_profiles
+
+    return [p.name for p in list_profiles()]
 
 
 def printer_profile(name: str) -> dict:
-    """The print options a saved printer profile sets (``builder.render.printers.profile_options``)."""
-    try:
-        from builder.render import printers  # type: ignore[attr-defined]
-    except ImportError:
-        printers = None
-    get = getattr(printers, "profile_options", None)
-    if not callable(get):
-        raise UsageError(f"no printer profile '{name}'", "save one with 'daimyo printer save'")
-    return dict(get(name))
+    """The print options a saved printer profile sets: the backs' offset and the scales."""
+    from builder.render.printers import get_profile
+
+    p = get_profile(name)
+    return {"offset": tuple(p.offset), "scale_x": p.scale_x, "scale_y": p.scale_y}
 
 
 def render_aid_pdf(system: str, paper: str = "a4") -> bytes:
