@@ -12,7 +12,7 @@ Mutants:
 * every whole number of ``catalog/*/restrictions.yaml``, ``system.yaml`` (its ``deck_rules``),
   ``game.yaml`` (its ``limits``) and ``house_rules.yaml`` (not in prose, sources or names), one
   up and one down;
-* every comparison operator of ``builder/rules/*.py`` (``<`` and ``<=``, ``>`` and ``>=``
+* every comparison operator of ``builder/rules/*.py`` and ``builder/games/*/rules.py`` (``<`` and ``<=``, ``>`` and ``>=``
   swapped, ``==`` and ``!=`` swapped) and every whole number compared with it, one up and one
   down.
 
@@ -153,8 +153,10 @@ def all_mutants(catalog: bool = True, rules: bool = True) -> list[Mutant]:
                 if p.exists():
                     out += yaml_mutants(p)
     if rules:
-        for p in sorted((ROOT / "builder" / "rules").glob("*.py")):
-            if p.stem in ("__init__", "codes", "satsuma_sim"):  # no bounds; the simulator has its own tests
+        # the rules engine, and each game's rules (the simulator has its own tests)
+        files = [*sorted((ROOT / "builder" / "rules").glob("*.py")), *sorted((ROOT / "builder" / "games").glob("*/rules.py"))]
+        for p in files:
+            if p.stem in ("__init__", "codes"):  # no bounds
                 continue
             out += python_mutants(p)
     return out

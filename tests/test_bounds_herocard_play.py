@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.rules.herocard import can_afford, spend
+from builder.games.herocard.rules import can_afford, spend
 
 
 @pytest.mark.parametrize("spent, cost, ok", [(0, 9, True), (0, 10, False), (4, 5, True), (4, 6, False)])

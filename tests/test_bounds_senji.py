@@ -167,7 +167,7 @@ SETUPS = {3: (["yellow", "blue", "black"], ["Kyushu", "Shikoku", "Northernmost p
 @pytest.mark.parametrize("n", sorted(SETUPS))
 def test_the_setup_of_each_player_count(n):
     from builder.catalog.loader import load_catalog
-    from builder.rules.senji import setup_table
+    from builder.games.senji.rules import setup_table
 
     excluded, neutral, line = SETUPS[n]
     got = setup_table(load_catalog("senji"), n)

@@ -226,12 +226,15 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
     from builder.render import fonts
     from builder.render.layout import card_size, pt
     from builder.render.pdfbase import make_canvas
-    from builder.render.roster import UNIT_CARD_SIZES, _draw_card, unit_card_data
+    from builder.systems import get
 
-    if card not in UNIT_CARD_SIZES:
-        raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
-                         f"use {option('card')} poker (the default) or {option('card')} tarot")
-    data = unit_card_data(lst, catalog)
+    part = get(doc.system).unit_cards
+    if part is None:
+        raise UsageError(f"{doc.system} lists have no unit cards")
+    if card not in part.sizes:
+        raise UsageError(f"unit cards print at a sleeve size: {', '.join(part.sizes)}, not '{card}'",
+                         f"use {option('card')} {part.sizes[0]} (the default) or another of them")
+    data = part.data(lst, catalog)
     if not data:
         raise UsageError("the list has no troops to print unit cards of", "add troops to the list first")
     size, page, trim = _page_for(card_size(card), bleed, dpi)
@@ -241,7 +244,7 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
     for d in data:
         c.saveState()
         c.translate(pt(trim.x), pt(trim.y))
-        _draw_card(c, d, trim.w, trim.h, 0.0, warnings, marks=False)
+        part.draw(c, d, trim.w, trim.h, 0.0, warnings, marks=False)
         c.restoreState()
         c.showPage()
     # the back: dark, the game's name and the list's, centred
@@ -273,7 +276,7 @@ def _sides_of(doc, catalog, lst, **kw) -> tuple[list[CardImage], list[CardImage]
     gs = get(doc.system)
     if gs.sheet is None:  # a deck of cards
         return render_sides(doc, catalog, lst, **kw)
-    if gs.units is not None:  # an army: its unit cards
+    if gs.unit_cards is not None:  # an army: its unit cards
         kw = {k: v for k, v in kw.items() if k in ("card", "bleed", "dpi", "sink")}
         return render_unit_sides(doc, catalog, lst, **kw)
     raise UsageError(f"{doc.system} lists have no cards to print as images",
@@ -299,10 +302,11 @@ def _save_png(im, path: Path, dpi: float = SHOP_DPI) -> None:
     atomic_write(path, out.getvalue(), force=True)
 
 
-def _unit_cards(lst, catalog) -> list[dict]:
-    from builder.render.roster import unit_card_data
+def _unit_cards(doc, lst, catalog) -> list[dict]:
+    from builder.systems import get
 
-    return unit_card_data(lst, catalog)
+    part = get(doc.system).unit_cards
+    return [] if part is None else part.data(lst, catalog)
 
 
 def list_cards_named(doc, catalog, lst) -> list[str]:
@@ -338,14 +342,14 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     from builder.systems import get
 
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).sheet is not None and get(doc.system).units is None:  # a setup sheet, no cards
+    if get(doc.system).sheet is not None and get(doc.system).unit_cards is None:  # a setup sheet, no cards
         raise UsageError(f"{doc.system} lists have no cards to print as images",
                          "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
     svc = service(shop)
     if svc is not None:
         bleed = svc.bleed_mm if bleed is None else bleed
     faces = (list_cards_named(doc, catalog, lst) if get(doc.system).sheet is None
-             else [d["name"] for d in _unit_cards(lst, catalog)])
+             else [d["name"] for d in _unit_cards(doc, lst, catalog)])
     order_file = [] if svc is None else ["order.xml" if svc.order == "mpc-autofill" else "order.csv"]
     d = _prepare_dir(out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"]
                      + order_file, force)
@@ -470,7 +474,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).sheet is not None and get(doc.system).units is None:  # a setup sheet, no cards
+    if get(doc.system).sheet is not None and get(doc.system).unit_cards is None:  # a setup sheet, no cards
         raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
                          "export a Senshiai, HeroCard or Satsuma list, or a Kensei list's unit cards")
     fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
-from builder.systems.parts import AidBlocks, Players, Rules, SheetPrinter, Units
+from builder.systems.parts import AidBlocks, Players, Rules, SheetPrinter, UnitCards, Units
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
 TEXT_KEYS = ("name", "author", "notes")
@@ -87,6 +87,7 @@ class GameSystem:
     units: Units | None = None  # a list of units of models, edited unit by unit
     players: Players | None = None  # a setup by player, one seat each
     sheet: SheetPrinter | None = None  # a document printed instead of cards (a roster, a setup sheet)
+    unit_cards: UnitCards | None = None  # cards of the units printed beside the sheet, also as images
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"

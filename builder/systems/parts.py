@@ -133,5 +133,19 @@ class SheetPrinter(Protocol):
         ...
 
 
+class UnitCards(Protocol):
+    """Cards a unit list prints beside its sheet (Kensei's unit cards), also as card images."""
+
+    sizes: tuple[str, ...]  # the card sizes they print at (sleeve sizes)
+
+    def data(self, lst: Any, catalog: Any) -> list[dict]:
+        """One dict per card of the loaded list (its ``name`` first)."""
+        ...
+
+    def draw(self, c: Any, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
+        """Draw card ``d`` on canvas ``c`` in a ``w`` x ``h`` box at the origin (``g``: the gap)."""
+        ...
+
+
 AidBlocks = dict[str, Callable[[dict, Any], list]]
 """A game's generated player-aid blocks, by the name ``generated:`` gives in its aid template."""

@@ -51,6 +51,23 @@ class KenseiRoster:
                 "notes": t["facts"] + t["tags"]}
 
 
+class KenseiUnitCards:
+    """One card per troop profile of an army (the ``UnitCards`` part): printed after the roster
+    with ``--unit-cards``, and as card images or a Tabletop Simulator deck."""
+
+    sizes = ("poker", "tarot")
+
+    def data(self, lst, catalog):
+        from builder.games.kensei.roster import unit_card_data
+
+        return unit_card_data(lst, catalog)
+
+    def draw(self, c, d, w, h, g, warnings, marks=True):
+        from builder.games.kensei.roster import _draw_card  # reportlab: loaded when printing
+
+        _draw_card(c, d, w, h, g, warnings, marks=marks)
+
+
 class Kensei(GameSystem):
     id = "kensei"
     name = "Kensei"
@@ -77,6 +94,7 @@ class Kensei(GameSystem):
     def __init__(self):
         self.units = self  # a Kensei army is units of models (the ``Units`` part)
         self.sheet = KenseiRoster()
+        self.unit_cards = KenseiUnitCards()
 
     def composition(self, summary):
         keys = ("units", "leaders", "models", "melee_percent", "ranged_percent", "firearms_percent",
