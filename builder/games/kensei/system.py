@@ -55,7 +55,7 @@ class KenseiUnitCards:
     """One card per troop profile of an army (the ``UnitCards`` part): printed after the roster
     with ``--unit-cards``, and as card images or a Tabletop Simulator deck."""
 
-    sizes = ("poker", "tarot")
+    sizes: tuple[str, ...] = ("poker", "tarot")
 
     def data(self, lst, catalog):
         from builder.games.kensei.roster import unit_card_data
