@@ -63,6 +63,8 @@ def _cache_dir(tmp_path_factory):
     os.environ["DAIMYO_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
     # the user's own packs folder never takes part in the tests
     os.environ["DAIMYO_PACKS"] = str(tmp_path_factory.mktemp("user-packs"))
+    # nor the user's printer profiles
+    os.environ["DAIMYO_PRINTERS"] = str(tmp_path_factory.mktemp("config") / "printers.json")
     yield
 
 
