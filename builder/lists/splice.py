@@ -2,13 +2,14 @@
 
 Reading a whole list into a comment-keeping (round-trip) tree and writing it out again
 costs about 0.4 ms per entry: 40 s for a list of 100,000 entries. An edit changes a line or
-two, so for a big list the editor runs the edit on a plain tree instead, compares the data
+two, so the edit session runs the edit on a plain tree instead, compares the data
 before and after, and writes each difference into the text where it belongs:
 
 * a changed number or word replaces that value on its line;
 * an entry appended to a block sequence goes after the sequence's last item (with the
   indentation of its items); a new key of a block mapping goes after the key before it;
-* a deleted entry loses its lines; the comment lines below it stay where they were.
+* a deleted entry loses its lines; the comment lines below it stay where they were (a key
+  whose lines carry a comment goes through the round-trip tree, which keeps the comment).
 
 Everything else the text keeps as written (comments, indentation, quoting). The new text is
 read back and must give exactly the data of the edit; when it does not, or when a difference
@@ -19,9 +20,11 @@ has no such place (a flow collection, a value that changes its kind, a multi-lin
 from __future__ import annotations
 
 import io
+import re
 
-# Lists shorter than this go through the round-trip tree (its cost is small there).
-MIN_CHARS = 20_000
+# Lists shorter than this go through the round-trip tree; every list is changed in place first
+# (0), and tests set it high to compare the two paths.
+MIN_CHARS = 0
 
 
 class _Unsupported(Exception):
@@ -171,6 +174,9 @@ def _content(line: str) -> bool:
     return bool(s) and s[0] != "#"
 
 
+_COMMENT = re.compile(r"(^|\s)#")
+
+
 class _Text:
     def __init__(self, text: str, positions):
         self.lines = text.split("\n")
@@ -250,6 +256,8 @@ class _Text:
                 self._replace(path, d[2])
             elif kind == "delete_key":
                 first, last, _ = self._entry_lines(parent, path, d[2])
+                if any(_COMMENT.search(self.lines[j]) for j in range(first, last + 1)):
+                    raise _Unsupported("a comment on a key's lines")  # the round-trip tree keeps it
                 self.ops.append((first, -1, "delete", last))
             elif kind == "delete_item":
                 first, last, _ = self._item_lines(parent, path, d[2])

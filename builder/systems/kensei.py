@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from builder.errors import UnknownEntry, UsageError, command_line, option
+from builder.games.kensei import edits as kensei_edits
 from builder.systems.base import GameSystem, fmt
 
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
@@ -27,6 +28,7 @@ class Kensei(GameSystem):
     remove_options = frozenset()
     new_options = frozenset({"clan", "points", "commander", "occult"})
     layout = "units"
+    edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
     list_title = "Army"
     cost_unit = "AP"
     type_field = "troop_type"
