@@ -52,7 +52,8 @@ class Kensei(GameSystem):
     def unit_costs(self, doc, catalog, rules):
         from builder.rules.kensei import entry_points, load_list
 
-        lst, _ = load_list(doc, catalog)
+        hit = getattr(doc, "loaded", None)  # read by the check of this very data already
+        lst = hit[2] if hit is not None and hit[0] is doc.data and hit[1] is catalog else load_list(doc, catalog)[0]
         return [(e, *entry_points(e, rules)) for e in lst.entries]
 
     def builder_settings(self, data, catalog):

@@ -36,6 +36,7 @@ class Outcome:
     version: str
     notes: list[str]
     result: Any = None  # the check result of the list as saved (CheckResult), when known
+    text: str | None = None  # the list's text as saved
 
 
 class Editor:
@@ -136,7 +137,7 @@ class Editor:
             change = s.apply(from_form(op, s.game))
             if s.text != text:
                 self._write(rel, path, s.text, text)
-            return Outcome(version_of(s.text), change.notes, s.check())
+            return Outcome(version_of(s.text), change.notes, s.check(), s.text)
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
         """Undo (``back``) or redo the last change."""
@@ -154,7 +155,7 @@ class Editor:
                               hint="make the change you want by hand; the history starts again from here")
             target = s.undo() if back else s.redo()
             self._write(rel, path, target, text)
-            return Outcome(version_of(target), ["undone" if back else "redone"], s.check())
+            return Outcome(version_of(target), ["undone" if back else "redone"], s.check(), target)
 
     def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:
         """Whether undo and redo are offered (``version``: of the file as it is now; a file

@@ -43,8 +43,10 @@ def _troops(tree) -> list:
 def _unit(tree, index: int) -> tuple[list, int]:
     troops = _troops(tree)
     if not 0 <= index < len(troops):
-        raise UsageError(f"no unit {index} in the list", f"the list has {len(troops)} units, numbered from 0"
-                         if troops else "add a troop first")
+        n = len(troops)
+        raise UsageError(f"no unit {index + 1} in the list: it has {n} unit{'s' * (n != 1)}",
+                         "units count from 1; an index in the JSON API counts from 0" if troops
+                         else "add a troop first")
     return troops, index
 
 
