@@ -101,8 +101,8 @@ def test_a_splice_that_reads_back_wrong_goes_to_the_tree(tmp_path, monkeypatch):
     """The text alone is trusted only when it reads back as exactly the change."""
     real = splice.splice_edit
 
-    def broken(text, doc, tree):
-        out = real(text, doc, tree)
+    def broken(text, doc, tree, new=None):
+        out = real(text, doc, tree, new)
         return None if out is None else out.replace("points: 200", "points: 250")
 
     monkeypatch.setattr(splice, "splice_edit", broken)

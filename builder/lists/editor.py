@@ -247,16 +247,17 @@ class ListEditor:
             return None
         tree = splice.build_tree(self._state.doc.data)
         notes, target = edit(tree)  # an edit that cannot be done raises here as on the other path
-        if splice.same(self._state.doc.data, splice.plain(tree)):
-            return self._state, notes, target
-        text = splice.splice_edit(self.text, self._state.doc, tree)
+        new = splice.plain(tree)
+        text = splice.splice_edit(self.text, self._state.doc, tree, new)
         if text is None:
             return None
+        if text == self.text:  # nothing changed
+            return self._state, notes, target
         try:
             state = self._read(text)
         except DaimyoError:
             return None
-        if not splice.same(state.doc.data, splice.plain(tree)):
+        if not splice.same(state.doc.data, new):
             return None
         return state, notes, target
 

@@ -90,9 +90,8 @@ def same(a, b) -> bool:
 
 def _diff(old, new, raw, path: tuple, out: list) -> None:
     """Differences of ``old`` and ``new`` (plain data); ``raw`` is ``new`` as the edit left it
-    (round-trip objects, whose flow style new text keeps)."""
-    if same(old, new):
-        return
+    (round-trip objects, whose flow style new text keeps). Mappings and sequences of the same
+    length are compared entry by entry (each value once: time linear in the list's size)."""
     if type(old) is dict and type(new) is dict:
         old_keys = [k for k in old if k in new]
         new_keys = [k for k in new if k in old]
@@ -133,6 +132,8 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
                 _diff(x, y, r, path + (i,), out)
             return
         raise _Unsupported("items changed and added")
+    if same(old, new):
+        return
     if isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
         raise _Unsupported("a value changes its kind")
     out.append(("replace", path, raw))
@@ -362,12 +363,13 @@ def _scalar_end(line: str, col: int) -> int:
     return len(line[:end].rstrip(" "))
 
 
-def splice_edit(text: str, doc, tree) -> str | None:
+def splice_edit(text: str, doc, tree, new=None) -> str | None:
     """The text of ``doc`` (read from ``text``) changed as ``tree`` (the edited data) says, with
-    every other line kept; None when the change does not fit in place (see the module)."""
+    every other line kept; None when the change does not fit in place (see the module).
+    ``new``: ``plain(tree)``, when the caller has it already."""
     try:
         diffs: list = []
-        _diff(doc.data, plain(tree), tree, (), diffs)
+        _diff(doc.data, plain(tree) if new is None else new, tree, (), diffs)
         if not diffs:
             return text
         t = _Text(text, doc.positions)
