@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from builder.errors import UsageError
+from builder.limits import whole_between
 
 MAX_TEXT = 2000  # the longest name, author or notes the builder writes
 TEXT_KEYS = ("name", "author", "notes")
@@ -30,13 +31,7 @@ class Operation(Protocol):
 
 def whole(value, what: str, low: int = 1, high: int = 100_000) -> int:
     """``value`` as a whole number from ``low`` to ``high``, or a ``UsageError`` naming ``what``."""
-    try:
-        n = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise UsageError(f"{what} must be a whole number, not '{value}'") from None
-    if not low <= n <= high:
-        raise UsageError(f"{what} must be between {low} and {high}, not {n}")
-    return n
+    return whole_between(value, what, low, high)
 
 
 @dataclass(frozen=True)

@@ -82,12 +82,17 @@ class Editor:
         text changed elsewhere starts a new one."""
         from builder.lists.editor import ListEditor
 
-        fresh = ListEditor.known(text, doc, catalog, result, file=rel, base_dir=Path(doc.base_dir or "."))
-        with self._guard:
+        lock = self.lock(rel)
+        if not lock.acquire(blocking=False):  # a change of this list is being made: its session wins
+            return
+        try:
+            fresh = ListEditor.known(text, doc, catalog, result, file=rel, base_dir=Path(doc.base_dir or "."))
             old = self._sessions.get(rel)
             if old is not None and old.text == text:
                 fresh._undo, fresh._redo = old._undo, old._redo
             self._sessions[rel] = fresh
+        finally:
+            lock.release()
 
     def read(self, rel: str) -> tuple[Path, str]:
         from builder.yamlio import read_text

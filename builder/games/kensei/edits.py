@@ -17,20 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from builder.errors import UsageError
+from builder.limits import whole_between
 
 MAX_MODELS = 100_000  # the most models the builder writes for one unit
-
-
-def whole(value, what: str, low: int, high: int) -> int:
-    """``value`` as a whole number from ``low`` to ``high``; a ``UsageError`` naming ``what``
-    otherwise."""
-    try:
-        n = int(str(value).strip())
-    except (TypeError, ValueError):
-        raise UsageError(f"{what} must be a whole number, not '{value}'") from None
-    if not low <= n <= high:
-        raise UsageError(f"{what} must be between {low} and {high}, not {n}")
-    return n
 
 
 def _troops(tree) -> list:
@@ -180,7 +169,7 @@ def from_form(form: dict):
         return None
     if not given:
         raise UsageError(f"say which unit to change ({kind} takes an index, counted from 0)")
-    index = whole(form.get("index"), "unit index", 0, 10**9)
+    index = whole_between(form.get("index"), "unit index", 0, 10**9)
     if kind == "remove":
         return RemoveUnit(index)
     if kind == "duplicate":
@@ -188,8 +177,8 @@ def from_form(form: dict):
     if kind == "models":
         delta = form.get("delta")
         if delta not in (None, ""):
-            return Models(index, delta=whole(delta, "delta", -1000, 1000))
-        return Models(index, value=whole(form.get("value"), "models", 1, MAX_MODELS))
+            return Models(index, delta=whole_between(delta, "delta", -1000, 1000))
+        return Models(index, value=whole_between(form.get("value"), "models", 1, MAX_MODELS))
     field = str(form.get("field"))
     if field == "standard":
         return Standard(index, str(form.get("value")).lower() in ON)
