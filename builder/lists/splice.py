@@ -38,10 +38,7 @@ def build_tree(data):
 
     def conv(v):
         if type(v) is dict:
-            m = CommentedMap()
-            for k, x in v.items():
-                m[k] = conv(x)
-            return m
+            return CommentedMap((k, conv(x)) for k, x in v.items())
         if type(v) is list:
             return CommentedSeq([conv(x) for x in v])
         return v
@@ -49,8 +46,13 @@ def build_tree(data):
     return conv(data)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(v):
     """Plain Python data of a (round-trip) tree: dict, list, str, int, float, bool, None."""
+    if type(v) in _PLAIN:  # already plain (most values)
+        return v
     if isinstance(v, dict):
         return {plain(k): plain(x) for k, x in v.items()}
     if isinstance(v, list):
