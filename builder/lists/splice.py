@@ -288,10 +288,15 @@ class _Text:
         i, col = at[0] - 1, at[1] - 1
         line = self.lines[i]
         end = _scalar_end(line, col)
-        frag = _fragment(_wrap({"k": value}))
-        if len(frag) != 1 or not frag[0].startswith("k:"):
-            raise _Unsupported("a value of several lines")
-        text = frag[0][2:].lstrip(" ")
+        if type(value) is int:  # written as the round-trip writer writes it, without running it
+            text = str(value)
+        elif type(value) is bool:
+            text = "true" if value else "false"
+        else:
+            frag = _fragment(_wrap({"k": value}))
+            if len(frag) != 1 or not frag[0].startswith("k:"):
+                raise _Unsupported("a value of several lines")
+            text = frag[0][2:].lstrip(" ")
         if end == col:  # an empty value ('key:')
             if not text:
                 return
