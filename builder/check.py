@@ -36,6 +36,7 @@ def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckR
     rules = resolve_house_rules(doc, catalog)
     mod = get(doc.system).rules
     lst, findings = mod.load_list(doc, catalog)
+    doc.loaded = (doc.data, catalog, lst)  # the list as the rules read it, for views of the same data
     findings = list(findings) + list(mod.check(lst, catalog, rules))
     summary = mod.summary(lst, catalog, rules)
     for f in findings:

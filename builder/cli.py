@@ -100,7 +100,8 @@ def check_number_options(ctx) -> None:
         values = value if isinstance(value, (list, tuple)) else [value]
         for v in values:  # whole numbers (options in millimetres have ranges of their own)
             why = number_problem(v) if isinstance(v, int) else None
-            if why is None and isinstance(v, str) and param.name == "value":  # daimyo set FILE KEY VALUE
+            if why is None and isinstance(v, str) and param.name == "value" \
+                    and v.strip().lstrip("+-").replace("_", "").isdigit():  # daimyo set FILE KEY VALUE, a number
                 why = long_integer_problem(v.strip())
                 if why is None and v.strip().lstrip("+-").isdigit() and len(v.strip()) <= 31:
                     why = number_problem(int(v.strip()))

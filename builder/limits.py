@@ -131,3 +131,17 @@ def values_over(data, limit: int = MAX_VALUES) -> bool:
 
 def too_many_values_message(what: str = "the list") -> str:
     return f"{what} holds more than {MAX_VALUES:,} values (names, numbers and entries)"
+
+
+def whole_between(value, what: str, low: int, high: int) -> int:
+    """``value`` (a form's or the command line's word) as a whole number from ``low`` to
+    ``high``; a ``UsageError`` naming ``what`` otherwise."""
+    from builder.errors import UsageError
+
+    try:
+        n = int(str(value).strip())
+    except (TypeError, ValueError):
+        raise UsageError(f"{what} must be a whole number, not '{value}'") from None
+    if not low <= n <= high:
+        raise UsageError(f"{what} must be between {low} and {high}, not {n}")
+    return n

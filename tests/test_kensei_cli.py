@@ -156,7 +156,7 @@ def test_add_remove_set_keep_comments(cli, tmp_path):
     assert "Yari Ashigaru" not in f.read_text(encoding="utf-8")
     assert "# the general" in f.read_text(encoding="utf-8")
     for key, value, want in (("points", "400", "points: 400"), ("occult", "true", "occult: true"),
-                             ("name", "New name", "name: New name # the name"),
+                             ("name", "New name", "name: New name   # the name"),  # the spacing kept
                              ("general", "taisho buke", "general: Taisho Buke"),
                              ("clan", "kuge", "clan: kuge")):
         assert cli("set", f, key, value).code == 0

@@ -247,17 +247,17 @@ def test_an_edit_in_progress_does_not_hold_up_other_requests(server, api, ws, mo
     """While a change is being worked out (held here until the other requests are answered),
     static files, the workspace page and other lists are served: a change that ran on the
     event loop would keep them waiting until WAIT runs out."""
-    import builder.web.editing as editing
+    from builder.lists.editor import ListEditor
 
     release, started = threading.Event(), threading.Event()
-    original = editing.change
+    original = ListEditor.apply
 
     def held(*args, **kwargs):
         started.set()
         release.wait(WAIT)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(editing, "change", held)
+    monkeypatch.setattr(ListEditor, "apply", held)
     with ThreadPoolExecutor(1) as pool:
         edit = pool.submit(api.post, "/api/lists/kensei-buke.yaml/edit",
                            json={"op": "set", "key": "name", "value": "Renamed"})
@@ -369,14 +369,14 @@ def _big_list(n: int) -> str:
 ])
 def test_a_change_of_a_big_list_is_the_change_the_round_trip_tree_makes(tmp_path, op, monkeypatch):
     import builder.web.editing as editing
+    from builder.lists import splice
     from builder.lists.document import parse_list
     from builder.web.workspace import Workspace
 
     text = _big_list(600)
-    assert len(text) > editing.MIN_SPLICE_CHARS
     results = {}
-    for how, threshold in (("spliced", editing.MIN_SPLICE_CHARS), ("tree", 10 ** 9)):
-        monkeypatch.setattr(editing, "MIN_SPLICE_CHARS", threshold)
+    for how, threshold in (("spliced", 0), ("tree", 10 ** 9)):
+        monkeypatch.setattr(splice, "MIN_CHARS", threshold)
         folder = tmp_path / how
         folder.mkdir()
         (folder / "big.yaml").write_text(text)

@@ -1,6 +1,6 @@
-"""The builder's +/- on a unit is made on the text alone (one line changed, taken out or put
-in) when it can be: the file must then be exactly what the round-trip YAML tree writes, and
-anything the text alone cannot do safely goes to the tree."""
+"""The builder's +/- on a unit is made in the text (one line changed, taken out or put in) by
+the edit session when it can be: the file must then be exactly what the round-trip YAML tree
+writes, and anything the text alone cannot do safely goes to the tree."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ import shutil
 
 import pytest
 
-import builder.web.editing as editing
+from builder.lists import splice
 from builder.lists.document import parse_list
+from builder.lists.editor import ListEditor
 from builder.web.editing import Editor
 from builder.web.workspace import Workspace
 
 from conftest import ROOT
 
+SPLICED = ListEditor._spliced
 KENSEI = sorted(p.name for p in (ROOT / "examples").glob("kensei-*.yaml"))
 
 
@@ -31,21 +33,16 @@ def _ops(troops):
 
 
 def _run(folder, name, ops, quick: bool, monkeypatch):
-    used = []  # per change: made on the text alone (proposed and read back as that change)
-    real, real_check = editing._models_in_place, editing._models_changed_only
+    used = []  # per change: made in the text (spliced and read back as that change)
+    real = SPLICED
 
-    def spy(text, doc, op):
-        out = real(text, doc, op) if quick else None
+    def spy(self, edit):
+        out = real(self, edit)
         used.append(out is not None)
         return out
 
-    def checked(*args):
-        ok = real_check(*args)
-        used[-1] = ok
-        return ok
-
-    monkeypatch.setattr(editing, "_models_in_place", spy)
-    monkeypatch.setattr(editing, "_models_changed_only", checked)
+    monkeypatch.setattr(splice, "MIN_CHARS", 0 if quick else 10 ** 9)
+    monkeypatch.setattr(ListEditor, "_spliced", spy)
     ed = Editor(Workspace(folder))
     texts = []
     for op in ops:
@@ -85,7 +82,7 @@ HEAD = "# my army\nsystem: kensei\nname: Odd shapes\nclan: buke\npoints: 200\ntr
     ("  - Yari Ashigaru\n", [False, True, True]),  # a bare name: the tree makes it a mapping first
     ("  - troop: Yari Ashigaru  # the spears\n", [True, True, True]),  # the comment stays on its line
     ("  - troop: Yari Ashigaru\n    models: 6  # six\n", [True, False, True]),  # the comment keeps its line
-    ("  - troop: 'Yari Ashigaru'\n", [False, True, False]),  # a quoted name: the tree puts the line in
+    ("  - troop: 'Yari Ashigaru'\n", [True, True, True]),  # a quoted name: the line goes in below it
     ("  - troop: Yari Ashigaru\n    models: 6", [True, True, True]),  # no newline at the end
     ("  - troop: Yari Ashigaru\n    standard: true\n", [True, True, True]),
 ])
@@ -102,13 +99,13 @@ def test_odd_shapes_change_the_models_as_the_tree_does(troops, on_text, tmp_path
 
 def test_a_splice_that_reads_back_wrong_goes_to_the_tree(tmp_path, monkeypatch):
     """The text alone is trusted only when it reads back as exactly the change."""
-    real = editing._models_in_place
+    real = splice.splice_edit
 
-    def broken(text, doc, op):
-        out = real(text, doc, op)
-        return None if out is None else (out[0].replace("points: 200", "points: 250"), *out[1:])
+    def broken(text, doc, tree, new=None):
+        out = real(text, doc, tree, new)
+        return None if out is None else out.replace("points: 200", "points: 250")
 
-    monkeypatch.setattr(editing, "_models_in_place", broken)
+    monkeypatch.setattr(splice, "splice_edit", broken)
     folder = tmp_path / "ws"
     folder.mkdir()
     (folder / "a.yaml").write_text(HEAD + "  - troop: Yari Ashigaru\n    models: 6\n", encoding="utf-8")

@@ -1,9 +1,12 @@
-"""CLI commands that build a list: new, add, remove, set, why, options.
+"""CLI commands that build a list: new, add, remove, set, why, options, and ``edit``: every
+other change the web builder makes (a unit's models, standard, leader; duplicate or remove a
+unit; a house rule; a card's copies; a part of a Senji setup).
 
-Each command parses its arguments, calls the library (``builder.lists.editor.ListEditor``
-and the list's ``GameSystem``), and prints what was done and the list's check. The
-editing itself (comments kept, unknown names refused with suggestions, atomic writes,
-no lost edit when two run at once) is the library's.
+Each command parses its arguments, builds one operation for the library's edit session
+(``builder.lists.editor.ListEditor``, operations in ``builder.lists.ops`` and the game's
+``edits``), and prints what was done and the list's check. The editing itself (comments
+kept, unknown names refused with suggestions, atomic writes, no lost edit when two run at
+once) is the library's.
 """
 
 from __future__ import annotations
@@ -149,9 +152,103 @@ def _game_of(file: str):
     return get(load_list(file).system)
 
 
+def _edit(file: str, form: dict) -> None:
+    """Make the change ``form`` names (the words the web builder posts), save it and print it."""
+    from builder.lists.editor import edit_file
+    from builder.lists.ops import from_form
+
+    ed, change = edit_file(file, lambda ed: ed.apply(from_form(form, ed.game)))
+    _print_change(ed, change)
+
+
+UNIT = "the unit's place in the list, counting from 1"
+
+
+def register_edit(app) -> None:
+    """``daimyo edit ...``: the changes of the web builder that ``add``, ``remove`` and ``set`` do not make."""
+    edit_app = typer.Typer(help="Change a unit, a house rule, a card's copies or a part of a list: every change "
+                                "the web builder makes, saved at once (comments kept).",
+                           no_args_is_help=True, rich_markup_mode=None)
+    app.add_typer(edit_app, name="edit")
+
+    @edit_app.command("models", context_settings={"ignore_unknown_options": True})
+    def models_cmd(file: str = typer.Argument(..., help="the list file"),
+                   unit: int = typer.Argument(..., min=1, help=UNIT),
+                   models: str = typer.Argument(..., metavar="N", help="the unit's models; +N or -N changes them by N")):
+        """kensei: set a unit's models (6), or change them (+1, -2)."""
+        m = models.strip()
+        key = "delta" if m[:1] in ("+", "-") else "value"
+        _edit(file, {"op": "models", "index": unit - 1, key: m})
+
+    @edit_app.command("duplicate")
+    def duplicate_cmd(file: str = typer.Argument(..., help="the list file"),
+                      unit: int = typer.Argument(..., min=1, help=UNIT)):
+        """kensei: one more unit like this one, right below it."""
+        _edit(file, {"op": "duplicate", "index": unit - 1})
+
+    @edit_app.command("remove-unit")
+    def remove_unit_cmd(file: str = typer.Argument(..., help="the list file"),
+                        unit: int = typer.Argument(..., min=1, help=UNIT)):
+        """kensei: take this unit off the list (a general it alone leads goes too)."""
+        _edit(file, {"op": "remove", "index": unit - 1})
+
+    @edit_app.command("standard")
+    def standard_cmd(file: str = typer.Argument(..., help="the list file"),
+                     unit: int = typer.Argument(..., min=1, help=UNIT),
+                     on: str = typer.Argument(..., metavar="on|off", help="on: the unit carries a Hata-Jurushi")):
+        """kensei: give a unit a Hata-Jurushi (on) or take it away (off)."""
+        from builder.errors import UsageError
+
+        if on.lower() not in ("on", "off"):
+            raise UsageError(f"say on or off, not '{on}'")
+        _edit(file, {"op": "troop", "index": unit - 1, "field": "standard", "value": on})
+
+    @edit_app.command("leader")
+    def leader_cmd(file: str = typer.Argument(..., help="the list file"),
+                   unit: int = typer.Argument(..., min=1, help=UNIT),
+                   name: str = typer.Argument(..., help="a leader of the list, or 'none' for no unit leader")):
+        """kensei: deploy a leader as the unit's leader (led_by), or none."""
+        _edit(file, {"op": "troop", "index": unit - 1, "field": "led_by",
+                     "value": "" if name.strip().lower() == "none" else name})
+
+    @edit_app.command("house-rule")
+    def house_rule_cmd(file: str = typer.Argument(..., help="the list file"),
+                       key: str = typer.Argument(..., help="the house rule's id (see 'daimyo check --explain')"),
+                       value: str = typer.Argument(..., help="the agreed value, or 'default' for the rulebook's reading")):
+        """Agree a house rule for the list, or go back to the rulebook's reading (default)."""
+        _edit(file, {"op": "house_rule", "key": key, "value": value})
+
+    @edit_app.command("copies")
+    def copies_cmd(file: str = typer.Argument(..., help="the list file"),
+                   item: str = typer.Argument(..., metavar="NAME", help="the card"),
+                   count: int = typer.Argument(..., metavar="N", min=0, max=1000, help="the copies it should have (0: none)")):
+        """Cards: make a card's copies in the list exactly N."""
+        _edit(file, {"op": "copies", "item": item, "value": count})
+
+    @edit_app.command("player")
+    def player_cmd(file: str = typer.Argument(..., help="the list file"),
+                   player: int = typer.Argument(..., min=1, help="the player's place in the setup, counting from 1"),
+                   field: str = typer.Argument(..., help="name, family, samurai, or remove (the player leaves)"),
+                   value: str = typer.Argument("", help="the new value ('' takes a family or samurai card away)")):
+        """senji: change a player of the setup: name, family, samurai card; or remove the player."""
+        _edit(file, {"op": "part", "where": ("players", player - 1), "field": field, "value": value})
+
+    @edit_app.command("province")
+    def province_cmd(file: str = typer.Argument(..., help="the list file"),
+                     player: int = typer.Argument(..., min=1, help="the player's place in the setup, counting from 1"),
+                     province: int = typer.Argument(..., min=1, help="the province's place in the player's provinces, counting from 1"),
+                     field: str = typer.Argument(..., help="units, samurai, or remove (the province goes)"),
+                     value: str = typer.Argument("", help="the new value")):
+        """senji: change a player's province: its units, its samurai figure; or remove it."""
+        _edit(file, {"op": "part", "where": ("players", player - 1, "provinces", province - 1), "field": field,
+                     "value": value})
+
+
 def register(app) -> None:
     """Add this module's commands to the typer app."""
     from builder.cli import echo
+
+    register_edit(app)
 
     def edit_file(path, change):
         from builder.lists.editor import edit_file

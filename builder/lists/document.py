@@ -29,6 +29,8 @@ class ListDoc:
     packs: list[str] = field(default_factory=list)  # resolved paths
     house_rules: dict = field(default_factory=dict)
     base_dir: Path = field(default_factory=Path)
+    # (data, catalog, the list as the game's rules read it) from the last check of this document
+    loaded: tuple | None = field(default=None, repr=False, compare=False)
 
     def diag(self, path: tuple, message: str, hint: str | None = None) -> Diagnostic:
         return self.positions.diag(path, message, hint=hint)

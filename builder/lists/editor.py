@@ -1,17 +1,23 @@
-"""``ListEditor``: open a list, change it, undo, save it back with its comments.
+"""``ListEditor``: the edit session of one list, used by the library, the command line and the web.
 
-The editor holds the list's text. Every change reads the text into a round-trip tree
-(so comments, key order and quoting survive), applies the edit, and keeps the new text
-only when it still reads as a list of its system; the text before goes on the undo stack.
-``save`` writes atomically and refuses when the file changed on disk since it was read
-(another program, another editor): ``ListChangedError``.
+The session holds the list's text, its parsed document and its check result. An edit is a typed
+operation (``builder.lists.ops``: add, remove, copies, set, house rule, part; a game's own in
+``builder/games/<id>/edits.py``: a Kensei unit's models, standard, leader, duplicate). Each
+runs on a tree of the list and is written back into the text in one way: in place
+(``builder.lists.splice``: only the lines that change, comments and layout kept), or, when a
+change does not fit in place, through a round-trip tree of the whole text. The new text is
+read once and checked once; a text that no longer reads as a list of its system is refused and
+the session stays as it was. The text before goes on the undo stack. ``save`` writes
+atomically and refuses when the file changed on disk since it was read (another program,
+another editor): ``ListChangedError``.
 
-Both the command line (``daimyo add/remove/set/why/options``) and the web builder use it::
+The command line (``daimyo add/remove/set/edit/why/options``) and the web builder both use it::
 
     ed = ListEditor.open("army.yaml")
     change = ed.add("Samurai Yari", models=5)
     change.notes            # ["added 5 Samurai Yari"]
     change.comparison.breaks  # rules the addition breaks (empty: none)
+    ed.apply(Models(index=0, value=6))   # builder.games.kensei.edits
     ed.undo()
     ed.save()
 """
@@ -28,22 +34,25 @@ from typing import Any
 from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
 
 
-@dataclass
 class Change:
     """The result of one edit: what was done (``notes``, lines for a person), the check
-    before and after, and their comparison (what the edit adds, fixes or breaks)."""
+    before and after, and their comparison (what the edit adds, fixes or breaks; worked out
+    when first asked for)."""
 
-    notes: list[str]
-    comparison: object  # builder.lists.compare.Comparison
-    target: tuple | None = None
+    def __init__(self, notes: list[str], before, after, target: tuple | None = None):
+        self.notes = notes
+        self.before = before
+        self.after = after
+        self.target = target
+        self._comparison = None
 
     @property
-    def before(self):
-        return self.comparison.before
+    def comparison(self):  # builder.lists.compare.Comparison
+        if self._comparison is None:
+            from builder.lists.compare import compare
 
-    @property
-    def after(self):
-        return self.comparison.after
+            self._comparison = compare(self.before, self.after, self.target)
+        return self._comparison
 
     @property
     def breaks(self) -> list:
@@ -57,6 +66,9 @@ class _State:
     doc: Any = None
     result: Any = None
     extra: dict = field(default_factory=dict)
+
+
+HISTORY = 50  # edits kept for undo
 
 
 def _digest(data: bytes) -> str:
@@ -122,6 +134,9 @@ class ListEditor:
     # -- state --------------------------------------------------------------------------------
 
     def _read(self, text: str) -> _State:
+        """The state of ``text``: read once and checked once (the check reads the list as its
+        game does: wrong shapes raise ``ListError``)."""
+        from builder.check import check_doc
         from builder.lists.document import parse_list
 
         doc = parse_list(text, self.file, base_dir=self.base_dir)
@@ -129,10 +144,20 @@ class ListEditor:
             from builder.catalog.loader import load_catalog
 
             self._catalog = load_catalog(doc.system, list(doc.packs) + self.extra_packs)
-        from builder.systems import get
+        return _State(text, doc, check_doc(doc, catalog=self._catalog))
 
-        get(doc.system).load_list(doc, self._catalog)  # wrong shapes: ListError
-        return _State(text, doc)
+    @classmethod
+    def known(cls, text: str, doc, catalog, result, file: str = "<list>", base_dir=None) -> ListEditor:
+        """A session on ``text`` already read (``doc``) and checked (``result``) with ``catalog``:
+        nothing is read again."""
+        ed = object.__new__(cls)
+        ed.path, ed.file = None, file
+        ed.base_dir = Path(base_dir) if base_dir is not None else Path(".")
+        ed.extra_packs = []
+        ed._undo, ed._redo, ed._disk = [], [], None
+        ed._catalog = catalog
+        ed._state = _State(text, doc, result)
+        return ed
 
     @property
     def text(self) -> str:
@@ -173,7 +198,7 @@ class ListEditor:
 
     def check(self):
         """The check result of the list as it is now (``CheckResult``)."""
-        if self._state.result is None:
+        if self._state.result is None:  # pragma: no cover - every state is checked when read
             from builder.check import check_doc
 
             self._state.result = check_doc(self._state.doc, catalog=self._catalog)
@@ -186,9 +211,15 @@ class ListEditor:
 
         return load_roundtrip(self.text, self.file)
 
+    def apply(self, op) -> Change:
+        """Make the change ``op`` says (an operation of ``builder.lists.ops`` or of the game's
+        ``edits``); a change that cannot be made raises a ``DaimyoError`` and leaves the list as
+        it was."""
+        return self._apply(lambda tree: op.apply(tree, self._catalog, self.game))
+
     def _apply(self, edit) -> Change:
-        """Run ``edit(tree) -> (notes, target)`` on a fresh round-trip tree; keep the result."""
-        from builder.lists.compare import compare
+        """Run ``edit(tree) -> (notes, target)`` and keep the new text: written in place when the
+        change fits there, else through a round-trip tree of the whole text."""
         from builder.lists.edit import dump_roundtrip
 
         before = self.check()
@@ -196,16 +227,19 @@ class ListEditor:
         if state is None:
             tree = self._tree()
             notes, target = edit(tree)
-            state = self._read(dump_roundtrip(tree))
+            text = dump_roundtrip(tree)
+            state = self._state if text == self.text else self._read(text)
         else:
             state, notes, target = state
-        self._undo.append(self.text)
-        self._redo.clear()
-        self._state = state
-        return Change(list(notes), compare(before, self.check(), target), target)
+        if state.text != self.text:
+            self._undo.append(self.text)
+            del self._undo[:-HISTORY]
+            self._redo.clear()
+            self._state = state
+        return Change(list(notes), before, self.check(), target)
 
     def _spliced(self, edit):
-        """A big list: ``edit`` run on a plain tree and written into the text as small changes
+        """``edit`` run on a plain tree of the list and written into the text as small changes
         (``builder.lists.splice``); ``(state, notes, target)``, or None to take the round-trip path."""
         from builder.lists import splice
 
@@ -213,14 +247,17 @@ class ListEditor:
             return None
         tree = splice.build_tree(self._state.doc.data)
         notes, target = edit(tree)  # an edit that cannot be done raises here as on the other path
-        text = splice.splice_edit(self.text, self._state.doc, tree)
+        new = splice.plain(tree)
+        text = splice.splice_edit(self.text, self._state.doc, tree, new)
         if text is None:
             return None
+        if text == self.text:  # nothing changed
+            return self._state, notes, target
         try:
             state = self._read(text)
         except DaimyoError:
             return None
-        if not splice.same(state.doc.data, splice.plain(tree)):
+        if not splice.same(state.doc.data, new):
             return None
         return state, notes, target
 
@@ -240,24 +277,37 @@ class ListEditor:
         ``variant`` turns a published Satsuma deck into a variant deck first (``check_side=False``
         lets a card of the other side in, to ask what that would break). The change's ``breaks``
         name the rules it breaks."""
-        gs = self.game
-        gs.check_options("add", {"count": count, "models": models, "led_by": led_by, "standard": standard,
-                                 "variant": variant, "player": player})
-        return self._apply(lambda tree: gs.add(tree, self._catalog, name, count, models=models, led_by=led_by,
-                                               standard=standard, variant=variant, player=player,
-                                               check_side=check_side))
+        from builder.lists.ops import Add
+
+        return self.apply(Add(name, count, models=models, led_by=led_by, standard=standard, variant=variant,
+                              player=player, check_side=check_side))
 
     def remove(self, name: str, count: int | None = 1, *, variant: bool = False) -> Change:
         """Take ``count`` copies of a card off the list (None: every copy), the last unit of a
         Kensei troop, or a Senji player, samurai card or province."""
-        gs = self.game
-        gs.check_options("remove", {"variant": variant})
-        return self._apply(lambda tree: (gs.remove(tree, self._catalog, name, count, variant=variant), None))
+        from builder.lists.ops import Remove
+
+        return self.apply(Remove(name, count, variant=variant))
 
     def set(self, key: str, value: str) -> Change:
         """Change a setting (Kensei commander, points, clan, occult, general; Senshiai size;
         HeroCard hero, max_hero_points; Satsuma side; name, author, notes of any list)."""
-        return self._apply(lambda tree: self.game.set(tree, self._catalog, key, value))
+        from builder.lists.ops import Set
+
+        return self.apply(Set(key, value))
+
+    def house_rule(self, key: str, value=None) -> Change:
+        """Agree house rule ``key`` at ``value`` (None or 'default': back to the rulebook's reading)."""
+        from builder.lists.ops import HouseRule
+
+        return self.apply(HouseRule(key, value))
+
+    def set_part(self, where: tuple, field: str, value) -> Change:
+        """Change ``field`` of the part of an entry at ``where`` (Senji: a player's family, samurai
+        card or province)."""
+        from builder.lists.ops import Part
+
+        return self.apply(Part(tuple(where), field, value))
 
     def undo(self) -> str:
         """Go back one edit; returns the text now current."""

@@ -2,13 +2,14 @@
 
 Reading a whole list into a comment-keeping (round-trip) tree and writing it out again
 costs about 0.4 ms per entry: 40 s for a list of 100,000 entries. An edit changes a line or
-two, so for a big list the editor runs the edit on a plain tree instead, compares the data
+two, so the edit session runs the edit on a plain tree instead, compares the data
 before and after, and writes each difference into the text where it belongs:
 
 * a changed number or word replaces that value on its line;
 * an entry appended to a block sequence goes after the sequence's last item (with the
   indentation of its items); a new key of a block mapping goes after the key before it;
-* a deleted entry loses its lines; the comment lines below it stay where they were.
+* a deleted entry loses its lines; the comment lines below it stay where they were (a key
+  whose lines carry a comment goes through the round-trip tree, which keeps the comment).
 
 Everything else the text keeps as written (comments, indentation, quoting). The new text is
 read back and must give exactly the data of the edit; when it does not, or when a difference
@@ -19,9 +20,11 @@ has no such place (a flow collection, a value that changes its kind, a multi-lin
 from __future__ import annotations
 
 import io
+import re
 
-# Lists shorter than this go through the round-trip tree (its cost is small there).
-MIN_CHARS = 20_000
+# Lists shorter than this go through the round-trip tree; every list is changed in place first
+# (0), and tests set it high to compare the two paths.
+MIN_CHARS = 0
 
 
 class _Unsupported(Exception):
@@ -35,10 +38,7 @@ def build_tree(data):
 
     def conv(v):
         if type(v) is dict:
-            m = CommentedMap()
-            for k, x in v.items():
-                m[k] = conv(x)
-            return m
+            return CommentedMap((k, conv(x)) for k, x in v.items())
         if type(v) is list:
             return CommentedSeq([conv(x) for x in v])
         return v
@@ -46,8 +46,13 @@ def build_tree(data):
     return conv(data)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(v):
     """Plain Python data of a (round-trip) tree: dict, list, str, int, float, bool, None."""
+    if type(v) in _PLAIN:  # already plain (most values)
+        return v
     if isinstance(v, dict):
         return {plain(k): plain(x) for k, x in v.items()}
     if isinstance(v, list):
@@ -87,9 +92,8 @@ def same(a, b) -> bool:
 
 def _diff(old, new, raw, path: tuple, out: list) -> None:
     """Differences of ``old`` and ``new`` (plain data); ``raw`` is ``new`` as the edit left it
-    (round-trip objects, whose flow style new text keeps)."""
-    if same(old, new):
-        return
+    (round-trip objects, whose flow style new text keeps). Mappings and sequences of the same
+    length are compared entry by entry (each value once: time linear in the list's size)."""
     if type(old) is dict and type(new) is dict:
         old_keys = [k for k in old if k in new]
         new_keys = [k for k in new if k in old]
@@ -130,6 +134,8 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
                 _diff(x, y, r, path + (i,), out)
             return
         raise _Unsupported("items changed and added")
+    if same(old, new):
+        return
     if isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
         raise _Unsupported("a value changes its kind")
     out.append(("replace", path, raw))
@@ -169,6 +175,9 @@ def _reindent(lines: list[str], indent: int) -> list[str]:
 def _content(line: str) -> bool:
     s = line.lstrip(" ")
     return bool(s) and s[0] != "#"
+
+
+_COMMENT = re.compile(r"(^|\s)#")
 
 
 class _Text:
@@ -250,6 +259,8 @@ class _Text:
                 self._replace(path, d[2])
             elif kind == "delete_key":
                 first, last, _ = self._entry_lines(parent, path, d[2])
+                if any(_COMMENT.search(self.lines[j]) for j in range(first, last + 1)):
+                    raise _Unsupported("a comment on a key's lines")  # the round-trip tree keeps it
                 self.ops.append((first, -1, "delete", last))
             elif kind == "delete_item":
                 first, last, _ = self._item_lines(parent, path, d[2])
@@ -277,10 +288,15 @@ class _Text:
         i, col = at[0] - 1, at[1] - 1
         line = self.lines[i]
         end = _scalar_end(line, col)
-        frag = _fragment(_wrap({"k": value}))
-        if len(frag) != 1 or not frag[0].startswith("k:"):
-            raise _Unsupported("a value of several lines")
-        text = frag[0][2:].lstrip(" ")
+        if type(value) is int:  # written as the round-trip writer writes it, without running it
+            text = str(value)
+        elif type(value) is bool:
+            text = "true" if value else "false"
+        else:
+            frag = _fragment(_wrap({"k": value}))
+            if len(frag) != 1 or not frag[0].startswith("k:"):
+                raise _Unsupported("a value of several lines")
+            text = frag[0][2:].lstrip(" ")
         if end == col:  # an empty value ('key:')
             if not text:
                 return
@@ -354,12 +370,13 @@ def _scalar_end(line: str, col: int) -> int:
     return len(line[:end].rstrip(" "))
 
 
-def splice_edit(text: str, doc, tree) -> str | None:
+def splice_edit(text: str, doc, tree, new=None) -> str | None:
     """The text of ``doc`` (read from ``text``) changed as ``tree`` (the edited data) says, with
-    every other line kept; None when the change does not fit in place (see the module)."""
+    every other line kept; None when the change does not fit in place (see the module).
+    ``new``: ``plain(tree)``, when the caller has it already."""
     try:
         diffs: list = []
-        _diff(doc.data, plain(tree), tree, (), diffs)
+        _diff(doc.data, plain(tree) if new is None else new, tree, (), diffs)
         if not diffs:
             return text
         t = _Text(text, doc.positions)

@@ -71,6 +71,9 @@ class GameSystem:
     set_keys: tuple[str, ...] = TEXT_KEYS
     what: str = "list"
     noun: str = "card"
+    # the game's own edit operations (``builder/games/<id>/edits.py``: typed operations and
+    # ``from_form``), besides the add, remove, set, house rule and part every game has; None: none
+    edits: ModuleType | None = None
     add_options: frozenset = frozenset({"count"})
     remove_options: frozenset = frozenset({"count", "all"})
     new_options: frozenset = frozenset()

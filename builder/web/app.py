@@ -247,22 +247,26 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
         def work():
             out = editor.apply(path, op, form.get("version") or None)
-            return _list_part(request, path, out.notes, picked=op.get("player"))
+            return _list_part(request, path, out.notes, picked=op.get("player"), text=out.text)
 
         return await off_loop(work)
 
     @api.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo_part(path: str, request: Request):
         form = await _form(request)
-        return await off_loop(lambda: _list_part(request, path, editor.step(path, True, form.get("version") or None).notes))
+        return await off_loop(lambda: _stepped(request, path, True, form.get("version") or None))
 
     @api.post("/l/{path:path}/redo", response_class=HTMLResponse, include_in_schema=False)
     async def redo_part(path: str, request: Request):
         form = await _form(request)
-        return await off_loop(lambda: _list_part(request, path, editor.step(path, False, form.get("version") or None).notes))
+        return await off_loop(lambda: _stepped(request, path, False, form.get("version") or None))
 
-    def _list_part(request, path, notes, picked=None):
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
+    def _stepped(request, path, back, version):
+        out = editor.step(path, back, version)
+        return _list_part(request, path, out.notes, text=out.text)
+
+    def _list_part(request, path, notes, picked=None, text=None):
+        _doc, _catalog, _res, view = _load_view(ws, path, editor, text)
         undo, redo = editor.can(path, view["version"])
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"

@@ -41,14 +41,16 @@ def _go(request: Request, url: str):
     return RedirectResponse(url, status_code=303)
 
 
-def _load_view(ws: Workspace, path: str, editor: Editor | None = None):
-    """(doc, catalog, result, view) of a list; the editor's state of the same text is reused."""
+def _load_view(ws: Workspace, path: str, editor: Editor | None = None, text: str | None = None):
+    """(doc, catalog, result, view) of a list; the editor's state of the same text is reused.
+    ``text``: the list's text as the editor has just written it (not read again)."""
     from builder.web.views import list_view
     from builder.yamlio import read_text
 
     p = ws.resolve(path)
     rel = ws.clean(path)
-    text = read_text(p, display=rel)
+    if text is None:
+        text = read_text(p, display=rel)
     known = editor.known(rel, text) if editor is not None else None
     ws.check_packs(p, text, known[0] if known else None)
     doc, catalog, res, view = list_view(rel, p, text, known)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from builder.errors import UnknownEntry, UsageError, command_line, option
+from builder.games.kensei import edits as kensei_edits
 from builder.systems.base import GameSystem, fmt
 
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
@@ -81,6 +82,7 @@ class Kensei(GameSystem):
     add_options = frozenset({"models", "led_by", "standard"})
     remove_options = frozenset()
     new_options = frozenset({"clan", "points", "commander", "occult"})
+    edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
     list_title = "Army"
     cost_unit = "AP"
     type_field = "troop_type"
@@ -109,7 +111,8 @@ class Kensei(GameSystem):
     def unit_costs(self, doc, catalog, rules):
         from builder.games.kensei.rules import entry_points, load_list
 
-        lst, _ = load_list(doc, catalog)
+        hit = getattr(doc, "loaded", None)  # read by the check of this very data already
+        lst = hit[2] if hit is not None and hit[0] is doc.data and hit[1] is catalog else load_list(doc, catalog)[0]
         return [(e, *entry_points(e, rules)) for e in lst.entries]
 
     def builder_settings(self, data, catalog):

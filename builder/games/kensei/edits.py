@@ -1,0 +1,187 @@
+"""Kensei's own edit operations: the changes of one unit of the list, named by its place.
+
+A Kensei list is a sequence of units (``troops:``), each a troop with its models, an optional
+Hata-Jurushi and an optional unit leader. The operations below change one of them; the edit
+session (``builder.lists.editor.ListEditor.apply``) runs them on the list's tree and writes the
+result into the text. Each is a typed value (what the command line and the web builder build
+from their arguments) with ``apply(tree, catalog, game) -> (notes, target)``.
+
+``from_form`` reads one of them from the words of a form or a JSON body (``op`` and its fields),
+or gives None for an operation that is not a unit's.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from builder.errors import UsageError
+from builder.limits import whole_between
+
+MAX_MODELS = 100_000  # the most models the builder writes for one unit
+
+
+def _troops(tree) -> list:
+    troops = tree.get("troops")
+    if not isinstance(troops, list):
+        raise UsageError("the list has no troops")
+    return troops
+
+
+def _unit(tree, index: int) -> tuple[list, int]:
+    troops = _troops(tree)
+    if not 0 <= index < len(troops):
+        n = len(troops)
+        raise UsageError(f"no unit {index + 1} in the list: it has {n} unit{'s' * (n != 1)}",
+                         "units count from 1; an index in the JSON API counts from 0" if troops
+                         else "add a troop first")
+    return troops, index
+
+
+def _as_map(troops: list, i: int):
+    """Unit ``i`` as a mapping (a unit written as a bare troop name becomes ``troop: NAME``)."""
+    from ruamel.yaml.comments import CommentedMap
+
+    t = troops[i]
+    if isinstance(t, dict):
+        return t
+    m = CommentedMap()
+    m["troop"] = t
+    troops[i] = m
+    return m
+
+
+def _name(unit) -> Any:
+    return unit.get("troop") if isinstance(unit, dict) else unit
+
+
+@dataclass(frozen=True)
+class Models:
+    """Set a unit's models to ``value``, or change them by ``delta``."""
+
+    index: int
+    value: int | None = None
+    delta: int | None = None
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        troops, i = _unit(tree, self.index)
+        m = _as_map(troops, i)
+        have = m.get("models", 1) or 1
+        n = int(have) + self.delta if self.delta is not None else self.value
+        if n is None or n < 1:
+            raise UsageError("a unit has at least 1 model; use remove to take it off the list")
+        if n > MAX_MODELS:
+            raise UsageError(f"models must be between 1 and {MAX_MODELS}, not {n}")
+        if n == 1 and "models" in m:
+            del m["models"]
+        elif n != 1:
+            if "models" in m:
+                m["models"] = n
+            else:
+                m.insert(1, "models", n)
+        return [f"{m.get('troop')}: {n} model{'s' * (n != 1)}"], ("troops", i)
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """One more unit like unit ``index``, right below it (its comments stay with the original)."""
+
+    index: int
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        troops, i = _unit(tree, self.index)
+        twin = copy.deepcopy(troops[i])
+        if isinstance(twin, dict) and hasattr(twin, "ca"):
+            twin.ca.items.clear()
+        troops.insert(i + 1, twin)
+        return [f"added another {_name(twin)}"], ("troops", i + 1)
+
+
+@dataclass(frozen=True)
+class Standard:
+    """Give unit ``index`` a Hata-Jurushi (``on``) or take it away."""
+
+    index: int
+    on: bool
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        troops, i = _unit(tree, self.index)
+        m = _as_map(troops, i)
+        if self.on:
+            m["standard"] = True
+        elif "standard" in m:
+            del m["standard"]
+        return [f"{m.get('troop')}: {'carries' if self.on else 'no'} Hata-Jurushi"], ("troops", i)
+
+
+@dataclass(frozen=True)
+class Leader:
+    """Deploy a leader of the list as unit ``index``'s unit leader (``name``), or none (None)."""
+
+    index: int
+    name: str | None
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        troops, i = _unit(tree, self.index)
+        m = _as_map(troops, i)
+        if not self.name:
+            if "led_by" in m:
+                del m["led_by"]
+            return [f"{m.get('troop')}: no unit leader"], ("troops", i)
+        leader = game.troop(catalog, self.name)
+        m["led_by"] = leader.name
+        return [f"{m.get('troop')}: led by {leader.name}"], ("troops", i)
+
+
+@dataclass(frozen=True)
+class RemoveUnit:
+    """Take unit ``index`` off the list; a ``general:`` naming its troop alone goes with it."""
+
+    index: int
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        from builder.names import normalize
+
+        troops, i = _unit(tree, self.index)
+        gone = troops[i]
+        del troops[i]
+        general = tree.get("general")
+        if general and not any(isinstance(_name(t), str) and normalize(_name(t)) == normalize(str(general))
+                               for t in troops):
+            del tree["general"]
+        return [f"removed {_name(gone)}"], None
+
+
+OPERATIONS = (Models, Duplicate, Standard, Leader, RemoveUnit)
+
+ON = ("1", "true", "on", "yes")
+
+
+def from_form(form: dict):
+    """The unit operation a form or JSON body names (``op``: models, duplicate, troop with
+    ``field`` standard or led_by, or remove with an ``index``), or None for any other."""
+    kind = str(form.get("op", ""))
+    given = form.get("index") not in (None, "")
+    if kind == "remove" and not given:
+        return None
+    if kind not in ("models", "duplicate", "troop", "remove"):
+        return None
+    if not given:
+        raise UsageError(f"say which unit to change ({kind} takes an index, counted from 0)")
+    index = whole_between(form.get("index"), "unit index", 0, 10**9)
+    if kind == "remove":
+        return RemoveUnit(index)
+    if kind == "duplicate":
+        return Duplicate(index)
+    if kind == "models":
+        delta = form.get("delta")
+        if delta not in (None, ""):
+            return Models(index, delta=whole_between(delta, "delta", -1000, 1000))
+        return Models(index, value=whole_between(form.get("value"), "models", 1, MAX_MODELS))
+    field = str(form.get("field"))
+    if field == "standard":
+        return Standard(index, str(form.get("value")).lower() in ON)
+    if field == "led_by":
+        return Leader(index, str(form.get("value") or "").strip() or None)
+    raise UsageError(f"unknown unit setting '{field}'", "standard or led_by")

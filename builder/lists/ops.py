@@ -1,0 +1,264 @@
+"""The typed edit operations of a list, and reading one from a form or a JSON body.
+
+An operation is a small frozen value that says what to change; ``apply(tree, catalog, game)``
+makes the change on the list's tree and returns ``(notes, target)``: lines for a person and
+where the change went (for the comparison of the check before and after). The edit session
+(``builder.lists.editor.ListEditor.apply``) runs one, writes the new text, reads and checks it
+once. The operations here apply to every game; a game adds its own (a Kensei unit's models,
+standard, leader, duplicate) in ``builder/games/<id>/edits.py``, reached through its
+``GameSystem.edits``.
+
+``from_form`` builds an operation from the words the web builder posts and the JSON API takes
+(``{"op": "add", "item": ..., "models": ...}``); the command line builds them from its options.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from builder.errors import UsageError
+from builder.limits import whole_between
+
+MAX_TEXT = 2000  # the longest name, author or notes the builder writes
+TEXT_KEYS = ("name", "author", "notes")
+ON = ("1", "true", "on", "yes")
+
+
+class Operation(Protocol):
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]: ...
+
+
+def whole(value, what: str, low: int = 1, high: int = 100_000) -> int:
+    """``value`` as a whole number from ``low`` to ``high``, or a ``UsageError`` naming ``what``."""
+    return whole_between(value, what, low, high)
+
+
+@dataclass(frozen=True)
+class Add:
+    """Add ``count`` copies of a card, a unit of ``models`` (Kensei, with ``led_by`` and
+    ``standard``), or a Senji family, samurai card or province (``player``: whose)."""
+
+    item: str
+    count: int | None = None
+    models: int | None = None
+    led_by: str | None = None
+    standard: bool = False
+    variant: bool = False
+    player: str | None = None
+    check_side: bool = True
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        if not self.item.strip():
+            raise UsageError("name the card or troop to add")
+        game.check_options("add", {"count": self.count, "models": self.models, "led_by": self.led_by,
+                                   "standard": self.standard, "variant": self.variant, "player": self.player})
+        return game.add(tree, catalog, self.item.strip(), self.count, models=self.models, led_by=self.led_by,
+                        standard=self.standard, variant=self.variant, player=self.player,
+                        check_side=self.check_side)
+
+
+@dataclass(frozen=True)
+class Remove:
+    """Take ``count`` copies of a card off (None: every copy), the last unit of a Kensei troop,
+    or a Senji player, samurai card or province."""
+
+    item: str
+    count: int | None = 1
+    variant: bool = False
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        game.check_options("remove", {"variant": self.variant})
+        return game.remove(tree, catalog, self.item.strip(), self.count, variant=self.variant), None
+
+
+@dataclass(frozen=True)
+class Copies:
+    """Make a card's copies in the list exactly ``value`` (the number typed in the builder)."""
+
+    item: str
+    value: int
+    variant: bool = False
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        if not game.held_sections:
+            raise UsageError(f"copies apply to cards, not to {game.id} {game.noun}s")
+        have = copies_of(game, catalog, tree, self.item)
+        if self.value > have:
+            return game.add(tree, catalog, self.item, self.value - have, variant=self.variant)
+        if self.value < have:
+            return game.remove(tree, catalog, self.item, have - self.value, variant=self.variant), None
+        return [], None
+
+
+@dataclass(frozen=True)
+class Set:
+    """Change a setting (``daimyo set``): a game's own keys, or the list's name, author, notes."""
+
+    key: str
+    value: str
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        if self.key in TEXT_KEYS and len(self.value) > MAX_TEXT:
+            raise UsageError(f"{self.key} is too long (at most {MAX_TEXT} characters)")
+        if self.key in game.set_keys or self.key not in TEXT_KEYS:
+            return game.set(tree, catalog, self.key, self.value)
+        from builder.lists.edit import delete_key, set_key_ordered
+        from builder.systems.base import text_value
+
+        if self.value.strip():  # the name, author or notes of any list
+            set_key_ordered(tree, self.key, text_value(self.value), game.list_keys)
+            return [f"set {self.key}"], (self.key,)
+        if self.key in tree:
+            delete_key(tree, self.key)
+        return [f"removed {self.key}"], (self.key,)
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """Agree house rule ``key`` at ``value`` (None, '' or 'default': back to the default)."""
+
+    key: str
+    value: Any = None
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        from ruamel.yaml.comments import CommentedMap
+
+        from builder.lists.edit import delete_key, set_key_ordered
+        from builder.names import did_you_mean
+
+        rules = {h.id: h for h in catalog.model.house_rules}
+        if self.key not in rules:
+            raise UsageError(f"unknown house rule '{self.key}'", did_you_mean(self.key, list(rules))
+                             or ("one of " + ", ".join(rules) if rules else f"{game.id} has no house rules"))
+        h = rules[self.key]
+        hr = tree.get("house_rules")
+        if self.value in (None, "", "default"):
+            if isinstance(hr, dict) and self.key in hr:
+                del hr[self.key]
+                if not hr:
+                    delete_key(tree, "house_rules")
+            return [f"{self.key}: the default reading"], ("house_rules",)
+        parsed = rule_value(h, self.value)
+        try:
+            catalog.resolve_rules({self.key: parsed})
+        except (ValueError, KeyError, TypeError) as exc:  # a value the rule does not take
+            reason = str(exc.args[0]) if exc.args else str(exc)
+            raise UsageError(f"house rule {reason}" if reason.startswith("'") else f"house rule '{self.key}': {reason}",
+                             "choose one of the values the house rule offers") from None
+        if not isinstance(hr, dict):
+            hr = CommentedMap()
+            set_key_ordered(tree, "house_rules", hr, game.list_keys)
+        hr[self.key] = parsed
+        return [f"{self.key} = {parsed}"], ("house_rules", self.key)
+
+
+@dataclass(frozen=True)
+class Part:
+    """Change ``field`` of the part of an entry at ``where`` (Senji: a player's family,
+    samurai card or province), e.g. ``("players", 0, "provinces", 2)``."""
+
+    where: tuple
+    field: str
+    value: Any = None
+
+    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+        if not self.where:
+            raise UsageError("say which part to change (where)")
+        return game.set_part(tree, catalog, tuple(self.where), self.field, self.value), tuple(self.where)
+
+
+def rule_value(h, value):
+    """A house rule's value from a form or the command line: the type of its default."""
+    text = str(value).strip()
+    d = h.default
+    for a in getattr(h, "alternatives", []) or []:
+        if str(a.value).lower() == text.lower():
+            return a.value
+    if isinstance(d, bool):
+        if text.lower() in ("true", "on", "yes", "1"):
+            return True
+        if text.lower() in ("false", "off", "no", "0"):
+            return False
+        raise UsageError(f"{h.id} takes true or false, not '{value}'")
+    if isinstance(d, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise UsageError(f"{h.id} takes a whole number, not '{value}'") from None
+    if isinstance(d, float):
+        try:
+            return float(text)
+        except ValueError:
+            raise UsageError(f"{h.id} takes a number, not '{value}'") from None
+    return text
+
+
+def copies_of(game, catalog, data, item: str) -> int:
+    """Copies of a card in the list, as the builder shows them (a published deck counted card
+    by card)."""
+    from builder.systems.base import same_as
+
+    pick = game.resolve(catalog, item, data)
+    same = same_as(pick, catalog)
+    total = 0
+    for key, _section, items in game.held(data, catalog):
+        if key != pick.field:
+            continue
+        for name, value in items:
+            if same(name):
+                total += int(value.get("count", 1)) if isinstance(value, dict) else (
+                    int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
+    return total
+
+
+def _given(form: dict, key: str) -> bool:
+    return form.get(key) not in (None, "", False, "0")
+
+
+def from_form(form: dict, game) -> Operation:
+    """The operation a web form or JSON body names: ``op`` is add, remove, copies, set,
+    house_rule or part, or one of the game's own (``game.edits``); a ``UsageError`` otherwise."""
+    kind = str(form.get("op", ""))
+    own = game.edits.from_form(form) if game.edits is not None else None
+    if own is not None:
+        return own
+    variant = "variant" in game.add_options  # a published deck becomes a variant when changed
+    item = str(form.get("item") or "").strip()
+    if kind == "add":
+        if not item:
+            raise UsageError("name the card or troop to add")
+        if "models" in game.add_options:
+            return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None)
+        if "player" in game.add_options:
+            return Add(item, whole(form["count"], "units", 1, 99) if _given(form, "count") else None,
+                       player=str(form.get("player") or "").strip() or None)
+        return Add(item, whole(form.get("count") or 1, "count", 1, 1000), variant=variant)
+    if kind == "remove":
+        if game.held_sections:
+            n = None if _given(form, "all") else whole(form.get("count") or 1, "count", 1, 1000)
+        else:
+            n = 1
+        return Remove(item, n, variant=variant)
+    if kind == "copies":
+        return Copies(item, whole(form.get("value"), "copies", 0, 1000), variant=variant)
+    if kind == "set":
+        return Set(str(form.get("key") or ""), "" if form.get("value") is None else str(form.get("value")))
+    if kind == "house_rule":
+        return HouseRule(str(form.get("key") or ""), form.get("value"))
+    if kind == "part":
+        where = form.get("where")
+        if isinstance(where, str):
+            where = tuple(int(x) if x.isdigit() else x for x in where.split("/") if x)
+        if not isinstance(where, (list, tuple)) or not where:
+            raise UsageError("say which part to change (where)")
+        return Part(tuple(where), str(form.get("field") or ""), form.get("value"))
+    if kind in ("models", "duplicate", "troop"):
+        raise UsageError(f"{kind} applies to units of models, not to {game.id} {game.noun}s",
+                         "cards take + and -")
+    raise UsageError(f"unknown change '{kind}'",
+                     "one of add, remove, copies, models, duplicate, troop, part, set, house_rule")
+
+
+__all__ = ["Add", "Copies", "HouseRule", "Operation", "Part", "Remove", "Set", "copies_of", "from_form",
+           "rule_value", "whole"]
