@@ -1,6 +1,7 @@
 """Dependencies point one way: cli -> everything; render and rules -> catalog; catalog -> neither."""
 
 import ast
+import re
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parent.parent / "builder"
@@ -260,3 +261,15 @@ def test_logic_lines_counts_statements_only():
     src = 'def f():\n    """doc"""\n    a = 1\n\n    # note\n    def g():\n        return 2\n    return (a +\n            g())\n'
     fn = ast.parse(src).body[0]
     assert logic_lines(fn, src.splitlines()) == 3
+
+
+# words that stand for one game's kind of list or document: a part of the game says it instead
+PART_WORDS = re.compile(r"""\b(?:layout|prints)\s*(?:==|!=)\s*["'](?:units|players|cards|roster|setup)["']""")
+PART_WORDS_LEFT: set[str] = set()
+
+
+def test_no_word_stands_for_a_games_part():
+    """``gs.units``, ``gs.players`` and ``gs.sheet`` say what a game has, not a compared word."""
+    found = {path.relative_to(PKG).as_posix() for path in PKG.rglob("*.py") if PART_WORDS.search(path.read_text())}
+    assert found == PART_WORDS_LEFT, f"compare a part with None instead: {sorted(found - PART_WORDS_LEFT)}"
+    assert PART_WORDS.search('if gs.layout == "units":') and not PART_WORDS.search("if gs.units is not None:")

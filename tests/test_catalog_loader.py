@@ -45,11 +45,23 @@ def _cross_check(cat):
 
 @pytest.fixture(autouse=True)
 def fake_system(monkeypatch):
-    mod = types.ModuleType("builder.catalog.fakesys")
+    """A game registered for the test, whose catalog model is the module made here."""
+    from builder.systems import register, unregister
+    from builder.systems.base import GameSystem
+
+    mod = types.ModuleType("fakesys_catalog")
     mod.CATALOG_MODEL = FakeCatalog
     mod.cross_check = _cross_check
-    monkeypatch.setitem(sys.modules, "builder.catalog.fakesys", mod)
+    monkeypatch.setitem(sys.modules, "fakesys_catalog", mod)
     monkeypatch.chdir(ROOT)
+
+    class Fake(GameSystem):
+        id = "fakesys"
+        catalog_module_name = "fakesys_catalog"
+
+    register(Fake())
+    yield
+    unregister("fakesys")
 
 
 def build(*names, packs=()):
@@ -121,13 +133,7 @@ def test_cache_is_used_and_rebuilt_on_change(tmp_path, monkeypatch):
     monkeypatch.setenv("DAIMYO_DATA", str(tmp_path))
     monkeypatch.setenv("DAIMYO_CACHE_DIR", str(tmp_path / "cache"))
     from builder import paths
-    from builder.systems import register, unregister
-    from builder.systems.base import GameSystem
 
-    class Fake(GameSystem):
-        id = "fakesys"
-
-    register(Fake())
     paths.data_root.cache_clear()
     try:
         calls = []
@@ -141,5 +147,4 @@ def test_cache_is_used_and_rebuilt_on_change(tmp_path, monkeypatch):
         third = loader.load_catalog("fakesys")
         assert len(calls) == 2 and third.find("cards", "Warriors").cost == 7
     finally:
-        unregister("fakesys")
         paths.data_root.cache_clear()

@@ -37,27 +37,68 @@ _LOADED: dict = {}  # id -> GameSystem, loaded or registered
 _FOUND: dict | None = None  # id -> entry point (not loaded yet), once the metadata was read
 
 
-class _SourceTree:
-    """daimyo's own game in a source tree that is not installed (no metadata): the entry point
-    its ``pyproject.toml`` declares."""
+class _Entry:
+    """An entry point of the ``daimyo.games`` group: ``name`` (the game's id) and ``value``
+    (``module:attribute``), loaded when the game is first asked for."""
 
-    def __init__(self, system_id: str):
-        self.name = system_id
-        self.value = f"builder.games.{system_id}.system:SYSTEM"
+    def __init__(self, name: str, value: str):
+        self.name, self.value = name, value
 
     def load(self):
         module, _, attr = self.value.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        hit: Any = importlib.import_module(module.strip())
+        for part in attr.strip().split(".") if attr.strip() else ():
+            hit = getattr(hit, part)
+        return hit
+
+
+def _scan() -> dict[str, str]:
+    """``{name: value}`` of every ``daimyo.games`` entry point. Reading the metadata of every
+    installed package takes longer than a whole check, so the answer is kept in the cache folder
+    while the folders on ``sys.path`` are unchanged (installing or removing a package changes
+    its folder)."""
+    import json
+    import os
+    import sys
+
+    from builder.paths import cache_dir
+
+    use_cache = os.environ.get("DAIMYO_NO_CACHE") != "1"
+    stamps = []
+    for folder in sys.path:
+        try:
+            stamps.append(f"{folder}:{os.stat(folder or '.').st_mtime_ns}")
+        except OSError:
+            stamps.append(f"{folder}:-")
+    key = "\n".join(stamps)
+    memo = cache_dir() / "games.json"
+    if use_cache:
+        try:
+            kept = json.loads(memo.read_text(encoding="utf-8"))
+            if kept.get("key") == key and isinstance(kept.get("games"), dict):
+                return kept["games"]
+        except (OSError, ValueError, AttributeError):
+            pass  # no answer kept, or an unreadable one: read the metadata
+    from importlib.metadata import entry_points
+
+    games = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINTS)}
+    if use_cache:
+        from builder.yamlio import atomic_write
+
+        try:
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(memo, json.dumps({"key": key, "games": games}))
+        except OSError:
+            pass  # a read-only cache folder only costs time
+    return games
 
 
 def _entry_points() -> dict:
     global _FOUND
     if _FOUND is None:
-        from importlib.metadata import entry_points
-
-        found: dict[str, Any] = {ep.name: ep for ep in entry_points(group=ENTRY_POINTS)}
-        for sid in BUILT_IN_IDS:
-            found.setdefault(sid, _SourceTree(sid))
+        found: dict[str, _Entry] = {name: _Entry(name, value) for name, value in _scan().items()}
+        for sid in BUILT_IN_IDS:  # a source tree that is not installed has no metadata
+            found.setdefault(sid, _Entry(sid, f"builder.games.{sid}.system:SYSTEM"))
         _FOUND = found
     return _FOUND
 

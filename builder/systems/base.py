@@ -98,8 +98,11 @@ class GameSystem:
     # -- modules and data --------------------------------------------------------------------
 
     def _beside(self, name: str) -> str:
-        package = type(self).__module__.rpartition(".")[0]
-        return f"{package}.{name}" if package else name
+        """The module ``name`` in the game's package; the game's own module when it is not in a
+        package (a game in one module holds its catalog model and rules itself)."""
+        module = type(self).__module__
+        package = module.rpartition(".")[0]
+        return f"{package}.{name}" if package else module
 
     def catalog_module(self) -> ModuleType:
         """The module holding the game's catalog model (``CATALOG_MODEL``)."""

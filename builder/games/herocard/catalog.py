@@ -30,6 +30,7 @@ from builder.games.herocard.terms import (  # noqa: F401 - shared with the rules
     KIND_LABEL,
     VALUED_KINDS,
 )
+from builder.names import did_you_mean, normalize
 
 SEED = "004_80c161daf2b1fabf.txt"
 
@@ -231,8 +232,6 @@ CATALOG_MODEL = HerocardCatalog
 
 
 def cross_check(catalog) -> list:
-    from builder.names import did_you_mean, normalize
-
     out = []
     m = catalog.model
     heroes = {normalize(n) for h in m.heroes for n in [h.name, h.id, *h.aliases]}

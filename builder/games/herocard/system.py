@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, command_line, option
+from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardGame, copies
 
@@ -12,8 +13,6 @@ ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
 def hero_attributes(catalog, hero: str) -> tuple[list[str], list[str]]:
     """The hero's first Body, Mind and X cards in catalog order (rulebook cards before pack
     additions) and the hero's other attribute cards; ([], ...) when a kind is missing."""
-    from builder.names import normalize
-
     by_kind: dict[str, list[str]] = {}
     for a in catalog.entries("attribute_cards"):
         if a.hero and normalize(a.hero) == normalize(hero) and a.attribute:
@@ -198,8 +197,6 @@ class HeroCard(CardGame):
 
     def after_set(self, data, catalog, key, value):
         """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
-        from builder.names import normalize
-
         if key != "hero" or value is None:
             return []
         attrs = data.get("attributes")
@@ -219,7 +216,7 @@ class HeroCard(CardGame):
         if not old:
             return []
         owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
-        whose = f"the {', '.join(sorted(owners))}'s cards" if owners else "cards of your own"
+        whose = f"the {', '.join(sorted(o for o in owners if o is not None))}'s cards" if owners else "cards of your own"
         if entry is None:
             return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
                     "and X cards with 'daimyo add'"]

@@ -36,6 +36,7 @@ from pydantic import field_validator, model_serializer, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 from builder.catalog.restrictions import Restriction
+from builder.names import did_you_mean
 
 # The vocabulary a restriction (catalog/kensei/restrictions.yaml or a pack) may use:
 # troop facts in ``of`` selectors, list facts in ``when``/``unless``, and the list's
@@ -480,8 +481,6 @@ def cross_check(catalog) -> list:
     sample lists (clan, commander level, troops, unit points and totals), and the
     army-building data (house-rule ids, clans, limits, troops).
     """
-    from builder.names import did_you_mean
-
     m = catalog.model
     out = []
     rules = {h.id for h in m.house_rules}

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import UsageError, option
+from builder.paths import templates_dir
 from builder.render.blocks import (
     MM,
     Markup,
@@ -36,6 +37,7 @@ from builder.render.blocks import (
     table,
 )
 from builder.render.pdfbase import list_display_name
+from builder.rulebooks import format_source
 
 SEED = "001_dbcd2f61c1014419.txt"
 DASH = "\u2014"
@@ -54,7 +56,6 @@ _DEFAULT_TEMPLATE = {
 
 def load_template() -> dict:
     """``templates/roster/kensei.yaml`` merged over the built-in defaults."""
-    from builder.paths import templates_dir
     from builder.yamlio import load_yaml
 
     out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _DEFAULT_TEMPLATE.items()}
@@ -142,7 +143,6 @@ def troop_source(catalog, t) -> str | None:
         return None
     from pathlib import Path
 
-    from builder.rulebooks import format_source
 
     pack = getattr(catalog, "from_pack", {}).get(("troops", t.id))
     src = format_source(t.source) if getattr(t, "source", None) else ""
@@ -155,8 +155,6 @@ def troop_source(catalog, t) -> str | None:
 def short_source(src: str | None) -> str:
     """``001_...txt:5962-5967`` -> ``Restrictions according to type of troop (lines 5962-5967)``:
     the section and lines, the rulebook being named once under the table."""
-    from builder.rulebooks import format_source
-
     return format_source(src, short=True) if src else ""
 
 

@@ -18,9 +18,22 @@ from typing import Any
 from builder.errors import ListError
 from builder.findings import Finding
 from builder.names import did_you_mean, normalize
+from builder.paths import origin_text
 from builder.rules.codes import codes
 from builder.rules.compiled import ruleset
-from builder.rules.engine import Context, Item, Unknown, _exact, evaluate, fmt_num, plain
+from builder.rules.engine import (
+    Context,
+    Item,
+    Unknown,
+    _exact,
+    _measure_exact,
+    active_restrictions,
+    evaluate,
+    fmt_num,
+    limit_report,
+    matching,
+    plain,
+)
 from builder.rules.engine import _norm as _normalize
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -422,8 +435,6 @@ def _origin(catalog, troop) -> str:
     memo = ruleset(catalog).table("origin")
     hit = memo.get(troop.id)
     if hit is None or hit[0] is not troop:
-        from builder.paths import origin_text
-
         hit = memo[troop.id] = (troop, origin_text(catalog.where("troops", troop)))
     return hit[1]
 
@@ -846,8 +857,6 @@ SUMMARY_KEYS = {"melee-min": "melee", "ranged-max": "ranged", "firearms-max": "f
 
 
 def summary(lst: KenseiList, catalog, rules: dict) -> dict:
-    from builder.rules.engine import _measure_exact, active_restrictions, matching
-
     prepared = lst.prepared
     if prepared is not None and prepared[2] is catalog and prepared[3] == rules:
         items, ctx = prepared[0], prepared[1]
@@ -938,8 +947,6 @@ def _hand_of(ab, points: int) -> int | None:
 def limits(lst: KenseiList, catalog, rules: dict, detail: bool = False) -> list[dict]:
     """Every limit of the army measured by the rules engine, with the room left (see
     ``engine.limit_report``)."""
-    from builder.rules.engine import limit_report
-
     items, ctx = _prepare(lst, catalog, rules)
     return limit_report(catalog.model.restrictions, items, ctx, detail)
 

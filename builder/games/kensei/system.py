@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from builder.errors import UnknownEntry, UsageError, command_line, option
 from builder.games.kensei import edits as kensei_edits
+from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
@@ -258,8 +259,6 @@ class Kensei(GameSystem):
         return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
 
     def set_value(self, catalog, key, value):
-        from builder.names import did_you_mean
-
         if key not in SET_KEYS:
             raise UsageError(f"cannot set '{key}'", did_you_mean(key, SET_KEYS) or "one of " + ", ".join(SET_KEYS))
         if key == "commander":

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from builder.errors import option
+from builder.errors import UsageError, option
+from builder.names import did_you_mean
 
 GAME = "satsuma"  # the game whose clashes these are
 
@@ -18,9 +19,7 @@ def satsuma_clash(attacker: str, samurai: str, imperial: str, rules_given: dict 
     side's best hand), ``use`` or ``leave`` (the samurai defender's best hand with or without an
     Escape card, as the house rule ``escape_choice`` allows)."""
     from builder.catalog.loader import load_catalog
-    from builder.errors import UsageError
     from builder.games.satsuma import rules as core
-    from builder.names import did_you_mean
 
     side = (attacker or "").strip().lower()
     if side not in core.SIDES:

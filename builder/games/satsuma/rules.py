@@ -24,8 +24,9 @@ from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
 
+from builder.errors import ListError
 from builder.findings import Finding, error, info, warning
-from builder.names import normalize
+from builder.names import did_you_mean, normalize
 from builder.rules.codes import codes
 
 SEED = "003_d64fd863b3930085.txt"
@@ -551,13 +552,10 @@ def find_card(catalog, name: str, side: str | None = None):
     card = catalog.find("cards", name)
     if card is None:
         names = [c.name for c in catalog.entries("cards") if side is None or c.side == side]
-        from builder.names import did_you_mean
 
         hint = did_you_mean(name, names)
         raise LookupError(f"unknown {side + ' ' if side else ''}card '{name}'" + (f"; {hint}" if hint else ""))
     if side is not None and card.side != side:
-        from builder.names import did_you_mean
-
         hint = did_you_mean(name, [c.name for c in catalog.entries("cards") if c.side == side])
         raise LookupError(f"'{card.name}' is a card of the {card.side} deck, not the {side} deck"
                           + (f"; {hint}" if hint else ""))
@@ -613,9 +611,7 @@ _CARD_KEYS = ("printed", "count")
 
 
 def load_list(doc, catalog):
-    from builder.errors import ListError
     from builder.games.satsuma.catalog import parse_printed
-    from builder.names import did_you_mean
 
     body = doc.body()
     diags = []
@@ -719,8 +715,6 @@ def check(lst: SatsumaList, catalog, rules) -> list[Finding]:
     agreed = "bodyguard_suit" in lst.agreed
     for e in lst.entries:
         if e.card is not None and e.card.side != lst.side:
-            from builder.names import did_you_mean
-
             hint = did_you_mean(e.name, [c.name for c in catalog.entries("cards") if c.side == lst.side])
             out.append(error("satsuma.wrong-side",
                              f"'{e.card.name}' is a card of the {e.card.side} deck, not the {lst.side} deck"

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from builder.errors import DaimyoError, Diagnostic, UsageError, option
 from builder.games.satsuma import rules as core
 from builder.games.satsuma import sim
+from builder.names import did_you_mean
+from builder.rulebooks import format_source, humanize
 
 GAME = "satsuma"  # the game these simulations play
 
@@ -172,8 +174,6 @@ def _rules(catalog, given: dict) -> dict:
 
 def parse_policies(text: str) -> tuple[str, str]:
     """``best`` (both sides), ``samurai=best,imperial=simple`` or ``best,simple``."""
-    from builder.names import did_you_mean
-
     names = list(sim.POLICIES)
     parts = [p.strip() for p in (text or "").split(",") if p.strip()]
     if not parts or len(parts) > 2:
@@ -279,15 +279,12 @@ def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
 
 def readings() -> list[dict]:
     """The simulator's readings of the rulebook, each source as a player reads it (and exact)."""
-    from builder.rulebooks import format_source
-
     return [{**r, "source": format_source(r["source"]), "ref": r["source"]} for r in sim.READINGS]
 
 
 def house_rules() -> list[dict]:
     """The catalog's house rules the simulation follows where the rulebook is silent."""
     from builder.catalog.loader import load_catalog
-    from builder.rulebooks import format_source, humanize
 
     rules = load_catalog("satsuma").house_rules()
     return [{"id": k, "title": rules[k].title, "default": rules[k].default, "reading": humanize(rules[k].reading),

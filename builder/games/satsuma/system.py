@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, option
+from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame
 
 SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
@@ -93,7 +94,6 @@ class Satsuma(CardGame):
 
     def _side(self, value: str) -> str:
         from builder.games.satsuma.rules import SIDES
-        from builder.names import did_you_mean
 
         v = value.strip().lower()
         if v not in SIDES:
@@ -131,8 +131,6 @@ class Satsuma(CardGame):
                 f"({len(side_cards(catalog, side))} cards)"]
 
     def custom(self, data, name):
-        from builder.names import normalize
-
         cards = data.get("cards")
         if not isinstance(cards, dict):
             return None
@@ -155,8 +153,6 @@ class Satsuma(CardGame):
     def prepare(self, data, catalog, pick, verb, variant, check_side):
         side = str(data.get("side", "")).strip().lower()
         if check_side and pick.entry is not None and pick.entry.side != side:
-            from builder.names import did_you_mean
-
             hint = did_you_mean(pick.name, [c.name for c in side_cards(catalog, side)])
             raise EditRefused(f"'{pick.name}' is a card of the {pick.entry.side} deck, not the {side} deck",
                               hint or f"a {side} deck takes {side} cards: 'daimyo catalog list satsuma cards'")

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from builder.catalog.frozen import model_fields
+from builder.errors import ListError
 from builder.findings import Finding, error, info, warning
+from builder.names import did_you_mean
 from builder.rules.codes import codes
 
 SEED = "002_55c7e5ab3d1a76a7.txt"
@@ -265,8 +267,6 @@ _PROVINCE_KEYS = ("province", "units", "samurai", "fortresses")
 
 
 def _unknown_keys(doc, mapping: dict, allowed: Sequence[str], where: tuple, what: str, diags: list) -> None:
-    from builder.names import did_you_mean
-
     for k in mapping:
         if k not in allowed:
             hint = did_you_mean(str(k), allowed) or "keys: " + ", ".join(allowed)
@@ -279,8 +279,6 @@ def _whole(value) -> bool:
 
 
 def load_list(doc, catalog):
-    from builder.errors import ListError
-
     body = doc.body()
     diags: list = []
     _unknown_keys(doc, body, _KEYS, (), "a senji setup", diags)

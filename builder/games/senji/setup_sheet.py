@@ -29,6 +29,7 @@ from builder.render.blocks import (
     table,
 )
 from builder.render.pdfbase import list_display_name
+from builder.rulebooks import format_source
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
 
@@ -186,7 +187,6 @@ def _validation_block(result, st: Styles, width: float):
     heading always comes with the verdict and the first rows."""
     from reportlab.platypus import CondPageBreak, Spacer
 
-    from builder.rulebooks import format_source
 
     head = para("Validation (daimyo check)", st.h1)
     lines = result_lines(result)

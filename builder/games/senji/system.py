@@ -4,6 +4,7 @@ provinces (with units, a samurai figure, a fortress)."""
 from __future__ import annotations
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
+from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 
 
@@ -210,7 +211,6 @@ class Senji(GameSystem):
             entry = catalog.find(section, name)
             if entry is not None:
                 return section, entry
-        from builder.names import did_you_mean
 
         cands = [c for s in ("provinces", "samurai", "families") for c in catalog.suggest(s, name)]
         raise UnknownEntry(f"unknown family, samurai or province '{name}'",
@@ -224,13 +224,10 @@ class Senji(GameSystem):
 
     def _player(self, players, who: str | None, prefer):
         """The player named ``who`` (name or family); without a name, the first by ``prefer``."""
-        from builder.names import normalize
-
         if who is not None:
             for i, p in enumerate(players):
                 if normalize(who) in (normalize(_written(p.get("name"))), normalize(_written(p.get("family")))):
                     return i, p
-            from builder.names import did_you_mean
 
             names = [_written(p.get("name")) for p in players if p.get("name") is not None]
             raise UnknownEntry(f"no player '{who}' in the setup", did_you_mean(who, names) or
@@ -246,8 +243,6 @@ class Senji(GameSystem):
     # -- editing --------------------------------------------------------------------------------
 
     def add(self, data, catalog, name, count=None, *, player=None, trial=False, **options):
-        from builder.names import normalize
-
         section, entry = self.resolve(catalog, name)
         players = self._players(data)
         if section == "families":
@@ -288,8 +283,6 @@ class Senji(GameSystem):
                                                                              len(provinces) - 1)
 
     def remove(self, data, catalog, name, count=1, **options):
-        from builder.names import did_you_mean, normalize
-
         players = self._players(data)
         want = normalize(name)
         try:

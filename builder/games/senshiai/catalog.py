@@ -42,6 +42,7 @@ from builder.games.senshiai.terms import (  # noqa: F401 - the values and parser
     parse_path,
     parse_power,
 )
+from builder.names import did_you_mean, normalize
 
 PowerField = Annotated[Power, BeforeValidator(parse_power), PlainSerializer(str, return_type=str)]
 ModField = Annotated[PowerMod, BeforeValidator(parse_modifier), PlainSerializer(str, return_type=str)]
@@ -172,8 +173,6 @@ class Card(Entry):
         return 1 if self.limit is None else self.limit
 
     def is_capital(self) -> bool:
-        from builder.names import normalize
-
         return self.subtype is not None and normalize(self.subtype) == "capital"
 
 
@@ -210,8 +209,6 @@ CATALOG_MODEL = SenshiaiCatalog
 # -- cross references ------------------------------------------------------------------
 
 def cross_check(catalog) -> list:
-    from builder.names import did_you_mean, normalize
-
     out = []
     model = catalog.model
     abilities = model.abilities
@@ -266,6 +263,5 @@ def cross_check(catalog) -> list:
 def _very_close(name: str, cands: list[str]) -> bool:
     import difflib
 
-    from builder.names import normalize
 
     return any(difflib.SequenceMatcher(None, normalize(name), normalize(c)).ratio() >= 0.85 for c in cands)

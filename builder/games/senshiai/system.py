@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.errors import option
+from builder.errors import UsageError, option
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame
 
@@ -69,8 +69,6 @@ class Senshiai(CardGame):
                  "placeholder": "any"}]
 
     def new_body(self, data, catalog, options):
-        from builder.errors import UsageError
-
         size = options.get("size")
         if size is not None:
             if size < 1:

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from builder.names import did_you_mean, normalize
+
 SEED = "000_ac601013730960cf.txt"
 
 # -- values printed on cards ------------------------------------------------------
@@ -46,7 +48,7 @@ class PowerMod:
     def traits(self) -> tuple[int, int, int]:
         return (self.melee, self.ranged, self.resistance)
 
-    def signed(self) -> tuple[int, int, int]:
+    def signed(self) -> tuple[int, ...]:
         return tuple(self.sign * t for t in self.traits())
 
     def __str__(self) -> str:
@@ -158,8 +160,6 @@ def parse_ability(text: str, abilities: list) -> ParsedAbility:
 
     Raises ValueError with a message a user can act on.
     """
-    from builder.names import did_you_mean, normalize
-
     if not isinstance(text, str) or not text.strip():
         raise ValueError("an ability must be a text such as 'Recruit' or 'Tardy: 4'")
     norm = normalize(text)
