@@ -115,6 +115,7 @@ def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, ca
     with pdfplumber.open(out) as pdf:
         fronts = pdf.pages[0::2][:-1] if len(pdf.pages) % 2 else pdf.pages[0:-1:2]
         first = _card_rects(pdf.pages[0], C, bleed)
+        last = _card_rects(fronts[-1], C, bleed)
         assert first
         total = sum(len(_card_rects(p, C, bleed)) for p in fronts)
         assert total == 50
@@ -128,6 +129,13 @@ def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, ca
     dxf_rects, dxf_radii, n_lines = _dxf_cards(dxf)
     assert _same(dxf_rects, first)
     assert dxf_radii == {corner_radius(C)} and n_lines == 4 * len(first)
+    # a last sheet not full has cut lines of its own: the blade cuts only where cards are
+    last_svg, last_dxf = tmp_path / "cut.last.cut.svg", tmp_path / "cut.last.cut.dxf"
+    if len(fronts) > 1 and len(last) < len(first):
+        assert _same(_svg_rects(last_svg, P[1])[0], last)
+        assert _same(_dxf_cards(last_dxf)[0], last)
+    else:
+        assert not last_svg.exists() and not last_dxf.exists()
     pw, ph = P
     bleeds = [c.grow(bleed) for c in first]
     if machine == "silhouette":

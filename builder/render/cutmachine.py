@@ -148,17 +148,19 @@ def draw_machine_page(c, m: CutMachine, paper) -> None:
 
 # -- contour files ----------------------------------------------------------------------------
 
-def contours(plan: SheetPlan) -> list[Rect]:
-    """The trim rectangle of every card of a full sheet, in mm from the page's TOP-left corner."""
+def contours(plan: SheetPlan, count: int | None = None) -> list[Rect]:
+    """The trim rectangle of every card of a sheet (of its first ``count`` positions, on a
+    sheet not filled), in mm from the page's TOP-left corner."""
     ph = plan.paper[1]
-    return [Rect(s.trim.x, ph - s.trim.y1, s.trim.w, s.trim.h) for s in plan.slots]
+    slots = plan.slots if count is None else plan.slots[:count]
+    return [Rect(s.trim.x, ph - s.trim.y1, s.trim.w, s.trim.h) for s in slots]
 
 
 def _n(v: float) -> str:
     return f"{v:.3f}".rstrip("0").rstrip(".")
 
 
-def contour_svg(plan: SheetPlan) -> str:
+def contour_svg(plan: SheetPlan, count: int | None = None) -> str:
     """The cut lines as an SVG document the size of the page (1 user unit = 1 mm)."""
     pw, ph = plan.paper
     r = corner_radius(plan.card)
@@ -166,14 +168,14 @@ def contour_svg(plan: SheetPlan) -> str:
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(pw)}mm" height="{_n(ph)}mm" '
             f'viewBox="0 0 {_n(pw)} {_n(ph)}">',
             '  <g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">']
-    for i, c in enumerate(contours(plan), 1):
+    for i, c in enumerate(contours(plan, count), 1):
         rows.append(f'    <rect id="card-{i}" x="{_n(c.x)}" y="{_n(c.y)}" width="{_n(c.w)}" height="{_n(c.h)}" '
                     f'rx="{_n(r)}" ry="{_n(r)}"/>')
     rows += ["  </g>", "</svg>", ""]
     return "\n".join(rows)
 
 
-def contour_dxf(plan: SheetPlan) -> str:
+def contour_dxf(plan: SheetPlan, count: int | None = None) -> str:
     """The cut lines as a DXF (R12 entities, millimetres): per card four lines and four
     quarter-circle arcs. DXF's y runs up from the page's bottom edge: a point (x, y) of the
     SVG is (x, page height - y) here, the PDF's own coordinates."""
@@ -188,7 +190,7 @@ def contour_dxf(plan: SheetPlan) -> str:
     def arc(cx, cy, a0, a1):
         out.extend(["0", "ARC", "8", "CUT", "10", _n(cx), "20", _n(cy), "40", _n(r), "50", _n(a0), "51", _n(a1)])
 
-    for c in contours(plan):
+    for c in contours(plan, count):
         x0, x1 = c.x, c.x + c.w
         y0, y1 = ph - c.y - c.h, ph - c.y          # DXF: y up
         line(x0 + r, y0, x1 - r, y0)
@@ -203,14 +205,22 @@ def contour_dxf(plan: SheetPlan) -> str:
     return "\n".join(out)
 
 
-def write_contours(plan: SheetPlan, pdf_path, force: bool = False) -> list:
-    """Write ``NAME.cut.svg`` and ``NAME.cut.dxf`` beside the PDF; returns their paths."""
+def write_contours(plan: SheetPlan, pdf_path, force: bool = False, sheets: list[int] | None = None) -> list:
+    """Write ``NAME.cut.svg`` and ``NAME.cut.dxf`` beside the PDF (the cut lines of a full
+    sheet); returns their paths. ``sheets``: the number of cards on each sheet. When the last
+    sheet is not full, its own cut lines go to ``NAME.last.cut.svg`` and ``.dxf`` (the blade
+    cuts no empty position); a single sheet not full gets only its cards' lines."""
     from pathlib import Path
 
     from builder.yamlio import atomic_write
 
     base = Path(pdf_path)
-    paths = [base.with_suffix(".cut.svg"), base.with_suffix(".cut.dxf")]
-    for p, text in zip(paths, (contour_svg(plan), contour_dxf(plan)), strict=True):
+    counts = sheets or [plan.per_page]
+    full = None if len(counts) > 1 or counts[0] >= plan.per_page else counts[0]
+    jobs = [(base.with_suffix(".cut.svg"), contour_svg(plan, full)), (base.with_suffix(".cut.dxf"), contour_dxf(plan, full))]
+    if len(counts) > 1 and counts[-1] < plan.per_page:
+        jobs += [(base.with_suffix(".last.cut.svg"), contour_svg(plan, counts[-1])),
+                 (base.with_suffix(".last.cut.dxf"), contour_dxf(plan, counts[-1]))]
+    for p, text in jobs:
         atomic_write(p, text, force=force)
-    return paths
+    return [p for p, _ in jobs]

@@ -487,7 +487,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
     if opts.cut_machine:
         from builder.render.cutmachine import write_contours
 
-        write_contours(plan, job.path, force=force)
+        write_contours(plan, job.path, force=force, sheets=[len(ch) for ch in chunks])
     return job.path
 
 
