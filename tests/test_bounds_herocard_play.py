@@ -65,3 +65,24 @@ def test_one_body_card_and_not_two(attributes, body_cards):
     assert len(twice) == (body_cards > 1)  # 004:1204-1209: one Body, one Mind, one X
     if twice:
         assert twice[0].value == 2 and twice[0].bound == 1
+
+
+def test_a_mod_without_its_base_cites_the_rule_of_its_own_kind():
+    from builder.check import check_file
+    from builder.rulebooks import format_source
+
+    from conftest import DATA
+
+    for name, section in (("attack", "Attacking"), ("block", "Blocking")):
+        found = [f for f in check_file(DATA / "herocard" / f"mod-without-base-{name}.yaml").findings
+                 if f.code == "herocard.mod-without-base"]
+        assert found and all(format_source(f.source).startswith(f"HeroCard rulebook, {section} (") for f in found), found
+
+
+def test_too_many_copies_on_one_line_names_no_lines():
+    from builder.check import check_file
+
+    from conftest import DATA
+
+    (f,) = [f for f in check_file(DATA / "herocard" / "copies-max.yaml").findings if f.code == "herocard.copies-max"]
+    assert f.message == "7 copies of 'Overhand Thrust' > 6 (the most copies of one card)"
