@@ -28,7 +28,7 @@ def test_a_score_of_nothing_pays_only_a_card_of_no_cost():
 def test_a_card_costing_the_score_can_be_played(cost, playable):
     from types import SimpleNamespace
 
-    from builder.rules.herocard import _never_playable, is_ever_playable
+    from builder.games.herocard.rules import _never_playable, is_ever_playable
 
     card = SimpleNamespace(cost=cost, attribute="body", name="Card")
     assert is_ever_playable(card, {"body": 9}) is playable
