@@ -13,8 +13,16 @@ def test_print_writes_a_pdf(cli, tmp_path):
     r = cli("print", SAMURAI, "-o", out, "--paper", "letter", "--card", "bridge", "--bleed", "1",
             "--duplex", "short", "--offset", "0.5,-0.5")
     assert r.code == 0, r.stderr
-    assert r.stderr == f"wrote {out}\n" and r.stdout == ""
+    # bridge cards are narrower than poker: the longest rules texts shrink under 6 pt, and one
+    # warning says so, naming the cards; then where the PDF went
+    warning, wrote = r.stderr.splitlines()
+    assert warning.startswith("daimyo: warning: on 57.15x88.9 mm cards text prints under 6 pt") and "'" in warning
+    assert wrote == f"wrote {out}" and r.stdout == ""
     assert out.read_bytes().startswith(b"%PDF-1.7")
+    # at poker size nothing is that small: the PDF is all that is said
+    out2 = tmp_path / "poker.pdf"
+    r = cli("print", SAMURAI, "-o", out2, "--paper", "letter", "--card", "poker")
+    assert r.code == 0 and r.stderr == f"wrote {out2}\n"
 
 
 @pytest.mark.parametrize("args,message", [

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.errors import UsageError, option
+from builder.errors import UsageError, command_line, option
 from builder.render.layout import parse_offset
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -125,7 +125,7 @@ def get_profile(name: str) -> PrinterProfile:
         return profiles[name]
     known = ", ".join(sorted(profiles)) or "none yet"
     raise UsageError(f"no printer profile '{name}' (saved: {known})",
-                     "save one with 'daimyo printer save NAME --offset X,Y --scale-x F --scale-y F'")
+                     command_line("save one with 'daimyo printer save NAME --offset X,Y --scale-x F --scale-y F'"))
 
 
 def save_profile(name: str, offset=None, scale_x=1.0, scale_y=1.0, force: bool = False) -> PrinterProfile:
