@@ -101,7 +101,8 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
 
     ``source`` is one or more ``FILE:LINE`` / ``FILE:FIRST-LAST`` joined by ``,`` or ``;``;
     references into one section are gathered, sections of one rulebook follow each other
-    after ``;``; a range that runs into the next section is cited under each section it covers. ``inline=True`` gives the form to put inside parentheses of a sentence
+    after ``;``; a range that runs into the next section is cited under each of the two (a range
+    over three sections or more, a chapter and its steps, under its first). ``inline=True`` gives the form to put inside parentheses of a sentence
     ("Kensei rulebook, Army leaders, line 5912"); ``short=True`` leaves the rulebook's title
     out where it is named once nearby (a roster column). A text holding no reference is kept.
     """
@@ -115,9 +116,13 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
     for file, first, last in refs:
         book = books.get(file)
         a = first
-        while a <= last:  # a range over two sections is cited under each, with its own lines
+        # a range over two sections is cited under each, with its own lines; a range over a
+        # whole run of sections (a chapter and its steps) is cited under its first
+        chapter = book is not None and len({book.section_at(n).title for n in range(first, last + 1)
+                                            if book.section_at(n)}) > 2
+        while a <= last:
             sec = book.section_at(a) if book else None
-            b = min(last, sec.last) if sec else last
+            b = min(last, sec.last) if sec and not chapter else last
             key = (file, sec.title if sec else None)
             if groups and (groups[-1][0], groups[-1][1]) == key:
                 groups[-1][2].append((a, b))
