@@ -260,9 +260,9 @@ def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatc
     from fastapi.testclient import TestClient
 
     import builder.check
+    import builder.games.kensei.rules
     import builder.lists.document
     import builder.lists.edit
-    import builder.games.kensei.rules
     import builder.yamlio
     from builder.web.app import create_app
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.errors import ListError, UnknownEntry, UsageError
+from builder.games.kensei import edits as unit_edits
 from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
@@ -157,6 +158,9 @@ class ToyUnits(GameSystem):
                         Field("models", "int", default=1))))
     catalog_module_name = __name__
     rules_module_name = __name__
+    # a list of ``troops:`` units of models takes the unit operations Kensei's builder uses
+    # (models, duplicate, remove a unit by its place): a game brings its edits as a module
+    edits = unit_edits
 
     def __init__(self):
         self.units = self  # the ``Units`` part: the list is units of models
