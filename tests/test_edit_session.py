@@ -260,9 +260,9 @@ def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatc
     from fastapi.testclient import TestClient
 
     import builder.check
+    import builder.games.kensei.rules
     import builder.lists.document
     import builder.lists.edit
-    import builder.rules.kensei
     import builder.yamlio
     from builder.web.app import create_app
 
@@ -291,8 +291,8 @@ def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatc
     counted(builder.yamlio, "parse_yaml")  # the YAML reader under it
     counted(builder.lists.edit, "load_roundtrip")  # the round-trip reader
     counted(builder.check, "check_doc")  # a check
-    counted(builder.rules.kensei, "load_list")  # the rules' reading of the list
-    counted(builder.rules.kensei, "check")
+    counted(builder.games.kensei.rules, "load_list")  # the rules' reading of the list
+    counted(builder.games.kensei.rules, "check")
     r = c.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru", "version": version})
     assert r.status_code == 200 and "added" in r.text and "Yari Ashigaru" in r.text
     assert troops(ws / "kensei-buke.yaml")[-1] == {"troop": "Yari Ashigaru", "models": 3}
