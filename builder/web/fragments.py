@@ -6,7 +6,6 @@ the time of an edit's answer). The same holds for the list's settings and house 
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 
@@ -20,8 +19,9 @@ ROW_KEYS = ("path", "layout", "count_words", "entry_words", "standard_word", "le
 
 
 class _Kept:
-    """Drawings of one template, each kept under the JSON of what it was drawn from (at most
-    ``size``, the least recently used going first)."""
+    """Drawings of one template, each kept under the ``repr`` of what it was drawn from (plain
+    data: equal data give equal keys; the same data built in another order only draws again),
+    at most ``size``, the least recently used going first."""
 
     def __init__(self, template, size: int):
         self.template = template
@@ -30,7 +30,7 @@ class _Kept:
         self.lock = threading.Lock()
 
     def __call__(self, key_of, **ctx) -> Markup:
-        key = json.dumps(key_of, sort_keys=True, default=str)
+        key = repr(key_of)  # several times faster than JSON with sorted keys, on every row of every answer
         with self.lock:
             hit = self.drawn.get(key)
             if hit is not None:
