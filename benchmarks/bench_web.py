@@ -1,7 +1,9 @@
 """Load on the web builder: concurrent clients editing different lists through the JSON API.
 
 Run: python benchmarks/bench_web.py [--clients 20] [--seconds 30]
+     python benchmarks/bench_web.py --mix [--think 0.5]   (the builder page's own edits)
      python benchmarks/bench_web.py --in-process 300   (the edit and check alone, no HTTP)
+     python benchmarks/bench_web.py --profile 100   (cProfile of the page mix's work, in process)
 
 Starts ``daimyo serve`` on 127.0.0.1 (a separate process, as a person runs it) over a
 temporary workspace holding one 600 AP Kensei list per client. Each client, on its own
@@ -14,16 +16,44 @@ sequence of changes says (no lost edit). Goal: p95 under 100 ms.
 Only loopback is used; the run stops by itself.
 
 ``--mix``: each client is a player on the builder page instead, through the page's own routes
-(``POST /l/F/edit`` and ``/l/F/undo``, form-encoded, answered with the list's HTML): +, -, a
-typed count, Add from the catalog, remove, the list's name and undo. Goal: p95 under 50 ms.
+(it opens ``GET /l/F`` first, untimed, then ``POST /l/F/edit`` and ``/l/F/undo``, form-encoded,
+answered with the list's HTML): +, -, a typed count, Add from the catalog, remove, the list's
+name and undo. Goal: p95 under 50 ms. By default the clients form a closed loop (each sends its
+next edit as soon as the answer is in: the stress case); ``--think S`` makes each pause about S
+seconds before each edit (uniform between S/2 and 3S/2, seeded per client), as a person
+clicking does. ``--profile N`` runs one client's mix in this process through the app's routes
+with the work of each request (read, edit, check, save, the list's HTML) under cProfile.
 
 Drawing the list's HTML was about 22 ms of each answer of the page's routes (12 rows of 600 AP):
 each row is now drawn once and kept until its data changes (``builder/web/fragments.py``), so an
 edit redraws one row. Measured on 2 CPUs shared with other work (load average 9-10), 20
 clients, 15 s: p95 1133 ms and 18.2 ms server CPU per request before, 769 ms and 16.5 ms after;
-in-process, the list's HTML takes about 7 ms instead of 18-26 ms. What remains of a request is
-mostly the save itself (an fsync of the list and its folder, 10 ms or more on this disk) and
-waiting for the shared CPUs.
+in-process, the list's HTML takes about 7 ms instead of 18-26 ms.
+
+Where a page edit's time went then (``--profile``, and the same work timed per part without
+the profiler; CPU per request, in process): the answer's HTML 5.9 ms (the house rules and
+settings drawn afresh each time, the rows' cache keys as sorted JSON), the edit and its one
+check 2.5 ms, the save 1.1 ms of CPU but 7 ms of wall time (the fsync of the temporary file
+before the rename, taken outside the folder lock; there is no other fsync), the page's view
+1.6 ms, looking the session and catalog up again for the answer 0.5 ms: 12.5 ms in all. The
+settings and house rules are now kept like the rows, a catalog's house-rule words worked out
+once, the cache keys a ``repr`` and the answer drawn from the session's own document, catalog
+and check: 8.0 ms in all, of which the HTML 2.6 ms.
+
+Figures (2 CPUs shared with other work, 20 clients, 15 s, no error and no lost edit in any run):
+
+                      load   req/s   p50 ms  p95 ms  p99 ms  max ms  server CPU/request
+  closed loop, before  8.4    80.8    233.1   378.3   441.6   589.3   11.3 ms
+  closed loop, after   3.9    91.9    211.2   290.1   387.3   519.4    9.8 ms
+  --think 0.5, before  3.8    35.1     30.5    76.5   147.9   178.9   13.5 ms
+  --think 0.5, after   3.6    35.9     24.1    60.6   139.0   185.2   11.6 ms
+
+The closed loop is bound by the interpreter: one process runs Python on one core at a time, so
+about 90 answers a second at ~10 ms each, and 20 clients that never pause wait ~20 / 90 s for
+their turn; its p95 cannot come near 50 ms without several server processes. With players'
+pauses the p50 is about the time of one request alone (CPU plus the fsync); the p95 (goal 50 ms)
+is still above it on this shared machine, set by bursts of requests meeting on the one core and
+by the other work's load.
 """
 
 from __future__ import annotations
@@ -129,11 +159,51 @@ def client(n: int, port: int, token: str, stop_at: float, out: dict):
 ADDED = ("Yari Ashigaru", "Otokodate Ashigaru Katana", "Peasants")  # what the page's Add puts on
 
 
-def page_client(n: int, port: int, token: str, stop_at: float, out: dict):
+def plan_edit(n: int, step: int, troops: list, history: list):
+    """The page edit client ``n`` makes at ``step``: ``(kind, route, form, troops after)``, the
+    troops changed in place (undo: the troops before the last change, taken off ``history``);
+    None when there is nothing to undo."""
+    kind = ("plus", "minus", "typed", "add", "plus", "remove", "name", "undo", "typed", "plus")[(step + n) % 10]
+    unit = UNITS[(step + n) % len(UNITS)]
+    form: dict = {}
+    route = "/edit"
+    if kind in ("plus", "minus"):
+        delta = 1 if kind == "plus" or troops[unit][1] <= 2 else -1
+        form = {"op": "models", "index": unit, "delta": delta}
+        troops[unit][1] += delta
+    elif kind == "typed":
+        value = 3 + (step % 7)
+        form = {"op": "models", "index": unit, "value": value}
+        troops[unit][1] = value
+    elif kind == "add":
+        name = ADDED[step % len(ADDED)]
+        form = {"op": "add", "item": name}
+        troops.append([name, None])  # the models the builder gives a new unit: read back from the answer
+    elif kind == "remove":
+        if len(troops) <= len(TROOPS):
+            kind, form = "name", {"op": "set", "key": "name", "value": f"Load test {n} step {step}"}
+        else:
+            form = {"op": "remove", "index": len(troops) - 1}
+            troops.pop()
+    elif kind == "name":
+        form = {"op": "set", "key": "name", "value": f"Load test {n} step {step}"}
+    if kind == "undo":
+        if not history:
+            return None
+        route = "/undo"
+        troops = history.pop()
+    return kind, route, form, troops
+
+
+def page_client(n: int, port: int, token: str, stop_at: float, out: dict, think: float = 0.0):
     """A player on the builder page: the page's own routes (``POST /l/F/edit`` and ``/undo``,
     form-encoded, as htmx sends them, answered with the list's HTML) in a mix of the page's
     edits: + and - of a unit, a typed count, Add from the catalog, remove, the list's name,
-    and undo. The client keeps its own copy of the troops to check that no edit is lost."""
+    and undo. The client keeps its own copy of the troops to check that no edit is lost.
+    ``think``: seconds the player pauses before each edit (jittered between half and one and a
+    half times, seeded per client), not counted in the latency; 0: the next edit goes as soon
+    as the answer is in (a closed loop)."""
+    import random
     import re
     from urllib.parse import urlencode
 
@@ -145,38 +215,23 @@ def page_client(n: int, port: int, token: str, stop_at: float, out: dict):
     history: list[list] = []  # the troops before each change, for undo
     version = None
     latencies, errors, kinds, step = [], [], {}, 0
+    rng = random.Random(1000 + n)
+    # the player opens the builder page first (not timed), as the browser does before any edit
+    conn.request("GET", base, headers={"Authorization": headers["Authorization"]})
+    page = conn.getresponse().read().decode("utf-8")
+    m = re.search(r'id="version" value="([^"]+)"', page)
+    version = m.group(1) if m else None
     while time.perf_counter() < stop_at:
-        kind = ("plus", "minus", "typed", "add", "plus", "remove", "name", "undo", "typed", "plus")[(step + n) % 10]
+        if think:
+            time.sleep(max(0.0, min(think * rng.uniform(0.5, 1.5), stop_at - time.perf_counter())))
+            if time.perf_counter() >= stop_at:
+                break
         before = [list(t) for t in troops]
-        unit = UNITS[(step + n) % len(UNITS)]
-        form: dict = {}
-        route = "/edit"
-        if kind in ("plus", "minus"):
-            delta = 1 if kind == "plus" or troops[unit][1] <= 2 else -1
-            form = {"op": "models", "index": unit, "delta": delta}
-            troops[unit][1] += delta
-        elif kind == "typed":
-            value = 3 + (step % 7)
-            form = {"op": "models", "index": unit, "value": value}
-            troops[unit][1] = value
-        elif kind == "add":
-            name = ADDED[step % len(ADDED)]
-            form = {"op": "add", "item": name}
-            troops.append([name, None])  # the models the builder gives a new unit: read back below
-        elif kind == "remove":
-            if len(troops) <= len(TROOPS):
-                kind, form = "name", {"op": "set", "key": "name", "value": f"Load test {n} step {step}"}
-            else:
-                form = {"op": "remove", "index": len(troops) - 1}
-                troops.pop()
-        elif kind == "name":
-            form = {"op": "set", "key": "name", "value": f"Load test {n} step {step}"}
-        if kind == "undo":
-            if not history:
-                step += 1
-                continue
-            route = "/undo"
-            troops = history.pop()
+        plan = plan_edit(n, step, troops, history)
+        if plan is None:
+            step += 1
+            continue
+        kind, route, form, troops = plan
         if version:
             form["version"] = version
         t = time.perf_counter()
@@ -234,6 +289,64 @@ def in_process(edits: int) -> None:
           f"{wall / edits * 1000:.2f} ms wall per edit ({edits} edits, load average {load:.1f})")
 
 
+def profile(edits: int, top: int = 25) -> None:
+    """One client's page mix through the app's own routes, in this process (no socket), with the
+    blocking work of each request (what runs in the server's worker threads: read, edit, check,
+    save, the list's HTML) under cProfile; prints the functions taking the most time."""
+    import cProfile
+    import pstats
+    import re
+
+    sys.path.insert(0, str(ROOT))
+    from starlette.concurrency import run_in_threadpool
+    from starlette.testclient import TestClient
+
+    import builder.web.app as web_app
+
+    prof = cProfile.Profile()
+
+    async def profiled(fn, *args):
+        return await run_in_threadpool(prof.runcall, fn, *args)
+
+    web_app.off_loop = profiled  # type: ignore[assignment]
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "list-00.yaml").write_text(list_text(0))
+        token = secrets.token_urlsafe(24)
+        headers = {"Authorization": f"Bearer {token}", "HX-Request": "true"}
+        with TestClient(web_app.create_app(tmp, token=token), base_url="http://127.0.0.1:8765") as http:
+            troops = [[name, models] for name, models in TROOPS]
+            history: list[list] = []
+            version, done, step = None, 0, 0
+            while done < edits + 10:
+                if done == 10:  # the first edits load the catalog and warm the caches
+                    prof = cProfile.Profile()
+                    wall, cpu = time.perf_counter(), time.process_time()
+                before = [list(t) for t in troops]
+                plan = plan_edit(0, step, troops, history)
+                step += 1
+                if plan is None:
+                    continue
+                kind, route, form, troops = plan
+                if version:
+                    form["version"] = version
+                resp = http.post(f"/l/list-00.yaml{route}", data=form, headers=headers)
+                if resp.status_code != 200:
+                    raise SystemExit(f"{kind}: {resp.status_code} {resp.text[:300]}")
+                version = re.search(r'id="version" value="([^"]+)"', resp.text).group(1)
+                if kind == "add":
+                    troops[-1][1] = int(re.findall(r'inputmode="numeric" value="(\d+)"', resp.text)[-1])
+                if kind != "undo":
+                    history.append(before)
+                done += 1
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"page mix in process: {cpu / edits * 1000:.2f} ms CPU, {wall / edits * 1000:.2f} ms wall per edit "
+          f"({edits} edits, load average {load:.1f}); the requests' blocking work, by own time:")
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--clients", type=int, default=20)
@@ -243,7 +356,15 @@ def main() -> None:
     ap.add_argument("--mix", action="store_true",
                     help="the builder page's own routes and edits (add, remove, models, typed count, "
                          "name, undo) instead of the API's models change")
+    ap.add_argument("--think", type=float, default=0.0, metavar="S",
+                    help="with --mix: each client pauses about S seconds (seeded jitter, 0.5-1.5 S) before each "
+                         "edit, as a player does; 0 (the default): a closed loop")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="profile N page-mix edits in this process (cProfile) instead")
     args = ap.parse_args()
+    if args.profile:
+        profile(args.profile)
+        return
     if args.in_process:
         in_process(args.in_process)
         return
@@ -278,7 +399,8 @@ def main() -> None:
             cpu0 = _cpu_of(server.pid)
             start = time.perf_counter()
             stop_at = start + args.seconds
-            threads = [threading.Thread(target=page_client if args.mix else client, args=(n, port, token, stop_at, out))
+            threads = [threading.Thread(target=page_client if args.mix else client, args=(n, port, token, stop_at, out),
+                                kwargs={"think": args.think} if args.mix else {})
                        for n in range(args.clients)]
             for th in threads:
                 th.start()
@@ -319,7 +441,8 @@ def main() -> None:
         return lat[min(len(lat) - 1, round(p / 100 * (len(lat) - 1)))] * 1000
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"clients {args.clients}, {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries); "
+    print(f"clients {args.clients}" + (f" pausing {args.think:g} s between edits" if args.think else
+                                       " in a closed loop") + f", {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries); "
           f"{os.cpu_count()} CPUs, load average {load:.1f} at the end")
     print(f"requests   {len(lat)} ({len(lat) / elapsed:.1f} per second)")
     print(f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "

@@ -1,6 +1,7 @@
 """The builder page keeps each list row it has drawn and draws a row again only when its data
 changed: after every kind of change the rows the page gets are exactly those a server drawing
-everything afresh gives (no stale count, index, label or finding)."""
+everything afresh gives (no stale count, index, label or finding). The same holds for the
+list's settings and house rules, also kept between changes."""
 
 from __future__ import annotations
 
@@ -29,16 +30,37 @@ def browser(ws):
     return c
 
 
+def piece(page: str, start: str, end: str) -> str:
+    """The part of ``page`` from ``start`` to the next ``end`` (spaces folded); '' when absent."""
+    if start not in page:
+        return ""
+    part = page[page.index(start):]
+    return re.sub(r"\s+", " ", part[:part.index(end)])
+
+
 def rows(page: str) -> str:
-    part = page[page.index('<ol class="entries">'):]
-    return re.sub(r"\s+", " ", part[:part.index("</ol>")])
+    return piece(page, '<ol class="entries">', "</ol>")
+
+
+def kept_pieces(page: str) -> tuple[str, str, str]:
+    """The rows, the settings and the house rules of a builder page."""
+    return rows(page), piece(page, '<div class="settings">', "</div>"), piece(page, '<details class="house-rules">',
+                                                                             "</details>")
+
+
+def _rule():
+    from builder.catalog.loader import load_catalog
+
+    rule = load_catalog("kensei").model.house_rules[0]
+    return {"op": "house_rule", "key": rule.id, "value": str(rule.alternatives[0].value).lower()}
 
 
 @pytest.mark.parametrize("rel, ops", [
     ("kensei-buke.yaml", [{"op": "models", "index": "2", "delta": "1"}, {"op": "models", "index": "2", "delta": "-1"},
                           {"op": "troop", "index": "1", "field": "standard", "value": "true"},
                           {"op": "set", "key": "name", "value": "Renamed"}, {"op": "remove", "index": "0"},
-                          {"op": "add", "item": "Yari Ashigaru", "models": "6"}, {"op": "set", "key": "points", "value": "150"}]),
+                          {"op": "add", "item": "Yari Ashigaru", "models": "6"}, {"op": "set", "key": "points", "value": "150"},
+                          _rule(), {"op": "set", "key": "commander", "value": "taisho"}]),
     ("senshiai-northern-host.yaml", [{"op": "add", "item": "Rice Fields", "count": "1"},
                                      {"op": "copies", "item": "Rice Fields", "value": "2"},
                                      {"op": "remove", "item": "Capital of the North", "all": "1"}]),
@@ -58,5 +80,8 @@ def test_every_change_gives_the_rows_a_fresh_drawing_gives(tmp_path, rel, ops):
             r = page.post(f"/l/{rel}/edit", data={**op, "version": version})
         assert r.status_code == 200, (op, r.text[:300])
         fresh = browser(ws).get(f"/l/{rel}").text  # a new server: nothing kept
-        assert rows(r.text) == rows(fresh), op
-        assert rows(page.get(f"/l/{rel}").text) == rows(fresh), op
+        assert kept_pieces(r.text) == kept_pieces(fresh), op
+        assert kept_pieces(page.get(f"/l/{rel}").text) == kept_pieces(fresh), op
+        assert rows(fresh), op
+        if rel.startswith("kensei"):  # a Kensei list shows its settings and house rules
+            assert all(kept_pieces(fresh)), op

@@ -247,7 +247,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
         def work():
             out = editor.apply(path, op, form.get("version") or None)
-            return _list_part(request, path, out.notes, picked=op.get("player"), text=out.text)
+            return _list_part(request, path, out.notes, picked=op.get("player"), out=out)
 
         return await off_loop(work)
 
@@ -263,10 +263,10 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     def _stepped(request, path, back, version):
         out = editor.step(path, back, version)
-        return _list_part(request, path, out.notes, text=out.text)
+        return _list_part(request, path, out.notes, out=out)
 
-    def _list_part(request, path, notes, picked=None, text=None):
-        _doc, _catalog, _res, view = _load_view(ws, path, editor, text)
+    def _list_part(request, path, notes, picked=None, out=None):
+        _doc, _catalog, _res, view = _load_view(ws, path, editor, out.text if out else None, out.known if out else None)
         undo, redo = editor.can(path, view["version"])
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"

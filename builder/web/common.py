@@ -41,9 +41,11 @@ def _go(request: Request, url: str):
     return RedirectResponse(url, status_code=303)
 
 
-def _load_view(ws: Workspace, path: str, editor: Editor | None = None, text: str | None = None):
+def _load_view(ws: Workspace, path: str, editor: Editor | None = None, text: str | None = None,
+               known: tuple | None = None):
     """(doc, catalog, result, view) of a list; the editor's state of the same text is reused.
-    ``text``: the list's text as the editor has just written it (not read again)."""
+    ``text``: the list's text as the editor has just written it (not read again); ``known``: its
+    doc, catalog and check result as the editor has them (not looked up again)."""
     from builder.web.views import list_view
     from builder.yamlio import read_text
 
@@ -51,7 +53,8 @@ def _load_view(ws: Workspace, path: str, editor: Editor | None = None, text: str
     rel = ws.clean(path)
     if text is None:
         text = read_text(p, display=rel)
-    known = editor.known(rel, text) if editor is not None else None
+    if known is None and editor is not None:
+        known = editor.known(rel, text)
     ws.check_packs(p, text, known[0] if known else None)
     doc, catalog, res, view = list_view(rel, p, text, known)
     if editor is not None and known is None:

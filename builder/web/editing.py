@@ -37,6 +37,7 @@ class Outcome:
     notes: list[str]
     result: Any = None  # the check result of the list as saved (CheckResult), when known
     text: str | None = None  # the list's text as saved
+    known: tuple | None = None  # (doc, catalog, check result) of ``text``: nothing to read or check again
 
 
 class Editor:
@@ -142,7 +143,7 @@ class Editor:
             change = s.apply(from_form(op, s.game))
             if s.text != text:
                 self._write(rel, path, s.text, text)
-            return Outcome(version_of(s.text), change.notes, s.check(), s.text)
+            return Outcome(version_of(s.text), change.notes, s.check(), s.text, (s.doc, s.catalog, s.check()))
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
         """Undo (``back``) or redo the last change."""
@@ -160,7 +161,8 @@ class Editor:
                               hint="make the change you want by hand; the history starts again from here")
             target = s.undo() if back else s.redo()
             self._write(rel, path, target, text)
-            return Outcome(version_of(target), ["undone" if back else "redone"], s.check(), target)
+            return Outcome(version_of(target), ["undone" if back else "redone"], s.check(), target,
+                           (s.doc, s.catalog, s.check()))
 
     def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:
         """Whether undo and redo are offered (``version``: of the file as it is now; a file

@@ -168,20 +168,38 @@ def _type(system: str, entry) -> str:
     return game(system).entry_type(entry)
 
 
-def house_rules(catalog, res) -> list[dict]:
+_RULES_KEPT: dict[int, tuple] = {}  # id of a catalog's model -> (model, the words of its house rules)
+
+
+def _rule_words(catalog) -> list[tuple]:
+    """(rule, its words for the page) of each house rule of ``catalog``: worked out once per
+    catalog (they depend on nothing else)."""
+    model = catalog.model
+    hit = _RULES_KEPT.get(id(model))
+    if hit is not None and hit[0] is model:
+        return hit[1]
     out = []
-    agreed = res.house_rules_agreed or {}
-    for h in catalog.model.house_rules:
-        cur = res.house_rules.get(h.id, h.default)
+    for h in model.house_rules:
         choices = [{"value": str(h.default).lower() if isinstance(h.default, bool) else str(h.default),
                     "reading": humanize(h.reading), "default": True}]
         for a in h.alternatives:
             choices.append({"value": str(a.value).lower() if isinstance(a.value, bool) else str(a.value),
                             "reading": humanize(a.reading), "default": False, "source": pretty_source(a.source)})
-        out.append({"id": h.id, "title": h.title, "description": humanize(h.description),
-                    "current": str(cur).lower() if isinstance(cur, bool) else str(cur),
-                    "agreed": h.id in agreed, "choices": choices,
-                    "boolean": isinstance(h.default, bool), "source": pretty_source(h.source)})
+        out.append((h, {"id": h.id, "title": h.title, "description": humanize(h.description), "choices": choices,
+                        "boolean": isinstance(h.default, bool), "source": pretty_source(h.source)}))
+    if len(_RULES_KEPT) >= 64:  # catalogs come and go as packs change: keep the newest few
+        _RULES_KEPT.clear()
+    _RULES_KEPT[id(model)] = (model, out)
+    return out
+
+
+def house_rules(catalog, res) -> list[dict]:
+    agreed = res.house_rules_agreed or {}
+    out = []
+    for h, words in _rule_words(catalog):
+        cur = res.house_rules.get(h.id, h.default)
+        out.append({**words, "current": str(cur).lower() if isinstance(cur, bool) else str(cur),
+                    "agreed": h.id in agreed})
     return out
 
 
