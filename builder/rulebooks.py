@@ -118,8 +118,7 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
         a = first
         # a range over two sections is cited under each, with its own lines; a range over a
         # whole run of sections (a chapter and its steps) is cited under its first
-        chapter = book is not None and len({book.section_at(n).title for n in range(first, last + 1)
-                                            if book.section_at(n)}) > 2
+        chapter = book is not None and len({s.title for s in book.sections if s.first <= last and s.last >= first}) > 2
         while a <= last:
             sec = book.section_at(a) if book else None
             b = min(last, sec.last) if sec and not chapter else last
