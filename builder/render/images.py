@@ -302,6 +302,14 @@ def _save_png(im, path: Path, dpi: float = SHOP_DPI) -> None:
     atomic_write(path, out.getvalue(), force=True)
 
 
+def _prints_cards(system: str) -> bool:
+    """Whether a list of the game prints as cards: a deck, or an army's unit cards (a setup sheet does not)."""
+    from builder.systems import get
+
+    gs = get(system)
+    return gs.sheet is None or gs.unit_cards is not None
+
+
 def _unit_cards(doc, lst, catalog) -> list[dict]:
     from builder.systems import get
 
@@ -342,7 +350,7 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     from builder.systems import get
 
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).sheet is not None and get(doc.system).unit_cards is None:  # a setup sheet, no cards
+    if not _prints_cards(doc.system):
         raise UsageError(f"{doc.system} lists have no cards to print as images",
                          "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
     svc = service(shop)
@@ -469,12 +477,11 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
 
     from builder.names import slug
     from builder.render.api import load_checked
-    from builder.systems import get
     from builder.yamlio import atomic_write
 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)
-    if get(doc.system).sheet is not None and get(doc.system).unit_cards is None:  # a setup sheet, no cards
+    if not _prints_cards(doc.system):
         raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
                          "export a Senshiai, HeroCard or Satsuma list, or a Kensei list's unit cards")
     fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)
