@@ -18,6 +18,8 @@ from builder.findings import error
 from builder.games.kensei import edits as unit_edits
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
+from builder.systems.parts import part
+from builder.systems.text import TextPart
 
 
 class Troop(Entry):
@@ -130,6 +132,16 @@ class ToyRoster:
         return build_pdf(out_path, story, spec, force=force)
 
 
+class ToyUnitsText(TextPart):
+    """The toy's text form: the points in the header, ``MODELS TROOP`` a line."""
+
+    def header(self, doc, summary):
+        return [f"{doc.get('points')} pts"] if doc.get("points") else []
+
+    def entries(self, doc, resolver):
+        return [f"{t.get('models', 1)} {t.get('troop')}" for t in doc.get("troops") or [] if isinstance(t, dict)]
+
+
 class ToyUnits(GameSystem):
     id = "toyunits"
     name = "Toy skirmish"
@@ -216,11 +228,6 @@ class ToyUnits(GameSystem):
         for t in catalog.entries("troops"):
             yield "troops", t, "troop", t.points
 
-    def text_header(self, doc, summary):
-        return [f"{doc.get('points')} pts"] if doc.get("points") else []
-
-    def text_entries(self, doc, resolver):
-        return [f"{t.get('models', 1)} {t.get('troop')}" for t in doc.get("troops") or [] if isinstance(t, dict)]
-
+    text = part(ToyUnitsText)
 
 SYSTEM = ToyUnits()

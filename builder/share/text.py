@@ -229,7 +229,7 @@ _LABELS: dict = {}
 
 
 def system_of_label(segment: str) -> str | None:
-    """The id of the game a header segment names (its id, name or a ``text_labels`` spelling)."""
+    """The id of the game a header segment names (its id, name or a ``text.labels`` spelling)."""
     from builder.systems import ids
 
     known = ids()
@@ -237,7 +237,7 @@ def system_of_label(segment: str) -> str | None:
     if table is None:
         table = {}
         for s in known:
-            for word in (s, label(s), *_game(s).text_labels):
+            for word in (s, label(s), *_game(s).text.labels):
                 table.setdefault(loose(word), s)
         _LABELS.clear()
         _LABELS[known] = table
@@ -356,7 +356,7 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
     if doc.get("name") and not _awkward(doc["name"]):
         segs.append(doc["name"])
     segs.append(label(system))
-    segs += _game(system).text_header(doc, summary)
+    segs += _game(system).text.header(doc, summary)
     return segs
 
 
@@ -390,10 +390,10 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
     if "checked_with" in doc:
         out.append(("key", f"Checked with: {_plain_checked(doc['checked_with'])}"))
     gs = _game(system)
-    out += [("key", line) for line in gs.text_keys(doc)]
+    out += [("key", line) for line in gs.text.keys(doc)]
     out.append(("blank", ""))
-    out += [("entry", line) for line in gs.text_entries(doc, r)]
-    coll = gs.collection
+    out += [("entry", line) for line in gs.text.entries(doc, r)]
+    coll = gs.text.collection
     if coll in doc and not doc[coll]:
         at = next(i for i, (k, _) in enumerate(out) if k == "blank")
         out.insert(at, ("key", f"{coll.capitalize()}: none"))
@@ -531,7 +531,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         line, p.quoted = _mask(raw_line)
         m = _key_match(raw_line)
         key = KEY_LINES.get(normalize(m.group("key"))) if m else None
-        if key is not None and not (key in gs.text_headings and not m.group("value").strip()):
+        if key is not None and not (key in gs.text.headings and not m.group("value").strip()):
             value = m.group("value")
             lead = len(value) - len(value.lstrip())
             value = value[1:] if value.startswith(" ") else value
@@ -542,7 +542,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         if "\x00" not in line and '"' in line and next(_quoted_spans(raw_line), None) is None:
             p.error(no, col + line.find('"'), "a quote is not closed", hint='write a quoted name as "Name"')
             continue
-        gs.read_entry(p, line, no, col)
+        gs.text.read_entry(p, line, no, col)
     if p.errors:
         raise ListError(p.errors)
     try:
@@ -559,16 +559,16 @@ def _infer_system(body) -> str | None:
 
     for s in ids():
         gs = _game(s)
-        if not gs.text_infers:
+        if not gs.text.infers:
             continue
         r = Resolver.of(s)
-        f = field_of(s, gs.collection)
+        f = field_of(s, gs.text.collection)
         f = f.sub(f.item_key) if f.kind == "items" else f
         if not r.knows(f):
             continue
         n = 0
         for _, _, line in body:
-            line = gs.infer_line(line)
+            line = gs.text.infer_line(line)
             if any(r.find(f, name)[1] is not None for _, name in _count_candidates(line)):
                 n += 1
         scores.append(n)
@@ -590,9 +590,9 @@ def _facets(p: _Parser, facets: list[str], where) -> None:
     no, col, _ = where
     gs = _game(p.system)
     for seg in facets:
-        if _USED.match(seg) or gs.read_facet(p, seg):
+        if _USED.match(seg) or gs.text.read_facet(p, seg):
             continue
-        p.error(no, col, f"cannot read '{seg}' in the header of a {label(p.system)} list", hint=gs.text_example)
+        p.error(no, col, f"cannot read '{seg}' in the header of a {label(p.system)} list", hint=gs.text.example)
 
 
 def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
@@ -668,7 +668,7 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
             _check_name(p, f, n, no, col + max(value.find(n), 0))
         p.doc.setdefault("attributes", []).extend(names)
         return
-    if key == _game(s).collection and normalize(v) in ("none", "no cards", "empty"):
+    if key == _game(s).text.collection and normalize(v) in ("none", "no cards", "empty"):
         p.doc[key] = [] if key in ("troops", "players") else {}
         return
     if not v:
@@ -763,7 +763,7 @@ _PRINTED = re.compile(r"\s\(printed:\s*([^()]+?)\s*\)$")
 def card_line(p: _Parser, line: str, no: int, col: int) -> None:
     """A line of a deck: COUNT NAME (the count written in any of the usual ways)."""
     s = p.system
-    key = _game(s).collection
+    key = _game(s).text.collection
     f = field_of(s, key)
     if re.match(r"^sb:\s", line, re.I) or normalize(line.rstrip(":")) in ("sideboard", "side board", "maybeboard"):
         p.error(no, col, f"a {label(s)} deck has no sideboard",

@@ -13,7 +13,8 @@ from pathlib import Path
 from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
-from builder.systems.parts import AidBlocks, Players, Rules, SheetPrinter, UnitCards, Units
+from builder.systems.parts import AidBlocks, Players, Rules, SheetPrinter, TextForm, UnitCards, Units, part
+from builder.systems.text import TextPart
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
 TEXT_KEYS = ("name", "author", "notes")
@@ -91,6 +92,8 @@ class GameSystem:
     players: Players | None = None  # a setup by player, one seat each
     sheet: SheetPrinter | None = None  # a document printed instead of cards (a roster, a setup sheet)
     unit_cards: UnitCards | None = None  # cards of the units printed beside the sheet, also as images
+    # the parts every game has, each made from the game when first asked for
+    text: part[TextForm] = part(TextPart)  # the text form (forums, chats): ``builder.share.text``
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"
@@ -417,56 +420,7 @@ class GameSystem:
         """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
         return name, "", None
 
-    # -- the text form (forums, chats): header facets, key lines, entry lines ----------------------
-
-    text_labels: tuple[str, ...] = ()  # more names a text header may call the game by
-    text_headings: tuple[str, ...] = ()  # keys whose empty line ('Deck:') heads the entries below it
-    text_infers: bool = True  # a card list without a header may be of this game (its catalog decides)
     share_fields: tuple = ()  # the share schema's fields of a game the built-in schema does not hold
-
-    @property
-    def collection(self) -> str:
-        """The list key holding the main entries (written ``KEY: none`` when present but empty)."""
-        return self.entries[0]
-
-    @property
-    def text_example(self) -> str:
-        return f"write e.g. 'My {self.what} - {self.name} - 40 cards'"
-
-    def text_header(self, doc: dict, summary: dict) -> list[str]:
-        """The header segments after the game's name (``40 cards``, ``clan buke``...)."""
-        held = doc.get(self.collection)
-        return [f"{sum(held.values())} cards"] if isinstance(held, dict) else []
-
-    def text_keys(self, doc: dict) -> list[str]:
-        """The game's own key lines (``Commander: taisho``), after the common ones."""
-        return []
-
-    def text_entries(self, doc: dict, resolver) -> list[str]:
-        """One line per entry (``3 Overhand Thrust``)."""
-        from builder.share.text import q
-
-        held = doc.get(self.collection, {})
-        if not isinstance(held, dict):
-            return []
-        return [f"{n.get('count', 1)} {q(name)} (printed: {n.get('printed')})" if isinstance(n, dict)
-                else f"{n} {q(name)}" for name, n in held.items()]
-
-    def read_facet(self, p, seg: str) -> bool:
-        """Read a header segment into ``p.doc``; False: not a segment of this game."""
-        from builder.share.text import _CARDS
-
-        return bool(_CARDS.match(seg))
-
-    def read_entry(self, p, line: str, no: int, col: int) -> None:
-        """Read an entry line into ``p.doc`` (errors and warnings go to ``p``)."""
-        from builder.share.text import card_line
-
-        card_line(p, line, no, col)
-
-    def infer_line(self, line: str) -> str:
-        """What names the entry in a line, when guessing the game of a list without a header."""
-        return line
 
     # -- printing ---------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 
 @runtime_checkable
@@ -45,26 +45,57 @@ class Rules(Protocol):
 
 
 class TextForm(Protocol):
-    """How a list of the game is written as text for forums and chats (``builder.share.text``)."""
-
-    text_labels: tuple[str, ...]
-    text_headings: tuple[str, ...]
-    text_infers: bool
+    """How a list of the game is written as text for forums and chats (``builder.share.text``):
+    ``gs.text``."""
 
     @property
-    def text_example(self) -> str: ...
+    def labels(self) -> tuple[str, ...]:
+        """More names a text header may call the game by."""
+        ...
 
-    def text_header(self, doc: dict, summary: dict) -> list[str]: ...
+    @property
+    def headings(self) -> tuple[str, ...]:
+        """Keys whose empty line ('Deck:') heads the entries below it."""
+        ...
 
-    def text_keys(self, doc: dict) -> list[str]: ...
+    @property
+    def infers(self) -> bool:
+        """Whether a card list without a header may be of this game (its catalog decides)."""
+        ...
 
-    def text_entries(self, doc: dict, resolver: Any) -> list[str]: ...
+    @property
+    def example(self) -> str:
+        """A header to write, for the hint under a header that cannot be read."""
+        ...
 
-    def read_facet(self, p: Any, seg: str) -> bool: ...
+    @property
+    def collection(self) -> str:
+        """The list key holding the main entries (written ``KEY: none`` when present but empty)."""
+        ...
 
-    def read_entry(self, p: Any, line: str, no: int, col: int) -> None: ...
+    def header(self, doc: dict, summary: dict) -> list[str]:
+        """The header segments after the game's name (``40 cards``, ``clan buke``...)."""
+        ...
 
-    def infer_line(self, line: str) -> str: ...
+    def keys(self, doc: dict) -> list[str]:
+        """The game's own key lines (``Commander: taisho``), after the common ones."""
+        ...
+
+    def entries(self, doc: dict, resolver: Any) -> list[str]:
+        """One line per entry (``3 Overhand Thrust``)."""
+        ...
+
+    def read_facet(self, p: Any, seg: str) -> bool:
+        """Read a header segment into ``p.doc``; False: not a segment of this game."""
+        ...
+
+    def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
+        """Read an entry line into ``p.doc`` (errors and warnings go to ``p``)."""
+        ...
+
+    def infer_line(self, line: str) -> str:
+        """What names the entry in a line, when guessing the game of a list without a header."""
+        ...
 
 
 class Analytics(Protocol):
@@ -149,3 +180,24 @@ class UnitCards(Protocol):
 
 AidBlocks = dict[str, Callable[[dict, Any], list]]
 """A game's generated player-aid blocks, by the name ``generated:`` gives in its aid template."""
+
+
+P_co = TypeVar("P_co", covariant=True)
+
+
+class part(Generic[P_co]):
+    """A part of a game, declared on its class: ``text = part(KenseiText)``. The part is made
+    from the game (``KenseiText(game)``) when first asked for, once per game object."""
+
+    def __init__(self, make: Callable[[Any], P_co]):
+        self.make = make
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, game: Any, owner: type | None = None) -> P_co:
+        if game is None:
+            return self  # type: ignore[return-value]  # the declaration itself, asked on the class
+        made = self.make(game)
+        game.__dict__[self.name] = made
+        return made

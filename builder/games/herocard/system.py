@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, command_line, option
+from builder.games.herocard.text import HeroCardText
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardGame, copies
+from builder.systems.parts import part
 
 ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
 
@@ -262,39 +264,7 @@ class HeroCard(CardGame):
         return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
 
 
-    # -- text form -------------------------------------------------------------------------------
-
-    text_labels = ("HeroCard: Rise of the Shogun", "Rise of the Shogun", "Hero Card")
-    text_headings = ("deck",)
-    text_example = "write e.g. 'My hero - HeroCard - 28/30 hero points'"
-
-    def text_header(self, doc, summary):
-        from builder.share.text import _num
-
-        used = summary.get("hero_points")
-        if "max_hero_points" in doc:
-            return [f"{_num(used)}/{doc['max_hero_points']} hero points" if used is not None
-                    else f"{doc['max_hero_points']} hero points"]
-        return [f"{_num(used)} hero points used"] if used is not None else []
-
-    def text_keys(self, doc):
-        from builder.share.text import q
-
-        out = []
-        if "hero" in doc:
-            out.append(f"Hero: {q(doc['hero'])}")
-        if "attributes" in doc:
-            out.append("Attributes: " + ", ".join(map(q, doc["attributes"])) if doc["attributes"]
-                       else "Attributes: none")
-        return out
-
-    def read_facet(self, p, seg):
-        from builder.share.text import _HP
-
-        m = _HP.match(seg)
-        if m:
-            p.doc["max_hero_points"] = int(m.group(2))
-        return m is not None
+    text = part(HeroCardText)  # the text form: ``text.py``
 
     # -- printing and analytics ------------------------------------------------------------------
 

@@ -6,6 +6,14 @@ from builder.errors import UnknownEntry, UsageError, command_line, option
 from builder.games.kensei import edits as kensei_edits
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
+from builder.systems.parts import part
+
+
+def _text(game):
+    from builder.games.kensei.text import KenseiText  # the text form's reader: loaded when a list is shared
+
+    return KenseiText(game)
+
 
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
 
@@ -343,37 +351,7 @@ class Kensei(GameSystem):
 
     # -- text form -------------------------------------------------------------------------------
 
-    text_example = "write e.g. 'My army - Kensei - clan buke - 200 AP'"
-
-    def text_header(self, doc, summary):
-        from builder.games.kensei.text import header
-
-        return header(doc, summary)
-
-    def text_keys(self, doc):
-        from builder.games.kensei.text import keys
-
-        return keys(doc)
-
-    def text_entries(self, doc, resolver):
-        from builder.games.kensei.text import entries
-
-        return entries(doc, resolver)
-
-    def read_facet(self, p, seg):
-        from builder.games.kensei.text import facet
-
-        return facet(p, seg)
-
-    def read_entry(self, p, line, no, col):
-        from builder.games.kensei.text import troop_line
-
-        troop_line(p, line, no, col)
-
-    def infer_line(self, line):
-        from builder.games.kensei.text import bare
-
-        return bare(line)
+    text = part(_text)
 
     # -- printing and analytics ------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from builder.share.text import (
     _uq,
     q,
 )
+from builder.systems.text import TextPart
 
 KENSEI = "kensei"
 
@@ -178,3 +179,27 @@ def troop_line(p, line: str, no: int, col: int) -> None:
     if opts.get("standard"):
         row["standard"] = True
     p.doc.setdefault("troops", []).append(row)
+
+
+class KenseiText(TextPart):
+    """Kensei's text form (``gs.text``): the clan and points in the header, a line per troop."""
+
+    example = "write e.g. 'My army - Kensei - clan buke - 200 AP'"
+
+    def header(self, doc, summary):
+        return header(doc, summary)
+
+    def keys(self, doc):
+        return keys(doc)
+
+    def entries(self, doc, resolver):
+        return entries(doc, resolver)
+
+    def read_facet(self, p, seg):
+        return facet(p, seg)
+
+    def read_entry(self, p, line, no, col):
+        troop_line(p, line, no, col)
+
+    def infer_line(self, line):
+        return bare(line)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, option
+from builder.games.satsuma.text import SatsumaText
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame
+from builder.systems.parts import part
 
 SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
          "W": "weapons", "E": "escape"}  # a card's suit by the first letter of its printed code
@@ -182,39 +184,7 @@ class Satsuma(CardGame):
         return text
 
 
-    # -- text form -------------------------------------------------------------------------------
-
-    text_labels = ("Satsuma",)
-    text_example = "write e.g. 'My deck - Satsuma Rebellion - side samurai'"
-
-    def text_header(self, doc, summary):
-        from builder.share.text import q
-
-        segs = [f"side {q(doc['side'])}"] if "side" in doc else []
-        if "cards" in doc:
-            segs.append(f"{sum(n.get('count', 1) if isinstance(n, dict) else n for n in doc['cards'].values())} cards")
-        return segs
-
-    def text_keys(self, doc):
-        from builder.share.text import q
-
-        return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
-
-    def read_facet(self, p, seg):
-        from builder.share.schema import field_of
-        from builder.share.text import _CARDS, _uq
-
-        low = seg.lower()
-        if low.startswith("side "):
-            p.doc["side"] = _uq(p, seg[5:])
-            return True
-        if _CARDS.match(seg):
-            p.doc.setdefault("cards", {})
-            return True
-        if p.r.find(field_of(self.id, "side"), seg)[1] is not None or low in ("samurai", "imperial"):
-            p.doc["side"] = seg
-            return True
-        return False
+    text = part(SatsumaText)  # the text form: ``text.py``
 
     # -- analytics -------------------------------------------------------------------------------
 

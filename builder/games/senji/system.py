@@ -6,6 +6,13 @@ from __future__ import annotations
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
+from builder.systems.parts import part
+
+
+def _text(game):
+    from builder.games.senji.text import SenjiText  # the text form's reader: loaded when a list is shared
+
+    return SenjiText(game)
 
 
 def _written(value) -> str:
@@ -355,28 +362,7 @@ class Senji(GameSystem):
 
     # -- text form -------------------------------------------------------------------------------
 
-    text_example = "write e.g. 'Our game - Senji - 4 players'"
-    text_infers = False
-
-    def text_header(self, doc, summary):
-        from builder.games.senji.text import header
-
-        return header(doc, summary)
-
-    def text_entries(self, doc, resolver):
-        from builder.games.senji.text import entries
-
-        return entries(doc, resolver)
-
-    def read_facet(self, p, seg):
-        from builder.games.senji.text import facet
-
-        return facet(p, seg)
-
-    def read_entry(self, p, line, no, col):
-        from builder.games.senji.text import player_line
-
-        player_line(p, line, no, col)
+    text = part(_text)
 
     # -- printing and analytics ------------------------------------------------------------------
 

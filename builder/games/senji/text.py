@@ -12,6 +12,7 @@ import re
 from builder.names import normalize
 from builder.share.schema import field_of
 from builder.share.text import _HOLE, _PLAYERS, _SEP, _check_name, _uq, q
+from builder.systems.text import TextPart
 
 
 def header(doc: dict, summary: dict) -> list[str]:
@@ -111,3 +112,22 @@ def player_line(p, line: str, no: int, col: int) -> None:
     if normalize(provs_text) != "provinces unset":
         player["provinces"] = provs
     p.doc.setdefault("players", []).append(player)
+
+
+class SenjiText(TextPart):
+    """Senji's text form (``gs.text``): the number of players in the header, a line per player."""
+
+    example = "write e.g. 'Our game - Senji - 4 players'"
+    infers = False
+
+    def header(self, doc, summary):
+        return header(doc, summary)
+
+    def entries(self, doc, resolver):
+        return entries(doc, resolver)
+
+    def read_facet(self, p, seg):
+        return facet(p, seg)
+
+    def read_entry(self, p, line, no, col):
+        player_line(p, line, no, col)

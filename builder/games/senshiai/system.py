@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from builder.errors import UsageError, option
+from builder.games.senshiai.text import SenshiaiText
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame
+from builder.systems.parts import part
 
 
 class Senshiai(CardGame):
@@ -95,29 +97,7 @@ class Senshiai(CardGame):
                 + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
 
 
-    # -- text form -------------------------------------------------------------------------------
-
-    text_example = "write e.g. 'My deck - Senshiai - 50/50 cards'"
-
-    def text_header(self, doc, summary):
-        n = sum(doc.get("cards", {}).values())
-        return [f"{n}/{doc['size']} cards" if "size" in doc else f"{n} cards"]
-
-    def read_facet(self, p, seg):
-        import re
-
-        from builder.share.text import _CARDS
-
-        m = _CARDS.match(seg)
-        if m:
-            if m.group(1):
-                p.doc["size"] = int(m.group(2))
-            return True
-        m = re.match(r"^size\s+([0-9]{1,30})$", seg, re.I)
-        if m:
-            p.doc["size"] = int(m.group(1))
-            return True
-        return False
+    text = part(SenshiaiText)  # the text form: ``text.py``
 
     # -- analytics -------------------------------------------------------------------------------
 

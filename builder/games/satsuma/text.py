@@ -1,0 +1,41 @@
+"""Satsuma's text form (``gs.text``): how a list of the game is written for forums and chats."""
+
+from __future__ import annotations
+
+from builder.systems.text import TextPart
+
+
+class SatsumaText(TextPart):
+    """The text form of a list of the game."""
+
+    labels = ("Satsuma",)
+    example = "write e.g. 'My deck - Satsuma Rebellion - side samurai'"
+
+    def header(self, doc, summary):
+        from builder.share.text import q
+
+        segs = [f"side {q(doc['side'])}"] if "side" in doc else []
+        if "cards" in doc:
+            segs.append(f"{sum(n.get('count', 1) if isinstance(n, dict) else n for n in doc['cards'].values())} cards")
+        return segs
+
+    def keys(self, doc):
+        from builder.share.text import q
+
+        return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
+
+    def read_facet(self, p, seg):
+        from builder.share.schema import field_of
+        from builder.share.text import _CARDS, _uq
+
+        low = seg.lower()
+        if low.startswith("side "):
+            p.doc["side"] = _uq(p, seg[5:])
+            return True
+        if _CARDS.match(seg):
+            p.doc.setdefault("cards", {})
+            return True
+        if p.r.find(field_of(self.game.id, "side"), seg)[1] is not None or low in ("samurai", "imperial"):
+            p.doc["side"] = seg
+            return True
+        return False

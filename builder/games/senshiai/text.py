@@ -1,0 +1,31 @@
+"""Senshiai's text form (``gs.text``): how a list of the game is written for forums and chats."""
+
+from __future__ import annotations
+
+from builder.systems.text import TextPart
+
+
+class SenshiaiText(TextPart):
+    """The text form of a list of the game."""
+
+    example = "write e.g. 'My deck - Senshiai - 50/50 cards'"
+
+    def header(self, doc, summary):
+        n = sum(doc.get("cards", {}).values())
+        return [f"{n}/{doc['size']} cards" if "size" in doc else f"{n} cards"]
+
+    def read_facet(self, p, seg):
+        import re
+
+        from builder.share.text import _CARDS
+
+        m = _CARDS.match(seg)
+        if m:
+            if m.group(1):
+                p.doc["size"] = int(m.group(2))
+            return True
+        m = re.match(r"^size\s+([0-9]{1,30})$", seg, re.I)
+        if m:
+            p.doc["size"] = int(m.group(1))
+            return True
+        return False

@@ -1,0 +1,57 @@
+"""``TextPart``: a game's text form (``gs.text``) with the defaults of a deck of cards.
+
+A game whose lists are written otherwise subclasses it in its own package
+(``builder/games/<id>/text.py``) and declares it on its ``GameSystem``: ``text = part(KenseiText)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TextPart:
+    """How a list of the game is written as text (the ``TextForm`` part): a deck's card lines."""
+
+    labels: tuple[str, ...] = ()  # more names a text header may call the game by
+    headings: tuple[str, ...] = ()  # keys whose empty line ('Deck:') heads the entries below it
+    infers: bool = True  # a card list without a header may be of this game (its catalog decides)
+
+    def __init__(self, game: Any):
+        self.game = game
+
+    @property
+    def example(self) -> str:
+        return f"write e.g. 'My {self.game.what} - {self.game.name} - 40 cards'"
+
+    @property
+    def collection(self) -> str:
+        return self.game.entries[0]
+
+    def header(self, doc: dict, summary: dict) -> list[str]:
+        held = doc.get(self.collection)
+        return [f"{sum(held.values())} cards"] if isinstance(held, dict) else []
+
+    def keys(self, doc: dict) -> list[str]:
+        return []
+
+    def entries(self, doc: dict, resolver: Any) -> list[str]:
+        from builder.share.text import q
+
+        held = doc.get(self.collection, {})
+        if not isinstance(held, dict):
+            return []
+        return [f"{n.get('count', 1)} {q(name)} (printed: {n.get('printed')})" if isinstance(n, dict)
+                else f"{n} {q(name)}" for name, n in held.items()]
+
+    def read_facet(self, p: Any, seg: str) -> bool:
+        from builder.share.text import _CARDS
+
+        return bool(_CARDS.match(seg))
+
+    def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
+        from builder.share.text import card_line
+
+        card_line(p, line, no, col)
+
+    def infer_line(self, line: str) -> str:
+        return line
