@@ -85,7 +85,7 @@ def deck_view(system: str, lst, catalog, rules: dict) -> DeckView:
     """The deck of a card game's list (its ``GameSystem.deck_view``); ValueError for other games."""
     from builder.systems import get
 
-    view = get(system).deck_view(lst, catalog, rules)
+    view = get(system).analytics.deck_view(lst, catalog, rules)
     if view is None:
         raise ValueError(f"{system} lists are not card decks")
     return view

@@ -63,7 +63,7 @@ def judge(ld, rows) -> dict:
     """What a hand (``rows`` of the deck view) can do, as its game sees it."""
     from builder.systems import get
 
-    return get(ld.result.system).hand_facts(ld, rows)
+    return get(ld.result.system).analytics.hand_facts(ld, rows)
 
 
 def format_hands(data: dict) -> list[str]:
@@ -78,5 +78,5 @@ def format_hands(data: dict) -> list[str]:
             counts[c] = counts.get(c, 0) + 1
         shown = ", ".join(f"{c} x{n}" if n > 1 else c for c, n in counts.items())
         lines.append(f"hand {h['hand']}: {shown}")
-        lines += get(data["system"]).hand_lines(h)
+        lines += get(data["system"]).analytics.hand_lines(h)
     return lines

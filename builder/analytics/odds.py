@@ -323,7 +323,7 @@ class _Parser:
                     return o
             from builder.systems import get
 
-            short = get(self.view.system).query_value(spec.name, raw)
+            short = get(self.view.system).analytics.query_value(spec.name, raw)
             if short is not None:
                 return short
             if raw.isdigit() and spec.name == "cost" and int(raw) < len(spec.order) - 1:
@@ -345,7 +345,7 @@ class _Parser:
     def vocabulary(self, spec) -> list[str]:
         from builder.systems import get
 
-        return list(get(self.view.system).query_vocabulary.get(spec.name, ()))
+        return list(get(self.view.system).analytics.query_vocabulary.get(spec.name, ()))
 
     def example(self, spec) -> str:
         vals = self.view.values(spec.name)

@@ -40,7 +40,7 @@ def load(path, packs=()) -> Loaded:
     rules = resolve_house_rules(doc, catalog)
     gs = get(doc.system)
     lst, _ = gs.load_list(doc, catalog)
-    view = gs.deck_view(lst, catalog, rules)
+    view = gs.analytics.deck_view(lst, catalog, rules)
     return Loaded(doc, catalog, lst, rules, result, view)
 
 
@@ -81,7 +81,7 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
                          f"not {res.system} lists")
     from builder.systems import get
 
-    out.update(get(res.system).stats_facts(ld))
+    out.update(get(res.system).analytics.stats_facts(ld))
     if odds:
         out["odds"] = [oddsmod.answer(q, ld.view).to_json() for q in odds]
     from builder.rulebooks import format_source
@@ -96,7 +96,7 @@ def rule_limits(ld: Loaded) -> list[dict]:
     """The rules' own limits of the list (``GameSystem.limits``)."""
     from builder.systems import get
 
-    return get(ld.result.system).limits(ld.lst, ld.catalog, ld.rules)
+    return get(ld.result.system).analytics.limits(ld.lst, ld.catalog, ld.rules)
 
 
 # -- text -----------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def format_stats(st: dict) -> list[str]:
             lines.append(f"  {v['value']!s:<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
     from builder.systems import get
 
-    lines += get(st["system"]).stats_lines(st)
+    lines += get(st["system"]).analytics.stats_lines(st)
     if st.get("limits"):
         lines.append("Limits (value, bound, room left):")
         for r in st["limits"]:

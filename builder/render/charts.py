@@ -183,7 +183,7 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
             section(f"{block['title']} (cards)", bar_chart(pairs, width))
     from builder.systems import get
 
-    for heading, kind, data, shape in get(st["system"]).stats_charts(st):
+    for heading, kind, data, shape in get(st["system"]).analytics.stats_charts(st):
         if kind == "table":  # data: rows (a header first), shape: column widths as parts of the width
             section(heading, _table(data, [width * f for f in shape]))
         elif data:  # bars: (label, value) pairs, shape: the unit after each value

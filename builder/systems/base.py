@@ -13,7 +13,8 @@ from pathlib import Path
 from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
-from builder.systems.parts import AidBlocks, Players, Rules, SheetPrinter, TextForm, UnitCards, Units, part
+from builder.systems.analytics import AnalyticsPart
+from builder.systems.parts import AidBlocks, Analytics, Players, Rules, SheetPrinter, TextForm, UnitCards, Units, part
 from builder.systems.text import TextPart
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
@@ -83,7 +84,6 @@ class GameSystem:
     pack_values_from: dict[tuple[str, str], str] = {}  # (section, field) -> the section naming its values
     card_template: Path | None = None  # None: templates/cards/<id>.yaml of the installation
     aid_template: Path | None = None  # the player aid; None: templates/aids/<id>.yaml of the installation
-    query_vocabulary: dict[str, tuple[str, ...]] = {}  # odds query field -> values the catalog may hold
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
     catalog_module_name: str | None = None  # None: the ``catalog`` module beside the game's own module
     rules_module_name: str | None = None  # None: the ``rules`` module beside the game's own module
@@ -94,6 +94,7 @@ class GameSystem:
     unit_cards: UnitCards | None = None  # cards of the units printed beside the sheet, also as images
     # the parts every game has, each made from the game when first asked for
     text: part[TextForm] = part(TextPart)  # the text form (forums, chats): ``builder.share.text``
+    analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"
@@ -432,44 +433,6 @@ class GameSystem:
     def total(self, summary: dict) -> str:
         """What a list adds up to, as a tournament organiser reads it (from its check summary)."""
         return f"{summary['cards']} cards" if "cards" in summary else ""
-
-    # -- analytics (stats, hand, odds) ------------------------------------------------------------
-
-    def deck_view(self, lst, catalog, rules: dict):
-        """The list as a deck of cards to count and draw from (a ``DeckView``); None: not a deck."""
-        return None
-
-    def stats_facts(self, loaded) -> dict:
-        """What ``daimyo stats`` adds for this game (``loaded``: ``builder.analytics.stats.Loaded``),
-        with its ``limits`` rows."""
-        return {"limits": self.limits(loaded.lst, loaded.catalog, loaded.rules)}
-
-    def stats_lines(self, stats: dict) -> list[str]:
-        """The text lines of those facts."""
-        return []
-
-    def stats_charts(self, stats: dict) -> list[tuple[str, str, list, object]]:
-        """The same facts drawn in a PDF: ``(heading, "table", rows with a header row, column
-        widths as parts of the width)`` or ``(heading, "bars", (label, value) pairs, unit)``."""
-        return []
-
-    def hand_facts(self, loaded, rows) -> dict:
-        """What a sample opening hand (``rows`` of the deck view) can do."""
-        return {}
-
-    def hand_lines(self, hand: dict) -> list[str]:
-        return []
-
-    def query_value(self, field: str, raw: str):
-        """A short form of an odds query value (a Satsuma suit letter), or None."""
-        return None
-
-    # -- rules facts ------------------------------------------------------------------------------
-
-    def limits(self, lst, catalog, rules: dict) -> list[dict]:
-        """Every limit of the list with its value, bound and room left, as the check measures it."""
-        limits = getattr(self.rules, "limits", None)
-        return limits(lst, catalog, rules) if limits is not None else []
 
 
 class Pick:

@@ -99,9 +99,12 @@ class TextForm(Protocol):
 
 
 class Analytics(Protocol):
-    """What statistics, odds and sample hands ask of a game (``builder.analytics``)."""
+    """What statistics, odds and sample hands ask of a game (``builder.analytics``): ``gs.analytics``."""
 
-    query_vocabulary: dict[str, tuple[str, ...]]
+    @property
+    def query_vocabulary(self) -> dict[str, tuple[str, ...]]:
+        """Odds query field -> the values the catalog may hold."""
+        ...
 
     def deck_view(self, lst: Any, catalog: Any, rules: dict) -> Any: ...
 
@@ -116,6 +119,8 @@ class Analytics(Protocol):
     def hand_lines(self, hand: dict) -> list[str]: ...
 
     def query_value(self, field: str, raw: str) -> Any: ...
+
+    def limits(self, lst: Any, catalog: Any, rules: dict) -> list[dict]: ...
 
 
 class Units(Protocol):

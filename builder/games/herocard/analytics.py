@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.games.herocard.rules import ATTR_NAME, attack_value, block_value, hand_size
+from builder.systems.analytics import AnalyticsPart
 
 
 def herocard_view(lst, catalog, rules: dict) -> DeckView:
@@ -71,3 +72,19 @@ def herocard_hand_lines(h: dict) -> list[str]:
         lines.append(f"  best {what}: {b['value']}" + (f" ({' + '.join(b['cards'])})" if b["cards"] else
                                                         f" (no Base {what.title()})"))
     return lines
+
+
+class HeroCardAnalytics(AnalyticsPart):
+    """HeroCard's statistics, odds and sample hands (``gs.analytics``)."""
+
+    query_vocabulary = {"group": ("attack", "block", "other"), "type": ("fast", "restricted", "exclusive"),
+                        "attribute": ("Body", "Mind", "X")}
+
+    def deck_view(self, lst, catalog, rules):
+        return herocard_view(lst, catalog, rules)
+
+    def hand_facts(self, loaded, rows):
+        return herocard_hand(loaded, rows)
+
+    def hand_lines(self, hand):
+        return herocard_hand_lines(hand)

@@ -9,6 +9,13 @@ from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardGame, copies
 from builder.systems.parts import part
 
+
+def _analytics(game):
+    from builder.games.herocard.analytics import HeroCardAnalytics  # the analytics toolkit: loaded when asked
+
+    return HeroCardAnalytics(game)
+
+
 ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
 
 
@@ -263,35 +270,17 @@ class HeroCard(CardGame):
         most = catalog.model.deck_rules.max_copies
         return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
 
-
     text = part(HeroCardText)  # the text form: ``text.py``
+    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
 
     # -- printing and analytics ------------------------------------------------------------------
 
     printed_keys = ("attributes", "deck")
-    query_vocabulary = {"group": ("attack", "block", "other"), "type": ("fast", "restricted", "exclusive"),
-                        "attribute": ("Body", "Mind", "X")}
-
     def total(self, summary):
         if "hero_points" in summary:
             return (f"{summary['hero_points']}/{summary.get('max_hero_points', '?')} HP, "
                     f"{summary.get('action_cards', '?')} action cards")
         return super().total(summary)
-
-    def deck_view(self, lst, catalog, rules):
-        from builder.games.herocard.analytics import herocard_view
-
-        return herocard_view(lst, catalog, rules)
-
-    def hand_facts(self, loaded, rows):
-        from builder.games.herocard.analytics import herocard_hand
-
-        return herocard_hand(loaded, rows)
-
-    def hand_lines(self, hand):
-        from builder.games.herocard.analytics import herocard_hand_lines
-
-        return herocard_hand_lines(hand)
 
 
 SYSTEM = HeroCard()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from builder.analytics.stats import Loaded, num_text, rule_limits, share
 from builder.games.kensei import rules as core
+from builder.systems.analytics import AnalyticsPart
 
 
 def kensei_facts(ld: Loaded) -> dict:
@@ -29,3 +30,17 @@ def kensei_lines(st: dict) -> list[str]:
         for v in block["values"]:
             lines.append(f"  {v['value']!s:<{width}}  {num_text(v['points']):>5} AP  {100 * v['share']:5.1f}%")
     return lines
+
+
+class KenseiAnalytics(AnalyticsPart):
+    """Kensei's statistics, odds and sample hands (``gs.analytics``)."""
+
+    def stats_facts(self, loaded):
+        return kensei_facts(loaded)
+
+    def stats_lines(self, stats):
+        return kensei_lines(stats)
+
+    def stats_charts(self, stats):
+        return [(f"Points by troop {block['by']} (of {stats['battle_size']} AP)", "bars",
+                 [(str(v["value"]), v["points"]) for v in block["values"]], " AP") for block in stats["points"]]

@@ -9,6 +9,12 @@ from builder.systems.base import GameSystem, fmt
 from builder.systems.parts import part
 
 
+def _analytics(game):
+    from builder.games.kensei.analytics import KenseiAnalytics  # the analytics toolkit: loaded when asked
+
+    return KenseiAnalytics(game)
+
+
 def _text(game):
     from builder.games.kensei.text import KenseiText  # the text form's reader: loaded when a list is shared
 
@@ -348,29 +354,15 @@ class Kensei(GameSystem):
         what = f"{n} {entry['troop']} ({fmt(comparison.adds.get('troops', 0))} AP)"
         return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
 
-
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
+    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
 
     # -- printing and analytics ------------------------------------------------------------------
 
     def total(self, summary):
         return f"{summary['points']}/{summary.get('limit', '?')} AP" if "points" in summary else super().total(summary)
-
-    def stats_facts(self, loaded):
-        from builder.games.kensei.analytics import kensei_facts
-
-        return kensei_facts(loaded)
-
-    def stats_lines(self, stats):
-        from builder.games.kensei.analytics import kensei_lines
-
-        return kensei_lines(stats)
-
-    def stats_charts(self, stats):
-        return [(f"Points by troop {block['by']} (of {stats['battle_size']} AP)", "bars",
-                 [(str(v["value"]), v["points"]) for v in block["values"]], " AP") for block in stats["points"]]
 
     def aid_blocks(self):
         from builder.games.kensei.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing

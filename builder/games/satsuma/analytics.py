@@ -5,6 +5,7 @@ from __future__ import annotations
 from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.analytics.stats import Loaded, rule_limits
 from builder.games.satsuma import rules as core
+from builder.systems.analytics import AnalyticsPart
 
 
 def satsuma_view(lst, catalog, rules: dict) -> DeckView:
@@ -95,3 +96,37 @@ def satsuma_lines(st: dict) -> list[str]:
         lines.append(f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
                      f"{' and '.join(s['roles'])}")
     return lines
+
+
+class SatsumaAnalytics(AnalyticsPart):
+    """Satsuma's statistics, odds and sample hands (``gs.analytics``)."""
+
+    query_vocabulary = {"usable": ("attacker", "defender")}
+
+    def deck_view(self, lst, catalog, rules):
+        return satsuma_view(lst, catalog, rules)
+
+    def stats_facts(self, loaded):
+        return satsuma_facts(loaded)
+
+    def stats_lines(self, stats):
+        return satsuma_lines(stats)
+
+    def stats_charts(self, stats):
+        rows = [["suit", "cards", "strongest", "mean", "who may count it"]]
+        rows += [[x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])]
+                 for x in stats["suits"]]
+        return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
+
+    def hand_facts(self, loaded, rows):
+        return satsuma_hand(loaded, rows)
+
+    def hand_lines(self, hand):
+        return satsuma_hand_lines(hand)
+
+    def query_value(self, field, raw):
+        from builder.games.satsuma.rules import SUIT_NAMES
+
+        if field == "suit" and len(raw) == 1:
+            return SUIT_NAMES.get(raw.upper())
+        return None

@@ -8,6 +8,13 @@ from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame
 from builder.systems.parts import part
 
+
+def _analytics(game):
+    from builder.games.satsuma.analytics import SatsumaAnalytics  # the analytics toolkit: loaded when asked
+
+    return SatsumaAnalytics(game)
+
+
 SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
          "W": "weapons", "E": "escape"}  # a card's suit by the first letter of its printed code
 
@@ -183,50 +190,8 @@ class Satsuma(CardGame):
             text += " as a variant deck ('daimyo add --variant' writes it out)"
         return text
 
-
     text = part(SatsumaText)  # the text form: ``text.py``
-
-    # -- analytics -------------------------------------------------------------------------------
-
-    query_vocabulary = {"usable": ("attacker", "defender")}
-
-    def query_value(self, field, raw):
-        from builder.games.satsuma.rules import SUIT_NAMES
-
-        if field == "suit" and len(raw) == 1:
-            return SUIT_NAMES.get(raw.upper())
-        return None
-
-    def deck_view(self, lst, catalog, rules):
-        from builder.games.satsuma.analytics import satsuma_view
-
-        return satsuma_view(lst, catalog, rules)
-
-    def stats_facts(self, loaded):
-        from builder.games.satsuma.analytics import satsuma_facts
-
-        return satsuma_facts(loaded)
-
-    def stats_lines(self, stats):
-        from builder.games.satsuma.analytics import satsuma_lines
-
-        return satsuma_lines(stats)
-
-    def stats_charts(self, stats):
-        rows = [["suit", "cards", "strongest", "mean", "who may count it"]]
-        rows += [[x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])]
-                 for x in stats["suits"]]
-        return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
-
-    def hand_facts(self, loaded, rows):
-        from builder.games.satsuma.analytics import satsuma_hand
-
-        return satsuma_hand(loaded, rows)
-
-    def hand_lines(self, hand):
-        from builder.games.satsuma.analytics import satsuma_hand_lines
-
-        return satsuma_hand_lines(hand)
+    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
 
     def aid_blocks(self):
         from builder.games.satsuma.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing

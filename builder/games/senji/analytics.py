@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from builder.analytics.stats import Loaded, rule_limits
+from builder.systems.analytics import AnalyticsPart
 
 
 def senji_facts(ld: Loaded) -> dict:
@@ -21,3 +22,19 @@ def senji_lines(st: dict) -> list[str]:
         lines.append(f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
                      f"{p['samurai']} samurai, {p['fortresses']} fortresses")
     return lines
+
+
+class SenjiAnalytics(AnalyticsPart):
+    """Senji's statistics, odds and sample hands (``gs.analytics``)."""
+
+    def stats_facts(self, loaded):
+        return senji_facts(loaded)
+
+    def stats_lines(self, stats):
+        return senji_lines(stats)
+
+    def stats_charts(self, stats):
+        rows = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
+        rows += [[p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
+                 for p in stats["players"]]
+        return [("Players", "table", rows, (0.24, 0.2, 0.14, 0.14, 0.14, 0.14))]

@@ -9,6 +9,12 @@ from builder.systems.base import GameSystem
 from builder.systems.parts import part
 
 
+def _analytics(game):
+    from builder.games.senji.analytics import SenjiAnalytics  # the analytics toolkit: loaded when asked
+
+    return SenjiAnalytics(game)
+
+
 def _text(game):
     from builder.games.senji.text import SenjiText  # the text form's reader: loaded when a list is shared
 
@@ -363,27 +369,12 @@ class Senji(GameSystem):
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
+    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
 
     # -- printing and analytics ------------------------------------------------------------------
 
     def total(self, summary):
         return f"{summary['players']} players" if "players" in summary else super().total(summary)
-
-    def stats_facts(self, loaded):
-        from builder.games.senji.analytics import senji_facts
-
-        return senji_facts(loaded)
-
-    def stats_lines(self, stats):
-        from builder.games.senji.analytics import senji_lines
-
-        return senji_lines(stats)
-
-    def stats_charts(self, stats):
-        rows = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
-        rows += [[p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
-                 for p in stats["players"]]
-        return [("Players", "table", rows, (0.24, 0.2, 0.14, 0.14, 0.14, 0.14))]
 
     def aid_blocks(self):
         from builder.games.senji.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing

@@ -6,6 +6,7 @@ from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.analytics.stats import Loaded, rule_limits
 from builder.games.senshiai.catalog import ROMAN, cost_label
 from builder.games.senshiai.rules import card_abilities, hand_size
+from builder.systems.analytics import AnalyticsPart
 
 
 def senshiai_view(lst, catalog, rules: dict) -> DeckView:
@@ -67,3 +68,22 @@ def senshiai_facts(ld: Loaded) -> dict:
     counts = ld.view.counts("cost") if ld.view is not None else {}
     curve = [{"cost": k, "cards": n} for k, n in counts.items()]
     return {"limits": rule_limits(ld), "cost_curve": curve}
+
+
+class SenshiaiAnalytics(AnalyticsPart):
+    """Senshiai's statistics, odds and sample hands (``gs.analytics``)."""
+
+    query_vocabulary = {"type": ("terrain", "troop", "event"), "path": ("Air", "Earth", "Water"),
+                        "capital": ("yes", "no")}
+
+    def deck_view(self, lst, catalog, rules):
+        return senshiai_view(lst, catalog, rules)
+
+    def stats_facts(self, loaded):
+        return senshiai_facts(loaded)
+
+    def hand_facts(self, loaded, rows):
+        return senshiai_hand(loaded, rows)
+
+    def hand_lines(self, hand):
+        return senshiai_hand_lines(hand)

@@ -9,6 +9,12 @@ from builder.systems.cards import CardGame
 from builder.systems.parts import part
 
 
+def _analytics(game):
+    from builder.games.senshiai.analytics import SenshiaiAnalytics  # the analytics toolkit: loaded when asked
+
+    return SenshiaiAnalytics(game)
+
+
 class Senshiai(CardGame):
     id = "senshiai"
     name = "Senshiai"
@@ -96,33 +102,8 @@ class Senshiai(CardGame):
         return (f"the deck would have {plural(summary.get('cards'), 'card')}"
                 + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
 
-
     text = part(SenshiaiText)  # the text form: ``text.py``
-
-    # -- analytics -------------------------------------------------------------------------------
-
-    query_vocabulary = {"type": ("terrain", "troop", "event"), "path": ("Air", "Earth", "Water"),
-                        "capital": ("yes", "no")}
-
-    def deck_view(self, lst, catalog, rules):
-        from builder.games.senshiai.analytics import senshiai_view
-
-        return senshiai_view(lst, catalog, rules)
-
-    def stats_facts(self, loaded):
-        from builder.games.senshiai.analytics import senshiai_facts
-
-        return senshiai_facts(loaded)
-
-    def hand_facts(self, loaded, rows):
-        from builder.games.senshiai.analytics import senshiai_hand
-
-        return senshiai_hand(loaded, rows)
-
-    def hand_lines(self, hand):
-        from builder.games.senshiai.analytics import senshiai_hand_lines
-
-        return senshiai_hand_lines(hand)
+    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
 
     def aid_blocks(self):
         from builder.games.senshiai.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
