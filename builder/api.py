@@ -50,14 +50,14 @@ def parse_list(text: str, file: str = "<list>", base_dir=None):
 
 def validate(source, display: str | None = None):
     """Read a list (a file path or a ``ListDoc``) and validate it against its game's pydantic list
-    model (``GameSystem.list_model``): the ``ListDoc`` when it fits, else ``ListError`` with one
+    model (``gs.document.model``): the ``ListDoc`` when it fits, else ``ListError`` with one
     line per problem at the line and column of the value (``FILE:LINE:COL: error: ...``)."""
     from builder.errors import ListError
     from builder.lists.document import ListDoc
     from builder.systems import get
 
     doc = source if isinstance(source, ListDoc) else load_list(source, display)
-    problems = get(doc.system).validate_document(doc.data, doc.positions)
+    problems = get(doc.system).document.validate(doc.data, doc.positions)
     if problems:
         raise ListError(problems)
     return doc

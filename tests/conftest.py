@@ -139,8 +139,8 @@ def _finding_codes_registered():
         from builder.systems import get
 
         gs = get(res.system)
-        if gs.document:  # the check's own readers accepted the list: so does the list model
-            problems = gs.validate_document(doc.data, doc.positions)
+        if gs.document.fields:  # the check's own readers accepted the list: so does the list model
+            problems = gs.document.validate(doc.data, doc.positions)
             assert not problems, f"the {res.system} list model refuses a list the check accepts: " + \
                 "; ".join(d.format() for d in problems)
         if not res.findings:

@@ -30,14 +30,14 @@ BUILT_IN = ("senshiai", "kensei", "herocard", "senji", "satsuma")
 @pytest.mark.parametrize("system", BUILT_IN)
 def test_key_order_share_schema_and_model_come_from_the_document(system):
     gs = get(system)
-    own = tuple(f.key for f in gs.document)
-    assert own and gs.key_order == own
-    assert gs.list_keys == ("system", "name", "author", "notes", "packs", "house_rules") + own
+    own = tuple(f.key for f in gs.document.fields)
+    assert own and gs.document.key_order == own
+    assert gs.document.list_keys == ("system", "name", "author", "notes", "packs", "house_rules") + own
     shared = [f.key for f in SCHEMAS[system]]
     assert shared[-1] == "checked_with" and [k for k in own if k in shared] == shared[:-1]
     assert keys(system) == [f.key for f in schema(system)]
-    model = gs.list_model()
-    assert list(model.model_fields) == list(gs.list_keys) + ["checked_with"]
+    model = gs.document.model()
+    assert list(model.model_fields) == list(gs.document.list_keys) + ["checked_with"]
 
 
 def test_a_list_is_written_in_the_documents_key_order():
@@ -55,21 +55,21 @@ def test_a_wrong_document_is_reported_at_the_line_and_column_of_each_value():
     text = ("system: kensei\nclan: buke\npoints: two hundred\ntroops:\n  - troop: Samurai Yari\n"
             "    models: 5\n    colour: red\n  - Yari Ashigaru\n")
     doc = parse_list(text, "army.yaml")
-    lines = [d.format() for d in get("kensei").validate_document(doc.data, doc.positions)]
+    lines = [d.format() for d in get("kensei").document.validate(doc.data, doc.positions)]
     assert lines == ["army.yaml:3:9: error: points: Input should be a valid integer, got 'two hundred'",
                      "army.yaml:7:5: error: troops[0].colour: unknown key 'colour' "
                      "(allowed keys: troop, models, led_by, standard)"]
     good = parse_list("system: kensei\nclan: buke\npoints: 200\ntroops: [Yari Ashigaru]\n", "ok.yaml")
-    assert get("kensei").validate_document(good.data, good.positions) == []
+    assert get("kensei").document.validate(good.data, good.positions) == []
 
 
 def test_a_satsuma_custom_card_and_a_senji_province_fit_their_models():
     doc = parse_list("system: satsuma\nside: samurai\ncards:\n  Odd: {printed: F2, cnt: 1}\n", "d.yaml")
-    lines = [d.format() for d in get("satsuma").validate_document(doc.data, doc.positions)]
+    lines = [d.format() for d in get("satsuma").document.validate(doc.data, doc.positions)]
     assert "d.yaml:4:22: error: cards.Odd.cnt: unknown key 'cnt'" in lines
     doc = parse_list("system: senji\nplayers:\n  - name: A\n    provinces: [{province: Owari, fortresses: 1}]\n",
                      "s.yaml")
-    assert get("senji").validate_document(doc.data, doc.positions) == []
+    assert get("senji").document.validate(doc.data, doc.positions) == []
     assert "fortresses" not in [f.key for f in SCHEMAS["senji"][0].sub("provinces").fields]  # not shared
 
 
@@ -86,7 +86,7 @@ def _list_files():
 def test_every_list_the_check_accepts_the_model_accepts_and_shape_errors_are_both_refused():
     accepted = refused_by_both = 0
     for path, doc in _list_files():
-        problems = [d.format() for d in get(doc.system).validate_document(doc.data, doc.positions)]
+        problems = [d.format() for d in get(doc.system).document.validate(doc.data, doc.positions)]
         try:
             check_file(path)
         except DaimyoError:
@@ -99,7 +99,7 @@ def test_every_list_the_check_accepts_the_model_accepts_and_shape_errors_are_bot
 
 def test_the_model_is_built_for_one_game_only_when_first_used():
     code = ("import sys, json; from builder.systems import get; from builder.systems import documents as d; "
-            "m = get('senji').list_model(); before = m.__pydantic_complete__; "
+            "m = get('senji').document.model(); before = m.__pydantic_complete__; "
             "m.model_validate({'system': 'senji'}); "
             "print(json.dumps([before, m.__pydantic_complete__, sorted(d._MODELS)]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

@@ -14,6 +14,9 @@ from builder.errors import ListError
 from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.cards import CardGame
+from builder.systems.documents import DocumentPart
+from builder.systems.parts import part
+from builder.systems.printing import PrintingPart
 
 
 class ToyCard(Entry):
@@ -77,17 +80,28 @@ def summary(deck, catalog, rules):
             "cost": sum(n * c.cost for _, n, c, _ in deck.cards if c is not None)}
 
 
+class ToyDocument(DocumentPart):
+    """The toy's list document: ``cards``, a card name to its copies."""
+
+    declared = (Field("cards", "counts", ("cards",), what="card"),)
+
+
+class ToyPrinting(PrintingPart):
+    """The toy's printed documents: its own card template (name, colour, cost) and player aid."""
+
+    card_template = Path(__file__).resolve().parent / "data" / "toygame-cards.yaml"
+    aid_template = Path(__file__).resolve().parent / "data" / "toygame-aid.yaml"
+
+
 class ToyGame(CardGame):
     id = "toygame"
     name = "Toy duel"
     title = "Toy duel (a test-only card game)"
     aliases = ("toy duel", "toy")
-    key_order = ("cards",)
     anchor_field = "colour"
     catalog_dir = Path(__file__).resolve().parent / "data" / "toygame"
-    card_template = catalog_dir.parent / "toygame-cards.yaml"  # the card faces: name, colour, cost
-    aid_template = catalog_dir.parent / "toygame-aid.yaml"
-    share_fields = (Field("cards", "counts", ("cards",), what="card"),)
+    printing = part(ToyPrinting)  # its card faces and player aid
+    document = part(ToyDocument)  # its list document: a mapping of cards
     catalog_module_name = __name__
     rules_module_name = __name__
 

@@ -18,7 +18,9 @@ from builder.findings import error
 from builder.games.kensei import edits as unit_edits
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
+from builder.systems.documents import DocumentPart
 from builder.systems.parts import part
+from builder.systems.printing import PrintingPart
 from builder.systems.text import TextPart
 
 
@@ -132,6 +134,21 @@ class ToyRoster:
         return build_pdf(out_path, story, spec, force=force)
 
 
+class ToyUnitsDocument(DocumentPart):
+    """The toy's list document: ``points`` and ``troops``, each ``{troop: NAME, models: N}``."""
+
+    declared = (Field("points", "int"),
+               Field("troops", "items", item_key="troop", what="troop", fields=(
+                   Field("troop", "ref", ("troops",), what="troop"),
+                   Field("models", "int", default=1))))
+
+
+class ToyUnitsPrinting(PrintingPart):
+    """The toy's player aid: the toy card game's template."""
+
+    aid_template = Path(__file__).resolve().parent / "data" / "toygame-aid.yaml"
+
+
 class ToyUnitsText(TextPart):
     """The toy's text form: the points in the header, ``MODELS TROOP`` a line."""
 
@@ -163,11 +180,8 @@ class ToyUnits(GameSystem):
     standard_word = ""  # the toy's units carry no standard
     leader_word = "leader"
     catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
-    aid_template = Path(__file__).resolve().parent / "data" / "toygame-aid.yaml"
-    share_fields = (Field("points", "int"),
-                    Field("troops", "items", item_key="troop", what="troop", fields=(
-                        Field("troop", "ref", ("troops",), what="troop"),
-                        Field("models", "int", default=1))))
+    printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
+    document = part(ToyUnitsDocument)  # its list document: the points and the units
     catalog_module_name = __name__
     rules_module_name = __name__
     # a list of ``troops:`` units of models takes the unit operations Kensei's builder uses

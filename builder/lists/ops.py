@@ -107,7 +107,7 @@ class Set:
         from builder.systems.base import text_value
 
         if self.value.strip():  # the name, author or notes of any list
-            set_key_ordered(tree, self.key, text_value(self.value), game.list_keys)
+            set_key_ordered(tree, self.key, text_value(self.value), game.document.list_keys)
             return [f"set {self.key}"], (self.key,)
         if self.key in tree:
             delete_key(tree, self.key)
@@ -148,7 +148,7 @@ class HouseRule:
                              "choose one of the values the house rule offers") from None
         if not isinstance(hr, dict):
             hr = CommentedMap()
-            set_key_ordered(tree, "house_rules", hr, game.list_keys)
+            set_key_ordered(tree, "house_rules", hr, game.document.list_keys)
         hr[self.key] = parsed
         return [f"{self.key} = {parsed}"], ("house_rules", self.key)
 

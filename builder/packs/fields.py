@@ -129,7 +129,7 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
     from builder.systems import get
 
     gs = get(system)
-    docs = gs.pack_docs.get(section, {})
+    docs = gs.packs.docs.get(section, {})
     own, common = [], []
     for name, f in cls.model_fields.items():
         kind, choices, item = kind_of(f.annotation)
@@ -137,7 +137,7 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
             pass
         meaning = docs.get(name) or COMMON_DOCS.get(name, "")
         info = FieldInfo(name, kind, f.is_required(), tuple(choices), meaning,
-                         gs.pack_values_from.get((section, name)), item)
+                         gs.packs.values_from.get((section, name)), item)
         (common if name in COMMON_DOCS else own).append(info)
     by = {f.name: f for f in common}
     head = [by.pop("name")] if "name" in by else []
@@ -149,7 +149,7 @@ def main_sections(system: str) -> tuple[str, ...]:
     """The sections documented in full first (a pack may hold any section)."""
     from builder.systems import get
 
-    return tuple(get(system).pack_sections)
+    return tuple(get(system).packs.sections)
 
 
 def sections(system: str) -> list[str]:

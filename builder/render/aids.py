@@ -79,7 +79,7 @@ def load_aid_template(system: str) -> tuple[dict, Any, str]:
     from builder.systems import get, is_system
     from builder.yamlio import load_yaml
 
-    path = (get(system).aid_template if is_system(system) else None) or _templates_dir() / f"{system}.yaml"
+    path = (get(system).printing.aid_template if is_system(system) else None) or _templates_dir() / f"{system}.yaml"
     if not path.is_file():
         raise UsageError(f"no player aid template for '{system}' ({path})",
                          hint="templates/aids/<system>.yaml")
@@ -131,7 +131,7 @@ def _game_blocks(system: str) -> dict[str, Generator]:
     """The generated blocks of the game ``system`` (its ``aid_blocks``), by name."""
     from builder.systems import find_system
 
-    return find_system(system).aid_blocks()
+    return find_system(system).printing.aid_blocks()
 
 
 def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:

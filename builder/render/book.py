@@ -57,7 +57,7 @@ def total_of(system: str, summary: dict) -> str:
     """What a list adds up to, as an organiser reads it (its ``GameSystem.total``)."""
     from builder.systems import get
 
-    return get(system).total(summary or {})
+    return get(system).printing.total(summary or {})
 
 
 def verdict_of(result) -> str:

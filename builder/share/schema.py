@@ -1,7 +1,7 @@
 """The shape of each system's list document, as the share formats see it.
 
 One small schema per system (FORMATS.md section 1): the common fields here, the game's own
-fields from its ``GameSystem.document`` (``builder.systems.documents``), which also gives the
+fields from its ``gs.document`` (``builder.systems.documents``), which also gives the
 order keys are written in and the pydantic model a list is validated by. It drives everything in
 ``builder.share``: the canonical form (key order, defaults dropped inside
 entries, names resolved through the catalog), the compact share code (fields in
@@ -105,10 +105,10 @@ def _shared(fields) -> tuple[Field, ...]:
 
 
 def _own_fields(gs) -> tuple[Field, ...]:
-    return _shared(gs.document) + (CHECKED_WITH,)
+    return _shared(gs.document.fields) + (CHECKED_WITH,)
 
 
-#: The fields of each system's list document after the common ones (``GameSystem.document``).
+#: The fields of each system's list document after the common ones (``gs.document.fields``).
 SCHEMAS: Mapping[str, tuple[Field, ...]] = _BySystem(_own_fields)
 
 

@@ -14,10 +14,12 @@ from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
 from builder.systems.analytics import AnalyticsPart
-from builder.systems.parts import AidBlocks, Analytics, Players, Rules, SheetPrinter, TextForm, UnitCards, Units, part
+from builder.systems.documents import COMMON_KEYS, DocumentPart
+from builder.systems.packs import PacksPart
+from builder.systems.parts import Analytics, Players, Rules, SheetPrinter, TextForm, UnitCards, Units, part
+from builder.systems.printing import PrintingPart
 from builder.systems.text import TextPart
 
-COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
 TEXT_KEYS = ("name", "author", "notes")
 YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 UNSET = ("none", "null", "off", "-")
@@ -79,11 +81,6 @@ class GameSystem:
     add_options: frozenset = frozenset({"count"})
     remove_options: frozenset = frozenset({"count", "all"})
     new_options: frozenset = frozenset()
-    pack_sections: tuple[str, ...] = ()  # the catalog sections a pack template documents first
-    pack_docs: dict[str, dict[str, str]] = {}  # section -> entry field -> what it means
-    pack_values_from: dict[tuple[str, str], str] = {}  # (section, field) -> the section naming its values
-    card_template: Path | None = None  # None: templates/cards/<id>.yaml of the installation
-    aid_template: Path | None = None  # the player aid; None: templates/aids/<id>.yaml of the installation
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
     catalog_module_name: str | None = None  # None: the ``catalog`` module beside the game's own module
     rules_module_name: str | None = None  # None: the ``rules`` module beside the game's own module
@@ -94,7 +91,10 @@ class GameSystem:
     unit_cards: UnitCards | None = None  # cards of the units printed beside the sheet, also as images
     # the parts every game has, each made from the game when first asked for
     text: part[TextForm] = part(TextPart)  # the text form (forums, chats): ``builder.share.text``
+    document: part[DocumentPart] = part(DocumentPart)  # the list document's keys and model
     analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
+    packs: part[PacksPart] = part(PacksPart)  # what a pack template documents: ``builder.packs``
+    printing: part[PrintingPart] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"
@@ -130,54 +130,15 @@ class GameSystem:
         """How the web builder lays a list out: ``units``, ``players`` or ``cards`` (from the parts)."""
         return "units" if self.units is not None else "players" if self.players is not None else "cards"
 
-    def aid_blocks(self) -> AidBlocks:
-        """The game's own generated player-aid blocks, by name (none by default)."""
-        return {}
-
-    def ability(self, catalog, written: str):
-        """The catalog ability a card's ability text names (``Recruit: 2`` names Recruit); None."""
-        return catalog.find("abilities", str(written).split(":")[0].strip())
-
     def load_catalog(self, packs=()):
         """The catalog of this system with ``packs`` (file paths) applied."""
         from builder.catalog.loader import load_catalog
 
         return load_catalog(self.id, list(packs))
 
-    @property
-    def document(self) -> tuple:
-        """The fields (``builder.share.schema.Field``) of the game's own list keys, in order: a
-        built-in game's from ``builder.systems.documents``, another game's ``share_fields``."""
-        from builder.systems.documents import document
-
-        own = document(self.id)
-        return tuple(self.share_fields) if own is None else own
-
-    @property
-    def key_order(self) -> tuple[str, ...]:
-        """The system's own list keys in the order they are written (from ``document``)."""
-        return tuple(f.key for f in self.document)
-
-    def list_model(self):
-        """The pydantic model of a list document of this game (built on first use)."""
-        from builder.systems.documents import list_model
-
-        return list_model(self.id, self.document)
-
-    def validate_document(self, data: dict, positions) -> list:
-        """Diagnostics (file:line:col) for what ``data`` breaks in the list model; [] when it fits."""
-        from builder.systems.documents import validate
-
-        return validate(self.list_model(), data, positions)
-
-    @property
-    def list_keys(self) -> tuple[str, ...]:
-        """Every key a list of this system may hold, in the order they are written."""
-        return COMMON_KEYS + self.key_order
-
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "title": self.title, "aliases": list(self.aliases),
-                "kind": self.kind, "entries": list(self.entries), "keys": list(self.list_keys),
+                "kind": self.kind, "entries": list(self.entries), "keys": list(self.document.list_keys),
                 "set_keys": list(self.set_keys), "prints": self.prints}
 
     # -- how a builder shows a list (the web builder's pages and API) -----------------------------
@@ -381,7 +342,7 @@ class GameSystem:
                 delete_key(data, key)
             notes = [f"removed {key}"]
         else:
-            set_key_ordered(data, key, v, self.list_keys)
+            set_key_ordered(data, key, v, self.document.list_keys)
             notes = [f"set {key} = {self.shown(v)}"]
         if note:
             notes.append(note)
@@ -421,18 +382,7 @@ class GameSystem:
         """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
         return name, "", None
 
-    share_fields: tuple = ()  # the share schema's fields of a game the built-in schema does not hold
-
     # -- printing ---------------------------------------------------------------------------------
-
-    @property
-    def printed_keys(self) -> tuple[str, ...]:
-        """The list keys whose cards a card sheet prints, in order (a game without a ``sheet``)."""
-        return self.entries
-
-    def total(self, summary: dict) -> str:
-        """What a list adds up to, as a tournament organiser reads it (from its check summary)."""
-        return f"{summary['cards']} cards" if "cards" in summary else ""
 
 
 class Pick:

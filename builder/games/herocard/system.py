@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, command_line, option
+from builder.games.herocard.packs import HeroCardPacks
+from builder.games.herocard.printing import HeroCardPrinting
 from builder.games.herocard.text import HeroCardText
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
@@ -99,31 +101,6 @@ class HeroCard(CardGame):
                  "type": "number"}]
 
     # -- packs: the sections a template documents first, what each entry field means --------------
-    pack_sections = ("attribute_cards", "action_cards",)
-    pack_docs = {
-        "attribute_cards": {
-            "hero": "the hero the card belongs to",
-            "attribute": "which attribute the card is: body, mind or x",
-            "score": "the Attribute score",
-            "hero_points": "the hero points printed in the bottom left corner",
-            "text": "the card's text",
-        },
-        "action_cards": {
-            "hero": "the hero whose deck it belongs to (empty: any hero)",
-            "kind": "what the card does",
-            "action_type": "when it can be played",
-            "cost": "the Action Cost (a number)",
-            "attribute": "the attribute the cost is paid with: body, mind or x",
-            "value": "the constant value (attack or block)",
-            "variable": "a variable value, as text",
-            "text": "the card's text",
-        },
-    }
-    pack_values_from = {
-        ("attribute_cards", "hero"): "heroes",
-        ("action_cards", "hero"): "heroes",
-    }
-
     def new_body(self, data, catalog, options):
         hero = options.get("hero")
         if not hero or not hero.strip():
@@ -272,15 +249,9 @@ class HeroCard(CardGame):
 
     text = part(HeroCardText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    printing = part(HeroCardPrinting)  # what the printed documents ask: ``printing.py``
+    packs = part(HeroCardPacks)  # the pack template's sections and fields: ``packs.py``
 
     # -- printing and analytics ------------------------------------------------------------------
-
-    printed_keys = ("attributes", "deck")
-    def total(self, summary):
-        if "hero_points" in summary:
-            return (f"{summary['hero_points']}/{summary.get('max_hero_points', '?')} HP, "
-                    f"{summary.get('action_cards', '?')} action cards")
-        return super().total(summary)
-
 
 SYSTEM = HeroCard()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from builder.errors import UnknownEntry, UsageError, command_line, option
 from builder.games.kensei import edits as kensei_edits
+from builder.games.kensei.packs import KenseiPacks
+from builder.games.kensei.printing import KenseiPrinting
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.parts import part
@@ -168,46 +170,6 @@ class Kensei(GameSystem):
     # -- names ----------------------------------------------------------------------------------
 
     # -- packs: the sections a template documents first, what each entry field means --------------
-    pack_sections = ("troops",)
-    pack_docs = {
-        "troops": {
-            "clans": "the clans that may field the troop (empty: any clan)",
-            "list_section": "the section of the army list it is bought in",
-            "cost": "the cost in army points (AP) per model",
-            "purchase": "a bulk purchase: {models: N, points: AP}",
-            "troop_class": "the troop class",
-            "leader": "true when the troop is a leader",
-            "general": "true when it may be the army's general",
-            "unique": "true when at most one may be fielded",
-            "legendary": "true for a legendary troop",
-            "troop_type": "infantry, cavalry, ...",
-            "titles": "titles held",
-            "volume": "the troop's volume (base size class)",
-            "weapons": "weapons carried",
-            "armour": "armour worn",
-            "mount": "the mount, for cavalry",
-            "abilities": "special abilities",
-            "ki_abilities": "Ki abilities",
-            "living": "false for creatures that are not living",
-            "common": "true for common troops",
-            "realm": "the realm of a creature",
-            "single": "true when it is a single model, not a unit",
-            "unit_min": "the fewest models in a unit",
-            "unit_max": "the most models in a unit",
-            "companions": "models that always come with it: [{troop: NAME, count: N}]",
-            "profile": "the stat line: {mov: 10, at: 2, ini: 1, ho: 3, wo: 1} (also mov_alt, at_ranged, pr, ki)",
-        },
-    }
-    pack_values_from = {
-        ("troops", "clans"): "clans",
-        ("troops", "troop_class"): "troop_classes",
-        ("troops", "troop_type"): "troop_types",
-        ("troops", "titles"): "titles",
-        ("troops", "weapons"): "weapons",
-        ("troops", "armour"): "armour",
-        ("troops", "abilities"): "abilities",
-    }
-
     def troop(self, catalog, name: str):
         t = catalog.find("troops", name)
         if t is None:
@@ -358,16 +320,10 @@ class Kensei(GameSystem):
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    printing = part(KenseiPrinting)  # what the printed documents ask: ``printing.py``
+    packs = part(KenseiPacks)  # the pack template's sections and fields: ``packs.py``
 
     # -- printing and analytics ------------------------------------------------------------------
-
-    def total(self, summary):
-        return f"{summary['points']}/{summary.get('limit', '?')} AP" if "points" in summary else super().total(summary)
-
-    def aid_blocks(self):
-        from builder.games.kensei.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
-
-        return BLOCKS
 
 
 SYSTEM = Kensei()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, option
+from builder.games.satsuma.packs import SatsumaPacks
+from builder.games.satsuma.printing import SatsumaPrinting
 from builder.games.satsuma.text import SatsumaText
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame
@@ -92,15 +94,6 @@ class Satsuma(CardGame):
                  "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
 
     # -- packs: the sections a template documents first, what each entry field means --------------
-    pack_sections = ("cards",)
-    pack_docs = {
-        "cards": {
-            "side": "the side whose deck holds the card",
-            "printed": "the values as printed, e.g. 'F5' or 'F5 or M3'",
-            "unknown_suit": "true when the suit cannot be read from the rulebook",
-        },
-    }
-
     def _side(self, value: str) -> str:
         from builder.games.satsuma.rules import SIDES
 
@@ -192,11 +185,8 @@ class Satsuma(CardGame):
 
     text = part(SatsumaText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
-
-    def aid_blocks(self):
-        from builder.games.satsuma.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
-
-        return BLOCKS
+    printing = part(SatsumaPrinting)  # what the printed documents ask: ``printing.py``
+    packs = part(SatsumaPacks)  # the pack template's sections and fields: ``packs.py``
 
 
 SYSTEM = Satsuma()

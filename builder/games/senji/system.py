@@ -4,6 +4,8 @@ provinces (with units, a samurai figure, a fortress)."""
 from __future__ import annotations
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
+from builder.games.senji.packs import SenjiPacks
+from builder.games.senji.printing import SenjiPrinting
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 from builder.systems.parts import part
@@ -183,16 +185,6 @@ class Senji(GameSystem):
         raise UsageError(f"a province has no setting '{field}'", "units or samurai")
 
     # -- packs: the sections a template documents first, what each entry field means --------------
-    pack_sections = ("provinces",)
-    pack_docs = {
-        "provinces": {
-            "known": "false while the name is a placeholder",
-            "region": "the region of Japan",
-            "adjacent": "land provinces next to this one",
-            "seas": "sea zones next to it",
-        },
-    }
-
     def option_refusal(self, verb, opt):
         if verb == "remove":
             return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
@@ -370,16 +362,10 @@ class Senji(GameSystem):
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    printing = part(SenjiPrinting)  # what the printed documents ask: ``printing.py``
+    packs = part(SenjiPacks)  # the pack template's sections and fields: ``packs.py``
 
     # -- printing and analytics ------------------------------------------------------------------
-
-    def total(self, summary):
-        return f"{summary['players']} players" if "players" in summary else super().total(summary)
-
-    def aid_blocks(self):
-        from builder.games.senji.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
-
-        return BLOCKS
 
 
 def _map(data, item: dict, flow: bool = False):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from builder.errors import UsageError, option
+from builder.games.senshiai.packs import SenshiaiPacks
+from builder.games.senshiai.printing import SenshiaiPrinting
 from builder.games.senshiai.text import SenshiaiText
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame
@@ -41,29 +43,6 @@ class Senshiai(CardGame):
         return f"cost {label}"
 
     # -- packs: the sections a template documents first, what each entry field means --------------
-    pack_sections = ("cards",)
-    pack_docs = {
-        "cards": {
-            "type": "the card type",
-            "subtype": "the subtype printed on the card (a Capital is a terrain with subtype Capital)",
-            "cost": "the cost: N (none) or a Roman numeral I-V",
-            "paths": "the paths of the card",
-            "limit": "terrains: how many may be in play (1 when not printed)",
-            "speed": "units: the Speed",
-            "power": "units and Capitals: Power as ATTACK/DEFENCE/HEALTH, e.g. 3/0/6 ('n' for none)",
-            "target": "events: what the event targets",
-            "duration": "events: how long it lasts",
-            "abilities": "concise abilities, as printed (e.g. 'Recruit (Infantry)')",
-            "text": "the card's long ability text",
-            "modifiers": "power bonuses or penalties given to the target, e.g. +1/0/0",
-        },
-    }
-    pack_values_from = {
-        ("cards", "subtype"): "subtypes",
-        ("cards", "paths"): "paths",
-        ("cards", "abilities"): "abilities",
-    }
-
     def tally(self, summary):
         size = summary.get("size")
         return {"total": summary.get("cards"), "limit": size if size is not None else summary.get("max_cards"),
@@ -104,19 +83,8 @@ class Senshiai(CardGame):
 
     text = part(SenshiaiText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
-
-    def aid_blocks(self):
-        from builder.games.senshiai.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
-
-        return BLOCKS
-
-    def ability(self, catalog, written):
-        from builder.games.senshiai.catalog import parse_ability
-
-        try:
-            return parse_ability(str(written), catalog.entries("abilities")).ability
-        except Exception:  # not an ability as a card writes it: the name before a colon, if any
-            return super().ability(catalog, written)
+    printing = part(SenshiaiPrinting)  # what the printed documents ask: ``printing.py``
+    packs = part(SenshiaiPacks)  # the pack template's sections and fields: ``packs.py``
 
 
 SYSTEM = Senshiai()

@@ -140,7 +140,7 @@ def load_template(system: str, path: Path | None = None) -> CardTemplate:
     from builder.systems import get, is_system
     from builder.yamlio import load_yaml
 
-    own = get(system).card_template if is_system(system) else None
+    own = get(system).printing.card_template if is_system(system) else None
     p = path or own or templates_dir() / "cards" / f"{system}.yaml"
     if not p.exists():
         raise UsageError(f"no card template for system '{system}' ({p})")
@@ -215,7 +215,7 @@ def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
     body = doc.body()
     from builder.systems import get
 
-    for key in get(doc.system).printed_keys:
+    for key in get(doc.system).printing.printed_keys:
         value = body.get(key)
         items: list[tuple[str, int]] = []
         if isinstance(value, dict):
@@ -325,7 +325,7 @@ def reminder_text(abilities, catalog) -> str:
     out = []
     seen = set()
     for a in seq:
-        ab = game.ability(catalog, a)
+        ab = game.printing.ability(catalog, a)
         text = getattr(ab, "text", None) if ab is not None else None
         if text and ab.name not in seen:
             seen.add(ab.name)

@@ -1,0 +1,17 @@
+"""What Kensei's printed documents ask of the game (``gs.printing``): totals, aid blocks."""
+
+from __future__ import annotations
+
+from builder.systems.printing import PrintingPart
+
+
+class KenseiPrinting(PrintingPart):
+    """What Kensei's printed documents ask of the game (``gs.printing``)."""
+
+    def total(self, summary):
+        return f"{summary['points']}/{summary.get('limit', '?')} AP" if "points" in summary else super().total(summary)
+
+    def aid_blocks(self):
+        from builder.games.kensei.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS

@@ -1,0 +1,14 @@
+"""What Satsuma's printed documents ask of the game (``gs.printing``): totals, aid blocks."""
+
+from __future__ import annotations
+
+from builder.systems.printing import PrintingPart
+
+
+class SatsumaPrinting(PrintingPart):
+    """What Satsuma's printed documents ask of the game (``gs.printing``)."""
+
+    def aid_blocks(self):
+        from builder.games.satsuma.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS

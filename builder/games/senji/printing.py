@@ -1,0 +1,17 @@
+"""What Senji's printed documents ask of the game (``gs.printing``): totals, aid blocks."""
+
+from __future__ import annotations
+
+from builder.systems.printing import PrintingPart
+
+
+class SenjiPrinting(PrintingPart):
+    """What Senji's printed documents ask of the game (``gs.printing``)."""
+
+    def total(self, summary):
+        return f"{summary['players']} players" if "players" in summary else super().total(summary)
+
+    def aid_blocks(self):
+        from builder.games.senji.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS

@@ -1,0 +1,22 @@
+"""What Senshiai's printed documents ask of the game (``gs.printing``): totals, aid blocks."""
+
+from __future__ import annotations
+
+from builder.systems.printing import PrintingPart
+
+
+class SenshiaiPrinting(PrintingPart):
+    """What Senshiai's printed documents ask of the game (``gs.printing``)."""
+
+    def aid_blocks(self):
+        from builder.games.senshiai.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
+
+        return BLOCKS
+
+    def ability(self, catalog, written):
+        from builder.games.senshiai.catalog import parse_ability
+
+        try:
+            return parse_ability(str(written), catalog.entries("abilities")).ability
+        except Exception:  # not an ability as a card writes it: the name before a colon, if any
+            return super().ability(catalog, written)

@@ -1,0 +1,16 @@
+"""``PacksPart``: what a pack template of a game documents (``gs.packs``, read by ``builder.packs``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class PacksPart:
+    """The ``Packs`` part: none of a game's sections documented (a template lists them as found)."""
+
+    sections: tuple[str, ...] = ()  # the catalog sections a pack template documents first
+    docs: dict[str, dict[str, str]] = {}  # section -> entry field -> what it means
+    values_from: dict[tuple[str, str], str] = {}  # (section, field) -> the section naming its values
+
+    def __init__(self, game: Any):
+        self.game = game
