@@ -59,6 +59,41 @@ def test_command_line_adds_units_with_models_and_refuses_what_the_game_lacks(toy
     assert r.code == 2 and "--player" in r.stderr
 
 
+def test_command_line_edits_a_unit_by_its_place_with_the_games_own_operations(toyu, tmp_path, cli):
+    """``daimyo edit models``, ``duplicate`` and ``remove-unit`` run the toy's own operations
+    (tests/toyunits_edits.py); a unit count past the army's or a model count past the bound is
+    refused with the unit and the bound named."""
+    army = tmp_path / "army.yaml"
+    assert cli("new", "toy skirmish", "-o", army).code == 0
+    assert cli("add", army, "Spearmen", "--models", "3").code == 0
+    r = cli("edit", "models", army, "1", "+2")
+    assert r.code == 0 and "Spearmen: 5 models" in r.stdout, r.stdout + r.stderr
+    r = cli("edit", "duplicate", army, "1")
+    assert r.code == 0 and "another Spearmen" in r.stdout, r.stdout + r.stderr
+    r = cli("edit", "remove-unit", army, "2")
+    assert r.code == 0 and "removed Spearmen" in r.stdout, r.stdout + r.stderr
+    assert army.read_text(encoding="utf-8").count("troop: Spearmen") == 1 and "models: 5" in army.read_text()
+    r = cli("edit", "models", army, "2", "4")
+    assert r.code == 2 and "no unit 2 in the army: it has 1" in r.stderr, r.stderr
+    assert cli("edit", "models", army, "1", "1000").code == 0  # at the bound
+    r = cli("edit", "models", army, "1", "+1")  # just past it
+    assert r.code == 2 and "at most 1000, not 1001" in r.stderr, r.stderr
+
+
+def test_the_toy_needs_no_module_of_a_builtin_game():
+    """The toy brings its own parts and edit operations: none of its modules imports a built-in
+    game's package (as a game of another package could not rely on one)."""
+    import ast
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    for name in ("toyunits.py", "toyunits_edits.py"):
+        tree = ast.parse((here / name).read_text(encoding="utf-8"))
+        imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
+        assert imported and not [m for m in imported if m and m.startswith("builder.games")], (name, imported)
+
+
 def test_prints_a_roster_not_cards(toyu, tmp_path):
     pytest.importorskip("pypdf")
     from pypdf import PdfReader

@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import toyunits_edits
+
 from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.errors import ListError, UnknownEntry, UsageError
 from builder.findings import error
-from builder.games.kensei import edits as unit_edits
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
 from builder.systems.documents import DocumentPart
@@ -184,9 +185,9 @@ class ToyUnits(GameSystem):
     document = part(ToyUnitsDocument)  # its list document: the points and the units
     catalog_module_name = __name__
     rules_module_name = __name__
-    # a list of ``troops:`` units of models takes the unit operations Kensei's builder uses
-    # (models, duplicate, remove a unit by its place): a game brings its edits as a module
-    edits = unit_edits
+    # its own unit operations (models, duplicate, remove a unit by its place): a game brings its
+    # edits as a module, and needs no file of daimyo's for them
+    edits = toyunits_edits
 
     def __init__(self):
         self.units = self  # the ``Units`` part: the list is units of models
