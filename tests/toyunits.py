@@ -135,6 +135,20 @@ class ToyRoster:
         return build_pdf(out_path, story, spec, force=force)
 
 
+class ToyUnitsPart:
+    """The toy's units (the ``Units`` part): a troop and its models, no standard, no leader."""
+
+    standard_word = ""  # the toy's units carry no standard
+    leader_word = "leader"
+
+    def unit_rows(self, doc, catalog, rules):
+        army, _ = load_list(doc, catalog)
+        return [{"key": u.written, "name": u.troop.name if u.troop else u.written,
+                 "id": u.troop.id if u.troop else None, "entry": u.troop, "models": u.models,
+                 "cost": cost(u) if u.troop is not None else None, "led_by": None, "standard": False,
+                 "leader": False, "general": False, "cls": ""} for u in army.entries]
+
+
 class ToyUnitsDocument(DocumentPart):
     """The toy's list document: ``points`` and ``troops``, each ``{troop: NAME, models: N}``."""
 
@@ -178,8 +192,6 @@ class ToyUnits(GameSystem):
     browse_sections = ("troops",)
     count_words = ("model", "models")
     entry_words = ("unit", "units")
-    standard_word = ""  # the toy's units carry no standard
-    leader_word = "leader"
     catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
     printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
     document = part(ToyUnitsDocument)  # its list document: the points and the units
@@ -190,15 +202,11 @@ class ToyUnits(GameSystem):
     edits = toyunits_edits
 
     def __init__(self):
-        self.units = self  # the ``Units`` part: the list is units of models
+        self.units = ToyUnitsPart()  # the ``Units`` part: the list is units of models
         self.sheet = ToyRoster()
 
     def tally(self, summary):
         return {"total": summary.get("points", 0), "limit": summary.get("limit"), "unit": "pts", "more": ""}
-
-    def unit_costs(self, doc, catalog, rules):
-        army, _ = load_list(doc, catalog)
-        return [(u, cost(u), u.troop is not None) for u in army.entries]
 
     def new_fields(self, catalog):
         return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",

@@ -90,20 +90,13 @@ def entries_of(side: Side) -> dict[str, dict]:
     gs = get(doc.system)
     out: dict[str, dict] = {}
     if gs.units is not None:
-        troops = doc.data.get(gs.entries[0]) or []
-        costs = gs.units.unit_costs(doc, catalog, side.result.house_rules)
-        for i, t in enumerate(troops):
-            written = t.get("troop") if isinstance(t, dict) else t
-            e, cost, known = costs[i] if i < len(costs) else (None, 0, False)
-            troop = getattr(e, "troop", None)
-            name = getattr(troop, "name", None) or str(written)
-            models = int(t.get("models", 1) or 1) if isinstance(t, dict) else 1
-            row = out.setdefault(name, {"name": name, "what": gs.entries[0], "units": 0, "count": 0, "points": 0,
-                                        "known": True})
+        for u in gs.units.unit_rows(doc, catalog, side.result.house_rules):
+            row = out.setdefault(u["name"], {"name": u["name"], "what": gs.entries[0], "units": 0, "count": 0,
+                                             "points": 0, "known": True})
             row["units"] += 1
-            row["count"] += models
-            row["points"] += cost if known else 0
-            row["known"] = row["known"] and bool(known)
+            row["count"] += u["models"]
+            row["points"] += u["cost"] if u["cost"] is not None else 0
+            row["known"] = row["known"] and u["cost"] is not None
         for row in out.values():
             row["points"] = _num(row["points"]) if row.pop("known") else None
             unit_word = "unit" if row["units"] == 1 else "units"

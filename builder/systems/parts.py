@@ -130,8 +130,12 @@ class Units(Protocol):
     standard_word: str  # what a unit's standard is called ("" when units carry none)
     leader_word: str  # what leads a unit
 
-    def unit_costs(self, doc: Any, catalog: Any, rules: dict) -> list:
-        """``(loaded entry, cost, cost known)`` of each unit, in the order of the list."""
+    def unit_rows(self, doc: Any, catalog: Any, rules: dict) -> list[dict]:
+        """Each unit of the list, in order, as the builder and the list comparison show it:
+        ``key`` (its entry's name as written), ``name`` (the catalog's spelling), ``id`` and
+        ``entry`` (the catalog entry; None when unknown), ``models``, ``cost`` (None when not
+        known), ``led_by`` (None: no leader), ``standard``, ``leader`` (it may lead a unit),
+        ``general`` (it leads the army) and ``cls`` (its class, "" for none)."""
         ...
 
 

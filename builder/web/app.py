@@ -569,15 +569,15 @@ def _create_list(ws: Workspace, form: dict) -> str:
 
     gs = get(system)
     form = dict(form)
-    for f in gs.new_fields(catalog):  # what the form starts with stands for a field left out
+    fields = gs.new_fields(catalog)
+    for f in fields:  # what the form starts with stands for a field left out
         if str(form.get(f["key"]) or "").strip() == "" and str(f.get("value") or "").strip():
             form[f["key"]] = str(f["value"])
-    data, _ = gs.new(catalog, {
-        "name": name, "packs": written, "clan": form.get("clan") or "", "points": whole("points") or 200,
-        "commander": form.get("commander") or "hatamoto",
-        "occult": str(form.get("occult", "")).lower() in ("1", "on", "true", "yes"),
-        "size": whole("size"), "hero": form.get("hero") or None, "max_hero_points": whole("max_hero_points"),
-        "players": whole("players"), "side": form.get("side") or None})
+    numbers = {f["key"] for f in fields if f.get("type") == "number"}
+    options: dict = {"name": name, "packs": written}
+    for key in sorted(gs.new_options):  # the game's own options, as 'daimyo new' passes them
+        options[key] = whole(key) if key in numbers else (str(form.get(key) or "").strip() or None)
+    data, _ = gs.new(catalog, options)
     ws.create(rel, dump_list_yaml(data))
     return rel
 

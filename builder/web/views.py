@@ -105,26 +105,16 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
 
     gs = game(system)
     if gs.units is not None:
-        costs = gs.units.unit_costs(doc, catalog, res.house_rules)
-        troops = data.get(gs.entries[0]) or []
-        for i, t in enumerate(troops):
-            written = t.get("troop") if isinstance(t, dict) else t
-            e, cost, known = costs[i] if i < len(costs) else (None, 0, False)
-            troop = getattr(e, "troop", None)
+        key = gs.entries[0]
+        for i, u in enumerate(gs.units.unit_rows(doc, catalog, res.house_rules)):
+            known = u["cost"] is not None
             out.append({
-                "index": i, "key": str(written), "name": getattr(troop, "name", None) or str(written),
-                "id": getattr(troop, "id", None), "section": gs.browse_sections[0],
-                "count": int(t.get("models", 1) or 1) if isinstance(t, dict) else 1,
-                "count_label": gs.count_words[1], "cost": num(cost) if known else None,
-                "cost_text": gs.cost_text(troop, num(cost)) if known else "",
-                "led_by": t.get("led_by") if isinstance(t, dict) else None,
-                "standard": bool(t.get("standard")) if isinstance(t, dict) else False,
-                "leader": bool(getattr(troop, "leader", False)),
-                "general": bool(troop is not None and data.get("general")
-                                and fold(data.get("general")) == fold(troop.name)),
-                "type": gs.entry_type(troop), "cls": getattr(troop, "troop_class", None) or "",
-                "detail": profile_text(troop),
-                "findings": take(lambda loc, i=i, f=gs.entries[0]: len(loc) >= 2 and loc[0] == f and loc[1] == i),
+                "index": i, "key": u["key"], "name": u["name"], "id": u["id"], "section": gs.browse_sections[0],
+                "count": u["models"], "count_label": gs.count_words[1], "cost": num(u["cost"]) if known else None,
+                "cost_text": gs.cost_text(u["entry"], num(u["cost"])) if known else "",
+                "led_by": u["led_by"], "standard": u["standard"], "leader": u["leader"], "general": u["general"],
+                "type": gs.entry_type(u["entry"]), "cls": u["cls"], "detail": profile_text(u["entry"]),
+                "findings": take(lambda loc, i=i, f=key: len(loc) >= 2 and loc[0] == f and loc[1] == i),
             })
     elif gs.players is not None:
         for seat in gs.players.seats(data):

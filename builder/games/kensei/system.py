@@ -6,6 +6,7 @@ from builder.errors import UnknownEntry, UsageError, command_line, option
 from builder.games.kensei import edits as kensei_edits
 from builder.games.kensei.packs import KenseiPacks
 from builder.games.kensei.printing import KenseiPrinting
+from builder.games.kensei.units import KenseiUnits
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.parts import part
@@ -105,13 +106,11 @@ class Kensei(GameSystem):
     type_field = "troop_type"
     browse_sections = ("troops",)
     count_words = ("model", "models")
-    standard_word = "Hata-Jurushi"
-    leader_word = "unit leader"
     entry_words = ("unit", "units")
     name_example = "Buke vanguard"
 
     def __init__(self):
-        self.units = self  # a Kensei army is units of models (the ``Units`` part)
+        self.units = KenseiUnits(self)  # a Kensei army is units of models (``units.py``)
         self.sheet = KenseiRoster()
         self.unit_cards = KenseiUnitCards()
 
@@ -124,13 +123,6 @@ class Kensei(GameSystem):
 
     def tally(self, summary):
         return {"total": summary.get("points", 0), "limit": summary.get("limit", 0), "unit": "AP", "more": ""}
-
-    def unit_costs(self, doc, catalog, rules):
-        from builder.games.kensei.rules import entry_points, load_list
-
-        hit = getattr(doc, "loaded", None)  # read by the check of this very data already
-        lst = hit[2] if hit is not None and hit[0] is doc.data and hit[1] is catalog else load_list(doc, catalog)[0]
-        return [(e, *entry_points(e, rules)) for e in lst.entries]
 
     def builder_settings(self, data, catalog):
         leaders = []
@@ -210,7 +202,10 @@ class Kensei(GameSystem):
         if points <= 0:
             raise UsageError(f"{option('points')} must be positive, not {points}", f"e.g. {option('points')} 200")
         packs = data.pop("packs", None)
-        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(options.get("occult")),
+        occult = options.get("occult")
+        if isinstance(occult, str):  # a form's word for a tick box
+            occult = occult.strip().lower() in ("1", "on", "true", "yes")
+        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(occult),
                      "troops": []})
         if packs:
             data["packs"] = packs
