@@ -273,3 +273,121 @@ def test_no_word_stands_for_a_games_part():
     found = {path.relative_to(PKG).as_posix() for path in PKG.rglob("*.py") if PART_WORDS.search(path.read_text())}
     assert found == PART_WORDS_LEFT, f"compare a part with None instead: {sorted(found - PART_WORDS_LEFT)}"
     assert PART_WORDS.search('if gs.layout == "units":') and not PART_WORDS.search("if gs.units is not None:")
+
+
+# -- a game is small parts, each reached by the layer that uses it ---------------------------------
+
+# What the game object itself may hold: its identity, its parts, and the members of the builder's
+# web view and of editing that are not yet parts of their own. The bound only goes down.
+GAME_MEMBERS_MAX = 80
+PART_MEMBERS_MAX = 12  # a part is a small Protocol: about a dozen members at most
+
+# Each part, and the modules of builder/ (outside builder/games/ and builder/systems/) that may reach
+# it on a game: a module of another layer asking for it is reaching past its own part.
+PART_USERS = {
+    "rules": ("check.py", "event/", "packs/editor.py"),  # the check, an event's intake, a pack's preview check
+    "text": ("share/",),
+    "document": ("share/", "lists/", "api.py"),  # the share schema, the editor's key order, validation
+    "analytics": ("analytics/", "render/charts.py"),  # the statistics and their PDF
+    "packs": ("packs/",),
+    "printing": ("render/",),
+    "sheet": ("render/", "packs/", "web/printing.py", "web/pack_editor.py"),
+    "unit_cards": ("render/",),
+    "units": ("web/", "lists/"),
+    "players": ("web/", "lists/"),
+}
+GAME_NAMES = {"gs", "game"}  # the names a module gives the game object it asks
+GAME_GETTERS = {"get", "find_system", "game", "_game"}  # registry lookups: get(system).text
+
+
+def _is_game(node) -> bool:
+    """``gs``, ``game``, ``ed.game``, ``get(system)``, ``find_system(name)``: an expression that
+    is a game object."""
+    if isinstance(node, ast.Name):
+        return node.id in GAME_NAMES
+    if isinstance(node, ast.Attribute):
+        return node.attr in GAME_NAMES
+    if isinstance(node, ast.Call):
+        f = node.func
+        return (f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)) in GAME_GETTERS
+    return False
+
+
+def parts_reached(source: str) -> list[tuple[int, str]]:
+    """(line, part) of every part of a game the source reaches (``gs.text``, ``get(s).analytics``)."""
+    return sorted((node.lineno, node.attr) for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.Attribute) and node.attr in PART_USERS and _is_game(node.value))
+
+
+def test_each_layer_reaches_only_its_own_parts_of_a_game():
+    wrong = []
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG).as_posix()
+        if rel.startswith(("systems/", "games/")):
+            continue
+        for line, name in parts_reached(path.read_text()):
+            if not any(rel == u or (u.endswith("/") and rel.startswith(u)) for u in PART_USERS[name]):
+                wrong.append(f"builder/{rel}:{line}: reaches the game's '{name}' part (used by {PART_USERS[name]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_part_scan_sees_each_way_of_reaching_a_game():
+    src = ("gs.text.header(d, s)\nget(system).analytics.deck_view(l, c, r)\ned.game.units.unit_rows(d, c, r)\n"
+           "find_system(n).printing.total(s)\nrow.text\nget(system).name\n")
+    assert parts_reached(src) == [(1, "text"), (2, "analytics"), (3, "units"), (4, "printing")]
+
+
+def _public(cls) -> set[str]:
+    """The public members of a class (a Protocol's declared attributes too)."""
+    names = set(dir(cls)) | set(getattr(cls, "__annotations__", {}))
+    return {n for n in names if not n.startswith("_")}
+
+
+def oversized(cls, bound: int) -> list[str]:
+    """The public members of ``cls`` when there are more than ``bound``; [] otherwise."""
+    members = sorted(_public(cls))
+    return members if len(members) > bound else []
+
+
+def test_the_game_object_and_each_part_stay_small():
+    """GameSystem holds at most GAME_MEMBERS_MAX public members; each part of every registered
+    game (the toy games too) at most PART_MEMBERS_MAX, and a game's part adds no public member
+    its base part lacks (what a layer may call is what the part declares)."""
+    from builder.systems import list_systems, register, unregister
+    from builder.systems.base import GameSystem
+    from builder.systems.parts import Analytics, Players, SheetPrinter, TextForm, UnitCards, Units
+
+    assert not oversized(GameSystem, GAME_MEMBERS_MAX)
+    import toyunits
+
+    import toygame
+
+    protocols = {"text": TextForm, "analytics": Analytics, "units": Units, "players": Players,
+                 "sheet": SheetPrinter, "unit_cards": UnitCards}
+    register(toygame.SYSTEM)
+    register(toyunits.SYSTEM)
+    try:
+        games = list(list_systems())
+        assert {"toygame", "toyunits"} <= {g.id for g in games}
+        for gs in games:
+            for name in ("text", "analytics", "document", "packs", "printing", "units", "players", "sheet",
+                         "unit_cards"):
+                p = getattr(gs, name)
+                if p is None:
+                    continue
+                own = _public(type(p))
+                assert not oversized(type(p), PART_MEMBERS_MAX), (gs.id, name)
+                base = _public(protocols[name]) if name in protocols else _public(type(getattr(GameSystem, name)
+                                                                                        .make(GameSystem())))
+                assert own <= base | {"game"}, (gs.id, name, sorted(own - base))
+    finally:
+        unregister("toygame")
+        unregister("toyunits")
+
+
+def test_the_bounds_fail_one_past():
+    """A class at a bound passes; one public member more fails."""
+    at = type("At", (), {f"m{i}": i for i in range(PART_MEMBERS_MAX)})
+    past = type("Past", (at,), {"one_more": 0})
+    assert oversized(at, PART_MEMBERS_MAX) == []
+    assert len(oversized(past, PART_MEMBERS_MAX)) == PART_MEMBERS_MAX + 1

@@ -165,7 +165,9 @@ class Part:
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
         if not self.where:
             raise UsageError("say which part to change (where)")
-        return game.set_part(tree, catalog, tuple(self.where), self.field, self.value), tuple(self.where)
+        if game.players is None:  # only a setup by player has parts to change
+            raise game.refuse("part")
+        return game.players.set_part(tree, catalog, tuple(self.where), self.field, self.value), tuple(self.where)
 
 
 def rule_value(h, value):

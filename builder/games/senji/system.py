@@ -55,50 +55,17 @@ class SenjiSetupSheet:
             return None
 
 
-class Senji(GameSystem):
-    id = "senji"
-    name = "Senji"
-    title = "Senji (board game, 3-6 players)"
-    kind = "setup"
-    entries = ("players",)
-    what = "setup"
-    noun = "card"
-    add_options = frozenset({"player", "count"})
-    remove_options = frozenset()
-    new_options = frozenset({"players"})
-    list_title = "Setup"
-    browse_sections = ("families", "samurai", "provinces")
-    count_words = ("unit", "units")
-    entry_words = ("player", "players")
-    type_label = "Kind"
-    priced = False
-    name_example = "Friday game"
+class SenjiPlayers:
+    """A Senji setup's seats, one per player (the ``Players`` part): each player's family,
+    samurai card and provinces, as the builder shows and changes them."""
+
+    def __init__(self, game):
+        self.game = game
+
     seat_words = {"add_to": "Samurai cards and provinces from the catalog go to",
                   "add_to_any": "the player who needs one", "family": "family", "card": "samurai card",
                   "no_card": "no samurai card yet", "parts": "provinces", "no_parts": "No provinces yet: add them "
                   "from the catalog.", "count": "units", "figure": "samurai", "figure_in": "samurai figure in"}
-
-    def __init__(self):
-        self.players = self  # a Senji setup is one seat per player (the ``Players`` part)
-        self.sheet = SenjiSetupSheet()
-
-    # -- the builder's view -----------------------------------------------------------------------
-
-    def tally(self, summary):
-        return {"total": summary.get("players", 0), "limit": None, "unit": "players", "more": ""}
-
-    def entry_type(self, entry):
-        from builder.catalog.frozen import kind as model_kind
-
-        kind = model_kind(entry).lower() if entry is not None else ""
-        return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
-
-    def new_fields(self, catalog):
-        from builder.games.senji.rules import constants
-
-        c = constants(catalog)
-        return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
-                 "min": c["players_min"], "max": c["players_max"]}]
 
     def seats(self, data) -> list[dict]:
         """Each player of the setup as the builder shows it: ``index``, ``name``, ``family``,
@@ -123,7 +90,7 @@ class Senji(GameSystem):
         """A player's ``name``, ``family`` or ``samurai`` card (``where``: ("players", i)), or a
         province's ``units`` or ``samurai`` figure (("players", i, "provinces", j)); the field
         ``remove`` takes that player or that province off the setup."""
-        players = self._players(data)
+        players = self.game._players(data)
         try:
             i = int(where[1])
             p = players[i]
@@ -133,7 +100,7 @@ class Senji(GameSystem):
         if len(where) == 2:
             if field == "remove":  # this player, whatever the others are called
                 del players[i]
-                return [f"removed player {i + 1}, {self._who(p)}"]
+                return [f"removed player {i + 1}, {self.game._who(p)}"]
             if field == "name":
                 if not value:
                     raise UsageError("a player needs a name")
@@ -144,12 +111,12 @@ class Senji(GameSystem):
                 if not value:
                     if field in p:
                         del p[field]
-                    return [f"{self._who(p)}: no {field}"]
+                    return [f"{self.game._who(p)}: no {field}"]
                 entry = catalog.find(section, value)
                 if entry is None:
                     raise UnknownEntry(f"unknown {field} '{value}'", catalog.did_you_mean(section, value) or None)
                 p[field] = entry.name
-                return [f"{self._who(p)}: {field} {entry.name}"]
+                return [f"{self.game._who(p)}: {field} {entry.name}"]
             raise UsageError(f"a player has no setting '{field}'", "name, family or samurai")
         try:
             pr = (p.get("provinces") or [])[int(where[3])]
@@ -158,7 +125,7 @@ class Senji(GameSystem):
         if field == "remove":  # this province of this player, not one of the same name elsewhere
             del p["provinces"][int(where[3])]
             return [f"removed {_written(pr.get('province') if isinstance(pr, dict) else pr)} "
-                    f"from {self._who(p)}'s provinces"]
+                    f"from {self.game._who(p)}'s provinces"]
         if not isinstance(pr, dict):
             j = int(where[3])
             pr = p["provinces"][j] = _map(data, {"province": pr}, flow=True)
@@ -183,6 +150,47 @@ class Senji(GameSystem):
                 del pr["samurai"]
             return [f"{name}: {'the' if on else 'no'} samurai figure"]
         raise UsageError(f"a province has no setting '{field}'", "units or samurai")
+
+
+class Senji(GameSystem):
+    id = "senji"
+    name = "Senji"
+    title = "Senji (board game, 3-6 players)"
+    kind = "setup"
+    entries = ("players",)
+    what = "setup"
+    noun = "card"
+    add_options = frozenset({"player", "count"})
+    remove_options = frozenset()
+    new_options = frozenset({"players"})
+    list_title = "Setup"
+    browse_sections = ("families", "samurai", "provinces")
+    count_words = ("unit", "units")
+    entry_words = ("player", "players")
+    type_label = "Kind"
+    priced = False
+    name_example = "Friday game"
+    def __init__(self):
+        self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
+        self.sheet = SenjiSetupSheet()
+
+    # -- the builder's view -----------------------------------------------------------------------
+
+    def tally(self, summary):
+        return {"total": summary.get("players", 0), "limit": None, "unit": "players", "more": ""}
+
+    def entry_type(self, entry):
+        from builder.catalog.frozen import kind as model_kind
+
+        kind = model_kind(entry).lower() if entry is not None else ""
+        return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
+
+    def new_fields(self, catalog):
+        from builder.games.senji.rules import constants
+
+        c = constants(catalog)
+        return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
+                 "min": c["players_min"], "max": c["players_max"]}]
 
     # -- packs: the sections a template documents first, what each entry field means --------------
     def option_refusal(self, verb, opt):
