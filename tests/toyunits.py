@@ -23,6 +23,7 @@ from builder.systems.documents import DocumentPart
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
 from builder.systems.text import TextPart
+from builder.systems.view import BrowsePart, ViewPart
 
 
 class Troop(Entry):
@@ -149,6 +150,24 @@ class ToyUnitsPart:
                  "leader": False, "general": False, "cls": ""} for u in army.entries]
 
 
+class ToyUnitsView(ViewPart):
+    """How the builder shows a toy army: units of models, priced in points."""
+
+    list_title = "Army"
+    cost_unit = "pts"
+    count_words = ("model", "models")
+    entry_words = ("unit", "units")
+
+    def tally(self, summary):
+        return {"total": summary.get("points", 0), "limit": summary.get("limit"), "unit": "pts", "more": ""}
+
+
+class ToyUnitsBrowse(BrowsePart):
+    """The toy's troops beside the army."""
+
+    sections = ("troops",)
+
+
 class ToyUnitsDocument(DocumentPart):
     """The toy's list document: ``points`` and ``troops``, each ``{troop: NAME, models: N}``."""
 
@@ -187,13 +206,10 @@ class ToyUnits(GameSystem):
     add_options = frozenset({"models"})
     remove_options = frozenset()
     new_options = frozenset({"points"})
-    list_title = "Army"
-    cost_unit = "pts"
-    browse_sections = ("troops",)
-    count_words = ("model", "models")
-    entry_words = ("unit", "units")
     catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
     printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
+    view = part(ToyUnitsView)  # how the builder shows the army
+    browse = part(ToyUnitsBrowse)  # its troops beside the army
     document = part(ToyUnitsDocument)  # its list document: the points and the units
     catalog_module_name = __name__
     rules_module_name = __name__
@@ -204,9 +220,6 @@ class ToyUnits(GameSystem):
     def __init__(self):
         self.units = ToyUnitsPart()  # the ``Units`` part: the list is units of models
         self.sheet = ToyRoster()
-
-    def tally(self, summary):
-        return {"total": summary.get("points", 0), "limit": summary.get("limit"), "unit": "pts", "more": ""}
 
     def new_fields(self, catalog):
         return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",

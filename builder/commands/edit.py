@@ -111,7 +111,7 @@ def options_lines(ed, found) -> list[str]:
         if o.unit == "AP":
             cost = "cost unknown" if o.cost is None else f"{fmt(o.cost)} AP"
         else:  # as the card prints it (Senshiai: a Roman numeral or N)
-            cost = gs.cost_text(ed.catalog.find(o.section, o.id), o.cost)
+            cost = gs.browse.cost_text(ed.catalog.find(o.section, o.id), o.cost)
         what = f"{o.count} models" if o.unit == "AP" and o.count > 1 else ""
         head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
         if o.ok:

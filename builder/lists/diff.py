@@ -73,7 +73,7 @@ def side_facts(side: Side, file: str | None = None) -> dict:
     from builder.systems import get
 
     res = side.result
-    t = get(res.system).tally(res.summary or {})
+    t = get(res.system).view.tally(res.summary or {})
     c = res.counts()
     return {"file": file if file is not None else res.file, "system": res.system, "name": res.name or "",
             "total": _num(t["total"]), "limit": _num(t["limit"]), "unit": t["unit"],
@@ -100,9 +100,9 @@ def entries_of(side: Side) -> dict[str, dict]:
         for row in out.values():
             row["points"] = _num(row["points"]) if row.pop("known") else None
             unit_word = "unit" if row["units"] == 1 else "units"
-            text = f"{row['units']} {unit_word}, {gs.counted(row['count'])}"
+            text = f"{row['units']} {unit_word}, {gs.view.counted(row['count'])}"
             if row["points"] is not None:
-                text += f", {row['points']} {gs.cost_unit or 'points'}".rstrip()
+                text += f", {row['points']} {gs.view.cost_unit or 'points'}".rstrip()
             row["text"] = text
     elif gs.players is not None:
         for seat in gs.players.seats(doc.data):
@@ -133,7 +133,7 @@ def entries_of(side: Side) -> dict[str, dict]:
                 else:
                     out[k] = {"name": name, "what": field, "count": count}
         for row in out.values():
-            row["text"] = gs.counted(row["count"])
+            row["text"] = gs.view.counted(row["count"])
     return out
 
 

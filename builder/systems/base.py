@@ -8,7 +8,6 @@ survive), plain dicts when ``options`` tries an entry. They raise a ``UsageError
 from __future__ import annotations
 
 import importlib
-from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 
@@ -19,17 +18,11 @@ from builder.systems.packs import PacksPart
 from builder.systems.parts import Analytics, Players, Rules, SheetPrinter, TextForm, UnitCards, Units, part
 from builder.systems.printing import PrintingPart
 from builder.systems.text import TextPart
+from builder.systems.view import BrowsePart, ViewPart, fmt
 
 TEXT_KEYS = ("name", "author", "notes")
 YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 UNSET = ("none", "null", "off", "-")
-
-
-def fmt(v) -> str:
-    """A number as people write it (``25``, not ``25.0``)."""
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
 
 
 def plural(n, word: str) -> str:
@@ -94,6 +87,8 @@ class GameSystem:
     document: part[DocumentPart] = part(DocumentPart)  # the list document's keys and model
     analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
     packs: part[PacksPart] = part(PacksPart)  # what a pack template documents: ``builder.packs``
+    view: part[ViewPart] = part(ViewPart)  # how the builder shows a list: ``builder.web``
+    browse: part[BrowsePart] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[PrintingPart] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
 
     def __repr__(self) -> str:
@@ -143,77 +138,8 @@ class GameSystem:
 
     # -- how a builder shows a list (the web builder's pages and API) -----------------------------
 
-    list_title: str = "Deck"  # the heading of the list in the builder
-    cost_unit: str = ""  # what a cost is counted in, after the number ("AP"); "" for a card's printed cost
-    type_field: str = "type"  # the catalog field the builder's filter by type reads
-    browse_sections: tuple[str, ...] = ()  # the catalog sections shown beside the list, to add from
     held_sections: tuple[tuple[str, str], ...] = ()  # (list key, catalog section) of the cards a list holds
-    fixed_keys: tuple[str, ...] = ()  # list keys whose cards follow from another choice (no +/- of their own)
-    count_words: tuple[str, str] = ("copy", "copies")  # what an entry's count counts, one and many
-    entry_words: tuple[str, str] = ("card", "cards")  # what an entry of a list is, one and many
-    type_label: str = "Type"  # the name of the catalog filter by ``entry_type``
-    priced: bool = True  # whether catalog entries have a cost to show and filter by
     name_example: str = ""  # a name for a new list, shown as an example in the new-list form
-
-    def cost_text(self, entry, cost) -> str:
-        """An entry's cost as the builder shows it beside the entry (``25 AP``, ``cost II``);
-        "" without a cost."""
-        if cost is None:
-            return ""
-        return f"{fmt(cost)} {self.cost_unit}" if self.cost_unit else f"cost {fmt(cost)}"
-
-    def entry_facts(self, entry) -> str:
-        """The few printed facts a player picks an entry by, shown beside its name in the
-        builder (a Satsuma card's suits and strengths); "" for none."""
-        return ""
-
-    def counted(self, n) -> str:
-        """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
-        return f"{fmt(n)} {self.count_words[0] if n == 1 else self.count_words[1]}"
-
-    def composition(self, summary: dict) -> list[tuple[str, object]]:
-        """The builder's breakdown of a list (label, value) from its check summary; [] when the
-        builder's count of entries by type says enough."""
-        return []
-
-    def tally(self, summary: dict) -> dict:
-        """The list's total as the builder's header shows it: ``total``, ``limit`` (None: none),
-        ``unit`` and ``more`` (a further short text, or "")."""
-        return {"total": summary.get("cards"), "limit": None, "unit": "cards", "more": ""}
-
-    def left_text(self, tally: dict, findings) -> str:
-        """What the builder's header says is left of the list's limit: ``5 AP left``,
-        ``3 cards over`` ("" when the list has no limit, or its total is unknown)."""
-        total, limit = tally.get("total"), tally.get("limit")
-        if not isinstance(total, (int, float, Fraction)) or not isinstance(limit, (int, float, Fraction)):
-            return ""
-        left = limit - total
-        return f"{fmt(abs(left))} {tally['unit']} {'left' if left >= 0 else 'over'}"
-
-    def total_text(self, summary: dict) -> str:
-        """The one-line total a person reads in a list of lists: ``380 / 400 AP``, ``46 cards``."""
-        t = self.tally(summary or {})
-        total = "?" if t["total"] is None else fmt(t["total"])
-        text = f"{total} / {fmt(t['limit'])} {t['unit']}" if t["limit"] is not None else f"{total} {t['unit']}"
-        return text + (f", {t['more']}" if t["more"] else "")
-
-    def entry_type(self, entry) -> str:
-        """What kind of entry a catalog entry is, for the builder's filter ("" when unknown)."""
-        return str(getattr(entry, self.type_field, None) or "") if entry is not None else ""
-
-    def offers(self, data: dict, entry) -> bool:
-        """Whether the builder offers ``entry`` to this list at all (a Satsuma side's cards)."""
-        return True
-
-    def browse(self, data: dict, catalog) -> list:
-        """``(section, entry)`` of what the builder shows beside the list, one row per name."""
-        out, seen = [], set()
-        for section in self.browse_sections:
-            for e in catalog.entries(section):
-                if self.offers(data, e) and (section, e.name) not in seen:
-                    seen.add((section, e.name))
-                    out.append((section, e))
-        return out
 
     def published(self, data: dict) -> bool:
         """Whether the list is a published deck written by its name (changes make it a variant)."""
@@ -228,19 +154,6 @@ class GameSystem:
             items = list(holder.items()) if isinstance(holder, dict) else [(a, 1) for a in (holder or [])]
             out.append((key, section, items))
         return out
-
-    def builder_settings(self, data: dict, catalog) -> list[dict]:
-        """The list-level values the builder offers to change (name, notes aside): ``key``,
-        ``label``, ``value`` and ``choices`` (value, label) or a ``type``."""
-        return []
-
-    def option_extra(self, data: dict, entry) -> dict:
-        """More facts of a catalog row beside the list (a troop's cost per model, its clans)."""
-        return {}
-
-    def option_rank(self, row: dict) -> tuple:
-        """The order of the catalog rows: what can be added first, then by name."""
-        return (not row["can"], row["name"])
 
     def new_fields(self, catalog) -> list[dict]:
         """The fields a builder's new-list form asks for (``new_options``): ``key``, ``label``,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.systems.base import GameSystem, Pick, loc_of, same_as
+from builder.systems.parts import part
+from builder.systems.view import BrowsePart
 
 
 def copies(mapping, keys) -> int:
@@ -26,6 +28,14 @@ def mapping_of(data, key: str):
     return m
 
 
+class CardBrowse(BrowsePart):
+    """The catalog beside a deck: the sections its cards are looked up in."""
+
+    @property
+    def sections(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(dict.fromkeys(s for s, _ in self.game.sections))
+
+
 class CardGame(GameSystem):
     """A game whose lists are decks of cards."""
 
@@ -35,14 +45,11 @@ class CardGame(GameSystem):
     sections: tuple[tuple[str, str], ...] = (("cards", "cards"),)  # (catalog section, list key) in lookup order
     anchor_field: str | None = None  # the card field new cards are grouped by (type, kind)
     deck_word = "deck"  # where copies go, in messages
+    browse = part(CardBrowse)  # the catalog beside a deck: its card sections
 
     @property
     def entries(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(dict.fromkeys(f for _, f in self.sections))
-
-    @property
-    def browse_sections(self) -> tuple[str, ...]:  # type: ignore[override]
-        return tuple(dict.fromkeys(s for s, _ in self.sections))
 
     @property
     def held_sections(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]

@@ -73,13 +73,13 @@ def verdict(res) -> str:
 
 def header(system: str, res) -> dict:
     s = res.summary or {}
-    t = game(system).tally(s)
+    t = game(system).view.tally(s)
     h = {"system": system, "verdict": verdict(res), "total_text": total_text(system, s),
          "counts": res.counts(), "total": num(t["total"]), "limit": num(t["limit"]), "left": None, "unit": t["unit"],
          "more": t.get("more") or ""}
     if isinstance(h["total"], (int, float)) and isinstance(h["limit"], (int, float)):
         h["left"] = num(h["limit"] - h["total"])
-    h["left_text"] = game(system).left_text(t, res.findings)
+    h["left_text"] = game(system).view.left_text(t, res.findings)
     return h
 
 
@@ -109,11 +109,11 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
         for i, u in enumerate(gs.units.unit_rows(doc, catalog, res.house_rules)):
             known = u["cost"] is not None
             out.append({
-                "index": i, "key": u["key"], "name": u["name"], "id": u["id"], "section": gs.browse_sections[0],
-                "count": u["models"], "count_label": gs.count_words[1], "cost": num(u["cost"]) if known else None,
-                "cost_text": gs.cost_text(u["entry"], num(u["cost"])) if known else "",
+                "index": i, "key": u["key"], "name": u["name"], "id": u["id"], "section": gs.browse.sections[0],
+                "count": u["models"], "count_label": gs.view.count_words[1], "cost": num(u["cost"]) if known else None,
+                "cost_text": gs.browse.cost_text(u["entry"], num(u["cost"])) if known else "",
                 "led_by": u["led_by"], "standard": u["standard"], "leader": u["leader"], "general": u["general"],
-                "type": gs.entry_type(u["entry"]), "cls": u["cls"], "detail": profile_text(u["entry"]),
+                "type": gs.browse.entry_type(u["entry"]), "cls": u["cls"], "detail": profile_text(u["entry"]),
                 "findings": take(lambda loc, i=i, f=key: len(loc) >= 2 and loc[0] == f and loc[1] == i),
             })
     elif gs.players is not None:
@@ -128,14 +128,14 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                 entry = catalog.find(section, str(key))
                 count = int(value.get("count", 1)) if isinstance(value, dict) else (
                     int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
-                fixed = field in gs.fixed_keys  # given by another choice (a hero's attribute cards)
+                fixed = field in gs.view.fixed_keys  # given by another choice (a hero's attribute cards)
                 out.append({
                     "index": None, "key": str(key), "name": getattr(entry, "name", None) or str(key),
                     "id": getattr(entry, "id", None), "section": section, "field": field,
-                    "count": count, "count_label": "" if fixed else gs.count_words[1],
-                    "attribute": fixed, "cost": _cost(entry), "cost_text": gs.cost_text(entry, _cost(entry)),
-                    "detail": gs.entry_facts(entry) if entry is not None else "",
-                    "type": gs.entry_type(entry) or ("custom" if isinstance(value, dict) else ""),
+                    "count": count, "count_label": "" if fixed else gs.view.count_words[1],
+                    "attribute": fixed, "cost": _cost(entry), "cost_text": gs.browse.cost_text(entry, _cost(entry)),
+                    "detail": gs.browse.entry_facts(entry) if entry is not None else "",
+                    "type": gs.browse.entry_type(entry) or ("custom" if isinstance(value, dict) else ""),
                     "custom": isinstance(value, dict),
                     "findings": take(lambda loc, key=key, field=field: len(loc) >= 2 and loc[0] == field
                                      and str(loc[1]) == str(key)),
@@ -155,7 +155,7 @@ def _cost(entry):
 
 
 def _type(system: str, entry) -> str:
-    return game(system).entry_type(entry)
+    return game(system).browse.entry_type(entry)
 
 
 _RULES_KEPT: dict[int, tuple] = {}  # id of a catalog's model -> (model, the words of its house rules)
@@ -197,7 +197,7 @@ def house_rules(catalog, res) -> list[dict]:
 
 def catalog_entries(doc, catalog) -> list:
     """(section, entry) pairs the builder shows beside a list, one per name."""
-    return game(doc.system).browse(doc.data, catalog)
+    return game(doc.system).browse.entries(doc.data, catalog)
 
 
 def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80,
@@ -218,33 +218,33 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
     seen = set()
     for o in found:
         entry = ed.catalog.find(o.section, o.id)
-        if entry is not None and not gs.offers(doc.data, entry):
+        if entry is not None and not gs.browse.offers(doc.data, entry):
             continue
         if (o.section, o.name) in seen:
             continue
         seen.add((o.section, o.name))
-        t = gs.entry_type(entry)
+        t = gs.browse.entry_type(entry)
         types.add(t)
         if kind and t != kind:
             continue
         if addable == "no" and o.ok:
             continue
-        extra = gs.option_extra(doc.data, entry) if entry is not None else {}
+        extra = gs.browse.option_extra(doc.data, entry) if entry is not None else {}
         if extra.get("unit_cost") is not None:
             extra["unit_cost"] = num(extra["unit_cost"])
         cost = num(o.cost) if o.cost is not None else _cost(entry)
-        each = gs.cost_text(entry, cost)
+        each = gs.browse.cost_text(entry, cost)
         rows.append({"section": o.section, "id": o.id, "name": o.name, "type": t,
-                     "facts": gs.entry_facts(entry) if entry is not None else "",
+                     "facts": gs.browse.entry_facts(entry) if entry is not None else "",
                      "profile": profile_text(entry),
-                     "cost": cost, "cost_text": each + (f" for {gs.counted(o.count)}" if each and o.count > 1 else ""),
+                     "cost": cost, "cost_text": each + (f" for {gs.view.counted(o.count)}" if each and o.count > 1 else ""),
                      "unit_cost": None, "clans": [], "own_clan": False, **extra,
                      "count": o.count, "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
                      "warning": humanize(o.warning) if o.warning else "",
                      "after": _left_text(o.left, o.unit), "origin": o.origin,
                      "example": ed.catalog.is_example(o.section, entry) if entry is not None else False})
-    rows.sort(key=gs.option_rank)
-    rows, hidden = shape(rows, gs.priced, others)
+    rows.sort(key=gs.browse.option_rank)
+    rows, hidden = shape(rows, gs.browse.priced, others)
     if addable == "yes":
         rows = [r for r in rows if r["can"]]
     return {"rows": rows[:limit], "more": max(0, len(rows) - limit), "types": sorted(types - {""}),
@@ -310,8 +310,8 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "house_rules": house_rules(catalog, res), "settings": settings(doc, catalog),
             "standard_deck": game(doc.system).published(doc.data),
             "resets_deck": "deck" in game(doc.system).set_keys and not game(doc.system).published(doc.data),
-            "list_title": game(doc.system).list_title,
-            "browse": bool(game(doc.system).browse_sections), "prints": game(doc.system).prints,
+            "list_title": game(doc.system).view.list_title,
+            "browse": bool(game(doc.system).browse.sections), "prints": game(doc.system).prints,
             "game_name": game(doc.system).name, **words(doc.system),
             "composition": composition(doc.system, res.summary, ents),
             "editable": path.suffix.lower() != ".json"}
@@ -324,8 +324,9 @@ def words(system: str) -> dict:
     """The game's own words for what the builder shows: what an entry is, what its count counts,
     the name of the type filter, whether entries have costs."""
     gs = game(system)
-    return {"count_words": list(gs.count_words), "entry_words": list(gs.entry_words), "type_label": gs.type_label,
-            "priced": gs.priced, "cost_unit": gs.cost_unit, "layout": gs.layout, "name_example": gs.name_example,
+    return {"count_words": list(gs.view.count_words), "entry_words": list(gs.view.entry_words),
+            "type_label": gs.browse.type_label, "priced": gs.browse.priced, "cost_unit": gs.view.cost_unit,
+            "layout": gs.layout, "name_example": gs.name_example,
             "standard_word": gs.units.standard_word if gs.units is not None else "",
             "leader_word": gs.units.leader_word if gs.units is not None else "leader",
             "seat_words": dict(gs.players.seat_words) if gs.players is not None else {}}
@@ -334,7 +335,7 @@ def words(system: str) -> dict:
 def composition(system: str, summary: dict, ents: list[dict]) -> list[tuple[str, object]]:
     """What the list is made of: the game's own breakdown, else its entries counted by type
     (``troop 23``, ``event 14``) in the order they first appear."""
-    own = game(system).composition(summary or {})
+    own = game(system).view.composition(summary or {})
     if own:
         return [(k, num(v)) for k, v in own]
     by_type: dict[str, int] = {}
@@ -346,7 +347,7 @@ def composition(system: str, summary: dict, ents: list[dict]) -> list[tuple[str,
 
 def settings(doc, catalog) -> list[dict]:
     """The list-level values a person may change (name aside), with their choices."""
-    out = game(doc.system).builder_settings(doc.data, catalog)
+    out = game(doc.system).view.builder_settings(doc.data, catalog)
     for o in out:
         o["value"] = "" if o["value"] is None else str(o["value"])
         if "choices" in o and o["value"] and all(o["value"] != c[0] for c in o["choices"]):

@@ -57,7 +57,7 @@ def total_text(system: str, summary: dict) -> str:
     """The one-line total a person reads: ``380 / 400 AP``, ``46 cards``..."""
     from builder.systems import get
 
-    return get(system).total_text(summary or {})
+    return get(system).view.total_text(summary or {})
 
 
 

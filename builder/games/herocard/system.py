@@ -6,6 +6,7 @@ from builder.errors import EditRefused, UsageError, command_line, option
 from builder.games.herocard.packs import HeroCardPacks
 from builder.games.herocard.printing import HeroCardPrinting
 from builder.games.herocard.text import HeroCardText
+from builder.games.herocard.view import HeroCardBrowse, HeroCardView
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardGame, copies
@@ -50,55 +51,13 @@ class HeroCard(CardGame):
     anchor_field = "kind"
     deck_word = "action deck"
     new_options = frozenset({"hero", "max_hero_points"})
-    list_title = "Hero"
-    type_field = "kind"
     held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
-    fixed_keys = ("attributes",)  # the hero's attribute cards come with the hero
-    type_label = "Kind"
     name_example = "Samurai of the Rising Sun"
-
-    def cost_text(self, entry, cost):
-        """An attribute card's hero points; an action card's printed cost."""
-        points = getattr(entry, "hero_points", None)
-        if points is not None:
-            return f"{fmt(points)} hero points"
-        return super().cost_text(entry, getattr(entry, "cost", None) if entry is not None else cost)
-
-    def tally(self, summary):
-        more = f"{fmt(summary.get('action_cards', 0))} action cards"
-        return {"total": summary.get("hero_points"), "limit": summary.get("max_hero_points"), "unit": "hero points",
-                "more": more}
-
-    def left_text(self, tally, findings):
-        """The hero points left, unless the action deck is short of its minimum: then what it
-        still needs (action cards never spend hero points, so "0 hero points left" says nothing
-        about a deck that cannot be played yet)."""
-        for f in findings:
-            short = f.code == "herocard.deck-min" and isinstance(f.value, int) and isinstance(f.bound, int)
-            if short and f.value < f.bound:
-                n = f.bound - f.value
-                return f"{n} action card{'s' * (n != 1)} to add"
-        return super().left_text(tally, findings)
-
-    def entry_type(self, entry):
-        if entry is None:
-            return ""
-        kind = getattr(entry, "kind", None)
-        if kind:
-            return str(kind)
-        attr = getattr(entry, "attribute", None)
-        return f"attribute: {attr}" if attr else ""
 
     def new_fields(self, catalog):
         heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
         return [{"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
                 {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1}]
-
-    def builder_settings(self, data, catalog):
-        return [{"key": "hero", "label": "Hero", "value": data.get("hero", ""),
-                 "choices": [(e.name, e.name) for e in catalog.entries("heroes")]},
-                {"key": "max_hero_points", "label": "Hero point limit", "value": data.get("max_hero_points", ""),
-                 "type": "number"}]
 
     # -- packs: the sections a template documents first, what each entry field means --------------
     def new_body(self, data, catalog, options):
@@ -249,6 +208,8 @@ class HeroCard(CardGame):
 
     text = part(HeroCardText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    view = part(HeroCardView)  # how the builder shows a list: ``view.py``
+    browse = part(HeroCardBrowse)  # the catalog beside a list: ``view.py``
     printing = part(HeroCardPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(HeroCardPacks)  # the pack template's sections and fields: ``packs.py``
 

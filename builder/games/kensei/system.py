@@ -7,6 +7,7 @@ from builder.games.kensei import edits as kensei_edits
 from builder.games.kensei.packs import KenseiPacks
 from builder.games.kensei.printing import KenseiPrinting
 from builder.games.kensei.units import KenseiUnits
+from builder.games.kensei.view import KenseiBrowse, KenseiView
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.parts import part
@@ -101,12 +102,6 @@ class Kensei(GameSystem):
     remove_options = frozenset()
     new_options = frozenset({"clan", "points", "commander", "occult"})
     edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
-    list_title = "Army"
-    cost_unit = "AP"
-    type_field = "troop_type"
-    browse_sections = ("troops",)
-    count_words = ("model", "models")
-    entry_words = ("unit", "units")
     name_example = "Buke vanguard"
 
     def __init__(self):
@@ -114,33 +109,7 @@ class Kensei(GameSystem):
         self.sheet = KenseiRoster()
         self.unit_cards = KenseiUnitCards()
 
-    def composition(self, summary):
-        keys = ("units", "leaders", "models", "melee_percent", "ranged_percent", "firearms_percent",
-                "cavalry_percent", "skirmishers_percent", "creatures_percent")
-        return [(k.replace("_percent", " %").replace("_", " "), summary[k]) for k in keys if k in summary]
-
     # -- the builder's view -----------------------------------------------------------------------
-
-    def tally(self, summary):
-        return {"total": summary.get("points", 0), "limit": summary.get("limit", 0), "unit": "AP", "more": ""}
-
-    def builder_settings(self, data, catalog):
-        leaders = []
-        for t in data.get("troops") or []:
-            n = t.get("troop") if isinstance(t, dict) else t
-            tr = catalog.find("troops", str(n)) if n else None
-            if tr is not None and getattr(tr, "leader", False) and (tr.name, tr.name) not in leaders:
-                leaders.append((tr.name, tr.name))
-        return [
-            {"key": "points", "label": "Battle size (AP)", "value": data.get("points", ""), "type": "number"},
-            {"key": "clan", "label": "Clan", "value": data.get("clan", ""),
-             "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
-            {"key": "commander", "label": "Commander", "value": data.get("commander", "hatamoto"),
-             "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]},
-            {"key": "occult", "label": "Occult rules", "value": str(bool(data.get("occult"))).lower(),
-             "choices": [("false", "no"), ("true", "yes")]},
-            {"key": "general", "label": "General", "value": data.get("general", ""),
-             "choices": [("", "(the list's hero)")] + leaders}]
 
     def new_fields(self, catalog):
         return [{"key": "clan", "label": "Clan", "value": "", "prompt": "choose a clan",
@@ -148,16 +117,6 @@ class Kensei(GameSystem):
                 {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
                 {"key": "commander", "label": "Commander", "value": "hatamoto",
                  "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
-
-    def option_extra(self, data, entry):
-        clans = list(getattr(entry, "clans", []) or [])
-        return {"unit_cost": getattr(entry, "cost", None), "clans": clans,
-                "own_clan": str(data.get("clan", "")).lower() in clans}
-
-    def option_rank(self, row):
-        """The list's own clan first, then troops any clan may take, then the rest."""
-        clans = row.get("clans") or []
-        return (0 if row.get("own_clan") else 1 if ("any" in clans or not clans) else 2, not row["can"], row["name"])
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -315,6 +274,8 @@ class Kensei(GameSystem):
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    view = part(KenseiView)  # how the builder shows a list: ``view.py``
+    browse = part(KenseiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(KenseiPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(KenseiPacks)  # the pack template's sections and fields: ``packs.py``
 

@@ -6,6 +6,7 @@ from builder.errors import EditRefused, UsageError, option
 from builder.games.satsuma.packs import SatsumaPacks
 from builder.games.satsuma.printing import SatsumaPrinting
 from builder.games.satsuma.text import SatsumaText
+from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame
 from builder.systems.parts import part
@@ -16,9 +17,6 @@ def _analytics(game):
 
     return SatsumaAnalytics(game)
 
-
-SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
-         "W": "weapons", "E": "escape"}  # a card's suit by the first letter of its printed code
 
 
 def side_cards(catalog, side: str) -> list:
@@ -48,31 +46,7 @@ class Satsuma(CardGame):
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
     new_options = frozenset({"side"})
-    type_field = "suit"
-    type_label = "Suit"
-    priced = False  # a Satsuma card has a printed value, not a cost
     name_example = "Saigo's rebels"
-
-    def entry_facts(self, entry):
-        """The card's strength (its suit is its type): ``F7`` -> ``strength 7``; a card of two
-        options names both: ``W5 or M6`` -> ``weapons 5 or morale 6``."""
-        import re
-
-        printed = str(getattr(entry, "printed", None) or "") if entry is not None else ""
-        options = re.findall(r"\b([A-Za-z])\s*(\d+)\b", printed)
-        if not options or any(s.upper() not in SUITS for s, _ in options):
-            return printed
-        if len(options) == 1:
-            return f"strength {options[0][1]}"
-        return " or ".join(f"{SUITS[s.upper()]} {n}" for s, n in options)
-
-    def entry_type(self, entry):
-        """A card's suit, from its printed code (``F5``: force)."""
-        printed = getattr(entry, "printed", None) if entry is not None else None
-        return SUITS.get(str(printed)[:1].upper(), "") if printed else ""
-
-    def offers(self, data, entry):
-        return getattr(entry, "side", None) == str(data.get("side", "")).lower()
 
     def published(self, data):
         return "deck" in data and not isinstance(data.get("cards"), dict)
@@ -87,10 +61,6 @@ class Satsuma(CardGame):
 
     def new_fields(self, catalog):
         return [{"key": "side", "label": "Side", "value": "samurai",
-                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
-
-    def builder_settings(self, data, catalog):
-        return [{"key": "side", "label": "Side", "value": data.get("side", ""),
                  "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
 
     # -- packs: the sections a template documents first, what each entry field means --------------
@@ -185,6 +155,8 @@ class Satsuma(CardGame):
 
     text = part(SatsumaText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    view = part(SatsumaView)  # how the builder shows a list: ``view.py``
+    browse = part(SatsumaBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SatsumaPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(SatsumaPacks)  # the pack template's sections and fields: ``packs.py``
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.games.senji.packs import SenjiPacks
 from builder.games.senji.printing import SenjiPrinting
+from builder.games.senji.view import SenjiBrowse, SenjiView
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 from builder.systems.parts import part
@@ -163,27 +164,12 @@ class Senji(GameSystem):
     add_options = frozenset({"player", "count"})
     remove_options = frozenset()
     new_options = frozenset({"players"})
-    list_title = "Setup"
-    browse_sections = ("families", "samurai", "provinces")
-    count_words = ("unit", "units")
-    entry_words = ("player", "players")
-    type_label = "Kind"
-    priced = False
     name_example = "Friday game"
     def __init__(self):
         self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
         self.sheet = SenjiSetupSheet()
 
     # -- the builder's view -----------------------------------------------------------------------
-
-    def tally(self, summary):
-        return {"total": summary.get("players", 0), "limit": None, "unit": "players", "more": ""}
-
-    def entry_type(self, entry):
-        from builder.catalog.frozen import kind as model_kind
-
-        kind = model_kind(entry).lower() if entry is not None else ""
-        return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")
 
     def new_fields(self, catalog):
         from builder.games.senji.rules import constants
@@ -370,6 +356,8 @@ class Senji(GameSystem):
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    view = part(SenjiView)  # how the builder shows a list: ``view.py``
+    browse = part(SenjiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SenjiPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(SenjiPacks)  # the pack template's sections and fields: ``packs.py``
 

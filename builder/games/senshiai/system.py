@@ -6,6 +6,7 @@ from builder.errors import UsageError, option
 from builder.games.senshiai.packs import SenshiaiPacks
 from builder.games.senshiai.printing import SenshiaiPrinting
 from builder.games.senshiai.text import SenshiaiText
+from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame
 from builder.systems.parts import part
@@ -27,33 +28,9 @@ class Senshiai(CardGame):
     new_options = frozenset({"size"})
     name_example = "Northern host"
 
-    def entry_facts(self, entry):
-        """The paths and the Power (attack/defence/health) printed on the card."""
-        if entry is None:
-            return ""
-        paths = ", ".join(str(x) for x in (getattr(entry, "paths", None) or []))
-        power = getattr(entry, "power", None)
-        return " · ".join(x for x in (paths, f"power {power}" if power is not None else "") if x)
-
-    def cost_text(self, entry, cost):
-        """The cost as printed on the card: N (none) or a Roman numeral."""
-        label = getattr(entry, "cost_label", None)
-        if cost is None or not label:
-            return super().cost_text(entry, cost)
-        return f"cost {label}"
-
     # -- packs: the sections a template documents first, what each entry field means --------------
-    def tally(self, summary):
-        size = summary.get("size")
-        return {"total": summary.get("cards"), "limit": size if size is not None else summary.get("max_cards"),
-                "unit": "cards", "more": ""}
-
     def new_fields(self, catalog):
         return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
-
-    def builder_settings(self, data, catalog):
-        return [{"key": "size", "label": "Agreed deck size", "value": data.get("size", ""), "type": "number",
-                 "placeholder": "any"}]
 
     def new_body(self, data, catalog, options):
         size = options.get("size")
@@ -83,6 +60,8 @@ class Senshiai(CardGame):
 
     text = part(SenshiaiText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    view = part(SenshiaiView)  # how the builder shows a list: ``view.py``
+    browse = part(SenshiaiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SenshiaiPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(SenshiaiPacks)  # the pack template's sections and fields: ``packs.py``
 

@@ -1,0 +1,30 @@
+"""How the builder shows a Senji list (``gs.view``) and the catalog beside it (``gs.browse``)."""
+
+from __future__ import annotations
+
+from builder.systems.view import BrowsePart, ViewPart
+
+
+class SenjiView(ViewPart):
+    """How the builder shows a Senji list."""
+
+    list_title = "Setup"
+    count_words = ("unit", "units")
+    entry_words = ("player", "players")
+
+    def tally(self, summary):
+        return {"total": summary.get("players", 0), "limit": None, "unit": "players", "more": ""}
+
+
+class SenjiBrowse(BrowsePart):
+    """The catalog beside a Senji list in the builder."""
+
+    sections = ("families", "samurai", "provinces")
+    type_label = "Kind"
+    priced = False
+
+    def entry_type(self, entry):
+        from builder.catalog.frozen import kind as model_kind
+
+        kind = model_kind(entry).lower() if entry is not None else ""
+        return {"family": "family", "samurai": "samurai card", "province": "province"}.get(kind, "")

@@ -1,0 +1,115 @@
+"""How the builder shows a game's list and the catalog beside it: ``ViewPart`` (``gs.view``) and
+``BrowsePart`` (``gs.browse``), with the defaults of a deck of cards; a game overrides them in its
+own package (``builder/games/<id>/view.py``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+
+def fmt(v) -> str:
+    """A number as people write it (``25``, not ``25.0``)."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+class ViewPart:
+    """How the builder shows a list of the game (the ``ListView`` part): its heading, what its
+    entries and counts are called, its total and what is left of its limit."""
+
+    list_title: str = "Deck"  # the heading of the list in the builder
+    cost_unit: str = ""  # what a cost is counted in, after the number ("AP"); "" for a card's printed cost
+    count_words: tuple[str, str] = ("copy", "copies")  # what an entry's count counts, one and many
+    entry_words: tuple[str, str] = ("card", "cards")  # what an entry of a list is, one and many
+    fixed_keys: tuple[str, ...] = ()  # list keys whose cards follow from another choice (no +/- of their own)
+
+    def __init__(self, game: Any):
+        self.game = game
+
+    def counted(self, n) -> str:
+        """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
+        return f"{fmt(n)} {self.count_words[0] if n == 1 else self.count_words[1]}"
+
+    def composition(self, summary: dict) -> list[tuple[str, object]]:
+        """The builder's breakdown of a list (label, value) from its check summary; [] when the
+        builder's count of entries by type says enough."""
+        return []
+
+    def tally(self, summary: dict) -> dict:
+        """The list's total as the builder's header shows it: ``total``, ``limit`` (None: none),
+        ``unit`` and ``more`` (a further short text, or "")."""
+        return {"total": summary.get("cards"), "limit": None, "unit": "cards", "more": ""}
+
+    def left_text(self, tally: dict, findings) -> str:
+        """What the builder's header says is left of the list's limit: ``5 AP left``,
+        ``3 cards over`` ("" when the list has no limit, or its total is unknown)."""
+        total, limit = tally.get("total"), tally.get("limit")
+        if not isinstance(total, (int, float, Fraction)) or not isinstance(limit, (int, float, Fraction)):
+            return ""
+        left = limit - total
+        return f"{fmt(abs(left))} {tally['unit']} {'left' if left >= 0 else 'over'}"
+
+    def total_text(self, summary: dict) -> str:
+        """The one-line total a person reads in a list of lists: ``380 / 400 AP``, ``46 cards``."""
+        t = self.tally(summary or {})
+        total = "?" if t["total"] is None else fmt(t["total"])
+        text = f"{total} / {fmt(t['limit'])} {t['unit']}" if t["limit"] is not None else f"{total} {t['unit']}"
+        return text + (f", {t['more']}" if t["more"] else "")
+
+    def builder_settings(self, data: dict, catalog) -> list[dict]:
+        """The list-level values the builder offers to change (name, notes aside): ``key``,
+        ``label``, ``value`` and ``choices`` (value, label) or a ``type``."""
+        return []
+
+
+class BrowsePart:
+    """The catalog beside a list in the builder (the ``CatalogView`` part): what is shown, how
+    an entry's cost and facts read, its type for the filter, the order of the rows."""
+
+    sections: tuple[str, ...] = ()  # the catalog sections shown beside the list, to add from
+    type_field: str = "type"  # the catalog field the builder's filter by type reads
+    type_label: str = "Type"  # the name of the catalog filter by ``entry_type``
+    priced: bool = True  # whether catalog entries have a cost to show and filter by
+
+    def __init__(self, game: Any):
+        self.game = game
+
+    def cost_text(self, entry, cost) -> str:
+        """An entry's cost as the builder shows it beside the entry (``25 AP``, ``cost II``);
+        "" without a cost."""
+        if cost is None:
+            return ""
+        return f"{fmt(cost)} {self.game.view.cost_unit}" if self.game.view.cost_unit else f"cost {fmt(cost)}"
+
+    def entry_facts(self, entry) -> str:
+        """The few printed facts a player picks an entry by, shown beside its name in the
+        builder (a Satsuma card's suits and strengths); "" for none."""
+        return ""
+
+    def entry_type(self, entry) -> str:
+        """What kind of entry a catalog entry is, for the builder's filter ("" when unknown)."""
+        return str(getattr(entry, self.type_field, None) or "") if entry is not None else ""
+
+    def offers(self, data: dict, entry) -> bool:
+        """Whether the builder offers ``entry`` to this list at all (a Satsuma side's cards)."""
+        return True
+
+    def entries(self, data: dict, catalog) -> list:
+        """``(section, entry)`` of what the builder shows beside the list, one row per name."""
+        out, seen = [], set()
+        for section in self.sections:
+            for e in catalog.entries(section):
+                if self.offers(data, e) and (section, e.name) not in seen:
+                    seen.add((section, e.name))
+                    out.append((section, e))
+        return out
+
+    def option_extra(self, data: dict, entry) -> dict:
+        """More facts of a catalog row beside the list (a troop's cost per model, its clans)."""
+        return {}
+
+    def option_rank(self, row: dict) -> tuple:
+        """The order of the catalog rows: what can be added first, then by name."""
+        return (not row["can"], row["name"])
