@@ -15,7 +15,21 @@ from builder.errors import EditRefused, UsageError, option
 from builder.systems.analytics import AnalyticsPart
 from builder.systems.documents import COMMON_KEYS, DocumentPart
 from builder.systems.packs import PacksPart
-from builder.systems.parts import Analytics, Players, Rules, SheetPrinter, TextForm, UnitCards, Units, part
+from builder.systems.parts import (
+    Analytics,
+    CatalogView,
+    Document,
+    ListView,
+    Packs,
+    Players,
+    Printing,
+    Rules,
+    SheetPrinter,
+    TextForm,
+    UnitCards,
+    Units,
+    part,
+)
 from builder.systems.printing import PrintingPart
 from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart, fmt
@@ -84,12 +98,12 @@ class GameSystem:
     unit_cards: UnitCards | None = None  # cards of the units printed beside the sheet, also as images
     # the parts every game has, each made from the game when first asked for
     text: part[TextForm] = part(TextPart)  # the text form (forums, chats): ``builder.share.text``
-    document: part[DocumentPart] = part(DocumentPart)  # the list document's keys and model
+    document: part[Document] = part(DocumentPart)  # the list document's keys and model
     analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
-    packs: part[PacksPart] = part(PacksPart)  # what a pack template documents: ``builder.packs``
-    view: part[ViewPart] = part(ViewPart)  # how the builder shows a list: ``builder.web``
-    browse: part[BrowsePart] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
-    printing: part[PrintingPart] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
+    packs: part[Packs] = part(PacksPart)  # what a pack template documents: ``builder.packs``
+    view: part[ListView] = part(ViewPart)  # how the builder shows a list: ``builder.web``
+    browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
+    printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"

@@ -11,13 +11,23 @@ word standing for one game.
 part                      used by                                every game?
 ========================  =====================================  ==========================
 ``Rules``                 ``builder.check``, analytics           yes (``gs.rules``)
-``TextForm``              ``builder.share.text``                 yes (the game itself)
-``Analytics``             ``builder.analytics``                  yes (the game itself)
+``TextForm``              ``builder.share.text``                 yes (``gs.text``)
+``Analytics``             ``builder.analytics``                  yes (``gs.analytics``)
+``Document``              share schema, editor, ``builder.api``  yes (``gs.document``)
+``Packs``                 ``builder.packs``                      yes (``gs.packs``)
+``Printing``              ``builder.render``                     yes (``gs.printing``)
+``ListView``              the web builder, list comparison       yes (``gs.view``)
+``CatalogView``           the web builder, ``daimyo options``    yes (``gs.browse``)
 ``Units``                 the web builder, list comparison       ``gs.units`` or None
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
-``AidBlocks``             ``builder.render.aids``                ``gs.aid_blocks()``
+``UnitCards``             ``builder.render.images``              ``gs.unit_cards`` or None
 ========================  =====================================  ==========================
+
+The parts every game has are declared on the game's class with ``part`` (``text =
+part(KenseiText)``): the part is made from the game when first asked for. Their defaults are in
+``builder/systems/<part>.py`` (``TextPart``, ``AnalyticsPart``, ``DocumentPart``, ``PacksPart``,
+``PrintingPart``, ``ViewPart`` and ``BrowsePart``); a game's own are in its package.
 """
 
 from __future__ import annotations
@@ -121,6 +131,124 @@ class Analytics(Protocol):
     def query_value(self, field: str, raw: str) -> Any: ...
 
     def limits(self, lst: Any, catalog: Any, rules: dict) -> list[dict]: ...
+
+
+class Document(Protocol):
+    """A game's list document (``gs.document``): its own keys in order and its pydantic model;
+    used by the share schema, the editor's key order and ``builder.api``'s validation."""
+
+    @property
+    def declared(self) -> tuple:
+        """The fields of a game the built-in documents do not hold (a game of another package)."""
+        ...
+
+    @property
+    def fields(self) -> tuple: ...
+
+    @property
+    def key_order(self) -> tuple[str, ...]: ...
+
+    @property
+    def list_keys(self) -> tuple[str, ...]: ...
+
+    def model(self) -> Any: ...
+
+    def validate(self, data: dict, positions: Any) -> list: ...
+
+
+class Packs(Protocol):
+    """What a pack template of the game documents (``gs.packs``, read by ``builder.packs``)."""
+
+    @property
+    def sections(self) -> tuple[str, ...]: ...
+
+    @property
+    def docs(self) -> dict[str, dict[str, str]]: ...
+
+    @property
+    def values_from(self) -> dict[tuple[str, str], str]: ...
+
+
+class Printing(Protocol):
+    """What the printed documents ask of every game (``gs.printing``, read by ``builder.render``)."""
+
+    @property
+    def card_template(self) -> Path | None: ...
+
+    @property
+    def aid_template(self) -> Path | None: ...
+
+    @property
+    def printed_keys(self) -> tuple[str, ...]: ...
+
+    def total(self, summary: dict) -> str: ...
+
+    def aid_blocks(self) -> AidBlocks: ...
+
+    def ability(self, catalog: Any, written: str) -> Any: ...
+
+
+class ListView(Protocol):
+    """How the web builder shows a list of the game (``gs.view``): its heading, the words for its
+    entries and counts, its total and what is left of its limit, the settings it offers."""
+
+    @property
+    def list_title(self) -> str: ...
+
+    @property
+    def cost_unit(self) -> str: ...
+
+    @property
+    def count_words(self) -> tuple[str, str]: ...
+
+    @property
+    def entry_words(self) -> tuple[str, str]: ...
+
+    @property
+    def fixed_keys(self) -> tuple[str, ...]: ...
+
+    def counted(self, n: Any) -> str: ...
+
+    def composition(self, summary: dict) -> list[tuple[str, object]]: ...
+
+    def tally(self, summary: dict) -> dict: ...
+
+    def left_text(self, tally: dict, findings: Any) -> str: ...
+
+    def total_text(self, summary: dict) -> str: ...
+
+    def builder_settings(self, data: dict, catalog: Any) -> list[dict]: ...
+
+
+class CatalogView(Protocol):
+    """The catalog beside a list in the web builder (``gs.browse``): what is offered, how an
+    entry's cost and facts read, its type for the filter and the order of the rows."""
+
+    @property
+    def sections(self) -> tuple[str, ...]: ...
+
+    @property
+    def type_field(self) -> str: ...
+
+    @property
+    def type_label(self) -> str: ...
+
+    @property
+    def priced(self) -> bool: ...
+
+    def cost_text(self, entry: Any, cost: Any) -> str: ...
+
+    def entry_facts(self, entry: Any) -> str: ...
+
+    def entry_type(self, entry: Any) -> str: ...
+
+    def offers(self, data: dict, entry: Any) -> bool: ...
+
+    def entries(self, data: dict, catalog: Any) -> list: ...
+
+    def option_extra(self, data: dict, entry: Any) -> dict: ...
+
+    def option_rank(self, row: dict) -> tuple: ...
 
 
 class Units(Protocol):
