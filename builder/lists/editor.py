@@ -85,6 +85,8 @@ class ListEditor:
     :meth:`changed_on_disk` tells whether the file differs from what was last read or saved.
     """
 
+    import_notes: list[str]  # set by ``builder.api.import_``: what the import left out
+
     def __init__(self, text: str, file: str = "<list>", base_dir: str | os.PathLike | None = None,
                  path: str | os.PathLike | None = None, extra_packs=()):
         self.path = Path(path) if path is not None else None
