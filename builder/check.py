@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import types
+from collections.abc import Sequence
 from pathlib import Path
 
 from builder.errors import ListError
@@ -27,7 +28,7 @@ def resolve_house_rules(doc: ListDoc, catalog) -> dict:
     return catalog.resolve_rules(doc.house_rules)
 
 
-def check_doc(doc: ListDoc, extra_packs: list[str] = (), catalog=None) -> CheckResult:
+def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog=None) -> CheckResult:
     from builder.catalog.loader import load_catalog
     from builder.systems import get
 
@@ -73,11 +74,11 @@ def packs_checked_with(catalog) -> list[dict]:
     return out
 
 
-def check_file(path: str | Path, extra_packs: list[str] = ()) -> CheckResult:
+def check_file(path: str | Path, extra_packs: Sequence[str] = ()) -> CheckResult:
     return check_doc(load_list(path), extra_packs)
 
 
-def check_text(text: str, file: str = "<list>", extra_packs: list[str] = (), base_dir=None) -> CheckResult:
+def check_text(text: str, file: str = "<list>", extra_packs: Sequence[str] = (), base_dir=None) -> CheckResult:
     return check_doc(parse_list(text, file, base_dir=base_dir), extra_packs)
 
 

@@ -17,17 +17,14 @@ from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
 
 
 def _usage_error_classes():
-    try:  # typer 0.2x carries its own copy of click
-        from typer._click.exceptions import NoArgsIsHelpError
-        from typer._click.exceptions import UsageError as ClickUsageError
-    except ImportError:  # pragma: no cover - typer on top of click
-        from click.exceptions import UsageError as ClickUsageError
+    import importlib
 
-        try:
-            from click.exceptions import NoArgsIsHelpError
-        except ImportError:
-            NoArgsIsHelpError = ()
-    return ClickUsageError, NoArgsIsHelpError
+    try:  # typer 0.2x carries its own copy of click
+        exceptions = importlib.import_module("typer._click.exceptions")
+    except ImportError:  # pragma: no cover - typer on top of click
+        exceptions = importlib.import_module("click.exceptions")
+    # an older click has no NoArgsIsHelpError
+    return exceptions.UsageError, getattr(exceptions, "NoArgsIsHelpError", ())
 
 
 def usage_error_line(exc, text: str | None = None) -> str:
@@ -69,15 +66,15 @@ class DaimyoGroup(typer.core.TyperGroup):
 
     def resolve_command(self, ctx, args):
         name, cmd, rest = super().resolve_command(ctx, args)
-        if cmd is not None and not getattr(cmd, "_numbers_checked", False):
+        if cmd is not None and not vars(cmd).get("_numbers_checked", False):
             run = cmd.invoke
 
             def invoke(sub_ctx, _run=run):
                 check_number_options(sub_ctx)
                 return _run(sub_ctx)
 
-            cmd.invoke = invoke
-            cmd._numbers_checked = True
+            # this command object's invoke (over its class's), wrapped once
+            vars(cmd).update(invoke=invoke, _numbers_checked=True)
         return name, cmd, rest
 
     def invoke(self, ctx):
@@ -367,7 +364,8 @@ def app_for(args: list[str]):
         return app
     from typer.main import get_command_name
 
-    cmds = [c for c in app.registered_commands if (c.name or get_command_name(c.callback.__name__)) == name]
+    cmds = [c for c in app.registered_commands
+            if (c.name or (get_command_name(c.callback.__name__) if c.callback else "")) == name]
     groups = [g for g in app.registered_groups if g.name == name]
     if len(cmds) + len(groups) != 1:
         return app

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from builder import SYSTEMS
@@ -87,8 +88,10 @@ def run_demo(out: str, echo, force: bool = False) -> int:
     try:
         from builder.render import api as render_api
     except ImportError:
-        render_api = None
-    if render_api is not None:
+        printing = False
+    else:
+        printing = True
+    if printing:
         outdir = Path(out)
         try:
             outdir.mkdir(parents=True, exist_ok=True)
@@ -100,6 +103,7 @@ def run_demo(out: str, echo, force: bool = False) -> int:
             raise UsageError(f"cannot make the output folder '{out}': {why}",
                              f"give a folder with {option('out')}") from None
         echo(f"\n== printing into {outdir}/")
+        jobs: list[tuple[str, Path, Callable[..., Path], Path | str]]
         jobs = [(f"{path.name}", outdir / f"{path.stem}.pdf", render_api.render_list, path) for path in checked]
         jobs += [(f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system)
                  for system in SYSTEMS]

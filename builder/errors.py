@@ -134,6 +134,8 @@ class DaimyoError(Exception):
 class CatalogError(DaimyoError):
     """The catalog or a pack is broken."""
 
+    ok_lines: list[str]  # ``catalog check``: the lines of the catalogs that are fine (set when some are)
+
 
 class ListError(DaimyoError):
     """A list document cannot be read as a list."""

@@ -55,7 +55,8 @@ class Finding:
     def to_json(self) -> dict:
         from builder.rulebooks import format_source, humanize
 
-        d = {"severity": self.severity, "code": self.code, "message": humanize(self.message, bare=False),
+        d: dict[str, object] = {"severity": self.severity, "code": self.code,
+                                "message": humanize(self.message, bare=False),
              "path": self.path, "source": self.source}
         if self.source:
             d["source_text"] = format_source(self.source)

@@ -7,6 +7,10 @@ import re
 import sys
 import unicodedata
 from collections import Counter
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    import difflib
 
 _HYPHENS = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212"), "-")
 _SPACES = re.compile(r"\s+")
@@ -96,11 +100,13 @@ class NameIndex:
         self.keyed = {normalize(c): c for c in cands}
         self.keys = list(self.keyed)
         self.lens = [len(k) for k in self.keys]
-        self._matchers: dict[str, object] = {}  # a candidate's difflib matcher (its index built once)
+        self._matchers: dict[str, difflib.SequenceMatcher[str]] = {}  # a candidate's difflib matcher (its index built once)
         longest = max(self.lens, default=0)
         # a field holds a count of shared characters, at most the candidate's length
+        self._width: int
+        self._code: Literal["B", "H", "I"]  # memoryview's format of one field
         self._width, self._code = (1, "B") if longest < 1 << 8 else (2, "H") if longest < 1 << 16 else (4, "I")
-        self._table = None  # built on first use (a few candidates are compared directly)
+        self._table: dict[str, list[int]] | None = None  # built on first use (a few candidates are compared directly)
 
     def _build(self) -> dict[str, list[int]]:
         bits = 8 * self._width

@@ -157,7 +157,8 @@ def humanize(text: str | None, bare: bool = True) -> str:
     if not text:
         return text or ""
     if ".txt:" in text:
-        text = _rx("run").sub(lambda m: format_source(m.group(0), inline=_in_parens(text, m)), text)
+        whole = text
+        text = _rx("run").sub(lambda m: format_source(m.group(0), inline=_in_parens(whole, m)), text)
     if bare and "L" in text:
         text = _rx("bare").sub(lambda m: f"line {m['a']}" if not m["b"] else f"lines {m['a']}-{m['b']}", text)
     return text

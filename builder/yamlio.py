@@ -22,6 +22,9 @@ Path_ = tuple  # a value path: ("troops", 3, "models")
 class Positions:
     """Where each value of a document was written."""
 
+    # (sizes of value and key, their positions grouped by entry): set by ``FilePositions.add``
+    _by_entry: tuple[tuple[int, int], tuple[dict, dict]]
+
     def __init__(self, file: str):
         self.file = file
         self.value: dict[tuple, tuple[int, int]] = {}
@@ -187,7 +190,8 @@ def nesting_depth_over(text: str, limit: int = MAX_DEPTH) -> bool:
         indent = len(raw) - len(content)
         while stack and stack[-1][0] >= indent:
             stack.pop()
-        marks = marker.match(content).group()
+        lead = marker.match(content)  # it matches every line (maybe empty)
+        marks = lead.group() if lead else ""
         depth = (stack[-1][1] if stack else 0) + marks.count("-") + marks.count("?") + 1
         if depth > limit:
             return True

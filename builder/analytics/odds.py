@@ -34,8 +34,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NoReturn
 
 from builder.analytics.deck import DeckView
 from builder.errors import UsageError, option
@@ -78,7 +80,7 @@ def tokenize(text: str) -> list[Token]:
     out, pos = [], 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
-        if m is None:
+        if m is None or m.lastgroup is None:  # every alternative of _TOKEN is a named group
             bad = text[pos]
             if bad in "\"'":
                 raise QueryError(text, pos + 1, f"quote {bad} is never closed")
@@ -214,7 +216,7 @@ class _Parser:
         self.i += 1
         return t
 
-    def fail(self, tok: Token, message: str, hint: str | None = None):
+    def fail(self, tok: Token, message: str, hint: str | None = None) -> NoReturn:
         raise QueryError(self.text, tok.col, message, hint)
 
     def query(self) -> Query:
@@ -373,6 +375,7 @@ def matching(view: DeckView, selection) -> int:
 def hypergeometric(N: int, K: int, n: int, op: str, k: int) -> Fraction:
     """Exact ``P(X op k)`` for ``X`` the matching cards among ``n`` drawn from ``N`` with ``K`` matching."""
     lo, hi = max(0, n - (N - K)), min(n, K)
+    xs: Sequence[int]
     if op in ("=", "=="):
         xs = range(k, k + 1)
     elif op == "!=":

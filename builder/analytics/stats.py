@@ -82,8 +82,9 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
     from builder.systems import get
 
     out.update(get(res.system).analytics.stats_facts(ld))
-    if odds:
-        out["odds"] = [oddsmod.answer(q, ld.view).to_json() for q in odds]
+    if odds and ld.view is not None:  # a list without a deck view was refused above
+        view = ld.view
+        out["odds"] = [oddsmod.answer(q, view).to_json() for q in odds]
     from builder.rulebooks import format_source
 
     for row in out.get("limits", ()):

@@ -142,7 +142,7 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
         if entry is not None:
             section = sec
             break
-    if entry is None:
+    if entry is None or section is None:  # found together
         cands = [n for s in cat.sections() for n in cat.names(s)]
         raise UsageError(f"no {system} entry named '{name}'", did_you_mean(name, cands) or None)
     lines = [f"{entry['name']}  ({system} {section}, id {entry['id']})"]
@@ -203,7 +203,7 @@ def _pack_origin(cat, file: str, line: int) -> str:
 
     from builder.paths import data_root, display_path
 
-    info = next((p for p in cat.packs if p.get("file") == file), {})
+    info: dict = next((p for p in cat.packs if p.get("file") == file), {})
     name = info.get("name") or info.get("pack") or Path(file).stem
     example = "; example data, not from the rulebook" if info.get("example") else ""
     at = f":{line}" if line else ""
@@ -277,9 +277,9 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
         extra = f" with {len(by_system[s])} pack(s)" if by_system[s] else ""
         lines.append(f"{s}: ok, {n} entries ({assumed} with assumed fields), {len(cat.raw.get('house_rules') or [])} house rules{extra}")
     if diags:
-        exc = CatalogError(diags)
-        exc.ok_lines = lines
-        raise exc
+        err = CatalogError(diags)
+        err.ok_lines = lines
+        raise err
     return lines
 
 

@@ -14,17 +14,23 @@ from __future__ import annotations
 import importlib
 import inspect
 import types
+from typing import TYPE_CHECKING
 
-_CLASSES: dict[str, type] = {}
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+_CLASSES: dict[str, type[BaseModel]] = {}
 
 
-def _model_class(path: str) -> type:
+def _model_class(path: str) -> type[BaseModel]:
     cls = _CLASSES.get(path)
     if cls is None:
         module, _, name = path.partition(":")
-        cls = importlib.import_module(module)
-        for part in name.split("."):
-            cls = getattr(cls, part)
+        *outer, last = name.split(".")
+        owner: object = importlib.import_module(module)
+        for part in outer:
+            owner = getattr(owner, part)
+        cls = getattr(owner, last)
         _CLASSES[path] = cls
     return cls
 
@@ -46,7 +52,7 @@ class Frozen:
             attr = inspect.getattr_static(cls, name)
         except AttributeError:
             raise AttributeError(f"'{kind(self)}' has no attribute '{name}'") from None
-        if isinstance(attr, property):
+        if isinstance(attr, property) and attr.fget is not None:
             return attr.fget(self)
         if isinstance(attr, (staticmethod, classmethod)):
             return getattr(cls, name)

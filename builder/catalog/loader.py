@@ -22,12 +22,15 @@ import pickle
 import typing
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder import __version__
 from builder.errors import CatalogError, Diagnostic, option
 from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import is_file
+
+if TYPE_CHECKING:
+    from builder.yamlio import FilePositions
 
 PACK_META = ("system", "name", "pack", "version", "author", "authors", "url", "licence", "license", "example",
              "description", "needs", "daimyo")  # builder.packs.identity.META_KEYS
@@ -57,7 +60,7 @@ class Catalog:
         self._model = freeze(model)  # plain objects: a catalog from the cache needs no pydantic
         self._index: dict[str, dict[str, int]] = {}
         self._loose: dict[str, dict[str, int]] = {}
-        self._positions = None
+        self._positions: FilePositions | None = None  # while it is built (messages say where)
         for section in self._sections:
             idx: dict[str, int] = {}
             lidx: dict[str, int] = {}
@@ -71,7 +74,7 @@ class Catalog:
     @property
     def model(self):
         """The validated pydantic root model (unpickled on first use)."""
-        if self._model is None:
+        if self._model is None and self._model_blob is not None:
             self._model = pickle.loads(self._model_blob)
         return self._model
 
@@ -120,9 +123,9 @@ class Catalog:
         index = indexes.get(section)
         if index is None:
             cands = []
-            for e in self.records(section):
-                cands.append(e["name"])
-                cands.extend(e.get("aliases") or [])
+            for rec in self.records(section):
+                cands.append(rec["name"])
+                cands.extend(rec.get("aliases") or [])
             index = indexes[section] = NameIndex(cands)
         hits = index.suggest(name, n)
         # show display names, not aliases
@@ -377,7 +380,7 @@ def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
             continue
         if key in entries and isinstance(val, list):
             dest = raw.setdefault(key, [])
-            index = {}
+            index: dict[str, int] = {}
             for i, item in enumerate(dest):
                 if isinstance(item, dict):
                     for k in [item.get("name"), item.get("id"), *(item.get("aliases") or [])]:
@@ -477,7 +480,7 @@ def _deep_merge(a: dict, b: dict) -> dict:
     return out
 
 
-def build_catalog(system: str, files: list[Path], packs: list[Path] = (), parsed: tuple = ()) -> Catalog:
+def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = (), parsed: tuple = ()) -> Catalog:
     """Parse, merge and validate; raise CatalogError listing every problem. ``parsed``: packs
     already read, as (name, data, positions), applied after ``packs`` without reading a file
     (a pack made from a spreadsheet is checked as it is made)."""
@@ -599,9 +602,10 @@ def check_unique(cat: Catalog) -> list[Diagnostic]:
                 if key in seen and seen[key] != i:
                     other = cat.entries(section)[seen[key]]
                     path = (section, i, "name") if field in ("name", "id") else (section, i, "aliases")
-                    out.append(cat.diag(path, f"duplicate {section} name '{shown}' (also '{other.name}' at "
-                                        f"{cat._positions.file_of((section, seen[key]))}:"
-                                        f"{cat._positions.at((section, seen[key]))[0]})",
+                    pos = cat._positions  # set while the catalog is built, where this runs
+                    at = (f" at {pos.file_of((section, seen[key]))}:{pos.at((section, seen[key]))[0]}"
+                          if pos is not None else "")
+                    out.append(cat.diag(path, f"duplicate {section} name '{shown}' (also '{other.name}'{at})",
                                         code="catalog.duplicate",
                                         hint="names, ids and aliases must be unique; use an alias for a variant spelling"))
                 else:

@@ -34,7 +34,8 @@ Selectors (``of``, ``when``, ``unless``) are mappings; every key must hold:
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from collections.abc import Set
+from typing import Any, Literal, TypeGuard
 
 from pydantic import field_validator, model_validator
 
@@ -240,8 +241,13 @@ class Restriction(Entry):
         return out
 
 
-def check_restrictions(restrictions: list[Restriction], facts: set[str], context: set[str],
-                       values: set[str], house_rules: set[str]) -> list[tuple[int, str, str]]:
+def _is_bound_expr(bound: object) -> TypeGuard[BoundExpr]:
+    """A ``BoundExpr``, validated or frozen (``builder.catalog.frozen``)."""
+    return kind(bound) == "BoundExpr"
+
+
+def check_restrictions(restrictions: list[Restriction], facts: Set[str], context: Set[str],
+                       values: Set[str], house_rules: Set[str]) -> list[tuple[int, str, str]]:
     """Problems a pydantic model cannot see: ``(index, field, message)`` for each.
 
     ``facts`` is the system's fact vocabulary for troops, ``context`` its list facts,
@@ -268,7 +274,7 @@ def check_restrictions(restrictions: list[Restriction], facts: set[str], context
             if v not in values:
                 out.append((i, "plus", f"unknown context value '{v}' (known: {', '.join(sorted(values))})"))
         for b in (r.min, r.max, r.exactly):
-            if kind(b) == "BoundExpr" and b.of not in values:
+            if _is_bound_expr(b) and b.of not in values:
                 out.append((i, "of", f"unknown base '{b.of}' (known: {', '.join(sorted(values))})"))
         for rep in r.replaces:
             if rep not in ids:

@@ -285,7 +285,7 @@ def register(app) -> None:
         check_pack(path)
         body = export_csv(data) if to == "csv" else export_xlsx(data)
         target = out or str(Path(Path(str(path)).name).with_suffix(f".{to}"))
-        if target == "-" and to == "csv":
+        if target == "-" and isinstance(body, str):  # csv (xlsx is bytes)
             sys.stdout.write(body)
             return
         atomic_write(target, body, force=force)

@@ -130,7 +130,7 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
         diags.append(pos.diag(("house_rules",), "'house_rules' must be a mapping of rule ids to values",
                               hint="e.g. house_rules: {cavalry_max_percent: 50}"))
         hr = {}
-    if diags:
+    if diags or not isinstance(system, str):  # a missing or unknown system is in diags
         raise ListError(diags)
 
     def text_or_none(k):
@@ -345,6 +345,7 @@ def _scalar_value(text: str):
         if ": " in text or text[-1] == ":":
             raise _NotSimple
         return _SPECIAL.get(text, text) if text in _SPECIAL else text
+    value: list | dict | str | int | float | None
     if c in "[{":
         if text[1:2] != ("]" if c == "[" else "}"):
             raise _NotSimple

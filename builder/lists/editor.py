@@ -29,9 +29,13 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.lists.compare import Comparison
 
 
 class Change:
@@ -44,7 +48,7 @@ class Change:
         self.before = before
         self.after = after
         self.target = target
-        self._comparison = None
+        self._comparison: Comparison | None = None
 
     @property
     def comparison(self):  # builder.lists.compare.Comparison
@@ -85,6 +89,8 @@ class ListEditor:
     :meth:`changed_on_disk` tells whether the file differs from what was last read or saved.
     """
 
+    import_notes: list[str]  # set by ``builder.api.import_``: what the import left out
+
     def __init__(self, text: str, file: str = "<list>", base_dir: str | os.PathLike | None = None,
                  path: str | os.PathLike | None = None, extra_packs=()):
         self.path = Path(path) if path is not None else None
@@ -94,7 +100,7 @@ class ListEditor:
         self._undo: list[str] = []
         self._redo: list[str] = []
         self._disk: str | None = None
-        self._catalog = None
+        self._catalog: Catalog | None = None
         self._state = self._read(text)
 
     # -- opening ------------------------------------------------------------------------------
@@ -453,7 +459,7 @@ class _folder_lock:
 
     def __init__(self, path: Path):
         self.folder = Path(path).parent if str(Path(path).parent) else Path(".")
-        self.fd = None
+        self.fd: int | None = None
 
     def __enter__(self):
         try:

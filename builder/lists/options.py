@@ -113,7 +113,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         left, unit = gs.left(section, after.summary, data, entry, catalog)
         # the first rule that stops it: one naming the entry, else the first at its place
         named = [b.finding for b in result.breaks if entry.name in b.finding.message]
-        first = (named or [b.finding for b in result.breaks] or [None])[0]
+        first = named[0] if named else result.breaks[0].finding if result.breaks else None
         if only_ok and first is not None:
             continue
         warns = [w for w in result.warns if entry.name in w.message] or list(result.warns)

@@ -130,7 +130,8 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
 
     gs = get(system)
     docs = gs.packs.docs.get(section, {})
-    own, common = [], []
+    own: list[FieldInfo] = []
+    common: list[FieldInfo] = []
     for name, f in cls.model_fields.items():
         kind, choices, item = kind_of(f.annotation)
         if f.annotation is not None and _strip(f.annotation) is str and kind == "text":

@@ -111,7 +111,7 @@ class PackId:
         return self.name + (f" {self.version}" if self.version else "")
 
     def to_json(self) -> dict:
-        d = {"name": self.name, "version": self.version, "hash": self.hash}
+        d: dict[str, str | bool | None] = {"name": self.name, "version": self.version, "hash": self.hash}
         for k in ("author", "url", "licence"):
             if getattr(self, k):
                 d[k] = getattr(self, k)

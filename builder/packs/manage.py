@@ -55,7 +55,8 @@ def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
     else:
         cat = load_catalog(system, [str(path)], use_cache=False)
     base = load_catalog(system)
-    added, changed = {}, {}
+    added: dict[str, int] = {}
+    changed: dict[str, int] = {}
     for section in sections(system):
         for item in data.get(section) or []:
             if not isinstance(item, dict):

@@ -27,7 +27,7 @@ import contextvars
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PACK_SUFFIXES = (".yaml", ".yml", ".json")
@@ -134,6 +134,7 @@ class Header:
     name: str | None = None
     system: str | None = None
     version: str | None = None
+    _named: bool = field(default=False, repr=False, compare=False)  # ``name:`` was read (it beats ``pack:``)
 
 
 _TOP_KEY = re.compile(r"^(name|pack|system|version)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
@@ -174,7 +175,7 @@ def _set(h: Header, key: str, value: str | None) -> None:
     if not value:
         return
     if key == "name":  # ``name:`` is the pack's name; the older ``pack:`` counts when it is absent
-        if not getattr(h, "_named", False):
+        if not h._named:
             h.name, h._named = value, True
     elif key == "pack":
         if h.name is None:

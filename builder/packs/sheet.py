@@ -76,10 +76,11 @@ def _header_map(sheet: Sheet, system: str, header: list, row_no: int, label: str
     """column index -> field name (or 'section'); index of the section column."""
     from builder.names import did_you_mean
 
-    known = set()
+    known: set[str] = set()
     for s in sections(system):
         known.update(f.name for f in entry_fields(system, s))
-    cols, sec_col = {}, None
+    cols: dict[int, str] = {}
+    sec_col: int | None = None
     for i, h in enumerate(header):
         name = str(h or "").strip()
         if not name:
@@ -114,7 +115,9 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
     diags: list[Diagnostic] = []
     delim = _delimiter(text)
     reader = csv.reader(io.StringIO(text), delimiter=delim)
-    header, cols, sec_col = None, {}, None
+    header: list[str] | None = None
+    cols: dict[int, str] = {}
+    sec_col: int | None = None
     # one pass over the text: each record with the physical line it starts on (the reader's
     # line count before the record, plus one; a quoted cell may span lines)
     records, before = [], 0
@@ -227,7 +230,8 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
                                         hint=did_you_mean(ws.title, allowed) or "sections: " + ", ".join(allowed)))
                 continue
             sheet.labels[section] = label
-            header, cols = None, {}
+            header: list[str] | None = None
+            cols: dict[int, str] = {}
             for r, row in enumerate(ws.iter_rows(values_only=True), 1):
                 cells = ["" if v is None else _cell_text(v) for v in (row or ())]
                 if not any(c.strip() for c in cells):

@@ -201,6 +201,7 @@ def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False,
         raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
     import contextlib
 
+    pages: contextlib.AbstractContextManager[None]
     if stats:
         from builder.render.charts import stats_appendix
 

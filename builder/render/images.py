@@ -37,10 +37,14 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.errors import UsageError, WouldOverwrite, option
 from builder.paths import exists
 from builder.render.layout import Rect
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 SHOP_BLEED = 3.175      # mm: 1/8 in, what US print shops ask for
 SHOP_DPI = 300
@@ -103,11 +107,18 @@ class CardImage:
     name: str
     side: str            # front | back
     count: int
-    image: object        # PIL.Image
+    image: Image | None  # None until rasterized (``_rasterize``)
     back: str = ""       # the back key (fronts)
     numbers: str = ""    # the card's numbers in the deck, as printed on it ("12/50", "4-6/50")
     text: str = ""       # what the card says (fronts)
     starting: bool = False   # a card a player starts with, not shuffled into the deck
+
+    @property
+    def pixels(self) -> Image:
+        """The rendered image (once rasterized)."""
+        if self.image is None:
+            raise ValueError(f"card '{self.name}' ({self.side}) has not been rasterized")
+        return self.image
 
 
 class _Job:
@@ -377,7 +388,7 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
                 if exists(d / name) and not force:
                     raise WouldOverwrite(d / name)
             names[id(side)] = name
-            pending.append(pool.submit(_save_png, side.image, d / name, dpi))
+            pending.append(pool.submit(_save_png, side.pixels, d / name, dpi))
 
         fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
                                   dpi=dpi, ink_saver=ink_saver, sink=sink, numbers=True,
@@ -390,7 +401,7 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file", "numbers"])
     back_file = {b.name: n for n, b in files if b.side == "back"}
     for n, f in files:
-        w.writerow([n, f.name, f.side, f.count, f.image.size[0], f.image.size[1],
+        w.writerow([n, f.name, f.side, f.count, f.pixels.size[0], f.pixels.size[1],
                     back_file.get(f.back, "") if f.side == "front" else "", f.numbers])
     from builder.yamlio import atomic_write
 
@@ -488,7 +499,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     name = doc.name or Path(doc.file).stem
     stem = slug(name) or "deck"
     # one run of sheets per back design; each sheet at most 69 faces + the hidden card
-    cw, ch = fronts[0].image.size if fronts else backs[0].image.size
+    cw, ch = fronts[0].pixels.size if fronts else backs[0].pixels.size
     max_cols, max_rows = _limits(cw, ch)
     per_sheet = max_cols * max_rows - 1
     sheets: list[tuple[str, list[CardImage]]] = []
@@ -509,7 +520,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
         return out.getvalue()
 
     for b in backs:
-        atomic_write(d / back_files[b.name], jpeg(b.image), force=True)
+        atomic_write(d / back_files[b.name], jpeg(b.pixels), force=True)
     custom: dict[str, dict] = {}
     contained: list[dict] = []
     deck_ids: list[int] = []
@@ -518,9 +529,9 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
         cols, rows = _grid(len(faces), max_cols, max_rows)
         sheet = Image.new("RGB", (cols * cw, rows * ch), (255, 255, 255))
         for i, f in enumerate(faces):
-            sheet.paste(f.image, ((i % cols) * cw, (i // cols) * ch))
+            sheet.paste(f.pixels, ((i % cols) * cw, (i // cols) * ch))
         hidden = cols * rows - 1
-        back_img = next(b.image for b in backs if b.name == back)
+        back_img = next(b.pixels for b in backs if b.name == back)
         sheet.paste(back_img, ((hidden % cols) * cw, (hidden // cols) * ch))
         atomic_write(d / sheet_files[si], jpeg(sheet), force=True)
         key = str(si + 1)
@@ -546,7 +557,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
             "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
         })
     states.extend(starting)
-    saved = {"SaveName": name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "",
+    saved: dict[str, object] = {"SaveName": name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "",
              "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
              "ObjectStates": states, "TabStates": {}, "VersionNumber": ""}
     out = d / f"{stem}.json"

@@ -266,7 +266,7 @@ def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: flo
     grid_h = rows * h + (rows - 1) * g + 2 * oby
     left = (pw - grid_w) / 2
     bottom = (ph - grid_h) / 2
-    slots = []
+    slots: list[Slot] = []
     for r in range(rows):
         for c in range(cols):
             tx = left + obx + c * (w + g)
@@ -318,7 +318,7 @@ def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: floa
     full = Rect(min(area.x, bx0), min(area.y, by0), max(area.x1, bx1) - min(area.x, bx0),
                 max(area.y1, by1) - min(area.y, by0))
     line = Segment(0, ph / 2, pw, ph / 2) if fold == "short" else Segment(pw / 2, 0, pw / 2, ph)
-    plan = SheetPlan(paper=(pw, ph), card=tuple(card), bleed=bleed, cols=half_plan.cols, rows=half_plan.rows,
+    plan = SheetPlan(paper=(pw, ph), card=(card[0], card[1]), bleed=bleed, cols=half_plan.cols, rows=half_plan.rows,
                      rotated=half_plan.rotated, slots=slots, area=full, outer_bleed=half_plan.outer_bleed)
     if marks:
         fronts = cut_marks(slots, full, paper)

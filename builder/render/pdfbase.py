@@ -47,6 +47,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from builder.render import fonts
 from builder.render.layout import MIN_MARGIN, pt
@@ -122,7 +123,7 @@ def make_canvas(target, paper: tuple[float, float], title: str = "", author: str
     return c
 
 
-_APPENDIX = contextvars.ContextVar("daimyo_pdf_appendix", default=None)
+_APPENDIX: contextvars.ContextVar[Callable | None] = contextvars.ContextVar("daimyo_pdf_appendix", default=None)
 
 
 @contextlib.contextmanager
@@ -258,7 +259,7 @@ class PdfJob:
     def __enter__(self) -> PdfJob:
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type, exc, tb) -> Literal[False]:
         if exc_type is None:
             self.finish()
         else:
@@ -467,7 +468,7 @@ def page_margins(paper: tuple[float, float]) -> tuple[float, float, float, float
     return 12.0, 12.0, 12.0, 18.0
 
 
-def frame_size(paper: tuple[float, float], footer: list[str] = (), margins=None) -> tuple[float, float]:
+def frame_size(paper: tuple[float, float], footer: Iterable[str] = (), margins=None) -> tuple[float, float]:
     """(width, height) mm of the body of a flowing document on ``paper`` with these footer lines."""
     left, right, top, bottom = margins or page_margins(paper)
     flines = [x for x in footer if x]
@@ -570,7 +571,7 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
         return c
 
     def decorate(canv, doc):
-        if qr:
+        if qr and share is not None:
             draw_qr(canv, share.code, paper[0] - right - qr, QR_EDGE, qr)
         draw_footer(canv, (paper[0] - (qr + 2.0 if qr else 0.0), paper[1]), flines, margin=left,
                     right=page_label(canv.getPageNumber()) if page_numbers else "")
@@ -587,8 +588,8 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=decorate)])
     doc.build(story, canvasmaker=maker)
     if _to_buffer:
-        path.write(buf.getvalue())
-        return path
+        out_path.write(buf.getvalue())
+        return out_path
     atomic_write(path, buf.getvalue(), force=force)
     return path
 

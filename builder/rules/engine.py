@@ -23,7 +23,7 @@ missing profile field, so a gap in the data never passes silently.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -192,7 +192,7 @@ def match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
 
 def _match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
     unknown: list[str] = []
-    result = True
+    result: bool | None = True
     for key, want in sel.items():
         if key == "any":
             sub = [_match(s, facts, ctx_facts, rules) for s in want]
@@ -278,6 +278,7 @@ def _num(x, ctx: Context, used: list[str]) -> Fraction:
 
 def eval_bound(b, ctx: Context, measure_unit: str) -> BoundValue:
     used: list[str] = []
+    v: Fraction | None
     if model_kind(b) != "BoundExpr":
         v = _num(b, ctx, used)
         txt = f"{fmt_num(v)}{measure_unit}"
@@ -433,12 +434,15 @@ class _Session:
 
     def match(self, info: _Rule, idx: int, it: Item):
         """``match(r.of, ...)`` for the item at ``idx``, remembered per (item facts, context)."""
+        sel = info.sel
+        if sel is None:  # a restriction without 'of' counts every item
+            return True, []
         row = self.rows[idx]
         if row is None:
-            return _match(info.sel, it.facts, self.ctx.facts, self.ctx.rules)
+            return _match(sel, it.facts, self.ctx.facts, self.ctx.rules)
         hit = row.get(info)
         if hit is None:
-            ok, unknown = _match(info.sel, it.facts, self.ctx.facts, self.ctx.rules)
+            ok, unknown = _match(sel, it.facts, self.ctx.facts, self.ctx.rules)
             hit = row[info] = (ok, tuple(unknown))
         return hit
 
@@ -632,6 +636,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
         group = counted[j]
         if unknown[j]:
             _add_gaps(r, unknown[j], ctx, gaps, _decisive(r, for_each, count, group, unknown[j], bounds, ctx))
+        groups: Sequence[tuple[Any, list[Item]]]
         if for_each == "list":
             groups = ((None, group),)
         elif for_each == "entry":
@@ -640,6 +645,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
             groups = [(it, [it]) for it in group]
         else:
             groups = _group_by(for_each, group)
+        plus: Sequence
         if has_plus:
             plus = _plus(r, ctx)
             extra = 0

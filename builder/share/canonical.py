@@ -34,8 +34,8 @@ from builder.share.schema import Field, schema
 _WS = re.compile(r"\s+")
 
 
-def tidy(text: str) -> str:
-    """One line, single spaces, no spaces at either end."""
+def tidy(text: object) -> str:
+    """One line, single spaces, no spaces at either end (of ``text`` as a string)."""
     return _WS.sub(" ", str(text)).strip()
 
 
@@ -65,7 +65,7 @@ class Resolver:
         self.system = system
         self.catalog = catalog
         self._hashes: dict[str, dict[int, list]] = {}
-        self._stamp = None
+        self._stamp: tuple[tuple[str, int, int], ...] | None = None  # the catalog files it was read from
 
     @classmethod
     def of(cls, system: str) -> Resolver:
@@ -311,28 +311,28 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
         if not isinstance(v, list):
             ctx.err(path, f"'{f.key}' must be a list")
             return _DROP
-        out = []
+        names = []
         for i, item in enumerate(v):
             if not _is_text(item):
                 ctx.err(path + (i,), f"each item of '{f.key}' must be a name")
                 continue
             t = ctx.r.resolve(f, item)[0] if kind == "refs" else tidy(item)
             if t:
-                out.append(t)
-        return out
+                names.append(t)
+        return names
     if kind == "counts":
         if not isinstance(v, dict):
             ctx.err(path, f"'{f.key}' must be a mapping of {f.what} names to counts",
                     hint=f"e.g. {f.key}: {{Name: 2}}")
             return _DROP
-        out: dict = {}
+        counts: dict = {}
         for k, n in v.items():
             if isinstance(n, float) and n.is_integer():
                 n = int(n)
             if f.accepts == "printed" and isinstance(n, dict):  # a custom card: {printed: F5, count: 1}
                 card = _custom_card(ctx, f, path + (k,), k, n)
                 if card is not None:
-                    out[tidy(k) if _is_text(k) else tidy(str(k))] = card
+                    counts[tidy(k) if _is_text(k) else tidy(str(k))] = card
                 continue
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 ctx.err(path + (k,), f"the count of '{k}' must be a whole number (0 or more), not {n!r}")
@@ -341,16 +341,16 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
             if not name:
                 ctx.err(path + (k,), f"empty {f.what} name", key=True)
                 continue
-            out[name] = out.get(name, 0) + n
-            if out[name] > MAX_NUMBER:
+            counts[name] = counts.get(name, 0) + n
+            if counts[name] > MAX_NUMBER:
                 ctx.err(path + (k,), f"the count of '{name}' adds up to more than {MAX_NUMBER:,}")
-                out[name] = MAX_NUMBER
-        return out
+                counts[name] = MAX_NUMBER
+        return counts
     if kind == "rules":
         if not isinstance(v, dict):
             ctx.err(path, "'house_rules' must be a mapping of rule ids to values")
             return _DROP
-        out = {}
+        rules = {}
         for k, val in v.items():
             if not isinstance(val, (str, int, float, bool)):
                 ctx.err(path + (k,), f"house rule '{k}' must have a single value (number, text, true/false)")
@@ -358,13 +358,13 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
             if isinstance(val, float) and (val != val or val in (float("inf"), float("-inf"))):
                 ctx.err(path + (k,), f"house rule '{k}' must be a finite number")
                 continue
-            out[str(k)] = val
-        return out
+            rules[str(k)] = val
+        return rules
     if kind == "items":
         if not isinstance(v, list):
             ctx.err(path, f"'{f.key}' must be a list of {f.what}s")
             return _DROP
-        out = []
+        rows = []
         for i, item in enumerate(v):
             if _is_text(item) and f.item_key:
                 item = {f.item_key: item}
@@ -387,8 +387,8 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
                 ctx.err(path + (i,), f"each {f.what} needs '{f.item_key}:'",
                         hint=f"e.g. - {f.item_key}: Name")
                 continue
-            out.append(row)
-        return out
+            rows.append(row)
+        return rows
     raise AssertionError(kind)  # pragma: no cover
 
 

@@ -308,7 +308,7 @@ class _Dec:
         if k in ("refs", "texts"):
             return [self.ref(f) if k == "refs" else rd.text() for _ in range(self.count(rd.varint()))]
         if k == "counts":
-            out = {}
+            out: dict[str, object] = {}
             for _ in range(self.count(2 * rd.varint()) // 2):
                 name = self.ref(f)
                 n = _unzigzag(rd.varint())
@@ -319,22 +319,23 @@ class _Dec:
                 out[name] = self.number((have if isinstance(have, int) else 0) + n)
             return out
         if k == "rules":
-            out = {}
+            rules: dict[str, bool | int | float | str] = {}
             for _ in range(self.count(2 * rd.varint()) // 2):
                 key = rd.text()
                 tag = rd.byte()
                 if tag in (0, 1):
-                    out[key] = bool(tag)
+                    rules[key] = bool(tag)
                 elif tag == 2:
-                    out[key] = self.number(_unzigzag(rd.varint()))
+                    rules[key] = self.number(_unzigzag(rd.varint()))
                 elif tag == 3:
-                    out[key] = struct.unpack(">d", rd.take(8))[0]
-                    self.number(out[key])
+                    value = struct.unpack(">d", rd.take(8))[0]
+                    rules[key] = value
+                    self.number(value)
                 elif tag == 4:
-                    out[key] = rd.text()
+                    rules[key] = rd.text()
                 else:
                     raise ValueError("bad house rule value")
-            return out
+            return rules
         if k == "items":
             return [self.mapping(f.fields) for _ in range(self.count(rd.varint()))]
         raise AssertionError(k)  # pragma: no cover
@@ -400,7 +401,7 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
         rd = _Reader(rest)
         dec = _Dec(rd, r, where)
         fields = [f for f in schema(system) if f.kind != "system"]
-        body = dec.mapping(fields)
+        doc = dec.mapping(fields)
         if rd.i != len(rest):
             raise ValueError("unexpected bytes at the end")
     except CodeError:
@@ -411,7 +412,7 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
         raise _fail("the code's catalog names do not match this catalog",
                     "the code was made with another version of the catalog; ask for the text export instead",
                     where)
-    return {"system": system, **body}
+    return {"system": system, **doc}
 
 
 _NAMED = 7  # header system bits: the game's id follows the header

@@ -37,8 +37,11 @@ def render_markdown(doc: dict, resolver=None, summary: dict | None = None) -> st
             out.append(f"**{escape(line)}**")
         elif kind == "key":
             m = _KEY.match(line)
-            value = m.group(2)
-            out.append(f"*{m.group(1)}:*" + (" " + escape(value[1:]) if value.startswith(" ") else escape(value)))
+            if m is None:  # every key line reads "Key: value"; one that does not is kept as it is
+                out.append(escape(line))
+            else:
+                value = m.group(2)
+                out.append(f"*{m.group(1)}:*" + (" " + escape(value[1:]) if value.startswith(" ") else escape(value)))
         elif kind == "entry":
             out.append(f"- {escape(line)}")
         else:

@@ -47,6 +47,13 @@ class Field:
     def sub(self, key: str) -> Field | None:
         return next((f for f in self.fields if f.key == key), None)
 
+    def part(self, key: str) -> Field:
+        """The sub-field ``key``, one this field is declared with (KeyError when it is not)."""
+        f = self.sub(key)
+        if f is None:
+            raise KeyError(f"field '{self.key}' has no field '{key}'")
+        return f
+
 
 COMMON = (
     Field("system", "system"),
@@ -123,6 +130,14 @@ def keys(system: str) -> list[str]:
 
 def field_of(system: str, key: str) -> Field | None:
     return next((f for f in schema(system) if f.key == key), None)
+
+
+def declared_field(system: str, key: str) -> Field:
+    """The field ``key`` of ``system``'s list document, one the game declares (KeyError when not)."""
+    f = field_of(system, key)
+    if f is None:
+        raise KeyError(f"{system} lists have no field '{key}'")
+    return f
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
 from typing import Any, Optional
@@ -489,7 +490,7 @@ def _load_editor(ws: Workspace, path: str):
     return ed, view
 
 
-def _systems_meta(ws: Workspace | None = None, packs: list[dict] = (), lists=()):
+def _systems_meta(ws: Workspace | None = None, packs: Sequence[dict] = (), lists=()):
     """Each game for the new-list form: id, title, name, the fields its new list asks for, an
     example name (with the file it would give) and the workspace's packs for it."""
     from builder.catalog.loader import load_catalog
@@ -511,7 +512,8 @@ def _systems_meta(ws: Workspace | None = None, packs: list[dict] = (), lists=())
         used = {pk for i in mine for pk in i.packs}
         from builder.web.catalog_view import completes_only
 
-        offered = [{**p, "ticked": not mine or p["file"] in used or completes_only(ws.root, gs.id, p["file"])}
+        offered = [{**p, "ticked": not mine or p["file"] in used
+                    or (ws is not None and completes_only(ws.root, gs.id, p["file"]))}
                    for p in packs if p["system"] == gs.id]
         out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
                     "example_file": file, "packs": offered})
@@ -642,7 +644,7 @@ def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], 
         with ws.packs_here():
             found = resolve_recorded(ref, doc, here, doc.get("system"), names_only=True)
             if found is not None and resolve_recorded(name, doc, here, doc.get("system"), names_only=True) != found:
-                recorded = [e.get("name") for e in doc.get("checked_with") or []
+                recorded = [e["name"] for e in doc.get("checked_with") or []
                             if isinstance(e, dict) and e.get("pack") == ref and isinstance(e.get("name"), str)]
                 name = recorded[0] if recorded else name  # found by the name it was recorded with
         if found is not None:

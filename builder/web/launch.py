@@ -9,8 +9,12 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.errors import UsageError, option
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 DEFAULT_PORT = 8765
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -71,7 +75,7 @@ def choose_port(host: str, port: int | None) -> int:
 class Launch:
     """A server ready to run: the application, where it listens and what to tell the user."""
 
-    app: object
+    app: FastAPI
     host: str
     port: int
     url: str

@@ -17,7 +17,13 @@ from __future__ import annotations
 import hmac
 import json
 from http.cookies import SimpleCookie
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+    from builder.web.workspace import Workspace
 
 COOKIE = "daimyo_token"
 SAFE = ("GET", "HEAD", "OPTIONS")
@@ -30,10 +36,14 @@ class BodyTooLarge(Exception):
 
 
 def _eq(a: str | None, b: str) -> bool:
-    return bool(a) and hmac.compare_digest(a.encode(), b.encode())
+    return a is not None and a != "" and hmac.compare_digest(a.encode(), b.encode())
 
 
 class Guard:
+    # set by ``builder.web.app.create_app``: the application behind the guard and its workspace
+    fastapi: FastAPI
+    workspace: Workspace
+
     def __init__(self, app, *, token: str, csrf: str, max_body: int, host: str, gate_html, cookie: str = COOKIE):
         self.app = app
         self.cookie = cookie
@@ -107,11 +117,12 @@ class Guard:
 
     async def _buffered(self, receive):
         """Read the whole body (at most ``max_body`` bytes, however it is sent), then replay it."""
-        chunks, seen = [], 0
+        chunks: list[bytes] = []
+        seen = 0
+        last = None  # a message other than the body (a disconnect): replayed as it came
         while True:
             msg = await receive()
             if msg["type"] != "http.request":
-                chunks = None
                 last = msg
                 break
             body = msg.get("body", b"")
@@ -125,7 +136,7 @@ class Guard:
 
         async def replay():
             nonlocal sent
-            if chunks is None:
+            if last is not None:
                 return last
             if not sent:
                 sent = True

@@ -66,7 +66,7 @@ class Workspace:
         self.root = Path(root).resolve()
         if not self.root.is_dir():
             raise UsageError(f"{root}: not a folder", "give the folder that holds your list files")
-        self._cache: dict[str, tuple[tuple, ListInfo]] = {}
+        self._cache: dict[str, tuple[tuple, ListInfo | None]] = {}
         self._lock = threading.Lock()
 
     # -- paths -----------------------------------------------------------------------------
@@ -300,12 +300,12 @@ class Workspace:
                     continue
                 if not h.system:
                     continue
-                system = h.system.lower()
-                keys = {(name_key(f.name), system)} | ({(name_key(h.name), system)} if h.name else set())
+                sys_id = h.system.lower()
+                keys = {(name_key(f.name), sys_id)} | ({(name_key(h.name), sys_id)} if h.name else set())
                 if keys & taken:
                     continue  # shadowed by a pack found before it
                 taken |= keys
-                out.append({"path": f"@{where}/{f.name}", "system": system, "name": h.name or f.stem,
+                out.append({"path": f"@{where}/{f.name}", "system": sys_id, "name": h.name or f.stem,
                             "file": str(f.resolve())})
         return out
 

@@ -507,7 +507,7 @@ def cross_check(catalog) -> list:
     volumes = {v.value for v in m.volumes}
     clan_ids = [c.id for c in m.clans]
     for i, t in enumerate(m.troops):
-        at = ("troops", i)
+        at: tuple[str | int, ...] = ("troops", i)
         for j, c in enumerate(t.clans):
             ref("clans", c, at + ("clans", j), f"troop '{t.name}' names", "clan", extra=("any", "common"))
         if t.list_section is not None and t.list_section not in LIST_SECTIONS \

@@ -58,7 +58,7 @@ def load_template() -> dict:
     """``templates/roster/kensei.yaml`` merged over the built-in defaults."""
     from builder.yamlio import load_yaml
 
-    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _DEFAULT_TEMPLATE.items()}
+    out: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _DEFAULT_TEMPLATE.items()}
     path = templates_dir() / "roster" / "kensei.yaml"
     if path.is_file():
         data, _ = load_yaml(path)
@@ -417,7 +417,7 @@ def unit_card_data(lst, catalog) -> list[dict]:
                 origin = "class"
             if v is not None and key_f == "mov":
                 alt = getattr(t.profile, "mov_alt", None) if (t is not None and t.profile) else None
-                if alt is None and origin == "class":
+                if alt is None and origin == "class" and cls is not None:
                     alt = getattr(cls.profile, "mov_alt", None)
                 if alt:
                     v = f"{v}/{alt}"

@@ -106,7 +106,7 @@ class KenseiList:
         return Fraction(self._troops_exact() + self.commander_cost)
 
     def _troops_exact(self):
-        total = 0
+        total: int | Fraction = 0
         for e in self.entries:
             total += e.points
         return _exact(total)
@@ -230,7 +230,7 @@ def load_list(doc, catalog):
         elif not isinstance(std, int) or std < 0:
             bad(("troops", i, "standard"), f"troops[{i}].standard must be true or false, not {std!r}")
             ok = False
-        if ok:
+        if ok and isinstance(name, str):  # ok: a troop name
             raw_entries.append((i, name, models, led_by, std))
     if diags:
         raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
@@ -290,6 +290,9 @@ def troop_facts(troop, catalog) -> dict:
     spiritual = (cls in ("O", "K")) or ttype == "spiritual" if (cls or ttype) else Unknown("troop_type")
     widx = _weapons_index(catalog)
     weapons = [widx.get(normalize(w)) for w in troop.weapons]
+    ranged: bool | Unknown
+    firearm: bool | Unknown
+    melee: bool | Unknown
     if troop.weapons:
         known = [w for w in weapons if w is not None]
         if len(known) < len(weapons):
@@ -385,7 +388,7 @@ def _entry_points(catalog, e: TroopEntry, rules: dict):
         return entry_points(e, rules)
     reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None else None
     memo = ruleset(catalog).table("points")
-    key = (t.id, e.models, reading)
+    key: tuple | None = (t.id, e.models, reading)
     try:
         hit = memo.get(key)
     except TypeError:
@@ -460,7 +463,8 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         # size, flags and the house rules that change them
         reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None \
             else None
-        key = (t.id, e.models, e.standard > 0, e.led_by is not None, reading, warrior_classes, caps_only, every)
+        key: tuple | None = (t.id, e.models, e.standard > 0, e.led_by is not None, reading, warrior_classes,
+                             caps_only, every)
         try:
             hit = memo.get(key)
         except TypeError:
@@ -475,7 +479,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         _, e.points, e.cost_known, facts, fkey, origin = hit
         models = e.models + (led.get(e.index, 0) if leader_in_size else 0) + (1 if e is joined else 0)
         items.append(Item(("troops", e.index), t.name, t.id, models, e.points, facts, origin, fkey))
-    ranged_points = 0
+    ranged_points: Fraction | int | float = 0
     for i in items:
         if i.facts["ranged"] is True and i.facts["exempt"] is False:
             ranged_points += i.points
@@ -526,7 +530,7 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
 
 def _spiritual_message(lst: KenseiList, f: Finding) -> str:
     """One Onmyouji or one Komuso, never both (001:5946-5955), said of what the list holds."""
-    held = {"O": [], "K": []}
+    held: dict[str, list[str]] = {"O": [], "K": []}
     for e in lst.entries:
         cls = getattr(e.troop, "troop_class", None) if e.troop is not None else None
         if cls in held:
@@ -677,7 +681,7 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
                                f"below the unit's class {e.troop.troop_class}", loc=e.loc + ("led_by",),
                                source=src, value=ldr_troop.troop_class, bound=e.troop.troop_class))
         ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr_troop, catalog)
-        kinds = []
+        kinds: list[bool | None] = []
         for f in ("type", "ranged"):
             if isinstance(ft[f], Unknown) or isinstance(fl[f], Unknown):
                 kinds.append(None)

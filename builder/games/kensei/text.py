@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from builder.share.schema import field_of
+from builder.share.schema import declared_field, field_of
 from builder.share.text import (
     _POINTS,
     _check_name,
@@ -125,12 +125,12 @@ def bare(line: str) -> str:
 
 def unit_cost(resolver, troop: str, models: int):
     """A troop line's cost in AP from the catalog (None when the catalog does not give it)."""
-    f = field_of(KENSEI, "troops").sub("troop")
+    f = declared_field(KENSEI, "troops").part("troop")
     _, e = resolver.find(f, troop)
     if e is None:
         return None
     purchase = getattr(e, "purchase", None)
-    if purchase is not None and getattr(purchase, "models", 0):
+    if purchase is not None and getattr(purchase, "models", None):
         return math.ceil(models / purchase.models) * purchase.points
     cost = getattr(e, "cost", None)
     return None if cost is None else cost * models
@@ -142,8 +142,8 @@ _STD = re.compile(r"^(?:with\s+)?(?:a\s+)?(?:standard|hata[-\s\u2010\u2011\u2013
 
 
 def troop_line(p, line: str, no: int, col: int) -> None:
-    tf = field_of(p.system, "troops")
-    f = tf.sub("troop")
+    tf = declared_field(p.system, "troops")
+    f = tf.part("troop")
     parts = [x.strip() for x in line.split(",")]
     opts: dict = {}
     while len(parts) > 1:
@@ -170,7 +170,7 @@ def troop_line(p, line: str, no: int, col: int) -> None:
         p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")
         return
     _check_name(p, f, name, no, col + max(line.find(name), 0))
-    row = {"troop": name}
+    row: dict[str, object] = {"troop": name}
     if n is not None:
         row["models"] = n
     if "led_by" in opts:

@@ -183,9 +183,7 @@ def choose_escape(rule: str, prefer_defender: bool | None, imperial: int, withou
     if prefer_defender is None or rule == "needed" or top <= imperial:
         return top, needed
     if rule == "free":
-        can_with = with_escape is not None and with_escape > imperial
-        can_without = without > imperial
-        if can_with and can_without:
+        if with_escape is not None and with_escape > imperial and without > imperial:
             return (with_escape, True) if prefer_defender else (without, False)
         return top, needed
     if prefer_defender and with_escape == top:

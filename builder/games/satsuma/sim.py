@@ -426,7 +426,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     echoice, choose = sim.escape_choice, core.choose_escape
     prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
     quick_escape = bool(prefer) and not trace  # the trace records the Escape of every hand
-    sam = None
+    sam: tuple[list[int], list[int] | None, bool] | None = None  # the samurai's best, left, fix
     while sc < end:
         if hands >= max_hands:
             return Game(ic, sc, hands, None, wins, ties, escapes, tuple(rebuilt), log)
@@ -612,7 +612,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                 st, esc = total, e
         if observe is not None:
             observe(piles, discs, held)
-        if attacker and st > it and prefer:
+        if attacker and st > it and prefer and sam is not None:
             # a samurai defender who wins: Escape used or left out on purpose (choose_escape)
             b, left, fix = sam
             tdef = tabs[1][0]

@@ -179,7 +179,8 @@ def parse_policies(text: str) -> tuple[str, str]:
     if not parts or len(parts) > 2:
         raise UsageError(f"{option('policy')} '{text}': give one policy or one per side",
                          f"e.g. {option('policy')} best or {option('policy')} samurai=best,imperial=simple")
-    out = {}
+    out: dict[str, str] = {}
+    side: str | None  # None: the one policy of both sides
     for i, part in enumerate(parts):
         if "=" in part:
             side, value = (x.strip().lower() for x in part.split("=", 1))

@@ -442,9 +442,9 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
     if not lo <= n <= hi:
         out.append(error("senji.player-count", f"{n} players; Senji is for {lo} to {hi} players",
                          loc=("players",), source=src("20-24"), value=n, bound=f"{lo}-{hi}"))
-    setup = setup_for(n, catalog)
-    excluded_ids = {f.id for f in setup[0]} if setup else set()
-    neutral_ids = {p.id for p in setup[1]} if setup else set()
+    excluded, neutral = setup_for(n, catalog) or ([], [])
+    excluded_ids = {f.id for f in excluded}
+    neutral_ids = {p.id for p in neutral}
     setup_src = _setup_source(n, catalog)
     # Who claims what. The rulebook has the host (the highest honor) name provinces first, but
     # the honor printed on a samurai card is not in the text, so no claim comes "first": a
@@ -475,7 +475,7 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
                                  f"{who}: family '{fam.name}' is also played by {_and(also)}",
                                  loc=pl.loc + ("family",), source=src("27"), value=fam.name, counted=also))
             if fam.id in excluded_ids:
-                names = ", ".join(f.name for f in setup[0])
+                names = ", ".join(f.name for f in excluded)
                 out.append(error("senji.family-excluded",
                                  f"{who}: the {fam.name} family is excluded with {n} players (excluded: {names})",
                                  loc=pl.loc + ("family",), source=setup_src, value=fam.name,
@@ -531,7 +531,7 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
                                      loc=pp.loc + ("province",), source=src("43-44"), value=e.name, counted=also))
                 own.add(e.id)
                 if e.id in neutral_ids:
-                    names = ", ".join(p.name for p in setup[1])
+                    names = ", ".join(p.name for p in neutral)
                     out.append(error("senji.province-neutral",
                                      f"{who}: '{e.name}' is neutral with {n} players (neutral: {names})",
                                      loc=pp.loc + ("province",), source=setup_src, value=e.name,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from builder.names import normalize
-from builder.share.schema import field_of
+from builder.share.schema import declared_field
 from builder.share.text import _HOLE, _PLAYERS, _SEP, _check_name, _uq, q
 from builder.systems.text import TextPart
 
@@ -67,7 +67,7 @@ def _province(part: str) -> tuple[str, str | None, str | None]:
 
 
 def player_line(p, line: str, no: int, col: int) -> None:
-    pf = field_of(p.system, "players")
+    pf = declared_field(p.system, "players")
     segs = [x.strip() for x in _SEP.split(line)]
     if len(segs) < 2:
         p.error(no, col, "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
@@ -79,35 +79,35 @@ def player_line(p, line: str, no: int, col: int) -> None:
         m = re.match(r"^samurai\s+(.+)$", seg, re.I)
         if m:
             player["samurai"] = _uq(p, m.group(1))
-            _check_name(p, pf.sub("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
+            _check_name(p, pf.part("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
         elif "family" not in player:
             fam = _uq(p, re.sub(r"^family\s+", "", seg, flags=re.I))
             player["family"] = fam
-            _check_name(p, pf.sub("family"), fam, no, col + max(line.find(fam), 0))
+            _check_name(p, pf.part("family"), fam, no, col + max(line.find(fam), 0))
         else:
             p.error(no, col + max(line.find(seg), 0), f"cannot read '{seg}' in a player line",
                     hint="segments: name, family, 'samurai CARD', provinces")
-    pvf = pf.sub("provinces")
+    pvf = pf.part("provinces")
     provs = []
     if normalize(provs_text) not in ("no provinces", "none", "-", "provinces unset"):
         for part in [x.strip() for x in provs_text.split(",")]:
             if not part:
                 continue
             pcol = col + max(line.find(part), 0)
-            cands = []
+            readings = []
             pname, punits, psam = _province(part)
             if pname and (punits or psam):
-                cands.append((pname, punits, psam))
-            cands.append((part, None, None))
-            cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in cands]
+                readings.append((pname, punits, psam))
+            readings.append((part, None, None))
+            cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in readings]
             pick = next((c for c in cands if c[3]), None) or next(
-                (c for c in cands if p.r.find(pvf.sub("province"), c[0])[1] is not None), cands[0])
-            pv = {"province": pick[0]}
+                (c for c in cands if p.r.find(pvf.part("province"), c[0])[1] is not None), cands[0])
+            pv: dict[str, object] = {"province": pick[0]}
             if pick[1] is not None:
                 pv["units"] = int(pick[1])
             if pick[2]:
                 pv["samurai"] = True
-            _check_name(p, pvf.sub("province"), pick[0], no, pcol)
+            _check_name(p, pvf.part("province"), pick[0], no, pcol)
             provs.append(pv)
     if normalize(provs_text) != "provinces unset":
         player["provinces"] = provs

@@ -84,9 +84,13 @@ def singularity(modifiers: Iterable) -> tuple[tuple[int, int, int], tuple[int, i
         cur = table.setdefault(src, [0, 0, 0])
         for i, t in enumerate(mod.traits()):
             cur[i] = max(cur[i], t)
-    bonus = tuple(sum(v[i] for v in best_bonus.values()) for i in range(3))
-    penalty = tuple(sum(v[i] for v in best_pen.values()) for i in range(3))
-    return bonus, penalty
+    return _by_trait(best_bonus), _by_trait(best_pen)
+
+
+def _by_trait(table: dict[str, list[int]]) -> tuple[int, int, int]:
+    """The sums over the Types of ``table``, trait by trait."""
+    a, b, c = (sum(v[i] for v in table.values()) for i in range(3))
+    return a, b, c
 
 
 def net_modifiers(modifiers: Iterable) -> tuple[PowerMod, PowerMod]:
@@ -361,7 +365,8 @@ def _kind(v) -> str:
         return f"'{str(v).lower()}'"
     if isinstance(v, (int, float, str)):
         return repr(v) if isinstance(v, str) else str(v)
-    return {dict: "a mapping", list: "a list"}.get(type(v), type(v).__name__)
+    kinds: dict[type, str] = {dict: "a mapping", list: "a list"}
+    return kinds.get(type(v), type(v).__name__)
 
 
 def load_list(doc, catalog) -> tuple[Deck, list[Finding]]:
