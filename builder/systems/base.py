@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
-from builder.systems.parts import AidBlocks, Players, Rules, SheetPrinter, UnitCards, Units
+from builder.systems.parts import AidBlocks, Commands, Players, Rules, SheetPrinter, UnitCards, Units
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
 TEXT_KEYS = ("name", "author", "notes")
@@ -91,6 +91,7 @@ class GameSystem:
     players: Players | None = None  # a setup by player, one seat each
     sheet: SheetPrinter | None = None  # a document printed instead of cards (a roster, a setup sheet)
     unit_cards: UnitCards | None = None  # cards of the units printed beside the sheet, also as images
+    commands: Commands | None = None  # the game's own commands (``daimyo <id> ...``)
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"

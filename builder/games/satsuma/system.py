@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, option
+from builder.games.satsuma.commands import COMMANDS
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame
 
@@ -38,6 +39,7 @@ class Satsuma(CardGame):
     remove_options = frozenset({"count", "all", "variant"})
     new_options = frozenset({"side"})
     type_field = "suit"
+    commands = COMMANDS  # daimyo satsuma clash, daimyo satsuma simulate
     type_label = "Suit"
     priced = False  # a Satsuma card has a printed value, not a cost
     name_example = "Saigo's rebels"
