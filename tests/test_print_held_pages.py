@@ -17,7 +17,7 @@ def _plain_canvas():
     """Every page held as drawn (its canvas state with all its drawing operators)."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from builder.render import fonts
+    from builder.kit import fonts
     from builder.render.pdfbase import page_label
 
     class Plain(Canvas):

@@ -9,7 +9,8 @@ import pytest
 from pypdf import PdfReader
 
 from builder.errors import DaimyoError, UsageError
-from builder.render import api, fonts
+from builder.kit import fonts
+from builder.render import api
 from builder.render.layout import card_size, mm, paper_size, plan_sheet
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,8 +8,9 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from builder.kit import fonts
 from builder.lists.document import load_list
-from builder.render import api, fonts
+from builder.render import api
 from builder.render.layout import mm
 from builder.render.pdfbase import ShareLine, footer_rows, share_code_of
 

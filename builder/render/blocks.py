@@ -41,7 +41,7 @@ FAIL_BG = "#f6d2d2"
 # -- styles ----------------------------------------------------------------------------
 
 def _fonts():
-    from builder.render import fonts
+    from builder.kit import fonts
 
     fonts.register_fonts()
     return fonts
@@ -81,7 +81,7 @@ class Styles:
 
 def esc(text: Any) -> str:
     """Text for a Paragraph: XML-escaped, newlines kept, characters the font lacks replaced."""
-    from builder.render import fonts
+    from builder.kit import fonts
 
     s = "" if text is None else str(text)
     s = fonts.printable(s)
@@ -796,7 +796,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     # laying out consumes the story: the caller's list lets go of each flowable once it is on a
     # page (a long table or a long finding is not kept whole, with its layout, to the end)
     given.clear()
-    from builder.render import fonts
+    from builder.kit import fonts
 
     for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
         pdfbase.warn(problem.message())

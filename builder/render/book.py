@@ -104,7 +104,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     naming it (exit 2): a book must hold every list handed in."""
     from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
-    from builder.render import fonts
+    from builder.kit import fonts
     from builder.render.api import load_checked
     from builder.render.blocks import Markup, Styles, esc, table
     from builder.render.layout import paper_size, pt

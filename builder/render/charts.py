@@ -11,7 +11,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from builder.render import fonts
+from builder.kit import fonts
 from builder.render.layout import pt
 
 INK = (0.15, 0.15, 0.15)

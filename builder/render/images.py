@@ -139,7 +139,7 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     carries, the deck's name and the card's numbers in the deck (the copies of a face are
     numbered one after the other as on the sheets: a face printed 3 times as cards 4 to 6
     of 50 reads "4-6/50")."""
-    from builder.render import fonts
+    from builder.kit import fonts
     from builder.render.cards import CardSheetWriter, load_template, prepare_faces, sheet_options
     from builder.render.pdfbase import make_canvas
 
@@ -223,7 +223,7 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
     """A Kensei roster's unit cards (one per troop profile, as ``print --unit-cards`` prints
     them) as images of the same pixel sizes as :func:`render_sides`, and their one back
     (the game's name and the list's)."""
-    from builder.render import fonts
+    from builder.kit import fonts
     from builder.render.layout import card_size, pt
     from builder.render.pdfbase import make_canvas
     from builder.systems import get

@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.render import fonts
+from builder.kit import fonts
 from builder.render.layout import MIN_MARGIN, pt
 from builder.yamlio import refuse_output
 

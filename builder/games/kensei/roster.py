@@ -266,7 +266,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
     total_w = sum(cols.values())
     widths = [width * w / total_w for w in cols.values()]
     # the number column holds the largest row number on one line (a long list has 5 digits)
-    from builder.render import fonts
+    from builder.kit import fonts
 
     need = (fonts.string_width(str(len(lst.entries)), fonts.REGULAR, st.cell.fontSize) + 6) / MM
     if need > widths[0] and len(widths) > 1:
@@ -542,7 +542,7 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
         rows[-1] = rows[-1] + [""] * (ncol - len(rows[-1]))
     t = Table(rows, colWidths=[(w + 2 * gut) * MM] * ncol, rowHeights=[(h + 2 * gut) * MM] * len(rows),
               hAlign="LEFT")
-    from builder.render import fonts
+    from builder.kit import fonts
 
     t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.REGULAR),
                            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -586,7 +586,8 @@ def UnitCard(data, w, h, g, warnings, scale: float = 1.0):
 
 
 def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
-    from builder.render import fonts, pdfbase
+    from builder.kit import fonts
+    from builder.render import pdfbase
 
     P = MM
     x0, y0 = g * P, g * P

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder.errors import UsageError
-from builder.render import fonts
+from builder.kit import fonts
 from builder.render.layout import (
     pt,
 )

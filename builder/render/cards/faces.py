@@ -4,7 +4,7 @@ form and placed for every copy (:class:`CardSheetWriter`)."""
 from __future__ import annotations
 
 from builder.errors import UsageError
-from builder.render import fonts
+from builder.kit import fonts
 from builder.render.cards.art import art_box
 from builder.render.cards.base import PreparedImage, SheetOptions
 from builder.render.cards.geometry import geometry

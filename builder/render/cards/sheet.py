@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from builder.errors import UsageError, option
-from builder.render import fonts
+from builder.kit import fonts
 from builder.render.cards.art import find_art, prepare_images
 from builder.render.cards.base import SheetOptions
 from builder.render.cards.faces import CardSheetWriter
