@@ -10,8 +10,8 @@ from pypdf import PdfReader
 
 from builder.errors import DaimyoError, UsageError
 from builder.kit import fonts
+from builder.kit.layout import card_size, mm, paper_size, plan_sheet
 from builder.render import api
-from builder.render.layout import card_size, mm, paper_size, plan_sheet
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

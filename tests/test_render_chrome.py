@@ -9,9 +9,9 @@ import pdfplumber
 import pytest
 
 from builder.kit import fonts
+from builder.kit.layout import mm
 from builder.lists.document import load_list
 from builder.render import api
-from builder.render.layout import mm
 from builder.render.pdfbase import ShareLine, footer_rows, share_code_of
 
 ROOT = Path(__file__).resolve().parent.parent

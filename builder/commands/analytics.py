@@ -62,7 +62,7 @@ def register(app) -> None:
         if format not in ("text", "json"):
             raise UsageError(f"unknown format '{format}'", "use text or json")
         if output is not None:
-            from builder.render.layout import paper_size
+            from builder.kit.layout import paper_size
 
             paper_size(paper)
         st = list_stats(list_file, odds, pack)

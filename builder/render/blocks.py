@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from builder.render.rladapter import adopt_state, kept_flowables
+from builder.kit.rladapter import adopt_state, kept_flowables
 from builder.yamlio import refuse_output
 
 MM = 72.0 / 25.4
@@ -452,7 +452,7 @@ def _seq_class():
             head = out[0]
             if head.wrap(aw, ah)[1] + head.getSpaceBefore() <= ah:
                 return out
-            from builder.render.rladapter import share_frame
+            from builder.kit.rladapter import share_frame
 
             share_frame(self, head)
             parts = head.split(aw, ah)
@@ -641,7 +641,7 @@ def paper_mm(paper) -> tuple[float, float]:
     """Paper (w, h) in mm from a tuple or a name (a4, letter, WxH)."""
     if isinstance(paper, (tuple, list)) and len(paper) == 2:
         return float(paper[0]), float(paper[1])
-    from builder.render.layout import paper_size
+    from builder.kit.layout import paper_size
 
     return paper_size(paper or "a4")
 

@@ -83,7 +83,7 @@ class _QR:
     def __new__(cls, code: str, size_mm: float):
         from reportlab.platypus import Flowable
 
-        from builder.render.layout import pt
+        from builder.kit.layout import pt
         from builder.render.pdfbase import draw_qr
 
         class QR(Flowable):
@@ -105,9 +105,9 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
     from builder.kit import fonts
+    from builder.kit.layout import paper_size, pt
     from builder.render.api import load_checked
     from builder.render.blocks import Markup, Styles, esc, table
-    from builder.render.layout import paper_size, pt
     from builder.render.pdfbase import build_story, qr_size, share_code_of, validation_lines
     from builder.share.api import export_doc
 

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.errors import UsageError, WouldOverwrite, option
+from builder.kit.layout import Rect
 from builder.paths import exists
-from builder.render.layout import Rect
 
 SHOP_BLEED = 3.175      # mm: 1/8 in, what US print shops ask for
 SHOP_DPI = 300
@@ -224,7 +224,7 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
     them) as images of the same pixel sizes as :func:`render_sides`, and their one back
     (the game's name and the list's)."""
     from builder.kit import fonts
-    from builder.render.layout import card_size, pt
+    from builder.kit.layout import card_size, pt
     from builder.render.pdfbase import make_canvas
     from builder.systems import get
 

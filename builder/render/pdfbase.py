@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.kit import fonts
-from builder.render.layout import MIN_MARGIN, pt
+from builder.kit.layout import MIN_MARGIN, pt
 from builder.yamlio import refuse_output
 
 PROGRESS_MIN_PAGES = 5
@@ -116,7 +116,7 @@ def make_canvas(target, paper: tuple[float, float], title: str = "", author: str
     _decorate(c, title, author, subject, duplex)
     extra = _APPENDIX.get()
     if extra is not None:  # pages asked for with appendix(): drawn when the document is saved
-        from builder.render.rladapter import run_before_save
+        from builder.kit.rladapter import run_before_save
 
         run_before_save(c, lambda: extra(c, paper))
     return c
@@ -161,7 +161,7 @@ def _numbered_canvas_class():
     """A Canvas that holds its pages back until ``save`` to print "page N of M" on each."""
     if _NUMBERED is not None:
         return _NUMBERED
-    from builder.render.rladapter import held_pages_canvas_class
+    from builder.kit.rladapter import held_pages_canvas_class
 
     return held_pages_canvas_class(_stamp_page_number)
 
@@ -722,7 +722,7 @@ def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
             else:
                 col += 1
     if ops:
-        from builder.render.rladapter import append_operators
+        from builder.kit.rladapter import append_operators
 
         append_operators(c, " ".join(ops) + " f")
     c.restoreState()

@@ -99,7 +99,7 @@ def options_from(params, system: str) -> dict:
 def chosen_size(params, key: str, default: str, choices) -> str:
     """A paper or card size: one of ``choices``, or ``custom`` with ``KEY_w`` and ``KEY_h`` in mm
     (checked as 'daimyo print --paper WxH' checks it)."""
-    from builder.render.layout import card_size, paper_size
+    from builder.kit.layout import card_size, paper_size
 
     what = "paper" if key == "paper" else "card size"
     value = str(params.get(key) or default).lower()

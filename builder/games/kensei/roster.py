@@ -469,9 +469,9 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     paper)`` draws them. (None, 0) when the list has no units or the paper holds no card."""
     import math
 
+    from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
     from builder.render import pdfbase
     from builder.render.cards.sheet import draw_marks
-    from builder.render.layout import card_matrix, card_size, cut_marks, plan_sheet
 
     if card not in UNIT_CARD_SIZES:
         raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",

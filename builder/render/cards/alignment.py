@@ -7,7 +7,7 @@ from pathlib import Path
 
 from builder.errors import UsageError
 from builder.kit import fonts
-from builder.render.layout import (
+from builder.kit.layout import (
     pt,
 )
 

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from builder.errors import UsageError
 from builder.kit import fonts
-from builder.render.cards.art import art_box
-from builder.render.cards.base import PreparedImage, SheetOptions
-from builder.render.cards.geometry import geometry
-from builder.render.cards.symbols import draw_symbol
-from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
-from builder.render.layout import (
+from builder.kit.layout import (
     Rect,
     card_matrix,
     pt,
     scale_box,
 )
+from builder.render.cards.art import art_box
+from builder.render.cards.base import PreparedImage, SheetOptions
+from builder.render.cards.geometry import geometry
+from builder.render.cards.symbols import draw_symbol
+from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
 
 MIN_CARD_PT = 6.0     # smallest card text on a poker card (scaled down with smaller cards)
 
@@ -202,7 +202,7 @@ class CardSheetWriter:
         c = self.c
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if img.is_jpeg:
-            from builder.render.rladapter import draw_jpeg_unit
+            from builder.kit.rladapter import draw_jpeg_unit
 
             if not draw_jpeg_unit(c, f"img{img.key}", img.source):
                 raise UsageError("cannot embed a JPEG image", "re-save the image as a baseline JPEG or PNG")

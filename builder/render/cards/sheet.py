@@ -16,19 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from builder.errors import UsageError, option
 from builder.kit import fonts
-from builder.render.cards.art import find_art, prepare_images
-from builder.render.cards.base import SheetOptions
-from builder.render.cards.faces import CardSheetWriter
-from builder.render.cards.geometry import plan_faces
-from builder.render.cards.template import (
-    CardTemplate,
-    choose_back,
-    choose_layout,
-    field_text,
-    list_cards,
-    load_template,
-)
-from builder.render.layout import (
+from builder.kit.layout import (
     MARK_EDGE_CLEAR,
     MARK_LENGTH,
     MARK_OFFSET,
@@ -43,6 +31,18 @@ from builder.render.layout import (
     plan_fold,
     plan_sheet,
     pt,
+)
+from builder.render.cards.art import find_art, prepare_images
+from builder.render.cards.base import SheetOptions
+from builder.render.cards.faces import CardSheetWriter
+from builder.render.cards.geometry import plan_faces
+from builder.render.cards.template import (
+    CardTemplate,
+    choose_back,
+    choose_layout,
+    field_text,
+    list_cards,
+    load_template,
 )
 
 if TYPE_CHECKING:
