@@ -195,7 +195,7 @@ def check(
 
         echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
     if format == "csv":
-        from builder.check import results_csv
+        from builder.render.book import results_csv
 
         echo(results_csv(results).rstrip("\n"))
     if bad:

@@ -14,7 +14,7 @@
     the game's ``rules.load_list(doc, catalog)`` returned (first item),
     ``result`` the ``builder.findings.CheckResult`` of ``builder.check.check_doc``,
     ``paper`` the paper size in mm (portrait), ``share_code`` the list's share code or
-    None. They build their PDF with ``builder.render.pdfbase.build_story`` (or
+    None. They build their PDF with ``builder.kit.pdfbase.build_story`` (or
     ``PdfJob``) and put ``pdfbase.footer_lines(result, share_code)`` in the footer.
 
     Card-sheet options (all optional): ``paper`` ("a4" | "letter" | "WxH"), ``card``
@@ -100,7 +100,7 @@ class _fits:
 def render_list(path, out_path, force: bool = False, **options) -> Path:
     """Print a list (see the module docstring). Returns the written path."""
     from builder.kit.layout import paper_size
-    from builder.render.pdfbase import share_code_of
+    from builder.share.code import share_code_of
 
     unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
     sources = options.pop("sources", None)  # rosters and setup sheets: None = print them (the default)

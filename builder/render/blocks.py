@@ -647,7 +647,7 @@ def paper_mm(paper) -> tuple[float, float]:
 
 
 def frame_width_mm(paper="a4", columns: int = 1, gap_mm: float = 6.0) -> float:
-    from builder.render.pdfbase import page_margins
+    from builder.kit.pdfbase import page_margins
 
     size = paper_mm(paper)
     left, right, _, _ = page_margins(size)
@@ -677,7 +677,7 @@ def compact_tables(on: bool):
 
 def spec_footer(spec: PageSpec) -> list:
     """The footer lines of a document described by ``spec``."""
-    from builder.render import pdfbase
+    from builder.kit import pdfbase
 
     return pdfbase.footer_lines(spec.result, spec.share_code,
                                 extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
@@ -687,7 +687,7 @@ def small_paper_layout(paper, nominal: float, footer: Sequence[str] = (), column
     """(font size, compact) for a flowing document on ``paper``: the type shrinks with a body
     narrower than A4's (down to ``MIN_SCALE``), and a body too narrow or too low for table
     columns prints its tables as stacked rows."""
-    from builder.render.pdfbase import frame_size
+    from builder.kit.pdfbase import frame_size
 
     w, h = frame_size(paper_mm(paper), list(footer))
     col = (w - 6.0 * (columns - 1)) / max(1, columns)
@@ -789,7 +789,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     chrome (``pdfbase.make_canvas``, ``draw_footer``, ``draw_ruler``) on a template with
     one frame per column.
     """
-    from builder.render import pdfbase
+    from builder.kit import pdfbase
 
     paper = paper_mm(spec.paper)
     given, story = story, join_headings(glue_source_notes([f for f in story if f is not None]))  # a source line left out is None
@@ -811,7 +811,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
 def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force) -> Path:
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
-    from builder.render import pdfbase
+    from builder.kit import pdfbase
     from builder.yamlio import atomic_write
 
     out = Path(out_path)

@@ -206,7 +206,7 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
 def render_stats(st: dict, out_path, paper: str = "a4", force: bool = False):
     """Write the statistics as a PDF; returns the path."""
     from builder.kit.layout import paper_size
-    from builder.render.pdfbase import build_story
+    from builder.kit.pdfbase import build_story
 
     size = paper_size(paper)
     story = stats_flowables(st, size[0] - 24)
@@ -249,7 +249,7 @@ def stats_appendix(list_file, paper: str = "a4", packs=()):
     """Every PDF made in this block ends with the statistics pages of ``list_file``."""
     from builder.analytics.stats import list_stats
     from builder.kit.layout import paper_size
-    from builder.render.pdfbase import appendix
+    from builder.kit.pdfbase import appendix
 
     st = list_stats(list_file, (), packs)
     paper_size(paper)  # a bad paper is one line before anything is drawn

@@ -118,7 +118,7 @@ class _Job:
         self.warnings: list[str] = []
 
     def warn(self, message: str) -> None:
-        from builder.render.pdfbase import warn
+        from builder.kit.pdfbase import warn
 
         if message not in self.warnings:
             self.warnings.append(message)
@@ -140,8 +140,8 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     numbered one after the other as on the sheets: a face printed 3 times as cards 4 to 6
     of 50 reads "4-6/50")."""
     from builder.kit import fonts
+    from builder.kit.pdfbase import make_canvas
     from builder.render.cards import CardSheetWriter, load_template, prepare_faces, sheet_options
-    from builder.render.pdfbase import make_canvas
 
     opts = sheet_options(card=card, bleed=bleed, ink_saver=ink_saver)
     opts.safe = safe
@@ -225,7 +225,7 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
     (the game's name and the list's)."""
     from builder.kit import fonts
     from builder.kit.layout import card_size, pt
-    from builder.render.pdfbase import make_canvas
+    from builder.kit.pdfbase import make_canvas
     from builder.systems import get
 
     part = get(doc.system).unit_cards

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import UsageError, option
+from builder.kit.pdfbase import list_display_name
 from builder.paths import templates_dir
 from builder.render.blocks import (
     MM,
@@ -36,7 +37,6 @@ from builder.render.blocks import (
     spec_footer,
     table,
 )
-from builder.render.pdfbase import list_display_name
 from builder.rulebooks import format_source
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -194,7 +194,7 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
     story += _validation_block(result, st, width)
     warnings: list[str] = []
     if unit_cards:
-        from builder.render.pdfbase import appendix
+        from builder.kit.pdfbase import appendix
 
         draw, _ = unit_card_pages(lst, catalog, card, paper, warnings)
         if draw is not None:
@@ -469,8 +469,8 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     paper)`` draws them. (None, 0) when the list has no units or the paper holds no card."""
     import math
 
+    from builder.kit import pdfbase
     from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
-    from builder.render import pdfbase
     from builder.render.cards.sheet import draw_marks
 
     if card not in UNIT_CARD_SIZES:
@@ -526,7 +526,7 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
         ncol = max(1, min(ncol, int(fw // (w + 2 * gut))))
         scale = min(1.0, fw / (w + 2 * gut), (fh - 12.0) / (h + 2 * gut))
         if scale < UNIT_CARD_MIN_SCALE:
-            from builder.render import pdfbase
+            from builder.kit import pdfbase
 
             msg = (f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
                    "the roster is printed without them (print them on A6, 105x148, or larger)")
@@ -586,8 +586,7 @@ def UnitCard(data, w, h, g, warnings, scale: float = 1.0):
 
 
 def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
-    from builder.kit import fonts
-    from builder.render import pdfbase
+    from builder.kit import fonts, pdfbase
 
     P = MM
     x0, y0 = g * P, g * P

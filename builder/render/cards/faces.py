@@ -181,7 +181,7 @@ class CardSheetWriter:
         if not ink:
             c.circle(cx, cy, r * 0.2, stroke=0, fill=1)
         w = pt(cw - 2 * inset - 6)
-        from builder.render.pdfbase import draw_text_box
+        from builder.kit.pdfbase import draw_text_box
 
         draw_text_box(c, spec.title, (cx - w / 2, pt(ch * 0.24), w, pt(9)), fonts.BOLD, 12 * self.fscale,
                       6, align="center", valign="middle", wrap=False, what=f"back '{key}' title",
@@ -296,7 +296,7 @@ class CardSheetWriter:
                     self.reported.add(key)
                     self.job.warn(msg)
 
-            from builder.render.pdfbase import draw_text_box
+            from builder.kit.pdfbase import draw_text_box
 
             small = min(1.0, self.fscale)         # smaller cards: the floors shrink with them
             size = max(spec.size * self.fscale, MIN_CARD_PT * small)
