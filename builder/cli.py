@@ -192,7 +192,7 @@ def check(
 
         echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
     if format == "csv":
-        from builder.check import results_csv
+        from builder.render.book import results_csv
 
         echo(results_csv(results).rstrip("\n"))
     if bad:
@@ -344,10 +344,24 @@ def demo(out: str = typer.Option("output", "--output", "-o", "--out", help="fold
     raise typer.Exit(code)
 
 
+_LATE: list = []  # finders of command groups added only when a call needs them (a game's own commands)
+
+
+def add_late(finder) -> None:
+    """Let ``finder(app, name)`` add command groups when a call needs them: the group ``name`` (its
+    ``TyperInfo``, or None when it has none of that name), or every group it knows (``name`` None)."""
+    _LATE.append(finder)
+
+
+def _add_late(name: str | None) -> list:
+    found = [finder(app, name) for finder in _LATE]
+    return [g for g in found if g is not None] if name is not None else []
+
+
 def _register_commands() -> None:
     import importlib
 
-    for mod in ("edit", "printing", "share", "play", "analytics", "packs", "serve", "event", "diff"):
+    for mod in ("edit", "printing", "share", "games", "analytics", "packs", "serve", "event", "diff"):
         m = importlib.import_module(f"builder.commands.{mod}")
         m.register(app)
 
@@ -358,16 +372,23 @@ _register_commands()
 def app_for(args: list[str]):
     """The app to run ``args`` with: when they name one command (or command group), a copy of the
     app holding only that one, since typer builds the parameters of every registered command on
-    each call and one is all a call runs; the whole app for help, root options and unknown names."""
+    each call and one is all a call runs; the whole app for help, root options and unknown names.
+    A game's command group (``gs.commands``) is added when a call names the game, or with the
+    whole app (``--version`` excepted)."""
     name = args[0] if args else ""
     if not name or name.startswith("-"):
+        if "--version" not in args:  # help: the games' own command groups too
+            _add_late(None)
         return app
     from typer.main import get_command_name
 
     cmds = [c for c in app.registered_commands
             if (c.name or (get_command_name(c.callback.__name__) if c.callback else "")) == name]
     groups = [g for g in app.registered_groups if g.name == name]
+    if not cmds and not groups:  # a game's own commands (``daimyo satsuma clash``)
+        groups = _add_late(name)
     if len(cmds) + len(groups) != 1:
+        _add_late(None)
         return app
     import copy
 

@@ -84,7 +84,7 @@ def cli():
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from builder.cli import app
+    from builder.cli import app_for
 
     def run(*args, input=None):
         out, err = io.StringIO(), io.StringIO()
@@ -95,7 +95,7 @@ def cli():
         try:
             with redirect_stdout(out), redirect_stderr(err):
                 try:
-                    rv = app(list(map(str, args)), standalone_mode=False)
+                    rv = app_for(list(map(str, args)))(list(map(str, args)), standalone_mode=False)
                     if isinstance(rv, int):
                         code = rv
                 except SystemExit as exc:

@@ -51,7 +51,7 @@ def overlapping_lines(page, tol: float = 0.3) -> list[tuple[str, str, float]]:
 def rulers(page) -> list:
     """Each 50 mm ruler of the page (mm, from the bottom-left): 51 parallel ticks 1 mm apart
     standing on one bar, as their bounding box."""
-    from builder.render.layout import Rect, mm
+    from builder.kit.layout import Rect, mm
 
     H = mm(page.height)
     found = []

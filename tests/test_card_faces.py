@@ -10,8 +10,8 @@ import pdfplumber
 import pytest
 from pdfcheck import overlapping_lines
 
+from builder.kit.layout import mm
 from builder.render import api
-from builder.render.layout import mm
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -75,7 +75,7 @@ def _words(text: str) -> str:
 @pytest.mark.parametrize("card", ["poker", "mini"])
 def test_with_art_on_every_card_no_rule_is_dropped(tmp_path, capsys, card):
     from builder.catalog.loader import load_catalog
-    from builder.render.layout import card_size
+    from builder.kit.layout import card_size
 
     deck = _deck_with_art(tmp_path, "senshiai-northern-host", "senshiai-example.yaml")
     w, h = card_size(card)

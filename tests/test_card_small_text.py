@@ -9,8 +9,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from builder.kit.layout import card_size, mm
 from builder.render.cards import MIN_CARD_PT, list_cards, load_template
-from builder.render.layout import card_size, mm
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 

@@ -11,6 +11,7 @@ import pdfplumber
 import pytest
 from pdfcheck import rulers
 
+from builder.kit.layout import Rect, card_size, mm, paper_size
 from builder.render.cutmachine import (
     CRICUT_AREA,
     SILHOUETTE_CLEAR,
@@ -20,7 +21,6 @@ from builder.render.cutmachine import (
     SILHOUETTE_THICKNESS,
     corner_radius,
 )
-from builder.render.layout import Rect, card_size, mm, paper_size
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 DECK = EX / "senshiai-northern-host.yaml"     # 50 cards

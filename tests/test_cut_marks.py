@@ -7,8 +7,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from builder.kit.layout import MARK_EDGE_CLEAR, card_size, mm, paper_size, plan_sheet
 from builder.render import api
-from builder.render.layout import MARK_EDGE_CLEAR, card_size, mm, paper_size, plan_sheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -93,3 +93,53 @@ def test_an_entry_point_may_name_a_factory(installed):
     installed("class G:\n    id = 'made'\n    name = 'Made'\n    aliases = ()\n\ndef make():\n    return G()\n",
               "made = othergames:make")
     assert get("made").name == "Made"
+
+
+COMMANDS_TOY = """
+    import sys
+    sys.path.insert(0, {tests!r})
+    import toygame
+
+    class Tally:
+        help = "Toy helpers."
+
+        def register(self, group, cli):
+            import typer
+
+            @group.command("tally")
+            def tally(rule: list[str] = typer.Option([], "--rule", "-r", help="house rule ID=VALUE")):
+                '''Print the house rules given.'''
+                print(sorted(cli.parse_rule_options(rule).items()))
+
+    class Commanded(toygame.ToyGame):
+        id = "commanded"
+        name = "Commanded toy"
+        aliases = ()
+        commands = Tally()
+
+    SYSTEM = Commanded()
+    """
+
+
+def test_a_game_brings_its_own_commands(installed, cli):
+    """A game's ``commands`` part gets a group named by its id, found through the registry
+    (the command line imports no game's package); a game without the part has no group."""
+    from builder.cli import app, app_for
+
+    from conftest import ROOT
+
+    installed(COMMANDS_TOY.format(tests=str(ROOT / "tests")), "commanded = othergames:SYSTEM")
+    try:
+        one = app_for(["commanded", "tally"])
+        assert one is not app and [g.name for g in one.registered_groups] == ["commanded"]
+        r = cli("commanded", "tally", "-r", "size=3", "-r", "mode=fast")
+        assert r.code == 0 and r.stdout == "[('mode', 'fast'), ('size', 3)]\n"
+        r = cli("commanded", "tally", "-r", "size")
+        assert r.code == 2 and "house rule 'size' is not ID=VALUE" in r.stderr
+        r = cli("--help")
+        listed = [line.split() for line in r.stdout.splitlines()]
+        assert ["commanded", "Toy", "helpers."] in listed and ["satsuma", "Satsuma", "Rebellion", "helpers."] in listed
+        r = cli("kensei", "tally")  # a game without commands: no such command
+        assert r.code == 2 and "no such command 'kensei'" in r.stderr
+    finally:
+        app.registered_groups[:] = [g for g in app.registered_groups if g.name != "commanded"]

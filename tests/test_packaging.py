@@ -30,7 +30,7 @@ def test_wheel_contains_data(wheel):
     for system in SYSTEMS:
         assert any(n.startswith(f"builder/_data/catalog/{system}/") and n.endswith(".yaml") for n in names), system
     assert any(n.startswith("builder/_data/examples/") for n in names)
-    assert any(n.startswith("builder/render/fonts/") and n.endswith(".ttf") for n in names)
+    assert any(n.startswith("builder/kit/fonts/") and n.endswith(".ttf") for n in names)
     for part in ("templates/builder.html", "templates/workspace.html", "static/htmx.min.js", "static/app.css",
                  "static/app.js", "static/htmx.LICENSE.txt"):
         assert f"builder/web/{part}" in names, part

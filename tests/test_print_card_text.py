@@ -10,8 +10,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from builder.kit.layout import mm
 from builder.render import api
-from builder.render.layout import mm
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

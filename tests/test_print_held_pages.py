@@ -17,8 +17,8 @@ def _plain_canvas():
     """Every page held as drawn (its canvas state with all its drawing operators)."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from builder.render import fonts
-    from builder.render.pdfbase import page_label
+    from builder.kit import fonts
+    from builder.kit.pdfbase import page_label
 
     class Plain(Canvas):
         def __init__(self, *args, **kwargs):
@@ -58,7 +58,7 @@ def _long_kensei(folder: Path, n: int) -> Path:
 
 
 def _print_both(src: Path, tmp_path: Path, monkeypatch, **options) -> tuple[bytes, bytes, Path]:
-    import builder.render.pdfbase as pdfbase
+    import builder.kit.pdfbase as pdfbase
     from builder.render.api import render_list
 
     new = render_list(src, tmp_path / "held.pdf", force=True, **options)

@@ -16,7 +16,7 @@ from PIL import Image
 
 from builder.lists.document import load_list
 from builder.render.book import fingerprint, pack_info
-from builder.render.pdfbase import share_code_of
+from builder.share.code import share_code_of
 
 from qrread import page_codes
 

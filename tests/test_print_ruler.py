@@ -9,8 +9,8 @@ import pdfplumber
 import pytest
 from pdfcheck import rulers
 
+from builder.kit.layout import MARK_EDGE_CLEAR, Rect, back_slot, card_size, mm, paper_size, plan_fold, plan_sheet
 from builder.render import api
-from builder.render.layout import MARK_EDGE_CLEAR, Rect, back_slot, card_size, mm, paper_size, plan_fold, plan_sheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from builder.kit.layout import MARK_EDGE_CLEAR, mm
 from builder.lists.document import load_list
 from builder.render import api
-from builder.render.layout import MARK_EDGE_CLEAR, mm
-from builder.render.pdfbase import share_code_of
 from builder.share.api import parse_source_text
 from builder.share.canonical import canonical
+from builder.share.code import share_code_of
 
 from qrread import page_codes
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.render import rladapter
+from builder.kit import rladapter
 
 RENDER = Path(__file__).resolve().parent.parent / "builder" / "render"
 
@@ -33,7 +33,7 @@ def test_the_installed_reportlab_has_what_the_adapter_uses():
 
     c = Canvas(io.BytesIO())
     for name in rladapter.CANVAS_ATTRIBUTES:
-        assert hasattr(c, name), f"reportlab Canvas has no {name}: check builder/render/rladapter.py"
+        assert hasattr(c, name), f"reportlab Canvas has no {name}: check builder/kit/rladapter.py"
     for name in rladapter.DOC_ATTRIBUTES:
         assert hasattr(c._doc, name), f"reportlab PDFDocument has no {name}"
     f = Frame(0, 0, 100, 100)

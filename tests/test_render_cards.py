@@ -9,8 +9,9 @@ import pytest
 from pypdf import PdfReader
 
 from builder.errors import DaimyoError, UsageError
-from builder.render import api, fonts
-from builder.render.layout import card_size, mm, paper_size, plan_sheet
+from builder.kit import fonts
+from builder.kit.layout import card_size, mm, paper_size, plan_sheet
+from builder.render import api
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -8,10 +8,12 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from builder.kit import fonts
+from builder.kit.layout import mm
+from builder.kit.pdfbase import ShareLine, footer_rows
 from builder.lists.document import load_list
-from builder.render import api, fonts
-from builder.render.layout import mm
-from builder.render.pdfbase import ShareLine, footer_rows, share_code_of
+from builder.render import api
+from builder.share.code import share_code_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from builder.errors import UsageError
-from builder.render.layout import (
+from builder.kit.layout import (
     CARDS,
     MARK_PAGE_CLEAR,
     MIN_MARGIN,

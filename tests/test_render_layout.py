@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.errors import UsageError
-from builder.render.layout import (
+from builder.kit.layout import (
     MIN_MARGIN,
     PAPERS,
     back_slot,

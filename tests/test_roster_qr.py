@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from builder.kit.pdfbase import QR_BORDER, qr_matrix, qr_size
 from builder.lists.document import load_list
 from builder.render import api
-from builder.render.pdfbase import QR_BORDER, qr_matrix, qr_size, share_code_of
+from builder.share.code import share_code_of
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from builder.kit.layout import card_size
 from builder.render.images import SHOP_BLEED
-from builder.render.layout import card_size
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 LIST = EX / "kensei-buke.yaml"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
+from builder.kit.layout import card_size, mm, paper_size, plan_sheet
 from builder.render import api
-from builder.render.layout import card_size, mm, paper_size, plan_sheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 KENSEI = ["buke", "kuge", "kuroi-te", "otokodate", "sohei"]

@@ -1,4 +1,4 @@
-"""CLI commands: ``stats``, ``hand`` and ``satsuma simulate``."""
+"""CLI commands: ``stats`` and ``hand``."""
 
 from __future__ import annotations
 
@@ -39,73 +39,8 @@ class Progress:
             self.stream.flush()
 
 
-def _group(app, name: str, help: str):
-    """The command group ``name`` of the app (made when missing)."""
-    for group in app.registered_groups:
-        if group.name == name:
-            return group.typer_instance
-    sub = typer.Typer(help=help, no_args_is_help=True, rich_markup_mode=None)
-    app.add_typer(sub, name=name)
-    return sub
-
-
 def register(app) -> None:
     """Add this module's commands to the typer app."""
-    satsuma_app = _group(app, "satsuma", "Satsuma Rebellion helpers.")
-
-    @satsuma_app.command("simulate")
-    def simulate_cmd(
-        games: int = typer.Option(1000, "--games", "-n", help="how many games to play"),
-        seed: int = typer.Option(1, "--seed", help="the master seed: the same seed plays the same games"),
-        samurai: Optional[str] = typer.Option(None, "--samurai", "-s", metavar="LIST",
-                                              help="the samurai deck list (default: the published deck)"),
-        imperial: Optional[str] = typer.Option(None, "--imperial", "-i", metavar="LIST",
-                                               help="the imperial deck list (default: the published deck)"),
-        jobs: int = typer.Option(1, "--jobs", "-j", help="processes to use (0: one per core)"),
-        policy: str = typer.Option("best", "--policy",
-                                   help="play policy: best, max, simple or none; one for both sides or "
-                                        "samurai=P,imperial=P"),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
-        rule: list[str] = typer.Option([], "--rule", "-r", help="house rule ID=VALUE, e.g. bodyguard_suit=defense"),
-        pack: list[str] = typer.Option([], "--pack", "-p", help="pack file(s) adding or changing cards"),
-        reference: bool = typer.Option(False, "--reference",
-                                       help="decide every clash with the full solver of 'satsuma clash' "
-                                            "(slower; the same games)"),
-        readings: bool = typer.Option(False, "--readings",
-                                      help="print how the simulation reads the rulebook where it is silent, "
-                                           "and the policies, then exit"),
-    ):
-        """Play whole games under the rulebook and report victory levels and imperial casualties with
-        95% confidence intervals. The same seed gives the same result whatever the number of jobs."""
-        import json
-
-        from builder.commands.play import parse_rule_options
-        from builder.errors import UsageError
-        from builder.games.satsuma import simulate as simu
-
-        if readings:
-            if format == "json":
-                sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
-            else:
-                for line in simu.format_readings():
-                    sys.stdout.write(safe_terminal(line) + "\n")
-            return
-        if format not in ("text", "json"):
-            raise UsageError(f"unknown format '{format}'", "use text or json")
-        game, info = simu.prepare(games, jobs, policy, samurai, imperial, parse_rule_options(rule), pack,
-                                  reference)
-        bar = Progress(games, "simulating", enabled=format == "text")
-        try:
-            tally = simu.run(game, games, seed, jobs or simu.default_jobs(), progress=bar)
-        finally:
-            bar.close()
-        rep = simu.report(tally, game, info, seed)
-        if format == "json":
-            sys.stdout.write(json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
-        else:
-            for line in simu.format_report(rep):
-                sys.stdout.write(safe_terminal(line) + "\n")
-
     @app.command("stats")
     def stats_cmd(
         list_file: str = typer.Argument(..., metavar="LIST", help="The list document."),
@@ -127,7 +62,7 @@ def register(app) -> None:
         if format not in ("text", "json"):
             raise UsageError(f"unknown format '{format}'", "use text or json")
         if output is not None:
-            from builder.render.layout import paper_size
+            from builder.kit.layout import paper_size
 
             paper_size(paper)
         st = list_stats(list_file, odds, pack)

@@ -14,7 +14,7 @@
     the game's ``rules.load_list(doc, catalog)`` returned (first item),
     ``result`` the ``builder.findings.CheckResult`` of ``builder.check.check_doc``,
     ``paper`` the paper size in mm (portrait), ``share_code`` the list's share code or
-    None. They build their PDF with ``builder.render.pdfbase.build_story`` (or
+    None. They build their PDF with ``builder.kit.pdfbase.build_story`` (or
     ``PdfJob``) and put ``pdfbase.footer_lines(result, share_code)`` in the footer.
 
     Card-sheet options (all optional): ``paper`` ("a4" | "letter" | "WxH"), ``card``
@@ -99,8 +99,8 @@ class _fits:
 
 def render_list(path, out_path, force: bool = False, **options) -> Path:
     """Print a list (see the module docstring). Returns the written path."""
-    from builder.render.layout import paper_size
-    from builder.render.pdfbase import share_code_of
+    from builder.kit.layout import paper_size
+    from builder.share.code import share_code_of
 
     unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
     sources = options.pop("sources", None)  # rosters and setup sheets: None = print them (the default)
@@ -134,7 +134,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
 def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4", sources: bool = False) -> Path:
     """Print the player aid of ``system`` (see the module docstring); ``sources``: with the
     rulebook section of each block (left off by default: players at the table want the rules)."""
-    from builder.render.layout import paper_size
+    from builder.kit.layout import paper_size
     from builder.systems import find_system
 
     key = find_system(str(system).strip()).id  # an id, name or alias
@@ -148,8 +148,8 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
 
 def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: bool = False) -> Path:
     """The duplex alignment sheet (see ``builder.render.cards.render_test_sheet``)."""
+    from builder.kit.layout import paper_size
     from builder.render.cards import render_test_sheet as _render
-    from builder.render.layout import paper_size
 
     size = paper_size(paper)
     with _fits("alignment sheet", size):
@@ -164,7 +164,7 @@ def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False,
     an organiser's book of several lists (``book``), or one list's card images (``to="images"``:
     ``output`` or the second of ``list_files`` is the folder). The options are checked before
     the list is read; ``options`` as ``render_list`` takes them. Returns the written path."""
-    from builder.render.layout import card_size, paper_size, parse_offset
+    from builder.kit.layout import card_size, paper_size, parse_offset
 
     if to not in ("pdf", "images"):
         raise UsageError(f"unknown output '{to}'", f"use {option('to')} pdf or {option('to')} images")

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from builder.render.rladapter import adopt_state, kept_flowables
+from builder.kit.rladapter import adopt_state, kept_flowables
 from builder.yamlio import refuse_output
 
 MM = 72.0 / 25.4
@@ -41,7 +41,7 @@ FAIL_BG = "#f6d2d2"
 # -- styles ----------------------------------------------------------------------------
 
 def _fonts():
-    from builder.render import fonts
+    from builder.kit import fonts
 
     fonts.register_fonts()
     return fonts
@@ -81,7 +81,7 @@ class Styles:
 
 def esc(text: Any) -> str:
     """Text for a Paragraph: XML-escaped, newlines kept, characters the font lacks replaced."""
-    from builder.render import fonts
+    from builder.kit import fonts
 
     s = "" if text is None else str(text)
     s = fonts.printable(s)
@@ -452,7 +452,7 @@ def _seq_class():
             head = out[0]
             if head.wrap(aw, ah)[1] + head.getSpaceBefore() <= ah:
                 return out
-            from builder.render.rladapter import share_frame
+            from builder.kit.rladapter import share_frame
 
             share_frame(self, head)
             parts = head.split(aw, ah)
@@ -641,13 +641,13 @@ def paper_mm(paper) -> tuple[float, float]:
     """Paper (w, h) in mm from a tuple or a name (a4, letter, WxH)."""
     if isinstance(paper, (tuple, list)) and len(paper) == 2:
         return float(paper[0]), float(paper[1])
-    from builder.render.layout import paper_size
+    from builder.kit.layout import paper_size
 
     return paper_size(paper or "a4")
 
 
 def frame_width_mm(paper="a4", columns: int = 1, gap_mm: float = 6.0) -> float:
-    from builder.render.pdfbase import page_margins
+    from builder.kit.pdfbase import page_margins
 
     size = paper_mm(paper)
     left, right, _, _ = page_margins(size)
@@ -677,7 +677,7 @@ def compact_tables(on: bool):
 
 def spec_footer(spec: PageSpec) -> list:
     """The footer lines of a document described by ``spec``."""
-    from builder.render import pdfbase
+    from builder.kit import pdfbase
 
     return pdfbase.footer_lines(spec.result, spec.share_code,
                                 extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
@@ -687,7 +687,7 @@ def small_paper_layout(paper, nominal: float, footer: Sequence[str] = (), column
     """(font size, compact) for a flowing document on ``paper``: the type shrinks with a body
     narrower than A4's (down to ``MIN_SCALE``), and a body too narrow or too low for table
     columns prints its tables as stacked rows."""
-    from builder.render.pdfbase import frame_size
+    from builder.kit.pdfbase import frame_size
 
     w, h = frame_size(paper_mm(paper), list(footer))
     col = (w - 6.0 * (columns - 1)) / max(1, columns)
@@ -789,14 +789,14 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     chrome (``pdfbase.make_canvas``, ``draw_footer``, ``draw_ruler``) on a template with
     one frame per column.
     """
-    from builder.render import pdfbase
+    from builder.kit import pdfbase
 
     paper = paper_mm(spec.paper)
     given, story = story, join_headings(glue_source_notes([f for f in story if f is not None]))  # a source line left out is None
     # laying out consumes the story: the caller's list lets go of each flowable once it is on a
     # page (a long table or a long finding is not kept whole, with its layout, to the end)
     given.clear()
-    from builder.render import fonts
+    from builder.kit import fonts
 
     for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
         pdfbase.warn(problem.message())
@@ -811,7 +811,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
 def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force) -> Path:
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
-    from builder.render import pdfbase
+    from builder.kit import pdfbase
     from builder.yamlio import atomic_write
 
     out = Path(out_path)

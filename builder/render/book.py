@@ -83,8 +83,8 @@ class _QR:
     def __new__(cls, code: str, size_mm: float):
         from reportlab.platypus import Flowable
 
-        from builder.render.layout import pt
-        from builder.render.pdfbase import draw_qr
+        from builder.kit.layout import pt
+        from builder.kit.pdfbase import draw_qr
 
         class QR(Flowable):
             def __init__(self):
@@ -104,12 +104,13 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     naming it (exit 2): a book must hold every list handed in."""
     from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
-    from builder.render import fonts
+    from builder.kit import fonts
+    from builder.kit.layout import paper_size, pt
+    from builder.kit.pdfbase import build_story, qr_size, validation_lines
     from builder.render.api import load_checked
     from builder.render.blocks import Markup, Styles, esc, table
-    from builder.render.layout import paper_size, pt
-    from builder.render.pdfbase import build_story, qr_size, share_code_of, validation_lines
     from builder.share.api import export_doc
+    from builder.share.code import share_code_of
 
     files = [str(f) for f in list_files]
     if not files:
@@ -140,7 +141,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                         "total": total_of(doc.system, result.summary if result else {}),
                         "verdict": verdict_of(result)})
     glyphs = fonts.check_glyphs([(f"list '{e['file']}'", "name", e["doc"].name or "") for e in entries])
-    from builder.render.pdfbase import warn
+    from builder.kit.pdfbase import warn
 
     for p in glyphs:
         warn(p.message())
@@ -255,3 +256,40 @@ class _Marker:
                     self.canv.addOutlineEntry(title, key, level=0)
 
         return Marker()
+
+
+def results_csv(results) -> str:
+    """``daimyo check --format csv``: one row per list for an organiser's spreadsheet: file,
+    system, name, legal, verdict, errors, warnings, total, fingerprint (as printed in the
+    organiser's book) and share code."""
+    import csv
+    import io
+    from pathlib import Path
+
+    from builder.lists.document import load_list
+    from builder.share.code import share_code_of
+
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["file", "system", "name", "legal", "verdict", "errors", "warnings", "total", "fingerprint",
+                "share_code"])
+    for r in results:
+        counts = r.counts()
+        try:
+            doc = load_list(r.file)
+            fp, code = fingerprint(doc.data, r.packs), share_code_of(doc) or ""
+        except Exception:   # a list read from elsewhere (stdin): no file to fingerprint again
+            fp, code = "", ""
+        w.writerow([spreadsheet_cell(v) for v in (
+            Path(r.file).name, r.system, r.name or "", "yes" if r.legal else "no", verdict_of(r),
+            counts.get("error", 0), counts.get("warning", 0), total_of(r.system, r.summary), fp, code)])
+    return out.getvalue()
+
+
+def spreadsheet_cell(value):
+    """A CSV cell a spreadsheet shows as text: a text starting with ``=``, ``+``, ``-``, ``@``, a
+    tab or a carriage return (a formula to a spreadsheet) gets a leading ``'``, as OWASP
+    recommends against formula injection; numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

@@ -11,8 +11,8 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from builder.render import fonts
-from builder.render.layout import pt
+from builder.kit import fonts
+from builder.kit.layout import pt
 
 INK = (0.15, 0.15, 0.15)
 BAR = (0.33, 0.45, 0.62)
@@ -205,8 +205,8 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
 
 def render_stats(st: dict, out_path, paper: str = "a4", force: bool = False):
     """Write the statistics as a PDF; returns the path."""
-    from builder.render.layout import paper_size
-    from builder.render.pdfbase import build_story
+    from builder.kit.layout import paper_size
+    from builder.kit.pdfbase import build_story
 
     size = paper_size(paper)
     story = stats_flowables(st, size[0] - 24)
@@ -220,7 +220,7 @@ def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None
     what is left of a page starts the next one. Each page is ended with ``showPage``."""
     from reportlab.platypus import Frame
 
-    from builder.render.rladapter import frame_room
+    from builder.kit.rladapter import frame_room
 
     def frame():
         return Frame(pt(12), pt(12), pt(paper[0] - 24), pt(paper[1] - 24), leftPadding=0, rightPadding=0,
@@ -248,8 +248,8 @@ def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None
 def stats_appendix(list_file, paper: str = "a4", packs=()):
     """Every PDF made in this block ends with the statistics pages of ``list_file``."""
     from builder.analytics.stats import list_stats
-    from builder.render.layout import paper_size
-    from builder.render.pdfbase import appendix
+    from builder.kit.layout import paper_size
+    from builder.kit.pdfbase import appendix
 
     st = list_stats(list_file, (), packs)
     paper_size(paper)  # a bad paper is one line before anything is drawn

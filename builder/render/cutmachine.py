@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from builder.errors import UsageError, option
-from builder.render.layout import Rect, SheetPlan, Slot, plan_sheet
+from builder.kit.layout import Rect, SheetPlan, Slot, plan_sheet
 
 SILHOUETTE_INSET = 10.0       # mm from the paper edges to the marks' outer edges
 SILHOUETTE_SQUARE = 5.0       # mm, the filled square at the top-left
@@ -131,7 +131,7 @@ def registration_marks(m: CutMachine, paper) -> list[tuple[str, Rect]]:
 
 def draw_machine_page(c, m: CutMachine, paper) -> None:
     """The registration marks (Silhouette) or the outline of the image area (Cricut)."""
-    from builder.render.layout import pt
+    from builder.kit.layout import pt
 
     c.saveState()
     if m.name == "silhouette":

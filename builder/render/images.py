@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from builder.errors import UsageError, WouldOverwrite, option
+from builder.kit.layout import Rect
 from builder.paths import exists
-from builder.render.layout import Rect
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -129,7 +129,7 @@ class _Job:
         self.warnings: list[str] = []
 
     def warn(self, message: str) -> None:
-        from builder.render.pdfbase import warn
+        from builder.kit.pdfbase import warn
 
         if message not in self.warnings:
             self.warnings.append(message)
@@ -150,9 +150,9 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     carries, the deck's name and the card's numbers in the deck (the copies of a face are
     numbered one after the other as on the sheets: a face printed 3 times as cards 4 to 6
     of 50 reads "4-6/50")."""
-    from builder.render import fonts
+    from builder.kit import fonts
+    from builder.kit.pdfbase import make_canvas
     from builder.render.cards import CardSheetWriter, load_template, prepare_faces, sheet_options
-    from builder.render.pdfbase import make_canvas
 
     opts = sheet_options(card=card, bleed=bleed, ink_saver=ink_saver)
     opts.safe = safe
@@ -234,9 +234,9 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
     """A Kensei roster's unit cards (one per troop profile, as ``print --unit-cards`` prints
     them) as images of the same pixel sizes as :func:`render_sides`, and their one back
     (the game's name and the list's)."""
-    from builder.render import fonts
-    from builder.render.layout import card_size, pt
-    from builder.render.pdfbase import make_canvas
+    from builder.kit import fonts
+    from builder.kit.layout import card_size, pt
+    from builder.kit.pdfbase import make_canvas
     from builder.systems import get
 
     part = get(doc.system).unit_cards

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.errors import UsageError, command_line, option
-from builder.render.layout import parse_offset
+from builder.kit.layout import parse_offset
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 FILE_NAME = "printers.json"

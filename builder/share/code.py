@@ -456,3 +456,39 @@ def _system_of(head: int, rest: bytes, where: str) -> tuple[str, bytes]:
 
 def looks_like_code(text: str) -> bool:
     return bool(LOOKS_LIKE_CODE.match(text)) and "\n" not in text.strip()
+
+
+def share_code_of(doc) -> str | None:
+    """The list's share code as a printout carries it (in its footer and QR code): None when
+    ``builder.share`` gives none or it is longer than a QR code holds."""
+    try:
+        import builder.share as share  # noqa: F401
+    except Exception:
+        return None
+    candidates = []
+    for modname in ("builder.share", "builder.share.code", "builder.share.codes"):
+        try:
+            import importlib
+
+            mod = importlib.import_module(modname)
+        except Exception:
+            continue
+        for fname in ("share_code", "encode_doc", "encode_list", "to_code", "encode"):
+            fn = getattr(mod, fname, None)
+            if callable(fn):
+                candidates.append(fn)
+    for fn in candidates:
+        for arg in (doc, getattr(doc, "data", None)):
+            if arg is None:
+                continue
+            try:
+                code = fn(arg)
+            except Exception:
+                continue
+            if isinstance(code, str) and code and "\n" not in code:
+                # a code longer than the largest QR symbol holds is left off the printout (no
+                # one types a code of thousands of characters from paper)
+                from builder.kit.pdfbase import QR_MAX_BYTES
+
+                return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
+    return None

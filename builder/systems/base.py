@@ -17,6 +17,7 @@ from builder.systems.documents import COMMON_KEYS, DocumentPart
 from builder.systems.packs import PacksPart
 from builder.systems.parts import (
     Analytics,
+    Commands,
     CatalogView,
     Document,
     ListView,
@@ -104,6 +105,7 @@ class GameSystem:
     view: part[ListView] = part(ViewPart)  # how the builder shows a list: ``builder.web``
     browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
+    commands: Commands | None = None  # the game's own commands (``daimyo <id> ...``)
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"

@@ -22,6 +22,7 @@ part                      used by                                every game?
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
 ``UnitCards``             ``builder.render.images``              ``gs.unit_cards`` or None
+``Commands``              ``builder.commands.games`` (the CLI)   ``gs.commands`` or None
 ========================  =====================================  ==========================
 
 The parts every game has are declared on the game's class with ``part`` (``text =
@@ -312,6 +313,18 @@ class UnitCards(Protocol):
 
     def draw(self, c: Any, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
         """Draw card ``d`` on canvas ``c`` in a ``w`` x ``h`` box at the origin (``g``: the gap)."""
+        ...
+
+
+class Commands(Protocol):
+    """Commands a game adds to the command line, in a group named by its id (``daimyo satsuma clash``)."""
+
+    help: str  # the group's help line
+
+    def register(self, group: Any, cli: Any) -> None:
+        """Add the commands to ``group`` (a typer app). ``cli`` gives the command line's helpers:
+        ``parse_rule_options(items)`` (``--rule ID=VALUE``), ``Progress(total, label, enabled)``
+        and ``error_lines(exc)`` (a ``DaimyoError`` as the command line prints it)."""
         ...
 
 

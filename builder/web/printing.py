@@ -99,7 +99,7 @@ def options_from(params, system: str) -> dict:
 def chosen_size(params, key: str, default: str, choices) -> str:
     """A paper or card size: one of ``choices``, or ``custom`` with ``KEY_w`` and ``KEY_h`` in mm
     (checked as 'daimyo print --paper WxH' checks it)."""
-    from builder.render.layout import card_size, paper_size
+    from builder.kit.layout import card_size, paper_size
 
     what = "paper" if key == "paper" else "card size"
     value = str(params.get(key) or default).lower()
@@ -143,8 +143,8 @@ def render_pdf(path: Path, opts: dict) -> Printed:
     command line would say on stderr while printing it."""
     import contextlib
 
+    from builder.kit.pdfbase import collect_warnings
     from builder.render.api import render_list
-    from builder.render.pdfbase import collect_warnings
 
     opts = dict(opts)
     results: list = []
@@ -178,9 +178,9 @@ def image_options(params) -> dict:
 def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
     """The card images of 'daimyo print LIST --to images DIR' (with the form's card size, bleed,
     ink saver, resolution and print service), as a zip; and the warnings said while drawing."""
+    from builder.kit.pdfbase import collect_warnings
     from builder.lists.document import load_list
     from builder.render.images import render_images
-    from builder.render.pdfbase import collect_warnings
     from builder.systems import get
 
     if get(load_list(str(path)).system).sheet is not None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import UsageError, option
+from builder.kit.pdfbase import list_display_name
 from builder.paths import templates_dir
 from builder.render.blocks import (
     MM,
@@ -36,7 +37,6 @@ from builder.render.blocks import (
     spec_footer,
     table,
 )
-from builder.render.pdfbase import list_display_name
 from builder.rulebooks import format_source
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -194,7 +194,7 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
     story += _validation_block(result, st, width)
     warnings: list[str] = []
     if unit_cards:
-        from builder.render.pdfbase import appendix
+        from builder.kit.pdfbase import appendix
 
         draw, _ = unit_card_pages(lst, catalog, card, paper, warnings)
         if draw is not None:
@@ -266,7 +266,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
     total_w = sum(cols.values())
     widths = [width * w / total_w for w in cols.values()]
     # the number column holds the largest row number on one line (a long list has 5 digits)
-    from builder.render import fonts
+    from builder.kit import fonts
 
     need = (fonts.string_width(str(len(lst.entries)), fonts.REGULAR, st.cell.fontSize) + 6) / MM
     if need > widths[0] and len(widths) > 1:
@@ -469,9 +469,9 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     paper)`` draws them. (None, 0) when the list has no units or the paper holds no card."""
     import math
 
-    from builder.render import pdfbase
+    from builder.kit import pdfbase
+    from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
     from builder.render.cards.sheet import draw_marks
-    from builder.render.layout import card_matrix, card_size, cut_marks, plan_sheet
 
     if card not in UNIT_CARD_SIZES:
         raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
@@ -526,7 +526,7 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
         ncol = max(1, min(ncol, int(fw // (w + 2 * gut))))
         scale = min(1.0, fw / (w + 2 * gut), (fh - 12.0) / (h + 2 * gut))
         if scale < UNIT_CARD_MIN_SCALE:
-            from builder.render import pdfbase
+            from builder.kit import pdfbase
 
             msg = (f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
                    "the roster is printed without them (print them on A6, 105x148, or larger)")
@@ -542,7 +542,7 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
         rows[-1] = rows[-1] + [""] * (ncol - len(rows[-1]))
     t = Table(rows, colWidths=[(w + 2 * gut) * MM] * ncol, rowHeights=[(h + 2 * gut) * MM] * len(rows),
               hAlign="LEFT")
-    from builder.render import fonts
+    from builder.kit import fonts
 
     t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.REGULAR),
                            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
@@ -586,7 +586,7 @@ def UnitCard(data, w, h, g, warnings, scale: float = 1.0):
 
 
 def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
-    from builder.render import fonts, pdfbase
+    from builder.kit import fonts, pdfbase
 
     P = MM
     x0, y0 = g * P, g * P

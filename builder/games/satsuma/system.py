@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, option
+from builder.games.satsuma.commands import COMMANDS
 from builder.games.satsuma.packs import SatsumaPacks
 from builder.games.satsuma.printing import SatsumaPrinting
 from builder.games.satsuma.text import SatsumaText
@@ -46,6 +47,7 @@ class Satsuma(CardGame):
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
     new_options = frozenset({"side"})
+    commands = COMMANDS  # daimyo satsuma clash, daimyo satsuma simulate
     name_example = "Saigo's rebels"
 
     def published(self, data):

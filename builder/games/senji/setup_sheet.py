@@ -12,6 +12,7 @@ from typing import Any
 
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
+from builder.kit.pdfbase import list_display_name
 from builder.render.blocks import (
     MM,
     PageSpec,
@@ -28,7 +29,6 @@ from builder.render.blocks import (
     spec_footer,
     table,
 )
-from builder.render.pdfbase import list_display_name
 from builder.rulebooks import format_source
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"

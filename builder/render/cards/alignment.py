@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder.errors import UsageError
-from builder.render import fonts
-from builder.render.layout import (
+from builder.kit import fonts
+from builder.kit.layout import (
     pt,
 )
 
@@ -73,7 +73,7 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     read on the horizontal scale is X, on the vertical scale Y of ``--offset X,Y``.
     The instructions and labels never touch a target (:func:`target_centres`).
     """
-    from builder.render.pdfbase import PdfJob, draw_ruler
+    from builder.kit.pdfbase import PdfJob, draw_ruler
 
     if duplex not in ("long", "short"):
         raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
@@ -82,7 +82,7 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
         raise UsageError(f"the alignment sheet does not fit on {pw:g}x{ph:g} mm paper: its rulers are 100 mm long",
                          f"print it on paper of at least {TEST_SHEET_MIN_MM:g}x{TEST_SHEET_MIN_MM:g} mm "
                          "(A5 or larger) of the same printer")
-    from builder.render.pdfbase import draw_text_box
+    from builder.kit.pdfbase import draw_text_box
 
     points = target_centres(paper, duplex)
     with PdfJob(out_path, paper, title="daimyo duplex alignment test", subject="print-test",
@@ -100,7 +100,7 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
         lines, lead = _test_text_lines(paper, duplex)
         for i, t in enumerate(lines):
             c.drawString(pt(TEXT_LEFT), pt(ph - TEXT_TOP) - i * lead, t)
-        from builder.render.pdfbase import ruler_label_width
+        from builder.kit.pdfbase import ruler_label_width
 
         room = ruler_label_width(100.0) + 1.5 + 5.0   # the label beside the bar, 5 mm from the edge
         draw_ruler(c, TEXT_LEFT, 12, length=100.0, label_below=pw < TEXT_LEFT + 100 + room)

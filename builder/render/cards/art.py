@@ -8,12 +8,12 @@ import io
 from pathlib import Path
 
 from builder.errors import UsageError
+from builder.kit.layout import (
+    scale_box,
+)
 from builder.paths import is_file
 from builder.render.cards.base import PreparedImage, SheetOptions
 from builder.render.cards.template import CardFace, CardTemplate, get_value
-from builder.render.layout import (
-    scale_box,
-)
 
 MAX_DPI = 300
 

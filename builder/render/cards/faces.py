@@ -4,18 +4,18 @@ form and placed for every copy (:class:`CardSheetWriter`)."""
 from __future__ import annotations
 
 from builder.errors import UsageError
-from builder.render import fonts
-from builder.render.cards.art import art_box
-from builder.render.cards.base import PreparedImage, SheetOptions
-from builder.render.cards.geometry import geometry
-from builder.render.cards.symbols import draw_symbol
-from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
-from builder.render.layout import (
+from builder.kit import fonts
+from builder.kit.layout import (
     Rect,
     card_matrix,
     pt,
     scale_box,
 )
+from builder.render.cards.art import art_box
+from builder.render.cards.base import PreparedImage, SheetOptions
+from builder.render.cards.geometry import geometry
+from builder.render.cards.symbols import draw_symbol
+from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
 
 MIN_CARD_PT = 6.0     # smallest card text on a poker card (scaled down with smaller cards)
 
@@ -181,7 +181,7 @@ class CardSheetWriter:
         if not ink:
             c.circle(cx, cy, r * 0.2, stroke=0, fill=1)
         w = pt(cw - 2 * inset - 6)
-        from builder.render.pdfbase import draw_text_box
+        from builder.kit.pdfbase import draw_text_box
 
         draw_text_box(c, spec.title, (cx - w / 2, pt(ch * 0.24), w, pt(9)), fonts.BOLD, 12 * self.fscale,
                       6, align="center", valign="middle", wrap=False, what=f"back '{key}' title",
@@ -202,7 +202,7 @@ class CardSheetWriter:
         c = self.c
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if img.is_jpeg:
-            from builder.render.rladapter import draw_jpeg_unit
+            from builder.kit.rladapter import draw_jpeg_unit
 
             if not draw_jpeg_unit(c, f"img{img.key}", img.source):
                 raise UsageError("cannot embed a JPEG image", "re-save the image as a baseline JPEG or PNG")
@@ -296,7 +296,7 @@ class CardSheetWriter:
                     self.reported.add(key)
                     self.job.warn(msg)
 
-            from builder.render.pdfbase import draw_text_box
+            from builder.kit.pdfbase import draw_text_box
 
             small = min(1.0, self.fscale)         # smaller cards: the floors shrink with them
             size = max(spec.size * self.fscale, MIN_CARD_PT * small)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from builder.render import fonts
+from builder.kit import fonts
+from builder.kit.layout import pt, scale_box
 from builder.render.cards.template import Box, CardFace, CardTemplate, LayoutSpec, field_text
-from builder.render.layout import pt, scale_box
 
 LEADING = 1.18      # as pdfbase.draw_text_box
 

@@ -15,20 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from builder.errors import UsageError, option
-from builder.render import fonts
-from builder.render.cards.art import find_art, prepare_images
-from builder.render.cards.base import SheetOptions
-from builder.render.cards.faces import CardSheetWriter
-from builder.render.cards.geometry import plan_faces
-from builder.render.cards.template import (
-    CardTemplate,
-    choose_back,
-    choose_layout,
-    field_text,
-    list_cards,
-    load_template,
-)
-from builder.render.layout import (
+from builder.kit import fonts
+from builder.kit.layout import (
     MARK_EDGE_CLEAR,
     MARK_LENGTH,
     MARK_OFFSET,
@@ -43,6 +31,18 @@ from builder.render.layout import (
     plan_fold,
     plan_sheet,
     pt,
+)
+from builder.render.cards.art import find_art, prepare_images
+from builder.render.cards.base import SheetOptions
+from builder.render.cards.faces import CardSheetWriter
+from builder.render.cards.geometry import plan_faces
+from builder.render.cards.template import (
+    CardTemplate,
+    choose_back,
+    choose_layout,
+    field_text,
+    list_cards,
+    load_template,
 )
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def _band_length(plan, band: Band) -> float:
 
 
 def _rows(text: str, length: float) -> list:
-    from builder.render.pdfbase import footer_rows
+    from builder.kit.pdfbase import footer_rows
 
     return footer_rows(text, length, CHROME_SIZE, CHROME_MIN, fonts.CONDENSED)
 
@@ -194,7 +194,7 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
     if lines and not place(lines):
         rest = [t for t in lines if not place([t])]
         if rest and last_resort:
-            from builder.render.pdfbase import ShareLine
+            from builder.kit.pdfbase import ShareLine
 
             rest = [t for t in rest if not (isinstance(t, ShareLine) and t.fallback and place([t.fallback]))]
         if rest:
@@ -240,7 +240,7 @@ def strip_place(plan, edges: tuple[list[float], list[float]], used: dict | None 
     from the paper edge (``EDGE_CLEAR`` plus what the band already holds when it holds
     text), and lies between two neighbouring card edges (where no cut mark runs), with its
     label when ``label_width`` mm more fits there."""
-    from builder.render.pdfbase import RULER_LENGTH
+    from builder.kit.pdfbase import RULER_LENGTH
 
     pw, ph = plan.paper
     a = plan.area
@@ -266,7 +266,7 @@ def strip_place(plan, edges: tuple[list[float], list[float]], used: dict | None 
 
 def ruler_in_strip(c, plan, edges, used: dict | None = None) -> bool:
     """Draw the 50 mm ruler where :func:`strip_place` finds room; False when it finds none."""
-    from builder.render.pdfbase import draw_ruler, ruler_label_width
+    from builder.kit.pdfbase import draw_ruler, ruler_label_width
 
     where = strip_place(plan, edges, used, ruler_label_width())
     if where is None:
@@ -290,7 +290,7 @@ def ruler_in_strip(c, plan, edges, used: dict | None = None) -> bool:
 
 
 def _ruler_in(c, paper, band: Band, offset: float, info: str, size: float) -> None:
-    from builder.render.pdfbase import draw_ruler, ruler_label_width
+    from builder.kit.pdfbase import draw_ruler, ruler_label_width
 
     pw, ph = paper
     c.saveState()
@@ -374,7 +374,7 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
 def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
                  template: CardTemplate | None = None, **options) -> Path:
     """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
-    from builder.render.pdfbase import PdfJob, footer_lines, list_display_name
+    from builder.kit.pdfbase import PdfJob, footer_lines, list_display_name
 
     opts = sheet_options(**options)
     tpl = template or load_template(doc.system)
@@ -386,7 +386,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
 
         plan = plan_machine_sheet(cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed,
                                   opts.gutter)
-        from builder.render.pdfbase import refuse_output
+        from builder.kit.pdfbase import refuse_output
 
         for contour in (Path(out_path).with_suffix(".cut.svg"), Path(out_path).with_suffix(".cut.dxf")):
             refuse_output(contour, force)
@@ -418,7 +418,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
     total_pages = sheet_pages + 1          # and the list page
     title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
     size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
-    from builder.render.pdfbase import validation_lines
+    from builder.kit.pdfbase import validation_lines
 
     # one short line on every sheet (it fits a narrow margin); the findings in full, the share
     # code and its QR code on the list page
@@ -573,13 +573,13 @@ class _SheetDrawer:
     def _machine_chrome(self) -> None:
         """A print-and-cut sheet: the machine's registration marks (or image area) and the ruler,
         nothing else near the marks, whose surroundings the machine's sensor reads."""
+        from builder.kit.pdfbase import draw_ruler
         from builder.render.cutmachine import (
             SILHOUETTE_INSET,
             cut_area,
             draw_machine_page,
             machine,
         )
-        from builder.render.pdfbase import draw_ruler
 
         m = cast("CutMachine", machine(self.opts.cut_machine))
         c = self.job.canvas
@@ -615,7 +615,7 @@ class _SheetDrawer:
 def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages) -> None:
     """The last page: the deck list with counts, the check result, the share code and its QR
     code (scan it to import the list), the ruler."""
-    from builder.render.pdfbase import ShareLine, draw_qr, draw_ruler, draw_text_box, qr_size
+    from builder.kit.pdfbase import ShareLine, draw_qr, draw_ruler, draw_text_box, qr_size
 
     c = job.canvas
     pw, ph = opts.paper

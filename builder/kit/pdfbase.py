@@ -4,7 +4,7 @@ Two ways to write a PDF:
 
 1. Absolute drawing (card sheets, test sheets)::
 
-       from builder.render.pdfbase import PdfJob
+       from builder.kit.pdfbase import PdfJob
        with PdfJob(out_path, paper=(210, 297), title="Deck", duplex="long", force=False) as job:
            c = job.canvas                 # a reportlab Canvas, units = points, origin bottom-left
            job.ruler(10, 8)               # 50 mm scale bar at (10 mm, 8 mm)
@@ -18,7 +18,7 @@ Two ways to write a PDF:
 
 2. Flowing documents (rosters, setup sheets, player aids) with platypus::
 
-       from builder.render.pdfbase import build_story
+       from builder.kit.pdfbase import build_story
        path = build_story(out_path, story, paper=(210, 297), title="Roster",
                           footer_lines=footer_lines(result, share), force=False)
 
@@ -33,7 +33,7 @@ a progress bar on stderr when stderr is a terminal and the job has more than
 ``PROGRESS_MIN_PAGES`` pages.
 
 Helpers: :func:`footer_lines` (the ``daimyo check`` result and the share code as
-footer text), :func:`validation_lines`, :func:`share_code_of`, :func:`draw_text_box`
+footer text), :func:`validation_lines`, :func:`draw_text_box`
 (fit, never overflow, warn), :func:`warn` (one ``daimyo: warning:`` line on stderr).
 """
 
@@ -49,8 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from builder.render import fonts
-from builder.render.layout import MIN_MARGIN, pt
+from builder.kit import fonts
+from builder.kit.layout import MIN_MARGIN, pt
 from builder.yamlio import refuse_output
 
 PROGRESS_MIN_PAGES = 5
@@ -117,7 +117,7 @@ def make_canvas(target, paper: tuple[float, float], title: str = "", author: str
     _decorate(c, title, author, subject, duplex)
     extra = _APPENDIX.get()
     if extra is not None:  # pages asked for with appendix(): drawn when the document is saved
-        from builder.render.rladapter import run_before_save
+        from builder.kit.rladapter import run_before_save
 
         run_before_save(c, lambda: extra(c, paper))
     return c
@@ -162,7 +162,7 @@ def _numbered_canvas_class():
     """A Canvas that holds its pages back until ``save`` to print "page N of M" on each."""
     if _NUMBERED is not None:
         return _NUMBERED
-    from builder.render.rladapter import held_pages_canvas_class
+    from builder.kit.rladapter import held_pages_canvas_class
 
     return held_pages_canvas_class(_stamp_page_number)
 
@@ -621,39 +621,6 @@ def validation_lines(result, limit: int = 3) -> list[str]:
     return [head + ": " + detail]
 
 
-def share_code_of(doc) -> str | None:
-    """The list's share code when ``builder.share`` provides one (optional), else None."""
-    try:
-        import builder.share as share  # noqa: F401
-    except Exception:
-        return None
-    candidates = []
-    for modname in ("builder.share", "builder.share.code", "builder.share.codes"):
-        try:
-            import importlib
-
-            mod = importlib.import_module(modname)
-        except Exception:
-            continue
-        for fname in ("share_code", "encode_doc", "encode_list", "to_code", "encode"):
-            fn = getattr(mod, fname, None)
-            if callable(fn):
-                candidates.append(fn)
-    for fn in candidates:
-        for arg in (doc, getattr(doc, "data", None)):
-            if arg is None:
-                continue
-            try:
-                code = fn(arg)
-            except Exception:
-                continue
-            if isinstance(code, str) and code and "\n" not in code:
-                # a code longer than the largest QR symbol holds is left off the printout (no
-                # one types a code of thousands of characters from paper)
-                return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
-    return None
-
-
 def list_display_name(doc) -> str | None:
     """The list file as a user would type it (relative to the current folder when inside it)."""
     f = getattr(doc, "file", None)
@@ -723,7 +690,7 @@ def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
             else:
                 col += 1
     if ops:
-        from builder.render.rladapter import append_operators
+        from builder.kit.rladapter import append_operators
 
         append_operators(c, " ".join(ops) + " f")
     c.restoreState()

@@ -1,0 +1,91 @@
+"""The commands a game brings: a game whose ``commands`` part is set (``gs.commands``, a
+``builder.systems.parts.Commands``) gets a command group named by its id (``daimyo satsuma clash``).
+
+The command line never imports a game's package for them: it asks the registry for the game and
+hands its part a typer group and the helpers below. A game is loaded for its commands only when
+a call names it, or when the whole app is shown (help, an unknown command).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+_AT: list[int] = []  # where the games' groups go among the app's groups (the help lists them there)
+
+
+def parse_rule_options(items: list[str]) -> dict:
+    """``["bodyguard_suit=defense"]`` -> {"bodyguard_suit": "defense"} (numbers/booleans as YAML reads them)."""
+    from builder.errors import UsageError
+
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise UsageError(f"house rule '{item}' is not ID=VALUE", "e.g. --rule bodyguard_suit=defense")
+        key, value = item.split("=", 1)
+        from builder.yamlio import parse_yaml
+
+        try:
+            val, _ = parse_yaml(value.strip() or "''")
+        except Exception:
+            val = value.strip()
+        out[key.strip()] = val
+    return out
+
+
+def helpers() -> SimpleNamespace:
+    """What a game's commands may use of the command line: ``parse_rule_options`` (``--rule ID=VALUE``),
+    ``Progress`` (a progress bar on standard error) and ``error_lines`` (a ``DaimyoError`` as printed)."""
+    from builder.cli import error_lines
+    from builder.commands.analytics import Progress
+
+    return SimpleNamespace(parse_rule_options=parse_rule_options, Progress=Progress, error_lines=error_lines)
+
+
+def add_game(app, system_id: str) -> Any:
+    """Add the commands of game ``system_id`` to ``app`` (once); its group (``TyperInfo``), or None
+    when there is no such game or it brings no commands."""
+    from builder.systems import get, is_system
+
+    for group in app.registered_groups:
+        if group.name == system_id:
+            return group
+    if not is_system(system_id):
+        return None
+    part = getattr(get(system_id), "commands", None)
+    if part is None:
+        return None
+    import typer
+
+    sub = typer.Typer(help=part.help, no_args_is_help=True, rich_markup_mode=None)
+    part.register(sub, helpers())
+    app.add_typer(sub, name=system_id)
+    info = app.registered_groups.pop()
+    app.registered_groups.insert(_AT[0] if _AT else len(app.registered_groups), info)
+    if _AT:
+        _AT[0] += 1
+    return info
+
+
+def add_games(app) -> None:
+    """Add the commands of every registered game to ``app`` (for help and unknown names)."""
+    from builder.systems import ids
+
+    for sid in ids():
+        add_game(app, sid)
+
+
+def find(app, name: str | None) -> Any:
+    """The command group of game ``name``, added to ``app``; every game's with ``name`` None."""
+    if name is None:
+        add_games(app)
+        return None
+    return add_game(app, name)
+
+
+def register(app) -> None:
+    """Mark where the games' command groups go; the command line adds them when a call needs them."""
+    from builder.cli import add_late
+
+    _AT[:] = [len(app.registered_groups)]
+    add_late(find)
