@@ -17,8 +17,8 @@ from builder.systems.documents import COMMON_KEYS, DocumentPart
 from builder.systems.packs import PacksPart
 from builder.systems.parts import (
     Analytics,
-    Commands,
     CatalogView,
+    Commands,
     Document,
     ListView,
     Packs,
