@@ -93,13 +93,16 @@ class Target(BaseModel):
 
 # -- the app -------------------------------------------------------------------------------------
 
-def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", port: int = 8765):
+def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", port: int = 8765,
+               csrf: str | None = None, shared: bool = False):
+    """``shared``: one of several server processes of the workspace (their lists' undo history
+    and locks kept in its state folder; ``csrf`` then the same in every one)."""
     from builder.web.security import Guard
 
     ws = Workspace(folder)
-    editor = Editor(ws)
+    editor = Editor(ws, shared=shared)
     token = token or secrets.token_urlsafe(24)
-    csrf = secrets.token_urlsafe(24)
+    csrf = csrf or secrets.token_urlsafe(24)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids())
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
