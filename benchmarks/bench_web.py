@@ -359,6 +359,8 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=0.0, metavar="S",
                     help="with --mix: each client pauses about S seconds (seeded jitter, 0.5-1.5 S) before each "
                          "edit, as a player does; 0 (the default): a closed loop")
+    ap.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="server processes ('daimyo serve --workers N'; their CPU is counted together)")
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="profile N page-mix edits in this process (cProfile) instead")
     args = ap.parse_args()
@@ -377,7 +379,8 @@ def main() -> None:
             (ws / f"list-{n:02d}.yaml").write_text(list_text(n))
         port = free_port()
         env = dict(os.environ, DAIMYO_TOKEN=token)
-        server = subprocess.Popen([exe, "serve", str(ws), "--port", str(port)], env=env,
+        more = ["--workers", str(args.workers)] if args.workers != 1 else []
+        server = subprocess.Popen([exe, "serve", str(ws), "--port", str(port), *more], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             deadline = time.time() + 30

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -205,6 +206,24 @@ def test_tabletop_simulator_deck_names_its_images_where_they_will_be(client):
     assert r.status_code == 400 and "loads a deck's images from an address" in said(r)
     r = client.get(f"{SATSUMA}/print/tts.zip?tts_base=decks/rebels")
     assert r.status_code == 400 and "neither a web address nor a full folder path" in said(r)
+
+
+def test_a_refused_download_asked_from_the_page_answers_the_message_for_the_page(client):
+    """The print page asks for card images and the Tabletop Simulator deck itself (app.js), as
+    htmx asks: a refused value answers the message the page shows at its top, not an error page."""
+    page = client.get(f"{SATSUMA}/print").text
+    for button in ("download-images", "download-tts"):
+        assert re.search(rf'id="{button}" data-download formaction="/l/satsuma-samurai.yaml/print/', page), button
+    for url, says in ((f"{SATSUMA}/print/tts.zip?tts_base=", "loads a deck's images from an address"),
+                      (f"{SATSUMA}/print/tts.zip?tts_base=decks/rebels", "neither a web address nor a full folder path"),
+                      (f"{SATSUMA}/print/images.zip?card=custom&card_w=&card_h=88", "needs its width and height"),
+                      (f"{SATSUMA}/print/images.zip?dpi=601", "between 72 and 600")):
+        r = client.get(url, headers={"HX-Request": "true"})
+        assert r.status_code == 400 and r.headers.get("X-Daimyo-Flash") == "1", url
+        assert 'role="alert"' in r.text and says in said(r) and "<html" not in r.text.lower(), url
+    # just inside the bounds, the same request gives the zip
+    r = client.get(f"{SATSUMA}/print/images.zip?card=custom&card_w=10&card_h=10&dpi=72", headers={"HX-Request": "true"})
+    assert r.status_code == 200 and r.headers["content-type"] == "application/zip"
 
 
 # -- warnings on the page ----------------------------------------------------------------------------

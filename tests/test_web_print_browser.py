@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -82,6 +83,45 @@ def test_tabletop_simulator_deck_and_alignment_sheet_download(page, server, shot
         pg.locator("#download-test").click()
     sheet = pypdf.PdfReader(dl.value.path())
     assert dl.value.suggested_filename == "alignment-sheet.pdf" and len(sheet.pages) == 2
+
+
+def test_a_refused_image_or_deck_download_keeps_the_print_page_with_its_message(page, server, shots):  # noqa: F811
+    pg = page
+    here = re.compile(r"/l/satsuma-imperial\.yaml/print$")
+    pg.goto(server["url"] + "/l/satsuma-imperial.yaml/print")
+    expect(pg.locator("#page-count")).to_be_visible()
+    settled(pg)
+    if not pg.locator("#more-outputs[open]").count():  # open already when an address is remembered
+        pg.locator("#more-outputs summary").click()
+    where = pg.get_by_label("Where the deck's images will be")
+    where.fill("")
+    pg.locator("#download-tts").click()
+    # the server's words at the top of the print page, the form as it was (not an error page)
+    expect(pg.locator("#flash")).to_contain_text("Tabletop Simulator loads a deck's images from an address")
+    expect(pg).to_have_url(here)
+    expect(pg.locator("#download-tts")).to_be_enabled()
+    where.fill("decks/imperial")
+    pg.locator("#download-tts").click()
+    expect(pg.locator("#flash")).to_contain_text("neither a web address nor a full folder path")
+    expect(where).to_have_value("decks/imperial")
+    pg.screenshot(path=str(shots / "print-refused-download.png"), full_page=True)
+    where.fill("/home/player/decks/imperial")
+    with pg.expect_download(timeout=4 * WAIT) as dl:
+        pg.locator("#download-tts").click()
+    assert dl.value.suggested_filename == "satsuma-imperial-tts.zip"
+    expect(pg.locator("#flash")).to_be_empty()  # the old message goes once a download is given
+
+    # card images of a custom card whose width was left out
+    pg.locator("#print-form select[name=card]").select_option("custom")
+    pg.get_by_label("Card width (mm)").fill("")
+    pg.get_by_label("Card width (mm)").press("Tab")
+    settled(pg)
+    if pg.locator("#flash button[data-close]").count():  # the previews may have said it already
+        pg.locator("#flash button[data-close]").click()
+    expect(pg.locator("#flash")).to_be_empty()
+    pg.locator("#download-images").click()
+    expect(pg.locator("#flash")).to_contain_text("needs its width and height")
+    expect(pg).to_have_url(here)
 
 
 def test_print_page_with_every_section_open_has_no_serious_accessibility_violation(browser, server):  # noqa: F811

@@ -22,6 +22,9 @@ def register(app) -> None:
         open_browser: bool = typer.Option(False, "--open", help="open the builder in the web browser"),
         token: Optional[str] = typer.Option(None, "--token", envvar="DAIMYO_TOKEN",
                                             help="the access token [default: a new random one]"),
+        workers: int = typer.Option(1, "--workers", help="server processes answering on the port (POSIX "
+                                                         "systems); one suits a player's machine, more a "
+                                                         "club's shared server with many players at once"),
     ):
         """Build, check, print and share lists in the web browser (a local server, offline).
 
@@ -32,7 +35,7 @@ def register(app) -> None:
         begin_command(track=False)  # a server's requests are not one command's inputs and outputs
         from builder.web.launch import prepare
 
-        launch = prepare(folder, host=host, port=port, token=token)
+        launch = prepare(folder, host=host, port=port, token=token, workers=workers)
         if launch.warning:
             echo(f"daimyo serve: warning: {launch.warning}", err=True)
         echo(f"daimyo serve: the lists of {launch.root}")

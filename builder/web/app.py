@@ -94,13 +94,16 @@ class Target(BaseModel):
 
 # -- the app -------------------------------------------------------------------------------------
 
-def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", port: int = 8765):
+def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", port: int = 8765,
+               csrf: str | None = None, shared: bool = False):
+    """``shared``: one of several server processes of the workspace (their lists' undo history
+    and locks kept in its state folder; ``csrf`` then the same in every one)."""
     from builder.web.security import Guard
 
     ws = Workspace(folder)
-    editor = Editor(ws)
+    editor = Editor(ws, shared=shared)
     token = token or secrets.token_urlsafe(24)
-    csrf = secrets.token_urlsafe(24)
+    csrf = csrf or secrets.token_urlsafe(24)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids())
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
@@ -136,11 +139,11 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     api.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request: Request, name: str, status: int = 200, **ctx):
-        resp = templates.TemplateResponse(request, name, {"request": request, "workspace": ws.root.name, **ctx},
-                                          status_code=status)
-        resp.headers["Content-Security-Policy"] = CSP
-        resp.headers["Cache-Control"] = "no-store"
-        return resp
+        # drawn here, in the thread the route runs in, rather than by the framework's template
+        # response (which draws in the same way and then passes the template to test clients)
+        html = templates.env.get_template(name).render(request=request, workspace=ws.root.name, **ctx)
+        return HTMLResponse(html, status_code=status,
+                            headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"})
 
     def is_htmx(request: Request) -> bool:
         return request.headers.get("hx-request") == "true"

@@ -22,16 +22,32 @@ def _describe(exc: Exception) -> tuple[int, str, list[str]]:
     return 500, f"{type(exc).__name__}", []
 
 
+MAX_FIELDS = 1000  # fields of one posted form
+
+
 async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
-    """The fields of a posted form (the last value of each; a list of values for ``multi``)."""
-    form = await request.form()
+    """The fields of a posted form (the last value of each; a list of values for ``multi``).
+
+    A URL-encoded form (what the pages and htmx send) is read straight from the body, already
+    read whole by the guard in front of the app; others (files) go through the framework's
+    parser."""
     out: dict = {k: [] for k in multi}
-    for k, v in form.multi_items():
-        if isinstance(v, str):
-            if k in multi:
-                out[k].append(v)
-            else:
-                out[k] = v
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind == "application/x-www-form-urlencoded":
+        from urllib.parse import parse_qsl
+
+        body = (await request.body()).decode("utf-8")  # not UTF-8: refused (400) by the app's handler
+        try:
+            items = parse_qsl(body, keep_blank_values=True, max_num_fields=MAX_FIELDS)
+        except ValueError:
+            raise Refused(f"a form of more than {MAX_FIELDS} fields") from None
+    else:
+        items = [(k, v) for k, v in (await request.form()).multi_items() if isinstance(v, str)]
+    for k, v in items:
+        if k in multi:
+            out[k].append(v)
+        else:
+            out[k] = v
     return out
 
 

@@ -7,12 +7,21 @@ operations, the text changed in place, read and checked once), then writes atomi
 server keeps one session per list: its undo and redo apply only to the very text this server
 last wrote, so they never erase a change made elsewhere (an editor, the command line,
 another server) meanwhile.
+
+Served by several processes (``daimyo serve --workers N``), the undo and redo history of each
+list is kept in the workspace's state folder instead (``.daimyo/history/``, see
+``SharedHistory``) and each change of a list is made under a lock every process takes, so an
+edit answered by one process can be undone through another and no two processes change one
+list at once.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,19 +52,44 @@ class Outcome:
 class Editor:
     """Changes list files of a workspace: one lock and one edit session per file."""
 
-    def __init__(self, workspace):
+    def __init__(self, workspace, shared: bool = False):
         self.ws = workspace
         self._guard = threading.Lock()
         self._locks: dict[str, threading.RLock] = {}
         self._sessions: dict[str, Any] = {}  # rel -> ListEditor of the text this server last read or wrote
+        # several server processes: the history and the lock of each list shared through the workspace
+        self.shared = SharedHistory(workspace.root) if shared else None
 
     def lock(self, rel: str) -> threading.RLock:
         with self._guard:
             return self._locks.setdefault(rel, threading.RLock())
 
+    @contextmanager
+    def _changing(self, rel: str):
+        """Held while ``rel`` is read, changed and saved: this process's lock of the list, and
+        with several processes the lock every one of them takes."""
+        with self.lock(rel):
+            if self.shared is None:
+                yield
+            else:
+                with self.shared.locked(rel):
+                    yield
+
     def forget(self, rel: str) -> None:
         with self._guard:
             self._sessions.pop(rel, None)
+        if self.shared is not None:
+            self.shared.drop(rel)
+
+    def _history_in(self, rel: str, s, text: str) -> None:
+        """With several processes: give the session ``s`` (holding ``text``, the file as it is)
+        the shared history of ``rel``, or none when that history is of another text."""
+        if self.shared is not None:
+            s._undo, s._redo = self.shared.stacks(rel, version_of(text))
+
+    def _history_out(self, rel: str, s) -> None:
+        if self.shared is not None:
+            self.shared.save(rel, version_of(s.text), s._undo, s._redo)
 
     def session(self, rel: str, text: str):
         """The session of ``rel`` when it holds ``text`` with the catalog the list's packs give
@@ -134,24 +168,29 @@ class Editor:
         from builder.lists.ops import from_form
 
         rel = self.ws.clean(rel)
-        with self.lock(rel):
+        with self._changing(rel):
             path, text = self.read_at(rel, version)
             if path.suffix.lower() == ".json":
                 raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
                               hint="import it to make a YAML copy")
             s = self._open(rel, path, text)
+            self._history_in(rel, s, text)
             change = s.apply(from_form(op, s.game))
             if s.text != text:
                 self._write(rel, path, s.text, text)
+                self._history_out(rel, s)
             return Outcome(version_of(s.text), change.notes, s.check(), s.text, (s.doc, s.catalog, s.check()))
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
         """Undo (``back``) or redo the last change."""
         rel = self.ws.clean(rel)
-        with self.lock(rel):
+        with self._changing(rel):
             path, text = self.read_at(rel, version)
             word = "undo" if back else "redo"
-            s = self._sessions.get(rel)
+            if self.shared is not None:
+                s = self._shared_session(rel, path, text, back)
+            else:
+                s = self._sessions.get(rel)
             if s is None or not (s.can_undo if back else s.can_redo):
                 raise Refused(f"nothing to {word}", 409)
             if s.text != text:  # the file holds a change this server did not make
@@ -161,16 +200,33 @@ class Editor:
                               hint="make the change you want by hand; the history starts again from here")
             target = s.undo() if back else s.redo()
             self._write(rel, path, target, text)
+            self._history_out(rel, s)
             return Outcome(version_of(target), ["undone" if back else "redone"], s.check(), target,
                            (s.doc, s.catalog, s.check()))
 
     def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:
         """Whether undo and redo are offered (``version``: of the file as it is now; a file
         changed elsewhere offers neither)."""
+        if self.shared is not None:
+            undo, redo = self.shared.stacks(self.ws.clean(rel), version)
+            return bool(undo), bool(redo)
         s = self._sessions.get(self.ws.clean(rel))
         if s is None or (version is not None and version_of(s.text) != version):
             return False, False
         return s.can_undo, s.can_redo
+
+    def _shared_session(self, rel: str, path: Path, text: str, back: bool):
+        """With several processes: the session of ``rel`` on ``text`` with the shared history,
+        None when there is nothing to undo (or redo); a history of another text gives a session
+        on that text (refused by ``step`` as changed outside the builder)."""
+        at, undo, redo = self.shared.load(rel)
+        if not (undo if back else redo):
+            return None
+        if at != version_of(text):  # the list was changed outside the builder since
+            return _Elsewhere(undo, redo)
+        s = self._open(rel, path, text)
+        s._undo, s._redo = undo, redo
+        return s
 
     def _write(self, rel: str, path: Path, text: str, expected: str) -> None:
         """Save with the library's writer (``write_list``: atomic, flushed to disk before the folder
@@ -189,4 +245,72 @@ class Editor:
             raise
 
 
-__all__ = ["Conflict", "DaimyoError", "Editor", "ListError", "Outcome", "version_of"]
+class _Elsewhere:
+    """A shared history whose text is no longer the file's: offers its steps, holds no text."""
+
+    text = None
+
+    def __init__(self, undo: list, redo: list):
+        self.can_undo, self.can_redo = bool(undo), bool(redo)
+
+
+class SharedHistory:
+    """The undo and redo history of each list, kept in the workspace's state folder
+    (``.daimyo/history/``, one small JSON file per list: the version of the text it applies to
+    and at most ``HISTORY`` texts each way), and a lock per list that every server process
+    takes (``fcntl`` locks: POSIX systems). The files are replaced atomically; they are not
+    flushed to disk one by one (a history lost in a crash only means nothing to undo)."""
+
+    def __init__(self, root: Path):
+        self.dir = Path(root) / ".daimyo" / "history"
+
+    def _base(self, rel: str) -> Path:
+        return self.dir / hashlib.sha256(rel.encode("utf-8")).hexdigest()[:32]
+
+    @contextmanager
+    def locked(self, rel: str):
+        import fcntl
+
+        self.dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self._base(rel).with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    def load(self, rel: str) -> tuple[str | None, list[str], list[str]]:
+        """(the version the history applies to, undo texts, redo texts); nothing when there is none
+        or it cannot be read."""
+        try:
+            data = json.loads(self._base(rel).with_suffix(".json").read_text(encoding="utf-8"))
+            undo, redo = data["undo"], data["redo"]
+            if isinstance(undo, list) and isinstance(redo, list) and all(isinstance(t, str) for t in undo + redo):
+                return str(data["at"]), undo, redo
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        return None, [], []
+
+    def stacks(self, rel: str, version: str | None) -> tuple[list[str], list[str]]:
+        """The undo and redo texts of ``rel`` when its history applies to ``version``; none else."""
+        at, undo, redo = self.load(rel)
+        return (undo, redo) if at is not None and at == version else ([], [])
+
+    def save(self, rel: str, version: str, undo: list[str], redo: list[str]) -> None:
+        from builder.lists.editor import HISTORY
+
+        target = self._base(rel).with_suffix(".json")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_text(json.dumps({"at": version, "undo": undo[-HISTORY:], "redo": redo[-HISTORY:]}),
+                       encoding="utf-8")
+        os.replace(tmp, target)
+
+    def drop(self, rel: str) -> None:
+        try:
+            self._base(rel).with_suffix(".json").unlink()
+        except OSError:
+            pass
+
+
+__all__ = ["Conflict", "DaimyoError", "Editor", "ListError", "Outcome", "SharedHistory", "version_of"]

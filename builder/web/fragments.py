@@ -16,6 +16,7 @@ MAX_PIECES = 512  # other pieces (settings, house rules) kept across every list
 # what a row shows of the list beside its entry (the rest of the view cannot change a row)
 ROW_KEYS = ("path", "layout", "count_words", "entry_words", "standard_word", "leader_word", "priced",
             "seat_words", "settings", "system")
+_AROUND = "_row_context"  # where a view keeps the written-out ROW_KEYS of its rows (see entry_row)
 
 
 class _Kept:
@@ -30,7 +31,11 @@ class _Kept:
         self.lock = threading.Lock()
 
     def __call__(self, key_of, **ctx) -> Markup:
-        key = repr(key_of)  # several times faster than JSON with sorted keys, on every row of every answer
+        # several times faster than JSON with sorted keys, on every row of every answer
+        return self.keyed(repr(key_of), **ctx)
+
+    def keyed(self, key: str, **ctx) -> Markup:
+        """The drawing kept under ``key`` (a string that changes whenever ``ctx`` does)."""
         with self.lock:
             hit = self.drawn.get(key)
             if hit is not None:
@@ -53,14 +58,20 @@ def install(env) -> None:
     guard = threading.Lock()
 
     def entry_row(view: dict, entry: dict, i: int) -> Markup:
-        return rows([i, entry, [view.get(k) for k in ROW_KEYS]], view=view, e=entry, i=i)
+        # what the rows show of the list is the same for every row of one answer: written out once
+        around = view.get(_AROUND)
+        if around is None:
+            around = view[_AROUND] = repr([view.get(k) for k in ROW_KEYS])
+        return rows.keyed(f"{i}|{entry!r}|{around}", view=view, e=entry, i=i)
 
-    def kept(name: str, **ctx) -> Markup:
+    def kept(name: str, _key=None, **ctx) -> Markup:
+        """``_key``: plain data that changes whenever ``ctx`` does, shorter to write out than
+        ``ctx`` (the default key)."""
         with guard:
             piece = pieces.get(name)
             if piece is None:
                 piece = pieces[name] = _Kept(env.get_template(name), MAX_PIECES)
-        return piece(ctx, **ctx)
+        return piece(ctx if _key is None else _key, **ctx)
 
     env.globals["entry_row"] = entry_row
     env.globals["kept"] = kept

@@ -71,6 +71,11 @@ def choose_port(host: str, port: int | None) -> int:
     return chosen
 
 
+DEFAULT_WORKERS = 1  # one process: a player's edits take a few milliseconds each (see benchmarks/bench_web.py)
+MAX_WORKERS = 32
+_WORKER_ENV = "DAIMYO_SERVE_WORKER"  # what each of several server processes is to serve (JSON)
+
+
 @dataclass
 class Launch:
     """A server ready to run: the application, where it listens and what to tell the user."""
@@ -81,26 +86,56 @@ class Launch:
     url: str
     root: Path
     warning: str | None
+    workers: int = DEFAULT_WORKERS
 
     def run(self) -> None:
-        """Serve until interrupted (Ctrl-C stops it cleanly)."""
+        """Serve until interrupted (Ctrl-C stops it cleanly). Several workers: that many
+        processes answer on the one port, each with the same token."""
         import uvicorn
 
-        config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning",
-                                access_log=False, server_header=False, timeout_graceful_shutdown=2)
+        common = dict(host=self.host, port=self.port, log_level="warning", access_log=False, server_header=False,
+                      timeout_graceful_shutdown=2)
         try:
-            uvicorn.Server(config).run()
+            if self.workers <= 1:
+                uvicorn.Server(uvicorn.Config(self.app, **common)).run()
+                return
+            import json
+
+            app = self.app
+            os.environ[_WORKER_ENV] = json.dumps({"root": str(self.root), "token": app.token, "csrf": app.csrf,
+                                                  "host": self.host, "port": self.port})
+            uvicorn.run("builder.web.launch:worker_app", factory=True, workers=self.workers, **common)
         except KeyboardInterrupt:
             pass
 
 
-def prepare(folder: str, host: str = "127.0.0.1", port: int | None = None, token: str | None = None) -> Launch:
+def worker_app():
+    """The application of one of several server processes (``daimyo serve --workers N``): the
+    workspace, token and form token its parent chose, the lists' history shared."""
+    import json
+
+    from builder.web.app import create_app
+    from builder.yamlio import begin_command
+
+    begin_command(track=False)  # as 'daimyo serve' does: requests are not one command's inputs
+    given = json.loads(os.environ[_WORKER_ENV])
+    return create_app(given["root"], token=given["token"], host=given["host"], port=given["port"],
+                      csrf=given["csrf"], shared=True)
+
+
+def prepare(folder: str, host: str = "127.0.0.1", port: int | None = None, token: str | None = None,
+            workers: int = DEFAULT_WORKERS) -> Launch:
     """Check the arguments, choose the port and build the application for the workspace ``folder``."""
     root = Path(folder)
     if not root.is_dir():
         raise UsageError(f"{folder}: no such folder", "give the folder that holds your list files")
     if token is not None and len(token) < 16:
         raise UsageError(f"{option('token')} must be at least 16 characters long")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(f"{option('workers')} must be between 1 and {MAX_WORKERS}, not {workers}")
+    if workers > 1 and os.name == "nt":
+        raise UsageError(f"{option('workers')} above 1 needs a POSIX system (Linux, macOS)",
+                         "serve with one process")
     chosen = choose_port(host, port)
     try:
         import uvicorn  # noqa: F401
@@ -109,7 +144,7 @@ def prepare(folder: str, host: str = "127.0.0.1", port: int | None = None, token
     except ModuleNotFoundError as exc:
         raise UsageError(f"the web builder needs {exc.name}, which is not installed",
                          "reinstall daimyo: pip install .") from None
-    app = create_app(root, token=token, host=host, port=chosen)
+    app = create_app(root, token=token, host=host, port=chosen, shared=workers > 1)
     shown = f"[{host}]" if ":" in host else host
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
@@ -117,4 +152,5 @@ def prepare(folder: str, host: str = "127.0.0.1", port: int | None = None, token
     if host not in LOOPBACK:
         warning = (f"listening on {host}: other machines on the network can reach this server; "
                    "only the token keeps them out")
-    return Launch(app, host, chosen, f"http://{shown}:{chosen}/?token={app.token}", app.workspace.root, warning)
+    return Launch(app, host, chosen, f"http://{shown}:{chosen}/?token={app.token}", app.workspace.root, warning,
+                  workers)

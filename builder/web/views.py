@@ -158,16 +158,21 @@ def _type(system: str, entry) -> str:
     return game(system).browse.entry_type(entry)
 
 
-_RULES_KEPT: dict[int, tuple] = {}  # id of a catalog's model -> (model, the words of its house rules)
+# id of a catalog's model -> (model, the words of its house rules, a digest of those words)
+_RULES_KEPT: dict[int, tuple] = {}
 
 
 def _rule_words(catalog) -> list[tuple]:
     """(rule, its words for the page) of each house rule of ``catalog``: worked out once per
     catalog (they depend on nothing else)."""
+    return _rules_kept(catalog)[1]
+
+
+def _rules_kept(catalog) -> tuple:
     model = catalog.model
     hit = _RULES_KEPT.get(id(model))
     if hit is not None and hit[0] is model:
-        return hit[1]
+        return hit
     out = []
     for h in model.house_rules:
         choices = [{"value": str(h.default).lower() if isinstance(h.default, bool) else str(h.default),
@@ -179,8 +184,20 @@ def _rule_words(catalog) -> list[tuple]:
                         "boolean": isinstance(h.default, bool), "source": pretty_source(h.source)}))
     if len(_RULES_KEPT) >= 64:  # catalogs come and go as packs change: keep the newest few
         _RULES_KEPT.clear()
-    _RULES_KEPT[id(model)] = (model, out)
-    return out
+    kept = _RULES_KEPT[id(model)] = (model, out, _digest(repr([w for _, w in out])))
+    return kept
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def house_rules_key(catalog, rules: list[dict]) -> str:
+    """A short key that changes whenever ``rules`` (``house_rules(catalog, ...)``) does: the
+    words of the catalog's rules (worked out once) and each rule's current choice."""
+    return _rules_kept(catalog)[2] + repr([(r["id"], r["current"], r["agreed"]) for r in rules])
 
 
 def house_rules(catalog, res) -> list[dict]:
@@ -304,10 +321,11 @@ def list_view(rel: str, path: Path, text: str, known=None):
         catalog = load_catalog(doc.system, list(doc.packs))
         res = check_doc(doc, catalog=catalog)
     ents, general = entries(doc, catalog, res)
+    rules = house_rules(catalog, res)
     view = {"path": rel, "system": doc.system, "name": doc.name or Path(rel).stem, "notes": doc.notes or "",
             "author": doc.author or "", "version": version_of(text), "header": header(doc.system, res),
             "entries": ents, "general_findings": general, "summary": {k: num(v) for k, v in res.summary.items()},
-            "house_rules": house_rules(catalog, res), "settings": settings(doc, catalog),
+            "house_rules": rules, "house_rules_key": house_rules_key(catalog, rules), "settings": settings(doc, catalog),
             "standard_deck": game(doc.system).published(doc.data),
             "resets_deck": "deck" in game(doc.system).set_keys and not game(doc.system).published(doc.data),
             "list_title": game(doc.system).view.list_title,

@@ -215,6 +215,47 @@
   });
 })();
 
+// The print page's card images and Tabletop Simulator deck are asked for from the page: a value
+// the server refuses shows its message at the top of the print page (as a refused value of the
+// previews does), the form as it was; a zip received is saved under the name the server gives.
+(function () {
+  "use strict";
+  function show(html) {
+    var flash = document.getElementById("flash");
+    if (flash) { flash.innerHTML = html; if (html) { window.scrollTo({ top: 0, behavior: "smooth" }); } }
+  }
+  function nameOf(resp, fallback) {
+    var m = /filename="([^"]+)"/.exec(resp.headers.get("Content-Disposition") || "");
+    return m ? m[1] : fallback;
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("button[data-download]");
+    if (!b || !b.form) { return; }
+    ev.preventDefault();
+    if (!b.form.reportValidity()) { return; }  // the browser's own checks of the fields first
+    var url = b.getAttribute("formaction") + "?" + new URLSearchParams(new FormData(b.form)).toString();
+    b.disabled = true; b.setAttribute("aria-busy", "true");
+    fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" }).then(function (resp) {
+      if (!resp.ok) {
+        return resp.text().then(function (html) {
+          if (resp.headers.get("X-Daimyo-Flash")) { show(html); }
+          else { show('<div class="alert alert-error" role="alert"><strong></strong></div>');
+                 document.querySelector("#flash strong").textContent = "the download was refused (" + resp.status + ")"; }
+        });
+      }
+      return resp.blob().then(function (blob) {
+        show("");
+        var a = document.createElement("a");
+        a.href = URL.createObjectURL(blob); a.download = nameOf(resp, "download.zip"); a.hidden = true;
+        document.body.appendChild(a); a.click(); a.remove();
+        setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
+      });
+    }).catch(function () {
+      show('<div class="alert alert-error" role="alert"><strong>the server did not answer: is daimyo serve still running?</strong></div>');
+    }).then(function () { b.disabled = false; b.removeAttribute("aria-busy"); });
+  });
+})();
+
 // The workspace's lists: search, filter by game, verdict and folder, sort by name, date, total
 // or game (case ignored), all in the page.
 (function () {
