@@ -3,6 +3,7 @@ sheet label: read back from the PDF."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pdfplumber
@@ -15,6 +16,24 @@ from builder.render.layout import MARK_EDGE_CLEAR, Rect, back_slot, card_size, m
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
+def _deck(folder: Path, n: int) -> Path:
+    """The first ``n`` cards of the example deck (its pack, its order), as a list of its own: the
+    sheets of cards are laid out the same whatever the cards are, so a deck of one full sheet and
+    one more card shows a full sheet and a last, nearly empty one."""
+    text = (EXAMPLES / "senshiai-northern-host.yaml").read_text(encoding="utf-8")
+    counts, left = [], n
+    for name, count in re.findall(r"^  (\S[^:#]*): (\d+)$", text, re.M):
+        take = min(int(count), left)
+        if take:
+            counts.append(f"  {name}: {take}")
+        left -= take
+    assert left == 0, "the example deck has fewer cards than a sheet and one more"
+    deck = folder / "deck.yaml"
+    deck.write_text(f"system: senshiai\nname: Ruler\npacks: [{EXAMPLES / 'packs' / 'senshiai-example.yaml'}]\n"
+                    "cards:\n" + "\n".join(counts) + "\n", encoding="utf-8")
+    return deck
+
+
 def _overlaps(a: Rect, b: Rect) -> bool:
     return a.x < b.x1 and b.x < a.x1 and a.y < b.y1 and b.y < a.y1
 
@@ -24,8 +43,6 @@ def _overlaps(a: Rect, b: Rect) -> bool:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("card", ["poker", "bridge", "tarot", "mini"])
 def test_every_sheet_of_fronts_has_a_ruler_clear_of_cards_and_marks(tmp_path, card, paper, bleed, layout):
-    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "r.pdf", paper=paper, card=card,
-                          bleed=bleed, layout=layout)
     P, C = paper_size(paper), card_size(card)
     if layout == "fold":
         plan, fold, _ = plan_fold(P, C, bleed)
@@ -33,10 +50,12 @@ def test_every_sheet_of_fronts_has_a_ruler_clear_of_cards_and_marks(tmp_path, ca
     else:
         plan = plan_sheet(P, C, bleed)
         cards = [s.bleed for s in plan.slots]
+    out = api.render_list(_deck(tmp_path, len(plan.slots) + 1), tmp_path / "r.pdf", paper=paper, card=card,
+                          bleed=bleed, layout=layout)
     with pdfplumber.open(out) as pdf:
         pages = pdf.pages[:-1]                      # the list page has its own ruler
         fronts = pages if layout == "fold" else pages[0::2]
-        assert fronts
+        assert len(fronts) == 2                     # a full sheet, and one holding a single card
         for n, page in enumerate(fronts, 1):
             found = rulers(page)
             assert len(found) == 1, f"sheet {n}: {len(found)} rulers"
