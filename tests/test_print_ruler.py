@@ -3,35 +3,16 @@ sheet label: read back from the PDF."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import rulers
+from pdfcheck import example_deck, rulers
 
 from builder.render import api
 from builder.render.layout import MARK_EDGE_CLEAR, Rect, back_slot, card_size, mm, paper_size, plan_fold, plan_sheet
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-def _deck(folder: Path, n: int) -> Path:
-    """The first ``n`` cards of the example deck (its pack, its order), as a list of its own: the
-    sheets of cards are laid out the same whatever the cards are, so a deck of one full sheet and
-    one more card shows a full sheet and a last, nearly empty one."""
-    text = (EXAMPLES / "senshiai-northern-host.yaml").read_text(encoding="utf-8")
-    counts, left = [], n
-    for name, count in re.findall(r"^  (\S[^:#]*): (\d+)$", text, re.M):
-        take = min(int(count), left)
-        if take:
-            counts.append(f"  {name}: {take}")
-        left -= take
-    assert left == 0, "the example deck has fewer cards than a sheet and one more"
-    deck = folder / "deck.yaml"
-    deck.write_text(f"system: senshiai\nname: Ruler\npacks: [{EXAMPLES / 'packs' / 'senshiai-example.yaml'}]\n"
-                    "cards:\n" + "\n".join(counts) + "\n", encoding="utf-8")
-    return deck
 
 
 def _overlaps(a: Rect, b: Rect) -> bool:
@@ -50,7 +31,7 @@ def test_every_sheet_of_fronts_has_a_ruler_clear_of_cards_and_marks(tmp_path, ca
     else:
         plan = plan_sheet(P, C, bleed)
         cards = [s.bleed for s in plan.slots]
-    out = api.render_list(_deck(tmp_path, len(plan.slots) + 1), tmp_path / "r.pdf", paper=paper, card=card,
+    out = api.render_list(example_deck(tmp_path, len(plan.slots) + 1), tmp_path / "r.pdf", paper=paper, card=card,
                           bleed=bleed, layout=layout)
     with pdfplumber.open(out) as pdf:
         pages = pdf.pages[:-1]                      # the list page has its own ruler
