@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import rulers
+from pdfcheck import example_deck, rulers
 
 from builder.kit.layout import Rect, card_size, mm, paper_size
 from builder.render.cutmachine import (
@@ -20,7 +20,9 @@ from builder.render.cutmachine import (
     SILHOUETTE_SQUARE,
     SILHOUETTE_THICKNESS,
     corner_radius,
+    plan_machine_sheet,
 )
+from builder.render.cutmachine import machine as cut_machine  # the tests' own parameter is `machine`
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 DECK = EX / "senshiai-northern-host.yaml"     # 50 cards
@@ -105,11 +107,15 @@ def _near(a: Rect, b: Rect, d: float) -> bool:
 @pytest.mark.parametrize(("card", "bleed"), [("poker", 0.0), ("bridge", 0.0), ("tarot", 0.0), ("mini", 0.0),
                                              ("poker", 3.0)])
 def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, card, bleed):
-    out = tmp_path / "cut.pdf"
-    r = cli("print", DECK, "-o", out, "--cut-machine", machine, "--paper", paper, "--card", card,
-            "--bleed", bleed)
-    assert r.code == 0, r
     P, C = paper_size(paper), card_size(card)
+    # two sheets: for the Silhouette a full one and one holding a single card (with contour files of
+    # its own), for the Cricut two full ones (no files for a last sheet)
+    per_sheet = plan_machine_sheet(cut_machine(machine), P, C, bleed).per_page
+    count = per_sheet + 1 if machine == "silhouette" else 2 * per_sheet
+    out = tmp_path / "cut.pdf"
+    r = cli("print", example_deck(tmp_path, count), "-o", out, "--cut-machine", machine, "--paper", paper,
+            "--card", card, "--bleed", bleed)
+    assert r.code == 0, r
     svg, dxf = tmp_path / "cut.cut.svg", tmp_path / "cut.cut.dxf"
     assert svg.is_file() and dxf.is_file()
     with pdfplumber.open(out) as pdf:
@@ -118,7 +124,7 @@ def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, ca
         last = _card_rects(fronts[-1], C, bleed)
         assert first
         total = sum(len(_card_rects(p, C, bleed)) for p in fronts)
-        assert total == 50
+        assert total == count and len(fronts) == 2 and len(first) == per_sheet
         page_marks = _marks(pdf.pages[0])
         assert len(rulers(pdf.pages[0])) == 1
         page = pdf.pages[0]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import rulers
+from pdfcheck import example_deck, rulers
 
 from builder.kit.layout import MARK_EDGE_CLEAR, Rect, back_slot, card_size, mm, paper_size, plan_fold, plan_sheet
 from builder.render import api
@@ -24,8 +24,6 @@ def _overlaps(a: Rect, b: Rect) -> bool:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("card", ["poker", "bridge", "tarot", "mini"])
 def test_every_sheet_of_fronts_has_a_ruler_clear_of_cards_and_marks(tmp_path, card, paper, bleed, layout):
-    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "r.pdf", paper=paper, card=card,
-                          bleed=bleed, layout=layout)
     P, C = paper_size(paper), card_size(card)
     if layout == "fold":
         plan, fold, _ = plan_fold(P, C, bleed)
@@ -33,10 +31,12 @@ def test_every_sheet_of_fronts_has_a_ruler_clear_of_cards_and_marks(tmp_path, ca
     else:
         plan = plan_sheet(P, C, bleed)
         cards = [s.bleed for s in plan.slots]
+    out = api.render_list(example_deck(tmp_path, len(plan.slots) + 1), tmp_path / "r.pdf", paper=paper, card=card,
+                          bleed=bleed, layout=layout)
     with pdfplumber.open(out) as pdf:
         pages = pdf.pages[:-1]                      # the list page has its own ruler
         fronts = pages if layout == "fold" else pages[0::2]
-        assert fronts
+        assert len(fronts) == 2                     # a full sheet, and one holding a single card
         for n, page in enumerate(fronts, 1):
             found = rulers(page)
             assert len(found) == 1, f"sheet {n}: {len(found)} rulers"
