@@ -59,3 +59,36 @@ def test_only_a_card_that_acts_as_a_unit_is_a_unit_target(cat):
     assert R.can_target("Unit", cat.find("cards", "Phantom Band"), cat)
     assert not R.can_target("Unit", cat.find("cards", "Mirage Hill"), cat)
     assert not R.can_target("Company", cat.find("cards", "Mirage Hill"), cat)
+
+
+def _read(text: str):
+    from builder.check import check_text
+    from builder.errors import ListError
+    try:
+        return check_text(text, "deck.yaml")
+    except ListError as e:
+        return str(e)
+
+
+@pytest.mark.parametrize(("count", "read"), [(1, True), (0, False)])
+def test_a_card_line_counts_at_least_one_copy(count, read):
+    # a deck holds "as many cards of each Type ... as the player wishes" (000:17): one copy at
+    # least; a count of 0 is refused with its place and the fix, not read as a card
+    res = _read(f"system: senshiai\ncards:\n  Capital of the North: 1\n  Warriors: {count}\n")
+    if read:
+        assert not isinstance(res, str) and res.summary["cards"] == 2
+    else:
+        assert res == ("deck.yaml:4:13: error: count of 'Warriors' must be at least 1, not 0 "
+                       "(remove the line to leave the card out)")
+
+
+@pytest.mark.parametrize(("size", "read"), [(1, True), (0, False)])
+def test_the_agreed_deck_size_is_at_least_one_card(size, read):
+    # 000:17 the players agree on the deck size: a size of 1 is a size (the deck then misses
+    # or meets it), a size of 0 is refused where it is written
+    res = _read(f"system: senshiai\nsize: {size}\ncards:\n  Capital of the North: 1\n")
+    if read:
+        assert not isinstance(res, str) and res.summary["cards"] == 1
+        assert "senshiai.deck-size" not in [f.code for f in res.findings]  # 1 card held, 1 agreed
+    else:
+        assert res.startswith("deck.yaml:2:7: error: 'size' must be a whole number of at least 1")
