@@ -92,3 +92,12 @@ def test_the_agreed_deck_size_is_at_least_one_card(size, read):
         assert "senshiai.deck-size" not in [f.code for f in res.findings]  # 1 card held, 1 agreed
     else:
         assert res.startswith("deck.yaml:2:7: error: 'size' must be a whole number of at least 1")
+
+
+@pytest.mark.parametrize(("held", "tail"), [(200, ""), (201, "; the deck has 201 cards")])
+def test_an_agreed_size_over_200_names_the_cards_held_only_when_they_are_over_too(held, tail):
+    # 000:17 a deck "shouldn't go over 200": a size of 201 agreed is refused; the cards held
+    # are named beside it only when they too are over the bound (200 held are within it)
+    res = _read(f"system: senshiai\nsize: 201\ncards:\n  Capital of the North: 1\n  Warriors: {held - 1}\n")
+    [f] = [f for f in res.findings if f.code == "senshiai.deck-max"]
+    assert f.message == "agreed size 201 > 200 (the most a deck may hold)" + tail
