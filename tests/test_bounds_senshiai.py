@@ -101,3 +101,14 @@ def test_an_agreed_size_over_200_names_the_cards_held_only_when_they_are_over_to
     res = _read(f"system: senshiai\nsize: 201\ncards:\n  Capital of the North: 1\n  Warriors: {held - 1}\n")
     [f] = [f for f in res.findings if f.code == "senshiai.deck-max"]
     assert f.message == "agreed size 201 > 200 (the most a deck may hold)" + tail
+
+
+def test_counts_of_one_and_of_none_read_as_english():
+    # one card short of an agreed size of 2, no Capital (000:17, 000:64): "1 card", "0 Capitals"
+    res = _read(f"system: senshiai\npacks: ['{PACK}']\nsize: 2\ncards:\n  Rice Fields: 1\n")
+    messages = {f.code: f.message for f in res.findings}
+    assert messages["senshiai.deck-size"] == "deck has 1 card but the agreed size is 2"
+    assert messages["senshiai.capital-count"] == ("deck has 0 Capitals but must have exactly 1 "
+                                                  "(a card with the Capital subtype)")
+    # the summary counts the cards per Type under the Type's plural
+    assert res.summary["terrains"] == 1 and "unknown_type" not in res.summary
