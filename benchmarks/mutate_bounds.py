@@ -94,6 +94,23 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     ("builder/games/senshiai/rules.py", "return resistance <= 0 or", "<=", "<",
      "a Resistance of 0 is then caught by damage >= 0, true of every damage (never negative)"),
 ]
+# the size at which a memo is emptied: a cache of answers, never a bound (an answer recomputed
+# after a clear is the same answer)
+_CACHE = "a memo's size cap decides when it is emptied, never an answer"
+for _file, _piece, _op, _numbers in [
+    ("builder/rules/engine.py", "if len(_NORMALIZED) > 20000:", ">", ("20000",)),
+    ("builder/rules/engine.py", "if len(memo) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/engine.py", "if len(self.plans) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/engine.py", "if len(rs.active) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/engine.py", "if len(info.bound_memo) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/compiled.py", "len(t) > MEMO_CAP", ">", ()),
+    ("builder/rules/compiled.py", "if len(self.keys) > MEMO_CAP:", ">", ()),
+    ("builder/rules/compiled.py", "if len(_RULESETS) >= KEEP:", ">=", ()),
+    ("builder/games/kensei/rules.py", "if len(_PERCENTS) > 20000:", ">", ("20000",)),
+]:
+    EQUIVALENTS.append((_file, _piece, _op, SWAP[_op], _CACHE))
+    for _n in _numbers:
+        EQUIVALENTS += [(_file, _piece, _n, str(int(_n) + 1), _CACHE), (_file, _piece, _n, str(int(_n) - 1), _CACHE)]
 
 
 @dataclass
