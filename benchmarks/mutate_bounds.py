@@ -83,6 +83,11 @@ SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 # Equivalent mutants: the changed number or operator cannot change any verdict, so no test can
 # kill them. Each is named by its file, a piece of its source line (line numbers move as the code
 # does), the text replaced and its replacement, with the reason it cannot change a verdict.
+_SAME = "on a tie the same value is stored again: the same best total"
+_EXACT = ("a card that gains nothing in a suit is kept among the two-option cards, which the exact "
+          "solver answers the same (more slowly)")
+_NEVER_EMPTY = ("the two-option cards are never none here (the callers pass them only when there are some): "
+                "one card goes to the general solver, which is exact, instead of the shortcut")
 EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     # Senshiai
     ("builder/games/senshiai/rules.py", "best_bonus if mod.sign > 0", ">", ">=",
@@ -93,6 +98,30 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
      "only a modifier of 0 moves (>= 1: to the penalties), and it subtracts max(..., 0) = 0: the same trait"),
     ("builder/games/senshiai/rules.py", "return resistance <= 0 or", "<=", "<",
      "a Resistance of 0 is then caught by damage >= 0, true of every damage (never negative)"),
+    # Satsuma
+    ("builder/games/satsuma/rules.py", "if nm not in nxt or cand > nxt[nm][0]:", ">", ">=",
+     "a tie keeps the later of two hands over the same suits with the same total: the same total and "
+     "the same Escape answer (the suits are the same), another card of equal strength named as used"),
+    ("builder/games/satsuma/rules.py", "val + v > nxt.get(mask | b, -1 << 62)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if val + v > nxt.get(nm, -1 << 62):", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "(g1 if g1 > 0 else 0)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "(g2 if g2 > 0 else 0)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "(v1 if v1 > v2 else v2)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if g > gain:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if v > b[s]:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if t > top:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if v > best[s]:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if g2 > g:", ">", ">=",
+     "g2 == g with one of them > 0 is only reached when both options are of one suit (else the card "
+     "is kept as two-suited): the same suit and strength placed"),
+    ("builder/games/satsuma/rules.py", "if g > 0 and g2 > 0 and s != s2:", ">", ">=", _EXACT),
+    ("builder/games/satsuma/rules.py", "if not escape_option and best[ESCAPE] <= 0:", "<=", "<",
+     "with no Escape card (best[ESCAPE] == 0) _with_duals answers (the same total, False) by its own test"),
+    ("builder/games/satsuma/rules.py", "if best[ESCAPE] <= 0 and not escape_option:", "<=", "<",
+     "with no Escape card the hand without Escape is the hand itself: the same total, so Escape is not needed"),
+    ("builder/games/satsuma/rules.py", "if len(duals) == 1:", "1", "0", _NEVER_EMPTY),
+    ("builder/games/satsuma/rules.py", "if len(duals) == 2:", "2", "1",
+     "one two-option card is answered by the line before; two or more go to the exact general solver"),
 ]
 # the size at which a memo is emptied: a cache of answers, never a bound (an answer recomputed
 # after a clear is the same answer)
