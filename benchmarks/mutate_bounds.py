@@ -19,16 +19,34 @@ Mutants:
 Each mutant is applied to a copy of the project (the working tree is never touched) and the
 tests of its game are run there; a mutant is killed when a test fails. The score is killed /
 run; the survivors are printed with their file and line so each can be judged (an equivalent
-mutant, or a bound without a test).
+mutant, or a bound without a test). A survivor named in EQUIVALENTS (below, each with the reason
+no verdict can change) is listed apart; the exit code is 1 when any other mutant survives.
+
+Cost: each mutant's tests run in a child forked from this process (pytest and the libraries are
+imported once; the child imports the mutated project afresh), ``-x -n 0``, the fastest killers
+first; a killed mutant costs a few seconds, a survivor the whole of its game's files.
+``--skip-equivalents`` leaves the named equivalents out; ``--at FILE:LINE`` runs one place again.
+
+Scores (killed / run; measured on 2 shared, loaded cores):
+
+=========  ===========  ===========================================================  ==========
+game       killed/run   survivors                                                    s/mutant
+=========  ===========  ===========================================================  ==========
+Senshiai   54/58        4 named equivalents, no other                                ~10
+Senji      68/71        3 equivalents (an earlier run, before EQUIVALENTS)            -
+HeroCard   59/61        2 survivors (an earlier run, before EQUIVALENTS)              -
+=========  ===========  ===========================================================  ==========
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -39,14 +57,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
+# the test files that can kill a game's mutants, the fastest killers first (with -x the run stops
+# at the first failure: a killed mutant costs the files before its killer, a survivor all of them)
 TESTS = {
-    "kensei": ["tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_missing_data.py",
-               "tests/test_kensei_rules.py", "tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py"],
-    "senshiai": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py"],
+    "kensei": ["tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_kensei_rules.py",
+               "tests/test_missing_data.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_cards.py"],
+    "senshiai": ["tests/test_bounds_senshiai.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py", "tests/test_bounds_house_rules.py",
+                 "tests/test_bounds_cards.py"],
     "herocard": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_herocard_play.py",
                  "tests/test_readings_herocard.py", "tests/test_herocard.py"],
     "senji": ["tests/test_bounds_senji.py", "tests/test_senji.py"],
-    "satsuma": ["tests/test_bounds_cards.py", "tests/test_satsuma.py"],
+    "satsuma": ["tests/test_satsuma.py", "tests/test_bounds_cards.py", "tests/test_satsuma_cli.py",
+                "tests/test_satsuma_sim.py"],
 }
 # modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
 SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
@@ -56,6 +78,68 @@ BOUND_SECTIONS = {"system.yaml": "deck_rules", "game.yaml": "limits"}
 PROSE_KEYS = {"source", "notes", "description", "reading", "assumed", "title", "name", "label", "text",
               "id", "code", "noun", "syntax", "play"}
 SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+
+
+# Equivalent mutants: the changed number or operator cannot change any verdict, so no test can
+# kill them. Each is named by its file, a piece of its source line (line numbers move as the code
+# does), the text replaced and its replacement, with the reason it cannot change a verdict.
+_SAME = "on a tie the same value is stored again: the same best total"
+_EXACT = ("a card that gains nothing in a suit is kept among the two-option cards, which the exact "
+          "solver answers the same (more slowly)")
+_NEVER_EMPTY = ("the two-option cards are never none here (the callers pass them only when there are some): "
+                "one card goes to the general solver, which is exact, instead of the shortcut")
+EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
+    # Senshiai
+    ("builder/games/senshiai/rules.py", "best_bonus if mod.sign > 0", ">", ">=",
+     "a Power modifier's sign is +1 or -1, never 0 (terms.parse_modifier; net_modifiers builds +1 and -1), so > 0 and >= 0 agree"),
+    ("builder/games/senshiai/rules.py", "if value >= 0:", ">=", ">",
+     "a modifier of 0 counted as a penalty instead of a bonus subtracts max(..., 0) = 0: the same trait"),
+    ("builder/games/senshiai/rules.py", "if value >= 0:", "0", "1",
+     "only a modifier of 0 moves (>= 1: to the penalties), and it subtracts max(..., 0) = 0: the same trait"),
+    ("builder/games/senshiai/rules.py", "return resistance <= 0 or", "<=", "<",
+     "a Resistance of 0 is then caught by damage >= 0, true of every damage (never negative)"),
+    # Satsuma
+    ("builder/games/satsuma/rules.py", "if nm not in nxt or cand > nxt[nm][0]:", ">", ">=",
+     "a tie keeps the later of two hands over the same suits with the same total: the same total and "
+     "the same Escape answer (the suits are the same), another card of equal strength named as used"),
+    ("builder/games/satsuma/rules.py", "val + v > nxt.get(mask | b, -1 << 62)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if val + v > nxt.get(nm, -1 << 62):", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "(g1 if g1 > 0 else 0)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "(g2 if g2 > 0 else 0)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "(v1 if v1 > v2 else v2)", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if g > gain:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if v > b[s]:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if t > top:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if v > best[s]:", ">", ">=", _SAME),
+    ("builder/games/satsuma/rules.py", "if g2 > g:", ">", ">=",
+     "g2 == g with one of them > 0 is only reached when both options are of one suit (else the card "
+     "is kept as two-suited): the same suit and strength placed"),
+    ("builder/games/satsuma/rules.py", "if g > 0 and g2 > 0 and s != s2:", ">", ">=", _EXACT),
+    ("builder/games/satsuma/rules.py", "if not escape_option and best[ESCAPE] <= 0:", "<=", "<",
+     "with no Escape card (best[ESCAPE] == 0) _with_duals answers (the same total, False) by its own test"),
+    ("builder/games/satsuma/rules.py", "if best[ESCAPE] <= 0 and not escape_option:", "<=", "<",
+     "with no Escape card the hand without Escape is the hand itself: the same total, so Escape is not needed"),
+    ("builder/games/satsuma/rules.py", "if len(duals) == 1:", "1", "0", _NEVER_EMPTY),
+    ("builder/games/satsuma/rules.py", "if len(duals) == 2:", "2", "1",
+     "one two-option card is answered by the line before; two or more go to the exact general solver"),
+]
+# the size at which a memo is emptied: a cache of answers, never a bound (an answer recomputed
+# after a clear is the same answer)
+_CACHE = "a memo's size cap decides when it is emptied, never an answer"
+for _file, _piece, _op, _numbers in [
+    ("builder/rules/engine.py", "if len(_NORMALIZED) > 20000:", ">", ("20000",)),
+    ("builder/rules/engine.py", "if len(memo) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/engine.py", "if len(self.plans) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/engine.py", "if len(rs.active) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/engine.py", "if len(info.bound_memo) > _MEMO_CAP:", ">", ()),
+    ("builder/rules/compiled.py", "len(t) > MEMO_CAP", ">", ()),
+    ("builder/rules/compiled.py", "if len(self.keys) > MEMO_CAP:", ">", ()),
+    ("builder/rules/compiled.py", "if len(_RULESETS) >= KEEP:", ">=", ()),
+    ("builder/games/kensei/rules.py", "if len(_PERCENTS) > 20000:", ">", ("20000",)),
+]:
+    EQUIVALENTS.append((_file, _piece, _op, SWAP[_op], _CACHE))
+    for _n in _numbers:
+        EQUIVALENTS += [(_file, _piece, _n, str(int(_n) + 1), _CACHE), (_file, _piece, _n, str(int(_n) - 1), _CACHE)]
 
 
 @dataclass
@@ -76,6 +160,18 @@ class Mutant:
         assert row[self.col:self.col + len(self.old)] == self.old, self.label()
         lines[self.line - 1] = row[:self.col] + self.new + row[self.col + len(self.old):]
         return "".join(lines)
+
+    def source_line(self) -> str:
+        return (ROOT / self.file).read_text(encoding="utf-8").splitlines()[self.line - 1]
+
+    def equivalent(self) -> str | None:
+        """Why this mutant is equivalent, when it is a named one (EQUIVALENTS)."""
+        row = self.source_line()
+        for file, piece, old, new, reason in EQUIVALENTS:
+            if file == self.file and piece in row and (old, new) == (self.old, self.new) \
+                    and row.find(piece) <= self.col < row.find(piece) + len(piece):
+                return reason
+        return None
 
 
 def _number_mutants(file: str, line: int, col: int, text: str, game: str) -> list[Mutant]:
@@ -129,9 +225,12 @@ def yaml_mutants(path: Path) -> list[Mutant]:
 def python_mutants(path: Path) -> list[Mutant]:
     """Comparison operators of a rules module, and whole numbers compared with them."""
     rel = str(path.relative_to(ROOT))
-    game = SHARED.get(path.stem, path.stem.split("_")[0])
-    if game not in GAMES and path.stem not in SHARED:
-        game = "kensei"
+    if path.parent.parent.name == "games":  # builder/games/GAME/rules.py
+        game = path.parent.name
+    else:
+        game = SHARED.get(path.stem, path.stem.split("_")[0])
+        if game not in GAMES and path.stem not in SHARED:
+            game = "kensei"
     out: list[Mutant] = []
     toks = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
     for k, tok in enumerate(toks):
@@ -172,18 +271,74 @@ def _copy_project(dest: Path) -> None:
             shutil.copy2(src, dest / name)
 
 
+def _test_env(where: Path) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(where), "PYTHONDONTWRITEBYTECODE": "1"}
+    # the copy has no ../shared/seeds beside it: the tests comparing with the rulebooks read them here
+    seeds = ROOT.parent / "shared" / "seeds"
+    if "DAIMYO_RULEBOOKS" not in env and seeds.is_dir():
+        env["DAIMYO_RULEBOOKS"] = str(seeds)
+    return env
+
+
+def _pytest_args(game: str) -> list[str]:
+    # one worker (-n 0), stopping at the first failure (-x: a killed mutant is known at once), the
+    # game's test files in the order of TESTS (the fastest killers first)
+    return ["-x", "-q", "-p", "no:cacheprovider", "-n", "0", "-p", "no:randomly", *TESTS[game]]
+
+
 def run_tests(where: Path, game: str, timeout: float) -> tuple[bool, float]:
-    """True when the tests pass (the mutant survived)."""
-    env = {**__import__("os").environ, "PYTHONPATH": str(where), "PYTHONDONTWRITEBYTECODE": "1"}
+    """True when the tests pass (the mutant survived): pytest in a new process."""
     start = time.monotonic()
     try:
-        r = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                            "-p", "no:randomly", *TESTS[game]], cwd=where, env=env, capture_output=True,
-                           timeout=timeout)
+        r = subprocess.run([sys.executable, "-m", "pytest", *_pytest_args(game)], cwd=where,
+                           env=_test_env(where), capture_output=True, timeout=timeout)
         passed = r.returncode == 0
     except subprocess.TimeoutExpired:
         passed = False  # a mutant that makes the tests hang is caught
     return passed, time.monotonic() - start
+
+
+def run_tests_forked(where: Path, game: str, timeout: float) -> tuple[bool, float]:
+    """As run_tests, in a child forked from this process, which has imported pytest and the
+    libraries the project uses but never the project itself (each child imports the mutated
+    copy afresh): the interpreter and those imports are paid once per run, not per mutant."""
+    start = time.monotonic()
+    pid = os.fork()
+    if pid == 0:  # the child: run the tests of the copy, report through the exit code
+        code = 3
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            os.chdir(where)
+            os.environ.clear()
+            os.environ.update(_test_env(where))
+            sys.path.insert(0, str(where))
+            import pytest
+            code = int(pytest.main(_pytest_args(game)))
+        finally:
+            os._exit(code)
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status) == 0, time.monotonic() - start
+        if time.monotonic() - start > timeout:  # a mutant that makes the tests hang is caught
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            return False, time.monotonic() - start
+        time.sleep(0.05)
+
+
+def _preload() -> None:
+    """Import what every test run needs, apart from the project (the forked runs inherit it)."""
+    import importlib
+    for name in ("pytest", "hypothesis", "xdist", "typer", "click", "rich", "ruamel.yaml", "pydantic", "fastapi",
+                 "sqlalchemy", "reportlab.platypus", "PIL.Image", "jinja2"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    assert not any(m == "builder" or m.startswith("builder.") for m in sys.modules), "the project was imported"
 
 
 def main(argv=None) -> int:
@@ -197,7 +352,11 @@ def main(argv=None) -> int:
                     help="only the mutants at this place (repeatable), e.g. to run the survivors again")
     ap.add_argument("--sample", type=int, help="run a random sample of this many mutants")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--skip-equivalents", action="store_true",
+                    help="do not run the named equivalent mutants (they are known to survive)")
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--no-fork", action="store_true",
+                    help="start a new interpreter for each mutant (slower) instead of forking this one")
     ap.add_argument("--tests", action="append", default=[], metavar="FILE",
                     help="run these test files instead of the game's (repeatable), e.g. to score the tests as they were")
     args = ap.parse_args(argv)
@@ -211,33 +370,41 @@ def main(argv=None) -> int:
         mutants = [m for m in mutants if args.file in m.file]
     if args.at:
         mutants = [m for m in mutants if f"{m.file}:{m.line}" in set(args.at)]
+    if args.skip_equivalents:
+        mutants = [m for m in mutants if not m.equivalent()]
     if args.sample and args.sample < len(mutants):
         mutants = sorted(random.Random(args.seed).sample(mutants, args.sample),
                          key=lambda m: (m.file, m.line, m.col))
     if args.list:
         for m in mutants:
-            print(m.label())
+            print(m.label() + ("  (equivalent)" if m.equivalent() else ""))
         print(f"{len(mutants)} mutants")
         return 0
+    # stopped (kill PID): the copy of the project is removed as on Ctrl-C
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    runner = run_tests if args.no_fork or not hasattr(os, "fork") else run_tests_forked
+    if runner is run_tests_forked:
+        _preload()
     with tempfile.TemporaryDirectory(prefix="daimyo-mutants-") as tmp:
         where = Path(tmp)
         _copy_project(where)
         games = sorted({m.game for m in mutants})
         for game in games:  # the tests must pass unmutated, or every mutant looks killed
-            ok, secs = run_tests(where, game, args.timeout)
+            ok, secs = runner(where, game, args.timeout)
             if not ok:
                 print(f"the {game} tests fail without any mutant; fix them first", file=sys.stderr)
                 return 2
             print(f"baseline {game}: tests pass ({secs:.0f} s)", flush=True)
-        killed, survived = 0, []
+        killed, survived, times = 0, [], []
         for n, m in enumerate(mutants, start=1):
             target = where / m.file
             original = target.read_text(encoding="utf-8")
             target.write_text(m.apply(original), encoding="utf-8")
             try:
-                passed, secs = run_tests(where, m.game, args.timeout)
+                passed, secs = runner(where, m.game, args.timeout)
             finally:
                 target.write_text(original, encoding="utf-8")
+            times.append(secs)
             if passed:
                 survived.append(m)
             else:
@@ -245,11 +412,16 @@ def main(argv=None) -> int:
             print(f"[{n}/{len(mutants)}] {'SURVIVED' if passed else 'killed  '} {m.label()} ({secs:.0f} s)",
                   flush=True)
     total = len(mutants)
-    print(f"\nscore: {killed}/{total} mutants killed ({100 * killed / max(total, 1):.1f}%)")
-    for m in survived:
+    equivalent = [m for m in survived if m.equivalent()]
+    untested = [m for m in survived if not m.equivalent()]
+    print(f"\nscore: {killed}/{total} mutants killed ({100 * killed / max(total, 1):.1f}%), "
+          f"{len(equivalent)} named equivalents survived, {len(untested)} other survivors; "
+          f"{sum(times) / max(len(times), 1):.1f} s per mutant")
+    for m in equivalent:
+        print(f"  equivalent: {m.label()}: {m.equivalent()}")
+    for m in untested:
         print(f"  survived: {m.label()}")
-    return 0 if not survived else 1
-
+    return 0 if not untested else 1
 
 if __name__ == "__main__":
     sys.exit(main())
