@@ -9,7 +9,7 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import UsageError, option
 
@@ -93,15 +93,15 @@ class Launch:
         processes answer on the one port, each with the same token."""
         import uvicorn
 
-        common = dict(host=self.host, port=self.port, log_level="warning", access_log=False, server_header=False,
-                      timeout_graceful_shutdown=2)
+        common: dict[str, Any] = dict(host=self.host, port=self.port, log_level="warning", access_log=False,
+                                      server_header=False, timeout_graceful_shutdown=2)
         try:
             if self.workers <= 1:
                 uvicorn.Server(uvicorn.Config(self.app, **common)).run()
                 return
             import json
 
-            app = self.app
+            app: Any = self.app  # the builder app carries its token and form secret (builder.web.app)
             os.environ[_WORKER_ENV] = json.dumps({"root": str(self.root), "token": app.token, "csrf": app.csrf,
                                                   "host": self.host, "port": self.port})
             uvicorn.run("builder.web.launch:worker_app", factory=True, workers=self.workers, **common)
