@@ -32,7 +32,7 @@ import re
 from builder.errors import Diagnostic, ListError, option
 from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical
-from builder.share.schema import Note, field_of, schema
+from builder.share.schema import Note, declared_field, field_of, schema
 
 # Every pattern below runs in time linear in the line: a run of spaces is entered at its first
 # character only (the look-behind) and never given back (possessive ``++``), and the patterns
@@ -311,7 +311,7 @@ def _read_plain(key: str, v: str):
         parts = [x.strip() for x in v.split(",")]
         return parts if all(_plain(x) for x in parts) else None
     if key == "house_rules":
-        out = {}
+        rules: dict[str, bool | int | float | str] = {}
         for part in v.split(","):
             k, eq, val = part.strip().partition("=")
             if not eq or not _plain(k.strip()) or not val.strip():
@@ -319,14 +319,14 @@ def _read_plain(key: str, v: str):
             val = val.strip()
             low = val.lower()
             if low in ("true", "false"):
-                out[k.strip()] = low == "true"
+                rules[k.strip()] = low == "true"
             elif re.fullmatch(r"-?[0-9]+", val):
-                out[k.strip()] = int(val)
+                rules[k.strip()] = int(val)
             elif re.fullmatch(r"-?[0-9]*\.[0-9]+", val):
-                out[k.strip()] = float(val)
+                rules[k.strip()] = float(val)
             else:
-                out[k.strip()] = val
-        return out
+                rules[k.strip()] = val
+        return rules
     if key == "checked_with":
         out = []
         for part in v.split(";"):
@@ -409,15 +409,20 @@ def render_text(doc: dict, resolver: Resolver | None = None, summary: dict | Non
 # -- reading -----------------------------------------------------------------------------------
 
 class _Parser:
-    def __init__(self, file: str, system: str | None):
+    # the list's system and its catalog names: set by ``parse_text`` once it knows the system,
+    # before any line of the list is read
+    system: str
+    r: Resolver
+
+    def __init__(self, file: str):
         self.file = file
-        self.system = system
         self.errors: list[Diagnostic] = []
         self.notes: list[Note] = []
         self.doc: dict = {}
-        self.r: Resolver | None = None
         self.quoted: list[str] = []
         self.seen: dict[str, str] = {}  # normalized card name -> its key in the deck
+        # the catalog of the packs the list names (False: none could be read), made when first needed
+        self.pack_resolver: Resolver | bool | None = None
 
     def error(self, line: int, col: int, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(self.file, line, col, message, hint=hint))
@@ -456,7 +461,7 @@ def parse_header(line: str) -> tuple[str | None, str | None, list[str]]:
 
 
 def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, str]]:
-    out = []
+    out: list[tuple[int | None, str]] = []
     for pat in _COUNT_PATTERNS:
         m = pat.match(text)
         if m:
@@ -488,7 +493,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None,
         from builder.share.markdown import strip_markdown
 
         text = strip_markdown(text)
-    p = _Parser(file, system)
+    p = _Parser(file)
     lines = _lines(text)
     from builder.limits import MAX_TEXT_LINES
 
@@ -562,8 +567,9 @@ def _infer_system(body) -> str | None:
         if not gs.text.infers:
             continue
         r = Resolver.of(s)
-        f = field_of(s, gs.text.collection)
-        f = f.sub(f.item_key) if f.kind == "items" else f
+        f = declared_field(s, gs.text.collection)
+        if f.kind == "items" and f.item_key is not None:
+            f = f.part(f.item_key)
         if not r.knows(f):
             continue
         n = 0
@@ -740,21 +746,21 @@ def _pack_knows(p: _Parser, f, name: str) -> bool:
     """True when a pack the list names (found here by name) knows ``name``: no warning then."""
     if not p.doc.get("packs"):
         return False
-    r = getattr(p, "pack_resolver", None)
+    r = p.pack_resolver
     if r is None:
         r = False
         try:
             from builder.catalog.loader import load_catalog
             from builder.packs.resolve import resolve_recorded
 
-            paths = [resolve_recorded(pk, p.doc, None, p.system, names_only=True) for pk in p.doc["packs"]]
-            paths = [str(x) for x in paths if x is not None]
+            found = [resolve_recorded(pk, p.doc, None, p.system, names_only=True) for pk in p.doc["packs"]]
+            paths = [str(x) for x in found if x is not None]
             if paths:
                 r = Resolver(p.system, load_catalog(p.system, paths))
         except Exception:  # a broken pack only costs the warning
             r = False
         p.pack_resolver = r
-    return bool(r) and r.find(f, name)[1] is not None
+    return isinstance(r, Resolver) and r.find(f, name)[1] is not None
 
 
 _PRINTED = re.compile(r"\s\(printed:\s*([^()]+?)\s*\)$")

@@ -126,7 +126,8 @@ def _model(name: str, fields: tuple[Field, ...]):
     from pydantic import ConfigDict, create_model
 
     config = ConfigDict(extra="forbid", defer_build=True)
-    spec = {f.key: (_annotation(f, name), ... if f.kind == "system" else None) for f in fields}
+    # pydantic's field definitions: (annotation made at run time, default; ... = required)
+    spec: dict[str, Any] = {f.key: (_annotation(f, name), ... if f.kind == "system" else None) for f in fields}
     return create_model(name, __config__=config, **spec)
 
 
@@ -151,15 +152,14 @@ def _annotation(f: Field, owner: str) -> Any:
     if f.kind == "rules":
         return Optional[dict[str, Any]]
     if f.kind == "counts":
-        count = Optional[StrictInt]
         if f.accepts == "printed":
             class CustomCard(BaseModel):
                 model_config = ConfigDict(extra="forbid")
                 printed: str | None = None
                 count: StrictInt | None = None
 
-            count = Optional[StrictInt | CustomCard]
-        return Optional[dict[name, count]]
+            return Optional[dict[name, Optional[StrictInt | CustomCard]]]
+        return Optional[dict[name, Optional[StrictInt]]]
     if f.kind == "items":
         from typing import Annotated
 

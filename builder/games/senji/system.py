@@ -343,7 +343,7 @@ class Senji(GameSystem):
         return most - fewest, "provinces"
 
     def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        target = getattr(comparison, "target", None) or ()
+        target: tuple = getattr(comparison, "target", None) or ()
         what = comparison.notes[-1].removeprefix("added ")
         if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
             p = (data.get("players") or [])[target[1]]
