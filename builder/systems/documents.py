@@ -171,7 +171,8 @@ def _annotation(f: Field, owner: str) -> Any:
         def named(v):  # an item written as its name alone ("- Samurai Yari")
             return {key: v} if key and isinstance(v, (str, int, float)) and not isinstance(v, bool) else v
 
-        return Optional[list[Annotated[item, BeforeValidator(named)]]]
+        # a model class made at run time is a type to pydantic, not to a static checker
+        return Optional[list[Annotated[item, BeforeValidator(named)]]]  # type: ignore[valid-type]
     raise ValueError(f"unknown field kind '{f.kind}' of '{f.key}'")  # pragma: no cover - a document's mistake
 
 
