@@ -221,6 +221,8 @@ class Editor:
         """With several processes: the session of ``rel`` on ``text`` with the shared history,
         None when there is nothing to undo (or redo); a history of another text gives a session
         on that text (refused by ``step`` as changed outside the builder)."""
+        if self.shared is None:
+            return None
         at, undo, redo = self.shared.load(rel)
         if not (undo if back else redo):
             return None
