@@ -395,3 +395,23 @@ def test_an_import_of_a_list_check_cannot_read_writes_nothing(api, ws):
     r = api.post("/api/import", json={"text": '{"system": "kensei", "troops": []}', "file": "nope.yaml"})
     assert r.status_code == 422 and "missing required key 'clan'" in r.json()["error"]
     assert not (ws / "nope.yaml").exists()
+
+
+# -- the page's forms ----------------------------------------------------------------------------
+
+def test_a_posted_form_of_more_fields_than_the_limit_or_not_utf8_is_refused_in_words(server, api, ws):
+    from builder.web.common import MAX_FIELDS
+
+    def post(body: bytes):
+        return api.post("/l/kensei-buke.yaml/edit", content=body,
+                        headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+
+    change = "op=set&key=name&value=Caf%C3%A9+army"
+    filler = "".join(f"&f{n}=" for n in range(MAX_FIELDS - 3))  # with the change: the limit exactly
+    r = post((change + filler).encode())
+    assert r.status_code == 200 and "Café army" in r.text
+    r = post((change + filler + "&one=more").encode())
+    assert r.status_code == 400 and f"a form of more than {MAX_FIELDS} fields" in r.text
+    r = post(b"op=set&key=name&value=Caf\xe9")  # Latin-1, not UTF-8
+    assert r.status_code == 400 and "not UTF-8" in r.text
+    assert "Café army" in (ws / "kensei-buke.yaml").read_text(encoding="utf-8")  # neither was saved

@@ -271,7 +271,8 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     def _list_part(request, path, notes, picked=None, out=None):
         _doc, _catalog, _res, view = _load_view(ws, path, editor, out.text if out else None, out.known if out else None)
-        undo, redo = editor.can(path, view["version"])
+        # what the change left (with several processes, not read back from the shared history)
+        undo, redo = out.steps if out and out.steps else editor.can(path, view["version"])
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
         resp.headers["HX-Trigger"] = "list-changed"
         return resp

@@ -47,6 +47,7 @@ class Outcome:
     result: Any = None  # the check result of the list as saved (CheckResult), when known
     text: str | None = None  # the list's text as saved
     known: tuple | None = None  # (doc, catalog, check result) of ``text``: nothing to read or check again
+    steps: tuple[bool, bool] | None = None  # whether undo and redo are offered now (``Editor.can``)
 
 
 class Editor:
@@ -179,7 +180,8 @@ class Editor:
             if s.text != text:
                 self._write(rel, path, s.text, text)
                 self._history_out(rel, s)
-            return Outcome(version_of(s.text), change.notes, s.check(), s.text, (s.doc, s.catalog, s.check()))
+            return Outcome(version_of(s.text), change.notes, s.check(), s.text, (s.doc, s.catalog, s.check()),
+                           (s.can_undo, s.can_redo))
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
         """Undo (``back``) or redo the last change."""
@@ -202,7 +204,7 @@ class Editor:
             self._write(rel, path, target, text)
             self._history_out(rel, s)
             return Outcome(version_of(target), ["undone" if back else "redone"], s.check(), target,
-                           (s.doc, s.catalog, s.check()))
+                           (s.doc, s.catalog, s.check()), (s.can_undo, s.can_redo))
 
     def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:
         """Whether undo and redo are offered (``version``: of the file as it is now; a file
@@ -219,7 +221,8 @@ class Editor:
         """With several processes: the session of ``rel`` on ``text`` with the shared history,
         None when there is nothing to undo (or redo); a history of another text gives a session
         on that text (refused by ``step`` as changed outside the builder)."""
-        assert self.shared is not None  # asked only with several processes
+        if self.shared is None:
+            return None
         at, undo, redo = self.shared.load(rel)
         if not (undo if back else redo):
             return None

@@ -93,18 +93,20 @@ class Launch:
         processes answer on the one port, each with the same token."""
         import uvicorn
 
-        common: dict[str, Any] = dict(host=self.host, port=self.port, log_level="warning", access_log=False,
-                                      server_header=False, timeout_graceful_shutdown=2)
+        app: Any = self.app
         try:
             if self.workers <= 1:
-                uvicorn.Server(uvicorn.Config(self.app, **common)).run()
+                uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port, log_level="warning",
+                                              access_log=False, server_header=False,
+                                              timeout_graceful_shutdown=2)).run()
                 return
             import json
 
-            app: Any = self.app  # the builder app carries its token and form secret (builder.web.app)
             os.environ[_WORKER_ENV] = json.dumps({"root": str(self.root), "token": app.token, "csrf": app.csrf,
                                                   "host": self.host, "port": self.port})
-            uvicorn.run("builder.web.launch:worker_app", factory=True, workers=self.workers, **common)
+            uvicorn.run("builder.web.launch:worker_app", factory=True, workers=self.workers, host=self.host,
+                        port=self.port, log_level="warning", access_log=False, server_header=False,
+                        timeout_graceful_shutdown=2)
         except KeyboardInterrupt:
             pass
 
