@@ -175,17 +175,7 @@ class GameSystem:
         choose (no default), or a ``type`` with ``min``/``max``."""
         return []
 
-    # -- reading and checking ------------------------------------------------------------------
-
-    def load_list(self, doc, catalog):
-        """``(list object, findings)`` from a parsed document; ``ListError`` for wrong shapes."""
-        return self.rules.load_list(doc, catalog)
-
-    def check(self, lst, catalog, rules: dict) -> list:
-        return self.rules.check(lst, catalog, rules)
-
-    def summary(self, lst, catalog, rules: dict) -> dict:
-        return self.rules.summary(lst, catalog, rules)
+    # -- finding codes -------------------------------------------------------------------------
 
     def finding_codes(self, catalog=None) -> dict:
         """Every finding code a check of this system may give: ``{code: FindingCode}`` (severity,
