@@ -22,6 +22,7 @@ from builder.systems.base import GameSystem
 from builder.systems.documents import DocumentPart
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
+from builder.systems.questions import QuestionsPart
 from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart
 
@@ -193,6 +194,14 @@ class ToyUnitsText(TextPart):
         return [f"{t.get('models', 1)} {t.get('troop')}" for t in doc.get("troops") or [] if isinstance(t, dict)]
 
 
+class ToyUnitsQuestions(QuestionsPart):
+    """What adding a unit to a toy army would do: each troop, tried with its fewest models."""
+
+    def candidates(self, catalog):
+        for t in catalog.entries("troops"):
+            yield "troops", t, "troop", t.points
+
+
 class ToyUnits(GameSystem):
     id = "toyunits"
     name = "Toy skirmish"
@@ -208,6 +217,7 @@ class ToyUnits(GameSystem):
     new_options = frozenset({"points"})
     catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
     printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
+    questions = part(ToyUnitsQuestions)  # what adding a unit would do
     view = part(ToyUnitsView)  # how the builder shows the army
     browse = part(ToyUnitsBrowse)  # its troops beside the army
     document = part(ToyUnitsDocument)  # its list document: the points and the units
@@ -259,10 +269,6 @@ class ToyUnits(GameSystem):
                 del troops[i]
                 return [f"removed {t.name}"]
         raise UnknownEntry(f"no unit of {t.name} in the list")
-
-    def candidates(self, catalog):
-        for t in catalog.entries("troops"):
-            yield "troops", t, "troop", t.points
 
     text = part(ToyUnitsText)
 

@@ -75,7 +75,7 @@ def why_lines(path: str, name: str, count: int | None = None, models: int | None
 
     ed = ListEditor.open(path)
     res = ed.why(name, count, models=models, player=player)
-    what, state, note = ed.game.describe_addition(res, res.data, ed.catalog, name, count, ed.doc.data)
+    what, state, note = ed.game.questions.describe_addition(res, res.data, ed.catalog, name, count, ed.doc.data)
     noun = ed.game.noun
     if res.ok:
         k = len(res.warns)  # e.g. a card the hero can never pay for: allowed, and said so

@@ -23,6 +23,7 @@ from builder.systems.parts import (
     Packs,
     Players,
     Printing,
+    Questions,
     Rules,
     SheetPrinter,
     TextForm,
@@ -31,6 +32,7 @@ from builder.systems.parts import (
     part,
 )
 from builder.systems.printing import PrintingPart
+from builder.systems.questions import QuestionsPart
 from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart, fmt
 
@@ -102,6 +104,7 @@ class GameSystem:
     analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
     packs: part[Packs] = part(PacksPart)  # what a pack template documents: ``builder.packs``
     view: part[ListView] = part(ViewPart)  # how the builder shows a list: ``builder.web``
+    questions: part[Questions] = part(QuestionsPart)  # what adding an entry would do: options, why
     browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
 
@@ -271,33 +274,6 @@ class GameSystem:
     def after_set(self, data, catalog, key: str, value) -> list[str]:
         """What else changes when ``key`` was set (e.g. a new hero's attribute cards)."""
         return []
-
-    # -- questions: options and why -----------------------------------------------------------------
-
-    def candidates(self, catalog):
-        """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
-        return iter(())
-
-    def trial(self, data: dict, catalog, section: str, entry) -> tuple[dict, tuple | None, int]:
-        """A copy of the plain ``data`` with ``entry`` added (``data`` untouched), where it went and
-        how many were added (models or copies)."""
-        import copy
-
-        trial = {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in data.items()}
-        _notes, target = self.add(trial, catalog, entry.name, None, variant=True, check_side=False, trial=True)
-        return trial, target, 1
-
-    def cost(self, before: dict, after: dict, entry, printed):
-        """What adding ``entry`` costs (the printed cost of a card by default)."""
-        return printed
-
-    def left(self, section: str, summary: dict, data: dict, entry, catalog):
-        """What is left after an addition, and its unit (None, None: no limit)."""
-        return None, None
-
-    def describe_addition(self, comparison, data, catalog, name: str, count, list_data) -> tuple[str, str, str | None]:
-        """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
-        return name, "", None
 
     # -- printing ---------------------------------------------------------------------------------
 

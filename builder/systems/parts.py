@@ -18,6 +18,7 @@ part                      used by                                every game?
 ``Printing``              ``builder.render``                     yes (``gs.printing``)
 ``ListView``              the web builder, list comparison       yes (``gs.view``)
 ``CatalogView``           the web builder, ``daimyo options``    yes (``gs.browse``)
+``Questions``             ``daimyo options``, ``daimyo why``     yes (``gs.questions``)
 ``Units``                 the web builder, list comparison       ``gs.units`` or None
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
@@ -27,7 +28,7 @@ part                      used by                                every game?
 The parts every game has are declared on the game's class with ``part`` (``text =
 part(KenseiText)``): the part is made from the game when first asked for. Their defaults are in
 ``builder/systems/<part>.py`` (``TextPart``, ``AnalyticsPart``, ``DocumentPart``, ``PacksPart``,
-``PrintingPart``, ``ViewPart`` and ``BrowsePart``); a game's own are in its package.
+``PrintingPart``, ``ViewPart``, ``BrowsePart`` and ``QuestionsPart``); a game's own are in its package.
 """
 
 from __future__ import annotations
@@ -249,6 +250,25 @@ class CatalogView(Protocol):
     def option_extra(self, data: dict, entry: Any) -> dict: ...
 
     def option_rank(self, row: dict) -> tuple: ...
+
+
+class Questions(Protocol):
+    """What adding an entry would do (``gs.questions``): ``daimyo options`` and ``daimyo why``."""
+
+    def candidates(self, catalog: Any) -> Any:
+        """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
+        ...
+
+    def trial(self, data: dict, catalog: Any, section: str, entry: Any) -> tuple[dict, tuple | None, int]:
+        """A copy of ``data`` with ``entry`` added, where it went and how many were added."""
+        ...
+
+    def cost(self, before: dict, after: dict, entry: Any, printed: Any) -> Any: ...
+
+    def left(self, section: str, summary: dict, data: dict, entry: Any, catalog: Any) -> tuple: ...
+
+    def describe_addition(self, comparison: Any, data: Any, catalog: Any, name: str, count: Any,
+                          list_data: Any) -> tuple[str, str, str | None]: ...
 
 
 class Units(Protocol):

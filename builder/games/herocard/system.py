@@ -9,7 +9,7 @@ from builder.games.herocard.text import HeroCardText
 from builder.games.herocard.view import HeroCardBrowse, HeroCardView
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
-from builder.systems.cards import CardGame, copies
+from builder.systems.cards import CardGame, CardQuestions, copies
 from builder.systems.parts import part
 
 
@@ -38,6 +38,43 @@ def hero_attributes(catalog, hero: str) -> tuple[list[str], list[str]]:
 def _attribute_kind(catalog, name) -> str | None:
     card = catalog.find("attribute_cards", str(name)) if isinstance(name, (str, int, float)) else None
     return getattr(card, "attribute", None) if card is not None else None
+
+
+class HeroCardQuestions(CardQuestions):
+    """What adding an entry to a HeroCard list would do (``gs.questions``)."""
+
+    def candidates(self, catalog):
+        for section, _ in self.game.sections:
+            for c in catalog.entries(section):
+                yield section, c, self.game.kind_of(section, c), (c.cost if section == "action_cards" else None)
+
+    def left(self, section, summary, data, entry, catalog):
+        from builder.lists.compare import number
+        from builder.lists.edit import keys_naming
+
+        if section == "attribute_cards":
+            hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
+            return (most - hp if hp is not None and most is not None else None), "hero points"
+        deck = data.get("deck") or {}
+        have = copies(deck, keys_naming(deck, same_as(Pick(section, entry, entry.name, "deck"), catalog)))
+        return catalog.model.deck_rules.max_copies - have, "copies"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        pick = self.game.resolve(catalog, name, list_data)
+        state = self._state_after(comparison.after.summary, data, pick, catalog, list_data)
+        if pick.field == "attributes":
+            return pick.name, state, f"  note: {comparison.notes[-1]}"
+        return f"{count or 1} {pick.name}", state, None
+
+    def _state_after(self, summary, data, pick, catalog, list_data):
+        from builder.lists.edit import keys_naming
+
+        if pick.field == "attributes":
+            hp = summary.get("hero_points")
+            return f"hero points would be {fmt(hp if hp is not None else '?')}/{fmt(summary.get('max_hero_points'))}"
+        n = copies(data["deck"], keys_naming(data["deck"], same_as(pick, catalog)))
+        most = catalog.model.deck_rules.max_copies
+        return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
 
 
 class HeroCard(CardGame):
@@ -173,41 +210,9 @@ class HeroCard(CardGame):
     def kind_of(self, section, entry):
         return "attribute" if section == "attribute_cards" else entry.kind
 
-    def candidates(self, catalog):
-        for section, _ in self.sections:
-            for c in catalog.entries(section):
-                yield section, c, self.kind_of(section, c), (c.cost if section == "action_cards" else None)
-
-    def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
-        from builder.lists.edit import keys_naming
-
-        if section == "attribute_cards":
-            hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
-            return (most - hp if hp is not None and most is not None else None), "hero points"
-        deck = data.get("deck") or {}
-        have = copies(deck, keys_naming(deck, same_as(Pick(section, entry, entry.name, "deck"), catalog)))
-        return catalog.model.deck_rules.max_copies - have, "copies"
-
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        pick = self.resolve(catalog, name, list_data)
-        state = self.state_after(comparison.after.summary, data, pick, catalog, list_data)
-        if pick.field == "attributes":
-            return pick.name, state, f"  note: {comparison.notes[-1]}"
-        return f"{count or 1} {pick.name}", state, None
-
-    def state_after(self, summary, data, pick, catalog, list_data):
-        from builder.lists.edit import keys_naming
-
-        if pick.field == "attributes":
-            hp = summary.get("hero_points")
-            return f"hero points would be {fmt(hp if hp is not None else '?')}/{fmt(summary.get('max_hero_points'))}"
-        n = copies(data["deck"], keys_naming(data["deck"], same_as(pick, catalog)))
-        most = catalog.model.deck_rules.max_copies
-        return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
-
     text = part(HeroCardText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    questions = part(HeroCardQuestions)  # what adding an entry would do
     view = part(HeroCardView)  # how the builder shows a list: ``view.py``
     browse = part(HeroCardBrowse)  # the catalog beside a list: ``view.py``
     printing = part(HeroCardPrinting)  # what the printed documents ask: ``printing.py``

@@ -11,6 +11,7 @@ from builder.games.kensei.view import KenseiBrowse, KenseiView
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.parts import part
+from builder.systems.questions import QuestionsPart
 
 
 def _analytics(game):
@@ -86,6 +87,42 @@ class KenseiUnitCards:
         from builder.games.kensei.roster import _draw_card  # reportlab: loaded when printing
 
         _draw_card(c, d, w, h, g, warnings, marks=marks)
+
+
+class KenseiQuestions(QuestionsPart):
+    """What adding an entry to a Kensei list would do (``gs.questions``)."""
+
+    def candidates(self, catalog):
+        for t in catalog.entries("troops"):
+            yield "troops", t, t.troop_type, None
+
+    def trial(self, data, catalog, section, entry):
+        n = self.game.default_models(catalog, entry)
+        troops = data.get("troops")
+        troops = list(troops) if isinstance(troops, list) else []
+        troops.append({"troop": entry.name, "models": n} if n != 1 else {"troop": entry.name})
+        return {**data, "troops": troops}, ("troops", len(troops) - 1), n
+
+    def cost(self, before, after, entry, printed):
+        from builder.lists.compare import number
+
+        if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
+            return None
+        a, b = number(after.get("troops")), number(before.get("troops"))
+        return a - b if a is not None and b is not None else None
+
+    def left(self, section, summary, data, entry, catalog):
+        from builder.lists.compare import number
+
+        p, lim = number(summary.get("points")), number(summary.get("limit"))
+        return (lim - p if p is not None and lim is not None else None), "AP"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        entry = data["troops"][comparison.target[1]]
+        n = entry.get("models", 1)
+        after = comparison.after.summary
+        what = f"{n} {entry['troop']} ({fmt(comparison.adds.get('troops', 0))} AP)"
+        return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
 
 
 class Kensei(GameSystem):
@@ -236,44 +273,11 @@ class Kensei(GameSystem):
         set_key(data, key, v)
         return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
 
-    # -- questions -------------------------------------------------------------------------------
-
-    def candidates(self, catalog):
-        for t in catalog.entries("troops"):
-            yield "troops", t, t.troop_type, None
-
-    def trial(self, data, catalog, section, entry):
-        n = self.default_models(catalog, entry)
-        troops = data.get("troops")
-        troops = list(troops) if isinstance(troops, list) else []
-        troops.append({"troop": entry.name, "models": n} if n != 1 else {"troop": entry.name})
-        return {**data, "troops": troops}, ("troops", len(troops) - 1), n
-
-    def cost(self, before, after, entry, printed):
-        from builder.lists.compare import number
-
-        if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
-            return None
-        a, b = number(after.get("troops")), number(before.get("troops"))
-        return a - b if a is not None and b is not None else None
-
-    def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
-
-        p, lim = number(summary.get("points")), number(summary.get("limit"))
-        return (lim - p if p is not None and lim is not None else None), "AP"
-
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        entry = data["troops"][comparison.target[1]]
-        n = entry.get("models", 1)
-        after = comparison.after.summary
-        what = f"{n} {entry['troop']} ({fmt(comparison.adds.get('troops', 0))} AP)"
-        return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
-
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    questions = part(KenseiQuestions)  # what adding an entry would do
     view = part(KenseiView)  # how the builder shows a list: ``view.py``
     browse = part(KenseiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(KenseiPrinting)  # what the printed documents ask: ``printing.py``

@@ -8,7 +8,7 @@ from builder.games.satsuma.printing import SatsumaPrinting
 from builder.games.satsuma.text import SatsumaText
 from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 from builder.names import did_you_mean, normalize
-from builder.systems.cards import CardGame
+from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.parts import part
 
 
@@ -35,6 +35,20 @@ def to_variant(data, catalog) -> str:
         cards[c.name] = cards.get(c.name, 0) + 1
     replace_key(data, "deck", "cards", cards)
     return f"wrote the published {side} deck ({sum(cards.values())} cards) out under 'cards:' (a variant deck now)"
+
+
+class SatsumaQuestions(CardQuestions):
+    """What adding an entry to a Satsuma list would do (``gs.questions``)."""
+
+    def candidates(self, catalog):
+        for c in catalog.entries("cards"):
+            yield "cards", c, self.game.kind_of("cards", c), None
+
+    def _state_after(self, summary, data, pick, catalog, list_data):
+        text = super()._state_after(summary, data, pick, catalog, list_data)
+        if "deck" in list_data:
+            text += " as a variant deck ('daimyo add --variant' writes it out)"
+        return text
 
 
 class Satsuma(CardGame):
@@ -143,18 +157,9 @@ class Satsuma(CardGame):
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
-    def candidates(self, catalog):
-        for c in catalog.entries("cards"):
-            yield "cards", c, self.kind_of("cards", c), None
-
-    def state_after(self, summary, data, pick, catalog, list_data):
-        text = super().state_after(summary, data, pick, catalog, list_data)
-        if "deck" in list_data:
-            text += " as a variant deck ('daimyo add --variant' writes it out)"
-        return text
-
     text = part(SatsumaText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    questions = part(SatsumaQuestions)  # what adding an entry would do
     view = part(SatsumaView)  # how the builder shows a list: ``view.py``
     browse = part(SatsumaBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SatsumaPrinting)  # what the printed documents ask: ``printing.py``

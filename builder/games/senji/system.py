@@ -10,6 +10,7 @@ from builder.games.senji.view import SenjiBrowse, SenjiView
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 from builder.systems.parts import part
+from builder.systems.questions import QuestionsPart
 
 
 def _analytics(game):
@@ -151,6 +152,42 @@ class SenjiPlayers:
                 del pr["samurai"]
             return [f"{name}: {'the' if on else 'no'} samurai figure"]
         raise UsageError(f"a province has no setting '{field}'", "units or samurai")
+
+
+class SenjiQuestions(QuestionsPart):
+    """What adding an entry to a Senji list would do (``gs.questions``)."""
+
+    def candidates(self, catalog):
+        for section in ("families", "samurai", "provinces"):
+            for e in catalog.entries(section):
+                yield section, e, section, None
+
+    def trial(self, data, catalog, section, entry):
+        import copy
+
+        trial = {**data, "players": copy.deepcopy(data.get("players"))}
+        _notes, target = self.game.add(trial, catalog, entry.name, trial=True)
+        return trial, target, 1
+
+    def left(self, section, summary, data, entry, catalog):
+        if section != "provinces":
+            return None, None
+        from builder.games.senji.rules import constants
+
+        most = constants(catalog)["starting_provinces"]
+        fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
+                     default=0)
+        return most - fewest, "provinces"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        target = getattr(comparison, "target", None) or ()
+        what = comparison.notes[-1].removeprefix("added ")
+        if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
+            p = (data.get("players") or [])[target[1]]
+            _section, entry = self.game.resolve(catalog, name)
+            was = _written(((list_data.get("players") or [])[target[1]] or {}).get("samurai"))
+            what = f"{entry.name} as {self.game._who(p)}'s samurai card" + (f" (instead of {was})" if was else "")
+        return what, f"the setup would have {len(data.get('players') or [])} players", None
 
 
 class Senji(GameSystem):
@@ -318,44 +355,11 @@ class Senji(GameSystem):
                    *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []]]]
         raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
 
-    # -- questions -------------------------------------------------------------------------------
-
-    def candidates(self, catalog):
-        for section in ("families", "samurai", "provinces"):
-            for e in catalog.entries(section):
-                yield section, e, section, None
-
-    def trial(self, data, catalog, section, entry):
-        import copy
-
-        trial = {**data, "players": copy.deepcopy(data.get("players"))}
-        _notes, target = self.add(trial, catalog, entry.name, trial=True)
-        return trial, target, 1
-
-    def left(self, section, summary, data, entry, catalog):
-        if section != "provinces":
-            return None, None
-        from builder.games.senji.rules import constants
-
-        most = constants(catalog)["starting_provinces"]
-        fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
-                     default=0)
-        return most - fewest, "provinces"
-
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        target = getattr(comparison, "target", None) or ()
-        what = comparison.notes[-1].removeprefix("added ")
-        if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
-            p = (data.get("players") or [])[target[1]]
-            _section, entry = self.resolve(catalog, name)
-            was = _written(((list_data.get("players") or [])[target[1]] or {}).get("samurai"))
-            what = f"{entry.name} as {self._who(p)}'s samurai card" + (f" (instead of {was})" if was else "")
-        return what, f"the setup would have {len(data.get('players') or [])} players", None
-
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    questions = part(SenjiQuestions)  # what adding an entry would do
     view = part(SenjiView)  # how the builder shows a list: ``view.py``
     browse = part(SenjiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SenjiPrinting)  # what the printed documents ask: ``printing.py``

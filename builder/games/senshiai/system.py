@@ -8,7 +8,7 @@ from builder.games.senshiai.printing import SenshiaiPrinting
 from builder.games.senshiai.text import SenshiaiText
 from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
 from builder.systems.base import UNSET, plural, whole
-from builder.systems.cards import CardGame
+from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.parts import part
 
 
@@ -16,6 +16,22 @@ def _analytics(game):
     from builder.games.senshiai.analytics import SenshiaiAnalytics  # the analytics toolkit: loaded when asked
 
     return SenshiaiAnalytics(game)
+
+
+class SenshiaiQuestions(CardQuestions):
+    """What adding an entry to a Senshiai list would do (``gs.questions``)."""
+
+    def left(self, section, summary, data, entry, catalog):
+        from builder.lists.compare import number
+
+        cards = number(summary.get("cards"))
+        most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")
+        return (most - cards if cards is not None and number(most) is not None else None), "cards"
+
+    def _state_after(self, summary, data, pick, catalog, list_data):
+        size = summary.get("size")
+        return (f"the deck would have {plural(summary.get('cards'), 'card')}"
+                + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
 
 
 class Senshiai(CardGame):
@@ -46,20 +62,9 @@ class Senshiai(CardGame):
             return None, "no agreed deck size now: any size up to the maximum is legal"
         return whole("size", value, "size 50"), None
 
-    def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
-
-        cards = number(summary.get("cards"))
-        most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")
-        return (most - cards if cards is not None and number(most) is not None else None), "cards"
-
-    def state_after(self, summary, data, pick, catalog, list_data):
-        size = summary.get("size")
-        return (f"the deck would have {plural(summary.get('cards'), 'card')}"
-                + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
-
     text = part(SenshiaiText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    questions = part(SenshiaiQuestions)  # what adding an entry would do
     view = part(SenshiaiView)  # how the builder shows a list: ``view.py``
     browse = part(SenshiaiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SenshiaiPrinting)  # what the printed documents ask: ``printing.py``
