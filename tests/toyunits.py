@@ -20,6 +20,7 @@ from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
 from builder.systems.documents import DocumentPart
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
 from builder.systems.questions import QuestionsPart
@@ -202,6 +203,21 @@ class ToyUnitsQuestions(QuestionsPart):
             yield "troops", t, "troop", t.points
 
 
+class ToyUnitsNewList(NewListPart):
+    """How a new toy army starts: its points (the form asks for them), no units."""
+
+    options = frozenset({"points"})
+
+    def fields(self, catalog):
+        return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",
+                 "min": 1, "max": 10000}]
+
+    def body(self, data, catalog, options):
+        data["points"] = int(options.get("points") or catalog.model.army_rules.points)
+        data["troops"] = []
+        return [f"a toy army of {data['points']} points"]
+
+
 class ToyUnits(GameSystem):
     id = "toyunits"
     name = "Toy skirmish"
@@ -214,9 +230,9 @@ class ToyUnits(GameSystem):
     noun = "troop"
     add_options = frozenset({"models"})
     remove_options = frozenset()
-    new_options = frozenset({"points"})
     catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
     printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
+    new_list = part(ToyUnitsNewList)  # how a new list starts
     questions = part(ToyUnitsQuestions)  # what adding a unit would do
     view = part(ToyUnitsView)  # how the builder shows the army
     browse = part(ToyUnitsBrowse)  # its troops beside the army
@@ -230,15 +246,6 @@ class ToyUnits(GameSystem):
     def __init__(self):
         self.units = ToyUnitsPart()  # the ``Units`` part: the list is units of models
         self.sheet = ToyRoster()
-
-    def new_fields(self, catalog):
-        return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",
-                 "min": 1, "max": 10000}]
-
-    def new_body(self, data, catalog, options):
-        data["points"] = int(options.get("points") or catalog.model.army_rules.points)
-        data["troops"] = []
-        return [f"a toy army of {data['points']} points"]
 
     def set_own(self, catalog, key, value):
         try:

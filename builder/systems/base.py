@@ -14,12 +14,14 @@ from types import ModuleType
 from builder.errors import EditRefused, UsageError, option
 from builder.systems.analytics import AnalyticsPart
 from builder.systems.documents import COMMON_KEYS, DocumentPart
+from builder.systems.newlist import NewListPart
 from builder.systems.packs import PacksPart
 from builder.systems.parts import (
     Analytics,
     CatalogView,
     Document,
     ListView,
+    NewList,
     Packs,
     Players,
     Printing,
@@ -89,7 +91,6 @@ class GameSystem:
     edits: ModuleType | None = None
     add_options: frozenset = frozenset({"count"})
     remove_options: frozenset = frozenset({"count", "all"})
-    new_options: frozenset = frozenset()
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
     catalog_module_name: str | None = None  # None: the ``catalog`` module beside the game's own module
     rules_module_name: str | None = None  # None: the ``rules`` module beside the game's own module
@@ -104,6 +105,7 @@ class GameSystem:
     analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
     packs: part[Packs] = part(PacksPart)  # what a pack template documents: ``builder.packs``
     view: part[ListView] = part(ViewPart)  # how the builder shows a list: ``builder.web``
+    new_list: part[NewList] = part(NewListPart)  # how a new list starts: 'daimyo new', the new-list form
     questions: part[Questions] = part(QuestionsPart)  # what adding an entry would do: options, why
     browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
@@ -156,8 +158,6 @@ class GameSystem:
     # -- how a builder shows a list (the web builder's pages and API) -----------------------------
 
     held_sections: tuple[tuple[str, str], ...] = ()  # (list key, catalog section) of the cards a list holds
-    name_example: str = ""  # a name for a new list, shown as an example in the new-list form
-
     def published(self, data: dict) -> bool:
         """Whether the list is a published deck written by its name (changes make it a variant)."""
         return False
@@ -171,12 +171,6 @@ class GameSystem:
             items = list(holder.items()) if isinstance(holder, dict) else [(a, 1) for a in (holder or [])]
             out.append((key, section, items))
         return out
-
-    def new_fields(self, catalog) -> list[dict]:
-        """The fields a builder's new-list form asks for (``new_options``): ``key``, ``label``,
-        ``value`` (the default) and ``choices`` (value, label), with a ``prompt`` when the user must
-        choose (no default), or a ``type`` with ``min``/``max``."""
-        return []
 
     # -- finding codes -------------------------------------------------------------------------
 
@@ -217,19 +211,6 @@ class GameSystem:
         if opt == "player":
             return f"{flag} applies to senji setups"
         return f"{flag} does not apply to {self.id} lists"
-
-    def new(self, catalog, options: dict) -> tuple[dict, list[str]]:
-        """The data of a new list and notes for a person (``options`` as ``daimyo new`` takes)."""
-        data: dict = {"system": self.id}
-        if options.get("name"):
-            data["name"] = options["name"]
-        if options.get("packs"):
-            data["packs"] = list(options["packs"])
-        notes = self.new_body(data, catalog, options)
-        return data, notes
-
-    def new_body(self, data: dict, catalog, options: dict) -> list[str]:
-        return []
 
     def add(self, data, catalog, name: str, count: int | None = None, **options) -> tuple[list[str], tuple | None]:
         """Add ``name`` to the list data; ``(notes, where it went)``."""

@@ -19,6 +19,7 @@ part                      used by                                every game?
 ``ListView``              the web builder, list comparison       yes (``gs.view``)
 ``CatalogView``           the web builder, ``daimyo options``    yes (``gs.browse``)
 ``Questions``             ``daimyo options``, ``daimyo why``     yes (``gs.questions``)
+``NewList``               ``daimyo new``, editor, web, events    yes (``gs.new_list``)
 ``Units``                 the web builder, list comparison       ``gs.units`` or None
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
@@ -28,7 +29,7 @@ part                      used by                                every game?
 The parts every game has are declared on the game's class with ``part`` (``text =
 part(KenseiText)``): the part is made from the game when first asked for. Their defaults are in
 ``builder/systems/<part>.py`` (``TextPart``, ``AnalyticsPart``, ``DocumentPart``, ``PacksPart``,
-``PrintingPart``, ``ViewPart``, ``BrowsePart`` and ``QuestionsPart``); a game's own are in its package.
+``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart`` and ``NewListPart``); a game's own are in its package.
 """
 
 from __future__ import annotations
@@ -250,6 +251,23 @@ class CatalogView(Protocol):
     def option_extra(self, data: dict, entry: Any) -> dict: ...
 
     def option_rank(self, row: dict) -> tuple: ...
+
+
+class NewList(Protocol):
+    """How a new list of the game starts (``gs.new_list``): ``daimyo new``, ``ListEditor.new``,
+    the web builder's new-list form and an event's settings."""
+
+    @property
+    def options(self) -> frozenset: ...
+
+    @property
+    def example(self) -> str: ...
+
+    def fields(self, catalog: Any) -> list[dict]: ...
+
+    def make(self, catalog: Any, options: dict) -> tuple[dict, list[str]]: ...
+
+    def body(self, data: dict, catalog: Any, options: dict) -> list[str]: ...
 
 
 class Questions(Protocol):

@@ -326,7 +326,7 @@ def words(system: str) -> dict:
     gs = game(system)
     return {"count_words": list(gs.view.count_words), "entry_words": list(gs.view.entry_words),
             "type_label": gs.browse.type_label, "priced": gs.browse.priced, "cost_unit": gs.view.cost_unit,
-            "layout": gs.layout, "name_example": gs.name_example,
+            "layout": gs.layout, "name_example": gs.new_list.example,
             "standard_word": gs.units.standard_word if gs.units is not None else "",
             "leader_word": gs.units.leader_word if gs.units is not None else "leader",
             "seat_words": dict(gs.players.seat_words) if gs.players is not None else {}}

@@ -10,6 +10,7 @@ from builder.games.herocard.view import HeroCardBrowse, HeroCardView
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardGame, CardQuestions, copies
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 
 
@@ -77,27 +78,18 @@ class HeroCardQuestions(CardQuestions):
         return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
 
 
-class HeroCard(CardGame):
-    id = "herocard"
-    name = "HeroCard"
-    title = "HeroCard: Rise of the Shogun (card duel)"
-    aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
-    set_keys = ("hero", "max_hero_points", "name", "author", "notes")
-    what = "hero"
-    sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
-    anchor_field = "kind"
-    deck_word = "action deck"
-    new_options = frozenset({"hero", "max_hero_points"})
-    held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
-    name_example = "Samurai of the Rising Sun"
+class HeroCardNewList(NewListPart):
+    """How a new HeroCard list starts (``gs.new_list``): its options and the fields of the new-list form."""
 
-    def new_fields(self, catalog):
+    options = frozenset({"hero", "max_hero_points"})
+    example = "Samurai of the Rising Sun"
+
+    def fields(self, catalog):
         heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
         return [{"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
                 {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1}]
 
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def new_body(self, data, catalog, options):
+    def body(self, data, catalog, options):
         hero = options.get("hero")
         if not hero or not hero.strip():
             raise UsageError(f"{option('hero')} is required for a herocard hero",
@@ -125,6 +117,19 @@ class HeroCard(CardGame):
         data["deck"] = {}
         return notes
 
+
+class HeroCard(CardGame):
+    id = "herocard"
+    name = "HeroCard"
+    title = "HeroCard: Rise of the Shogun (card duel)"
+    aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
+    set_keys = ("hero", "max_hero_points", "name", "author", "notes")
+    what = "hero"
+    sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
+    anchor_field = "kind"
+    deck_word = "action deck"
+    held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
+    # -- packs: the sections a template documents first, what each entry field means --------------
     # -- attribute cards -------------------------------------------------------------------------
 
     def add_pick(self, data, catalog, pick, count, variant, check_side):
@@ -212,6 +217,7 @@ class HeroCard(CardGame):
 
     text = part(HeroCardText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    new_list = part(HeroCardNewList)  # how a new list starts
     questions = part(HeroCardQuestions)  # what adding an entry would do
     view = part(HeroCardView)  # how the builder shows a list: ``view.py``
     browse = part(HeroCardBrowse)  # the catalog beside a list: ``view.py``

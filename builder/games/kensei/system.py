@@ -10,6 +10,7 @@ from builder.games.kensei.units import KenseiUnits
 from builder.games.kensei.view import KenseiBrowse, KenseiView
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 
@@ -125,6 +126,46 @@ class KenseiQuestions(QuestionsPart):
         return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
 
 
+class KenseiNewList(NewListPart):
+    """How a new Kensei list starts (``gs.new_list``): its options and the fields of the new-list form."""
+
+    options = frozenset({"clan", "points", "commander", "occult"})
+    example = "Buke vanguard"
+
+    def fields(self, catalog):
+        return [{"key": "clan", "label": "Clan", "value": "", "prompt": "choose a clan",
+                 "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
+                {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
+                {"key": "commander", "label": "Commander", "value": "hatamoto",
+                 "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
+
+    def body(self, data, catalog, options):
+        clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
+        points = 200 if options.get("points") is None else options["points"]
+        if clan is None:
+            raise UsageError(f"{option('clan')} is required for a kensei list",
+                             command_line(f"e.g. daimyo new kensei {option('clan')} buke {option('points')} 400 -o army.yaml"))
+        c = catalog.find("clans", clan)
+        if c is None:
+            raise UnknownEntry(f"unknown clan '{clan}'", catalog.did_you_mean("clans", clan) or _one_of(catalog, "clans"))
+        lvl = catalog.find("commander_levels", commander)
+        if lvl is None:
+            raise UnknownEntry(f"unknown commander level '{commander}'",
+                               catalog.did_you_mean("commander_levels", commander) or
+                               _one_of(catalog, "commander_levels"))
+        if points <= 0:
+            raise UsageError(f"{option('points')} must be positive, not {points}", f"e.g. {option('points')} 200")
+        packs = data.pop("packs", None)
+        occult = options.get("occult")
+        if isinstance(occult, str):  # a form's word for a tick box
+            occult = occult.strip().lower() in ("1", "on", "true", "yes")
+        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(occult),
+                     "troops": []})
+        if packs:
+            data["packs"] = packs
+        return []
+
+
 class Kensei(GameSystem):
     id = "kensei"
     name = "Kensei"
@@ -137,23 +178,13 @@ class Kensei(GameSystem):
     noun = "troop"
     add_options = frozenset({"models", "led_by", "standard"})
     remove_options = frozenset()
-    new_options = frozenset({"clan", "points", "commander", "occult"})
     edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
-    name_example = "Buke vanguard"
-
     def __init__(self):
         self.units = KenseiUnits(self)  # a Kensei army is units of models (``units.py``)
         self.sheet = KenseiRoster()
         self.unit_cards = KenseiUnitCards()
 
     # -- the builder's view -----------------------------------------------------------------------
-
-    def new_fields(self, catalog):
-        return [{"key": "clan", "label": "Clan", "value": "", "prompt": "choose a clan",
-                 "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
-                {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
-                {"key": "commander", "label": "Commander", "value": "hatamoto",
-                 "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -180,32 +211,6 @@ class Kensei(GameSystem):
         return super().option_refusal(verb, opt)
 
     # -- editing --------------------------------------------------------------------------------
-
-    def new_body(self, data, catalog, options):
-        clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
-        points = 200 if options.get("points") is None else options["points"]
-        if clan is None:
-            raise UsageError(f"{option('clan')} is required for a kensei list",
-                             command_line(f"e.g. daimyo new kensei {option('clan')} buke {option('points')} 400 -o army.yaml"))
-        c = catalog.find("clans", clan)
-        if c is None:
-            raise UnknownEntry(f"unknown clan '{clan}'", catalog.did_you_mean("clans", clan) or _one_of(catalog, "clans"))
-        lvl = catalog.find("commander_levels", commander)
-        if lvl is None:
-            raise UnknownEntry(f"unknown commander level '{commander}'",
-                               catalog.did_you_mean("commander_levels", commander) or
-                               _one_of(catalog, "commander_levels"))
-        if points <= 0:
-            raise UsageError(f"{option('points')} must be positive, not {points}", f"e.g. {option('points')} 200")
-        packs = data.pop("packs", None)
-        occult = options.get("occult")
-        if isinstance(occult, str):  # a form's word for a tick box
-            occult = occult.strip().lower() in ("1", "on", "true", "yes")
-        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(occult),
-                     "troops": []})
-        if packs:
-            data["packs"] = packs
-        return []
 
     def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
         from builder.lists.edit import add_troop
@@ -277,6 +282,7 @@ class Kensei(GameSystem):
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    new_list = part(KenseiNewList)  # how a new list starts
     questions = part(KenseiQuestions)  # what adding an entry would do
     view = part(KenseiView)  # how the builder shows a list: ``view.py``
     browse = part(KenseiBrowse)  # the catalog beside a list: ``view.py``

@@ -9,6 +9,7 @@ from builder.games.satsuma.text import SatsumaText
 from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame, CardQuestions
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 
 
@@ -51,6 +52,25 @@ class SatsumaQuestions(CardQuestions):
         return text
 
 
+class SatsumaNewList(NewListPart):
+    """How a new Satsuma list starts (``gs.new_list``): its options and the fields of the new-list form."""
+
+    options = frozenset({"side"})
+    example = "Saigo's rebels"
+
+    def fields(self, catalog):
+        return [{"key": "side", "label": "Side", "value": "samurai",
+                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
+
+    def body(self, data, catalog, options):
+        side = options.get("side")
+        if side is None:
+            raise UsageError(f"{option('side')} is required for a satsuma deck", f"{option('side')} samurai or {option('side')} imperial")
+        data["side"] = self.game._side(side)
+        data["deck"] = "standard"
+        return []
+
+
 class Satsuma(CardGame):
     id = "satsuma"
     name = "Satsuma Rebellion"
@@ -59,9 +79,6 @@ class Satsuma(CardGame):
     set_keys = ("side", "deck", "name", "author", "notes")
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
-    new_options = frozenset({"side"})
-    name_example = "Saigo's rebels"
-
     def published(self, data):
         return "deck" in data and not isinstance(data.get("cards"), dict)
 
@@ -73,10 +90,6 @@ class Satsuma(CardGame):
             counts[c.name] = counts.get(c.name, 0) + 1
         return [("cards", "cards", list(counts.items()))]
 
-    def new_fields(self, catalog):
-        return [{"key": "side", "label": "Side", "value": "samurai",
-                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
-
     # -- packs: the sections a template documents first, what each entry field means --------------
     def _side(self, value: str) -> str:
         from builder.games.satsuma.rules import SIDES
@@ -85,14 +98,6 @@ class Satsuma(CardGame):
         if v not in SIDES:
             raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
         return v
-
-    def new_body(self, data, catalog, options):
-        side = options.get("side")
-        if side is None:
-            raise UsageError(f"{option('side')} is required for a satsuma deck", f"{option('side')} samurai or {option('side')} imperial")
-        data["side"] = self._side(side)
-        data["deck"] = "standard"
-        return []
 
     def set_own(self, catalog, key, value):
         if key == "deck":
@@ -159,6 +164,7 @@ class Satsuma(CardGame):
 
     text = part(SatsumaText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    new_list = part(SatsumaNewList)  # how a new list starts
     questions = part(SatsumaQuestions)  # what adding an entry would do
     view = part(SatsumaView)  # how the builder shows a list: ``view.py``
     browse = part(SatsumaBrowse)  # the catalog beside a list: ``view.py``

@@ -9,6 +9,7 @@ from builder.games.senji.printing import SenjiPrinting
 from builder.games.senji.view import SenjiBrowse, SenjiView
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 
@@ -190,38 +191,20 @@ class SenjiQuestions(QuestionsPart):
         return what, f"the setup would have {len(data.get('players') or [])} players", None
 
 
-class Senji(GameSystem):
-    id = "senji"
-    name = "Senji"
-    title = "Senji (board game, 3-6 players)"
-    kind = "setup"
-    entries = ("players",)
-    what = "setup"
-    noun = "card"
-    add_options = frozenset({"player", "count"})
-    remove_options = frozenset()
-    new_options = frozenset({"players"})
-    name_example = "Friday game"
-    def __init__(self):
-        self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
-        self.sheet = SenjiSetupSheet()
+class SenjiNewList(NewListPart):
+    """How a new Senji list starts (``gs.new_list``): its options and the fields of the new-list form."""
 
-    # -- the builder's view -----------------------------------------------------------------------
+    options = frozenset({"players"})
+    example = "Friday game"
 
-    def new_fields(self, catalog):
+    def fields(self, catalog):
         from builder.games.senji.rules import constants
 
         c = constants(catalog)
         return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
                  "min": c["players_min"], "max": c["players_max"]}]
 
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def option_refusal(self, verb, opt):
-        if verb == "remove":
-            return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
-        return super().option_refusal(verb, opt)
-
-    def new_body(self, data, catalog, options):
+    def body(self, data, catalog, options):
         from builder.games.senji.rules import constants, setup_for
 
         n = options.get("players")
@@ -238,6 +221,29 @@ class Senji(GameSystem):
                            for i, f in enumerate(families)]
         return ["families " + ", ".join(f.name for f in families) + f" (those in play with {n} players); "
                 "give each player a samurai card and three provinces"]
+
+
+class Senji(GameSystem):
+    id = "senji"
+    name = "Senji"
+    title = "Senji (board game, 3-6 players)"
+    kind = "setup"
+    entries = ("players",)
+    what = "setup"
+    noun = "card"
+    add_options = frozenset({"player", "count"})
+    remove_options = frozenset()
+    def __init__(self):
+        self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
+        self.sheet = SenjiSetupSheet()
+
+    # -- the builder's view -----------------------------------------------------------------------
+
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    def option_refusal(self, verb, opt):
+        if verb == "remove":
+            return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
+        return super().option_refusal(verb, opt)
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -359,6 +365,7 @@ class Senji(GameSystem):
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    new_list = part(SenjiNewList)  # how a new list starts
     questions = part(SenjiQuestions)  # what adding an entry would do
     view = part(SenjiView)  # how the builder shows a list: ``view.py``
     browse = part(SenjiBrowse)  # the catalog beside a list: ``view.py``

@@ -9,6 +9,7 @@ from builder.games.senshiai.text import SenshiaiText
 from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame, CardQuestions
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 
 
@@ -34,21 +35,16 @@ class SenshiaiQuestions(CardQuestions):
                 + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
 
 
-class Senshiai(CardGame):
-    id = "senshiai"
-    name = "Senshiai"
-    title = "Senshiai (card game, Basic Collection)"
-    aliases = ("senshiai basic collection",)
-    set_keys = ("size", "name", "author", "notes")
-    anchor_field = "type"
-    new_options = frozenset({"size"})
-    name_example = "Northern host"
+class SenshiaiNewList(NewListPart):
+    """How a new Senshiai list starts (``gs.new_list``): its options and the fields of the new-list form."""
 
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def new_fields(self, catalog):
+    options = frozenset({"size"})
+    example = "Northern host"
+
+    def fields(self, catalog):
         return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
 
-    def new_body(self, data, catalog, options):
+    def body(self, data, catalog, options):
         size = options.get("size")
         if size is not None:
             if size < 1:
@@ -57,6 +53,15 @@ class Senshiai(CardGame):
         data["cards"] = {}
         return []
 
+
+class Senshiai(CardGame):
+    id = "senshiai"
+    name = "Senshiai"
+    title = "Senshiai (card game, Basic Collection)"
+    aliases = ("senshiai basic collection",)
+    set_keys = ("size", "name", "author", "notes")
+    anchor_field = "type"
+    # -- packs: the sections a template documents first, what each entry field means --------------
     def set_own(self, catalog, key, value):
         if value.strip().lower() in UNSET:
             return None, "no agreed deck size now: any size up to the maximum is legal"
@@ -64,6 +69,7 @@ class Senshiai(CardGame):
 
     text = part(SenshiaiText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    new_list = part(SenshiaiNewList)  # how a new list starts
     questions = part(SenshiaiQuestions)  # what adding an entry would do
     view = part(SenshiaiView)  # how the builder shows a list: ``view.py``
     browse = part(SenshiaiBrowse)  # the catalog beside a list: ``view.py``
