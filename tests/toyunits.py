@@ -24,6 +24,7 @@ from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
 from builder.systems.questions import QuestionsPart
+from builder.systems.settings import SettingsPart
 from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart
 
@@ -218,6 +219,18 @@ class ToyUnitsNewList(NewListPart):
         return [f"a toy army of {data['points']} points"]
 
 
+class ToyUnitsSettings(SettingsPart):
+    """What ``set`` may change in a toy army: its points besides the name, author and notes."""
+
+    keys = ("name", "author", "notes", "points")
+
+    def own(self, catalog, key, value):
+        try:
+            return int(value), None
+        except ValueError:
+            raise UsageError(f"points must be a whole number, not '{value}'") from None
+
+
 class ToyUnits(GameSystem):
     id = "toyunits"
     name = "Toy skirmish"
@@ -225,13 +238,13 @@ class ToyUnits(GameSystem):
     aliases = ("toy skirmish",)
     kind = "army"
     entries = ("troops",)
-    set_keys = ("name", "author", "notes", "points")
     what = "army"
     noun = "troop"
     add_options = frozenset({"models"})
     remove_options = frozenset()
     catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
     printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
+    settings = part(ToyUnitsSettings)  # what 'set' may change
     new_list = part(ToyUnitsNewList)  # how a new list starts
     questions = part(ToyUnitsQuestions)  # what adding a unit would do
     view = part(ToyUnitsView)  # how the builder shows the army
@@ -246,12 +259,6 @@ class ToyUnits(GameSystem):
     def __init__(self):
         self.units = ToyUnitsPart()  # the ``Units`` part: the list is units of models
         self.sheet = ToyRoster()
-
-    def set_own(self, catalog, key, value):
-        try:
-            return int(value), None
-        except ValueError:
-            raise UsageError(f"points must be a whole number, not '{value}'") from None
 
     def _troop(self, catalog, name):
         t = catalog.find("troops", str(name))

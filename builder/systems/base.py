@@ -27,6 +27,7 @@ from builder.systems.parts import (
     Printing,
     Questions,
     Rules,
+    Settings,
     SheetPrinter,
     TextForm,
     UnitCards,
@@ -35,25 +36,15 @@ from builder.systems.parts import (
 )
 from builder.systems.printing import PrintingPart
 from builder.systems.questions import QuestionsPart
+from builder.systems.settings import TEXT_KEYS, SettingsPart, text_value
 from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart, fmt
 
-TEXT_KEYS = ("name", "author", "notes")
-YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 UNSET = ("none", "null", "off", "-")
 
 
 def plural(n, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def text_value(value: str):
-    """``value`` to write as YAML text (quoted when YAML 1.1 would read it as true/false)."""
-    if value.strip().lower() in YAML11_WORDS:
-        from ruamel.yaml.scalarstring import SingleQuotedScalarString
-
-        return SingleQuotedScalarString(value)
-    return value
 
 
 def whole(key: str, value: str, example: str) -> int:
@@ -68,13 +59,14 @@ def whole(key: str, value: str, example: str) -> int:
 
 
 class GameSystem:
-    """One game. Subclasses set the class attributes and override the hooks they need.
+    """One game: its identity, its parts and its edit hooks. Subclasses set the class attributes,
+    declare the parts they change (``text = part(KenseiText)``) and override the hooks they need.
 
-    ``entries``: list keys holding what ``add`` adds; ``document``: the fields of the game's list
-    document (``builder.systems.documents``), which give ``key_order`` (the system's own list keys
-    in the order they are written) and the pydantic ``list_model``; ``set_keys``: what ``set`` may change; ``what``: what a list
-    of the game is called (army, deck, hero, setup); ``prints``: cards, roster or setup;
-    ``add_options``/``remove_options``: the options ``add``/``remove`` take besides a name.
+    ``entries``: list keys holding what ``add`` adds; ``what``: what a list of the game is called
+    (army, deck, hero, setup); ``prints``: cards, roster or setup; ``add_options``/``remove_options``:
+    the options ``add``/``remove`` take besides a name. The parts (``builder.systems.parts``) hold
+    the rest: the list document (``document``), what ``set`` may change (``settings``), how a new
+    list starts (``new_list``), the text form, analytics, packs, printing, the builder's views.
     """
 
     id: str = ""
@@ -83,7 +75,6 @@ class GameSystem:
     aliases: tuple[str, ...] = ()
     kind: str = "deck"
     entries: tuple[str, ...] = ()
-    set_keys: tuple[str, ...] = TEXT_KEYS
     what: str = "list"
     noun: str = "card"
     # the game's own edit operations (``builder/games/<id>/edits.py``: typed operations and
@@ -106,6 +97,7 @@ class GameSystem:
     packs: part[Packs] = part(PacksPart)  # what a pack template documents: ``builder.packs``
     view: part[ListView] = part(ViewPart)  # how the builder shows a list: ``builder.web``
     new_list: part[NewList] = part(NewListPart)  # how a new list starts: 'daimyo new', the new-list form
+    settings: part[Settings] = part(SettingsPart)  # what 'set KEY VALUE' may change: the Set operation
     questions: part[Questions] = part(QuestionsPart)  # what adding an entry would do: options, why
     browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
@@ -153,7 +145,7 @@ class GameSystem:
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "title": self.title, "aliases": list(self.aliases),
                 "kind": self.kind, "entries": list(self.entries), "keys": list(self.document.list_keys),
-                "set_keys": list(self.set_keys), "prints": self.prints}
+                "set_keys": list(self.settings.keys), "prints": self.prints}
 
     # -- how a builder shows a list (the web builder's pages and API) -----------------------------
 
@@ -218,43 +210,6 @@ class GameSystem:
 
     def remove(self, data, catalog, name: str, count: int | None = 1, **options) -> list[str]:
         raise self.refuse("remove")
-
-    def set_value(self, catalog, key: str, value: str) -> tuple[object, str | None]:
-        """The value to write for ``set KEY VALUE`` (None: remove the key) and a note, if any."""
-        from builder.names import did_you_mean
-
-        if key not in self.set_keys:
-            raise UsageError(f"cannot set '{key}' in a {self.id} {self.what}",
-                             did_you_mean(key, self.set_keys) or "one of " + ", ".join(self.set_keys))
-        if key in TEXT_KEYS:
-            return (text_value(value) if value.strip() else None), None
-        return self.set_own(catalog, key, value)
-
-    def set_own(self, catalog, key: str, value: str) -> tuple[object, str | None]:
-        raise UsageError(f"cannot set '{key}'")  # pragma: no cover - set_keys lists what is handled
-
-    def set(self, data, catalog, key: str, value: str) -> tuple[list[str], tuple]:
-        """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""
-        from builder.lists.edit import delete_key, set_key_ordered
-
-        v, note = self.set_value(catalog, key, value)
-        if v is None:
-            if key in data:
-                delete_key(data, key)
-            notes = [f"removed {key}"]
-        else:
-            set_key_ordered(data, key, v, self.document.list_keys)
-            notes = [f"set {key} = {self.shown(v)}"]
-        if note:
-            notes.append(note)
-        return notes + self.after_set(data, catalog, key, v), (key,)
-
-    def shown(self, v) -> str:
-        return str(v)
-
-    def after_set(self, data, catalog, key: str, value) -> list[str]:
-        """What else changes when ``key`` was set (e.g. a new hero's attribute cards)."""
-        return []
 
     # -- printing ---------------------------------------------------------------------------------
 

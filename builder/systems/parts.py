@@ -20,6 +20,7 @@ part                      used by                                every game?
 ``CatalogView``           the web builder, ``daimyo options``    yes (``gs.browse``)
 ``Questions``             ``daimyo options``, ``daimyo why``     yes (``gs.questions``)
 ``NewList``               ``daimyo new``, editor, web, events    yes (``gs.new_list``)
+``Settings``              the ``Set`` operation, the web         yes (``gs.settings``)
 ``Units``                 the web builder, list comparison       ``gs.units`` or None
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
@@ -29,7 +30,7 @@ part                      used by                                every game?
 The parts every game has are declared on the game's class with ``part`` (``text =
 part(KenseiText)``): the part is made from the game when first asked for. Their defaults are in
 ``builder/systems/<part>.py`` (``TextPart``, ``AnalyticsPart``, ``DocumentPart``, ``PacksPart``,
-``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart`` and ``NewListPart``); a game's own are in its package.
+``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart``, ``NewListPart`` and ``SettingsPart``); a game's own are in its package.
 """
 
 from __future__ import annotations
@@ -268,6 +269,24 @@ class NewList(Protocol):
     def make(self, catalog: Any, options: dict) -> tuple[dict, list[str]]: ...
 
     def body(self, data: dict, catalog: Any, options: dict) -> list[str]: ...
+
+
+class Settings(Protocol):
+    """What ``set KEY VALUE`` may change in a list of the game (``gs.settings``): the edit
+    session's ``Set`` operation and the web builder's settings."""
+
+    @property
+    def keys(self) -> tuple[str, ...]: ...
+
+    def value(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]: ...
+
+    def own(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]: ...
+
+    def apply(self, data: Any, catalog: Any, key: str, value: str) -> tuple[list[str], tuple]: ...
+
+    def shown(self, v: Any) -> str: ...
+
+    def after(self, data: Any, catalog: Any, key: str, value: Any) -> list[str]: ...
 
 
 class Questions(Protocol):

@@ -309,7 +309,7 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "entries": ents, "general_findings": general, "summary": {k: num(v) for k, v in res.summary.items()},
             "house_rules": house_rules(catalog, res), "settings": settings(doc, catalog),
             "standard_deck": game(doc.system).published(doc.data),
-            "resets_deck": "deck" in game(doc.system).set_keys and not game(doc.system).published(doc.data),
+            "resets_deck": "deck" in game(doc.system).settings.keys and not game(doc.system).published(doc.data),
             "list_title": game(doc.system).view.list_title,
             "browse": bool(game(doc.system).browse.sections), "prints": game(doc.system).prints,
             "game_name": game(doc.system).name, **words(doc.system),

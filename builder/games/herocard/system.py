@@ -12,6 +12,7 @@ from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardGame, CardQuestions, copies
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -118,12 +119,57 @@ class HeroCardNewList(NewListPart):
         return notes
 
 
+class HeroCardSettings(SettingsPart):
+    """What ``set`` may change in a HeroCard list (``gs.settings``)."""
+
+    keys = ("hero", "max_hero_points", "name", "author", "notes")
+
+    def own(self, catalog, key, value):
+        if key == "max_hero_points":
+            return whole("max_hero_points", value, "max_hero_points 30"), None
+        if not value.strip():
+            raise UsageError("hero needs a name", "e.g. set hero.yaml hero Samurai")
+        hero = catalog.find("heroes", value)
+        if hero is not None:
+            return hero.name, None
+        hint = catalog.did_you_mean("heroes", value)
+        return text_value(value), (f"'{value}' is not a hero of the catalog ({hint}); kept as your own hero's name"
+                                   if hint else f"'{value}' is your own hero (not a catalog hero)")
+
+    def after(self, data, catalog, key, value):
+        """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
+        if key != "hero" or value is None:
+            return []
+        attrs = data.get("attributes")
+        old = [str(a) for a in attrs] if isinstance(attrs, list) else []
+        entry = catalog.find("heroes", str(value))
+        new, _ = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
+        if new and [normalize(a) for a in old] == [normalize(a) for a in new]:
+            return []
+        if new:
+            from ruamel.yaml.comments import CommentedSeq
+
+            seq = CommentedSeq(new)
+            seq.fa.set_flow_style()
+            data["attributes"] = seq
+            return [f"attributes: the {entry.name}'s " + ", ".join(new)
+                    + (f" (replacing {', '.join(old)})" if old else "")]
+        if not old:
+            return []
+        owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
+        whose = f"the {', '.join(sorted(o for o in owners if o is not None))}'s cards" if owners else "cards of your own"
+        if entry is None:
+            return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
+                    "and X cards with 'daimyo add'"]
+        return [f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
+                f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
+
+
 class HeroCard(CardGame):
     id = "herocard"
     name = "HeroCard"
     title = "HeroCard: Rise of the Shogun (card duel)"
     aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
-    set_keys = ("hero", "max_hero_points", "name", "author", "notes")
     what = "hero"
     sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
     anchor_field = "kind"
@@ -170,46 +216,6 @@ class HeroCard(CardGame):
 
     # -- set -------------------------------------------------------------------------------------
 
-    def set_own(self, catalog, key, value):
-        if key == "max_hero_points":
-            return whole("max_hero_points", value, "max_hero_points 30"), None
-        if not value.strip():
-            raise UsageError("hero needs a name", "e.g. set hero.yaml hero Samurai")
-        hero = catalog.find("heroes", value)
-        if hero is not None:
-            return hero.name, None
-        hint = catalog.did_you_mean("heroes", value)
-        return text_value(value), (f"'{value}' is not a hero of the catalog ({hint}); kept as your own hero's name"
-                                   if hint else f"'{value}' is your own hero (not a catalog hero)")
-
-    def after_set(self, data, catalog, key, value):
-        """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
-        if key != "hero" or value is None:
-            return []
-        attrs = data.get("attributes")
-        old = [str(a) for a in attrs] if isinstance(attrs, list) else []
-        entry = catalog.find("heroes", str(value))
-        new, _ = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
-        if new and [normalize(a) for a in old] == [normalize(a) for a in new]:
-            return []
-        if new:
-            from ruamel.yaml.comments import CommentedSeq
-
-            seq = CommentedSeq(new)
-            seq.fa.set_flow_style()
-            data["attributes"] = seq
-            return [f"attributes: the {entry.name}'s " + ", ".join(new)
-                    + (f" (replacing {', '.join(old)})" if old else "")]
-        if not old:
-            return []
-        owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
-        whose = f"the {', '.join(sorted(o for o in owners if o is not None))}'s cards" if owners else "cards of your own"
-        if entry is None:
-            return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
-                    "and X cards with 'daimyo add'"]
-        return [f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
-                f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
-
     # -- questions -------------------------------------------------------------------------------
 
     def kind_of(self, section, entry):
@@ -217,6 +223,7 @@ class HeroCard(CardGame):
 
     text = part(HeroCardText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(HeroCardSettings)  # what 'set' may change
     new_list = part(HeroCardNewList)  # how a new list starts
     questions = part(HeroCardQuestions)  # what adding an entry would do
     view = part(HeroCardView)  # how the builder shows a list: ``view.py``

@@ -13,6 +13,7 @@ from builder.systems.base import GameSystem, fmt
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -166,6 +167,60 @@ class KenseiNewList(NewListPart):
         return []
 
 
+class KenseiSettings(SettingsPart):
+    """What ``set`` may change in a Kensei list (``gs.settings``)."""
+
+    keys = SET_KEYS
+
+    def value(self, catalog, key, value):
+        if key not in SET_KEYS:
+            raise UsageError(f"cannot set '{key}'", did_you_mean(key, SET_KEYS) or "one of " + ", ".join(SET_KEYS))
+        if key == "commander":
+            lvl = catalog.find("commander_levels", value)
+            if lvl is None:
+                raise UnknownEntry(f"unknown commander level '{value}'",
+                                   catalog.did_you_mean("commander_levels", value) or
+                                   _one_of(catalog, "commander_levels"))
+            return lvl.id, None
+        if key == "clan":
+            c = catalog.find("clans", value)
+            if c is None:
+                raise UnknownEntry(f"unknown clan '{value}'", catalog.did_you_mean("clans", value) or
+                                   _one_of(catalog, "clans"))
+            return c.id, None
+        if key == "points":
+            try:
+                n = int(value)
+            except ValueError:
+                raise UsageError(f"points must be a whole number, not '{value}'", "e.g. 400") from None
+            if n <= 0:
+                raise UsageError(f"points must be positive, not {n}")
+            return n, None
+        if key == "occult":
+            v = value.strip().lower()
+            if v in ("true", "yes", "on", "1"):
+                return True, None
+            if v in ("false", "no", "off", "0"):
+                return False, None
+            raise UsageError(f"occult takes true or false, not '{value}'")
+        if key == "general":
+            if not value.strip():
+                return None, None  # no general named: the list's hero leads
+            return self.game.troop(catalog, value).name, None
+        return value, None
+
+    def apply(self, data, catalog, key, value):
+        from builder.lists.edit import delete_key, set_key
+
+        v, _ = self.value(catalog, key, value)
+        if v is None:
+            if key in data:
+                delete_key(data, key)
+            return [f"removed {key}"], (key,)
+        set_key(data, key, v)
+        return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
+
+
 class Kensei(GameSystem):
     id = "kensei"
     name = "Kensei"
@@ -173,7 +228,6 @@ class Kensei(GameSystem):
     aliases = ("kensei 2nd edition", "kensei 2e")
     kind = "army"
     entries = ("troops",)
-    set_keys = SET_KEYS
     what = "army"
     noun = "troop"
     add_options = frozenset({"models", "led_by", "standard"})
@@ -230,58 +284,11 @@ class Kensei(GameSystem):
         removed = remove_troop(data, name, catalog)
         return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
 
-    def set_value(self, catalog, key, value):
-        if key not in SET_KEYS:
-            raise UsageError(f"cannot set '{key}'", did_you_mean(key, SET_KEYS) or "one of " + ", ".join(SET_KEYS))
-        if key == "commander":
-            lvl = catalog.find("commander_levels", value)
-            if lvl is None:
-                raise UnknownEntry(f"unknown commander level '{value}'",
-                                   catalog.did_you_mean("commander_levels", value) or
-                                   _one_of(catalog, "commander_levels"))
-            return lvl.id, None
-        if key == "clan":
-            c = catalog.find("clans", value)
-            if c is None:
-                raise UnknownEntry(f"unknown clan '{value}'", catalog.did_you_mean("clans", value) or
-                                   _one_of(catalog, "clans"))
-            return c.id, None
-        if key == "points":
-            try:
-                n = int(value)
-            except ValueError:
-                raise UsageError(f"points must be a whole number, not '{value}'", "e.g. 400") from None
-            if n <= 0:
-                raise UsageError(f"points must be positive, not {n}")
-            return n, None
-        if key == "occult":
-            v = value.strip().lower()
-            if v in ("true", "yes", "on", "1"):
-                return True, None
-            if v in ("false", "no", "off", "0"):
-                return False, None
-            raise UsageError(f"occult takes true or false, not '{value}'")
-        if key == "general":
-            if not value.strip():
-                return None, None  # no general named: the list's hero leads
-            return self.troop(catalog, value).name, None
-        return value, None
-
-    def set(self, data, catalog, key, value):
-        from builder.lists.edit import delete_key, set_key
-
-        v, _ = self.set_value(catalog, key, value)
-        if v is None:
-            if key in data:
-                delete_key(data, key)
-            return [f"removed {key}"], (key,)
-        set_key(data, key, v)
-        return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
-
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(KenseiSettings)  # what 'set' may change
     new_list = part(KenseiNewList)  # how a new list starts
     questions = part(KenseiQuestions)  # what adding an entry would do
     view = part(KenseiView)  # how the builder shows a list: ``view.py``

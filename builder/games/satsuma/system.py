@@ -11,6 +11,7 @@ from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -71,12 +72,39 @@ class SatsumaNewList(NewListPart):
         return []
 
 
+class SatsumaSettings(SettingsPart):
+    """What ``set`` may change in a Satsuma list (``gs.settings``)."""
+
+    keys = ("side", "deck", "name", "author", "notes")
+
+    def own(self, catalog, key, value):
+        if key == "deck":
+            if value.strip().lower() != "standard":
+                raise UsageError(f"deck takes 'standard' (the published deck of the list's side), not '{value}'",
+                                 "change a variant deck's cards with add and remove")
+            return "standard", None
+        return self.game._side(value), None
+
+    def after(self, data, catalog, key, value):
+        """``set deck standard``: the cards written out under ``cards:`` give way to the side's
+        published deck (undo in the builder brings them back)."""
+        from builder.lists.edit import delete_key
+
+        if key != "deck" or "cards" not in data:
+            return []
+        cards = data.get("cards")
+        n = sum(v if isinstance(v, int) else 1 for v in cards.values()) if isinstance(cards, dict) else 0
+        delete_key(data, "cards")
+        side = str(data.get("side", "")).strip().lower()
+        return [f"the {n} cards under 'cards:' are replaced by the published {side} deck "
+                f"({len(side_cards(catalog, side))} cards)"]
+
+
 class Satsuma(CardGame):
     id = "satsuma"
     name = "Satsuma Rebellion"
     title = "Satsuma Rebellion (2-player card game)"
     aliases = ("satsuma rebellion",)
-    set_keys = ("side", "deck", "name", "author", "notes")
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
     def published(self, data):
@@ -98,28 +126,6 @@ class Satsuma(CardGame):
         if v not in SIDES:
             raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
         return v
-
-    def set_own(self, catalog, key, value):
-        if key == "deck":
-            if value.strip().lower() != "standard":
-                raise UsageError(f"deck takes 'standard' (the published deck of the list's side), not '{value}'",
-                                 "change a variant deck's cards with add and remove")
-            return "standard", None
-        return self._side(value), None
-
-    def after_set(self, data, catalog, key, value):
-        """``set deck standard``: the cards written out under ``cards:`` give way to the side's
-        published deck (undo in the builder brings them back)."""
-        from builder.lists.edit import delete_key
-
-        if key != "deck" or "cards" not in data:
-            return []
-        cards = data.get("cards")
-        n = sum(v if isinstance(v, int) else 1 for v in cards.values()) if isinstance(cards, dict) else 0
-        delete_key(data, "cards")
-        side = str(data.get("side", "")).strip().lower()
-        return [f"the {n} cards under 'cards:' are replaced by the published {side} deck "
-                f"({len(side_cards(catalog, side))} cards)"]
 
     def custom(self, data, name):
         cards = data.get("cards")
@@ -164,6 +170,7 @@ class Satsuma(CardGame):
 
     text = part(SatsumaText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(SatsumaSettings)  # what 'set' may change
     new_list = part(SatsumaNewList)  # how a new list starts
     questions = part(SatsumaQuestions)  # what adding an entry would do
     view = part(SatsumaView)  # how the builder shows a list: ``view.py``

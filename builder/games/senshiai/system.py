@@ -11,6 +11,7 @@ from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -54,21 +55,27 @@ class SenshiaiNewList(NewListPart):
         return []
 
 
+class SenshiaiSettings(SettingsPart):
+    """What ``set`` may change in a Senshiai list (``gs.settings``)."""
+
+    keys = ("size", "name", "author", "notes")
+
+    def own(self, catalog, key, value):
+        if value.strip().lower() in UNSET:
+            return None, "no agreed deck size now: any size up to the maximum is legal"
+        return whole("size", value, "size 50"), None
+
+
 class Senshiai(CardGame):
     id = "senshiai"
     name = "Senshiai"
     title = "Senshiai (card game, Basic Collection)"
     aliases = ("senshiai basic collection",)
-    set_keys = ("size", "name", "author", "notes")
     anchor_field = "type"
     # -- packs: the sections a template documents first, what each entry field means --------------
-    def set_own(self, catalog, key, value):
-        if value.strip().lower() in UNSET:
-            return None, "no agreed deck size now: any size up to the maximum is legal"
-        return whole("size", value, "size 50"), None
-
     text = part(SenshiaiText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(SenshiaiSettings)  # what 'set' may change
     new_list = part(SenshiaiNewList)  # how a new list starts
     questions = part(SenshiaiQuestions)  # what adding an entry would do
     view = part(SenshiaiView)  # how the builder shows a list: ``view.py``
