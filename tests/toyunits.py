@@ -19,7 +19,7 @@ from builder.errors import ListError, UnknownEntry, UsageError
 from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
-from builder.systems.documents import DocumentPart
+from builder.systems.listdoc import DocumentPart
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart

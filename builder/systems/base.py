@@ -13,7 +13,7 @@ from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
 from builder.systems.analytics import AnalyticsPart
-from builder.systems.documents import COMMON_KEYS, DocumentPart
+from builder.systems.listdoc import COMMON_KEYS, DocumentPart
 from builder.systems.newlist import NewListPart
 from builder.systems.packs import PacksPart
 from builder.systems.parts import (
