@@ -27,7 +27,7 @@ def modules(sub: str):
 GAME_KINDS = {
     "catalog": ("catalog.py", "terms.py"),
     "rules": ("rules.py", "sim.py"),
-    "systems": ("system.py", "text.py"),
+    "systems": ("system.py", "text.py", "analytics.py", "packs.py", "printing.py", "view.py", "units.py"),
     "render": ("roster.py", "setup_sheet.py"),
 }
 
