@@ -27,7 +27,7 @@ def modules(sub: str):
 GAME_KINDS = {
     "catalog": ("catalog.py", "terms.py"),
     "rules": ("rules.py", "sim.py"),
-    "systems": ("system.py", "text.py"),
+    "systems": ("system.py", "text.py", "analytics.py", "packs.py", "printing.py", "view.py", "units.py"),
     "render": ("roster.py", "setup_sheet.py"),
 }
 
@@ -283,13 +283,14 @@ def test_no_word_stands_for_a_games_part():
 
 # What the game object itself may hold: its identity, its parts, and the members of the builder's
 # web view and of editing that are not yet parts of their own. The bound only goes down.
-GAME_MEMBERS_MAX = 60
+GAME_MEMBERS_MAX = 44
 PART_MEMBERS_MAX = 12  # a part is a small Protocol: about a dozen members at most
 
 # Each part, and the modules of builder/ (outside builder/games/ and builder/systems/) that may reach
 # it on a game: a module of another layer asking for it is reaching past its own part.
 PART_USERS = {
-    "rules": ("check.py", "event/", "packs/editor.py"),  # the check, an event's intake, a pack's preview check
+    # the check, an event's intake, a pack's preview check, a list loaded to print or count
+    "rules": ("check.py", "event/", "packs/editor.py", "render/api.py", "analytics/"),
     "text": ("share/",),
     "document": ("share/", "lists/", "api.py"),  # the share schema, the editor's key order, validation
     "analytics": ("analytics/", "render/charts.py"),  # the statistics and their PDF
@@ -299,6 +300,9 @@ PART_USERS = {
     "unit_cards": ("render/",),
     "view": ("web/", "lists/diff.py", "commands/edit.py"),  # the builder's pages, a comparison's rows
     "browse": ("web/", "commands/edit.py"),  # the catalog beside a list, 'daimyo options'
+    "questions": ("lists/options.py", "commands/edit.py"),
+    "settings": ("lists/ops.py", "web/"),  # the Set operation, the builder's settings
+    "new_list": ("lists/editor.py", "commands/edit.py", "web/", "event/intake.py"),  # daimyo new, the form, an event  # 'daimyo options' and 'daimyo why'
     "units": ("web/", "lists/"),
     "players": ("web/", "lists/"),
 }
@@ -369,6 +373,8 @@ def test_the_game_object_and_each_part_stay_small():
 
     protocols = {"text": parts.TextForm, "analytics": parts.Analytics, "document": parts.Document,
                  "packs": parts.Packs, "printing": parts.Printing, "view": parts.ListView, "browse": parts.CatalogView,
+                 "questions": parts.Questions, "new_list": parts.NewList,
+                 "settings": parts.Settings,
                  "units": parts.Units, "players": parts.Players, "sheet": parts.SheetPrinter,
                  "unit_cards": parts.UnitCards}
     register(toygame.SYSTEM)

@@ -116,5 +116,5 @@ def test_the_library_leaves_out_a_command_line_hint():
     from builder.systems import get
 
     with pytest.raises(UsageError) as info:
-        get("kensei").new(None, {"points": 200})
+        get("kensei").new_list.make(None, {"points": 200})
     assert info.value.lines() == ["daimyo: error: 'clan' is required for a kensei list"]

@@ -259,6 +259,24 @@ def test_new_list_from_the_page_and_the_api(client, api, ws):
     assert r.status_code == 403 and not (ws.parent / "x.yaml").exists()
 
 
+def test_a_new_list_takes_the_games_own_options_with_its_form_defaults(api, ws):
+    """The web passes a game only its own new-list options: what the form leaves out takes the
+    default of the game's new-list field (Kensei: 200 AP, hatamoto), a tick box's word is read
+    as a yes or no, and a field without a default that is left out is named."""
+    r = api.post("/api/lists", json={"file": "a.yaml", "system": "kensei", "clan": "buke", "occult": "on"})
+    assert r.status_code == 201, r.text
+    text = (ws / "a.yaml").read_text()
+    assert "points: 200" in text and "commander: hatamoto" in text and "occult: true" in text
+    r = api.post("/api/lists", json={"file": "b.yaml", "system": "kensei", "clan": "buke", "occult": "false",
+                                     "points": "300", "side": "imperial"})  # another game's option is no option here
+    assert r.status_code == 201, r.text
+    text = (ws / "b.yaml").read_text()
+    assert "points: 300" in text and "occult: false" in text and "side" not in text
+    r = api.post("/api/lists", json={"file": "c.yaml", "system": "kensei"})
+    assert r.status_code == 400 and "'clan' is required for a kensei list" in r.json()["error"], r.text
+    assert "--clan" not in r.json()["error"] and not (ws / "c.yaml").exists()
+
+
 def test_duplicate_rename_and_delete_to_the_trash(client, api, ws):
     original = (ws / "kensei-buke.yaml").read_text()
     r = client.post("/l/kensei-buke.yaml/duplicate", headers={"HX-Request": "true"})

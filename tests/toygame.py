@@ -13,8 +13,9 @@ from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.errors import ListError
 from builder.findings import error
 from builder.share.schema import Field
-from builder.systems.cards import CardGame
-from builder.systems.documents import DocumentPart
+from builder.systems.cards import CardGame, CardQuestions
+from builder.systems.listdoc import DocumentPart
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
 
@@ -93,6 +94,24 @@ class ToyPrinting(PrintingPart):
     aid_template = Path(__file__).resolve().parent / "data" / "toygame-aid.yaml"
 
 
+class ToyQuestions(CardQuestions):
+    """What adding a card to a toy deck would do."""
+
+    def left(self, section, summary, data, entry, catalog):
+        return summary["size"] - summary["cards"], "cards"
+
+    def _state_after(self, summary, data, pick, catalog, list_data):
+        return f"the deck would have {summary['cards']} of {summary['size']} cards"
+
+
+class ToyNewList(NewListPart):
+    """How a new toy deck starts: no cards."""
+
+    def body(self, data, catalog, options):
+        data["cards"] = {}
+        return [f"a toy deck holds {catalog.model.deck_rules.size} cards"]
+
+
 class ToyGame(CardGame):
     id = "toygame"
     name = "Toy duel"
@@ -100,20 +119,12 @@ class ToyGame(CardGame):
     aliases = ("toy duel", "toy")
     anchor_field = "colour"
     catalog_dir = Path(__file__).resolve().parent / "data" / "toygame"
+    new_list = part(ToyNewList)  # how a new list starts
+    questions = part(ToyQuestions)  # what adding a card would do
     printing = part(ToyPrinting)  # its card faces and player aid
     document = part(ToyDocument)  # its list document: a mapping of cards
     catalog_module_name = __name__
     rules_module_name = __name__
-
-    def new_body(self, data, catalog, options):
-        data["cards"] = {}
-        return [f"a toy deck holds {catalog.model.deck_rules.size} cards"]
-
-    def left(self, section, summary, data, entry, catalog):
-        return summary["size"] - summary["cards"], "cards"
-
-    def state_after(self, summary, data, pick, catalog, list_data):
-        return f"the deck would have {summary['cards']} of {summary['size']} cards"
 
 
 SYSTEM = ToyGame()

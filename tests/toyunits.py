@@ -19,9 +19,12 @@ from builder.errors import ListError, UnknownEntry, UsageError
 from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
-from builder.systems.documents import DocumentPart
+from builder.systems.listdoc import DocumentPart
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
+from builder.systems.questions import QuestionsPart
+from builder.systems.settings import SettingsPart
 from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart
 
@@ -193,6 +196,41 @@ class ToyUnitsText(TextPart):
         return [f"{t.get('models', 1)} {t.get('troop')}" for t in doc.get("troops") or [] if isinstance(t, dict)]
 
 
+class ToyUnitsQuestions(QuestionsPart):
+    """What adding a unit to a toy army would do: each troop, tried with its fewest models."""
+
+    def candidates(self, catalog):
+        for t in catalog.entries("troops"):
+            yield "troops", t, "troop", t.points
+
+
+class ToyUnitsNewList(NewListPart):
+    """How a new toy army starts: its points (the form asks for them), no units."""
+
+    options = frozenset({"points"})
+
+    def fields(self, catalog):
+        return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",
+                 "min": 1, "max": 10000}]
+
+    def body(self, data, catalog, options):
+        data["points"] = int(options.get("points") or catalog.model.army_rules.points)
+        data["troops"] = []
+        return [f"a toy army of {data['points']} points"]
+
+
+class ToyUnitsSettings(SettingsPart):
+    """What ``set`` may change in a toy army: its points besides the name, author and notes."""
+
+    keys = ("name", "author", "notes", "points")
+
+    def own(self, catalog, key, value):
+        try:
+            return int(value), None
+        except ValueError:
+            raise UsageError(f"points must be a whole number, not '{value}'") from None
+
+
 class ToyUnits(GameSystem):
     id = "toyunits"
     name = "Toy skirmish"
@@ -200,14 +238,15 @@ class ToyUnits(GameSystem):
     aliases = ("toy skirmish",)
     kind = "army"
     entries = ("troops",)
-    set_keys = ("name", "author", "notes", "points")
     what = "army"
     noun = "troop"
     add_options = frozenset({"models"})
     remove_options = frozenset()
-    new_options = frozenset({"points"})
     catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
     printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
+    settings = part(ToyUnitsSettings)  # what 'set' may change
+    new_list = part(ToyUnitsNewList)  # how a new list starts
+    questions = part(ToyUnitsQuestions)  # what adding a unit would do
     view = part(ToyUnitsView)  # how the builder shows the army
     browse = part(ToyUnitsBrowse)  # its troops beside the army
     document = part(ToyUnitsDocument)  # its list document: the points and the units
@@ -220,21 +259,6 @@ class ToyUnits(GameSystem):
     def __init__(self):
         self.units = ToyUnitsPart()  # the ``Units`` part: the list is units of models
         self.sheet = ToyRoster()
-
-    def new_fields(self, catalog):
-        return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",
-                 "min": 1, "max": 10000}]
-
-    def new_body(self, data, catalog, options):
-        data["points"] = int(options.get("points") or catalog.model.army_rules.points)
-        data["troops"] = []
-        return [f"a toy army of {data['points']} points"]
-
-    def set_own(self, catalog, key, value):
-        try:
-            return int(value), None
-        except ValueError:
-            raise UsageError(f"points must be a whole number, not '{value}'") from None
 
     def _troop(self, catalog, name):
         t = catalog.find("troops", str(name))
@@ -259,10 +283,6 @@ class ToyUnits(GameSystem):
                 del troops[i]
                 return [f"removed {t.name}"]
         raise UnknownEntry(f"no unit of {t.name} in the list")
-
-    def candidates(self, catalog):
-        for t in catalog.entries("troops"):
-            yield "troops", t, "troop", t.points
 
     text = part(ToyUnitsText)
 

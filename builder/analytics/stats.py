@@ -39,7 +39,7 @@ def load(path, packs=()) -> Loaded:
     result = check_doc(doc, catalog=catalog)
     rules = resolve_house_rules(doc, catalog)
     gs = get(doc.system)
-    lst, _ = gs.load_list(doc, catalog)
+    lst, _ = gs.rules.load_list(doc, catalog)
     view = gs.analytics.deck_view(lst, catalog, rules)
     return Loaded(doc, catalog, lst, rules, result, view)
 

@@ -33,9 +33,9 @@ def _only_for(gs, given: dict) -> None:
     from builder.systems import list_systems
 
     for opt, value in given.items():
-        if value is None or opt in gs.new_options:
+        if value is None or opt in gs.new_list.options:
             continue
-        owner = next((s.id for s in list_systems() if opt in s.new_options), gs.id)
+        owner = next((s.id for s in list_systems() if opt in s.new_list.options), gs.id)
         raise UsageError(f"{NEW_OPTIONS[opt]} applies to {owner} lists, not {gs.id}", "see 'daimyo new --help'")
 
 
@@ -75,7 +75,7 @@ def why_lines(path: str, name: str, count: int | None = None, models: int | None
 
     ed = ListEditor.open(path)
     res = ed.why(name, count, models=models, player=player)
-    what, state, note = ed.game.describe_addition(res, res.data, ed.catalog, name, count, ed.doc.data)
+    what, state, note = ed.game.questions.describe_addition(res, res.data, ed.catalog, name, count, ed.doc.data)
     noun = ed.game.noun
     if res.ok:
         k = len(res.warns)  # e.g. a card the hero can never pay for: allowed, and said so
@@ -286,7 +286,7 @@ def register(app) -> None:
                  "hero": hero, "max_hero_points": max_hero_points, "players": players, "side": side}
         _only_for(gs, given)
         packs, pack_files = _pack_paths(pack, out, gs.id)
-        data, notes = gs.new(gs.load_catalog(pack_files), {**given, "name": name, "packs": packs})
+        data, notes = gs.new_list.make(gs.load_catalog(pack_files), {**given, "name": name, "packs": packs})
         atomic_write(out, dump_list_yaml(data), force=force)
         echo(f"wrote {out}", err=True)
         for n in notes:

@@ -57,13 +57,13 @@ def setting_key(system: str, key: str) -> str:
     game = get(system)
     if key == "points":
         for k in ("points", "max_hero_points"):
-            if k in game.new_options:
+            if k in game.new_list.options:
                 return k
         raise UsageError(f"{game.title} lists have no points to set",
-                         f"give the game's settings with {option('setting')} KEY=VALUE: " + ", ".join(sorted(game.new_options)))
-    if key not in game.new_options:
+                         f"give the game's settings with {option('setting')} KEY=VALUE: " + ", ".join(sorted(game.new_list.options)))
+    if key not in game.new_list.options:
         raise UsageError(f"'{key}' is not a setting of {game.title} lists",
-                         "one of " + ", ".join(sorted(game.new_options)) if game.new_options else "it has none")
+                         "one of " + ", ".join(sorted(game.new_list.options)) if game.new_list.options else "it has none")
     return key
 
 

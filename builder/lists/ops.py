@@ -101,8 +101,8 @@ class Set:
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
         if self.key in TEXT_KEYS and len(self.value) > MAX_TEXT:
             raise UsageError(f"{self.key} is too long (at most {MAX_TEXT} characters)")
-        if self.key in game.set_keys or self.key not in TEXT_KEYS:
-            return game.set(tree, catalog, self.key, self.value)
+        if self.key in game.settings.keys or self.key not in TEXT_KEYS:
+            return game.settings.apply(tree, catalog, self.key, self.value)
         from builder.lists.edit import delete_key, set_key_ordered
         from builder.systems.base import text_value
 

@@ -87,7 +87,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
     want_type = fold(type) if type else None
     want = fold(search) if search else None
     out: list[Option] = []
-    for section, entry, kind, printed in gs.candidates(catalog):
+    for section, entry, kind, printed in gs.questions.candidates(catalog):
         if want_type is not None and fold(kind or "") != want_type and fold(section) != want_type:
             continue
         if want is not None and not any(want in fold(n) for n in (entry.name, entry.id, *(entry.aliases or ()))):
@@ -95,7 +95,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         if max_cost is not None and printed is not None and number(printed) is not None and printed > max_cost:
             continue
         try:
-            data, target, n = gs.trial(doc.data, catalog, section, entry)
+            data, target, n = gs.questions.trial(doc.data, catalog, section, entry)
         except DaimyoError as exc:  # e.g. an attribute card the hero already has
             from builder.errors import show_options
 
@@ -107,10 +107,10 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         trial_doc.data = data
         after = check_doc(trial_doc, catalog=catalog)
         result = compare(before, after, target)
-        cost = gs.cost(before.summary, after.summary, entry, printed)
+        cost = gs.questions.cost(before.summary, after.summary, entry, printed)
         if max_cost is not None and cost is not None and cost > max_cost:
             continue
-        left, unit = gs.left(section, after.summary, data, entry, catalog)
+        left, unit = gs.questions.left(section, after.summary, data, entry, catalog)
         # the first rule that stops it: one naming the entry, else the first at its place
         named = [b.finding for b in result.breaks if entry.name in b.finding.message]
         first = named[0] if named else result.breaks[0].finding if result.breaks else None

@@ -14,7 +14,7 @@ is asked for; the rest of daimyo asks the registry and never imports a game's pa
 
     gs = find_system("Satsuma Rebellion")     # by id, name or alias
     gs.id, gs.title, gs.entries               # "satsuma", ..., ("cards",)
-    data, notes = gs.new(catalog, {"side": "samurai"})
+    data, notes = gs.new_list.make(catalog, {"side": "samurai"})
 
 ``register(system)`` is what loading an entry point does; a test (whose games are not
 installed) calls it directly.

@@ -13,7 +13,8 @@ from types import ModuleType
 
 from builder.errors import EditRefused, UsageError, option
 from builder.systems.analytics import AnalyticsPart
-from builder.systems.documents import COMMON_KEYS, DocumentPart
+from builder.systems.listdoc import COMMON_KEYS, DocumentPart
+from builder.systems.newlist import NewListPart
 from builder.systems.packs import PacksPart
 from builder.systems.parts import (
     Analytics,
@@ -21,10 +22,13 @@ from builder.systems.parts import (
     Commands,
     Document,
     ListView,
+    NewList,
     Packs,
     Players,
     Printing,
+    Questions,
     Rules,
+    Settings,
     SheetPrinter,
     TextForm,
     UnitCards,
@@ -32,25 +36,16 @@ from builder.systems.parts import (
     part,
 )
 from builder.systems.printing import PrintingPart
+from builder.systems.questions import QuestionsPart
+from builder.systems.settings import TEXT_KEYS, SettingsPart, text_value
 from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart, fmt
 
-TEXT_KEYS = ("name", "author", "notes")
-YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 UNSET = ("none", "null", "off", "-")
 
 
 def plural(n, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def text_value(value: str):
-    """``value`` to write as YAML text (quoted when YAML 1.1 would read it as true/false)."""
-    if value.strip().lower() in YAML11_WORDS:
-        from ruamel.yaml.scalarstring import SingleQuotedScalarString
-
-        return SingleQuotedScalarString(value)
-    return value
 
 
 def whole(key: str, value: str, example: str) -> int:
@@ -65,13 +60,14 @@ def whole(key: str, value: str, example: str) -> int:
 
 
 class GameSystem:
-    """One game. Subclasses set the class attributes and override the hooks they need.
+    """One game: its identity, its parts and its edit hooks. Subclasses set the class attributes,
+    declare the parts they change (``text = part(KenseiText)``) and override the hooks they need.
 
-    ``entries``: list keys holding what ``add`` adds; ``document``: the fields of the game's list
-    document (``builder.systems.documents``), which give ``key_order`` (the system's own list keys
-    in the order they are written) and the pydantic ``list_model``; ``set_keys``: what ``set`` may change; ``what``: what a list
-    of the game is called (army, deck, hero, setup); ``prints``: cards, roster or setup;
-    ``add_options``/``remove_options``: the options ``add``/``remove`` take besides a name.
+    ``entries``: list keys holding what ``add`` adds; ``what``: what a list of the game is called
+    (army, deck, hero, setup); ``prints``: cards, roster or setup; ``add_options``/``remove_options``:
+    the options ``add``/``remove`` take besides a name. The parts (``builder.systems.parts``) hold
+    the rest: the list document (``document``), what ``set`` may change (``settings``), how a new
+    list starts (``new_list``), the text form, analytics, packs, printing, the builder's views.
     """
 
     id: str = ""
@@ -80,7 +76,6 @@ class GameSystem:
     aliases: tuple[str, ...] = ()
     kind: str = "deck"
     entries: tuple[str, ...] = ()
-    set_keys: tuple[str, ...] = TEXT_KEYS
     what: str = "list"
     noun: str = "card"
     # the game's own edit operations (``builder/games/<id>/edits.py``: typed operations and
@@ -88,7 +83,6 @@ class GameSystem:
     edits: ModuleType | None = None
     add_options: frozenset = frozenset({"count"})
     remove_options: frozenset = frozenset({"count", "all"})
-    new_options: frozenset = frozenset()
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
     catalog_module_name: str | None = None  # None: the ``catalog`` module beside the game's own module
     rules_module_name: str | None = None  # None: the ``rules`` module beside the game's own module
@@ -103,6 +97,9 @@ class GameSystem:
     analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
     packs: part[Packs] = part(PacksPart)  # what a pack template documents: ``builder.packs``
     view: part[ListView] = part(ViewPart)  # how the builder shows a list: ``builder.web``
+    new_list: part[NewList] = part(NewListPart)  # how a new list starts: 'daimyo new', the new-list form
+    settings: part[Settings] = part(SettingsPart)  # what 'set KEY VALUE' may change: the Set operation
+    questions: part[Questions] = part(QuestionsPart)  # what adding an entry would do: options, why
     browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
     commands: Commands | None = None  # the game's own commands (``daimyo <id> ...``)
@@ -150,13 +147,11 @@ class GameSystem:
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "title": self.title, "aliases": list(self.aliases),
                 "kind": self.kind, "entries": list(self.entries), "keys": list(self.document.list_keys),
-                "set_keys": list(self.set_keys), "prints": self.prints}
+                "set_keys": list(self.settings.keys), "prints": self.prints}
 
     # -- how a builder shows a list (the web builder's pages and API) -----------------------------
 
     held_sections: tuple[tuple[str, str], ...] = ()  # (list key, catalog section) of the cards a list holds
-    name_example: str = ""  # a name for a new list, shown as an example in the new-list form
-
     def published(self, data: dict) -> bool:
         """Whether the list is a published deck written by its name (changes make it a variant)."""
         return False
@@ -171,23 +166,7 @@ class GameSystem:
             out.append((key, section, items))
         return out
 
-    def new_fields(self, catalog) -> list[dict]:
-        """The fields a builder's new-list form asks for (``new_options``): ``key``, ``label``,
-        ``value`` (the default) and ``choices`` (value, label), with a ``prompt`` when the user must
-        choose (no default), or a ``type`` with ``min``/``max``."""
-        return []
-
-    # -- reading and checking ------------------------------------------------------------------
-
-    def load_list(self, doc, catalog):
-        """``(list object, findings)`` from a parsed document; ``ListError`` for wrong shapes."""
-        return self.rules.load_list(doc, catalog)
-
-    def check(self, lst, catalog, rules: dict) -> list:
-        return self.rules.check(lst, catalog, rules)
-
-    def summary(self, lst, catalog, rules: dict) -> dict:
-        return self.rules.summary(lst, catalog, rules)
+    # -- finding codes -------------------------------------------------------------------------
 
     def finding_codes(self, catalog=None) -> dict:
         """Every finding code a check of this system may give: ``{code: FindingCode}`` (severity,
@@ -227,89 +206,12 @@ class GameSystem:
             return f"{flag} applies to senji setups"
         return f"{flag} does not apply to {self.id} lists"
 
-    def new(self, catalog, options: dict) -> tuple[dict, list[str]]:
-        """The data of a new list and notes for a person (``options`` as ``daimyo new`` takes)."""
-        data: dict = {"system": self.id}
-        if options.get("name"):
-            data["name"] = options["name"]
-        if options.get("packs"):
-            data["packs"] = list(options["packs"])
-        notes = self.new_body(data, catalog, options)
-        return data, notes
-
-    def new_body(self, data: dict, catalog, options: dict) -> list[str]:
-        return []
-
     def add(self, data, catalog, name: str, count: int | None = None, **options) -> tuple[list[str], tuple | None]:
         """Add ``name`` to the list data; ``(notes, where it went)``."""
         raise self.refuse("add")
 
     def remove(self, data, catalog, name: str, count: int | None = 1, **options) -> list[str]:
         raise self.refuse("remove")
-
-    def set_value(self, catalog, key: str, value: str) -> tuple[object, str | None]:
-        """The value to write for ``set KEY VALUE`` (None: remove the key) and a note, if any."""
-        from builder.names import did_you_mean
-
-        if key not in self.set_keys:
-            raise UsageError(f"cannot set '{key}' in a {self.id} {self.what}",
-                             did_you_mean(key, self.set_keys) or "one of " + ", ".join(self.set_keys))
-        if key in TEXT_KEYS:
-            return (text_value(value) if value.strip() else None), None
-        return self.set_own(catalog, key, value)
-
-    def set_own(self, catalog, key: str, value: str) -> tuple[object, str | None]:
-        raise UsageError(f"cannot set '{key}'")  # pragma: no cover - set_keys lists what is handled
-
-    def set(self, data, catalog, key: str, value: str) -> tuple[list[str], tuple]:
-        """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""
-        from builder.lists.edit import delete_key, set_key_ordered
-
-        v, note = self.set_value(catalog, key, value)
-        if v is None:
-            if key in data:
-                delete_key(data, key)
-            notes = [f"removed {key}"]
-        else:
-            set_key_ordered(data, key, v, self.document.list_keys)
-            notes = [f"set {key} = {self.shown(v)}"]
-        if note:
-            notes.append(note)
-        return notes + self.after_set(data, catalog, key, v), (key,)
-
-    def shown(self, v) -> str:
-        return str(v)
-
-    def after_set(self, data, catalog, key: str, value) -> list[str]:
-        """What else changes when ``key`` was set (e.g. a new hero's attribute cards)."""
-        return []
-
-    # -- questions: options and why -----------------------------------------------------------------
-
-    def candidates(self, catalog):
-        """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
-        return iter(())
-
-    def trial(self, data: dict, catalog, section: str, entry) -> tuple[dict, tuple | None, int]:
-        """A copy of the plain ``data`` with ``entry`` added (``data`` untouched), where it went and
-        how many were added (models or copies)."""
-        import copy
-
-        trial = {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in data.items()}
-        _notes, target = self.add(trial, catalog, entry.name, None, variant=True, check_side=False, trial=True)
-        return trial, target, 1
-
-    def cost(self, before: dict, after: dict, entry, printed):
-        """What adding ``entry`` costs (the printed cost of a card by default)."""
-        return printed
-
-    def left(self, section: str, summary: dict, data: dict, entry, catalog):
-        """What is left after an addition, and its unit (None, None: no limit)."""
-        return None, None
-
-    def describe_addition(self, comparison, data, catalog, name: str, count, list_data) -> tuple[str, str, str | None]:
-        """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
-        return name, "", None
 
     # -- printing ---------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.systems.base import GameSystem, Pick, loc_of, same_as
 from builder.systems.parts import part
+from builder.systems.questions import QuestionsPart
 from builder.systems.view import BrowsePart
 
 
@@ -36,6 +37,37 @@ class CardBrowse(BrowsePart):
         return tuple(dict.fromkeys(s for s, _ in self.game.sections))
 
 
+class CardQuestions(QuestionsPart):
+    """What adding a card to a deck would do: each card of the game's sections, tried with one
+    copy more."""
+
+    def candidates(self, catalog):
+        for section, _ in self.game.sections:
+            for c in catalog.entries(section):
+                yield section, c, self.game.kind_of(section, c), getattr(c, "cost", None)
+
+    def trial(self, data, catalog, section, entry):
+        import copy
+
+        trial = dict(data)
+        for key in self.game.entries + ("deck",):
+            if isinstance(trial.get(key), (dict, list)):
+                trial[key] = copy.deepcopy(trial[key])
+        field = dict(self.game.sections)[section]
+        pick = Pick(section, entry, entry.name, field)
+        self.game.add_pick(trial, catalog, pick, 1, True, False)
+        return trial, loc_of(trial, pick, catalog), 1
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        pick = self.game.resolve(catalog, name, list_data)
+        return f"{count or 1} {pick.name}", self._state_after(comparison.after.summary, data, pick, catalog, list_data), None
+
+    def _state_after(self, summary: dict, data, pick: Pick, catalog, list_data) -> str:
+        from builder.systems.base import plural
+
+        return f"the deck would have {plural(summary.get('cards'), 'card')}"
+
+
 class CardGame(GameSystem):
     """A game whose lists are decks of cards."""
 
@@ -46,6 +78,7 @@ class CardGame(GameSystem):
     anchor_field: str | None = None  # the card field new cards are grouped by (type, kind)
     deck_word = "deck"  # where copies go, in messages
     browse = part(CardBrowse)  # the catalog beside a deck: its card sections
+    questions = part(CardQuestions)  # what adding a card would do
 
     @property
     def entries(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -192,36 +225,8 @@ class CardGame(GameSystem):
         """Notes of what was done before removing from ``field``; None: the card cannot be there."""
         return []
 
-    # -- questions -----------------------------------------------------------------------------------
-
-    def candidates(self, catalog):
-        for section, _ in self.sections:
-            for c in catalog.entries(section):
-                yield section, c, self.kind_of(section, c), getattr(c, "cost", None)
-
     def kind_of(self, section: str, entry) -> str | None:
         return getattr(entry, self.anchor_field, None) if self.anchor_field else None
-
-    def trial(self, data, catalog, section, entry):
-        import copy
-
-        trial = dict(data)
-        for key in self.entries + ("deck",):
-            if isinstance(trial.get(key), (dict, list)):
-                trial[key] = copy.deepcopy(trial[key])
-        field = dict(self.sections)[section]
-        pick = Pick(section, entry, entry.name, field)
-        self.add_pick(trial, catalog, pick, 1, True, False)
-        return trial, loc_of(trial, pick, catalog), 1
-
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        pick = self.resolve(catalog, name, list_data)
-        return f"{count or 1} {pick.name}", self.state_after(comparison.after.summary, data, pick, catalog, list_data), None
-
-    def state_after(self, summary: dict, data, pick: Pick, catalog, list_data) -> str:
-        from builder.systems.base import plural
-
-        return f"the deck would have {plural(summary.get('cards'), 'card')}"
 
 
 __all__ = ["CardGame", "copies", "mapping_of"]

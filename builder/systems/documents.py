@@ -1,7 +1,7 @@
 """The list document of each game: its keys, their order and kinds, and its pydantic model.
 
 Each game's document is one tuple of fields (``builder.share.schema.Field``), named after
-the game's id (``KENSEI``); ``gs.document`` (``DocumentPart``) finds it. It is the one description of a
+the game's id (``KENSEI``); ``gs.document`` (``builder.systems.listdoc.DocumentPart``) finds it. It is the one description of a
 list document: the order keys are written in and the keys a list may hold
 (``gs.document.key_order``/``list_keys``), the share formats' schema (``builder.share.schema``)
 and the pydantic model a document is validated by (``list_model``), which is built from the
@@ -14,8 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from builder.share.schema import CHECKED_WITH, COMMON, Field
-
-COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # the keys of ``COMMON``
 
 _CARD = ("cards",)
 
@@ -69,42 +67,6 @@ SATSUMA = (
 def document(system_id: str) -> tuple[Field, ...] | None:
     """The fields of a built-in game's list document (its own keys, in the order they are written)."""
     return globals().get(system_id.upper().replace("-", "_"))
-
-
-class DocumentPart:
-    """A game's list document (``gs.document``): its own keys, their order and kinds, its model.
-
-    A built-in game's fields are the tuple above named after its id; a game of another package
-    declares its own (``declared``) in a subclass."""
-
-    declared: tuple[Field, ...] = ()  # the fields of a game this module does not hold
-
-    def __init__(self, game: Any):
-        self.game = game
-
-    @property
-    def fields(self) -> tuple[Field, ...]:
-        """The fields (``builder.share.schema.Field``) of the game's own list keys, in order."""
-        own = document(self.game.id)
-        return tuple(self.declared) if own is None else own
-
-    @property
-    def key_order(self) -> tuple[str, ...]:
-        """The game's own list keys in the order they are written."""
-        return tuple(f.key for f in self.fields)
-
-    @property
-    def list_keys(self) -> tuple[str, ...]:
-        """Every key a list of the game may hold, in the order they are written."""
-        return COMMON_KEYS + self.key_order
-
-    def model(self):
-        """The pydantic model of a list document of the game (built on first use)."""
-        return list_model(self.game.id, self.fields)
-
-    def validate(self, data: dict, positions) -> list:
-        """Diagnostics (file:line:col) for what ``data`` breaks in the list model; [] when it fits."""
-        return validate(self.model(), data, positions)
 
 
 # -- the pydantic model ----------------------------------------------------------------------------

@@ -18,6 +18,9 @@ part                      used by                                every game?
 ``Printing``              ``builder.render``                     yes (``gs.printing``)
 ``ListView``              the web builder, list comparison       yes (``gs.view``)
 ``CatalogView``           the web builder, ``daimyo options``    yes (``gs.browse``)
+``Questions``             ``daimyo options``, ``daimyo why``     yes (``gs.questions``)
+``NewList``               ``daimyo new``, editor, web, events    yes (``gs.new_list``)
+``Settings``              the ``Set`` operation, the web         yes (``gs.settings``)
 ``Units``                 the web builder, list comparison       ``gs.units`` or None
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
@@ -28,7 +31,7 @@ part                      used by                                every game?
 The parts every game has are declared on the game's class with ``part`` (``text =
 part(KenseiText)``): the part is made from the game when first asked for. Their defaults are in
 ``builder/systems/<part>.py`` (``TextPart``, ``AnalyticsPart``, ``DocumentPart``, ``PacksPart``,
-``PrintingPart``, ``ViewPart`` and ``BrowsePart``); a game's own are in its package.
+``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart``, ``NewListPart`` and ``SettingsPart``); a game's own are in its package.
 """
 
 from __future__ import annotations
@@ -250,6 +253,60 @@ class CatalogView(Protocol):
     def option_extra(self, data: dict, entry: Any) -> dict: ...
 
     def option_rank(self, row: dict) -> tuple: ...
+
+
+class NewList(Protocol):
+    """How a new list of the game starts (``gs.new_list``): ``daimyo new``, ``ListEditor.new``,
+    the web builder's new-list form and an event's settings."""
+
+    @property
+    def options(self) -> frozenset: ...
+
+    @property
+    def example(self) -> str: ...
+
+    def fields(self, catalog: Any) -> list[dict]: ...
+
+    def make(self, catalog: Any, options: dict) -> tuple[dict, list[str]]: ...
+
+    def body(self, data: dict, catalog: Any, options: dict) -> list[str]: ...
+
+
+class Settings(Protocol):
+    """What ``set KEY VALUE`` may change in a list of the game (``gs.settings``): the edit
+    session's ``Set`` operation and the web builder's settings."""
+
+    @property
+    def keys(self) -> tuple[str, ...]: ...
+
+    def value(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]: ...
+
+    def own(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]: ...
+
+    def apply(self, data: Any, catalog: Any, key: str, value: str) -> tuple[list[str], tuple]: ...
+
+    def shown(self, v: Any) -> str: ...
+
+    def after(self, data: Any, catalog: Any, key: str, value: Any) -> list[str]: ...
+
+
+class Questions(Protocol):
+    """What adding an entry would do (``gs.questions``): ``daimyo options`` and ``daimyo why``."""
+
+    def candidates(self, catalog: Any) -> Any:
+        """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
+        ...
+
+    def trial(self, data: dict, catalog: Any, section: str, entry: Any) -> tuple[dict, tuple | None, int]:
+        """A copy of ``data`` with ``entry`` added, where it went and how many were added."""
+        ...
+
+    def cost(self, before: dict, after: dict, entry: Any, printed: Any) -> Any: ...
+
+    def left(self, section: str, summary: dict, data: dict, entry: Any, catalog: Any) -> tuple: ...
+
+    def describe_addition(self, comparison: Any, data: Any, catalog: Any, name: str, count: Any,
+                          list_data: Any) -> tuple[str, str, str | None]: ...
 
 
 class Units(Protocol):

@@ -503,10 +503,10 @@ def _systems_meta(ws: Workspace | None = None, packs: Sequence[dict] = (), lists
     out = []
     for gs in list_systems():
         try:
-            fields = gs.new_fields(load_catalog(gs.id))
+            fields = gs.new_list.fields(load_catalog(gs.id))
         except DaimyoError:
             fields = []
-        example = gs.name_example or f"My {gs.what}"
+        example = gs.new_list.example or f"My {gs.what}"
         try:
             file = ws.new_name(example) if ws is not None else ""
         except DaimyoError:
@@ -575,15 +575,15 @@ def _create_list(ws: Workspace, form: dict) -> str:
 
     gs = get(system)
     form = dict(form)
-    fields = gs.new_fields(catalog)
+    fields = gs.new_list.fields(catalog)
     for f in fields:  # what the form starts with stands for a field left out
         if str(form.get(f["key"]) or "").strip() == "" and str(f.get("value") or "").strip():
             form[f["key"]] = str(f["value"])
     numbers = {f["key"] for f in fields if f.get("type") == "number"}
     options: dict = {"name": name, "packs": written}
-    for key in sorted(gs.new_options):  # the game's own options, as 'daimyo new' passes them
+    for key in sorted(gs.new_list.options):  # the game's own options, as 'daimyo new' passes them
         options[key] = whole(key) if key in numbers else (str(form.get(key) or "").strip() or None)
-    data, _ = gs.new(catalog, options)
+    data, _ = gs.new_list.make(catalog, options)
     ws.create(rel, dump_list_yaml(data))
     return rel
 

@@ -327,7 +327,7 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "entries": ents, "general_findings": general, "summary": {k: num(v) for k, v in res.summary.items()},
             "house_rules": rules, "house_rules_key": house_rules_key(catalog, rules), "settings": settings(doc, catalog),
             "standard_deck": game(doc.system).published(doc.data),
-            "resets_deck": "deck" in game(doc.system).set_keys and not game(doc.system).published(doc.data),
+            "resets_deck": "deck" in game(doc.system).settings.keys and not game(doc.system).published(doc.data),
             "list_title": game(doc.system).view.list_title,
             "browse": bool(game(doc.system).browse.sections), "prints": game(doc.system).prints,
             "game_name": game(doc.system).name, **words(doc.system),
@@ -344,7 +344,7 @@ def words(system: str) -> dict:
     gs = game(system)
     return {"count_words": list(gs.view.count_words), "entry_words": list(gs.view.entry_words),
             "type_label": gs.browse.type_label, "priced": gs.browse.priced, "cost_unit": gs.view.cost_unit,
-            "layout": gs.layout, "name_example": gs.name_example,
+            "layout": gs.layout, "name_example": gs.new_list.example,
             "standard_word": gs.units.standard_word if gs.units is not None else "",
             "leader_word": gs.units.leader_word if gs.units is not None else "leader",
             "seat_words": dict(gs.players.seat_words) if gs.players is not None else {}}

@@ -9,8 +9,10 @@ from builder.games.herocard.text import HeroCardText
 from builder.games.herocard.view import HeroCardBrowse, HeroCardView
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
-from builder.systems.cards import CardGame, copies
+from builder.systems.cards import CardGame, CardQuestions, copies
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -40,27 +42,55 @@ def _attribute_kind(catalog, name) -> str | None:
     return getattr(card, "attribute", None) if card is not None else None
 
 
-class HeroCard(CardGame):
-    id = "herocard"
-    name = "HeroCard"
-    title = "HeroCard: Rise of the Shogun (card duel)"
-    aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
-    set_keys = ("hero", "max_hero_points", "name", "author", "notes")
-    what = "hero"
-    sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
-    anchor_field = "kind"
-    deck_word = "action deck"
-    new_options = frozenset({"hero", "max_hero_points"})
-    held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
-    name_example = "Samurai of the Rising Sun"
+class HeroCardQuestions(CardQuestions):
+    """What adding an entry to a HeroCard list would do (``gs.questions``)."""
 
-    def new_fields(self, catalog):
+    def candidates(self, catalog):
+        for section, _ in self.game.sections:
+            for c in catalog.entries(section):
+                yield section, c, self.game.kind_of(section, c), (c.cost if section == "action_cards" else None)
+
+    def left(self, section, summary, data, entry, catalog):
+        from builder.lists.compare import number
+        from builder.lists.edit import keys_naming
+
+        if section == "attribute_cards":
+            hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
+            return (most - hp if hp is not None and most is not None else None), "hero points"
+        deck = data.get("deck") or {}
+        have = copies(deck, keys_naming(deck, same_as(Pick(section, entry, entry.name, "deck"), catalog)))
+        return catalog.model.deck_rules.max_copies - have, "copies"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        pick = self.game.resolve(catalog, name, list_data)
+        state = self._state_after(comparison.after.summary, data, pick, catalog, list_data)
+        if pick.field == "attributes":
+            return pick.name, state, f"  note: {comparison.notes[-1]}"
+        return f"{count or 1} {pick.name}", state, None
+
+    def _state_after(self, summary, data, pick, catalog, list_data):
+        from builder.lists.edit import keys_naming
+
+        if pick.field == "attributes":
+            hp = summary.get("hero_points")
+            return f"hero points would be {fmt(hp if hp is not None else '?')}/{fmt(summary.get('max_hero_points'))}"
+        n = copies(data["deck"], keys_naming(data["deck"], same_as(pick, catalog)))
+        most = catalog.model.deck_rules.max_copies
+        return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
+
+
+class HeroCardNewList(NewListPart):
+    """How a new HeroCard list starts (``gs.new_list``): its options and the fields of the new-list form."""
+
+    options = frozenset({"hero", "max_hero_points"})
+    example = "Samurai of the Rising Sun"
+
+    def fields(self, catalog):
         heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
         return [{"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
                 {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1}]
 
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def new_body(self, data, catalog, options):
+    def body(self, data, catalog, options):
         hero = options.get("hero")
         if not hero or not hero.strip():
             raise UsageError(f"{option('hero')} is required for a herocard hero",
@@ -88,6 +118,64 @@ class HeroCard(CardGame):
         data["deck"] = {}
         return notes
 
+
+class HeroCardSettings(SettingsPart):
+    """What ``set`` may change in a HeroCard list (``gs.settings``)."""
+
+    keys = ("hero", "max_hero_points", "name", "author", "notes")
+
+    def own(self, catalog, key, value):
+        if key == "max_hero_points":
+            return whole("max_hero_points", value, "max_hero_points 30"), None
+        if not value.strip():
+            raise UsageError("hero needs a name", "e.g. set hero.yaml hero Samurai")
+        hero = catalog.find("heroes", value)
+        if hero is not None:
+            return hero.name, None
+        hint = catalog.did_you_mean("heroes", value)
+        return text_value(value), (f"'{value}' is not a hero of the catalog ({hint}); kept as your own hero's name"
+                                   if hint else f"'{value}' is your own hero (not a catalog hero)")
+
+    def after(self, data, catalog, key, value):
+        """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
+        if key != "hero" or value is None:
+            return []
+        attrs = data.get("attributes")
+        old = [str(a) for a in attrs] if isinstance(attrs, list) else []
+        entry = catalog.find("heroes", str(value))
+        new, _ = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
+        if new and [normalize(a) for a in old] == [normalize(a) for a in new]:
+            return []
+        if new:
+            from ruamel.yaml.comments import CommentedSeq
+
+            seq = CommentedSeq(new)
+            seq.fa.set_flow_style()
+            data["attributes"] = seq
+            return [f"attributes: the {entry.name}'s " + ", ".join(new)
+                    + (f" (replacing {', '.join(old)})" if old else "")]
+        if not old:
+            return []
+        owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
+        whose = f"the {', '.join(sorted(o for o in owners if o is not None))}'s cards" if owners else "cards of your own"
+        if entry is None:
+            return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
+                    "and X cards with 'daimyo add'"]
+        return [f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
+                f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
+
+
+class HeroCard(CardGame):
+    id = "herocard"
+    name = "HeroCard"
+    title = "HeroCard: Rise of the Shogun (card duel)"
+    aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
+    what = "hero"
+    sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
+    anchor_field = "kind"
+    deck_word = "action deck"
+    held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
+    # -- packs: the sections a template documents first, what each entry field means --------------
     # -- attribute cards -------------------------------------------------------------------------
 
     def add_pick(self, data, catalog, pick, count, variant, check_side):
@@ -128,86 +216,16 @@ class HeroCard(CardGame):
 
     # -- set -------------------------------------------------------------------------------------
 
-    def set_own(self, catalog, key, value):
-        if key == "max_hero_points":
-            return whole("max_hero_points", value, "max_hero_points 30"), None
-        if not value.strip():
-            raise UsageError("hero needs a name", "e.g. set hero.yaml hero Samurai")
-        hero = catalog.find("heroes", value)
-        if hero is not None:
-            return hero.name, None
-        hint = catalog.did_you_mean("heroes", value)
-        return text_value(value), (f"'{value}' is not a hero of the catalog ({hint}); kept as your own hero's name"
-                                   if hint else f"'{value}' is your own hero (not a catalog hero)")
-
-    def after_set(self, data, catalog, key, value):
-        """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
-        if key != "hero" or value is None:
-            return []
-        attrs = data.get("attributes")
-        old = [str(a) for a in attrs] if isinstance(attrs, list) else []
-        entry = catalog.find("heroes", str(value))
-        new, _ = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
-        if new and [normalize(a) for a in old] == [normalize(a) for a in new]:
-            return []
-        if new:
-            from ruamel.yaml.comments import CommentedSeq
-
-            seq = CommentedSeq(new)
-            seq.fa.set_flow_style()
-            data["attributes"] = seq
-            return [f"attributes: the {entry.name}'s " + ", ".join(new)
-                    + (f" (replacing {', '.join(old)})" if old else "")]
-        if not old:
-            return []
-        owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
-        whose = f"the {', '.join(sorted(o for o in owners if o is not None))}'s cards" if owners else "cards of your own"
-        if entry is None:
-            return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
-                    "and X cards with 'daimyo add'"]
-        return [f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
-                f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
-
     # -- questions -------------------------------------------------------------------------------
 
     def kind_of(self, section, entry):
         return "attribute" if section == "attribute_cards" else entry.kind
 
-    def candidates(self, catalog):
-        for section, _ in self.sections:
-            for c in catalog.entries(section):
-                yield section, c, self.kind_of(section, c), (c.cost if section == "action_cards" else None)
-
-    def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
-        from builder.lists.edit import keys_naming
-
-        if section == "attribute_cards":
-            hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
-            return (most - hp if hp is not None and most is not None else None), "hero points"
-        deck = data.get("deck") or {}
-        have = copies(deck, keys_naming(deck, same_as(Pick(section, entry, entry.name, "deck"), catalog)))
-        return catalog.model.deck_rules.max_copies - have, "copies"
-
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        pick = self.resolve(catalog, name, list_data)
-        state = self.state_after(comparison.after.summary, data, pick, catalog, list_data)
-        if pick.field == "attributes":
-            return pick.name, state, f"  note: {comparison.notes[-1]}"
-        return f"{count or 1} {pick.name}", state, None
-
-    def state_after(self, summary, data, pick, catalog, list_data):
-        from builder.lists.edit import keys_naming
-
-        if pick.field == "attributes":
-            hp = summary.get("hero_points")
-            return f"hero points would be {fmt(hp if hp is not None else '?')}/{fmt(summary.get('max_hero_points'))}"
-        n = copies(data["deck"], keys_naming(data["deck"], same_as(pick, catalog)))
-        most = catalog.model.deck_rules.max_copies
-        return f"{n} of at most {most} copies; the action deck would have {plural(summary.get('action_cards'), 'card')}"
-
     text = part(HeroCardText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(HeroCardSettings)  # what 'set' may change
+    new_list = part(HeroCardNewList)  # how a new list starts
+    questions = part(HeroCardQuestions)  # what adding an entry would do
     view = part(HeroCardView)  # how the builder shows a list: ``view.py``
     browse = part(HeroCardBrowse)  # the catalog beside a list: ``view.py``
     printing = part(HeroCardPrinting)  # what the printed documents ask: ``printing.py``

@@ -10,7 +10,10 @@ from builder.games.kensei.units import KenseiUnits
 from builder.games.kensei.view import KenseiBrowse, KenseiView
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.questions import QuestionsPart
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -88,63 +91,56 @@ class KenseiUnitCards:
         _draw_card(c, d, w, h, g, warnings, marks=marks)
 
 
-class Kensei(GameSystem):
-    id = "kensei"
-    name = "Kensei"
-    title = "Kensei (miniature wargame, 2nd edition)"
-    aliases = ("kensei 2nd edition", "kensei 2e")
-    kind = "army"
-    entries = ("troops",)
-    set_keys = SET_KEYS
-    what = "army"
-    noun = "troop"
-    add_options = frozenset({"models", "led_by", "standard"})
-    remove_options = frozenset()
-    new_options = frozenset({"clan", "points", "commander", "occult"})
-    edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
-    name_example = "Buke vanguard"
+class KenseiQuestions(QuestionsPart):
+    """What adding an entry to a Kensei list would do (``gs.questions``)."""
 
-    def __init__(self):
-        self.units = KenseiUnits(self)  # a Kensei army is units of models (``units.py``)
-        self.sheet = KenseiRoster()
-        self.unit_cards = KenseiUnitCards()
+    def candidates(self, catalog):
+        for t in catalog.entries("troops"):
+            yield "troops", t, t.troop_type, None
 
-    # -- the builder's view -----------------------------------------------------------------------
+    def trial(self, data, catalog, section, entry):
+        n = self.game.default_models(catalog, entry)
+        troops = data.get("troops")
+        troops = list(troops) if isinstance(troops, list) else []
+        troops.append({"troop": entry.name, "models": n} if n != 1 else {"troop": entry.name})
+        return {**data, "troops": troops}, ("troops", len(troops) - 1), n
 
-    def new_fields(self, catalog):
+    def cost(self, before, after, entry, printed):
+        from builder.lists.compare import number
+
+        if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
+            return None
+        a, b = number(after.get("troops")), number(before.get("troops"))
+        return a - b if a is not None and b is not None else None
+
+    def left(self, section, summary, data, entry, catalog):
+        from builder.lists.compare import number
+
+        p, lim = number(summary.get("points")), number(summary.get("limit"))
+        return (lim - p if p is not None and lim is not None else None), "AP"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        entry = data["troops"][comparison.target[1]]
+        n = entry.get("models", 1)
+        after = comparison.after.summary
+        what = f"{n} {entry['troop']} ({fmt(comparison.adds.get('troops', 0))} AP)"
+        return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
+
+
+class KenseiNewList(NewListPart):
+    """How a new Kensei list starts (``gs.new_list``): its options and the fields of the new-list form."""
+
+    options = frozenset({"clan", "points", "commander", "occult"})
+    example = "Buke vanguard"
+
+    def fields(self, catalog):
         return [{"key": "clan", "label": "Clan", "value": "", "prompt": "choose a clan",
                  "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
                 {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
                 {"key": "commander", "label": "Commander", "value": "hatamoto",
                  "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
 
-    # -- names ----------------------------------------------------------------------------------
-
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def troop(self, catalog, name: str):
-        t = catalog.find("troops", name)
-        if t is None:
-            raise UnknownEntry(f"unknown troop '{name}'", catalog.did_you_mean("troops", name) or
-                               "see 'daimyo catalog list kensei troops'")
-        return t
-
-    def default_models(self, catalog, troop) -> int:
-        from builder.games.kensei.rules import troop_facts
-
-        if troop_facts(troop, catalog)["unit"] is True:
-            return max(3, troop.unit_min or 3)
-        return 1
-
-    def option_refusal(self, verb, opt):
-        if verb == "remove":
-            return f"{option('count')} and {option('all')} apply to card lists; 'remove' takes one kensei troop entry"
-        if opt == "count":
-            return f"{option('count')} applies to card lists; a kensei unit's size is {option('models')}"
-        return super().option_refusal(verb, opt)
-
-    # -- editing --------------------------------------------------------------------------------
-
-    def new_body(self, data, catalog, options):
+    def body(self, data, catalog, options):
         clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
         points = 200 if options.get("points") is None else options["points"]
         if clan is None:
@@ -170,25 +166,13 @@ class Kensei(GameSystem):
             data["packs"] = packs
         return []
 
-    def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
-        from builder.lists.edit import add_troop
 
-        t = self.troop(catalog, name)
-        n = models if models is not None else self.default_models(catalog, t)
-        if n < 1:
-            raise UsageError(f"{option('models')} must be at least 1, not {n}")
-        if led_by is not None:
-            self.troop(catalog, led_by)
-        i = add_troop(data, t.name, n, led_by, standard)
-        return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
+class KenseiSettings(SettingsPart):
+    """What ``set`` may change in a Kensei list (``gs.settings``)."""
 
-    def remove(self, data, catalog, name, count=1, **options):
-        from builder.lists.edit import remove_troop
+    keys = SET_KEYS
 
-        removed = remove_troop(data, name, catalog)
-        return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
-
-    def set_value(self, catalog, key, value):
+    def value(self, catalog, key, value):
         if key not in SET_KEYS:
             raise UsageError(f"cannot set '{key}'", did_you_mean(key, SET_KEYS) or "one of " + ", ".join(SET_KEYS))
         if key == "commander":
@@ -222,13 +206,13 @@ class Kensei(GameSystem):
         if key == "general":
             if not value.strip():
                 return None, None  # no general named: the list's hero leads
-            return self.troop(catalog, value).name, None
+            return self.game.troop(catalog, value).name, None
         return value, None
 
-    def set(self, data, catalog, key, value):
+    def apply(self, data, catalog, key, value):
         from builder.lists.edit import delete_key, set_key
 
-        v, _ = self.set_value(catalog, key, value)
+        v, _ = self.value(catalog, key, value)
         if v is None:
             if key in data:
                 delete_key(data, key)
@@ -236,44 +220,77 @@ class Kensei(GameSystem):
         set_key(data, key, v)
         return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
 
-    # -- questions -------------------------------------------------------------------------------
 
-    def candidates(self, catalog):
-        for t in catalog.entries("troops"):
-            yield "troops", t, t.troop_type, None
+class Kensei(GameSystem):
+    id = "kensei"
+    name = "Kensei"
+    title = "Kensei (miniature wargame, 2nd edition)"
+    aliases = ("kensei 2nd edition", "kensei 2e")
+    kind = "army"
+    entries = ("troops",)
+    what = "army"
+    noun = "troop"
+    add_options = frozenset({"models", "led_by", "standard"})
+    remove_options = frozenset()
+    edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
+    def __init__(self):
+        self.units = KenseiUnits(self)  # a Kensei army is units of models (``units.py``)
+        self.sheet = KenseiRoster()
+        self.unit_cards = KenseiUnitCards()
 
-    def trial(self, data, catalog, section, entry):
-        n = self.default_models(catalog, entry)
-        troops = data.get("troops")
-        troops = list(troops) if isinstance(troops, list) else []
-        troops.append({"troop": entry.name, "models": n} if n != 1 else {"troop": entry.name})
-        return {**data, "troops": troops}, ("troops", len(troops) - 1), n
+    # -- the builder's view -----------------------------------------------------------------------
 
-    def cost(self, before, after, entry, printed):
-        from builder.lists.compare import number
+    # -- names ----------------------------------------------------------------------------------
 
-        if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
-            return None
-        a, b = number(after.get("troops")), number(before.get("troops"))
-        return a - b if a is not None and b is not None else None
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    def troop(self, catalog, name: str):
+        t = catalog.find("troops", name)
+        if t is None:
+            raise UnknownEntry(f"unknown troop '{name}'", catalog.did_you_mean("troops", name) or
+                               "see 'daimyo catalog list kensei troops'")
+        return t
 
-    def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
+    def default_models(self, catalog, troop) -> int:
+        from builder.games.kensei.rules import troop_facts
 
-        p, lim = number(summary.get("points")), number(summary.get("limit"))
-        return (lim - p if p is not None and lim is not None else None), "AP"
+        if troop_facts(troop, catalog)["unit"] is True:
+            return max(3, troop.unit_min or 3)
+        return 1
 
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        entry = data["troops"][comparison.target[1]]
-        n = entry.get("models", 1)
-        after = comparison.after.summary
-        what = f"{n} {entry['troop']} ({fmt(comparison.adds.get('troops', 0))} AP)"
-        return what, f"points would be {fmt(after.get('points'))}/{fmt(after.get('limit'))} AP", None
+    def option_refusal(self, verb, opt):
+        if verb == "remove":
+            return f"{option('count')} and {option('all')} apply to card lists; 'remove' takes one kensei troop entry"
+        if opt == "count":
+            return f"{option('count')} applies to card lists; a kensei unit's size is {option('models')}"
+        return super().option_refusal(verb, opt)
+
+    # -- editing --------------------------------------------------------------------------------
+
+    def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
+        from builder.lists.edit import add_troop
+
+        t = self.troop(catalog, name)
+        n = models if models is not None else self.default_models(catalog, t)
+        if n < 1:
+            raise UsageError(f"{option('models')} must be at least 1, not {n}")
+        if led_by is not None:
+            self.troop(catalog, led_by)
+        i = add_troop(data, t.name, n, led_by, standard)
+        return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
+
+    def remove(self, data, catalog, name, count=1, **options):
+        from builder.lists.edit import remove_troop
+
+        removed = remove_troop(data, name, catalog)
+        return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
 
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(KenseiSettings)  # what 'set' may change
+    new_list = part(KenseiNewList)  # how a new list starts
+    questions = part(KenseiQuestions)  # what adding an entry would do
     view = part(KenseiView)  # how the builder shows a list: ``view.py``
     browse = part(KenseiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(KenseiPrinting)  # what the printed documents ask: ``printing.py``

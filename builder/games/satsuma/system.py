@@ -9,8 +9,10 @@ from builder.games.satsuma.printing import SatsumaPrinting
 from builder.games.satsuma.text import SatsumaText
 from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 from builder.names import did_you_mean, normalize
-from builder.systems.cards import CardGame
+from builder.systems.cards import CardGame, CardQuestions
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -38,59 +40,53 @@ def to_variant(data, catalog) -> str:
     return f"wrote the published {side} deck ({sum(cards.values())} cards) out under 'cards:' (a variant deck now)"
 
 
-class Satsuma(CardGame):
-    id = "satsuma"
-    name = "Satsuma Rebellion"
-    title = "Satsuma Rebellion (2-player card game)"
-    aliases = ("satsuma rebellion",)
-    set_keys = ("side", "deck", "name", "author", "notes")
-    add_options = frozenset({"count", "variant"})
-    remove_options = frozenset({"count", "all", "variant"})
-    new_options = frozenset({"side"})
-    commands = COMMANDS  # daimyo satsuma clash, daimyo satsuma simulate
-    name_example = "Saigo's rebels"
+class SatsumaQuestions(CardQuestions):
+    """What adding an entry to a Satsuma list would do (``gs.questions``)."""
 
-    def published(self, data):
-        return "deck" in data and not isinstance(data.get("cards"), dict)
+    def candidates(self, catalog):
+        for c in catalog.entries("cards"):
+            yield "cards", c, self.game.kind_of("cards", c), None
 
-    def held(self, data, catalog):
-        if not self.published(data):
-            return super().held(data, catalog)
-        counts: dict = {}
-        for c in side_cards(catalog, str(data.get("side", "")).lower()):
-            counts[c.name] = counts.get(c.name, 0) + 1
-        return [("cards", "cards", list(counts.items()))]
+    def _state_after(self, summary, data, pick, catalog, list_data):
+        text = super()._state_after(summary, data, pick, catalog, list_data)
+        if "deck" in list_data:
+            text += " as a variant deck ('daimyo add --variant' writes it out)"
+        return text
 
-    def new_fields(self, catalog):
+
+class SatsumaNewList(NewListPart):
+    """How a new Satsuma list starts (``gs.new_list``): its options and the fields of the new-list form."""
+
+    options = frozenset({"side"})
+    example = "Saigo's rebels"
+
+    def fields(self, catalog):
         return [{"key": "side", "label": "Side", "value": "samurai",
                  "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
 
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def _side(self, value: str) -> str:
-        from builder.games.satsuma.rules import SIDES
-
-        v = value.strip().lower()
-        if v not in SIDES:
-            raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
-        return v
-
-    def new_body(self, data, catalog, options):
+    def body(self, data, catalog, options):
         side = options.get("side")
         if side is None:
             raise UsageError(f"{option('side')} is required for a satsuma deck", f"{option('side')} samurai or {option('side')} imperial")
-        data["side"] = self._side(side)
+        data["side"] = self.game._side(side)
         data["deck"] = "standard"
         return []
 
-    def set_own(self, catalog, key, value):
+
+class SatsumaSettings(SettingsPart):
+    """What ``set`` may change in a Satsuma list (``gs.settings``)."""
+
+    keys = ("side", "deck", "name", "author", "notes")
+
+    def own(self, catalog, key, value):
         if key == "deck":
             if value.strip().lower() != "standard":
                 raise UsageError(f"deck takes 'standard' (the published deck of the list's side), not '{value}'",
                                  "change a variant deck's cards with add and remove")
             return "standard", None
-        return self._side(value), None
+        return self.game._side(value), None
 
-    def after_set(self, data, catalog, key, value):
+    def after(self, data, catalog, key, value):
         """``set deck standard``: the cards written out under ``cards:`` give way to the side's
         published deck (undo in the builder brings them back)."""
         from builder.lists.edit import delete_key
@@ -103,6 +99,36 @@ class Satsuma(CardGame):
         side = str(data.get("side", "")).strip().lower()
         return [f"the {n} cards under 'cards:' are replaced by the published {side} deck "
                 f"({len(side_cards(catalog, side))} cards)"]
+
+
+class Satsuma(CardGame):
+    id = "satsuma"
+    name = "Satsuma Rebellion"
+    title = "Satsuma Rebellion (2-player card game)"
+    aliases = ("satsuma rebellion",)
+    add_options = frozenset({"count", "variant"})
+    remove_options = frozenset({"count", "all", "variant"})
+    commands = COMMANDS  # daimyo satsuma clash, daimyo satsuma simulate
+
+    def published(self, data):
+        return "deck" in data and not isinstance(data.get("cards"), dict)
+
+    def held(self, data, catalog):
+        if not self.published(data):
+            return super().held(data, catalog)
+        counts: dict = {}
+        for c in side_cards(catalog, str(data.get("side", "")).lower()):
+            counts[c.name] = counts.get(c.name, 0) + 1
+        return [("cards", "cards", list(counts.items()))]
+
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    def _side(self, value: str) -> str:
+        from builder.games.satsuma.rules import SIDES
+
+        v = value.strip().lower()
+        if v not in SIDES:
+            raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
+        return v
 
     def custom(self, data, name):
         cards = data.get("cards")
@@ -145,18 +171,11 @@ class Satsuma(CardGame):
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
-    def candidates(self, catalog):
-        for c in catalog.entries("cards"):
-            yield "cards", c, self.kind_of("cards", c), None
-
-    def state_after(self, summary, data, pick, catalog, list_data):
-        text = super().state_after(summary, data, pick, catalog, list_data)
-        if "deck" in list_data:
-            text += " as a variant deck ('daimyo add --variant' writes it out)"
-        return text
-
     text = part(SatsumaText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(SatsumaSettings)  # what 'set' may change
+    new_list = part(SatsumaNewList)  # how a new list starts
+    questions = part(SatsumaQuestions)  # what adding an entry would do
     view = part(SatsumaView)  # how the builder shows a list: ``view.py``
     browse = part(SatsumaBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SatsumaPrinting)  # what the printed documents ask: ``printing.py``

@@ -9,7 +9,9 @@ from builder.games.senji.printing import SenjiPrinting
 from builder.games.senji.view import SenjiBrowse, SenjiView
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.questions import QuestionsPart
 
 
 def _analytics(game):
@@ -153,38 +155,56 @@ class SenjiPlayers:
         raise UsageError(f"a province has no setting '{field}'", "units or samurai")
 
 
-class Senji(GameSystem):
-    id = "senji"
-    name = "Senji"
-    title = "Senji (board game, 3-6 players)"
-    kind = "setup"
-    entries = ("players",)
-    what = "setup"
-    noun = "card"
-    add_options = frozenset({"player", "count"})
-    remove_options = frozenset()
-    new_options = frozenset({"players"})
-    name_example = "Friday game"
-    def __init__(self):
-        self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
-        self.sheet = SenjiSetupSheet()
+class SenjiQuestions(QuestionsPart):
+    """What adding an entry to a Senji list would do (``gs.questions``)."""
 
-    # -- the builder's view -----------------------------------------------------------------------
+    def candidates(self, catalog):
+        for section in ("families", "samurai", "provinces"):
+            for e in catalog.entries(section):
+                yield section, e, section, None
 
-    def new_fields(self, catalog):
+    def trial(self, data, catalog, section, entry):
+        import copy
+
+        trial = {**data, "players": copy.deepcopy(data.get("players"))}
+        _notes, target = self.game.add(trial, catalog, entry.name, trial=True)
+        return trial, target, 1
+
+    def left(self, section, summary, data, entry, catalog):
+        if section != "provinces":
+            return None, None
+        from builder.games.senji.rules import constants
+
+        most = constants(catalog)["starting_provinces"]
+        fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
+                     default=0)
+        return most - fewest, "provinces"
+
+    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+        target: tuple = getattr(comparison, "target", None) or ()
+        what = comparison.notes[-1].removeprefix("added ")
+        if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
+            p = (data.get("players") or [])[target[1]]
+            _section, entry = self.game.resolve(catalog, name)
+            was = _written(((list_data.get("players") or [])[target[1]] or {}).get("samurai"))
+            what = f"{entry.name} as {self.game._who(p)}'s samurai card" + (f" (instead of {was})" if was else "")
+        return what, f"the setup would have {len(data.get('players') or [])} players", None
+
+
+class SenjiNewList(NewListPart):
+    """How a new Senji list starts (``gs.new_list``): its options and the fields of the new-list form."""
+
+    options = frozenset({"players"})
+    example = "Friday game"
+
+    def fields(self, catalog):
         from builder.games.senji.rules import constants
 
         c = constants(catalog)
         return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
                  "min": c["players_min"], "max": c["players_max"]}]
 
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def option_refusal(self, verb, opt):
-        if verb == "remove":
-            return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
-        return super().option_refusal(verb, opt)
-
-    def new_body(self, data, catalog, options):
+    def body(self, data, catalog, options):
         from builder.games.senji.rules import constants, setup_for
 
         n = options.get("players")
@@ -201,6 +221,29 @@ class Senji(GameSystem):
                            for i, f in enumerate(families)]
         return ["families " + ", ".join(f.name for f in families) + f" (those in play with {n} players); "
                 "give each player a samurai card and three provinces"]
+
+
+class Senji(GameSystem):
+    id = "senji"
+    name = "Senji"
+    title = "Senji (board game, 3-6 players)"
+    kind = "setup"
+    entries = ("players",)
+    what = "setup"
+    noun = "card"
+    add_options = frozenset({"player", "count"})
+    remove_options = frozenset()
+    def __init__(self):
+        self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
+        self.sheet = SenjiSetupSheet()
+
+    # -- the builder's view -----------------------------------------------------------------------
+
+    # -- packs: the sections a template documents first, what each entry field means --------------
+    def option_refusal(self, verb, opt):
+        if verb == "remove":
+            return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
+        return super().option_refusal(verb, opt)
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -318,44 +361,12 @@ class Senji(GameSystem):
                    *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []]]]
         raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
 
-    # -- questions -------------------------------------------------------------------------------
-
-    def candidates(self, catalog):
-        for section in ("families", "samurai", "provinces"):
-            for e in catalog.entries(section):
-                yield section, e, section, None
-
-    def trial(self, data, catalog, section, entry):
-        import copy
-
-        trial = {**data, "players": copy.deepcopy(data.get("players"))}
-        _notes, target = self.add(trial, catalog, entry.name, trial=True)
-        return trial, target, 1
-
-    def left(self, section, summary, data, entry, catalog):
-        if section != "provinces":
-            return None, None
-        from builder.games.senji.rules import constants
-
-        most = constants(catalog)["starting_provinces"]
-        fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
-                     default=0)
-        return most - fewest, "provinces"
-
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        target: tuple = getattr(comparison, "target", None) or ()
-        what = comparison.notes[-1].removeprefix("added ")
-        if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
-            p = (data.get("players") or [])[target[1]]
-            _section, entry = self.resolve(catalog, name)
-            was = _written(((list_data.get("players") or [])[target[1]] or {}).get("samurai"))
-            what = f"{entry.name} as {self._who(p)}'s samurai card" + (f" (instead of {was})" if was else "")
-        return what, f"the setup would have {len(data.get('players') or [])} players", None
-
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    new_list = part(SenjiNewList)  # how a new list starts
+    questions = part(SenjiQuestions)  # what adding an entry would do
     view = part(SenjiView)  # how the builder shows a list: ``view.py``
     browse = part(SenjiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SenjiPrinting)  # what the printed documents ask: ``printing.py``

@@ -8,8 +8,10 @@ from builder.games.senshiai.printing import SenshiaiPrinting
 from builder.games.senshiai.text import SenshiaiText
 from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
 from builder.systems.base import UNSET, plural, whole
-from builder.systems.cards import CardGame
+from builder.systems.cards import CardGame, CardQuestions
+from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
+from builder.systems.settings import SettingsPart
 
 
 def _analytics(game):
@@ -18,33 +20,8 @@ def _analytics(game):
     return SenshiaiAnalytics(game)
 
 
-class Senshiai(CardGame):
-    id = "senshiai"
-    name = "Senshiai"
-    title = "Senshiai (card game, Basic Collection)"
-    aliases = ("senshiai basic collection",)
-    set_keys = ("size", "name", "author", "notes")
-    anchor_field = "type"
-    new_options = frozenset({"size"})
-    name_example = "Northern host"
-
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def new_fields(self, catalog):
-        return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
-
-    def new_body(self, data, catalog, options):
-        size = options.get("size")
-        if size is not None:
-            if size < 1:
-                raise UsageError(f"{option('size')} must be at least 1, not {size}", f"e.g. {option('size')} 50")
-            data["size"] = size
-        data["cards"] = {}
-        return []
-
-    def set_own(self, catalog, key, value):
-        if value.strip().lower() in UNSET:
-            return None, "no agreed deck size now: any size up to the maximum is legal"
-        return whole("size", value, "size 50"), None
+class SenshiaiQuestions(CardQuestions):
+    """What adding an entry to a Senshiai list would do (``gs.questions``)."""
 
     def left(self, section, summary, data, entry, catalog):
         from builder.lists.compare import number
@@ -53,13 +30,54 @@ class Senshiai(CardGame):
         most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")
         return (most - cards if cards is not None and number(most) is not None else None), "cards"
 
-    def state_after(self, summary, data, pick, catalog, list_data):
+    def _state_after(self, summary, data, pick, catalog, list_data):
         size = summary.get("size")
         return (f"the deck would have {plural(summary.get('cards'), 'card')}"
                 + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
 
+
+class SenshiaiNewList(NewListPart):
+    """How a new Senshiai list starts (``gs.new_list``): its options and the fields of the new-list form."""
+
+    options = frozenset({"size"})
+    example = "Northern host"
+
+    def fields(self, catalog):
+        return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
+
+    def body(self, data, catalog, options):
+        size = options.get("size")
+        if size is not None:
+            if size < 1:
+                raise UsageError(f"{option('size')} must be at least 1, not {size}", f"e.g. {option('size')} 50")
+            data["size"] = size
+        data["cards"] = {}
+        return []
+
+
+class SenshiaiSettings(SettingsPart):
+    """What ``set`` may change in a Senshiai list (``gs.settings``)."""
+
+    keys = ("size", "name", "author", "notes")
+
+    def own(self, catalog, key, value):
+        if value.strip().lower() in UNSET:
+            return None, "no agreed deck size now: any size up to the maximum is legal"
+        return whole("size", value, "size 50"), None
+
+
+class Senshiai(CardGame):
+    id = "senshiai"
+    name = "Senshiai"
+    title = "Senshiai (card game, Basic Collection)"
+    aliases = ("senshiai basic collection",)
+    anchor_field = "type"
+    # -- packs: the sections a template documents first, what each entry field means --------------
     text = part(SenshiaiText)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    settings = part(SenshiaiSettings)  # what 'set' may change
+    new_list = part(SenshiaiNewList)  # how a new list starts
+    questions = part(SenshiaiQuestions)  # what adding an entry would do
     view = part(SenshiaiView)  # how the builder shows a list: ``view.py``
     browse = part(SenshiaiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SenshiaiPrinting)  # what the printed documents ask: ``printing.py``

@@ -1,0 +1,41 @@
+"""``QuestionsPart``: what adding an entry would do (``gs.questions``), for ``daimyo options``
+and ``daimyo why`` (``builder.lists.options``, ``builder.commands.edit``).
+
+The defaults try an entry with the game's own ``add``; a game changes them in its package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class QuestionsPart:
+    """The ``Questions`` part with its defaults: nothing to offer, a card's printed cost."""
+
+    def __init__(self, game: Any):
+        self.game = game
+
+    def candidates(self, catalog):
+        """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
+        return iter(())
+
+    def trial(self, data: dict, catalog, section: str, entry) -> tuple[dict, tuple | None, int]:
+        """A copy of the plain ``data`` with ``entry`` added (``data`` untouched), where it went and
+        how many were added (models or copies)."""
+        import copy
+
+        trial = {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in data.items()}
+        _notes, target = self.game.add(trial, catalog, entry.name, None, variant=True, check_side=False, trial=True)
+        return trial, target, 1
+
+    def cost(self, before: dict, after: dict, entry, printed):
+        """What adding ``entry`` costs (the printed cost of a card by default)."""
+        return printed
+
+    def left(self, section: str, summary: dict, data: dict, entry, catalog):
+        """What is left after an addition, and its unit (None, None: no limit)."""
+        return None, None
+
+    def describe_addition(self, comparison, data, catalog, name: str, count, list_data) -> tuple[str, str, str | None]:
+        """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
+        return name, "", None
