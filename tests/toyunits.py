@@ -19,6 +19,7 @@ from builder.errors import ListError, UnknownEntry, UsageError
 from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
+from builder.systems.editing import EditingPart
 from builder.systems.listdoc import DocumentPart
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
@@ -231,34 +232,14 @@ class ToyUnitsSettings(SettingsPart):
             raise UsageError(f"points must be a whole number, not '{value}'") from None
 
 
-class ToyUnits(GameSystem):
-    id = "toyunits"
-    name = "Toy skirmish"
-    title = "Toy skirmish (a test-only wargame)"
-    aliases = ("toy skirmish",)
-    kind = "army"
-    entries = ("troops",)
-    what = "army"
-    noun = "troop"
+class ToyUnitsEditing(EditingPart):
+    """The ``Editing`` part: a unit of a troop added with its models, the last unit removed."""
+
     add_options = frozenset({"models"})
     remove_options = frozenset()
-    catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
-    printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
-    settings = part(ToyUnitsSettings)  # what 'set' may change
-    new_list = part(ToyUnitsNewList)  # how a new list starts
-    questions = part(ToyUnitsQuestions)  # what adding a unit would do
-    view = part(ToyUnitsView)  # how the builder shows the army
-    browse = part(ToyUnitsBrowse)  # its troops beside the army
-    document = part(ToyUnitsDocument)  # its list document: the points and the units
-    catalog_module_name = __name__
-    rules_module_name = __name__
     # its own unit operations (models, duplicate, remove a unit by its place): a game brings its
     # edits as a module, and needs no file of daimyo's for them
     edits = toyunits_edits
-
-    def __init__(self):
-        self.units = ToyUnitsPart()  # the ``Units`` part: the list is units of models
-        self.sheet = ToyRoster()
 
     def _troop(self, catalog, name):
         t = catalog.find("troops", str(name))
@@ -283,6 +264,32 @@ class ToyUnits(GameSystem):
                 del troops[i]
                 return [f"removed {t.name}"]
         raise UnknownEntry(f"no unit of {t.name} in the list")
+
+
+class ToyUnits(GameSystem):
+    id = "toyunits"
+    name = "Toy skirmish"
+    title = "Toy skirmish (a test-only wargame)"
+    aliases = ("toy skirmish",)
+    kind = "army"
+    entries = ("troops",)
+    what = "army"
+    noun = "troop"
+    catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
+    printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
+    settings = part(ToyUnitsSettings)  # what 'set' may change
+    new_list = part(ToyUnitsNewList)  # how a new list starts
+    questions = part(ToyUnitsQuestions)  # what adding a unit would do
+    view = part(ToyUnitsView)  # how the builder shows the army
+    browse = part(ToyUnitsBrowse)  # its troops beside the army
+    document = part(ToyUnitsDocument)  # its list document: the points and the units
+    catalog_module_name = __name__
+    rules_module_name = __name__
+    editing = part(ToyUnitsEditing)  # a unit added, the last unit of a troop removed
+
+    def __init__(self):
+        self.units = ToyUnitsPart()  # the ``Units`` part: the list is units of models
+        self.sheet = ToyRoster()
 
     text = part(ToyUnitsText)
 

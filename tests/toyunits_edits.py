@@ -1,4 +1,4 @@
-"""The toy wargame's own edit operations (``ToyUnits.edits``): a unit's models, a duplicate, a
+"""The toy wargame's own edit operations (``ToyUnits.editing.edits``): a unit's models, a duplicate, a
 removal, each naming its unit by its place in ``troops:``. Written for the toy alone, as a game
 of another package writes its own: each is a typed value with ``apply(tree, catalog, game) ->
 (notes, target)``, and ``from_form`` reads one from the words of a form, a JSON body or the

@@ -331,7 +331,7 @@ def register(app) -> None:
         from builder.errors import UsageError
 
         def remove(ed):
-            ed.game.check_options("remove", {"count": count, "all": all_, "variant": variant})
+            ed.game.editing.check_options("remove", {"count": count, "all": all_, "variant": variant})
             if all_ and count is not None:
                 raise UsageError("give --count or --all, not both")
             if count is not None and count < 1:
@@ -366,8 +366,8 @@ def register(app) -> None:
         from builder.errors import UsageError
 
         gs = _game_of(file)
-        gs.check_options("add", {"models": models, "player": player})
-        if "count" in gs.add_options and count < 1:
+        gs.editing.check_options("add", {"models": models, "player": player})
+        if "count" in gs.editing.add_options and count < 1:
             raise UsageError(f"--count must be at least 1, not {count}")
         yes, lines = why_lines(file, item, count if gs.kind == "deck" else None, models, player)
         for line in lines:

@@ -117,7 +117,7 @@ def entries_of(side: Side) -> dict[str, dict]:
                 key += "'"
             out[key] = {"name": seat["name"], "what": "players", "count": len(provinces), "text": text}
     else:
-        for field, section, items in gs.held(doc.data, catalog):
+        for field, section, items in gs.editing.held(doc.data, catalog):
             for key, value in items:
                 entry = catalog.find(section, str(key))
                 name = getattr(entry, "name", None) or str(key)
@@ -142,7 +142,7 @@ def settings_of(side: Side) -> dict:
     from builder.systems import get
 
     gs = get(side.doc.system)
-    skip = set(gs.entries) | {k for k, _ in gs.held_sections} | {"system", "packs", "players"}
+    skip = set(gs.entries) | {k for k, _ in gs.editing.held_sections} | {"system", "packs", "players"}
     out = {}
     for k, v in side.doc.data.items():
         if k in skip or (isinstance(v, (list, dict)) and k != "house_rules"):

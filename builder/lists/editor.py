@@ -342,7 +342,7 @@ class ListEditor:
         gs = self.game
         trial = self.copy()
         change = trial.add(name, count, models=models, player=player, check_side=False,
-                           variant="variant" in gs.add_options)
+                           variant="variant" in gs.editing.add_options)
         result = change.comparison
         result.notes = change.notes
         result.target = change.target

@@ -5,8 +5,8 @@ makes the change on the list's tree and returns ``(notes, target)``: lines for a
 where the change went (for the comparison of the check before and after). The edit session
 (``builder.lists.editor.ListEditor.apply``) runs one, writes the new text, reads and checks it
 once. The operations here apply to every game; a game adds its own (a Kensei unit's models,
-standard, leader, duplicate) in ``builder/games/<id>/edits.py``, reached through its
-``GameSystem.edits``.
+standard, leader, duplicate) in ``builder/games/<id>/edits.py``, reached through the
+``edits`` of the game's ``editing`` part.
 
 ``from_form`` builds an operation from the words the web builder posts and the JSON API takes
 (``{"op": "add", "item": ..., "models": ...}``); the command line builds them from its options.
@@ -51,9 +51,9 @@ class Add:
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
         if not self.item.strip():
             raise UsageError("name the card or troop to add")
-        game.check_options("add", {"count": self.count, "models": self.models, "led_by": self.led_by,
+        game.editing.check_options("add", {"count": self.count, "models": self.models, "led_by": self.led_by,
                                    "standard": self.standard, "variant": self.variant, "player": self.player})
-        return game.add(tree, catalog, self.item.strip(), self.count, models=self.models, led_by=self.led_by,
+        return game.editing.add(tree, catalog, self.item.strip(), self.count, models=self.models, led_by=self.led_by,
                         standard=self.standard, variant=self.variant, player=self.player,
                         check_side=self.check_side)
 
@@ -68,8 +68,8 @@ class Remove:
     variant: bool = False
 
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
-        game.check_options("remove", {"variant": self.variant})
-        return game.remove(tree, catalog, self.item.strip(), self.count, variant=self.variant), None
+        game.editing.check_options("remove", {"variant": self.variant})
+        return game.editing.remove(tree, catalog, self.item.strip(), self.count, variant=self.variant), None
 
 
 @dataclass(frozen=True)
@@ -81,13 +81,13 @@ class Copies:
     variant: bool = False
 
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
-        if not game.held_sections:
+        if not game.editing.held_sections:
             raise UsageError(f"copies apply to cards, not to {game.id} {game.noun}s")
         have = copies_of(game, catalog, tree, self.item)
         if self.value > have:
-            return game.add(tree, catalog, self.item, self.value - have, variant=self.variant)
+            return game.editing.add(tree, catalog, self.item, self.value - have, variant=self.variant)
         if self.value < have:
-            return game.remove(tree, catalog, self.item, have - self.value, variant=self.variant), None
+            return game.editing.remove(tree, catalog, self.item, have - self.value, variant=self.variant), None
         return [], None
 
 
@@ -166,7 +166,9 @@ class Part:
         if not self.where:
             raise UsageError("say which part to change (where)")
         if game.players is None:  # only a setup by player has parts to change
-            raise game.refuse("part")
+            from builder.systems.editing import refused
+
+            raise refused(game, "part")
         return game.players.set_part(tree, catalog, tuple(self.where), self.field, self.value), tuple(self.where)
 
 
@@ -201,10 +203,10 @@ def copies_of(game, catalog, data, item: str) -> int:
     by card)."""
     from builder.systems.base import same_as
 
-    pick = game.resolve(catalog, item, data)
+    pick = game.editing.resolve(catalog, item, data)
     same = same_as(pick, catalog)
     total = 0
-    for key, _section, items in game.held(data, catalog):
+    for key, _section, items in game.editing.held(data, catalog):
         if key != pick.field:
             continue
         for name, value in items:
@@ -220,24 +222,24 @@ def _given(form: dict, key: str) -> bool:
 
 def from_form(form: dict, game) -> Operation:
     """The operation a web form or JSON body names: ``op`` is add, remove, copies, set,
-    house_rule or part, or one of the game's own (``game.edits``); a ``UsageError`` otherwise."""
+    house_rule or part, or one of the game's own (``game.editing.edits``); a ``UsageError`` otherwise."""
     kind = str(form.get("op", ""))
-    own = game.edits.from_form(form) if game.edits is not None else None
+    own = game.editing.edits.from_form(form) if game.editing.edits is not None else None
     if own is not None:
         return own
-    variant = "variant" in game.add_options  # a published deck becomes a variant when changed
+    variant = "variant" in game.editing.add_options  # a published deck becomes a variant when changed
     item = str(form.get("item") or "").strip()
     if kind == "add":
         if not item:
             raise UsageError("name the card or troop to add")
-        if "models" in game.add_options:
+        if "models" in game.editing.add_options:
             return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None)
-        if "player" in game.add_options:
+        if "player" in game.editing.add_options:
             return Add(item, whole(form["count"], "units", 1, 99) if _given(form, "count") else None,
                        player=str(form.get("player") or "").strip() or None)
         return Add(item, whole(form.get("count") or 1, "count", 1, 1000), variant=variant)
     if kind == "remove":
-        if game.held_sections:
+        if game.editing.held_sections:
             n = None if _given(form, "all") else whole(form.get("count") or 1, "count", 1, 1000)
         else:
             n = 1

@@ -1,8 +1,7 @@
-"""``GameSystem``: what every game answers, with defaults; each game's module overrides a few hooks.
+"""``GameSystem``: what every game answers, with defaults; each game declares the parts it changes.
 
-The hooks work on a list's data: a ruamel round-trip tree when a file is edited (comments
-survive), plain dicts when ``options`` tries an entry. They raise a ``UsageError`` subclass
-(``UnknownEntry``, ``EditRefused``) for what cannot be done; they never print.
+How ``add`` and ``remove`` change a list is the game's ``editing`` part
+(``builder.systems.editing``); ``Pick``, ``same_as`` and ``loc_of`` here are what its hooks share.
 """
 
 from __future__ import annotations
@@ -11,8 +10,9 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from builder.errors import EditRefused, UsageError, option
+from builder.errors import UsageError
 from builder.systems.analytics import AnalyticsPart
+from builder.systems.editing import EditingPart
 from builder.systems.listdoc import COMMON_KEYS, DocumentPart
 from builder.systems.newlist import NewListPart
 from builder.systems.packs import PacksPart
@@ -21,6 +21,7 @@ from builder.systems.parts import (
     CatalogView,
     Commands,
     Document,
+    Editing,
     ListView,
     NewList,
     Packs,
@@ -60,14 +61,14 @@ def whole(key: str, value: str, example: str) -> int:
 
 
 class GameSystem:
-    """One game: its identity, its parts and its edit hooks. Subclasses set the class attributes,
-    declare the parts they change (``text = part(KenseiText)``) and override the hooks they need.
+    """One game: its identity and its parts. Subclasses set the class attributes and declare the
+    parts they change (``text = part(KenseiText)``).
 
     ``entries``: list keys holding what ``add`` adds; ``what``: what a list of the game is called
-    (army, deck, hero, setup); ``prints``: cards, roster or setup; ``add_options``/``remove_options``:
-    the options ``add``/``remove`` take besides a name. The parts (``builder.systems.parts``) hold
-    the rest: the list document (``document``), what ``set`` may change (``settings``), how a new
-    list starts (``new_list``), the text form, analytics, packs, printing, the builder's views.
+    (army, deck, hero, setup); ``prints``: cards, roster or setup. The parts
+    (``builder.systems.parts``) hold the rest: how add and remove change a list (``editing``),
+    the list document (``document``), what ``set`` may change (``settings``), how a new list
+    starts (``new_list``), the text form, analytics, packs, printing, the builder's views.
     """
 
     id: str = ""
@@ -78,11 +79,6 @@ class GameSystem:
     entries: tuple[str, ...] = ()
     what: str = "list"
     noun: str = "card"
-    # the game's own edit operations (``builder/games/<id>/edits.py``: typed operations and
-    # ``from_form``), besides the add, remove, set, house rule and part every game has; None: none
-    edits: ModuleType | None = None
-    add_options: frozenset = frozenset({"count"})
-    remove_options: frozenset = frozenset({"count", "all"})
     catalog_dir: Path | None = None  # None: catalog/<id> of the installation
     catalog_module_name: str | None = None  # None: the ``catalog`` module beside the game's own module
     rules_module_name: str | None = None  # None: the ``rules`` module beside the game's own module
@@ -102,6 +98,7 @@ class GameSystem:
     questions: part[Questions] = part(QuestionsPart)  # what adding an entry would do: options, why
     browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
+    editing: part[Editing] = part(EditingPart)  # how add and remove change a list: ``builder.lists``
     commands: Commands | None = None  # the game's own commands (``daimyo <id> ...``)
 
     def __repr__(self) -> str:
@@ -149,23 +146,6 @@ class GameSystem:
                 "kind": self.kind, "entries": list(self.entries), "keys": list(self.document.list_keys),
                 "set_keys": list(self.settings.keys), "prints": self.prints}
 
-    # -- how a builder shows a list (the web builder's pages and API) -----------------------------
-
-    held_sections: tuple[tuple[str, str], ...] = ()  # (list key, catalog section) of the cards a list holds
-    def published(self, data: dict) -> bool:
-        """Whether the list is a published deck written by its name (changes make it a variant)."""
-        return False
-
-    def held(self, data: dict, catalog) -> list:
-        """The cards a list holds: ``(list key, catalog section, [(name as written, value)])``
-        per key of ``held_sections`` (value: a number of copies, or a custom card's mapping)."""
-        out = []
-        for key, section in self.held_sections:
-            holder = data.get(key)
-            items = list(holder.items()) if isinstance(holder, dict) else [(a, 1) for a in (holder or [])]
-            out.append((key, section, items))
-        return out
-
     # -- finding codes -------------------------------------------------------------------------
 
     def finding_codes(self, catalog=None) -> dict:
@@ -181,39 +161,6 @@ class GameSystem:
         for code, fc in from_restrictions(self.id, restrictions).items():
             out.setdefault(code, fc)
         return dict(sorted(out.items()))
-
-    # -- editing hooks ----------------------------------------------------------------------------
-
-    def refuse(self, verb: str, what: str = "") -> UsageError:
-        return EditRefused(f"'{verb}' is not supported for {self.id}" + (f" ({what})" if what else ""))
-
-    def check_options(self, verb: str, given: dict) -> None:
-        """Refuse options of ``add``/``remove`` (``given``: option -> value, None or False when
-        not given) that do not apply to this system, naming the option."""
-        allowed = self.add_options if verb == "add" else self.remove_options
-        for opt, value in given.items():
-            if value is None or value is False or opt in allowed:
-                continue
-            raise UsageError(self.option_refusal(verb, opt))
-
-    def option_refusal(self, verb: str, opt: str) -> str:
-        flag = option(opt)
-        if opt in ("models", "led_by", "standard"):
-            return f"{flag} applies to kensei troops, not {self.id} {self.noun}s"
-        if opt == "variant":
-            return f"{option('variant')} applies to satsuma decks"
-        if opt == "player":
-            return f"{flag} applies to senji setups"
-        return f"{flag} does not apply to {self.id} lists"
-
-    def add(self, data, catalog, name: str, count: int | None = None, **options) -> tuple[list[str], tuple | None]:
-        """Add ``name`` to the list data; ``(notes, where it went)``."""
-        raise self.refuse("add")
-
-    def remove(self, data, catalog, name: str, count: int | None = 1, **options) -> list[str]:
-        raise self.refuse("remove")
-
-    # -- printing ---------------------------------------------------------------------------------
 
 
 class Pick:

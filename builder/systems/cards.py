@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.systems.base import GameSystem, Pick, loc_of, same_as
+from builder.systems.editing import EditingPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 from builder.systems.view import BrowsePart
@@ -55,11 +56,11 @@ class CardQuestions(QuestionsPart):
                 trial[key] = copy.deepcopy(trial[key])
         field = dict(self.game.sections)[section]
         pick = Pick(section, entry, entry.name, field)
-        self.game.add_pick(trial, catalog, pick, 1, True, False)
-        return trial, loc_of(trial, pick, catalog), 1
+        _notes, where = self.game.editing.add(trial, catalog, pick, 1, variant=True, check_side=False)
+        return trial, where, 1
 
     def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        pick = self.game.resolve(catalog, name, list_data)
+        pick = self.game.editing.resolve(catalog, name, list_data)
         return f"{count or 1} {pick.name}", self._state_after(comparison.after.summary, data, pick, catalog, list_data), None
 
     def _state_after(self, summary: dict, data, pick: Pick, catalog, list_data) -> str:
@@ -68,72 +69,60 @@ class CardQuestions(QuestionsPart):
         return f"the deck would have {plural(summary.get('cards'), 'card')}"
 
 
-class CardGame(GameSystem):
-    """A game whose lists are decks of cards."""
-
-    kind = "deck"
-    what = "deck"
-    noun = "card"
-    sections: tuple[tuple[str, str], ...] = (("cards", "cards"),)  # (catalog section, list key) in lookup order
-    anchor_field: str | None = None  # the card field new cards are grouped by (type, kind)
-    deck_word = "deck"  # where copies go, in messages
-    browse = part(CardBrowse)  # the catalog beside a deck: its card sections
-    questions = part(CardQuestions)  # what adding a card would do
-
-    @property
-    def entries(self) -> tuple[str, ...]:  # type: ignore[override]
-        return tuple(dict.fromkeys(f for _, f in self.sections))
+class CardEditing(EditingPart):
+    """How add and remove change a deck: copies of a card, deck-builder style (the game's
+    ``sections``, ``anchor_field`` and ``deck_word`` say where and how)."""
 
     @property
     def held_sections(self) -> tuple[tuple[str, str], ...]:  # type: ignore[override]
-        return tuple((f, s) for s, f in self.sections)
+        return tuple((f, s) for s, f in self.game.sections)
 
     # -- names ----------------------------------------------------------------------------------
 
-    def unknown(self, catalog, name: str) -> UsageError:
+    def _unknown(self, catalog, name: str) -> UsageError:
         from builder.names import did_you_mean
 
         cands: list[str] = []
-        for section, _ in self.sections:
+        for section, _ in self.game.sections:
             cands += catalog.suggest(section, name)
         hint = did_you_mean(name, cands)
-        section = self.sections[0][0]
+        section = self.game.sections[0][0]
         return UnknownEntry(f"unknown card '{name}'",
-                            hint or f"see 'daimyo catalog list {self.id} {section}'; a pack (packs: [...]) can add cards")
+                            hint or f"see 'daimyo catalog list {self.game.id} {section}'; a pack (packs: [...]) can add cards")
 
-    def custom(self, data, name: str) -> str | None:
+    def _custom(self, data, name: str) -> str | None:
         """The spelling of a card written in the list itself (not in the catalog), if any."""
         return None
 
     def resolve(self, catalog, name: str, data=None) -> Pick:
         """The card called ``name`` (case, hyphen variants and aliases ignored)."""
         if data is not None:
-            own = self.custom(data, name)
+            own = self._custom(data, name)
             if own is not None:
-                return Pick(None, None, own, self.sections[0][1])
-        for section, field in self.sections:
+                return Pick(None, None, own, self.game.sections[0][1])
+        for section, field in self.game.sections:
             entry = catalog.find(section, name)
             if entry is not None:
                 return Pick(section, entry, entry.name, field)
-        raise self.unknown(catalog, name)
+        raise self._unknown(catalog, name)
 
-    def anchor(self, mapping, pick: Pick, catalog):
+    def _anchor(self, mapping, pick: Pick, catalog):
         """The line a new card goes after: the last card of its type or kind."""
-        if pick.entry is None or self.anchor_field is None:
+        if pick.entry is None or self.game.anchor_field is None:
             return None
-        mine = getattr(pick.entry, self.anchor_field, None)
+        mine = getattr(pick.entry, self.game.anchor_field, None)
         if mine is None:
             return None
         hit = None
         for k in mapping:
             other = catalog.find(pick.section, str(k))
-            if other is not None and getattr(other, self.anchor_field, None) == mine:
+            if other is not None and getattr(other, self.game.anchor_field, None) == mine:
                 hit = k
         return hit
 
     # -- editing --------------------------------------------------------------------------------
 
-    def prepare(self, data, catalog, pick: Pick, verb: str, variant: bool, check_side: bool) -> list[str]:
+    def _prepare(self, data, catalog, pick: Pick, verb: str, variant: bool, check_side: bool) -> list[str]:
         """Anything to do before copies of ``pick`` change (Satsuma: a published deck); notes."""
         return []
 
@@ -142,25 +131,25 @@ class CardGame(GameSystem):
         n = 1 if count is None else count
         if n < 1:
             raise UsageError(f"{option('count')} must be at least 1, not {n}")
-        notes = self.add_pick(data, catalog, pick, n, variant, check_side)
+        notes = self._add_pick(data, catalog, pick, n, variant, check_side)
         return notes, loc_of(data, pick, catalog)
 
-    def add_pick(self, data, catalog, pick: Pick, count: int, variant: bool, check_side: bool) -> list[str]:
+    def _add_pick(self, data, catalog, pick: Pick, count: int, variant: bool, check_side: bool) -> list[str]:
         from builder.lists.edit import add_copies, insert_key_after, keys_naming
 
-        notes = self.prepare(data, catalog, pick, "adding", variant, check_side)
+        notes = self._prepare(data, catalog, pick, "adding", variant, check_side)
         mapping = mapping_of(data, pick.field)
         same = same_as(pick, catalog)
         keys = keys_naming(mapping, same)
         if keys:
             add_copies(mapping, keys[0], count)
         else:
-            insert_key_after(mapping, self.anchor(mapping, pick, catalog), pick.name, count)
+            insert_key_after(mapping, self._anchor(mapping, pick, catalog), pick.name, count)
         total = copies(mapping, keys_naming(mapping, same))
-        notes.append(f"added {count} {pick.name} ({total} in the {self.deck_word})")
+        notes.append(f"added {count} {pick.name} ({total} in the {self.game.deck_word})")
         return notes
 
-    def remove_from_list(self, holder, pick, same, count) -> list[str] | None:
+    def _remove_from_list(self, holder, pick, same, count) -> list[str] | None:
         """Remove from a list-valued field (HeroCard attributes); None when not there."""
         return None
 
@@ -174,7 +163,7 @@ class CardGame(GameSystem):
             pick = self.resolve(catalog, name, data)
         except UsageError:
             pick = None
-        fields = [f for _, f in self.sections]
+        fields = [f for _, f in self.game.sections]
         if pick is not None:
             fields.remove(pick.field)
             fields.insert(0, pick.field)
@@ -184,11 +173,11 @@ class CardGame(GameSystem):
         for field in fields:
             holder = data.get(field)
             if isinstance(holder, list):
-                done = self.remove_from_list(holder, pick, same, count)
+                done = self._remove_from_list(holder, pick, same, count)
                 if done is not None:
                     return done
                 continue
-            notes = self.remove_ready(data, catalog, pick, field, variant)
+            notes = self._remove_ready(data, catalog, pick, field, variant)
             if notes is None:
                 break
             holder = data.get(field)
@@ -200,7 +189,7 @@ class CardGame(GameSystem):
             have = copies(holder, keys)
             want = have if count is None else count
             if want > have:
-                raise EditRefused(f"only {have} {pick.name} in the {self.deck_word}, cannot remove {want}",
+                raise EditRefused(f"only {have} {pick.name} in the {self.game.deck_word}, cannot remove {want}",
                                   f"use {option('count')} {have} or {option('all')}")
             left = want
             for k in reversed(keys):
@@ -215,18 +204,36 @@ class CardGame(GameSystem):
             notes.append(f"removed {want} {pick.name}" + (f" ({rest} left)" if rest else " (none left; line removed)"))
             return notes
         listed = []
-        for field in [f for _, f in self.sections]:
+        for field in [f for _, f in self.game.sections]:
             holder = data.get(field)
             if isinstance(holder, (dict, list)):
                 listed += [str(k) for k in holder]
-        raise UnknownEntry(f"no '{name}' in the {self.what}", did_you_mean(name, listed) or None)
+        raise UnknownEntry(f"no '{name}' in the {self.game.what}", did_you_mean(name, listed) or None)
 
-    def remove_ready(self, data, catalog, pick: Pick, field: str, variant: bool) -> list[str] | None:
+    def _remove_ready(self, data, catalog, pick: Pick, field: str, variant: bool) -> list[str] | None:
         """Notes of what was done before removing from ``field``; None: the card cannot be there."""
         return []
+
+
+class CardGame(GameSystem):
+    """A game whose lists are decks of cards."""
+
+    kind = "deck"
+    what = "deck"
+    noun = "card"
+    sections: tuple[tuple[str, str], ...] = (("cards", "cards"),)  # (catalog section, list key) in lookup order
+    anchor_field: str | None = None  # the card field new cards are grouped by (type, kind)
+    deck_word = "deck"  # where copies go, in messages
+    browse = part(CardBrowse)  # the catalog beside a deck: its card sections
+    questions = part(CardQuestions)  # what adding a card would do
+    editing = part(CardEditing)  # how add and remove change copies of a card
+
+    @property
+    def entries(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(dict.fromkeys(f for _, f in self.sections))
 
     def kind_of(self, section: str, entry) -> str | None:
         return getattr(entry, self.anchor_field, None) if self.anchor_field else None
 
 
-__all__ = ["CardGame", "copies", "mapping_of"]
+__all__ = ["CardEditing", "CardGame", "copies", "mapping_of"]

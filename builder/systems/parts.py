@@ -21,6 +21,7 @@ part                      used by                                every game?
 ``Questions``             ``daimyo options``, ``daimyo why``     yes (``gs.questions``)
 ``NewList``               ``daimyo new``, editor, web, events    yes (``gs.new_list``)
 ``Settings``              the ``Set`` operation, the web         yes (``gs.settings``)
+``Editing``               ``builder.lists``, the web, the CLI    yes (``gs.editing``)
 ``Units``                 the web builder, list comparison       ``gs.units`` or None
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
@@ -31,7 +32,8 @@ part                      used by                                every game?
 The parts every game has are declared on the game's class with ``part`` (``text =
 part(KenseiText)``): the part is made from the game when first asked for. Their defaults are in
 ``builder/systems/<part>.py`` (``TextPart``, ``AnalyticsPart``, ``DocumentPart``, ``PacksPart``,
-``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart``, ``NewListPart`` and ``SettingsPart``); a game's own are in its package.
+``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart``, ``NewListPart``, ``SettingsPart``
+and ``EditingPart``); a game's own are in its package.
 """
 
 from __future__ import annotations
@@ -270,6 +272,54 @@ class NewList(Protocol):
     def make(self, catalog: Any, options: dict) -> tuple[dict, list[str]]: ...
 
     def body(self, data: dict, catalog: Any, options: dict) -> list[str]: ...
+
+
+class Editing(Protocol):
+    """How ``add`` and ``remove`` change a list of the game (``gs.editing``): the edit operations
+    of ``builder.lists``, ``daimyo add``/``remove`` and the web builder's card rows."""
+
+    @property
+    def add_options(self) -> frozenset:
+        """The options ``add`` takes besides a name (``count``, ``models``, ``player``...)."""
+        ...
+
+    @property
+    def remove_options(self) -> frozenset: ...
+
+    @property
+    def edits(self) -> Any:
+        """The game's own edit operations (a module with ``from_form``); None: none."""
+        ...
+
+    @property
+    def held_sections(self) -> tuple[tuple[str, str], ...]:
+        """(list key, catalog section) of the cards a list holds; (): a list holds no cards."""
+        ...
+
+    def published(self, data: dict) -> bool:
+        """Whether the list is a published deck written by its name (changes make it a variant)."""
+        ...
+
+    def held(self, data: dict, catalog: Any) -> list:
+        """``(list key, catalog section, [(name as written, value)])`` per held section."""
+        ...
+
+    def check_options(self, verb: str, given: dict) -> None:
+        """Refuse, naming it, an option of ``add``/``remove`` that does not apply to the game."""
+        ...
+
+    def option_refusal(self, verb: str, opt: str) -> str: ...
+
+    def resolve(self, catalog: Any, name: str, data: Any = None) -> Any:
+        """The card ``name`` means (a ``Pick``): the games whose lists hold cards."""
+        ...
+
+    def add(self, data: Any, catalog: Any, name: Any, count: int | None = None,
+            **options: Any) -> tuple[list[str], tuple | None]:
+        """Add ``name`` to the list data; ``(notes, where it went)``."""
+        ...
+
+    def remove(self, data: Any, catalog: Any, name: str, count: int | None = 1, **options: Any) -> list[str]: ...
 
 
 class Settings(Protocol):

@@ -82,7 +82,7 @@ def counts_shown(res, doc) -> tuple[int, int]:
     published deck are information)."""
     from builder.systems import get
 
-    published = get(doc.system).published(doc.data)
+    published = get(doc.system).editing.published(doc.data)
     c = res.counts()
     notes = sum(1 for f in res.findings if published and f.code in PRINTING_NOTES and f.severity == "warning")
     return c["error"], c["warning"] - notes

@@ -123,7 +123,7 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
                         "count_label": "", "seat": seat, "type": "player", "cost": None, "cost_text": "",
                         "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i)})
     else:
-        for field, section, items in gs.held(data, catalog):
+        for field, section, items in gs.editing.held(data, catalog):
             for key, value in items:
                 entry = catalog.find(section, str(key))
                 count = int(value.get("count", 1)) if isinstance(value, dict) else (
@@ -326,8 +326,8 @@ def list_view(rel: str, path: Path, text: str, known=None):
             "author": doc.author or "", "version": version_of(text), "header": header(doc.system, res),
             "entries": ents, "general_findings": general, "summary": {k: num(v) for k, v in res.summary.items()},
             "house_rules": rules, "house_rules_key": house_rules_key(catalog, rules), "settings": settings(doc, catalog),
-            "standard_deck": game(doc.system).published(doc.data),
-            "resets_deck": "deck" in game(doc.system).settings.keys and not game(doc.system).published(doc.data),
+            "standard_deck": game(doc.system).editing.published(doc.data),
+            "resets_deck": "deck" in game(doc.system).settings.keys and not game(doc.system).editing.published(doc.data),
             "list_title": game(doc.system).view.list_title,
             "browse": bool(game(doc.system).browse.sections), "prints": game(doc.system).prints,
             "game_name": game(doc.system).name, **words(doc.system),

@@ -9,7 +9,7 @@ from builder.games.herocard.text import HeroCardText
 from builder.games.herocard.view import HeroCardBrowse, HeroCardView
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
-from builder.systems.cards import CardGame, CardQuestions, copies
+from builder.systems.cards import CardEditing, CardGame, CardQuestions, copies
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
@@ -62,7 +62,7 @@ class HeroCardQuestions(CardQuestions):
         return catalog.model.deck_rules.max_copies - have, "copies"
 
     def describe_addition(self, comparison, data, catalog, name, count, list_data):
-        pick = self.game.resolve(catalog, name, list_data)
+        pick = self.game.editing.resolve(catalog, name, list_data)
         state = self._state_after(comparison.after.summary, data, pick, catalog, list_data)
         if pick.field == "attributes":
             return pick.name, state, f"  note: {comparison.notes[-1]}"
@@ -165,22 +165,15 @@ class HeroCardSettings(SettingsPart):
                 f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
 
 
-class HeroCard(CardGame):
-    id = "herocard"
-    name = "HeroCard"
-    title = "HeroCard: Rise of the Shogun (card duel)"
-    aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
-    what = "hero"
-    sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
-    anchor_field = "kind"
-    deck_word = "action deck"
-    held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    # -- attribute cards -------------------------------------------------------------------------
+class HeroCardEditing(CardEditing):
+    """How add and remove change a hero: action cards by copies, attribute cards one each (a new
+    Body, Mind or X card replaces the hero's card of that kind)."""
 
-    def add_pick(self, data, catalog, pick, count, variant, check_side):
+    held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
+
+    def _add_pick(self, data, catalog, pick, count, variant, check_side):
         if pick.field != "attributes":
-            return super().add_pick(data, catalog, pick, count, variant, check_side)
+            return super()._add_pick(data, catalog, pick, count, variant, check_side)
         if count != 1:
             raise EditRefused(f"'{pick.name}' is an attribute card: a hero has it once, not {count} times",
                               f"leave out {option('count')}")
@@ -205,7 +198,7 @@ class HeroCard(CardGame):
         what = f" ({label})" if label else ""
         return [f"{pick.name} is an attribute card{what}: added to the hero's attribute cards, not the action deck"]
 
-    def remove_from_list(self, holder, pick, same, count):
+    def _remove_from_list(self, holder, pick, same, count):
         for i, a in enumerate(holder):
             if same(a):
                 if count not in (None, 1):
@@ -214,6 +207,17 @@ class HeroCard(CardGame):
                 return [f"removed {a} from the hero's attribute cards"]
         return None
 
+
+class HeroCard(CardGame):
+    id = "herocard"
+    name = "HeroCard"
+    title = "HeroCard: Rise of the Shogun (card duel)"
+    aliases = ("hero card", "herocard rise of the shogun", "rise of the shogun")
+    what = "hero"
+    sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
+    anchor_field = "kind"
+    deck_word = "action deck"
+    # -- packs: the sections a template documents first, what each entry field means --------------
     # -- set -------------------------------------------------------------------------------------
 
     # -- questions -------------------------------------------------------------------------------
@@ -230,6 +234,7 @@ class HeroCard(CardGame):
     browse = part(HeroCardBrowse)  # the catalog beside a list: ``view.py``
     printing = part(HeroCardPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(HeroCardPacks)  # the pack template's sections and fields: ``packs.py``
+    editing = part(HeroCardEditing)  # attribute cards one each, action cards by copies
 
     # -- printing and analytics ------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from builder.games.kensei.units import KenseiUnits
 from builder.games.kensei.view import KenseiBrowse, KenseiView
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
+from builder.systems.editing import EditingPart
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
@@ -221,6 +222,40 @@ class KenseiSettings(SettingsPart):
         return [f"set {key} = {str(v).lower() if isinstance(v, bool) else v}"], (key,)
 
 
+class KenseiEditing(EditingPart):
+    """How add and remove change an army: a unit of a troop (its models, leader and standard),
+    the last unit of a troop taken off; the game's own edits change a unit by its place."""
+
+    add_options = frozenset({"models", "led_by", "standard"})
+    remove_options = frozenset()
+    edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
+
+    def option_refusal(self, verb, opt):
+        if verb == "remove":
+            return f"{option('count')} and {option('all')} apply to card lists; 'remove' takes one kensei troop entry"
+        if opt == "count":
+            return f"{option('count')} applies to card lists; a kensei unit's size is {option('models')}"
+        return super().option_refusal(verb, opt)
+
+    def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
+        from builder.lists.edit import add_troop
+
+        t = self.game.troop(catalog, name)
+        n = models if models is not None else self.game.default_models(catalog, t)
+        if n < 1:
+            raise UsageError(f"{option('models')} must be at least 1, not {n}")
+        if led_by is not None:
+            self.game.troop(catalog, led_by)
+        i = add_troop(data, t.name, n, led_by, standard)
+        return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
+
+    def remove(self, data, catalog, name, count=1, **options):
+        from builder.lists.edit import remove_troop
+
+        removed = remove_troop(data, name, catalog)
+        return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
+
+
 class Kensei(GameSystem):
     id = "kensei"
     name = "Kensei"
@@ -230,9 +265,6 @@ class Kensei(GameSystem):
     entries = ("troops",)
     what = "army"
     noun = "troop"
-    add_options = frozenset({"models", "led_by", "standard"})
-    remove_options = frozenset()
-    edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
     def __init__(self):
         self.units = KenseiUnits(self)  # a Kensei army is units of models (``units.py``)
         self.sheet = KenseiRoster()
@@ -257,33 +289,6 @@ class Kensei(GameSystem):
             return max(3, troop.unit_min or 3)
         return 1
 
-    def option_refusal(self, verb, opt):
-        if verb == "remove":
-            return f"{option('count')} and {option('all')} apply to card lists; 'remove' takes one kensei troop entry"
-        if opt == "count":
-            return f"{option('count')} applies to card lists; a kensei unit's size is {option('models')}"
-        return super().option_refusal(verb, opt)
-
-    # -- editing --------------------------------------------------------------------------------
-
-    def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
-        from builder.lists.edit import add_troop
-
-        t = self.troop(catalog, name)
-        n = models if models is not None else self.default_models(catalog, t)
-        if n < 1:
-            raise UsageError(f"{option('models')} must be at least 1, not {n}")
-        if led_by is not None:
-            self.troop(catalog, led_by)
-        i = add_troop(data, t.name, n, led_by, standard)
-        return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
-
-    def remove(self, data, catalog, name, count=1, **options):
-        from builder.lists.edit import remove_troop
-
-        removed = remove_troop(data, name, catalog)
-        return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
-
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
@@ -295,6 +300,7 @@ class Kensei(GameSystem):
     browse = part(KenseiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(KenseiPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(KenseiPacks)  # the pack template's sections and fields: ``packs.py``
+    editing = part(KenseiEditing)  # a unit of a troop added, the last one removed
 
     # -- printing and analytics ------------------------------------------------------------------
 

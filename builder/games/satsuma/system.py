@@ -9,7 +9,7 @@ from builder.games.satsuma.printing import SatsumaPrinting
 from builder.games.satsuma.text import SatsumaText
 from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 from builder.names import did_you_mean, normalize
-from builder.systems.cards import CardGame, CardQuestions
+from builder.systems.cards import CardEditing, CardGame, CardQuestions
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
@@ -101,14 +101,12 @@ class SatsumaSettings(SettingsPart):
                 f"({len(side_cards(catalog, side))} cards)"]
 
 
-class Satsuma(CardGame):
-    id = "satsuma"
-    name = "Satsuma Rebellion"
-    title = "Satsuma Rebellion (2-player card game)"
-    aliases = ("satsuma rebellion",)
+class SatsumaEditing(CardEditing):
+    """How add and remove change a side's deck: the published deck (``deck: standard``) becomes
+    a variant only with ``--variant``; a card of the other side is refused."""
+
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
-    commands = COMMANDS  # daimyo satsuma clash, daimyo satsuma simulate
 
     def published(self, data):
         return "deck" in data and not isinstance(data.get("cards"), dict)
@@ -121,16 +119,7 @@ class Satsuma(CardGame):
             counts[c.name] = counts.get(c.name, 0) + 1
         return [("cards", "cards", list(counts.items()))]
 
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    def _side(self, value: str) -> str:
-        from builder.games.satsuma.rules import SIDES
-
-        v = value.strip().lower()
-        if v not in SIDES:
-            raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
-        return v
-
-    def custom(self, data, name):
+    def _custom(self, data, name):
         cards = data.get("cards")
         if not isinstance(cards, dict):
             return None
@@ -139,7 +128,7 @@ class Satsuma(CardGame):
                 return str(k)
         return None
 
-    def ready(self, data, catalog, variant: bool, verb: str) -> list[str]:
+    def _ready(self, data, catalog, variant: bool, verb: str) -> list[str]:
         """A ``deck: standard`` list becomes a variant deck only with ``variant``."""
         if "deck" not in data:
             return []
@@ -150,21 +139,37 @@ class Satsuma(CardGame):
                               "variant deck", f"pass {option('variant')} to write its {n} cards out under 'cards:' first")
         return [to_variant(data, catalog)]
 
-    def prepare(self, data, catalog, pick, verb, variant, check_side):
+    def _prepare(self, data, catalog, pick, verb, variant, check_side):
         side = str(data.get("side", "")).strip().lower()
         if check_side and pick.entry is not None and pick.entry.side != side:
             hint = did_you_mean(pick.name, [c.name for c in side_cards(catalog, side)])
             raise EditRefused(f"'{pick.name}' is a card of the {pick.entry.side} deck, not the {side} deck",
                               hint or f"a {side} deck takes {side} cards: 'daimyo catalog list satsuma cards'")
-        return self.ready(data, catalog, variant, verb)
+        return self._ready(data, catalog, variant, verb)
 
-    def remove_ready(self, data, catalog, pick, field, variant):
+    def _remove_ready(self, data, catalog, pick, field, variant):
         if "deck" not in data:
             return []
         side = str(data.get("side", "")).strip().lower()
         if pick.entry is None or pick.entry.side != side:
             return None
-        return self.ready(data, catalog, variant, "removing")
+        return self._ready(data, catalog, variant, "removing")
+
+
+class Satsuma(CardGame):
+    id = "satsuma"
+    name = "Satsuma Rebellion"
+    title = "Satsuma Rebellion (2-player card game)"
+    aliases = ("satsuma rebellion",)
+    commands = COMMANDS  # daimyo satsuma clash, daimyo satsuma simulate
+
+    def _side(self, value: str) -> str:
+        from builder.games.satsuma.rules import SIDES
+
+        v = value.strip().lower()
+        if v not in SIDES:
+            raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
+        return v
 
     def kind_of(self, section, entry):
         from builder.games.satsuma.rules import SUIT_NAMES
@@ -180,6 +185,7 @@ class Satsuma(CardGame):
     browse = part(SatsumaBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SatsumaPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(SatsumaPacks)  # the pack template's sections and fields: ``packs.py``
+    editing = part(SatsumaEditing)  # a published deck, a variant, the side's cards
 
 
 SYSTEM = Satsuma()

@@ -9,6 +9,7 @@ from builder.games.senji.printing import SenjiPrinting
 from builder.games.senji.view import SenjiBrowse, SenjiView
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
+from builder.systems.editing import EditingPart
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
@@ -167,7 +168,7 @@ class SenjiQuestions(QuestionsPart):
         import copy
 
         trial = {**data, "players": copy.deepcopy(data.get("players"))}
-        _notes, target = self.game.add(trial, catalog, entry.name, trial=True)
+        _notes, target = self.game.editing.add(trial, catalog, entry.name, trial=True)
         return trial, target, 1
 
     def left(self, section, summary, data, entry, catalog):
@@ -223,6 +224,96 @@ class SenjiNewList(NewListPart):
                 "give each player a samurai card and three provinces"]
 
 
+class SenjiEditing(EditingPart):
+    """How add and remove change a setup: a family makes a player; a samurai card or a province
+    goes to a player (``--player``, else the one who lacks it most)."""
+
+    add_options = frozenset({"player", "count"})
+    remove_options = frozenset()
+
+    def option_refusal(self, verb, opt):
+        if verb == "remove":
+            return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
+        return super().option_refusal(verb, opt)
+
+    def add(self, data, catalog, name, count=None, *, player=None, trial=False, **options):
+        section, entry = self.game.resolve(catalog, name)
+        players = self.game._players(data)
+        if section == "families":
+            if count is not None:
+                raise UsageError(f"{option('count')} gives the units on a province, not a family")
+            taken = {normalize(_written(p.get("family"))) for p in players}
+            label = player or f"Player {len(players) + 1}"
+            item = {"name": label, "family": entry.name, "provinces": []}
+            players.append(_map(data, item))
+            note = f"added player {label} with the {entry.name} family"
+            if normalize(entry.name) in taken:
+                note += " (another player has that family already)"
+            return [note], ("players", len(players) - 1)
+        if section == "samurai":
+            if count is not None:
+                raise UsageError(f"{option('count')} gives the units on a province, not a samurai card")
+            if player is None and all(p.get("samurai") is not None for p in players):
+                raise EditRefused("every player has a samurai card already",
+                                  "choose the player whose card it replaces"
+                                  + command_line(f" with {option('player')}"))
+            i, p = self.game._player(players, player, lambda p: p.get("samurai") is not None)
+            old = p.get("samurai")
+            p["samurai"] = entry.name
+            note = f"{self.game._who(p)} takes {entry.name} as samurai card" + (f" (instead of {old})" if old else "")
+            return [note], ("players", i, "samurai")
+        if count is not None and count < 1:
+            raise UsageError(f"{option('count')} must be at least 1, not {count}", "the units on the province")
+        i, p = self.game._player(players, player, lambda p: len(p.get("provinces") or []))
+        provinces = p.get("provinces")
+        if not isinstance(provinces, list):
+            provinces = p["provinces"] = _seq(data)
+        item = {"province": entry.name}
+        if count is not None:
+            item["units"] = count
+        provinces.append(_map(data, item, flow=True))
+        units = f" with {count} unit{'s' * (count != 1)}" if count is not None else ""
+        return [f"added {entry.name} to {self.game._who(p)}'s provinces{units}"], ("players", i, "provinces",
+                                                                             len(provinces) - 1)
+
+    def remove(self, data, catalog, name, count=1, **options):
+        players = self.game._players(data)
+        want = normalize(name)
+        try:
+            section, entry = self.game.resolve(catalog, name)
+            want_id = entry.id
+        except UnknownEntry:
+            section, entry, want_id = None, None, None
+
+        def same(written, sec):
+            text = _written(written)
+            if not text:
+                return False
+            if normalize(text) == want:
+                return True
+            other = catalog.find(sec, text) if want_id is not None and sec == section else None
+            return other is not None and other.id == want_id
+
+        for p in players:
+            for j, pr in enumerate(p.get("provinces") or []):
+                written = pr.get("province") if isinstance(pr, dict) else pr
+                if same(written, "provinces"):
+                    del p["provinces"][j]
+                    return [f"removed {_written(written)} from {self.game._who(p)}'s provinces"]
+        for p in players:
+            if same(p.get("samurai"), "samurai"):
+                old = p.pop("samurai")
+                return [f"removed {old}, {self.game._who(p)}'s samurai card"]
+        for i, p in enumerate(players):
+            if normalize(_written(p.get("name"))) == want or same(p.get("family"), "families"):
+                del players[i]
+                return [f"removed player {self.game._who(p)}"]
+        listed = [_written(x) for p in players for x in
+                  [p.get("name"), p.get("family"), p.get("samurai"),
+                   *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []]]]
+        raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
+
+
 class Senji(GameSystem):
     id = "senji"
     name = "Senji"
@@ -231,8 +322,6 @@ class Senji(GameSystem):
     entries = ("players",)
     what = "setup"
     noun = "card"
-    add_options = frozenset({"player", "count"})
-    remove_options = frozenset()
     def __init__(self):
         self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
         self.sheet = SenjiSetupSheet()
@@ -240,11 +329,6 @@ class Senji(GameSystem):
     # -- the builder's view -----------------------------------------------------------------------
 
     # -- packs: the sections a template documents first, what each entry field means --------------
-    def option_refusal(self, verb, opt):
-        if verb == "remove":
-            return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
-        return super().option_refusal(verb, opt)
-
     # -- names ----------------------------------------------------------------------------------
 
     def resolve(self, catalog, name: str):
@@ -282,85 +366,6 @@ class Senji(GameSystem):
     def _who(self, p) -> str:
         return _written(p.get("name")) or _written(p.get("family")) or "the player"
 
-    # -- editing --------------------------------------------------------------------------------
-
-    def add(self, data, catalog, name, count=None, *, player=None, trial=False, **options):
-        section, entry = self.resolve(catalog, name)
-        players = self._players(data)
-        if section == "families":
-            if count is not None:
-                raise UsageError(f"{option('count')} gives the units on a province, not a family")
-            taken = {normalize(_written(p.get("family"))) for p in players}
-            label = player or f"Player {len(players) + 1}"
-            item = {"name": label, "family": entry.name, "provinces": []}
-            players.append(_map(data, item))
-            note = f"added player {label} with the {entry.name} family"
-            if normalize(entry.name) in taken:
-                note += " (another player has that family already)"
-            return [note], ("players", len(players) - 1)
-        if section == "samurai":
-            if count is not None:
-                raise UsageError(f"{option('count')} gives the units on a province, not a samurai card")
-            if player is None and all(p.get("samurai") is not None for p in players):
-                raise EditRefused("every player has a samurai card already",
-                                  "choose the player whose card it replaces"
-                                  + command_line(f" with {option('player')}"))
-            i, p = self._player(players, player, lambda p: p.get("samurai") is not None)
-            old = p.get("samurai")
-            p["samurai"] = entry.name
-            note = f"{self._who(p)} takes {entry.name} as samurai card" + (f" (instead of {old})" if old else "")
-            return [note], ("players", i, "samurai")
-        if count is not None and count < 1:
-            raise UsageError(f"{option('count')} must be at least 1, not {count}", "the units on the province")
-        i, p = self._player(players, player, lambda p: len(p.get("provinces") or []))
-        provinces = p.get("provinces")
-        if not isinstance(provinces, list):
-            provinces = p["provinces"] = _seq(data)
-        item = {"province": entry.name}
-        if count is not None:
-            item["units"] = count
-        provinces.append(_map(data, item, flow=True))
-        units = f" with {count} unit{'s' * (count != 1)}" if count is not None else ""
-        return [f"added {entry.name} to {self._who(p)}'s provinces{units}"], ("players", i, "provinces",
-                                                                             len(provinces) - 1)
-
-    def remove(self, data, catalog, name, count=1, **options):
-        players = self._players(data)
-        want = normalize(name)
-        try:
-            section, entry = self.resolve(catalog, name)
-            want_id = entry.id
-        except UnknownEntry:
-            section, entry, want_id = None, None, None
-
-        def same(written, sec):
-            text = _written(written)
-            if not text:
-                return False
-            if normalize(text) == want:
-                return True
-            other = catalog.find(sec, text) if want_id is not None and sec == section else None
-            return other is not None and other.id == want_id
-
-        for p in players:
-            for j, pr in enumerate(p.get("provinces") or []):
-                written = pr.get("province") if isinstance(pr, dict) else pr
-                if same(written, "provinces"):
-                    del p["provinces"][j]
-                    return [f"removed {_written(written)} from {self._who(p)}'s provinces"]
-        for p in players:
-            if same(p.get("samurai"), "samurai"):
-                old = p.pop("samurai")
-                return [f"removed {old}, {self._who(p)}'s samurai card"]
-        for i, p in enumerate(players):
-            if normalize(_written(p.get("name"))) == want or same(p.get("family"), "families"):
-                del players[i]
-                return [f"removed player {self._who(p)}"]
-        listed = [_written(x) for p in players for x in
-                  [p.get("name"), p.get("family"), p.get("samurai"),
-                   *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []]]]
-        raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
-
     # -- text form -------------------------------------------------------------------------------
 
     text = part(_text)
@@ -371,6 +376,7 @@ class Senji(GameSystem):
     browse = part(SenjiBrowse)  # the catalog beside a list: ``view.py``
     printing = part(SenjiPrinting)  # what the printed documents ask: ``printing.py``
     packs = part(SenjiPacks)  # the pack template's sections and fields: ``packs.py``
+    editing = part(SenjiEditing)  # a player by family, a samurai card or province to a player
 
     # -- printing and analytics ------------------------------------------------------------------
 
