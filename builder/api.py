@@ -67,7 +67,7 @@ def load_catalog(system: str, packs=()):
     """The validated catalog of ``system`` (an id or alias) with ``packs`` applied."""
     from builder.systems import find_system
 
-    return find_system(system).load_catalog(packs)
+    return find_system(system).catalog.load(packs)
 
 
 def _imported(source, system: str | None = None):

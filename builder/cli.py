@@ -243,7 +243,7 @@ def _print_codes(system: str, cat, format: str) -> None:
     """The finding codes of ``system`` (``rules --codes``)."""
     from builder.systems import get
 
-    codes = list(get(system).finding_codes(cat).values())
+    codes = list(get(system).catalog.finding_codes(cat).values())
     if format == "json":
         import json
 

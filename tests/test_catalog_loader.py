@@ -48,6 +48,8 @@ def fake_system(monkeypatch):
     """A game registered for the test, whose catalog model is the module made here."""
     from builder.systems import register, unregister
     from builder.systems.base import GameSystem
+    from builder.systems.catalog import CatalogPart
+    from builder.systems.parts import part
 
     mod = types.ModuleType("fakesys_catalog")
     mod.CATALOG_MODEL = FakeCatalog
@@ -55,9 +57,12 @@ def fake_system(monkeypatch):
     monkeypatch.setitem(sys.modules, "fakesys_catalog", mod)
     monkeypatch.chdir(ROOT)
 
+    class FakeCatalogPart(CatalogPart):
+        module_name = "fakesys_catalog"
+
     class Fake(GameSystem):
         id = "fakesys"
-        catalog_module_name = "fakesys_catalog"
+        catalog = part(FakeCatalogPart)
 
     register(Fake())
     yield

@@ -78,7 +78,7 @@ def frozen() -> dict:
 
 def _registered():
     for sid in SYSTEMS:
-        yield from get(sid).finding_codes().values()
+        yield from get(sid).catalog.finding_codes().values()
 
 
 def test_every_finding_code_cites_the_rulebook_or_says_why_not():
@@ -93,7 +93,7 @@ def test_every_finding_code_cites_the_rulebook_or_says_why_not():
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_citation_names_the_section_of_each_cited_line(system):
     books, seen = registry(), frozen()
-    for fc in get(system).finding_codes().values():
+    for fc in get(system).catalog.finding_codes().values():
         if not fc.source:
             continue
         shown = format_source(fc.source)
@@ -143,7 +143,7 @@ def test_the_frozen_headings_are_those_the_rulebook_prints(system):
 def test_the_unit_leader_rule_is_cited_under_unit_leader_not_the_sidebar():
     """Kensei prints the sidebar 'In thousand fronts' inside the unit leader rules
     (001:1790-1795): the rules after it are still the unit leader's (001:1796-1861)."""
-    codes = get("kensei").finding_codes()
+    codes = get("kensei").catalog.finding_codes()
     for code in ("kensei.unit-leader-class", "kensei.unit-leader-type", "kensei.led-by-not-leader"):
         shown = codes[code].section()
         assert "Unit leader (" in shown and "In thousand fronts" not in shown, (code, shown)

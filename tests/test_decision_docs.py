@@ -18,7 +18,7 @@ GROUP = re.compile(r"((?:" + CODE + r"(?:,\s*|\s+and\s+|\s+or\s+)?)+)\s*(?:\(|,\
 def _registered() -> dict[str, str]:
     out = {}
     for system in SYSTEMS:
-        for code in get(system).finding_codes(load_catalog(system)).values():
+        for code in get(system).catalog.finding_codes(load_catalog(system)).values():
             out[code.code] = code.severity
     return out
 

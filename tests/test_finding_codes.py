@@ -167,13 +167,13 @@ def emitted():
 def _registered() -> dict[str, FindingCode]:
     out = {}
     for sid in BUILT_IN:
-        out.update(get(sid).finding_codes())
+        out.update(get(sid).catalog.finding_codes())
     return out
 
 
 def test_every_code_has_a_meaning_a_severity_and_its_system_prefix():
     for sid in BUILT_IN:
-        codes = get(sid).finding_codes()
+        codes = get(sid).catalog.finding_codes()
         assert codes, sid
         for code, fc in codes.items():
             assert code == fc.code and code.startswith(f"{sid}."), code
@@ -205,7 +205,7 @@ def test_a_code_not_registered_is_found(emitted):
 
 
 def test_restriction_codes_come_from_the_catalog_with_their_source():
-    codes = get("kensei").finding_codes()
+    codes = get("kensei").catalog.finding_codes()
     fc = codes["kensei.ranged-max"]
     assert fc.severity == "error" and fc.source.startswith("001_dbcd2f61c1014419.txt:")
     assert fc.section().startswith("Kensei rulebook, ")

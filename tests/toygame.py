@@ -14,6 +14,7 @@ from builder.errors import ListError
 from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.cards import CardGame, CardQuestions
+from builder.systems.catalog import CatalogPart
 from builder.systems.listdoc import DocumentPart
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
@@ -112,19 +113,25 @@ class ToyNewList(NewListPart):
         return [f"a toy deck holds {catalog.model.deck_rules.size} cards"]
 
 
+class ToyCatalogPart(CatalogPart):
+    """The toy's catalog in ``tests/data/toygame``; its catalog model and rules in this module."""
+
+    folder = Path(__file__).resolve().parent / "data" / "toygame"
+    module_name = __name__
+    rules_name = __name__
+
+
 class ToyGame(CardGame):
     id = "toygame"
     name = "Toy duel"
     title = "Toy duel (a test-only card game)"
     aliases = ("toy duel", "toy")
     anchor_field = "colour"
-    catalog_dir = Path(__file__).resolve().parent / "data" / "toygame"
     new_list = part(ToyNewList)  # how a new list starts
     questions = part(ToyQuestions)  # what adding a card would do
     printing = part(ToyPrinting)  # its card faces and player aid
     document = part(ToyDocument)  # its list document: a mapping of cards
-    catalog_module_name = __name__
-    rules_module_name = __name__
+    catalog = part(ToyCatalogPart)  # its catalog folder, and this module as catalog model and rules
 
 
 SYSTEM = ToyGame()

@@ -19,6 +19,7 @@ from builder.errors import ListError, UnknownEntry, UsageError
 from builder.findings import error
 from builder.share.schema import Field
 from builder.systems.base import GameSystem
+from builder.systems.catalog import CatalogPart
 from builder.systems.editing import EditingPart
 from builder.systems.listdoc import DocumentPart
 from builder.systems.newlist import NewListPart
@@ -232,6 +233,14 @@ class ToyUnitsSettings(SettingsPart):
             raise UsageError(f"points must be a whole number, not '{value}'") from None
 
 
+class ToyUnitsCatalog(CatalogPart):
+    """The toy's catalog in ``tests/data/toyunits``; its catalog model and rules in this module."""
+
+    folder = Path(__file__).resolve().parent / "data" / "toyunits"
+    module_name = __name__
+    rules_name = __name__
+
+
 class ToyUnitsEditing(EditingPart):
     """The ``Editing`` part: a unit of a troop added with its models, the last unit removed."""
 
@@ -275,7 +284,6 @@ class ToyUnits(GameSystem):
     entries = ("troops",)
     what = "army"
     noun = "troop"
-    catalog_dir = Path(__file__).resolve().parent / "data" / "toyunits"
     printing = part(ToyUnitsPrinting)  # its player aid (the toy card game's)
     settings = part(ToyUnitsSettings)  # what 'set' may change
     new_list = part(ToyUnitsNewList)  # how a new list starts
@@ -283,8 +291,7 @@ class ToyUnits(GameSystem):
     view = part(ToyUnitsView)  # how the builder shows the army
     browse = part(ToyUnitsBrowse)  # its troops beside the army
     document = part(ToyUnitsDocument)  # its list document: the points and the units
-    catalog_module_name = __name__
-    rules_module_name = __name__
+    catalog = part(ToyUnitsCatalog)  # its catalog folder, and this module as catalog model and rules
     editing = part(ToyUnitsEditing)  # a unit added, the last unit of a troop removed
 
     def __init__(self):

@@ -228,7 +228,7 @@ def catalog_files(system: str) -> list[Path]:
     from builder.paths import catalog_dir
     from builder.systems import get, is_system
 
-    own = get(system).catalog_dir if is_system(system) else None
+    own = get(system).catalog.folder if is_system(system) else None
     folder = Path(own) if own is not None else catalog_dir() / system
     try:
         stamp = os.stat(folder).st_mtime_ns

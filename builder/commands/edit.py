@@ -286,7 +286,7 @@ def register(app) -> None:
                  "hero": hero, "max_hero_points": max_hero_points, "players": players, "side": side}
         _only_for(gs, given)
         packs, pack_files = _pack_paths(pack, out, gs.id)
-        data, notes = gs.new_list.make(gs.load_catalog(pack_files), {**given, "name": name, "packs": packs})
+        data, notes = gs.new_list.make(gs.catalog.load(pack_files), {**given, "name": name, "packs": packs})
         atomic_write(out, dump_list_yaml(data), force=force)
         echo(f"wrote {out}", err=True)
         for n in notes:

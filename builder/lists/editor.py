@@ -133,7 +133,7 @@ class ListEditor:
         folder = Path(path).resolve().parent if path is not None else Path(".").resolve()
         packs = list(options.get("packs") or [])
         files = pack_files if pack_files is not None else [str((folder / p).resolve()) for p in packs]
-        data, notes = gs.new_list.make(gs.load_catalog(files), {**options, "packs": packs})
+        data, notes = gs.new_list.make(gs.catalog.load(files), {**options, "packs": packs})
         file = str(path) if path is not None else "<list>"
         return cls(dump_list_yaml(data), file=file, base_dir=folder, path=path), notes
 

@@ -2,7 +2,7 @@
 
 Each rules module declares the codes its Python checks emit with ``codes(prefix, table)``;
 codes of the catalog's declarative restrictions are registered from the restrictions
-themselves (``from_restrictions``). ``GameSystem.finding_codes(catalog)`` joins both, and
+themselves (``from_restrictions``). ``gs.catalog.finding_codes(catalog)`` joins both, and
 the tests check that every registered code is emitted by some test list and that every
 emitted code is registered.
 """

@@ -190,7 +190,7 @@ def is_system(name: str) -> bool:
 
 def catalog_module(system: str) -> ModuleType:
     """The module of ``system``'s catalog model (``CATALOG_MODEL``); ``KeyError`` for an unknown id."""
-    return get(system).catalog_module()
+    return get(system).catalog.module()
 
 
 def __getattr__(name: str):

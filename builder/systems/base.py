@@ -6,18 +6,16 @@ How ``add`` and ``remove`` change a list is the game's ``editing`` part
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-from types import ModuleType
-
 from builder.errors import UsageError
 from builder.systems.analytics import AnalyticsPart
+from builder.systems.catalog import CatalogPart
 from builder.systems.editing import EditingPart
 from builder.systems.listdoc import COMMON_KEYS, DocumentPart
 from builder.systems.newlist import NewListPart
 from builder.systems.packs import PacksPart
 from builder.systems.parts import (
     Analytics,
+    Catalog,
     CatalogView,
     Commands,
     Document,
@@ -79,9 +77,6 @@ class GameSystem:
     entries: tuple[str, ...] = ()
     what: str = "list"
     noun: str = "card"
-    catalog_dir: Path | None = None  # None: catalog/<id> of the installation
-    catalog_module_name: str | None = None  # None: the ``catalog`` module beside the game's own module
-    rules_module_name: str | None = None  # None: the ``rules`` module beside the game's own module
     # the parts only some games have (``builder.systems.parts``); None: the game has none
     units: Units | None = None  # a list of units of models, edited unit by unit
     players: Players | None = None  # a setup by player, one seat each
@@ -99,31 +94,16 @@ class GameSystem:
     browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
     editing: part[Editing] = part(EditingPart)  # how add and remove change a list: ``builder.lists``
+    catalog: part[Catalog] = part(CatalogPart)  # where its catalog and modules are: ``builder.catalog``
     commands: Commands | None = None  # the game's own commands (``daimyo <id> ...``)
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"
 
-    # -- modules and data --------------------------------------------------------------------
-
-    def _beside(self, name: str) -> str:
-        """The module ``name`` in the game's package; the game's own module when it is not in a
-        package (a game in one module holds its catalog model and rules itself)."""
-        module = type(self).__module__
-        package = module.rpartition(".")[0]
-        return f"{package}.{name}" if package else module
-
-    def catalog_module(self) -> ModuleType:
-        """The module holding the game's catalog model (``CATALOG_MODEL``)."""
-        return importlib.import_module(self.catalog_module_name or self._beside("catalog"))
-
-    def rules_module(self) -> ModuleType:
-        return importlib.import_module(self.rules_module_name or self._beside("rules"))
-
     @property
     def rules(self) -> Rules:
         """The game's rules (``load_list``, ``check``, ``summary``): what ``daimyo check`` calls."""
-        return self.rules_module()
+        return self.catalog.rules()
 
     @property
     def prints(self) -> str:
@@ -135,32 +115,10 @@ class GameSystem:
         """How the web builder lays a list out: ``units``, ``players`` or ``cards`` (from the parts)."""
         return "units" if self.units is not None else "players" if self.players is not None else "cards"
 
-    def load_catalog(self, packs=()):
-        """The catalog of this system with ``packs`` (file paths) applied."""
-        from builder.catalog.loader import load_catalog
-
-        return load_catalog(self.id, list(packs))
-
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "title": self.title, "aliases": list(self.aliases),
                 "kind": self.kind, "entries": list(self.entries), "keys": list(self.document.list_keys),
                 "set_keys": list(self.settings.keys), "prints": self.prints}
-
-    # -- finding codes -------------------------------------------------------------------------
-
-    def finding_codes(self, catalog=None) -> dict:
-        """Every finding code a check of this system may give: ``{code: FindingCode}`` (severity,
-        meaning, rulebook source), those of the rules module and, with ``catalog`` (default: the
-        system's own catalog), those of its declarative restrictions."""
-        from builder.rules.codes import from_restrictions, registry
-
-        out = registry(getattr(self.rules, "FINDING_CODES", {}))
-        if catalog is None:
-            catalog = self.load_catalog()
-        restrictions = getattr(catalog.model, "restrictions", None)
-        for code, fc in from_restrictions(self.id, restrictions).items():
-            out.setdefault(code, fc)
-        return dict(sorted(out.items()))
 
 
 class Pick:

@@ -22,6 +22,7 @@ part                      used by                                every game?
 ``NewList``               ``daimyo new``, editor, web, events    yes (``gs.new_list``)
 ``Settings``              the ``Set`` operation, the web         yes (``gs.settings``)
 ``Editing``               ``builder.lists``, the web, the CLI    yes (``gs.editing``)
+``Catalog``               ``builder.catalog``, api, the CLI      yes (``gs.catalog``)
 ``Units``                 the web builder, list comparison       ``gs.units`` or None
 ``Players``               the web builder, list comparison       ``gs.players`` or None
 ``SheetPrinter``          ``builder.render.api``                 ``gs.sheet`` or None (cards)
@@ -32,8 +33,8 @@ part                      used by                                every game?
 The parts every game has are declared on the game's class with ``part`` (``text =
 part(KenseiText)``): the part is made from the game when first asked for. Their defaults are in
 ``builder/systems/<part>.py`` (``TextPart``, ``AnalyticsPart``, ``DocumentPart``, ``PacksPart``,
-``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart``, ``NewListPart``, ``SettingsPart``
-and ``EditingPart``); a game's own are in its package.
+``PrintingPart``, ``ViewPart``, ``BrowsePart``, ``QuestionsPart``, ``NewListPart``, ``SettingsPart``,
+``EditingPart`` and ``CatalogPart``); a game's own are in its package.
 """
 
 from __future__ import annotations
@@ -272,6 +273,38 @@ class NewList(Protocol):
     def make(self, catalog: Any, options: dict) -> tuple[dict, list[str]]: ...
 
     def body(self, data: dict, catalog: Any, options: dict) -> list[str]: ...
+
+
+class Catalog(Protocol):
+    """Where a game's catalog and modules are (``gs.catalog``): ``builder.catalog``'s loader,
+    ``builder.api``, the command line's finding codes, a new list's catalog."""
+
+    @property
+    def folder(self) -> Path | None:
+        """The catalog's folder; None: ``catalog/<id>`` of the installation."""
+        ...
+
+    @property
+    def module_name(self) -> str | None: ...
+
+    @property
+    def rules_name(self) -> str | None: ...
+
+    def module(self) -> Any:
+        """The module holding the game's catalog model (``CATALOG_MODEL``)."""
+        ...
+
+    def rules(self) -> Any:
+        """The game's rules module."""
+        ...
+
+    def load(self, packs: Any = ()) -> Any:
+        """The game's catalog with ``packs`` (file paths) applied."""
+        ...
+
+    def finding_codes(self, catalog: Any = None) -> dict:
+        """``{code: FindingCode}`` of every finding a check of the game may give."""
+        ...
 
 
 class Editing(Protocol):

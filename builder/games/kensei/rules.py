@@ -1031,7 +1031,7 @@ def points_by(lst: KenseiList, catalog, rules: dict, fact: str) -> dict[str, Any
 
 # -- finding codes ---------------------------------------------------------------------------------
 # The codes of the checks written here; the restrictions' codes come from the catalog
-# (``GameSystem.finding_codes``).
+# (``gs.catalog.finding_codes``).
 
 FINDING_CODES = codes("kensei", {
     "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),

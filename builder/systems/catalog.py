@@ -1,0 +1,69 @@
+"""``CatalogPart``: where a game's catalog and modules are (``gs.catalog``): its catalog folder,
+the module of its catalog model, its rules module, the catalog loaded with packs and the
+finding codes a check may give. Used by ``builder.catalog``, ``builder.api``, the command line
+and the editor when a new list starts.
+
+The defaults find a game's ``catalog`` and ``rules`` modules beside its own module and its
+catalog in ``catalog/<id>`` of the installation; a game kept elsewhere (a test's toy game, a
+game of another package) names them on its own part.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+
+class CatalogPart:
+    """The ``Catalog`` part with its defaults: the modules beside the game's, ``catalog/<id>``.
+
+    ``folder``: the catalog's folder (None: ``catalog/<id>`` of the installation);
+    ``module_name``/``rules_name``: the modules of the catalog model and of the rules (None: the
+    ``catalog`` and ``rules`` modules beside the game's own module)."""
+
+    folder: Path | None = None
+    module_name: str | None = None
+    rules_name: str | None = None
+
+    def __init__(self, game: Any):
+        self.game = game
+
+    def _beside(self, name: str) -> str:
+        """The module ``name`` in the game's package; the game's own module when it is not in a
+        package (a game in one module holds its catalog model and rules itself)."""
+        module = type(self.game).__module__
+        package = module.rpartition(".")[0]
+        return f"{package}.{name}" if package else module
+
+    def module(self) -> ModuleType:
+        """The module holding the game's catalog model (``CATALOG_MODEL``)."""
+        return importlib.import_module(self.module_name or self._beside("catalog"))
+
+    def rules(self) -> ModuleType:
+        """The game's rules module (``load_list``, ``check``, ``summary``, ``FINDING_CODES``)."""
+        return importlib.import_module(self.rules_name or self._beside("rules"))
+
+    def load(self, packs=()):
+        """The game's catalog with ``packs`` (file paths) applied."""
+        from builder.catalog.loader import load_catalog
+
+        return load_catalog(self.game.id, list(packs))
+
+    def finding_codes(self, catalog=None) -> dict:
+        """Every finding code a check of the game may give: ``{code: FindingCode}`` (severity,
+        meaning, rulebook source), those of the rules module and, with ``catalog`` (default: the
+        game's own catalog), those of its declarative restrictions."""
+        from builder.rules.codes import from_restrictions, registry
+
+        out = registry(getattr(self.rules(), "FINDING_CODES", {}))
+        if catalog is None:
+            catalog = self.load()
+        restrictions = getattr(catalog.model, "restrictions", None)
+        for code, fc in from_restrictions(self.game.id, restrictions).items():
+            out.setdefault(code, fc)
+        return dict(sorted(out.items()))
+
+
+__all__ = ["CatalogPart"]
