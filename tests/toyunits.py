@@ -116,7 +116,7 @@ class ToyRoster:
 
     def render(self, doc, catalog, lst, result, out_path, *, paper, force, share_code, sources,
                unit_cards=False, **options):
-        from builder.render.blocks import PageSpec, Styles, build_pdf, frame_width_mm, para, table
+        from builder.kit.blocks import PageSpec, Styles, build_pdf, frame_width_mm, para, table
 
         st = Styles()
         width = frame_width_mm(paper, 1)

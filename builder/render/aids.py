@@ -3,7 +3,7 @@
 A player aid is data: ``templates/aids/<system>.yaml`` lists *blocks* (headings,
 text, bullet lists, tables, and ``generated`` blocks filled from the catalog), each
 with the rulebook lines it comes from. :func:`render_aid` turns them into a one or
-two page PDF in two columns, with the block toolkit of :mod:`builder.render.blocks`
+two page PDF in two columns, with the block toolkit of :mod:`builder.kit.blocks`
 (whose public names are also importable from here).
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import DaimyoError, UsageError, option
-from builder.render.blocks import (  # noqa: F401  (the toolkit, also importable from here)
+from builder.kit.blocks import (  # noqa: F401  (the toolkit, also importable from here)
     CELL_MEMO,
     CELL_PAD,
     COMPACT_HEIGHT_MM,

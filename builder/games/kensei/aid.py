@@ -4,8 +4,8 @@ with the block toolkit of ``builder.render.aids``."""
 from __future__ import annotations
 
 from builder.games.kensei.rules import hand_size
+from builder.kit.blocks import para, source_line, table
 from builder.render.aids import AidContext, Generator, column_widths, entries_of, fallback, registry
-from builder.render.blocks import para, source_line, table
 
 BLOCKS: dict[str, Generator] = {}
 block = registry(BLOCKS)

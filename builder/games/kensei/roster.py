@@ -18,9 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import UsageError, option
-from builder.kit.pdfbase import list_display_name
-from builder.paths import templates_dir
-from builder.render.blocks import (
+from builder.kit.blocks import (
     MM,
     Markup,
     PageSpec,
@@ -37,6 +35,8 @@ from builder.render.blocks import (
     spec_footer,
     table,
 )
+from builder.kit.pdfbase import list_display_name
+from builder.paths import templates_dir
 from builder.rulebooks import format_source
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -336,7 +336,7 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
 
 
 def _e(text) -> str:
-    from builder.render.blocks import esc
+    from builder.kit.blocks import esc
 
     return esc(text)
 

@@ -3,8 +3,8 @@ with the block toolkit of ``builder.render.aids``."""
 
 from __future__ import annotations
 
+from builder.kit.blocks import para, table
 from builder.render.aids import AidContext, Generator, column_widths, entries_of, fallback, registry
-from builder.render.blocks import para, table
 
 BLOCKS: dict[str, Generator] = {}
 block = registry(BLOCKS)

@@ -4,8 +4,8 @@ with the block toolkit of ``builder.render.aids``."""
 from __future__ import annotations
 
 from builder.games.senji.rules import setup_table
+from builder.kit.blocks import source_line, table
 from builder.render.aids import AidContext, Generator, column_widths, registry
-from builder.render.blocks import source_line, table
 
 BLOCKS: dict[str, Generator] = {}
 block = registry(BLOCKS)

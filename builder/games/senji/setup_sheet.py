@@ -12,8 +12,7 @@ from typing import Any
 
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
-from builder.kit.pdfbase import list_display_name
-from builder.render.blocks import (
+from builder.kit.blocks import (
     MM,
     PageSpec,
     Styles,
@@ -29,6 +28,7 @@ from builder.render.blocks import (
     spec_footer,
     table,
 )
+from builder.kit.pdfbase import list_display_name
 from builder.rulebooks import format_source
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
