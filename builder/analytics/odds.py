@@ -37,8 +37,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from builder.analytics.deck import DeckView
 from builder.errors import UsageError, option
+from builder.kit.deck import DeckView
 from builder.names import did_you_mean, normalize
 
 MAX_DRAWN = 1000

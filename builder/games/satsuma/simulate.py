@@ -236,7 +236,7 @@ def setup(samurai: str | None, imperial: str | None, policies: tuple[str, str], 
 # -- the report ---------------------------------------------------------------------------
 
 def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
-    from builder.analytics.confidence import mean_interval, wilson
+    from builder.kit.confidence import mean_interval, wilson
 
     finished = t.games - t.unfinished
     levels = [row[2] for row in game.victory]
