@@ -16,7 +16,7 @@ from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.errors import ListError, UnknownEntry, UsageError
 from builder.findings import error
 from builder.games.kensei import edits as unit_edits
-from builder.share.schema import Field
+from builder.kit.fields import Field
 from builder.systems.base import GameSystem
 
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from builder.errors import Diagnostic, ListError, option
+from builder.kit.fields import Field
 from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical
 from builder.share.schema import Note, field_of, schema
@@ -418,6 +419,10 @@ class _Parser:
         self.r: Resolver | None = None
         self.quoted: list[str] = []
         self.seen: dict[str, str] = {}  # normalized card name -> its key in the deck
+
+    def field(self, key: str) -> Field | None:
+        """The field ``key`` of the list's document (its game's schema), for a game's text form."""
+        return field_of(self.system or "", key)
 
     def error(self, line: int, col: int, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(self.file, line, col, message, hint=hint))

@@ -15,7 +15,7 @@ from types import ModuleType
 from builder.errors import EditRefused, UsageError, option
 from builder.systems.parts import AidBlocks, Commands, Players, Rules, SheetPrinter, UnitCards, Units
 
-COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.share.schema.COMMON
+COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # builder.kit.fields.COMMON
 TEXT_KEYS = ("name", "author", "notes")
 YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 UNSET = ("none", "null", "off", "-")
@@ -143,7 +143,7 @@ class GameSystem:
 
     @property
     def document(self) -> tuple:
-        """The fields (``builder.share.schema.Field``) of the game's own list keys, in order: a
+        """The fields (``builder.kit.fields.Field``) of the game's own list keys, in order: a
         built-in game's from ``builder.systems.documents``, another game's ``share_fields``."""
         from builder.systems.documents import document
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import re
 
-from builder.share.schema import field_of
 from builder.share.text import (
     _POINTS,
     _check_name,
@@ -25,6 +24,7 @@ from builder.share.text import (
     _uq,
     q,
 )
+from builder.systems.documents import KENSEI as KENSEI_DOCUMENT
 
 KENSEI = "kensei"
 
@@ -111,7 +111,7 @@ def facet(p, seg: str) -> bool:
     if low.endswith(" clan"):
         p.doc["clan"] = _clan_id(_uq(p, seg[:-5]))
         return True
-    if p.r.find(field_of(p.system, "clan"), seg)[1] is not None:
+    if p.r.find(p.field("clan"), seg)[1] is not None:
         p.doc["clan"] = _clan_id(seg)
         return True
     return False
@@ -124,7 +124,7 @@ def bare(line: str) -> str:
 
 def unit_cost(resolver, troop: str, models: int):
     """A troop line's cost in AP from the catalog (None when the catalog does not give it)."""
-    f = field_of(KENSEI, "troops").sub("troop")
+    f = next(f for f in KENSEI_DOCUMENT if f.key == "troops").sub("troop")
     _, e = resolver.find(f, troop)
     if e is None:
         return None
@@ -141,7 +141,7 @@ _STD = re.compile(r"^(?:with\s+)?(?:a\s+)?(?:standard|hata[-\s\u2010\u2011\u2013
 
 
 def troop_line(p, line: str, no: int, col: int) -> None:
-    tf = field_of(p.system, "troops")
+    tf = p.field("troops")
     f = tf.sub("troop")
     parts = [x.strip() for x in line.split(",")]
     opts: dict = {}

@@ -203,7 +203,6 @@ class Satsuma(CardGame):
         return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
 
     def read_facet(self, p, seg):
-        from builder.share.schema import field_of
         from builder.share.text import _CARDS, _uq
 
         low = seg.lower()
@@ -213,7 +212,7 @@ class Satsuma(CardGame):
         if _CARDS.match(seg):
             p.doc.setdefault("cards", {})
             return True
-        if p.r.find(field_of(self.id, "side"), seg)[1] is not None or low in ("samurai", "imperial"):
+        if p.r.find(p.field("side"), seg)[1] is not None or low in ("samurai", "imperial"):
             p.doc["side"] = seg
             return True
         return False

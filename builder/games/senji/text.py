@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from builder.names import normalize
-from builder.share.schema import field_of
 from builder.share.text import _HOLE, _PLAYERS, _SEP, _check_name, _uq, q
 
 
@@ -66,7 +65,7 @@ def _province(part: str) -> tuple[str, str | None, str | None]:
 
 
 def player_line(p, line: str, no: int, col: int) -> None:
-    pf = field_of(p.system, "players")
+    pf = p.field("players")
     segs = [x.strip() for x in _SEP.split(line)]
     if len(segs) < 2:
         p.error(no, col, "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
