@@ -195,7 +195,7 @@ class ToyUnits(GameSystem):
         return t
 
     def add(self, data, catalog, name, count=None, *, models=None, **options):
-        from builder.lists.edit import add_troop
+        from builder.kit.edit import add_troop
 
         t = self._troop(catalog, name)
         n = models if models is not None else t.min_models

@@ -58,3 +58,7 @@ CHECKED_WITH = Field("checked_with", "items", item_key="pack", what="pack", fiel
     Field("version", "text"),
     Field("hash", "text"),  # sha256: and the first 16 hex digits of the pack's content hash
 ))
+
+#: The keys every list document may hold besides its game's own (the common fields and
+#: ``checked_with``).
+COMMON_KEYS = (*(f.key for f in COMMON), CHECKED_WITH.key)

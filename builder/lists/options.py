@@ -12,7 +12,8 @@ import copy
 import unicodedata
 from dataclasses import dataclass
 
-from builder.lists.compare import compare, number
+from builder.kit.edit import number
+from builder.lists.compare import compare
 
 
 @dataclass

@@ -370,7 +370,7 @@ class GameSystem:
 
     def set(self, data, catalog, key: str, value: str) -> tuple[list[str], tuple]:
         """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""
-        from builder.lists.edit import delete_key, set_key_ordered
+        from builder.kit.edit import delete_key, set_key_ordered
 
         v, note = self.set_value(catalog, key, value)
         if v is None:

@@ -83,7 +83,7 @@ class Senshiai(CardGame):
         return whole("size", value, "size 50"), None
 
     def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
+        from builder.kit.edit import number
 
         cards = number(summary.get("cards"))
         most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")
