@@ -282,3 +282,67 @@ def test_no_word_stands_for_a_games_part():
     found = {path.relative_to(PKG).as_posix() for path in PKG.rglob("*.py") if PART_WORDS.search(path.read_text())}
     assert found == PART_WORDS_LEFT, f"compare a part with None instead: {sorted(found - PART_WORDS_LEFT)}"
     assert PART_WORDS.search('if gs.layout == "units":') and not PART_WORDS.search("if gs.units is not None:")
+
+
+# -- the import contracts of pyproject.toml ------------------------------------------------------
+
+CORE = ("builder.errors", "builder.findings", "builder.names", "builder.limits", "builder.paths",
+        "builder.yamlio", "builder.rulebooks")
+
+# The imports the layers contract still lets go up, each with its reason; the contract's list
+# must be exactly these (a line goes when its import goes, and none is added).
+LAYER_EXCEPTIONS = {
+    "builder.catalog.loader -> builder.packs.resolve": "a catalog merges the packs it is given, found by name",
+    "builder.catalog.loader -> builder.packs.identity": "a pack's identity is checked when it is merged",
+    "builder.catalog.browse -> builder.packs.resolve": "the catalog browser shows a pack's entries",
+    "builder.games.** -> builder.share.text": "a game's text form quotes and reads lines with the share text",
+    "builder.systems.base -> builder.share.text": "the shared text form of the card games",
+    "builder.games.kensei.system -> builder.lists.editor": "the pack editor's roster-line preview",
+    "builder.games.satsuma.simulate -> builder.lists.document": "the simulator reads the deck lists it is given",
+    "builder.games.satsuma.simulate -> builder.check": "the simulator checks the deck lists it is given",
+}
+
+
+def _contracts() -> dict[str, dict]:
+    import tomllib
+
+    data = tomllib.loads((PKG.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    return {c["type"]: c for c in data["tool"]["importlinter"]["contracts"]}
+
+
+def test_the_layers_are_declared_with_the_kit_below_the_games():
+    layers = [[m.strip() for m in layer.split(":")] for layer in _contracts()["layers"]["layers"]]
+    assert [layer[0] for layer in layers] == ["builder.cli", "builder.api", "builder.games", "builder.kit",
+                                              "builder.errors"]
+    assert tuple(layers[-1]) == CORE
+
+
+def test_only_the_listed_imports_go_up_a_layer_and_none_breaks_the_games_fence():
+    contracts = _contracts()
+    assert set(contracts["layers"].get("ignore_imports", [])) == set(LAYER_EXCEPTIONS)
+    assert "ignore_imports" not in contracts["forbidden"]  # no layer imports a game's package
+    cycles = set(contracts["acyclic_siblings"].get("ignore_imports", []))
+    assert set(LAYER_EXCEPTIONS) <= cycles  # the same imports, then those that close a cycle
+
+
+def test_the_kit_imports_only_itself_and_the_core():
+    """The toolkit the games build on sits below them: no game, registry, catalog or library."""
+    for path in modules("kit"):
+        bad = {m for m in imports_of(path) if m.startswith("builder")
+               and not m.startswith(("builder.kit", *CORE))}
+        assert not bad, f"kit/{path.name} imports {bad}"
+
+
+def test_the_import_contracts_hold():
+    import pytest
+
+    pytest.importorskip("importlinter", reason="import-linter is one of the gates (pip install -e '.[gates]')")
+    import subprocess
+    import sys
+
+    lint = Path(sys.executable).parent / "lint-imports"
+    if not lint.exists():
+        pytest.skip("lint-imports is not installed beside this Python")
+    out = subprocess.run([str(lint)], capture_output=True, text=True, cwd=PKG.parent)
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert "3 kept, 0 broken" in out.stdout
