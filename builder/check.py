@@ -208,6 +208,19 @@ def use_color(stream, no_color: bool = False) -> bool:
         return False
 
 
+def load_checked(path, extra_packs=()):
+    """(doc, catalog, lst, result) for a list file (``extra_packs`` as ``check --pack``): what a
+    printout or an image is made from."""
+    from builder.catalog.loader import load_catalog
+    from builder.systems import get
+
+    doc = load_list(path)
+    catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
+    result = check_doc(doc, catalog=catalog)
+    lst, _ = get(doc.system).load_list(doc, catalog)
+    return doc, catalog, lst, result
+
+
 def _paint(word: str, key: str | None = None) -> str:
     return f"\x1b[{_PAINT[key or word]}m{word}\x1b[0m"
 

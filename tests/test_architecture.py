@@ -302,6 +302,22 @@ LAYER_EXCEPTIONS = {
     "builder.games.satsuma.simulate -> builder.check": "the simulator checks the deck lists it is given",
 }
 
+# The imports the acyclic contract still lets close a cycle (each a function-local import).
+CYCLE_EXCEPTIONS = {
+    "builder.catalog.loader -> builder.packs.resolve": "as above: packs -> catalog closes it",
+    "builder.catalog.loader -> builder.packs.identity": "as above",
+    "builder.catalog.browse -> builder.packs.resolve": "as above",
+    "builder.systems.base -> builder.share.text": "as above: share -> systems closes it",
+    "builder.check -> builder.api": "builder.check is callable, as check()",
+    "builder.catalog.loader -> builder.systems": "a game's catalog module, found by its system",
+    "builder.lists.options -> builder.lists.editor": "options() opens an edit session for a path or text",
+    "builder.lists.** -> builder.packs.**": "a list names its packs",
+    "builder.lists.** -> builder.share.**": "a list's canonical form",
+    "builder.packs.** -> builder.share.**": "a pack bundle's lists",
+    "builder.lists.** -> builder.check": "the edit session checks each change; check reads lists.document",
+    "builder.packs.resolve -> builder.packs.store": "NAME@VERSION: a kept version is in the store",
+}
+
 
 def _contracts() -> dict[str, dict]:
     import tomllib
@@ -322,7 +338,7 @@ def test_only_the_listed_imports_go_up_a_layer_and_none_breaks_the_games_fence()
     assert set(contracts["layers"].get("ignore_imports", [])) == set(LAYER_EXCEPTIONS)
     assert "ignore_imports" not in contracts["forbidden"]  # no layer imports a game's package
     cycles = set(contracts["acyclic_siblings"].get("ignore_imports", []))
-    assert set(LAYER_EXCEPTIONS) <= cycles  # the same imports, then those that close a cycle
+    assert cycles == set(CYCLE_EXCEPTIONS)
 
 
 def test_the_kit_imports_only_itself_and_the_core():

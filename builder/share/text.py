@@ -486,13 +486,9 @@ def _pick(p: _Parser, f, cands: list[tuple[int | None, str]]) -> tuple[int | Non
     return n, _uq(p, name)
 
 
-def parse_text(text: str, file: str = "<text>", system: str | None = None,
-               markdown: bool = False) -> tuple[dict, list[Note]]:
-    """A list document from text (or markdown); ListError with FILE:LINE:COL for malformed lines."""
-    if markdown:
-        from builder.share.markdown import strip_markdown
-
-        text = strip_markdown(text)
+def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tuple[dict, list[Note]]:
+    """A list document from text (Markdown is read after ``builder.share.markdown.strip_markdown``,
+    which keeps every line where it was); ListError with FILE:LINE:COL for malformed lines."""
     p = _Parser(file, system)
     lines = _lines(text)
     from builder.limits import MAX_TEXT_LINES
