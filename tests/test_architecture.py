@@ -298,8 +298,6 @@ LAYER_EXCEPTIONS = {
     "builder.games.** -> builder.share.text": "a game's text form quotes and reads lines with the share text",
     "builder.systems.base -> builder.share.text": "the shared text form of the card games",
     "builder.games.kensei.system -> builder.lists.editor": "the pack editor's roster-line preview",
-    "builder.games.satsuma.simulate -> builder.lists.document": "the simulator reads the deck lists it is given",
-    "builder.games.satsuma.simulate -> builder.check": "the simulator checks the deck lists it is given",
 }
 
 # The imports the acyclic contract still lets close a cycle (each a function-local import).
