@@ -149,3 +149,16 @@ def render_pdf(source, out_path, force: bool = False, **options) -> Path:
 
 
 __all__ = ["check", "check_text", "export", "import_", "load_catalog", "load_list", "parse_list", "render_pdf"]
+
+
+def options(lst, *, type: str | None = None, search: str | None = None, max_cost: float | None = None,
+            only_ok: bool = False):
+    """What could be added to ``lst`` now (``builder.lists.options.options``): ``lst`` is a
+    ``ListEditor``, or a path or text that one is opened from."""
+    from builder.lists.editor import ListEditor
+    from builder.lists.options import options as options_of
+
+    if not isinstance(lst, ListEditor):
+        lst = ListEditor.open(lst) if isinstance(lst, os.PathLike) or "\n" not in str(lst) \
+            else ListEditor.from_text(str(lst))
+    return options_of(lst, type=type, search=search, max_cost=max_cost, only_ok=only_ok)

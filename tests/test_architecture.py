@@ -308,7 +308,6 @@ CYCLE_EXCEPTIONS = {
     "builder.systems.base -> builder.share.text": "as above: share -> systems closes it",
     "builder.check -> builder.api": "builder.check is callable, as check()",
     "builder.catalog.loader -> builder.systems": "a game's catalog module, found by its system",
-    "builder.lists.options -> builder.lists.editor": "options() opens an edit session for a path or text",
     "builder.lists.** -> builder.packs.**": "a list names its packs",
     "builder.lists.** -> builder.share.**": "a list's canonical form",
     "builder.packs.** -> builder.share.**": "a pack bundle's lists",

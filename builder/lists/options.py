@@ -68,7 +68,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
             only_ok: bool = False) -> list[Option]:
     """Every entry of the catalog and the list's packs that could be added to ``lst`` now.
 
-    ``lst`` is a ``ListEditor``, or a path or text that one is opened from. Filters: ``type``
+    ``lst`` is a ``ListEditor`` (``builder.options`` also opens one from a path or text). Filters: ``type``
     (a troop type such as infantry, a card type or kind such as event or base-attack, a
     Satsuma suit, a catalog section such as provinces; case ignored), ``search`` (a part of the name, id or an alias; case and
     accents ignored), ``max_cost`` (at most this cost; entries without a cost pass),
@@ -76,13 +76,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
     """
     from builder.check import check_doc
     from builder.errors import DaimyoError
-    from builder.lists.editor import ListEditor
 
-    if not isinstance(lst, ListEditor):
-        import os
-
-        lst = ListEditor.open(lst) if isinstance(lst, os.PathLike) or "\n" not in str(lst) \
-            else ListEditor.from_text(str(lst))
     gs, catalog, doc = lst.game, lst.catalog, lst.doc
     before = lst.check()
     want_type = fold(type) if type else None
