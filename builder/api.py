@@ -14,15 +14,9 @@ def check(source, packs=()):
     """Check a list: ``source`` is a file path, a ``ListEditor`` or a parsed ``ListDoc``;
     ``packs`` are extra pack files. Returns a ``CheckResult`` (``.legal``, ``.findings``,
     ``.summary``, ``.to_json()``). Raises ``DaimyoError`` for input that cannot be read."""
-    from builder.check import check_doc, check_file
-    from builder.lists.document import ListDoc
-    from builder.lists.editor import ListEditor
+    from builder.check import check_source
 
-    if isinstance(source, ListEditor):
-        return source.check() if not packs else check_doc(source.doc, list(packs))
-    if isinstance(source, ListDoc):
-        return check_doc(source, list(packs))
-    return check_file(source, list(packs))
+    return check_source(source, packs)
 
 
 def check_text(text: str, file: str = "<list>", packs=(), base_dir=None):

@@ -296,13 +296,23 @@ def _fmt(v) -> str:
 __all__ = ["Finding", "check_doc", "check_file", "check_text", "format_result"]
 
 
+def check_source(source, packs=()) -> CheckResult:
+    """``builder.check(source, packs)``: ``source`` is a file path, a ``ListEditor`` or a parsed
+    ``ListDoc``; ``packs`` are extra pack files."""
+    from builder.lists.editor import ListEditor
+
+    if isinstance(source, ListEditor):
+        return source.check() if not packs else check_doc(source.doc, list(packs))
+    if isinstance(source, ListDoc):
+        return check_doc(source, list(packs))
+    return check_file(source, list(packs))
+
+
 class _CallableModule(types.ModuleType):
     """``builder.check`` is this module and the public ``check`` call at once."""
 
     def __call__(self, source, packs=()):
-        from builder.api import check
-
-        return check(source, packs)
+        return check_source(source, packs)
 
 
 sys.modules[__name__].__class__ = _CallableModule

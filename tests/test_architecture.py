@@ -306,7 +306,6 @@ CYCLE_EXCEPTIONS = {
     "builder.catalog.loader -> builder.packs.identity": "as above",
     "builder.catalog.browse -> builder.packs.resolve": "as above",
     "builder.systems.base -> builder.share.text": "as above: share -> systems closes it",
-    "builder.check -> builder.api": "builder.check is callable, as check()",
     "builder.catalog.loader -> builder.systems": "a game's catalog module, found by its system",
     "builder.lists.** -> builder.packs.**": "a list names its packs",
     "builder.lists.** -> builder.share.**": "a list's canonical form",
