@@ -295,8 +295,6 @@ LAYER_EXCEPTIONS = {
     "builder.catalog.loader -> builder.packs.resolve": "a catalog merges the packs it is given, found by name",
     "builder.catalog.loader -> builder.packs.identity": "a pack's identity is checked when it is merged",
     "builder.catalog.browse -> builder.packs.resolve": "the catalog browser shows a pack's entries",
-    "builder.games.** -> builder.share.text": "a game's text form quotes and reads lines with the share text",
-    "builder.systems.base -> builder.share.text": "the shared text form of the card games",
     "builder.games.kensei.system -> builder.lists.editor": "the pack editor's roster-line preview",
 }
 
@@ -305,7 +303,6 @@ CYCLE_EXCEPTIONS = {
     "builder.catalog.loader -> builder.packs.resolve": "as above: packs -> catalog closes it",
     "builder.catalog.loader -> builder.packs.identity": "as above",
     "builder.catalog.browse -> builder.packs.resolve": "as above",
-    "builder.systems.base -> builder.share.text": "as above: share -> systems closes it",
     "builder.catalog.loader -> builder.systems": "a game's catalog module, found by its system",
     "builder.lists.** -> builder.packs.**": "a list names its packs",
     "builder.lists.** -> builder.share.**": "a list's canonical form",

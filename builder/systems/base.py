@@ -445,7 +445,7 @@ class GameSystem:
 
     def text_entries(self, doc: dict, resolver) -> list[str]:
         """One line per entry (``3 Overhand Thrust``)."""
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         held = doc.get(self.collection, {})
         if not isinstance(held, dict):
@@ -455,15 +455,13 @@ class GameSystem:
 
     def read_facet(self, p, seg: str) -> bool:
         """Read a header segment into ``p.doc``; False: not a segment of this game."""
-        from builder.share.text import _CARDS
+        from builder.kit.textform import _CARDS
 
         return bool(_CARDS.match(seg))
 
     def read_entry(self, p, line: str, no: int, col: int) -> None:
         """Read an entry line into ``p.doc`` (errors and warnings go to ``p``)."""
-        from builder.share.text import card_line
-
-        card_line(p, line, no, col)
+        p.card_line(line, no, col)
 
     def infer_line(self, line: str) -> str:
         """What names the entry in a line, when guessing the game of a list without a header."""

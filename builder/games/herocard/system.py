@@ -268,7 +268,7 @@ class HeroCard(CardGame):
     text_example = "write e.g. 'My hero - HeroCard - 28/30 hero points'"
 
     def text_header(self, doc, summary):
-        from builder.share.text import _num
+        from builder.kit.textform import _num
 
         used = summary.get("hero_points")
         if "max_hero_points" in doc:
@@ -277,7 +277,7 @@ class HeroCard(CardGame):
         return [f"{_num(used)} hero points used"] if used is not None else []
 
     def text_keys(self, doc):
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         out = []
         if "hero" in doc:
@@ -288,7 +288,7 @@ class HeroCard(CardGame):
         return out
 
     def read_facet(self, p, seg):
-        from builder.share.text import _HP
+        from builder.kit.textform import _HP
 
         m = _HP.match(seg)
         if m:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import math
 import re
 
-from builder.share.text import (
+from builder.kit.textform import (
     _POINTS,
-    _check_name,
     _cost_start,
     _count_candidates,
     _needs_count,
@@ -168,12 +167,12 @@ def troop_line(p, line: str, no: int, col: int) -> None:
     if not name:
         p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")
         return
-    _check_name(p, f, name, no, col + max(line.find(name), 0))
+    p.check_name(f, name, no, col + max(line.find(name), 0))
     row = {"troop": name}
     if n is not None:
         row["models"] = n
     if "led_by" in opts:
-        _check_name(p, f, opts["led_by"], no, col + max(line.find(opts["led_by"]), 0))
+        p.check_name(f, opts["led_by"], no, col + max(line.find(opts["led_by"]), 0))
         row["led_by"] = opts["led_by"]
     if opts.get("standard"):
         row["standard"] = True

@@ -190,7 +190,7 @@ class Satsuma(CardGame):
     text_example = "write e.g. 'My deck - Satsuma Rebellion - side samurai'"
 
     def text_header(self, doc, summary):
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         segs = [f"side {q(doc['side'])}"] if "side" in doc else []
         if "cards" in doc:
@@ -198,12 +198,12 @@ class Satsuma(CardGame):
         return segs
 
     def text_keys(self, doc):
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
 
     def read_facet(self, p, seg):
-        from builder.share.text import _CARDS, _uq
+        from builder.kit.textform import _CARDS, _uq
 
         low = seg.lower()
         if low.startswith("side "):

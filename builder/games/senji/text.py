@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from builder.kit.textform import _HOLE, _PLAYERS, _SEP, _uq, q
 from builder.names import normalize
-from builder.share.text import _HOLE, _PLAYERS, _SEP, _check_name, _uq, q
 
 
 def header(doc: dict, summary: dict) -> list[str]:
@@ -77,11 +77,11 @@ def player_line(p, line: str, no: int, col: int) -> None:
         m = re.match(r"^samurai\s+(.+)$", seg, re.I)
         if m:
             player["samurai"] = _uq(p, m.group(1))
-            _check_name(p, pf.sub("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
+            p.check_name(pf.sub("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
         elif "family" not in player:
             fam = _uq(p, re.sub(r"^family\s+", "", seg, flags=re.I))
             player["family"] = fam
-            _check_name(p, pf.sub("family"), fam, no, col + max(line.find(fam), 0))
+            p.check_name(pf.sub("family"), fam, no, col + max(line.find(fam), 0))
         else:
             p.error(no, col + max(line.find(seg), 0), f"cannot read '{seg}' in a player line",
                     hint="segments: name, family, 'samurai CARD', provinces")
@@ -105,7 +105,7 @@ def player_line(p, line: str, no: int, col: int) -> None:
                 pv["units"] = int(pick[1])
             if pick[2]:
                 pv["samurai"] = True
-            _check_name(p, pvf.sub("province"), pick[0], no, pcol)
+            p.check_name(pvf.sub("province"), pick[0], no, pcol)
             provs.append(pv)
     if normalize(provs_text) != "provinces unset":
         player["provinces"] = provs
