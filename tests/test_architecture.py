@@ -298,7 +298,7 @@ PART_USERS = {
     "rules": ("check.py", "event/", "packs/editor.py", "render/api.py", "analytics/"),
     "text": ("share/",),
     "document": ("share/", "lists/", "api.py"),  # the share schema, the editor's key order, validation
-    "analytics": ("analytics/", "render/charts.py"),  # the statistics and their PDF
+    "analytics": ("analytics/", "render/charts.py", "kit/facts.py"),  # the statistics and their PDF; the limits rows
     "packs": ("packs/",),
     "printing": ("render/",),
     "sheet": ("render/", "packs/", "web/printing.py", "web/pack_editor.py"),

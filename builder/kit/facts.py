@@ -25,8 +25,8 @@ class Loaded:
 
 
 def rule_limits(ld: Loaded) -> list[dict]:
-    """The rules' own limits of the list (``GameSystem.limits``)."""
-    return ld.game.limits(ld.lst, ld.catalog, ld.rules)
+    """The rules' own limits of the list (``gs.analytics.limits``)."""
+    return ld.game.analytics.limits(ld.lst, ld.catalog, ld.rules)
 
 
 def share(n, total) -> float:

@@ -1,4 +1,4 @@
-"""The fields of a list document, as the games declare them (``GameSystem.document``) and the
+"""The fields of a list document, as the games declare them (``gs.document``) and the
 share formats read them (``builder.share.schema`` gives each game's schema: these common fields,
 then the game's own).
 
