@@ -76,8 +76,8 @@ def bench_roster_600(folder: Path) -> tuple[float, int, int]:
     """Seconds (best of 3), bytes and pages of a 600 AP roster with unit cards."""
     from pypdf import PdfReader
 
+    from builder.check import load_checked
     from builder.games.kensei.roster import render_roster
-    from builder.render.api import load_checked
 
     lst = write_list(folder)
     out = folder / "roster600.pdf"

@@ -61,7 +61,7 @@ def main() -> None:
     try:
         deck = write_deck(tmp)
         with redirect_stderr(io.StringIO()):
-            from builder.render.api import load_checked
+            from builder.check import load_checked
 
             load_checked(deck)   # warm the catalog cache
         t = best(lambda: render_images(deck, tmp / "png", force=True))

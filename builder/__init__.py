@@ -55,7 +55,7 @@ _API = {
     "edit_file": ("builder.lists.editor", "edit_file"),
     "why": ("builder.lists.compare", "compare"),
     "Comparison": ("builder.lists.compare", "Comparison"),
-    "options": ("builder.lists.options", "options"),
+    "options": ("builder.api", "options"),
     "Option": ("builder.lists.options", "Option"),
     "CheckResult": ("builder.findings", "CheckResult"),
     "Finding": ("builder.findings", "Finding"),

@@ -14,15 +14,9 @@ def check(source, packs=()):
     """Check a list: ``source`` is a file path, a ``ListEditor`` or a parsed ``ListDoc``;
     ``packs`` are extra pack files. Returns a ``CheckResult`` (``.legal``, ``.findings``,
     ``.summary``, ``.to_json()``). Raises ``DaimyoError`` for input that cannot be read."""
-    from builder.check import check_doc, check_file
-    from builder.lists.document import ListDoc
-    from builder.lists.editor import ListEditor
+    from builder.check import check_source
 
-    if isinstance(source, ListEditor):
-        return source.check() if not packs else check_doc(source.doc, list(packs))
-    if isinstance(source, ListDoc):
-        return check_doc(source, list(packs))
-    return check_file(source, list(packs))
+    return check_source(source, packs)
 
 
 def check_text(text: str, file: str = "<list>", packs=(), base_dir=None):
@@ -149,3 +143,16 @@ def render_pdf(source, out_path, force: bool = False, **options) -> Path:
 
 
 __all__ = ["check", "check_text", "export", "import_", "load_catalog", "load_list", "parse_list", "render_pdf"]
+
+
+def options(lst, *, type: str | None = None, search: str | None = None, max_cost: float | None = None,
+            only_ok: bool = False):
+    """What could be added to ``lst`` now (``builder.lists.options.options``): ``lst`` is a
+    ``ListEditor``, or a path or text that one is opened from."""
+    from builder.lists.editor import ListEditor
+    from builder.lists.options import options as options_of
+
+    if not isinstance(lst, ListEditor):
+        lst = ListEditor.open(lst) if isinstance(lst, os.PathLike) or "\n" not in str(lst) \
+            else ListEditor.from_text(str(lst))
+    return options_of(lst, type=type, search=search, max_cost=max_cost, only_ok=only_ok)

@@ -209,6 +209,19 @@ def use_color(stream, no_color: bool = False) -> bool:
         return False
 
 
+def load_checked(path, extra_packs=()):
+    """(doc, catalog, lst, result) for a list file (``extra_packs`` as ``check --pack``): what a
+    printout or an image is made from."""
+    from builder.catalog.loader import load_catalog
+    from builder.systems import get
+
+    doc = load_list(path)
+    catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
+    result = check_doc(doc, catalog=catalog)
+    lst, _ = get(doc.system).rules.load_list(doc, catalog)
+    return doc, catalog, lst, result
+
+
 def _paint(word: str, key: str | None = None) -> str:
     return f"\x1b[{_PAINT[key or word]}m{word}\x1b[0m"
 
@@ -284,13 +297,23 @@ def _fmt(v) -> str:
 __all__ = ["Finding", "check_doc", "check_file", "check_text", "format_result"]
 
 
+def check_source(source, packs=()) -> CheckResult:
+    """``builder.check(source, packs)``: ``source`` is a file path, a ``ListEditor`` or a parsed
+    ``ListDoc``; ``packs`` are extra pack files."""
+    from builder.lists.editor import ListEditor
+
+    if isinstance(source, ListEditor):
+        return source.check() if not packs else check_doc(source.doc, list(packs))
+    if isinstance(source, ListDoc):
+        return check_doc(source, list(packs))
+    return check_file(source, list(packs))
+
+
 class _CallableModule(types.ModuleType):
     """``builder.check`` is this module and the public ``check`` call at once."""
 
     def __call__(self, source, packs=()):
-        from builder.api import check
-
-        return check(source, packs)
+        return check_source(source, packs)
 
 
 sys.modules[__name__].__class__ = _CallableModule

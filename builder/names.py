@@ -170,3 +170,11 @@ def did_you_mean(name: str, candidates, n: int = 3) -> str:
 
 
 _normalize_memo = functools.lru_cache(maxsize=1 << 16, typed=True)(_normalize)
+
+
+def fold(text: str) -> str:
+    """``text`` without accents and case, for searching (``"Ōkubo"`` -> ``"okubo"``)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", str(text))
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()

@@ -3,7 +3,7 @@
 ``parse_yaml`` composes the node graph (fast, no round-trip objects) and turns it
 into plain Python data plus a ``Positions`` map from value paths (tuples of keys
 and indexes) to 1-based line and column. Errors become diagnostics, never
-tracebacks. Comment-preserving edits use ``builder.lists.edit`` instead.
+tracebacks. Comment-preserving edits use ``builder.kit.edit`` instead.
 """
 
 from __future__ import annotations

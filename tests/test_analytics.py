@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from builder.analytics import odds
-from builder.analytics.deck import DeckView, FieldSpec, Row
 from builder.analytics.hands import draw_hand, hand_seed, sample_hands
 from builder.analytics.stats import list_stats, load
 from builder.check import check_file
 from builder.games.satsuma import rules as core
+from builder.kit.deck import DeckView, FieldSpec, Row
 
 from conftest import examples
 

@@ -51,9 +51,14 @@ def test_rules_core_is_pure():
         assert not bad, f"{path.name} imports {bad}"
 
 
+KIT_PRINTING = {"blocks.py", "pdfbase.py", "rladapter.py", "fonts.py", "layout.py"}  # the kit's print toolkit
+
+
 def test_only_render_imports_reportlab():
     for path in PKG.rglob("*.py"):
         if "render" in path.parts or path in game_modules("render"):
+            continue
+        if path.parent == PKG / "kit" and path.name in KIT_PRINTING:
             continue
         assert not {m for m in imports_of(path) if m.startswith("reportlab")}, path
 
@@ -293,7 +298,7 @@ PART_USERS = {
     "rules": ("check.py", "event/", "packs/editor.py", "render/api.py", "analytics/"),
     "text": ("share/",),
     "document": ("share/", "lists/", "api.py"),  # the share schema, the editor's key order, validation
-    "analytics": ("analytics/", "render/charts.py"),  # the statistics and their PDF
+    "analytics": ("analytics/", "render/charts.py", "kit/facts.py"),  # the statistics and their PDF; the limits rows
     "packs": ("packs/",),
     "printing": ("render/",),
     "sheet": ("render/", "packs/", "web/printing.py", "web/pack_editor.py"),
@@ -409,3 +414,76 @@ def test_the_bounds_fail_one_past():
     past = type("Past", (at,), {"one_more": 0})
     assert oversized(at, PART_MEMBERS_MAX) == []
     assert len(oversized(past, PART_MEMBERS_MAX)) == PART_MEMBERS_MAX + 1
+
+
+# -- the import contracts of pyproject.toml ------------------------------------------------------
+
+CORE = ("builder.errors", "builder.findings", "builder.names", "builder.limits", "builder.paths",
+        "builder.yamlio", "builder.rulebooks")
+
+# The imports the layers contract still lets go up, each with its reason; the contract's list
+# must be exactly these (a line goes when its import goes, and none is added).
+LAYER_EXCEPTIONS = {
+    "builder.catalog.loader -> builder.packs.resolve": "a catalog merges the packs it is given, found by name",
+    "builder.catalog.loader -> builder.packs.identity": "a pack's identity is checked when it is merged",
+    "builder.catalog.browse -> builder.packs.resolve": "the catalog browser shows a pack's entries",
+    "builder.games.kensei.system -> builder.lists.editor": "the pack editor's roster-line preview",
+}
+
+# The imports the acyclic contract still lets close a cycle (each a function-local import).
+CYCLE_EXCEPTIONS = {
+    "builder.catalog.loader -> builder.packs.resolve": "as above: packs -> catalog closes it",
+    "builder.catalog.loader -> builder.packs.identity": "as above",
+    "builder.catalog.browse -> builder.packs.resolve": "as above",
+    "builder.catalog.loader -> builder.systems": "a game's catalog module, found by its system",
+    "builder.lists.** -> builder.packs.**": "a list names its packs",
+    "builder.lists.** -> builder.share.**": "a list's canonical form",
+    "builder.packs.** -> builder.share.**": "a pack bundle's lists",
+    "builder.lists.** -> builder.check": "the edit session checks each change; check reads lists.document",
+    "builder.packs.resolve -> builder.packs.store": "NAME@VERSION: a kept version is in the store",
+}
+
+
+def _contracts() -> dict[str, dict]:
+    import tomllib
+
+    data = tomllib.loads((PKG.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    return {c["type"]: c for c in data["tool"]["importlinter"]["contracts"]}
+
+
+def test_the_layers_are_declared_with_the_kit_below_the_games():
+    layers = [[m.strip() for m in layer.split(":")] for layer in _contracts()["layers"]["layers"]]
+    assert [layer[0] for layer in layers] == ["builder.cli", "builder.api", "builder.games", "builder.kit",
+                                              "builder.errors"]
+    assert tuple(layers[-1]) == CORE
+
+
+def test_only_the_listed_imports_go_up_a_layer_and_none_breaks_the_games_fence():
+    contracts = _contracts()
+    assert set(contracts["layers"].get("ignore_imports", [])) == set(LAYER_EXCEPTIONS)
+    assert "ignore_imports" not in contracts["forbidden"]  # no layer imports a game's package
+    cycles = set(contracts["acyclic_siblings"].get("ignore_imports", []))
+    assert cycles == set(CYCLE_EXCEPTIONS)
+
+
+def test_the_kit_imports_only_itself_and_the_core():
+    """The toolkit the games build on sits below them: no game, registry, catalog or library."""
+    for path in modules("kit"):
+        bad = {m for m in imports_of(path) if m.startswith("builder")
+               and not m.startswith(("builder.kit", *CORE))}
+        assert not bad, f"kit/{path.name} imports {bad}"
+
+
+def test_the_import_contracts_hold():
+    import pytest
+
+    pytest.importorskip("importlinter", reason="import-linter is one of the gates (pip install -e '.[gates]')")
+    import subprocess
+    import sys
+
+    lint = Path(sys.executable).parent / "lint-imports"
+    if not lint.exists():
+        pytest.skip("lint-imports is not installed beside this Python")
+    out = subprocess.run([str(lint)], capture_output=True, text=True, cwd=PKG.parent)
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert "3 kept, 0 broken" in out.stdout

@@ -37,7 +37,7 @@ def _face_text_sizes(page, card) -> list[float]:
 
 
 def _deck_names(example: str) -> set[str]:
-    from builder.render.api import load_checked
+    from builder.check import load_checked
 
     doc, catalog, lst, _ = load_checked(EX / example)
     return {f.name for f in list_cards(doc, catalog, lst)[0]}

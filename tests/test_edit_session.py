@@ -261,8 +261,8 @@ def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatc
 
     import builder.check
     import builder.games.kensei.rules
+    import builder.kit.edit
     import builder.lists.document
-    import builder.lists.edit
     import builder.yamlio
     from builder.web.app import create_app
 
@@ -289,7 +289,7 @@ def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatc
 
     counted(builder.lists.document, "parse_list")  # text -> list document
     counted(builder.yamlio, "parse_yaml")  # the YAML reader under it
-    counted(builder.lists.edit, "load_roundtrip")  # the round-trip reader
+    counted(builder.kit.edit, "load_roundtrip")  # the round-trip reader
     counted(builder.check, "check_doc")  # a check
     counted(builder.games.kensei.rules, "load_list")  # the rules' reading of the list
     counted(builder.games.kensei.rules, "check")

@@ -58,7 +58,7 @@ def test_image_faces_carry_the_deck_name_and_numbers_like_the_sheets(cli, tmp_pa
     deck once, in order."""
     from PIL import ImageChops
 
-    from builder.render.api import load_checked
+    from builder.check import load_checked
     from builder.render.images import render_sides
 
     out = tmp_path / "shop"
@@ -89,7 +89,7 @@ def test_image_presets_of_other_card_sizes(cli, tmp_path, card, size):
 
 
 def test_tts_deck_sheets_and_saved_object(cli, tmp_path):
-    from builder.render.api import load_checked
+    from builder.check import load_checked
     from builder.render.images import TTS_DPI, render_sides
 
     out = tmp_path / "tts"

@@ -105,11 +105,11 @@ def test_a_jpeg_is_embedded_as_it_is_and_other_bytes_are_refused(monkeypatch):
 
 
 def test_documents_share_the_block_api_not_the_aids_module():
-    """Rosters, setup sheets and the book build on builder.render.blocks, never on the player aids."""
+    """Rosters, setup sheets and the book build on builder.kit.blocks, never on the player aids."""
     games = RENDER.parent / "games"
     for path in (games / "kensei" / "roster.py", games / "senji" / "setup_sheet.py", RENDER / "book.py"):
         name = path.name
         tree = ast.parse(path.read_text())
         mods = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         assert "builder.render.aids" not in mods, name
-        assert "builder.render.blocks" in mods, name
+        assert "builder.kit.blocks" in mods, name

@@ -83,8 +83,8 @@ def write_list(folder: Path, points: int = 600, name: str = "army.yaml") -> Path
 
 
 def roster(path: Path, out: Path, **kw) -> Path:
+    from builder.check import load_checked
     from builder.games.kensei.roster import render_roster
-    from builder.render.api import load_checked
 
     doc, catalog, lst, result = load_checked(path)
     return render_roster(doc, catalog, lst, result, out, force=True, **kw)
@@ -241,9 +241,9 @@ def test_roster_letter_paper(tmp_path):
 
 
 def test_roster_refuses_to_overwrite(tmp_path):
+    from builder.check import load_checked
     from builder.errors import DaimyoError
     from builder.games.kensei.roster import render_roster
-    from builder.render.api import load_checked
 
     lst = write_list(tmp_path)
     out = tmp_path / "exists.pdf"
@@ -265,8 +265,8 @@ def test_rout_threshold_and_hand_size():
 
 
 def test_example_rosters_print(tmp_path):
+    from builder.check import load_checked
     from builder.games.kensei.roster import render_roster
-    from builder.render.api import load_checked
 
     for path in sorted((ROOT / "examples").glob("kensei-*.yaml")):
         doc, catalog, lst, result = load_checked(path)
@@ -280,8 +280,8 @@ def test_example_rosters_print(tmp_path):
 # -- Senji setup sheet ------------------------------------------------------------------------
 
 def test_setup_sheet_lists_every_players_provinces(tmp_path):
+    from builder.check import load_checked
     from builder.games.senji.setup_sheet import render_setup
-    from builder.render.api import load_checked
     from builder.yamlio import load_yaml
 
     path = ROOT / "examples" / "senji-three-daimyo.yaml"
@@ -422,8 +422,8 @@ def test_aid_templates_cite_existing_seed_lines():
 def test_roster_limits_table_is_made_of_the_rules_limits(tmp_path):
     """The roster's table is ``limits()`` (what ``daimyo stats`` shows) grouped per rule and bound:
     the same values, failing exactly where the measure fails."""
+    from builder.check import load_checked
     from builder.games.kensei.rules import limit_table, limits
-    from builder.render.api import load_checked
 
     text = (Path(__file__).resolve().parent.parent / "examples" / "kensei-buke.yaml").read_text()
     army = tmp_path / "army.yaml"
@@ -496,8 +496,8 @@ def _lowest_body_text(path) -> list[float]:
 def test_roster_fills_its_pages_before_starting_new_ones(tmp_path, name):
     """The unit cards are on pages of their own after the roster (its last page says how many),
     and every roster page but its last is filled to within 66 mm of its bottom."""
+    from builder.check import load_checked
     from builder.games.kensei.roster import render_roster
-    from builder.render.api import load_checked
 
     doc, catalog, lst, result = load_checked(ROOT / "examples" / f"kensei-{name}.yaml")
     out = render_roster(doc, catalog, lst, result, tmp_path / "r.pdf", force=True, unit_cards=True)

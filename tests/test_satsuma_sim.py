@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.analytics.confidence import mean_interval, wilson
 from builder.catalog.loader import load_catalog
 from builder.games.satsuma import rules as core
 from builder.games.satsuma import sim as sim
 from builder.games.satsuma import simulate as simu
 from builder.games.satsuma.rules import PlayCard
+from builder.kit.confidence import mean_interval, wilson
 
 from conftest import examples
 

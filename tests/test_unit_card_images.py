@@ -18,8 +18,8 @@ LIST = EX / "kensei-buke.yaml"
 
 def _data() -> list[dict]:
     """The troop profiles of the list, as the roster's unit cards print them."""
+    from builder.check import load_checked
     from builder.games.kensei.roster import unit_card_data
-    from builder.render.api import load_checked
 
     _, catalog, lst, _ = load_checked(LIST)
     return unit_card_data(lst, catalog)

@@ -12,7 +12,7 @@ from pathlib import Path
 from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.errors import ListError
 from builder.findings import error
-from builder.share.schema import Field
+from builder.kit.fields import Field
 from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.catalog import CatalogPart
 from builder.systems.listdoc import DocumentPart

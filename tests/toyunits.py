@@ -17,7 +17,7 @@ import toyunits_edits
 from builder.catalog.base import BaseCatalog, Entry, Sourced
 from builder.errors import ListError, UnknownEntry, UsageError
 from builder.findings import error
-from builder.share.schema import Field
+from builder.kit.fields import Field
 from builder.systems.base import GameSystem
 from builder.systems.catalog import CatalogPart
 from builder.systems.editing import EditingPart
@@ -127,7 +127,7 @@ class ToyRoster:
 
     def render(self, doc, catalog, lst, result, out_path, *, paper, force, share_code, sources,
                unit_cards=False, **options):
-        from builder.render.blocks import PageSpec, Styles, build_pdf, frame_width_mm, para, table
+        from builder.kit.blocks import PageSpec, Styles, build_pdf, frame_width_mm, para, table
 
         st = Styles()
         width = frame_width_mm(paper, 1)
@@ -257,7 +257,7 @@ class ToyUnitsEditing(EditingPart):
         return t
 
     def add(self, data, catalog, name, count=None, *, models=None, **options):
-        from builder.lists.edit import add_troop
+        from builder.kit.edit import add_troop
 
         t = self._troop(catalog, name)
         n = models if models is not None else t.min_models

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from random import Random
 
-from builder.analytics.deck import DeckView
+from builder.kit.deck import DeckView
 
 MAX_HANDS = 1000
 

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NoReturn
 
-from builder.analytics.deck import DeckView
 from builder.errors import UsageError, option
+from builder.kit.deck import DeckView
 from builder.names import did_you_mean, normalize
 
 MAX_DRAWN = 1000

@@ -9,23 +9,7 @@ engine's own measure of each restriction (``builder.games.kensei.rules.limits``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from builder.analytics.deck import DeckView
-
-if TYPE_CHECKING:
-    from builder.findings import CheckResult
-
-
-@dataclass
-class Loaded:
-    doc: Any
-    catalog: Any
-    lst: Any  # the list as its game's rules read it
-    rules: dict
-    result: CheckResult
-    view: DeckView | None
+from builder.kit.facts import Loaded, num_text, share
 
 
 def load(path, packs=()) -> Loaded:
@@ -41,7 +25,7 @@ def load(path, packs=()) -> Loaded:
     gs = get(doc.system)
     lst, _ = gs.rules.load_list(doc, catalog)
     view = gs.analytics.deck_view(lst, catalog, rules)
-    return Loaded(doc, catalog, lst, rules, result, view)
+    return Loaded(doc, catalog, lst, rules, result, view, gs)
 
 
 def limit_lines(path, packs=()) -> list[str]:
@@ -51,10 +35,6 @@ def limit_lines(path, packs=()) -> list[str]:
 
     ld = load(path, packs)
     return lines_of(ld.result.system, ld.lst, ld.catalog, ld.rules)
-
-
-def share(n, total) -> float:
-    return n / total if total else 0.0
 
 
 def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
@@ -93,20 +73,7 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
     return out
 
 
-def rule_limits(ld: Loaded) -> list[dict]:
-    """The rules' own limits of the list (``GameSystem.limits``)."""
-    from builder.systems import get
-
-    return get(ld.result.system).analytics.limits(ld.lst, ld.catalog, ld.rules)
-
-
 # -- text -----------------------------------------------------------------------------------
-
-
-def num_text(v) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
 
 
 def format_stats(st: dict) -> list[str]:

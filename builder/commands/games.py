@@ -35,11 +35,17 @@ def parse_rule_options(items: list[str]) -> dict:
 
 def helpers() -> SimpleNamespace:
     """What a game's commands may use of the command line: ``parse_rule_options`` (``--rule ID=VALUE``),
-    ``Progress`` (a progress bar on standard error) and ``error_lines`` (a ``DaimyoError`` as printed)."""
+    ``Progress`` (a progress bar on standard error), ``error_lines`` (a ``DaimyoError`` as printed)
+    and ``lists``, the library's list functions (``load_list``, ``check_doc``, ``resolve_house_rules``)
+    for a game that reads and checks list files."""
+    from builder.check import check_doc, resolve_house_rules
     from builder.cli import error_lines
     from builder.commands.analytics import Progress
+    from builder.lists.document import load_list
 
-    return SimpleNamespace(parse_rule_options=parse_rule_options, Progress=Progress, error_lines=error_lines)
+    lists = SimpleNamespace(load_list=load_list, check_doc=check_doc, resolve_house_rules=resolve_house_rules)
+    return SimpleNamespace(parse_rule_options=parse_rule_options, Progress=Progress, error_lines=error_lines,
+                           lists=lists)
 
 
 def add_game(app, system_id: str) -> Any:

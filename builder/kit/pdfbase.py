@@ -309,6 +309,19 @@ def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH, label_below:
     c.restoreState()
 
 
+def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
+    c.saveState()
+    if grey:    # full-length cut lines run over the cards: thin and grey
+        c.setStrokeColorRGB(0.55, 0.55, 0.55)
+        c.setLineWidth(pt(0.1))
+    else:
+        c.setStrokeColorRGB(0, 0, 0)
+        c.setLineWidth(pt(0.15))
+    for s in segments:
+        c.line(pt(s.x0), pt(s.y0), pt(s.x1), pt(s.y1))
+    c.restoreState()
+
+
 def ruler_label_width(length: float = RULER_LENGTH) -> float:
     """Width (mm) of a ruler's label."""
     return fonts.string_width(RULER_LABEL.format(length=length), fonts.REGULAR, 5.5) / pt(1)

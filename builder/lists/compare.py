@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from builder.findings import CheckResult, Finding
+from builder.kit.edit import number
 
 
 @dataclass
@@ -51,11 +52,6 @@ class Comparison:
                 "still": [f.to_json() for f in self.still],
                 "warns": [f.to_json() for f in self.warns],
                 "legal_before": self.before.legal, "legal_after": self.after.legal}
-
-
-def number(v):
-    """``v`` when it is a number (not a bool), else None."""
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
 # "(over by N)" belongs to rules that count or add up (points, cards, units, models, copies),

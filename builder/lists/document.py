@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import Diagnostic, ListError
+from builder.kit.fields import COMMON_KEYS
 from builder.limits import MAX_VALUES, number_problem
 from builder.names import did_you_mean
 from builder.yamlio import Positions, parse_yaml, read_text
-
-COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules", "checked_with")
 
 
 @dataclass

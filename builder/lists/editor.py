@@ -213,7 +213,7 @@ class ListEditor:
     # -- editing ------------------------------------------------------------------------------
 
     def _tree(self):
-        from builder.lists.edit import load_roundtrip
+        from builder.kit.edit import load_roundtrip
 
         return load_roundtrip(self.text, self.file)
 
@@ -226,7 +226,7 @@ class ListEditor:
     def _apply(self, edit) -> Change:
         """Run ``edit(tree) -> (notes, target)`` and keep the new text: written in place when the
         change fits there, else through a round-trip tree of the whole text."""
-        from builder.lists.edit import dump_roundtrip
+        from builder.kit.edit import dump_roundtrip
 
         before = self.check()
         state = self._spliced(edit)
@@ -403,7 +403,7 @@ class ListEditor:
         new = recorded_packs(doc.data, self.base_dir, doc.system)
         if new is None:
             return
-        from builder.lists.edit import dump_roundtrip
+        from builder.kit.edit import dump_roundtrip
 
         tree = self._tree()
         tree["checked_with"] = new

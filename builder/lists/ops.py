@@ -103,7 +103,7 @@ class Set:
             raise UsageError(f"{self.key} is too long (at most {MAX_TEXT} characters)")
         if self.key in game.settings.keys or self.key not in TEXT_KEYS:
             return game.settings.apply(tree, catalog, self.key, self.value)
-        from builder.lists.edit import delete_key, set_key_ordered
+        from builder.kit.edit import delete_key, set_key_ordered
         from builder.systems.base import text_value
 
         if self.value.strip():  # the name, author or notes of any list
@@ -124,7 +124,7 @@ class HouseRule:
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
         from ruamel.yaml.comments import CommentedMap
 
-        from builder.lists.edit import delete_key, set_key_ordered
+        from builder.kit.edit import delete_key, set_key_ordered
         from builder.names import did_you_mean
 
         rules = {h.id: h for h in catalog.model.house_rules}

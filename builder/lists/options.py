@@ -9,10 +9,11 @@ entry added, and the comparison with the list as it is says whether a rule break
 from __future__ import annotations
 
 import copy
-import unicodedata
 from dataclasses import dataclass
 
-from builder.lists.compare import compare, number
+from builder.kit.edit import number
+from builder.lists.compare import compare
+from builder.names import fold
 
 
 @dataclass
@@ -44,12 +45,6 @@ class Option:
                                                "ok", "code", "reason", "origin", "warning")}
 
 
-def fold(text: str) -> str:
-    """``text`` without accents and case, for searching (``"Ōkubo"`` -> ``"okubo"``)."""
-    decomposed = unicodedata.normalize("NFKD", str(text))
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
 def _origin(catalog, section: str, entry) -> str:
     """Where the entry comes from, as a person names it: the catalog or the pack's name."""
     pack = catalog.from_pack.get((section, entry.id))
@@ -67,7 +62,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
             only_ok: bool = False) -> list[Option]:
     """Every entry of the catalog and the list's packs that could be added to ``lst`` now.
 
-    ``lst`` is a ``ListEditor``, or a path or text that one is opened from. Filters: ``type``
+    ``lst`` is a ``ListEditor`` (``builder.options`` also opens one from a path or text). Filters: ``type``
     (a troop type such as infantry, a card type or kind such as event or base-attack, a
     Satsuma suit, a catalog section such as provinces; case ignored), ``search`` (a part of the name, id or an alias; case and
     accents ignored), ``max_cost`` (at most this cost; entries without a cost pass),
@@ -75,13 +70,7 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
     """
     from builder.check import check_doc
     from builder.errors import DaimyoError
-    from builder.lists.editor import ListEditor
 
-    if not isinstance(lst, ListEditor):
-        import os
-
-        lst = ListEditor.open(lst) if isinstance(lst, os.PathLike) or "\n" not in str(lst) \
-            else ListEditor.from_text(str(lst))
     gs, catalog, doc = lst.game, lst.catalog, lst.doc
     before = lst.check()
     want_type = fold(type) if type else None

@@ -145,7 +145,7 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
 
 def _fragment(value) -> list[str]:
     """Lines of ``value`` written as YAML by the round-trip writer (as the slow path would)."""
-    from builder.lists.edit import _rt
+    from builder.kit.edit import _rt
 
     buf = io.StringIO()
     _rt().dump(value, buf)

@@ -162,7 +162,7 @@ def remove_entry(path: str | Path, section: str, name: str, expected: str | None
 
 
 def _edit(path: str | Path, change, expected: str | None) -> str:
-    from builder.lists.edit import _rt
+    from builder.kit.edit import _rt
     from builder.lists.editor import ListChangedError, _folder_lock
     from builder.yamlio import atomic_write, may_replace, read_text
 

@@ -3,20 +3,19 @@
 A player aid is data: ``templates/aids/<system>.yaml`` lists *blocks* (headings,
 text, bullet lists, tables, and ``generated`` blocks filled from the catalog), each
 with the rulebook lines it comes from. :func:`render_aid` turns them into a one or
-two page PDF in two columns, with the block toolkit of :mod:`builder.render.blocks`
+two page PDF in two columns, with the block toolkit of :mod:`builder.kit.blocks`
 (whose public names are also importable from here).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from builder.errors import DaimyoError, UsageError, option
-from builder.render.blocks import (  # noqa: F401  (the toolkit, also importable from here)
+from builder.kit.aid import AidContext, Generator, registry
+from builder.kit.blocks import (  # noqa: F401  (the toolkit, also importable from here)
     CELL_MEMO,
     CELL_PAD,
     COMPACT_HEIGHT_MM,
@@ -95,33 +94,7 @@ BLOCK_KEYS = {"heading", "subheading", "text", "bullets", "table", "generated", 
               "side", "sizes", "fallback", "columns"}
 
 
-@dataclass
-class AidContext:
-    system: str
-    catalog: Any
-    players: int | None
-    st: Styles
-    width_mm: float
-    template_file: str
-    warnings: list[str] = field(default_factory=list)
-
-
-Generator = Callable[[dict, AidContext], list]
 GENERATORS: dict[str, Generator] = {}  # the generated blocks every game may use
-
-
-def registry(table: dict[str, Generator]):
-    """A decorator adding a generated block to ``table`` under a name: ``@block("name")``. A game
-    keeps its own blocks in its own table (its ``aid_blocks``)."""
-
-    def generator(name: str):
-        def deco(fn):
-            table[name] = fn
-            return fn
-
-        return deco
-
-    return generator
 
 
 generator = registry(GENERATORS)
@@ -279,27 +252,3 @@ def _rulebook_note(file: str | None) -> str:
     if book is None:
         return "rulebook" if file else ""
     return f"{book.title} ({book.edition})"
-
-
-# -- generated blocks ---------------------------------------------------------------------
-
-def entries_of(catalog, section: str) -> list:
-    try:
-        return list(catalog.entries(section))
-    except Exception:  # a section the catalog does not have (yet)
-        return []
-
-
-def column_widths(ctx: AidContext, *parts: float) -> list[float]:
-    total = sum(parts)
-    return [ctx.width_mm * p / total for p in parts]
-
-
-def fallback(block: dict, ctx: AidContext, why: str) -> list:
-    t = block.get("fallback")
-    if t:
-        cols = t.get("columns")
-        widths = t.get("widths") or [1] * len(cols or t["rows"][0])
-        return [table(t["rows"], column_widths(ctx, *widths), ctx.st, header=cols)]
-    ctx.warnings.append(why)
-    return [para(why, ctx.st.small)]

@@ -58,20 +58,6 @@ def _optional_module(name: str, what: str):
         raise
 
 
-def load_checked(path, extra_packs=()):
-    """(doc, catalog, lst, result) for a list file (``extra_packs`` as ``check --pack``)."""
-    from builder.catalog.loader import load_catalog
-    from builder.check import check_doc
-    from builder.lists.document import load_list
-    from builder.systems import get
-
-    doc = load_list(path)
-    catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
-    result = check_doc(doc, catalog=catalog)
-    lst, _ = get(doc.system).rules.load_list(doc, catalog)
-    return doc, catalog, lst, result
-
-
 class _fits:
     """Turns reportlab's layout failure (a table or block wider or taller than the page, on a
     small paper) into one line saying that the document does not fit the paper."""
@@ -99,6 +85,7 @@ class _fits:
 
 def render_list(path, out_path, force: bool = False, **options) -> Path:
     """Print a list (see the module docstring). Returns the written path."""
+    from builder.check import load_checked
     from builder.kit.layout import paper_size
     from builder.share.code import share_code_of
 

@@ -104,11 +104,11 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     naming it (exit 2): a book must hold every list handed in."""
     from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
 
+    from builder.check import load_checked
     from builder.kit import fonts
+    from builder.kit.blocks import Markup, Styles, esc, table
     from builder.kit.layout import paper_size, pt
     from builder.kit.pdfbase import build_story, qr_size, validation_lines
-    from builder.render.api import load_checked
-    from builder.render.blocks import Markup, Styles, esc, table
     from builder.share.api import export_doc
     from builder.share.code import share_code_of
 

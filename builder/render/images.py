@@ -354,7 +354,7 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     ``order.csv`` (file, quantity, back file). Returns DIR."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from builder.render.api import load_checked
+    from builder.check import load_checked
 
     if not 72 <= float(dpi) <= 1200:
         raise UsageError(f"dpi {dpi:g} is out of range", "use 72 to 1200 (300 is what print shops ask for)")
@@ -486,8 +486,8 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     Returns the JSON's path."""
     from PIL import Image
 
+    from builder.check import load_checked
     from builder.names import slug
-    from builder.render.api import load_checked
     from builder.yamlio import atomic_write
 
     base = _check_base_url(base_url)

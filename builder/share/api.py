@@ -119,7 +119,11 @@ def parse_source_text(text: str, file: str = "<text>", system: str | None = None
         doc = _parse_document(text, file, fmt, system, read)
         # the check reads the same text: it is given what was read (canonical copies, never shares)
         return Imported(doc, fmt, file, base, raw=text, parsed=read[0] if read else None)
-    doc, notes = parse_text(text, file, system=system, markdown=(fmt == "markdown"))
+    if fmt == "markdown":
+        from builder.share.markdown import strip_markdown
+
+        text = strip_markdown(text)
+    doc, notes = parse_text(text, file, system=system)
     return Imported(doc, fmt, file, base, notes)
 
 

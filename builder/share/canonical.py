@@ -27,9 +27,10 @@ import zlib
 from typing import Any
 
 from builder.errors import Diagnostic, ListError
+from builder.kit.fields import Field
 from builder.limits import MAX_NUMBER
 from builder.names import did_you_mean, slug
-from builder.share.schema import Field, schema
+from builder.share.schema import schema
 
 _WS = re.compile(r"\s+")
 

@@ -38,8 +38,9 @@ import struct
 import zlib
 
 from builder.errors import DaimyoError, Diagnostic, command_line, option
+from builder.kit.fields import Field
 from builder.share.canonical import Resolver, canonical, name_hash
-from builder.share.schema import Field, schema
+from builder.share.schema import schema
 
 VERSION = 1
 PREFIX = f"DMY{VERSION}-"

@@ -30,15 +30,27 @@ from __future__ import annotations
 import re
 
 from builder.errors import Diagnostic, ListError, option
+from builder.kit import textform
+from builder.kit.fields import Field
+from builder.kit.textform import (
+    _CTRL,
+    _HOLE,
+    _SEP,
+    _USED,
+    SECTION_WORDS,
+    _count_candidates,
+    _free_text,
+    _key_match,
+    _mask,
+    _pick,
+    _quoted_spans,
+    _unquote_free_text,
+    _uq,
+)
 from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical
 from builder.share.schema import Note, declared_field, field_of, schema
 
-# Every pattern below runs in time linear in the line: a run of spaces is entered at its first
-# character only (the look-behind) and never given back (possessive ``++``), and the patterns
-# that read a count or a cost at the end of a line look at the end only (``_count_after``,
-# ``_cost_start``), never at every place a name could end.
-_SEP = re.compile(r"(?<!\s)\s++[-\u2010\u2011\u2012\u2013\u2014|]\s+")
 KEY_LINES = {
     "name": "name", "author": "author", "notes": "notes", "note": "notes", "packs": "packs",
     "pack": "packs", "house rules": "house_rules", "house_rules": "house_rules",
@@ -49,169 +61,6 @@ KEY_LINES = {
     "system": "system", "troops": "troops", "cards": "cards", "players": "players",
     "checked with": "checked_with", "checked_with": "checked_with",
 }
-_KEY_RE = re.compile(r"^(?P<key>[A-Za-z_ ]{3,20}?)\s*+:(?P<value>.*)$")
-
-
-def _key_match(line: str):
-    """``_KEY_RE.match(line)``, without trying it where no key can be (no colon, or more
-    than a key's 20 characters before the colon)."""
-    i = line.find(":")
-    if i < 3 or line[20:i].strip():
-        return None
-    return _KEY_RE.match(line)
-SECTION_WORDS = {"deck", "decklist", "main", "maindeck", "mainboard", "cards", "troops", "army",
-                 "players", "list", "action cards", "actions", "action deck"}
-_COST = re.compile(r"[\(\[]\s*+[0-9]++(?:[.,][0-9]+)?\s*+(?:ap|pts?|points)?\s*+[\)\]]", re.I)
-
-
-def _cost_start(text: str) -> int:
-    """Where a cost written at the end of a name ('Samurai Yari (25 AP)') starts, spaces before
-    it included; -1 when there is none."""
-    body = text.rstrip()
-    if not body.endswith((")", "]")):
-        return -1
-    j = max(body.rfind("("), body.rfind("["))  # a cost holds no bracket: it opens at the last one
-    if j < 0 or not _COST.fullmatch(body, j):
-        return -1
-    return len(body[:j].rstrip())
-
-
-def _strip_cost(text: str) -> str:
-    j = _cost_start(text)
-    return text if j < 0 else text[:j]
-_NUM = r"([0-9]{1,7})"  # up to the number range (1,000,000); longer digits are part of a name
-_COUNT_PATTERNS = [
-    re.compile(rf"^[\(\[]{_NUM}[\)\]]\s*[xX\u00d7*]?\s*(.+)$"),
-    re.compile(rf"^{_NUM}\s*[xX\u00d7*]?\s+(.+)$"),
-    re.compile(rf"^{_NUM}[xX\u00d7*](.+)$"),
-    re.compile(rf"^[xX\u00d7]{_NUM}\s+(.+)$"),
-]
-# A count after the name: 'NAME x3' / 'NAME *3', and 'NAME 3' / 'NAME (3)'; read from the end
-# of the line (the count is at most 9 characters long)
-_COUNT_AFTER_TAIL = [
-    re.compile(rf"[xX\u00d7*]\s?{_NUM}$"),
-    re.compile(rf"\s[\(\[]?{_NUM}[\)\]]?$"),
-]
-
-
-def _count_after(text: str, which: int) -> tuple[int, str] | None:
-    """(count, name) of a count written after the name, or None."""
-    tail_start = max(0, len(text) - 12)
-    m = _COUNT_AFTER_TAIL[which].search(text, tail_start)
-    if m is None:
-        return None
-    head = text[:m.start()]
-    if which == 0:
-        name = head.rstrip() or head[:1]
-    else:
-        name = head.rstrip() or head[:1]
-        if not head:
-            return None
-    if not name:
-        return None
-    return int(m.group(1)), name
-
-
-_QUOTED_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.S)  # after an opening quote: up to its closing one
-
-
-def _quoted_spans(line: str):
-    """(start, end) of each quoted name ('"..."', backslash escapes) in ``line``, left to right.
-    When a quote is never closed no later one can be (the rest was read already): the scan
-    stops, so the line is read once."""
-    i = line.find('"')
-    while i >= 0:
-        m = _QUOTED_REST.match(line, i + 1)
-        if m is None:
-            return
-        yield i, m.end()
-        i = line.find('"', m.end())
-_HOLE = re.compile(r"\x00([0-9]+)\x00")
-_SAFE = re.compile(r"^[^\W\d_][^\",:#()\[\]|*+\\\x00-\x1f]*$")
-_RISKY_START = re.compile(r"^[xX\u00d7*](?:[0-9]|\s)")  # reads as a count: "x3 ...", "X 0"
-_RISKY_SEGMENT = re.compile(r"^(?:samurai|family)\s", re.I)
-_MARKERS = {"none", "no provinces", "provinces unset", "no cards", "empty"}
-
-
-# control characters: never written raw into a text export (quoted with escapes instead)
-_CTRL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def json_q(text: str) -> str:
-    """``text`` as a JSON string in which every control character is an escape."""
-    import json
-
-    out = json.dumps(text, ensure_ascii=False)
-    return _CTRL.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
-
-
-def _free_text(text: str) -> str:
-    """The value of a Name:, Author: or Notes: line: as written, or quoted when it holds control
-    characters or would itself read as a quoted value."""
-    if _CTRL.search(text) or (len(text) >= 2 and text[0] == '"' and text[-1] == '"') or text != text.strip():
-        return json_q(text)
-    return text
-
-
-def _unquote_free_text(text: str) -> str:
-    import json
-
-    t = text.strip()
-    if len(t) >= 2 and t[0] == '"' and t[-1] == '"':
-        try:
-            v = json.loads(t)
-        except ValueError:
-            return text
-        if isinstance(v, str):
-            return v
-    return text
-
-
-def q(name: str, segment: bool = False) -> str:
-    """A name as written in a text line: plain when it reads back as itself, else quoted.
-
-    ``segment``: the name is a middle segment of a Senji player line."""
-    if _CTRL.search(name):
-        return json_q(name)
-    if (_SAFE.match(name) and not (segment and _RISKY_SEGMENT.match(name)) and not _SEP.search(name) and name == name.strip() and name[-1:] not in "-."
-            and normalize(name) not in SECTION_WORDS and normalize(name) not in _MARKERS
-            and not _RISKY_START.match(name) and system_of_label(name) is None):
-        return name
-    return json_q(name)
-
-
-def _mask(line: str) -> tuple[str, list[str]]:
-    """Replace each quoted name by a placeholder, so separators inside it are not split."""
-    found: list[str] = []
-
-    def hole(m):
-        found.append(m.group(0))
-        return f"\x00{len(found) - 1}\x00"
-
-    if '"' not in line:
-        return line, found
-    out, last = [], 0
-    for a, b in _quoted_spans(line):
-        found.append(line[a:b])
-        out.append(line[last:a])
-        out.append(f"\x00{len(found) - 1}\x00")
-        last = b
-    out.append(line[last:])
-    return "".join(out), found
-
-
-def _uq(p, text: str) -> str:
-    """A name from a masked line: a whole placeholder is the quoted name, otherwise restored text."""
-    import json
-
-    text = text.strip()
-    m = _HOLE.fullmatch(text)
-    if m and int(m.group(1)) < len(p.quoted):
-        try:
-            return json.loads(p.quoted[int(m.group(1))])
-        except ValueError:
-            return p.quoted[int(m.group(1))]
-    return _HOLE.sub(lambda mm: p.quoted[int(mm.group(1))] if int(mm.group(1)) < len(p.quoted) else "", text)
 
 
 def _game(system: str):
@@ -244,15 +93,10 @@ def system_of_label(segment: str) -> str | None:
     return table.get(loose(segment))
 
 
+textform.names_a_game = lambda text: system_of_label(text) is not None  # q quotes a game's name
+
+
 # -- writing ----------------------------------------------------------------------------------
-
-def _num(v) -> str:
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
-
 
 def _flow(v) -> str:
     import json
@@ -367,11 +211,6 @@ def _awkward(name: str) -> bool:
             or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014" or '"' in name or bool(_CTRL.search(name)))
 
 
-def _needs_count(name: str) -> bool:
-    return (not name[:1].isalpha() or name[-1:] in "0123456789)]" or bool(_key_match(name))
-            or normalize(name.rstrip(":")) in SECTION_WORDS or _count_after(name, 0) is not None)
-
-
 def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | None = None) -> list[tuple[str, str]]:
     """(kind, line) pairs: kind is header, key, blank or entry (markdown decorates by kind)."""
     system = doc["system"]
@@ -424,6 +263,19 @@ class _Parser:
         # the catalog of the packs the list names (False: none could be read), made when first needed
         self.pack_resolver: Resolver | bool | None = None
 
+    def field(self, key: str) -> Field:
+        """The field ``key`` of the list's document (its game's schema), for a game's text form
+        (KeyError for a field the game does not declare)."""
+        return declared_field(self.system, key)
+
+    def check_name(self, f, name: str, no: int, col: int) -> None:
+        """Warn at ``no:col`` when neither the catalog nor a pack of the list knows ``name`` as ``f``."""
+        _check_name(self, f, name, no, col)
+
+    def card_line(self, line: str, no: int, col: int) -> None:
+        """Read a line of a deck (COUNT NAME) into the list's cards."""
+        card_line(self, line, no, col)
+
     def error(self, line: int, col: int, message: str, hint: str | None = None) -> None:
         self.errors.append(Diagnostic(self.file, line, col, message, hint=hint))
 
@@ -460,39 +312,9 @@ def parse_header(line: str) -> tuple[str | None, str | None, list[str]]:
     return system_of_label(segs[idx]), name or None, [s.strip() for s in segs[idx + 1:]]
 
 
-def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, str]]:
-    out: list[tuple[int | None, str]] = []
-    for pat in _COUNT_PATTERNS:
-        m = pat.match(text)
-        if m:
-            out.append((int(m.group(1)), m.group(2).strip()))
-    for which in (0, 1) if after else (0,):
-        hit = _count_after(text, which)
-        if hit:
-            out.append((hit[0], hit[1].strip()))
-    out.append((None, text.strip()))
-    return [(n, s) for n, s in out if s]
-
-
-def _pick(p: _Parser, f, cands: list[tuple[int | None, str]]) -> tuple[int | None, str]:
-    """The reading of a line: a quoted name first, then one the catalog knows, then the first."""
-    for n, name in cands:
-        if _HOLE.fullmatch(name.strip()):
-            return n, _uq(p, name)
-    for n, name in cands:
-        if p.r.find(f, _uq(p, name))[1] is not None:
-            return n, _uq(p, name)
-    n, name = cands[0]
-    return n, _uq(p, name)
-
-
-def parse_text(text: str, file: str = "<text>", system: str | None = None,
-               markdown: bool = False) -> tuple[dict, list[Note]]:
-    """A list document from text (or markdown); ListError with FILE:LINE:COL for malformed lines."""
-    if markdown:
-        from builder.share.markdown import strip_markdown
-
-        text = strip_markdown(text)
+def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tuple[dict, list[Note]]:
+    """A list document from text (Markdown is read after ``builder.share.markdown.strip_markdown``,
+    which keeps every line where it was); ListError with FILE:LINE:COL for malformed lines."""
     p = _Parser(file)
     lines = _lines(text)
     from builder.limits import MAX_TEXT_LINES
@@ -583,13 +405,6 @@ def _infer_system(body) -> str | None:
     if best_n == 0 or scores.count(best_n) > 1:
         return None
     return best
-
-
-_POINTS = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(ap|army points|pts|points)$", re.I)
-_USED = re.compile(r"^[0-9]+(?:\.[0-9]+)?\s*(ap|army points|pts|points|hero points|hp|cards)\s+used$", re.I)
-_CARDS = re.compile(r"^(?:([0-9]+)\s*/\s*)?([0-9]{1,30})\s*cards?$", re.I)
-_HP = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(hero points|hp)$", re.I)
-_PLAYERS = re.compile(r"^[0-9]+\s*players?$", re.I)
 
 
 def _facets(p: _Parser, facets: list[str], where) -> None:

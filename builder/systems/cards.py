@@ -135,7 +135,7 @@ class CardEditing(EditingPart):
         return notes, loc_of(data, pick, catalog)
 
     def _add_pick(self, data, catalog, pick: Pick, count: int, variant: bool, check_side: bool) -> list[str]:
-        from builder.lists.edit import add_copies, insert_key_after, keys_naming
+        from builder.kit.edit import add_copies, insert_key_after, keys_naming
 
         notes = self._prepare(data, catalog, pick, "adding", variant, check_side)
         mapping = mapping_of(data, pick.field)
@@ -154,7 +154,7 @@ class CardEditing(EditingPart):
         return None
 
     def remove(self, data, catalog, name, count=1, *, variant=False, **options):
-        from builder.lists.edit import keys_naming, remove_copies
+        from builder.kit.edit import keys_naming, remove_copies
         from builder.names import did_you_mean
 
         if count is not None and count < 1:

@@ -1,6 +1,6 @@
 """The list document of each game: its keys, their order and kinds, and its pydantic model.
 
-Each game's document is one tuple of fields (``builder.share.schema.Field``), named after
+Each game's document is one tuple of fields (``builder.kit.fields.Field``), named after
 the game's id (``KENSEI``); ``gs.document`` (``builder.systems.listdoc.DocumentPart``) finds it. It is the one description of a
 list document: the order keys are written in and the keys a list may hold
 (``gs.document.key_order``/``list_keys``), the share formats' schema (``builder.share.schema``)
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from builder.share.schema import CHECKED_WITH, COMMON, Field
+from builder.kit.fields import CHECKED_WITH, COMMON, Field
 
 _CARD = ("cards",)
 

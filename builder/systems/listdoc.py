@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from builder.share.schema import Field
+    from builder.kit.fields import Field
 
-COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # the keys of ``builder.share.schema.COMMON``
+COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # the keys of ``builder.kit.fields.COMMON``
 
 
 class DocumentPart:

@@ -463,8 +463,9 @@ class Commands(Protocol):
 
     def register(self, group: Any, cli: Any) -> None:
         """Add the commands to ``group`` (a typer app). ``cli`` gives the command line's helpers:
-        ``parse_rule_options(items)`` (``--rule ID=VALUE``), ``Progress(total, label, enabled)``
-        and ``error_lines(exc)`` (a ``DaimyoError`` as the command line prints it)."""
+        ``parse_rule_options(items)`` (``--rule ID=VALUE``), ``Progress(total, label, enabled)``,
+        ``error_lines(exc)`` (a ``DaimyoError`` as the command line prints it) and ``lists`` (the
+        library's ``load_list``, ``check_doc`` and ``resolve_house_rules``)."""
         ...
 
 

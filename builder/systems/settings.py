@@ -44,7 +44,7 @@ class SettingsPart:
 
     def apply(self, data, catalog, key: str, value: str) -> tuple[list[str], tuple]:
         """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""
-        from builder.lists.edit import delete_key, set_key_ordered
+        from builder.kit.edit import delete_key, set_key_ordered
 
         v, note = self.value(catalog, key, value)
         if v is None:

@@ -35,7 +35,7 @@ class TextPart:
         return []
 
     def entries(self, doc: dict, resolver: Any) -> list[str]:
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         held = doc.get(self.collection, {})
         if not isinstance(held, dict):
@@ -44,14 +44,12 @@ class TextPart:
                 else f"{n} {q(name)}" for name, n in held.items()]
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        from builder.share.text import _CARDS
+        from builder.kit.textform import _CARDS
 
         return bool(_CARDS.match(seg))
 
     def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
-        from builder.share.text import card_line
-
-        card_line(p, line, no, col)
+        p.card_line(line, no, col)
 
     def infer_line(self, line: str) -> str:
         return line

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.games.herocard.rules import ATTR_NAME, attack_value, block_value, hand_size
+from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.systems.analytics import AnalyticsPart
 
 

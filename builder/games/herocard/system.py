@@ -51,8 +51,7 @@ class HeroCardQuestions(CardQuestions):
                 yield section, c, self.game.kind_of(section, c), (c.cost if section == "action_cards" else None)
 
     def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
-        from builder.lists.edit import keys_naming
+        from builder.kit.edit import keys_naming, number
 
         if section == "attribute_cards":
             hp, most = number(summary.get("hero_points")), number(summary.get("max_hero_points"))
@@ -69,7 +68,7 @@ class HeroCardQuestions(CardQuestions):
         return f"{count or 1} {pick.name}", state, None
 
     def _state_after(self, summary, data, pick, catalog, list_data):
-        from builder.lists.edit import keys_naming
+        from builder.kit.edit import keys_naming
 
         if pick.field == "attributes":
             hp = summary.get("hero_points")

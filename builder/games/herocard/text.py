@@ -13,7 +13,7 @@ class HeroCardText(TextPart):
     example = "write e.g. 'My hero - HeroCard - 28/30 hero points'"
 
     def header(self, doc, summary):
-        from builder.share.text import _num
+        from builder.kit.textform import _num
 
         used = summary.get("hero_points")
         if "max_hero_points" in doc:
@@ -22,7 +22,7 @@ class HeroCardText(TextPart):
         return [f"{_num(used)} hero points used"] if used is not None else []
 
     def keys(self, doc):
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         out = []
         if "hero" in doc:
@@ -33,7 +33,7 @@ class HeroCardText(TextPart):
         return out
 
     def read_facet(self, p, seg):
-        from builder.share.text import _HP
+        from builder.kit.textform import _HP
 
         m = _HP.match(seg)
         if m:

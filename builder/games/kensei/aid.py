@@ -1,11 +1,11 @@
 """Kensei's generated player-aid blocks (``generated:`` in ``templates/aids/kensei.yaml``), drawn
-with the block toolkit of ``builder.render.aids``."""
+with the block toolkit of ``builder.kit.aid``."""
 
 from __future__ import annotations
 
 from builder.games.kensei.rules import hand_size
-from builder.render.aids import AidContext, Generator, column_widths, entries_of, fallback, registry
-from builder.render.blocks import para, source_line, table
+from builder.kit.aid import AidContext, Generator, column_widths, entries_of, fallback, registry
+from builder.kit.blocks import para, source_line, table
 
 BLOCKS: dict[str, Generator] = {}
 block = registry(BLOCKS)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from builder.analytics.stats import Loaded, num_text, rule_limits, share
 from builder.games.kensei import rules as core
+from builder.kit.facts import Loaded, num_text, rule_limits, share
 from builder.systems.analytics import AnalyticsPart
 
 

@@ -18,9 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import UsageError, option
-from builder.kit.pdfbase import list_display_name
-from builder.paths import templates_dir
-from builder.render.blocks import (
+from builder.kit.blocks import (
     MM,
     Markup,
     PageSpec,
@@ -37,6 +35,8 @@ from builder.render.blocks import (
     spec_footer,
     table,
 )
+from builder.kit.pdfbase import list_display_name
+from builder.paths import templates_dir
 from builder.rulebooks import format_source
 
 SEED = "001_dbcd2f61c1014419.txt"
@@ -336,7 +336,7 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
 
 
 def _e(text) -> str:
-    from builder.render.blocks import esc
+    from builder.kit.blocks import esc
 
     return esc(text)
 
@@ -471,7 +471,6 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
 
     from builder.kit import pdfbase
     from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
-    from builder.render.cards.sheet import draw_marks
 
     if card not in UNIT_CARD_SIZES:
         raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
@@ -503,7 +502,7 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
                 c.transform(a, b, cc, dd, e * MM, f * MM)
                 _draw_card(c, d, w, h, 0.0, warnings, marks=False)
                 c.restoreState()
-            draw_marks(c, plan.marks if len(used) == len(plan.slots) else cut_marks(used, plan.area, plan.paper))
+            pdfbase.draw_marks(c, plan.marks if len(used) == len(plan.slots) else cut_marks(used, plan.area, plan.paper))
             if hasattr(c, "page_number_at"):    # "page N of M" under the middle of the middle column,
                 mid = plan.slots[min(len(used), plan.cols) // 2].trim      # clear of every cut mark
                 y = max(2.5, plan.area.y / 2 - 1.0)

@@ -107,7 +107,7 @@ class KenseiQuestions(QuestionsPart):
         return {**data, "troops": troops}, ("troops", len(troops) - 1), n
 
     def cost(self, before, after, entry, printed):
-        from builder.lists.compare import number
+        from builder.kit.edit import number
 
         if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
             return None
@@ -115,7 +115,7 @@ class KenseiQuestions(QuestionsPart):
         return a - b if a is not None and b is not None else None
 
     def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
+        from builder.kit.edit import number
 
         p, lim = number(summary.get("points")), number(summary.get("limit"))
         return (lim - p if p is not None and lim is not None else None), "AP"
@@ -211,7 +211,7 @@ class KenseiSettings(SettingsPart):
         return value, None
 
     def apply(self, data, catalog, key, value):
-        from builder.lists.edit import delete_key, set_key
+        from builder.kit.edit import delete_key, set_key
 
         v, _ = self.value(catalog, key, value)
         if v is None:
@@ -238,7 +238,7 @@ class KenseiEditing(EditingPart):
         return super().option_refusal(verb, opt)
 
     def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
-        from builder.lists.edit import add_troop
+        from builder.kit.edit import add_troop
 
         t = self.game.troop(catalog, name)
         n = models if models is not None else self.game.default_models(catalog, t)
@@ -250,7 +250,7 @@ class KenseiEditing(EditingPart):
         return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
 
     def remove(self, data, catalog, name, count=1, **options):
-        from builder.lists.edit import remove_troop
+        from builder.kit.edit import remove_troop
 
         removed = remove_troop(data, name, catalog)
         return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]

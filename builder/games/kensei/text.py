@@ -12,10 +12,8 @@ from __future__ import annotations
 import math
 import re
 
-from builder.share.schema import declared_field, field_of
-from builder.share.text import (
+from builder.kit.textform import (
     _POINTS,
-    _check_name,
     _cost_start,
     _count_candidates,
     _needs_count,
@@ -25,6 +23,7 @@ from builder.share.text import (
     _uq,
     q,
 )
+from builder.systems.documents import KENSEI as KENSEI_DOCUMENT
 from builder.systems.text import TextPart
 
 KENSEI = "kensei"
@@ -112,7 +111,7 @@ def facet(p, seg: str) -> bool:
     if low.endswith(" clan"):
         p.doc["clan"] = _clan_id(_uq(p, seg[:-5]))
         return True
-    if p.r.find(field_of(p.system, "clan"), seg)[1] is not None:
+    if p.r.find(p.field("clan"), seg)[1] is not None:
         p.doc["clan"] = _clan_id(seg)
         return True
     return False
@@ -125,7 +124,7 @@ def bare(line: str) -> str:
 
 def unit_cost(resolver, troop: str, models: int):
     """A troop line's cost in AP from the catalog (None when the catalog does not give it)."""
-    f = declared_field(KENSEI, "troops").part("troop")
+    f = next(f for f in KENSEI_DOCUMENT if f.key == "troops").part("troop")
     _, e = resolver.find(f, troop)
     if e is None:
         return None
@@ -142,7 +141,7 @@ _STD = re.compile(r"^(?:with\s+)?(?:a\s+)?(?:standard|hata[-\s\u2010\u2011\u2013
 
 
 def troop_line(p, line: str, no: int, col: int) -> None:
-    tf = declared_field(p.system, "troops")
+    tf = p.field("troops")
     f = tf.part("troop")
     parts = [x.strip() for x in line.split(",")]
     opts: dict = {}
@@ -169,12 +168,12 @@ def troop_line(p, line: str, no: int, col: int) -> None:
     if not name:
         p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")
         return
-    _check_name(p, f, name, no, col + max(line.find(name), 0))
+    p.check_name(f, name, no, col + max(line.find(name), 0))
     row: dict[str, object] = {"troop": name}
     if n is not None:
         row["models"] = n
     if "led_by" in opts:
-        _check_name(p, f, opts["led_by"], no, col + max(line.find(opts["led_by"]), 0))
+        p.check_name(f, opts["led_by"], no, col + max(line.find(opts["led_by"]), 0))
         row["led_by"] = opts["led_by"]
     if opts.get("standard"):
         row["standard"] = True

@@ -8,7 +8,7 @@ from typing import Any
 
 
 def _fold(text: str) -> str:
-    from builder.lists.options import fold  # accents and case ignored, as the builder's search
+    from builder.names import fold  # accents and case ignored, as the builder's search
 
     return fold(text)
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
-from builder.analytics.stats import Loaded, rule_limits
 from builder.games.satsuma import rules as core
+from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
+from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
 

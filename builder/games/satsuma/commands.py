@@ -43,7 +43,7 @@ class SatsumaCommands:
 
     def register(self, group: Any, cli: Any) -> None:
         """Add the commands to ``group`` (a typer app); ``cli`` gives the command line's helpers
-        (``parse_rule_options``, ``Progress``, ``error_lines``)."""
+        (``parse_rule_options``, ``Progress``, ``error_lines``, ``lists``)."""
         import typer
 
         @group.command("clash")
@@ -119,7 +119,7 @@ class SatsumaCommands:
             if format not in ("text", "json"):
                 raise UsageError(f"unknown format '{format}'", "use text or json")
             game, info = simu.prepare(games, jobs, policy, samurai, imperial, cli.parse_rule_options(rule), pack,
-                                      reference)
+                                      reference, lists=cli.lists)
             bar = cli.Progress(games, "simulating", enabled=format == "text")
             try:
                 tally = simu.run(game, games, seed, jobs or simu.default_jobs(), progress=bar)

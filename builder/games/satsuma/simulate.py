@@ -135,21 +135,23 @@ def _published(catalog, side: str, rules: dict) -> list[core.PlayCard]:
     return [core.play_card(c, rules) for c in catalog.entries("cards") if c.side == side]
 
 
-def load_side(path: str | None, side: str, given_rules: dict, packs=()) -> tuple[list, str, object, dict]:
-    """``(cards, name, catalog, rules)`` of one side: its list file or the published deck."""
+def load_side(path: str | None, side: str, given_rules: dict, packs=(), lists=None) -> tuple[list, str, object, dict]:
+    """``(cards, name, catalog, rules)`` of one side: its list file or the published deck. A list
+    file is read and checked with ``lists`` (``load_list``, ``check_doc``, ``resolve_house_rules``:
+    the library's, handed over by the command)."""
     from builder.catalog.loader import load_catalog
-    from builder.check import check_doc, resolve_house_rules
-    from builder.lists.document import load_list
 
     if path is None:
         catalog = load_catalog(GAME, list(packs))
         rules = _rules(catalog, given_rules)
         return _published(catalog, side, rules), f"published {side} deck", catalog, rules
-    doc = load_list(path)
+    if lists is None:
+        raise TypeError("load_side reads a list file with the library's list functions: pass lists=")
+    doc = lists.load_list(path)
     if doc.system != GAME:
         raise UsageError(f"--{side} {path}: a {doc.system} list; the simulation plays Satsuma Rebellion decks")
     catalog = load_catalog(GAME, list(doc.packs) + list(packs))
-    result = check_doc(doc, catalog=catalog)
+    result = lists.check_doc(doc, catalog=catalog)
     lst, _ = core.load_list(doc, catalog)
     if lst.side != side:
         raise UsageError(f"--{side} {path}: this is the {lst.side} deck", f"pass it as --{lst.side}")
@@ -160,7 +162,7 @@ def load_side(path: str | None, side: str, given_rules: dict, packs=()) -> tuple
     if lst.total() > MAX_DECK:
         raise UsageError(f"--{side} {path}: {lst.total()} cards; the simulation takes decks of at most "
                          f"{MAX_DECK:,} cards")
-    rules = _rules(catalog, {**resolve_house_rules(doc, catalog), **given_rules})
+    rules = _rules(catalog, {**lists.resolve_house_rules(doc, catalog), **given_rules})
     name = doc.name or ("published" if lst.deck == "standard" else "variant") + f" {side} deck"
     return core.deck_cards(lst, rules), name, catalog, rules
 
@@ -216,9 +218,9 @@ def game_rules(s_rules: dict, i_rules: dict, given: dict) -> dict:
 
 
 def setup(samurai: str | None, imperial: str | None, policies: tuple[str, str], rules: dict,
-          packs=(), evaluator: str = "fast") -> tuple[sim.Sim, list[SideInfo]]:
-    s_cards, s_name, cat, s_rules = load_side(samurai, "samurai", rules, packs)
-    i_cards, i_name, _, i_rules = load_side(imperial, "imperial", rules, packs)
+          packs=(), evaluator: str = "fast", lists=None) -> tuple[sim.Sim, list[SideInfo]]:
+    s_cards, s_name, cat, s_rules = load_side(samurai, "samurai", rules, packs, lists)
+    i_cards, i_name, _, i_rules = load_side(imperial, "imperial", rules, packs, lists)
     agreed = game_rules(s_rules, i_rules, rules)
     game = sim.Sim(sim.SideDeck.build("samurai", s_cards), sim.SideDeck.build("imperial", i_cards),
                    policies=policies,
@@ -237,7 +239,7 @@ def setup(samurai: str | None, imperial: str | None, policies: tuple[str, str], 
 # -- the report ---------------------------------------------------------------------------
 
 def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
-    from builder.analytics.confidence import mean_interval, wilson
+    from builder.kit.confidence import mean_interval, wilson
 
     finished = t.games - t.unfinished
     levels = [row[2] for row in game.victory]
@@ -365,7 +367,7 @@ def default_jobs() -> int:
 
 
 def prepare(games: int, jobs: int, policy: str, samurai: str | None, imperial: str | None, rules: dict,
-            packs=(), reference: bool = False):
+            packs=(), reference: bool = False, lists=None):
     """``setup`` for a run of ``games`` games on ``jobs`` processes (0: one per core), the counts and
     the policy text (``best``, or ``samurai=P,imperial=P``) checked first."""
     if games < 1 or games > 100_000_000:
@@ -373,4 +375,4 @@ def prepare(games: int, jobs: int, policy: str, samurai: str | None, imperial: s
     if jobs < 0 or jobs > 1024:
         raise UsageError(f"{option('jobs')} {jobs}: give 1 to 1024 processes, or 0 for one per core")
     return setup(samurai, imperial, parse_policies(policy), rules, packs,
-                 evaluator="reference" if reference else "fast")
+                 evaluator="reference" if reference else "fast", lists=lists)

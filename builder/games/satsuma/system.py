@@ -30,7 +30,7 @@ def to_variant(data, catalog) -> str:
     """Write a ``deck: standard`` list's published cards out under ``cards:``; returns a note."""
     from ruamel.yaml.comments import CommentedMap
 
-    from builder.lists.edit import replace_key
+    from builder.kit.edit import replace_key
 
     side = str(data.get("side", "")).strip().lower()
     cards = CommentedMap()
@@ -89,7 +89,7 @@ class SatsumaSettings(SettingsPart):
     def after(self, data, catalog, key, value):
         """``set deck standard``: the cards written out under ``cards:`` give way to the side's
         published deck (undo in the builder brings them back)."""
-        from builder.lists.edit import delete_key
+        from builder.kit.edit import delete_key
 
         if key != "deck" or "cards" not in data:
             return []

@@ -12,7 +12,7 @@ class SatsumaText(TextPart):
     example = "write e.g. 'My deck - Satsuma Rebellion - side samurai'"
 
     def header(self, doc, summary):
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         segs = [f"side {q(doc['side'])}"] if "side" in doc else []
         if "cards" in doc:
@@ -20,13 +20,12 @@ class SatsumaText(TextPart):
         return segs
 
     def keys(self, doc):
-        from builder.share.text import q
+        from builder.kit.textform import q
 
         return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
 
     def read_facet(self, p, seg):
-        from builder.share.schema import field_of
-        from builder.share.text import _CARDS, _uq
+        from builder.kit.textform import _CARDS, _uq
 
         low = seg.lower()
         if low.startswith("side "):
@@ -35,7 +34,7 @@ class SatsumaText(TextPart):
         if _CARDS.match(seg):
             p.doc.setdefault("cards", {})
             return True
-        if p.r.find(field_of(self.game.id, "side"), seg)[1] is not None or low in ("samurai", "imperial"):
+        if p.r.find(p.field("side"), seg)[1] is not None or low in ("samurai", "imperial"):
             p.doc["side"] = seg
             return True
         return False

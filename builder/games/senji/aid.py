@@ -1,11 +1,11 @@
 """Senji's generated player-aid blocks (``generated:`` in ``templates/aids/senji.yaml``), drawn
-with the block toolkit of ``builder.render.aids``."""
+with the block toolkit of ``builder.kit.aid``."""
 
 from __future__ import annotations
 
 from builder.games.senji.rules import setup_table
-from builder.render.aids import AidContext, Generator, column_widths, registry
-from builder.render.blocks import source_line, table
+from builder.kit.aid import AidContext, Generator, column_widths, registry
+from builder.kit.blocks import source_line, table
 
 BLOCKS: dict[str, Generator] = {}
 block = registry(BLOCKS)

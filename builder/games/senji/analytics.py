@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.analytics.stats import Loaded, rule_limits
+from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
-from builder.kit.pdfbase import list_display_name
-from builder.render.blocks import (
+from builder.kit.blocks import (
     MM,
     PageSpec,
     Styles,
@@ -29,6 +28,7 @@ from builder.render.blocks import (
     spec_footer,
     table,
 )
+from builder.kit.pdfbase import list_display_name
 from builder.rulebooks import format_source
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
@@ -60,15 +60,11 @@ def _as_int(v, default=0) -> int:
 def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), force: bool = False,
                  share_code: str | None = None, sources: bool = True, **options) -> Path:
     """Write the setup sheet of a Senji list document ``doc`` to ``out_path`` (``sources``: with
-    the rulebook section of each part)."""
+    the rulebook section of each part); ``result`` is the list's check, printed on the sheet."""
     from builder.catalog.loader import load_catalog
 
     if catalog is None:
         catalog = load_catalog(doc.system, list(doc.packs))
-    if result is None:
-        from builder.check import check_doc
-
-        result = check_doc(doc, catalog=catalog)
     body = doc.body()
     players = body.get("players") if isinstance(body.get("players"), list) else []
     n = len(players)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 
+from builder.kit.textform import _HOLE, _PLAYERS, _SEP, _uq, q
 from builder.names import normalize
-from builder.share.schema import declared_field
-from builder.share.text import _HOLE, _PLAYERS, _SEP, _check_name, _uq, q
 from builder.systems.text import TextPart
 
 
@@ -67,7 +66,7 @@ def _province(part: str) -> tuple[str, str | None, str | None]:
 
 
 def player_line(p, line: str, no: int, col: int) -> None:
-    pf = declared_field(p.system, "players")
+    pf = p.field("players")
     segs = [x.strip() for x in _SEP.split(line)]
     if len(segs) < 2:
         p.error(no, col, "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
@@ -79,11 +78,11 @@ def player_line(p, line: str, no: int, col: int) -> None:
         m = re.match(r"^samurai\s+(.+)$", seg, re.I)
         if m:
             player["samurai"] = _uq(p, m.group(1))
-            _check_name(p, pf.part("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
+            p.check_name(pf.part("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
         elif "family" not in player:
             fam = _uq(p, re.sub(r"^family\s+", "", seg, flags=re.I))
             player["family"] = fam
-            _check_name(p, pf.part("family"), fam, no, col + max(line.find(fam), 0))
+            p.check_name(pf.part("family"), fam, no, col + max(line.find(fam), 0))
         else:
             p.error(no, col + max(line.find(seg), 0), f"cannot read '{seg}' in a player line",
                     hint="segments: name, family, 'samurai CARD', provinces")
@@ -107,7 +106,7 @@ def player_line(p, line: str, no: int, col: int) -> None:
                 pv["units"] = int(pick[1])
             if pick[2]:
                 pv["samurai"] = True
-            _check_name(p, pvf.part("province"), pick[0], no, pcol)
+            p.check_name(pvf.part("province"), pick[0], no, pcol)
             provs.append(pv)
     if normalize(provs_text) != "provinces unset":
         player["provinces"] = provs

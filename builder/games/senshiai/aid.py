@@ -1,10 +1,10 @@
 """Senshiai's generated player-aid blocks (``generated:`` in ``templates/aids/senshiai.yaml``), drawn
-with the block toolkit of ``builder.render.aids``."""
+with the block toolkit of ``builder.kit.aid``."""
 
 from __future__ import annotations
 
-from builder.render.aids import AidContext, Generator, column_widths, entries_of, fallback, registry
-from builder.render.blocks import table
+from builder.kit.aid import AidContext, Generator, column_widths, entries_of, fallback, registry
+from builder.kit.blocks import table
 
 BLOCKS: dict[str, Generator] = {}
 block = registry(BLOCKS)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from builder.analytics.deck import DeckView, FieldSpec, Row, unknown_note
-from builder.analytics.stats import Loaded, rule_limits
 from builder.games.senshiai.catalog import ROMAN, cost_label
 from builder.games.senshiai.rules import card_abilities, hand_size
+from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
+from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
 

@@ -337,7 +337,7 @@ def read_counts(doc, key: str, what: str, diags: list, required: bool = True,
 
 
 def check_keys(doc, allowed: tuple, diags: list) -> None:
-    from builder.lists.document import COMMON_KEYS
+    from builder.kit.fields import COMMON_KEYS
 
     for key in doc.data:
         if key in COMMON_KEYS or key in allowed:

@@ -24,7 +24,7 @@ class SenshiaiQuestions(CardQuestions):
     """What adding an entry to a Senshiai list would do (``gs.questions``)."""
 
     def left(self, section, summary, data, entry, catalog):
-        from builder.lists.compare import number
+        from builder.kit.edit import number
 
         cards = number(summary.get("cards"))
         most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")

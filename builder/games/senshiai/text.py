@@ -17,7 +17,7 @@ class SenshiaiText(TextPart):
     def read_facet(self, p, seg):
         import re
 
-        from builder.share.text import _CARDS
+        from builder.kit.textform import _CARDS
 
         m = _CARDS.match(seg)
         if m:

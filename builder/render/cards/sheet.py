@@ -99,19 +99,6 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
                         cut_machine=m.name if m else None)
 
 
-def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
-    c.saveState()
-    if grey:    # full-length cut lines run over the cards: thin and grey
-        c.setStrokeColorRGB(0.55, 0.55, 0.55)
-        c.setLineWidth(pt(0.1))
-    else:
-        c.setStrokeColorRGB(0, 0, 0)
-        c.setLineWidth(pt(0.15))
-    for s in segments:
-        c.line(pt(s.x0), pt(s.y0), pt(s.x1), pt(s.y1))
-    c.restoreState()
-
-
 # -- page chrome placement ----------------------------------------------------------------
 
 
@@ -535,6 +522,8 @@ class _SheetDrawer:
             else:
                 c.line(pt(a.x), pt(ln.y0), pt(a.x1), pt(ln.y0))
             c.restoreState()
+        from builder.kit.pdfbase import draw_marks
+
         used = self.plan.slots[:len(cards)]
         if self.opts.marks:
             # a part-filled last sheet: no marks for the rows and columns left empty

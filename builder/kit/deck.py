@@ -1,7 +1,7 @@
 """A card deck as statistics and odds see it: rows of (name, copies, facts).
 
-``deck_view(system, lst, catalog, rules)`` turns what a rules core loaded into a
-``DeckView`` for the card games (Senshiai, HeroCard, Satsuma); Kensei armies and Senji
+A card game's ``deck_view(lst, catalog, rules)`` (its ``Analytics`` part) turns what its
+rules loaded into a ``DeckView`` (Senshiai, HeroCard, Satsuma); Kensei armies and Senji
 starts are not card decks and have none. Facts are tuples of values so that a card
 with two paths, abilities or suits has each of them; counts are never expanded into
 lists of cards, so a deck of a billion copies costs what its lines cost.
@@ -77,18 +77,6 @@ class DeckView:
             for v in dict.fromkeys(vals):
                 out[v] += r.count
         return out
-
-
-# -- per system --------------------------------------------------------------------------------
-
-def deck_view(system: str, lst, catalog, rules: dict) -> DeckView:
-    """The deck of a card game's list (its ``GameSystem.deck_view``); ValueError for other games."""
-    from builder.systems import get
-
-    view = get(system).analytics.deck_view(lst, catalog, rules)
-    if view is None:
-        raise ValueError(f"{system} lists are not card decks")
-    return view
 
 
 def unknown_note(names: list[str]) -> list[str]:

@@ -301,3 +301,8 @@ def set_key_ordered(data, key: str, value, order) -> None:
         items.insert(pos, (key, value))
         data.clear()
         data.update(items)
+
+
+def number(v):
+    """``v`` when it is a number (not a bool), else None."""
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
