@@ -143,3 +143,25 @@ def test_a_game_brings_its_own_commands(installed, cli):
         assert r.code == 2 and "no such command 'kensei'" in r.stderr
     finally:
         app.registered_groups[:] = [g for g in app.registered_groups if g.name != "commanded"]
+
+
+def test_a_game_without_its_own_editing_part_refuses_add_and_remove_by_name():
+    """The default ``editing`` part: nothing to add or remove, no cards held, and an option of
+    another game refused naming the option and the game it belongs to."""
+    from builder.errors import EditRefused
+    from builder.systems.base import GameSystem
+
+    class Plain(GameSystem):
+        id = "plain"
+
+    gs = Plain()
+    with pytest.raises(EditRefused, match="'add' is not supported for plain"):
+        gs.editing.add({}, None, "anything")
+    with pytest.raises(EditRefused, match="'remove' is not supported for plain"):
+        gs.editing.remove({}, None, "anything")
+    assert gs.editing.held({"cards": {"a": 1}}, None) == [] and not gs.editing.published({})
+    gs.editing.check_options("add", {"count": 2, "models": None})  # count applies; models not given
+    with pytest.raises(UsageError, match=r"models\W* applies to kensei troops, not plain cards"):
+        gs.editing.check_options("add", {"models": 3})
+    with pytest.raises(UsageError, match=r"player\W* applies to senji setups"):
+        gs.editing.check_options("remove", {"count": 1, "all": True, "player": "Red"})
