@@ -37,6 +37,7 @@ def post(url, token, text):
                       timeout=60)
 
 
+@pytest.mark.slow  # two server processes, a PostgreSQL cluster
 def test_two_servers_on_one_postgresql_serve_one_event(tmp_path, cli, cluster):
     folder = str(tmp_path / "league")
     org = new_event(cli, folder, pg_url(cluster))
@@ -59,6 +60,7 @@ def test_two_servers_on_one_postgresql_serve_one_event(tmp_path, cli, cluster):
         stop_server(b)
 
 
+@pytest.mark.slow  # server processes started and killed
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_killed_server_loses_no_acknowledged_submission(tmp_path, cli, cluster, backend):
     from builder.event.store import Event

@@ -37,6 +37,7 @@ def test_the_tour_goes_from_new_to_book():
     assert words.index("new") < words.index("lock") < words.index("reveal") < words.index("book")
 
 
+@pytest.mark.slow  # a process for every command of the tour, and a server
 def test_the_event_tour_runs_as_written(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

@@ -12,7 +12,7 @@ import sys
 import pytest
 from regserver import Server
 
-from conftest import ROOT
+from conftest import ROOT, examples
 
 CLUB = """system: senshiai
 name: Club cards
@@ -536,6 +536,7 @@ def test_interrupted_between_keeping_a_version_and_putting_it_in_use(cli, served
     assert r.code == 0 and "9/9/9" in (packs / "club-cards.yaml").read_text()
 
 
+@pytest.mark.slow  # hundreds of generated index files
 def test_any_index_text_is_entries_or_one_clear_error():
     from hypothesis import given, settings
     from hypothesis import strategies as st
@@ -553,7 +554,7 @@ def test_any_index_text_is_entries_or_one_clear_error():
     index = st.fixed_dictionaries({"daimyo_registry": st.sampled_from([1, 1, 2, "1"]),
                                    "packs": st.one_of(st.lists(entry, max_size=3), values)})
 
-    @settings(max_examples=300, deadline=None, derandomize=True)
+    @settings(max_examples=examples(300))  # the profile's: derandomized in the suite, random with DAIMYO_FUZZ
     @given(index)
     def run(data):
         try:

@@ -12,6 +12,7 @@ from urllib.request import url2pathname
 
 import pdfplumber
 import pytest
+from pdfcheck import example_deck
 from PIL import Image
 
 from builder.lists.document import load_list
@@ -83,9 +84,14 @@ def test_image_faces_carry_the_deck_name_and_numbers_like_the_sheets(cli, tmp_pa
 @pytest.mark.parametrize("card,size", [("bridge", (750, 1125)), ("tarot", (900, 1500))])
 def test_image_presets_of_other_card_sizes(cli, tmp_path, card, size):
     out = tmp_path / card
-    assert cli("print", SATSUMA, "--to", "images", out, "--card", card).code == 0
-    row = _manifest(out)[0]
-    assert (int(row["width_px"]), int(row["height_px"])) == size
+    # two cards: every face of a deck has the preset's size
+    assert cli("print", example_deck(tmp_path, 2), "--to", "images", out, "--card", card).code == 0
+    rows = _manifest(out)
+    assert len(rows) == 3                           # two faces and the back
+    for row in rows:
+        assert (int(row["width_px"]), int(row["height_px"])) == size
+        with Image.open(out / row["file"]) as im:
+            assert im.size == size
 
 
 def test_tts_deck_sheets_and_saved_object(cli, tmp_path):
@@ -153,14 +159,13 @@ def test_organisers_book(cli, tmp_path):
     r = cli("print", *lists, "--book", "-o", out)
     assert r.code == 0, r.stderr
     with pdfplumber.open(out) as pdf:
-        contents = pdf.pages[0].extract_text()
-        starts = {}
-        for i, p in enumerate(pdf.pages):
-            t = p.extract_text() or ""
-            for n, lst in enumerate(lists):
-                if t.startswith(f"{n + 1}. "):
-                    starts[lst.name] = i + 1
         texts = [p.extract_text() or "" for p in pdf.pages]
+    contents = texts[0]
+    starts = {}
+    for i, t in enumerate(texts):
+        for n, lst in enumerate(lists):
+            if t.startswith(f"{n + 1}. "):
+                starts[lst.name] = i + 1
     assert "File System List Total Verdict Page" in contents
     assert "kensei-buke.yaml kensei" in contents and "200/200 AP legal" in contents
     assert "satsuma-samurai.yaml" in contents and "legal (1 warning)" in contents

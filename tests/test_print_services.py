@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from pdfcheck import example_deck
 from PIL import Image
 
 from builder.render.images import MPC_BRACKETS, SERVICES, TTS_MAX_PX, mpc_bracket
@@ -39,7 +40,8 @@ def test_each_service_gets_its_published_poker_size(cli, tmp_path, shop, size):
 
 def test_the_png_says_its_true_resolution(cli, tmp_path):
     out = tmp_path / "hi"
-    assert cli("print", SATSUMA, "--to", "images", out, "--dpi", "600").code == 0
+    # two cards of a poker-size deck: the resolution is the same for every card
+    assert cli("print", example_deck(tmp_path, 2), "--to", "images", out, "--dpi", "600").code == 0
     with Image.open(next(out.glob("0*.png"))) as im:
         assert im.size == (1650, 2250) and im.info["dpi"][0] == pytest.approx(600, abs=0.01)
 

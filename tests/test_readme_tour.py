@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 
@@ -34,6 +36,7 @@ def test_the_tour_is_long_and_covers_every_system():
         assert word in cmds, word
 
 
+@pytest.mark.slow  # a process for every command of the tour
 def test_every_tour_command_runs_as_written(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

@@ -32,7 +32,7 @@ def browser():
 
 
 def violations(pg) -> list[str]:
-    pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    """The serious and critical violations axe-core finds on the page as it is now (axe loaded)."""
     found = pg.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -44,21 +44,27 @@ def violations(pg) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width, height", [(1366, 900), (390, 844)])
-def test_no_serious_accessibility_violation_on_any_page(browser, server, scheme, width, height):  # noqa: F811  (fixture of test_web_browser)
+def test_no_serious_accessibility_violation_on_any_page(browser, server, width, height):  # noqa: F811  (fixture of test_web_browser)
     # the pages' own scripts keep their Content-Security-Policy; only the checker is let in
-    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True, color_scheme=scheme)
+    ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
     pg = ctx.new_page()
     pg.set_default_timeout(WAIT)
     pg.goto(f"{server['url']}/?token={TOKEN}")
     found = {}
     for path in PAGES:
-        pg.goto(server["url"] + path)
-        pg.wait_for_load_state("networkidle")
-        v = violations(pg)
-        if v:
-            found[path] = v
+        pg.emulate_media(color_scheme="light")
+        pg.goto(server["url"] + path)  # waits for the load event: the page, its styles and images
+        idle(pg)
+        pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        # the themes are the stylesheet's prefers-color-scheme rules: the same page is checked in
+        # each, the browser restyling it as the scheme changes
+        for scheme in ("light", "dark"):
+            pg.emulate_media(color_scheme=scheme)
+            assert pg.evaluate("s => matchMedia(`(prefers-color-scheme: ${s})`).matches", scheme)
+            v = violations(pg)
+            if v:
+                found[f"{path} ({scheme})"] = v
     ctx.close()
     assert not found, "\n".join(f"{k}: {x}" for k, v in found.items() for x in v)
 
