@@ -352,6 +352,8 @@ def main(argv=None) -> int:
                     help="only the mutants at this place (repeatable), e.g. to run the survivors again")
     ap.add_argument("--sample", type=int, help="run a random sample of this many mutants")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--done", action="append", default=[], metavar="LOG",
+                    help="a log of an earlier, interrupted run: its judged mutants count as judged there")
     ap.add_argument("--skip-equivalents", action="store_true",
                     help="do not run the named equivalent mutants (they are known to survive)")
     ap.add_argument("--timeout", type=float, default=600)
@@ -372,6 +374,12 @@ def main(argv=None) -> int:
         mutants = [m for m in mutants if f"{m.file}:{m.line}" in set(args.at)]
     if args.skip_equivalents:
         mutants = [m for m in mutants if not m.equivalent()]
+    judged: dict[str, bool] = {}  # label -> survived, from the logs of --done
+    for log in args.done:
+        for row in Path(log).read_text(encoding="utf-8").splitlines():
+            hit = re.match(r"\[\d+/\d+\] (killed  |SURVIVED) (.*) \(\d+ s\)$", row)
+            if hit:
+                judged[hit.group(2)] = hit.group(1) == "SURVIVED"
     if args.sample and args.sample < len(mutants):
         mutants = sorted(random.Random(args.seed).sample(mutants, args.sample),
                          key=lambda m: (m.file, m.line, m.col))
@@ -397,6 +405,12 @@ def main(argv=None) -> int:
             print(f"baseline {game}: tests pass ({secs:.0f} s)", flush=True)
         killed, survived, times = 0, [], []
         for n, m in enumerate(mutants, start=1):
+            if m.label() in judged:
+                passed = judged[m.label()]
+                survived += [m] if passed else []
+                killed += 0 if passed else 1
+                print(f"[{n}/{len(mutants)}] {'SURVIVED' if passed else 'killed  '} {m.label()} (earlier run)", flush=True)
+                continue
             target = where / m.file
             original = target.read_text(encoding="utf-8")
             target.write_text(m.apply(original), encoding="utf-8")
