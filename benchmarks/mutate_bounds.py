@@ -68,7 +68,15 @@ TESTS = {
                  "tests/test_readings_herocard.py", "tests/test_herocard.py"],
     "senji": ["tests/test_bounds_senji.py", "tests/test_senji.py"],
     "satsuma": ["tests/test_satsuma.py", "tests/test_bounds_cards.py", "tests/test_satsuma_cli.py",
-                "tests/test_satsuma_sim.py"],
+                # the simulator's tests of the hand solvers and the clash (the whole-game tests of the
+                # simulator, minutes long, test sim.py: their rules are these)
+                *(f"tests/test_satsuma_sim.py::{name}" for name in (
+                    "test_fast_total_and_escape_agree_with_best_hand", "test_fast_path_on_published_hands",
+                    "test_escape_counted_only_when_every_best_hand_needs_it", "test_decide_is_what_clash_decides",
+                    "test_assignment_behind_the_discards_is_a_best_hand", "test_totals_with_and_without_escape",
+                    "test_choose_escape_under_each_house_rule", "test_escape_is_used_on_purpose_when_defending_is_better",
+                    "test_escape_is_left_out_when_attacking_is_better", "test_role_values_follow_the_roles",
+                    "test_clash_command_takes_the_samurai_escape_choice"))],
 }
 # modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
 SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
@@ -122,6 +130,9 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     ("builder/games/satsuma/rules.py", "if len(duals) == 1:", "1", "0", _NEVER_EMPTY),
     ("builder/games/satsuma/rules.py", "if len(duals) == 2:", "2", "1",
      "one two-option card is answered by the line before; two or more go to the exact general solver"),
+    ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
+     "on equal totals with and without Escape, top takes the other of two equal values: the same total, "
+     "and Escape is not needed (top == without)"),
 ]
 # the size at which a memo is emptied: a cache of answers, never a bound (an answer recomputed
 # after a clear is the same answer)
