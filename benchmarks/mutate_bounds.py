@@ -67,7 +67,7 @@ TESTS = {
     "herocard": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_herocard_play.py",
                  "tests/test_readings_herocard.py", "tests/test_herocard.py"],
     "senji": ["tests/test_bounds_senji.py", "tests/test_senji.py"],
-    "satsuma": ["tests/test_satsuma.py", "tests/test_bounds_cards.py", "tests/test_satsuma_cli.py",
+    "satsuma": ["tests/test_bounds_satsuma.py", "tests/test_satsuma.py", "tests/test_bounds_cards.py", "tests/test_satsuma_cli.py",
                 # the simulator's tests of the hand solvers and the clash (the whole-game tests of the
                 # simulator, minutes long, test sim.py: their rules are these)
                 *(f"tests/test_satsuma_sim.py::{name}" for name in (
