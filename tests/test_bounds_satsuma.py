@@ -6,8 +6,13 @@ that win (003:41-42: he "used an Escape card the previous hand and won the hand"
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from builder.games.satsuma import rules as core
+from builder.games.satsuma.rules import PlayCard
+
+from conftest import examples
 
 
 @pytest.mark.parametrize("rule", ["highest", "free"])
@@ -30,3 +35,18 @@ def test_leaving_escape_out_for_a_tie_is_no_winning_choice():
     # attack next is no choice he has; without it 16 wins too and he may leave Escape out
     assert core.choose_escape("free", False, 15, 15, 16) == (16, True)
     assert core.choose_escape("free", False, 15, 16, 16) == (16, False)
+
+
+option_st = st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9))
+
+
+@settings(max_examples=examples(200))
+@given(st.lists(st.lists(option_st, min_size=1, max_size=3), min_size=1, max_size=7), st.sampled_from(core.ROLES))
+def test_the_fast_totals_stay_exact_past_two_options_a_card(specs, role):
+    # a printed card has one or two options ("W5 or M6"); the fast totals take their general
+    # path for a card of three (a user's own card data), and still agree with the exact solver
+    cards = [PlayCard(f"c{i}", tuple(opts)) for i, opts in enumerate(specs)]
+    hand = core.best_hand(cards, role)
+    want = (hand.strength, hand.uses_suit("E"))
+    assert core.hand_value(cards, role) == want
+    assert core.table_total(range(len(cards)), core.RoleTable.build(cards, role)) == want
