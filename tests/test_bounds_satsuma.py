@@ -50,3 +50,45 @@ def test_the_fast_totals_stay_exact_past_two_options_a_card(specs, role):
     want = (hand.strength, hand.uses_suit("E"))
     assert core.hand_value(cards, role) == want
     assert core.table_total(range(len(cards)), core.RoleTable.build(cards, role)) == want
+
+
+def _read(text: str):
+    from builder.check import check_text
+    from builder.errors import ListError
+    try:
+        return check_text("system: satsuma\nside: samurai\ncards:\n" + text, "deck.yaml")
+    except ListError as e:
+        return str(e)
+
+
+def _codes(res):
+    return {f.code: f.message for f in res.findings}
+
+
+@pytest.mark.parametrize(("count", "error"), [
+    (1, None), (0, "deck.yaml:4:12: error: card 'Bushido': count 0 must be 1 or more "
+                   "(remove the line to leave the card out)")])
+def test_a_card_line_counts_at_least_one_copy(count, error):
+    res = _read(f"  Bushido: {count}\n  Honor: 6\n")
+    assert res == error if error else "satsuma.deck-size" not in _codes(res)
+
+
+@pytest.mark.parametrize(("count", "error"), [
+    (1, None), (0, "deck.yaml:4:29: error: custom card 'Odd': count must be a whole number 1 or more, not 0")])
+def test_a_custom_card_counts_at_least_one_copy(count, error):
+    res = _read(f"  Odd: {{printed: F1, count: {count}}}\n  Honor: 6\n")
+    assert res == error if error else "satsuma.deck-size" not in _codes(res)
+
+
+@pytest.mark.parametrize(("printed", "refused"), [("F1", False), ("F0", True)])
+def test_a_custom_card_s_strength_is_at_least_one(printed, refused):
+    # 003:19 each card has a Strength Value; the printed strengths are 1 and more
+    res = _read(f"  Odd: {{printed: {printed}, count: 1}}\n  Honor: 6\n")
+    assert ("satsuma.strength" in _codes(res)) is refused
+
+
+def test_a_card_of_the_other_deck_is_named_with_a_card_of_this_deck():
+    # the hint names a samurai card, never the imperial card itself
+    res = _read("  Imperial Guard: 7\n")
+    assert _codes(res)["satsuma.wrong-side"] == ("'Imperial Guard' is a card of the imperial deck, not the "
+                                                  "samurai deck; did you mean 'Dispatch Guards'?")
