@@ -92,3 +92,14 @@ def test_a_card_of_the_other_deck_is_named_with_a_card_of_this_deck():
     res = _read("  Imperial Guard: 7\n")
     assert _codes(res)["satsuma.wrong-side"] == ("'Imperial Guard' is a card of the imperial deck, not the "
                                                   "samurai deck; did you mean 'Dispatch Guards'?")
+
+
+@pytest.mark.parametrize(("honor", "short"), [(7, False), (6, True)])
+def test_a_deck_short_of_a_hand_is_shown_at_its_cards(honor, short):
+    # 003:35 each player draws a hand of 7 cards: a variant deck of 6 is refused where its
+    # cards are written (a published deck, 46 cards, never is)
+    res = _read(f"  Honor: {honor}\n")
+    found = [f for f in res.findings if f.code == "satsuma.deck-size"]
+    assert bool(found) is short
+    if short:
+        assert (found[0].path, found[0].line) == ("cards", 4)
