@@ -103,3 +103,12 @@ def test_a_deck_short_of_a_hand_is_shown_at_its_cards(honor, short):
     assert bool(found) is short
     if short:
         assert (found[0].path, found[0].line) == ("cards", 4)
+
+
+def test_only_a_variant_deck_is_compared_with_the_published_one():
+    # 003:17-18 the two published decks; a deck of other cards is a variant, and says so
+    res = _read("  Honor: 7\n")
+    assert _codes(res)["satsuma.variant-size"] == "variant deck of 7 cards; the published samurai deck has 46"
+    from builder.check import check_text
+    standard = check_text("system: satsuma\nside: samurai\ndeck: standard\n", "deck.yaml")
+    assert "satsuma.variant-size" not in _codes(standard)
