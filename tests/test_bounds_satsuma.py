@@ -112,3 +112,15 @@ def test_only_a_variant_deck_is_compared_with_the_published_one():
     from builder.check import check_text
     standard = check_text("system: satsuma\nside: samurai\ndeck: standard\n", "deck.yaml")
     assert "satsuma.variant-size" not in _codes(standard)
+
+
+def test_a_variant_deck_is_compared_with_the_published_deck_of_its_own_side(tmp_path):
+    # a pack adds a card to the imperial deck (47 cards): a samurai variant still compares with
+    # the 46 samurai cards
+    from builder.check import check_text
+    (tmp_path / "pack.yaml").write_text("system: satsuma\nname: extra\nversion: '1'\ncards:\n"
+                                        "  - name: Telegraph Office\n    side: imperial\n    printed: F3\n"
+                                        "    assumed: test\n")
+    res = check_text("system: satsuma\npacks: [pack.yaml]\nside: samurai\ncards:\n  Honor: 7\n",
+                     str(tmp_path / "deck.yaml"), base_dir=tmp_path)
+    assert _codes(res)["satsuma.variant-size"] == "variant deck of 7 cards; the published samurai deck has 46"
