@@ -135,6 +135,8 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     ("builder/games/satsuma/rules.py", "if len(duals) == 1:", "1", "0", _NEVER_EMPTY),
     ("builder/games/satsuma/rules.py", "if len(duals) == 2:", "2", "1",
      "one two-option card is answered by the line before; two or more go to the exact general solver"),
+    ("builder/games/satsuma/rules.py", "if len(opts) != 2:", "2", "1",
+     "reached only by a card of two or more options: every one then goes to the exact general solver"),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
