@@ -128,9 +128,9 @@ def test_a_variant_deck_is_compared_with_the_published_deck_of_its_own_side(tmp_
 
 @pytest.mark.parametrize("options", [(("E", 4), ("E", 5)), (("E", 3), ("E", 4), ("E", 5))])
 def test_a_card_whose_every_option_is_escape_counts_as_escape(options):
-    # the defender may use Escape cards (003:48): a card offering only Escape options (two, as
-    # printed cards may, or three, past the printed bound) counts its best Escape, and the hand
-    # uses Escape
+    # only the attacker may not use Escape cards (003:47-48): for the defender a card offering
+    # only Escape options (two, or three past the printed bound) counts its best Escape, and the
+    # hand uses Escape
     cards = [PlayCard("all escape", options), PlayCard("force", (("F", 3),))]
     assert core.best_hand(cards, "defender").strength == 8
     assert core.hand_value(cards, "defender") == (8, True)
