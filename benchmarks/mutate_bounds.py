@@ -72,14 +72,16 @@ TESTS = {
                     "test_fast_total_and_escape_agree_with_best_hand", "test_totals_with_and_without_escape")),
                 "tests/test_bounds_satsuma.py", "tests/test_satsuma.py", "tests/test_bounds_cards.py",
                 "tests/test_satsuma_cli.py",
-                # the simulator's other tests of the hands and the clash (its whole-game tests, minutes
-                # long, test sim.py: its rules are these)
+                # the simulator's other tests of the hands and the clash (its other whole-game tests,
+                # minutes long, test sim.py: its rules are these)
                 *(f"tests/test_satsuma_sim.py::{name}" for name in (
                     "test_fast_path_on_published_hands", "test_escape_counted_only_when_every_best_hand_needs_it",
                     "test_decide_is_what_clash_decides", "test_assignment_behind_the_discards_is_a_best_hand",
                     "test_choose_escape_under_each_house_rule", "test_escape_is_used_on_purpose_when_defending_is_better",
                     "test_escape_is_left_out_when_attacking_is_better", "test_role_values_follow_the_roles",
-                    "test_clash_command_takes_the_samurai_escape_choice"))],
+                    "test_clash_command_takes_the_samurai_escape_choice",
+                    # the fast game loop reads RoleTable's flattened two-option cards (duo)
+                    "test_fast_loop_plays_the_reference_games_on_random_decks"))],
 }
 # modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
 SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
