@@ -101,6 +101,7 @@ _EXACT = ("a card that gains nothing in a suit is kept among the two-option card
           "solver answers the same (more slowly)")
 _ZERO = ("a card that gains 0 in a suit (and nothing in the other) is placed there, where it changes "
          "nothing, instead of being left out: the same best per suit")
+_MULTI = "reached only by cards of two or more options: every hand then goes to the exact general solver"
 _NEVER_EMPTY = ("the two-option cards are never none here (the callers pass them only when there are some): "
                 "one card goes to the general solver, which is exact, instead of the shortcut")
 EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
@@ -137,8 +138,8 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     ("builder/games/satsuma/rules.py", "if len(duals) == 1:", "1", "0", _NEVER_EMPTY),
     ("builder/games/satsuma/rules.py", "if len(duals) == 2:", "2", "1",
      "one two-option card is answered by the line before; two or more go to the exact general solver"),
-    ("builder/games/satsuma/rules.py", "if len(opts) != 2:", "2", "1",
-     "reached only by a card of two or more options: every one then goes to the exact general solver"),
+    ("builder/games/satsuma/rules.py", "if len(opts) != 2:", "2", "1", _MULTI),
+    ("builder/games/satsuma/rules.py", "if len(o) != 2:", "2", "1", _MULTI),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
