@@ -131,7 +131,8 @@ def test_a_card_whose_every_option_is_escape_counts_as_escape(options):
     # only the attacker may not use Escape cards (003:47-48): for the defender a card offering
     # only Escape options (two, or three past the printed bound) counts its best Escape, and the
     # hand uses Escape
-    cards = [PlayCard("all escape", options), PlayCard("force", (("F", 3),))]
-    assert core.best_hand(cards, "defender").strength == 8
-    assert core.hand_value(cards, "defender") == (8, True)
-    assert core.table_total(range(2), core.RoleTable.build(cards, "defender")) == (8, True)
+    for cards in ([PlayCard("all escape", options)], [PlayCard("all escape", options), PlayCard("force", (("F", 3),))]):
+        want = (3 if len(cards) > 1 else 0) + 5
+        assert core.best_hand(cards, "defender").strength == want
+        assert core.hand_value(cards, "defender") == (want, True)
+        assert core.table_total(range(len(cards)), core.RoleTable.build(cards, "defender")) == (want, True)
