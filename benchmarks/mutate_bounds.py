@@ -140,6 +140,9 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
      "one two-option card is answered by the line before; two or more go to the exact general solver"),
     ("builder/games/satsuma/rules.py", "if len(opts) != 2:", "2", "1", _MULTI),
     ("builder/games/satsuma/rules.py", "if len(o) != 2:", "2", "1", _MULTI),
+    ("builder/games/satsuma/rules.py", "duo = tuple(o[0] + o[1] if len(o) == 2", "2", "3",
+     "no card flattened (len 3 never: cards have one or two options in the tables the loop reads): the "
+     "simulator's fast loop then takes its general path for every two-option card, the same games"),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
