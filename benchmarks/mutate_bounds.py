@@ -141,8 +141,8 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     ("builder/games/satsuma/rules.py", "if len(opts) != 2:", "2", "1", _MULTI),
     ("builder/games/satsuma/rules.py", "if len(o) != 2:", "2", "1", _MULTI),
     ("builder/games/satsuma/rules.py", "duo = tuple(o[0] + o[1] if len(o) == 2", "2", "3",
-     "no card flattened (len 3 never: cards have one or two options in the tables the loop reads): the "
-     "simulator's fast loop then takes its general path for every two-option card, the same games"),
+     "no two-option card is flattened (the simulator's decks hold cards of one or two options: the catalog "
+     "refuses more), so its fast loop takes its general path for each of them: the same games"),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
