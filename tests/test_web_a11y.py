@@ -32,7 +32,10 @@ def browser():
 
 
 def violations(pg) -> list[str]:
-    """The serious and critical violations axe-core finds on the page as it is now (axe loaded)."""
+    """The serious and critical violations axe-core finds on the page as it is now (the checker
+    is put in the page once, on its first use there)."""
+    if not pg.evaluate("() => typeof axe !== 'undefined'"):
+        pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     found = pg.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -56,7 +59,6 @@ def test_no_serious_accessibility_violation_on_any_page(browser, server, width, 
         pg.emulate_media(color_scheme="light")
         pg.goto(server["url"] + path)  # waits for the load event: the page, its styles and images
         idle(pg)
-        pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
         # the themes are the stylesheet's prefers-color-scheme rules: the same page is checked in
         # each, the browser restyling it as the scheme changes
         for scheme in ("light", "dark"):
