@@ -1,0 +1,39 @@
+"""Kensei limits set by a house rule: the fallback written beside each limit is the rule's default.
+
+A limit of catalog/kensei/restrictions.yaml that names a house rule (``param``) also writes the
+number it falls back to; the house rule (house_rules.yaml) gives the rulebook's number as its
+default. The two must be the same number, or a list checked without the house rules (a pack, a
+library caller) would be held to another bound than the rulebook's (001:5895-5899, 001:5969-5977,
+001:6049-6060).
+"""
+
+from pathlib import Path
+
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parent.parent
+KENSEI = ROOT / "catalog" / "kensei"
+# the rulebook's percentages: melee min 25, cavalry max 40, skirmishers max 35, creatures max 50
+RULEBOOK = {"melee_min_percent": 25, "cavalry_max_percent": 40, "skirmisher_max_percent": 35,
+            "creature_max_percent": 50}
+
+
+def _params(node, out):
+    if isinstance(node, dict):
+        if "param" in node and "default" in node:
+            out.append((str(node["param"]), node["default"]))
+        for v in node.values():
+            _params(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _params(v, out)
+    return out
+
+
+def test_each_limit_falls_back_to_its_house_rule_s_default():
+    yaml = YAML(typ="safe")
+    rules = {r["id"]: r for r in yaml.load((KENSEI / "house_rules.yaml").read_text())["house_rules"]}
+    used = _params(yaml.load((KENSEI / "restrictions.yaml").read_text()), [])
+    assert {p for p, _ in used} == set(RULEBOOK)
+    for param, default in used:
+        assert default == rules[param]["default"] == RULEBOOK[param], param
