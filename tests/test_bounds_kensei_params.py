@@ -37,3 +37,22 @@ def test_each_limit_falls_back_to_its_house_rule_s_default():
     assert {p for p, _ in used} == set(RULEBOOK)
     for param, default in used:
         assert default == rules[param]["default"] == RULEBOOK[param], param
+
+
+def _unit_size(models: int):
+    from builder.check import check_text
+    from builder.lists.dump import dump_list_yaml
+    from tests.test_kensei_rules import BUKE, PACK
+
+    doc = {**BUKE, "packs": [PACK], "points": 400,
+           "troops": [*BUKE["troops"], {"troop": "Mounted Samurai", "models": models}]}
+    res = check_text(dump_list_yaml(doc), "army.yaml")
+    return [f.message for f in res.findings if f.code == "kensei.unit-size-max"]
+
+
+def test_a_mounted_unit_holds_at_most_10_models():
+    # 001:5921-5922 "15 for infantry units, 5 for skirmisher units and 10 for the rest": a mounted
+    # unit of 10 is taken, of 11 refused
+    assert _unit_size(10) == []
+    [message] = _unit_size(11)
+    assert message == "Mounted Samurai: unit of 11 models > 10 (mounted and creature units)"
