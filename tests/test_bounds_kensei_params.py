@@ -1,4 +1,4 @@
-"""Kensei limits set by a house rule: the fallback written beside each limit is the rule's default.
+"""Kensei bounds: the fallback written beside each limit is its house rule's default; unit sizes.
 
 A limit of catalog/kensei/restrictions.yaml that names a house rule (``param``) also writes the
 number it falls back to; the house rule (house_rules.yaml) gives the rulebook's number as its
@@ -56,3 +56,13 @@ def test_a_mounted_unit_holds_at_most_10_models():
     assert _unit_size(10) == []
     [message] = _unit_size(11)
     assert message == "Mounted Samurai: unit of 11 models > 10 (mounted and creature units)"
+
+
+def test_firearms_read_against_the_ranged_points_are_held_to_half_of_them(cli, tmp_path):
+    # 001:5965-5966 read as half of the ranged points (house rule firearms_cap_basis): the Sohei
+    # list's ranged troops cost 95 AP, so its firearms may cost 47.5
+    from tests.test_bounds_kensei import _limits
+    from tests.test_kensei_rules import SOHEI
+
+    doc = {**SOHEI, "house_rules": {"firearms_cap_basis": "ranged_points"}}
+    assert _limits(cli, tmp_path, doc)[("troops with firearms", "max")] == {47.5}
