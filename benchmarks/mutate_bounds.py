@@ -35,7 +35,9 @@ game       killed/run   survivors                                               
 Senshiai   54/58        4 named equivalents (each seen surviving), no other             ~10
 Satsuma    91/117       26 named equivalents (8 seen surviving, 18 judged by reading     ~13
                         the hand solvers and skipped), no other
-Kensei     see below    the catalog's numbers were run; the rules modules were not      ~8
+Kensei     92/92        the catalog's numbers (restrictions.yaml, house_rules.yaml):     ~8
+           (catalog)    none; its 173 mutants of builder/rules/*.py and the game's rules
+                        not yet run (13 memo size caps named equivalent by reading)
 Senji      68/71        3 equivalents (an earlier run, before EQUIVALENTS)               -
 HeroCard   59/61        2 survivors (an earlier run, before EQUIVALENTS)                 -
 =========  ===========  ==============================================================  ==========
