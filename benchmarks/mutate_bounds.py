@@ -36,8 +36,11 @@ Senshiai   54/58        4 named equivalents (each seen surviving), no other     
 Satsuma    91/117       26 named equivalents (8 seen surviving, 18 judged by reading     ~13
                         the hand solvers and skipped), no other
 Kensei     92/92        the catalog's numbers (restrictions.yaml, house_rules.yaml):     ~8
-           (catalog)    none; its 173 mutants of builder/rules/*.py and the game's rules
-                        not yet run (13 memo size caps named equivalent by reading)
+           (catalog)    none. The rules modules (173 mutants; 13 memo size caps named
+                        equivalent by reading) are not scored yet: a first, partial run
+                        of builder/games/kensei/rules.py left survivors to judge (list
+                        reading bounds: points <= 0, models < 1, standard < 0; the
+                        memo keys of lines with e.standard > 0; the Kogen/Sato checks)
 Senji      68/71        3 equivalents (an earlier run, before EQUIVALENTS)               -
 HeroCard   59/61        2 survivors (an earlier run, before EQUIVALENTS)                 -
 =========  ===========  ==============================================================  ==========
