@@ -38,9 +38,10 @@ Satsuma    91/117       26 named equivalents (8 seen surviving, 18 judged by rea
 Kensei     92/92        the catalog's numbers (restrictions.yaml, house_rules.yaml):     ~8
            (catalog)    none. The rules modules (173 mutants; 13 memo size caps named
                         equivalent by reading) are not scored yet: a first, partial run
-                        of builder/games/kensei/rules.py left survivors to judge (list
-                        reading bounds: points <= 0, models < 1, standard < 0; the
-                        memo keys of lines with e.standard > 0; the Kogen/Sato checks)
+                        of builder/games/kensei/rules.py (47 of its 74 mutants: 19 killed,
+                        28 survived) left survivors to judge (list reading bounds:
+                        points <= 0, models < 1, standard < 0; the facts of
+                        e.standard > 0; the Kogen/Sato checks, lines 713-747)
 Senji      68/71        3 equivalents (an earlier run, before EQUIVALENTS)               -
 HeroCard   59/61        2 survivors (an earlier run, before EQUIVALENTS)                 -
 =========  ===========  ==============================================================  ==========
