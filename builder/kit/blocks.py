@@ -59,9 +59,10 @@ class Styles:
         b = self.base
         # allowWidows=0 (and reportlab's allowOrphans=0): a paragraph split across pages keeps
         # at least two of its lines on each side
-        mk = lambda name, **kw: ParagraphStyle(name, fontName=kw.pop("font", f.REGULAR),  # noqa: E731
-                                               bulletFontName=f.REGULAR, alignment=TA_LEFT, splitLongWords=1,
-                                               allowWidows=0, allowOrphans=0, **kw)
+        def mk(name, **kw):
+            return ParagraphStyle(name, fontName=kw.pop("font", f.REGULAR), bulletFontName=f.REGULAR,
+                                  alignment=TA_LEFT, splitLongWords=1, allowWidows=0, allowOrphans=0, **kw)
+
         self.title = mk("title", font=f.BOLD, fontSize=b + 7, leading=(b + 7) * 1.2, spaceAfter=2)
         self.subtitle = mk("subtitle", fontSize=b, leading=b * 1.25, textColor=GREY, spaceAfter=4)
         self.h1 = mk("h1", font=f.BOLD, fontSize=b + 3, leading=(b + 3) * 1.2, spaceBefore=6,
