@@ -71,7 +71,8 @@ GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
 # at the first failure: a killed mutant costs the files before its killer, a survivor all of them)
 TESTS = {
     "kensei": ["tests/test_bounds_kensei_params.py", "tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_kensei_rules.py",
-               "tests/test_kensei_protector.py", "tests/test_bounds_kensei_list.py",
+               "tests/test_kensei_protector.py", "tests/test_bounds_kensei_list.py", "tests/test_readings_kensei_checks.py",
+               "tests/test_messages_rules.py",
                "tests/test_missing_data.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_cards.py"],
     "senshiai": ["tests/test_bounds_senshiai.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py", "tests/test_bounds_house_rules.py",
                  "tests/test_bounds_cards.py"],

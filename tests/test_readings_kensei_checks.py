@@ -1,0 +1,112 @@
+"""Kensei checks written in Python, each at the reading's edge: the army general of a pack's troop
+without a ``general`` field, the melee warriors by house rule, a unit leader not in the list,
+peasants bought as a bonus, and the Onmyouji's realm (rulebook 001, lines cited per test)."""
+
+from builder.catalog.loader import load_catalog
+from builder.check import check_doc, check_text
+from builder.lists.document import parse_list
+from builder.lists.dump import dump_list_yaml
+from tests.test_kensei_rules import BUKE, KUROI, PACK
+
+# pack troops that say their class and leader rank but not whether they may be the general
+TROOPS = """system: kensei
+name: club
+troops:
+  - {name: Club Hero, clans: [buke], cost: 20, troop_class: H, leader: true, troop_type: infantry,
+     titles: [Samurai], weapons: [Katana], living: true, assumed: test fixture}
+  - {name: Club Officer, clans: [buke], cost: 10, troop_class: E, leader: true, troop_type: infantry,
+     titles: [Samurai], weapons: [Katana], living: true, assumed: test fixture}
+"""
+# a club's rule on the ``general`` fact: no troop that may be the general
+NO_GENERAL = """restrictions:
+  - id: no-general
+    name: No general
+    code: no-general
+    label: troops that may be the general
+    count: units
+    of: {general: true}
+    max: 0
+    assumed: a house rule of our club
+"""
+
+
+def _army(*troops, general=None, hr=""):
+    lines = ["system: kensei", "clan: buke", "points: 200"] + ([f"general: {general}"] if general else [])
+    lines += [hr] if hr else []
+    lines += ["troops:"] + [f"  - troop: {t}" for t in troops]
+    lines += ["  - troop: Yari Ashigaru", "    models: 9", "  - troop: Samurai Yari", "    models: 5"]
+    return "\n".join(lines) + "\n"
+
+
+def _codes(res):
+    return [f.code for f in res.findings]
+
+
+def test_a_hero_with_leader_rank_is_the_general_and_an_elite_leader_is_not(tmp_path):
+    # "First select one of your clan heroes. This miniature will be your army general" (5869-5871):
+    # a class H troop with leader rank may be the general; a class E one with leader rank may not
+    pack = tmp_path / "club.yaml"
+    pack.write_text(TROOPS)
+    hero = check_text(_army("Club Hero"), "army.yaml", extra_packs=[str(pack)])
+    assert not [c for c in _codes(hero) if c.startswith("kensei.general")]
+    officer = check_text(_army("Club Hero", "Club Officer", general="Club Officer"), "army.yaml",
+                         extra_packs=[str(pack)])
+    (f,) = [f for f in officer.findings if f.code == "kensei.general-not-hero"]
+    assert f.message == "the general 'Club Officer' must be a Hero with leader rank (class E)"
+
+
+def test_the_general_fact_of_a_pack_troop_follows_its_class(tmp_path):
+    pack = tmp_path / "club.yaml"
+    pack.write_text(TROOPS + NO_GENERAL)
+    catalog = load_catalog("kensei", [str(pack)])
+    hero = check_doc(parse_list(_army("Club Hero"), "army.yaml"), catalog=catalog)
+    (f,) = [f for f in hero.findings if f.code == "kensei.no-general"]
+    assert f.value == 1 and f.bound == 0
+    officer = check_doc(parse_list(_army("Taisho Buke", "Club Officer", general="Taisho Buke")
+                                   .replace("  - troop: Taisho Buke\n", ""), "army.yaml"), catalog=catalog)
+    assert "kensei.no-general" not in _codes(officer)
+
+
+def test_elites_count_as_melee_warriors_unless_the_house_rule_says_warriors_only():
+    # "Warrior infantry with hand to hand weapons ... at least a 25%" (5893-5899): Elites count too
+    # by default (house rule melee_warrior_classes); Samurai Hatamoto is an Elite with a Katana, 15 AP
+    doc = {**BUKE, "troops": [*BUKE["troops"], {"troop": "Samurai Hatamoto", "models": 2}]}
+    default = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
+    only = check_text(dump_list_yaml({**doc, "house_rules": {"melee_warrior_classes": "warrior_only"}}),
+                      "army.yaml", extra_packs=[PACK])
+    assert default.summary["melee"] == only.summary["melee"] + 30
+
+
+def test_a_unit_leader_must_be_in_the_list():
+    # a leader included "as a unit leader" (1839-1845) is one of the army's troops
+    led = [{"troop": "Taisho Buke"}, {"troop": "Samurai Yari", "models": 5, "led_by": "Taisho Buke"},
+           *BUKE["troops"][2:]]
+    res = check_text(dump_list_yaml({**BUKE, "troops": led}), "army.yaml", extra_packs=[PACK])
+    assert "kensei.led-by-unknown" not in _codes(res)
+    led[1] = {**led[1], "led_by": "Taisho Samurai"}  # a leader of the catalog, not of this list
+    res = check_text(dump_list_yaml({**BUKE, "troops": led}), "army.yaml", extra_packs=[PACK])
+    (f,) = [f for f in res.findings if f.code == "kensei.led-by-unknown"]
+    assert f.message.startswith("Samurai Yari: unit leader 'Taisho Samurai' is not in the list")
+
+
+def test_peasants_as_a_bonus_pay_for_the_fewest_models():
+    # "two villagers for every five points spent on them" (5938-5939) read as a bonus: 2 peasants
+    # at 2.5 AP bring 2 more (4 for 5 AP); the fifth is paid (7.5 AP for 5), and the sixth (10 AP)
+    for models, cost in ((4, 5), (5, 7.5), (6, 10)):
+        doc = {**BUKE, "house_rules": {"peasant_purchase": "bonus"},
+               "troops": [*BUKE["troops"], {"troop": "Peasants", "models": models}]}
+        res = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
+        assert res.summary["troops"] == 200 + cost, models
+
+
+def test_the_onmyouji_realm_limits_the_creatures():
+    # "you can only include profiles that are aligned to a specific realm" (4917-4922, house rule
+    # onmyouji_realm_limits_troops): Jikininki and an Onmyouji of its realm, then of another
+    def realm_findings(onmyouji):
+        doc = {**KUROI, "house_rules": {"onmyouji_realm_limits_troops": True},
+               "troops": [*KUROI["troops"], {"troop": onmyouji}]}
+        res = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
+        return [f.message for f in res.findings if f.code == "kensei.onmyouji-realm"]
+
+    assert realm_findings("Onmyouji of Death") == []
+    assert realm_findings("Infernal Onmyouji") == ["Jikininki is a death creature; the Onmyouji's realm is infernal"]
