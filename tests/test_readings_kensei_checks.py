@@ -110,3 +110,24 @@ def test_the_onmyouji_realm_limits_the_creatures():
 
     assert realm_findings("Onmyouji of Death") == []
     assert realm_findings("Infernal Onmyouji") == ["Jikininki is a death creature; the Onmyouji's realm is infernal"]
+
+
+def test_a_hata_jurushi_is_deployed_inside_a_unit():
+    # "They must be deployed inside a unit" (5941-5944): a unit's 'standard: true', not an entry
+    def outside(extra):
+        doc = {**BUKE, "troops": [{**BUKE["troops"][1], "standard": True}, BUKE["troops"][0],
+                                  *BUKE["troops"][2:], *extra]}
+        res = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
+        return [f.severity for f in res.findings if f.code == "kensei.standard-outside-unit"]
+
+    assert outside([]) == []
+    assert outside([{"troop": "Hata-Jurushi"}]) == ["error"]
+
+
+def test_command_cards_in_hand_by_battle_size():
+    # "200 to 399 4 command cards, 400 to 599 5, 600 or more 6" (4419-4435); below 200, the first band
+    from builder.games.kensei.rules import hand_size
+
+    catalog = load_catalog("kensei", [])
+    got = {p: hand_size(catalog, p)[0] for p in (100, 199, 200, 399, 400, 599, 600, 1000)}
+    assert got == {100: 4, 199: 4, 200: 4, 399: 4, 400: 5, 599: 5, 600: 6, 1000: 6}
