@@ -157,6 +157,10 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
      "refuses more), so its fast loop takes its general path for each of them: the same games"),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
+    # Kensei
+    ("builder/games/kensei/rules.py", "points < min(b.get(\"from_ap\", 0) for b in bands)", "<", "<=",
+     "a battle size equal to the lowest band's from_ap falls in that band (its to_ap, if any, is above its "
+     "from_ap), so the hand is found before this fallback: the same hand"),
     ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
      "on equal totals with and without Escape, top takes the other of two equal values: the same total, "
      "and Escape is not needed (top == without)"),

@@ -131,3 +131,12 @@ def test_command_cards_in_hand_by_battle_size():
     catalog = load_catalog("kensei", [])
     got = {p: hand_size(catalog, p)[0] for p in (100, 199, 200, 399, 400, 599, 600, 1000)}
     assert got == {100: 4, 199: 4, 200: 4, 399: 4, 400: 5, 599: 5, 600: 6, 1000: 6}
+
+
+def test_percentages_are_exact_or_to_one_decimal():
+    # the summary's percentages of the battle size: a whole number when exact, else one decimal
+    from builder.games.kensei.rules import _percent
+
+    assert [_percent(v, lim) for v, lim in ((50, 200), (125, 200), (1, 3), (2, 3), (199, 201))] == \
+        [25, 62.5, 33.3, 66.7, 99.0]
+    assert type(_percent(50, 200)) is int
