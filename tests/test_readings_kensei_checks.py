@@ -140,3 +140,38 @@ def test_percentages_are_exact_or_to_one_decimal():
     assert [_percent(v, lim) for v, lim in ((50, 200), (125, 200), (1, 3), (2, 3), (199, 201))] == \
         [25, 62.5, 33.3, 66.7, 99.0]
     assert type(_percent(50, 200)) is int
+
+
+def _table(doc):
+    from builder.games.kensei import rules as kensei
+
+    catalog = load_catalog("kensei", [PACK])
+    lst, found = kensei.load_list(parse_list(dump_list_yaml(doc), "army.yaml"), catalog)
+    rules = catalog.default_rules()
+    found = found + kensei.check(lst, catalog, rules)
+    rows = {r["id"]: r for r in kensei.limit_table(lst, catalog, rules, found)}
+    return rows, kensei.points_by(lst, catalog, rules, "class")
+
+
+def test_the_roster_s_limits_table_at_and_past_a_unit_size():
+    # a unit of 16 infantry is one past "15 for infantry units" (5921-5922): the row fails, naming
+    # the largest unit; the smallest unit is named against the minimum of 3 (5919-5920)
+    doc = {**BUKE, "troops": [BUKE["troops"][0], {"troop": "Samurai Yari", "models": 16}, *BUKE["troops"][2:]]}
+    rows, by_class = _table(doc)
+    assert (rows["unit-size-max"]["value"], rows["unit-size-max"]["status"]) == ("highest 16 models", "FAIL")
+    assert (rows["unit-size-min"]["value"], rows["unit-size-min"]["status"]) == ("lowest 4 models", "pass")
+    assert (rows["leaders-max"]["value"], rows["leaders-max"]["status"]) == ("1 leader", "pass")
+    assert rows["units-max"]["value"] == "4 units"
+    assert rows["melee-min"]["value"] == "175 AP"
+    assert by_class == {"h": 20, "w": 235}
+    at = {**doc, "troops": [BUKE["troops"][0], {"troop": "Samurai Yari", "models": 15}, *BUKE["troops"][2:]]}
+    assert _table(at)[0]["unit-size-max"]["status"] == "pass"
+
+
+def test_the_limits_table_names_the_checks_written_in_code():
+    # no Hero to be the general (5869-5871): a failing row of its own; an info alone adds no row
+    doc = {**BUKE, "troops": BUKE["troops"][1:]}
+    rows, _ = _table(doc)
+    assert rows["kensei.general-missing"]["status"] == "FAIL"
+    assert rows["kensei.general-missing"]["label"] == "General missing"
+    assert not [k for k in rows if k.startswith("kensei.") and rows[k]["status"] == "pass"]
