@@ -177,3 +177,18 @@ def test_the_limits_table_names_the_checks_written_in_code():
     assert rows["kensei.general-missing"]["status"] == "FAIL"
     assert rows["kensei.general-missing"]["label"] == "General missing"
     assert not [k for k in rows if k.startswith("kensei.") and rows[k]["status"] == "pass"]
+
+
+def test_the_summary_follows_the_house_rules_it_is_given():
+    # a list checked under the default rules, summed up under warrior_only (5893-5899): the
+    # Elite's 30 AP leave the melee warriors; under the same rules the summary is the check's
+    from builder.games.kensei import rules as kensei
+
+    catalog = load_catalog("kensei", [PACK])
+    doc = {**BUKE, "troops": [*BUKE["troops"], {"troop": "Samurai Hatamoto", "models": 2}]}
+    lst, _ = kensei.load_list(parse_list(dump_list_yaml(doc), "army.yaml"), catalog)
+    rules = catalog.default_rules()
+    kensei.check(lst, catalog, rules)
+    same = kensei.summary(lst, catalog, dict(rules))["melee"]
+    only = kensei.summary(lst, catalog, {**rules, "melee_warrior_classes": "warrior_only"})["melee"]
+    assert same == only + 30
