@@ -142,10 +142,10 @@ def test_percentages_are_exact_or_to_one_decimal():
     assert type(_percent(50, 200)) is int
 
 
-def _table(doc):
+def _table(doc, packs=()):
     from builder.games.kensei import rules as kensei
 
-    catalog = load_catalog("kensei", [PACK])
+    catalog = load_catalog("kensei", [PACK, *packs])
     lst, found = kensei.load_list(parse_list(dump_list_yaml(doc), "army.yaml"), catalog)
     rules = catalog.default_rules()
     found = found + kensei.check(lst, catalog, rules)
@@ -192,3 +192,30 @@ def test_the_summary_follows_the_house_rules_it_is_given():
     same = kensei.summary(lst, catalog, dict(rules))["melee"]
     only = kensei.summary(lst, catalog, {**rules, "melee_warrior_classes": "warrior_only"})["melee"]
     assert same == only + 30
+
+
+# a club's rule with a bound for big battles only: below 600 AP it cannot be applied
+BIG_BATTLES = """system: kensei
+restrictions:
+  - id: big-units
+    name: Units in big battles
+    code: big-units
+    label: units
+    count: units
+    of: {unit: true}
+    max:
+      table:
+        - {min: 600, value: 9}
+    assumed: a house rule of our club
+"""
+
+
+def test_a_rule_that_cannot_be_applied_is_checked_by_hand(tmp_path):
+    pack = tmp_path / "big.yaml"
+    pack.write_text(BIG_BATTLES)
+    rows, _ = _table(BUKE, packs=[str(pack)])  # no bound at 200 AP: a row of its warning, to check
+    assert "big-units" not in rows
+    assert rows["kensei.big-units"]["status"] == "check"
+    assert rows["kensei.big-units"]["value"].endswith("(no table row for 200 AP); check it by hand")
+    rows, _ = _table({**BUKE, "points": 600}, packs=[str(pack)])
+    assert rows["big-units"]["status"] == "pass" and "kensei.big-units" not in rows
