@@ -208,6 +208,16 @@ restrictions:
         - {min: 600, value: 9}
     assumed: a house rule of our club
 """
+# the same finding code on a rule that applies at every size: its row is to check by hand too
+ANY_BATTLE = """  - id: any-units
+    name: Units in any battle
+    code: big-units
+    label: units
+    count: units
+    of: {unit: true}
+    max: 9
+    assumed: a house rule of our club
+"""
 
 
 def test_a_rule_that_cannot_be_applied_is_checked_by_hand(tmp_path):
@@ -219,3 +229,8 @@ def test_a_rule_that_cannot_be_applied_is_checked_by_hand(tmp_path):
     assert rows["kensei.big-units"]["value"].endswith("(no table row for 200 AP); check it by hand")
     rows, _ = _table({**BUKE, "points": 600}, packs=[str(pack)])
     assert rows["big-units"]["status"] == "pass" and "kensei.big-units" not in rows
+    pack.write_text(BIG_BATTLES + ANY_BATTLE)
+    rows, _ = _table(BUKE, packs=[str(pack)])
+    assert rows["any-units"]["status"] == "check"
+    rows, _ = _table({**BUKE, "points": 600}, packs=[str(pack)])
+    assert rows["any-units"]["status"] == "pass"
