@@ -41,11 +41,10 @@ Kensei     92/92        the catalog's numbers (restrictions.yaml, house_rules.ya
                         of builder/games/kensei/rules.py (47 of its 74 mutants: 19 killed,
                         28 survived) left 28 survivors, none equivalent; each is killed by
                         a test since (run again with --at at their lines: 30/30 killed,
-                        ~5 s each). Its other 27 (--at, one at a time): 23 killed, 1 named
-                        equivalent (the hand-size fallback), 3 survivors: the limits
-                        table's "check" status of a restriction's warning (lines 998,
-                        1000), no list found that gives one. rules.py: 70/74. The other
-                        rules modules not run
+                        ~5 s each). Its other 27 (--at, one at a time): 26 killed, 1 named
+                        equivalent (the hand-size fallback), no other. rules.py: 73/74
+                        killed, no survivor but the equivalent. The other rules modules
+                        not run
 Senji      68/71        3 equivalents (an earlier run, before EQUIVALENTS)               -
 HeroCard   59/61        2 survivors (an earlier run, before EQUIVALENTS)                 -
 =========  ===========  ==============================================================  ==========
