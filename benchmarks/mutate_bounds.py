@@ -39,9 +39,12 @@ Kensei     92/92        the catalog's numbers (restrictions.yaml, house_rules.ya
            (catalog)    none. The rules modules (173 mutants; 13 memo size caps named
                         equivalent by reading) are not scored yet: a first, partial run
                         of builder/games/kensei/rules.py (47 of its 74 mutants: 19 killed,
-                        28 survived) left survivors to judge (list reading bounds:
-                        points <= 0, models < 1, standard < 0; the facts of
-                        e.standard > 0; the Kogen/Sato checks, lines 713-747)
+                        28 survived) left 28 survivors, none equivalent; each is killed by
+                        a test since (run again with --at at their lines: 30/30 killed,
+                        ~5 s each). Its other 27 (--at, one at a time): 26 killed, 1 named
+                        equivalent (the hand-size fallback), no other. rules.py: 73/74
+                        killed, no survivor but the equivalent. The other rules modules
+                        not run
 Senji      68/71        3 equivalents (an earlier run, before EQUIVALENTS)               -
 HeroCard   59/61        2 survivors (an earlier run, before EQUIVALENTS)                 -
 =========  ===========  ==============================================================  ==========
@@ -71,6 +74,8 @@ GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
 # at the first failure: a killed mutant costs the files before its killer, a survivor all of them)
 TESTS = {
     "kensei": ["tests/test_bounds_kensei_params.py", "tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_kensei_rules.py",
+               "tests/test_kensei_protector.py", "tests/test_bounds_kensei_list.py", "tests/test_readings_kensei_checks.py",
+               "tests/test_messages_rules.py",
                "tests/test_missing_data.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_cards.py"],
     "senshiai": ["tests/test_bounds_senshiai.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py", "tests/test_bounds_house_rules.py",
                  "tests/test_bounds_cards.py"],
@@ -155,6 +160,10 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
      "refuses more), so its fast loop takes its general path for each of them: the same games"),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
+    # Kensei
+    ("builder/games/kensei/rules.py", "points < min(b.get(\"from_ap\", 0) for b in bands)", "<", "<=",
+     "a battle size equal to the lowest band's from_ap falls in that band (its to_ap, if any, is above its "
+     "from_ap), so the hand is found before this fallback: the same hand"),
     ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
      "on equal totals with and without Escape, top takes the other of two equal values: the same total, "
      "and Escape is not needed (top == without)"),
