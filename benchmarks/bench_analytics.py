@@ -49,8 +49,10 @@ def main() -> None:
     game, _ = simulate.setup(None, None, ("best", "best"), {})
     setup_cpu = time.process_time() - c0
     cores = simulate.default_jobs()
-    print(f"Satsuma Rebellion, published decks, policy best/best, {games:,} games per run "
-          f"(set-up with the role values for Escape: {setup_cpu * 1000:.0f} ms CPU)")
+    print(
+        f"Satsuma Rebellion, published decks, policy best/best, {games:,} games per run "
+        f"(set-up with the role values for Escape: {setup_cpu * 1000:.0f} ms CPU)"
+    )
 
     one = {}
 
@@ -58,8 +60,7 @@ def main() -> None:
         one["t"] = simulate.run(game, games, 1, jobs=1)
 
     cpu, wall = best_of(run_one)
-    print(f"  one core:  {games / cpu:8,.0f} games/s CPU time, {games / wall:8,.0f} games/s wall "
-          f"(goal >= 5,000)")
+    print(f"  one core:  {games / cpu:8,.0f} games/s CPU time, {games / wall:8,.0f} games/s wall (goal >= 5,000)")
     many = {}
 
     def run_all():
@@ -86,8 +87,13 @@ def main() -> None:
     print(f"  hands solved: fast path {len(hands) / cpu_fast:10,.0f}/s, best_hand {len(hands) / cpu_slow:8,.0f}/s")
 
     ld = load(ROOT / "examples" / "senshiai-northern-host.yaml")
-    queries = ["type=terrain and ability=Recruit >= 1 in 6", "capital=yes >= 1", "cost <= I >= 2 in 6",
-               "(path=Water or path=Air) and not type=event = 0 in 6", "type=troop >= 3 in 12"]
+    queries = [
+        "type=terrain and ability=Recruit >= 1 in 6",
+        "capital=yes >= 1",
+        "cost <= I >= 2 in 6",
+        "(path=Water or path=Air) and not type=event = 0 in 6",
+        "type=troop >= 3 in 12",
+    ]
     n = 400
 
     def ask():

@@ -66,15 +66,19 @@ def main() -> None:
         n = len(files)
         results: list = []
         first, best = _passes(lambda: results.append(sum(check_file(f).legal for f in files)), n)
-        print(f"in-process, check_file (catalog loaded per file): {n} lists, {first:,.0f} lists/s "
-              f"(best of 3 passes {best:,.0f}; {results[0]} legal) [goal >= 2,000 lists/s]")
+        print(
+            f"in-process, check_file (catalog loaded per file): {n} lists, {first:,.0f} lists/s "
+            f"(best of 3 passes {best:,.0f}; {results[0]} legal) [goal >= 2,000 lists/s]"
+        )
         cat = load_catalog("kensei")
         first, best = _passes(lambda: [check_doc(load_list(f), catalog=cat) for f in files], n)
         print(f"in-process, one catalog for all lists: {first:,.0f} lists/s (best of 3 passes {best:,.0f})")
         docs = [load_list(f) for f in files]
         first, best = _passes(lambda: [check_doc(d, catalog=cat) for d in docs], n)
-        print(f"in-process, checks only (parsed documents, one catalog): {first:,.0f} lists/s "
-              f"(best of 3 passes {best:,.0f})")
+        print(
+            f"in-process, checks only (parsed documents, one catalog): {first:,.0f} lists/s "
+            f"(best of 3 passes {best:,.0f})"
+        )
         first, best = _passes(lambda: [load_list(f) for f in files], n)
         print(f"in-process, reading only (load_list): {first:,.0f} lists/s (best of 3 passes {best:,.0f})")
         daimyo = Path(sys.executable).parent / "daimyo"
@@ -83,8 +87,10 @@ def main() -> None:
         t0 = time.perf_counter()
         r = subprocess.run(cmd, capture_output=True)
         dt = time.perf_counter() - t0
-        print(f"CLI: daimyo check {len(files)} files --format json: {dt:.2f} s wall, exit {r.returncode}, "
-              f"{len(r.stdout):,} bytes of JSON [goal < 2 s]")
+        print(
+            f"CLI: daimyo check {len(files)} files --format json: {dt:.2f} s wall, exit {r.returncode}, "
+            f"{len(r.stdout):,} bytes of JSON [goal < 2 s]"
+        )
 
 
 if __name__ == "__main__":

@@ -49,8 +49,9 @@ def hand_in(url: str, token: str, text: str) -> tuple[float, int, dict | None]:
     t0 = time.perf_counter()
     conn = http.client.HTTPConnection(host, int(port), timeout=60)
     try:
-        conn.request("POST", "/api/submissions", body, {"Content-Type": "application/json",
-                                                         "Authorization": f"Bearer {token}"})
+        conn.request(
+            "POST", "/api/submissions", body, {"Content-Type": "application/json", "Authorization": f"Bearer {token}"}
+        )
         resp = conn.getresponse()
         data = resp.read()
         status = resp.status
@@ -104,9 +105,19 @@ def run(label: str, database: str | None, players: int, seconds: float, servers:
             stored = set(conn.execute(select(submissions.c.commitment)).scalars())
         lat.sort()
         q = statistics.quantiles(lat, n=100)
-        return {"database": label, "servers": servers, "players": players, "requests": len(lat), "wall s": round(wall, 1),
-                "p50 ms": round(q[49] * 1000, 1), "p95 ms": round(q[94] * 1000, 1), "max ms": round(lat[-1] * 1000, 1),
-                "errors": len(errors), "lost": len(set(acked) - stored), "stored": len(stored)}
+        return {
+            "database": label,
+            "servers": servers,
+            "players": players,
+            "requests": len(lat),
+            "wall s": round(wall, 1),
+            "p50 ms": round(q[49] * 1000, 1),
+            "p95 ms": round(q[94] * 1000, 1),
+            "max ms": round(lat[-1] * 1000, 1),
+            "errors": len(errors),
+            "lost": len(set(acked) - stored),
+            "stored": len(stored),
+        }
 
 
 def main() -> None:

@@ -74,11 +74,15 @@ def main() -> None:
             t = time.perf_counter()
             builder.options(ed)
             times.append(time.perf_counter() - t)
-        print(f"list: {res.summary['points']}/{res.summary['limit']} AP, {len(ed.doc.data['troops'])} entries, "
-              f"{len(rows)} troops tried, {sum(r.ok for r in rows)} can be added")
+        print(
+            f"list: {res.summary['points']}/{res.summary['limit']} AP, {len(ed.doc.data['troops'])} entries, "
+            f"{len(rows)} troops tried, {sum(r.ok for r in rows)} can be added"
+        )
         print(f"open the list: {ms(opened)}")
-        print(f"options, first call: {ms(first)}; then median {ms(statistics.median(times))}, "
-              f"worst {ms(max(times))} of 30 [goal < 50 ms]")
+        print(
+            f"options, first call: {ms(first)}; then median {ms(statistics.median(times))}, "
+            f"worst {ms(max(times))} of 30 [goal < 50 ms]"
+        )
         times = []
         for _ in range(30):
             t = time.perf_counter()
@@ -96,8 +100,10 @@ def main() -> None:
         t = time.perf_counter()
         proc = subprocess.run([str(daimyo), "options", str(army)], capture_output=True, text=True)
         wall = time.perf_counter() - t
-        print(f"CLI: daimyo options army.yaml: {wall:.2f} s wall, exit {proc.returncode}, "
-              f"{len(proc.stdout.splitlines())} lines")
+        print(
+            f"CLI: daimyo options army.yaml: {wall:.2f} s wall, exit {proc.returncode}, "
+            f"{len(proc.stdout.splitlines())} lines"
+        )
 
 
 if __name__ == "__main__":

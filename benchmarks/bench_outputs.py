@@ -63,15 +63,19 @@ def main() -> None:
         with redirect_stderr(io.StringIO()):
             from builder.check import load_checked
 
-            load_checked(deck)   # warm the catalog cache
+            load_checked(deck)  # warm the catalog cache
         t = best(lambda: render_images(deck, tmp / "png", force=True))
         n = len(list((tmp / "png").glob("*.png")))
         mb = sum(p.stat().st_size for p in (tmp / "png").glob("*.png")) / 1e6
-        print(f"200 card images to PNG (825x1125): {t:6.2f} s  (CPU {CPU[-1]:.2f} s)  {n} files, {mb:.1f} MB"
-              "   (goal < 10 s)")
+        print(
+            f"200 card images to PNG (825x1125): {t:6.2f} s  (CPU {CPU[-1]:.2f} s)  {n} files, {mb:.1f} MB"
+            "   (goal < 10 s)"
+        )
         t = best(lambda: export_tts(deck, tmp / "tts", force=True))
         mb = sum(p.stat().st_size for p in (tmp / "tts").iterdir()) / 1e6
-        print(f"TTS export of 200 cards:           {t:6.2f} s  (CPU {CPU[-1]:.2f} s)  {len(list((tmp / 'tts').iterdir()))} files, {mb:.1f} MB")
+        print(
+            f"TTS export of 200 cards:           {t:6.2f} s  (CPU {CPU[-1]:.2f} s)  {len(list((tmp / 'tts').iterdir()))} files, {mb:.1f} MB"
+        )
         lists = tmp / "lists"
         lists.mkdir()
         (lists / "packs").mkdir()
@@ -84,8 +88,10 @@ def main() -> None:
                 shutil.copy(src, dst)
                 files.append(dst)
         t = best(lambda: render_book(files, tmp / "book.pdf", force=True))
-        print(f"organiser's book of {len(files)} lists:     {t:6.2f} s  (CPU {CPU[-1]:.2f} s)  {(tmp / 'book.pdf').stat().st_size / 1e6:.2f} MB"
-              "   (goal < 10 s)")
+        print(
+            f"organiser's book of {len(files)} lists:     {t:6.2f} s  (CPU {CPU[-1]:.2f} s)  {(tmp / 'book.pdf').stat().st_size / 1e6:.2f} MB"
+            "   (goal < 10 s)"
+        )
         print(f"(load average when done: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

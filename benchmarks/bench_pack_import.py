@@ -47,7 +47,7 @@ def main() -> None:
         c.setdefault("assumed", "bench")
     sheet = tmp / "big.csv"
     sheet.write_text(export_csv(big), encoding="utf-8")
-    load_catalog("senshiai")   # the catalog from the cache, as on any second run
+    load_catalog("senshiai")  # the catalog from the cache, as on any second run
 
     parses: list[int] = []
     reads: list[str] = []
@@ -74,8 +74,10 @@ def main() -> None:
         yamlio.parse_yaml, yamlio.read_text = real_parse, real_read
     assert len(out["cards"]) == ROWS and text.count("name: Card ") == ROWS
     sheet_reads = sum(1 for r in reads if r == str(sheet))
-    print(f"pack import of a {ROWS:,}-row CSV ({sheet.stat().st_size / 1e6:.2f} MB): "
-          f"{min(times):.2f} s CPU (best of 3; runs {', '.join(f'{t:.2f}' for t in times)})")
+    print(
+        f"pack import of a {ROWS:,}-row CSV ({sheet.stat().st_size / 1e6:.2f} MB): "
+        f"{min(times):.2f} s CPU (best of 3; runs {', '.join(f'{t:.2f}' for t in times)})"
+    )
     print(f"  YAML parses during one import: {len(parses)} ({sum(parses) / 1e6:.2f} M characters)")
     print(f"  reads of the CSV file: {sheet_reads}")
     print(f"  load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f} (2 cores)")

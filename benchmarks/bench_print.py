@@ -69,7 +69,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="daimyo-bench-"))
     os.environ["DAIMYO_CACHE_DIR"] = str(tmp / "cache")
     try:
-        with redirect_stderr(io.StringIO()):   # the variant deck's check findings are not the point
+        with redirect_stderr(io.StringIO()):  # the variant deck's check findings are not the point
             (tmp / "plain").mkdir()
             plain = write_deck(tmp / "plain")
             t, size = run(plain, tmp / "plain.pdf")
@@ -79,8 +79,10 @@ def main() -> None:
             arty = write_deck(tmp / "art", n_art=50)
             t, size = run(arty, tmp / "art.pdf")
         img_bytes = sum(p.stat().st_size for p in (tmp / "art" / "art").glob("*.jpg"))
-        print(f"200 cards, 50 distinct JPEGs:     {t:6.3f} s  {size / 1e6:6.3f} MB   (goal < 3 s; "
-              f"the images alone are {img_bytes / 1e6:.3f} MB, overhead {(size - img_bytes) / 1e6:.3f} MB)")
+        print(
+            f"200 cards, 50 distinct JPEGs:     {t:6.3f} s  {size / 1e6:6.3f} MB   (goal < 3 s; "
+            f"the images alone are {img_bytes / 1e6:.3f} MB, overhead {(size - img_bytes) / 1e6:.3f} MB)"
+        )
         (tmp / "big").mkdir()
         with redirect_stderr(io.StringIO()):
             big = write_deck(tmp / "big", n_art=50, px=(1500, 1050))
@@ -88,9 +90,11 @@ def main() -> None:
             t_warm, _ = run(big, tmp / "big.pdf", runs=3)
         img_bytes = sum(p.stat().st_size for p in (tmp / "big" / "art").glob("*.jpg"))
         embedded = sum(p.stat().st_size for p in (tmp / "cache" / "images").glob("*.jpg"))
-        print(f"200 cards, 50 JPEGs resampled:    {t:6.3f} s  {size / 1e6:6.3f} MB   "
-              f"(goal < 3 s; sources {img_bytes / 1e6:.3f} MB at ~860 dpi, resampled to 300 dpi "
-              f"{embedded / 1e6:.3f} MB, overhead {(size - embedded) / 1e6:.3f} MB)")
+        print(
+            f"200 cards, 50 JPEGs resampled:    {t:6.3f} s  {size / 1e6:6.3f} MB   "
+            f"(goal < 3 s; sources {img_bytes / 1e6:.3f} MB at ~860 dpi, resampled to 300 dpi "
+            f"{embedded / 1e6:.3f} MB, overhead {(size - embedded) / 1e6:.3f} MB)"
+        )
         print(f"  the same, printed again (cache): {t_warm:6.3f} s")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

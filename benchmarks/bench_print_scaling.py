@@ -68,19 +68,23 @@ def main() -> None:
     os.environ["DAIMYO_CACHE_DIR"] = str(tmp / "cache")
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} {os.getloadavg()[2]:.1f}")
     try:
-        render_list(kensei_list(tmp, 10), tmp / "warm.pdf", force=True)   # warm the catalog cache
+        render_list(kensei_list(tmp, 10), tmp / "warm.pdf", force=True)  # warm the catalog cache
         print("Kensei roster (read + check + print):")
-        for n in ((1_000, 10_000) if quick else (1_000, 10_000, 100_000)):
+        for n in (1_000, 10_000) if quick else (1_000, 10_000, 100_000):
             lst = kensei_list(tmp, n)
             out, wall, cpu = timed(lambda lst=lst, n=n: render_list(lst, tmp / f"roster-{n}.pdf", force=True))
-            print(f"  {n:>7,} troops: {wall:7.1f} s wall, {cpu:7.1f} s CPU, {cpu / n * 1000:.2f} ms CPU per troop, "
-                  f"{pages(out):,} pages, {out.stat().st_size / 1e6:.1f} MB")
+            print(
+                f"  {n:>7,} troops: {wall:7.1f} s wall, {cpu:7.1f} s CPU, {cpu / n * 1000:.2f} ms CPU per troop, "
+                f"{pages(out):,} pages, {out.stat().st_size / 1e6:.1f} MB"
+            )
         print("Satsuma card sheets (read + check + print, A4 poker with backs):")
         for n in (1_000, 10_000):
             lst = satsuma_deck(tmp, n)
             out, wall, cpu = timed(lambda lst=lst, n=n: render_list(lst, tmp / f"deck-{n}.pdf", force=True))
-            print(f"  {n:>7,} cards:  {wall:7.1f} s wall, {cpu:7.1f} s CPU, {cpu / n * 1000:.2f} ms CPU per card, "
-                  f"{pages(out):,} pages, {out.stat().st_size / 1e6:.1f} MB")
+            print(
+                f"  {n:>7,} cards:  {wall:7.1f} s wall, {cpu:7.1f} s CPU, {cpu / n * 1000:.2f} ms CPU per card, "
+                f"{pages(out):,} pages, {out.stat().st_size / 1e6:.1f} MB"
+            )
         print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

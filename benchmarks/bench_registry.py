@@ -43,11 +43,26 @@ def best(fn, n=3):
 
 
 def pack_text(i: int, cards: int) -> str:
-    lines = ["system: senshiai", f"name: Bench pack {i}", 'version: "1"', f"description: Cards of club {i}",
-             "authors: [Bench Example]", "licence: CC-BY-4.0", "cards:"]
+    lines = [
+        "system: senshiai",
+        f"name: Bench pack {i}",
+        'version: "1"',
+        f"description: Cards of club {i}",
+        "authors: [Bench Example]",
+        "licence: CC-BY-4.0",
+        "cards:",
+    ]
     for c in range(cards):
-        lines += [f"  - name: Club {i} Samurai {c}", "    type: troop", "    subtype: Samurai", "    cost: II",
-                  "    paths: [Earth]", "    speed: 1", "    power: 2/1/3", "    assumed: invented for the benchmark"]
+        lines += [
+            f"  - name: Club {i} Samurai {c}",
+            "    type: troop",
+            "    subtype: Samurai",
+            "    cost: II",
+            "    paths: [Earth]",
+            "    speed: 1",
+            "    power: 2/1/3",
+            "    assumed: invented for the benchmark",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -88,8 +103,10 @@ def main() -> None:
             t_install = best(lambda: install(wanted, force=True))
         finally:
             server.shutdown()
-    print(f"registry of {args.packs} packs x {args.cards} cards; {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"registry of {args.packs} packs x {args.cards} cards; {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"pack index    {t_index * 1000:8.1f} ms  ({t_index / args.packs * 1000:.2f} ms a pack)  goal < 10 s")
     print(f"pack search   {t_search * 1000:8.1f} ms  ({len(found[-1])} found)  goal < 1 s")
     print(f"pack install  {t_install * 1000:8.1f} ms  goal < 1 s")

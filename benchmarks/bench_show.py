@@ -35,7 +35,7 @@ def main() -> None:
         os.environ["DAIMYO_CACHE_DIR"] = str(work / "cache")
         f = work / "army.yaml"
         f.write_text(kensei(args.size), encoding="utf-8")
-        run([exe, "check", str(f)], work, 300)   # warms the catalog cache
+        run([exe, "check", str(f)], work, 300)  # warms the catalog cache
         for cmd in ("check", "show"):
             best = min((run([exe, cmd, str(f)], work, 300) for _ in range(2)), key=lambda r: r[0] or 1e9)
             print(f"{cmd:5s} {args.size:,} troops: {fmt(best)}")

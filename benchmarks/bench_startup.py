@@ -86,17 +86,23 @@ def main() -> None:
     ms = lambda s: f"{s * 1000:7.1f} ms"  # noqa: E731
     print(f"python -c pass                      {ms(bare)}")
     print(f"daimyo --version                    {ms(version)}   {version / bare:5.1f}x pass")
-    print(f"daimyo catalog list kensei (warm)   {ms(warm)}   {warm / bare:5.1f}x pass, "
-          f"+{(warm - version) * 1000:.1f} ms over --version")
+    print(
+        f"daimyo catalog list kensei (warm)   {ms(warm)}   {warm / bare:5.1f}x pass, "
+        f"+{(warm - version) * 1000:.1f} ms over --version"
+    )
     print(f"daimyo catalog list kensei (changed){ms(cold)}   {cold / bare:5.1f}x pass")
     print(f"daimyo check kensei-buke.yaml       {ms(check)}   {check / bare:5.1f}x pass")
-    print(f"CPU time: python -c pass {ms(bare_cpu)}; catalog list {ms(warm_cpu)} = {warm_cpu / bare_cpu:4.1f}x; "
-          f"check {ms(check_cpu)} = {check_cpu / bare_cpu:4.1f}x")
-    print(f"goals: warm adds < 20 ms over --version: {'met' if warm - version < 0.020 else 'missed'}; "
-          f"catalog list < 8x pass: {'met' if warm / bare < 8 else 'missed'}; "
-          f"check < 12x pass: {'met' if check / bare < 12 else 'missed'} "
-          f"(CPU time: {'met' if warm_cpu / bare_cpu < 8 else 'missed'}, "
-          f"{'met' if check_cpu / bare_cpu < 12 else 'missed'})")
+    print(
+        f"CPU time: python -c pass {ms(bare_cpu)}; catalog list {ms(warm_cpu)} = {warm_cpu / bare_cpu:4.1f}x; "
+        f"check {ms(check_cpu)} = {check_cpu / bare_cpu:4.1f}x"
+    )
+    print(
+        f"goals: warm adds < 20 ms over --version: {'met' if warm - version < 0.020 else 'missed'}; "
+        f"catalog list < 8x pass: {'met' if warm / bare < 8 else 'missed'}; "
+        f"check < 12x pass: {'met' if check / bare < 12 else 'missed'} "
+        f"(CPU time: {'met' if warm_cpu / bare_cpu < 8 else 'missed'}, "
+        f"{'met' if check_cpu / bare_cpu < 12 else 'missed'})"
+    )
 
 
 if __name__ == "__main__":

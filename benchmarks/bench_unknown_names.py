@@ -24,8 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-PACKS = {"senshiai": [ROOT / "examples/packs/senshiai-example.yaml"],
-         "herocard": [ROOT / "examples/packs/herocard-example.yaml"]}
+PACKS = {
+    "senshiai": [ROOT / "examples/packs/senshiai-example.yaml"],
+    "herocard": [ROOT / "examples/packs/herocard-example.yaml"],
+}
 SECTION = {"senshiai": "cards", "kensei": "troops", "herocard": "heroes"}
 
 
@@ -46,24 +48,31 @@ def main() -> None:
     unknown = names_like(cat.names("cards"), n)
     with tempfile.TemporaryDirectory() as tmp:
         f = Path(tmp) / "deck.yaml"
-        f.write_text(f"system: senshiai\nname: many\npacks: [{PACKS['senshiai'][0]}]\nsize: 50\ncards:\n"
-                     + "".join(f"  {u}: 1\n" for u in unknown), encoding="utf-8")
+        f.write_text(
+            f"system: senshiai\nname: many\npacks: [{PACKS['senshiai'][0]}]\nsize: 50\ncards:\n"
+            + "".join(f"  {u}: 1\n" for u in unknown),
+            encoding="utf-8",
+        )
         t0 = time.process_time()
         doc = load_list(f)
         t1 = time.process_time()
         result = check_doc(doc)
         t2 = time.process_time()
     hinted = sum("did you mean" in x.message for x in result.findings)
-    print(f"Senshiai deck of {n:,} distinct unknown names: read {t1 - t0:.2f} s CPU, "
-          f"check {t2 - t1:.2f} s CPU ({hinted:,} with a suggestion)")
+    print(
+        f"Senshiai deck of {n:,} distinct unknown names: read {t1 - t0:.2f} s CPU, "
+        f"check {t2 - t1:.2f} s CPU ({hinted:,} with a suggestion)"
+    )
     for system, section in SECTION.items():
         cat = load_catalog(system, packs=PACKS.get(system, []))
         names = names_like(cat.names(section), n, seed=4)
         t0 = time.process_time()
         hinted = sum(bool(cat.did_you_mean(section, u)) for u in names)
         dt = time.process_time() - t0
-        print(f"{system} {section}: {n:,} suggestions in {dt:.2f} s CPU "
-              f"({dt / n * 1e6:.0f} us each; {hinted:,} with a suggestion)")
+        print(
+            f"{system} {section}: {n:,} suggestions in {dt:.2f} s CPU "
+            f"({dt / n * 1e6:.0f} us each; {hinted:,} with a suggestion)"
+        )
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

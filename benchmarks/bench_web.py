@@ -130,16 +130,32 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TROOPS = [  # an Otokodate army of 600 AP with a daimyo commander (20 AP)
-    ("Taisho Otokodate", 1), ("Assassin", 1), ("Yari Ashigaru", 15), ("Otokodate Ashigaru Katana", 15),
-    ("Ozutzu Cannon", 5), ("Yari Ashigaru", 15), ("Otokodate Ashigaru Katana", 15), ("Ozutzu Cannon", 5),
-    ("Yari Ashigaru", 12), ("Otokodate Ashigaru Katana", 12), ("Peasants", 8), ("Ozutzu Cannon", 1),
+    ("Taisho Otokodate", 1),
+    ("Assassin", 1),
+    ("Yari Ashigaru", 15),
+    ("Otokodate Ashigaru Katana", 15),
+    ("Ozutzu Cannon", 5),
+    ("Yari Ashigaru", 15),
+    ("Otokodate Ashigaru Katana", 15),
+    ("Ozutzu Cannon", 5),
+    ("Yari Ashigaru", 12),
+    ("Otokodate Ashigaru Katana", 12),
+    ("Peasants", 8),
+    ("Ozutzu Cannon", 1),
 ]
 UNITS = [i for i, (_, n) in enumerate(TROOPS) if n > 1]  # the entries whose models are changed
 
 
 def list_text(n: int) -> str:
-    lines = ["# load test list", "system: kensei", f"name: Load test {n}", "clan: otokodate", "points: 600",
-             "commander: daimyo", "troops:"]
+    lines = [
+        "# load test list",
+        "system: kensei",
+        f"name: Load test {n}",
+        "clan: otokodate",
+        "points: 600",
+        "commander: daimyo",
+        "troops:",
+    ]
     for name, models in TROOPS:
         lines.append(f"  - troop: {name}")
         if models != 1:
@@ -263,8 +279,11 @@ def page_client(n: int, port: int, token: str, stop_at: float, out: dict, think:
     from urllib.parse import urlencode
 
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/x-www-form-urlencoded",
-               "HX-Request": "true"}
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "Content-Type": "application/x-www-form-urlencoded",
+        "HX-Request": "true",
+    }
     base = f"/l/list-{n:02d}.yaml"
     troops = [[name, models] for name, models in TROOPS]
     history: list[list] = []  # the troops before each change, for undo
@@ -311,8 +330,11 @@ def page_client(n: int, port: int, token: str, stop_at: float, out: dict, think:
             break
         version = m.group(1)
         if kind == "add":  # the count the new unit was given, as the page shows it
-            counts = re.findall(r'class="n" name="value" type="number" min="1" max="1000" inputmode="numeric" '
-                                r'value="(\d+)"', html)
+            counts = re.findall(
+                r'class="n" name="value" type="number" min="1" max="1000" inputmode="numeric" '
+                r'value="(\d+)"',
+                html,
+            )
             troops[-1][1] = int(counts[-1]) if counts else 1
         if kind != "undo":
             history.append(before)
@@ -336,12 +358,15 @@ def in_process(edits: int) -> None:
         for step in range(edits + 5):
             if step == 5:  # the first few load the catalog and warm the caches
                 wall, cpu = time.perf_counter(), time.process_time()
-            version = ed.apply("list.yaml", {"op": "models", "index": UNITS[step % len(UNITS)], "delta": 1},
-                               version).version
+            version = ed.apply(
+                "list.yaml", {"op": "models", "index": UNITS[step % len(UNITS)], "delta": 1}, version
+            ).version
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"in-process edit and check of a 600 AP list: {cpu / edits * 1000:.2f} ms CPU, "
-          f"{wall / edits * 1000:.2f} ms wall per edit ({edits} edits, load average {load:.1f})")
+    print(
+        f"in-process edit and check of a 600 AP list: {cpu / edits * 1000:.2f} ms CPU, "
+        f"{wall / edits * 1000:.2f} ms wall per edit ({edits} edits, load average {load:.1f})"
+    )
 
 
 def profile(edits: int, top: int = 25) -> None:
@@ -395,8 +420,10 @@ def profile(edits: int, top: int = 25) -> None:
                 done += 1
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"page mix in process: {cpu / edits * 1000:.2f} ms CPU, {wall / edits * 1000:.2f} ms wall per edit "
-          f"({edits} edits, load average {load:.1f}); the requests' blocking work, by own time:")
+    print(
+        f"page mix in process: {cpu / edits * 1000:.2f} ms CPU, {wall / edits * 1000:.2f} ms wall per edit "
+        f"({edits} edits, load average {load:.1f}); the requests' blocking work, by own time:"
+    )
     stats = pstats.Stats(prof)
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumulative").print_stats(top)
@@ -406,18 +433,35 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--clients", type=int, default=20)
     ap.add_argument("--seconds", type=float, default=30.0)
-    ap.add_argument("--in-process", type=int, default=0, metavar="N",
-                    help="measure N edits without the server instead")
-    ap.add_argument("--mix", action="store_true",
-                    help="the builder page's own routes and edits (add, remove, models, typed count, "
-                         "name, undo) instead of the API's models change")
-    ap.add_argument("--think", type=float, default=0.0, metavar="S",
-                    help="with --mix: each client pauses about S seconds (seeded jitter, 0.5-1.5 S) before each "
-                         "edit, as a player does; 0 (the default): a closed loop")
-    ap.add_argument("--workers", type=int, default=1, metavar="N",
-                    help="server processes ('daimyo serve --workers N'; their CPU is counted together)")
-    ap.add_argument("--profile", type=int, default=0, metavar="N",
-                    help="profile N page-mix edits in this process (cProfile) instead")
+    ap.add_argument("--in-process", type=int, default=0, metavar="N", help="measure N edits without the server instead")
+    ap.add_argument(
+        "--mix",
+        action="store_true",
+        help="the builder page's own routes and edits (add, remove, models, typed count, "
+        "name, undo) instead of the API's models change",
+    )
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="with --mix: each client pauses about S seconds (seeded jitter, 0.5-1.5 S) before each "
+        "edit, as a player does; 0 (the default): a closed loop",
+    )
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes ('daimyo serve --workers N'; their CPU is counted together)",
+    )
+    ap.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="profile N page-mix edits in this process (cProfile) instead",
+    )
     args = ap.parse_args()
     if args.profile:
         profile(args.profile)
@@ -435,8 +479,12 @@ def main() -> None:
         port = free_port()
         env = dict(os.environ, DAIMYO_TOKEN=token)
         more = ["--workers", str(args.workers)] if args.workers != 1 else []
-        server = subprocess.Popen([exe, "serve", str(ws), "--port", str(port), *more], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        server = subprocess.Popen(
+            [exe, "serve", str(ws), "--port", str(port), *more],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         try:
             deadline = time.time() + 30
             while True:
@@ -447,6 +495,7 @@ def main() -> None:
                     if time.time() > deadline or server.poll() is not None:
                         raise SystemExit("the server did not start: " + server.stderr.read().decode()[-500:]) from None
                     time.sleep(0.1)
+
             # a check of a 600 AP list before the clients start (loads the catalog); with several
             # processes, checks on several connections at once, so that each process most likely
             # answers one (the system hands the connections out)
@@ -457,8 +506,10 @@ def main() -> None:
                 conn.close()
 
             checks: list = []
-            warmers = [threading.Thread(target=warm_up, args=(checks,)) for _ in range(1 if args.workers == 1
-                                                                                       else 4 * args.workers)]
+            warmers = [
+                threading.Thread(target=warm_up, args=(checks,))
+                for _ in range(1 if args.workers == 1 else 4 * args.workers)
+            ]
             for th in warmers:
                 th.start()
             for th in warmers:
@@ -468,9 +519,14 @@ def main() -> None:
             cpu0 = _cpu_of(server.pid)
             start = time.perf_counter()
             stop_at = start + args.seconds
-            threads = [threading.Thread(target=page_client if args.mix else client, args=(n, port, token, stop_at, out),
-                                kwargs={"think": args.think} if args.mix else {})
-                       for n in range(args.clients)]
+            threads = [
+                threading.Thread(
+                    target=page_client if args.mix else client,
+                    args=(n, port, token, stop_at, out),
+                    kwargs={"think": args.think} if args.mix else {},
+                )
+                for n in range(args.clients)
+            ]
             for th in threads:
                 th.start()
             for th in threads:
@@ -510,25 +566,37 @@ def main() -> None:
         return lat[min(len(lat) - 1, round(p / 100 * (len(lat) - 1)))] * 1000
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"clients {args.clients}" + (f" pausing {args.think:g} s between edits" if args.think else
-                                       " in a closed loop") + f", {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries); "
-          f"{os.cpu_count()} CPUs, load average {load:.1f} at the end")
+    print(
+        f"clients {args.clients}"
+        + (f" pausing {args.think:g} s between edits" if args.think else " in a closed loop")
+        + f", {args.seconds:.0f} s, lists of {points} AP ({len(TROOPS)} entries); "
+        f"{os.cpu_count()} CPUs, load average {load:.1f} at the end"
+    )
     print(f"requests   {len(lat)} ({len(lat) / elapsed:.1f} per second)")
-    print(f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "
-          f"max {lat[-1] * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms")
+    print(
+        f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "
+        f"max {lat[-1] * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms"
+    )
     print(f"server CPU {cpu:.1f} s, {cpu / len(lat) * 1000:.2f} ms per request")
     if args.mix:
         kinds: dict = {}
         for r in out.values():
             for k, v in r["kinds"].items():
                 kinds.setdefault(k, []).extend(v)
-        print("by edit    " + ", ".join(f"{k} {len(v)} p95 {sorted(v)[round(.95 * (len(v) - 1))] * 1000:.1f} ms"
-                                        for k, v in sorted(kinds.items())))
+        print(
+            "by edit    "
+            + ", ".join(
+                f"{k} {len(v)} p95 {sorted(v)[round(0.95 * (len(v) - 1))] * 1000:.1f} ms"
+                for k, v in sorted(kinds.items())
+            )
+        )
     print(f"errors     {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     print(f"lost edits {len(lost)}" + (f" (first: {lost[0]})" if lost else ""))
     goal = 50 if args.mix else 100
-    print(f"goal: p95 < {goal} ms: {'met' if pct(95) < goal else 'missed'}; no error: "
-          f"{'met' if not errors else 'missed'}; no lost edit: {'met' if not lost else 'missed'}")
+    print(
+        f"goal: p95 < {goal} ms: {'met' if pct(95) < goal else 'missed'}; no error: "
+        f"{'met' if not errors else 'missed'}; no lost edit: {'met' if not lost else 'missed'}"
+    )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,10 @@ EDITS = {
 
 
 def big_list(n: int) -> str:
-    troops = "".join("  - troop: Yari Ashigaru\n    models: 9\n" if i % 2 else "  - troop: Samurai Yari\n    models: 5\n"
-                     for i in range(n))
+    troops = "".join(
+        "  - troop: Yari Ashigaru\n    models: 9\n" if i % 2 else "  - troop: Samurai Yari\n    models: 5\n"
+        for i in range(n)
+    )
     return f"system: kensei\nname: Big\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n{troops}"
 
 
@@ -57,9 +59,12 @@ def main() -> None:
         ws.mkdir()
         (ws / "big.yaml").write_text(big_list(args.troops))
         port = free_port()
-        server = subprocess.Popen([exe, "serve", str(ws), "--port", str(port)],
-                                  env=dict(os.environ, DAIMYO_TOKEN=token),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        server = subprocess.Popen(
+            [exe, "serve", str(ws), "--port", str(port)],
+            env=dict(os.environ, DAIMYO_TOKEN=token),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         try:
             deadline = time.time() + 30
             while True:
@@ -74,8 +79,10 @@ def main() -> None:
             t0 = time.perf_counter()
             c.request("GET", "/api/lists/big.yaml/check", headers=auth)
             c.getresponse().read()
-            print(f"{args.troops:,} troops, {(ws / 'big.yaml').stat().st_size / 1e6:.1f} MB; "
-                  f"first check {time.perf_counter() - t0:.1f} s")
+            print(
+                f"{args.troops:,} troops, {(ws / 'big.yaml').stat().st_size / 1e6:.1f} MB; "
+                f"first check {time.perf_counter() - t0:.1f} s"
+            )
             for kind in args.edits.split(","):
                 done = threading.Event()
                 statics: list[float] = []
@@ -98,8 +105,10 @@ def main() -> None:
                 took = time.perf_counter() - t
                 done.set()
                 th.join()
-                print(f"{kind:>10}: edit {took:.2f} s (HTTP {r.status}); static file during it: "
-                      f"{len(statics)} answers, slowest {max(statics) * 1000:.0f} ms")
+                print(
+                    f"{kind:>10}: edit {took:.2f} s (HTTP {r.status}); static file during it: "
+                    f"{len(statics)} answers, slowest {max(statics) * 1000:.0f} ms"
+                )
         finally:
             server.terminate()
             try:

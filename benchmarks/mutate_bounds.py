@@ -73,38 +73,85 @@ GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
 # the test files that can kill a game's mutants, the fastest killers first (with -x the run stops
 # at the first failure: a killed mutant costs the files before its killer, a survivor all of them)
 TESTS = {
-    "kensei": ["tests/test_bounds_kensei_params.py", "tests/test_bounds_kensei.py", "tests/test_readings_kensei.py", "tests/test_kensei_rules.py",
-               "tests/test_kensei_protector.py", "tests/test_bounds_kensei_list.py", "tests/test_readings_kensei_checks.py",
-               "tests/test_messages_rules.py",
-               "tests/test_missing_data.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_cards.py"],
-    "senshiai": ["tests/test_bounds_senshiai.py", "tests/test_readings_senshiai.py", "tests/test_senshiai.py", "tests/test_bounds_house_rules.py",
-                 "tests/test_bounds_cards.py"],
-    "herocard": ["tests/test_bounds_cards.py", "tests/test_bounds_house_rules.py", "tests/test_bounds_herocard_play.py",
-                 "tests/test_readings_herocard.py", "tests/test_herocard.py"],
+    "kensei": [
+        "tests/test_bounds_kensei_params.py",
+        "tests/test_bounds_kensei.py",
+        "tests/test_readings_kensei.py",
+        "tests/test_kensei_rules.py",
+        "tests/test_kensei_protector.py",
+        "tests/test_bounds_kensei_list.py",
+        "tests/test_readings_kensei_checks.py",
+        "tests/test_messages_rules.py",
+        "tests/test_missing_data.py",
+        "tests/test_bounds_house_rules.py",
+        "tests/test_bounds_cards.py",
+    ],
+    "senshiai": [
+        "tests/test_bounds_senshiai.py",
+        "tests/test_readings_senshiai.py",
+        "tests/test_senshiai.py",
+        "tests/test_bounds_house_rules.py",
+        "tests/test_bounds_cards.py",
+    ],
+    "herocard": [
+        "tests/test_bounds_cards.py",
+        "tests/test_bounds_house_rules.py",
+        "tests/test_bounds_herocard_play.py",
+        "tests/test_readings_herocard.py",
+        "tests/test_herocard.py",
+    ],
     "senji": ["tests/test_bounds_senji.py", "tests/test_senji.py"],
     # the hand solvers' property tests first: most of the mutants are in the solvers
-    "satsuma": [*(f"tests/test_satsuma_sim.py::{name}" for name in (
-                    "test_fast_total_and_escape_agree_with_best_hand", "test_totals_with_and_without_escape")),
-                "tests/test_bounds_satsuma.py", "tests/test_satsuma.py", "tests/test_bounds_cards.py",
-                "tests/test_satsuma_cli.py",
-                # the simulator's other tests of the hands and the clash (its other whole-game tests,
-                # minutes long, test sim.py: its rules are these)
-                *(f"tests/test_satsuma_sim.py::{name}" for name in (
-                    "test_fast_path_on_published_hands", "test_escape_counted_only_when_every_best_hand_needs_it",
-                    "test_decide_is_what_clash_decides", "test_assignment_behind_the_discards_is_a_best_hand",
-                    "test_choose_escape_under_each_house_rule", "test_escape_is_used_on_purpose_when_defending_is_better",
-                    "test_escape_is_left_out_when_attacking_is_better", "test_role_values_follow_the_roles",
-                    "test_clash_command_takes_the_samurai_escape_choice",
-                    # the fast game loop reads RoleTable's flattened two-option cards (duo)
-                    "test_fast_loop_plays_the_reference_games_on_random_decks"))],
+    "satsuma": [
+        *(
+            f"tests/test_satsuma_sim.py::{name}"
+            for name in ("test_fast_total_and_escape_agree_with_best_hand", "test_totals_with_and_without_escape")
+        ),
+        "tests/test_bounds_satsuma.py",
+        "tests/test_satsuma.py",
+        "tests/test_bounds_cards.py",
+        "tests/test_satsuma_cli.py",
+        # the simulator's other tests of the hands and the clash (its other whole-game tests,
+        # minutes long, test sim.py: its rules are these)
+        *(
+            f"tests/test_satsuma_sim.py::{name}"
+            for name in (
+                "test_fast_path_on_published_hands",
+                "test_escape_counted_only_when_every_best_hand_needs_it",
+                "test_decide_is_what_clash_decides",
+                "test_assignment_behind_the_discards_is_a_best_hand",
+                "test_choose_escape_under_each_house_rule",
+                "test_escape_is_used_on_purpose_when_defending_is_better",
+                "test_escape_is_left_out_when_attacking_is_better",
+                "test_role_values_follow_the_roles",
+                "test_clash_command_takes_the_samurai_escape_choice",
+                # the fast game loop reads RoleTable's flattened two-option cards (duo)
+                "test_fast_loop_plays_the_reference_games_on_random_decks",
+            )
+        ),
+    ],
 }
 # modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
 SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
 YAML_FILES = ("restrictions.yaml", "system.yaml", "house_rules.yaml", "game.yaml")
 # the sections of a file that hold the bounds of a list (other sections: the game's play, components)
 BOUND_SECTIONS = {"system.yaml": "deck_rules", "game.yaml": "limits"}
-PROSE_KEYS = {"source", "notes", "description", "reading", "assumed", "title", "name", "label", "text",
-              "id", "code", "noun", "syntax", "play"}
+PROSE_KEYS = {
+    "source",
+    "notes",
+    "description",
+    "reading",
+    "assumed",
+    "title",
+    "name",
+    "label",
+    "text",
+    "id",
+    "code",
+    "noun",
+    "syntax",
+    "play",
+}
 SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 
 
@@ -112,27 +159,58 @@ SWAP = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
 # kill them. Each is named by its file, a piece of its source line (line numbers move as the code
 # does), the text replaced and its replacement, with the reason it cannot change a verdict.
 _SAME = "on a tie the same value is stored again: the same best total"
-_EXACT = ("a card that gains nothing in a suit is kept among the two-option cards, which the exact "
-          "solver answers the same (more slowly)")
-_ZERO = ("a card that gains 0 in a suit (and nothing in the other) is placed there, where it changes "
-         "nothing, instead of being left out: the same best per suit")
+_EXACT = (
+    "a card that gains nothing in a suit is kept among the two-option cards, which the exact "
+    "solver answers the same (more slowly)"
+)
+_ZERO = (
+    "a card that gains 0 in a suit (and nothing in the other) is placed there, where it changes "
+    "nothing, instead of being left out: the same best per suit"
+)
 _MULTI = "reached only by cards of two or more options: every hand then goes to the exact general solver"
-_NEVER_EMPTY = ("the two-option cards are never none here (the callers pass them only when there are some): "
-                "one card goes to the general solver, which is exact, instead of the shortcut")
+_NEVER_EMPTY = (
+    "the two-option cards are never none here (the callers pass them only when there are some): "
+    "one card goes to the general solver, which is exact, instead of the shortcut"
+)
 EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     # Senshiai
-    ("builder/games/senshiai/rules.py", "best_bonus if mod.sign > 0", ">", ">=",
-     "a Power modifier's sign is +1 or -1, never 0 (terms.parse_modifier; net_modifiers builds +1 and -1), so > 0 and >= 0 agree"),
-    ("builder/games/senshiai/rules.py", "if value >= 0:", ">=", ">",
-     "a modifier of 0 counted as a penalty instead of a bonus subtracts max(..., 0) = 0: the same trait"),
-    ("builder/games/senshiai/rules.py", "if value >= 0:", "0", "1",
-     "only a modifier of 0 moves (>= 1: to the penalties), and it subtracts max(..., 0) = 0: the same trait"),
-    ("builder/games/senshiai/rules.py", "return resistance <= 0 or", "<=", "<",
-     "a Resistance of 0 is then caught by damage >= 0, true of every damage (never negative)"),
+    (
+        "builder/games/senshiai/rules.py",
+        "best_bonus if mod.sign > 0",
+        ">",
+        ">=",
+        "a Power modifier's sign is +1 or -1, never 0 (terms.parse_modifier; net_modifiers builds +1 and -1), so > 0 and >= 0 agree",
+    ),
+    (
+        "builder/games/senshiai/rules.py",
+        "if value >= 0:",
+        ">=",
+        ">",
+        "a modifier of 0 counted as a penalty instead of a bonus subtracts max(..., 0) = 0: the same trait",
+    ),
+    (
+        "builder/games/senshiai/rules.py",
+        "if value >= 0:",
+        "0",
+        "1",
+        "only a modifier of 0 moves (>= 1: to the penalties), and it subtracts max(..., 0) = 0: the same trait",
+    ),
+    (
+        "builder/games/senshiai/rules.py",
+        "return resistance <= 0 or",
+        "<=",
+        "<",
+        "a Resistance of 0 is then caught by damage >= 0, true of every damage (never negative)",
+    ),
     # Satsuma
-    ("builder/games/satsuma/rules.py", "if nm not in nxt or cand > nxt[nm][0]:", ">", ">=",
-     "a tie keeps the later of two hands over the same suits with the same total: the same total and "
-     "the same Escape answer (the suits are the same), another card of equal strength named as used"),
+    (
+        "builder/games/satsuma/rules.py",
+        "if nm not in nxt or cand > nxt[nm][0]:",
+        ">",
+        ">=",
+        "a tie keeps the later of two hands over the same suits with the same total: the same total and "
+        "the same Escape answer (the suits are the same), another card of equal strength named as used",
+    ),
     ("builder/games/satsuma/rules.py", "val + v > nxt.get(mask | b, -1 << 62)", ">", ">=", _SAME),
     ("builder/games/satsuma/rules.py", "if val + v > nxt.get(nm, -1 << 62):", ">", ">=", _SAME),
     ("builder/games/satsuma/rules.py", "(g1 if g1 > 0 else 0)", ">", ">=", _SAME),
@@ -142,31 +220,66 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     ("builder/games/satsuma/rules.py", "if v > b[s]:", ">", ">=", _SAME),
     ("builder/games/satsuma/rules.py", "if t > top:", ">", ">=", _SAME),
     ("builder/games/satsuma/rules.py", "if v > best[s]:", ">", ">=", _SAME),
-    ("builder/games/satsuma/rules.py", "if g2 > g:", ">", ">=",
-     "g2 == g with one of them > 0 is only reached when both options are of one suit (else the card "
-     "is kept as two-suited): the same suit and strength placed"),
+    (
+        "builder/games/satsuma/rules.py",
+        "if g2 > g:",
+        ">",
+        ">=",
+        "g2 == g with one of them > 0 is only reached when both options are of one suit (else the card "
+        "is kept as two-suited): the same suit and strength placed",
+    ),
     ("builder/games/satsuma/rules.py", "if g > 0 and g2 > 0 and s != s2:", ">", ">=", _EXACT),
-    ("builder/games/satsuma/rules.py", "if not escape_option and best[ESCAPE] <= 0:", "<=", "<",
-     "with no Escape card (best[ESCAPE] == 0) _with_duals answers (the same total, False) by its own test"),
-    ("builder/games/satsuma/rules.py", "if best[ESCAPE] <= 0 and not escape_option:", "<=", "<",
-     "with no Escape card the hand without Escape is the hand itself: the same total, so Escape is not needed"),
+    (
+        "builder/games/satsuma/rules.py",
+        "if not escape_option and best[ESCAPE] <= 0:",
+        "<=",
+        "<",
+        "with no Escape card (best[ESCAPE] == 0) _with_duals answers (the same total, False) by its own test",
+    ),
+    (
+        "builder/games/satsuma/rules.py",
+        "if best[ESCAPE] <= 0 and not escape_option:",
+        "<=",
+        "<",
+        "with no Escape card the hand without Escape is the hand itself: the same total, so Escape is not needed",
+    ),
     ("builder/games/satsuma/rules.py", "if len(duals) == 1:", "1", "0", _NEVER_EMPTY),
-    ("builder/games/satsuma/rules.py", "if len(duals) == 2:", "2", "1",
-     "one two-option card is answered by the line before; two or more go to the exact general solver"),
+    (
+        "builder/games/satsuma/rules.py",
+        "if len(duals) == 2:",
+        "2",
+        "1",
+        "one two-option card is answered by the line before; two or more go to the exact general solver",
+    ),
     ("builder/games/satsuma/rules.py", "if len(opts) != 2:", "2", "1", _MULTI),
     ("builder/games/satsuma/rules.py", "if len(o) != 2:", "2", "1", _MULTI),
-    ("builder/games/satsuma/rules.py", "duo = tuple(o[0] + o[1] if len(o) == 2", "2", "3",
-     "no two-option card is flattened (the simulator's decks hold cards of one or two options: the catalog "
-     "refuses more), so its fast loop takes its general path for each of them: the same games"),
+    (
+        "builder/games/satsuma/rules.py",
+        "duo = tuple(o[0] + o[1] if len(o) == 2",
+        "2",
+        "3",
+        "no two-option card is flattened (the simulator's decks hold cards of one or two options: the catalog "
+        "refuses more), so its fast loop takes its general path for each of them: the same games",
+    ),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
     # Kensei
-    ("builder/games/kensei/rules.py", "points < min(b.get(\"from_ap\", 0) for b in bands)", "<", "<=",
-     "a battle size equal to the lowest band's from_ap falls in that band (its to_ap, if any, is above its "
-     "from_ap), so the hand is found before this fallback: the same hand"),
-    ("builder/games/satsuma/rules.py", "with_escape <= without else with_escape", "<=", "<",
-     "on equal totals with and without Escape, top takes the other of two equal values: the same total, "
-     "and Escape is not needed (top == without)"),
+    (
+        "builder/games/kensei/rules.py",
+        'points < min(b.get("from_ap", 0) for b in bands)',
+        "<",
+        "<=",
+        "a battle size equal to the lowest band's from_ap falls in that band (its to_ap, if any, is above its "
+        "from_ap), so the hand is found before this fallback: the same hand",
+    ),
+    (
+        "builder/games/satsuma/rules.py",
+        "with_escape <= without else with_escape",
+        "<=",
+        "<",
+        "on equal totals with and without Escape, top takes the other of two equal values: the same total, "
+        "and Escape is not needed (top == without)",
+    ),
 ]
 # the size at which a memo is emptied: a cache of answers, never a bound (an answer recomputed
 # after a clear is the same answer)
@@ -202,8 +315,8 @@ class Mutant:
     def apply(self, text: str) -> str:
         lines = text.splitlines(keepends=True)
         row = lines[self.line - 1]
-        assert row[self.col:self.col + len(self.old)] == self.old, self.label()
-        lines[self.line - 1] = row[:self.col] + self.new + row[self.col + len(self.old):]
+        assert row[self.col : self.col + len(self.old)] == self.old, self.label()
+        lines[self.line - 1] = row[: self.col] + self.new + row[self.col + len(self.old) :]
         return "".join(lines)
 
     def source_line(self) -> str:
@@ -213,8 +326,12 @@ class Mutant:
         """Why this mutant is equivalent, when it is a named one (EQUIVALENTS)."""
         row = self.source_line()
         for file, piece, old, new, reason in EQUIVALENTS:
-            if file == self.file and piece in row and (old, new) == (self.old, self.new) \
-                    and row.find(piece) <= self.col < row.find(piece) + len(piece):
+            if (
+                file == self.file
+                and piece in row
+                and (old, new) == (self.old, self.new)
+                and row.find(piece) <= self.col < row.find(piece) + len(piece)
+            ):
                 return reason
         return None
 
@@ -259,7 +376,7 @@ def yaml_mutants(path: Path) -> list[Mutant]:
         start = m.start(2)
         for num in re.finditer(r"(?<![\w.'\"/-])\d+(?![\w.'\"/-])", value):
             # inside an inline mapping, skip the numbers of prose keys (a source: FILE:LINE)
-            before = value[:num.start()]
+            before = value[: num.start()]
             inner = re.findall(r"([A-Za-z_][\w-]*)\s*:\s*[^,{}]*$", before)
             if inner and inner[-1] in PROSE_KEYS:
                 continue
@@ -298,7 +415,10 @@ def all_mutants(catalog: bool = True, rules: bool = True) -> list[Mutant]:
                     out += yaml_mutants(p)
     if rules:
         # the rules engine, and each game's rules (the simulator has its own tests)
-        files = [*sorted((ROOT / "builder" / "rules").glob("*.py")), *sorted((ROOT / "builder" / "games").glob("*/rules.py"))]
+        files = [
+            *sorted((ROOT / "builder" / "rules").glob("*.py")),
+            *sorted((ROOT / "builder" / "games").glob("*/rules.py")),
+        ]
         for p in files:
             if p.stem in ("__init__", "codes"):  # no bounds
                 continue
@@ -335,8 +455,13 @@ def run_tests(where: Path, game: str, timeout: float) -> tuple[bool, float]:
     """True when the tests pass (the mutant survived): pytest in a new process."""
     start = time.monotonic()
     try:
-        r = subprocess.run([sys.executable, "-m", "pytest", *_pytest_args(game)], cwd=where,
-                           env=_test_env(where), capture_output=True, timeout=timeout)
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", *_pytest_args(game)],
+            cwd=where,
+            env=_test_env(where),
+            capture_output=True,
+            timeout=timeout,
+        )
         passed = r.returncode == 0
     except subprocess.TimeoutExpired:
         passed = False  # a mutant that makes the tests hang is caught
@@ -360,6 +485,7 @@ def run_tests_forked(where: Path, game: str, timeout: float) -> tuple[bool, floa
             os.environ.update(_test_env(where))
             sys.path.insert(0, str(where))
             import pytest
+
             code = int(pytest.main(_pytest_args(game)))
         finally:
             os._exit(code)
@@ -377,8 +503,22 @@ def run_tests_forked(where: Path, game: str, timeout: float) -> tuple[bool, floa
 def _preload() -> None:
     """Import what every test run needs, apart from the project (the forked runs inherit it)."""
     import importlib
-    for name in ("pytest", "hypothesis", "xdist", "typer", "click", "rich", "ruamel.yaml", "pydantic", "fastapi",
-                 "sqlalchemy", "reportlab.platypus", "PIL.Image", "jinja2"):
+
+    for name in (
+        "pytest",
+        "hypothesis",
+        "xdist",
+        "typer",
+        "click",
+        "rich",
+        "ruamel.yaml",
+        "pydantic",
+        "fastapi",
+        "sqlalchemy",
+        "reportlab.platypus",
+        "PIL.Image",
+        "jinja2",
+    ):
         try:
             importlib.import_module(name)
         except ImportError:
@@ -393,19 +533,40 @@ def main(argv=None) -> int:
     ap.add_argument("--file", help="only mutants of files whose path contains this")
     ap.add_argument("--catalog-only", action="store_true")
     ap.add_argument("--rules-only", action="store_true")
-    ap.add_argument("--at", action="append", default=[], metavar="FILE:LINE",
-                    help="only the mutants at this place (repeatable), e.g. to run the survivors again")
+    ap.add_argument(
+        "--at",
+        action="append",
+        default=[],
+        metavar="FILE:LINE",
+        help="only the mutants at this place (repeatable), e.g. to run the survivors again",
+    )
     ap.add_argument("--sample", type=int, help="run a random sample of this many mutants")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--done", action="append", default=[], metavar="LOG",
-                    help="a log of an earlier, interrupted run: its judged mutants count as judged there")
-    ap.add_argument("--skip-equivalents", action="store_true",
-                    help="do not run the named equivalent mutants (they are known to survive)")
+    ap.add_argument(
+        "--done",
+        action="append",
+        default=[],
+        metavar="LOG",
+        help="a log of an earlier, interrupted run: its judged mutants count as judged there",
+    )
+    ap.add_argument(
+        "--skip-equivalents",
+        action="store_true",
+        help="do not run the named equivalent mutants (they are known to survive)",
+    )
     ap.add_argument("--timeout", type=float, default=600)
-    ap.add_argument("--no-fork", action="store_true",
-                    help="start a new interpreter for each mutant (slower) instead of forking this one")
-    ap.add_argument("--tests", action="append", default=[], metavar="FILE",
-                    help="run these test files instead of the game's (repeatable), e.g. to score the tests as they were")
+    ap.add_argument(
+        "--no-fork",
+        action="store_true",
+        help="start a new interpreter for each mutant (slower) instead of forking this one",
+    )
+    ap.add_argument(
+        "--tests",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="run these test files instead of the game's (repeatable), e.g. to score the tests as they were",
+    )
     args = ap.parse_args(argv)
     if args.tests:
         for game in GAMES:
@@ -426,8 +587,7 @@ def main(argv=None) -> int:
             if hit:
                 judged[hit.group(2)] = hit.group(1) == "SURVIVED"
     if args.sample and args.sample < len(mutants):
-        mutants = sorted(random.Random(args.seed).sample(mutants, args.sample),
-                         key=lambda m: (m.file, m.line, m.col))
+        mutants = sorted(random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (m.file, m.line, m.col))
     if args.list:
         for m in mutants:
             print(m.label() + ("  (equivalent)" if m.equivalent() else ""))
@@ -454,7 +614,9 @@ def main(argv=None) -> int:
                 passed = judged[m.label()]
                 survived += [m] if passed else []
                 killed += 0 if passed else 1
-                print(f"[{n}/{len(mutants)}] {'SURVIVED' if passed else 'killed  '} {m.label()} (earlier run)", flush=True)
+                print(
+                    f"[{n}/{len(mutants)}] {'SURVIVED' if passed else 'killed  '} {m.label()} (earlier run)", flush=True
+                )
                 continue
             target = where / m.file
             original = target.read_text(encoding="utf-8")
@@ -468,19 +630,21 @@ def main(argv=None) -> int:
                 survived.append(m)
             else:
                 killed += 1
-            print(f"[{n}/{len(mutants)}] {'SURVIVED' if passed else 'killed  '} {m.label()} ({secs:.0f} s)",
-                  flush=True)
+            print(f"[{n}/{len(mutants)}] {'SURVIVED' if passed else 'killed  '} {m.label()} ({secs:.0f} s)", flush=True)
     total = len(mutants)
     equivalent = [m for m in survived if m.equivalent()]
     untested = [m for m in survived if not m.equivalent()]
-    print(f"\nscore: {killed}/{total} mutants killed ({100 * killed / max(total, 1):.1f}%), "
-          f"{len(equivalent)} named equivalents survived, {len(untested)} other survivors; "
-          f"{sum(times) / max(len(times), 1):.1f} s per mutant")
+    print(
+        f"\nscore: {killed}/{total} mutants killed ({100 * killed / max(total, 1):.1f}%), "
+        f"{len(equivalent)} named equivalents survived, {len(untested)} other survivors; "
+        f"{sum(times) / max(len(times), 1):.1f} s per mutant"
+    )
     for m in equivalent:
         print(f"  equivalent: {m.label()}: {m.equivalent()}")
     for m in untested:
         print(f"  survived: {m.label()}")
     return 0 if not untested else 1
+
 
 if __name__ == "__main__":
     sys.exit(main())

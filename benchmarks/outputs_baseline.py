@@ -170,8 +170,11 @@ def main(argv: list[str] | None = None) -> int:
                 differ.append(name)
                 print(f"--- {name}" + (" (new)" if before is None else ""))
                 if before is not None:
-                    sys.stdout.writelines(list(difflib.unified_diff(
-                        before.splitlines(True), text.splitlines(True), "before", "after", n=1))[:60])
+                    sys.stdout.writelines(
+                        list(
+                            difflib.unified_diff(before.splitlines(True), text.splitlines(True), "before", "after", n=1)
+                        )[:60]
+                    )
         gone = sorted(p.name for p in folder.iterdir() if p.name not in seen)
         for name in gone:
             print(f"--- {name} (no longer written)")

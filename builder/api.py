@@ -107,14 +107,16 @@ def import_(source, system: str | None = None, base_dir=None):
     found = [p for p in packs if is_file(Path(p) if Path(p).is_absolute() else folder / p)]
     for p in packs:
         if p not in found:
-            notes.append(Diagnostic(imp.file, 0, 0, f"pack '{p}' not found here; left out of the list",
-                                    severity="warning").format())
+            notes.append(
+                Diagnostic(
+                    imp.file, 0, 0, f"pack '{p}' not found here; left out of the list", severity="warning"
+                ).format()
+            )
     if found:
         doc["packs"] = found
     else:
         doc.pop("packs", None)
-    ed = ListEditor.from_text(dump_list_yaml(doc), file=imp.file if imp.file != "<code>" else "<list>",
-                              base_dir=folder)
+    ed = ListEditor.from_text(dump_list_yaml(doc), file=imp.file if imp.file != "<code>" else "<list>", base_dir=folder)
     ed.import_notes = notes
     return ed
 
@@ -129,7 +131,11 @@ def render_pdf(source, out_path, force: bool = False, **options) -> Path:
 
     if not isinstance(source, ListEditor):
         return render_list(source, out_path, force=force, **options)
-    if source.path is not None and not source.changed_on_disk() and source.path.read_text(encoding="utf-8") == source.text:
+    if (
+        source.path is not None
+        and not source.changed_on_disk()
+        and source.path.read_text(encoding="utf-8") == source.text
+    ):
         return render_list(source.path, out_path, force=force, **options)
     import tempfile
 
@@ -145,14 +151,18 @@ def render_pdf(source, out_path, force: bool = False, **options) -> Path:
 __all__ = ["check", "check_text", "export", "import_", "load_catalog", "load_list", "parse_list", "render_pdf"]
 
 
-def options(lst, *, type: str | None = None, search: str | None = None, max_cost: float | None = None,
-            only_ok: bool = False):
+def options(
+    lst, *, type: str | None = None, search: str | None = None, max_cost: float | None = None, only_ok: bool = False
+):
     """What could be added to ``lst`` now (``builder.lists.options.options``): ``lst`` is a
     ``ListEditor``, or a path or text that one is opened from."""
     from builder.lists.editor import ListEditor
     from builder.lists.options import options as options_of
 
     if not isinstance(lst, ListEditor):
-        lst = ListEditor.open(lst) if isinstance(lst, os.PathLike) or "\n" not in str(lst) \
+        lst = (
+            ListEditor.open(lst)
+            if isinstance(lst, os.PathLike) or "\n" not in str(lst)
             else ListEditor.from_text(str(lst))
+        )
     return options_of(lst, type=type, search=search, max_cost=max_cost, only_ok=only_ok)

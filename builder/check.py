@@ -49,9 +49,17 @@ def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog=None) -> Ch
             f.line, f.col = doc.at(f.loc)
     findings.sort(key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
     agreed = {k: rules[k] for k in doc.house_rules}
-    return CheckResult(file=doc.file, system=doc.system, name=doc.name, summary=summary,
-                       house_rules=rules, findings=findings, house_rules_agreed=agreed,
-                       packs=packs_checked_with(catalog), pack_changes=_pack_changes(doc))
+    return CheckResult(
+        file=doc.file,
+        system=doc.system,
+        name=doc.name,
+        summary=summary,
+        house_rules=rules,
+        findings=findings,
+        house_rules_agreed=agreed,
+        packs=packs_checked_with(catalog),
+        pack_changes=_pack_changes(doc),
+    )
 
 
 def _pack_changes(doc) -> list[str]:
@@ -82,8 +90,9 @@ def check_text(text: str, file: str = "<list>", extra_packs: Sequence[str] = (),
     return check_doc(parse_list(text, file, base_dir=base_dir), extra_packs)
 
 
-def format_result(res: CheckResult, explain: bool = False, all_rules: bool | None = None,
-                  printed: list | tuple = ()) -> list[str]:
+def format_result(
+    res: CheckResult, explain: bool = False, all_rules: bool | None = None, printed: list | tuple = ()
+) -> list[str]:
     """Text output of one checked list. The house rules in force are listed with ``explain``
     (or ``all_rules=True``); otherwise only those the list agreed, and no block when there are none.
     Findings in ``printed`` (already printed above the verdict, e.g. what an edit broke) are
@@ -93,7 +102,7 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool | Non
     c = res.counts()
     status = "legal" if res.legal else "ILLEGAL"
     parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}"]
-    title = f" \"{res.name}\"" if res.name else ""
+    title = f' "{res.name}"' if res.name else ""
     lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
     if res.summary:
         lines.extend(_wrap("  summary: ", summary_items(res.summary, explain)))
@@ -104,8 +113,17 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool | Non
             shown.append(f"{k}={_fmt(v)}" + (" (agreed)" if k in res.house_rules_agreed else ""))
         lines.extend(_wrap("  house rules: ", shown))
     if res.packs:
-        lines.extend(_wrap("  packs: ", [f"{p['name']}" + (f" {p['version']}" if p.get("version") else "")
-                                         + f" ({(p.get('hash') or '').split(':', 1)[-1][:12]})" for p in res.packs]))
+        lines.extend(
+            _wrap(
+                "  packs: ",
+                [
+                    f"{p['name']}"
+                    + (f" {p['version']}" if p.get("version") else "")
+                    + f" ({(p.get('hash') or '').split(':', 1)[-1][:12]})"
+                    for p in res.packs
+                ],
+            )
+        )
     for line in res.pack_changes:
         lines.append(f"  note: {line}")
     for f in res.findings:
@@ -116,8 +134,9 @@ def format_result(res: CheckResult, explain: bool = False, all_rules: bool | Non
             for item in f.counted:
                 lines.append(f"      counted: {item}")
         if explain and (f.value is not None or f.bound is not None):
-            parts = [f"{k} {_fmt(v)}" for k, v in (("value", f.value), ("bound", f.bound), ("base", f.base))
-                     if v is not None]
+            parts = [
+                f"{k} {_fmt(v)}" for k, v in (("value", f.value), ("bound", f.bound), ("base", f.base)) if v is not None
+            ]
             lines.append("      " + ", ".join(parts))
     from builder.errors import one_line
 
@@ -150,8 +169,10 @@ def limit_lines(system: str, lst, catalog, rules: dict) -> list[str]:
         group = f" ({row['group']})" if row.get("group") else ""
         unit = f" {row['unit']}" if row.get("unit") else ""
         mark = "" if row.get("ok", True) else "  BROKEN"
-        out.append(f"    {row['label']}{group}: {_fmt(row['value'])} {_OPS.get(row['kind'], row['kind'])} "
-                   f"{_fmt(row['bound'])}{unit}{mark}")
+        out.append(
+            f"    {row['label']}{group}: {_fmt(row['value'])} {_OPS.get(row['kind'], row['kind'])} "
+            f"{_fmt(row['bound'])}{unit}{mark}"
+        )
         if row.get("counted") and row.get("for_each") in (None, "list"):
             out.append("      counted: " + "; ".join(row["counted"]))
     return out
@@ -166,15 +187,22 @@ def summary_items(summary: dict, explain: bool = False) -> list[str]:
     value with its percentage."""
     items = []
     keys = list(summary)
-    if "points" in summary and "limit" in summary and isinstance(summary["points"], (int, float)) \
-            and isinstance(summary["limit"], (int, float)):
+    if (
+        "points" in summary
+        and "limit" in summary
+        and isinstance(summary["points"], (int, float))
+        and isinstance(summary["limit"], (int, float))
+    ):
         left = summary["limit"] - summary["points"]
-        items += [f"points {_fmt(summary['points'])}", f"limit {_fmt(summary['limit'])}",
-                  f"left {_fmt(left)}" if left >= 0 else f"over by {_fmt(-left)}"]
+        items += [
+            f"points {_fmt(summary['points'])}",
+            f"limit {_fmt(summary['limit'])}",
+            f"left {_fmt(left)}" if left >= 0 else f"over by {_fmt(-left)}",
+        ]
         keys = [k for k in keys if k not in ("points", "limit")]
     for k in keys:
         v = summary[k]
-        if k.endswith("_percent") and k[:-len("_percent")] in summary:
+        if k.endswith("_percent") and k[: -len("_percent")] in summary:
             continue  # shown with its value
         if v is None:
             if explain or k in ALWAYS_SHOWN:

@@ -97,8 +97,12 @@ def check_number_options(ctx) -> None:
         values = value if isinstance(value, (list, tuple)) else [value]
         for v in values:  # whole numbers (options in millimetres have ranges of their own)
             why = number_problem(v) if isinstance(v, int) else None
-            if why is None and isinstance(v, str) and param.name == "value" \
-                    and v.strip().lstrip("+-").replace("_", "").isdigit():  # daimyo set FILE KEY VALUE, a number
+            if (
+                why is None
+                and isinstance(v, str)
+                and param.name == "value"
+                and v.strip().lstrip("+-").replace("_", "").isdigit()
+            ):  # daimyo set FILE KEY VALUE, a number
                 why = long_integer_problem(v.strip())
                 if why is None and v.strip().lstrip("+-").isdigit() and len(v.strip()) <= 31:
                     why = number_problem(int(v.strip()))
@@ -112,14 +116,13 @@ app = typer.Typer(
     cls=DaimyoGroup,
     name="daimyo",
     help="Deck and army builder with print-and-play output for Senshiai, Kensei, HeroCard, "
-         "Senji and Satsuma Rebellion.",
+    "Senji and Satsuma Rebellion.",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-catalog_app = typer.Typer(help="Browse and validate the catalog.", no_args_is_help=True,
-                          rich_markup_mode=None)
+catalog_app = typer.Typer(help="Browse and validate the catalog.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(catalog_app, name="catalog")
 
 
@@ -152,18 +155,26 @@ def _version(value: bool):
 
 
 @app.callback()
-def _root(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")):
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+):
     """daimyo: build, check, print and share lists for five Japanese-themed games."""
 
 
 # -- check -------------------------------------------------------------------------
 
+
 @app.command()
 def check(
     files: list[str] = typer.Argument(..., help="List documents (YAML or JSON)."),
-    format: str = typer.Option("text", "--format", "-f", help="text, json or csv (one row per list: file, "
-                                                            "system, name, verdict, total, fingerprint, share code)"),
+    format: str = typer.Option(
+        "text",
+        "--format",
+        "-f",
+        help="text, json or csv (one row per list: file, system, name, verdict, total, fingerprint, share code)",
+    ),
     pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) for every list."),
     strict: bool = typer.Option(False, "--strict", help="Warnings make the exit status 1 too."),
     explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
@@ -216,11 +227,15 @@ def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color
 
 # -- rules -------------------------------------------------------------------------
 
+
 @app.command()
-def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
-          format: str = typer.Option("text", "--format", "-f", help="text, json or markdown"),
-          codes: bool = typer.Option(False, "--codes", help="list the finding codes a check may give instead: "
-                                     "severity, meaning and rulebook section")):
+def rules(
+    system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
+    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown"),
+    codes: bool = typer.Option(
+        False, "--codes", help="list the finding codes a check may give instead: severity, meaning and rulebook section"
+    ),
+):
     """List the house-rule parameters of a system: default reading, alternatives, sources."""
     from builder.catalog.loader import load_catalog
 
@@ -228,8 +243,10 @@ def rules(system: str = typer.Argument(..., help="senshiai, kensei, herocard, se
         from builder.errors import UsageError
         from builder.names import did_you_mean
 
-        raise UsageError(f"unknown format '{format}'",
-                         did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown")
+        raise UsageError(
+            f"unknown format '{format}'",
+            did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown",
+        )
     cat = load_catalog(_system(system))
     if codes:
         return _print_codes(_system(system), cat, format)
@@ -272,6 +289,7 @@ def _system(name: str) -> str:
 
 # -- catalog -----------------------------------------------------------------------
 
+
 @catalog_app.command("systems")
 def catalog_systems():
     """The game systems (the five built in and any other registered) and how many entries each
@@ -289,7 +307,12 @@ def catalog_systems():
 def catalog_list(
     system: str = typer.Argument(..., help="the game system"),
     section: Optional[str] = typer.Argument(None, help="a section such as troops, abilities, cards"),
-    where: list[str] = typer.Option([], "--where", "-w", help="filter: FIELD=VALUE, FIELD~TEXT (contains, any case), FIELD<N, >, <=, >=, != (e.g. clan=buke, name~samurai, cost<10)"),
+    where: list[str] = typer.Option(
+        [],
+        "--where",
+        "-w",
+        help="filter: FIELD=VALUE, FIELD~TEXT (contains, any case), FIELD<N, >, <=, >=, != (e.g. clan=buke, name~samurai, cost<10)",
+    ),
     pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to include."),
 ):
     """List the entries of a system, optionally one section, filtered by fields."""
@@ -332,9 +355,12 @@ def catalog_check(
 
 # -- demo --------------------------------------------------------------------------
 
+
 @app.command()
-def demo(out: str = typer.Option("output", "--output", "-o", "--out", help="folder for the generated files"),
-         force: bool = typer.Option(False, "--force", help="also replace files in the folder that the demo did not write")):
+def demo(
+    out: str = typer.Option("output", "--output", "-o", "--out", help="folder for the generated files"),
+    force: bool = typer.Option(False, "--force", help="also replace files in the folder that the demo did not write"),
+):
     """The main job on the bundled examples: validate the catalog, check a list of every system, print PDFs.
 
     The demo replaces its own earlier output; any other file in the way is kept unless --force."""
@@ -382,8 +408,11 @@ def app_for(args: list[str]):
         return app
     from typer.main import get_command_name
 
-    cmds = [c for c in app.registered_commands
-            if (c.name or (get_command_name(c.callback.__name__) if c.callback else "")) == name]
+    cmds = [
+        c
+        for c in app.registered_commands
+        if (c.name or (get_command_name(c.callback.__name__) if c.callback else "")) == name
+    ]
     groups = [g for g in app.registered_groups if g.name == name]
     if not cmds and not groups:  # a game's own commands (``daimyo satsuma clash``)
         groups = _add_late(name)
@@ -418,8 +447,11 @@ def main() -> None:
             tb = tb.tb_next
         if tb is not None:
             where = f" at {os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno}"
-        echo(f"daimyo: internal error: {type(exc).__name__}: {exc}{where} "
-             "(this is a bug in daimyo; run again with DAIMYO_DEBUG=1 for the details)", err=True)
+        echo(
+            f"daimyo: internal error: {type(exc).__name__}: {exc}{where} "
+            "(this is a bug in daimyo; run again with DAIMYO_DEBUG=1 for the details)",
+            err=True,
+        )
         sys.exit(70)
 
 

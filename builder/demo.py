@@ -98,15 +98,20 @@ def run_demo(out: str, echo, force: bool = False) -> int:
         except (OSError, ValueError) as exc:
             from builder.errors import UsageError
 
-            why = "it or a folder above it is a file" if isinstance(exc, (FileExistsError, NotADirectoryError)) \
+            why = (
+                "it or a folder above it is a file"
+                if isinstance(exc, (FileExistsError, NotADirectoryError))
                 else (getattr(exc, "strerror", None) or str(exc))
-            raise UsageError(f"cannot make the output folder '{out}': {why}",
-                             f"give a folder with {option('out')}") from None
+            )
+            raise UsageError(
+                f"cannot make the output folder '{out}': {why}", f"give a folder with {option('out')}"
+            ) from None
         echo(f"\n== printing into {outdir}/")
         jobs: list[tuple[str, Path, Callable[..., Path], Path | str]]
         jobs = [(f"{path.name}", outdir / f"{path.stem}.pdf", render_api.render_list, path) for path in checked]
-        jobs += [(f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system)
-                 for system in SYSTEMS]
+        jobs += [
+            (f"player aid {system}", outdir / f"aid-{system}.pdf", render_api.render_aid, system) for system in SYSTEMS
+        ]
         ours = _read_manifest(outdir)
         wrote = dict(ours)
         for label, target, render, what in jobs:
@@ -116,8 +121,10 @@ def run_demo(out: str, echo, force: bool = False) -> int:
                 status = 2
                 continue
             if target.exists() and not mine and not force:
-                echo(f"{target}: error: exists and was not written by daimyo demo; kept "
-                     "(pass --force to replace it, or give another folder with -o)")
+                echo(
+                    f"{target}: error: exists and was not written by daimyo demo; kept "
+                    "(pass --force to replace it, or give another folder with -o)"
+                )
                 status = 2
                 continue
             try:
@@ -130,6 +137,14 @@ def run_demo(out: str, echo, force: bool = False) -> int:
             wrote[target.name] = _digest(Path(written)) or ""
             _write_manifest(outdir, wrote)
             echo(f"  {label} -> {written}")
-    echo("\n" + ("all example lists are legal" if status == 0 else
-                 "some example lists are illegal" if status == 1 else "some inputs could not be read"))
+    echo(
+        "\n"
+        + (
+            "all example lists are legal"
+            if status == 0
+            else "some example lists are illegal"
+            if status == 1
+            else "some inputs could not be read"
+        )
+    )
     return status

@@ -155,8 +155,12 @@ class UsageError(DaimyoError):
 class WouldOverwrite(UsageError):
     """A file exists where an output would go; nothing was written (``force`` replaces it)."""
 
-    def __init__(self, path, message: str = "file exists; not overwritten",
-                 hint: str | None = f"pass {option('force')} to replace it"):
+    def __init__(
+        self,
+        path,
+        message: str = "file exists; not overwritten",
+        hint: str | None = f"pass {option('force')} to replace it",
+    ):
         super().__init__(f"{path}: {message}", hint)
         self.path = path
 

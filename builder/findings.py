@@ -55,9 +55,13 @@ class Finding:
     def to_json(self) -> dict:
         from builder.rulebooks import format_source, humanize
 
-        d: dict[str, object] = {"severity": self.severity, "code": self.code,
-                                "message": humanize(self.message, bare=False),
-             "path": self.path, "source": self.source}
+        d: dict[str, object] = {
+            "severity": self.severity,
+            "code": self.code,
+            "message": humanize(self.message, bare=False),
+            "path": self.path,
+            "source": self.source,
+        }
         if self.source:
             d["source_text"] = format_source(self.source)
         if self.line is not None:
@@ -125,8 +129,15 @@ class CheckResult:
         return out
 
     def to_json(self) -> dict:
-        return {"file": self.file, "system": self.system, "name": self.name, "legal": self.legal,
-                "summary": self.summary, "house_rules": self.house_rules,
-                "house_rules_agreed": self.house_rules_agreed, "packs": list(self.packs),
-                "findings": [f.to_json() for f in self.findings],
-                **({"pack_changes": list(self.pack_changes)} if self.pack_changes else {})}
+        return {
+            "file": self.file,
+            "system": self.system,
+            "name": self.name,
+            "legal": self.legal,
+            "summary": self.summary,
+            "house_rules": self.house_rules,
+            "house_rules_agreed": self.house_rules_agreed,
+            "packs": list(self.packs),
+            "findings": [f.to_json() for f in self.findings],
+            **({"pack_changes": list(self.pack_changes)} if self.pack_changes else {}),
+        }

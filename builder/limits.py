@@ -65,7 +65,7 @@ def number_problem(value) -> str | None:
 
 
 def _short(value) -> str:
-    if isinstance(value, int) and abs(value) > 10 ** 40:
+    if isinstance(value, int) and abs(value) > 10**40:
         if value.bit_length() < 13000:  # fewer than 4,000 digits: Python writes them out
             return f"a number of {len(str(abs(value))):,} digits"
         return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1:,} digits"

@@ -22,7 +22,7 @@ def normalize(name: str) -> str:
     troops and cards again and again)."""
     try:
         return _normalize_memo(name)
-    except TypeError:   # an unhashable value (a list where a name was expected)
+    except TypeError:  # an unhashable value (a list where a name was expected)
         return _normalize(name)
 
 
@@ -43,7 +43,7 @@ def loose(name: str) -> str:
     (``Strength, ':'`` is two names, not ``Strength``), and so is a name of marks alone."""
     try:
         return _loose_memo(name)
-    except TypeError:   # an unhashable value
+    except TypeError:  # an unhashable value
         return _loose(name)
 
 
@@ -53,8 +53,8 @@ def _loose(name) -> str:
     if not alnum:  # no letter or digit at all (":", "?!"): only spaces and hyphens left out
         return _bare(text)
     first, last = alnum[0], alnum[-1]
-    inner = "".join(ch for ch in text[first:last + 1] if ch.isalnum())
-    return _edge(text[:first]) + inner + _edge(text[last + 1:])
+    inner = "".join(ch for ch in text[first : last + 1] if ch.isalnum())
+    return _edge(text[:first]) + inner + _edge(text[last + 1 :])
 
 
 def _edge(text: str) -> str:
@@ -100,7 +100,9 @@ class NameIndex:
         self.keyed = {normalize(c): c for c in cands}
         self.keys = list(self.keyed)
         self.lens = [len(k) for k in self.keys]
-        self._matchers: dict[str, difflib.SequenceMatcher[str]] = {}  # a candidate's difflib matcher (its index built once)
+        self._matchers: dict[
+            str, difflib.SequenceMatcher[str]
+        ] = {}  # a candidate's difflib matcher (its index built once)
         longest = max(self.lens, default=0)
         # a field holds a count of shared characters, at most the candidate's length
         self._width: int
@@ -118,8 +120,7 @@ class NameIndex:
         # any candidate has
         table: dict[str, list[int]] = {}
         for ch, held in counts.items():
-            table[ch] = [sum(min(m, c) << (bits * i) for i, c in held)
-                        for m in range(1, max(c for _, c in held) + 1)]
+            table[ch] = [sum(min(m, c) << (bits * i) for i, c in held) for m in range(1, max(c for _, c in held) + 1)]
         self._table = table
         return table
 

@@ -63,10 +63,13 @@ def registry() -> dict[str, Rulebook]:
         data = YAML(typ="safe").load(fh)
     out = {}
     for b in data["rulebooks"]:
-        sections = tuple(Section(s["title"], int(s["lines"][0]), int(s["lines"][1]), bool(s.get("printed", True)))
-                         for s in b["sections"])
-        out[b["file"]] = Rulebook(b["file"], b["system"], b["title"], str(b["edition"]), b["sha256"],
-                                  int(b["lines"]), sections)
+        sections = tuple(
+            Section(s["title"], int(s["lines"][0]), int(s["lines"][1]), bool(s.get("printed", True)))
+            for s in b["sections"]
+        )
+        out[b["file"]] = Rulebook(
+            b["file"], b["system"], b["title"], str(b["edition"]), b["sha256"], int(b["lines"]), sections
+        )
     return out
 
 
@@ -165,7 +168,7 @@ def humanize(text: str | None, bare: bool = True) -> str:
 
 
 def _in_parens(text: str, m: re.Match) -> bool:
-    before = text[:m.start()].rstrip()
+    before = text[: m.start()].rstrip()
     return before.endswith("(") or (before.endswith(",") and "(" in before[-60:])
 
 

@@ -44,8 +44,15 @@ class Positions:
                 return (1, 1)
             path = path[:-1]
 
-    def diag(self, path: tuple, message: str, code: str | None = None, hint: str | None = None,
-             severity: str = "error", prefer_key: bool = False) -> Diagnostic:
+    def diag(
+        self,
+        path: tuple,
+        message: str,
+        code: str | None = None,
+        hint: str | None = None,
+        severity: str = "error",
+        prefer_key: bool = False,
+    ) -> Diagnostic:
         line, col = self.at(path, prefer_key)
         return Diagnostic(self.file, line, col, message, code=code, severity=severity, hint=hint)
 
@@ -113,11 +120,16 @@ def _tab_diag(file: str, text: str, line: int, code: str | None) -> Diagnostic |
     for n in (line, line - 1):
         if 1 <= n <= len(lines):
             row = lines[n - 1]
-            lead = row[:len(row) - len(row.lstrip(" \t"))]
+            lead = row[: len(row) - len(row.lstrip(" \t"))]
             if "\t" in lead:
-                return Diagnostic(file, n, lead.index("\t") + 1, f"line {n} is indented with a tab; "
-                                  "indent with spaces", code=code,
-                                  hint="YAML does not allow tabs for indentation")
+                return Diagnostic(
+                    file,
+                    n,
+                    lead.index("\t") + 1,
+                    f"line {n} is indented with a tab; indent with spaces",
+                    code=code,
+                    hint="YAML does not allow tabs for indentation",
+                )
     return None
 
 
@@ -131,8 +143,9 @@ def _mark_diag(file: str, exc, code: str | None, text: str | None = None) -> Dia
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
     msg = f"YAML syntax: {problem}" + (f" ({context})" if context else "")
-    return Diagnostic(file, line, col, msg, code=code,
-                      hint="check indentation, colons and quotes on this line or the one before")
+    return Diagnostic(
+        file, line, col, msg, code=code, hint="check indentation, colons and quotes on this line or the one before"
+    )
 
 
 def _unmarked_diag(file: str, text: str, exc, code: str | None) -> Diagnostic:
@@ -205,8 +218,14 @@ def too_deep(text: str) -> bool:
 
 
 def too_deep_diag(file: str, code: str | None = None) -> Diagnostic:
-    return Diagnostic(file, 1, 1, f"values nested more than {MAX_DEPTH} levels deep", code=code,
-                      hint="a list or catalog needs a few levels")
+    return Diagnostic(
+        file,
+        1,
+        1,
+        f"values nested more than {MAX_DEPTH} levels deep",
+        code=code,
+        hint="a list or catalog needs a few levels",
+    )
 
 
 class _Budget:
@@ -239,8 +258,9 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
     except DaimyoError:
         raise
     except RecursionError:
-        raise DaimyoError(Diagnostic(file, 1, 1, "values nested too deeply", code=code,
-                                     hint="a list or catalog needs a few levels")) from None
+        raise DaimyoError(
+            Diagnostic(file, 1, 1, "values nested too deeply", code=code, hint="a list or catalog needs a few levels")
+        ) from None
     except Exception as exc:  # constructor errors (bad timestamps, ...)
         mark = getattr(exc, "problem_mark", None)
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -258,8 +278,7 @@ def _scalar(node, constructor, file: str, code: str | None):
         value = constructor.construct_object(node, deep=True)
         why = number_problem(value)
     if why:
-        raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1, why,
-                                     code=code))
+        raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1, why, code=code))
     return value
 
 
@@ -268,37 +287,71 @@ def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str 
 
     budget.left -= 1
     if budget.left < 0:
-        raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1,
-                                     "aliases expand to far more values than the document holds", code=code,
-                                     hint="write the values out instead of repeating *aliases"))
+        raise DaimyoError(
+            Diagnostic(
+                file,
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+                "aliases expand to far more values than the document holds",
+                code=code,
+                hint="write the values out instead of repeating *aliases",
+            )
+        )
     pos.value[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, ScalarNode):
         return _scalar(node, constructor, file, code)
     if isinstance(node, SequenceNode):
-        return [_build(child, path + (i,), pos, constructor, file, code, budget)
-                for i, child in enumerate(node.value)]
+        return [_build(child, path + (i,), pos, constructor, file, code, budget) for i, child in enumerate(node.value)]
     if isinstance(node, MappingNode):
         out: dict = {}
         for knode, vnode in node.value:
             if knode.tag == "tag:yaml.org,2002:merge":
-                raise DaimyoError(Diagnostic(file, knode.start_mark.line + 1, knode.start_mark.column + 1,
-                                             "merge keys (<<) are not supported", code=code))
+                raise DaimyoError(
+                    Diagnostic(
+                        file,
+                        knode.start_mark.line + 1,
+                        knode.start_mark.column + 1,
+                        "merge keys (<<) are not supported",
+                        code=code,
+                    )
+                )
             if not isinstance(knode, ScalarNode):
-                raise DaimyoError(Diagnostic(file, knode.start_mark.line + 1, knode.start_mark.column + 1,
-                                             "a mapping key must be a plain value", code=code))
+                raise DaimyoError(
+                    Diagnostic(
+                        file,
+                        knode.start_mark.line + 1,
+                        knode.start_mark.column + 1,
+                        "a mapping key must be a plain value",
+                        code=code,
+                    )
+                )
             key = _scalar(knode, constructor, file, code)
             if not isinstance(key, (str, int, float, bool)) and key is not None:
                 key = str(key)
             if key in out:
-                raise DaimyoError(Diagnostic(file, knode.start_mark.line + 1, knode.start_mark.column + 1,
-                                             f"duplicate key '{key}'", code=code,
-                                             hint="each key may appear once in a mapping"))
+                raise DaimyoError(
+                    Diagnostic(
+                        file,
+                        knode.start_mark.line + 1,
+                        knode.start_mark.column + 1,
+                        f"duplicate key '{key}'",
+                        code=code,
+                        hint="each key may appear once in a mapping",
+                    )
+                )
             kp = path + (key,)
             pos.key[kp] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
             out[key] = _build(vnode, kp, pos, constructor, file, code, budget)
         return out
-    raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1,  # pragma: no cover
-                                 "unsupported YAML node", code=code))
+    raise DaimyoError(
+        Diagnostic(
+            file,
+            node.start_mark.line + 1,
+            node.start_mark.column + 1,  # pragma: no cover
+            "unsupported YAML node",
+            code=code,
+        )
+    )
 
 
 def _identity(st) -> tuple:
@@ -325,8 +378,9 @@ def begin_command(track: bool = True) -> None:
     _TRACK = track
 
 
-def read_bytes(path: str | os.PathLike, code: str | None = None, display: str | None = None,
-               limit: int | None = None) -> bytes:
+def read_bytes(
+    path: str | os.PathLike, code: str | None = None, display: str | None = None, limit: int | None = None
+) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (MAX_FILE_BYTES). A device, a pipe
     or a folder is refused without reading (a FIFO would block, /dev/zero never ends)."""
     import stat
@@ -338,23 +392,39 @@ def read_bytes(path: str | os.PathLike, code: str | None = None, display: str | 
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise DaimyoError(Diagnostic(name, 0, 0, "file not found", code=code,
-                                     hint="check the path")) from None
+        raise DaimyoError(Diagnostic(name, 0, 0, "file not found", code=code, hint="check the path")) from None
     except IsADirectoryError:
         raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code)) from None
     except (OSError, ValueError) as exc:
-        raise DaimyoError(Diagnostic(name, 0, 0, f"cannot read: {getattr(exc, 'strerror', None) or exc}",
-                                     code=code)) from None
+        raise DaimyoError(
+            Diagnostic(name, 0, 0, f"cannot read: {getattr(exc, 'strerror', None) or exc}", code=code)
+        ) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
             raise DaimyoError(Diagnostic(name, 0, 0, "is a folder, not a file", code=code))
         if not stat.S_ISREG(st.st_mode):
-            raise DaimyoError(Diagnostic(name, 0, 0, "is not a regular file (a device or a pipe); not read",
-                                         code=code, hint="give the name of a file"))
+            raise DaimyoError(
+                Diagnostic(
+                    name,
+                    0,
+                    0,
+                    "is not a regular file (a device or a pipe); not read",
+                    code=code,
+                    hint="give the name of a file",
+                )
+            )
         if st.st_size > limit:
-            raise DaimyoError(Diagnostic(name, 0, 0, f"file too large: {st.st_size:,} bytes (at most {limit:,})",
-                                         code=code, hint="split it into smaller files"))
+            raise DaimyoError(
+                Diagnostic(
+                    name,
+                    0,
+                    0,
+                    f"file too large: {st.st_size:,} bytes (at most {limit:,})",
+                    code=code,
+                    hint="split it into smaller files",
+                )
+            )
         chunks, total = [], 0
         while True:
             try:
@@ -366,8 +436,16 @@ def read_bytes(path: str | os.PathLike, code: str | None = None, display: str | 
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:  # the file grew while being read
-                raise DaimyoError(Diagnostic(name, 0, 0, f"file too large: over {limit:,} bytes",
-                                             code=code, hint="split it into smaller files"))
+                raise DaimyoError(
+                    Diagnostic(
+                        name,
+                        0,
+                        0,
+                        f"file too large: over {limit:,} bytes",
+                        code=code,
+                        hint="split it into smaller files",
+                    )
+                )
         if _TRACK:
             _READ.add(_identity(st))
         return b"".join(chunks)
@@ -385,11 +463,12 @@ def read_text(path: str | os.PathLike, code: str | None = None, display: str | N
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        before = exc.object[:exc.start]
+        before = exc.object[: exc.start]
         line = before.count(b"\n") + 1
-        col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-        raise DaimyoError(Diagnostic(name, line, col, "not UTF-8 text", code=code,
-                                     hint="save the file as UTF-8")) from None
+        col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        raise DaimyoError(
+            Diagnostic(name, line, col, "not UTF-8 text", code=code, hint="save the file as UTF-8")
+        ) from None
 
 
 # -- editing a file in place: a lock, and a check that nothing changed meanwhile --------------
@@ -434,8 +513,15 @@ def _lock(path: str, name: str):
                     break
                 except BlockingIOError:
                     if time.monotonic() > deadline:
-                        raise DaimyoError(Diagnostic(name, 0, 0, "another program is editing this file",
-                                                     hint="try again when it has finished")) from None
+                        raise DaimyoError(
+                            Diagnostic(
+                                name,
+                                0,
+                                0,
+                                "another program is editing this file",
+                                hint="try again when it has finished",
+                            )
+                        ) from None
                     time.sleep(0.005)
                 except OSError:  # a file system without locks
                     os.close(fd)
@@ -495,8 +581,11 @@ def refuse_folder_name(path) -> None:
     """An output named 'newdir/' names a folder even when it does not exist yet: refused (no
     --force can help)."""
     if isinstance(path, str) and path.endswith(("/", os.sep)):
-        _refuse(path, "names a folder (it ends with '/'), not a file",
-                f"give a file name, such as {path.rstrip('/' + os.sep) or '.'}/NAME")
+        _refuse(
+            path,
+            "names a folder (it ends with '/'), not a file",
+            f"give a file name, such as {path.rstrip('/' + os.sep) or '.'}/NAME",
+        )
 
 
 def refuse_output(path, force: bool = False) -> None:
@@ -554,8 +643,11 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
         _refuse(p, "file exists; not overwritten", f"pass {option('force')} to replace it")
     editing = _EDITING.get(os.path.realpath(target))
     if st is not None and editing is None and _identity(st) in _READ:
-        _refuse(p, f"is an input of this command; not overwritten, even with {option('force')}",
-                "write the output to another file")
+        _refuse(
+            p,
+            f"is an input of this command; not overwritten, even with {option('force')}",
+            "write the output to another file",
+        )
     if isinstance(data, str):
         data = data.encode("utf-8")
     parent = target.parent if str(target.parent) else Path(".")
@@ -569,8 +661,9 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
             reason = "a part of the folder path is a file"
         else:
             reason = getattr(exc, "strerror", None) or str(exc)
-        raise DaimyoError(Diagnostic(str(p), 0, 0, f"cannot write: {reason}",
-                                     hint="check the folder of the output file")) from None
+        raise DaimyoError(
+            Diagnostic(str(p), 0, 0, f"cannot write: {reason}", hint="check the folder of the output file")
+        ) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -583,7 +676,7 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
                 pass
         else:
             os.chmod(tmp, 0o644)
-        with (guard() if guard is not None else contextlib.nullcontext()):
+        with guard() if guard is not None else contextlib.nullcontext():
             if force or st is not None:
                 os.replace(tmp, target)
             else:
@@ -631,11 +724,16 @@ def _create_exclusive(tmp: str, target: Path, shown: Path) -> None:
     try:
         os.link(tmp, target)
     except FileExistsError:
-        _refuse(shown, "file exists (it appeared while writing); not overwritten", f"pass {option('force')} to replace it")
+        _refuse(
+            shown, "file exists (it appeared while writing); not overwritten", f"pass {option('force')} to replace it"
+        )
     except OSError:  # a file system without hard links: the best that remains
         if os.path.lexists(target):
-            _refuse(shown, "file exists (it appeared while writing); not overwritten",
-                    f"pass {option('force')} to replace it")
+            _refuse(
+                shown,
+                "file exists (it appeared while writing); not overwritten",
+                f"pass {option('force')} to replace it",
+            )
         os.replace(tmp, target)
         return
     os.unlink(tmp)

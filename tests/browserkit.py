@@ -15,8 +15,14 @@ from pathlib import Path
 from typing import Any
 
 CHROMIUM = os.environ.get("DAIMYO_CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 # limits for a hang, not for speed: a loaded machine may take long to start a browser or a server
 START = 120
 
@@ -68,6 +74,7 @@ def expect(*args: Any, **kwargs: Any) -> Any:
 
     return _expect(*args, **kwargs)
 
+
 IDLE = "() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
 
 
@@ -96,7 +103,8 @@ def catalog_shows(pg, query: str) -> None:
     """Wait until the catalog's rows are the answer to ``query`` and the page is idle."""
     pg.wait_for_function(
         "q => { const r = document.querySelector('#catalog-results [data-q]'); return r && r.dataset.q === q; }",
-        arg=query)
+        arg=query,
+    )
     idle(pg)
 
 

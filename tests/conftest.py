@@ -21,8 +21,10 @@ def _rulebooks_dir() -> Path | None:
 
 
 SEEDS = _rulebooks_dir()
-NO_RULEBOOKS = ("rulebook texts not available: set DAIMYO_RULEBOOKS to the folder holding "
-                "000_ac601013730960cf.txt ... 004_80c161daf2b1fabf.txt (CI uses ../shared/seeds)")
+NO_RULEBOOKS = (
+    "rulebook texts not available: set DAIMYO_RULEBOOKS to the folder holding "
+    "000_ac601013730960cf.txt ... 004_80c161daf2b1fabf.txt (CI uses ../shared/seeds)"
+)
 
 
 def rulebook_text(name: str) -> str:
@@ -43,12 +45,19 @@ FUZZ = int(os.environ.get("DAIMYO_FUZZ", "0") or 0)
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
 #: "ci": derandomized (a fixed seed per test), no example database: the README's test command and
 #: CI (CI=true) run exactly the same cases every time, on every machine, in any order or process
-settings.register_profile("ci", derandomize=True, database=None, deadline=None, print_blob=True,
-                          suppress_health_check=_QUIET)
+settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, print_blob=True, suppress_health_check=_QUIET
+)
 #: "fuzz": random cases, FUZZ times as many (``examples``), kept in the local example database so a
 #: failure found is replayed on the next run
-settings.register_profile("fuzz", derandomize=False, deadline=None, print_blob=True,
-                          suppress_health_check=_QUIET, max_examples=100 * max(1, FUZZ))
+settings.register_profile(
+    "fuzz",
+    derandomize=False,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=_QUIET,
+    max_examples=100 * max(1, FUZZ),
+)
 settings.load_profile("fuzz" if FUZZ else "ci")
 
 
@@ -141,8 +150,9 @@ def _finding_codes_registered():
         gs = get(res.system)
         if gs.document.fields:  # the check's own readers accepted the list: so does the list model
             problems = gs.document.validate(doc.data, doc.positions)
-            assert not problems, f"the {res.system} list model refuses a list the check accepts: " + \
-                "; ".join(d.format() for d in problems)
+            assert not problems, f"the {res.system} list model refuses a list the check accepts: " + "; ".join(
+                d.format() for d in problems
+            )
         if not res.findings:
             return res
 

@@ -83,15 +83,50 @@ def postgres_cluster():
     port = free_port()
     log = tmp / "log"
     try:
-        subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "daimyo", "-A", "trust",
-                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True, cwd=tmp)
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
-                        "-o", f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200",
-                        "start"], check=True, capture_output=True, cwd=tmp)
+        subprocess.run(
+            [
+                *run_as,
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "daimyo",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            cwd=tmp,
+        )
+        subprocess.run(
+            [
+                *run_as,
+                str(bindir / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(log),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+            cwd=tmp,
+        )
         yield Cluster(tmp, port, run_as)
     finally:
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                       capture_output=True, cwd=tmp)
+        subprocess.run(
+            [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
+            capture_output=True,
+            cwd=tmp,
+        )
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -99,8 +134,13 @@ def start_server(folder, port: int | None = None, timeout: float = 120.0):
     """``daimyo event serve FOLDER`` in a process of its own; ``(process, url)`` once it answers."""
     port = port or free_port()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "builder", "event", "serve", str(folder), "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "builder", "event", "serve", str(folder), "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + timeout
     while True:

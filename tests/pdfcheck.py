@@ -31,9 +31,16 @@ def text_lines(page) -> list[dict]:
                 run = []
             run.append(ch)
         lines.append(run)
-    return [{"text": "".join(c["text"] for c in run), "x0": min(c["x0"] for c in run),
-             "x1": max(c["x1"] for c in run), "top": min(c["top"] for c in run),
-             "bottom": max(c["bottom"] for c in run)} for run in lines]
+    return [
+        {
+            "text": "".join(c["text"] for c in run),
+            "x0": min(c["x0"] for c in run),
+            "x1": max(c["x1"] for c in run),
+            "top": min(c["top"] for c in run),
+            "bottom": max(c["bottom"] for c in run),
+        }
+        for run in lines
+    ]
 
 
 def overlapping_lines(page, tol: float = 0.3) -> list[tuple[str, str, float]]:
@@ -42,7 +49,7 @@ def overlapping_lines(page, tol: float = 0.3) -> list[tuple[str, str, float]]:
     lines = sorted(text_lines(page), key=lambda t: (t["top"], t["x0"]))
     out = []
     for i, a in enumerate(lines):
-        for b in lines[i + 1:]:
+        for b in lines[i + 1 :]:
             if b["top"] >= a["bottom"] - tol:
                 break
             dx = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
@@ -104,6 +111,9 @@ def example_deck(folder: Path, n: int) -> Path:
         left -= take
     assert left == 0, f"the example deck has fewer than {n} cards"
     deck = folder / "deck.yaml"
-    deck.write_text(f"system: senshiai\nname: First {n} cards\npacks: [{_EXAMPLES / 'packs' / 'senshiai-example.yaml'}]\n"
-                    "cards:\n" + "\n".join(counts) + "\n", encoding="utf-8")
+    deck.write_text(
+        f"system: senshiai\nname: First {n} cards\npacks: [{_EXAMPLES / 'packs' / 'senshiai-example.yaml'}]\n"
+        "cards:\n" + "\n".join(counts) + "\n",
+        encoding="utf-8",
+    )
     return deck

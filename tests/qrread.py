@@ -17,9 +17,10 @@ def page_codes(pdf: Path, page: int, dpi: int = 200) -> list[str]:
     if not shutil.which("pdftoppm"):
         pytest.skip("pdftoppm (poppler-utils) is not installed")
     stem = pdf.with_name(f"{pdf.stem}-qr{page}")
-    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile",
-                    str(pdf), str(stem)], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf), str(stem)],
+        check=True,
+    )
     png = stem.with_suffix(".png")
     with Image.open(png) as im:
-        return [r.text for r in zxingcpp.read_barcodes(im.convert("L"))
-                if r.format == zxingcpp.BarcodeFormat.QRCode]
+        return [r.text for r in zxingcpp.read_barcodes(im.convert("L")) if r.format == zxingcpp.BarcodeFormat.QRCode]

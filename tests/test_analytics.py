@@ -28,18 +28,22 @@ SEED = "003_d64fd863b3930085.txt"
 
 
 def small_view(rows):
-    fields = {"name": FieldSpec("name", "Card", counted=False),
-              "type": FieldSpec("type", "Type"),
-              "path": FieldSpec("path", "Path"),
-              "cost": FieldSpec("cost", "Cost", kind="ordinal", order=("N", "I", "II", "III", "IV", "V"))}
+    fields = {
+        "name": FieldSpec("name", "Card", counted=False),
+        "type": FieldSpec("type", "Type"),
+        "path": FieldSpec("path", "Path"),
+        "cost": FieldSpec("cost", "Cost", kind="ordinal", order=("N", "I", "II", "III", "IV", "V")),
+    }
     return DeckView("senshiai", [Row(n, c, f) for n, c, f in rows], fields, 6, "test")
 
 
-DECK = [("Hill", 3, {"name": ("Hill",), "type": ("terrain",), "path": ("Earth",), "cost": ("I",)}),
-        ("Harbor", 2, {"name": ("Harbor",), "type": ("terrain",), "path": ("Earth", "Water"), "cost": ("II",)}),
-        ("Scout", 2, {"name": ("Scout",), "type": ("troop",), "path": ("Air",), "cost": ("I",)}),
-        ("Boat", 1, {"name": ("Boat",), "type": ("troop",), "path": ("Water",), "cost": ("III",)}),
-        ("Omen", 2, {"name": ("Omen",), "type": ("event",), "path": (), "cost": ("N",)})]
+DECK = [
+    ("Hill", 3, {"name": ("Hill",), "type": ("terrain",), "path": ("Earth",), "cost": ("I",)}),
+    ("Harbor", 2, {"name": ("Harbor",), "type": ("terrain",), "path": ("Earth", "Water"), "cost": ("II",)}),
+    ("Scout", 2, {"name": ("Scout",), "type": ("troop",), "path": ("Air",), "cost": ("I",)}),
+    ("Boat", 1, {"name": ("Boat",), "type": ("troop",), "path": ("Water",), "cost": ("III",)}),
+    ("Omen", 2, {"name": ("Omen",), "type": ("event",), "path": (), "cost": ("N",)}),
+]
 
 
 def enumerate_odds(rows, pred, n, op, k) -> Fraction:
@@ -61,17 +65,22 @@ QUERIES = [
     ("not type=terrain", lambda f: "terrain" not in f["type"]),
     ("path!=Earth", lambda f: "Earth" not in f["path"]),
     ("cost<=I", lambda f: f["cost"][0] in ("N", "I")),
-    ("cost>I and not (type=event or path=Earth)", lambda f: f["cost"][0] in ("II", "III")
-     and not ("event" in f["type"] or "Earth" in f["path"])),
-    ("type=troop or type=event and cost=N", lambda f: "troop" in f["type"] or ("event" in f["type"]
-                                                                                 and f["cost"] == ("N",))),
+    (
+        "cost>I and not (type=event or path=Earth)",
+        lambda f: f["cost"][0] in ("II", "III") and not ("event" in f["type"] or "Earth" in f["path"]),
+    ),
+    (
+        "type=troop or type=event and cost=N",
+        lambda f: "troop" in f["type"] or ("event" in f["type"] and f["cost"] == ("N",)),
+    ),
     ("any", lambda f: True),
 ]
 
 
 @settings(max_examples=examples(120))
-@given(st.sampled_from(QUERIES), st.integers(0, 6), st.integers(0, 4),
-       st.sampled_from([">=", "<=", ">", "<", "=", "!="]))
+@given(
+    st.sampled_from(QUERIES), st.integers(0, 6), st.integers(0, 4), st.sampled_from([">=", "<=", ">", "<", "=", "!="])
+)
 def test_odds_agree_with_enumeration(query, n, k, op):
     text, pred = query
     view = small_view(DECK)
@@ -88,32 +97,36 @@ def test_odds_known_values():
     ans = odds.answer("type=event = 0", view)
     assert ans.query.drawn == 6 and ans.probability == Fraction(28, 210)  # C(8,6)/C(10,6)
     assert odds.hypergeometric(50, 1, 6, ">=", 1) == Fraction(6, 50)
-    big, k = 10 ** 20, 10 ** 19  # without replacement: K/N * (K-1)/(N-1)
+    big, k = 10**20, 10**19  # without replacement: K/N * (K-1)/(N-1)
     assert odds.hypergeometric(big, k, 2, "=", 2) == Fraction(k * (k - 1), big * (big - 1))
 
 
 def test_query_values_are_loose_and_quoted():
-    view = small_view(DECK + [("Rice Fields", 1, {"name": ("Rice Fields",), "type": ("terrain",), "path": (),
-                                                  "cost": ("I",)})])
+    view = small_view(
+        DECK + [("Rice Fields", 1, {"name": ("Rice Fields",), "type": ("terrain",), "path": (), "cost": ("I",)})]
+    )
     assert odds.answer('name="rice fields" >= 1 in 1', view).matching == 1
     assert odds.answer("TYPE = Terrain AND Path=earth >= 1", view).matching == 5
     assert odds.answer("types=terrain >= 1", view).matching == 6  # plural field names
 
 
-@pytest.mark.parametrize("query, col, words", [
-    ("typ=terrain >= 1", 1, "unknown field 'typ'"),
-    ("type=terain >= 1", 6, "did you mean 'terrain'"),
-    ("type=terrain >= x", 17, "whole number"),
-    ("type=terrain 1", 14, "expected a comparison"),
-    ("(type=terrain >= 1", 15, "expected ')'"),
-    ("type=terrain >= 1 in 11", 22, "cannot draw 11 cards from a deck of 10"),
-    ("type=terrain >= 1 in 3 more", 24, "unexpected 'more'"),
-    ("type>terrain >= 1", 5, "has no order"),
-    ("cost<=VI >= 1", 7, "unknown cost 'VI'"),
-    ("type=terrain and >= 1", 18, "expected a field"),
-    ("name='Hill >= 1", 6, "never closed"),
-    ("", 1, "empty query"),
-])
+@pytest.mark.parametrize(
+    "query, col, words",
+    [
+        ("typ=terrain >= 1", 1, "unknown field 'typ'"),
+        ("type=terain >= 1", 6, "did you mean 'terrain'"),
+        ("type=terrain >= x", 17, "whole number"),
+        ("type=terrain 1", 14, "expected a comparison"),
+        ("(type=terrain >= 1", 15, "expected ')'"),
+        ("type=terrain >= 1 in 11", 22, "cannot draw 11 cards from a deck of 10"),
+        ("type=terrain >= 1 in 3 more", 24, "unexpected 'more'"),
+        ("type>terrain >= 1", 5, "has no order"),
+        ("cost<=VI >= 1", 7, "unknown cost 'VI'"),
+        ("type=terrain and >= 1", 18, "expected a field"),
+        ("name='Hill >= 1", 6, "never closed"),
+        ("", 1, "empty query"),
+    ],
+)
 def test_bad_queries_name_the_column(query, col, words):
     with pytest.raises(odds.QueryError) as ei:
         odds.answer(query, small_view(DECK))
@@ -124,6 +137,7 @@ def test_bad_queries_name_the_column(query, col, words):
 
 
 # -- statistics -----------------------------------------------------------------------------
+
 
 def test_satsuma_suit_counts_match_the_rulebook_card_list():
     from conftest import rulebook_text
@@ -199,6 +213,7 @@ def test_stats_cli_odds_and_errors(cli):
 
 # -- hands -----------------------------------------------------------------------------------
 
+
 def reference_hand(counts, seed, index, size):
     """The documented algorithm, written again: Random(blake2b('hand:S:i')) and int(random() * left)."""
     h = int.from_bytes(hashlib.blake2b(f"hand:{seed}:{index}".encode(), digest_size=8).digest(), "big")
@@ -219,13 +234,19 @@ def reference_hand(counts, seed, index, size):
 def test_hands_follow_the_documented_algorithm_and_are_stable():
     ld = load(EX / "satsuma-samurai.yaml")
     counts = [r.count for r in ld.view.rows]
-    for seed in (0, 1, 7, 2 ** 40):
+    for seed in (0, 1, 7, 2**40):
         for i in (1, 2, 5):
             assert draw_hand(ld.view, seed, i, 7) == reference_hand(counts, seed, i, 7)
     # pinned: the same hand on every platform and Python version
     assert sample_hands(ld, 7)["hands"][0]["cards"] == [
-        "Samurai Warriors", "Bushido", "Heavy Rain", "Tragic Hero", "Takamori Saigo", "Dispatch Guards",
-        "Isolated Sword Duels"]
+        "Samurai Warriors",
+        "Bushido",
+        "Heavy Rain",
+        "Tragic Hero",
+        "Takamori Saigo",
+        "Dispatch Guards",
+        "Isolated Sword Duels",
+    ]
     many = sample_hands(ld, 7, draws=5)["hands"]
     assert many[0]["cards"] == sample_hands(ld, 7, draws=1)["hands"][0]["cards"]
     assert len({tuple(h["cards"]) for h in many}) == 5
@@ -239,8 +260,18 @@ def test_satsuma_hand_shows_the_core_best_totals(cli):
     assert data["size"] == 7 and len(data["hands"]) == 3
     for h in data["hands"]:
         for role in ("attacker", "defender"):
-            res = cli("satsuma", "clash", "-a", "imperial" if role == "attacker" else "samurai",
-                      "-i", "; ".join(h["cards"]), "-s", "Honor", "--format", "json")
+            res = cli(
+                "satsuma",
+                "clash",
+                "-a",
+                "imperial" if role == "attacker" else "samurai",
+                "-i",
+                "; ".join(h["cards"]),
+                "-s",
+                "Honor",
+                "--format",
+                "json",
+            )
             assert json.loads(res.stdout)["imperial"]["strength"] == h[role]["strength"]
 
 
@@ -250,8 +281,7 @@ def test_hand_sizes_and_huge_counts(cli, tmp_path):
     r = cli("hand", EX / "herocard-samurai.yaml", "--seed", "1", "--format", "json")
     assert json.loads(r.stdout)["size"] == 7
     huge = tmp_path / "huge.yaml"
-    huge.write_text("system: satsuma\nside: imperial\ncards: {Imperial Guard: 1000000, "
-                    "Rear Attack: 1}\n")
+    huge.write_text("system: satsuma\nside: imperial\ncards: {Imperial Guard: 1000000, Rear Attack: 1}\n")
     r = cli("hand", huge, "--seed", "1", "--format", "json")
     assert r.code == 0 and json.loads(r.stdout)["hands"][0]["cards"] == ["Imperial Guard"] * 7
     r = cli("stats", huge, "--odds", "name='Rear Attack' >= 1 in 7")
@@ -263,6 +293,7 @@ def test_hand_sizes_and_huge_counts(cli, tmp_path):
 
 
 # -- charts ----------------------------------------------------------------------------------
+
 
 def _pages(path):
     import pdfplumber
@@ -277,8 +308,16 @@ def test_stats_pdf_charts_read_back(cli, tmp_path):
     assert r.code == 0, r
     pages = _pages(out)
     text = "\n".join(t for t, *_ in pages)
-    for words in ("Statistics: Northern host", "Type (cards)", "Cost (cards)", "Path (cards)", "Recruit",
-                  "Limits: value against bound", "Draw odds", "type=terrain >= 1 in 6"):
+    for words in (
+        "Statistics: Northern host",
+        "Type (cards)",
+        "Cost (cards)",
+        "Path (cards)",
+        "Recruit",
+        "Limits: value against bound",
+        "Draw odds",
+        "type=terrain >= 1 in 6",
+    ):
         assert words in text, words
     # the Type chart: three bars whose lengths follow the counts 13, 23, 14
     _text0, rects, _w, h = pages[0]

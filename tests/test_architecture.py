@@ -38,16 +38,26 @@ def game_modules(kind: str):
 
 def test_catalog_imports_neither_rules_nor_render_nor_cli():
     for path in modules("catalog") + game_modules("catalog"):
-        bad = {m for m in imports_of(path) if m.startswith(("builder.rules", "builder.render", "builder.cli",
-                                                             "builder.commands", "reportlab", "typer"))
-               or (m.startswith("builder.games.") and m.endswith((".rules", ".sim")))}
+        bad = {
+            m
+            for m in imports_of(path)
+            if m.startswith(
+                ("builder.rules", "builder.render", "builder.cli", "builder.commands", "reportlab", "typer")
+            )
+            or (m.startswith("builder.games.") and m.endswith((".rules", ".sim")))
+        }
         assert not bad, f"{path.name} imports {bad}"
 
 
 def test_rules_core_is_pure():
     for path in modules("rules") + game_modules("rules"):
-        bad = {m for m in imports_of(path) if m.startswith(("builder.render", "builder.cli", "builder.commands",
-                                                             "reportlab", "typer", "ruamel", "PIL"))}
+        bad = {
+            m
+            for m in imports_of(path)
+            if m.startswith(
+                ("builder.render", "builder.cli", "builder.commands", "reportlab", "typer", "ruamel", "PIL")
+            )
+        }
         assert not bad, f"{path.name} imports {bad}"
 
 
@@ -68,8 +78,10 @@ def test_startup_imports_stay_light():
     import subprocess
     import sys
 
-    code = ("import sys, builder.cli; heavy = [m for m in ('reportlab', 'PIL', 'ruamel.yaml') if m in sys.modules]; "
-            "print(','.join(heavy))")
+    code = (
+        "import sys, builder.cli; heavy = [m for m in ('reportlab', 'PIL', 'ruamel.yaml') if m in sys.modules]; "
+        "print(','.join(heavy))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
@@ -122,8 +134,10 @@ def test_cli_startup_does_not_load_the_web_stack():
     import subprocess
     import sys
 
-    code = ("import sys, builder.cli; print(','.join(m for m in sys.modules if m.split('.')[0] in "
-            f"{WEB_STACK!r} or m.startswith('builder.web')))")
+    code = (
+        "import sys, builder.cli; print(','.join(m for m in sys.modules if m.split('.')[0] in "
+        f"{WEB_STACK!r} or m.startswith('builder.web')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
@@ -131,8 +145,11 @@ def test_cli_startup_does_not_load_the_web_stack():
 def test_analytics_is_pure_computation():
     """Statistics, odds, hands and the simulation driver compute; the CLI prints, render draws."""
     for path in modules("analytics"):
-        bad = {m for m in imports_of(path) if m.startswith(("builder.render", "builder.cli", "builder.commands",
-                                                             "reportlab", "typer", "PIL"))}
+        bad = {
+            m
+            for m in imports_of(path)
+            if m.startswith(("builder.render", "builder.cli", "builder.commands", "reportlab", "typer", "PIL"))
+        }
         assert not bad, f"{path.name} imports {bad}"
 
 
@@ -183,8 +200,9 @@ def per_system_code(path: Path) -> list[str]:
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Compare):
             for side in (node.left, *node.comparators):
-                if _names_a_system(side) or (isinstance(side, (ast.Tuple, ast.List, ast.Set))
-                                             and any(_names_a_system(e) for e in side.elts)):
+                if _names_a_system(side) or (
+                    isinstance(side, (ast.Tuple, ast.List, ast.Set)) and any(_names_a_system(e) for e in side.elts)
+                ):
                     out.append(f"{node.lineno}: compares with a game id")
                     break
         elif isinstance(node, ast.Dict) and any(k is not None and _names_a_system(k) for k in node.keys):
@@ -219,11 +237,13 @@ def test_game_specific_code_lives_in_the_game_systems():
 def test_the_scan_finds_what_it_forbids(tmp_path):
     """The scan above catches each form it forbids (a known-bad module) and passes a clean one."""
     bad = tmp_path / "bad.py"
-    bad.write_text('if system == "kensei":\n    pass\n'
-                   'x = {"senji": 1}\n'
-                   'y = doc.system in ("senshiai", "herocard")\n'
-                   'Z = ("satsuma",)\n'
-                   'w = dict(herocard=2)\n')
+    bad.write_text(
+        'if system == "kensei":\n    pass\n'
+        'x = {"senji": 1}\n'
+        'y = doc.system in ("senshiai", "herocard")\n'
+        'Z = ("satsuma",)\n'
+        "w = dict(herocard=2)\n"
+    )
     assert [h.split(":")[0] for h in per_system_code(bad)] == ["1", "3", "4", "4", "5", "6"]
     good = tmp_path / "good.py"
     good.write_text('gs = find_system(doc.system)\nif gs.prints == "cards":\n    pass\nx = {"cards": 1}\n')
@@ -241,13 +261,27 @@ LONG_FOR_NOW: dict[str, str] = {}
 def logic_lines(fn, source_lines: list[str]) -> int:
     """Lines of a function's own statements: no docstring, nested functions, blank or comment lines."""
     body = fn.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
-    nested = {ln for n in ast.walk(fn) if n is not fn and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-              for ln in range(n.lineno, n.end_lineno + 1)}
-    return len({ln for st in body for ln in range(st.lineno, st.end_lineno + 1)
-                if ln not in nested and source_lines[ln - 1].strip() and not source_lines[ln - 1].strip().startswith("#")})
+    nested = {
+        ln
+        for n in ast.walk(fn)
+        if n is not fn and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for ln in range(n.lineno, n.end_lineno + 1)
+    }
+    return len(
+        {
+            ln
+            for st in body
+            for ln in range(st.lineno, st.end_lineno + 1)
+            if ln not in nested and source_lines[ln - 1].strip() and not source_lines[ln - 1].strip().startswith("#")
+        }
+    )
 
 
 def test_command_functions_stay_short():
@@ -312,7 +346,12 @@ PART_USERS = {
     "editing": ("lists/", "commands/edit.py", "web/guide.py", "web/views.py"),
     # the catalog's folder, a game's catalog loaded, its finding codes
     "catalog": ("catalog/loader.py", "api.py", "cli.py", "lists/editor.py", "commands/edit.py"),
-    "new_list": ("lists/editor.py", "commands/edit.py", "web/", "event/intake.py"),  # daimyo new, the form, an event  # 'daimyo options' and 'daimyo why'
+    "new_list": (
+        "lists/editor.py",
+        "commands/edit.py",
+        "web/",
+        "event/intake.py",
+    ),  # daimyo new, the form, an event  # 'daimyo options' and 'daimyo why'
     "units": ("web/", "lists/"),
     "players": ("web/", "lists/"),
 }
@@ -335,8 +374,11 @@ def _is_game(node) -> bool:
 
 def parts_reached(source: str) -> list[tuple[int, str]]:
     """(line, part) of every part of a game the source reaches (``gs.text``, ``get(s).analytics``)."""
-    return sorted((node.lineno, node.attr) for node in ast.walk(ast.parse(source))
-                  if isinstance(node, ast.Attribute) and node.attr in PART_USERS and _is_game(node.value))
+    return sorted(
+        (node.lineno, node.attr)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute) and node.attr in PART_USERS and _is_game(node.value)
+    )
 
 
 def test_each_layer_reaches_only_its_own_parts_of_a_game():
@@ -352,8 +394,10 @@ def test_each_layer_reaches_only_its_own_parts_of_a_game():
 
 
 def test_the_part_scan_sees_each_way_of_reaching_a_game():
-    src = ("gs.text.header(d, s)\nget(system).analytics.deck_view(l, c, r)\ned.game.units.unit_rows(d, c, r)\n"
-           "find_system(n).printing.total(s)\nrow.text\nget(system).name\n")
+    src = (
+        "gs.text.header(d, s)\nget(system).analytics.deck_view(l, c, r)\ned.game.units.unit_rows(d, c, r)\n"
+        "find_system(n).printing.total(s)\nrow.text\nget(system).name\n"
+    )
     assert parts_reached(src) == [(1, "text"), (2, "analytics"), (3, "units"), (4, "printing")]
 
 
@@ -381,12 +425,24 @@ def test_the_game_object_and_each_part_stay_small():
 
     import toygame
 
-    protocols = {"text": parts.TextForm, "analytics": parts.Analytics, "document": parts.Document,
-                 "packs": parts.Packs, "printing": parts.Printing, "view": parts.ListView, "browse": parts.CatalogView,
-                 "questions": parts.Questions, "new_list": parts.NewList,
-                 "settings": parts.Settings, "editing": parts.Editing, "catalog": parts.Catalog,
-                 "units": parts.Units, "players": parts.Players, "sheet": parts.SheetPrinter,
-                 "unit_cards": parts.UnitCards}
+    protocols = {
+        "text": parts.TextForm,
+        "analytics": parts.Analytics,
+        "document": parts.Document,
+        "packs": parts.Packs,
+        "printing": parts.Printing,
+        "view": parts.ListView,
+        "browse": parts.CatalogView,
+        "questions": parts.Questions,
+        "new_list": parts.NewList,
+        "settings": parts.Settings,
+        "editing": parts.Editing,
+        "catalog": parts.Catalog,
+        "units": parts.Units,
+        "players": parts.Players,
+        "sheet": parts.SheetPrinter,
+        "unit_cards": parts.UnitCards,
+    }
     register(toygame.SYSTEM)
     register(toyunits.SYSTEM)
     try:
@@ -418,8 +474,15 @@ def test_the_bounds_fail_one_past():
 
 # -- the import contracts of pyproject.toml ------------------------------------------------------
 
-CORE = ("builder.errors", "builder.findings", "builder.names", "builder.limits", "builder.paths",
-        "builder.yamlio", "builder.rulebooks")
+CORE = (
+    "builder.errors",
+    "builder.findings",
+    "builder.names",
+    "builder.limits",
+    "builder.paths",
+    "builder.yamlio",
+    "builder.rulebooks",
+)
 
 # The imports the layers contract still lets go up, each with its reason; the contract's list
 # must be exactly these (a line goes when its import goes, and none is added).
@@ -453,8 +516,13 @@ def _contracts() -> dict[str, dict]:
 
 def test_the_layers_are_declared_with_the_kit_below_the_games():
     layers = [[m.strip() for m in layer.split(":")] for layer in _contracts()["layers"]["layers"]]
-    assert [layer[0] for layer in layers] == ["builder.cli", "builder.api", "builder.games", "builder.kit",
-                                              "builder.errors"]
+    assert [layer[0] for layer in layers] == [
+        "builder.cli",
+        "builder.api",
+        "builder.games",
+        "builder.kit",
+        "builder.errors",
+    ]
     assert tuple(layers[-1]) == CORE
 
 
@@ -469,8 +537,7 @@ def test_only_the_listed_imports_go_up_a_layer_and_none_breaks_the_games_fence()
 def test_the_kit_imports_only_itself_and_the_core():
     """The toolkit the games build on sits below them: no game, registry, catalog or library."""
     for path in modules("kit"):
-        bad = {m for m in imports_of(path) if m.startswith("builder")
-               and not m.startswith(("builder.kit", *CORE))}
+        bad = {m for m in imports_of(path) if m.startswith("builder") and not m.startswith(("builder.kit", *CORE))}
         assert not bad, f"kit/{path.name} imports {bad}"
 
 

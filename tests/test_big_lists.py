@@ -14,8 +14,10 @@ TROOPS = ["Samurai Yari", "Yari Ashigaru", "Samurai Dai-Katana", "Yumi Samurai"]
 
 
 def kensei_text(n: int) -> str:
-    lines = ["# a big army\nsystem: kensei\nname: Big   # the name\nclan: buke\npoints: 200\ncommander: hatamoto\n",
-             "troops:\n  - troop: Taisho Buke   # the general\n"]
+    lines = [
+        "# a big army\nsystem: kensei\nname: Big   # the name\nclan: buke\npoints: 200\ncommander: hatamoto\n",
+        "troops:\n  - troop: Taisho Buke   # the general\n",
+    ]
     for i in range(n):
         lines.append(f"  # unit {i}\n  - troop: {TROOPS[i % 4]}\n    models: {3 + i % 4}\n")
     lines.append("# the end\n")
@@ -25,9 +27,10 @@ def kensei_text(n: int) -> str:
 def senshiai_text(n: int) -> str:
     """A deck with ``n`` invented lines (no catalog card: the check reports them) and the
     example pack's cards under comment headings."""
-    out = ["system: senshiai\nname: Big deck\npacks: [packs/senshiai-example.yaml]\nsize: 50\ncards:\n",
-           "  Capital of the North: 1\n  # terrains\n  Rice Fields: 4\n  Fishing Harbor: 3\n  # troops\n"
-           "  Warriors: 6\n"]
+    out = [
+        "system: senshiai\nname: Big deck\npacks: [packs/senshiai-example.yaml]\nsize: 50\ncards:\n",
+        "  Capital of the North: 1\n  # terrains\n  Rice Fields: 4\n  Fishing Harbor: 3\n  # troops\n  Warriors: 6\n",
+    ]
     out += [f"  Invented card {i}: 1\n" for i in range(n)]
     out.append("  # events\n  War Veterans: 4\n")
     return "".join(out)
@@ -36,8 +39,10 @@ def senshiai_text(n: int) -> str:
 @pytest.fixture
 def no_round_trip(monkeypatch):
     """Fail when an edit reads the whole document into a round-trip tree."""
+
     def refuse(self):
         raise AssertionError("the whole list was read into a round-trip tree")
+
     monkeypatch.setattr(ListEditor, "_tree", refuse)
 
 
@@ -56,8 +61,9 @@ def test_kensei_add_remove_set_on_a_big_list_change_only_their_lines(tmp_path, n
     assert ed.text.count("Yumi Samurai") == text.count("Yumi Samurai") - 1
     ed.set("points", "400")
     ed.set("commander", "taisho")
-    assert ed.text.startswith("# a big army\nsystem: kensei\nname: Big   # the name\nclan: buke\npoints: 400\n"
-                              "commander: taisho\n")
+    assert ed.text.startswith(
+        "# a big army\nsystem: kensei\nname: Big   # the name\nclan: buke\npoints: 400\ncommander: taisho\n"
+    )
     ed.set("name", "Bigger")
     assert "name: Bigger   # the name\n" in ed.text
     ed.save()
@@ -76,7 +82,7 @@ def test_senshiai_counts_on_a_big_deck(tmp_path, no_round_trip):
     ed.add("Mountain Pass", 2)  # a new terrain: after the last terrain, before the next heading
     assert "  Fishing Harbor: 3\n  Mountain Pass: 2\n  # troops\n" in ed.text
     ed.remove("Capital of the North")  # the line goes; the heading below stays
-    assert ed.text.startswith(text[:text.index("cards:\n") + 7] + "  # terrains\n  Rice Fields: 4\n")
+    assert ed.text.startswith(text[: text.index("cards:\n") + 7] + "  # terrains\n  Rice Fields: 4\n")
     ed.remove("War Veterans", None)
     assert ed.text.endswith("  Invented card 1499: 1\n  # events\n")
     assert ed.data["cards"]["Warriors"] == 8 and "Capital of the North" not in ed.data["cards"]
@@ -85,15 +91,28 @@ def test_senshiai_counts_on_a_big_deck(tmp_path, no_round_trip):
 # Every edit of the example lists, done in place and by a round trip of the whole document,
 # gives the same list.
 EDITS = {
-    "kensei-buke": [("add", ("Samurai Yari",), {"models": 4}), ("remove", ("Yumi Samurai",), {}),
-                    ("set", ("points", "300"), {}), ("set", ("occult", "true"), {}),
-                    ("set", ("name", "Renamed: a list"), {}), ("add", ("Taisho Buke",), {})],
+    "kensei-buke": [
+        ("add", ("Samurai Yari",), {"models": 4}),
+        ("remove", ("Yumi Samurai",), {}),
+        ("set", ("points", "300"), {}),
+        ("set", ("occult", "true"), {}),
+        ("set", ("name", "Renamed: a list"), {}),
+        ("add", ("Taisho Buke",), {}),
+    ],
     "kensei-kuge": [("add", ("Yari Ashigaru",), {"models": 6}), ("set", ("commander", "taisho"), {})],
-    "senshiai-northern-host": [("add", ("Warriors",), {}), ("add", ("Mountain Pass",), {"count": 1}),
-                               ("remove", ("Capital of the North",), {}), ("remove", ("Warriors",), {"count": None}),
-                               ("set", ("size", "60"), {}), ("set", ("size", "none"), {})],
-    "herocard-samurai": [("add", ("Overhand Thrust",), {}), ("remove", ("Forfeiture",), {"count": None}),
-                         ("set", ("max_hero_points", "35"), {})],
+    "senshiai-northern-host": [
+        ("add", ("Warriors",), {}),
+        ("add", ("Mountain Pass",), {"count": 1}),
+        ("remove", ("Capital of the North",), {}),
+        ("remove", ("Warriors",), {"count": None}),
+        ("set", ("size", "60"), {}),
+        ("set", ("size", "none"), {}),
+    ],
+    "herocard-samurai": [
+        ("add", ("Overhand Thrust",), {}),
+        ("remove", ("Forfeiture",), {"count": None}),
+        ("set", ("max_hero_points", "35"), {}),
+    ],
     "satsuma-samurai": [("set", ("name", "Rebels 'n' friends"), {})],
     "senji-three-daimyo": [("add", ("Kyushu",), {"player": "Aiko"}), ("remove", ("Dewa",), {})],
 }
@@ -105,7 +124,7 @@ def test_in_place_edits_give_the_list_a_round_trip_gives(example, tmp_path, monk
     f = tmp_path / f"{example}.yaml"
     shutil.copy(ROOT / "examples" / f"{example}.yaml", f)
     results = {}
-    for limit in (0, 10 ** 9):  # in place wherever it can be; never
+    for limit in (0, 10**9):  # in place wherever it can be; never
         monkeypatch.setattr(splice, "MIN_CHARS", limit)
         ed = ListEditor.open(f)
         seen = []
@@ -113,7 +132,7 @@ def test_in_place_edits_give_the_list_a_round_trip_gives(example, tmp_path, monk
             getattr(ed, method)(*args, **kwargs)
             seen.append(ed.data)
         results[limit] = seen
-    assert results[0] == results[10 ** 9]
+    assert results[0] == results[10**9]
 
 
 def test_in_place_edits_are_used_for_the_examples(tmp_path, monkeypatch, no_round_trip):
@@ -183,8 +202,10 @@ def test_comparing_checks_of_thousands_of_errors_is_linear():
         return f
 
     def result(n, extra=()):
-        found = [placed(Finding("error", "senshiai.unknown-card", f"unknown card 'C{i}'"), ("cards", f"C{i}"))
-                 for i in range(n)] + list(extra)
+        found = [
+            placed(Finding("error", "senshiai.unknown-card", f"unknown card 'C{i}'"), ("cards", f"C{i}"))
+            for i in range(n)
+        ] + list(extra)
         return CheckResult(file="x", system="senshiai", name=None, summary={}, house_rules={}, findings=found)
 
     n = 2000
@@ -207,10 +228,11 @@ def test_show_reads_a_plain_list_once_without_the_yaml_library(cli, tmp_path, mo
     reads, yaml_parses = [], []
     real_simple, real_yaml = document._parse_simple, yamlio.parse_yaml
     monkeypatch.setattr(document, "_parse_simple", lambda text, file: (reads.append(file), real_simple(text, file))[1])
-    monkeypatch.setattr(yamlio, "parse_yaml",
-                        lambda text, *a, **k: (yaml_parses.append(text[:40]), real_yaml(text, *a, **k))[1])
+    monkeypatch.setattr(
+        yamlio, "parse_yaml", lambda text, *a, **k: (yaml_parses.append(text[:40]), real_yaml(text, *a, **k))[1]
+    )
     r = cli("show", f)
-    assert r.code == 1, r   # far over 200 AP
+    assert r.code == 1, r  # far over 200 AP
     assert r.stdout.count("x Samurai Yari (") == 100 and "ILLEGAL" in r.stdout
     assert reads == [str(f)], "the list was read more than once"
     assert not [t for t in yaml_parses if "a big army" in t], "the list went through the YAML library"
@@ -246,8 +268,15 @@ def test_show_prints_what_the_yaml_library_reading_prints(cli, example, monkeypa
     lines = []
     for ln in text.splitlines():
         key, sep, value = ln.partition(": ")
-        if (sep and value and "{" not in ln and not value.startswith(("[", "|", ">", '"', "'", "#")) and "#" not in value
-                and not value.strip().lstrip("-").isdigit() and value.strip() not in ("true", "false")):
+        if (
+            sep
+            and value
+            and "{" not in ln
+            and not value.startswith(("[", "|", ">", '"', "'", "#"))
+            and "#" not in value
+            and not value.strip().lstrip("-").isdigit()
+            and value.strip() not in ("true", "false")
+        ):
             ln = f'{key}: "{value}"  # quoted'
         lines.append(ln)
     variant.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -29,7 +29,7 @@ def test_book_has_bookmarks_links_fields_and_named_packs(cli, tmp_path):
     links = [a.get_object() for a in reader.pages[0].get("/Annots") or []]
     assert all(a["/Subtype"] == "/Link" for a in links)
     page_ids = [p.indirect_reference.idnum for p in reader.pages]
-    targets = {page_ids.index(a["/Dest"][0].idnum) for a in links}     # a wrapped name is two links
+    targets = {page_ids.index(a["/Dest"][0].idnum) for a in links}  # a wrapped name is two links
     assert targets == set(starts)
     with pdfplumber.open(out) as pdf:
         for n in starts:
@@ -48,11 +48,11 @@ def test_fingerprint_covers_pack_content(tmp_path):
     shutil.copy(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "deck.yaml")
     doc = load_list(tmp_path / "deck.yaml")
     before = fingerprint(doc.data, pack_info(doc))
-    assert before == fingerprint(doc.data, pack_info(load_list(tmp_path / "deck.yaml")))   # stable
+    assert before == fingerprint(doc.data, pack_info(load_list(tmp_path / "deck.yaml")))  # stable
     text = (tmp_path / "packs" / pack.name).read_text(encoding="utf-8")
     (tmp_path / "packs" / pack.name).write_text(text.replace("power: 2/1/8", "power: 2/1/9", 1), encoding="utf-8")
     after = fingerprint(doc.data, pack_info(load_list(tmp_path / "deck.yaml")))
-    assert after != before                       # the list is the same; its pack changed
+    assert after != before  # the list is the same; its pack changed
 
 
 def test_senji_aid_title_names_the_player_count_once(tmp_path):

@@ -22,6 +22,7 @@ def _errors(res):
 
 # -- Senshiai -------------------------------------------------------------------------------------
 
+
 def _deck(cards: dict, size=None, rules=None):
     lines = ["system: senshiai", f"packs: ['{SENSHIAI_PACK}']"]
     if size is not None:
@@ -86,8 +87,11 @@ DECK = {"Overhand Thrust": 4, "Attack from Above": 4, "Thunder Stroke": 4, "Effi
 def _hero(tmp_path, deck=DECK, body=10, attrs=("Probe Body", "Probe Mind", "Probe X"), rules=None):
     pack = tmp_path / "probes.yaml"
     pack.write_text(POINTS.format(body=body))
-    lines = ["system: herocard", f"packs: ['{HERO_PACK}', '{pack}']",
-             "attributes: [" + ", ".join(f'"{a}"' for a in attrs) + "]"]
+    lines = [
+        "system: herocard",
+        f"packs: ['{HERO_PACK}', '{pack}']",
+        "attributes: [" + ", ".join(f'"{a}"' for a in attrs) + "]",
+    ]
     if rules:
         lines.append("house_rules: {" + ", ".join(f"{k}: {v}" for k, v in rules.items()) + "}")
     lines += ["deck:"] + [f'  "{k}": {v}' for k, v in deck.items()]
@@ -115,8 +119,11 @@ def test_herocard_at_least_20_action_cards(tmp_path, blocks, legal):
 
 @pytest.mark.parametrize("most,blocks,legal", [(24, 8, True), (24, 7, False)])
 def test_herocard_house_rule_action_cards(tmp_path, most, blocks, legal):
-    res = _hero(tmp_path, deck={**DECK, "Overhand Thrust": 6, "Attack from Above": 6, "Cross Block": blocks - 4,
-                                "Efficient Block": 4}, rules={"min_action_cards": most})
+    res = _hero(
+        tmp_path,
+        deck={**DECK, "Overhand Thrust": 6, "Attack from Above": 6, "Cross Block": blocks - 4, "Efficient Block": 4},
+        rules={"min_action_cards": most},
+    )
     assert ("herocard.deck-min" not in _errors(res)) is legal
 
 
@@ -126,9 +133,14 @@ def test_herocard_at_most_six_copies(tmp_path, copies, legal):
     assert ("herocard.copies-max" not in _errors(res)) is legal
 
 
-@pytest.mark.parametrize("attrs,legal", [(("Probe Body", "Probe Mind", "Probe X"), True),
-                                         (("Probe Body", "Probe Mind"), False),
-                                         (("Probe Body", "Probe Mind", "Probe X", "Iron Body"), False)])
+@pytest.mark.parametrize(
+    "attrs,legal",
+    [
+        (("Probe Body", "Probe Mind", "Probe X"), True),
+        (("Probe Body", "Probe Mind"), False),
+        (("Probe Body", "Probe Mind", "Probe X", "Iron Body"), False),
+    ],
+)
 def test_herocard_exactly_three_attribute_cards(tmp_path, attrs, legal):
     res = _hero(tmp_path, attrs=attrs)
     assert ("herocard.attribute-count" not in _errors(res)) is legal
@@ -137,14 +149,20 @@ def test_herocard_exactly_three_attribute_cards(tmp_path, attrs, legal):
 def test_herocard_cost_at_the_score_is_playable_one_past_is_not(tmp_path):
     # Probe Body gives Body 9 (004:941-946): a Body card costing 9 can be played, one costing 10 never
     pack = tmp_path / "costly.yaml"
-    pack.write_text("system: herocard\nname: cost probes\nversion: '1'\naction_cards:\n"
-                    "  - {name: Nine Cuts, kind: base-attack, value: 5, cost: 9, attribute: body, assumed: a test card}\n"
-                    "  - {name: Ten Cuts, kind: base-attack, value: 5, cost: 10, attribute: body, assumed: a test card}\n")
+    pack.write_text(
+        "system: herocard\nname: cost probes\nversion: '1'\naction_cards:\n"
+        "  - {name: Nine Cuts, kind: base-attack, value: 5, cost: 9, attribute: body, assumed: a test card}\n"
+        "  - {name: Ten Cuts, kind: base-attack, value: 5, cost: 10, attribute: body, assumed: a test card}\n"
+    )
     probes = tmp_path / "probes.yaml"
     probes.write_text(POINTS.format(body=10))
     for card, flagged in (("Nine Cuts", False), ("Ten Cuts", True)):
-        lines = ["system: herocard", f"packs: ['{HERO_PACK}', '{probes}', '{pack}']",
-                 'attributes: ["Probe Body", "Probe Mind", "Probe X"]', "deck:"]
+        lines = [
+            "system: herocard",
+            f"packs: ['{HERO_PACK}', '{probes}', '{pack}']",
+            'attributes: ["Probe Body", "Probe Mind", "Probe X"]',
+            "deck:",
+        ]
         lines += [f'  "{k}": {v}' for k, v in {**DECK, card: 2}.items()]
         found = {f.code for f in check_text("\n".join(lines) + "\n").findings}
         assert ("herocard.cost-exceeds-score" in found) is flagged, card
@@ -164,6 +182,7 @@ def test_satsuma_a_deck_holds_at_least_one_hand(extra, legal):
 
 
 # -- the range of every agreed house-rule number, at its ends and one past ---------------------------
+
 
 def _ranges():
     from builder.yamlio import parse_yaml
@@ -192,12 +211,18 @@ MINIMAL = {
 
 # what may be agreed: a percentage from 0 to 100, a hand of 1 to 6 cards (the command deck's bands,
 # 001:4424), and at least one card or hero point; written here, not read from the catalog under test
-RANGES = [("kensei", rule, end, end + step) for rule in ("melee_min_percent", "cavalry_max_percent",
-                                                        "skirmisher_max_percent", "creature_max_percent")
-          for end, step in ((0, -1), (100, 1))]
-RANGES += [("kensei", "hand_size_below_200", 1, 0), ("kensei", "hand_size_below_200", 6, 7),
-           ("senshiai", "max_deck_cards", 1, 0), ("herocard", "min_action_cards", 1, 0),
-           ("herocard", "max_hero_points", 1, 0)]
+RANGES = [
+    ("kensei", rule, end, end + step)
+    for rule in ("melee_min_percent", "cavalry_max_percent", "skirmisher_max_percent", "creature_max_percent")
+    for end, step in ((0, -1), (100, 1))
+]
+RANGES += [
+    ("kensei", "hand_size_below_200", 1, 0),
+    ("kensei", "hand_size_below_200", 6, 7),
+    ("senshiai", "max_deck_cards", 1, 0),
+    ("herocard", "min_action_cards", 1, 0),
+    ("herocard", "max_hero_points", 1, 0),
+]
 
 
 def test_the_catalogs_declare_these_ranges():

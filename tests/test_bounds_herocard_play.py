@@ -50,16 +50,23 @@ def test_the_list_s_hero_point_limit_is_at_least_one(cli, tmp_path, limit, refus
     assert ("'max_hero_points' must be a whole number of at least 1" in r.stderr) is refused
 
 
-@pytest.mark.parametrize("attributes, body_cards", [(["Warrior's Strength", "Scholar's Wisdom", "Honor's Power"], 1),
-                                                    (["Warrior's Strength", "Iron Body", "Scholar's Wisdom"], 2)])
+@pytest.mark.parametrize(
+    "attributes, body_cards",
+    [
+        (["Warrior's Strength", "Scholar's Wisdom", "Honor's Power"], 1),
+        (["Warrior's Strength", "Iron Body", "Scholar's Wisdom"], 2),
+    ],
+)
 def test_one_body_card_and_not_two(attributes, body_cards):
     from builder.check import check_text
 
     from conftest import ROOT
 
     text = (ROOT / "examples" / "herocard-samurai.yaml").read_text(encoding="utf-8")
-    text = text.replace("attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]",
-                        "attributes: [" + ", ".join(attributes) + "]")
+    text = text.replace(
+        "attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]",
+        "attributes: [" + ", ".join(attributes) + "]",
+    )
     res = check_text(text, "hero.yaml", base_dir=ROOT / "examples")
     twice = [f for f in res.findings if f.code == "herocard.attribute-kinds" and "Body attribute cards" in f.message]
     assert len(twice) == (body_cards > 1)  # 004:1204-1209: one Body, one Mind, one X
@@ -74,9 +81,14 @@ def test_a_mod_without_its_base_cites_the_rule_of_its_own_kind():
     from conftest import DATA
 
     for name, section in (("attack", "Attacking"), ("block", "Blocking")):
-        found = [f for f in check_file(DATA / "herocard" / f"mod-without-base-{name}.yaml").findings
-                 if f.code == "herocard.mod-without-base"]
-        assert found and all(format_source(f.source).startswith(f"HeroCard rulebook, {section} (") for f in found), found
+        found = [
+            f
+            for f in check_file(DATA / "herocard" / f"mod-without-base-{name}.yaml").findings
+            if f.code == "herocard.mod-without-base"
+        ]
+        assert found and all(format_source(f.source).startswith(f"HeroCard rulebook, {section} (") for f in found), (
+            found
+        )
 
 
 def test_too_many_copies_on_one_line_names_no_lines():

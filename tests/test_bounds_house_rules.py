@@ -29,8 +29,7 @@ RANGES = [
     ("herocard", "min_action_cards", 20, 1, None),
     ("herocard", "max_hero_points", 30, 1, None),
 ]
-LISTS = {"kensei": "kensei-buke.yaml", "senshiai": "senshiai-northern-host.yaml",
-         "herocard": "herocard-samurai.yaml"}
+LISTS = {"kensei": "kensei-buke.yaml", "senshiai": "senshiai-northern-host.yaml", "herocard": "herocard-samurai.yaml"}
 
 
 def _rule(game: str, rid: str):

@@ -18,9 +18,14 @@ from tests.test_kensei_rules import BUKE, KUROI, OTOKODATE, PACK, SOHEI
 TABLE = {200: (1, 2, 2, 4), 300: (2, 3, 3, 5), 400: (2, 4, 4, 6), 500: (3, 5, 5, 7), 600: (3, 6, 6, 8)}
 # percentage of the battle size: melee min 25 (001:5895-5899), ranged max 50 (001:5962-5967), firearms
 # max 25, cavalry max 40 (001:5969-5972), skirmishers max 35 (001:5974-5977), creatures max 50 (001:6049-6060)
-PERCENT = {("melee infantry warriors", "min"): 25, ("ranged troops", "max"): 50,
-           ("troops with firearms", "max"): 25, ("cavalry", "max"): 40, ("skirmishers", "max"): 35,
-           ("purchased creatures", "max"): 50}
+PERCENT = {
+    ("melee infantry warriors", "min"): 25,
+    ("ranged troops", "max"): 50,
+    ("troops with firearms", "max"): 25,
+    ("cavalry", "max"): 40,
+    ("skirmishers", "max"): 35,
+    ("purchased creatures", "max"): 50,
+}
 
 
 def _limits(cli, tmp_path, doc, packs=(PACK,)):
@@ -160,9 +165,16 @@ def test_the_formulas_scale_by_the_hundred(cli, tmp_path):
     assert got[("melee infantry warriors", "min")] == {25000}
 
 
-@pytest.mark.parametrize("points,leaders,units", [(100, (1, 1), (1, 2)), (300, (1, 3), (1, 6)), (400, (2, 4), (1, 8)),
-                                                  (19900, (99, 199), (1, 398)),
-                                                  (500, (2, 5), (1, 10))])
+@pytest.mark.parametrize(
+    "points,leaders,units",
+    [
+        (100, (1, 1), (1, 2)),
+        (300, (1, 3), (1, 6)),
+        (400, (2, 4), (1, 8)),
+        (19900, (99, 199), (1, 398)),
+        (500, (2, 5), (1, 10)),
+    ],
+)
 def test_the_formulas_read_literally(cli, tmp_path, points, leaders, units):
     # house rules leader_count=formula and unit_count=formula (001:5912-5913, 001:5925-5926):
     # leaders max(1, floor(S/200)) to floor(S/100), units 1 to 2 per 100 AP

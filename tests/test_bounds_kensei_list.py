@@ -43,8 +43,9 @@ def test_points_must_be_positive():
 
 
 def test_an_entry_holds_at_least_one_model():
-    assert _refused(models=0) == ("army.yaml:7:13: error: troops[1].models must be at least 1, not 0 "
-                                  "(remove the entry instead)")
+    assert _refused(models=0) == (
+        "army.yaml:7:13: error: troops[1].models must be at least 1, not 0 (remove the entry instead)"
+    )
     res = _check(models=1)
     (small,) = [f for f in res.findings if f.code == "kensei.unit-size-min"]
     assert small.value == 1
@@ -91,8 +92,10 @@ def test_the_standard_fact_is_the_entry_s_own(tmp_path, first):
     catalog = load_catalog("kensei", [str(pack)])
     text = TWO_UNITS
     if first:  # the unit with the standard comes first
-        text = text.replace("    models: 5\n  - troop: Samurai Yari\n    models: 5\n    standard: {standard}\n",
-                            "    models: 5\n    standard: {standard}\n  - troop: Samurai Yari\n    models: 5\n")
+        text = text.replace(
+            "    models: 5\n  - troop: Samurai Yari\n    models: 5\n    standard: {standard}\n",
+            "    models: 5\n    standard: {standard}\n  - troop: Samurai Yari\n    models: 5\n",
+        )
     at = check_doc(parse_list(text.format(standard="false"), "army.yaml"), catalog=catalog)
     assert not [f for f in at.findings if f.code == "kensei.no-standard"]
     past = check_doc(parse_list(text.format(standard="true"), "army.yaml"), catalog=catalog)

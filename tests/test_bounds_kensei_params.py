@@ -14,8 +14,12 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parent.parent
 KENSEI = ROOT / "catalog" / "kensei"
 # the rulebook's percentages: melee min 25, cavalry max 40, skirmishers max 35, creatures max 50
-RULEBOOK = {"melee_min_percent": 25, "cavalry_max_percent": 40, "skirmisher_max_percent": 35,
-            "creature_max_percent": 50}
+RULEBOOK = {
+    "melee_min_percent": 25,
+    "cavalry_max_percent": 40,
+    "skirmisher_max_percent": 35,
+    "creature_max_percent": 50,
+}
 
 
 def _params(node, out):
@@ -44,8 +48,12 @@ def _unit_size(models: int):
     from builder.lists.dump import dump_list_yaml
     from tests.test_kensei_rules import BUKE, PACK
 
-    doc = {**BUKE, "packs": [PACK], "points": 400,
-           "troops": [*BUKE["troops"], {"troop": "Mounted Samurai", "models": models}]}
+    doc = {
+        **BUKE,
+        "packs": [PACK],
+        "points": 400,
+        "troops": [*BUKE["troops"], {"troop": "Mounted Samurai", "models": models}],
+    }
     res = check_text(dump_list_yaml(doc), "army.yaml")
     return [f.message for f in res.findings if f.code == "kensei.unit-size-max"]
 

@@ -55,6 +55,7 @@ def test_the_fast_totals_stay_exact_past_two_options_a_card(specs, role):
 def _read(text: str):
     from builder.check import check_text
     from builder.errors import ListError
+
     try:
         return check_text("system: satsuma\nside: samurai\ncards:\n" + text, "deck.yaml")
     except ListError as e:
@@ -65,16 +66,22 @@ def _codes(res):
     return {f.code: f.message for f in res.findings}
 
 
-@pytest.mark.parametrize(("count", "error"), [
-    (1, None), (0, "deck.yaml:4:12: error: card 'Bushido': count 0 must be 1 or more "
-                   "(remove the line to leave the card out)")])
+@pytest.mark.parametrize(
+    ("count", "error"),
+    [
+        (1, None),
+        (0, "deck.yaml:4:12: error: card 'Bushido': count 0 must be 1 or more (remove the line to leave the card out)"),
+    ],
+)
 def test_a_card_line_counts_at_least_one_copy(count, error):
     res = _read(f"  Bushido: {count}\n  Honor: 6\n")
     assert res == error if error else "satsuma.deck-size" not in _codes(res)
 
 
-@pytest.mark.parametrize(("count", "error"), [
-    (1, None), (0, "deck.yaml:4:29: error: custom card 'Odd': count must be a whole number 1 or more, not 0")])
+@pytest.mark.parametrize(
+    ("count", "error"),
+    [(1, None), (0, "deck.yaml:4:29: error: custom card 'Odd': count must be a whole number 1 or more, not 0")],
+)
 def test_a_custom_card_counts_at_least_one_copy(count, error):
     res = _read(f"  Odd: {{printed: F1, count: {count}}}\n  Honor: 6\n")
     assert res == error if error else "satsuma.deck-size" not in _codes(res)
@@ -90,8 +97,9 @@ def test_a_custom_card_s_strength_is_at_least_one(printed, refused):
 def test_a_card_of_the_other_deck_is_named_with_a_card_of_this_deck():
     # the hint names a samurai card, never the imperial card itself
     res = _read("  Imperial Guard: 7\n")
-    assert _codes(res)["satsuma.wrong-side"] == ("'Imperial Guard' is a card of the imperial deck, not the "
-                                                  "samurai deck; did you mean 'Dispatch Guards'?")
+    assert _codes(res)["satsuma.wrong-side"] == (
+        "'Imperial Guard' is a card of the imperial deck, not the samurai deck; did you mean 'Dispatch Guards'?"
+    )
 
 
 @pytest.mark.parametrize(("honor", "short"), [(7, False), (6, True)])
@@ -110,6 +118,7 @@ def test_only_a_variant_deck_is_compared_with_the_published_one():
     res = _read("  Honor: 7\n")
     assert _codes(res)["satsuma.variant-size"] == "variant deck of 7 cards; the published samurai deck has 46"
     from builder.check import check_text
+
     standard = check_text("system: satsuma\nside: samurai\ndeck: standard\n", "deck.yaml")
     assert "satsuma.variant-size" not in _codes(standard)
 
@@ -118,11 +127,17 @@ def test_a_variant_deck_is_compared_with_the_published_deck_of_its_own_side(tmp_
     # a pack adds a card to the imperial deck (47 cards): a samurai variant still compares with
     # the 46 samurai cards
     from builder.check import check_text
-    (tmp_path / "pack.yaml").write_text("system: satsuma\nname: extra\nversion: '1'\ncards:\n"
-                                        "  - name: Telegraph Office\n    side: imperial\n    printed: F3\n"
-                                        "    assumed: test\n")
-    res = check_text("system: satsuma\npacks: [pack.yaml]\nside: samurai\ncards:\n  Honor: 7\n",
-                     str(tmp_path / "deck.yaml"), base_dir=tmp_path)
+
+    (tmp_path / "pack.yaml").write_text(
+        "system: satsuma\nname: extra\nversion: '1'\ncards:\n"
+        "  - name: Telegraph Office\n    side: imperial\n    printed: F3\n"
+        "    assumed: test\n"
+    )
+    res = check_text(
+        "system: satsuma\npacks: [pack.yaml]\nside: samurai\ncards:\n  Honor: 7\n",
+        str(tmp_path / "deck.yaml"),
+        base_dir=tmp_path,
+    )
     assert _codes(res)["satsuma.variant-size"] == "variant deck of 7 cards; the published samurai deck has 46"
 
 

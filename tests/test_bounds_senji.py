@@ -17,8 +17,24 @@ from builder.lists.dump import dump_list_yaml
 from conftest import ROOT
 
 EXAMPLES = ROOT / "examples"
-BOARD = ["Mutsu", "Dewa", "Echigo", "Shimotsuke", "Musashi", "Kai", "Shinano", "Etchu", "Mino", "Owari",
-         "Mikawa", "Omi", "Yamashiro", "Harima", "Izumo", "Aki"]
+BOARD = [
+    "Mutsu",
+    "Dewa",
+    "Echigo",
+    "Shimotsuke",
+    "Musashi",
+    "Kai",
+    "Shinano",
+    "Etchu",
+    "Mino",
+    "Owari",
+    "Mikawa",
+    "Omi",
+    "Yamashiro",
+    "Harima",
+    "Izumo",
+    "Aki",
+]
 FAMILIES = ["red", "green", "white", "black", "blue", "yellow"]  # the families a count leaves in play first
 SAMURAI = ["Baba", "Chosogabe", "Wakizaka", "Ekes", "Samurai 5", "Samurai 6", "Samurai 7"]
 
@@ -45,10 +61,16 @@ def players(n: int) -> dict:
     """``n`` players, each with a family, a samurai card and three provinces of their own."""
     data = base()
     data["players"] = [
-        {"name": f"P{i + 1}", "family": FAMILIES[i % 6], "samurai": SAMURAI[i % len(SAMURAI)],
-         "provinces": [{"province": BOARD[(3 * i + j) % len(BOARD)], "units": 1, "samurai": j == 0}
-                       for j in range(3)]}
-        for i in range(n)]
+        {
+            "name": f"P{i + 1}",
+            "family": FAMILIES[i % 6],
+            "samurai": SAMURAI[i % len(SAMURAI)],
+            "provinces": [
+                {"province": BOARD[(3 * i + j) % len(BOARD)], "units": 1, "samurai": j == 0} for j in range(3)
+            ],
+        }
+        for i in range(n)
+    ]
     return data
 
 
@@ -156,12 +178,13 @@ def test_each_player_keeps_one_samurai_card():
     assert got.message.endswith("no samurai card; each player keeps 1 of the 3 drawn")  # 002:37
 
 
-
 # the setup table (002:21-24): who is out and what is neutral, by the number of players
-SETUPS = {3: (["yellow", "blue", "black"], ["Kyushu", "Shikoku", "Northernmost province"], "24"),
-          4: (["yellow", "blue"], ["Kyushu", "Shikoku"], "23"),
-          5: (["yellow"], ["Kyushu"], "22"),
-          6: ([], [], "21")}
+SETUPS = {
+    3: (["yellow", "blue", "black"], ["Kyushu", "Shikoku", "Northernmost province"], "24"),
+    4: (["yellow", "blue"], ["Kyushu", "Shikoku"], "23"),
+    5: (["yellow"], ["Kyushu"], "22"),
+    6: ([], [], "21"),
+}
 
 
 @pytest.mark.parametrize("n", sorted(SETUPS))

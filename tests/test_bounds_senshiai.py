@@ -34,13 +34,16 @@ cards:
 """
 
 
-@pytest.mark.parametrize(("damage", "resistance", "destroyed"), [
-    (1, 1, True),   # 000:122 "damage at least equal to their Resistance traits": at the bound
-    (0, 1, False),  # one short of it: a Resistance of 1 with no damage stands
-    (0, 0, True),   # 000:158 "If an Unit has his Resistance dropped to 0, it is destroyed"
-    (5, 6, False),
-    (6, 6, True),
-])
+@pytest.mark.parametrize(
+    ("damage", "resistance", "destroyed"),
+    [
+        (1, 1, True),  # 000:122 "damage at least equal to their Resistance traits": at the bound
+        (0, 1, False),  # one short of it: a Resistance of 1 with no damage stands
+        (0, 0, True),  # 000:158 "If an Unit has his Resistance dropped to 0, it is destroyed"
+        (5, 6, False),
+        (6, 6, True),
+    ],
+)
 def test_a_unit_is_destroyed_by_damage_reaching_its_resistance(damage, resistance, destroyed):
     assert R.is_destroyed(damage, resistance) is destroyed
 
@@ -64,6 +67,7 @@ def test_only_a_card_that_acts_as_a_unit_is_a_unit_target(cat):
 def _read(text: str):
     from builder.check import check_text
     from builder.errors import ListError
+
     try:
         return check_text(text, "deck.yaml")
     except ListError as e:
@@ -78,8 +82,10 @@ def test_a_card_line_counts_at_least_one_copy(count, read):
     if read:
         assert not isinstance(res, str) and res.summary["cards"] == 2
     else:
-        assert res == ("deck.yaml:4:13: error: count of 'Warriors' must be at least 1, not 0 "
-                       "(remove the line to leave the card out)")
+        assert res == (
+            "deck.yaml:4:13: error: count of 'Warriors' must be at least 1, not 0 "
+            "(remove the line to leave the card out)"
+        )
 
 
 @pytest.mark.parametrize(("size", "read"), [(1, True), (0, False)])
@@ -108,7 +114,8 @@ def test_counts_of_one_and_of_none_read_as_english():
     res = _read(f"system: senshiai\npacks: ['{PACK}']\nsize: 2\ncards:\n  Rice Fields: 1\n")
     messages = {f.code: f.message for f in res.findings}
     assert messages["senshiai.deck-size"] == "deck has 1 card but the agreed size is 2"
-    assert messages["senshiai.capital-count"] == ("deck has 0 Capitals but must have exactly 1 "
-                                                  "(a card with the Capital subtype)")
+    assert messages["senshiai.capital-count"] == (
+        "deck has 0 Capitals but must have exactly 1 (a card with the Capital subtype)"
+    )
     # the summary counts the cards per Type under the Type's plural
     assert res.summary["terrains"] == 1 and "unknown_type" not in res.summary

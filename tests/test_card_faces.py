@@ -23,7 +23,7 @@ CARD_GAMES = ["senshiai-northern-host", "satsuma-samurai", "satsuma-imperial", "
 def test_no_text_overlaps_on_any_face(tmp_path, capsys, example, card):
     out = api.render_list(EXAMPLES / f"{example}.yaml", tmp_path / "f.pdf", card=card, backs=False)
     with pdfplumber.open(out) as pdf:
-        for page in pdf.pages[:-1]:             # the sheets (the list page is not a card)
+        for page in pdf.pages[:-1]:  # the sheets (the list page is not a card)
             assert overlapping_lines(page) == [], f"page {page.page_number}"
     assert "does not fit" not in capsys.readouterr().err
 
@@ -36,7 +36,7 @@ def test_the_overlap_check_sees_text_drawn_over_text(tmp_path):
     c = Canvas(str(path))
     c.setFont("Helvetica", 6)
     c.drawString(100, 100, "one card per suit counts in a clash")
-    c.drawString(100, 100 - 6 + 0.7, "Saigo's rebels")     # 0.7 pt into the line above
+    c.drawString(100, 100 - 6 + 0.7, "Saigo's rebels")  # 0.7 pt into the line above
     c.drawString(300, 100, "one card per suit counts in a clash")
     c.drawString(300, 100 - 6 * 1.2, "Saigo's rebels")
     c.save()
@@ -57,8 +57,13 @@ def _deck_with_art(tmp_path, example: str, pack: str) -> Path:
     shutil.copy(EXAMPLES / f"{example}.yaml", tmp_path / "deck.yaml")
     (tmp_path / "art").mkdir()
     data, _ = load_yaml(EXAMPLES / "packs" / pack)
-    names = {c["name"] for section in data.values() if isinstance(section, list)
-             for c in section if isinstance(c, dict) and "name" in c}
+    names = {
+        c["name"]
+        for section in data.values()
+        if isinstance(section, list)
+        for c in section
+        if isinstance(c, dict) and "name" in c
+    }
     from builder.catalog.loader import load_catalog
 
     system = example.split("-")[0]
@@ -88,11 +93,11 @@ def test_with_art_on_every_card_no_rule_is_dropped(tmp_path, capsys, card):
     seen = set()
     with pdfplumber.open(out) as pdf:
         for page in pdf.pages[:-1]:
-            assert len(page.images) == 1         # the card's art is on it
+            assert len(page.images) == 1  # the card's art is on it
             text = _words(page.extract_text() or "")
             for name, rule in rules.items():
                 if f"{name}:" in text:
-                    assert f"{name}: {rule}" in text, (name, text)   # every word of the rule, in order
+                    assert f"{name}: {rule}" in text, (name, text)  # every word of the rule, in order
                     seen.add(name)
     assert seen == set(rules)
 
@@ -108,6 +113,6 @@ def test_art_yields_to_the_rules_text_and_every_card_of_a_type_keeps_its_layout(
         heights = [round(i["height"], 1) for i in page.images]
     card_tops = sorted({round(mm(w["top"]), 1) for w in limits})
     rows = {round(t // 88.9) for t in card_tops}
-    assert len(card_tops) == len(rows)           # one height per row of cards: the same place on every card
-    assert heights and max(heights) < 29 / 25.4 * 72       # shorter than the template's 29 mm art box
-    assert min(heights) >= 14 / 25.4 * 72 - 0.5             # ... but never below art_min
+    assert len(card_tops) == len(rows)  # one height per row of cards: the same place on every card
+    assert heights and max(heights) < 29 / 25.4 * 72  # shorter than the template's 29 mm art box
+    assert min(heights) >= 14 / 25.4 * 72 - 0.5  # ... but never below art_min

@@ -99,7 +99,7 @@ def test_the_frame_corner_scales_with_the_card(card):
 
     calls = []
     c = Job.canvas
-    c.roundRect = lambda x, y, w, h, r, **kw: calls.append((x, y, w, h, r))     # type: ignore[method-assign]
+    c.roundRect = lambda x, y, w, h, r, **kw: calls.append((x, y, w, h, r))  # type: ignore[method-assign]
     writer = CardSheetWriter(Job, tpl, opts, None)
     layout = next(iter(tpl.layouts))
     writer.frame_form(layout)

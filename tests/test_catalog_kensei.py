@@ -21,12 +21,29 @@ PACK = Path("examples/packs/kensei-profiles.yaml")
 # reconstructed cells (research note section 3) are Samurai Dai-Katana 10 (printed
 # 5 for the unit), Otokodate Ashigaru Katana 5 and Ozutzu Cannon 10.
 SAMPLE_COSTS = {
-    "Hero Kuge Naginata": 20, "Yari Ashigaru": 5, "Onna-Bushi": 5, "Ninja Shinobigatana": 10,
-    "Ashigaru Teppo": 10, "Taisho Buke": 20, "Samurai Yari": 5, "Samurai Dai-Katana": 10,
-    "Yumi Samurai": 15, "Hero Sohei Katana": 20, "Ikame Bo": 10, "Monk Naginata": 5,
-    "Monk Teppo": 15, "Ashigaru Sling": 10, "Taisho Otokodate": 20, "Assassin": 10,
-    "Otokodate Ashigaru Katana": 5, "Ozutzu Cannon": 10, "Taisho Samurai": 20, "Tenome": 20,
-    "Yurei Naginata": 10, "Ashigaru Yari": 5, "Jikininki": 10,
+    "Hero Kuge Naginata": 20,
+    "Yari Ashigaru": 5,
+    "Onna-Bushi": 5,
+    "Ninja Shinobigatana": 10,
+    "Ashigaru Teppo": 10,
+    "Taisho Buke": 20,
+    "Samurai Yari": 5,
+    "Samurai Dai-Katana": 10,
+    "Yumi Samurai": 15,
+    "Hero Sohei Katana": 20,
+    "Ikame Bo": 10,
+    "Monk Naginata": 5,
+    "Monk Teppo": 15,
+    "Ashigaru Sling": 10,
+    "Taisho Otokodate": 20,
+    "Assassin": 10,
+    "Otokodate Ashigaru Katana": 5,
+    "Ozutzu Cannon": 10,
+    "Taisho Samurai": 20,
+    "Tenome": 20,
+    "Yurei Naginata": 10,
+    "Ashigaru Yari": 5,
+    "Jikininki": 10,
 }
 
 
@@ -59,13 +76,14 @@ def test_exactly_123_abilities_with_text_and_appendix_source(cat, seed_lines):
     starts = []
     for a in abilities:
         assert a.text.strip(), a.name
-        (first, last), = _lines(a.source)
+        ((first, last),) = _lines(a.source)
         assert 6821 <= first <= last <= 7389, a.name
         starts.append(first)
         # the source line is the ability's heading in the extraction
         heading = seed_lines[first - 1].split("|>")[-1]
-        assert normalize(heading).replace(" ", "")[:3] in normalize(a.name).replace(" ", "") \
-            or any(normalize(heading) == normalize(x) for x in a.aliases), (a.name, heading)
+        assert normalize(heading).replace(" ", "")[:3] in normalize(a.name).replace(" ", "") or any(
+            normalize(heading) == normalize(x) for x in a.aliases
+        ), (a.name, heading)
     assert starts == sorted(starts)  # the book's order
     assert abilities[0].name == "Accelerate" and abilities[-1].name == "Zen"
 
@@ -75,11 +93,18 @@ def test_ability_artefacts_cleaned_and_variant_spellings_found(cat):
     assert agile.text == "Can disengage from a combat without receiving any Opportunity Attack in response."
     assert "'A ack' -> 'Attack'" in agile.notes
     # raw extraction spelling and the names used elsewhere in the book
-    for raw, name in [("Area a ack", "Area attack"), ("Swi", "Swift"), ("Tac cian", "Tactician"),
-                      ("For tude", "Fortitude"), ("In the Shadows", "Into the shadows"),
-                      ("Spiritual Fascination", "Spirit fascination"), ("Tao", "The Tao"),
-                      ("Lava Whip", "Lava lash"), ("Volcanic Ground", "Volcanic soil"),
-                      ("Point‐blank", "Point-blank")]:
+    for raw, name in [
+        ("Area a ack", "Area attack"),
+        ("Swi", "Swift"),
+        ("Tac cian", "Tactician"),
+        ("For tude", "Fortitude"),
+        ("In the Shadows", "Into the shadows"),
+        ("Spiritual Fascination", "Spirit fascination"),
+        ("Tao", "The Tao"),
+        ("Lava Whip", "Lava lash"),
+        ("Volcanic Ground", "Volcanic soil"),
+        ("Point‐blank", "Point-blank"),
+    ]:
         assert cat.find("abilities", raw).name == name
     # No ligature artefact survives in any ability text
     for a in cat.entries("abilities"):
@@ -106,10 +131,18 @@ def test_sample_lists_add_up_to_their_printed_totals(cat):
         assert troops + level.cost == sl.total == totals[clan]
         for item in sl.troops:
             assert cat.find("troops", item.troop).cost * item.models == item.points
-    garbled = {(s.clan, i.troop): (i.printed_points, i.points)
-               for s in lists.values() for i in s.troops if i.printed_points is not None}
-    assert garbled == {("buke", "Samurai Dai-Katana"): (5, 50), ("otokodate", "Yari Ashigaru"): (10, 50),
-                       ("otokodate", "Otokodate Ashigaru Katana"): (10, 50), ("otokodate", "Ozutzu Cannon"): (5, 50)}
+    garbled = {
+        (s.clan, i.troop): (i.printed_points, i.points)
+        for s in lists.values()
+        for i in s.troops
+        if i.printed_points is not None
+    }
+    assert garbled == {
+        ("buke", "Samurai Dai-Katana"): (5, 50),
+        ("otokodate", "Yari Ashigaru"): (10, 50),
+        ("otokodate", "Otokodate Ashigaru Katana"): (10, 50),
+        ("otokodate", "Ozutzu Cannon"): (5, 50),
+    }
     assert lists["otokodate"].commander_level == "daimyo" and lists["kuroi-te"].commander_level == "taisho"
 
 
@@ -212,9 +245,9 @@ def test_every_source_is_inside_the_rulebook(cat):
 
 def test_clan_rules_quote_the_clan_table(cat, seed_lines):
     otokodate = cat.find("clans", "Otokodate")
-    rule, = otokodate.army_building
-    (a, b), = _lines(rule.source)
-    assert "40%" in " ".join(seed_lines[a - 1:b]) and "40%" in rule.text
+    (rule,) = otokodate.army_building
+    ((a, b),) = _lines(rule.source)
+    assert "40%" in " ".join(seed_lines[a - 1 : b]) and "40%" in rule.text
     assert cat.find("clans", "Ha ori").id == "hattori"
     assert cat.find("clans", "Kuroi‐te").id == "kuroi-te"
     assert cat.find("clans", "kuroi-te").living is False

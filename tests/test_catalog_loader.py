@@ -38,8 +38,11 @@ def _cross_check(cat):
         for j, name in enumerate(card.abilities):
             if cat.find("abilities", name) is None:
                 hint = did_you_mean(name, cat.names("abilities")) or None
-                out.append(cat.diag(("cards", i, "abilities", j),
-                                    f"card '{card.name}' names unknown ability '{name}'", hint=hint))
+                out.append(
+                    cat.diag(
+                        ("cards", i, "abilities", j), f"card '{card.name}' names unknown ability '{name}'", hint=hint
+                    )
+                )
     return out
 
 
@@ -99,9 +102,11 @@ def test_valid_base_loads_and_indexes():
 
 def test_pack_overrides_and_adds(tmp_path):
     pack = tmp_path / "pack.yaml"
-    pack.write_text("system: fakesys\npack: My cards\nexample: true\ncards:\n"
-                    "  - name: warriors\n    cost: 4\n"
-                    "  - name: Ronin\n    cost: 5\n    assumed: house card\n")
+    pack.write_text(
+        "system: fakesys\npack: My cards\nexample: true\ncards:\n"
+        "  - name: warriors\n    cost: 4\n"
+        "  - name: Ronin\n    cost: 5\n    assumed: house card\n"
+    )
     cat = build("base.yaml", packs=[pack])
     assert cat.find("cards", "Warriors").cost == 4
     assert cat.find("cards", "Warriors").abilities == ["Charge"]  # untouched fields kept
@@ -124,8 +129,10 @@ def test_pack_for_another_system_is_refused(tmp_path):
     pack.write_text("system: kensei\ncards: []\n")
     with pytest.raises(CatalogError) as ei:
         build("base.yaml", packs=[pack])
-    assert ei.value.lines() == [f"{pack}:1:9: error pack.system: pack is for system 'kensei', not 'fakesys' "
-                                "(add 'system: fakesys' at the top of the pack)"]
+    assert ei.value.lines() == [
+        f"{pack}:1:9: error pack.system: pack is for system 'kensei', not 'fakesys' "
+        "(add 'system: fakesys' at the top of the pack)"
+    ]
 
 
 def test_cache_is_used_and_rebuilt_on_change(tmp_path, monkeypatch):

@@ -5,29 +5,52 @@ import json
 import pytest
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("", "l.yaml:1:1: error: empty document; a list needs at least 'system:' "
-         "(start with 'system: kensei' (or senshiai, herocard, senji, satsuma))"),
-    ("- a\n- b\n", "l.yaml:1:1: error: a list document must be a mapping of keys such as 'system:'"),
-    ("name: x\n", "l.yaml:1:1: error: missing required key 'system' "
-                  "(one of senshiai, kensei, herocard, senji, satsuma)"),
-    ("system: kensai\n", "l.yaml:1:9: error: unknown system 'kensai' (did you mean 'kensei'?)"),
-    ("system: kensei\ntroops: [\n", "l.yaml:3:1: error: YAML syntax: did not find expected node content "
-                                    "(while parsing a flow node) "
-                                    "(check indentation, colons and quotes on this line or the one before)"),
-    ("system: satsuma\nhouse_rules: [1]\n", "l.yaml:2:14: error: 'house_rules' must be a mapping of rule ids "
-                                            "to values (e.g. house_rules: {cavalry_max_percent: 50})"),
-    ("system: satsuma\npacks: [nowhere.yaml]\n", "l.yaml:2:9: error: pack file 'nowhere.yaml' not found "
-                                                 "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
-                                                 "'daimyo pack list' shows the packs found and where)"),
-    # a name the system cannot even look up is a pack that is not there, not a crash
-    ("system: satsuma\npacks: ['" + "9" * 300 + "']\n", "l.yaml:2:9: error: pack file '" + "9" * 300 + "' not found "
-                                                       "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
-                                                 "'daimyo pack list' shows the packs found and where)"),
-    ('system: satsuma\npacks: ["a\\0b"]\n', "l.yaml:2:9: error: pack file 'a\\x00b' not found "
-                                           "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
-                                                 "'daimyo pack list' shows the packs found and where)"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "",
+            "l.yaml:1:1: error: empty document; a list needs at least 'system:' "
+            "(start with 'system: kensei' (or senshiai, herocard, senji, satsuma))",
+        ),
+        ("- a\n- b\n", "l.yaml:1:1: error: a list document must be a mapping of keys such as 'system:'"),
+        (
+            "name: x\n",
+            "l.yaml:1:1: error: missing required key 'system' (one of senshiai, kensei, herocard, senji, satsuma)",
+        ),
+        ("system: kensai\n", "l.yaml:1:9: error: unknown system 'kensai' (did you mean 'kensei'?)"),
+        (
+            "system: kensei\ntroops: [\n",
+            "l.yaml:3:1: error: YAML syntax: did not find expected node content "
+            "(while parsing a flow node) "
+            "(check indentation, colons and quotes on this line or the one before)",
+        ),
+        (
+            "system: satsuma\nhouse_rules: [1]\n",
+            "l.yaml:2:14: error: 'house_rules' must be a mapping of rule ids "
+            "to values (e.g. house_rules: {cavalry_max_percent: 50})",
+        ),
+        (
+            "system: satsuma\npacks: [nowhere.yaml]\n",
+            "l.yaml:2:9: error: pack file 'nowhere.yaml' not found "
+            "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
+            "'daimyo pack list' shows the packs found and where)",
+        ),
+        # a name the system cannot even look up is a pack that is not there, not a crash
+        (
+            "system: satsuma\npacks: ['" + "9" * 300 + "']\n",
+            "l.yaml:2:9: error: pack file '" + "9" * 300 + "' not found "
+            "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
+            "'daimyo pack list' shows the packs found and where)",
+        ),
+        (
+            'system: satsuma\npacks: ["a\\0b"]\n',
+            "l.yaml:2:9: error: pack file 'a\\x00b' not found "
+            "(not a path relative to the list's folder (.) nor the name of a pack in the packs folders; "
+            "'daimyo pack list' shows the packs found and where)",
+        ),
+    ],
+)
 def test_unreadable_lists_exit_2_with_one_line(cli, tmp_path, monkeypatch, text, expected):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "l.yaml").write_text(text)
@@ -87,8 +110,9 @@ def test_one_bad_file_among_good_ones_gives_2_and_still_reports_the_others(cli, 
 def test_messages_quoting_line_breaks_stay_one_line(cli, tmp_path, monkeypatch):
     # a form feed or a line separator inside a name would split the message for str.splitlines()
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "l.yaml").write_text('system: senshiai\ncards:\n  "War\\u2028riors": x\n  "Mili\\ftiamen": 2\n',
-                                     encoding="utf-8")
+    (tmp_path / "l.yaml").write_text(
+        'system: senshiai\ncards:\n  "War\\u2028riors": x\n  "Mili\\ftiamen": 2\n', encoding="utf-8"
+    )
     res = cli("check", "l.yaml")
     assert res.code == 2
     (line,) = res.stderr.splitlines()

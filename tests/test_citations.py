@@ -150,10 +150,14 @@ def test_the_unit_leader_rule_is_cited_under_unit_leader_not_the_sidebar():
 
 
 def test_a_range_over_two_sections_is_cited_under_both():
-    assert format_source("001_dbcd2f61c1014419.txt:5946-5955") == \
-        "Kensei rulebook, Omnyouji (lines 5946-5951); Komuso (lines 5952-5955)"
-    assert format_source("003_d64fd863b3930085.txt:62-155") == \
-        "Satsuma Rebellion rulebook, The Samurai deck (lines 62-108); The Imperial deck (lines 109-155)"
+    assert (
+        format_source("001_dbcd2f61c1014419.txt:5946-5955")
+        == "Kensei rulebook, Omnyouji (lines 5946-5951); Komuso (lines 5952-5955)"
+    )
+    assert (
+        format_source("003_d64fd863b3930085.txt:62-155")
+        == "Satsuma Rebellion rulebook, The Samurai deck (lines 62-108); The Imperial deck (lines 109-155)"
+    )
 
 
 def write_frozen() -> None:  # pragma: no cover - run by hand when the registry or the texts change

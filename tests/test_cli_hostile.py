@@ -17,16 +17,19 @@ EXAMPLES = ROOT / "examples"
 
 
 def kensei(path: Path, name: str = "army") -> Path:
-    path.write_text(f"system: kensei\nname: {json.dumps(name)}\nclan: buke\npoints: 200\ncommander: hatamoto\n"
-                    "troops:\n  - troop: Taisho Buke\n")
+    path.write_text(
+        f"system: kensei\nname: {json.dumps(name)}\nclan: buke\npoints: 200\ncommander: hatamoto\n"
+        "troops:\n  - troop: Taisho Buke\n"
+    )
     return path
 
 
 # -- CSV cells that a spreadsheet would run -----------------------------------------------------------
 
+
 @pytest.mark.parametrize("lead", ["=", "@", "+", "-", "\t", "\r"])
 def test_check_csv_neutralises_formulas(cli, tmp_path, lead):
-    name = f"{lead}HYPERLINK(\"http://evil.example\",\"x\")"
+    name = f'{lead}HYPERLINK("http://evil.example","x")'
     f = kensei(tmp_path / "army.yaml", name)
     evil_file = tmp_path / ((lead if lead in "=@+-" else "x") + "cmd.yaml")
     evil_file.write_text(f.read_text())
@@ -46,6 +49,7 @@ def test_check_csv_keeps_plain_names_and_numbers(cli, tmp_path):
 
 
 # -- a line break in a name cannot forge a line of the check ------------------------------------------
+
 
 @pytest.mark.parametrize("brk", ["\n", "\r", "\u2028", "\u0085", "\r\n"])
 def test_a_line_break_in_a_list_name_cannot_forge_the_verdict(cli, tmp_path, brk):
@@ -67,6 +71,7 @@ def test_a_line_break_in_a_file_name_cannot_forge_the_verdict(cli, tmp_path):
 
 # -- a read-only list is not replaced by an edit ------------------------------------------------------
 
+
 @pytest.mark.parametrize("args", [("add", "Yari Ashigaru"), ("set", "name", "New"), ("remove", "Taisho Buke")])
 def test_an_edit_of_a_read_only_list_is_refused(cli, tmp_path, args):
     f = kensei(tmp_path / "army.yaml")
@@ -86,8 +91,10 @@ def test_an_edit_of_a_read_only_list_is_refused(cli, tmp_path, args):
 
 # -- import of a list 'check' cannot read --------------------------------------------------------------
 
-@pytest.mark.parametrize("body", ['{"system": "kensei", "troops": []}',
-                                  "system: kensei\nname: x\npoints: 200\ntroops: []\n"])
+
+@pytest.mark.parametrize(
+    "body", ['{"system": "kensei", "troops": []}', "system: kensei\nname: x\npoints: 200\ntroops: []\n"]
+)
 def test_import_of_a_list_check_cannot_read_writes_nothing(cli, tmp_path, body):
     src = tmp_path / ("in.json" if body.startswith("{") else "in.yaml")
     src.write_text(body)
@@ -110,6 +117,7 @@ def test_import_of_an_illegal_but_readable_list_is_written(cli, tmp_path):
 
 # -- an output that cannot be written leaves no folder behind ------------------------------------------
 
+
 def test_a_failed_print_leaves_no_folder_it_made(cli, tmp_path):
     out = tmp_path / "new" / "deeper" / ("x" * 300 + ".pdf")
     r = cli("print", EXAMPLES / "kensei-buke.yaml", "-o", out)
@@ -119,15 +127,24 @@ def test_a_failed_print_leaves_no_folder_it_made(cli, tmp_path):
 
 def test_a_failed_output_keeps_folders_that_were_there(cli, tmp_path):
     (tmp_path / "there").mkdir()
-    r = cli("export", EXAMPLES / "kensei-buke.yaml", "--to", "yaml", "-o", tmp_path / "there" / "sub" / ("y" * 300 + ".yaml"))
+    r = cli(
+        "export",
+        EXAMPLES / "kensei-buke.yaml",
+        "--to",
+        "yaml",
+        "-o",
+        tmp_path / "there" / "sub" / ("y" * 300 + ".yaml"),
+    )
     assert r.code == 2
     assert (tmp_path / "there").is_dir() and not (tmp_path / "there" / "sub").exists()
 
 
 # -- the documented Satsuma custom card -----------------------------------------------------------------
 
-CUSTOM = ('system: satsuma\nname: Custom\nside: samurai\ncards:\n  My Hero: {printed: "F5 or M3", count: 2}\n'
-          "  Samurai Warriors: 7\n")
+CUSTOM = (
+    'system: satsuma\nname: Custom\nside: samurai\ncards:\n  My Hero: {printed: "F5 or M3", count: 2}\n'
+    "  Samurai Warriors: 7\n"
+)
 
 
 def test_a_custom_card_is_shown(cli, tmp_path):
@@ -152,11 +169,14 @@ def test_a_custom_card_is_exported_and_reads_back(cli, tmp_path, fmt):
     assert json.loads(cli("check", tmp_path / "back.yaml", "--format", "json").stdout)[0]["summary"]["cards"] == 9
 
 
-@pytest.mark.parametrize("card, why", [
-    ('{printed: "F5", colour: red}', "takes 'printed' and 'count', not 'colour'"),
-    ("{count: 2}", "needs 'printed'"),
-    ('{printed: "F5", count: -1}', "must be a whole number (0 or more)"),
-])
+@pytest.mark.parametrize(
+    "card, why",
+    [
+        ('{printed: "F5", colour: red}', "takes 'printed' and 'count', not 'colour'"),
+        ("{count: 2}", "needs 'printed'"),
+        ('{printed: "F5", count: -1}', "must be a whole number (0 or more)"),
+    ],
+)
 def test_a_malformed_custom_card_is_one_located_line(cli, tmp_path, card, why):
     f = tmp_path / "deck.yaml"
     f.write_text(CUSTOM.replace('{printed: "F5 or M3", count: 2}', card))
@@ -166,12 +186,29 @@ def test_a_malformed_custom_card_is_one_located_line(cli, tmp_path, card, why):
 
 # -- the edit commands read every list 'check' reads, or say in one line why not ----------------------
 
-BASE = ("system: kensei\nname: Fuzz\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
-        "  - troop: Taisho Buke\n  - troop: Yari Ashigaru\n    models: 9\n")
+BASE = (
+    "system: kensei\nname: Fuzz\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
+    "  - troop: Taisho Buke\n  - troop: Yari Ashigaru\n    models: 9\n"
+)
 # one character of each class the fast reader of 'check' may meet: blanks, line breaks of other
 # systems, a byte-order mark, controls, non-breaking and wide spaces, comment marks
-BYTE_CLASSES = ["\t", " ", "\ufeff", "\x85", "\u2028", "\u2029", "\r", "\x0b", "\x0c", "\xa0", "\u3000",
-                "\x1f", "\x7f", "#", "\u200b"]
+BYTE_CLASSES = [
+    "\t",
+    " ",
+    "\ufeff",
+    "\x85",
+    "\u2028",
+    "\u2029",
+    "\r",
+    "\x0b",
+    "\x0c",
+    "\xa0",
+    "\u3000",
+    "\x1f",
+    "\x7f",
+    "#",
+    "\u200b",
+]
 
 
 def _variants():
@@ -180,9 +217,13 @@ def _variants():
         for i, line in enumerate(lines):
             colon = line.find(":")
             body = line.rstrip("\n")
-            for where, text in (("start", ch + line), ("before-colon", line[:colon] + ch + line[colon:]),
-                                ("after-value", body + ch + "\n"), ("after-colon", line[:colon + 1] + ch + line[colon + 1:])):
-                yield f"{ord(ch):04x}-{i}-{where}", "".join(lines[:i] + [text] + lines[i + 1:])
+            for where, text in (
+                ("start", ch + line),
+                ("before-colon", line[:colon] + ch + line[colon:]),
+                ("after-value", body + ch + "\n"),
+                ("after-colon", line[: colon + 1] + ch + line[colon + 1 :]),
+            ):
+                yield f"{ord(ch):04x}-{i}-{where}", "".join(lines[:i] + [text] + lines[i + 1 :])
 
 
 VARIANTS = list(_variants())
@@ -200,8 +241,12 @@ def test_every_edit_command_reads_what_check_reads_or_says_why_in_one_line(cli, 
         if r.code == 2:
             continue  # check refuses it too: the readers agree
         checked += 1
-        for args in (("add", "Samurai Yari"), ("set", "name", "Fuzzed"), ("remove", "Yari Ashigaru"),
-                     ("why", "Samurai Yari")):
+        for args in (
+            ("add", "Samurai Yari"),
+            ("set", "name", "Fuzzed"),
+            ("remove", "Yari Ashigaru"),
+            ("why", "Samurai Yari"),
+        ):
             f.write_text(text, encoding="utf-8")
             r = cli(args[0], f, *args[1:])
             assert r.code in (0, 1, 2), (label, args, r)
@@ -220,15 +265,22 @@ def test_the_web_builder_edits_what_check_reads_or_answers_4xx(cli, tmp_path):
 
     ws = tmp_path / "ws"
     ws.mkdir()
-    api = TestClient(create_app(ws, token="t" * 24), base_url="http://127.0.0.1:8765",
-                     headers={"Authorization": "Bearer " + "t" * 24})
+    api = TestClient(
+        create_app(ws, token="t" * 24),
+        base_url="http://127.0.0.1:8765",
+        headers={"Authorization": "Bearer " + "t" * 24},
+    )
     for label, text in VARIANTS:
         f = ws / "fuzz.yaml"
         f.write_text(text, encoding="utf-8")
         if cli("check", f).code == 2:
             continue
-        for op in ({"op": "add", "item": "Samurai Yari"}, {"op": "set", "key": "name", "value": "Web"},
-                   {"op": "house_rule", "key": "leader_count", "value": "formula"}, {"op": "models", "index": 1, "delta": 1}):
+        for op in (
+            {"op": "add", "item": "Samurai Yari"},
+            {"op": "set", "key": "name", "value": "Web"},
+            {"op": "house_rule", "key": "leader_count", "value": "formula"},
+            {"op": "models", "index": 1, "delta": 1},
+        ):
             f.write_text(text, encoding="utf-8")
             r = api.post("/api/lists/fuzz.yaml/edit", json=op)
             assert r.status_code in (200, 400, 409, 422), (label, op, r.status_code, r.text[:300])
@@ -237,6 +289,7 @@ def test_the_web_builder_edits_what_check_reads_or_answers_4xx(cli, tmp_path):
 
 
 # -- a pasted list names packs by name only -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_a_pasted_list_never_opens_a_pack_by_its_path(cli, tmp_path, monkeypatch, fmt):
@@ -270,6 +323,7 @@ def test_a_pasted_list_never_opens_a_pack_by_its_path(cli, tmp_path, monkeypatch
 
 # -- a short share code cannot expand to a huge list ---------------------------------------------------
 
+
 def _raw_code(body: bytes, system: str = "kensei") -> str:
     import base64
     import zlib
@@ -296,8 +350,10 @@ def test_a_share_code_expanding_past_the_limit_is_refused_before_it_is_read(cli)
 def test_a_huge_repetitive_list_is_refused_as_a_code_and_shared_as_yaml(cli, tmp_path):
     n = 40_000
     f = tmp_path / "huge.yaml"
-    f.write_text("system: kensei\nname: Huge\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
-                 + "  - troop: Yari Ashigaru\n" * n)
+    f.write_text(
+        "system: kensei\nname: Huge\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
+        + "  - troop: Yari Ashigaru\n" * n
+    )
     r = cli("export", f, "--to", "code")
     assert r.code == 2 and "too repetitive for a share code" in r.stderr and "--to yaml" in r.stderr
     assert cli("export", f, "--to", "yaml", "-o", tmp_path / "shared.yaml").code == 0

@@ -37,8 +37,12 @@ def run(args, tty: bool, env=None, cwd=None):
 
 def over(tmp_path):
     f = tmp_path / "army.yaml"
-    f.write_text(ILLEGAL.read_text(encoding="utf-8").replace("points: 200", "points: 100")
-                 .replace("name: Buke vanguard (rulebook sample)", 'name: "Red \\e[2J army"'), encoding="utf-8")
+    f.write_text(
+        ILLEGAL.read_text(encoding="utf-8")
+        .replace("points: 200", "points: 100")
+        .replace("name: Buke vanguard (rulebook sample)", 'name: "Red \\e[2J army"'),
+        encoding="utf-8",
+    )
     return f
 
 
@@ -55,7 +59,11 @@ def test_colour_on_a_terminal(tmp_path):
 
 def test_no_colour_when_piped_or_asked(tmp_path):
     f = over(tmp_path)
-    for out in (run([f], tty=False), run([f], tty=True, env={"NO_COLOR": ""}),
-                run([f], tty=True, env={"NO_COLOR": "1"}), run(["--no-color", f], tty=True),
-                run([f], tty=True, env={"TERM": "dumb"})):
+    for out in (
+        run([f], tty=False),
+        run([f], tty=True, env={"NO_COLOR": ""}),
+        run([f], tty=True, env={"NO_COLOR": "1"}),
+        run(["--no-color", f], tty=True),
+        run([f], tty=True, env={"TERM": "dumb"}),
+    ):
         assert "\x1b" not in out and ": ILLEGAL (" in out and "error kensei.points-max" in out

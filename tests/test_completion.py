@@ -17,7 +17,9 @@ def daimyo(*args, env=None):
 def test_show_completion_prints_a_script_for_the_shell():
     r = daimyo("--show-completion", "bash")
     assert r.returncode == 0, r.stderr
-    assert "_DAIMYO_COMPLETE=complete_bash" in r.stdout and "complete -o default -F _daimyo_completion daimyo" in r.stdout
+    assert (
+        "_DAIMYO_COMPLETE=complete_bash" in r.stdout and "complete -o default -F _daimyo_completion daimyo" in r.stdout
+    )
 
 
 def test_install_completion_writes_the_script_and_sources_it(tmp_path):
@@ -43,7 +45,9 @@ def test_help_names_the_completion_options():
 
 
 def test_completion_loads_nothing_heavy():
-    code = ("import sys, builder.cli; heavy = [m for m in sys.modules if m.split('.')[0] in "
-            "('rich', 'reportlab', 'PIL', 'ruamel', 'pydantic')]; print(','.join(sorted(heavy)))")
+    code = (
+        "import sys, builder.cli; heavy = [m for m in sys.modules if m.split('.')[0] in "
+        "('rich', 'reportlab', 'PIL', 'ruamel', 'pydantic')]; print(','.join(sorted(heavy)))"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0 and "rich" not in r.stdout.split(",")

@@ -25,8 +25,8 @@ from builder.render.cutmachine import (
 from builder.render.cutmachine import machine as cut_machine  # the tests' own parameter is `machine`
 
 EX = Path(__file__).resolve().parent.parent / "examples"
-DECK = EX / "senshiai-northern-host.yaml"     # 50 cards
-TOL = 0.01   # mm
+DECK = EX / "senshiai-northern-host.yaml"  # 50 cards
+TOL = 0.01  # mm
 
 
 def _card_rects(page, card, bleed=0.0) -> list[Rect]:
@@ -72,7 +72,7 @@ def _dxf_cards(path: Path) -> tuple[list[Rect], set, int]:
     assert len(arcs) % 4 == 0
     cards, radii = [], set()
     for i in range(0, len(arcs), 4):
-        group = arcs[i:i + 4]
+        group = arcs[i : i + 4]
         r = float(group[0]["40"])
         radii.update(float(a["40"]) for a in group)
         xs = [float(a["10"]) for a in group]
@@ -82,20 +82,30 @@ def _dxf_cards(path: Path) -> tuple[list[Rect], set, int]:
     # every line is an edge of a card between two arcs
     for ln in lines:
         x0, y0, x1, y1 = (float(ln[k]) for k in ("10", "20", "11", "21"))
-        assert any(abs(min(x0, x1) - c.x) < TOL or abs(min(y0, y1) - c.y) < TOL or abs(max(x0, x1) - c.x1) < TOL
-                   or abs(max(y0, y1) - c.y1) < TOL for c in cards)
+        assert any(
+            abs(min(x0, x1) - c.x) < TOL
+            or abs(min(y0, y1) - c.y) < TOL
+            or abs(max(x0, x1) - c.x1) < TOL
+            or abs(max(y0, y1) - c.y1) < TOL
+            for c in cards
+        )
     return sorted(cards, key=lambda r: (round(r.x, 1), round(r.y, 1))), radii, len(lines)
 
 
 def _same(a: list[Rect], b: list[Rect]) -> bool:
-    return len(a) == len(b) and all(abs(p.x - q.x) < TOL and abs(p.y - q.y) < TOL and abs(p.w - q.w) < TOL
-                                    and abs(p.h - q.h) < TOL for p, q in zip(a, b, strict=True))
+    return len(a) == len(b) and all(
+        abs(p.x - q.x) < TOL and abs(p.y - q.y) < TOL and abs(p.w - q.w) < TOL and abs(p.h - q.h) < TOL
+        for p, q in zip(a, b, strict=True)
+    )
 
 
 def _marks(page) -> list[Rect]:
     H = mm(page.height)
-    return [Rect(mm(r["x0"]), H - mm(r["bottom"]), mm(r["width"]), mm(r["height"])) for r in page.rects
-            if r.get("fill") and tuple(r.get("non_stroking_color") or ()) in ((0,), (0, 0, 0), (0.0, 0.0, 0.0))]
+    return [
+        Rect(mm(r["x0"]), H - mm(r["bottom"]), mm(r["width"]), mm(r["height"]))
+        for r in page.rects
+        if r.get("fill") and tuple(r.get("non_stroking_color") or ()) in ((0,), (0, 0, 0), (0.0, 0.0, 0.0))
+    ]
 
 
 def _near(a: Rect, b: Rect, d: float) -> bool:
@@ -104,8 +114,9 @@ def _near(a: Rect, b: Rect, d: float) -> bool:
 
 @pytest.mark.parametrize("machine", ["silhouette", "cricut"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize(("card", "bleed"), [("poker", 0.0), ("bridge", 0.0), ("tarot", 0.0), ("mini", 0.0),
-                                             ("poker", 3.0)])
+@pytest.mark.parametrize(
+    ("card", "bleed"), [("poker", 0.0), ("bridge", 0.0), ("tarot", 0.0), ("mini", 0.0), ("poker", 3.0)]
+)
 def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, card, bleed):
     P, C = paper_size(paper), card_size(card)
     # two sheets: for the Silhouette a full one and one holding a single card (with contour files of
@@ -113,8 +124,20 @@ def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, ca
     per_sheet = plan_machine_sheet(cut_machine(machine), P, C, bleed).per_page
     count = per_sheet + 1 if machine == "silhouette" else 2 * per_sheet
     out = tmp_path / "cut.pdf"
-    r = cli("print", example_deck(tmp_path, count), "-o", out, "--cut-machine", machine, "--paper", paper,
-            "--card", card, "--bleed", bleed)
+    r = cli(
+        "print",
+        example_deck(tmp_path, count),
+        "-o",
+        out,
+        "--cut-machine",
+        machine,
+        "--paper",
+        paper,
+        "--card",
+        card,
+        "--bleed",
+        bleed,
+    )
     assert r.code == 0, r
     svg, dxf = tmp_path / "cut.cut.svg", tmp_path / "cut.cut.dxf"
     assert svg.is_file() and dxf.is_file()
@@ -146,8 +169,13 @@ def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, ca
     bleeds = [c.grow(bleed) for c in first]
     if machine == "silhouette":
         i, t, n, s = SILHOUETTE_INSET, SILHOUETTE_THICKNESS, SILHOUETTE_LENGTH, SILHOUETTE_SQUARE
-        expected = [Rect(i, ph - i - s, s, s), Rect(pw - i - n, ph - i - t, n, t), Rect(pw - i - t, ph - i - n, t, n),
-                    Rect(i, i, n, t), Rect(i, i, t, n)]
+        expected = [
+            Rect(i, ph - i - s, s, s),
+            Rect(pw - i - n, ph - i - t, n, t),
+            Rect(pw - i - t, ph - i - n, t, n),
+            Rect(i, i, n, t),
+            Rect(i, i, t, n),
+        ]
         assert _same(sorted(page_marks, key=lambda r: (r.x, r.y)), sorted(expected, key=lambda r: (r.x, r.y)))
         inner = Rect(i + t, i + t, pw - 2 * (i + t), ph - 2 * (i + t)).grow(-SILHOUETTE_CLEAR + TOL)
         for b in bleeds:
@@ -162,15 +190,16 @@ def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, ca
 
 def test_corner_radius_follows_the_card_size():
     assert corner_radius(card_size("poker")) == 3.175
-    assert corner_radius(card_size("bridge")) == 3.175          # at the bound: 57.15 mm wide
-    assert corner_radius((57.0, 88.9)) == round(3.175 * 57 / 63.5, 3)   # just under it
+    assert corner_radius(card_size("bridge")) == 3.175  # at the bound: 57.15 mm wide
+    assert corner_radius((57.0, 88.9)) == round(3.175 * 57 / 63.5, 3)  # just under it
     assert corner_radius(card_size("mini")) == 2.2
 
 
 def test_bad_machine_and_fold_layout_are_one_line(cli, tmp_path):
     r = cli("print", DECK, "-o", tmp_path / "x.pdf", "--cut-machine", "laser")
     assert r.code == 2 and r.stderr.splitlines() == [
-        "daimyo: error: unknown cutting machine 'laser' (use --cut-machine silhouette or cricut)"]
+        "daimyo: error: unknown cutting machine 'laser' (use --cut-machine silhouette or cricut)"
+    ]
     r = cli("print", DECK, "-o", tmp_path / "x.pdf", "--cut-machine", "cricut", "--layout", "fold")
     assert r.code == 2 and len(r.stderr.splitlines()) == 1 and "--layout duplex" in r.stderr
     assert not list(tmp_path.iterdir())

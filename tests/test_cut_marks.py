@@ -30,15 +30,14 @@ def _marks(page):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("card", ["poker", "bridge", "tarot", "mini"])
 def test_every_cut_line_has_a_mark_on_both_sides_of_the_sheet(tmp_path, paper, card):
-    out = api.render_list(EXAMPLES / "satsuma-samurai.yaml", tmp_path / "m.pdf", paper=paper, card=card,
-                          backs=False)
+    out = api.render_list(EXAMPLES / "satsuma-samurai.yaml", tmp_path / "m.pdf", paper=paper, card=card, backs=False)
     plan = plan_sheet(paper_size(paper), card_size(card), 0.0, marks=True)
     pw, ph = plan.paper
     a = plan.area
     xs = sorted({round(v, 2) for s in plan.slots for v in (s.trim.x, s.trim.x1)})
     ys = sorted({round(v, 2) for s in plan.slots for v in (s.trim.y, s.trim.y1)})
     with pdfplumber.open(out) as pdf:
-        vertical, horizontal = _marks(pdf.pages[0])        # a full sheet
+        vertical, horizontal = _marks(pdf.pages[0])  # a full sheet
     for x in xs:
         assert any(abs(vx - x) < 0.05 and lo >= a.y1 for vx, lo, hi in vertical), f"no mark above x={x}"
         assert any(abs(vx - x) < 0.05 and hi <= a.y for vx, lo, hi in vertical), f"no mark below x={x}"
@@ -66,9 +65,10 @@ def test_the_sheet_plan_marks_four_sides_with_or_without_bleed(paper, card, blee
     left = {round(m.y0, 3) for m in plan.marks if m.y0 == m.y1 and m.x1 <= a.x}
     right = {round(m.y0, 3) for m in plan.marks if m.y0 == m.y1 and m.x0 >= a.x1}
     assert top == xs and bottom == xs and left == ys and right == ys
-    for m in plan.marks:                            # no mark reaches into a card's bleed
+    for m in plan.marks:  # no mark reaches into a card's bleed
         for s in plan.slots:
             b = s.bleed
-            inside = (b.x < max(m.x0, m.x1) and min(m.x0, m.x1) < b.x1 and b.y < max(m.y0, m.y1)
-                      and min(m.y0, m.y1) < b.y1)
+            inside = (
+                b.x < max(m.x0, m.x1) and min(m.x0, m.x1) < b.x1 and b.y < max(m.y0, m.y1) and min(m.y0, m.y1) < b.y1
+            )
             assert not inside

@@ -47,8 +47,16 @@ def test_every_severity_a_decision_document_states_is_the_registered_one(doc):
 
 def test_the_check_reads_severities():
     # the pattern sees both ways the documents write a severity, so the test above cannot pass vacuously
-    found = dict(_mentions("| `herocard.copies-max` (error) | and `satsuma.unknown-suit`, warning) "
-                           "`a.b` `herocard.not-action-card`, `herocard.not-attribute-card` (info) |"))
-    assert found == {"herocard.copies-max": "error", "satsuma.unknown-suit": "warning",
-                     "herocard.not-action-card": "info", "herocard.not-attribute-card": "info"}
+    found = dict(
+        _mentions(
+            "| `herocard.copies-max` (error) | and `satsuma.unknown-suit`, warning) "
+            "`a.b` `herocard.not-action-card`, `herocard.not-attribute-card` (info) |"
+        )
+    )
+    assert found == {
+        "herocard.copies-max": "error",
+        "satsuma.unknown-suit": "warning",
+        "herocard.not-action-card": "info",
+        "herocard.not-attribute-card": "info",
+    }
     assert sum(1 for d in DOCS for _ in _mentions(d.read_text())) >= 15

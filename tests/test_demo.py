@@ -77,8 +77,10 @@ def test_demo_output_option_replaces_its_own_files_but_keeps_others(cli, tmp_pat
     assert res.code == 2
     assert mine.read_bytes() == b"my own notes"
     line = next(x for x in res.stdout.splitlines() if "aid-senji.pdf" in x)
-    assert line == f"{mine}: error: exists and was not written by daimyo demo; kept " \
-                   "(pass --force to replace it, or give another folder with -o)"
+    assert (
+        line == f"{mine}: error: exists and was not written by daimyo demo; kept "
+        "(pass --force to replace it, or give another folder with -o)"
+    )
     res = cli("demo", "-o", out, "--force")
     assert res.code == 0, res.stdout
     assert mine.read_bytes().startswith(b"%PDF") and first[:4] == b"%PDF"

@@ -30,7 +30,8 @@ def ws(tmp_path, monkeypatch):
 def test_a_changed_army_reads_unit_by_unit(ws, cli):
     # nine Yari Ashigaru become twelve (5 AP each) and the Yumi Samurai go (60 AP)
     changed = BUKE.replace("    models: 9\n", "    models: 12\n").replace(
-        "  - troop: Yumi Samurai           # ranged, 60 AP\n    models: 4\n", "")
+        "  - troop: Yumi Samurai           # ranged, 60 AP\n    models: 4\n", ""
+    )
     assert changed != BUKE and "Yumi" not in changed
     Path("b.yaml").write_text(changed)
     r = cli("diff", "kensei-buke.yaml", "b.yaml")
@@ -44,16 +45,24 @@ def test_a_changed_army_reads_unit_by_unit(ws, cli):
     assert not any(line.startswith("+ ") for line in lines)  # nothing added
     d = json.loads(cli("diff", "kensei-buke.yaml", "b.yaml", "--format", "json").stdout)
     assert [e["name"] for e in d["removed"]] == ["Yumi Samurai"]
-    assert d["changed"] == [{"key": "Yari Ashigaru", "name": "Yari Ashigaru", "what": "troops",
-                             "before": "1 unit, 9 models, 45 AP", "after": "1 unit, 12 models, 60 AP",
-                             "count_before": 9, "count_after": 12}]
+    assert d["changed"] == [
+        {
+            "key": "Yari Ashigaru",
+            "name": "Yari Ashigaru",
+            "what": "troops",
+            "before": "1 unit, 9 models, 45 AP",
+            "after": "1 unit, 12 models, 60 AP",
+            "count_before": 9,
+            "count_after": 12,
+        }
+    ]
     assert (d["a"]["total"], d["b"]["total"]) == (200, 155)
 
 
 def test_moving_troops_about_is_no_change_and_exit_0(ws, cli):
     lines = BUKE.splitlines(keepends=True)
     start = lines.index("  - troop: Samurai Yari           # 25 AP\n")
-    moved = lines[:start] + lines[start + 2:start + 4] + lines[start:start + 2] + lines[start + 4:]
+    moved = lines[:start] + lines[start + 2 : start + 4] + lines[start : start + 2] + lines[start + 4 :]
     assert "".join(moved) != BUKE
     Path("moved.yaml").write_text("".join(moved))
     r = cli("diff", "kensei-buke.yaml", "moved.yaml")
@@ -77,8 +86,9 @@ def test_cards_and_settings(ws, cli):
     assert {"key": "side", "before": "samurai", "after": "imperial"} in d["settings"]
     assert d["removed"] and d["added"] and d["same_game"]
     assert all(e["what"] == "cards" for e in d["removed"] + d["added"])
-    assert sum(e["count"] for e in d["removed"]) - sum(e["count"] for e in d["added"]) == \
-        sum(c["count_after"] - c["count_before"] for c in d["changed"])  # both decks hold 46 cards
+    assert sum(e["count"] for e in d["removed"]) - sum(e["count"] for e in d["added"]) == sum(
+        c["count_after"] - c["count_before"] for c in d["changed"]
+    )  # both decks hold 46 cards
 
 
 def test_bad_input_is_one_line_and_exit_2(ws, cli):
@@ -134,7 +144,7 @@ def test_compare_page_shows_before_and_after(ws, web):
     page = web.get("/compare", params={"a": "kensei-buke.yaml", "b": "b.yaml"}).text
     assert "200 / 200 AP" in page and "205 / 200 AP" in page
     assert "1 unit, 9 models, 45 AP → 1 unit, 10 models, 50 AP" in page
-    assert 'ILLEGAL (1 error)' in page
+    assert "ILLEGAL (1 error)" in page
     assert web.get("/compare", params={"a": "kensei-buke.yaml", "b": "../x.yaml"}).status_code in (400, 403, 404)
     assert web.get("/api/diff", params={"a": "kensei-buke.yaml", "b": "nope.yaml"}).status_code == 404
 
@@ -155,6 +165,11 @@ def test_duplicate_as_variant(ws, web, cli):
     web.post("/l/kensei-buke.yaml/variant", headers={"HX-Request": "true"})
     assert (ws / "kensei-buke-variant-2.yaml").exists()  # the first variant is not overwritten
     d = json.loads(cli("diff", "kensei-buke.yaml", "kensei-buke-variant.yaml", "-f", "json").stdout)
-    assert d["settings"] == [{"key": "name", "before": "Buke vanguard (rulebook sample)",
-                              "after": "Buke vanguard (rulebook sample) (variant)"}]
+    assert d["settings"] == [
+        {
+            "key": "name",
+            "before": "Buke vanguard (rulebook sample)",
+            "after": "Buke vanguard (rulebook sample) (variant)",
+        }
+    ]
     assert not (d["added"] or d["removed"] or d["changed"])

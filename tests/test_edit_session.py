@@ -38,6 +38,7 @@ def troops(path):
 
 # -- the command line: each command changes the file, which reads back as that change ---------
 
+
 def test_models_sets_adds_and_takes_models(cli, ws):
     f = ws / "kensei-buke.yaml"
     assert troops(f)[1] == {"troop": "Samurai Yari", "models": 5}
@@ -62,13 +63,16 @@ def test_one_model_is_written_without_a_models_line_and_comes_back(cli, ws):
     assert troops(f)[1] == {"troop": "Samurai Yari", "models": 3}
 
 
-@pytest.mark.parametrize("args, message", [
-    (("2", "0"), "models must be between 1 and 100000, not 0"),
-    (("2", "-5"), "a unit has at least 1 model; use remove to take it off the list"),
-    (("2", "100001"), "models must be between 1 and 100000, not 100001"),
-    (("6", "3"), "no unit 6 in the list: it has 5 units"),
-    (("2", "many"), "models must be a whole number, not 'many'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("2", "0"), "models must be between 1 and 100000, not 0"),
+        (("2", "-5"), "a unit has at least 1 model; use remove to take it off the list"),
+        (("2", "100001"), "models must be between 1 and 100000, not 100001"),
+        (("6", "3"), "no unit 6 in the list: it has 5 units"),
+        (("2", "many"), "models must be a whole number, not 'many'"),
+    ],
+)
 def test_models_out_of_bounds_are_refused_and_nothing_is_written(cli, ws, args, message):
     f = ws / "kensei-buke.yaml"
     before = f.read_text()
@@ -108,7 +112,11 @@ def test_remove_unit_takes_that_unit_and_a_general_it_alone_was(cli, ws):
     assert "removed Taisho Buke" in r.stdout
     d = data_of(f)
     assert "general" not in d and [t["troop"] for t in d["troops"]] == [
-        "Samurai Yari", "Yari Ashigaru", "Samurai Dai-Katana", "Yumi Samurai"]
+        "Samurai Yari",
+        "Yari Ashigaru",
+        "Samurai Dai-Katana",
+        "Yumi Samurai",
+    ]
 
 
 def test_standard_on_and_off(cli, ws):
@@ -212,25 +220,48 @@ SAME = [
     ("kensei-buke.yaml", {"op": "models", "index": 1, "delta": "-1"}, ("edit", "models", "2", "-1")),
     ("kensei-buke.yaml", {"op": "duplicate", "index": 0}, ("edit", "duplicate", "1")),
     ("kensei-buke.yaml", {"op": "remove", "index": 2}, ("edit", "remove-unit", "3")),
-    ("kensei-buke.yaml", {"op": "troop", "index": 1, "field": "standard", "value": "on"},
-     ("edit", "standard", "2", "on")),
-    ("kensei-buke.yaml", {"op": "troop", "index": 1, "field": "led_by", "value": "Taisho Buke"},
-     ("edit", "leader", "2", "Taisho Buke")),
-    ("kensei-buke.yaml", {"op": "house_rule", "key": "leader_count", "value": "formula"},
-     ("edit", "house-rule", "leader_count", "formula")),
-    ("kensei-buke.yaml", {"op": "set", "key": "general", "value": "Taisho Buke"},
-     ("set", "general", "Taisho Buke")),
+    (
+        "kensei-buke.yaml",
+        {"op": "troop", "index": 1, "field": "standard", "value": "on"},
+        ("edit", "standard", "2", "on"),
+    ),
+    (
+        "kensei-buke.yaml",
+        {"op": "troop", "index": 1, "field": "led_by", "value": "Taisho Buke"},
+        ("edit", "leader", "2", "Taisho Buke"),
+    ),
+    (
+        "kensei-buke.yaml",
+        {"op": "house_rule", "key": "leader_count", "value": "formula"},
+        ("edit", "house-rule", "leader_count", "formula"),
+    ),
+    ("kensei-buke.yaml", {"op": "set", "key": "general", "value": "Taisho Buke"}, ("set", "general", "Taisho Buke")),
     ("kensei-buke.yaml", {"op": "set", "key": "notes", "value": "my notes"}, ("set", "notes", "my notes")),
-    ("kensei-buke.yaml", {"op": "add", "item": "Yari Ashigaru", "models": "4"},
-     ("add", "Yari Ashigaru", "--models", "4")),
-    ("senshiai-northern-host.yaml", {"op": "copies", "item": "Warriors", "value": "3"},
-     ("edit", "copies", "Warriors", "3")),
-    ("senshiai-northern-host.yaml", {"op": "remove", "item": "Warriors", "count": "2"},
-     ("remove", "Warriors", "--count", "2")),
-    ("senji-three-daimyo.yaml", {"op": "part", "where": "players/0/provinces/0", "field": "samurai", "value": ""},
-     ("edit", "province", "1", "1", "samurai", "off")),
-    ("senji-three-daimyo.yaml", {"op": "part", "where": "players/2", "field": "family", "value": "yellow"},
-     ("edit", "player", "3", "family", "yellow")),
+    (
+        "kensei-buke.yaml",
+        {"op": "add", "item": "Yari Ashigaru", "models": "4"},
+        ("add", "Yari Ashigaru", "--models", "4"),
+    ),
+    (
+        "senshiai-northern-host.yaml",
+        {"op": "copies", "item": "Warriors", "value": "3"},
+        ("edit", "copies", "Warriors", "3"),
+    ),
+    (
+        "senshiai-northern-host.yaml",
+        {"op": "remove", "item": "Warriors", "count": "2"},
+        ("remove", "Warriors", "--count", "2"),
+    ),
+    (
+        "senji-three-daimyo.yaml",
+        {"op": "part", "where": "players/0/provinces/0", "field": "samurai", "value": ""},
+        ("edit", "province", "1", "1", "samurai", "off"),
+    ),
+    (
+        "senji-three-daimyo.yaml",
+        {"op": "part", "where": "players/2", "field": "family", "value": "yellow"},
+        ("edit", "player", "3", "family", "yellow"),
+    ),
 ]
 
 
@@ -255,6 +286,7 @@ def test_the_page_and_the_command_line_write_the_same_file(cli, tmp_path, name, 
 
 
 # -- one add from the builder page: one read of the new text, one check -----------------------
+
 
 def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatch):
     from fastapi.testclient import TestClient
@@ -303,6 +335,7 @@ def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatc
 
 # -- the session in the library ---------------------------------------------------------------------
 
+
 def test_typed_operations_undo_and_redo():
     from builder.games.kensei.edits import Duplicate, Models, Standard
     from builder.lists.editor import ListEditor
@@ -314,8 +347,10 @@ def test_typed_operations_undo_and_redo():
     ed.apply(Duplicate(1))
     ed.apply(Standard(2, True))
     ed.apply(HouseRule("leader_count", "formula"))
-    assert ed.doc.data["troops"][1:3] == [{"troop": "Samurai Yari", "models": 6},
-                                          {"troop": "Samurai Yari", "models": 6, "standard": True}]
+    assert ed.doc.data["troops"][1:3] == [
+        {"troop": "Samurai Yari", "models": 6},
+        {"troop": "Samurai Yari", "models": 6, "standard": True},
+    ]
     after = ed.text
     for _ in range(4):
         ed.undo()

@@ -33,13 +33,25 @@ def one_error_line(r, text):
 
 # -- senshiai -----------------------------------------------------------------------------------
 
+
 def test_senshiai_new_add_remove_set(cli, work):
     deck = work / "deck.yaml"
-    r = cli("new", "senshiai", "--size", "50", "--name", "North", "--pack", work / "packs" / "senshiai-example.yaml",
-            "-o", deck)
+    r = cli(
+        "new",
+        "senshiai",
+        "--size",
+        "50",
+        "--name",
+        "North",
+        "--pack",
+        work / "packs" / "senshiai-example.yaml",
+        "-o",
+        deck,
+    )
     assert r.code == 0, r.stderr
-    assert read(deck) == ("system: senshiai\nname: North\npacks:\n  - packs/senshiai-example.yaml\nsize: 50\n"
-                          "cards: {}\n")
+    assert read(deck) == (
+        "system: senshiai\nname: North\npacks:\n  - packs/senshiai-example.yaml\nsize: 50\ncards: {}\n"
+    )
     # the check result follows the write
     assert "senshiai.deck-size: deck has 0 cards but the agreed size is 50" in r.stdout
     assert "senshiai.capital-count" in r.stdout
@@ -56,14 +68,17 @@ def test_senshiai_new_add_remove_set(cli, work):
     assert r.code == 0 and "removed 4 Rice Fields (none left; line removed)" in r.stdout
     r = cli("set", deck, "size", "60")
     assert r.code == 0 and "deck has 5 cards but the agreed size is 60" in r.stdout
-    assert read(deck) == ("system: senshiai\nname: North\npacks:\n  - packs/senshiai-example.yaml\nsize: 60\n"
-                          "cards:\n  Capital of the North: 1\n  Warriors: 4\n")
+    assert read(deck) == (
+        "system: senshiai\nname: North\npacks:\n  - packs/senshiai-example.yaml\nsize: 60\n"
+        "cards:\n  Capital of the North: 1\n  Warriors: 4\n"
+    )
     r = cli("set", deck, "size", "none")
     assert r.code == 0 and "legal (0 errors" in r.stdout
     assert "size" not in read(deck)
     assert cli("set", deck, "size", "40").code == 0  # a new key goes where the format puts it
-    assert read(deck).startswith("system: senshiai\nname: North\npacks:\n  - packs/senshiai-example.yaml\n"
-                                 "size: 40\ncards:\n")
+    assert read(deck).startswith(
+        "system: senshiai\nname: North\npacks:\n  - packs/senshiai-example.yaml\nsize: 40\ncards:\n"
+    )
 
 
 def test_senshiai_edits_keep_comments_and_groups(cli, work):
@@ -75,10 +90,9 @@ def test_senshiai_edits_keep_comments_and_groups(cli, work):
     assert cli("remove", deck, "Warriors", "-n", "2").code == 0
     assert cli("remove", deck, "Native Barbarian", "--all").code == 0
     after = read(deck)
-    assert after == before.replace(
-        "  Warriors: 6\n", "  Warriors: 4\n").replace(
-        "  Samurai Guard: 2\n  # events\n", "  Samurai Guard: 2\n  Storm Hawks: 2\n  # events\n").replace(
-        "  Native Barbarian: 3\n", "")
+    assert after == before.replace("  Warriors: 6\n", "  Warriors: 4\n").replace(
+        "  Samurai Guard: 2\n  # events\n", "  Samurai Guard: 2\n  Storm Hawks: 2\n  # events\n"
+    ).replace("  Native Barbarian: 3\n", "")
     assert after.startswith("# A legal 50-card Senshiai deck built from the example pack")
     r = cli("set", deck, "name", "Northern host II")
     assert r.code == 0
@@ -93,8 +107,10 @@ def test_senshiai_unknown_names_and_bad_counts_leave_the_file(cli, work):
     one_error_line(cli("add", deck, "Warriors", "--models", "3"), "--models applies to kensei troops")
     one_error_line(cli("remove", deck, "Sky Rider"), "no 'Sky Rider' in the deck (did you mean 'Sky Riders'?)")
     one_error_line(cli("remove", deck, "Storm Hawks"), "no 'Storm Hawks' in the deck")
-    one_error_line(cli("remove", deck, "Eagle Eyrie", "-n", "3"),
-                   "only 2 Eagle Eyrie in the deck, cannot remove 3 (use --count 2 or --all)")
+    one_error_line(
+        cli("remove", deck, "Eagle Eyrie", "-n", "3"),
+        "only 2 Eagle Eyrie in the deck, cannot remove 3 (use --count 2 or --all)",
+    )
     one_error_line(cli("set", deck, "sise", "60"), "cannot set 'sise' in a senshiai deck (did you mean 'size'?)")
     one_error_line(cli("set", deck, "size", "sixty"), "size must be a whole number, not 'sixty'")
     one_error_line(cli("set", deck, "size", "0"), "size must be at least 1, not 0")
@@ -104,8 +120,12 @@ def test_senshiai_unknown_names_and_bad_counts_leave_the_file(cli, work):
 def test_new_refuses_to_overwrite_without_force(cli, work):
     deck = work / "deck.yaml"
     deck.write_text("system: senshiai\ncards: {Warriors: 3}  # mine\n", encoding="utf-8")
-    for args in (("senshiai",), ("herocard", "--hero", "Samurai"), ("senji", "--players", "3"),
-                 ("satsuma", "--side", "samurai")):
+    for args in (
+        ("senshiai",),
+        ("herocard", "--hero", "Samurai"),
+        ("senji", "--players", "3"),
+        ("satsuma", "--side", "samurai"),
+    ):
         r = cli("new", *args, "-o", deck)
         one_error_line(r, "file exists; not overwritten (pass --force to replace it)")
         assert read(deck) == "system: senshiai\ncards: {Warriors: 3}  # mine\n"
@@ -115,9 +135,13 @@ def test_new_refuses_to_overwrite_without_force(cli, work):
 
 def test_new_refuses_options_of_other_systems_and_missing_packs(cli, work):
     out = work / "x.yaml"
-    one_error_line(cli("new", "senshiai", "--hero", "Samurai", "-o", out), "--hero applies to herocard lists, not senshiai")
-    one_error_line(cli("new", "kensei", "--clan", "buke", "--size", "50", "-o", out),
-                   "--size applies to senshiai lists, not kensei")
+    one_error_line(
+        cli("new", "senshiai", "--hero", "Samurai", "-o", out), "--hero applies to herocard lists, not senshiai"
+    )
+    one_error_line(
+        cli("new", "kensei", "--clan", "buke", "--size", "50", "-o", out),
+        "--size applies to senshiai lists, not kensei",
+    )
     one_error_line(cli("new", "senshiai", "--pack", work / "nope.yaml", "-o", out), "pack file")
     one_error_line(cli("new", "senshiai", "--size", "0", "-o", out), "--size must be at least 1, not 0")
     one_error_line(cli("new", "senshai", "-o", out), "unknown system 'senshai' (did you mean 'senshiai'?)")
@@ -130,7 +154,8 @@ def test_senshiai_why(cli, work):
     assert r.code == 1
     assert r.stdout.splitlines() == [
         "no: adding 1 Warriors would break 1 rule:",
-        "  senshiai.deck-size: deck has 51 cards but the agreed size is 50 (over by 1) (Senshiai rulebook, The Deck, line 17)"]
+        "  senshiai.deck-size: deck has 51 cards but the agreed size is 50 (over by 1) (Senshiai rulebook, The Deck, line 17)",
+    ]
     r = cli("why", deck, "Capital of the South")
     assert r.code == 1 and "senshiai.capital-count: deck has 2 Capitals" in r.stdout and "(over by 1)" in r.stdout
     assert cli("set", deck, "size", "none").code == 0
@@ -157,8 +182,10 @@ def test_senshiai_why_names_the_rule_an_addition_satisfies(cli, work):
     assert cli("new", "senshiai", "--pack", work / "packs" / "senshiai-example.yaml", "-o", deck).code == 0
     r = cli("why", deck, "Capital of the North")
     assert r.code == 0
-    assert r.stdout.splitlines() == ["yes: 1 Capital of the North can be added; the deck would have 1 card (at most 200)",
-                                     "  and it would satisfy senshiai.capital-count"]
+    assert r.stdout.splitlines() == [
+        "yes: 1 Capital of the North can be added; the deck would have 1 card (at most 200)",
+        "  and it would satisfy senshiai.capital-count",
+    ]
     assert cli("add", deck, "Capital of the North").code == 0
     r = cli("why", deck, "Capital of the North")
     assert r.code == 1 and "senshiai.capital-count: deck has 2 Capitals (2 Capital of the North)" in r.stdout
@@ -166,18 +193,22 @@ def test_senshiai_why_names_the_rule_an_addition_satisfies(cli, work):
 
 # -- herocard -----------------------------------------------------------------------------------
 
+
 def test_herocard_new_starts_with_the_heros_attribute_cards(cli, work):
     hero = work / "hero.yaml"
     r = cli("new", "herocard", "--hero", "the samurai", "-o", hero)
     assert r.code == 0, r.stderr
-    assert read(hero) == ("system: herocard\nhero: Samurai\nmax_hero_points: 30\nattributes:\n"
-                          "  - Warrior's Strength\n  - Scholar's Wisdom\n  - Honor's Power\ndeck: {}\n")
+    assert read(hero) == (
+        "system: herocard\nhero: Samurai\nmax_hero_points: 30\nattributes:\n"
+        "  - Warrior's Strength\n  - Scholar's Wisdom\n  - Honor's Power\ndeck: {}\n"
+    )
     assert "attributes: the Samurai's Warrior's Strength, Scholar's Wisdom, Honor's Power" in r.stdout
     assert "herocard.deck-min: action deck has 0 cards < 20" in r.stdout
     r = cli("new", "herocard", "--hero", "My Ronin", "--max-hero-points", "35", "-o", work / "ronin.yaml")
     assert r.code == 0
-    assert read(work / "ronin.yaml") == ("system: herocard\nhero: My Ronin\nmax_hero_points: 35\nattributes: []\n"
-                                         "deck: {}\n")
+    assert read(work / "ronin.yaml") == (
+        "system: herocard\nhero: My Ronin\nmax_hero_points: 35\nattributes: []\ndeck: {}\n"
+    )
     assert "'My Ronin' is your own hero" in r.stdout
     one_error_line(cli("new", "herocard", "-o", work / "x.yaml"), "--hero is required for a herocard hero")
 
@@ -195,8 +226,7 @@ def test_herocard_add_remove_set(cli, work):
     # an attribute card goes into attributes, replacing the card of its kind
     r = cli("add", hero, "iron body")
     assert r.code == 0
-    assert ("Iron Body is an attribute card (Body): it replaces Warrior's Strength as the hero's Body card"
-            in r.stdout)
+    assert "Iron Body is an attribute card (Body): it replaces Warrior's Strength as the hero's Body card" in r.stdout
     assert "herocard.hero-points-max: hero points 33 > 30" in r.stdout
     one_error_line(cli("add", hero, "Iron Body"), "'Iron Body' is already one of the hero's attribute cards")
     one_error_line(cli("add", hero, "Honor's Power", "-n", "2"), "'Honor's Power' is an attribute card")
@@ -209,16 +239,20 @@ def test_herocard_add_remove_set(cli, work):
     assert cli("remove", hero, "Efficient Block").code == 0
     r = cli("remove", hero, "Scholar's Wisdom")
     assert r.code == 0 and "removed Scholar's Wisdom from the hero's attribute cards" in r.stdout
-    assert read(hero) == ("system: herocard\npacks:\n  - packs/herocard-example.yaml\nhero: Samurao\n"
-                          "max_hero_points: 35\nattributes:\n  - Iron Body\n  - Honor's Power\n"
-                          "# the action deck\ndeck:\n  Overhand Thrust: 3\n  Resounding Blow: 2\n"
-                          "  Efficient Block: 1\n")
+    assert read(hero) == (
+        "system: herocard\npacks:\n  - packs/herocard-example.yaml\nhero: Samurao\n"
+        "max_hero_points: 35\nattributes:\n  - Iron Body\n  - Honor's Power\n"
+        "# the action deck\ndeck:\n  Overhand Thrust: 3\n  Resounding Blow: 2\n"
+        "  Efficient Block: 1\n"
+    )
 
 
 def test_herocard_refusals_leave_the_file(cli, work):
     hero = work / "herocard-samurai.yaml"
     before = read(hero)
-    one_error_line(cli("add", hero, "Overhand Trust"), "unknown card 'Overhand Trust' (did you mean 'Overhand Thrust'?)")
+    one_error_line(
+        cli("add", hero, "Overhand Trust"), "unknown card 'Overhand Trust' (did you mean 'Overhand Thrust'?)"
+    )
     one_error_line(cli("set", hero, "max_hero_points", "none"), "max_hero_points must be a whole number")
     one_error_line(cli("set", hero, "side", "samurai"), "cannot set 'side' in a herocard hero")
     assert read(hero) == before
@@ -234,14 +268,16 @@ def test_herocard_why(cli, work):
     hero = work / "herocard-samurai.yaml"
     r = cli("why", hero, "Overhand Thrust", "--count", "3")
     assert r.code == 0
-    assert r.stdout.splitlines()[0] == ("yes: 3 Overhand Thrust can be added; 6 of at most 6 copies; "
-                                        "the action deck would have 29 cards")
+    assert r.stdout.splitlines()[0] == (
+        "yes: 3 Overhand Thrust can be added; 6 of at most 6 copies; the action deck would have 29 cards"
+    )
     r = cli("why", hero, "Overhand Thrust", "--count", "4")
     assert r.code == 1
     assert r.stdout.splitlines() == [
         "no: adding 4 Overhand Thrust would break 1 rule:",
         "  herocard.copies-max: 7 copies of 'Overhand Thrust' > 6 (the most copies of one card) (over by 1) "
-        "(HeroCard rulebook, Creating Your Own Decks, lines 1216-1217; HeroCard Glossary, line 1253)"]
+        "(HeroCard rulebook, Creating Your Own Decks, lines 1216-1217; HeroCard Glossary, line 1253)",
+    ]
     r = cli("why", hero, "Heaven Splitter")  # never playable is a warning: no deck rule forbids the card
     assert r.code == 0 and r.stdout.startswith("yes: 1 Heaven Splitter can be added")
     r = cli("why", hero, "Iron Body")
@@ -257,29 +293,38 @@ def test_herocard_why(cli, work):
 
 def test_herocard_why_a_short_deck_is_still_to_fix(cli, work):
     hero = work / "hero.yaml"
-    assert cli("new", "herocard", "--hero", "Samurai", "--pack", work / "packs" / "herocard-example.yaml",
-               "-o", hero).code == 0
+    assert (
+        cli("new", "herocard", "--hero", "Samurai", "--pack", work / "packs" / "herocard-example.yaml", "-o", hero).code
+        == 0
+    )
     r = cli("why", hero, "Cross Block", "-n", "2")
     assert r.code == 0
     # a mod without a base card in the deck can never be played: allowed, with the warning
-    assert r.stdout.splitlines()[0] == ("yes: 2 Cross Block can be added, with 1 warning; 2 of at most 6 copies; "
-                                        "the action deck would have 2 cards")
-    assert r.stdout.splitlines()[1].startswith("  warning herocard.mod-without-base: 'Cross Block' (Block Mod) "
-                                               "can never be played")
-    assert "still to fix: herocard.deck-min: action deck has 2 cards < 20 (the fewest an Action deck may hold) " \
-           "(short by 18)" in r.stdout
+    assert r.stdout.splitlines()[0] == (
+        "yes: 2 Cross Block can be added, with 1 warning; 2 of at most 6 copies; the action deck would have 2 cards"
+    )
+    assert r.stdout.splitlines()[1].startswith(
+        "  warning herocard.mod-without-base: 'Cross Block' (Block Mod) can never be played"
+    )
+    assert (
+        "still to fix: herocard.deck-min: action deck has 2 cards < 20 (the fewest an Action deck may hold) "
+        "(short by 18)" in r.stdout
+    )
 
 
 # -- senji ----------------------------------------------------------------------------------------
+
 
 def test_senji_new_and_set(cli, work):
     setup = work / "setup.yaml"
     r = cli("new", "senji", "--players", "3", "-o", setup)
     assert r.code == 0, r.stderr
-    assert read(setup) == ("system: senji\nplayers:\n"
-                           "  - name: Player 1\n    family: red\n    provinces: []\n"
-                           "  - name: Player 2\n    family: green\n    provinces: []\n"
-                           "  - name: Player 3\n    family: white\n    provinces: []\n")
+    assert read(setup) == (
+        "system: senji\nplayers:\n"
+        "  - name: Player 1\n    family: red\n    provinces: []\n"
+        "  - name: Player 2\n    family: green\n    provinces: []\n"
+        "  - name: Player 3\n    family: white\n    provinces: []\n"
+    )
     assert "families red, green, white (those in play with 3 players)" in r.stdout
     assert "senji.samurai-card: Player 1: no samurai card" in r.stdout
     assert "senji.starting-provinces: Player 1: 0 starting provinces; each player names exactly 3" in r.stdout
@@ -326,6 +371,7 @@ def test_senji_add_remove_why(cli, work):
 
 # -- satsuma -------------------------------------------------------------------------------------
 
+
 def test_satsuma_new_add_remove_set(cli, work):
     deck = work / "deck.yaml"
     r = cli("new", "satsuma", "--side", "Samurai", "--name", "Rebels", "-o", deck)
@@ -333,13 +379,17 @@ def test_satsuma_new_add_remove_set(cli, work):
     assert read(deck) == "system: satsuma\nname: Rebels\nside: samurai\ndeck: standard\n"
     assert "legal" in r.stdout and "cards 46" in r.stdout
     # the published deck is changed only on purpose
-    one_error_line(cli("add", deck, "Bushido"),
-                   "this is the published samurai deck ('deck: standard'); adding a card makes it a variant deck "
-                   "(pass --variant to write its 46 cards out under 'cards:' first)")
+    one_error_line(
+        cli("add", deck, "Bushido"),
+        "this is the published samurai deck ('deck: standard'); adding a card makes it a variant deck "
+        "(pass --variant to write its 46 cards out under 'cards:' first)",
+    )
     one_error_line(cli("remove", deck, "Bushido"), "removing a card makes it a variant deck")
     assert read(deck) == "system: satsuma\nname: Rebels\nside: samurai\ndeck: standard\n"
-    one_error_line(cli("add", deck, "Meiji Emperor", "--variant"),
-                   "'Meiji Emperor' is a card of the imperial deck, not the samurai deck")
+    one_error_line(
+        cli("add", deck, "Meiji Emperor", "--variant"),
+        "'Meiji Emperor' is a card of the imperial deck, not the samurai deck",
+    )
     r = cli("add", deck, "bushido", "--variant")
     assert r.code == 0
     assert "wrote the published samurai deck (46 cards) out under 'cards:'" in r.stdout
@@ -363,28 +413,37 @@ def test_satsuma_why(cli, work):
     before = read(deck)
     r = cli("why", deck, "Bushido")
     assert r.code == 0
-    assert r.stdout.splitlines()[0] == ("yes: 1 Bushido can be added; the deck would have 47 cards as a variant "
-                                        "deck ('daimyo add --variant' writes it out)")
+    assert r.stdout.splitlines()[0] == (
+        "yes: 1 Bushido can be added; the deck would have 47 cards as a variant "
+        "deck ('daimyo add --variant' writes it out)"
+    )
     r = cli("why", deck, "Meiji Emperor")
     assert r.code == 1
     assert r.stdout.splitlines()[:2] == [
         "no: adding 1 Meiji Emperor would break 1 rule:",
         "  satsuma.wrong-side: 'Meiji Emperor' is a card of the imperial deck, not the samurai deck "
-        "(Satsuma Rebellion rulebook, The Imperial deck, line 113)"]
+        "(Satsuma Rebellion rulebook, The Imperial deck, line 113)",
+    ]
     assert read(deck) == before
 
 
 # -- every system -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, card", [("senshiai-northern-host", "Warriors"),
-                                        ("herocard-samurai", "Overhand Thrust"),
-                                        ("satsuma-samurai", "Bushido")])
+
+@pytest.mark.parametrize(
+    "name, card",
+    [("senshiai-northern-host", "Warriors"), ("herocard-samurai", "Overhand Thrust"), ("satsuma-samurai", "Bushido")],
+)
 def test_edits_refuse_files_that_do_not_parse(cli, work, name, card):
     f = work / f"{name}.yaml"
     broken = read(f).replace("system:", "system: [", 1)
     f.write_text(broken, encoding="utf-8")
-    for args in (("add", f, card, "--variant") if "satsuma" in name else ("add", f, card),
-                 ("remove", f, card), ("set", f, "name", "X"), ("why", f, card)):
+    for args in (
+        ("add", f, card, "--variant") if "satsuma" in name else ("add", f, card),
+        ("remove", f, card),
+        ("set", f, "name", "X"),
+        ("why", f, card),
+    ):
         r = cli(*args)
         assert r.code == 2 and "YAML syntax" in r.stderr and "Traceback" not in r.stderr, r
         assert read(f) == broken

@@ -26,8 +26,10 @@ from eventservers import free_port, postgres_cluster, postgres_reason
 ROOT = Path(__file__).resolve().parent.parent
 BUKE = (ROOT / "examples" / "kensei-buke.yaml").read_text()
 KUGE = (ROOT / "examples" / "kensei-kuge.yaml").read_text()
-TOO_MANY_ARCHERS = BUKE.replace("  - troop: Yumi Samurai           # ranged, 60 AP\n    models: 4",
-                                "  - troop: Yumi Samurai           # ranged, 60 AP\n    models: 9")
+TOO_MANY_ARCHERS = BUKE.replace(
+    "  - troop: Yumi Samurai           # ranged, 60 AP\n    models: 4",
+    "  - troop: Yumi Samurai           # ranged, 60 AP\n    models: 9",
+)
 assert TOO_MANY_ARCHERS != BUKE
 
 
@@ -81,8 +83,9 @@ class Server:
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.srv = uvicorn.Server(uvicorn.Config(create_app(folder), host="127.0.0.1", port=self.port,
-                                                 log_level="warning", access_log=False))
+        self.srv = uvicorn.Server(
+            uvicorn.Config(create_app(folder), host="127.0.0.1", port=self.port, log_level="warning", access_log=False)
+        )
         self.thread = threading.Thread(target=self.srv.run, daemon=True)
         self.thread.start()
         deadline = time.time() + 30
@@ -134,15 +137,20 @@ def test_the_whole_flow(event, cli, tmp_path):
         assert r.status_code == 303 and "token" not in r.headers["location"]
         page = web.get("/submit")
         assert page.status_code == 200 and "Bo" in page.text
-        r = web.post("/submit", data={"csrf": csrf_of(page.text)},
-                     files={"upload": ("bo.yaml", TOO_MANY_ARCHERS.encode(), "application/x-yaml")})
+        r = web.post(
+            "/submit",
+            data={"csrf": csrf_of(page.text)},
+            files={"upload": ("bo.yaml", TOO_MANY_ARCHERS.encode(), "application/x-yaml")},
+        )
         assert r.status_code == 200
         assert "Version 1: ILLEGAL" in r.text and "kensei.ranged-max" in r.text
         # fixed and handed in again: a new version, the first kept
-        r = web.post("/submit", data={"csrf": csrf_of(r.text), "text": BUKE.replace("Buke vanguard", "Second vanguard")})
+        r = web.post(
+            "/submit", data={"csrf": csrf_of(r.text), "text": BUKE.replace("Buke vanguard", "Second vanguard")}
+        )
         assert "Version 2: legal" in r.text
         history = web.get("/submit").text
-        assert history.count("<code class=\"commitment\">") == 2
+        assert history.count('<code class="commitment">') == 2
     # the public page lists commitments, never lists, before the reveal
     with srv.client() as anyone:
         home = anyone.get("/").text
@@ -150,8 +158,9 @@ def test_the_whole_flow(event, cli, tmp_path):
         assert "Autumn &lt;b&gt;league&lt;/b&gt;" in home and "<b>league" not in home  # escaped
         board = anyone.get("/api/event").json()
         assert {p["player"]: p["status"] for p in board["players"]} == {"Aiko": "in", "Bo": "in", "Chen": "missing"}
-        assert all("list" not in p.get("submission", {}) and "verdict" not in p.get("submission", {})
-                   for p in board["players"])
+        assert all(
+            "list" not in p.get("submission", {}) and "verdict" not in p.get("submission", {}) for p in board["players"]
+        )
         assert anyone.get("/api/reveal").status_code == 403
     # the organiser sees verdicts, totals, fingerprints and findings' codes, not the lists
     with srv.client(event["org"]) as org:
@@ -187,7 +196,10 @@ def test_the_whole_flow(event, cli, tmp_path):
     r = cli("event", "export", event["folder"], "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     assert [(x["player"], x["version"], x["verdict"], x["total"]) for x in rows] == [
-        ("Aiko", "1", "legal", "200/200 AP"), ("Bo", "2", "legal", "200/200 AP"), ("Chen", "", "", "")]
+        ("Aiko", "1", "legal", "200/200 AP"),
+        ("Bo", "2", "legal", "200/200 AP"),
+        ("Chen", "", "", ""),
+    ]
     assert rows[0]["commitment"] == aiko["commitment"]
     book, anon = tmp_path / "book.pdf", tmp_path / "judges.pdf"
     assert cli("event", "book", event["folder"], "-o", book).code == 0
@@ -216,8 +228,11 @@ def test_every_refusal_is_a_4xx_with_its_reason(event, cli):
         from builder.event.intake import MAX_SUBMISSION_BYTES
         from builder.event.web.app import MAX_BODY
 
-        r = anyone.post("/api/submissions", content=b"x" * (MAX_BODY + 1),
-                        headers={"Authorization": f"Bearer {tok['Aiko']}", "Content-Type": "application/json"})
+        r = anyone.post(
+            "/api/submissions",
+            content=b"x" * (MAX_BODY + 1),
+            headers={"Authorization": f"Bearer {tok['Aiko']}", "Content-Type": "application/json"},
+        )
         assert r.status_code == 413 and "too large" in r.json()["error"]
     with srv.client(tok["Aiko"]) as c:
         padding = "#" * (MAX_SUBMISSION_BYTES - len(BUKE.encode()) - 1) + "\n"
@@ -258,8 +273,10 @@ def test_a_player_hands_in_at_most_twelve_lists_a_minute(event):
     from builder.event.store import SUBMISSIONS_PER_MINUTE
 
     with event["server"].client(event["tokens"]["Chen"]) as c:
-        codes = [c.post("/api/submissions", json={"list": code_of(BUKE)}).status_code
-                 for _ in range(SUBMISSIONS_PER_MINUTE + 1)]
+        codes = [
+            c.post("/api/submissions", json={"list": code_of(BUKE)}).status_code
+            for _ in range(SUBMISSIONS_PER_MINUTE + 1)
+        ]
     assert codes == [201] * SUBMISSIONS_PER_MINUTE + [429]
 
 
@@ -346,8 +363,10 @@ def test_backup_and_restore_keep_every_version_and_token(event, cli, tmp_path):
 def test_the_command_line_refuses_bad_input_in_one_line(tmp_path, cli):
     folder = tmp_path / "ev"
     r = cli("event", "new", folder, "--name", "X", "--system", "kensei", "--deadline", "next friday")
-    assert (r.code, r.stderr.strip()) == (2, "daimyo: error: --deadline: 'next friday' is not a time "
-                                             "(write it as ISO 8601, e.g. 2026-12-05T18:00+01:00)")
+    assert (r.code, r.stderr.strip()) == (
+        2,
+        "daimyo: error: --deadline: 'next friday' is not a time (write it as ISO 8601, e.g. 2026-12-05T18:00+01:00)",
+    )
     r = cli("event", "new", folder, "--name", "X", "--system", "satsuma", "--points", "200")
     assert r.code == 2 and "Satsuma Rebellion (2-player card game) lists have no points to set" in r.stderr
     r = cli("event", "new", folder, "--name", "X", "--system", "senshiai", "--setting", "size=50")
@@ -410,9 +429,12 @@ def test_an_address_giving_wrong_tokens_is_slowed_after_thirty_a_minute(event):
     from builder.event.store import FAILED_SIGNINS_PER_MINUTE
 
     with event["server"].client() as anyone:
-        codes = [anyone.post("/api/submissions", json={"list": BUKE},
-                             headers={"Authorization": f"Bearer guess-{i}"}).status_code
-                 for i in range(FAILED_SIGNINS_PER_MINUTE + 1)]
+        codes = [
+            anyone.post(
+                "/api/submissions", json={"list": BUKE}, headers={"Authorization": f"Bearer guess-{i}"}
+            ).status_code
+            for i in range(FAILED_SIGNINS_PER_MINUTE + 1)
+        ]
     assert codes == [403] * FAILED_SIGNINS_PER_MINUTE + [429]
     from builder.event.store import Event
 
@@ -431,8 +453,19 @@ def test_a_reveal_time_that_has_passed_reveals_the_event(tmp_path, cli):
     assert (ev.info()["phase"], ev.info()["reveal_at"]) == ("revealed", "2020-01-01T23:00:00.000000Z")
     r = cli("event", "lock", str(folder))
     assert r.code == 2 and "revealed: it cannot be locked again" in r.stderr
-    r = cli("event", "new", tmp_path / "b", "--name", "B", "--system", "kensei",
-            "--deadline", "2020-01-02T00:00:00Z", "--reveal", "2020-01-01T00:00:00Z")
+    r = cli(
+        "event",
+        "new",
+        tmp_path / "b",
+        "--name",
+        "B",
+        "--system",
+        "kensei",
+        "--deadline",
+        "2020-01-02T00:00:00Z",
+        "--reveal",
+        "2020-01-01T00:00:00Z",
+    )
     assert r.code == 2 and "--reveal is before --deadline" in r.stderr
 
 
@@ -478,8 +511,11 @@ def test_a_workspace_zip_of_five_hundred_files_is_read_and_one_more_refused():
         read_upload(zip_of({**notes, "ws/army.yaml": BUKE, "ws/one-more.txt": ""}), "ws.zip", "kensei")
     assert exc.value.status == 413 and f"at most {MAX_ZIP_MEMBERS}" in exc.value.text()
     with pytest.raises(EventRefused) as exc:  # the lists of another game are not offered
-        read_upload(zip_of({"ws/deck.yaml": (ROOT / "examples" / "senshiai-northern-host.yaml").read_text()}),
-                    "ws.zip", "kensei")
+        read_upload(
+            zip_of({"ws/deck.yaml": (ROOT / "examples" / "senshiai-northern-host.yaml").read_text()}),
+            "ws.zip",
+            "kensei",
+        )
     assert exc.value.text() == "the zip holds no kensei list"
     with pytest.raises(EventRefused) as exc:
         read_upload(b"PK\x03\x04 not really a zip", "ws.zip", "kensei")

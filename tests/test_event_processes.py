@@ -33,8 +33,9 @@ def pg_url(cluster):
 
 
 def post(url, token, text):
-    return httpx.post(url + "/api/submissions", json={"list": text}, headers={"Authorization": f"Bearer {token}"},
-                      timeout=60)
+    return httpx.post(
+        url + "/api/submissions", json={"list": text}, headers={"Authorization": f"Bearer {token}"}, timeout=60
+    )
 
 
 @pytest.mark.slow  # two server processes, a PostgreSQL cluster
@@ -49,7 +50,9 @@ def test_two_servers_on_one_postgresql_serve_one_event(tmp_path, cli, cluster):
         assert (first.status_code, second.status_code) == (201, 201)
         assert (first.json()["version"], second.json()["version"]) == (1, 2)
         assert post(url_b, tok["Bo"], BUKE).status_code == 201
-        boards = [httpx.get(u + "/api/event", headers={"Authorization": f"Bearer {org}"}).json() for u in (url_a, url_b)]
+        boards = [
+            httpx.get(u + "/api/event", headers={"Authorization": f"Bearer {org}"}).json() for u in (url_a, url_b)
+        ]
         assert boards[0] == boards[1]
         assert [(p["player"], p["submission"]["version"]) for p in boards[0]["players"]] == [("Aiko", 2), ("Bo", 1)]
         # locked through one server, the other takes no more lists

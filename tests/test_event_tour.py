@@ -42,18 +42,25 @@ def test_the_event_tour_runs_as_written(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "daimyo"
-    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m builder \"$@\"\n", encoding="utf-8")
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m builder "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     work = tmp_path / "work"
     work.mkdir()
     script = ["trap 'kill $(jobs -p) 2>/dev/null' EXIT"]
     for i, (cmd, want) in enumerate(tour()):
-        script.append(f"{cmd}\nrc=$?; if [ $rc -ne {want} ]; then echo \"FAILED {i}: exit $rc, expected {want}: \"{shlex.quote(cmd)} >&2; exit 1; fi")
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", PYTHONPATH=str(ROOT),
-               XDG_CONFIG_HOME=str(tmp_path / "config"))
+        script.append(
+            f'{cmd}\nrc=$?; if [ $rc -ne {want} ]; then echo "FAILED {i}: exit $rc, expected {want}: "{shlex.quote(cmd)} >&2; exit 1; fi'
+        )
+    env = dict(
+        os.environ,
+        PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        PYTHONPATH=str(ROOT),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+    )
     env.pop("DAIMYO_PACKS", None)
-    r = subprocess.run(["bash", "-c", "\n".join(script)], cwd=work, env=env, capture_output=True, text=True,
-                       timeout=600)
+    r = subprocess.run(
+        ["bash", "-c", "\n".join(script)], cwd=work, env=env, capture_output=True, text=True, timeout=600
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "Traceback" not in r.stderr and "internal error" not in r.stderr
     assert "3 of 3 submissions match their commitments" in r.stdout

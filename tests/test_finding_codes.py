@@ -24,16 +24,45 @@ from conftest import DATA, ROOT
 BUILT_IN = ("senshiai", "kensei", "herocard", "senji", "satsuma")
 PACK = str(DATA / "kensei" / "troops-pack.yaml")
 
-BUKE = {"system": "kensei", "clan": "buke", "points": 200, "troops": [
-    {"troop": "Taisho Buke"}, {"troop": "Samurai Yari", "models": 5}, {"troop": "Yari Ashigaru", "models": 9},
-    {"troop": "Samurai Dai-Katana", "models": 5}, {"troop": "Yumi Samurai", "models": 4}]}
-SOHEI = {"system": "kensei", "clan": "sohei", "points": 200, "troops": [
-    {"troop": "Hero Sohei Katana"}, {"troop": "Ikame Bo"},
-    {"troop": "Monk Naginata", "models": 5}, {"troop": "Yari Ashigaru", "models": 10},
-    {"troop": "Monk Teppo", "models": 3}, {"troop": "Ashigaru Sling", "models": 5}]}
-KUROI = {"system": "kensei", "clan": "kuroi-te", "points": 200, "commander": "hatamoto", "occult": True,
-         "troops": [{"troop": "Taisho Samurai"}, {"troop": "Tenome"}, {"troop": "Yurei Naginata", "models": 3},
-                    {"troop": "Ashigaru Yari", "models": 10}, {"troop": "Jikininki", "models": 5}]}
+BUKE = {
+    "system": "kensei",
+    "clan": "buke",
+    "points": 200,
+    "troops": [
+        {"troop": "Taisho Buke"},
+        {"troop": "Samurai Yari", "models": 5},
+        {"troop": "Yari Ashigaru", "models": 9},
+        {"troop": "Samurai Dai-Katana", "models": 5},
+        {"troop": "Yumi Samurai", "models": 4},
+    ],
+}
+SOHEI = {
+    "system": "kensei",
+    "clan": "sohei",
+    "points": 200,
+    "troops": [
+        {"troop": "Hero Sohei Katana"},
+        {"troop": "Ikame Bo"},
+        {"troop": "Monk Naginata", "models": 5},
+        {"troop": "Yari Ashigaru", "models": 10},
+        {"troop": "Monk Teppo", "models": 3},
+        {"troop": "Ashigaru Sling", "models": 5},
+    ],
+}
+KUROI = {
+    "system": "kensei",
+    "clan": "kuroi-te",
+    "points": 200,
+    "commander": "hatamoto",
+    "occult": True,
+    "troops": [
+        {"troop": "Taisho Samurai"},
+        {"troop": "Tenome"},
+        {"troop": "Yurei Naginata", "models": 3},
+        {"troop": "Ashigaru Yari", "models": 10},
+        {"troop": "Jikininki", "models": 5},
+    ],
+}
 
 
 def _with(doc, **changes):
@@ -68,52 +97,178 @@ def _built_lists():
         ("unknown troop", _troops(BUKE, *BUKE["troops"], "No Such Troop")),
         ("points over", _with(BUKE, points=199)),
         ("no units", _troops(BUKE, "Taisho Buke")),
-        ("three leaders", _troops(SOHEI, "Hero Sohei Katana", "Ikame Bo", "Ashigaru Taisho",
-                                  {"troop": "Monk Naginata", "models": 5}, {"troop": "Yari Ashigaru", "models": 10},
-                                  {"troop": "Ashigaru Sling", "models": 5})),
+        (
+            "three leaders",
+            _troops(
+                SOHEI,
+                "Hero Sohei Katana",
+                "Ikame Bo",
+                "Ashigaru Taisho",
+                {"troop": "Monk Naginata", "models": 5},
+                {"troop": "Yari Ashigaru", "models": 10},
+                {"troop": "Ashigaru Sling", "models": 5},
+            ),
+        ),
         ("one leader at 300", _with(BUKE, points=300)),
-        ("five units", _troops(BUKE, "Taisho Buke", *({"troop": "Yari Ashigaru", "models": 4},) * 2,
-                               *({"troop": "Samurai Yari", "models": 5},) * 3)),
-        ("unit too small and too big", _troops(BUKE, "Taisho Buke", {"troop": "Yari Ashigaru", "models": 16},
-                                               {"troop": "Yumi Samurai", "models": 2})),
-        ("ranged and firearms", _troops(SOHEI, "Hero Sohei Katana", {"troop": "Monk Teppo", "models": 6},
-                                        {"troop": "Ashigaru Sling", "models": 6})),
-        ("cavalry", _troops(BUKE, "Taisho Buke", {"troop": "Mounted Samurai", "models": 5},
-                            {"troop": "Samurai Yari", "models": 10}, {"troop": "Yari Ashigaru", "models": 6})),
-        ("skirmishers", _with(_troops(BUKE, "Hero Kuge Naginata", {"troop": "Yari Ashigaru", "models": 10},
-                                      {"troop": "Ninja Shinobigatana", "models": 5},
-                                      {"troop": "Ninja Shinobigatana", "models": 3}), clan="kuge")),
-        ("profile max", _troops(BUKE, "Taisho Buke", *({"troop": "Yari Ashigaru", "models": 5},) * 3,
-                                {"troop": "Samurai Yari", "models": 5})),
-        ("elite profile max", _troops(BUKE, "Taisho Buke", {"troop": "Samurai Hatamoto", "models": 3},
-                                      {"troop": "Samurai Hatamoto", "models": 3},
-                                      {"troop": "Yari Ashigaru", "models": 10})),
-        ("unique twice", _troops(BUKE, "Taisho Buke", "Kensei Master", "Kensei Master",
-                                 {"troop": "Yari Ashigaru", "models": 10}, {"troop": "Samurai Yari", "models": 5})),
+        (
+            "five units",
+            _troops(
+                BUKE,
+                "Taisho Buke",
+                *({"troop": "Yari Ashigaru", "models": 4},) * 2,
+                *({"troop": "Samurai Yari", "models": 5},) * 3,
+            ),
+        ),
+        (
+            "unit too small and too big",
+            _troops(
+                BUKE, "Taisho Buke", {"troop": "Yari Ashigaru", "models": 16}, {"troop": "Yumi Samurai", "models": 2}
+            ),
+        ),
+        (
+            "ranged and firearms",
+            _troops(
+                SOHEI,
+                "Hero Sohei Katana",
+                {"troop": "Monk Teppo", "models": 6},
+                {"troop": "Ashigaru Sling", "models": 6},
+            ),
+        ),
+        (
+            "cavalry",
+            _troops(
+                BUKE,
+                "Taisho Buke",
+                {"troop": "Mounted Samurai", "models": 5},
+                {"troop": "Samurai Yari", "models": 10},
+                {"troop": "Yari Ashigaru", "models": 6},
+            ),
+        ),
+        (
+            "skirmishers",
+            _with(
+                _troops(
+                    BUKE,
+                    "Hero Kuge Naginata",
+                    {"troop": "Yari Ashigaru", "models": 10},
+                    {"troop": "Ninja Shinobigatana", "models": 5},
+                    {"troop": "Ninja Shinobigatana", "models": 3},
+                ),
+                clan="kuge",
+            ),
+        ),
+        (
+            "profile max",
+            _troops(
+                BUKE,
+                "Taisho Buke",
+                *({"troop": "Yari Ashigaru", "models": 5},) * 3,
+                {"troop": "Samurai Yari", "models": 5},
+            ),
+        ),
+        (
+            "elite profile max",
+            _troops(
+                BUKE,
+                "Taisho Buke",
+                {"troop": "Samurai Hatamoto", "models": 3},
+                {"troop": "Samurai Hatamoto", "models": 3},
+                {"troop": "Yari Ashigaru", "models": 10},
+            ),
+        ),
+        (
+            "unique twice",
+            _troops(
+                BUKE,
+                "Taisho Buke",
+                "Kensei Master",
+                "Kensei Master",
+                {"troop": "Yari Ashigaru", "models": 10},
+                {"troop": "Samurai Yari", "models": 5},
+            ),
+        ),
         ("wrong clan", _troops(BUKE, *BUKE["troops"][:4], {"troop": "Onna-Bushi", "models": 3})),
         ("no living troops", _with(KUROI, troops=KUROI["troops"][:3] + [{"troop": "Yari Ashigaru", "models": 10}])),
-        ("no common troops", {"system": "kensei", "clan": "hattori", "points": 200, "troops": [
-            {"troop": "Hattori Hero"}, {"troop": "Hattori Kusarigama", "models": 5},
-            {"troop": "Yari Ashigaru", "models": 6}]}),
-        ("creatures", _with(_troops(BUKE, "Taisho Buke", {"troop": "Jikininki", "models": 5},
-                                    {"troop": "Jikininki", "models": 5}, {"troop": "Shikome", "models": 3}),
-                            commander="hatamoto")),
-        ("spirits without occult", _troops(BUKE, *BUKE["troops"][:3], {"troop": "Samurai Dai-Katana", "models": 3},
-                                           "Infernal Onmyouji")),
-        ("two spirits", _with(_troops(BUKE, *BUKE["troops"][:3], {"troop": "Samurai Dai-Katana", "models": 3},
-                                      "Komuso", "Infernal Onmyouji"), occult=True)),
+        (
+            "no common troops",
+            {
+                "system": "kensei",
+                "clan": "hattori",
+                "points": 200,
+                "troops": [
+                    {"troop": "Hattori Hero"},
+                    {"troop": "Hattori Kusarigama", "models": 5},
+                    {"troop": "Yari Ashigaru", "models": 6},
+                ],
+            },
+        ),
+        (
+            "creatures",
+            _with(
+                _troops(
+                    BUKE,
+                    "Taisho Buke",
+                    {"troop": "Jikininki", "models": 5},
+                    {"troop": "Jikininki", "models": 5},
+                    {"troop": "Shikome", "models": 3},
+                ),
+                commander="hatamoto",
+            ),
+        ),
+        (
+            "spirits without occult",
+            _troops(BUKE, *BUKE["troops"][:3], {"troop": "Samurai Dai-Katana", "models": 3}, "Infernal Onmyouji"),
+        ),
+        (
+            "two spirits",
+            _with(
+                _troops(
+                    BUKE,
+                    *BUKE["troops"][:3],
+                    {"troop": "Samurai Dai-Katana", "models": 3},
+                    "Komuso",
+                    "Infernal Onmyouji",
+                ),
+                occult=True,
+            ),
+        ),
         ("kuroi-te onmyouji", _with(KUROI, troops=KUROI["troops"][:4] + [{"troop": "Celestial Onmyouji"}])),
         ("kuroi-te komuso", _with(KUROI, troops=KUROI["troops"][:4] + [{"troop": "Komuso"}])),
-        ("onmyouji realm", _with(KUROI, troops=KUROI["troops"] + [{"troop": "Infernal Onmyouji"}],
-                                 house_rules={"onmyouji_realm_limits_troops": True})),
-        ("one shikigami", _with(BUKE, occult=True, troops=BUKE["troops"][:3] + [
-            {"troop": "Samurai Dai-Katana", "models": 3}, {"troop": "Infernal Onmyouji"},
-            {"troop": "Shikigami", "models": 1}])),
+        (
+            "onmyouji realm",
+            _with(
+                KUROI,
+                troops=KUROI["troops"] + [{"troop": "Infernal Onmyouji"}],
+                house_rules={"onmyouji_realm_limits_troops": True},
+            ),
+        ),
+        (
+            "one shikigami",
+            _with(
+                BUKE,
+                occult=True,
+                troops=BUKE["troops"][:3]
+                + [
+                    {"troop": "Samurai Dai-Katana", "models": 3},
+                    {"troop": "Infernal Onmyouji"},
+                    {"troop": "Shikigami", "models": 1},
+                ],
+            ),
+        ),
         ("general not a hero", _with(BUKE, general="Samurai Yari")),
         ("general not listed", _with(BUKE, general="Hero Kuge Naginata")),
         ("no general", _with(SOHEI, troops=[{"troop": "Ikame Bo"}] + SOHEI["troops"][2:])),
-        ("two generals", _troops(BUKE, "Taisho Buke", "Hero Buke Yumi", {"troop": "Yari Ashigaru", "models": 6},
-                                 {"troop": "Samurai Yari", "models": 5}, {"troop": "Samurai Dai-Katana", "models": 5})),
+        (
+            "two generals",
+            _troops(
+                BUKE,
+                "Taisho Buke",
+                "Hero Buke Yumi",
+                {"troop": "Yari Ashigaru", "models": 6},
+                {"troop": "Samurai Yari", "models": 5},
+                {"troop": "Samurai Dai-Katana", "models": 5},
+            ),
+        ),
         ("leader twice", sohei_twice),
         ("leader of another type", sohei_type),
         ("unknown leader", sohei_unknown_leader),
@@ -122,14 +277,36 @@ def _built_lists():
         ("standard twice", standard_twice),
         ("standard on a single model", standard_single),
         ("standard alone", _troops(BUKE, *BUKE["troops"], "Hata-Jurushi")),
-        ("peasants", _troops(BUKE, *BUKE["troops"][:3], {"troop": "Samurai Dai-Katana", "models": 5},
-                             {"troop": "Peasants", "models": 5})),
+        (
+            "peasants",
+            _troops(
+                BUKE,
+                *BUKE["troops"][:3],
+                {"troop": "Samurai Dai-Katana", "models": 5},
+                {"troop": "Peasants", "models": 5},
+            ),
+        ),
         ("the protector", _troops(BUKE, "Taisho Buke", "Kogen", "Sato", {"troop": "Yari Ashigaru", "models": 10})),
     ]
     out = [(name, doc, (PACK,)) for name, doc in kensei]
-    out.append(("satsuma custom card", {"system": "satsuma", "side": "imperial", "cards": {
-        "Imperial Guard": 1, "Garrison": 1, "Siege": 1, "Patrols": 1, "Sniping": 1, "Sortie": {"printed": "F2"}}},
-        ()))
+    out.append(
+        (
+            "satsuma custom card",
+            {
+                "system": "satsuma",
+                "side": "imperial",
+                "cards": {
+                    "Imperial Guard": 1,
+                    "Garrison": 1,
+                    "Siege": 1,
+                    "Patrols": 1,
+                    "Sniping": 1,
+                    "Sortie": {"printed": "F2"},
+                },
+            },
+            (),
+        )
+    )
     return out
 
 

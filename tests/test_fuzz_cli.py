@@ -39,6 +39,7 @@ FORMATS = ("text", "markdown", "json", "yaml", "code")
 BUKE = ROOT / "examples" / "kensei-buke.yaml"
 SAMURAI = ROOT / "examples" / "satsuma-samurai.yaml"
 
+
 def fuzz_settings(n: int):
     """``n`` examples from a fixed seed in CI; ``DAIMYO_FUZZ=K``: K*n random ones (the profiles of
     conftest.py); every health check is off, since the mutations filter many cases out."""
@@ -96,6 +97,7 @@ def write(folder: Path, body: str | bytes, suffix: str = ".yaml") -> Path:
 
 # -- mutations of the examples -----------------------------------------------------------------
 
+
 def _load(path: Path):
     from builder.yamlio import parse_yaml
 
@@ -113,22 +115,90 @@ def _dump(data) -> str:
 
 
 ODD_VALUES = st.one_of(
-    st.none(), st.booleans(),
-    st.sampled_from([0, -1, -7, 2.5, -0.5, 10 ** 30, -(10 ** 30), 2 ** 63, 1e300, float("inf"), float("nan")]),
-    st.integers(), st.floats(allow_nan=True, allow_infinity=True),
-    st.sampled_from(["", " ", "x", "2.5", "-3", "1e9", "yes", "null", "~", "\u202e\u0301", "\U0001F600",
-                     "\u200b", "Ｓａｍｕｒａｉ", "9" * 400, "a" * 2000, "\x7f", "\t", "Samurai Yari", "Warriors",
-                     "standard", "samurai", "imperial", "kensei", "senshiai", "red", "buke", "taisho",
-                     "../../etc/passwd", "/dev/null", "packs/kensei-profiles.yaml", "%s%n{0}"]),
+    st.none(),
+    st.booleans(),
+    st.sampled_from([0, -1, -7, 2.5, -0.5, 10**30, -(10**30), 2**63, 1e300, float("inf"), float("nan")]),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "x",
+            "2.5",
+            "-3",
+            "1e9",
+            "yes",
+            "null",
+            "~",
+            "\u202e\u0301",
+            "\U0001f600",
+            "\u200b",
+            "Ｓａｍｕｒａｉ",
+            "9" * 400,
+            "a" * 2000,
+            "\x7f",
+            "\t",
+            "Samurai Yari",
+            "Warriors",
+            "standard",
+            "samurai",
+            "imperial",
+            "kensei",
+            "senshiai",
+            "red",
+            "buke",
+            "taisho",
+            "../../etc/passwd",
+            "/dev/null",
+            "packs/kensei-profiles.yaml",
+            "%s%n{0}",
+        ]
+    ),
     st.text(max_size=12),
-    st.just([]), st.just({}), st.just([1, "a", None]), st.just({"a": None, "b": [2]}),
-    st.just([{"troop": "Samurai Yari", "models": -5}]), st.just({"Warriors": -3, "Nope": 2.5}),
+    st.just([]),
+    st.just({}),
+    st.just([1, "a", None]),
+    st.just({"a": None, "b": [2]}),
+    st.just([{"troop": "Samurai Yari", "models": -5}]),
+    st.just({"Warriors": -3, "Nope": 2.5}),
 )
 
-KEYS = st.sampled_from(["troops", "cards", "deck", "players", "provinces", "models", "troop", "points", "size",
-                        "clan", "commander", "general", "hero", "attributes", "max_hero_points", "side", "family",
-                        "samurai", "units", "led_by", "standard", "occult", "packs", "house_rules", "system",
-                        "name", "notes", "extra", "Models", "", "3"])
+KEYS = st.sampled_from(
+    [
+        "troops",
+        "cards",
+        "deck",
+        "players",
+        "provinces",
+        "models",
+        "troop",
+        "points",
+        "size",
+        "clan",
+        "commander",
+        "general",
+        "hero",
+        "attributes",
+        "max_hero_points",
+        "side",
+        "family",
+        "samurai",
+        "units",
+        "led_by",
+        "standard",
+        "occult",
+        "packs",
+        "house_rules",
+        "system",
+        "name",
+        "notes",
+        "extra",
+        "Models",
+        "",
+        "3",
+    ]
+)
 
 
 def _paths(data, path=()):
@@ -156,8 +226,11 @@ def mutated_document(draw):
         paths = [p for p in _paths(data) if p]
         path = draw(st.sampled_from(paths))
         parent, key = _get(data, path[:-1]), path[-1]
-        op = draw(st.sampled_from(["replace", "replace", "replace", "delete", "add", "wrap_list", "wrap_map",
-                                   "as_text", "negate"]))
+        op = draw(
+            st.sampled_from(
+                ["replace", "replace", "replace", "delete", "add", "wrap_list", "wrap_map", "as_text", "negate"]
+            )
+        )
         old = parent[key]
         if op == "delete":
             del parent[key]
@@ -183,7 +256,7 @@ def mutated_document(draw):
     return src.name, text
 
 
-EDIT_CHARS = list(":-[]{}#&*!|>'\"%@`, \t\n?x9\\\u00e9\U0001F600\x00\x85\u2028\ufeff\r")
+EDIT_CHARS = list(":-[]{}#&*!|>'\"%@`, \t\n?x9\\\u00e9\U0001f600\x00\x85\u2028\ufeff\r")
 
 
 @st.composite
@@ -231,12 +304,32 @@ def test_character_edits_of_the_examples(cli, work, case):
         run_clean(cli, *args, what=f"edit of {name}:\n{text!r}")
 
 
-PRINT_OPTIONS = st.lists(st.sampled_from([
-    ("--paper", "letter"), ("--paper", "100x100"), ("--card", "mini"), ("--card", "tarot"), ("--card", "50x50"),
-    ("--bleed", "3"), ("--no-marks",), ("--no-backs",), ("--duplex", "short"), ("--offset", "1,-1"),
-    ("--ink-saver",), ("--unit-cards",), ("--paper", "0x0"), ("--card", "-5x9"), ("--bleed", "-1"),
-    ("--offset", "nan,inf"), ("--card", "1e400x3"), ("--paper", "letterx"), ("--bleed", "nan"),
-]), max_size=3)
+PRINT_OPTIONS = st.lists(
+    st.sampled_from(
+        [
+            ("--paper", "letter"),
+            ("--paper", "100x100"),
+            ("--card", "mini"),
+            ("--card", "tarot"),
+            ("--card", "50x50"),
+            ("--bleed", "3"),
+            ("--no-marks",),
+            ("--no-backs",),
+            ("--duplex", "short"),
+            ("--offset", "1,-1"),
+            ("--ink-saver",),
+            ("--unit-cards",),
+            ("--paper", "0x0"),
+            ("--card", "-5x9"),
+            ("--bleed", "-1"),
+            ("--offset", "nan,inf"),
+            ("--card", "1e400x3"),
+            ("--paper", "letterx"),
+            ("--bleed", "nan"),
+        ]
+    ),
+    max_size=3,
+)
 
 
 @fuzz_settings(20)
@@ -245,11 +338,13 @@ def test_print_of_mutated_examples(cli, work, case, options):
     name, text = case
     path = write(work, text)
     out = work / "out" / f"p{next(_counter)}.pdf"
-    run_clean(cli, "print", path, "-o", out, *itertools.chain.from_iterable(options),
-              what=f"mutation of {name}:\n{text}")
+    run_clean(
+        cli, "print", path, "-o", out, *itertools.chain.from_iterable(options), what=f"mutation of {name}:\n{text}"
+    )
 
 
 # -- shared formats and share codes ------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def exports(work):
@@ -301,8 +396,7 @@ def _forge(payload: bytes) -> str:
 
 
 @fuzz_settings(40)
-@given(head=st.integers(0, 255), body=st.binary(min_size=0, max_size=40),
-       deflate=st.booleans())
+@given(head=st.integers(0, 255), body=st.binary(min_size=0, max_size=40), deflate=st.booleans())
 def test_forged_share_codes_with_a_correct_checksum(cli, head, body, deflate):
     if deflate:
         head |= 0x80
@@ -313,25 +407,62 @@ def test_forged_share_codes_with_a_correct_checksum(cli, head, body, deflate):
 
 
 HOSTILE_DOCS = st.one_of(
-    st.fixed_dictionaries({"system": st.just("kensei"), "clan": st.sampled_from(["buke", "zzz", ""]),
-                           "points": st.integers(), "commander": st.sampled_from(["daimyo", "nobody"]),
-                           "troops": st.lists(st.fixed_dictionaries(
-                               {"troop": st.sampled_from(["Samurai Yari", "Nobody", "Taisho Buke"]),
-                                "models": st.integers()}), max_size=3)}),
-    st.fixed_dictionaries({"system": st.just("senshiai"), "size": st.integers(),
-                           "cards": st.dictionaries(st.sampled_from(["Warriors", "Militiamen", "Zzz"]),
-                                                    st.integers(), max_size=3)}),
-    st.fixed_dictionaries({"system": st.just("herocard"), "hero": st.text(max_size=8),
-                           "max_hero_points": st.integers(),
-                           "deck": st.dictionaries(st.sampled_from(["Overhand Thrust", "Zzz"]), st.integers(),
-                                                   max_size=2)}),
-    st.fixed_dictionaries({"system": st.just("senji"), "players": st.lists(st.fixed_dictionaries(
-        {"name": st.text(max_size=5), "family": st.sampled_from(["red", "purple"]),
-         "provinces": st.lists(st.fixed_dictionaries({"province": st.sampled_from(["Owari", "Atlantis"]),
-                                                      "units": st.integers()}), max_size=4)}), max_size=7)}),
-    st.fixed_dictionaries({"system": st.just("satsuma"), "side": st.sampled_from(["samurai", "imperial"]),
-                           "cards": st.dictionaries(st.sampled_from(["Bushido", "Honor", "Zzz"]), st.integers(),
-                                                    max_size=3)}),
+    st.fixed_dictionaries(
+        {
+            "system": st.just("kensei"),
+            "clan": st.sampled_from(["buke", "zzz", ""]),
+            "points": st.integers(),
+            "commander": st.sampled_from(["daimyo", "nobody"]),
+            "troops": st.lists(
+                st.fixed_dictionaries(
+                    {"troop": st.sampled_from(["Samurai Yari", "Nobody", "Taisho Buke"]), "models": st.integers()}
+                ),
+                max_size=3,
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "system": st.just("senshiai"),
+            "size": st.integers(),
+            "cards": st.dictionaries(st.sampled_from(["Warriors", "Militiamen", "Zzz"]), st.integers(), max_size=3),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "system": st.just("herocard"),
+            "hero": st.text(max_size=8),
+            "max_hero_points": st.integers(),
+            "deck": st.dictionaries(st.sampled_from(["Overhand Thrust", "Zzz"]), st.integers(), max_size=2),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "system": st.just("senji"),
+            "players": st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "name": st.text(max_size=5),
+                        "family": st.sampled_from(["red", "purple"]),
+                        "provinces": st.lists(
+                            st.fixed_dictionaries(
+                                {"province": st.sampled_from(["Owari", "Atlantis"]), "units": st.integers()}
+                            ),
+                            max_size=4,
+                        ),
+                    }
+                ),
+                max_size=7,
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "system": st.just("satsuma"),
+            "side": st.sampled_from(["samurai", "imperial"]),
+            "cards": st.dictionaries(st.sampled_from(["Bushido", "Honor", "Zzz"]), st.integers(), max_size=3),
+        }
+    ),
 )
 
 
@@ -363,8 +494,9 @@ def test_damaged_text_and_markdown_exports(cli, work, exports, data):
         elif op == "dup":
             lines.insert(i, lines[i])
         elif op == "number":
-            lines[i] = re.sub(r"\d+", data.draw(st.sampled_from(["-1", "0", "99999999999999999999", "2.5", "x"])),
-                              lines[i], count=1)
+            lines[i] = re.sub(
+                r"\d+", data.draw(st.sampled_from(["-1", "0", "99999999999999999999", "2.5", "x"])), lines[i], count=1
+            )
         else:
             j = data.draw(st.integers(0, len(lines[i])))
             lines[i] = lines[i][:j] + data.draw(st.sampled_from(EDIT_CHARS)) + lines[i][j:]
@@ -374,17 +506,66 @@ def test_damaged_text_and_markdown_exports(cli, work, exports, data):
         run_clean(cli, *args, what=f"{fmt} of {name}:\n{text}")
 
 
-LINE_TOKENS = st.sampled_from([
-    "Kensei", "Senshiai", "HeroCard", "Senji", "Satsuma Rebellion", " - ", "clan buke", "200/200 AP", "50 cards",
-    "House rules:", "Packs:", "Notes:", "Hero:", "Attributes:", "Deck:", "Players:", "3x", "-1x", "99999999999999999999x",
-    "2.5x", "0x", "Samurai Yari", "Warriors", "Bushido", "(20)", "(", ")", "#", "##", "|", "---", "* ", "- ", "`",
-    '"', "{", "[", "]", "}", ":", ",", ";", "=", "\t", "\u00e9", "\U0001F600", "\x00", "DMY1-", "system: kensei",
-])
+LINE_TOKENS = st.sampled_from(
+    [
+        "Kensei",
+        "Senshiai",
+        "HeroCard",
+        "Senji",
+        "Satsuma Rebellion",
+        " - ",
+        "clan buke",
+        "200/200 AP",
+        "50 cards",
+        "House rules:",
+        "Packs:",
+        "Notes:",
+        "Hero:",
+        "Attributes:",
+        "Deck:",
+        "Players:",
+        "3x",
+        "-1x",
+        "99999999999999999999x",
+        "2.5x",
+        "0x",
+        "Samurai Yari",
+        "Warriors",
+        "Bushido",
+        "(20)",
+        "(",
+        ")",
+        "#",
+        "##",
+        "|",
+        "---",
+        "* ",
+        "- ",
+        "`",
+        '"',
+        "{",
+        "[",
+        "]",
+        "}",
+        ":",
+        ",",
+        ";",
+        "=",
+        "\t",
+        "\u00e9",
+        "\U0001f600",
+        "\x00",
+        "DMY1-",
+        "system: kensei",
+    ]
+)
 
 
 @fuzz_settings(40)
-@given(lines=st.lists(st.lists(LINE_TOKENS | st.text(max_size=6), max_size=8).map("".join), max_size=10),
-       system=st.sampled_from([None, *SYSTEMS]))
+@given(
+    lines=st.lists(st.lists(LINE_TOKENS | st.text(max_size=6), max_size=8).map("".join), max_size=10),
+    system=st.sampled_from([None, *SYSTEMS]),
+)
 def test_arbitrary_text_as_a_shared_list(cli, lines, system):
     """Chat text of any kind given to import and show (standard input) with or without --system."""
     text = "\n".join(lines)
@@ -405,21 +586,44 @@ def test_mutated_packs(cli, work, data):
         if data.draw(st.booleans()):
             del parent[key]
         else:
-            parent[key] = copy.deepcopy(data.draw(ODD_VALUES | st.sampled_from(
-                ["001_dbcd2f61c1014419.txt:99999999", "nofile.txt:1", "001_dbcd2f61c1014419.txt:9-3"])))
+            parent[key] = copy.deepcopy(
+                data.draw(
+                    ODD_VALUES
+                    | st.sampled_from(
+                        ["001_dbcd2f61c1014419.txt:99999999", "nofile.txt:1", "001_dbcd2f61c1014419.txt:9-3"]
+                    )
+                )
+            )
     path = write(work, _dump(pack))
     system = pack.get("system") if isinstance(pack, dict) and pack.get("system") in SYSTEMS else "kensei"
     example = next((e for e in EXAMPLES if e.name.startswith(system)), BUKE)
-    for args in (("catalog", "check", "--system", system, "--pack", path),
-                 ("check", example, "--pack", path, "--explain")):
+    for args in (
+        ("catalog", "check", "--system", system, "--pack", path),
+        ("check", example, "--pack", path, "--explain"),
+    ):
         run_clean(cli, *args, what=f"mutation of {src.name}:\n{_dump(pack)}")
 
 
-WRONG_SHAPES = st.sampled_from([
-    [1, 2], {"a": 1}, "x", None, 5, True, [{"name": "x"}], {"name": [1]}, [["a"]], {"x": {"y": 1}},
-    {"aliases": 5}, [{"name": "y", "aliases": 7}], [{"id": ["q"], "name": {"a": 1}}], {1: "a", "b": 2},
-    [{"name": "Warriors", "aliases": "War"}], [{"name": "Samurai Yari", "cost": [1]}],
-])
+WRONG_SHAPES = st.sampled_from(
+    [
+        [1, 2],
+        {"a": 1},
+        "x",
+        None,
+        5,
+        True,
+        [{"name": "x"}],
+        {"name": [1]},
+        [["a"]],
+        {"x": {"y": 1}},
+        {"aliases": 5},
+        [{"name": "y", "aliases": 7}],
+        [{"id": ["q"], "name": {"a": 1}}],
+        {1: "a", "b": 2},
+        [{"name": "Warriors", "aliases": "War"}],
+        [{"name": "Samurai Yari", "cost": [1]}],
+    ]
+)
 
 
 @fuzz_settings(150)
@@ -449,6 +653,7 @@ def test_packs_of_the_wrong_shape_merge_into_located_errors(work, data):
 
 # -- numbers and nesting at and beyond every bound, on every reader path --------------------------
 
+
 def _numeric_paths(data, path=()):
     for p in _paths(data, path):
         v = _get(data, p)
@@ -456,8 +661,9 @@ def _numeric_paths(data, path=()):
             yield p
 
 
-BOUND_NUMBERS = st.sampled_from([10 ** 6, -10 ** 6, 10 ** 6 + 1, -10 ** 6 - 1, 10 ** 9, 2 ** 63, 10 ** 30,
-                                 10 ** 400, -(10 ** 4000), 1e300, 999999.5, 1000000.5])
+BOUND_NUMBERS = st.sampled_from(
+    [10**6, -(10**6), 10**6 + 1, -(10**6) - 1, 10**9, 2**63, 10**30, 10**400, -(10**4000), 1e300, 999999.5, 1000000.5]
+)
 
 
 @fuzz_settings(12)
@@ -476,8 +682,15 @@ def test_numbers_at_and_beyond_every_bound(cli, work, src, data):
     text = _dump(doc)
     p = write(work, text)
     out = work / "out" / f"{p.stem}.pdf"
-    commands = [("check", p), ("show", p), ("export", p, "--to", "text"), ("export", p, "--to", "code"),
-                ("import", p), ("set", p, "name", "N"), ("print", p, "-o", out)]
+    commands = [
+        ("check", p),
+        ("show", p),
+        ("export", p, "--to", "text"),
+        ("export", p, "--to", "code"),
+        ("import", p),
+        ("set", p, "name", "N"),
+        ("print", p, "-o", out),
+    ]
     outside = abs(number) > MAX_NUMBER
     for args in commands:
         r = run_clean(cli, *args, what=text[:2000])
@@ -500,7 +713,9 @@ def _nested(kind: str, levels: int) -> str:
     if kind == "flow":
         return "notes: " + "[" * levels + "]" * levels + "\n"
     if kind == "mixed":
-        return "notes:\n" + "".join("  " * i + "- k:\n" for i in range(levels // 2 + 1)) + "  " * (levels // 2 + 1) + "x\n"
+        return (
+            "notes:\n" + "".join("  " * i + "- k:\n" for i in range(levels // 2 + 1)) + "  " * (levels // 2 + 1) + "x\n"
+        )
     return '{"system": "kensei", "notes": ' + "[" * levels + "]" * levels + "}"
 
 
@@ -513,9 +728,17 @@ def test_nesting_beyond_the_limit_on_every_reader_path(cli, work, kind, levels):
     body = _nested(kind, levels)
     text = body if kind == "json" else "system: kensei\nclan: buke\npoints: 200\ntroops: []\n" + body
     p = write(work, text, suffix=".json" if kind == "json" else ".yaml")
-    for args in (("check", p), ("add", p, "Yari Ashigaru"), ("remove", p, "Yari Ashigaru"), ("set", p, "name", "X"),
-                 ("why", p, "Yari Ashigaru"), ("show", p), ("export", p, "--to", "text"), ("import", p),
-                 ("print", p, "-o", work / "out" / "deep.pdf")):
+    for args in (
+        ("check", p),
+        ("add", p, "Yari Ashigaru"),
+        ("remove", p, "Yari Ashigaru"),
+        ("set", p, "name", "X"),
+        ("why", p, "Yari Ashigaru"),
+        ("show", p),
+        ("export", p, "--to", "text"),
+        ("import", p),
+        ("print", p, "-o", work / "out" / "deep.pdf"),
+    ):
         r = run_clean(cli, *args, what=f"{kind} {levels}")
         assert r.code == 2 and "nested more than 100 levels deep" in r.stderr, (args, r)
     assert p.read_text() == text
@@ -547,9 +770,9 @@ NASTY = {
     "merge-key": "x: &a {b: 1}\nsystem: kensei\ny:\n  <<: *a\n",
     "alias-loop": "system: kensei\na: &x [*x]\n",
     "billion-laughs": "system: kensei\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n"
-                      "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n",
+    "c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c]\n",
     "alias-bomb": "system: kensei\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
-                  + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)),
+    + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 9)),
     "deep-flow": "system: kensei\nnotes: " + "[" * 100_000 + "]" * 100_000 + "\n",
     "deep-block": "system: kensei\nnotes:\n" + "- " * 60_000 + "x\n",
     "deep-json": '{"system": "kensei", "notes": ' + "[" * 50_000 + "]" * 50_000 + "}",
@@ -569,34 +792,34 @@ NASTY = {
     "nan-points": "system: kensei\nclan: buke\npoints: .nan\ntroops: []\n",
     "zero-points": "system: kensei\nclan: buke\npoints: 0\ntroops: []\n",
     "kensei-models": "system: kensei\nclan: buke\npoints: 200\ntroops:\n  - {troop: Samurai Yari, models: -5}\n"
-                     "  - {troop: Yari Ashigaru, models: 2.5}\n  - {troop: Yumi Samurai, models: 10000000000000000000}\n"
-                     "  - {troop: Taisho Buke, models: true}\n  - {troop: [x]}\n  - {troop: null}\n  - 7\n  - []\n",
+    "  - {troop: Yari Ashigaru, models: 2.5}\n  - {troop: Yumi Samurai, models: 10000000000000000000}\n"
+    "  - {troop: Taisho Buke, models: true}\n  - {troop: [x]}\n  - {troop: null}\n  - 7\n  - []\n",
     "kensei-led-by": "system: kensei\nclan: buke\npoints: 200\ntroops:\n  - {troop: Yari Ashigaru, models: 9, "
-                     "led_by: Yari Ashigaru, standard: maybe}\n  - {troop: Taisho Buke, led_by: {a: 1}}\n",
+    "led_by: Yari Ashigaru, standard: maybe}\n  - {troop: Taisho Buke, led_by: {a: 1}}\n",
     "kensei-general": "system: kensei\nclan: buke\npoints: 200\ngeneral: [Taisho Buke]\ntroops: [{troop: Taisho Buke}]\n",
     "kensei-commander": "system: kensei\nclan: [buke]\npoints: 200\ncommander: 20\noccult: 'yes'\ntroops: {a: 1}\n",
     "senshiai-counts": "system: senshiai\ncards:\n  Warriors: -5\n  Militiamen: 2.5\n  Sky Riders: true\n"
-                       "  River Pirates: 1000000000000000000000\n  12: 3\n  null: 2\n  Stone Fort: null\n",
+    "  River Pirates: 1000000000000000000000\n  12: 3\n  null: 2\n  Stone Fort: null\n",
     "senshiai-size": "system: senshiai\nsize: -1\ncards: {Warriors: 6}\n",
     "senshiai-huge-size": "system: senshiai\nsize: 100000000000000000000000000\ncards: {Warriors: 6}\n",
     "senshiai-list": "system: senshiai\ncards: [Warriors, Warriors, {Militiamen: 2}, null, 3]\n",
     "herocard-types": "system: herocard\nhero: [Samurai]\nmax_hero_points: 1e400\nattributes: Samurai\n"
-                      "deck: {Overhand Thrust: -3, Cross Block: 1e30}\n",
+    "deck: {Overhand Thrust: -3, Cross Block: 1e30}\n",
     "herocard-nulls": "system: herocard\nhero:\nattributes:\ndeck:\n",
     "herocard-huge": "system: herocard\nhero: Samurai\nmax_hero_points: -99999999999999999999\n"
-                     "attributes: [1, 2, 3, 4]\ndeck: {Overhand Thrust: 99999999999999999999}\n",
+    "attributes: [1, 2, 3, 4]\ndeck: {Overhand Thrust: 99999999999999999999}\n",
     "senji-types": "system: senji\nplayers:\n  - name: [1]\n    family: {a: 1}\n    samurai: 3\n"
-                   "    provinces: [null, 3, {province: null, units: -1, samurai: 2}]\n",
+    "    provinces: [null, 3, {province: null, units: -1, samurai: 2}]\n",
     "senji-huge": "system: senji\nplayers:\n"
-                  + "  - {name: A, family: red, provinces: [{province: Owari, units: 99999999999999999999}]}\n" * 8,
+    + "  - {name: A, family: red, provinces: [{province: Owari, units: 99999999999999999999}]}\n" * 8,
     "senji-empty-players": "system: senji\nplayers: []\n",
     "satsuma-types": "system: satsuma\nside: [samurai]\ndeck: 3\n",
     "satsuma-counts": "system: satsuma\nside: samurai\ncards: {Bushido: 1e10, Honor: -1, 5: x, Raiders: {count: -2}}\n",
     "satsuma-custom": "system: satsuma\nside: samurai\ncards:\n  Mine: {printed: 'F99999999999999999999 or Z-1', "
-                      "count: 99999999999999999999}\n  Other: {printed: '', count: 1}\n  Third: {printed: [F5]}\n",
+    "count: 99999999999999999999}\n  Other: {printed: '', count: 1}\n  Third: {printed: [F5]}\n",
     "satsuma-huge": "system: satsuma\nside: imperial\ncards: {Imperial Guard: 100000000000000000000000000}\n",
-    "unicode": "system: kensei\nname: \u202e\u0301\U0001F600\nclan: buke\npoints: 200\ntroops:\n"
-               "  - troop: \u200bTaisho Buke\n  - troop: Ｔａｉｓｈｏ Ｂｕｋｅ\n  - troop: \U0001F600\n",
+    "unicode": "system: kensei\nname: \u202e\u0301\U0001f600\nclan: buke\npoints: 200\ntroops:\n"
+    "  - troop: \u200bTaisho Buke\n  - troop: Ｔａｉｓｈｏ Ｂｕｋｅ\n  - troop: \U0001f600\n",
     "surrogate-escape": 'system: kensei\nname: "\\ud800"\nclan: buke\npoints: 200\ntroops: []\n',
     "long-line": "system: kensei\nname: " + "x" * 20000 + "\nclan: buke\npoints: 200\ntroops: []\n",
     "deep-nesting": "system: kensei\nnotes: " + "[" * 2000 + "]" * 2000 + "\n",
@@ -612,9 +835,9 @@ NASTY = {
     "packs-self": "system: kensei\npacks: [packs-self.yaml]\n" + KENSEI[15:],
     "packs-mapping": "system: kensei\npacks: {a: b}\n" + KENSEI[15:],
     "house-rules-types": "system: kensei\nhouse_rules: {cavalry_max_percent: [1], 3: 4, null: x, leaders_exempt: 7}\n"
-                         + KENSEI[15:],
+    + KENSEI[15:],
     "house-rules-huge": "system: kensei\nhouse_rules: {cavalry_max_percent: 1e400, melee_min_percent: "
-                        "-99999999999999999999}\n" + KENSEI[15:],
+    "-99999999999999999999}\n" + KENSEI[15:],
     "house-rules-list": "system: kensei\nhouse_rules: [cavalry_max_percent]\n" + KENSEI[15:],
 }
 
@@ -625,7 +848,7 @@ PACKS = {
     "empty.pack": "",
     "nosystem.pack": "troops: []\n",
     "junk.pack": "system: kensei\ntroops: [1, {name: 3}, {name: X, cost: -1e400, source: nowhere}]\nfoo: bar\n"
-                 "house_rules: [{id: x}]\n",
+    "house_rules: [{id: x}]\n",
 }
 
 
@@ -644,14 +867,33 @@ def nasty(tmp_path_factory):
 def test_nasty_documents(cli, nasty, name):
     path = nasty / f"{name}.yaml"
     out = nasty / "out"
-    commands = [("check", path, "--format", "json", "--strict", "--explain"), ("show", path), ("import", path),
-                ("export", path, "--to", "code"), ("print", path, "-o", out / f"{name}.pdf", "--force", "--unit-cards")]
+    commands = [
+        ("check", path, "--format", "json", "--strict", "--explain"),
+        ("show", path),
+        ("import", path),
+        ("export", path, "--to", "code"),
+        ("print", path, "-o", out / f"{name}.pdf", "--force", "--unit-cards"),
+    ]
     if name.startswith("packs-"):  # a broken pack costs a catalog validation each time: the commands that read it
         commands = [commands[0], commands[-1]]
     for args in commands:
         r = run_clean(cli, *args)
-        if name in ("folder", "missing", "empty", "binary", "nul", "latin-1", "json-list", "yaml-list",
-                    "scalar", "no-system", "system-mapping", "duplicate-key", "merge-key", "json-broken"):
+        if name in (
+            "folder",
+            "missing",
+            "empty",
+            "binary",
+            "nul",
+            "latin-1",
+            "json-list",
+            "yaml-list",
+            "scalar",
+            "no-system",
+            "system-mapping",
+            "duplicate-key",
+            "merge-key",
+            "json-broken",
+        ):
             assert r.code == 2, (args, r)
 
 
@@ -664,8 +906,11 @@ def test_a_folder_a_device_and_a_missing_file_are_one_line_each(cli, nasty):
 @pytest.mark.parametrize("pack", [*PACKS, "folder.yaml", "missing.pack"])
 def test_unreadable_packs_in_every_command_that_takes_one(cli, nasty, pack):
     p = nasty / pack
-    for args in (("check", BUKE, "--pack", p), ("catalog", "show", "kensei", "Samurai Yari", "--pack", p),
-                 ("satsuma", "clash", "-a", "samurai", "-s", "Bushido", "-i", "Honor", "--pack", p)):
+    for args in (
+        ("check", BUKE, "--pack", p),
+        ("catalog", "show", "kensei", "Samurai Yari", "--pack", p),
+        ("satsuma", "clash", "-a", "samurai", "-s", "Bushido", "-i", "Honor", "--pack", p),
+    ):
         r = run_clean(cli, *args)
         if pack not in ("empty.pack", "senshiai.pack") and args[0] != "satsuma":
             assert r.code == 2, (args, r)
@@ -706,7 +951,7 @@ BAD_CALLS = [
     ("catalog", "list", "kensei", ""),
     ("catalog", "show", "kensei"),
     ("catalog", "show", "kensei", ""),
-    ("catalog", "show", "kensei", "\U0001F600"),
+    ("catalog", "show", "kensei", "\U0001f600"),
     ("catalog", "show", "kensei", "samurai"),
     ("catalog", "show", "chess", "x"),
     ("catalog", "check", "--system", "chess"),
@@ -785,7 +1030,7 @@ BAD_CALLS = [
     ("satsuma", "clash", "-a", "samurai", "-s", "Honor", "-i", "Bushido"),
     ("satsuma", "clash", "-a", "samurai", "-s", "Bushido; Bushido", "-i", "Honor"),
     ("satsuma", "clash", "-a", "samurai", "-s", "Bushido;" * 20, "-i", "Honor"),
-    ("satsuma", "clash", "-a", "samurai", "-s", "\U0001F600", "-i", "\x00"),
+    ("satsuma", "clash", "-a", "samurai", "-s", "\U0001f600", "-i", "\x00"),
     ("satsuma", "clash", "-a", "samurai", "-s", "Bushido", "-i", "Honor", "--format", "xml"),
     ("satsuma", "clash", "-a", "samurai", "-s", "Bushido", "-i", "Honor", "--rule", "nonsense"),
     ("satsuma", "clash", "-a", "samurai", "-s", "Bushido", "-i", "Honor", "--rule", "bodyguard_suit=purple"),
@@ -806,15 +1051,20 @@ def test_bad_calls_of_every_command(cli, tmp_path, args):
         assert BUKE.read_text(encoding="utf-8").startswith("# Buke vanguard")
 
 
-@pytest.mark.parametrize("args,line", [
-    (("check", "--bogus", "x"), "daimyo: error: no such option: --bogus (see 'daimyo check --help')"),
-    (("print", BUKE), "daimyo: error: missing option '--output' / '-o' (see 'daimyo print --help')"),
-    (("aid", "senji", "-o", "a.pdf", "--players", "abc"),
-     "daimyo: error: invalid value for '--players': 'abc' is not a valid int (see 'daimyo aid --help')"),
-    (("nosuch",), "daimyo: error: no such command 'nosuch' (see 'daimyo --help')"),
-    (("catalog", "show", "kensei"), "daimyo: error: missing argument 'name' (see 'daimyo catalog show --help')"),
-    (("export", BUKE, "--to"), "daimyo: error: option '--to' requires an argument"),
-])
+@pytest.mark.parametrize(
+    "args,line",
+    [
+        (("check", "--bogus", "x"), "daimyo: error: no such option: --bogus (see 'daimyo check --help')"),
+        (("print", BUKE), "daimyo: error: missing option '--output' / '-o' (see 'daimyo print --help')"),
+        (
+            ("aid", "senji", "-o", "a.pdf", "--players", "abc"),
+            "daimyo: error: invalid value for '--players': 'abc' is not a valid int (see 'daimyo aid --help')",
+        ),
+        (("nosuch",), "daimyo: error: no such command 'nosuch' (see 'daimyo --help')"),
+        (("catalog", "show", "kensei"), "daimyo: error: missing argument 'name' (see 'daimyo catalog show --help')"),
+        (("export", BUKE, "--to"), "daimyo: error: option '--to' requires an argument"),
+    ],
+)
 def test_command_line_errors_are_one_line(cli, args, line):
     r = cli(*args)
     assert (r.code, r.stderr.splitlines(), r.stdout) == (2, [line], "")
@@ -831,7 +1081,7 @@ def test_a_group_without_its_command_prints_its_help_and_one_line(cli, group):
 EDIT_CALLS = [
     ("add", "{list}", "Samurai Yari", "--models", "-5"),
     ("add", "{list}", "Samurai Yari", "--models", "99999999999999999999999"),
-    ("add", "{list}", "\U0001F600\u2028"),
+    ("add", "{list}", "\U0001f600\u2028"),
     ("remove", "{list}", "Nobody"),
     ("set", "{list}", "points", "1e400"),
     ("set", "{list}", "nosuch", "3"),
@@ -840,8 +1090,11 @@ EDIT_CALLS = [
     ("new", "kensei", "--clan", "buke", "-o", "{tmp}"),
     ("new", "kensei", "--clan", "buke", "-o", "/dev/null/x.yaml"),
     ("new", "chess", "-o", "{tmp}/n.yaml"),
-    *((command, f"{{nasty}}/{name}.yaml", "Samurai Yari") for command in ("add", "why")
-      for name in ("nul", "deep-flow", "json-list", "alias-bomb", "folder")),
+    *(
+        (command, f"{{nasty}}/{name}.yaml", "Samurai Yari")
+        for command in ("add", "why")
+        for name in ("nul", "deep-flow", "json-list", "alias-bomb", "folder")
+    ),
 ]
 
 
@@ -849,8 +1102,9 @@ EDIT_CALLS = [
 def test_bad_input_to_the_editing_commands(cli, tmp_path, nasty, args):
     lst = tmp_path / "army.yaml"
     shutil.copy(BUKE, lst)
-    args = [str(a).replace("{list}", str(lst)).replace("{tmp}", str(tmp_path)).replace("{nasty}", str(nasty))
-            for a in args]
+    args = [
+        str(a).replace("{list}", str(lst)).replace("{tmp}", str(tmp_path)).replace("{nasty}", str(nasty)) for a in args
+    ]
     before = {p.name: p.read_bytes() for p in nasty.glob("*.yaml") if p.is_file()}
     run_clean(cli, *args)
     assert before == {p.name: p.read_bytes() for p in nasty.glob("*.yaml") if p.is_file()}  # never rewritten

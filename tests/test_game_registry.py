@@ -90,8 +90,10 @@ def test_an_entry_point_whose_game_has_another_id_is_refused(installed):
 
 
 def test_an_entry_point_may_name_a_factory(installed):
-    installed("class G:\n    id = 'made'\n    name = 'Made'\n    aliases = ()\n\ndef make():\n    return G()\n",
-              "made = othergames:make")
+    installed(
+        "class G:\n    id = 'made'\n    name = 'Made'\n    aliases = ()\n\ndef make():\n    return G()\n",
+        "made = othergames:make",
+    )
     assert get("made").name == "Made"
 
 

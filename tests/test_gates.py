@@ -17,7 +17,7 @@ def test_one_place_translates_library_errors_for_the_command_line():
     for path in [ROOT / "builder" / "cli.py", *sorted((ROOT / "builder" / "commands").glob("*.py"))]:
         text = path.read_text(encoding="utf-8")
         for m in re.finditer(r"except DaimyoError as exc:\n(\s+)_?fail\(exc\)\n", text):
-            line = text[:m.start()].count("\n") + 1
+            line = text[: m.start()].count("\n") + 1
             repeated.append(f"{path.relative_to(ROOT)}:{line}")
     # the one place: DaimyoGroup._guard in builder/cli.py
     assert repeated == ["builder/cli.py:" + str(_guard_line())], repeated
@@ -26,7 +26,7 @@ def test_one_place_translates_library_errors_for_the_command_line():
 def _guard_line() -> int:
     text = (ROOT / "builder" / "cli.py").read_text(encoding="utf-8")
     start = text.index("def _guard(")
-    return text[:text.index("except DaimyoError as exc:", start)].count("\n") + 1
+    return text[: text.index("except DaimyoError as exc:", start)].count("\n") + 1
 
 
 def test_a_library_error_in_a_command_is_one_located_line_and_its_exit_code(cli, tmp_path):

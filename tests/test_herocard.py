@@ -35,17 +35,28 @@ def book():
 
 # -- catalog ----------------------------------------------------------------------------------
 
+
 def test_catalog_has_the_rulebook_facts(book):
     m = book.model
     assert (m.deck_rules.min_action_cards, m.deck_rules.max_copies, m.deck_rules.max_hero_points) == (20, 6, 30)
     assert [(k.name, k.letter) for k in m.attribute_kinds] == [("Body", "B"), ("Mind", "M"), ("Attribute X", "X")]
     assert [t.key for t in m.action_types] == ["fast", "restricted", "exclusive"]
     assert book.find("action_types", "Exclusive").per_turn == 1
-    assert {k.key for k in m.card_kinds} == {"base-attack", "attack-mod", "special-attack", "base-block",
-                                            "block-mod", "special-block", "other"}
+    assert {k.key for k in m.card_kinds} == {
+        "base-attack",
+        "attack-mod",
+        "special-attack",
+        "base-block",
+        "block-mod",
+        "special-block",
+        "other",
+    }
     samurai = [c for c in m.attribute_cards if c.hero == "Samurai"]
     assert [(c.name, c.attribute) for c in samurai] == [
-        ("Warrior's Strength", "body"), ("Scholar's Wisdom", "mind"), ("Honor's Power", "x")]
+        ("Warrior's Strength", "body"),
+        ("Scholar's Wisdom", "mind"),
+        ("Honor's Power", "x"),
+    ]
     values = {c.name: (c.kind, c.value) for c in m.action_cards}
     assert values["Attack from Above"] == ("base-attack", 4)
     assert values["Stone Falls through Water"] == ("attack-mod", 5)
@@ -93,8 +104,9 @@ def test_labels_for_card_faces(cat):
 
 def test_catalog_rejects_a_value_on_a_special_card(tmp_path):
     pack = tmp_path / "p.yaml"
-    pack.write_text("system: herocard\naction_cards:\n  - name: Odd\n    kind: special attack\n    value: 3\n"
-                    "    assumed: t\n")
+    pack.write_text(
+        "system: herocard\naction_cards:\n  - name: Odd\n    kind: special attack\n    value: 3\n    assumed: t\n"
+    )
     with pytest.raises(CatalogError) as ei:
         load_catalog("herocard", [pack], use_cache=False)
     assert re.search(r"p\.yaml:3:5: .*a Special Attack card has no attack or block value", ei.value.lines()[0])
@@ -113,6 +125,7 @@ def test_catalog_rejects_bad_attribute_and_hero(tmp_path):
 
 
 # -- rules core: the rulebook's worked examples ----------------------------------------------------
+
 
 def test_attack_from_above_with_stone_falls_through_water(book):
     # 004:991-1001 Attack 4 + Attack Mod +5 = 9
@@ -179,6 +192,7 @@ def test_hero_points(cat):
 
 
 # -- heroes -------------------------------------------------------------------------------------------
+
 
 def test_examples_exist_and_are_legal_without_warnings():
     assert EXAMPLES
@@ -272,14 +286,25 @@ def test_json_summary(cli):
 
 # -- properties ---------------------------------------------------------------------------------------
 
-DECK = {"Overhand Thrust": 3, "Attack from Above": 4, "Thunder Stroke": 7, "Efficient Block": 3,
-        "Heaven Splitter": 1, "Cross Block": 2, "Distracting Smile": 1}
+DECK = {
+    "Overhand Thrust": 3,
+    "Attack from Above": 4,
+    "Thunder Stroke": 7,
+    "Efficient Block": 3,
+    "Heaven Splitter": 1,
+    "Cross Block": 2,
+    "Distracting Smile": 1,
+}
 ATTRS = ["Warrior's Strength", "Iron Body", "Honor's Power"]
 
 
 def _hero_text(deck: dict, attrs: list) -> str:
-    lines = ["system: herocard", f"packs: ['{PACK}']", "attributes: [" + ", ".join(f'"{a}"' for a in attrs) + "]",
-             "deck:"]
+    lines = [
+        "system: herocard",
+        f"packs: ['{PACK}']",
+        "attributes: [" + ", ".join(f'"{a}"' for a in attrs) + "]",
+        "deck:",
+    ]
     lines += [f'  "{k}": {v}' for k, v in deck.items()]
     return "\n".join(lines) + "\n"
 
@@ -310,12 +335,18 @@ def test_block_value_is_order_free(cards):
 yaml_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.text(max_size=8)),
     lambda ch: st.one_of(st.lists(ch, max_size=3), st.dictionaries(st.text(max_size=8), ch, max_size=3)),
-    max_leaves=8)
+    max_leaves=8,
+)
 
 
 @settings(max_examples=examples(60))
-@given(st.dictionaries(st.sampled_from(["hero", "max_hero_points", "attributes", "deck", "decks", "house_rules"]),
-                       yaml_values, max_size=5))
+@given(
+    st.dictionaries(
+        st.sampled_from(["hero", "max_hero_points", "attributes", "deck", "decks", "house_rules"]),
+        yaml_values,
+        max_size=5,
+    )
+)
 def test_bad_input_never_raises(body):
     doc = {"system": "herocard", "packs": [str(PACK)], **body}
     try:

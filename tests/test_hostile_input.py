@@ -43,9 +43,16 @@ HUGE = ["9" * 5000, "1" + "0" * 400, "10000001", "-10000001", "1e400", ".inf", "
 @pytest.mark.parametrize("number", HUGE)
 def test_a_number_beyond_the_range_is_one_located_line_in_every_command(cli, tmp_path, number):
     lst = kensei(tmp_path, points=number)
-    for args in (("check", lst), ("show", lst), ("export", lst, "--to", "text"), ("import", lst),
-                 ("add", lst, "Yari Ashigaru"), ("set", lst, "name", "X"), ("why", lst, "Yari Ashigaru"),
-                 ("print", lst, "-o", tmp_path / "out.pdf")):
+    for args in (
+        ("check", lst),
+        ("show", lst),
+        ("export", lst, "--to", "text"),
+        ("import", lst),
+        ("add", lst, "Yari Ashigaru"),
+        ("set", lst, "name", "X"),
+        ("why", lst, "Yari Ashigaru"),
+        ("print", lst, "-o", tmp_path / "out.pdf"),
+    ):
         r = cli(*args)
         one_error_line(r, f"{lst}:3:9: error: number out of range", RANGE)
     assert not (tmp_path / "out.pdf").exists()
@@ -54,7 +61,9 @@ def test_a_number_beyond_the_range_is_one_located_line_in_every_command(cli, tmp
 @pytest.mark.parametrize("number", ["1000000", "-1000000", "999999.5"])
 def test_numbers_at_the_bounds_read(cli, tmp_path, number):
     lst = tmp_path / "deck.yaml"
-    lst.write_text(f"system: senshiai\nsize: 50\nnotes: x\nhouse_rules:\n  max_deck_cards: {number}\ncards:\n  Warriors: 3\n")
+    lst.write_text(
+        f"system: senshiai\nsize: 50\nnotes: x\nhouse_rules:\n  max_deck_cards: {number}\ncards:\n  Warriors: 3\n"
+    )
     r = cli("check", lst)
     assert "number out of range" not in r.stderr
     assert r.code in (0, 1, 2)
@@ -65,8 +74,9 @@ def test_numbers_in_a_count_line_of_a_deck_and_in_house_rules(cli, tmp_path):
     deck.write_text("system: senshiai\nsize: 50\nhouse_rules:\n  max_deck_cards: 1e309\ncards:\n  Warriors: 3\n")
     one_error_line(cli("check", deck), f"{deck}:4:19: error: number out of range: inf", RANGE)
     deck.write_text("system: senshiai\nsize: 50\ncards:\n  Warriors: " + "7" * 4400 + "\n")
-    one_error_line(cli("add", deck, "Warriors"), f"{deck}:4:13: error: number out of range: a number of 4,400 digits",
-                   RANGE)
+    one_error_line(
+        cli("add", deck, "Warriors"), f"{deck}:4:13: error: number out of range: a number of 4,400 digits", RANGE
+    )
 
 
 def test_numbers_beyond_the_range_in_json_and_text_imports(cli, tmp_path):
@@ -80,7 +90,8 @@ def test_numbers_beyond_the_range_in_json_and_text_imports(cli, tmp_path):
     txt.write_text("Deck - Senshiai\n1234567x Warriors\n")
     r = cli("show", txt)
     assert r.code == 2 and r.stderr.splitlines() == [
-        f"{txt}: error: cards.Warriors: number out of range: 1234567 {RANGE}"], r
+        f"{txt}: error: cards.Warriors: number out of range: 1234567 {RANGE}"
+    ], r
     txt.write_text("Army - Kensei - clan buke - 200/" + "9" * 20 + " AP\n5x Samurai Yari\n")
     r = cli("import", txt)
     assert r.code == 2 and "number out of range: 99999999999999999999" in r.stderr, r
@@ -91,10 +102,12 @@ def test_numbers_beyond_the_range_in_json_and_text_imports(cli, tmp_path):
 
 def test_numbers_beyond_the_range_on_the_command_line(cli, tmp_path):
     lst = kensei(tmp_path)
-    for args in (("add", lst, "Yari Ashigaru", "--models", "9" * 30),
-                 ("set", lst, "points", "9" * 5000),
-                 ("why", lst, "Yari Ashigaru", "--models", "9" * 30),
-                 ("new", "kensei", "--clan", "buke", "--points", "9" * 30, "-o", tmp_path / "n.yaml")):
+    for args in (
+        ("add", lst, "Yari Ashigaru", "--models", "9" * 30),
+        ("set", lst, "points", "9" * 5000),
+        ("why", lst, "Yari Ashigaru", "--models", "9" * 30),
+        ("new", "kensei", "--clan", "buke", "--points", "9" * 30, "-o", tmp_path / "n.yaml"),
+    ):
         r = cli(*args)
         assert r.code == 2, (args, r)
         assert r.stderr.startswith("daimyo: error:") and "1,000,000" in r.stderr, (args, r)
@@ -104,32 +117,45 @@ def test_numbers_beyond_the_range_on_the_command_line(cli, tmp_path):
 
 # -- nesting -------------------------------------------------------------------------------------
 
+
 def _deep_mapping(levels: int) -> str:
     return "".join(" " * (i + 1) + f"k{i}:\n" for i in range(levels)) + " " * (levels + 1) + "x: 1\n"
 
 
-@pytest.mark.parametrize("body", [
-    "troops:\n" + _deep_mapping(450),
-    "troops:\n" + _deep_mapping(990),
-    "troops:\n" + "- " * 450 + "x\n",
-    "notes:\n" + "".join("  " * i + "- k:\n" for i in range(120)) + "  " * 120 + "x\n",
-    "troops: " + "[" * 300 + "]" * 300 + "\n",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "troops:\n" + _deep_mapping(450),
+        "troops:\n" + _deep_mapping(990),
+        "troops:\n" + "- " * 450 + "x\n",
+        "notes:\n" + "".join("  " * i + "- k:\n" for i in range(120)) + "  " * 120 + "x\n",
+        "troops: " + "[" * 300 + "]" * 300 + "\n",
+    ],
+)
 def test_deep_block_nesting_is_one_line_on_every_reader_path(cli, tmp_path, body):
     lst = tmp_path / "deep.yaml"
     lst.write_text("system: kensei\nclan: buke\npoints: 400\ncommander: taisho\n" + body)
     before = lst.read_bytes()
-    for args in (("check", lst), ("add", lst, "Yari Ashigaru"), ("remove", lst, "Yari Ashigaru"),
-                 ("set", lst, "name", "X"), ("why", lst, "Yari Ashigaru"), ("show", lst),
-                 ("export", lst, "--to", "code"), ("print", lst, "-o", tmp_path / "d.pdf")):
+    for args in (
+        ("check", lst),
+        ("add", lst, "Yari Ashigaru"),
+        ("remove", lst, "Yari Ashigaru"),
+        ("set", lst, "name", "X"),
+        ("why", lst, "Yari Ashigaru"),
+        ("show", lst),
+        ("export", lst, "--to", "code"),
+        ("print", lst, "-o", tmp_path / "d.pdf"),
+    ):
         r = cli(*args)
-        assert r.stderr.splitlines() == [f"{lst}:1:1: error: values nested more than 100 levels deep "
-                                         "(a list or catalog needs a few levels)"], (args, r)
+        assert r.stderr.splitlines() == [
+            f"{lst}:1:1: error: values nested more than 100 levels deep (a list or catalog needs a few levels)"
+        ], (args, r)
         assert r.code == 2
     assert lst.read_bytes() == before
 
 
 # -- devices, pipes and big files -----------------------------------------------------------------
+
 
 @pytest.fixture
 def fifo(tmp_path):
@@ -146,12 +172,21 @@ def _devices(fifo):
 
 def test_devices_and_pipes_are_refused_as_lists(cli, tmp_path, fifo):
     for dev in _devices(fifo):
-        for args in (("check", dev), ("add", dev, "Warriors"), ("print", dev, "-o", tmp_path / "x.pdf"),
-                     ("show", dev), ("import", dev), ("export", dev), ("why", dev, "Warriors"),
-                     ("set", dev, "name", "x"), ("remove", dev, "Warriors")):
+        for args in (
+            ("check", dev),
+            ("add", dev, "Warriors"),
+            ("print", dev, "-o", tmp_path / "x.pdf"),
+            ("show", dev),
+            ("import", dev),
+            ("export", dev),
+            ("why", dev, "Warriors"),
+            ("set", dev, "name", "x"),
+            ("remove", dev, "Warriors"),
+        ):
             r = cli(*args)
-            assert r.stderr.splitlines() == [f"{dev}: error: is not a regular file (a device or a pipe); "
-                                             "not read (give the name of a file)"], (args, r)
+            assert r.stderr.splitlines() == [
+                f"{dev}: error: is not a regular file (a device or a pipe); not read (give the name of a file)"
+            ], (args, r)
             assert r.code == 2
 
 
@@ -161,8 +196,10 @@ def test_devices_and_pipes_are_refused_as_packs(cli, tmp_path, fifo):
         for args in (("catalog", "check", "--pack", dev), ("check", list_file, "--pack", dev)):
             r = cli(*args)
             assert r.code == 2
-            assert r.stderr.splitlines() == [f"{dev}: error pack.yaml: is not a regular file (a device or a "
-                                             "pipe); not read (give the name of a file)"], (args, r)
+            assert r.stderr.splitlines() == [
+                f"{dev}: error pack.yaml: is not a regular file (a device or a "
+                "pipe); not read (give the name of a file)"
+            ], (args, r)
     r = cli("check", list_file, "--pack", tmp_path)  # a folder is not a pack either, and it is there
     assert r.stderr.splitlines() == [f"{tmp_path}: error pack.yaml: is a folder, not a file"], r
 
@@ -178,16 +215,19 @@ def test_a_list_file_over_the_size_limit_is_refused_at_once(cli, tmp_path):
     size = lst.stat().st_size
     for args in (("check", lst), ("add", lst, "Yari Ashigaru"), ("show", lst)):
         r = cli(*args)
-        assert r.stderr.splitlines() == [f"{lst}: error: file too large: {size:,} bytes "
-                                         f"(at most {MAX_FILE_BYTES:,}) (split it into smaller files)"], r
+        assert r.stderr.splitlines() == [
+            f"{lst}: error: file too large: {size:,} bytes (at most {MAX_FILE_BYTES:,}) (split it into smaller files)"
+        ], r
         assert r.code == 2
 
 
 # -- writes ---------------------------------------------------------------------------------------
 
+
 def _daimyo(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "builder", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "builder", *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.slow  # 40 child processes
@@ -199,9 +239,15 @@ def test_concurrent_additions_to_one_list_are_all_kept(tmp_path):
     procs = []
     for i in range(pairs):
         for troop in ("Yumi Samurai", "Samurai Yari"):
-            procs.append(subprocess.Popen([sys.executable, "-m", "builder", "add", f"army{i}.yaml", troop],
-                                          cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                          text=True))
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "builder", "add", f"army{i}.yaml", troop],
+                    cwd=tmp_path,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
             if len(procs) >= 8:
                 for p in procs:
                     assert p.wait(timeout=120) in (0, 1), p.stderr.read()
@@ -224,10 +270,19 @@ def test_an_edit_waits_for_another_edit_of_the_same_file(tmp_path):
     done = []
 
     def other():
-        child = subprocess.run([sys.executable, "-c",
-                                "import sys; from builder.yamlio import begin_command, read_for_edit, atomic_write\n"
-                                "begin_command(); t = read_for_edit(sys.argv[1]); atomic_write(sys.argv[1], t + 'c\\n')",
-                                str(p)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+        child = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from builder.yamlio import begin_command, read_for_edit, atomic_write\n"
+                "begin_command(); t = read_for_edit(sys.argv[1]); atomic_write(sys.argv[1], t + 'c\\n')",
+                str(p),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
         done.append(child)
 
     t = threading.Thread(target=other)
@@ -255,8 +310,9 @@ def test_new_without_force_never_replaces_a_file_that_appears_meanwhile(tmp_path
     monkeypatch.setattr(yamlio.tempfile, "mkstemp", mkstemp)
     with pytest.raises(DaimyoError) as ei:
         yamlio.atomic_write(out, "mine\n", force=False)
-    assert ei.value.lines() == [f"{out}: error: file exists (it appeared while writing); not overwritten "
-                                "(pass 'force' to replace it)"]
+    assert ei.value.lines() == [
+        f"{out}: error: file exists (it appeared while writing); not overwritten (pass 'force' to replace it)"
+    ]
     assert out.read_text() == "theirs\n"
     assert [p.name for p in tmp_path.iterdir()] == ["same.yaml"]
 
@@ -264,9 +320,27 @@ def test_new_without_force_never_replaces_a_file_that_appears_meanwhile(tmp_path
 def test_concurrent_new_without_force_one_wins(tmp_path):
     for trial in range(3):
         out = tmp_path / f"same{trial}.yaml"
-        procs = [subprocess.Popen([sys.executable, "-m", "builder", "new", "kensei", "--clan", "buke",
-                                   "--points", str(200 + 100 * i), "-o", out.name], cwd=tmp_path,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i in range(4)]
+        procs = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "builder",
+                    "new",
+                    "kensei",
+                    "--clan",
+                    "buke",
+                    "--points",
+                    str(200 + 100 * i),
+                    "-o",
+                    out.name,
+                ],
+                cwd=tmp_path,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for i in range(4)
+        ]
         codes = [p.wait(timeout=120) for p in procs]
         assert sorted(codes) == [0, 2, 2, 2], codes
 
@@ -287,19 +361,23 @@ def test_an_output_that_is_a_dangling_symlink_needs_force(cli, tmp_path):
     link.symlink_to("elsewhere.yaml")
     r = cli("import", BUKE, "-o", link)
     assert r.code == 2
-    assert r.stderr.splitlines() == [f"{link}: error: is a symbolic link; not overwritten "
-                                     "(pass --force to write the file it points to)"]
+    assert r.stderr.splitlines() == [
+        f"{link}: error: is a symbolic link; not overwritten (pass --force to write the file it points to)"
+    ]
     assert not (tmp_path / "elsewhere.yaml").exists()
     r = cli("import", BUKE, "-o", link, "--force")
     assert r.code == 0 and link.is_symlink() and (tmp_path / "elsewhere.yaml").read_text().startswith("system: kensei")
 
 
-@pytest.mark.parametrize("args", [
-    ("print", "{list}", "-o", "{list}", "--force"),
-    ("import", "{list}", "-o", "{list}", "--force"),
-    ("export", "{list}", "--to", "yaml", "-o", "{list}", "--force"),
-    ("export", "{list}", "--to", "code", "-o", "{link}", "--force"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("print", "{list}", "-o", "{list}", "--force"),
+        ("import", "{list}", "-o", "{list}", "--force"),
+        ("export", "{list}", "--to", "yaml", "-o", "{list}", "--force"),
+        ("export", "{list}", "--to", "code", "-o", "{link}", "--force"),
+    ],
+)
 def test_an_output_is_never_written_over_the_input_being_read(cli, tmp_path, args):
     lst = tmp_path / "army.yaml"
     shutil.copy(BUKE, lst)
@@ -309,8 +387,9 @@ def test_an_output_is_never_written_over_the_input_being_read(cli, tmp_path, arg
     r = cli(*[a.format(list=lst, link=link) for a in args])
     assert r.code == 2
     (line,) = r.stderr.splitlines()
-    assert line.endswith("error: is an input of this command; not overwritten, even with --force "
-                         "(write the output to another file)")
+    assert line.endswith(
+        "error: is an input of this command; not overwritten, even with --force (write the output to another file)"
+    )
     assert lst.read_bytes() == before
 
 
@@ -335,8 +414,15 @@ def test_control_characters_in_names_are_escaped_in_check_and_show(cli, tmp_path
     lst = tmp_path / "deck.yaml"
     import json
 
-    lst.write_text("system: senshiai\nname: " + json.dumps("legal" + ctrl + "x") + "\nnotes: " + json.dumps("n" + ctrl)
-                   + "\ncards:\n  " + json.dumps("W" + ctrl + "arriors") + ": 3\n")
+    lst.write_text(
+        "system: senshiai\nname: "
+        + json.dumps("legal" + ctrl + "x")
+        + "\nnotes: "
+        + json.dumps("n" + ctrl)
+        + "\ncards:\n  "
+        + json.dumps("W" + ctrl + "arriors")
+        + ": 3\n"
+    )
     for args in (("check", lst), ("show", lst), ("check", lst, "--format", "json")):
         r = cli(*args)
         assert r.code == 1, r
@@ -351,8 +437,17 @@ def test_control_characters_are_escaped_in_text_and_markdown_exports_and_read_ba
     import json
 
     lst = tmp_path / "deck.yaml"
-    lst.write_text("system: senshiai\nname: " + json.dumps("a" + ctrl + "b") + "\nauthor: " + json.dumps(ctrl + "me")
-                   + "\nnotes: " + json.dumps("n" + ctrl + "o") + "\ncards:\n  " + json.dumps("W" + ctrl + "x") + ": 3\n")
+    lst.write_text(
+        "system: senshiai\nname: "
+        + json.dumps("a" + ctrl + "b")
+        + "\nauthor: "
+        + json.dumps(ctrl + "me")
+        + "\nnotes: "
+        + json.dumps("n" + ctrl + "o")
+        + "\ncards:\n  "
+        + json.dumps("W" + ctrl + "x")
+        + ": 3\n"
+    )
     out = tmp_path / f"deck.{fmt}"
     r = cli("export", lst, "--to", fmt, "-o", out)
     assert r.code == 0, r
@@ -363,29 +458,40 @@ def test_control_characters_are_escaped_in_text_and_markdown_exports_and_read_ba
     assert back == read_source(str(lst)).doc
 
 
-@pytest.mark.parametrize("body,changes", [
-    ("system: senji\nplayers:\n  - name: Aiko\n    family: red\n    provinces:\n"
-     "      - {province: Province, units: 6}\n", "'players'"),
-])
+@pytest.mark.parametrize(
+    "body,changes",
+    [
+        (
+            "system: senji\nplayers:\n  - name: Aiko\n    family: red\n    provinces:\n"
+            "      - {province: Province, units: 6}\n",
+            "'players'",
+        ),
+    ],
+)
 def test_a_text_export_that_would_not_read_back_the_same_is_refused(cli, tmp_path, body, changes):
     lst = tmp_path / "list.yaml"
     lst.write_text(body)
     for fmt in ("text", "markdown"):
         r = cli("export", lst, "--to", fmt)
         assert r.code == 2
-        assert r.stderr.splitlines() == [f"daimyo: error: this list cannot be written as {fmt} so that it reads back "
-                                         f"the same ({changes} would change) (export it as YAML or JSON (--to yaml), "
-                                         "or as a share code (--to code))"]
+        assert r.stderr.splitlines() == [
+            f"daimyo: error: this list cannot be written as {fmt} so that it reads back "
+            f"the same ({changes} would change) (export it as YAML or JSON (--to yaml), "
+            "or as a share code (--to code))"
+        ]
     assert cli("export", lst, "--to", "yaml").code == 0
 
 
-@pytest.mark.parametrize("body", [
-    "system: senshiai\nname: '{WIP} deck'\ncards:\n  Warriors: 3\n",
-    "system: senshiai\nname: '[draft] deck'\ncards:\n  Warriors: 1000000\n",
-    "system: senshiai\nname: '\"quoted\"'\nauthor: '  spaced'\ncards:\n  Warriors: 3\n",
-    "system: senji\nplayers:\n  - name: Aiko\n    family: red\n    provinces:\n      - {province: Owari 3, units: 2}\n",
-    "system: kensei\nclan: buke\npoints: 400\ntroops:\n  - troop: Yari Ashigaru\n    models: 1000000\n",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "system: senshiai\nname: '{WIP} deck'\ncards:\n  Warriors: 3\n",
+        "system: senshiai\nname: '[draft] deck'\ncards:\n  Warriors: 1000000\n",
+        "system: senshiai\nname: '\"quoted\"'\nauthor: '  spaced'\ncards:\n  Warriors: 3\n",
+        "system: senji\nplayers:\n  - name: Aiko\n    family: red\n    provinces:\n      - {province: Owari 3, units: 2}\n",
+        "system: kensei\nclan: buke\npoints: 400\ntroops:\n  - troop: Yari Ashigaru\n    models: 1000000\n",
+    ],
+)
 def test_text_exports_read_back_as_the_same_list(cli, tmp_path, body):
     from builder.share.api import read_source
 
@@ -406,8 +512,10 @@ def test_names_that_differ_only_in_case_are_not_merged_by_a_text_export(cli, tmp
     for fmt in ("text", "markdown"):
         r = cli("export", lst, "--to", fmt)
         assert r.code == 2 and "listed twice" in r.stderr  # the list does not load: nothing exported
-    lst.write_text("system: kensei\nclan: buke\npoints: 400\ntroops:\n  - troop: My Unit\n    models: 2\n"
-                   "  - troop: my unit\n    models: 3\n")
+    lst.write_text(
+        "system: kensei\nclan: buke\npoints: 400\ntroops:\n  - troop: My Unit\n    models: 2\n"
+        "  - troop: my unit\n    models: 3\n"
+    )
     from builder.share.api import read_source
 
     for fmt in ("text", "markdown"):
@@ -435,6 +543,7 @@ def test_an_edit_that_ends_in_an_error_leaves_the_file_untouched(cli, tmp_path):
 
 # -- images ---------------------------------------------------------------------------------------
 
+
 def _png_header(width: int, height: int, mode: int = 0, depth: int = 1) -> bytes:
     """A PNG of that size whose pixels are all zero (a few KB: an image a decompression bomb is
     made of)."""
@@ -447,8 +556,12 @@ def _png_header(width: int, height: int, mode: int = 0, depth: int = 1) -> bytes
     row = b"\x00" * (1 + (width * depth + 7) // 8)
     comp = zlib.compressobj(9)
     data = b"".join(comp.compress(row) for _ in range(min(height, 64))) + comp.flush()
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, mode, 0, 0, 0))
-            + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, mode, 0, 0, 0))
+        + chunk(b"IDAT", data)
+        + chunk(b"IEND", b"")
+    )
 
 
 @pytest.mark.parametrize("width,height", [(20000, 20000), (12000, 12000), (8000, 8000), (100000, 1000)])
@@ -468,8 +581,19 @@ def test_a_huge_image_is_one_line_naming_the_file_and_its_size(cli, tmp_path, wi
     assert not out.exists()
 
 
-@pytest.mark.parametrize("size,mode", [((40, 30), "RGB"), ((30, 40), "L"), ((20, 20), "RGBA"), ((25, 25), "P"),
-                                       ((16, 16), "1"), ((20, 10), "I;16"), ((12, 12), "CMYK"), ((10, 10), "LA")])
+@pytest.mark.parametrize(
+    "size,mode",
+    [
+        ((40, 30), "RGB"),
+        ((30, 40), "L"),
+        ((20, 20), "RGBA"),
+        ((25, 25), "P"),
+        ((16, 16), "1"),
+        ((20, 10), "I;16"),
+        ((12, 12), "CMYK"),
+        ((10, 10), "LA"),
+    ],
+)
 def test_small_images_of_every_mode_print(cli, tmp_path, size, mode):
     from PIL import Image
 
@@ -484,8 +608,11 @@ def test_small_images_of_every_mode_print(cli, tmp_path, size, mode):
 
 def test_a_share_code_never_reads_pack_files_outside_the_packs_folders(cli, tmp_path, monkeypatch):
     secret = tmp_path / "secret.yaml"
-    secret.write_text((ROOT / "examples" / "packs" / "senshiai-example.yaml").read_text()
-                      .replace("name: Senshiai example cards", "name: Top secret", 1))
+    secret.write_text(
+        (ROOT / "examples" / "packs" / "senshiai-example.yaml")
+        .read_text()
+        .replace("name: Senshiai example cards", "name: Top secret", 1)
+    )
     inner = tmp_path / "inner"
     inner.mkdir()
     lst = inner / "l.yaml"
@@ -520,13 +647,15 @@ def test_paper_outside_the_range_is_one_line(cli, tmp_path, paper):
     assert not (tmp_path / "p.pdf").exists()
 
 
-PAPERS_IN_RANGE = ("50x50", "60x297", "297x60", "100x100", "105x148", "148x210", "50x2000", "2000x50",
-                   "1200x1200")
+PAPERS_IN_RANGE = ("50x50", "60x297", "297x60", "100x100", "105x148", "148x210", "50x2000", "2000x50", "1200x1200")
 EVERY_DOCUMENT = {
     "roster": ("print", ROOT / "examples" / "kensei-kuge.yaml", "--unit-cards"),
     "setup sheet": ("print", ROOT / "examples" / "senji-three-daimyo.yaml"),
-    "kensei aid": ("aid", "kensei"), "senji aid": ("aid", "senji", "--players", "6"),
-    "satsuma aid": ("aid", "satsuma"), "senshiai aid": ("aid", "senshiai"), "herocard aid": ("aid", "herocard"),
+    "kensei aid": ("aid", "kensei"),
+    "senji aid": ("aid", "senji", "--players", "6"),
+    "satsuma aid": ("aid", "satsuma"),
+    "senshiai aid": ("aid", "senshiai"),
+    "herocard aid": ("aid", "herocard"),
     "alignment sheet": ("print-test",),
     "card sheet (a card that fits)": ("print", ROOT / "examples" / "satsuma-samurai.yaml", "--card", "36x36"),
 }
@@ -539,8 +668,11 @@ def _text_boxes(path, pages: int = 2):
     k = 25.4 / 72
     with pdfplumber.open(str(path)) as pdf:
         for page in pdf.pages[:pages]:
-            yield (float(page.width) * k, float(page.height) * k,
-                   [(c["x0"] * k, c["top"] * k, c["x1"] * k, c["bottom"] * k) for c in page.chars])
+            yield (
+                float(page.width) * k,
+                float(page.height) * k,
+                [(c["x0"] * k, c["top"] * k, c["x1"] * k, c["bottom"] * k) for c in page.chars],
+            )
 
 
 @pytest.mark.parametrize("paper", PAPERS_IN_RANGE)
@@ -553,7 +685,7 @@ def test_every_document_prints_on_every_paper_in_the_range(cli, tmp_path, paper)
     for what, args in EVERY_DOCUMENT.items():
         out = tmp_path / f"{what}.pdf"
         r = cli(*args, "--paper", paper, "-o", out, "--force")
-        if what == "alignment sheet" and min(w, h) < 148:   # its rulers are 100 mm: one line
+        if what == "alignment sheet" and min(w, h) < 148:  # its rulers are 100 mm: one line
             assert r.code == 2, (paper, r)
             (line,) = r.stderr.splitlines()
             assert f"the alignment sheet does not fit on {paper} mm paper" in line and "A5" in line, r
@@ -563,14 +695,17 @@ def test_every_document_prints_on_every_paper_in_the_range(cli, tmp_path, paper)
         if what == "roster" and min(w, h) < 100:
             (line,) = warnings
             assert "unit cards (63.5x88.9 mm) do not fit on " + paper + " mm paper" in line, r
-        elif what != "card sheet (a card that fits)":   # a full sheet may say where its labels went
+        elif what != "card sheet (a card that fits)":  # a full sheet may say where its labels went
             assert not warnings, (paper, what, r)
         for pw, ph, boxes in _text_boxes(out):
             assert abs(pw - w) < 0.1 and abs(ph - h) < 0.1
             assert boxes, (paper, what)
-            for x0, top, x1, bottom in boxes:    # every letter on the page, 4.5 mm from the edges
-                assert x0 >= 4.5 and top >= 4.5 and x1 <= w - 4.5 and bottom <= h - 4.5, \
-                    (paper, what, (x0, top, x1, bottom))
+            for x0, top, x1, bottom in boxes:  # every letter on the page, 4.5 mm from the edges
+                assert x0 >= 4.5 and top >= 4.5 and x1 <= w - 4.5 and bottom <= h - 4.5, (
+                    paper,
+                    what,
+                    (x0, top, x1, bottom),
+                )
 
 
 def test_a_card_larger_than_the_paper_is_refused_in_one_line(cli, tmp_path):

@@ -38,17 +38,21 @@ def test_check_text_names_value_bound_base_and_source(cli, lists):
     r = cli("check", lists / "ranged.yaml")
     assert r.code == 1
     line = next(x for x in r.stdout.splitlines() if "kensei.ranged-max" in x)
-    assert line.strip() == (f"{lists / 'ranged.yaml'}:13:5: error kensei.ranged-max: ranged troops 105 AP > "
-                            "50% of 200 AP = 100 AP (Kensei rulebook, Restrictions according to type of troop, "
-                            "lines 5962-5967)")
+    assert line.strip() == (
+        f"{lists / 'ranged.yaml'}:13:5: error kensei.ranged-max: ranged troops 105 AP > "
+        "50% of 200 AP = 100 AP (Kensei rulebook, Restrictions according to type of troop, "
+        "lines 5962-5967)"
+    )
     assert ".txt" not in r.stdout  # no rulebook file names where a player reads
 
 
 def test_explain_keeps_the_exact_reference(cli, lists):
     r = cli("check", lists / "ranged.yaml", "--explain")
     line = next(x for x in r.stdout.splitlines() if "kensei.ranged-max" in x)
-    assert line.endswith("(Kensei rulebook, Restrictions according to type of troop, lines 5962-5967 "
-                         "[001_dbcd2f61c1014419.txt:5962-5967])")
+    assert line.endswith(
+        "(Kensei rulebook, Restrictions according to type of troop, lines 5962-5967 "
+        "[001_dbcd2f61c1014419.txt:5962-5967])"
+    )
 
 
 def test_explain_lists_what_was_counted(cli, lists):
@@ -67,14 +71,20 @@ def test_json_output(cli, lists):
     data = json.loads(r.stdout)
     assert [d["legal"] for d in data] == [False, True]
     f = data[0]["findings"][0]
-    assert f == {"severity": "error", "code": "kensei.ranged-max",
-                 "message": "ranged troops 105 AP > 50% of 200 AP = 100 AP", "path": "troops[5]",
-                 "source": "001_dbcd2f61c1014419.txt:5962-5967",
-                 "source_text": "Kensei rulebook, Restrictions according to type of troop (lines 5962-5967)",
-                 "line": 13, "col": 5, "value": 105,
-                 "bound": 100, "base": "50% of 200 AP",
-                 "counted": ["Monk Teppo (3 models, 45 AP) at troops[4]",
-                             "Ashigaru Sling (6 models, 60 AP) at troops[5]"]}
+    assert f == {
+        "severity": "error",
+        "code": "kensei.ranged-max",
+        "message": "ranged troops 105 AP > 50% of 200 AP = 100 AP",
+        "path": "troops[5]",
+        "source": "001_dbcd2f61c1014419.txt:5962-5967",
+        "source_text": "Kensei rulebook, Restrictions according to type of troop (lines 5962-5967)",
+        "line": 13,
+        "col": 5,
+        "value": 105,
+        "bound": 100,
+        "base": "50% of 200 AP",
+        "counted": ["Monk Teppo (3 models, 45 AP) at troops[4]", "Ashigaru Sling (6 models, 60 AP) at troops[5]"],
+    }
     assert data[1]["summary"]["points"] == 200 and data[1]["summary"]["limit"] == 200
     assert data[1]["house_rules"]["cavalry_max_percent"] == 40
 
@@ -83,9 +93,12 @@ def test_exit_codes_and_strict(cli, lists, tmp_path):
     assert cli("check", lists / "buke.yaml").code == 0
     warn = tmp_path / "warn.yaml"
     # an odd number of peasants is a warning only
-    warn.write_text((ROOT / "examples" / "kensei-buke.yaml").read_text(encoding="utf-8").replace(
-        "  - troop: Samurai Yari           # 25 AP\n    models: 5\n",
-        "  - troop: Peasants\n    models: 5\n"), encoding="utf-8")
+    warn.write_text(
+        (ROOT / "examples" / "kensei-buke.yaml")
+        .read_text(encoding="utf-8")
+        .replace("  - troop: Samurai Yari           # 25 AP\n    models: 5\n", "  - troop: Peasants\n    models: 5\n"),
+        encoding="utf-8",
+    )
     r = cli("check", warn)
     assert r.code == 0, r.stdout
     assert "warning kensei.peasant-pairs" in r.stdout
@@ -106,14 +119,16 @@ def test_exit_codes_and_strict(cli, lists, tmp_path):
 
 def test_unknown_troop_key_did_you_mean(cli, tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("system: kensei\nclan: buke\npoints: 200\ntroops:\n  - troop: Taisho Buke\n    model: 3\n",
-                   encoding="utf-8")
+    bad.write_text(
+        "system: kensei\nclan: buke\npoints: 200\ntroops:\n  - troop: Taisho Buke\n    model: 3\n", encoding="utf-8"
+    )
     r = cli("check", bad)
     assert r.code == 2
     assert f"{bad}:6:5: error: unknown key 'model' in troops[0] (did you mean 'models'?)" in r.stderr
 
 
 # -- building lists ------------------------------------------------------------------------------
+
 
 def test_new_refuses_to_overwrite_and_other_systems(cli, tmp_path):
     out = tmp_path / "army.yaml"
@@ -136,8 +151,11 @@ def test_new_refuses_to_overwrite_and_other_systems(cli, tmp_path):
 
 def test_add_remove_set_keep_comments(cli, tmp_path):
     f = tmp_path / "army.yaml"
-    f.write_text("# my army\nsystem: kensei\nname: Test   # the name\nclan: buke\npoints: 200\n"
-                 "troops:\n  - troop: Taisho Buke   # the general\n", encoding="utf-8")
+    f.write_text(
+        "# my army\nsystem: kensei\nname: Test   # the name\nclan: buke\npoints: 200\n"
+        "troops:\n  - troop: Taisho Buke   # the general\n",
+        encoding="utf-8",
+    )
     r = cli("add", f, "Yari Ashigaru", "--models", "10")
     assert r.code == 0, r.stderr
     assert "added 10 Yari Ashigaru" in r.stdout and "points 70, limit 200" in r.stdout
@@ -146,19 +164,24 @@ def test_add_remove_set_keep_comments(cli, tmp_path):
     r = cli("set", f, "commander", "taisho")
     assert r.code == 0 and "points 130" in r.stdout
     text = f.read_text(encoding="utf-8")
-    assert text == ("# my army\nsystem: kensei\nname: Test   # the name\nclan: buke\npoints: 200\n"
-                    "commander: taisho\n"
-                    "troops:\n  - troop: Taisho Buke   # the general\n"
-                    "  - troop: Yari Ashigaru\n    models: 10\n"
-                    "  - troop: Samurai Dai-Katana\n    models: 5\n")
+    assert text == (
+        "# my army\nsystem: kensei\nname: Test   # the name\nclan: buke\npoints: 200\n"
+        "commander: taisho\n"
+        "troops:\n  - troop: Taisho Buke   # the general\n"
+        "  - troop: Yari Ashigaru\n    models: 10\n"
+        "  - troop: Samurai Dai-Katana\n    models: 5\n"
+    )
     r = cli("remove", f, "Yari Ashigaru")
     assert r.code == 0 and "removed Yari Ashigaru" in r.stdout
     assert "Yari Ashigaru" not in f.read_text(encoding="utf-8")
     assert "# the general" in f.read_text(encoding="utf-8")
-    for key, value, want in (("points", "400", "points: 400"), ("occult", "true", "occult: true"),
-                             ("name", "New name", "name: New name   # the name"),  # the spacing kept
-                             ("general", "taisho buke", "general: Taisho Buke"),
-                             ("clan", "kuge", "clan: kuge")):
+    for key, value, want in (
+        ("points", "400", "points: 400"),
+        ("occult", "true", "occult: true"),
+        ("name", "New name", "name: New name   # the name"),  # the spacing kept
+        ("general", "taisho buke", "general: Taisho Buke"),
+        ("clan", "kuge", "clan: kuge"),
+    ):
         assert cli("set", f, key, value).code == 0
         assert want in f.read_text(encoding="utf-8")
 
@@ -192,8 +215,10 @@ def test_why(cli, tmp_path):
     r = cli("why", f, "Samurai Dai-Katana")
     assert r.code == 1
     assert r.stdout.splitlines()[0] == "no: adding 3 Samurai Dai-Katana (30 AP) would break 2 rules:"
-    assert "kensei.points-max: total (troops plus commander level) 230 AP > 200 AP (the battle size) " \
-           "(over by 30)" in r.stdout
+    assert (
+        "kensei.points-max: total (troops plus commander level) 230 AP > 200 AP (the battle size) "
+        "(over by 30)" in r.stdout
+    )
     assert "kensei.units-max: 5 units > 1 per 100 AP of 200 AP rounded up + 2 = 4 (over by 1)" in r.stdout
     r = cli("set", f, "points", "300")
     r = cli("why", f, "Samurai Dai-Katana", "--models", "3")

@@ -12,26 +12,61 @@ from builder.lists.dump import dump_list_yaml
 from conftest import DATA, examples
 
 PACK = str(DATA / "kensei" / "troops-pack.yaml")
-NAMES = ["Taisho Buke", "Yari Ashigaru", "Samurai Yari", "Samurai Dai-Katana", "Yumi Samurai",
-         "Mounted Samurai", "Samurai Hatamoto", "Kensei Master", "Ashigaru Teppo", "Peasants",
-         "Ikame Bo", "Jikininki", "Infernal Onmyouji", "Komuso", "Mystery Ronin", "Samurai Nodachi",
-         "Yari Ashigary", "Hero Buke Yumi", "Ashigaru Taisho", "Hata-Jurushi"]
-COST = {"Taisho Buke": 20, "Yari Ashigaru": 5, "Samurai Yari": 5, "Samurai Dai-Katana": 10, "Yumi Samurai": 15,
-        "Mounted Samurai": 20, "Samurai Hatamoto": 15, "Kensei Master": 30, "Ashigaru Teppo": 10,
-        "Ikame Bo": 10, "Jikininki": 10, "Hero Buke Yumi": 25, "Ashigaru Taisho": 15,
-        "Infernal Onmyouji": 25, "Komuso": 20, "Mystery Ronin": 10}
+NAMES = [
+    "Taisho Buke",
+    "Yari Ashigaru",
+    "Samurai Yari",
+    "Samurai Dai-Katana",
+    "Yumi Samurai",
+    "Mounted Samurai",
+    "Samurai Hatamoto",
+    "Kensei Master",
+    "Ashigaru Teppo",
+    "Peasants",
+    "Ikame Bo",
+    "Jikininki",
+    "Infernal Onmyouji",
+    "Komuso",
+    "Mystery Ronin",
+    "Samurai Nodachi",
+    "Yari Ashigary",
+    "Hero Buke Yumi",
+    "Ashigaru Taisho",
+    "Hata-Jurushi",
+]
+COST = {
+    "Taisho Buke": 20,
+    "Yari Ashigaru": 5,
+    "Samurai Yari": 5,
+    "Samurai Dai-Katana": 10,
+    "Yumi Samurai": 15,
+    "Mounted Samurai": 20,
+    "Samurai Hatamoto": 15,
+    "Kensei Master": 30,
+    "Ashigaru Teppo": 10,
+    "Ikame Bo": 10,
+    "Jikininki": 10,
+    "Hero Buke Yumi": 25,
+    "Ashigaru Taisho": 15,
+    "Infernal Onmyouji": 25,
+    "Komuso": 20,
+    "Mystery Ronin": 10,
+}
 
 entry = st.fixed_dictionaries(
     {"troop": st.sampled_from(NAMES), "models": st.integers(1, 16)},
-    optional={"standard": st.booleans(), "led_by": st.sampled_from(["Taisho Buke", "Ikame Bo", "Nobody"])})
-army = st.fixed_dictionaries({
-    "system": st.just("kensei"),
-    "clan": st.sampled_from(["buke", "kuge", "sohei", "otokodate", "kuroi-te", "hattori"]),
-    "points": st.sampled_from([100, 200, 250, 300, 400, 600]),
-    "commander": st.sampled_from(["hatamoto", "taisho", "daimyo"]),
-    "occult": st.booleans(),
-    "troops": st.lists(entry, max_size=9),
-})
+    optional={"standard": st.booleans(), "led_by": st.sampled_from(["Taisho Buke", "Ikame Bo", "Nobody"])},
+)
+army = st.fixed_dictionaries(
+    {
+        "system": st.just("kensei"),
+        "clan": st.sampled_from(["buke", "kuge", "sohei", "otokodate", "kuroi-te", "hattori"]),
+        "points": st.sampled_from([100, 200, 250, 300, 400, 600]),
+        "commander": st.sampled_from(["hatamoto", "taisho", "daimyo"]),
+        "occult": st.booleans(),
+        "troops": st.lists(entry, max_size=9),
+    }
+)
 
 
 def _key(res):
@@ -73,18 +108,36 @@ def test_points_total_is_the_sum_of_the_parts(doc):
     assert (res.summary["points"] > doc["points"]) == any(f.code == "kensei.points-max" for f in res.findings)
 
 
-yaml_scalar = st.one_of(st.none(), st.booleans(), st.integers(-5, 700), st.floats(allow_nan=True),
-                        st.text(max_size=12))
-yaml_value = st.recursive(yaml_scalar, lambda c: st.one_of(st.lists(c, max_size=4),
-                                                          st.dictionaries(st.text(max_size=8), c, max_size=4)),
-                          max_leaves=12)
+yaml_scalar = st.one_of(st.none(), st.booleans(), st.integers(-5, 700), st.floats(allow_nan=True), st.text(max_size=12))
+yaml_value = st.recursive(
+    yaml_scalar,
+    lambda c: st.one_of(st.lists(c, max_size=4), st.dictionaries(st.text(max_size=8), c, max_size=4)),
+    max_leaves=12,
+)
 near_doc = st.fixed_dictionaries(
     {"system": st.just("kensei")},
-    optional={"clan": yaml_value, "points": yaml_value, "commander": yaml_value, "occult": yaml_value,
-              "general": yaml_value, "house_rules": yaml_value, "name": yaml_value,
-              "troops": st.one_of(yaml_value, st.lists(st.one_of(
-                  entry, st.dictionaries(st.sampled_from(["troop", "models", "led_by", "standard", "x"]),
-                                         yaml_value, max_size=4)), max_size=5))})
+    optional={
+        "clan": yaml_value,
+        "points": yaml_value,
+        "commander": yaml_value,
+        "occult": yaml_value,
+        "general": yaml_value,
+        "house_rules": yaml_value,
+        "name": yaml_value,
+        "troops": st.one_of(
+            yaml_value,
+            st.lists(
+                st.one_of(
+                    entry,
+                    st.dictionaries(
+                        st.sampled_from(["troop", "models", "led_by", "standard", "x"]), yaml_value, max_size=4
+                    ),
+                ),
+                max_size=5,
+            ),
+        ),
+    },
+)
 
 
 @settings(max_examples=examples(150))

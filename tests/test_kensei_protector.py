@@ -39,8 +39,9 @@ def test_sato_counts_in_the_unit_kogen_leads_up_to_its_largest_size():
 
 
 def test_without_sato_the_unit_keeps_its_own_size():
-    res = check_text(ARMY.format(models=15, led="    led_by: Kogen\n", sato="").replace("  - troop: Sato\n", ""),
-                     "army.yaml")
+    res = check_text(
+        ARMY.format(models=15, led="    led_by: Kogen\n", sato="").replace("  - troop: Sato\n", ""), "army.yaml"
+    )
     assert not findings(res, "kensei.unit-size-max")
 
 

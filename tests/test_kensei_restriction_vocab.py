@@ -16,9 +16,11 @@ def test_catalog_vocabulary_is_the_checks_vocabulary():
 
 def test_pack_restriction_with_unknown_fact_is_refused(tmp_path):
     pack = tmp_path / "p.yaml"
-    pack.write_text("system: kensei\nrestrictions:\n  - id: my-limit\n    name: Silly\n    code: my-limit\n"
-                    "    label: silly troops\n    count: points\n    of: {colour: red}\n"
-                    "    max: {percent: 10, of: limit}\n    assumed: a test\n")
+    pack.write_text(
+        "system: kensei\nrestrictions:\n  - id: my-limit\n    name: Silly\n    code: my-limit\n"
+        "    label: silly troops\n    count: points\n    of: {colour: red}\n"
+        "    max: {percent: 10, of: limit}\n    assumed: a test\n"
+    )
     with pytest.raises(CatalogError) as ei:
         load_catalog("kensei", [pack])
     (line,) = ei.value.lines()
@@ -27,8 +29,10 @@ def test_pack_restriction_with_unknown_fact_is_refused(tmp_path):
 
 def test_pack_restriction_with_known_facts_is_accepted(tmp_path):
     pack = tmp_path / "p.yaml"
-    pack.write_text("system: kensei\nrestrictions:\n  - id: my-limit\n    name: Few archers\n    code: my-limit\n"
-                    "    label: ranged troops\n    count: points\n    of: {ranged: true}\n"
-                    "    max: {percent: 10, of: limit}\n    assumed: a house rule of our club\n")
+    pack.write_text(
+        "system: kensei\nrestrictions:\n  - id: my-limit\n    name: Few archers\n    code: my-limit\n"
+        "    label: ranged troops\n    count: points\n    of: {ranged: true}\n"
+        "    max: {percent: 10, of: limit}\n    assumed: a house rule of our club\n"
+    )
     cat = load_catalog("kensei", [pack])
     assert cat.find("restrictions", "my-limit") is not None

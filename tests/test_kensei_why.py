@@ -10,7 +10,9 @@ def _army(tmp_path, body):
 
 
 def test_a_minimum_already_short_does_not_block(cli, tmp_path):
-    p = _army(tmp_path, """\
+    p = _army(
+        tmp_path,
+        """\
         system: kensei
         clan: buke
         points: 400
@@ -18,7 +20,8 @@ def test_a_minimum_already_short_does_not_block(cli, tmp_path):
           - troop: Taisho Buke
           - troop: Yari Ashigaru
             models: 10
-        """)
+        """,
+    )
     res = cli("why", str(p), "Samurai Dai-Katana")
     assert res.code == 0, res
     assert res.stdout.startswith("yes: 3 Samurai Dai-Katana (30 AP) can be added; points would be 100/400 AP")
@@ -26,7 +29,9 @@ def test_a_minimum_already_short_does_not_block(cli, tmp_path):
 
 
 def test_a_maximum_the_addition_breaks_blocks_and_says_by_how_much(cli, tmp_path):
-    p = _army(tmp_path, """\
+    p = _army(
+        tmp_path,
+        """\
         system: kensei
         clan: buke
         points: 400
@@ -36,7 +41,8 @@ def test_a_maximum_the_addition_breaks_blocks_and_says_by_how_much(cli, tmp_path
             models: 10
           - troop: Yari Ashigaru
             models: 10
-        """)
+        """,
+    )
     res = cli("why", str(p), "Yari Ashigaru")
     assert res.code == 1, res
     assert res.stdout.startswith("no: adding 3 Yari Ashigaru (15 AP) would break 1 rule:")

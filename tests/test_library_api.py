@@ -25,9 +25,12 @@ def work(tmp_path):
 
 # -- the package ----------------------------------------------------------------------------
 
+
 def test_import_builder_loads_no_library_module():
-    code = ("import sys, builder; print(','.join(m for m in ('builder.api', 'builder.lists.editor', "
-            "'builder.lists.options', 'builder.check', 'pydantic', 'ruamel.yaml') if m in sys.modules))")
+    code = (
+        "import sys, builder; print(','.join(m for m in ('builder.api', 'builder.lists.editor', "
+        "'builder.lists.options', 'builder.check', 'pydantic', 'ruamel.yaml') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
@@ -76,8 +79,9 @@ def test_export_and_import_round_trip_through_a_share_code(work):
     assert back.doc.data["deck"] == ed.doc.data["deck"]
     assert builder.export(back, to="text") == builder.export(ed, to="text")
     elsewhere = builder.import_(code, base_dir=work / "packs")
-    assert elsewhere.import_notes == ["<code>: warning: pack 'packs/herocard-example.yaml' not found here; "
-                                      "left out of the list"]
+    assert elsewhere.import_notes == [
+        "<code>: warning: pack 'packs/herocard-example.yaml' not found here; left out of the list"
+    ]
     assert "packs" not in elsewhere.doc.data
 
 
@@ -95,6 +99,7 @@ def test_render_pdf_prints_the_editor_text_not_the_file(work):
 
 
 # -- ListEditor -----------------------------------------------------------------------------------
+
 
 def test_editor_add_undo_redo_and_save_keep_comments(work):
     path = work / "kensei-buke.yaml"
@@ -204,12 +209,16 @@ def test_set_hero_replaces_the_attribute_cards_or_says_why_not(work, cli):
     hero = work / "herocard-samurai.yaml"
     r = cli("set", hero, "hero", "Ninja")
     assert r.code == 0
-    assert ("the attribute cards stay (Warrior's Strength, Scholar's Wisdom, Honor's Power: the Samurai's cards): "
-            "the catalog has no Body, Mind and X cards for the Ninja") in r.stdout
+    assert (
+        "the attribute cards stay (Warrior's Strength, Scholar's Wisdom, Honor's Power: the Samurai's cards): "
+        "the catalog has no Body, Mind and X cards for the Ninja"
+    ) in r.stdout
     cli("remove", hero, "Honor's Power")
     r = cli("set", hero, "hero", "Samurai")
-    assert ("attributes: the Samurai's Warrior's Strength, Scholar's Wisdom, Honor's Power "
-            "(replacing Warrior's Strength, Scholar's Wisdom)") in r.stdout
+    assert (
+        "attributes: the Samurai's Warrior's Strength, Scholar's Wisdom, Honor's Power "
+        "(replacing Warrior's Strength, Scholar's Wisdom)"
+    ) in r.stdout
     assert "attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]" in hero.read_text()
 
 
@@ -225,12 +234,16 @@ def test_add_over_a_count_limit_says_so_at_once(work, cli):
 
 # -- why -------------------------------------------------------------------------------------------
 
+
 def test_why_compares_before_and_after(work):
     ed = ListEditor.open(work / "kensei-buke.yaml")
     res = ed.why("Taisho Buke")
     assert not res.ok
-    assert {b.finding.code for b in res.breaks} == {"kensei.unique-max", "kensei.points-max",
-                                                    "kensei.general-ambiguous"}
+    assert {b.finding.code for b in res.breaks} == {
+        "kensei.unique-max",
+        "kensei.points-max",
+        "kensei.general-ambiguous",
+    }
     assert res.breaks[0].finding.loc == res.target  # the added entry's own rules first
     assert res.adds["points"] == 20 and res.adds["leaders"] == 1
     assert ed.text == (work / "kensei-buke.yaml").read_text()  # why changes nothing
@@ -252,6 +265,7 @@ def test_why_generic_on_any_two_results(work):
 
 
 # -- options ---------------------------------------------------------------------------------------
+
 
 def test_options_kensei_costs_left_and_reasons(work):
     ed = ListEditor.open(work / "kensei-buke.yaml")
@@ -337,4 +351,6 @@ def test_readme_python_example_runs(tmp_path, monkeypatch, capsys):
     assert out[0] == "['added 4 Samurai Yari'] [] 20"
     assert "Samurai Yari 15 65 False Samurai Yari: 3 units of this profile > 2" in out
     assert out[-1].startswith("False DMY1-")
-    assert (tmp_path / "examples" / "kensei-buke.yaml").read_text() == (ROOT / "examples" / "kensei-buke.yaml").read_text()
+    assert (tmp_path / "examples" / "kensei-buke.yaml").read_text() == (
+        ROOT / "examples" / "kensei-buke.yaml"
+    ).read_text()

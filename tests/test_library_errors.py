@@ -22,11 +22,19 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z-]+")
 # template's comments, a bundle's header, the print-test page's instructions, a report's
 # key to its options); no error message is among them.
 DOCUMENTS = {
-    "builder/games/satsuma/simulate.py": ["Policies (--policy):", " (see --readings)", "(change one with --rule ID=VALUE;"],
+    "builder/games/satsuma/simulate.py": [
+        "Policies (--policy):",
+        " (see --readings)",
+        "(change one with --rule ID=VALUE;",
+    ],
     "builder/demo.py": ["(pass --force to replace it, or give another folder with -o)"],
     "builder/packs/bundle.py": ["'daimyo export LIST --to bundle'", "('--install-packs' installs"],
-    "builder/packs/template.py": ["daimyo check LIST --pack THIS-FILE", "name it without a path: --pack NAME",
-                                  "daimyo pack export THIS-FILE --to csv", "lists and --pack may name it"],
+    "builder/packs/template.py": [
+        "daimyo check LIST --pack THIS-FILE",
+        "name it without a path: --pack NAME",
+        "daimyo pack export THIS-FILE --to csv",
+        "lists and --pack may name it",
+    ],
     "builder/render/cards/alignment.py": ["daimyo print LIST --offset X,Y", "(and --duplex ", "--scale-x 100/W"],
     "builder/kit/pdfbase.py": [" --to code"],
     "builder/share/api.py": ["'daimyo export LIST --to bundle'", "install it with --install-packs"],
@@ -47,8 +55,12 @@ def _strings(path):
             docs.update(id(n) for arg in node.args for n in ast.walk(arg))
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and body \
-                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        if (
+            isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+        ):
             docs.add(id(body[0].value))
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
@@ -59,8 +71,11 @@ def test_library_code_names_no_command_line_flag():
     found = []
     for path in sorted((ROOT / "builder").rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        if rel.startswith("builder/commands/") or rel == "builder/cli.py" or \
-                (rel.startswith("builder/games/") and path.name == "commands.py"):  # a game's own commands
+        if (
+            rel.startswith("builder/commands/")
+            or rel == "builder/cli.py"
+            or (rel.startswith("builder/games/") and path.name == "commands.py")
+        ):  # a game's own commands
             continue
         allowed = DOCUMENTS.get(rel, [])
         for line, text in _strings(path):
@@ -77,11 +92,14 @@ def test_the_document_allowances_are_all_still_needed():
 
 
 def test_an_option_reads_as_a_parameter_in_the_library_and_as_a_flag_on_the_command_line():
-    exc = UsageError(f"{option('max_hero_points')} must be at least 1, not 0",
-                     command_line(f"e.g. daimyo new herocard {option('max_hero_points')} 30"))
+    exc = UsageError(
+        f"{option('max_hero_points')} must be at least 1, not 0",
+        command_line(f"e.g. daimyo new herocard {option('max_hero_points')} 30"),
+    )
     assert exc.lines() == ["daimyo: error: 'max_hero_points' must be at least 1, not 0"]
-    assert exc.lines(flags=True) == ["daimyo: error: --max-hero-points must be at least 1, not 0 "
-                                     "(e.g. daimyo new herocard --max-hero-points 30)"]
+    assert exc.lines(flags=True) == [
+        "daimyo: error: --max-hero-points must be at least 1, not 0 (e.g. daimyo new herocard --max-hero-points 30)"
+    ]
     assert "--" not in str(exc)
 
 
@@ -108,8 +126,10 @@ def test_the_command_line_names_the_flag(cli, tmp_path):
     assert r.stderr.strip().endswith("(pass --force to replace it)"), r.stderr
     r = cli("new", "kensei", "--points", "200", "-o", str(tmp_path / "b.yaml"))
     assert r.code == 2
-    assert r.stderr.strip() == ("daimyo: error: --clan is required for a kensei list "
-                                "(e.g. daimyo new kensei --clan buke --points 400 -o army.yaml)"), r.stderr
+    assert r.stderr.strip() == (
+        "daimyo: error: --clan is required for a kensei list "
+        "(e.g. daimyo new kensei --clan buke --points 400 -o army.yaml)"
+    ), r.stderr
 
 
 def test_the_library_leaves_out_a_command_line_hint():

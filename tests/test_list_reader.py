@@ -20,12 +20,40 @@ from conftest import examples
 
 NAME_CHARS = string.ascii_letters + string.digits + " -'’.:#\"()é"
 words = st.text(alphabet=NAME_CHARS, min_size=1, max_size=14)
-scalars = st.one_of(st.integers(-5, 500), st.booleans(), st.none(), words,
-                    st.sampled_from(["yes", "no", "on", "0x1F", "1e3", "3.5", "007", "~", "null", "- x", "a: b",
-                                     "#x", "x #y", "'q'", "[1]", "{a}", "Samurai Dai-Katana", ""]))
+scalars = st.one_of(
+    st.integers(-5, 500),
+    st.booleans(),
+    st.none(),
+    words,
+    st.sampled_from(
+        [
+            "yes",
+            "no",
+            "on",
+            "0x1F",
+            "1e3",
+            "3.5",
+            "007",
+            "~",
+            "null",
+            "- x",
+            "a: b",
+            "#x",
+            "x #y",
+            "'q'",
+            "[1]",
+            "{a}",
+            "Samurai Dai-Katana",
+            "",
+        ]
+    ),
+)
 keys = st.one_of(st.sampled_from(["system", "name", "troop", "models", "led_by", "cards", "deck", "side"]), words)
-values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)), max_leaves=12)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
+    max_leaves=12,
+)
 documents = st.dictionaries(keys, values, min_size=1, max_size=6)
 
 
@@ -82,7 +110,7 @@ def test_mutated_texts_read_the_same_or_are_declined(doc, data):
         if op == "insert":
             text = text[:i] + ch + text[i:]
         elif op == "delete":
-            text = text[:i] + text[i + 1:]
+            text = text[:i] + text[i + 1 :]
         else:
-            text = text[:i] + ch + text[i + 1:]
+            text = text[:i] + ch + text[i + 1 :]
     _same(text)

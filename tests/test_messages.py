@@ -67,14 +67,14 @@ def test_assumed_fields_are_counted_and_tagged(cli):
 
 def test_print_takes_pack_and_says_when_the_list_is_illegal(cli, tmp_path):
     deck = tmp_path / "deck.yaml"
-    deck.write_text("system: senshiai\nsize: 5\ncards:\n  Capital of the North: 1\n  Warriors: 2\n",
-                    encoding="utf-8")
+    deck.write_text("system: senshiai\nsize: 5\ncards:\n  Capital of the North: 1\n  Warriors: 2\n", encoding="utf-8")
     r = cli("print", deck, "-o", tmp_path / "deck.pdf", "--pack", "senshiai-example")
     assert r.code == 0, r.stderr
     assert (tmp_path / "deck.pdf").read_bytes().startswith(b"%PDF")
     assert r.stderr.splitlines() == [  # "wrote" goes where every command says it: standard error
         f"wrote {tmp_path / 'deck.pdf'}",
-        f"{deck}: warning: the list is not legal (1 error); the printout is marked NOT LEGAL (see 'daimyo check {deck}')"]
+        f"{deck}: warning: the list is not legal (1 error); the printout is marked NOT LEGAL (see 'daimyo check {deck}')",
+    ]
     legal = tmp_path / "legal.yaml"
     legal.write_text(deck.read_text().replace("size: 5\n", ""), encoding="utf-8")
     r = cli("print", legal, "-o", tmp_path / "legal.pdf", "--pack", "senshiai-example")

@@ -33,8 +33,12 @@ def test_a_tab_in_the_indentation_is_named_as_such(cli, tmp_path):
 def test_house_rules_are_listed_only_when_agreed_or_explained(cli, tmp_path):
     plain = cli("check", str(_write(tmp_path, BUKE)))
     assert plain.code == 0 and "house rules" not in plain.stdout
-    agreed = cli("check", str(_write(tmp_path, BUKE.replace("points: 200", "points: 200\nhouse_rules: "
-                                                                "{melee_min_percent: 20}"), "b.yaml")))
+    agreed = cli(
+        "check",
+        str(
+            _write(tmp_path, BUKE.replace("points: 200", "points: 200\nhouse_rules: {melee_min_percent: 20}"), "b.yaml")
+        ),
+    )
     assert "  house rules: melee_min_percent=20 (agreed)" in agreed.stdout
     assert "leader_count" not in agreed.stdout
     explained = cli("check", str(_write(tmp_path, BUKE)), "--explain")
@@ -76,8 +80,10 @@ def test_two_onmyouji_are_named_and_each_brings_two_shikigami():
     assert "Komuso" not in f.message and "models spiritual models" not in f.message
     # 001:5946-5950 "Must be accompanied by two Shikigami": two each, not four for the first
     notes = sorted(f.message for f in res.findings if f.code == "kensei.onmyouji-shikigami")
-    assert notes == ["Infernal Onmyouji comes with 2 Shikigami (not listed; they are fielded with it)",
-                     "Onmyouji of Death comes with 2 Shikigami (not listed; they are fielded with it)"]
+    assert notes == [
+        "Infernal Onmyouji comes with 2 Shikigami (not listed; they are fielded with it)",
+        "Onmyouji of Death comes with 2 Shikigami (not listed; they are fielded with it)",
+    ]
 
 
 def test_the_unit_leader_rule_is_cited_under_unit_leader_not_a_sidebar():
@@ -90,8 +96,14 @@ def test_the_unit_leader_rule_is_cited_under_unit_leader_not_a_sidebar():
 
 
 def test_text_export_reads_as_a_post(cli, tmp_path):
-    path = _write(tmp_path, BUKE.replace("points: 200", "points: 200\ncommander: taisho\noccult: false\n"
-                                         "house_rules: {cavalry_max_percent: 50, leader_count: formula}"))
+    path = _write(
+        tmp_path,
+        BUKE.replace(
+            "points: 200",
+            "points: 200\ncommander: taisho\noccult: false\n"
+            "house_rules: {cavalry_max_percent: 50, leader_count: formula}",
+        ),
+    )
     r = cli("export", str(path), "--to", "text")
     assert r.code == 0, r.stderr
     assert r.stdout.splitlines()[0] == "Kensei - clan Buke - 210/200 AP"
@@ -114,8 +126,11 @@ def test_a_size_between_hundreds_says_how_it_is_read():
     (u,) = [f for f in res.findings if f.code == "kensei.units-min"]
     assert "250 AP counts as 300 AP" in u.message
     # at a size on the hundred nothing needs saying
-    (g,) = [f for f in check_text("system: kensei\nclan: buke\npoints: 300\ntroops: []\n").findings
-            if f.code == "kensei.leaders-min"]
+    (g,) = [
+        f
+        for f in check_text("system: kensei\nclan: buke\npoints: 300\ntroops: []\n").findings
+        if f.code == "kensei.leaders-min"
+    ]
     assert "counts as" not in g.message
 
 
@@ -131,9 +146,11 @@ def test_wrote_goes_to_standard_error_for_every_command(cli, tmp_path):
     from conftest import ROOT
 
     buke = str(ROOT / "examples" / "kensei-buke.yaml")
-    runs = [("export", buke, "--to", "text", "-o", str(tmp_path / "a.txt")),
-            ("new", "kensei", "--clan", "buke", "--points", "200", "-o", str(tmp_path / "b.yaml")),
-            ("pack", "new", "senshiai", "-o", str(tmp_path / "c.yaml"))]
+    runs = [
+        ("export", buke, "--to", "text", "-o", str(tmp_path / "a.txt")),
+        ("new", "kensei", "--clan", "buke", "--points", "200", "-o", str(tmp_path / "b.yaml")),
+        ("pack", "new", "senshiai", "-o", str(tmp_path / "c.yaml")),
+    ]
     for args in runs:
         r = cli(*args)
         assert r.code == 0, (args, r.stderr)

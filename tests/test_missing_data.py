@@ -48,8 +48,6 @@ def test_options_say_cost_unknown_never_can_add(cli, tmp_path):
     assert "0 of 1 can be added" in r.stdout
 
 
-
-
 RONIN = """\
 system: kensei
 name: ronin without a leader field
@@ -90,9 +88,11 @@ def test_a_missing_field_no_bound_depends_on_stays_a_warning(tmp_path):
 
 
 def test_hero_points_unknown_is_an_error():
-    text = ("system: herocard\nattributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]\ndeck:\n"
-            "  Overhand Thrust: 4\n  Attack from Above: 4\n  Thunder Stroke: 4\n  Efficient Block: 4\n"
-            "  Cross Block: 4\n")
+    text = (
+        "system: herocard\nattributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]\ndeck:\n"
+        "  Overhand Thrust: 4\n  Attack from Above: 4\n  Thunder Stroke: 4\n  Efficient Block: 4\n"
+        "  Cross Block: 4\n"
+    )
     res = check_text(text)
     (f,) = [f for f in res.findings if f.code == "herocard.hero-points-unknown"]
     assert f.severity == "error" and not res.legal

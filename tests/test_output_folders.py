@@ -36,8 +36,11 @@ def work(tmp_path, monkeypatch):
 @pytest.mark.parametrize("force", [False, True])
 def test_a_folder_is_refused_as_a_folder(cli, work, command, force):
     extra = ["--force"] if force else []
-    for out, message in (("newdir/", "names a folder (it ends with '/'), not a file"),
-                         ("exists", "is a folder, not a file"), ("exists/", "names a folder")):
+    for out, message in (
+        ("newdir/", "names a folder (it ends with '/'), not a file"),
+        ("exists", "is a folder, not a file"),
+        ("exists/", "names a folder"),
+    ):
         r = cli(*COMMANDS[command], "-o", out, *extra)
         assert r.code == 2, (out, r)
         lines = r.stderr.strip().splitlines()

@@ -31,7 +31,7 @@ def test_template_documents_every_field_of_the_main_sections_and_checks(cli, tmp
     text = out.read_text()
     for section in main_sections(system):
         assert f"\n{section}: []" in text
-        block = text[text.index(f"# -- {section} "):text.index(f"\n{section}: []")]
+        block = text[text.index(f"# -- {section} ") : text.index(f"\n{section}: []")]
         for f in entry_fields(system, section):
             assert f.meaning, f"{system}.{section}.{f.name} has no meaning written"
             line = next((ln for ln in block.splitlines() if ln.startswith(f"#   {f.name} ")), None)
@@ -48,7 +48,7 @@ def test_template_example_entry_is_valid_when_uncommented(cli, tmp_path):
     lines = out.read_text().splitlines()
     i = lines.index("# Example entry (remove the '# ' in front of each line to use it):")
     entry = []
-    for ln in lines[i + 1:]:
+    for ln in lines[i + 1 :]:
         if not ln.startswith("#   ") and not ln.startswith("#     "):
             break
         entry.append(ln[2:])
@@ -77,7 +77,9 @@ def test_check_on_a_pack_says_it_is_a_pack(cli):
 def test_pack_check_text_and_json_carry_identity(cli):
     r = cli("pack", "check", "senshiai-example")
     assert r.code == 0
-    assert r.stdout.startswith("(bundled) senshiai-example.yaml: ok, senshiai pack 'Senshiai example cards' version 1 (")
+    assert r.stdout.startswith(
+        "(bundled) senshiai-example.yaml: ok, senshiai pack 'Senshiai example cards' version 1 ("
+    )
     assert "cards 13 added, 6 changed" in r.stdout
     data = json.loads(cli("pack", "check", "senshiai-example", "-f", "json").stdout)[0]
     assert data["name"] == "Senshiai example cards" and data["version"] == "1"
@@ -107,8 +109,10 @@ def test_hash_ignores_layout_and_comments_but_not_values(tmp_path):
 
 def test_install_then_use_by_name_keeps_earlier_versions_and_force_for_a_hand_made_one(cli, user, tmp_path):
     mine = tmp_path / "cards.yaml"
-    mine.write_text("system: senshiai\nname: Club cards\nversion: '1'\n"
-                    "cards:\n  - {name: Club Samurai, type: troop, assumed: mine}\n")
+    mine.write_text(
+        "system: senshiai\nname: Club cards\nversion: '1'\n"
+        "cards:\n  - {name: Club Samurai, type: troop, assumed: mine}\n"
+    )
     r = cli("pack", "install", mine)
     assert r.code == 0, r.stderr
     assert (user / "club-cards.yaml").read_text() == mine.read_text()
@@ -129,9 +133,11 @@ def test_install_then_use_by_name_keeps_earlier_versions_and_force_for_a_hand_ma
     (user / "club-cards.yaml").write_text(mine.read_text().replace("assumed: mine", "assumed: edited by hand"))
     r = cli("pack", "install", v2)
     assert r.code == 2
-    assert r.stderr.strip() == (f"daimyo: error: {user / 'club-cards.yaml'} holds pack 'Club cards' that was not "
-                                "installed from a registry or a file (made or copied by hand) (pass --force to "
-                                "replace it)")
+    assert r.stderr.strip() == (
+        f"daimyo: error: {user / 'club-cards.yaml'} holds pack 'Club cards' that was not "
+        "installed from a registry or a file (made or copied by hand) (pass --force to "
+        "replace it)"
+    )
     assert "edited by hand" in (user / "club-cards.yaml").read_text()
     r = cli("pack", "install", v2, "--force")
     assert r.code == 0 and (user / "club-cards.yaml").read_text() == v2.read_text()

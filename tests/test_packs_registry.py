@@ -43,7 +43,7 @@ cards:
 def club(version="1", power="2/1/3", drop_archers=False) -> str:
     text = CLUB.format(version=version, power=power)
     if drop_archers:
-        text = text[:text.index("  - name: Club Archers")]
+        text = text[: text.index("  - name: Club Archers")]
     return text
 
 
@@ -86,6 +86,7 @@ def one_error(r, *parts):
 
 # -- the index ---------------------------------------------------------------------------------
 
+
 def test_pack_index_writes_every_field_of_the_format(cli, reg):
     import hashlib
 
@@ -99,14 +100,25 @@ def test_pack_index_writes_every_field_of_the_format(cli, reg):
     assert data["daimyo_registry"] == 1
     one, two = data["packs"]
     raw = (folder / "club-1.yaml").read_bytes()
-    assert one == {"name": "Club cards", "game": "senshiai", "version": "1", "description": "Cards of our club",
-                   "authors": ["Ann Example"], "licence": "CC-BY-4.0", "sha256": hashlib.sha256(raw).hexdigest(),
-                   "size": len(raw), "content": one["content"], "url": "club-1.yaml"}
+    assert one == {
+        "name": "Club cards",
+        "game": "senshiai",
+        "version": "1",
+        "description": "Cards of our club",
+        "authors": ["Ann Example"],
+        "licence": "CC-BY-4.0",
+        "sha256": hashlib.sha256(raw).hexdigest(),
+        "size": len(raw),
+        "content": one["content"],
+        "url": "club-1.yaml",
+    }
     assert one["content"].startswith("sha256:") and len(one["content"]) == 71
     assert two["url"] == "more/club-2.yaml" and two["needs"] == ["Senshiai example cards"] and two["daimyo"] == "0.1"
     r = cli("pack", "index", folder, "--base-url", "https://example.org/packs/")
-    assert json.loads((folder / "index.json").read_text())["packs"][1]["url"] == \
-        "https://example.org/packs/more/club-2.yaml"
+    assert (
+        json.loads((folder / "index.json").read_text())["packs"][1]["url"]
+        == "https://example.org/packs/more/club-2.yaml"
+    )
 
 
 def test_pack_index_refuses_bad_packs_and_writes_nothing(cli, reg):
@@ -124,21 +136,41 @@ def test_pack_index_refuses_bad_packs_and_writes_nothing(cli, reg):
     assert not (folder / "index.json").exists()
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("not json at all", "1:1: error registry.index: not a registry index (a JSON object was expected)"),
-    ('{"packs": []}', "1:1: error registry.index: not a registry index (no 'daimyo_registry' key)"),
-    ('{"daimyo_registry": 2, "packs": []}', "1:21: error registry.index: registry index format 2 is not known here"),
-    ('{"daimyo_registry": 1,\n "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "abc", '
-     '"url": "x.yaml"}]}', "2:72: error registry.index: 'sha256' must be 64 hexadecimal digits"),
-    ('{"daimyo_registry": 1,\n "packs": [{"name": "X", "game": "chess", "version": "1", "sha256": "' + "a" * 64
-     + '", "url": "x.yaml"}]}', "2:34: error registry.index: unknown game 'chess'"),
-    ('{"daimyo_registry": 1, "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "' + "a" * 64
-     + '", "url": "ftp://example.org/x.yaml"}]}', "address 'ftp://example.org/x.yaml' is not http, https or file"),
-    ('{"daimyo_registry": 1, "packs": [{"game": "senshiai"}]}', "pack has no 'name'"),
-    ('{"daimyo_registry": 1, "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "' + "a" * 64
-     + '", "url": "file:///etc/hostname"}]}', "address 'file:///etc/hostname' is a file on this machine, named by a "
-     "registry on the network"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("not json at all", "1:1: error registry.index: not a registry index (a JSON object was expected)"),
+        ('{"packs": []}', "1:1: error registry.index: not a registry index (no 'daimyo_registry' key)"),
+        (
+            '{"daimyo_registry": 2, "packs": []}',
+            "1:21: error registry.index: registry index format 2 is not known here",
+        ),
+        (
+            '{"daimyo_registry": 1,\n "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "abc", '
+            '"url": "x.yaml"}]}',
+            "2:72: error registry.index: 'sha256' must be 64 hexadecimal digits",
+        ),
+        (
+            '{"daimyo_registry": 1,\n "packs": [{"name": "X", "game": "chess", "version": "1", "sha256": "'
+            + "a" * 64
+            + '", "url": "x.yaml"}]}',
+            "2:34: error registry.index: unknown game 'chess'",
+        ),
+        (
+            '{"daimyo_registry": 1, "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "'
+            + "a" * 64
+            + '", "url": "ftp://example.org/x.yaml"}]}',
+            "address 'ftp://example.org/x.yaml' is not http, https or file",
+        ),
+        ('{"daimyo_registry": 1, "packs": [{"game": "senshiai"}]}', "pack has no 'name'"),
+        (
+            '{"daimyo_registry": 1, "packs": [{"name": "X", "game": "senshiai", "version": "1", "sha256": "'
+            + "a" * 64
+            + '", "url": "file:///etc/hostname"}]}',
+            "address 'file:///etc/hostname' is a file on this machine, named by a registry on the network",
+        ),
+    ],
+)
 def test_a_bad_index_is_one_line_with_its_place(cli, served, text, expected):
     srv, folder, packs, _ = served
     (folder / "index.json").write_text(text)
@@ -150,22 +182,26 @@ def test_a_bad_index_is_one_line_with_its_place(cli, served, text, expected):
 
 # -- search, install, update ------------------------------------------------------------------------
 
+
 def test_registry_story_search_install_outdated_update_and_the_list_is_told(cli, served):
     srv, folder, packs, work = served
     index(cli, folder)
     r = cli("pack", "search", "club")
     assert r.code == 0, r.stderr
-    assert r.stdout.splitlines() == ["Club cards 1 (senshiai)", "    Cards of our club",
-                                     "    Ann Example, CC-BY-4.0"]
+    assert r.stdout.splitlines() == ["Club cards 1 (senshiai)", "    Cards of our club", "    Ann Example, CC-BY-4.0"]
     assert cli("pack", "search", "--system", "kensei").code == 1
     r = cli("pack", "install", "club-cards")
     assert r.code == 0, r.stderr
-    assert r.stdout.strip() == (f"Club cards 1 (senshiai): installed from {srv.url}/registry/club-1.yaml: "
-                                f"{packs / 'club-cards.yaml'}")
+    assert r.stdout.strip() == (
+        f"Club cards 1 (senshiai): installed from {srv.url}/registry/club-1.yaml: {packs / 'club-cards.yaml'}"
+    )
     assert (packs / "club-cards.yaml").read_text() == club("1")
     record = json.loads((packs / ".installed.json").read_text())["versions"][0]
-    assert (record["name"], record["version"], record["source"]) == ("Club cards", "1",
-                                                                     f"{srv.url}/registry/club-1.yaml")
+    assert (record["name"], record["version"], record["source"]) == (
+        "Club cards",
+        "1",
+        f"{srv.url}/registry/club-1.yaml",
+    )
     assert "[installed]" in cli("pack", "search").stdout
 
     # a deck built with version 1 records it
@@ -182,34 +218,48 @@ def test_registry_story_search_install_outdated_update_and_the_list_is_told(cli,
     assert r.code == 0
     assert r.stdout.strip() == (f"Club cards (senshiai): 1 in use, 2 available from {srv.url}/registry/index.json")
     assert json.loads(cli("pack", "list", "--outdated", "--format", "json").stdout) == [
-        {"name": "Club cards", "game": "senshiai", "version": "1", "latest": "2",
-         "registry": f"{srv.url}/registry/index.json"}]
+        {
+            "name": "Club cards",
+            "game": "senshiai",
+            "version": "1",
+            "latest": "2",
+            "registry": f"{srv.url}/registry/index.json",
+        }
+    ]
     r = cli("pack", "update")  # no terminal to ask: nothing replaced
     assert r.code == 1
-    assert r.stdout.splitlines() == ["Club cards: 1 -> 2 (senshiai): 1 removed, 1 changed",
-                                     "  Club Samurai: power 2/1/3 -> 3/1/3", "  Club Archers removed",
-                                     "  list deck.yaml: Club Samurai: power 2/1/3 -> 3/1/3; Club Archers removed"]
+    assert r.stdout.splitlines() == [
+        "Club cards: 1 -> 2 (senshiai): 1 removed, 1 changed",
+        "  Club Samurai: power 2/1/3 -> 3/1/3",
+        "  Club Archers removed",
+        "  list deck.yaml: Club Samurai: power 2/1/3 -> 3/1/3; Club Archers removed",
+    ]
     assert r.stderr.strip() == "nothing replaced: pass --yes to install this update"
     assert (packs / "club-cards.yaml").read_text() == club("1")
     r = cli("pack", "update", "--yes")
     assert r.code == 0, r.stderr
-    assert r.stdout.splitlines()[-1] == (f"Club cards 2 (senshiai): installed from {srv.url}/registry/club-2.yaml "
-                                         f"(was Club cards 1, kept): {packs / 'club-cards.yaml'}")
+    assert r.stdout.splitlines()[-1] == (
+        f"Club cards 2 (senshiai): installed from {srv.url}/registry/club-2.yaml "
+        f"(was Club cards 1, kept): {packs / 'club-cards.yaml'}"
+    )
     assert cli("pack", "list", "--outdated").stdout.strip() == "every installed pack is up to date"
     listed = cli("pack", "list").stdout
     assert f"      from {srv.url}/registry/club-2.yaml\n      also kept: 1 (" in listed
     found = json.loads(cli("pack", "search", "--format", "json").stdout)
-    assert [(e["name"], e["version"], e["url"]) for e in found] == [("Club cards", "2",
-                                                                     f"{srv.url}/registry/club-2.yaml")]
+    assert [(e["name"], e["version"], e["url"]) for e in found] == [
+        ("Club cards", "2", f"{srv.url}/registry/club-2.yaml")
+    ]
 
     # the deck is told what changed for it, and how to go back
     r = cli("check", "deck.yaml")
     notes = [ln.strip() for ln in r.stdout.splitlines() if ln.strip().startswith("note:")]
-    assert notes == ["note: pack 'Club cards' version 1 recorded by this list differs here (version 2): Club "
-                     "Samurai: power 2/1/3 -> 3/1/3; Club Archers removed; 'daimyo pack install \"Club cards@1\"' "
-                     "brings it back"]
+    assert notes == [
+        "note: pack 'Club cards' version 1 recorded by this list differs here (version 2): Club "
+        "Samurai: power 2/1/3 -> 3/1/3; Club Archers removed; 'daimyo pack install \"Club cards@1\"' "
+        "brings it back"
+    ]
     r = cli("check", "deck.yaml", "--format", "json")
-    assert json.loads(r.stdout)[0]["pack_changes"] == [notes[0][len("note: "):]]
+    assert json.loads(r.stdout)[0]["pack_changes"] == [notes[0][len("note: ") :]]
     served_before = list(srv.requests)
     r = cli("pack", "install", "Club cards@1")  # from the kept copy: the registry is not asked
     assert r.code == 0, r.stderr
@@ -237,7 +287,9 @@ def test_a_registry_in_a_local_folder_and_several_registries(cli, reg, tmp_path,
     monkeypatch.setenv("DAIMYO_REGISTRY", f"{folder} {other / 'index.json'}")
     r = cli("pack", "search")
     assert [ln for ln in r.stdout.splitlines() if not ln.startswith(" ")] == [
-        "Kensei extras 5 (kensei)", "Club cards 1 (senshiai)"]
+        "Kensei extras 5 (kensei)",
+        "Club cards 1 (senshiai)",
+    ]
     r = cli("pack", "install", "kensei extras")
     assert r.code == 0 and f"installed from {(other / 'k.yaml').as_uri()}" in r.stdout
 
@@ -258,12 +310,17 @@ def test_registries_from_the_config_file(cli, reg, tmp_path, monkeypatch):
 
 # -- refusals ------------------------------------------------------------------------------------------
 
+
 def test_a_download_that_differs_from_the_index_is_refused_and_nothing_is_written(cli, served):
     srv, folder, packs, _ = served
     index(cli, folder)
     (folder / "club-1.yaml").write_text(club("1", power="9/9/9"))  # changed after the index was made
-    line = one_error(cli("pack", "install", "Club cards"), "error registry.hash: SHA-256 ",
-                     "differs from the index's", "nothing installed")
+    line = one_error(
+        cli("pack", "install", "Club cards"),
+        "error registry.hash: SHA-256 ",
+        "differs from the index's",
+        "nothing installed",
+    )
     assert line.startswith(f"{srv.url}/registry/club-1.yaml: ")
     assert not packs.exists()
     # with a version in use, the refusal leaves it as it was
@@ -283,8 +340,10 @@ def test_the_file_is_the_pack_the_index_names(cli, served):
     data = json.loads((folder / "index.json").read_text())
     data["packs"][0]["version"] = "7"  # bytes match, but the file says version 1
     (folder / "index.json").write_text(json.dumps(data))
-    one_error(cli("pack", "install", "Club cards"), "the file is pack 'Club cards 1' (senshiai), the index says "
-              "'Club cards 7' (senshiai); nothing installed")
+    one_error(
+        cli("pack", "install", "Club cards"),
+        "the file is pack 'Club cards 1' (senshiai), the index says 'Club cards 7' (senshiai); nothing installed",
+    )
     assert not packs.exists()
 
 
@@ -312,8 +371,10 @@ def test_an_oversized_pack_is_refused(cli, served, monkeypatch):
     size = (folder / "club-1.yaml").stat().st_size
     index(cli, folder)
     monkeypatch.setattr(limits, "MAX_DOWNLOAD_BYTES", size - 1)  # the index is smaller than the pack
-    one_error(cli("pack", "install", "Club cards"), f"too large: {size:,} bytes, more than the limit of "
-              f"{size - 1:,} bytes (MAX_DOWNLOAD_BYTES)")
+    one_error(
+        cli("pack", "install", "Club cards"),
+        f"too large: {size:,} bytes, more than the limit of {size - 1:,} bytes (MAX_DOWNLOAD_BYTES)",
+    )
     assert not packs.exists()
     monkeypatch.setattr(limits, "MAX_DOWNLOAD_BYTES", size)
     assert cli("pack", "install", "Club cards").code == 0
@@ -326,8 +387,10 @@ def test_a_server_that_does_not_answer_times_out(cli, served, monkeypatch):
     index(cli, folder)
     monkeypatch.setattr(limits, "DOWNLOAD_TIMEOUT_SECONDS", 0.3)
     srv.stall.add("/registry/club-1.yaml")
-    one_error(cli("pack", "install", "Club cards"), f"{srv.url}/registry/club-1.yaml: error registry.download: "
-              "no answer for 0.3 s (DOWNLOAD_TIMEOUT_SECONDS)")
+    one_error(
+        cli("pack", "install", "Club cards"),
+        f"{srv.url}/registry/club-1.yaml: error registry.download: no answer for 0.3 s (DOWNLOAD_TIMEOUT_SECONDS)",
+    )
     assert not packs.exists()
 
 
@@ -371,8 +434,10 @@ def test_a_pack_needing_a_newer_daimyo(cli, served):
     assert "Club cards 2 (senshiai)  needs daimyo 99.0" in cli("pack", "search").stdout
     from builder import __version__
 
-    one_error(cli("pack", "install", "Club cards@2"),
-              f"pack 'Club cards' 2 needs daimyo 99.0 or newer; this is daimyo {__version__}")
+    one_error(
+        cli("pack", "install", "Club cards@2"),
+        f"pack 'Club cards' 2 needs daimyo 99.0 or newer; this is daimyo {__version__}",
+    )
     r = cli("pack", "install", "Club cards")  # the newest this daimyo can use
     assert r.code == 0 and r.stdout.startswith("Club cards 1 (senshiai): installed")
     assert cli("pack", "list", "--outdated").stdout.strip() == "every installed pack is up to date"
@@ -402,18 +467,31 @@ def test_needed_packs_are_installed_first(cli, served):
 
 def test_a_kill_during_the_download_leaves_nothing_half_written(served, tmp_path):
     srv, folder, packs, _work = served
-    subprocess.run([sys.executable, "-m", "builder", "pack", "index", str(folder)], check=True,
-                   capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    subprocess.run(
+        [sys.executable, "-m", "builder", "pack", "index", str(folder)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DAIMYO_PACKS": str(packs)}
-    assert subprocess.run([sys.executable, "-m", "builder", "pack", "install", "Club cards"], env=env,
-                          capture_output=True).returncode == 0
+    assert (
+        subprocess.run(
+            [sys.executable, "-m", "builder", "pack", "install", "Club cards"], env=env, capture_output=True
+        ).returncode
+        == 0
+    )
     before = {str(p.relative_to(packs)): p.read_bytes() for p in packs.rglob("*") if p.is_file()}
     (folder / "club-2.yaml").write_text(club("2", power="9/9/9"))
-    subprocess.run([sys.executable, "-m", "builder", "pack", "index", str(folder)], check=True,
-                   capture_output=True, env=env)
+    subprocess.run(
+        [sys.executable, "-m", "builder", "pack", "index", str(folder)], check=True, capture_output=True, env=env
+    )
     srv.half.add("/registry/club-2.yaml")
-    proc = subprocess.Popen([sys.executable, "-m", "builder", "pack", "update", "--yes"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "builder", "pack", "update", "--yes"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         assert srv.half_sent.wait(60), "the download never started"
         proc.send_signal(signal.SIGKILL)
@@ -425,27 +503,29 @@ def test_a_kill_during_the_download_leaves_nothing_half_written(served, tmp_path
     after = {str(p.relative_to(packs)): p.read_bytes() for p in packs.rglob("*") if p.is_file()}
     assert after == before  # the version in use, the kept versions and the records as they were
     srv.half.clear()
-    r = subprocess.run([sys.executable, "-m", "builder", "pack", "update", "--yes"], env=env, capture_output=True,
-                       text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "builder", "pack", "update", "--yes"], env=env, capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
     assert "9/9/9" in (packs / "club-cards.yaml").read_text()
 
 
 # -- lists that travel -------------------------------------------------------------------------------
 
+
 def test_import_names_the_install_command_and_installs_from_the_registry(cli, served, tmp_path, monkeypatch):
     srv, folder, _packs, work = served
     index(cli, folder)
     assert cli("pack", "install", "Club cards").code == 0
-    (work / "deck.yaml").write_text("system: senshiai\npacks: [Club cards]\nsize: 3\n"
-                                    "cards: {Club Samurai: 2, Club Archers: 1}\n")
+    (work / "deck.yaml").write_text(
+        "system: senshiai\npacks: [Club cards]\nsize: 3\ncards: {Club Samurai: 2, Club Archers: 1}\n"
+    )
     code = cli("export", "deck.yaml", "--to", "code").stdout.strip()
     # another machine: an empty packs folder, the same registry
     monkeypatch.setenv("DAIMYO_PACKS", str(tmp_path / "bob-packs"))
     r = cli("import", code, "-o", "bob.yaml")
     assert r.code == 0
-    assert "install it from a registry: daimyo pack install \"Club cards@1\", or import with --install-packs" \
-        in r.stderr
+    assert 'install it from a registry: daimyo pack install "Club cards@1", or import with --install-packs' in r.stderr
     r = cli("import", code, "-o", "bob.yaml", "--force", "--install-packs")
     assert r.code == 0, r.stderr
     assert f"Club cards 1 (senshiai): installed from {srv.url}/registry/club-1.yaml" in r.stderr
@@ -544,15 +624,39 @@ def test_any_index_text_is_entries_or_one_clear_error():
     from builder.errors import DaimyoError
     from builder.packs.registry import parse_index
 
-    scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=20), st.just("a" * 64),
-                        st.sampled_from(["senshiai", "kensei", "x.yaml", "1"]))
-    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                          | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
-    keys = st.sampled_from(["name", "game", "version", "sha256", "url", "size", "needs", "authors", "daimyo",
-                            "content", "description", "licence"])
+    scalars = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.text(max_size=20),
+        st.just("a" * 64),
+        st.sampled_from(["senshiai", "kensei", "x.yaml", "1"]),
+    )
+    values = st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+        max_leaves=12,
+    )
+    keys = st.sampled_from(
+        [
+            "name",
+            "game",
+            "version",
+            "sha256",
+            "url",
+            "size",
+            "needs",
+            "authors",
+            "daimyo",
+            "content",
+            "description",
+            "licence",
+        ]
+    )
     entry = st.dictionaries(keys, values, max_size=12)
-    index = st.fixed_dictionaries({"daimyo_registry": st.sampled_from([1, 1, 2, "1"]),
-                                   "packs": st.one_of(st.lists(entry, max_size=3), values)})
+    index = st.fixed_dictionaries(
+        {"daimyo_registry": st.sampled_from([1, 1, 2, "1"]), "packs": st.one_of(st.lists(entry, max_size=3), values)}
+    )
 
     @settings(max_examples=examples(300))  # the profile's: derandomized in the suite, random with DAIMYO_FUZZ
     @given(index)
@@ -573,7 +677,9 @@ def test_a_name_in_several_games_needs_the_game(cli, served):
     _srv, folder, _packs, _work = served
     (folder / "k.yaml").write_text("system: kensei\nname: Club cards\nversion: '4'\n")
     index(cli, folder)
-    one_error(cli("pack", "install", "Club cards"), "pack 'Club cards' is in the registries for several games "
-              "(kensei, senshiai) (name the game with --system)")
+    one_error(
+        cli("pack", "install", "Club cards"),
+        "pack 'Club cards' is in the registries for several games (kensei, senshiai) (name the game with --system)",
+    )
     r = cli("pack", "install", "Club cards", "--system", "kensei")
     assert r.code == 0 and r.stdout.startswith("Club cards 4 (kensei): installed")

@@ -129,6 +129,7 @@ def test_platform_config_folder_without_daimyo_packs(monkeypatch, tmp_path):
 
 # -- through the commands, from a folder that holds nothing ------------------------------------
 
+
 def test_check_with_pack_by_name_from_an_empty_folder(cli, places):
     work, _lists, _user = places
     shutil.copy(ROOT / "examples" / "senshiai-northern-host.yaml", work / "deck.yaml")

@@ -19,8 +19,10 @@ def test_every_export_records_the_packs_and_reads_back(cli, tmp_path, fmt):
     # a pasted or sent list (text, Markdown, a code) names its packs by name only, files by their path
     ref = "senshiai-example" if fmt in ("text", "markdown", "code") else "packs/senshiai-example.yaml"
     assert f"packs:\n  - {ref}\n" in r.stdout
-    assert f"checked_with:\n  - pack: {ref}\n    name: Senshiai example cards\n" \
-           "    version: '1'\n    hash: sha256:" in r.stdout
+    assert (
+        f"checked_with:\n  - pack: {ref}\n    name: Senshiai example cards\n"
+        "    version: '1'\n    hash: sha256:" in r.stdout
+    )
     assert "unknown card" not in r.stderr  # the pack is found here: its cards are known
     assert "note:" not in r.stderr
 
@@ -44,8 +46,9 @@ def test_bundle_layout_and_errors(cli, tmp_path, monkeypatch):
     (tmp_path / "v9.yaml").write_text(text.replace("daimyo_bundle: 1", "daimyo_bundle: 9"))
     r = cli("import", "v9.yaml")
     assert r.code == 2
-    assert r.stderr.strip() == ("v9.yaml:3:16: error: bundle format 9 is not known here (this daimyo reads "
-                                "format 1) (update daimyo)")
+    assert r.stderr.strip() == (
+        "v9.yaml:3:16: error: bundle format 9 is not known here (this daimyo reads format 1) (update daimyo)"
+    )
     (tmp_path / "nolist.yaml").write_text("daimyo_bundle: 1\npacks: []\n")
     r = cli("import", "nolist.yaml")
     assert r.code == 2 and r.stderr.strip() == "nolist.yaml:1:1: error: a bundle needs 'list:' with the list"

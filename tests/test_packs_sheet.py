@@ -68,8 +68,9 @@ def test_csv_layout_header_is_field_names_and_lists_use_semicolons(cli, tmp_path
 
 def test_a_card_typed_in_by_hand_with_defaults(cli, tmp_path):
     sheet = tmp_path / "cards.csv"
-    sheet.write_text("name,type,subtype,cost,paths,speed,power,abilities\n"
-                     "Mountain Monk,troop,Infantry,II,Earth;Air,2,2/0/5,\n")
+    sheet.write_text(
+        "name,type,subtype,cost,paths,speed,power,abilities\nMountain Monk,troop,Infantry,II,Earth;Air,2,2/0/5,\n"
+    )
     out = tmp_path / "mine.yaml"
     r = cli("pack", "import", sheet, "--system", "senshiai", "-o", out, "--version", "2")
     assert r.code == 0, r.stderr
@@ -77,16 +78,25 @@ def test_a_card_typed_in_by_hand_with_defaults(cli, tmp_path):
 
     data, _ = read_pack(out)
     assert data["name"] == "mine" and data["version"] == "2" and data["system"] == "senshiai"
-    assert data["cards"] == [{"name": "Mountain Monk", "type": "troop", "subtype": "Infantry", "cost": "II",
-                              "paths": ["Earth", "Air"], "speed": 2, "power": "2/0/5",
-                              "assumed": "from cards.csv"}]
+    assert data["cards"] == [
+        {
+            "name": "Mountain Monk",
+            "type": "troop",
+            "subtype": "Infantry",
+            "cost": "II",
+            "paths": ["Earth", "Air"],
+            "speed": 2,
+            "power": "2/0/5",
+            "assumed": "from cards.csv",
+        }
+    ]
     r = cli("catalog", "show", "senshiai", "Mountain Monk", "--pack", out)
     assert r.code == 0 and "2/0/5" in r.stdout
 
 
 def test_semicolon_separated_csv_as_some_spreadsheets_save_it(cli, tmp_path):
     sheet = tmp_path / "cards.csv"
-    sheet.write_text("\ufeffname;type;paths;power\nRain Spirit;troop;\"Water; Air\";1/1/3\n", encoding="utf-8")
+    sheet.write_text('\ufeffname;type;paths;power\nRain Spirit;troop;"Water; Air";1/1/3\n', encoding="utf-8")
     out = tmp_path / "p.yaml"
     r = cli("pack", "import", sheet, "--system", "senshiai", "-o", out)
     assert r.code == 0, r.stderr
@@ -158,7 +168,7 @@ def test_import_reads_the_sheet_once_and_never_parses_the_pack_back(cli, tmp_pat
     monkeypatch.setattr(csv, "reader", lambda *a, **k: (readers.append(1), real_reader(*a, **k))[1])
     r = cli("pack", "import", sheet, "-o", tmp_path / "out.yaml")
     assert r.code == 2
-    bad_line = len("\n".join(rows).splitlines())    # the physical line of the last row
+    bad_line = len("\n".join(rows).splitlines())  # the physical line of the last row
     (line,) = r.stderr.splitlines()
     assert line.startswith(f"{sheet}:{bad_line}:4: error") and "cost" in line, r.stderr
     assert not any("Sheet Card" in t for t in parsed), "the pack made from the sheet was parsed as YAML"

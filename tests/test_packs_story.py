@@ -20,9 +20,18 @@ Warriors,,Infantry,II,Earth,,2,,,,,
 Sake Ration,event,Training,II,,,,,Troop,until the end of the round,,+1/1/1
 Monsoon,event,Misfortune,I,,,,,Troop,until the end of the round,,-0/0/2
 """
-DECK = {"Castle of the East": 1, "Paddy Field": 6, "Harbour Town": 6, "Ashigaru Spearmen": 8,
-        "Wave Raiders": 6, "Castle Archers": 5, "Hatamoto Guard": 4, "Warriors": 6,
-        "Sake Ration": 4, "Monsoon": 4}
+DECK = {
+    "Castle of the East": 1,
+    "Paddy Field": 6,
+    "Harbour Town": 6,
+    "Ashigaru Spearmen": 8,
+    "Wave Raiders": 6,
+    "Castle Archers": 5,
+    "Hatamoto Guard": 4,
+    "Warriors": 6,
+    "Sake Ration": 4,
+    "Monsoon": 4,
+}
 
 
 @pytest.fixture
@@ -44,8 +53,19 @@ def test_spreadsheet_to_legal_printed_deck_to_bundle_on_a_second_machine(cli, ma
     on, alice, bob = machines
     work = on(alice)
     (work / "starter.csv").write_text(STARTER_CSV)
-    r = cli("pack", "import", "starter.csv", "--system", "senshiai", "--name", "Starter deck cards",
-            "--version", "1", "-o", "starter.yaml")
+    r = cli(
+        "pack",
+        "import",
+        "starter.csv",
+        "--system",
+        "senshiai",
+        "--name",
+        "Starter deck cards",
+        "--version",
+        "1",
+        "-o",
+        "starter.yaml",
+    )
     assert r.code == 0, r.stderr
     r = cli("pack", "check", "starter.yaml")
     assert r.code == 0 and "cards 9 added, 1 changed" in r.stdout, r.stdout + r.stderr
@@ -82,10 +102,12 @@ def test_spreadsheet_to_legal_printed_deck_to_bundle_on_a_second_machine(cli, ma
     work = on(bob)
     r = cli("import", code, "-o", "from-code.yaml")
     assert r.code == 0, r.stderr
-    assert ("<code>: note: pack 'Starter deck cards' version 1 is missing here; the list is checked without it "
-            "(install it from a registry: daimyo pack install \"Starter deck cards@1\", or import with "
-            "--install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
-            "'daimyo import BUNDLE --install-packs')") in r.stderr
+    assert (
+        "<code>: note: pack 'Starter deck cards' version 1 is missing here; the list is checked without it "
+        '(install it from a registry: daimyo pack install "Starter deck cards@1", or import with '
+        "--install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
+        "'daimyo import BUNDLE --install-packs')"
+    ) in r.stderr
     assert cli("check", "from-code.yaml").code == 2  # its pack is not found here
 
     (work / "east.bundle.yaml").write_bytes(bundle)
@@ -124,5 +146,6 @@ def test_import_says_when_the_local_pack_differs(cli, machines):
     assert r.code == 0
     lines = [ln for ln in r.stderr.splitlines() if "note:" in ln]
     assert len(lines) == 1
-    assert lines[0].startswith("<code>: note: pack 'Starter deck cards' differs here: found 'Starter deck cards' "
-                               "with other content in ")
+    assert lines[0].startswith(
+        "<code>: note: pack 'Starter deck cards' differs here: found 'Starter deck cards' with other content in "
+    )

@@ -15,7 +15,7 @@ from builder.errors import UsageError
 from builder.render import api
 from builder.render.cards import prepare_image
 
-BOX = (47.5, 31.0)     # the Satsuma art box, mm
+BOX = (47.5, 31.0)  # the Satsuma art box, mm
 
 
 def _list(tmp_path, image: Image.Image, name="bushido.png", **save) -> Path:
@@ -33,7 +33,7 @@ def _embedded(pdf: Path) -> list[Image.Image]:
     for page in reader.pages:
         for img in page.images:
             out.append(Image.open(io.BytesIO(img.data)).convert("RGB"))
-    if not out:   # images inside form XObjects
+    if not out:  # images inside form XObjects
         for num in range(1, 400):
             try:
                 o = reader.get_object(num)
@@ -52,14 +52,14 @@ def _embedded(pdf: Path) -> list[Image.Image]:
 
 def test_16_bit_png_prints_its_picture_not_a_blank_box(tmp_path):
     im = Image.new("I", (600, 390))
-    im.paste(30000, (0, 0, 300, 390))            # left half mid grey, right half black
-    im = im.convert("I;16")                      # saved as a 16-bit greyscale PNG
+    im.paste(30000, (0, 0, 300, 390))  # left half mid grey, right half black
+    im = im.convert("I;16")  # saved as a 16-bit greyscale PNG
     lst = _list(tmp_path, im)
     out = api.render_list(lst, tmp_path / "a.pdf", backs=False)
     [art] = _embedded(out)
     left = art.getpixel((art.width // 4, art.height // 2))
     right = art.getpixel((3 * art.width // 4, art.height // 2))
-    assert 100 < left[0] < 140 and right[0] < 20      # 30000 / 65535 of white, and black
+    assert 100 < left[0] < 140 and right[0] < 20  # 30000 / 65535 of white, and black
 
 
 def test_exif_orientation_is_honoured(tmp_path):
@@ -73,8 +73,8 @@ def test_exif_orientation_is_honoured(tmp_path):
     [art] = _embedded(out)
     top = art.getpixel((art.width // 2, 2))
     bottom = art.getpixel((art.width // 2, art.height - 3))
-    assert top[0] > 200 and top[2] < 60          # viewed upright: red on top
-    assert bottom[2] > 200 and bottom[0] < 60    # blue below
+    assert top[0] > 200 and top[2] < 60  # viewed upright: red on top
+    assert bottom[2] > 200 and bottom[0] < 60  # blue below
 
 
 def test_low_resolution_art_is_one_warning_with_its_dpi(tmp_path, capsys):
@@ -92,13 +92,13 @@ def test_low_resolution_art_is_one_warning_with_its_dpi(tmp_path, capsys):
 
 def test_art_fills_its_box_cropped_around_the_focus(tmp_path):
     im = Image.new("RGB", (600, 600), (0, 0, 0))
-    im.paste((0, 200, 0), (0, 0, 600, 300))       # green top half, black bottom half
+    im.paste((0, 200, 0), (0, 0, 600, 300))  # green top half, black bottom half
     p = tmp_path / "sq.png"
     im.save(p)
     # the crop keeps 600 x 392 px: from the top 300 of them are green, from the bottom 92
     for focus, expect_green in (((0.5, 0.0), 300 / 392), ((0.5, 1.0), 92 / 392), ((0.5, 0.5), 0.5)):
         prep = prepare_image(p, *BOX, focus=focus)
-        assert prep.width_px / prep.height_px == pytest.approx(BOX[0] / BOX[1], rel=0.01)   # cover
+        assert prep.width_px / prep.height_px == pytest.approx(BOX[0] / BOX[1], rel=0.01)  # cover
         got = Image.open(io.BytesIO(prep.source)).convert("RGB")
         green = sum(1 for y in range(got.height) if got.getpixel((got.width // 2, y))[1] > 100) / got.height
         assert green == pytest.approx(expect_green, abs=0.03), focus
@@ -129,12 +129,12 @@ def test_full_bleed_art_reaches_into_the_bleed():
 
     tpl = load_template("satsuma")
     layout = tpl.default_layout
-    tpl.layouts[layout].art = (0.0, 0.0, tpl.size[0], 40.0)      # art across the top of the card
+    tpl.layouts[layout].art = (0.0, 0.0, tpl.size[0], 40.0)  # art across the top of the card
     opts = SheetOptions(card=tpl.size, bleed=3.0)
     x, y, w, h = art_box(tpl, layout, opts)
     assert (x, w) == (pytest.approx(-3.0), pytest.approx(tpl.size[0] + 6))
-    assert y + h == pytest.approx(tpl.size[1] + 3)               # into the top bleed
-    assert y == pytest.approx(tpl.size[1] - 40.0)                # the inner edge stays
+    assert y + h == pytest.approx(tpl.size[1] + 3)  # into the top bleed
+    assert y == pytest.approx(tpl.size[1] - 40.0)  # the inner edge stays
 
 
 def test_unreadable_art_still_one_line(tmp_path):

@@ -29,7 +29,7 @@ def test_long_names_wrap_on_mini_cards(tmp_path, capsys):
 def test_no_card_text_below_6_pt_on_poker_cards(tmp_path, example):
     out = api.render_list(EXAMPLES / f"{example}.yaml", tmp_path / "p.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
-        for page in pdf.pages[:-1]:             # the sheets (the list page is not a card)
+        for page in pdf.pages[:-1]:  # the sheets (the list page is not a card)
             W, H = mm(page.width), mm(page.height)
             inner = [c for c in page.chars if 12 < mm(c["x0"]) < W - 12 and 16 < mm(c["top"]) < H - 16]
             assert inner and min(c["size"] for c in inner) >= 6.0 - 1e-6
@@ -40,7 +40,7 @@ def _deck_with_text(tmp_path, text: str) -> Path:
     pack = (EXAMPLES / "packs" / "senshiai-example.yaml").read_text(encoding="utf-8")
     marker = "  - name: Open the Vaults\n"
     assert marker in pack
-    pack = pack.replace(marker, marker + f"    text: \"{text}\"\n", 1)
+    pack = pack.replace(marker, marker + f'    text: "{text}"\n', 1)
     (tmp_path / "packs" / "senshiai-example.yaml").write_text(pack, encoding="utf-8")
     shutil.copy(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "deck.yaml")
     return tmp_path / "deck.yaml"
@@ -61,12 +61,12 @@ def test_rules_text_takes_the_room_of_the_empty_art_box(tmp_path, capsys):
     deck = _deck_with_text(tmp_path, long)
     out = api.render_list(deck, tmp_path / "t.pdf", backs=False)
     err = capsys.readouterr().err
-    assert "Open the Vaults" not in err                    # it fits: no warning
+    assert "Open the Vaults" not in err  # it fits: no warning
     page, word = _card_chars(out, "Zanshin")
     assert word is not None
     with pdfplumber.open(out) as pdf:
         text = pdf.pages[page.page_number - 1].extract_text()
-    assert text.count("discards one card") >= 6 * 3 // 3    # the whole text is printed
+    assert text.count("discards one card") >= 6 * 3 // 3  # the whole text is printed
     # the empty art box yielded: the stat band moved up and the text starts well above its own
     # box (73.5 mm below the card's top)
     names = [w for w in page.extract_words() if w["text"] == "Vaults"]
@@ -98,5 +98,5 @@ def test_ability_reminder_text_comes_from_the_catalog(tmp_path):
     out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "r.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
         text = " ".join((pdf.pages[0].extract_text() or "").split())
-    assert "Recruit: " + " ".join(recruit.split()[:6]) in text       # Rice Fields (Recruit)
-    assert "Move Restriction: A Unit coming into or out" in text     # Mountain Pass
+    assert "Recruit: " + " ".join(recruit.split()[:6]) in text  # Rice Fields (Recruit)
+    assert "Move Restriction: A Unit coming into or out" in text  # Mountain Pass

@@ -10,8 +10,22 @@ SAMURAI = EX / "satsuma-samurai.yaml"
 
 def test_print_writes_a_pdf(cli, tmp_path):
     out = tmp_path / "deck.pdf"
-    r = cli("print", SAMURAI, "-o", out, "--paper", "letter", "--card", "bridge", "--bleed", "1",
-            "--duplex", "short", "--offset", "0.5,-0.5")
+    r = cli(
+        "print",
+        SAMURAI,
+        "-o",
+        out,
+        "--paper",
+        "letter",
+        "--card",
+        "bridge",
+        "--bleed",
+        "1",
+        "--duplex",
+        "short",
+        "--offset",
+        "0.5,-0.5",
+    )
     assert r.code == 0, r.stderr
     # bridge cards are narrower than poker: the longest rules texts shrink under 6 pt, and one
     # warning says so, naming the cards; then where the PDF went
@@ -25,16 +39,22 @@ def test_print_writes_a_pdf(cli, tmp_path):
     assert r.code == 0 and r.stderr == f"wrote {out2}\n"
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--paper", "a5"], "daimyo: error: unknown paper 'a5' (use a4, letter or WxH in millimetres such as 210x297)"),
-    (["--card", "jumbo"], "daimyo: error: unknown card size 'jumbo'"),
-    (["--card", "300x400"], "daimyo: error: a 300x400 mm card does not fit on 210x297 mm paper inside 5 mm margins"),
-    (["--card", "190x270", "--bleed", "6"], "daimyo: error: a bleed of 6 mm does not fit"),
-    (["--bleed", "12"], "daimyo: error: bleed 12 mm is out of range"),
-    (["--bleed", "nan"], "daimyo: error: bleed nan mm is out of range"),
-    (["--duplex", "sideways"], "daimyo: error: unknown duplex mode 'sideways' (use long or short)"),
-    (["--offset", "abc"], "daimyo: error: bad offset 'abc'"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--paper", "a5"], "daimyo: error: unknown paper 'a5' (use a4, letter or WxH in millimetres such as 210x297)"),
+        (["--card", "jumbo"], "daimyo: error: unknown card size 'jumbo'"),
+        (
+            ["--card", "300x400"],
+            "daimyo: error: a 300x400 mm card does not fit on 210x297 mm paper inside 5 mm margins",
+        ),
+        (["--card", "190x270", "--bleed", "6"], "daimyo: error: a bleed of 6 mm does not fit"),
+        (["--bleed", "12"], "daimyo: error: bleed 12 mm is out of range"),
+        (["--bleed", "nan"], "daimyo: error: bleed nan mm is out of range"),
+        (["--duplex", "sideways"], "daimyo: error: unknown duplex mode 'sideways' (use long or short)"),
+        (["--offset", "abc"], "daimyo: error: bad offset 'abc'"),
+    ],
+)
 def test_bad_options_one_line_exit_2(cli, tmp_path, args, message):
     out = tmp_path / "x.pdf"
     r = cli("print", SAMURAI, "-o", out, *args)
@@ -44,17 +64,21 @@ def test_bad_options_one_line_exit_2(cli, tmp_path, args, message):
     assert not out.exists()
 
 
-@pytest.mark.parametrize("body,where,number", [
-    ("system: senshiai\ncards:\n  Warriors: 1000000000000000000000\n", "3:13", 10 ** 21),
-    ("system: satsuma\nside: samurai\ncards: {Bushido: 100000000000000000000000000}\n", "3:18", 10 ** 26),
-])
+@pytest.mark.parametrize(
+    "body,where,number",
+    [
+        ("system: senshiai\ncards:\n  Warriors: 1000000000000000000000\n", "3:13", 10**21),
+        ("system: satsuma\nside: samurai\ncards: {Bushido: 100000000000000000000000000}\n", "3:18", 10**26),
+    ],
+)
 def test_a_count_beyond_the_number_range_is_refused_where_it_is_written(cli, tmp_path, body, where, number):
     lst = tmp_path / "huge.yaml"
     lst.write_text(body)
     r = cli("print", lst, "-o", tmp_path / "huge.pdf")
     assert r.code == 2
-    assert r.stderr.splitlines() == [f"{lst}:{where}: error: number out of range: {number} "
-                                     "(numbers go from -1,000,000 to 1,000,000)"]
+    assert r.stderr.splitlines() == [
+        f"{lst}:{where}: error: number out of range: {number} (numbers go from -1,000,000 to 1,000,000)"
+    ]
 
 
 def test_existing_output_needs_force(cli, tmp_path):
@@ -103,16 +127,20 @@ def test_print_test(cli, tmp_path):
     assert r.code == 2 and "unknown paper 'a3'" in r.stderr
 
 
-@pytest.mark.parametrize("body,count", [
-    ("system: senshiai\ncards:\n  Warriors: 20000\n", 20000),
-    ("system: satsuma\nside: samurai\ncards: {Bushido: 1000000}\n", 1000000),
-])
+@pytest.mark.parametrize(
+    "body,count",
+    [
+        ("system: senshiai\ncards:\n  Warriors: 20000\n", 20000),
+        ("system: satsuma\nside: samurai\ncards: {Bushido: 1000000}\n", 1000000),
+    ],
+)
 def test_huge_card_count_is_refused_in_one_line(cli, tmp_path, body, count):
     lst = tmp_path / "huge.yaml"
     lst.write_text(body)
     out = tmp_path / "huge.pdf"
     r = cli("print", lst, "-o", out)
     assert r.code == 2
-    assert r.stderr.splitlines() == [f"daimyo: error: the list holds {count} cards; "
-                                     "one PDF prints at most 10000 (check the card counts)"]
+    assert r.stderr.splitlines() == [
+        f"daimyo: error: the list holds {count} cards; one PDF prints at most 10000 (check the card counts)"
+    ]
     assert not out.exists()

@@ -58,7 +58,7 @@ def test_stats_pdf_embeds_its_fonts_and_names_no_folder(cli, tmp_path, deep_copy
     assert not any("Helvetica" in n for n, _ in fonts)
     text = _text(out)
     assert "private-folder-name" not in text and str(tmp_path) not in text
-    assert example in text        # the file is still named, without its folder
+    assert example in text  # the file is still named, without its folder
 
 
 def test_print_with_stats_embeds_its_fonts_and_names_no_folder(cli, tmp_path, deep_copy):

@@ -52,8 +52,9 @@ def _long_kensei(folder: Path, n: int) -> Path:
     troops = ["Taisho Buke", "Samurai Yari", "Yari Ashigaru", "Samurai Dai-Katana", "Yumi Samurai"]
     body = "".join(f"  - troop: {troops[i % 5]}\n    models: {i % 5 + 1}\n" for i in range(n))
     p = folder / "long.yaml"
-    p.write_text("system: kensei\nname: Long\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n" + body,
-                 encoding="utf-8")
+    p.write_text(
+        "system: kensei\nname: Long\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n" + body, encoding="utf-8"
+    )
     return p
 
 

@@ -38,7 +38,7 @@ def test_images_one_png_per_face_and_back_at_the_shop_size(cli, tmp_path):
     rows = _manifest(out)
     fronts = [x for x in rows if x["side"] == "front"]
     backs = [x for x in rows if x["side"] == "back"]
-    assert len(fronts) == 16 and len(backs) == 1                 # 16 different cards, one back design
+    assert len(fronts) == 16 and len(backs) == 1  # 16 different cards, one back design
     assert sum(int(x["count"]) for x in fronts) == 50 and int(backs[0]["count"]) == 50
     for x in rows:
         with Image.open(out / x["file"]) as im:
@@ -87,7 +87,7 @@ def test_image_presets_of_other_card_sizes(cli, tmp_path, card, size):
     # two cards: every face of a deck has the preset's size
     assert cli("print", example_deck(tmp_path, 2), "--to", "images", out, "--card", card).code == 0
     rows = _manifest(out)
-    assert len(rows) == 3                           # two faces and the back
+    assert len(rows) == 3  # two faces and the back
     for row in rows:
         assert (int(row["width_px"]), int(row["height_px"])) == size
         with Image.open(out / row["file"]) as im:
@@ -106,11 +106,11 @@ def test_tts_deck_sheets_and_saved_object(cli, tmp_path):
     [deck] = saved["ObjectStates"]
     assert deck["Name"] == "DeckCustom" and deck["Nickname"] == "Saigo's rebels"
     assert len(deck["DeckIDs"]) == 46 == len(deck["ContainedObjects"])
-    assert len(deck["CustomDeck"]) == 2                 # 46 faces: 39 on a sheet within 4,096 px, then 7
+    assert len(deck["CustomDeck"]) == 2  # 46 faces: 39 on a sheet within 4,096 px, then 7
     doc, catalog, lst, _ = load_checked(SATSUMA)
     fronts, backs = render_sides(doc, catalog, lst, bleed=0.0, dpi=TTS_DPI)
     cw, ch = fronts[0].image.size
-    assert (cw, ch) == (500, 700)                       # poker at 200 dpi
+    assert (cw, ch) == (500, 700)  # poker at 200 dpi
     by_name = {f.name: f.image for f in fronts}
     for key, custom in deck["CustomDeck"].items():
         cols, rows = custom["NumWidth"], custom["NumHeight"]
@@ -127,13 +127,15 @@ def test_tts_deck_sheets_and_saved_object(cli, tmp_path):
                 assert obj["Name"] == "Card" and obj["CustomDeck"][key] == custom
                 cell = obj["CardID"] - int(key) * 100
                 assert obj["CardID"] in deck["DeckIDs"] and 0 <= cell < cols * rows - 1
-                crop = sheet.crop(((cell % cols) * cw, (cell // cols) * ch, (cell % cols + 1) * cw,
-                                   (cell // cols + 1) * ch))
+                crop = sheet.crop(
+                    ((cell % cols) * cw, (cell // cols) * ch, (cell % cols + 1) * cw, (cell // cols + 1) * ch)
+                )
                 assert _similar(crop, by_name[obj["Nickname"]]), obj["Nickname"]
             # the last cell is the hidden card: the back
             last = cols * rows - 1
-            hidden = sheet.crop(((last % cols) * cw, (last // cols) * ch, (last % cols + 1) * cw,
-                                 (last // cols + 1) * ch))
+            hidden = sheet.crop(
+                ((last % cols) * cw, (last // cols) * ch, (last % cols + 1) * cw, (last // cols + 1) * ch)
+            )
             assert _similar(hidden, backs[0].image)
 
 
@@ -169,7 +171,7 @@ def test_organisers_book(cli, tmp_path):
     assert "File System List Total Verdict Page" in contents
     assert "kensei-buke.yaml kensei" in contents and "200/200 AP legal" in contents
     assert "satsuma-samurai.yaml" in contents and "legal (1 warning)" in contents
-    assert len(starts) == len(lists)                     # every list starts on a page of its own
+    assert len(starts) == len(lists)  # every list starts on a page of its own
     for lst in lists:
         page = starts[lst.name]
         doc = load_list(lst)
@@ -197,8 +199,10 @@ def test_fingerprint_changes_with_the_content_not_the_layout(tmp_path):
 
 def test_fingerprint_covers_the_content_of_the_packs_a_list_uses(cli, tmp_path):
     pack = tmp_path / "club.yaml"
-    pack.write_text("system: senshiai\nname: Club\ncards:\n  - {name: Club Samurai, type: troop, speed: 1, "
-                    "power: 2/1/3, assumed: test}\n")
+    pack.write_text(
+        "system: senshiai\nname: Club\ncards:\n  - {name: Club Samurai, type: troop, speed: 1, "
+        "power: 2/1/3, assumed: test}\n"
+    )
     deck = tmp_path / "deck.yaml"
     deck.write_text("system: senshiai\npacks: [club.yaml]\ncards: {Club Samurai: 2}\n")
 

@@ -31,12 +31,18 @@ def test_every_sheet_of_fronts_has_a_ruler_clear_of_cards_and_marks(tmp_path, ca
     else:
         plan = plan_sheet(P, C, bleed)
         cards = [s.bleed for s in plan.slots]
-    out = api.render_list(example_deck(tmp_path, len(plan.slots) + 1), tmp_path / "r.pdf", paper=paper, card=card,
-                          bleed=bleed, layout=layout)
+    out = api.render_list(
+        example_deck(tmp_path, len(plan.slots) + 1),
+        tmp_path / "r.pdf",
+        paper=paper,
+        card=card,
+        bleed=bleed,
+        layout=layout,
+    )
     with pdfplumber.open(out) as pdf:
-        pages = pdf.pages[:-1]                      # the list page has its own ruler
+        pages = pdf.pages[:-1]  # the list page has its own ruler
         fronts = pages if layout == "fold" else pages[0::2]
-        assert len(fronts) == 2                     # a full sheet, and one holding a single card
+        assert len(fronts) == 2  # a full sheet, and one holding a single card
         for n, page in enumerate(fronts, 1):
             found = rulers(page)
             assert len(found) == 1, f"sheet {n}: {len(found)} rulers"
@@ -47,10 +53,14 @@ def test_every_sheet_of_fronts_has_a_ruler_clear_of_cards_and_marks(tmp_path, ca
             # no cut mark runs through it
             H = mm(page.height)
             for ln in page.lines:
-                if abs(ln["x1"] - ln["x0"]) < 0.01 and mm(ln["bottom"] - ln["top"]) > 1.4 and mm(ln["bottom"] - ln["top"]) < 3.2:
-                    continue                        # its own ticks
+                if (
+                    abs(ln["x1"] - ln["x0"]) < 0.01
+                    and mm(ln["bottom"] - ln["top"]) > 1.4
+                    and mm(ln["bottom"] - ln["top"]) < 3.2
+                ):
+                    continue  # its own ticks
                 seg = Rect(mm(ln["x0"]), H - mm(ln["bottom"]), mm(ln["x1"] - ln["x0"]), mm(ln["bottom"] - ln["top"]))
-                inside = (r.x + 0.2 < seg.x1 and seg.x < r.x1 - 0.2 and r.y + 0.2 < seg.y1 and seg.y < r.y1 - 0.2)
+                inside = r.x + 0.2 < seg.x1 and seg.x < r.x1 - 0.2 and r.y + 0.2 < seg.y1 and seg.y < r.y1 - 0.2
                 assert not (inside and (seg.w > 3.2 or seg.h > 3.2)), f"sheet {n}: a line crosses the ruler"
 
 
@@ -63,18 +73,22 @@ def test_a_full_margin_keeps_the_ruler_beside_the_label(tmp_path):
         assert "50 mm: print at 100 % (actual size)" in (page.extract_text() or "")
 
 
-@pytest.mark.parametrize(("card", "paper"), [("poker", "a4"), ("poker", "letter"), ("bridge", "letter"),
-                                             ("mini", "a4")])   # where the margins hold the sheet label
+@pytest.mark.parametrize(
+    ("card", "paper"), [("poker", "a4"), ("poker", "letter"), ("bridge", "letter"), ("mini", "a4")]
+)  # where the margins hold the sheet label
 def test_the_fold_line_crosses_no_text(tmp_path, card, paper):
-    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "f.pdf", paper=paper, card=card,
-                          layout="fold")
+    out = api.render_list(
+        EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "f.pdf", paper=paper, card=card, layout="fold"
+    )
     P = paper_size(paper)
     _, fold, _line = plan_fold(P, card_size(card))
     with pdfplumber.open(out) as pdf:
         page = pdf.pages[0]
         H = mm(page.height)
-        if fold == "short":                         # a horizontal fold at half the height
-            drawn = [ln for ln in page.lines if abs(mm(ln["top"]) - P[1] / 2) < 0.05 and abs(ln["top"] - ln["bottom"]) < 0.01]
+        if fold == "short":  # a horizontal fold at half the height
+            drawn = [
+                ln for ln in page.lines if abs(mm(ln["top"]) - P[1] / 2) < 0.05 and abs(ln["top"] - ln["bottom"]) < 0.01
+            ]
         else:
             drawn = [ln for ln in page.lines if abs(mm(ln["x0"]) - P[0] / 2) < 0.05 and abs(ln["x0"] - ln["x1"]) < 0.01]
         assert drawn, "no fold line"

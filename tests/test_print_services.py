@@ -25,7 +25,7 @@ def test_each_service_gets_its_published_poker_size(cli, tmp_path, shop, size):
     r = cli("print", SATSUMA, "--to", "images", out, "--service", shop)
     assert r.code == 0, r.stderr
     pngs = sorted(out.glob("*.png"))
-    assert len(pngs) == 46 + 1                      # 46 different cards and one back
+    assert len(pngs) == 46 + 1  # 46 different cards and one back
     for png in pngs:
         with Image.open(png) as im:
             assert im.size == size
@@ -53,7 +53,7 @@ def test_mpc_order_is_an_mpc_autofill_file_with_its_bracket(cli, tmp_path):
     assert root.tag == "order"
     assert root.findtext("details/quantity") == "50" and root.findtext("details/bracket") == "55"
     slots = [int(s) for card in root.iterfind("fronts/card") for s in card.findtext("slots").split(",")]
-    assert sorted(slots) == list(range(50))          # every copy has its slot, once
+    assert sorted(slots) == list(range(50))  # every copy has its slot, once
     for card in root.iterfind("fronts/card"):
         assert (out / card.findtext("name")).is_file()
     assert (out / root.findtext("cardback")).is_file()
@@ -65,8 +65,9 @@ def test_dtc_and_tgc_orders_list_files_and_quantities(cli, tmp_path):
     lines = (out / "order.csv").read_text(encoding="utf-8").splitlines()
     assert lines[0] == "file,quantity,back_file"
     rows = [ln.split(",") for ln in lines[1:]]
-    assert sum(int(q) for _, q, _ in rows) == 50 and all((out / f).is_file() and (out / b).is_file()
-                                                          for f, _, b in rows)
+    assert sum(int(q) for _, q, _ in rows) == 50 and all(
+        (out / f).is_file() and (out / b).is_file() for f, _, b in rows
+    )
 
 
 def test_mpc_brackets_at_and_past_each_bound():
@@ -97,9 +98,8 @@ def test_tts_with_a_base_url_starting_cards_and_descriptions(cli, tmp_path):
     assert r.code == 0, r.stderr
     saved = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))
     deck, *loose = saved["ObjectStates"]
-    assert [o["Nickname"] for o in loose] == ["Capital of the North"]     # beside the deck, not in it
-    assert len(deck["DeckIDs"]) == 49 and all(o["Nickname"] != "Capital of the North"
-                                              for o in deck["ContainedObjects"])
+    assert [o["Nickname"] for o in loose] == ["Capital of the North"]  # beside the deck, not in it
+    assert len(deck["DeckIDs"]) == 49 and all(o["Nickname"] != "Capital of the North" for o in deck["ContainedObjects"])
     for custom in deck["CustomDeck"].values():
         for url in (custom["FaceURL"], custom["BackURL"]):
             assert url.startswith("https://example.org/decks/") and (out / url.rsplit("/", 1)[1]).is_file()
@@ -113,7 +113,7 @@ def test_tts_herocard_attribute_cards_lie_beside_the_deck(cli, tmp_path):
     saved = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))
     _deck, *loose = saved["ObjectStates"]
     assert sorted(o["Nickname"] for o in loose) == ["Honor's Power", "Scholar's Wisdom", "Warrior's Strength"]
-    assert len({o["Transform"]["posX"] for o in loose}) == 3            # side by side, not stacked
+    assert len({o["Transform"]["posX"] for o in loose}) == 3  # side by side, not stacked
 
 
 def test_tts_base_url_must_be_a_web_address(cli, tmp_path):

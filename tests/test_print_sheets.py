@@ -44,8 +44,17 @@ def _objects_near_edge(page, edge=EDGE, line_edge=MARK_EDGE_CLEAR):
     return bad
 
 
-@pytest.mark.parametrize("paper,card,bleed", [("a4", "poker", 0), ("letter", "poker", 0), ("a4", "bridge", 0),
-                                              ("a4", "mini", 0), ("letter", "bridge", 3), ("a4", "tarot", 2)])
+@pytest.mark.parametrize(
+    "paper,card,bleed",
+    [
+        ("a4", "poker", 0),
+        ("letter", "poker", 0),
+        ("a4", "bridge", 0),
+        ("a4", "mini", 0),
+        ("letter", "bridge", 3),
+        ("a4", "tarot", 2),
+    ],
+)
 def test_sheet_text_keeps_5mm_and_marks_2mm_from_the_paper_edge_on_both_sides(tmp_path, paper, card, bleed):
     out = api.render_list(SENSHIAI, tmp_path / "s.pdf", paper=paper, card=card, bleed=bleed)
     with pdfplumber.open(out) as pdf:
@@ -60,9 +69,9 @@ def test_both_sides_of_a_duplex_sheet_carry_the_ruler_and_the_label(tmp_path, pa
         front, back = (_text(p) for p in pdf.pages[:2])
     assert "sheet 1 of 6, fronts" in front and "sheet 1 of 6, backs" in back
     assert "50 mm: print at 100 %" in back
-    if paper == "a4":       # Letter's margins beside 3 x 88.9 mm cards hold no ruler on the fronts
+    if paper == "a4":  # Letter's margins beside 3 x 88.9 mm cards hold no ruler on the fronts
         assert "50 mm: print at 100 %" in front
-    assert "next page" not in back          # the back's label speaks of the back
+    assert "next page" not in back  # the back's label speaks of the back
 
 
 def test_no_backs_keeps_ruler_label_verdict_and_share_code(tmp_path):
@@ -70,7 +79,7 @@ def test_no_backs_keeps_ruler_label_verdict_and_share_code(tmp_path):
     out = api.render_list(SENSHIAI, tmp_path / "s.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
         n = len(pdf.pages)
-        assert n == 7                         # 50 cards: 6 sheets of fronts, the list page
+        assert n == 7  # 50 cards: 6 sheets of fronts, the list page
         first = _text(pdf.pages[0])
         last = pdf.pages[-1].extract_text()
     assert "50 mm: print at 100 %" in first and "sheet 1 of 6, fronts" in first
@@ -79,8 +88,7 @@ def test_no_backs_keeps_ruler_label_verdict_and_share_code(tmp_path):
     assert page_codes(out, n) == [code]
 
 
-@pytest.mark.parametrize("name", ["senshiai-northern-host", "satsuma-samurai", "kensei-buke",
-                                  "senji-three-daimyo"])
+@pytest.mark.parametrize("name", ["senshiai-northern-host", "satsuma-samurai", "kensei-buke", "senji-three-daimyo"])
 def test_every_page_with_the_share_code_has_a_qr_code_that_imports_the_list(tmp_path, name):
     src = EXAMPLES / f"{name}.yaml"
     code = share_code_of(load_list(src))
@@ -113,7 +121,7 @@ def _card_rects(page, w_mm, h_mm):
 def test_separate_layout_prints_all_fronts_then_all_backs_with_a_page_order_hint(tmp_path):
     out = api.render_list(SENSHIAI, tmp_path / "s.pdf", layout="separate")
     with pdfplumber.open(out) as pdf:
-        assert len(pdf.pages) == 13           # 6 fronts, 6 backs, the list page
+        assert len(pdf.pages) == 13  # 6 fronts, 6 backs, the list page
         first = _text(pdf.pages[0])
         back1 = _text(pdf.pages[6])
         fronts = _card_rects(pdf.pages[0], 63.5, 88.9)
@@ -133,7 +141,7 @@ def test_fold_layout_puts_each_back_beside_its_front_across_the_fold(tmp_path):
         dashed = [ln for ln in page.lines if abs(mm(ln["top"]) - 148.5) < 0.1 and ln.get("dash")]
         n = len(pdf.pages)
     assert "fold along the dashed line, glue, then cut" in text
-    assert n == 14                            # 50 cards, 4 a page, and the list page
+    assert n == 14  # 50 cards, 4 a page, and the list page
     above = [p for p in faces if p[1] > 148.5]
     below = [p for p in faces if p[1] + 63.5 < 148.5]
     assert len(above) == 4 and len(below) == 4
@@ -153,12 +161,12 @@ def test_gutter_0_fits_nine_poker_cards_with_bleed_and_cut_lines_run_across(tmp_
     out = api.render_list(SENSHIAI, tmp_path / "s.pdf", paper=paper, bleed=3, gutter=0, cut_lines=True)
     with pdfplumber.open(out) as pdf:
         page = pdf.pages[0]
-        faces = _card_rects(page, 63.5 + 6, 88.9 + 6)     # the face background with its bleed (clipped)
+        faces = _card_rects(page, 63.5 + 6, 88.9 + 6)  # the face background with its bleed (clipped)
         long_lines = [ln for ln in page.lines if mm(ln["x1"] - ln["x0"]) > 150 or mm(ln["bottom"] - ln["top"]) > 200]
     assert len(faces) == 9
     xs = sorted({x for x, _ in faces})
-    assert [round(b - a, 2) for a, b in itertools.pairwise(xs)] == [63.5, 63.5]     # trims abut
-    assert len(long_lines) == 8               # 4 vertical and 4 horizontal cut lines
+    assert [round(b - a, 2) for a, b in itertools.pairwise(xs)] == [63.5, 63.5]  # trims abut
+    assert len(long_lines) == 8  # 4 vertical and 4 horizontal cut lines
 
 
 def test_bad_sheet_options_are_refused():

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 K = 25.4 / 72
-BLOCK_GAP_MM = 1.0    # more than this between two lines (or a new type size): a new block
+BLOCK_GAP_MM = 1.0  # more than this between two lines (or a new type size): a new block
 
 DOCUMENTS = {
     "setup sheet": ("print", EXAMPLES / "senji-three-daimyo.yaml"),
@@ -35,16 +35,27 @@ def _body_lines(path) -> list[list[dict]]:
             lines = []
             for ln in page.extract_text_lines(return_chars=True):
                 first = ln["chars"][0]
-                lines.append({"text": ln["text"], "x0": ln["x0"] * K, "top": ln["top"] * K,
-                              "bottom": ln["bottom"] * K, "size": round(first["size"], 1),
-                              "font": first["fontname"]})
+                lines.append(
+                    {
+                        "text": ln["text"],
+                        "x0": ln["x0"] * K,
+                        "top": ln["top"] * K,
+                        "bottom": ln["bottom"] * K,
+                        "size": round(first["size"], 1),
+                        "font": first["fontname"],
+                    }
+                )
             ruler = [i for i, ln in enumerate(lines) if ln["text"].startswith("50 mm: print at 100 %")]
             start = ruler[0] + 1 if ruler else 0
-            foot = [i for i, ln in enumerate(lines)
-                    if ln["text"].startswith("daimyo ch") and "Condensed" in ln["font"]
-                    and ln["top"] > float(page.height) * K * 0.6]
+            foot = [
+                i
+                for i, ln in enumerate(lines)
+                if ln["text"].startswith("daimyo ch")
+                and "Condensed" in ln["font"]
+                and ln["top"] > float(page.height) * K * 0.6
+            ]
             end = foot[-1] if foot else len(lines)
-            if not ruler and not foot:      # a sheet of unit cards after the roster: no body
+            if not ruler and not foot:  # a sheet of unit cards after the roster: no body
                 continue
             pages.append(lines[start:end])
     return pages
@@ -83,14 +94,14 @@ def test_no_block_leaves_a_lone_line_on_small_paper(cli, tmp_path, what, paper):
     assert [t for _, t in flat] == [ln for b in blocks for ln in b], "same lines in the same order"
     at = 0
     for block in blocks:
-        pages = [p for p, _ in flat[at:at + len(block)]]
+        pages = [p for p, _ in flat[at : at + len(block)]]
         at += len(block)
         per_page = [pages.count(p) for p in sorted(set(pages))]
         if len(per_page) > 1:
-            assert min(per_page) >= 2, (f"a block split with a lone line ({per_page} lines per page) on "
-                                        f"{paper}: {block}")
+            assert min(per_page) >= 2, f"a block split with a lone line ({per_page} lines per page) on {paper}: {block}"
     # a source note (small condensed type) follows what it is the source of: it never opens a page
     for n, lines in enumerate(paged):
         assert lines, f"page {n + 1} has no body"
-        assert not (lines[0]["text"].startswith("Source:") and "Condensed" in lines[0]["font"]), \
+        assert not (lines[0]["text"].startswith("Source:") and "Condensed" in lines[0]["font"]), (
             f"page {n + 1} opens with a source note cut off from its block: {[ln['text'] for ln in lines]}"
+        )

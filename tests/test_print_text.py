@@ -25,7 +25,7 @@ def _named(tmp_path, src: Path, name: str) -> Path:
 
 @pytest.mark.parametrize("example", ["satsuma-samurai", "kensei-buke", "senji-three-daimyo"])
 def test_glyph_check_covers_the_list_name(tmp_path, capsys, example):
-    lst = _named(tmp_path, EXAMPLES / f"{example}.yaml", "\u8a66\u9a13")      # 試験
+    lst = _named(tmp_path, EXAMPLES / f"{example}.yaml", "\u8a66\u9a13")  # 試験
     api.render_list(lst, tmp_path / "x.pdf")
     err = capsys.readouterr().err
     assert "the list, field 'name': characters missing from font" in err and "(U+8A66)" in err, err
@@ -65,8 +65,7 @@ def test_every_font_of_an_aid_is_embedded(tmp_path, system):
     out = api.render_aid(system, tmp_path / "a.pdf")
     fonts = _fonts(out)
     assert fonts and all(fonts.values()), fonts
-    assert not any("Helvetica" in name or "Times" in name or "Courier" in name or "Zapf" in name
-                   for name in fonts)
+    assert not any("Helvetica" in name or "Times" in name or "Courier" in name or "Zapf" in name for name in fonts)
 
 
 def test_every_font_of_a_card_sheet_and_a_roster_is_embedded(tmp_path):
@@ -91,4 +90,4 @@ def test_aids_on_letter_keep_the_page_count_they_have_on_a4(tmp_path, system):
     a4 = page_count(api.render_aid(system, tmp_path / "a4.pdf", paper="a4"))
     letter = page_count(api.render_aid(system, tmp_path / "letter.pdf", paper="letter"))
     assert letter == a4
-    assert not list(tmp_path.glob(".*"))        # no trial file left behind
+    assert not list(tmp_path.glob(".*"))  # no trial file left behind

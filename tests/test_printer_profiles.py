@@ -32,10 +32,14 @@ def test_save_list_remove(cli, store):
     assert data["printers"]["office-laser"] == {"offset": [0.5, -1.2], "scale_x": 1.01, "scale_y": 0.99}
     assert cli("printer", "save", "home", "--scale-y", "1.1").code == 0
     r = cli("printer", "list")
-    assert r.stdout.splitlines() == ["home: offset 0,0 mm, scale-x 1, scale-y 1.1",
-                                     "office-laser: offset 0.5,-1.2 mm, scale-x 1.01, scale-y 0.99"]
+    assert r.stdout.splitlines() == [
+        "home: offset 0,0 mm, scale-x 1, scale-y 1.1",
+        "office-laser: offset 0.5,-1.2 mm, scale-x 1.01, scale-y 0.99",
+    ]
     assert cli("printer", "remove", "home").code == 0
-    assert cli("printer", "list").stdout.splitlines() == ["office-laser: offset 0.5,-1.2 mm, scale-x 1.01, scale-y 0.99"]
+    assert cli("printer", "list").stdout.splitlines() == [
+        "office-laser: offset 0.5,-1.2 mm, scale-x 1.01, scale-y 0.99"
+    ]
     line = _one_error(cli("printer", "remove", "home"))
     assert "no printer profile 'home' (saved: office-laser)" in line
     # no temporary file is left beside it
@@ -51,15 +55,18 @@ def test_a_saved_profile_is_not_replaced_without_force(cli, store):
     assert json.loads(store.read_text())["printers"]["p1"]["offset"] == [2.0, 2.0]
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["bad name"], "bad printer name 'bad name'"),
-    (["-x"], None),                                    # an option, not a name: typer's own one line
-    (["n" * 41], "bad printer name"),
-    (["p", "--scale-x", "1.11"], "--scale-x 1.11 is out of range"),
-    (["p", "--scale-y", "0.89"], "--scale-y 0.89 is out of range"),
-    (["p", "--offset", "20.5,0"], "larger than 20 mm"),
-    (["p", "--offset", "left"], "bad offset 'left'"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["bad name"], "bad printer name 'bad name'"),
+        (["-x"], None),  # an option, not a name: typer's own one line
+        (["n" * 41], "bad printer name"),
+        (["p", "--scale-x", "1.11"], "--scale-x 1.11 is out of range"),
+        (["p", "--scale-y", "0.89"], "--scale-y 0.89 is out of range"),
+        (["p", "--offset", "20.5,0"], "larger than 20 mm"),
+        (["p", "--offset", "left"], "bad offset 'left'"),
+    ],
+)
 def test_bad_names_and_values_are_one_line(cli, store, args, words):
     r = cli("printer", "save", *args)
     assert r.code == 2, r
@@ -68,8 +75,9 @@ def test_bad_names_and_values_are_one_line(cli, store, args, words):
     assert not store.exists()
 
 
-@pytest.mark.parametrize("args", [["n" * 40], ["p", "--scale-x", "1.1"], ["p", "--scale-y", "0.9"],
-                                  ["p", "--offset", "20,-20"]])
+@pytest.mark.parametrize(
+    "args", [["n" * 40], ["p", "--scale-x", "1.1"], ["p", "--scale-y", "0.9"], ["p", "--offset", "20,-20"]]
+)
 def test_values_at_the_bounds_are_saved(cli, store, args):
     assert cli("printer", "save", *args).code == 0
 
@@ -89,11 +97,13 @@ def test_a_broken_file_is_named_with_its_line_and_column(cli, store):
 
 def test_print_with_a_profile_prints_as_its_options_do(cli, store, tmp_path):
     assert cli("printer", "save", "p", "--offset", "1.5,-0.5", "--scale-x", "1.02", "--scale-y", "0.98").code == 0
-    for name, args in (("profile", ["--printer", "p"]),
-                       ("options", ["--offset", "1.5,-0.5", "--scale-x", "1.02", "--scale-y", "0.98"]),
-                       ("plain", []),
-                       ("override", ["--printer", "p", "--offset", "0,0"]),
-                       ("override-options", ["--offset", "0,0", "--scale-x", "1.02", "--scale-y", "0.98"])):
+    for name, args in (
+        ("profile", ["--printer", "p"]),
+        ("options", ["--offset", "1.5,-0.5", "--scale-x", "1.02", "--scale-y", "0.98"]),
+        ("plain", []),
+        ("override", ["--printer", "p", "--offset", "0,0"]),
+        ("override-options", ["--offset", "0,0", "--scale-x", "1.02", "--scale-y", "0.98"]),
+    ):
         (tmp_path / name).mkdir()
         r = cli("print", EX / "satsuma-samurai.yaml", "-o", tmp_path / name / "c.pdf", *args)
         assert r.code == 0, r

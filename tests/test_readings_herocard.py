@@ -9,8 +9,12 @@ PACK = ROOT / "examples" / "packs" / "herocard-example.yaml"
 
 
 def _hero(attrs, deck):
-    lines = ["system: herocard", f"packs: ['{PACK}']", "attributes: [" + ", ".join(f'"{a}"' for a in attrs) + "]",
-             "deck:"] + [f'  "{k}": {v}' for k, v in deck.items()]
+    lines = [
+        "system: herocard",
+        f"packs: ['{PACK}']",
+        "attributes: [" + ", ".join(f'"{a}"' for a in attrs) + "]",
+        "deck:",
+    ] + [f'  "{k}": {v}' for k, v in deck.items()]
     return check_text("\n".join(lines) + "\n")
 
 
@@ -22,9 +26,11 @@ def test_a_mod_whose_only_base_can_never_be_played_can_never_be_played():
     res = _hero(["Warrior's Strength", "Scholar's Wisdom", "Honor's Power"], DECK)
     (f,) = [f for f in res.findings if f.code == "herocard.mod-without-base"]
     assert f.severity == "warning"
-    assert f.message == ("'Thunder Stroke' (Attack Mod) can never be played: the deck's only Base Attack "
-                         "('Heaven Splitter') can never be played (cost over the hero's score) and a mod cannot "
-                         "stand alone")
+    assert f.message == (
+        "'Thunder Stroke' (Attack Mod) can never be played: the deck's only Base Attack "
+        "('Heaven Splitter') can never be played (cost over the hero's score) and a mod cannot "
+        "stand alone"
+    )
     assert "herocard.cost-exceeds-score" in {g.code for g in res.findings}
 
 

@@ -49,8 +49,9 @@ def test_a_hero_with_leader_rank_is_the_general_and_an_elite_leader_is_not(tmp_p
     pack.write_text(TROOPS)
     hero = check_text(_army("Club Hero"), "army.yaml", extra_packs=[str(pack)])
     assert not [c for c in _codes(hero) if c.startswith("kensei.general")]
-    officer = check_text(_army("Club Hero", "Club Officer", general="Club Officer"), "army.yaml",
-                         extra_packs=[str(pack)])
+    officer = check_text(
+        _army("Club Hero", "Club Officer", general="Club Officer"), "army.yaml", extra_packs=[str(pack)]
+    )
     (f,) = [f for f in officer.findings if f.code == "kensei.general-not-hero"]
     assert f.message == "the general 'Club Officer' must be a Hero with leader rank (class E)"
 
@@ -62,8 +63,13 @@ def test_the_general_fact_of_a_pack_troop_follows_its_class(tmp_path):
     hero = check_doc(parse_list(_army("Club Hero"), "army.yaml"), catalog=catalog)
     (f,) = [f for f in hero.findings if f.code == "kensei.no-general"]
     assert f.value == 1 and f.bound == 0
-    officer = check_doc(parse_list(_army("Taisho Buke", "Club Officer", general="Taisho Buke")
-                                   .replace("  - troop: Taisho Buke\n", ""), "army.yaml"), catalog=catalog)
+    officer = check_doc(
+        parse_list(
+            _army("Taisho Buke", "Club Officer", general="Taisho Buke").replace("  - troop: Taisho Buke\n", ""),
+            "army.yaml",
+        ),
+        catalog=catalog,
+    )
     assert "kensei.no-general" not in _codes(officer)
 
 
@@ -72,15 +78,21 @@ def test_elites_count_as_melee_warriors_unless_the_house_rule_says_warriors_only
     # by default (house rule melee_warrior_classes); Samurai Hatamoto is an Elite with a Katana, 15 AP
     doc = {**BUKE, "troops": [*BUKE["troops"], {"troop": "Samurai Hatamoto", "models": 2}]}
     default = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
-    only = check_text(dump_list_yaml({**doc, "house_rules": {"melee_warrior_classes": "warrior_only"}}),
-                      "army.yaml", extra_packs=[PACK])
+    only = check_text(
+        dump_list_yaml({**doc, "house_rules": {"melee_warrior_classes": "warrior_only"}}),
+        "army.yaml",
+        extra_packs=[PACK],
+    )
     assert default.summary["melee"] == only.summary["melee"] + 30
 
 
 def test_a_unit_leader_must_be_in_the_list():
     # a leader included "as a unit leader" (1839-1845) is one of the army's troops
-    led = [{"troop": "Taisho Buke"}, {"troop": "Samurai Yari", "models": 5, "led_by": "Taisho Buke"},
-           *BUKE["troops"][2:]]
+    led = [
+        {"troop": "Taisho Buke"},
+        {"troop": "Samurai Yari", "models": 5, "led_by": "Taisho Buke"},
+        *BUKE["troops"][2:],
+    ]
     res = check_text(dump_list_yaml({**BUKE, "troops": led}), "army.yaml", extra_packs=[PACK])
     assert "kensei.led-by-unknown" not in _codes(res)
     led[1] = {**led[1], "led_by": "Taisho Samurai"}  # a leader of the catalog, not of this list
@@ -93,8 +105,11 @@ def test_peasants_as_a_bonus_pay_for_the_fewest_models():
     # "two villagers for every five points spent on them" (5938-5939) read as a bonus: 2 peasants
     # at 2.5 AP bring 2 more (4 for 5 AP); the fifth is paid (7.5 AP for 5), and the sixth (10 AP)
     for models, cost in ((4, 5), (5, 7.5), (6, 10)):
-        doc = {**BUKE, "house_rules": {"peasant_purchase": "bonus"},
-               "troops": [*BUKE["troops"], {"troop": "Peasants", "models": models}]}
+        doc = {
+            **BUKE,
+            "house_rules": {"peasant_purchase": "bonus"},
+            "troops": [*BUKE["troops"], {"troop": "Peasants", "models": models}],
+        }
         res = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
         assert res.summary["troops"] == 200 + cost, models
 
@@ -103,8 +118,11 @@ def test_the_onmyouji_realm_limits_the_creatures():
     # "you can only include profiles that are aligned to a specific realm" (4917-4922, house rule
     # onmyouji_realm_limits_troops): Jikininki and an Onmyouji of its realm, then of another
     def realm_findings(onmyouji):
-        doc = {**KUROI, "house_rules": {"onmyouji_realm_limits_troops": True},
-               "troops": [*KUROI["troops"], {"troop": onmyouji}]}
+        doc = {
+            **KUROI,
+            "house_rules": {"onmyouji_realm_limits_troops": True},
+            "troops": [*KUROI["troops"], {"troop": onmyouji}],
+        }
         res = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
         return [f.message for f in res.findings if f.code == "kensei.onmyouji-realm"]
 
@@ -115,8 +133,10 @@ def test_the_onmyouji_realm_limits_the_creatures():
 def test_a_hata_jurushi_is_deployed_inside_a_unit():
     # "They must be deployed inside a unit" (5941-5944): a unit's 'standard: true', not an entry
     def outside(extra):
-        doc = {**BUKE, "troops": [{**BUKE["troops"][1], "standard": True}, BUKE["troops"][0],
-                                  *BUKE["troops"][2:], *extra]}
+        doc = {
+            **BUKE,
+            "troops": [{**BUKE["troops"][1], "standard": True}, BUKE["troops"][0], *BUKE["troops"][2:], *extra],
+        }
         res = check_text(dump_list_yaml(doc), "army.yaml", extra_packs=[PACK])
         return [f.severity for f in res.findings if f.code == "kensei.standard-outside-unit"]
 
@@ -137,8 +157,13 @@ def test_percentages_are_exact_or_to_one_decimal():
     # the summary's percentages of the battle size: a whole number when exact, else one decimal
     from builder.games.kensei.rules import _percent
 
-    assert [_percent(v, lim) for v, lim in ((50, 200), (125, 200), (1, 3), (2, 3), (199, 201))] == \
-        [25, 62.5, 33.3, 66.7, 99.0]
+    assert [_percent(v, lim) for v, lim in ((50, 200), (125, 200), (1, 3), (2, 3), (199, 201))] == [
+        25,
+        62.5,
+        33.3,
+        66.7,
+        99.0,
+    ]
     assert type(_percent(50, 200)) is int
 
 

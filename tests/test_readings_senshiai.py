@@ -56,20 +56,29 @@ def test_a_recruit_troop_that_cannot_be_recruited_opens_nothing(tmp_path):
     # 000:53 a troop is recruited where an ally Unit with Recruit stands; the Air-only Wind
     # Callers have no Air Recruit terrain, so they never stand anywhere and open no path
     # for themselves nor for the Storm Hawks, even with an Air terrain (Mountain Pass) in the deck.
-    res = _check(tmp_path, {"Capital of the North": 1, "Rice Fields": 3, "Mountain Pass": 2,
-                            "Wind Callers": 2, "Storm Hawks": 2})
+    res = _check(
+        tmp_path, {"Capital of the North": 1, "Rice Fields": 3, "Mountain Pass": 2, "Wind Callers": 2, "Storm Hawks": 2}
+    )
     assert _unrecruitable(res) == ["Storm Hawks", "Wind Callers"]
 
 
 def test_recruiting_opens_paths_as_a_chain(tmp_path):
     # Mountain Heralds (Earth/Air, Recruit) are recruited on Rice Fields (Earth), may stand on
     # Mountain Pass (Earth/Air) and so open Air: Wind Callers, then Storm Hawks, can be recruited there.
-    res = _check(tmp_path, {"Capital of the North": 1, "Rice Fields": 3, "Mountain Pass": 2,
-                            "Mountain Heralds": 1, "Wind Callers": 2, "Storm Hawks": 2})
+    res = _check(
+        tmp_path,
+        {
+            "Capital of the North": 1,
+            "Rice Fields": 3,
+            "Mountain Pass": 2,
+            "Mountain Heralds": 1,
+            "Wind Callers": 2,
+            "Storm Hawks": 2,
+        },
+    )
     assert _unrecruitable(res) == []
     # without the Earth/Air terrain the Heralds stand only on Earth terrains: Air stays closed
-    res = _check(tmp_path, {"Capital of the North": 1, "Rice Fields": 3, "Mountain Heralds": 1,
-                            "Storm Hawks": 2})
+    res = _check(tmp_path, {"Capital of the North": 1, "Rice Fields": 3, "Mountain Heralds": 1, "Storm Hawks": 2})
     assert _unrecruitable(res) == ["Storm Hawks"]
 
 
@@ -90,16 +99,25 @@ def test_one_copy_of_an_event_that_targets_events_has_no_target(tmp_path):
 
 
 def test_missing_fields_say_what_is_missing_and_why(tmp_path):
-    (tmp_path / "cap.yaml").write_text("system: senshiai\nname: cap\nversion: '1'\ncards:\n"
-                                       "  - {name: Nameless Capital, type: terrain, subtype: Capital, cost: N, "
-                                       "paths: [Earth], speed: 0, assumed: a probe card}\n")
-    res = check_text("system: senshiai\npacks: [cap.yaml]\ncards:\n  Nameless Capital: 1\n",
-                     str(tmp_path / "deck.yaml"), base_dir=tmp_path)
+    (tmp_path / "cap.yaml").write_text(
+        "system: senshiai\nname: cap\nversion: '1'\ncards:\n"
+        "  - {name: Nameless Capital, type: terrain, subtype: Capital, cost: N, "
+        "paths: [Earth], speed: 0, assumed: a probe card}\n"
+    )
+    res = check_text(
+        "system: senshiai\npacks: [cap.yaml]\ncards:\n  Nameless Capital: 1\n",
+        str(tmp_path / "deck.yaml"),
+        base_dir=tmp_path,
+    )
     (f,) = [f for f in res.findings if f.code == "senshiai.card-fields"]
-    assert f.message == ("'Nameless Capital' (terrain) does not state power (a Capital acts as a Unit and fights); "
-                         "complete the card in a pack (packs: [my-cards.yaml])")
+    assert f.message == (
+        "'Nameless Capital' (terrain) does not state power (a Capital acts as a Unit and fights); "
+        "complete the card in a pack (packs: [my-cards.yaml])"
+    )
     assert f.source.endswith(":64-66")  # the Capital rule, not the card types
     # the rulebook's Warriors (Power only): what is missing, never the optional text or modifiers
-    (w,) = [f for f in check_text("system: senshiai\ncards:\n  Warriors: 3\n").findings if f.code == "senshiai.card-fields"]
+    (w,) = [
+        f for f in check_text("system: senshiai\ncards:\n  Warriors: 3\n").findings if f.code == "senshiai.card-fields"
+    ]
     assert w.message.startswith("'Warriors' (troop) does not state subtype (")
     assert "text" not in w.message and "modifiers" not in w.message and "must print" not in w.message

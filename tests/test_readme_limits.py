@@ -41,7 +41,7 @@ LIMITS = [
 def limits_paragraph() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     start = text.index("**Limits**")
-    return " ".join(text[start:text.index("\n\n", start)].split())
+    return " ".join(text[start : text.index("\n\n", start)].split())
 
 
 def test_every_limit_is_in_the_readme_with_its_value():

@@ -31,8 +31,21 @@ def tour_commands() -> list[tuple[str, int]]:
 def test_the_tour_is_long_and_covers_every_system():
     cmds = " ".join(c for c, _ in tour_commands())
     assert len(tour_commands()) >= 30
-    for word in ("new kensei", "new senshiai", "new herocard", "new senji", "new satsuma", "print ",
-                 "aid ", "export ", "import ", "show ", "why ", "catalog list", "rules "):
+    for word in (
+        "new kensei",
+        "new senshiai",
+        "new herocard",
+        "new senji",
+        "new satsuma",
+        "print ",
+        "aid ",
+        "export ",
+        "import ",
+        "show ",
+        "why ",
+        "catalog list",
+        "rules ",
+    ):
         assert word in cmds, word
 
 
@@ -41,12 +54,17 @@ def test_every_tour_command_runs_as_written(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     shim = bin_dir / "daimyo"  # the installed command, as `pip install` makes it
-    shim.write_text(f"#!/bin/sh\nexec {sys.executable} -m builder \"$@\"\n", encoding="utf-8")
+    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m builder "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
     work = tmp_path / "work"
     work.mkdir()
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-               PYTHONPATH=str(ROOT), XDG_CONFIG_HOME=str(tmp_path / "config"), COLUMNS="100")
+    env = dict(
+        os.environ,
+        PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        PYTHONPATH=str(ROOT),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        COLUMNS="100",
+    )
     env.pop("DAIMYO_PACKS", None)
     failures = []
     for cmd, want in tour_commands():

@@ -12,8 +12,19 @@ RENDER = Path(__file__).resolve().parent.parent / "builder" / "render"
 
 # attributes of reportlab objects that are private to reportlab (our own attributes on our own
 # subclasses, such as page_number_at, are not listed)
-PRIVATE = {"_code", "_doc", "_startPage", "_formsinuse", "_setXObjects", "_currentPageHasImages", "_content",
-           "_frame", "_y", "_y1p", "_pagesize"}
+PRIVATE = {
+    "_code",
+    "_doc",
+    "_startPage",
+    "_formsinuse",
+    "_setXObjects",
+    "_currentPageHasImages",
+    "_content",
+    "_frame",
+    "_y",
+    "_y1p",
+    "_pagesize",
+}
 
 
 def test_only_the_adapter_touches_reportlab_internals():
@@ -39,7 +50,7 @@ def test_the_installed_reportlab_has_what_the_adapter_uses():
     f = Frame(0, 0, 100, 100)
     for name in rladapter.FRAME_ATTRIBUTES:
         assert hasattr(f, name), f"reportlab Frame has no {name}"
-    assert rladapter.frame_room(f) == pytest.approx(100 - 12)   # less the default 6 pt paddings
+    assert rladapter.frame_room(f) == pytest.approx(100 - 12)  # less the default 6 pt paddings
 
 
 def test_held_pages_are_stamped_with_their_number_and_total():
@@ -60,8 +71,9 @@ def test_held_pages_are_stamped_with_their_number_and_total():
     c.save()
     assert seen == [(1, 3), (2, 3), (3, 3)]
     pages = PdfReader(io.BytesIO(buf.getvalue())).pages
-    assert [f"body {i + 1}" in p.extract_text() and f"page {i + 1} of 3" in p.extract_text()
-            for i, p in enumerate(pages)] == [True] * 3
+    assert [
+        f"body {i + 1}" in p.extract_text() and f"page {i + 1} of 3" in p.extract_text() for i, p in enumerate(pages)
+    ] == [True] * 3
 
 
 def test_run_before_save_draws_once_before_the_file_is_written():
@@ -89,7 +101,7 @@ def test_a_jpeg_is_embedded_as_it_is_and_other_bytes_are_refused(monkeypatch):
     from PIL import Image
     from reportlab import rl_config
 
-    monkeypatch.setattr(rl_config, "useA85", 0)      # as pdfbase sets it: binary streams
+    monkeypatch.setattr(rl_config, "useA85", 0)  # as pdfbase sets it: binary streams
     from reportlab.pdfgen.canvas import Canvas
 
     img = io.BytesIO()
@@ -101,7 +113,7 @@ def test_a_jpeg_is_embedded_as_it_is_and_other_bytes_are_refused(monkeypatch):
     assert not rladapter.draw_jpeg_unit(c, "b", b"not a jpeg at all")
     c.showPage()
     c.save()
-    assert data in buf.getvalue()        # the bytes as they are (DCTDecode), not decoded again
+    assert data in buf.getvalue()  # the bytes as they are (DCTDecode), not decoded again
 
 
 def test_documents_share_the_block_api_not_the_aids_module():

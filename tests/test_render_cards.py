@@ -22,7 +22,9 @@ TOL = 0.1  # mm
 def close(a, b, tol=TOL):
     """Two lists of (x, y) positions equal within ``tol`` mm."""
     a, b = sorted(a), sorted(b)
-    return len(a) == len(b) and all(abs(p - q) <= tol for u, v in zip(a, b, strict=False) for p, q in zip(u, v, strict=False))
+    return len(a) == len(b) and all(
+        abs(p - q) <= tol for u, v in zip(a, b, strict=False) for p, q in zip(u, v, strict=False)
+    )
 
 
 def card_rects(page, w_mm, h_mm):
@@ -153,7 +155,7 @@ def test_overlong_text_shrinks_then_warns(tmp_path, capsys):
     # nothing drawn outside the card: every character of page 1 lies on the card or in the margins
     with pdfplumber.open(out) as pdf:
         page = pdf.pages[0]
-        (cx, cy), = card_rects(page, 63.5, 88.9)
+        ((cx, cy),) = card_rects(page, 63.5, 88.9)
         for ch in page.chars:
             x, top = mm(ch["x0"]), mm(page.height - ch["bottom"])
             if cx - 1 < x < cx + 64.5 and cy < top < cy + 88.9:
@@ -241,8 +243,9 @@ def test_art_path_that_does_not_exist():
 
 
 def test_short_edge_backs_are_rotated(tmp_path):
-    out = api.render_list(EXAMPLES / "satsuma-imperial.yaml", tmp_path / "s.pdf", duplex="short",
-                          paper="letter", card="bridge")
+    out = api.render_list(
+        EXAMPLES / "satsuma-imperial.yaml", tmp_path / "s.pdf", duplex="short", paper="letter", card="bridge"
+    )
     reader = PdfReader(out)
     assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     plan = plan_sheet(paper_size("letter"), card_size("bridge"))
@@ -267,9 +270,12 @@ def test_test_sheet(tmp_path):
 
 # -- golden images ---------------------------------------------------------------------
 
+
 def _png(pdf: Path, page: int, out: Path) -> Path:
-    subprocess.run(["pdftoppm", "-png", "-r", "30", "-f", str(page), "-l", str(page), "-singlefile",
-                    str(pdf), str(out)], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "30", "-f", str(page), "-l", str(page), "-singlefile", str(pdf), str(out)],
+        check=True,
+    )
     return out.with_suffix(".png")
 
 
@@ -293,6 +299,7 @@ def test_golden_pages(samurai, tmp_path, page, name):
 
 
 # -- image embedding -------------------------------------------------------------------
+
 
 def _image_streams(path):
     """{(n, width, height): (filters, raw stream bytes)} of the image XObjects the pages use."""
@@ -336,7 +343,7 @@ def test_large_jpeg_is_resampled_once_and_cached(tmp_path, monkeypatch):
     imgs = _image_streams(first)
     assert len(imgs) == 2
     for (_, w, h), (filters, data) in imgs.items():
-        assert filters == ["/DCTDecode"] and data[:2] == b"\xff\xd8"   # a JPEG, not raw pixels
+        assert filters == ["/DCTDecode"] and data[:2] == b"\xff\xd8"  # a JPEG, not raw pixels
         assert w <= 561 * 1.02 and h <= 366 * 1.02
     cached = sorted((tmp_path / "cache" / "images").glob("*.jpg"))
     assert len(cached) == 2
@@ -395,15 +402,16 @@ def test_each_distinct_face_is_drawn_once(tmp_path):
 def test_unknown_values_print_as_dashes_not_question_marks(tmp_path):
     """The rulebook's HeroCard cards carry no scores or costs (unknown-values.yaml): the faces
     show a dash where a value belongs and leave out an unknown Action Type."""
-    out = api.render_list(ROOT / "tests" / "data" / "herocard" / "unknown-values.yaml", tmp_path / "h.pdf",
-                          backs=False)
+    out = api.render_list(ROOT / "tests" / "data" / "herocard" / "unknown-values.yaml", tmp_path / "h.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
         page = pdf.pages[0]
         cards = card_rects(page, 63.5, 88.9)
         H = page.height
-        on_cards = "".join(c["text"] for c in page.chars
-                           if any(x < mm(c["x0"]) < x + 63.5 and y < mm(H - c["bottom"]) < y + 88.9
-                                  for x, y in cards))
+        on_cards = "".join(
+            c["text"]
+            for c in page.chars
+            if any(x < mm(c["x0"]) < x + 63.5 and y < mm(H - c["bottom"]) < y + 88.9 for x, y in cards)
+        )
         text = page.extract_text()
     assert "?" not in on_cards
     assert "Score \u2014" in text
@@ -411,7 +419,7 @@ def test_unknown_values_print_as_dashes_not_question_marks(tmp_path):
 
 
 def test_part_filled_sheet_has_no_marks_for_empty_rows(tmp_path):
-    lst = _variant(tmp_path, "  Bushido: 2\n")   # 2 cards: one row of a 3 x 3 sheet
+    lst = _variant(tmp_path, "  Bushido: 2\n")  # 2 cards: one row of a 3 x 3 sheet
     out = api.render_list(lst, tmp_path / "m.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
         page = pdf.pages[0]
@@ -439,7 +447,7 @@ def test_test_sheet_scales_do_not_overlap(tmp_path):
 
     boxes = [(c["x0"], c["top"], c["x1"], c["bottom"]) for c in chars]
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert not overlap(a, b), (a, b)
         for ln in ticks:
             assert not overlap(a, (ln["x0"], ln["top"], ln["x1"], ln["bottom"])), (chars[i]["text"], ln)
@@ -447,7 +455,18 @@ def test_test_sheet_scales_do_not_overlap(tmp_path):
     assert len(TEST_POINTS) == 5
 
 
-ALIGNMENT_PAPERS = ["a4", "letter", "148x210", "210x148", "148x148", "160x190", "297x420", "1200x1200", "148x2000", "2000x148"]
+ALIGNMENT_PAPERS = [
+    "a4",
+    "letter",
+    "148x210",
+    "210x148",
+    "148x148",
+    "160x190",
+    "297x420",
+    "1200x1200",
+    "148x2000",
+    "2000x148",
+]
 
 
 @pytest.mark.parametrize("duplex", ["long", "short"])
@@ -474,7 +493,8 @@ def test_test_sheet_text_never_touches_a_mark(cli, tmp_path, paper, duplex):
             for t, x0, top, x1, bottom in chars:
                 assert x0 >= 4.5 and x1 <= W - 4.5 and top >= 4.5 and bottom <= H - 4.5, (paper, n, t)
                 for mx0, mtop, mx1, mbottom in marks:
-                    touches = (x0 < mx1 + clear and mx0 - clear < x1 and top < mbottom + clear
-                               and mtop - clear < bottom)
-                    assert not touches, (f"{paper} page {n}: '{t}' at ({x0:.1f}, {top:.1f})-({x1:.1f}, {bottom:.1f}) "
-                                         f"touches the mark ({mx0:.1f}, {mtop:.1f})-({mx1:.1f}, {mbottom:.1f})")
+                    touches = x0 < mx1 + clear and mx0 - clear < x1 and top < mbottom + clear and mtop - clear < bottom
+                    assert not touches, (
+                        f"{paper} page {n}: '{t}' at ({x0:.1f}, {top:.1f})-({x1:.1f}, {bottom:.1f}) "
+                        f"touches the mark ({mx0:.1f}, {mtop:.1f})-({mx1:.1f}, {mbottom:.1f})"
+                    )

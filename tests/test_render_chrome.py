@@ -34,8 +34,8 @@ def _printed_code(lines):
     """The share code as printed: the 'share code:' line and its continuation lines."""
     for i, ln in enumerate(lines):
         if ln.startswith("share code: "):
-            code = ln[len("share code: "):].strip()
-            for more in lines[i + 1:]:
+            code = ln[len("share code: ") :].strip()
+            for more in lines[i + 1 :]:
                 more = more.strip()
                 if " " in more:
                     break
@@ -48,8 +48,8 @@ def _list_page_code(lines):
     """The share code as printed on a card deck's list page: the lines between
     'share code:' and the QR code's caption."""
     i = next(i for i, ln in enumerate(lines) if ln.startswith("share code:"))
-    code = lines[i][len("share code:"):].strip()
-    for more in lines[i + 1:]:
+    code = lines[i][len("share code:") :].strip()
+    for more in lines[i + 1 :]:
         if more.startswith("scan to import"):
             break
         code += more.strip()
@@ -74,7 +74,7 @@ def test_card_sheet_prints_the_whole_share_code(tmp_path, name):
 def test_long_share_code_wraps_on_the_roster_and_setup_sheet(tmp_path):
     lst = EXAMPLES / "senji-three-daimyo.yaml"
     code = share_code_of(load_list(lst))
-    assert len(code) > 400   # wider than the page at any legible size: it must wrap
+    assert len(code) > 400  # wider than the page at any legible size: it must wrap
     out = api.render_list(lst, tmp_path / "s.pdf")
     with pdfplumber.open(out) as pdf:
         for page in pdf.pages:
@@ -97,7 +97,7 @@ def test_share_code_that_cannot_fit_says_how_to_get_it():
     mid = ShareLine.make("Q" * 150)
     rows = footer_rows(mid, 500.0, 5.0, 4.5, fonts.CONDENSED, max_share_lines=2)
     assert len(rows) == 2 and rows[1].indent > 0
-    assert rows[0].text[len("share code: "):] + rows[1].text == "Q" * 150
+    assert rows[0].text[len("share code: ") :] + rows[1].text == "Q" * 150
 
 
 def test_documents_number_pages_n_of_m(tmp_path):
@@ -106,7 +106,7 @@ def test_documents_number_pages_n_of_m(tmp_path):
         n = len(pdf.pages)
         for i, page in enumerate(pdf.pages, 1):
             assert f"page {i} of {n}" in " ".join(_lines(page, top_mm=18.5))
-    aid = api.render_aid("senshiai", tmp_path / "a.pdf", paper="148x210")   # an aid of several pages
+    aid = api.render_aid("senshiai", tmp_path / "a.pdf", paper="148x210")  # an aid of several pages
     with pdfplumber.open(aid) as pdf:
         n = len(pdf.pages)
         assert n >= 2
@@ -142,7 +142,7 @@ def test_long_table_starts_on_the_page_its_heading_is_on(tmp_path):
         first = pdf.pages[0].extract_text()
         second = pdf.pages[1].extract_text()
     assert "Army-building limits" in first and "Total points within the battle" in first
-    assert "Limit Value Bound Result Source" in second     # the header repeats
+    assert "Limit Value Bound Result Source" in second  # the header repeats
 
 
 def test_setup_sheet_verdict_comes_first(tmp_path):

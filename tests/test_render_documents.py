@@ -51,10 +51,17 @@ troops:
   - {{troop: Mounted Samurai, models: 5}}
   - {{troop: Yari Ashigaru, models: 13}}
 """
-TROOPS = [("Taisho Buke", 1, "20", "20"), ("Hero Buke Yumi", 1, "25", "25"), ("Buke Captain", 1, "15", "15"),
-          ("Samurai Yari", 15, "5", "75"), ("Samurai Yari", 12, "5", "60"),
-          ("Samurai Dai-Katana", 10, "10", "100"), ("Yumi Samurai", 8, "15", "120"),
-          ("Mounted Samurai", 5, "20", "100"), ("Yari Ashigaru", 13, "5", "65")]
+TROOPS = [
+    ("Taisho Buke", 1, "20", "20"),
+    ("Hero Buke Yumi", 1, "25", "25"),
+    ("Buke Captain", 1, "15", "15"),
+    ("Samurai Yari", 15, "5", "75"),
+    ("Samurai Yari", 12, "5", "60"),
+    ("Samurai Dai-Katana", 10, "10", "100"),
+    ("Yumi Samurai", 8, "15", "120"),
+    ("Mounted Samurai", 5, "20", "100"),
+    ("Yari Ashigaru", 13, "5", "65"),
+]
 
 
 def text_of(path) -> str:
@@ -67,8 +74,10 @@ def pages_text(path) -> list[str]:
 
 
 def page_sizes(path) -> set[tuple[float, float]]:
-    return {(round(float(p.mediabox.width), 2), round(float(p.mediabox.height), 2))
-            for p in pypdf.PdfReader(str(path)).pages}
+    return {
+        (round(float(p.mediabox.width), 2), round(float(p.mediabox.height), 2))
+        for p in pypdf.PdfReader(str(path)).pages
+    }
 
 
 def flat(text: str) -> str:
@@ -100,12 +109,13 @@ def army(tmp_path_factory):
 
 # -- Kensei roster -------------------------------------------------------------------------
 
+
 def test_roster_lists_every_troop_with_costs_and_the_total(army):
     _, _out, text = army
     t = flat(text)
     for name, models, per, unit in TROOPS:
         assert re.search(rf"{re.escape(name)}.*?\b{models} {per} {unit}\b", t), name
-    assert "Troops 66 580" in t          # models and AP of the troops
+    assert "Troops 66 580" in t  # models and AP of the troops
     assert "Commander level Daimyo 20" in t
     assert re.search(r"Total \(limit 600 AP\) 600", t)
     assert "600 / 600 AP spent (troops 580 + commander level 20)" in t
@@ -117,7 +127,7 @@ def test_roster_header_general_hand_and_rout(army):
     assert "Clan Buke" in t
     assert "600 AP (Pitched Battle)" in t
     assert "General Taisho Buke" in t
-    assert "Command hand 6 cards" in t                     # 600+ AP -> 6 (L4419-4435)
+    assert "Command hand 6 cards" in t  # 600+ AP -> 6 (L4419-4435)
     assert "at 435 AP lost (75% of 580 AP of troops)" in t  # rout threshold
     assert "Daimyo (20 AP): strategy roll +2" in t
 
@@ -149,11 +159,10 @@ def test_roster_glossary_prints_each_ability_text_once(army):
     lst, _, text = army
     t = flat(text)
     catalog = load_catalog("kensei", [str(lst.parent / "pack.yaml")])
-    for name in ("Leader", "Strategist", "Hawk eye", "Veteran", "Trained", "Kenjutsu", "Steady Shot",
-                 "Savage charge"):
+    for name in ("Leader", "Strategist", "Hawk eye", "Veteran", "Trained", "Kenjutsu", "Steady Shot", "Savage charge"):
         ab = catalog.find("abilities", name)
         rule = flat(ab.text.strip())
-        assert t.count(rule[:60]) == 1, name   # Trained is used by two profiles, printed once
+        assert t.count(rule[:60]) == 1, name  # Trained is used by two profiles, printed once
 
 
 def test_roster_unit_never_splits_across_pages(tmp_path):
@@ -161,8 +170,11 @@ def test_roster_unit_never_splits_across_pages(tmp_path):
     (tmp_path / "pack.yaml").write_text(PACK, encoding="utf-8")
     rows = "\n".join("  - {troop: Samurai Yari, models: 15}" for _ in range(40))
     p = tmp_path / "long.yaml"
-    p.write_text(f"system: kensei\nname: Long\nclan: buke\npoints: 600\npacks: [pack.yaml]\ntroops:\n"
-                 f"  - troop: Taisho Buke\n{rows}\n", encoding="utf-8")
+    p.write_text(
+        f"system: kensei\nname: Long\nclan: buke\npoints: 600\npacks: [pack.yaml]\ntroops:\n"
+        f"  - troop: Taisho Buke\n{rows}\n",
+        encoding="utf-8",
+    )
     out = roster(p, tmp_path / "long.pdf")
     pages = pages_text(out)
     assert len(pages) >= 2
@@ -175,12 +187,18 @@ def test_roster_unit_never_splits_across_pages(tmp_path):
 
 def _long_list(folder: Path, n: int) -> Path:
     (folder / "pack.yaml").write_text(PACK, encoding="utf-8")
-    kinds = ["{troop: Samurai Yari, models: 15}", "{troop: Yumi Samurai, models: 8}",
-             "{troop: Yari Ashigaru, models: 13}"]
+    kinds = [
+        "{troop: Samurai Yari, models: 15}",
+        "{troop: Yumi Samurai, models: 8}",
+        "{troop: Yari Ashigaru, models: 13}",
+    ]
     rows = "\n".join(f"  - {kinds[i % 3]}" for i in range(n))
     p = folder / f"long{n}.yaml"
-    p.write_text(f"system: kensei\nname: Long\nclan: buke\npoints: 600\npacks: [pack.yaml]\ntroops:\n"
-                 f"  - troop: Taisho Buke\n{rows}\n", encoding="utf-8")
+    p.write_text(
+        f"system: kensei\nname: Long\nclan: buke\npoints: 600\npacks: [pack.yaml]\ntroops:\n"
+        f"  - troop: Taisho Buke\n{rows}\n",
+        encoding="utf-8",
+    )
     return p
 
 
@@ -195,7 +213,7 @@ def test_long_roster_every_row_once_header_on_every_page(tmp_path):
             troop_pages += 1
             assert "# Troop Models AP/model AP/unit Abilities" in flat(page)  # the header repeats
         numbers += found
-    assert numbers == list(range(1, 302))   # every row once, in order
+    assert numbers == list(range(1, 302))  # every row once, in order
     assert troop_pages >= 5
 
 
@@ -279,6 +297,7 @@ def test_example_rosters_print(tmp_path):
 
 # -- Senji setup sheet ------------------------------------------------------------------------
 
+
 def test_setup_sheet_lists_every_players_provinces(tmp_path):
     from builder.check import load_checked
     from builder.games.senji.setup_sheet import render_setup
@@ -317,6 +336,7 @@ def test_setup_for_players_follows_the_rulebook():
 
 # -- player aids -------------------------------------------------------------------------------
 
+
 def aid(system, tmp_path, **kw):
     from builder.render.aids import render_aid
 
@@ -342,8 +362,19 @@ def test_aid_kensei_tables(tmp_path):
 def test_aid_senshiai_tables(tmp_path):
     out, t = aid("senshiai", tmp_path, sources=True)
     assert len(pypdf.PdfReader(str(out)).pages) <= 2
-    for s in ("1 Draw", "2 Main", "Terrain", "Troop", "Event", "Cards to discard 0 1 2 3 4 5",
-              "1 Approximation", "6 Claim the potatoes", "Bushido", "Pillage", "Tardy"):
+    for s in (
+        "1 Draw",
+        "2 Main",
+        "Terrain",
+        "Troop",
+        "Event",
+        "Cards to discard 0 1 2 3 4 5",
+        "1 Approximation",
+        "6 Claim the potatoes",
+        "Bushido",
+        "Pillage",
+        "Tardy",
+    ):
         assert s in t, s
     assert "Battle (lines 102-128)" in t
     assert ".txt" not in t
@@ -352,9 +383,23 @@ def test_aid_senshiai_tables(tmp_path):
 def test_aid_herocard_tables(tmp_path):
     out, t = aid("herocard", tmp_path)
     assert len(pypdf.PdfReader(str(out)).pages) <= 2
-    for s in ("1 Discard", "2 Draw", "3 Clear", "4 Action", "Fast", "Restricted", "Exclusive",
-              "Base Attack", "Base Block", "Block Mod", "attack > block", "= 9", "= 18",
-              "at least 20 Action Cards", "standard 30"):
+    for s in (
+        "1 Discard",
+        "2 Draw",
+        "3 Clear",
+        "4 Action",
+        "Fast",
+        "Restricted",
+        "Exclusive",
+        "Base Attack",
+        "Base Block",
+        "Block Mod",
+        "attack > block",
+        "= 9",
+        "= 18",
+        "at least 20 Action Cards",
+        "standard 30",
+    ):
         assert s in t, s
 
 
@@ -454,9 +499,10 @@ def test_sources_are_printed_on_rosters_unless_no_sources(cli, tmp_path):
     assert cli("print", kuge, "--unit-cards", "--no-sources", "-o", without).code == 0
     on, off = flat(text_of(with_src)), flat(text_of(without))
     assert "Limit Value Bound Result Source" in on and "Kensei rulebook, " in on
-    assert "Limit Value Bound Result" in off and not SOURCE_WORDS.search(off.replace(
-        "Kensei rulebook (2nd edition", "")), SOURCE_WORDS.search(off)
-    for e in ("Hero Kuge Naginata", "Total (limit 200 AP)"):   # the roster itself is all there
+    assert "Limit Value Bound Result" in off and not SOURCE_WORDS.search(
+        off.replace("Kensei rulebook (2nd edition", "")
+    ), SOURCE_WORDS.search(off)
+    for e in ("Hero Kuge Naginata", "Total (limit 200 AP)"):  # the roster itself is all there
         assert e in on and e in off
     senji = ROOT / "examples" / "senji-three-daimyo.yaml"
     assert cli("print", senji, "-o", tmp_path / "s1.pdf").code == 0
@@ -476,6 +522,7 @@ def test_aids_print_sources_only_with_the_option(cli, tmp_path, system):
 
 
 # -- pages filled ----------------------------------------------------------------------------------
+
 
 def _lowest_body_text(path) -> list[float]:
     """Per page: how far down (mm from the top) the body's lowest letter is (the ruler band at
@@ -508,6 +555,6 @@ def test_roster_fills_its_pages_before_starting_new_ones(tmp_path, name):
     starts = next(i for i, p in enumerate(pages) if "Unit cards" in p)
     assert starts == ends, (ends, starts)
     body_bottom = 297 - 20
-    assert all("Unit cards" not in p and "MOV" in p for p in pages[ends + 1:]) and len(pages) > ends + 1
+    assert all("Unit cards" not in p and "MOV" in p for p in pages[ends + 1 :]) and len(pages) > ends + 1
     for i, low in enumerate(lowest[:ends]):
         assert body_bottom - low < 66, (i + 1, lowest)

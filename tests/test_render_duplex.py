@@ -83,7 +83,7 @@ def test_sideways_cards_were_the_broken_case():
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_nine_poker_cards_with_bleed_fit_with_shared_gutters(paper):
     p = PAPERS[paper]
-    assert plan_sheet(p, CARDS["poker"], bleed=3).per_page < 9       # own bleed: fewer cards
+    assert plan_sheet(p, CARDS["poker"], bleed=3).per_page < 9  # own bleed: fewer cards
     plan = plan_sheet(p, CARDS["poker"], bleed=3, gutter=0)
     assert plan.per_page == 9 and not plan.rotated
     for s in plan.slots:
@@ -106,7 +106,7 @@ def test_full_length_cut_lines_follow_every_trim_edge():
     plan = plan_sheet(PAPERS["a4"], CARDS["poker"], bleed=3, gutter=0)
     lines = cut_lines(plan.slots, plan.paper)
     verticals = [s for s in lines if s.x0 == s.x1]
-    assert len(verticals) == 4 and len(lines) == 8          # 3x3 abutting cards: 4 + 4 lines
+    assert len(verticals) == 4 and len(lines) == 8  # 3x3 abutting cards: 4 + 4 lines
     for s in lines:
         for v in (s.x0, s.x1, s.y0, s.y1):
             assert v >= MARK_PAGE_CLEAR - 1e-9

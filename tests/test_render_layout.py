@@ -58,13 +58,16 @@ def test_offset_parsing():
         parse_offset("30,0")
 
 
-@pytest.mark.parametrize("paper,card,cols,rows,rotated", [
-    ("a4", "poker", 3, 3, False),
-    ("letter", "poker", 3, 3, False),
-    ("a4", "bridge", 2, 5, True),      # turned: 10 instead of 9 (research table 2.8)
-    ("a4", "tarot", 2, 2, False),
-    ("a4", "mini", 4, 4, False),
-])
+@pytest.mark.parametrize(
+    "paper,card,cols,rows,rotated",
+    [
+        ("a4", "poker", 3, 3, False),
+        ("letter", "poker", 3, 3, False),
+        ("a4", "bridge", 2, 5, True),  # turned: 10 instead of 9 (research table 2.8)
+        ("a4", "tarot", 2, 2, False),
+        ("a4", "mini", 4, 4, False),
+    ],
+)
 def test_grid_counts(paper, card, cols, rows, rotated):
     plan = plan_sheet(paper_size(paper), card_size(card))
     assert (plan.cols, plan.rows, plan.rotated) == (cols, rows, rotated)
@@ -121,8 +124,13 @@ def test_unknown_duplex():
 
 
 @settings(max_examples=examples(120))
-@given(paper=st.sampled_from(sorted(PAPERS)), w=st.floats(20, 130), h=st.floats(20, 180),
-       bleed=st.sampled_from([0, 0.5, 1, 2, 3]), duplex=st.sampled_from(["long", "short"]))
+@given(
+    paper=st.sampled_from(sorted(PAPERS)),
+    w=st.floats(20, 130),
+    h=st.floats(20, 180),
+    bleed=st.sampled_from([0, 0.5, 1, 2, 3]),
+    duplex=st.sampled_from(["long", "short"]),
+)
 def test_layout_invariants(paper, w, h, bleed, duplex):
     pw, ph = PAPERS[paper]
     try:
@@ -139,8 +147,12 @@ def test_layout_invariants(paper, w, h, bleed, duplex):
         # no two cards overlap
         for o in plan.slots:
             if o.index != s.index:
-                assert not (s.trim.x < o.trim.x1 - 1e-6 and o.trim.x < s.trim.x1 - 1e-6
-                            and s.trim.y < o.trim.y1 - 1e-6 and o.trim.y < s.trim.y1 - 1e-6)
+                assert not (
+                    s.trim.x < o.trim.x1 - 1e-6
+                    and o.trim.x < s.trim.x1 - 1e-6
+                    and s.trim.y < o.trim.y1 - 1e-6
+                    and o.trim.y < s.trim.y1 - 1e-6
+                )
         # backs land on the page, same size
         t, _b, _ = back_slot(s, (pw, ph), duplex)
         assert t.x >= 0 and t.y >= 0 and t.x1 <= pw + 1e-6 and t.y1 <= ph + 1e-6

@@ -31,10 +31,12 @@ def test_roster_qr_decodes_at_150_dpi_with_zbar(tmp_path, example):
 
     lst = EXAMPLES / f"{example}.yaml"
     out = api.render_list(lst, tmp_path / "r.pdf")
-    subprocess.run(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", "-singlefile", str(out),
-                    str(tmp_path / "p")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", "-singlefile", str(out), str(tmp_path / "p")],
+        check=True,
+    )
     with Image.open(tmp_path / "p.png") as im:
         w, h = im.size
-        im.crop((w // 2, h * 3 // 4, w, h)).save(tmp_path / "corner.png")   # the camera's view of the corner
+        im.crop((w // 2, h * 3 // 4, w, h)).save(tmp_path / "corner.png")  # the camera's view of the corner
     r = subprocess.run(["zbarimg", "-q", "--raw", str(tmp_path / "corner.png")], capture_output=True, text=True)
     assert r.stdout.strip() == share_code_of(load_list(lst))

@@ -51,7 +51,8 @@ packs: [{pack}]
 
 
 def _pack(tmp_path, capital_cost="N", warriors_extra=""):
-    (tmp_path / "cards.yaml").write_text(f"""system: senshiai
+    (tmp_path / "cards.yaml").write_text(
+        f"""system: senshiai
 name: test cards
 cards:
   - name: Test Capital
@@ -66,14 +67,17 @@ cards:
   - name: Half Card
     type: troop
     assumed: a card printed without its cost, speed, paths or power
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     return "cards.yaml"
 
 
 def test_senshiai_card_missing_data_is_a_warning_naming_the_fields(tmp_path):
     pack = _pack(tmp_path)
     text = DECK.format(pack=pack, size="", capital="Test Capital", warriors=0).replace(
-        "  Warriors: 0\n", "  Half Card: 2\n")
+        "  Warriors: 0\n", "  Half Card: 2\n"
+    )
     res = check_text(text, "deck.yaml", base_dir=tmp_path)
     f = next(f for f in res.findings if f.code == "senshiai.card-fields")
     assert f.severity == "warning"
@@ -88,17 +92,26 @@ def test_senshiai_capital_with_a_cost_is_a_warning(tmp_path):
     f = next(f for f in res.findings if f.code == "senshiai.capital-cost")
     assert f.severity == "warning" and res.legal
     res_n = check_text(text.replace("I\n", "N\n"), "deck.yaml", base_dir=tmp_path)
-    assert "senshiai.capital-cost" not in codes(check_text(
-        DECK.format(pack=_pack(tmp_path), size="", capital="Test Capital", warriors=0).replace("  Warriors: 0\n", ""),
-        "deck.yaml", base_dir=tmp_path))
+    assert "senshiai.capital-cost" not in codes(
+        check_text(
+            DECK.format(pack=_pack(tmp_path), size="", capital="Test Capital", warriors=0).replace(
+                "  Warriors: 0\n", ""
+            ),
+            "deck.yaml",
+            base_dir=tmp_path,
+        )
+    )
     assert res_n is not None
 
 
 def test_senshiai_deck_over_the_maximum_is_reported_once(tmp_path):
-    (tmp_path / "w.yaml").write_text("system: senshiai\nname: w\ncards:\n  - {name: Test Capital, type: terrain, "
-                                     "subtype: Capital, cost: N, paths: [Earth], limit: 3, speed: 0, power: 2/1/8, "
-                                     "assumed: t}\n  - {name: Filler, type: troop, cost: I, paths: [Earth], limit: 1, "
-                                     "speed: 1, power: 1/1/1, assumed: t}\n", encoding="utf-8")
+    (tmp_path / "w.yaml").write_text(
+        "system: senshiai\nname: w\ncards:\n  - {name: Test Capital, type: terrain, "
+        "subtype: Capital, cost: N, paths: [Earth], limit: 3, speed: 0, power: 2/1/8, "
+        "assumed: t}\n  - {name: Filler, type: troop, cost: I, paths: [Earth], limit: 1, "
+        "speed: 1, power: 1/1/1, assumed: t}\n",
+        encoding="utf-8",
+    )
     over = "system: senshiai\npacks: [w.yaml]\nsize: 201\ncards:\n  Test Capital: 1\n  Filler: 200\n"
     res = check_text(over, "deck.yaml", base_dir=tmp_path)
     assert codes(res).count("senshiai.deck-max") == 1
@@ -157,8 +170,9 @@ troops:
 
 
 def test_caps_only_counts_the_hero_general_toward_the_melee_minimum(tmp_path):
-    (tmp_path / "p.yaml").write_text("system: kensei\nname: p\ntroops:\n  - {name: Taisho Buke, weapons: [Katana]}\n",
-                                     encoding="utf-8")
+    (tmp_path / "p.yaml").write_text(
+        "system: kensei\nname: p\ntroops:\n  - {name: Taisho Buke, weapons: [Katana]}\n", encoding="utf-8"
+    )
     # 6 Samurai Yari = 30 AP of warriors; with the 20 AP general 50 AP = 25% of 200 AP, the bound
     caps = check_text(CAPS.format(reading="caps_only", yari=6), "army.yaml", base_dir=tmp_path)
     assert "kensei.melee-min" not in codes(caps), [f.format() for f in caps.findings]

@@ -28,18 +28,23 @@ def test_every_system_has_one_rulebook_with_sections_covering_every_line():
 def test_format_source_reads_title_section_and_line():
     assert format_source("001_dbcd2f61c1014419.txt:5912") == "Kensei rulebook, Army leaders (line 5912)"
     assert format_source("001_dbcd2f61c1014419.txt:5912-5914") == "Kensei rulebook, Army leaders (lines 5912-5914)"
-    assert format_source("001_dbcd2f61c1014419.txt:5912-5914", inline=True) == \
-        "Kensei rulebook, Army leaders, lines 5912-5914"
+    assert (
+        format_source("001_dbcd2f61c1014419.txt:5912-5914", inline=True)
+        == "Kensei rulebook, Army leaders, lines 5912-5914"
+    )
     two = "001_dbcd2f61c1014419.txt:6154, 001_dbcd2f61c1014419.txt:6160; 001_dbcd2f61c1014419.txt:5913"
     assert format_source(two) == "Kensei rulebook, Army list samples (lines 6154, 6160); Army leaders (line 5913)"
     assert format_source("004_80c161daf2b1fabf.txt:941-946") == "HeroCard rulebook, Taking Actions (lines 941-946)"
-    assert exact_source(two) == ("001_dbcd2f61c1014419.txt:6154, 001_dbcd2f61c1014419.txt:6160, "
-                                 "001_dbcd2f61c1014419.txt:5913")
+    assert exact_source(two) == (
+        "001_dbcd2f61c1014419.txt:6154, 001_dbcd2f61c1014419.txt:6160, 001_dbcd2f61c1014419.txt:5913"
+    )
 
 
 def test_humanize_rewrites_references_inside_sentences():
     text = "red is the colour of the Military Kami (002_55c7e5ab3d1a76a7.txt:165) as printed"
-    assert humanize(text) == "red is the colour of the Military Kami (Senji rulebook, Samurai & Kami, line 165) as printed"
+    assert (
+        humanize(text) == "red is the colour of the Military Kami (Senji rulebook, Samurai & Kami, line 165) as printed"
+    )
     assert humanize("stated at L5960 and L5898-5899") == "stated at line 5960 and lines 5898-5899"
     assert humanize("no reference") == "no reference"
 
@@ -70,7 +75,7 @@ def test_registry_matches_the_rulebook_texts(system):
     for sec in book.sections:
         if not sec.printed:
             continue
-        window = "".join(_words(" ".join(lines[sec.first - 1:sec.first + 11])))  # "A BOUT" -> "about"
+        window = "".join(_words(" ".join(lines[sec.first - 1 : sec.first + 11])))  # "A BOUT" -> "about"
         at = 0
         for word in _words(sec.title):  # each word of the heading, in order, near the start
             at = window.find(word, at)

@@ -32,13 +32,16 @@ def pc(printed, name=None):
 
 # -- catalog -----------------------------------------------------------------------
 
+
 def test_both_decks_exactly_as_printed(cat):
     from conftest import rulebook_text
 
     lines = rulebook_text(SEED).split("\n")
     for side, first, last in (("samurai", 63, 108), ("imperial", 110, 155)):
-        printed = [re.match(r"^(.*?)\s+([A-Z][0-9]+(?: or [A-Z][0-9]+)?)$", lines[i - 1].strip()).groups()
-                   for i in range(first, last + 1)]
+        printed = [
+            re.match(r"^(.*?)\s+([A-Z][0-9]+(?: or [A-Z][0-9]+)?)$", lines[i - 1].strip()).groups()
+            for i in range(first, last + 1)
+        ]
         cards = [c for c in cat.entries("cards") if c.side == side]
         assert len(cards) == 46
         assert [(c.name, c.printed) for c in cards] == printed
@@ -48,8 +51,16 @@ def test_both_decks_exactly_as_printed(cat):
 
 def test_eight_suits_and_two_option_cards(cat):
     assert [s.letter for s in cat.entries("suits")] == list("FRLADMWE")
-    assert [s.name for s in cat.entries("suits")] == ["Force", "Reserves", "Leader", "Attack", "Defense",
-                                                       "Morale", "Weapons", "Escape"]
+    assert [s.name for s in cat.entries("suits")] == [
+        "Force",
+        "Reserves",
+        "Leader",
+        "Attack",
+        "Defense",
+        "Morale",
+        "Weapons",
+        "Escape",
+    ]
     tw = cat.find("cards", "Traditional Army")
     assert [(o.suit, o.strength) for o in tw.options] == [("W", 5), ("M", 6)]
     assert all(1 <= len(c.options) <= 2 for c in cat.entries("cards"))
@@ -96,13 +107,15 @@ def test_catalog_rejects_non_positive_strength_and_bad_text(tmp_path):
 
 
 def test_catalog_rejects_unknown_keys(tmp_path):
-    p = _pack(tmp_path, "cards:\n  - name: Odd\n    side: imperial\n    printed: F2\n    strenght: 2\n"
-                        "    assumed: test\n")
+    p = _pack(
+        tmp_path, "cards:\n  - name: Odd\n    side: imperial\n    printed: F2\n    strenght: 2\n    assumed: test\n"
+    )
     with pytest.raises(CatalogError, match="unknown key 'strenght'"):
         load_catalog("satsuma", [p], use_cache=False)
 
 
 # -- best hand ------------------------------------------------------------------------
+
 
 def test_one_card_per_suit():
     hand = core.best_hand([pc("F7"), pc("F4"), pc("M9"), pc("M3")], "attacker")
@@ -183,15 +196,27 @@ def test_solver_agrees_with_brute_force_and_ignores_order(args, rnd):
 
 
 @settings(max_examples=examples(60))
-@given(st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 12), st.sampled_from("FRLADMWE"),
-                          st.integers(1, 12), st.booleans()), min_size=0, max_size=9),
-       st.sampled_from(core.ROLES))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from("FRLADMWE"),
+            st.integers(1, 12),
+            st.sampled_from("FRLADMWE"),
+            st.integers(1, 12),
+            st.booleans(),
+        ),
+        min_size=0,
+        max_size=9,
+    ),
+    st.sampled_from(core.ROLES),
+)
 def test_solver_on_random_cards(specs, role):
     cards = [PlayCard(f"c{i}", ((a, x), (b, y)) if two else ((a, x),)) for i, (a, x, b, y, two) in enumerate(specs)]
     assert core.best_hand(cards, role).strength == core.best_strength_brute(cards, role)
 
 
 # -- clash, next attacker, the end ----------------------------------------------------
+
 
 def test_clash_higher_total_wins_loser_takes_a_casualty():
     res = core.clash("samurai", [pc("F9"), pc("L10")], [pc("F6"), pc("D7")])
@@ -241,10 +266,32 @@ def test_game_ends_at_nine_samurai_casualties():
 
 
 def test_standard_deck_hands(cat):
-    sam = core.play_cards(cat, ["Takamori Saigo", "Out Fight & Outmaneuver", "Honor", "Night Assault",
-                                "Satsuma Armories", "Kyushu Samurai", "Foxholes"], "samurai")
-    imp = core.play_cards(cat, ["General Yamagata", "Kumamoto Castle", "Meiji Emperor", "Rear Attack",
-                                "Modern Firearms", "Replace Losses", "Breakthrough"], "imperial")
+    sam = core.play_cards(
+        cat,
+        [
+            "Takamori Saigo",
+            "Out Fight & Outmaneuver",
+            "Honor",
+            "Night Assault",
+            "Satsuma Armories",
+            "Kyushu Samurai",
+            "Foxholes",
+        ],
+        "samurai",
+    )
+    imp = core.play_cards(
+        cat,
+        [
+            "General Yamagata",
+            "Kumamoto Castle",
+            "Meiji Emperor",
+            "Rear Attack",
+            "Modern Firearms",
+            "Replace Losses",
+            "Breakthrough",
+        ],
+        "imperial",
+    )
     res = core.clash("samurai", sam, imp)
     # samurai attack: L10 F9 M9 A7 W5 R2 (Foxholes D2 unusable) = 42
     assert res.samurai.strength == 42
@@ -270,6 +317,7 @@ def test_card_faces(cat):
 
 
 # -- deck lists ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["satsuma-samurai.yaml", "satsuma-imperial.yaml"])
 def test_examples_are_legal(name):
@@ -326,24 +374,32 @@ def test_unknown_card_finding_suggests(tmp_path):
 
 
 def test_variant_deck_with_custom_cards_is_legal():
-    res = check_text("system: satsuma\nside: imperial\ncards:\n  Imperial Guard: 2\n  Garrison: 1\n  Siege: 1\n"
-                     "  Patrols: 1\n  Sniping: 1\n  Telegraph Lines: {printed: W3 or F2, count: 1}\n")
+    res = check_text(
+        "system: satsuma\nside: imperial\ncards:\n  Imperial Guard: 2\n  Garrison: 1\n  Siege: 1\n"
+        "  Patrols: 1\n  Sniping: 1\n  Telegraph Lines: {printed: W3 or F2, count: 1}\n"
+    )
     assert res.legal
     assert res.summary == {"cards": 7, "side": "imperial", "deck": "variant", "usable_cards": 7}
 
 
 @settings(max_examples=examples(80))
-@given(st.recursive(st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=12),
-                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
-                    max_leaves=12))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-3, 60) | st.text(max_size=12),
+        lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids, max_size=4),
+        max_leaves=12,
+    )
+)
 def test_junk_never_raises(junk):
     import json
 
     from builder.errors import DaimyoError
 
-    for doc in ({"system": "satsuma", "side": "samurai", "cards": junk},
-                {"system": "satsuma", "side": junk, "deck": junk},
-                {"system": "satsuma", "side": "imperial", "cards": {"Siege": junk, "X": {"printed": junk}}}):
+    for doc in (
+        {"system": "satsuma", "side": "samurai", "cards": junk},
+        {"system": "satsuma", "side": junk, "deck": junk},
+        {"system": "satsuma", "side": "imperial", "cards": {"Siege": junk, "X": {"printed": junk}}},
+    ):
         try:
             check_text(json.dumps(doc))
         except DaimyoError:
@@ -354,4 +410,4 @@ def test_summary_of_a_huge_count_is_counted_not_expanded():
     # a million copies of one card (the most a count may be): the summary counts per line and
     # never builds the deck
     res = check_text("system: satsuma\nside: samurai\ncards:\n  Bushido: 1000000\n")
-    assert res.summary["cards"] == res.summary["usable_cards"] == 10 ** 6
+    assert res.summary["cards"] == res.summary["usable_cards"] == 10**6

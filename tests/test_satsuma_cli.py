@@ -6,8 +6,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 SAM = "Takamori Saigo; Out Fight & Outmaneuver; Honor; Night Assault; Satsuma Armories; Kyushu Samurai; Foxholes"
-IMP = ("General Yamagata; Kumamoto Castle; Meiji Emperor; Rear Attack; Modern Firearms; Replace Losses; "
-       "Breakthrough")
+IMP = "General Yamagata; Kumamoto Castle; Meiji Emperor; Rear Attack; Modern Firearms; Replace Losses; Breakthrough"
 
 
 def test_clash_text(cli):
@@ -63,8 +62,9 @@ def test_clash_escape_and_tie(cli):
 
 
 def test_clash_names_are_loose(cli):
-    r = cli("satsuma", "clash", "-a", "samurai", "-s", "  takamori   SAIGO ;; honor", "-i", "gatling-guns",
-            "-f", "json")
+    r = cli(
+        "satsuma", "clash", "-a", "samurai", "-s", "  takamori   SAIGO ;; honor", "-i", "gatling-guns", "-f", "json"
+    )
     assert r.code == 0, r
     assert json.loads(r.stdout)["samurai"]["strength"] == 19
 
@@ -73,14 +73,16 @@ def test_unknown_card_one_line_exit_2(cli):
     r = cli("satsuma", "clash", "-a", "samurai", "-s", "Takamori Sago", "-i", "Siege")
     assert r.code == 2 and r.stdout == ""
     assert r.stderr.splitlines() == [
-        "daimyo: error: --samurai: unknown samurai card 'Takamori Sago'; did you mean 'Takamori Saigo'?"]
+        "daimyo: error: --samurai: unknown samurai card 'Takamori Sago'; did you mean 'Takamori Saigo'?"
+    ]
 
 
 def test_wrong_side_one_line_exit_2(cli):
     r = cli("satsuma", "clash", "-a", "samurai", "-s", "Honor", "-i", "Honor")
     assert r.code == 2
     assert r.stderr.splitlines() == [
-        "daimyo: error: --imperial: 'Honor' is a card of the samurai deck, not the imperial deck"]
+        "daimyo: error: --imperial: 'Honor' is a card of the samurai deck, not the imperial deck"
+    ]
 
 
 def test_bad_attacker_and_empty_hand(cli):
@@ -93,8 +95,20 @@ def test_bad_attacker_and_empty_hand(cli):
 def test_bodyguard_house_rule_option(cli):
     r = cli("satsuma", "clash", "-a", "imperial", "-s", "Bodyguard", "-i", "Sniping", "-f", "json")
     assert json.loads(r.stdout)["samurai"]["strength"] == 0
-    r = cli("satsuma", "clash", "-a", "imperial", "-s", "Bodyguard", "-i", "Sniping", "-f", "json",
-            "--rule", "bodyguard_suit=defense")
+    r = cli(
+        "satsuma",
+        "clash",
+        "-a",
+        "imperial",
+        "-s",
+        "Bodyguard",
+        "-i",
+        "Sniping",
+        "-f",
+        "json",
+        "--rule",
+        "bodyguard_suit=defense",
+    )
     data = json.loads(r.stdout)
     assert data["samurai"] == {"strength": 2, "used": [{"card": "Bodyguard", "suit": "Defense", "strength": 2}]}
     assert data["winner"] == "samurai"
@@ -103,7 +117,9 @@ def test_bodyguard_house_rule_option(cli):
 
 
 def test_check_examples_exit_0(cli):
-    r = cli("check", ROOT / "examples/satsuma-samurai.yaml", ROOT / "examples/satsuma-imperial.yaml", "--format", "json")
+    r = cli(
+        "check", ROOT / "examples/satsuma-samurai.yaml", ROOT / "examples/satsuma-imperial.yaml", "--format", "json"
+    )
     assert r.code == 0, r
     out = json.loads(r.stdout)
     assert [o["summary"]["cards"] for o in out] == [46, 46]
@@ -112,14 +128,19 @@ def test_check_examples_exit_0(cli):
 def test_clash_refuses_a_card_named_twice(cli):
     res = cli("satsuma", "clash", "-a", "samurai", "-s", "Takamori Saigo; takamori saigo", "-i", "Imperial Guard")
     assert res.code == 2
-    assert res.stderr.strip() == ("daimyo: error: --samurai names 'Takamori Saigo' more than once; "
-                                  "the published deck holds one copy of each card")
+    assert res.stderr.strip() == (
+        "daimyo: error: --samurai names 'Takamori Saigo' more than once; the published deck holds one copy of each card"
+    )
 
 
 def test_clash_refuses_more_than_seven_cards(cli):
-    hand = ("Takamori Saigo; Samurai Warriors; Traditional Army; Tragic Hero; Foxholes; Kyushu Samurai; "
-            "Shigakko Schools; Bodyguard")
+    hand = (
+        "Takamori Saigo; Samurai Warriors; Traditional Army; Tragic Hero; Foxholes; Kyushu Samurai; "
+        "Shigakko Schools; Bodyguard"
+    )
     res = cli("satsuma", "clash", "-a", "samurai", "-s", hand, "-i", "Imperial Guard")
     assert res.code == 2
-    assert res.stderr.strip() == ("daimyo: error: --samurai names 8 cards; a hand holds 7 "
-                                  "(each player draws 7 cards, Satsuma Rebellion rulebook, Logistics phase, line 35)")
+    assert res.stderr.strip() == (
+        "daimyo: error: --samurai names 8 cards; a hand holds 7 "
+        "(each player draws 7 cards, Satsuma Rebellion rulebook, Logistics phase, line 35)"
+    )

@@ -29,8 +29,10 @@ def published(cat, side, rules=None):
 
 @pytest.fixture(scope="module")
 def game(cat):
-    return sim.Sim(sim.SideDeck.build("samurai", published(cat, "samurai")),
-                   sim.SideDeck.build("imperial", published(cat, "imperial")))
+    return sim.Sim(
+        sim.SideDeck.build("samurai", published(cat, "samurai")),
+        sim.SideDeck.build("imperial", published(cat, "imperial")),
+    )
 
 
 def pc(printed, name=None):
@@ -41,8 +43,12 @@ def pc(printed, name=None):
 # -- the fast exact path against best_hand ------------------------------------------------
 
 cards_st = st.lists(
-    st.tuples(st.sampled_from("FRLADMWE"), st.integers(-1, 12), st.sampled_from("FRLADMWE"), st.integers(0, 12),
-              st.booleans()), min_size=0, max_size=10)
+    st.tuples(
+        st.sampled_from("FRLADMWE"), st.integers(-1, 12), st.sampled_from("FRLADMWE"), st.integers(0, 12), st.booleans()
+    ),
+    min_size=0,
+    max_size=10,
+)
 
 
 @settings(max_examples=examples(400))
@@ -51,8 +57,10 @@ def test_fast_total_and_escape_agree_with_best_hand(specs, role):
     cards = [PlayCard(f"c{i}", ((a, x), (b, y)) if two else ((a, x),)) for i, (a, x, b, y, two) in enumerate(specs)]
     hand = core.best_hand(cards, role)
     assert core.hand_value(cards, role) == (hand.strength, hand.uses_suit("E"))
-    assert core.table_total(range(len(cards)), core.RoleTable.build(cards, role)) == \
-        (hand.strength, hand.uses_suit("E"))
+    assert core.table_total(range(len(cards)), core.RoleTable.build(cards, role)) == (
+        hand.strength,
+        hand.uses_suit("E"),
+    )
     assert hand.strength == core.best_strength_brute(cards, role)
 
 
@@ -80,17 +88,26 @@ def test_escape_counted_only_when_every_best_hand_needs_it():
 
 def test_decide_is_what_clash_decides():
     res = core.clash("imperial", [pc("E6"), pc("M9")], [pc("A9")])
-    assert core.decide("imperial", 15, 9, True) == (res.winner, 0, 1, res.next_attacker) == \
-        ("samurai", 0, 1, "imperial")
+    assert (
+        core.decide("imperial", 15, 9, True) == (res.winner, 0, 1, res.next_attacker) == ("samurai", 0, 1, "imperial")
+    )
     assert core.decide("samurai", 5, 5, False) == ("tie", 1, 1, "samurai")
     assert core.decide("samurai", 4, 5, False) == ("imperial", 1, 0, "imperial")
 
 
 # -- the policies ------------------------------------------------------------------------
 
+
 def test_best_policy_discards_what_the_role_cannot_count_then_weak_cards():
-    cards = [pc("D5", "Block Passes"), pc("E6", "Break Out"), pc("F7", "Samurai Warriors"), pc("F4", "Small Clashes"),
-             pc("M1", "Weak Morale"), pc("L10", "Saigo"), pc("A5", "Raiders")]
+    cards = [
+        pc("D5", "Block Passes"),
+        pc("E6", "Break Out"),
+        pc("F7", "Samurai Warriors"),
+        pc("F4", "Small Clashes"),
+        pc("M1", "Weak Morale"),
+        pc("L10", "Saigo"),
+        pc("A5", "Raiders"),
+    ]
     deck = sim.SideDeck.build("samurai", cards)
     hand = list(range(7))
     att, dfd = deck.tables
@@ -105,6 +122,7 @@ def test_best_policy_discards_what_the_role_cannot_count_then_weak_cards():
 
 
 # -- whole games ---------------------------------------------------------------------------
+
 
 def test_games_follow_the_rulebook(game, cat):
     table = core.victory_table(cat)
@@ -137,23 +155,39 @@ def test_fast_and_reference_evaluators_play_the_same_games(game):
 
 
 option_st = st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9))
-card_st = st.one_of(option_st.map(lambda o: (o,)), st.tuples(option_st, option_st),
-                    st.just((("T", 2),)))  # T: no usable option
+card_st = st.one_of(
+    option_st.map(lambda o: (o,)), st.tuples(option_st, option_st), st.just((("T", 2),))
+)  # T: no usable option
 
 
 @settings(max_examples=examples(80))
-@given(st.lists(card_st, min_size=8, max_size=30), st.lists(card_st, min_size=8, max_size=30),
-       st.integers(0, 2**64 - 1), st.sampled_from(list(sim.POLICIES)), st.sampled_from(list(sim.POLICIES)),
-       st.sampled_from(core.ESCAPE_CHOICES), st.sampled_from(sim.DISCARD_TIMINGS), st.integers(0, 3))
+@given(
+    st.lists(card_st, min_size=8, max_size=30),
+    st.lists(card_st, min_size=8, max_size=30),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from(list(sim.POLICIES)),
+    st.sampled_from(list(sim.POLICIES)),
+    st.sampled_from(core.ESCAPE_CHOICES),
+    st.sampled_from(sim.DISCARD_TIMINGS),
+    st.integers(0, 3),
+)
 def test_fast_loop_plays_the_reference_games_on_random_decks(sam, imp, seed, p1, p2, choice, timing, weak):
     """Property: on random decks (one- and two-option cards, Escape, cards with no usable suit), every
     policy and house rule, the fast loop plays exactly the games of the reference loop, whose
     discards come from ``discards`` and whose clashes come from ``core.clash``."""
+
     def deck(spec, side):
         return sim.SideDeck.build(side, [PlayCard(f"{side}{i}", opts) for i, opts in enumerate(spec)])
 
-    game = sim.Sim(deck(sam, "s"), deck(imp, "i"), policies=(p1, p2), max_hands=40, escape_choice=choice,
-                   discard_timing=timing, weak=(weak, weak))
+    game = sim.Sim(
+        deck(sam, "s"),
+        deck(imp, "i"),
+        policies=(p1, p2),
+        max_hands=40,
+        escape_choice=choice,
+        discard_timing=timing,
+        weak=(weak, weak),
+    )
     ref = sim.Sim(**{**game.__dict__, "evaluator": "reference"})
     assert sim.play_game(game, seed, trace=True) == sim.play_game(ref, seed, trace=True)
     assert sim.play_game(game, seed) == sim.play_game(ref, seed)
@@ -214,6 +248,7 @@ def test_totals_with_and_without_escape(spec, role):
 
 # -- Escape on purpose ------------------------------------------------------------------------
 
+
 def test_choose_escape_under_each_house_rule():
     # the samurai defender: 12 without Escape, 15 with; the imperial 10 -> both hands win
     assert core.choose_escape("free", True, 10, 12, 15) == (15, True)
@@ -234,20 +269,26 @@ def test_choose_escape_under_each_house_rule():
 
 
 def _deck(side, spec):
-    cards = [PlayCard(f"{side}{i}", tuple((p[0], int(p[1:])) for p in word.split("/")), word)
-             for i, word in enumerate(spec.split())]
+    cards = [
+        PlayCard(f"{side}{i}", tuple((p[0], int(p[1:])) for p in word.split("/")), word)
+        for i, word in enumerate(spec.split())
+    ]
     return sim.SideDeck.build(side, cards)
 
 
 # The samurai win most hands they defend (the imperial attacks with weak Attack cards, defends with
 # strong Defense cards); their Escape cards are two-option E/D cards, counted as Defense in their
 # best hand: winning with the Escape option instead keeps them defender.
-DEFEND_BETTER = ("F4 F6 M4 M6 A1 A2 E5/D6 E4/D5 E6/D7 F5 M5 R3 R2 L4 W3 W4 R4 L3 W5 F3",
-                 "F4 F6 M4 M6 A2 A1 A3 D6 D8 D7 F5 M5 R3 R2 L4 W3 W4 D5 A2 M3")
+DEFEND_BETTER = (
+    "F4 F6 M4 M6 A1 A2 E5/D6 E4/D5 E6/D7 F5 M5 R3 R2 L4 W3 W4 R4 L3 W5 F3",
+    "F4 F6 M4 M6 A2 A1 A3 D6 D8 D7 F5 M5 R3 R2 L4 W3 W4 D5 A2 M3",
+)
 # The samurai win most hands they attack (strong Attack cards) and lose most they defend: an Escape
 # card that would keep them defender is better left out when the hand is won without it.
-ATTACK_BETTER = ("F4 F6 M4 M6 A6 A7 A5 E4 E6 E3 D1 D2 F5 M5 R3 R2 L4 W3 W4 A4",
-                 "F4 F6 M4 M6 A6 A8 A7 D1 D2 D1 F5 M5 R3 R2 L4 W3 W4 A5 A6 M3")
+ATTACK_BETTER = (
+    "F4 F6 M4 M6 A6 A7 A5 E4 E6 E3 D1 D2 F5 M5 R3 R2 L4 W3 W4 A4",
+    "F4 F6 M4 M6 A6 A8 A7 D1 D2 D1 F5 M5 R3 R2 L4 W3 W4 A5 A6 M3",
+)
 
 
 def _mean_ic(t):
@@ -290,7 +331,7 @@ def test_role_values_follow_the_roles():
     values = sim.role_values({"attacker": (0.9, 0.0, 0.1), "defender": (0.1, 0.0, 0.9)}, 9)
     assert len(values) == 9 and all(a > d for a, d in values)
     # one loss left, defending wins half the hands, attacking none: defending is worth more
-    (a, d), = sim.role_values({"attacker": (0.0, 0.0, 1.0), "defender": (0.5, 0.0, 0.5)}, 1)
+    ((a, d),) = sim.role_values({"attacker": (0.0, 0.0, 1.0), "defender": (0.5, 0.0, 0.5)}, 1)
     assert a == 0.0 and d == pytest.approx(0.5)
     # casualties of 2 per loss: the values are indexed by casualties, two at a time
     two = sim.role_values({"attacker": (0.5, 0.1, 0.4), "defender": (0.3, 0.1, 0.6)}, 4, 2)
@@ -298,6 +339,7 @@ def test_role_values_follow_the_roles():
 
 
 # -- house rules ------------------------------------------------------------------------------
+
 
 def test_house_rules_change_the_simulation(game):
     base = simu.run(game, 300, 5)
@@ -355,14 +397,17 @@ def test_game_seed_and_shuffle_are_fixed_algorithms():
 
 
 @settings(max_examples=examples(60))
-@given(st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9), st.integers(1, 3)), min_size=1,
-                max_size=12),
-       st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9), st.integers(1, 3)), min_size=1,
-                max_size=12),
-       st.integers(0, 2**64 - 1), st.sampled_from(list(sim.POLICIES)), st.sampled_from(list(sim.POLICIES)))
+@given(
+    st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9), st.integers(1, 3)), min_size=1, max_size=12),
+    st.lists(st.tuples(st.sampled_from("FRLADMWE"), st.integers(1, 9), st.integers(1, 3)), min_size=1, max_size=12),
+    st.integers(0, 2**64 - 1),
+    st.sampled_from(list(sim.POLICIES)),
+    st.sampled_from(list(sim.POLICIES)),
+)
 def test_every_card_stays_in_its_deck_across_reshuffles(sam, imp, seed, p1, p2):
     """Property: at every moment each card of a deck is in exactly one place (deck, discard pile,
     hand), whatever the deck size (down to below one hand), the policies and the seed."""
+
     def deck(spec, side):
         cards = []
         for i, (s, v, n) in enumerate(spec):
@@ -397,6 +442,7 @@ def test_a_deck_that_never_loses_stops_at_the_hand_cap(cat):
 
 # -- runs -----------------------------------------------------------------------------------
 
+
 def test_run_is_the_same_for_any_number_of_jobs(game):
     one = simu.run(game, 300, 9, jobs=1)
     two = simu.run(game, 300, 9, jobs=2)
@@ -407,7 +453,7 @@ def test_run_is_the_same_for_any_number_of_jobs(game):
 
 def test_wilson_interval():
     lo, hi = wilson(0, 10)  # no successes: the upper bound is z^2 / (n + z^2)
-    assert lo == 0 and hi == pytest.approx(1.959963984540054 ** 2 / (10 + 1.959963984540054 ** 2))
+    assert lo == 0 and hi == pytest.approx(1.959963984540054**2 / (10 + 1.959963984540054**2))
     lo, hi = wilson(5, 10)
     assert lo + hi == pytest.approx(1.0) and 0.2 < lo < 0.25
     lo, hi = wilson(500, 1000)
@@ -418,6 +464,7 @@ def test_wilson_interval():
 
 # -- the command line ------------------------------------------------------------------------
 
+
 def test_simulated_clashes_replay_through_the_clash_command(cli, game):
     """The simulator decides clashes as 'daimyo satsuma clash' does: replay a sample through the CLI."""
     replayed = 0
@@ -426,8 +473,19 @@ def test_simulated_clashes_replay_through_the_clash_command(cli, game):
         for h in g.trace[::3]:
             # a samurai defender's choice of Escape (house rule escape_choice) is passed on
             choice = [] if h["attacker"] == "samurai" else ["--escape", "use" if h["samurai_escape"] else "leave"]
-            r = cli("satsuma", "clash", "-a", h["attacker"], "-s", "; ".join(h["samurai"]),
-                    "-i", "; ".join(h["imperial"]), "--format", "json", *choice)
+            r = cli(
+                "satsuma",
+                "clash",
+                "-a",
+                h["attacker"],
+                "-s",
+                "; ".join(h["samurai"]),
+                "-i",
+                "; ".join(h["imperial"]),
+                "--format",
+                "json",
+                *choice,
+            )
             assert r.code == 0, r
             out = json.loads(r.stdout)
             assert out["samurai"]["strength"] == h["samurai_strength"]
@@ -452,8 +510,11 @@ def test_simulate_text_and_json(cli):
     for v in data["victory"]:
         assert v["ci95"][0] <= v["share"] <= v["ci95"][1]
     assert {r["id"] for r in data["readings"]} >= {"roles-before-discard", "escape-samurai-only"}
-    assert data["house_rules"] == {"escape_choice": "needed", "discard_timing": "before_redraw",
-                                   "bodyguard_suit": "none"}
+    assert data["house_rules"] == {
+        "escape_choice": "needed",
+        "discard_timing": "before_redraw",
+        "bodyguard_suit": "none",
+    }
     assert "house rules: escape_choice=needed, discard_timing=before_redraw, bodyguard_suit=none" in r.stdout
     # the text and the JSON report the same games
     great = next(v for v in data["victory"] if v["result"] == "Greater Imperial Victory")
@@ -462,16 +523,18 @@ def test_simulate_text_and_json(cli):
 
 def test_simulate_variant_decks_and_policies(cli, tmp_path):
     variant = tmp_path / "variant.yaml"
-    variant.write_text("system: satsuma\nname: Saigo doubled\nside: samurai\n"
-                       "cards: {Takamori Saigo: 3, Honor: 3, Bushido: 3, Break Out: 3, Night Assault: 3,"
-                       " Out Fight & Outmaneuver: 3, Block Passes: 3, Samurai Warriors: 3}\n")
+    variant.write_text(
+        "system: satsuma\nname: Saigo doubled\nside: samurai\n"
+        "cards: {Takamori Saigo: 3, Honor: 3, Bushido: 3, Break Out: 3, Night Assault: 3,"
+        " Out Fight & Outmaneuver: 3, Block Passes: 3, Samurai Warriors: 3}\n"
+    )
     base = json.loads(cli("satsuma", "simulate", "-n", "300", "--format", "json").stdout)
-    strong = json.loads(cli("satsuma", "simulate", "-n", "300", "--format", "json", "--samurai",
-                            str(variant)).stdout)
+    strong = json.loads(cli("satsuma", "simulate", "-n", "300", "--format", "json", "--samurai", str(variant)).stdout)
     assert strong["decks"][0]["name"] == "Saigo doubled" and strong["decks"][0]["cards"] == 24
     assert strong["mean_imperial_casualties"]["mean"] > base["mean_imperial_casualties"]["mean"] + 2
-    weak = json.loads(cli("satsuma", "simulate", "-n", "300", "--format", "json", "--policy",
-                          "samurai=none,imperial=best").stdout)
+    weak = json.loads(
+        cli("satsuma", "simulate", "-n", "300", "--format", "json", "--policy", "samurai=none,imperial=best").stdout
+    )
     assert weak["policies"]["samurai"]["name"] == "none"
     assert weak["mean_imperial_casualties"]["mean"] < base["mean_imperial_casualties"]["mean"]
 
@@ -520,8 +583,12 @@ def test_progress_bar_only_on_a_terminal(game):
 def test_simulation_house_rules_from_the_command_line_and_lists(cli, tmp_path):
     listed = cli("rules", "satsuma")
     assert listed.code == 0
-    for key in ("escape_choice = needed", "discard_timing = before_redraw", "alternative free",
-                "alternative after_redraw"):
+    for key in (
+        "escape_choice = needed",
+        "discard_timing = before_redraw",
+        "alternative free",
+        "alternative after_redraw",
+    ):
         assert key in listed.stdout
     readings = cli("satsuma", "simulate", "--readings")
     assert "escape_choice = needed" in readings.stdout and "discard_timing = before_redraw" in readings.stdout
@@ -537,8 +604,12 @@ def test_simulation_house_rules_from_the_command_line_and_lists(cli, tmp_path):
     sam.write_text("system: satsuma\nside: samurai\ndeck: standard\nhouse_rules: {escape_choice: needed}\n")
     imp = tmp_path / "imp.yaml"
     imp.write_text("system: satsuma\nside: imperial\ndeck: standard\nhouse_rules: {escape_choice: highest}\n")
-    assert json.loads(cli(*args, "--samurai", str(sam), "--imperial", str(imp), "--rule",
-                          "escape_choice=needed").stdout)["imperial_casualties"] == needed["imperial_casualties"]
+    assert (
+        json.loads(cli(*args, "--samurai", str(sam), "--imperial", str(imp), "--rule", "escape_choice=needed").stdout)[
+            "imperial_casualties"
+        ]
+        == needed["imperial_casualties"]
+    )
     r = cli(*args, "--samurai", str(sam), "--imperial", str(imp))
     assert r.code == 2 and r.stderr.count("\n") == 1 and "escape_choice" in r.stderr and "--rule" in r.stderr
     r = cli(*args, "--rule", "escape_choice=sometimes")

@@ -32,6 +32,7 @@ def board():
 
 # -- catalog -----------------------------------------------------------------------
 
+
 def test_six_families_three_named_by_the_text(cat):
     fams = cat.entries("families")
     assert len(fams) == 6
@@ -72,8 +73,12 @@ def test_board_pack_names_every_province(board):
 
 def test_limits_and_constants(cat):
     c = core.constants(cat)
-    assert (c["units_per_province"], c["units_per_player"], c["units_per_fleet"], c["provinces_per_player"]) == \
-        (6, 12, 6, 6)
+    assert (c["units_per_province"], c["units_per_player"], c["units_per_fleet"], c["provinces_per_player"]) == (
+        6,
+        12,
+        6,
+        6,
+    )
     assert (c["starting_provinces"], c["starting_units"], c["dice"], c["honor_goal"]) == (3, 3, 9, 60)
     assert (c["attacker_honor_multiplier"], c["defender_honor_multiplier"]) == (2, 1)
     assert [s.name for s in cat.entries("samurai") if s.known] == ["Chosogabe", "Ekes", "Wakizaka", "Baba"]
@@ -87,8 +92,11 @@ def _pack(tmp_path, text):
 
 
 def test_catalog_cross_check_catches_bad_references(tmp_path):
-    p = _pack(tmp_path, "setups:\n  - players: 2\n    excluded: [yelow]\n    neutral: [Kyushu]\n    assumed: t\n"
-                        "  - players: 5\n    assumed: t\n")
+    p = _pack(
+        tmp_path,
+        "setups:\n  - players: 2\n    excluded: [yelow]\n    neutral: [Kyushu]\n    assumed: t\n"
+        "  - players: 5\n    assumed: t\n",
+    )
     with pytest.raises(CatalogError) as ei:
         load_catalog("senji", [p], use_cache=False)
     text = str(ei.value)
@@ -112,6 +120,7 @@ def test_catalog_rejects_unknown_keys(tmp_path):
 
 
 # -- combat --------------------------------------------------------------------------
+
 
 def test_combat_value_parts():
     # 3 units, 1 samurai die set to the symbol, 2 rolled symbols, support card 2 with 3 symbols rolled
@@ -193,8 +202,14 @@ def test_samurai_as_losses_house_rule():
 
 
 @settings(max_examples=examples(200))
-@given(*(st.builds(CombatSide, st.integers(0, 12), st.integers(0, 2), st.integers(0, 9), st.integers(0, 4),
-                   st.integers(0, 9)) for _ in range(2)))
+@given(
+    *(
+        st.builds(
+            CombatSide, st.integers(0, 12), st.integers(0, 2), st.integers(0, 9), st.integers(0, 4), st.integers(0, 9)
+        )
+        for _ in range(2)
+    )
+)
 def test_combat_invariants(att, dfn):
     r = core.resolve_combat(att, dfn)
     if r.winner is None:
@@ -208,6 +223,7 @@ def test_combat_invariants(att, dfn):
 
 
 # -- the end -------------------------------------------------------------------------
+
 
 def test_game_end_at_60():
     assert not core.game_end({"a": 59, "b": 40}).over
@@ -225,6 +241,7 @@ def test_game_end_at_60():
 
 
 # -- setup lists ---------------------------------------------------------------------
+
 
 def test_example_setup_is_legal():
     res = check_file(ROOT / "examples" / "senji-three-daimyo.yaml")
@@ -270,9 +287,14 @@ def test_bad_shapes_are_list_errors(path):
 def _players(*specs):
     out = []
     for fam, sam, provs in specs:
-        out.append({"family": fam, "samurai": sam,
-                    "provinces": [{"province": provs[0], "units": 3, "samurai": True}]
-                    + [{"province": p} for p in provs[1:]]})
+        out.append(
+            {
+                "family": fam,
+                "samurai": sam,
+                "provinces": [{"province": provs[0], "units": 3, "samurai": True}]
+                + [{"province": p} for p in provs[1:]],
+            }
+        )
     return out
 
 
@@ -280,8 +302,12 @@ def _doc(players, **extra):
     return json.dumps({"system": "senji", "packs": [str(BOARD)], "players": players, **extra})
 
 
-FOUR = [("red", "Baba", ["Owari", "Mino", "Mikawa"]), ("green", "Ekes", ["Aki", "Izumo", "Harima"]),
-        ("white", "Wakizaka", ["Echigo", "Dewa", "Etchu"]), ("black", "Chosogabe", ["Kai", "Shinano", "Musashi"])]
+FOUR = [
+    ("red", "Baba", ["Owari", "Mino", "Mikawa"]),
+    ("green", "Ekes", ["Aki", "Izumo", "Harima"]),
+    ("white", "Wakizaka", ["Echigo", "Dewa", "Etchu"]),
+    ("black", "Chosogabe", ["Kai", "Shinano", "Musashi"]),
+]
 
 
 def test_four_players_exclude_yellow_and_blue_not_black():
@@ -302,8 +328,10 @@ def test_four_players_exclude_yellow_and_blue_not_black():
 
 
 def test_six_players_all_families_and_provinces():
-    six = FOUR + [("yellow", "Samurai 5", ["Kyushu", "Yamashiro", "Omi"]),
-                  ("blue", "Samurai 6", ["Shikoku", "Mutsu", "Shimotsuke"])]
+    six = FOUR + [
+        ("yellow", "Samurai 5", ["Kyushu", "Yamashiro", "Omi"]),
+        ("blue", "Samurai 6", ["Shikoku", "Mutsu", "Shimotsuke"]),
+    ]
     res = check_text(_doc(_players(*six)))
     assert res.legal, [f.format() for f in res.findings]
     assert {f.code for f in res.findings if f.severity == "warning"} == {"senji.placeholder-samurai"}
@@ -311,9 +339,11 @@ def test_six_players_all_families_and_provinces():
 
 
 def test_seven_players_is_illegal():
-    seven = FOUR + [("yellow", "Samurai 5", ["Kyushu", "Yamashiro", "Omi"]),
-                    ("blue", "Samurai 6", ["Shikoku", "Mutsu", "Shimotsuke"]),
-                    ("blue", "Samurai 7", ["Harima", "Aki", "Izumo"])]
+    seven = FOUR + [
+        ("yellow", "Samurai 5", ["Kyushu", "Yamashiro", "Omi"]),
+        ("blue", "Samurai 6", ["Shikoku", "Mutsu", "Shimotsuke"]),
+        ("blue", "Samurai 7", ["Harima", "Aki", "Izumo"]),
+    ]
     codes = {f.code for f in check_text(_doc(_players(*seven))).findings}
     assert {"senji.player-count", "senji.family-duplicate", "senji.province-taken"} <= codes
 
@@ -340,8 +370,7 @@ def test_samurai_limit_house_rule():
 
 
 def test_province_shorthand_and_names_loose():
-    doc = {"system": "senji", "packs": [str(BOARD)],
-           "players": _players(*FOUR[:3])}
+    doc = {"system": "senji", "packs": [str(BOARD)], "players": _players(*FOUR[:3])}
     doc["players"][0]["provinces"] = [{"province": "OWARI", "units": 3, "samurai": True}, "mino", "Mi-kawa"]
     doc["players"][0]["family"] = "Red family"
     res = check_text(json.dumps(doc))
@@ -361,14 +390,26 @@ def test_setup_sheet(board):
 
 
 @settings(max_examples=examples(80))
-@given(st.recursive(st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=10),
-                    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(
-                        st.sampled_from(["name", "family", "samurai", "provinces", "province", "units",
-                                         "fortresses", "x"]), kids, max_size=4),
-                    max_leaves=14))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-3, 20) | st.text(max_size=10),
+        lambda kids: (
+            st.lists(kids, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(["name", "family", "samurai", "provinces", "province", "units", "fortresses", "x"]),
+                kids,
+                max_size=4,
+            )
+        ),
+        max_leaves=14,
+    )
+)
 def test_junk_never_raises(junk):
-    for doc in ({"system": "senji", "players": junk}, {"system": "senji", "players": [junk, junk]},
-                {"system": "senji", "players": [{"family": "red", "samurai": "Baba", "provinces": junk}]}):
+    for doc in (
+        {"system": "senji", "players": junk},
+        {"system": "senji", "players": [junk, junk]},
+        {"system": "senji", "players": [{"family": "red", "samurai": "Baba", "provinces": junk}]},
+    ):
         try:
             check_text(json.dumps(doc))
         except DaimyoError:
@@ -377,20 +418,29 @@ def test_junk_never_raises(junk):
 
 # -- who is named: a setup of several players, built by the rulebook's setup rules ----------------
 
+
 def _four_player_setup() -> str:
     """A legal 4-player start as the rulebook's setup sets it up (lines 20-47): with 4 players the
     yellow and blue families are out and Kyushu and Shikoku are neutral; each player keeps one
     samurai card of the three drawn, names 3 provinces with a fortress each and places the
     samurai and the 3 starting units in them."""
-    rows = [("Aiko", "black", "Baba", ["Owari", "Mino", "Mikawa"]),
-            ("Kenji", "red", "Chosogabe", ["Aki", "Izumo", "Harima"]),
-            ("Sora", "green", "Wakizaka", ["Echigo", "Dewa", "Etchu"]),
-            ("Hana", "white", "Ekes", ["Mutsu", "Kai", "Shinano"])]
+    rows = [
+        ("Aiko", "black", "Baba", ["Owari", "Mino", "Mikawa"]),
+        ("Kenji", "red", "Chosogabe", ["Aki", "Izumo", "Harima"]),
+        ("Sora", "green", "Wakizaka", ["Echigo", "Dewa", "Etchu"]),
+        ("Hana", "white", "Ekes", ["Mutsu", "Kai", "Shinano"]),
+    ]
     lines = ["system: senji", "packs:", f"  - {BOARD.as_posix()}", "players:"]
     for name, family, samurai, provinces in rows:
-        lines += [f"  - name: {name}", f"    family: {family}", f"    samurai: {samurai}", "    provinces:",
-                  f"      - {{province: {provinces[0]}, units: 3, samurai: true}}",
-                  f"      - {{province: {provinces[1]}}}", f"      - {{province: {provinces[2]}}}"]
+        lines += [
+            f"  - name: {name}",
+            f"    family: {family}",
+            f"    samurai: {samurai}",
+            "    provinces:",
+            f"      - {{province: {provinces[0]}, units: 3, samurai: true}}",
+            f"      - {{province: {provinces[1]}}}",
+            f"      - {{province: {provinces[2]}}}",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -416,8 +466,9 @@ def test_why_names_the_player_who_would_name_the_province_and_the_one_who_has_it
     assert res.breaks[0].finding.message.startswith("Sora: samurai card 'Ekes' is also kept by Hana")
     # neutral with 4 players (Kyushu, Shikoku): the player who would name it is the one named
     res = ed.why("Shikoku", player="Hana")
-    assert [b.finding.code for b in res.breaks if b.finding.message.startswith("Hana: 'Shikoku'")] == \
-        ["senji.province-neutral"]
+    assert [b.finding.code for b in res.breaks if b.finding.message.startswith("Hana: 'Shikoku'")] == [
+        "senji.province-neutral"
+    ]
     # the builder's catalog gives the same reason, for the player an addition goes to
     stop = {o.name: o for o in ed.options(search="Etchu")}["Etchu"]
     assert not stop.ok and stop.reason == "Aiko: province 'Etchu' is also a starting province of Sora"
@@ -432,8 +483,10 @@ def test_a_province_named_by_two_players_is_reported_at_both():
     text = _four_player_setup().replace("{province: Kai}", "{province: Mino}")
     res = check_text(text)
     taken = [f for f in res.findings if f.code == "senji.province-taken"]
-    assert sorted(f.message for f in taken) == ["Aiko: province 'Mino' is also a starting province of Hana",
-                                                "Hana: province 'Mino' is also a starting province of Aiko"]
+    assert sorted(f.message for f in taken) == [
+        "Aiko: province 'Mino' is also a starting province of Hana",
+        "Hana: province 'Mino' is also a starting province of Aiko",
+    ]
     assert sorted(f.loc[1] for f in taken) == [0, 3]  # at Aiko's and at Hana's Mino
     assert all(f.counted for f in taken)
 

@@ -28,6 +28,7 @@ def cat():
 
 # -- catalog ---------------------------------------------------------------------------
 
+
 def test_catalog_has_the_rulebook_facts():
     c = load_catalog("senshiai")
     m = c.model
@@ -52,26 +53,46 @@ def test_catalog_has_the_rulebook_facts():
 
 def test_every_ability_of_the_basic_collection_is_listed():
     names = {a.name for a in load_catalog("senshiai").model.abilities}
-    assert names >= {"Activate", "Acts as", "Annuls the Target", "Artillery", "Boarding", "Dive Attack",
-                     "Contingency", "Interrupt", "Pillage", "Power Modifiers", "Production", "Tardy",
-                     "Attracts Attacks", "Bushido", "Chaos", "Move Restriction", "Interrupts a Die Roll",
-                     "Recruit", "Maintenance"}
+    assert names >= {
+        "Activate",
+        "Acts as",
+        "Annuls the Target",
+        "Artillery",
+        "Boarding",
+        "Dive Attack",
+        "Contingency",
+        "Interrupt",
+        "Pillage",
+        "Power Modifiers",
+        "Production",
+        "Tardy",
+        "Attracts Attacks",
+        "Bushido",
+        "Chaos",
+        "Move Restriction",
+        "Interrupts a Die Roll",
+        "Recruit",
+        "Maintenance",
+    }
 
 
-@pytest.mark.parametrize("text,name,params", [
-    ("Activate 2: restore a card", "Activate", {"number": 2, "effect": "restore a card"}),
-    ("Artillery: 0/5/3", "Artillery", {"power": Power(0, 5, 3)}),
-    ("Production", "Production", {}),
-    ("Production: a Water terrain", "Production", {"condition": "a Water terrain"}),
-    ("Tardy: 4", "Tardy", {"number": 4}),
-    ("Chaos 5: every Unit flees", "Chaos", {"number": 5, "effect": "every Unit flees"}),
-    ("Move Restriction: Air 1", "Move Restriction", {"path": "Air", "number": 1}),
-    ("Move Restriction: 2", "Move Restriction", {"number": 2}),
-    ("Interrupts a Die Roll", "Interrupts a Die Roll", {}),
-    ("Interrupt a move", "Interrupt", {"event": "a move"}),
-    ("acts as unit", "Acts as", {"what": "unit"}),
-    ("Take Away Attracts Attacks", "Attracts Attacks", {}),
-])
+@pytest.mark.parametrize(
+    "text,name,params",
+    [
+        ("Activate 2: restore a card", "Activate", {"number": 2, "effect": "restore a card"}),
+        ("Artillery: 0/5/3", "Artillery", {"power": Power(0, 5, 3)}),
+        ("Production", "Production", {}),
+        ("Production: a Water terrain", "Production", {"condition": "a Water terrain"}),
+        ("Tardy: 4", "Tardy", {"number": 4}),
+        ("Chaos 5: every Unit flees", "Chaos", {"number": 5, "effect": "every Unit flees"}),
+        ("Move Restriction: Air 1", "Move Restriction", {"path": "Air", "number": 1}),
+        ("Move Restriction: 2", "Move Restriction", {"number": 2}),
+        ("Interrupts a Die Roll", "Interrupts a Die Roll", {}),
+        ("Interrupt a move", "Interrupt", {"event": "a move"}),
+        ("acts as unit", "Acts as", {"what": "unit"}),
+        ("Take Away Attracts Attacks", "Attracts Attacks", {}),
+    ],
+)
 def test_ability_parameters(text, name, params):
     abilities = load_catalog("senshiai").model.abilities
     parsed = parse_ability(text, abilities)
@@ -79,34 +100,45 @@ def test_ability_parameters(text, name, params):
     assert parsed.params == params
 
 
-@pytest.mark.parametrize("text,msg", [
-    ("Tardy", "Tardy needs a number"),
-    ("Tardy: soon", "Tardy needs a number"),
-    ("Artillery: 3/x/6", "ranged trait 'x'"),
-    ("Recruti", "did you mean 'Recruit'"),
-    ("Boarding 3", "unexpected '3'"),
-    ("Acts as Dragon", "takes one of Unit"),
-])
+@pytest.mark.parametrize(
+    "text,msg",
+    [
+        ("Tardy", "Tardy needs a number"),
+        ("Tardy: soon", "Tardy needs a number"),
+        ("Artillery: 3/x/6", "ranged trait 'x'"),
+        ("Recruti", "did you mean 'Recruit'"),
+        ("Boarding 3", "unexpected '3'"),
+        ("Acts as Dragon", "takes one of Unit"),
+    ],
+)
 def test_bad_abilities_are_explained(text, msg):
     with pytest.raises(ValueError, match=re.escape(msg)):
         parse_ability(text, load_catalog("senshiai").model.abilities)
 
 
-@pytest.mark.parametrize("text,power", [
-    ("3/0/6", Power(3, 0, 6)), ("1/n/4", Power(1, None, 4)), ("n/N/2", Power(None, None, 2)),
-    (" 9 / 9 / 12 ", Power(9, 9, 12)),
-])
+@pytest.mark.parametrize(
+    "text,power",
+    [
+        ("3/0/6", Power(3, 0, 6)),
+        ("1/n/4", Power(1, None, 4)),
+        ("n/N/2", Power(None, None, 2)),
+        (" 9 / 9 / 12 ", Power(9, 9, 12)),
+    ],
+)
 def test_power_strings(text, power):
     assert parse_power(text) == power
 
 
-@pytest.mark.parametrize("text,msg", [
-    ("3/x/6", "power '3/x/6': ranged trait 'x' is not 0-9 or 'n' (nulla)"),
-    ("10/0/6", "melee trait '10' is not 0-9"),
-    ("3/0/n", "resistance 'n' is not a whole number from 1"),
-    ("3/0/0", "resistance '0'"),
-    ("3/0", "is not MELEE/RANGED/RESISTANCE"),
-])
+@pytest.mark.parametrize(
+    "text,msg",
+    [
+        ("3/x/6", "power '3/x/6': ranged trait 'x' is not 0-9 or 'n' (nulla)"),
+        ("10/0/6", "melee trait '10' is not 0-9"),
+        ("3/0/n", "resistance 'n' is not a whole number from 1"),
+        ("3/0/0", "resistance '0'"),
+        ("3/0", "is not MELEE/RANGED/RESISTANCE"),
+    ],
+)
 def test_bad_power_strings(text, msg):
     with pytest.raises(ValueError, match=re.escape(msg)):
         parse_power(text)
@@ -123,8 +155,11 @@ def test_bad_power_in_a_pack_points_at_the_value(cli):
     res = cli("check", str(DATA / "bad-power.yaml"))
     assert res.code == 2
     line = res.stderr.strip().splitlines()[0]
-    assert re.match(r".*packs/bad-power\.yaml:6:12: error catalog\.value: cards\[\d+\]\.power: power '3/x/6': "
-                    r"ranged trait 'x' is not 0-9 or 'n' \(nulla\)$", line), line
+    assert re.match(
+        r".*packs/bad-power\.yaml:6:12: error catalog\.value: cards\[\d+\]\.power: power '3/x/6': "
+        r"ranged trait 'x' is not 0-9 or 'n' \(nulla\)$",
+        line,
+    ), line
 
 
 def test_catalog_rejects_unknown_keys(tmp_path):
@@ -138,19 +173,25 @@ def test_catalog_rejects_unknown_keys(tmp_path):
 
 def test_catalog_cross_checks_references(tmp_path):
     pack = tmp_path / "p.yaml"
-    pack.write_text("system: senshiai\ncards:\n"
-                    "  - name: Y\n    type: event\n    target: Dragon\n    abilities: [Recruti]\n    assumed: t\n")
+    pack.write_text(
+        "system: senshiai\ncards:\n"
+        "  - name: Y\n    type: event\n    target: Dragon\n    abilities: [Recruti]\n    assumed: t\n"
+    )
     with pytest.raises(CatalogError) as ei:
         load_catalog("senshiai", [pack], use_cache=False)
     text = "\n".join(ei.value.lines())
     assert re.search(r"p\.yaml:5:13: error catalog\.reference: unknown target 'Dragon'", text), text
-    assert re.search(r"p\.yaml:6:17: error catalog\.reference: unknown ability 'Recruti'; did you mean 'Recruit'", text), text
+    assert re.search(
+        r"p\.yaml:6:17: error catalog\.reference: unknown ability 'Recruti'; did you mean 'Recruit'", text
+    ), text
 
 
 def test_capital_must_be_a_terrain_with_speed_0(tmp_path):
     pack = tmp_path / "p.yaml"
-    pack.write_text("system: senshiai\ncards:\n  - name: Flying Capital\n    type: troop\n    subtype: Capital\n"
-                    "    speed: 2\n    assumed: t\n")
+    pack.write_text(
+        "system: senshiai\ncards:\n  - name: Flying Capital\n    type: troop\n    subtype: Capital\n"
+        "    speed: 2\n    assumed: t\n"
+    )
     with pytest.raises(CatalogError) as ei:
         load_catalog("senshiai", [pack], use_cache=False)
     text = "\n".join(ei.value.lines())
@@ -159,6 +200,7 @@ def test_capital_must_be_a_terrain_with_speed_0(tmp_path):
 
 
 # -- rules core: the rulebook's worked examples -----------------------------------------------
+
 
 def test_power_modifiers_warriors():
     # 000:167 Warriors 3/0/6 with +1/1/1 (War Veterans) and -0/0/2 (Rotten Provisions) is 4/1/5
@@ -219,8 +261,12 @@ def test_card_helpers(cat):
     cap = cat.find("cards", "Capital of the North")
     assert R.has_ability(cap, "Recruit", cat) and R.has_ability(cap, "Maintenance", cat)
     assert R.required_fields(cap, cat) == ["subtype", "cost", "paths", "power"]
-    assert R.missing_fields(load_catalog("senshiai").find("cards", "Warriors"), load_catalog("senshiai")) == \
-        ["subtype", "cost", "paths", "speed"]
+    assert R.missing_fields(load_catalog("senshiai").find("cards", "Warriors"), load_catalog("senshiai")) == [
+        "subtype",
+        "cost",
+        "paths",
+        "speed",
+    ]
     assert R.can_recruit_on(cat.find("cards", "Warriors"), cap, cat)
     assert not R.can_recruit_on(cat.find("cards", "Storm Hawks"), cap, cat)
     assert not R.can_recruit_on(cat.find("cards", "Warriors"), cat.find("cards", "Mountain Pass"), cat)
@@ -229,6 +275,7 @@ def test_card_helpers(cat):
 
 
 # -- decks ------------------------------------------------------------------------------------
+
 
 def test_examples_exist_and_are_legal_without_warnings():
     assert EXAMPLES
@@ -292,8 +339,10 @@ def test_capital_count_explains_itself():
     res = check_file(DATA / "capital-two.yaml")
     (f,) = [f for f in res.findings if f.code == "senshiai.capital-count"]
     assert f.value == 2 and f.bound == 1
-    assert f.message == ("deck has 2 Capitals (1 Capital of the North, 1 Capital of the South) but must have "
-                         "exactly 1 (a card with the Capital subtype)")
+    assert f.message == (
+        "deck has 2 Capitals (1 Capital of the North, 1 Capital of the South) but must have "
+        "exactly 1 (a card with the Capital subtype)"
+    )
     assert (f.line, f.col) == (6, 3)  # the second Capital's key
 
 
@@ -329,8 +378,15 @@ def test_agreed_size_counts_and_json_summary(cli):
 
 # -- properties ---------------------------------------------------------------------------------
 
-BASE = {"Capital of the North": 1, "Rice Fields": 4, "Warriors": 6, "Storm Hawks": 2, "Stone Rain": 1,
-        "Militiamen": 3, "War Veterans": 2}
+BASE = {
+    "Capital of the North": 1,
+    "Rice Fields": 4,
+    "Warriors": 6,
+    "Storm Hawks": 2,
+    "Stone Rain": 1,
+    "Militiamen": 3,
+    "War Veterans": 2,
+}
 
 
 def _deck_text(cards: dict, size=None) -> str:
@@ -355,8 +411,10 @@ def test_card_order_never_changes_the_result(order, size):
 
 
 @settings(max_examples=examples(25))
-@given(st.permutations(["+1/0/1", "+1/2/0", "-1/1/1", "-2/0/0", "+0/0/3"]),
-       st.lists(st.sampled_from(["event", "troop", "terrain"]), min_size=5, max_size=5))
+@given(
+    st.permutations(["+1/0/1", "+1/2/0", "-1/1/1", "-2/0/0", "+0/0/3"]),
+    st.lists(st.sampled_from(["event", "troop", "terrain"]), min_size=5, max_size=5),
+)
 def test_modifier_order_never_changes_the_power(order, types):
     mods = list(zip(types, order, strict=False))
     assert R.modified_power("3/0/6", mods) == R.modified_power("3/0/6", list(reversed(mods)))
@@ -365,13 +423,15 @@ def test_modifier_order_never_changes_the_power(order, types):
 yaml_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-5, 300), st.text(max_size=8)),
     lambda ch: st.one_of(st.lists(ch, max_size=3), st.dictionaries(st.text(max_size=8), ch, max_size=3)),
-    max_leaves=8)
+    max_leaves=8,
+)
 
 
 @settings(max_examples=examples(60))
-@given(st.dictionaries(st.sampled_from(["size", "cards", "sizee", "notes", "name"]), yaml_values, max_size=4),
-       st.dictionaries(st.sampled_from(["Warriors", "Capital of the North", "Foo", "1/n/4", ""]), yaml_values,
-                       max_size=4))
+@given(
+    st.dictionaries(st.sampled_from(["size", "cards", "sizee", "notes", "name"]), yaml_values, max_size=4),
+    st.dictionaries(st.sampled_from(["Warriors", "Capital of the North", "Foo", "1/n/4", ""]), yaml_values, max_size=4),
+)
 def test_bad_input_never_raises(top, cards):
     import json
 

@@ -55,8 +55,14 @@ def test_export_refuses_to_overwrite(cli, tmp_path):
 def test_import_from_stdin(cli):
     r = cli("import", "-", input="Deck - Senshiai - 10/50 cards\n6 warriors\n4 Militia\n")
     assert r.code == 0, r.stderr
-    assert r.stdout.splitlines() == ["system: senshiai", "name: Deck", "size: 50", "cards:",
-                                     "  Warriors: 6", "  Militia: 4"]
+    assert r.stdout.splitlines() == [
+        "system: senshiai",
+        "name: Deck",
+        "size: 50",
+        "cards:",
+        "  Warriors: 6",
+        "  Militia: 4",
+    ]
     assert "<stdin>:3:3: warning: unknown card 'Militia'; did you mean 'Militiamen'?" in r.stderr
 
 
@@ -72,7 +78,7 @@ def test_import_plain_deck_with_system_option(cli):
 def test_damaged_code_exits_2_without_traceback(cli):
     code = cli("export", BUKE, "--to", "code").stdout.strip()
     i = len(code) // 2
-    damaged = code[:i] + ("A" if code[i] != "A" else "B") + code[i + 1:]
+    damaged = code[:i] + ("A" if code[i] != "A" else "B") + code[i + 1 :]
     for cmd in ("import", "show"):
         r = cli(cmd, damaged)
         assert r.code == 2
@@ -137,8 +143,11 @@ def test_show_a_code_without_the_senders_packs(cli, tmp_path, monkeypatch):
     sender = tmp_path / "sender"
     sender.mkdir()
     board = (ROOT / "examples" / "packs" / "senji-board.yaml").read_text()
-    (sender / "my-board.yaml").write_text(board.replace("name: Example board (historical province names)",
-                                                        "name: Club board").replace('version: "1"', 'version: "3"'))
+    (sender / "my-board.yaml").write_text(
+        board.replace("name: Example board (historical province names)", "name: Club board").replace(
+            'version: "1"', 'version: "3"'
+        )
+    )
     lst = (ROOT / "examples" / "senji-three-daimyo.yaml").read_text().replace("packs/senji-board.yaml", "my-board.yaml")
     (sender / "setup.yaml").write_text(lst)
     code = cli("export", sender / "setup.yaml", "--to", "code").stdout.strip()
@@ -146,9 +155,11 @@ def test_show_a_code_without_the_senders_packs(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path / "elsewhere")
     r = cli("show", code)
     assert r.code == 1
-    assert ("<code>: warning: pack 'Club board' version 3 is missing here; checked without it, so the names "
-            "it adds count as unknown (a bundle carries the pack: 'daimyo export LIST --to bundle' on the "
-            "sender's side)") in r.stderr
+    assert (
+        "<code>: warning: pack 'Club board' version 3 is missing here; checked without it, so the names "
+        "it adds count as unknown (a bundle carries the pack: 'daimyo export LIST --to bundle' on the "
+        "sender's side)"
+    ) in r.stderr
     assert "<code>: error senji.unknown-name: unknown province 'Owari'" in r.stdout
     # the bundled example board is found by name, from any folder
     code = cli("export", ROOT / "examples" / "senji-three-daimyo.yaml", "--to", "code").stdout.strip()
@@ -162,11 +173,16 @@ def test_deeply_nested_json_and_text_values_are_one_line(cli, tmp_path):
     for command in ("import", "show", "export"):
         r = cli(command, deep)
         assert r.code == 2
-        assert r.stderr.splitlines() == [f"{deep}:1:1: error: values nested more than 100 levels deep "
-                                         "(a list or catalog needs a few levels)"]
+        assert r.stderr.splitlines() == [
+            f"{deep}:1:1: error: values nested more than 100 levels deep (a list or catalog needs a few levels)"
+        ]
     text = tmp_path / "deep.txt"
-    text.write_text("Kensei - clan buke - 20/200 AP\nHouse rules: {\"cavalry_max_percent\": "
-                    + "[" * 5000 + "]" * 5000 + "}\n\nTaisho Buke (20)\n")
+    text.write_text(
+        'Kensei - clan buke - 20/200 AP\nHouse rules: {"cavalry_max_percent": '
+        + "[" * 5000
+        + "]" * 5000
+        + "}\n\nTaisho Buke (20)\n"
+    )
     r = cli("import", text)
     assert r.code == 2
     (line,) = r.stderr.splitlines()

@@ -17,8 +17,7 @@ from builder.share.code import PREFIX, CodeError, decode, encode
 from conftest import DATA, ROOT
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-EXAMPLES = sorted(glob.glob(str(ROOT / "examples" / "*.yaml"))) + sorted(
-    glob.glob(str(DATA / "share" / "*.yaml")))
+EXAMPLES = sorted(glob.glob(str(ROOT / "examples" / "*.yaml"))) + sorted(glob.glob(str(DATA / "share" / "*.yaml")))
 
 
 def _doc(path: str) -> dict:
@@ -35,7 +34,7 @@ def test_every_single_character_change_is_rejected(path):
         for c in ALPHABET:
             if c == old:
                 continue
-            damaged = code[:i] + c + code[i + 1:]
+            damaged = code[:i] + c + code[i + 1 :]
             with pytest.raises(CodeError):
                 decode(damaged)
             rejected += 1
@@ -47,13 +46,13 @@ def test_lost_added_and_swapped_characters_are_rejected(path):
     code = encode(_doc(path))
     for i in range(len(PREFIX), len(code)):
         with pytest.raises(CodeError):
-            decode(code[:i] + code[i + 1:])
+            decode(code[:i] + code[i + 1 :])
         for c in "A_9":
             with pytest.raises(CodeError):
                 decode(code[:i] + c + code[i:])
         if i + 1 < len(code) and code[i] != code[i + 1]:
             with pytest.raises(CodeError):
-                decode(code[:i] + code[i + 1] + code[i] + code[i + 2:])
+                decode(code[:i] + code[i + 1] + code[i] + code[i + 2 :])
 
 
 def test_code_is_one_url_safe_line_with_version_prefix():
@@ -65,8 +64,12 @@ def test_code_is_one_url_safe_line_with_version_prefix():
 
 
 def test_catalog_names_are_short_keys_and_unknown_names_text():
-    doc = {"system": "kensei", "clan": "buke", "points": 200,
-           "troops": [{"troop": "Samurai Yari", "models": 5}, {"troop": "Homebrew Ronin"}]}
+    doc = {
+        "system": "kensei",
+        "clan": "buke",
+        "points": 200,
+        "troops": [{"troop": "Samurai Yari", "models": 5}, {"troop": "Homebrew Ronin"}],
+    }
     code = encode(doc)
     raw = base64.urlsafe_b64decode(code[5:] + "=" * (-len(code[5:]) % 4))
     assert b"Homebrew Ronin" in raw or raw[0] & 0x80  # text (maybe deflated)
@@ -106,14 +109,17 @@ def test_code_made_with_another_catalog_is_refused_not_misread():
         decode(code, resolver=Resolver("senshiai", Without()))
 
 
-@pytest.mark.parametrize("bad, message", [
-    ("", "not a daimyo share code"),
-    ("DMY1-", "damaged"),
-    ("DMY1-AAAA", "damaged"),
-    ("DMY9-QUJD", "newer than this daimyo reads"),
-    ("XYZ1-QUJDREVG", "not a daimyo share code"),
-    ("DMY1-ab$cd", "contains '$'"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("", "not a daimyo share code"),
+        ("DMY1-", "damaged"),
+        ("DMY1-AAAA", "damaged"),
+        ("DMY9-QUJD", "newer than this daimyo reads"),
+        ("XYZ1-QUJDREVG", "not a daimyo share code"),
+        ("DMY1-ab$cd", "contains '$'"),
+    ],
+)
 def test_malformed_codes_give_clear_messages(bad, message):
     with pytest.raises(DaimyoError, match=message.replace("$", r"\$")):
         decode(bad)

@@ -42,17 +42,26 @@ WORD = st.from_regex(r"[A-Z][a-z]{2,7}", fullmatch=True)
 #: names no catalog knows: plain words, and odd ones that the text formats must quote
 UNKNOWN = st.one_of(
     st.lists(WORD, min_size=1, max_size=3).map(" ".join).map(lambda s: s + " Zq"),
-    st.text(alphabet=st.sampled_from(list("aZ09 -'&().#/:xX*+,|[]\"\\\u2013S\u00e9")), min_size=1,
-            max_size=14).filter(lambda s: s.strip()))
-TEXT = st.text(alphabet=st.sampled_from(list("abcXYZ019 -#:'()/*_.,!?&|\\[]é漢")),
-               min_size=1, max_size=30)
+    st.text(alphabet=st.sampled_from(list("aZ09 -'&().#/:xX*+,|[]\"\\\u2013S\u00e9")), min_size=1, max_size=14).filter(
+        lambda s: s.strip()
+    ),
+)
+TEXT = st.text(alphabet=st.sampled_from(list("abcXYZ019 -#:'()/*_.,!?&|\\[]é漢")), min_size=1, max_size=30)
 NOTES = st.lists(TEXT, min_size=1, max_size=3).map("\n".join)
 
 
 def _variant(name: str):
     """A spelling that the name rules say is the same name."""
-    return st.sampled_from([name, name.upper(), name.lower(), name.replace(" ", "  "),
-                            name.replace("-", "\u2011"), name.replace("-", " - ")])
+    return st.sampled_from(
+        [
+            name,
+            name.upper(),
+            name.lower(),
+            name.replace(" ", "  "),
+            name.replace("-", "\u2011"),
+            name.replace("-", " - "),
+        ]
+    )
 
 
 def name_of(system: str, *sections: str):
@@ -75,22 +84,29 @@ def house_rules(system: str):
 
 
 def common(system: str):
-    return st.fixed_dictionaries({"system": st.just(system)}, optional={
-        "name": TEXT, "author": TEXT, "notes": NOTES, "house_rules": house_rules(system)})
+    return st.fixed_dictionaries(
+        {"system": st.just(system)},
+        optional={"name": TEXT, "author": TEXT, "notes": NOTES, "house_rules": house_rules(system)},
+    )
 
 
 def kensei():
-    troop = st.fixed_dictionaries({"troop": name_of("kensei", "troops")}, optional={
-        "models": st.integers(1, 30),
-        "led_by": name_of("kensei", "troops"),
-        "standard": st.booleans()})
-    body = st.fixed_dictionaries({
-        "clan": name_of("kensei", "clans"),
-        "points": st.sampled_from([200, 400, 600, 250]),
-        "troops": st.lists(troop, max_size=8)}, optional={
-        "commander": name_of("kensei", "commander_levels"),
-        "occult": st.booleans(),
-        "general": name_of("kensei", "troops")})
+    troop = st.fixed_dictionaries(
+        {"troop": name_of("kensei", "troops")},
+        optional={"models": st.integers(1, 30), "led_by": name_of("kensei", "troops"), "standard": st.booleans()},
+    )
+    body = st.fixed_dictionaries(
+        {
+            "clan": name_of("kensei", "clans"),
+            "points": st.sampled_from([200, 400, 600, 250]),
+            "troops": st.lists(troop, max_size=8),
+        },
+        optional={
+            "commander": name_of("kensei", "commander_levels"),
+            "occult": st.booleans(),
+            "general": name_of("kensei", "troops"),
+        },
+    )
     return st.tuples(common("kensei"), body).map(lambda t: {**t[0], **t[1]})
 
 
@@ -99,37 +115,47 @@ def deck(system: str, *sections: str):
 
 
 def senshiai():
-    body = st.fixed_dictionaries({"cards": deck("senshiai", "cards")}, optional={
-        "size": st.sampled_from([40, 50, 60])})
+    body = st.fixed_dictionaries({"cards": deck("senshiai", "cards")}, optional={"size": st.sampled_from([40, 50, 60])})
     return st.tuples(common("senshiai"), body).map(lambda t: {**t[0], **t[1]})
 
 
 def herocard():
-    body = st.fixed_dictionaries({"deck": deck("herocard", "actions", "action_cards", "cards")}, optional={
-        "hero": name_of("herocard", "heroes"), "max_hero_points": st.sampled_from([30, 40]),
-        "attributes": st.lists(name_of("herocard", "attributes", "attribute_cards", "cards"), max_size=4)})
+    body = st.fixed_dictionaries(
+        {"deck": deck("herocard", "actions", "action_cards", "cards")},
+        optional={
+            "hero": name_of("herocard", "heroes"),
+            "max_hero_points": st.sampled_from([30, 40]),
+            "attributes": st.lists(name_of("herocard", "attributes", "attribute_cards", "cards"), max_size=4),
+        },
+    )
     return st.tuples(common("herocard"), body).map(lambda t: {**t[0], **t[1]})
 
 
 def senji():
-    province = st.fixed_dictionaries({"province": name_of("senji", "provinces")}, optional={
-        "units": st.integers(0, 6), "samurai": st.booleans()})
-    player = st.fixed_dictionaries({"name": WORD}, optional={
-        "family": name_of("senji", "families"), "samurai": name_of("senji", "samurai"),
-        "provinces": st.lists(province, max_size=3)})
+    province = st.fixed_dictionaries(
+        {"province": name_of("senji", "provinces")}, optional={"units": st.integers(0, 6), "samurai": st.booleans()}
+    )
+    player = st.fixed_dictionaries(
+        {"name": WORD},
+        optional={
+            "family": name_of("senji", "families"),
+            "samurai": name_of("senji", "samurai"),
+            "provinces": st.lists(province, max_size=3),
+        },
+    )
     body = st.fixed_dictionaries({"players": st.lists(player, max_size=6)})
     return st.tuples(common("senji"), body).map(lambda t: {**t[0], **t[1]})
 
 
 def satsuma():
-    body = st.fixed_dictionaries({"side": name_of("satsuma", "sides")}, optional={
-        "deck": st.sampled_from(["standard", "Standard"]),
-        "cards": deck("satsuma", "cards")})
+    body = st.fixed_dictionaries(
+        {"side": name_of("satsuma", "sides")},
+        optional={"deck": st.sampled_from(["standard", "Standard"]), "cards": deck("satsuma", "cards")},
+    )
     return st.tuples(common("satsuma"), body).map(lambda t: {**t[0], **t[1]})
 
 
-STRATEGIES = {"kensei": kensei, "senshiai": senshiai, "herocard": herocard, "senji": senji,
-              "satsuma": satsuma}
+STRATEGIES = {"kensei": kensei, "senshiai": senshiai, "herocard": herocard, "senji": senji, "satsuma": satsuma}
 
 
 def outcome(doc: dict):
@@ -218,8 +244,13 @@ def test_examples_round_trip_and_stay_legal(path):
 def test_yaml_export_is_the_canonical_dump(tmp_path):
     from builder.lists.dump import dump_list_yaml
 
-    doc = {"troops": [{"models": 5, "troop": "samurai  yari"}], "points": 200, "clan": "Buke",
-           "system": "kensei", "name": "Vanguard"}
+    doc = {
+        "troops": [{"models": 5, "troop": "samurai  yari"}],
+        "points": 200,
+        "clan": "Buke",
+        "system": "kensei",
+        "name": "Vanguard",
+    }
     out = export_doc(doc, "yaml")
     assert out == dump_list_yaml(canonical(doc))
     assert out.splitlines()[:4] == ["system: kensei", "name: Vanguard", "clan: buke", "points: 200"]
@@ -227,10 +258,13 @@ def test_yaml_export_is_the_canonical_dump(tmp_path):
 
 
 def test_canonical_drops_entry_defaults_and_resolves_names():
-    doc = {"system": "kensei", "clan": "BUKE", "points": 200,
-           "troops": [{"troop": "yari  ashigaru", "models": 1, "standard": False}]}
-    assert canonical(doc) == {"system": "kensei", "clan": "buke", "points": 200,
-                              "troops": [{"troop": "Yari Ashigaru"}]}
+    doc = {
+        "system": "kensei",
+        "clan": "BUKE",
+        "points": 200,
+        "troops": [{"troop": "yari  ashigaru", "models": 1, "standard": False}],
+    }
+    assert canonical(doc) == {"system": "kensei", "clan": "buke", "points": 200, "troops": [{"troop": "Yari Ashigaru"}]}
 
 
 def test_canonical_adds_up_repeated_cards():
@@ -240,7 +274,9 @@ def test_canonical_adds_up_repeated_cards():
 
 def test_senji_family_keeps_the_name_lists_use():
     r = Resolver.of("senji")
-    if not r.knows(__import__("builder.share.schema", fromlist=["field_of"]).field_of("senji", "players").sub("family")):
+    if not r.knows(
+        __import__("builder.share.schema", fromlist=["field_of"]).field_of("senji", "players").sub("family")
+    ):
         pytest.skip("no families in the catalog")
     doc = {"system": "senji", "players": [{"name": "Aiko", "family": "Red", "provinces": []}]}
     assert canonical(doc)["players"] == [{"name": "Aiko", "family": "red", "provinces": []}]

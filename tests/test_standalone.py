@@ -26,8 +26,14 @@ RULEBOOK_TESTS = [
 
 def test_rulebook_tests_skip_with_a_reason_when_the_texts_are_absent(tmp_path):
     env = dict(os.environ, DAIMYO_RULEBOOKS=str(tmp_path / "nowhere"), DAIMYO_CACHE_DIR=str(tmp_path / "c"))
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", *RULEBOOK_TESTS],
-                       cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", *RULEBOOK_TESTS],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     assert r.stdout.count("SKIPPED [1]") == len(RULEBOOK_TESTS), r.stdout[-2000:]
     assert "rulebook texts not available: set DAIMYO_RULEBOOKS" in r.stdout

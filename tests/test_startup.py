@@ -28,8 +28,17 @@ def test_a_command_runs_with_only_its_own_command_built():
     assert len(app.registered_commands) > 10  # the app itself is untouched
 
 
-@pytest.mark.parametrize("args", [["check", "--help"], ["check"], ["catalog", "list", "kensei", "--where", "x"],
-                                  ["rules", "kensei", "--bogus"], ["catalog"], ["chek"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--help"],
+        ["check"],
+        ["catalog", "list", "kensei", "--where", "x"],
+        ["rules", "kensei", "--bogus"],
+        ["catalog"],
+        ["chek"],
+    ],
+)
 def test_the_one_command_app_says_what_the_whole_app_says(args, tmp_path):
     env = {"DAIMYO_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "COLUMNS": "100"}
     whole = subprocess.run([sys.executable, "-c", FULL, *args], capture_output=True, text=True, cwd=ROOT, env=env)

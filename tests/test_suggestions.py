@@ -15,8 +15,7 @@ from builder.catalog.loader import load_catalog
 from builder.names import NameIndex, normalize, suggest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKS = {"senshiai": ["examples/packs/senshiai-example.yaml"],
-         "herocard": ["examples/packs/herocard-example.yaml"]}
+PACKS = {"senshiai": ["examples/packs/senshiai-example.yaml"], "herocard": ["examples/packs/herocard-example.yaml"]}
 
 
 def _catalog(system):
@@ -28,8 +27,7 @@ def reference(name, candidates, n=3):
     the best (at least 0.6); failing that, candidates containing the name or contained in it."""
     keyed = {normalize(c): c for c in dict.fromkeys(candidates)}
     key = normalize(name)
-    scored = sorted(((difflib.SequenceMatcher(None, key, k).ratio(), k) for k in keyed),
-                    key=lambda t: (-t[0], t[1]))
+    scored = sorted(((difflib.SequenceMatcher(None, key, k).ratio(), k) for k in keyed), key=lambda t: (-t[0], t[1]))
     scored = [(r, k) for r, k in scored if r >= 0.6]
     best = scored[0][0] if scored else 0
     out = [keyed[k] for r, k in scored if r >= best - 0.08][:n]
@@ -116,8 +114,12 @@ def test_index_handles_long_names_and_other_scripts():
 def test_check_of_a_misspelt_deck_names_the_close_cards(tmp_path, cli):
     shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
     text = (ROOT / "examples" / "senshiai-northern-host.yaml").read_text(encoding="utf-8")
-    for good, bad in [("Warriors: 6", "Warrior: 6"), ("Sky Riders", "Sky Rider"),
-                      ("Stone Fort", "Stone"), ("Rice Fields", "rice feilds")]:
+    for good, bad in [
+        ("Warriors: 6", "Warrior: 6"),
+        ("Sky Riders", "Sky Rider"),
+        ("Stone Fort", "Stone"),
+        ("Rice Fields", "rice feilds"),
+    ]:
         text = text.replace(good, bad, 1)
     f = tmp_path / "deck.yaml"
     f.write_text(text, encoding="utf-8")
@@ -145,10 +147,12 @@ def test_many_distinct_unknown_names_get_the_suggestions_one_name_gets(tmp_path,
         if u.strip() and cat.find("cards", u) is None and ":" not in u and not u.startswith(("-", "'", " ")):
             unknown.setdefault(normalize(u), u)
     unknown = list(unknown.values())
-    body = "".join(f"  \"{u}\": 1\n" for u in unknown)
+    body = "".join(f'  "{u}": 1\n' for u in unknown)
     f = tmp_path / "deck.yaml"
-    f.write_text("system: senshiai\nname: many\npacks: [packs/senshiai-example.yaml]\nsize: 50\n"
-                 "cards:\n" + body, encoding="utf-8")
+    f.write_text(
+        "system: senshiai\nname: many\npacks: [packs/senshiai-example.yaml]\nsize: 50\ncards:\n" + body,
+        encoding="utf-8",
+    )
     r = cli("check", f, "--format", "json")
     assert r.stdout.startswith("[") and not r.stderr, r
     found = [x for x in json.loads(r.stdout)[0]["findings"] if x["code"] == "senshiai.unknown-card"]
@@ -157,6 +161,9 @@ def test_many_distinct_unknown_names_get_the_suggestions_one_name_gets(tmp_path,
     for x, u in zip(found, unknown, strict=False):
         shown = list(dict.fromkeys(cat.find_record("cards", h)["name"] for h in reference(u, cands)))
         hits = reference(u, shown) if shown else []
-        tail = ("did you mean " + " or ".join(f"'{h}'" for h in hits) + "?" if hits
-                else "add it in a pack (packs: [my-cards.yaml])")
+        tail = (
+            "did you mean " + " or ".join(f"'{h}'" for h in hits) + "?"
+            if hits
+            else "add it in a pack (packs: [my-cards.yaml])"
+        )
         assert x["message"] == f"unknown card '{u}'; {tail}"

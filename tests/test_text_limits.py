@@ -26,6 +26,7 @@ class within:
     def __enter__(self):
         def stop(*_):
             raise AssertionError(f"still reading after {self.seconds} s: the reader is not linear")
+
         self.old = signal.signal(signal.SIGALRM, stop)
         signal.alarm(self.seconds)
 
@@ -43,10 +44,20 @@ CASES = [
     ("senshiai", "Warriors" + SPACES + "(3)", {"cards": {"Warriors": 3}}),
     ("senshiai", "2 Warriors" + SPACES + "*f*", {"cards": {"Warriors": 2}}),
     ("kensei", "5x Samurai Yari" + SPACES + "(25 AP)", {"troops": [{"troop": "Samurai Yari", "models": 5}]}),
-    ("kensei", "name" + SPACES + ": Big army\n4 Yari Ashigaru",
-     {"name": "Big army", "troops": [{"troop": "Yari Ashigaru", "models": 4}]}),
-    ("senji", "Aiko - red - Kyushu" + SPACES + "2+S",
-     {"players": [{"name": "Aiko", "family": "red", "provinces": [{"province": "Kyushu", "units": 2, "samurai": True}]}]}),
+    (
+        "kensei",
+        "name" + SPACES + ": Big army\n4 Yari Ashigaru",
+        {"name": "Big army", "troops": [{"troop": "Yari Ashigaru", "models": 4}]},
+    ),
+    (
+        "senji",
+        "Aiko - red - Kyushu" + SPACES + "2+S",
+        {
+            "players": [
+                {"name": "Aiko", "family": "red", "provinces": [{"province": "Kyushu", "units": 2, "samurai": True}]}
+            ]
+        },
+    ),
 ]
 
 
@@ -64,8 +75,9 @@ def test_a_header_with_a_long_gap_before_its_separator():
     assert doc["system"] == "senshiai" and doc["name"] == "Deck" and doc["cards"] == {"Warriors": 2}
 
 
-@pytest.mark.parametrize("line", ['2 "' + '\\"' * (M // 2), '"' * 3 + "a" * M, "(" * M, "a " * (M // 2),
-                                  " - " * (M // 3), "1" * M])
+@pytest.mark.parametrize(
+    "line", ['2 "' + '\\"' * (M // 2), '"' * 3 + "a" * M, "(" * M, "a " * (M // 2), " - " * (M // 3), "1" * M]
+)
 def test_pathological_lines_end_in_one_verdict(line):
     """Unclosed quotes full of escapes, brackets, separators: a result or one located error."""
     with within():
@@ -95,8 +107,11 @@ def test_a_text_of_the_most_lines_is_read():
 
 def test_a_list_too_long_for_text_is_not_exported_as_text(cli, tmp_path):
     f = tmp_path / "big.yaml"
-    f.write_text("system: kensei\nclan: buke\npoints: 200\ntroops:\n" +
-                 "  - troop: Samurai Yari\n    models: 3\n" * (MAX_TEXT_LINES + 5), encoding="utf-8")
+    f.write_text(
+        "system: kensei\nclan: buke\npoints: 200\ntroops:\n"
+        + "  - troop: Samurai Yari\n    models: 3\n" * (MAX_TEXT_LINES + 5),
+        encoding="utf-8",
+    )
     r = cli("export", f, "--to", "text")
     assert r.code == 2 and "cannot be written as text" in r.stderr and "--to yaml" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
@@ -104,11 +119,13 @@ def test_a_list_too_long_for_text_is_not_exported_as_text(cli, tmp_path):
 
 # -- standard input: the limits of a list file ----------------------------------------------------
 
+
 def test_standard_input_larger_than_a_list_file_is_refused(cli):
     r = cli("show", "-", input="senshiai\n" + "#" * (MAX_FILE_BYTES + 10))
     assert r.code == 2
-    assert r.stderr.strip() == (f"<stdin>: error: standard input too large: over {MAX_FILE_BYTES:,} bytes "
-                                "(split it into smaller lists)")
+    assert r.stderr.strip() == (
+        f"<stdin>: error: standard input too large: over {MAX_FILE_BYTES:,} bytes (split it into smaller lists)"
+    )
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown", "yaml"])
@@ -120,9 +137,11 @@ def test_a_pasted_list_finds_packs_by_name_only(cli, tmp_path, monkeypatch, fmt)
     monkeypatch.setenv("DAIMYO_PACKS", str(packs))
     shutil.copy(ROOT / "examples" / "packs" / "senshiai-example.yaml", tmp_path / "secret.yaml")
     monkeypatch.chdir(tmp_path / "user-packs")
-    lines = {"text": "Deck - Senshiai\npacks: ../secret.yaml\n6 Warriors\n",
-             "markdown": "**Deck - Senshiai**\n\n*Packs:* ../secret.yaml\n\n- 6 Warriors\n",
-             "yaml": "system: senshiai\nname: Deck\npacks: [../secret.yaml]\ncards: {Warriors: 6}\n"}[fmt]
+    lines = {
+        "text": "Deck - Senshiai\npacks: ../secret.yaml\n6 Warriors\n",
+        "markdown": "**Deck - Senshiai**\n\n*Packs:* ../secret.yaml\n\n- 6 Warriors\n",
+        "yaml": "system: senshiai\nname: Deck\npacks: [../secret.yaml]\ncards: {Warriors: 6}\n",
+    }[fmt]
     r = cli("show", "-", input=lines)
     assert "pack '../secret.yaml' is missing here" in r.stderr + r.stdout
     assert "complete the card in a pack" in r.stdout  # checked without it: Warriors lacks its data

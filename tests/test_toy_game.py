@@ -52,16 +52,20 @@ def test_command_line_edits_and_checks(toy, tmp_path, cli):
     r = cli("add", deck, "Green Turtle", "--count", "3")
     assert r.stdout.splitlines()[:2] == [
         "added 3 Green Turtle (3 in the deck)",
-        f"{deck}:3:17: error toy.copies-max: 3 copies of 'Green Turtle' > 2"]
+        f"{deck}:3:17: error toy.copies-max: 3 copies of 'Green Turtle' > 2",
+    ]
     r = cli("check", deck)
     assert r.code == 1 and "toy.copies-max" in r.stdout
     r = cli("why", deck, "Red Fox")
     assert r.code == 0 and r.stdout.splitlines() == [
         "yes: 1 Red Fox can be added; the deck would have 4 of 4 cards",
         "  and it would satisfy toy.deck-size",
-        "  still to fix: toy.copies-max: 3 copies of 'Green Turtle' > 2 (over by 1)"]
+        "  still to fix: toy.copies-max: 3 copies of 'Green Turtle' > 2 (over by 1)",
+    ]
     assert cli("options", deck, "--search", "DRAGON").stdout.splitlines() == [
-        "+ Golden Dragon    cost 5  0 cards left", "1 of 1 can be added"]
+        "+ Golden Dragon    cost 5  0 cards left",
+        "1 of 1 can be added",
+    ]
 
 
 def _toy_deck(tmp_path):
@@ -159,8 +163,11 @@ def test_share_codes_of_the_five_games_made_before_still_decode():
     from builder.share.code import decode
 
     root = Path(__file__).resolve().parent
-    rows = [line.split() for line in (root / "data" / "share" / "examples-codes-v1.txt").read_text().splitlines()
-            if line and not line.startswith("#")]
+    rows = [
+        line.split()
+        for line in (root / "data" / "share" / "examples-codes-v1.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    ]
     assert {name.split("-")[0] for name, _ in rows} == {"senshiai", "kensei", "herocard", "senji", "satsuma"}
     for name, code in rows:
         example = root.parent / "examples" / name
@@ -214,8 +221,11 @@ def test_the_web_builder_starts_a_list_of_a_registered_game_and_prints_its_aid(t
     from builder.web.app import create_app
 
     token = "toy-game-token-0123456789"
-    api = TestClient(create_app(tmp_path, token=token, port=8765), base_url="http://127.0.0.1:8765",
-                     headers={"Authorization": f"Bearer {token}"})
+    api = TestClient(
+        create_app(tmp_path, token=token, port=8765),
+        base_url="http://127.0.0.1:8765",
+        headers={"Authorization": f"Bearer {token}"},
+    )
     r = api.post("/api/lists", json={"system": "toygame", "name": "Two foxes", "file": "foxes.yaml"})
     assert r.status_code == 201, r.text
     text = (tmp_path / r.json()["path"]).read_text(encoding="utf-8")

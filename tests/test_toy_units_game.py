@@ -19,8 +19,9 @@ def toyu():
 
 
 def _army(tmp_path, points=None):
-    ed, _notes = builder.ListEditor.new("toy skirmish", tmp_path / "army.yaml", name="Pikes",
-                                       **({"points": points} if points else {}))
+    ed, _notes = builder.ListEditor.new(
+        "toy skirmish", tmp_path / "army.yaml", name="Pikes", **({"points": points} if points else {})
+    )
     ed.add("Spearmen", models=4)
     ed.add("Captain")
     ed.save()
@@ -34,8 +35,7 @@ def test_checks_units_of_models_against_its_rules(toyu, tmp_path):
     ed.add("Archers", models=7)  # 7 > 6 models, and 40 + 56 = 96 points: only the models break
     assert [f.code for f in ed.check().findings] == ["toyu.models-range"]
     ed.add("Spearmen", models=2)  # a fourth unit (3 at most) and 106 points
-    assert sorted(f.code for f in ed.check().findings) == ["toyu.models-range", "toyu.points-max",
-                                                           "toyu.units-max"]
+    assert sorted(f.code for f in ed.check().findings) == ["toyu.models-range", "toyu.points-max", "toyu.units-max"]
 
 
 def test_points_bound_at_and_past_the_limit(toyu, tmp_path):
@@ -122,8 +122,11 @@ def test_the_web_builder_edits_it_unit_by_unit(toyu, tmp_path):
     from builder.web.app import create_app
 
     token = "toy-units-token-0123456789"
-    api = TestClient(create_app(tmp_path, token=token, port=8766), base_url="http://127.0.0.1:8766",
-                     headers={"Authorization": f"Bearer {token}"})
+    api = TestClient(
+        create_app(tmp_path, token=token, port=8766),
+        base_url="http://127.0.0.1:8766",
+        headers={"Authorization": f"Bearer {token}"},
+    )
     r = api.post("/api/lists", json={"system": "toyunits", "name": "Pikes", "file": "pikes.yaml"})
     assert r.status_code == 201, r.text
     path = r.json()["path"]

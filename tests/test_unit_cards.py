@@ -30,10 +30,10 @@ def test_unit_cards_are_poker_cards_on_their_own_pages_without_a_lone_card(tmp_p
     per_page = plan_sheet(paper_size("a4"), card_size("poker"), 0.0, marks=True).per_page
     n = sum(counts)
     assert pages and "No abilities listed in the catalog" not in roster_text
-    assert len(frames) == n                                   # every card 63.5 mm wide (its rounded frame 1.2 mm in)
+    assert len(frames) == n  # every card 63.5 mm wide (its rounded frame 1.2 mm in)
     assert all(abs(mm(r["bottom"] - r["top"]) - (88.9 - 2.4)) < 0.05 for r in frames)
     assert len(pages) == math.ceil(n / per_page)
-    assert max(counts) - min(counts) <= 1                     # shared evenly: no page with a lone card
+    assert max(counts) - min(counts) <= 1  # shared evenly: no page with a lone card
     assert n == 1 or min(counts) >= 2
 
 

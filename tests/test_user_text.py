@@ -19,7 +19,7 @@ INTERNAL = re.compile(r"\.txt\b|research note|FORMATS|\bC\d{1,2}\b(?!-)|\(C\d|\b
 
 def clean(text: str) -> None:
     bad = INTERNAL.search(text)
-    assert not bad, text[max(0, bad.start() - 120):bad.end() + 60]
+    assert not bad, text[max(0, bad.start() - 120) : bad.end() + 60]
     assert str(data_root().resolve()) not in text and str(ROOT) not in text
 
 
@@ -84,9 +84,12 @@ def test_incomplete_profile_names_the_pack_not_a_path(cli, tmp_path):
     pack = tmp_path / "my-troops.yaml"
     shutil.copy(ROOT / "tests" / "data" / "kensei" / "troops-pack.yaml", pack)
     lst = tmp_path / "army.yaml"
-    lst.write_text("system: kensei\npoints: 250\nclan: buke\npacks: [my-troops.yaml]\ntroops:\n"
-                   "  - troop: Taisho Buke\n  - {troop: Samurai Yari, models: 5}\n"
-                   "  - {troop: Mystery Ronin, models: 3}\n", encoding="utf-8")
+    lst.write_text(
+        "system: kensei\npoints: 250\nclan: buke\npacks: [my-troops.yaml]\ntroops:\n"
+        "  - troop: Taisho Buke\n  - {troop: Samurai Yari, models: 5}\n"
+        "  - {troop: Mystery Ronin, models: 3}\n",
+        encoding="utf-8",
+    )
     r = cli("check", lst)
     line = next(x for x in r.stdout.splitlines() if "profile-incomplete" in x)
     assert "(profile in pack 'my-troops.yaml', line 62)" in line
@@ -100,11 +103,14 @@ def test_catalog_show_of_an_entry_a_pack_overrides_names_one_origin(cli, tmp_pat
     rulebook's title and section. No separate rulebook "source:" or "defined in: the daimyo
     catalog" line contradicts it."""
     pack = tmp_path / "house.yaml"
-    pack.write_text("system: kensei\nname: House troops\nversion: '2'\n\n"
-                    "troops:\n"
-                    "  - name: Samurai Yari\n"
-                    "    cost: 7\n"
-                    "    notes: our club plays them at 7 AP\n", encoding="utf-8")
+    pack.write_text(
+        "system: kensei\nname: House troops\nversion: '2'\n\n"
+        "troops:\n"
+        "  - name: Samurai Yari\n"
+        "    cost: 7\n"
+        "    notes: our club plays them at 7 AP\n",
+        encoding="utf-8",
+    )
     plain = cli("catalog", "show", "kensei", "Samurai Yari")
     assert plain.code == 0
     assert "  cost: 5" in plain.stdout
@@ -114,8 +120,10 @@ def test_catalog_show_of_an_entry_a_pack_overrides_names_one_origin(cli, tmp_pat
     clean(out.replace(str(tmp_path), "TMP"))
     assert "  cost: 7" in out and "  cost: 5" not in out
     origin = [ln for ln in out.splitlines() if ln.startswith(("  source:", "  defined in:"))]
-    assert origin == [f"  defined in: pack 'House troops' ({pack}:6), which overrides the rulebook's entry "
-                      "(Kensei rulebook, Army list samples, lines 6154, 6160, 6166)"], out
+    assert origin == [
+        f"  defined in: pack 'House troops' ({pack}:6), which overrides the rulebook's entry "
+        "(Kensei rulebook, Army list samples, lines 6154, 6160, 6166)"
+    ], out
     assert "  the pack gives: cost, notes (the other fields are the rulebook entry's)" in out
     assert "daimyo catalog" not in out
 
@@ -123,16 +131,21 @@ def test_catalog_show_of_an_entry_a_pack_overrides_names_one_origin(cli, tmp_pat
     r = cli("catalog", "show", "kensei", "Samurai Yari", "--pack", EX / "packs" / "kensei-profiles.yaml")
     assert r.code == 0, r.stderr
     (line,) = [ln for ln in r.stdout.splitlines() if ln.startswith(("  source:", "  defined in:"))]
-    assert line.startswith("  defined in: the bundled example pack 'kensei-example-profiles' "
-                           "(kensei-profiles.yaml:31; example data, not from the rulebook), which overrides "
-                           "the rulebook's entry (Kensei rulebook, Army list samples"), r.stdout
+    assert line.startswith(
+        "  defined in: the bundled example pack 'kensei-example-profiles' "
+        "(kensei-profiles.yaml:31; example data, not from the rulebook), which overrides "
+        "the rulebook's entry (Kensei rulebook, Army list samples"
+    ), r.stdout
     assert "  the pack gives: profile (the other fields are the rulebook entry's)" in r.stdout
 
 
 def test_catalog_show_of_an_entry_a_pack_adds_names_the_pack(cli, tmp_path):
     pack = tmp_path / "more.yaml"
-    pack.write_text("system: senshiai\nname: More cards\n\ncards:\n"
-                    "  - name: Mountain Hermit\n    type: troop\n    power: 1/1/3\n    assumed: our own card\n", encoding="utf-8")
+    pack.write_text(
+        "system: senshiai\nname: More cards\n\ncards:\n"
+        "  - name: Mountain Hermit\n    type: troop\n    power: 1/1/3\n    assumed: our own card\n",
+        encoding="utf-8",
+    )
     r = cli("catalog", "show", "senshiai", "Mountain Hermit", "--pack", pack)
     assert r.code == 0, r.stderr
     origin = [ln for ln in r.stdout.splitlines() if ln.startswith(("  source:", "  defined in:"))]

@@ -19,10 +19,20 @@ from builder.check import check_file
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-PAGES = ["/", "/l/kensei-buke.yaml", "/l/senshiai-northern-host.yaml", "/l/herocard-samurai.yaml",
-         "/l/senji-three-daimyo.yaml", "/l/satsuma-samurai.yaml", "/l/kensei-buke.yaml/print",
-         "/l/kensei-buke.yaml/share", "/l/satsuma-samurai.yaml/stats?odds=suit%3DForce+%3E%3D+2+in+7",
-         "/l/kensei-buke.yaml/stats", "/compare?a=kensei-buke.yaml&b=kensei-kuge.yaml", "/api/docs"]
+PAGES = [
+    "/",
+    "/l/kensei-buke.yaml",
+    "/l/senshiai-northern-host.yaml",
+    "/l/herocard-samurai.yaml",
+    "/l/senji-three-daimyo.yaml",
+    "/l/satsuma-samurai.yaml",
+    "/l/kensei-buke.yaml/print",
+    "/l/kensei-buke.yaml/share",
+    "/l/satsuma-samurai.yaml/stats?odds=suit%3DForce+%3E%3D+2+in+7",
+    "/l/kensei-buke.yaml/stats",
+    "/compare?a=kensei-buke.yaml&b=kensei-kuge.yaml",
+    "/api/docs",
+]
 
 
 @pytest.fixture(scope="module")
@@ -82,10 +92,13 @@ def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shot
         """Press Tab (or Shift+Tab) until the focus is on the control, counting the presses."""
         for n in range(1, limit + 1):
             kb.press("Shift+Tab" if back else "Tab")
-            if pg.evaluate("(want) => { const a = document.activeElement; return !!a && "
-                           "(a.getAttribute('aria-label') === want || a.id === want || "
-                           "(a.labels && a.labels[0] && a.labels[0].innerText.trim().startsWith(want)) || "
-                           "a.innerText.trim() === want); }", selector_or_label):
+            if pg.evaluate(
+                "(want) => { const a = document.activeElement; return !!a && "
+                "(a.getAttribute('aria-label') === want || a.id === want || "
+                "(a.labels && a.labels[0] && a.labels[0].innerText.trim().startsWith(want)) || "
+                "a.innerText.trim() === want); }",
+                selector_or_label,
+            ):
                 return n
         raise AssertionError(f"no '{selector_or_label}' within {limit} presses of Tab")
 

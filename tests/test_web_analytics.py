@@ -45,7 +45,10 @@ def test_the_page_gives_the_numbers_of_daimyo_stats(web, cli, name):
     assert web.get(f"/api/lists/{name}/stats").json() == want
     page = web.get(f"/l/{name}/stats").text
     text = cli("stats", name).stdout.rstrip("\n")
-    assert f'<pre class="stats-text" id="stats-text" tabindex="0" aria-label="Every figure as daimyo stats prints it">{escape(text)}</pre>' in page
+    assert (
+        f'<pre class="stats-text" id="stats-text" tabindex="0" aria-label="Every figure as daimyo stats prints it">{escape(text)}</pre>'
+        in page
+    )
     for group in want.get("counts", []):  # every bar of the charts, with its share
         for v in group["values"]:
             assert f"{escape(str(group['title']))} {escape(str(v['value']))}: {v['share'] * 100:.1f}%" in page

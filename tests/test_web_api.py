@@ -66,13 +66,19 @@ def version(client, rel):
 
 # -- the token --------------------------------------------------------------------------------
 
+
 def test_without_the_token_only_the_way_in_is_shown(anon, ws):
     r = anon.get("/")
     assert r.status_code == 401
     assert "daimyo serve" in r.text and "?token=" in r.text
     assert "kensei-buke.yaml" not in r.text and "Buke vanguard" not in r.text
-    for path in ("/l/kensei-buke.yaml", "/l/kensei-buke.yaml/share", "/l/kensei-buke.yaml/print.pdf",
-                 "/aid/kensei.pdf", "/api/docs"):
+    for path in (
+        "/l/kensei-buke.yaml",
+        "/l/kensei-buke.yaml/share",
+        "/l/kensei-buke.yaml/print.pdf",
+        "/aid/kensei.pdf",
+        "/api/docs",
+    ):
         assert anon.get(path).status_code == 401, path
     r = anon.get("/api/lists")
     assert r.status_code == 401 and r.json()["error"] == "missing or wrong token"
@@ -113,14 +119,16 @@ def test_a_server_on_all_addresses_accepts_any_host_name(ws):
 
 # -- cross-site requests and sizes ----------------------------------------------------------------
 
+
 def test_post_without_the_csrf_header_is_refused(app, ws):
     c = TestClient(app, base_url=BASE)
     c.get(f"/?token={TOKEN}")
     before = (ws / "kensei-buke.yaml").read_text()
     r = c.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"})
     assert r.status_code == 403 and "X-CSRF-Token" in r.json()["error"]
-    r = c.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
-               headers={"X-CSRF-Token": "guess"})
+    r = c.post(
+        "/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"}, headers={"X-CSRF-Token": "guess"}
+    )
     assert r.status_code == 403
     assert c.post("/l/kensei-buke.yaml/delete").status_code == 403
     assert (ws / "kensei-buke.yaml").read_text() == before
@@ -128,18 +136,26 @@ def test_post_without_the_csrf_header_is_refused(app, ws):
 
 def test_cross_site_requests_are_refused_even_with_the_header(client, ws):
     before = (ws / "kensei-buke.yaml").read_text()
-    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
-                    headers={"Origin": "http://evil.example"})
+    r = client.post(
+        "/l/kensei-buke.yaml/edit",
+        data={"op": "add", "item": "Yari Ashigaru"},
+        headers={"Origin": "http://evil.example"},
+    )
     assert r.status_code == 403
-    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
-                    headers={"Sec-Fetch-Site": "cross-site"})
+    r = client.post(
+        "/l/kensei-buke.yaml/edit",
+        data={"op": "add", "item": "Yari Ashigaru"},
+        headers={"Sec-Fetch-Site": "cross-site"},
+    )
     assert r.status_code == 403
-    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
-                    headers={"Origin": "null"})
+    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"}, headers={"Origin": "null"})
     assert r.status_code == 403
     assert (ws / "kensei-buke.yaml").read_text() == before
-    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru"},
-                    headers={"Origin": BASE, "Sec-Fetch-Site": "same-origin"})
+    r = client.post(
+        "/l/kensei-buke.yaml/edit",
+        data={"op": "add", "item": "Yari Ashigaru"},
+        headers={"Origin": BASE, "Sec-Fetch-Site": "same-origin"},
+    )
     assert r.status_code == 200
 
 
@@ -160,11 +176,21 @@ def test_request_bodies_over_the_limit_are_refused(client, api):
 
 # -- paths ------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", [
-    "/l/%2e%2e/secret.yaml", "/l/..%2Fsecret.yaml", "/l/sub/%2e%2e/%2e%2e/secret.yaml",
-    "/api/lists/%2e%2e/secret.yaml", "/l/%2Fetc%2Fpasswd.yaml", "/api/lists//etc/hosts.yaml/check",
-    "/l/.trash/x.yaml", "/l/kensei-buke.yaml%00.yaml", "/l/packs/../../secret.yaml",
-])
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/l/%2e%2e/secret.yaml",
+        "/l/..%2Fsecret.yaml",
+        "/l/sub/%2e%2e/%2e%2e/secret.yaml",
+        "/api/lists/%2e%2e/secret.yaml",
+        "/l/%2Fetc%2Fpasswd.yaml",
+        "/api/lists//etc/hosts.yaml/check",
+        "/l/.trash/x.yaml",
+        "/l/kensei-buke.yaml%00.yaml",
+        "/l/packs/../../secret.yaml",
+    ],
+)
 def test_paths_outside_the_workspace_are_refused(client, ws, path):
     (ws.parent / "secret.yaml").write_text("system: kensei\nname: SECRET\nclan: buke\ntroops: []\n")
     r = client.get(path)
@@ -189,8 +215,9 @@ def test_a_symbolic_link_out_of_the_workspace_is_refused(client, ws, api):
 def test_a_list_naming_a_pack_outside_the_workspace_is_refused(client, ws, api):
     pack = ws.parent / "evil-pack.yaml"
     shutil.copy(ROOT / "examples" / "packs" / "kensei-profiles.yaml", pack)
-    (ws / "packed.yaml").write_text("system: kensei\nname: packed\nclan: buke\npacks: [../evil-pack.yaml]\n"
-                                    "troops: []\n")
+    (ws / "packed.yaml").write_text(
+        "system: kensei\nname: packed\nclan: buke\npacks: [../evil-pack.yaml]\ntroops: []\n"
+    )
     r = client.get("/l/packed.yaml")
     assert r.status_code == 403 and "pack by a path outside the workspace" in r.text
     assert api.get("/api/lists/packed.yaml/check").status_code == 403
@@ -201,8 +228,9 @@ def test_a_list_naming_a_pack_outside_the_workspace_is_refused(client, ws, api):
 
 
 def test_a_pack_inside_the_workspace_is_used(api, ws):
-    (ws / "inside.yaml").write_text("system: kensei\nname: inside\nclan: buke\npacks: [packs/kensei-profiles.yaml]\npoints: 200\n"
-                                    "troops: []\n")
+    (ws / "inside.yaml").write_text(
+        "system: kensei\nname: inside\nclan: buke\npacks: [packs/kensei-profiles.yaml]\npoints: 200\ntroops: []\n"
+    )
     assert api.get("/api/lists/inside.yaml/check").status_code == 200
 
 
@@ -214,14 +242,19 @@ def test_only_list_files_are_served(client, ws):
 
 # -- the workspace ------------------------------------------------------------------------------
 
+
 def test_workspace_lists_every_list_with_system_name_total_and_verdict(api, ws):
     (ws / "broken.yaml").write_text("system: kensei\nname: [unclosed\n")
     data = api.get("/api/lists").json()
     by = {x["path"]: x for x in data["lists"]}
     assert "packs/kensei-profiles.yaml" not in by  # packs are not lists
     buke = by["kensei-buke.yaml"]
-    assert (buke["system"], buke["name"], buke["total"], buke["verdict"]) == \
-        ("kensei", "Buke vanguard (rulebook sample)", "200 / 200 AP", "legal")
+    assert (buke["system"], buke["name"], buke["total"], buke["verdict"]) == (
+        "kensei",
+        "Buke vanguard (rulebook sample)",
+        "200 / 200 AP",
+        "legal",
+    )
     # the published deck's Bodyguard printing note is information, not a warning the player cannot act on
     assert by["satsuma-samurai.yaml"]["verdict"] == "legal"
     assert by["satsuma-samurai.yaml"]["total"] == "46 cards"
@@ -241,8 +274,11 @@ def test_workspace_page_shows_the_lists(client):
 
 
 def test_new_list_from_the_page_and_the_api(client, api, ws):
-    r = client.post("/new", data={"system": "kensei", "name": "Buke 400", "clan": "buke", "points": "400",
-                                  "commander": "hatamoto"}, headers={"HX-Request": "true"})
+    r = client.post(
+        "/new",
+        data={"system": "kensei", "name": "Buke 400", "clan": "buke", "points": "400", "commander": "hatamoto"},
+        headers={"HX-Request": "true"},
+    )
     assert r.status_code == 204 and r.headers["HX-Redirect"] == "/l/Buke-400.yaml"
     text = (ws / "Buke-400.yaml").read_text()
     assert "points: 400" in text and "clan: buke" in text and "name: Buke 400" in text
@@ -267,8 +303,17 @@ def test_a_new_list_takes_the_games_own_options_with_its_form_defaults(api, ws):
     assert r.status_code == 201, r.text
     text = (ws / "a.yaml").read_text()
     assert "points: 200" in text and "commander: hatamoto" in text and "occult: true" in text
-    r = api.post("/api/lists", json={"file": "b.yaml", "system": "kensei", "clan": "buke", "occult": "false",
-                                     "points": "300", "side": "imperial"})  # another game's option is no option here
+    r = api.post(
+        "/api/lists",
+        json={
+            "file": "b.yaml",
+            "system": "kensei",
+            "clan": "buke",
+            "occult": "false",
+            "points": "300",
+            "side": "imperial",
+        },
+    )  # another game's option is no option here
     assert r.status_code == 201, r.text
     text = (ws / "b.yaml").read_text()
     assert "points: 300" in text and "occult: false" in text and "side" not in text
@@ -313,6 +358,7 @@ def test_import_a_share_code_and_pasted_text(client, api, ws):
 
 # -- the builder: editing -------------------------------------------------------------------------
 
+
 def test_edit_adds_a_troop_keeps_comments_and_returns_the_new_total(api, ws):
     v = version(api, "kensei-buke.yaml")
     r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": "yari ashigaru", "version": v})
@@ -344,8 +390,14 @@ def test_edit_refusals_leave_the_file_untouched(api, ws):
     assert r.status_code == 400 and "unknown troop 'Yari Ashigar'" in r.json()["error"]
     assert "Yari Ashigaru" in r.json()["error"]  # did you mean
     assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "explode"}).status_code == 400
-    assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "set", "key": "points", "value": "-5"}).status_code == 400
-    assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": "nope", "value": "1"}).status_code == 400
+    assert (
+        api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "set", "key": "points", "value": "-5"}).status_code
+        == 400
+    )
+    assert (
+        api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": "nope", "value": "1"}).status_code
+        == 400
+    )
     assert api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "models", "index": "x"}).status_code == 422
     assert (ws / "kensei-buke.yaml").read_text() == before
 
@@ -356,8 +408,11 @@ def test_a_file_changed_on_disk_is_not_overwritten(client, api, ws):
     v = re.search(r'id="version" value="([0-9a-f]+)"', page).group(1)
     path.write_text(path.read_text().replace("points: 200", "points: 300"))  # a text editor saves
     changed = path.read_text()
-    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru", "version": v},
-                    headers={"HX-Request": "true"})
+    r = client.post(
+        "/l/kensei-buke.yaml/edit",
+        data={"op": "add", "item": "Yari Ashigaru", "version": v},
+        headers={"HX-Request": "true"},
+    )
     assert r.status_code == 409
     assert "changed on disk since this page was loaded" in r.text and "Reload" in r.text
     assert r.headers["X-Daimyo-Flash"] == "1"
@@ -416,8 +471,11 @@ def test_house_rules_toggle(api, ws):
 def test_htmx_edit_returns_the_list_and_the_header(client):
     page = client.get("/l/kensei-buke.yaml").text
     v = re.search(r'id="version" value="([0-9a-f]+)"', page).group(1)
-    r = client.post("/l/kensei-buke.yaml/edit", data={"op": "models", "index": "1", "delta": "1", "version": v},
-                    headers={"HX-Request": "true"})
+    r = client.post(
+        "/l/kensei-buke.yaml/edit",
+        data={"op": "models", "index": "1", "delta": "1", "version": v},
+        headers={"HX-Request": "true"},
+    )
     assert r.status_code == 200 and r.headers["HX-Trigger"] == "list-changed"
     assert 'id="list-panel"' in r.text and 'hx-swap-oob="true"' in r.text
     assert re.search(r'id="total">205<', r.text) and "5 AP over" in r.text and "illegal" in r.text
@@ -427,6 +485,7 @@ def test_htmx_edit_returns_the_list_and_the_header(client):
 
 
 # -- reading: check, options, entries -------------------------------------------------------------
+
 
 def test_check_matches_the_command_line(api, ws):
     body = api.get("/api/lists/kensei-buke.yaml/check").json()
@@ -466,12 +525,17 @@ def test_entry_detail_shows_the_rulebook_source(client):
 
 
 def test_findings_are_shown_next_to_their_entries(client, ws):
-    (ws / "bad.yaml").write_text("system: kensei\nname: bad\nclan: buke\npoints: 400\ntroops:\n"
-                                 "  - troop: Samurai Yari\n    models: 5\n  - troop: Yumi Samurai\n    models: 12\n"
-                                 "  - troop: Yumi Samurai\n    models: 12\n")
+    (ws / "bad.yaml").write_text(
+        "system: kensei\nname: bad\nclan: buke\npoints: 400\ntroops:\n"
+        "  - troop: Samurai Yari\n    models: 5\n  - troop: Yumi Samurai\n    models: 12\n"
+        "  - troop: Yumi Samurai\n    models: 12\n"
+    )
     page = client.get("/l/bad.yaml").text
-    entry2 = page.split('id="entry-2"')[1].split('id="entry-3"')[0] if 'id="entry-3"' in page else \
-        page.split('id="entry-2"')[1]
+    entry2 = (
+        page.split('id="entry-2"')[1].split('id="entry-3"')[0]
+        if 'id="entry-3"' in page
+        else page.split('id="entry-2"')[1]
+    )
     assert "ranged troops 360 AP &gt; 50% of 400 AP" in entry2 and "over by 160" in entry2
     assert "counted" in entry2 and "Kensei rulebook" in entry2  # the explain detail
     # what the list is short of reads as counters, with the whole rule for screen readers and as a tooltip
@@ -482,6 +546,7 @@ def test_findings_are_shown_next_to_their_entries(client, ws):
 
 
 # -- print and share ------------------------------------------------------------------------------
+
 
 def test_print_pdf_previews_and_player_aid(client, api):
     import pypdf
@@ -534,14 +599,17 @@ def test_a_senji_setup_is_edited_player_by_player(api, ws):
     assert "{province: Province 5, units: 2}" in text and "{province: Province 8, samurai: true, units: 1}" in text
     errors = [f for f in out["findings"] if f["severity"] == "error" and "Kenji" in f["message"]]
     assert [f["code"] for f in errors] == ["senji.starting-provinces"]  # a third province is still missing
-    assert [f.code for f in check_file(ws / rel).findings if "Kenji" in f.message and f.severity == "error"] \
-        == ["senji.starting-provinces"]
+    assert [f.code for f in check_file(ws / rel).findings if "Kenji" in f.message and f.severity == "error"] == [
+        "senji.starting-provinces"
+    ]
     out = edit(op="remove", item="Province 8")
     assert "Province 8" not in (ws / rel).read_text()
     bad = api.post(f"/api/lists/{rel}/edit", json={"op": "part", "where": "players/9", "field": "name", "value": "x"})
     assert bad.status_code == 400 and "no such player" in bad.json()["error"]
-    bad = api.post(f"/api/lists/{rel}/edit", json={"op": "part", "where": "players/1/provinces/0", "field": "units",
-                                                   "value": "many"})
+    bad = api.post(
+        f"/api/lists/{rel}/edit",
+        json={"op": "part", "where": "players/1/provinces/0", "field": "units", "value": "many"},
+    )
     assert bad.status_code == 400 and "units must be a whole number" in bad.json()["error"]
     bad = api.post(f"/api/lists/{rel}/edit", json={"op": "add", "item": "Ekes", "player": "Nobody"})
     assert bad.status_code == 400 and "no player 'Nobody'" in bad.json()["error"]
@@ -563,9 +631,22 @@ def test_print_layouts_spacing_and_scale_reach_the_card_sheets(client, ws, tmp_p
         r = client.get(f"{base}&duplex=long&layout={layout}&gutter=0&cut_lines=on&scale_x=1.01&scale_y=0.99")
         assert r.status_code == 200, r.text
         cli = tmp_path / f"{layout}.pdf"
-        render_list(ws / "senshiai-northern-host.yaml", cli, paper="a4", card="poker", bleed=3.0, backs=True,
-                    duplex="long", layout=layout, gutter=0.0, cut_lines=True, scale_x=1.01, scale_y=0.99,
-                    marks=True, ink_saver=False)
+        render_list(
+            ws / "senshiai-northern-host.yaml",
+            cli,
+            paper="a4",
+            card="poker",
+            bleed=3.0,
+            backs=True,
+            duplex="long",
+            layout=layout,
+            gutter=0.0,
+            cut_lines=True,
+            scale_x=1.01,
+            scale_y=0.99,
+            marks=True,
+            ink_saver=False,
+        )
         web, want = pages(r.content), pages(cli.read_bytes())
         assert len(web) == len(want), layout
         assert web[0].extract_text() == want[0].extract_text()
@@ -623,8 +704,15 @@ def test_pages_load_nothing_from_the_network(client):
 def test_openapi_describes_the_api(client):
     schema = client.get("/api/openapi.json").json()
     paths = schema["paths"]
-    for p in ("/api/lists", "/api/import", "/api/lists/{path}/check", "/api/lists/{path}/options",
-              "/api/lists/{path}/edit", "/api/lists/{path}/export", "/api/lists/{path}/print"):
+    for p in (
+        "/api/lists",
+        "/api/import",
+        "/api/lists/{path}/check",
+        "/api/lists/{path}/options",
+        "/api/lists/{path}/edit",
+        "/api/lists/{path}/export",
+        "/api/lists/{path}/print",
+    ):
         assert p in paths, p
     assert not any(p.startswith("/l/") for p in paths)  # the pages are not API
     page = client.get("/api/docs").text
@@ -636,8 +724,13 @@ def test_the_serve_command_refuses_bad_arguments(tmp_path):
     import sys
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "builder", "serve", *args], capture_output=True, text=True,
-                              timeout=60, env={**os.environ, "DAIMYO_TOKEN": ""})
+        return subprocess.run(
+            [sys.executable, "-m", "builder", "serve", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "DAIMYO_TOKEN": ""},
+        )
 
     r = run(str(tmp_path / "missing"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no such folder" in r.stderr
@@ -660,8 +753,10 @@ def test_typing_a_count(api, ws):
     name = api.get("/api/lists/satsuma-imperial.yaml").json()["entries"][0]["name"]
     r = api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": name, "value": 3})
     assert r.status_code == 200
-    assert api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": name,
-                                                                   "value": -1}).status_code == 400
+    assert (
+        api.post("/api/lists/satsuma-imperial.yaml/edit", json={"op": "copies", "item": name, "value": -1}).status_code
+        == 400
+    )
 
 
 def test_previews_drawn_at_once_do_not_crash_the_server(client):
@@ -670,8 +765,11 @@ def test_previews_drawn_at_once_do_not_crash_the_server(client):
 
     client.get("/l/kensei-buke.yaml/print/previews?paper=a4")
     with ThreadPoolExecutor(8) as pool:
-        codes = list(pool.map(lambda n: client.get(f"/l/kensei-buke.yaml/preview/{1 + n % 2}.png?paper=a4").status_code,
-                              range(24)))
+        codes = list(
+            pool.map(
+                lambda n: client.get(f"/l/kensei-buke.yaml/preview/{1 + n % 2}.png?paper=a4").status_code, range(24)
+            )
+        )
     assert codes == [200] * 24
 
 
@@ -685,8 +783,13 @@ def test_serve_prints_the_address_serves_it_and_stops_on_ctrl_c(tmp_path):
 
     shutil.copy(ROOT / "examples" / "kensei-buke.yaml", tmp_path / "army.yaml")
     env = {k: v for k, v in os.environ.items() if k != "DAIMYO_TOKEN"}
-    proc = subprocess.Popen([sys.executable, "-m", "builder", "serve", str(tmp_path), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "builder", "serve", str(tmp_path), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         lines = [proc.stdout.readline() for _ in range(3)]
         url = next(line.split()[1] for line in lines if line.startswith("open "))
@@ -722,8 +825,12 @@ def test_serve_warns_when_listening_beyond_this_machine(tmp_path):
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "builder", "serve", str(tmp_path), "--host", "0.0.0.0",
-                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "builder", "serve", str(tmp_path), "--host", "0.0.0.0", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         warning = proc.stderr.readline()
         assert "warning: listening on 0.0.0.0" in warning and "token" in warning
@@ -750,12 +857,14 @@ def test_models_changes_keep_the_file_as_written(api, ws):
 def test_unit_leader_and_standard_from_the_entry_menu(client, api, ws):
     page = client.get("/l/kensei-buke.yaml").text
     assert 'name="field" value="led_by"' in page and '<option value="Taisho Buke"' in page
-    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "led_by",
-                                                            "value": "Taisho Buke"})
+    r = api.post(
+        "/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "led_by", "value": "Taisho Buke"}
+    )
     assert r.status_code == 200 and r.json()["notes"] == ["Samurai Yari: led by Taisho Buke"]
     assert "    led_by: Taisho Buke" in (ws / "kensei-buke.yaml").read_text()
-    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "standard",
-                                                            "value": "true"})
+    r = api.post(
+        "/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "standard", "value": "true"}
+    )
     assert r.status_code == 200 and "    standard: true" in (ws / "kensei-buke.yaml").read_text()
     api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "troop", "index": 1, "field": "led_by", "value": ""})
     assert "led_by" not in (ws / "kensei-buke.yaml").read_text()
@@ -784,6 +893,7 @@ def test_duplicate_a_unit(api, ws):
 
 
 # -- each game in its own words; the new-list form follows the person ----------------------------
+
 
 def _chosen_game(html: str) -> str:
     sel = re.search(r'<select name="system" id="new-system".*?</select>', html, re.S).group(0)
@@ -834,12 +944,15 @@ def test_the_workspace_names_each_game(client):
         assert f">{name}</span>" in html, name
 
 
-@pytest.mark.parametrize("rel, count_word, cost, type_label, priced", [
-    ("senshiai-northern-host.yaml", "Copies", "cost I", "Type", True),
-    ("herocard-samurai.yaml", "Copies", "11 hero points", "Kind", True),
-    ("satsuma-imperial.yaml", "Copies", None, "Suit", False),
-    ("kensei-buke.yaml", "Models", "25 AP", "Type", True),
-])
+@pytest.mark.parametrize(
+    "rel, count_word, cost, type_label, priced",
+    [
+        ("senshiai-northern-host.yaml", "Copies", "cost I", "Type", True),
+        ("herocard-samurai.yaml", "Copies", "11 hero points", "Kind", True),
+        ("satsuma-imperial.yaml", "Copies", None, "Suit", False),
+        ("kensei-buke.yaml", "Models", "25 AP", "Type", True),
+    ],
+)
 def test_each_game_in_its_own_words(client, rel, count_word, cost, type_label, priced):
     html = client.get(f"/l/{rel}").text
     assert f'aria-label="{count_word} of ' in html
@@ -888,16 +1001,21 @@ def test_a_new_list_can_use_the_packs_of_the_workspace(client, api, ws):
     kensei = re.search(r'<fieldset data-system="kensei".*?</fieldset>', html, re.S).group(0)
     assert re.search(r'name="packs" value="packs/kensei-profiles.yaml"\s*checked>', kensei)
     (ws / "decks").mkdir()
-    r = client.post("/new", data={"system": "senshiai", "name": "Deck", "file": "decks/deck.yaml",
-                                  "packs": "packs/senshiai-example.yaml"}, headers={"HX-Request": "true"})
+    r = client.post(
+        "/new",
+        data={"system": "senshiai", "name": "Deck", "file": "decks/deck.yaml", "packs": "packs/senshiai-example.yaml"},
+        headers={"HX-Request": "true"},
+    )
     assert r.status_code == 204
     text = (ws / "decks" / "deck.yaml").read_text()
     assert "packs:\n  - senshiai-example\n" in text  # by name, as 'daimyo new --pack' writes it
     rows = client.get("/l/decks/deck.yaml/catalog?q=capital").text
     assert "Capital of the North" in rows  # a card of the pack, offered at once
     # a hero from a pack gets the pack's attribute cards
-    r = api.post("/api/lists", json={"file": "hero.yaml", "system": "herocard", "hero": "Samurai",
-                                     "packs": ["packs/herocard-example.yaml"]})
+    r = api.post(
+        "/api/lists",
+        json={"file": "hero.yaml", "system": "herocard", "hero": "Samurai", "packs": ["packs/herocard-example.yaml"]},
+    )
     assert r.status_code == 201
     assert api.get("/api/lists/hero.yaml/check").json()["summary"]["hero_points"] == 30
     # only the workspace's packs of that game
@@ -918,8 +1036,7 @@ def test_an_imported_list_uses_the_workspaces_own_packs_of_the_same_name(client,
         # checked with the pack, the received list is as legal as the sender's
         assert check_file(ws / "friend" / rel).legal == check_file(ws / rel).legal is True
     # a pack this workspace lacks (or a path leaving it) is not followed
-    text = ("system: senshiai\nname: Far\npacks: [../../etc/cards.yaml, /abs/other.yaml]\n"
-            "cards:\n  Warriors: 2\n")
+    text = "system: senshiai\nname: Far\npacks: [../../etc/cards.yaml, /abs/other.yaml]\ncards:\n  Warriors: 2\n"
     r = api.post("/api/import", json={"text": text, "file": "far.yaml"})
     assert r.status_code == 201 and "packs" not in (ws / "far.yaml").read_text()
     assert r.json()["missing_packs"] == ["cards.yaml", "other.yaml"]
@@ -929,8 +1046,10 @@ def test_an_imported_list_uses_the_workspaces_own_packs_of_the_same_name(client,
     html = client.get(r.headers["HX-Redirect"]).text
     # in the words of 'daimyo import', with the command that installs each
     for name in ("cards.yaml", "other.yaml"):
-        assert (f"pack &#39;{name}&#39; is missing here; the list is checked without it (install it from a "
-                f"registry: daimyo pack install {name}, or import with --install-packs") in html
+        assert (
+            f"pack &#39;{name}&#39; is missing here; the list is checked without it (install it from a "
+            f"registry: daimyo pack install {name}, or import with --install-packs"
+        ) in html
     assert "missing-packs" not in client.get("/l/Far-2.yaml").text
 
 

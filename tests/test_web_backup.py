@@ -75,8 +75,15 @@ def test_a_file_that_differs_is_kept_unless_ticked(ws):
     c = client_for(ws)
     mine = (ws / "kensei-buke.yaml").read_text()
     theirs = mine.replace("    models: 9\n", "    models: 10\n")
-    data = zip_of({"kensei-buke.yaml": theirs, "kensei-kuge.yaml": (ws / "kensei-kuge.yaml").read_text(),
-                   "new/fresh.yaml": mine, "notes.txt": "skipped", ".hidden.yaml": "x"})
+    data = zip_of(
+        {
+            "kensei-buke.yaml": theirs,
+            "kensei-kuge.yaml": (ws / "kensei-kuge.yaml").read_text(),
+            "new/fresh.yaml": mine,
+            "notes.txt": "skipped",
+            ".hidden.yaml": "x",
+        }
+    )
     r = c.post("/restore", files={"zip": ("b.zip", data, "application/zip")})
     assert "Some files differ from yours" in r.text and 'value="kensei-buke.yaml"' in r.text
     assert (ws / "kensei-buke.yaml").read_text() == mine  # nothing written before the answer

@@ -48,11 +48,15 @@ def server(tmp_path_factory):
         "# a list to fix in the browser\nsystem: kensei\nname: Fix me\nclan: buke\npoints: 200\n"
         "commander: hatamoto\ntroops:\n  - troop: Taisho Buke\n  - troop: Samurai Yari\n    models: 5\n"
         "  - troop: Yari Ashigaru\n    models: 9\n  - troop: Samurai Dai-Katana\n    models: 5\n"
-        "  - troop: Yumi Samurai            # the archers\n    models: 8\n")
+        "  - troop: Yumi Samurai            # the archers\n    models: 8\n"
+    )
     hero = (ws / "herocard-samurai.yaml").read_text()
     assert "  Overhand Thrust: 3\n" in hero
-    (ws / "fix-my-hero.yaml").write_text(hero.replace("name: Samurai of the Rising Sun", "name: Fix my hero")
-                                         .replace("  Overhand Thrust: 3\n", "  Overhand Thrust: 7  # one too many\n"))
+    (ws / "fix-my-hero.yaml").write_text(
+        hero.replace("name: Samurai of the Rising Sun", "name: Fix my hero").replace(
+            "  Overhand Thrust: 3\n", "  Overhand Thrust: 7  # one too many\n"
+        )
+    )
     with serve(lambda port: create_app(ws, token=TOKEN, port=port)) as url:
         yield {"url": url, "ws": ws}
 
@@ -282,8 +286,12 @@ def test_build_a_senshiai_deck_by_clicks(page, server, shots):
     expect(pg.locator(".total .unit")).to_have_text("cards")
     expect(verdict(pg)).to_contain_text("illegal")
     expect(pg.locator(".needs-box li.need", has_text="Capital")).to_have_text(re.compile(r"Capital\s*0/1"))
-    for search, name in (("capital of the n", "Capital of the North"), ("rice", "Rice Fields"),
-                         ("WARR", "Warriors"), ("militia", "Militiamen")):
+    for search, name in (
+        ("capital of the n", "Capital of the North"),
+        ("rice", "Rice Fields"),
+        ("WARR", "Warriors"),
+        ("militia", "Militiamen"),
+    ):
         add_from_catalog(pg, search, name)
     expect(pg.locator("#total")).to_have_text("4")
     rice = entry(pg, "Rice Fields")
@@ -405,11 +413,15 @@ def test_print_preview_and_pdf_download(page, server, shots):
     pg = page
     pg.goto(server["url"] + "/l/kensei-buke.yaml/print")
     expect(pg.locator(".pages img").first).to_be_visible()
-    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
+    pg.wait_for_function(
+        "() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
     pg.get_by_label("Paper").select_option("letter")
     pg.get_by_label("Unit cards after the roster").check()
     expect(pg.locator("#previews")).to_contain_text("3 pages")  # the roster's 2 and a page of unit cards
-    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
+    pg.wait_for_function(
+        "() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
     pg.screenshot(path=str(shots / "print.png"))
     with pg.expect_download() as dl:
         pg.locator("#download-pdf").click()
@@ -436,7 +448,9 @@ def test_print_card_sheets_folded_with_cut_lines(page, server, shots):
     pg.get_by_label("Gutter (mm)").fill("0")
     pg.get_by_label("Gutter (mm)").press("Tab")
     expect(pg.locator("#previews")).not_to_have_text(first)
-    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)")
+    pg.wait_for_function(
+        "() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
     pg.screenshot(path=str(shots / "print-cards.png"))
     with pg.expect_download() as dl:
         pg.locator("#download-pdf").click()

@@ -157,8 +157,9 @@ def test_workspace_search_filter_and_sort(page, server, shots):  # noqa: F811  (
     pg = page
     ws = server["ws"]
     (ws / "club").mkdir(exist_ok=True)
-    (ws / "club" / "alpha.yaml").write_text((ws / "kensei-buke.yaml").read_text()
-                                            .replace("name: Buke vanguard (rulebook sample)", "name: aardvark army"))
+    (ws / "club" / "alpha.yaml").write_text(
+        (ws / "kensei-buke.yaml").read_text().replace("name: Buke vanguard (rulebook sample)", "name: aardvark army")
+    )
     pg.goto(f"{server['url']}/")
     names = pg.locator("tr.ws-row:not([hidden]) .list-link")
     first = names.first.inner_text()

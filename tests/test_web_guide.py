@@ -33,9 +33,13 @@ def client(tmp_path):
 
 
 def counters(html: str) -> list[str]:
-    return [f"{a} {b}/{c}" for a, b, c in re.findall(
-        r'<span class="need-label">([^<]+)</span> <span class="need-count"><strong>([^<]+)</strong>/([^<]+)</span>',
-        html)]
+    return [
+        f"{a} {b}/{c}"
+        for a, b, c in re.findall(
+            r'<span class="need-label">([^<]+)</span> <span class="need-count"><strong>([^<]+)</strong>/([^<]+)</span>',
+            html,
+        )
+    ]
 
 
 def new_list(client, **form) -> str:
@@ -48,11 +52,16 @@ def boxes(html: str) -> int:
     return html.count('class="finding f-error"')
 
 
-@pytest.mark.parametrize("form, want", [
-    ({"system": "kensei", "name": "K", "clan": "buke", "points": "200", "commander": "hatamoto"},
-     ["general 0/1", "leaders 0/1", "melee AP 0/50", "units 0/2"]),
-    ({"system": "senshiai", "name": "S"}, ["Capital 0/1"]),
-])
+@pytest.mark.parametrize(
+    "form, want",
+    [
+        (
+            {"system": "kensei", "name": "K", "clan": "buke", "points": "200", "commander": "hatamoto"},
+            ["general 0/1", "leaders 0/1", "melee AP 0/50", "units 0/2"],
+        ),
+        ({"system": "senshiai", "name": "S"}, ["Capital 0/1"]),
+    ],
+)
 def test_a_new_list_shows_counters_not_errors(client, form, want):
     html = new_list(client, **form)
     assert counters(html) == want
@@ -91,8 +100,9 @@ def test_counters_follow_the_list_to_the_bound(client):
 
 
 def test_an_excess_stays_an_error(client):
-    (client.ws / "over.yaml").write_text((client.ws / "kensei-buke.yaml").read_text()
-                                         .replace("    models: 9\n", "    models: 10\n"))
+    (client.ws / "over.yaml").write_text(
+        (client.ws / "kensei-buke.yaml").read_text().replace("    models: 9\n", "    models: 10\n")
+    )
     html = client.get("/l/over.yaml").text
     assert boxes(html) == 1 and "over by 5" in html  # 205 of 200 AP is no counter
     assert "illegal: 1 error" in html
@@ -103,11 +113,16 @@ def test_the_published_satsuma_deck_reads_clean(client):
     assert re.search(r'id="verdict">\s*✓ legal\s*</div>', html)
     assert 'class="finding f-info"' in html and "printing note" in html and "Bodyguard" in html
     assert 'class="finding f-warning"' not in html
-    assert client.get("/api/lists").json()["lists"][[x["path"] for x in client.get("/api/lists").json()["lists"]]
-                                                   .index("satsuma-samurai.yaml")]["warnings"] == 0
+    assert (
+        client.get("/api/lists").json()["lists"][
+            [x["path"] for x in client.get("/api/lists").json()["lists"]].index("satsuma-samurai.yaml")
+        ]["warnings"]
+        == 0
+    )
 
 
 # -- the catalog a player expects ----------------------------------------------------------------
+
 
 def test_the_kensei_catalog_shows_the_lists_clan_unless_asked(client):
     rows = client.get("/l/kensei-buke.yaml/catalog").text
@@ -124,8 +139,11 @@ def test_the_kensei_catalog_shows_the_lists_clan_unless_asked(client):
 
 
 def test_profiles_beside_entries_when_a_pack_gives_them(client):
-    text = (client.ws / "kensei-buke.yaml").read_text().replace(
-        "commander: hatamoto\n", "commander: hatamoto\npacks: [packs/kensei-profiles.yaml]\n")
+    text = (
+        (client.ws / "kensei-buke.yaml")
+        .read_text()
+        .replace("commander: hatamoto\n", "commander: hatamoto\npacks: [packs/kensei-profiles.yaml]\n")
+    )
     (client.ws / "with-profiles.yaml").write_text(text)
     page = client.get("/l/with-profiles.yaml").text
     row = page.split('id="entry-2"')[1].split('id="entry-3"')[0]

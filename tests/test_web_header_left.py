@@ -58,16 +58,24 @@ def deck_of(ws: Path, cards: int) -> str:
     return text + ("deck:\n" + body if body else "deck: {}\n")
 
 
-@pytest.mark.parametrize("cards, expected", [(0, "20 action cards to add"), (19, "1 action card to add"),
-                                             (20, "0 hero points left"), (21, "0 hero points left")])
+@pytest.mark.parametrize(
+    "cards, expected",
+    [
+        (0, "20 action cards to add"),
+        (19, "1 action card to add"),
+        (20, "0 hero points left"),
+        (21, "0 hero points left"),
+    ],
+)
 def test_herocard_header_names_the_short_action_deck(client, ws, cards, expected):
     (ws / "hero.yaml").write_text(deck_of(ws, cards), encoding="utf-8")
     assert left(client, "hero.yaml") == expected
 
 
 def test_herocard_header_with_hero_points_to_spare(client, ws):
-    text = (ws / "herocard-samurai.yaml").read_text(encoding="utf-8").replace("max_hero_points: 30",
-                                                                               "max_hero_points: 34")
+    text = (
+        (ws / "herocard-samurai.yaml").read_text(encoding="utf-8").replace("max_hero_points: 30", "max_hero_points: 34")
+    )
     (ws / "hero.yaml").write_text(text, encoding="utf-8")
     assert left(client, "hero.yaml") == "4 hero points left"
 

@@ -38,8 +38,9 @@ class Server:
         self.ws = ws
         self.port = _port()
         self.app = create_app(ws, token=TOKEN, port=self.port)
-        self.srv = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                                 log_level="critical", access_log=False))
+        self.srv = uvicorn.Server(
+            uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="critical", access_log=False)
+        )
         self.thread = threading.Thread(target=self.srv.run, daemon=True)
         self.thread.start()
         deadline = time.time() + 30
@@ -91,6 +92,7 @@ def _at_once(*calls):
 
 # -- files the server must never block on or read whole ------------------------------------------
 
+
 def test_a_pipe_named_like_a_list_or_a_pack_never_blocks_the_server(server, api, ws):
     os.mkfifo(ws / "trap.yaml")
     os.mkfifo(ws / "packs" / "trap-pack.yaml")
@@ -139,8 +141,7 @@ TRIALS = 30
 
 
 def _lists(ws: Path) -> dict[str, str]:
-    return {p.relative_to(ws).as_posix(): p.read_text() for p in ws.rglob("*.yaml")
-            if ".trash" not in p.parts}
+    return {p.relative_to(ws).as_posix(): p.read_text() for p in ws.rglob("*.yaml") if ".trash" not in p.parts}
 
 
 def _trash(ws: Path) -> list[str]:
@@ -153,9 +154,13 @@ def test_two_renames_to_one_name(server, api, ws):
         a.write_text(f"system: kensei\nname: A {n}\nclan: buke\ntroops: []\n")
         b.write_text(f"system: kensei\nname: B {n}\nclan: buke\ntroops: []\n")
         texts = {a.read_text(), b.read_text()}
-        codes = sorted(r.status_code for r in _at_once(
-            lambda n=n: api.post(f"/api/lists/a{n}.yaml/rename", json={"to": f"same{n}.yaml"}),
-            lambda n=n: api.post(f"/api/lists/b{n}.yaml/rename", json={"to": f"same{n}.yaml"})))
+        codes = sorted(
+            r.status_code
+            for r in _at_once(
+                lambda n=n: api.post(f"/api/lists/a{n}.yaml/rename", json={"to": f"same{n}.yaml"}),
+                lambda n=n: api.post(f"/api/lists/b{n}.yaml/rename", json={"to": f"same{n}.yaml"}),
+            )
+        )
         assert codes == [200, 409], n
         left = {p.read_text() for p in (a, b, ws / f"same{n}.yaml") if p.exists()}
         assert left == texts, n  # both lists still there: one renamed, the other untouched
@@ -163,8 +168,13 @@ def test_two_renames_to_one_name(server, api, ws):
 
 def test_two_imports_to_one_name(server, api, ws):
     for n in range(TRIALS):
-        bodies = [{"text": f"system: kensei\nname: Import {n} {who}\nclan: buke\npoints: 200\ntroops: []\n",
-                   "file": f"imp{n}.yaml"} for who in ("one", "two")]
+        bodies = [
+            {
+                "text": f"system: kensei\nname: Import {n} {who}\nclan: buke\npoints: 200\ntroops: []\n",
+                "file": f"imp{n}.yaml",
+            }
+            for who in ("one", "two")
+        ]
         rs = _at_once(*[lambda b=b: api.post("/api/import", json=b) for b in bodies])
         assert sorted(r.status_code for r in rs) == [201, 409], n
         winner = bodies[[r.status_code for r in rs].index(201)]
@@ -174,8 +184,9 @@ def test_two_imports_to_one_name(server, api, ws):
 def test_two_imports_named_by_the_list_both_get_a_file(server, api, ws):
     for n in range(TRIALS):
         body = {"text": f"system: kensei\nname: Twin {n}\nclan: buke\npoints: 200\ntroops: []\n"}
-        rs = _at_once(lambda body=body: api.post("/api/import", json=body),
-                      lambda body=body: api.post("/api/import", json=body))
+        rs = _at_once(
+            lambda body=body: api.post("/api/import", json=body), lambda body=body: api.post("/api/import", json=body)
+        )
         assert [r.status_code for r in rs] == [201, 201], n
         paths = {r.json()["path"] for r in rs}
         assert len(paths) == 2 and all((ws / p).exists() for p in paths), n
@@ -183,17 +194,23 @@ def test_two_imports_named_by_the_list_both_get_a_file(server, api, ws):
 
 def test_two_duplicates_to_one_name(server, api, ws):
     for n in range(TRIALS):
-        rs = _at_once(lambda n=n: api.post("/api/lists/kensei-buke.yaml/duplicate", json={"to": f"dup{n}.yaml"}),
-                      lambda n=n: api.post("/api/lists/kensei-kuge.yaml/duplicate", json={"to": f"dup{n}.yaml"}))
+        rs = _at_once(
+            lambda n=n: api.post("/api/lists/kensei-buke.yaml/duplicate", json={"to": f"dup{n}.yaml"}),
+            lambda n=n: api.post("/api/lists/kensei-kuge.yaml/duplicate", json={"to": f"dup{n}.yaml"}),
+        )
         assert sorted(r.status_code for r in rs) == [201, 409], n
-        assert (ws / f"dup{n}.yaml").read_text() in ((ws / "kensei-buke.yaml").read_text(),
-                                                     (ws / "kensei-kuge.yaml").read_text())
+        assert (ws / f"dup{n}.yaml").read_text() in (
+            (ws / "kensei-buke.yaml").read_text(),
+            (ws / "kensei-kuge.yaml").read_text(),
+        )
 
 
 def test_two_duplicates_without_a_name_make_two_copies(server, api, ws):
     for _ in range(10):
-        rs = _at_once(lambda: api.post("/api/lists/kensei-sohei.yaml/duplicate", json={}),
-                      lambda: api.post("/api/lists/kensei-sohei.yaml/duplicate", json={}))
+        rs = _at_once(
+            lambda: api.post("/api/lists/kensei-sohei.yaml/duplicate", json={}),
+            lambda: api.post("/api/lists/kensei-sohei.yaml/duplicate", json={}),
+        )
         assert [r.status_code for r in rs] == [201, 201]
         assert len({r.json()["path"] for r in rs}) == 2
     assert len(list(ws.glob("kensei-sohei-copy*.yaml"))) == 20
@@ -201,8 +218,12 @@ def test_two_duplicates_without_a_name_make_two_copies(server, api, ws):
 
 def test_two_new_lists_with_one_name(server, api, ws):
     for n in range(TRIALS):
-        rs = _at_once(*[lambda s=s, n=n: api.post("/api/lists", json={"file": f"new{n}.yaml", "system": s})
-                        for s in ("senshiai", "satsuma")])
+        rs = _at_once(
+            *[
+                lambda s=s, n=n: api.post("/api/lists", json={"file": f"new{n}.yaml", "system": s})
+                for s in ("senshiai", "satsuma")
+            ]
+        )
         assert sorted(r.status_code for r in rs) == [201, 409], n
         won = "senshiai" if rs[0].status_code == 201 else "satsuma"
         assert f"system: {won}" in (ws / f"new{n}.yaml").read_text()
@@ -214,8 +235,9 @@ def test_two_deletes_in_one_second_keep_both_lists_in_the_trash(server, api, ws)
         # 'sub/x.yaml' and 'sub__x.yaml' go to the same trash name in the same second
         (ws / "sub" / f"x{n}.yaml").write_text(f"system: kensei\nname: in sub {n}\nclan: buke\ntroops: []\n")
         (ws / f"sub__x{n}.yaml").write_text(f"system: kensei\nname: flat {n}\nclan: buke\ntroops: []\n")
-        rs = _at_once(lambda n=n: api.delete(f"/api/lists/sub/x{n}.yaml"),
-                      lambda n=n: api.delete(f"/api/lists/sub__x{n}.yaml"))
+        rs = _at_once(
+            lambda n=n: api.delete(f"/api/lists/sub/x{n}.yaml"), lambda n=n: api.delete(f"/api/lists/sub__x{n}.yaml")
+        )
         assert [r.status_code for r in rs] == [200, 200], n
         assert rs[0].json()["trash"] != rs[1].json()["trash"]
     trash = _trash(ws)
@@ -227,21 +249,28 @@ def test_two_deletes_in_one_second_keep_both_lists_in_the_trash(server, api, ws)
 def test_two_deletes_of_one_list(server, api, ws):
     for n in range(TRIALS):
         (ws / f"del{n}.yaml").write_text(f"system: kensei\nname: del {n}\nclan: buke\ntroops: []\n")
-        rs = _at_once(lambda n=n: api.delete(f"/api/lists/del{n}.yaml"), lambda n=n: api.delete(f"/api/lists/del{n}.yaml"))
+        rs = _at_once(
+            lambda n=n: api.delete(f"/api/lists/del{n}.yaml"), lambda n=n: api.delete(f"/api/lists/del{n}.yaml")
+        )
         assert sorted(r.status_code for r in rs) == [200, 404], n
     assert len(_trash(ws)) == TRIALS
 
 
 def test_two_changes_of_one_list_at_once_are_both_kept(server, api, ws):
     for _ in range(10):
-        rs = _at_once(*[lambda t=t: api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": t})
-                        for t in ("Yari Ashigaru", "Ashigaru Teppo")])
+        rs = _at_once(
+            *[
+                lambda t=t: api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "add", "item": t})
+                for t in ("Yari Ashigaru", "Ashigaru Teppo")
+            ]
+        )
         assert [r.status_code for r in rs] == [200, 200]
     text = (ws / "kensei-buke.yaml").read_text()
     assert text.count("troop: Ashigaru Teppo") == 10 and text.count("troop: Yari Ashigaru") == 11
 
 
 # -- long work never holds up other requests -----------------------------------------------------
+
 
 def test_an_edit_in_progress_does_not_hold_up_other_requests(server, api, ws, monkeypatch):
     """While a change is being worked out (held here until the other requests are answered),
@@ -259,8 +288,9 @@ def test_an_edit_in_progress_does_not_hold_up_other_requests(server, api, ws, mo
 
     monkeypatch.setattr(ListEditor, "apply", held)
     with ThreadPoolExecutor(1) as pool:
-        edit = pool.submit(api.post, "/api/lists/kensei-buke.yaml/edit",
-                           json={"op": "set", "key": "name", "value": "Renamed"})
+        edit = pool.submit(
+            api.post, "/api/lists/kensei-buke.yaml/edit", json={"op": "set", "key": "name", "value": "Renamed"}
+        )
         assert started.wait(WAIT)
         try:
             assert api.get("/static/app.css").status_code == 200
@@ -273,6 +303,7 @@ def test_an_edit_in_progress_does_not_hold_up_other_requests(server, api, ws, mo
 
 
 # -- undo never erases a change made elsewhere -----------------------------------------------------
+
 
 def test_undo_after_a_change_from_the_command_line_is_refused(server, api, ws, cli):
     path = ws / "kensei-buke.yaml"
@@ -302,15 +333,16 @@ def test_undo_of_the_servers_own_change_still_works(server, api, ws):
 
 # -- refusals are 4xx in one line ------------------------------------------------------------------
 
+
 def test_a_house_rule_value_the_rule_does_not_take_is_a_400(api, ws):
     before = (ws / "kensei-buke.yaml").read_text()
-    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": "leader_count",
-                                                           "value": "bogus"})
+    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": "leader_count", "value": "bogus"})
     assert r.status_code == 400
     assert "leader_count" in r.json()["error"] and "'table'" in r.json()["error"] and "bogus" in r.json()["error"]
     assert (ws / "kensei-buke.yaml").read_text() == before
-    r = api.post("/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": "leader_count",
-                                                           "value": "formula"})
+    r = api.post(
+        "/api/lists/kensei-buke.yaml/edit", json={"op": "house_rule", "key": "leader_count", "value": "formula"}
+    )
     assert r.status_code == 200
 
 
@@ -321,10 +353,13 @@ def test_lists_are_made_at_most_three_folders_deep(api, ws):
     r = api.post("/api/lists", json={"file": "a/b/c/d/deep.yaml", "system": "senshiai"})
     assert r.status_code == 400 and "3 folders deep" in r.json()["error"]
     assert not (ws / "a/b/c/d").exists()
-    for call in (lambda: api.post("/api/import", json={"text": (ws / "kensei-buke.yaml").read_text(),
-                                                       "file": "a/b/c/d/imp.yaml"}),
-                 lambda: api.post("/api/lists/kensei-buke.yaml/duplicate", json={"to": "a/b/c/d/dup.yaml"}),
-                 lambda: api.post("/api/lists/kensei-buke.yaml/rename", json={"to": "a/b/c/d/ren.yaml"})):
+    for call in (
+        lambda: api.post(
+            "/api/import", json={"text": (ws / "kensei-buke.yaml").read_text(), "file": "a/b/c/d/imp.yaml"}
+        ),
+        lambda: api.post("/api/lists/kensei-buke.yaml/duplicate", json={"to": "a/b/c/d/dup.yaml"}),
+        lambda: api.post("/api/lists/kensei-buke.yaml/rename", json={"to": "a/b/c/d/ren.yaml"}),
+    ):
         r = call()
         assert r.status_code == 400 and "3 folders deep" in r.json()["error"]
     assert not (ws / "a/b/c/d").exists() and (ws / "kensei-buke.yaml").exists()
@@ -348,25 +383,35 @@ def test_a_new_list_through_the_api_takes_the_forms_defaults(api, ws):
 
 # -- a big list is changed in its text: the same result as the round-trip tree --------------------
 
+
 def _big_list(n: int) -> str:
-    troops = "".join(f"  - troop: Yari Ashigaru    # unit {i}\n    models: 9\n" if i % 2 else
-                     "  - troop: Samurai Yari\n    models: 5\n" for i in range(n))
-    return ("# my big army\nsystem: kensei\nname: Big  # the name\nclan: buke\npoints: 200\n"
-            f"commander: hatamoto\ntroops:\n{troops}# the end\n")
+    troops = "".join(
+        f"  - troop: Yari Ashigaru    # unit {i}\n    models: 9\n"
+        if i % 2
+        else "  - troop: Samurai Yari\n    models: 5\n"
+        for i in range(n)
+    )
+    return (
+        "# my big army\nsystem: kensei\nname: Big  # the name\nclan: buke\npoints: 200\n"
+        f"commander: hatamoto\ntroops:\n{troops}# the end\n"
+    )
 
 
-@pytest.mark.parametrize("op", [
-    {"op": "set", "key": "name", "value": "Bigger"},
-    {"op": "set", "key": "name", "value": ""},
-    {"op": "set", "key": "notes", "value": "a note: with a colon"},
-    {"op": "set", "key": "author", "value": "Me"},
-    {"op": "house_rule", "key": "leader_count", "value": "formula"},
-    {"op": "models", "index": 7, "value": 4},
-    {"op": "models", "index": 6, "delta": -4},
-    {"op": "troop", "index": 3, "field": "standard", "value": "on"},
-    {"op": "duplicate", "index": 5},
-    {"op": "remove", "index": 2},
-])
+@pytest.mark.parametrize(
+    "op",
+    [
+        {"op": "set", "key": "name", "value": "Bigger"},
+        {"op": "set", "key": "name", "value": ""},
+        {"op": "set", "key": "notes", "value": "a note: with a colon"},
+        {"op": "set", "key": "author", "value": "Me"},
+        {"op": "house_rule", "key": "leader_count", "value": "formula"},
+        {"op": "models", "index": 7, "value": 4},
+        {"op": "models", "index": 6, "delta": -4},
+        {"op": "troop", "index": 3, "field": "standard", "value": "on"},
+        {"op": "duplicate", "index": 5},
+        {"op": "remove", "index": 2},
+    ],
+)
 def test_a_change_of_a_big_list_is_the_change_the_round_trip_tree_makes(tmp_path, op, monkeypatch):
     import builder.web.editing as editing
     from builder.lists import splice
@@ -375,7 +420,7 @@ def test_a_change_of_a_big_list_is_the_change_the_round_trip_tree_makes(tmp_path
 
     text = _big_list(600)
     results = {}
-    for how, threshold in (("spliced", 0), ("tree", 10 ** 9)):
+    for how, threshold in (("spliced", 0), ("tree", 10**9)):
         monkeypatch.setattr(splice, "MIN_CHARS", threshold)
         folder = tmp_path / how
         folder.mkdir()
@@ -399,12 +444,16 @@ def test_an_import_of_a_list_check_cannot_read_writes_nothing(api, ws):
 
 # -- the page's forms ----------------------------------------------------------------------------
 
+
 def test_a_posted_form_of_more_fields_than_the_limit_or_not_utf8_is_refused_in_words(server, api, ws):
     from builder.web.common import MAX_FIELDS
 
     def post(body: bytes):
-        return api.post("/l/kensei-buke.yaml/edit", content=body,
-                        headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"})
+        return api.post(
+            "/l/kensei-buke.yaml/edit",
+            content=body,
+            headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
+        )
 
     change = "op=set&key=name&value=Caf%C3%A9+army"
     filler = "".join(f"&f{n}=" for n in range(MAX_FIELDS - 3))  # with the change: the limit exactly

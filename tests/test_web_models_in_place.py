@@ -41,7 +41,7 @@ def _run(folder, name, ops, quick: bool, monkeypatch):
         used.append(out is not None)
         return out
 
-    monkeypatch.setattr(splice, "MIN_CHARS", 0 if quick else 10 ** 9)
+    monkeypatch.setattr(splice, "MIN_CHARS", 0 if quick else 10**9)
     monkeypatch.setattr(ListEditor, "_spliced", spy)
     ed = Editor(Workspace(folder))
     texts = []
@@ -76,19 +76,25 @@ def test_models_changed_on_the_text_write_what_the_tree_writes(name, tmp_path, m
 HEAD = "# my army\nsystem: kensei\nname: Odd shapes\nclan: buke\npoints: 200\ntroops:\n"
 
 
-@pytest.mark.parametrize("troops, on_text", [
-    # on_text: which of the three changes (7 models, 1 model, 3 models) the text alone makes
-    ("  - {troop: Yari Ashigaru, models: 6}\n", [False, False, False]),  # flow style: the tree
-    ("  - Yari Ashigaru\n", [False, True, True]),  # a bare name: the tree makes it a mapping first
-    ("  - troop: Yari Ashigaru  # the spears\n", [True, True, True]),  # the comment stays on its line
-    ("  - troop: Yari Ashigaru\n    models: 6  # six\n", [True, False, True]),  # the comment keeps its line
-    ("  - troop: 'Yari Ashigaru'\n", [True, True, True]),  # a quoted name: the line goes in below it
-    ("  - troop: Yari Ashigaru\n    models: 6", [True, True, True]),  # no newline at the end
-    ("  - troop: Yari Ashigaru\n    standard: true\n", [True, True, True]),
-])
+@pytest.mark.parametrize(
+    "troops, on_text",
+    [
+        # on_text: which of the three changes (7 models, 1 model, 3 models) the text alone makes
+        ("  - {troop: Yari Ashigaru, models: 6}\n", [False, False, False]),  # flow style: the tree
+        ("  - Yari Ashigaru\n", [False, True, True]),  # a bare name: the tree makes it a mapping first
+        ("  - troop: Yari Ashigaru  # the spears\n", [True, True, True]),  # the comment stays on its line
+        ("  - troop: Yari Ashigaru\n    models: 6  # six\n", [True, False, True]),  # the comment keeps its line
+        ("  - troop: 'Yari Ashigaru'\n", [True, True, True]),  # a quoted name: the line goes in below it
+        ("  - troop: Yari Ashigaru\n    models: 6", [True, True, True]),  # no newline at the end
+        ("  - troop: Yari Ashigaru\n    standard: true\n", [True, True, True]),
+    ],
+)
 def test_odd_shapes_change_the_models_as_the_tree_does(troops, on_text, tmp_path, monkeypatch):
-    ops = [{"op": "models", "index": 0, "delta": 1}, {"op": "models", "index": 0, "value": 1},
-           {"op": "models", "index": 0, "value": 3}]
+    ops = [
+        {"op": "models", "index": 0, "delta": 1},
+        {"op": "models", "index": 0, "value": 1},
+        {"op": "models", "index": 0, "value": 3},
+    ]
     results = _both(tmp_path, "odd.yaml", HEAD + troops, monkeypatch, ops)
     (quick_texts, used), (tree_texts, _) = results[True], results[False]
     for q, t in zip(quick_texts, tree_texts, strict=False):  # the same list; the text may keep more of its shape

@@ -76,9 +76,20 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
         expect(pg.locator("#pack-title")).to_have_text("Club cards")
 
         # the Capital, with a mistake that is shown beside its field as it is typed
-        fill_entry(pg, {"name": "Hill Fort", "type": "terrain", "subtype": "Capital", "cost": "N",
-                        "paths": "Earth; Fire", "limit": "3", "speed": "0", "power": "2/1/8",
-                        "assumed": "printed on my cards"})
+        fill_entry(
+            pg,
+            {
+                "name": "Hill Fort",
+                "type": "terrain",
+                "subtype": "Capital",
+                "cost": "N",
+                "paths": "Earth; Fire",
+                "limit": "3",
+                "speed": "0",
+                "power": "2/1/8",
+                "assumed": "printed on my cards",
+            },
+        )
         expect(pg.locator("#err-paths")).to_have_text("path 'Fire' is not one of Air, Earth, Water")
         expect(pg.locator("#entry-state")).to_contain_text("1 problem")
         pg.screenshot(path=str(shots / "pack-editor-error.png"), full_page=True)
@@ -96,10 +107,28 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
         pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
         pg.screenshot(path=str(shots / "pack-editor.png"), full_page=True)
 
-        for values in ({"name": "Rice Paddies", "type": "terrain", "subtype": "Farmland", "cost": "I",
-                        "paths": "Earth", "limit": "2", "abilities": "Recruit", "assumed": "printed on my cards"},
-                       {"name": "Club Samurai", "type": "troop", "subtype": "Samurai", "cost": "II",
-                        "paths": "Earth", "speed": "1", "power": "2/1/3", "assumed": "printed on my cards"}):
+        for values in (
+            {
+                "name": "Rice Paddies",
+                "type": "terrain",
+                "subtype": "Farmland",
+                "cost": "I",
+                "paths": "Earth",
+                "limit": "2",
+                "abilities": "Recruit",
+                "assumed": "printed on my cards",
+            },
+            {
+                "name": "Club Samurai",
+                "type": "troop",
+                "subtype": "Samurai",
+                "cost": "II",
+                "paths": "Earth",
+                "speed": "1",
+                "power": "2/1/3",
+                "assumed": "printed on my cards",
+            },
+        ):
             pg.get_by_role("link", name="New entry").click()
             expect(pg.locator("#entry-h")).to_have_text("New entry")
             fill_entry(pg, values)

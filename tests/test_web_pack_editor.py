@@ -22,9 +22,17 @@ TOKEN = "test-token-0123456789abcdef"
 BASE = "http://127.0.0.1:8765"
 HX = {"HX-Request": "true"}
 
-CAPITAL = {"f_name": "Hill Fort", "f_type": "terrain", "f_subtype": "Capital", "f_cost": "N",
-           "f_paths": "Earth; Water", "f_limit": "3", "f_speed": "0", "f_power": "2/1/8",
-           "f_assumed": "printed on my cards"}
+CAPITAL = {
+    "f_name": "Hill Fort",
+    "f_type": "terrain",
+    "f_subtype": "Capital",
+    "f_cost": "N",
+    "f_paths": "Earth; Water",
+    "f_limit": "3",
+    "f_speed": "0",
+    "f_power": "2/1/8",
+    "f_assumed": "printed on my cards",
+}
 
 
 @pytest.fixture()
@@ -47,8 +55,11 @@ def version(page: str) -> str:
 def errors(html: str) -> dict:
     import html as h
 
-    return {m.group(1): h.unescape(m.group(2)) for m in re.finditer(r'id="err-([a-z_]+)" hx-swap-oob="true" role="alert">([^<]*)<',
-                                                       html) if m.group(2)}
+    return {
+        m.group(1): h.unescape(m.group(2))
+        for m in re.finditer(r'id="err-([a-z_]+)" hx-swap-oob="true" role="alert">([^<]*)<', html)
+        if m.group(2)
+    }
 
 
 def test_make_a_pack_and_edit_it(c):
@@ -96,12 +107,16 @@ def test_make_a_pack_and_edit_it(c):
     r = c.post("/packs/edit/club-cards.yaml/check", data={**good, "version": version(page)}, headers=HX)
     assert errors(r.text) == {"name": "the pack already has an entry 'Hill Fort'"}
     # editing it in place (the original name given)
-    r = c.post("/packs/edit/club-cards.yaml/save", headers=HX,
-               data={**good, "f_power": "3/1/8", "original": "Hill Fort", "version": version(page)})
+    r = c.post(
+        "/packs/edit/club-cards.yaml/save",
+        headers=HX,
+        data={**good, "f_power": "3/1/8", "original": "Hill Fort", "version": version(page)},
+    )
     assert r.status_code == 204 and "power: 3/1/8" in pack.read_text() and pack.read_text().count("Hill Fort") == 1
     # a file changed on disk since the page was read is not overwritten
-    r = c.post("/packs/edit/club-cards.yaml/save", headers=HX,
-               data={**good, "f_name": "Other Fort", "version": version(page)})
+    r = c.post(
+        "/packs/edit/club-cards.yaml/save", headers=HX, data={**good, "f_name": "Other Fort", "version": version(page)}
+    )
     assert r.status_code == 409 or r.status_code == 400
     assert "changed on disk" in r.text and "Other Fort" not in pack.read_text()
     # the spreadsheet, down and up
@@ -109,14 +124,21 @@ def test_make_a_pack_and_edit_it(c):
     assert "Hill Fort" in csv_text
     page = c.get("/packs/edit/club-cards.yaml").text
     up = csv_text.replace("Hill Fort", "Sea Fort")
-    r = c.post("/packs/edit/club-cards.yaml/upload", headers=HX, data={"version": version(page)},
-               files={"sheet": ("more.csv", up.encode(), "text/csv")})
+    r = c.post(
+        "/packs/edit/club-cards.yaml/upload",
+        headers=HX,
+        data={"version": version(page)},
+        files={"sheet": ("more.csv", up.encode(), "text/csv")},
+    )
     assert r.status_code == 204, r.text
     assert "Sea Fort" in pack.read_text() and "Hill Fort" in pack.read_text()
     # removing an entry
     page = c.get("/packs/edit/club-cards.yaml").text
-    r = c.post("/packs/edit/club-cards.yaml/remove", headers=HX,
-               data={"section": "cards", "name": "Sea Fort", "version": version(page)})
+    r = c.post(
+        "/packs/edit/club-cards.yaml/remove",
+        headers=HX,
+        data={"section": "cards", "name": "Sea Fort", "version": version(page)},
+    )
     assert r.status_code == 204 and "Sea Fort" not in pack.read_text()
     assert "Club cards" in c.get("/packs").text
 

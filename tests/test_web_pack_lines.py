@@ -19,9 +19,17 @@ from builder.web.app import create_app
 
 TOKEN = "lines-test-token-0123456789"
 HX = {"HX-Request": "true"}
-TROOP = {"f_name": "Club Spearmen", "f_clans": "buke", "f_list_section": "common", "f_cost": "6",
-         "f_troop_class": "W", "f_troop_type": "infantry", "f_titles": "Ashigaru", "f_weapons": "Yari",
-         "f_assumed": "our club's troop"}
+TROOP = {
+    "f_name": "Club Spearmen",
+    "f_clans": "buke",
+    "f_list_section": "common",
+    "f_cost": "6",
+    "f_troop_class": "W",
+    "f_troop_type": "infantry",
+    "f_titles": "Ashigaru",
+    "f_weapons": "Yari",
+    "f_assumed": "our club's troop",
+}
 
 
 @pytest.fixture()
@@ -38,8 +46,8 @@ def c(tmp_path, monkeypatch):
 
 
 def line(page: str) -> list[str]:
-    part = page[page.index('id="roster-line"'):]
-    part = part[:part.index("</div>")]
+    part = page[page.index('id="roster-line"') :]
+    part = part[: part.index("</div>")]
     return [html.unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td>(.*?)</td>", part)]
 
 
@@ -56,8 +64,11 @@ def test_a_kensei_troop_shows_its_roster_line_as_typed_and_saved(c, tmp_path):
     assert r.status_code == 200 and "✓ valid" in r.text
     assert line(r.text) == ["1", "Club Spearmen", "1", "6", "6", "—"]
     assert "Warrior · infantry · Ashigaru · Yari" in html.unescape(r.text)  # the facts printed under the name
-    bad = c.post("/packs/edit/club-troops.yaml/check", data={**TROOP, "f_cost": "six", "section": "troops",
-                                                              "version": v}, headers=HX)
+    bad = c.post(
+        "/packs/edit/club-troops.yaml/check",
+        data={**TROOP, "f_cost": "six", "section": "troops", "version": v},
+        headers=HX,
+    )
     assert "Shown once the entry is valid" in bad.text
     r = c.post("/packs/edit/club-troops.yaml/save", data={**TROOP, "section": "troops", "version": v}, headers=HX)
     assert r.status_code == 204
@@ -84,9 +95,18 @@ def test_a_senji_province_shows_its_setup_sheet_line(c):
     assert c.post("/packs/new", data={"system": "senji", "name": "Our map"}, headers=HX).status_code == 204
     page = c.get("/packs/edit/our-map.yaml").text
     assert "Setup sheet line" in page
-    r = c.post("/packs/edit/our-map.yaml/check", data={"f_name": "Owari", "f_id": "province-04", "f_region": "Chubu",
-                                                       "section": "provinces",
-                                                       "f_assumed": "our map", "version": version(page)}, headers=HX)
+    r = c.post(
+        "/packs/edit/our-map.yaml/check",
+        data={
+            "f_name": "Owari",
+            "f_id": "province-04",
+            "f_region": "Chubu",
+            "section": "provinces",
+            "f_assumed": "our map",
+            "version": version(page),
+        },
+        headers=HX,
+    )
     assert r.status_code == 200, r.text[:300]
     assert line(r.text) == ["1", "Owari", "1", "1", ""]  # a placeholder of the board named (18 provinces)
 

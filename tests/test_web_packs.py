@@ -67,8 +67,10 @@ def test_packs_page_search_install_update(setup, monkeypatch):
         r = install(c, "Club cards@1")
         assert r.status_code == 204
         done = parse_qs(urlsplit(r.headers["HX-Redirect"]).query)["done"][0]
-        assert done == f"Club cards 1 (senshiai): installed from {srv.url}/registry/club-1.yaml: " \
-                       f"{packs / 'club-cards.yaml'}"
+        assert (
+            done == f"Club cards 1 (senshiai): installed from {srv.url}/registry/club-1.yaml: "
+            f"{packs / 'club-cards.yaml'}"
+        )
         page = c.get(r.headers["HX-Redirect"]).text
         assert f"{srv.url}/registry/club-1.yaml" in page and 'class="badge legal">installed<' in page
         assert "up to date" in page

@@ -34,13 +34,17 @@ def ws(tmp_path):
 
 @pytest.fixture()
 def api(ws):
-    return TestClient(create_app(ws, token=TOKEN), base_url="http://127.0.0.1:8765",
-                      headers={"Authorization": f"Bearer {TOKEN}"})
+    return TestClient(
+        create_app(ws, token=TOKEN), base_url="http://127.0.0.1:8765", headers={"Authorization": f"Bearer {TOKEN}"}
+    )
 
 
 def _verdict(check_json: dict) -> tuple:
-    return (check_json["legal"], sorted((f["code"], f["severity"]) for f in check_json["findings"]),
-            [p["hash"] for p in check_json.get("packs") or []])
+    return (
+        check_json["legal"],
+        sorted((f["code"], f["severity"]) for f in check_json["findings"]),
+        [p["hash"] for p in check_json.get("packs") or []],
+    )
 
 
 def _cli_verdict(cli, path: Path) -> tuple:
@@ -107,8 +111,9 @@ def test_an_export_imports_in_the_builder_as_on_the_command_line(cli, ws, api, t
 def test_the_new_list_form_offers_the_bundled_packs_and_writes_their_names(ws, api):
     html = api.get("/", headers={"Cookie": f"daimyo_8765={TOKEN}"}).text
     assert 'value="@bundled/senshiai-example.yaml"' in html and "Senshiai example cards" in html
-    r = api.post("/api/lists", json={"file": "deck.yaml", "system": "senshiai",
-                                     "packs": ["@bundled/senshiai-example.yaml"]})
+    r = api.post(
+        "/api/lists", json={"file": "deck.yaml", "system": "senshiai", "packs": ["@bundled/senshiai-example.yaml"]}
+    )
     assert r.status_code == 201
     assert "packs:\n  - senshiai-example\n" in (ws / "deck.yaml").read_text()
     rows = api.get("/l/deck.yaml/catalog?q=capital", headers={"Cookie": f"daimyo_8765={TOKEN}"}).text
@@ -118,13 +123,14 @@ def test_the_new_list_form_offers_the_bundled_packs_and_writes_their_names(ws, a
 def test_a_pack_of_the_workspace_shadows_the_bundled_one_of_that_name(ws, api):
     (ws / "packs").mkdir()
     text = (ROOT / "examples" / "packs" / "senshiai-example.yaml").read_text()
-    (ws / "packs" / "senshiai-example.yaml").write_text(text.replace("name: Senshiai example cards",
-                                                                     "name: Senshiai example cards", 1)
-                                                        + "\n# my own copy\n")
+    (ws / "packs" / "senshiai-example.yaml").write_text(
+        text.replace("name: Senshiai example cards", "name: Senshiai example cards", 1) + "\n# my own copy\n"
+    )
     html = api.get("/", headers={"Cookie": f"daimyo_8765={TOKEN}"}).text
     assert 'value="packs/senshiai-example.yaml"' in html and "@bundled/senshiai-example.yaml" not in html
-    r = api.post("/api/lists", json={"file": "sub/deck.yaml", "system": "senshiai",
-                                     "packs": ["packs/senshiai-example.yaml"]})
+    r = api.post(
+        "/api/lists", json={"file": "sub/deck.yaml", "system": "senshiai", "packs": ["packs/senshiai-example.yaml"]}
+    )
     assert r.status_code == 201 and "packs:\n  - senshiai-example\n" in (ws / "sub" / "deck.yaml").read_text()
 
 
@@ -134,8 +140,7 @@ def test_a_path_to_a_pack_outside_the_workspace_is_never_read(ws, api, ref, monk
 
     outside = ws.parent / "outside-pack.yaml"
     shutil.copy(ROOT / "examples" / "packs" / "senshiai-example.yaml", outside)
-    (ws / "deck.yaml").write_text(f"system: senshiai\nname: d\npacks: ['{ref.format(outside=outside)}']\n"
-                                  "cards: {}\n")
+    (ws / "deck.yaml").write_text(f"system: senshiai\nname: d\npacks: ['{ref.format(outside=outside)}']\ncards: {{}}\n")
     opened = []
     real_header = resolve.read_header
     monkeypatch.setattr(resolve, "read_header", lambda p: opened.append(Path(p)) or real_header(p))

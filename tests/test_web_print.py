@@ -80,9 +80,11 @@ def size_mm(data: bytes) -> tuple[int, int]:
 
 # -- each option gives the command line's PDF ------------------------------------------------------
 
+
 def test_duplex_offset_moves_the_backs_as_the_command_line_does(client, ws, tmp_path):
-    card = dict(paper="a4", card="poker", bleed=0.0, backs=True, duplex="long", marks=True, ink_saver=False,
-                cut_lines=False)
+    card = dict(
+        paper="a4", card="poker", bleed=0.0, backs=True, duplex="long", marks=True, ink_saver=False, cut_lines=False
+    )
     web = pdf_of(client, f"{CARDS}/print.pdf?sent=1&duplex=long&marks=on&offset_x=1.5&offset_y=-0.5")
     assert web == cli_pdf(ws, tmp_path, "senshiai-northern-host.yaml", offset=(1.5, -0.5), **card)
     assert web != cli_pdf(ws, tmp_path, "senshiai-northern-host.yaml", **card)  # the offset did something
@@ -97,8 +99,18 @@ def test_duplex_offset_moves_the_backs_as_the_command_line_does(client, ws, tmp_
 def test_custom_paper_and_card_sizes(client, ws, tmp_path):
     web = pdf_of(client, f"{CARDS}/print.pdf?paper=custom&paper_w=150&paper_h=200&card=custom&card_w=50&card_h=70")
     assert size_mm(web) == (150, 200)
-    assert web == cli_pdf(ws, tmp_path, "senshiai-northern-host.yaml", paper="150x200", card="50x70", bleed=0.0,
-                          backs=False, marks=True, ink_saver=False, cut_lines=False)
+    assert web == cli_pdf(
+        ws,
+        tmp_path,
+        "senshiai-northern-host.yaml",
+        paper="150x200",
+        card="50x70",
+        bleed=0.0,
+        backs=False,
+        marks=True,
+        ink_saver=False,
+        cut_lines=False,
+    )
     # the command line's bounds: paper sides from 50 mm, cards from 10 mm
     assert size_mm(pdf_of(client, f"{ROSTER}/print.pdf?paper=custom&paper_w=2000&paper_h=2000")) == (2000, 2000)
     r = client.get(f"{ROSTER}/print.pdf?paper=custom&paper_w=49.9&paper_h=200")
@@ -115,7 +127,9 @@ def test_a_form_left_unticked_turns_crop_marks_and_sources_off(client, ws, tmp_p
     card = dict(paper="a4", card="poker", bleed=0.0, backs=False, ink_saver=False, cut_lines=False)
     no_marks = pdf_of(client, f"{CARDS}/print.pdf?sent=1")  # the form sends no 'marks': the box is unticked
     assert no_marks == cli_pdf(ws, tmp_path, "senshiai-northern-host.yaml", marks=False, **card)
-    assert pdf_of(client, f"{CARDS}/print.pdf") == cli_pdf(ws, tmp_path, "senshiai-northern-host.yaml", marks=True, **card)
+    assert pdf_of(client, f"{CARDS}/print.pdf") == cli_pdf(
+        ws, tmp_path, "senshiai-northern-host.yaml", marks=True, **card
+    )
     with_sources = texts(pdf_of(client, f"{ROSTER}/print.pdf?sent=1&sources=on"))
     without = texts(pdf_of(client, f"{ROSTER}/print.pdf?sent=1"))
     assert without == texts(cli_pdf(ws, tmp_path, "kensei-buke.yaml", sources=False))
@@ -144,6 +158,7 @@ def test_alignment_sheet(client, tmp_path):
 
 # -- card images and Tabletop Simulator -------------------------------------------------------------
 
+
 def test_card_images_as_a_zip_with_the_manifest(client):
     r = client.get(f"{SATSUMA}/print/images.zip?card=poker&bleed=0&dpi=100&service=")
     assert r.status_code == 200 and r.headers["content-type"] == "application/zip"
@@ -153,8 +168,10 @@ def test_card_images_as_a_zip_with_the_manifest(client):
     first = rows[0]
     # no bleed chosen: the print shop's 3.175 mm on every side, as 'daimyo print --to images' gives
     shop = 2 * 3.175
-    assert (first["width_px"], first["height_px"]) == (str(round((63.5 + shop) / 25.4 * 100)),
-                                                       str(round((88.9 + shop) / 25.4 * 100)))
+    assert (first["width_px"], first["height_px"]) == (
+        str(round((63.5 + shop) / 25.4 * 100)),
+        str(round((88.9 + shop) / 25.4 * 100)),
+    )
     wide = zipfile.ZipFile(io.BytesIO(client.get(f"{SATSUMA}/print/images.zip?card=bridge&bleed=1.5&dpi=100").content))
     row = next(csv.DictReader(io.StringIO(wide.read("satsuma-samurai-images/manifest.csv").decode())))
     assert row["width_px"] == str(round((57.15 + 3) / 25.4 * 100))
@@ -214,10 +231,12 @@ def test_a_refused_download_asked_from_the_page_answers_the_message_for_the_page
     page = client.get(f"{SATSUMA}/print").text
     for button in ("download-images", "download-tts"):
         assert re.search(rf'id="{button}" data-download formaction="/l/satsuma-samurai.yaml/print/', page), button
-    for url, says in ((f"{SATSUMA}/print/tts.zip?tts_base=", "loads a deck's images from an address"),
-                      (f"{SATSUMA}/print/tts.zip?tts_base=decks/rebels", "neither a web address nor a full folder path"),
-                      (f"{SATSUMA}/print/images.zip?card=custom&card_w=&card_h=88", "needs its width and height"),
-                      (f"{SATSUMA}/print/images.zip?dpi=601", "between 72 and 600")):
+    for url, says in (
+        (f"{SATSUMA}/print/tts.zip?tts_base=", "loads a deck's images from an address"),
+        (f"{SATSUMA}/print/tts.zip?tts_base=decks/rebels", "neither a web address nor a full folder path"),
+        (f"{SATSUMA}/print/images.zip?card=custom&card_w=&card_h=88", "needs its width and height"),
+        (f"{SATSUMA}/print/images.zip?dpi=601", "between 72 and 600"),
+    ):
         r = client.get(url, headers={"HX-Request": "true"})
         assert r.status_code == 400 and r.headers.get("X-Daimyo-Flash") == "1", url
         assert 'role="alert"' in r.text and says in said(r) and "<html" not in r.text.lower(), url
@@ -227,6 +246,7 @@ def test_a_refused_download_asked_from_the_page_answers_the_message_for_the_page
 
 
 # -- warnings on the page ----------------------------------------------------------------------------
+
 
 def test_printing_warnings_and_an_illegal_list_are_shown_beside_the_previews(client, ws):
     small = client.get(f"{SATSUMA}/print/previews?paper=custom&paper_w=105&paper_h=148&card=mini").text
@@ -242,16 +262,33 @@ def test_printing_warnings_and_an_illegal_list_are_shown_beside_the_previews(cli
 
 # -- remembered settings -----------------------------------------------------------------------------
 
+
 def test_settings_are_remembered_per_list_per_game_and_for_the_printer(client, ws):
-    form = {"sent": "1", "paper": "letter", "card": "bridge", "bleed": "3", "duplex": "short", "layout": "duplex",
-            "scale_x": "1.01", "offset_x": "0.7", "cut_lines": "on"}
+    form = {
+        "sent": "1",
+        "paper": "letter",
+        "card": "bridge",
+        "bleed": "3",
+        "duplex": "short",
+        "layout": "duplex",
+        "scale_x": "1.01",
+        "offset_x": "0.7",
+        "cut_lines": "on",
+    }
     r = client.post(f"{SATSUMA}/print/settings", data=form)
     assert r.status_code == 200 and "remembered" in said(r)
     page = client.get(f"{SATSUMA}/print").text
-    for want in ('<option value="letter" selected>', '<option value="bridge" selected>',
-                 '<option value="3" selected>', '<option value="short" selected>', 'name="scale_x"',
-                 'value="1.01"', 'value="0.7"', 'name="cut_lines" value="on" checked',
-                 "Your last settings for this list."):
+    for want in (
+        '<option value="letter" selected>',
+        '<option value="bridge" selected>',
+        '<option value="3" selected>',
+        '<option value="short" selected>',
+        'name="scale_x"',
+        'value="1.01"',
+        'value="0.7"',
+        'name="cut_lines" value="on" checked',
+        "Your last settings for this list.",
+    ):
         assert want in page, want
     assert 'name="marks" value="on" checked' not in page  # left unticked: stays unticked
     # another Satsuma list starts with these; a Senshiai list gets only the printer's correction
@@ -285,10 +322,14 @@ def test_unreadable_settings_are_forgotten_not_a_failure(client, ws):
     page = client.get(f"{SATSUMA}/print")
     assert page.status_code == 200 and '<option value="a4" selected>' in page.text
     assert client.post(f"{SATSUMA}/print/settings", data={"sent": "1", "paper": "letter"}).status_code == 200
-    assert json.loads((ws / ".daimyo" / "print-settings.json").read_text())["lists"]["satsuma-samurai.yaml"]["paper"] == "letter"
+    assert (
+        json.loads((ws / ".daimyo" / "print-settings.json").read_text())["lists"]["satsuma-samurai.yaml"]["paper"]
+        == "letter"
+    )
 
 
 # -- printer profiles saved with 'daimyo printer save' ------------------------------------------------
+
 
 def test_saved_printer_profiles_are_offered_and_used(client, ws, tmp_path, monkeypatch):
     from builder.render.printers import save_profile
@@ -299,9 +340,21 @@ def test_saved_printer_profiles_are_offered_and_used(client, ws, tmp_path, monke
     page = client.get(f"{CARDS}/print").text
     assert 'id="printer-profile"' in page and ">office-laser<" in page
     web = pdf_of(client, f"{CARDS}/print.pdf?duplex=long&printer=office-laser")
-    assert web == cli_pdf(ws, tmp_path, "senshiai-northern-host.yaml", paper="a4", card="poker", bleed=0.0,
-                          backs=True, duplex="long", marks=True, ink_saver=False, cut_lines=False, scale_x=1.02,
-                          offset=(1.0, 0.0))
+    assert web == cli_pdf(
+        ws,
+        tmp_path,
+        "senshiai-northern-host.yaml",
+        paper="a4",
+        card="poker",
+        bleed=0.0,
+        backs=True,
+        duplex="long",
+        marks=True,
+        ink_saver=False,
+        cut_lines=False,
+        scale_x=1.02,
+        offset=(1.0, 0.0),
+    )
     # an unknown profile is the user's mistake: one line, never a server error
     bad = client.get(f"{CARDS}/print.pdf?duplex=long&printer=nobody")
     assert bad.status_code == 400 and "nobody" in bad.text

@@ -21,8 +21,9 @@ SATSUMA = "/l/satsuma-samurai.yaml/print"
 def settled(pg) -> None:
     """Every htmx request of the page has finished and the previews' images are drawn."""
     pg.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
-    pg.wait_for_function("() => [...document.querySelectorAll('.pages img')]"
-                         ".every(i => i.complete && i.naturalWidth > 0)")
+    pg.wait_for_function(
+        "() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)"
+    )
 
 
 def test_custom_paper_warnings_and_remembered_settings(page, server, shots):  # noqa: F811

@@ -34,8 +34,8 @@ def piece(page: str, start: str, end: str) -> str:
     """The part of ``page`` from ``start`` to the next ``end`` (spaces folded); '' when absent."""
     if start not in page:
         return ""
-    part = page[page.index(start):]
-    return re.sub(r"\s+", " ", part[:part.index(end)])
+    part = page[page.index(start) :]
+    return re.sub(r"\s+", " ", part[: part.index(end)])
 
 
 def rows(page: str) -> str:
@@ -44,8 +44,11 @@ def rows(page: str) -> str:
 
 def kept_pieces(page: str) -> tuple[str, str, str]:
     """The rows, the settings and the house rules of a builder page."""
-    return rows(page), piece(page, '<div class="settings">', "</div>"), piece(page, '<details class="house-rules">',
-                                                                             "</details>")
+    return (
+        rows(page),
+        piece(page, '<div class="settings">', "</div>"),
+        piece(page, '<details class="house-rules">', "</details>"),
+    )
 
 
 def _rule():
@@ -55,18 +58,40 @@ def _rule():
     return {"op": "house_rule", "key": rule.id, "value": str(rule.alternatives[0].value).lower()}
 
 
-@pytest.mark.parametrize("rel, ops", [
-    ("kensei-buke.yaml", [{"op": "models", "index": "2", "delta": "1"}, {"op": "models", "index": "2", "delta": "-1"},
-                          {"op": "troop", "index": "1", "field": "standard", "value": "true"},
-                          {"op": "set", "key": "name", "value": "Renamed"}, {"op": "remove", "index": "0"},
-                          {"op": "add", "item": "Yari Ashigaru", "models": "6"}, {"op": "set", "key": "points", "value": "150"},
-                          _rule(), {"op": "set", "key": "commander", "value": "taisho"}]),
-    ("senshiai-northern-host.yaml", [{"op": "add", "item": "Rice Fields", "count": "1"},
-                                     {"op": "copies", "item": "Rice Fields", "value": "2"},
-                                     {"op": "remove", "item": "Capital of the North", "all": "1"}]),
-    ("senji-three-daimyo.yaml", [{"op": "part", "where": "players/0", "field": "name", "value": "Ana"},
-                                 {"op": "part", "where": "players/1/provinces/0", "field": "units", "value": "2"}]),
-])
+@pytest.mark.parametrize(
+    "rel, ops",
+    [
+        (
+            "kensei-buke.yaml",
+            [
+                {"op": "models", "index": "2", "delta": "1"},
+                {"op": "models", "index": "2", "delta": "-1"},
+                {"op": "troop", "index": "1", "field": "standard", "value": "true"},
+                {"op": "set", "key": "name", "value": "Renamed"},
+                {"op": "remove", "index": "0"},
+                {"op": "add", "item": "Yari Ashigaru", "models": "6"},
+                {"op": "set", "key": "points", "value": "150"},
+                _rule(),
+                {"op": "set", "key": "commander", "value": "taisho"},
+            ],
+        ),
+        (
+            "senshiai-northern-host.yaml",
+            [
+                {"op": "add", "item": "Rice Fields", "count": "1"},
+                {"op": "copies", "item": "Rice Fields", "value": "2"},
+                {"op": "remove", "item": "Capital of the North", "all": "1"},
+            ],
+        ),
+        (
+            "senji-three-daimyo.yaml",
+            [
+                {"op": "part", "where": "players/0", "field": "name", "value": "Ana"},
+                {"op": "part", "where": "players/1/provinces/0", "field": "units", "value": "2"},
+            ],
+        ),
+    ],
+)
 def test_every_change_gives_the_rows_a_fresh_drawing_gives(tmp_path, rel, ops):
     ws = tmp_path / "ws"
     shutil.copytree(ROOT / "examples", ws)

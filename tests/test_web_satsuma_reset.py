@@ -100,17 +100,20 @@ def test_the_command_line_resets_the_same_way(cli, ws):
 def test_a_web_import_names_missing_packs_as_the_command_line_does(client, ws, cli, tmp_path):
     """A pasted Markdown list made with a pack this folder lacks: the page and the API say what
     'daimyo import' says of it, the recorded name and version and the command that installs it."""
-    md = ("**Northern host - Senshiai - 5 cards**\n*Packs:* fancards\n"
-          "*Checked with:* fancards (Fan cards, version 3, sha256:0123456789abcdef)\n\n"
-          "- 1 Capital of the North\n- 4 Rice Fields\n")
+    md = (
+        "**Northern host - Senshiai - 5 cards**\n*Packs:* fancards\n"
+        "*Checked with:* fancards (Fan cards, version 3, sha256:0123456789abcdef)\n\n"
+        "- 1 Capital of the North\n- 4 Rice Fields\n"
+    )
     (tmp_path / "friend.md").write_text(md)
     said = cli("import", tmp_path / "friend.md", "-o", tmp_path / "friend.yaml")
     assert said.code == 0
     line = next(x for x in said.stderr.splitlines() if "is missing here" in x).split(": note: ", 1)[1]
     assert line.startswith("pack 'Fan cards' version 3 is missing here") and 'daimyo pack install "Fan cards@3"' in line
 
-    r = client.post("/api/import", json={"text": md, "file": "friend.yaml"},
-                    headers={"Authorization": f"Bearer {TOKEN}"})
+    r = client.post(
+        "/api/import", json={"text": md, "file": "friend.yaml"}, headers={"Authorization": f"Bearer {TOKEN}"}
+    )
     assert r.status_code == 201
     assert r.json()["missing_packs"] == ["Fan cards@3"] and r.json()["notes"] == [line]
     r = client.post("/import", data={"text": md.replace("Northern host", "Northern host 2")})

@@ -54,6 +54,7 @@ def unit(root: Path) -> int:
 
 # -- two editors in one process stand for two processes (their own sessions, the shared files) ----
 
+
 def test_an_edit_made_through_one_process_is_undone_and_redone_through_another(ws):
     a, b = Editor(Workspace(ws), shared=True), Editor(Workspace(ws), shared=True)
     i = unit(ws)
@@ -112,6 +113,7 @@ def test_workers_out_of_bounds_are_refused():
 
 # -- real server processes ------------------------------------------------------------------------
 
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -121,8 +123,9 @@ def _free_port() -> int:
 def _serve(root: Path, workers: int):
     port = _free_port()
     exe = [sys.executable, "-m", "builder.cli", "serve", str(root), "--port", str(port), "--workers", str(workers)]
-    proc = subprocess.Popen(exe, env=dict(os.environ, DAIMYO_TOKEN=TOKEN), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        exe, env=dict(os.environ, DAIMYO_TOKEN=TOKEN), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT
+    )
     deadline = time.monotonic() + 120
     while True:
         try:
@@ -139,8 +142,12 @@ def _serve(root: Path, workers: int):
 def _call(port: int, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
-        conn.request(method, path, json.dumps(body) if body is not None else None,
-                     {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"})
+        conn.request(
+            method,
+            path,
+            json.dumps(body) if body is not None else None,
+            {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+        )
         resp = conn.getresponse()
         return resp.status, json.loads(resp.read() or b"{}")
     finally:
@@ -175,8 +182,12 @@ def test_concurrent_edits_through_two_servers_lose_nothing_and_undo_crosses_them
             version = _call(port, "GET", f"/api/lists/{LIST}/check")[1]["version"]
             done = 0
             while done < 6:
-                status, out = _call(port, "POST", f"/api/lists/{LIST}/edit",
-                                    {"op": "models", "index": i, "delta": 1, "version": version})
+                status, out = _call(
+                    port,
+                    "POST",
+                    f"/api/lists/{LIST}/edit",
+                    {"op": "models", "index": i, "delta": 1, "version": version},
+                )
                 if status == 200:
                     accepted.append(n)
                     version, done = out["version"], done + 1

@@ -6,8 +6,10 @@ import shutil
 
 from conftest import ROOT
 
-NEVER = ("warning herocard.cost-exceeds-score: 'Heaven Splitter' costs 11 B but the hero's Body score is 9: "
-         "it can never be played")
+NEVER = (
+    "warning herocard.cost-exceeds-score: 'Heaven Splitter' costs 11 B but the hero's Body score is 9: "
+    "it can never be played"
+)
 
 
 def setup(tmp_path):

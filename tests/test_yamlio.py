@@ -43,8 +43,10 @@ def test_control_character_is_one_line_at_its_position():
     # the reader error of a NUL byte carries no mark and a multi-line text
     with pytest.raises(DaimyoError) as ei:
         parse_yaml("system: senshiai\nname: \u00e9\u00e9\x00\n", "nul.yaml")
-    assert ei.value.lines() == ["nul.yaml:2:9: error: YAML: unacceptable character #x0000: control characters "
-                                "are not allowed (remove the character or save the file as plain text)"]
+    assert ei.value.lines() == [
+        "nul.yaml:2:9: error: YAML: unacceptable character #x0000: control characters "
+        "are not allowed (remove the character or save the file as plain text)"
+    ]
 
 
 def test_not_utf8_points_at_the_line_of_the_bad_byte(tmp_path):
@@ -82,29 +84,37 @@ def test_atomic_write_never_replaces_a_device():
     assert os.stat("/dev/null").st_rdev == before.st_rdev
 
 
-@pytest.mark.parametrize("text", [
-    "notes: " + "[" * 100_000 + "]" * 100_000 + "\n",   # the C composer would overflow its stack
-    "notes: " + "{a: " * 20_000 + "1" + "}" * 20_000 + "\n",
-    "notes:\n" + "- " * 60_000 + "x\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "notes: " + "[" * 100_000 + "]" * 100_000 + "\n",  # the C composer would overflow its stack
+        "notes: " + "{a: " * 20_000 + "1" + "}" * 20_000 + "\n",
+        "notes:\n" + "- " * 60_000 + "x\n",
+    ],
+)
 def test_deep_nesting_is_one_line_not_a_crash(text):
     with pytest.raises(DaimyoError) as ei:
         parse_yaml(text, "deep.yaml")
-    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested more than 100 levels deep "
-                                "(a list or catalog needs a few levels)"]
+    assert ei.value.lines() == [
+        "deep.yaml:1:1: error: values nested more than 100 levels deep (a list or catalog needs a few levels)"
+    ]
 
 
-@pytest.mark.parametrize("text", [
-    "notes: " + "[" * 990 + "]" * 990 + "\n",
-    "notes:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(150)) + " " * 151 + "x: 1\n",
-    "notes:\n" + "- " * 150 + "x\n",
-    "notes:\n" + "".join("  " * i + "- k:\n" for i in range(60)) + "  " * 60 + "x\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "notes: " + "[" * 990 + "]" * 990 + "\n",
+        "notes:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(150)) + " " * 151 + "x: 1\n",
+        "notes:\n" + "- " * 150 + "x\n",
+        "notes:\n" + "".join("  " * i + "- k:\n" for i in range(60)) + "  " * 60 + "x\n",
+    ],
+)
 def test_nesting_beyond_the_limit_is_one_line_by_brackets_indentation_or_dashes(text):
     with pytest.raises(DaimyoError) as ei:
         parse_yaml(text, "deep.yaml")
-    assert ei.value.lines() == ["deep.yaml:1:1: error: values nested more than 100 levels deep "
-                                "(a list or catalog needs a few levels)"]
+    assert ei.value.lines() == [
+        "deep.yaml:1:1: error: values nested more than 100 levels deep (a list or catalog needs a few levels)"
+    ]
 
 
 def test_nesting_at_the_limit_reads():

@@ -38,9 +38,11 @@ class ToyCatalog(BaseCatalog):
 
 CATALOG_MODEL = ToyCatalog
 
-FINDING_CODES = {"toy.deck-size": "the deck holds exactly the agreed number of cards",
-                 "toy.copies-max": "no more copies of one card than the rules allow",
-                 "toy.unknown-card": "a card the catalog does not know"}
+FINDING_CODES = {
+    "toy.deck-size": "the deck holds exactly the agreed number of cards",
+    "toy.copies-max": "no more copies of one card than the rules allow",
+    "toy.unknown-card": "a card the catalog does not know",
+}
 
 
 @dataclass
@@ -68,18 +70,31 @@ def check(deck, catalog, rules):
     out = []
     total = sum(n for _, n, _, _ in deck.cards)
     if total != r.size:
-        out.append(error("toy.deck-size", f"deck has {total} cards but must have {r.size}", loc=("cards",),
-                         value=total, bound=r.size))
+        out.append(
+            error(
+                "toy.deck-size",
+                f"deck has {total} cards but must have {r.size}",
+                loc=("cards",),
+                value=total,
+                bound=r.size,
+            )
+        )
     for name, n, _card, loc in deck.cards:
         if n > r.max_copies:
-            out.append(error("toy.copies-max", f"{n} copies of '{name}' > {r.max_copies}", loc=loc,
-                             value=n, bound=r.max_copies))
+            out.append(
+                error(
+                    "toy.copies-max", f"{n} copies of '{name}' > {r.max_copies}", loc=loc, value=n, bound=r.max_copies
+                )
+            )
     return out
 
 
 def summary(deck, catalog, rules):
-    return {"cards": sum(n for _, n, _, _ in deck.cards), "size": catalog.model.deck_rules.size,
-            "cost": sum(n * c.cost for _, n, c, _ in deck.cards if c is not None)}
+    return {
+        "cards": sum(n for _, n, _, _ in deck.cards),
+        "size": catalog.model.deck_rules.size,
+        "cost": sum(n * c.cost for _, n, c, _ in deck.cards if c is not None),
+    }
 
 
 class ToyDocument(DocumentPart):

@@ -49,10 +49,12 @@ class ToyUnitsCatalog(BaseCatalog):
 
 CATALOG_MODEL = ToyUnitsCatalog
 
-FINDING_CODES = {"toyu.points-max": "the army costs no more points than its size",
-                 "toyu.units-max": "no more units than the rules allow",
-                 "toyu.models-range": "a unit has between its troop's fewest and most models",
-                 "toyu.unknown-troop": "a troop the catalog does not know"}
+FINDING_CODES = {
+    "toyu.points-max": "the army costs no more points than its size",
+    "toyu.units-max": "no more units than the rules allow",
+    "toyu.models-range": "a unit has between its troop's fewest and most models",
+    "toyu.unknown-troop": "a troop the catalog does not know",
+}
 
 
 @dataclass
@@ -101,22 +103,46 @@ def check(army, catalog, rules):
     out = []
     total = sum(cost(u) for u in army.entries)
     if total > army.points:
-        out.append(error("toyu.points-max", f"the army costs {total} points, more than its {army.points}",
-                         loc=("troops",), value=total, bound=army.points))
+        out.append(
+            error(
+                "toyu.points-max",
+                f"the army costs {total} points, more than its {army.points}",
+                loc=("troops",),
+                value=total,
+                bound=army.points,
+            )
+        )
     if len(army.entries) > r.max_units:
-        out.append(error("toyu.units-max", f"{len(army.entries)} units > {r.max_units}", loc=("troops",),
-                         value=len(army.entries), bound=r.max_units))
+        out.append(
+            error(
+                "toyu.units-max",
+                f"{len(army.entries)} units > {r.max_units}",
+                loc=("troops",),
+                value=len(army.entries),
+                bound=r.max_units,
+            )
+        )
     for u in army.entries:
         t = u.troop
         if t is not None and not t.min_models <= u.models <= t.max_models:
-            out.append(error("toyu.models-range", f"{u.models} {t.name}: a unit has {t.min_models} to "
-                             f"{t.max_models} models", loc=u.loc + ("models",), value=u.models))
+            out.append(
+                error(
+                    "toyu.models-range",
+                    f"{u.models} {t.name}: a unit has {t.min_models} to {t.max_models} models",
+                    loc=u.loc + ("models",),
+                    value=u.models,
+                )
+            )
     return out
 
 
 def summary(army, catalog, rules):
-    return {"points": sum(cost(u) for u in army.entries), "limit": army.points, "units": len(army.entries),
-            "models": sum(u.models for u in army.entries)}
+    return {
+        "points": sum(cost(u) for u in army.entries),
+        "limit": army.points,
+        "units": len(army.entries),
+        "models": sum(u.models for u in army.entries),
+    }
 
 
 class ToyRoster:
@@ -125,19 +151,28 @@ class ToyRoster:
     kind = "roster"
     what = "roster"
 
-    def render(self, doc, catalog, lst, result, out_path, *, paper, force, share_code, sources,
-               unit_cards=False, **options):
+    def render(
+        self, doc, catalog, lst, result, out_path, *, paper, force, share_code, sources, unit_cards=False, **options
+    ):
         from builder.kit.blocks import PageSpec, Styles, build_pdf, frame_width_mm, para, table
 
         st = Styles()
         width = frame_width_mm(paper, 1)
         rows = [[u.written, str(u.models), str(cost(u))] for u in lst.entries]
         total = summary(lst, catalog, {})
-        story = [para(doc.name or "Toy army", st.title),
-                 para(f"{total['points']} of {total['limit']} points, {total['units']} units", st.subtitle),
-                 table(rows, [width * 0.6, width * 0.2, width * 0.2], st, header=["Unit", "Models", "Points"])]
-        spec = PageSpec(title=doc.name or "Toy army", kind="roster", system=doc.system, result=result,
-                        share_code=share_code, paper=paper)
+        story = [
+            para(doc.name or "Toy army", st.title),
+            para(f"{total['points']} of {total['limit']} points, {total['units']} units", st.subtitle),
+            table(rows, [width * 0.6, width * 0.2, width * 0.2], st, header=["Unit", "Models", "Points"]),
+        ]
+        spec = PageSpec(
+            title=doc.name or "Toy army",
+            kind="roster",
+            system=doc.system,
+            result=result,
+            share_code=share_code,
+            paper=paper,
+        )
         return build_pdf(out_path, story, spec, force=force)
 
 
@@ -149,10 +184,22 @@ class ToyUnitsPart:
 
     def unit_rows(self, doc, catalog, rules):
         army, _ = load_list(doc, catalog)
-        return [{"key": u.written, "name": u.troop.name if u.troop else u.written,
-                 "id": u.troop.id if u.troop else None, "entry": u.troop, "models": u.models,
-                 "cost": cost(u) if u.troop is not None else None, "led_by": None, "standard": False,
-                 "leader": False, "general": False, "cls": ""} for u in army.entries]
+        return [
+            {
+                "key": u.written,
+                "name": u.troop.name if u.troop else u.written,
+                "id": u.troop.id if u.troop else None,
+                "entry": u.troop,
+                "models": u.models,
+                "cost": cost(u) if u.troop is not None else None,
+                "led_by": None,
+                "standard": False,
+                "leader": False,
+                "general": False,
+                "cls": "",
+            }
+            for u in army.entries
+        ]
 
 
 class ToyUnitsView(ViewPart):
@@ -176,10 +223,16 @@ class ToyUnitsBrowse(BrowsePart):
 class ToyUnitsDocument(DocumentPart):
     """The toy's list document: ``points`` and ``troops``, each ``{troop: NAME, models: N}``."""
 
-    declared = (Field("points", "int"),
-               Field("troops", "items", item_key="troop", what="troop", fields=(
-                   Field("troop", "ref", ("troops",), what="troop"),
-                   Field("models", "int", default=1))))
+    declared = (
+        Field("points", "int"),
+        Field(
+            "troops",
+            "items",
+            item_key="troop",
+            what="troop",
+            fields=(Field("troop", "ref", ("troops",), what="troop"), Field("models", "int", default=1)),
+        ),
+    )
 
 
 class ToyUnitsPrinting(PrintingPart):
@@ -212,8 +265,16 @@ class ToyUnitsNewList(NewListPart):
     options = frozenset({"points"})
 
     def fields(self, catalog):
-        return [{"key": "points", "label": "Points", "value": catalog.model.army_rules.points, "type": "number",
-                 "min": 1, "max": 10000}]
+        return [
+            {
+                "key": "points",
+                "label": "Points",
+                "value": catalog.model.army_rules.points,
+                "type": "number",
+                "min": 1,
+                "max": 10000,
+            }
+        ]
 
     def body(self, data, catalog, options):
         data["points"] = int(options.get("points") or catalog.model.army_rules.points)
@@ -299,5 +360,6 @@ class ToyUnits(GameSystem):
         self.sheet = ToyRoster()
 
     text = part(ToyUnitsText)
+
 
 SYSTEM = ToyUnits()

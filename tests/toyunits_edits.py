@@ -40,8 +40,10 @@ class SetModels:
             unit = troops[self.index] = CommentedMap([("troop", unit)])
         n = (int(unit.get("models") or 1) + self.delta) if self.delta is not None else self.value
         if n is None or not 1 <= n <= MOST_MODELS:
-            raise UsageError(f"a unit has at least 1 model and at most {MOST_MODELS}, not {n}",
-                             "remove-unit takes a unit off the army")
+            raise UsageError(
+                f"a unit has at least 1 model and at most {MOST_MODELS}, not {n}",
+                "remove-unit takes a unit off the army",
+            )
         unit["models"] = n
         return [f"{unit['troop']}: {n} models"], ("troops", self.index)
 

@@ -55,8 +55,16 @@ def sample_hands(ld, seed: int, draws: int = 1, size: int | None = None) -> dict
         hands.append(hand)
     from builder.rulebooks import format_source
 
-    return {"file": ld.result.file, "system": ld.result.system, "name": ld.result.name, "seed": seed,
-            "size": size, "hand_size_source": format_source(view.hand_source), "deck": view.total, "hands": hands}
+    return {
+        "file": ld.result.file,
+        "system": ld.result.system,
+        "name": ld.result.name,
+        "seed": seed,
+        "size": size,
+        "hand_size_source": format_source(view.hand_source),
+        "deck": view.total,
+        "hands": hands,
+    }
 
 
 def judge(ld, rows) -> dict:
@@ -69,9 +77,11 @@ def judge(ld, rows) -> dict:
 def format_hands(data: dict) -> list[str]:
     from builder.systems import get
 
-    title = f" \"{data['name']}\"" if data.get("name") else ""
-    lines = [f"{data['file']}: {data['system']}{title}: {data['size']}-card hands from {data['deck']} cards, "
-             f"seed {data['seed']}"]
+    title = f' "{data["name"]}"' if data.get("name") else ""
+    lines = [
+        f"{data['file']}: {data['system']}{title}: {data['size']}-card hands from {data['deck']} cards, "
+        f"seed {data['seed']}"
+    ]
     for h in data["hands"]:
         counts: dict = {}
         for c in h["cards"]:

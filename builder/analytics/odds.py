@@ -45,14 +45,17 @@ from builder.names import did_you_mean, normalize
 
 MAX_DRAWN = 1000
 
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<space>\s+)
   | (?P<op>>=|<=|==|!=|=|>|<)
   | (?P<lparen>\()
   | (?P<rparen>\))
   | (?P<string>"[^"]*"|'[^']*')
   | (?P<word>[^\s()<>=!"']+)
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 KEYWORDS = ("and", "or", "not", "in", "any")
 
@@ -94,6 +97,7 @@ def tokenize(text: str) -> list[Token]:
 
 
 # -- the parsed query ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Test:
@@ -183,18 +187,28 @@ class Answer:
 
     def to_json(self) -> dict:
         q = self.query
-        return {"query": q.text, "shown": _shown(q), "deck": self.deck, "matching": self.matching, "drawn": q.drawn,
-                "compare": q.op, "wanted": q.want, "probability": float(self.probability),
-                "exact": f"{self.probability.numerator}/{self.probability.denominator}",
-                "expected": (q.drawn * self.matching / self.deck) if self.deck else 0.0}
+        return {
+            "query": q.text,
+            "shown": _shown(q),
+            "deck": self.deck,
+            "matching": self.matching,
+            "drawn": q.drawn,
+            "compare": q.op,
+            "wanted": q.want,
+            "probability": float(self.probability),
+            "exact": f"{self.probability.numerator}/{self.probability.denominator}",
+            "expected": (q.drawn * self.matching / self.deck) if self.deck else 0.0,
+        }
 
     def line(self) -> str:
         q = self.query
         p = float(self.probability)
         pct = f"{100 * p:.2f}%" if 0 < p < 1 else f"{100 * p:.0f}%"
         where = "" if q.drawn_given else " (the opening hand)"
-        return (f"P({_shown(q)}) = {p:.4f} ({pct}){where}; {self.matching} of {self.deck} cards match, "
-                f"{q.drawn * self.matching / self.deck if self.deck else 0:.2f} expected in {q.drawn}")
+        return (
+            f"P({_shown(q)}) = {p:.4f} ({pct}){where}; {self.matching} of {self.deck} cards match, "
+            f"{q.drawn * self.matching / self.deck if self.deck else 0:.2f} expected in {q.drawn}"
+        )
 
 
 def _shown(q: Query) -> str:
@@ -225,8 +239,11 @@ class _Parser:
         sel = self.selection()
         op = self.peek()
         if op.kind != "op":
-            self.fail(op, f"expected a comparison such as '>= 1' here, found {_what(op)}",
-                      "a query ends with how many cards you want, e.g. '>= 2 in 7'")
+            self.fail(
+                op,
+                f"expected a comparison such as '>= 1' here, found {_what(op)}",
+                "a query ends with how many cards you want, e.g. '>= 2 in 7'",
+            )
         self.take()
         want = self.whole("how many matching cards")
         drawn, given = self.view.hand_size, False
@@ -292,19 +309,26 @@ class _Parser:
         if spec is None:
             names = [f.name for f in self.view.fields.values()]
             hint = did_you_mean(t.text, names + [a for f in self.view.fields.values() for a in f.aliases])
-            self.fail(t, f"unknown field '{t.text}' for {self.view.system} cards",
-                      (hint + " " if hint else "") + "fields: " + ", ".join(names))
+            self.fail(
+                t,
+                f"unknown field '{t.text}' for {self.view.system} cards",
+                (hint + " " if hint else "") + "fields: " + ", ".join(names),
+            )
         op = self.peek()
         if op.kind != "op":
-            self.fail(op, f"expected '=' after the field '{t.text}', found {_what(op)}",
-                      f"e.g. {spec.name}={self.example(spec)}")
+            self.fail(
+                op,
+                f"expected '=' after the field '{t.text}', found {_what(op)}",
+                f"e.g. {spec.name}={self.example(spec)}",
+            )
         self.take()
         if op.text in (">=", "<=", ">", "<") and (spec.kind == "text" or not spec.ordered):
             self.fail(op, f"'{spec.name}' has no order: use = or !=")
         v = self.peek()
         if v.kind not in ("word", "string") or v.keyword in ("and", "or", "in"):
-            self.fail(v, f"expected a value for '{spec.name}', found {_what(v)}",
-                      f"e.g. {spec.name}={self.example(spec)}")
+            self.fail(
+                v, f"expected a value for '{spec.name}', found {_what(v)}", f"e.g. {spec.name}={self.example(spec)}"
+            )
         self.take()
         raw = v.text[1:-1] if v.kind == "string" else v.text
         value = self.value(spec, raw, v)
@@ -341,8 +365,11 @@ class _Parser:
         if any(_same(k, raw) for k in vocab):
             return raw  # a value the catalog knows, absent from this deck: no card matches
         hint = did_you_mean(raw, vocab)
-        self.fail(tok, f"no card of this deck has {spec.name} '{raw}'",
-                  hint or ("values here: " + ", ".join(map(str, known)) if known else None))
+        self.fail(
+            tok,
+            f"no card of this deck has {spec.name} '{raw}'",
+            hint or ("values here: " + ", ".join(map(str, known)) if known else None),
+        )
 
     def vocabulary(self, spec) -> list[str]:
         from builder.systems import get
@@ -359,8 +386,6 @@ class _Parser:
 
 def _what(t: Token) -> str:
     return "the end" if t.kind == "end" else f"'{t.text}'"
-
-
 
 
 def parse(text: str, view: DeckView) -> Query:

@@ -44,21 +44,32 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
     ld = loaded or load(path, packs)
     res = ld.result
     counts = res.counts()
-    out: dict = {"file": res.file, "system": res.system, "name": res.name, "legal": res.legal,
-                 "errors": counts["error"], "warnings": counts["warning"], "summary": dict(res.summary)}
+    out: dict = {
+        "file": res.file,
+        "system": res.system,
+        "name": res.name,
+        "legal": res.legal,
+        "errors": counts["error"],
+        "warnings": counts["warning"],
+        "summary": dict(res.summary),
+    }
     if ld.view is not None:
         v = ld.view
         out["cards"] = v.total
         out["hand_size"] = v.hand_size
-        out["counts"] = [{"field": f.name, "title": f.title,
-                          "values": [{"value": k, "cards": n, "share": share(n, v.total)}
-                                     for k, n in v.counts(f.name).items()]}
-                         for f in v.fields.values() if f.counted]
+        out["counts"] = [
+            {
+                "field": f.name,
+                "title": f.title,
+                "values": [{"value": k, "cards": n, "share": share(n, v.total)} for k, n in v.counts(f.name).items()],
+            }
+            for f in v.fields.values()
+            if f.counted
+        ]
         if v.notes:
             out["notes"] = list(v.notes)
     elif odds:
-        raise UsageError(f"{res.file}: odds are for card decks (Senshiai, HeroCard, Satsuma), "
-                         f"not {res.system} lists")
+        raise UsageError(f"{res.file}: odds are for card decks (Senshiai, HeroCard, Satsuma), not {res.system} lists")
     from builder.systems import get
 
     out.update(get(res.system).analytics.stats_facts(ld))
@@ -77,7 +88,7 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
 
 
 def format_stats(st: dict) -> list[str]:
-    title = f" \"{st['name']}\"" if st.get("name") else ""
+    title = f' "{st["name"]}"' if st.get("name") else ""
     verdict = "legal" if st["legal"] else f"ILLEGAL ({st['errors']} error{'s' * (st['errors'] != 1)})"
     size = f", {st['cards']} cards" if "cards" in st else ""
     lines = [f"{st['file']}: {st['system']}{title}{size}, {verdict}"]
@@ -112,7 +123,9 @@ def format_stats(st: dict) -> list[str]:
         for o in st["odds"]:
             p = o["probability"]
             pct = f"{100 * p:.2f}%" if 0 < p < 1 else f"{100 * p:.0f}%"
-            lines.append(f"  P({o['shown']})"
-                         f" = {p:.4f} ({pct}); {o['matching']} of {o['deck']} cards match, "
-                         f"{o['expected']:.2f} expected in {o['drawn']}")
+            lines.append(
+                f"  P({o['shown']})"
+                f" = {p:.4f} ({pct}); {o['matching']} of {o['deck']} cards match, "
+                f"{o['expected']:.2f} expected in {o['drawn']}"
+            )
     return lines

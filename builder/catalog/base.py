@@ -31,12 +31,12 @@ def check_source(value: str) -> str:
     for ref in refs:
         m = _REF.match(ref)
         if not m:
-            raise ValueError(f"source '{ref}' is not FILE:LINE or FILE:FIRST-LAST "
-                             "(e.g. 001_dbcd2f61c1014419.txt:5962-5967)")
+            raise ValueError(
+                f"source '{ref}' is not FILE:LINE or FILE:FIRST-LAST (e.g. 001_dbcd2f61c1014419.txt:5962-5967)"
+            )
         total = SEED_LINES.get(m["file"])
         if total is None:
-            raise ValueError(f"source file '{m['file']}' is not one of the rulebooks: "
-                             + ", ".join(SEED_LINES))
+            raise ValueError(f"source file '{m['file']}' is not one of the rulebooks: " + ", ".join(SEED_LINES))
         a = int(m["a"])
         b = int(m["b"] or a)
         if not (1 <= a <= b <= total):
@@ -68,8 +68,7 @@ class Sourced(MaySource):
     @model_validator(mode="after")
     def _has_provenance(self):
         if not self.source and not self.assumed:
-            raise ValueError("needs 'source: FILE:LINE' (what the rulebook says) "
-                             "or 'assumed: why' (what was inferred)")
+            raise ValueError("needs 'source: FILE:LINE' (what the rulebook says) or 'assumed: why' (what was inferred)")
         return self
 
 
@@ -80,8 +79,8 @@ class Entry(Sourced):
     name: str
     aliases: list[str] = []
     notes: str | None = None
-    art: str | None = None       # printed art: an image path relative to the pack (optional)
-    focus: str | None = None     # which part of the art to keep when it is cropped to its box
+    art: str | None = None  # printed art: an image path relative to the pack (optional)
+    focus: str | None = None  # which part of the art to keep when it is cropped to its box
 
     @field_validator("focus")
     @classmethod

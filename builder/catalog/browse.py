@@ -47,11 +47,13 @@ def parse_filter(text: str) -> tuple[str, str, str]:
     """``name~samurai``, ``cost<10``, ``clan=buke`` -> (field, operator, value)."""
     at = min(((text.find(op), op) for op in _OPS if op in text), default=None)
     if at is None or at[0] <= 0:
-        raise UsageError(f"filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER",
-                         f"e.g. {option('where')} clan=buke, {option('where')} name~samurai, {option('where')} cost<10")
+        raise UsageError(
+            f"filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER",
+            f"e.g. {option('where')} clan=buke, {option('where')} name~samurai, {option('where')} cost<10",
+        )
     i = at[0]
     op = next(o for o in _OPS if text.startswith(o, i))
-    return text[:i].strip(), op, text[i + len(op):].strip()
+    return text[:i].strip(), op, text[i + len(op) :].strip()
 
 
 def _number(v):
@@ -69,8 +71,9 @@ def _one(have, op: str, want: str) -> bool:
     if op == "~":
         return normalize(want) in normalize(str(have))
     if op in ("=", "!="):
-        same = normalize(str(have)) == normalize(want) or (isinstance(have, bool) and want.lower() in (
-            ("true", "yes") if have else ("false", "no")))
+        same = normalize(str(have)) == normalize(want) or (
+            isinstance(have, bool) and want.lower() in (("true", "yes") if have else ("false", "no"))
+        )
         return same if op == "=" else not same
     a, b = _number(have), _number(want)
     if a is None or b is None:
@@ -149,8 +152,9 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
     over = cat.override(section, entry)
     if over is not None:
         # one origin: the pack's entry is in force; the entry it replaced is named in the same line
-        lines.append(f"  defined in: {_pack_origin(cat, over['pack'], over['line'])}, which overrides "
-                     f"{_replaced(over)}")
+        lines.append(
+            f"  defined in: {_pack_origin(cat, over['pack'], over['line'])}, which overrides {_replaced(over)}"
+        )
         fields = [f for f in over["fields"] if f not in ("source",)]
         whose = "the rulebook entry's" if _is_rulebook(over.get("base_source")) else "the catalog entry's"
         lines.append(f"  the pack gives: {', '.join(fields) or 'no other field'} (the other fields are {whose})")
@@ -184,8 +188,10 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
         return lines
     where = origin_text(where)
     if where:
-        lines.append(f"  defined in: {where}" + (" (example data, not from the rulebook)"
-                                                  if cat.is_example(section, entry) else ""))
+        lines.append(
+            f"  defined in: {where}"
+            + (" (example data, not from the rulebook)" if cat.is_example(section, entry) else "")
+        )
     return lines
 
 
@@ -258,9 +264,14 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
             continue
         s = data.get("system") if isinstance(data, dict) else None
         if s not in games:
-            diags.append(pos.diag(("system",) if isinstance(data, dict) and "system" in data else (),
-                                  f"pack names no known system ({s!r})", code="pack.system",
-                                  hint="add 'system:' with one of " + ", ".join(games)))
+            diags.append(
+                pos.diag(
+                    ("system",) if isinstance(data, dict) and "system" in data else (),
+                    f"pack names no known system ({s!r})",
+                    code="pack.system",
+                    hint="add 'system:' with one of " + ", ".join(games),
+                )
+            )
             continue
         by_system[s].append(p)
     lines = []
@@ -275,7 +286,9 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
         n = sum(len(cat.records(sec)) for sec in cat.sections())
         assumed = sum(1 for sec in cat.sections() for e in cat.records(sec) if has_assumed(e))
         extra = f" with {len(by_system[s])} pack(s)" if by_system[s] else ""
-        lines.append(f"{s}: ok, {n} entries ({assumed} with assumed fields), {len(cat.raw.get('house_rules') or [])} house rules{extra}")
+        lines.append(
+            f"{s}: ok, {n} entries ({assumed} with assumed fields), {len(cat.raw.get('house_rules') or [])} house rules{extra}"
+        )
     if diags:
         err = CatalogError(diags)
         err.ok_lines = lines
@@ -295,11 +308,14 @@ def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
         out.append("| --- | --- | --- | --- |")
         for h in hrs:
             alts = "; ".join(f"`{a.value}`: {humanize(a.reading)}" for a in h.alternatives) or "any agreed value"
-            srcs = "; ".join(dict.fromkeys(format_source(x) for x in [h.source, *(a.source for a in h.alternatives)]
-                                           if x))
+            srcs = "; ".join(
+                dict.fromkeys(format_source(x) for x in [h.source, *(a.source for a in h.alternatives)] if x)
+            )
             cell = lambda t: str(t).replace("|", "\\|").replace("\n", " ")  # noqa: E731
-            out.append(f"| `{h.id}` | `{_fmt_value(h.default)}`: {cell(humanize(h.reading))} | {cell(alts)} | "
-                       f"{cell(srcs or humanize(h.assumed) or '')} |")
+            out.append(
+                f"| `{h.id}` | `{_fmt_value(h.default)}`: {cell(humanize(h.reading))} | {cell(alts)} | "
+                f"{cell(srcs or humanize(h.assumed) or '')} |"
+            )
         return out
     if format == "json":
         import json
@@ -317,11 +333,14 @@ def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
     for h in hrs:
         out.append(f"{h.id} = {_fmt_value(h.default)}   {h.title}")
         out.append(f"    {humanize(h.description)}")
-        out.append(f"    default: {humanize(h.reading)}"
-                   + (f" ({format_source(h.source, inline=True)})" if h.source else ""))
+        out.append(
+            f"    default: {humanize(h.reading)}" + (f" ({format_source(h.source, inline=True)})" if h.source else "")
+        )
         for a in h.alternatives:
-            out.append(f"    alternative {_fmt_value(a.value)}: {humanize(a.reading)}"
-                       + (f" ({format_source(a.source, inline=True)})" if a.source else ""))
+            out.append(
+                f"    alternative {_fmt_value(a.value)}: {humanize(a.reading)}"
+                + (f" ({format_source(a.source, inline=True)})" if a.source else "")
+            )
         if h.assumed:
             out.append(f"    assumed: {humanize(h.assumed)}")
     return out

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import re
 
-_WORDS = {"top": (None, 0.0), "bottom": (None, 1.0), "left": (0.0, None), "right": (1.0, None),
-          "center": (None, None), "centre": (None, None), "middle": (None, None)}
+_WORDS = {
+    "top": (None, 0.0),
+    "bottom": (None, 1.0),
+    "left": (0.0, None),
+    "right": (1.0, None),
+    "center": (None, None),
+    "centre": (None, None),
+    "middle": (None, None),
+}
 
 
 def parse_focus(value) -> tuple[float, float]:
@@ -35,19 +42,22 @@ def parse_focus(value) -> tuple[float, float]:
                 fx = wx if wx is not None else fx
                 fy = wy if wy is not None else fy
             return (fx, fy)
-    raise ValueError(f"focus '{value}' is not understood: use center, top, bottom, left, right "
-                     "(or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2")
+    raise ValueError(
+        f"focus '{value}' is not understood: use center, top, bottom, left, right "
+        "(or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2"
+    )
 
 
-def cover_crop(img_w: int, img_h: int, box_w: float, box_h: float,
-               focus: tuple[float, float] = (0.5, 0.5)) -> tuple[int, int, int, int]:
+def cover_crop(
+    img_w: int, img_h: int, box_w: float, box_h: float, focus: tuple[float, float] = (0.5, 0.5)
+) -> tuple[int, int, int, int]:
     """The crop (left, top, right, bottom) in pixels of an image ``img_w`` x ``img_h`` that
     fills a box of aspect ``box_w`` : ``box_h`` completely, keeping the focus point as close
     to the crop's centre as the image allows."""
     target = box_w / box_h
-    if img_w / img_h > target:      # too wide: cut the sides
+    if img_w / img_h > target:  # too wide: cut the sides
         cw, ch = max(1, round(img_h * target)), img_h
-    else:                           # too tall: cut top and bottom
+    else:  # too tall: cut top and bottom
         cw, ch = img_w, max(1, round(img_w / target))
     fx, fy = focus
     left = min(max(0, round(fx * img_w - cw / 2)), img_w - cw)

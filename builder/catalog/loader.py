@@ -32,8 +32,21 @@ from builder.paths import is_file
 if TYPE_CHECKING:
     from builder.yamlio import FilePositions
 
-PACK_META = ("system", "name", "pack", "version", "author", "authors", "url", "licence", "license", "example",
-             "description", "needs", "daimyo")  # builder.packs.identity.META_KEYS
+PACK_META = (
+    "system",
+    "name",
+    "pack",
+    "version",
+    "author",
+    "authors",
+    "url",
+    "licence",
+    "license",
+    "example",
+    "description",
+    "needs",
+    "daimyo",
+)  # builder.packs.identity.META_KEYS
 CACHE_FORMAT = 6
 
 
@@ -175,14 +188,15 @@ class Catalog:
             rule = known.get(key)
             if rule is None:
                 hint = did_you_mean(str(key), list(known))
-                raise KeyError(f"unknown house rule '{key}' for {self.system}"
-                               + (f"; {hint}" if hint else f"; known: {', '.join(known) or 'none'}"))
+                raise KeyError(
+                    f"unknown house rule '{key}' for {self.system}"
+                    + (f"; {hint}" if hint else f"; known: {', '.join(known) or 'none'}")
+                )
             rules[key] = rule.coerce(value)
         return rules
 
     # -- used while loading --------------------------------------------------
-    def diag(self, path: tuple, message: str, code: str = "catalog.reference",
-             hint: str | None = None) -> Diagnostic:
+    def diag(self, path: tuple, message: str, code: str = "catalog.reference", hint: str | None = None) -> Diagnostic:
         if self._positions is not None:
             return self._positions.diag(tuple(path), message, code=code, hint=hint)
         return Diagnostic(self.system, 0, 0, message, code=code, hint=hint)
@@ -204,6 +218,7 @@ def _id(entry) -> str:
 
 # -- model introspection -------------------------------------------------------
 
+
 def entry_sections(model_cls) -> list[str]:
     from builder.catalog.base import Entry
 
@@ -222,6 +237,7 @@ def list_sections(model_cls) -> list[str]:
 
 
 # -- loading -----------------------------------------------------------------------
+
 
 def catalog_files(system: str) -> list[Path]:
     """The system's catalog files (listed again only when the folder changes)."""
@@ -262,9 +278,16 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
     from builder.systems import ids, is_system
 
     if not is_system(system):
-        raise CatalogError(Diagnostic("daimyo", 0, 0, f"unknown system '{system}'",
-                                      code="catalog.system", hint=did_you_mean(system, ids()) or
-                                      "systems: " + ", ".join(ids())))
+        raise CatalogError(
+            Diagnostic(
+                "daimyo",
+                0,
+                0,
+                f"unknown system '{system}'",
+                code="catalog.system",
+                hint=did_you_mean(system, ids()) or "systems: " + ", ".join(ids()),
+            )
+        )
     files = catalog_files(system)
     pack_paths = []
     for p in packs:
@@ -276,15 +299,24 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
         found = resolve_pack(str(p), None, system) if str(p).strip() else None
         if found is None:
             if not str(p).strip():
-                raise CatalogError(Diagnostic("daimyo", 0, 0, "empty pack name", code="pack.missing",
-                                              hint=f"give a pack file or a pack name after {option('pack')}"))
+                raise CatalogError(
+                    Diagnostic(
+                        "daimyo",
+                        0,
+                        0,
+                        "empty pack name",
+                        code="pack.missing",
+                        hint=f"give a pack file or a pack name after {option('pack')}",
+                    )
+                )
             from builder.paths import exists
 
             if exists(p):  # a folder, a device or a pipe: the reader refuses it, it is not "not found"
                 pack_paths.append(Path(p))
                 continue
-            raise CatalogError(Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing",
-                                          hint=not_found_hint(str(p))))
+            raise CatalogError(
+                Diagnostic(str(p), 0, 0, "pack file not found", code="pack.missing", hint=not_found_hint(str(p)))
+            )
         pack_paths.append(found)
     cache_file = None
     if use_cache and os.environ.get("DAIMYO_NO_CACHE") != "1":
@@ -347,8 +379,14 @@ def _merge_into(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
         if key in lists and isinstance(val, list):
             dest = raw.setdefault(key, [])
             if not isinstance(dest, list):
-                diags.append(p.diag((key,), f"section '{key}' is a list here but not elsewhere",
-                                    code="catalog.type", prefer_key=True))
+                diags.append(
+                    p.diag(
+                        (key,),
+                        f"section '{key}' is a list here but not elsewhere",
+                        code="catalog.type",
+                        prefer_key=True,
+                    )
+                )
                 continue
             start = len(dest)
             dest.extend(val)
@@ -360,16 +398,24 @@ def _merge_into(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
         else:
             if key in raw:
                 line, col = p.at((key,), prefer_key=True)
-                diags.append(Diagnostic(file, line, col, f"section '{key}' is defined twice",
-                                        code="catalog.duplicate",
-                                        hint=f"first defined in {pos.file_of((key,))}"))
+                diags.append(
+                    Diagnostic(
+                        file,
+                        line,
+                        col,
+                        f"section '{key}' is defined twice",
+                        code="catalog.duplicate",
+                        hint=f"first defined in {pos.file_of((key,))}",
+                    )
+                )
                 continue
             raw[key] = val
             pos.add((key,), p, (key,))
 
 
-def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list, cat_origin: dict,
-                overrides: dict | None = None) -> None:
+def _apply_pack(
+    raw: dict, pos, data: dict, p, model_cls, file: str, diags: list, cat_origin: dict, overrides: dict | None = None
+) -> None:
     entries = set(entry_sections(model_cls))
     lists = set(list_sections(model_cls))
     for key, val in data.items():
@@ -404,12 +450,14 @@ def _apply_pack(raw: dict, pos, data: dict, p, model_cls, file: str, diags: list
                         line, _ = p.at((key, j))
                         given = [f for f in item if f not in ("name", "id")]
                         overrides[(key, hit)] = {
-                            "pack": file, "line": line,
+                            "pack": file,
+                            "line": line,
                             "fields": list(dict.fromkeys((before["fields"] if before else []) + given)),
                             # what the first pack replaced: the catalog's (or an earlier pack's) entry
                             "base_source": before["base_source"] if before else base.get("source"),
-                            "base_where": before["base_where"] if before else
-                            f"{pos.file_of((key, hit))}:{pos.at((key, hit))[0]}",
+                            "base_where": before["base_where"]
+                            if before
+                            else f"{pos.file_of((key, hit))}:{pos.at((key, hit))[0]}",
                             "base_pack": before["base_pack"] if before else cat_origin.get((key, hit)),
                         }
                     dest[hit] = {**base, **item}
@@ -437,6 +485,7 @@ def _pack_section_shape(key, val, have, is_entries: bool, is_list: bool, p, diag
     """A pack section of the shape the catalog gives it (entries: a list of mappings whose
     ``aliases`` are a list of names; other lists a list; mappings a mapping), else ``_SKIP``
     with a located error for it and for each entry that is not a mapping."""
+
     def wrong(path, message):
         diags.append(p.diag(path, message, code="pack.type"))
 
@@ -499,8 +548,16 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
     if not files:
         from builder.paths import catalog_dir
 
-        raise CatalogError(Diagnostic(str(catalog_dir() / system), 0, 0, "no catalog files found",
-                                      code="catalog.missing", hint="reinstall daimyo"))
+        raise CatalogError(
+            Diagnostic(
+                str(catalog_dir() / system),
+                0,
+                0,
+                "no catalog files found",
+                code="catalog.missing",
+                hint="reinstall daimyo",
+            )
+        )
     for f in files:
         try:
             data, p = parse_yaml(read_text(f, "catalog.yaml", display_path(f)), display_path(f), "catalog.yaml")
@@ -519,8 +576,9 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
             diags.append(p.diag((), "a catalog file must be a mapping of sections", code="catalog.type"))
             continue
         if "system" in data and data["system"] != system:
-            diags.append(p.diag(("system",), f"file in catalog/{system}/ says system '{data['system']}'",
-                                code="catalog.system"))
+            diags.append(
+                p.diag(("system",), f"file in catalog/{system}/ says system '{data['system']}'", code="catalog.system")
+            )
         data = {k: v for k, v in data.items() if k != "system"}
         _merge_into(raw, pos, data, p, model_cls, display_path(f), diags)
     raw["system"] = system
@@ -543,10 +601,14 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
             continue
         if data.get("system") != system:
             got = data.get("system")
-            diags.append(p.diag(("system",) if "system" in data else (),
-                                f"pack is for system '{got}', not '{system}'" if got else
-                                "pack has no 'system:' key", code="pack.system",
-                                hint=f"add 'system: {system}' at the top of the pack"))
+            diags.append(
+                p.diag(
+                    ("system",) if "system" in data else (),
+                    f"pack is for system '{got}', not '{system}'" if got else "pack has no 'system:' key",
+                    code="pack.system",
+                    hint=f"add 'system: {system}' at the top of the pack",
+                )
+            )
             continue
         for k in ("example",):
             if k in data and not isinstance(data[k], bool):
@@ -555,10 +617,20 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
 
         diags.extend(meta_diagnostics(data, p))
         ident = PackId.of(data, pf)
-        pack_info.append({"file": str(pf), "pack": ident.name, "name": ident.name, "version": ident.version,
-                          "hash": ident.hash, "author": ident.author, "url": ident.url,
-                          "licence": ident.licence, "example": bool(data.get("example", False)),
-                          "description": data.get("description")})
+        pack_info.append(
+            {
+                "file": str(pf),
+                "pack": ident.name,
+                "name": ident.name,
+                "version": ident.version,
+                "hash": ident.hash,
+                "author": ident.author,
+                "url": ident.url,
+                "licence": ident.licence,
+                "example": bool(data.get("example", False)),
+                "description": data.get("description"),
+            }
+        )
         _apply_pack(raw, pos, data, p, model_cls, str(pf), diags, origin_file, overrides)
     if diags:
         raise CatalogError(_sorted(diags))
@@ -571,7 +643,7 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
             cat.origin[(section, e.id)] = f"{pos.file_of((section, i))}:{line}"
             if (section, i) in origin_file:
                 cat.from_pack[(section, e.id)] = origin_file[(section, i)]
-            if (section, i) in overrides:   # what is in force is the pack's entry
+            if (section, i) in overrides:  # what is in force is the pack's entry
                 o = overrides[(section, i)]
                 cat.overridden[(section, e.id)] = o
                 cat.origin[(section, e.id)] = f"{o['pack']}:{o['line']}"
@@ -603,11 +675,19 @@ def check_unique(cat: Catalog) -> list[Diagnostic]:
                     other = cat.entries(section)[seen[key]]
                     path = (section, i, "name") if field in ("name", "id") else (section, i, "aliases")
                     pos = cat._positions  # set while the catalog is built, where this runs
-                    at = (f" at {pos.file_of((section, seen[key]))}:{pos.at((section, seen[key]))[0]}"
-                          if pos is not None else "")
-                    out.append(cat.diag(path, f"duplicate {section} name '{shown}' (also '{other.name}'{at})",
-                                        code="catalog.duplicate",
-                                        hint="names, ids and aliases must be unique; use an alias for a variant spelling"))
+                    at = (
+                        f" at {pos.file_of((section, seen[key]))}:{pos.at((section, seen[key]))[0]}"
+                        if pos is not None
+                        else ""
+                    )
+                    out.append(
+                        cat.diag(
+                            path,
+                            f"duplicate {section} name '{shown}' (also '{other.name}'{at})",
+                            code="catalog.duplicate",
+                            hint="names, ids and aliases must be unique; use an alias for a variant spelling",
+                        )
+                    )
                 else:
                     seen.setdefault(key, i)
     return out
@@ -652,9 +732,9 @@ def pydantic_diagnostics(exc, pos, model_cls=None, prefix: str | None = "catalog
             code = f"{prefix}.type" if prefix else None
         else:
             if msg.startswith("Value error, "):
-                msg = msg[len("Value error, "):]
+                msg = msg[len("Value error, ") :]
             elif msg.startswith("Assertion failed, "):
-                msg = msg[len("Assertion failed, "):]
+                msg = msg[len("Assertion failed, ") :]
         if loc:
             where = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")
             msg = f"{where}: {msg}"

@@ -92,8 +92,7 @@ class BoundExpr(Strict):
     def _one_kind(self):
         kinds = [k for k in ("value", "percent", "per", "table") if getattr(self, k) is not None]
         if len(kinds) > 1:
-            raise ValueError("a bound takes one of 'value', 'percent', 'per' or 'table', "
-                             f"not {', '.join(kinds)}")
+            raise ValueError(f"a bound takes one of 'value', 'percent', 'per' or 'table', not {', '.join(kinds)}")
         if self.table is not None and not self.table:
             raise ValueError("'table' needs at least one row")
         return self
@@ -124,8 +123,9 @@ def check_selector(sel: Any, where: str = "of", context: bool = False) -> None:
         elif isinstance(val, dict):
             extra = set(val) - {"min", "max"}
             if extra or not val:
-                raise ValueError(f"'{where}.{key}': a range is {{min: N, max: N}}, "
-                                 f"not {sorted(map(str, extra)) or 'empty'}")
+                raise ValueError(
+                    f"'{where}.{key}': a range is {{min: N, max: N}}, not {sorted(map(str, extra)) or 'empty'}"
+                )
         elif isinstance(val, list):
             for v in val:
                 if isinstance(v, (dict, list)):
@@ -156,7 +156,7 @@ def selector_refs(sel: dict) -> set[str]:
         elif key == "not":
             out |= selector_refs(val)
         else:
-            for v in (val if isinstance(val, list) else [val]):
+            for v in val if isinstance(val, list) else [val]:
                 if isinstance(v, str) and v.startswith("$"):
                     out.add(v[1:])
     return out
@@ -246,8 +246,9 @@ def _is_bound_expr(bound: object) -> TypeGuard[BoundExpr]:
     return kind(bound) == "BoundExpr"
 
 
-def check_restrictions(restrictions: list[Restriction], facts: Set[str], context: Set[str],
-                       values: Set[str], house_rules: Set[str]) -> list[tuple[int, str, str]]:
+def check_restrictions(
+    restrictions: list[Restriction], facts: Set[str], context: Set[str], values: Set[str], house_rules: Set[str]
+) -> list[tuple[int, str, str]]:
     """Problems a pydantic model cannot see: ``(index, field, message)`` for each.
 
     ``facts`` is the system's fact vocabulary for troops, ``context`` its list facts,
@@ -262,8 +263,9 @@ def check_restrictions(restrictions: list[Restriction], facts: Set[str], context
         for sel_name in ("when", "unless"):
             sel = getattr(r, sel_name)
             for f in sorted(selector_facts(sel) - context):
-                out.append((i, sel_name, f"unknown list fact '{f}' in '{sel_name}' "
-                                         f"(known: {', '.join(sorted(context))})"))
+                out.append(
+                    (i, sel_name, f"unknown list fact '{f}' in '{sel_name}' (known: {', '.join(sorted(context))})")
+                )
         for ref in sorted(selector_refs(r.of) - context):
             out.append((i, "of", f"unknown context reference '${ref}'"))
         if r.for_each not in ("list", "entry") and r.for_each not in facts:

@@ -29,8 +29,7 @@ class Progress:
             return
         self.shown = pct
         filled = pct * 30 // 100
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% "
-                          f"{done:,}/{self.total:,}")
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {pct:3d}% {done:,}/{self.total:,}")
         self.stream.flush()
 
     def close(self) -> None:
@@ -41,11 +40,15 @@ class Progress:
 
 def register(app) -> None:
     """Add this module's commands to the typer app."""
+
     @app.command("stats")
     def stats_cmd(
         list_file: str = typer.Argument(..., metavar="LIST", help="The list document."),
-        odds: list[str] = typer.Option([], "--odds", help='exact draw odds, e.g. "suit=Force >= 2 in 7" '
-                                       "(repeat for several; see docs/analytics.md)"),
+        odds: list[str] = typer.Option(
+            [],
+            "--odds",
+            help='exact draw odds, e.g. "suit=Force >= 2 in 7" (repeat for several; see docs/analytics.md)',
+        ),
         format: str = typer.Option("text", "--format", "-f", help="text or json"),
         output: Optional[str] = typer.Option(None, "--output", "-o", help="also write charts to this PDF"),
         paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm) for --output"),
@@ -84,9 +87,9 @@ def register(app) -> None:
         list_file: str = typer.Argument(..., metavar="LIST", help="The deck list (Senshiai, HeroCard, Satsuma)."),
         seed: int = typer.Option(..., "--seed", help="the seed: the same seed gives the same hands everywhere"),
         draws: int = typer.Option(1, "--draws", "-n", help="how many sample hands"),
-        size: Optional[int] = typer.Option(None, "--size",
-                                           help="cards per hand (default: the opening hand, Senshiai 6, "
-                                                "HeroCard 7, Satsuma 7)"),
+        size: Optional[int] = typer.Option(
+            None, "--size", help="cards per hand (default: the opening hand, Senshiai 6, HeroCard 7, Satsuma 7)"
+        ),
         format: str = typer.Option("text", "--format", "-f", help="text or json"),
         pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s)"),
     ):
@@ -106,8 +109,10 @@ def register(app) -> None:
             raise UsageError(f"--size {size}: give 1 to 1,000 cards")
         ld = load(list_file, pack)
         if ld.view is None:
-            raise UsageError(f"{ld.result.file}: a {ld.result.system} list has no cards to draw",
-                             "hands are for Senshiai, HeroCard and Satsuma decks")
+            raise UsageError(
+                f"{ld.result.file}: a {ld.result.system} list has no cards to draw",
+                "hands are for Senshiai, HeroCard and Satsuma decks",
+            )
         if ld.view.total == 0:
             raise UsageError(f"{ld.result.file}: the deck has no known card to draw")
         data = sample_hands(ld, seed, draws, size)

@@ -16,9 +16,17 @@ from typing import Optional
 import typer
 
 # the options of ``new`` by the name the game systems give them
-NEW_OPTIONS = {"clan": "--clan", "points": "--points", "commander": "--commander", "occult": "--occult",
-               "size": "--size", "hero": "--hero", "max_hero_points": "--max-hero-points",
-               "players": "--players", "side": "--side"}
+NEW_OPTIONS = {
+    "clan": "--clan",
+    "points": "--points",
+    "commander": "--commander",
+    "occult": "--occult",
+    "size": "--size",
+    "hero": "--hero",
+    "max_hero_points": "--max-hero-points",
+    "players": "--players",
+    "side": "--side",
+}
 
 
 def fmt(v) -> str:
@@ -65,9 +73,9 @@ def _pack_paths(packs: list[str], out: str, system: str | None = None) -> tuple[
     return written, files
 
 
-
-def why_lines(path: str, name: str, count: int | None = None, models: int | None = None,
-              player: str | None = None) -> tuple[bool, list[str]]:
+def why_lines(
+    path: str, name: str, count: int | None = None, models: int | None = None, player: str | None = None
+) -> tuple[bool, list[str]]:
     """``daimyo why`` as ``(yes, lines)``, from the library's comparison before and after."""
     from builder.lists.compare import gap
     from builder.lists.editor import ListEditor
@@ -89,12 +97,13 @@ def why_lines(path: str, name: str, count: int | None = None, models: int | None
     lines = [f"no: adding {what} would break {k} rule{'s' * (k != 1)}:"] + ([note] if note else [])
     for b in res.breaks:
         f = b.finding
-        lines.append(f"  {f.code}: {humanize(f.message)}{gap(f)}"
-                     + (f" ({format_source(f.source, inline=True)})" if f.source else ""))
+        lines.append(
+            f"  {f.code}: {humanize(f.message)}{gap(f)}"
+            + (f" ({format_source(f.source, inline=True)})" if f.source else "")
+        )
         if b.before is not None:
             lines.append(f"      already broken before: {humanize(b.before.message)}")
-    lines += [f"  still to fix (not caused by this {noun}): {f.code}: {humanize(f.message)}{gap(f)}"
-              for f in res.still]
+    lines += [f"  still to fix (not caused by this {noun}): {f.code}: {humanize(f.message)}{gap(f)}" for f in res.still]
     return False, lines
 
 
@@ -137,7 +146,10 @@ def _print_change(ed, change, breaks: bool = False) -> None:
         echo(line)
     shown: list = []  # each finding is printed once: what the edit broke here, the rest in the verdict
     if breaks:
-        for f in [*change.breaks, *getattr(change.comparison, "warns", [])]:  # warns: e.g. a card the hero can never pay for
+        for f in [
+            *change.breaks,
+            *getattr(change.comparison, "warns", []),
+        ]:  # warns: e.g. a card the hero can never pay for
             if f not in shown:
                 echo(f.format(ed.file))
                 shown.append(f)
@@ -166,36 +178,45 @@ UNIT = "the unit's place in the list, counting from 1"
 
 def register_edit(app) -> None:
     """``daimyo edit ...``: the changes of the web builder that ``add``, ``remove`` and ``set`` do not make."""
-    edit_app = typer.Typer(help="Change a unit, a house rule, a card's copies or a part of a list: every change "
-                                "the web builder makes, saved at once (comments kept).",
-                           no_args_is_help=True, rich_markup_mode=None)
+    edit_app = typer.Typer(
+        help="Change a unit, a house rule, a card's copies or a part of a list: every change "
+        "the web builder makes, saved at once (comments kept).",
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
     app.add_typer(edit_app, name="edit")
 
     @edit_app.command("models", context_settings={"ignore_unknown_options": True})
-    def models_cmd(file: str = typer.Argument(..., help="the list file"),
-                   unit: int = typer.Argument(..., min=1, help=UNIT),
-                   models: str = typer.Argument(..., metavar="N", help="the unit's models; +N or -N changes them by N")):
+    def models_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        unit: int = typer.Argument(..., min=1, help=UNIT),
+        models: str = typer.Argument(..., metavar="N", help="the unit's models; +N or -N changes them by N"),
+    ):
         """kensei: set a unit's models (6), or change them (+1, -2)."""
         m = models.strip()
         key = "delta" if m[:1] in ("+", "-") else "value"
         _edit(file, {"op": "models", "index": unit - 1, key: m})
 
     @edit_app.command("duplicate")
-    def duplicate_cmd(file: str = typer.Argument(..., help="the list file"),
-                      unit: int = typer.Argument(..., min=1, help=UNIT)):
+    def duplicate_cmd(
+        file: str = typer.Argument(..., help="the list file"), unit: int = typer.Argument(..., min=1, help=UNIT)
+    ):
         """kensei: one more unit like this one, right below it."""
         _edit(file, {"op": "duplicate", "index": unit - 1})
 
     @edit_app.command("remove-unit")
-    def remove_unit_cmd(file: str = typer.Argument(..., help="the list file"),
-                        unit: int = typer.Argument(..., min=1, help=UNIT)):
+    def remove_unit_cmd(
+        file: str = typer.Argument(..., help="the list file"), unit: int = typer.Argument(..., min=1, help=UNIT)
+    ):
         """kensei: take this unit off the list (a general it alone leads goes too)."""
         _edit(file, {"op": "remove", "index": unit - 1})
 
     @edit_app.command("standard")
-    def standard_cmd(file: str = typer.Argument(..., help="the list file"),
-                     unit: int = typer.Argument(..., min=1, help=UNIT),
-                     on: str = typer.Argument(..., metavar="on|off", help="on: the unit carries a Hata-Jurushi")):
+    def standard_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        unit: int = typer.Argument(..., min=1, help=UNIT),
+        on: str = typer.Argument(..., metavar="on|off", help="on: the unit carries a Hata-Jurushi"),
+    ):
         """kensei: give a unit a Hata-Jurushi (on) or take it away (off)."""
         from builder.errors import UsageError
 
@@ -204,44 +225,65 @@ def register_edit(app) -> None:
         _edit(file, {"op": "troop", "index": unit - 1, "field": "standard", "value": on})
 
     @edit_app.command("leader")
-    def leader_cmd(file: str = typer.Argument(..., help="the list file"),
-                   unit: int = typer.Argument(..., min=1, help=UNIT),
-                   name: str = typer.Argument(..., help="a leader of the list, or 'none' for no unit leader")):
+    def leader_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        unit: int = typer.Argument(..., min=1, help=UNIT),
+        name: str = typer.Argument(..., help="a leader of the list, or 'none' for no unit leader"),
+    ):
         """kensei: deploy a leader as the unit's leader (led_by), or none."""
-        _edit(file, {"op": "troop", "index": unit - 1, "field": "led_by",
-                     "value": "" if name.strip().lower() == "none" else name})
+        _edit(
+            file,
+            {
+                "op": "troop",
+                "index": unit - 1,
+                "field": "led_by",
+                "value": "" if name.strip().lower() == "none" else name,
+            },
+        )
 
     @edit_app.command("house-rule")
-    def house_rule_cmd(file: str = typer.Argument(..., help="the list file"),
-                       key: str = typer.Argument(..., help="the house rule's id (see 'daimyo check --explain')"),
-                       value: str = typer.Argument(..., help="the agreed value, or 'default' for the rulebook's reading")):
+    def house_rule_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        key: str = typer.Argument(..., help="the house rule's id (see 'daimyo check --explain')"),
+        value: str = typer.Argument(..., help="the agreed value, or 'default' for the rulebook's reading"),
+    ):
         """Agree a house rule for the list, or go back to the rulebook's reading (default)."""
         _edit(file, {"op": "house_rule", "key": key, "value": value})
 
     @edit_app.command("copies")
-    def copies_cmd(file: str = typer.Argument(..., help="the list file"),
-                   item: str = typer.Argument(..., metavar="NAME", help="the card"),
-                   count: int = typer.Argument(..., metavar="N", min=0, max=1000, help="the copies it should have (0: none)")):
+    def copies_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        item: str = typer.Argument(..., metavar="NAME", help="the card"),
+        count: int = typer.Argument(..., metavar="N", min=0, max=1000, help="the copies it should have (0: none)"),
+    ):
         """Cards: make a card's copies in the list exactly N."""
         _edit(file, {"op": "copies", "item": item, "value": count})
 
     @edit_app.command("player")
-    def player_cmd(file: str = typer.Argument(..., help="the list file"),
-                   player: int = typer.Argument(..., min=1, help="the player's place in the setup, counting from 1"),
-                   field: str = typer.Argument(..., help="name, family, samurai, or remove (the player leaves)"),
-                   value: str = typer.Argument("", help="the new value ('' takes a family or samurai card away)")):
+    def player_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        player: int = typer.Argument(..., min=1, help="the player's place in the setup, counting from 1"),
+        field: str = typer.Argument(..., help="name, family, samurai, or remove (the player leaves)"),
+        value: str = typer.Argument("", help="the new value ('' takes a family or samurai card away)"),
+    ):
         """senji: change a player of the setup: name, family, samurai card; or remove the player."""
         _edit(file, {"op": "part", "where": ("players", player - 1), "field": field, "value": value})
 
     @edit_app.command("province")
-    def province_cmd(file: str = typer.Argument(..., help="the list file"),
-                     player: int = typer.Argument(..., min=1, help="the player's place in the setup, counting from 1"),
-                     province: int = typer.Argument(..., min=1, help="the province's place in the player's provinces, counting from 1"),
-                     field: str = typer.Argument(..., help="units, samurai, or remove (the province goes)"),
-                     value: str = typer.Argument("", help="the new value")):
+    def province_cmd(
+        file: str = typer.Argument(..., help="the list file"),
+        player: int = typer.Argument(..., min=1, help="the player's place in the setup, counting from 1"),
+        province: int = typer.Argument(
+            ..., min=1, help="the province's place in the player's provinces, counting from 1"
+        ),
+        field: str = typer.Argument(..., help="units, samurai, or remove (the province goes)"),
+        value: str = typer.Argument("", help="the new value"),
+    ):
         """senji: change a player's province: its units, its samurai figure; or remove it."""
-        _edit(file, {"op": "part", "where": ("players", player - 1, "provinces", province - 1), "field": field,
-                     "value": value})
+        _edit(
+            file,
+            {"op": "part", "where": ("players", player - 1, "provinces", province - 1), "field": field, "value": value},
+        )
 
 
 def register(app) -> None:
@@ -258,16 +300,37 @@ def register(app) -> None:
     @app.command("new")
     def new_cmd(
         system: str = typer.Argument(..., help="the game system: kensei, senshiai, herocard, senji or satsuma"),
-        clan: Optional[str] = typer.Option(None, "--clan", help="kensei: buke, kuge, sohei, otokodate, kuroi-te, hattori"),
-        points: Optional[int] = typer.Option(None, "--points", help="kensei: the agreed battle size in AP [default: 200]"),
-        commander: Optional[str] = typer.Option(None, "--commander", help="kensei: hatamoto, taisho or daimyo [default: hatamoto]"),
-        occult: Optional[bool] = typer.Option(None, "--occult/--no-occult", help="kensei: use the advanced occult rules [default: no]"),
-        size: Optional[int] = typer.Option(None, "--size", help="senshiai: the agreed deck size (the deck must have exactly this many cards)"),
-        hero: Optional[str] = typer.Option(None, "--hero", help="herocard: the hero's name (a catalog hero starts with its attribute cards)"),
-        max_hero_points: Optional[int] = typer.Option(None, "--max-hero-points", help="herocard: the agreed hero point limit [default: 30]"),
+        clan: Optional[str] = typer.Option(
+            None, "--clan", help="kensei: buke, kuge, sohei, otokodate, kuroi-te, hattori"
+        ),
+        points: Optional[int] = typer.Option(
+            None, "--points", help="kensei: the agreed battle size in AP [default: 200]"
+        ),
+        commander: Optional[str] = typer.Option(
+            None, "--commander", help="kensei: hatamoto, taisho or daimyo [default: hatamoto]"
+        ),
+        occult: Optional[bool] = typer.Option(
+            None, "--occult/--no-occult", help="kensei: use the advanced occult rules [default: no]"
+        ),
+        size: Optional[int] = typer.Option(
+            None, "--size", help="senshiai: the agreed deck size (the deck must have exactly this many cards)"
+        ),
+        hero: Optional[str] = typer.Option(
+            None, "--hero", help="herocard: the hero's name (a catalog hero starts with its attribute cards)"
+        ),
+        max_hero_points: Optional[int] = typer.Option(
+            None, "--max-hero-points", help="herocard: the agreed hero point limit [default: 30]"
+        ),
         players: Optional[int] = typer.Option(None, "--players", help="senji: the number of players, 3 to 6"),
-        side: Optional[str] = typer.Option(None, "--side", help="satsuma: samurai or imperial (starts with the published deck)"),
-        pack: list[str] = typer.Option([], "--pack", "-p", help="a pack file whose cards or troops the list may name (repeatable); written relative to the list's folder"),
+        side: Optional[str] = typer.Option(
+            None, "--side", help="satsuma: samurai or imperial (starts with the published deck)"
+        ),
+        pack: list[str] = typer.Option(
+            [],
+            "--pack",
+            "-p",
+            help="a pack file whose cards or troops the list may name (repeatable); written relative to the list's folder",
+        ),
         name: Optional[str] = typer.Option(None, "--name", help="the list's name"),
         out: str = typer.Option(..., "--output", "-o", help="the list file to create"),
         force: bool = typer.Option(False, "--force", help="replace an existing file"),
@@ -282,8 +345,17 @@ def register(app) -> None:
         from builder.yamlio import atomic_write
 
         gs = find_game(system)
-        given = {"clan": clan, "points": points, "commander": commander, "occult": occult, "size": size,
-                 "hero": hero, "max_hero_points": max_hero_points, "players": players, "side": side}
+        given = {
+            "clan": clan,
+            "points": points,
+            "commander": commander,
+            "occult": occult,
+            "size": size,
+            "hero": hero,
+            "max_hero_points": max_hero_points,
+            "players": players,
+            "side": side,
+        }
         _only_for(gs, given)
         packs, pack_files = _pack_paths(pack, out, gs.id)
         data, notes = gs.new_list.make(gs.catalog.load(pack_files), {**given, "name": name, "packs": packs})
@@ -299,13 +371,29 @@ def register(app) -> None:
     @app.command("add")
     def add_cmd(
         file: str = typer.Argument(..., help="the list file"),
-        item: str = typer.Argument(..., metavar="NAME", help="a card (kensei: a troop; senji: a family, samurai card or province) named as in the catalog or the list's packs"),
-        count: Optional[int] = typer.Option(None, "--count", "-n", help="cards: how many copies to add [default: 1]; senji: the units on the province"),
-        variant: bool = typer.Option(False, "--variant", help="satsuma: turn the published deck ('deck: standard') into a variant deck first"),
-        models: Optional[int] = typer.Option(None, "--models", "-m", help="kensei: models in the unit (default: 3 for a unit, 1 for a single model)"),
-        led_by: Optional[str] = typer.Option(None, "--led-by", help="kensei: a leader of the list deployed as unit leader"),
+        item: str = typer.Argument(
+            ...,
+            metavar="NAME",
+            help="a card (kensei: a troop; senji: a family, samurai card or province) named as in the catalog or the list's packs",
+        ),
+        count: Optional[int] = typer.Option(
+            None, "--count", "-n", help="cards: how many copies to add [default: 1]; senji: the units on the province"
+        ),
+        variant: bool = typer.Option(
+            False, "--variant", help="satsuma: turn the published deck ('deck: standard') into a variant deck first"
+        ),
+        models: Optional[int] = typer.Option(
+            None, "--models", "-m", help="kensei: models in the unit (default: 3 for a unit, 1 for a single model)"
+        ),
+        led_by: Optional[str] = typer.Option(
+            None, "--led-by", help="kensei: a leader of the list deployed as unit leader"
+        ),
         standard: bool = typer.Option(False, "--standard", help="kensei: the unit carries a Hata-Jurushi"),
-        player: Optional[str] = typer.Option(None, "--player", help="senji: the player (name or family) who gets the samurai card or province [default: the one with fewest]"),
+        player: Optional[str] = typer.Option(
+            None,
+            "--player",
+            help="senji: the player (name or family) who gets the samurai card or province [default: the one with fewest]",
+        ),
     ):
         """Add copies of a card (senshiai, herocard, satsuma), a troop (kensei), or a player's
         family, samurai card or province (senji) to a list.
@@ -315,17 +403,29 @@ def register(app) -> None:
         their type. A rule the addition breaks is named at once.
         """
         # the editor checks the options against the list's system (read once)
-        ed, change = edit_file(file, lambda ed: ed.add(item, count, models=models, led_by=led_by,
-                                                      standard=standard, variant=variant, player=player))
+        ed, change = edit_file(
+            file,
+            lambda ed: ed.add(
+                item, count, models=models, led_by=led_by, standard=standard, variant=variant, player=player
+            ),
+        )
         _print_change(ed, change, breaks=True)
 
     @app.command("remove")
     def remove_cmd(
         file: str = typer.Argument(..., help="the list file"),
-        item: str = typer.Argument(..., metavar="NAME", help="the card to take copies of (kensei: the troop's last entry; senji: a player, family, samurai card or province)"),
-        count: Optional[int] = typer.Option(None, "--count", "-n", help="cards: how many copies to remove [default: 1]; at 0 the line goes"),
+        item: str = typer.Argument(
+            ...,
+            metavar="NAME",
+            help="the card to take copies of (kensei: the troop's last entry; senji: a player, family, samurai card or province)",
+        ),
+        count: Optional[int] = typer.Option(
+            None, "--count", "-n", help="cards: how many copies to remove [default: 1]; at 0 the line goes"
+        ),
         all_: bool = typer.Option(False, "--all", help="cards: remove every copy"),
-        variant: bool = typer.Option(False, "--variant", help="satsuma: turn the published deck ('deck: standard') into a variant deck first"),
+        variant: bool = typer.Option(
+            False, "--variant", help="satsuma: turn the published deck ('deck: standard') into a variant deck first"
+        ),
     ):
         """Remove copies of a card, a troop, or a senji player, samurai card or province from a list."""
         from builder.errors import UsageError
@@ -344,8 +444,11 @@ def register(app) -> None:
     @app.command("set")
     def set_cmd(
         file: str = typer.Argument(..., help="the list file"),
-        key: str = typer.Argument(..., help="kensei: commander, points, clan, occult, general; senshiai: size; "
-                                            "herocard: hero, max_hero_points; satsuma: side; any: name"),
+        key: str = typer.Argument(
+            ...,
+            help="kensei: commander, points, clan, occult, general; senshiai: size; "
+            "herocard: hero, max_hero_points; satsuma: side; any: name",
+        ),
         value: str = typer.Argument(..., help="the new value ('none' removes a senshiai size; '' removes a name)"),
     ):
         """Change a setting of a list: kensei commander, points, clan, occult, general;
@@ -356,7 +459,9 @@ def register(app) -> None:
     @app.command("why")
     def why_cmd(
         file: str = typer.Argument(..., help="the list file"),
-        item: str = typer.Argument(..., metavar="NAME", help="a card (kensei: a troop; senji: a family, samurai card or province)"),
+        item: str = typer.Argument(
+            ..., metavar="NAME", help="a card (kensei: a troop; senji: a family, samurai card or province)"
+        ),
         count: int = typer.Option(1, "--count", "-n", help="cards: how many more copies to try"),
         models: Optional[int] = typer.Option(None, "--models", "-m", help="kensei: models in the unit to try"),
         player: Optional[str] = typer.Option(None, "--player", help="senji: the player who would get it"),
@@ -377,8 +482,12 @@ def register(app) -> None:
     @app.command("options")
     def options_cmd(
         file: str = typer.Argument(..., help="the list file"),
-        type_: Optional[str] = typer.Option(None, "--type", "-t", help="only this troop type, card type or kind (e.g. infantry, event, base-attack)"),
-        search: Optional[str] = typer.Option(None, "--search", "-s", help="only names containing this (case and accents ignored)"),
+        type_: Optional[str] = typer.Option(
+            None, "--type", "-t", help="only this troop type, card type or kind (e.g. infantry, event, base-attack)"
+        ),
+        search: Optional[str] = typer.Option(
+            None, "--search", "-s", help="only names containing this (case and accents ignored)"
+        ),
         max_cost: Optional[float] = typer.Option(None, "--max-cost", help="only entries costing at most this"),
         can: bool = typer.Option(False, "--can", help="only what can be added now"),
         format: str = typer.Option("text", "--format", "-f", help="text or json"),

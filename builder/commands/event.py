@@ -16,8 +16,11 @@ def register(app) -> None:
     from builder.cli import echo
     from builder.errors import EXIT_ILLEGAL, EXIT_INPUT
 
-    ev_app = typer.Typer(help="Run an event: players hand in lists, sealed until the reveal.",
-                         no_args_is_help=True, rich_markup_mode=None)
+    ev_app = typer.Typer(
+        help="Run an event: players hand in lists, sealed until the reveal.",
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
     app.add_typer(ev_app, name="event")
 
     def _open(folder: str):
@@ -29,13 +32,25 @@ def register(app) -> None:
     def new_cmd(
         folder: str = typer.Argument(..., help="the event's folder (created)"),
         name: str = typer.Option(..., "--name", help="the event's name"),
-        system: str = typer.Option(..., "--system", "-s", help="the game: senshiai, kensei, herocard, senji or satsuma"),
-        points: Optional[int] = typer.Option(None, "--points", help="the points every list is built to (the game's own points setting)"),
-        setting: list[str] = typer.Option([], "--setting", help="KEY=VALUE: a setting every list must have, e.g. size=50 or clan=buke"),
-        deadline: Optional[str] = typer.Option(None, "--deadline", help="ISO time after which lists can no longer be changed"),
+        system: str = typer.Option(
+            ..., "--system", "-s", help="the game: senshiai, kensei, herocard, senji or satsuma"
+        ),
+        points: Optional[int] = typer.Option(
+            None, "--points", help="the points every list is built to (the game's own points setting)"
+        ),
+        setting: list[str] = typer.Option(
+            [], "--setting", help="KEY=VALUE: a setting every list must have, e.g. size=50 or clan=buke"
+        ),
+        deadline: Optional[str] = typer.Option(
+            None, "--deadline", help="ISO time after which lists can no longer be changed"
+        ),
         reveal: Optional[str] = typer.Option(None, "--reveal", help="ISO time at which every list is revealed"),
-        database: Optional[str] = typer.Option(None, "--database", help="postgresql://USER:PASSWORD@HOST/DB [default: SQLite in the folder]"),
-        url: Optional[str] = typer.Option(None, "--url", help=f"the address players open [default: http://127.0.0.1:{DEFAULT_PORT}]"),
+        database: Optional[str] = typer.Option(
+            None, "--database", help="postgresql://USER:PASSWORD@HOST/DB [default: SQLite in the folder]"
+        ),
+        url: Optional[str] = typer.Option(
+            None, "--url", help=f"the address players open [default: http://127.0.0.1:{DEFAULT_PORT}]"
+        ),
     ):
         """Create an event in a folder; prints the organiser's address with its token (shown once)."""
         from builder.errors import UsageError
@@ -91,8 +106,11 @@ def register(app) -> None:
             else:
                 for n, t in added:
                     echo(f"{n}: {ev.player_link(t)}")
-            echo(f"{len(added)} player{'s' * (len(added) != 1)} added; send each their own link "
-                 "(the tokens are shown only now)", err=True)
+            echo(
+                f"{len(added)} player{'s' * (len(added) != 1)} added; send each their own link "
+                "(the tokens are shown only now)",
+                err=True,
+            )
         elif not remove:
             for p in ev.players():
                 echo(p["name"] + (" (removed)" if p["revoked"] else ""))
@@ -130,8 +148,12 @@ def register(app) -> None:
     @ev_app.command("submit")
     def submit_cmd(
         url: str = typer.Argument(..., help="the event's address (or the player's link)"),
-        list_: str = typer.Argument(..., metavar="LIST", help="a list file in any share format, a share code, or - for stdin"),
-        token: Optional[str] = typer.Option(None, "--token", envvar="DAIMYO_EVENT_TOKEN", help="the player's token [default: the link's]"),
+        list_: str = typer.Argument(
+            ..., metavar="LIST", help="a list file in any share format, a share code, or - for stdin"
+        ),
+        token: Optional[str] = typer.Option(
+            None, "--token", envvar="DAIMYO_EVENT_TOKEN", help="the player's token [default: the link's]"
+        ),
         wait: float = typer.Option(0.0, "--wait", help="seconds to keep trying while the server does not answer yet"),
     ):
         """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
@@ -149,8 +171,10 @@ def register(app) -> None:
     def _phase(folder: str, state: str):
         ev = _open(folder)
         ev.lock() if state == "locked" else ev.reveal()
-        echo(f"event {state}" + (": every list is public to the event" if state == "revealed" else
-                                 ": no more lists are taken"))
+        echo(
+            f"event {state}"
+            + (": every list is public to the event" if state == "revealed" else ": no more lists are taken")
+        )
 
     @ev_app.command("lock")
     def lock_cmd(folder: str = typer.Argument(..., help="the event's folder")):
@@ -196,7 +220,9 @@ def register(app) -> None:
         echo(f"wrote {path}")
 
     @ev_app.command("verify")
-    def verify_cmd(source: str = typer.Argument(..., help="the event's folder, its address, or a saved /api/reveal answer")):
+    def verify_cmd(
+        source: str = typer.Argument(..., help="the event's folder, its address, or a saved /api/reveal answer"),
+    ):
         """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
         from builder.event.outputs import verify
 
@@ -214,8 +240,11 @@ def register(app) -> None:
         """The audit log: every action on the event, oldest first."""
         rows = _open(folder).audit_log()
         for r in rows:
-            echo(f"{r['at']}  {r['actor']}  {r['action']}" + (f"  {r['detail']}" if r["detail"] else "")
-                 + (f"  [{r['address']}]" if r["address"] else ""))
+            echo(
+                f"{r['at']}  {r['actor']}  {r['action']}"
+                + (f"  {r['detail']}" if r["detail"] else "")
+                + (f"  [{r['address']}]" if r["address"] else "")
+            )
 
     @ev_app.command("backup")
     def backup_cmd(
@@ -233,7 +262,9 @@ def register(app) -> None:
     def restore_cmd(
         backup_file: str = typer.Argument(..., metavar="FILE", help="a backup written by 'daimyo event backup'"),
         folder: str = typer.Argument(..., help="the new event folder"),
-        database: Optional[str] = typer.Option(None, "--database", help="postgresql://... [default: SQLite in the folder]"),
+        database: Optional[str] = typer.Option(
+            None, "--database", help="postgresql://... [default: SQLite in the folder]"
+        ),
     ):
         """Restore an event from a backup into a new folder (and database)."""
         from builder.event.outputs import restore

@@ -44,8 +44,9 @@ def helpers() -> SimpleNamespace:
     from builder.lists.document import load_list
 
     lists = SimpleNamespace(load_list=load_list, check_doc=check_doc, resolve_house_rules=resolve_house_rules)
-    return SimpleNamespace(parse_rule_options=parse_rule_options, Progress=Progress, error_lines=error_lines,
-                           lists=lists)
+    return SimpleNamespace(
+        parse_rule_options=parse_rule_options, Progress=Progress, error_lines=error_lines, lists=lists
+    )
 
 
 def add_game(app, system_id: str) -> Any:

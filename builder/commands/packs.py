@@ -18,8 +18,11 @@ def register(app) -> None:
         for line in stale_notes():
             echo(line, err=True)
 
-    pack_app = typer.Typer(help="Your own data: pack templates, checks, spreadsheets, the packs folder.",
-                           no_args_is_help=True, rich_markup_mode=None)
+    pack_app = typer.Typer(
+        help="Your own data: pack templates, checks, spreadsheets, the packs folder.",
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
     app.add_typer(pack_app, name="pack")
 
     @pack_app.command("new")
@@ -78,7 +81,9 @@ def register(app) -> None:
     def pack_list(
         system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this system"),
         format: str = typer.Option("text", "--format", "-f", help="text or json"),
-        outdated: bool = typer.Option(False, "--outdated", help="only installed packs a registry has a newer version of"),
+        outdated: bool = typer.Option(
+            False, "--outdated", help="only installed packs a registry has a newer version of"
+        ),
     ):
         """The packs found by name, where, and which one wins when names clash (search order)."""
         import json
@@ -94,12 +99,28 @@ def register(app) -> None:
             stale()
         if outdated:
             if format == "json":
-                echo(json.dumps([{"name": u.name, "game": u.game, "version": u.current, "latest": u.entry.version,
-                                  "registry": u.entry.registry} for u in ups], indent=2, ensure_ascii=False))
+                echo(
+                    json.dumps(
+                        [
+                            {
+                                "name": u.name,
+                                "game": u.game,
+                                "version": u.current,
+                                "latest": u.entry.version,
+                                "registry": u.entry.registry,
+                            }
+                            for u in ups
+                        ],
+                        indent=2,
+                        ensure_ascii=False,
+                    )
+                )
                 return
             for u in ups:
-                echo(f"{u.name} ({u.game}): {u.current or '(no version)'} in use, {u.entry.version} available "
-                     f"from {u.entry.registry}")
+                echo(
+                    f"{u.name} ({u.game}): {u.current or '(no version)'} in use, {u.entry.version} available "
+                    f"from {u.entry.registry}"
+                )
             if not ups:
                 echo("every installed pack is up to date")
             return
@@ -112,9 +133,15 @@ def register(app) -> None:
 
     @pack_app.command("install")
     def pack_install(
-        ref: str = typer.Argument(..., help="NAME or NAME@VERSION from the registries, an http(s)/file address, or a pack file"),
-        system: Optional[str] = typer.Option(None, "--system", "-s", help="the game, when packs of several games share the name"),
-        force: bool = typer.Option(False, "--force", help="replace a pack made or copied by hand that has the same name"),
+        ref: str = typer.Argument(
+            ..., help="NAME or NAME@VERSION from the registries, an http(s)/file address, or a pack file"
+        ),
+        system: Optional[str] = typer.Option(
+            None, "--system", "-s", help="the game, when packs of several games share the name"
+        ),
+        force: bool = typer.Option(
+            False, "--force", help="replace a pack made or copied by hand that has the same name"
+        ),
     ):
         """Install a pack into your packs folder (verified against the registry's SHA-256; earlier
         versions are kept), so that lists and --pack can name it."""
@@ -133,8 +160,12 @@ def register(app) -> None:
     @pack_app.command("index")
     def pack_index(
         folder: str = typer.Argument(..., help="the registry's folder of packs"),
-        out: Optional[str] = typer.Option(None, "--output", "-o", help="the index to write [default: FOLDER/index.json]"),
-        base_url: Optional[str] = typer.Option(None, "--base-url", help="absolute address of the folder, for the packs' urls [default: relative urls]"),
+        out: Optional[str] = typer.Option(
+            None, "--output", "-o", help="the index to write [default: FOLDER/index.json]"
+        ),
+        base_url: Optional[str] = typer.Option(
+            None, "--base-url", help="absolute address of the folder, for the packs' urls [default: relative urls]"
+        ),
     ):
         """Check every pack in a registry folder and write its index.json (for the registry's CI)."""
         from pathlib import Path
@@ -151,7 +182,9 @@ def register(app) -> None:
 
     @pack_app.command("search")
     def pack_search(
-        text: Optional[str] = typer.Argument(None, help="words of the name, description or authors [default: every pack]"),
+        text: Optional[str] = typer.Argument(
+            None, help="words of the name, description or authors [default: every pack]"
+        ),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this game"),
         format: str = typer.Option("text", "--format", "-f", help="text or json"),
     ):
@@ -188,7 +221,9 @@ def register(app) -> None:
     def pack_update(
         name: Optional[str] = typer.Argument(None, help="one installed pack [default: every one]"),
         yes: bool = typer.Option(False, "--yes", "-y", help="replace without asking"),
-        lists: list[str] = typer.Option([], "--lists", help="lists or folders to report on [default: the current folder]"),
+        lists: list[str] = typer.Option(
+            [], "--lists", help="lists or folders to report on [default: the current folder]"
+        ),
         force: bool = typer.Option(False, "--force", help="replace a pack of the same name made or copied by hand"),
     ):
         """Install the newest version of installed packs, after showing what changes for your lists.
@@ -210,8 +245,10 @@ def register(app) -> None:
                 echo(line)
         if not yes:
             if not sys.stdin.isatty():
-                echo(f"nothing replaced: pass --yes to install {'these updates' if len(ups) > 1 else 'this update'}",
-                     err=True)
+                echo(
+                    f"nothing replaced: pass --yes to install {'these updates' if len(ups) > 1 else 'this update'}",
+                    err=True,
+                )
                 raise typer.Exit(1)
             if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
                 echo("nothing replaced")
@@ -236,11 +273,21 @@ def register(app) -> None:
     def pack_import(
         sheet: str = typer.Argument(..., help="a .csv or .xlsx spreadsheet, one row per entry"),
         out: str = typer.Option(..., "--output", "-o", help="the pack file to write"),
-        system: Optional[str] = typer.Option(None, "--system", "-s", help="the game (unless the sheet says '# system: ...')"),
-        section: Optional[str] = typer.Option(None, "--section", help="the section of rows without a 'section' column [default: cards, troops, action_cards, provinces]"),
+        system: Optional[str] = typer.Option(
+            None, "--system", "-s", help="the game (unless the sheet says '# system: ...')"
+        ),
+        section: Optional[str] = typer.Option(
+            None,
+            "--section",
+            help="the section of rows without a 'section' column [default: cards, troops, action_cards, provinces]",
+        ),
         name: Optional[str] = typer.Option(None, "--name", help="the pack's name"),
         version: Optional[str] = typer.Option(None, "--version", help="the pack's version"),
-        assumed: Optional[str] = typer.Option(None, "--assumed", help="where the data comes from, for rows without source or assumed [default: from SHEET]"),
+        assumed: Optional[str] = typer.Option(
+            None,
+            "--assumed",
+            help="where the data comes from, for rows without source or assumed [default: from SHEET]",
+        ),
         force: bool = typer.Option(False, "--force", help="replace an existing file"),
     ):
         """Make a pack from a spreadsheet. Every bad cell is one line FILE:ROW:COLUMN; nothing is written then."""
@@ -252,8 +299,9 @@ def register(app) -> None:
 
         s = _system(system) if system else None
         overrides = {"version": version, "name": name}
-        text, data = import_sheet(sheet, s, section, overrides, "" if assumed is None else assumed,
-                                  default_name=Path(out).stem)
+        text, data = import_sheet(
+            sheet, s, section, overrides, "" if assumed is None else assumed, default_name=Path(out).stem
+        )
         atomic_write(out, text, force=force)
         n = sum(len(v) for k, v in data.items() if isinstance(v, list))
         echo(f"wrote {out}: {data['system']} pack '{data['name']}' with {n} entr{'y' if n == 1 else 'ies'}", err=True)
@@ -262,7 +310,12 @@ def register(app) -> None:
     def pack_export(
         pack: str = typer.Argument(..., help="a pack file (or a pack name found in the packs folders)"),
         to: str = typer.Option("csv", "--to", "-t", help="csv or xlsx"),
-        out: Optional[str] = typer.Option(None, "--output", "-o", help="the file to write [default: the pack's name with .csv/.xlsx; csv: - for stdout]"),
+        out: Optional[str] = typer.Option(
+            None,
+            "--output",
+            "-o",
+            help="the file to write [default: the pack's name with .csv/.xlsx; csv: - for stdout]",
+        ),
         force: bool = typer.Option(False, "--force", help="replace an existing file"),
     ):
         """Write a pack as a spreadsheet: one row per entry, one column per field."""

@@ -31,53 +31,87 @@ def register(app) -> None:
 
     @app.command("print")
     def print_list(
-        list_files: list[str] = typer.Argument(..., metavar="LIST...",
-                                               help="The list to print (with --book: every list of an event; "
-                                                    "with --to images: the list, then the folder)."),
+        list_files: list[str] = typer.Argument(
+            ...,
+            metavar="LIST...",
+            help="The list to print (with --book: every list of an event; "
+            "with --to images: the list, then the folder).",
+        ),
         output: Optional[str] = typer.Option(None, "--output", "-o", help="The PDF file (or image folder) to write."),
-        to: str = typer.Option("pdf", "--to", help="pdf, or images: one PNG per card face and back at a print "
-                                                  "shop's size (poker: 825x1125 px) and a manifest."),
-        book: bool = typer.Option(False, "--book", help="An organiser's book: every list in one PDF with a "
-                                                       "contents page, share codes, QR codes and fingerprints."),
+        to: str = typer.Option(
+            "pdf",
+            "--to",
+            help="pdf, or images: one PNG per card face and back at a print "
+            "shop's size (poker: 825x1125 px) and a manifest.",
+        ),
+        book: bool = typer.Option(
+            False,
+            "--book",
+            help="An organiser's book: every list in one PDF with a "
+            "contents page, share codes, QR codes and fingerprints.",
+        ),
         dpi: float = typer.Option(300.0, "--dpi", help="--to images: resolution (print shops ask for 300)."),
-        service: Optional[str] = typer.Option(None, "--service",
-                                              help="--to images: mpc (MakePlayingCards, 822x1122 px poker), dtc "
-                                                   "(DriveThruCards) or tgc (The Game Crafter, 825x1125 px): "
-                                                   "the service's bleed and safe zone, and an order file."),
+        service: Optional[str] = typer.Option(
+            None,
+            "--service",
+            help="--to images: mpc (MakePlayingCards, 822x1122 px poker), dtc "
+            "(DriveThruCards) or tgc (The Game Crafter, 825x1125 px): "
+            "the service's bleed and safe zone, and an order file.",
+        ),
         paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
-        card: str = typer.Option("poker", "--card",
-                                 help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm."),
+        card: str = typer.Option(
+            "poker",
+            "--card",
+            help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm.",
+        ),
         bleed: float = typer.Option(0.0, "--bleed", help="Bleed around every card in mm (3 is usual)."),
         marks: bool = typer.Option(True, "--marks/--no-marks", help="Cut marks in the page margin."),
         backs: bool = typer.Option(True, "--backs/--no-backs", help="Card backs on the page after each sheet."),
         duplex: str = typer.Option("long", "--duplex", help="Flip edge of your duplex printer: long or short."),
-        offset: Optional[str] = typer.Option(None, "--offset",
-                                             help="X,Y in mm: shift the backs (measure it with daimyo print-test)."),
+        offset: Optional[str] = typer.Option(
+            None, "--offset", help="X,Y in mm: shift the backs (measure it with daimyo print-test)."
+        ),
         ink_saver: bool = typer.Option(False, "--ink-saver", help="White faces, outlines, no art."),
         unit_cards: bool = typer.Option(False, "--unit-cards", help="Kensei: add one card per troop profile."),
-        sources: Optional[bool] = typer.Option(None, "--sources/--no-sources",
-                                               help="Rosters and setup sheets: the rulebook section each rule "
-                                                    "and limit comes from (printed unless --no-sources)."),
-        layout: str = typer.Option("duplex", "--layout",
-                                   help="duplex (backs on the next page), fold (front and back side by side: "
-                                        "fold, glue, cut) or separate (all fronts, then all backs)."),
-        gutter: Optional[float] = typer.Option(None, "--gutter",
-                                               help="mm between neighbouring cards; 0 shares the bleed so that "
-                                                    "9 poker cards with bleed fit A4 or Letter."),
+        sources: Optional[bool] = typer.Option(
+            None,
+            "--sources/--no-sources",
+            help="Rosters and setup sheets: the rulebook section each rule "
+            "and limit comes from (printed unless --no-sources).",
+        ),
+        layout: str = typer.Option(
+            "duplex",
+            "--layout",
+            help="duplex (backs on the next page), fold (front and back side by side: "
+            "fold, glue, cut) or separate (all fronts, then all backs).",
+        ),
+        gutter: Optional[float] = typer.Option(
+            None,
+            "--gutter",
+            help="mm between neighbouring cards; 0 shares the bleed so that 9 poker cards with bleed fit A4 or Letter.",
+        ),
         cut_lines: bool = typer.Option(False, "--cut-lines", help="Full-length cut lines across the sheet."),
-        scale_x: Optional[float] = typer.Option(None, "--scale-x", help="Scale correction across the page: 50 / "
-                                                                      "the mm your printed 50 mm ruler measures."),
-        scale_y: Optional[float] = typer.Option(None, "--scale-y", help="Scale correction down the page "
-                                                                      "(print-test's vertical ruler)."),
-        printer: Optional[str] = typer.Option(None, "--printer",
-                                              help="A saved printer profile (daimyo printer save): its back "
-                                                   "offset and scale; --offset, --scale-x and --scale-y given "
-                                                   "as well replace its values."),
-        cut_machine: Optional[str] = typer.Option(None, "--cut-machine",
-                                                  help="silhouette or cricut: the cards inside the machine's "
-                                                       "print-and-cut area (Silhouette: with its registration "
-                                                       "marks) and the cut lines beside the PDF as NAME.cut.svg "
-                                                       "and NAME.cut.dxf."),
+        scale_x: Optional[float] = typer.Option(
+            None, "--scale-x", help="Scale correction across the page: 50 / the mm your printed 50 mm ruler measures."
+        ),
+        scale_y: Optional[float] = typer.Option(
+            None, "--scale-y", help="Scale correction down the page (print-test's vertical ruler)."
+        ),
+        printer: Optional[str] = typer.Option(
+            None,
+            "--printer",
+            help="A saved printer profile (daimyo printer save): its back "
+            "offset and scale; --offset, --scale-x and --scale-y given "
+            "as well replace its values.",
+        ),
+        cut_machine: Optional[str] = typer.Option(
+            None,
+            "--cut-machine",
+            help="silhouette or cricut: the cards inside the machine's "
+            "print-and-cut area (Silhouette: with its registration "
+            "marks) and the cut lines beside the PDF as NAME.cut.svg "
+            "and NAME.cut.dxf.",
+        ),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         stats: bool = typer.Option(False, "--stats", help="End the PDF with the list's statistics pages."),
         pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) or pack names, as for check."),
@@ -100,19 +134,38 @@ def register(app) -> None:
 
         unit_cards_option: dict[str, Any] = {"unit_cards": True} if unit_cards else {}
 
-        path = print_lists(list_files, output, to=to, book=book, dpi=dpi, stats=stats, force=force, paper=paper,
-                           **({"service": service} if service else {}),
-                           card=card, bleed=bleed, duplex=duplex, offset=offset, ink_saver=ink_saver,
-                           marks=marks, backs=backs, packs=pack, on_result=checked.append, sources=sources,
-                           **unit_cards_option,
-                           **_card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine))
+        path = print_lists(
+            list_files,
+            output,
+            to=to,
+            book=book,
+            dpi=dpi,
+            stats=stats,
+            force=force,
+            paper=paper,
+            **({"service": service} if service else {}),
+            card=card,
+            bleed=bleed,
+            duplex=duplex,
+            offset=offset,
+            ink_saver=ink_saver,
+            marks=marks,
+            backs=backs,
+            packs=pack,
+            on_result=checked.append,
+            sources=sources,
+            **unit_cards_option,
+            **_card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine),
+        )
         list_file = list_files[0]
         sys.stderr.write(f"wrote {path}\n")
         if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
             c = checked[0].counts()
-            sys.stderr.write(f"{list_file}: warning: the list is not legal ({c['error']} error"
-                             f"{'s' * (c['error'] != 1)}); the printout is marked NOT LEGAL "
-                             f"(see 'daimyo check {list_file}')\n")
+            sys.stderr.write(
+                f"{list_file}: warning: the list is not legal ({c['error']} error"
+                f"{'s' * (c['error'] != 1)}); the printout is marked NOT LEGAL "
+                f"(see 'daimyo check {list_file}')\n"
+            )
 
     @app.command("print-test")
     def print_test(
@@ -128,16 +181,20 @@ def register(app) -> None:
         path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
         sys.stderr.write(f"wrote {path}\n")
 
-    printer_app = typer.Typer(help="Printer profiles: the back offset and scale measured with print-test, "
-                                   "used by 'daimyo print --printer NAME'.", no_args_is_help=True,
-                              rich_markup_mode=None)
+    printer_app = typer.Typer(
+        help="Printer profiles: the back offset and scale measured with print-test, "
+        "used by 'daimyo print --printer NAME'.",
+        no_args_is_help=True,
+        rich_markup_mode=None,
+    )
     app.add_typer(printer_app, name="printer")
 
     @printer_app.command("save")
     def printer_save(
         name: str = typer.Argument(..., help="The profile's name (letters, digits, '-', '_', '.')."),
-        offset: Optional[str] = typer.Option(None, "--offset", help="X,Y in mm: the backs' shift that "
-                                                                    "print-test measured."),
+        offset: Optional[str] = typer.Option(
+            None, "--offset", help="X,Y in mm: the backs' shift that print-test measured."
+        ),
         scale_x: float = typer.Option(1.0, "--scale-x", help="50 / the mm the printed horizontal ruler measures."),
         scale_y: float = typer.Option(1.0, "--scale-y", help="50 / the mm the printed vertical ruler measures."),
         force: bool = typer.Option(False, "--force", help="Replace a profile of that name."),
@@ -170,8 +227,9 @@ def register(app) -> None:
         output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
         paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
         players: Optional[int] = typer.Option(None, "--players", help="Senji: the number of players (3-6)."),
-        sources: bool = typer.Option(False, "--sources", help="Print the rulebook section of each block "
-                                                             "(left off by default)."),
+        sources: bool = typer.Option(
+            False, "--sources", help="Print the rulebook section of each block (left off by default)."
+        ),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     ):
         """Print a player aid (reference sheet) of a game system."""

@@ -14,17 +14,30 @@ def register(app) -> None:
 
     @app.command("serve")
     def serve_cmd(
-        folder: str = typer.Argument(".", show_default=False,
-                                     help="the workspace: the folder of list files to serve (default: the current folder)"),
-        port: Optional[int] = typer.Option(None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"),
-        host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on; anything but 127.0.0.1 "
-                                                           "lets other machines try to connect"),
+        folder: str = typer.Argument(
+            ".",
+            show_default=False,
+            help="the workspace: the folder of list files to serve (default: the current folder)",
+        ),
+        port: Optional[int] = typer.Option(
+            None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"
+        ),
+        host: str = typer.Option(
+            "127.0.0.1",
+            "--host",
+            help="the address to listen on; anything but 127.0.0.1 lets other machines try to connect",
+        ),
         open_browser: bool = typer.Option(False, "--open", help="open the builder in the web browser"),
-        token: Optional[str] = typer.Option(None, "--token", envvar="DAIMYO_TOKEN",
-                                            help="the access token [default: a new random one]"),
-        workers: int = typer.Option(1, "--workers", help="server processes answering on the port (POSIX "
-                                                         "systems); one suits a player's machine, more a "
-                                                         "club's shared server with many players at once"),
+        token: Optional[str] = typer.Option(
+            None, "--token", envvar="DAIMYO_TOKEN", help="the access token [default: a new random one]"
+        ),
+        workers: int = typer.Option(
+            1,
+            "--workers",
+            help="server processes answering on the port (POSIX "
+            "systems); one suits a player's machine, more a "
+            "club's shared server with many players at once",
+        ),
     ):
         """Build, check, print and share lists in the web browser (a local server, offline).
 

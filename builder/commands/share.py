@@ -25,17 +25,26 @@ def register(app) -> None:
 
     @app.command("export")
     def export_cmd(
-        source: str = typer.Argument(..., help="A list file (YAML, JSON, text, markdown), a share code, or - for stdin."),
+        source: str = typer.Argument(
+            ..., help="A list file (YAML, JSON, text, markdown), a share code, or - for stdin."
+        ),
         dest: Optional[str] = typer.Argument(None, metavar="[DIR]", help="--to tts: the folder to write."),
-        to: str = typer.Option("text", "--to", "-t", help="text, markdown, json, yaml, code, bundle (the list with "
-                                                          "its packs), or tts (Tabletop Simulator deck: sheets and "
-                                                          "a saved object)"),
+        to: str = typer.Option(
+            "text",
+            "--to",
+            "-t",
+            help="text, markdown, json, yaml, code, bundle (the list with "
+            "its packs), or tts (Tabletop Simulator deck: sheets and "
+            "a saved object)",
+        ),
         out: Optional[str] = typer.Option(None, "--output", "-o", help="Write to this file instead of stdout."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists."),
-        base_url: Optional[str] = typer.Option(None, "--base-url",
-                                               help="--to tts: the web address the folder is uploaded to; the "
-                                                    "saved object loads its images from there."),
+        base_url: Optional[str] = typer.Option(
+            None,
+            "--base-url",
+            help="--to tts: the web address the folder is uploaded to; the saved object loads its images from there.",
+        ),
     ):
         """Write a list as forum text, Markdown, JSON, YAML or a one-line share code."""
         from builder.errors import UsageError
@@ -76,15 +85,24 @@ def register(app) -> None:
         source: str = typer.Argument(..., help="A file in any exported format, a share code, or - for stdin."),
         out: Optional[str] = typer.Option(None, "--output", "-o", help="Write the list (YAML) to this file."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
-        system: Optional[str] = typer.Option(None, "--system", "-s", help="The game, for plain card lists without a header."),
-        install_packs: bool = typer.Option(False, "--install-packs", help="Install the packs a bundle carries, or those another list names from the configured registries."),
-        force_packs: bool = typer.Option(False, "--force-packs", help="With --install-packs: replace installed packs of the same name."),
+        system: Optional[str] = typer.Option(
+            None, "--system", "-s", help="The game, for plain card lists without a header."
+        ),
+        install_packs: bool = typer.Option(
+            False,
+            "--install-packs",
+            help="Install the packs a bundle carries, or those another list names from the configured registries.",
+        ),
+        force_packs: bool = typer.Option(
+            False, "--force-packs", help="With --install-packs: replace installed packs of the same name."
+        ),
     ):
         """Read a shared list (text, Markdown, JSON, YAML, share code or bundle) and write it as a YAML list."""
         from builder.share.api import import_source
 
-        text, imp = import_source(source, _system(system), install_packs, force_packs,
-                                  note=lambda line: echo(line, err=True))
+        text, imp = import_source(
+            source, _system(system), install_packs, force_packs, note=lambda line: echo(line, err=True)
+        )
         readable(imp)  # a list that 'check' cannot read is said so and not written
         _write(text, out, force, f"wrote {out} ({imp.doc['system']}, from {imp.format})")
 

@@ -50,16 +50,21 @@ def submit(url: str, source: str, token: str | None = None, wait: float = 0.0) -
 
     base, token = _base_and_token(url, token)
     body = json.dumps({"list": _list_text(source)}).encode("utf-8")
-    req = urllib.request.Request(base + "/api/submissions", data=body, method="POST",
-                                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
+    req = urllib.request.Request(
+        base + "/api/submissions",
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
+    )
     until = time.monotonic() + max(0.0, wait)
     while True:
         try:
             return _send(req)
         except ConnectionRefusedError:
             if time.monotonic() >= until:
-                raise UsageError(f"{base}: cannot reach the event: nothing answers there",
-                                 "is 'daimyo event serve' running there?") from None
+                raise UsageError(
+                    f"{base}: cannot reach the event: nothing answers there", "is 'daimyo event serve' running there?"
+                ) from None
             time.sleep(0.25)
 
 
@@ -78,9 +83,12 @@ def _send(req) -> dict:
     except urllib.error.URLError as exc:
         if isinstance(exc.reason, ConnectionRefusedError):
             raise exc.reason from None
-        raise UsageError(f"{base}: cannot reach the event: {exc.reason}", "is 'daimyo event serve' running there?") from None
+        raise UsageError(
+            f"{base}: cannot reach the event: {exc.reason}", "is 'daimyo event serve' running there?"
+        ) from None
     except OSError as exc:
         if isinstance(exc, ConnectionRefusedError):
             raise
-        raise UsageError(f"{base}: cannot reach the event: {getattr(exc, 'reason', exc)}",
-                         "is 'daimyo event serve' running there?") from None
+        raise UsageError(
+            f"{base}: cannot reach the event: {getattr(exc, 'reason', exc)}", "is 'daimyo event serve' running there?"
+        ) from None

@@ -27,7 +27,8 @@ from sqlalchemy import event as sa_event
 metadata = MetaData()
 
 events = Table(
-    "events", metadata,
+    "events",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("name", Text, nullable=False),
     Column("system", String(32), nullable=False),
@@ -42,7 +43,8 @@ events = Table(
 )
 
 players = Table(
-    "players", metadata,
+    "players",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False, index=True),
     Column("name", Text, nullable=False),
@@ -52,21 +54,22 @@ players = Table(
 )
 
 submissions = Table(
-    "submissions", metadata,
+    "submissions",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("event_id", String(32), ForeignKey("events.id"), nullable=False, index=True),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
     Column("version", Integer, nullable=False),
     Column("created", String(40), nullable=False),
-    Column("source", String(16), nullable=False),   # web, api
-    Column("format", String(16), nullable=False),   # the share format it came in
-    Column("list_text", Text, nullable=False),      # the canonical list as indented JSON
-    Column("canonical", Text, nullable=False),      # the canonical list as sorted compact JSON
-    Column("packs", Text, nullable=False),          # JSON: content hashes of the packs checked with
+    Column("source", String(16), nullable=False),  # web, api
+    Column("format", String(16), nullable=False),  # the share format it came in
+    Column("list_text", Text, nullable=False),  # the canonical list as indented JSON
+    Column("canonical", Text, nullable=False),  # the canonical list as sorted compact JSON
+    Column("packs", Text, nullable=False),  # JSON: content hashes of the packs checked with
     Column("legal", Boolean, nullable=False),
     Column("verdict", Text, nullable=False),
     Column("total", Text, nullable=False),
-    Column("findings", Text, nullable=False),       # JSON: [{severity, code, message}]
+    Column("findings", Text, nullable=False),  # JSON: [{severity, code, message}]
     Column("fingerprint", String(32), nullable=False),
     Column("secret", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
@@ -75,7 +78,8 @@ submissions = Table(
 )
 
 openings = Table(  # a list opened by the organiser before the reveal: shown to its player
-    "openings", metadata,
+    "openings",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("submission_id", Integer, ForeignKey("submissions.id"), nullable=False),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
@@ -84,11 +88,12 @@ openings = Table(  # a list opened by the organiser before the reveal: shown to 
 )
 
 audit = Table(
-    "audit", metadata,
+    "audit",
+    metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("event_id", String(32), nullable=False, index=True),
     Column("at", String(40), nullable=False),
-    Column("actor", Text, nullable=False),     # organiser, player NAME, cli, public
+    Column("actor", Text, nullable=False),  # organiser, player NAME, cli, public
     Column("action", String(40), nullable=False),
     Column("detail", Text, nullable=False, default=""),
     Column("address", String(64), nullable=False, default=""),
@@ -117,9 +122,9 @@ def sqlite_url(folder: Path) -> str:
 
 def _sqlite_pragmas(dbapi_conn, _record):
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")     # readers never wait for the writer
-    cur.execute("PRAGMA synchronous=FULL")     # an acknowledged submission survives a crash
-    cur.execute("PRAGMA busy_timeout=30000")   # several processes take turns to write
+    cur.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
+    cur.execute("PRAGMA synchronous=FULL")  # an acknowledged submission survives a crash
+    cur.execute("PRAGMA busy_timeout=30000")  # several processes take turns to write
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 

@@ -59,11 +59,15 @@ def setting_key(system: str, key: str) -> str:
         for k in ("points", "max_hero_points"):
             if k in game.new_list.options:
                 return k
-        raise UsageError(f"{game.title} lists have no points to set",
-                         f"give the game's settings with {option('setting')} KEY=VALUE: " + ", ".join(sorted(game.new_list.options)))
+        raise UsageError(
+            f"{game.title} lists have no points to set",
+            f"give the game's settings with {option('setting')} KEY=VALUE: " + ", ".join(sorted(game.new_list.options)),
+        )
     if key not in game.new_list.options:
-        raise UsageError(f"'{key}' is not a setting of {game.title} lists",
-                         "one of " + ", ".join(sorted(game.new_list.options)) if game.new_list.options else "it has none")
+        raise UsageError(
+            f"'{key}' is not a setting of {game.title} lists",
+            "one of " + ", ".join(sorted(game.new_list.options)) if game.new_list.options else "it has none",
+        )
     return key
 
 
@@ -79,15 +83,19 @@ def setting_value(text: str):
 
 def decode(data: bytes, where: str) -> str:
     if len(data) > MAX_SUBMISSION_BYTES:
-        raise EventRefused(f"{where}: too large: {len(data):,} bytes, at most {MAX_SUBMISSION_BYTES:,}",
-                           "hand in one list, not a collection", status=413)
+        raise EventRefused(
+            f"{where}: too large: {len(data):,} bytes, at most {MAX_SUBMISSION_BYTES:,}",
+            "hand in one list, not a collection",
+            status=413,
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        before = data[:exc.start]
+        before = data[: exc.start]
         line = before.count(b"\n") + 1
-        raise EventRefused(f"{where}:{line}: not UTF-8 text", "save the list as UTF-8, or paste its share code",
-                           status=422) from None
+        raise EventRefused(
+            f"{where}:{line}: not UTF-8 text", "save the list as UTF-8, or paste its share code", status=422
+        ) from None
 
 
 def zip_lists(data: bytes, system: str) -> dict[str, str]:
@@ -96,8 +104,9 @@ def zip_lists(data: bytes, system: str) -> dict[str, str]:
         zf = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in zf.infolist() if not m.is_dir()]
     except (zipfile.BadZipFile, ValueError):
-        raise EventRefused("the upload is not a readable zip file", "upload a list file or a workspace zip",
-                           status=422) from None
+        raise EventRefused(
+            "the upload is not a readable zip file", "upload a list file or a workspace zip", status=422
+        ) from None
     if len(members) > MAX_ZIP_MEMBERS:
         raise EventRefused(f"the zip holds {len(members)} files, at most {MAX_ZIP_MEMBERS}", status=413)
     out = {}
@@ -130,16 +139,21 @@ def read_upload(data: bytes, filename: str, system: str, pick: str | None = None
         found = zip_lists(data, system)
         if pick:
             if pick not in found:
-                raise EventRefused(f"'{pick}' is not a {system} list of the zip",
-                                   "pick one of: " + ", ".join(sorted(found)) if found else "it holds none",
-                                   status=422)
+                raise EventRefused(
+                    f"'{pick}' is not a {system} list of the zip",
+                    "pick one of: " + ", ".join(sorted(found)) if found else "it holds none",
+                    status=422,
+                )
             return found[pick]
         if len(found) == 1:
             return next(iter(found.values()))
         if not found:
             raise EventRefused(f"the zip holds no {system} list", status=422)
-        err = EventRefused(f"the zip holds {len(found)} {system} lists; pick the one to hand in",
-                           "pick one of: " + ", ".join(sorted(found)), status=422)
+        err = EventRefused(
+            f"the zip holds {len(found)} {system} lists; pick the one to hand in",
+            "pick one of: " + ", ".join(sorted(found)),
+            status=422,
+        )
         err.choices = sorted(found)
         raise err
     return decode(data, filename or "upload")
@@ -172,23 +186,35 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
         raise
     except DaimyoError as exc:
         lines = [d.format() for d in exc.diagnostics]
-        err = EventRefused("; ".join(lines[:5]) + (f" (and {len(lines) - 5} more)" if len(lines) > 5 else ""),
-                           status=422)
+        err = EventRefused(
+            "; ".join(lines[:5]) + (f" (and {len(lines) - 5} more)" if len(lines) > 5 else ""), status=422
+        )
         err.details = lines
         raise err from None
     for key, want in sorted(settings.items()):
         got = canon.get(key)
         if got != want:
-            res.findings.insert(0, Finding("error", "event-setting",
-                                           f"this event plays {key} {want}; the list has "
-                                           f"{key} {got if got is not None else '(none)'}", loc=(key,)))
+            res.findings.insert(
+                0,
+                Finding(
+                    "error",
+                    "event-setting",
+                    f"this event plays {key} {want}; the list has {key} {got if got is not None else '(none)'}",
+                    loc=(key,),
+                ),
+            )
     return Checked(
-        system=system, format=imp.format, list_text=json.dumps(canon, indent=2, ensure_ascii=False) + "\n",
+        system=system,
+        format=imp.format,
+        list_text=json.dumps(canon, indent=2, ensure_ascii=False) + "\n",
         canonical=canonical_json(canon),
         packs=sorted(str(p.get("hash")) for p in res.packs if p.get("hash")),
-        legal=res.legal, verdict=verdict_of(res), total=total_of(system, res.summary),
+        legal=res.legal,
+        verdict=verdict_of(res),
+        total=total_of(system, res.summary),
         findings=[{"severity": f.severity, "code": f.code, "message": f.message} for f in res.findings],
-        fingerprint=fingerprint(canon))
+        fingerprint=fingerprint(canon),
+    )
 
 
 def findings_json(findings: list[dict]) -> str:

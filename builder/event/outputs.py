@@ -51,8 +51,11 @@ def _book_doc(list_text: str, system: str, label: str) -> str:
     from builder.share.api import parse_source_text
 
     doc = dict(parse_source_text(list_text, label, system).doc)
-    kept = [str(p) for p in (resolve_recorded(pk, doc, None, system, names_only=True)
-                             for pk in doc.get("packs") or []) if p is not None]
+    kept = [
+        str(p)
+        for p in (resolve_recorded(pk, doc, None, system, names_only=True) for pk in doc.get("packs") or [])
+        if p is not None
+    ]
     doc.pop("packs", None)
     if kept:
         doc["packs"] = kept
@@ -68,8 +71,9 @@ def write_book(ev, out: str, anonymous: bool = False, force: bool = False, paper
 
     info = ev.info()
     if info["phase"] != "revealed":
-        raise EventRefused("the lists are sealed until the reveal", "reveal them first: 'daimyo event reveal DIR'",
-                           status=409)
+        raise EventRefused(
+            "the lists are sealed until the reveal", "reveal them first: 'daimyo event reveal DIR'", status=409
+        )
     lists = ev.latest_lists()
     if not lists:
         raise EventRefused("no list was handed in", status=409)
@@ -93,6 +97,7 @@ def _safe(name: str) -> str:
 
 
 # -- verification ----------------------------------------------------------------------
+
 
 def revealed_entries(source: str) -> tuple[str, list[dict]]:
     """The revealed submissions of an event: from its folder, its server's address (``GET
@@ -143,22 +148,29 @@ def verify(source: str) -> list[tuple[dict, bool, str]]:
 
 # -- backups ---------------------------------------------------------------------------
 
+
 def backup(ev, out: str, force: bool = False) -> int:
     """Every row of the event (its players, submissions, openings, audit log) as one JSON file,
     written atomically; the number of submissions in it."""
     from builder.yamlio import atomic_write
 
     with ev.engine.connect() as conn:
+
         def rows(table, cond):
-            return [dict(r) for r in conn.execute(select(table).where(cond).order_by(*table.primary_key.columns)).mappings()]
+            return [
+                dict(r) for r in conn.execute(select(table).where(cond).order_by(*table.primary_key.columns)).mappings()
+            ]
 
         data = {
-            BACKUP_KEY: BACKUP_VERSION, "schema": db.head_revision(), "taken": db.now(),
+            BACKUP_KEY: BACKUP_VERSION,
+            "schema": db.head_revision(),
+            "taken": db.now(),
             "events": rows(events, events.c.id == ev.id),
             "players": rows(players, players.c.event_id == ev.id),
             "submissions": rows(submissions, submissions.c.event_id == ev.id),
-            "openings": rows(openings, openings.c.submission_id.in_(
-                select(submissions.c.id).where(submissions.c.event_id == ev.id))),
+            "openings": rows(
+                openings, openings.c.submission_id.in_(select(submissions.c.id).where(submissions.c.event_id == ev.id))
+            ),
             "audit": rows(audit, audit.c.event_id == ev.id),
         }
     atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force)
@@ -199,11 +211,20 @@ def restore(backup_file: str, folder: str, database: str | None = None):
             row["player_id"] = pid[r["player_id"]]
             sid[r["id"]] = conn.execute(insert(submissions).values(**row)).inserted_primary_key[0]
         for r in data["openings"]:
-            conn.execute(insert(openings).values(submission_id=sid[r["submission_id"]], player_id=pid[r["player_id"]],
-                                                 at=r["at"], reason=r["reason"]))
+            conn.execute(
+                insert(openings).values(
+                    submission_id=sid[r["submission_id"]], player_id=pid[r["player_id"]], at=r["at"], reason=r["reason"]
+                )
+            )
         for r in data["audit"]:
             conn.execute(insert(audit).values(**{k: v for k, v in r.items() if k != "id"}))
-        _log(conn, ev_row["id"], "cli", "backup-restored", f"{len(data['submissions'])} submissions from {Path(backup_file).name}")
+        _log(
+            conn,
+            ev_row["id"],
+            "cli",
+            "backup-restored",
+            f"{len(data['submissions'])} submissions from {Path(backup_file).name}",
+        )
     atomic_write(target / CONFIG, json.dumps({"event": ev_row["id"], "database": url}, indent=2) + "\n", force=False)
     (target / CONFIG).chmod(0o600)
     return Event(engine, ev_row["id"], target), len(data["submissions"])

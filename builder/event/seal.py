@@ -47,8 +47,14 @@ def canonical_json(canon: dict) -> str:
 
 
 def commitment(canonical: str, pack_hashes: list[str], secret: str) -> str:
-    blob = (PREFIX + canonical.encode("utf-8") + b"\n" + ",".join(sorted(pack_hashes)).encode("ascii")
-            + b"\n" + secret.encode("ascii"))
+    blob = (
+        PREFIX
+        + canonical.encode("utf-8")
+        + b"\n"
+        + ",".join(sorted(pack_hashes)).encode("ascii")
+        + b"\n"
+        + secret.encode("ascii")
+    )
     return hashlib.sha256(blob).hexdigest()
 
 
@@ -72,8 +78,7 @@ def verify_revealed(entry: dict) -> tuple[bool, str]:
 
     try:
         imp = parse_source_text(entry["list"], "<revealed>", entry.get("system"))
-        again = commitment(canonical_json(canonical(dict(imp.doc))), list(entry.get("packs") or []),
-                           entry["secret"])
+        again = commitment(canonical_json(canonical(dict(imp.doc))), list(entry.get("packs") or []), entry["secret"])
     except Exception as exc:
         return False, f"the list cannot be read back: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
     if not same(again, str(entry.get("commitment", ""))):

@@ -27,7 +27,7 @@ from builder.event.seal import commitment, csrf_token, new_secret, new_token, to
 CONFIG = "event.json"
 DEFAULT_PORT = 8770
 MAX_PLAYERS_NAME = 80
-SUBMISSIONS_PER_MINUTE = 12   # per player: resubmitting to fix a list, not a flood
+SUBMISSIONS_PER_MINUTE = 12  # per player: resubmitting to fix a list, not a flood
 FAILED_SIGNINS_PER_MINUTE = 30  # per address: guessing tokens is pointless, and slowed further
 
 
@@ -35,14 +35,16 @@ FAILED_SIGNINS_PER_MINUTE = 30  # per address: guessing tokens is pointless, and
 class Who:
     """Who a request or command acts as: the organiser, a player, or the public."""
 
-    role: str                 # organiser, player, public
+    role: str  # organiser, player, public
     name: str = ""
     player_id: int | None = None
     token_hash: str = ""
 
     @property
     def actor(self) -> str:
-        return "organiser" if self.role == "organiser" else (f"player {self.name}" if self.role == "player" else self.role)
+        return (
+            "organiser" if self.role == "organiser" else (f"player {self.name}" if self.role == "player" else self.role)
+        )
 
 
 PUBLIC = Who("public")
@@ -55,7 +57,9 @@ def _time_option(text: str | None, label: str) -> str | None:
     try:
         return db.stamp(db.parse_time(str(text)))
     except ValueError:
-        raise UsageError(f"{label}: '{text}' is not a time", "write it as ISO 8601, e.g. 2026-12-05T18:00+01:00") from None
+        raise UsageError(
+            f"{label}: '{text}' is not a time", "write it as ISO 8601, e.g. 2026-12-05T18:00+01:00"
+        ) from None
 
 
 def read_config(folder: str | os.PathLike) -> dict:
@@ -63,7 +67,10 @@ def read_config(folder: str | os.PathLike) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"{folder}: no event here (no {CONFIG})", command_line(f"create one with 'daimyo event new {folder} --name ...'")) from None
+        raise UsageError(
+            f"{folder}: no event here (no {CONFIG})",
+            command_line(f"create one with 'daimyo event new {folder} --name ...'"),
+        ) from None
     except (OSError, ValueError) as exc:
         raise UsageError(f"{path}: not an event file: {exc}") from None
     if not isinstance(data, dict) or not data.get("event") or not data.get("database"):
@@ -88,14 +95,24 @@ class Event:
             db.migrate(engine)
         ev = cls(engine, cfg["event"], Path(folder))
         if ev.row() is None:
-            raise UsageError(f"{folder}: event {cfg['event']} is not in its database",
-                             "restore it with 'daimyo event restore' or create it again")
+            raise UsageError(
+                f"{folder}: event {cfg['event']} is not in its database",
+                "restore it with 'daimyo event restore' or create it again",
+            )
         return ev
 
     @classmethod
-    def create(cls, folder: str | os.PathLike, name: str, system: str, settings: dict | None = None,
-               deadline: str | None = None, reveal: str | None = None, database: str | None = None,
-               url: str | None = None) -> tuple[Event, str]:
+    def create(
+        cls,
+        folder: str | os.PathLike,
+        name: str,
+        system: str,
+        settings: dict | None = None,
+        deadline: str | None = None,
+        reveal: str | None = None,
+        database: str | None = None,
+        url: str | None = None,
+    ) -> tuple[Event, str]:
         """A new event in ``folder`` (created; it must hold no event yet). Returns the event and
         the organiser's token, shown this once."""
         from builder.systems import find_system
@@ -111,7 +128,9 @@ class Event:
         settings = {setting_key(game.id, k): v for k, v in (settings or {}).items()}
         dl, rv = _time_option(deadline, option("deadline")), _time_option(reveal, option("reveal"))
         if dl and rv and rv < dl:
-            raise UsageError(f"{option('reveal')} is before {option('deadline')}", "lists are revealed after they are all in")
+            raise UsageError(
+                f"{option('reveal')} is before {option('deadline')}", "lists are revealed after they are all in"
+            )
         folder.mkdir(parents=True, exist_ok=True)
         url_db = database or db.sqlite_url(folder)
         engine = db.make_engine(url_db, pooled=False)
@@ -120,15 +139,25 @@ class Event:
         token = new_token()
         base = (url or f"http://127.0.0.1:{DEFAULT_PORT}").rstrip("/")
         with engine.begin() as conn:
-            conn.execute(insert(events).values(
-                id=event_id, name=name.strip(), system=game.id, settings=json.dumps(settings), deadline=dl,
-                reveal_at=rv, state="open", created=db.now(), secret=new_secret(),
-                organiser_hash=token_hash(token), base_url=base))
+            conn.execute(
+                insert(events).values(
+                    id=event_id,
+                    name=name.strip(),
+                    system=game.id,
+                    settings=json.dumps(settings),
+                    deadline=dl,
+                    reveal_at=rv,
+                    state="open",
+                    created=db.now(),
+                    secret=new_secret(),
+                    organiser_hash=token_hash(token),
+                    base_url=base,
+                )
+            )
             _log(conn, event_id, "cli", "event-created", f"{name.strip()} ({game.id})")
         from builder.yamlio import atomic_write
 
-        atomic_write(folder / CONFIG, json.dumps({"event": event_id, "database": url_db}, indent=2) + "\n",
-                     force=False)
+        atomic_write(folder / CONFIG, json.dumps({"event": event_id, "database": url_db}, indent=2) + "\n", force=False)
         os.chmod(folder / CONFIG, 0o600)  # it may hold the database's password
         return cls(engine, event_id, folder), token
 
@@ -162,23 +191,42 @@ class Event:
     def who(self, token: str | None, address: str = "") -> Who:
         """The organiser or the player a token signs in; EventRefused 401/403 otherwise."""
         if not token:
-            raise EventRefused("no token", "open the link you were given, or send 'Authorization: Bearer TOKEN'",
-                               status=401)
+            raise EventRefused(
+                "no token", "open the link you were given, or send 'Authorization: Bearer TOKEN'", status=401
+            )
         h = token_hash(token)
         with self.engine.connect() as conn:
             org = conn.execute(select(events.c.organiser_hash).where(events.c.id == self.id)).scalar()
             if secrets.compare_digest(org, h):
                 return Who("organiser", "organiser", None, h)
-            p = conn.execute(select(players).where(players.c.token_hash == h, players.c.event_id == self.id)).mappings().first()
+            p = (
+                conn.execute(select(players).where(players.c.token_hash == h, players.c.event_id == self.id))
+                .mappings()
+                .first()
+            )
             if p is not None and p["revoked"] is None:
                 return Who("player", p["name"], p["id"], h)
         with self.engine.begin() as conn:
-            failed = conn.execute(select(func.count()).select_from(audit).where(
-                audit.c.event_id == self.id, audit.c.action == "sign-in-refused", audit.c.address == address,
-                audit.c.at >= db.stamp(datetime.now(UTC) - timedelta(minutes=1)))).scalar()
+            failed = conn.execute(
+                select(func.count())
+                .select_from(audit)
+                .where(
+                    audit.c.event_id == self.id,
+                    audit.c.action == "sign-in-refused",
+                    audit.c.address == address,
+                    audit.c.at >= db.stamp(datetime.now(UTC) - timedelta(minutes=1)),
+                )
+            ).scalar()
             if failed >= FAILED_SIGNINS_PER_MINUTE:  # refused without a row more: a flood fills no log
                 raise EventRefused("too many refused tokens from this address", "wait a minute", status=429)
-            _log(conn, self.id, "public", "sign-in-refused", "revoked token" if p is not None else "unknown token", address)
+            _log(
+                conn,
+                self.id,
+                "public",
+                "sign-in-refused",
+                "revoked token" if p is not None else "unknown token",
+                address,
+            )
         if p is not None:
             raise EventRefused("this token was revoked", "ask the organiser for a new link", status=403)
         raise EventRefused("this token is not one of this event's", "open the link you were given", status=403)
@@ -200,15 +248,22 @@ class Event:
             clean.append(n)
         out = []
         with self.engine.begin() as conn:
-            have = {r for r in conn.execute(select(players.c.name).where(
-                players.c.event_id == self.id, players.c.revoked.is_(None))).scalars()}
+            have = {
+                r
+                for r in conn.execute(
+                    select(players.c.name).where(players.c.event_id == self.id, players.c.revoked.is_(None))
+                ).scalars()
+            }
             for n in clean:
                 if n in have:
-                    raise UsageError(f"player '{n}' is in the event already",
-                                     f"give another name, or {option('remove')} the player first")
+                    raise UsageError(
+                        f"player '{n}' is in the event already",
+                        f"give another name, or {option('remove')} the player first",
+                    )
                 token = new_token()
-                conn.execute(insert(players).values(event_id=self.id, name=n, token_hash=token_hash(token),
-                                                    created=db.now()))
+                conn.execute(
+                    insert(players).values(event_id=self.id, name=n, token_hash=token_hash(token), created=db.now())
+                )
                 _log(conn, self.id, who.actor, "player-added", n)
                 out.append((n, token))
         return out
@@ -218,8 +273,11 @@ class Event:
         with self.engine.begin() as conn:
             for n in names:
                 n = " ".join(str(n).split())
-                r = conn.execute(update(players).where(players.c.event_id == self.id, players.c.name == n,
-                                                       players.c.revoked.is_(None)).values(revoked=db.now()))
+                r = conn.execute(
+                    update(players)
+                    .where(players.c.event_id == self.id, players.c.name == n, players.c.revoked.is_(None))
+                    .values(revoked=db.now())
+                )
                 if r.rowcount == 0:
                     raise UsageError(f"no player '{n}' in the event", "see 'daimyo event export DIR'")
                 _log(conn, self.id, who.actor, "player-removed", n)
@@ -234,8 +292,11 @@ class Event:
                 _log(conn, self.id, who.actor, "organiser-token-replaced", "")
                 return token
             name = " ".join(str(player).split())
-            r = conn.execute(update(players).where(players.c.event_id == self.id, players.c.name == name,
-                                                   players.c.revoked.is_(None)).values(token_hash=token_hash(token)))
+            r = conn.execute(
+                update(players)
+                .where(players.c.event_id == self.id, players.c.name == name, players.c.revoked.is_(None))
+                .values(token_hash=token_hash(token))
+            )
             if r.rowcount == 0:
                 raise UsageError(f"no player '{name}' in the event", "see 'daimyo event players DIR'")
             _log(conn, self.id, who.actor, "player-token-replaced", name)
@@ -245,8 +306,12 @@ class Event:
         if conn is None:
             with self.engine.connect() as c:
                 return self.players(c)
-        return [dict(r) for r in conn.execute(select(players).where(players.c.event_id == self.id)
-                                              .order_by(players.c.id)).mappings()]
+        return [
+            dict(r)
+            for r in conn.execute(
+                select(players).where(players.c.event_id == self.id).order_by(players.c.id)
+            ).mappings()
+        ]
 
     # -- submissions ---------------------------------------------------------------------
 
@@ -262,15 +327,24 @@ class Event:
             if phase != "open":
                 raise EventRefused(f"the event is {phase}: no more lists are taken", status=409)
             late = bool(r["deadline"] and db.now() > r["deadline"])
-            recent = conn.execute(select(func.count()).select_from(submissions).where(
-                submissions.c.player_id == who.player_id, submissions.c.created >= since)).scalar()
-            had = conn.execute(select(func.count()).select_from(submissions).where(
-                submissions.c.player_id == who.player_id)).scalar()
+            recent = conn.execute(
+                select(func.count())
+                .select_from(submissions)
+                .where(submissions.c.player_id == who.player_id, submissions.c.created >= since)
+            ).scalar()
+            had = conn.execute(
+                select(func.count()).select_from(submissions).where(submissions.c.player_id == who.player_id)
+            ).scalar()
         if recent >= SUBMISSIONS_PER_MINUTE:
-            raise EventRefused(f"{recent} lists handed in this last minute", "wait a minute before the next", status=429)
+            raise EventRefused(
+                f"{recent} lists handed in this last minute", "wait a minute before the next", status=429
+            )
         if late and had:
-            raise EventRefused("the deadline has passed: your list can no longer be changed",
-                               "your latest list counts; ask the organiser", status=409)
+            raise EventRefused(
+                "the deadline has passed: your list can no longer be changed",
+                "your latest list counts; ask the organiser",
+                status=409,
+            )
         checked = check_submission(text, r["system"], json.loads(r["settings"]))
         return self._store(who, checked, late, source, address)
 
@@ -283,31 +357,70 @@ class Event:
                     r = self.row(conn)
                     if self.phase(r) != "open":  # locked while this list was checked
                         raise EventRefused(f"the event is {self.phase(r)}: no more lists are taken", status=409)
-                    version = (conn.execute(select(func.max(submissions.c.version)).where(
-                        submissions.c.player_id == who.player_id)).scalar() or 0) + 1
-                    row = dict(event_id=self.id, player_id=who.player_id, version=version, created=db.now(),
-                               source=source, format=c.format, list_text=c.list_text, canonical=c.canonical,
-                               packs=json.dumps(c.packs), legal=c.legal, verdict=c.verdict, total=c.total,
-                               findings=findings_json(c.findings), fingerprint=c.fingerprint, secret=secret,
-                               commitment=com, late=late)
+                    version = (
+                        conn.execute(
+                            select(func.max(submissions.c.version)).where(submissions.c.player_id == who.player_id)
+                        ).scalar()
+                        or 0
+                    ) + 1
+                    row = dict(
+                        event_id=self.id,
+                        player_id=who.player_id,
+                        version=version,
+                        created=db.now(),
+                        source=source,
+                        format=c.format,
+                        list_text=c.list_text,
+                        canonical=c.canonical,
+                        packs=json.dumps(c.packs),
+                        legal=c.legal,
+                        verdict=c.verdict,
+                        total=c.total,
+                        findings=findings_json(c.findings),
+                        fingerprint=c.fingerprint,
+                        secret=secret,
+                        commitment=com,
+                        late=late,
+                    )
                     row["id"] = conn.execute(insert(submissions).values(**row)).inserted_primary_key[0]
-                    _log(conn, self.id, who.actor, "list-submitted",
-                         f"version {version}: {c.verdict}, {c.total}, commitment {com}", address)
+                    _log(
+                        conn,
+                        self.id,
+                        who.actor,
+                        "list-submitted",
+                        f"version {version}: {c.verdict}, {c.total}, commitment {com}",
+                        address,
+                    )
                 return self._public_submission(row, who.name, own=True)
             except IntegrityError:
                 continue
         raise EventRefused("the list could not be stored: too many at once", "hand it in again", status=503)
 
-    def _public_submission(self, row, player: str, own: bool = False, organiser: bool = False,
-                           revealed: bool = False) -> dict:
+    def _public_submission(
+        self, row, player: str, own: bool = False, organiser: bool = False, revealed: bool = False
+    ) -> dict:
         findings = json.loads(row["findings"])
-        out = {"id": row["id"], "player": player, "version": row["version"], "time": row["created"],
-               "commitment": row["commitment"], "late": bool(row["late"])}
+        out = {
+            "id": row["id"],
+            "player": player,
+            "version": row["version"],
+            "time": row["created"],
+            "commitment": row["commitment"],
+            "late": bool(row["late"]),
+        }
         if own or organiser or revealed:
-            out.update({"legal": bool(row["legal"]), "verdict": row["verdict"], "total": row["total"],
-                        "fingerprint": row["fingerprint"], "format": row["format"]})
-            out["findings"] = findings if (own or revealed) else [{"severity": f["severity"], "code": f["code"]}
-                                                                   for f in findings]
+            out.update(
+                {
+                    "legal": bool(row["legal"]),
+                    "verdict": row["verdict"],
+                    "total": row["total"],
+                    "fingerprint": row["fingerprint"],
+                    "format": row["format"],
+                }
+            )
+            out["findings"] = (
+                findings if (own or revealed) else [{"severity": f["severity"], "code": f["code"]} for f in findings]
+            )
         if own or revealed:
             out["list"] = row["list_text"]
         if revealed:
@@ -317,23 +430,48 @@ class Event:
     def history(self, who: Who) -> list[dict]:
         """A player's own submissions, newest first, and (for each) who opened it before the reveal."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(submissions).where(submissions.c.player_id == who.player_id)
-                                .order_by(submissions.c.version.desc())).mappings().all()
+            rows = (
+                conn.execute(
+                    select(submissions)
+                    .where(submissions.c.player_id == who.player_id)
+                    .order_by(submissions.c.version.desc())
+                )
+                .mappings()
+                .all()
+            )
         return [self._public_submission(r, who.name, own=True) for r in rows]
 
     def openings_of(self, who: Who) -> list[dict]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(openings, submissions.c.version).join(
-                submissions, submissions.c.id == openings.c.submission_id).where(
-                openings.c.player_id == who.player_id).order_by(openings.c.id)).mappings().all()
+            rows = (
+                conn.execute(
+                    select(openings, submissions.c.version)
+                    .join(submissions, submissions.c.id == openings.c.submission_id)
+                    .where(openings.c.player_id == who.player_id)
+                    .order_by(openings.c.id)
+                )
+                .mappings()
+                .all()
+            )
         return [{"at": r["at"], "version": r["version"], "reason": r["reason"]} for r in rows]
 
     def latest(self, conn) -> dict[int, dict]:
         """Each player's latest submission, by player id."""
-        newest = (select(submissions.c.player_id, func.max(submissions.c.version).label("v"))
-                  .where(submissions.c.event_id == self.id).group_by(submissions.c.player_id).subquery())
-        rows = conn.execute(select(submissions).join(newest, (submissions.c.player_id == newest.c.player_id)
-                                                     & (submissions.c.version == newest.c.v))).mappings().all()
+        newest = (
+            select(submissions.c.player_id, func.max(submissions.c.version).label("v"))
+            .where(submissions.c.event_id == self.id)
+            .group_by(submissions.c.player_id)
+            .subquery()
+        )
+        rows = (
+            conn.execute(
+                select(submissions).join(
+                    newest, (submissions.c.player_id == newest.c.player_id) & (submissions.c.version == newest.c.v)
+                )
+            )
+            .mappings()
+            .all()
+        )
         return {r["player_id"]: dict(r) for r in rows}
 
     def board(self, who: Who) -> dict:
@@ -344,19 +482,34 @@ class Event:
             info = self.info(conn)
             revealed = info["phase"] == "revealed"
             latest = self.latest(conn)
-            counts = dict(conn.execute(select(submissions.c.player_id, func.count()).where(
-                submissions.c.event_id == self.id).group_by(submissions.c.player_id)).all())
+            counts = dict(
+                conn.execute(
+                    select(submissions.c.player_id, func.count())
+                    .where(submissions.c.event_id == self.id)
+                    .group_by(submissions.c.player_id)
+                ).all()
+            )
             people = self.players(conn)
         rows = []
         for p in people:
             s = latest.get(p["id"])
             if p["revoked"] and s is None:
                 continue
-            entry = {"player": p["name"], "player_id": p["id"], "removed": bool(p["revoked"]),
-                     "versions": counts.get(p["id"], 0), "status": "missing" if s is None else ("late" if s["late"] else "in")}
+            entry = {
+                "player": p["name"],
+                "player_id": p["id"],
+                "removed": bool(p["revoked"]),
+                "versions": counts.get(p["id"], 0),
+                "status": "missing" if s is None else ("late" if s["late"] else "in"),
+            }
             if s is not None:
-                sub = self._public_submission(s, p["name"], organiser=who.role == "organiser", revealed=revealed,
-                                              own=who.role == "player" and who.player_id == p["id"])
+                sub = self._public_submission(
+                    s,
+                    p["name"],
+                    organiser=who.role == "organiser",
+                    revealed=revealed,
+                    own=who.role == "player" and who.player_id == p["id"],
+                )
                 if revealed:
                     sub["system"] = info["system"]
                 entry["submission"] = sub
@@ -372,14 +525,20 @@ class Event:
         if not reason:
             raise EventRefused("say why the list is opened", "the player is shown the reason", status=422)
         with self.engine.begin() as conn:
-            s = conn.execute(select(submissions).where(submissions.c.id == submission_id,
-                                                       submissions.c.event_id == self.id)).mappings().first()
+            s = (
+                conn.execute(
+                    select(submissions).where(submissions.c.id == submission_id, submissions.c.event_id == self.id)
+                )
+                .mappings()
+                .first()
+            )
             if s is None:
                 raise EventRefused(f"no submission {submission_id} in this event", status=404)
             name = conn.execute(select(players.c.name).where(players.c.id == s["player_id"])).scalar()
             if self.phase(self.row(conn)) != "revealed":
-                conn.execute(insert(openings).values(submission_id=s["id"], player_id=s["player_id"], at=db.now(),
-                                                     reason=reason))
+                conn.execute(
+                    insert(openings).values(submission_id=s["id"], player_id=s["player_id"], at=db.now(), reason=reason)
+                )
                 _log(conn, self.id, who.actor, "list-opened", f"{name} version {s['version']}: {reason}", address)
         return self._public_submission(s, name, own=True)
 
@@ -412,10 +571,19 @@ class Event:
         out = []
         for p in b["players"]:
             s = p.get("submission") or {}
-            out.append({"player": p["player"], "status": p["status"], "version": s.get("version", ""),
-                        "verdict": s.get("verdict", ""), "legal": s.get("legal", ""), "total": s.get("total", ""),
-                        "fingerprint": s.get("fingerprint", ""), "commitment": s.get("commitment", ""),
-                        "time": s.get("time", "")})
+            out.append(
+                {
+                    "player": p["player"],
+                    "status": p["status"],
+                    "version": s.get("version", ""),
+                    "verdict": s.get("verdict", ""),
+                    "legal": s.get("legal", ""),
+                    "total": s.get("total", ""),
+                    "fingerprint": s.get("fingerprint", ""),
+                    "commitment": s.get("commitment", ""),
+                    "time": s.get("time", ""),
+                }
+            )
         return out
 
     def latest_lists(self) -> list[dict]:
@@ -432,8 +600,11 @@ class Event:
             if info["phase"] != "revealed":
                 raise EventRefused("the lists are sealed until the reveal", status=403)
             names = {p["id"]: p["name"] for p in self.players(conn)}
-            rows = conn.execute(select(submissions).where(submissions.c.event_id == self.id)
-                                .order_by(submissions.c.id)).mappings().all()
+            rows = (
+                conn.execute(select(submissions).where(submissions.c.event_id == self.id).order_by(submissions.c.id))
+                .mappings()
+                .all()
+            )
         out = []
         for r in rows:
             s = self._public_submission(r, names[r["player_id"]], revealed=True)
@@ -443,8 +614,10 @@ class Event:
 
     def audit_log(self) -> list[dict]:
         with self.engine.connect() as conn:
-            return [dict(r) for r in conn.execute(select(audit).where(audit.c.event_id == self.id)
-                                                  .order_by(audit.c.id)).mappings()]
+            return [
+                dict(r)
+                for r in conn.execute(select(audit).where(audit.c.event_id == self.id).order_by(audit.c.id)).mappings()
+            ]
 
     def log(self, actor: str, action: str, detail: str = "", address: str = "") -> None:
         with self.engine.begin() as conn:
@@ -452,5 +625,8 @@ class Event:
 
 
 def _log(conn, event_id: str, actor: str, action: str, detail: str = "", address: str = "") -> None:
-    conn.execute(insert(audit).values(event_id=event_id, at=db.now(), actor=actor, action=action,
-                                      detail=detail[:2000], address=address[:64]))
+    conn.execute(
+        insert(audit).values(
+            event_id=event_id, at=db.now(), actor=actor, action=action, detail=detail[:2000], address=address[:64]
+        )
+    )

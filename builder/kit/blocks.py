@@ -28,7 +28,7 @@ from builder.yamlio import refuse_output
 MM = 72.0 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN_MM = 12.0
-FOOTER_MM = 18.0   # bottom band reserved for the footer (validation, share code, ruler)
+FOOTER_MM = 18.0  # bottom band reserved for the footer (validation, share code, ruler)
 HEADER_MM = 0.0
 
 GREY = "#555555"
@@ -39,6 +39,7 @@ FAIL_BG = "#f6d2d2"
 
 
 # -- styles ----------------------------------------------------------------------------
+
 
 def _fonts():
     from builder.kit import fonts
@@ -57,27 +58,42 @@ class Styles:
 
         f = _fonts()
         b = self.base
+
         # allowWidows=0 (and reportlab's allowOrphans=0): a paragraph split across pages keeps
         # at least two of its lines on each side
         def mk(name, **kw):
-            return ParagraphStyle(name, fontName=kw.pop("font", f.REGULAR), bulletFontName=f.REGULAR,
-                                  alignment=TA_LEFT, splitLongWords=1, allowWidows=0, allowOrphans=0, **kw)
+            return ParagraphStyle(
+                name,
+                fontName=kw.pop("font", f.REGULAR),
+                bulletFontName=f.REGULAR,
+                alignment=TA_LEFT,
+                splitLongWords=1,
+                allowWidows=0,
+                allowOrphans=0,
+                **kw,
+            )
 
         self.title = mk("title", font=f.BOLD, fontSize=b + 7, leading=(b + 7) * 1.2, spaceAfter=2)
         self.subtitle = mk("subtitle", fontSize=b, leading=b * 1.25, textColor=GREY, spaceAfter=4)
-        self.h1 = mk("h1", font=f.BOLD, fontSize=b + 3, leading=(b + 3) * 1.2, spaceBefore=6,
-                     spaceAfter=3, keepWithNext=1)
-        self.h2 = mk("h2", font=f.BOLD, fontSize=b + 1, leading=(b + 1) * 1.2, spaceBefore=4,
-                     spaceAfter=2, keepWithNext=1)
+        self.h1 = mk(
+            "h1", font=f.BOLD, fontSize=b + 3, leading=(b + 3) * 1.2, spaceBefore=6, spaceAfter=3, keepWithNext=1
+        )
+        self.h2 = mk(
+            "h2", font=f.BOLD, fontSize=b + 1, leading=(b + 1) * 1.2, spaceBefore=4, spaceAfter=2, keepWithNext=1
+        )
         self.body = mk("body", fontSize=b, leading=b * 1.25, spaceAfter=2)
-        self.bullet = mk("bullet", fontSize=b, leading=b * 1.22, leftIndent=9, bulletIndent=1,
-                         spaceAfter=1)
+        self.bullet = mk("bullet", fontSize=b, leading=b * 1.22, leftIndent=9, bulletIndent=1, spaceAfter=1)
         self.cell = mk("cell", fontSize=b - 0.5, leading=(b - 0.5) * 1.2)
         self.cellb = mk("cellb", font=f.BOLD, fontSize=b - 0.5, leading=(b - 0.5) * 1.2)
-        self.small = mk("small", font=f.CONDENSED, fontSize=b - 2, leading=(b - 2) * 1.2,
-                        textColor=GREY)
-        self.source = mk("source", font=f.CONDENSED, fontSize=max(5.5, b - 2.5),
-                         leading=max(5.5, b - 2.5) * 1.2, textColor=GREY, spaceAfter=3)
+        self.small = mk("small", font=f.CONDENSED, fontSize=b - 2, leading=(b - 2) * 1.2, textColor=GREY)
+        self.source = mk(
+            "source",
+            font=f.CONDENSED,
+            fontSize=max(5.5, b - 2.5),
+            leading=max(5.5, b - 2.5) * 1.2,
+            textColor=GREY,
+            spaceAfter=3,
+        )
 
 
 def esc(text: Any) -> str:
@@ -151,7 +167,7 @@ def _cell(c, style, memo: dict | None = None):
     return para(c, style)
 
 
-CELL_MEMO = 2000   # paragraphs a long table keeps for reuse
+CELL_MEMO = 2000  # paragraphs a long table keeps for reuse
 
 
 _MEMO_PARA = None
@@ -164,7 +180,7 @@ def _memo_para_class():
         from reportlab.platypus import Paragraph
 
         class MemoParagraph(Paragraph):
-            def __init__(self, p):   # adopt a parsed paragraph's state without parsing again
+            def __init__(self, p):  # adopt a parsed paragraph's state without parsing again
                 adopt_state(self, p)
                 self._memo = None
 
@@ -175,16 +191,25 @@ def _memo_para_class():
                 self._memo = (aw, out)
                 return out
 
-            def split(self, aw, ah):   # a table row never splits; a shared cell must not either
+            def split(self, aw, ah):  # a table row never splits; a shared cell must not either
                 return []
 
         _MEMO_PARA = MemoParagraph
     return _MEMO_PARA
 
 
-def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: list[str] | None = None,
-          zebra: bool = True, bold_first: bool = False, fail_rows: Iterable[int] = (),
-          total_rows: Iterable[int] = (), align_right: Iterable[int] = (), repeat: bool = True):
+def table(
+    rows: list[list[Any]],
+    widths_mm: list[float],
+    st: Styles,
+    header: list[str] | None = None,
+    zebra: bool = True,
+    bold_first: bool = False,
+    fail_rows: Iterable[int] = (),
+    total_rows: Iterable[int] = (),
+    align_right: Iterable[int] = (),
+    repeat: bool = True,
+):
     """A table whose cells wrap (never overflow); a row never splits across pages.
 
     ``rows`` are lists of strings, :class:`Markup` strings or flowables; ``widths_mm`` the
@@ -197,7 +222,7 @@ def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: lis
     head = [para(h, st.cellb) for h in header] if header else None
     off = 1 if header else 0
     base = [
-        ("FONT", (0, 0), (-1, -1), _fonts().REGULAR),   # platypus sets a cell font even for paragraphs
+        ("FONT", (0, 0), (-1, -1), _fonts().REGULAR),  # platypus sets a cell font even for paragraphs
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD[0]),
         ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD[1]),
@@ -231,14 +256,14 @@ def table(rows: list[list[Any]], widths_mm: list[float], st: Styles, header: lis
     widths_mm = squeeze(widths_mm)
     widths = [w * MM for w in widths_mm]
     if len(rows) > LONG_TABLE_CHUNK:
-        return long_table(len(rows), cells, widths, head if repeat else None, base, head_cmds, row_cmds,
-                          first_head=head)
+        return long_table(
+            len(rows), cells, widths, head if repeat else None, base, head_cmds, row_cmds, first_head=head
+        )
     data = ([head] if head else []) + [cells(r) for r in range(len(rows))]
     cmds = list(base) + (head_cmds if head else [])
     for r in range(len(rows)):
         cmds += row_cmds(r, r + off)
-    t = Table(data, colWidths=widths, repeatRows=(1 if header and repeat else 0),
-              hAlign="LEFT", splitByRow=1)
+    t = Table(data, colWidths=widths, repeatRows=(1 if header and repeat else 0), hAlign="LEFT", splitByRow=1)
     t.setStyle(TableStyle(cmds))
     return t
 
@@ -248,7 +273,7 @@ def squeeze(widths_mm: list[float], floor_mm: float = 8.0) -> list[float]:
     a table whose last column is "the rest of the width" gets none on narrow paper."""
     total = sum(widths_mm)
     floor = min(floor_mm, total / max(1, len(widths_mm)))
-    if min(widths_mm) >= min(floor, 3.0):   # narrow by design (a number column) is fine
+    if min(widths_mm) >= min(floor, 3.0):  # narrow by design (a number column) is fine
         return list(widths_mm)
     raised = [max(w, floor) for w in widths_mm]
     fixed = sum(floor for w in widths_mm if w <= floor)
@@ -257,8 +282,9 @@ def squeeze(widths_mm: list[float], floor_mm: float = 8.0) -> list[float]:
     return [floor if w <= floor else w * k for w in raised]
 
 
-def stacked(rows: list[list[Any]], header: list[str] | None, st: Styles, bold_first: bool = False,
-            fail_rows: Iterable[int] = ()):
+def stacked(
+    rows: list[list[Any]], header: list[str] | None, st: Styles, bold_first: bool = False, fail_rows: Iterable[int] = ()
+):
     """A table as stacked rows, for paper too small for its columns: each row is its first
     cell (bold) followed by "Header: value" lines, with a rule between rows. The rows are
     paragraphs, so a long row continues on the next page like any text."""
@@ -291,8 +317,9 @@ def stacked(rows: list[list[Any]], header: list[str] | None, st: Styles, bold_fi
                 continue
             label = names[i] if i < len(names) and names[i].strip() else ""
             if not out:
-                body = (f"{label}: " if label and not bold_first and label != "#" else
-                        ("#" if label == "#" else "")) + t
+                body = (
+                    f"{label}: " if label and not bold_first and label != "#" else ("#" if label == "#" else "")
+                ) + t
                 out.append(Paragraph(body, sf))
             else:
                 out.append(Paragraph((f"<b>{label}:</b> " if label else "") + t, sr))
@@ -308,7 +335,7 @@ def _lines_of(f) -> int:
     return max(1, len(lines)) if lines is not None else 1
 
 
-MIN_SPLIT_LINES = 2   # a block split across pages keeps at least this many lines on each side
+MIN_SPLIT_LINES = 2  # a block split across pages keeps at least this many lines on each side
 KEEP_BLOCK_LINES = 6  # a stacked row of no more lines than this is never split
 
 
@@ -346,14 +373,14 @@ def _block_class():
         def split(self, aw, ah):
             hs = self._measure(aw)
             # the lines of the block itself (a glued source note does not count as company)
-            total = sum(n for *_, n in hs[:len(hs) - self.glued])
+            total = sum(n for *_, n in hs[: len(hs) - self.glued])
             if sum(b + h + a for b, h, a, _ in hs) <= ah:
                 return [self]
             frame = getattr(self, "_frame", None)
             at_top = frame is not None and getattr(frame, "_atTop", False)
             if total <= KEEP_BLOCK_LINES and not at_top:
-                return []    # a short row reads as one: the whole of it goes on the next page
-            last_cut = len(self.flows) - 1 - self.glued    # cut after flow i, i < last_cut + 1
+                return []  # a short row reads as one: the whole of it goes on the next page
+            last_cut = len(self.flows) - 1 - self.glued  # cut after flow i, i < last_cut + 1
             used, lines_before, fits = 0.0, 0, []
             for i, (b, h, a, n) in enumerate(hs):
                 if used + b + h > ah + 1e-6:
@@ -364,7 +391,7 @@ def _block_class():
             # between paragraphs, as late as possible
             for i, before in reversed(fits):
                 if i < last_cut and before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
-                    return [Block(self.flows[:i + 1]), Block(self.flows[i + 1:], self.glued)]
+                    return [Block(self.flows[: i + 1]), Block(self.flows[i + 1 :], self.glued)]
             # inside the first paragraph that does not fit (its own split keeps two lines a side)
             k = len(fits)
             if k <= last_cut:
@@ -374,13 +401,12 @@ def _block_class():
                     parts[0].wrap(aw, 0x7FFFFFFF)
                     before = (fits[-1][1] if fits else 0) + _lines_of(parts[0])
                     if before >= MIN_SPLIT_LINES and total - before >= MIN_SPLIT_LINES:
-                        return [Block(self.flows[:k] + [parts[0]]),
-                                Block([parts[1]] + self.flows[k + 1:], self.glued)]
+                        return [Block(self.flows[:k] + [parts[0]]), Block([parts[1]] + self.flows[k + 1 :], self.glued)]
             if at_top:
                 # taller than a whole page and no cut keeps two lines a side: its paragraphs are
                 # laid out one by one, as any text that fills pages
                 return list(self.flows)
-            return []    # the whole block goes on the next page
+            return []  # the whole block goes on the next page
 
         def draw(self):
             y = self.height
@@ -418,7 +444,7 @@ def _seq_class():
         def __init__(self, make, n: int, start: int = 0, tail: list | None = None):
             super().__init__()
             self.make, self.n, self.start = make, n, start
-            self.tail = list(tail or [])    # flowables kept with the last row (a source note)
+            self.tail = list(tail or [])  # flowables kept with the last row (a source note)
             self._flows: list | None = None
 
         def _all(self):
@@ -435,7 +461,7 @@ def _seq_class():
             return self._flows
 
         def wrap(self, aw, ah):
-            if self.n - self.start > SEQ_BATCH:     # more than a batch: always handed on in parts
+            if self.n - self.start > SEQ_BATCH:  # more than a batch: always handed on in parts
                 return aw, ah + 1.0
             h = 0.0
             for f in self._all():
@@ -472,15 +498,23 @@ def _seq_class():
     return Seq
 
 
-SEQ_BATCH = 30   # rows of a stacked table made at a time
+SEQ_BATCH = 30  # rows of a stacked table made at a time
 
 
-CELL_PAD = (2.5, 2.5, 1.2, 1.8)   # pt: left, right, top, bottom padding of a table cell
-LONG_TABLE_CHUNK = 40             # rows: a longer table is laid out a page at a time
+CELL_PAD = (2.5, 2.5, 1.2, 1.8)  # pt: left, right, top, bottom padding of a table cell
+LONG_TABLE_CHUNK = 40  # rows: a longer table is laid out a page at a time
 
 
-def long_table(n: int, cells: Callable[[int], list], widths: list[float], head: list | None,
-               base_cmds: list, head_cmds: list, row_cmds: Callable[[int, int], list], first_head: list | None = None):
+def long_table(
+    n: int,
+    cells: Callable[[int], list],
+    widths: list[float],
+    head: list | None,
+    base_cmds: list,
+    head_cmds: list,
+    row_cmds: Callable[[int, int], list],
+    first_head: list | None = None,
+):
     """A table of ``n`` rows laid out a page at a time.
 
     platypus splits a long ``Table`` by measuring all the rows left after each page break,
@@ -508,7 +542,7 @@ class _Rows:
         for v, w in zip(row, self.widths, strict=False):
             aw = w - CELL_PAD[0] - CELL_PAD[1]
             t = 0.0
-            for f in (v if isinstance(v, (list, tuple)) else [v]):
+            for f in v if isinstance(v, (list, tuple)) else [v]:
                 t += f.wrap(aw, 0x7FFFFFFF)[1] + f.getSpaceBefore() + f.getSpaceAfter()
             h = max(h, t)
         return h + CELL_PAD[2] + CELL_PAD[3]
@@ -546,8 +580,8 @@ class _Rows:
 
         head = self.first_head if start == 0 else self.head
         off = 1 if head is not None else 0
-        data = ([head] if head is not None else [])
-        hs = ([self.header_height(start == 0)] if head is not None else [])
+        data = [head] if head is not None else []
+        hs = [self.header_height(start == 0)] if head is not None else []
         cmds = list(self.base_cmds) + (list(self.head_cmds) if head is not None else [])
         for r in range(start, end):
             data.append(self.made.pop(r, None) or self.cells(r))
@@ -579,7 +613,7 @@ def _long_table_class():
         def wrap(self, aw, ah):
             end, used = self.rows.fit(self.start, ah)
             self.width = sum(self.rows.widths)
-            if end < self.rows.n:          # does not all fit: the frame splits it
+            if end < self.rows.n:  # does not all fit: the frame splits it
                 self._table = None
                 return self.width, max(ah, used) + 1.0
             self._table = self.rows.chunk(self.start, end)
@@ -614,28 +648,29 @@ def keep(*flows):
     seqs = [i for i, f in enumerate(kept) if isinstance(f, _seq_class())]
     if seqs and seqs[-1] < len(kept) - 1:
         seq = kept[seqs[-1]]
-        seq.tail = seq.tail + kept[seqs[-1] + 1:]
+        seq.tail = seq.tail + kept[seqs[-1] + 1 :]
         seq._flows = None
-        kept = kept[:seqs[-1] + 1]
+        kept = kept[: seqs[-1] + 1]
     return KeepTogether(kept)
 
 
 # -- page building --------------------------------------------------------------------
+
 
 @dataclass
 class PageSpec:
     """Everything printed around the flowing content."""
 
     title: str
-    kind: str                       # "roster", "setup sheet", "player aid"
+    kind: str  # "roster", "setup sheet", "player aid"
     system: str
-    result: Any = None              # CheckResult (footer: legal or the findings)
+    result: Any = None  # CheckResult (footer: legal or the findings)
     share_code: str | None = None
     footer_note: str | None = None  # e.g. the rulebook file of an aid
-    paper: Any = "a4"               # (w, h) mm or a paper name
+    paper: Any = "a4"  # (w, h) mm or a paper name
     columns: int = 1
     author: str | None = None
-    list_file: str | None = None    # the list as the user names it (for "daimyo export LIST --to code")
+    list_file: str | None = None  # the list as the user names it (for "daimyo export LIST --to code")
 
 
 def paper_mm(paper) -> tuple[float, float]:
@@ -658,9 +693,9 @@ def frame_width_mm(paper="a4", columns: int = 1, gap_mm: float = 6.0) -> float:
 
 # -- small paper ----------------------------------------------------------------------------
 
-COMPACT_WIDTH_MM = 110.0   # a body narrower than this prints tables as stacked rows
-COMPACT_HEIGHT_MM = 60.0   # ... and so does a body lower than this (a row must fit a page)
-MIN_SCALE = 0.8            # type shrinks with the paper's width down to this factor
+COMPACT_WIDTH_MM = 110.0  # a body narrower than this prints tables as stacked rows
+COMPACT_HEIGHT_MM = 60.0  # ... and so does a body lower than this (a row must fit a page)
+MIN_SCALE = 0.8  # type shrinks with the paper's width down to this factor
 
 _COMPACT: contextvars.ContextVar[bool] = contextvars.ContextVar("daimyo_compact_tables", default=False)
 
@@ -680,8 +715,9 @@ def spec_footer(spec: PageSpec) -> list:
     """The footer lines of a document described by ``spec``."""
     from builder.kit import pdfbase
 
-    return pdfbase.footer_lines(spec.result, spec.share_code,
-                                extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file)
+    return pdfbase.footer_lines(
+        spec.result, spec.share_code, extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file
+    )
 
 
 def small_paper_layout(paper, nominal: float, footer: Sequence[str] = (), columns: int = 1) -> tuple[float, bool]:
@@ -693,8 +729,9 @@ def small_paper_layout(paper, nominal: float, footer: Sequence[str] = (), column
     w, h = frame_size(paper_mm(paper), list(footer))
     col = (w - 6.0 * (columns - 1)) / max(1, columns)
     scale = max(MIN_SCALE, min(1.0, col / 186.0 if columns == 1 else col / 90.0))
-    return round(nominal * scale, 2), ((col < COMPACT_WIDTH_MM and columns == 1)
-                                       or col < COMPACT_WIDTH_MM / 2 or h < COMPACT_HEIGHT_MM)
+    return round(nominal * scale, 2), (
+        (col < COMPACT_WIDTH_MM and columns == 1) or col < COMPACT_WIDTH_MM / 2 or h < COMPACT_HEIGHT_MM
+    )
 
 
 def result_lines(result) -> list[str]:
@@ -702,21 +739,23 @@ def result_lines(result) -> list[str]:
     if result is None:
         return []
     c = result.counts()
-    head = ("legal" if result.legal else "NOT LEGAL") + \
-        f" ({c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} warning{'s' * (c['warning'] != 1)})"
+    head = (
+        "legal" if result.legal else "NOT LEGAL"
+    ) + f" ({c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} warning{'s' * (c['warning'] != 1)})"
     out = [f"daimyo check: {head}"]
     from builder.rulebooks import format_source
 
     for f in result.findings:
         if f.severity == "info":
             continue
-        out.append(f"{f.severity} {f.code}: {f.message}"
-                   + (f" ({format_source(f.source, inline=True)})" if f.source else ""))
+        out.append(
+            f"{f.severity} {f.code}: {f.message}" + (f" ({format_source(f.source, inline=True)})" if f.source else "")
+        )
     return out
 
 
-LONG_TABLE_ROWS = 8      # a table longer than this may start on one page and go on on the next
-HEADING_ROOM_MM = 40.0   # room a heading needs below it to start such a table on this page
+LONG_TABLE_ROWS = 8  # a table longer than this may start on one page and go on on the next
+HEADING_ROOM_MM = 40.0  # room a heading needs below it to start such a table on this page
 
 
 def join_headings(story: list) -> list:
@@ -739,9 +778,11 @@ def join_headings(story: list) -> list:
             pending.append(f)
             continue
         if pending:
-            if ((isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS)
-                    or isinstance(f, _long_table_class())
-                    or (isinstance(f, _seq_class()) and f.n > LONG_TABLE_ROWS // 2)):
+            if (
+                (isinstance(f, Table) and len(getattr(f, "_cellvalues", ())) > LONG_TABLE_ROWS)
+                or isinstance(f, _long_table_class())
+                or (isinstance(f, _seq_class()) and f.n > LONG_TABLE_ROWS // 2)
+            ):
                 out.append(CondPageBreak(HEADING_ROOM_MM * MM))
                 for h in pending:
                     h.keepWithNext = 0
@@ -793,7 +834,10 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     from builder.kit import pdfbase
 
     paper = paper_mm(spec.paper)
-    given, story = story, join_headings(glue_source_notes([f for f in story if f is not None]))  # a source line left out is None
+    given, story = (
+        story,
+        join_headings(glue_source_notes([f for f in story if f is not None])),
+    )  # a source line left out is None
     # laying out consumes the story: the caller's list lets go of each flowable once it is on a
     # page (a long table or a long finding is not kept whole, with its layout, to the end)
     given.clear()
@@ -804,8 +848,16 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     lines = spec_footer(spec)
     subject = f"{spec.system} {spec.kind}"
     if max(1, spec.columns) == 1:
-        return pdfbase.build_story(out_path, story, paper, title=spec.title, author=spec.author,
-                                   subject=subject, footer_lines=lines, force=force)
+        return pdfbase.build_story(
+            out_path,
+            story,
+            paper,
+            title=spec.title,
+            author=spec.author,
+            subject=subject,
+            footer_lines=lines,
+            force=force,
+        )
     return _build_columns(out_path, story, spec, paper, lines, subject, force)
 
 
@@ -825,8 +877,20 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
     cols = spec.columns
     fw = (pw - 2 * m - gap * (cols - 1)) / cols
     fh = ph - top * MM - bottom
-    frames = [Frame(m + i * (fw + gap), bottom, fw, fh, leftPadding=0, rightPadding=0,
-                    topPadding=0, bottomPadding=0, id=f"col{i}") for i in range(cols)]
+    frames = [
+        Frame(
+            m + i * (fw + gap),
+            bottom,
+            fw,
+            fh,
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+            id=f"col{i}",
+        )
+        for i in range(cols)
+    ]
 
     def maker(target, **kw):
         return pdfbase.make_canvas(target, paper, spec.title, spec.author, subject, None, number_pages=True)
@@ -836,8 +900,17 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
         pdfbase.draw_page_ruler(canv, paper, right=left)
 
     buf = io.BytesIO()
-    doc = BaseDocTemplate(buf, pagesize=(pw, ph), title=spec.title, author=spec.author or "daimyo",
-                          invariant=1, leftMargin=m, rightMargin=m, topMargin=top * MM, bottomMargin=bottom)
+    doc = BaseDocTemplate(
+        buf,
+        pagesize=(pw, ph),
+        title=spec.title,
+        author=spec.author or "daimyo",
+        invariant=1,
+        leftMargin=m,
+        rightMargin=m,
+        topMargin=top * MM,
+        bottomMargin=bottom,
+    )
     doc.addPageTemplates([PageTemplate(id="cols", frames=frames, onPage=decorate)])
     doc.build(story, canvasmaker=maker)
     atomic_write(out, buf.getvalue(), force=force)

@@ -63,8 +63,9 @@ class DeckView:
         if spec.kind == "ordinal":
             return sorted(vals, key=lambda v: spec.order.index(v) if v in spec.order else len(spec.order))
         if spec.kind == "number":
-            return sorted(vals, key=lambda v: (not isinstance(v, (int, float)), v if isinstance(v, (int, float))
-                                               else 0, str(v)))
+            return sorted(
+                vals, key=lambda v: (not isinstance(v, (int, float)), v if isinstance(v, (int, float)) else 0, str(v))
+            )
         return vals
 
     def counts(self, fname: str) -> dict:

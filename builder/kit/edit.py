@@ -44,20 +44,35 @@ def load_roundtrip(text: str, file: str = "<list>"):
         start = text.rfind("\n", 0, at) + 1
         col = at - start + 1
         end = text.find("\n", start)
-        row = text[start:end if end >= 0 else len(text)]
+        row = text[start : end if end >= 0 else len(text)]
         odd = next((c for c in row if c in "\t\ufeff\x85\u2028\u2029"), None)
-        what = {"\t": "a tab", "\ufeff": "a byte-order mark (U+FEFF)", "\x85": "a U+0085 line break",
-                "\u2028": "a U+2028 line separator", "\u2029": "a U+2029 paragraph separator"}.get(odd or "")
+        what = {
+            "\t": "a tab",
+            "\ufeff": "a byte-order mark (U+FEFF)",
+            "\x85": "a U+0085 line break",
+            "\u2028": "a U+2028 line separator",
+            "\u2029": "a U+2029 paragraph separator",
+        }.get(odd or "")
         problem = (exc.problem or "unreadable").split("\n")[0]
         msg = f"the editor cannot change this file: {problem}" + (f" ({what} on this line)" if what else "")
-        hint = (f"replace {what} with spaces or remove it, then run the command again" if what
-                else "check indentation, colons and quotes on this line")
+        hint = (
+            f"replace {what} with spaces or remove it, then run the command again"
+            if what
+            else "check indentation, colons and quotes on this line"
+        )
         raise ListError(Diagnostic(file, line, col, msg, hint=hint)) from None
     except YAMLError as exc:
         from builder.errors import Diagnostic, ListError
 
-        raise ListError(Diagnostic(file, 1, 1, f"the editor cannot change this file: {str(exc).splitlines()[0]}",
-                                   hint="save it as plain text and run the command again")) from None
+        raise ListError(
+            Diagnostic(
+                file,
+                1,
+                1,
+                f"the editor cannot change this file: {str(exc).splitlines()[0]}",
+                hint="save it as plain text and run the command again",
+            )
+        ) from None
 
 
 def dump_roundtrip(data) -> str:
@@ -84,8 +99,7 @@ def find_troop_index(troops, name: str, catalog=None) -> int | None:
     return hit
 
 
-def add_troop(data, name: str, models: int | None = None, led_by: str | None = None,
-              standard: bool = False) -> int:
+def add_troop(data, name: str, models: int | None = None, led_by: str | None = None, standard: bool = False) -> int:
     """Append a troop entry to the round-trip tree; returns its index."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -136,12 +150,13 @@ def set_key(data, key: str, value) -> None:
 # heading lines so that deleting or inserting an entry leaves every heading above the entry it
 # introduces.
 
+
 def _split_comment(value: str) -> tuple[str, str]:
     """(the end of the entry's own line, the comment lines that follow it)."""
     i = value.find("\n")
     if i < 0:
         return value, ""
-    return value[: i + 1], value[i + 1:]
+    return value[: i + 1], value[i + 1 :]
 
 
 def _tail(cmap, key):
@@ -288,7 +303,7 @@ def set_key_ordered(data, key: str, value, order) -> None:
         data[key] = value
         return
     order = list(order)
-    later = order[order.index(key) + 1:] if key in order else []
+    later = order[order.index(key) + 1 :] if key in order else []
     keys = list(data.keys())
     pos = next((i for i, k in enumerate(keys) if k in later), len(keys))
     if _is_roundtrip(data):

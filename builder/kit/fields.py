@@ -59,12 +59,18 @@ COMMON = (
 #: Which packs (name, version, content hash) a list was checked with when it was exported; written
 #: by ``daimyo export`` and compared with the local packs by ``daimyo import``. Last in every
 #: schema, so share codes without it read as before.
-CHECKED_WITH = Field("checked_with", "items", item_key="pack", what="pack", fields=(
-    Field("pack", "text"),  # the reference as the list's ``packs:`` writes it
-    Field("name", "text"),
-    Field("version", "text"),
-    Field("hash", "text"),  # sha256: and the first 16 hex digits of the pack's content hash
-))
+CHECKED_WITH = Field(
+    "checked_with",
+    "items",
+    item_key="pack",
+    what="pack",
+    fields=(
+        Field("pack", "text"),  # the reference as the list's ``packs:`` writes it
+        Field("name", "text"),
+        Field("version", "text"),
+        Field("hash", "text"),  # sha256: and the first 16 hex digits of the pack's content hash
+    ),
+)
 
 #: The keys every list document may hold besides its game's own (the common fields and
 #: ``checked_with``).

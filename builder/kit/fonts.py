@@ -104,15 +104,17 @@ def describe_chars(chars: str) -> str:
 class GlyphProblem:
     """A printed string with characters the font lacks."""
 
-    where: str       # e.g. "card 'Warriors'" or "unit 3 'Samurai Yari'"
-    field: str       # e.g. "name", "abilities"
-    missing: str     # the characters
+    where: str  # e.g. "card 'Warriors'" or "unit 3 'Samurai Yari'"
+    field: str  # e.g. "name", "abilities"
+    missing: str  # the characters
     font: str = REGULAR
 
     def message(self) -> str:
-        return (f"{self.where}, field '{self.field}': characters missing from font {self.font}: "
-                f"{describe_chars(self.missing)} (they would print as '{REPLACEMENT}'; "
-                f"use other characters or a pack with a transliterated name)")
+        return (
+            f"{self.where}, field '{self.field}': characters missing from font {self.font}: "
+            f"{describe_chars(self.missing)} (they would print as '{REPLACEMENT}'; "
+            f"use other characters or a pack with a transliterated name)"
+        )
 
 
 def check_glyphs(items: Iterable[tuple[str, str, str]], font: str = REGULAR) -> list[GlyphProblem]:
@@ -184,18 +186,27 @@ class Fit:
     lines: list[str]
     size: float
     leading: float
-    overflow: bool = False       # True: even at the minimum size the text did not fit (truncated)
-    shrunk: bool = False         # True: the size was reduced below the requested one
+    overflow: bool = False  # True: even at the minimum size the text did not fit (truncated)
+    shrunk: bool = False  # True: the size was reduced below the requested one
     requested: float = 0.0
-    dropped: list[str] = field(default_factory=list)   # lines that did not fit
+    dropped: list[str] = field(default_factory=list)  # lines that did not fit
 
     @property
     def height(self) -> float:
         return self.leading * len(self.lines)
 
 
-def fit_text(text: str, width: float, height: float, font: str = REGULAR, size: float = 9.0,
-             min_size: float = 5.0, leading: float = 1.18, wrap: bool = True, step: float = 0.5) -> Fit:
+def fit_text(
+    text: str,
+    width: float,
+    height: float,
+    font: str = REGULAR,
+    size: float = 9.0,
+    min_size: float = 5.0,
+    leading: float = 1.18,
+    wrap: bool = True,
+    step: float = 0.5,
+) -> Fit:
     """Fit ``text`` into a ``width`` x ``height`` point box.
 
     Tries ``size``, then smaller sizes in ``step`` decrements down to ``min_size``.
@@ -222,8 +233,10 @@ def fit_text(text: str, width: float, height: float, font: str = REGULAR, size: 
     room = max(1, int((height + 1e-6) // lead)) if lead <= height + 1e-6 else 0
     kept = lines[:room]
     dropped = lines[room:]
-    kept = [_clip(line, font, s, width, force_ellipsis=(i == len(kept) - 1 and bool(dropped)))
-            for i, line in enumerate(kept)]
+    kept = [
+        _clip(line, font, s, width, force_ellipsis=(i == len(kept) - 1 and bool(dropped)))
+        for i, line in enumerate(kept)
+    ]
     return Fit(kept, s, lead, overflow=True, shrunk=True, requested=size, dropped=dropped)
 
 

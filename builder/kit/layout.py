@@ -32,19 +32,19 @@ PAPERS: dict[str, tuple[float, float]] = {
 CARDS: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
     "bridge": (57.15, 88.9),
-    "tarot": (69.85, 120.65),   # 2.75 x 4.75 in
+    "tarot": (69.85, 120.65),  # 2.75 x 4.75 in
     "mini": (44.0, 67.0),
 }
 
-MIN_MARGIN = 5.0        # mm, on every side of the page (pnp-howto minimum)
-MARK_OFFSET = 1.0       # mm between the bleed edge and the start of a cut mark
-MARK_LENGTH = 3.0       # mm, longest cut mark
-MARK_MIN_LENGTH = 1.5   # mm, shortest mark still worth drawing
-MARK_PAGE_CLEAR = 5.0   # mm kept free at the page edge (common inkjets cannot print the outer ~4.2 mm)
-MARK_EDGE_CLEAR = 2.0   # mm: a cut mark may reach this close to the paper edge (shortened, it still
-                        # prints where a printer leaves the edge blank; it shows the cut line)
-MARK_SHORTEST = 0.8     # mm: a mark shortened to make room is never shorter than this
-MARK_NEAR = 0.3         # mm from the bleed edge to a mark moved in close to make room
+MIN_MARGIN = 5.0  # mm, on every side of the page (pnp-howto minimum)
+MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a cut mark
+MARK_LENGTH = 3.0  # mm, longest cut mark
+MARK_MIN_LENGTH = 1.5  # mm, shortest mark still worth drawing
+MARK_PAGE_CLEAR = 5.0  # mm kept free at the page edge (common inkjets cannot print the outer ~4.2 mm)
+MARK_EDGE_CLEAR = 2.0  # mm: a cut mark may reach this close to the paper edge (shortened, it still
+# prints where a printer leaves the edge blank; it shows the cut line)
+MARK_SHORTEST = 0.8  # mm: a mark shortened to make room is never shorter than this
+MARK_NEAR = 0.3  # mm from the bleed edge to a mark moved in close to make room
 EPS = 1e-6
 
 
@@ -96,8 +96,12 @@ class Rect:
         return self.x + tol < x < self.x1 - tol and lo < self.y1 - tol and hi > self.y + tol
 
     def inside(self, other: Rect, tol: float = EPS) -> bool:
-        return (self.x >= other.x - tol and self.y >= other.y - tol
-                and self.x1 <= other.x1 + tol and self.y1 <= other.y1 + tol)
+        return (
+            self.x >= other.x - tol
+            and self.y >= other.y - tol
+            and self.x1 <= other.x1 + tol
+            and self.y1 <= other.y1 + tol
+        )
 
 
 @dataclass(frozen=True)
@@ -123,7 +127,7 @@ class Slot:
 
     index: int
     col: int
-    row: int          # 0 = top row
+    row: int  # 0 = top row
     trim: Rect
     bleed: Rect
     rotated: bool = False
@@ -132,15 +136,15 @@ class Slot:
 @dataclass(frozen=True)
 class SheetPlan:
     paper: tuple[float, float]
-    card: tuple[float, float]        # nominal card size (w, h) upright
+    card: tuple[float, float]  # nominal card size (w, h) upright
     bleed: float
     cols: int
     rows: int
     rotated: bool
     slots: tuple[Slot, ...]
     marks: tuple[Segment, ...] = field(default=())
-    area: Rect = Rect(0, 0, 0, 0)    # bounding box of all bleed rectangles
-    outer_bleed: tuple[float, float] = (0.0, 0.0)   # bleed on the grid's outer edges (x, y)
+    area: Rect = Rect(0, 0, 0, 0)  # bounding box of all bleed rectangles
+    outer_bleed: tuple[float, float] = (0.0, 0.0)  # bleed on the grid's outer edges (x, y)
 
     @property
     def per_page(self) -> int:
@@ -167,8 +171,10 @@ def paper_size(name: str) -> tuple[float, float]:
         w, h = float(m.group(1)), float(m.group(2))
         if MIN_PAPER_MM <= w <= MAX_PAPER_MM and MIN_PAPER_MM <= h <= MAX_PAPER_MM:
             return (w, h)
-        raise UsageError(f"paper '{name}' is out of range: each side from {MIN_PAPER_MM:g} to {MAX_PAPER_MM:g} mm",
-                         "e.g. a4, letter or 105x148 (A6)")
+        raise UsageError(
+            f"paper '{name}' is out of range: each side from {MIN_PAPER_MM:g} to {MAX_PAPER_MM:g} mm",
+            "e.g. a4, letter or 105x148 (A6)",
+        )
     raise UsageError(f"unknown paper '{name}'", "use a4, letter or WxH in millimetres such as 210x297")
 
 
@@ -183,8 +189,9 @@ def card_size(name: str) -> tuple[float, float]:
         if w >= 10 and h >= 10:
             return (w, h)
         raise UsageError(f"card size '{name}' is too small", "each side needs at least 10 mm")
-    raise UsageError(f"unknown card size '{name}'",
-                     "use poker, bridge, tarot, mini or WxH in millimetres such as 63.5x88.9")
+    raise UsageError(
+        f"unknown card size '{name}'", "use poker, bridge, tarot, mini or WxH in millimetres such as 63.5x88.9"
+    )
 
 
 def parse_offset(text: str | None) -> tuple[float, float]:
@@ -202,15 +209,23 @@ def parse_offset(text: str | None) -> tuple[float, float]:
 
 # -- grid -------------------------------------------------------------------------
 
+
 def _fit(avail: float, cell: float, gap: float) -> int:
     if cell <= 0 or avail + EPS < cell:
         return 0
     return int((avail - cell + EPS) // (cell + gap)) + 1
 
 
-def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: float = 0.0,
-               margin: float = MIN_MARGIN, gap: float = 0.0, marks: bool = True,
-               allow_rotate: bool = True, gutter: float | None = None) -> SheetPlan:
+def plan_sheet(
+    paper: tuple[float, float],
+    card: tuple[float, float],
+    bleed: float = 0.0,
+    margin: float = MIN_MARGIN,
+    gap: float = 0.0,
+    marks: bool = True,
+    allow_rotate: bool = True,
+    gutter: float | None = None,
+) -> SheetPlan:
     """Fit as many cards as possible on the page inside ``margin`` on every side.
 
     ``gutter`` is the distance between the trims of neighbouring cards. By default
@@ -229,7 +244,7 @@ def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: flo
     g = 2 * bleed + gap if gutter is None else float(gutter)
     if not 0 <= g <= 50:
         raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
-    inner = min(bleed, g / 2)           # bleed on the sides that face a neighbour
+    inner = min(bleed, g / 2)  # bleed on the sides that face a neighbour
     aw, ah = pw - 2 * margin, ph - 2 * margin
 
     shared = gutter is not None and g < 2 * bleed - EPS
@@ -249,17 +264,28 @@ def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: flo
     for rotated, w, h in options:
         cols, rows = fit(aw, w), fit(ah, h)
         n = cols * rows
-        if n and (best is None or n > best[0]
-                  or (n == best[0] and min(outer(aw, w, cols), outer(ah, h, rows))
-                      > min(outer(aw, best[2], best[4]), outer(ah, best[3], best[5])) + EPS)):
+        if n and (
+            best is None
+            or n > best[0]
+            or (
+                n == best[0]
+                and min(outer(aw, w, cols), outer(ah, h, rows))
+                > min(outer(aw, best[2], best[4]), outer(ah, best[3], best[5])) + EPS
+            )
+        ):
             best = (n, rotated, w, h, cols, rows)
     if best is None:
         # say why: the card alone or the bleed
         if _fit(aw, cw, gap) * _fit(ah, ch, gap) or _fit(aw, ch, gap) * _fit(ah, cw, gap):
-            raise UsageError(f"a bleed of {bleed:g} mm does not fit: the card with bleed is larger than "
-                             f"the printable area {aw:g}x{ah:g} mm", f"use a smaller {option('bleed')}")
-        raise UsageError(f"a {cw:g}x{ch:g} mm card does not fit on {pw:g}x{ph:g} mm paper inside "
-                         f"{margin:g} mm margins", f"choose a smaller {option('card')} or larger {option('paper')}")
+            raise UsageError(
+                f"a bleed of {bleed:g} mm does not fit: the card with bleed is larger than "
+                f"the printable area {aw:g}x{ah:g} mm",
+                f"use a smaller {option('bleed')}",
+            )
+        raise UsageError(
+            f"a {cw:g}x{ch:g} mm card does not fit on {pw:g}x{ph:g} mm paper inside {margin:g} mm margins",
+            f"choose a smaller {option('card')} or larger {option('paper')}",
+        )
     _, rotated, w, h, cols, rows = best
     obx, oby = (outer(aw, w, cols), outer(ah, h, rows)) if shared else (bleed, bleed)
     grid_w = cols * w + (cols - 1) * g + 2 * obx
@@ -280,12 +306,27 @@ def plan_sheet(paper: tuple[float, float], card: tuple[float, float], bleed: flo
             slots.append(Slot(len(slots), c, r, t, b, rotated))
     area = Rect(left, bottom, grid_w, grid_h)
     segs = cut_marks(slots, area, paper) if marks else ()
-    return SheetPlan(paper=(pw, ph), card=(cw, ch), bleed=bleed, cols=cols, rows=rows, rotated=rotated,
-                     slots=tuple(slots), marks=tuple(segs), area=area, outer_bleed=(obx, oby))
+    return SheetPlan(
+        paper=(pw, ph),
+        card=(cw, ch),
+        bleed=bleed,
+        cols=cols,
+        rows=rows,
+        rotated=rotated,
+        slots=tuple(slots),
+        marks=tuple(segs),
+        area=area,
+        outer_bleed=(obx, oby),
+    )
 
 
-def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: float = 0.0,
-              gutter: float | None = None, marks: bool = True) -> tuple[SheetPlan, str, Segment]:
+def plan_fold(
+    paper: tuple[float, float],
+    card: tuple[float, float],
+    bleed: float = 0.0,
+    gutter: float | None = None,
+    marks: bool = True,
+) -> tuple[SheetPlan, str, Segment]:
     """Gutter-fold sheets: fronts on one half of the page, their backs on the other.
 
     The page is folded along its middle, horizontally (fronts on the top half, backs
@@ -304,29 +345,47 @@ def plan_fold(paper: tuple[float, float], card: tuple[float, float], bleed: floa
             continue
         choices.append((p.per_page, fold, p))
     if not choices:
-        raise UsageError(f"a {card[0]:g}x{card[1]:g} mm card with its back does not fit on one "
-                         f"{pw:g}x{ph:g} mm page", f"use {option('layout')} duplex or {option('layout')} separate")
+        raise UsageError(
+            f"a {card[0]:g}x{card[1]:g} mm card with its back does not fit on one {pw:g}x{ph:g} mm page",
+            f"use {option('layout')} duplex or {option('layout')} separate",
+        )
     choices.sort(key=lambda t: -t[0])
     _, fold, half_plan = choices[0]
     dy = ph / 2 if fold == "short" else 0.0
-    slots = tuple(Slot(s.index, s.col, s.row, s.trim.shift(0, dy), s.bleed.shift(0, dy), s.rotated)
-                  for s in half_plan.slots)
+    slots = tuple(
+        Slot(s.index, s.col, s.row, s.trim.shift(0, dy), s.bleed.shift(0, dy), s.rotated) for s in half_plan.slots
+    )
     area = half_plan.area.shift(0, dy)
     backs = [back_slot(s, paper, fold)[1] for s in slots]
     bx0, by0 = min(b.x for b in backs), min(b.y for b in backs)
     bx1, by1 = max(b.x1 for b in backs), max(b.y1 for b in backs)
-    full = Rect(min(area.x, bx0), min(area.y, by0), max(area.x1, bx1) - min(area.x, bx0),
-                max(area.y1, by1) - min(area.y, by0))
+    full = Rect(
+        min(area.x, bx0), min(area.y, by0), max(area.x1, bx1) - min(area.x, bx0), max(area.y1, by1) - min(area.y, by0)
+    )
     line = Segment(0, ph / 2, pw, ph / 2) if fold == "short" else Segment(pw / 2, 0, pw / 2, ph)
-    plan = SheetPlan(paper=(pw, ph), card=(card[0], card[1]), bleed=bleed, cols=half_plan.cols, rows=half_plan.rows,
-                     rotated=half_plan.rotated, slots=slots, area=full, outer_bleed=half_plan.outer_bleed)
+    plan = SheetPlan(
+        paper=(pw, ph),
+        card=(card[0], card[1]),
+        bleed=bleed,
+        cols=half_plan.cols,
+        rows=half_plan.rows,
+        rotated=half_plan.rotated,
+        slots=slots,
+        area=full,
+        outer_bleed=half_plan.outer_bleed,
+    )
     if marks:
         fronts = cut_marks(slots, full, paper)
-        back_slots = [Slot(s.index, s.col, s.row, back_slot(s, paper, fold)[0], b, s.rotated)
-                      for s, b in zip(slots, backs, strict=False)]
+        back_slots = [
+            Slot(s.index, s.col, s.row, back_slot(s, paper, fold)[0], b, s.rotated)
+            for s, b in zip(slots, backs, strict=False)
+        ]
         seen = {(round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) for m in fronts}
-        more = [m for m in cut_marks(back_slots, full, paper)
-                if (round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) not in seen]
+        more = [
+            m
+            for m in cut_marks(back_slots, full, paper)
+            if (round(m.x0, 4), round(m.y0, 4), round(m.x1, 4), round(m.y1, 4)) not in seen
+        ]
         plan = dataclasses.replace(plan, marks=tuple(fronts + more))
     return plan, fold, line
 
@@ -338,7 +397,7 @@ def cut_lines(slots, paper: tuple[float, float]) -> list[Segment]:
     xs = sorted({round(v, 4) for s in slots for v in (s.trim.x, s.trim.x1)})
     ys = sorted({round(v, 4) for s in slots for v in (s.trim.y, s.trim.y1)})
     c = MARK_PAGE_CLEAR
-    return ([Segment(x, c, x, ph - c) for x in xs] + [Segment(c, y, pw - c, y) for y in ys])
+    return [Segment(x, c, x, ph - c) for x in xs] + [Segment(c, y, pw - c, y) for y in ys]
 
 
 def cut_marks(slots, area: Rect, paper: tuple[float, float]) -> list[Segment]:
@@ -358,9 +417,11 @@ def cut_marks(slots, area: Rect, paper: tuple[float, float]) -> list[Segment]:
     def span(start: float, limit: float, direction: int) -> tuple[float, float] | None:
         """A full mark outside the printer's blank edge; else a shorter one reaching into it
         (down to ``MARK_EDGE_CLEAR``), moved in close to the bleed when it must be."""
-        for offset, edge, shortest in ((MARK_OFFSET, limit, MARK_MIN_LENGTH),
-                                       (MARK_OFFSET, edge_limit(direction, limit), MARK_MIN_LENGTH),
-                                       (MARK_NEAR, edge_limit(direction, limit), MARK_SHORTEST)):
+        for offset, edge, shortest in (
+            (MARK_OFFSET, limit, MARK_MIN_LENGTH),
+            (MARK_OFFSET, edge_limit(direction, limit), MARK_MIN_LENGTH),
+            (MARK_NEAR, edge_limit(direction, limit), MARK_SHORTEST),
+        ):
             a = start + direction * offset
             length = min(MARK_LENGTH, (edge - a) * direction)
             if length >= shortest - 1e-9:
@@ -390,8 +451,9 @@ def cut_marks(slots, area: Rect, paper: tuple[float, float]) -> list[Segment]:
 DUPLEX_MODES = ("long", "short")
 
 
-def back_slot(slot: Slot, paper: tuple[float, float], duplex: str = "long",
-              offset: tuple[float, float] = (0.0, 0.0)) -> tuple[Rect, Rect, int]:
+def back_slot(
+    slot: Slot, paper: tuple[float, float], duplex: str = "long", offset: tuple[float, float] = (0.0, 0.0)
+) -> tuple[Rect, Rect, int]:
     """Where the back of ``slot`` goes on the next page: (trim, bleed, extra rotation).
 
     Long edge (the sheet turns over like a book page): the back page is the front page
@@ -432,11 +494,17 @@ def card_matrix(trim: Rect, rotated: bool, turn180: bool) -> tuple[float, float,
     The drawing code applies exactly this transform."""
     a, b, c, d, e, f = 1.0, 0.0, 0.0, 1.0, trim.x, trim.y
 
-    def then(m2):   # current = current * m2 (m2 applied first to card coordinates)
+    def then(m2):  # current = current * m2 (m2 applied first to card coordinates)
         nonlocal a, b, c, d, e, f
         a2, b2, c2, d2, e2, f2 = m2
-        a, b, c, d, e, f = (a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2,
-                            a * e2 + c * f2 + e, b * e2 + d * f2 + f)
+        a, b, c, d, e, f = (
+            a * a2 + c * b2,
+            b * a2 + d * b2,
+            a * c2 + c * d2,
+            b * c2 + d * d2,
+            a * e2 + c * f2 + e,
+            b * e2 + d * f2 + f,
+        )
 
     if turn180:
         then((-1.0, 0.0, 0.0, -1.0, trim.w, trim.h))
@@ -455,8 +523,9 @@ def page_chunks(n: int, per_page: int) -> list[range]:
     return [range(i, min(n, i + per_page)) for i in range(0, n, per_page)]
 
 
-def scale_box(box: tuple[float, float, float, float], ref: tuple[float, float],
-              card: tuple[float, float]) -> tuple[float, float, float, float]:
+def scale_box(
+    box: tuple[float, float, float, float], ref: tuple[float, float], card: tuple[float, float]
+) -> tuple[float, float, float, float]:
     """A template box ``(x, y_top, w, h)`` designed for a ``ref`` card, scaled to ``card``.
 
     Template boxes are measured from the card's top-left corner (as a designer reads a

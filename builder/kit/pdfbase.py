@@ -54,8 +54,8 @@ from builder.kit.layout import MIN_MARGIN, pt
 from builder.yamlio import refuse_output
 
 PROGRESS_MIN_PAGES = 5
-FOOTER_SIZE = 6.5      # pt
-RULER_LENGTH = 50.0    # mm
+FOOTER_SIZE = 6.5  # pt
+RULER_LENGTH = 50.0  # mm
 RULER_LABEL = "{length:g} mm: print at 100 % (actual size)"
 
 _DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
@@ -64,7 +64,7 @@ _DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "
 def _configure() -> None:
     from reportlab import rl_config
 
-    rl_config.useA85 = 0          # binary streams: smaller and much faster
+    rl_config.useA85 = 0  # binary streams: smaller and much faster
     rl_config.invariant = 1
     fonts.register_fonts()
     # a chart (reportlab.graphics drawing) starts from these defaults: its opening text state
@@ -99,8 +99,15 @@ def collect_warnings():
         _WARNINGS.reset(token)
 
 
-def make_canvas(target, paper: tuple[float, float], title: str = "", author: str | None = None,
-                subject: str | None = None, duplex: str | None = None, number_pages: bool = False):
+def make_canvas(
+    target,
+    paper: tuple[float, float],
+    title: str = "",
+    author: str | None = None,
+    subject: str | None = None,
+    duplex: str | None = None,
+    number_pages: bool = False,
+):
     """A reportlab Canvas with the project's settings writing into ``target`` (file or BytesIO).
 
     Used by :class:`PdfJob` and :func:`build_story`; other modules do not create canvases.
@@ -111,9 +118,15 @@ def make_canvas(target, paper: tuple[float, float], title: str = "", author: str
     from reportlab.pdfgen.canvas import Canvas
 
     cls = _numbered_canvas_class() if number_pages else Canvas
-    c = cls(target, pagesize=(pt(paper[0]), pt(paper[1])), invariant=1, pageCompression=1,
-            initialFontName=fonts.REGULAR, initialFontSize=9,
-            pdfVersion=(1, 7))
+    c = cls(
+        target,
+        pagesize=(pt(paper[0]), pt(paper[1])),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=fonts.REGULAR,
+        initialFontSize=9,
+        pdfVersion=(1, 7),
+    )
     _decorate(c, title, author, subject, duplex)
     extra = _APPENDIX.get()
     if extra is not None:  # pages asked for with appendix(): drawn when the document is saved
@@ -131,7 +144,7 @@ def appendix(draw: Callable):
     """Every PDF made in this block ends with the pages ``draw(canvas, paper)`` adds (each ended with
     ``canvas.showPage()``), e.g. the statistics pages of ``daimyo print --stats``."""
     prev = _APPENDIX.get()
-    if prev is not None:        # an appendix inside another: its pages first, then the outer one's
+    if prev is not None:  # an appendix inside another: its pages first, then the outer one's
 
         def both(c, paper, inner=draw, outer=prev):
             inner(c, paper)
@@ -155,7 +168,7 @@ def _stamp_page_number(c, n: int, total: int) -> None:
         c.restoreState()
 
 
-_NUMBERED = None      # a Canvas class to use instead (tests compare with holding every page as drawn)
+_NUMBERED = None  # a Canvas class to use instead (tests compare with holding every page as drawn)
 
 
 def _numbered_canvas_class():
@@ -203,8 +216,9 @@ class Progress:
             return
         width = 30
         filled = int(width * min(self.done, self.total) / max(1, self.total))
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                          f"{min(self.done, self.total)}/{self.total} pages")
+        self.stream.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {min(self.done, self.total)}/{self.total} pages"
+        )
         self.stream.flush()
 
     def close(self) -> None:
@@ -221,9 +235,18 @@ class PdfJob:
     already written to stderr).
     """
 
-    def __init__(self, out_path, paper: tuple[float, float], title: str = "", author: str | None = None,
-                 subject: str | None = None, duplex: str | None = None, force: bool = False,
-                 total_pages: int | None = None, label: str = "printing"):
+    def __init__(
+        self,
+        out_path,
+        paper: tuple[float, float],
+        title: str = "",
+        author: str | None = None,
+        subject: str | None = None,
+        duplex: str | None = None,
+        force: bool = False,
+        total_pages: int | None = None,
+        label: str = "printing",
+    ):
         self.path = Path(out_path)
         refuse_output(out_path, force)
         self.force = force
@@ -284,8 +307,10 @@ class PdfJob:
 
 # -- chrome drawing -------------------------------------------------------------------
 
-def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH, label_below: bool = False,
-               label: bool = True) -> None:
+
+def draw_ruler(
+    c, x: float, y: float, length: float = RULER_LENGTH, label_below: bool = False, label: bool = True
+) -> None:
     """A ``length`` mm bar with mm ticks (long every 10 mm) and the label to print at 100 %
     (right of the bar, or under its start with ``label_below``).
 
@@ -311,7 +336,7 @@ def draw_ruler(c, x: float, y: float, length: float = RULER_LENGTH, label_below:
 
 def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None:
     c.saveState()
-    if grey:    # full-length cut lines run over the cards: thin and grey
+    if grey:  # full-length cut lines run over the cards: thin and grey
         c.setStrokeColorRGB(0.55, 0.55, 0.55)
         c.setLineWidth(pt(0.1))
     else:
@@ -327,7 +352,7 @@ def ruler_label_width(length: float = RULER_LENGTH) -> float:
     return fonts.string_width(RULER_LABEL.format(length=length), fonts.REGULAR, 5.5) / pt(1)
 
 
-FOOTER_BASE = 6.0     # mm from the page's bottom edge to the last footer line (printers leave ~4 mm blank)
+FOOTER_BASE = 6.0  # mm from the page's bottom edge to the last footer line (printers leave ~4 mm blank)
 SHARE_PREFIX = "share code: "
 
 
@@ -356,8 +381,14 @@ class FooterRow:
     indent: float = 0.0
 
 
-def footer_rows(text: str, width: float, size: float = FOOTER_SIZE, min_size: float = 4.5,
-                font: str = fonts.CONDENSED, max_share_lines: int = 2) -> list[FooterRow]:
+def footer_rows(
+    text: str,
+    width: float,
+    size: float = FOOTER_SIZE,
+    min_size: float = 4.5,
+    font: str = fonts.CONDENSED,
+    max_share_lines: int = 2,
+) -> list[FooterRow]:
     """The rows a footer line takes in ``width`` points.
 
     An ordinary line is one row, shrunk down to ``min_size`` and cut with an ellipsis as a
@@ -401,9 +432,17 @@ def _split_code(code: str, font: str, size: float, width: float, max_lines: int)
     return rows if len(rows) <= max_lines else None
 
 
-def draw_footer(c, paper: tuple[float, float], lines: list[str], margin: float = MIN_MARGIN,
-                size: float = FOOTER_SIZE, warn: Callable[[str], None] | None = None, right: str = "",
-                base: float = FOOTER_BASE, max_share_lines: int = 3) -> float:
+def draw_footer(
+    c,
+    paper: tuple[float, float],
+    lines: list[str],
+    margin: float = MIN_MARGIN,
+    size: float = FOOTER_SIZE,
+    warn: Callable[[str], None] | None = None,
+    right: str = "",
+    base: float = FOOTER_BASE,
+    max_share_lines: int = 3,
+) -> float:
     """Footer lines from ``base`` mm above the bottom edge upwards; returns the height used (mm).
 
     Each line is shrunk to fit the width (down to 4.5 pt) and cut with an ellipsis if
@@ -438,9 +477,15 @@ def draw_footer(c, paper: tuple[float, float], lines: list[str], margin: float =
     return base + (y - pt(base)) / pt(1)
 
 
-def footer_height(paper: tuple[float, float], lines: list[str], margin: float = MIN_MARGIN,
-                  size: float = FOOTER_SIZE, right: str = "", base: float = FOOTER_BASE,
-                  max_share_lines: int = 3) -> float:
+def footer_height(
+    paper: tuple[float, float],
+    lines: list[str],
+    margin: float = MIN_MARGIN,
+    size: float = FOOTER_SIZE,
+    right: str = "",
+    base: float = FOOTER_BASE,
+    max_share_lines: int = 3,
+) -> float:
     """Height (mm from the bottom edge) that :func:`draw_footer` takes with these arguments."""
     width = pt(paper[0] - 2 * margin)
     lines = [x for x in lines if x]
@@ -468,7 +513,7 @@ def draw_page_ruler(c, paper: tuple[float, float], right: float = 12.0, top: flo
     draw_ruler(c, paper[0] - right - label_w - 1.5 - RULER_LENGTH, paper[1] - top - 3.0)
 
 
-SMALL_PAPER_MM = 148.0   # a side shorter than this (A6, index cards): narrower margins
+SMALL_PAPER_MM = 148.0  # a side shorter than this (A6, index cards): narrower margins
 
 
 def page_margins(paper: tuple[float, float]) -> tuple[float, float, float, float]:
@@ -499,10 +544,20 @@ def _qr_fits(paper: tuple[float, float], code: str) -> bool:
     return qr_size(code) * 3 <= min(paper)
 
 
-def draw_text_box(c, text: str, box: tuple[float, float, float, float], font: str = fonts.REGULAR,
-                  size: float = 9.0, min_size: float = 5.0, align: str = "left", valign: str = "top",
-                  wrap: bool = True, leading: float = 1.18, what: str = "",
-                  warn: Callable[[str], None] | None = None) -> fonts.Fit:
+def draw_text_box(
+    c,
+    text: str,
+    box: tuple[float, float, float, float],
+    font: str = fonts.REGULAR,
+    size: float = 9.0,
+    min_size: float = 5.0,
+    align: str = "left",
+    valign: str = "top",
+    wrap: bool = True,
+    leading: float = 1.18,
+    what: str = "",
+    warn: Callable[[str], None] | None = None,
+) -> fonts.Fit:
     """Draw ``text`` fitted into ``box`` = (x, y, w, h) in **points** (bottom-left corner).
 
     Shrinks down to ``min_size``; when it still does not fit, draws the lines that fit
@@ -514,8 +569,10 @@ def draw_text_box(c, text: str, box: tuple[float, float, float, float], font: st
     text = fonts.printable("" if text is None else str(text), font)
     fit = fonts.fit_text(text, w, h, font, size, min_size, leading=leading, wrap=wrap)
     if fit.overflow and warn:
-        warn(f"{what or 'text'} does not fit its box even at {fit.size:g} pt; "
-             f"cut after '{_tail(fit.lines)}' ({len(fit.dropped)} line(s) dropped)")
+        warn(
+            f"{what or 'text'} does not fit its box even at {fit.size:g} pt; "
+            f"cut after '{_tail(fit.lines)}' ({len(fit.dropped)} line(s) dropped)"
+        )
     elif fit.shrunk and warn and fit.size < size - 1.99:
         pass  # small shrinks are normal and silent
     if not fit.lines:
@@ -548,11 +605,23 @@ def _tail(lines: list[str]) -> str:
 
 # -- flowing documents -------------------------------------------------------------
 
-def build_story(out_path, story: list, paper: tuple[float, float], title: str = "",
-                author: str | None = None, subject: str | None = None,
-                footer_lines: Iterable[str] = (), margins: tuple[float, float, float, float] | None = None,
-                ruler: bool = True, force: bool = False, page_numbers: bool = True,
-                on_page: Callable | None = None, duplex: str | None = None, _to_buffer: bool = False) -> Path:
+
+def build_story(
+    out_path,
+    story: list,
+    paper: tuple[float, float],
+    title: str = "",
+    author: str | None = None,
+    subject: str | None = None,
+    footer_lines: Iterable[str] = (),
+    margins: tuple[float, float, float, float] | None = None,
+    ruler: bool = True,
+    force: bool = False,
+    page_numbers: bool = True,
+    on_page: Callable | None = None,
+    duplex: str | None = None,
+    _to_buffer: bool = False,
+) -> Path:
     """Build a platypus story into ``out_path`` atomically; returns the path.
 
     ``margins`` = (left, right, top, bottom) mm, default 12/12/12/18 (the bottom band
@@ -564,18 +633,25 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
 
     from builder.yamlio import atomic_write
 
-    path = out_path if _to_buffer else Path(out_path)   # _to_buffer: a BytesIO (a layout pass)
+    path = out_path if _to_buffer else Path(out_path)  # _to_buffer: a BytesIO (a layout pass)
     if not _to_buffer:
         refuse_output(out_path, force)
     left, right, top, bottom = margins or page_margins(paper)
     flines = [x for x in footer_lines if x]
     share = share_of(flines)
     qr = qr_size(share.code) if share is not None and _qr_fits(paper, share.code) else 0.0
-    if qr:   # the QR code of the share code sits at the bottom right of every page
+    if qr:  # the QR code of the share code sits at the bottom right of every page
         bottom = max(bottom, QR_EDGE + qr + 1.0)
     # the footer lines (the share code wraps on narrow paper) stay below the body
-    bottom = max(bottom, footer_height((paper[0] - (qr + 2.0 if qr else 0.0), paper[1]), flines, margin=left,
-                                       right="page 99" if page_numbers else ""))
+    bottom = max(
+        bottom,
+        footer_height(
+            (paper[0] - (qr + 2.0 if qr else 0.0), paper[1]),
+            flines,
+            margin=left,
+            right="page 99" if page_numbers else "",
+        ),
+    )
     buf = io.BytesIO()
 
     def maker(target, **kw):
@@ -586,18 +662,40 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
     def decorate(canv, doc):
         if qr and share is not None:
             draw_qr(canv, share.code, paper[0] - right - qr, QR_EDGE, qr)
-        draw_footer(canv, (paper[0] - (qr + 2.0 if qr else 0.0), paper[1]), flines, margin=left,
-                    right=page_label(canv.getPageNumber()) if page_numbers else "")
+        draw_footer(
+            canv,
+            (paper[0] - (qr + 2.0 if qr else 0.0), paper[1]),
+            flines,
+            margin=left,
+            right=page_label(canv.getPageNumber()) if page_numbers else "",
+        )
         if ruler:
             draw_page_ruler(canv, paper, right=right)
         if on_page:
             on_page(canv, doc)
 
-    doc = BaseDocTemplate(buf, pagesize=(pt(paper[0]), pt(paper[1])), title=title or "daimyo",
-                          author=author or "daimyo", invariant=1,
-                          leftMargin=pt(left), rightMargin=pt(right), topMargin=pt(top), bottomMargin=pt(bottom))
-    frame = Frame(pt(left), pt(bottom), pt(paper[0] - left - right), pt(paper[1] - top - bottom),
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+    doc = BaseDocTemplate(
+        buf,
+        pagesize=(pt(paper[0]), pt(paper[1])),
+        title=title or "daimyo",
+        author=author or "daimyo",
+        invariant=1,
+        leftMargin=pt(left),
+        rightMargin=pt(right),
+        topMargin=pt(top),
+        bottomMargin=pt(bottom),
+    )
+    frame = Frame(
+        pt(left),
+        pt(bottom),
+        pt(paper[0] - left - right),
+        pt(paper[1] - top - bottom),
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+        id="body",
+    )
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=decorate)])
     doc.build(story, canvasmaker=maker)
     if _to_buffer:
@@ -608,6 +706,7 @@ def build_story(out_path, story: list, paper: tuple[float, float], title: str = 
 
 
 # -- validation result and share code for footers -----------------------------------
+
 
 def validation_lines(result, limit: int = 3) -> list[str]:
     """Footer text for a ``builder.findings.CheckResult``.
@@ -624,8 +723,7 @@ def validation_lines(result, limit: int = 3) -> list[str]:
         if warns:
             head += f" ({warns} warning{'s' * (warns != 1)})"
     else:
-        head = (f"daimyo check: ILLEGAL ({errs} error{'s' * (errs != 1)}, "
-                f"{warns} warning{'s' * (warns != 1)})")
+        head = f"daimyo check: ILLEGAL ({errs} error{'s' * (errs != 1)}, {warns} warning{'s' * (warns != 1)})"
     shown = [f for f in result.findings if f.severity in ("error", "warning")][:limit]
     if not shown:
         return [head]
@@ -644,8 +742,9 @@ def list_display_name(doc) -> str | None:
     return display_path(f)
 
 
-def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str | None] = (),
-                 list_name: str | None = None) -> list[str]:
+def footer_lines(
+    result=None, share_code: str | None = None, extra: Iterable[str | None] = (), list_name: str | None = None
+) -> list[str]:
     """Footer lines: the validation result, the share code (a :class:`ShareLine`, drawn in
     full or replaced by how to get it: ``daimyo export LIST --to code`` with ``list_name``),
     then ``extra`` lines."""
@@ -658,10 +757,10 @@ def footer_lines(result=None, share_code: str | None = None, extra: Iterable[str
 
 # -- QR codes ---------------------------------------------------------------------------
 
-QR_MODULE = 0.4       # mm: a module reads from paper by phone and from a 150 dpi scan
-QR_EDGE = 5.0         # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
-QR_BORDER = 4         # modules of quiet zone drawn (white) around the symbol, as ISO/IEC 18004 asks
-QR_MAX_BYTES = 2953   # the most a QR code holds (version 40, error correction L, bytes)
+QR_MODULE = 0.4  # mm: a module reads from paper by phone and from a 150 dpi scan
+QR_EDGE = 5.0  # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
+QR_BORDER = 4  # modules of quiet zone drawn (white) around the symbol, as ISO/IEC 18004 asks
+QR_MAX_BYTES = 2953  # the most a QR code holds (version 40, error correction L, bytes)
 
 
 @functools.lru_cache(maxsize=256)

@@ -57,8 +57,8 @@ def held_pages_canvas_class(stamp: Callable):
         def __init__(self, *args, **kwargs):
             super().__init__(*args, **kwargs)
             self._held_pages: list[dict] = []
-            self.page_number_at = None     # (x, y, size) in points, set by the footer
-            self.held_marks: list = []     # bookmarks and outline entries of the page being drawn
+            self.page_number_at = None  # (x, y, size) in points, set by the footer
+            self.held_marks: list = []  # bookmarks and outline entries of the page being drawn
 
         # a page's destination exists only once the page is written: both wait for it
         def bookmarkPage(self, key, **kw):
@@ -118,8 +118,14 @@ def compress_page_now(page) -> None:
     from reportlab.pdfbase.pdfdoc import PDFStream
 
     stream = getattr(page, "stream", None)
-    if not (getattr(page, "compression", 0) and isinstance(stream, str) and stream
-            and not rl_config.useA85 and not page.Contents and not page.Override_default_compilation):
+    if not (
+        getattr(page, "compression", 0)
+        and isinstance(stream, str)
+        and stream
+        and not rl_config.useA85
+        and not page.Contents
+        and not page.Override_default_compilation
+    ):
         return
     contents = PDFStream(content=zlib.compress(stream.encode("utf8")), filters=[_Flated()])
     contents.__Comment__ = "page stream"
@@ -148,7 +154,7 @@ def draw_jpeg_unit(c, name: str, data: bytes) -> bool:
         c._doc.addForm(name, obj)
     c._currentPageHasImages = 1
     c._code.append(f"/{reg} Do")
-    c._formsinuse.append(name)   # lists the image in the resources of the form or page
+    c._formsinuse.append(name)  # lists the image in the resources of the form or page
     return True
 
 

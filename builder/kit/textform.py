@@ -34,8 +34,23 @@ def _key_match(line: str):
     if i < 3 or line[20:i].strip():
         return None
     return _KEY_RE.match(line)
-SECTION_WORDS = {"deck", "decklist", "main", "maindeck", "mainboard", "cards", "troops", "army",
-                 "players", "list", "action cards", "actions", "action deck"}
+
+
+SECTION_WORDS = {
+    "deck",
+    "decklist",
+    "main",
+    "maindeck",
+    "mainboard",
+    "cards",
+    "troops",
+    "army",
+    "players",
+    "list",
+    "action cards",
+    "actions",
+    "action deck",
+}
 _COST = re.compile(r"[\(\[]\s*+[0-9]++(?:[.,][0-9]+)?\s*+(?:ap|pts?|points)?\s*+[\)\]]", re.I)
 
 
@@ -54,6 +69,8 @@ def _cost_start(text: str) -> int:
 def _strip_cost(text: str) -> str:
     j = _cost_start(text)
     return text if j < 0 else text[:j]
+
+
 _NUM = r"([0-9]{1,7})"  # up to the number range (1,000,000); longer digits are part of a name
 _COUNT_PATTERNS = [
     re.compile(rf"^[\(\[]{_NUM}[\)\]]\s*[xX\u00d7*]?\s*(.+)$"),
@@ -75,7 +92,7 @@ def _count_after(text: str, which: int) -> tuple[int, str] | None:
     m = _COUNT_AFTER_TAIL[which].search(text, tail_start)
     if m is None:
         return None
-    head = text[:m.start()]
+    head = text[: m.start()]
     if which == 0:
         name = head.rstrip() or head[:1]
     else:
@@ -101,6 +118,8 @@ def _quoted_spans(line: str):
             return
         yield i, m.end()
         i = line.find('"', m.end())
+
+
 _HOLE = re.compile(r"\x00([0-9]+)\x00")
 _SAFE = re.compile(r"^[^\W\d_][^\",:#()\[\]|*+\\\x00-\x1f]*$")
 _RISKY_START = re.compile(r"^[xX\u00d7*](?:[0-9]|\s)")  # reads as a count: "x3 ...", "X 0"
@@ -148,9 +167,17 @@ def q(name: str, segment: bool = False) -> str:
     ``segment``: the name is a middle segment of a Senji player line."""
     if _CTRL.search(name):
         return json_q(name)
-    if (_SAFE.match(name) and not (segment and _RISKY_SEGMENT.match(name)) and not _SEP.search(name) and name == name.strip() and name[-1:] not in "-."
-            and normalize(name) not in SECTION_WORDS and normalize(name) not in _MARKERS
-            and not _RISKY_START.match(name) and not names_a_game(name)):
+    if (
+        _SAFE.match(name)
+        and not (segment and _RISKY_SEGMENT.match(name))
+        and not _SEP.search(name)
+        and name == name.strip()
+        and name[-1:] not in "-."
+        and normalize(name) not in SECTION_WORDS
+        and normalize(name) not in _MARKERS
+        and not _RISKY_START.match(name)
+        and not names_a_game(name)
+    ):
         return name
     return json_q(name)
 
@@ -198,8 +225,13 @@ def _num(v) -> str:
 
 
 def _needs_count(name: str) -> bool:
-    return (not name[:1].isalpha() or name[-1:] in "0123456789)]" or bool(_key_match(name))
-            or normalize(name.rstrip(":")) in SECTION_WORDS or _count_after(name, 0) is not None)
+    return (
+        not name[:1].isalpha()
+        or name[-1:] in "0123456789)]"
+        or bool(_key_match(name))
+        or normalize(name.rstrip(":")) in SECTION_WORDS
+        or _count_after(name, 0) is not None
+    )
 
 
 def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, str]]:

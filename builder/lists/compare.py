@@ -46,23 +46,31 @@ class Comparison:
         return not self.breaks
 
     def to_json(self) -> dict:
-        return {"ok": self.ok, "adds": self.adds, "fixes": list(self.fixes),
-                "breaks": [dict(b.finding.to_json(), **({"before": b.before.to_json()} if b.before else {}))
-                           for b in self.breaks],
-                "still": [f.to_json() for f in self.still],
-                "warns": [f.to_json() for f in self.warns],
-                "legal_before": self.before.legal, "legal_after": self.after.legal}
+        return {
+            "ok": self.ok,
+            "adds": self.adds,
+            "fixes": list(self.fixes),
+            "breaks": [
+                dict(b.finding.to_json(), **({"before": b.before.to_json()} if b.before else {})) for b in self.breaks
+            ],
+            "still": [f.to_json() for f in self.still],
+            "warns": [f.to_json() for f in self.warns],
+            "legal_before": self.before.legal,
+            "legal_after": self.after.legal,
+        }
 
 
 # "(over by N)" belongs to rules that count or add up (points, cards, units, models, copies),
 # never to clan or occult rules nor to a card's cost against a score
 _COUNTED = re.compile(r"-(max|min|size|count)$")
-_NOT_COUNTED = re.compile(r"spiritual|onmyouji|komuso|shikigami|realm|clan|living|common|cost-exceeds|"
-                          r"kuroi-te|hattori|otokodate|sohei|kuge|buke")
+_NOT_COUNTED = re.compile(
+    r"spiritual|onmyouji|komuso|shikigami|realm|clan|living|common|cost-exceeds|"
+    r"kuroi-te|hattori|otokodate|sohei|kuge|buke"
+)
 
 
 def gap(f: Finding) -> str:
-    """" (over by N)" for a maximum, " (short by N)" for a minimum of a count or points rule,
+    """ " (over by N)" for a maximum, " (short by N)" for a minimum of a count or points rule,
     "" otherwise."""
     code = f.code or ""
     if not _COUNTED.search(code) or _NOT_COUNTED.search(code):
@@ -90,7 +98,7 @@ def is_not_worse(f: Finding, was: Finding) -> bool:
 
 
 def _within(loc, target) -> bool:
-    return loc is not None and target is not None and tuple(loc[:len(target)]) == tuple(target)
+    return loc is not None and target is not None and tuple(loc[: len(target)]) == tuple(target)
 
 
 def _place(loc):
@@ -112,6 +120,7 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
     ``target`` is where the change was written (``("troops", 5)``, ``("cards", "Warriors")``):
     an error there is the change's own, even when the same rule was broken before.
     """
+
     def key(f):
         return (f.code, f.message)
 
@@ -130,8 +139,7 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
             continue
         same_place = first_at.get((f.code, _place(f.loc)))
         if _within(f.loc, target):
-            out.breaks.append(Broken(f, same_place if same_place is not None and key(same_place) != key(f)
-                                     else None))
+            out.breaks.append(Broken(f, same_place if same_place is not None and key(same_place) != key(f) else None))
             continue
         if key(f) in old:
             out.still.append(f)
@@ -142,8 +150,9 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
         else:
             out.breaks.append(Broken(f, was))
     old_warnings = {f.code for f in before.findings if f.severity == "warning"}
-    out.warns = [f for f in after.findings if f.severity == "warning"
-                 and (_within(f.loc, target) or f.code not in old_warnings)]
+    out.warns = [
+        f for f in after.findings if f.severity == "warning" and (_within(f.loc, target) or f.code not in old_warnings)
+    ]
     out.breaks.sort(key=lambda b: not _within(b.finding.loc, target))  # the change's own place first
     out.fixes = sorted({f.code for f in old_errors} - {f.code for f in after.findings if f.severity == "error"})
     for k, v in after.summary.items():

@@ -75,9 +75,17 @@ def side_facts(side: Side, file: str | None = None) -> dict:
     res = side.result
     t = get(res.system).view.tally(res.summary or {})
     c = res.counts()
-    return {"file": file if file is not None else res.file, "system": res.system, "name": res.name or "",
-            "total": _num(t["total"]), "limit": _num(t["limit"]), "unit": t["unit"],
-            "verdict": _verdict(res), "errors": c["error"], "warnings": c["warning"]}
+    return {
+        "file": file if file is not None else res.file,
+        "system": res.system,
+        "name": res.name or "",
+        "total": _num(t["total"]),
+        "limit": _num(t["limit"]),
+        "unit": t["unit"],
+        "verdict": _verdict(res),
+        "errors": c["error"],
+        "warnings": c["warning"],
+    }
 
 
 def entries_of(side: Side) -> dict[str, dict]:
@@ -91,8 +99,10 @@ def entries_of(side: Side) -> dict[str, dict]:
     out: dict[str, dict] = {}
     if gs.units is not None:
         for u in gs.units.unit_rows(doc, catalog, side.result.house_rules):
-            row = out.setdefault(u["name"], {"name": u["name"], "what": gs.entries[0], "units": 0, "count": 0,
-                                             "points": 0, "known": True})
+            row = out.setdefault(
+                u["name"],
+                {"name": u["name"], "what": gs.entries[0], "units": 0, "count": 0, "points": 0, "known": True},
+            )
             row["units"] += 1
             row["count"] += u["models"]
             row["points"] += u["cost"] if u["cost"] is not None else 0
@@ -106,12 +116,21 @@ def entries_of(side: Side) -> dict[str, dict]:
             row["text"] = text
     elif gs.players is not None:
         for seat in gs.players.seats(doc.data):
-            provinces = [pr["name"] + (f" ({pr['units']})" if pr.get("units") else "")
-                         + (" with samurai" if pr.get("samurai") else "") for pr in seat["provinces"]]
-            text = ", ".join(x for x in (
-                f"{seat.get('family')}" if seat.get("family") else "",
-                f"samurai {seat['samurai']}" if seat.get("samurai") else "",
-                ("provinces " + "; ".join(provinces)) if provinces else "no province") if x)
+            provinces = [
+                pr["name"]
+                + (f" ({pr['units']})" if pr.get("units") else "")
+                + (" with samurai" if pr.get("samurai") else "")
+                for pr in seat["provinces"]
+            ]
+            text = ", ".join(
+                x
+                for x in (
+                    f"{seat.get('family')}" if seat.get("family") else "",
+                    f"samurai {seat['samurai']}" if seat.get("samurai") else "",
+                    ("provinces " + "; ".join(provinces)) if provinces else "no province",
+                )
+                if x
+            )
             key = f"players: {seat['name']}"
             while key in out:  # two players of one name are kept apart
                 key += "'"
@@ -159,33 +178,60 @@ def diff_loaded(a: Side, b: Side, file_a: str | None = None, file_b: str | None 
     ea, eb = entries_of(a), entries_of(b)
     added = [dict(eb[k], key=k) for k in eb if k not in ea]
     removed = [dict(ea[k], key=k) for k in ea if k not in eb]
-    changed = [{"key": k, "name": eb[k]["name"], "what": eb[k]["what"], "before": ea[k]["text"],
-                "after": eb[k]["text"], "count_before": ea[k]["count"], "count_after": eb[k]["count"]}
-               for k in ea if k in eb and ea[k]["text"] != eb[k]["text"]]
+    changed = [
+        {
+            "key": k,
+            "name": eb[k]["name"],
+            "what": eb[k]["what"],
+            "before": ea[k]["text"],
+            "after": eb[k]["text"],
+            "count_before": ea[k]["count"],
+            "count_after": eb[k]["count"],
+        }
+        for k in ea
+        if k in eb and ea[k]["text"] != eb[k]["text"]
+    ]
     sa, sb = settings_of(a), settings_of(b)
-    settings = [{"key": k, "before": sa.get(k), "after": sb.get(k)}
-                for k in list(sa) + [k for k in sb if k not in sa] if sa.get(k) != sb.get(k)]
+    settings = [
+        {"key": k, "before": sa.get(k), "after": sb.get(k)}
+        for k in list(sa) + [k for k in sb if k not in sa]
+        if sa.get(k) != sb.get(k)
+    ]
     summary = {}
     ra, rb = a.result.summary or {}, b.result.summary or {}
     for k in list(ra) + [k for k in rb if k not in ra]:
         va, vb = _num(ra.get(k)), _num(rb.get(k))
-        if (isinstance(va, (int, float)) or isinstance(vb, (int, float))) and va != vb \
-                and not isinstance(va, bool) and not isinstance(vb, bool):
+        if (
+            (isinstance(va, (int, float)) or isinstance(vb, (int, float)))
+            and va != vb
+            and not isinstance(va, bool)
+            and not isinstance(vb, bool)
+        ):
             summary[k] = {"before": va, "after": vb}
     codes_a = {f.code for f in a.result.findings if f.severity == "error"}
     codes_b = {f.code for f in b.result.findings if f.severity == "error"}
     fa, fb = side_facts(a, file_a), side_facts(b, file_b)
-    return {"a": fa, "b": fb, "same_game": fa["system"] == fb["system"],
-            "same": not (added or removed or changed or settings),
-            "added": added, "removed": removed, "changed": changed, "settings": settings, "summary": summary,
-            "errors_fixed": sorted(codes_a - codes_b), "errors_new": sorted(codes_b - codes_a)}
+    return {
+        "a": fa,
+        "b": fb,
+        "same_game": fa["system"] == fb["system"],
+        "same": not (added or removed or changed or settings),
+        "added": added,
+        "removed": removed,
+        "changed": changed,
+        "settings": settings,
+        "summary": summary,
+        "errors_fixed": sorted(codes_a - codes_b),
+        "errors_new": sorted(codes_b - codes_a),
+    }
 
 
 def _total(f: dict) -> str:
     if f["total"] is None:
         return "?"
-    return (f"{f['total']} / {f['limit']} {f['unit']}" if f["limit"] is not None
-            else f"{f['total']} {f['unit']}").strip()
+    return (
+        f"{f['total']} / {f['limit']} {f['unit']}" if f["limit"] is not None else f"{f['total']} {f['unit']}"
+    ).strip()
 
 
 def verdict_text(f: dict) -> str:
@@ -199,8 +245,10 @@ def verdict_text(f: dict) -> str:
 def diff_lines(d: dict) -> list[str]:
     """The comparison as text, the way ``daimyo diff`` prints it."""
     a, b = d["a"], d["b"]
-    lines = [f"--- {a['file']}: {a['system']} \"{a['name']}\", {_total(a)}, {verdict_text(a)}",
-             f"+++ {b['file']}: {b['system']} \"{b['name']}\", {_total(b)}, {verdict_text(b)}"]
+    lines = [
+        f'--- {a["file"]}: {a["system"]} "{a["name"]}", {_total(a)}, {verdict_text(a)}',
+        f'+++ {b["file"]}: {b["system"]} "{b["name"]}", {_total(b)}, {verdict_text(b)}',
+    ]
     if not d["same_game"]:
         lines.append(f"the lists are of different games ({a['system']}, {b['system']})")
     for s in d["settings"]:
@@ -214,8 +262,10 @@ def diff_lines(d: dict) -> list[str]:
     if d["same"]:
         lines.append("no difference in the lists' entries or settings")
     if d["summary"]:
-        lines.append("summary: " + ", ".join(f"{k} {_shown(v['before'])} -> {_shown(v['after'])}"
-                                             for k, v in d["summary"].items()))
+        lines.append(
+            "summary: "
+            + ", ".join(f"{k} {_shown(v['before'])} -> {_shown(v['after'])}" for k, v in d["summary"].items())
+        )
     lines.append(f"total: {_total(a)} -> {_total(b)}")
     lines.append(f"verdict: {verdict_text(a)} -> {verdict_text(b)}")
     if d["errors_fixed"]:

@@ -52,8 +52,7 @@ def load_list(path: str | Path, display: str | None = None) -> ListDoc:
     return parse_list(text, name, base_dir=p.parent)
 
 
-def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
-               parsed: tuple | None = None) -> ListDoc:
+def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, parsed: tuple | None = None) -> ListDoc:
     """The list document in ``text``; ``parsed``: the (data, positions) this very text was
     already read as (by :func:`parse_plain`, or ``parse_yaml`` where that gives None): it
     is not read again."""
@@ -78,25 +77,36 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
     if values_over(data):
         raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))
     if data is None:
-        raise ListError(Diagnostic(file, 1, 1, "empty document; a list needs at least 'system:'",
-                                   hint="start with 'system: kensei' (or senshiai, herocard, senji, satsuma)"))
+        raise ListError(
+            Diagnostic(
+                file,
+                1,
+                1,
+                "empty document; a list needs at least 'system:'",
+                hint="start with 'system: kensei' (or senshiai, herocard, senji, satsuma)",
+            )
+        )
     if not isinstance(data, dict):
         raise ListError(pos.diag((), "a list document must be a mapping of keys such as 'system:'"))
     from builder.packs.resolve import looks_like_pack
 
     if looks_like_pack(data):
-        raise ListError(Diagnostic(file, 1, 1, "this is a pack, not a list; did you mean "
-                                   f"'daimyo pack check {file}'?",
-                                   hint="a pack adds catalog entries; a list names cards or troops "
-                                        "and may use packs with 'packs: [NAME]'"))
+        raise ListError(
+            Diagnostic(
+                file,
+                1,
+                1,
+                f"this is a pack, not a list; did you mean 'daimyo pack check {file}'?",
+                hint="a pack adds catalog entries; a list names cards or troops and may use packs with 'packs: [NAME]'",
+            )
+        )
     from builder.systems import ids
 
     SYSTEMS = ids()
     diags = []
     system = data.get("system")
     if "system" not in data:
-        diags.append(pos.diag((), "missing required key 'system'",
-                              hint="one of " + ", ".join(SYSTEMS)))
+        diags.append(pos.diag((), "missing required key 'system'", hint="one of " + ", ".join(SYSTEMS)))
     elif not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
         hint = did_you_mean(str(system), SYSTEMS) or ("one of " + ", ".join(SYSTEMS))
         diags.append(pos.diag(("system",), f"unknown system '{system}'", hint=hint))
@@ -119,15 +129,19 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
         found = resolve_recorded(p, data, base, system if isinstance(system, str) else None)
         if found is None:
             pp = Path(p)
-            diags.append(pos.diag(("packs", i), f"pack file '{p}' not found",
-                                  hint=not_found_hint(p, base)))
+            diags.append(pos.diag(("packs", i), f"pack file '{p}' not found", hint=not_found_hint(p, base)))
             resolved.append(str(pp if pp.is_absolute() else base / pp))
             continue
         resolved.append(str(found))
     hr = data.get("house_rules") or {}
     if not isinstance(hr, dict):
-        diags.append(pos.diag(("house_rules",), "'house_rules' must be a mapping of rule ids to values",
-                              hint="e.g. house_rules: {cavalry_max_percent: 50}"))
+        diags.append(
+            pos.diag(
+                ("house_rules",),
+                "'house_rules' must be a mapping of rule ids to values",
+                hint="e.g. house_rules: {cavalry_max_percent: 50}",
+            )
+        )
         hr = {}
     if diags or not isinstance(system, str):  # a missing or unknown system is in diags
         raise ListError(diags)
@@ -136,9 +150,18 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None,
         v = data.get(k)
         return None if v is None else str(v)
 
-    return ListDoc(file=file, data=data, positions=pos, system=system, name=text_or_none("name"),
-                   author=text_or_none("author"), notes=text_or_none("notes"), packs=resolved,
-                   house_rules=hr, base_dir=base)
+    return ListDoc(
+        file=file,
+        data=data,
+        positions=pos,
+        system=system,
+        name=text_or_none("name"),
+        author=text_or_none("author"),
+        notes=text_or_none("notes"),
+        packs=resolved,
+        house_rules=hr,
+        base_dir=base,
+    )
 
 
 # -- a fast reader for the usual shape of a list file ------------------------------------------
@@ -154,10 +177,21 @@ _KEY_LINE = _re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?: +|$)")
 _INT = _re.compile(r"-?(?:0|[1-9][0-9]*)")
 _FLOAT = _re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+")
 # what the YAML reader accepts, less the characters it reads as line breaks or a byte-order mark
-_NON_PRINTABLE = _re.compile("[^\\x0A\\x20-\\x7E\\xA0-\\u2027\\u202A-\\uD7FF\\uE000-\\uFEFE"
-                             "\\uFF00-\\uFFFD\\U00010000-\\U0010FFFF]")
-_SPECIAL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False,
-            "null": None, "Null": None, "NULL": None, "~": None}
+_NON_PRINTABLE = _re.compile(
+    "[^\\x0A\\x20-\\x7E\\xA0-\\u2027\\u202A-\\uD7FF\\uE000-\\uFEFE\\uFF00-\\uFFFD\\U00010000-\\U0010FFFF]"
+)
+_SPECIAL = {
+    "true": True,
+    "True": True,
+    "TRUE": True,
+    "false": False,
+    "False": False,
+    "FALSE": False,
+    "null": None,
+    "Null": None,
+    "NULL": None,
+    "~": None,
+}
 _PLAIN_START_BAD = set("-?:,[]{}#&*!|>%@`<=+.0123456789")
 
 
@@ -357,19 +391,19 @@ def _scalar_value(text: str):
             if k < 0:
                 raise _NotSimple
             parts.append(text[j:k])
-            if text[k + 1:k + 2] == "'":
+            if text[k + 1 : k + 2] == "'":
                 parts.append("'")
                 j = k + 2
                 continue
             break
         value = "".join(parts)
-        tail = text[k + 1:]
+        tail = text[k + 1 :]
     elif c == '"':
         k = text.find('"', 1)
         if k < 0 or "\\" in text[:k]:
             raise _NotSimple
         value = text[1:k]
-        tail = text[k + 1:]
+        tail = text[k + 1 :]
     else:
         k = text.find(" #")
         if k >= 0:

@@ -91,8 +91,14 @@ class ListEditor:
 
     import_notes: list[str]  # set by ``builder.api.import_``: what the import left out
 
-    def __init__(self, text: str, file: str = "<list>", base_dir: str | os.PathLike | None = None,
-                 path: str | os.PathLike | None = None, extra_packs=()):
+    def __init__(
+        self,
+        text: str,
+        file: str = "<list>",
+        base_dir: str | os.PathLike | None = None,
+        path: str | os.PathLike | None = None,
+        extra_packs=(),
+    ):
         self.path = Path(path) if path is not None else None
         self.file = file
         self.base_dir = Path(base_dir) if base_dir is not None else (self.path.parent if self.path else Path("."))
@@ -121,8 +127,9 @@ class ListEditor:
         return cls(text, file=file, base_dir=base_dir, extra_packs=extra_packs)
 
     @classmethod
-    def new(cls, system: str, path: str | os.PathLike | None = None, pack_files=None,
-            **options) -> tuple[ListEditor, list[str]]:
+    def new(
+        cls, system: str, path: str | os.PathLike | None = None, pack_files=None, **options
+    ) -> tuple[ListEditor, list[str]]:
         """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
         occult, size, hero, max_hero_points, players, side, name, packs as written in the list);
         returns the editor and notes for a person. Nothing is written until :meth:`save`."""
@@ -274,9 +281,18 @@ class ListEditor:
 
         return get(self.system)
 
-    def add(self, name: str, count: int | None = None, *, models: int | None = None, led_by: str | None = None,
-            standard: bool = False, variant: bool = False, player: str | None = None,
-            check_side: bool = True) -> Change:
+    def add(
+        self,
+        name: str,
+        count: int | None = None,
+        *,
+        models: int | None = None,
+        led_by: str | None = None,
+        standard: bool = False,
+        variant: bool = False,
+        player: str | None = None,
+        check_side: bool = True,
+    ) -> Change:
         """Add ``count`` copies of a card (card games), a unit of ``models`` models of a troop
         (Kensei; default 3 for a unit, 1 for a single model), or a family, samurai card or
         province (Senji; ``player`` names whose, ``count`` the units on a province).
@@ -285,8 +301,18 @@ class ListEditor:
         name the rules it breaks."""
         from builder.lists.ops import Add
 
-        return self.apply(Add(name, count, models=models, led_by=led_by, standard=standard, variant=variant,
-                              player=player, check_side=check_side))
+        return self.apply(
+            Add(
+                name,
+                count,
+                models=models,
+                led_by=led_by,
+                standard=standard,
+                variant=variant,
+                player=player,
+                check_side=check_side,
+            )
+        )
 
     def remove(self, name: str, count: int | None = 1, *, variant: bool = False) -> Change:
         """Take ``count`` copies of a card off the list (None: every copy), the last unit of a
@@ -341,8 +367,9 @@ class ListEditor:
         (the list with it); the list itself is not changed."""
         gs = self.game
         trial = self.copy()
-        change = trial.add(name, count, models=models, player=player, check_side=False,
-                           variant="variant" in gs.editing.add_options)
+        change = trial.add(
+            name, count, models=models, player=player, check_side=False, variant="variant" in gs.editing.add_options
+        )
         result = change.comparison
         result.notes = change.notes
         result.target = change.target
@@ -393,7 +420,6 @@ class ListEditor:
             self.path = target
             self._disk = _digest(self.text.encode("utf-8"))
 
-
     def _record_packs(self) -> None:
         """Record in the list (``checked_with``) the name, version and content hash of each pack
         it is checked with, so that a later check can tell when a pack changed under it."""
@@ -432,9 +458,15 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
                 except OSError:
                     now = None
                 if now != expected:
-                    raise ListChangedError(Diagnostic(
-                        str(target), 0, 0, "changed on disk since it was read; not overwritten",
-                        hint="open it again and repeat the change"))
+                    raise ListChangedError(
+                        Diagnostic(
+                            str(target),
+                            0,
+                            0,
+                            "changed on disk since it was read; not overwritten",
+                            hint="open it again and repeat the change",
+                        )
+                    )
             yield
 
     atomic_write(target, text, force=force, guard=unchanged)
@@ -450,8 +482,9 @@ def refuse_read_only(path: Path) -> None:
     except OSError:
         return  # not there (yet): the writing says what is wrong
     if stat.S_ISREG(st.st_mode) and (not st.st_mode & stat.S_IWUSR or not os.access(path, os.W_OK)):
-        raise DaimyoError(Diagnostic(str(path), 0, 0, "is read-only; not changed",
-                                     hint=f"make it writable first (chmod u+w {path})"))
+        raise DaimyoError(
+            Diagnostic(str(path), 0, 0, "is read-only; not changed", hint=f"make it writable first (chmod u+w {path})")
+        )
 
 
 class _folder_lock:

@@ -51,11 +51,29 @@ class Add:
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
         if not self.item.strip():
             raise UsageError("name the card or troop to add")
-        game.editing.check_options("add", {"count": self.count, "models": self.models, "led_by": self.led_by,
-                                   "standard": self.standard, "variant": self.variant, "player": self.player})
-        return game.editing.add(tree, catalog, self.item.strip(), self.count, models=self.models, led_by=self.led_by,
-                        standard=self.standard, variant=self.variant, player=self.player,
-                        check_side=self.check_side)
+        game.editing.check_options(
+            "add",
+            {
+                "count": self.count,
+                "models": self.models,
+                "led_by": self.led_by,
+                "standard": self.standard,
+                "variant": self.variant,
+                "player": self.player,
+            },
+        )
+        return game.editing.add(
+            tree,
+            catalog,
+            self.item.strip(),
+            self.count,
+            models=self.models,
+            led_by=self.led_by,
+            standard=self.standard,
+            variant=self.variant,
+            player=self.player,
+            check_side=self.check_side,
+        )
 
 
 @dataclass(frozen=True)
@@ -129,8 +147,11 @@ class HouseRule:
 
         rules = {h.id: h for h in catalog.model.house_rules}
         if self.key not in rules:
-            raise UsageError(f"unknown house rule '{self.key}'", did_you_mean(self.key, list(rules))
-                             or ("one of " + ", ".join(rules) if rules else f"{game.id} has no house rules"))
+            raise UsageError(
+                f"unknown house rule '{self.key}'",
+                did_you_mean(self.key, list(rules))
+                or ("one of " + ", ".join(rules) if rules else f"{game.id} has no house rules"),
+            )
         h = rules[self.key]
         hr = tree.get("house_rules")
         if self.value in (None, "", "default"):
@@ -144,8 +165,10 @@ class HouseRule:
             catalog.resolve_rules({self.key: parsed})
         except (ValueError, KeyError, TypeError) as exc:  # a value the rule does not take
             reason = str(exc.args[0]) if exc.args else str(exc)
-            raise UsageError(f"house rule {reason}" if reason.startswith("'") else f"house rule '{self.key}': {reason}",
-                             "choose one of the values the house rule offers") from None
+            raise UsageError(
+                f"house rule {reason}" if reason.startswith("'") else f"house rule '{self.key}': {reason}",
+                "choose one of the values the house rule offers",
+            ) from None
         if not isinstance(hr, dict):
             hr = CommentedMap()
             set_key_ordered(tree, "house_rules", hr, game.document.list_keys)
@@ -211,8 +234,11 @@ def copies_of(game, catalog, data, item: str) -> int:
             continue
         for name, value in items:
             if same(name):
-                total += int(value.get("count", 1)) if isinstance(value, dict) else (
-                    int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
+                total += (
+                    int(value.get("count", 1))
+                    if isinstance(value, dict)
+                    else (int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
+                )
     return total
 
 
@@ -235,8 +261,11 @@ def from_form(form: dict, game) -> Operation:
         if "models" in game.editing.add_options:
             return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None)
         if "player" in game.editing.add_options:
-            return Add(item, whole(form["count"], "units", 1, 99) if _given(form, "count") else None,
-                       player=str(form.get("player") or "").strip() or None)
+            return Add(
+                item,
+                whole(form["count"], "units", 1, 99) if _given(form, "count") else None,
+                player=str(form.get("player") or "").strip() or None,
+            )
         return Add(item, whole(form.get("count") or 1, "count", 1, 1000), variant=variant)
     if kind == "remove":
         if game.editing.held_sections:
@@ -258,11 +287,22 @@ def from_form(form: dict, game) -> Operation:
             raise UsageError("say which part to change (where)")
         return Part(tuple(where), str(form.get("field") or ""), form.get("value"))
     if kind in ("models", "duplicate", "troop"):
-        raise UsageError(f"{kind} applies to units of models, not to {game.id} {game.noun}s",
-                         "cards take + and -")
-    raise UsageError(f"unknown change '{kind}'",
-                     "one of add, remove, copies, models, duplicate, troop, part, set, house_rule")
+        raise UsageError(f"{kind} applies to units of models, not to {game.id} {game.noun}s", "cards take + and -")
+    raise UsageError(
+        f"unknown change '{kind}'", "one of add, remove, copies, models, duplicate, troop, part, set, house_rule"
+    )
 
 
-__all__ = ["Add", "Copies", "HouseRule", "Operation", "Part", "Remove", "Set", "copies_of", "from_form",
-           "rule_value", "whole"]
+__all__ = [
+    "Add",
+    "Copies",
+    "HouseRule",
+    "Operation",
+    "Part",
+    "Remove",
+    "Set",
+    "copies_of",
+    "from_form",
+    "rule_value",
+    "whole",
+]

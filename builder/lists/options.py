@@ -41,8 +41,24 @@ class Option:
     warning: str | None = None  # what adding it would warn about (allowed, but said), as check words it
 
     def to_json(self) -> dict:
-        return {k: getattr(self, k) for k in ("name", "id", "section", "kind", "cost", "count", "left", "unit",
-                                               "ok", "code", "reason", "origin", "warning")}
+        return {
+            k: getattr(self, k)
+            for k in (
+                "name",
+                "id",
+                "section",
+                "kind",
+                "cost",
+                "count",
+                "left",
+                "unit",
+                "ok",
+                "code",
+                "reason",
+                "origin",
+                "warning",
+            )
+        }
 
 
 def _origin(catalog, section: str, entry) -> str:
@@ -58,8 +74,9 @@ def _origin(catalog, section: str, entry) -> str:
     return f"pack {Path(str(pack)).name}"
 
 
-def options(lst, *, type: str | None = None, search: str | None = None, max_cost: float | None = None,
-            only_ok: bool = False) -> list[Option]:
+def options(
+    lst, *, type: str | None = None, search: str | None = None, max_cost: float | None = None, only_ok: bool = False
+) -> list[Option]:
     """Every entry of the catalog and the list's packs that could be added to ``lst`` now.
 
     ``lst`` is a ``ListEditor`` (``builder.options`` also opens one from a path or text). Filters: ``type``
@@ -89,8 +106,22 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
             from builder.errors import show_options
 
             message = show_options(exc.diagnostics[0].message if exc.diagnostics else str(exc))
-            out.append(Option(entry.name, entry.id, section, kind, printed, 0, None, None, False, "edit",
-                              message, _origin(catalog, section, entry)))
+            out.append(
+                Option(
+                    entry.name,
+                    entry.id,
+                    section,
+                    kind,
+                    printed,
+                    0,
+                    None,
+                    None,
+                    False,
+                    "edit",
+                    message,
+                    _origin(catalog, section, entry),
+                )
+            )
             continue
         trial_doc = copy.copy(doc)
         trial_doc.data = data
@@ -106,9 +137,23 @@ def options(lst, *, type: str | None = None, search: str | None = None, max_cost
         if only_ok and first is not None:
             continue
         warns = [w for w in result.warns if entry.name in w.message] or list(result.warns)
-        out.append(Option(entry.name, entry.id, section, kind, cost, n, left, unit, first is None,
-                          first.code if first else None, first.message if first else None,
-                          _origin(catalog, section, entry), warns[0].message if warns and first is None else None))
+        out.append(
+            Option(
+                entry.name,
+                entry.id,
+                section,
+                kind,
+                cost,
+                n,
+                left,
+                unit,
+                first is None,
+                first.code if first else None,
+                first.message if first else None,
+                _origin(catalog, section, entry),
+                warns[0].message if warns and first is None else None,
+            )
+        )
     return out
 
 

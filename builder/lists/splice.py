@@ -90,6 +90,7 @@ def same(a, b) -> bool:
 
 # -- differences --------------------------------------------------------------------------------
 
+
 def _diff(old, new, raw, path: tuple, out: list) -> None:
     """Differences of ``old`` and ``new`` (plain data); ``raw`` is ``new`` as the edit left it
     (round-trip objects, whose flow style new text keeps). Mappings and sequences of the same
@@ -124,7 +125,7 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
             while i < m and same(old[i], new[i]):
                 i += 1
             k = n - m
-            if same(old[i + k:], new[i:]):
+            if same(old[i + k :], new[i:]):
                 for j in range(i + k - 1, i - 1, -1):
                     out.append(("delete_item", path, j))
                 return
@@ -142,6 +143,7 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
 
 
 # -- the text -----------------------------------------------------------------------------------
+
 
 def _fragment(value) -> list[str]:
     """Lines of ``value`` written as YAML by the round-trip writer (as the slow path would)."""
@@ -202,7 +204,7 @@ class _Text:
             if _content(s):
                 if stop is None:
                     ind = self.indent(i)
-                    if ind < indent or (ind == indent and not (key and s[ind:ind + 2] in ("- ", "-"))):
+                    if ind < indent or (ind == indent and not (key and s[ind : ind + 2] in ("- ", "-"))):
                         break
                 last = i
             i += 1
@@ -221,7 +223,7 @@ class _Text:
             if at is None:
                 raise _Unsupported("no position")
             line = self.lines[at[0] - 1]
-            if line[at[1] - 1:at[1]] in ("[", "{"):
+            if line[at[1] - 1 : at[1]] in ("[", "{"):
                 raise _Unsupported("flow style")
 
     def _item_start(self, path: tuple) -> tuple[int, int]:
@@ -322,7 +324,7 @@ class _Text:
             elif kind == "delete":
                 if last_line is not None and last_line <= payload:
                     raise _Unsupported("overlapping changes")
-                del lines[line:payload + 1]
+                del lines[line : payload + 1]
                 last_line, last_col = line, None
             elif kind == "insert":
                 lines[line:line] = payload
@@ -338,14 +340,14 @@ def _get(data, path: tuple):
 
 def _scalar_end(line: str, col: int) -> int:
     """Column just past the one-line scalar that starts at ``col``."""
-    c = line[col:col + 1]
+    c = line[col : col + 1]
     if c == "'":
         j = col + 1
         while True:
             k = line.find("'", j)
             if k < 0:
                 raise _Unsupported("quoted value goes on below")
-            if line[k + 1:k + 2] == "'":
+            if line[k + 1 : k + 2] == "'":
                 j = k + 2
                 continue
             return k + 1

@@ -63,10 +63,12 @@ def install_command(name: str, version: str | None) -> str:
 
 def missing_line(name: str, version: str | None = None) -> str:
     """What an import says of a pack the received list names and this computer lacks."""
-    return (f"pack {_label(name, version)} is missing here; the list is checked without it "
-            f"(install it from a registry: {install_command(name, version)}, or import "
-            "with --install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
-            "'daimyo import BUNDLE --install-packs')")
+    return (
+        f"pack {_label(name, version)} is missing here; the list is checked without it "
+        f"(install it from a registry: {install_command(name, version)}, or import "
+        "with --install-packs; a bundle carries it: ask for 'daimyo export LIST --to bundle', then "
+        "'daimyo import BUNDLE --install-packs')"
+    )
 
 
 def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[str]:
@@ -91,12 +93,15 @@ def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[s
         except DaimyoError:
             continue
         if _short(ident.hash) != rec["hash"]:
-            out.append(f"pack {_label(name, rec.get('version'))} differs here: found {_label(ident.name, ident.version)} "
-                       f"with other content in {shown(path)}; the check may differ from the sender's")
+            out.append(
+                f"pack {_label(name, rec.get('version'))} differs here: found {_label(ident.name, ident.version)} "
+                f"with other content in {shown(path)}; the check may differ from the sender's"
+            )
     return out
 
 
 # -- bundles -----------------------------------------------------------------------------------
+
 
 def make_bundle(doc: dict, base_dir: Path) -> dict:
     """The bundle of a canonical list: the list (packs named by their names) and the packs."""
@@ -107,8 +112,10 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
     for ref in doc.get("packs") or []:
         path = resolve_pack(ref, base_dir, doc.get("system"))
         if path is None:
-            raise UsageError(f"pack '{ref}' of the list is not found, so it cannot travel in the bundle",
-                             not_found_hint(ref, base_dir))
+            raise UsageError(
+                f"pack '{ref}' of the list is not found, so it cannot travel in the bundle",
+                not_found_hint(ref, base_dir),
+            )
         data, _ = read_pack(path)
         name = data.get("name") or data.get("pack")
         if not name:  # a pack travels under a name: its file name when it declares none
@@ -123,9 +130,15 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
     if refs:
         from builder.packs.identity import PackId
 
-        lst["checked_with"] = [{"pack": r, "name": r, **({"version": str(p["version"])}
-                                                                     if p.get("version") is not None else {}),
-                                "hash": _short(PackId.of(p).hash)} for r, p in zip(refs, packs, strict=True)]
+        lst["checked_with"] = [
+            {
+                "pack": r,
+                "name": r,
+                **({"version": str(p["version"])} if p.get("version") is not None else {}),
+                "hash": _short(PackId.of(p).hash),
+            }
+            for r, p in zip(refs, packs, strict=True)
+        ]
     return {BUNDLE_KEY: BUNDLE_VERSION, "list": lst, "packs": packs}
 
 
@@ -133,9 +146,12 @@ def dump_bundle(bundle: dict) -> str:
     from builder.lists.dump import dump_list_yaml
     from builder.packs.sheet import dump_pack
 
-    lines = ["# A daimyo bundle: a list and the packs it uses. Open it with 'daimyo import FILE -o LIST.yaml'",
-             "# ('--install-packs' installs the packs into your packs folder).",
-             f"{BUNDLE_KEY}: {bundle[BUNDLE_KEY]}", "list:"]
+    lines = [
+        "# A daimyo bundle: a list and the packs it uses. Open it with 'daimyo import FILE -o LIST.yaml'",
+        "# ('--install-packs' installs the packs into your packs folder).",
+        f"{BUNDLE_KEY}: {bundle[BUNDLE_KEY]}",
+        "list:",
+    ]
     lines += ["  " + ln if ln else "" for ln in dump_list_yaml(bundle["list"]).rstrip("\n").split("\n")]
     lines.append("packs:")
     for p in bundle["packs"]:
@@ -164,8 +180,13 @@ def read_bundle(path: str) -> tuple[dict, list[dict], object]:
     if not isinstance(data, dict) or BUNDLE_KEY not in data:
         raise DaimyoError(Diagnostic(shown, 1, 1, "not a daimyo bundle"))
     if data[BUNDLE_KEY] != BUNDLE_VERSION:
-        raise DaimyoError(pos.diag((BUNDLE_KEY,), f"bundle format {data[BUNDLE_KEY]!r} is not known here "
-                                   f"(this daimyo reads format {BUNDLE_VERSION})", hint="update daimyo"))
+        raise DaimyoError(
+            pos.diag(
+                (BUNDLE_KEY,),
+                f"bundle format {data[BUNDLE_KEY]!r} is not known here (this daimyo reads format {BUNDLE_VERSION})",
+                hint="update daimyo",
+            )
+        )
     lst = data.get("list")
     if not isinstance(lst, dict):
         raise DaimyoError(pos.diag(("list",) if "list" in data else (), "a bundle needs 'list:' with the list"))
@@ -204,9 +225,14 @@ def install_bundle_packs(packs: list[dict], force: bool = False, where: str = "b
 
                     shown_tmp = {tmp, display_path(tmp)}
                     name = p.get("name") or p.get("pack")
-                    raise DaimyoError([Diagnostic(where, 0, 0, f"pack '{name}': {d.message}", code=d.code,
-                                                  hint=d.hint) if d.file in shown_tmp else d
-                                       for d in exc.diagnostics]) from None
+                    raise DaimyoError(
+                        [
+                            Diagnostic(where, 0, 0, f"pack '{name}': {d.message}", code=d.code, hint=d.hint)
+                            if d.file in shown_tmp
+                            else d
+                            for d in exc.diagnostics
+                        ]
+                    ) from None
                 if not dry:
                     out.append(f"pack {_label(p.get('name') or p.get('pack'), p.get('version'))}: {what}: {target}")
         return out

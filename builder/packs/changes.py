@@ -62,8 +62,11 @@ def pack_changes(old: dict, new: dict) -> list[EntryChange]:
         elif key not in a:
             out.append(EntryChange(section, b[key]["name"], "added"))
         else:
-            diff = {k: (a[key].get(k), b[key].get(k)) for k in dict.fromkeys([*a[key], *b[key]])
-                    if k not in _QUIET and a[key].get(k) != b[key].get(k)}
+            diff = {
+                k: (a[key].get(k), b[key].get(k))
+                for k in dict.fromkeys([*a[key], *b[key]])
+                if k not in _QUIET and a[key].get(k) != b[key].get(k)
+            }
             if diff:
                 out.append(EntryChange(section, b[key]["name"], "changed", diff))
     return out
@@ -124,8 +127,7 @@ def lists_in(paths: list[str]) -> list[Path]:
             continue
         for dirpath, dirnames, filenames in os.walk(p):
             depth = len(Path(dirpath).relative_to(p).parts)
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "packs"
-                                 and depth < LIST_DEPTH)
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "packs" and depth < LIST_DEPTH)
             for f in sorted(filenames):
                 if f.lower().endswith((".yaml", ".yml", ".json")) and not f.startswith("."):
                     out.append(Path(dirpath) / f)
@@ -164,6 +166,7 @@ def lists_using(pack_path: Path, paths: list[str]) -> list[tuple[Path, dict]]:
 
 # -- a list and the packs it recorded ------------------------------------------------------------
 
+
 def list_drift(doc) -> list[str]:
     """For a list that records the packs it was checked with (``checked_with``): one line per pack
     that differs here, with what that changes for the list's entries and how to bring the
@@ -193,8 +196,11 @@ def list_drift(doc) -> list[str]:
         now = f"version {ident.version}" if ident.version else "other content"
         old = store.find(str(name), content=rec["hash"]) or store.find_by_hash(rec["hash"])
         head = f"pack {was} recorded by this list differs here ({now})"
-        again = (f"'daimyo pack install \"{name}@{rec['version']}\"' brings it back" if rec.get("version")
-                 else "install the version it was made with to bring it back")
+        again = (
+            f"'daimyo pack install \"{name}@{rec['version']}\"' brings it back"
+            if rec.get("version")
+            else "install the version it was made with to bring it back"
+        )
         if old is None:
             out.append(f"{head}; what changed is not known here (that version is not installed); {again}")
             continue

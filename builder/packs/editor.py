@@ -83,8 +83,11 @@ def validate_entry(system: str, section: str, cells: dict, data: dict, original:
             out.fields["name"] = "every entry needs a name"
         return out
     whole = {k: (list(v) if isinstance(v, list) else v) for k, v in data.items()}
-    entries = [e for e in whole.get(section) or [] if not (isinstance(e, dict) and original is not None
-                                                            and _same(e.get("name"), original))]
+    entries = [
+        e
+        for e in whole.get(section) or []
+        if not (isinstance(e, dict) and original is not None and _same(e.get("name"), original))
+    ]
     if original is None or not _same(original, entry["name"]):
         if any(isinstance(e, dict) and _same(e.get("name"), entry["name"]) for e in entries):
             out.fields["name"] = f"the pack already has an entry '{entry['name']}'"
@@ -170,8 +173,15 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
     with _folder_lock(p):
         text = read_text(p, "pack.yaml")
         if expected is not None and digest(text) != expected:
-            raise ListChangedError(Diagnostic(str(p), 0, 0, "changed on disk since it was read; not overwritten",
-                                              hint="load it again and repeat the change"))
+            raise ListChangedError(
+                Diagnostic(
+                    str(p),
+                    0,
+                    0,
+                    "changed on disk since it was read; not overwritten",
+                    hint="load it again and repeat the change",
+                )
+            )
         y = _rt()
         tree = y.load(text)
         change(tree)
@@ -198,15 +208,22 @@ def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) 
     texts = None
     for section in sections(system):
         for entry in sheet_data.get(section) or []:
-            original = next((e.get("name") for e in read_pack(path)[0].get(section) or []
-                             if isinstance(e, dict) and _same(e.get("name"), entry.get("name"))), None)
+            original = next(
+                (
+                    e.get("name")
+                    for e in read_pack(path)[0].get(section) or []
+                    if isinstance(e, dict) and _same(e.get("name"), entry.get("name"))
+                ),
+                None,
+            )
             texts = save_entry(path, section, entry, original, expected if n == 0 else None)
             n += 1
     return texts if texts is not None else Path(path).read_text(encoding="utf-8"), n
 
 
-def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110, *,
-                render_sides: Callable[..., tuple[list, Any]]) -> bytes | None:
+def preview_png(
+    pack_path: str | Path, system: str, name: str, dpi: float = 110, *, render_sides: Callable[..., tuple[list, Any]]
+) -> bytes | None:
     """The card face of entry ``name`` as it prints (PNG), for a game that prints cards; None
     for a game whose entries are not printed as cards, or an entry a list cannot hold alone.
     ``render_sides`` is ``builder.render.images.render_sides``, given by the caller (printing
@@ -236,13 +253,13 @@ def preview_png(pack_path: str | Path, system: str, name: str, dpi: float = 110,
     return buf.getvalue()
 
 
-def preview_of(pack_path: str | Path, data: dict, name: str, *,
-               render_sides: Callable[..., tuple[list, Any]]) -> bytes | None:
+def preview_of(
+    pack_path: str | Path, data: dict, name: str, *, render_sides: Callable[..., tuple[list, Any]]
+) -> bytes | None:
     """``preview_png`` of a pack not saved yet (``data``), written for the moment beside the
     pack (so that its art is found) under a hidden name, and removed."""
     with unsaved(pack_path, data) as tmp:
-        return preview_png(tmp, str(data.get("system", "")).strip().lower(), name,
-                           render_sides=render_sides)
+        return preview_png(tmp, str(data.get("system", "")).strip().lower(), name, render_sides=render_sides)
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ COMMON_DOCS = {
     "notes": "free text",
     "art": "an image printed on the card (PNG or JPEG), as a path relative to the pack",
     "focus": "which part of the art stays when it is cropped to fill its box: center, top, bottom, "
-             "left, right (or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2",
+    "left, right (or 'top left'), or X,Y fractions from the top-left such as 0.5,0.2",
     "source": "where the rulebook states it, as RULEBOOK-FILE:LINE (only for rulebook data)",
     "assumed": "what you assumed, or where the data comes from (e.g. 'printed on my cards')",
 }
@@ -41,10 +41,17 @@ class FieldInfo:
     item_kind: str | None = None  # for lists: the kind of one item
 
     def describe(self) -> str:
-        return {"text": "text", "int": "whole number", "number": "number", "bool": "true or false",
-                "choice": "one of " + ", ".join(map(str, self.choices)),
-                "list": f"list of {_plural(self.item_kind)}", "mapping": "mapping",
-                "items": "list of mappings", "value": "text as printed"}[self.kind]
+        return {
+            "text": "text",
+            "int": "whole number",
+            "number": "number",
+            "bool": "true or false",
+            "choice": "one of " + ", ".join(map(str, self.choices)),
+            "list": f"list of {_plural(self.item_kind)}",
+            "mapping": "mapping",
+            "items": "list of mappings",
+            "value": "text as printed",
+        }[self.kind]
 
 
 def _plural(kind):
@@ -137,8 +144,9 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
         if f.annotation is not None and _strip(f.annotation) is str and kind == "text":
             pass
         meaning = docs.get(name) or COMMON_DOCS.get(name, "")
-        info = FieldInfo(name, kind, f.is_required(), tuple(choices), meaning,
-                         gs.packs.values_from.get((section, name)), item)
+        info = FieldInfo(
+            name, kind, f.is_required(), tuple(choices), meaning, gs.packs.values_from.get((section, name)), item
+        )
         (common if name in COMMON_DOCS else own).append(info)
     by = {f.name: f for f in common}
     head = [by.pop("name")] if "name" in by else []

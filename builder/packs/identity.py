@@ -33,8 +33,21 @@ from pathlib import Path
 
 from builder.errors import Diagnostic
 
-META_KEYS = ("system", "name", "pack", "version", "author", "authors", "url", "licence", "license",
-             "description", "example", "needs", "daimyo")
+META_KEYS = (
+    "system",
+    "name",
+    "pack",
+    "version",
+    "author",
+    "authors",
+    "url",
+    "licence",
+    "license",
+    "description",
+    "example",
+    "needs",
+    "daimyo",
+)
 TEXT_META = ("name", "pack", "version", "author", "url", "licence", "license", "description", "daimyo")
 LIST_META = ("authors", "needs")
 
@@ -64,15 +77,30 @@ def meta_diagnostics(data: dict, pos) -> list[Diagnostic]:
     """Problems with the pack-level keys (wrong types)."""
     out = []
     for k in TEXT_META:
-        if k in data and data[k] is not None and (isinstance(data[k], bool)
-                                                  or not isinstance(data[k], (str, int, float))):
-            out.append(pos.diag((k,), f"'{k}' must be text, not {type(data[k]).__name__}", code="pack.type",
-                                hint=f"e.g. {k}: \"1.0\"" if k in ("version", "daimyo") else None))
+        if (
+            k in data
+            and data[k] is not None
+            and (isinstance(data[k], bool) or not isinstance(data[k], (str, int, float)))
+        ):
+            out.append(
+                pos.diag(
+                    (k,),
+                    f"'{k}' must be text, not {type(data[k]).__name__}",
+                    code="pack.type",
+                    hint=f'e.g. {k}: "1.0"' if k in ("version", "daimyo") else None,
+                )
+            )
     for k in LIST_META:
         v = data.get(k)
         if v is not None and (not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v)):
-            out.append(pos.diag((k,), f"'{k}' must be a list of names", code="pack.type",
-                                hint=f"e.g. {k}: [" + ("Other pack" if k == "needs" else "A. Author") + "]"))
+            out.append(
+                pos.diag(
+                    (k,),
+                    f"'{k}' must be a list of names",
+                    code="pack.type",
+                    hint=f"e.g. {k}: [" + ("Other pack" if k == "needs" else "A. Author") + "]",
+                )
+            )
     return out
 
 
@@ -101,10 +129,18 @@ class PackId:
             return None
 
         name = text("name", "pack") or (Path(file).stem if file else "pack")
-        return cls(name=name, version=text("version"), hash=content_hash(data),
-                   system=text("system"), author=text("author"), url=text("url"),
-                   licence=text("licence", "license"), description=text("description"),
-                   example=data.get("example") is True, file=str(file) if file else None)
+        return cls(
+            name=name,
+            version=text("version"),
+            hash=content_hash(data),
+            system=text("system"),
+            author=text("author"),
+            url=text("url"),
+            licence=text("licence", "license"),
+            description=text("description"),
+            example=data.get("example") is True,
+            file=str(file) if file else None,
+        )
 
     def label(self) -> str:
         """``NAME VERSION`` for people (``NAME`` when it has no version)."""

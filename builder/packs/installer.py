@@ -42,10 +42,17 @@ def verify(data: bytes, entry) -> None:
 
     got = sha256_hex(data)
     if got != entry.sha256:
-        raise DaimyoError(Diagnostic(entry.url, 0, 0, f"SHA-256 {got[:16]}... differs from the index's "
-                                     f"{entry.sha256[:16]}...; nothing installed", code="registry.hash",
-                                     hint="the file changed after the index was made, or was altered on the way: "
-                                     "tell the registry's maintainers"))
+        raise DaimyoError(
+            Diagnostic(
+                entry.url,
+                0,
+                0,
+                f"SHA-256 {got[:16]}... differs from the index's {entry.sha256[:16]}...; nothing installed",
+                code="registry.hash",
+                hint="the file changed after the index was made, or was altered on the way: "
+                "tell the registry's maintainers",
+            )
+        )
 
 
 def prepare(data: bytes, source: str, entry=None) -> Ready:
@@ -68,11 +75,22 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
     if entry is not None:
         from builder.packs.registry import name_key_of
 
-        if (name_key_of(ident.name), ident.version, report.system) != (name_key_of(entry.name), entry.version,
-                                                                         entry.game):
-            raise DaimyoError(Diagnostic(source, 0, 0, f"the file is pack '{ident.label()}' ({report.system}), the "
-                                         f"index says '{entry.label()}' ({entry.game}); nothing installed",
-                                         code="registry.mismatch", hint="tell the registry's maintainers"))
+        if (name_key_of(ident.name), ident.version, report.system) != (
+            name_key_of(entry.name),
+            entry.version,
+            entry.game,
+        ):
+            raise DaimyoError(
+                Diagnostic(
+                    source,
+                    0,
+                    0,
+                    f"the file is pack '{ident.label()}' ({report.system}), the "
+                    f"index says '{entry.label()}' ({entry.game}); nothing installed",
+                    code="registry.mismatch",
+                    hint="tell the registry's maintainers",
+                )
+            )
     from builder.packs.registry import sha256_hex
 
     return Ready(data, ident, report.system, sha256_hex(data), source, pack)
@@ -83,8 +101,10 @@ def _needs_daimyo(ready: Ready) -> None:
 
     need = ready.pack.get("daimyo")
     if need is not None and needs_newer_daimyo(str(need)):
-        raise UsageError(f"pack '{ready.ident.label()}' needs daimyo {need} or newer; this is daimyo "
-                         f"{daimyo_version()}", "update daimyo, or install an older version of the pack")
+        raise UsageError(
+            f"pack '{ready.ident.label()}' needs daimyo {need} or newer; this is daimyo {daimyo_version()}",
+            "update daimyo, or install an older version of the pack",
+        )
 
 
 def download(entry) -> Ready:
@@ -178,8 +198,11 @@ def _put(readies: list[Ready], force: bool) -> list[str]:
                 except DaimyoError:
                     same = False
                 if not same:
-                    raise UsageError(f"{path} holds pack '{r.ident.name}' that was not installed from a registry "
-                                     "or a file (made or copied by hand)", f"pass {option('force')} to replace it")
+                    raise UsageError(
+                        f"{path} holds pack '{r.ident.name}' that was not installed from a registry "
+                        "or a file (made or copied by hand)",
+                        f"pass {option('force')} to replace it",
+                    )
         for r in readies:
             current, path = store.in_use(r.ident.name)
             if current is None and path.is_file():  # a pack made by hand, replaced with force: kept too
@@ -188,8 +211,9 @@ def _put(readies: list[Ready], force: bool) -> list[str]:
 
                     old, raw = pack_id(path), path.read_bytes()
                     if old.hash != r.ident.hash:
-                        current = store.store(raw, old, old.system or r.game, sha256_hex(raw),
-                                              f"made or copied by hand ({path})")
+                        current = store.store(
+                            raw, old, old.system or r.game, sha256_hex(raw), f"made or copied by hand ({path})"
+                        )
                 except (DaimyoError, OSError):
                     pass
             rec = store.store(r.data, r.ident, r.game, r.sha256, r.source)
@@ -203,6 +227,7 @@ def _put(readies: list[Ready], force: bool) -> list[str]:
 
 
 # -- updates ------------------------------------------------------------------------------------
+
 
 @dataclass
 class Update:
@@ -248,8 +273,10 @@ def describe(update: Update, ready: Ready, list_paths: list[str]) -> list[str]:
     from builder.paths import display_path
 
     changes = pack_changes(update.data, ready.pack)
-    lines = [f"{update.name}: {update.current or '(no version)'} -> {update.entry.version} ({update.game}): "
-             f"{summary(changes)}"]
+    lines = [
+        f"{update.name}: {update.current or '(no version)'} -> {update.entry.version} ({update.game}): "
+        f"{summary(changes)}"
+    ]
     lines += [f"  {c.text()}" for c in changes]
     for f, data in lists_using(update.path, list_paths):
         mine = for_list(changes, data)
@@ -286,19 +313,33 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
     for name, version, content in wanted:
         entry = choose(entries, name, version, doc.get("system"))
         if content and entry.content and not entry.content.startswith(content):
-            raise DaimyoError(Diagnostic(entry.url, 0, 0, f"pack '{entry.label()}' in the registry is not the one "
-                                         f"the list was made with (content {content} recorded); nothing installed",
-                                         code="registry.hash", hint=command_line("ask the sender for a bundle: "
-                                                           "'daimyo export LIST --to bundle'")))
+            raise DaimyoError(
+                Diagnostic(
+                    entry.url,
+                    0,
+                    0,
+                    f"pack '{entry.label()}' in the registry is not the one "
+                    f"the list was made with (content {content} recorded); nothing installed",
+                    code="registry.hash",
+                    hint=command_line("ask the sender for a bundle: 'daimyo export LIST --to bundle'"),
+                )
+            )
         _plan(entry, entries, planned)
     readies = [download(e) for e in reversed(list(planned.values()))]
-    for (name, _version, content) in wanted:
+    for name, _version, content in wanted:
         for r in readies:
             from builder.packs.registry import name_key_of
 
             if name_key_of(r.ident.name) == name_key_of(name) and content and not r.ident.hash.startswith(content):
-                raise DaimyoError(Diagnostic(r.source, 0, 0, f"pack '{r.ident.label()}' is not the one the list was "
-                                             f"made with (content {content} recorded); nothing installed",
-                                             code="registry.hash", hint=command_line("ask the sender for a bundle: "
-                                                               "'daimyo export LIST --to bundle'")))
+                raise DaimyoError(
+                    Diagnostic(
+                        r.source,
+                        0,
+                        0,
+                        f"pack '{r.ident.label()}' is not the one the list was "
+                        f"made with (content {content} recorded); nothing installed",
+                        code="registry.hash",
+                        hint=command_line("ask the sender for a bundle: 'daimyo export LIST --to bundle'"),
+                    )
+                )
     return _put(readies, force)

@@ -25,12 +25,16 @@ class PackReport:
             parts.append(f"{section} {', '.join(bits)}")
         what = "; ".join(parts) or "no entries"
         version = f" version {self.ident.version}" if self.ident.version else ""
-        return (f"{shown}: ok, {self.system} pack '{self.ident.name}'{version} "
-                f"({short_hash(self.ident.hash)}): {what}")
+        return f"{shown}: ok, {self.system} pack '{self.ident.name}'{version} ({short_hash(self.ident.hash)}): {what}"
 
     def to_json(self, shown: str) -> dict:
-        return {"file": shown, "system": self.system, **self.ident.to_json(),
-                "added": self.added, "changed": self.changed}
+        return {
+            "file": shown,
+            "system": self.system,
+            **self.ident.to_json(),
+            "added": self.added,
+            "changed": self.changed,
+        }
 
 
 def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
@@ -44,11 +48,14 @@ def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
     data, pos = parsed if parsed is not None else read_pack(path)
     system = data.get("system")
     if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
-        raise CatalogError(pos.diag(("system",) if "system" in data else (),
-                                    f"pack names no known system ({system!r})" if "system" in data
-                                    else "pack has no 'system:' key", code="pack.system",
-                                    hint=did_you_mean(str(system), SYSTEMS) or "add 'system:' with one of "
-                                    + ", ".join(SYSTEMS)))
+        raise CatalogError(
+            pos.diag(
+                ("system",) if "system" in data else (),
+                f"pack names no known system ({system!r})" if "system" in data else "pack has no 'system:' key",
+                code="pack.system",
+                hint=did_you_mean(str(system), SYSTEMS) or "add 'system:' with one of " + ", ".join(SYSTEMS),
+            )
+        )
     system = system.strip().lower()
     if parsed is not None:
         cat = build_catalog(system, catalog_files(system), parsed=((str(path), data, pos),))
@@ -72,6 +79,7 @@ def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
 
 
 # -- the packs found -----------------------------------------------------------------------
+
 
 @dataclass
 class Listed:
@@ -114,6 +122,7 @@ def list_packs(system: str | None = None, base_dir: Path | None = None) -> list[
 
 # -- installing ----------------------------------------------------------------------------
 
+
 def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -> tuple[Path, str]:
     """Copy a valid pack into the user packs folder as ``<name>.yaml``; (target, what happened).
 
@@ -137,17 +146,26 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
     if old is not None and old.hash == ident.hash:
         return target, "already installed (same content)"
     if target.exists() and not force:
-        what = (f"version {old.version or '(none)'}" if old is not None else "a file")
-        raise UsageError(f"{target} holds {what} of pack '{ident.name}'"
-                         + (" with other content" if old is not None and old.version == ident.version else ""),
-                         f"pass {option('force')} to replace it")
+        what = f"version {old.version or '(none)'}" if old is not None else "a file"
+        raise UsageError(
+            f"{target} holds {what} of pack '{ident.name}'"
+            + (" with other content" if old is not None and old.version == ident.version else ""),
+            f"pass {option('force')} to replace it",
+        )
     if dry_run:  # checked and allowed: what would happen
         return target, "installed" if old is None else f"replaced version {old.version or '(none)'}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise DaimyoError(Diagnostic(str(folder), 0, 0, f"cannot create the packs folder: {exc.strerror}",
-                                     hint="set DAIMYO_PACKS to a folder you can write")) from None
+        raise DaimyoError(
+            Diagnostic(
+                str(folder),
+                0,
+                0,
+                f"cannot create the packs folder: {exc.strerror}",
+                hint="set DAIMYO_PACKS to a folder you can write",
+            )
+        ) from None
     from builder.yamlio import may_replace
 
     may_replace(target)  # its old version was read above, to be named
@@ -181,12 +199,18 @@ __all__ = ["PackReport", "check_pack", "install_pack", "list_packs"]
 
 def packs_json(items) -> list[dict]:
     """``daimyo pack list --format json``: each pack found, where, its identity and whether it wins."""
-    return [{"file": shown(i.path), "where": i.where,
-             **(i.ident.to_json() if i.ident else {}), "system": i.ident.system if i.ident else None,
-             "wins": i.ident is not None and i.shadowed_by is None,
-             **({"error": i.error} if i.error else {}),
-             **({"shadowed_by": shown(i.shadowed_by)} if i.shadowed_by else {})}
-            for i in items]
+    return [
+        {
+            "file": shown(i.path),
+            "where": i.where,
+            **(i.ident.to_json() if i.ident else {}),
+            "system": i.ident.system if i.ident else None,
+            "wins": i.ident is not None and i.shadowed_by is None,
+            **({"error": i.error} if i.error else {}),
+            **({"shadowed_by": shown(i.shadowed_by)} if i.shadowed_by else {}),
+        }
+        for i in items
+    ]
 
 
 def format_pack_list(items) -> list[str]:
@@ -224,5 +248,7 @@ def _installed_lines(ident) -> list[str]:
     lines = [f"      from {r.source}" for r in recs if r.hash == ident.hash][:1]
     kept = [r.version or "(no version)" for r in recs if r.hash != ident.hash]
     if kept:
-        lines.append(f"      also kept: {', '.join(kept)} ('daimyo pack install \"{ident.name}@VERSION\"' puts one back)")
+        lines.append(
+            f"      also kept: {', '.join(kept)} ('daimyo pack install \"{ident.name}@VERSION\"' puts one back)"
+        )
     return lines

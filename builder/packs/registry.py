@@ -42,6 +42,7 @@ CONFIG_NAME = "config.toml"
 
 # -- versions ---------------------------------------------------------------------------------
 
+
 def daimyo_version() -> str:
     from builder import __version__
 
@@ -53,6 +54,7 @@ def needs_newer_daimyo(minimum: str | None) -> bool:
 
 
 # -- the index --------------------------------------------------------------------------------
+
 
 @dataclass
 class Entry:
@@ -80,8 +82,14 @@ class Entry:
         return not needs_newer_daimyo(self.daimyo)
 
     def to_json(self) -> dict:
-        d: dict[str, Any] = {"name": self.name, "game": self.game, "version": self.version, "sha256": self.sha256,
-             "url": self.url, "registry": self.registry}
+        d: dict[str, Any] = {
+            "name": self.name,
+            "game": self.game,
+            "version": self.version,
+            "sha256": self.sha256,
+            "url": self.url,
+            "registry": self.registry,
+        }
         for k in ("size", "content", "description", "licence", "daimyo"):
             if getattr(self, k) is not None:
                 d[k] = getattr(self, k)
@@ -101,22 +109,46 @@ def parse_index(text: str, where: str) -> list[Entry]:
     from builder.yamlio import parse_yaml
 
     if text.lstrip().startswith("{") is False:
-        raise DaimyoError(Diagnostic(where, 1, 1, "not a registry index (a JSON object was expected)",
-                                     code="registry.index", hint="'daimyo pack index FOLDER' writes one"))
+        raise DaimyoError(
+            Diagnostic(
+                where,
+                1,
+                1,
+                "not a registry index (a JSON object was expected)",
+                code="registry.index",
+                hint="'daimyo pack index FOLDER' writes one",
+            )
+        )
     data, pos = parse_yaml(text, where, "registry.index")
     if not isinstance(data, dict) or INDEX_KEY not in data:
-        raise DaimyoError(Diagnostic(where, 1, 1, f"not a registry index (no '{INDEX_KEY}' key)",
-                                     code="registry.index", hint="'daimyo pack index FOLDER' writes one"))
+        raise DaimyoError(
+            Diagnostic(
+                where,
+                1,
+                1,
+                f"not a registry index (no '{INDEX_KEY}' key)",
+                code="registry.index",
+                hint="'daimyo pack index FOLDER' writes one",
+            )
+        )
     if data[INDEX_KEY] != INDEX_FORMAT:
-        raise DaimyoError(pos.diag((INDEX_KEY,), f"registry index format {data[INDEX_KEY]!r} is not known here "
-                                   f"(this daimyo reads format {INDEX_FORMAT})", code="registry.index",
-                                   hint="update daimyo"))
+        raise DaimyoError(
+            pos.diag(
+                (INDEX_KEY,),
+                f"registry index format {data[INDEX_KEY]!r} is not known here "
+                f"(this daimyo reads format {INDEX_FORMAT})",
+                code="registry.index",
+                hint="update daimyo",
+            )
+        )
     packs = data.get("packs")
     if not isinstance(packs, list):
-        raise DaimyoError(pos.diag(("packs",) if "packs" in data else (), "'packs' must be a list of packs",
-                                   code="registry.index"))
+        raise DaimyoError(
+            pos.diag(("packs",) if "packs" in data else (), "'packs' must be a list of packs", code="registry.index")
+        )
     out = []
     for i, p in enumerate(packs):
+
         def bad(key, message, hint=None, i=i, p=p):  # this pack's index and object, bound now
             at = ("packs", i, key) if isinstance(p, dict) and key in p else ("packs", i)
             return DaimyoError(pos.diag(at, message, code="registry.index", hint=hint))
@@ -125,8 +157,11 @@ def parse_index(text: str, where: str) -> list[Entry]:
             raise bad(None, "each pack of the index must be an object")
         for key in ("name", "game", "version", "sha256", "url"):
             if not isinstance(p.get(key), str) or not p[key].strip():
-                raise bad(key, f"'{key}' must be text" if key in p else f"pack has no '{key}'",
-                          "'daimyo pack index FOLDER' writes a valid index")
+                raise bad(
+                    key,
+                    f"'{key}' must be text" if key in p else f"pack has no '{key}'",
+                    "'daimyo pack index FOLDER' writes a valid index",
+                )
         if p["game"] not in SYSTEMS:
             raise bad("game", f"unknown game '{p['game']}'", "one of " + ", ".join(SYSTEMS))
         if not _HEX64.match(p["sha256"].lower()):
@@ -144,11 +179,23 @@ def parse_index(text: str, where: str) -> list[Entry]:
             url = absolute_url(p["url"], where)
         except DaimyoError as exc:
             raise bad("url", exc.diagnostics[0].message, exc.diagnostics[0].hint) from None
-        out.append(Entry(name=p["name"].strip(), game=p["game"], version=p["version"].strip(),
-                         sha256=p["sha256"].lower(), url=url, registry=where, size=size,
-                         content=p.get("content"), description=p.get("description"),
-                         authors=list(p.get("authors") or []), licence=p.get("licence"),
-                         needs=list(p.get("needs") or []), daimyo=p.get("daimyo")))
+        out.append(
+            Entry(
+                name=p["name"].strip(),
+                game=p["game"],
+                version=p["version"].strip(),
+                sha256=p["sha256"].lower(),
+                url=url,
+                registry=where,
+                size=size,
+                content=p.get("content"),
+                description=p.get("description"),
+                authors=list(p.get("authors") or []),
+                licence=p.get("licence"),
+                needs=list(p.get("needs") or []),
+                daimyo=p.get("daimyo"),
+            )
+        )
     return out
 
 
@@ -160,15 +207,19 @@ def absolute_url(url: str, base: str) -> str:
     full = urljoin(base, url)
     scheme = urlsplit(full).scheme.lower()
     if scheme not in SCHEMES:
-        raise UsageError(f"address '{url}' is not http, https or file", "registries are read over http(s) "
-                         "or from a folder")
+        raise UsageError(
+            f"address '{url}' is not http, https or file", "registries are read over http(s) or from a folder"
+        )
     if scheme == "file" and urlsplit(base).scheme.lower() != "file":
-        raise UsageError(f"address '{url}' is a file on this machine, named by a registry on the network",
-                         "a registry served over http(s) names its packs by http(s) addresses")
+        raise UsageError(
+            f"address '{url}' is a file on this machine, named by a registry on the network",
+            "a registry served over http(s) names its packs by http(s) addresses",
+        )
     return full
 
 
 # -- which registries -------------------------------------------------------------------------
+
 
 def registry_urls() -> list[str]:
     """The index addresses to use: ``DAIMYO_REGISTRY`` (spaces between several) or the config
@@ -186,14 +237,30 @@ def registry_urls() -> list[str]:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         m = re.search(r"line (\d+), column (\d+)", str(exc))
         line, col = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
-        raise DaimyoError(Diagnostic(str(cfg), line, col, f"config file unreadable: {exc}",
-                                     code="registry.config", hint="registries = [\"https://.../index.json\"]")) from exc
+        raise DaimyoError(
+            Diagnostic(
+                str(cfg),
+                line,
+                col,
+                f"config file unreadable: {exc}",
+                code="registry.config",
+                hint='registries = ["https://.../index.json"]',
+            )
+        ) from exc
     regs = data.get("registries", [])
     if isinstance(regs, str):
         regs = [regs]
     if not isinstance(regs, list) or not all(isinstance(x, str) for x in regs):
-        raise DaimyoError(Diagnostic(str(cfg), 0, 0, "'registries' must be a list of index addresses",
-                                     code="registry.config", hint="registries = [\"https://.../index.json\"]"))
+        raise DaimyoError(
+            Diagnostic(
+                str(cfg),
+                0,
+                0,
+                "'registries' must be a list of index addresses",
+                code="registry.config",
+                hint='registries = ["https://.../index.json"]',
+            )
+        )
     return [to_index_url(x, cfg.parent) for x in regs]
 
 
@@ -211,8 +278,10 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
     scheme = urlsplit(ref).scheme.lower()
     if len(scheme) > 1:  # not a Windows drive letter
         if scheme not in SCHEMES:
-            raise UsageError(f"registry '{ref}' is not an http, https or file address", "give the address of "
-                             "its index.json, or a folder")
+            raise UsageError(
+                f"registry '{ref}' is not an http, https or file address",
+                "give the address of its index.json, or a folder",
+            )
         return ref + INDEX_NAME if ref.endswith("/") else ref
     p = Path(ref).expanduser()
     if base is not None and not p.is_absolute():
@@ -224,11 +293,11 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
 
 
 def no_registry_hint() -> str:
-    return (f"set DAIMYO_REGISTRY to a registry's index address or folder, or add registries = [...] to "
-            f"{config_file()}")
+    return f"set DAIMYO_REGISTRY to a registry's index address or folder, or add registries = [...] to {config_file()}"
 
 
 # -- downloads --------------------------------------------------------------------------------
+
 
 def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
     """The bytes at ``url`` (http, https or file), at most ``limit`` bytes, within the time
@@ -267,8 +336,11 @@ def _refuse(url: str, message: str, hint: str | None = None) -> DaimyoError:
 
 def _too_big(url: str, size: int | None, limit: int) -> DaimyoError:
     got = f"{size:,} bytes" if size is not None else "more"
-    return _refuse(url, f"too large: {got}, more than the limit of {limit:,} bytes (MAX_DOWNLOAD_BYTES)",
-                   "a pack or an index is at most that size")
+    return _refuse(
+        url,
+        f"too large: {got}, more than the limit of {limit:,} bytes (MAX_DOWNLOAD_BYTES)",
+        "a pack or an index is at most that size",
+    )
 
 
 def _fetch_http(url: str, limit: int) -> bytes:
@@ -303,8 +375,11 @@ def _fetch_http(url: str, limit: int) -> bytes:
             chunks, got = [], 0
             while True:
                 if time.monotonic() > deadline:
-                    raise _refuse(url, f"download took longer than {limits.DOWNLOAD_TOTAL_SECONDS:g} s "
-                                  "(DOWNLOAD_TOTAL_SECONDS)", "try again later")
+                    raise _refuse(
+                        url,
+                        f"download took longer than {limits.DOWNLOAD_TOTAL_SECONDS:g} s (DOWNLOAD_TOTAL_SECONDS)",
+                        "try again later",
+                    )
                 chunk = resp.read(65536)
                 if not chunk:
                     break
@@ -317,8 +392,11 @@ def _fetch_http(url: str, limit: int) -> bytes:
         raise
     except urllib.error.HTTPError as exc:
         if 300 <= exc.code < 400:
-            raise _refuse(url, f"too many redirects (more than {limits.MAX_REDIRECTS}) or a redirect loop",
-                          "the registry's address is wrong; ask its maintainers") from None
+            raise _refuse(
+                url,
+                f"too many redirects (more than {limits.MAX_REDIRECTS}) or a redirect loop",
+                "the registry's address is wrong; ask its maintainers",
+            ) from None
         raise _refuse(url, f"the server answered {exc.code} {exc.reason}") from None
     except TimeoutError:
         raise _timeout(url) from None
@@ -331,8 +409,9 @@ def _fetch_http(url: str, limit: int) -> bytes:
 
 
 def _timeout(url: str) -> DaimyoError:
-    return _refuse(url, f"no answer for {limits.DOWNLOAD_TIMEOUT_SECONDS:g} s (DOWNLOAD_TIMEOUT_SECONDS)",
-                   "try again later")
+    return _refuse(
+        url, f"no answer for {limits.DOWNLOAD_TIMEOUT_SECONDS:g} s (DOWNLOAD_TIMEOUT_SECONDS)", "try again later"
+    )
 
 
 def sha256_hex(data: bytes) -> str:
@@ -434,28 +513,36 @@ def choose(entries: list[Entry], name: str, version: str | None = None, game: st
     if not found:
         from builder.names import did_you_mean
 
-        raise UsageError(f"no pack '{name}' in the registries", did_you_mean(name, sorted({e.name for e in entries}))
-                         or "'daimyo pack search' lists what they hold")
+        raise UsageError(
+            f"no pack '{name}' in the registries",
+            did_you_mean(name, sorted({e.name for e in entries})) or "'daimyo pack search' lists what they hold",
+        )
     games = sorted({e.game for e in found})
     if len(games) > 1:
-        raise UsageError(f"pack '{found[0].name}' is in the registries for several games ({', '.join(games)})",
-                         f"name the game with {option('system')}")
+        raise UsageError(
+            f"pack '{found[0].name}' is in the registries for several games ({', '.join(games)})",
+            f"name the game with {option('system')}",
+        )
     if version is not None:
         exact = [e for e in found if e.version == version]
         if not exact:
             have = ", ".join(sorted({e.version for e in found}, key=version_key))
-            raise UsageError(f"pack '{found[0].name}' has no version {version} in the registries",
-                             f"versions: {have}")
+            raise UsageError(f"pack '{found[0].name}' has no version {version} in the registries", f"versions: {have}")
         e = exact[0]
         if not e.compatible:
-            raise UsageError(f"pack '{e.name}' {e.version} needs daimyo {e.daimyo} or newer; this is daimyo "
-                             f"{daimyo_version()}", "update daimyo, or install an older version of the pack")
+            raise UsageError(
+                f"pack '{e.name}' {e.version} needs daimyo {e.daimyo} or newer; this is daimyo {daimyo_version()}",
+                "update daimyo, or install an older version of the pack",
+            )
         return e
     usable = [e for e in found if e.compatible]
     if not usable:
         e = max(found, key=lambda x: version_key(x.version))
-        raise UsageError(f"pack '{e.name}': every version needs a newer daimyo (version {e.version} needs "
-                         f"{e.daimyo}); this is daimyo {daimyo_version()}", "update daimyo")
+        raise UsageError(
+            f"pack '{e.name}': every version needs a newer daimyo (version {e.version} needs "
+            f"{e.daimyo}); this is daimyo {daimyo_version()}",
+            "update daimyo",
+        )
     return max(usable, key=lambda x: version_key(x.version))
 
 
@@ -504,8 +591,9 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             text = raw.decode("utf-8")
             data, pos = parse_yaml(text, shown, "pack.yaml")
             if not isinstance(data, dict):
-                raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections",
-                                            code="pack.type"))
+                raise CatalogError(
+                    pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type")
+                )
             report = check_pack(shown, parsed=(data, pos))
         except UnicodeDecodeError:
             diags.append(Diagnostic(shown, 0, 0, "not UTF-8 text", code="pack.yaml", hint="save the file as UTF-8"))
@@ -515,13 +603,27 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             continue
         ident = PackId.of(data, p)
         if not ident.version:
-            diags.append(Diagnostic(shown, 1, 1, f"pack '{ident.name}' has no 'version:'", code="registry.version",
-                                    hint="add version: \"1\"; a registry offers versions"))
+            diags.append(
+                Diagnostic(
+                    shown,
+                    1,
+                    1,
+                    f"pack '{ident.name}' has no 'version:'",
+                    code="registry.version",
+                    hint='add version: "1"; a registry offers versions',
+                )
+            )
             continue
         key = (name_key_of(ident.name), report.system, ident.version)
         if key in seen:
-            diags.append(pos.diag(("version",), f"pack '{ident.name}' version {ident.version} is also in {seen[key]}",
-                                  code="registry.duplicate", hint="give each file its own version"))
+            diags.append(
+                pos.diag(
+                    ("version",),
+                    f"pack '{ident.name}' version {ident.version} is also in {seen[key]}",
+                    code="registry.duplicate",
+                    hint="give each file its own version",
+                )
+            )
             continue
         seen[key] = shown
         rel = p.relative_to(root).as_posix()
@@ -529,10 +631,20 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
 
         url = quote(rel) if base_url is None else base_url.rstrip("/") + "/" + quote(rel)
         authors = [str(x) for x in data.get("authors") or []] or ([ident.author] if ident.author else [])
-        e = {"name": ident.name, "game": report.system, "version": ident.version,
-             "description": ident.description, "authors": authors, "licence": ident.licence,
-             "sha256": sha256_hex(raw), "size": len(raw), "content": ident.hash, "url": url,
-             "needs": [str(x) for x in data.get("needs") or []], "daimyo": _text(data.get("daimyo"))}
+        e = {
+            "name": ident.name,
+            "game": report.system,
+            "version": ident.version,
+            "description": ident.description,
+            "authors": authors,
+            "licence": ident.licence,
+            "sha256": sha256_hex(raw),
+            "size": len(raw),
+            "content": ident.hash,
+            "url": url,
+            "needs": [str(x) for x in data.get("needs") or []],
+            "daimyo": _text(data.get("daimyo")),
+        }
         entries.append({k: v for k, v in e.items() if v not in (None, [])})
         lines.append(f"{shown}: {ident.name} {ident.version} ({report.system}) ok")
     if diags:

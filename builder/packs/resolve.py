@@ -224,8 +224,11 @@ def _folder_index(folder: Path) -> list[tuple[Path, str]]:
     if hit is not None and hit[0] == stamp and now - hit[1] < _FOLDER_TTL:
         return hit[2]
     try:
-        files = sorted(p for p in Path(folder).iterdir()
-                       if p.suffix.lower() in PACK_SUFFIXES and not p.name.startswith(".") and p.is_file())
+        files = sorted(
+            p
+            for p in Path(folder).iterdir()
+            if p.suffix.lower() in PACK_SUFFIXES and not p.name.startswith(".") and p.is_file()
+        )
     except (OSError, ValueError):
         files = []
     items = [(p, name_key(p.name)) for p in files]
@@ -268,8 +271,9 @@ class Found:
         return WHERE_LABELS[self.where]
 
 
-def candidates(ref: str, base_dir: Path | None = None, system: str | None = None,
-               names_only: bool = False, first: bool = False) -> list[Found]:
+def candidates(
+    ref: str, base_dir: Path | None = None, system: str | None = None, names_only: bool = False, first: bool = False
+) -> list[Found]:
     """Every pack ``ref`` could mean, best first (the first one is what ``resolve_pack`` takes).
 
     ``names_only``: ignore the path as written and the list's folder; look ``ref``'s name up
@@ -325,8 +329,9 @@ def _kept_version(ref: str, system: str | None) -> list[Found]:
     return [Found(path, "user", path.parent, read_header(path))]
 
 
-def resolve_pack(ref: str, base_dir: Path | None = None, system: str | None = None,
-                 names_only: bool = False) -> Path | None:
+def resolve_pack(
+    ref: str, base_dir: Path | None = None, system: str | None = None, names_only: bool = False
+) -> Path | None:
     """The pack file ``ref`` means (see the module's search order), or None."""
     try:
         found = candidates(ref, base_dir, system, names_only, first=True)
@@ -335,8 +340,9 @@ def resolve_pack(ref: str, base_dir: Path | None = None, system: str | None = No
     return found[0].path if found else None
 
 
-def resolve_recorded(ref: str, data: dict, base_dir: Path | None = None, system: str | None = None,
-                     names_only: bool = False) -> Path | None:
+def resolve_recorded(
+    ref: str, data: dict, base_dir: Path | None = None, system: str | None = None, names_only: bool = False
+) -> Path | None:
     """``resolve_pack``, then, for a list that records the packs it was checked with
     (``checked_with``), the pack by the name recorded for ``ref`` (a list received from another
     machine names its packs as the sender's files; the packs folders know them by name)."""
@@ -352,8 +358,10 @@ def resolve_recorded(ref: str, data: dict, base_dir: Path | None = None, system:
 def not_found_hint(ref: str, base_dir: Path | None = None) -> str:
     """How to make ``ref`` findable (the same words wherever the packs folders are)."""
     where = f"the list's folder ({base_dir})" if base_dir is not None else "the current folder"
-    return (f"not a path relative to {where} nor the name of a pack in the packs folders; "
-            "'daimyo pack list' shows the packs found and where")
+    return (
+        f"not a path relative to {where} nor the name of a pack in the packs folders; "
+        "'daimyo pack list' shows the packs found and where"
+    )
 
 
 _PACK_ONLY_KEYS = ("pack", "version", "licence", "license", "url", "example", "description")

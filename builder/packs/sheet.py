@@ -71,8 +71,10 @@ def sheet_format(path: str) -> str:
 
 # -- reading -------------------------------------------------------------------------------
 
-def _header_map(sheet: Sheet, system: str, header: list, row_no: int, label: str,
-                default_section: str | None, diags: list) -> tuple[dict, int | None]:
+
+def _header_map(
+    sheet: Sheet, system: str, header: list, row_no: int, label: str, default_section: str | None, diags: list
+) -> tuple[dict, int | None]:
     """column index -> field name (or 'section'); index of the section column."""
     from builder.names import did_you_mean
 
@@ -91,17 +93,22 @@ def _header_map(sheet: Sheet, system: str, header: list, row_no: int, label: str
             continue
         if key not in known:
             hint = did_you_mean(name, sorted(known)) or "the header names fields such as " + ", ".join(
-                f.name for f in entry_fields(system, default_section or main_sections(system)[0])[:6])
+                f.name for f in entry_fields(system, default_section or main_sections(system)[0])[:6]
+            )
             diags.append(Diagnostic(label, row_no, i + 1, f"unknown column '{name}'", hint=hint))
             continue
         if key in cols.values():
-            diags.append(Diagnostic(label, row_no, i + 1, f"column '{name}' appears twice",
-                                    hint="each field has one column"))
+            diags.append(
+                Diagnostic(label, row_no, i + 1, f"column '{name}' appears twice", hint="each field has one column")
+            )
             continue
         cols[i] = key
     if "name" not in cols.values():
-        diags.append(Diagnostic(label, row_no, 1, "no 'name' column",
-                                hint="the first row names the fields; every entry needs a name"))
+        diags.append(
+            Diagnostic(
+                label, row_no, 1, "no 'name' column", hint="the first row names the fields; every entry needs a name"
+            )
+        )
     return cols, sec_col
 
 
@@ -141,16 +148,25 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
             header = cells
             system = system or _meta_system(sheet)
             if system is None:
-                raise UsageError("the sheet does not say its system",
-                                 f"pass {option('system')} (senshiai, kensei, herocard, senji or satsuma) "
-                                 "or start the file with a line '# system: senshiai'")
+                raise UsageError(
+                    "the sheet does not say its system",
+                    f"pass {option('system')} (senshiai, kensei, herocard, senji or satsuma) "
+                    "or start the file with a line '# system: senshiai'",
+                )
             cols, sec_col = _header_map(sheet, system, header, row_no, shown, default_section, diags)
             if "name" not in cols.values():
                 break  # every row would lack its name: the header line says it once
             continue
-        if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
-            diags.append(Diagnostic(shown, row_no, len(header) + 1, "a value right of the last column",
-                                    hint="give the column a header or remove the value"))
+        if len(cells) > len(header) and any(c.strip() for c in cells[len(header) :]):
+            diags.append(
+                Diagnostic(
+                    shown,
+                    row_no,
+                    len(header) + 1,
+                    "a value right of the last column",
+                    hint="give the column a header or remove the value",
+                )
+            )
         section = default_section
         if sec_col is not None and sec_col < len(cells) and cells[sec_col].strip():
             section = cells[sec_col].strip()
@@ -159,8 +175,9 @@ def read_csv(path: str | Path, system: str | None, default_section: str | None) 
         if sec_col is not None:
             sheet.rows[-1].cells["__section_col__"] = ("", sec_col + 1)
     if header is None:
-        raise DaimyoError(Diagnostic(shown, 1, 1, "no header row",
-                                     hint="the first row names the fields: name, type, cost, ..."))
+        raise DaimyoError(
+            Diagnostic(shown, 1, 1, "no header row", hint="the first row names the fields: name, type, cost, ...")
+        )
     return sheet, diags
 
 
@@ -194,8 +211,15 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # zip or XML damage: one line
-        raise DaimyoError(Diagnostic(shown, 0, 0, f"not a readable .xlsx workbook ({type(exc).__name__})",
-                                     hint="save it again from the spreadsheet program, or as .csv")) from None
+        raise DaimyoError(
+            Diagnostic(
+                shown,
+                0,
+                0,
+                f"not a readable .xlsx workbook ({type(exc).__name__})",
+                hint="save it again from the spreadsheet program, or as .csv",
+            )
+        ) from None
     sheet = Sheet(shown)
     diags: list[Diagnostic] = []
     try:
@@ -211,8 +235,10 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
                 sheet.meta[key] = ("" if val is None else _cell_text(val), r, 2)
         system = system or _meta_system(sheet)
         if system is None:
-            raise UsageError("the workbook does not say its system",
-                             f"pass {option('system')} or add a sheet 'pack' with 'system' in A1 and the system in B1")
+            raise UsageError(
+                "the workbook does not say its system",
+                f"pass {option('system')} or add a sheet 'pack' with 'system' in A1 and the system in B1",
+            )
         allowed = sections(system)
         for ws in book.worksheets:
             if ws is ws_meta:
@@ -226,8 +252,15 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
             else:
                 from builder.names import did_you_mean
 
-                diags.append(Diagnostic(label, 1, 1, f"sheet '{ws.title}' is not a section of a {system} pack",
-                                        hint=did_you_mean(ws.title, allowed) or "sections: " + ", ".join(allowed)))
+                diags.append(
+                    Diagnostic(
+                        label,
+                        1,
+                        1,
+                        f"sheet '{ws.title}' is not a section of a {system} pack",
+                        hint=did_you_mean(ws.title, allowed) or "sections: " + ", ".join(allowed),
+                    )
+                )
                 continue
             sheet.labels[section] = label
             header: list[str] | None = None
@@ -256,6 +289,7 @@ def _cell_text(v) -> str:
 
 
 # -- converting ----------------------------------------------------------------------------
+
 
 def _convert(f: FieldInfo, text: str):
     """The value of one cell; ValueError with a message naming what was expected."""
@@ -331,8 +365,15 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
             continue  # a comment line that looks like 'word: text'
         if key == "system":
             if text.strip().lower() != system:
-                diags.append(Diagnostic(sheet.file, row, col, f"the sheet says system '{text}' but {option('system')} is {system}",
-                                        hint="drop one of them or make them agree"))
+                diags.append(
+                    Diagnostic(
+                        sheet.file,
+                        row,
+                        col,
+                        f"the sheet says system '{text}' but {option('system')} is {system}",
+                        hint="drop one of them or make them agree",
+                    )
+                )
             continue
         if key == "example":
             if text.strip().lower() in _TRUE | _FALSE:
@@ -344,8 +385,11 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
             data[key] = text
             continue
         try:  # another pack-level section (e.g. deck_rules), as YAML flow
-            data[key] = _flow(text, "mapping") if text.strip().startswith("{") else (
-                _flow(text, "list") if text.strip().startswith("[") else text)
+            data[key] = (
+                _flow(text, "mapping")
+                if text.strip().startswith("{")
+                else (_flow(text, "list") if text.strip().startswith("[") else text)
+            )
         except ValueError as exc:
             diags.append(Diagnostic(sheet.file, row, col, f"{key}: {exc}"))
     for k, v in overrides.items():
@@ -360,28 +404,55 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
         if r.section not in allowed:
             from builder.names import did_you_mean
 
-            diags.append(Diagnostic(label, r.row, sec_col, f"section '{r.section}' is not a section of a {system} pack",
-                                    hint=did_you_mean(r.section, allowed) or "sections: " + ", ".join(allowed)))
+            diags.append(
+                Diagnostic(
+                    label,
+                    r.row,
+                    sec_col,
+                    f"section '{r.section}' is not a section of a {system} pack",
+                    hint=did_you_mean(r.section, allowed) or "sections: " + ", ".join(allowed),
+                )
+            )
             continue
         entry = {}
         for name, (text, col) in r.cells.items():
             f = fields[r.section].get(name)
             if f is None:
-                diags.append(Diagnostic(label, r.row, col, f"{r.section}.{name}: not a field of {r.section}",
-                                        hint="fields: " + ", ".join(fields[r.section])))
+                diags.append(
+                    Diagnostic(
+                        label,
+                        r.row,
+                        col,
+                        f"{r.section}.{name}: not a field of {r.section}",
+                        hint="fields: " + ", ".join(fields[r.section]),
+                    )
+                )
                 continue
             try:
                 entry[name] = _convert(f, text)
             except ValueError as exc:
-                diags.append(Diagnostic(label, r.row, col, f"{r.section}.{name}: {exc}",
-                                        hint=f"{name} is {f.describe()}"))
-        if "name" in entry and "source" not in entry and "assumed" not in entry and assumed \
-                and _base_record(system, r.section, entry) is None:
+                diags.append(
+                    Diagnostic(label, r.row, col, f"{r.section}.{name}: {exc}", hint=f"{name} is {f.describe()}")
+                )
+        if (
+            "name" in entry
+            and "source" not in entry
+            and "assumed" not in entry
+            and assumed
+            and _base_record(system, r.section, entry) is None
+        ):
             entry["assumed"] = assumed  # a new entry says where it is from; a change keeps the catalog's
         if "name" not in entry:
             col = next(iter(r.cells.values()), ("", 1))[1]
-            diags.append(Diagnostic(label, r.row, 1, f"{r.section}: a row without a name",
-                                    hint="every entry needs a name; remove the row or fill in the name"))
+            diags.append(
+                Diagnostic(
+                    label,
+                    r.row,
+                    1,
+                    f"{r.section}: a row without a name",
+                    hint="every entry needs a name; remove the row or fill in the name",
+                )
+            )
             del col
             continue
         entries = data.setdefault(r.section, [])
@@ -403,6 +474,7 @@ def _base_record(system: str, section: str, entry: dict):
 
 
 # -- writing packs ---------------------------------------------------------------------------
+
 
 def dump_pack(data: dict) -> str:
     """A pack as YAML: the pack-level keys, then each section as a block list of entries
@@ -441,9 +513,14 @@ def dump_pack(data: dict) -> str:
     return buf.getvalue()
 
 
-def import_sheet(path: str | Path, system: str | None, section: str | None = None,
-                 overrides: dict | None = None, assumed: str | None = "",
-                 default_name: str | None = None) -> tuple[str, dict]:
+def import_sheet(
+    path: str | Path,
+    system: str | None,
+    section: str | None = None,
+    overrides: dict | None = None,
+    assumed: str | None = "",
+    default_name: str | None = None,
+) -> tuple[str, dict]:
     """(pack YAML text, pack data) from a spreadsheet; DaimyoError with every bad cell.
 
     The sheet is read once; the pack made from it is checked with the catalog as data (its
@@ -455,16 +532,19 @@ def import_sheet(path: str | Path, system: str | None, section: str | None = Non
     if section is not None and system is not None and section not in sections(system):
         from builder.names import did_you_mean
 
-        raise UsageError(f"'{section}' is not a section of a {system} pack",
-                         did_you_mean(section, sections(system)) or "sections: " + ", ".join(sections(system)))
+        raise UsageError(
+            f"'{section}' is not a section of a {system} pack",
+            did_you_mean(section, sections(system)) or "sections: " + ", ".join(sections(system)),
+        )
     reader = read_csv if fmt == "csv" else read_xlsx
     default = section or (main_sections(system)[0] if system else None)
     sheet, diags = reader(path, system, default)
     system = system or _meta_system(sheet)
     if system not in SYSTEMS:
         row = sheet.meta.get("system", ("", 1, 1))
-        raise DaimyoError(Diagnostic(sheet.file, row[1], row[2], f"unknown system '{system}'",
-                                     hint="one of " + ", ".join(SYSTEMS)))
+        raise DaimyoError(
+            Diagnostic(sheet.file, row[1], row[2], f"unknown system '{system}'", hint="one of " + ", ".join(SYSTEMS))
+        )
     for r in sheet.rows:
         if not r.section:
             r.section = section or main_sections(system)[0]
@@ -507,10 +587,10 @@ def _positions(data: dict):
         for j, entry in enumerate(val):
             line += 1
             pos.value[(key, j)] = (line, 3)
-            for fld, v in (entry.items() if isinstance(entry, dict) else ()):
+            for fld, v in entry.items() if isinstance(entry, dict) else ():
                 line += 1
                 pos.key[(key, j, fld)] = pos.value[(key, j, fld)] = (line, 5)
-                for sub in (range(len(v)) if isinstance(v, list) else v if isinstance(v, dict) else ()):
+                for sub in range(len(v)) if isinstance(v, list) else v if isinstance(v, dict) else ():
                     pos.value[(key, j, fld, sub)] = (line, 5)
     return pos
 
@@ -567,15 +647,19 @@ def _map_back(d: Diagnostic, line_paths, where: dict, sheet: Sheet) -> Diagnosti
 
 # -- exporting -------------------------------------------------------------------------------
 
+
 def _cell(f: FieldInfo | None, v) -> str:
     if v is None:
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, list):
-        if all(isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in v) and \
-                all(LIST_SEPARATOR not in str(x) and str(x).strip() == str(x) and str(x) for x in v) and \
-                (f is None or f.kind == "list") and v:
+        if (
+            all(isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in v)
+            and all(LIST_SEPARATOR not in str(x) and str(x).strip() == str(x) and str(x) for x in v)
+            and (f is None or f.kind == "list")
+            and v
+        ):
             return f"{LIST_SEPARATOR} ".join(str(x) for x in v)
         return _flow_text(v)
     if isinstance(v, dict):
@@ -599,7 +683,7 @@ def pack_tables(data: dict) -> tuple[dict, dict]:
             by = {f.name: f for f in fields}
             present = []
             for e in v:
-                for key in (e if isinstance(e, dict) else {}):
+                for key in e if isinstance(e, dict) else {}:
                     if key not in present:
                         present.append(key)
             header = [n for n in order if n in present] + [n for n in present if n not in order]
@@ -638,8 +722,9 @@ def export_xlsx(data: dict) -> bytes:
     try:
         import openpyxl
     except ImportError:  # pragma: no cover - a dependency
-        raise UsageError("writing .xlsx needs the openpyxl package",
-                         f"pip install openpyxl, or use {option('to')} csv") from None
+        raise UsageError(
+            "writing .xlsx needs the openpyxl package", f"pip install openpyxl, or use {option('to')} csv"
+        ) from None
     meta, tables = pack_tables(data)
     book = openpyxl.Workbook()
     ws = book.active

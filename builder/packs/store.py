@@ -67,8 +67,11 @@ def records() -> list[Installed]:
     path = folder() / RECORDS
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return [Installed(**cast("dict[str, Any]", {k: r.get(k) for k in Installed.__dataclass_fields__})) for r in data.get("versions", [])
-                if isinstance(r, dict) and isinstance(r.get("name"), str) and isinstance(r.get("hash"), str)]
+        return [
+            Installed(**cast("dict[str, Any]", {k: r.get(k) for k in Installed.__dataclass_fields__}))
+            for r in data.get("versions", [])
+            if isinstance(r, dict) and isinstance(r.get("name"), str) and isinstance(r.get("hash"), str)
+        ]
     except (OSError, ValueError, TypeError, AttributeError):
         return []
 
@@ -76,8 +79,9 @@ def records() -> list[Installed]:
 def _write_records(items: list[Installed]) -> None:
     from builder.yamlio import atomic_write
 
-    body = json.dumps({"daimyo_installed": 1, "versions": [asdict(r) for r in items]}, indent=2,
-                      ensure_ascii=False) + "\n"
+    body = (
+        json.dumps({"daimyo_installed": 1, "versions": [asdict(r) for r in items]}, indent=2, ensure_ascii=False) + "\n"
+    )
     atomic_write(folder() / RECORDS, body, force=True)
 
 
@@ -90,8 +94,15 @@ class locked:
         try:
             f.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise DaimyoError(Diagnostic(str(f), 0, 0, f"cannot create the packs folder: {exc.strerror}",
-                                         hint="set DAIMYO_PACKS to a folder you can write")) from None
+            raise DaimyoError(
+                Diagnostic(
+                    str(f),
+                    0,
+                    0,
+                    f"cannot create the packs folder: {exc.strerror}",
+                    hint="set DAIMYO_PACKS to a folder you can write",
+                )
+            ) from None
         try:
             import fcntl
 
@@ -165,8 +176,16 @@ def store(data: bytes, ident, game: str, sha256: str, source: str) -> Installed:
     target.parent.mkdir(parents=True, exist_ok=True)
     if not target.is_file() or target.read_bytes() != data:
         atomic_write(target, data, force=True)
-    rec = Installed(name=ident.name, game=game, version=ident.version, hash=ident.hash, sha256=sha256,
-                    source=source, file=rel, installed=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    rec = Installed(
+        name=ident.name,
+        game=game,
+        version=ident.version,
+        hash=ident.hash,
+        sha256=sha256,
+        source=source,
+        file=rel,
+        installed=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    )
     items = [r for r in records() if r.file != rel]
     items.append(rec)
     _write_records(items)
@@ -200,14 +219,15 @@ def remove(name: str, version: str | None = None) -> list[str]:
             else:
                 keep.append(r)
         if version is not None and not gone:
-            raise UsageError(f"pack '{name}' version {version} is not installed",
-                             "'daimyo pack list' shows what is")
+            raise UsageError(f"pack '{name}' version {version} is not installed", "'daimyo pack list' shows what is")
         if version is None or (current is not None and current.version == version):
             if path.is_file():  # a pack copied by hand too: the user asked for it by name
                 path.unlink()
                 out.append(f"removed {path}")
         if not gone and not out:
-            raise UsageError(f"pack '{name}' is not installed in {folder()}", "'daimyo pack list' shows the packs found")
+            raise UsageError(
+                f"pack '{name}' is not installed in {folder()}", "'daimyo pack list' shows the packs found"
+            )
         for r in gone:
             try:
                 (folder() / r.file).unlink()

@@ -108,8 +108,10 @@ def render_template(system: str, name: str = "My pack") -> str:
 def _section_doc(cat, system: str, section: str) -> list[str]:
     fields = entry_fields(system, section)
     width = max(len(f.name) for f in fields)
-    out = [f"# -- {section} " + "-" * max(4, 70 - len(section)),
-           "# One entry per item. Fields (lists are written [a, b]):"]
+    out = [
+        f"# -- {section} " + "-" * max(4, 70 - len(section)),
+        "# One entry per item. Fields (lists are written [a, b]):",
+    ]
     for f in fields:
         req = " (required)" if f.required else ""
         values = _values(cat, f.values_from) if f.values_from else ""

@@ -67,6 +67,7 @@ from builder.kit.blocks import (  # noqa: F401  (the toolkit, also importable fr
 
 # -- player aids ----------------------------------------------------------------------
 
+
 def _templates_dir() -> Path:
     from builder.paths import templates_dir
 
@@ -80,18 +81,31 @@ def load_aid_template(system: str) -> tuple[dict, Any, str]:
 
     path = (get(system).printing.aid_template if is_system(system) else None) or _templates_dir() / f"{system}.yaml"
     if not path.is_file():
-        raise UsageError(f"no player aid template for '{system}' ({path})",
-                         hint="templates/aids/<system>.yaml")
+        raise UsageError(f"no player aid template for '{system}' ({path})", hint="templates/aids/<system>.yaml")
     data, pos = load_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("blocks"), list):
         raise DaimyoError(pos.diag((), "an aid template is a mapping with a 'blocks:' list"))
     return data, pos, str(path)
 
 
-BLOCK_KEYS = {"heading", "subheading", "text", "bullets", "table", "generated", "source", "keep",
-              "note", "break", "when_players",
-              # parameters of generated blocks
-              "side", "sizes", "fallback", "columns"}
+BLOCK_KEYS = {
+    "heading",
+    "subheading",
+    "text",
+    "bullets",
+    "table",
+    "generated",
+    "source",
+    "keep",
+    "note",
+    "break",
+    "when_players",
+    # parameters of generated blocks
+    "side",
+    "sizes",
+    "fallback",
+    "columns",
+}
 
 
 GENERATORS: dict[str, Generator] = {}  # the generated blocks every game may use
@@ -115,8 +129,9 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
     unknown = set(block) - BLOCK_KEYS
     if unknown:
         key = sorted(unknown)[0]
-        raise DaimyoError(pos.diag(path + (key,), f"unknown aid block key '{key}'",
-                                   hint="one of " + ", ".join(sorted(BLOCK_KEYS))))
+        raise DaimyoError(
+            pos.diag(path + (key,), f"unknown aid block key '{key}'", hint="one of " + ", ".join(sorted(BLOCK_KEYS)))
+        )
     if "when_players" in block:
         want = block["when_players"]
         want = want if isinstance(want, list) else [want]
@@ -147,8 +162,13 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
         known = {**GENERATORS, **_game_blocks(ctx.system)}
         fn = known.get(name)
         if fn is None:
-            raise DaimyoError(pos.diag(path + ("generated",), f"unknown generated block '{name}'",
-                                       hint="one of " + ", ".join(sorted(known))))
+            raise DaimyoError(
+                pos.diag(
+                    path + ("generated",),
+                    f"unknown generated block '{name}'",
+                    hint="one of " + ", ".join(sorted(known)),
+                )
+            )
         flows.extend(fn(block, ctx))
     if "note" in block:
         flows.append(para(block["note"], st.small))
@@ -161,8 +181,17 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
     return flows
 
 
-def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = False,
-               players: int | None = None, packs=(), sources: bool = False, **options) -> Path:
+def render_aid(
+    system: str,
+    out_path,
+    *,
+    paper=(210.0, 297.0),
+    force: bool = False,
+    players: int | None = None,
+    packs=(),
+    sources: bool = False,
+    **options,
+) -> Path:
     """Write the player aid of ``system`` (one or two pages) to ``out_path``."""
     from builder.catalog.loader import load_catalog
     from builder.names import did_you_mean
@@ -170,22 +199,25 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
 
     system = (system or "").strip().lower()
     if not is_system(system):
-        raise UsageError(f"unknown system '{system}'", hint=did_you_mean(system, ids()) or
-                         "one of " + ", ".join(ids()))
+        raise UsageError(f"unknown system '{system}'", hint=did_you_mean(system, ids()) or "one of " + ", ".join(ids()))
     data, pos, tfile = load_aid_template(system)
     allowed = data.get("players")
     if players is not None:
         if not allowed:
-            raise UsageError(f"{option('players')} does not apply to the {system} player aid",
-                             hint="only the senji aid has a setup per player count")
+            raise UsageError(
+                f"{option('players')} does not apply to the {system} player aid",
+                hint="only the senji aid has a setup per player count",
+            )
         lo, hi = allowed
         try:
             players = int(players)
         except (TypeError, ValueError):
             raise UsageError(f"{option('players')} must be a number, not '{players}'") from None
         if not (lo <= players <= hi):
-            raise UsageError(f"{option('players')} {players} is out of range for {system}",
-                             hint=f"{system} is played by {lo} to {hi} players")
+            raise UsageError(
+                f"{option('players')} {players} is out of range for {system}",
+                hint=f"{system} is played by {lo} to {hi} players",
+            )
     catalog = load_catalog(system, list(packs or []))
     cols = int(data.get("columns", 2))
     # small paper: one column when two would be narrower than AID_MIN_COLUMN_MM
@@ -195,8 +227,7 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
     title = data.get("title", f"{system} player aid")
     title = title.replace("{players}", f"{players} players" if players else "all player counts")
     note = data.get("footer") or _rulebook_note(data.get("rulebook"))
-    spec = PageSpec(title=title, kind="player aid", system=system, footer_note=note, paper=paper,
-                    columns=cols)
+    spec = PageSpec(title=title, kind="player aid", system=system, footer_note=note, paper=paper, columns=cols)
     base = float(data.get("font_size", 8.0))
     small, compact = small_paper_layout(paper, base, spec_footer(spec), columns=cols)
     base = min(base, small)
@@ -210,8 +241,9 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
         with compact_tables(compact), sources_shown(sources):
             for i, block in enumerate(data["blocks"]):
                 if not isinstance(block, dict):
-                    raise DaimyoError(pos.diag(("blocks", i),
-                                               "an aid block is a mapping (heading:, text:, table: ...)"))
+                    raise DaimyoError(
+                        pos.diag(("blocks", i), "an aid block is a mapping (heading:, text:, table: ...)")
+                    )
                 story.extend(_block_flows(block, ctx, pos, ("blocks", i)))
         return build_pdf(target, story, spec, force=overwrite)
 
@@ -235,8 +267,8 @@ def render_aid(system: str, out_path, *, paper=(210.0, 297.0), force: bool = Fal
     return Path(path)
 
 
-AID_MIN_COLUMN_MM = 70.0   # a column of an aid is at least this wide (else fewer columns)
-AID_SHRINK = (0.25, 0.5)   # pt: how much smaller an aid's type may get to save a page
+AID_MIN_COLUMN_MM = 70.0  # a column of an aid is at least this wide (else fewer columns)
+AID_SHRINK = (0.25, 0.5)  # pt: how much smaller an aid's type may get to save a page
 
 
 def _pages(path) -> int:

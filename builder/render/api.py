@@ -45,8 +45,22 @@ from pathlib import Path
 from builder.errors import DaimyoError, UsageError, command_line, option
 from builder.yamlio import refuse_output
 
-CARD_OPTIONS = {"paper", "card", "bleed", "marks", "backs", "duplex", "offset", "ink_saver", "layout", "gutter",
-                "cut_lines", "scale_x", "scale_y", "cut_machine"}
+CARD_OPTIONS = {
+    "paper",
+    "card",
+    "bleed",
+    "marks",
+    "backs",
+    "duplex",
+    "offset",
+    "ink_saver",
+    "layout",
+    "gutter",
+    "cut_lines",
+    "scale_x",
+    "scale_y",
+    "cut_machine",
+}
 
 
 def _optional_module(name: str, what: str):
@@ -79,8 +93,10 @@ class _fits:
         if not from_reportlab or not (type(exc).__name__ == "LayoutError" or isinstance(exc, ValueError)):
             return False
         w, h = self.paper
-        raise UsageError(f"the {self.what} does not fit on {w:g}x{h:g} mm paper",
-                         f"use a larger {option('paper')} such as 148x210 (A5) or a4") from None
+        raise UsageError(
+            f"the {self.what} does not fit on {w:g}x{h:g} mm paper",
+            f"use a larger {option('paper')} such as 148x210 (A5) or a4",
+        ) from None
 
 
 def render_list(path, out_path, force: bool = False, **options) -> Path:
@@ -113,9 +129,19 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
         with _fits("card sheet", paper):
             return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
     with _fits(gs.sheet.what, paper):
-        return gs.sheet.render(doc, catalog, lst, result, out, paper=paper, force=force, share_code=share,
-                               unit_cards=unit_cards, sources=sources,
-                               **({"card": options["card"]} if options.get("card") else {}))
+        return gs.sheet.render(
+            doc,
+            catalog,
+            lst,
+            result,
+            out,
+            paper=paper,
+            force=force,
+            share_code=share,
+            unit_cards=unit_cards,
+            sources=sources,
+            **({"card": options["card"]} if options.get("card") else {}),
+        )
 
 
 def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4", sources: bool = False) -> Path:
@@ -143,10 +169,24 @@ def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: 
         return _render(out_path, size, duplex=duplex, force=force)
 
 
-def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False, dpi: float = 300.0,
-                stats: bool = False, force: bool = False, paper: str = "a4", card: str = "poker",
-                bleed: float = 0.0, duplex: str = "long", offset: str | None = None, ink_saver: bool = False,
-                service: str | None = None, **options) -> Path:
+def print_lists(
+    list_files,
+    output=None,
+    *,
+    to: str = "pdf",
+    book: bool = False,
+    dpi: float = 300.0,
+    stats: bool = False,
+    force: bool = False,
+    paper: str = "a4",
+    card: str = "poker",
+    bleed: float = 0.0,
+    duplex: str = "long",
+    offset: str | None = None,
+    ink_saver: bool = False,
+    service: str | None = None,
+    **options,
+) -> Path:
     """What ``daimyo print`` writes: one list's PDF (``stats``: ending with its statistics pages),
     an organiser's book of several lists (``book``), or one list's card images (``to="images"``:
     ``output`` or the second of ``list_files`` is the folder). The options are checked before
@@ -158,26 +198,41 @@ def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False,
     if to == "images":
         folder = output or (list_files[1] if len(list_files) == 2 else None)
         if folder is None or len(list_files) > 2 or (output and len(list_files) != 1):
-            raise UsageError(f"{option('to')} images takes one list and one folder",
-                             command_line(f"daimyo print LIST {option('to')} images DIR"))
+            raise UsageError(
+                f"{option('to')} images takes one list and one folder",
+                command_line(f"daimyo print LIST {option('to')} images DIR"),
+            )
         from builder.render.images import render_images
 
         card_size(card)
-        return render_images(list_files[0], folder, force=force, card=card, bleed=bleed if bleed else None,
-                             dpi=dpi, ink_saver=ink_saver, shop=service)
+        return render_images(
+            list_files[0],
+            folder,
+            force=force,
+            card=card,
+            bleed=bleed if bleed else None,
+            dpi=dpi,
+            ink_saver=ink_saver,
+            shop=service,
+        )
     if service is not None:
-        raise UsageError(f"{option('service')} names the print service of {option('to')} images",
-                         command_line(f"daimyo print LIST {option('to')} images DIR {option('service')} {service}"))
+        raise UsageError(
+            f"{option('service')} names the print service of {option('to')} images",
+            command_line(f"daimyo print LIST {option('to')} images DIR {option('service')} {service}"),
+        )
     if output is None:
-        raise UsageError(f"missing option '{option('output')}'" + command_line(" / '-o'"),
-                         command_line("see 'daimyo print --help'"))
+        raise UsageError(
+            f"missing option '{option('output')}'" + command_line(" / '-o'"), command_line("see 'daimyo print --help'")
+        )
     if book:
         from builder.render.book import render_book
 
         return render_book(list_files, output, force=force, paper=paper)
     if len(list_files) != 1:
-        raise UsageError(f"{len(list_files)} lists given; print takes one",
-                         f"pass {option('book')} to print several lists into one PDF")
+        raise UsageError(
+            f"{len(list_files)} lists given; print takes one",
+            f"pass {option('book')} to print several lists into one PDF",
+        )
     from builder.yamlio import refuse_folder_name
 
     refuse_folder_name(output)
@@ -196,5 +251,15 @@ def print_lists(list_files, output=None, *, to: str = "pdf", book: bool = False,
     else:
         pages = contextlib.nullcontext()
     with pages:
-        return render_list(list_files[0], output, force=force, paper=paper, card=card, bleed=bleed,
-                           duplex=duplex, offset=off, ink_saver=ink_saver, **options)
+        return render_list(
+            list_files[0],
+            output,
+            force=force,
+            paper=paper,
+            card=card,
+            bleed=bleed,
+            duplex=duplex,
+            offset=off,
+            ink_saver=ink_saver,
+            **options,
+        )

@@ -33,8 +33,10 @@ def pack_info(doc) -> list[dict]:
     first 12 hex digits of the SHA-256 of the pack's content), in the list's order."""
     from builder.check import check_doc
 
-    return [{"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
-            for p in check_doc(doc).packs]
+    return [
+        {"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
+        for p in check_doc(doc).packs
+    ]
 
 
 def fingerprint(data: dict, packs=()) -> str:
@@ -50,7 +52,7 @@ def fingerprint(data: dict, packs=()) -> str:
     body = {"list": canon, "packs": hashes} if hashes else canon
     blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     digest = hashlib.sha256(blob).hexdigest()[:20]
-    return " ".join(digest[i:i + 4] for i in range(0, 20, 4))
+    return " ".join(digest[i : i + 4] for i in range(0, 20, 4))
 
 
 def total_of(system: str, summary: dict) -> str:
@@ -93,7 +95,7 @@ class _QR:
                 self.hAlign = "RIGHT"
 
             def draw(self):
-                if not _LAYOUT_PASS:       # the first pass only measures where lists start
+                if not _LAYOUT_PASS:  # the first pass only measures where lists start
                     draw_qr(self.canv, code, 0, 0, size_mm)
 
         return QR()
@@ -129,17 +131,30 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             text = export_doc(dict(doc.data), "text", result.summary if result else None)
         except DaimyoError:
             text = ""
-        packs = [{"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
-                 for p in (result.packs if result else ())]
-        shown = "; ".join(f"{p['name']}" + (f" {p['version']}" if p["version"] else "") + f" ({p['hash']})"
-                          for p in packs)
+        packs = [
+            {"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
+            for p in (result.packs if result else ())
+        ]
+        shown = "; ".join(
+            f"{p['name']}" + (f" {p['version']}" if p["version"] else "") + f" ({p['hash']})" for p in packs
+        )
         # the forum text names the packs by file; the book by name, version and content hash
-        text = "\n".join((f"Packs: {shown}" if line.startswith("Packs:") and shown else line)
-                         for line in text.splitlines())
-        entries.append({"file": Path(f).name, "doc": doc, "result": result, "packs": packs,
-                        "code": code, "text": text, "fp": fingerprint(doc.data, result.packs if result else ()),
-                        "total": total_of(doc.system, result.summary if result else {}),
-                        "verdict": verdict_of(result)})
+        text = "\n".join(
+            (f"Packs: {shown}" if line.startswith("Packs:") and shown else line) for line in text.splitlines()
+        )
+        entries.append(
+            {
+                "file": Path(f).name,
+                "doc": doc,
+                "result": result,
+                "packs": packs,
+                "code": code,
+                "text": text,
+                "fp": fingerprint(doc.data, result.packs if result else ()),
+                "total": total_of(doc.system, result.summary if result else {}),
+                "verdict": verdict_of(result),
+            }
+        )
     glyphs = fonts.check_glyphs([(f"list '{e['file']}'", "name", e["doc"].name or "") for e in entries])
     from builder.kit.pdfbase import warn
 
@@ -163,20 +178,37 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         title = f"{i + 1}. {doc.name or Path(e['file']).stem}"
         story_lists.append(_Marker(starts, f"list{i + 1}", title))
         story_lists.append(Paragraph(esc(title), st.title))
-        story_lists.append(Paragraph(esc(f"{e['file']} \u2014 {doc.system}"
-                                         + (f" \u2014 {e['total']}" if e['total'] else "")
-                                         + (f" \u2014 by {doc.author}" if doc.author else "")), st.subtitle))
+        story_lists.append(
+            Paragraph(
+                esc(
+                    f"{e['file']} \u2014 {doc.system}"
+                    + (f" \u2014 {e['total']}" if e["total"] else "")
+                    + (f" \u2014 by {doc.author}" if doc.author else "")
+                ),
+                st.subtitle,
+            )
+        )
         # filled in by hand at the event
-        fields = Table([["Player", "", "Table", "", "Round", "", "Checked by", ""]],
-                       colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
-                       rowHeights=[pt(8)], hAlign="LEFT")
+        fields = Table(
+            [["Player", "", "Table", "", "Round", "", "Checked by", ""]],
+            colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
+            rowHeights=[pt(8)],
+            hAlign="LEFT",
+        )
         from reportlab.platypus import TableStyle
 
-        fields.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.BOLD, 8), ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                                    ("LINEBELOW", (1, 0), (1, 0), 0.6, (0, 0, 0)),
-                                    ("LINEBELOW", (3, 0), (3, 0), 0.6, (0, 0, 0)),
-                                    ("LINEBELOW", (5, 0), (5, 0), 0.6, (0, 0, 0)),
-                                    ("LINEBELOW", (7, 0), (7, 0), 0.6, (0, 0, 0))]))
+        fields.setStyle(
+            TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), fonts.BOLD, 8),
+                    ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                    ("LINEBELOW", (1, 0), (1, 0), 0.6, (0, 0, 0)),
+                    ("LINEBELOW", (3, 0), (3, 0), 0.6, (0, 0, 0)),
+                    ("LINEBELOW", (5, 0), (5, 0), 0.6, (0, 0, 0)),
+                    ("LINEBELOW", (7, 0), (7, 0), 0.6, (0, 0, 0)),
+                ]
+            )
+        )
         story_lists.append(fields)
         story_lists.append(Spacer(1, pt(2)))
         for line in validation_lines(e["result"], limit=20):
@@ -185,16 +217,26 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         block = []
         if e["code"]:
             qr = max(qr_size(e["code"], 0.3), 22.0)
-            left = [Paragraph("<b>Share code</b> (scan the QR code or type it: <i>daimyo import CODE</i>)", st.body),
-                    Paragraph(esc(e["code"]), st.small),
-                    Spacer(1, pt(2)),
-                    Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body),
-                    Paragraph("SHA-256 of the canonical list and of its packs: any change to either changes it", st.small)]
+            left = [
+                Paragraph("<b>Share code</b> (scan the QR code or type it: <i>daimyo import CODE</i>)", st.body),
+                Paragraph(esc(e["code"]), st.small),
+                Spacer(1, pt(2)),
+                Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body),
+                Paragraph("SHA-256 of the canonical list and of its packs: any change to either changes it", st.small),
+            ]
             t = Table([[left, _QR(e["code"], qr)]], colWidths=[pt(width - qr - 4), pt(qr + 4)], hAlign="LEFT")
             from reportlab.platypus import TableStyle
 
-            t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.REGULAR), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                                   ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+            t.setStyle(
+                TableStyle(
+                    [
+                        ("FONT", (0, 0), (-1, -1), fonts.REGULAR),
+                        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ]
+                )
+            )
             block.append(t)
         else:
             block.append(Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body))
@@ -208,16 +250,33 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         rows = []
         for i, e in enumerate(entries):
             name = e["doc"].name or Path(e["file"]).stem
-            rows.append([str(i + 1), e["file"], e["doc"].system,
-                         Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(name)}</a>'), e["total"], e["verdict"],
-                         str(pages[i]) if pages and i < len(pages) else ""])
+            rows.append(
+                [
+                    str(i + 1),
+                    e["file"],
+                    e["doc"].system,
+                    Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(name)}</a>'),
+                    e["total"],
+                    e["verdict"],
+                    str(pages[i]) if pages and i < len(pages) else "",
+                ]
+            )
         fail = [i for i, e in enumerate(entries) if e["result"] is not None and not e["result"].legal]
-        out = [Paragraph("Lists of the event", st.title),
-               Paragraph(esc(f"{len(entries)} lists; each starts on a new page with its share code, QR code and "
-                             "fingerprint"), st.subtitle),
-               table(rows, [w * width / 186.0 for w in (7, 44, 17, 46, 28, 30, 14)], st,
-                     header=["#", "File", "System", "List", "Total", "Verdict", "Page"], fail_rows=fail,
-                     align_right=[0, 6])]
+        out = [
+            Paragraph("Lists of the event", st.title),
+            Paragraph(
+                esc(f"{len(entries)} lists; each starts on a new page with its share code, QR code and fingerprint"),
+                st.subtitle,
+            ),
+            table(
+                rows,
+                [w * width / 186.0 for w in (7, 44, 17, 46, 28, 30, 14)],
+                st,
+                header=["#", "File", "System", "List", "Total", "Verdict", "Page"],
+                fail_rows=fail,
+                align_right=[0, 6],
+            ),
+        ]
         return out
 
     import io
@@ -228,14 +287,28 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     starts.clear()
     _LAYOUT_PASS = True
     try:
-        build_story(scratch, contents(None) + lists_story(), size, title="Lists of the event", force=True,
-                    ruler=False, _to_buffer=True)
+        build_story(
+            scratch,
+            contents(None) + lists_story(),
+            size,
+            title="Lists of the event",
+            force=True,
+            ruler=False,
+            _to_buffer=True,
+        )
     finally:
         _LAYOUT_PASS = False
     first = list(starts)
     starts.clear()
-    return build_story(out_path, contents(first) + lists_story(), size, title="Lists of the event",
-                       subject="organiser's book", force=force, ruler=False)
+    return build_story(
+        out_path,
+        contents(first) + lists_story(),
+        size,
+        title="Lists of the event",
+        subject="organiser's book",
+        force=force,
+        ruler=False,
+    )
 
 
 class _Marker:
@@ -271,18 +344,33 @@ def results_csv(results) -> str:
 
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["file", "system", "name", "legal", "verdict", "errors", "warnings", "total", "fingerprint",
-                "share_code"])
+    w.writerow(
+        ["file", "system", "name", "legal", "verdict", "errors", "warnings", "total", "fingerprint", "share_code"]
+    )
     for r in results:
         counts = r.counts()
         try:
             doc = load_list(r.file)
             fp, code = fingerprint(doc.data, r.packs), share_code_of(doc) or ""
-        except Exception:   # a list read from elsewhere (stdin): no file to fingerprint again
+        except Exception:  # a list read from elsewhere (stdin): no file to fingerprint again
             fp, code = "", ""
-        w.writerow([spreadsheet_cell(v) for v in (
-            Path(r.file).name, r.system, r.name or "", "yes" if r.legal else "no", verdict_of(r),
-            counts.get("error", 0), counts.get("warning", 0), total_of(r.system, r.summary), fp, code)])
+        w.writerow(
+            [
+                spreadsheet_cell(v)
+                for v in (
+                    Path(r.file).name,
+                    r.system,
+                    r.name or "",
+                    "yes" if r.legal else "no",
+                    verdict_of(r),
+                    counts.get("error", 0),
+                    counts.get("warning", 0),
+                    total_of(r.system, r.summary),
+                    fp,
+                    code,
+                )
+            ]
+        )
     return out.getvalue()
 
 

@@ -26,12 +26,14 @@ def _styles():
     from reportlab.lib.styles import ParagraphStyle
 
     base = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=8.5, leading=11, textColor=INK)
-    return {"title": ParagraphStyle("title", parent=base, fontName=fonts.BOLD, fontSize=15, leading=19,
-                                    spaceAfter=2),
-            "sub": ParagraphStyle("sub", parent=base, fontSize=9, leading=12, spaceAfter=6),
-            "h": ParagraphStyle("h", parent=base, fontName=fonts.BOLD, fontSize=10.5, leading=14, spaceBefore=8,
-                                spaceAfter=3),
-            "body": base}
+    return {
+        "title": ParagraphStyle("title", parent=base, fontName=fonts.BOLD, fontSize=15, leading=19, spaceAfter=2),
+        "sub": ParagraphStyle("sub", parent=base, fontSize=9, leading=12, spaceAfter=6),
+        "h": ParagraphStyle(
+            "h", parent=base, fontName=fonts.BOLD, fontSize=10.5, leading=14, spaceBefore=8, spaceAfter=3
+        ),
+        "body": base,
+    }
 
 
 def _esc(text) -> str:
@@ -42,7 +44,7 @@ def _esc(text) -> str:
 
 def _label(text) -> str:
     text = fonts.printable(str(text))
-    return text if len(text) <= LABEL_CHARS else text[:LABEL_CHARS - 1] + fonts.ELLIPSIS
+    return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + fonts.ELLIPSIS
 
 
 def bar_chart(pairs: list[tuple[str, float]], width: float, unit: str = "", colour=BAR):
@@ -52,8 +54,8 @@ def bar_chart(pairs: list[tuple[str, float]], width: float, unit: str = "", colo
     from reportlab.lib.colors import Color
 
     if len(pairs) > MAX_BARS:
-        rest = sum(v for _, v in pairs[MAX_BARS - 1:])
-        pairs = pairs[:MAX_BARS - 1] + [(f"{len(pairs) - MAX_BARS + 1} more", rest)]
+        rest = sum(v for _, v in pairs[MAX_BARS - 1 :])
+        pairs = pairs[: MAX_BARS - 1] + [(f"{len(pairs) - MAX_BARS + 1} more", rest)]
     row = 11.0
     label_w = min(150.0, max(fonts.string_width(_label(k), fonts.REGULAR, 7.5) for k, _ in pairs) + 8)
     pairs = [(_fit(k, label_w - 6, 7.5), v) for k, v in pairs]
@@ -103,20 +105,38 @@ def limits_chart(rows: list[dict], width: float):
     for i, r in enumerate(rows):
         y = d.height - (i + 1) * row
         what = r["label"] + (f" [{r['group']}]" if r.get("group") else "")
-        d.add(String(label_w - 4, y + 3, _fit(what, label_w - 8, 7.5), fontName=fonts.REGULAR, fontSize=7.5,
-                     textAnchor="end", fillColor=Color(*INK)))
+        d.add(
+            String(
+                label_w - 4,
+                y + 3,
+                _fit(what, label_w - 8, 7.5),
+                fontName=fonts.REGULAR,
+                fontSize=7.5,
+                textAnchor="end",
+                fillColor=Color(*INK),
+            )
+        )
         value, bound = float(r["value"]), float(r["bound"])
         scale = max(value, bound, 1e-9)
         d.add(Rect(label_w, y + 1.5, bar_w, row - 4, fillColor=Color(*LIGHT), strokeColor=None))
         fill = BAR if r["ok"] else BROKEN
-        d.add(Rect(label_w, y + 1.5, bar_w * max(0.0, value) / scale, row - 4, fillColor=Color(*fill),
-                   strokeColor=None))
+        d.add(
+            Rect(label_w, y + 1.5, bar_w * max(0.0, value) / scale, row - 4, fillColor=Color(*fill), strokeColor=None)
+        )
         bx = label_w + bar_w * max(0.0, bound) / scale
         d.add(Line(bx, y, bx, y + row - 1, strokeColor=Color(*INK), strokeWidth=1.2))
         rel = "<=" if r["kind"] == "max" else (">=" if r["kind"] == "min" else "=")
         note = f"{_num(r['value'])} {rel} {_num(r['bound'])}" + ("" if r["ok"] else "  broken")
-        d.add(String(label_w + bar_w + 4, y + 3, note, fontName=fonts.REGULAR, fontSize=7,
-                     fillColor=Color(*(INK if r["ok"] else BROKEN))))
+        d.add(
+            String(
+                label_w + bar_w + 4,
+                y + 3,
+                note,
+                fontName=fonts.REGULAR,
+                fontSize=7,
+                fillColor=Color(*(INK if r["ok"] else BROKEN)),
+            )
+        )
     return d
 
 
@@ -140,10 +160,15 @@ def _table(rows: list[list[str]], widths: list[float], header: bool = True):
 
     data = [[c if hasattr(c, "wrap") else fonts.printable(str(c)) for c in r] for r in rows]
     t = Table(data, colWidths=widths, repeatRows=1 if header else 0)
-    style = [("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR), ("FONTSIZE", (0, 0), (-1, -1), 7.5),
-             ("TEXTCOLOR", (0, 0), (-1, -1), Color(*INK)), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-             ("LINEBELOW", (0, 0), (-1, 0), 0.6, Color(*INK)), ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]
+    style = [
+        ("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR),
+        ("FONTSIZE", (0, 0), (-1, -1), 7.5),
+        ("TEXTCOLOR", (0, 0), (-1, -1), Color(*INK)),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, Color(*INK)),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]
     if header:
         style.append(("FONTNAME", (0, 0), (-1, 0), fonts.BOLD))
     t.setStyle(TableStyle(style))
@@ -171,8 +196,12 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
     title = st.get("name") or _file_name(st)
     verdict = "legal" if st["legal"] else f"ILLEGAL ({st['errors']} error{'s' * (st['errors'] != 1)})"
     size = f", {st['cards']} cards" if "cards" in st else ""
-    out = [[Paragraph(f"Statistics: {_esc(title)}", s["title"]),
-            Paragraph(f"{_esc(_file_name(st))}: {_esc(st['system'])}{size}, {verdict}", s["sub"])]]
+    out = [
+        [
+            Paragraph(f"Statistics: {_esc(title)}", s["title"]),
+            Paragraph(f"{_esc(_file_name(st))}: {_esc(st['system'])}{size}, {verdict}", s["sub"]),
+        ]
+    ]
 
     def section(heading: str, body) -> None:
         out.append([Paragraph(_esc(heading), s["h"]), body])
@@ -190,13 +219,19 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
             section(heading, bar_chart(data, width, shape))
     limits = st.get("limits") or []
     for i in range(0, len(limits), 40):
-        section("Limits: value against bound" + (" (continued)" if i else ""), limits_chart(limits[i:i + 40], width))
+        section("Limits: value against bound" + (" (continued)" if i else ""), limits_chart(limits[i : i + 40], width))
     if st.get("odds"):
         rows = [["query", "probability", "matching", "expected"]]
         for o in st["odds"]:
             p = o["probability"]
-            rows.append([Paragraph(_esc(o["shown"]), s["body"]), f"{p:.4f} ({100 * p:.2f}%)",
-                         f"{o['matching']} of {o['deck']}", f"{o['expected']:.2f}"])
+            rows.append(
+                [
+                    Paragraph(_esc(o["shown"]), s["body"]),
+                    f"{p:.4f} ({100 * p:.2f}%)",
+                    f"{o['matching']} of {o['deck']}",
+                    f"{o['expected']:.2f}",
+                ]
+            )
         section("Draw odds (exact, hypergeometric)", _table(rows, [width * f for f in (0.5, 0.2, 0.16, 0.14)]))
     for note in st.get("notes", ()):
         out.append([Spacer(1, 4), Paragraph(_esc(note), s["body"])])
@@ -211,8 +246,15 @@ def render_stats(st: dict, out_path, paper: str = "a4", force: bool = False):
     size = paper_size(paper)
     story = stats_flowables(st, size[0] - 24)
     title = f"Statistics: {st.get('name') or _file_name(st)}"
-    return build_story(out_path, story, size, title=title, subject=f"{st['system']} list statistics",
-                       footer_lines=[f"daimyo stats {_file_name(st)}"], force=force)
+    return build_story(
+        out_path,
+        story,
+        size,
+        title=title,
+        subject=f"{st['system']} list statistics",
+        footer_lines=[f"daimyo stats {_file_name(st)}"],
+        force=force,
+    )
 
 
 def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None:
@@ -223,8 +265,16 @@ def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None
     from builder.kit.rladapter import frame_room
 
     def frame():
-        return Frame(pt(12), pt(12), pt(paper[0] - 24), pt(paper[1] - 24), leftPadding=0, rightPadding=0,
-                     topPadding=0, bottomPadding=0)
+        return Frame(
+            pt(12),
+            pt(12),
+            pt(paper[0] - 24),
+            pt(paper[1] - 24),
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
 
     f, used = frame(), False
     width, height = pt(paper[0] - 24), pt(paper[1] - 24)

@@ -24,14 +24,14 @@ from dataclasses import dataclass
 from builder.errors import UsageError, option
 from builder.kit.layout import Rect, SheetPlan, Slot, plan_sheet
 
-SILHOUETTE_INSET = 10.0       # mm from the paper edges to the marks' outer edges
-SILHOUETTE_SQUARE = 5.0       # mm, the filled square at the top-left
-SILHOUETTE_LENGTH = 20.0      # mm, each leg of an L mark
-SILHOUETTE_THICKNESS = 0.5    # mm, the marks' line width
-SILHOUETTE_CLEAR = 2.0        # mm between the marks and the nearest card (bleed included)
-CRICUT_AREA = (171.45, 234.95)   # mm: 6.75 x 9.25 in
+SILHOUETTE_INSET = 10.0  # mm from the paper edges to the marks' outer edges
+SILHOUETTE_SQUARE = 5.0  # mm, the filled square at the top-left
+SILHOUETTE_LENGTH = 20.0  # mm, each leg of an L mark
+SILHOUETTE_THICKNESS = 0.5  # mm, the marks' line width
+SILHOUETTE_CLEAR = 2.0  # mm between the marks and the nearest card (bleed included)
+CRICUT_AREA = (171.45, 234.95)  # mm: 6.75 x 9.25 in
 
-STANDARD_RADIUS = 3.175       # mm (1/8 in): the usual die-cut corner of a playing card
+STANDARD_RADIUS = 3.175  # mm (1/8 in): the usual die-cut corner of a playing card
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,10 @@ class CutMachine:
     label: str
 
 
-MACHINES = {"silhouette": CutMachine("silhouette", "Silhouette (Studio print and cut)"),
-            "cricut": CutMachine("cricut", "Cricut (Design Space Print Then Cut)")}
+MACHINES = {
+    "silhouette": CutMachine("silhouette", "Silhouette (Studio print and cut)"),
+    "cricut": CutMachine("cricut", "Cricut (Design Space Print Then Cut)"),
+}
 
 
 def machine(name: str | None) -> CutMachine | None:
@@ -67,8 +69,10 @@ def cut_area(m: CutMachine, paper: tuple[float, float]) -> Rect:
     if m.name == "silhouette":
         d = SILHOUETTE_INSET + SILHOUETTE_THICKNESS + SILHOUETTE_CLEAR
         if m.name == "silhouette" and (pw < 2 * d + 10 or ph < 2 * d + 10):
-            raise UsageError(f"{pw:g}x{ph:g} mm paper leaves no room inside the registration marks",
-                             f"use {option('paper')} a4 or letter")
+            raise UsageError(
+                f"{pw:g}x{ph:g} mm paper leaves no room inside the registration marks",
+                f"use {option('paper')} a4 or letter",
+            )
         return Rect(d, d, pw - 2 * d, ph - 2 * d)
     aw, ah = min(CRICUT_AREA[0], pw - 10), min(CRICUT_AREA[1], ph - 10)
     return Rect((pw - aw) / 2, (ph - ah) / 2, aw, ah)
@@ -78,8 +82,9 @@ def _covers(slots, m: CutMachine, paper) -> bool:
     """Whether a card (bleed included) comes within ``SILHOUETTE_CLEAR`` of a registration mark."""
     for _, mark in registration_marks(m, paper):
         keep = mark.grow(SILHOUETTE_CLEAR)
-        if any(s.bleed.x < keep.x1 and keep.x < s.bleed.x1 and s.bleed.y < keep.y1 and keep.y < s.bleed.y1
-               for s in slots):
+        if any(
+            s.bleed.x < keep.x1 and keep.x < s.bleed.x1 and s.bleed.y < keep.y1 and keep.y < s.bleed.y1 for s in slots
+        ):
             return True
     return False
 
@@ -89,10 +94,13 @@ def plan_machine_sheet(m: CutMachine, paper, card, bleed: float = 0.0, gutter: f
     grid would reach a Silhouette mark in a corner, the rows keep below (or above) that mark:
     of the grids that stay clear, the one holding most cards."""
     a = cut_area(m, paper)
-    corner = SILHOUETTE_LENGTH + SILHOUETTE_CLEAR - (a.y - SILHOUETTE_INSET)   # mm below an L mark's corner zone
+    corner = SILHOUETTE_LENGTH + SILHOUETTE_CLEAR - (a.y - SILHOUETTE_INSET)  # mm below an L mark's corner zone
     square = SILHOUETTE_SQUARE + SILHOUETTE_CLEAR - (a.y - SILHOUETTE_INSET)
-    cuts = [(0.0, 0.0)] if m.name != "silhouette" else [
-        (top, bottom) for top in (0.0, square, corner) for bottom in (0.0, corner)]
+    cuts = (
+        [(0.0, 0.0)]
+        if m.name != "silhouette"
+        else [(top, bottom) for top in (0.0, square, corner) for bottom in (0.0, corner)]
+    )
     best = None
     for top, bottom in cuts:
         box = Rect(a.x, a.y + bottom, a.w, a.h - top - bottom)
@@ -100,20 +108,33 @@ def plan_machine_sheet(m: CutMachine, paper, card, bleed: float = 0.0, gutter: f
             inner = plan_sheet((box.w, box.h), card, bleed, margin=0.0, marks=False, gutter=gutter)
         except UsageError:
             continue
-        slots = tuple(Slot(s.index, s.col, s.row, s.trim.shift(box.x, box.y), s.bleed.shift(box.x, box.y),
-                           s.rotated) for s in inner.slots)
+        slots = tuple(
+            Slot(s.index, s.col, s.row, s.trim.shift(box.x, box.y), s.bleed.shift(box.x, box.y), s.rotated)
+            for s in inner.slots
+        )
         if _covers(slots, m, paper):
             continue
         if best is None or len(slots) > len(best[1]):
             best = (inner, slots, box)
     if best is None:
-        raise UsageError(f"a {card[0]:g}x{card[1]:g} mm card does not fit inside the {m.name} cutting area "
-                         f"({a.w:g}x{a.h:g} mm, clear of its marks)",
-                         f"choose a smaller {option('card')} or larger {option('paper')}")
+        raise UsageError(
+            f"a {card[0]:g}x{card[1]:g} mm card does not fit inside the {m.name} cutting area "
+            f"({a.w:g}x{a.h:g} mm, clear of its marks)",
+            f"choose a smaller {option('card')} or larger {option('paper')}",
+        )
     inner, slots, box = best
-    return SheetPlan(paper=tuple(paper), card=tuple(card), bleed=bleed, cols=inner.cols, rows=inner.rows,
-                     rotated=inner.rotated, slots=slots, marks=(), area=inner.area.shift(box.x, box.y),
-                     outer_bleed=inner.outer_bleed)
+    return SheetPlan(
+        paper=tuple(paper),
+        card=tuple(card),
+        bleed=bleed,
+        cols=inner.cols,
+        rows=inner.rows,
+        rotated=inner.rotated,
+        slots=slots,
+        marks=(),
+        area=inner.area.shift(box.x, box.y),
+        outer_bleed=inner.outer_bleed,
+    )
 
 
 def registration_marks(m: CutMachine, paper) -> list[tuple[str, Rect]]:
@@ -122,11 +143,13 @@ def registration_marks(m: CutMachine, paper) -> list[tuple[str, Rect]]:
         return []
     pw, ph = paper
     i, t, n, s = SILHOUETTE_INSET, SILHOUETTE_THICKNESS, SILHOUETTE_LENGTH, SILHOUETTE_SQUARE
-    return [("fill", Rect(i, ph - i - s, s, s)),                        # square, top-left
-            ("fill", Rect(pw - i - n, ph - i - t, n, t)),               # top-right L: across
-            ("fill", Rect(pw - i - t, ph - i - n, t, n)),               #              down
-            ("fill", Rect(i, i, n, t)),                                 # bottom-left L: across
-            ("fill", Rect(i, i, t, n))]                                 #                up
+    return [
+        ("fill", Rect(i, ph - i - s, s, s)),  # square, top-left
+        ("fill", Rect(pw - i - n, ph - i - t, n, t)),  # top-right L: across
+        ("fill", Rect(pw - i - t, ph - i - n, t, n)),  #              down
+        ("fill", Rect(i, i, n, t)),  # bottom-left L: across
+        ("fill", Rect(i, i, t, n)),
+    ]  #                up
 
 
 def draw_machine_page(c, m: CutMachine, paper) -> None:
@@ -148,6 +171,7 @@ def draw_machine_page(c, m: CutMachine, paper) -> None:
 
 # -- contour files ----------------------------------------------------------------------------
 
+
 def contours(plan: SheetPlan, count: int | None = None) -> list[Rect]:
     """The trim rectangle of every card of a sheet (of its first ``count`` positions, on a
     sheet not filled), in mm from the page's TOP-left corner."""
@@ -164,13 +188,17 @@ def contour_svg(plan: SheetPlan, count: int | None = None) -> str:
     """The cut lines as an SVG document the size of the page (1 user unit = 1 mm)."""
     pw, ph = plan.paper
     r = corner_radius(plan.card)
-    rows = ['<?xml version="1.0" encoding="UTF-8"?>',
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(pw)}mm" height="{_n(ph)}mm" '
-            f'viewBox="0 0 {_n(pw)} {_n(ph)}">',
-            '  <g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">']
+    rows = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(pw)}mm" height="{_n(ph)}mm" '
+        f'viewBox="0 0 {_n(pw)} {_n(ph)}">',
+        '  <g id="cut" fill="none" stroke="#ff0000" stroke-width="0.1">',
+    ]
     for i, c in enumerate(contours(plan, count), 1):
-        rows.append(f'    <rect id="card-{i}" x="{_n(c.x)}" y="{_n(c.y)}" width="{_n(c.w)}" height="{_n(c.h)}" '
-                    f'rx="{_n(r)}" ry="{_n(r)}"/>')
+        rows.append(
+            f'    <rect id="card-{i}" x="{_n(c.x)}" y="{_n(c.y)}" width="{_n(c.w)}" height="{_n(c.h)}" '
+            f'rx="{_n(r)}" ry="{_n(r)}"/>'
+        )
     rows += ["  </g>", "</svg>", ""]
     return "\n".join(rows)
 
@@ -181,8 +209,7 @@ def contour_dxf(plan: SheetPlan, count: int | None = None) -> str:
     SVG is (x, page height - y) here, the PDF's own coordinates."""
     ph = plan.paper[1]
     r = corner_radius(plan.card)
-    out = ["0", "SECTION", "2", "HEADER", "9", "$INSUNITS", "70", "4", "0", "ENDSEC",
-           "0", "SECTION", "2", "ENTITIES"]
+    out = ["0", "SECTION", "2", "HEADER", "9", "$INSUNITS", "70", "4", "0", "ENDSEC", "0", "SECTION", "2", "ENTITIES"]
 
     def line(x0, y0, x1, y1):
         out.extend(["0", "LINE", "8", "CUT", "10", _n(x0), "20", _n(y0), "11", _n(x1), "21", _n(y1)])
@@ -192,7 +219,7 @@ def contour_dxf(plan: SheetPlan, count: int | None = None) -> str:
 
     for c in contours(plan, count):
         x0, x1 = c.x, c.x + c.w
-        y0, y1 = ph - c.y - c.h, ph - c.y          # DXF: y up
+        y0, y1 = ph - c.y - c.h, ph - c.y  # DXF: y up
         line(x0 + r, y0, x1 - r, y0)
         line(x1, y0 + r, x1, y1 - r)
         line(x1 - r, y1, x0 + r, y1)
@@ -217,10 +244,15 @@ def write_contours(plan: SheetPlan, pdf_path, force: bool = False, sheets: list[
     base = Path(pdf_path)
     counts = sheets or [plan.per_page]
     full = None if len(counts) > 1 or counts[0] >= plan.per_page else counts[0]
-    jobs = [(base.with_suffix(".cut.svg"), contour_svg(plan, full)), (base.with_suffix(".cut.dxf"), contour_dxf(plan, full))]
+    jobs = [
+        (base.with_suffix(".cut.svg"), contour_svg(plan, full)),
+        (base.with_suffix(".cut.dxf"), contour_dxf(plan, full)),
+    ]
     if len(counts) > 1 and counts[-1] < plan.per_page:
-        jobs += [(base.with_suffix(".last.cut.svg"), contour_svg(plan, counts[-1])),
-                 (base.with_suffix(".last.cut.dxf"), contour_dxf(plan, counts[-1]))]
+        jobs += [
+            (base.with_suffix(".last.cut.svg"), contour_svg(plan, counts[-1])),
+            (base.with_suffix(".last.cut.dxf"), contour_dxf(plan, counts[-1])),
+        ]
     for p, text in jobs:
         atomic_write(p, text, force=force)
     return [p for p, _ in jobs]

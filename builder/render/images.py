@@ -46,7 +46,7 @@ from builder.paths import exists
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-SHOP_BLEED = 3.175      # mm: 1/8 in, what US print shops ask for
+SHOP_BLEED = 3.175  # mm: 1/8 in, what US print shops ask for
 SHOP_DPI = 300
 
 
@@ -57,10 +57,10 @@ class Service:
 
     key: str
     name: str
-    bleed_px: float       # on every side, at ``dpi``
-    safe_px: float        # from the trim line inwards: nothing that matters outside it
+    bleed_px: float  # on every side, at ``dpi``
+    safe_px: float  # from the trim line inwards: nothing that matters outside it
     dpi: int = 300
-    order: str = "csv"    # csv | mpc-autofill
+    order: str = "csv"  # csv | mpc-autofill
 
     @property
     def bleed_mm(self) -> float:
@@ -86,18 +86,22 @@ def service(key: str | None) -> Service | None:
     if key is None:
         return None
     if key not in SERVICES:
-        raise UsageError(f"unknown print service '{key}'", "use " + ", ".join(SERVICES) +
-                         " (MakePlayingCards, DriveThruCards, The Game Crafter)")
+        raise UsageError(
+            f"unknown print service '{key}'",
+            "use " + ", ".join(SERVICES) + " (MakePlayingCards, DriveThruCards, The Game Crafter)",
+        )
     return SERVICES[key]
 
 
 def mpc_bracket(n: int) -> int | None:
     """The MakePlayingCards quantity bracket of an order of ``n`` cards (None past the largest)."""
     return next((b for b in MPC_BRACKETS if b >= n), None)
-TTS_DPI = 200           # a poker card is 500 x 700 px in a Tabletop Simulator sheet
+
+
+TTS_DPI = 200  # a poker card is 500 x 700 px in a Tabletop Simulator sheet
 TTS_COLS, TTS_ROWS = 10, 7
 TTS_MAX_SHEET_CARDS = TTS_COLS * TTS_ROWS - 1
-TTS_MAX_PX = 4096       # Tabletop Simulator's largest sheet side
+TTS_MAX_PX = 4096  # Tabletop Simulator's largest sheet side
 
 
 @dataclass
@@ -105,13 +109,13 @@ class CardImage:
     """One rendered card side: the image and how many copies the deck holds."""
 
     name: str
-    side: str            # front | back
+    side: str  # front | back
     count: int
     image: Image | None  # None until rasterized (``_rasterize``)
-    back: str = ""       # the back key (fronts)
-    numbers: str = ""    # the card's numbers in the deck, as printed on it ("12/50", "4-6/50")
-    text: str = ""       # what the card says (fronts)
-    starting: bool = False   # a card a player starts with, not shuffled into the deck
+    back: str = ""  # the back key (fronts)
+    numbers: str = ""  # the card's numbers in the deck, as printed on it ("12/50", "4-6/50")
+    text: str = ""  # what the card says (fronts)
+    starting: bool = False  # a card a player starts with, not shuffled into the deck
 
     @property
     def pixels(self) -> Image:
@@ -140,9 +144,18 @@ def _px(mm_: float, dpi: float) -> int:
     return round(mm_ / 25.4 * dpi)
 
 
-def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
-                 ink_saver: bool = False, sink=None, numbers: bool = False,
-                 safe: float = 0.0) -> tuple[list[CardImage], list[CardImage]]:
+def render_sides(
+    doc,
+    catalog,
+    lst,
+    card="poker",
+    bleed: float = SHOP_BLEED,
+    dpi: float = SHOP_DPI,
+    ink_saver: bool = False,
+    sink=None,
+    numbers: bool = False,
+    safe: float = 0.0,
+) -> tuple[list[CardImage], list[CardImage]]:
     """Every distinct card face and every back the deck uses, as images of exactly
     ``round((trim + 2 x bleed) / 25.4 x dpi)`` pixels. Returns (fronts, backs).
     ``sink(card_image)``, when given, receives each image as soon as it is drawn (so that
@@ -189,11 +202,12 @@ def render_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi
     counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
     from builder.render.cards.template import description, is_starting
 
-    sides = ([CardImage(f.name, "front", f.count, None, f.back, label, description(tpl, f, catalog),
-                        is_starting(tpl, f)) for f, label in zip(faces, labels, strict=False)]
-             + [CardImage(k, "back", counts[k], None) for k in back_keys])
+    sides = [
+        CardImage(f.name, "front", f.count, None, f.back, label, description(tpl, f, catalog), is_starting(tpl, f))
+        for f, label in zip(faces, labels, strict=False)
+    ] + [CardImage(k, "back", counts[k], None) for k in back_keys]
     _rasterize(buf.getvalue(), sides, dpi, (wpx, hpx), sink)
-    return sides[:len(faces)], sides[len(faces):]
+    return sides[: len(faces)], sides[len(faces) :]
 
 
 def _page_for(card: tuple[float, float], bleed: float, dpi: float) -> tuple[tuple[int, int], tuple[float, float], Rect]:
@@ -213,11 +227,11 @@ def _rasterize(pdf_bytes: bytes, sides: list[CardImage], dpi: float, size: tuple
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
         for i, side in enumerate(sides):
-            bitmap = pdf[i].render(scale=dpi / 72.0, rev_byteorder=True)   # RGB: no conversion
+            bitmap = pdf[i].render(scale=dpi / 72.0, rev_byteorder=True)  # RGB: no conversion
             im = bitmap.to_pil()
             if im.mode != "RGB":
                 im = im.convert("RGB")
-            if im.size != size:           # PDFium rounds the page size up by a pixel at most
+            if im.size != size:  # PDFium rounds the page size up by a pixel at most
                 im = im.crop((0, 0, *size))
             side.image = im
             if sink is not None:
@@ -229,8 +243,9 @@ def _rasterize(pdf_bytes: bytes, sides: list[CardImage], dpi: float, size: tuple
 UNIT_BACK = "unit card"
 
 
-def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI,
-                      sink=None) -> tuple[list[CardImage], list[CardImage]]:
+def render_unit_sides(
+    doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED, dpi: float = SHOP_DPI, sink=None
+) -> tuple[list[CardImage], list[CardImage]]:
     """A Kensei roster's unit cards (one per troop profile, as ``print --unit-cards`` prints
     them) as images of the same pixel sizes as :func:`render_sides`, and their one back
     (the game's name and the list's)."""
@@ -243,8 +258,10 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
     if part is None:
         raise UsageError(f"{doc.system} lists have no unit cards")
     if card not in part.sizes:
-        raise UsageError(f"unit cards print at a sleeve size: {', '.join(part.sizes)}, not '{card}'",
-                         f"use {option('card')} {part.sizes[0]} (the default) or another of them")
+        raise UsageError(
+            f"unit cards print at a sleeve size: {', '.join(part.sizes)}, not '{card}'",
+            f"use {option('card')} {part.sizes[0]} (the default) or another of them",
+        )
     data = part.data(lst, catalog)
     if not data:
         raise UsageError("the list has no troops to print unit cards of", "add troops to the list first")
@@ -274,8 +291,9 @@ def render_unit_sides(doc, catalog, lst, card="poker", bleed: float = SHOP_BLEED
         abilities = "\n".join(f"{n}: {t}" if t else n for n, _, t in d["abilities"])
         return "\n".join(x for x in (" · ".join(d["facts"]), stats, abilities) if x)
 
-    sides = ([CardImage(d["name"], "front", 1, None, UNIT_BACK, "", text(d)) for d in data]
-             + [CardImage(UNIT_BACK, "back", len(data), None)])
+    sides = [CardImage(d["name"], "front", 1, None, UNIT_BACK, "", text(d)) for d in data] + [
+        CardImage(UNIT_BACK, "back", len(data), None)
+    ]
     _rasterize(buf.getvalue(), sides, dpi, size, sink)
     return sides[:-1], sides[-1:]
 
@@ -290,8 +308,10 @@ def _sides_of(doc, catalog, lst, **kw) -> tuple[list[CardImage], list[CardImage]
     if gs.unit_cards is not None:  # an army: its unit cards
         kw = {k: v for k, v in kw.items() if k in ("card", "bleed", "dpi", "sink")}
         return render_unit_sides(doc, catalog, lst, **kw)
-    raise UsageError(f"{doc.system} lists have no cards to print as images",
-                     "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
+    raise UsageError(
+        f"{doc.system} lists have no cards to print as images",
+        "use daimyo print LIST -o FILE.pdf for a roster or setup sheet",
+    )
 
 
 def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
@@ -341,8 +361,16 @@ def _stem(i: int, name: str) -> str:
     return f"{i:03d}-{slug(name) or 'card'}"
 
 
-def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: float | None = None,
-                  dpi: float = SHOP_DPI, ink_saver: bool = False, shop: str | None = None) -> Path:
+def render_images(
+    list_path,
+    out_dir,
+    force: bool = False,
+    card="poker",
+    bleed: float | None = None,
+    dpi: float = SHOP_DPI,
+    ink_saver: bool = False,
+    shop: str | None = None,
+) -> Path:
     """``daimyo print LIST --to images DIR``: one PNG per distinct card face and per back,
     and ``manifest.csv`` (file, card, side, count, width_px, height_px, back_file, numbers:
     one row per file; a face's count is how many to print of it, a back's the number of
@@ -362,20 +390,26 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
 
     doc, catalog, lst, _ = load_checked(list_path)
     if not _prints_cards(doc.system):
-        raise UsageError(f"{doc.system} lists have no cards to print as images",
-                         "use daimyo print LIST -o FILE.pdf for a roster or setup sheet")
+        raise UsageError(
+            f"{doc.system} lists have no cards to print as images",
+            "use daimyo print LIST -o FILE.pdf for a roster or setup sheet",
+        )
     svc = service(shop)
     if svc is not None:
         bleed = svc.bleed_mm if bleed is None else bleed
-    faces = (list_cards_named(doc, catalog, lst) if get(doc.system).sheet is None
-             else [d["name"] for d in _unit_cards(doc, lst, catalog)])
+    faces = (
+        list_cards_named(doc, catalog, lst)
+        if get(doc.system).sheet is None
+        else [d["name"] for d in _unit_cards(doc, lst, catalog)]
+    )
     order_file = [] if svc is None else ["order.xml" if svc.order == "mpc-autofill" else "order.csv"]
-    d = _prepare_dir(out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"]
-                     + order_file, force)
+    d = _prepare_dir(
+        out_dir, [f"{_stem(i + 1, n)}.png" for i, n in enumerate(faces)] + ["manifest.csv"] + order_file, force
+    )
     names: dict[int, str] = {}
     n_front = n_back = 0
     pending = []
-    with ThreadPoolExecutor(max_workers=2) as pool:       # zlib works outside the GIL: saving overlaps drawing
+    with ThreadPoolExecutor(max_workers=2) as pool:  # zlib works outside the GIL: saving overlaps drawing
 
         def sink(side: CardImage) -> None:
             nonlocal n_front, n_back
@@ -390,9 +424,18 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
             names[id(side)] = name
             pending.append(pool.submit(_save_png, side.pixels, d / name, dpi))
 
-        fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=SHOP_BLEED if bleed is None else bleed,
-                                  dpi=dpi, ink_saver=ink_saver, sink=sink, numbers=True,
-                                  safe=svc.safe_mm if svc else 0.0)
+        fronts, backs = _sides_of(
+            doc,
+            catalog,
+            lst,
+            card=card,
+            bleed=SHOP_BLEED if bleed is None else bleed,
+            dpi=dpi,
+            ink_saver=ink_saver,
+            sink=sink,
+            numbers=True,
+            safe=svc.safe_mm if svc else 0.0,
+        )
         for fut in pending:
             fut.result()
     files = [(names[id(f)], f) for f in fronts + backs]
@@ -401,8 +444,18 @@ def render_images(list_path, out_dir, force: bool = False, card="poker", bleed: 
     w.writerow(["file", "card", "side", "count", "width_px", "height_px", "back_file", "numbers"])
     back_file = {b.name: n for n, b in files if b.side == "back"}
     for n, f in files:
-        w.writerow([n, f.name, f.side, f.count, f.pixels.size[0], f.pixels.size[1],
-                    back_file.get(f.back, "") if f.side == "front" else "", f.numbers])
+        w.writerow(
+            [
+                n,
+                f.name,
+                f.side,
+                f.count,
+                f.pixels.size[0],
+                f.pixels.size[1],
+                back_file.get(f.back, "") if f.side == "front" else "",
+                f.numbers,
+            ]
+        )
     from builder.yamlio import atomic_write
 
     atomic_write(d / "manifest.csv", rows.getvalue(), force=True)
@@ -422,16 +475,32 @@ def _order(svc: Service, files: list, doc) -> str:
 
         bracket = mpc_bracket(total)
         if bracket is None:
-            raise UsageError(f"{total} cards is more than one MakePlayingCards order holds ({MPC_BRACKETS[-1]})",
-                             "split the deck into two orders")
-        out = ["<order>", "  <details>", f"    <quantity>{total}</quantity>", f"    <bracket>{bracket}</bracket>",
-               "    <stock>(S30) Standard Smooth</stock>", "    <foil>false</foil>", "  </details>", "  <fronts>"]
+            raise UsageError(
+                f"{total} cards is more than one MakePlayingCards order holds ({MPC_BRACKETS[-1]})",
+                "split the deck into two orders",
+            )
+        out = [
+            "<order>",
+            "  <details>",
+            f"    <quantity>{total}</quantity>",
+            f"    <bracket>{bracket}</bracket>",
+            "    <stock>(S30) Standard Smooth</stock>",
+            "    <foil>false</foil>",
+            "  </details>",
+            "  <fronts>",
+        ]
         slot = 0
         for n, f in fronts:
             slots = ",".join(str(i) for i in range(slot, slot + f.count))
             slot += f.count
-            out += ["    <card>", f"      <id>{escape(n)}</id>", f"      <slots>{slots}</slots>",
-                    f"      <name>{escape(n)}</name>", f"      <query>{escape(f.name.lower())}</query>", "    </card>"]
+            out += [
+                "    <card>",
+                f"      <id>{escape(n)}</id>",
+                f"      <slots>{slots}</slots>",
+                f"      <name>{escape(n)}</name>",
+                f"      <query>{escape(f.name.lower())}</query>",
+                "    </card>",
+            ]
         out += ["  </fronts>", f"  <cardback>{escape(backs[0]) if backs else ''}</cardback>", "</order>", ""]
         return "\n".join(out)
     rows = io.StringIO()
@@ -467,14 +536,25 @@ def _check_base_url(url: str | None) -> str | None:
 
     u = urlparse(url)
     if u.scheme not in ("http", "https") or not u.netloc:
-        raise UsageError(f"bad {option('base-url')} '{url}'",
-                         "give the web address the folder is uploaded to, e.g. https://example.org/decks/")
+        raise UsageError(
+            f"bad {option('base-url')} '{url}'",
+            "give the web address the folder is uploaded to, e.g. https://example.org/decks/",
+        )
     return url if url.endswith("/") else url + "/"
 
 
 def _transform(y: float = 1.0) -> dict:
-    return {"posX": 0.0, "posY": y, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+    return {
+        "posX": 0.0,
+        "posY": y,
+        "posZ": 0.0,
+        "rotX": 0.0,
+        "rotY": 180.0,
+        "rotZ": 180.0,
+        "scaleX": 1.0,
+        "scaleY": 1.0,
+        "scaleZ": 1.0,
+    }
 
 
 def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: str | None = None) -> Path:
@@ -493,8 +573,10 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)
     if not _prints_cards(doc.system):
-        raise UsageError(f"{doc.system} lists have no card deck for Tabletop Simulator",
-                         "export a Senshiai, HeroCard or Satsuma list, or a Kensei list's unit cards")
+        raise UsageError(
+            f"{doc.system} lists have no card deck for Tabletop Simulator",
+            "export a Senshiai, HeroCard or Satsuma list, or a Kensei list's unit cards",
+        )
     fronts, backs = _sides_of(doc, catalog, lst, card=card, bleed=0.0, dpi=TTS_DPI)
     name = doc.name or Path(doc.file).stem
     stem = slug(name) or "deck"
@@ -506,7 +588,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     for b in backs:
         group = [f for f in fronts if f.back == b.name]
         for i in range(0, len(group), per_sheet):
-            sheets.append((b.name, group[i:i + per_sheet]))
+            sheets.append((b.name, group[i : i + per_sheet]))
     back_files = {b.name: f"{stem}-back-{slug(b.name) or 'default'}.jpg" for b in backs}
     sheet_files = [f"{stem}-sheet-{i + 1}.jpg" for i in range(len(sheets))]
     d = _prepare_dir(out_dir, sheet_files + list(back_files.values()) + [f"{stem}.json"], force)
@@ -535,15 +617,30 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
         sheet.paste(back_img, ((hidden % cols) * cw, (hidden // cols) * ch))
         atomic_write(d / sheet_files[si], jpeg(sheet), force=True)
         key = str(si + 1)
-        entry = {"FaceURL": url(sheet_files[si]), "BackURL": url(back_files[back]),
-                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+        entry = {
+            "FaceURL": url(sheet_files[si]),
+            "BackURL": url(back_files[back]),
+            "NumWidth": cols,
+            "NumHeight": rows,
+            "BackIsHidden": True,
+            "UniqueBack": False,
+            "Type": 0,
+        }
         custom[key] = entry
         for i, f in enumerate(faces):
             card_id = (si + 1) * 100 + i
             for _ in range(f.count):
-                obj = {"Name": "Card", "Nickname": f.name, "Description": f.text, "CardID": card_id,
-                       "Transform": _transform(), "CustomDeck": {key: entry}, "Hands": True, "SidewaysCard": False}
-                if f.starting:      # laid out face up in a row beside the deck
+                obj = {
+                    "Name": "Card",
+                    "Nickname": f.name,
+                    "Description": f.text,
+                    "CardID": card_id,
+                    "Transform": _transform(),
+                    "CustomDeck": {key: entry},
+                    "Hands": True,
+                    "SidewaysCard": False,
+                }
+                if f.starting:  # laid out face up in a row beside the deck
                     obj["Transform"] = {**_transform(), "posX": 3.0 + 2.5 * len(starting), "rotZ": 0.0}
                     starting.append(obj)
                 else:
@@ -551,15 +648,37 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
                     contained.append(obj)
     states = []
     if contained:
-        states.append({
-            "Name": "DeckCustom", "Nickname": name, "Description": f"{doc.system} deck, {len(deck_ids)} cards",
-            "Transform": _transform(), "Hands": False, "SidewaysCard": False,
-            "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
-        })
+        states.append(
+            {
+                "Name": "DeckCustom",
+                "Nickname": name,
+                "Description": f"{doc.system} deck, {len(deck_ids)} cards",
+                "Transform": _transform(),
+                "Hands": False,
+                "SidewaysCard": False,
+                "DeckIDs": deck_ids,
+                "CustomDeck": custom,
+                "ContainedObjects": contained,
+            }
+        )
     states.extend(starting)
-    saved: dict[str, object] = {"SaveName": name, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "",
-             "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-             "ObjectStates": states, "TabStates": {}, "VersionNumber": ""}
+    saved: dict[str, object] = {
+        "SaveName": name,
+        "GameMode": "",
+        "Date": "",
+        "Gravity": 0.5,
+        "PlayArea": 0.5,
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": states,
+        "TabStates": {},
+        "VersionNumber": "",
+    }
     out = d / f"{stem}.json"
     atomic_write(out, json.dumps(saved, indent=2, ensure_ascii=False) + "\n", force=True)
     return out

@@ -29,18 +29,19 @@ FORMAT = 1
 @dataclass(frozen=True)
 class PrinterProfile:
     name: str
-    offset: tuple[float, float] = (0.0, 0.0)   # mm: the backs' shift (+x right, +y up)
+    offset: tuple[float, float] = (0.0, 0.0)  # mm: the backs' shift (+x right, +y up)
     scale_x: float = 1.0
     scale_y: float = 1.0
 
     def print_options(self) -> dict:
         """The options of ``print_lists``/``render_list`` this profile sets."""
-        return {"offset": f"{self.offset[0]:g},{self.offset[1]:g}", "scale_x": self.scale_x,
-                "scale_y": self.scale_y}
+        return {"offset": f"{self.offset[0]:g},{self.offset[1]:g}", "scale_x": self.scale_x, "scale_y": self.scale_y}
 
     def describe(self) -> str:
-        return (f"{self.name}: offset {self.offset[0]:g},{self.offset[1]:g} mm, "
-                f"scale-x {self.scale_x:g}, scale-y {self.scale_y:g}")
+        return (
+            f"{self.name}: offset {self.offset[0]:g},{self.offset[1]:g} mm, "
+            f"scale-x {self.scale_x:g}, scale-y {self.scale_y:g}"
+        )
 
 
 def profiles_path() -> Path:
@@ -55,8 +56,10 @@ def profiles_path() -> Path:
 
 def check_name(name: str) -> str:
     if not NAME_RE.fullmatch(name or ""):
-        raise UsageError(f"bad printer name '{name}'",
-                         "use 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit")
+        raise UsageError(
+            f"bad printer name '{name}'",
+            "use 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit",
+        )
     return name
 
 
@@ -78,25 +81,32 @@ def _read(path: Path) -> dict:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read the printer profiles: {exc}",
-                         f"fix or remove the file ({option('printer')} profiles are saved there)") from None
+        raise UsageError(
+            f"{path}: cannot read the printer profiles: {exc}",
+            f"fix or remove the file ({option('printer')} profiles are saved there)",
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: the printer profiles are not valid JSON: {exc.msg}",
-                         "fix the file or remove it and save the profiles again") from None
+        raise UsageError(
+            f"{path}:{exc.lineno}:{exc.colno}: the printer profiles are not valid JSON: {exc.msg}",
+            "fix the file or remove it and save the profiles again",
+        ) from None
     rows = data.get("printers") if isinstance(data, dict) else None
     if not isinstance(rows, dict):
-        raise UsageError(f"{path}:1:1: the printer profiles file holds no 'printers' table",
-                         "fix the file or remove it and save the profiles again")
+        raise UsageError(
+            f"{path}:1:1: the printer profiles file holds no 'printers' table",
+            "fix the file or remove it and save the profiles again",
+        )
     out = {}
     for name, row in rows.items():
         if not isinstance(row, dict):
-            raise UsageError(f"{path}: printer '{name}' is not a table of offset, scale_x and scale_y",
-                             "fix the file or save the profile again")
+            raise UsageError(
+                f"{path}: printer '{name}' is not a table of offset, scale_x and scale_y",
+                "fix the file or save the profile again",
+            )
         try:
-            out[name] = _profile(str(name), row.get("offset", [0, 0]), row.get("scale_x", 1.0),
-                                 row.get("scale_y", 1.0))
+            out[name] = _profile(str(name), row.get("offset", [0, 0]), row.get("scale_x", 1.0), row.get("scale_y", 1.0))
         except (UsageError, TypeError, ValueError) as exc:
             why = exc.lines()[0].removeprefix("daimyo: error: ") if isinstance(exc, UsageError) else str(exc)
             raise UsageError(f"{path}: printer '{name}': {why}", "fix the file or save the profile again") from None
@@ -106,9 +116,13 @@ def _read(path: Path) -> dict:
 def _write(path: Path, profiles: dict) -> None:
     from builder.yamlio import atomic_write
 
-    data = {"format": FORMAT, "printers": {
-        p.name: {"offset": list(p.offset), "scale_x": p.scale_x, "scale_y": p.scale_y}
-        for p in sorted(profiles.values(), key=lambda p: p.name.lower())}}
+    data = {
+        "format": FORMAT,
+        "printers": {
+            p.name: {"offset": list(p.offset), "scale_x": p.scale_x, "scale_y": p.scale_y}
+            for p in sorted(profiles.values(), key=lambda p: p.name.lower())
+        },
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, json.dumps(data, indent=2) + "\n", force=True)
 
@@ -124,8 +138,10 @@ def get_profile(name: str) -> PrinterProfile:
     if name in profiles:
         return profiles[name]
     known = ", ".join(sorted(profiles)) or "none yet"
-    raise UsageError(f"no printer profile '{name}' (saved: {known})",
-                     command_line("save one with 'daimyo printer save NAME --offset X,Y --scale-x F --scale-y F'"))
+    raise UsageError(
+        f"no printer profile '{name}' (saved: {known})",
+        command_line("save one with 'daimyo printer save NAME --offset X,Y --scale-x F --scale-y F'"),
+    )
 
 
 def save_profile(name: str, offset=None, scale_x=1.0, scale_y=1.0, force: bool = False) -> PrinterProfile:
@@ -134,8 +150,10 @@ def save_profile(name: str, offset=None, scale_x=1.0, scale_y=1.0, force: bool =
     path = profiles_path()
     profiles = _read(path)
     if name in profiles and not force:
-        raise UsageError(f"printer profile '{name}' exists ({profiles[name].describe()}); not replaced",
-                         f"pass {option('force')} to replace it")
+        raise UsageError(
+            f"printer profile '{name}' exists ({profiles[name].describe()}); not replaced",
+            f"pass {option('force')} to replace it",
+        )
     profiles[name] = prof
     _write(path, profiles)
     return prof
@@ -147,7 +165,7 @@ def remove_profile(name: str) -> PrinterProfile:
     profiles = _read(path)
     prof = profiles.pop(name, None)
     if prof is None:
-        get_profile(name)        # the error naming the saved profiles
+        get_profile(name)  # the error naming the saved profiles
         raise AssertionError("unreachable")
     _write(path, profiles)
     return prof

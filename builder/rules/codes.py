@@ -41,8 +41,13 @@ class FindingCode:
         return format_source(self.source)
 
     def to_json(self) -> dict:
-        return {"code": self.code, "severity": self.severity, "meaning": self.meaning,
-                "source": self.source or None, "section": self.section() or None}
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "meaning": self.meaning,
+            "source": self.source or None,
+            "section": self.section() or None,
+        }
 
 
 def codes(prefix: str, table: dict) -> dict[str, FindingCode]:
@@ -68,8 +73,12 @@ def from_restrictions(prefix: str, restrictions) -> dict[str, FindingCode]:
             out[code] = FindingCode(code, r.severity, old.meaning, old.source)
     if out:
         code = f"{prefix}.profile-incomplete"
-        out[code] = FindingCode(code, "error", "a profile lacks a field a restriction needs (named; give it "
-                                "in a pack): an error when it could change the verdict")
+        out[code] = FindingCode(
+            code,
+            "error",
+            "a profile lacks a field a restriction needs (named; give it "
+            "in a pack): an error when it could change the verdict",
+        )
     return out
 
 

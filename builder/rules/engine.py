@@ -89,6 +89,7 @@ class Context:
 
 # -- numbers ---------------------------------------------------------------------------
 
+
 def _frac(x) -> Fraction:
     if isinstance(x, Fraction):
         return x
@@ -230,8 +231,9 @@ def _match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
             elif isinstance(want, dict):
                 try:
                     x = float(fact)
-                    r = (want.get("min") is None or x >= float(_expect(want["min"], ctx_facts))) and \
-                        (want.get("max") is None or x <= float(_expect(want["max"], ctx_facts)))
+                    r = (want.get("min") is None or x >= float(_expect(want["min"], ctx_facts))) and (
+                        want.get("max") is None or x <= float(_expect(want["max"], ctx_facts))
+                    )
                 except (TypeError, ValueError):
                     r = False
             elif isinstance(want, list):
@@ -375,8 +377,9 @@ class _Rule:
         self.sel = compile_selector(r.of) if r.of else None
         self.when = compile_selector(r.when) if r.when else None
         self.unless = compile_selector(r.unless) if r.unless else None
-        self.specs = tuple((kind, b) for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly))
-                           if b is not None)
+        self.specs = tuple(
+            (kind, b) for kind, b in (("min", r.min), ("max", r.max), ("exactly", r.exactly)) if b is not None
+        )
         self.bases = tuple(dict.fromkeys(b.of for _, b in self.specs if hasattr(b, "of")))
         self.bound_memo: dict = {}
 
@@ -683,17 +686,28 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
         where = f" (profile in {item.origin})" if item.origin else ""
         blocking = sorted(g.get("blocking", ()))
         if blocking:  # a bound that decides legality cannot be evaluated: the list cannot be confirmed legal
-            findings.append(Finding(
-                "error", f"{ctx.prefix}.profile-incomplete",
-                f"'{item.name}' has no '{fld}' in its profile{where}, so {', '.join(blocking)} cannot be "
-                f"checked and the list cannot be confirmed legal; give '{fld}' for '{item.name}' in "
-                f"{ctx.pack_hint}", loc=item.loc, counted=[item.describe(ctx.unit)]))
+            findings.append(
+                Finding(
+                    "error",
+                    f"{ctx.prefix}.profile-incomplete",
+                    f"'{item.name}' has no '{fld}' in its profile{where}, so {', '.join(blocking)} cannot be "
+                    f"checked and the list cannot be confirmed legal; give '{fld}' for '{item.name}' in "
+                    f"{ctx.pack_hint}",
+                    loc=item.loc,
+                    counted=[item.describe(ctx.unit)],
+                )
+            )
             continue
-        findings.append(Finding(
-            "warning", f"{ctx.prefix}.profile-incomplete",
-            f"'{item.name}' has no '{fld}' in its profile{where}, so {rules} cannot tell whether it "
-            f"counts; give '{fld}' for '{item.name}' in {ctx.pack_hint}",
-            loc=item.loc, counted=[item.describe(ctx.unit)]))
+        findings.append(
+            Finding(
+                "warning",
+                f"{ctx.prefix}.profile-incomplete",
+                f"'{item.name}' has no '{fld}' in its profile{where}, so {rules} cannot tell whether it "
+                f"counts; give '{fld}' for '{item.name}' in {ctx.pack_hint}",
+                loc=item.loc,
+                counted=[item.describe(ctx.unit)],
+            )
+        )
     return findings
 
 
@@ -760,16 +774,25 @@ def _plus(r, ctx: Context) -> list:
 
 def _skipped(r, state: str, reason, ctx: Context) -> Finding:
     if state == "lookup":
-        return Finding("warning", f"{ctx.prefix}.{r.code}",
-                       f"{r.label}: cannot apply this rule ({reason}); check it by hand",
-                       loc=ctx.default_loc, source=r.source)
-    return Finding("warning", f"{ctx.prefix}.{r.code}",
-                   f"{r.label}: house rule {reason} is missing or not a number; rule skipped",
-                   loc=ctx.default_loc, source=r.source)
+        return Finding(
+            "warning",
+            f"{ctx.prefix}.{r.code}",
+            f"{r.label}: cannot apply this rule ({reason}); check it by hand",
+            loc=ctx.default_loc,
+            source=r.source,
+        )
+    return Finding(
+        "warning",
+        f"{ctx.prefix}.{r.code}",
+        f"{r.label}: house rule {reason} is missing or not a number; rule skipped",
+        loc=ctx.default_loc,
+        source=r.source,
+    )
 
 
-def _groups(r, items: list[Item], ctx: Context, gaps: dict,
-            sess: _Session | None = None, hit=None) -> list[tuple[Any, list[Item]]]:
+def _groups(
+    r, items: list[Item], ctx: Context, gaps: dict, sess: _Session | None = None, hit=None
+) -> list[tuple[Any, list[Item]]]:
     counted: list[Item] = []
     if hit is not None:
         counted = hit[0]
@@ -814,8 +837,13 @@ def _bounds(r, ctx: Context, measure_unit: str, sess: _Session | None = None):
         if hit is not None:
             return hit
     try:
-        out = ("ok", [(kind, bv, _exact(bv.value)) for kind, bv in
-                      ((kind, eval_bound(b, ctx, measure_unit)) for kind, b in info.specs)])
+        out = (
+            "ok",
+            [
+                (kind, bv, _exact(bv.value))
+                for kind, bv in ((kind, eval_bound(b, ctx, measure_unit)) for kind, b in info.specs)
+            ],
+        )
     except LookupError as exc:
         out = ("lookup", exc.args[0])
     except (KeyError, ValueError) as exc:
@@ -827,8 +855,7 @@ def _bounds(r, ctx: Context, measure_unit: str, sess: _Session | None = None):
     return out
 
 
-def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], plus, ctx: Context,
-               key) -> Finding:
+def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], plus, ctx: Context, key) -> Finding:
     op = "<" if (kind == "min" or (kind == "exactly" and value < bound)) else ">"
     if kind == "exactly":
         op = "!="
@@ -837,10 +864,16 @@ def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], pl
     counted += [it.describe(ctx.unit) for it in group]
     first = group[0] if group else None
     fields = {
-        "label": r.label, "value": fmt_num(value), "bound": fmt_num(bound),
-        "value_text": _value_text(value, r.count, r.noun, ctx), "op": op,
-        "bound_text": bv.text, "base": bv.base or bv.text, "kind": kind,
-        "item": first.name if first else "", "excess": fmt_num(abs(value - bound)),
+        "label": r.label,
+        "value": fmt_num(value),
+        "bound": fmt_num(bound),
+        "value_text": _value_text(value, r.count, r.noun, ctx),
+        "op": op,
+        "bound_text": bv.text,
+        "base": bv.base or bv.text,
+        "kind": kind,
+        "item": first.name if first else "",
+        "excess": fmt_num(abs(value - bound)),
         **{k: v for k, v in ctx.facts.items() if isinstance(v, (str, int, float))},
     }
     if r.message:
@@ -854,9 +887,17 @@ def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], pl
         msg = "{label} {value_text} {op} {bound_text}".format(**fields)
     if r.hint:
         msg += f" ({r.hint})"
-    return Finding(r.severity, f"{ctx.prefix}.{r.code}", msg, loc=loc, source=r.source,
-                   value=plain(value), bound=plain(bv.value), base=bv.base or bv.text,
-                   counted=counted)
+    return Finding(
+        r.severity,
+        f"{ctx.prefix}.{r.code}",
+        msg,
+        loc=loc,
+        source=r.source,
+        value=plain(value),
+        bound=plain(bv.value),
+        base=bv.base or bv.text,
+        counted=counted,
+    )
 
 
 def _blame(r, kind, group: list[Item], plus, bound, ctx: Context, key) -> tuple | None:
@@ -913,10 +954,25 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
         groups = _groups(r, items, ctx, gaps, sess)
         if detail and not groups:
             for kind, bv, bound in bounds:
-                rows.append({"code": f"{ctx.prefix}.{r.code}", "label": r.label, "kind": kind, "count": r.count,
-                             "group": None, "value": None, "bound": plain(bound), "bound_text": bv.text,
-                             "room": None, "ok": True, "unit": None, "source": r.source, "id": r.id,
-                             "name": r.name, "for_each": r.for_each})
+                rows.append(
+                    {
+                        "code": f"{ctx.prefix}.{r.code}",
+                        "label": r.label,
+                        "kind": kind,
+                        "count": r.count,
+                        "group": None,
+                        "value": None,
+                        "bound": plain(bound),
+                        "bound_text": bv.text,
+                        "room": None,
+                        "ok": True,
+                        "unit": None,
+                        "source": r.source,
+                        "id": r.id,
+                        "name": r.name,
+                        "for_each": r.for_each,
+                    }
+                )
         for key, group in groups:
             value = _exact(_measure_exact(r.count, group) + extra)
             for kind, bv, bound in bounds:
@@ -926,14 +982,28 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                     room, ok = value - bound, value >= bound
                 else:
                     room, ok = bound - value, value == bound
-                rows.append({"code": f"{ctx.prefix}.{r.code}", "label": r.label, "kind": kind,
-                             "count": r.count, "group": None if key is None else
-                             (key.name if isinstance(key, Item) else str(key)),
-                             "value": plain(value), "bound": plain(bound), "bound_text": bv.text,
-                             "room": plain(_exact(room)), "ok": ok, "unit": ctx.unit if r.count == "points"
-                             else (r.noun or _NOUN.get(r.count, r.count)), "source": r.source})
+                rows.append(
+                    {
+                        "code": f"{ctx.prefix}.{r.code}",
+                        "label": r.label,
+                        "kind": kind,
+                        "count": r.count,
+                        "group": None if key is None else (key.name if isinstance(key, Item) else str(key)),
+                        "value": plain(value),
+                        "bound": plain(bound),
+                        "bound_text": bv.text,
+                        "room": plain(_exact(room)),
+                        "ok": ok,
+                        "unit": ctx.unit if r.count == "points" else (r.noun or _NOUN.get(r.count, r.count)),
+                        "source": r.source,
+                    }
+                )
                 if detail:
-                    rows[-1].update(id=r.id, name=r.name, for_each=r.for_each,
-                                    counted=[f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in _plus(r, ctx)]
-                                    + [it.describe(ctx.unit) for it in group])
+                    rows[-1].update(
+                        id=r.id,
+                        name=r.name,
+                        for_each=r.for_each,
+                        counted=[f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in _plus(r, ctx)]
+                        + [it.describe(ctx.unit) for it in group],
+                    )
     return rows

@@ -11,5 +11,14 @@ def limit(label: str, kind: str, value, bound, unit: str, source: str | None = N
     """``kind``: max (value <= bound) or min (value >= bound); ``room`` is what is left to spare."""
     room = (bound - value) if kind == "max" else (value - bound)
     ok = value <= bound if kind == "max" else value >= bound
-    return {"label": label, "kind": kind, "group": group, "value": value, "bound": bound, "room": room,
-            "ok": ok, "unit": unit, "source": source}
+    return {
+        "label": label,
+        "kind": kind,
+        "group": group,
+        "value": value,
+        "bound": bound,
+        "room": room,
+        "ok": ok,
+        "unit": unit,
+        "source": source,
+    }

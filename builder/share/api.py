@@ -46,8 +46,10 @@ def packs_by_name(doc: dict) -> dict:
         return doc
     out = {**doc, "packs": list(dict.fromkeys(pack_name(p) if isinstance(p, str) else p for p in packs))}
     if isinstance(doc.get("checked_with"), list):
-        out["checked_with"] = [{**e, "pack": pack_name(e["pack"])} if isinstance(e, dict) and isinstance(e.get("pack"), str)
-                               else e for e in doc["checked_with"]]
+        out["checked_with"] = [
+            {**e, "pack": pack_name(e["pack"])} if isinstance(e, dict) and isinstance(e.get("pack"), str) else e
+            for e in doc["checked_with"]
+        ]
     return out
 
 
@@ -63,8 +65,10 @@ class Imported:
     parsed: tuple | None = field(default=None, repr=False)  # (data, positions) of ``raw`` when already read
 
     def warnings(self) -> list[str]:
-        return [Diagnostic(self.file, n.line, n.col, n.message, severity=n.severity, hint=n.hint).format()
-                for n in self.notes]
+        return [
+            Diagnostic(self.file, n.line, n.col, n.message, severity=n.severity, hint=n.hint).format()
+            for n in self.notes
+        ]
 
 
 # -- detection and reading ------------------------------------------------------------------
@@ -99,8 +103,9 @@ def _code_in_envelope(body: str) -> str | None:
     return None
 
 
-def parse_source_text(text: str, file: str = "<text>", system: str | None = None,
-                      base_dir: Path | None = None) -> Imported:
+def parse_source_text(
+    text: str, file: str = "<text>", system: str | None = None, base_dir: Path | None = None
+) -> Imported:
     """Read a list from text in any share format."""
     from builder.share.code import decode
     from builder.share.text import parse_text
@@ -160,7 +165,7 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
     else:
         from builder.lists.document import parse_plain
 
-        parsed = parse_plain(text, file)   # the reader check uses: same values, many times faster
+        parsed = parse_plain(text, file)  # the reader check uses: same values, many times faster
         if parsed is None:
             try:
                 parsed = parse_yaml(text, file)
@@ -177,8 +182,15 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
         if system:
             data = {"system": system, **data}
         else:
-            raise ListError(Diagnostic(file, 1, 1, "missing required key 'system'",
-                                       hint=f"one of senshiai, kensei, herocard, senji, satsuma (or pass {option('system')})"))
+            raise ListError(
+                Diagnostic(
+                    file,
+                    1,
+                    1,
+                    "missing required key 'system'",
+                    hint=f"one of senshiai, kensei, herocard, senji, satsuma (or pass {option('system')})",
+                )
+            )
     return canonical(data, positions=pos, file=file)
 
 
@@ -205,8 +217,15 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
         if system and doc["system"] != system:
             raise UsageError(f"the code holds a {doc['system']} list, not {system}")
         return Imported(canonical(doc, file="<code>"), "code", "<code>", Path("."))
-    raise DaimyoError(Diagnostic(str(source), 0, 0, "file not found",
-                                 hint="give a list file, a share code (DMY1-...) or - for standard input"))
+    raise DaimyoError(
+        Diagnostic(
+            str(source),
+            0,
+            0,
+            "file not found",
+            hint="give a list file, a share code (DMY1-...) or - for standard input",
+        )
+    )
 
 
 def _read_stream(stream) -> str:
@@ -217,20 +236,30 @@ def _read_stream(stream) -> str:
     raw = getattr(stream, "buffer", None)
     data = raw.read(MAX_FILE_BYTES + 1) if raw is not None else stream.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
-        raise DaimyoError(Diagnostic("<stdin>", 0, 0, f"standard input too large: over {MAX_FILE_BYTES:,} bytes",
-                                     hint="split it into smaller lists"))
+        raise DaimyoError(
+            Diagnostic(
+                "<stdin>",
+                0,
+                0,
+                f"standard input too large: over {MAX_FILE_BYTES:,} bytes",
+                hint="split it into smaller lists",
+            )
+        )
     if isinstance(data, bytes):
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            before = data[:exc.start]
+            before = data[: exc.start]
             line = before.count(b"\n") + 1
-            col = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
-            raise DaimyoError(Diagnostic("<stdin>", line, col, "not UTF-8 text", hint="send the text as UTF-8")) from None
+            col = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+            raise DaimyoError(
+                Diagnostic("<stdin>", line, col, "not UTF-8 text", hint="send the text as UTF-8")
+            ) from None
     return data
 
 
 # -- exporting -----------------------------------------------------------------------------
+
 
 def check_imported(imp: Imported, extra_packs=()):
     """The check result of an imported list (packs relative to where it came from).
@@ -248,17 +277,25 @@ def check_imported(imp: Imported, extra_packs=()):
     if imp.doc.get("packs") and (imp.raw is None or names_only):
         from builder.packs.resolve import resolve_recorded
 
-        found = {pk: resolve_recorded(pk, imp.doc, imp.base_dir, imp.doc.get("system"), names_only=names_only)
-                 for pk in imp.doc["packs"]}
+        found = {
+            pk: resolve_recorded(pk, imp.doc, imp.base_dir, imp.doc.get("system"), names_only=names_only)
+            for pk in imp.doc["packs"]
+        }
         missing = [pk for pk, path in found.items() if path is None]
         if missing or names_only:  # a received code or text: check without the sender's packs, and say so
             recorded = {e.get("pack"): e for e in imp.doc.get("checked_with") or [] if isinstance(e, dict)}
             for pk in missing:
                 rec = recorded.get(pk, {})
                 label = f"'{rec.get('name') or pk}'" + (f" version {rec['version']}" if rec.get("version") else "")
-                imp.notes.append(Note(0, 0, f"pack {label} is missing here; checked without it, so the names it "
-                                            "adds count as unknown (a bundle carries the pack: "
-                                            "'daimyo export LIST --to bundle' on the sender's side)"))
+                imp.notes.append(
+                    Note(
+                        0,
+                        0,
+                        f"pack {label} is missing here; checked without it, so the names it "
+                        "adds count as unknown (a bundle carries the pack: "
+                        "'daimyo export LIST --to bundle' on the sender's side)",
+                    )
+                )
             kept = [str(path) for pk, path in found.items() if path is not None]
             data = {k: v for k, v in imp.doc.items() if k != "packs"}
             if kept:
@@ -348,13 +385,14 @@ def _reads_back(doc: dict, text: str, fmt: str) -> str:
         return text
     changed = [k for k in dict.fromkeys([*doc, *(back or {})]) if back is None or doc.get(k) != back.get(k)]
     what = ", ".join(f"'{k}'" for k in changed[:3]) or "the list"
-    raise UsageError(f"this list cannot be written as {fmt} so that it reads back the same ({what} would change)",
-                     f"export it as YAML or JSON ({option('to')} yaml), or as a share code ({option('to')} code)")
-
-
+    raise UsageError(
+        f"this list cannot be written as {fmt} so that it reads back the same ({what} would change)",
+        f"export it as YAML or JSON ({option('to')} yaml), or as a share code ({option('to')} code)",
+    )
 
 
 # -- the export and import commands as library calls --------------------------------------------
+
 
 def export_source(source: str, to: str, system: str | None = None, on_read=None) -> str:
     """``source`` (a list file, share code, text or ``-``) written as ``to``: a share format or
@@ -368,8 +406,10 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
     if to not in choices:
         named = ", ".join(choices + ("tts",))
         if to.lower() in ("pdf", "print", "cards", "png"):
-            raise UsageError(f"export does not write '{to}': it writes {named}",
-                             "print cards, sheets and rosters as a PDF with 'daimyo print LIST'")
+            raise UsageError(
+                f"export does not write '{to}': it writes {named}",
+                "print cards, sheets and rosters as a PDF with 'daimyo print LIST'",
+            )
         raise UsageError(f"unknown format '{to}'", did_you_mean(to, choices + ("tts",)) or "one of " + named)
     imp = read_source(source, system)
     if on_read is not None:
@@ -401,8 +441,13 @@ def _read_bundle(source: str):
     return read_bundle(source)
 
 
-def import_source(source: str, system: str | None = None, install_packs: bool = False, force_packs: bool = False,
-                  note=lambda line: None) -> tuple[str, Imported]:
+def import_source(
+    source: str,
+    system: str | None = None,
+    install_packs: bool = False,
+    force_packs: bool = False,
+    note=lambda line: None,
+) -> tuple[str, Imported]:
     """A shared list (any format, a share code or a bundle) as list YAML, and what was read.
     ``note(line)`` is told the packs a bundle carries (or installs, with ``install_packs``), the
     warnings of the import and how the list's packs compare with the local ones."""
@@ -425,8 +470,10 @@ def import_source(source: str, system: str | None = None, install_packs: bool = 
         else:
             for p in packs:
                 v = f" version {p['version']}" if p.get("version") is not None else ""
-                note(f"{source}: carries pack '{p.get('name') or p.get('pack')}'{v} ({p['system']}); "
-                     "install it with --install-packs")
+                note(
+                    f"{source}: carries pack '{p.get('name') or p.get('pack')}'{v} ({p['system']}); "
+                    "install it with --install-packs"
+                )
     else:
         imp = read_source(source, system)
         if imp.format in NAMES_ONLY or imp.received:
@@ -434,8 +481,9 @@ def import_source(source: str, system: str | None = None, install_packs: bool = 
         if install_packs:  # the packs it names, from the configured registries
             from builder.packs.installer import install_recorded
 
-            for line in install_recorded(imp.doc, imp.base_dir, names_only=imp.format in NAMES_ONLY or imp.received,
-                                         force=force_packs):
+            for line in install_recorded(
+                imp.doc, imp.base_dir, names_only=imp.format in NAMES_ONLY or imp.received, force=force_packs
+            ):
                 note(line)
     for line in imp.warnings():
         note(line)

@@ -174,8 +174,7 @@ class _Ctx:
         if self.pos is not None:
             self.diags.append(self.pos.diag(path, message, hint=hint, prefer_key=key))
         else:
-            self.diags.append(Diagnostic(self.file, 0, 0, f"{_path(path)}: {message}" if path else message,
-                                         hint=hint))
+            self.diags.append(Diagnostic(self.file, 0, 0, f"{_path(path)}: {message}" if path else message, hint=hint))
 
 
 def _path(path: tuple) -> str:
@@ -189,8 +188,9 @@ def _is_text(v) -> bool:
     return isinstance(v, (str, int, float)) and not isinstance(v, bool)
 
 
-def canonical(data: dict, system: str | None = None, resolver: Resolver | None = None,
-              positions=None, file: str = "<list>") -> dict:
+def canonical(
+    data: dict, system: str | None = None, resolver: Resolver | None = None, positions=None, file: str = "<list>"
+) -> dict:
     """The canonical form of a list document; ListError listing every shape problem."""
     if not isinstance(data, dict):
         raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
@@ -206,8 +206,7 @@ def canonical(data: dict, system: str | None = None, resolver: Resolver | None =
     from builder.limits import first_bad_number, too_many_values_message, values_over
 
     if values_over(data):
-        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(),
-                                   hint="split it into several lists"))
+        raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))
     bad = first_bad_number(data)
     if bad is not None:
         if positions is not None:
@@ -248,13 +247,19 @@ def _custom_card(ctx: _Ctx, f: Field, path: tuple, name, card: dict):
     left out); None after an error."""
     extra = [k for k in card if k not in ("printed", "count")]
     if extra:
-        ctx.err(path, f"a custom {f.what} takes 'printed' and 'count', not '{extra[0]}'",
-                hint='e.g. NAME: {printed: "F5 or M3", count: 1}')
+        ctx.err(
+            path,
+            f"a custom {f.what} takes 'printed' and 'count', not '{extra[0]}'",
+            hint='e.g. NAME: {printed: "F5 or M3", count: 1}',
+        )
         return None
     printed = card.get("printed")
     if not _is_text(printed) or not tidy(printed):
-        ctx.err(path, f"a custom {f.what} needs 'printed': its values as printed",
-                hint='e.g. NAME: {printed: "F5 or M3", count: 1}')
+        ctx.err(
+            path,
+            f"a custom {f.what} needs 'printed': its values as printed",
+            hint='e.g. NAME: {printed: "F5 or M3", count: 1}',
+        )
         return None
     n = card.get("count", 1)
     if isinstance(n, float) and n.is_integer():
@@ -323,8 +328,7 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
         return names
     if kind == "counts":
         if not isinstance(v, dict):
-            ctx.err(path, f"'{f.key}' must be a mapping of {f.what} names to counts",
-                    hint=f"e.g. {f.key}: {{Name: 2}}")
+            ctx.err(path, f"'{f.key}' must be a mapping of {f.what} names to counts", hint=f"e.g. {f.key}: {{Name: 2}}")
             return _DROP
         counts: dict = {}
         for k, n in v.items():
@@ -370,8 +374,11 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
             if _is_text(item) and f.item_key:
                 item = {f.item_key: item}
             if not isinstance(item, dict):
-                ctx.err(path + (i,), f"each {f.what} must be a mapping",
-                        hint=f"e.g. - {f.item_key}: Name" if f.item_key else None)
+                ctx.err(
+                    path + (i,),
+                    f"each {f.what} must be a mapping",
+                    hint=f"e.g. - {f.item_key}: Name" if f.item_key else None,
+                )
                 continue
             known = [s.key for s in f.fields]  # in declared order: the same message every run
             for k in item:
@@ -385,11 +392,8 @@ def _value(ctx: _Ctx, f: Field, v, path: tuple, top: bool = False):
                     if sv is not _DROP:
                         row[s.key] = sv
             if f.item_key and f.item_key not in row:
-                ctx.err(path + (i,), f"each {f.what} needs '{f.item_key}:'",
-                        hint=f"e.g. - {f.item_key}: Name")
+                ctx.err(path + (i,), f"each {f.what} needs '{f.item_key}:'", hint=f"e.g. - {f.item_key}: Name")
                 continue
             rows.append(row)
         return rows
     raise AssertionError(kind)  # pragma: no cover
-
-

@@ -61,6 +61,7 @@ def _fail(message: str, hint: str | None = None, where: str = "<code>") -> CodeE
 
 # -- primitive writers and readers --------------------------------------------------------
 
+
 def _varint(n: int, out: bytearray) -> None:
     if n < 0:
         raise ValueError("negative varint")
@@ -97,7 +98,7 @@ class _Reader:
     def take(self, n: int) -> bytes:
         if self.i + n > len(self.data):
             raise ValueError("code ends early")
-        b = self.data[self.i:self.i + n]
+        b = self.data[self.i : self.i + n]
         self.i += n
         return b
 
@@ -119,6 +120,7 @@ class _Reader:
 
 
 # -- encoding ---------------------------------------------------------------------------
+
 
 class _Enc:
     def __init__(self, r: Resolver):
@@ -220,9 +222,11 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
     if len(packed) < len(body) and len(body) > max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(packed)):
         from builder.errors import UsageError
 
-        raise UsageError(f"this list is too repetitive for a share code: it would expand to {len(body):,} bytes, "
-                         f"more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
-                         f"share it as YAML or JSON ({option('to')} yaml)")
+        raise UsageError(
+            f"this list is too repetitive for a share code: it would expand to {len(body):,} bytes, "
+            f"more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
+            f"share it as YAML or JSON ({option('to')} yaml)",
+        )
     if len(packed) < len(body):
         head |= _F_DEFLATE
         body = packed
@@ -236,6 +240,7 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
 
 
 # -- decoding -------------------------------------------------------------------------------
+
 
 class _Dec:
     def __init__(self, rd: _Reader, r: Resolver, where: str):
@@ -272,11 +277,13 @@ class _Dec:
         sec = self.r.section(f)
         hits = self.r.hash_table(sec).get(h, []) if sec else []
         if len(hits) != 1:
-            raise _fail(f"the code names a {f.what or 'catalog entry'} this catalog does not have "
-                        f"(key {h:04x})" if not hits else
-                        f"the code's {f.what or 'name'} key {h:04x} matches several catalog entries",
-                        "the code was made with another version of the catalog; "
-                        "ask for the text export instead", self.where)
+            raise _fail(
+                f"the code names a {f.what or 'catalog entry'} this catalog does not have (key {h:04x})"
+                if not hits
+                else f"the code's {f.what or 'name'} key {h:04x} matches several catalog entries",
+                "the code was made with another version of the catalog; ask for the text export instead",
+                self.where,
+            )
         name = self.r.display(f, hits[0])
         self.checked.append(name)
         return name
@@ -349,34 +356,45 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
     if not m:
         if re.match(r"^[A-Za-z]{3}\d+-", text) and not text.startswith("DMY"):
             raise _fail("not a daimyo share code (daimyo codes start with 'DMY1-')", where=where)
-        bad = next((c for c in text[len(PREFIX):] if not re.match(r"[A-Za-z0-9_-]", c)), None)
+        bad = next((c for c in text[len(PREFIX) :] if not re.match(r"[A-Za-z0-9_-]", c)), None)
         if text.startswith("DMY") and bad is not None:
-            raise _fail(f"share code contains '{bad}', which no share code contains",
-                        "copy the code again, in one piece", where)
+            raise _fail(
+                f"share code contains '{bad}', which no share code contains", "copy the code again, in one piece", where
+            )
         raise _fail("not a daimyo share code (daimyo codes start with 'DMY1-')", where=where)
     version = int(m.group(1))
-    if m.group(0)[:len(PREFIX)] != PREFIX:
+    if m.group(0)[: len(PREFIX)] != PREFIX:
         if version > VERSION:
-            raise _fail(f"share code format version {version} is newer than this daimyo reads "
-                        f"(version {VERSION})", "update daimyo, or ask for the text export", where)
+            raise _fail(
+                f"share code format version {version} is newer than this daimyo reads (version {VERSION})",
+                "update daimyo, or ask for the text export",
+                where,
+            )
         raise _fail(f"unknown share code format version {m.group(1)}", where=where)
     b64 = m.group(2)
     if len(b64) % 4 == 1:
-        raise _fail("share code damaged: its length is impossible (a character was lost or added)",
-                    "copy the whole code again", where)
+        raise _fail(
+            "share code damaged: its length is impossible (a character was lost or added)",
+            "copy the whole code again",
+            where,
+        )
     try:
         raw = base64.urlsafe_b64decode(b64 + "=" * (-len(b64) % 4))
     except Exception:
         raise _fail("share code damaged: not valid base64url", "copy the whole code again", where) from None
     if base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=") != b64:
-        raise _fail("share code damaged: a character was changed (checksum does not match)",
-                    "copy the whole code again", where)
+        raise _fail(
+            "share code damaged: a character was changed (checksum does not match)", "copy the whole code again", where
+        )
     if len(raw) < 6:
         raise _fail("share code damaged: too short", "copy the whole code again", where)
     payload, crc = raw[:-4], raw[-4:]
     if zlib.crc32(PREFIX.encode("ascii") + payload).to_bytes(4, "little") != crc:
-        raise _fail("share code damaged: a character was changed, lost or added (checksum does not match)",
-                    "copy the whole code again", where)
+        raise _fail(
+            "share code damaged: a character was changed, lost or added (checksum does not match)",
+            "copy the whole code again",
+            where,
+        )
     head = payload[0]
     system, rest = _system_of(head, payload[1:], where)
     r = resolver or Resolver.of(system)
@@ -393,9 +411,12 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
             d = zlib.decompressobj(wbits=-15)
             body = d.decompress(rest, most + 1)
             if len(body) > most:
-                raise _fail(f"share code expands to more than {most:,} bytes ({MAX_CODE_EXPANSION} times its "
-                            f"size, at least {MIN_CODE_BODY:,}): refused before it is read",
-                            command_line("share a list this big as YAML or JSON ('daimyo export LIST --to yaml')"), where)
+                raise _fail(
+                    f"share code expands to more than {most:,} bytes ({MAX_CODE_EXPANSION} times its "
+                    f"size, at least {MIN_CODE_BODY:,}): refused before it is read",
+                    command_line("share a list this big as YAML or JSON ('daimyo export LIST --to yaml')"),
+                    where,
+                )
             if d.unconsumed_tail or not d.eof:
                 raise ValueError("compressed body is damaged or too large")
             rest = body
@@ -410,9 +431,11 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
     except Exception as exc:
         raise _fail(f"share code cannot be read: {exc}", "it was not made by this version of daimyo", where) from None
     if (check is None) != (not dec.checked) or (check is not None and _check16(dec.checked) != check):
-        raise _fail("the code's catalog names do not match this catalog",
-                    "the code was made with another version of the catalog; ask for the text export instead",
-                    where)
+        raise _fail(
+            "the code's catalog names do not match this catalog",
+            "the code was made with another version of the catalog; ask for the text export instead",
+            where,
+        )
     return {"system": system, **doc}
 
 
@@ -428,8 +451,11 @@ def _system_head(system: str) -> tuple[int, bytes]:
         return BUILT_IN_IDS.index(system), b""
     name = system.encode("utf-8")
     if not 0 < len(name) < 256:
-        raise _fail(f"a game id of {len(name)} bytes cannot be written in a share code",
-                    "register the game under an id of 1 to 255 bytes", "<share code>")
+        raise _fail(
+            f"a game id of {len(name)} bytes cannot be written in a share code",
+            "register the game under an id of 1 to 255 bytes",
+            "<share code>",
+        )
     return _NAMED, bytes([len(name)]) + name
 
 
@@ -444,15 +470,18 @@ def _system_of(head: int, rest: bytes, where: str) -> tuple[str, bytes]:
         return BUILT_IN_IDS[index], rest
     n = rest[0] if rest else 0
     try:
-        system = rest[1:1 + n].decode("utf-8") if n and len(rest) > n else ""
+        system = rest[1 : 1 + n].decode("utf-8") if n and len(rest) > n else ""
     except UnicodeDecodeError:
         system = ""
     if not system:
         raise _fail("share code damaged: the game's name is cut short", "copy the whole code again", where)
     if not is_system(system):
-        raise _fail(f"share code is a list of the game '{system}', which is not installed here",
-                    "install the package that adds that game", where)
-    return system, rest[1 + n:]
+        raise _fail(
+            f"share code is a list of the game '{system}', which is not installed here",
+            "install the package that adds that game",
+            where,
+        )
+    return system, rest[1 + n :]
 
 
 def looks_like_code(text: str) -> bool:

@@ -54,8 +54,11 @@ def looks_like_markdown(text: str) -> bool:
         line = raw.strip()
         if not line:
             continue
-        return line.startswith("**") or (line.startswith(("# ", "## ", "### ")) and "\\" in text) or \
-            (line.startswith("*") and ":*" in line)
+        return (
+            line.startswith("**")
+            or (line.startswith(("# ", "## ", "### ")) and "\\" in text)
+            or (line.startswith("*") and ":*" in line)
+        )
     return False
 
 

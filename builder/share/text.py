@@ -52,14 +52,35 @@ from builder.share.canonical import Resolver, canonical
 from builder.share.schema import Note, declared_field, field_of, schema
 
 KEY_LINES = {
-    "name": "name", "author": "author", "notes": "notes", "note": "notes", "packs": "packs",
-    "pack": "packs", "house rules": "house_rules", "house_rules": "house_rules",
-    "commander": "commander", "commander level": "commander", "occult": "occult",
-    "general": "general", "hero": "hero", "attributes": "attributes", "attribute": "attributes",
-    "deck": "deck", "side": "side", "clan": "clan", "points": "points", "size": "size",
-    "deck size": "size", "max hero points": "max_hero_points", "max_hero_points": "max_hero_points",
-    "system": "system", "troops": "troops", "cards": "cards", "players": "players",
-    "checked with": "checked_with", "checked_with": "checked_with",
+    "name": "name",
+    "author": "author",
+    "notes": "notes",
+    "note": "notes",
+    "packs": "packs",
+    "pack": "packs",
+    "house rules": "house_rules",
+    "house_rules": "house_rules",
+    "commander": "commander",
+    "commander level": "commander",
+    "occult": "occult",
+    "general": "general",
+    "hero": "hero",
+    "attributes": "attributes",
+    "attribute": "attributes",
+    "deck": "deck",
+    "side": "side",
+    "clan": "clan",
+    "points": "points",
+    "size": "size",
+    "deck size": "size",
+    "max hero points": "max_hero_points",
+    "max_hero_points": "max_hero_points",
+    "system": "system",
+    "troops": "troops",
+    "cards": "cards",
+    "players": "players",
+    "checked with": "checked_with",
+    "checked_with": "checked_with",
 }
 
 
@@ -98,6 +119,7 @@ textform.names_a_game = lambda text: system_of_label(text) is not None  # q quot
 
 # -- writing ----------------------------------------------------------------------------------
 
+
 def _flow(v) -> str:
     import json
 
@@ -121,11 +143,23 @@ def _plain_list(items) -> str:
 
 def _plain_rules(rules) -> str:
     """``House rules: cavalry_max_percent=50, leader_count=formula``."""
-    if isinstance(rules, dict) and rules and all(
-            _plain(str(k)) and (isinstance(v, bool) or (isinstance(v, (int, float)) and not isinstance(v, bool))
-                                or (_plain(v) and v.lower() not in ("true", "false", "yes", "no", "null")
-                                    and not re.fullmatch(r"[-+.0-9eE]+", v)))
-            for k, v in rules.items()):
+    if (
+        isinstance(rules, dict)
+        and rules
+        and all(
+            _plain(str(k))
+            and (
+                isinstance(v, bool)
+                or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                or (
+                    _plain(v)
+                    and v.lower() not in ("true", "false", "yes", "no", "null")
+                    and not re.fullmatch(r"[-+.0-9eE]+", v)
+                )
+            )
+            for k, v in rules.items()
+        )
+    ):
         return ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules.items())
     return _flow(rules)
 
@@ -133,9 +167,18 @@ def _plain_rules(rules) -> str:
 def _plain_checked(items) -> str:
     """``Checked with: my-cards.yaml (My cards, version 1, sha256:0123abcd)``, one pack after another."""
     keys = ("pack", "name", "version", "hash")
-    ok = isinstance(items, list) and items and all(
-        isinstance(x, dict) and set(x) <= set(keys) and _plain(x.get("pack")) and _plain(x.get("hash", "sha256:0"))
-        and all(_plain(str(x[k])) for k in ("name", "version") if x.get(k) is not None) for x in items)
+    ok = (
+        isinstance(items, list)
+        and items
+        and all(
+            isinstance(x, dict)
+            and set(x) <= set(keys)
+            and _plain(x.get("pack"))
+            and _plain(x.get("hash", "sha256:0"))
+            and all(_plain(str(x[k])) for k in ("name", "version") if x.get(k) is not None)
+            for x in items
+        )
+    )
     if not ok:
         return _flow(items)
     out = []
@@ -149,7 +192,7 @@ def _plain_checked(items) -> str:
 
 def _read_plain(key: str, v: str):
     """The plain forms above read back; None when ``v`` is not one (then JSON or YAML is tried)."""
-    if not v or v[:1] in "[{\"":
+    if not v or v[:1] in '[{"':
         return None
     if key == "packs":
         parts = [x.strip() for x in v.split(",")]
@@ -182,7 +225,7 @@ def _read_plain(key: str, v: str):
                 if bit.startswith("sha256:"):
                     item["hash"] = bit
                 elif bit.startswith("version "):
-                    item["version"] = bit[len("version "):]
+                    item["version"] = bit[len("version ") :]
                 elif "name" not in item:
                     item["name"] = bit
                 else:
@@ -206,9 +249,15 @@ def header_line(doc: dict, summary: dict | None = None) -> list[str]:
 
 def _awkward(name: str) -> bool:
     """A name the header cannot carry (it would read as a comment or a header word)."""
-    return (name.startswith(("#", "//", "-", "*", "+", "[", "{", "(", ">", "|")) or system_of_label(name) is not None
-            or bool(_key_match(name)) or name[:1].isdigit()
-            or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014" or '"' in name or bool(_CTRL.search(name)))
+    return (
+        name.startswith(("#", "//", "-", "*", "+", "[", "{", "(", ">", "|"))
+        or system_of_label(name) is not None
+        or bool(_key_match(name))
+        or name[:1].isdigit()
+        or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014"
+        or '"' in name
+        or bool(_CTRL.search(name))
+    )
 
 
 def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | None = None) -> list[tuple[str, str]]:
@@ -246,6 +295,7 @@ def render_text(doc: dict, resolver: Resolver | None = None, summary: dict | Non
 
 
 # -- reading -----------------------------------------------------------------------------------
+
 
 class _Parser:
     # the list's system and its catalog names: set by ``parse_text`` once it knows the system,
@@ -308,8 +358,8 @@ def parse_header(line: str) -> tuple[str | None, str | None, list[str]]:
             idx = i
     if idx is None:
         return None, None, []
-    name = line[:seps[idx - 1].start()].strip() if idx else None
-    return system_of_label(segs[idx]), name or None, [s.strip() for s in segs[idx + 1:]]
+    name = line[: seps[idx - 1].start()].strip() if idx else None
+    return system_of_label(segs[idx]), name or None, [s.strip() for s in segs[idx + 1 :]]
 
 
 def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tuple[dict, list[Note]]:
@@ -320,13 +370,21 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
     from builder.limits import MAX_TEXT_LINES
 
     if len(lines) > MAX_TEXT_LINES:
-        raise ListError(Diagnostic(file, lines[MAX_TEXT_LINES][0], 1,
-                                   f"the text holds {len(lines):,} lines; a text or Markdown list has at most "
-                                   f"{MAX_TEXT_LINES:,}",
-                                   hint="share a bigger list as YAML, JSON or a share code"))
+        raise ListError(
+            Diagnostic(
+                file,
+                lines[MAX_TEXT_LINES][0],
+                1,
+                f"the text holds {len(lines):,} lines; a text or Markdown list has at most {MAX_TEXT_LINES:,}",
+                hint="share a bigger list as YAML, JSON or a share code",
+            )
+        )
     if not lines:
-        raise ListError(Diagnostic(file, 1, 1, "no list found: the text is empty",
-                                   hint="paste a list exported with 'daimyo export'"))
+        raise ListError(
+            Diagnostic(
+                file, 1, 1, "no list found: the text is empty", hint="paste a list exported with 'daimyo export'"
+            )
+        )
     start = 0
     masked_header, header_quoted = _mask(lines[0][2])
     hsys, name, facets = parse_header(masked_header)
@@ -334,8 +392,12 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
         name = _HOLE.sub(lambda m: header_quoted[int(m.group(1))], name)
     if hsys:
         if system and system != hsys:
-            p.error(lines[0][0], lines[0][1], f"the header says {label(hsys)}, not {label(system)}",
-                    hint=f"drop {option('system')} or fix the header")
+            p.error(
+                lines[0][0],
+                lines[0][1],
+                f"the header says {label(hsys)}, not {label(system)}",
+                hint=f"drop {option('system')} or fix the header",
+            )
         system = hsys
         start = 1
         if name:
@@ -344,9 +406,15 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
     if system is None:
         system = _infer_system(body)
         if system is None:
-            raise ListError(Diagnostic(file, lines[0][0], lines[0][1],
-                                       "cannot tell which game this list is for",
-                                       hint=f"start with a header such as 'My deck - Senshiai' or pass {option('system')}"))
+            raise ListError(
+                Diagnostic(
+                    file,
+                    lines[0][0],
+                    lines[0][1],
+                    "cannot tell which game this list is for",
+                    hint=f"start with a header such as 'My deck - Senshiai' or pass {option('system')}",
+                )
+            )
     p.system = system
     gs = _game(system)
     p.r = Resolver.of(system)
@@ -442,19 +510,19 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
             return
         if key == "checked_with":
             if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-                p.error(no, col, "checked with must be a list such as [{\"pack\": \"my-cards\", \"version\": \"1\"}]")
+                p.error(no, col, 'checked with must be a list such as [{"pack": "my-cards", "version": "1"}]')
                 return
             p.doc.setdefault("checked_with", []).extend(data)
         elif key == "packs":
             if isinstance(data, str):
                 data = [data]
             if not isinstance(data, list):
-                p.error(no, col, "packs must be a list such as [\"packs/extra.yaml\"]")
+                p.error(no, col, 'packs must be a list such as ["packs/extra.yaml"]')
                 return
             p.doc.setdefault("packs", []).extend(data)
         else:
             if not isinstance(data, dict):
-                p.error(no, col, "house rules must be a mapping such as {\"cavalry_max_percent\": 50}")
+                p.error(no, col, 'house rules must be a mapping such as {"cavalry_max_percent": 50}')
                 return
             p.doc.setdefault("house_rules", {}).update(data)
         return
@@ -497,8 +565,12 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         return
     f = field_of(s, key)
     if f is not None and f.kind in ("counts", "items"):  # a heading: the entries follow on their own lines
-        p.error(no, col, f"'{key}:' takes its entries on the lines below it, not '{v}'",
-                hint="put each entry on a line of its own")
+        p.error(
+            no,
+            col,
+            f"'{key}:' takes its entries on the lines below it, not '{v}'",
+            hint="put each entry on a line of its own",
+        )
         return
     if f is not None and f.kind == "ref":
         mv, p.quoted = _mask(v)
@@ -587,15 +659,14 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
     key = _game(s).text.collection
     f = field_of(s, key)
     if re.match(r"^sb:\s", line, re.I) or normalize(line.rstrip(":")) in ("sideboard", "side board", "maybeboard"):
-        p.error(no, col, f"a {label(s)} deck has no sideboard",
-                hint="remove the sideboard lines")
+        p.error(no, col, f"a {label(s)} deck has no sideboard", hint="remove the sideboard lines")
         return
     text = line
     if line.endswith(("*f*", "*F*")) and line[:-3] != line[:-3].rstrip():  # a foil mark
         text = line[:-3].rstrip()
     printed = _PRINTED.search(text) if f is not None and f.accepts == "printed" else None
     if printed is not None:  # a custom card: COUNT NAME (printed: VALUES)
-        text = text[:printed.start()].rstrip()
+        text = text[: printed.start()].rstrip()
     cands = _count_candidates(text)
     n, name = _pick(p, f, cands)
     if n is None:
@@ -616,5 +687,3 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
         deck[hit] += n
     else:
         deck[name] = n
-
-

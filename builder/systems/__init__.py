@@ -150,8 +150,11 @@ def get(system_id: str):
         if getattr(hit, "id", None) != system_id:
             from builder.errors import UsageError
 
-            raise UsageError(f"the entry point '{system_id}' of {ENTRY_POINTS} ({ep.value}) gives a game "
-                             f"whose id is {getattr(hit, 'id', None)!r}", "the entry point's name is the game's id")
+            raise UsageError(
+                f"the entry point '{system_id}' of {ENTRY_POINTS} ({ep.value}) gives a game "
+                f"whose id is {getattr(hit, 'id', None)!r}",
+                "the entry point's name is the game's id",
+            )
         _LOADED[system_id] = hit
     return hit
 

@@ -116,9 +116,17 @@ class GameSystem:
         return "units" if self.units is not None else "players" if self.players is not None else "cards"
 
     def to_json(self) -> dict:
-        return {"id": self.id, "name": self.name, "title": self.title, "aliases": list(self.aliases),
-                "kind": self.kind, "entries": list(self.entries), "keys": list(self.document.list_keys),
-                "set_keys": list(self.settings.keys), "prints": self.prints}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "title": self.title,
+            "aliases": list(self.aliases),
+            "kind": self.kind,
+            "entries": list(self.entries),
+            "keys": list(self.document.list_keys),
+            "set_keys": list(self.settings.keys),
+            "prints": self.prints,
+        }
 
 
 class Pick:

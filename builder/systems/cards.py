@@ -61,7 +61,11 @@ class CardQuestions(QuestionsPart):
 
     def describe_addition(self, comparison, data, catalog, name, count, list_data):
         pick = self.game.editing.resolve(catalog, name, list_data)
-        return f"{count or 1} {pick.name}", self._state_after(comparison.after.summary, data, pick, catalog, list_data), None
+        return (
+            f"{count or 1} {pick.name}",
+            self._state_after(comparison.after.summary, data, pick, catalog, list_data),
+            None,
+        )
 
     def _state_after(self, summary: dict, data, pick: Pick, catalog, list_data) -> str:
         from builder.systems.base import plural
@@ -87,8 +91,10 @@ class CardEditing(EditingPart):
             cands += catalog.suggest(section, name)
         hint = did_you_mean(name, cands)
         section = self.game.sections[0][0]
-        return UnknownEntry(f"unknown card '{name}'",
-                            hint or f"see 'daimyo catalog list {self.game.id} {section}'; a pack (packs: [...]) can add cards")
+        return UnknownEntry(
+            f"unknown card '{name}'",
+            hint or f"see 'daimyo catalog list {self.game.id} {section}'; a pack (packs: [...]) can add cards",
+        )
 
     def _custom(self, data, name: str) -> str | None:
         """The spelling of a card written in the list itself (not in the catalog), if any."""
@@ -189,8 +195,10 @@ class CardEditing(EditingPart):
             have = copies(holder, keys)
             want = have if count is None else count
             if want > have:
-                raise EditRefused(f"only {have} {pick.name} in the {self.game.deck_word}, cannot remove {want}",
-                                  f"use {option('count')} {have} or {option('all')}")
+                raise EditRefused(
+                    f"only {have} {pick.name} in the {self.game.deck_word}, cannot remove {want}",
+                    f"use {option('count')} {have} or {option('all')}",
+                )
             left = want
             for k in reversed(keys):
                 if left <= 0:

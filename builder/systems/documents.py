@@ -28,12 +28,18 @@ KENSEI = (
     Field("commander", "ref", ("commander_levels",), value="id", what="commander level"),
     Field("occult", "bool"),
     Field("general", "ref", ("troops",), what="troop"),
-    Field("troops", "items", item_key="troop", what="troop", fields=(
-        Field("troop", "ref", ("troops",), what="troop"),
-        Field("models", "int", default=1),
-        Field("led_by", "ref", ("troops",), what="troop"),
-        Field("standard", "bool", default=False, accepts="int"),  # more than one is an error the rules name
-    )),
+    Field(
+        "troops",
+        "items",
+        item_key="troop",
+        what="troop",
+        fields=(
+            Field("troop", "ref", ("troops",), what="troop"),
+            Field("models", "int", default=1),
+            Field("led_by", "ref", ("troops",), what="troop"),
+            Field("standard", "bool", default=False, accepts="int"),  # more than one is an error the rules name
+        ),
+    ),
 )
 
 HEROCARD = (
@@ -44,17 +50,29 @@ HEROCARD = (
 )
 
 SENJI = (
-    Field("players", "items", item_key="name", what="player", fields=(
-        Field("name", "text"),
-        Field("family", "ref", ("families",), value="id", what="family"),
-        Field("samurai", "ref", ("samurai", "samurai_cards", "cards"), what="samurai card"),
-        Field("provinces", "items", item_key="province", what="province", fields=(
-            Field("province", "ref", ("provinces",), what="province"),
-            Field("units", "int", default=0),
-            Field("samurai", "bool", default=False),
-            Field("fortresses", "int", shared=False),  # the rules give each province its fortresses
-        )),
-    )),
+    Field(
+        "players",
+        "items",
+        item_key="name",
+        what="player",
+        fields=(
+            Field("name", "text"),
+            Field("family", "ref", ("families",), value="id", what="family"),
+            Field("samurai", "ref", ("samurai", "samurai_cards", "cards"), what="samurai card"),
+            Field(
+                "provinces",
+                "items",
+                item_key="province",
+                what="province",
+                fields=(
+                    Field("province", "ref", ("provinces",), what="province"),
+                    Field("units", "int", default=0),
+                    Field("samurai", "bool", default=False),
+                    Field("fortresses", "int", shared=False),  # the rules give each province its fortresses
+                ),
+            ),
+        ),
+    ),
 )
 
 SATSUMA = (
@@ -115,6 +133,7 @@ def _annotation(f: Field, owner: str) -> Any:
         return Optional[dict[str, Any]]
     if f.kind == "counts":
         if f.accepts == "printed":
+
             class CustomCard(BaseModel):
                 model_config = ConfigDict(extra="forbid")
                 printed: str | None = None
@@ -163,8 +182,9 @@ class _Located:
         for err in self.exc.errors(**kw):
             node, loc = self.data, []
             for part in err["loc"]:
-                if (isinstance(node, dict) and part in node) or (isinstance(node, list) and isinstance(part, int) \
-                        and 0 <= part < len(node)):
+                if (isinstance(node, dict) and part in node) or (
+                    isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+                ):
                     loc.append(part)
                     node = node[part]
                 elif err["type"] == "extra_forbidden" or err["type"] == "missing":

@@ -347,8 +347,9 @@ class Editing(Protocol):
         """The card ``name`` means (a ``Pick``): the games whose lists hold cards."""
         ...
 
-    def add(self, data: Any, catalog: Any, name: Any, count: int | None = None,
-            **options: Any) -> tuple[list[str], tuple | None]:
+    def add(
+        self, data: Any, catalog: Any, name: Any, count: int | None = None, **options: Any
+    ) -> tuple[list[str], tuple | None]:
         """Add ``name`` to the list data; ``(notes, where it went)``."""
         ...
 
@@ -388,8 +389,9 @@ class Questions(Protocol):
 
     def left(self, section: str, summary: dict, data: dict, entry: Any, catalog: Any) -> tuple: ...
 
-    def describe_addition(self, comparison: Any, data: Any, catalog: Any, name: str, count: Any,
-                          list_data: Any) -> tuple[str, str, str | None]: ...
+    def describe_addition(
+        self, comparison: Any, data: Any, catalog: Any, name: str, count: Any, list_data: Any
+    ) -> tuple[str, str, str | None]: ...
 
 
 class Units(Protocol):
@@ -429,9 +431,21 @@ class SheetPrinter(Protocol):
     what: str  # what it is called in messages ("roster", "setup sheet")
     line_section: str  # the catalog section whose entries it lists one a line ("troops", "provinces")
 
-    def render(self, doc: Any, catalog: Any, lst: Any, result: Any, out_path: Path, *, paper: tuple,
-               force: bool, share_code: str | None, sources: bool, unit_cards: bool = False,
-               **options: Any) -> Path:
+    def render(
+        self,
+        doc: Any,
+        catalog: Any,
+        lst: Any,
+        result: Any,
+        out_path: Path,
+        *,
+        paper: tuple,
+        force: bool,
+        share_code: str | None,
+        sources: bool,
+        unit_cards: bool = False,
+        **options: Any,
+    ) -> Path:
         """Write the document of the checked list to ``out_path``; returns the path."""
         ...
 

@@ -25,7 +25,9 @@ class QuestionsPart:
         import copy
 
         trial = {k: (copy.deepcopy(v) if isinstance(v, (dict, list)) else v) for k, v in data.items()}
-        _notes, target = self.game.editing.add(trial, catalog, entry.name, None, variant=True, check_side=False, trial=True)
+        _notes, target = self.game.editing.add(
+            trial, catalog, entry.name, None, variant=True, check_side=False, trial=True
+        )
         return trial, target, 1
 
     def cost(self, before: dict, after: dict, entry, printed):

@@ -33,8 +33,10 @@ class SettingsPart:
         from builder.names import did_you_mean
 
         if key not in self.keys:
-            raise UsageError(f"cannot set '{key}' in a {self.game.id} {self.game.what}",
-                             did_you_mean(key, self.keys) or "one of " + ", ".join(self.keys))
+            raise UsageError(
+                f"cannot set '{key}' in a {self.game.id} {self.game.what}",
+                did_you_mean(key, self.keys) or "one of " + ", ".join(self.keys),
+            )
         if key in TEXT_KEYS:
             return (text_value(value) if value.strip() else None), None
         return self.own(catalog, key, value)

@@ -40,8 +40,10 @@ class TextPart:
         held = doc.get(self.collection, {})
         if not isinstance(held, dict):
             return []
-        return [f"{n.get('count', 1)} {q(name)} (printed: {n.get('printed')})" if isinstance(n, dict)
-                else f"{n} {q(name)}" for name, n in held.items()]
+        return [
+            f"{n.get('count', 1)} {q(name)} (printed: {n.get('printed')})" if isinstance(n, dict) else f"{n} {q(name)}"
+            for name, n in held.items()
+        ]
 
     def read_facet(self, p: Any, seg: str) -> bool:
         from builder.kit.textform import _CARDS

@@ -39,8 +39,10 @@ def hands_of(ws, editor, path: str, seed: int, draws: int = 1) -> dict:
 
     rel, ld = _loaded(ws, editor, path)
     if ld.view is None:
-        raise UsageError(f"{rel}: a {ld.result.system} list has no cards to draw",
-                         "hands are for Senshiai, HeroCard and Satsuma decks")
+        raise UsageError(
+            f"{rel}: a {ld.result.system} list has no cards to draw",
+            "hands are for Senshiai, HeroCard and Satsuma decks",
+        )
     if ld.view.total == 0:
         raise UsageError(f"{rel}: the deck has no known card to draw")
     if not 1 <= draws <= MAX_HANDS:
@@ -80,17 +82,35 @@ def add_routes(api, ws, editor, page) -> None:
         if st.get("cards"):
             hand = hands_of(ws, editor, path, n)
             hand_lines = format_hands(hand)
-        return page(request, "stats.html", view=view, st=st, lines=format_stats(st), odds=odds,
-                    odds_error=odds_error, seed=n, hand=hand, hand_lines=hand_lines, undo=False, redo=False,
-                    tab="stats")
+        return page(
+            request,
+            "stats.html",
+            view=view,
+            st=st,
+            lines=format_stats(st),
+            odds=odds,
+            odds_error=odds_error,
+            seed=n,
+            hand=hand,
+            hand_lines=hand_lines,
+            undo=False,
+            redo=False,
+            tab="stats",
+        )
 
-    @api.get("/api/lists/{path:path}/stats", tags=["analytics"],
-             summary="The statistics of a list (the answer of 'daimyo stats LIST --format json')")
+    @api.get(
+        "/api/lists/{path:path}/stats",
+        tags=["analytics"],
+        summary="The statistics of a list (the answer of 'daimyo stats LIST --format json')",
+    )
     def api_stats(path: str, request: Request):
         odds = [q[:MAX_QUERY] for q in request.query_params.getlist("odds")][:MAX_ODDS]
         return stats_of(ws, editor, path, odds)
 
-    @api.get("/api/lists/{path:path}/hand", tags=["analytics"],
-             summary="Sample opening hands (the answer of 'daimyo hand LIST --seed N --format json')")
+    @api.get(
+        "/api/lists/{path:path}/hand",
+        tags=["analytics"],
+        summary="Sample opening hands (the answer of 'daimyo hand LIST --seed N --format json')",
+    )
     def api_hand(path: str, seed: int, draws: int = 1):
         return hands_of(ws, editor, path, seed, draws)

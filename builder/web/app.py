@@ -31,14 +31,17 @@ HERE = Path(__file__).resolve().parent
 THREADS = int(os.environ.get("DAIMYO_SERVE_THREADS", "4") or 4)  # worker threads for blocking work
 MAX_BODY = 1024 * 1024  # request bodies over 1 MiB are refused
 HTMX_VERSION = "2.0.11"
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-       "object-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+    "object-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 GAME_COOKIE = "daimyo_game"  # the game last chosen for a new list (not secret)
 GAME_COOKIE_AGE = 365 * 24 * 3600
 FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), ("json", "JSON"), ("yaml", "YAML"))
 
 
 # -- request bodies of the API (documented in the OpenAPI page) --------------------------------
+
 
 class EditOp(BaseModel):
     """One change. ``op``: add (item, count or models), remove (item and count for cards; index for
@@ -56,11 +59,13 @@ class EditOp(BaseModel):
     key: Optional[str] = None
     value: Optional[Any] = None
     all: Optional[bool] = None
-    player: Optional[str] = Field(None, description="add: the player (name or family) who takes a samurai card "
-                                                    "or province of a setup")
+    player: Optional[str] = Field(
+        None, description="add: the player (name or family) who takes a samurai card or province of a setup"
+    )
     where: Optional[str] = Field(None, description="part: the part to change, e.g. players/0/provinces/2")
-    version: Optional[str] = Field(None, description="the version the change was made against; "
-                                                     "a file changed since is refused (409)")
+    version: Optional[str] = Field(
+        None, description="the version the change was made against; a file changed since is refused (409)"
+    )
 
 
 class Version(BaseModel):
@@ -94,8 +99,15 @@ class Target(BaseModel):
 
 # -- the app -------------------------------------------------------------------------------------
 
-def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", port: int = 8765,
-               csrf: str | None = None, shared: bool = False):
+
+def create_app(
+    folder=".",
+    token: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    csrf: str | None = None,
+    shared: bool = False,
+):
     """``shared``: one of several server processes of the workspace (their lists' undo history
     and locks kept in its state folder; ``csrf`` then the same in every one)."""
     from builder.web.security import Guard
@@ -128,10 +140,16 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
         yield
 
-    api = FastAPI(title="daimyo serve", version=__version__, docs_url=None, redoc_url=None, lifespan=lifespan,
-                  openapi_url="/api/openapi.json",
-                  description="Check, edit, export, import and print the lists of a workspace folder. "
-                              "Send the token printed by 'daimyo serve' as 'Authorization: Bearer TOKEN'.")
+    api = FastAPI(
+        title="daimyo serve",
+        version=__version__,
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+        openapi_url="/api/openapi.json",
+        description="Check, edit, export, import and print the lists of a workspace folder. "
+        "Send the token printed by 'daimyo serve' as 'Authorization: Bearer TOKEN'.",
+    )
     api.add_middleware(InWorkspace, root=ws.root)
     api.state.ws = ws
     api.state.token = token
@@ -142,8 +160,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         # drawn here, in the thread the route runs in, rather than by the framework's template
         # response (which draws in the same way and then passes the template to test clients)
         html = templates.env.get_template(name).render(request=request, workspace=ws.root.name, **ctx)
-        return HTMLResponse(html, status_code=status,
-                            headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"})
+        return HTMLResponse(
+            html, status_code=status, headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"}
+        )
 
     def is_htmx(request: Request) -> bool:
         return request.headers.get("hx-request") == "true"
@@ -153,8 +172,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message, "details": lines}, status_code=status)
         if is_htmx(request):
-            resp = page(request, "_flash.html", status=status, message=message, lines=lines,
-                        conflict=isinstance(exc, Conflict))
+            resp = page(
+                request, "_flash.html", status=status, message=message, lines=lines, conflict=isinstance(exc, Conflict)
+            )
             resp.headers["X-Daimyo-Flash"] = "1"  # app.js shows it in #flash, whatever asked
             return resp
         return page(request, "error.html", status=status, message=message, lines=lines)
@@ -184,16 +204,29 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         lists = ws.lists()
         meta = _systems_meta(ws, ws.packs(), lists)
         chosen = default_game(request.cookies.get(GAME_COOKIE), lists, [m["id"] for m in meta])
-        return page(request, "workspace.html", lists=lists, systems_meta=meta, folder=str(ws.root),
-                    chosen=chosen, game_names={m["id"]: m["name"] for m in meta}, game_cookie=GAME_COOKIE)
+        return page(
+            request,
+            "workspace.html",
+            lists=lists,
+            systems_meta=meta,
+            folder=str(ws.root),
+            chosen=chosen,
+            game_names={m["id"]: m["name"] for m in meta},
+            game_cookie=GAME_COOKIE,
+        )
 
     @api.post("/new", include_in_schema=False)
     async def new_page(request: Request):
         form = await _form(request, multi=("packs",))
         rel = await off_loop(_create_list, ws, form)
         resp = _go(request, "/l/" + rel)
-        resp.set_cookie(GAME_COOKIE, str(form.get("system", "")).strip().lower(), max_age=GAME_COOKIE_AGE,
-                        samesite="strict", path="/")  # the next new list starts with the same game
+        resp.set_cookie(
+            GAME_COOKIE,
+            str(form.get("system", "")).strip().lower(),
+            max_age=GAME_COOKIE_AGE,
+            samesite="strict",
+            path="/",
+        )  # the next new list starts with the same game
         return resp
 
     @api.post("/import", include_in_schema=False)
@@ -224,8 +257,9 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         return _go(request, "/")
 
     @api.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
-    def catalog_part(path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = "",
-                     others: str = ""):
+    def catalog_part(
+        path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = "", others: str = ""
+    ):
         from builder.web.views import options
 
         ed, view = _load_editor(ws, path)
@@ -286,8 +320,11 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         text = _export(ws, path, format)
         ext = {"code": "txt", "text": "txt", "markdown": "md", "json": "json", "yaml": "yaml"}[format]
         name = Path(ws.clean(path)).stem + ("-code" if format == "code" else "") + "." + ext
-        return Response(text, media_type="text/plain; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"'})
+        return Response(
+            text,
+            media_type="text/plain; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"'},
+        )
 
     @api.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
@@ -303,13 +340,24 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
         doc, catalog, _res, view = _load_view(ws, path, editor)
-        missing = missing_notes([m[:200] for m in request.query_params.getlist("missing")[:10]])  # packs an import lacked
+        missing = missing_notes(
+            [m[:200] for m in request.query_params.getlist("missing")[:10]]
+        )  # packs an import lacked
         from builder.web.views import _type, catalog_entries
 
         types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
         undo, redo = editor.can(path, view["version"])
-        return page(request, "builder.html", view=view, types=types, undo=undo, redo=redo, tab="build",
-                    notes=[], missing=missing)
+        return page(
+            request,
+            "builder.html",
+            view=view,
+            types=types,
+            undo=undo,
+            redo=redo,
+            tab="build",
+            notes=[],
+            missing=missing,
+        )
 
     @api.get("/aid/{system}.pdf", include_in_schema=False)
     def aid_pdf(system: str, paper: str = "a4"):
@@ -320,8 +368,11 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         if paper not in ("a4", "letter"):
             raise Refused("paper must be a4 or letter")
         pdf = pdfs.get(("aid", system, paper), lambda: render_aid_pdf(system, paper))
-        return Response(pdf, media_type="application/pdf",
-                        headers={"Content-Disposition": f'attachment; filename="{system}-player-aid.pdf"'})
+        return Response(
+            pdf,
+            media_type="application/pdf",
+            headers={"Content-Disposition": f'attachment; filename="{system}-player-aid.pdf"'},
+        )
 
     from builder.web.compare import add_routes as compare_routes
 
@@ -342,34 +393,54 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
     @api.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
     def api_new(body: NewList):
-        rel = _create_list(ws, {k: v if k == "packs" else "" if v is None else str(v).lower() if isinstance(v, bool)
-                                else str(v) for k, v in body.model_dump().items()})
+        rel = _create_list(
+            ws,
+            {
+                k: v if k == "packs" else "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+                for k, v in body.model_dump().items()
+            },
+        )
         return {"path": rel, "version": version_of(editor.read(rel)[1])}
 
-    @api.post("/api/import", tags=["share"], status_code=201,
-              summary="Write a new list from a share code or pasted text")
+    @api.post(
+        "/api/import", tags=["share"], status_code=201, summary="Write a new list from a share code or pasted text"
+    )
     def api_import(body: ImportBody):
         rel, missing = _import(ws, body.text, body.file)
-        return {"path": rel, "version": version_of(editor.read(rel)[1]), "missing_packs": missing,
-                "notes": missing_notes(missing)}
+        return {
+            "path": rel,
+            "version": version_of(editor.read(rel)[1]),
+            "missing_packs": missing,
+            "notes": missing_notes(missing),
+        }
 
     @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
         _doc, _catalog, res, view = _load_view(ws, path, editor)
         return {"version": view["version"], **res.to_json(), "header": view["header"]}
 
-    @api.get("/api/lists/{path:path}/options", tags=["lists"],
-             summary="What can be added: catalog entries, cost, and the first rule that stops each")
+    @api.get(
+        "/api/lists/{path:path}/options",
+        tags=["lists"],
+        summary="What can be added: catalog entries, cost, and the first rule that stops each",
+    )
     def api_options(path: str, q: str = "", type: str = "", cost: str = "", can: str = "", limit: int = 200):
         from builder.web.views import options
 
         ed, view = _load_editor(ws, path)
-        return {"version": view["version"], "header": view["header"],
-                **options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None,
-                          addable=can, limit=max(1, min(limit, 500)))}
+        return {
+            "version": view["version"],
+            "header": view["header"],
+            **options(
+                ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can, limit=max(1, min(limit, 500))
+            ),
+        }
 
-    @api.post("/api/lists/{path:path}/edit", tags=["lists"],
-              summary="Change a list (saved at once; 409 when the file changed since 'version')")
+    @api.post(
+        "/api/lists/{path:path}/edit",
+        tags=["lists"],
+        summary="Change a list (saved at once; 409 when the file changed since 'version')",
+    )
     def api_edit(path: str, body: EditOp):
         # a worker thread (as every blocking request): a change of a big list takes seconds,
         # and no other request waits for it; changes of one list run one after the other
@@ -379,8 +450,15 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         res = out.result
         from builder.web.views import header
 
-        return _json({"version": out.version, "notes": out.notes, "header": header(res.system, res),
-                      "summary": res.summary, "findings": [f.to_json() for f in res.findings]})
+        return _json(
+            {
+                "version": out.version,
+                "notes": out.notes,
+                "header": header(res.system, res),
+                "summary": res.summary,
+                "findings": [f.to_json() for f in res.findings],
+            }
+        )
 
     @api.post("/api/lists/{path:path}/undo", tags=["lists"], summary="Undo the last change made through the server")
     def api_undo(path: str, body: Version):
@@ -392,8 +470,11 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
         out = editor.step(path, False, body.version)
         return {"version": out.version, "notes": out.notes}
 
-    @api.get("/api/lists/{path:path}/export", tags=["share"],
-             summary="The list as a share code, text, Markdown, JSON or YAML")
+    @api.get(
+        "/api/lists/{path:path}/export",
+        tags=["share"],
+        summary="The list as a share code, text, Markdown, JSON or YAML",
+    )
     def api_export(path: str, format: str = "code"):
         return {"format": format, "text": _export(ws, path, format)}
 
@@ -423,8 +504,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
     def gate_html():
         return gate.render(workspace=ws.root.name, version=__version__)
 
-    app = Guard(api, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html,
-                cookie=f"daimyo_{port}")
+    app = Guard(api, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}")
     app.fastapi = api  # for tests
     app.token = token
     app.csrf = csrf
@@ -433,6 +513,7 @@ def create_app(folder=".", token: str | None = None, host: str = "127.0.0.1", po
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
 
 class InWorkspace:
     """Every request finds packs by name as the command line run in the workspace folder does
@@ -459,8 +540,7 @@ async def off_loop(fn, *args):
 
 def _json(data: dict) -> Response:
     """A JSON answer of plain data, serialised at once (no framework encoder pass)."""
-    return Response(json.dumps(data, ensure_ascii=False, default=_plain).encode("utf-8"),
-                    media_type="application/json")
+    return Response(json.dumps(data, ensure_ascii=False, default=_plain).encode("utf-8"), media_type="application/json")
 
 
 def _plain(v):
@@ -489,8 +569,13 @@ def _load_editor(ws: Workspace, path: str):
     ws.check_packs(p, text)
     ed = ListEditor(text, file=rel, base_dir=p.parent)
     gs = ed.game
-    view = {"path": rel, "system": ed.system, "version": version_of(text), "header": header(ed.system, ed.check()),
-            **words(gs.id)}
+    view = {
+        "path": rel,
+        "system": ed.system,
+        "version": version_of(text),
+        "header": header(ed.system, ed.check()),
+        **words(gs.id),
+    }
     return ed, view
 
 
@@ -516,11 +601,27 @@ def _systems_meta(ws: Workspace | None = None, packs: Sequence[dict] = (), lists
         used = {pk for i in mine for pk in i.packs}
         from builder.web.catalog_view import completes_only
 
-        offered = [{**p, "ticked": not mine or p["file"] in used
-                    or (ws is not None and completes_only(ws.root, gs.id, p["file"]))}
-                   for p in packs if p["system"] == gs.id]
-        out.append({"id": gs.id, "title": gs.title, "name": gs.name, "fields": fields, "example": example,
-                    "example_file": file, "packs": offered})
+        offered = [
+            {
+                **p,
+                "ticked": not mine
+                or p["file"] in used
+                or (ws is not None and completes_only(ws.root, gs.id, p["file"])),
+            }
+            for p in packs
+            if p["system"] == gs.id
+        ]
+        out.append(
+            {
+                "id": gs.id,
+                "title": gs.title,
+                "name": gs.name,
+                "fields": fields,
+                "example": example,
+                "example_file": file,
+                "packs": offered,
+            }
+        )
     return out
 
 
@@ -648,8 +749,11 @@ def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], 
         with ws.packs_here():
             found = resolve_recorded(ref, doc, here, doc.get("system"), names_only=True)
             if found is not None and resolve_recorded(name, doc, here, doc.get("system"), names_only=True) != found:
-                recorded = [e["name"] for e in doc.get("checked_with") or []
-                            if isinstance(e, dict) and e.get("pack") == ref and isinstance(e.get("name"), str)]
+                recorded = [
+                    e["name"]
+                    for e in doc.get("checked_with") or []
+                    if isinstance(e, dict) and e.get("pack") == ref and isinstance(e.get("name"), str)
+                ]
                 name = recorded[0] if recorded else name  # found by the name it was recorded with
         if found is not None:
             if name not in out:

@@ -81,8 +81,12 @@ def restore(ws, files: dict[str, bytes], replace=()) -> dict:
         ws.create(rel, files[rel].decode("utf-8", errors="replace"))
     for rel in replaced:
         atomic_write(str(ws.resolve(rel)), files[rel].decode("utf-8", errors="replace"), force=True)
-    return {"written": p["new"], "replaced": replaced, "same": p["same"],
-            "kept": [r for r in p["differ"] if r not in replaced]}
+    return {
+        "written": p["new"],
+        "replaced": replaced,
+        "same": p["same"],
+        "kept": [r for r in p["differ"] if r not in replaced],
+    }
 
 
 def add_routes(api, ws, editor, page, go) -> None:
@@ -99,8 +103,11 @@ def add_routes(api, ws, editor, page, go) -> None:
     @api.get("/backup.zip", include_in_schema=False)
     def download_all():
         name = f"{ws.root.name or 'workspace'}-lists.zip"
-        return Response(backup_zip(ws), media_type="application/zip",
-                        headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+        return Response(
+            backup_zip(ws),
+            media_type="application/zip",
+            headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
+        )
 
     @api.post("/restore", response_class=HTMLResponse, include_in_schema=False)
     async def restore_upload(request: Request):

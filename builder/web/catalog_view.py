@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-PROFILE_ORDER = (("mov", "MOV"), ("mov_alt", "MOV"), ("at", "AT"), ("at_ranged", "AT ranged"), ("ini", "INI"),
-                 ("ho", "HO"), ("pr", "PR"), ("wo", "WO"), ("ki", "KI"))
+PROFILE_ORDER = (
+    ("mov", "MOV"),
+    ("mov_alt", "MOV"),
+    ("at", "AT"),
+    ("at_ranged", "AT ranged"),
+    ("ini", "INI"),
+    ("ho", "HO"),
+    ("pr", "PR"),
+    ("wo", "WO"),
+    ("ki", "KI"),
+)
 UNKNOWN_COST = "its cost is not printed in the catalog; a pack can give it"
 
 

@@ -57,8 +57,9 @@ def _go(request: Request, url: str):
     return RedirectResponse(url, status_code=303)
 
 
-def _load_view(ws: Workspace, path: str, editor: Editor | None = None, text: str | None = None,
-               known: tuple | None = None):
+def _load_view(
+    ws: Workspace, path: str, editor: Editor | None = None, text: str | None = None, known: tuple | None = None
+):
     """(doc, catalog, result, view) of a list; the editor's state of the same text is reused.
     ``text``: the list's text as the editor has just written it (not read again); ``known``: its
     doc, catalog and check result as the editor has them (not looked up again)."""

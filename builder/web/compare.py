@@ -67,11 +67,17 @@ def add_routes(api, ws, editor, page, go, form) -> None:
 
         lists = [i for i in ws.lists() if i.system]
         d = compare(ws, editor, a, b) if a and b else None
-        return page(request, "compare.html", lists=lists, a=ws.clean(a) if a else "", b=ws.clean(b) if b else "",
-                    d=d, verdict_text=verdict_text)
+        return page(
+            request,
+            "compare.html",
+            lists=lists,
+            a=ws.clean(a) if a else "",
+            b=ws.clean(b) if b else "",
+            d=d,
+            verdict_text=verdict_text,
+        )
 
-    @api.get("/api/diff", tags=["lists"],
-             summary="Compare two lists (the answer of 'daimyo diff A B --format json')")
+    @api.get("/api/diff", tags=["lists"], summary="Compare two lists (the answer of 'daimyo diff A B --format json')")
     def api_diff(a: str, b: str):
         return compare(ws, editor, a, b)
 
@@ -83,7 +89,11 @@ def add_routes(api, ws, editor, page, go, form) -> None:
 
         return go(request, f"/l/{quote(new)}?variant_of={quote(ws.clean(path))}")
 
-    @api.post("/api/lists/{path:path}/variant", tags=["lists"], status_code=201,
-              summary="Copy a list as a variant (a new file, named as the variant)")
+    @api.post(
+        "/api/lists/{path:path}/variant",
+        tags=["lists"],
+        status_code=201,
+        summary="Copy a list as a variant (a new file, named as the variant)",
+    )
     def api_variant(path: str):
         return {"path": make_variant(ws, editor, path)}

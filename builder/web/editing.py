@@ -36,8 +36,11 @@ def version_of(text: str) -> str:
 
 class Conflict(Refused):
     def __init__(self, rel: str):
-        super().__init__(f"'{rel}' was changed on disk since this page was loaded; your change was not saved",
-                         409, hint="reload the page to see the file as it is now, then make the change again")
+        super().__init__(
+            f"'{rel}' was changed on disk since this page was loaded; your change was not saved",
+            409,
+            hint="reload the page to see the file as it is now, then make the change again",
+        )
 
 
 @dataclass
@@ -172,16 +175,24 @@ class Editor:
         with self._changing(rel):
             path, text = self.read_at(rel, version)
             if path.suffix.lower() == ".json":
-                raise Refused("a JSON list is edited in a text editor; the builder edits YAML lists",
-                              hint="import it to make a YAML copy")
+                raise Refused(
+                    "a JSON list is edited in a text editor; the builder edits YAML lists",
+                    hint="import it to make a YAML copy",
+                )
             s = self._open(rel, path, text)
             self._history_in(rel, s, text)
             change = s.apply(from_form(op, s.game))
             if s.text != text:
                 self._write(rel, path, s.text, text)
                 self._history_out(rel, s)
-            return Outcome(version_of(s.text), change.notes, s.check(), s.text, (s.doc, s.catalog, s.check()),
-                           (s.can_undo, s.can_redo))
+            return Outcome(
+                version_of(s.text),
+                change.notes,
+                s.check(),
+                s.text,
+                (s.doc, s.catalog, s.check()),
+                (s.can_undo, s.can_redo),
+            )
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
         """Undo (``back``) or redo the last change."""
@@ -197,14 +208,23 @@ class Editor:
                 raise Refused(f"nothing to {word}", 409)
             if s.text != text:  # the file holds a change this server did not make
                 self.forget(rel)
-                raise Refused(f"'{rel}' was changed outside the builder since its last change here; "
-                              f"{word} would erase that change, so nothing was done", 409,
-                              hint="make the change you want by hand; the history starts again from here")
+                raise Refused(
+                    f"'{rel}' was changed outside the builder since its last change here; "
+                    f"{word} would erase that change, so nothing was done",
+                    409,
+                    hint="make the change you want by hand; the history starts again from here",
+                )
             target = s.undo() if back else s.redo()
             self._write(rel, path, target, text)
             self._history_out(rel, s)
-            return Outcome(version_of(target), ["undone" if back else "redone"], s.check(), target,
-                           (s.doc, s.catalog, s.check()), (s.can_undo, s.can_redo))
+            return Outcome(
+                version_of(target),
+                ["undone" if back else "redone"],
+                s.check(),
+                target,
+                (s.doc, s.catalog, s.check()),
+                (s.can_undo, s.can_redo),
+            )
 
     def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:
         """Whether undo and redo are offered (``version``: of the file as it is now; a file
@@ -306,8 +326,7 @@ class SharedHistory:
         target = self._base(rel).with_suffix(".json")
         self.dir.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps({"at": version, "undo": undo[-HISTORY:], "redo": redo[-HISTORY:]}),
-                       encoding="utf-8")
+        tmp.write_text(json.dumps({"at": version, "undo": undo[-HISTORY:], "redo": redo[-HISTORY:]}), encoding="utf-8")
         os.replace(tmp, target)
 
     def drop(self, rel: str) -> None:

@@ -14,8 +14,18 @@ from markupsafe import Markup
 MAX_ROWS = 4096  # rows kept across every list the server shows
 MAX_PIECES = 512  # other pieces (settings, house rules) kept across every list
 # what a row shows of the list beside its entry (the rest of the view cannot change a row)
-ROW_KEYS = ("path", "layout", "count_words", "entry_words", "standard_word", "leader_word", "priced",
-            "seat_words", "settings", "system")
+ROW_KEYS = (
+    "path",
+    "layout",
+    "count_words",
+    "entry_words",
+    "standard_word",
+    "leader_word",
+    "priced",
+    "seat_words",
+    "settings",
+    "system",
+)
 _AROUND = "_row_context"  # where a view keeps the written-out ROW_KEYS of its rows (see entry_row)
 
 

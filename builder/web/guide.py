@@ -13,10 +13,16 @@ import re
 
 # the name of what a shortfall counts, by finding code (else the code's last part)
 LABELS = {
-    "senji.samurai-card": "samurai card", "senji.samurai-placement": "samurai placed",
-    "senji.starting-provinces": "provinces", "senji.starting-units": "units",
-    "kensei.general-missing": "general", "kensei.leaders-min": "leaders", "kensei.units-min": "units",
-    "kensei.melee-min": "melee AP", "senshiai.capital-count": "Capital", "herocard.deck-min": "action cards",
+    "senji.samurai-card": "samurai card",
+    "senji.samurai-placement": "samurai placed",
+    "senji.starting-provinces": "provinces",
+    "senji.starting-units": "units",
+    "kensei.general-missing": "general",
+    "kensei.leaders-min": "leaders",
+    "kensei.units-min": "units",
+    "kensei.melee-min": "melee AP",
+    "senshiai.capital-count": "Capital",
+    "herocard.deck-min": "action cards",
 }
 # warnings about what the published deck prints, that no change of the list can answer
 PRINTING_NOTES = {"satsuma.unknown-suit"}
@@ -39,8 +45,14 @@ def shortfall(f: dict) -> bool:
 
 
 def counter(f: dict) -> dict:
-    return {"label": label(f["code"]), "have": f["value"], "need": f["bound"], "code": f["code"],
-            "message": f["message"], "source": f.get("source", "")}
+    return {
+        "label": label(f["code"]),
+        "have": f["value"],
+        "need": f["bound"],
+        "code": f["code"],
+        "message": f["message"],
+        "source": f.get("source", ""),
+    }
 
 
 def split(findings: list[dict], published: bool) -> tuple[list[dict], list[dict]]:

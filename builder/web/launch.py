@@ -61,8 +61,9 @@ def choose_port(host: str, port: int | None) -> int:
         chosen = any_port(host)
     elif port is not None:
         if free_port(host, port, 1) is None:
-            raise UsageError(f"port {port} is in use or cannot be used on {host}",
-                             f"choose another with {option('port')}")
+            raise UsageError(
+                f"port {port} is in use or cannot be used on {host}", f"choose another with {option('port')}"
+            )
         chosen = port
     else:
         chosen = free_port(host, DEFAULT_PORT)
@@ -96,17 +97,34 @@ class Launch:
         app: Any = self.app
         try:
             if self.workers <= 1:
-                uvicorn.Server(uvicorn.Config(app, host=self.host, port=self.port, log_level="warning",
-                                              access_log=False, server_header=False,
-                                              timeout_graceful_shutdown=2)).run()
+                uvicorn.Server(
+                    uvicorn.Config(
+                        app,
+                        host=self.host,
+                        port=self.port,
+                        log_level="warning",
+                        access_log=False,
+                        server_header=False,
+                        timeout_graceful_shutdown=2,
+                    )
+                ).run()
                 return
             import json
 
-            os.environ[_WORKER_ENV] = json.dumps({"root": str(self.root), "token": app.token, "csrf": app.csrf,
-                                                  "host": self.host, "port": self.port})
-            uvicorn.run("builder.web.launch:worker_app", factory=True, workers=self.workers, host=self.host,
-                        port=self.port, log_level="warning", access_log=False, server_header=False,
-                        timeout_graceful_shutdown=2)
+            os.environ[_WORKER_ENV] = json.dumps(
+                {"root": str(self.root), "token": app.token, "csrf": app.csrf, "host": self.host, "port": self.port}
+            )
+            uvicorn.run(
+                "builder.web.launch:worker_app",
+                factory=True,
+                workers=self.workers,
+                host=self.host,
+                port=self.port,
+                log_level="warning",
+                access_log=False,
+                server_header=False,
+                timeout_graceful_shutdown=2,
+            )
         except KeyboardInterrupt:
             pass
 
@@ -121,12 +139,18 @@ def worker_app():
 
     begin_command(track=False)  # as 'daimyo serve' does: requests are not one command's inputs
     given = json.loads(os.environ[_WORKER_ENV])
-    return create_app(given["root"], token=given["token"], host=given["host"], port=given["port"],
-                      csrf=given["csrf"], shared=True)
+    return create_app(
+        given["root"], token=given["token"], host=given["host"], port=given["port"], csrf=given["csrf"], shared=True
+    )
 
 
-def prepare(folder: str, host: str = "127.0.0.1", port: int | None = None, token: str | None = None,
-            workers: int = DEFAULT_WORKERS) -> Launch:
+def prepare(
+    folder: str,
+    host: str = "127.0.0.1",
+    port: int | None = None,
+    token: str | None = None,
+    workers: int = DEFAULT_WORKERS,
+) -> Launch:
     """Check the arguments, choose the port and build the application for the workspace ``folder``."""
     root = Path(folder)
     if not root.is_dir():
@@ -136,23 +160,25 @@ def prepare(folder: str, host: str = "127.0.0.1", port: int | None = None, token
     if not 1 <= workers <= MAX_WORKERS:
         raise UsageError(f"{option('workers')} must be between 1 and {MAX_WORKERS}, not {workers}")
     if workers > 1 and os.name == "nt":
-        raise UsageError(f"{option('workers')} above 1 needs a POSIX system (Linux, macOS)",
-                         "serve with one process")
+        raise UsageError(f"{option('workers')} above 1 needs a POSIX system (Linux, macOS)", "serve with one process")
     chosen = choose_port(host, port)
     try:
         import uvicorn  # noqa: F401
 
         from builder.web.app import create_app
     except ModuleNotFoundError as exc:
-        raise UsageError(f"the web builder needs {exc.name}, which is not installed",
-                         "reinstall daimyo: pip install .") from None
+        raise UsageError(
+            f"the web builder needs {exc.name}, which is not installed", "reinstall daimyo: pip install ."
+        ) from None
     app = create_app(root, token=token, host=host, port=chosen, shared=workers > 1)
     shown = f"[{host}]" if ":" in host else host
     if host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
     warning = None
     if host not in LOOPBACK:
-        warning = (f"listening on {host}: other machines on the network can reach this server; "
-                   "only the token keeps them out")
-    return Launch(app, host, chosen, f"http://{shown}:{chosen}/?token={app.token}", app.workspace.root, warning,
-                  workers)
+        warning = (
+            f"listening on {host}: other machines on the network can reach this server; only the token keeps them out"
+        )
+    return Launch(
+        app, host, chosen, f"http://{shown}:{chosen}/?token={app.token}", app.workspace.root, warning, workers
+    )

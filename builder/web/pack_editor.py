@@ -73,14 +73,30 @@ def register(api, page, ws) -> None:
         fields = entry_fields(system, section)
         entries = [e for e in data.get(section) or [] if isinstance(e, dict)]
         current = next((e for e in entries if entry and str(e.get("name")) == entry), None)
-        shown = [f.name for f in fields if f.name not in ("name", "source", "assumed", "id", "aliases", "notes",
-                                                          "art", "focus")][:SHOWN_FIELDS]
-        return page(request, "pack_edit.html", file=file, pack=data, system=system, section=section,
-                    sections=secs, fields=fields, entries=entries, current=current, values=_cells(fields, current),
-                    shown=shown, version=digest(text), cards=_prints_cards(system),
-                    cell=_cell_text, lines=_prints_lines(system, section),
-                    line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section)
-                    else None)
+        shown = [
+            f.name
+            for f in fields
+            if f.name not in ("name", "source", "assumed", "id", "aliases", "notes", "art", "focus")
+        ][:SHOWN_FIELDS]
+        return page(
+            request,
+            "pack_edit.html",
+            file=file,
+            pack=data,
+            system=system,
+            section=section,
+            sections=secs,
+            fields=fields,
+            entries=entries,
+            current=current,
+            values=_cells(fields, current),
+            shown=shown,
+            version=digest(text),
+            cards=_prints_cards(system),
+            cell=_cell_text,
+            lines=_prints_lines(system, section),
+            line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section) else None,
+        )
 
     def _checked(form: dict, system: str, section: str, data: dict):
         from builder.packs.editor import validate_entry
@@ -111,8 +127,16 @@ def register(api, page, ws) -> None:
 
             png = preview_of(p, checked.pack, checked.entry["name"], render_sides=render_sides)
             preview = base64.b64encode(png).decode("ascii") if png else None
-        return page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked,
-                    preview=preview, cards=_prints_cards(system), line=line, lines=_prints_lines(system, section))
+        return page(
+            request,
+            "_pack_errors.html",
+            fields=_field_names(system, section),
+            checked=checked,
+            preview=preview,
+            cards=_prints_cards(system),
+            line=line,
+            lines=_prints_lines(system, section),
+        )
 
     @api.post("/packs/edit/{file}/save", include_in_schema=False)
     async def pack_save_entry(request: Request, file: str):
@@ -125,12 +149,10 @@ def register(api, page, ws) -> None:
         section = str(form.get("section", ""))
         checked, original = _checked(form, system, section, data)
         if not checked.ok:
-            resp = page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked,
-                        status=422)
+            resp = page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked, status=422)
             return resp
         save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
-        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section,
-                                                                 "entry": checked.entry["name"]}))
+        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section, "entry": checked.entry["name"]}))
 
     @api.post("/packs/edit/{file}/remove", include_in_schema=False)
     async def pack_remove_entry(request: Request, file: str):
@@ -160,8 +182,11 @@ def register(api, page, ws) -> None:
         from builder.packs.sheet import export_csv
 
         _p, _text, data, _system = load(file)
-        return Response(export_csv(data), media_type="text/csv; charset=utf-8",
-                        headers={"Content-Disposition": f'attachment; filename="{Path(file).stem}.csv"'})
+        return Response(
+            export_csv(data),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{Path(file).stem}.csv"'},
+        )
 
     @api.post("/packs/edit/{file}/upload", include_in_schema=False)
     async def pack_upload(request: Request, file: str):

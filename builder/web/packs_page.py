@@ -22,9 +22,17 @@ def installed_rows(entries) -> list[dict]:
             if e is not None and version_key(e.version) > version_key(ident.version):
                 newer = e.version
         kept = [r.version for r in store.records() if r.name == ident.name and r.hash != ident.hash]
-        rows.append({"name": ident.name, "game": ident.system, "version": ident.version or "",
-                     "source": rec.source if rec is not None else "made or copied by hand",
-                     "file": path.name, "newer": newer, "kept": [v for v in kept if v]})
+        rows.append(
+            {
+                "name": ident.name,
+                "game": ident.system,
+                "version": ident.version or "",
+                "source": rec.source if rec is not None else "made or copied by hand",
+                "file": path.name,
+                "newer": newer,
+                "kept": [v for v in kept if v],
+            }
+        )
     return rows
 
 
@@ -70,9 +78,19 @@ def register(api, page, ws) -> None:
         found = search(entries, q[:200] or None, game) if entries is not None else []
         installed = {(r["name"], r["game"]): r for r in installed_rows(entries)}
         results = [{"entry": e, "installed": installed.get((e.name, e.game))} for e in found]
-        return page(request, "packs.html", rows=list(installed.values()), results=results, q=q[:200],
-                    system=game or "", problem=problem, notes=stale_notes(), done=done[:300],
-                    folder=str(store.folder()), mine=workspace_packs(ws))
+        return page(
+            request,
+            "packs.html",
+            rows=list(installed.values()),
+            results=results,
+            q=q[:200],
+            system=game or "",
+            problem=problem,
+            notes=stale_notes(),
+            done=done[:300],
+            folder=str(store.folder()),
+            mine=workspace_packs(ws),
+        )
 
     @api.post("/packs/install", include_in_schema=False)
     async def packs_install(request: Request):

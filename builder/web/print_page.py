@@ -29,16 +29,24 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
         return pdfs.get(key, lambda: P.render_pdf(p, opts))
 
     def download(data: bytes, name: str, media: str) -> Response:
-        return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"',
-                                                         "Cache-Control": "no-store"})
+        return Response(
+            data,
+            media_type=media,
+            headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"', "Cache-Control": "no-store"},
+        )
 
     def pdf_response(path: str, request: Request) -> Response:
         return download(printed(path, request).pdf, Path(ws.clean(path)).stem + ".pdf", "application/pdf")
 
     api.get("/l/{path:path}/print.pdf", include_in_schema=False)(pdf_response)
 
-    @api.get("/api/lists/{path:path}/print", tags=["print"], summary="The printable PDF of a list",
-             response_class=Response, responses={200: {"content": {"application/pdf": {}}}})
+    @api.get(
+        "/api/lists/{path:path}/print",
+        tags=["print"],
+        summary="The printable PDF of a list",
+        response_class=Response,
+        responses={200: {"content": {"application/pdf": {}}}},
+    )
     def api_print(path: str, request: Request):
         return pdf_response(path, request)
 
@@ -51,9 +59,17 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
     def previews_part(path: str, request: Request):
         out = printed(path, request)
         n = P.page_count(out.pdf)
-        return page(request, "_previews.html", path=path, pages=list(range(1, min(n, P.MAX_PAGES_PREVIEW) + 1)),
-                    total_pages=n, qs=str(request.url.query), previewer=P.previewer(), size=len(out.pdf),
-                    printed=out)
+        return page(
+            request,
+            "_previews.html",
+            path=path,
+            pages=list(range(1, min(n, P.MAX_PAGES_PREVIEW) + 1)),
+            total_pages=n,
+            qs=str(request.url.query),
+            previewer=P.previewer(),
+            size=len(out.pdf),
+            printed=out,
+        )
 
     @api.get("/l/{path:path}/print/images.zip", include_in_schema=False)
     def images_zip(path: str, request: Request):
@@ -66,8 +82,9 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
     def tts_zip(path: str, request: Request):
         p = ws.resolve(path)
         ws.check_packs(p)
-        return download(P.render_tts_zip(p, request.query_params), Path(ws.clean(path)).stem + "-tts.zip",
-                        "application/zip")
+        return download(
+            P.render_tts_zip(p, request.query_params), Path(ws.clean(path)).stem + "-tts.zip", "application/zip"
+        )
 
     @api.post("/l/{path:path}/print/settings", response_class=HTMLResponse, include_in_schema=False)
     async def save_settings(path: str, request: Request):
@@ -78,20 +95,32 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
         form = await form_of(request)
         _doc, _catalog, _res, view = await off_loop(_load_view, ws, path, editor)
         await off_loop(save, ws.root, view["path"], view["system"], form)
-        return HTMLResponse("Settings remembered for this list and the next " + view.get("game_name", "")
-                            + " list.", headers={"Cache-Control": "no-store"})
+        return HTMLResponse(
+            "Settings remembered for this list and the next " + view.get("game_name", "") + " list.",
+            headers={"Cache-Control": "no-store"},
+        )
 
     @api.get("/print-test.pdf", include_in_schema=False)
     def alignment_sheet(paper: str = "a4", duplex: str = "long", paper_w: str = "", paper_h: str = ""):
         size = P.chosen_size({"paper": paper, "paper_w": paper_w, "paper_h": paper_h}, "paper", "a4", P.PAPERS)
         key = ("print-test", size, duplex)
-        return download(pdfs.get(key, lambda: P.render_test_pdf(size, duplex)), "alignment-sheet.pdf",
-                        "application/pdf")
+        return download(
+            pdfs.get(key, lambda: P.render_test_pdf(size, duplex)), "alignment-sheet.pdf", "application/pdf"
+        )
 
     @api.get("/l/{path:path}/print", response_class=HTMLResponse, include_in_schema=False)
     def print_page(path: str, request: Request):
         from builder.web.print_settings import load
 
         _doc, _catalog, _res, view = _load_view(ws, path, editor)
-        return page(request, "print.html", view=view, P=P, undo=False, redo=False, tab="print",
-                    s=load(ws.root, view["path"], view["system"]), profiles=P.printer_profiles())
+        return page(
+            request,
+            "print.html",
+            view=view,
+            P=P,
+            undo=False,
+            redo=False,
+            tab="print",
+            s=load(ws.root, view["path"], view["system"]),
+            profiles=P.printer_profiles(),
+        )

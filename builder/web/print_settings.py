@@ -46,8 +46,18 @@ def load(root: Path, rel: str, system: str) -> dict:
     the printer's correction always from the workspace. Checkboxes are "on" or ""."""
     data = _read(root)
     # a custom size starts from A4 and a poker card: choosing it draws at once, then the numbers change
-    out = {"paper": "a4", "card": "poker", "bleed": "0", "duplex": "", "layout": "duplex", "paper_w": "210",
-           "paper_h": "297", "card_w": "63.5", "card_h": "88.9", **CHECKBOXES}
+    out = {
+        "paper": "a4",
+        "card": "poker",
+        "bleed": "0",
+        "duplex": "",
+        "layout": "duplex",
+        "paper_w": "210",
+        "paper_h": "297",
+        "card_w": "63.5",
+        "card_h": "88.9",
+        **CHECKBOXES,
+    }
     out.update(_clean(_part(_part(data, "games"), system)))
     own = _clean(_part(_part(data, "lists"), rel))
     out.update(own)

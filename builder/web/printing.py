@@ -17,22 +17,54 @@ from pathlib import Path
 from builder.errors import UsageError
 
 PAPERS = (("a4", "A4"), ("letter", "US Letter"), ("custom", "Custom size (mm)"))
-CARDS = (("poker", "Poker 63.5 x 88.9 mm"), ("bridge", "Bridge 57 x 89 mm"), ("mini", "Mini 44 x 63 mm"),
-         ("tarot", "Tarot 70 x 120 mm"), ("custom", "Custom size (mm)"))
+CARDS = (
+    ("poker", "Poker 63.5 x 88.9 mm"),
+    ("bridge", "Bridge 57 x 89 mm"),
+    ("mini", "Mini 44 x 63 mm"),
+    ("tarot", "Tarot 70 x 120 mm"),
+    ("custom", "Custom size (mm)"),
+)
 BLEEDS = (("0", "none"), ("1.5", "narrow 1.5 mm"), ("3", "wide 3 mm"))
-DUPLEX = (("", "none: fronts only"), ("long", "duplex printer, flip on the long edge"),
-          ("short", "duplex printer, flip on the short edge"))
-LAYOUTS = (("duplex", "each page of backs after its fronts"), ("fold", "fold: front and back side by side"),
-           ("separate", "all fronts, then all backs"))
-SERVICES = (("", "none: 300 dpi"), ("mpc", "MakePlayingCards"),
-            ("dtc", "DriveThruCards"), ("tgc", "The Game Crafter"))
+DUPLEX = (
+    ("", "none: fronts only"),
+    ("long", "duplex printer, flip on the long edge"),
+    ("short", "duplex printer, flip on the short edge"),
+)
+LAYOUTS = (
+    ("duplex", "each page of backs after its fronts"),
+    ("fold", "fold: front and back side by side"),
+    ("separate", "all fronts, then all backs"),
+)
+SERVICES = (("", "none: 300 dpi"), ("mpc", "MakePlayingCards"), ("dtc", "DriveThruCards"), ("tgc", "The Game Crafter"))
 MAX_PAGES_PREVIEW = 12
 MIN_DPI, MAX_DPI = 72, 600  # card images from the web: a 600 dpi deck is already hundreds of MB
 OFFSET_MM = 20  # the largest duplex offset (as 'daimyo print --offset')
 # the form's fields, each a short text: what a page may send and what is remembered
-FIELDS = ("paper", "paper_w", "paper_h", "card", "card_w", "card_h", "bleed", "duplex", "layout", "gutter",
-          "scale_x", "scale_y", "offset_x", "offset_y", "marks", "cut_lines", "ink_saver", "unit_cards",
-          "sources", "stats", "dpi", "service", "tts_base")
+FIELDS = (
+    "paper",
+    "paper_w",
+    "paper_h",
+    "card",
+    "card_w",
+    "card_h",
+    "bleed",
+    "duplex",
+    "layout",
+    "gutter",
+    "scale_x",
+    "scale_y",
+    "offset_x",
+    "offset_y",
+    "marks",
+    "cut_lines",
+    "ink_saver",
+    "unit_cards",
+    "sources",
+    "stats",
+    "dpi",
+    "service",
+    "tts_base",
+)
 CHECKBOXES = {"marks": "on", "cut_lines": "", "ink_saver": "", "unit_cards": "", "sources": "on", "stats": ""}
 _PDFIUM = threading.Lock()  # pdfium is not thread-safe: one page at a time in the whole process
 
@@ -76,9 +108,16 @@ def options_from(params, system: str) -> dict:
             v = str(params.get(f"scale_{axis}") or "").strip()
             if v and _number(v, f"scale {axis}", 0.8, 1.2, "a factor such as 1.01") != 1.0:
                 opts[f"scale_{axis}"] = _number(v, f"scale {axis}", 0.8, 1.2, "")
-        off = tuple(_number(str(params.get(f"offset_{a}") or "").strip() or "0", f"offset {a}", -OFFSET_MM,
-                            OFFSET_MM, "mm read on the alignment sheet's back, such as 0.5 or -1")
-                    for a in ("x", "y"))
+        off = tuple(
+            _number(
+                str(params.get(f"offset_{a}") or "").strip() or "0",
+                f"offset {a}",
+                -OFFSET_MM,
+                OFFSET_MM,
+                "mm read on the alignment sheet's back, such as 0.5 or -1",
+            )
+            for a in ("x", "y")
+        )
         if off != (0.0, 0.0):
             opts["offset"] = off
         opts["cut_lines"] = box("cut_lines")
@@ -166,13 +205,19 @@ def image_options(params) -> dict:
     card = chosen_size(params, "card", "poker", CARDS)
     bleed_text = str(params.get("bleed") or "").strip()
     bleed = _number(bleed_text, "bleed", 0, 6, "") if bleed_text else None
-    dpi = _number(str(params.get("dpi") or "300").strip(), "resolution", MIN_DPI, MAX_DPI,
-                  "300 (what print shops ask for)")
+    dpi = _number(
+        str(params.get("dpi") or "300").strip(), "resolution", MIN_DPI, MAX_DPI, "300 (what print shops ask for)"
+    )
     service = str(params.get("service") or "").lower() or None
     if service is not None and service not in dict(SERVICES):
         raise UsageError(f"unknown print service '{service}'", "mpc, dtc or tgc")
-    return {"card": card, "bleed": bleed or None, "dpi": dpi, "ink_saver": _on(params.get("ink_saver")),
-            "shop": service}
+    return {
+        "card": card,
+        "bleed": bleed or None,
+        "dpi": dpi,
+        "ink_saver": _on(params.get("ink_saver")),
+        "shop": service,
+    }
 
 
 def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
@@ -200,9 +245,11 @@ def render_tts_zip(path: Path, params) -> bytes:
 
     where = str(params.get("tts_base") or "").strip()
     if not where:
-        raise UsageError("Tabletop Simulator loads a deck's images from an address",
-                         "give the web address you will upload the folder to (https://...) or the folder "
-                         "you will unzip it into (such as C:\\Users\\me\\Decks\\my-deck)")
+        raise UsageError(
+            "Tabletop Simulator loads a deck's images from an address",
+            "give the web address you will upload the folder to (https://...) or the folder "
+            "you will unzip it into (such as C:\\Users\\me\\Decks\\my-deck)",
+        )
     placeholder = "https://images.invalid/"
     if where.startswith(("http://", "https://")):
         base, local = where, None
@@ -226,8 +273,10 @@ def _folder_uri(folder: str) -> str:
     posix = PurePosixPath(folder)
     if posix.is_absolute():
         return posix.as_uri().rstrip("/") + "/"
-    raise UsageError(f"'{folder}' is neither a web address nor a full folder path",
-                     "such as https://example.org/decks/my-deck/ or /home/me/decks/my-deck")
+    raise UsageError(
+        f"'{folder}' is neither a web address nor a full folder path",
+        "such as https://example.org/decks/my-deck/ or /home/me/decks/my-deck",
+    )
 
 
 def _zip(folder: Path, top: str) -> bytes:
@@ -335,7 +384,23 @@ def preview_png(pdf: bytes, page: int, dpi: int = 80) -> bytes:
         with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
             src = Path(tmp) / "in.pdf"
             src.write_bytes(pdf)
-            subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile",
-                            str(src), str(Path(tmp) / "out")], check=True, capture_output=True, timeout=60)
+            subprocess.run(
+                [
+                    "pdftoppm",
+                    "-png",
+                    "-r",
+                    str(dpi),
+                    "-f",
+                    str(page),
+                    "-l",
+                    str(page),
+                    "-singlefile",
+                    str(src),
+                    str(Path(tmp) / "out"),
+                ],
+                check=True,
+                capture_output=True,
+                timeout=60,
+            )
             return (Path(tmp) / "out.png").read_bytes()
     raise UsageError("page previews need pypdfium2 or poppler's pdftoppm; download the PDF instead")

@@ -72,24 +72,37 @@ class Guard:
             cookie = SimpleCookie()
         by_cookie = _eq(cookie[self.cookie].value if self.cookie in cookie else None, self.token)
         bearer = headers.get("authorization", "")
-        by_header = _eq(bearer[7:].strip() if bearer.lower().startswith("bearer ") else None, self.token) \
-            or _eq(headers.get("x-daimyo-token"), self.token)
+        by_header = _eq(bearer[7:].strip() if bearer.lower().startswith("bearer ") else None, self.token) or _eq(
+            headers.get("x-daimyo-token"), self.token
+        )
         by_query = _eq(query.get("token"), self.token)
         if by_query and method in SAFE and not path.startswith("/api/"):
             # first visit: remember the token in a cookie and take it out of the address bar
             rest = {k: v for k, v in query.items() if k != "token"}
             location = path + ("?" + urlencode(rest) if rest else "")
-            return await _send(send, 303, b"", [
-                (b"location", location.encode("latin-1")),
-                (b"set-cookie", f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()),
-                (b"cache-control", b"no-store")])
+            return await _send(
+                send,
+                303,
+                b"",
+                [
+                    (b"location", location.encode("latin-1")),
+                    (b"set-cookie", f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict".encode()),
+                    (b"cache-control", b"no-store"),
+                ],
+            )
         if not (by_cookie or by_header or by_query):
             if path.startswith("/api/"):
-                return await _json(send, 401, {"error": "missing or wrong token",
-                                               "hint": "send 'Authorization: Bearer TOKEN' with the token "
-                                                       "printed by 'daimyo serve'"})
-            return await _send(send, 401, self.gate_html().encode("utf-8"),
-                               [(b"content-type", b"text/html; charset=utf-8")])
+                return await _json(
+                    send,
+                    401,
+                    {
+                        "error": "missing or wrong token",
+                        "hint": "send 'Authorization: Bearer TOKEN' with the token printed by 'daimyo serve'",
+                    },
+                )
+            return await _send(
+                send, 401, self.gate_html().encode("utf-8"), [(b"content-type", b"text/html; charset=utf-8")]
+            )
         if method not in SAFE:
             site = headers.get("sec-fetch-site", "")
             origin = headers.get("origin")
@@ -98,9 +111,14 @@ class Guard:
             if origin == "null":
                 return await _json(send, 403, {"error": "cross-site request refused"})
             if not by_header and not _eq(headers.get("x-csrf-token"), self.csrf):
-                return await _json(send, 403, {"error": "missing or wrong X-CSRF-Token header",
-                                               "hint": "reload the page; scripts send the token in an "
-                                                       "'Authorization: Bearer' header"})
+                return await _json(
+                    send,
+                    403,
+                    {
+                        "error": "missing or wrong X-CSRF-Token header",
+                        "hint": "reload the page; scripts send the token in an 'Authorization: Bearer' header",
+                    },
+                )
             length = headers.get("content-length")
             if length is not None:
                 try:
@@ -163,9 +181,18 @@ class Guard:
 
 
 async def _send(send, status: int, body: bytes, headers):
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-length", str(len(body)).encode()), *headers,
-                            (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+                (b"x-content-type-options", b"nosniff"),
+                (b"referrer-policy", b"no-referrer"),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 

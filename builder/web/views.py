@@ -51,17 +51,29 @@ def num(v):
 
 
 def finding_view(f) -> dict:
-    return {"severity": f.severity, "code": f.code, "message": humanize(f.message), "source": pretty_source(f.source),
-            "value": num(f.value) if f.value is not None else None,
-            "bound": num(f.bound) if f.bound is not None else None,
-            "base": f.base, "counted": list(f.counted), "line": f.line, "path": f.path,
-            "gap": _gap(f)}
+    return {
+        "severity": f.severity,
+        "code": f.code,
+        "message": humanize(f.message),
+        "source": pretty_source(f.source),
+        "value": num(f.value) if f.value is not None else None,
+        "bound": num(f.bound) if f.bound is not None else None,
+        "base": f.base,
+        "counted": list(f.counted),
+        "line": f.line,
+        "path": f.path,
+        "gap": _gap(f),
+    }
 
 
 def _gap(f) -> str:
     v, b = f.value, f.bound
-    if not isinstance(v, (int, float, Fraction)) or not isinstance(b, (int, float, Fraction)) \
-            or isinstance(v, bool) or v == b:
+    if (
+        not isinstance(v, (int, float, Fraction))
+        or not isinstance(b, (int, float, Fraction))
+        or isinstance(v, bool)
+        or v == b
+    ):
         return ""
     return f"{'over' if v > b else 'short'} by {num(abs(v - b))}"
 
@@ -74,9 +86,17 @@ def verdict(res) -> str:
 def header(system: str, res) -> dict:
     s = res.summary or {}
     t = game(system).view.tally(s)
-    h = {"system": system, "verdict": verdict(res), "total_text": total_text(system, s),
-         "counts": res.counts(), "total": num(t["total"]), "limit": num(t["limit"]), "left": None, "unit": t["unit"],
-         "more": t.get("more") or ""}
+    h = {
+        "system": system,
+        "verdict": verdict(res),
+        "total_text": total_text(system, s),
+        "counts": res.counts(),
+        "total": num(t["total"]),
+        "limit": num(t["limit"]),
+        "left": None,
+        "unit": t["unit"],
+        "more": t.get("more") or "",
+    }
     if isinstance(h["total"], (int, float)) and isinstance(h["limit"], (int, float)):
         h["left"] = num(h["limit"] - h["total"])
     h["left_text"] = game(system).view.left_text(t, res.findings)
@@ -108,38 +128,79 @@ def entries(doc, catalog, res) -> tuple[list[dict], list[dict]]:
         key = gs.entries[0]
         for i, u in enumerate(gs.units.unit_rows(doc, catalog, res.house_rules)):
             known = u["cost"] is not None
-            out.append({
-                "index": i, "key": u["key"], "name": u["name"], "id": u["id"], "section": gs.browse.sections[0],
-                "count": u["models"], "count_label": gs.view.count_words[1], "cost": num(u["cost"]) if known else None,
-                "cost_text": gs.browse.cost_text(u["entry"], num(u["cost"])) if known else "",
-                "led_by": u["led_by"], "standard": u["standard"], "leader": u["leader"], "general": u["general"],
-                "type": gs.browse.entry_type(u["entry"]), "cls": u["cls"], "detail": profile_text(u["entry"]),
-                "findings": take(lambda loc, i=i, f=key: len(loc) >= 2 and loc[0] == f and loc[1] == i),
-            })
+            out.append(
+                {
+                    "index": i,
+                    "key": u["key"],
+                    "name": u["name"],
+                    "id": u["id"],
+                    "section": gs.browse.sections[0],
+                    "count": u["models"],
+                    "count_label": gs.view.count_words[1],
+                    "cost": num(u["cost"]) if known else None,
+                    "cost_text": gs.browse.cost_text(u["entry"], num(u["cost"])) if known else "",
+                    "led_by": u["led_by"],
+                    "standard": u["standard"],
+                    "leader": u["leader"],
+                    "general": u["general"],
+                    "type": gs.browse.entry_type(u["entry"]),
+                    "cls": u["cls"],
+                    "detail": profile_text(u["entry"]),
+                    "findings": take(lambda loc, i=i, f=key: len(loc) >= 2 and loc[0] == f and loc[1] == i),
+                }
+            )
     elif gs.players is not None:
         for seat in gs.players.seats(data):
             i = seat["index"]
-            out.append({"index": i, "key": str(i), "name": seat["name"], "id": None, "section": None, "count": None,
-                        "count_label": "", "seat": seat, "type": "player", "cost": None, "cost_text": "",
-                        "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i)})
+            out.append(
+                {
+                    "index": i,
+                    "key": str(i),
+                    "name": seat["name"],
+                    "id": None,
+                    "section": None,
+                    "count": None,
+                    "count_label": "",
+                    "seat": seat,
+                    "type": "player",
+                    "cost": None,
+                    "cost_text": "",
+                    "findings": take(lambda loc, i=i: len(loc) >= 2 and loc[0] == "players" and loc[1] == i),
+                }
+            )
     else:
         for field, section, items in gs.editing.held(data, catalog):
             for key, value in items:
                 entry = catalog.find(section, str(key))
-                count = int(value.get("count", 1)) if isinstance(value, dict) else (
-                    int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
+                count = (
+                    int(value.get("count", 1))
+                    if isinstance(value, dict)
+                    else (int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 1)
+                )
                 fixed = field in gs.view.fixed_keys  # given by another choice (a hero's attribute cards)
-                out.append({
-                    "index": None, "key": str(key), "name": getattr(entry, "name", None) or str(key),
-                    "id": getattr(entry, "id", None), "section": section, "field": field,
-                    "count": count, "count_label": "" if fixed else gs.view.count_words[1],
-                    "attribute": fixed, "cost": _cost(entry), "cost_text": gs.browse.cost_text(entry, _cost(entry)),
-                    "detail": gs.browse.entry_facts(entry) if entry is not None else "",
-                    "type": gs.browse.entry_type(entry) or ("custom" if isinstance(value, dict) else ""),
-                    "custom": isinstance(value, dict),
-                    "findings": take(lambda loc, key=key, field=field: len(loc) >= 2 and loc[0] == field
-                                     and str(loc[1]) == str(key)),
-                })
+                out.append(
+                    {
+                        "index": None,
+                        "key": str(key),
+                        "name": getattr(entry, "name", None) or str(key),
+                        "id": getattr(entry, "id", None),
+                        "section": section,
+                        "field": field,
+                        "count": count,
+                        "count_label": "" if fixed else gs.view.count_words[1],
+                        "attribute": fixed,
+                        "cost": _cost(entry),
+                        "cost_text": gs.browse.cost_text(entry, _cost(entry)),
+                        "detail": gs.browse.entry_facts(entry) if entry is not None else "",
+                        "type": gs.browse.entry_type(entry) or ("custom" if isinstance(value, dict) else ""),
+                        "custom": isinstance(value, dict),
+                        "findings": take(
+                            lambda loc, key=key, field=field: (
+                                len(loc) >= 2 and loc[0] == field and str(loc[1]) == str(key)
+                            )
+                        ),
+                    }
+                )
     rest = [f for i, f in enumerate(findings) if i not in used]
     for f in findings:
         f.pop("_loc", None)
@@ -175,13 +236,35 @@ def _rules_kept(catalog) -> tuple:
         return hit
     out = []
     for h in model.house_rules:
-        choices = [{"value": str(h.default).lower() if isinstance(h.default, bool) else str(h.default),
-                    "reading": humanize(h.reading), "default": True}]
+        choices = [
+            {
+                "value": str(h.default).lower() if isinstance(h.default, bool) else str(h.default),
+                "reading": humanize(h.reading),
+                "default": True,
+            }
+        ]
         for a in h.alternatives:
-            choices.append({"value": str(a.value).lower() if isinstance(a.value, bool) else str(a.value),
-                            "reading": humanize(a.reading), "default": False, "source": pretty_source(a.source)})
-        out.append((h, {"id": h.id, "title": h.title, "description": humanize(h.description), "choices": choices,
-                        "boolean": isinstance(h.default, bool), "source": pretty_source(h.source)}))
+            choices.append(
+                {
+                    "value": str(a.value).lower() if isinstance(a.value, bool) else str(a.value),
+                    "reading": humanize(a.reading),
+                    "default": False,
+                    "source": pretty_source(a.source),
+                }
+            )
+        out.append(
+            (
+                h,
+                {
+                    "id": h.id,
+                    "title": h.title,
+                    "description": humanize(h.description),
+                    "choices": choices,
+                    "boolean": isinstance(h.default, bool),
+                    "source": pretty_source(h.source),
+                },
+            )
+        )
     if len(_RULES_KEPT) >= 64:  # catalogs come and go as packs change: keep the newest few
         _RULES_KEPT.clear()
     kept = _RULES_KEPT[id(model)] = (model, out, _digest(repr([w for _, w in out])))
@@ -205,20 +288,23 @@ def house_rules(catalog, res) -> list[dict]:
     out = []
     for h, words in _rule_words(catalog):
         cur = res.house_rules.get(h.id, h.default)
-        out.append({**words, "current": str(cur).lower() if isinstance(cur, bool) else str(cur),
-                    "agreed": h.id in agreed})
+        out.append(
+            {**words, "current": str(cur).lower() if isinstance(cur, bool) else str(cur), "agreed": h.id in agreed}
+        )
     return out
 
 
 # -- the catalog beside the list ------------------------------------------------------------------
+
 
 def catalog_entries(doc, catalog) -> list:
     """(section, entry) pairs the builder shows beside a list, one per name."""
     return game(doc.system).browse.entries(doc.data, catalog)
 
 
-def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80,
-            others: bool = True) -> dict:
+def options(
+    ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80, others: bool = True
+) -> dict:
     """Catalog entries matching the filters, each with whether it can be added and, if not,
     the first rule that stops it (the library's ``options``)."""
     from builder.lists.options import options as library_options
@@ -251,21 +337,40 @@ def options(ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", l
             extra["unit_cost"] = num(extra["unit_cost"])
         cost = num(o.cost) if o.cost is not None else _cost(entry)
         each = gs.browse.cost_text(entry, cost)
-        rows.append({"section": o.section, "id": o.id, "name": o.name, "type": t,
-                     "facts": gs.browse.entry_facts(entry) if entry is not None else "",
-                     "profile": profile_text(entry),
-                     "cost": cost, "cost_text": each + (f" for {gs.view.counted(o.count)}" if each and o.count > 1 else ""),
-                     "unit_cost": None, "clans": [], "own_clan": False, **extra,
-                     "count": o.count, "can": o.ok, "reasons": [humanize(o.reason)] if o.reason else [], "code": o.code,
-                     "warning": humanize(o.warning) if o.warning else "",
-                     "after": _left_text(o.left, o.unit), "origin": o.origin,
-                     "example": ed.catalog.is_example(o.section, entry) if entry is not None else False})
+        rows.append(
+            {
+                "section": o.section,
+                "id": o.id,
+                "name": o.name,
+                "type": t,
+                "facts": gs.browse.entry_facts(entry) if entry is not None else "",
+                "profile": profile_text(entry),
+                "cost": cost,
+                "cost_text": each + (f" for {gs.view.counted(o.count)}" if each and o.count > 1 else ""),
+                "unit_cost": None,
+                "clans": [],
+                "own_clan": False,
+                **extra,
+                "count": o.count,
+                "can": o.ok,
+                "reasons": [humanize(o.reason)] if o.reason else [],
+                "code": o.code,
+                "warning": humanize(o.warning) if o.warning else "",
+                "after": _left_text(o.left, o.unit),
+                "origin": o.origin,
+                "example": ed.catalog.is_example(o.section, entry) if entry is not None else False,
+            }
+        )
     rows.sort(key=gs.browse.option_rank)
     rows, hidden = shape(rows, gs.browse.priced, others)
     if addable == "yes":
         rows = [r for r in rows if r["can"]]
-    return {"rows": rows[:limit], "more": max(0, len(rows) - limit), "types": sorted(types - {""}),
-            "others_hidden": hidden}
+    return {
+        "rows": rows[:limit],
+        "more": max(0, len(rows) - limit),
+        "types": sorted(types - {""}),
+        "others_hidden": hidden,
+    }
 
 
 def _left_text(left, unit) -> str:
@@ -295,15 +400,20 @@ def entry_detail(catalog, section: str, name: str) -> dict | None:
         if isinstance(v, bool):
             v = "yes" if v else "no"
         elif isinstance(v, list):
-            v = ", ".join(str(x) if not isinstance(x, dict) else ", ".join(f"{a} {b}" for a, b in x.items())
-                          for x in v)
+            v = ", ".join(str(x) if not isinstance(x, dict) else ", ".join(f"{a} {b}" for a, b in x.items()) for x in v)
         elif isinstance(v, dict):
             v = ", ".join(f"{a}: {b}" for a, b in v.items())
         fields.append((k.replace("_", " "), str(v)))
-    return {"name": e.name, "id": e.id, "section": section, "fields": fields,
-            "source": pretty_source(getattr(e, "source", None)), "assumed": humanize(getattr(e, "assumed", None)),
-            "aliases": list(getattr(e, "aliases", []) or []),
-            "example": catalog.is_example(section, e) if hasattr(catalog, "is_example") else False}
+    return {
+        "name": e.name,
+        "id": e.id,
+        "section": section,
+        "fields": fields,
+        "source": pretty_source(getattr(e, "source", None)),
+        "assumed": humanize(getattr(e, "assumed", None)),
+        "aliases": list(getattr(e, "aliases", []) or []),
+        "example": catalog.is_example(section, e) if hasattr(catalog, "is_example") else False,
+    }
 
 
 def list_view(rel: str, path: Path, text: str, known=None):
@@ -322,17 +432,30 @@ def list_view(rel: str, path: Path, text: str, known=None):
         res = check_doc(doc, catalog=catalog)
     ents, general = entries(doc, catalog, res)
     rules = house_rules(catalog, res)
-    view = {"path": rel, "system": doc.system, "name": doc.name or Path(rel).stem, "notes": doc.notes or "",
-            "author": doc.author or "", "version": version_of(text), "header": header(doc.system, res),
-            "entries": ents, "general_findings": general, "summary": {k: num(v) for k, v in res.summary.items()},
-            "house_rules": rules, "house_rules_key": house_rules_key(catalog, rules), "settings": settings(doc, catalog),
-            "standard_deck": game(doc.system).editing.published(doc.data),
-            "resets_deck": "deck" in game(doc.system).settings.keys and not game(doc.system).editing.published(doc.data),
-            "list_title": game(doc.system).view.list_title,
-            "browse": bool(game(doc.system).browse.sections), "prints": game(doc.system).prints,
-            "game_name": game(doc.system).name, **words(doc.system),
-            "composition": composition(doc.system, res.summary, ents),
-            "editable": path.suffix.lower() != ".json"}
+    view = {
+        "path": rel,
+        "system": doc.system,
+        "name": doc.name or Path(rel).stem,
+        "notes": doc.notes or "",
+        "author": doc.author or "",
+        "version": version_of(text),
+        "header": header(doc.system, res),
+        "entries": ents,
+        "general_findings": general,
+        "summary": {k: num(v) for k, v in res.summary.items()},
+        "house_rules": rules,
+        "house_rules_key": house_rules_key(catalog, rules),
+        "settings": settings(doc, catalog),
+        "standard_deck": game(doc.system).editing.published(doc.data),
+        "resets_deck": "deck" in game(doc.system).settings.keys and not game(doc.system).editing.published(doc.data),
+        "list_title": game(doc.system).view.list_title,
+        "browse": bool(game(doc.system).browse.sections),
+        "prints": game(doc.system).prints,
+        "game_name": game(doc.system).name,
+        **words(doc.system),
+        "composition": composition(doc.system, res.summary, ents),
+        "editable": path.suffix.lower() != ".json",
+    }
     from builder.web.guide import guide
 
     return doc, catalog, res, guide(view)
@@ -342,12 +465,18 @@ def words(system: str) -> dict:
     """The game's own words for what the builder shows: what an entry is, what its count counts,
     the name of the type filter, whether entries have costs."""
     gs = game(system)
-    return {"count_words": list(gs.view.count_words), "entry_words": list(gs.view.entry_words),
-            "type_label": gs.browse.type_label, "priced": gs.browse.priced, "cost_unit": gs.view.cost_unit,
-            "layout": gs.layout, "name_example": gs.new_list.example,
-            "standard_word": gs.units.standard_word if gs.units is not None else "",
-            "leader_word": gs.units.leader_word if gs.units is not None else "leader",
-            "seat_words": dict(gs.players.seat_words) if gs.players is not None else {}}
+    return {
+        "count_words": list(gs.view.count_words),
+        "entry_words": list(gs.view.entry_words),
+        "type_label": gs.browse.type_label,
+        "priced": gs.browse.priced,
+        "cost_unit": gs.view.cost_unit,
+        "layout": gs.layout,
+        "name_example": gs.new_list.example,
+        "standard_word": gs.units.standard_word if gs.units is not None else "",
+        "leader_word": gs.units.leader_word if gs.units is not None else "leader",
+        "seat_words": dict(gs.players.seat_words) if gs.players is not None else {},
+    }
 
 
 def composition(system: str, summary: dict, ents: list[dict]) -> list[tuple[str, object]]:

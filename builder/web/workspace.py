@@ -48,9 +48,16 @@ class ListInfo:
     packs: tuple[str, ...] = ()  # the workspace's pack files it uses (relative to the workspace)
 
     def to_json(self) -> dict:
-        return {"path": self.path, "system": self.system, "name": self.name, "total": self.total,
-                "verdict": self.verdict, "errors": self.errors, "warnings": self.warnings,
-                "problem": self.problem}
+        return {
+            "path": self.path,
+            "system": self.system,
+            "name": self.name,
+            "total": self.total,
+            "verdict": self.verdict,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "problem": self.problem,
+        }
 
 
 def total_text(system: str, summary: dict) -> str:
@@ -58,7 +65,6 @@ def total_text(system: str, summary: dict) -> str:
     from builder.systems import get
 
     return get(system).view.total_text(summary or {})
-
 
 
 class Workspace:
@@ -78,7 +84,7 @@ class Workspace:
         if len(rel) > 512:
             raise Refused("file name too long")
         if _BAD_CHARS.search(rel):
-            raise Refused("a file name may not hold control characters or any of \\ : * ? \" < > |")
+            raise Refused('a file name may not hold control characters or any of \\ : * ? " < > |')
         p = PurePosixPath(rel)
         if p.is_absolute() or rel.startswith("~"):
             raise Refused("absolute paths are not served; name a file inside the workspace", 403)
@@ -147,8 +153,11 @@ class Workspace:
         except (OSError, RuntimeError, ValueError):
             return
         if real is not None and not self.inside(real):
-            raise Refused(f"the list names a pack by a path outside the workspace ({p.name}); not loaded", 403,
-                          hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder")
+            raise Refused(
+                f"the list names a pack by a path outside the workspace ({p.name}); not loaded",
+                403,
+                hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder",
+            )
 
     def _check_found(self, found: str) -> None:
         """A pack the search order found: inside the workspace, or in the user or bundled packs."""
@@ -158,8 +167,11 @@ class Workspace:
             return
         if self.inside(real) or any(_under(real, d) for d in _pack_folders()):
             return
-        raise Refused(f"the list names a pack outside the workspace ({real.name}); not loaded", 403,
-                      hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder")
+        raise Refused(
+            f"the list names a pack outside the workspace ({real.name}); not loaded",
+            403,
+            hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder",
+        )
 
     def pack_ref(self, file: Path, list_rel: str, system: str) -> str:
         """How a new list ``list_rel`` names the pack ``file``: by its name (the file name without
@@ -195,8 +207,11 @@ class Workspace:
         root_depth = len(self.root.parts)
         for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
             d = Path(dirpath)
-            dirnames[:] = sorted(n for n in dirnames if not n.startswith(".") and n != "__pycache__"
-                                 and len(d.parts) - root_depth < MAX_DEPTH)
+            dirnames[:] = sorted(
+                n
+                for n in dirnames
+                if not n.startswith(".") and n != "__pycache__" and len(d.parts) - root_depth < MAX_DEPTH
+            )
             for name in sorted(filenames):
                 if name.startswith(".") or Path(name).suffix.lower() not in LIST_SUFFIXES:
                     continue
@@ -288,8 +303,9 @@ class Workspace:
             name = re.search(r"^[\"']?name[\"']?\s*:\s*(.+?)\s*$", head, re.M)
             title = name.group(1).strip("\"'") if name else Path(rel).stem
             out.append({"path": rel, "system": system.group(1).lower(), "name": title, "file": str(p.resolve())})
-        taken = {(name_key(Path(o["path"]).name), o["system"]) for o in out} | \
-                {(name_key(o["name"]), o["system"]) for o in out}
+        taken = {(name_key(Path(o["path"]).name), o["system"]) for o in out} | {
+            (name_key(o["name"]), o["system"]) for o in out
+        }
         with self.packs_here():
             folders = [(w, d) for w, d in search_dirs(None) if w in ("user", "bundled")]
         for where, folder in folders:
@@ -305,8 +321,9 @@ class Workspace:
                 if keys & taken:
                     continue  # shadowed by a pack found before it
                 taken |= keys
-                out.append({"path": f"@{where}/{f.name}", "system": sys_id, "name": h.name or f.stem,
-                            "file": str(f.resolve())})
+                out.append(
+                    {"path": f"@{where}/{f.name}", "system": sys_id, "name": h.name or f.stem, "file": str(f.resolve())}
+                )
         return out
 
     def _own(self, packs) -> list[str]:
@@ -380,8 +397,9 @@ class Workspace:
         except ValueError:
             raise Refused("that folder leads outside the workspace", 403) from None
         if depth > MAX_DEPTH:
-            raise Refused(f"lists are kept at most {MAX_DEPTH} folders deep in the workspace", 400,
-                          hint="choose a shorter path")
+            raise Refused(
+                f"lists are kept at most {MAX_DEPTH} folders deep in the workspace", 400, hint="choose a shorter path"
+            )
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -400,8 +418,13 @@ class Workspace:
             return target
         stem, suffix = src.stem, src.suffix
         parent = PurePosixPath(self.clean(rel)).parent
-        return self.create_free([self.clean(str(parent / f"{stem}-copy{'' if n == 2 else '-' + str(n - 1)}{suffix}"))
-                                 for n in range(2, 2 + MAX_LISTS)], text)
+        return self.create_free(
+            [
+                self.clean(str(parent / f"{stem}-copy{'' if n == 2 else '-' + str(n - 1)}{suffix}"))
+                for n in range(2, 2 + MAX_LISTS)
+            ],
+            text,
+        )
 
     def rename(self, rel: str, new_rel: str) -> str:
         src = self.resolve(rel)

@@ -22,11 +22,16 @@ from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
-FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
-           'fill="#8c2f1b"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>')
+FAVICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+    'fill="#8c2f1b"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>'
+)
 HEADERS = [
-    (b"content-security-policy", b"default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
-                                 b"frame-ancestors 'none'; base-uri 'none'"),
+    (
+        b"content-security-policy",
+        b"default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+        b"frame-ancestors 'none'; base-uri 'none'",
+    ),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
@@ -81,18 +86,29 @@ async def _too_large(scope, send):
     text = f"the request is too large: at most {MAX_BODY:,} bytes (hand in one list, not a collection)"
     api = scope.get("path", "").startswith("/api/")
     body = (json.dumps({"error": text, "status": 413}) if api else _plain_page("Too large", text)).encode()
-    await send({"type": "http.response.start", "status": 413, "headers": [
-        (b"content-type", b"application/json" if api else b"text/html; charset=utf-8"),
-        (b"content-length", str(len(body)).encode()), (b"connection", b"close"), *HEADERS]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json" if api else b"text/html; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+                *HEADERS,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 def _plain_page(title: str, text: str) -> str:
     import html
 
-    return (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
-            f"<link rel=stylesheet href=/style.css><main><h1>{html.escape(title)}</h1>"
-            f"<p class=refused>{html.escape(text)}</p></main>")
+    return (
+        f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
+        f"<link rel=stylesheet href=/style.css><main><h1>{html.escape(title)}</h1>"
+        f"<p class=refused>{html.escape(text)}</p></main>"
+    )
 
 
 def create_app(folder: str | Path):
@@ -111,12 +127,17 @@ def create_app(folder: str | Path):
     from builder.event.intake import warm_up
 
     warm_up(ev.info()["system"])
-    env = Environment(loader=FileSystemLoader(str(Path(__file__).with_name("templates"))),
-                      autoescape=select_autoescape(["html"]))
-    app = FastAPI(title="daimyo event", version="1",
-                  description="Hand in lists to an event, sealed until the reveal. Send the player's or "
-                              "organiser's token as 'Authorization: Bearer TOKEN'.",
-                  docs_url=None, redoc_url=None)
+    env = Environment(
+        loader=FileSystemLoader(str(Path(__file__).with_name("templates"))), autoescape=select_autoescape(["html"])
+    )
+    app = FastAPI(
+        title="daimyo event",
+        version="1",
+        description="Hand in lists to an event, sealed until the reveal. Send the player's or "
+        "organiser's token as 'Authorization: Bearer TOKEN'.",
+        docs_url=None,
+        redoc_url=None,
+    )
 
     def address(request: Request) -> str:
         return request.client.host if request.client else ""
@@ -135,8 +156,10 @@ def create_app(folder: str | Path):
     @app.exception_handler(EventRefused)
     async def on_refused(request: Request, exc: EventRefused):
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": exc.text(), "status": exc.status, "lines": getattr(exc, "details", [])},
-                                status_code=exc.status)
+            return JSONResponse(
+                {"error": exc.text(), "status": exc.status, "lines": getattr(exc, "details", [])},
+                status_code=exc.status,
+            )
         return refused_page(exc)
 
     @app.exception_handler(DaimyoError)
@@ -149,38 +172,48 @@ def create_app(folder: str | Path):
         for e in exc.errors()[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
             bits.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
-        return await on_refused(request, EventRefused("malformed request: " + "; ".join(bits),
-                                                      "send JSON {\"list\": \"...\"}", status=422))
+        return await on_refused(
+            request, EventRefused("malformed request: " + "; ".join(bits), 'send JSON {"list": "..."}', status=422)
+        )
 
     def signed_in(request: Request, cookie: str, role: str) -> Who:
         token = bearer(request) or request.cookies.get(cookie)
         who = ev.who(token, address(request))
         if who.role != role:
-            raise EventRefused(f"this page is the {role}'s; the token is the {who.role}'s",
-                               "open your own link", status=403)
+            raise EventRefused(
+                f"this page is the {role}'s; the token is the {who.role}'s", "open your own link", status=403
+            )
         return who
 
     def sign_in(request: Request, token: str, cookie: str, to: str, role: str):
         who = ev.who(token, address(request))
         if who.role != role:
-            raise EventRefused(f"this link is the {role}'s; the token is the {who.role}'s", "open your own link",
-                               status=403)
+            raise EventRefused(
+                f"this link is the {role}'s; the token is the {who.role}'s", "open your own link", status=403
+            )
         resp = RedirectResponse(to, status_code=303)
-        resp.set_cookie(cookie, token, httponly=True, samesite="lax", secure=request.url.scheme == "https",
-                        max_age=180 * 24 * 3600, path="/")
+        resp.set_cookie(
+            cookie,
+            token,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+            max_age=180 * 24 * 3600,
+            path="/",
+        )
         return resp
 
     def check_csrf(who: Who, token: str | None) -> None:
         if not token or not same(token, ev.csrf(who)):
-            raise EventRefused("the form is out of date or from another site", "reload the page and try again",
-                               status=403)
+            raise EventRefused(
+                "the form is out of date or from another site", "reload the page and try again", status=403
+            )
 
     # -- pages -------------------------------------------------------------------------
 
     @app.get("/style.css", include_in_schema=False)
     def style():
-        return Response(Path(__file__).with_name("templates").joinpath("style.css").read_text(),
-                        media_type="text/css")
+        return Response(Path(__file__).with_name("templates").joinpath("style.css").read_text(), media_type="text/css")
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon():
@@ -198,13 +231,28 @@ def create_app(folder: str | Path):
         return player_page(who)
 
     def player_page(who: Who, result=None, refused=None, status: int = 200, text: str = ""):
-        return page("submit.html", status, who=who, csrf=ev.csrf(who), history=ev.history(who),
-                    openings=ev.openings_of(who), result=result, refused=refused, text=text,
-                    choices=getattr(refused, "choices", []), max_bytes=MAX_SUBMISSION_BYTES)
+        return page(
+            "submit.html",
+            status,
+            who=who,
+            csrf=ev.csrf(who),
+            history=ev.history(who),
+            openings=ev.openings_of(who),
+            result=result,
+            refused=refused,
+            text=text,
+            choices=getattr(refused, "choices", []),
+            max_bytes=MAX_SUBMISSION_BYTES,
+        )
 
     @app.post("/submit", response_class=HTMLResponse, include_in_schema=False)
-    async def submit_form(request: Request, csrf: str = Form(""), text: str = Form(""), pick: str = Form(""),
-                          upload: UploadFile | None = File(None)):
+    async def submit_form(
+        request: Request,
+        csrf: str = Form(""),
+        text: str = Form(""),
+        pick: str = Form(""),
+        upload: UploadFile | None = File(None),
+    ):
         from builder.event.intake import read_upload
 
         who = signed_in(request, PLAYER_COOKIE, "player")
@@ -231,12 +279,17 @@ def create_app(folder: str | Path):
     def dashboard(who: Who, opened=None, status: int = 200):
         board = ev.board(who)
         rows = board["players"]
-        tally = {"players": sum(not r["removed"] for r in rows), "in": sum(r["status"] == "in" for r in rows),
-                 "late": sum(r["status"] == "late" for r in rows), "missing": sum(r["status"] == "missing" for r in rows),
-                 "illegal": sum(1 for r in rows if r.get("submission") and not r["submission"].get("legal"))}
+        tally = {
+            "players": sum(not r["removed"] for r in rows),
+            "in": sum(r["status"] == "in" for r in rows),
+            "late": sum(r["status"] == "late" for r in rows),
+            "missing": sum(r["status"] == "missing" for r in rows),
+            "illegal": sum(1 for r in rows if r.get("submission") and not r["submission"].get("legal")),
+        }
         log = list(reversed(ev.audit_log()))[:60]
-        return page("organiser.html", status, who=who, csrf=ev.csrf(who), board=board, tally=tally, log=log,
-                    opened=opened)
+        return page(
+            "organiser.html", status, who=who, csrf=ev.csrf(who), board=board, tally=tally, log=log, opened=opened
+        )
 
     @app.post("/organiser/open", response_class=HTMLResponse, include_in_schema=False)
     def organiser_open(request: Request, csrf: str = Form(""), submission: int = Form(...), reason: str = Form("")):
@@ -266,8 +319,11 @@ def create_app(folder: str | Path):
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     def docs():
         spec = app.openapi()
-        ops = [{"method": m.upper(), "path": p, "summary": o.get("summary", ""), "description": o.get("description", "")}
-               for p, methods in spec["paths"].items() for m, o in methods.items()]
+        ops = [
+            {"method": m.upper(), "path": p, "summary": o.get("summary", ""), "description": o.get("description", "")}
+            for p, methods in spec["paths"].items()
+            for m, o in methods.items()
+        ]
         return page("docs.html", ops=ops, spec=spec)
 
     # -- the JSON API ------------------------------------------------------------------
@@ -280,8 +336,12 @@ def create_app(folder: str | Path):
         token = bearer(request)
         return ev.board(ev.who(token, address(request)) if token else PUBLIC)
 
-    @app.post("/api/submissions", tags=["players"], status_code=201,
-              summary="Hand in a list (the player's token); its verdict, findings and commitment")
+    @app.post(
+        "/api/submissions",
+        tags=["players"],
+        status_code=201,
+        summary="Hand in a list (the player's token); its verdict, findings and commitment",
+    )
     def api_submit(request: Request, payload: dict = Body(..., examples=[{"list": "DMY1-..."}])):
         """``{"list": TEXT}``: a share code or a list in any share format. Each submission is a new
         version; the latest counts. 401 no token, 403 not a player's token, 409 locked or past the
@@ -289,8 +349,9 @@ def create_app(folder: str | Path):
         who = ev.who(bearer(request), address(request))
         text = payload.get("list")
         if not isinstance(text, str):
-            raise EventRefused("malformed request: 'list' must be the list as text", "send JSON {\"list\": \"...\"}",
-                               status=422)
+            raise EventRefused(
+                "malformed request: 'list' must be the list as text", 'send JSON {"list": "..."}', status=422
+            )
         return ev.submit(who, text, "api", address(request))
 
     @app.get("/api/submissions", tags=["players"], summary="The player's own submissions, newest first")
@@ -300,8 +361,11 @@ def create_app(folder: str | Path):
             raise EventRefused("only a player has submissions; the organiser reads /api/event", status=403)
         return {"player": who.name, "submissions": ev.history(who), "opened": ev.openings_of(who)}
 
-    @app.post("/api/submissions/{submission_id}/open", tags=["organiser"],
-              summary="Open one list before the reveal (logged and shown to its player)")
+    @app.post(
+        "/api/submissions/{submission_id}/open",
+        tags=["organiser"],
+        summary="Open one list before the reveal (logged and shown to its player)",
+    )
     def api_open(request: Request, submission_id: int, payload: dict = Body(..., examples=[{"reason": "judge call"}])):
         who = ev.who(bearer(request), address(request))
         return ev.open_list(submission_id, str(payload.get("reason", "")), who, address(request))

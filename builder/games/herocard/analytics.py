@@ -53,8 +53,10 @@ def herocard_hand(ld, rows) -> dict:
     cards = {s.card.name: s.card for s in ld.lst.deck if s.card is not None}
     hand = [cards[r.name] for r in rows]
     out = {}
-    for what, base, mod, fn in (("attack", "base-attack", "attack-mod", attack_value),
-                                ("block", "base-block", "block-mod", block_value)):
+    for what, base, mod, fn in (
+        ("attack", "base-attack", "attack-mod", attack_value),
+        ("block", "base-block", "block-mod", block_value),
+    ):
         mods = [c for c in hand if c.kind == mod]
         best, seq = 0, list[str]()
         for b in (c for c in hand if c.kind == base):
@@ -69,16 +71,21 @@ def herocard_hand_lines(h: dict) -> list[str]:
     lines = []
     for what in ("attack", "block"):
         b = h[f"best_{what}"]
-        lines.append(f"  best {what}: {b['value']}" + (f" ({' + '.join(b['cards'])})" if b["cards"] else
-                                                        f" (no Base {what.title()})"))
+        lines.append(
+            f"  best {what}: {b['value']}"
+            + (f" ({' + '.join(b['cards'])})" if b["cards"] else f" (no Base {what.title()})")
+        )
     return lines
 
 
 class HeroCardAnalytics(AnalyticsPart):
     """HeroCard's statistics, odds and sample hands (``gs.analytics``)."""
 
-    query_vocabulary = {"group": ("attack", "block", "other"), "type": ("fast", "restricted", "exclusive"),
-                        "attribute": ("Body", "Mind", "X")}
+    query_vocabulary = {
+        "group": ("attack", "block", "other"),
+        "type": ("fast", "restricted", "exclusive"),
+        "attribute": ("Body", "Mind", "X"),
+    }
 
     def deck_view(self, lst, catalog, rules):
         return herocard_view(lst, catalog, rules)

@@ -34,8 +34,16 @@ from builder.names import did_you_mean, normalize
 
 SEED = "004_80c161daf2b1fabf.txt"
 
-_ATTR_ALIASES = {"body": "body", "b": "body", "mind": "mind", "m": "mind", "x": "x",
-                 "attribute x": "x", "x attribute": "x", "ki": "x"}
+_ATTR_ALIASES = {
+    "body": "body",
+    "b": "body",
+    "mind": "mind",
+    "m": "mind",
+    "x": "x",
+    "attribute x": "x",
+    "x attribute": "x",
+    "ki": "x",
+}
 
 
 def parse_attribute(v):
@@ -122,8 +130,10 @@ class AttributeCard(Entry):
 
 class ActionCard(Entry):
     hero: str | None = None
-    kind: Literal["base-attack", "attack-mod", "special-attack", "base-block", "block-mod",
-                  "special-block", "other"] | None = None
+    kind: (
+        Literal["base-attack", "attack-mod", "special-attack", "base-block", "block-mod", "special-block", "other"]
+        | None
+    ) = None
     action_type: Literal["fast", "restricted", "exclusive"] | None = None
     cost: int | None = None
     attribute: Literal["body", "mind", "x"] | None = None
@@ -156,8 +166,10 @@ class ActionCard(Entry):
     @model_validator(mode="after")
     def _value_fits_kind(self):
         if self.kind and self.kind not in VALUED_KINDS and self.value is not None:
-            raise ValueError(f"a {KIND_LABEL[self.kind]} card has no attack or block value "
-                             f"(it does not contribute to the numerical value, 004:1335-1338)")
+            raise ValueError(
+                f"a {KIND_LABEL[self.kind]} card has no attack or block value "
+                f"(it does not contribute to the numerical value, 004:1335-1338)"
+            )
         if self.value is not None and self.variable:
             raise ValueError("give either a constant 'value' or a 'variable' value, not both")
         return self
@@ -239,8 +251,13 @@ def cross_check(catalog) -> list:
     for section in ("attribute_cards", "action_cards"):
         for i, card in enumerate(getattr(m, section)):
             if card.hero and normalize(card.hero) not in heroes:
-                out.append(catalog.diag((section, i, "hero"), f"unknown hero '{card.hero}'",
-                                        hint=did_you_mean(card.hero, hero_names) or "heroes: " + ", ".join(hero_names)))
+                out.append(
+                    catalog.diag(
+                        (section, i, "hero"),
+                        f"unknown hero '{card.hero}'",
+                        hint=did_you_mean(card.hero, hero_names) or "heroes: " + ", ".join(hero_names),
+                    )
+                )
     kinds = {k.key for k in m.card_kinds}
     for k in CARD_KINDS:
         if k not in kinds:
@@ -249,6 +266,9 @@ def cross_check(catalog) -> list:
     attr_names = {normalize(c.name) for c in m.attribute_cards}
     for i, card in enumerate(m.action_cards):
         if normalize(card.name) in attr_names:
-            out.append(catalog.diag(("action_cards", i, "name"),
-                                    f"'{card.name}' is also an attribute card; names must tell them apart"))
+            out.append(
+                catalog.diag(
+                    ("action_cards", i, "name"), f"'{card.name}' is also an attribute card; names must tell them apart"
+                )
+            )
     return out

@@ -8,7 +8,10 @@ from builder.systems.packs import PacksPart
 class HeroCardPacks(PacksPart):
     """What a pack template of HeroCard documents (``gs.packs``)."""
 
-    sections = ("attribute_cards", "action_cards",)
+    sections = (
+        "attribute_cards",
+        "action_cards",
+    )
 
     docs = {
         "attribute_cards": {

@@ -12,6 +12,8 @@ class HeroCardPrinting(PrintingPart):
 
     def total(self, summary):
         if "hero_points" in summary:
-            return (f"{summary['hero_points']}/{summary.get('max_hero_points', '?')} HP, "
-                    f"{summary.get('action_cards', '?')} action cards")
+            return (
+                f"{summary['hero_points']}/{summary.get('max_hero_points', '?')} HP, "
+                f"{summary.get('action_cards', '?')} action cards"
+            )
         return super().total(summary)

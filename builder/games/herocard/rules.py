@@ -103,8 +103,10 @@ def can_afford(cost: int, attribute: str, scores: dict, spent: dict) -> bool:
 def spend(spent: dict, cost: int, attribute: str, scores: dict) -> dict:
     """Spent points after paying ``cost``; ValueError when the score does not allow it."""
     if not can_afford(cost, attribute, scores, spent):
-        raise ValueError(f"{cost} {ATTRIBUTE_LETTER[attribute]} needs {spent.get(attribute, 0) + cost} of "
-                         f"{scores.get(attribute, 0)} {ATTR_NAME[attribute]} points")
+        raise ValueError(
+            f"{cost} {ATTRIBUTE_LETTER[attribute]} needs {spent.get(attribute, 0) + cost} of "
+            f"{scores.get(attribute, 0)} {ATTR_NAME[attribute]} points"
+        )
     out = dict(spent)
     out[attribute] = out.get(attribute, 0) + cost
     return out
@@ -124,11 +126,16 @@ def can_play(card, scores: dict, spent: dict, own_turn: bool = True, exclusives_
         return False, f"{at.title()} actions are played only during your own Action Phase"
     if at == "exclusive" and exclusives_played >= 1:
         return False, "only one Exclusive action per turn"
-    if card.cost is not None and card.attribute is not None and not can_afford(card.cost, card.attribute,
-                                                                                 scores, spent):
-        return False, (f"costs {card.cost} {ATTRIBUTE_LETTER[card.attribute]} but only "
-                       f"{free_points(scores.get(card.attribute, 0), spent.get(card.attribute, 0))} "
-                       f"{ATTR_NAME[card.attribute]} points are free")
+    if (
+        card.cost is not None
+        and card.attribute is not None
+        and not can_afford(card.cost, card.attribute, scores, spent)
+    ):
+        return False, (
+            f"costs {card.cost} {ATTRIBUTE_LETTER[card.attribute]} but only "
+            f"{free_points(scores.get(card.attribute, 0), spent.get(card.attribute, 0))} "
+            f"{ATTR_NAME[card.attribute]} points are free"
+        )
     return True, ""
 
 
@@ -163,12 +170,21 @@ def attribute_scores(attribute_cards) -> dict[str, int]:
     return out
 
 
-def shogun_points(claimed_castles: int = 0, chain_peasants: int = 0, prisoners: int = 0, heir: bool = False,
-                  scoring: dict | None = None) -> int:
+def shogun_points(
+    claimed_castles: int = 0,
+    chain_peasants: int = 0,
+    prisoners: int = 0,
+    heir: bool = False,
+    scoring: dict | None = None,
+) -> int:
     """Victory Points in Rise of the Shogun (004:749-754)."""
     s = scoring or {"claimed_castle": 4, "chain_peasant": 1, "prisoner": 1, "an_heir": 5}
-    return (claimed_castles * s["claimed_castle"] + chain_peasants * s["chain_peasant"]
-            + prisoners * s["prisoner"] + (s["an_heir"] if heir else 0))
+    return (
+        claimed_castles * s["claimed_castle"]
+        + chain_peasants * s["chain_peasant"]
+        + prisoners * s["prisoner"]
+        + (s["an_heir"] if heir else 0)
+    )
 
 
 def shogun_target(players: int, shogun=None) -> int:
@@ -227,21 +243,41 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
         hero = None
     limit = data.get("max_hero_points")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-        diags.append(doc.diag(("max_hero_points",), "'max_hero_points' must be a whole number of at least 1 "
-                              f"(the agreed hero point limit), not {_kind(limit)}"))
+        diags.append(
+            doc.diag(
+                ("max_hero_points",),
+                "'max_hero_points' must be a whole number of at least 1 "
+                f"(the agreed hero point limit), not {_kind(limit)}",
+            )
+        )
         limit = None
     agreed = doc.house_rules.get("max_hero_points") if isinstance(doc.house_rules, dict) else None
     if limit is not None and agreed is not None and agreed != limit:
-        diags.append(doc.diag(("max_hero_points",), f"'max_hero_points: {limit}' disagrees with house rule "
-                              f"max_hero_points {agreed}", hint="give the agreed limit once"))
+        diags.append(
+            doc.diag(
+                ("max_hero_points",),
+                f"'max_hero_points: {limit}' disagrees with house rule max_hero_points {agreed}",
+                hint="give the agreed limit once",
+            )
+        )
     attrs = data.get("attributes")
     rows_attr: list[tuple[str, tuple]] = []
     if attrs is None:
-        diags.append(doc.positions.diag((), "missing 'attributes:' (the hero's Body, Mind and X attribute cards)",
-                                        hint="e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]"))
+        diags.append(
+            doc.positions.diag(
+                (),
+                "missing 'attributes:' (the hero's Body, Mind and X attribute cards)",
+                hint="e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]",
+            )
+        )
     elif not isinstance(attrs, list):
-        diags.append(doc.diag(("attributes",), "'attributes' must be a list of three attribute card names, "
-                              f"not {_kind(attrs)}", hint="e.g. attributes: [Body card, Mind card, X card]"))
+        diags.append(
+            doc.diag(
+                ("attributes",),
+                f"'attributes' must be a list of three attribute card names, not {_kind(attrs)}",
+                hint="e.g. attributes: [Body card, Mind card, X card]",
+            )
+        )
     else:
         for i, a in enumerate(attrs):
             if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
@@ -265,9 +301,16 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
         lst.attributes.append(Slot(name, 1, card, loc, line, col))
         if card is None:
             if catalog.find("action_cards", name) is not None:
-                findings.append(error("herocard.not-attribute-card",
-                                      f"'{name}' is an action card, not an attribute card; list it under 'deck'",
-                                      loc=loc, line=line, col=col, source=SRC_ATTRS))
+                findings.append(
+                    error(
+                        "herocard.not-attribute-card",
+                        f"'{name}' is an action card, not an attribute card; list it under 'deck'",
+                        loc=loc,
+                        line=line,
+                        col=col,
+                        source=SRC_ATTRS,
+                    )
+                )
             else:
                 findings.append(_unknown(catalog, "attribute_cards", name, loc, line, col, "attribute card"))
     for name, count, loc in rows_deck:
@@ -276,9 +319,16 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
         lst.deck.append(Slot(name, count, card, loc, line, col))
         if card is None:
             if catalog.find("attribute_cards", name) is not None:
-                findings.append(error("herocard.not-action-card",
-                                      f"'{name}' is an attribute card, not an action card; list it under 'attributes'",
-                                      loc=loc, line=line, col=col, source=SRC_ATTRS))
+                findings.append(
+                    error(
+                        "herocard.not-action-card",
+                        f"'{name}' is an attribute card, not an action card; list it under 'attributes'",
+                        loc=loc,
+                        line=line,
+                        col=col,
+                        source=SRC_ATTRS,
+                    )
+                )
             else:
                 findings.append(_unknown(catalog, "action_cards", name, loc, line, col, "action card"))
     return lst, findings
@@ -286,8 +336,14 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
 
 def _unknown(catalog, section, name, loc, line, col, what) -> Finding:
     hint = catalog.did_you_mean(section, name)
-    return error("herocard.unknown-card", f"unknown {what} '{name}'" + (f"; {hint}" if hint else
-                 "; add it in a pack (packs: [my-cards.yaml])"), loc=loc, value=name, line=line, col=col)
+    return error(
+        "herocard.unknown-card",
+        f"unknown {what} '{name}'" + (f"; {hint}" if hint else "; add it in a pack (packs: [my-cards.yaml])"),
+        loc=loc,
+        value=name,
+        line=line,
+        col=col,
+    )
 
 
 # -- checks -----------------------------------------------------------------------------------
@@ -325,10 +381,20 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
     want = catalog.model.deck_rules.attribute_cards
     n = len(lst.attributes)
     if n != want:
-        out.append(_at(error("herocard.attribute-count",
-                             f"hero has {n} attribute card{'s' * (n != 1)} but must have exactly {want} "
-                             "(one Body, one Mind, one X)", loc=("attributes",), source=SRC_ATTRS,
-                             value=n, bound=want), lst=lst))
+        out.append(
+            _at(
+                error(
+                    "herocard.attribute-count",
+                    f"hero has {n} attribute card{'s' * (n != 1)} but must have exactly {want} "
+                    "(one Body, one Mind, one X)",
+                    loc=("attributes",),
+                    source=SRC_ATTRS,
+                    value=n,
+                    bound=want,
+                ),
+                lst=lst,
+            )
+        )
     by_kind: dict[str, list[Slot]] = {}
     unknown_kind = []
     for s in lst.attributes:
@@ -342,21 +408,50 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
         slots = by_kind.get(kind, [])
         if len(slots) > 1:
             names = ", ".join(sorted(s.card.name for s in slots))
-            out.append(_at(error("herocard.attribute-kinds",
-                                 f"{len(slots)} {ATTR_NAME[kind]} attribute cards ({names}); a hero has exactly "
-                                 f"one {ATTR_NAME[kind]} card", loc=slots[1].loc, source=SRC_ATTRS,
-                                 value=len(slots), bound=1, base=f"{ATTR_NAME[kind]} cards"), slots[1]))
+            out.append(
+                _at(
+                    error(
+                        "herocard.attribute-kinds",
+                        f"{len(slots)} {ATTR_NAME[kind]} attribute cards ({names}); a hero has exactly "
+                        f"one {ATTR_NAME[kind]} card",
+                        loc=slots[1].loc,
+                        source=SRC_ATTRS,
+                        value=len(slots),
+                        bound=1,
+                        base=f"{ATTR_NAME[kind]} cards",
+                    ),
+                    slots[1],
+                )
+            )
         elif not slots and not unknown_kind and all(s.card is not None for s in lst.attributes):
-            out.append(_at(error("herocard.attribute-kinds",
-                                 f"no {ATTR_NAME[kind]} attribute card; a hero has one Body, one Mind and one X card",
-                                 loc=("attributes",), source=SRC_ATTRS, value=0, bound=1,
-                                 base=f"{ATTR_NAME[kind]} cards"), lst=lst))
+            out.append(
+                _at(
+                    error(
+                        "herocard.attribute-kinds",
+                        f"no {ATTR_NAME[kind]} attribute card; a hero has one Body, one Mind and one X card",
+                        loc=("attributes",),
+                        source=SRC_ATTRS,
+                        value=0,
+                        bound=1,
+                        base=f"{ATTR_NAME[kind]} cards",
+                    ),
+                    lst=lst,
+                )
+            )
     for s in unknown_kind:
-        out.append(_at(error("herocard.attribute-unknown",
-                             f"'{s.card.name}' does not say which attribute it is (Body, Mind or X), so the rule "
-                             "of one Body, one Mind and one X card cannot be checked; give 'attribute: body' "
-                             "(mind or x) for it in a pack (packs: [my-cards.yaml])", loc=s.loc,
-                             source=SRC_ATTRS), s))
+        out.append(
+            _at(
+                error(
+                    "herocard.attribute-unknown",
+                    f"'{s.card.name}' does not say which attribute it is (Body, Mind or X), so the rule "
+                    "of one Body, one Mind and one X card cannot be checked; give 'attribute: body' "
+                    "(mind or x) for it in a pack (packs: [my-cards.yaml])",
+                    loc=s.loc,
+                    source=SRC_ATTRS,
+                ),
+                s,
+            )
+        )
     return out
 
 
@@ -367,20 +462,41 @@ def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     limit = _limit(lst, catalog, rules)
     missing = [c.name for c in cards if c.hero_points is None]
     if missing:
-        return [_at(error("herocard.hero-points-unknown",
-                          f"hero point total cannot be checked against {limit}, so the hero cannot be confirmed "
-                          f"legal: {', '.join(sorted(missing))} print{'s' * (len(missing) == 1)} no hero points in "
-                          "the catalog; give 'hero_points: N' for "
-                          f"{'it' if len(missing) == 1 else 'them'} in a pack (packs: [my-cards.yaml])",
-                          loc=("attributes",), source=SRC_POINTS, value=sorted(missing), bound=limit,
-                          base="hero points of the attribute cards"), lst=lst)]
+        return [
+            _at(
+                error(
+                    "herocard.hero-points-unknown",
+                    f"hero point total cannot be checked against {limit}, so the hero cannot be confirmed "
+                    f"legal: {', '.join(sorted(missing))} print{'s' * (len(missing) == 1)} no hero points in "
+                    "the catalog; give 'hero_points: N' for "
+                    f"{'it' if len(missing) == 1 else 'them'} in a pack (packs: [my-cards.yaml])",
+                    loc=("attributes",),
+                    source=SRC_POINTS,
+                    value=sorted(missing),
+                    bound=limit,
+                    base="hero points of the attribute cards",
+                ),
+                lst=lst,
+            )
+        ]
     total = sum(c.hero_points for c in cards)
     if total > limit:
         base = "max_hero_points" + (" (list)" if lst.max_hero_points is not None else "")
-        return [_at(error("herocard.hero-points-max",
-                          f"hero points {total} > {limit} (the agreed hero point limit)",
-                          loc=("attributes",), source=SRC_POINTS, value=total, bound=limit, base=base,
-                          counted=[f"{c.name}: {c.hero_points}" for c in cards]), lst=lst)]
+        return [
+            _at(
+                error(
+                    "herocard.hero-points-max",
+                    f"hero points {total} > {limit} (the agreed hero point limit)",
+                    loc=("attributes",),
+                    source=SRC_POINTS,
+                    value=total,
+                    bound=limit,
+                    base=base,
+                    counted=[f"{c.name}: {c.hero_points}" for c in cards],
+                ),
+                lst=lst,
+            )
+        ]
     return []
 
 
@@ -388,9 +504,20 @@ def check_deck_size(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     want = int(rules.get("min_action_cards", catalog.model.deck_rules.min_action_cards))
     n = lst.action_total()
     if n < want:
-        return [_at(error("herocard.deck-min", f"action deck has {n} card{'s' * (n != 1)} < {want} "
-                          "(the fewest an Action deck may hold)", loc=("deck",), source=SRC_DECK,
-                          value=n, bound=want, base="min_action_cards"), lst=lst)]
+        return [
+            _at(
+                error(
+                    "herocard.deck-min",
+                    f"action deck has {n} card{'s' * (n != 1)} < {want} (the fewest an Action deck may hold)",
+                    loc=("deck",),
+                    source=SRC_DECK,
+                    value=n,
+                    bound=want,
+                    base="min_action_cards",
+                ),
+                lst=lst,
+            )
+        ]
     return []
 
 
@@ -409,9 +536,19 @@ def check_copies(lst: HeroList, catalog) -> list[Finding]:
             first = slots[0]
             name = first.card.name if first.card is not None else first.name
             lines = f" (on {len(slots)} lines)" if len(slots) > 1 else ""
-            out.append(_at(error("herocard.copies-max", f"{total} copies of '{name}'{lines} > {most} "
-                                 "(the most copies of one card)", loc=first.loc,
-                                 source=f"{SEED}:1216-1217, {SEED}:1253", value=total, bound=most), first))
+            out.append(
+                _at(
+                    error(
+                        "herocard.copies-max",
+                        f"{total} copies of '{name}'{lines} > {most} (the most copies of one card)",
+                        loc=first.loc,
+                        source=f"{SEED}:1216-1217, {SEED}:1253",
+                        value=total,
+                        bound=most,
+                    ),
+                    first,
+                )
+            )
     return out
 
 
@@ -429,27 +566,54 @@ def check_costs(lst: HeroList, catalog) -> list[Finding]:
         if c.attribute not in scores:
             continue  # no card of that attribute (or its score is unknown): reported elsewhere
         if c.cost > scores[c.attribute]:
-            out.append(_at(warning("herocard.cost-exceeds-score",
-                                 f"'{c.name}' costs {c.cost} {ATTRIBUTE_LETTER[c.attribute]} but the hero's "
-                                 f"{ATTR_NAME[c.attribute]} score is {scores[c.attribute]}: it can never be played",
-                                 loc=s.loc, source=SRC_COST, value=c.cost, bound=scores[c.attribute],
-                                 base=f"{ATTR_NAME[c.attribute]} score"), s))
+            out.append(
+                _at(
+                    warning(
+                        "herocard.cost-exceeds-score",
+                        f"'{c.name}' costs {c.cost} {ATTRIBUTE_LETTER[c.attribute]} but the hero's "
+                        f"{ATTR_NAME[c.attribute]} score is {scores[c.attribute]}: it can never be played",
+                        loc=s.loc,
+                        source=SRC_COST,
+                        value=c.cost,
+                        bound=scores[c.attribute],
+                        base=f"{ATTR_NAME[c.attribute]} score",
+                    ),
+                    s,
+                )
+            )
     if unknown:
-        out.append(_at(info("herocard.cost-unknown",
-                            f"action cost not known for {', '.join(sorted(unknown))}; their costs cannot be "
-                            "checked against the hero's scores", loc=("deck",), source=SRC_COST), lst=lst))
+        out.append(
+            _at(
+                info(
+                    "herocard.cost-unknown",
+                    f"action cost not known for {', '.join(sorted(unknown))}; their costs cannot be "
+                    "checked against the hero's scores",
+                    loc=("deck",),
+                    source=SRC_COST,
+                ),
+                lst=lst,
+            )
+        )
     missing_scores = [c.name for c in lst.attribute_cards() if c.attribute and c.score is None]
     if missing_scores:
-        out.append(_at(warning("herocard.unknown-value",
-                               f"attribute score not known for {', '.join(sorted(missing_scores))}; action costs "
-                               "cannot be checked against it (complete the card in a pack)",
-                               loc=("attributes",), source=SRC_COST), lst=lst))
+        out.append(
+            _at(
+                warning(
+                    "herocard.unknown-value",
+                    f"attribute score not known for {', '.join(sorted(missing_scores))}; action costs "
+                    "cannot be checked against it (complete the card in a pack)",
+                    loc=("attributes",),
+                    source=SRC_COST,
+                ),
+                lst=lst,
+            )
+        )
     return out
 
 
 def _never_playable(card, scores: dict) -> bool:
     """A card whose known cost is over the hero's known score in its attribute (004:941-946)."""
-    return (card.cost is not None and card.attribute in scores and card.cost > scores[card.attribute])
+    return card.cost is not None and card.attribute in scores and card.cost > scores[card.attribute]
 
 
 def check_mods(lst: HeroList, catalog) -> list[Finding]:
@@ -463,15 +627,25 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
             continue
         if bases:
             names = ", ".join(f"'{n}'" for n in sorted(bases))
-            why = (f"the deck's only {KIND_NAME[base]}{'s' * (len(bases) > 1)} ({names}) can never be played "
-                   "(cost over the hero's score) and a mod cannot stand alone")
+            why = (
+                f"the deck's only {KIND_NAME[base]}{'s' * (len(bases) > 1)} ({names}) can never be played "
+                "(cost over the hero's score) and a mod cannot stand alone"
+            )
         else:
             why = f"the deck has no {KIND_NAME[base]} and a mod cannot stand alone"
         for s in lst.deck:
             if s.card is not None and s.card.kind == mod:
-                out.append(_at(warning("herocard.mod-without-base",
-                                       f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: {why}",
-                                       loc=s.loc, source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK), s))
+                out.append(
+                    _at(
+                        warning(
+                            "herocard.mod-without-base",
+                            f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: {why}",
+                            loc=s.loc,
+                            source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK,
+                        ),
+                        s,
+                    )
+                )
     return out
 
 
@@ -534,8 +708,17 @@ def limits(lst: HeroList, catalog, rules: dict) -> list[dict]:
     if dr.max_copies:
         for slot in lst.deck:
             if slot.card is not None:
-                rows.append(limit("copies of one card", "max", slot.count, int(dr.max_copies), "copies", SRC_DECK,
-                                  group=slot.card.name))
+                rows.append(
+                    limit(
+                        "copies of one card",
+                        "max",
+                        slot.count,
+                        int(dr.max_copies),
+                        "copies",
+                        SRC_DECK,
+                        group=slot.card.name,
+                    )
+                )
     return rows
 
 
@@ -546,26 +729,47 @@ def hand_size(catalog) -> tuple[int, str]:
 
 # -- finding codes ---------------------------------------------------------------------------------
 
-FINDING_CODES = codes("herocard", {
-    "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
-    "not-attribute-card": ("error", "an action card listed among the hero's attribute cards", SRC_ATTRS),
-    "not-action-card": ("error", "an attribute card listed in the action deck", SRC_ATTRS),
-    "attribute-count": ("error", "a hero has exactly three attribute cards", SRC_ATTRS),
-    "attribute-kinds": ("error", "a hero has one Body, one Mind and one X attribute card", SRC_ATTRS),
-    "attribute-unknown": ("error", "an attribute card that does not say whether it is Body, Mind or X: one of each "
-                          "cannot be checked until a pack says", SRC_ATTRS),
-    "hero-points-unknown": ("error", "an attribute card without hero points: the hero point limit cannot be "
-                            "checked until a pack gives them", SRC_POINTS),
-    "unknown-value": ("warning", "a card lacks a value a rule needs (attribute, hero points or score)",
-                      SRC_ATTRS),
-    "hero-points-max": ("error", "the attribute cards' hero points exceed the agreed limit", SRC_POINTS),
-    "deck-min": ("error", "the action deck holds fewer cards than the rules ask", SRC_DECK),
-    "copies-max": ("error", "more copies of one action card than the rules allow",
-                   f"{SEED}:1216-1217, {SEED}:1253"),
-    "cost-exceeds-score": ("warning", "an action card costing more than the hero's score can never be played",
-                           SRC_COST),
-    "cost-unknown": ("info", "action costs the catalog lacks cannot be checked against the hero's scores",
-                     SRC_COST),
-    "mod-without-base": ("warning", "an attack or block mod with no playable base card of its kind in the "
-                         "deck can never be played", SRC_ATTACK),
-})
+FINDING_CODES = codes(
+    "herocard",
+    {
+        "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
+        "not-attribute-card": ("error", "an action card listed among the hero's attribute cards", SRC_ATTRS),
+        "not-action-card": ("error", "an attribute card listed in the action deck", SRC_ATTRS),
+        "attribute-count": ("error", "a hero has exactly three attribute cards", SRC_ATTRS),
+        "attribute-kinds": ("error", "a hero has one Body, one Mind and one X attribute card", SRC_ATTRS),
+        "attribute-unknown": (
+            "error",
+            "an attribute card that does not say whether it is Body, Mind or X: one of each "
+            "cannot be checked until a pack says",
+            SRC_ATTRS,
+        ),
+        "hero-points-unknown": (
+            "error",
+            "an attribute card without hero points: the hero point limit cannot be checked until a pack gives them",
+            SRC_POINTS,
+        ),
+        "unknown-value": ("warning", "a card lacks a value a rule needs (attribute, hero points or score)", SRC_ATTRS),
+        "hero-points-max": ("error", "the attribute cards' hero points exceed the agreed limit", SRC_POINTS),
+        "deck-min": ("error", "the action deck holds fewer cards than the rules ask", SRC_DECK),
+        "copies-max": (
+            "error",
+            "more copies of one action card than the rules allow",
+            f"{SEED}:1216-1217, {SEED}:1253",
+        ),
+        "cost-exceeds-score": (
+            "warning",
+            "an action card costing more than the hero's score can never be played",
+            SRC_COST,
+        ),
+        "cost-unknown": (
+            "info",
+            "action costs the catalog lacks cannot be checked against the hero's scores",
+            SRC_COST,
+        ),
+        "mod-without-base": (
+            "warning",
+            "an attack or block mod with no playable base card of its kind in the deck can never be played",
+            SRC_ATTACK,
+        ),
+    },
+)

@@ -86,21 +86,27 @@ class HeroCardNewList(NewListPart):
 
     def fields(self, catalog):
         heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
-        return [{"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
-                {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1}]
+        return [
+            {"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
+            {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1},
+        ]
 
     def body(self, data, catalog, options):
         hero = options.get("hero")
         if not hero or not hero.strip():
-            raise UsageError(f"{option('hero')} is required for a herocard hero",
-                             command_line(f"e.g. daimyo new herocard {option('hero')} Samurai -o hero.yaml"))
+            raise UsageError(
+                f"{option('hero')} is required for a herocard hero",
+                command_line(f"e.g. daimyo new herocard {option('hero')} Samurai -o hero.yaml"),
+            )
         entry = catalog.find("heroes", hero)
         data["hero"] = entry.name if entry is not None else hero
         limit = options.get("max_hero_points")
         if limit is None:
             limit = int(catalog.default_rules().get("max_hero_points", catalog.model.deck_rules.max_hero_points))
         if limit < 1:
-            raise UsageError(f"{option('max-hero-points')} must be at least 1, not {limit}", f"e.g. {option('max-hero-points')} 30")
+            raise UsageError(
+                f"{option('max-hero-points')} must be at least 1, not {limit}", f"e.g. {option('max-hero-points')} 30"
+            )
         data["max_hero_points"] = limit
         attrs, others = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
         data["attributes"] = attrs
@@ -108,12 +114,18 @@ class HeroCardNewList(NewListPart):
         if attrs:
             notes.append(f"attributes: the {entry.name}'s " + ", ".join(attrs))
             if others:
-                notes.append("  also in the catalog: " + ", ".join(others)
-                             + "; 'daimyo add' one to swap it in for the card of its kind")
+                notes.append(
+                    "  also in the catalog: "
+                    + ", ".join(others)
+                    + "; 'daimyo add' one to swap it in for the card of its kind"
+                )
         elif entry is None:
             hint = catalog.did_you_mean("heroes", hero)
-            notes.append(f"'{hero}' is your own hero" + (f" ({hint})" if hint else "")
-                         + ": add its Body, Mind and X attribute cards with 'daimyo add'")
+            notes.append(
+                f"'{hero}' is your own hero"
+                + (f" ({hint})" if hint else "")
+                + ": add its Body, Mind and X attribute cards with 'daimyo add'"
+            )
         data["deck"] = {}
         return notes
 
@@ -132,8 +144,11 @@ class HeroCardSettings(SettingsPart):
         if hero is not None:
             return hero.name, None
         hint = catalog.did_you_mean("heroes", value)
-        return text_value(value), (f"'{value}' is not a hero of the catalog ({hint}); kept as your own hero's name"
-                                   if hint else f"'{value}' is your own hero (not a catalog hero)")
+        return text_value(value), (
+            f"'{value}' is not a hero of the catalog ({hint}); kept as your own hero's name"
+            if hint
+            else f"'{value}' is your own hero (not a catalog hero)"
+        )
 
     def after(self, data, catalog, key, value):
         """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
@@ -151,17 +166,24 @@ class HeroCardSettings(SettingsPart):
             seq = CommentedSeq(new)
             seq.fa.set_flow_style()
             data["attributes"] = seq
-            return [f"attributes: the {entry.name}'s " + ", ".join(new)
-                    + (f" (replacing {', '.join(old)})" if old else "")]
+            return [
+                f"attributes: the {entry.name}'s " + ", ".join(new) + (f" (replacing {', '.join(old)})" if old else "")
+            ]
         if not old:
             return []
         owners = {getattr(catalog.find("attribute_cards", a), "hero", None) for a in old} - {None}
-        whose = f"the {', '.join(sorted(o for o in owners if o is not None))}'s cards" if owners else "cards of your own"
+        whose = (
+            f"the {', '.join(sorted(o for o in owners if o is not None))}'s cards" if owners else "cards of your own"
+        )
         if entry is None:
-            return [f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
-                    "and X cards with 'daimyo add'"]
-        return [f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
-                f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"]
+            return [
+                f"the attribute cards stay ({', '.join(old)}: {whose}); give your own hero its Body, Mind "
+                "and X cards with 'daimyo add'"
+            ]
+        return [
+            f"the attribute cards stay ({', '.join(old)}: {whose}): the catalog has no Body, Mind and X "
+            f"cards for the {entry.name}; a pack can add them, then 'daimyo add' each"
+        ]
 
 
 class HeroCardEditing(CardEditing):
@@ -174,8 +196,10 @@ class HeroCardEditing(CardEditing):
         if pick.field != "attributes":
             return super()._add_pick(data, catalog, pick, count, variant, check_side)
         if count != 1:
-            raise EditRefused(f"'{pick.name}' is an attribute card: a hero has it once, not {count} times",
-                              f"leave out {option('count')}")
+            raise EditRefused(
+                f"'{pick.name}' is an attribute card: a hero has it once, not {count} times",
+                f"leave out {option('count')}",
+            )
         attrs = data.get("attributes")
         if not isinstance(attrs, list):
             raise EditRefused("the list has no 'attributes:' list to edit", "add 'attributes: []' to the file")
@@ -189,8 +213,10 @@ class HeroCardEditing(CardEditing):
                 if _attribute_kind(catalog, a) == kind:
                     old = attrs[i]
                     attrs[i] = pick.name
-                    return [f"{pick.name} is an attribute card ({label}): it replaces {old} as the hero's {label} "
-                            "card (a hero has one Body, one Mind and one X card)"]
+                    return [
+                        f"{pick.name} is an attribute card ({label}): it replaces {old} as the hero's {label} "
+                        "card (a hero has one Body, one Mind and one X card)"
+                    ]
         if not attrs and hasattr(attrs, "fa"):
             attrs.fa.set_flow_style()
         attrs.append(pick.name)
@@ -201,7 +227,9 @@ class HeroCardEditing(CardEditing):
         for i, a in enumerate(holder):
             if same(a):
                 if count not in (None, 1):
-                    raise EditRefused(f"'{a}' is an attribute card: the hero has it once", f"leave out {option('count')}")
+                    raise EditRefused(
+                        f"'{a}' is an attribute card: the hero has it once", f"leave out {option('count')}"
+                    )
                 del holder[i]
                 return [f"removed {a} from the hero's attribute cards"]
         return None
@@ -236,5 +264,6 @@ class HeroCard(CardGame):
     editing = part(HeroCardEditing)  # attribute cards one each, action cards by copies
 
     # -- printing and analytics ------------------------------------------------------------------
+
 
 SYSTEM = HeroCard()

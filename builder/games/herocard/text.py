@@ -17,8 +17,11 @@ class HeroCardText(TextPart):
 
         used = summary.get("hero_points")
         if "max_hero_points" in doc:
-            return [f"{_num(used)}/{doc['max_hero_points']} hero points" if used is not None
-                    else f"{doc['max_hero_points']} hero points"]
+            return [
+                f"{_num(used)}/{doc['max_hero_points']} hero points"
+                if used is not None
+                else f"{doc['max_hero_points']} hero points"
+            ]
         return [f"{_num(used)} hero points used"] if used is not None else []
 
     def keys(self, doc):
@@ -28,8 +31,9 @@ class HeroCardText(TextPart):
         if "hero" in doc:
             out.append(f"Hero: {q(doc['hero'])}")
         if "attributes" in doc:
-            out.append("Attributes: " + ", ".join(map(q, doc["attributes"])) if doc["attributes"]
-                       else "Attributes: none")
+            out.append(
+                "Attributes: " + ", ".join(map(q, doc["attributes"])) if doc["attributes"] else "Attributes: none"
+            )
         return out
 
     def read_facet(self, p, seg):

@@ -14,8 +14,12 @@ class HeroCardView(ViewPart):
 
     def tally(self, summary):
         more = f"{fmt(summary.get('action_cards', 0))} action cards"
-        return {"total": summary.get("hero_points"), "limit": summary.get("max_hero_points"), "unit": "hero points",
-                "more": more}
+        return {
+            "total": summary.get("hero_points"),
+            "limit": summary.get("max_hero_points"),
+            "unit": "hero points",
+            "more": more,
+        }
 
     def left_text(self, tally, findings):
         """The hero points left, unless the action deck is short of its minimum: then what it
@@ -29,10 +33,20 @@ class HeroCardView(ViewPart):
         return super().left_text(tally, findings)
 
     def builder_settings(self, data, catalog):
-        return [{"key": "hero", "label": "Hero", "value": data.get("hero", ""),
-                 "choices": [(e.name, e.name) for e in catalog.entries("heroes")]},
-                {"key": "max_hero_points", "label": "Hero point limit", "value": data.get("max_hero_points", ""),
-                 "type": "number"}]
+        return [
+            {
+                "key": "hero",
+                "label": "Hero",
+                "value": data.get("hero", ""),
+                "choices": [(e.name, e.name) for e in catalog.entries("heroes")],
+            },
+            {
+                "key": "max_hero_points",
+                "label": "Hero point limit",
+                "value": data.get("max_hero_points", ""),
+                "type": "number",
+            },
+        ]
 
 
 class HeroCardBrowse(CardBrowse):

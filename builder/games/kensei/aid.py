@@ -44,21 +44,31 @@ def _kensei_leaders_units(block: dict, ctx: AidContext) -> list:
         return fallback(block, ctx, "the catalog has no leader and unit table")
     rows_t = ab.leaders_and_units.table
     head = ["Army points"] + [str(r.ap) for r in rows_t]
-    rows = [["Leaders min/max"] + [f"{r.leaders_min}/{r.leaders_max}" for r in rows_t],
-            ["Units min/max"] + [f"{r.units_min}/{r.units_max}" for r in rows_t]]
+    rows = [
+        ["Leaders min/max"] + [f"{r.leaders_min}/{r.leaders_max}" for r in rows_t],
+        ["Units min/max"] + [f"{r.units_min}/{r.units_max}" for r in rows_t],
+    ]
     us = ab.unit_size
     mx = us.max
-    sizes = (f"Models per unit: at least {us.min}; at most {mx.get('infantry', '?')} infantry, "
-             f"{mx.get('skirmisher', '?')} skirmishers, {mx.get('other', '?')} other units.")
+    sizes = (
+        f"Models per unit: at least {us.min}; at most {mx.get('infantry', '?')} infantry, "
+        f"{mx.get('skirmisher', '?')} skirmishers, {mx.get('other', '?')} other units."
+    )
     pl = ab.profile_limits
     elite = "; ".join(
         f"{e.get('from_ap', 0)}" + (f"-{e['to_ap']}" if e.get("to_ap") is not None else "+") + f" AP: {e['max']}"
-        for e in pl.elite)
-    profiles = (f"At most {pl.max_units_per_profile} units of the same profile; elite profiles: {elite}. "
-                f"Unique, legendary and leader profiles: {pl.unique_max_models} model.")
-    return [table(rows, column_widths(ctx, 28, *([14.4] * len(rows_t))), ctx.st, header=head, bold_first=True),
-            para(sizes, ctx.st.body), para(profiles, ctx.st.body),
-            source_line(f"{ab.leaders_and_units.source}; {us.source}; {pl.source}", ctx.st)]
+        for e in pl.elite
+    )
+    profiles = (
+        f"At most {pl.max_units_per_profile} units of the same profile; elite profiles: {elite}. "
+        f"Unique, legendary and leader profiles: {pl.unique_max_models} model."
+    )
+    return [
+        table(rows, column_widths(ctx, 28, *([14.4] * len(rows_t))), ctx.st, header=head, bold_first=True),
+        para(sizes, ctx.st.body),
+        para(profiles, ctx.st.body),
+        source_line(f"{ab.leaders_and_units.source}; {us.source}; {pl.source}", ctx.st),
+    ]
 
 
 @block("kensei_percent_limits")
@@ -84,9 +94,14 @@ def _kensei_percent(block: dict, ctx: AidContext) -> list:
     out = [table(rows, column_widths(ctx, 38, 17, *([15] * len(sizes))), ctx.st, header=head, bold_first=True)]
     hr = [lim for lim in ab.limits if lim.house_rule]
     if hr:
-        out.append(para("House rules may change: " + ", ".join(
-            f"{LIMIT_LABELS.get(lim.category, lim.category)} ({lim.house_rule})" for lim in hr)
-            + " \u2014 see `daimyo rules kensei`.", ctx.st.small))
+        out.append(
+            para(
+                "House rules may change: "
+                + ", ".join(f"{LIMIT_LABELS.get(lim.category, lim.category)} ({lim.house_rule})" for lim in hr)
+                + " \u2014 see `daimyo rules kensei`.",
+                ctx.st.small,
+            )
+        )
     out.append(para(ab.leaders_exempt.text.strip(), ctx.st.small))
     srcs = "; ".join(dict.fromkeys(lim.source for lim in ab.limits))
     out.append(source_line(srcs + "; " + ab.leaders_exempt.source, ctx.st))
@@ -103,9 +118,16 @@ def _kensei_levels(block: dict, ctx: AidContext) -> list:
         extra = f"+{lv.extra_command_cards}" if lv.extra_command_cards else "0"
         scen = "\u2014" if lv.scenery_elements is None else str(lv.scenery_elements)
         rows.append([lv.name, f"{lv.cost}", f"+{lv.strategy_bonus}", extra, scen])
-    return [table(rows, column_widths(ctx, 26, 14, 20, 22, 18), ctx.st,
-                  header=["Level", "AP", "Strategy roll", "Extra cards", "Scenery"], bold_first=True),
-            source_line("; ".join(lv.source for lv in levels), ctx.st)]
+    return [
+        table(
+            rows,
+            column_widths(ctx, 26, 14, 20, 22, 18),
+            ctx.st,
+            header=["Level", "AP", "Strategy roll", "Extra cards", "Scenery"],
+            bold_first=True,
+        ),
+        source_line("; ".join(lv.source for lv in levels), ctx.st),
+    ]
 
 
 @block("kensei_command_deck")
@@ -116,5 +138,12 @@ def _kensei_deck(block: dict, ctx: AidContext) -> list:
     rows = [[str(c.value), str(c.count), getattr(c, "suit", None) or ""] for c in cards]
     total = sum(c.count for c in cards)
     rows.append(["total", str(total), ""])
-    return [table(rows, column_widths(ctx, 30, 30, 40), ctx.st, header=["Value", "Cards", "Normal deck suit"],
-                  total_rows=[len(rows) - 1])]
+    return [
+        table(
+            rows,
+            column_widths(ctx, 30, 30, 40),
+            ctx.st,
+            header=["Value", "Cards", "Normal deck suit"],
+            total_rows=[len(rows) - 1],
+        )
+    ]

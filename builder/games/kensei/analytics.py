@@ -12,9 +12,11 @@ def kensei_facts(ld: Loaded) -> dict:
     names = {c.id.lower(): c.name for c in ld.catalog.model.troop_classes}
     by_class = {names.get(k.lower(), k): v for k, v in core.points_by(ld.lst, ld.catalog, ld.rules, "class").items()}
     limit = ld.lst.points
-    points = [{"by": "class", "values": _points_rows(by_class, limit)},
-              {"by": "type", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "type"), limit)},
-              {"by": "title", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "titles"), limit)}]
+    points = [
+        {"by": "class", "values": _points_rows(by_class, limit)},
+        {"by": "type", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "type"), limit)},
+        {"by": "title", "values": _points_rows(core.points_by(ld.lst, ld.catalog, ld.rules, "titles"), limit)},
+    ]
     return {"points": points, "limits": rule_limits(ld), "battle_size": limit}
 
 
@@ -42,5 +44,12 @@ class KenseiAnalytics(AnalyticsPart):
         return kensei_lines(stats)
 
     def stats_charts(self, stats):
-        return [(f"Points by troop {block['by']} (of {stats['battle_size']} AP)", "bars",
-                 [(str(v["value"]), v["points"]) for v in block["values"]], " AP") for block in stats["points"]]
+        return [
+            (
+                f"Points by troop {block['by']} (of {stats['battle_size']} AP)",
+                "bars",
+                [(str(v["value"]), v["points"]) for v in block["values"]],
+                " AP",
+            )
+            for block in stats["points"]
+        ]

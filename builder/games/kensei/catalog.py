@@ -41,14 +41,44 @@ from builder.names import did_you_mean
 # The vocabulary a restriction (catalog/kensei/restrictions.yaml or a pack) may use:
 # troop facts in ``of`` selectors, list facts in ``when``/``unless``, and the list's
 # numeric values for bases and ``plus`` (the checks in builder.games.kensei.rules compute them).
-RESTRICTION_FACTS = frozenset({
-    "troop", "name", "class", "type", "size_class", "titles", "weapons", "ranged", "firearm",
-    "melee", "leader", "general", "unique", "legendary", "single", "unit", "living", "common",
-    "clans", "list_section", "realm", "creature", "spiritual", "cost", "volume", "standard",
-    "led", "warrior", "exempt", "exempt_min"})
+RESTRICTION_FACTS = frozenset(
+    {
+        "troop",
+        "name",
+        "class",
+        "type",
+        "size_class",
+        "titles",
+        "weapons",
+        "ranged",
+        "firearm",
+        "melee",
+        "leader",
+        "general",
+        "unique",
+        "legendary",
+        "single",
+        "unit",
+        "living",
+        "common",
+        "clans",
+        "list_section",
+        "realm",
+        "creature",
+        "spiritual",
+        "cost",
+        "volume",
+        "standard",
+        "led",
+        "warrior",
+        "exempt",
+        "exempt_min",
+    }
+)
 RESTRICTION_CONTEXT_FACTS = frozenset({"clan", "occult", "commander", "limit"})
-RESTRICTION_CONTEXT_VALUES = frozenset({"limit", "size", "percent_base", "spent", "troops_points",
-                                        "commander_cost", "ranged_points"})
+RESTRICTION_CONTEXT_VALUES = frozenset(
+    {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
+)
 
 TROOP_TYPES = ("infantry", "mounted", "skirmisher", "spiritual", "creature")
 CLASS_CODES = ("H", "E", "W", "P", "K", "O", "C", "M", "I")
@@ -132,6 +162,7 @@ class Companion(Strict):
 
 
 # -- entry sections ------------------------------------------------------------------------
+
 
 class Clan(KenseiEntry):
     """A playable clan. ``army_building`` quotes its army-building exceptions."""
@@ -279,10 +310,15 @@ class Troop(KenseiEntry):
     @classmethod
     def _type_ok(cls, v):
         if v is not None and v not in TROOP_TYPES:
-            say = {"cavalry": "mounted", "skirmishers": "skirmisher", "creatures": "creature",
-                   "spiritual troops": "spiritual"}.get(str(v).lower())
-            raise ValueError(f"troop_type '{v}' is not one of {', '.join(TROOP_TYPES)}"
-                             + (f" (write '{say}')" if say else ""))
+            say = {
+                "cavalry": "mounted",
+                "skirmishers": "skirmisher",
+                "creatures": "creature",
+                "spiritual troops": "spiritual",
+            }.get(str(v).lower())
+            raise ValueError(
+                f"troop_type '{v}' is not one of {', '.join(TROOP_TYPES)}" + (f" (write '{say}')" if say else "")
+            )
         return v
 
     @field_validator("cost")
@@ -322,6 +358,7 @@ class CommandCard(KenseiEntry):
 
 
 # -- army building constants ------------------------------------------------------------------
+
 
 class TableRow(Strict):
     """Leader and unit table row (L6061-6113)."""
@@ -395,8 +432,7 @@ class ClanOverride(Noted):
     """
 
     clan: str
-    rule: Literal["limit", "no_living_troops", "no_common_troops", "melee_minimum_counts",
-                  "spiritual_only"]
+    rule: Literal["limit", "no_living_troops", "no_common_troops", "melee_minimum_counts", "spiritual_only"]
     limit: str | None = None
     percent: float | None = None
     counts: list[str] = []
@@ -469,8 +505,7 @@ CATALOG_MODEL = KenseiCatalog
 
 
 # The appendix lists a troop may belong to (L6737-6819), plus the clan ids.
-LIST_SECTIONS = ("common", "spiritual", "hell-creatures", "celestial-creatures",
-                 "earthly-creatures", "death-creatures")
+LIST_SECTIONS = ("common", "spiritual", "hell-creatures", "celestial-creatures", "earthly-creatures", "death-creatures")
 
 
 def cross_check(catalog) -> list:
@@ -493,16 +528,27 @@ def cross_check(catalog) -> list:
         if hit is None:
             hint = catalog.did_you_mean(section, name)
             if not hint:
-                known = [e.id if section in ("troop_classes", "clans", "commander_levels", "troop_types")
-                         else e.name for e in catalog.entries(section)] + list(extra)
-                hint = ("known: " + ", ".join(known)) if len(known) <= 12 else f"see 'daimyo catalog list kensei {section}'"
+                known = [
+                    e.id if section in ("troop_classes", "clans", "commander_levels", "troop_types") else e.name
+                    for e in catalog.entries(section)
+                ] + list(extra)
+                hint = (
+                    ("known: " + ", ".join(known))
+                    if len(known) <= 12
+                    else f"see 'daimyo catalog list kensei {section}'"
+                )
             out.append(catalog.diag(path, f"{owner} unknown {kind} '{name}'", hint=hint))
         return hit
 
     def rule(rid, path, owner):
         if rid is not None and rid not in rules:
-            out.append(catalog.diag(path, f"{owner} names unknown house rule '{rid}'",
-                                    hint=did_you_mean(rid, sorted(rules)) or "see 'daimyo rules kensei'"))
+            out.append(
+                catalog.diag(
+                    path,
+                    f"{owner} names unknown house rule '{rid}'",
+                    hint=did_you_mean(rid, sorted(rules)) or "see 'daimyo rules kensei'",
+                )
+            )
 
     volumes = {v.value for v in m.volumes}
     clan_ids = [c.id for c in m.clans]
@@ -510,19 +556,30 @@ def cross_check(catalog) -> list:
         at: tuple[str | int, ...] = ("troops", i)
         for j, c in enumerate(t.clans):
             ref("clans", c, at + ("clans", j), f"troop '{t.name}' names", "clan", extra=("any", "common"))
-        if t.list_section is not None and t.list_section not in LIST_SECTIONS \
-                and catalog.find("clans", t.list_section) is None:
+        if (
+            t.list_section is not None
+            and t.list_section not in LIST_SECTIONS
+            and catalog.find("clans", t.list_section) is None
+        ):
             known = list(LIST_SECTIONS) + clan_ids
-            out.append(catalog.diag(at + ("list_section",),
-                                    f"troop '{t.name}' names list '{t.list_section}', which is no army list",
-                                    hint=did_you_mean(t.list_section, known) or "lists: " + ", ".join(known)))
+            out.append(
+                catalog.diag(
+                    at + ("list_section",),
+                    f"troop '{t.name}' names list '{t.list_section}', which is no army list",
+                    hint=did_you_mean(t.list_section, known) or "lists: " + ", ".join(known),
+                )
+            )
         if t.troop_class is not None:
             ref("troop_classes", t.troop_class, at + ("troop_class",), f"troop '{t.name}' has", "class")
         if t.troop_type is not None:
             ref("troop_types", t.troop_type, at + ("troop_type",), f"troop '{t.name}' has", "troop type")
         if t.volume is not None and volumes and t.volume not in volumes:
-            out.append(catalog.diag(at + ("volume",), f"troop '{t.name}' has volume {t.volume}, not one of "
-                                    + ", ".join(map(str, sorted(volumes)))))
+            out.append(
+                catalog.diag(
+                    at + ("volume",),
+                    f"troop '{t.name}' has volume {t.volume}, not one of " + ", ".join(map(str, sorted(volumes))),
+                )
+            )
         for j, x in enumerate(t.titles):
             ref("titles", x, at + ("titles", j), f"troop '{t.name}' has", "title")
         for j, x in enumerate(t.weapons):
@@ -537,39 +594,63 @@ def cross_check(catalog) -> list:
         if t.purchase is not None:
             rule(t.purchase.house_rule, at + ("purchase", "house_rule"), f"troop '{t.name}' purchase")
         if t.general and t.troop_class is not None and t.troop_class != "H":
-            out.append(catalog.diag(at + ("general",), f"troop '{t.name}' is class {t.troop_class}; "
-                                    "only a hero (H) can be the army general (L1741-1744)"))
+            out.append(
+                catalog.diag(
+                    at + ("general",),
+                    f"troop '{t.name}' is class {t.troop_class}; only a hero (H) can be the army general (L1741-1744)",
+                )
+            )
     for i, t in enumerate(m.titles):
         for j, x in enumerate(t.grants):
             ref("abilities", x, ("titles", i, "grants", j), f"title '{t.name}' grants", "ability")
     for i, w in enumerate(m.weapons):
         wt = ref("weapon_types", w.weapon_type, ("weapons", i, "weapon_type"), f"weapon '{w.name}' has", "weapon type")
         if wt is not None and (wt.kind == "ranged") != w.ranged:
-            out.append(catalog.diag(("weapons", i, "ranged"),
-                                    f"weapon '{w.name}' is of {wt.kind} type '{wt.name}' but ranged is {w.ranged}"))
+            out.append(
+                catalog.diag(
+                    ("weapons", i, "ranged"),
+                    f"weapon '{w.name}' is of {wt.kind} type '{wt.name}' but ranged is {w.ranged}",
+                )
+            )
         if w.firearm and not w.ranged:
             out.append(catalog.diag(("weapons", i, "firearm"), f"weapon '{w.name}' is a firearm but not ranged"))
     for i, sl in enumerate(m.sample_lists):
         at = ("sample_lists", i)
         ref("clans", sl.clan, at + ("clan",), f"sample list '{sl.name}' names", "clan")
-        level = ref("commander_levels", sl.commander_level, at + ("commander_level",),
-                    f"sample list '{sl.name}' names", "commander level")
+        level = ref(
+            "commander_levels",
+            sl.commander_level,
+            at + ("commander_level",),
+            f"sample list '{sl.name}' names",
+            "commander level",
+        )
         level_cost = level.cost if level is not None else 0
         total = level_cost
         for j, item in enumerate(sl.troops):
             total += item.points
             troop = ref("troops", item.troop, at + ("troops", j, "troop"), f"sample list '{sl.name}' names", "troop")
             changed = troop is not None and ("troops", troop.id) in getattr(catalog, "from_pack", {})
-            if troop is not None and troop.cost is not None and troop.cost * item.models != item.points \
-                    and not changed:  # a pack may change a cost: the rulebook's samples keep theirs
-                out.append(catalog.diag(at + ("troops", j, "points"),
-                                        f"{item.models} x {troop.name} at {troop.cost:g} AP = "
-                                        f"{troop.cost * item.models:g} AP, not {item.points}",
-                                        code="catalog.value"))
+            if (
+                troop is not None and troop.cost is not None and troop.cost * item.models != item.points and not changed
+            ):  # a pack may change a cost: the rulebook's samples keep theirs
+                out.append(
+                    catalog.diag(
+                        at + ("troops", j, "points"),
+                        f"{item.models} x {troop.name} at {troop.cost:g} AP = "
+                        f"{troop.cost * item.models:g} AP, not {item.points}",
+                        code="catalog.value",
+                    )
+                )
         if total != sl.total:
-            out.append(catalog.diag(at + ("total",), f"sample list '{sl.name}' adds up to {total} AP "
-                                    f"(troops {total - level_cost} + commander level {level_cost}), "
-                                    f"not its total {sl.total}", code="catalog.value"))
+            out.append(
+                catalog.diag(
+                    at + ("total",),
+                    f"sample list '{sl.name}' adds up to {total} AP "
+                    f"(troops {total - level_cost} + commander level {level_cost}), "
+                    f"not its total {sl.total}",
+                    code="catalog.value",
+                )
+            )
     ab = m.army_building
     if ab is not None:
         at = ("army_building",)
@@ -579,22 +660,37 @@ def cross_check(catalog) -> list:
         for j, lim in enumerate(ab.limits):
             rule(lim.house_rule, at + ("limits", j, "house_rule"), f"limit '{lim.id}'")
             if lim.within is not None and lim.within not in limit_ids:
-                out.append(catalog.diag(at + ("limits", j, "within"), f"limit '{lim.id}' is within unknown limit '{lim.within}'",
-                                        hint=did_you_mean(lim.within, limit_ids) or None))
+                out.append(
+                    catalog.diag(
+                        at + ("limits", j, "within"),
+                        f"limit '{lim.id}' is within unknown limit '{lim.within}'",
+                        hint=did_you_mean(lim.within, limit_ids) or None,
+                    )
+                )
         rule(ab.unit_size.house_rule, at + ("unit_size", "house_rule"), "army_building.unit_size")
         rule(ab.profile_limits.house_rule, at + ("profile_limits", "house_rule"), "army_building.profile_limits")
         rule(ab.peasants.house_rule, at + ("peasants", "house_rule"), "army_building.peasants")
         for t in m.troop_types:
             key = t.max_unit_size_key
             if key is not None and key not in ab.unit_size.max:
-                out.append(catalog.diag(at + ("unit_size", "max"), f"troop type '{t.name}' uses unit size "
-                                        f"'{key}', which army_building.unit_size.max does not give"))
+                out.append(
+                    catalog.diag(
+                        at + ("unit_size", "max"),
+                        f"troop type '{t.name}' uses unit size "
+                        f"'{key}', which army_building.unit_size.max does not give",
+                    )
+                )
         for j, ov in enumerate(ab.clan_overrides):
             p = at + ("clan_overrides", j)
             ref("clans", ov.clan, p + ("clan",), "clan override names", "clan")
             if ov.limit is not None and ov.limit not in limit_ids:
-                out.append(catalog.diag(p + ("limit",), f"clan override for '{ov.clan}' names unknown limit '{ov.limit}'",
-                                        hint=did_you_mean(ov.limit, limit_ids) or None))
+                out.append(
+                    catalog.diag(
+                        p + ("limit",),
+                        f"clan override for '{ov.clan}' names unknown limit '{ov.limit}'",
+                        hint=did_you_mean(ov.limit, limit_ids) or None,
+                    )
+                )
             if ov.rule == "limit" and (ov.limit is None or ov.percent is None):
                 out.append(catalog.diag(p + ("rule",), "a 'limit' override needs 'limit:' and 'percent:'"))
             for field in ("allowed", "forbidden"):
@@ -603,7 +699,8 @@ def cross_check(catalog) -> list:
     # restrictions may name only facts, list facts, values and house rules the checks know
     from builder.catalog.restrictions import check_restrictions
 
-    for i, fld, msg in check_restrictions(list(m.restrictions), RESTRICTION_FACTS, RESTRICTION_CONTEXT_FACTS,
-                                          RESTRICTION_CONTEXT_VALUES, rules):
+    for i, fld, msg in check_restrictions(
+        list(m.restrictions), RESTRICTION_FACTS, RESTRICTION_CONTEXT_FACTS, RESTRICTION_CONTEXT_VALUES, rules
+    ):
         out.append(catalog.diag(("restrictions", i, fld), f"restriction '{m.restrictions[i].id}': {msg}"))
     return out

@@ -33,9 +33,10 @@ def _unit(tree, index: int) -> tuple[list, int]:
     troops = _troops(tree)
     if not 0 <= index < len(troops):
         n = len(troops)
-        raise UsageError(f"no unit {index + 1} in the list: it has {n} unit{'s' * (n != 1)}",
-                         "units count from 1; an index in the JSON API counts from 0" if troops
-                         else "add a troop first")
+        raise UsageError(
+            f"no unit {index + 1} in the list: it has {n} unit{'s' * (n != 1)}",
+            "units count from 1; an index in the JSON API counts from 0" if troops else "add a troop first",
+        )
     return troops, index
 
 
@@ -147,8 +148,9 @@ class RemoveUnit:
         gone = troops[i]
         del troops[i]
         general = tree.get("general")
-        if general and not any(isinstance(_name(t), str) and normalize(_name(t)) == normalize(str(general))
-                               for t in troops):
+        if general and not any(
+            isinstance(_name(t), str) and normalize(_name(t)) == normalize(str(general)) for t in troops
+        ):
             del tree["general"]
         return [f"removed {_name(gone)}"], None
 

@@ -72,6 +72,7 @@ def load_template() -> dict:
 
 # -- numbers -----------------------------------------------------------------------------
 
+
 def num(x) -> str:
     if x is None:
         return DASH
@@ -92,6 +93,7 @@ def cost_per_model(troop) -> str:
 
 
 # -- abilities -----------------------------------------------------------------------------
+
 
 def troop_abilities(troop, catalog) -> list[tuple[str, str | None]]:
     """(ability name, kind) of a profile: its own, its Ki abilities and those its titles grant."""
@@ -124,11 +126,16 @@ def glossary(lst, catalog) -> list[dict]:
         for name, kind in troop_abilities(e.troop, catalog):
             ab = catalog.find("abilities", name)
             key = ab.id if ab is not None else name.casefold()
-            item = entries.setdefault(key, {
-                "name": ab.name if ab is not None else name,
-                "text": ab.text.strip() if ab is not None else None,
-                "source": ab.source if ab is not None else None,
-                "kinds": set(), "users": []})
+            item = entries.setdefault(
+                key,
+                {
+                    "name": ab.name if ab is not None else name,
+                    "text": ab.text.strip() if ab is not None else None,
+                    "source": ab.source if ab is not None else None,
+                    "kinds": set(),
+                    "users": [],
+                },
+            )
             if kind:
                 item["kinds"].add(kind)
             if e.troop.name not in item["users"]:
@@ -142,7 +149,6 @@ def troop_source(catalog, t) -> str | None:
     if t is None:
         return None
     from pathlib import Path
-
 
     pack = getattr(catalog, "from_pack", {}).get(("troops", t.id))
     src = format_source(t.source) if getattr(t, "source", None) else ""
@@ -160,19 +166,50 @@ def short_source(src: str | None) -> str:
 
 # -- the roster -------------------------------------------------------------------------------
 
-def render_roster(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), force: bool = False,
-                  share_code: str | None = None, unit_cards: bool = False, sources: bool = True,
-                  **options) -> Path:
+
+def render_roster(
+    doc,
+    catalog,
+    lst,
+    result,
+    out_path,
+    *,
+    paper=(210.0, 297.0),
+    force: bool = False,
+    share_code: str | None = None,
+    unit_cards: bool = False,
+    sources: bool = True,
+    **options,
+) -> Path:
     """Write the roster of a Kensei list to ``out_path``; returns the path."""
     tpl = load_template()
     title = doc.name or "Kensei army"
-    spec = PageSpec(title=title, kind="roster", system=doc.system, result=result, share_code=share_code,
-                    paper=paper, author=doc.author,
-                    list_file=list_display_name(doc))
+    spec = PageSpec(
+        title=title,
+        kind="roster",
+        system=doc.system,
+        result=result,
+        share_code=share_code,
+        paper=paper,
+        author=doc.author,
+        list_file=list_display_name(doc),
+    )
     size, compact = small_paper_layout(paper, float(tpl.get("font_size", 8.5)), spec_footer(spec))
     with compact_tables(compact), sources_shown(sources):
-        return _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards,
-                       options.get("card") or "poker")
+        return _roster(
+            doc,
+            catalog,
+            lst,
+            result,
+            out_path,
+            spec,
+            size,
+            tpl,
+            paper,
+            force,
+            unit_cards,
+            options.get("card") or "poker",
+        )
 
 
 def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards, card="poker") -> Path:
@@ -198,10 +235,12 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
 
         draw, _ = unit_card_pages(lst, catalog, card, paper, warnings)
         if draw is not None:
-            note = ("Unit cards: on the pages after this roster, one card per "
-                    f"profile at {card} size (sleeve them), \u00d7 N = units (models) of that profile in the army. "
-                    f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
-                    "* = class value from the rulebook's worked examples.")
+            note = (
+                "Unit cards: on the pages after this roster, one card per "
+                f"profile at {card} size (sleeve them), \u00d7 N = units (models) of that profile in the army. "
+                f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
+                "* = class value from the rulebook's worked examples."
+            )
             story += [para(note, st.small)]
             with appendix(draw):
                 return build_pdf(out_path, story, spec, force=force)
@@ -225,31 +264,56 @@ def _header(doc, catalog, lst, result, st, width, title, tpl) -> list:
     rows = [
         ["Clan", clan.name if clan else (lst.clan_written or DASH)],
         ["Battle size", f"{lst.points} AP" + (f" ({size.name})" if size else "")],
-        ["Points", f"{num(spent)} / {lst.points} AP spent (troops {num(troops_pts)} + commander level "
-                   f"{lst.commander_cost}); {num(unspent)} AP unspent"],
-        ["Commander level", (f"{level.name} ({level.cost} AP): strategy roll +{level.strategy_bonus}"
-                             + (f", +{level.extra_command_cards} command card(s) in maintenance"
-                                if level.extra_command_cards else "")) if level else str(lst.commander_written)],
+        [
+            "Points",
+            f"{num(spent)} / {lst.points} AP spent (troops {num(troops_pts)} + commander level "
+            f"{lst.commander_cost}); {num(unspent)} AP unspent",
+        ],
+        [
+            "Commander level",
+            (
+                f"{level.name} ({level.cost} AP): strategy roll +{level.strategy_bonus}"
+                + (
+                    f", +{level.extra_command_cards} command card(s) in maintenance"
+                    if level.extra_command_cards
+                    else ""
+                )
+            )
+            if level
+            else str(lst.commander_written),
+        ],
         ["General", general or DASH],
         ["Command hand", f"{hand} cards (battle size {lst.points} AP)" if hand else DASH],
-        ["Rout (army in retreat)", f"at {num(rout)} AP lost ({rout_pct:g}% of {num(troops_pts)} AP of troops); "
-                                   f"the army routs when {num(troops_pts - rout)} AP or less remain"],
+        [
+            "Rout (army in retreat)",
+            f"at {num(rout)} AP lost ({rout_pct:g}% of {num(troops_pts)} AP of troops); "
+            f"the army routs when {num(troops_pts - rout)} AP or less remain",
+        ],
         ["Occult powers rules", "yes" if lst.occult else "no"],
         ["Check", status],
     ]
     agreed = getattr(result, "house_rules_agreed", None) or {}
     if agreed:
-        rows.append(["House rules agreed", ", ".join(f"{k} = {num(v) if not isinstance(v, str) else v}"
-                                                     for k, v in agreed.items())])
+        rows.append(
+            [
+                "House rules agreed",
+                ", ".join(f"{k} = {num(v) if not isinstance(v, str) else v}" for k, v in agreed.items()),
+            ]
+        )
     fails = [len(rows) - 1 - (1 if agreed else 0)] if status != "legal" else []
-    out = [para(title, st.title),
-           para("Kensei army roster" + (f" \u2014 {doc.author}" if doc.author else ""), st.subtitle)]
+    out = [
+        para(title, st.title),
+        para("Kensei army roster" + (f" \u2014 {doc.author}" if doc.author else ""), st.subtitle),
+    ]
     if doc.notes:
         out.append(para(doc.notes, st.body))
-    srcs = [f"{SEED}:5798-5802", f"{SEED}:5806-5853", hand_src or f"{SEED}:4419-4435",
-            f"{SEED}:2204-2212"]
-    out.append(keep(table(rows, [38, width - 38], st, bold_first=True, zebra=False, fail_rows=fails),
-                    source_line("; ".join(srcs) + " (rout base: house rule rout_base)", st)))
+    srcs = [f"{SEED}:5798-5802", f"{SEED}:5806-5853", hand_src or f"{SEED}:4419-4435", f"{SEED}:2204-2212"]
+    out.append(
+        keep(
+            table(rows, [38, width - 38], st, bold_first=True, zebra=False, fail_rows=fails),
+            source_line("; ".join(srcs) + " (rout base: house rule rout_base)", st),
+        )
+    )
     return out
 
 
@@ -278,27 +342,54 @@ def _troops(lst, catalog, st, width, tpl) -> list:
         line = troop_line(e, catalog, general)
         cell = "<b>" + _e(line["name"]) + "</b>"
         if line["facts"]:
-            cell += (f"<br/><font size=\"{st.cell.fontSize - 1:.1f}\" color=\"#555555\">"
-                     f"{_e(' · '.join(line['facts']))}</font>")
+            cell += (
+                f'<br/><font size="{st.cell.fontSize - 1:.1f}" color="#555555">{_e(" · ".join(line["facts"]))}</font>'
+            )
         if line["tags"]:
-            cell += f"<br/><font size=\"{st.cell.fontSize - 1:.1f}\">{_e('; '.join(line['tags']))}</font>"
+            cell += f'<br/><font size="{st.cell.fontSize - 1:.1f}">{_e("; ".join(line["tags"]))}</font>'
         rows.append([str(n), Markup(cell), line["models"], line["per_model"], line["points"], line["abilities"]])
     rows.append(["", "Troops", str(sum(e.models for e in lst.entries)), "", num(lst.troops_points), ""])
     lvl = lst.commander
-    rows.append(["", f"Commander level {getattr(lvl, 'name', lst.commander_written)}", "", "",
-                 str(lst.commander_cost), ""])
+    rows.append(
+        ["", f"Commander level {getattr(lvl, 'name', lst.commander_written)}", "", "", str(lst.commander_cost), ""]
+    )
     over = lst.total > lst.points
-    rows.append(["", para(f"<b>Total</b> (limit {lst.points} AP)", st.cell, markup=True), "", "",
-                 para(f"<b>{num(lst.total)}</b>", st.cell, markup=True), ""])
-    t = table(rows, widths, st, header=names, total_rows=[len(rows) - 3],
-              fail_rows=[len(rows) - 1] if over else [], align_right=[2, 3, 4])
+    rows.append(
+        [
+            "",
+            para(f"<b>Total</b> (limit {lst.points} AP)", st.cell, markup=True),
+            "",
+            "",
+            para(f"<b>{num(lst.total)}</b>", st.cell, markup=True),
+            "",
+        ]
+    )
+    t = table(
+        rows,
+        widths,
+        st,
+        header=names,
+        total_rows=[len(rows) - 3],
+        fail_rows=[len(rows) - 1] if over else [],
+        align_right=[2, 3, 4],
+    )
     missing = [e for e in lst.entries if not e.cost_known]
     out = [para("Troops", st.h1), t]
     if missing:
-        out.append(para(f"{DASH} = cost not in the rulebook or catalog; give it in a pack "
-                        f"({', '.join(e.name for e in missing)}).", st.small))
-    out.append(source_line(f"{SEED}:5858-5864 (write each hero's and unit's cost and the army total); "
-                           "costs per model from the daimyo catalog", st))
+        out.append(
+            para(
+                f"{DASH} = cost not in the rulebook or catalog; give it in a pack "
+                f"({', '.join(e.name for e in missing)}).",
+                st.small,
+            )
+        )
+    out.append(
+        source_line(
+            f"{SEED}:5858-5864 (write each hero's and unit's cost and the army total); "
+            "costs per model from the daimyo catalog",
+            st,
+        )
+    )
     return out
 
 
@@ -330,9 +421,15 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
     if e.standard:
         tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
     abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
-    return {"name": t.name if t else e.name, "facts": facts, "tags": tags, "models": str(e.models),
-            "per_model": cost_per_model(t), "points": num(e.points) if e.cost_known else DASH,
-            "abilities": abil or DASH}
+    return {
+        "name": t.name if t else e.name,
+        "facts": facts,
+        "tags": tags,
+        "models": str(e.models),
+        "per_model": cost_per_model(t),
+        "points": num(e.points) if e.cost_known else DASH,
+        "abilities": abil or DASH,
+    }
 
 
 def _e(text) -> str:
@@ -347,7 +444,7 @@ def _limits(lst, catalog, result, st, width) -> list:
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
     rows_d = limit_table(lst, catalog, rules, getattr(result, "findings", None) or [])
     rows, fails = [], []
-    cite = sources_on()   # --no-sources: no Source column
+    cite = sources_on()  # --no-sources: no Source column
     for i, r in enumerate(rows_d):
         rows.append([r["label"], r["value"], r["bound"], r["status"]] + ([short_source(r["source"])] if cite else []))
         if r["status"] != "pass":
@@ -359,16 +456,40 @@ def _limits(lst, catalog, result, st, width) -> list:
     if cite:
         # the sources are the longest cells: the widest column, so that rows stay one or two lines
         lw, vw, bw, rw = (width * k for k in (0.235, 0.13, 0.235, 0.065))
-        out.append(table(rows, [lw, vw, bw, rw, width - lw - vw - bw - rw], st,
-                         header=["Limit", "Value", "Bound", "Result", "Source"], fail_rows=fails))
-        out.append(para("Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; "
-                        "leaders do not count toward the type limits (001_dbcd2f61c1014419.txt:5889-5894). Rows "
-                        "marked check depend on profile fields the catalog lacks.", st.small))
+        out.append(
+            table(
+                rows,
+                [lw, vw, bw, rw, width - lw - vw - bw - rw],
+                st,
+                header=["Limit", "Value", "Bound", "Result", "Source"],
+                fail_rows=fails,
+            )
+        )
+        out.append(
+            para(
+                "Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; "
+                "leaders do not count toward the type limits (001_dbcd2f61c1014419.txt:5889-5894). Rows "
+                "marked check depend on profile fields the catalog lacks.",
+                st.small,
+            )
+        )
     else:
-        out.append(table(rows, [62, 40, width - 62 - 40 - 15, 15], st,
-                         header=["Limit", "Value", "Bound", "Result"], fail_rows=fails))
-        out.append(para("Percentages are of the battle size; leaders do not count toward the type limits. Rows "
-                        "marked check depend on profile fields the catalog lacks.", st.small))
+        out.append(
+            table(
+                rows,
+                [62, 40, width - 62 - 40 - 15, 15],
+                st,
+                header=["Limit", "Value", "Bound", "Result"],
+                fail_rows=fails,
+            )
+        )
+        out.append(
+            para(
+                "Percentages are of the battle size; leaders do not count toward the type limits. Rows "
+                "marked check depend on profile fields the catalog lacks.",
+                st.small,
+            )
+        )
     return out
 
 
@@ -381,18 +502,23 @@ def _glossary(lst, catalog, st, width) -> list:
     rows = []
     for it in items:
         kind = "/".join(sorted(it["kinds"]))
-        name = f"<b>{_e(it['name'])}</b>" + (f" <font size=\"{st.cell.fontSize - 1:.1f}\">({kind})</font>"
-                                             if kind else "")
+        name = f"<b>{_e(it['name'])}</b>" + (
+            f' <font size="{st.cell.fontSize - 1:.1f}">({kind})</font>' if kind else ""
+        )
         text = _e(it["text"]) if it["text"] else "<i>not in the ability list; see the troop's pack</i>"
         users = _e(", ".join(it["users"]))
-        body = f"{text}<br/><font size=\"{st.cell.fontSize - 1:.1f}\" color=\"#555555\">used by {users}" + \
-            (f"; {_e(it['source'])}" if it["source"] and sources_on() else "") + "</font>"
+        body = (
+            f'{text}<br/><font size="{st.cell.fontSize - 1:.1f}" color="#555555">used by {users}'
+            + (f"; {_e(it['source'])}" if it["source"] and sources_on() else "")
+            + "</font>"
+        )
         rows.append([para(name, st.cell, markup=True), para(body, st.cell, markup=True)])
     out.append(table(rows, [36, width - 36], st, header=["Ability", "Rule"]))
     return out
 
 
 # -- unit cards ---------------------------------------------------------------------------------
+
 
 def unit_card_data(lst, catalog) -> list[dict]:
     """One card per profile in the list: name, facts, stats (None = unknown), abilities, x N."""
@@ -446,17 +572,22 @@ def unit_card_data(lst, catalog) -> list[dict]:
             ab = catalog.find("abilities", name)
             abil.append((ab.name if ab else name, kind, ab.text.strip() if ab else None))
         cards[key] = {
-            "name": t.name if t is not None else e.name, "facts": facts, "stats": stats,
+            "name": t.name if t is not None else e.name,
+            "facts": facts,
+            "stats": stats,
             "weapons": list(t.weapons) if t is not None else [],
             "armour": list(t.armour) if t is not None else [],
-            "cost": cost_per_model(t), "abilities": abil, "entries": 1, "models": e.models,
+            "cost": cost_per_model(t),
+            "abilities": abil,
+            "entries": 1,
+            "models": e.models,
             "single": bool(t is not None and (t.single or t.leader)),
             "source": troop_source(catalog, t) if sources_on() else None,
         }
     return list(cards.values())
 
 
-UNIT_CARD_MIN_SCALE = 0.75   # unit cards shrink to fit small paper down to this (7 pt text -> 5.25 pt)
+UNIT_CARD_MIN_SCALE = 0.75  # unit cards shrink to fit small paper down to this (7 pt text -> 5.25 pt)
 
 
 UNIT_CARD_SIZES = ("poker", "tarot")
@@ -473,8 +604,10 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     from builder.kit.layout import card_matrix, card_size, cut_marks, plan_sheet
 
     if card not in UNIT_CARD_SIZES:
-        raise UsageError(f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
-                         f"use {option('card')} poker (the default) or {option('card')} tarot")
+        raise UsageError(
+            f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
+            f"use {option('card')} poker (the default) or {option('card')} tarot",
+        )
     data = list(unit_card_data(lst, catalog))
     if not data:
         return None, 0
@@ -484,27 +617,31 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     except UsageError:
         plan = None
     if plan is None or plan.per_page < 1:
-        msg = (f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
-               "the roster is printed without them")
+        msg = (
+            f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
+            "the roster is printed without them"
+        )
         warnings.append(msg)
         pdfbase.warn(msg)
         return None, 0
     pages = math.ceil(len(data) / plan.per_page)
-    per = math.ceil(len(data) / pages)          # 10 cards, 9 a page: 5 and 5, never 9 and 1
-    chunks = [data[i:i + per] for i in range(0, len(data), per)]
+    per = math.ceil(len(data) / pages)  # 10 cards, 9 a page: 5 and 5, never 9 and 1
+    chunks = [data[i : i + per] for i in range(0, len(data), per)]
 
     def draw(c, paper_):
         for chunk in chunks:
-            used = plan.slots[:len(chunk)]
+            used = plan.slots[: len(chunk)]
             for slot, d in zip(used, chunk, strict=False):
                 c.saveState()
                 a, b, cc, dd, e, f = card_matrix(slot.trim, slot.rotated, False)
                 c.transform(a, b, cc, dd, e * MM, f * MM)
                 _draw_card(c, d, w, h, 0.0, warnings, marks=False)
                 c.restoreState()
-            pdfbase.draw_marks(c, plan.marks if len(used) == len(plan.slots) else cut_marks(used, plan.area, plan.paper))
-            if hasattr(c, "page_number_at"):    # "page N of M" under the middle of the middle column,
-                mid = plan.slots[min(len(used), plan.cols) // 2].trim      # clear of every cut mark
+            pdfbase.draw_marks(
+                c, plan.marks if len(used) == len(plan.slots) else cut_marks(used, plan.area, plan.paper)
+            )
+            if hasattr(c, "page_number_at"):  # "page N of M" under the middle of the middle column,
+                mid = plan.slots[min(len(used), plan.cols) // 2].trim  # clear of every cut mark
                 y = max(2.5, plan.area.y / 2 - 1.0)
                 c.page_number_at = ((mid.x + mid.w / 2 + 10) * MM, y * MM, 6.5)
             c.showPage()
@@ -527,8 +664,10 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
         if scale < UNIT_CARD_MIN_SCALE:
             from builder.kit import pdfbase
 
-            msg = (f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
-                   "the roster is printed without them (print them on A6, 105x148, or larger)")
+            msg = (
+                f"unit cards ({w:g}x{h:g} mm) do not fit on {paper[0]:g}x{paper[1]:g} mm paper; "
+                "the roster is printed without them (print them on A6, 105x148, or larger)"
+            )
             warnings.append(msg)
             pdfbase.warn(msg)
             return []
@@ -536,19 +675,28 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
     cards = [UnitCard(d, w, h, gut, warnings, scale) for d in unit_card_data(lst, catalog)]
     if not cards:
         return []
-    rows = [cards[i:i + ncol] for i in range(0, len(cards), ncol)]
+    rows = [cards[i : i + ncol] for i in range(0, len(cards), ncol)]
     if len(rows[-1]) < ncol:
         rows[-1] = rows[-1] + [""] * (ncol - len(rows[-1]))
-    t = Table(rows, colWidths=[(w + 2 * gut) * MM] * ncol, rowHeights=[(h + 2 * gut) * MM] * len(rows),
-              hAlign="LEFT")
+    t = Table(rows, colWidths=[(w + 2 * gut) * MM] * ncol, rowHeights=[(h + 2 * gut) * MM] * len(rows), hAlign="LEFT")
     from builder.kit import fonts
 
-    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.REGULAR),
-                           ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-                           ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
-    note = ("Unit cards: one per profile, \u00d7 N = units (models) of that profile in the army. "
-            f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
-            "* = class value from the rulebook's worked examples.")
+    t.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, -1), fonts.REGULAR),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    note = (
+        "Unit cards: one per profile, \u00d7 N = units (models) of that profile in the army. "
+        f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
+        "* = class value from the rulebook's worked examples."
+    )
     # the cards follow the roster on its last page when a row of them fits there
     return [CondPageBreak((h + 2 * gut) * MM + 18 * MM), para("Unit cards", st.h1), para(note, st.small), t]
 
@@ -559,8 +707,9 @@ def _card_class():
     class UnitCardFlowable(Flowable):
         """A unit card with corner cut marks in its gutter (never a box around the card)."""
 
-        def __init__(self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str],
-                     scale: float = 1.0):
+        def __init__(
+            self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str], scale: float = 1.0
+        ):
             super().__init__()
             self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
             self.warnings, self.scale = warnings, scale
@@ -570,7 +719,7 @@ def _card_class():
 
         def draw(self):
             k = self.scale
-            if k != 1.0:   # drawn at full size, scaled down as a whole (small paper)
+            if k != 1.0:  # drawn at full size, scaled down as a whole (small paper)
                 self.canv.saveState()
                 self.canv.scale(k, k)
             _draw_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
@@ -597,14 +746,14 @@ def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], ma
             pdfbase.warn(msg)
 
     c.saveState()
-    if marks:       # cut marks at the four corners, outside the card
+    if marks:  # cut marks at the four corners, outside the card
         c.setStrokeColorRGB(0.3, 0.3, 0.3)
         c.setLineWidth(0.3)
         m = min(g - 0.5, 2.5) * P
         for cx, cy, dx, dy in ((x0, y0, -1, -1), (x0 + W, y0, 1, -1), (x0, y0 + H, -1, 1), (x0 + W, y0 + H, 1, 1)):
             c.line(cx + dx * 0.8 * P, cy, cx + dx * (0.8 * P + m), cy)
             c.line(cx, cy + dy * 0.8 * P, cx, cy + dy * (0.8 * P + m))
-    else:           # on a card sheet: a thin frame inside the trim
+    else:  # on a card sheet: a thin frame inside the trim
         c.setStrokeColorRGB(0.45, 0.45, 0.45)
         c.setLineWidth(0.5)
         c.roundRect(x0 + 1.2 * P, y0 + 1.2 * P, W - 2.4 * P, H - 2.4 * P, 2.0 * P, stroke=1, fill=0)
@@ -614,18 +763,50 @@ def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], ma
     c.setFillColorRGB(0.85, 0.85, 0.85)
     c.rect(x0, y0 + H - band, W, band, stroke=0, fill=1)
     c.setFillColorRGB(0, 0, 0)
-    count = f"\u00d7 {d['entries']}" if d["single"] else \
-        f"\u00d7 {d['entries']} unit{'s' * (d['entries'] != 1)} ({d['models']} models)"
+    count = (
+        f"\u00d7 {d['entries']}"
+        if d["single"]
+        else f"\u00d7 {d['entries']} unit{'s' * (d['entries'] != 1)} ({d['models']} models)"
+    )
     cw = fonts.string_width(count, fonts.BOLD, 8) + 2
-    pdfbase.draw_text_box(c, count, (x0 + W - pad - cw, y0 + H - band, cw, band), fonts.BOLD, 8, 6,
-                          align="right", valign="middle", wrap=False)
-    pdfbase.draw_text_box(c, d["name"], (x0 + pad, y0 + H - band, W - 2 * pad - cw - 2, band), fonts.BOLD,
-                          10, 6, valign="middle", wrap=False, what=f"unit card '{d['name']}' name", warn=warn)
+    pdfbase.draw_text_box(
+        c,
+        count,
+        (x0 + W - pad - cw, y0 + H - band, cw, band),
+        fonts.BOLD,
+        8,
+        6,
+        align="right",
+        valign="middle",
+        wrap=False,
+    )
+    pdfbase.draw_text_box(
+        c,
+        d["name"],
+        (x0 + pad, y0 + H - band, W - 2 * pad - cw - 2, band),
+        fonts.BOLD,
+        10,
+        6,
+        valign="middle",
+        wrap=False,
+        what=f"unit card '{d['name']}' name",
+        warn=warn,
+    )
     y = y0 + H - band - 1 * P
     # facts line
     facts = " \u00b7 ".join(d["facts"]) + f"   {d['cost']} AP/model"
-    pdfbase.draw_text_box(c, facts, (x0 + pad, y - 4 * P, W - 2 * pad, 4 * P), fonts.CONDENSED, 7, 5,
-                          valign="middle", wrap=False, what=f"unit card '{d['name']}' facts", warn=warn)
+    pdfbase.draw_text_box(
+        c,
+        facts,
+        (x0 + pad, y - 4 * P, W - 2 * pad, 4 * P),
+        fonts.CONDENSED,
+        7,
+        5,
+        valign="middle",
+        wrap=False,
+        what=f"unit card '{d['name']}' facts",
+        warn=warn,
+    )
     y -= 5 * P
     # stat line
     n = len(d["stats"])
@@ -637,12 +818,14 @@ def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], ma
         c.setFillColorRGB(0.93, 0.93, 0.93)
         c.rect(cx, y - 4 * P, cellw, 4 * P, stroke=1, fill=1)
         c.setFillColorRGB(0, 0, 0)
-        pdfbase.draw_text_box(c, label, (cx, y - 4 * P, cellw, 4 * P), fonts.BOLD, 6.5, 5, align="center",
-                              valign="middle", wrap=False)
+        pdfbase.draw_text_box(
+            c, label, (cx, y - 4 * P, cellw, 4 * P), fonts.BOLD, 6.5, 5, align="center", valign="middle", wrap=False
+        )
         c.rect(cx, y - 10 * P, cellw, 6 * P, stroke=1, fill=0)
         shown = DASH if value is None else (value + ("*" if origin == "class" else ""))
-        pdfbase.draw_text_box(c, shown, (cx, y - 10 * P, cellw, 6 * P), fonts.BOLD, 10, 6, align="center",
-                              valign="middle", wrap=False)
+        pdfbase.draw_text_box(
+            c, shown, (cx, y - 10 * P, cellw, 6 * P), fonts.BOLD, 10, 6, align="center", valign="middle", wrap=False
+        )
     y -= 11.5 * P
     gear = []
     if d["weapons"]:
@@ -650,9 +833,18 @@ def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], ma
     if d["armour"]:
         gear.append("Armour: " + ", ".join(d["armour"]))
     if gear:
-        pdfbase.draw_text_box(c, "; ".join(gear), (x0 + pad, y - 3.6 * P, W - 2 * pad, 3.6 * P),
-                              fonts.CONDENSED, 7, 5, valign="middle", wrap=False,
-                              what=f"unit card '{d['name']}' weapons", warn=warn)
+        pdfbase.draw_text_box(
+            c,
+            "; ".join(gear),
+            (x0 + pad, y - 3.6 * P, W - 2 * pad, 3.6 * P),
+            fonts.CONDENSED,
+            7,
+            5,
+            valign="middle",
+            wrap=False,
+            what=f"unit card '{d['name']}' weapons",
+            warn=warn,
+        )
         y -= 4 * P
     # abilities fill the rest (shrunk to fit; the glossary has the full text)
     bottom = y0 + 4.5 * P
@@ -669,12 +861,21 @@ def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], ma
         # keep the names only and point to the glossary
         names = ", ".join(n + (" (Ki)" if k == "Ki" else "") for n, k, _ in d["abilities"])
         body = f"{names} (full text in the roster's glossary)"
-    pdfbase.draw_text_box(c, body, (x0 + pad, bottom, W - 2 * pad, y - bottom), fonts.CONDENSED, 7, 4.5,
-                          what=f"unit card '{d['name']}' abilities", warn=warn)
+    pdfbase.draw_text_box(
+        c,
+        body,
+        (x0 + pad, bottom, W - 2 * pad, y - bottom),
+        fonts.CONDENSED,
+        7,
+        4.5,
+        what=f"unit card '{d['name']}' abilities",
+        warn=warn,
+    )
     # footer: unknown note and source
     unknown = any(v is None for _, v, _ in d["stats"])
     foot = (f"{DASH} not in the rulebook; add it in a pack. " if unknown else "") + (d["source"] or "")
     c.setFillColorRGB(0.35, 0.35, 0.35)
-    pdfbase.draw_text_box(c, foot, (x0 + pad, y0 + 1 * P, W - 2 * pad, 3.2 * P), fonts.CONDENSED, 5.5, 4.5,
-                          valign="middle", wrap=False)
+    pdfbase.draw_text_box(
+        c, foot, (x0 + pad, y0 + 1 * P, W - 2 * pad, 3.2 * P), fonts.CONDENSED, 5.5, 4.5, valign="middle", wrap=False
+    )
     c.restoreState()

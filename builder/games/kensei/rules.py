@@ -42,10 +42,38 @@ TROOP_KEYS = ("troop", "models", "led_by", "standard")
 UNIT = "AP"
 
 # Fact names restrictions may use (``of`` selectors) and list facts (``when``/``unless``).
-FACTS = {"troop", "name", "class", "type", "size_class", "titles", "weapons", "ranged", "firearm",
-         "melee", "leader", "general", "unique", "legendary", "single", "unit", "living", "common",
-         "clans", "list_section", "realm", "creature", "spiritual", "cost", "volume", "standard",
-         "led", "warrior", "exempt", "exempt_min"}
+FACTS = {
+    "troop",
+    "name",
+    "class",
+    "type",
+    "size_class",
+    "titles",
+    "weapons",
+    "ranged",
+    "firearm",
+    "melee",
+    "leader",
+    "general",
+    "unique",
+    "legendary",
+    "single",
+    "unit",
+    "living",
+    "common",
+    "clans",
+    "list_section",
+    "realm",
+    "creature",
+    "spiritual",
+    "cost",
+    "volume",
+    "standard",
+    "led",
+    "warrior",
+    "exempt",
+    "exempt_min",
+}
 CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
 CONTEXT_VALUES = {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
 
@@ -61,6 +89,7 @@ SRC = {
 
 
 # -- the list -------------------------------------------------------------------------------
+
 
 @dataclass
 class TroopEntry:
@@ -127,8 +156,15 @@ def _find(catalog, section: str, name):
 
 
 def _type_name(v) -> str:
-    return {bool: "true/false", int: "a whole number", float: "a number", str: "text", list: "a list",
-            dict: "a mapping", type(None): "empty"}.get(type(v), type(v).__name__)
+    return {
+        bool: "true/false",
+        int: "a whole number",
+        float: "a number",
+        str: "text",
+        list: "a list",
+        dict: "a mapping",
+        type(None): "empty",
+    }.get(type(v), type(v).__name__)
 
 
 def load_list(doc, catalog):
@@ -147,24 +183,42 @@ def load_list(doc, catalog):
     for key in body:
         if key not in LIST_KEYS:
             hint = did_you_mean(str(key), LIST_KEYS + ("system", "name", "author", "notes", "packs", "house_rules"))
-            diags.append(doc.positions.diag((key,), f"unknown key '{key}' in a kensei list",
-                                            hint=hint or "allowed: " + ", ".join(LIST_KEYS), prefer_key=True))
+            diags.append(
+                doc.positions.diag(
+                    (key,),
+                    f"unknown key '{key}' in a kensei list",
+                    hint=hint or "allowed: " + ", ".join(LIST_KEYS),
+                    prefer_key=True,
+                )
+            )
     # clan
     clan_written = body.get("clan")
     if "clan" not in body:
-        diags.append(doc.positions.diag((), "missing required key 'clan'",
-                                        hint="one of " + ", ".join(e.id for e in catalog.entries("clans"))))
+        diags.append(
+            doc.positions.diag(
+                (), "missing required key 'clan'", hint="one of " + ", ".join(e.id for e in catalog.entries("clans"))
+            )
+        )
     elif not isinstance(clan_written, str) or not clan_written.strip():
         bad(("clan",), f"'clan' must be a clan name, not {_type_name(clan_written)}")
     # points
     points = body.get("points")
     if "points" not in body:
-        diags.append(doc.positions.diag((), "missing required key 'points'",
-                                        hint="the agreed battle size in army points, e.g. points: 200"))
-    elif isinstance(points, bool) or not isinstance(points, (int, float)) or \
-            (isinstance(points, float) and not points.is_integer()):
-        bad(("points",), f"'points' must be a whole number of army points, not {_type_name(points)} "
-                         f"{points!r}", "e.g. points: 200")
+        diags.append(
+            doc.positions.diag(
+                (), "missing required key 'points'", hint="the agreed battle size in army points, e.g. points: 200"
+            )
+        )
+    elif (
+        isinstance(points, bool)
+        or not isinstance(points, (int, float))
+        or (isinstance(points, float) and not points.is_integer())
+    ):
+        bad(
+            ("points",),
+            f"'points' must be a whole number of army points, not {_type_name(points)} {points!r}",
+            "e.g. points: 200",
+        )
     elif points <= 0:
         bad(("points",), f"'points' must be positive, not {points}", "e.g. points: 200")
     commander = body.get("commander", "hatamoto")
@@ -184,8 +238,11 @@ def load_list(doc, catalog):
     if troops is None:
         troops = []
     if not isinstance(troops, list):
-        bad(("troops",), f"'troops' must be a list of troops, not {_type_name(troops)}",
-            "write each troop as '- troop: NAME' with 'models: N'")
+        bad(
+            ("troops",),
+            f"'troops' must be a list of troops, not {_type_name(troops)}",
+            "write each troop as '- troop: NAME' with 'models: N'",
+        )
         troops = []
     raw_entries = []
     for i, t in enumerate(troops):
@@ -197,9 +254,14 @@ def load_list(doc, catalog):
         ok = True
         for k in t:
             if k not in TROOP_KEYS:
-                diags.append(doc.positions.diag(("troops", i, k), f"unknown key '{k}' in troops[{i}]",
-                                                hint=did_you_mean(str(k), TROOP_KEYS) or
-                                                "allowed: " + ", ".join(TROOP_KEYS), prefer_key=True))
+                diags.append(
+                    doc.positions.diag(
+                        ("troops", i, k),
+                        f"unknown key '{k}' in troops[{i}]",
+                        hint=did_you_mean(str(k), TROOP_KEYS) or "allowed: " + ", ".join(TROOP_KEYS),
+                        prefer_key=True,
+                    )
+                )
                 ok = False
         name = t.get("troop")
         if "troop" not in t:
@@ -215,8 +277,11 @@ def load_list(doc, catalog):
             bad(("troops", i, "models"), f"troops[{i}].models must be a whole number, not {models!r}")
             ok = False
         elif models < 1:
-            bad(("troops", i, "models"), f"troops[{i}].models must be at least 1, not {models}",
-                "remove the entry instead")
+            bad(
+                ("troops", i, "models"),
+                f"troops[{i}].models must be at least 1, not {models}",
+                "remove the entry instead",
+            )
             ok = False
         led_by = t.get("led_by")
         if led_by is not None and (not isinstance(led_by, str) or not led_by.strip()):
@@ -239,23 +304,44 @@ def load_list(doc, catalog):
     clan_id = None
     clan = _find(catalog, "clans", clan_written)
     if clan is None:
-        findings.append(Finding("error", "kensei.unknown-clan",
-                                _unknown("clan", clan_written, catalog, "clans"), loc=("clan",),
-                                source=SRC["clan"]))
+        findings.append(
+            Finding(
+                "error",
+                "kensei.unknown-clan",
+                _unknown("clan", clan_written, catalog, "clans"),
+                loc=("clan",),
+                source=SRC["clan"],
+            )
+        )
     else:
         clan_id = clan.id
     level = _find(catalog, "commander_levels", commander)
     if level is None:
-        findings.append(Finding("error", "kensei.unknown-commander",
-                                _unknown("commander level", commander, catalog, "commander_levels"),
-                                loc=("commander",), source=SRC["commander"]))
-    lst = KenseiList(clan=clan_id, clan_written=clan_written, points=int(points), commander=level,
-                     commander_written=commander, occult=occult, general=general, doc=doc)
+        findings.append(
+            Finding(
+                "error",
+                "kensei.unknown-commander",
+                _unknown("commander level", commander, catalog, "commander_levels"),
+                loc=("commander",),
+                source=SRC["commander"],
+            )
+        )
+    lst = KenseiList(
+        clan=clan_id,
+        clan_written=clan_written,
+        points=int(points),
+        commander=level,
+        commander_written=commander,
+        occult=occult,
+        general=general,
+        doc=doc,
+    )
     for i, name, models, led_by, std in raw_entries:
         troop = _find(catalog, "troops", name)
         if troop is None:
-            findings.append(Finding("error", "kensei.unknown-troop",
-                                    _unknown("troop", name, catalog, "troops"), loc=("troops", i)))
+            findings.append(
+                Finding("error", "kensei.unknown-troop", _unknown("troop", name, catalog, "troops"), loc=("troops", i))
+            )
         lst.entries.append(TroopEntry(i, name, troop, models, led_by, std))
     return lst, findings
 
@@ -266,6 +352,7 @@ def _unknown(what: str, name, catalog, section: str) -> str:
 
 
 # -- profile facts ---------------------------------------------------------------------------
+
 
 def _weapons_index(catalog) -> dict:
     cache = ruleset(catalog).table("facts")
@@ -332,24 +419,33 @@ def troop_facts(troop, catalog) -> dict:
         common = normalize(troop.list_section) == "common"
     else:
         common = False
-    size_class = ({"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other")
-                  if ttype else Unknown("troop_type"))
+    size_class = (
+        {"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other") if ttype else Unknown("troop_type")
+    )
     facts = {
-        "troop": normalize(troop.id), "name": normalize(troop.name),
+        "troop": normalize(troop.id),
+        "name": normalize(troop.name),
         "class": normalize(cls) if cls else Unknown("troop_class"),
         "type": ttype if ttype else Unknown("troop_type"),
         "size_class": size_class,
         "titles": frozenset(normalize(t) for t in troop.titles),
         "weapons": frozenset(normalize(w) for w in troop.weapons),
-        "ranged": ranged, "firearm": firearm, "melee": melee,
-        "leader": leader, "general": general, "unique": unique, "legendary": legendary,
+        "ranged": ranged,
+        "firearm": firearm,
+        "melee": melee,
+        "leader": leader,
+        "general": general,
+        "unique": unique,
+        "legendary": legendary,
         "single": single,
         "unit": (not single) if not isinstance(single, Unknown) else single,
-        "living": living, "common": common,
+        "living": living,
+        "common": common,
         "clans": frozenset(normalize(c) for c in troop.clans) if troop.clans else Unknown("clans"),
         "list_section": normalize(troop.list_section) if troop.list_section else Unknown("list_section"),
         "realm": normalize(troop.realm) if troop.realm else Unknown("realm"),
-        "creature": creature, "spiritual": spiritual,
+        "creature": creature,
+        "spiritual": spiritual,
         "cost": troop.cost if troop.cost is not None else Unknown("cost"),
         "volume": troop.volume if troop.volume is not None else Unknown("volume"),
     }
@@ -358,6 +454,7 @@ def troop_facts(troop, catalog) -> dict:
 
 
 # -- points ------------------------------------------------------------------------------------
+
 
 def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
     """Cost of an entry and whether the cost is known."""
@@ -403,8 +500,10 @@ def _entry_points(catalog, e: TroopEntry, rules: dict):
 
 # -- checks --------------------------------------------------------------------------------------
 
-def _item_facts(catalog, troop, standard: bool, led: bool, warrior_classes: tuple, caps_only: bool,
-                every: bool) -> tuple[dict, tuple]:
+
+def _item_facts(
+    catalog, troop, standard: bool, led: bool, warrior_classes: tuple, caps_only: bool, every: bool
+) -> tuple[dict, tuple]:
     """The facts of one list entry and their key: the troop's facts plus what the entry adds.
 
     Entries with the same key have the same facts, so one dict is shared between them
@@ -461,18 +560,26 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
             continue
         # everything an entry's item needs but its place in the list, remembered per troop,
         # size, flags and the house rules that change them
-        reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None \
-            else None
-        key: tuple | None = (t.id, e.models, e.standard > 0, e.led_by is not None, reading, warrior_classes,
-                             caps_only, every)
+        reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None else None
+        key: tuple | None = (
+            t.id,
+            e.models,
+            e.standard > 0,
+            e.led_by is not None,
+            reading,
+            warrior_classes,
+            caps_only,
+            every,
+        )
         try:
             hit = memo.get(key)
         except TypeError:
             hit, key = None, None
         if hit is None or hit[0] is not t:
             points, known = _entry_points(catalog, e, rules)
-            facts, fkey = _item_facts(catalog, t, e.standard > 0, e.led_by is not None, warrior_classes,
-                                      caps_only, every)
+            facts, fkey = _item_facts(
+                catalog, t, e.standard > 0, e.led_by is not None, warrior_classes, caps_only, every
+            )
             hit = (t, points, known, facts, fkey, _origin(catalog, t))
             if key is not None:
                 memo[key] = hit
@@ -490,22 +597,39 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     rounding = math.floor if rules.get("limits_between_hundreds") == "floor" else math.ceil
     size = max(100, rounding(lst.points / 100) * 100)
     spent_base = rules.get("percent_base") == "points_spent"
-    size_label = "the battle size" if size == lst.points else \
-        f"{lst.points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded " \
+    size_label = (
+        "the battle size"
+        if size == lst.points
+        else f"{lst.points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded "
         f"{'down' if rounding is math.floor else 'up'}, house rule limits_between_hundreds"
+    )
     ctx = Context(
         limit=lst.points,
-        facts={"clan": lst.clan, "occult": lst.occult,
-               "commander": getattr(lst.commander, "id", None), "limit": lst.points},
-        values={"commander_cost": (lst.commander_cost, f"commander level {level_name}", ("commander",)),
-                "spent": (total, "points spent", ("points",)),
-                "size": (size, size_label, ("points",)),
-                "percent_base": (total if spent_base else lst.points,
-                                 "points spent" if spent_base else "the battle size", ("points",)),
-                "troops_points": (troops_points, "troops", ("troops",)),
-                "ranged_points": (ranged_points, "ranged troops", ("troops",))},
-        rules=rules, prefix="kensei", unit=UNIT, default_loc=("troops",),
-        pack_hint="a pack", ruleset=rs)
+        facts={
+            "clan": lst.clan,
+            "occult": lst.occult,
+            "commander": getattr(lst.commander, "id", None),
+            "limit": lst.points,
+        },
+        values={
+            "commander_cost": (lst.commander_cost, f"commander level {level_name}", ("commander",)),
+            "spent": (total, "points spent", ("points",)),
+            "size": (size, size_label, ("points",)),
+            "percent_base": (
+                total if spent_base else lst.points,
+                "points spent" if spent_base else "the battle size",
+                ("points",),
+            ),
+            "troops_points": (troops_points, "troops", ("troops",)),
+            "ranged_points": (ranged_points, "ranged troops", ("troops",)),
+        },
+        rules=rules,
+        prefix="kensei",
+        unit=UNIT,
+        default_loc=("troops",),
+        pack_hint="a pack",
+        ruleset=rs,
+    )
     return items, ctx
 
 
@@ -547,8 +671,9 @@ def _spiritual_message(lst: KenseiList, f: Finding) -> str:
 
 
 def _check_realm(lst: KenseiList) -> list[Finding]:
-    realms = {e.troop.realm for e in lst.entries if e.troop is not None and e.troop.troop_class == "O"
-              and e.troop.realm}
+    realms = {
+        e.troop.realm for e in lst.entries if e.troop is not None and e.troop.troop_class == "O" and e.troop.realm
+    }
     if not realms:
         return []
     out = []
@@ -559,9 +684,15 @@ def _check_realm(lst: KenseiList) -> list[Finding]:
         if "shikigami" in _normalize(t.name):
             continue
         if t.realm and t.realm not in realms:
-            out.append(Finding("error", "kensei.onmyouji-realm",
-                               f"{t.name} is a {t.realm} creature; the Onmyouji's realm is "
-                               f"{', '.join(sorted(realms))}", loc=e.loc, source=f"{SEED}:4917-4922"))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.onmyouji-realm",
+                    f"{t.name} is a {t.realm} creature; the Onmyouji's realm is {', '.join(sorted(realms))}",
+                    loc=e.loc,
+                    source=f"{SEED}:4917-4922",
+                )
+            )
     return out
 
 
@@ -571,11 +702,18 @@ def _check_costs(lst: KenseiList) -> list[Finding]:
     for e in lst.entries:
         if e.troop is not None and not e.cost_known and e.troop.id not in seen:
             seen.add(e.troop.id)
-            out.append(Finding("error", "kensei.cost-unknown",
-                               f"'{e.troop.name}' has no cost in the catalog (the rulebook's army lists are "
-                               f"missing), so the points limits cannot be checked and the list cannot be "
-                               f"confirmed legal; give 'cost: N' for '{e.troop.name}' in a pack "
-                               f"(packs: [my-troops.yaml])", loc=e.loc, source=f"{SEED}:6710-6819"))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.cost-unknown",
+                    f"'{e.troop.name}' has no cost in the catalog (the rulebook's army lists are "
+                    f"missing), so the points limits cannot be checked and the list cannot be "
+                    f"confirmed legal; give 'cost: N' for '{e.troop.name}' in a pack "
+                    f"(packs: [my-troops.yaml])",
+                    loc=e.loc,
+                    source=f"{SEED}:6710-6819",
+                )
+            )
     return out
 
 
@@ -599,34 +737,67 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
         if not hits:
             listed = [e.troop.name for e in lst.entries if e.troop is not None]
             hint = did_you_mean(lst.general, listed)
-            return [Finding("error", "kensei.general-not-listed",
-                            f"the general '{lst.general}' is not among the troops" + (f"; {hint}" if hint else ""),
-                            loc=("general",), source=src)]
+            return [
+                Finding(
+                    "error",
+                    "kensei.general-not-listed",
+                    f"the general '{lst.general}' is not among the troops" + (f"; {hint}" if hint else ""),
+                    loc=("general",),
+                    source=src,
+                )
+            ]
         e = hits[0]
         if e.troop is None:
             return []  # an unknown troop: already reported as kensei.unknown-troop
         ok = _is_general_eligible(e.troop)
         if ok is None:
-            return [Finding("warning", "kensei.general-not-hero",
-                            f"cannot tell whether '{e.troop.name}' may be the general: its profile lacks "
-                            f"'troop_class' or 'leader'; give them in a pack", loc=("general",), source=src)]
+            return [
+                Finding(
+                    "warning",
+                    "kensei.general-not-hero",
+                    f"cannot tell whether '{e.troop.name}' may be the general: its profile lacks "
+                    f"'troop_class' or 'leader'; give them in a pack",
+                    loc=("general",),
+                    source=src,
+                )
+            ]
         if not ok:
             why = f"class {e.troop.troop_class or '?'}" + ("" if e.troop.leader else ", no leader rank")
-            return [Finding("error", "kensei.general-not-hero",
-                            f"the general '{e.troop.name}' must be a Hero with leader rank ({why})",
-                            loc=("general",), source=src)]
+            return [
+                Finding(
+                    "error",
+                    "kensei.general-not-hero",
+                    f"the general '{e.troop.name}' must be a Hero with leader rank ({why})",
+                    loc=("general",),
+                    source=src,
+                )
+            ]
         return []
     eligible = [e for e in lst.entries if _is_general_eligible(e.troop)]
     if len(eligible) == 1:
         return []
     if not eligible:
-        return [Finding("error", "kensei.general-missing",
-                        "no Hero with leader rank in the list to be the army general",
-                        loc=("troops",), source=src, value=0, bound=1)]
+        return [
+            Finding(
+                "error",
+                "kensei.general-missing",
+                "no Hero with leader rank in the list to be the army general",
+                loc=("troops",),
+                source=src,
+                value=0,
+                bound=1,
+            )
+        ]
     names = ", ".join(f"'{n}'" for n in sorted({e.troop.name for e in eligible}))
-    return [Finding("error", "kensei.general-ambiguous",
-                    f"{len(eligible)} Heroes could be the army general ({names}); name one with 'general:'",
-                    loc=("troops",), source=src)]
+    return [
+        Finding(
+            "error",
+            "kensei.general-ambiguous",
+            f"{len(eligible)} Heroes could be the army general ({names}); name one with 'general:'",
+            loc=("troops",),
+            source=src,
+        )
+    ]
 
 
 def _lead_order(catalog, t) -> int | None:
@@ -644,42 +815,77 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
         if e.led_by is None or e.troop is None:
             continue
         target = _find(catalog, "troops", e.led_by)
-        leaders = [x for x in lst.entries if x is not e and x.troop is not None and
-                   (target is not None and x.troop.id == target.id)]
+        leaders = [
+            x
+            for x in lst.entries
+            if x is not e and x.troop is not None and (target is not None and x.troop.id == target.id)
+        ]
         if not leaders:
             cands = sorted({x.troop.name for x in lst.entries if x.troop is not None and x.troop.leader})
             hint = did_you_mean(e.led_by, cands)
-            out.append(Finding("error", "kensei.led-by-unknown",
-                               f"{e.troop.name}: unit leader '{e.led_by}' is not in the list"
-                               + (f"; {hint}" if hint else ""), loc=e.loc + ("led_by",), source=src))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.led-by-unknown",
+                    f"{e.troop.name}: unit leader '{e.led_by}' is not in the list" + (f"; {hint}" if hint else ""),
+                    loc=e.loc + ("led_by",),
+                    source=src,
+                )
+            )
             continue
         ldr_troop = target
         if ldr_troop.leader is not True:
-            out.append(Finding("error" if ldr_troop.leader is False else "warning", "kensei.led-by-not-leader",
-                               f"{e.troop.name}: '{ldr_troop.name}' "
-                               + ("has no leader rank" if ldr_troop.leader is False else
-                                  "has no 'leader' field in its profile") + " and cannot lead a unit",
-                               loc=e.loc + ("led_by",), source=src))
+            out.append(
+                Finding(
+                    "error" if ldr_troop.leader is False else "warning",
+                    "kensei.led-by-not-leader",
+                    f"{e.troop.name}: '{ldr_troop.name}' "
+                    + ("has no leader rank" if ldr_troop.leader is False else "has no 'leader' field in its profile")
+                    + " and cannot lead a unit",
+                    loc=e.loc + ("led_by",),
+                    source=src,
+                )
+            )
             continue
         led_count.setdefault(ldr_troop.id, []).append(e)
         lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr_troop)
         if lo_u is None or lo_l is None:
             who = e.troop if lo_u is None else ldr_troop
             if who.troop_class is None:  # missing data: a warning naming the field, as everywhere
-                out.append(Finding("warning", "kensei.unit-leader-class",
-                                   f"{e.troop.name}: '{who.name}' has no 'troop_class' in its profile, so whether "
-                                   "it may lead or be led cannot be told; give 'troop_class' in a pack",
-                                   loc=e.loc + ("led_by",), source=src))
+                out.append(
+                    Finding(
+                        "warning",
+                        "kensei.unit-leader-class",
+                        f"{e.troop.name}: '{who.name}' has no 'troop_class' in its profile, so whether "
+                        "it may lead or be led cannot be told; give 'troop_class' in a pack",
+                        loc=e.loc + ("led_by",),
+                        source=src,
+                    )
+                )
             else:
-                out.append(Finding("error", "kensei.unit-leader-class",
-                                   f"{e.troop.name}: class {who.troop_class} of '{who.name}' can neither lead "
-                                   f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
-                                   loc=e.loc + ("led_by",), source=src))
+                out.append(
+                    Finding(
+                        "error",
+                        "kensei.unit-leader-class",
+                        f"{e.troop.name}: class {who.troop_class} of '{who.name}' can neither lead "
+                        f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
+                        loc=e.loc + ("led_by",),
+                        source=src,
+                    )
+                )
         elif lo_l < lo_u:
-            out.append(Finding("error", "kensei.unit-leader-class",
-                               f"{e.troop.name}: leader '{ldr_troop.name}' (class {ldr_troop.troop_class}) is "
-                               f"below the unit's class {e.troop.troop_class}", loc=e.loc + ("led_by",),
-                               source=src, value=ldr_troop.troop_class, bound=e.troop.troop_class))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.unit-leader-class",
+                    f"{e.troop.name}: leader '{ldr_troop.name}' (class {ldr_troop.troop_class}) is "
+                    f"below the unit's class {e.troop.troop_class}",
+                    loc=e.loc + ("led_by",),
+                    source=src,
+                    value=ldr_troop.troop_class,
+                    bound=e.troop.troop_class,
+                )
+            )
         ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr_troop, catalog)
         kinds: list[bool | None] = []
         for f in ("type", "ranged"):
@@ -689,19 +895,41 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
                 kinds.append(ft[f] == fl[f])
         if False in kinds:
             desc = lambda fx: f"{fx['type']}{' (ranged)' if fx['ranged'] is True else ''}"  # noqa: E731
-            out.append(Finding("error", "kensei.unit-leader-type",
-                               f"{e.troop.name}: leader '{ldr_troop.name}' is {desc(fl)}, the unit is "
-                               f"{desc(ft)}; they must be of the same type", loc=e.loc + ("led_by",), source=src))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.unit-leader-type",
+                    f"{e.troop.name}: leader '{ldr_troop.name}' is {desc(fl)}, the unit is "
+                    f"{desc(ft)}; they must be of the same type",
+                    loc=e.loc + ("led_by",),
+                    source=src,
+                )
+            )
         elif None in kinds:
-            out.append(Finding("warning", "kensei.unit-leader-type",
-                               f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
-                               f"(profile lacks troop_type or weapons)", loc=e.loc + ("led_by",), source=src))
+            out.append(
+                Finding(
+                    "warning",
+                    "kensei.unit-leader-type",
+                    f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
+                    f"(profile lacks troop_type or weapons)",
+                    loc=e.loc + ("led_by",),
+                    source=src,
+                )
+            )
     for tid, units in led_count.items():
         have = sum(1 for x in lst.entries if x.troop is not None and x.troop.id == tid)
         for e in units[have:]:
-            out.append(Finding("error", "kensei.unit-leader-twice",
-                               f"'{_find(catalog, 'troops', tid).name}' leads {len(units)} units; a leader leads "
-                               f"one unit", loc=e.loc + ("led_by",), source=src, value=len(units), bound=have))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.unit-leader-twice",
+                    f"'{_find(catalog, 'troops', tid).name}' leads {len(units)} units; a leader leads one unit",
+                    loc=e.loc + ("led_by",),
+                    source=src,
+                    value=len(units),
+                    bound=have,
+                )
+            )
     return out
 
 
@@ -728,7 +956,7 @@ def _protector_unit(lst: KenseiList):
 
 
 def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
-    """"The Protector" (L7295-7312): with Kogen and Sato both in the army, Sato is deployed in
+    """ "The Protector" (L7295-7312): with Kogen and Sato both in the army, Sato is deployed in
     the unit Kogen leads, or, when Kogen leads none, joins him as a unit of two."""
     src = f"{SEED}:7295-7312"
     kogen = [e for e in lst.entries if e.troop is not None and normalize(e.troop.id) == "kogen"]
@@ -736,27 +964,57 @@ def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
     if not kogen or not sato:
         return []
     out = []
-    led = [e for e in lst.entries if e.troop is not None and e.led_by
-           and normalize(e.led_by) == "kogen" and e not in sato]
+    led = [
+        e for e in lst.entries if e.troop is not None and e.led_by and normalize(e.led_by) == "kogen" and e not in sato
+    ]
     for s in sato:
         if s.led_by and normalize(s.led_by) != "kogen":
-            out.append(Finding("error", "kensei.the-protector",
-                               f"Sato is led by '{s.led_by}', but with Kogen in the army Sato must be deployed "
-                               "in the unit Kogen leads (The Protector)", loc=s.loc + ("led_by",), source=src))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.the-protector",
+                    f"Sato is led by '{s.led_by}', but with Kogen in the army Sato must be deployed "
+                    "in the unit Kogen leads (The Protector)",
+                    loc=s.loc + ("led_by",),
+                    source=src,
+                )
+            )
         elif led:
-            out.append(Finding("info", "kensei.the-protector",
-                               f"Sato is deployed in the unit Kogen leads ({led[0].troop.name}) and uses its "
-                               f"profile: the unit counts {led[0].models + 1} miniatures with him; +1 to the "
-                               "Protect the Leader roll (The Protector)", loc=s.loc, source=src))
+            out.append(
+                Finding(
+                    "info",
+                    "kensei.the-protector",
+                    f"Sato is deployed in the unit Kogen leads ({led[0].troop.name}) and uses its "
+                    f"profile: the unit counts {led[0].models + 1} miniatures with him; +1 to the "
+                    "Protect the Leader roll (The Protector)",
+                    loc=s.loc,
+                    source=src,
+                )
+            )
         elif s.models != 1:
-            out.append(Finding("error", "kensei.the-protector",
-                               f"Kogen leads no unit: Sato joins him as a unit of two miniatures, Kogen and Sato, "
-                               f"so Sato is one model, not {s.models} (The Protector)", loc=s.loc + ("models",),
-                               source=src, value=s.models, bound=1))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.the-protector",
+                    f"Kogen leads no unit: Sato joins him as a unit of two miniatures, Kogen and Sato, "
+                    f"so Sato is one model, not {s.models} (The Protector)",
+                    loc=s.loc + ("models",),
+                    source=src,
+                    value=s.models,
+                    bound=1,
+                )
+            )
         else:
-            out.append(Finding("info", "kensei.the-protector",
-                               "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a "
-                               "unit of two miniatures (The Protector)", loc=s.loc, source=src))
+            out.append(
+                Finding(
+                    "info",
+                    "kensei.the-protector",
+                    "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a "
+                    "unit of two miniatures (The Protector)",
+                    loc=s.loc,
+                    source=src,
+                )
+            )
     return out
 
 
@@ -772,26 +1030,52 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
     ladder = (rules or {}).get("standard_leader_classes") is True
     for e in lst.entries:
         if e.troop is not None and "hata-jurushi" in _normalize(e.troop.name) and e.standard == 0:
-            out.append(Finding("error", "kensei.standard-outside-unit",
-                               "a Hata-Jurushi must be deployed inside a unit; write "
-                               "'standard: true' on that unit instead", loc=e.loc, source=src))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.standard-outside-unit",
+                    "a Hata-Jurushi must be deployed inside a unit; write 'standard: true' on that unit instead",
+                    loc=e.loc,
+                    source=src,
+                )
+            )
         if not e.standard or e.troop is None:
             continue
         if e.standard > 1:
-            out.append(Finding("error", "kensei.standard-max",
-                               f"{e.troop.name}: {e.standard} Hata-Jurushi in one unit > 1 (one for each unit)",
-                               loc=e.loc + ("standard",), source=src, value=e.standard, bound=1))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.standard-max",
+                    f"{e.troop.name}: {e.standard} Hata-Jurushi in one unit > 1 (one for each unit)",
+                    loc=e.loc + ("standard",),
+                    source=src,
+                    value=e.standard,
+                    bound=1,
+                )
+            )
         facts = troop_facts(e.troop, catalog)
         if facts["unit"] is False:
-            out.append(Finding("error", "kensei.standard-not-unit",
-                               f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi is deployed "
-                               "inside a unit", loc=e.loc + ("standard",), source=src))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.standard-not-unit",
+                    f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi is deployed inside a unit",
+                    loc=e.loc + ("standard",),
+                    source=src,
+                )
+            )
         elif ladder and _lead_order(catalog, e.troop) is None and e.troop.troop_class:
-            out.append(Finding("error", "kensei.standard-not-unit",
-                               f"{e.troop.name}: under the house rule standard_leader_classes a Hata-Jurushi "
-                               f"goes only in a unit of class Hero, Elite, Warrior or Peasant, not "
-                               f"{e.troop.troop_class}", loc=e.loc + ("standard",),
-                               source=f"{src}, {SEED}:1852-1856"))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.standard-not-unit",
+                    f"{e.troop.name}: under the house rule standard_leader_classes a Hata-Jurushi "
+                    f"goes only in a unit of class Hero, Elite, Warrior or Peasant, not "
+                    f"{e.troop.troop_class}",
+                    loc=e.loc + ("standard",),
+                    source=f"{src}, {SEED}:1852-1856",
+                )
+            )
     return out
 
 
@@ -821,17 +1105,36 @@ def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
                 owners.setdefault(id(owner), []).append(owner)
             for group in owners.values():
                 owner, each = group[0], len(group)
-                out.append(Finding("info", "kensei.onmyouji-shikigami",
-                                   f"{owner.troop.name} comes with {each} {name} (not listed; they are fielded "
-                                   f"with it)", loc=owner.loc, source=src, value=0, bound=each))
+                out.append(
+                    Finding(
+                        "info",
+                        "kensei.onmyouji-shikigami",
+                        f"{owner.troop.name} comes with {each} {name} (not listed; they are fielded with it)",
+                        loc=owner.loc,
+                        source=src,
+                        value=0,
+                        bound=each,
+                    )
+                )
         elif got != want:
             loc = got_entries[0].loc if got_entries else need[key][0].loc
-            out.append(Finding("error", "kensei.onmyouji-shikigami",
-                               f"{got} {name} listed, but {want} go with "
-                               + (f"{len(need[key]) // max(1, want // max(1, len(need[key])))} Onmyouji"
-                                  if want else "no Onmyouji")
-                               + " (an Onmyouji is accompanied by two Shikigami)", loc=loc, source=src,
-                               value=got, bound=want))
+            out.append(
+                Finding(
+                    "error",
+                    "kensei.onmyouji-shikigami",
+                    f"{got} {name} listed, but {want} go with "
+                    + (
+                        f"{len(need[key]) // max(1, want // max(1, len(need[key])))} Onmyouji"
+                        if want
+                        else "no Onmyouji"
+                    )
+                    + " (an Onmyouji is accompanied by two Shikigami)",
+                    loc=loc,
+                    source=src,
+                    value=got,
+                    bound=want,
+                )
+            )
     return out
 
 
@@ -846,18 +1149,32 @@ def _check_peasants(lst: KenseiList, rules: dict) -> list[Finding]:
         n = t.purchase.models
         if e.models % n:
             paid = math.ceil(e.models / n) * n
-            out.append(Finding("warning", "kensei.peasant-pairs",
-                               f"{t.name}: {e.models} models, but peasants are bought {n} for every "
-                               f"{fmt_num(t.purchase.points)} {UNIT}: paid as {paid} "
-                               f"({fmt_num(e.points)} {UNIT})", loc=e.loc + ("models",), source=SRC["peasants"],
-                               value=e.models, bound=paid))
+            out.append(
+                Finding(
+                    "warning",
+                    "kensei.peasant-pairs",
+                    f"{t.name}: {e.models} models, but peasants are bought {n} for every "
+                    f"{fmt_num(t.purchase.points)} {UNIT}: paid as {paid} "
+                    f"({fmt_num(e.points)} {UNIT})",
+                    loc=e.loc + ("models",),
+                    source=SRC["peasants"],
+                    value=e.models,
+                    bound=paid,
+                )
+            )
     return out
 
 
 # -- summary ------------------------------------------------------------------------------------
 
-SUMMARY_KEYS = {"melee-min": "melee", "ranged-max": "ranged", "firearms-max": "firearms",
-                "cavalry-max": "cavalry", "skirmishers-max": "skirmishers", "creatures-max": "creatures"}
+SUMMARY_KEYS = {
+    "melee-min": "melee",
+    "ranged-max": "ranged",
+    "firearms-max": "firearms",
+    "cavalry-max": "cavalry",
+    "skirmishers-max": "skirmishers",
+    "creatures-max": "creatures",
+}
 
 
 def summary(lst: KenseiList, catalog, rules: dict) -> dict:
@@ -867,9 +1184,13 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     else:
         items, ctx = _prepare(lst, catalog, rules)
     troops = lst._troops_exact()
-    out: dict[str, Any] = {"points": plain(_exact(troops + lst.commander_cost)), "limit": lst.points,
-                           "troops": plain(troops), "commander": lst.commander_cost,
-                           "clan": lst.clan}
+    out: dict[str, Any] = {
+        "points": plain(_exact(troops + lst.commander_cost)),
+        "limit": lst.points,
+        "troops": plain(troops),
+        "commander": lst.commander_cost,
+        "clan": lst.clan,
+    }
     out["units"] = sum(1 for i in items if i.facts["unit"] is True)
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
     out["models"] = sum(i.models for i in items)
@@ -948,6 +1269,7 @@ def _hand_of(ab, points: int) -> int | None:
 
 # -- limits (for statistics) ---------------------------------------------------------------------
 
+
 def limits(lst: KenseiList, catalog, rules: dict, detail: bool = False) -> list[dict]:
     """Every limit of the army measured by the rules engine, with the room left (see
     ``engine.limit_report``)."""
@@ -957,10 +1279,15 @@ def limits(lst: KenseiList, catalog, rules: dict, detail: bool = False) -> list[
 
 _OP = {"min": "\u2265", "max": "\u2264", "exactly": "="}
 # rules checked in Python (general, unit leaders, standards, ...): the roster names them by finding code
-_CHECKED_IN_CODE = {"kensei.general": "Army general", "kensei.unit-leader": "Unit leaders",
-                    "kensei.standard": "Hata-Jurushi", "kensei.shikigami": "Onmyouji's Shikigami",
-                    "kensei.peasants": "Peasants bought in pairs", "kensei.unknown-cost": "Troop costs known",
-                    "kensei.unknown-troop": "Troops in the catalog"}
+_CHECKED_IN_CODE = {
+    "kensei.general": "Army general",
+    "kensei.unit-leader": "Unit leaders",
+    "kensei.standard": "Hata-Jurushi",
+    "kensei.shikigami": "Onmyouji's Shikigami",
+    "kensei.peasants": "Peasants bought in pairs",
+    "kensei.unknown-cost": "Troop costs known",
+    "kensei.unknown-troop": "Troops in the catalog",
+}
 
 
 def _measured(value, row: dict) -> str:
@@ -1000,8 +1327,17 @@ def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
         elif status == "pass" and any(f.severity == "warning" for f in fs):
             status = "check"
         label = first["name"] or (first["label"] + (" (each)" if per_group else ""))
-        rows.append({"id": rid, "code": first["code"], "label": label[:1].upper() + label[1:], "value": value_txt,
-                     "bound": f"{_OP[kind]} {first['bound_text']}", "status": status, "source": first["source"]})
+        rows.append(
+            {
+                "id": rid,
+                "code": first["code"],
+                "label": label[:1].upper() + label[1:],
+                "value": value_txt,
+                "bound": f"{_OP[kind]} {first['bound_text']}",
+                "status": status,
+                "source": first["source"],
+            }
+        )
     covered = {row["code"] for row in rows}
     for code, f_list in sorted(by_code.items()):
         if code in covered or not code.startswith("kensei.") or code == "kensei.profile-incomplete":
@@ -1010,8 +1346,17 @@ def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
         if sev == {"info"}:
             continue
         label = _CHECKED_IN_CODE.get(code, code.split(".", 1)[1].replace("-", " ").capitalize())
-        rows.append({"id": code, "code": code, "label": label, "value": f_list[0].message,
-                     "bound": "", "status": "FAIL" if "error" in sev else "check", "source": f_list[0].source or ""})
+        rows.append(
+            {
+                "id": code,
+                "code": code,
+                "label": label,
+                "value": f_list[0].message,
+                "bound": "",
+                "status": "FAIL" if "error" in sev else "check",
+                "source": f_list[0].source or "",
+            }
+        )
     return rows
 
 
@@ -1033,33 +1378,51 @@ def points_by(lst: KenseiList, catalog, rules: dict, fact: str) -> dict[str, Any
 # The codes of the checks written here; the restrictions' codes come from the catalog
 # (``gs.catalog.finding_codes``).
 
-FINDING_CODES = codes("kensei", {
-    "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
-    "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
-    "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
-    "cost-unknown": ("error", "a troop without a cost in the catalog: the points limits cannot be checked until a "
-                     "pack gives it"),
-    "onmyouji-realm": ("error", "a creature from outside the realm of the army's Onmyouji", f"{SEED}:4917-4922"),
-    "general-not-listed": ("error", "the general named by 'general:' is not among the troops", SRC["general"]),
-    "general-not-hero": ("error", "the army general must be a Hero with leader rank", SRC["general"]),
-    "general-missing": ("error", "no Hero with leader rank to be the army general", SRC["general"]),
-    "general-ambiguous": ("error", "several Heroes could be the general; 'general:' must name one",
-                          SRC["general"]),
-    "led-by-unknown": ("error", "a unit's leader ('led_by') is not in the list", SRC["unit_leader"]),
-    "led-by-not-leader": ("error", "a unit's leader ('led_by') has no leader rank", SRC["unit_leader"]),
-    "unit-leader-class": ("error", "a unit leader's class is below the unit's, or its class cannot lead",
-                          SRC["unit_leader"]),
-    "unit-leader-type": ("error", "a unit leader is not of the unit's troop type", SRC["unit_leader"]),
-    "unit-leader-twice": ("error", "one leader leads more than one unit", SRC["unit_leader"]),
-    "the-protector": ("error", "Sato deploys in the unit Kogen leads (The Protector)", f"{SEED}:7295-7312"),
-    "standard-outside-unit": ("error", "a Hata-Jurushi listed on its own instead of inside a unit",
-                              SRC["standard"]),
-    "standard-max": ("error", "more than one Hata-Jurushi in one unit", SRC["standard"]),
-    "standard-not-unit": ("error", "a Hata-Jurushi on a single model (or, under a house rule, a unit of a "
-                          "class that may not be led)",
-                          SRC["standard"]),
-    "onmyouji-shikigami": ("error", "the Shikigami listed do not match the Onmyouji they go with",
-                           SRC["shikigami"]),
-    "peasant-pairs": ("warning", "peasants are bought in groups; an odd number is paid as the next group",
-                      SRC["peasants"]),
-})
+FINDING_CODES = codes(
+    "kensei",
+    {
+        "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
+        "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
+        "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
+        "cost-unknown": (
+            "error",
+            "a troop without a cost in the catalog: the points limits cannot be checked until a pack gives it",
+        ),
+        "onmyouji-realm": ("error", "a creature from outside the realm of the army's Onmyouji", f"{SEED}:4917-4922"),
+        "general-not-listed": ("error", "the general named by 'general:' is not among the troops", SRC["general"]),
+        "general-not-hero": ("error", "the army general must be a Hero with leader rank", SRC["general"]),
+        "general-missing": ("error", "no Hero with leader rank to be the army general", SRC["general"]),
+        "general-ambiguous": ("error", "several Heroes could be the general; 'general:' must name one", SRC["general"]),
+        "led-by-unknown": ("error", "a unit's leader ('led_by') is not in the list", SRC["unit_leader"]),
+        "led-by-not-leader": ("error", "a unit's leader ('led_by') has no leader rank", SRC["unit_leader"]),
+        "unit-leader-class": (
+            "error",
+            "a unit leader's class is below the unit's, or its class cannot lead",
+            SRC["unit_leader"],
+        ),
+        "unit-leader-type": ("error", "a unit leader is not of the unit's troop type", SRC["unit_leader"]),
+        "unit-leader-twice": ("error", "one leader leads more than one unit", SRC["unit_leader"]),
+        "the-protector": ("error", "Sato deploys in the unit Kogen leads (The Protector)", f"{SEED}:7295-7312"),
+        "standard-outside-unit": (
+            "error",
+            "a Hata-Jurushi listed on its own instead of inside a unit",
+            SRC["standard"],
+        ),
+        "standard-max": ("error", "more than one Hata-Jurushi in one unit", SRC["standard"]),
+        "standard-not-unit": (
+            "error",
+            "a Hata-Jurushi on a single model (or, under a house rule, a unit of a class that may not be led)",
+            SRC["standard"],
+        ),
+        "onmyouji-shikigami": (
+            "error",
+            "the Shikigami listed do not match the Onmyouji they go with",
+            SRC["shikigami"],
+        ),
+        "peasant-pairs": (
+            "warning",
+            "peasants are bought in groups; an odd number is paid as the next group",
+            SRC["peasants"],
+        ),
+    },
+)

@@ -71,8 +71,11 @@ class KenseiRoster:
             t = troop_line(e, ed.catalog)
         except DaimyoError:
             return None
-        return {"header": header, "cells": ["1", t["name"], t["models"], t["per_model"], t["points"], t["abilities"]],
-                "notes": t["facts"] + t["tags"]}
+        return {
+            "header": header,
+            "cells": ["1", t["name"], t["models"], t["per_model"], t["points"], t["abilities"]],
+            "notes": t["facts"] + t["tags"],
+        }
 
 
 class KenseiUnitCards:
@@ -135,34 +138,49 @@ class KenseiNewList(NewListPart):
     example = "Buke vanguard"
 
     def fields(self, catalog):
-        return [{"key": "clan", "label": "Clan", "value": "", "prompt": "choose a clan",
-                 "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
-                {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
-                {"key": "commander", "label": "Commander", "value": "hatamoto",
-                 "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]}]
+        return [
+            {
+                "key": "clan",
+                "label": "Clan",
+                "value": "",
+                "prompt": "choose a clan",
+                "choices": [(e.id, e.name) for e in catalog.entries("clans")],
+            },
+            {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
+            {
+                "key": "commander",
+                "label": "Commander",
+                "value": "hatamoto",
+                "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")],
+            },
+        ]
 
     def body(self, data, catalog, options):
         clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
         points = 200 if options.get("points") is None else options["points"]
         if clan is None:
-            raise UsageError(f"{option('clan')} is required for a kensei list",
-                             command_line(f"e.g. daimyo new kensei {option('clan')} buke {option('points')} 400 -o army.yaml"))
+            raise UsageError(
+                f"{option('clan')} is required for a kensei list",
+                command_line(f"e.g. daimyo new kensei {option('clan')} buke {option('points')} 400 -o army.yaml"),
+            )
         c = catalog.find("clans", clan)
         if c is None:
-            raise UnknownEntry(f"unknown clan '{clan}'", catalog.did_you_mean("clans", clan) or _one_of(catalog, "clans"))
+            raise UnknownEntry(
+                f"unknown clan '{clan}'", catalog.did_you_mean("clans", clan) or _one_of(catalog, "clans")
+            )
         lvl = catalog.find("commander_levels", commander)
         if lvl is None:
-            raise UnknownEntry(f"unknown commander level '{commander}'",
-                               catalog.did_you_mean("commander_levels", commander) or
-                               _one_of(catalog, "commander_levels"))
+            raise UnknownEntry(
+                f"unknown commander level '{commander}'",
+                catalog.did_you_mean("commander_levels", commander) or _one_of(catalog, "commander_levels"),
+            )
         if points <= 0:
             raise UsageError(f"{option('points')} must be positive, not {points}", f"e.g. {option('points')} 200")
         packs = data.pop("packs", None)
         occult = options.get("occult")
         if isinstance(occult, str):  # a form's word for a tick box
             occult = occult.strip().lower() in ("1", "on", "true", "yes")
-        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(occult),
-                     "troops": []})
+        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(occult), "troops": []})
         if packs:
             data["packs"] = packs
         return []
@@ -179,15 +197,17 @@ class KenseiSettings(SettingsPart):
         if key == "commander":
             lvl = catalog.find("commander_levels", value)
             if lvl is None:
-                raise UnknownEntry(f"unknown commander level '{value}'",
-                                   catalog.did_you_mean("commander_levels", value) or
-                                   _one_of(catalog, "commander_levels"))
+                raise UnknownEntry(
+                    f"unknown commander level '{value}'",
+                    catalog.did_you_mean("commander_levels", value) or _one_of(catalog, "commander_levels"),
+                )
             return lvl.id, None
         if key == "clan":
             c = catalog.find("clans", value)
             if c is None:
-                raise UnknownEntry(f"unknown clan '{value}'", catalog.did_you_mean("clans", value) or
-                                   _one_of(catalog, "clans"))
+                raise UnknownEntry(
+                    f"unknown clan '{value}'", catalog.did_you_mean("clans", value) or _one_of(catalog, "clans")
+                )
             return c.id, None
         if key == "points":
             try:
@@ -265,6 +285,7 @@ class Kensei(GameSystem):
     entries = ("troops",)
     what = "army"
     noun = "troop"
+
     def __init__(self):
         self.units = KenseiUnits(self)  # a Kensei army is units of models (``units.py``)
         self.sheet = KenseiRoster()
@@ -278,8 +299,10 @@ class Kensei(GameSystem):
     def troop(self, catalog, name: str):
         t = catalog.find("troops", name)
         if t is None:
-            raise UnknownEntry(f"unknown troop '{name}'", catalog.did_you_mean("troops", name) or
-                               "see 'daimyo catalog list kensei troops'")
+            raise UnknownEntry(
+                f"unknown troop '{name}'",
+                catalog.did_you_mean("troops", name) or "see 'daimyo catalog list kensei troops'",
+            )
         return t
 
     def default_models(self, catalog, troop) -> int:

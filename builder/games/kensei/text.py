@@ -1,10 +1,10 @@
 """Kensei lists as text: the header's clan and points, the commander lines, one line per troop.
 
-    Buke vanguard - Kensei - clan buke - 185/200 AP
-    Commander: taisho
+Buke vanguard - Kensei - clan buke - 185/200 AP
+Commander: taisho
 
-    5x Samurai Yari (25)
-    9x Yari Ashigaru (45), led by Ashigaru Leader, with standard
+5x Samurai Yari (25)
+9x Yari Ashigaru (45), led by Ashigaru Leader, with standard
 """
 
 from __future__ import annotations
@@ -135,7 +135,6 @@ def unit_cost(resolver, troop: str, models: int):
     return None if cost is None else cost * models
 
 
-
 _LED = re.compile(r"^led\s+by\s+(.+)$", re.I)
 _STD = re.compile(r"^(?:with\s+)?(?:a\s+)?(?:standard|hata[-\s\u2010\u2011\u2013]?jurushi)(?:\s+bearer)?$", re.I)
 
@@ -163,7 +162,7 @@ def troop_line(p, line: str, no: int, col: int) -> None:
         if bare != name and bare:
             cands.insert(len(cands) - 1 if n is None else len(cands), (n, bare))
     # prefer names with the cost figure removed, then catalog hits
-    ordered = sorted(cands, key=lambda c: (0 if _cost_start(c[1]) < 0 else 1))
+    ordered = sorted(cands, key=lambda c: 0 if _cost_start(c[1]) < 0 else 1)
     n, name = _pick(p, f, ordered)
     if not name:
         p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")

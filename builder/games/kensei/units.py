@@ -35,14 +35,19 @@ class KenseiUnits:
             written = t.get("troop") if isinstance(t, dict) else t
             e, cost, known = costs[i] if i < len(costs) else (None, 0, False)
             troop = getattr(e, "troop", None)
-            out.append({
-                "key": str(written), "name": getattr(troop, "name", None) or str(written),
-                "id": getattr(troop, "id", None), "entry": troop,
-                "models": int(t.get("models", 1) or 1) if isinstance(t, dict) else 1,
-                "cost": cost if known else None,
-                "led_by": t.get("led_by") if isinstance(t, dict) else None,
-                "standard": bool(t.get("standard")) if isinstance(t, dict) else False,
-                "leader": bool(getattr(troop, "leader", False)),
-                "general": bool(troop is not None and general and _fold(str(general)) == _fold(troop.name)),
-                "cls": getattr(troop, "troop_class", None) or ""})
+            out.append(
+                {
+                    "key": str(written),
+                    "name": getattr(troop, "name", None) or str(written),
+                    "id": getattr(troop, "id", None),
+                    "entry": troop,
+                    "models": int(t.get("models", 1) or 1) if isinstance(t, dict) else 1,
+                    "cost": cost if known else None,
+                    "led_by": t.get("led_by") if isinstance(t, dict) else None,
+                    "standard": bool(t.get("standard")) if isinstance(t, dict) else False,
+                    "leader": bool(getattr(troop, "leader", False)),
+                    "general": bool(troop is not None and general and _fold(str(general)) == _fold(troop.name)),
+                    "cls": getattr(troop, "troop_class", None) or "",
+                }
+            )
         return out

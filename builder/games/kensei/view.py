@@ -14,8 +14,17 @@ class KenseiView(ViewPart):
     entry_words = ("unit", "units")
 
     def composition(self, summary):
-        keys = ("units", "leaders", "models", "melee_percent", "ranged_percent", "firearms_percent",
-                "cavalry_percent", "skirmishers_percent", "creatures_percent")
+        keys = (
+            "units",
+            "leaders",
+            "models",
+            "melee_percent",
+            "ranged_percent",
+            "firearms_percent",
+            "cavalry_percent",
+            "skirmishers_percent",
+            "creatures_percent",
+        )
         return [(k.replace("_percent", " %").replace("_", " "), summary[k]) for k in keys if k in summary]
 
     def tally(self, summary):
@@ -30,14 +39,31 @@ class KenseiView(ViewPart):
                 leaders.append((tr.name, tr.name))
         return [
             {"key": "points", "label": "Battle size (AP)", "value": data.get("points", ""), "type": "number"},
-            {"key": "clan", "label": "Clan", "value": data.get("clan", ""),
-             "choices": [(e.id, e.name) for e in catalog.entries("clans")]},
-            {"key": "commander", "label": "Commander", "value": data.get("commander", "hatamoto"),
-             "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")]},
-            {"key": "occult", "label": "Occult rules", "value": str(bool(data.get("occult"))).lower(),
-             "choices": [("false", "no"), ("true", "yes")]},
-            {"key": "general", "label": "General", "value": data.get("general", ""),
-             "choices": [("", "(the list's hero)")] + leaders}]
+            {
+                "key": "clan",
+                "label": "Clan",
+                "value": data.get("clan", ""),
+                "choices": [(e.id, e.name) for e in catalog.entries("clans")],
+            },
+            {
+                "key": "commander",
+                "label": "Commander",
+                "value": data.get("commander", "hatamoto"),
+                "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")],
+            },
+            {
+                "key": "occult",
+                "label": "Occult rules",
+                "value": str(bool(data.get("occult"))).lower(),
+                "choices": [("false", "no"), ("true", "yes")],
+            },
+            {
+                "key": "general",
+                "label": "General",
+                "value": data.get("general", ""),
+                "choices": [("", "(the list's hero)")] + leaders,
+            },
+        ]
 
 
 class KenseiBrowse(BrowsePart):
@@ -48,8 +74,11 @@ class KenseiBrowse(BrowsePart):
 
     def option_extra(self, data, entry):
         clans = list(getattr(entry, "clans", []) or [])
-        return {"unit_cost": getattr(entry, "cost", None), "clans": clans,
-                "own_clan": str(data.get("clan", "")).lower() in clans}
+        return {
+            "unit_cost": getattr(entry, "cost", None),
+            "clans": clans,
+            "own_clan": str(data.get("clan", "")).lower() in clans,
+        }
 
     def option_rank(self, row):
         """The list's own clan first, then troops any clan may take, then the rest."""

@@ -35,8 +35,7 @@ def _satsuma_deck(block: dict, ctx: AidContext) -> list:
             named.append(suits.get(part[:1].upper(), "?" if part else "") + " " + part[1:])
         rows.append([c.name, opts, ", ".join(n.strip() for n in named)])
     head = block.get("columns") or ["Card", "Printed", "Suit and strength"]
-    return [table(rows, column_widths(ctx, 46, 18, 36), ctx.st, header=head),
-            para(f"{len(cards)} cards", ctx.st.small)]
+    return [table(rows, column_widths(ctx, 46, 18, 36), ctx.st, header=head), para(f"{len(cards)} cards", ctx.st.small)]
 
 
 @block("satsuma_suits")

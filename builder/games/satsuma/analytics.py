@@ -16,8 +16,9 @@ def _satsuma(lst, catalog, rules) -> DeckView:
 
     fields = {
         "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
-        "suit": FieldSpec("suit", "Suit", kind="ordinal", order=tuple(core.SUIT_NAMES.values()), aliases=("suits",),
-                          ordered=False),
+        "suit": FieldSpec(
+            "suit", "Suit", kind="ordinal", order=tuple(core.SUIT_NAMES.values()), aliases=("suits",), ordered=False
+        ),
         "strength": FieldSpec("strength", "Strength", kind="number", aliases=("strengths",)),
         "options": FieldSpec("options", "Suits to choose from", kind="number"),
         "usable": FieldSpec("usable", "Usable by", aliases=("role", "roles")),
@@ -53,9 +54,11 @@ def satsuma_hand(ld, rows) -> dict:
     out = {}
     for role in core.ROLES:
         h = core.best_hand(pcs, role)
-        out[role] = {"strength": h.strength,
-                     "used": [{"card": u.card, "suit": u.suit_name, "strength": u.strength} for u in h.used],
-                     "escape": h.uses_suit("E")}
+        out[role] = {
+            "strength": h.strength,
+            "used": [{"card": u.card, "suit": u.suit_name, "strength": u.strength} for u in h.used],
+            "escape": h.uses_suit("E"),
+        }
     return out
 
 
@@ -84,17 +87,26 @@ def satsuma_facts(ld: Loaded) -> dict:
                 cards += count
                 weighted += max(vals) * count
                 top = max(top, max(vals))
-        suits.append({"suit": name, "letter": letter, "cards": cards, "max": top,
-                      "mean": weighted / cards if cards else 0.0,
-                      "roles": [r for r in core.ROLES if letter not in core.FORBIDDEN[r]]})
+        suits.append(
+            {
+                "suit": name,
+                "letter": letter,
+                "cards": cards,
+                "max": top,
+                "mean": weighted / cards if cards else 0.0,
+                "roles": [r for r in core.ROLES if letter not in core.FORBIDDEN[r]],
+            }
+        )
     return {"suits": suits, "limits": rule_limits(ld)}
 
 
 def satsuma_lines(st: dict) -> list[str]:
     lines = ["Suits (cards offering the suit, strongest, mean strength; who may count it):"]
     for s in st["suits"]:
-        lines.append(f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
-                     f"{' and '.join(s['roles'])}")
+        lines.append(
+            f"  {s['suit']:<9} {s['cards']:>3} cards  max {s['max']:>2}  mean {s['mean']:4.1f}  "
+            f"{' and '.join(s['roles'])}"
+        )
     return lines
 
 
@@ -114,8 +126,9 @@ class SatsumaAnalytics(AnalyticsPart):
 
     def stats_charts(self, stats):
         rows = [["suit", "cards", "strongest", "mean", "who may count it"]]
-        rows += [[x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])]
-                 for x in stats["suits"]]
+        rows += [
+            [x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])] for x in stats["suits"]
+        ]
         return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
 
     def hand_facts(self, loaded, rows):

@@ -120,8 +120,9 @@ def cross_check(catalog) -> list:
     out = []
     letters = {s.letter for s in m.suits}
     if len(m.suits) != 8:
-        out.append(catalog.diag(("suits",), f"expected the 8 suits of 003_d64fd863b3930085.txt:20-28, "
-                                f"found {len(m.suits)}"))
+        out.append(
+            catalog.diag(("suits",), f"expected the 8 suits of 003_d64fd863b3930085.txt:20-28, found {len(m.suits)}")
+        )
     seen_letters: dict[str, int] = {}
     for i, s in enumerate(m.suits):
         if s.letter in seen_letters:
@@ -134,22 +135,28 @@ def cross_check(catalog) -> list:
     for i, c in enumerate(m.cards):
         unknown = [o.suit for o in c.options if o.suit not in letters]
         if unknown and not c.unknown_suit:
-            out.append(catalog.diag(("cards", i, "printed"),
-                                    f"card '{c.name}' uses suit letter '{unknown[0]}', which is none of "
-                                    + ", ".join(sorted(letters)),
-                                    hint="fix the letter, or keep it as printed with 'unknown_suit: true'"))
+            out.append(
+                catalog.diag(
+                    ("cards", i, "printed"),
+                    f"card '{c.name}' uses suit letter '{unknown[0]}', which is none of " + ", ".join(sorted(letters)),
+                    hint="fix the letter, or keep it as printed with 'unknown_suit: true'",
+                )
+            )
         if c.unknown_suit and not unknown:
-            out.append(catalog.diag(("cards", i, "unknown_suit"),
-                                    f"card '{c.name}' is flagged unknown_suit but all its suits exist"))
+            out.append(
+                catalog.diag(
+                    ("cards", i, "unknown_suit"), f"card '{c.name}' is flagged unknown_suit but all its suits exist"
+                )
+            )
         for o in c.options:
             if o.strength <= 0:
-                out.append(catalog.diag(("cards", i, "printed"),
-                                        f"card '{c.name}' has strength {o.strength}; strengths are positive"))
+                out.append(
+                    catalog.diag(
+                        ("cards", i, "printed"), f"card '{c.name}' has strength {o.strength}; strengths are positive"
+                    )
+                )
     for s in m.sides:
         n = sum(1 for c in m.cards if c.side == s.id)
         if n != s.deck_size and not catalog.packs:
-            out.append(catalog.diag(("sides",), f"the {s.id} deck has {n} cards, side says deck_size "
-                                    f"{s.deck_size}"))
+            out.append(catalog.diag(("sides",), f"the {s.id} deck has {n} cards, side says deck_size {s.deck_size}"))
     return out
-
-

@@ -54,10 +54,13 @@ class SatsumaCommands:
             format: str = typer.Option("text", "--format", "-f", help="text or json"),
             rule: list[str] = typer.Option([], "--rule", "-r", help="house rule ID=VALUE, e.g. bodyguard_suit=defense"),
             pack: list[str] = typer.Option([], "--pack", "-p", help="pack file(s) adding or changing cards"),
-            escape: str = typer.Option("auto", "--escape",
-                                       help="the samurai defender's hand: auto (his best), use (his best with an "
-                                            "Escape card) or leave (his best without one); see house rule "
-                                            "escape_choice"),
+            escape: str = typer.Option(
+                "auto",
+                "--escape",
+                help="the samurai defender's hand: auto (his best), use (his best with an "
+                "Escape card) or leave (his best without one); see house rule "
+                "escape_choice",
+            ),
         ):
             """Resolve one hand: each side's best total (one card per suit), winner, casualties, next attacker."""
             import json
@@ -84,23 +87,31 @@ class SatsumaCommands:
         def simulate_cmd(
             games: int = typer.Option(1000, "--games", "-n", help="how many games to play"),
             seed: int = typer.Option(1, "--seed", help="the master seed: the same seed plays the same games"),
-            samurai: str | None = typer.Option(None, "--samurai", "-s", metavar="LIST",
-                                               help="the samurai deck list (default: the published deck)"),
-            imperial: str | None = typer.Option(None, "--imperial", "-i", metavar="LIST",
-                                                help="the imperial deck list (default: the published deck)"),
+            samurai: str | None = typer.Option(
+                None, "--samurai", "-s", metavar="LIST", help="the samurai deck list (default: the published deck)"
+            ),
+            imperial: str | None = typer.Option(
+                None, "--imperial", "-i", metavar="LIST", help="the imperial deck list (default: the published deck)"
+            ),
             jobs: int = typer.Option(1, "--jobs", "-j", help="processes to use (0: one per core)"),
-            policy: str = typer.Option("best", "--policy",
-                                       help="play policy: best, max, simple or none; one for both sides or "
-                                            "samurai=P,imperial=P"),
+            policy: str = typer.Option(
+                "best",
+                "--policy",
+                help="play policy: best, max, simple or none; one for both sides or samurai=P,imperial=P",
+            ),
             format: str = typer.Option("text", "--format", "-f", help="text or json"),
             rule: list[str] = typer.Option([], "--rule", "-r", help="house rule ID=VALUE, e.g. bodyguard_suit=defense"),
             pack: list[str] = typer.Option([], "--pack", "-p", help="pack file(s) adding or changing cards"),
-            reference: bool = typer.Option(False, "--reference",
-                                           help="decide every clash with the full solver of 'satsuma clash' "
-                                                "(slower; the same games)"),
-            readings: bool = typer.Option(False, "--readings",
-                                          help="print how the simulation reads the rulebook where it is silent, "
-                                               "and the policies, then exit"),
+            reference: bool = typer.Option(
+                False,
+                "--reference",
+                help="decide every clash with the full solver of 'satsuma clash' (slower; the same games)",
+            ),
+            readings: bool = typer.Option(
+                False,
+                "--readings",
+                help="print how the simulation reads the rulebook where it is silent, and the policies, then exit",
+            ),
         ):
             """Play whole games under the rulebook and report victory levels and imperial casualties with
             95% confidence intervals. The same seed gives the same result whatever the number of jobs."""
@@ -118,8 +129,9 @@ class SatsumaCommands:
                 return
             if format not in ("text", "json"):
                 raise UsageError(f"unknown format '{format}'", "use text or json")
-            game, info = simu.prepare(games, jobs, policy, samurai, imperial, cli.parse_rule_options(rule), pack,
-                                      reference, lists=cli.lists)
+            game, info = simu.prepare(
+                games, jobs, policy, samurai, imperial, cli.parse_rule_options(rule), pack, reference, lists=cli.lists
+            )
             bar = cli.Progress(games, "simulating", enabled=format == "text")
             try:
                 tally = simu.run(game, games, seed, jobs or simu.default_jobs(), progress=bar)

@@ -33,8 +33,16 @@ SEED = "003_d64fd863b3930085.txt"
 SIDES = ("samurai", "imperial")
 ROLES = ("attacker", "defender")
 SUIT_LETTERS = ("F", "R", "L", "A", "D", "M", "W", "E")
-SUIT_NAMES = {"F": "Force", "R": "Reserves", "L": "Leader", "A": "Attack", "D": "Defense",
-              "M": "Morale", "W": "Weapons", "E": "Escape"}
+SUIT_NAMES = {
+    "F": "Force",
+    "R": "Reserves",
+    "L": "Leader",
+    "A": "Attack",
+    "D": "Defense",
+    "M": "Morale",
+    "W": "Weapons",
+    "E": "Escape",
+}
 LETTER_OF = {v.lower(): k for k, v in SUIT_NAMES.items()}
 FORBIDDEN = {"attacker": frozenset({"D", "E"}), "defender": frozenset({"A"})}
 SRC_FORBIDDEN = {"attacker": f"{SEED}:47", "defender": f"{SEED}:48"}
@@ -43,6 +51,7 @@ END_CASUALTIES = 9
 
 
 # -- the pure core -------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PlayCard:
@@ -76,8 +85,10 @@ class Hand:
         return any(u.suit == letter for u in self.used)
 
     def to_json(self) -> dict:
-        return {"strength": self.strength,
-                "used": [{"card": u.card, "suit": u.suit_name, "strength": u.strength} for u in self.used]}
+        return {
+            "strength": self.strength,
+            "used": [{"card": u.card, "suit": u.suit_name, "strength": u.strength} for u in self.used],
+        }
 
 
 def usable_options(card: PlayCard, role: str) -> tuple[tuple[str, int], ...]:
@@ -169,8 +180,9 @@ def escape_totals(cards: Sequence[PlayCard], role: str) -> tuple[int, int | None
 ESCAPE_CHOICES = ("highest", "needed", "free")
 
 
-def choose_escape(rule: str, prefer_defender: bool | None, imperial: int, without: int,
-                  with_escape: int | None) -> tuple[int, bool]:
+def choose_escape(
+    rule: str, prefer_defender: bool | None, imperial: int, without: int, with_escape: int | None
+) -> tuple[int, bool]:
     """The samurai defender's hand: ``(total counted, Escape used)``.
 
     ``without``/``with_escape``: his highest totals without and with an Escape card (``escape_totals``);
@@ -202,9 +214,13 @@ class Clash:
     escape_kept_defender: bool = False
 
     def to_json(self) -> dict:
-        return {"samurai": self.samurai.to_json(), "imperial": self.imperial.to_json(),
-                "winner": self.winner, "casualties": dict(self.casualties),
-                "next_attacker": self.next_attacker}
+        return {
+            "samurai": self.samurai.to_json(),
+            "imperial": self.imperial.to_json(),
+            "winner": self.winner,
+            "casualties": dict(self.casualties),
+            "next_attacker": self.next_attacker,
+        }
 
 
 def role_of(side: str, attacker: str) -> str:
@@ -229,8 +245,9 @@ def _next_attacker(attacker: str, winner: str, samurai_escape: bool) -> str:
     return winner
 
 
-def decide(attacker: str, samurai_strength: int, imperial_strength: int, samurai_escape: bool,
-           casualties_per_loss: int = 1) -> tuple[str, int, int, str]:
+def decide(
+    attacker: str, samurai_strength: int, imperial_strength: int, samurai_escape: bool, casualties_per_loss: int = 1
+) -> tuple[str, int, int, str]:
     """The outcome of a hand from both totals: ``(winner, samurai casualties, imperial casualties,
     next attacker)`` (lines 38-42, 49-52). ``clash`` and the game simulator both decide here."""
     if samurai_strength > imperial_strength:
@@ -242,8 +259,13 @@ def decide(attacker: str, samurai_strength: int, imperial_strength: int, samurai
     return winner, sc, ic, _next_attacker(attacker, winner, samurai_escape)
 
 
-def clash(attacker: str, samurai_cards: Sequence[PlayCard], imperial_cards: Sequence[PlayCard],
-          casualties_per_loss: int = 1, samurai_escape: bool | None = None) -> Clash:
+def clash(
+    attacker: str,
+    samurai_cards: Sequence[PlayCard],
+    imperial_cards: Sequence[PlayCard],
+    casualties_per_loss: int = 1,
+    samurai_escape: bool | None = None,
+) -> Clash:
     """Resolve one hand: higher total wins, the loser takes a casualty, a tie gives both one.
 
     ``samurai_escape``: the samurai counts his best hand with (True) or without (False) an Escape
@@ -493,9 +515,13 @@ class GameState:
 
 
 def apply_clash(state: GameState, result: Clash) -> GameState:
-    return replace(state, samurai_casualties=state.samurai_casualties + result.casualties["samurai"],
-                   imperial_casualties=state.imperial_casualties + result.casualties["imperial"],
-                   attacker=result.next_attacker, turn=state.turn + 1)
+    return replace(
+        state,
+        samurai_casualties=state.samurai_casualties + result.casualties["samurai"],
+        imperial_casualties=state.imperial_casualties + result.casualties["imperial"],
+        attacker=result.next_attacker,
+        turn=state.turn + 1,
+    )
 
 
 def is_game_over(samurai_casualties: int, end: int = END_CASUALTIES) -> bool:
@@ -503,8 +529,11 @@ def is_game_over(samurai_casualties: int, end: int = END_CASUALTIES) -> bool:
     return samurai_casualties >= end
 
 
-DEFAULT_VICTORY = ((None, 7, "Greater Imperial Victory"), (8, 8, "Historically Equivalent"),
-                   (9, None, "Greater Samurai Moral Victory"))
+DEFAULT_VICTORY = (
+    (None, 7, "Greater Imperial Victory"),
+    (8, 8, "Historically Equivalent"),
+    (9, None, "Greater Samurai Moral Victory"),
+)
 
 
 def victory_level(imperial_casualties: int, table=DEFAULT_VICTORY) -> str:
@@ -516,6 +545,7 @@ def victory_level(imperial_casualties: int, table=DEFAULT_VICTORY) -> str:
 
 
 # -- catalog to core -------------------------------------------------------------
+
 
 def unknown_suit_letter(rules: dict) -> str | None:
     """The suit letter an unknown printed suit plays as under ``bodyguard_suit`` (None: unusable)."""
@@ -555,8 +585,9 @@ def find_card(catalog, name: str, side: str | None = None):
         raise LookupError(f"unknown {side + ' ' if side else ''}card '{name}'" + (f"; {hint}" if hint else ""))
     if side is not None and card.side != side:
         hint = did_you_mean(name, [c.name for c in catalog.entries("cards") if c.side == side])
-        raise LookupError(f"'{card.name}' is a card of the {card.side} deck, not the {side} deck"
-                          + (f"; {hint}" if hint else ""))
+        raise LookupError(
+            f"'{card.name}' is a card of the {card.side} deck, not the {side} deck" + (f"; {hint}" if hint else "")
+        )
     return card
 
 
@@ -574,15 +605,30 @@ def card_faces(catalog, rules: dict | None = None, side: str | None = None) -> l
         opts = []
         for o in c.options:
             known = o.suit in SUIT_NAMES
-            opts.append({"letter": o.suit, "suit": SUIT_NAMES.get(o.suit), "strength": o.strength,
-                         "known": known,
-                         "plays_as": o.suit if known else mapped})
-        out.append({"name": c.name, "side": c.side, "printed": c.printed, "options": opts,
-                    "unknown_suit": c.unknown_suit, "source": c.source})
+            opts.append(
+                {
+                    "letter": o.suit,
+                    "suit": SUIT_NAMES.get(o.suit),
+                    "strength": o.strength,
+                    "known": known,
+                    "plays_as": o.suit if known else mapped,
+                }
+            )
+        out.append(
+            {
+                "name": c.name,
+                "side": c.side,
+                "printed": c.printed,
+                "options": opts,
+                "unknown_suit": c.unknown_suit,
+                "source": c.source,
+            }
+        )
     return out
 
 
 # -- list documents ----------------------------------------------------------------
+
 
 @dataclass
 class DeckEntry:
@@ -616,57 +662,95 @@ def load_list(doc, catalog):
     for key in body:
         if key not in _KEYS:
             hint = did_you_mean(str(key), _KEYS) or "keys: " + ", ".join(_KEYS)
-            diags.append(doc.positions.diag((key,), f"unknown key '{key}' in a satsuma deck", hint=hint,
-                                            prefer_key=True))
+            diags.append(
+                doc.positions.diag((key,), f"unknown key '{key}' in a satsuma deck", hint=hint, prefer_key=True)
+            )
     side = body.get("side")
     if "side" not in body:
         diags.append(doc.diag((), "missing required key 'side'", hint="side: samurai or side: imperial"))
     elif not isinstance(side, str) or side.strip().lower() not in SIDES:
-        diags.append(doc.diag(("side",), f"side must be samurai or imperial, not {side!r}",
-                              hint=did_you_mean(str(side), SIDES) or None))
+        diags.append(
+            doc.diag(
+                ("side",),
+                f"side must be samurai or imperial, not {side!r}",
+                hint=did_you_mean(str(side), SIDES) or None,
+            )
+        )
     else:
         side = side.strip().lower()
     has_deck, has_cards = "deck" in body, "cards" in body
     if has_deck and has_cards:
-        diags.append(doc.positions.diag(("cards",), "give either 'deck: standard' or 'cards:', not both",
-                                        prefer_key=True))
+        diags.append(
+            doc.positions.diag(("cards",), "give either 'deck: standard' or 'cards:', not both", prefer_key=True)
+        )
     elif not has_deck and not has_cards:
-        diags.append(doc.diag((), "missing 'deck: standard' or 'cards:'",
-                              hint="deck: standard plays the published deck of the side"))
+        diags.append(
+            doc.diag(
+                (), "missing 'deck: standard' or 'cards:'", hint="deck: standard plays the published deck of the side"
+            )
+        )
     if has_deck and not (isinstance(body["deck"], str) and body["deck"].strip().lower() == "standard"):
-        diags.append(doc.diag(("deck",), f"deck must be 'standard', not {body['deck']!r}",
-                              hint="write a variant deck under 'cards:' instead"))
+        diags.append(
+            doc.diag(
+                ("deck",),
+                f"deck must be 'standard', not {body['deck']!r}",
+                hint="write a variant deck under 'cards:' instead",
+            )
+        )
     entries: list[DeckEntry] = []
     if has_cards:
         cards = body["cards"]
         if not isinstance(cards, dict):
-            diags.append(doc.diag(("cards",), "'cards' must be a mapping of card names to counts",
-                                  hint="e.g. cards: {Bushido: 1, Honor: 1}"))
+            diags.append(
+                doc.diag(
+                    ("cards",),
+                    "'cards' must be a mapping of card names to counts",
+                    hint="e.g. cards: {Bushido: 1, Honor: 1}",
+                )
+            )
             cards = {}
         for name, value in cards.items():
             loc = ("cards", name)
             if isinstance(value, bool) or not isinstance(value, (int, dict)):
-                diags.append(doc.diag(loc, f"card '{name}': the count must be a whole number, not {value!r}",
-                                      hint="or a custom card: {printed: F5, count: 1}"))
+                diags.append(
+                    doc.diag(
+                        loc,
+                        f"card '{name}': the count must be a whole number, not {value!r}",
+                        hint="or a custom card: {printed: F5, count: 1}",
+                    )
+                )
                 continue
             if isinstance(value, int):
                 if value < 1:
-                    diags.append(doc.diag(loc, f"card '{name}': count {value} must be 1 or more",
-                                          hint="remove the line to leave the card out"))
+                    diags.append(
+                        doc.diag(
+                            loc,
+                            f"card '{name}': count {value} must be 1 or more",
+                            hint="remove the line to leave the card out",
+                        )
+                    )
                     continue
                 entries.append(DeckEntry(str(name), value, loc))
                 continue
             bad = False
             for k in value:
                 if k not in _CARD_KEYS:
-                    diags.append(doc.positions.diag(loc + (k,), f"unknown key '{k}' in custom card '{name}'",
-                                                    hint=did_you_mean(str(k), _CARD_KEYS) or "keys: printed, count",
-                                                    prefer_key=True))
+                    diags.append(
+                        doc.positions.diag(
+                            loc + (k,),
+                            f"unknown key '{k}' in custom card '{name}'",
+                            hint=did_you_mean(str(k), _CARD_KEYS) or "keys: printed, count",
+                            prefer_key=True,
+                        )
+                    )
                     bad = True
             count = value.get("count", 1)
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                diags.append(doc.diag(loc + ("count",), f"custom card '{name}': count must be a whole number "
-                                      f"1 or more, not {count!r}"))
+                diags.append(
+                    doc.diag(
+                        loc + ("count",), f"custom card '{name}': count must be a whole number 1 or more, not {count!r}"
+                    )
+                )
                 bad = True
             printed = value.get("printed")
             if "printed" not in value:
@@ -696,13 +780,19 @@ def load_list(doc, catalog):
             if card is None:
                 names = [c.name for c in catalog.entries("cards") if c.side == side]
                 hint = did_you_mean(e.name, names)
-                findings.append(error("satsuma.unknown-name",
-                                      f"unknown card '{e.name}'" + (f"; {hint}" if hint else ""),
-                                      loc=e.loc, source=f"{SEED}:62-155"))
+                findings.append(
+                    error(
+                        "satsuma.unknown-name",
+                        f"unknown card '{e.name}'" + (f"; {hint}" if hint else ""),
+                        loc=e.loc,
+                        source=f"{SEED}:62-155",
+                    )
+                )
             else:
                 e.card = card
-    lst = SatsumaList(side=side, deck="standard" if has_deck else "variant", entries=entries,
-                      agreed=dict(doc.house_rules))
+    lst = SatsumaList(
+        side=side, deck="standard" if has_deck else "variant", entries=entries, agreed=dict(doc.house_rules)
+    )
     return lst, findings
 
 
@@ -714,10 +804,17 @@ def check(lst: SatsumaList, catalog, rules) -> list[Finding]:
     for e in lst.entries:
         if e.card is not None and e.card.side != lst.side:
             hint = did_you_mean(e.name, [c.name for c in catalog.entries("cards") if c.side == lst.side])
-            out.append(error("satsuma.wrong-side",
-                             f"'{e.card.name}' is a card of the {e.card.side} deck, not the {lst.side} deck"
-                             + (f"; {hint}" if hint else ""),
-                             loc=e.loc, source=e.card.source, value=e.card.side, bound=lst.side))
+            out.append(
+                error(
+                    "satsuma.wrong-side",
+                    f"'{e.card.name}' is a card of the {e.card.side} deck, not the {lst.side} deck"
+                    + (f"; {hint}" if hint else ""),
+                    loc=e.loc,
+                    source=e.card.source,
+                    value=e.card.side,
+                    bound=lst.side,
+                )
+            )
         if e.card is not None and e.card.unknown_suit:
             bad = [o.printed for o in e.card.options if o.suit not in SUIT_NAMES]
             if mapped is None:
@@ -725,40 +822,77 @@ def check(lst: SatsumaList, catalog, rules) -> list[Finding]:
             else:
                 how = f"it plays as {SUIT_NAMES[mapped]} (house rule bodyguard_suit={rules.get('bodyguard_suit')})"
             sev = info if agreed else warning
-            out.append(sev("satsuma.unknown-suit",
-                           f"'{e.card.name}' is printed '{e.card.printed}': suit '{bad[0][0]}' is none of the "
-                           f"eight suits ({letters}); {how}",
-                           loc=e.loc, source=e.card.source, value=bad[0][0],
-                           base="house rule bodyguard_suit"))
+            out.append(
+                sev(
+                    "satsuma.unknown-suit",
+                    f"'{e.card.name}' is printed '{e.card.printed}': suit '{bad[0][0]}' is none of the "
+                    f"eight suits ({letters}); {how}",
+                    loc=e.loc,
+                    source=e.card.source,
+                    value=bad[0][0],
+                    base="house rule bodyguard_suit",
+                )
+            )
         if e.custom is not None:
             known = catalog.find("cards", e.name)
             if known is not None:
-                out.append(info("satsuma.custom-card",
-                                f"custom card '{e.name}' printed '{e.custom.printed}' replaces the catalog card "
-                                f"printed '{known.printed}'", loc=e.loc, source=known.source))
+                out.append(
+                    info(
+                        "satsuma.custom-card",
+                        f"custom card '{e.name}' printed '{e.custom.printed}' replaces the catalog card "
+                        f"printed '{known.printed}'",
+                        loc=e.loc,
+                        source=known.source,
+                    )
+                )
             for suit, strength in e.custom.options:
                 if suit not in SUIT_NAMES:
-                    out.append(error("satsuma.unknown-suit",
-                                     f"custom card '{e.name}' uses suit '{suit}', none of the eight suits "
-                                     f"({letters})", loc=e.loc + ("printed",), source=f"{SEED}:20-28",
-                                     value=suit))
+                    out.append(
+                        error(
+                            "satsuma.unknown-suit",
+                            f"custom card '{e.name}' uses suit '{suit}', none of the eight suits ({letters})",
+                            loc=e.loc + ("printed",),
+                            source=f"{SEED}:20-28",
+                            value=suit,
+                        )
+                    )
                 if strength <= 0:
-                    out.append(error("satsuma.strength",
-                                     f"custom card '{e.name}' has strength {strength}; strengths are positive",
-                                     loc=e.loc + ("printed",), source=f"{SEED}:19", value=strength, bound=1))
+                    out.append(
+                        error(
+                            "satsuma.strength",
+                            f"custom card '{e.name}' has strength {strength}; strengths are positive",
+                            loc=e.loc + ("printed",),
+                            source=f"{SEED}:19",
+                            value=strength,
+                            bound=1,
+                        )
+                    )
     total = lst.total()
     hand = constant(catalog, "hand_size", HAND_SIZE)
     if total < hand:
-        out.append(error("satsuma.deck-size",
-                         f"deck has {total} cards < the hand of {hand} cards each player draws",
-                         loc=("cards",) if lst.deck == "variant" else ("deck",), source=f"{SEED}:35",
-                         value=total, bound=hand, base="hand size"))
+        out.append(
+            error(
+                "satsuma.deck-size",
+                f"deck has {total} cards < the hand of {hand} cards each player draws",
+                loc=("cards",) if lst.deck == "variant" else ("deck",),
+                source=f"{SEED}:35",
+                value=total,
+                bound=hand,
+                base="hand size",
+            )
+        )
     if lst.deck == "variant":
         published = sum(1 for c in catalog.entries("cards") if c.side == lst.side)
         if total != published:
-            out.append(info("satsuma.variant-size",
-                            f"variant deck of {total} cards; the published {lst.side} deck has {published}",
-                            loc=("cards",), value=total, base=f"published {lst.side} deck"))
+            out.append(
+                info(
+                    "satsuma.variant-size",
+                    f"variant deck of {total} cards; the published {lst.side} deck has {published}",
+                    loc=("cards",),
+                    value=total,
+                    base=f"published {lst.side} deck",
+                )
+            )
     return out
 
 
@@ -796,12 +930,15 @@ def hand_size(catalog) -> tuple[int, str]:
 
 # -- finding codes ---------------------------------------------------------------------------------
 
-FINDING_CODES = codes("satsuma", {
-    "unknown-name": ("error", "a card the catalog and the list's packs do not know", f"{SEED}:62-155"),
-    "wrong-side": ("error", "a card of the other side's deck", f"{SEED}:62-155"),
-    "custom-card": ("info", "a custom card printed over the catalog card of the same name"),
-    "unknown-suit": ("error", "a custom card with a suit that is none of the eight", f"{SEED}:20-28"),
-    "strength": ("error", "a custom card's strength is not positive", f"{SEED}:19"),
-    "deck-size": ("error", "the deck holds fewer cards than the hand each player draws", f"{SEED}:35"),
-    "variant-size": ("info", "a variant deck of another size than the published deck"),
-})
+FINDING_CODES = codes(
+    "satsuma",
+    {
+        "unknown-name": ("error", "a card the catalog and the list's packs do not know", f"{SEED}:62-155"),
+        "wrong-side": ("error", "a card of the other side's deck", f"{SEED}:62-155"),
+        "custom-card": ("info", "a custom card printed over the catalog card of the same name"),
+        "unknown-suit": ("error", "a custom card with a suit that is none of the eight", f"{SEED}:20-28"),
+        "strength": ("error", "a custom card's strength is not positive", f"{SEED}:19"),
+        "deck-size": ("error", "the deck holds fewer cards than the hand each player draws", f"{SEED}:35"),
+        "variant-size": ("info", "a variant deck of another size than the published deck"),
+    },
+)

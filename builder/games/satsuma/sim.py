@@ -48,38 +48,49 @@ from builder.games.satsuma import rules as core
 SEED = core.SEED
 
 READINGS = (
-    {"id": "roles-before-discard",
-     "title": "Roles are known when discarding",
-     "reading": "The attacker and defender of a hand follow from the hand before (the winner attacks), "
-                "so both players know their role when they choose their discards.",
-     "source": f"{SEED}:29-33, {SEED}:38-42"},
-    {"id": "discards-unseen",
-     "title": "Discards are chosen without seeing the other hand",
-     "reading": "Hands are revealed only in the clash, so each player discards knowing only his own "
-                "hand and role.",
-     "source": f"{SEED}:37, {SEED}:43"},
-    {"id": "escape-samurai-only",
-     "title": "The Escape rule is the samurai's",
-     "reading": "Only a samurai defender who won using an Escape card remains defender; the rule names "
-                "the samurai player only, so an Escape card in an imperial variant deck counts as a suit "
-                "and nothing more. Whether a card may be left out is the house rule escape_choice.",
-     "source": f"{SEED}:41-42"},
-    {"id": "short-deck",
-     "title": "A deck and its discard pile both empty",
-     "reading": "A player who must draw when his deck and discard pile are both empty draws nothing more "
-                "(only variant decks of fewer than 10 cards get there).",
-     "source": f"{SEED}:36"},
-    {"id": "end-check",
-     "title": "When the game ends",
-     "reading": "The casualties of a hand are taken together (on a tie both sides take one), then the game "
-                "ends if the samurai have 9 or more; the imperial casualties at that moment give the "
-                "victory level.",
-     "source": f"{SEED}:6-15, {SEED}:50-52"},
-    {"id": "hand-cap",
-     "title": "Games that would never end",
-     "reading": "A game still running after 1,000 hands is stopped and counted as unfinished (a variant "
-                "samurai deck that never loses would otherwise play forever).",
-     "source": f"{SEED}:6"},
+    {
+        "id": "roles-before-discard",
+        "title": "Roles are known when discarding",
+        "reading": "The attacker and defender of a hand follow from the hand before (the winner attacks), "
+        "so both players know their role when they choose their discards.",
+        "source": f"{SEED}:29-33, {SEED}:38-42",
+    },
+    {
+        "id": "discards-unseen",
+        "title": "Discards are chosen without seeing the other hand",
+        "reading": "Hands are revealed only in the clash, so each player discards knowing only his own hand and role.",
+        "source": f"{SEED}:37, {SEED}:43",
+    },
+    {
+        "id": "escape-samurai-only",
+        "title": "The Escape rule is the samurai's",
+        "reading": "Only a samurai defender who won using an Escape card remains defender; the rule names "
+        "the samurai player only, so an Escape card in an imperial variant deck counts as a suit "
+        "and nothing more. Whether a card may be left out is the house rule escape_choice.",
+        "source": f"{SEED}:41-42",
+    },
+    {
+        "id": "short-deck",
+        "title": "A deck and its discard pile both empty",
+        "reading": "A player who must draw when his deck and discard pile are both empty draws nothing more "
+        "(only variant decks of fewer than 10 cards get there).",
+        "source": f"{SEED}:36",
+    },
+    {
+        "id": "end-check",
+        "title": "When the game ends",
+        "reading": "The casualties of a hand are taken together (on a tie both sides take one), then the game "
+        "ends if the samurai have 9 or more; the imperial casualties at that moment give the "
+        "victory level.",
+        "source": f"{SEED}:6-15, {SEED}:50-52",
+    },
+    {
+        "id": "hand-cap",
+        "title": "Games that would never end",
+        "reading": "A game still running after 1,000 hands is stopped and counted as unfinished (a variant "
+        "samurai deck that never loses would otherwise play forever).",
+        "source": f"{SEED}:6",
+    },
 )
 HOUSE_RULES = ("escape_choice", "discard_timing")  # the readings that are house rules (daimyo rules satsuma)
 
@@ -87,15 +98,15 @@ MAX_HANDS = 1000
 
 POLICIES = {
     "best": "Count the best hand of the role with the rules core; discard up to 3 cards it does not count "
-            "(cards the role may not use first), then, while discards are left, counted cards of strength "
-            "2 or less, weakest first. A samurai defender who wins the hand uses an Escape card, or leaves "
-            "it out, as the house rule escape_choice allows, to take the role (defender or attacker) in "
-            "which the samurai inflict more imperial casualties before the end (role values estimated "
-            "from 2,000 dealt hands per role).",
+    "(cards the role may not use first), then, while discards are left, counted cards of strength "
+    "2 or less, weakest first. A samurai defender who wins the hand uses an Escape card, or leaves "
+    "it out, as the house rule escape_choice allows, to take the role (defender or attacker) in "
+    "which the samurai inflict more imperial casualties before the end (role values estimated "
+    "from 2,000 dealt hands per role).",
     "max": "The discards of 'best'; the hand counted is always the rules core's best hand (Escape only "
-           "when the highest total needs it): Escape is never used on purpose.",
+    "when the highest total needs it): Escape is never used on purpose.",
     "simple": "Discard up to 3 cards of a suit the role may not use (Defense and Escape when attacking, "
-              "Attack when defending); keep everything else.",
+    "Attack when defending); keep everything else.",
     "none": "Keep the seven cards drawn.",
 }
 WEAK = 2  # the 'best' policy replaces counted cards of this strength or less
@@ -176,14 +187,14 @@ def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
                 for i in range(n - 1, max(0, n - 1 - sim.hand_size - sim.max_discard), -1):
                     j = int(rnd() * (i + 1))
                     pile[i], pile[j] = pile[j], pile[i]
-                hand = pile[-sim.hand_size:]
-                del pile[-sim.hand_size:]
+                hand = pile[-sim.hand_size :]
+                del pile[-sim.hand_size :]
                 policy = "best" if sim.policies[side] == "max" else sim.policies[side]
                 drop = discards(policy, hand, table, sim.max_discard, sim.weak[side])
                 for p in sorted(drop, reverse=True):
                     hand.pop(p)
                 if drop and pile:
-                    hand.extend(pile[-len(drop):])
+                    hand.extend(pile[-len(drop) :])
                 totals.append(core.table_total(hand, table)[0])
             won += totals[0] > totals[1]
             tied += totals[0] == totals[1]
@@ -384,7 +395,7 @@ def _best_discards(hand: Sequence[int], table: core.RoleTable, limit: int, weak:
     low = [(best[s], who[s]) for s in range(8) if who[s] >= 0 and best[s] <= weak]
     if low:
         low.sort()
-        for _, pos in low[:limit - len(out)]:
+        for _, pos in low[: limit - len(out)]:
             out.append(pos)
     return out
 
@@ -521,7 +532,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                         low = [(v, w2[s], s) for s, v in enumerate(b2) if 0 < v <= thr]
                         if low:
                             low.sort()
-                            cleared = low[:lim - n]
+                            cleared = low[: lim - n]
                             for x in cleared:
                                 drop.append(x[1])
             elif p == 1 and lim > 0:  # simple
@@ -651,15 +662,22 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     return Game(ic, sc, hands, core.victory_level(ic, sim.victory), wins, ties, escapes, tuple(rebuilt), log)
 
 
-def _hand_record(hand: int, attacker: str, decks, held, st: int, it: int, winner: str,
-                 s_cas: int, i_cas: int, nxt: str, esc: bool) -> dict:
+def _hand_record(
+    hand: int, attacker: str, decks, held, st: int, it: int, winner: str, s_cas: int, i_cas: int, nxt: str, esc: bool
+) -> dict:
     """One hand of ``Game.trace``: who attacked, the cards held, the totals and the outcome."""
-    return {"hand": hand, "attacker": attacker,
-            "samurai": [decks[0].cards[c].name for c in held[0]],
-            "imperial": [decks[1].cards[c].name for c in held[1]],
-            "samurai_strength": st, "imperial_strength": it, "winner": winner,
-            "casualties": {"samurai": s_cas, "imperial": i_cas}, "next_attacker": nxt,
-            "samurai_escape": esc}
+    return {
+        "hand": hand,
+        "attacker": attacker,
+        "samurai": [decks[0].cards[c].name for c in held[0]],
+        "imperial": [decks[1].cards[c].name for c in held[1]],
+        "samurai_strength": st,
+        "imperial_strength": it,
+        "winner": winner,
+        "casualties": {"samurai": s_cas, "imperial": i_cas},
+        "next_attacker": nxt,
+        "samurai_escape": esc,
+    }
 
 
 def _escape_split(best: list, left, t: core.RoleTable) -> tuple[int, int | None]:
@@ -734,14 +752,13 @@ def play_reference(sim: Sim, seed: int, trace: bool = False, observe=None) -> Ga
         if observe is not None:
             observe(piles, discs, held)
         who = names[attacker]
-        res = core.clash(who, [decks[0].cards[c] for c in held[0]], [decks[1].cards[c] for c in held[1]],
-                         sim.casualties_per_loss)
+        res = core.clash(
+            who, [decks[0].cards[c] for c in held[0]], [decks[1].cards[c] for c in held[1]], sim.casualties_per_loss
+        )
         st, it = res.samurai.strength, res.imperial.strength
         esc = res.samurai.uses_suit("E")
-        winner, s_cas, i_cas, nxt = res.winner, res.casualties["samurai"], res.casualties["imperial"], \
-            res.next_attacker
-        if (attacker == 1 and sim.policies[0] == "best" and sim.escape_choice != "needed"
-                and sim.prefer_defender):
+        winner, s_cas, i_cas, nxt = res.winner, res.casualties["samurai"], res.casualties["imperial"], res.next_attacker
+        if attacker == 1 and sim.policies[0] == "best" and sim.escape_choice != "needed" and sim.prefer_defender:
             # the samurai defender may use an Escape card, or leave it out, on purpose
             without, with_e = core.escape_totals([decks[0].cards[c] for c in held[0]], "defender")
             st, esc = core.choose_escape(sim.escape_choice, sim.prefer_defender[sc], it, without, with_e)

@@ -38,8 +38,7 @@ class SideInfo:
     rules: dict = field(default_factory=dict)  # the house rules this side's deck was read with
 
     def to_json(self) -> dict:
-        return {"side": self.side, "name": self.name, "list": self.file, "cards": self.cards,
-                "policy": self.policy}
+        return {"side": self.side, "name": self.name, "list": self.file, "cards": self.cards, "policy": self.policy}
 
 
 @dataclass
@@ -131,6 +130,7 @@ def run(game: sim.Sim, games: int, seed: int, jobs: int = 1, progress=None) -> T
 
 # -- decks -------------------------------------------------------------------------------
 
+
 def _published(catalog, side: str, rules: dict) -> list[core.PlayCard]:
     return [core.play_card(c, rules) for c in catalog.entries("cards") if c.side == side]
 
@@ -157,11 +157,11 @@ def load_side(path: str | None, side: str, given_rules: dict, packs=(), lists=No
         raise UsageError(f"--{side} {path}: this is the {lst.side} deck", f"pass it as --{lst.side}")
     errors = [f for f in result.findings if f.severity == "error"]
     if errors:
-        raise IllegalDeck([Diagnostic(doc.file, f.line or 0, f.col or 0, f.message, code=f.code)
-                           for f in errors])
+        raise IllegalDeck([Diagnostic(doc.file, f.line or 0, f.col or 0, f.message, code=f.code) for f in errors])
     if lst.total() > MAX_DECK:
-        raise UsageError(f"--{side} {path}: {lst.total()} cards; the simulation takes decks of at most "
-                         f"{MAX_DECK:,} cards")
+        raise UsageError(
+            f"--{side} {path}: {lst.total()} cards; the simulation takes decks of at most {MAX_DECK:,} cards"
+        )
     rules = _rules(catalog, {**lists.resolve_house_rules(doc, catalog), **given_rules})
     name = doc.name or ("published" if lst.deck == "standard" else "variant") + f" {side} deck"
     return core.deck_cards(lst, rules), name, catalog, rules
@@ -179,21 +179,27 @@ def parse_policies(text: str) -> tuple[str, str]:
     names = list(sim.POLICIES)
     parts = [p.strip() for p in (text or "").split(",") if p.strip()]
     if not parts or len(parts) > 2:
-        raise UsageError(f"{option('policy')} '{text}': give one policy or one per side",
-                         f"e.g. {option('policy')} best or {option('policy')} samurai=best,imperial=simple")
+        raise UsageError(
+            f"{option('policy')} '{text}': give one policy or one per side",
+            f"e.g. {option('policy')} best or {option('policy')} samurai=best,imperial=simple",
+        )
     out: dict[str, str] = {}
     side: str | None  # None: the one policy of both sides
     for i, part in enumerate(parts):
         if "=" in part:
             side, value = (x.strip().lower() for x in part.split("=", 1))
             if side not in core.SIDES:
-                raise UsageError(f"{option('policy')} '{text}': unknown side '{side}'",
-                                 did_you_mean(side, core.SIDES) or "samurai or imperial")
+                raise UsageError(
+                    f"{option('policy')} '{text}': unknown side '{side}'",
+                    did_you_mean(side, core.SIDES) or "samurai or imperial",
+                )
         else:
             side, value = (core.SIDES[i] if len(parts) == 2 else None), part.lower()
         if value not in sim.POLICIES:
-            raise UsageError(f"{option('policy')} '{text}': unknown policy '{value}'",
-                             did_you_mean(value, names) or "one of " + ", ".join(names))
+            raise UsageError(
+                f"{option('policy')} '{text}': unknown policy '{value}'",
+                did_you_mean(value, names) or "one of " + ", ".join(names),
+            )
         if side is None:
             out = {"samurai": value, "imperial": value}
         else:
@@ -212,31 +218,47 @@ def game_rules(s_rules: dict, i_rules: dict, given: dict) -> dict:
         if key in given or s_rules.get(key) == i_rules.get(key):
             out[key] = s_rules.get(key)
         else:
-            raise UsageError(f"the samurai list agrees {key}={s_rules.get(key)}, the imperial list "
-                             f"{key}={i_rules.get(key)}", f"choose one with {option('rule')} {key}=VALUE")
+            raise UsageError(
+                f"the samurai list agrees {key}={s_rules.get(key)}, the imperial list {key}={i_rules.get(key)}",
+                f"choose one with {option('rule')} {key}=VALUE",
+            )
     return out
 
 
-def setup(samurai: str | None, imperial: str | None, policies: tuple[str, str], rules: dict,
-          packs=(), evaluator: str = "fast", lists=None) -> tuple[sim.Sim, list[SideInfo]]:
+def setup(
+    samurai: str | None,
+    imperial: str | None,
+    policies: tuple[str, str],
+    rules: dict,
+    packs=(),
+    evaluator: str = "fast",
+    lists=None,
+) -> tuple[sim.Sim, list[SideInfo]]:
     s_cards, s_name, cat, s_rules = load_side(samurai, "samurai", rules, packs, lists)
     i_cards, i_name, _, i_rules = load_side(imperial, "imperial", rules, packs, lists)
     agreed = game_rules(s_rules, i_rules, rules)
-    game = sim.Sim(sim.SideDeck.build("samurai", s_cards), sim.SideDeck.build("imperial", i_cards),
-                   policies=policies,
-                   hand_size=int(core.constant(cat, "hand_size", core.HAND_SIZE)),
-                   max_discard=int(core.constant(cat, "max_discard", 3)),
-                   end=int(core.constant(cat, "end_casualties", core.END_CASUALTIES)),
-                   casualties_per_loss=int(core.constant(cat, "casualties_per_loss", 1)),
-                   victory=core.victory_table(cat), evaluator=evaluator,
-                   escape_choice=agreed.get("escape_choice") or "needed",
-                   discard_timing=agreed.get("discard_timing") or "before_redraw")
-    info = [SideInfo("samurai", s_name, samurai, len(s_cards), policies[0], s_rules),
-            SideInfo("imperial", i_name, imperial, len(i_cards), policies[1], i_rules)]
+    game = sim.Sim(
+        sim.SideDeck.build("samurai", s_cards),
+        sim.SideDeck.build("imperial", i_cards),
+        policies=policies,
+        hand_size=int(core.constant(cat, "hand_size", core.HAND_SIZE)),
+        max_discard=int(core.constant(cat, "max_discard", 3)),
+        end=int(core.constant(cat, "end_casualties", core.END_CASUALTIES)),
+        casualties_per_loss=int(core.constant(cat, "casualties_per_loss", 1)),
+        victory=core.victory_table(cat),
+        evaluator=evaluator,
+        escape_choice=agreed.get("escape_choice") or "needed",
+        discard_timing=agreed.get("discard_timing") or "before_redraw",
+    )
+    info = [
+        SideInfo("samurai", s_name, samurai, len(s_cards), policies[0], s_rules),
+        SideInfo("imperial", i_name, imperial, len(i_cards), policies[1], i_rules),
+    ]
     return game, info
 
 
 # -- the report ---------------------------------------------------------------------------
+
 
 def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
     from builder.kit.confidence import mean_interval, wilson
@@ -247,35 +269,47 @@ def report(t: Tally, game: sim.Sim, info: list[SideInfo], seed: int) -> dict:
     for level in levels:
         n = t.victory.get(level, 0)
         lo, hi = wilson(n, finished)
-        victory.append({"result": level, "games": n, "share": n / finished if finished else 0.0,
-                        "ci95": [lo, hi]})
+        victory.append({"result": level, "games": n, "share": n / finished if finished else 0.0, "ci95": [lo, hi]})
     top = max(t.imperial, default=0)
     casualties = []
     for k in range(0, top + 1):
         n = t.imperial.get(k, 0)
         lo, hi = wilson(n, finished)
-        casualties.append({"imperial_casualties": k, "games": n, "share": n / finished if finished else 0.0,
-                           "ci95": [lo, hi]})
+        casualties.append(
+            {"imperial_casualties": k, "games": n, "share": n / finished if finished else 0.0, "ci95": [lo, hi]}
+        )
     ic_sum = sum(k * n for k, n in t.imperial.items())
     ic_sq = sum(k * k * n for k, n in t.imperial.items())
     ic_mean, ic_lo, ic_hi = mean_interval(ic_sum, ic_sq, finished)
     h_mean, h_lo, h_hi = mean_interval(t.hands, t.hands_sq, t.games)
     return {
-        "games": t.games, "seed": seed, "finished": finished, "unfinished": t.unfinished,
+        "games": t.games,
+        "seed": seed,
+        "finished": finished,
+        "unfinished": t.unfinished,
         "decks": [i.to_json() for i in info],
         "policies": {i.side: {"name": i.policy, "description": sim.POLICIES[i.policy]} for i in info},
         "victory": victory,
         "imperial_casualties": casualties,
         "mean_imperial_casualties": {"mean": ic_mean, "ci95": [ic_lo, ic_hi]},
         "mean_hands": {"mean": h_mean, "ci95": [h_lo, h_hi]},
-        "hands": {"total": t.hands, "samurai_wins": t.samurai_wins, "ties": t.ties,
-                  "imperial_wins": t.hands - t.samurai_wins - t.ties,
-                  "escape_kept_defender": t.escapes},
-        "reshuffles_per_game": {"samurai": t.reshuffles[0] / t.games if t.games else 0.0,
-                                "imperial": t.reshuffles[1] / t.games if t.games else 0.0},
+        "hands": {
+            "total": t.hands,
+            "samurai_wins": t.samurai_wins,
+            "ties": t.ties,
+            "imperial_wins": t.hands - t.samurai_wins - t.ties,
+            "escape_kept_defender": t.escapes,
+        },
+        "reshuffles_per_game": {
+            "samurai": t.reshuffles[0] / t.games if t.games else 0.0,
+            "imperial": t.reshuffles[1] / t.games if t.games else 0.0,
+        },
         # the game's house rules, then the samurai deck's (Bodyguard is a samurai card)
-        "house_rules": {"escape_choice": game.escape_choice, "discard_timing": game.discard_timing,
-                        **{k: v for k, v in sorted(info[0].rules.items()) if k not in GAME_RULES}},
+        "house_rules": {
+            "escape_choice": game.escape_choice,
+            "discard_timing": game.discard_timing,
+            **{k: v for k, v in sorted(info[0].rules.items()) if k not in GAME_RULES},
+        },
         "readings": readings(),
     }
 
@@ -290,10 +324,18 @@ def house_rules() -> list[dict]:
     from builder.catalog.loader import load_catalog
 
     rules = load_catalog("satsuma").house_rules()
-    return [{"id": k, "title": rules[k].title, "default": rules[k].default, "reading": humanize(rules[k].reading),
-             "alternatives": [a.value for a in rules[k].alternatives],
-             "source": format_source(rules[k].source) if rules[k].source else ""}
-            for k in sim.HOUSE_RULES if k in rules]
+    return [
+        {
+            "id": k,
+            "title": rules[k].title,
+            "default": rules[k].default,
+            "reading": humanize(rules[k].reading),
+            "alternatives": [a.value for a in rules[k].alternatives],
+            "source": format_source(rules[k].source) if rules[k].source else "",
+        }
+        for k in sim.HOUSE_RULES
+        if k in rules
+    ]
 
 
 def readings_json() -> dict:
@@ -302,8 +344,10 @@ def readings_json() -> dict:
 
 
 def format_readings() -> list[str]:
-    lines = ["Where the rulebook is silent, 'daimyo satsuma simulate' follows these house rules "
-             "(change one with --rule ID=VALUE; all of them: daimyo rules satsuma):"]
+    lines = [
+        "Where the rulebook is silent, 'daimyo satsuma simulate' follows these house rules "
+        "(change one with --rule ID=VALUE; all of them: daimyo rules satsuma):"
+    ]
     for h in house_rules():
         lines.append(f"{h['id']} = {h['default']}: {h['title']} (or {', '.join(map(str, h['alternatives']))})")
         lines.append(f"    {h['reading']} ({h['source']})")
@@ -327,35 +371,42 @@ def format_report(rep: dict) -> list[str]:
         src = f" ({d['list']})" if d["list"] else ""
         lines.append(f"  {d['side']:<8} {d['name']}{src}, {d['cards']} cards, policy {d['policy']}")
     if rep["unfinished"]:
-        lines.append(f"  {rep['unfinished']:,} games stopped unfinished after {sim.MAX_HANDS:,} hands "
-                     "(not counted below)")
+        lines.append(
+            f"  {rep['unfinished']:,} games stopped unfinished after {sim.MAX_HANDS:,} hands (not counted below)"
+        )
     lines.append("victory (share of games, 95% confidence interval, Wilson):")
     width = max(len(v["result"]) for v in rep["victory"])
     for v in rep["victory"]:
         lo, hi = v["ci95"]
-        lines.append(f"  {v['result']:<{width}}  {v['games']:>9,}  {_pct(v['share']):>6}  "
-                     f"[{_pct(lo)}, {_pct(hi)}]")
+        lines.append(f"  {v['result']:<{width}}  {v['games']:>9,}  {_pct(v['share']):>6}  [{_pct(lo)}, {_pct(hi)}]")
     lines.append("imperial casualties when the game ends:")
     for c in rep["imperial_casualties"]:
         if not c["games"]:
             continue
         lo, hi = c["ci95"]
         bar = "#" * round(40 * c["share"])
-        lines.append(f"  {c['imperial_casualties']:>3}  {c['games']:>9,}  {_pct(c['share']):>6}  "
-                     f"[{_pct(lo)}, {_pct(hi)}]  {bar}")
+        lines.append(
+            f"  {c['imperial_casualties']:>3}  {c['games']:>9,}  {_pct(c['share']):>6}  [{_pct(lo)}, {_pct(hi)}]  {bar}"
+        )
     m = rep["mean_imperial_casualties"]
     lines.append(f"mean imperial casualties: {m['mean']:.2f} [{m['ci95'][0]:.2f}, {m['ci95'][1]:.2f}]")
     m = rep["mean_hands"]
     lines.append(f"mean game length: {m['mean']:.2f} hands [{m['ci95'][0]:.2f}, {m['ci95'][1]:.2f}]")
     h = rep["hands"]
     if h["total"]:
-        lines.append(f"hands won: samurai {_pct(h['samurai_wins'] / h['total'])}, "
-                     f"imperial {_pct(h['imperial_wins'] / h['total'])}, ties {_pct(h['ties'] / h['total'])}; "
-                     f"Escape kept the samurai defender {h['escape_kept_defender']:,} times")
-    lines.append("house rules: " + ", ".join(f"{k}={v}" for k, v in rep["house_rules"].items())
-                 + " (see daimyo rules satsuma)")
-    lines.append("readings of the rulebook where it is silent: " + ", ".join(r["id"] for r in rep["readings"])
-                 + " (see --readings)")
+        lines.append(
+            f"hands won: samurai {_pct(h['samurai_wins'] / h['total'])}, "
+            f"imperial {_pct(h['imperial_wins'] / h['total'])}, ties {_pct(h['ties'] / h['total'])}; "
+            f"Escape kept the samurai defender {h['escape_kept_defender']:,} times"
+        )
+    lines.append(
+        "house rules: " + ", ".join(f"{k}={v}" for k, v in rep["house_rules"].items()) + " (see daimyo rules satsuma)"
+    )
+    lines.append(
+        "readings of the rulebook where it is silent: "
+        + ", ".join(r["id"] for r in rep["readings"])
+        + " (see --readings)"
+    )
     return lines
 
 
@@ -366,13 +417,29 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def prepare(games: int, jobs: int, policy: str, samurai: str | None, imperial: str | None, rules: dict,
-            packs=(), reference: bool = False, lists=None):
+def prepare(
+    games: int,
+    jobs: int,
+    policy: str,
+    samurai: str | None,
+    imperial: str | None,
+    rules: dict,
+    packs=(),
+    reference: bool = False,
+    lists=None,
+):
     """``setup`` for a run of ``games`` games on ``jobs`` processes (0: one per core), the counts and
     the policy text (``best``, or ``samurai=P,imperial=P``) checked first."""
     if games < 1 or games > 100_000_000:
         raise UsageError(f"{option('games')} {games}: give a number of games from 1 to 100,000,000")
     if jobs < 0 or jobs > 1024:
         raise UsageError(f"{option('jobs')} {jobs}: give 1 to 1024 processes, or 0 for one per core")
-    return setup(samurai, imperial, parse_policies(policy), rules, packs,
-                 evaluator="reference" if reference else "fast", lists=lists)
+    return setup(
+        samurai,
+        imperial,
+        parse_policies(policy),
+        rules,
+        packs,
+        evaluator="reference" if reference else "fast",
+        lists=lists,
+    )

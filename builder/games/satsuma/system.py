@@ -21,7 +21,6 @@ def _analytics(game):
     return SatsumaAnalytics(game)
 
 
-
 def side_cards(catalog, side: str) -> list:
     return [c for c in catalog.entries("cards") if c.side == side]
 
@@ -61,13 +60,22 @@ class SatsumaNewList(NewListPart):
     example = "Saigo's rebels"
 
     def fields(self, catalog):
-        return [{"key": "side", "label": "Side", "value": "samurai",
-                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
+        return [
+            {
+                "key": "side",
+                "label": "Side",
+                "value": "samurai",
+                "choices": [("samurai", "Samurai"), ("imperial", "Imperial")],
+            }
+        ]
 
     def body(self, data, catalog, options):
         side = options.get("side")
         if side is None:
-            raise UsageError(f"{option('side')} is required for a satsuma deck", f"{option('side')} samurai or {option('side')} imperial")
+            raise UsageError(
+                f"{option('side')} is required for a satsuma deck",
+                f"{option('side')} samurai or {option('side')} imperial",
+            )
         data["side"] = self.game._side(side)
         data["deck"] = "standard"
         return []
@@ -81,8 +89,10 @@ class SatsumaSettings(SettingsPart):
     def own(self, catalog, key, value):
         if key == "deck":
             if value.strip().lower() != "standard":
-                raise UsageError(f"deck takes 'standard' (the published deck of the list's side), not '{value}'",
-                                 "change a variant deck's cards with add and remove")
+                raise UsageError(
+                    f"deck takes 'standard' (the published deck of the list's side), not '{value}'",
+                    "change a variant deck's cards with add and remove",
+                )
             return "standard", None
         return self.game._side(value), None
 
@@ -97,8 +107,10 @@ class SatsumaSettings(SettingsPart):
         n = sum(v if isinstance(v, int) else 1 for v in cards.values()) if isinstance(cards, dict) else 0
         delete_key(data, "cards")
         side = str(data.get("side", "")).strip().lower()
-        return [f"the {n} cards under 'cards:' are replaced by the published {side} deck "
-                f"({len(side_cards(catalog, side))} cards)"]
+        return [
+            f"the {n} cards under 'cards:' are replaced by the published {side} deck "
+            f"({len(side_cards(catalog, side))} cards)"
+        ]
 
 
 class SatsumaEditing(CardEditing):
@@ -135,16 +147,20 @@ class SatsumaEditing(CardEditing):
         side = str(data.get("side", "")).strip().lower()
         if not variant:
             n = len(side_cards(catalog, side))
-            raise EditRefused(f"this is the published {side} deck ('deck: standard'); {verb} a card makes it a "
-                              "variant deck", f"pass {option('variant')} to write its {n} cards out under 'cards:' first")
+            raise EditRefused(
+                f"this is the published {side} deck ('deck: standard'); {verb} a card makes it a variant deck",
+                f"pass {option('variant')} to write its {n} cards out under 'cards:' first",
+            )
         return [to_variant(data, catalog)]
 
     def _prepare(self, data, catalog, pick, verb, variant, check_side):
         side = str(data.get("side", "")).strip().lower()
         if check_side and pick.entry is not None and pick.entry.side != side:
             hint = did_you_mean(pick.name, [c.name for c in side_cards(catalog, side)])
-            raise EditRefused(f"'{pick.name}' is a card of the {pick.entry.side} deck, not the {side} deck",
-                              hint or f"a {side} deck takes {side} cards: 'daimyo catalog list satsuma cards'")
+            raise EditRefused(
+                f"'{pick.name}' is a card of the {pick.entry.side} deck, not the {side} deck",
+                hint or f"a {side} deck takes {side} cards: 'daimyo catalog list satsuma cards'",
+            )
         return self._ready(data, catalog, variant, verb)
 
     def _remove_ready(self, data, catalog, pick, field, variant):

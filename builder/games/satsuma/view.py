@@ -5,16 +5,30 @@ from __future__ import annotations
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart
 
-SUITS = {"F": "force", "R": "reserves", "L": "leader", "A": "attack", "D": "defense", "M": "morale",
-         "W": "weapons", "E": "escape"}  # a card's suit by the first letter of its printed code
+SUITS = {
+    "F": "force",
+    "R": "reserves",
+    "L": "leader",
+    "A": "attack",
+    "D": "defense",
+    "M": "morale",
+    "W": "weapons",
+    "E": "escape",
+}  # a card's suit by the first letter of its printed code
 
 
 class SatsumaView(ViewPart):
     """How the builder shows a Satsuma list."""
 
     def builder_settings(self, data, catalog):
-        return [{"key": "side", "label": "Side", "value": data.get("side", ""),
-                 "choices": [("samurai", "Samurai"), ("imperial", "Imperial")]}]
+        return [
+            {
+                "key": "side",
+                "label": "Side",
+                "value": data.get("side", ""),
+                "choices": [("samurai", "Samurai"), ("imperial", "Imperial")],
+            }
+        ]
 
 
 class SatsumaBrowse(CardBrowse):

@@ -17,16 +17,24 @@ def _senji_setup(block: dict, ctx: AidContext) -> list:
 
     if ctx.players:
         info = setup_table(ctx.catalog, ctx.players)
-        rows = [["Players", str(ctx.players)],
-                ["Families in play", ", ".join(info["in_play"]) or "\u2014"],
-                ["Families excluded", ", ".join(info["excluded"]) or "none"],
-                ["Neutral provinces", ", ".join(info["neutral"]) or "none"]]
-        return [table(rows, column_widths(ctx, 32, 68), ctx.st, bold_first=True, zebra=False),
-                source_line(info["source"], ctx.st)]
+        rows = [
+            ["Players", str(ctx.players)],
+            ["Families in play", ", ".join(info["in_play"]) or "\u2014"],
+            ["Families excluded", ", ".join(info["excluded"]) or "none"],
+            ["Neutral provinces", ", ".join(info["neutral"]) or "none"],
+        ]
+        return [
+            table(rows, column_widths(ctx, 32, 68), ctx.st, bold_first=True, zebra=False),
+            source_line(info["source"], ctx.st),
+        ]
     rows, srcs = [], []
     for n in range(6, 2, -1):
         info = setup_table(ctx.catalog, n)
         rows.append([str(n), ", ".join(info["excluded"]) or "none", ", ".join(info["neutral"]) or "none"])
         srcs.append(info["source"])
-    return [table(rows, column_widths(ctx, 16, 42, 42), ctx.st, header=["Players", "Families excluded", "Neutral provinces"]),
-            source_line("; ".join(dict.fromkeys(srcs)), ctx.st)]
+    return [
+        table(
+            rows, column_widths(ctx, 16, 42, 42), ctx.st, header=["Players", "Families excluded", "Neutral provinces"]
+        ),
+        source_line("; ".join(dict.fromkeys(srcs)), ctx.st),
+    ]

@@ -9,18 +9,26 @@ from builder.systems.analytics import AnalyticsPart
 def senji_facts(ld: Loaded) -> dict:
     players = []
     for p in ld.lst.players:
-        players.append({"name": p.name, "family": p.family_entry.name if p.family_entry is not None else p.family,
-                        "provinces": len(p.provinces), "units": sum(pp.units for pp in p.provinces),
-                        "samurai": sum(1 for pp in p.provinces if pp.samurai),
-                        "fortresses": sum(pp.fortresses for pp in p.provinces)})
+        players.append(
+            {
+                "name": p.name,
+                "family": p.family_entry.name if p.family_entry is not None else p.family,
+                "provinces": len(p.provinces),
+                "units": sum(pp.units for pp in p.provinces),
+                "samurai": sum(1 for pp in p.provinces if pp.samurai),
+                "fortresses": sum(pp.fortresses for pp in p.provinces),
+            }
+        )
     return {"players": players, "limits": rule_limits(ld)}
 
 
 def senji_lines(st: dict) -> list[str]:
     lines = ["Players:"]
     for p in st["players"]:
-        lines.append(f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
-                     f"{p['samurai']} samurai, {p['fortresses']} fortresses")
+        lines.append(
+            f"  {p['name']} ({p['family']}): {p['provinces']} provinces, {p['units']} units, "
+            f"{p['samurai']} samurai, {p['fortresses']} fortresses"
+        )
     return lines
 
 
@@ -35,6 +43,8 @@ class SenjiAnalytics(AnalyticsPart):
 
     def stats_charts(self, stats):
         rows = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
-        rows += [[p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
-                 for p in stats["players"]]
+        rows += [
+            [p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
+            for p in stats["players"]
+        ]
         return [("Players", "table", rows, (0.24, 0.2, 0.14, 0.14, 0.14, 0.14))]

@@ -96,7 +96,6 @@ class SenjiCatalog(BaseCatalog):
     goal: Goal | None = None
 
 
-
 CATALOG_MODEL = SenjiCatalog
 
 
@@ -106,38 +105,74 @@ def cross_check(catalog) -> list:
     seen_counts: dict[int, int] = {}
     for i, s in enumerate(m.setups):
         if s.players in seen_counts:
-            out.append(catalog.diag(("setups", i, "players"), f"a second setup for {s.players} players",
-                                    hint="each player count has one setup"))
+            out.append(
+                catalog.diag(
+                    ("setups", i, "players"),
+                    f"a second setup for {s.players} players",
+                    hint="each player count has one setup",
+                )
+            )
         seen_counts.setdefault(s.players, i)
         for j, name in enumerate(s.excluded):
             if catalog.find("families", name) is None:
-                out.append(catalog.diag(("setups", i, "excluded", j), f"unknown family '{name}'",
-                                        hint=catalog.did_you_mean("families", name) or None))
+                out.append(
+                    catalog.diag(
+                        ("setups", i, "excluded", j),
+                        f"unknown family '{name}'",
+                        hint=catalog.did_you_mean("families", name) or None,
+                    )
+                )
         for j, name in enumerate(s.neutral):
             if catalog.find("provinces", name) is None:
-                out.append(catalog.diag(("setups", i, "neutral", j), f"unknown province '{name}'",
-                                        hint=catalog.did_you_mean("provinces", name) or None))
+                out.append(
+                    catalog.diag(
+                        ("setups", i, "neutral", j),
+                        f"unknown province '{name}'",
+                        hint=catalog.did_you_mean("provinces", name) or None,
+                    )
+                )
         if m.families and len(m.families) - len(s.excluded) < s.players:
-            out.append(catalog.diag(("setups", i, "players"),
-                                    f"{s.players} players but only {len(m.families) - len(s.excluded)} "
-                                    "families are left after the exclusions"))
+            out.append(
+                catalog.diag(
+                    ("setups", i, "players"),
+                    f"{s.players} players but only {len(m.families) - len(s.excluded)} "
+                    "families are left after the exclusions",
+                )
+            )
     for i, p in enumerate(m.provinces):
         for key in ("adjacent",):
             for j, name in enumerate(getattr(p, key)):
                 other = catalog.find("provinces", name)
                 if other is None:
-                    out.append(catalog.diag(("provinces", i, key, j), f"unknown province '{name}'",
-                                            hint=catalog.did_you_mean("provinces", name) or None))
-                elif p.name not in [catalog.find("provinces", n).name for n in other.adjacent
-                                    if catalog.find("provinces", n) is not None]:
-                    out.append(catalog.diag(("provinces", i, key, j),
-                                            f"'{p.name}' lists '{other.name}' as adjacent but not the "
-                                            "other way round", hint="adjacency goes both ways"))
+                    out.append(
+                        catalog.diag(
+                            ("provinces", i, key, j),
+                            f"unknown province '{name}'",
+                            hint=catalog.did_you_mean("provinces", name) or None,
+                        )
+                    )
+                elif p.name not in [
+                    catalog.find("provinces", n).name
+                    for n in other.adjacent
+                    if catalog.find("provinces", n) is not None
+                ]:
+                    out.append(
+                        catalog.diag(
+                            ("provinces", i, key, j),
+                            f"'{p.name}' lists '{other.name}' as adjacent but not the other way round",
+                            hint="adjacency goes both ways",
+                        )
+                    )
     if m.limits is not None and m.provinces:
         want = m.limits.board_provinces.value
         if len(m.provinces) != want:
-            out.append(catalog.diag(("provinces",), f"the board has {want} provinces "
-                                    f"(002_55c7e5ab3d1a76a7.txt:7), the catalog lists {len(m.provinces)}",
-                                    hint="a board pack names the placeholders by their ids "
-                                    "(province-04 ... province-18) instead of adding provinces"))
+            out.append(
+                catalog.diag(
+                    ("provinces",),
+                    f"the board has {want} provinces "
+                    f"(002_55c7e5ab3d1a76a7.txt:7), the catalog lists {len(m.provinces)}",
+                    hint="a board pack names the placeholders by their ids "
+                    "(province-04 ... province-18) instead of adding provinces",
+                )
+            )
     return out

@@ -35,11 +35,24 @@ def src(lines: str) -> str:
 # -- constants (catalog values with the rulebook's numbers as defaults) -------------
 
 DEFAULTS = {
-    "players_min": 3, "players_max": 6, "starting_provinces": 3, "starting_units": 3,
-    "starting_samurai": 1, "fortresses_per_province": 1, "units_per_province": 6,
-    "units_per_player": 12, "units_per_fleet": 6, "provinces_per_player": 6, "board_provinces": 18,
-    "dice": 9, "unit_points": 1, "samurai_die_points": 1, "symbol_points": 1,
-    "dummy_support_value": 0, "attacker_honor_multiplier": 2, "defender_honor_multiplier": 1,
+    "players_min": 3,
+    "players_max": 6,
+    "starting_provinces": 3,
+    "starting_units": 3,
+    "starting_samurai": 1,
+    "fortresses_per_province": 1,
+    "units_per_province": 6,
+    "units_per_player": 12,
+    "units_per_fleet": 6,
+    "provinces_per_player": 6,
+    "board_provinces": 18,
+    "dice": 9,
+    "unit_points": 1,
+    "samurai_die_points": 1,
+    "symbol_points": 1,
+    "dummy_support_value": 0,
+    "attacker_honor_multiplier": 2,
+    "defender_honor_multiplier": 1,
     "honor_goal": 60,
 }
 
@@ -69,6 +82,7 @@ def limit_source(catalog, name: str, default: str) -> str:
 
 
 # -- combat ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CombatSide:
@@ -125,8 +139,9 @@ def support_points(symbols: int, card_value: int) -> int:
     return max(0, min(symbols, card_value))
 
 
-def contested_support(attacker_family, attacker_value: int, defender_family, defender_value: int,
-                      tie: str = "neither") -> tuple[bool, bool]:
+def contested_support(
+    attacker_family, attacker_value: int, defender_family, defender_value: int, tie: str = "neither"
+) -> tuple[bool, bool]:
     """Whether each side gets its support (line 133): seeking the same family, the higher card wins.
 
     ``tie`` (house rule ``support_tie``): neither | both | defender.
@@ -144,17 +159,27 @@ def contested_support(attacker_family, attacker_value: int, defender_family, def
     return False, False
 
 
-def combat_value(side: CombatSide, with_support: bool = True, unit_points: int = 1,
-                 samurai_die_points: int = 1, symbol_points: int = 1) -> CombatValue:
+def combat_value(
+    side: CombatSide,
+    with_support: bool = True,
+    unit_points: int = 1,
+    samurai_die_points: int = 1,
+    symbol_points: int = 1,
+) -> CombatValue:
     """1 per military unit, 1 per samurai die set to the family symbol, 1 per rolled symbol,
     plus the support card's points (lines 127-134)."""
     support = support_points(side.support_symbols, side.support_value) if with_support else 0
-    return CombatValue(units=side.units * unit_points, samurai_dice=side.samurai * samurai_die_points,
-                       rolled=side.symbols_rolled * symbol_points, support=support)
+    return CombatValue(
+        units=side.units * unit_points,
+        samurai_dice=side.samurai * samurai_die_points,
+        rolled=side.symbols_rolled * symbol_points,
+        support=support,
+    )
 
 
-def combat_losses(winner_units: int, loser_units: int, loser_samurai: int = 0,
-                  samurai_count_as_losses: bool = False) -> tuple[int, int]:
+def combat_losses(
+    winner_units: int, loser_units: int, loser_samurai: int = 0, samurai_count_as_losses: bool = False
+) -> tuple[int, int]:
     """(winner's units lost, loser's loss counted in units).
 
     The loser loses all units and samurai; the winner loses as many military units
@@ -171,16 +196,22 @@ def honor_for_win(role: str, total_lost: int, attacker_multiplier: int = 2, defe
     return (attacker_multiplier if role == "attacker" else defender_multiplier) * total_lost
 
 
-def resolve_combat(attacker: CombatSide, defender: CombatSide, rules: dict | None = None,
-                   consts: dict | None = None) -> CombatResult:
+def resolve_combat(
+    attacker: CombatSide, defender: CombatSide, rules: dict | None = None, consts: dict | None = None
+) -> CombatResult:
     """One combat round. A tie is a new round (reroll, replay cards): no losses, no honor."""
     rules = rules or {}
     c = dict(DEFAULTS, **(consts or {}))
-    a_ok, d_ok = contested_support(attacker.support_family, attacker.support_value,
-                                   defender.support_family, defender.support_value,
-                                   rules.get("support_tie", "neither"))
-    kw = dict(unit_points=c["unit_points"], samurai_die_points=c["samurai_die_points"],
-              symbol_points=c["symbol_points"])
+    a_ok, d_ok = contested_support(
+        attacker.support_family,
+        attacker.support_value,
+        defender.support_family,
+        defender.support_value,
+        rules.get("support_tie", "neither"),
+    )
+    kw = dict(
+        unit_points=c["unit_points"], samurai_die_points=c["samurai_die_points"], symbol_points=c["symbol_points"]
+    )
     av = combat_value(attacker, a_ok, **kw)
     dv = combat_value(defender, d_ok, **kw)
     if av.total == dv.total:
@@ -197,6 +228,7 @@ def resolve_combat(attacker: CombatSide, defender: CombatSide, rules: dict | Non
 
 # -- end of the game -----------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class GameEnd:
     over: bool
@@ -209,8 +241,7 @@ class GameEnd:
         return self.winners[0] if len(self.winners) == 1 else None
 
 
-def game_end(scores: dict[str, int], goal: int = 60, extra_turns_played: int = 0,
-             end_tie: str = "repeat") -> GameEnd:
+def game_end(scores: dict[str, int], goal: int = 60, extra_turns_played: int = 0, end_tie: str = "repeat") -> GameEnd:
     """Check the end of a turn (lines 4, 59, 172-174).
 
     The game ends when someone has ``goal`` honor or more; the highest honor wins.
@@ -227,12 +258,14 @@ def game_end(scores: dict[str, int], goal: int = 60, extra_turns_played: int = 0
     if len(leaders) == 1:
         return GameEnd(True, leaders, reason=f"{leaders[0]} has the highest honor, {top}")
     if extra_turns_played == 0 or end_tie == "repeat":
-        return GameEnd(False, (), True, reason=f"tie at {top} honor between {', '.join(leaders)}: "
-                       "play an additional full turn")
+        return GameEnd(
+            False, (), True, reason=f"tie at {top} honor between {', '.join(leaders)}: play an additional full turn"
+        )
     return GameEnd(True, leaders, reason=f"tie at {top} honor after the additional turn: shared victory")
 
 
 # -- list documents --------------------------------------------------------------------
+
 
 @dataclass
 class Placed:
@@ -270,8 +303,7 @@ def _unknown_keys(doc, mapping: dict, allowed: Sequence[str], where: tuple, what
     for k in mapping:
         if k not in allowed:
             hint = did_you_mean(str(k), allowed) or "keys: " + ", ".join(allowed)
-            diags.append(doc.positions.diag(where + (k,), f"unknown key '{k}' in {what}", hint=hint,
-                                            prefer_key=True))
+            diags.append(doc.positions.diag(where + (k,), f"unknown key '{k}' in {what}", hint=hint, prefer_key=True))
 
 
 def _whole(value) -> bool:
@@ -284,8 +316,9 @@ def load_list(doc, catalog):
     _unknown_keys(doc, body, _KEYS, (), "a senji setup", diags)
     players_raw = body.get("players")
     if "players" not in body:
-        diags.append(doc.diag((), "missing required key 'players'",
-                              hint="players: a list of {name, family, samurai, provinces}"))
+        diags.append(
+            doc.diag((), "missing required key 'players'", hint="players: a list of {name, family, samurai, provinces}")
+        )
         players_raw = []
     elif not isinstance(players_raw, list):
         diags.append(doc.diag(("players",), "'players' must be a list of players"))
@@ -304,17 +337,24 @@ def load_list(doc, catalog):
         if "family" not in p:
             diags.append(doc.diag(ploc, f"player {i + 1}: missing required key 'family'"))
         elif not isinstance(family, str):
-            diags.append(doc.diag(ploc + ("family",), f"player {i + 1}: 'family' must be a family name, "
-                                  f"not {family!r}"))
+            diags.append(
+                doc.diag(ploc + ("family",), f"player {i + 1}: 'family' must be a family name, not {family!r}")
+            )
         samurai = p.get("samurai")
         if samurai is not None and not isinstance(samurai, str):
-            diags.append(doc.diag(ploc + ("samurai",), f"player {i + 1}: 'samurai' must be a samurai card name, "
-                                  f"not {samurai!r}"))
+            diags.append(
+                doc.diag(ploc + ("samurai",), f"player {i + 1}: 'samurai' must be a samurai card name, not {samurai!r}")
+            )
         provs = p.get("provinces")
         placed: list[Placed] = []
         if "provinces" not in p:
-            diags.append(doc.diag(ploc, f"player {i + 1}: missing required key 'provinces'",
-                                  hint="the three starting provinces: [{province: NAME, units: N, samurai: true}]"))
+            diags.append(
+                doc.diag(
+                    ploc,
+                    f"player {i + 1}: missing required key 'provinces'",
+                    hint="the three starting provinces: [{province: NAME, units: N, samurai: true}]",
+                )
+            )
         elif not isinstance(provs, list):
             diags.append(doc.diag(ploc + ("provinces",), f"player {i + 1}: 'provinces' must be a list"))
         else:
@@ -328,9 +368,14 @@ def load_list(doc, catalog):
                 _unknown_keys(doc, item, _PROVINCE_KEYS, loc, "a province", diags)
                 prov = item.get("province")
                 if not isinstance(prov, str):
-                    diags.append(doc.diag(loc + ("province",) if "province" in item else loc,
-                                          "a province needs 'province: NAME'" if "province" not in item
-                                          else f"'province' must be a province name, not {prov!r}"))
+                    diags.append(
+                        doc.diag(
+                            loc + ("province",) if "province" in item else loc,
+                            "a province needs 'province: NAME'"
+                            if "province" not in item
+                            else f"'province' must be a province name, not {prov!r}",
+                        )
+                    )
                     continue
                 units = item.get("units", 0)
                 if not _whole(units) or units < 0:
@@ -342,8 +387,9 @@ def load_list(doc, catalog):
                     continue
                 forts = item.get("fortresses", 1)
                 if not _whole(forts) or forts < 0:
-                    diags.append(doc.diag(loc + ("fortresses",),
-                                          f"'fortresses' must be a whole number 0 or more, not {forts!r}"))
+                    diags.append(
+                        doc.diag(loc + ("fortresses",), f"'fortresses' must be a whole number 0 or more, not {forts!r}")
+                    )
                     continue
                 placed.append(Placed(prov, units, sam, forts, loc))
         if isinstance(family, str) and (samurai is None or isinstance(samurai, str)):
@@ -362,15 +408,29 @@ def load_list(doc, catalog):
         for pp in pl.provinces:
             pp.entry = catalog.find("provinces", pp.province)
             if pp.entry is None:
-                findings.append(_unknown(catalog, "provinces", "province", pp.province, pp.loc + ("province",), "7",
-                                         extra=" (not on the board in use; a board pack can name the provinces)"))
+                findings.append(
+                    _unknown(
+                        catalog,
+                        "provinces",
+                        "province",
+                        pp.province,
+                        pp.loc + ("province",),
+                        "7",
+                        extra=" (not on the board in use; a board pack can name the provinces)",
+                    )
+                )
     return SenjiList(players, dict(doc.house_rules)), findings
 
 
 def _unknown(catalog, section, what, name, loc, lines, extra="") -> Finding:
     hint = catalog.did_you_mean(section, name)
-    return error("senji.unknown-name", f"unknown {what} '{name}'" + (f"; {hint}" if hint else extra),
-                 loc=loc, source=src(lines), value=name)
+    return error(
+        "senji.unknown-name",
+        f"unknown {what} '{name}'" + (f"; {hint}" if hint else extra),
+        loc=loc,
+        source=src(lines),
+        value=name,
+    )
 
 
 def setup_for(players: int, catalog) -> tuple[list, list] | None:
@@ -418,8 +478,7 @@ def setup_table(catalog, players: int) -> dict:
         excluded, neutral = _FALLBACK_SETUPS.get(players, ([], []))
         source = src("20-24")
     in_play = [f for f in families if f not in excluded]
-    return {"players": players, "excluded": excluded, "neutral": neutral, "in_play": in_play,
-            "source": source}
+    return {"players": players, "excluded": excluded, "neutral": neutral, "in_play": in_play, "source": source}
 
 
 def _setup_source(players: int, catalog) -> str:
@@ -440,8 +499,16 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
     n = len(lst.players)
     lo, hi = c["players_min"], c["players_max"]
     if not lo <= n <= hi:
-        out.append(error("senji.player-count", f"{n} players; Senji is for {lo} to {hi} players",
-                         loc=("players",), source=src("20-24"), value=n, bound=f"{lo}-{hi}"))
+        out.append(
+            error(
+                "senji.player-count",
+                f"{n} players; Senji is for {lo} to {hi} players",
+                loc=("players",),
+                source=src("20-24"),
+                value=n,
+                bound=f"{lo}-{hi}",
+            )
+        )
     excluded, neutral = setup_for(n, catalog) or ([], [])
     excluded_ids = {f.id for f in excluded}
     neutral_ids = {p.id for p in neutral}
@@ -463,6 +530,7 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
 
     def others(claims: dict, key: str, pl: Player) -> list[str]:
         return [o.name for o in claims.get(key, ()) if o is not pl]
+
     example_used = False
     count_samurai = bool(rules.get("samurai_in_province_limit", False))
     for pl in lst.players:
@@ -471,115 +539,227 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
         if fam is not None:
             also = others(family_of, fam.id, pl)
             if also:
-                out.append(error("senji.family-duplicate",
-                                 f"{who}: family '{fam.name}' is also played by {_and(also)}",
-                                 loc=pl.loc + ("family",), source=src("27"), value=fam.name, counted=also))
+                out.append(
+                    error(
+                        "senji.family-duplicate",
+                        f"{who}: family '{fam.name}' is also played by {_and(also)}",
+                        loc=pl.loc + ("family",),
+                        source=src("27"),
+                        value=fam.name,
+                        counted=also,
+                    )
+                )
             if fam.id in excluded_ids:
                 names = ", ".join(f.name for f in excluded)
-                out.append(error("senji.family-excluded",
-                                 f"{who}: the {fam.name} family is excluded with {n} players (excluded: {names})",
-                                 loc=pl.loc + ("family",), source=setup_src, value=fam.name,
-                                 bound=f"not {names}", base=f"{n} players"))
+                out.append(
+                    error(
+                        "senji.family-excluded",
+                        f"{who}: the {fam.name} family is excluded with {n} players (excluded: {names})",
+                        loc=pl.loc + ("family",),
+                        source=setup_src,
+                        value=fam.name,
+                        bound=f"not {names}",
+                        base=f"{n} players",
+                    )
+                )
             if not getattr(fam, "known", True):
-                out.append(info("senji.placeholder-family",
-                                f"{who}: the family name '{fam.name}' is not given by the rulebook "
-                                f"({fam.assumed or 'assumed'})", loc=pl.loc + ("family",)))
+                out.append(
+                    info(
+                        "senji.placeholder-family",
+                        f"{who}: the family name '{fam.name}' is not given by the rulebook "
+                        f"({fam.assumed or 'assumed'})",
+                        loc=pl.loc + ("family",),
+                    )
+                )
         # samurai card
         if pl.samurai is None:
             kept, drawn = c.get("samurai_cards_kept", 1), c.get("samurai_cards_drawn", 3)
-            out.append(error("senji.samurai-card",
-                             f"{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
-                             loc=pl.loc, source=limit_source(catalog, "samurai_cards_kept", src("37")),
-                             value=0, bound=kept))
+            out.append(
+                error(
+                    "senji.samurai-card",
+                    f"{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
+                    loc=pl.loc,
+                    source=limit_source(catalog, "samurai_cards_kept", src("37")),
+                    value=0,
+                    bound=kept,
+                )
+            )
         elif pl.samurai_entry is not None:
             s = pl.samurai_entry
             also = others(samurai_of, s.id, pl)
             if also:
-                out.append(error("senji.samurai-duplicate",
-                                 f"{who}: samurai card '{s.name}' is also kept by {_and(also)}; "
-                                 "there is one card of each samurai", loc=pl.loc + ("samurai",),
-                                 source=src("9"), value=s.name, counted=also))
+                out.append(
+                    error(
+                        "senji.samurai-duplicate",
+                        f"{who}: samurai card '{s.name}' is also kept by {_and(also)}; "
+                        "there is one card of each samurai",
+                        loc=pl.loc + ("samurai",),
+                        source=src("9"),
+                        value=s.name,
+                        counted=also,
+                    )
+                )
             if not getattr(s, "known", True):
-                out.append(warning("senji.placeholder-samurai",
-                                   f"{who}: '{s.name}' is a placeholder; the rulebook does not name this samurai card",
-                                   loc=pl.loc + ("samurai",), source=src("9")))
+                out.append(
+                    warning(
+                        "senji.placeholder-samurai",
+                        f"{who}: '{s.name}' is a placeholder; the rulebook does not name this samurai card",
+                        loc=pl.loc + ("samurai",),
+                        source=src("9"),
+                    )
+                )
         # provinces
         k = len(pl.provinces)
         want = c["starting_provinces"]
         if k != want:
-            out.append(error("senji.starting-provinces",
-                             f"{who}: {k} starting provinces; each player names exactly {want}",
-                             loc=pl.loc + ("provinces",), source=limit_source(catalog, "starting_provinces", src("43")),
-                             value=k, bound=want, counted=[pp.province for pp in pl.provinces]))
+            out.append(
+                error(
+                    "senji.starting-provinces",
+                    f"{who}: {k} starting provinces; each player names exactly {want}",
+                    loc=pl.loc + ("provinces",),
+                    source=limit_source(catalog, "starting_provinces", src("43")),
+                    value=k,
+                    bound=want,
+                    counted=[pp.province for pp in pl.provinces],
+                )
+            )
         if k > c["provinces_per_player"]:
-            out.append(error("senji.provinces-max",
-                             f"{who}: {k} provinces > {c['provinces_per_player']} provinces a player may control",
-                             loc=pl.loc + ("provinces",),
-                             source=limit_source(catalog, "provinces_per_player", src("177")),
-                             value=k, bound=c["provinces_per_player"]))
+            out.append(
+                error(
+                    "senji.provinces-max",
+                    f"{who}: {k} provinces > {c['provinces_per_player']} provinces a player may control",
+                    loc=pl.loc + ("provinces",),
+                    source=limit_source(catalog, "provinces_per_player", src("177")),
+                    value=k,
+                    bound=c["provinces_per_player"],
+                )
+            )
         own: set[str] = set()
         for pp in pl.provinces:
             e = pp.entry
             if e is not None:
                 if e.id in own:
-                    out.append(error("senji.province-taken", f"{who}: province '{e.name}' is named twice",
-                                     loc=pp.loc + ("province",), source=src("43-44"), value=e.name))
+                    out.append(
+                        error(
+                            "senji.province-taken",
+                            f"{who}: province '{e.name}' is named twice",
+                            loc=pp.loc + ("province",),
+                            source=src("43-44"),
+                            value=e.name,
+                        )
+                    )
                 elif others(province_of, e.id, pl):
                     also = others(province_of, e.id, pl)
-                    out.append(error("senji.province-taken",
-                                     f"{who}: province '{e.name}' is also a starting province of {_and(also)}",
-                                     loc=pp.loc + ("province",), source=src("43-44"), value=e.name, counted=also))
+                    out.append(
+                        error(
+                            "senji.province-taken",
+                            f"{who}: province '{e.name}' is also a starting province of {_and(also)}",
+                            loc=pp.loc + ("province",),
+                            source=src("43-44"),
+                            value=e.name,
+                            counted=also,
+                        )
+                    )
                 own.add(e.id)
                 if e.id in neutral_ids:
                     names = ", ".join(p.name for p in neutral)
-                    out.append(error("senji.province-neutral",
-                                     f"{who}: '{e.name}' is neutral with {n} players (neutral: {names})",
-                                     loc=pp.loc + ("province",), source=setup_src, value=e.name,
-                                     base=f"{n} players"))
+                    out.append(
+                        error(
+                            "senji.province-neutral",
+                            f"{who}: '{e.name}' is neutral with {n} players (neutral: {names})",
+                            loc=pp.loc + ("province",),
+                            source=setup_src,
+                            value=e.name,
+                            base=f"{n} players",
+                        )
+                    )
                 if not getattr(e, "known", True):
-                    out.append(warning("senji.placeholder-province",
-                                       f"{who}: '{e.name}' is a placeholder; the rulebook does not name this "
-                                       "province (use a board pack with the names of your board)",
-                                       loc=pp.loc + ("province",), source=src("7")))
+                    out.append(
+                        warning(
+                            "senji.placeholder-province",
+                            f"{who}: '{e.name}' is a placeholder; the rulebook does not name this "
+                            "province (use a board pack with the names of your board)",
+                            loc=pp.loc + ("province",),
+                            source=src("7"),
+                        )
+                    )
                 if catalog.is_example("provinces", e):
                     example_used = True
             if pp.fortresses != c["fortresses_per_province"]:
-                out.append(error("senji.fortress-count",
-                                 f"{who}: {pp.fortresses} fortresses in '{pp.province}'; each named province "
-                                 f"gets exactly {c['fortresses_per_province']}", loc=pp.loc + ("fortresses",),
-                                 source=limit_source(catalog, "fortresses_per_province", src("44")),
-                                 value=pp.fortresses, bound=c["fortresses_per_province"]))
+                out.append(
+                    error(
+                        "senji.fortress-count",
+                        f"{who}: {pp.fortresses} fortresses in '{pp.province}'; each named province "
+                        f"gets exactly {c['fortresses_per_province']}",
+                        loc=pp.loc + ("fortresses",),
+                        source=limit_source(catalog, "fortresses_per_province", src("44")),
+                        value=pp.fortresses,
+                        bound=c["fortresses_per_province"],
+                    )
+                )
             in_prov = pp.units + (1 if (pp.samurai and count_samurai) else 0)
             if in_prov > c["units_per_province"]:
-                base = "military units" + (" and samurai (house rule samurai_in_province_limit)" if count_samurai else "")
-                out.append(error("senji.province-units-max",
-                                 f"{who}: {in_prov} units in '{pp.province}' > {c['units_per_province']} per province",
-                                 loc=pp.loc + ("units",), source=limit_source(catalog, "units_per_province", src("102")),
-                                 value=in_prov, bound=c["units_per_province"], base=base))
+                base = "military units" + (
+                    " and samurai (house rule samurai_in_province_limit)" if count_samurai else ""
+                )
+                out.append(
+                    error(
+                        "senji.province-units-max",
+                        f"{who}: {in_prov} units in '{pp.province}' > {c['units_per_province']} per province",
+                        loc=pp.loc + ("units",),
+                        source=limit_source(catalog, "units_per_province", src("102")),
+                        value=in_prov,
+                        bound=c["units_per_province"],
+                        base=base,
+                    )
+                )
         units = sum(pp.units for pp in pl.provinces)
         if units != c["starting_units"]:
-            out.append(error("senji.starting-units",
-                             f"{who}: {units} military units placed; exactly the {c['starting_units']} "
-                             "starting units must be placed", loc=pl.loc + ("provinces",),
-                             source=limit_source(catalog, "starting_units", src("46")), value=units,
-                             bound=c["starting_units"],
-                             counted=[f"{pp.province}: {pp.units}" for pp in pl.provinces]))
+            out.append(
+                error(
+                    "senji.starting-units",
+                    f"{who}: {units} military units placed; exactly the {c['starting_units']} "
+                    "starting units must be placed",
+                    loc=pl.loc + ("provinces",),
+                    source=limit_source(catalog, "starting_units", src("46")),
+                    value=units,
+                    bound=c["starting_units"],
+                    counted=[f"{pp.province}: {pp.units}" for pp in pl.provinces],
+                )
+            )
         if units > c["units_per_player"]:
-            out.append(error("senji.player-units-max",
-                             f"{who}: {units} military units > {c['units_per_player']} per player",
-                             loc=pl.loc + ("provinces",), source=limit_source(catalog, "units_per_player", src("181")),
-                             value=units, bound=c["units_per_player"]))
+            out.append(
+                error(
+                    "senji.player-units-max",
+                    f"{who}: {units} military units > {c['units_per_player']} per player",
+                    loc=pl.loc + ("provinces",),
+                    source=limit_source(catalog, "units_per_player", src("181")),
+                    value=units,
+                    bound=c["units_per_player"],
+                )
+            )
         placed_samurai = [pp for pp in pl.provinces if pp.samurai]
         if len(placed_samurai) != c["starting_samurai"]:
-            out.append(error("senji.samurai-placement",
-                             f"{who}: the samurai is placed in {len(placed_samurai)} provinces; it must be placed "
-                             f"in exactly {c['starting_samurai']}",
-                             loc=(placed_samurai[1].loc + ("samurai",)) if len(placed_samurai) > 1
-                             else pl.loc + ("provinces",), source=src("46"), value=len(placed_samurai),
-                             bound=c["starting_samurai"], counted=[pp.province for pp in placed_samurai]))
+            out.append(
+                error(
+                    "senji.samurai-placement",
+                    f"{who}: the samurai is placed in {len(placed_samurai)} provinces; it must be placed "
+                    f"in exactly {c['starting_samurai']}",
+                    loc=(placed_samurai[1].loc + ("samurai",)) if len(placed_samurai) > 1 else pl.loc + ("provinces",),
+                    source=src("46"),
+                    value=len(placed_samurai),
+                    bound=c["starting_samurai"],
+                    counted=[pp.province for pp in placed_samurai],
+                )
+            )
     if example_used:
-        out.append(info("senji.example-board", "province names come from an example board pack, not the rulebook",
-                        loc=("players",)))
+        out.append(
+            info(
+                "senji.example-board",
+                "province names come from an example board pack, not the rulebook",
+                loc=("players",),
+            )
+        )
     return out
 
 
@@ -591,33 +771,51 @@ def setup_sheet(lst: SenjiList, catalog, rules: dict | None = None) -> dict:
     players = []
     for pl in lst.players:
         fam = pl.family_entry
-        players.append({
-            "name": pl.name,
-            "family": fam.name if fam is not None else pl.family,
-            "colour": getattr(fam, "colour", None),
-            "samurai": pl.samurai_entry.name if pl.samurai_entry is not None else pl.samurai,
-            "samurai_honor": getattr(pl.samurai_entry, "honor", None),
-            "provinces": [{"province": pp.entry.name if pp.entry is not None else pp.province,
-                           "units": pp.units, "samurai": pp.samurai, "fortresses": pp.fortresses}
-                          for pp in pl.provinces],
-            "components": [{"name": comp.name, "count": comp.per_player, "in_play": comp.placed_at_start}
-                           for comp in catalog.entries("components") if comp.per_player],
-        })
-    return {"players": players, "player_count": n,
-            "excluded_families": [f.name for f in setup[0]],
-            "neutral_provinces": [p.name for p in setup[1]],
-            "honor_goal": c["honor_goal"], "limits": {k: c[k] for k in (
-                "units_per_province", "units_per_player", "units_per_fleet", "provinces_per_player")}}
+        players.append(
+            {
+                "name": pl.name,
+                "family": fam.name if fam is not None else pl.family,
+                "colour": getattr(fam, "colour", None),
+                "samurai": pl.samurai_entry.name if pl.samurai_entry is not None else pl.samurai,
+                "samurai_honor": getattr(pl.samurai_entry, "honor", None),
+                "provinces": [
+                    {
+                        "province": pp.entry.name if pp.entry is not None else pp.province,
+                        "units": pp.units,
+                        "samurai": pp.samurai,
+                        "fortresses": pp.fortresses,
+                    }
+                    for pp in pl.provinces
+                ],
+                "components": [
+                    {"name": comp.name, "count": comp.per_player, "in_play": comp.placed_at_start}
+                    for comp in catalog.entries("components")
+                    if comp.per_player
+                ],
+            }
+        )
+    return {
+        "players": players,
+        "player_count": n,
+        "excluded_families": [f.name for f in setup[0]],
+        "neutral_provinces": [p.name for p in setup[1]],
+        "honor_goal": c["honor_goal"],
+        "limits": {
+            k: c[k] for k in ("units_per_province", "units_per_player", "units_per_fleet", "provinces_per_player")
+        },
+    }
 
 
 def summary(lst: SenjiList, catalog, rules) -> dict:
     n = len(lst.players)
     setup = setup_for(n, catalog)
-    return {"players": n,
-            "families": [p.family_entry.name if p.family_entry is not None else p.family for p in lst.players],
-            "provinces": sum(len(p.provinces) for p in lst.players),
-            "units": sum(pp.units for p in lst.players for pp in p.provinces),
-            "neutral": [p.name for p in setup[1]] if setup else []}
+    return {
+        "players": n,
+        "families": [p.family_entry.name if p.family_entry is not None else p.family for p in lst.players],
+        "provinces": sum(len(p.provinces) for p in lst.players),
+        "units": sum(pp.units for p in lst.players for pp in p.provinces),
+        "neutral": [p.name for p in setup[1]] if setup else [],
+    }
 
 
 def limits(lst: SenjiList, catalog, rules) -> list[dict]:
@@ -628,39 +826,68 @@ def limits(lst: SenjiList, catalog, rules) -> list[dict]:
     rows = []
     for p in lst.players:
         units = sum(pp.units for pp in p.provinces)
-        rows.append(limit("units of a player", "max", units, c["units_per_player"], "units",
-                          limit_source(catalog, "units_per_player", ""), group=p.name))
-        rows.append(limit("provinces of a player", "max", len(p.provinces), c["provinces_per_player"], "provinces",
-                          limit_source(catalog, "provinces_per_player", ""), group=p.name))
+        rows.append(
+            limit(
+                "units of a player",
+                "max",
+                units,
+                c["units_per_player"],
+                "units",
+                limit_source(catalog, "units_per_player", ""),
+                group=p.name,
+            )
+        )
+        rows.append(
+            limit(
+                "provinces of a player",
+                "max",
+                len(p.provinces),
+                c["provinces_per_player"],
+                "provinces",
+                limit_source(catalog, "provinces_per_player", ""),
+                group=p.name,
+            )
+        )
         for pp in p.provinces:
             if pp.units:
                 name = pp.entry.name if pp.entry is not None else pp.province
-                rows.append(limit("units in a province", "max", pp.units, c["units_per_province"], "units",
-                                  limit_source(catalog, "units_per_province", ""), group=f"{p.name}: {name}"))
+                rows.append(
+                    limit(
+                        "units in a province",
+                        "max",
+                        pp.units,
+                        c["units_per_province"],
+                        "units",
+                        limit_source(catalog, "units_per_province", ""),
+                        group=f"{p.name}: {name}",
+                    )
+                )
     return rows
 
 
 # -- finding codes ---------------------------------------------------------------------------------
 
-FINDING_CODES = codes("senji", {
-    "unknown-name": ("error", "a family, samurai or province the catalog and the list's packs do not know"),
-    "player-count": ("error", "Senji is played by three to six players", src("20-24")),
-    "family-duplicate": ("error", "two players play the same family", src("27")),
-    "family-excluded": ("error", "a family the setup for this number of players excludes", src("20-24")),
-    "placeholder-family": ("info", "a family name the rulebook does not give (an assumed name)"),
-    "samurai-card": ("error", "each player keeps one samurai card", src("37")),
-    "samurai-duplicate": ("error", "one samurai card kept by two players", src("9")),
-    "placeholder-samurai": ("warning", "a samurai card the rulebook does not name (a placeholder)", src("9")),
-    "starting-provinces": ("error", "each player names exactly the starting number of provinces", src("43")),
-    "provinces-max": ("error", "more provinces than a player may control", src("177")),
-    "province-taken": ("error", "a province named twice or already another player's", src("43-44")),
-    "province-neutral": ("error", "a province that is neutral with this number of players", src("20-24")),
-    "placeholder-province": ("warning", "a province the rulebook does not name (use a board pack)", src("7")),
-    "fortress-count": ("error", "each named province gets exactly the starting fortresses", src("44")),
-    "province-units-max": ("error", "more military units in one province than allowed", src("102")),
-    "starting-units": ("error", "exactly the starting military units must be placed", src("46")),
-    "player-units-max": ("error", "more military units than a player may have", src("181")),
-    "samurai-placement": ("error", "the samurai is placed in exactly the starting number of provinces",
-                          src("46")),
-    "example-board": ("info", "the province names come from an example board pack, not the rulebook"),
-})
+FINDING_CODES = codes(
+    "senji",
+    {
+        "unknown-name": ("error", "a family, samurai or province the catalog and the list's packs do not know"),
+        "player-count": ("error", "Senji is played by three to six players", src("20-24")),
+        "family-duplicate": ("error", "two players play the same family", src("27")),
+        "family-excluded": ("error", "a family the setup for this number of players excludes", src("20-24")),
+        "placeholder-family": ("info", "a family name the rulebook does not give (an assumed name)"),
+        "samurai-card": ("error", "each player keeps one samurai card", src("37")),
+        "samurai-duplicate": ("error", "one samurai card kept by two players", src("9")),
+        "placeholder-samurai": ("warning", "a samurai card the rulebook does not name (a placeholder)", src("9")),
+        "starting-provinces": ("error", "each player names exactly the starting number of provinces", src("43")),
+        "provinces-max": ("error", "more provinces than a player may control", src("177")),
+        "province-taken": ("error", "a province named twice or already another player's", src("43-44")),
+        "province-neutral": ("error", "a province that is neutral with this number of players", src("20-24")),
+        "placeholder-province": ("warning", "a province the rulebook does not name (use a board pack)", src("7")),
+        "fortress-count": ("error", "each named province gets exactly the starting fortresses", src("44")),
+        "province-units-max": ("error", "more military units in one province than allowed", src("102")),
+        "starting-units": ("error", "exactly the starting military units must be placed", src("46")),
+        "player-units-max": ("error", "more military units than a player may have", src("181")),
+        "samurai-placement": ("error", "the samurai is placed in exactly the starting number of provinces", src("46")),
+        "example-board": ("info", "the province names come from an example board pack, not the rulebook"),
+    },
+)

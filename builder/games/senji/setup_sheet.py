@@ -33,6 +33,7 @@ from builder.rulebooks import format_source
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
 
+
 def _components(catalog) -> list[tuple[str, str, str]]:
     """(component, how many each player takes, notes) from the catalog, or the rulebook's list."""
     model = getattr(catalog, "model", None)
@@ -42,11 +43,17 @@ def _components(catalog) -> list[tuple[str, str, str]]:
             placed = f" ({c.placed_at_start} placed in play)" if c.placed_at_start else ""
             out.append((c.name, f"{c.per_player}{placed}", c.notes or ""))
     if not out:
-        out = [("Military unit", "12 (3 placed in play)", ""), ("Fortress", "6 (3 placed in play)", ""),
-               ("Diplomacy card", "12 of the chosen family", ""), ("Player aid card", "1", ""),
-               ("Score counter", "1", "")]
-    out += [("Hanafuda card", "4 drawn", "from the shuffled hanafuda deck"),
-            ("Samurai card", "3 drawn, 1 kept", "take its figure; score counter at its honor")]
+        out = [
+            ("Military unit", "12 (3 placed in play)", ""),
+            ("Fortress", "6 (3 placed in play)", ""),
+            ("Diplomacy card", "12 of the chosen family", ""),
+            ("Player aid card", "1", ""),
+            ("Score counter", "1", ""),
+        ]
+    out += [
+        ("Hanafuda card", "4 drawn", "from the shuffled hanafuda deck"),
+        ("Samurai card", "3 drawn, 1 kept", "take its figure; score counter at its honor"),
+    ]
     return out
 
 
@@ -57,8 +64,19 @@ def _as_int(v, default=0) -> int:
         return default
 
 
-def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), force: bool = False,
-                 share_code: str | None = None, sources: bool = True, **options) -> Path:
+def render_setup(
+    doc,
+    catalog,
+    lst,
+    result,
+    out_path,
+    *,
+    paper=(210.0, 297.0),
+    force: bool = False,
+    share_code: str | None = None,
+    sources: bool = True,
+    **options,
+) -> Path:
     """Write the setup sheet of a Senji list document ``doc`` to ``out_path`` (``sources``: with
     the rulebook section of each part); ``result`` is the list's check, printed on the sheet."""
     from builder.catalog.loader import load_catalog
@@ -69,9 +87,16 @@ def render_setup(doc, catalog, lst, result, out_path, *, paper=(210.0, 297.0), f
     players = body.get("players") if isinstance(body.get("players"), list) else []
     n = len(players)
     title = doc.name or f"Senji setup, {n} players"
-    spec = PageSpec(title=title, kind="setup sheet", system=doc.system, result=result,
-                    share_code=share_code, paper=paper, author=doc.author,
-                    list_file=list_display_name(doc))
+    spec = PageSpec(
+        title=title,
+        kind="setup sheet",
+        system=doc.system,
+        result=result,
+        share_code=share_code,
+        paper=paper,
+        author=doc.author,
+        list_file=list_display_name(doc),
+    )
     size, compact = small_paper_layout(paper, 9.0, spec_footer(spec))
     with compact_tables(compact), sources_shown(sources):
         return _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n, title)
@@ -81,9 +106,10 @@ def _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n,
     st = Styles(base=size)
     width = frame_width_mm(paper, 1)
     info = setup_table(catalog, n)
-    story: list[Any] = [para(title, st.title),
-                        para(f"Senji setup sheet \u2014 {n} players" + (f" \u2014 {doc.author}" if doc.author else ""),
-                             st.subtitle)]
+    story: list[Any] = [
+        para(title, st.title),
+        para(f"Senji setup sheet \u2014 {n} players" + (f" \u2014 {doc.author}" if doc.author else ""), st.subtitle),
+    ]
     if doc.notes:
         story.append(para(doc.notes, st.body))
     # the check's verdict first: at the table it is the first thing asked, and a short
@@ -91,14 +117,20 @@ def _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n,
     story.extend(_validation_block(result, st, width))
 
     story.append(para("Families and provinces", st.h1))
-    rows = [["Families in play", ", ".join(info["in_play"]) or "\u2014"],
-            ["Families excluded", ", ".join(info["excluded"]) or "none"],
-            ["Neutral provinces", ", ".join(info["neutral"]) or "none"]]
-    story.append(keep(table(rows, [45, width - 45], st, bold_first=True, zebra=False),
-                      source_line(info["source"], st)))
+    rows = [
+        ["Families in play", ", ".join(info["in_play"]) or "\u2014"],
+        ["Families excluded", ", ".join(info["excluded"]) or "none"],
+        ["Neutral provinces", ", ".join(info["neutral"]) or "none"],
+    ]
+    story.append(keep(table(rows, [45, width - 45], st, bold_first=True, zebra=False), source_line(info["source"], st)))
     if info["excluded"]:
-        story.append(para("Missing families: in each Winter, 2 diplomacy cards per missing family are "
-                          "revealed and bid for with your own diplomacy cards.", st.small))
+        story.append(
+            para(
+                "Missing families: in each Winter, 2 diplomacy cards per missing family are "
+                "revealed and bid for with your own diplomacy cards.",
+                st.small,
+            )
+        )
         story.append(source_line(f"{RULEBOOK}:89-96", st))
 
     story.append(para("Players and starting provinces", st.h1))
@@ -135,26 +167,57 @@ def _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n,
             units_total += units
             has_sam = bool(pr.get("samurai", False))
             samurai_placed += has_sam
-            prov_rows.append([str(j + 1), _name(catalog, "provinces", pr.get("province")), "1",
-                              str(units), sam_name if has_sam else ""])
-        prov_rows.append(["", "total", str(len(prov_rows)), str(units_total),
-                          str(samurai_placed)])
-        info_line = (f"Samurai kept: {sam_name}" +
-                     (f" (starting honor {honor})" if honor is not None else " (starting honor: printed on the card)")
-                     + (f"; {sam.ability}" if sam is not None and getattr(sam, "ability", None) else ""))
-        story.append(keep(
-            para(head, st.h2), para(info_line, st.body),
-            table(prov_rows, [8, width - 8 - 22 - 20 - 45, 22, 20, 45], st,
-                  header=["#", "Province (naming order)", "Fortress", "Units", "Samurai"],
-                  total_rows=[len(prov_rows) - 1], align_right=[2, 3])))
-    story.append(source_line(f"{RULEBOOK}:41-46 (each named province gets 1 fortress; the samurai and the "
-                             "3 starting units must all be placed)", st))
+            prov_rows.append(
+                [
+                    str(j + 1),
+                    _name(catalog, "provinces", pr.get("province")),
+                    "1",
+                    str(units),
+                    sam_name if has_sam else "",
+                ]
+            )
+        prov_rows.append(["", "total", str(len(prov_rows)), str(units_total), str(samurai_placed)])
+        info_line = (
+            f"Samurai kept: {sam_name}"
+            + (f" (starting honor {honor})" if honor is not None else " (starting honor: printed on the card)")
+            + (f"; {sam.ability}" if sam is not None and getattr(sam, "ability", None) else "")
+        )
+        story.append(
+            keep(
+                para(head, st.h2),
+                para(info_line, st.body),
+                table(
+                    prov_rows,
+                    [8, width - 8 - 22 - 20 - 45, 22, 20, 45],
+                    st,
+                    header=["#", "Province (naming order)", "Fortress", "Units", "Samurai"],
+                    total_rows=[len(prov_rows) - 1],
+                    align_right=[2, 3],
+                ),
+            )
+        )
+    story.append(
+        source_line(
+            f"{RULEBOOK}:41-46 (each named province gets 1 fortress; the samurai and the "
+            "3 starting units must all be placed)",
+            st,
+        )
+    )
 
     story.append(para("Each player takes", st.h1))
     comps = _components(catalog)
-    story.append(keep(table([list(c) for c in comps], [45, 50, width - 95], st,
-                            header=["Component", "Each player", "Notes"], bold_first=True),
-                      source_line(f"{RULEBOOK}:26-39", st)))
+    story.append(
+        keep(
+            table(
+                [list(c) for c in comps],
+                [45, 50, width - 95],
+                st,
+                header=["Component", "Each player", "Notes"],
+                bold_first=True,
+            ),
+            source_line(f"{RULEBOOK}:26-39", st),
+        )
+    )
     story.append(para("Order tokens are split among the players or kept in a common pool.", st.small))
     story.append(source_line(f"{RULEBOOK}:48-49", st))
 
@@ -182,7 +245,6 @@ def _validation_block(result, st: Styles, width: float):
     print in small type. Short results are kept together; a long one may split, but its
     heading always comes with the verdict and the first rows."""
     from reportlab.platypus import CondPageBreak, Spacer
-
 
     head = para("Validation (daimyo check)", st.h1)
     lines = result_lines(result)

@@ -54,7 +54,11 @@ class SenjiSetupSheet:
             catalog = load_catalog("senji", [str(pack_path)])
             if catalog.find("provinces", name) is None:
                 return None
-            return {"header": header, "cells": ["1", printed_name(catalog, "provinces", name), "1", "1", ""], "notes": []}
+            return {
+                "header": header,
+                "cells": ["1", printed_name(catalog, "provinces", name), "1", "1", ""],
+                "notes": [],
+            }
         except DaimyoError:
             return None
 
@@ -66,10 +70,18 @@ class SenjiPlayers:
     def __init__(self, game):
         self.game = game
 
-    seat_words = {"add_to": "Samurai cards and provinces from the catalog go to",
-                  "add_to_any": "the player who needs one", "family": "family", "card": "samurai card",
-                  "no_card": "no samurai card yet", "parts": "provinces", "no_parts": "No provinces yet: add them "
-                  "from the catalog.", "count": "units", "figure": "samurai", "figure_in": "samurai figure in"}
+    seat_words = {
+        "add_to": "Samurai cards and provinces from the catalog go to",
+        "add_to_any": "the player who needs one",
+        "family": "family",
+        "card": "samurai card",
+        "no_card": "no samurai card yet",
+        "parts": "provinces",
+        "no_parts": "No provinces yet: add them from the catalog.",
+        "count": "units",
+        "figure": "samurai",
+        "figure_in": "samurai figure in",
+    }
 
     def seats(self, data) -> list[dict]:
         """Each player of the setup as the builder shows it: ``index``, ``name``, ``family``,
@@ -82,12 +94,23 @@ class SenjiPlayers:
             for j, pr in enumerate(p.get("provinces") or []):
                 m = pr if isinstance(pr, dict) else {"province": pr}
                 units = m.get("units")
-                provinces.append({"index": j, "name": _written(m.get("province")) or "?",
-                                  "units": units if isinstance(units, int) and not isinstance(units, bool) else 0,
-                                  "samurai": m.get("samurai") is True})
-            out.append({"index": i, "name": _written(p.get("name")) or f"Player {i + 1}",
-                        "family": _written(p.get("family")), "samurai": _written(p.get("samurai")),
-                        "provinces": provinces})
+                provinces.append(
+                    {
+                        "index": j,
+                        "name": _written(m.get("province")) or "?",
+                        "units": units if isinstance(units, int) and not isinstance(units, bool) else 0,
+                        "samurai": m.get("samurai") is True,
+                    }
+                )
+            out.append(
+                {
+                    "index": i,
+                    "name": _written(p.get("name")) or f"Player {i + 1}",
+                    "family": _written(p.get("family")),
+                    "samurai": _written(p.get("samurai")),
+                    "provinces": provinces,
+                }
+            )
         return out
 
     def set_part(self, data, catalog, where, field, value):
@@ -128,8 +151,10 @@ class SenjiPlayers:
             raise EditRefused("no such province of that player") from None
         if field == "remove":  # this province of this player, not one of the same name elsewhere
             del p["provinces"][int(where[3])]
-            return [f"removed {_written(pr.get('province') if isinstance(pr, dict) else pr)} "
-                    f"from {self.game._who(p)}'s provinces"]
+            return [
+                f"removed {_written(pr.get('province') if isinstance(pr, dict) else pr)} "
+                f"from {self.game._who(p)}'s provinces"
+            ]
         if not isinstance(pr, dict):
             j = int(where[3])
             pr = p["provinces"][j] = _map(data, {"province": pr}, flow=True)
@@ -177,8 +202,9 @@ class SenjiQuestions(QuestionsPart):
         from builder.games.senji.rules import constants
 
         most = constants(catalog)["starting_provinces"]
-        fewest = min((len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)),
-                     default=0)
+        fewest = min(
+            (len(p.get("provinces") or []) for p in data.get("players") or [] if isinstance(p, dict)), default=0
+        )
         return most - fewest, "provinces"
 
     def describe_addition(self, comparison, data, catalog, name, count, list_data):
@@ -202,8 +228,16 @@ class SenjiNewList(NewListPart):
         from builder.games.senji.rules import constants
 
         c = constants(catalog)
-        return [{"key": "players", "label": "Players", "value": str(c["players_min"]), "type": "number",
-                 "min": c["players_min"], "max": c["players_max"]}]
+        return [
+            {
+                "key": "players",
+                "label": "Players",
+                "value": str(c["players_min"]),
+                "type": "number",
+                "min": c["players_min"],
+                "max": c["players_max"],
+            }
+        ]
 
     def body(self, data, catalog, options):
         from builder.games.senji.rules import constants, setup_for
@@ -211,17 +245,22 @@ class SenjiNewList(NewListPart):
         n = options.get("players")
         c = constants(catalog)
         if n is None:
-            raise UsageError(f"{option('players')} is required for a senji setup",
-                             f"{c['players_min']} to {c['players_max']}, e.g. {option('players')} 3")
+            raise UsageError(
+                f"{option('players')} is required for a senji setup",
+                f"{c['players_min']} to {c['players_max']}, e.g. {option('players')} 3",
+            )
         if not c["players_min"] <= n <= c["players_max"]:
             raise UsageError(f"Senji is for {c['players_min']} to {c['players_max']} players, not {n}")
         setup = setup_for(n, catalog)
         out = {f.id for f in setup[0]} if setup else set()
         families = [f for f in catalog.entries("families") if f.id not in out][:n]
-        data["players"] = [{"name": f"Player {i + 1}", "family": f.name, "provinces": []}
-                           for i, f in enumerate(families)]
-        return ["families " + ", ".join(f.name for f in families) + f" (those in play with {n} players); "
-                "give each player a samurai card and three provinces"]
+        data["players"] = [
+            {"name": f"Player {i + 1}", "family": f.name, "provinces": []} for i, f in enumerate(families)
+        ]
+        return [
+            "families " + ", ".join(f.name for f in families) + f" (those in play with {n} players); "
+            "give each player a samurai card and three provinces"
+        ]
 
 
 class SenjiEditing(EditingPart):
@@ -254,9 +293,10 @@ class SenjiEditing(EditingPart):
             if count is not None:
                 raise UsageError(f"{option('count')} gives the units on a province, not a samurai card")
             if player is None and all(p.get("samurai") is not None for p in players):
-                raise EditRefused("every player has a samurai card already",
-                                  "choose the player whose card it replaces"
-                                  + command_line(f" with {option('player')}"))
+                raise EditRefused(
+                    "every player has a samurai card already",
+                    "choose the player whose card it replaces" + command_line(f" with {option('player')}"),
+                )
             i, p = self.game._player(players, player, lambda p: p.get("samurai") is not None)
             old = p.get("samurai")
             p["samurai"] = entry.name
@@ -273,8 +313,12 @@ class SenjiEditing(EditingPart):
             item["units"] = count
         provinces.append(_map(data, item, flow=True))
         units = f" with {count} unit{'s' * (count != 1)}" if count is not None else ""
-        return [f"added {entry.name} to {self.game._who(p)}'s provinces{units}"], ("players", i, "provinces",
-                                                                             len(provinces) - 1)
+        return [f"added {entry.name} to {self.game._who(p)}'s provinces{units}"], (
+            "players",
+            i,
+            "provinces",
+            len(provinces) - 1,
+        )
 
     def remove(self, data, catalog, name, count=1, **options):
         players = self.game._players(data)
@@ -308,9 +352,16 @@ class SenjiEditing(EditingPart):
             if normalize(_written(p.get("name"))) == want or same(p.get("family"), "families"):
                 del players[i]
                 return [f"removed player {self.game._who(p)}"]
-        listed = [_written(x) for p in players for x in
-                  [p.get("name"), p.get("family"), p.get("samurai"),
-                   *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []]]]
+        listed = [
+            _written(x)
+            for p in players
+            for x in [
+                p.get("name"),
+                p.get("family"),
+                p.get("samurai"),
+                *[(pr.get("province") if isinstance(pr, dict) else pr) for pr in p.get("provinces") or []],
+            ]
+        ]
         raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
 
 
@@ -322,6 +373,7 @@ class Senji(GameSystem):
     entries = ("players",)
     what = "setup"
     noun = "card"
+
     def __init__(self):
         self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
         self.sheet = SenjiSetupSheet()
@@ -339,8 +391,10 @@ class Senji(GameSystem):
                 return section, entry
 
         cands = [c for s in ("provinces", "samurai", "families") for c in catalog.suggest(s, name)]
-        raise UnknownEntry(f"unknown family, samurai or province '{name}'",
-                           did_you_mean(name, cands) or "see 'daimyo catalog list senji provinces' (or samurai, families)")
+        raise UnknownEntry(
+            f"unknown family, samurai or province '{name}'",
+            did_you_mean(name, cands) or "see 'daimyo catalog list senji provinces' (or samurai, families)",
+        )
 
     def _players(self, data):
         players = data.get("players")
@@ -356,8 +410,9 @@ class Senji(GameSystem):
                     return i, p
 
             names = [_written(p.get("name")) for p in players if p.get("name") is not None]
-            raise UnknownEntry(f"no player '{who}' in the setup", did_you_mean(who, names) or
-                               "players: " + ", ".join(names))
+            raise UnknownEntry(
+                f"no player '{who}' in the setup", did_you_mean(who, names) or "players: " + ", ".join(names)
+            )
         if not players:
             raise EditRefused("the setup has no players yet", "add a family first: daimyo add setup.yaml red")
         i = min(range(len(players)), key=lambda k: (prefer(players[k]), k))

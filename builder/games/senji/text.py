@@ -1,8 +1,8 @@
 """Senji setups as text: one line per player, NAME - FAMILY - samurai CARD - PROVINCE UNITS[+S], ...
 
-    Our game - Senji - 3 players
+Our game - Senji - 3 players
 
-    Aiko - red - samurai Oda - Kyushu 2+S, Shikoku 1, Owari
+Aiko - red - samurai Oda - Kyushu 2+S, Shikoku 1, Owari
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ def _province(part: str) -> tuple[str, str | None, str | None]:
     low = part.lower()
     for mark in ("samurai", "s"):
         if low.endswith(mark):
-            before = part[:len(part) - len(mark)].rstrip()
+            before = part[: len(part) - len(mark)].rstrip()
             if before.endswith("+") and len(before) > 1:
-                rest, samurai = before[:-1], part[len(before) - 1:]
+                rest, samurai = before[:-1], part[len(before) - 1 :]
                 break
     body = rest.rstrip()
     units = None
@@ -69,8 +69,12 @@ def player_line(p, line: str, no: int, col: int) -> None:
     pf = p.field("players")
     segs = [x.strip() for x in _SEP.split(line)]
     if len(segs) < 2:
-        p.error(no, col, "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
-                hint="e.g. 'Aiko - red - Kyushu 2+S, Shikoku 1, Owari'")
+        p.error(
+            no,
+            col,
+            "a player line reads 'NAME - FAMILY - PROVINCE UNITS[+S], ...'",
+            hint="e.g. 'Aiko - red - Kyushu 2+S, Shikoku 1, Owari'",
+        )
         return
     player: dict = {"name": _uq(p, segs[0])}
     provs_text = segs[-1]
@@ -84,8 +88,12 @@ def player_line(p, line: str, no: int, col: int) -> None:
             player["family"] = fam
             p.check_name(pf.part("family"), fam, no, col + max(line.find(fam), 0))
         else:
-            p.error(no, col + max(line.find(seg), 0), f"cannot read '{seg}' in a player line",
-                    hint="segments: name, family, 'samurai CARD', provinces")
+            p.error(
+                no,
+                col + max(line.find(seg), 0),
+                f"cannot read '{seg}' in a player line",
+                hint="segments: name, family, 'samurai CARD', provinces",
+            )
     pvf = pf.part("provinces")
     provs = []
     if normalize(provs_text) not in ("no provinces", "none", "-", "provinces unset"):
@@ -100,7 +108,8 @@ def player_line(p, line: str, no: int, col: int) -> None:
             readings.append((part, None, None))
             cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in readings]
             pick = next((c for c in cands if c[3]), None) or next(
-                (c for c in cands if p.r.find(pvf.part("province"), c[0])[1] is not None), cands[0])
+                (c for c in cands if p.r.find(pvf.part("province"), c[0])[1] is not None), cands[0]
+            )
             pv: dict[str, object] = {"province": pick[0]}
             if pick[1] is not None:
                 pv["units"] = int(pick[1])

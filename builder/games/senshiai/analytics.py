@@ -54,14 +54,18 @@ def senshiai_hand(ld, rows) -> dict:
         t = r.facts["type"][0]
         types[t] = types.get(t, 0) + 1
     recruit = any(r.facts["type"] == ("terrain",) and "Recruit" in r.facts["ability"] for r in rows)
-    return {"types": types, "recruit_terrain": recruit,
-            "capital": any(r.facts.get("capital") == ("yes",) for r in rows)}
+    return {
+        "types": types,
+        "recruit_terrain": recruit,
+        "capital": any(r.facts.get("capital") == ("yes",) for r in rows),
+    }
 
 
 def senshiai_hand_lines(h: dict) -> list[str]:
     t = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in h["types"].items())
-    return [f"  {t}; Recruit terrain: {'yes' if h['recruit_terrain'] else 'no'}"
-            + ("; the Capital" if h["capital"] else "")]
+    return [
+        f"  {t}; Recruit terrain: {'yes' if h['recruit_terrain'] else 'no'}" + ("; the Capital" if h["capital"] else "")
+    ]
 
 
 def senshiai_facts(ld: Loaded) -> dict:
@@ -73,8 +77,11 @@ def senshiai_facts(ld: Loaded) -> dict:
 class SenshiaiAnalytics(AnalyticsPart):
     """Senshiai's statistics, odds and sample hands (``gs.analytics``)."""
 
-    query_vocabulary = {"type": ("terrain", "troop", "event"), "path": ("Air", "Earth", "Water"),
-                        "capital": ("yes", "no")}
+    query_vocabulary = {
+        "type": ("terrain", "troop", "event"),
+        "path": ("Air", "Earth", "Water"),
+        "capital": ("yes", "no"),
+    }
 
     def deck_view(self, lst, catalog, rules):
         return senshiai_view(lst, catalog, rules)

@@ -146,8 +146,9 @@ class Card(Entry):
             key = v.strip().lower()
             if key in CARD_TYPES:
                 return key
-            raise ValueError(f"type '{v}' is not one of terrain, troop, event "
-                             "(a Capital is a terrain with subtype Capital)")
+            raise ValueError(
+                f"type '{v}' is not one of terrain, troop, event (a Capital is a terrain with subtype Capital)"
+            )
         return v
 
     @field_validator("limit", "speed")
@@ -176,8 +177,21 @@ class Card(Entry):
         return self.subtype is not None and normalize(self.subtype) == "capital"
 
 
-CARD_FIELDS = ("name", "type", "subtype", "cost", "paths", "limit", "speed", "power", "target",
-               "duration", "abilities", "text", "modifiers")
+CARD_FIELDS = (
+    "name",
+    "type",
+    "subtype",
+    "cost",
+    "paths",
+    "limit",
+    "speed",
+    "power",
+    "target",
+    "duration",
+    "abilities",
+    "text",
+    "modifiers",
+)
 
 
 class DeckRules(Sourced):
@@ -208,6 +222,7 @@ CATALOG_MODEL = SenshiaiCatalog
 
 # -- cross references ------------------------------------------------------------------
 
+
 def cross_check(catalog) -> list:
     out = []
     model = catalog.model
@@ -218,8 +233,9 @@ def cross_check(catalog) -> list:
     targets = {normalize(n) for n in target_names}
     for t in ("terrain", "troop", "event"):
         if t not in types:
-            out.append(catalog.diag(("card_types",), f"card type '{t}' is missing from card_types",
-                                    code="catalog.reference"))
+            out.append(
+                catalog.diag(("card_types",), f"card type '{t}' is missing from card_types", code="catalog.reference")
+            )
     for i, sub in enumerate(model.subtypes):
         for j, ab in enumerate(sub.implied_abilities):
             try:
@@ -236,32 +252,46 @@ def cross_check(catalog) -> list:
                 parse_ability(ab, abilities)
             except ValueError as exc:
                 out.append(catalog.diag(("cards", i, "abilities", j), str(exc)))
-        if card.subtype and normalize(card.subtype) not in subtypes \
-                and _very_close(card.subtype, [s.name for s in model.subtypes]):
+        if (
+            card.subtype
+            and normalize(card.subtype) not in subtypes
+            and _very_close(card.subtype, [s.name for s in model.subtypes])
+        ):
             # subtypes are mostly flavour (000:62): only a near miss of a known one is flagged
-            out.append(catalog.diag(("cards", i, "subtype"), f"subtype '{card.subtype}' looks misspelt; "
-                                    + did_you_mean(card.subtype, [s.name for s in model.subtypes])))
+            out.append(
+                catalog.diag(
+                    ("cards", i, "subtype"),
+                    f"subtype '{card.subtype}' looks misspelt; "
+                    + did_you_mean(card.subtype, [s.name for s in model.subtypes]),
+                )
+            )
         if card.target is not None and targets and normalize(card.target) not in targets:
-            out.append(catalog.diag(("cards", i, "target"), f"unknown target '{card.target}'",
-                                    hint=did_you_mean(card.target, target_names)
-                                    or "targets: " + ", ".join(t.name for t in model.targets)))
+            out.append(
+                catalog.diag(
+                    ("cards", i, "target"),
+                    f"unknown target '{card.target}'",
+                    hint=did_you_mean(card.target, target_names)
+                    or "targets: " + ", ".join(t.name for t in model.targets),
+                )
+            )
         if card.type and card.type != "event" and card.target is not None:
             out.append(catalog.diag(("cards", i, "target"), f"a {card.type} has no target (only events do)"))
         if card.is_capital():
             sub = next((s for s in model.subtypes if normalize(s.name) == "capital"), None)
             if sub is not None and sub.type and card.type and card.type != sub.type:
-                out.append(catalog.diag(("cards", i, "type"),
-                                        f"a Capital is a {sub.type} card, not a {card.type}",
-                                        hint=f"see {sub.source}"))
-            if sub is not None and sub.max_speed is not None and card.speed is not None \
-                    and card.speed > sub.max_speed:
-                out.append(catalog.diag(("cards", i, "speed"),
-                                        f"a Capital's speed can never be above {sub.max_speed}"))
+                out.append(
+                    catalog.diag(
+                        ("cards", i, "type"),
+                        f"a Capital is a {sub.type} card, not a {card.type}",
+                        hint=f"see {sub.source}",
+                    )
+                )
+            if sub is not None and sub.max_speed is not None and card.speed is not None and card.speed > sub.max_speed:
+                out.append(catalog.diag(("cards", i, "speed"), f"a Capital's speed can never be above {sub.max_speed}"))
     return out
 
 
 def _very_close(name: str, cands: list[str]) -> bool:
     import difflib
-
 
     return any(difflib.SequenceMatcher(None, normalize(name), normalize(c)).ratio() >= 0.85 for c in cands)

@@ -154,6 +154,7 @@ def capital_waste(damage: int, resistance: int, rule: str = "exceeding") -> int:
 
 # -- cards ---------------------------------------------------------------------------
 
+
 def _subtype(card, catalog):
     if not card.subtype:
         return None
@@ -223,8 +224,12 @@ def missing_fields(card, catalog) -> list[str]:
 
 def can_recruit_on(troop, terrain, catalog) -> bool:
     """A Troop is recruited on a Terrain with Recruit that shares a path with it (000:53, 000:73)."""
-    return bool(troop.paths and terrain.paths and set(troop.paths) & set(terrain.paths)
-                and has_ability(terrain, "Recruit", catalog))
+    return bool(
+        troop.paths
+        and terrain.paths
+        and set(troop.paths) & set(terrain.paths)
+        and has_ability(terrain, "Recruit", catalog)
+    )
 
 
 def can_target(target: str, card, catalog) -> bool:
@@ -289,8 +294,9 @@ class Deck:
         return sum(e.count for e in self.entries)
 
 
-def read_counts(doc, key: str, what: str, diags: list, required: bool = True,
-                example: str = "cards: {Warriors: 3}") -> list[tuple[str, int, tuple]]:
+def read_counts(
+    doc, key: str, what: str, diags: list, required: bool = True, example: str = "cards: {Warriors: 3}"
+) -> list[tuple[str, int, tuple]]:
     """``{name: count}`` of ``doc[key]``: names as text, whole counts >= 1, no name twice.
 
     Appends one diagnostic per problem to ``diags``; returns (name, count, loc) triples.
@@ -298,13 +304,21 @@ def read_counts(doc, key: str, what: str, diags: list, required: bool = True,
     body = doc.data
     if key not in body or body[key] is None:
         if required:
-            diags.append(doc.positions.diag((), f"missing '{key}:' (a mapping of {what} names to counts)",
-                                            hint=f"e.g. {example}"))
+            diags.append(
+                doc.positions.diag(
+                    (), f"missing '{key}:' (a mapping of {what} names to counts)", hint=f"e.g. {example}"
+                )
+            )
         return []
     value = body[key]
     if not isinstance(value, dict):
-        diags.append(doc.diag((key,), f"'{key}' must be a mapping of {what} names to counts, "
-                              f"not {_kind(value)}", hint=f"write one '{what.title()} Name: 2' per line"))
+        diags.append(
+            doc.diag(
+                (key,),
+                f"'{key}' must be a mapping of {what} names to counts, not {_kind(value)}",
+                hint=f"write one '{what.title()} Name: 2' per line",
+            )
+        )
         return []
     out = []
     seen: dict[str, tuple] = {}
@@ -318,18 +332,30 @@ def read_counts(doc, key: str, what: str, diags: list, required: bool = True,
             diags.append(doc.positions.diag(loc, f"empty {what} name", prefer_key=True))
             continue
         if isinstance(count, bool) or not isinstance(count, int):
-            diags.append(doc.diag(loc, f"count of '{text}' must be a whole number, not {_kind(count)}",
-                                  hint=f"e.g. '{text}: 2'"))
+            diags.append(
+                doc.diag(loc, f"count of '{text}' must be a whole number, not {_kind(count)}", hint=f"e.g. '{text}: 2'")
+            )
             continue
         if count < 1:
-            diags.append(doc.diag(loc, f"count of '{text}' must be at least 1, not {count}",
-                                  hint="remove the line to leave the card out"))
+            diags.append(
+                doc.diag(
+                    loc,
+                    f"count of '{text}' must be at least 1, not {count}",
+                    hint="remove the line to leave the card out",
+                )
+            )
             continue
         k = normalize(text)
         if k in seen:
             line, _ = doc.positions.at(seen[k], prefer_key=True)
-            diags.append(doc.positions.diag(loc, f"{what} '{text}' is listed twice (also on line {line})",
-                                            prefer_key=True, hint="add the counts into one line"))
+            diags.append(
+                doc.positions.diag(
+                    loc,
+                    f"{what} '{text}' is listed twice (also on line {line})",
+                    prefer_key=True,
+                    hint="add the counts into one line",
+                )
+            )
             continue
         seen[k] = loc
         out.append((text, count, loc))
@@ -343,9 +369,9 @@ def check_keys(doc, allowed: tuple, diags: list) -> None:
         if key in COMMON_KEYS or key in allowed:
             continue
         hint = did_you_mean(str(key), list(allowed) + list(COMMON_KEYS)) or "allowed keys: " + ", ".join(
-            list(COMMON_KEYS) + list(allowed))
-        diags.append(doc.positions.diag((key,), f"unknown key '{key}' for {doc.system}", hint=hint,
-                                        prefer_key=True))
+            list(COMMON_KEYS) + list(allowed)
+        )
+        diags.append(doc.positions.diag((key,), f"unknown key '{key}' for {doc.system}", hint=hint, prefer_key=True))
 
 
 def read_positive_int(doc, key: str, diags: list, what: str) -> int | None:
@@ -389,14 +415,21 @@ def load_list(doc, catalog) -> tuple[Deck, list[Finding]]:
         deck.entries.append(entry)
         if card is None:
             hint = catalog.did_you_mean("cards", name)
-            findings.append(error("senshiai.unknown-card",
-                                  f"unknown card '{name}'" + (f"; {hint}" if hint else
-                                                              "; add it in a pack (packs: [my-cards.yaml])"),
-                                  loc=loc, value=name, line=line, col=col))
+            findings.append(
+                error(
+                    "senshiai.unknown-card",
+                    f"unknown card '{name}'" + (f"; {hint}" if hint else "; add it in a pack (packs: [my-cards.yaml])"),
+                    loc=loc,
+                    value=name,
+                    line=line,
+                    col=col,
+                )
+            )
     return deck, findings
 
 
 # -- checks ----------------------------------------------------------------------------
+
 
 def _at(f: Finding, e: DeckEntry | None, deck: Deck | None = None) -> Finding:
     if e is not None:
@@ -432,20 +465,36 @@ def check_capital(deck: Deck, catalog) -> list[Finding]:
     if n != want:
         names = ", ".join(f"{e.count} {e.card.name}" for e in sorted(caps, key=lambda e: e.card.name))
         first = caps[1] if len(caps) > 1 else (caps[0] if caps else None)
-        f = error("senshiai.capital-count",
-                  f"deck has {_plural(n, 'Capital')}" + (f" ({names})" if names else "")
-                  + f" but must have exactly {want} (a card with the Capital subtype)",
-                  loc=first.loc if first else ("cards",), source=SRC_CAPITAL, value=n, bound=want,
-                  base="cards with the Capital subtype",
-                  counted=sorted(f"{e.count} x {e.card.name}" for e in caps))
+        f = error(
+            "senshiai.capital-count",
+            f"deck has {_plural(n, 'Capital')}"
+            + (f" ({names})" if names else "")
+            + f" but must have exactly {want} (a card with the Capital subtype)",
+            loc=first.loc if first else ("cards",),
+            source=SRC_CAPITAL,
+            value=n,
+            bound=want,
+            base="cards with the Capital subtype",
+            counted=sorted(f"{e.count} x {e.card.name}" for e in caps),
+        )
         out.append(_at(f, first, deck))
     for e in caps:
         if e.card.cost is not None and e.card.cost != 0:
-            out.append(_at(warning("senshiai.capital-cost",
-                                 f"Capital '{e.card.name}' costs {cost_label(e.card.cost)}; the Capitals of the "
-                                 "Basic Collection cost nulla (N), and a Capital is never paid for: it begins "
-                                 "the game in place",
-                                 loc=e.loc, source=f"{SEED}:66", value=cost_label(e.card.cost), bound="N"), e))
+            out.append(
+                _at(
+                    warning(
+                        "senshiai.capital-cost",
+                        f"Capital '{e.card.name}' costs {cost_label(e.card.cost)}; the Capitals of the "
+                        "Basic Collection cost nulla (N), and a Capital is never paid for: it begins "
+                        "the game in place",
+                        loc=e.loc,
+                        source=f"{SEED}:66",
+                        value=cost_label(e.card.cost),
+                        bound="N",
+                    ),
+                    e,
+                )
+            )
     return out
 
 
@@ -454,18 +503,42 @@ def check_size(deck: Deck, catalog, rules: dict) -> list[Finding]:
     out = []
     limit = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
     if deck.size is not None and total != deck.size:
-        out.append(error("senshiai.deck-size",
-                         f"deck has {_plural(total, 'card')} but the agreed size is {deck.size}",
-                         loc=("size",), source=SRC_DECK, value=total, bound=deck.size,
-                         base="agreed deck size ('size')"))
+        out.append(
+            error(
+                "senshiai.deck-size",
+                f"deck has {_plural(total, 'card')} but the agreed size is {deck.size}",
+                loc=("size",),
+                source=SRC_DECK,
+                value=total,
+                bound=deck.size,
+                base="agreed deck size ('size')",
+            )
+        )
     if deck.size is not None and deck.size > limit:  # one finding, at the size that was agreed
         held = f"; the deck has {_plural(total, 'card')}" if total > limit else ""
-        out.append(error("senshiai.deck-max", f"agreed size {deck.size} > {limit} (the most a deck may hold){held}",
-                         loc=("size",), source=SRC_DECK, value=deck.size, bound=limit, base="max_deck_cards"))
+        out.append(
+            error(
+                "senshiai.deck-max",
+                f"agreed size {deck.size} > {limit} (the most a deck may hold){held}",
+                loc=("size",),
+                source=SRC_DECK,
+                value=deck.size,
+                bound=limit,
+                base="max_deck_cards",
+            )
+        )
     elif total > limit:
-        out.append(error("senshiai.deck-max", f"deck has {total} cards > {limit} (the most a deck may hold)",
-                         loc=("cards",), source=SRC_DECK, value=total, bound=limit,
-                         base="max_deck_cards"))
+        out.append(
+            error(
+                "senshiai.deck-max",
+                f"deck has {total} cards > {limit} (the most a deck may hold)",
+                loc=("cards",),
+                source=SRC_DECK,
+                value=total,
+                bound=limit,
+                base="max_deck_cards",
+            )
+        )
         _at(out[-1], None, deck)
     return out
 
@@ -477,19 +550,34 @@ def check_fields(deck: Deck, catalog) -> list[Finding]:
         if not miss:
             continue
         if "type" in miss:
-            msg = (f"'{e.card.name}' has no known Type (terrain, troop or event); the rulebook does not "
-                   "give it: complete the card in a pack")
+            msg = (
+                f"'{e.card.name}' has no known Type (terrain, troop or event); the rulebook does not "
+                "give it: complete the card in a pack"
+            )
             src = f"{SEED}:49"
         else:
             why = [f"{f} ({FIELD_WHY[f]})" if f in FIELD_WHY else f for f in miss]
             capital = e.card.is_capital() and "power" in miss
             if capital:
                 why[miss.index("power")] = "power (a Capital acts as a Unit and fights)"
-            msg = (f"'{e.card.name}' ({e.card.type}) does not state {'; '.join(why)}; "
-                   "complete the card in a pack (packs: [my-cards.yaml])")
+            msg = (
+                f"'{e.card.name}' ({e.card.type}) does not state {'; '.join(why)}; "
+                "complete the card in a pack (packs: [my-cards.yaml])"
+            )
             src = f"{SEED}:64-66" if capital else SRC_FIELDS.get(e.card.type, f"{SEED}:49")
-        out.append(_at(warning("senshiai.card-fields", msg, loc=e.loc, source=src, value=miss,
-                             base=f"fields a {e.card.type or 'card'} must print"), e))
+        out.append(
+            _at(
+                warning(
+                    "senshiai.card-fields",
+                    msg,
+                    loc=e.loc,
+                    source=src,
+                    value=miss,
+                    base=f"fields a {e.card.type or 'card'} must print",
+                ),
+                e,
+            )
+        )
     return out
 
 
@@ -550,11 +638,21 @@ def check_recruitable(deck: Deck, catalog) -> list[Finding]:
         if c.type != "troop" or not c.paths or c.name in done:
             continue
         where = ", ".join(sorted(f"{t.name} [{'/'.join(t.paths or [])}]" for t in terrains)) or "none"
-        out.append(_at(warning("senshiai.unrecruitable",
-                               f"'{c.name}' (paths {'/'.join(c.paths)}) can never be recruited: no Recruit "
-                               f"terrain of the deck shares a path with it (Recruit terrains: {where})",
-                               loc=e.loc, source=SRC_RECRUIT, value=list(c.paths),
-                               bound=sorted(open_paths), base="paths of the deck's Recruit terrains"), e))
+        out.append(
+            _at(
+                warning(
+                    "senshiai.unrecruitable",
+                    f"'{c.name}' (paths {'/'.join(c.paths)}) can never be recruited: no Recruit "
+                    f"terrain of the deck shares a path with it (Recruit terrains: {where})",
+                    loc=e.loc,
+                    source=SRC_RECRUIT,
+                    value=list(c.paths),
+                    bound=sorted(open_paths),
+                    base="paths of the deck's Recruit terrains",
+                ),
+                e,
+            )
+        )
     return out
 
 
@@ -571,13 +669,25 @@ def check_event_targets(deck: Deck, catalog) -> list[Finding]:
             continue
         if target_always_possible(c.target, catalog):
             continue
-        if any(can_target(c.target, other.card, catalog) for other in deck.known()
-               if other.card is not c or other.count > 1):
+        if any(
+            can_target(c.target, other.card, catalog)
+            for other in deck.known()
+            if other.card is not c or other.count > 1
+        ):
             continue
-        out.append(_at(warning("senshiai.event-no-target",
-                               f"'{c.name}' targets {_article(c.target)} {c.target} but no other card of this "
-                               "deck can be one; it can only be cast on an opponent's cards",
-                               loc=e.loc, source=SRC_TARGET, value=c.target), e))
+        out.append(
+            _at(
+                warning(
+                    "senshiai.event-no-target",
+                    f"'{c.name}' targets {_article(c.target)} {c.target} but no other card of this "
+                    "deck can be one; it can only be cast on an opponent's cards",
+                    loc=e.loc,
+                    source=SRC_TARGET,
+                    value=c.target,
+                ),
+                e,
+            )
+        )
     return out
 
 
@@ -654,15 +764,20 @@ def hand_size(catalog) -> tuple[int, str]:
 
 # -- finding codes ---------------------------------------------------------------------------------
 
-FINDING_CODES = codes("senshiai", {
-    "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
-    "capital-count": ("error", "a deck holds exactly one Capital", SRC_CAPITAL),
-    "capital-cost": ("warning", "a Capital with a cost other than nulla (the Basic Collection's cost nulla)",
-                     f"{SEED}:66"),
-    "deck-size": ("error", "the deck does not hold the agreed number of cards", SRC_DECK),
-    "deck-max": ("error", "the deck (or its agreed size) is over the most a deck may hold", SRC_DECK),
-    "card-fields": ("warning", "a card lacks fields its type must print (named in the message)",
-                    f"{SEED}:49"),
-    "unrecruitable": ("warning", "a troop no Recruit terrain of the deck can recruit", SRC_RECRUIT),
-    "event-no-target": ("warning", "an event whose target no card of the deck can be", SRC_TARGET),
-})
+FINDING_CODES = codes(
+    "senshiai",
+    {
+        "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
+        "capital-count": ("error", "a deck holds exactly one Capital", SRC_CAPITAL),
+        "capital-cost": (
+            "warning",
+            "a Capital with a cost other than nulla (the Basic Collection's cost nulla)",
+            f"{SEED}:66",
+        ),
+        "deck-size": ("error", "the deck does not hold the agreed number of cards", SRC_DECK),
+        "deck-max": ("error", "the deck (or its agreed size) is over the most a deck may hold", SRC_DECK),
+        "card-fields": ("warning", "a card lacks fields its type must print (named in the message)", f"{SEED}:49"),
+        "unrecruitable": ("warning", "a troop no Recruit terrain of the deck can recruit", SRC_RECRUIT),
+        "event-no-target": ("warning", "an event whose target no card of the deck can be", SRC_TARGET),
+    },
+)

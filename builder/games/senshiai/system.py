@@ -32,8 +32,9 @@ class SenshiaiQuestions(CardQuestions):
 
     def _state_after(self, summary, data, pick, catalog, list_data):
         size = summary.get("size")
-        return (f"the deck would have {plural(summary.get('cards'), 'card')}"
-                + (f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"))
+        return f"the deck would have {plural(summary.get('cards'), 'card')}" + (
+            f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"
+        )
 
 
 class SenshiaiNewList(NewListPart):

@@ -88,8 +88,9 @@ def _trait(part: Any, name: str, nulla: bool) -> int | None:
         return None
     if name == "resistance":
         if not text.isdigit() or not 1 <= int(text) <= 99:
-            raise ValueError(f"resistance '{text}' is not a whole number from 1 (typically 1-9; "
-                             "resistance cannot be nulla)")
+            raise ValueError(
+                f"resistance '{text}' is not a whole number from 1 (typically 1-9; resistance cannot be nulla)"
+            )
         return int(text)
     if not text.isdigit() or not 0 <= int(text) <= 9:
         raise ValueError(f"{name} trait '{text}' is not 0-9 or 'n' (nulla)")
@@ -148,6 +149,7 @@ def parse_path(value: Any) -> str:
 
 # -- abilities as printed on cards ------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class ParsedAbility:
     ability: Any  # the Ability entry
@@ -173,10 +175,16 @@ def parse_ability(text: str, abilities: list) -> ParsedAbility:
     if best is None:
         head = re.split(r"[:0-9]", text, maxsplit=1)[0].strip()
         hint = did_you_mean(head, [n for ab in abilities for n in [ab.name, *ab.aliases]])
-        raise ValueError(f"unknown ability '{text}'" + (f"; {hint}" if hint else
-                         " (concise abilities come from the ability list; put long descriptions in 'text')"))
+        raise ValueError(
+            f"unknown ability '{text}'"
+            + (
+                f"; {hint}"
+                if hint
+                else " (concise abilities come from the ability list; put long descriptions in 'text')"
+            )
+        )
     ab, key = best
-    rest = text.strip()[len(key):]
+    rest = text.strip()[len(key) :]
     params: dict = {}
     for p in ab.params:
         rest = rest.lstrip(" :\t")
@@ -187,7 +195,7 @@ def parse_ability(text: str, abilities: list) -> ParsedAbility:
                     continue
                 raise ValueError(f"'{text}': {ab.name} needs a number ({ab.syntax})")
             params[p.name] = int(m.group(1))
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
         elif p.kind == "power":
             m = re.match(r"(\S+/\S+/[^\s:]+)", rest)
             if not m:
@@ -195,7 +203,7 @@ def parse_ability(text: str, abilities: list) -> ParsedAbility:
                     continue
                 raise ValueError(f"'{text}': {ab.name} needs a power such as 3/0/6 ({ab.syntax})")
             params[p.name] = parse_power(m.group(1))
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
         elif p.kind == "modifier":
             m = re.match(r"([+\-]\S+)", rest)
             if not m:
@@ -203,7 +211,7 @@ def parse_ability(text: str, abilities: list) -> ParsedAbility:
                     continue
                 raise ValueError(f"'{text}': {ab.name} needs a modifier such as +1/1/1 ({ab.syntax})")
             params[p.name] = parse_modifier(m.group(1))
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
         elif p.kind == "path":
             m = re.match(r"(air|earth|water)\b", rest, re.IGNORECASE)
             if not m:
@@ -211,7 +219,7 @@ def parse_ability(text: str, abilities: list) -> ParsedAbility:
                     continue
                 raise ValueError(f"'{text}': {ab.name} needs a path (Air, Earth or Water)")
             params[p.name] = parse_path(m.group(1))
-            rest = rest[m.end():]
+            rest = rest[m.end() :]
         elif p.kind == "word":
             m = re.match(r"([A-Za-z][A-Za-z\- ]*)", rest)
             word = m.group(1).strip() if m else ""
@@ -224,7 +232,7 @@ def parse_ability(text: str, abilities: list) -> ParsedAbility:
                     continue
                 raise ValueError(f"'{text}': {ab.name} needs a {p.name} ({ab.syntax})")
             params[p.name] = word
-            rest = rest[m.end():] if m else rest
+            rest = rest[m.end() :] if m else rest
         else:  # text: the rest
             if not rest.strip():
                 if p.optional:

@@ -11,12 +11,23 @@ class SenshiaiView(ViewPart):
 
     def tally(self, summary):
         size = summary.get("size")
-        return {"total": summary.get("cards"), "limit": size if size is not None else summary.get("max_cards"),
-                "unit": "cards", "more": ""}
+        return {
+            "total": summary.get("cards"),
+            "limit": size if size is not None else summary.get("max_cards"),
+            "unit": "cards",
+            "more": "",
+        }
 
     def builder_settings(self, data, catalog):
-        return [{"key": "size", "label": "Agreed deck size", "value": data.get("size", ""), "type": "number",
-                 "placeholder": "any"}]
+        return [
+            {
+                "key": "size",
+                "label": "Agreed deck size",
+                "value": data.get("size", ""),
+                "type": "number",
+                "placeholder": "any",
+            }
+        ]
 
 
 class SenshiaiBrowse(CardBrowse):

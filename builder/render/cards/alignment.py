@@ -15,14 +15,14 @@ from builder.kit.layout import (
 
 
 TEST_POINTS = ((0.5, 0.5), (0.2, 0.2), (0.8, 0.2), (0.2, 0.8), (0.8, 0.8))
-SCALE_HALF = 6.0   # mm each side of zero on the back scales
+SCALE_HALF = 6.0  # mm each side of zero on the back scales
 TICK_STEP = 0.5
 TARGET_ARM = 12.0  # mm: each crosshair line reaches this far from its target's centre
-TEXT_LEFT = 15.0   # mm: the title and instructions start here (the vertical ruler is left of it)
-TEXT_TOP = 22.0    # mm from the top edge to the first instruction line's baseline
-TEXT_SIZE = 8.0    # pt
-MARK_CLEAR = 2.0   # mm between the instructions and the nearest crosshair line
-LOW_TARGET_MIN = 31.0   # mm: the lowest targets (and their back scales) stay above the bottom ruler
+TEXT_LEFT = 15.0  # mm: the title and instructions start here (the vertical ruler is left of it)
+TEXT_TOP = 22.0  # mm from the top edge to the first instruction line's baseline
+TEXT_SIZE = 8.0  # pt
+MARK_CLEAR = 2.0  # mm between the instructions and the nearest crosshair line
+LOW_TARGET_MIN = 31.0  # mm: the lowest targets (and their back scales) stay above the bottom ruler
 
 
 def _test_instructions(duplex: str) -> list[str]:
@@ -57,7 +57,7 @@ def target_centres(paper: tuple[float, float], duplex: str = "long") -> list[tup
     pw, ph = paper
     lines, lead = _test_text_lines(paper, duplex)
     last_baseline = ph - TEXT_TOP - (len(lines) - 1) * lead / pt(1)
-    text_bottom = last_baseline - TEXT_SIZE * 0.3 / pt(1)        # descenders
+    text_bottom = last_baseline - TEXT_SIZE * 0.3 / pt(1)  # descenders
     top = min(ph * 0.8, text_bottom - MARK_CLEAR - TARGET_ARM)
     low = max(ph * 0.2, LOW_TARGET_MIN)
     mid = (top + low) / 2
@@ -79,14 +79,17 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
         raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
     pw, ph = paper
     if min(pw, ph) < TEST_SHEET_MIN_MM:
-        raise UsageError(f"the alignment sheet does not fit on {pw:g}x{ph:g} mm paper: its rulers are 100 mm long",
-                         f"print it on paper of at least {TEST_SHEET_MIN_MM:g}x{TEST_SHEET_MIN_MM:g} mm "
-                         "(A5 or larger) of the same printer")
+        raise UsageError(
+            f"the alignment sheet does not fit on {pw:g}x{ph:g} mm paper: its rulers are 100 mm long",
+            f"print it on paper of at least {TEST_SHEET_MIN_MM:g}x{TEST_SHEET_MIN_MM:g} mm "
+            "(A5 or larger) of the same printer",
+        )
     from builder.kit.pdfbase import draw_text_box
 
     points = target_centres(paper, duplex)
-    with PdfJob(out_path, paper, title="daimyo duplex alignment test", subject="print-test",
-                duplex=duplex, force=force) as job:
+    with PdfJob(
+        out_path, paper, title="daimyo duplex alignment test", subject="print-test", duplex=duplex, force=force
+    ) as job:
         c = job.canvas
         c.setLineWidth(pt(0.15))
         for x, y in points:
@@ -94,25 +97,39 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
             c.line(pt(x), pt(y - TARGET_ARM), pt(x), pt(y + TARGET_ARM))
             c.circle(pt(x), pt(y), pt(3), stroke=1, fill=0)
             c.circle(pt(x), pt(y), pt(5.5), stroke=1, fill=0)
-        draw_text_box(c, "daimyo duplex alignment test: FRONT",
-                      (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)), fonts.BOLD, 11, 6, wrap=False)
+        draw_text_box(
+            c,
+            "daimyo duplex alignment test: FRONT",
+            (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)),
+            fonts.BOLD,
+            11,
+            6,
+            wrap=False,
+        )
         c.setFont(fonts.REGULAR, TEXT_SIZE)
         lines, lead = _test_text_lines(paper, duplex)
         for i, t in enumerate(lines):
             c.drawString(pt(TEXT_LEFT), pt(ph - TEXT_TOP) - i * lead, t)
         from builder.kit.pdfbase import ruler_label_width
 
-        room = ruler_label_width(100.0) + 1.5 + 5.0   # the label beside the bar, 5 mm from the edge
+        room = ruler_label_width(100.0) + 1.5 + 5.0  # the label beside the bar, 5 mm from the edge
         draw_ruler(c, TEXT_LEFT, 12, length=100.0, label_below=pw < TEXT_LEFT + 100 + room)
-        c.saveState()                     # the same bar down the page, for --scale-y
+        c.saveState()  # the same bar down the page, for --scale-y
         c.translate(pt(10), pt(40))
         c.rotate(90)
         draw_ruler(c, 0, 0, length=100.0, label_below=ph < 40 + 100 + room)
         c.restoreState()
         job.new_page()
         c.setLineWidth(pt(0.15))
-        draw_text_box(c, "daimyo duplex alignment test: BACK (read the scales from this side)",
-                      (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)), fonts.BOLD, 11, 6, wrap=False)
+        draw_text_box(
+            c,
+            "daimyo duplex alignment test: BACK (read the scales from this side)",
+            (pt(TEXT_LEFT), pt(ph - 17), pt(pw - 2 * TEXT_LEFT), pt(6)),
+            fonts.BOLD,
+            11,
+            6,
+            wrap=False,
+        )
         for x0, y0 in points:
             # the mirrored position of the front target on the back page
             if duplex == "long":
@@ -124,9 +141,9 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     return job.path
 
 
-TEST_SHEET_MIN_MM = 148.0   # the alignment sheet's 100 mm rulers and targets need A5 or larger
+TEST_SHEET_MIN_MM = 148.0  # the alignment sheet's 100 mm rulers and targets need A5 or larger
 
-SCALE_GAP = 9.0    # mm from the target centre to each scale's base line
+SCALE_GAP = 9.0  # mm from the target centre to each scale's base line
 
 
 def _scale(c, x: float, y: float) -> None:
@@ -138,8 +155,8 @@ def _scale(c, x: float, y: float) -> None:
     horizontal scale's labels alternate between two rows to stay legible."""
     n = int(SCALE_HALF / TICK_STEP)
     size = 4.5
-    hy = y - SCALE_GAP          # base line of the horizontal scale
-    vx = x - SCALE_GAP          # base line of the vertical scale
+    hy = y - SCALE_GAP  # base line of the horizontal scale
+    vx = x - SCALE_GAP  # base line of the vertical scale
     c.saveState()
     c.setLineWidth(pt(0.15))
     c.setFont(fonts.CONDENSED, size)
@@ -150,8 +167,8 @@ def _scale(c, x: float, y: float) -> None:
         h = 2.0 if i % 2 == 0 else 1.0
         if i == 0:
             h = 3.0
-        c.line(pt(x + v), pt(hy), pt(x + v), pt(hy + h))      # ticks rise towards the target
-        c.line(pt(vx), pt(y + v), pt(vx + h), pt(y + v))      # ticks point towards the target
+        c.line(pt(x + v), pt(hy), pt(x + v), pt(hy + h))  # ticks rise towards the target
+        c.line(pt(vx), pt(y + v), pt(vx + h), pt(y + v))  # ticks point towards the target
         if i % 4 == 0:
             label = f"{v:+g}" if v else "0"
             row = 0 if (i // 4) % 2 == 0 else 1

@@ -33,8 +33,10 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_di
             p = (base / value).expanduser()
             if is_file(p):
                 return p
-        raise UsageError(f"card '{face.name}': image file '{value}' not found",
-                         "paths are relative to the list or the pack that names them")
+        raise UsageError(
+            f"card '{face.name}': image file '{value}' not found",
+            "paths are relative to the list or the pack that names them",
+        )
     from builder.names import slug
 
     stem_candidates = {slug(face.name), str(get_value(face.entry, "id") or "")}
@@ -90,7 +92,7 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
         return None
 
 
-LOW_DPI = 150    # below this, art looks blurry on paper: a warning says so
+LOW_DPI = 150  # below this, art looks blurry on paper: a warning says so
 
 
 def _to_8bit(im):
@@ -115,8 +117,9 @@ def _orientation(im) -> int:
         return 1
 
 
-def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = MAX_DPI,
-                  focus: tuple[float, float] | None = None) -> PreparedImage:
+def prepare_image(
+    path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = MAX_DPI, focus: tuple[float, float] | None = None
+) -> PreparedImage:
     """Open an image with Pillow and make it fill its box: cropped to the box's proportions
     around ``focus`` (fractions from the top-left; default the centre), turned as its EXIF
     orientation says, 16-bit images scaled to 8 bits, resampled to at most ``max_dpi`` at
@@ -141,11 +144,11 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
             fmt = im.format
             turn = _orientation(im)
             w, h = im.size
-            if turn in (5, 6, 7, 8):       # turned a quarter: width and height swap
+            if turn in (5, 6, 7, 8):  # turned a quarter: width and height swap
                 w, h = h, w
             crop = cover_crop(w, h, box_w_mm, box_h_mm, focus)
             cw, ch = crop[2] - crop[0], crop[3] - crop[1]
-            if cw >= w * 0.99 and ch >= h * 0.99:    # within 1 %: stretched imperceptibly, not cut
+            if cw >= w * 0.99 and ch >= h * 0.99:  # within 1 %: stretched imperceptibly, not cut
                 crop, cw, ch = (0, 0, w, h), w, h
             dpi = cw / (box_w_mm / 25.4)
             max_w = max(1, int(box_w_mm / 25.4 * max_dpi + 0.5))
@@ -166,32 +169,38 @@ def prepare_image(path: Path, box_w_mm: float, box_h_mm: float, max_dpi: int = M
                 if size:
                     return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, *size, dpi=dpi)
             if needs_resample and fmt == "JPEG" and turn == 1 and not cropped:
-                im.draft("RGB", (max_w, max_h))   # decode at a reduced scale: much faster
+                im.draft("RGB", (max_w, max_h))  # decode at a reduced scale: much faster
             im.load()
             img = _to_8bit(im)
             if turn != 1:
                 img = ImageOps.exif_transpose(img)
             if cropped:
-                sx, sy = img.size[0] / w, img.size[1] / h     # draft may have decoded smaller
+                sx, sy = img.size[0] / w, img.size[1] / h  # draft may have decoded smaller
                 img = img.crop((round(crop[0] * sx), round(crop[1] * sy), round(crop[2] * sx), round(crop[3] * sy)))
             if needs_resample and img.size != (max_w, max_h):
-                img = img.convert("RGBA" if alpha else "RGB").resize((max_w, max_h), Image.Resampling.LANCZOS,
-                                                                     reducing_gap=3.0)
+                img = img.convert("RGBA" if alpha else "RGB").resize(
+                    (max_w, max_h), Image.Resampling.LANCZOS, reducing_gap=3.0
+                )
             buf = io.BytesIO()
             if alpha:
                 from reportlab.lib.utils import ImageReader
 
                 img.convert("RGBA").save(buf, "PNG", optimize=False)
                 buf.seek(0)
-                return PreparedImage(hashlib.sha1(buf.getvalue()).hexdigest()[:16], ImageReader(buf),
-                                     img.size[0], img.size[1], "auto", dpi=dpi)
+                return PreparedImage(
+                    hashlib.sha1(buf.getvalue()).hexdigest()[:16],
+                    ImageReader(buf),
+                    img.size[0],
+                    img.size[1],
+                    "auto",
+                    dpi=dpi,
+                )
             img.convert("RGB").save(buf, "JPEG", quality=JPEG_QUALITY)
             data = buf.getvalue()
             _cache_store(cached, data)
             return PreparedImage(hashlib.sha1(data).hexdigest()[:16], data, img.size[0], img.size[1], dpi=dpi)
     except (UnidentifiedImageError, OSError, ValueError) as exc:
-        raise UsageError(f"cannot read image '{path}': {exc.__class__.__name__}",
-                         "use a PNG or JPEG file") from None
+        raise UsageError(f"cannot read image '{path}': {exc.__class__.__name__}", "use a PNG or JPEG file") from None
 
 
 def _open_image(path: Path):
@@ -205,8 +214,10 @@ def _open_image(path: Path):
     from builder.limits import MAX_IMAGE_PIXELS
 
     def too_large(size: str):
-        return UsageError(f"image '{path}' is too large: {size} (at most {MAX_IMAGE_PIXELS:,} pixels)",
-                          "scale it down to the size it prints at (300 dpi is plenty)")
+        return UsageError(
+            f"image '{path}' is too large: {size} (at most {MAX_IMAGE_PIXELS:,} pixels)",
+            "scale it down to the size it prints at (300 dpi is plenty)",
+        )
 
     try:
         with warnings.catch_warnings():
@@ -229,8 +240,9 @@ def _has_alpha(im) -> bool:
 # -- the document ---------------------------------------------------------------------------
 
 
-def art_box(tpl: CardTemplate, layout: str, opts: SheetOptions,
-            shift: float = 0.0) -> tuple[float, float, float, float] | None:
+def art_box(
+    tpl: CardTemplate, layout: str, opts: SheetOptions, shift: float = 0.0
+) -> tuple[float, float, float, float] | None:
     """The art box of a layout in card mm (x, y from the bottom-left, w, h) at the printed
     card size, ``shift`` mm shorter where it yields to the rules text. A side of the box that
     lies on the card's edge (full-bleed art) reaches out into the bleed."""
@@ -300,6 +312,8 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: SheetOptions,
         f.image = images[k]
         if warn and f.image.dpi < LOW_DPI and k not in reported:
             reported.add(k)
-            warn(f"card '{f.name}': its art prints at {f.image.dpi:.0f} dpi (below {LOW_DPI}), it will look "
-                 f"blurry; use an image of at least {round(k[1] / 25.4 * 300)} x {round(k[2] / 25.4 * 300)} px")
+            warn(
+                f"card '{f.name}': its art prints at {f.image.dpi:.0f} dpi (below {LOW_DPI}), it will look "
+                f"blurry; use an image of at least {round(k[1] / 25.4 * 300)} x {round(k[2] / 25.4 * 300)} px"
+            )
     return images

@@ -17,7 +17,7 @@ from builder.render.cards.geometry import geometry
 from builder.render.cards.symbols import draw_symbol
 from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
 
-MIN_CARD_PT = 6.0     # smallest card text on a poker card (scaled down with smaller cards)
+MIN_CARD_PT = 6.0  # smallest card text on a poker card (scaled down with smaller cards)
 
 
 # -- colours -----------------------------------------------------------------------------
@@ -30,7 +30,7 @@ def _rgb(hexstr: str | None, default=(0, 0, 0)) -> tuple[float, float, float]:
     if len(s) == 3:
         s = "".join(ch * 2 for ch in s)
     try:
-        return tuple(int(s[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+        return tuple(int(s[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
     except ValueError:
         return default
 
@@ -60,12 +60,17 @@ class CardSheetWriter:
         self.face_names: dict[int, str] = {}
         # a print service's safe zone deeper than the frame's inset: the face drawn smaller about
         # the card's centre, so that the frame (and all within it) sits inside the safe zone
-        border = min(spec.frame.border * min(self.sx, self.sy) - spec.frame.line / 2   # the line's outer edge
-                     for spec in tpl.layouts.values())
+        border = min(
+            spec.frame.border * min(self.sx, self.sy) - spec.frame.line / 2  # the line's outer edge
+            for spec in tpl.layouts.values()
+        )
         cw, ch = opts.card
-        self.inner = 1.0 if opts.safe <= border else min((cw - 2 * opts.safe) / (cw - 2 * border),
-                                                         (ch - 2 * opts.safe) / (ch - 2 * border))
-        self.small_text: dict[str, float] = {}    # card name -> its smallest text (pt) when under MIN_CARD_PT
+        self.inner = (
+            1.0
+            if opts.safe <= border
+            else min((cw - 2 * opts.safe) / (cw - 2 * border), (ch - 2 * opts.safe) / (ch - 2 * border))
+        )
+        self.small_text: dict[str, float] = {}  # card name -> its smallest text (pt) when under MIN_CARD_PT
 
     def _note_size(self, card: str, size: float) -> None:
         """Remember text printed under ``MIN_CARD_PT`` (as printed: inside a safe zone it is smaller)."""
@@ -80,9 +85,11 @@ class CardSheetWriter:
         names = sorted(self.small_text, key=str.casefold)
         shown = ", ".join(f"'{n}'" for n in names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
         cw, ch = self.opts.card
-        self.job.warn(f"on {cw:g}x{ch:g} mm cards text prints under {MIN_CARD_PT:g} pt (down to "
-                      f"{min(self.small_text.values()):.1f} pt) on {shown}: a larger card size reads better "
-                      f"at the table")
+        self.job.warn(
+            f"on {cw:g}x{ch:g} mm cards text prints under {MIN_CARD_PT:g} pt (down to "
+            f"{min(self.small_text.values()):.1f} pt) on {shown}: a larger card size reads better "
+            f"at the table"
+        )
 
     def _inside_safe_zone(self) -> None:
         if self.inner != 1.0:
@@ -117,7 +124,7 @@ class CardSheetWriter:
             for bx in geo.bands:
                 x, y, w, h = self.box_pt(bx)
                 c.roundRect(x, y, w, h, pt(1.0), stroke=0, fill=1)
-        else:       # the type colour survives as the bands' outline and a hatched edge
+        else:  # the type colour survives as the bands' outline and a hatched edge
             c.setStrokeColorRGB(*color)
             c.setLineWidth(pt(0.3))
             for bx in geo.bands:
@@ -134,8 +141,15 @@ class CardSheetWriter:
         c.setLineWidth(pt(spec.line if not self.opts.ink_saver else 0.3))
         inset = spec.border * min(self.sx, self.sy)
         # the rounded-corner guide: inset and radius scale with the card as the art box does
-        c.roundRect(pt(inset), pt(inset), pt(cw - 2 * inset), pt(ch - 2 * inset),
-                    pt(spec.radius * min(self.sx, self.sy)), stroke=1, fill=0)
+        c.roundRect(
+            pt(inset),
+            pt(inset),
+            pt(cw - 2 * inset),
+            pt(ch - 2 * inset),
+            pt(spec.radius * min(self.sx, self.sy)),
+            stroke=1,
+            fill=0,
+        )
         c.setLineWidth(pt(0.2))
         for rb in geo.rules:
             x, y, w, h = self.box_pt(rb)
@@ -164,8 +178,15 @@ class CardSheetWriter:
         c.setLineWidth(pt(0.6 if not ink else 0.25))
         inset = 3.0 * self.fscale
         c.roundRect(pt(inset), pt(inset), pt(cw - 2 * inset), pt(ch - 2 * inset), pt(2.5), stroke=1, fill=0)
-        c.roundRect(pt(inset + 1.2), pt(inset + 1.2), pt(cw - 2 * inset - 2.4), pt(ch - 2 * inset - 2.4),
-                    pt(2.0), stroke=1, fill=0)
+        c.roundRect(
+            pt(inset + 1.2),
+            pt(inset + 1.2),
+            pt(cw - 2 * inset - 2.4),
+            pt(ch - 2 * inset - 2.4),
+            pt(2.0),
+            stroke=1,
+            fill=0,
+        )
         # a simple emblem (a diamond around a circle) above the title
         cx, cy = pt(cw / 2), pt(ch * 0.6)
         r = pt(min(cw, ch) * 0.26)
@@ -183,13 +204,33 @@ class CardSheetWriter:
         w = pt(cw - 2 * inset - 6)
         from builder.kit.pdfbase import draw_text_box
 
-        draw_text_box(c, spec.title, (cx - w / 2, pt(ch * 0.24), w, pt(9)), fonts.BOLD, 12 * self.fscale,
-                      6, align="center", valign="middle", wrap=False, what=f"back '{key}' title",
-                      warn=self.job.warn)
+        draw_text_box(
+            c,
+            spec.title,
+            (cx - w / 2, pt(ch * 0.24), w, pt(9)),
+            fonts.BOLD,
+            12 * self.fscale,
+            6,
+            align="center",
+            valign="middle",
+            wrap=False,
+            what=f"back '{key}' title",
+            warn=self.job.warn,
+        )
         if spec.subtitle:
-            draw_text_box(c, spec.subtitle, (cx - w / 2, pt(ch * 0.24 - 6), w, pt(5)), fonts.REGULAR,
-                          7 * self.fscale, 5, align="center", valign="middle", wrap=False,
-                          what=f"back '{key}' subtitle", warn=self.job.warn)
+            draw_text_box(
+                c,
+                spec.subtitle,
+                (cx - w / 2, pt(ch * 0.24 - 6), w, pt(5)),
+                fonts.REGULAR,
+                7 * self.fscale,
+                5,
+                align="center",
+                valign="middle",
+                wrap=False,
+                what=f"back '{key}' subtitle",
+                warn=self.job.warn,
+            )
         c.restoreState()
         c.endForm()
         self.forms.add(name)
@@ -216,7 +257,7 @@ class CardSheetWriter:
     def _enter(self, trim: Rect, rotated: bool, turn180: bool, clip: Rect | None = None) -> None:
         c = self.c
         c.saveState()
-        if clip is not None:     # shared gutters: a card's bleed stops where its neighbour's starts
+        if clip is not None:  # shared gutters: a card's bleed stops where its neighbour's starts
             p = c.beginPath()
             p.rect(pt(clip.x), pt(clip.y), pt(clip.w), pt(clip.h))
             c.clipPath(p, stroke=0, fill=0)
@@ -247,7 +288,7 @@ class CardSheetWriter:
                 self.image_form(art)
         c.beginForm(name, lowerx=pt(-b) - 1, lowery=pt(-b) - 1, upperx=pt(cw + b) + 1, uppery=pt(ch + b) + 1)
         c.saveState()
-        if self.inner != 1.0 and not self.opts.ink_saver:     # the face tint still reaches into the bleed
+        if self.inner != 1.0 and not self.opts.ink_saver:  # the face tint still reaches into the bleed
             c.setFillColorRGB(*_rgb(self.tpl.layouts[face.layout].frame.background, (1, 1, 1)))
             c.rect(pt(-b), pt(-b), pt(cw + 2 * b), pt(ch + 2 * b), stroke=0, fill=1)
         self._inside_safe_zone()
@@ -298,20 +339,29 @@ class CardSheetWriter:
 
             from builder.kit.pdfbase import draw_text_box
 
-            small = min(1.0, self.fscale)         # smaller cards: the floors shrink with them
+            small = min(1.0, self.fscale)  # smaller cards: the floors shrink with them
             size = max(spec.size * self.fscale, MIN_CARD_PT * small)
             floor = min(size, max(spec.min_size * small, MIN_CARD_PT * small))
             c.saveState()
-            if spec.rotate:                       # the index in the opposite corner, upside down
+            if spec.rotate:  # the index in the opposite corner, upside down
                 c.translate(x + w / 2, y + h / 2)
                 c.rotate(180)
                 c.translate(-(x + w / 2), -(y + h / 2))
             if spec.caption:
                 cap = MIN_CARD_PT * small
                 c.setFillColorRGB(*((0.2, 0.2, 0.2) if self.opts.ink_saver else (0.3, 0.3, 0.3)))
-                draw_text_box(c, spec.caption, (x + pad, y + h - cap * 1.18, w - 2 * pad, cap * 1.18),
-                              fonts.CONDENSED, cap, cap, align=spec.align, wrap=False,
-                              what=f"card '{face.name}', caption '{spec.caption}'", warn=warn)
+                draw_text_box(
+                    c,
+                    spec.caption,
+                    (x + pad, y + h - cap * 1.18, w - 2 * pad, cap * 1.18),
+                    fonts.CONDENSED,
+                    cap,
+                    cap,
+                    align=spec.align,
+                    wrap=False,
+                    what=f"card '{face.name}', caption '{spec.caption}'",
+                    warn=warn,
+                )
                 self._note_size(face.name, cap)
                 h -= cap * 1.18
                 size = min(size, max(floor, h / 1.18))
@@ -323,11 +373,24 @@ class CardSheetWriter:
                 c.restoreState()
                 continue
             wrap = spec.wrap
-            if not wrap and fonts.fit_text(fonts.printable(text, font), w - 2 * pad, h, font, size, floor,
-                                           wrap=False).overflow:
-                wrap = True    # a long name takes two lines rather than being cut
-            fit = draw_text_box(c, text, (x + pad, y, w - 2 * pad, h), font, size, floor, align=spec.align,
-                                valign=spec.valign, wrap=wrap, what=what, warn=warn)
+            if (
+                not wrap
+                and fonts.fit_text(fonts.printable(text, font), w - 2 * pad, h, font, size, floor, wrap=False).overflow
+            ):
+                wrap = True  # a long name takes two lines rather than being cut
+            fit = draw_text_box(
+                c,
+                text,
+                (x + pad, y, w - 2 * pad, h),
+                font,
+                size,
+                floor,
+                align=spec.align,
+                valign=spec.valign,
+                wrap=wrap,
+                what=what,
+                warn=warn,
+            )
             self._note_size(face.name, fit.size)
             c.restoreState()
         c.restoreState()
@@ -479,8 +542,9 @@ class CardSheetWriter:
         c.setFont(fonts.CONDENSED, size)
         c.drawRightString(pt(cw - inset - 1.0), pt(inset), number)
         room = pt(cw - 2 * inset - 2.0) - num_w - pt(2)
-        label = fonts.fit_text(fonts.printable(deck, fonts.CONDENSED), room, size * 1.3, fonts.CONDENSED, size,
-                               size, wrap=False)
+        label = fonts.fit_text(
+            fonts.printable(deck, fonts.CONDENSED), room, size * 1.3, fonts.CONDENSED, size, size, wrap=False
+        )
         if label.lines:
             c.drawString(pt(inset + 1.0), pt(inset), label.lines[0])
         c.restoreState()

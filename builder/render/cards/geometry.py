@@ -18,7 +18,7 @@ from builder.kit import fonts
 from builder.kit.layout import pt, scale_box
 from builder.render.cards.template import Box, CardFace, CardTemplate, LayoutSpec, field_text
 
-LEADING = 1.18      # as pdfbase.draw_text_box
+LEADING = 1.18  # as pdfbase.draw_text_box
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class FaceGeometry:
     bands: tuple[Box, ...]
     rules: tuple[Box, ...]
     shift: float = 0.0
-    grown: dict = field(default_factory=dict)     # field index -> box taken over empty boxes above
+    grown: dict = field(default_factory=dict)  # field index -> box taken over empty boxes above
 
 
 def _flow_index(layout: LayoutSpec) -> int | None:
@@ -42,8 +42,15 @@ def _free_above(layout: LayoutSpec, idx: int, texts: list) -> Box:
     x, y, w, h = layout.fields[idx].box
     top = y
     while True:
-        above = [f.box for i, f in enumerate(layout.fields) if i != idx and not texts[i]
-                 and abs(f.box[1] + f.box[3] - top) <= 2.5 and f.box[0] <= x + 0.5 and f.box[0] + f.box[2] >= x + w - 0.5]
+        above = [
+            f.box
+            for i, f in enumerate(layout.fields)
+            if i != idx
+            and not texts[i]
+            and abs(f.box[1] + f.box[3] - top) <= 2.5
+            and f.box[0] <= x + 0.5
+            and f.box[0] + f.box[2] >= x + w - 0.5
+        ]
         if not above:
             break
         top = min(b[1] for b in above)
@@ -59,7 +66,7 @@ def needed_height(text: str, spec, tpl: CardTemplate, card: tuple[float, float])
     _, _, w, _ = scale_box(spec.box, tpl.size, card)
     lines = fonts.wrap_lines(fonts.printable(text, font), font, size, pt(w))
     sy = card[1] / tpl.size[1]
-    return len(lines) * size * LEADING / pt(1) / sy      # back in template mm
+    return len(lines) * size * LEADING / pt(1) / sy  # back in template mm
 
 
 def layout_shift(tpl: CardTemplate, layout_name: str, faces: list[CardFace], card, catalog=None) -> float:
@@ -117,8 +124,11 @@ def geometry(tpl: CardTemplate, layout_name: str, shift: float, texts: list | No
         boxes[idx] = (x, y - shift, w, h + shift)
         art = (ax, ay, aw, ah - shift)
     if idx is not None and texts is not None:
-        moved = LayoutSpec(frame=layout.frame, art=art,
-                           fields=[f.model_copy(update={"box": b}) for f, b in zip(layout.fields, boxes, strict=False)])
+        moved = LayoutSpec(
+            frame=layout.frame,
+            art=art,
+            fields=[f.model_copy(update={"box": b}) for f, b in zip(layout.fields, boxes, strict=False)],
+        )
         big = _free_above(moved, idx, texts)
         if big != boxes[idx]:
             grown[idx] = big

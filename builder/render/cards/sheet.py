@@ -58,16 +58,33 @@ def scale_value(v, axis: str) -> float:
     try:
         f = float(v)
     except (TypeError, ValueError):
-        raise UsageError(f"bad {option('scale-' + axis)} '{v}'", "give a factor such as 1.01 (50 / the ruler's measured mm)") from None
+        raise UsageError(
+            f"bad {option('scale-' + axis)} '{v}'", "give a factor such as 1.01 (50 / the ruler's measured mm)"
+        ) from None
     if not 0.9 <= f <= 1.1:
-        raise UsageError(f"{option('scale-' + axis)} {f:g} is out of range",
-                         "use 0.9 to 1.1: 50 divided by the length your 50 mm ruler measures")
+        raise UsageError(
+            f"{option('scale-' + axis)} {f:g} is out of range",
+            "use 0.9 to 1.1: 50 divided by the length your 50 mm ruler measures",
+        )
     return f
 
 
-def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, duplex="long",
-                  offset=(0.0, 0.0), ink_saver=False, layout="duplex", gutter=None, cut_lines=False,
-                  scale_x=1.0, scale_y=1.0, cut_machine=None) -> SheetOptions:
+def sheet_options(
+    paper="a4",
+    card="poker",
+    bleed=0.0,
+    marks=True,
+    backs=True,
+    duplex="long",
+    offset=(0.0, 0.0),
+    ink_saver=False,
+    layout="duplex",
+    gutter=None,
+    cut_lines=False,
+    scale_x=1.0,
+    scale_y=1.0,
+    cut_machine=None,
+) -> SheetOptions:
     """Validate the user's print options (UsageError, exit 2, for anything wrong)."""
     p = paper_size(paper) if isinstance(paper, str) else tuple(paper)
     c = card_size(card) if isinstance(card, str) else tuple(card)
@@ -87,16 +104,34 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
             raise UsageError(f"bad gutter '{gutter}'", "give millimetres such as 0") from None
         if not 0 <= g <= 50:
             raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
-    off = parse_offset(offset) if isinstance(offset, str) or offset is None else cast("tuple[float, float]", tuple(float(v) for v in offset))
+    off = (
+        parse_offset(offset)
+        if isinstance(offset, str) or offset is None
+        else cast("tuple[float, float]", tuple(float(v) for v in offset))
+    )
     from builder.render.cutmachine import machine
 
     m = machine(cut_machine)
     if m is not None and layout == "fold":
-        raise UsageError(f"{option('cut-machine')} cuts one side of the sheet",
-                         f"use {option('layout')} duplex or separate (or print the backs apart)")
-    return SheetOptions(p, c, b, bool(marks) and m is None, bool(backs), duplex, off, bool(ink_saver), layout, g,
-                        bool(cut_lines) and m is None, (scale_value(scale_x, "x"), scale_value(scale_y, "y")),
-                        cut_machine=m.name if m else None)
+        raise UsageError(
+            f"{option('cut-machine')} cuts one side of the sheet",
+            f"use {option('layout')} duplex or separate (or print the backs apart)",
+        )
+    return SheetOptions(
+        p,
+        c,
+        b,
+        bool(marks) and m is None,
+        bool(backs),
+        duplex,
+        off,
+        bool(ink_saver),
+        layout,
+        g,
+        bool(cut_lines) and m is None,
+        (scale_value(scale_x, "x"), scale_value(scale_y, "y")),
+        cut_machine=m.name if m else None,
+    )
 
 
 # -- page chrome placement ----------------------------------------------------------------
@@ -104,12 +139,12 @@ def sheet_options(paper="a4", card="poker", bleed=0.0, marks=True, backs=True, d
 
 @dataclass
 class Band:
-    side: str          # bottom | top | left | right
-    depth: float       # usable depth (mm) between the page-edge clearance and the marks
-    start: float       # distance of the usable region from the page edge (mm)
+    side: str  # bottom | top | left | right
+    depth: float  # usable depth (mm) between the page-edge clearance and the marks
+    start: float  # distance of the usable region from the page edge (mm)
 
 
-EDGE_CLEAR = MARK_PAGE_CLEAR + 0.5   # mm: nothing (descenders included) is printed closer to the paper edge
+EDGE_CLEAR = MARK_PAGE_CLEAR + 0.5  # mm: nothing (descenders included) is printed closer to the paper edge
 
 
 def free_bands(plan, marks: bool) -> list[Band]:
@@ -120,10 +155,10 @@ def free_bands(plan, marks: bool) -> list[Band]:
     return [Band(side, g - used - EDGE_CLEAR, EDGE_CLEAR) for side, g in gaps.items()]
 
 
-RULER_BLOCK = 50.0 + 45.0   # mm along the band: the bar and its label
+RULER_BLOCK = 50.0 + 45.0  # mm along the band: the bar and its label
 
 
-CHROME_SIZE = 5.0      # pt, footer text on card sheets
+CHROME_SIZE = 5.0  # pt, footer text on card sheets
 CHROME_MIN = 4.5
 CHROME_LEAD = 1.2
 
@@ -144,8 +179,16 @@ def _rows_depth(rows) -> float:
     return sum(r.size * CHROME_LEAD for r in rows) / 72 * 25.4 + 0.3
 
 
-def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool = True,
-                last_resort: bool = False, edges: tuple[list[float], list[float]] | None = None) -> list:
+def draw_chrome(
+    job,
+    plan,
+    lines: list[str],
+    info: str,
+    marks: bool,
+    ruler: bool = True,
+    last_resort: bool = False,
+    edges: tuple[list[float], list[float]] | None = None,
+) -> list:
     """Footer lines, the 50 mm ruler and an info line beside it, in the free page margins.
 
     Items are stacked into the margin bands outside the cut marks: the footer lines
@@ -188,8 +231,9 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
             left_over.append(("lines", rest))
     if ruler:
         # a band long enough for the 50 mm bar (5 mm from the paper's edges), the roomiest
-        long_enough = [b for b in bands if (plan.paper[0] if b.side in ("bottom", "top") else plan.paper[1])
-                       >= 8.0 + 50.0 + 5.0]
+        long_enough = [
+            b for b in bands if (plan.paper[0] if b.side in ("bottom", "top") else plan.paper[1]) >= 8.0 + 50.0 + 5.0
+        ]
         band = max(long_enough or bands, key=room)
         if long_enough and room(band) >= 3.6:
             _ruler_in(job.canvas, plan.paper, band, used[band.side], info, 5.5)
@@ -199,14 +243,14 @@ def draw_chrome(job, plan, lines: list[str], info: str, marks: bool, ruler: bool
                 left_over.append(("lines", [info]))
         else:
             left_over.append(("ruler", info))
-            if info and not place([info]):      # the label goes on without its ruler
+            if info and not place([info]):  # the label goes on without its ruler
                 left_over.append(("lines", [info]))
     elif info and not place([info]):
         left_over.append(("lines", [info]))
     return left_over
 
 
-RULER_DEPTH = 3.3      # mm across the ruler: its longest ticks and the bar's line
+RULER_DEPTH = 3.3  # mm across the ruler: its longest ticks and the bar's line
 RULER_CARD_CLEAR = 0.8  # mm between the ruler and the cards' bleed
 RULER_MARK_CLEAR = 0.8  # mm between the ruler's end ticks and a cut mark
 
@@ -219,8 +263,9 @@ def card_edges(rects) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def strip_place(plan, edges: tuple[list[float], list[float]], used: dict | None = None,
-                label_width: float = 0.0) -> tuple[str, float, float] | None:
+def strip_place(
+    plan, edges: tuple[list[float], list[float]], used: dict | None = None, label_width: float = 0.0
+) -> tuple[str, float, float] | None:
     """Where the 50 mm ruler fits in the strip between the cards and the paper edge when no
     margin band holds it: (side, start along the side, distance of the bar from the cards'
     area), or None. The ruler keeps ``RULER_CARD_CLEAR`` from the cards, ``MARK_EDGE_CLEAR``
@@ -232,8 +277,12 @@ def strip_place(plan, edges: tuple[list[float], list[float]], used: dict | None 
     pw, ph = plan.paper
     a = plan.area
     gaps = {"bottom": a.y, "top": ph - a.y1, "left": a.x, "right": pw - a.x1}
-    spans = {"bottom": (a.x, a.x1, edges[0]), "top": (a.x, a.x1, edges[0]),
-             "left": (a.y, a.y1, edges[1]), "right": (a.y, a.y1, edges[1])}
+    spans = {
+        "bottom": (a.x, a.x1, edges[0]),
+        "top": (a.x, a.x1, edges[0]),
+        "left": (a.y, a.y1, edges[1]),
+        "right": (a.y, a.y1, edges[1]),
+    }
     for side in ("bottom", "top", "left", "right"):
         floor = EDGE_CLEAR + used[side] + 0.3 if used and used.get(side) else MARK_EDGE_CLEAR
         if gaps[side] - RULER_CARD_CLEAR - RULER_DEPTH < floor - 1e-9:
@@ -282,7 +331,7 @@ def _ruler_in(c, paper, band: Band, offset: float, info: str, size: float) -> No
     pw, ph = paper
     c.saveState()
     along = pw if band.side in ("bottom", "top") else ph
-    label = along >= 8.0 + 50.0 + 1.5 + ruler_label_width() + 5.0   # else the bar alone (small paper)
+    label = along >= 8.0 + 50.0 + 1.5 + ruler_label_width() + 5.0  # else the bar alone (small paper)
     if band.side in ("bottom", "top"):
         y = band.start + offset if band.side == "bottom" else ph - band.start - offset - 3.5
         draw_ruler(c, 8.0, y, label=label)
@@ -300,8 +349,9 @@ def _ruler_in(c, paper, band: Band, offset: float, info: str, size: float) -> No
 def _line_at(c, x: float, y: float, width: float, text: str, size: float) -> None:
     if not text or width <= 5:
         return
-    fit = fonts.fit_text(fonts.printable(text, fonts.CONDENSED), pt(width), size * 1.3, fonts.CONDENSED,
-                         size, 4.0, wrap=False)
+    fit = fonts.fit_text(
+        fonts.printable(text, fonts.CONDENSED), pt(width), size * 1.3, fonts.CONDENSED, size, 4.0, wrap=False
+    )
     c.setFillColorRGB(0.15, 0.15, 0.15)
     c.setFont(fonts.CONDENSED, fit.size)
     c.drawString(pt(x), pt(y), fit.lines[0] if fit.lines else "")
@@ -341,8 +391,9 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
     faces, warnings = list_cards(doc, catalog, lst)
     total_cards = sum(f.count for f in faces)
     if total_cards > MAX_PRINTED_CARDS:
-        raise UsageError(f"the list holds {total_cards} cards; one PDF prints at most {MAX_PRINTED_CARDS}",
-                         "check the card counts")
+        raise UsageError(
+            f"the list holds {total_cards} cards; one PDF prints at most {MAX_PRINTED_CARDS}", "check the card counts"
+        )
     base_dirs = [Path(doc.base_dir)] + [Path(p).parent for p in doc.packs]
     search = []
     for d in base_dirs:
@@ -358,8 +409,17 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
     return faces, warnings, images, art_warnings
 
 
-def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share_code: str | None = None,
-                 template: CardTemplate | None = None, **options) -> Path:
+def render_cards(
+    doc,
+    catalog,
+    lst,
+    result,
+    out_path,
+    force: bool = False,
+    share_code: str | None = None,
+    template: CardTemplate | None = None,
+    **options,
+) -> Path:
     """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
     from builder.kit.pdfbase import PdfJob, footer_lines, list_display_name
 
@@ -371,8 +431,9 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
     elif opts.cut_machine:
         from builder.render.cutmachine import machine, plan_machine_sheet
 
-        plan = plan_machine_sheet(cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed,
-                                  opts.gutter)
+        plan = plan_machine_sheet(
+            cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed, opts.gutter
+        )
         from builder.kit.pdfbase import refuse_output
 
         for contour in (Path(out_path).with_suffix(".cut.svg"), Path(out_path).with_suffix(".cut.dxf")):
@@ -402,7 +463,7 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         sheet_pages = n_sheets
     else:
         sheet_pages = n_sheets * (2 if backs else 1)
-    total_pages = sheet_pages + 1          # and the list page
+    total_pages = sheet_pages + 1  # and the list page
     title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
     size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
     from builder.kit.pdfbase import validation_lines
@@ -416,8 +477,16 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         verdict.append(f"details: page {total_pages}")
     verdict = ["; ".join(verdict)] if verdict else []
     duplex_pdf = opts.duplex if backs and opts.layout == "duplex" else None
-    with PdfJob(out_path, opts.paper, title=title, author=doc.author, subject=f"{doc.system} card sheets",
-                duplex=duplex_pdf, force=force, total_pages=total_pages) as job:
+    with PdfJob(
+        out_path,
+        opts.paper,
+        title=title,
+        author=doc.author,
+        subject=f"{doc.system} card sheets",
+        duplex=duplex_pdf,
+        force=force,
+        total_pages=total_pages,
+    ) as job:
         for w in warnings:
             job.warn(w)
         for p in problems:
@@ -425,8 +494,10 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         for w in art_warnings:
             job.warn(w)
         if opts.bleed and plan.outer_bleed != (opts.bleed, opts.bleed) and opts.gutter is not None:
-            job.warn(f"the bleed on the outer edges of the sheet is {plan.outer_bleed[0]:.2g} mm at the sides "
-                     f"and {plan.outer_bleed[1]:.2g} mm at the top and bottom to fit {plan.per_page} cards")
+            job.warn(
+                f"the bleed on the outer edges of the sheet is {plan.outer_bleed[0]:.2g} mm at the sides "
+                f"and {plan.outer_bleed[1]:.2g} mm at the top and bottom to fit {plan.per_page} cards"
+            )
         writer = CardSheetWriter(job, tpl, opts, catalog)
         sheet = _SheetDrawer(job, writer, plan, opts, images, fold_mode, fold_line)
         sheet.deck_label, sheet.total = (doc.name or Path(doc.file).stem), len(copies)
@@ -441,14 +512,17 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
         def page_cards(pi):
             return [copies[i] for i in chunks[pi]]
 
-        hint_separate = (f"print pages 1-{n_sheets} (fronts), put the printed stack back in the tray turned over "
-                         f"on its {opts.duplex} edge, then print pages {n_sheets + 1}-{2 * n_sheets} (backs)")
+        hint_separate = (
+            f"print pages 1-{n_sheets} (fronts), put the printed stack back in the tray turned over "
+            f"on its {opts.duplex} edge, then print pages {n_sheets + 1}-{2 * n_sheets} (backs)"
+        )
         for pi in range(n_sheets):
             next_page()
             cards = page_cards(pi)
             if opts.layout == "fold":
-                label = (f"{title}: sheet {pi + 1} of {n_sheets}, {len(copies)} cards, {size}; "
-                         + ("fold along the dashed line, glue, then cut" if backs else "fronts only"))
+                label = f"{title}: sheet {pi + 1} of {n_sheets}, {len(copies)} cards, {size}; " + (
+                    "fold along the dashed line, glue, then cut" if backs else "fronts only"
+                )
                 sheet.fronts(cards, backs_too=backs, start=chunks[pi].start)
             else:
                 how = f"; print duplex, flip on the {opts.duplex} edge" if backs and opts.layout == "duplex" else ""
@@ -459,15 +533,23 @@ def render_cards(doc, catalog, lst, result, out_path, force: bool = False, share
             if backs and opts.layout == "duplex":
                 next_page()
                 sheet.backs(cards)
-                sheet.chrome([f"{title}: sheet {pi + 1} of {n_sheets}, backs (this side of the sheet)"], marks=False,
-                             fronts=False)
+                sheet.chrome(
+                    [f"{title}: sheet {pi + 1} of {n_sheets}, backs (this side of the sheet)"],
+                    marks=False,
+                    fronts=False,
+                )
         if backs and opts.layout == "separate":
             for pi in range(n_sheets):
                 next_page()
                 sheet.backs(page_cards(pi))
-                sheet.chrome([f"{title}: backs of sheet {pi + 1} of {n_sheets} (page {pi + 1}); "
-                              f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"], marks=False,
-                             fronts=False)
+                sheet.chrome(
+                    [
+                        f"{title}: backs of sheet {pi + 1} of {n_sheets} (page {pi + 1}); "
+                        f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"
+                    ],
+                    marks=False,
+                    fronts=False,
+                )
         writer.report_small_text()
         next_page()
         draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
@@ -486,7 +568,7 @@ class _SheetDrawer:
         self.fold_mode, self.fold_line = fold_mode, fold_line
         self.back_mode = fold_mode or opts.duplex
         self.own_bleed = opts.gutter is None or opts.gutter >= 2 * opts.bleed
-        self.deck_label: str | None = None    # the deck's name, printed small with the card's number
+        self.deck_label: str | None = None  # the deck's name, printed small with the card's number
         self.total = 0
 
     def _scaled(self):
@@ -494,7 +576,7 @@ class _SheetDrawer:
         sx, sy = self.opts.scale
         pw, ph = self.opts.paper
         c.saveState()
-        if (sx, sy) != (1.0, 1.0):   # about the page centre: the margins stay even
+        if (sx, sy) != (1.0, 1.0):  # about the page centre: the margins stay even
             c.translate(pt(pw / 2), pt(ph / 2))
             c.scale(sx, sy)
             c.translate(-pt(pw / 2), -pt(ph / 2))
@@ -503,11 +585,13 @@ class _SheetDrawer:
         c = self.job.canvas
         self._scaled()
         for i, (slot, face) in enumerate(zip(self.plan.slots, cards, strict=False)):
-            self.writer.draw_face(face, slot.trim, slot.rotated, self.images,
-                                  clip=None if self.own_bleed else slot.bleed)
+            self.writer.draw_face(
+                face, slot.trim, slot.rotated, self.images, clip=None if self.own_bleed else slot.bleed
+            )
             if self.deck_label is not None:
-                self.writer.draw_number(slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}",
-                                        card=face.name)
+                self.writer.draw_number(
+                    slot.trim, slot.rotated, self.deck_label, f"{start + i + 1}/{self.total}", card=face.name
+                )
         if backs_too:
             self._backs(cards, offset=(0.0, 0.0))
             ln = self.fold_line
@@ -524,7 +608,7 @@ class _SheetDrawer:
             c.restoreState()
         from builder.kit.pdfbase import draw_marks
 
-        used = self.plan.slots[:len(cards)]
+        used = self.plan.slots[: len(cards)]
         if self.opts.marks:
             # a part-filled last sheet: no marks for the rows and columns left empty
             if len(used) == len(self.plan.slots):
@@ -538,8 +622,7 @@ class _SheetDrawer:
     def _backs(self, cards, offset) -> None:
         for slot, face in zip(self.plan.slots, cards, strict=False):
             trim, bleed, turn = back_slot(slot, self.opts.paper, self.back_mode, offset)
-            self.writer.draw_back(face.back, trim, slot.rotated, turn == 180,
-                                  clip=None if self.own_bleed else bleed)
+            self.writer.draw_back(face.back, trim, slot.rotated, turn == 180, clip=None if self.own_bleed else bleed)
 
     def backs(self, cards) -> None:
         self._scaled()
@@ -556,7 +639,8 @@ class _SheetDrawer:
         xs, ys = card_edges(rects)
         if self.fold_line is not None:
             (xs if self.fold_line.x0 == self.fold_line.x1 else ys).append(
-                round(self.fold_line.x0 if self.fold_line.x0 == self.fold_line.x1 else self.fold_line.y0, 4))
+                round(self.fold_line.x0 if self.fold_line.x0 == self.fold_line.x1 else self.fold_line.y0, 4)
+            )
         return sorted(xs), sorted(ys)
 
     def _machine_chrome(self) -> None:
@@ -573,10 +657,10 @@ class _SheetDrawer:
         m = cast("CutMachine", machine(self.opts.cut_machine))
         c = self.job.canvas
         draw_machine_page(c, m, self.opts.paper)
-        if m.name == "silhouette":     # centred between the bottom marks and the paper edge
+        if m.name == "silhouette":  # centred between the bottom marks and the paper edge
             pw = self.opts.paper[0]
             draw_ruler(c, pw / 2 - 25.0, SILHOUETTE_INSET - RULER_CARD_CLEAR - RULER_DEPTH)
-        else:                          # below the image area
+        else:  # below the image area
             a = cut_area(m, self.opts.paper)
             draw_ruler(c, a.x, max(MARK_EDGE_CLEAR + 0.5, a.y - 6.0))
 
@@ -591,8 +675,9 @@ class _SheetDrawer:
             self.job.canvas.restoreState()
             return
         info, rest_lines = lines[0], list(lines[1:])
-        rest = draw_chrome(self.job, self.plan, rest_lines, info, marks, ruler=True,
-                           edges=self.edges() if fronts else None)
+        rest = draw_chrome(
+            self.job, self.plan, rest_lines, info, marks, ruler=True, edges=self.edges() if fronts else None
+        )
         self.job.canvas.restoreState()
         missing = [t for kind, p in rest if kind == "lines" for t in p]
         if info in missing:
@@ -630,8 +715,17 @@ def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages
         c.setFont(fonts.REGULAR, 7)
         c.drawRightString(pt(pw - m), pt(y - qr - 6), "scan to import: daimyo import CODE")
         box_w = pw - 2 * m - qr - 6
-        draw_text_box(c, "share code: " + share_code, (pt(m), pt(y - qr - 2), pt(box_w), pt(qr)),
-                      fonts.CONDENSED, 7, 5, wrap=True, what="share code", warn=job.warn)
+        draw_text_box(
+            c,
+            "share code: " + share_code,
+            (pt(m), pt(y - qr - 2), pt(box_w), pt(qr)),
+            fonts.CONDENSED,
+            7,
+            5,
+            wrap=True,
+            what="share code",
+            warn=job.warn,
+        )
         y -= qr + 10
     c.setFont(fonts.BOLD, 9)
     c.drawString(pt(m), pt(y - 4), "Cards")

@@ -5,8 +5,20 @@ from __future__ import annotations
 
 import math
 
-SHAPES = ("circle", "triangle", "square", "diamond", "drop", "star", "shield", "cross", "ring", "hexagon",
-          "arrow", "wave")
+SHAPES = (
+    "circle",
+    "triangle",
+    "square",
+    "diamond",
+    "drop",
+    "star",
+    "shield",
+    "cross",
+    "ring",
+    "hexagon",
+    "arrow",
+    "wave",
+)
 
 
 def _poly(c, pts, fill: bool, stroke: bool) -> None:
@@ -38,8 +50,9 @@ def draw_symbol(c, shape: str, cx: float, cy: float, size: float, fill: bool = T
     elif shape == "diamond":
         _poly(c, [(cx, cy + r), (cx + r * 0.8, cy), (cx, cy - r), (cx - r * 0.8, cy)], fill, stroke)
     elif shape == "hexagon":
-        _poly(c, [(cx + r * math.cos(a), cy + r * math.sin(a)) for a in (math.pi / 3 * k for k in range(6))],
-              fill, stroke)
+        _poly(
+            c, [(cx + r * math.cos(a), cy + r * math.sin(a)) for a in (math.pi / 3 * k for k in range(6))], fill, stroke
+        )
     elif shape == "star":
         pts = []
         for k in range(10):
@@ -57,13 +70,41 @@ def draw_symbol(c, shape: str, cx: float, cy: float, size: float, fill: bool = T
         c.drawPath(p, stroke=int(stroke), fill=int(fill))
     elif shape == "cross":
         t = r * 0.32
-        _poly(c, [(cx - t, cy + r), (cx + t, cy + r), (cx + t, cy + t), (cx + r, cy + t), (cx + r, cy - t),
-                  (cx + t, cy - t), (cx + t, cy - r), (cx - t, cy - r), (cx - t, cy - t), (cx - r, cy - t),
-                  (cx - r, cy + t), (cx - t, cy + t)], fill, stroke)
+        _poly(
+            c,
+            [
+                (cx - t, cy + r),
+                (cx + t, cy + r),
+                (cx + t, cy + t),
+                (cx + r, cy + t),
+                (cx + r, cy - t),
+                (cx + t, cy - t),
+                (cx + t, cy - r),
+                (cx - t, cy - r),
+                (cx - t, cy - t),
+                (cx - r, cy - t),
+                (cx - r, cy + t),
+                (cx - t, cy + t),
+            ],
+            fill,
+            stroke,
+        )
     elif shape == "arrow":
         t = r * 0.3
-        _poly(c, [(cx - r, cy + t), (cx + r * 0.1, cy + t), (cx + r * 0.1, cy + r * 0.8), (cx + r, cy),
-                  (cx + r * 0.1, cy - r * 0.8), (cx + r * 0.1, cy - t), (cx - r, cy - t)], fill, stroke)
+        _poly(
+            c,
+            [
+                (cx - r, cy + t),
+                (cx + r * 0.1, cy + t),
+                (cx + r * 0.1, cy + r * 0.8),
+                (cx + r, cy),
+                (cx + r * 0.1, cy - r * 0.8),
+                (cx + r * 0.1, cy - t),
+                (cx - r, cy - t),
+            ],
+            fill,
+            stroke,
+        )
     elif shape == "drop":
         p = c.beginPath()
         p.moveTo(cx, cy + r)

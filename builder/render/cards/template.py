@@ -25,8 +25,10 @@ if TYPE_CHECKING:
 
 def _overlap(a, b, tol: float = 0.2) -> bool:
     """Two template boxes (x, y_top, w, h) overlap by more than ``tol`` mm."""
-    return (a[0] < b[0] + b[2] - tol and b[0] < a[0] + a[2] - tol
-            and a[1] < b[1] + b[3] - tol and b[1] < a[1] + a[3] - tol)
+    return (
+        a[0] < b[0] + b[2] - tol and b[0] < a[0] + a[2] - tol and a[1] < b[1] + b[3] - tol and b[1] < a[1] + a[3] - tol
+    )
+
 
 ROMAN = ("N", "I", "II", "III", "IV", "V")
 
@@ -44,12 +46,13 @@ Box = tuple[float, float, float, float]
 class FieldSpec(_T):
     """One printed field: a catalog attribute (or literal text) drawn into a box."""
 
-    field: str | None = None          # entry attribute, dotted for nested ("power.melee")
-    text: str | None = None           # literal text instead of a field
-    label: str = ""                   # printed before the value ("Speed ")
+    field: str | None = None  # entry attribute, dotted for nested ("power.melee")
+    text: str | None = None  # literal text instead of a field
+    label: str = ""  # printed before the value ("Speed ")
     suffix: str = ""
-    as_: Literal["text", "roman", "list", "lines", "upper", "title", "words", "initial", "signed",
-                 "options", "option_names"] = Field("text", alias="as")
+    as_: Literal[
+        "text", "roman", "list", "lines", "upper", "title", "words", "initial", "signed", "options", "option_names"
+    ] = Field("text", alias="as")
     join: str = ", "
     box: Box
     size: float = 8.0
@@ -59,51 +62,52 @@ class FieldSpec(_T):
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
     wrap: bool = True
-    color: str | None = None          # text colour (#rrggbb)
-    fill: str | None = None           # box background
-    radius: float = 0.0               # corner radius of the fill (mm)
-    reminders: str | None = None      # an attribute listing abilities: their reminder text follows
-    required: bool = False            # the rulebook says the card must carry it
-    missing: str | None = None        # printed (after the label) when the value is absent, e.g. a dash;
-                                      # without it an absent value prints nothing
-    none: str | None = None           # printed when the value is None but the object holding it is
-                                      # known (a Senshiai Power trait that is nulla: "n")
-    caption: str | None = None        # a small label above the value ("Melee"), part of the box
-    symbols: bool = False             # each listed value drawn after its vector symbol (the template's
-                                      # ``symbols``: Senshiai paths, Satsuma suits), in its colour
-    rotate: bool = False              # drawn turned 180 degrees (the index in the opposite corner)
-    only: dict[str, list[str]] = {}   # printed only when each named attribute has one of these values
-    flow: bool = False                # the rules text: it takes the free room above it, the art
-                                      # box yielding first, before its type shrinks
+    color: str | None = None  # text colour (#rrggbb)
+    fill: str | None = None  # box background
+    radius: float = 0.0  # corner radius of the fill (mm)
+    reminders: str | None = None  # an attribute listing abilities: their reminder text follows
+    required: bool = False  # the rulebook says the card must carry it
+    missing: str | None = None  # printed (after the label) when the value is absent, e.g. a dash;
+    # without it an absent value prints nothing
+    none: str | None = None  # printed when the value is None but the object holding it is
+    # known (a Senshiai Power trait that is nulla: "n")
+    caption: str | None = None  # a small label above the value ("Melee"), part of the box
+    symbols: bool = False  # each listed value drawn after its vector symbol (the template's
+    # ``symbols``: Senshiai paths, Satsuma suits), in its colour
+    rotate: bool = False  # drawn turned 180 degrees (the index in the opposite corner)
+    only: dict[str, list[str]] = {}  # printed only when each named attribute has one of these values
+    flow: bool = False  # the rules text: it takes the free room above it, the art
+    # box yielding first, before its type shrinks
 
 
 class FrameSpec(_T):
-    color: str = "#333333"            # border and bands
-    background: str = "#fbf7ee"       # card face tint (extends into the bleed)
-    border: float = 2.0               # inset of the frame line from the trim (mm)
-    line: float = 0.6                 # frame line width (mm)
+    color: str = "#333333"  # border and bands
+    background: str = "#fbf7ee"  # card face tint (extends into the bleed)
+    border: float = 2.0  # inset of the frame line from the trim (mm)
+    line: float = 0.6  # frame line width (mm)
     radius: float = 2.5
-    bands: list[Box] = []             # filled bands (header, stat bar), boxes like fields
-    band_color: str | None = None     # default: color, lightened
-    rules: list[Box] = []             # thin separator lines (use h = 0)
+    bands: list[Box] = []  # filled bands (header, stat bar), boxes like fields
+    band_color: str | None = None  # default: color, lightened
+    rules: list[Box] = []  # thin separator lines (use h = 0)
 
 
 class LayoutSpec(_T):
     frame: FrameSpec = FrameSpec()
-    art: Box | None = None            # where the card art goes when the card has art
-    art_min: float = 14.0             # mm of art height kept when the rules text needs room
-    emblem: str | None = None         # a field whose first symbol is drawn large and pale in an
-                                      # art box left empty (no art on the card)
+    art: Box | None = None  # where the card art goes when the card has art
+    art_min: float = 14.0  # mm of art height kept when the rules text needs room
+    emblem: str | None = None  # a field whose first symbol is drawn large and pale in an
+    # art box left empty (no art on the card)
     fields: list[FieldSpec]
 
 
 class SymbolSpec(_T):
     """A vector symbol for a value (a path, a suit): its shape and colour."""
 
-    shape: Literal["circle", "triangle", "square", "diamond", "drop", "star", "shield", "cross", "ring",
-                   "hexagon", "arrow", "wave"]
+    shape: Literal[
+        "circle", "triangle", "square", "diamond", "drop", "star", "shield", "cross", "ring", "hexagon", "arrow", "wave"
+    ]
     color: str = "#333333"
-    name: str | None = None           # the value spelt out (a suit letter's name)
+    name: str | None = None  # the value spelt out (a suit letter's name)
 
 
 class BackSpec(_T):
@@ -116,14 +120,14 @@ class BackSpec(_T):
 class CardTemplate(_T):
     system: str
     size: tuple[float, float] = (63.5, 88.9)
-    layout_field: str | None = None   # entry attribute naming the layout
-    layout_map: dict[str, str] = {}   # attribute value -> layout name (default: the value)
+    layout_field: str | None = None  # entry attribute naming the layout
+    layout_map: dict[str, str] = {}  # attribute value -> layout name (default: the value)
     layout_by_model: dict[str, str] = {}  # catalog model class name -> layout (checked first)
     default_layout: str
-    back_field: str | None = None     # entry attribute naming the back
+    back_field: str | None = None  # entry attribute naming the back
     default_back: str = "default"
-    art_field: str = "art"            # entry attribute with an image path (optional)
-    symbols: dict[str, SymbolSpec] = {}   # value (e.g. "Air", "F") -> its symbol
+    art_field: str = "art"  # entry attribute with an image path (optional)
+    symbols: dict[str, SymbolSpec] = {}  # value (e.g. "Air", "F") -> its symbol
     # cards a player starts the game with rather than draws (a Senshiai Capital, HeroCard
     # attribute cards): by layout, or by an attribute's value; Tabletop Simulator lays them out
     # beside the deck
@@ -149,11 +153,20 @@ def load_template(system: str, path: Path | None = None) -> CardTemplate:
         tpl = CardTemplate.model_validate(data)
     except ValidationError as exc:
         raise DaimyoError(pydantic_diagnostics(exc, pos, CardTemplate, prefix=None)) from None
-    bad = [name for name in [tpl.default_layout, *tpl.layout_by_model.values(), *tpl.layout_map.values()]
-           if name not in tpl.layouts]
+    bad = [
+        name
+        for name in [tpl.default_layout, *tpl.layout_by_model.values(), *tpl.layout_map.values()]
+        if name not in tpl.layouts
+    ]
     if bad or tpl.default_back not in tpl.backs:
-        raise DaimyoError(Diagnostic(str(p), 1, 1, "the template names a layout or back it does not define: "
-                                     + ", ".join(bad or [tpl.default_back])))
+        raise DaimyoError(
+            Diagnostic(
+                str(p),
+                1,
+                1,
+                "the template names a layout or back it does not define: " + ", ".join(bad or [tpl.default_back]),
+            )
+        )
     return tpl
 
 
@@ -165,13 +178,13 @@ class CardFace:
     """One distinct card to print ``count`` times."""
 
     name: str
-    entry: Any                         # catalog entry (pydantic model) or a plain dict
+    entry: Any  # catalog entry (pydantic model) or a plain dict
     count: int = 1
     layout: str = ""
     back: str = "default"
     art: Path | None = None
-    image: PreparedImage | None = None   # the prepared art (set by render_cards)
-    shift: float = 0.0                 # mm the art yields to the rules text (geometry.plan_faces)
+    image: PreparedImage | None = None  # the prepared art (set by render_cards)
+    shift: float = 0.0  # mm the art yields to the rules text (geometry.plan_faces)
 
 
 def get_value(entry: Any, path: str) -> Any:
@@ -248,7 +261,7 @@ def format_value(spec: FieldSpec, value: Any, catalog=None) -> str:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(ROMAN):
             return ROMAN[value]
         return str(value)
-    if how == "words":   # base-attack -> Base Attack
+    if how == "words":  # base-attack -> Base Attack
         return " ".join(w[:1].upper() + w[1:] for w in str(value).replace("-", " ").replace("_", " ").split())
     if how == "initial":  # body -> B
         return str(value)[:1].upper()
@@ -299,15 +312,20 @@ def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
     if spec.text is not None:
         return spec.text
     value = get_value(entry, spec.field) if spec.field else None
-    if value is None and spec.none is not None and spec.field and "." in spec.field \
-            and get_value(entry, spec.field.rsplit(".", 1)[0]) is not None:
+    if (
+        value is None
+        and spec.none is not None
+        and spec.field
+        and "." in spec.field
+        and get_value(entry, spec.field.rsplit(".", 1)[0]) is not None
+    ):
         return f"{spec.label}{spec.none}{spec.suffix}"
     shown = format_value(spec, value, catalog)
     if spec.reminders:
         notes = reminder_text(get_value(entry, spec.reminders), catalog)
         if notes:
             shown = (shown + "\n" if shown else "") + notes
-    if not shown:   # an unknown value: the template's mark for it (a dash), without the suffix
+    if not shown:  # an unknown value: the template's mark for it (a dash), without the suffix
         return f"{spec.label}{spec.missing}" if spec.missing is not None else None
     return f"{spec.label}{shown}{spec.suffix}"
 
