@@ -291,9 +291,9 @@ def test_the_page_and_the_command_line_write_the_same_file(cli, tmp_path, name, 
 def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatch):
     from fastapi.testclient import TestClient
 
-    import builder.check
     import builder.games.kensei.rules
     import builder.kit.edit
+    import builder.lists.check
     import builder.lists.document
     import builder.yamlio
     from builder.web.app import create_app
@@ -322,7 +322,7 @@ def test_one_add_from_the_builder_page_reads_once_and_checks_once(ws, monkeypatc
     counted(builder.lists.document, "parse_list")  # text -> list document
     counted(builder.yamlio, "parse_yaml")  # the YAML reader under it
     counted(builder.kit.edit, "load_roundtrip")  # the round-trip reader
-    counted(builder.check, "check_doc")  # a check
+    counted(builder.lists.check, "check_doc")  # a check
     counted(builder.games.kensei.rules, "load_list")  # the rules' reading of the list
     counted(builder.games.kensei.rules, "check")
     r = c.post("/l/kensei-buke.yaml/edit", data={"op": "add", "item": "Yari Ashigaru", "version": version})

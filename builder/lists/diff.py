@@ -33,7 +33,7 @@ class Side:
 
 def load_side(path, packs=()) -> Side:
     from builder.catalog.loader import load_catalog
-    from builder.check import check_doc
+    from builder.lists.check import check_doc
     from builder.lists.document import load_list
 
     doc = load_list(path)

@@ -149,7 +149,7 @@ class ListEditor:
     def _read(self, text: str) -> _State:
         """The state of ``text``: read once and checked once (the check reads the list as its
         game does: wrong shapes raise ``ListError``)."""
-        from builder.check import check_doc
+        from builder.lists.check import check_doc
         from builder.lists.document import parse_list
 
         doc = parse_list(text, self.file, base_dir=self.base_dir)
@@ -212,7 +212,7 @@ class ListEditor:
     def check(self):
         """The check result of the list as it is now (``CheckResult``)."""
         if self._state.result is None:  # pragma: no cover - every state is checked when read
-            from builder.check import check_doc
+            from builder.lists.check import check_doc
 
             self._state.result = check_doc(self._state.doc, catalog=self._catalog)
         return self._state.result

@@ -85,8 +85,8 @@ def options(
     accents ignored), ``max_cost`` (at most this cost; entries without a cost pass),
     ``only_ok`` (leave out what cannot be added). Entries come in catalog order.
     """
-    from builder.check import check_doc
     from builder.errors import DaimyoError
+    from builder.lists.check import check_doc
 
     gs, catalog, doc = lst.game, lst.catalog, lst.doc
     before = lst.check()
