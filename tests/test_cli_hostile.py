@@ -293,7 +293,7 @@ def test_the_web_builder_edits_what_check_reads_or_answers_4xx(cli, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_a_pasted_list_never_opens_a_pack_by_its_path(cli, tmp_path, monkeypatch, fmt):
-    import builder.packs.resolve as resolve
+    import builder.catalog.packfiles as resolve
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -136,7 +136,7 @@ def test_a_pack_of_the_workspace_shadows_the_bundled_one_of_that_name(ws, api):
 
 @pytest.mark.parametrize("ref", ["../outside-pack.yaml", "{outside}"])
 def test_a_path_to_a_pack_outside_the_workspace_is_never_read(ws, api, ref, monkeypatch):
-    import builder.packs.resolve as resolve
+    import builder.catalog.packfiles as resolve
 
     outside = ws.parent / "outside-pack.yaml"
     shutil.copy(ROOT / "examples" / "packs" / "senshiai-example.yaml", outside)

@@ -252,7 +252,7 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
     by_system: dict[str, list[str]] = {s: [] for s in games}
     diags: list[Diagnostic] = []
     for p in packs:
-        from builder.packs.resolve import resolve_pack
+        from builder.catalog.packfiles import resolve_pack
         from builder.paths import is_file
 
         if not is_file(p):

@@ -4,9 +4,9 @@ The catalog of system S is the merge of every ``catalog/S/*.yaml`` file: each fi
 is a mapping of sections; list sections (cards, troops, abilities, ...) are
 concatenated across files, any other section may appear in one file only.
 
-A *pack* is a user's YAML file with ``system: S`` and the same sections. An entry
+A *pack* is a user's YAML file (given as a path or found by its name: ``builder.catalog.packfiles``) with ``system: S`` and the same sections. An entry
 whose name, id or alias matches a catalog entry overrides the fields it gives;
-any other entry is added. Pack-level keys (``builder.packs.identity``): ``system``
+any other entry is added. Pack-level keys (``builder.catalog.packid``): ``system``
 (required), ``name`` (or the older ``pack``), ``version``, ``author``, ``url``,
 ``licence``, ``description``, ``example`` (true when the data is example data).
 
@@ -25,6 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from builder import __version__
+from builder.catalog.packfiles import not_found_hint, resolve_pack
+from builder.catalog.packid import META_KEYS as PACK_META
+from builder.catalog.packid import PackId, meta_diagnostics
 from builder.errors import CatalogError, Diagnostic, option
 from builder.names import NameIndex, did_you_mean, loose, normalize
 from builder.paths import is_file
@@ -32,21 +35,6 @@ from builder.paths import is_file
 if TYPE_CHECKING:
     from builder.yamlio import FilePositions
 
-PACK_META = (
-    "system",
-    "name",
-    "pack",
-    "version",
-    "author",
-    "authors",
-    "url",
-    "licence",
-    "license",
-    "example",
-    "description",
-    "needs",
-    "daimyo",
-)  # builder.packs.identity.META_KEYS
 CACHE_FORMAT = 6
 
 
@@ -294,8 +282,6 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
         if is_file(p):
             pack_paths.append(Path(p))
             continue
-        from builder.packs.resolve import not_found_hint, resolve_pack
-
         found = resolve_pack(str(p), None, system) if str(p).strip() else None
         if found is None:
             if not str(p).strip():
@@ -613,8 +599,6 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
         for k in ("example",):
             if k in data and not isinstance(data[k], bool):
                 diags.append(p.diag((k,), f"'{k}' must be true or false", code="catalog.type"))
-        from builder.packs.identity import PackId, meta_diagnostics
-
         diags.extend(meta_diagnostics(data, p))
         ident = PackId.of(data, pf)
         pack_info.append(

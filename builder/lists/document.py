@@ -124,7 +124,7 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
     base = base_dir if base_dir is not None else Path(".")
     resolved = []
     for i, p in enumerate(packs):
-        from builder.packs.resolve import not_found_hint, resolve_recorded
+        from builder.catalog.packfiles import not_found_hint, resolve_recorded
 
         found = resolve_recorded(p, data, base, system if isinstance(system, str) else None)
         if found is None:

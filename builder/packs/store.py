@@ -1,6 +1,6 @@
 """Installed packs: every version kept side by side, the one in use, where each came from.
 
-In the user packs folder (``builder.packs.resolve.install_dir``):
+In the user packs folder (``builder.catalog.packfiles.install_dir``):
 
 * ``NAME.yaml`` is the version in use (what lists and ``--pack NAME`` find);
 * ``.versions/NAME/VERSION-HASH.yaml`` keeps every version installed, so that
@@ -18,35 +18,24 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, cast
 
+from builder.catalog.packfiles import (
+    RECORDS,
+    VERSIONS,
+    Installed,
+    find_kept,
+    install_dir,
+    kept_records,
+    name_key,
+    pack_files,
+)
+from builder.catalog.packid import PackId
 from builder.errors import DaimyoError, Diagnostic
-from builder.packs.identity import PackId
-
-VERSIONS = ".versions"
-RECORDS = ".installed.json"
-
-
-@dataclass
-class Installed:
-    name: str
-    game: str
-    version: str | None
-    hash: str  # the content hash (sha256:...), as lists record it
-    sha256: str  # of the file's bytes
-    source: str
-    file: str  # the stored copy, relative to the packs folder
-    installed: str = ""
-
-    def label(self) -> str:
-        return self.name + (f" {self.version}" if self.version else "")
 
 
 def folder() -> Path:
-    from builder.packs.resolve import install_dir
-
     return install_dir()
 
 
@@ -64,16 +53,7 @@ def active_path(name: str) -> Path:
 
 def records() -> list[Installed]:
     """Every stored version recorded (an unreadable record file counts as none)."""
-    path = folder() / RECORDS
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return [
-            Installed(**cast("dict[str, Any]", {k: r.get(k) for k in Installed.__dataclass_fields__}))
-            for r in data.get("versions", [])
-            if isinstance(r, dict) and isinstance(r.get("name"), str) and isinstance(r.get("hash"), str)
-        ]
-    except (OSError, ValueError, TypeError, AttributeError):
-        return []
+    return kept_records()
 
 
 def _write_records(items: list[Installed]) -> None:
@@ -132,8 +112,6 @@ def in_use(name: str) -> tuple[Installed | None, Path]:
         h = pack_id(path).hash
     except DaimyoError:
         return None, path
-    from builder.packs.resolve import name_key
-
     for r in records():
         if r.hash == h and name_key(r.name) == name_key(name):
             return r, path
@@ -141,16 +119,8 @@ def in_use(name: str) -> tuple[Installed | None, Path]:
 
 
 def find(name: str, version: str | None = None, content: str | None = None) -> Installed | None:
-    """A stored version of ``name``: by version, or by content hash (a prefix such as the
-    ``sha256:`` + 16 digits lists record is enough); the newest stored when neither is given."""
-    from builder.packs.resolve import name_key, version_key
-
-    hits = [r for r in records() if name_key(r.name) == name_key(name) and (folder() / r.file).is_file()]
-    if content:
-        hits = [r for r in hits if r.hash.startswith(content) or content.startswith(r.hash)]
-    if version is not None:
-        hits = [r for r in hits if r.version == version]
-    return max(hits, key=lambda r: (version_key(r.version), r.installed or "")) if hits else None
+    """A stored version of ``name`` (``builder.catalog.packfiles.find_kept``)."""
+    return find_kept(name, version, content)
 
 
 def find_by_hash(content: str) -> Installed | None:
@@ -207,7 +177,6 @@ def activate(r: Installed) -> Path:
 def remove(name: str, version: str | None = None) -> list[str]:
     """Remove a pack (or one stored version of it) from the packs folder; lines for people."""
     from builder.errors import UsageError
-    from builder.packs.resolve import name_key
 
     out = []
     with locked():
@@ -241,7 +210,6 @@ def remove(name: str, version: str | None = None) -> list[str]:
 def installed_in_use() -> list[tuple[Installed | None, Path, PackId]]:
     """Each pack file in use in the packs folder: (its record or None, path, PackId)."""
     from builder.packs.identity import pack_id
-    from builder.packs.resolve import pack_files
 
     out: list[tuple[Installed | None, Path, PackId]] = []
     for p in pack_files(folder()):

@@ -28,7 +28,7 @@ NAMES_ONLY = ("code", "text", "markdown")
 def pack_name(ref: str) -> str:
     """The name a pack reference stands for: the reference itself when it is a name, else its
     file name without ``.yaml``/``.yml``/``.json`` (``/home/x/packs/my-cards.yaml`` -> ``my-cards``)."""
-    from builder.packs.resolve import PACK_SUFFIXES, is_name
+    from builder.catalog.packfiles import PACK_SUFFIXES, is_name
 
     if is_name(ref):
         return ref
@@ -275,7 +275,7 @@ def check_imported(imp: Imported, extra_packs=()):
     # a share code or a pasted list names packs only: it never reaches files outside the packs folders
     names_only = imp.format in NAMES_ONLY or imp.received
     if imp.doc.get("packs") and (imp.raw is None or names_only):
-        from builder.packs.resolve import resolve_recorded
+        from builder.catalog.packfiles import resolve_recorded
 
         found = {
             pk: resolve_recorded(pk, imp.doc, imp.base_dir, imp.doc.get("system"), names_only=names_only)

@@ -638,7 +638,7 @@ def _pack_knows(p: _Parser, f, name: str) -> bool:
         r = False
         try:
             from builder.catalog.loader import load_catalog
-            from builder.packs.resolve import resolve_recorded
+            from builder.catalog.packfiles import resolve_recorded
 
             found = [resolve_recorded(pk, p.doc, None, p.system, names_only=True) for pk in p.doc["packs"]]
             paths = [str(x) for x in found if x is not None]
