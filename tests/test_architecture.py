@@ -490,8 +490,6 @@ LAYER_EXCEPTIONS = {
 CYCLE_EXCEPTIONS = {
     "builder.catalog.loader -> builder.systems": "a game's catalog module, found by its system",
     "builder.lists.** -> builder.packs.**": "a list names its packs",
-    "builder.lists.** -> builder.share.**": "a list's canonical form",
-    "builder.packs.** -> builder.share.**": "a pack bundle's lists",
 }
 
 

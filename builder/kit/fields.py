@@ -1,5 +1,5 @@
 """The fields of a list document, as the games declare them (``gs.document``) and the
-share formats read them (``builder.share.schema`` gives each game's schema: these common fields,
+share formats read them (``builder.lists.schema`` gives each game's schema: these common fields,
 then the game's own).
 
 Field kinds:

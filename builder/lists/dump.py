@@ -30,7 +30,7 @@ def _order(data: dict, keys: list[str]) -> dict:
 
 def _schema_keys(system):
     try:
-        from builder.share.schema import schema
+        from builder.lists.schema import schema
         from builder.systems import is_system
 
         if isinstance(system, str) and is_system(system):

@@ -67,7 +67,7 @@ def looks_like_pack(data) -> bool:
     system = data.get("system")
     if not isinstance(system, str):
         return False
-    from builder.share.schema import keys
+    from builder.lists.schema import keys
     from builder.systems import is_system
 
     s = system.strip().lower()

@@ -3,7 +3,7 @@
 Each game's document is one tuple of fields (``builder.kit.fields.Field``), named after
 the game's id (``KENSEI``); ``gs.document`` (``builder.systems.listdoc.DocumentPart``) finds it. It is the one description of a
 list document: the order keys are written in and the keys a list may hold
-(``gs.document.key_order``/``list_keys``), the share formats' schema (``builder.share.schema``)
+(``gs.document.key_order``/``list_keys``), the share formats' schema (``builder.lists.schema``)
 and the pydantic model a document is validated by (``list_model``), which is built from the
 fields when first asked for, for that game only: nothing on the way of a single ``daimyo
 check`` imports pydantic.

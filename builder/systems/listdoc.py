@@ -25,7 +25,7 @@ class DocumentPart:
 
     @property
     def fields(self) -> tuple[Field, ...]:
-        """The fields (``builder.share.schema.Field``) of the game's own list keys, in order."""
+        """The fields (``builder.kit.fields.Field``) of the game's own list keys, in order."""
         from builder.systems.documents import document
 
         own = document(self.game.id)
