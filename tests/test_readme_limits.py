@@ -33,8 +33,8 @@ LIMITS = [
     ("builder.limits", "MAX_REDIRECTS", "at most {} redirects"),
     ("builder.limits", "DOWNLOAD_TIMEOUT_SECONDS", "after {:.0f} s"),
     ("builder.limits", "DOWNLOAD_TOTAL_SECONDS", "or {:.0f} s in all"),
-    ("builder.packs.changes", "MAX_LISTS", "at most {:,} lists"),
-    ("builder.packs.changes", "LIST_DEPTH", "{} folders deep"),
+    ("builder.lists.packchanges", "MAX_LISTS", "at most {:,} lists"),
+    ("builder.lists.packchanges", "LIST_DEPTH", "{} folders deep"),
 ]
 
 

@@ -382,6 +382,12 @@ def find_kept(name: str, version: str | None = None, content: str | None = None)
     return max(hits, key=lambda r: (version_key(r.version), r.installed or "")) if hits else None
 
 
+def find_kept_by_hash(content: str) -> Installed | None:
+    """The stored version (of any name) whose content hash starts with ``content``, the last recorded."""
+    hits = [r for r in kept_records() if r.hash.startswith(content) and (install_dir() / r.file).is_file()]
+    return hits[-1] if hits else None
+
+
 def resolve_pack(
     ref: str, base_dir: Path | None = None, system: str | None = None, names_only: bool = False
 ) -> Path | None:

@@ -63,7 +63,7 @@ def _pack_changes(doc) -> list[str]:
     """For a list that records the packs it was checked with: the packs that differ here."""
     if not doc.data.get("checked_with") or not doc.data.get("packs"):
         return []
-    from builder.packs.changes import list_drift
+    from builder.lists.packchanges import list_drift
 
     return list_drift(doc)
 

@@ -88,8 +88,6 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
         )
     if not isinstance(data, dict):
         raise ListError(pos.diag((), "a list document must be a mapping of keys such as 'system:'"))
-    from builder.packs.resolve import looks_like_pack
-
     if looks_like_pack(data):
         raise ListError(
             Diagnostic(
@@ -424,3 +422,36 @@ def _scalar_value(text: str):
     if tail and not (tail[0] == " " and tail.lstrip(" ")[:1] == "#"):
         raise _NotSimple
     return value
+
+
+_PACK_ONLY_KEYS = ("pack", "version", "licence", "license", "url", "example", "description")
+
+
+def looks_like_pack(data) -> bool:
+    """True when a document read as a list is a pack: pack-level keys such as ``version:``, or a
+    section that is a list of named entries where a list has no such key."""
+    if not isinstance(data, dict):
+        return False
+    system = data.get("system")
+    if not isinstance(system, str):
+        return False
+    from builder.lists.schema import keys
+    from builder.systems import is_system
+
+    s = system.strip().lower()
+    if not is_system(s):
+        return False
+    list_keys = set(keys(s))
+    if any(k in data for k in _PACK_ONLY_KEYS if k not in list_keys):
+        return True
+    for k, v in data.items():
+        if k in list_keys or not isinstance(v, list) or not v:
+            continue
+        if all(isinstance(x, dict) and "name" in x for x in v):
+            return True
+    # a section the list knows, written as entries (a Senshiai deck's cards are a mapping)
+    for k in ("cards",):
+        v = data.get(k)
+        if isinstance(v, list) and v and all(isinstance(x, dict) and "name" in x for x in v):
+            return True
+    return False

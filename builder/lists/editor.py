@@ -423,7 +423,7 @@ class ListEditor:
     def _record_packs(self) -> None:
         """Record in the list (``checked_with``) the name, version and content hash of each pack
         it is checked with, so that a later check can tell when a pack changed under it."""
-        from builder.packs.changes import recorded_packs
+        from builder.lists.packchanges import recorded_packs
 
         doc = self._state.doc
         new = recorded_packs(doc.data, self.base_dir, doc.system)

@@ -1,7 +1,8 @@
 """Lists that travel with their packs.
 
-* ``checked_with``: the packs (reference, name, version, content hash) a list was checked with,
-  recorded by ``daimyo export`` in every format and compared by ``daimyo import``;
+* ``checked_with`` (made by ``builder.lists.packchanges``): the packs (reference, name, version,
+  content hash) a list was checked with, recorded by ``daimyo export`` in every format and
+  compared by ``daimyo import``;
 * bundles: one YAML file holding a list and the packs it uses (``daimyo export LIST --to bundle``,
   ``daimyo import BUNDLE [--install-packs]``)::
 
@@ -19,36 +20,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.lists.packchanges import short_hash as _short
 
 BUNDLE_KEY = "daimyo_bundle"
 BUNDLE_VERSION = 1
-HASH_DIGITS = 16
-
-
-def _short(h: str | None) -> str:
-    return "sha256:" + (h or "").split(":", 1)[-1][:HASH_DIGITS]
-
-
-def checked_with(doc: dict, base_dir: Path, system: str | None = None) -> list[dict]:
-    """One ``checked_with`` entry per pack of the list that is found here."""
-    from builder.packs.identity import pack_id
-    from builder.packs.resolve import resolve_pack
-
-    out = []
-    for ref in doc.get("packs") or []:
-        path = resolve_pack(ref, base_dir, system or doc.get("system"))
-        if path is None:
-            continue
-        try:
-            ident = pack_id(path)
-        except DaimyoError:
-            continue
-        entry = {"pack": ref, "name": ident.name}
-        if ident.version:
-            entry["version"] = ident.version
-        entry["hash"] = _short(ident.hash)
-        out.append(entry)
-    return out
 
 
 def _label(name, version) -> str:

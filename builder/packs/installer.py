@@ -269,7 +269,7 @@ def outdated(name: str | None = None) -> list[Update]:
 def describe(update: Update, ready: Ready, list_paths: list[str]) -> list[str]:
     """What replacing the version in use with ``ready`` changes: for the pack, then for each list
     among ``list_paths`` that uses it."""
-    from builder.packs.changes import for_list, lists_using, pack_changes, summary
+    from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
     from builder.paths import display_path
 
     changes = pack_changes(update.data, ready.pack)

@@ -26,6 +26,7 @@ from builder.catalog.packfiles import (
     VERSIONS,
     Installed,
     find_kept,
+    find_kept_by_hash,
     install_dir,
     kept_records,
     name_key,
@@ -124,8 +125,7 @@ def find(name: str, version: str | None = None, content: str | None = None) -> I
 
 
 def find_by_hash(content: str) -> Installed | None:
-    hits = [r for r in records() if r.hash.startswith(content) and (folder() / r.file).is_file()]
-    return hits[-1] if hits else None
+    return find_kept_by_hash(content)
 
 
 def stored_data(r: Installed) -> dict:

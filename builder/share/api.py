@@ -399,8 +399,9 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
     ``bundle`` (the list with its packs). The packs the list is checked with are recorded for the
     receiver. ``on_read(imported)`` is told what was read (its warnings) before anything else."""
     from builder.errors import UsageError
+    from builder.lists.packchanges import checked_with
     from builder.names import did_you_mean
-    from builder.packs.bundle import checked_with, dump_bundle, make_bundle
+    from builder.packs.bundle import dump_bundle, make_bundle
 
     choices = FORMATS + ("bundle",)
     if to not in choices:
