@@ -59,9 +59,10 @@ def validate(source, display: str | None = None):
 
 def load_catalog(system: str, packs=()):
     """The validated catalog of ``system`` (an id or alias) with ``packs`` applied."""
+    from builder.catalog.loader import load_catalog as load
     from builder.systems import find_system
 
-    return find_system(system).catalog.load(packs)
+    return load(find_system(system).id, list(packs))
 
 
 def _imported(source, system: str | None = None):

@@ -160,7 +160,10 @@ def _finding_codes_registered():
         key = (res.system, id(catalog))
         hit = registries.get(key)
         if hit is None or hit[0] is not catalog:
-            hit = registries[key] = (catalog, get(res.system).catalog.finding_codes(catalog))
+            from builder.catalog.loader import load_catalog
+
+            given = catalog if catalog is not None else load_catalog(res.system)  # the game's own catalog
+            hit = registries[key] = (catalog, get(res.system).catalog.finding_codes(given))
         for f in res.findings:
             fc = hit[1].get(f.code)
             assert fc is not None, f"finding code {f.code} is not registered for {res.system} ({f.message})"

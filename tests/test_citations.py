@@ -17,6 +17,7 @@ import re
 import pytest
 
 from builder import SYSTEMS
+from builder.catalog.loader import load_catalog
 from builder.rulebooks import format_source, registry, rulebook_of
 from builder.systems import get
 
@@ -78,7 +79,7 @@ def frozen() -> dict:
 
 def _registered():
     for sid in SYSTEMS:
-        yield from get(sid).catalog.finding_codes().values()
+        yield from get(sid).catalog.finding_codes(load_catalog(sid)).values()
 
 
 def test_every_finding_code_cites_the_rulebook_or_says_why_not():
@@ -93,7 +94,7 @@ def test_every_finding_code_cites_the_rulebook_or_says_why_not():
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_citation_names_the_section_of_each_cited_line(system):
     books, seen = registry(), frozen()
-    for fc in get(system).catalog.finding_codes().values():
+    for fc in get(system).catalog.finding_codes(load_catalog(system)).values():
         if not fc.source:
             continue
         shown = format_source(fc.source)
@@ -143,7 +144,7 @@ def test_the_frozen_headings_are_those_the_rulebook_prints(system):
 def test_the_unit_leader_rule_is_cited_under_unit_leader_not_the_sidebar():
     """Kensei prints the sidebar 'In thousand fronts' inside the unit leader rules
     (001:1790-1795): the rules after it are still the unit leader's (001:1796-1861)."""
-    codes = get("kensei").catalog.finding_codes()
+    codes = get("kensei").catalog.finding_codes(load_catalog("kensei"))
     for code in ("kensei.unit-leader-class", "kensei.unit-leader-type", "kensei.led-by-not-leader"):
         shown = codes[code].section()
         assert "Unit leader (" in shown and "In thousand fronts" not in shown, (code, shown)

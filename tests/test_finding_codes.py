@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from builder.catalog.loader import load_catalog
 from builder.check import check_text
 from builder.errors import DaimyoError
 from builder.lists.dump import dump_list_yaml
@@ -344,13 +345,13 @@ def emitted():
 def _registered() -> dict[str, FindingCode]:
     out = {}
     for sid in BUILT_IN:
-        out.update(get(sid).catalog.finding_codes())
+        out.update(get(sid).catalog.finding_codes(load_catalog(sid)))
     return out
 
 
 def test_every_code_has_a_meaning_a_severity_and_its_system_prefix():
     for sid in BUILT_IN:
-        codes = get(sid).catalog.finding_codes()
+        codes = get(sid).catalog.finding_codes(load_catalog(sid))
         assert codes, sid
         for code, fc in codes.items():
             assert code == fc.code and code.startswith(f"{sid}."), code
@@ -382,7 +383,7 @@ def test_a_code_not_registered_is_found(emitted):
 
 
 def test_restriction_codes_come_from_the_catalog_with_their_source():
-    codes = get("kensei").catalog.finding_codes()
+    codes = get("kensei").catalog.finding_codes(load_catalog("kensei"))
     fc = codes["kensei.ranged-max"]
     assert fc.severity == "error" and fc.source.startswith("001_dbcd2f61c1014419.txt:")
     assert fc.section().startswith("Kensei rulebook, ")

@@ -358,7 +358,10 @@ def register(app) -> None:
         }
         _only_for(gs, given)
         packs, pack_files = _pack_paths(pack, out, gs.id)
-        data, notes = gs.new_list.make(gs.catalog.load(pack_files), {**given, "name": name, "packs": packs})
+        from builder.catalog.loader import load_catalog
+
+        catalog = load_catalog(gs.id, list(pack_files))
+        data, notes = gs.new_list.make(catalog, {**given, "name": name, "packs": packs})
         atomic_write(out, dump_list_yaml(data), force=force)
         echo(f"wrote {out}", err=True)
         for n in notes:

@@ -133,6 +133,7 @@ class ListEditor:
         """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
         occult, size, hero, max_hero_points, players, side, name, packs as written in the list);
         returns the editor and notes for a person. Nothing is written until :meth:`save`."""
+        from builder.catalog.loader import load_catalog
         from builder.lists.dump import dump_list_yaml
         from builder.systems import find_system
 
@@ -140,7 +141,7 @@ class ListEditor:
         folder = Path(path).resolve().parent if path is not None else Path(".").resolve()
         packs = list(options.get("packs") or [])
         files = pack_files if pack_files is not None else [str((folder / p).resolve()) for p in packs]
-        data, notes = gs.new_list.make(gs.catalog.load(files), {**options, "packs": packs})
+        data, notes = gs.new_list.make(load_catalog(gs.id, list(files)), {**options, "packs": packs})
         file = str(path) if path is not None else "<list>"
         return cls(dump_list_yaml(data), file=file, base_dir=folder, path=path), notes
 

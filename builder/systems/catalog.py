@@ -1,7 +1,7 @@
 """``CatalogPart``: where a game's catalog and modules are (``gs.catalog``): its catalog folder,
-the module of its catalog model, its rules module, the catalog loaded with packs and the
-finding codes a check may give. Used by ``builder.catalog``, ``builder.api``, the command line
-and the editor when a new list starts.
+the module of its catalog model, its rules module and the finding codes a check may give. The
+catalog loader (``builder.catalog.loader.load_catalog``) asks it where the game's catalog is; the
+registry never loads a catalog itself.
 
 The defaults find a game's ``catalog`` and ``rules`` modules beside its own module and its
 catalog in ``catalog/<id>`` of the installation; a game kept elsewhere (a test's toy game, a
@@ -45,21 +45,13 @@ class CatalogPart:
         """The game's rules module (``load_list``, ``check``, ``summary``, ``FINDING_CODES``)."""
         return importlib.import_module(self.rules_name or self._beside("rules"))
 
-    def load(self, packs=()):
-        """The game's catalog with ``packs`` (file paths) applied."""
-        from builder.catalog.loader import load_catalog
-
-        return load_catalog(self.game.id, list(packs))
-
-    def finding_codes(self, catalog=None) -> dict:
+    def finding_codes(self, catalog) -> dict:
         """Every finding code a check of the game may give: ``{code: FindingCode}`` (severity,
-        meaning, rulebook source), those of the rules module and, with ``catalog`` (default: the
-        game's own catalog), those of its declarative restrictions."""
-        from builder.rules.codes import from_restrictions, registry
+        meaning, rulebook source), those of the rules module and those of the declarative
+        restrictions of ``catalog`` (the game's catalog, as ``load_catalog`` gives it)."""
+        from builder.findings import from_restrictions, registry
 
         out = registry(getattr(self.rules(), "FINDING_CODES", {}))
-        if catalog is None:
-            catalog = self.load()
         restrictions = getattr(catalog.model, "restrictions", None)
         for code, fc in from_restrictions(self.game.id, restrictions).items():
             out.setdefault(code, fc)

@@ -161,7 +161,7 @@ def validate(model, data: dict, positions) -> list:
     """Diagnostics (file:line:col) for everything ``data`` breaks in ``model``; [] when it fits."""
     from pydantic import ValidationError
 
-    from builder.catalog.loader import pydantic_diagnostics
+    from builder.kit.modelerrors import pydantic_diagnostics
 
     try:
         model.model_validate(data)

@@ -276,8 +276,8 @@ class NewList(Protocol):
 
 
 class Catalog(Protocol):
-    """Where a game's catalog and modules are (``gs.catalog``): ``builder.catalog``'s loader,
-    ``builder.api``, the command line's finding codes, a new list's catalog."""
+    """Where a game's catalog and modules are (``gs.catalog``), as ``builder.catalog``'s loader
+    asks; the finding codes a check may give, for the command line."""
 
     @property
     def folder(self) -> Path | None:
@@ -298,11 +298,7 @@ class Catalog(Protocol):
         """The game's rules module."""
         ...
 
-    def load(self, packs: Any = ()) -> Any:
-        """The game's catalog with ``packs`` (file paths) applied."""
-        ...
-
-    def finding_codes(self, catalog: Any = None) -> dict:
+    def finding_codes(self, catalog: Any) -> dict:
         """``{code: FindingCode}`` of every finding a check of the game may give."""
         ...
 

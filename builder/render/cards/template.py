@@ -139,7 +139,7 @@ class CardTemplate(_T):
 
 def load_template(system: str, path: Path | None = None) -> CardTemplate:
     """The card template of ``system`` (errors point at the template's YAML line)."""
-    from builder.catalog.loader import pydantic_diagnostics
+    from builder.kit.modelerrors import pydantic_diagnostics
     from builder.paths import templates_dir
     from builder.systems import get, is_system
     from builder.yamlio import load_yaml
