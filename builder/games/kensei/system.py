@@ -54,21 +54,22 @@ class KenseiRoster:
         from builder.errors import DaimyoError
         from builder.games.kensei.roster import troop_line
         from builder.games.kensei.rules import entry_points, load_list
-        from builder.lists.editor import ListEditor
 
         header = ["#", "Troop", "Models", "AP/model", "AP/unit", "Abilities"]
         pack = str(pack_path)
         try:
-            entry = load_catalog("kensei", [pack]).find("troops", name)
+            catalog = load_catalog("kensei", [pack])
+            entry = catalog.find("troops", name)
             if entry is None:
                 return None
             clans = [str(c) for c in getattr(entry, "clans", None) or []]
-            ed, _ = ListEditor.new("kensei", pack_files=[pack], packs=[pack], clan=clans[0] if clans else "buke")
-            ed.add(name, models=1)
-            lst, _ = load_list(ed.doc, ed.catalog)
+            # the list ``daimyo new`` starts with the troop's clan and the pack, the unit added to it
+            data, _ = SYSTEM.new_list.make(catalog, {"clan": clans[0] if clans else "buke", "packs": [pack]})
+            SYSTEM.editing.add(data, catalog, name, models=1)
+            lst, _ = load_list(_MadeList(data), catalog)
             e = lst.entries[-1]
-            e.points, e.cost_known = entry_points(e, dict(ed.catalog.default_rules()))  # as the roster prices it
-            t = troop_line(e, ed.catalog)
+            e.points, e.cost_known = entry_points(e, dict(catalog.default_rules()))  # as the roster prices it
+            t = troop_line(e, catalog)
         except DaimyoError:
             return None
         return {
@@ -76,6 +77,21 @@ class KenseiRoster:
             "cells": ["1", t["name"], t["models"], t["per_model"], t["points"], t["abilities"]],
             "notes": t["facts"] + t["tags"],
         }
+
+
+class _MadeList:
+    """A list document made here rather than read from a file (the rules read its game's keys)."""
+
+    def __init__(self, data: dict):
+        from builder.yamlio import Positions
+
+        self.data = data
+        self.positions = Positions("<preview>")
+
+    def body(self) -> dict:
+        from builder.kit.fields import COMMON_KEYS
+
+        return {k: v for k, v in self.data.items() if k not in COMMON_KEYS}
 
 
 class KenseiUnitCards:
