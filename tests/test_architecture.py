@@ -340,8 +340,8 @@ PART_USERS = {
     # add and remove, the cards a list holds: the edit operations and session, the comparison,
     # 'daimyo add'/'remove', the builder's card rows
     "editing": ("lists/", "commands/edit.py", "web/guide.py", "web/views.py"),
-    # the catalog's folder, a game's catalog loaded, its finding codes
-    "catalog": ("catalog/loader.py", "api.py", "cli.py", "lists/editor.py", "commands/edit.py"),
+    # the catalog's folder (the loader), the finding codes of a catalog (the command line)
+    "catalog": ("catalog/loader.py", "cli.py"),
     "new_list": (
         "lists/editor.py",
         "commands/edit.py",
