@@ -167,3 +167,73 @@ def test_a_game_without_its_own_editing_part_refuses_add_and_remove_by_name():
         gs.editing.check_options("add", {"models": 3})
     with pytest.raises(UsageError, match=r"player\W* applies to senji setups"):
         gs.editing.check_options("remove", {"count": 1, "all": True, "player": "Red"})
+
+
+@pytest.fixture
+def counted_scans(tmp_path, monkeypatch):
+    """The registry's metadata reads, counted, with the answers kept in a fresh cache folder."""
+    import importlib.metadata
+
+    from builder import systems
+
+    monkeypatch.setenv("DAIMYO_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("DAIMYO_NO_CACHE", raising=False)
+    reads = []
+    real = importlib.metadata.entry_points
+
+    def entry_points(**kw):
+        reads.append(kw)
+        return real(**kw)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    return systems._scan, reads
+
+
+def test_two_environments_keep_their_own_answer(counted_scans, tmp_path, monkeypatch):
+    """Two virtual environments (or one run from two folders) alternating read the metadata
+    once each, instead of replacing each other's kept answer on every command."""
+    scan, reads = counted_scans
+    other = tmp_path / "other-env"
+    other.mkdir()
+    here = list(sys.path)
+    first = scan()
+    monkeypatch.setattr(sys, "path", [str(other), *here])
+    assert scan() == first  # nothing registered in the other folder
+    monkeypatch.setattr(sys, "path", here)
+    assert scan() == first
+    monkeypatch.setattr(sys, "path", [str(other), *here])
+    assert scan() == first
+    assert len(reads) == 2
+    assert len(list((tmp_path / "cache").glob("games-*.json"))) == 2
+
+
+def test_a_package_installed_since_is_read_again(counted_scans, tmp_path, monkeypatch):
+    scan, reads = counted_scans
+    folder = tmp_path / "site"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    assert "later" not in scan()
+    info = folder / "later-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: later\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{ENTRY_POINTS}]\nlater = later:SYSTEM\n")
+    assert scan()["later"] == "later:SYSTEM"
+    assert len(reads) == 2
+
+
+def test_the_kept_answers_are_bounded(counted_scans, tmp_path, monkeypatch):
+    """At most ``_KEPT_ANSWERS`` environments' answers stay in the cache folder, the most
+    recently written ones; at the bound nothing is removed."""
+    from builder import systems
+
+    scan, _ = counted_scans
+    here = list(sys.path)
+    made = []
+    for n in range(systems._KEPT_ANSWERS + 1):
+        env = tmp_path / f"env{n}"
+        env.mkdir()
+        monkeypatch.setattr(sys, "path", [str(env), *here])
+        scan()
+        made.append(sorted((tmp_path / "cache").glob("games-*.json")))
+    assert len(made[systems._KEPT_ANSWERS - 1]) == systems._KEPT_ANSWERS
+    assert len(made[-1]) == systems._KEPT_ANSWERS

@@ -71,7 +71,12 @@ def _scan() -> dict[str, str]:
         except OSError:
             stamps.append(f"{folder}:-")
     key = "\n".join(stamps)
-    memo = cache_dir() / "games.json"
+    # One answer per environment (its interpreter and path): two virtual environments, or the
+    # command run from two folders, keep their own instead of replacing each other's.
+    import hashlib
+
+    where = "\n".join([sys.prefix, os.getcwd(), *sys.path])
+    memo = cache_dir() / f"games-{hashlib.sha1(where.encode()).hexdigest()[:16]}.json"
     if use_cache:
         try:
             kept = json.loads(memo.read_text(encoding="utf-8"))
@@ -88,9 +93,30 @@ def _scan() -> dict[str, str]:
         try:
             memo.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(memo, json.dumps({"key": key, "games": games}))
+            _prune(memo.parent, keep=_KEPT_ANSWERS)
         except OSError:
             pass  # a read-only cache folder only costs time
     return games
+
+
+_KEPT_ANSWERS = 16  # environments whose answer is kept; the least recently written go first
+
+
+def _prune(folder, keep: int) -> None:
+    """Keep the ``keep`` most recently written answers of ``_scan`` in ``folder``."""
+    import os
+
+    answers = []
+    for path in folder.glob("games-*.json"):
+        try:
+            answers.append((path.stat().st_mtime_ns, path))
+        except OSError:
+            continue  # removed by another process meanwhile
+    for _, path in sorted(answers, reverse=True)[keep:]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass  # removed by another process meanwhile
 
 
 def _entry_points() -> dict:
