@@ -163,9 +163,10 @@ def list_text(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds (user + system) used so far by the process ``pid`` and its children
-    (the server's workers), from /proc; NaN where there is no /proc."""
+def _cpu_of(pid: int, part: slice = slice(11, 13)) -> float:
+    """CPU seconds (user + system; ``part``: the fields of /proc's stat to add, 11 user, 12
+    system) used so far by the process ``pid`` and its children (the server's workers), from
+    /proc; NaN where there is no /proc."""
     total = 0.0
     try:
         tick = os.sysconf("SC_CLK_TCK")
@@ -178,7 +179,7 @@ def _cpu_of(pid: int) -> float:
             pids.extend(int(k) for k in kids)
         for p in pids:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
+            total += sum(int(f) for f in fields[part]) / tick
     except (OSError, ValueError, AttributeError):
         return float("nan")
     return total
@@ -383,7 +384,7 @@ def profile(edits: int, top: int = 25) -> None:
 
     import builder.web.app as web_app
 
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(time.thread_time)
 
     async def profiled(fn, *args):
         return await run_in_threadpool(prof.runcall, fn, *args)
@@ -399,7 +400,7 @@ def profile(edits: int, top: int = 25) -> None:
             version, done, step = None, 0, 0
             while done < edits + 10:
                 if done == 10:  # the first edits load the catalog and warm the caches
-                    prof = cProfile.Profile()
+                    prof = cProfile.Profile(time.thread_time)
                     wall, cpu = time.perf_counter(), time.process_time()
                 before = [list(t) for t in troops]
                 plan = plan_edit(0, step, troops, history)
@@ -516,7 +517,8 @@ def main() -> None:
                 th.join()
             points = checks[0]["summary"]["points"]
             out: dict = {}
-            cpu0 = _cpu_of(server.pid)
+            cpu0, sys0 = _cpu_of(server.pid), _cpu_of(server.pid, slice(12, 13))
+            client_cpu0 = time.process_time()
             start = time.perf_counter()
             stop_at = start + args.seconds
             threads = [
@@ -532,7 +534,8 @@ def main() -> None:
             for th in threads:
                 th.join()
             elapsed = time.perf_counter() - start
-            cpu = _cpu_of(server.pid) - cpu0
+            cpu, kernel = _cpu_of(server.pid) - cpu0, _cpu_of(server.pid, slice(12, 13)) - sys0
+            client_cpu = time.process_time() - client_cpu0
         finally:
             server.terminate()
             try:
@@ -577,7 +580,14 @@ def main() -> None:
         f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "
         f"max {lat[-1] * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms"
     )
-    print(f"server CPU {cpu:.1f} s, {cpu / len(lat) * 1000:.2f} ms per request")
+    print(
+        f"server CPU {cpu:.1f} s, {cpu / len(lat) * 1000:.2f} ms per request "
+        f"(of which in the kernel {kernel / len(lat) * 1000:.2f} ms)"
+    )
+    print(
+        f"client CPU {client_cpu:.1f} s, {client_cpu / len(lat) * 1000:.2f} ms per request "
+        "(this process: the clients' threads, on the same cores as the server)"
+    )
     if args.mix:
         kinds: dict = {}
         for r in out.values():
