@@ -504,7 +504,11 @@ def create_app(
     def gate_html():
         return gate.render(workspace=ws.root.name, version=__version__)
 
-    app = Guard(api, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}")
+    steps = {"edit": edit_part, "undo": undo_part, "redo": redo_part}
+    front = PageEdits(api, steps, failure, ws.root)
+    app = Guard(
+        front, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}"
+    )
     app.fastapi = api  # for tests
     app.token = token
     app.csrf = csrf
@@ -513,6 +517,41 @@ def create_app(
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+
+class PageEdits:
+    """The builder page's changes (``POST /l/F/edit``, ``/undo``, ``/redo``, the requests a
+    player makes most) handed straight to their route functions, in front of the framework's
+    middleware, routing and parameter reading (about a fifth of such a request's CPU time);
+    the same functions still answer through the framework, and so do every other request.
+    Errors are answered as the app's handlers answer them (``failure``)."""
+
+    def __init__(self, app, steps: dict, failure, root: Path):
+        self.app = app
+        self.steps = steps
+        self.failure = failure
+        self.root = root
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].startswith("/l/"):
+            path, _, last = scope["path"][3:].rpartition("/")
+            step = self.steps.get(last)
+            if step is not None and path:
+                from starlette.requests import Request
+
+                from builder.packs.resolve import in_workspace
+
+                request = Request(scope, receive)
+                with in_workspace(self.root):
+                    try:
+                        response = await step(path, request)
+                    except DaimyoError as exc:
+                        response = self.failure(request, exc)
+                    except UnicodeDecodeError:
+                        response = self.failure(request, Refused("the request is not UTF-8 text"))
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class InWorkspace:
