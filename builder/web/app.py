@@ -304,7 +304,9 @@ def create_app(
         return _list_part(request, path, out.notes, out=out)
 
     def _list_part(request, path, notes, picked=None, out=None):
-        _doc, _catalog, _res, view = _load_view(ws, path, editor, out.text if out else None, out.known if out else None)
+        _doc, _catalog, _res, view = _load_view(
+            ws, path, editor, out.text if out else None, out.known if out else None, out.path if out else None
+        )
         # what the change left (with several processes, not read back from the shared history)
         undo, redo = out.steps if out and out.steps else editor.can(path, view["version"])
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
