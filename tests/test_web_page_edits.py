@@ -125,3 +125,16 @@ def test_only_the_page_changes_skip_the_framework(tmp_path):
     assert c.get(f"/l/{REL}").is_success
     assert c.post(f"/l/{REL}/rename", data={"to": "renamed.yaml"}).status_code == 204  # htmx: a redirect
     assert reached == [f"GET /api/lists/{REL}", f"GET /l/{REL}", f"POST /l/{REL}/rename"]
+
+
+def test_numbers_are_shown_as_a_person_reads_them():
+    """``num`` (every count, cost and total the pages show) keeps whole numbers whole and gives
+    fractions and other decimals one place, whatever the type it is given."""
+    from fractions import Fraction
+
+    from builder.web.views import num
+
+    shown = [num(v) for v in (5, Fraction(7, 2), Fraction(6, 2), 3.0, 2.25, 2.26, -1.0)]
+    assert shown == [5, 3.5, 3, 3, 2.2, 2.3, -1]
+    assert [type(v) for v in shown] == [int, float, int, int, float, float, int]
+    assert num(True) is True and num(None) is None and num("12 AP") == "12 AP"
