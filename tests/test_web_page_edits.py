@@ -105,6 +105,23 @@ def test_a_body_that_is_not_utf8_is_refused_as_the_framework_refuses_it(tmp_path
     assert "not UTF-8" in a.text
 
 
+@pytest.mark.parametrize(
+    "body, kind",
+    [
+        (b"garbage", "multipart/form-data"),  # no boundary
+        (b'--xx\r\nContent-Disposition: form-data; name="op"\r\n\r\nset', "multipart/form-data; boundary=xx"),
+    ],
+)
+def test_a_form_the_parser_refuses_is_answered_as_the_framework_answers_it(tmp_path, body, kind):
+    c, f = clients(tmp_path)
+    before = (tmp_path / "front" / REL).read_text()
+    a = c.post(f"/l/{REL}/edit", content=body, headers={"Content-Type": kind})
+    b = f.post(f"/l/{REL}/edit", content=body, headers={"Content-Type": kind})
+    assert 400 <= a.status_code < 500, a.text[:300]  # never a server error
+    same(a, b)
+    assert (tmp_path / "front" / REL).read_text() == before
+
+
 def test_only_the_page_changes_skip_the_framework(tmp_path):
     app = create_app(workspace(tmp_path, "ws"), token=TOKEN, port=8765)
     front = app.app

@@ -19,6 +19,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 
 from builder import __version__
 from builder.errors import DaimyoError
@@ -551,6 +553,12 @@ class PageEdits:
                         response = self.failure(request, exc)
                     except UnicodeDecodeError:
                         response = self.failure(request, Refused("the request is not UTF-8 text"))
+                    except (HTTPException, MultiPartException) as exc:  # a form the parser refuses
+                        from fastapi.exception_handlers import http_exception_handler
+
+                        if isinstance(exc, MultiPartException):  # as the framework turns it into a 400
+                            exc = HTTPException(400, detail=exc.message)
+                        response = await http_exception_handler(request, exc)
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
