@@ -109,6 +109,69 @@ did from 6.5 to 1.5 ms) with ``--workers 2``, or a cheaper edit session and save
 requests a second take a quarter of one core: the p50 is one request stretched by the
 machine's load (at load 9 a runnable thread gets about 2/9 of a core), and the p95 is the
 machine's.
+
+Then the CPU of one page edit was cut where the work was done twice or drawn afresh needlessly
+(measured in process with the CPU clock of each thread, and with the server in the same process
+to split its CPU between the edit's work and the rest; each figure per edit, at load 4-7):
+
+* the page's edit, undo and redo go straight from the guard to their route functions
+  (``PageEdits`` in ``builder/web/app.py``), past the framework's middleware, routing and
+  parameter reading: the server's CPU outside the edit's work 1.8 -> 1.3-1.4 ms;
+* the answer uses the file the edit resolved and the packs it checked, instead of resolving
+  and checking them again: 0.13 ms;
+* a row is drawn as its body (``_entry_body.html``) and its findings, each kept: a change of
+  one unit's models moved the findings of 1-2 other rows (the list's total changed) and drew
+  those rows whole again (0.4-0.6 ms each); now only their findings: the answer's HTML
+  2.1 -> 1.4 ms;
+* ``num`` (every number the page shows) no longer checks ints and strings against Fraction's
+  abstract base class: the list's view 0.45-0.7 -> 0.35-0.4 ms.
+
+The edit's work in process went from 6.5-7.2 to 5.6-6.2 ms per edit (the edit session 1.3-1.9,
+its save 1.0-1.3, the view 0.4, the HTML 1.4). uvicorn's settings were already the cheapest:
+``daimyo serve`` takes httptools and uvloop when installed (both are dependencies) and logs no
+access; with h11 the rest was 2.1 ms instead of 1.8, with asyncio's loop 2.0. The load
+generator (this process: 20 threads, a regular expression over each ~69 KB answer) takes
+0.7-1.1 ms of CPU per request on the same cores (``client CPU`` in the report). The server's
+kernel share (writing, fsync, rename, locks, sockets) is 0.9-1.6 ms of the server's CPU per
+request. Measured back to back, the code before, then after (2 CPUs shared with other work):
+
+                              load   req/s   p50 ms  p95 ms  server CPU/request  client CPU
+  closed loop, before          4.9    67.4    254.3   480.2   9.56 ms             0.83 ms
+  closed loop, after           5.5    85.9    215.3   327.1   8.33 ms             0.82 ms
+  --think 0.5, before          5.9    35.0     29.4    62.6  11.25 ms             1.08 ms
+  --think 0.5, after           5.1    34.0     30.5    89.4  10.45 ms             1.15 ms
+  --workers 2, before          5.1    61.0    288.7   500.4  12.47 ms             0.84 ms
+  --workers 2, after           6.1   101.1    172.8   327.0   8.71 ms             0.71 ms
+  --workers 2 --think 0.5, b.  9.2    34.5     44.3    99.8  12.22 ms             1.06 ms
+  --workers 2 --think 0.5, a.  9.0    32.7     32.2    71.0  11.50 ms             1.06 ms
+
+Then ``daimyo serve`` ran Python's cyclic garbage collector less often (``collect_less`` in
+``builder/web/launch.py``: thresholds 10000, 10, 10 instead of 700, 10, 10). In process, the
+default ran a few collections per edit and now and then a full one over every object the server
+keeps: 70-80 ms at once. Measured on the server back to back (load 2.9-3.6), the CPU per request
+did not move beyond the noise (6.9 -> 7.4 ms closed loop, 8.7 -> 8.1 ms with pauses), the tail
+did: closed loop p99 277 -> 219 ms and max 320 -> 252 ms, with pauses p99 62 -> 32 ms and max
+81 -> 47 ms.
+
+A second round of the whole, on a quieter machine (the code before this round, then after,
+back to back):
+
+                              load   req/s   p50 ms  p95 ms  p99 ms  server CPU/request  client
+  closed loop, before          2.1   115.7    166.3   244.1   344.2   8.13 ms             0.70 ms
+  closed loop, after           2.6   158.6    117.2   172.2   185.9   5.83 ms             0.62 ms
+  --think 0.5, before          3.5    36.6     15.7    41.9   101.1  10.25 ms             1.01 ms
+  --think 0.5, after           2.9    36.6     16.1    34.4    49.8   7.82 ms             0.90 ms
+  --workers 2, before          2.8    78.9    222.6   418.9   494.6  11.23 ms             0.81 ms
+  --workers 2, after           4.3   100.0    187.3   289.2   325.3   8.93 ms             0.76 ms
+  --workers 2 --think 0.5, b.  4.7    34.1     27.8    66.5    99.7  13.37 ms             1.06 ms
+  --workers 2 --think 0.5, a.  4.2    35.6     25.9    62.9    79.2  11.36 ms             1.16 ms
+
+No run lost an edit or had an error. With players' pauses each request costs more CPU than in
+the closed loop (each wakes the idle server alone), and its p95 is set by the machine's other
+load. The closed loop's p95 under 50 ms stays out of reach on these 2 shared cores: it would
+need about 2-3 ms of server CPU per request; what is left per edit is the library's edit
+session and its durable save (~2.5-3 ms together), the list's view and HTML (~1.8 ms), HTTP
+(~1.3 ms) and the kernel's share.
 """
 
 from __future__ import annotations
@@ -163,9 +226,10 @@ def list_text(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds (user + system) used so far by the process ``pid`` and its children
-    (the server's workers), from /proc; NaN where there is no /proc."""
+def _cpu_of(pid: int, part: slice = slice(11, 13)) -> float:
+    """CPU seconds (user + system; ``part``: the fields of /proc's stat to add, 11 user, 12
+    system) used so far by the process ``pid`` and its children (the server's workers), from
+    /proc; NaN where there is no /proc."""
     total = 0.0
     try:
         tick = os.sysconf("SC_CLK_TCK")
@@ -178,7 +242,7 @@ def _cpu_of(pid: int) -> float:
             pids.extend(int(k) for k in kids)
         for p in pids:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
+            total += sum(int(f) for f in fields[part]) / tick
     except (OSError, ValueError, AttributeError):
         return float("nan")
     return total
@@ -383,7 +447,7 @@ def profile(edits: int, top: int = 25) -> None:
 
     import builder.web.app as web_app
 
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(time.thread_time)
 
     async def profiled(fn, *args):
         return await run_in_threadpool(prof.runcall, fn, *args)
@@ -399,7 +463,7 @@ def profile(edits: int, top: int = 25) -> None:
             version, done, step = None, 0, 0
             while done < edits + 10:
                 if done == 10:  # the first edits load the catalog and warm the caches
-                    prof = cProfile.Profile()
+                    prof = cProfile.Profile(time.thread_time)
                     wall, cpu = time.perf_counter(), time.process_time()
                 before = [list(t) for t in troops]
                 plan = plan_edit(0, step, troops, history)
@@ -516,7 +580,8 @@ def main() -> None:
                 th.join()
             points = checks[0]["summary"]["points"]
             out: dict = {}
-            cpu0 = _cpu_of(server.pid)
+            cpu0, sys0 = _cpu_of(server.pid), _cpu_of(server.pid, slice(12, 13))
+            client_cpu0 = time.process_time()
             start = time.perf_counter()
             stop_at = start + args.seconds
             threads = [
@@ -532,7 +597,8 @@ def main() -> None:
             for th in threads:
                 th.join()
             elapsed = time.perf_counter() - start
-            cpu = _cpu_of(server.pid) - cpu0
+            cpu, kernel = _cpu_of(server.pid) - cpu0, _cpu_of(server.pid, slice(12, 13)) - sys0
+            client_cpu = time.process_time() - client_cpu0
         finally:
             server.terminate()
             try:
@@ -577,7 +643,14 @@ def main() -> None:
         f"latency    p50 {pct(50):.1f} ms, p95 {pct(95):.1f} ms, p99 {pct(99):.1f} ms, "
         f"max {lat[-1] * 1000:.1f} ms, mean {statistics.mean(lat) * 1000:.1f} ms"
     )
-    print(f"server CPU {cpu:.1f} s, {cpu / len(lat) * 1000:.2f} ms per request")
+    print(
+        f"server CPU {cpu:.1f} s, {cpu / len(lat) * 1000:.2f} ms per request "
+        f"(of which in the kernel {kernel / len(lat) * 1000:.2f} ms)"
+    )
+    print(
+        f"client CPU {client_cpu:.1f} s, {client_cpu / len(lat) * 1000:.2f} ms per request "
+        "(this process: the clients' threads, on the same cores as the server)"
+    )
     if args.mix:
         kinds: dict = {}
         for r in out.values():

@@ -19,6 +19,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 
 from builder import __version__
 from builder.errors import DaimyoError
@@ -304,7 +306,9 @@ def create_app(
         return _list_part(request, path, out.notes, out=out)
 
     def _list_part(request, path, notes, picked=None, out=None):
-        _doc, _catalog, _res, view = _load_view(ws, path, editor, out.text if out else None, out.known if out else None)
+        _doc, _catalog, _res, view = _load_view(
+            ws, path, editor, out.text if out else None, out.known if out else None, out.path if out else None
+        )
         # what the change left (with several processes, not read back from the shared history)
         undo, redo = out.steps if out and out.steps else editor.can(path, view["version"])
         resp = page(request, "_list.html", view=view, notes=notes, undo=undo, redo=redo, oob=True, picked=picked)
@@ -504,7 +508,11 @@ def create_app(
     def gate_html():
         return gate.render(workspace=ws.root.name, version=__version__)
 
-    app = Guard(api, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}")
+    steps = {"edit": edit_part, "undo": undo_part, "redo": redo_part}
+    front = PageEdits(api, steps, failure, ws.root)
+    app = Guard(
+        front, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}"
+    )
     app.fastapi = api  # for tests
     app.token = token
     app.csrf = csrf
@@ -513,6 +521,47 @@ def create_app(
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+
+class PageEdits:
+    """The builder page's changes (``POST /l/F/edit``, ``/undo``, ``/redo``, the requests a
+    player makes most) handed straight to their route functions, in front of the framework's
+    middleware, routing and parameter reading (about a fifth of such a request's CPU time);
+    the same functions still answer through the framework, and so do every other request.
+    Errors are answered as the app's handlers answer them (``failure``)."""
+
+    def __init__(self, app, steps: dict, failure, root: Path):
+        self.app = app
+        self.steps = steps
+        self.failure = failure
+        self.root = root
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].startswith("/l/"):
+            path, _, last = scope["path"][3:].rpartition("/")
+            step = self.steps.get(last)
+            if step is not None and path:
+                from starlette.requests import Request
+
+                from builder.packs.resolve import in_workspace
+
+                request = Request(scope, receive)
+                with in_workspace(self.root):
+                    try:
+                        response = await step(path, request)
+                    except DaimyoError as exc:
+                        response = self.failure(request, exc)
+                    except UnicodeDecodeError:
+                        response = self.failure(request, Refused("the request is not UTF-8 text"))
+                    except (HTTPException, MultiPartException) as exc:  # a form the parser refuses
+                        from fastapi.exception_handlers import http_exception_handler
+
+                        if isinstance(exc, MultiPartException):  # as the framework turns it into a 400
+                            exc = HTTPException(400, detail=exc.message)
+                        response = await http_exception_handler(request, exc)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class InWorkspace:

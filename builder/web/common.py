@@ -4,6 +4,8 @@ modules it registers (analytics, compare, packs, pack editor) need not import th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
@@ -58,21 +60,30 @@ def _go(request: Request, url: str):
 
 
 def _load_view(
-    ws: Workspace, path: str, editor: Editor | None = None, text: str | None = None, known: tuple | None = None
+    ws: Workspace,
+    path: str,
+    editor: Editor | None = None,
+    text: str | None = None,
+    known: tuple | None = None,
+    checked: Path | None = None,
 ):
     """(doc, catalog, result, view) of a list; the editor's state of the same text is reused.
     ``text``: the list's text as the editor has just written it (not read again); ``known``: its
-    doc, catalog and check result as the editor has them (not looked up again)."""
+    doc, catalog and check result as the editor has them (not looked up again); ``checked``: the
+    list's file as the editor resolved it, with the packs of ``known`` checked (``Outcome.path``)."""
     from builder.web.views import list_view
     from builder.yamlio import read_text
 
-    p = ws.resolve(path)
     rel = ws.clean(path)
-    if text is None:
-        text = read_text(p, display=rel)
-    if known is None and editor is not None:
-        known = editor.known(rel, text)
-    ws.check_packs(p, text, known[0] if known else None)
+    if checked is not None and known is not None and text is not None:
+        p = checked  # resolved and its packs checked by the change just made
+    else:
+        p = ws.resolve(path)
+        if text is None:
+            text = read_text(p, display=rel)
+        if known is None and editor is not None:
+            known = editor.known(rel, text)
+        ws.check_packs(p, text, known[0] if known else None)
     doc, catalog, res, view = list_view(rel, p, text, known)
     if editor is not None and known is None:
         editor.remember(rel, text, doc, catalog, res)

@@ -51,6 +51,7 @@ class Outcome:
     text: str | None = None  # the list's text as saved
     known: tuple | None = None  # (doc, catalog, check result) of ``text``: nothing to read or check again
     steps: tuple[bool, bool] | None = None  # whether undo and redo are offered now (``Editor.can``)
+    path: Path | None = None  # the list's file, resolved in the workspace and its packs checked (``known``)
 
 
 class Editor:
@@ -180,11 +181,14 @@ class Editor:
                     hint="import it to make a YAML copy",
                 )
             s = self._open(rel, path, text)
+            refs = s.doc.data.get("packs")
             self._history_in(rel, s, text)
             change = s.apply(from_form(op, s.game))
             if s.text != text:
                 self._write(rel, path, s.text, text)
                 self._history_out(rel, s)
+                if s.doc.data.get("packs") != refs:  # the change named other packs
+                    self.ws.check_packs(path, s.text, s.doc)
             return Outcome(
                 version_of(s.text),
                 change.notes,
@@ -192,6 +196,7 @@ class Editor:
                 s.text,
                 (s.doc, s.catalog, s.check()),
                 (s.can_undo, s.can_redo),
+                path,
             )
 
     def step(self, rel: str, back: bool, version: str | None) -> Outcome:
@@ -217,6 +222,7 @@ class Editor:
             target = s.undo() if back else s.redo()
             self._write(rel, path, target, text)
             self._history_out(rel, s)
+            self.ws.check_packs(path, target, s.doc)
             return Outcome(
                 version_of(target),
                 ["undone" if back else "redone"],
@@ -224,6 +230,7 @@ class Editor:
                 target,
                 (s.doc, s.catalog, s.check()),
                 (s.can_undo, s.can_redo),
+                path,
             )
 
     def can(self, rel: str, version: str | None = None) -> tuple[bool, bool]:

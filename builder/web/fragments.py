@@ -2,7 +2,10 @@
 only on the entry's own data and on the list's words and settings that the row shows, so after a
 change only the rows that changed are drawn again (drawing every row of a big list was most of
 the time of an edit's answer). The same holds for the list's settings and house rules
-(``_settings.html``, ``_house_rules.html``): drawn again only when what they show changes."""
+(``_settings.html``, ``_house_rules.html``) and each finding: drawn again only when what they
+show changes. A row is two pieces: its body (``_entry_body.html``: the entry's name, count,
+cost and controls) and what the check found about it, so a change that only alters the findings
+of other rows (the list's total moved) redraws their findings, not their bodies."""
 
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ ROW_KEYS = (
     "settings",
     "system",
 )
+_FOUND = ("findings", "needs")  # what a row shows of the check, below its body (_entry_body.html)
 _AROUND = "_row_context"  # where a view keeps the written-out ROW_KEYS of its rows (see entry_row)
 
 
@@ -64,15 +68,25 @@ def install(env) -> None:
     ``kept(name, **ctx)``: the template ``name`` drawn with ``ctx`` (plain data only), kept until
     ``ctx`` changes."""
     rows = _Kept(env.get_template("_entry_row.html"), MAX_ROWS)
+    bodies = _Kept(env.get_template("_entry_body.html"), MAX_ROWS)
     pieces: dict[str, _Kept] = {}
     guard = threading.Lock()
 
-    def entry_row(view: dict, entry: dict, i: int) -> Markup:
+    def around(view: dict) -> str:
         # what the rows show of the list is the same for every row of one answer: written out once
-        around = view.get(_AROUND)
-        if around is None:
-            around = view[_AROUND] = repr([view.get(k) for k in ROW_KEYS])
-        return rows.keyed(f"{i}|{entry!r}|{around}", view=view, e=entry, i=i)
+        out = view.get(_AROUND)
+        if out is None:
+            out = view[_AROUND] = repr([view.get(k) for k in ROW_KEYS])
+        return out
+
+    def entry_row(view: dict, entry: dict, i: int) -> Markup:
+        return rows.keyed(f"{i}|{entry!r}|{around(view)}", view=view, e=entry, i=i)
+
+    def entry_body(view: dict, entry: dict, i: int) -> Markup:
+        """A row without its findings and needs: drawn again only when the entry itself changes,
+        not when only what is found about it does (a change elsewhere in the list)."""
+        own = {k: v for k, v in entry.items() if k not in _FOUND}
+        return bodies.keyed(f"{i}|{own!r}|{around(view)}", view=view, e=entry, i=i)
 
     def kept(name: str, _key=None, **ctx) -> Markup:
         """``_key``: plain data that changes whenever ``ctx`` does, shorter to write out than
@@ -84,4 +98,5 @@ def install(env) -> None:
         return piece(ctx if _key is None else _key, **ctx)
 
     env.globals["entry_row"] = entry_row
+    env.globals["entry_body"] = entry_body
     env.globals["kept"] = kept

@@ -97,6 +97,7 @@ class Launch:
         app: Any = self.app
         try:
             if self.workers <= 1:
+                collect_less()
                 uvicorn.Server(
                     uvicorn.Config(
                         app,
@@ -129,6 +130,21 @@ class Launch:
             pass
 
 
+GC_THRESHOLD = (10_000, 10, 10)  # Python's default: (700, 10, 10)
+
+
+def collect_less() -> None:
+    """Run the cyclic garbage collector less often in a server process. An edit makes and drops
+    tens of thousands of objects (parsed lists, trees, views), so with Python's default the
+    collector ran a few times per edit and now and then went through every object the server
+    keeps (the catalogs, the kept rows): 70-80 ms at once, one request's answer held up by it
+    (``benchmarks/bench_web.py``). Almost all of those objects are freed by their reference
+    counts; the collector is only for cycles, which wait a little longer."""
+    import gc
+
+    gc.set_threshold(*GC_THRESHOLD)
+
+
 def worker_app():
     """The application of one of several server processes (``daimyo serve --workers N``): the
     workspace, token and form token its parent chose, the lists' history shared."""
@@ -138,6 +154,7 @@ def worker_app():
     from builder.yamlio import begin_command
 
     begin_command(track=False)  # as 'daimyo serve' does: requests are not one command's inputs
+    collect_less()
     given = json.loads(os.environ[_WORKER_ENV])
     return create_app(
         given["root"], token=given["token"], host=given["host"], port=given["port"], csrf=given["csrf"], shared=True

@@ -41,6 +41,9 @@ def fold(text: str) -> str:
 
 
 def num(v):
+    t = type(v)
+    if t is int or t is str or t is bool or v is None:  # most values: no check against Fraction's ABC
+        return v
     if isinstance(v, Fraction):
         v = float(v)
     if isinstance(v, float) and v.is_integer():
