@@ -74,6 +74,8 @@ GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
 # at the first failure: a killed mutant costs the files before its killer, a survivor all of them)
 TESTS = {
     "kensei": [
+        # the restriction language's own bounds (the engine's: builder/rules/), a few seconds
+        "tests/test_bounds_rules_engine.py",
         "tests/test_bounds_kensei_params.py",
         "tests/test_bounds_kensei.py",
         "tests/test_readings_kensei.py",
@@ -131,7 +133,9 @@ TESTS = {
         ),
     ],
 }
-# modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
+# modules shared by the games: the rules engine serves Kensei's restrictions; the limit rows
+# (every game's ``daimyo stats``) are tested at their bounds in test_bounds_rules_engine.py, the
+# first of Kensei's files
 SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
 YAML_FILES = ("restrictions.yaml", "system.yaml", "house_rules.yaml", "game.yaml")
 # the sections of a file that hold the bounds of a list (other sections: the game's play, components)
@@ -271,6 +275,44 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
         "<=",
         "a battle size equal to the lowest band's from_ap falls in that band (its to_ap, if any, is above its "
         "from_ap), so the hand is found before this fallback: the same hand",
+    ),
+    # the rules engine (builder/rules/engine.py)
+    (
+        "builder/rules/engine.py",
+        "if v < lo:",
+        "<",
+        "<=",
+        "a bound equal to its at_least is set to at_least: the same value (and the same text, written either way)",
+    ),
+    (
+        "builder/rules/engine.py",
+        "if v > hi:",
+        ">",
+        ">=",
+        "a bound equal to its at_most is set to at_most: the same value (and the same text, written either way)",
+    ),
+    (
+        "builder/rules/engine.py",
+        "return value == bound",
+        "==",
+        "!=",
+        "_passes is called only by _decisive, which answers True before it for any exactly bound: only min "
+        "and max reach it, never this line",
+    ),
+    (
+        "builder/rules/engine.py",
+        '(kind == "exactly" and value < bound)',
+        "==",
+        "!=",
+        "the op of an exactly bound is set to != on the next line; a max bound is broken only when value > "
+        "bound, so value < bound is false and the op is > either way",
+    ),
+    (
+        "builder/rules/engine.py",
+        '(kind == "exactly" and value < bound)',
+        "<",
+        "<=",
+        "only an exactly bound reaches value < bound, and its op is set to != on the next line",
     ),
     (
         "builder/games/satsuma/rules.py",
