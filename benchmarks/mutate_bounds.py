@@ -32,27 +32,29 @@ Scores (killed / run; every mutant of a bound is killed or named in EQUIVALENTS 
 Measured on 2 cores shared with other work (load average 2.5-7 during these runs, 4-10 before);
 s/mutant is the mean of a run, killed mutants a few seconds, survivors their game's whole files:
 
-==============  ===========  =========================================================  ==========
-game / module   killed/run   survivors                                                  s/mutant
-==============  ===========  =========================================================  ==========
-Senshiai        54/58        4 named equivalents, each seen surviving; no other           ~10
-Satsuma         91/117       26 named equivalents, each seen surviving (--equivalents-    ~13
-                             only: 26/26 survived, ~36 s each); no other
-Kensei catalog  92/92        none (restrictions.yaml, house_rules.yaml)                   ~8
-Kensei rules    73/77        4 named: the memo size cap (3) and the hand-size fallback;   ~5
-                             no other
-engine.py       76/89        13 named: 7 memo size caps, the int-or-Fraction shortcut,   ~10
-                             the at_least/at_most clamps on a tie, _passes for exactly
-                             (never reached), the op of an exactly bound (2); no other
-limits.py       4/4          none (the limits rows of every game's stats)                 ~8
-compiled.py     0/3          3 named: memo size caps; no other                            -
-Senji           68/71        3 named equivalents, each seen surviving; no other           ~3
-HeroCard        61/61        none                                                         ~5
-==============  ===========  =========================================================  ==========
+==============  ===========  =============================================================  ==========
+game / module   killed/run   survivors                                                      s/mutant
+==============  ===========  =============================================================  ==========
+Senshiai        54/58        4 named equivalents, each seen surviving; no other             ~10
+Satsuma         91/117       26 named equivalents, each seen surviving (run with            ~13
+                             --equivalents-only: 26/26 survived, ~36 s each); no other
+Kensei catalog  92/92        none (restrictions.yaml, house_rules.yaml)                     ~8
+Kensei rules    73/77        4 named, each seen surviving: the memo size cap (3), the       ~5
+                             hand-size fallback; no other
+engine.py       76/89        13 named, each seen surviving: 7 memo size caps, the           ~10
+                             int-or-Fraction shortcut, the at_least and at_most clamps
+                             on a tie, _passes for exactly (never reached), the op of an
+                             exactly bound (2); no other
+limits.py       4/4          none (the limits rows of every game's stats)                   ~8
+compiled.py     0/3          3 named memo size caps, each seen surviving; no other          ~20
+Senji           68/71        3 named equivalents, each seen surviving; no other             ~3
+HeroCard        61/61        none                                                           ~5
+==============  ===========  =============================================================  ==========
 
-Kensei's rules modules run Kensei's files (TESTS); the engine's bounds are killed first by
+Kensei in all: 245/265 killed, 20 named equivalents, no other survivor. The modules of
+builder/rules/ run Kensei's files (TESTS); their bounds are killed first by
 tests/test_bounds_rules_engine.py. A named equivalent is seen surviving with
-``--equivalents-only``.
+``--equivalents-only``; a killed place is confirmed with ``--at FILE:LINE``.
 
 """
 
