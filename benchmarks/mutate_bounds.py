@@ -25,29 +25,36 @@ no verdict can change) is listed apart; the exit code is 1 when any other mutant
 Cost: each mutant's tests run in a child forked from this process (pytest and the libraries are
 imported once; the child imports the mutated project afresh), ``-x -n 0``, the fastest killers
 first; a killed mutant costs a few seconds, a survivor the whole of its game's files.
-``--skip-equivalents`` leaves the named equivalents out; ``--at FILE:LINE`` runs one place again.
+``--skip-equivalents`` leaves the named equivalents out, ``--equivalents-only`` runs only them (to
+see each survive); ``--at FILE:LINE`` runs one place again.
 
-Scores (killed / run; measured on 2 shared, heavily loaded cores, load 6-10):
+Scores (killed / run; every mutant of a bound is killed or named in EQUIVALENTS with its reason).
+Measured on 2 cores shared with other work (load average 2.5-7 during these runs, 4-10 before);
+s/mutant is the mean of a run, killed mutants a few seconds, survivors their game's whole files:
 
-=========  ===========  ==============================================================  ==========
-game       killed/run   survivors                                                       s/mutant
-=========  ===========  ==============================================================  ==========
-Senshiai   54/58        4 named equivalents (each seen surviving), no other             ~10
-Satsuma    91/117       26 named equivalents (8 seen surviving, 18 judged by reading     ~13
-                        the hand solvers and skipped), no other
-Kensei     92/92        the catalog's numbers (restrictions.yaml, house_rules.yaml):     ~8
-           (catalog)    none. The rules modules (173 mutants; 13 memo size caps named
-                        equivalent by reading) are not scored yet: a first, partial run
-                        of builder/games/kensei/rules.py (47 of its 74 mutants: 19 killed,
-                        28 survived) left 28 survivors, none equivalent; each is killed by
-                        a test since (run again with --at at their lines: 30/30 killed,
-                        ~5 s each). Its other 27 (--at, one at a time): 26 killed, 1 named
-                        equivalent (the hand-size fallback), no other. rules.py: 73/74
-                        killed, no survivor but the equivalent. The other rules modules
-                        not run
-Senji      68/71        3 equivalents (an earlier run, before EQUIVALENTS)               -
-HeroCard   59/61        2 survivors (an earlier run, before EQUIVALENTS)                 -
-=========  ===========  ==============================================================  ==========
+==============  ===========  =============================================================  ==========
+game / module   killed/run   survivors                                                      s/mutant
+==============  ===========  =============================================================  ==========
+Senshiai        54/58        4 named equivalents, each seen surviving; no other             ~10
+Satsuma         91/117       26 named equivalents, each seen surviving (run with            ~13
+                             --equivalents-only: 26/26 survived, ~36 s each); no other
+Kensei catalog  92/92        none (restrictions.yaml, house_rules.yaml)                     ~8
+Kensei rules    73/77        4 named, each seen surviving: the memo size cap (3), the       ~5
+                             hand-size fallback; no other
+engine.py       76/89        13 named, each seen surviving: 7 memo size caps, the           ~10
+                             int-or-Fraction shortcut, the at_least and at_most clamps
+                             on a tie, _passes for exactly (never reached), the op of an
+                             exactly bound (2); no other
+limits.py       4/4          none (the limits rows of every game's stats)                   ~8
+compiled.py     0/3          3 named memo size caps, each seen surviving; no other          ~20
+Senji           68/71        3 named equivalents, each seen surviving; no other             ~3
+HeroCard        61/61        none                                                           ~5
+==============  ===========  =============================================================  ==========
+
+Kensei in all: 245/265 killed, 20 named equivalents, no other survivor. The modules of
+builder/rules/ run Kensei's files (TESTS); their bounds are killed first by
+tests/test_bounds_rules_engine.py. A named equivalent is seen surviving with
+``--equivalents-only``; a killed place is confirmed with ``--at FILE:LINE``.
 
 """
 
@@ -74,6 +81,8 @@ GAMES = ("kensei", "senshiai", "herocard", "senji", "satsuma")
 # at the first failure: a killed mutant costs the files before its killer, a survivor all of them)
 TESTS = {
     "kensei": [
+        # the restriction language's own bounds (the engine's: builder/rules/), a few seconds
+        "tests/test_bounds_rules_engine.py",
         "tests/test_bounds_kensei_params.py",
         "tests/test_bounds_kensei.py",
         "tests/test_readings_kensei.py",
@@ -95,6 +104,7 @@ TESTS = {
     ],
     "herocard": [
         "tests/test_bounds_cards.py",
+        "tests/test_herocard_copies.py",
         "tests/test_bounds_house_rules.py",
         "tests/test_bounds_herocard_play.py",
         "tests/test_readings_herocard.py",
@@ -131,7 +141,9 @@ TESTS = {
         ),
     ],
 }
-# modules shared by the games: the rules engine and the limit rows serve Kensei's restrictions
+# modules shared by the games: the rules engine serves Kensei's restrictions; the limit rows
+# (every game's ``daimyo stats``) are tested at their bounds in test_bounds_rules_engine.py, the
+# first of Kensei's files
 SHARED = {"engine": "kensei", "compiled": "kensei", "limits": "kensei"}
 YAML_FILES = ("restrictions.yaml", "system.yaml", "house_rules.yaml", "game.yaml")
 # the sections of a file that hold the bounds of a list (other sections: the game's play, components)
@@ -263,6 +275,30 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
     ),
     ("builder/games/satsuma/rules.py", "elif g > 0 or", ">", ">=", _ZERO),
     ("builder/games/satsuma/rules.py", "or g2 > 0:", ">", ">=", _ZERO),
+    # Senji
+    (
+        "builder/games/senji/rules.py",
+        'winner = "attacker" if av.total > dv.total else "defender"',
+        ">",
+        ">=",
+        "equal totals return a tie on the line before (if av.total == dv.total): here they differ, so > and >= agree",
+    ),
+    (
+        "builder/games/senji/rules.py",
+        "if len(placed_samurai) > 1 else",
+        ">",
+        ">=",
+        "reached only when the provinces holding the samurai are not starting_samurai, 1 in the catalog (the "
+        "rulebook's, 002:37-38): 0, 2 or more, never 1, so > 1 and >= 1 point at the same place",
+    ),
+    (
+        "builder/games/senji/rules.py",
+        "if len(placed_samurai) > 1 else",
+        "1",
+        "0",
+        "reached only when the provinces holding the samurai are not starting_samurai, 1 in the catalog (the "
+        "rulebook's, 002:37-38): 0, 2 or more, never 1, so > 1 and > 0 point at the same place",
+    ),
     # Kensei
     (
         "builder/games/kensei/rules.py",
@@ -271,6 +307,53 @@ EQUIVALENTS: list[tuple[str, str, str, str, str]] = [
         "<=",
         "a battle size equal to the lowest band's from_ap falls in that band (its to_ap, if any, is above its "
         "from_ap), so the hand is found before this fallback: the same hand",
+    ),
+    # the rules engine (builder/rules/engine.py)
+    (
+        "builder/rules/engine.py",
+        "return x.numerator if x.denominator == 1 else x",
+        "1",
+        "0",
+        "a denominator is never 0, so every exact number stays a Fraction instead of an int: equal to the "
+        "int, hashed alike, and printed as the int by fmt_num and plain (the JSON reports); the int only "
+        "sums faster (seen surviving the CLI's JSON, stats and library tests as well)",
+    ),
+    (
+        "builder/rules/engine.py",
+        "if v < lo:",
+        "<",
+        "<=",
+        "a bound equal to its at_least is set to at_least: the same value (and the same text, written either way)",
+    ),
+    (
+        "builder/rules/engine.py",
+        "if v > hi:",
+        ">",
+        ">=",
+        "a bound equal to its at_most is set to at_most: the same value (and the same text, written either way)",
+    ),
+    (
+        "builder/rules/engine.py",
+        "return value == bound",
+        "==",
+        "!=",
+        "_passes is called only by _decisive, which answers True before it for any exactly bound: only min "
+        "and max reach it, never this line",
+    ),
+    (
+        "builder/rules/engine.py",
+        '(kind == "exactly" and value < bound)',
+        "==",
+        "!=",
+        "the op of an exactly bound is set to != on the next line; a max bound is broken only when value > "
+        "bound, so value < bound is false and the op is > either way",
+    ),
+    (
+        "builder/rules/engine.py",
+        '(kind == "exactly" and value < bound)',
+        "<",
+        "<=",
+        "only an exactly bound reaches value < bound, and its op is set to != on the next line",
     ),
     (
         "builder/games/satsuma/rules.py",
@@ -554,6 +637,11 @@ def main(argv=None) -> int:
         action="store_true",
         help="do not run the named equivalent mutants (they are known to survive)",
     )
+    ap.add_argument(
+        "--equivalents-only",
+        action="store_true",
+        help="run only the named equivalent mutants, to see each of them survive",
+    )
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument(
         "--no-fork",
@@ -580,6 +668,8 @@ def main(argv=None) -> int:
         mutants = [m for m in mutants if f"{m.file}:{m.line}" in set(args.at)]
     if args.skip_equivalents:
         mutants = [m for m in mutants if not m.equivalent()]
+    if args.equivalents_only:
+        mutants = [m for m in mutants if m.equivalent()]
     judged: dict[str, bool] = {}  # label -> survived, from the logs of --done
     for log in args.done:
         for row in Path(log).read_text(encoding="utf-8").splitlines():

@@ -51,11 +51,28 @@ def test_an_entry_holds_at_least_one_model():
     assert small.value == 1
 
 
-def test_standard_is_never_negative():
-    assert _refused(standard=-1) == "army.yaml:8:15: error: troops[1].standard must be true or false, not -1"
-    for written in ("0", "false"):
-        res = _check(standard=written)
-        assert not [f for f in res.findings if f.code.startswith("kensei.standard")], written
+STANDARD_RULE = (
+    "troops[1].standard must be true, false or a count of Hata-Jurushi (0 or more), not {} "
+    "(write 'standard: true' on a unit that carries its Hata-Jurushi)"
+)
+
+
+@pytest.mark.parametrize("written, shown", [("-1", "-1"), ("yes", "'yes'"), ("1.5", "1.5"), ("[1]", "[1]")])
+def test_standard_refuses_what_is_not_true_false_or_a_count(written, shown):
+    assert _refused(standard=written) == "army.yaml:8:15: error: " + STANDARD_RULE.format(shown)
+
+
+@pytest.mark.parametrize("written", ["false", "0", "true", "1", ""])
+def test_standard_accepts_true_false_and_a_count_up_to_one(written):
+    res = _check(standard=written)  # "" : the key written with no value, read as false
+    assert not [f for f in res.findings if f.code.startswith("kensei.standard")], written
+
+
+def test_a_count_of_two_standards_is_read_and_held_to_one_per_unit():
+    # "You can only include one for each unit in your army" (001:5941-5944): 1 is the bound
+    (over,) = [f for f in _check(standard="2").findings if f.code.startswith("kensei.standard")]
+    assert (over.code, over.value, over.bound) == ("kensei.standard-max", 2, 1)
+    assert over.message == "Samurai Yari: 2 Hata-Jurushi in one unit > 1 (one for each unit)"
 
 
 # a club's pack rule on the ``standard`` fact (a restriction a pack may add): no Hata-Jurushi

@@ -188,6 +188,14 @@ def test_the_roster_s_limits_table_at_and_past_a_unit_size():
     # the skirmisher row shares the finding code but not its bound: its own row passes
     assert rows["unit-size-max-skirmisher"]["status"] == "pass"
     assert (rows["leaders-max"]["value"], rows["leaders-max"]["status"]) == ("1 leader", "pass")
+    # one leader is the minimum at 200 AP (6091-6101): on the bound the row passes; none fails it
+    assert (rows["leaders-min"]["value"], rows["leaders-min"]["status"]) == ("1 leader", "pass")
+    assert rows["leaders-min"]["bound"] == "\u2265 1 per 200 AP of 200 AP rounded up = 1"
+    none = _table({**doc, "troops": doc["troops"][1:]})[0]["leaders-min"]
+    assert (none["value"], none["status"]) == ("0 leaders", "FAIL")
+    # a bound of points is in AP, a bound of models a bare number
+    assert rows["melee-min"]["bound"] == "\u2265 25% of 200 AP = 50 AP"
+    assert rows["unit-size-max"]["bound"] == "\u2264 15"
     assert rows["units-max"]["value"] == "4 units"
     assert rows["melee-min"]["value"] == "175 AP"
     assert by_class == {"h": 20, "w": 235}

@@ -293,7 +293,11 @@ def load_list(doc, catalog):
         if isinstance(std, bool):
             std = int(std)
         elif not isinstance(std, int) or std < 0:
-            bad(("troops", i, "standard"), f"troops[{i}].standard must be true or false, not {std!r}")
+            bad(
+                ("troops", i, "standard"),
+                f"troops[{i}].standard must be true, false or a count of Hata-Jurushi (0 or more), not {std!r}",
+                "write 'standard: true' on a unit that carries its Hata-Jurushi",
+            )
             ok = False
         if ok and isinstance(name, str):  # ok: a troop name
             raw_entries.append((i, name, models, led_by, std))
