@@ -36,7 +36,7 @@ def main() -> None:
 
     from builder import yamlio
     from builder.catalog.loader import load_catalog
-    from builder.packs.identity import read_pack
+    from builder.catalog.packid import read_pack
     from builder.packs.sheet import export_csv, import_sheet
 
     data, _ = read_pack(ROOT / "examples" / "packs" / "senshiai-example.yaml")

@@ -45,7 +45,7 @@ def main() -> None:
     for i in range(200):
         (user / f"pack{i:03d}.yaml").write_text(f"system: senshiai\nname: Pack {i}\ncards: []\n")
     (user / "mine.yaml").write_text(example.replace("name: Senshiai example cards", "name: Mine"))
-    from builder.packs.resolve import resolve_pack
+    from builder.catalog.packfiles import resolve_pack
 
     resolve_pack("Mine")
     t = best(lambda: [resolve_pack("Mine") for _ in range(100)]) / 100
@@ -66,7 +66,7 @@ def main() -> None:
     tp = best(lambda: [check_file(f) for f in by_path.glob("*.yaml")])
     print(f"200 decks checked: packs by name {tn:.3f} s ({200 / tn:.0f}/s), by path {tp:.3f} s ({200 / tp:.0f}/s)")
 
-    from builder.packs.identity import read_pack
+    from builder.catalog.packid import read_pack
     from builder.packs.sheet import export_csv, export_xlsx, import_sheet
 
     data, _ = read_pack(user / "mine.yaml")

@@ -16,8 +16,8 @@ import pytest
 from builder.catalog.loader import load_catalog
 from builder.check import check_text
 from builder.errors import DaimyoError
+from builder.findings import FindingCode
 from builder.lists.dump import dump_list_yaml
-from builder.rules.codes import FindingCode
 from builder.systems import get
 
 from conftest import DATA, ROOT

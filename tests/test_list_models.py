@@ -19,7 +19,7 @@ import pytest
 from builder.check import check_file
 from builder.errors import DaimyoError
 from builder.lists.document import load_list, parse_list
-from builder.share.schema import SCHEMAS, keys, schema
+from builder.lists.schema import SCHEMAS, keys, schema
 from builder.systems import get
 
 from conftest import DATA, ROOT

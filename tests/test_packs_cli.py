@@ -96,7 +96,7 @@ def test_list_check_records_the_packs_checked_with(cli):
 
 
 def test_hash_ignores_layout_and_comments_but_not_values(tmp_path):
-    from builder.packs.identity import pack_id
+    from builder.catalog.packid import pack_id
 
     a = tmp_path / "a.yaml"
     b = tmp_path / "b.yaml"

@@ -32,7 +32,7 @@ def places(tmp_path, monkeypatch):
 
 
 def test_bundled_example_pack_by_file_name_and_by_declared_name(places):
-    from builder.packs.resolve import resolve_pack
+    from builder.catalog.packfiles import resolve_pack
 
     assert resolve_pack("senshiai-example") == EXAMPLE_PACKS / "senshiai-example.yaml"
     assert resolve_pack("Senshiai example cards") == EXAMPLE_PACKS / "senshiai-example.yaml"
@@ -42,7 +42,7 @@ def test_bundled_example_pack_by_file_name_and_by_declared_name(places):
 
 
 def test_search_order_list_folder_then_workspace_then_user_then_bundled(places):
-    from builder.packs.resolve import candidates, resolve_pack
+    from builder.catalog.packfiles import candidates, resolve_pack
 
     work, lists, user = places
     bundled = EXAMPLE_PACKS / "senshiai-example.yaml"
@@ -60,7 +60,7 @@ def test_search_order_list_folder_then_workspace_then_user_then_bundled(places):
 
 
 def test_a_path_as_written_wins_and_a_missing_path_falls_back_to_its_name(places):
-    from builder.packs.resolve import resolve_pack
+    from builder.catalog.packfiles import resolve_pack
 
     _work, lists, _user = places
     own = _pack(lists / "data" / "cards.yaml", "cards")
@@ -71,7 +71,7 @@ def test_a_path_as_written_wins_and_a_missing_path_falls_back_to_its_name(places
 
 
 def test_the_list_folder_is_searched_by_file_name_only(places):
-    from builder.packs.resolve import resolve_pack
+    from builder.catalog.packfiles import resolve_pack
 
     _work, lists, user = places
     _pack(lists / "deck.yaml", "house cards")  # a file in the list folder declaring a name
@@ -81,7 +81,7 @@ def test_the_list_folder_is_searched_by_file_name_only(places):
 
 
 def test_a_pack_of_the_list_system_wins_over_one_of_another_system(places):
-    from builder.packs.resolve import resolve_pack
+    from builder.catalog.packfiles import resolve_pack
 
     work, lists, user = places
     k = _pack(work / "packs" / "club.yaml", "club", system="kensei")
@@ -92,7 +92,7 @@ def test_a_pack_of_the_list_system_wins_over_one_of_another_system(places):
 
 
 def test_names_only_ignores_paths_and_the_list_folder(places):
-    from builder.packs.resolve import resolve_pack
+    from builder.catalog.packfiles import resolve_pack
 
     _work, lists, user = places
     _pack(lists / "secret.yaml", "secret")
@@ -105,7 +105,7 @@ def test_names_only_ignores_paths_and_the_list_folder(places):
 def test_daimyo_packs_holds_several_folders(places, monkeypatch, tmp_path):
     import os
 
-    from builder.packs.resolve import resolve_pack, user_pack_dirs
+    from builder.catalog.packfiles import resolve_pack, user_pack_dirs
 
     a, b = tmp_path / "a", tmp_path / "b"
     monkeypatch.setenv("DAIMYO_PACKS", f"{a}{os.pathsep}{b}")
@@ -119,7 +119,7 @@ def test_daimyo_packs_holds_several_folders(places, monkeypatch, tmp_path):
 def test_platform_config_folder_without_daimyo_packs(monkeypatch, tmp_path):
     import sys
 
-    from builder.packs.resolve import user_pack_dirs
+    from builder.catalog.packfiles import user_pack_dirs
 
     monkeypatch.delenv("DAIMYO_PACKS")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))

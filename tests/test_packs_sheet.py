@@ -36,7 +36,7 @@ def test_bad_packs_give_exactly_the_expected_lines(cli, name, monkeypatch):
 @pytest.mark.parametrize("pack", EXAMPLE_PACKS, ids=lambda p: p.stem)
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
 def test_round_trip_pack_to_sheet_to_pack_keeps_the_data(cli, tmp_path, pack, fmt):
-    from builder.packs.identity import read_pack
+    from builder.catalog.packid import read_pack
 
     sheet = tmp_path / f"p.{fmt}"
     r = cli("pack", "export", pack, "--to", fmt, "-o", sheet)
@@ -74,7 +74,7 @@ def test_a_card_typed_in_by_hand_with_defaults(cli, tmp_path):
     out = tmp_path / "mine.yaml"
     r = cli("pack", "import", sheet, "--system", "senshiai", "-o", out, "--version", "2")
     assert r.code == 0, r.stderr
-    from builder.packs.identity import read_pack
+    from builder.catalog.packid import read_pack
 
     data, _ = read_pack(out)
     assert data["name"] == "mine" and data["version"] == "2" and data["system"] == "senshiai"

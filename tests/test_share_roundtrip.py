@@ -275,7 +275,7 @@ def test_canonical_adds_up_repeated_cards():
 def test_senji_family_keeps_the_name_lists_use():
     r = Resolver.of("senji")
     if not r.knows(
-        __import__("builder.share.schema", fromlist=["field_of"]).field_of("senji", "players").sub("family")
+        __import__("builder.lists.schema", fromlist=["field_of"]).field_of("senji", "players").sub("family")
     ):
         pytest.skip("no families in the catalog")
     doc = {"system": "senji", "players": [{"name": "Aiko", "family": "Red", "provinces": []}]}

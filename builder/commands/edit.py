@@ -53,8 +53,8 @@ def _pack_paths(packs: list[str], out: str, system: str | None = None) -> tuple[
     import os
     from pathlib import Path
 
+    from builder.catalog.packfiles import is_name, not_found_hint, resolve_pack
     from builder.errors import UsageError
-    from builder.packs.resolve import is_name, not_found_hint, resolve_pack
     from builder.paths import is_file
 
     folder = Path(out).resolve().parent

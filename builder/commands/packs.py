@@ -51,9 +51,9 @@ def register(app) -> None:
         """Validate packs with their system's catalog. Exit 0 when valid, 2 with one line per problem."""
         import json
 
+        from builder.catalog.packfiles import resolve_pack
         from builder.packs.manage import check_pack
         from builder.packs.manage import shown as shown_path
-        from builder.packs.resolve import resolve_pack
         from builder.paths import is_file
 
         if format not in ("text", "json"):
@@ -322,9 +322,9 @@ def register(app) -> None:
         import sys
         from pathlib import Path
 
+        from builder.catalog.packfiles import resolve_pack
+        from builder.catalog.packid import read_pack
         from builder.errors import UsageError
-        from builder.packs.identity import read_pack
-        from builder.packs.resolve import resolve_pack
         from builder.packs.sheet import SHEET_FORMATS, export_csv, export_xlsx
         from builder.paths import is_file
         from builder.yamlio import atomic_write

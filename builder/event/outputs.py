@@ -46,8 +46,8 @@ def _cell(v):
 def _book_doc(list_text: str, system: str, label: str) -> str:
     """A stored list as a file the book can read, its packs found by name here (or left out).
     The list itself is printed as handed in, so that its fingerprint is the one recorded."""
+    from builder.catalog.packfiles import resolve_recorded
     from builder.lists.dump import dump_list_yaml
-    from builder.packs.resolve import resolve_recorded
     from builder.share.api import parse_source_text
 
     doc = dict(parse_source_text(list_text, label, system).doc)

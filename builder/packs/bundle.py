@@ -48,9 +48,9 @@ def missing_line(name: str, version: str | None = None) -> str:
 
 def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[str]:
     """One line per pack of a received list that is missing here or differs from the local one."""
-    from builder.packs.identity import pack_id
+    from builder.catalog.packfiles import resolve_recorded
+    from builder.catalog.packid import pack_id
     from builder.packs.manage import shown
-    from builder.packs.resolve import resolve_recorded
 
     recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
     out = []
@@ -80,8 +80,8 @@ def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[s
 
 def make_bundle(doc: dict, base_dir: Path) -> dict:
     """The bundle of a canonical list: the list (packs named by their names) and the packs."""
-    from builder.packs.identity import read_pack
-    from builder.packs.resolve import not_found_hint, resolve_pack
+    from builder.catalog.packfiles import not_found_hint, resolve_pack
+    from builder.catalog.packid import read_pack
 
     packs, refs = [], []
     for ref in doc.get("packs") or []:
@@ -103,7 +103,7 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
         lst["packs"] = refs
     lst.pop("checked_with", None)
     if refs:
-        from builder.packs.identity import PackId
+        from builder.catalog.packid import PackId
 
         lst["checked_with"] = [
             {

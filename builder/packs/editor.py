@@ -196,7 +196,7 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
 def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) -> tuple[str, int]:
     """Add or replace the entries of a spreadsheet (``pack import``'s reading and checks) in
     the pack at ``path``; (new text, entries written). Every bad cell refuses the whole sheet."""
-    from builder.packs.identity import read_pack
+    from builder.catalog.packid import read_pack
     from builder.packs.sheet import import_sheet
 
     data, _ = read_pack(path)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from builder.catalog.packid import PackId
 from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
-from builder.packs.identity import PackId
 
 if TYPE_CHECKING:
     from builder.packs.registry import Entry
@@ -58,8 +58,8 @@ def verify(data: bytes, entry) -> None:
 def prepare(data: bytes, source: str, entry=None) -> Ready:
     """Check downloaded bytes as a pack (and, from a registry, that it is the pack the index
     names)."""
+    from builder.catalog.packid import PackId
     from builder.errors import CatalogError
-    from builder.packs.identity import PackId
     from builder.packs.manage import check_pack
     from builder.yamlio import parse_yaml
 
@@ -124,8 +124,8 @@ def download(entry) -> Ready:
 
 def _plan(entry, entries, planned: dict) -> None:
     """``entry`` and the packs it needs that are not installed, in install order."""
+    from builder.catalog.packfiles import read_header, resolve_pack
     from builder.packs.registry import choose, name_key_of, split_ref
-    from builder.packs.resolve import read_header, resolve_pack
 
     key = (name_key_of(entry.name), entry.game)
     if key in planned:
@@ -185,8 +185,8 @@ def install(ref: str, game: str | None = None, force: bool = False) -> list[str]
 def _put(readies: list[Ready], force: bool) -> list[str]:
     """Store and put in use checked packs; a file in use that is no stored version (a pack made
     or copied by hand) is replaced only with ``force``."""
+    from builder.catalog.packid import pack_id
     from builder.packs import store
-    from builder.packs.identity import pack_id
 
     out = []
     with store.locked():
@@ -242,8 +242,8 @@ class Update:
 def outdated(name: str | None = None) -> list[Update]:
     """The installed packs (all, or ``name``) for which a registry has a newer version this
     daimyo can use."""
+    from builder.catalog.packid import read_pack
     from builder.packs import store
-    from builder.packs.identity import read_pack
     from builder.packs.registry import all_entries, name_key_of, newest, version_key
 
     entries = all_entries()
@@ -289,8 +289,8 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
     """``daimyo import SOURCE --install-packs`` for a list that names its packs (a share code,
     text, YAML): install from the registries each pack it records that is missing here or
     differs, the version it records, refusing one whose content is not the recorded one."""
+    from builder.catalog.packfiles import resolve_recorded
     from builder.packs.registry import all_entries, choose
-    from builder.packs.resolve import resolve_recorded
 
     recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
     wanted = []
@@ -298,7 +298,7 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
         rec = recorded.get(str(ref), {})
         path = resolve_recorded(str(ref), doc, base_dir, doc.get("system"), names_only=names_only)
         if path is not None:
-            from builder.packs.identity import pack_id
+            from builder.catalog.packid import pack_id
 
             try:
                 if not rec.get("hash") or pack_id(path).hash.startswith(rec["hash"]):

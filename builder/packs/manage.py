@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder.catalog.packid import PackId, read_pack, short_hash
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
-from builder.packs.identity import PackId, read_pack, short_hash
 
 
 @dataclass
@@ -93,7 +93,7 @@ class Listed:
 def list_packs(system: str | None = None, base_dir: Path | None = None) -> list[Listed]:
     """Every pack in the search folders, in search order; a later pack with the same name (and
     system) as an earlier one is shadowed by it."""
-    from builder.packs.resolve import name_key, pack_files, search_dirs
+    from builder.catalog.packfiles import name_key, pack_files, search_dirs
 
     out: list[Listed] = []
     winners: dict[tuple, Path] = {}
@@ -129,7 +129,7 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
     An installed pack of the same name and the same content is left alone; one with other
     content is replaced only with ``force``.
     """
-    from builder.packs.resolve import install_dir
+    from builder.catalog.packfiles import install_dir
     from builder.yamlio import atomic_write, read_text
 
     report = check_pack(path)
@@ -183,7 +183,7 @@ def _file_name(name: str) -> str:
 
 def shown(path) -> str:
     """A pack's path for people: bundled packs by their name, not an installation path."""
-    from builder.packs.resolve import bundled_dir
+    from builder.catalog.packfiles import bundled_dir
     from builder.paths import display_path
 
     try:
@@ -215,8 +215,8 @@ def packs_json(items) -> list[dict]:
 
 def format_pack_list(items) -> list[str]:
     """The lines of ``daimyo pack list``: the search order, then the packs found in each place."""
-    from builder.packs.identity import short_hash
-    from builder.packs.resolve import WHERE_LABELS, search_dirs
+    from builder.catalog.packfiles import WHERE_LABELS, search_dirs
+    from builder.catalog.packid import short_hash
 
     lines = ["search order (first wins): the path as written, the list's folder, then:"]
     for n, (where, folder) in enumerate((w, d) for w, d in search_dirs(None)):
@@ -241,8 +241,8 @@ def format_pack_list(items) -> list[str]:
 
 def _installed_lines(ident) -> list[str]:
     """Where an installed pack came from and the other versions kept beside it."""
+    from builder.catalog.packfiles import name_key
     from builder.packs import store
-    from builder.packs.resolve import name_key
 
     recs = [r for r in store.records() if name_key(r.name) == name_key(ident.name)]
     lines = [f"      from {r.source}" for r in recs if r.hash == ident.hash][:1]

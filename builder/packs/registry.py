@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from builder import limits
+from builder.catalog.packfiles import split_ref, version_key
 from builder.errors import DaimyoError, Diagnostic, UsageError, option
-from builder.packs.resolve import split_ref, version_key
 
 INDEX_KEY = "daimyo_registry"
 INDEX_FORMAT = 1
@@ -265,7 +265,7 @@ def registry_urls() -> list[str]:
 
 
 def config_file() -> Path:
-    from builder.packs.resolve import config_dir
+    from builder.catalog.packfiles import config_dir
 
     return config_dir() / CONFIG_NAME
 
@@ -500,7 +500,7 @@ def search(entries: list[Entry], text: str | None = None, game: str | None = Non
 
 
 def name_key_of(name: str) -> str:
-    from builder.packs.resolve import name_key
+    from builder.catalog.packfiles import name_key
 
     return name_key(name)
 
@@ -562,10 +562,10 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
     """The index of every pack in ``folder`` (and its subfolders, 3 deep): (index, lines for
     people). Every pack is checked; CatalogError lists every problem and nothing is returned
     then. Packs need ``version:``; one name and version appear once."""
+    from builder.catalog.packfiles import PACK_SUFFIXES
+    from builder.catalog.packid import PackId
     from builder.errors import CatalogError
-    from builder.packs.identity import PackId
     from builder.packs.manage import check_pack
-    from builder.packs.resolve import PACK_SUFFIXES
     from builder.paths import display_path
     from builder.yamlio import parse_yaml, read_bytes
 

@@ -104,7 +104,7 @@ class locked:
 def in_use(name: str) -> tuple[Installed | None, Path]:
     """The record of the version of ``name`` in use (None when the file in use is not a stored
     version: made or copied by hand) and the file in use."""
-    from builder.packs.identity import pack_id
+    from builder.catalog.packid import pack_id
 
     path = active_path(name)
     if not path.is_file():
@@ -129,7 +129,7 @@ def find_by_hash(content: str) -> Installed | None:
 
 
 def stored_data(r: Installed) -> dict:
-    from builder.packs.identity import read_pack
+    from builder.catalog.packid import read_pack
 
     return read_pack(folder() / r.file)[0]
 
@@ -138,7 +138,7 @@ def store(data: bytes, ident, game: str, sha256: str, source: str) -> Installed:
     """Keep ``data`` (a checked pack) as a stored version and record it (call under ``locked``)."""
     import time
 
-    from builder.packs.identity import short_hash
+    from builder.catalog.packid import short_hash
     from builder.yamlio import atomic_write
 
     rel = f"{VERSIONS}/{file_name(ident.name)}/{file_name(ident.version or 'none')}-{short_hash(ident.hash)}.yaml"
@@ -209,7 +209,7 @@ def remove(name: str, version: str | None = None) -> list[str]:
 
 def installed_in_use() -> list[tuple[Installed | None, Path, PackId]]:
     """Each pack file in use in the packs folder: (its record or None, path, PackId)."""
-    from builder.packs.identity import pack_id
+    from builder.catalog.packid import pack_id
 
     out: list[tuple[Installed | None, Path, PackId]] = []
     for p in pack_files(folder()):

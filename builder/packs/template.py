@@ -24,7 +24,7 @@ def _dump(data) -> str:
 def _example_catalog(system: str):
     """The catalog with the bundled example pack(s) of the system (examples are complete)."""
     from builder.catalog.loader import load_catalog
-    from builder.packs.resolve import bundled_dir, pack_files, read_header
+    from builder.catalog.packfiles import bundled_dir, pack_files, read_header
 
     packs = [str(p) for p in pack_files(bundled_dir()) if read_header(p).system == system]
     try:

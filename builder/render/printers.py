@@ -49,7 +49,7 @@ def profiles_path() -> Path:
     env = os.environ.get("DAIMYO_PRINTERS")
     if env:
         return Path(env).expanduser()
-    from builder.packs.resolve import config_dir
+    from builder.catalog.packfiles import config_dir
 
     return config_dir() / FILE_NAME
 

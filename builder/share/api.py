@@ -17,7 +17,7 @@ from pathlib import Path
 
 from builder.errors import DaimyoError, Diagnostic, ListError, UsageError, option
 from builder.share.canonical import Resolver, canonical
-from builder.share.schema import Note
+from builder.share.notes import Note
 
 FORMATS = ("text", "markdown", "json", "yaml", "code")
 # formats a list is pasted or sent in: their packs are names, looked up in the packs folders only

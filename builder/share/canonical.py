@@ -3,7 +3,7 @@
 ``canonical(data, system)`` returns a new plain dict:
 
 * keys in the order of FORMATS.md section 1 (common keys first, then the
-  system's keys in their documented order; see ``builder.share.schema``);
+  system's keys in their documented order; see ``builder.lists.schema``);
 * catalog names written as the catalog writes them (``samurai  yari`` ->
   ``Samurai Yari``; clan, commander level, family, side and deck as their ids);
   a name the catalog does not know is kept as written, spaces tidied;
@@ -29,8 +29,8 @@ from typing import Any
 from builder.errors import Diagnostic, ListError
 from builder.kit.fields import Field
 from builder.limits import MAX_NUMBER
+from builder.lists.schema import schema
 from builder.names import did_you_mean, slug
-from builder.share.schema import schema
 
 _WS = re.compile(r"\s+")
 

@@ -15,7 +15,7 @@ Layout (format version 1)::
 * names check (2 bytes, big-endian): CRC-32 of the catalog names the code refers
   to by key, low 16 bits. Decoding with a catalog in which a key now points to
   another entry is refused instead of giving a different list;
-* body: the list's fields in schema order (``builder.share.schema``). Each
+* body: the list's fields in schema order (``builder.lists.schema``). Each
   mapping starts with a varint bit set of the fields present; then each value:
   text = varint length + UTF-8; whole number = zigzag varint; true/false = one
   byte; catalog name = varint 0 + 16-bit key (CRC-32 of ``section:id``, low 16
@@ -39,8 +39,8 @@ import zlib
 
 from builder.errors import DaimyoError, Diagnostic, command_line, option
 from builder.kit.fields import Field
+from builder.lists.schema import schema
 from builder.share.canonical import Resolver, canonical, name_hash
-from builder.share.schema import schema
 
 VERSION = 1
 PREFIX = f"DMY{VERSION}-"

@@ -47,9 +47,10 @@ from builder.kit.textform import (
     _unquote_free_text,
     _uq,
 )
+from builder.lists.schema import declared_field, field_of, schema
 from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical
-from builder.share.schema import Note, declared_field, field_of, schema
+from builder.share.notes import Note
 
 KEY_LINES = {
     "name": "name",

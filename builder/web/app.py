@@ -543,7 +543,7 @@ class PageEdits:
             if step is not None and path:
                 from starlette.requests import Request
 
-                from builder.packs.resolve import in_workspace
+                from builder.catalog.packfiles import in_workspace
 
                 request = Request(scope, receive)
                 with in_workspace(self.root):
@@ -573,7 +573,7 @@ class InWorkspace:
         self.root = root
 
     async def __call__(self, scope, receive, send):
-        from builder.packs.resolve import in_workspace
+        from builder.catalog.packfiles import in_workspace
 
         with in_workspace(self.root):
             await self.app(scope, receive, send)
@@ -784,7 +784,7 @@ def _pack_names(ws: Workspace, rel: str, doc: dict, wanted) -> tuple[list[str], 
     """The names of the packs a received list names (the sender's paths or names), for the new
     list ``rel``: those the search order finds from its folder (the workspace's packs, the user's,
     the bundled ones); and the names of those it does not find."""
-    from builder.packs.resolve import resolve_recorded
+    from builder.catalog.packfiles import resolve_recorded
     from builder.share.api import pack_name
 
     here = (ws.root / rel).parent

@@ -32,7 +32,7 @@ def register(api, page, ws) -> None:
         return p
 
     def load(file: str):
-        from builder.packs.identity import read_pack
+        from builder.catalog.packid import read_pack
         from builder.yamlio import read_text
 
         p = pack_path(file)

@@ -38,9 +38,9 @@ def installed_rows(entries) -> list[dict]:
 
 def workspace_packs(ws) -> list[dict]:
     """The packs of the workspace's ``packs/`` folder (what the pack editor edits)."""
+    from builder.catalog.packfiles import pack_files
+    from builder.catalog.packid import pack_id
     from builder.errors import DaimyoError
-    from builder.packs.identity import pack_id
-    from builder.packs.resolve import pack_files
 
     out = []
     for p in pack_files(ws.root / "packs"):

@@ -177,7 +177,7 @@ class Workspace:
         """How a new list ``list_rel`` names the pack ``file``: by its name (the file name without
         ``.yaml``, else the name it declares) when the search order finds that very file from the
         list's folder, as the command line writes it; else by its path relative to the list."""
-        from builder.packs.resolve import read_header, resolve_pack
+        from builder.catalog.packfiles import read_header, resolve_pack
 
         here = (self.root / list_rel).parent
         names = [Path(file).stem]
@@ -196,7 +196,7 @@ class Workspace:
 
     def packs_here(self):
         """The pack search order with this workspace's ``packs/`` folder as step 3."""
-        from builder.packs.resolve import in_workspace
+        from builder.catalog.packfiles import in_workspace
 
         return in_workspace(self.root)
 
@@ -286,7 +286,7 @@ class Workspace:
         (``path``: relative to it), then the user's and the bundled packs that no pack before
         them shadows (``path``: ``@user/FILE``, ``@bundled/FILE``); each with ``system``,
         ``name`` (from the pack's own keys) and ``file`` (its real path)."""
-        from builder.packs.resolve import name_key, pack_files, read_header, search_dirs
+        from builder.catalog.packfiles import name_key, pack_files, read_header, search_dirs
 
         out = []
         for p in self.files():
@@ -480,7 +480,7 @@ def _pack_refs(text: str, file: str) -> list:
 
 
 def _pack_folders() -> list[Path]:
-    from builder.packs.resolve import bundled_dir, user_pack_dirs
+    from builder.catalog.packfiles import bundled_dir, user_pack_dirs
 
     out = []
     for d in [*user_pack_dirs(), bundled_dir()]:

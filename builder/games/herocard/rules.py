@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from builder.errors import ListError
-from builder.findings import Finding, error, info, warning
+from builder.findings import Finding, codes, error, info, warning
 from builder.games.herocard.terms import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
 from builder.games.senshiai.rules import _kind, check_keys, read_counts
 from builder.names import normalize
-from builder.rules.codes import codes
 
 SEED = "004_80c161daf2b1fabf.txt"
 SRC_ATTRS = f"{SEED}:1204-1209"

@@ -16,10 +16,9 @@ from fractions import Fraction
 from typing import Any
 
 from builder.errors import ListError
-from builder.findings import Finding
+from builder.findings import Finding, codes
 from builder.names import did_you_mean, normalize
 from builder.paths import origin_text
-from builder.rules.codes import codes
 from builder.rules.compiled import ruleset
 from builder.rules.engine import (
     Context,

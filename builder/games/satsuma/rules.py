@@ -25,9 +25,8 @@ from itertools import product
 from typing import Any
 
 from builder.errors import ListError
-from builder.findings import Finding, error, info, warning
+from builder.findings import Finding, codes, error, info, warning
 from builder.names import did_you_mean, normalize
-from builder.rules.codes import codes
 
 SEED = "003_d64fd863b3930085.txt"
 SIDES = ("samurai", "imperial")

@@ -21,9 +21,8 @@ from typing import Any
 
 from builder.catalog.frozen import model_fields
 from builder.errors import ListError
-from builder.findings import Finding, error, info, warning
+from builder.findings import Finding, codes, error, info, warning
 from builder.names import did_you_mean
-from builder.rules.codes import codes
 
 SEED = "002_55c7e5ab3d1a76a7.txt"
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from builder.errors import ListError
-from builder.findings import Finding, error, warning
+from builder.findings import Finding, codes, error, warning
 from builder.games.senshiai.terms import (
     PATHS,
     ROMAN,
@@ -41,7 +41,6 @@ from builder.games.senshiai.terms import (
     parse_power,
 )
 from builder.names import did_you_mean, normalize
-from builder.rules.codes import codes
 
 SEED = "000_ac601013730960cf.txt"
 SRC_DECK = f"{SEED}:17"

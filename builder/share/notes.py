@@ -1,15 +1,10 @@
-"""The schema of each system's list document (``builder.lists.schema``, where the list writer
-finds its key order too) as the share formats use it, and the notes met while reading shared input.
-"""
+"""The notes met while reading shared input: a problem or a remark, with its line and column
+when the input is text."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field as _field
-
-from builder.lists.schema import SCHEMAS, declared_field, field_of, keys, schema
-
-__all__ = ["SCHEMAS", "Note", "declared_field", "field_of", "keys", "schema"]
 
 
 @dataclass
