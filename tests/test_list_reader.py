@@ -114,3 +114,19 @@ def test_mutated_texts_read_the_same_or_are_declined(doc, data):
         else:
             text = text[:i] + ch + text[i + 1 :]
     _same(text)
+
+
+def test_the_quick_reader_declines_every_character_the_yaml_reader_would_treat_specially():
+    """The quick reader of plain lists hands a text to the full YAML reader when it holds a
+    character that reader refuses (its own class of non-printable characters), reads as a line
+    break (\\x85, \\u2028, \\u2029), or as a byte-order mark (\\uFEFF), or a tab or carriage return;
+    every other code point it reads itself. Checked on every code point."""
+    from ruamel.yaml.reader import Reader
+
+    from builder.lists.document import _NON_PRINTABLE
+
+    special = {"\x85", "\u2028", "\u2029", "\ufeff", "\t", "\r"}
+    for cp in range(0x110000):
+        c = chr(cp)
+        expected = bool(Reader.NON_PRINTABLE.match(c)) or c in special
+        assert bool(_NON_PRINTABLE.match(c)) == expected, hex(cp)

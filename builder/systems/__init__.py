@@ -73,10 +73,12 @@ def _scan() -> dict[str, str]:
     key = "\n".join(stamps)
     # One answer per environment (its interpreter and path): two virtual environments, or the
     # command run from two folders, keep their own instead of replacing each other's.
-    import hashlib
+    # (a checksum names the file: two environments sharing one by chance only read the metadata
+    # more often, as the key inside decides; hashlib would cost more than the read it saves)
+    import zlib
 
     where = "\n".join([sys.prefix, os.getcwd(), *sys.path])
-    memo = cache_dir() / f"games-{hashlib.sha1(where.encode()).hexdigest()[:16]}.json"
+    memo = cache_dir() / f"games-{zlib.crc32(where.encode()):08x}.json"
     if use_cache:
         try:
             kept = json.loads(memo.read_text(encoding="utf-8"))
