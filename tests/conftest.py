@@ -87,50 +87,53 @@ class CliResult:
         return f"CliResult(code={self.code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
 
 
-@pytest.fixture
-def cli():
-    """Run the typer app in-process: cli('check', 'file.yaml') -> CliResult."""
+def run_cli(*args, input=None) -> CliResult:
+    """Run the typer app in-process: run_cli('check', 'file.yaml') -> CliResult (the ``cli``
+    fixture; this function for fixtures of a wider scope)."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
     from builder.cli import app_for
 
-    def run(*args, input=None):
-        out, err = io.StringIO(), io.StringIO()
-        code = 0
-        old_in = sys.stdin
-        if input is not None:
-            sys.stdin = io.StringIO(input)
-        try:
-            with redirect_stdout(out), redirect_stderr(err):
-                try:
-                    rv = app_for(list(map(str, args)))(list(map(str, args)), standalone_mode=False)
-                    if isinstance(rv, int):
-                        code = rv
-                except SystemExit as exc:
-                    code = exc.code if isinstance(exc.code, int) else 1
-                except Exception as exc:  # typer/click exceptions in non-standalone mode
-                    try:  # typer 0.2x carries its own copy of click
-                        import typer._click as click
-                    except ImportError:  # pragma: no cover
-                        import click
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    old_in = sys.stdin
+    if input is not None:
+        sys.stdin = io.StringIO(input)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                rv = app_for(list(map(str, args)))(list(map(str, args)), standalone_mode=False)
+                if isinstance(rv, int):
+                    code = rv
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            except Exception as exc:  # typer/click exceptions in non-standalone mode
+                try:  # typer 0.2x carries its own copy of click
+                    import typer._click as click
+                except ImportError:  # pragma: no cover
+                    import click
 
-                    if isinstance(exc, click.exceptions.Exit):
-                        code = exc.exit_code
-                    elif isinstance(exc, click.ClickException):
-                        exc.show(file=err)
-                        code = exc.exit_code
-                    elif exc.__class__.__name__ == "DaimyoError" or hasattr(exc, "diagnostics"):
-                        for line in exc.lines(flags=True):
-                            err.write(line + "\n")
-                        code = exc.exit_code
-                    else:
-                        raise
-        finally:
-            sys.stdin = old_in
-        return CliResult(code, out.getvalue(), err.getvalue())
+                if isinstance(exc, click.exceptions.Exit):
+                    code = exc.exit_code
+                elif isinstance(exc, click.ClickException):
+                    exc.show(file=err)
+                    code = exc.exit_code
+                elif exc.__class__.__name__ == "DaimyoError" or hasattr(exc, "diagnostics"):
+                    for line in exc.lines(flags=True):
+                        err.write(line + "\n")
+                    code = exc.exit_code
+                else:
+                    raise
+    finally:
+        sys.stdin = old_in
+    return CliResult(code, out.getvalue(), err.getvalue())
 
-    return run
+
+@pytest.fixture
+def cli():
+    """Run the typer app in-process: cli('check', 'file.yaml') -> CliResult."""
+    return run_cli
 
 
 @pytest.fixture(scope="session", autouse=True)

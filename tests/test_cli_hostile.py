@@ -265,27 +265,27 @@ def test_the_web_builder_edits_what_check_reads_or_answers_4xx(cli, tmp_path):
 
     ws = tmp_path / "ws"
     ws.mkdir()
-    api = TestClient(
+    with TestClient(
         create_app(ws, token="t" * 24),
         base_url="http://127.0.0.1:8765",
         headers={"Authorization": "Bearer " + "t" * 24},
-    )
-    for label, text in VARIANTS:
-        f = ws / "fuzz.yaml"
-        f.write_text(text, encoding="utf-8")
-        if cli("check", f).code == 2:
-            continue
-        for op in (
-            {"op": "add", "item": "Samurai Yari"},
-            {"op": "set", "key": "name", "value": "Web"},
-            {"op": "house_rule", "key": "leader_count", "value": "formula"},
-            {"op": "models", "index": 1, "delta": 1},
-        ):
+    ) as api:  # one event loop for every request (a client without `with` starts one a request)
+        for label, text in VARIANTS:
+            f = ws / "fuzz.yaml"
             f.write_text(text, encoding="utf-8")
-            r = api.post("/api/lists/fuzz.yaml/edit", json=op)
-            assert r.status_code in (200, 400, 409, 422), (label, op, r.status_code, r.text[:300])
-            if r.status_code != 200:
-                assert f.read_text(encoding="utf-8") == text
+            if cli("check", f).code == 2:
+                continue
+            for op in (
+                {"op": "add", "item": "Samurai Yari"},
+                {"op": "set", "key": "name", "value": "Web"},
+                {"op": "house_rule", "key": "leader_count", "value": "formula"},
+                {"op": "models", "index": 1, "delta": 1},
+            ):
+                f.write_text(text, encoding="utf-8")
+                r = api.post("/api/lists/fuzz.yaml/edit", json=op)
+                assert r.status_code in (200, 400, 409, 422), (label, op, r.status_code, r.text[:300])
+                if r.status_code != 200:
+                    assert f.read_text(encoding="utf-8") == text
 
 
 # -- a pasted list names packs by name only -----------------------------------------------------------
@@ -348,7 +348,11 @@ def test_a_share_code_expanding_past_the_limit_is_refused_before_it_is_read(cli)
 
 
 def test_a_huge_repetitive_list_is_refused_as_a_code_and_shared_as_yaml(cli, tmp_path):
-    n = 40_000
+    import re
+
+    from builder.limits import MIN_CODE_BODY
+
+    n = MIN_CODE_BODY // 4 + 100  # an entry is 4 bytes of a code's body: just past the floor of 64 KiB
     f = tmp_path / "huge.yaml"
     f.write_text(
         "system: kensei\nname: Huge\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
@@ -356,6 +360,8 @@ def test_a_huge_repetitive_list_is_refused_as_a_code_and_shared_as_yaml(cli, tmp
     )
     r = cli("export", f, "--to", "code")
     assert r.code == 2 and "too repetitive for a share code" in r.stderr and "--to yaml" in r.stderr
+    expands = int(re.search(r"expand to ([\d,]+) bytes", r.stderr).group(1).replace(",", ""))
+    assert MIN_CODE_BODY < expands < MIN_CODE_BODY * 1.01, r.stderr  # refused for crossing the floor
     assert cli("export", f, "--to", "yaml", "-o", tmp_path / "shared.yaml").code == 0
 
 

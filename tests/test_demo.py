@@ -1,9 +1,34 @@
 """The main job: `daimyo demo` validates the catalog, checks every example, prints every PDF."""
 
+import shutil
 from pathlib import Path
+
+import pytest
 
 from builder import SYSTEMS
 from builder.demo import example_lists
+
+from conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory):
+    """One whole ``daimyo demo`` (every example and every player aid printed): its result and
+    its output folder, which the tests below copy and run the demo in again."""
+    out = tmp_path_factory.mktemp("demo") / "out"
+    return run_cli("demo", "--out", str(out)), out
+
+
+@pytest.fixture
+def one_example(monkeypatch):
+    """The demo again on one example list and one player aid (the ones the tests look at): each
+    file goes through the same steps, so the others are left out after the first whole run."""
+    import builder.demo
+
+    monkeypatch.setattr(
+        builder.demo, "example_lists", lambda: [p for p in example_lists() if p.name == "kensei-buke.yaml"]
+    )
+    monkeypatch.setattr(builder.demo, "SYSTEMS", ("senji",))
 
 
 def test_examples_cover_every_system():
@@ -13,9 +38,8 @@ def test_examples_cover_every_system():
     assert systems == set(SYSTEMS)
 
 
-def test_demo_checks_and_prints_everything(cli, tmp_path):
-    out = tmp_path / "out"
-    res = cli("demo", "--out", str(out))
+def test_demo_checks_and_prints_everything(demo_run):
+    res, out = demo_run
     assert res.code == 0, res.stdout + res.stderr
     for system in SYSTEMS:
         assert f"{system}: ok" in res.stdout
@@ -62,10 +86,10 @@ def test_readme_lists_every_house_rule():
             assert f"`{rule_id}`" in readme, f"README lacks the house rule {rule_id} of {system}"
 
 
-def test_demo_output_option_replaces_its_own_files_but_keeps_others(cli, tmp_path):
+def test_demo_output_option_replaces_its_own_files_but_keeps_others(cli, tmp_path, demo_run, one_example):
     out = tmp_path / "out"
-    res = cli("demo", "-o", out)
-    assert res.code == 0, res.stdout + res.stderr
+    shutil.copytree(demo_run[1], out)  # what `daimyo demo -o out` wrote
+    assert demo_run[0].code == 0 and (out / ".daimyo-demo").is_file()
     own = out / "kensei-buke.pdf"
     first = own.read_bytes()
     res = cli("demo", "--output", out)  # its own earlier output is replaced without --force
@@ -86,7 +110,7 @@ def test_demo_output_option_replaces_its_own_files_but_keeps_others(cli, tmp_pat
     assert mine.read_bytes().startswith(b"%PDF") and first[:4] == b"%PDF"
 
 
-def test_demo_never_replaces_a_folder(cli, tmp_path):
+def test_demo_never_replaces_a_folder(cli, tmp_path, one_example):
     out = tmp_path / "out"
     (out / "kensei-buke.pdf").mkdir(parents=True)
     res = cli("demo", "-o", out, "--force")

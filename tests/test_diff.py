@@ -118,10 +118,10 @@ def web(ws):
     from builder.web.app import create_app
 
     app = create_app(ws, token="t" * 24, port=8765)
-    c = TestClient(app, base_url="http://127.0.0.1:8765")
-    assert c.get("/?token=" + "t" * 24, follow_redirects=False).status_code == 303
-    c.headers.update({"X-CSRF-Token": app.csrf})
-    return c
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:  # one event loop for all its requests
+        assert c.get("/?token=" + "t" * 24, follow_redirects=False).status_code == 303
+        c.headers.update({"X-CSRF-Token": app.csrf})
+        yield c
 
 
 def test_cli_and_web_agree_on_every_pair_of_examples(ws, cli, web):

@@ -8,9 +8,9 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 
 import pytest
+from forkcli import forked_daimyo
 
 from conftest import ROOT
 
@@ -41,9 +41,6 @@ def test_the_tour_goes_from_new_to_book():
 def test_the_event_tour_runs_as_written(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    shim = bin_dir / "daimyo"
-    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m builder "$@"\n', encoding="utf-8")
-    shim.chmod(0o755)
     work = tmp_path / "work"
     work.mkdir()
     script = ["trap 'kill $(jobs -p) 2>/dev/null' EXIT"]
@@ -58,9 +55,11 @@ def test_the_event_tour_runs_as_written(tmp_path):
         XDG_CONFIG_HOME=str(tmp_path / "config"),
     )
     env.pop("DAIMYO_PACKS", None)
-    r = subprocess.run(
-        ["bash", "-c", "\n".join(script)], cwd=work, env=env, capture_output=True, text=True, timeout=600
-    )
+    # `daimyo` on PATH: a process for every command, forked from one that has imported daimyo
+    with forked_daimyo(bin_dir, env):
+        r = subprocess.run(
+            ["bash", "-c", "\n".join(script)], cwd=work, env=env, capture_output=True, text=True, timeout=600
+        )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "Traceback" not in r.stderr and "internal error" not in r.stderr
     assert "3 of 3 submissions match their commitments" in r.stdout

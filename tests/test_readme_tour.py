@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 
 import pytest
+from forkcli import forked_daimyo
 
 from conftest import ROOT
 
@@ -53,9 +53,6 @@ def test_the_tour_is_long_and_covers_every_system():
 def test_every_tour_command_runs_as_written(tmp_path):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    shim = bin_dir / "daimyo"  # the installed command, as `pip install` makes it
-    shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m builder "$@"\n', encoding="utf-8")
-    shim.chmod(0o755)
     work = tmp_path / "work"
     work.mkdir()
     env = dict(
@@ -67,12 +64,14 @@ def test_every_tour_command_runs_as_written(tmp_path):
     )
     env.pop("DAIMYO_PACKS", None)
     failures = []
-    for cmd, want in tour_commands():
-        r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, capture_output=True, text=True, timeout=120)
-        if r.returncode != want:
-            failures.append(f"{cmd}\n  exit {r.returncode}, expected {want}\n  {(r.stdout + r.stderr)[-800:]}")
-        elif "Traceback" in r.stderr or "internal error" in r.stderr:
-            failures.append(f"{cmd}\n  {r.stderr[-800:]}")
+    # `daimyo` on PATH: a process for every command, forked from one that has imported daimyo
+    with forked_daimyo(bin_dir, env):
+        for cmd, want in tour_commands():
+            r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+            if r.returncode != want:
+                failures.append(f"{cmd}\n  exit {r.returncode}, expected {want}\n  {(r.stdout + r.stderr)[-800:]}")
+            elif "Traceback" in r.stderr or "internal error" in r.stderr:
+                failures.append(f"{cmd}\n  {r.stderr[-800:]}")
     assert not failures, "\n".join(failures)
     assert (work / "roster.pdf").read_bytes().startswith(b"%PDF")
     assert (work / "deck.pdf").read_bytes().startswith(b"%PDF")

@@ -31,10 +31,10 @@ def web(tmp_path, monkeypatch):
     shutil.copytree(ROOT / "examples", ws)
     monkeypatch.chdir(ws)
     app = create_app(ws, token=TOKEN, port=8765)
-    c = TestClient(app, base_url="http://127.0.0.1:8765")
-    assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
-    c.headers.update({"X-CSRF-Token": app.csrf})
-    return c
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:  # one event loop for all its requests
+        assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
+        c.headers.update({"X-CSRF-Token": app.csrf})
+        yield c
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

@@ -40,24 +40,26 @@ def app(ws):
 
 @pytest.fixture()
 def anon(app):
-    return TestClient(app, base_url=BASE)
+    with TestClient(app, base_url=BASE) as c:  # one event loop for all its requests
+        yield c
 
 
 @pytest.fixture()
 def client(app):
     """A browser that has visited the printed address: it holds the cookie and sends the page's
     CSRF header as htmx does."""
-    c = TestClient(app, base_url=BASE)
-    r = c.get(f"/?token={TOKEN}", follow_redirects=False)
-    assert r.status_code == 303
-    c.headers.update({"X-CSRF-Token": app.csrf})
-    return c
+    with TestClient(app, base_url=BASE) as c:
+        r = c.get(f"/?token={TOKEN}", follow_redirects=False)
+        assert r.status_code == 303
+        c.headers.update({"X-CSRF-Token": app.csrf})
+        yield c
 
 
 @pytest.fixture()
 def api(app):
     """A script: the token in an Authorization header."""
-    return TestClient(app, base_url=BASE, headers={"Authorization": f"Bearer {TOKEN}"})
+    with TestClient(app, base_url=BASE, headers={"Authorization": f"Bearer {TOKEN}"}) as c:
+        yield c
 
 
 def version(client, rel):

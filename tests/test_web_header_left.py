@@ -33,9 +33,9 @@ def ws(tmp_path):
 @pytest.fixture()
 def client(ws):
     app = create_app(ws, token=TOKEN, port=8765)
-    c = TestClient(app, base_url=BASE)
-    assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
-    return c
+    with TestClient(app, base_url=BASE) as c:  # one event loop for all its requests
+        assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
+        yield c
 
 
 def left(client, name: str) -> str | None:

@@ -41,11 +41,11 @@ def c(tmp_path, monkeypatch):
     ws.mkdir()
     monkeypatch.setenv("DAIMYO_PACKS", str(tmp_path / "user-packs"))
     app = create_app(ws, token=TOKEN, port=8765)
-    client = TestClient(app, base_url=BASE)
-    assert client.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
-    client.headers.update({"X-CSRF-Token": app.csrf})
-    client.ws = ws
-    return client
+    with TestClient(app, base_url=BASE) as client:  # one event loop for all its requests
+        assert client.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
+        client.headers.update({"X-CSRF-Token": app.csrf})
+        client.ws = ws
+        yield client
 
 
 def version(page: str) -> str:

@@ -38,11 +38,11 @@ def c(tmp_path, monkeypatch):
     ws.mkdir()
     monkeypatch.setenv("DAIMYO_PACKS", str(tmp_path / "user-packs"))
     app = create_app(ws, token=TOKEN, port=8765)
-    client = TestClient(app, base_url="http://127.0.0.1:8765")
-    client.get(f"/?token={TOKEN}")
-    client.headers.update({"X-CSRF-Token": app.csrf})
-    client.ws = ws
-    return client
+    with TestClient(app, base_url="http://127.0.0.1:8765") as client:  # one event loop for all its requests
+        client.get(f"/?token={TOKEN}")
+        client.headers.update({"X-CSRF-Token": app.csrf})
+        client.ws = ws
+        yield client
 
 
 def line(page: str) -> list[str]:

@@ -36,10 +36,10 @@ def setup(tmp_path, monkeypatch):
     monkeypatch.delenv("DAIMYO_REGISTRY", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     app = create_app(ws, token=TOKEN, port=8765)
-    c = TestClient(app, base_url=BASE)
-    assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
-    c.headers.update({"X-CSRF-Token": app.csrf})
-    return c, reg, packs
+    with TestClient(app, base_url=BASE) as c:  # one event loop for all its requests
+        assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
+        c.headers.update({"X-CSRF-Token": app.csrf})
+        yield c, reg, packs
 
 
 def reindex(reg):

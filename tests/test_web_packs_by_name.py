@@ -34,9 +34,10 @@ def ws(tmp_path):
 
 @pytest.fixture()
 def api(ws):
-    return TestClient(
+    with TestClient(
         create_app(ws, token=TOKEN), base_url="http://127.0.0.1:8765", headers={"Authorization": f"Bearer {TOKEN}"}
-    )
+    ) as c:  # one event loop for all its requests
+        yield c
 
 
 def _verdict(check_json: dict) -> tuple:

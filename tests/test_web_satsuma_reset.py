@@ -36,10 +36,10 @@ def ws(tmp_path):
 @pytest.fixture()
 def client(ws):
     app = create_app(ws, token=TOKEN, port=8765)
-    c = TestClient(app, base_url="http://127.0.0.1:8765")
-    c.get(f"/?token={TOKEN}")
-    c.headers.update({"X-CSRF-Token": app.csrf, "HX-Request": "true"})
-    return c
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:  # one event loop for all its requests
+        c.get(f"/?token={TOKEN}")
+        c.headers.update({"X-CSRF-Token": app.csrf, "HX-Request": "true"})
+        yield c
 
 
 def version(client) -> str:
