@@ -38,6 +38,17 @@ def rulebook_text(name: str) -> str:
 needs_rulebooks = pytest.mark.skipif(SEEDS is None, reason=NO_RULEBOOKS)
 
 
+def pytest_configure(config):
+    """Once per run (not in each xdist worker): daimyo's sources compiled to bytecode, so that the
+    many ``python -m builder`` processes the tests start read it instead of compiling every
+    module again (they cannot write it themselves where PYTHONDONTWRITEBYTECODE is set)."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+
+    compileall.compile_dir(ROOT / "builder", quiet=2, workers=1)
+
+
 # -- Hypothesis: the same cases on every run, unless asked for more ------------------------------
 #: DAIMYO_FUZZ=N: N times as many examples, from a random seed (a long search for new cases)
 FUZZ = int(os.environ.get("DAIMYO_FUZZ", "0") or 0)
