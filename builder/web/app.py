@@ -102,6 +102,14 @@ class Target(BaseModel):
 # -- the app -------------------------------------------------------------------------------------
 
 
+#: Imported before the first request is answered. The requests run in a pool of threads, and two
+#: threads importing a package whose modules import each other in a circle at the same moment
+#: can deadlock (ruamel.yaml's C reader and its Python modules do: seen as a 500 when several
+#: server processes met their first requests at once); imported here, once, nothing is left for
+#: the threads to import at the same time.
+REQUEST_MODULES = ("ruamel.yaml", "pydantic", "reportlab.pdfgen.canvas", "PIL.Image", "builder.rulebooks")
+
+
 def create_app(
     folder=".",
     token: str | None = None,
@@ -112,8 +120,12 @@ def create_app(
 ):
     """``shared``: one of several server processes of the workspace (their lists' undo history
     and locks kept in its state folder; ``csrf`` then the same in every one)."""
+    import importlib
+
     from builder.web.security import Guard
 
+    for name in REQUEST_MODULES:
+        importlib.import_module(name)
     ws = Workspace(folder)
     editor = Editor(ws, shared=shared)
     token = token or secrets.token_urlsafe(24)
