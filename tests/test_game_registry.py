@@ -3,6 +3,7 @@ game of another package is found the same way and works where a built-in one doe
 
 from __future__ import annotations
 
+import os
 import sys
 import textwrap
 from importlib.metadata import entry_points
@@ -211,6 +212,7 @@ def test_a_package_installed_since_is_read_again(counted_scans, tmp_path, monkey
     scan, reads = counted_scans
     folder = tmp_path / "site"
     folder.mkdir()
+    os.utime(folder, ns=(0, 0))  # an old folder: installing into it changes its time whatever the clock's grain
     monkeypatch.syspath_prepend(str(folder))
     assert "later" not in scan()
     info = folder / "later-1.0.dist-info"
