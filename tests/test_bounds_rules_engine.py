@@ -11,6 +11,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from test_missing_data import RONIN  # the same pack of one profile without a leader field
 
 from builder.catalog.loader import load_catalog
 from builder.check import check_doc, check_text
@@ -129,21 +130,6 @@ def test_a_bound_that_is_not_whole_is_shown_as_a_decimal(tmp_path):
     (f,) = _club(_check(tmp_path, rule, points=200))
     assert f.message == "yari 25 AP > 10% of 200 AP = 20 AP"
     assert json.dumps(f.to_json()["bound"]) == "20"
-
-
-RONIN = """\
-system: kensei
-name: ronin without a leader field
-version: "1"
-troops:
-  - name: Nameless Ronin
-    clans: [buke]
-    cost: 10
-    troop_class: W
-    troop_type: infantry
-    weapons: [Katana]
-    assumed: a test profile that does not say whether it is a leader
-"""
 
 
 @pytest.mark.parametrize("ronin_entries, decides", [(1, False), (2, True)])
