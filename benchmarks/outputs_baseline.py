@@ -48,7 +48,7 @@ def lists() -> list[Path]:
 
 def run(args: list[str], tmp: str) -> str:
     """One in-process ``daimyo`` call: its exit code, stdout and stderr as one text."""
-    from builder.cli import app_for
+    from builder.commands.app import app_for
     from builder.errors import DaimyoError
 
     try:

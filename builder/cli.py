@@ -1,129 +1,18 @@
 """The ``daimyo`` command: parse arguments, call the library, print, set the exit code.
 
-Commands live in small modules under ``builder/commands/`` that each add
-themselves to the app with ``register(app)``; heavy libraries are imported inside
-the command functions only.
+``main`` runs the typer app of ``builder.commands.app`` (its commands live in small modules
+under ``builder/commands/``), except for the most common call: ``daimyo check FILE...`` with
+check's own options, which a small parser here reads without importing typer, and runs with the
+same function the typer command runs. This module holds what every command prints with
+(``echo``, ``error_lines``, ``fail``) and imports nothing heavy.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Optional
 
-import typer
-
-from builder import __version__
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
-
-
-def _usage_error_classes():
-    import importlib
-
-    try:  # typer 0.2x carries its own copy of click
-        exceptions = importlib.import_module("typer._click.exceptions")
-    except ImportError:  # pragma: no cover - typer on top of click
-        exceptions = importlib.import_module("click.exceptions")
-    # an older click has no NoArgsIsHelpError
-    return exceptions.UsageError, getattr(exceptions, "NoArgsIsHelpError", ())
-
-
-def usage_error_line(exc, text: str | None = None) -> str:
-    """A command-line parsing error as one ``daimyo: error: ...`` line naming the command's help."""
-    ctx = getattr(exc, "ctx", None)
-    see = ctx is not None
-    names = []
-    while ctx is not None and ctx.parent is not None:
-        names.append(ctx.info_name)
-        ctx = ctx.parent
-    command = " ".join(["daimyo", *reversed([n for n in names if n])])
-    text = " ".join((text or exc.format_message()).split())
-    if text.endswith("."):
-        text = text[:-1]
-    text = text[:1].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text
-    return f"daimyo: error: {text}" + (f" (see '{command} --help')" if see else "")
-
-
-class DaimyoGroup(typer.core.TyperGroup):
-    """The top-level group: a bad option, a missing argument or a value of the wrong type is one
-    ``daimyo: error:`` line and exit 2, and a DaimyoError escaping a command prints its lines."""
-
-    def _guard(self, call, *args, **kwargs):
-        usage_error, no_args = _usage_error_classes()
-        try:
-            return call(*args, **kwargs)
-        except no_args as exc:  # a group called without its command: the help, then one line
-            echo(exc.format_message().rstrip("\n"))
-            echo(usage_error_line(exc, "missing command"), err=True)
-            raise typer.Exit(EXIT_INPUT) from None
-        except usage_error as exc:
-            echo(usage_error_line(exc), err=True)
-            raise typer.Exit(EXIT_INPUT) from None
-        except DaimyoError as exc:
-            fail(exc)
-
-    def make_context(self, *args, **kwargs):
-        return self._guard(super().make_context, *args, **kwargs)
-
-    def resolve_command(self, ctx, args):
-        name, cmd, rest = super().resolve_command(ctx, args)
-        if cmd is not None and not vars(cmd).get("_numbers_checked", False):
-            run = cmd.invoke
-
-            def invoke(sub_ctx, _run=run):
-                check_number_options(sub_ctx)
-                return _run(sub_ctx)
-
-            # this command object's invoke (over its class's), wrapped once
-            vars(cmd).update(invoke=invoke, _numbers_checked=True)
-        return name, cmd, rest
-
-    def invoke(self, ctx):
-        from builder.yamlio import begin_command
-
-        begin_command()  # what an earlier command of this process read is no input of this one
-        try:
-            return self._guard(super().invoke, ctx)
-        finally:
-            begin_command(track=False)  # release the locks of files read for editing
-
-
-def check_number_options(ctx) -> None:
-    """Every number given on the command line is inside the documented number range."""
-    from builder.errors import UsageError
-    from builder.limits import long_integer_problem, number_problem
-
-    for param in ctx.command.params:
-        value = ctx.params.get(param.name)
-        values = value if isinstance(value, (list, tuple)) else [value]
-        for v in values:  # whole numbers (options in millimetres have ranges of their own)
-            why = number_problem(v) if isinstance(v, int) else None
-            if (
-                why is None
-                and isinstance(v, str)
-                and param.name == "value"
-                and v.strip().lstrip("+-").replace("_", "").isdigit()
-            ):  # daimyo set FILE KEY VALUE, a number
-                why = long_integer_problem(v.strip())
-                if why is None and v.strip().lstrip("+-").isdigit() and len(v.strip()) <= 31:
-                    why = number_problem(int(v.strip()))
-            if why:
-                opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
-                label = opts[0] if opts and getattr(param, "param_type_name", "") == "option" else param.name.upper()
-                raise UsageError(f"{label}: {why}")
-
-
-app = typer.Typer(
-    cls=DaimyoGroup,
-    name="daimyo",
-    help="Deck and army builder with print-and-play output for Senshiai, Kensei, HeroCard, "
-    "Senji and Satsuma Rebellion.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-catalog_app = typer.Typer(help="Browse and validate the catalog.", no_args_is_help=True, rich_markup_mode=None)
-app.add_typer(catalog_app, name="catalog")
 
 
 def echo(text: str = "", err: bool = False) -> None:
@@ -145,47 +34,34 @@ def fail(exc: DaimyoError) -> None:
     """Print ``exc`` (``error_lines``) on standard error and end with its exit code."""
     for line in error_lines(exc):
         echo(line, err=True)
+    import typer
+
     raise typer.Exit(exc.exit_code)
 
 
-def _version(value: bool):
-    if value:
-        echo(f"daimyo {__version__}")
-        raise typer.Exit(0)
+def find_game(name: str):
+    """The ``GameSystem`` a command line names (its id, name or an alias)."""
+    from builder.systems import find_system
+
+    return find_system(name.strip())
 
 
-@app.callback()
-def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
-    ),
-):
-    """daimyo: build, check, print and share lists for five Japanese-themed games."""
+def _system(name: str) -> str:
+    return find_game(name).id
 
 
 # -- check -------------------------------------------------------------------------
 
 
-@app.command()
-def check(
-    files: list[str] = typer.Argument(..., help="List documents (YAML or JSON)."),
-    format: str = typer.Option(
-        "text",
-        "--format",
-        "-f",
-        help="text, json or csv (one row per list: file, system, name, verdict, total, fingerprint, share code)",
-    ),
-    pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) for every list."),
-    strict: bool = typer.Option(False, "--strict", help="Warnings make the exit status 1 too."),
-    explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
-    no_color: bool = typer.Option(False, "--no-color", help="No colour, even on a terminal (NO_COLOR too)."),
-):
-    """Check lists against the rules. Exit 0 legal, 1 illegal, 2 unreadable input."""
+def run_check(files: list[str], format: str, pack: list[str], strict: bool, explain: bool, no_color: bool) -> int:
+    """``daimyo check``: check ``files``, print the results, and give the exit code (0 legal,
+    1 illegal or, with ``strict``, warned, 2 unreadable input). Both routes to the command (the
+    typer app and the quick route of ``main``) run it."""
     from builder.check import check_file
 
     if format not in ("text", "json", "csv"):
         echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
-        raise typer.Exit(EXIT_INPUT)
+        return EXIT_INPUT
     results, bad = [], False
     for f in files:
         try:
@@ -207,10 +83,10 @@ def check(
 
         echo(results_csv(results).rstrip("\n"))
     if bad:
-        raise typer.Exit(EXIT_INPUT)
+        return EXIT_INPUT
     if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
-        raise typer.Exit(EXIT_ILLEGAL)
-    raise typer.Exit(EXIT_OK)
+        return EXIT_ILLEGAL
+    return EXIT_OK
 
 
 def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color: bool) -> None:
@@ -225,210 +101,113 @@ def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color
             echo(line)
 
 
-# -- rules -------------------------------------------------------------------------
+#: check's options as the quick route knows them: the parameter each sets
+_CHECK_OPTIONS = {
+    "--format": "format",
+    "-f": "format",
+    "--pack": "pack",
+    "-p": "pack",
+    "--strict": "strict",
+    "--explain": "explain",
+    "--no-color": "no_color",
+}
 
 
-@app.command()
-def rules(
-    system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
-    format: str = typer.Option("text", "--format", "-f", help="text, json or markdown"),
-    codes: bool = typer.Option(
-        False, "--codes", help="list the finding codes a check may give instead: severity, meaning and rulebook section"
-    ),
-):
-    """List the house-rule parameters of a system: default reading, alternatives, sources."""
-    from builder.catalog.loader import load_catalog
-
-    if format not in ("text", "json", "markdown"):
-        from builder.errors import UsageError
-        from builder.names import did_you_mean
-
-        raise UsageError(
-            f"unknown format '{format}'",
-            did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown",
-        )
-    cat = load_catalog(_system(system))
-    if codes:
-        return _print_codes(_system(system), cat, format)
-    from builder.catalog.browse import house_rules_lines
-
-    for line in house_rules_lines(cat, system, format):
-        echo(line)
-
-
-def _print_codes(system: str, cat, format: str) -> None:
-    """The finding codes of ``system`` (``rules --codes``)."""
-    from builder.systems import get
-
-    codes = list(get(system).catalog.finding_codes(cat).values())
-    if format == "json":
-        import json
-
-        echo(json.dumps({"system": system, "codes": [c.to_json() for c in codes]}, indent=2, ensure_ascii=False))
-    elif format == "markdown":
-        echo("| code | severity | meaning | rulebook |")
-        echo("| --- | --- | --- | --- |")
-        for c in codes:
-            echo(f"| `{c.code}` | {c.severity} | {c.meaning.replace('|', '/')} | {c.section()} |")
-    else:
-        width = max(len(c.code) for c in codes)
-        for c in codes:
-            echo(f"{c.code:<{width}}  {c.severity:<7}  {c.meaning}" + (f" ({c.section()})" if c.source else ""))
+def quick_check_args(
+    args: list[str],
+) -> tuple[list[str], str, list[str], bool, bool, bool] | None:
+    """The arguments of ``run_check`` when ``args`` are ``check`` and one or more files with check's
+    own options only (``--format json``, ``--format=json``, ``-f json``, ``--pack P``..., ``--strict``,
+    ``--explain``, ``--no-color``); None for anything else (help, an unknown or odd option, a value
+    that looks like an option, no file, shell completion, another command), which the typer app
+    parses and answers as ever."""
+    if not args or args[0] != "check" or any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
+        return None
+    files: list[str] = []
+    packs: list[str] = []
+    fmt = "text"
+    flags: set[str] = set()
+    rest = iter(args[1:])
+    for arg in rest:
+        if not arg.startswith("-"):
+            files.append(arg)
+            continue
+        name, eq, value = arg.partition("=")
+        key = _CHECK_OPTIONS.get(name)
+        takes_value = key in ("format", "pack")
+        if key is None or (eq and not (takes_value and name.startswith("--"))):
+            return None
+        if not takes_value:
+            flags.add(key)
+            continue
+        if not eq:
+            given = next(rest, None)
+            if given is None or given.startswith("-"):
+                return None
+            value = given
+        if key == "format":
+            fmt = value
+        else:
+            packs.append(value)
+    if not files:
+        return None
+    return files, fmt, packs, "strict" in flags, "explain" in flags, "no_color" in flags
 
 
-def find_game(name: str):
-    """The ``GameSystem`` a command line names (its id, name or an alias)."""
-    from builder.systems import find_system
+def _run_quick_check(
+    files: list[str], format: str, pack: list[str], strict: bool, explain: bool, no_color: bool
+) -> int:
+    """``run_check`` as the typer app runs it: each command reads its input afresh and releases the
+    files it locked; an interruption ends with exit 130, a closed output pipe with exit 1. A
+    DaimyoError escaping is printed by ``main``, as one escaping the typer app is."""
+    import errno
 
-    return find_system(name.strip())
+    from builder.yamlio import begin_command
 
-
-def _system(name: str) -> str:
-    return find_game(name).id
-
-
-# -- catalog -----------------------------------------------------------------------
-
-
-@catalog_app.command("systems")
-def catalog_systems():
-    """The game systems (the five built in and any other registered) and how many entries each
-    catalog holds."""
-    from builder.catalog.loader import load_catalog
-    from builder.systems import list_systems
-
-    for gs in list_systems():
-        cat = load_catalog(gs.id)
-        counts = ", ".join(f"{len(cat.records(sec))} {sec}" for sec in cat.sections())
-        echo(f"{gs.id:9} {gs.title}: {counts}")
-
-
-@catalog_app.command("list")
-def catalog_list(
-    system: str = typer.Argument(..., help="the game system"),
-    section: Optional[str] = typer.Argument(None, help="a section such as troops, abilities, cards"),
-    where: list[str] = typer.Option(
-        [],
-        "--where",
-        "-w",
-        help="filter: FIELD=VALUE, FIELD~TEXT (contains, any case), FIELD<N, >, <=, >=, != (e.g. clan=buke, name~samurai, cost<10)",
-    ),
-    pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to include."),
-):
-    """List the entries of a system, optionally one section, filtered by fields."""
-    from builder.catalog.browse import list_entries
-
-    for line in list_entries(_system(system), section, where, pack):
-        echo(line)
-
-
-@catalog_app.command("show")
-def catalog_show(
-    system: str = typer.Argument(...),
-    name: str = typer.Argument(..., help="an entry's name, id or alias"),
-    pack: list[str] = typer.Option([], "--pack", "-p"),
-):
-    """Show one entry in full with its source."""
-    from builder.catalog.browse import show_entry
-
-    for line in show_entry(_system(system), name, pack):
-        echo(line)
-
-
-@catalog_app.command("check")
-def catalog_check(
-    pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to validate with the catalog."),
-    system: Optional[str] = typer.Option(None, "--system", "-s", help="only this system"),
-):
-    """Validate the catalog (and packs). Exit 0 when valid, 2 with one line per problem."""
-    from builder.catalog.browse import check_catalogs
-    from builder.systems import ids
-
+    begin_command()
     try:
-        for line in check_catalogs(_system(system) if system else None, pack, ids()):
-            echo(line)
-    except DaimyoError as exc:
-        for line in getattr(exc, "ok_lines", []):
-            echo(line)
-        fail(exc)
+        return run_check(files, format, pack, strict, explain, no_color)
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        sys.stdout, sys.stderr = _Pacified(sys.stdout), _Pacified(sys.stderr)
+        return 1
+    finally:
+        begin_command(track=False)
 
 
-# -- demo --------------------------------------------------------------------------
+class _Pacified:
+    """A stream whose ``flush`` ignores a closed pipe (the reader went away): nothing more is said
+    at exit about output that can no longer be delivered."""
 
+    def __init__(self, stream) -> None:
+        self._stream = stream
 
-@app.command()
-def demo(
-    out: str = typer.Option("output", "--output", "-o", "--out", help="folder for the generated files"),
-    force: bool = typer.Option(False, "--force", help="also replace files in the folder that the demo did not write"),
-):
-    """The main job on the bundled examples: validate the catalog, check a list of every system, print PDFs.
+    def flush(self) -> None:
+        import errno
 
-    The demo replaces its own earlier output; any other file in the way is kept unless --force."""
-    from builder.demo import run_demo
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            if exc.errno != errno.EPIPE:
+                raise
 
-    code = run_demo(out, echo, force=force)
-    raise typer.Exit(code)
-
-
-_LATE: list = []  # finders of command groups added only when a call needs them (a game's own commands)
-
-
-def add_late(finder) -> None:
-    """Let ``finder(app, name)`` add command groups when a call needs them: the group ``name`` (its
-    ``TyperInfo``, or None when it has none of that name), or every group it knows (``name`` None)."""
-    _LATE.append(finder)
-
-
-def _add_late(name: str | None) -> list:
-    found = [finder(app, name) for finder in _LATE]
-    return [g for g in found if g is not None] if name is not None else []
-
-
-def _register_commands() -> None:
-    import importlib
-
-    for mod in ("edit", "printing", "share", "games", "analytics", "packs", "serve", "event", "diff"):
-        m = importlib.import_module(f"builder.commands.{mod}")
-        m.register(app)
-
-
-_register_commands()
-
-
-def app_for(args: list[str]):
-    """The app to run ``args`` with: when they name one command (or command group), a copy of the
-    app holding only that one, since typer builds the parameters of every registered command on
-    each call and one is all a call runs; the whole app for help, root options and unknown names.
-    A game's command group (``gs.commands``) is added when a call names the game, or with the
-    whole app (``--version`` excepted)."""
-    name = args[0] if args else ""
-    if not name or name.startswith("-"):
-        if "--version" not in args:  # help: the games' own command groups too
-            _add_late(None)
-        return app
-    from typer.main import get_command_name
-
-    cmds = [
-        c
-        for c in app.registered_commands
-        if (c.name or (get_command_name(c.callback.__name__) if c.callback else "")) == name
-    ]
-    groups = [g for g in app.registered_groups if g.name == name]
-    if not cmds and not groups:  # a game's own commands (``daimyo satsuma clash``)
-        groups = _add_late(name)
-    if len(cmds) + len(groups) != 1:
-        _add_late(None)
-        return app
-    import copy
-
-    one = copy.copy(app)
-    one.registered_commands, one.registered_groups = cmds, groups
-    return one
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def main() -> None:
     try:
-        app_for(sys.argv[1:])()
+        args = sys.argv[1:]
+        quick = quick_check_args(args)
+        if quick is not None:
+            sys.exit(_run_quick_check(*quick))
+        import importlib
+
+        # the typer app, by name: its modules import the helpers above
+        importlib.import_module("builder.commands.app").app_for(args)()
     except DaimyoError as exc:  # raised outside a command's own handling
         for line in error_lines(exc):
             echo(line, err=True)
@@ -437,8 +216,6 @@ def main() -> None:
         echo("daimyo: interrupted", err=True)
         sys.exit(130)
     except Exception as exc:  # a bug, not bad input: one line unless asked for the details
-        import os
-
         if os.environ.get("DAIMYO_DEBUG"):
             raise
         where = ""

@@ -104,7 +104,7 @@ def run_cli(*args, input=None) -> CliResult:
     import io
     from contextlib import redirect_stderr, redirect_stdout
 
-    from builder.cli import app_for
+    from builder.commands.app import app_for
 
     out, err = io.StringIO(), io.StringIO()
     code = 0

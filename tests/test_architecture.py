@@ -79,7 +79,7 @@ def test_startup_imports_stay_light():
     import sys
 
     code = (
-        "import sys, builder.cli; heavy = [m for m in ('reportlab', 'PIL', 'ruamel.yaml') if m in sys.modules]; "
+        "import sys, builder.commands.app; heavy = [m for m in ('reportlab', 'PIL', 'ruamel.yaml') if m in sys.modules]; "
         "print(','.join(heavy))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -135,7 +135,7 @@ def test_cli_startup_does_not_load_the_web_stack():
     import sys
 
     code = (
-        "import sys, builder.cli; print(','.join(m for m in sys.modules if m.split('.')[0] in "
+        "import sys, builder.commands.app; print(','.join(m for m in sys.modules if m.split('.')[0] in "
         f"{WEB_STACK!r} or m.startswith('builder.web')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -341,7 +341,7 @@ PART_USERS = {
     # 'daimyo add'/'remove', the builder's card rows
     "editing": ("lists/", "commands/edit.py", "web/guide.py", "web/views.py"),
     # the catalog's folder (the loader), the finding codes of a catalog (the command line)
-    "catalog": ("catalog/loader.py", "cli.py"),
+    "catalog": ("catalog/loader.py", "commands/app.py"),
     "new_list": (
         "lists/editor.py",
         "commands/edit.py",

@@ -46,7 +46,7 @@ def test_help_names_the_completion_options():
 
 def test_completion_loads_nothing_heavy():
     code = (
-        "import sys, builder.cli; heavy = [m for m in sys.modules if m.split('.')[0] in "
+        "import sys, builder.commands.app; heavy = [m for m in sys.modules if m.split('.')[0] in "
         "('rich', 'reportlab', 'PIL', 'ruamel', 'pydantic')]; print(','.join(sorted(heavy)))"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

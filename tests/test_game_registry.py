@@ -127,7 +127,7 @@ COMMANDS_TOY = """
 def test_a_game_brings_its_own_commands(installed, cli):
     """A game's ``commands`` part gets a group named by its id, found through the registry
     (the command line imports no game's package); a game without the part has no group."""
-    from builder.cli import app, app_for
+    from builder.commands.app import app, app_for
 
     from conftest import ROOT
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from builder.cli import app, app_for
+from builder.commands.app import app, app_for
 
 from conftest import ROOT
 
-FULL = "import sys; from builder.cli import app; app(prog_name='daimyo')"
+FULL = "import sys; from builder.commands.app import app; app(prog_name='daimyo')"
 
 
 def test_a_command_runs_with_only_its_own_command_built():
@@ -45,3 +45,129 @@ def test_the_one_command_app_says_what_the_whole_app_says(args, tmp_path):
     daimyo = Path(sys.executable).parent / "daimyo"
     one = subprocess.run([str(daimyo), *args], capture_output=True, text=True, cwd=ROOT, env=env)
     assert (one.returncode, one.stdout, one.stderr) == (whole.returncode, whole.stdout, whole.stderr)
+
+
+# -- the quick route of `daimyo check` ----------------------------------------------------------
+
+#: builder.cli.main with its quick route turned off: every call goes through the typer app
+TYPER_ROUTE = (
+    "import sys; import builder.cli as cli; sys.argv[0] = 'daimyo'; "
+    "cli.quick_check_args = lambda args: None; cli.main()"
+)
+PROFILES = str(ROOT / "examples" / "packs" / "kensei-profiles.yaml")
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory):
+    """A legal list, an illegal one (over its points), a list with a warning, a list with an
+    unknown key, an unreadable one, a missing file and a bad pack, by name."""
+    folder = tmp_path_factory.mktemp("lists")
+    legal = (ROOT / "examples" / "kensei-buke.yaml").read_text(encoding="utf-8")
+    files = {
+        "legal": legal,
+        "illegal": legal.replace("points: 200", "points: 150"),
+        "warned": (ROOT / "examples" / "satsuma-samurai.yaml").read_text(encoding="utf-8"),
+        "unknown": legal.replace("clan: buke", "clan: buke\nbogus_field: 1"),
+        "broken": "system: kensei\nclan: [\n",
+        "badpack": "system: kensei\nname: [\n",
+    }
+    for name, text in files.items():
+        (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    named = {name: str(folder / f"{name}.yaml") for name in files}
+    named["missing"] = str(folder / "missing.yaml")
+    return named
+
+
+QUICK = [  # taken by the quick route
+    ["check", "{legal}"],
+    ["check", "{legal}", "{illegal}"],
+    ["check", "{illegal}", "--format", "json"],
+    ["check", "--format=csv", "{legal}", "{illegal}"],
+    ["check", "-f", "json", "{legal}", "--strict"],
+    ["check", "{warned}"],
+    ["check", "{warned}", "--strict"],
+    ["check", "{warned}", "--strict", "--strict", "-f", "csv"],
+    ["check", "{legal}", "--explain", "--no-color"],
+    ["check", "{illegal}", "--explain", "-f", "json"],
+    ["check", "{legal}", "--format", "xml"],
+    ["check", "--format=", "{legal}"],
+    ["check", "{legal}", "-f", "json", "-f", "text"],
+    ["check", "{missing}"],
+    ["check", "{broken}", "{legal}"],
+    ["check", "{unknown}", "{warned}", "-f", "csv"],
+    ["check", "{broken}", "--format", "json"],
+    ["check", "{legal}", "--pack", PROFILES],
+    ["check", "-p", PROFILES, "{legal}", "--pack=" + PROFILES, "-f", "csv"],
+    ["check", "{legal}", "--pack", "{badpack}"],
+    ["check", "{legal}", "--pack", "{missing}"],
+    ["check", "{legal}", "--pack=nosuchpack"],
+    ["check", ""],
+]
+TYPER = [  # left to the typer app
+    ["check"],
+    ["check", "--help"],
+    ["check", "{legal}", "--help"],
+    ["check", "{legal}", "--bogus"],
+    ["check", "{legal}", "--format"],
+    ["check", "{legal}", "-f", "--strict"],
+    ["check", "{legal}", "--pack", "-x"],
+    ["check", "--strict=yes", "{legal}"],
+    ["check", "-fjson", "{legal}"],
+    ["check", "{legal}", "-f=json"],
+    ["check", "--", "{legal}"],
+    ["check", "-h"],
+    ["chek", "{legal}"],
+    ["catalog", "list", "kensei", "--where", "x"],
+    [],
+]
+
+
+def _run(prefix: list[str], args: list[str], tmp_path) -> tuple:
+    env = {"DAIMYO_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "COLUMNS": "100", "NO_COLOR": ""}
+    r = subprocess.run([*prefix, *args], capture_output=True, text=True, cwd=ROOT, env=env)
+    return r.returncode, r.stdout, r.stderr
+
+
+@pytest.mark.parametrize(
+    "args, on_quick_route",
+    [(a, True) for a in QUICK] + [(a, False) for a in TYPER],
+    ids=lambda a: " ".join(a) if isinstance(a, list) else "",
+)
+def test_check_says_the_same_on_the_quick_route_and_through_typer(args, on_quick_route, lists, tmp_path):
+    from builder.cli import quick_check_args
+
+    args = [a.format(**lists) for a in args]
+    assert (quick_check_args(args) is not None) == on_quick_route
+    daimyo = str(Path(sys.executable).parent / "daimyo")
+    quick = _run([daimyo], args, tmp_path)
+    typer_route = _run([sys.executable, "-c", TYPER_ROUTE], args, tmp_path)
+    assert quick == typer_route
+    assert quick[2] or quick[1]  # every call says something
+
+
+def test_the_quick_route_reads_its_options_as_typer_does():
+    from builder.cli import quick_check_args
+
+    assert quick_check_args(["check", "a.yaml"]) == (["a.yaml"], "text", [], False, False, False)
+    assert quick_check_args(
+        ["check", "-f", "csv", "a.yaml", "--pack=p1", "b.yaml", "-p", "p2", "--strict", "--explain", "--no-color"]
+    ) == (["a.yaml", "b.yaml"], "csv", ["p1", "p2"], True, True, True)
+    assert quick_check_args(["check", "--format=a=b", "x"]) == (["x"], "a=b", [], False, False, False)
+
+
+def test_the_quick_route_leaves_shell_completion_to_typer(monkeypatch):
+    from builder.cli import quick_check_args
+
+    monkeypatch.setenv("_DAIMYO_COMPLETE", "bash_complete")
+    assert quick_check_args(["check", "a.yaml"]) is None
+
+
+def test_a_quick_check_imports_neither_typer_nor_the_command_modules(lists):
+    code = (
+        "import sys; import builder.cli as cli; sys.argv = ['daimyo', 'check', sys.argv[1]]\n"
+        "try:\n    cli.main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'click') "
+        "or m.startswith('builder.commands')))"
+    )
+    r = subprocess.run([sys.executable, "-c", code, lists["legal"]], capture_output=True, text=True, cwd=ROOT)
+    assert r.stdout.splitlines()[-1] == "0 []", r

@@ -92,7 +92,7 @@ def find(app, name: str | None) -> Any:
 
 def register(app) -> None:
     """Mark where the games' command groups go; the command line adds them when a call needs them."""
-    from builder.cli import add_late
+    from builder.commands.app import add_late
 
     _AT[:] = [len(app.registered_groups)]
     add_late(find)
