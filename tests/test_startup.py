@@ -4,6 +4,7 @@ benchmarks/bench_startup.py, never here."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,21 @@ def test_a_quick_check_imports_neither_typer_nor_the_command_modules(lists):
     )
     r = subprocess.run([sys.executable, "-c", code, lists["legal"]], capture_output=True, text=True, cwd=ROOT)
     assert r.stdout.splitlines()[-1] == "0 []", r
+
+
+def test_a_check_loads_none_of_the_parts_of_a_game_it_does_not_ask():
+    """A game's view, catalog browser, printing, text form and own edits are made when first asked
+    for: checking a list of every game imports none of their modules."""
+    files = sorted(str(p) for p in (ROOT / "examples").glob("*.yaml"))
+    games = {Path(f).name.split("-")[0] for f in files}
+    assert games == {"herocard", "kensei", "satsuma", "senji", "senshiai"}
+    code = (
+        "import sys; import builder.cli as cli; sys.argv = ['daimyo', 'check', *sys.argv[1:]]\n"
+        "try:\n    cli.main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "print(code, sorted(m for m in sys.modules if m.startswith('builder.games.')))"
+    )
+    r = subprocess.run([sys.executable, "-c", code, *files], capture_output=True, text=True, cwd=ROOT)
+    code, _, listed = r.stdout.splitlines()[-1].partition(" ")
+    modules = ast.literal_eval(listed)
+    assert code == "0" and {m.split(".")[2] for m in modules} == games, r  # every game's list was checked
+    assert [m for m in modules if m.rsplit(".", 1)[-1] in ("view", "printing", "text", "edits")] == [], modules

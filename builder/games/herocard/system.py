@@ -4,15 +4,40 @@ from __future__ import annotations
 
 from builder.errors import EditRefused, UsageError, command_line, option
 from builder.games.herocard.packs import HeroCardPacks
-from builder.games.herocard.printing import HeroCardPrinting
-from builder.games.herocard.text import HeroCardText
-from builder.games.herocard.view import HeroCardBrowse, HeroCardView
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardEditing, CardGame, CardQuestions, copies
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
+
+
+def _view(game):
+    from builder.games.herocard.view import (
+        HeroCardView,  # the builder's view: loaded when a page or an edit shows a list
+    )
+
+    return HeroCardView(game)
+
+
+def _browse(game):
+    from builder.games.herocard.view import (
+        HeroCardBrowse,  # the catalog beside a list: loaded when the builder shows it
+    )
+
+    return HeroCardBrowse(game)
+
+
+def _printing(game):
+    from builder.games.herocard.printing import HeroCardPrinting  # what the printed documents ask: loaded when printing
+
+    return HeroCardPrinting(game)
+
+
+def _text(game):
+    from builder.games.herocard.text import HeroCardText  # the text form's reader: loaded when a list is shared
+
+    return HeroCardText(game)
 
 
 def _analytics(game):
@@ -252,14 +277,14 @@ class HeroCard(CardGame):
     def kind_of(self, section, entry):
         return "attribute" if section == "attribute_cards" else entry.kind
 
-    text = part(HeroCardText)  # the text form: ``text.py``
+    text = part(_text)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
     settings = part(HeroCardSettings)  # what 'set' may change
     new_list = part(HeroCardNewList)  # how a new list starts
     questions = part(HeroCardQuestions)  # what adding an entry would do
-    view = part(HeroCardView)  # how the builder shows a list: ``view.py``
-    browse = part(HeroCardBrowse)  # the catalog beside a list: ``view.py``
-    printing = part(HeroCardPrinting)  # what the printed documents ask: ``printing.py``
+    view = part(_view)  # how the builder shows a list: ``view.py``
+    browse = part(_browse)  # the catalog beside a list: ``view.py``
+    printing = part(_printing)  # what the printed documents ask: ``printing.py``
     packs = part(HeroCardPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(HeroCardEditing)  # attribute cards one each, action cards by copies
 

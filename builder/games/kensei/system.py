@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from builder.errors import UnknownEntry, UsageError, command_line, option
-from builder.games.kensei import edits as kensei_edits
 from builder.games.kensei.packs import KenseiPacks
-from builder.games.kensei.printing import KenseiPrinting
 from builder.games.kensei.units import KenseiUnits
-from builder.games.kensei.view import KenseiBrowse, KenseiView
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.editing import EditingPart
@@ -15,6 +12,24 @@ from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 from builder.systems.settings import SettingsPart
+
+
+def _view(game):
+    from builder.games.kensei.view import KenseiView  # the builder's view: loaded when a page or an edit shows a list
+
+    return KenseiView(game)
+
+
+def _browse(game):
+    from builder.games.kensei.view import KenseiBrowse  # the catalog beside a list: loaded when the builder shows it
+
+    return KenseiBrowse(game)
+
+
+def _printing(game):
+    from builder.games.kensei.printing import KenseiPrinting  # what the printed documents ask: loaded when printing
+
+    return KenseiPrinting(game)
 
 
 def _analytics(game):
@@ -264,7 +279,12 @@ class KenseiEditing(EditingPart):
 
     add_options = frozenset({"models", "led_by", "standard"})
     remove_options = frozenset()
-    edits = kensei_edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
+
+    def __init__(self, game):
+        super().__init__(game)
+        from builder.games.kensei import edits  # loaded when the game's editing is first asked for
+
+        self.edits = edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
 
     def option_refusal(self, verb, opt):
         if verb == "remove":
@@ -335,9 +355,9 @@ class Kensei(GameSystem):
     settings = part(KenseiSettings)  # what 'set' may change
     new_list = part(KenseiNewList)  # how a new list starts
     questions = part(KenseiQuestions)  # what adding an entry would do
-    view = part(KenseiView)  # how the builder shows a list: ``view.py``
-    browse = part(KenseiBrowse)  # the catalog beside a list: ``view.py``
-    printing = part(KenseiPrinting)  # what the printed documents ask: ``printing.py``
+    view = part(_view)  # how the builder shows a list: ``view.py``
+    browse = part(_browse)  # the catalog beside a list: ``view.py``
+    printing = part(_printing)  # what the printed documents ask: ``printing.py``
     packs = part(KenseiPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(KenseiEditing)  # a unit of a troop added, the last one removed
 

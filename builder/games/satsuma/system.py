@@ -5,14 +5,35 @@ from __future__ import annotations
 from builder.errors import EditRefused, UsageError, option
 from builder.games.satsuma.commands import COMMANDS
 from builder.games.satsuma.packs import SatsumaPacks
-from builder.games.satsuma.printing import SatsumaPrinting
-from builder.games.satsuma.text import SatsumaText
-from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardEditing, CardGame, CardQuestions
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
+
+
+def _view(game):
+    from builder.games.satsuma.view import SatsumaView  # the builder's view: loaded when a page or an edit shows a list
+
+    return SatsumaView(game)
+
+
+def _browse(game):
+    from builder.games.satsuma.view import SatsumaBrowse  # the catalog beside a list: loaded when the builder shows it
+
+    return SatsumaBrowse(game)
+
+
+def _printing(game):
+    from builder.games.satsuma.printing import SatsumaPrinting  # what the printed documents ask: loaded when printing
+
+    return SatsumaPrinting(game)
+
+
+def _text(game):
+    from builder.games.satsuma.text import SatsumaText  # the text form's reader: loaded when a list is shared
+
+    return SatsumaText(game)
 
 
 def _analytics(game):
@@ -192,14 +213,14 @@ class Satsuma(CardGame):
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
-    text = part(SatsumaText)  # the text form: ``text.py``
+    text = part(_text)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
     settings = part(SatsumaSettings)  # what 'set' may change
     new_list = part(SatsumaNewList)  # how a new list starts
     questions = part(SatsumaQuestions)  # what adding an entry would do
-    view = part(SatsumaView)  # how the builder shows a list: ``view.py``
-    browse = part(SatsumaBrowse)  # the catalog beside a list: ``view.py``
-    printing = part(SatsumaPrinting)  # what the printed documents ask: ``printing.py``
+    view = part(_view)  # how the builder shows a list: ``view.py``
+    browse = part(_browse)  # the catalog beside a list: ``view.py``
+    printing = part(_printing)  # what the printed documents ask: ``printing.py``
     packs = part(SatsumaPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(SatsumaEditing)  # a published deck, a variant, the side's cards
 

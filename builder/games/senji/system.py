@@ -5,14 +5,30 @@ from __future__ import annotations
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.games.senji.packs import SenjiPacks
-from builder.games.senji.printing import SenjiPrinting
-from builder.games.senji.view import SenjiBrowse, SenjiView
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 from builder.systems.editing import EditingPart
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
+
+
+def _view(game):
+    from builder.games.senji.view import SenjiView  # the builder's view: loaded when a page or an edit shows a list
+
+    return SenjiView(game)
+
+
+def _browse(game):
+    from builder.games.senji.view import SenjiBrowse  # the catalog beside a list: loaded when the builder shows it
+
+    return SenjiBrowse(game)
+
+
+def _printing(game):
+    from builder.games.senji.printing import SenjiPrinting  # what the printed documents ask: loaded when printing
+
+    return SenjiPrinting(game)
 
 
 def _analytics(game):
@@ -427,9 +443,9 @@ class Senji(GameSystem):
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
     new_list = part(SenjiNewList)  # how a new list starts
     questions = part(SenjiQuestions)  # what adding an entry would do
-    view = part(SenjiView)  # how the builder shows a list: ``view.py``
-    browse = part(SenjiBrowse)  # the catalog beside a list: ``view.py``
-    printing = part(SenjiPrinting)  # what the printed documents ask: ``printing.py``
+    view = part(_view)  # how the builder shows a list: ``view.py``
+    browse = part(_browse)  # the catalog beside a list: ``view.py``
+    printing = part(_printing)  # what the printed documents ask: ``printing.py``
     packs = part(SenjiPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(SenjiEditing)  # a player by family, a samurai card or province to a player
 

@@ -4,14 +4,39 @@ from __future__ import annotations
 
 from builder.errors import UsageError, option
 from builder.games.senshiai.packs import SenshiaiPacks
-from builder.games.senshiai.printing import SenshiaiPrinting
-from builder.games.senshiai.text import SenshiaiText
-from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
+
+
+def _view(game):
+    from builder.games.senshiai.view import (
+        SenshiaiView,  # the builder's view: loaded when a page or an edit shows a list
+    )
+
+    return SenshiaiView(game)
+
+
+def _browse(game):
+    from builder.games.senshiai.view import (
+        SenshiaiBrowse,  # the catalog beside a list: loaded when the builder shows it
+    )
+
+    return SenshiaiBrowse(game)
+
+
+def _printing(game):
+    from builder.games.senshiai.printing import SenshiaiPrinting  # what the printed documents ask: loaded when printing
+
+    return SenshiaiPrinting(game)
+
+
+def _text(game):
+    from builder.games.senshiai.text import SenshiaiText  # the text form's reader: loaded when a list is shared
+
+    return SenshiaiText(game)
 
 
 def _analytics(game):
@@ -74,14 +99,14 @@ class Senshiai(CardGame):
     aliases = ("senshiai basic collection",)
     anchor_field = "type"
     # -- packs: the sections a template documents first, what each entry field means --------------
-    text = part(SenshiaiText)  # the text form: ``text.py``
+    text = part(_text)  # the text form: ``text.py``
     analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
     settings = part(SenshiaiSettings)  # what 'set' may change
     new_list = part(SenshiaiNewList)  # how a new list starts
     questions = part(SenshiaiQuestions)  # what adding an entry would do
-    view = part(SenshiaiView)  # how the builder shows a list: ``view.py``
-    browse = part(SenshiaiBrowse)  # the catalog beside a list: ``view.py``
-    printing = part(SenshiaiPrinting)  # what the printed documents ask: ``printing.py``
+    view = part(_view)  # how the builder shows a list: ``view.py``
+    browse = part(_browse)  # the catalog beside a list: ``view.py``
+    printing = part(_printing)  # what the printed documents ask: ``printing.py``
     packs = part(SenshiaiPacks)  # the pack template's sections and fields: ``packs.py``
 
 
