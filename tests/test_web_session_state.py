@@ -171,3 +171,22 @@ def test_two_processes_editing_in_turn_lose_no_edit_and_share_one_history(ws):
     assert a.can(LIST, version) == (True, False)
     with pytest.raises(Refused, match="nothing to redo"):
         a.step(LIST, False, version)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="several server processes need POSIX locks")
+def test_the_shared_history_file_is_the_json_of_its_texts(ws):
+    """The history file is written from the JSON of each text kept from the last write: the same
+    file as the JSON of the whole, texts with quotes, backslashes and other scripts included."""
+    import json
+
+    from builder.web.editing import SharedHistory
+
+    h = SharedHistory(ws)
+    texts = ['name: "quoted"\n', "notes: a \\\\ b\n", "name: 大名 ✓\n", "x\ty\u2028\n"]
+    for n in range(1, len(texts) + 1):
+        h.save(LIST, f"v{n}", texts[:n], texts[n:][::-1])
+        file = next((ws / ".daimyo" / "history").glob("*.json"))
+        raw = file.read_text(encoding="utf-8")
+        assert raw == json.dumps({"at": f"v{n}", "undo": texts[:n], "redo": texts[n:][::-1]})
+        other = SharedHistory(ws)  # another process reads it
+        assert other.load(LIST) == (f"v{n}", texts[:n], texts[n:][::-1])

@@ -350,6 +350,7 @@ class SharedHistory:
         # rel -> (identity of its history file as this process last wrote or read it, at, undo,
         # redo): a file that still has that identity is not read again
         self._held: dict[str, tuple[tuple, str, list[str], list[str]]] = {}
+        self._encoded: dict[str, dict[str, str]] = {}  # rel -> the JSON of each text of its history
 
     def _base(self, rel: str) -> Path:
         return self.dir / hashlib.sha256(rel.encode("utf-8")).hexdigest()[:32]
@@ -404,7 +405,12 @@ class SharedHistory:
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         undo, redo = undo[-HISTORY:], redo[-HISTORY:]
         self._held.pop(rel, None)
-        tmp.write_text(json.dumps({"at": version, "undo": undo, "redo": redo}), encoding="utf-8")
+        # each text written out as JSON once: most of them were in the history written last time
+        known = self._encoded.get(rel, {})
+        enc = {t: known.get(t) or json.dumps(t) for t in undo + redo}
+        self._encoded[rel] = enc
+        at, back, forth = json.dumps(version), ", ".join(enc[t] for t in undo), ", ".join(enc[t] for t in redo)
+        tmp.write_text(f'{{"at": {at}, "undo": [{back}], "redo": [{forth}]}}', encoding="utf-8")  # as json.dumps
         os.replace(tmp, target)
         try:
             # written under the list's lock, which every process takes to write its history
@@ -414,6 +420,7 @@ class SharedHistory:
 
     def drop(self, rel: str) -> None:
         self._held.pop(rel, None)
+        self._encoded.pop(rel, None)
         try:
             self._base(rel).with_suffix(".json").unlink()
         except OSError:
