@@ -380,3 +380,40 @@ def test_a_change_that_changes_nothing_is_not_an_undo_step():
     ed = ListEditor.open(ROOT / "examples" / "senshiai-northern-host.yaml")
     change = ed.apply(Copies("Warriors", 6))
     assert change.notes == [] and not ed.can_undo
+
+
+def test_undo_and_redo_soon_after_an_edit_take_the_states_kept_and_match_a_fresh_check(monkeypatch):
+    import builder.lists.check
+    from builder.games.kensei.edits import Models
+    from builder.lists.editor import RECENT, ListEditor
+
+    ed = ListEditor.open(ROOT / "examples" / "kensei-buke.yaml")
+    start, start_result = ed.text, ed.check()
+    texts = [start]
+    for n in range(RECENT + 2):  # more edits than states are kept
+        ed.apply(Models(1, value=2 + n))
+        texts.append(ed.text)
+    checks: list = []
+    real = builder.lists.check.check_doc
+
+    def spy(*args, **kwargs):
+        checks.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(builder.lists.check, "check_doc", spy)
+    ed.undo()
+    ed.redo()
+    ed.undo()
+    assert checks == []  # the states of the last edits are taken as they were
+    for _ in range(RECENT + 1):  # back past what is kept: read and checked again
+        ed.undo()
+    assert ed.text == start and not ed.can_undo and checks
+    fresh = ListEditor.from_text(start, file=ed.file, base_dir=ed.base_dir).check()
+    again = ed.check()
+    assert again.summary == fresh.summary == start_result.summary
+    assert [f.code for f in again.findings] == [f.code for f in fresh.findings]
+    while ed.can_redo:  # and forward again: each state is the one of its text
+        ed.redo()
+        assert ed.doc.data["troops"][1]["models"] == ListEditor.from_text(ed.text).doc.data["troops"][1]["models"]
+        assert ed.check().summary == ListEditor.from_text(ed.text, base_dir=ed.base_dir).check().summary
+    assert ed.text == texts[-1]

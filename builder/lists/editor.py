@@ -73,6 +73,7 @@ class _State:
 
 
 HISTORY = 50  # edits kept for undo
+RECENT = 4  # states left by the last edits kept read and checked, for an undo or redo soon after
 
 
 def _digest(data: bytes) -> str:
@@ -107,6 +108,7 @@ class ListEditor:
         self._redo: list[str] = []
         self._disk: str | None = None
         self._catalog: Catalog | None = None
+        self._recent: dict[str, _State] = {}  # see ``_keep``
         self._state = self._read(text)
 
     # -- opening ------------------------------------------------------------------------------
@@ -169,6 +171,7 @@ class ListEditor:
         ed.base_dir = Path(base_dir) if base_dir is not None else Path(".")
         ed.extra_packs = []
         ed._undo, ed._redo, ed._disk = [], [], None
+        ed._recent = {}
         ed._catalog = catalog
         ed._state = _State(text, doc, result)
         return ed
@@ -249,6 +252,7 @@ class ListEditor:
             self._undo.append(self.text)
             del self._undo[:-HISTORY]
             self._redo.clear()
+            self._keep(self._state)
             self._state = state
         return Change(list(notes), before, self.check(), target)
 
@@ -348,7 +352,7 @@ class ListEditor:
             raise NothingToUndo("nothing to undo")
         text = self._undo.pop()
         self._redo.append(self.text)
-        self._state = self._read(text)
+        self._state = self._again(text)
         return text
 
     def redo(self) -> str:
@@ -357,8 +361,24 @@ class ListEditor:
             raise NothingToUndo("nothing to redo")
         text = self._redo.pop()
         self._undo.append(self.text)
-        self._state = self._read(text)
+        self._state = self._again(text)
         return text
+
+    def _keep(self, state: _State) -> None:
+        """Keep ``state`` (left by an edit, an undo or a redo) read and checked: going back to its
+        text soon after takes it as it is instead of reading and checking that text again. At
+        most ``RECENT`` states, the oldest going first."""
+        recent = self._recent
+        recent.pop(state.text, None)
+        recent[state.text] = state
+        while len(recent) > RECENT:
+            del recent[next(iter(recent))]
+
+    def _again(self, text: str) -> _State:
+        """The state of ``text``, an earlier text of this list (undo, redo); the current one is kept."""
+        state = self._recent.pop(text, None)
+        self._keep(self._state)
+        return state if state is not None else self._read(text)
 
     # -- questions ------------------------------------------------------------------------------
 
@@ -387,7 +407,7 @@ class ListEditor:
         """An independent editor on the same text (no history; same file and catalog)."""
         other = object.__new__(ListEditor)
         other.__dict__.update(self.__dict__)
-        other._undo, other._redo = [], []
+        other._undo, other._redo, other._recent = [], [], {}
         other._state = _State(self._state.text, self._state.doc, self._state.result)
         return other
 

@@ -8,6 +8,15 @@ server keeps one session per list: its undo and redo apply only to the very text
 last wrote, so they never erase a change made elsewhere (an editor, the command line,
 another server) meanwhile.
 
+The server also knows which file its session came from: the identity of the file as it last
+read or wrote it (device, inode, size and time of change, ``stamp_of``). An edit whose file still
+has that identity starts from the session's parsed and checked document without reading the
+file again; a file replaced or written since (another process, another server, a person's text
+editor) is read and checked afresh. The identity only spares the reading: the save still
+compares the file with the text the change was made from, under the folder lock every saving
+editor takes, so a change made on disk that kept the identity (the same size written in place
+within the file system's clock grain) is refused as a conflict, never overwritten.
+
 Served by several processes (``daimyo serve --workers N``), the undo and redo history of each
 list is kept in the workspace's state folder instead (``.daimyo/history/``, see
 ``SharedHistory``) and each change of a list is made under a lock every process takes, so an
@@ -62,6 +71,8 @@ class Editor:
         self._guard = threading.Lock()
         self._locks: dict[str, threading.RLock] = {}
         self._sessions: dict[str, Any] = {}  # rel -> ListEditor of the text this server last read or wrote
+        # rel -> (identity of the file, its text) as this server last read or wrote it: see ``current``
+        self._stamps: dict[str, tuple[tuple, str]] = {}
         # several server processes: the history and the lock of each list shared through the workspace
         self.shared = SharedHistory(workspace.root) if shared else None
 
@@ -83,6 +94,7 @@ class Editor:
     def forget(self, rel: str) -> None:
         with self._guard:
             self._sessions.pop(rel, None)
+            self._stamps.pop(rel, None)
         if self.shared is not None:
             self.shared.drop(rel)
 
@@ -148,6 +160,32 @@ class Editor:
             raise Conflict(rel)
         return path, text
 
+    def current(self, rel: str, version: str | None) -> tuple[Path, str]:
+        """``read_at`` for a change of ``rel`` (its lock held): when the file still has the
+        identity it had when this server last read or wrote it, its text is the session's and
+        is not read again; otherwise it is read (and its identity kept for the next change)."""
+        path = self.ws.resolve(rel)
+        held = self._stamps.get(rel)
+        s = self._sessions.get(rel)
+        if held is not None and s is not None and held[1] == s.text:
+            try:
+                same = stamp_of(path) == held[0]
+            except OSError:
+                same = False
+            if same:
+                if version and version != version_of(s.text):
+                    raise Conflict(rel)
+                return path, s.text
+        self._stamps.pop(rel, None)
+        try:
+            stamp = stamp_of(path)  # taken before reading: a file changed meanwhile is read again next time
+        except OSError:
+            stamp = None
+        path, text = self.read_at(rel, version)
+        if stamp is not None:
+            self._stamps[rel] = (stamp, text)
+        return path, text
+
     def _open(self, rel: str, path: Path, text: str):
         """The session of ``rel`` on ``text`` (read and checked once when this server does not
         hold it yet)."""
@@ -174,7 +212,7 @@ class Editor:
 
         rel = self.ws.clean(rel)
         with self._changing(rel):
-            path, text = self.read_at(rel, version)
+            path, text = self.current(rel, version)
             if path.suffix.lower() == ".json":
                 raise Refused(
                     "a JSON list is edited in a text editor; the builder edits YAML lists",
@@ -203,7 +241,7 @@ class Editor:
         """Undo (``back``) or redo the last change."""
         rel = self.ws.clean(rel)
         with self._changing(rel):
-            path, text = self.read_at(rel, version)
+            path, text = self.current(rel, version)
             word = "undo" if back else "redo"
             if self.shared is not None:
                 s = self._shared_session(rel, path, text, back)
@@ -266,6 +304,7 @@ class Editor:
         from builder.errors import ListChangedError
         from builder.lists.editor import _digest, write_list
 
+        self._stamps.pop(rel, None)
         try:
             write_list(path, text, _digest(expected.encode("utf-8")))
         except ListChangedError:
@@ -274,6 +313,20 @@ class Editor:
         except DaimyoError:
             self.forget(rel)
             raise
+        try:
+            # the file as written (a change made on disk between the rename and this look is
+            # taken for this text, and refused as a conflict by the next save, which compares)
+            self._stamps[rel] = (stamp_of(path), text)
+        except OSError:
+            pass
+
+
+def stamp_of(path: Path) -> tuple:
+    """The identity of a file as the system keeps it: device, inode, size, time of the last
+    change of its content and of its entry (in nanoseconds). A file replaced (a new inode) or
+    written changes it; ``OSError`` when the file cannot be looked at."""
+    st = os.stat(path)
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 class _Elsewhere:
@@ -294,6 +347,10 @@ class SharedHistory:
 
     def __init__(self, root: Path):
         self.dir = Path(root) / ".daimyo" / "history"
+        # rel -> (identity of its history file as this process last wrote or read it, at, undo,
+        # redo): a file that still has that identity is not read again
+        self._held: dict[str, tuple[tuple, str, list[str], list[str]]] = {}
+        self._encoded: dict[str, dict[str, str]] = {}  # rel -> the JSON of each text of its history
 
     def _base(self, rel: str) -> Path:
         return self.dir / hashlib.sha256(rel.encode("utf-8")).hexdigest()[:32]
@@ -312,14 +369,27 @@ class SharedHistory:
 
     def load(self, rel: str) -> tuple[str | None, list[str], list[str]]:
         """(the version the history applies to, undo texts, redo texts); nothing when there is none
-        or it cannot be read."""
+        or it cannot be read. The lists are the caller's to change. A history file that still has
+        the identity it had when this process last wrote or read it is not read again."""
+        file = self._base(rel).with_suffix(".json")
         try:
-            data = json.loads(self._base(rel).with_suffix(".json").read_text(encoding="utf-8"))
+            stamp = stamp_of(file)
+        except OSError:
+            self._held.pop(rel, None)
+            return None, [], []
+        held = self._held.get(rel)
+        if held is not None and held[0] == stamp:
+            return held[1], list(held[2]), list(held[3])
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
             undo, redo = data["undo"], data["redo"]
             if isinstance(undo, list) and isinstance(redo, list) and all(isinstance(t, str) for t in undo + redo):
-                return str(data["at"]), undo, redo
+                at = str(data["at"])
+                self._held[rel] = (stamp, at, list(undo), list(redo))  # the identity taken before the reading
+                return at, undo, redo
         except (OSError, ValueError, KeyError, TypeError):
             pass
+        self._held.pop(rel, None)
         return None, [], []
 
     def stacks(self, rel: str, version: str | None) -> tuple[list[str], list[str]]:
@@ -333,14 +403,28 @@ class SharedHistory:
         target = self._base(rel).with_suffix(".json")
         self.dir.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps({"at": version, "undo": undo[-HISTORY:], "redo": redo[-HISTORY:]}), encoding="utf-8")
+        undo, redo = undo[-HISTORY:], redo[-HISTORY:]
+        self._held.pop(rel, None)
+        # each text written out as JSON once: most of them were in the history written last time
+        known = self._encoded.get(rel, {})
+        enc = {t: known.get(t) or json.dumps(t) for t in undo + redo}
+        self._encoded[rel] = enc
+        at, back, forth = json.dumps(version), ", ".join(enc[t] for t in undo), ", ".join(enc[t] for t in redo)
+        tmp.write_text(f'{{"at": {at}, "undo": [{back}], "redo": [{forth}]}}', encoding="utf-8")  # as json.dumps
         os.replace(tmp, target)
+        try:
+            # written under the list's lock, which every process takes to write its history
+            self._held[rel] = (stamp_of(target), version, list(undo), list(redo))
+        except OSError:
+            pass
 
     def drop(self, rel: str) -> None:
+        self._held.pop(rel, None)
+        self._encoded.pop(rel, None)
         try:
             self._base(rel).with_suffix(".json").unlink()
         except OSError:
             pass
 
 
-__all__ = ["Conflict", "DaimyoError", "Editor", "ListError", "Outcome", "SharedHistory", "version_of"]
+__all__ = ["Conflict", "DaimyoError", "Editor", "ListError", "Outcome", "SharedHistory", "stamp_of", "version_of"]
