@@ -49,6 +49,20 @@ def pytest_configure(config):
     compileall.compile_dir(ROOT / "builder", quiet=2, workers=1)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    """The test modules' assertion-rewritten bytecode is kept in tests/__pycache__ even where
+    PYTHONDONTWRITEBYTECODE is set: otherwise pytest rewrites and compiles every test module again
+    on every run, in every xdist worker (about ten seconds of each worker's collection). Pytest
+    checks the kept file against its source's size and time, as ever."""
+    before = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = before
+
+
 # -- Hypothesis: the same cases on every run, unless asked for more ------------------------------
 #: DAIMYO_FUZZ=N: N times as many examples, from a random seed (a long search for new cases)
 FUZZ = int(os.environ.get("DAIMYO_FUZZ", "0") or 0)
