@@ -49,6 +49,20 @@ def pytest_configure(config):
     compileall.compile_dir(ROOT / "builder", quiet=2, workers=1)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session):
+    """The test modules' assertion-rewritten bytecode is kept in tests/__pycache__ even where
+    PYTHONDONTWRITEBYTECODE is set: otherwise pytest rewrites and compiles every test module again
+    on every run, in every xdist worker (about ten seconds of each worker's collection). Pytest
+    checks the kept file against its source's size and time, as ever."""
+    before = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = before
+
+
 # -- Hypothesis: the same cases on every run, unless asked for more ------------------------------
 #: DAIMYO_FUZZ=N: N times as many examples, from a random seed (a long search for new cases)
 FUZZ = int(os.environ.get("DAIMYO_FUZZ", "0") or 0)
@@ -98,13 +112,32 @@ class CliResult:
         return f"CliResult(code={self.code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
 
 
+#: the click command typer builds for an app, by what the app holds (kept alive with it, so that
+#: no id is reused): typer builds it again on every call, a tenth to a fifth of a short command's
+#: time, and ``daimyo`` itself runs one command a process
+_COMMANDS: dict = {}
+
+
+def _click_command(args: list[str]):
+    """The command ``daimyo ARGS`` runs: typer's ``app(args)`` is ``get_command(app)(args)``."""
+    from typer.main import get_command
+
+    from builder.commands.app import app_for
+
+    one = app_for(args)
+    parts = (*one.registered_commands, *one.registered_groups, one.registered_callback, one.info.callback)
+    key = tuple(map(id, parts))
+    hit = _COMMANDS.get(key)
+    if hit is None:
+        hit = _COMMANDS[key] = (parts, get_command(one))
+    return hit[1]
+
+
 def run_cli(*args, input=None) -> CliResult:
     """Run the typer app in-process: run_cli('check', 'file.yaml') -> CliResult (the ``cli``
     fixture; this function for fixtures of a wider scope)."""
     import io
     from contextlib import redirect_stderr, redirect_stdout
-
-    from builder.commands.app import app_for
 
     out, err = io.StringIO(), io.StringIO()
     code = 0
@@ -114,7 +147,8 @@ def run_cli(*args, input=None) -> CliResult:
     try:
         with redirect_stdout(out), redirect_stderr(err):
             try:
-                rv = app_for(list(map(str, args)))(list(map(str, args)), standalone_mode=False)
+                argv = list(map(str, args))
+                rv = _click_command(argv)(argv, standalone_mode=False)
                 if isinstance(rv, int):
                     code = rv
             except SystemExit as exc:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
@@ -227,20 +229,55 @@ def _variants():
 
 
 VARIANTS = list(_variants())
+#: the variants by the character put in, a test case each (cases run apart, on any worker)
+CLASSES = [f"{ord(ch):04x}" for ch in BYTE_CLASSES]
 
 
-def test_every_edit_command_reads_what_check_reads_or_says_why_in_one_line(cli, tmp_path):
+@pytest.fixture(scope="module")
+def check_code(tmp_path_factory):
+    """``check_code(text)``: the exit code of ``daimyo check`` on a list ``fuzz.yaml`` holding
+    ``text``, found once for each text in a worker (the edit and web tests both ask)."""
+
+    folder = tmp_path_factory.mktemp("checked")
+    codes: dict[str, tuple[int, object]] = {}
+
+    def code(text: str):
+        if text not in codes:
+            f = folder / "fuzz.yaml"
+            f.write_text(text, encoding="utf-8")
+            r = run_cli("check", f)
+            codes[text] = (r.code, r)
+        return codes[text]
+
+    return code
+
+
+def _of_class(cls: str):
+    return [(label, text) for label, text in VARIANTS if label.startswith(cls + "-")]
+
+
+def test_check_reads_a_good_part_of_the_variants(check_code):
+    """No traceback, no internal error (exit 70) from check itself; and a good part of the
+    variants are lists it reads, so that the tests below edit many."""
+    read = 0
+    for label, text in VARIANTS:
+        code, r = check_code(text)
+        assert code in (0, 1, 2), (label, r)
+        read += code != 2
+    assert read > 100
+    assert sum(len(_of_class(c)) for c in CLASSES) == len(VARIANTS)  # every variant is in a case
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_every_edit_command_reads_what_check_reads_or_says_why_in_one_line(cli, tmp_path, check_code, cls):
     """No traceback, no internal error (exit 70): an edit of a list 'check' reads either works
     or is refused in one located line."""
-    checked = 0
-    for label, text in VARIANTS:
-        f = tmp_path / "fuzz.yaml"
-        f.write_text(text, encoding="utf-8")
-        r = cli("check", f)
-        assert r.code in (0, 1, 2), (label, r)
-        if r.code == 2:
+    for label, text in _of_class(cls):
+        code, r = check_code(text)
+        assert code in (0, 1, 2), (label, r)
+        if code == 2:
             continue  # check refuses it too: the readers agree
-        checked += 1
+        f = tmp_path / "fuzz.yaml"
         for args in (
             ("add", "Samurai Yari"),
             ("set", "name", "Fuzzed"),
@@ -254,38 +291,44 @@ def test_every_edit_command_reads_what_check_reads_or_says_why_in_one_line(cli, 
                 lines = r.stderr.strip().splitlines()
                 assert len(lines) == 1 and lines[0].startswith((f"{f}:", "daimyo: error:")), (label, args, r.stderr)
                 assert f.read_text(encoding="utf-8") == text  # refused: untouched
-    assert checked > 100  # a good part of them are lists check reads
 
 
-def test_the_web_builder_edits_what_check_reads_or_answers_4xx(cli, tmp_path):
+@pytest.fixture(scope="module")
+def web_api(tmp_path_factory):
+    """The web builder on a workspace of its own, one event loop for every request (a client
+    without `with` starts one a request)."""
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
     from builder.web.app import create_app
 
-    ws = tmp_path / "ws"
-    ws.mkdir()
+    ws = tmp_path_factory.mktemp("ws")
     with TestClient(
         create_app(ws, token="t" * 24),
         base_url="http://127.0.0.1:8765",
         headers={"Authorization": "Bearer " + "t" * 24},
-    ) as api:  # one event loop for every request (a client without `with` starts one a request)
-        for label, text in VARIANTS:
-            f = ws / "fuzz.yaml"
+    ) as api:
+        yield ws, api
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_the_web_builder_edits_what_check_reads_or_answers_4xx(web_api, check_code, cls):
+    ws, api = web_api
+    for label, text in _of_class(cls):
+        if check_code(text)[0] == 2:
+            continue
+        f = ws / "fuzz.yaml"
+        for op in (
+            {"op": "add", "item": "Samurai Yari"},
+            {"op": "set", "key": "name", "value": "Web"},
+            {"op": "house_rule", "key": "leader_count", "value": "formula"},
+            {"op": "models", "index": 1, "delta": 1},
+        ):
             f.write_text(text, encoding="utf-8")
-            if cli("check", f).code == 2:
-                continue
-            for op in (
-                {"op": "add", "item": "Samurai Yari"},
-                {"op": "set", "key": "name", "value": "Web"},
-                {"op": "house_rule", "key": "leader_count", "value": "formula"},
-                {"op": "models", "index": 1, "delta": 1},
-            ):
-                f.write_text(text, encoding="utf-8")
-                r = api.post("/api/lists/fuzz.yaml/edit", json=op)
-                assert r.status_code in (200, 400, 409, 422), (label, op, r.status_code, r.text[:300])
-                if r.status_code != 200:
-                    assert f.read_text(encoding="utf-8") == text
+            r = api.post("/api/lists/fuzz.yaml/edit", json=op)
+            assert r.status_code in (200, 400, 409, 422), (label, op, r.status_code, r.text[:300])
+            if r.status_code != 200:
+                assert f.read_text(encoding="utf-8") == text
 
 
 # -- a pasted list names packs by name only -----------------------------------------------------------

@@ -1,5 +1,6 @@
 """The decision documents name the finding codes `daimyo rules SYSTEM --codes` gives, with their severities."""
 
+import functools
 import re
 from pathlib import Path
 
@@ -15,15 +16,13 @@ CODE = r"`((?:" + "|".join(SYSTEMS) + r")\.[a-z][a-z0-9-]*)`"
 GROUP = re.compile(r"((?:" + CODE + r"(?:,\s*|\s+and\s+|\s+or\s+)?)+)\s*(?:\(|,\s*)(error|warning|info)\b")
 
 
+@functools.cache
 def _registered() -> dict[str, str]:
     out = {}
     for system in SYSTEMS:
         for code in get(system).catalog.finding_codes(load_catalog(system)).values():
             out[code.code] = code.severity
     return out
-
-
-REGISTERED = _registered()
 
 
 def _mentions(text: str):
@@ -35,13 +34,15 @@ def _mentions(text: str):
 @pytest.mark.parametrize("doc", DOCS, ids=[d.stem for d in DOCS])
 def test_every_code_a_decision_document_names_exists(doc):
     text = doc.read_text()
-    unknown = sorted({c for c in re.findall(CODE, text) if c not in REGISTERED})
+    registered = _registered()
+    unknown = sorted({c for c in re.findall(CODE, text) if c not in registered})
     assert not unknown, f"{doc.name} names codes `daimyo rules --codes` does not list: {unknown}"
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=[d.stem for d in DOCS])
 def test_every_severity_a_decision_document_states_is_the_registered_one(doc):
-    wrong = [(c, sev, REGISTERED[c]) for c, sev in _mentions(doc.read_text()) if REGISTERED.get(c) not in (None, sev)]
+    registered = _registered()
+    wrong = [(c, sev, registered[c]) for c, sev in _mentions(doc.read_text()) if registered.get(c) not in (None, sev)]
     assert not wrong, f"{doc.name}: (code, says, is) {wrong}"
 
 
