@@ -127,3 +127,18 @@ def add_from_catalog(pg, search: str, name: str) -> None:
 def wait_focus(pg, script: str, arg=None) -> None:
     """Wait until ``script`` (a function of the focused element and ``arg``) is true."""
     pg.wait_for_function(f"a => ({script})(document.activeElement, a)", arg=arg)
+
+
+class Shots:
+    """Screenshots of pages as the tests leave them, into ``$DAIMYO_SCREENSHOTS`` when it is set
+    (the pictures of the README come from there); none without it, as no test reads them back
+    and each costs the browser a drawing of the whole page."""
+
+    def __init__(self, folder: str | None) -> None:
+        self.folder = Path(folder) if folder else None
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+
+    def __call__(self, pg, name: str, **kwargs: Any) -> None:
+        if self.folder is not None:
+            pg.screenshot(path=str(self.folder / name), **kwargs)

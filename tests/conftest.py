@@ -221,3 +221,25 @@ def _finding_codes_registered():
     check.check_doc = checked
     yield
     check.check_doc = original
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium per test process (each xdist worker), started by the first browser
+    test and shared by all the others: each test opens its own context (its own cookies, storage,
+    downloads and pages), so no test sees another's state. Launching a browser costs more than
+    most of the tests, and a module-scoped one was started again each time a worker came back to
+    the module."""
+    from browserkit import browser as launch
+
+    with launch() as b:
+        yield b
+
+
+@pytest.fixture(scope="session")
+def shots():
+    """``shots(page, "name.png", full_page=...)``: a screenshot into ``$DAIMYO_SCREENSHOTS``
+    when it is set, nothing otherwise (tests/browserkit.py)."""
+    from browserkit import Shots
+
+    return Shots(os.environ.get("DAIMYO_SCREENSHOTS"))

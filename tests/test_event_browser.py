@@ -2,13 +2,12 @@
 dashboard, two players handing in lists on their pages (a pasted share code, an uploaded file,
 a pick from a workspace zip), an illegal list fixed and handed in again, lock and reveal from
 the dashboard, then the lists verified against their commitments and printed in the book.
-On SQLite and on PostgreSQL. Screenshots go to ``$DAIMYO_SCREENSHOTS`` or a temporary folder.
+On SQLite and on PostgreSQL. Screenshots go to ``$DAIMYO_SCREENSHOTS`` when it is set.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import re
 import zipfile
 from pathlib import Path
@@ -21,7 +20,6 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("sqlalchemy")
 
-from browserkit import browser as launch
 from playwright.sync_api import expect
 from test_event import (  # noqa: F401
     BUKE,
@@ -39,20 +37,6 @@ from test_event import (  # noqa: F401
 pytestmark = pytest.mark.browser
 
 expect.set_options(timeout=20_000)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    out = os.environ.get("DAIMYO_SCREENSHOTS")
-    folder = Path(out) if out else tmp_path_factory.mktemp("event-screens")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def tab(browser):
@@ -81,7 +65,7 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
         expect(aiko.locator("#verdict")).to_have_text("Version 1: legal")
         expect(aiko.locator("#total")).to_have_text("200/200 AP")
         aiko_commitment = aiko.locator("#commitment").inner_text()
-        aiko.screenshot(path=str(shots / f"event-{tag}-1-aiko-handed-in.png"), full_page=True)
+        shots(aiko, f"event-{tag}-1-aiko-handed-in.png", full_page=True)
 
         bo_ctx, bo, bo_errors = tab(browser)
         bo.goto(f"{srv.url}/submit?token={tok['Bo']}")
@@ -91,7 +75,7 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
         bo.click("#hand-in")
         expect(bo.locator("#verdict")).to_have_text("Version 1: ILLEGAL (2 errors)")
         expect(bo.locator("#result .findings")).to_contain_text("kensei.ranged-max")
-        bo.screenshot(path=str(shots / f"event-{tag}-2-bo-illegal.png"), full_page=True)
+        shots(bo, f"event-{tag}-2-bo-illegal.png", full_page=True)
         # fixed in his workspace, which he uploads as a zip holding two lists: he picks one
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w") as zf:
@@ -106,14 +90,14 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
         bo.click("#hand-in")
         expect(bo.locator("#verdict")).to_have_text("Version 2: legal")
         expect(bo.locator("#history tbody tr")).to_have_count(2)
-        bo.screenshot(path=str(shots / f"event-{tag}-3-bo-fixed.png"), full_page=True)
+        shots(bo, f"event-{tag}-3-bo-fixed.png", full_page=True)
 
         # the public page: commitments only
         pub_ctx, pub, pub_errors = tab(browser)
         pub.goto(srv.url + "/")
         expect(pub.locator("#board")).to_contain_text(aiko_commitment)
         expect(pub.locator("body")).not_to_contain_text("Taisho Buke")
-        pub.screenshot(path=str(shots / f"event-{tag}-4-public-sealed.png"), full_page=True)
+        shots(pub, f"event-{tag}-4-public-sealed.png", full_page=True)
 
         # the organiser's dashboard
         org_ctx, dash, org_errors = tab(browser)
@@ -122,7 +106,7 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
         expect(dash.locator("tr[data-player='Chen'] td.status")).to_have_text("missing")
         expect(dash.locator("tr[data-player='Bo'] td.verdict")).to_have_text("legal")
         expect(dash.locator("body")).not_to_contain_text("Taisho Buke")
-        dash.screenshot(path=str(shots / f"event-{tag}-5-dashboard.png"), full_page=True)
+        shots(dash, f"event-{tag}-5-dashboard.png", full_page=True)
         # a judge call: the organiser opens Aiko's list before the reveal; Aiko is shown it
         row = dash.locator("tr[data-player='Aiko']")
         row.locator("input[name=reason]").fill("judge call <table 3>")
@@ -131,7 +115,7 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
         expect(dash.locator("#opened h2")).to_contain_text("logged and shown to Aiko")
         aiko.goto(f"{srv.url}/submit")
         expect(aiko.locator(".opened")).to_contain_text("judge call <table 3>")
-        aiko.screenshot(path=str(shots / f"event-{tag}-5b-aiko-told.png"), full_page=True)
+        shots(aiko, f"event-{tag}-5b-aiko-told.png", full_page=True)
         dash.click("#lock")
         expect(dash.locator("#phase")).to_have_text("locked")
         aiko.goto(f"{srv.url}/submit")
@@ -143,7 +127,7 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
         pub.goto(srv.url + "/")
         pub.get_by_role("link", name="list").first.click()
         expect(pub.locator("#list")).to_contain_text("Taisho Buke")
-        pub.screenshot(path=str(shots / f"event-{tag}-6-revealed-list.png"), full_page=True)
+        shots(pub, f"event-{tag}-6-revealed-list.png", full_page=True)
         for ctx in (aiko_ctx, bo_ctx, pub_ctx, org_ctx):
             ctx.close()
         assert not (aiko_errors or bo_errors or pub_errors or org_errors)

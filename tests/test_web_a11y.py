@@ -5,14 +5,14 @@ army without touching the mouse."""
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
-from browserkit import browser as launch
 from browserkit import catalog_shows, idle, version
 from browserkit import changed as kit_changed
-from test_web_browser import TOKEN, WAIT, expect, server, shots, total  # noqa: F401
+from test_web_browser import TOKEN, WAIT, expect, server, total  # noqa: F401
 
 from builder.check import check_file
 
@@ -35,17 +35,17 @@ PAGES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as b:
-        yield b
+@functools.cache
+def axe_source() -> str:
+    return AXE.read_text(encoding="utf-8")
 
 
 def violations(pg) -> list[str]:
     """The serious and critical violations axe-core finds on the page as it is now (the checker
-    is put in the page once, on its first use there)."""
+    is put in the page on its first use there, unless the page's context puts it in every page
+    it opens: ``checked_context``)."""
     if not pg.evaluate("() => typeof axe !== 'undefined'"):
-        pg.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        pg.add_script_tag(content=axe_source())
     found = pg.evaluate("""async () => {
         const r = await axe.run(document, {resultTypes: ['violations']});
         return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -57,27 +57,49 @@ def violations(pg) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("width, height", [(1366, 900), (390, 844)])
-def test_no_serious_accessibility_violation_on_any_page(browser, server, width, height):  # noqa: F811  (fixture of test_web_browser)
-    # the pages' own scripts keep their Content-Security-Policy; only the checker is let in
+def checked_context(browser, width: int, height: int, url: str):
+    """A context whose every page holds the checker from its start (sent to the browser once,
+    not once a page), past the token gate. The pages' own scripts keep their
+    Content-Security-Policy; only the checker is let in."""
     ctx = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    ctx.add_init_script(axe_source())
     pg = ctx.new_page()
     pg.set_default_timeout(WAIT)
-    pg.goto(f"{server['url']}/?token={TOKEN}")
+    pg.goto(f"{url}/?token={TOKEN}")
+    return ctx, pg
+
+
+@pytest.fixture(scope="module")
+def page_at(browser, server):  # noqa: F811  (fixture of test_web_browser)
+    """The page of a context at a viewport's size, one for all the pages checked at that size."""
+    opened: dict[tuple[int, int], tuple] = {}
+
+    def at(width: int, height: int):
+        if (width, height) not in opened:
+            opened[width, height] = checked_context(browser, width, height, server["url"])
+        return opened[width, height][1]
+
+    yield at
+    for ctx, _pg in opened.values():
+        ctx.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("width, height", [(1366, 900), (390, 844)])
+def test_no_serious_accessibility_violation_on_any_page(page_at, server, width, height, path):  # noqa: F811  (fixture of test_web_browser)
+    pg = page_at(width, height)
     found = {}
-    for path in PAGES:
-        pg.emulate_media(color_scheme="light")
-        pg.goto(server["url"] + path)  # waits for the load event: the page, its styles and images
-        idle(pg)
-        # the themes are the stylesheet's prefers-color-scheme rules: the same page is checked in
-        # each, the browser restyling it as the scheme changes
-        for scheme in ("light", "dark"):
-            pg.emulate_media(color_scheme=scheme)
-            assert pg.evaluate("s => matchMedia(`(prefers-color-scheme: ${s})`).matches", scheme)
-            v = violations(pg)
-            if v:
-                found[f"{path} ({scheme})"] = v
-    ctx.close()
+    pg.emulate_media(color_scheme="light")
+    pg.goto(server["url"] + path)  # waits for the load event: the page, its styles and images
+    idle(pg)
+    # the themes are the stylesheet's prefers-color-scheme rules: the same page is checked in
+    # each, the browser restyling it as the scheme changes
+    for scheme in ("light", "dark"):
+        pg.emulate_media(color_scheme=scheme)
+        assert pg.evaluate("s => matchMedia(`(prefers-color-scheme: ${s})`).matches", scheme)
+        v = violations(pg)
+        if v:
+            found[f"{path} ({scheme})"] = v
     assert not found, "\n".join(f"{k}: {x}" for k, v in found.items() for x in v)
 
 
@@ -159,7 +181,7 @@ def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shot
     changed(before)
     expect(pg.locator("#total")).to_have_text("190")
     expect(pg.get_by_role("button", name="One model more in Yari Ashigaru (unit 5)")).to_be_focused()
-    pg.screenshot(path=str(shots / "keyboard-kensei.png"))
+    shots(pg, "keyboard-kensei.png")
     res = check_file(server["ws"] / "Keys-only.yaml")
     assert res.legal, [f.message for f in res.findings if f.severity == "error"]
     ctx.close()

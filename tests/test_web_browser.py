@@ -1,17 +1,16 @@
 """The web builder in a real browser (Chromium driven by Playwright): lists built by clicks and
 typing only, the counter and verdict following each change, an illegal list fixed from its
-inline findings, the PDF downloaded and read back, a share code imported, a screenshot of
-every page.
+inline findings, the PDF downloaded and read back, a share code imported, and (with
+``$DAIMYO_SCREENSHOTS`` set) a screenshot of every page.
 
 Chromium is the system's (Debian's ``chromium`` package; ``.ci/run`` installs it); without it
-these tests are skipped. Screenshots go to ``$DAIMYO_SCREENSHOTS`` when set, else to a
-temporary folder.
+these tests are skipped. Screenshots are taken only when ``$DAIMYO_SCREENSHOTS`` names the
+folder for them: no test reads them back.
 """
 
 from __future__ import annotations
 
 import io
-import os
 import re
 import shutil
 from pathlib import Path
@@ -25,7 +24,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 pytest.importorskip("uvicorn")
 
 from browserkit import add_from_catalog, catalog_row, changed, idle, search_catalog, serve, version
-from browserkit import browser as launch
 from playwright.sync_api import expect
 
 from builder.check import check_file
@@ -59,20 +57,6 @@ def server(tmp_path_factory):
     )
     with serve(lambda port: create_app(ws, token=TOKEN, port=port)) as url:
         yield {"url": url, "ws": ws}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launch() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    out = os.environ.get("DAIMYO_SCREENSHOTS")
-    folder = Path(out) if out else tmp_path_factory.mktemp("screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture()
@@ -117,14 +101,14 @@ def test_gate_page_without_the_token(browser, server, shots):
     resp = pg.goto(server["url"] + "/")
     assert resp.status == 401
     expect(pg.locator("h1")).to_contain_text("needs its token")
-    pg.screenshot(path=str(shots / "gate.png"))
+    shots(pg, "gate.png")
     ctx.close()
 
 
 def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     pg = page
     expect(pg.locator("h1")).to_have_text("Your lists")
-    pg.screenshot(path=str(shots / "workspace.png"), full_page=True)
+    shots(pg, "workspace.png", full_page=True)
     pg.select_option("#new-system", "kensei")
     form = pg.locator("#new-form")
     form.get_by_label("Name", exact=True).fill("Otokodate 400")
@@ -166,7 +150,7 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     expect(pg.locator("ul.catalog li.opt").nth(5)).to_be_visible()
     expect(pg.locator("ul.catalog .why.ok").first).to_be_visible()
     pg.locator("h2#list-h").click()
-    pg.screenshot(path=str(shots / "builder.png"))
+    shots(pg, "builder.png")
 
     # the file on disk is the list: the command line checks it the same way
     res = check_file(server["ws"] / "Otokodate-400.yaml")
@@ -180,12 +164,12 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     pg.get_by_role("button", name="Assassin", exact=True).first.click()
     expect(pg.locator("#detail")).to_be_visible()
     expect(pg.locator("#detail .source")).to_contain_text("Kensei rulebook")
-    pg.screenshot(path=str(shots / "entry.png"))
+    shots(pg, "entry.png")
     pg.keyboard.press("Escape")
     expect(pg.locator("#detail")).to_be_hidden()
     # on a phone
     pg.set_viewport_size({"width": 390, "height": 844})
-    pg.screenshot(path=str(shots / "builder-phone.png"))
+    shots(pg, "builder-phone.png")
 
 
 def test_fix_an_illegal_list_from_its_inline_findings(page, server, shots):
@@ -198,7 +182,7 @@ def test_fix_an_illegal_list_from_its_inline_findings(page, server, shots):
     expect(ranged).to_contain_text("over by 20")
     ranged.locator("details.explain summary").click()
     expect(ranged.locator("details.explain dl")).to_contain_text("Yumi Samurai (8 models, 120 AP)")
-    pg.screenshot(path=str(shots / "findings.png"))
+    shots(pg, "findings.png")
     for left in (7, 6, 5, 4):
         entry(pg, "Yumi Samurai").get_by_role("button", name="One model fewer in Yumi Samurai").click()
         expect(entry(pg, "Yumi Samurai").locator("input.n")).to_have_value(str(left))
@@ -317,7 +301,7 @@ def test_build_a_senshiai_deck_by_clicks(page, server, shots):
     expect(catalog_row(pg, "Militiamen").locator(".why.no")).to_contain_text("agreed size is 12")
     expect(pg.locator("#catalog-panel")).not_to_contain_text("model")
     pg.locator("h2#list-h").click()
-    pg.screenshot(path=str(shots / "senshiai.png"), full_page=True)
+    shots(pg, "senshiai.png", full_page=True)
     res = check_file(server["ws"] / "Twelve-cards.yaml")
     assert res.legal and res.summary["cards"] == 12 and res.summary["capital"] == "Capital of the North"
     # every copy out with one click, back with undo
@@ -326,12 +310,12 @@ def test_build_a_senshiai_deck_by_clicks(page, server, shots):
     pg.get_by_role("button", name=re.compile("Undo")).click()
     expect(pg.locator("#total")).to_have_text("12")
     pg.set_viewport_size({"width": 390, "height": 844})
-    pg.screenshot(path=str(shots / "senshiai-phone.png"))
+    shots(pg, "senshiai-phone.png")
     # the next new list starts with the game chosen last
     pg.goto(server["url"] + "/")
     expect(pg.locator("#new-system")).to_have_value("senshiai")
     expect(pg.locator("#new-form").get_by_label("Agreed deck size (optional)")).to_be_visible()
-    pg.screenshot(path=str(shots / "workspace-phone.png"), full_page=True)
+    shots(pg, "workspace-phone.png", full_page=True)
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than a phone
 
 
@@ -395,9 +379,9 @@ def test_build_a_legal_senji_setup(page, server, shots):
     assert res.summary["players"] == 3 and res.summary["units"] == 9
     text = (server["ws"] / "Three-houses.yaml").read_text()
     assert "name: Aiko" in text and "samurai: Ekes" in text
-    pg.screenshot(path=str(shots / "senji.png"), full_page=True)
+    shots(pg, "senji.png", full_page=True)
     pg.set_viewport_size({"width": 390, "height": 844})
-    pg.screenshot(path=str(shots / "senji-phone.png"))
+    shots(pg, "senji-phone.png")
     pg.set_viewport_size({"width": 1366, "height": 900})
     # a wrong move is one click away from being undone, and is shown at once
     seats.nth(0).get_by_label("Remove Province 7").click()
@@ -422,7 +406,7 @@ def test_print_preview_and_pdf_download(page, server, shots):
     pg.wait_for_function(
         "() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)"
     )
-    pg.screenshot(path=str(shots / "print.png"))
+    shots(pg, "print.png")
     with pg.expect_download() as dl:
         pg.locator("#download-pdf").click()
     path = dl.value.path()
@@ -451,7 +435,7 @@ def test_print_card_sheets_folded_with_cut_lines(page, server, shots):
     pg.wait_for_function(
         "() => [...document.querySelectorAll('.pages img')].every(i => i.complete && i.naturalWidth > 0)"
     )
-    pg.screenshot(path=str(shots / "print-cards.png"))
+    shots(pg, "print-cards.png")
     with pg.expect_download() as dl:
         pg.locator("#download-pdf").click()
     pdf = pypdf.PdfReader(io.BytesIO(Path(dl.value.path()).read_bytes()))
@@ -467,7 +451,7 @@ def test_share_and_import_a_share_code(page, server, shots):
     code = pg.locator("#out-code").input_value()
     assert code.startswith("DMY")
     expect(pg.locator("#out-markdown")).to_contain_text("Kuge")
-    pg.screenshot(path=str(shots / "share.png"))
+    shots(pg, "share.png")
     pg.goto(server["url"] + "/")
     pg.get_by_label("Share code or list text").fill(code)
     pg.get_by_label("File (optional)").fill("from a friend")

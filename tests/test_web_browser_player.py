@@ -14,12 +14,10 @@ from browserkit import catalog_row, changed, idle, search_catalog, version, wait
 from test_web_browser import (  # noqa: F401  (fixtures)
     TOKEN,
     add_from_catalog,
-    browser,
     entry,
     expect,
     page,
     server,
-    shots,
     total,
     verdict,
 )
@@ -143,7 +141,7 @@ def test_variant_and_comparison_in_the_browser(page, server, shots):  # noqa: F8
     expect(table.locator("tr.cmp-total")).to_contain_text("205 / 200 AP")
     expect(table.locator("tr.cmp-verdict")).to_contain_text("ILLEGAL (1 error)")
     expect(pg.locator("ul.cmp-changed")).to_contain_text("1 unit, 9 models, 45 AP → 1 unit, 10 models, 50 AP")
-    pg.screenshot(path=str(shots / "compare.png"), full_page=True)
+    shots(pg, "compare.png", full_page=True)
     # any two lists, chosen on the page
     pg.goto(f"{server['url']}/compare")
     pg.select_option("#cmp-a", "kensei-buke.yaml")
@@ -177,7 +175,7 @@ def test_workspace_search_filter_and_sort(page, server, shots):  # noqa: F811  (
     pg.select_option("#ws-sort", "date")
     expect(names.first).to_have_text("aardvark army")  # the newest file
     pg.set_viewport_size({"width": 390, "height": 844})
-    pg.screenshot(path=str(shots / "workspace-phone.png"), full_page=True)
+    shots(pg, "workspace-phone.png", full_page=True)
     pg.set_viewport_size({"width": 1366, "height": 900})
 
 
@@ -193,7 +191,7 @@ def test_the_kensei_catalog_on_a_phone_is_the_clans_own(page, server, shots):  #
     assert header <= 844 / 5, header  # was 235 px of 844
     name = pg.get_by_label("List name")
     assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), "the list name is cut off"
-    pg.screenshot(path=str(shots / "kensei-phone.png"))
+    shots(pg, "kensei-phone.png")
     pg.locator("#catalog-others").check()
     expect(pg.locator("ul.catalog")).to_contain_text("not in the buke army list")
     assert header > 0

@@ -5,7 +5,6 @@ Skipped without Chromium; screenshots go to $DAIMYO_SCREENSHOTS when set."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -17,7 +16,6 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("uvicorn")
 
-from browserkit import browser as launch
 from browserkit import catalog_row, changed, search_catalog, serve, version
 from playwright.sync_api import expect
 
@@ -41,14 +39,6 @@ def server(tmp_path, monkeypatch):
         yield {"url": url, "ws": ws}
 
 
-@pytest.fixture()
-def shots(tmp_path):
-    out = os.environ.get("DAIMYO_SCREENSHOTS")
-    folder = Path(out) if out else tmp_path / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def fill_entry(pg, values: dict):
     for field, value in values.items():
         box = pg.locator(f"#f-{field}")
@@ -58,110 +48,109 @@ def fill_entry(pg, values: dict):
             box.fill(value)
 
 
-def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(server, shots):
-    with launch() as browser:
-        ctx = browser.new_context(viewport={"width": 1366, "height": 900})
-        pg = ctx.new_page()
-        pg.set_default_timeout(WAIT)
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(f"{server['url']}/?token={TOKEN}")
+def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(browser, server, shots):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(WAIT)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(f"{server['url']}/?token={TOKEN}")
 
-        pg.get_by_role("link", name="Packs", exact=True).click()
-        pg.wait_for_url(re.compile(r"/packs$"))
-        pg.select_option("#new-pack-system", "senshiai")
-        pg.fill("#new-pack-name", "Club cards")
-        pg.get_by_role("button", name="Create pack").click()
-        pg.wait_for_url(re.compile(r"/packs/edit/club-cards\.yaml$"))
-        expect(pg.locator("#pack-title")).to_have_text("Club cards")
+    pg.get_by_role("link", name="Packs", exact=True).click()
+    pg.wait_for_url(re.compile(r"/packs$"))
+    pg.select_option("#new-pack-system", "senshiai")
+    pg.fill("#new-pack-name", "Club cards")
+    pg.get_by_role("button", name="Create pack").click()
+    pg.wait_for_url(re.compile(r"/packs/edit/club-cards\.yaml$"))
+    expect(pg.locator("#pack-title")).to_have_text("Club cards")
 
-        # the Capital, with a mistake that is shown beside its field as it is typed
-        fill_entry(
-            pg,
-            {
-                "name": "Hill Fort",
-                "type": "terrain",
-                "subtype": "Capital",
-                "cost": "N",
-                "paths": "Earth; Fire",
-                "limit": "3",
-                "speed": "0",
-                "power": "2/1/8",
-                "assumed": "printed on my cards",
-            },
-        )
-        expect(pg.locator("#err-paths")).to_have_text("path 'Fire' is not one of Air, Earth, Water")
-        expect(pg.locator("#entry-state")).to_contain_text("1 problem")
-        pg.screenshot(path=str(shots / "pack-editor-error.png"), full_page=True)
-        pg.fill("#f-paths", "Earth; Water")
-        expect(pg.locator("#err-paths")).to_have_text("")
+    # the Capital, with a mistake that is shown beside its field as it is typed
+    fill_entry(
+        pg,
+        {
+            "name": "Hill Fort",
+            "type": "terrain",
+            "subtype": "Capital",
+            "cost": "N",
+            "paths": "Earth; Fire",
+            "limit": "3",
+            "speed": "0",
+            "power": "2/1/8",
+            "assumed": "printed on my cards",
+        },
+    )
+    expect(pg.locator("#err-paths")).to_have_text("path 'Fire' is not one of Air, Earth, Water")
+    expect(pg.locator("#entry-state")).to_contain_text("1 problem")
+    shots(pg, "pack-editor-error.png", full_page=True)
+    pg.fill("#f-paths", "Earth; Water")
+    expect(pg.locator("#err-paths")).to_have_text("")
+    expect(pg.locator("#entry-state")).to_have_text("✓ valid")
+    # the card face follows the typing before anything is saved
+    pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
+    expect(pg.locator("#card-preview")).to_have_attribute("alt", "The card Hill Fort as it prints")
+    shots(pg, "pack-editor-live.png", full_page=True)
+    pg.get_by_role("button", name="Add to cards").click()
+    pg.wait_for_url(re.compile(r"entry=Hill\+Fort"))
+    preview = pg.locator("#card-preview")
+    expect(preview).to_be_visible()
+    pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
+    shots(pg, "pack-editor.png", full_page=True)
+
+    for values in (
+        {
+            "name": "Rice Paddies",
+            "type": "terrain",
+            "subtype": "Farmland",
+            "cost": "I",
+            "paths": "Earth",
+            "limit": "2",
+            "abilities": "Recruit",
+            "assumed": "printed on my cards",
+        },
+        {
+            "name": "Club Samurai",
+            "type": "troop",
+            "subtype": "Samurai",
+            "cost": "II",
+            "paths": "Earth",
+            "speed": "1",
+            "power": "2/1/3",
+            "assumed": "printed on my cards",
+        },
+    ):
+        pg.get_by_role("link", name="New entry").click()
+        expect(pg.locator("#entry-h")).to_have_text("New entry")
+        fill_entry(pg, values)
         expect(pg.locator("#entry-state")).to_have_text("✓ valid")
-        # the card face follows the typing before anything is saved
-        pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
-        expect(pg.locator("#card-preview")).to_have_attribute("alt", "The card Hill Fort as it prints")
-        pg.screenshot(path=str(shots / "pack-editor-live.png"), full_page=True)
         pg.get_by_role("button", name="Add to cards").click()
-        pg.wait_for_url(re.compile(r"entry=Hill\+Fort"))
-        preview = pg.locator("#card-preview")
-        expect(preview).to_be_visible()
-        pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
-        pg.screenshot(path=str(shots / "pack-editor.png"), full_page=True)
+        pg.wait_for_url(re.compile("entry=" + values["name"].replace(" ", r"\+")))
+    expect(pg.locator("#entries tbody tr")).to_have_count(3)
 
-        for values in (
-            {
-                "name": "Rice Paddies",
-                "type": "terrain",
-                "subtype": "Farmland",
-                "cost": "I",
-                "paths": "Earth",
-                "limit": "2",
-                "abilities": "Recruit",
-                "assumed": "printed on my cards",
-            },
-            {
-                "name": "Club Samurai",
-                "type": "troop",
-                "subtype": "Samurai",
-                "cost": "II",
-                "paths": "Earth",
-                "speed": "1",
-                "power": "2/1/3",
-                "assumed": "printed on my cards",
-            },
-        ):
-            pg.get_by_role("link", name="New entry").click()
-            expect(pg.locator("#entry-h")).to_have_text("New entry")
-            fill_entry(pg, values)
-            expect(pg.locator("#entry-state")).to_have_text("✓ valid")
-            pg.get_by_role("button", name="Add to cards").click()
-            pg.wait_for_url(re.compile("entry=" + values["name"].replace(" ", r"\+")))
-        expect(pg.locator("#entries tbody tr")).to_have_count(3)
-
-        # a deck of the workspace, with the pack
-        pg.goto(server["url"] + "/")
-        pg.select_option("#new-system", "senshiai")
-        form = pg.locator("#new-form")
-        form.get_by_label("Name", exact=True).fill("Club deck")
-        packs = form.locator("fieldset[data-system=senshiai] input[name=packs]")
-        for i in range(packs.count()):  # the new pack only (the bundled example is offered too)
-            box = packs.nth(i)
-            box.set_checked(box.get_attribute("value") == "packs/club-cards.yaml")
-        expect(form.locator('input[name=packs][value="packs/club-cards.yaml"]')).to_be_checked()
-        form.get_by_role("button", name="Create list").click()
-        pg.wait_for_url(re.compile(r"/l/Club-deck\.yaml$"))
-        for name in ("Hill Fort", "Rice Paddies", "Club Samurai", "Club Samurai"):
-            search_catalog(pg, name)
-            row = catalog_row(pg, name)
-            expect(row).to_have_count(1)
-            before = version(pg)
-            row.locator(".btn-add").click()
-            changed(pg, before)
-        expect(pg.locator("#total")).to_have_text("4")
-        expect(pg.locator("#verdict")).to_contain_text("legal")
-        expect(pg.locator("#verdict")).not_to_contain_text("illegal")
-        pg.screenshot(path=str(shots / "pack-deck.png"), full_page=True)
-        ctx.close()
-        assert not errors, errors
+    # a deck of the workspace, with the pack
+    pg.goto(server["url"] + "/")
+    pg.select_option("#new-system", "senshiai")
+    form = pg.locator("#new-form")
+    form.get_by_label("Name", exact=True).fill("Club deck")
+    packs = form.locator("fieldset[data-system=senshiai] input[name=packs]")
+    for i in range(packs.count()):  # the new pack only (the bundled example is offered too)
+        box = packs.nth(i)
+        box.set_checked(box.get_attribute("value") == "packs/club-cards.yaml")
+    expect(form.locator('input[name=packs][value="packs/club-cards.yaml"]')).to_be_checked()
+    form.get_by_role("button", name="Create list").click()
+    pg.wait_for_url(re.compile(r"/l/Club-deck\.yaml$"))
+    for name in ("Hill Fort", "Rice Paddies", "Club Samurai", "Club Samurai"):
+        search_catalog(pg, name)
+        row = catalog_row(pg, name)
+        expect(row).to_have_count(1)
+        before = version(pg)
+        row.locator(".btn-add").click()
+        changed(pg, before)
+    expect(pg.locator("#total")).to_have_text("4")
+    expect(pg.locator("#verdict")).to_contain_text("legal")
+    expect(pg.locator("#verdict")).not_to_contain_text("illegal")
+    shots(pg, "pack-deck.png", full_page=True)
+    ctx.close()
+    assert not errors, errors
 
     from builder.check import check_file
 

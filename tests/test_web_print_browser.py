@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pypdf
 import test_web_a11y as a11y
-from test_web_browser import TOKEN, WAIT, browser, expect, page, server, shots  # noqa: F401  (fixtures)
+from test_web_browser import TOKEN, WAIT, expect, page, server  # noqa: F401  (fixtures)
 
 SATSUMA = "/l/satsuma-samurai.yaml/print"
 
@@ -47,7 +47,7 @@ def test_custom_paper_warnings_and_remembered_settings(page, server, shots):  # 
     settled(pg)
     expect(pg.locator("#print-saved")).to_contain_text("remembered")
     expect(pg.locator("#flash")).to_be_empty()  # no step of the way was refused
-    pg.screenshot(path=str(shots / "print-custom-paper.png"), full_page=True)
+    shots(pg, "print-custom-paper.png", full_page=True)
     with pg.expect_download() as dl:
         pg.locator("#download-pdf").click()
     pdf = pypdf.PdfReader(io.BytesIO(Path(dl.value.path()).read_bytes()))
@@ -73,7 +73,7 @@ def test_tabletop_simulator_deck_and_alignment_sheet_download(page, server, shot
     pg.get_by_label("Where the deck's images will be").fill("/home/player/decks/imperial")
     pg.get_by_label("Where the deck's images will be").press("Tab")
     settled(pg)
-    pg.screenshot(path=str(shots / "print-outputs.png"), full_page=True)
+    shots(pg, "print-outputs.png", full_page=True)
     with pg.expect_download(timeout=4 * WAIT) as dl:
         pg.locator("#download-tts").click()
     assert dl.value.suggested_filename == "satsuma-imperial-tts.zip"
@@ -105,7 +105,7 @@ def test_a_refused_image_or_deck_download_keeps_the_print_page_with_its_message(
     pg.locator("#download-tts").click()
     expect(pg.locator("#flash")).to_contain_text("neither a web address nor a full folder path")
     expect(where).to_have_value("decks/imperial")
-    pg.screenshot(path=str(shots / "print-refused-download.png"), full_page=True)
+    shots(pg, "print-refused-download.png", full_page=True)
     where.fill("/home/player/decks/imperial")
     with pg.expect_download(timeout=4 * WAIT) as dl:
         pg.locator("#download-tts").click()
