@@ -15,7 +15,7 @@ from builder.commands.app import app, app_for
 
 from conftest import ROOT
 
-FULL = "import sys; from builder.commands.app import app; app(prog_name='daimyo')"
+FULL = "from builder.commands.app import app, register_commands; register_commands(); app(prog_name='daimyo')"
 
 
 def test_a_command_runs_with_only_its_own_command_built():
@@ -46,6 +46,52 @@ def test_the_one_command_app_says_what_the_whole_app_says(args, tmp_path):
     daimyo = Path(sys.executable).parent / "daimyo"
     one = subprocess.run([str(daimyo), *args], capture_output=True, text=True, cwd=ROOT, env=env)
     assert (one.returncode, one.stdout, one.stderr) == (whole.returncode, whole.stdout, whole.stderr)
+
+
+def test_the_command_table_names_what_each_command_module_adds():
+    """``COMMAND_TABLE`` (which module a call imports for a command name) is what the modules add,
+    and with the commands of the app module itself it is every command and group of the app."""
+    import importlib
+
+    import typer
+    from typer.main import get_command_name
+
+    from builder.commands.app import COMMAND_MODULES, COMMAND_TABLE, CORE_COMMANDS, register_commands
+    from builder.systems import ids
+
+    def names(t) -> list[str]:
+        cmds = [c.name or get_command_name(c.callback.__name__) for c in t.registered_commands]
+        return cmds + [g.name for g in t.registered_groups]
+
+    # games.py adds no command of its own: it hooks the games' own groups to the app (``add_late``)
+    assert set(COMMAND_MODULES) - set(COMMAND_TABLE.values()) == {"games"}
+    added = {}
+    for mod in sorted(set(COMMAND_TABLE.values())):
+        alone = typer.Typer()
+        importlib.import_module(f"builder.commands.{mod}").register(alone)
+        added.update(dict.fromkeys(names(alone), mod))
+    assert added == COMMAND_TABLE
+    register_commands()
+    games = set(ids())  # the games' own command groups, added to the app by earlier calls
+    whole = [n for n in names(app) if n not in CORE_COMMANDS and n not in games]
+    assert sorted(whole) == sorted(COMMAND_TABLE) and len(whole) == len(set(whole))
+    assert {n for n in names(app) if n not in games} - set(COMMAND_TABLE) == set(CORE_COMMANDS)
+
+
+def test_a_command_imports_only_the_module_that_adds_it():
+    code = (
+        "import sys; from builder.commands.app import app_for; one = app_for(sys.argv[1:]); "
+        "print(sorted(m for m in sys.modules if m.startswith('builder.commands.')))"
+    )
+    for args, modules in [
+        (["stats", "army.yaml"], ["builder.commands.analytics", "builder.commands.app"]),
+        (["pack", "list"], ["builder.commands.app", "builder.commands.packs"]),
+        (["catalog", "list", "kensei"], ["builder.commands.app"]),
+    ]:
+        r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
+        assert r.stdout.strip() == repr(modules), r
+    r = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert all(f"builder.commands.{m}" in r.stdout for m in ("edit", "printing", "games", "diff")), r
 
 
 # -- the quick route of `daimyo check` ----------------------------------------------------------

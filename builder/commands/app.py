@@ -297,6 +297,8 @@ def demo(
     raise typer.Exit(code)
 
 
+CORE_COMMANDS = ("check", "rules", "catalog", "demo")  # the commands above: always on the app
+
 _LATE: list = []  # finders of command groups added only when a call needs them (a game's own commands)
 
 
@@ -311,39 +313,78 @@ def _add_late(name: str | None) -> list:
     return [g for g in found if g is not None] if name is not None else []
 
 
-def _register_commands() -> None:
+#: the modules of ``builder/commands`` in the order their commands are listed (after the ones above)
+COMMAND_MODULES = ("edit", "printing", "share", "games", "analytics", "packs", "serve", "event", "diff")
+#: the commands and command groups each module adds with ``register``, by name: a call that names
+#: one imports that module alone (tests/test_startup.py holds this table to what the modules add)
+COMMAND_TABLE = {
+    **dict.fromkeys(("new", "add", "remove", "set", "why", "options", "edit"), "edit"),
+    **dict.fromkeys(("print", "print-test", "aid", "printer"), "printing"),
+    **dict.fromkeys(("export", "import", "show"), "share"),
+    **dict.fromkeys(("stats", "hand"), "analytics"),
+    "pack": "packs",
+    "serve": "serve",
+    "event": "event",
+    "diff": "diff",
+}
+_REGISTERED: list[bool] = []  # [True] once every module's commands are on the app
+_ALONE: dict[str, typer.Typer] = {}  # a module's commands on an app of their own, by module
+
+
+def register_commands() -> None:
+    """Every command of ``builder/commands`` on the app, in their order (once): what help, an unknown
+    name and a game's own commands need."""
+    if _REGISTERED:
+        return
     import importlib
 
-    for mod in ("edit", "printing", "share", "games", "analytics", "packs", "serve", "event", "diff"):
-        m = importlib.import_module(f"builder.commands.{mod}")
-        m.register(app)
+    _REGISTERED.append(True)
+    for mod in COMMAND_MODULES:
+        importlib.import_module(f"builder.commands.{mod}").register(app)
 
 
-_register_commands()
+def _commands_of(name: str):
+    """The app holding the commands of the module that adds command ``name``: the app itself once
+    every module is on it, else an app of that module's commands alone (imported just now)."""
+    mod = COMMAND_TABLE.get(name)
+    if mod is None or _REGISTERED:
+        register_commands()
+        return app
+    if mod not in _ALONE:
+        import importlib
+
+        _ALONE[mod] = typer.Typer()
+        importlib.import_module(f"builder.commands.{mod}").register(_ALONE[mod])
+    return _ALONE[mod]
 
 
 def app_for(args: list[str]):
     """The app to run ``args`` with: when they name one command (or command group), a copy of the
     app holding only that one, since typer builds the parameters of every registered command on
-    each call and one is all a call runs; the whole app for help, root options and unknown names.
+    each call and one is all a call runs; only the module adding that command is imported (its
+    name is looked up in ``COMMAND_TABLE``). The whole app for help, root options and unknown names.
     A game's command group (``gs.commands``) is added when a call names the game, or with the
-    whole app (``--version`` excepted)."""
+    whole app (``--version`` alone excepted)."""
     name = args[0] if args else ""
     if not name or name.startswith("-"):
-        if "--version" not in args:  # help: the games' own command groups too
+        if args != ["--version"]:  # help: every command, the games' own command groups too
+            register_commands()
             _add_late(None)
         return app
     from typer.main import get_command_name
 
+    source = _commands_of(name) if name not in CORE_COMMANDS else app
     cmds = [
         c
-        for c in app.registered_commands
+        for c in source.registered_commands
         if (c.name or (get_command_name(c.callback.__name__) if c.callback else "")) == name
     ]
-    groups = [g for g in app.registered_groups if g.name == name]
+    groups = [g for g in source.registered_groups if g.name == name]
     if not cmds and not groups:  # a game's own commands (``daimyo satsuma clash``)
+        register_commands()
         groups = _add_late(name)
     if len(cmds) + len(groups) != 1:
+        register_commands()
         _add_late(None)
         return app
     import copy
