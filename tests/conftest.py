@@ -243,3 +243,17 @@ def shots():
     from browserkit import Shots
 
     return Shots(os.environ.get("DAIMYO_SCREENSHOTS"))
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """A PostgreSQL server of the run's own (of each xdist worker), shared by the modules that need
+    one, each test in a database of its own (``cluster.new_database()``); None when PostgreSQL is
+    not available (``eventservers.postgres_reason()`` says why)."""
+    from eventservers import postgres_cluster, postgres_reason
+
+    if postgres_reason():
+        yield None
+        return
+    with postgres_cluster() as c:
+        yield c

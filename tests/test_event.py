@@ -21,7 +21,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 pytest.importorskip("sqlalchemy")
 
-from eventservers import free_port, postgres_cluster, postgres_reason
+from eventservers import free_port, postgres_reason
 
 ROOT = Path(__file__).resolve().parent.parent
 BUKE = (ROOT / "examples" / "kensei-buke.yaml").read_text()
@@ -34,13 +34,9 @@ assert TOO_MANY_ARCHERS != BUKE
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    why = postgres_reason()
-    if why:
-        yield None
-        return
-    with postgres_cluster() as c:
-        yield c
+def cluster(pg_cluster):
+    """The run's PostgreSQL server (conftest), None without one."""
+    return pg_cluster
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -13,17 +13,14 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("sqlalchemy")
 
-from eventservers import postgres_cluster, postgres_reason, start_server, stop_server
+from eventservers import postgres_reason, start_server, stop_server
 from test_event import BUKE, KUGE, add_players, new_event
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    if postgres_reason():
-        yield None
-        return
-    with postgres_cluster() as c:
-        yield c
+def cluster(pg_cluster):
+    """The run's PostgreSQL server (conftest), None without one."""
+    return pg_cluster
 
 
 def pg_url(cluster):

@@ -50,20 +50,24 @@ def _strings(path):
     command line only (``command_line(...)``): (line, text)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docs = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "command_line":
+    strings = []
+    for node in ast.walk(tree):  # one walk: a module's tree is large and there are many modules
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                strings.append(node)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "command_line":
             docs.update(id(n) for arg in node.args for n in ast.walk(arg))
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-        ):
-            docs.add(id(body[0].value))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+        else:
+            body = getattr(node, "body", None)
+            if (
+                isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+            ):
+                docs.add(id(body[0].value))
+    for node in strings:
+        if id(node) not in docs:
             yield node.lineno, node.value
 
 

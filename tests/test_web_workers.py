@@ -5,6 +5,7 @@ processes lose nothing (a change made against an old version is refused, never w
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -114,18 +115,25 @@ def test_workers_out_of_bounds_are_refused():
 # -- real server processes ------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def _free_ports(n: int) -> list[int]:
+    """``n`` different free ports (all held at once while they are chosen)."""
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(socket.socket()) for _ in range(n)]
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
 
 
-def _serve(root: Path, workers: int):
-    port = _free_port()
+def _serve(root: Path, workers: int, port: int):
+    """Start ``daimyo serve ROOT --workers N``; ``_ready`` waits until it answers."""
     exe = [sys.executable, "-m", "builder.cli", "serve", str(root), "--port", str(port), "--workers", str(workers)]
     proc = subprocess.Popen(
         exe, env=dict(os.environ, DAIMYO_TOKEN=TOKEN), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT
     )
+    return proc, port
+
+
+def _ready(proc, port: int):
     deadline = time.monotonic() + 120
     while True:
         try:
@@ -174,8 +182,10 @@ def test_concurrent_edits_through_two_servers_lose_nothing_and_undo_crosses_them
     the last change, whichever process made it."""
     i = unit(ws)
     start = models(ws, i)
-    servers = [_serve(ws, 2), _serve(ws, 2)]
+    servers = [_serve(ws, 2, port) for port in _free_ports(2)]  # both start at once
     try:
+        for proc, port in servers:
+            _ready(proc, port)
         ports = [port for _, port in servers]
         accepted: list[int] = []
         refused: list[int] = []
