@@ -9,11 +9,13 @@ from pathlib import Path
 #: the keys of a character that ``chars`` gives
 CHAR_KEYS = ("text", "fontname", "size", "upright", "x0", "x1", "top", "bottom")
 
-#: what a page read for its text alone answers: pdfplumber's own, from its characters
-_TEXT_ONLY = frozenset(
+#: what a page read for its text alone answers, pdfplumber's own: from its characters...
+_TEXT = frozenset(
     {"chars", "extract_text", "extract_text_lines", "extract_words", "search", "crop", "within_bbox"}
-    | {"width", "height", "bbox", "mediabox", "page_number", "layout", "images"}
+    | {"layout", "images"}
 )
+#: ... and of the page itself
+_PAGE = frozenset({"width", "height", "bbox", "mediabox", "page_number"})
 
 
 class TextPage:
@@ -23,6 +25,17 @@ class TextPage:
     page; asking it for anything drawn (``lines``, ``rects``...) is an error, never an empty list."""
 
     def __init__(self, page) -> None:
+        self._page = page
+        self._read = False  # the page is read when its text is first asked for
+
+    def __getattr__(self, name: str):
+        if name in _TEXT and not self._read:
+            self._read_text()
+        elif name not in _TEXT | _PAGE:
+            raise AttributeError(f"a page read for its text alone has no {name}")
+        return getattr(self._page, name)
+
+    def _read_text(self) -> None:
         from pdfminer.pdfinterp import PDFPageInterpreter
         from pdfplumber.page import PDFPageAggregatorWithMarkedContent
 
@@ -30,15 +43,11 @@ class TextPage:
             def paint_path(self, *args, **kwargs) -> None:
                 pass
 
+        page = self._page
         device = NoPaths(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
         PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
         page._layout = device.get_result()  # where pdfplumber keeps the layout it read
-        self._page = page
-
-    def __getattr__(self, name: str):
-        if name not in _TEXT_ONLY:
-            raise AttributeError(f"a page read for its text alone has no {name}")
-        return getattr(self._page, name)
+        self._read = True
 
 
 def text_pages(pdf, pages=None) -> list[TextPage]:
