@@ -6,13 +6,93 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+#: the keys of a character that ``chars`` gives
+CHAR_KEYS = ("text", "fontname", "size", "upright", "x0", "x1", "top", "bottom")
+
+#: what a page read for its text alone answers, pdfplumber's own: from its characters...
+_TEXT = frozenset(
+    {"chars", "extract_text", "extract_text_lines", "extract_words", "search", "crop", "within_bbox"}
+    | {"layout", "images"}
+)
+#: ... and of the page itself
+_PAGE = frozenset({"width", "height", "bbox", "mediabox", "page_number"})
+
+
+class TextPage:
+    """A pdfplumber page read for its text alone: the paths drawn on it (rules, frames, marks,
+    ruler ticks, often more than its characters) are not turned into lines, rectangles and
+    curves. Its characters and the text made of them are pdfplumber's own, as on the whole
+    page; asking it for anything drawn (``lines``, ``rects``...) is an error, never an empty list."""
+
+    def __init__(self, page) -> None:
+        self._page = page
+        self._read = False  # the page is read when its text is first asked for
+
+    def __getattr__(self, name: str):
+        if name in _TEXT and not self._read:
+            self._read_text()
+        elif name not in _TEXT | _PAGE:
+            raise AttributeError(f"a page read for its text alone has no {name}")
+        return getattr(self._page, name)
+
+    def _read_text(self) -> None:
+        from pdfminer.pdfinterp import PDFPageInterpreter
+        from pdfplumber.page import PDFPageAggregatorWithMarkedContent
+
+        class NoPaths(PDFPageAggregatorWithMarkedContent):
+            def paint_path(self, *args, **kwargs) -> None:
+                pass
+
+        page = self._page
+        device = NoPaths(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
+        PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+        page._layout = device.get_result()  # where pdfplumber keeps the layout it read
+        self._read = True
+
+
+def text_pages(pdf, pages=None) -> list[TextPage]:
+    """The pages of an open pdfplumber PDF (or a slice ``pages`` of them) read for their text alone."""
+    return [TextPage(p) for p in (pdf.pages if pages is None else pdf.pages[pages])]
+
+
+def chars(page) -> list[dict]:
+    """The characters of a pdfplumber page as ``page.chars`` gives them, with only the keys of
+    CHAR_KEYS: the same layout pdfplumber reads, without turning every attribute of every
+    character into a dict entry (which takes as long as reading the page)."""
+    from pdfminer.layout import LTChar, LTContainer
+
+    height = page.height
+    left, top = page.mediabox[:2]
+    out: list[dict] = []
+
+    def walk(objs) -> None:
+        for o in objs:
+            if isinstance(o, LTChar):
+                out.append(
+                    {
+                        "text": o.get_text(),
+                        "fontname": o.fontname,
+                        "size": o.size,
+                        "upright": o.upright,
+                        "x0": o.x0 + left,
+                        "x1": o.x1 + left,
+                        "top": height - o.y1 + top,
+                        "bottom": height - o.y0 + top,
+                    }
+                )
+            elif isinstance(o, LTContainer):
+                walk(o._objs)
+
+    walk(page.layout._objs)
+    return out
+
 
 def text_lines(page) -> list[dict]:
     """Each run of characters drawn on one baseline (pdfplumber chars grouped by their top and
     bottom, or by their left and right for text turned a quarter, split where a gap wider than
     two character heights opens): {text, x0, x1, top, bottom}."""
     groups: dict[tuple, list] = {}
-    for ch in page.chars:
+    for ch in chars(page):
         if not ch["text"].strip():
             continue
         if ch["upright"]:
@@ -21,11 +101,11 @@ def text_lines(page) -> list[dict]:
             key = (False, round(ch["x0"], 1), round(ch["x1"], 1))
         groups.setdefault(key, []).append(ch)
     lines = []
-    for (upright, _, _), chars in groups.items():
+    for (upright, _, _), group in groups.items():
         lo, hi = ("x0", "x1") if upright else ("top", "bottom")
-        chars.sort(key=lambda c: c[lo])
-        run = [chars[0]]
-        for ch in chars[1:]:
+        group.sort(key=lambda c: c[lo])
+        run = [group[0]]
+        for ch in group[1:]:
             if ch[lo] - run[-1][hi] > 2 * ch["size"]:
                 lines.append(run)
                 run = []

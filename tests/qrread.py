@@ -18,9 +18,10 @@ def page_codes(pdf: Path, page: int, dpi: int = 200) -> list[str]:
         pytest.skip("pdftoppm (poppler-utils) is not installed")
     stem = pdf.with_name(f"{pdf.stem}-qr{page}")
     subprocess.run(
-        ["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf), str(stem)],
+        ["pdftoppm", "-gray", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf), str(stem)],
         check=True,
     )
-    png = stem.with_suffix(".png")
-    with Image.open(png) as im:
+    # a grey-scale bitmap as it is (PGM): compressing it to a PNG took longer than drawing it
+    pgm = stem.with_suffix(".pgm")
+    with Image.open(pgm) as im:
         return [r.text for r in zxingcpp.read_barcodes(im.convert("L")) if r.format == zxingcpp.BarcodeFormat.QRCode]

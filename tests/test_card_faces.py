@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import overlapping_lines
+from pdfcheck import overlapping_lines, text_pages
 
 from builder.kit.layout import mm
 from builder.render import api
@@ -23,7 +23,7 @@ CARD_GAMES = ["senshiai-northern-host", "satsuma-samurai", "satsuma-imperial", "
 def test_no_text_overlaps_on_any_face(tmp_path, capsys, example, card):
     out = api.render_list(EXAMPLES / f"{example}.yaml", tmp_path / "f.pdf", card=card, backs=False)
     with pdfplumber.open(out) as pdf:
-        for page in pdf.pages[:-1]:  # the sheets (the list page is not a card)
+        for page in text_pages(pdf, slice(-1)):  # the sheets (the list page is not a card)
             assert overlapping_lines(page) == [], f"page {page.page_number}"
     assert "does not fit" not in capsys.readouterr().err
 
@@ -43,6 +43,37 @@ def test_the_overlap_check_sees_text_drawn_over_text(tmp_path):
     with pdfplumber.open(path) as pdf:
         found = overlapping_lines(pdf.pages[0])
     assert len(found) == 1 and found[0][1].startswith("Saigo")
+
+
+def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
+    """The checks' quicker reading of a page gives pdfplumber's own characters and text, turned
+    text included, and refuses to answer for what is drawn rather than written."""
+    from pdfcheck import CHAR_KEYS, chars
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "t.pdf"
+    c = Canvas(str(path), pagesize=(300, 200))
+    c.setFont("Helvetica", 7)
+    c.drawString(20, 150, "Limit: one per deck")
+    c.line(20, 140, 280, 140)
+    c.rect(15, 15, 270, 170)
+    c.saveState()
+    c.translate(290, 30)
+    c.rotate(90)
+    c.drawString(0, 0, "sheet 1 of 6")
+    c.restoreState()
+    c.save()
+    with pdfplumber.open(path) as whole, pdfplumber.open(path) as text:
+        page, (read,) = whole.pages[0], text_pages(text)
+        assert page.lines and page.rects
+        assert [tuple(ch[k] for k in CHAR_KEYS) for ch in page.chars] == [
+            tuple(ch[k] for k in CHAR_KEYS) for ch in chars(read)
+        ]
+        assert page.chars == read.chars
+        assert "sheet 1 of 6" in "".join(ch["text"] for ch in chars(read))
+        assert page.extract_text() == read.extract_text() and "Limit: one per deck" in read.extract_text()
+        with pytest.raises(AttributeError):
+            read.lines  # noqa: B018
 
 
 def _deck_with_art(tmp_path, example: str, pack: str) -> Path:

@@ -670,14 +670,15 @@ EVERY_DOCUMENT = {
 def _text_boxes(path, pages: int = 2):
     """(page width, page height, [(x0, top, x1, bottom) of every character]) of the first pages, in mm."""
     import pdfplumber
+    from pdfcheck import chars, text_pages
 
     k = 25.4 / 72
     with pdfplumber.open(str(path)) as pdf:
-        for page in pdf.pages[:pages]:
+        for page in text_pages(pdf, slice(pages)):
             yield (
                 float(page.width) * k,
                 float(page.height) * k,
-                [(c["x0"] * k, c["top"] * k, c["x1"] * k, c["bottom"] * k) for c in page.chars],
+                [(c["x0"] * k, c["top"] * k, c["x1"] * k, c["bottom"] * k) for c in chars(page)],
             )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from pdfcheck import chars, text_pages
 
 from builder.kit.layout import mm
 from builder.render import api
@@ -20,7 +21,7 @@ EXAMPLES = ROOT / "examples"
 def test_long_names_wrap_on_mini_cards(tmp_path, capsys):
     out = api.render_list(EXAMPLES / "herocard-samurai.yaml", tmp_path / "m.pdf", card="mini")
     with pdfplumber.open(out) as pdf:
-        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+        text = "\n".join(p.extract_text() or "" for p in text_pages(pdf))
     assert "Stone Falls through" in text and "\u2026" not in text
     assert "does not fit" not in capsys.readouterr().err
 
@@ -29,9 +30,9 @@ def test_long_names_wrap_on_mini_cards(tmp_path, capsys):
 def test_no_card_text_below_6_pt_on_poker_cards(tmp_path, example):
     out = api.render_list(EXAMPLES / f"{example}.yaml", tmp_path / "p.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
-        for page in pdf.pages[:-1]:  # the sheets (the list page is not a card)
+        for page in text_pages(pdf, slice(-1)):  # the sheets (the list page is not a card)
             W, H = mm(page.width), mm(page.height)
-            inner = [c for c in page.chars if 12 < mm(c["x0"]) < W - 12 and 16 < mm(c["top"]) < H - 16]
+            inner = [c for c in chars(page) if 12 < mm(c["x0"]) < W - 12 and 16 < mm(c["top"]) < H - 16]
             assert inner and min(c["size"] for c in inner) >= 6.0 - 1e-6
 
 
@@ -48,7 +49,7 @@ def _deck_with_text(tmp_path, text: str) -> Path:
 
 def _card_chars(pdf_path, first_word):
     with pdfplumber.open(pdf_path) as pdf:
-        for page in pdf.pages:
+        for page in text_pages(pdf):
             words = page.extract_words()
             hit = [w for w in words if w["text"] == first_word]
             if hit:
@@ -64,8 +65,7 @@ def test_rules_text_takes_the_room_of_the_empty_art_box(tmp_path, capsys):
     assert "Open the Vaults" not in err  # it fits: no warning
     page, word = _card_chars(out, "Zanshin")
     assert word is not None
-    with pdfplumber.open(out) as pdf:
-        text = pdf.pages[page.page_number - 1].extract_text()
+    text = page.extract_text()
     assert text.count("discards one card") >= 6 * 3 // 3  # the whole text is printed
     # the empty art box yielded: the stat band moved up and the text starts well above its own
     # box (73.5 mm below the card's top)
@@ -84,8 +84,7 @@ def test_text_that_cannot_fit_is_a_warning_naming_the_card(tmp_path, capsys):
 def test_cards_carry_the_deck_name_and_their_number(tmp_path):
     out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "n.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
-        first = pdf.pages[0].extract_text()
-        last_sheet = pdf.pages[5].extract_text()
+        first, last_sheet = (p.extract_text() for p in text_pages(pdf, slice(0, 6, 5)))
     assert "Northern host 1/50" in first and "Northern host 9/50" in first
     assert "Northern host 50/50" in last_sheet and "51/50" not in last_sheet
 
@@ -97,6 +96,6 @@ def test_ability_reminder_text_comes_from_the_catalog(tmp_path):
     recruit = cat.find("abilities", "Recruit").text.split(".")[0]
     out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "r.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
-        text = " ".join((pdf.pages[0].extract_text() or "").split())
+        text = " ".join((text_pages(pdf, slice(1))[0].extract_text() or "").split())
     assert "Recruit: " + " ".join(recruit.split()[:6]) in text  # Rice Fields (Recruit)
     assert "Move Restriction: A Unit coming into or out" in text  # Mountain Pass

@@ -12,7 +12,7 @@ from urllib.request import url2pathname
 
 import pdfplumber
 import pytest
-from pdfcheck import example_deck
+from pdfcheck import example_deck, text_pages
 from PIL import Image
 
 from builder.lists.document import load_list
@@ -161,7 +161,7 @@ def test_organisers_book(cli, tmp_path):
     r = cli("print", *lists, "--book", "-o", out)
     assert r.code == 0, r.stderr
     with pdfplumber.open(out) as pdf:
-        texts = [p.extract_text() or "" for p in pdf.pages]
+        texts = [p.extract_text() or "" for p in text_pages(pdf)]
     contents = texts[0]
     starts = {}
     for i, t in enumerate(texts):
@@ -211,7 +211,7 @@ def test_fingerprint_covers_the_content_of_the_packs_a_list_uses(cli, tmp_path):
         out = tmp_path / "book.pdf"
         assert cli("print", deck, "--book", "-o", out, "--force").code == 0
         with pdfplumber.open(out) as pdf:
-            text = "".join(p.extract_text() or "" for p in pdf.pages)
+            text = "".join(p.extract_text() or "" for p in text_pages(pdf))
         return next(iter(csv.DictReader(io.StringIO(r.stdout))))["fingerprint"], text
 
     fp, book = prints()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from pdfcheck import text_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -31,7 +32,7 @@ def _body_lines(path) -> list[list[dict]]:
     first line is the daimyo check verdict in the condensed face at the page's bottom)."""
     pages = []
     with pdfplumber.open(str(path)) as pdf:
-        for page in pdf.pages:
+        for page in text_pages(pdf):
             lines = []
             for ln in page.extract_text_lines(return_chars=True):
                 first = ln["chars"][0]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from pdfcheck import chars, text_pages
 
 from builder.kit import fonts
 from builder.kit.layout import mm
@@ -63,8 +64,8 @@ def test_card_sheet_prints_the_whole_share_code(tmp_path, name):
     out = api.render_list(EXAMPLES / f"{name}.yaml", tmp_path / "c.pdf")
     with pdfplumber.open(out) as pdf:
         n = len(pdf.pages)
-        last = _lines(pdf.pages[-1])
-        first = " ".join(_lines(pdf.pages[0]))
+        last = _lines(text_pages(pdf)[-1])
+        first = " ".join(_lines(text_pages(pdf)[0]))
     assert _list_page_code(last) == code
     assert not any(fonts.ELLIPSIS in ln for ln in last if ln.startswith("share code"))
     # the sheets say where it is
@@ -77,13 +78,13 @@ def test_long_share_code_wraps_on_the_roster_and_setup_sheet(tmp_path):
     assert len(code) > 400  # wider than the page at any legible size: it must wrap
     out = api.render_list(lst, tmp_path / "s.pdf")
     with pdfplumber.open(out) as pdf:
-        for page in pdf.pages:
+        for page in text_pages(pdf):
             foot = _lines(page, top_mm=18.5)
             assert _printed_code(foot) == code
             # the footer stays clear of the page edge and below the body frame (18 mm)
-            chars = [c for c in page.chars if mm(page.height - c["bottom"]) < 18.5]
-            assert min(mm(page.height - c["bottom"]) for c in chars) >= 5.0
-            assert max(mm(page.height - c["top"]) for c in chars) <= 18.0
+            footer = [c for c in chars(page) if mm(page.height - c["bottom"]) < 18.5]
+            assert min(mm(page.height - c["bottom"]) for c in footer) >= 5.0
+            assert max(mm(page.height - c["top"]) for c in footer) <= 18.0
 
 
 def test_share_code_that_cannot_fit_says_how_to_get_it():
@@ -104,19 +105,19 @@ def test_documents_number_pages_n_of_m(tmp_path):
     out = api.render_list(EXAMPLES / "kensei-buke.yaml", tmp_path / "r.pdf", unit_cards=True)
     with pdfplumber.open(out) as pdf:
         n = len(pdf.pages)
-        for i, page in enumerate(pdf.pages, 1):
+        for i, page in enumerate(text_pages(pdf), 1):
             assert f"page {i} of {n}" in " ".join(_lines(page, top_mm=18.5))
     aid = api.render_aid("senshiai", tmp_path / "a.pdf", paper="148x210")  # an aid of several pages
     with pdfplumber.open(aid) as pdf:
         n = len(pdf.pages)
         assert n >= 2
-        assert all(f"page {i} of {n}" in (p.extract_text() or "") for i, p in enumerate(pdf.pages, 1))
+        assert all(f"page {i} of {n}" in (p.extract_text() or "") for i, p in enumerate(text_pages(pdf), 1))
 
 
 def test_card_sheets_say_sheet_n_of_m(tmp_path):
     out = api.render_list(EXAMPLES / "satsuma-samurai.yaml", tmp_path / "c.pdf")
     with pdfplumber.open(out) as pdf:
-        assert "sheet 1 of 6" in (pdf.pages[0].extract_text() or "")
+        assert "sheet 1 of 6" in (text_pages(pdf)[0].extract_text() or "")
 
 
 @pytest.mark.parametrize("what", ["roster", "aid"])
@@ -126,9 +127,9 @@ def test_ruler_and_its_label_stay_inside_the_margins(tmp_path, what):
     else:
         out = api.render_aid("kensei", tmp_path / "a.pdf")
     with pdfplumber.open(out) as pdf:
-        page = pdf.pages[0]
+        page = text_pages(pdf)[0]
         W, H = mm(page.width), mm(page.height)
-        label = [c for c in page.chars if mm(page.height - c["bottom"]) > H - 12]
+        label = [c for c in chars(page) if mm(page.height - c["bottom"]) > H - 12]
         assert label, "the ruler label is printed at the top"
         assert max(mm(c["x1"]) for c in label) <= W - 10
         assert min(mm(c["top"]) for c in label) >= 5
@@ -139,8 +140,8 @@ def test_long_table_starts_on_the_page_its_heading_is_on(tmp_path):
     it starts under the troop table and goes on, with its header repeated, on the next page."""
     out = api.render_list(EXAMPLES / "kensei-buke.yaml", tmp_path / "r.pdf")
     with pdfplumber.open(out) as pdf:
-        first = pdf.pages[0].extract_text()
-        second = pdf.pages[1].extract_text()
+        first = text_pages(pdf)[0].extract_text()
+        second = text_pages(pdf)[1].extract_text()
     assert "Army-building limits" in first and "Total points within the battle" in first
     assert "Limit Value Bound Result Source" in second  # the header repeats
 
@@ -148,8 +149,8 @@ def test_long_table_starts_on_the_page_its_heading_is_on(tmp_path):
 def test_setup_sheet_verdict_comes_first(tmp_path):
     out = api.render_list(EXAMPLES / "senji-three-daimyo.yaml", tmp_path / "s.pdf")
     with pdfplumber.open(out) as pdf:
-        first = pdf.pages[0].extract_text()
-        last = pdf.pages[-1].extract_text()
+        first = text_pages(pdf)[0].extract_text()
+        last = text_pages(pdf)[-1].extract_text()
     assert first.index("Validation (daimyo check)") < first.index("Families and provinces")
     assert "daimyo check: legal (0 errors, 0 warnings)" in first
     assert "senji.placeholder-family" in first

@@ -202,25 +202,10 @@ def _long_list(folder: Path, n: int) -> Path:
     return p
 
 
-def test_long_roster_every_row_once_header_on_every_page(tmp_path):
-    out = roster(_long_list(tmp_path, 300), tmp_path / "long.pdf")
-    pages = pages_text(out)
-    row = re.compile(r"^(\d+)\n(?:Samurai Yari|Yumi Samurai|Yari Ashigaru|Taisho Buke)$", re.M)
-    numbers, troop_pages = [], 0
-    for page in pages:
-        found = [int(m.group(1)) for m in row.finditer(page)]
-        if found:
-            troop_pages += 1
-            assert "# Troop Models AP/model AP/unit Abilities" in flat(page)  # the header repeats
-        numbers += found
-    assert numbers == list(range(1, 302))  # every row once, in order
-    assert troop_pages >= 5
-
-
-def test_long_roster_is_laid_out_a_page_at_a_time(tmp_path, monkeypatch):
-    """No table handed to the page layout holds more than a page of rows: platypus splits a
-    long table by re-measuring every row left after each page (rows x pages), which made a
-    roster of 100,000 troops take hours."""
+@pytest.fixture(scope="module")
+def long_roster(tmp_path_factory):
+    """The roster of 600 troops, as the text of each page, and the number of rows of every
+    table handed to the page layout while it was drawn."""
     from reportlab.platypus import Table
 
     sizes = []
@@ -230,9 +215,33 @@ def test_long_roster_is_laid_out_a_page_at_a_time(tmp_path, monkeypatch):
         sizes.append(len(data))
         init(self, data, *a, **kw)
 
-    monkeypatch.setattr(Table, "__init__", recording)
-    out = roster(_long_list(tmp_path, 600), tmp_path / "l600.pdf")
-    assert len(pages_text(out)) > 10
+    folder = tmp_path_factory.mktemp("long")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Table, "__init__", recording)
+        out = roster(_long_list(folder, 600), folder / "l600.pdf")
+    return pages_text(out), sizes
+
+
+def test_long_roster_every_row_once_header_on_every_page(long_roster):
+    pages, _ = long_roster
+    row = re.compile(r"^(\d+)\n(?:Samurai Yari|Yumi Samurai|Yari Ashigaru|Taisho Buke)$", re.M)
+    numbers, troop_pages = [], 0
+    for page in pages:
+        found = [int(m.group(1)) for m in row.finditer(page)]
+        if found:
+            troop_pages += 1
+            assert "# Troop Models AP/model AP/unit Abilities" in flat(page)  # the header repeats
+        numbers += found
+    assert numbers == list(range(1, 602))  # every row once, in order
+    assert troop_pages >= 5
+
+
+def test_long_roster_is_laid_out_a_page_at_a_time(long_roster):
+    """No table handed to the page layout holds more than a page of rows: platypus splits a
+    long table by re-measuring every row left after each page (rows x pages), which made a
+    roster of 100,000 troops take hours."""
+    pages, sizes = long_roster
+    assert len(pages) > 10
     assert max(sizes) < 80, max(sizes)
 
 
