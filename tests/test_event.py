@@ -516,3 +516,29 @@ def test_a_workspace_zip_of_five_hundred_files_is_read_and_one_more_refused():
     with pytest.raises(EventRefused) as exc:
         read_upload(b"PK\x03\x04 not really a zip", "ws.zip", "kensei")
     assert exc.value.status == 422 and "not a readable zip" in exc.value.text()
+
+
+def test_the_server_imports_what_its_request_threads_need_before_the_first_request(tmp_path, cli):
+    """Request threads importing a package with circular imports at the same moment can deadlock
+    (the builder's server answered 500 so): the event server imports them when it is made, in a
+    process that had not imported them."""
+    import subprocess
+    import sys
+
+    folder = str(tmp_path / "league")
+    new_event(cli, folder, None)
+    probe = (
+        "import sys\n"
+        "from builder.event.intake import REQUEST_MODULES\n"
+        "from builder.event.web.app import create_app\n"
+        "before = [m for m in REQUEST_MODULES if m in sys.modules]\n"
+        "create_app(sys.argv[1])\n"
+        "print(','.join(before), '|', ','.join(m for m in REQUEST_MODULES if m not in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(
+        [sys.executable, "-c", probe, folder], capture_output=True, text=True, cwd=root, check=True
+    ).stdout.strip()
+    before, after = (part.strip() for part in out.split("|"))
+    assert "ruamel.yaml" not in before.split(",")  # importing the app alone does not do it
+    assert after == ""

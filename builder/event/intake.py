@@ -221,10 +221,22 @@ def findings_json(findings: list[dict]) -> str:
     return json.dumps(findings, ensure_ascii=False)
 
 
+#: Imported by ``warm_up``, before a server answers its first request. Its requests run in a pool
+#: of threads, and two threads importing a package whose modules import each other in a circle at
+#: the same moment can deadlock (ruamel.yaml's C reader and its Python modules do); imported once
+#: up front, nothing is left for the threads to import at the same time.
+REQUEST_MODULES = ("ruamel.yaml", "pydantic", "builder.check", "builder.share.api")
+
+
 def warm_up(system: str) -> None:
     """Load the game's catalog, rules and names once, so a server's first list is checked as fast
-    as the next ones."""
+    as the next ones, and the modules its request threads need (``REQUEST_MODULES``)."""
+    import importlib
+
     from builder.catalog.loader import load_catalog
+
+    for name in REQUEST_MODULES:
+        importlib.import_module(name)
     from builder.share.canonical import Resolver
     from builder.systems import get
 
