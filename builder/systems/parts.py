@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 
 @runtime_checkable
@@ -488,10 +488,18 @@ P_co = TypeVar("P_co", covariant=True)
 
 class part(Generic[P_co]):
     """A part of a game, declared on its class: ``text = part(KenseiText)``. The part is made
-    from the game (``KenseiText(game)``) when first asked for, once per game object."""
+    from the game (``KenseiText(game)``) when first asked for, once per game object. A part
+    named as ``"module:Class"`` (``view = part("builder.games.kensei.view:KenseiView")``) has
+    its module imported only then: a check imports no view, printing or text form."""
 
-    def __init__(self, make: Callable[[Any], P_co]):
-        self.make = make
+    @overload
+    def __init__(self: part[Any], make: str) -> None: ...
+
+    @overload
+    def __init__(self, make: Callable[[Any], P_co]) -> None: ...
+
+    def __init__(self, make: Callable[[Any], P_co] | str):
+        self.make: Callable[[Any], P_co] = _imported(make) if isinstance(make, str) else make
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
@@ -502,3 +510,15 @@ class part(Generic[P_co]):
         made = self.make(game)
         game.__dict__[self.name] = made
         return made
+
+
+def _imported(target: str) -> Callable[[Any], Any]:
+    """``make`` of the part named ``"module:Class"``: imports the module when the part is made."""
+    module, _, name = target.partition(":")
+
+    def make(game: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(game)
+
+    return make

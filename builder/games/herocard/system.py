@@ -11,41 +11,6 @@ from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
-
-def _view(game):
-    from builder.games.herocard.view import (
-        HeroCardView,  # the builder's view: loaded when a page or an edit shows a list
-    )
-
-    return HeroCardView(game)
-
-
-def _browse(game):
-    from builder.games.herocard.view import (
-        HeroCardBrowse,  # the catalog beside a list: loaded when the builder shows it
-    )
-
-    return HeroCardBrowse(game)
-
-
-def _printing(game):
-    from builder.games.herocard.printing import HeroCardPrinting  # what the printed documents ask: loaded when printing
-
-    return HeroCardPrinting(game)
-
-
-def _text(game):
-    from builder.games.herocard.text import HeroCardText  # the text form's reader: loaded when a list is shared
-
-    return HeroCardText(game)
-
-
-def _analytics(game):
-    from builder.games.herocard.analytics import HeroCardAnalytics  # the analytics toolkit: loaded when asked
-
-    return HeroCardAnalytics(game)
-
-
 ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
 
 
@@ -277,14 +242,18 @@ class HeroCard(CardGame):
     def kind_of(self, section, entry):
         return "attribute" if section == "attribute_cards" else entry.kind
 
-    text = part(_text)  # the text form: ``text.py``
-    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    text = part("builder.games.herocard.text:HeroCardText")  # the text form: ``text.py``
+    analytics = part(
+        "builder.games.herocard.analytics:HeroCardAnalytics"
+    )  # statistics, odds, sample hands: ``analytics.py``
     settings = part(HeroCardSettings)  # what 'set' may change
     new_list = part(HeroCardNewList)  # how a new list starts
     questions = part(HeroCardQuestions)  # what adding an entry would do
-    view = part(_view)  # how the builder shows a list: ``view.py``
-    browse = part(_browse)  # the catalog beside a list: ``view.py``
-    printing = part(_printing)  # what the printed documents ask: ``printing.py``
+    view = part("builder.games.herocard.view:HeroCardView")  # how the builder shows a list: ``view.py``
+    browse = part("builder.games.herocard.view:HeroCardBrowse")  # the catalog beside a list: ``view.py``
+    printing = part(
+        "builder.games.herocard.printing:HeroCardPrinting"
+    )  # what the printed documents ask: ``printing.py``
     packs = part(HeroCardPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(HeroCardEditing)  # attribute cards one each, action cards by copies
 

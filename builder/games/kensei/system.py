@@ -13,37 +13,6 @@ from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 from builder.systems.settings import SettingsPart
 
-
-def _view(game):
-    from builder.games.kensei.view import KenseiView  # the builder's view: loaded when a page or an edit shows a list
-
-    return KenseiView(game)
-
-
-def _browse(game):
-    from builder.games.kensei.view import KenseiBrowse  # the catalog beside a list: loaded when the builder shows it
-
-    return KenseiBrowse(game)
-
-
-def _printing(game):
-    from builder.games.kensei.printing import KenseiPrinting  # what the printed documents ask: loaded when printing
-
-    return KenseiPrinting(game)
-
-
-def _analytics(game):
-    from builder.games.kensei.analytics import KenseiAnalytics  # the analytics toolkit: loaded when asked
-
-    return KenseiAnalytics(game)
-
-
-def _text(game):
-    from builder.games.kensei.text import KenseiText  # the text form's reader: loaded when a list is shared
-
-    return KenseiText(game)
-
-
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
 
 
@@ -350,14 +319,16 @@ class Kensei(GameSystem):
 
     # -- text form -------------------------------------------------------------------------------
 
-    text = part(_text)
-    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    text = part("builder.games.kensei.text:KenseiText")
+    analytics = part(
+        "builder.games.kensei.analytics:KenseiAnalytics"
+    )  # statistics, odds, sample hands: ``analytics.py``
     settings = part(KenseiSettings)  # what 'set' may change
     new_list = part(KenseiNewList)  # how a new list starts
     questions = part(KenseiQuestions)  # what adding an entry would do
-    view = part(_view)  # how the builder shows a list: ``view.py``
-    browse = part(_browse)  # the catalog beside a list: ``view.py``
-    printing = part(_printing)  # what the printed documents ask: ``printing.py``
+    view = part("builder.games.kensei.view:KenseiView")  # how the builder shows a list: ``view.py``
+    browse = part("builder.games.kensei.view:KenseiBrowse")  # the catalog beside a list: ``view.py``
+    printing = part("builder.games.kensei.printing:KenseiPrinting")  # what the printed documents ask: ``printing.py``
     packs = part(KenseiPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(KenseiEditing)  # a unit of a troop added, the last one removed
 

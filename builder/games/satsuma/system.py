@@ -12,36 +12,6 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 
-def _view(game):
-    from builder.games.satsuma.view import SatsumaView  # the builder's view: loaded when a page or an edit shows a list
-
-    return SatsumaView(game)
-
-
-def _browse(game):
-    from builder.games.satsuma.view import SatsumaBrowse  # the catalog beside a list: loaded when the builder shows it
-
-    return SatsumaBrowse(game)
-
-
-def _printing(game):
-    from builder.games.satsuma.printing import SatsumaPrinting  # what the printed documents ask: loaded when printing
-
-    return SatsumaPrinting(game)
-
-
-def _text(game):
-    from builder.games.satsuma.text import SatsumaText  # the text form's reader: loaded when a list is shared
-
-    return SatsumaText(game)
-
-
-def _analytics(game):
-    from builder.games.satsuma.analytics import SatsumaAnalytics  # the analytics toolkit: loaded when asked
-
-    return SatsumaAnalytics(game)
-
-
 def side_cards(catalog, side: str) -> list:
     return [c for c in catalog.entries("cards") if c.side == side]
 
@@ -213,14 +183,16 @@ class Satsuma(CardGame):
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
-    text = part(_text)  # the text form: ``text.py``
-    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    text = part("builder.games.satsuma.text:SatsumaText")  # the text form: ``text.py``
+    analytics = part(
+        "builder.games.satsuma.analytics:SatsumaAnalytics"
+    )  # statistics, odds, sample hands: ``analytics.py``
     settings = part(SatsumaSettings)  # what 'set' may change
     new_list = part(SatsumaNewList)  # how a new list starts
     questions = part(SatsumaQuestions)  # what adding an entry would do
-    view = part(_view)  # how the builder shows a list: ``view.py``
-    browse = part(_browse)  # the catalog beside a list: ``view.py``
-    printing = part(_printing)  # what the printed documents ask: ``printing.py``
+    view = part("builder.games.satsuma.view:SatsumaView")  # how the builder shows a list: ``view.py``
+    browse = part("builder.games.satsuma.view:SatsumaBrowse")  # the catalog beside a list: ``view.py``
+    printing = part("builder.games.satsuma.printing:SatsumaPrinting")  # what the printed documents ask: ``printing.py``
     packs = part(SatsumaPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(SatsumaEditing)  # a published deck, a variant, the side's cards
 

@@ -13,36 +13,6 @@ from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 
 
-def _view(game):
-    from builder.games.senji.view import SenjiView  # the builder's view: loaded when a page or an edit shows a list
-
-    return SenjiView(game)
-
-
-def _browse(game):
-    from builder.games.senji.view import SenjiBrowse  # the catalog beside a list: loaded when the builder shows it
-
-    return SenjiBrowse(game)
-
-
-def _printing(game):
-    from builder.games.senji.printing import SenjiPrinting  # what the printed documents ask: loaded when printing
-
-    return SenjiPrinting(game)
-
-
-def _analytics(game):
-    from builder.games.senji.analytics import SenjiAnalytics  # the analytics toolkit: loaded when asked
-
-    return SenjiAnalytics(game)
-
-
-def _text(game):
-    from builder.games.senji.text import SenjiText  # the text form's reader: loaded when a list is shared
-
-    return SenjiText(game)
-
-
 def _written(value) -> str:
     return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""
 
@@ -439,13 +409,13 @@ class Senji(GameSystem):
 
     # -- text form -------------------------------------------------------------------------------
 
-    text = part(_text)
-    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    text = part("builder.games.senji.text:SenjiText")
+    analytics = part("builder.games.senji.analytics:SenjiAnalytics")  # statistics, odds, sample hands: ``analytics.py``
     new_list = part(SenjiNewList)  # how a new list starts
     questions = part(SenjiQuestions)  # what adding an entry would do
-    view = part(_view)  # how the builder shows a list: ``view.py``
-    browse = part(_browse)  # the catalog beside a list: ``view.py``
-    printing = part(_printing)  # what the printed documents ask: ``printing.py``
+    view = part("builder.games.senji.view:SenjiView")  # how the builder shows a list: ``view.py``
+    browse = part("builder.games.senji.view:SenjiBrowse")  # the catalog beside a list: ``view.py``
+    printing = part("builder.games.senji.printing:SenjiPrinting")  # what the printed documents ask: ``printing.py``
     packs = part(SenjiPacks)  # the pack template's sections and fields: ``packs.py``
     editing = part(SenjiEditing)  # a player by family, a samurai card or province to a player
 

@@ -11,40 +11,6 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 
-def _view(game):
-    from builder.games.senshiai.view import (
-        SenshiaiView,  # the builder's view: loaded when a page or an edit shows a list
-    )
-
-    return SenshiaiView(game)
-
-
-def _browse(game):
-    from builder.games.senshiai.view import (
-        SenshiaiBrowse,  # the catalog beside a list: loaded when the builder shows it
-    )
-
-    return SenshiaiBrowse(game)
-
-
-def _printing(game):
-    from builder.games.senshiai.printing import SenshiaiPrinting  # what the printed documents ask: loaded when printing
-
-    return SenshiaiPrinting(game)
-
-
-def _text(game):
-    from builder.games.senshiai.text import SenshiaiText  # the text form's reader: loaded when a list is shared
-
-    return SenshiaiText(game)
-
-
-def _analytics(game):
-    from builder.games.senshiai.analytics import SenshiaiAnalytics  # the analytics toolkit: loaded when asked
-
-    return SenshiaiAnalytics(game)
-
-
 class SenshiaiQuestions(CardQuestions):
     """What adding an entry to a Senshiai list would do (``gs.questions``)."""
 
@@ -99,14 +65,18 @@ class Senshiai(CardGame):
     aliases = ("senshiai basic collection",)
     anchor_field = "type"
     # -- packs: the sections a template documents first, what each entry field means --------------
-    text = part(_text)  # the text form: ``text.py``
-    analytics = part(_analytics)  # statistics, odds, sample hands: ``analytics.py``
+    text = part("builder.games.senshiai.text:SenshiaiText")  # the text form: ``text.py``
+    analytics = part(
+        "builder.games.senshiai.analytics:SenshiaiAnalytics"
+    )  # statistics, odds, sample hands: ``analytics.py``
     settings = part(SenshiaiSettings)  # what 'set' may change
     new_list = part(SenshiaiNewList)  # how a new list starts
     questions = part(SenshiaiQuestions)  # what adding an entry would do
-    view = part(_view)  # how the builder shows a list: ``view.py``
-    browse = part(_browse)  # the catalog beside a list: ``view.py``
-    printing = part(_printing)  # what the printed documents ask: ``printing.py``
+    view = part("builder.games.senshiai.view:SenshiaiView")  # how the builder shows a list: ``view.py``
+    browse = part("builder.games.senshiai.view:SenshiaiBrowse")  # the catalog beside a list: ``view.py``
+    printing = part(
+        "builder.games.senshiai.printing:SenshiaiPrinting"
+    )  # what the printed documents ask: ``printing.py``
     packs = part(SenshiaiPacks)  # the pack template's sections and fields: ``packs.py``
 
 
