@@ -169,8 +169,15 @@ TYPER = [  # left to the typer app
 ]
 
 
-def _run(prefix: list[str], args: list[str], tmp_path) -> tuple:
-    env = {"DAIMYO_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "COLUMNS": "100", "NO_COLOR": ""}
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """One catalog cache for the module's processes: the first check of a game fills it (the
+    cold path), the others read it, as a player's checks do."""
+    return tmp_path_factory.mktemp("cache")
+
+
+def _run(prefix: list[str], args: list[str], cache) -> tuple:
+    env = {"DAIMYO_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin", "COLUMNS": "100", "NO_COLOR": ""}
     r = subprocess.run([*prefix, *args], capture_output=True, text=True, cwd=ROOT, env=env)
     return r.returncode, r.stdout, r.stderr
 
@@ -180,14 +187,14 @@ def _run(prefix: list[str], args: list[str], tmp_path) -> tuple:
     [(a, True) for a in QUICK] + [(a, False) for a in TYPER],
     ids=lambda a: " ".join(a) if isinstance(a, list) else "",
 )
-def test_check_says_the_same_on_the_quick_route_and_through_typer(args, on_quick_route, lists, tmp_path):
+def test_check_says_the_same_on_the_quick_route_and_through_typer(args, on_quick_route, lists, cache):
     from builder.cli import quick_check_args
 
     args = [a.format(**lists) for a in args]
     assert (quick_check_args(args) is not None) == on_quick_route
     daimyo = str(Path(sys.executable).parent / "daimyo")
-    quick = _run([daimyo], args, tmp_path)
-    typer_route = _run([sys.executable, "-c", TYPER_ROUTE], args, tmp_path)
+    quick = _run([daimyo], args, cache)
+    typer_route = _run([sys.executable, "-c", TYPER_ROUTE], args, cache)
     assert quick == typer_route
     assert quick[2] or quick[1]  # every call says something
 
