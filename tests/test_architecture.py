@@ -1,6 +1,7 @@
 """Dependencies point one way: cli -> everything; render and rules -> catalog; catalog -> neither."""
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -10,14 +11,19 @@ PKG = Path(__file__).resolve().parent.parent / "builder"
 
 
 def imports_of(path: Path) -> set[str]:
+    return set(_imports_of(path))
+
+
+@functools.cache  # the sources do not change during a run; several tests read each module
+def _imports_of(path: Path) -> frozenset[str]:
     tree = ast.parse(path.read_text())
-    out = set()
+    out: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             out.add(node.module)
-    return out
+    return frozenset(out)
 
 
 def modules(sub: str):
