@@ -122,6 +122,12 @@ def _yaml():
 # once. False when the C parser is not installed (then ``_yaml`` is used as it is).
 _LOADER: Any = None
 _PLAIN_TAG: Any = None  # the tag of a value the resolver reads as text (one shared object)
+# The safe constructor's function for each number, boolean, null or date the resolver finds, by
+# the identity of its tag (kept here, so the identity is never another object's): called
+# directly, as ``construct_object`` would (these values are immutable: its memo of the values
+# already made changes nothing), with whether the value is an integer.
+_CONSTRUCT: dict[int, tuple[Any, bool, Any]] = {}
+_DIRECT_KINDS = ("int", "float", "bool", "null", "timestamp")
 _STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
 
@@ -130,9 +136,11 @@ def _loader_class() -> Any:
     global _LOADER, _PLAIN_TAG
     if _LOADER is not None:
         return _LOADER
+    import inspect
+
     from ruamel.yaml.constructor import SafeConstructor
     from ruamel.yaml.main import CParser
-    from ruamel.yaml.nodes import ScalarNode
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
     from ruamel.yaml.resolver import BaseResolver, VersionedResolver, implicit_resolvers
     from ruamel.yaml.tag import Tag
 
@@ -144,10 +152,17 @@ def _loader_class() -> Any:
     rules: dict[Any, list] = {}  # first character ("" for an empty value) -> [(match, tag)]
     for versions, tag, regexp, first in implicit_resolvers:  # in ruamel.yaml's order
         if version in versions:
+            rule = (regexp.match, Tag(suffix=tag))
             for ch in [None] if first is None else first:
-                rules.setdefault(ch, []).append((regexp.match, Tag(suffix=tag)))
+                rules.setdefault(ch, []).append(rule)
     any_first = tuple(rules.pop(None, ()))  # rules for any first character (none in YAML 1.2)
     table = {ch: tuple(found) + any_first for ch, found in rules.items()}
+    for found in table.values():
+        for _, tag in found:
+            name = str(tag)
+            make = SafeConstructor.yaml_constructors.get(name)
+            if name.rsplit(":", 1)[-1] in _DIRECT_KINDS and make and not inspect.isgeneratorfunction(make):
+                _CONSTRUCT[id(tag)] = (tag, name.endswith(":int"), make)
 
     class _Resolver(VersionedResolver):
         processing_version = version
@@ -161,7 +176,11 @@ def _loader_class() -> Any:
                         if match(value):
                             return tag
                 return self.DEFAULT_SCALAR_TAG
-            return VersionedResolver.resolve(self, kind, value, implicit)
+            if kind is SequenceNode:
+                return self.DEFAULT_SEQUENCE_TAG
+            if kind is MappingNode:
+                return self.DEFAULT_MAPPING_TAG
+            return None
 
     class _Loader(CParser, SafeConstructor, _Resolver):  # as YAML.get_constructor_parser makes it
         def __init__(self, stream: str) -> None:
@@ -341,17 +360,25 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
 def _scalar(node, constructor, file: str, code: str | None):
     """One scalar's value; a number outside the documented range is an error at its place
     (thousands of digits are refused before Python is asked to convert them)."""
-    if node.ctag is _PLAIN_TAG:  # text, as the resolver found it: the value as written
-        return node.value
-    tag = node.tag
-    if tag == _STR:  # text tagged so (!!str): what the constructor gives is the value as written
+    ctag = node.ctag
+    if ctag is _PLAIN_TAG:  # text, as the resolver found it: the value as written
         return node.value
     from builder.limits import long_integer_problem, number_problem
 
-    why = tag.endswith(":int") and long_integer_problem(node.value)
-    if not why:
-        value = constructor.construct_object(node, deep=True)
-        why = number_problem(value)
+    direct = _CONSTRUCT.get(id(ctag))
+    if direct is not None:  # a number, boolean, null or date the resolver found
+        why = direct[1] and long_integer_problem(node.value)
+        if not why:
+            value = direct[2](constructor, node)
+            why = number_problem(value)
+    else:
+        tag = node.tag
+        if tag == _STR:  # text tagged so (!!str): what the constructor gives is the value as written
+            return node.value
+        why = tag.endswith(":int") and long_integer_problem(node.value)
+        if not why:
+            value = constructor.construct_object(node, deep=True)
+            why = number_problem(value)
     if why:
         raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1, why, code=code))
     return value
