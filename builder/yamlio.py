@@ -114,6 +114,86 @@ def _yaml():
     return y
 
 
+# The reader of ``parse_yaml`` (made when first needed): the loader that
+# ``YAML(typ="safe", pure=False).compose`` sets up around the C parser (its parser, composer,
+# safe constructor and resolver in one object), made once instead of on every call. The C
+# parser gives the resolver no ``%YAML`` directive, so plain values are always read by the
+# YAML 1.2 rules: the resolver has them fixed, with each rule's compiled pattern and tag made
+# once. False when the C parser is not installed (then ``_yaml`` is used as it is).
+_LOADER: Any = None
+_PLAIN_TAG: Any = None  # the tag of a value the resolver reads as text (one shared object)
+# The safe constructor's function for each number, boolean, null or date the resolver finds, by
+# the identity of its tag (kept here, so the identity is never another object's): called
+# directly, as ``construct_object`` would (these values are immutable: its memo of the values
+# already made changes nothing), with whether the value is an integer.
+_CONSTRUCT: dict[int, tuple[Any, bool, Any]] = {}
+_DIRECT_KINDS = ("int", "float", "bool", "null", "timestamp")
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def _loader_class() -> Any:
+    global _LOADER, _PLAIN_TAG
+    if _LOADER is not None:
+        return _LOADER
+    import inspect
+
+    from ruamel.yaml.constructor import SafeConstructor
+    from ruamel.yaml.main import CParser
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from ruamel.yaml.resolver import BaseResolver, VersionedResolver, implicit_resolvers
+    from ruamel.yaml.tag import Tag
+
+    _PLAIN_TAG = BaseResolver.DEFAULT_SCALAR_TAG
+    if CParser is None:  # pragma: no cover - ruamel.yaml.clib is a dependency on CPython
+        _LOADER = False
+        return _LOADER
+    version = (1, 2)
+    rules: dict[Any, list] = {}  # first character ("" for an empty value) -> [(match, tag)]
+    for versions, tag, regexp, first in implicit_resolvers:  # in ruamel.yaml's order
+        if version in versions:
+            rule = (regexp.match, Tag(suffix=tag))
+            for ch in [None] if first is None else first:
+                rules.setdefault(ch, []).append(rule)
+    any_first = tuple(rules.pop(None, ()))  # rules for any first character (none in YAML 1.2)
+    table = {ch: tuple(found) + any_first for ch, found in rules.items()}
+    for found in table.values():
+        for _, tag in found:
+            name = str(tag)
+            make = SafeConstructor.yaml_constructors.get(name)
+            if name.rsplit(":", 1)[-1] in _DIRECT_KINDS and make and not inspect.isgeneratorfunction(make):
+                _CONSTRUCT[id(tag)] = (tag, name.endswith(":int"), make)
+
+    class _Resolver(VersionedResolver):
+        processing_version = version
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if self.yaml_path_resolvers:  # pragma: no cover - none are registered
+                return VersionedResolver.resolve(self, kind, value, implicit)
+            if kind is ScalarNode:
+                if implicit[0]:
+                    for match, tag in table.get(value[0] if value else "", any_first):
+                        if match(value):
+                            return tag
+                return self.DEFAULT_SCALAR_TAG
+            if kind is SequenceNode:
+                return self.DEFAULT_SEQUENCE_TAG
+            if kind is MappingNode:
+                return self.DEFAULT_MAPPING_TAG
+            return None
+
+    class _Loader(CParser, SafeConstructor, _Resolver):  # as YAML.get_constructor_parser makes it
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            self._parser = self._composer = self
+            SafeConstructor.__init__(self, loader=self)
+            self.allow_duplicate_keys = False
+            _Resolver.__init__(self, version=None, loadumper=self)
+
+    _LOADER = _Loader
+    return _LOADER
+
+
 def _tab_diag(file: str, text: str, line: int, code: str | None) -> Diagnostic | None:
     """A tab in the indentation of ``line`` (or of the line before): YAML indents with spaces only."""
     lines = text.splitlines()
@@ -240,21 +320,30 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
     """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    y = _yaml()
+    loader_class = _loader_class()
     pos = Positions(file)
     if too_deep(text):
         raise DaimyoError(too_deep_diag(file, code))
     try:
-        node = y.compose(text)
+        if loader_class:
+            loader = loader_class(text)
+            try:
+                node = loader.get_single_node()
+            finally:
+                loader.dispose()
+            constructor = loader
+        else:  # pragma: no cover - without the C parser
+            y = _yaml()
+            node = y.compose(text)
+            constructor = y.constructor
     except MarkedYAMLError as exc:
         raise DaimyoError(_mark_diag(file, exc, code, text)) from None
     except YAMLError as exc:  # a control character (reader error) or another unmarked error
         raise DaimyoError(_unmarked_diag(file, text, exc, code)) from None
     if node is None:
         return None, pos
-    constructor = y.constructor
     try:
-        data = _build(node, (), pos, constructor, file, code, _Budget(text))
+        data = _builder(pos, constructor, file, code, _Budget(text))(node, ())
     except DaimyoError:
         raise
     except RecursionError:
@@ -271,87 +360,101 @@ def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tu
 def _scalar(node, constructor, file: str, code: str | None):
     """One scalar's value; a number outside the documented range is an error at its place
     (thousands of digits are refused before Python is asked to convert them)."""
+    ctag = node.ctag
+    if ctag is _PLAIN_TAG:  # text, as the resolver found it: the value as written
+        return node.value
     from builder.limits import long_integer_problem, number_problem
 
-    why = node.tag.endswith(":int") and long_integer_problem(node.value)
-    if not why:
-        value = constructor.construct_object(node, deep=True)
-        why = number_problem(value)
+    direct = _CONSTRUCT.get(id(ctag))
+    if direct is not None:  # a number, boolean, null or date the resolver found
+        why = direct[1] and long_integer_problem(node.value)
+        if not why:
+            value = direct[2](constructor, node)
+            why = number_problem(value)
+    else:
+        tag = node.tag
+        if tag == _STR:  # text tagged so (!!str): what the constructor gives is the value as written
+            return node.value
+        why = tag.endswith(":int") and long_integer_problem(node.value)
+        if not why:
+            value = constructor.construct_object(node, deep=True)
+            why = number_problem(value)
     if why:
         raise DaimyoError(Diagnostic(file, node.start_mark.line + 1, node.start_mark.column + 1, why, code=code))
     return value
 
 
-def _build(node, path: tuple, pos: Positions, constructor, file: str, code: str | None, budget: _Budget):
+def _builder(pos: Positions, constructor, file: str, code: str | None, budget: _Budget):
+    """The function turning a node (and its path) into plain data, noting every value's and
+    key's position in ``pos``."""
     from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
-    budget.left -= 1
-    if budget.left < 0:
+    values, keys, plain = pos.value, pos.key, _PLAIN_TAG
+
+    def build(node, path: tuple):
+        budget.left -= 1
+        mark = node.start_mark
+        if budget.left < 0:
+            raise DaimyoError(
+                Diagnostic(
+                    file,
+                    mark.line + 1,
+                    mark.column + 1,
+                    "aliases expand to far more values than the document holds",
+                    code=code,
+                    hint="write the values out instead of repeating *aliases",
+                )
+            )
+        values[path] = (mark.line + 1, mark.column + 1)
+        if isinstance(node, ScalarNode):
+            return _scalar(node, constructor, file, code)
+        if isinstance(node, SequenceNode):
+            return [build(child, path + (i,)) for i, child in enumerate(node.value)]
+        if isinstance(node, MappingNode):
+            out: dict = {}
+            for knode, vnode in node.value:
+                kmark = knode.start_mark
+                if knode.ctag is not plain and knode.tag == _MERGE:
+                    raise DaimyoError(
+                        Diagnostic(
+                            file, kmark.line + 1, kmark.column + 1, "merge keys (<<) are not supported", code=code
+                        )
+                    )
+                if not isinstance(knode, ScalarNode):
+                    raise DaimyoError(
+                        Diagnostic(
+                            file, kmark.line + 1, kmark.column + 1, "a mapping key must be a plain value", code=code
+                        )
+                    )
+                key = _scalar(knode, constructor, file, code)
+                if not isinstance(key, (str, int, float, bool)) and key is not None:
+                    key = str(key)
+                if key in out:
+                    raise DaimyoError(
+                        Diagnostic(
+                            file,
+                            kmark.line + 1,
+                            kmark.column + 1,
+                            f"duplicate key '{key}'",
+                            code=code,
+                            hint="each key may appear once in a mapping",
+                        )
+                    )
+                kp = path + (key,)
+                keys[kp] = (kmark.line + 1, kmark.column + 1)
+                out[key] = build(vnode, kp)
+            return out
         raise DaimyoError(
             Diagnostic(
                 file,
-                node.start_mark.line + 1,
-                node.start_mark.column + 1,
-                "aliases expand to far more values than the document holds",
+                mark.line + 1,
+                mark.column + 1,  # pragma: no cover
+                "unsupported YAML node",
                 code=code,
-                hint="write the values out instead of repeating *aliases",
             )
         )
-    pos.value[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-    if isinstance(node, ScalarNode):
-        return _scalar(node, constructor, file, code)
-    if isinstance(node, SequenceNode):
-        return [_build(child, path + (i,), pos, constructor, file, code, budget) for i, child in enumerate(node.value)]
-    if isinstance(node, MappingNode):
-        out: dict = {}
-        for knode, vnode in node.value:
-            if knode.tag == "tag:yaml.org,2002:merge":
-                raise DaimyoError(
-                    Diagnostic(
-                        file,
-                        knode.start_mark.line + 1,
-                        knode.start_mark.column + 1,
-                        "merge keys (<<) are not supported",
-                        code=code,
-                    )
-                )
-            if not isinstance(knode, ScalarNode):
-                raise DaimyoError(
-                    Diagnostic(
-                        file,
-                        knode.start_mark.line + 1,
-                        knode.start_mark.column + 1,
-                        "a mapping key must be a plain value",
-                        code=code,
-                    )
-                )
-            key = _scalar(knode, constructor, file, code)
-            if not isinstance(key, (str, int, float, bool)) and key is not None:
-                key = str(key)
-            if key in out:
-                raise DaimyoError(
-                    Diagnostic(
-                        file,
-                        knode.start_mark.line + 1,
-                        knode.start_mark.column + 1,
-                        f"duplicate key '{key}'",
-                        code=code,
-                        hint="each key may appear once in a mapping",
-                    )
-                )
-            kp = path + (key,)
-            pos.key[kp] = (knode.start_mark.line + 1, knode.start_mark.column + 1)
-            out[key] = _build(vnode, kp, pos, constructor, file, code, budget)
-        return out
-    raise DaimyoError(
-        Diagnostic(
-            file,
-            node.start_mark.line + 1,
-            node.start_mark.column + 1,  # pragma: no cover
-            "unsupported YAML node",
-            code=code,
-        )
-    )
+
+    return build
 
 
 def _identity(st) -> tuple:

@@ -160,3 +160,101 @@ def test_cache_is_used_and_rebuilt_on_change(tmp_path, monkeypatch):
         assert len(calls) == 2 and third.find("cards", "Warriors").cost == 7
     finally:
         paths.data_root.cache_clear()
+
+
+def _parsed_snapshot():
+    """Each parsed catalog file kept by the loader, as pickled bytes (data and positions)."""
+    import pickle
+
+    from builder.catalog import loader
+
+    return {key: pickle.dumps((hit[2], hit[3].value, hit[3].key, hit[3].file)) for key, hit in loader._PARSED.items()}
+
+
+def _summary(cat):
+    return (cat.raw, cat.origin, cat.from_pack, cat.overridden, cat.packs, cat.files)
+
+
+@pytest.mark.parametrize("pack", sorted(p.name for p in (ROOT / "examples" / "packs").glob("*.yaml")))
+def test_a_pack_leaves_the_parsed_catalog_files_unchanged(pack, monkeypatch):
+    """Catalog files are parsed once per process while they are unchanged on disk: a build with
+    a pack that overrides and adds entries changes nothing a later build reads."""
+    from builder.catalog import loader
+    from builder.catalog.loader import catalog_files
+
+    system = pack.split("-")[0]
+    files = catalog_files(system)
+    monkeypatch.setattr(loader, "_PARSED", {})
+    before = build_catalog(system, files)
+    parsed = _parsed_snapshot()
+    assert len(parsed) == len(files)
+    with_pack = build_catalog(system, files, [ROOT / "examples" / "packs" / pack])
+    assert with_pack.overridden and with_pack.from_pack  # the pack overrides entries and adds some
+    assert _parsed_snapshot() == parsed
+    after = build_catalog(system, files)
+    assert _parsed_snapshot() == parsed
+    assert _summary(after) == _summary(before)
+    monkeypatch.setattr(loader, "_PARSED", {})  # parsed afresh: the same catalog
+    assert _summary(build_catalog(system, files)) == _summary(before)
+    assert _parsed_snapshot() == parsed
+
+
+def test_a_catalog_file_is_parsed_again_when_it_changes(tmp_path, monkeypatch):
+    import os
+
+    from builder import yamlio
+    from builder.catalog import loader
+
+    monkeypatch.setattr(loader, "_PARSED", {})
+    parses = []
+    real = yamlio.parse_yaml
+    monkeypatch.setattr(yamlio, "parse_yaml", lambda *a, **k: parses.append(a[1]) or real(*a, **k))
+    f = tmp_path / "base.yaml"
+    f.write_text((ROOT / BAD / "base.yaml").read_text())
+    cost = lambda: build_catalog("fakesys", [f]).find("cards", "Warriors").cost  # noqa: E731
+    assert cost() == 3 and len(parses) == 1
+    assert cost() == 3 and len(parses) == 1  # unchanged: parsed once
+    st = os.stat(f)
+    f.write_text(f.read_text().replace("cost: 3", "cost: 7"))  # the same size, a new time
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert os.stat(f).st_size == st.st_size
+    assert cost() == 7 and len(parses) == 2
+    assert cost() == 7 and len(parses) == 2
+    f.write_text(f.read_text().replace("cost: 7", "cost: 12"))  # a new size
+    assert cost() == 12 and len(parses) == 3
+    st = os.stat(f)
+    f.write_text(f.read_text().replace("cost: 12", "cost: 15"))  # the same size and time: the text differs
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert cost() == 15 and len(parses) == 4
+    assert cost() == 15 and len(parses) == 4
+    other = tmp_path / "other.yaml"  # the same text in another file: parsed for its own name
+    other.write_text(f.read_text())
+    with pytest.raises(CatalogError) as ei:
+        build_catalog("fakesys", [f, other])
+    assert len(parses) == 5
+    assert all(line.startswith(str(other)) for line in ei.value.lines())
+
+
+def test_the_parsed_catalog_files_kept_are_bounded(tmp_path, monkeypatch):
+    from builder.catalog import loader
+
+    monkeypatch.setattr(loader, "_PARSED", {})
+    monkeypatch.setattr(loader, "_PARSED_MAX", 2)
+    text = (ROOT / BAD / "base.yaml").read_text()
+    files = []
+    for name in ("a", "b", "c"):
+        f = tmp_path / f"{name}.yaml"
+        f.write_text(text if name == "a" else "# another file\n")
+        files.append(f)
+    kept = lambda: [Path(path).name for path, _ in loader._PARSED]  # noqa: E731
+    build_catalog("fakesys", files)
+    assert kept() == ["b.yaml", "c.yaml"]  # the least recently used left
+    build_catalog("fakesys", files[1:])
+    build_catalog("fakesys", files[:1])
+    assert kept() == ["c.yaml", "a.yaml"]
+    monkeypatch.setattr(loader, "_PARSED_CHARS", len(text) + 5)
+    build_catalog("fakesys", files[1:2])
+    assert kept() == ["b.yaml"]  # with a.yaml, more characters than allowed
+    monkeypatch.setattr(loader, "_PARSED_CHARS", len(text) - 1)
+    assert build_catalog("fakesys", files[:1]).find("cards", "Warriors").cost == 3
+    assert kept() == ["b.yaml"]  # a file larger than all allowed is not kept

@@ -635,26 +635,25 @@ WRONG_SHAPES = st.sampled_from(
 
 @pytest.fixture
 def catalog_files_parsed_once(monkeypatch):
-    """``build_catalog`` parses the game's own catalog files on every call; the same on every
-    example here, so each is parsed once and a copy of its data given each time (the merge
-    changes the data, never the positions; the packs, what the test varies, are read anew)."""
+    """``build_catalog`` parses each game catalog file once in a process and gives every build
+    the same data and positions: here it parses them afresh, and after every example has merged
+    its packs into them, they are still what the files give (the merge never changes them)."""
     import pickle
 
-    import builder.yamlio as yamlio
+    from builder.catalog import loader
+    from builder.yamlio import parse_yaml
 
-    real, parsed = yamlio.parse_yaml, {}
-
-    def parse(text, display, *args, **kwargs):
-        if args[:1] != ("catalog.yaml",):
-            return real(text, display, *args, **kwargs)
-        key = (text, display, args, tuple(sorted(kwargs.items())))
-        if key not in parsed:
-            data, positions = real(text, display, *args, **kwargs)
-            parsed[key] = pickle.dumps(data), positions
-        data, positions = parsed[key]
-        return pickle.loads(data), positions
-
-    monkeypatch.setattr(yamlio, "parse_yaml", parse)
+    monkeypatch.setattr(loader, "_PARSED", {})
+    yield
+    assert loader._PARSED
+    for (_, shown), (_, text, data, positions) in loader._PARSED.items():
+        fresh, fresh_positions = parse_yaml(text, shown, "catalog.yaml")
+        assert pickle.dumps(data) == pickle.dumps(fresh), shown
+        assert (positions.value, positions.key, positions.file) == (
+            fresh_positions.value,
+            fresh_positions.key,
+            fresh_positions.file,
+        ), shown
 
 
 @fuzz_settings(150)

@@ -135,3 +135,42 @@ def test_alias_bomb_is_refused_at_the_alias():
     # a few aliases are fine
     data, _ = parse_yaml("a: &x [1, 2]\nb: *x\nc: *x\n", "ok.yaml")
     assert data == {"a": [1, 2], "b": [1, 2], "c": [1, 2]}
+
+
+def test_a_yaml_1_1_directive_changes_nothing():
+    """Values are read by the YAML 1.2 rules whatever ``%YAML`` directive a document starts
+    with: 'yes' and 'On' stay text, 017 is seventeen, 1:30 is text (no sexagesimal numbers)."""
+    import datetime
+
+    body = (
+        "a: yes\nb: 017\nc: 0o17\nd: 1:30\ne: 1e3\nf: 1_000\ng: 0b11\nh: 0x1f\ni: On\nj: ~\n"
+        'k: 2001-12-14\nl: !!float 1\nm: "12"\nn: !!str 12\no: true\np: -.5\nq: 0.5e+1\n'
+    )
+    expected = {
+        "a": "yes",
+        "b": 17,
+        "c": 15,
+        "d": "1:30",
+        "e": 1000.0,
+        "f": 1000,
+        "g": 3,
+        "h": 31,
+        "i": "On",
+        "j": None,
+        "k": datetime.date(2001, 12, 14),
+        "l": 1.0,
+        "m": "12",
+        "n": "12",
+        "o": True,
+        "p": -0.5,
+        "q": 5.0,
+    }
+    for head, first in (("", 1), ("---\n", 2), ("%YAML 1.1\n---\n", 3), ("%YAML 1.2\n---\n", 3)):
+        data, pos = parse_yaml(head + body, "v.yaml")
+        assert data == expected
+        assert [type(v) for v in data.values()] == [type(v) for v in expected.values()]
+        assert pos.at(()) == (first, 1)
+        assert [pos.at((k,)) for k in expected] == [(first + i, 4) for i in range(len(expected))]
+        assert [pos.at((k,), prefer_key=True) for k in expected] == [(first + i, 1) for i in range(len(expected))]
+    assert parse_yaml("%YAML 1.1\n--- yes\n")[0] == "yes"
+    assert parse_yaml("%YAML 1.1\n---\n- 0777\n- 12:30:00\n- n\n- off\n")[0] == [777, "12:30:00", "n", "off"]

@@ -516,13 +516,51 @@ def _deep_merge(a: dict, b: dict) -> dict:
     return out
 
 
+# Catalog files already parsed in this process (tests and long-running processes build
+# catalogs many times): (absolute path, name shown in messages) -> ((size, modification time),
+# text, data, positions), the most recently used last. A file is read again on every build and
+# parsed again when its size, time or text differ. The data and positions are shared by every
+# build: merging them into a catalog copies what it changes and never changes them.
+_PARSED: dict[tuple[str, str], tuple] = {}
+_PARSED_MAX = 64  # files
+_PARSED_CHARS = 2_000_000  # characters of text in all (the parsed data take some 15 times as much memory)
+
+
+def _parse_catalog_file(f: Path, shown: str) -> tuple[Any, Any]:
+    """The data and positions of catalog file ``f`` (parsed once while it is unchanged)."""
+    from builder.yamlio import parse_yaml, read_text
+
+    key = (os.path.abspath(f), shown)
+    try:
+        st = os.stat(f)
+        stamp: tuple | None = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        stamp = None  # the reading says what is wrong
+    text = read_text(f, "catalog.yaml", shown)
+    hit = _PARSED.pop(key, None)
+    if hit is not None and stamp is not None and hit[0] == stamp and hit[1] == text:
+        _PARSED[key] = hit
+        return hit[2], hit[3]
+    data, pos = parse_yaml(text, shown, "catalog.yaml")
+    if stamp is not None and len(text) <= _PARSED_CHARS:
+        kept = list(_PARSED.items())  # the least recently used first
+        chars = len(text) + sum(len(entry[1]) for _, entry in kept)
+        for old, entry in kept:
+            if len(_PARSED) < _PARSED_MAX and chars <= _PARSED_CHARS:
+                break
+            _PARSED.pop(old, None)
+            chars -= len(entry[1])
+        _PARSED[key] = (stamp, text, data, pos)
+    return data, pos
+
+
 def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = (), parsed: tuple = ()) -> Catalog:
     """Parse, merge and validate; raise CatalogError listing every problem. ``parsed``: packs
     already read, as (name, data, positions), applied after ``packs`` without reading a file
     (a pack made from a spreadsheet is checked as it is made)."""
     from builder.paths import display_path
     from builder.systems import catalog_module
-    from builder.yamlio import FilePositions, load_yaml, parse_yaml, read_text
+    from builder.yamlio import FilePositions, load_yaml
 
     mod = catalog_module(system)
     model_cls = mod.CATALOG_MODEL
@@ -547,7 +585,7 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
         )
     for f in files:
         try:
-            data, p = parse_yaml(read_text(f, "catalog.yaml", display_path(f)), display_path(f), "catalog.yaml")
+            data, p = _parse_catalog_file(f, display_path(f))
         except CatalogError:
             raise
         except Exception as exc:
