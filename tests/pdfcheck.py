@@ -44,10 +44,39 @@ class TextPage:
                 pass
 
         page = self._page
-        device = NoPaths(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
-        PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
-        page._layout = device.get_result()  # where pdfplumber keeps the layout it read
+        key = (_digest(page.pdf), page.page_number, repr(page.pdf.laparams))
+        layout = _READ.pop(key, None)
+        if layout is None:
+            device = NoPaths(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
+            PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+            layout = device.get_result()
+        _READ[key] = layout
+        while len(_READ) > _KEEP:
+            del _READ[next(iter(_READ))]
+        page._layout = layout  # where pdfplumber keeps the layout it read
         self._read = True
+
+
+#: the layouts of the pages last read for their text, by the PDF's bytes (the same file, or the
+#: same document printed again, is read once), the page and the layout parameters; pdfminer's
+#: layout objects are only read from, never changed
+_READ: dict[tuple, object] = {}
+_KEEP = 16  # pages (a page of small type is some 3 MB of layout objects)
+
+
+def _digest(pdf) -> str:
+    """The SHA-256 of an open pdfplumber PDF's bytes (computed once per PDF)."""
+    import hashlib
+
+    known = getattr(pdf, "_pdfcheck_digest", None)
+    if known is None:
+        stream = pdf.stream
+        at = stream.tell()
+        stream.seek(0)
+        known = hashlib.sha256(stream.read()).hexdigest()
+        stream.seek(at)
+        pdf._pdfcheck_digest = known
+    return known
 
 
 def text_pages(pdf, pages=None) -> list[TextPage]:
