@@ -15,7 +15,7 @@ _TEXT = frozenset(
     | {"layout", "images"}
 )
 #: ... and of the page itself
-_PAGE = frozenset({"width", "height", "bbox", "mediabox", "page_number"})
+_PAGE = frozenset({"width", "height", "bbox", "mediabox", "page_number", "initial_doctop"})
 
 
 class TextPage:
@@ -114,6 +114,19 @@ def chars(page) -> list[dict]:
 
     walk(page.layout._objs)
     return out
+
+
+def extract_text_lines(page) -> list[dict]:
+    """pdfplumber's ``page.extract_text_lines()`` (lines stripped, each with its characters),
+    made from the characters ``chars`` gives: the same lines, their characters with the keys of
+    CHAR_KEYS and ``doctop``, without turning every attribute of every character into a dict entry."""
+    from pdfplumber.utils.text import chars_to_textmap
+
+    found = chars(page)
+    for ch in found:
+        ch["doctop"] = ch["top"] + page.initial_doctop
+    textmap = chars_to_textmap(found, layout_bbox=page.bbox, layout_width=page.width, layout_height=page.height)
+    return textmap.extract_text_lines(strip=True, return_chars=True)
 
 
 def text_lines(page) -> list[dict]:

@@ -48,7 +48,7 @@ def test_the_overlap_check_sees_text_drawn_over_text(tmp_path):
 def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
     """The checks' quicker reading of a page gives pdfplumber's own characters and text, turned
     text included, and refuses to answer for what is drawn rather than written."""
-    from pdfcheck import CHAR_KEYS, chars
+    from pdfcheck import CHAR_KEYS, chars, extract_text_lines
     from reportlab.pdfgen.canvas import Canvas
 
     path = tmp_path / "t.pdf"
@@ -72,6 +72,14 @@ def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
         assert page.chars == read.chars
         assert "sheet 1 of 6" in "".join(ch["text"] for ch in chars(read))
         assert page.extract_text() == read.extract_text() and "Limit: one per deck" in read.extract_text()
+        lines, want = extract_text_lines(read), page.extract_text_lines()
+        assert [{k: v for k, v in ln.items() if k != "chars"} for ln in lines] == [
+            {k: v for k, v in ln.items() if k != "chars"} for ln in want
+        ]
+        assert [[tuple(ch[k] for k in (*CHAR_KEYS, "doctop")) for ch in ln["chars"]] for ln in lines] == [
+            [tuple(ch[k] for k in (*CHAR_KEYS, "doctop")) for ch in ln["chars"]] for ln in want
+        ]
+        assert lines[0]["text"] == "Limit: one per deck"
         with pytest.raises(AttributeError):
             read.lines  # noqa: B018
 
