@@ -79,6 +79,47 @@ def _digest(pdf) -> str:
     return known
 
 
+#: what a page read for its drawing alone answers, pdfplumber's own: from the paths and images on it
+_DRAWN = frozenset({"lines", "rects", "curves", "edges", "horizontal_edges", "vertical_edges", "images"})
+
+
+class DrawnPage:
+    """A pdfplumber page read for what is drawn on it alone: its text is not set into characters
+    (the text operators are read, the strings they show are passed over). Its lines, rectangles,
+    curves and images are pdfplumber's own, as on the whole page; asking it for its characters or
+    text is an error, never an empty list."""
+
+    def __init__(self, page) -> None:
+        self._page = page
+        self._read = False
+
+    def __getattr__(self, name: str):
+        if name in _DRAWN and not self._read:
+            self._read_drawing()
+        elif name not in _DRAWN | _PAGE:
+            raise AttributeError(f"a page read for its drawing alone has no {name}")
+        return getattr(self._page, name)
+
+    def _read_drawing(self) -> None:
+        from pdfminer.pdfinterp import PDFPageInterpreter
+        from pdfplumber.page import PDFPageAggregatorWithMarkedContent
+
+        class NoText(PDFPageAggregatorWithMarkedContent):
+            def render_string(self, *args, **kwargs) -> None:
+                pass
+
+        page = self._page
+        device = NoText(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
+        PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+        page._layout = device.get_result()  # where pdfplumber keeps the layout it read
+        self._read = True
+
+
+def drawn_pages(pdf, pages=None) -> list[DrawnPage]:
+    """The pages of an open pdfplumber PDF (or a slice ``pages`` of them) read for their drawing alone."""
+    return [DrawnPage(p) for p in (pdf.pages if pages is None else pdf.pages[pages])]
+
+
 def text_pages(pdf, pages=None) -> list[TextPage]:
     """The pages of an open pdfplumber PDF (or a slice ``pages`` of them) read for their text alone."""
     return [TextPage(p) for p in (pdf.pages if pages is None else pdf.pages[pages])]

@@ -46,9 +46,9 @@ def test_the_overlap_check_sees_text_drawn_over_text(tmp_path):
 
 
 def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
-    """The checks' quicker reading of a page gives pdfplumber's own characters and text, turned
-    text included, and refuses to answer for what is drawn rather than written."""
-    from pdfcheck import CHAR_KEYS, chars, extract_text_lines
+    """The checks' quicker readings of a page give pdfplumber's own characters and text, turned
+    text included, or its own lines and rectangles, and refuse to answer for what they did not read."""
+    from pdfcheck import CHAR_KEYS, chars, drawn_pages, extract_text_lines
     from reportlab.pdfgen.canvas import Canvas
 
     path = tmp_path / "t.pdf"
@@ -82,6 +82,13 @@ def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
         assert lines[0]["text"] == "Limit: one per deck"
         with pytest.raises(AttributeError):
             read.lines  # noqa: B018
+    with pdfplumber.open(path) as whole, pdfplumber.open(path) as drawing:
+        page, (drawn,) = whole.pages[0], drawn_pages(drawing)
+        assert (drawn.lines, drawn.rects, drawn.curves) == (page.lines, page.rects, page.curves)
+        assert len(drawn.lines) == 1 and len(drawn.rects) == 1
+        for name in ("chars", "extract_text"):
+            with pytest.raises(AttributeError):
+                getattr(drawn, name)
 
 
 def _deck_with_art(tmp_path, example: str, pack: str) -> Path:
