@@ -44,6 +44,9 @@ class TextPage:
                 pass
 
         page = self._page
+        if _read_before(page, "text"):
+            self._read = True
+            return
         key = (_digest(page.pdf), page.page_number, repr(page.pdf.laparams))
         layout = _READ.pop(key, None)
         if layout is None:
@@ -54,6 +57,7 @@ class TextPage:
         while len(_READ) > _KEEP:
             del _READ[next(iter(_READ))]
         page._layout = layout  # where pdfplumber keeps the layout it read
+        page._pdfcheck_read = "text"
         self._read = True
 
 
@@ -109,10 +113,25 @@ class DrawnPage:
                 pass
 
         page = self._page
-        device = NoText(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
-        PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
-        page._layout = device.get_result()  # where pdfplumber keeps the layout it read
+        if not _read_before(page, "drawing"):
+            device = NoText(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
+            PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+            page._layout = device.get_result()  # where pdfplumber keeps the layout it read
+            page._pdfcheck_read = "drawing"
         self._read = True
+
+
+def _read_before(page, what: str) -> bool:
+    """Whether the pdfplumber page was read already in a way that answers for its ``what``: read
+    whole (by pdfplumber itself) or for its ``what`` alone. A page read for its text alone cannot
+    then be asked for its drawing, nor the other way round (its objects would lack them): that
+    is an error; open the PDF again to read it another way."""
+    if not hasattr(page, "_layout"):
+        return False
+    read = getattr(page, "_pdfcheck_read", None)
+    if read not in (None, what):
+        raise RuntimeError(f"page {page.page_number} was read for its {read} alone: open the PDF again for its {what}")
+    return True
 
 
 def drawn_pages(pdf, pages=None) -> list[DrawnPage]:

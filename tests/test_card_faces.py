@@ -89,6 +89,8 @@ def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
         for name in ("chars", "extract_text"):
             with pytest.raises(AttributeError):
                 getattr(drawn, name)
+        with pytest.raises(RuntimeError, match="read for its drawing alone"):
+            text_pages(drawing)[0].chars  # noqa: B018
 
 
 def _deck_with_art(tmp_path, example: str, pack: str) -> Path:
