@@ -1,3 +1,4 @@
+import logging
 import os
 import sys
 from pathlib import Path
@@ -7,6 +8,23 @@ from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
+
+# pdfminer, which reads printed pages back, calls its loggers' debug() for every token of every
+# page it reads (millions of calls, a tenth of its time), whatever the level: debug() of these
+# loggers is made a call that does nothing, as their messages are never shown here.
+for _module in (
+    "cmapdb",
+    "converter",
+    "encodingdb",
+    "lzw",
+    "pdfdocument",
+    "pdffont",
+    "pdfinterp",
+    "pdfpage",
+    "pdfparser",
+    "psparser",
+):
+    vars(logging.getLogger(f"pdfminer.{_module}"))["debug"] = "".format
 
 
 def _rulebooks_dir() -> Path | None:

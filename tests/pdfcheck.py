@@ -15,7 +15,7 @@ _TEXT = frozenset(
     | {"layout", "images"}
 )
 #: ... and of the page itself
-_PAGE = frozenset({"width", "height", "bbox", "mediabox", "page_number"})
+_PAGE = frozenset({"width", "height", "bbox", "mediabox", "page_number", "initial_doctop"})
 
 
 class TextPage:
@@ -44,10 +44,99 @@ class TextPage:
                 pass
 
         page = self._page
-        device = NoPaths(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
-        PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
-        page._layout = device.get_result()  # where pdfplumber keeps the layout it read
+        if _read_before(page, "text"):
+            self._read = True
+            return
+        key = (_digest(page.pdf), page.page_number, repr(page.pdf.laparams))
+        layout = _READ.pop(key, None)
+        if layout is None:
+            device = NoPaths(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
+            PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+            layout = device.get_result()
+        _READ[key] = layout
+        while len(_READ) > _KEEP:
+            del _READ[next(iter(_READ))]
+        page._layout = layout  # where pdfplumber keeps the layout it read
+        page._pdfcheck_read = "text"
         self._read = True
+
+
+#: the layouts of the pages last read for their text, by the PDF's bytes (the same file, or the
+#: same document printed again, is read once), the page and the layout parameters; pdfminer's
+#: layout objects are only read from, never changed
+_READ: dict[tuple, object] = {}
+_KEEP = 16  # pages (a page of small type is some 3 MB of layout objects)
+
+
+def _digest(pdf) -> str:
+    """The SHA-256 of an open pdfplumber PDF's bytes (computed once per PDF)."""
+    import hashlib
+
+    known = getattr(pdf, "_pdfcheck_digest", None)
+    if known is None:
+        stream = pdf.stream
+        at = stream.tell()
+        stream.seek(0)
+        known = hashlib.sha256(stream.read()).hexdigest()
+        stream.seek(at)
+        pdf._pdfcheck_digest = known
+    return known
+
+
+#: what a page read for its drawing alone answers, pdfplumber's own: from the paths and images on it
+_DRAWN = frozenset({"lines", "rects", "curves", "edges", "horizontal_edges", "vertical_edges", "images"})
+
+
+class DrawnPage:
+    """A pdfplumber page read for what is drawn on it alone: its text is not set into characters
+    (the text operators are read, the strings they show are passed over). Its lines, rectangles,
+    curves and images are pdfplumber's own, as on the whole page; asking it for its characters or
+    text is an error, never an empty list."""
+
+    def __init__(self, page) -> None:
+        self._page = page
+        self._read = False
+
+    def __getattr__(self, name: str):
+        if name in _DRAWN and not self._read:
+            self._read_drawing()
+        elif name not in _DRAWN | _PAGE:
+            raise AttributeError(f"a page read for its drawing alone has no {name}")
+        return getattr(self._page, name)
+
+    def _read_drawing(self) -> None:
+        from pdfminer.pdfinterp import PDFPageInterpreter
+        from pdfplumber.page import PDFPageAggregatorWithMarkedContent
+
+        class NoText(PDFPageAggregatorWithMarkedContent):
+            def render_string(self, *args, **kwargs) -> None:
+                pass
+
+        page = self._page
+        if not _read_before(page, "drawing"):
+            device = NoText(page.pdf.rsrcmgr, pageno=page.page_number, laparams=page.pdf.laparams)
+            PDFPageInterpreter(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+            page._layout = device.get_result()  # where pdfplumber keeps the layout it read
+            page._pdfcheck_read = "drawing"
+        self._read = True
+
+
+def _read_before(page, what: str) -> bool:
+    """Whether the pdfplumber page was read already in a way that answers for its ``what``: read
+    whole (by pdfplumber itself) or for its ``what`` alone. A page read for its text alone cannot
+    then be asked for its drawing, nor the other way round (its objects would lack them): that
+    is an error; open the PDF again to read it another way."""
+    if not hasattr(page, "_layout"):
+        return False
+    read = getattr(page, "_pdfcheck_read", None)
+    if read not in (None, what):
+        raise RuntimeError(f"page {page.page_number} was read for its {read} alone: open the PDF again for its {what}")
+    return True
+
+
+def drawn_pages(pdf, pages=None) -> list[DrawnPage]:
+    """The pages of an open pdfplumber PDF (or a slice ``pages`` of them) read for their drawing alone."""
+    return [DrawnPage(p) for p in (pdf.pages if pages is None else pdf.pages[pages])]
 
 
 def text_pages(pdf, pages=None) -> list[TextPage]:
@@ -85,6 +174,19 @@ def chars(page) -> list[dict]:
 
     walk(page.layout._objs)
     return out
+
+
+def extract_text_lines(page) -> list[dict]:
+    """pdfplumber's ``page.extract_text_lines()`` (lines stripped, each with its characters),
+    made from the characters ``chars`` gives: the same lines, their characters with the keys of
+    CHAR_KEYS and ``doctop``, without turning every attribute of every character into a dict entry."""
+    from pdfplumber.utils.text import chars_to_textmap
+
+    found = chars(page)
+    for ch in found:
+        ch["doctop"] = ch["top"] + page.initial_doctop
+    textmap = chars_to_textmap(found, layout_bbox=page.bbox, layout_width=page.width, layout_height=page.height)
+    return textmap.extract_text_lines(strip=True, return_chars=True)
 
 
 def text_lines(page) -> list[dict]:

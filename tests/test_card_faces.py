@@ -46,9 +46,9 @@ def test_the_overlap_check_sees_text_drawn_over_text(tmp_path):
 
 
 def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
-    """The checks' quicker reading of a page gives pdfplumber's own characters and text, turned
-    text included, and refuses to answer for what is drawn rather than written."""
-    from pdfcheck import CHAR_KEYS, chars
+    """The checks' quicker readings of a page give pdfplumber's own characters and text, turned
+    text included, or its own lines and rectangles, and refuse to answer for what they did not read."""
+    from pdfcheck import CHAR_KEYS, chars, drawn_pages, extract_text_lines
     from reportlab.pdfgen.canvas import Canvas
 
     path = tmp_path / "t.pdf"
@@ -72,8 +72,25 @@ def test_the_text_reader_reads_what_pdfplumber_reads(tmp_path):
         assert page.chars == read.chars
         assert "sheet 1 of 6" in "".join(ch["text"] for ch in chars(read))
         assert page.extract_text() == read.extract_text() and "Limit: one per deck" in read.extract_text()
+        lines, want = extract_text_lines(read), page.extract_text_lines()
+        assert [{k: v for k, v in ln.items() if k != "chars"} for ln in lines] == [
+            {k: v for k, v in ln.items() if k != "chars"} for ln in want
+        ]
+        assert [[tuple(ch[k] for k in (*CHAR_KEYS, "doctop")) for ch in ln["chars"]] for ln in lines] == [
+            [tuple(ch[k] for k in (*CHAR_KEYS, "doctop")) for ch in ln["chars"]] for ln in want
+        ]
+        assert lines[0]["text"] == "Limit: one per deck"
         with pytest.raises(AttributeError):
             read.lines  # noqa: B018
+    with pdfplumber.open(path) as whole, pdfplumber.open(path) as drawing:
+        page, (drawn,) = whole.pages[0], drawn_pages(drawing)
+        assert (drawn.lines, drawn.rects, drawn.curves) == (page.lines, page.rects, page.curves)
+        assert len(drawn.lines) == 1 and len(drawn.rects) == 1
+        for name in ("chars", "extract_text"):
+            with pytest.raises(AttributeError):
+                getattr(drawn, name)
+        with pytest.raises(RuntimeError, match="read for its drawing alone"):
+            text_pages(drawing)[0].chars  # noqa: B018
 
 
 def _deck_with_art(tmp_path, example: str, pack: str) -> Path:
@@ -123,7 +140,7 @@ def test_with_art_on_every_card_no_rule_is_dropped(tmp_path, capsys, card):
     rules = {name: _words(cat.find("abilities", name).text) for name in ("Recruit", "Activate", "Move Restriction")}
     seen = set()
     with pdfplumber.open(out) as pdf:
-        for page in pdf.pages[:-1]:
+        for page in text_pages(pdf, slice(-1)):
             assert len(page.images) == 1  # the card's art is on it
             text = _words(page.extract_text() or "")
             for name, rule in rules.items():
@@ -139,7 +156,7 @@ def test_art_yields_to_the_rules_text_and_every_card_of_a_type_keeps_its_layout(
     deck = _deck_with_art(tmp_path, "senshiai-northern-host", "senshiai-example.yaml")
     out = api.render_list(deck, tmp_path / "a.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
-        page = pdf.pages[0]
+        (page,) = text_pages(pdf, slice(1))
         limits = [w for w in page.extract_words() if w["text"] == "Limit"]
         heights = [round(i["height"], 1) for i in page.images]
     card_tops = sorted({round(mm(w["top"]), 1) for w in limits})

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import example_deck, rulers
+from pdfcheck import drawn_pages, example_deck, rulers
 
 from builder.kit.layout import Rect, card_size, mm, paper_size
 from builder.render.cutmachine import (
@@ -142,15 +142,16 @@ def test_the_contours_are_the_cards_of_the_pdf(cli, tmp_path, machine, paper, ca
     svg, dxf = tmp_path / "cut.cut.svg", tmp_path / "cut.cut.dxf"
     assert svg.is_file() and dxf.is_file()
     with pdfplumber.open(out) as pdf:
-        fronts = pdf.pages[0::2][:-1] if len(pdf.pages) % 2 else pdf.pages[0:-1:2]
-        first = _card_rects(pdf.pages[0], C, bleed)
+        pages = drawn_pages(pdf)
+        fronts = pages[0::2][:-1] if len(pages) % 2 else pages[0:-1:2]
+        first = _card_rects(pages[0], C, bleed)
         last = _card_rects(fronts[-1], C, bleed)
         assert first
         total = sum(len(_card_rects(p, C, bleed)) for p in fronts)
         assert total == count and len(fronts) == 2 and len(first) == per_sheet
-        page_marks = _marks(pdf.pages[0])
-        assert len(rulers(pdf.pages[0])) == 1
-        page = pdf.pages[0]
+        page_marks = _marks(pages[0])
+        assert len(rulers(pages[0])) == 1
+        page = pages[0]
         assert abs(mm(page.width) - P[0]) < TOL and abs(mm(page.height) - P[1]) < TOL
     svg_rects, radii = _svg_rects(svg, P[1])
     assert _same(svg_rects, first), (svg_rects, first)

@@ -18,6 +18,20 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 
+@pytest.fixture(scope="module")
+def fronts(tmp_path_factory):
+    """An example's cards printed without backs, printed once for the tests that read them."""
+    printed: dict[str, Path] = {}
+
+    def render(example: str) -> Path:
+        if example not in printed:
+            out = tmp_path_factory.mktemp("fronts") / "p.pdf"
+            printed[example] = api.render_list(EXAMPLES / f"{example}.yaml", out, backs=False)
+        return printed[example]
+
+    return render
+
+
 def test_long_names_wrap_on_mini_cards(tmp_path, capsys):
     out = api.render_list(EXAMPLES / "herocard-samurai.yaml", tmp_path / "m.pdf", card="mini")
     with pdfplumber.open(out) as pdf:
@@ -27,8 +41,8 @@ def test_long_names_wrap_on_mini_cards(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("example", ["senshiai-northern-host", "satsuma-samurai", "herocard-samurai"])
-def test_no_card_text_below_6_pt_on_poker_cards(tmp_path, example):
-    out = api.render_list(EXAMPLES / f"{example}.yaml", tmp_path / "p.pdf", backs=False)
+def test_no_card_text_below_6_pt_on_poker_cards(fronts, example):
+    out = fronts(example)
     with pdfplumber.open(out) as pdf:
         for page in text_pages(pdf, slice(-1)):  # the sheets (the list page is not a card)
             W, H = mm(page.width), mm(page.height)
@@ -81,20 +95,20 @@ def test_text_that_cannot_fit_is_a_warning_naming_the_card(tmp_path, capsys):
     assert "card 'Open the Vaults', field 'text' does not fit its box even at 6 pt" in err
 
 
-def test_cards_carry_the_deck_name_and_their_number(tmp_path):
-    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "n.pdf", backs=False)
+def test_cards_carry_the_deck_name_and_their_number(fronts):
+    out = fronts("senshiai-northern-host")
     with pdfplumber.open(out) as pdf:
         first, last_sheet = (p.extract_text() for p in text_pages(pdf, slice(0, 6, 5)))
     assert "Northern host 1/50" in first and "Northern host 9/50" in first
     assert "Northern host 50/50" in last_sheet and "51/50" not in last_sheet
 
 
-def test_ability_reminder_text_comes_from_the_catalog(tmp_path):
+def test_ability_reminder_text_comes_from_the_catalog(fronts):
     from builder.catalog.loader import load_catalog
 
     cat = load_catalog("senshiai")
     recruit = cat.find("abilities", "Recruit").text.split(".")[0]
-    out = api.render_list(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "r.pdf", backs=False)
+    out = fronts("senshiai-northern-host")
     with pdfplumber.open(out) as pdf:
         text = " ".join((text_pages(pdf, slice(1))[0].extract_text() or "").split())
     assert "Recruit: " + " ".join(recruit.split()[:6]) in text  # Rice Fields (Recruit)

@@ -27,9 +27,10 @@ def _fonts(path: Path) -> list[tuple[str, bool]]:
 
 def _text(path: Path) -> str:
     import pdfplumber
+    from pdfcheck import text_pages
 
     with pdfplumber.open(path) as pdf:
-        return "\n".join(p.extract_text() or "" for p in pdf.pages)
+        return "\n".join(p.extract_text() or "" for p in text_pages(pdf))
 
 
 @pytest.fixture()

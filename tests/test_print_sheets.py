@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import text_pages
+from pdfcheck import drawn_pages, text_pages
 
 from builder.kit.layout import MARK_EDGE_CLEAR, mm
 from builder.lists.document import load_list
@@ -154,15 +154,16 @@ def test_fold_layout_puts_each_back_beside_its_front_across_the_fold(tmp_path):
 def test_scale_correction_stretches_each_axis(tmp_path):
     out = api.render_list(SENSHIAI, tmp_path / "s.pdf", scale_x=1.02, scale_y=0.99)
     with pdfplumber.open(out) as pdf:
-        assert len(_card_rects(pdf.pages[0], 63.5 * 1.02, 88.9 * 0.99)) == 9
-        assert len(_card_rects(pdf.pages[1], 63.5 * 1.02, 88.9 * 0.99)) == 9
+        first, second = drawn_pages(pdf, slice(2))
+        assert len(_card_rects(first, 63.5 * 1.02, 88.9 * 0.99)) == 9
+        assert len(_card_rects(second, 63.5 * 1.02, 88.9 * 0.99)) == 9
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_gutter_0_fits_nine_poker_cards_with_bleed_and_cut_lines_run_across(tmp_path, paper):
     out = api.render_list(SENSHIAI, tmp_path / "s.pdf", paper=paper, bleed=3, gutter=0, cut_lines=True)
     with pdfplumber.open(out) as pdf:
-        page = pdf.pages[0]
+        (page,) = drawn_pages(pdf, slice(1))
         faces = _card_rects(page, 63.5 + 6, 88.9 + 6)  # the face background with its bleed (clipped)
         long_lines = [ln for ln in page.lines if mm(ln["x1"] - ln["x0"]) > 150 or mm(ln["bottom"] - ln["top"]) > 200]
     assert len(faces) == 9

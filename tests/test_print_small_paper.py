@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import text_pages
+from pdfcheck import extract_text_lines, text_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -34,7 +34,7 @@ def _body_lines(path) -> list[list[dict]]:
     with pdfplumber.open(str(path)) as pdf:
         for page in text_pages(pdf):
             lines = []
-            for ln in page.extract_text_lines(return_chars=True):
+            for ln in extract_text_lines(page):
                 first = ln["chars"][0]
                 lines.append(
                     {

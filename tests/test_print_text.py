@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from pdfcheck import text_pages
 from pypdf import PdfReader
 
 from builder.render import api
@@ -79,7 +80,7 @@ def test_every_font_of_a_card_sheet_and_a_roster_is_embedded(tmp_path):
 def test_aids_print_no_markdown_backticks(tmp_path, system):
     out = api.render_aid(system, tmp_path / "a.pdf")
     with pdfplumber.open(out) as pdf:
-        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+        text = "\n".join(p.extract_text() or "" for p in text_pages(pdf))
     assert "`" not in text
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from pdfcheck import text_pages
+from pdfcheck import drawn_pages, text_pages
 from pypdf import PdfReader
 
 from builder.errors import DaimyoError, UsageError
@@ -60,10 +60,11 @@ def test_page_size_and_viewer_hints(samurai):
 def test_cards_measure_their_nominal_size_and_backs_mirror(samurai):
     plan = plan_sheet((210, 297), (63.5, 88.9))
     with pdfplumber.open(samurai) as pdf:
-        fronts = card_rects(pdf.pages[0], 63.5, 88.9)
-        backs = card_rects(pdf.pages[1], 63.5, 88.9)
-        last_front = card_rects(pdf.pages[10], 63.5, 88.9)
-        last_back = card_rects(pdf.pages[11], 63.5, 88.9)
+        pages = drawn_pages(pdf)
+        fronts = card_rects(pages[0], 63.5, 88.9)
+        backs = card_rects(pages[1], 63.5, 88.9)
+        last_front = card_rects(pages[10], 63.5, 88.9)
+        last_back = card_rects(pages[11], 63.5, 88.9)
     expected = sorted((round(s.trim.x, 2), round(s.trim.y, 2)) for s in plan.slots)
     assert close(fronts, expected)
     # long edge: back at x' = W - x - w, same y
@@ -76,7 +77,7 @@ def test_cards_measure_their_nominal_size_and_backs_mirror(samurai):
 
 def test_cut_marks_are_outside_every_card(samurai):
     with pdfplumber.open(samurai) as pdf:
-        page = pdf.pages[0]
+        (page,) = drawn_pages(pdf, slice(1))
         cards = card_rects(page, 63.5, 88.9)
         H = page.height
         marks = [ln for ln in page.lines if abs(mm(ln["linewidth"]) - 0.15) < 0.02]
@@ -253,8 +254,7 @@ def test_short_edge_backs_are_rotated(tmp_path):
     with pdfplumber.open(out) as pdf:
         H = 279.4
         w, h = (88.9, 57.15) if plan.rotated else (57.15, 88.9)
-        fronts = card_rects(pdf.pages[0], w, h)
-        backs = card_rects(pdf.pages[1], w, h)
+        fronts, backs = (card_rects(p, w, h) for p in drawn_pages(pdf, slice(2)))
     assert len(fronts) == plan.per_page
     assert close(backs, [(x, H - y - h) for x, y in fronts])
 
@@ -422,7 +422,7 @@ def test_part_filled_sheet_has_no_marks_for_empty_rows(tmp_path):
     lst = _variant(tmp_path, "  Bushido: 2\n")  # 2 cards: one row of a 3 x 3 sheet
     out = api.render_list(lst, tmp_path / "m.pdf", backs=False)
     with pdfplumber.open(out) as pdf:
-        page = pdf.pages[0]
+        (page,) = drawn_pages(pdf, slice(1))
         H = page.height
         (cy,) = {y for _, y in card_rects(page, 63.5, 88.9)}
         marks = [ln for ln in page.lines if abs(mm(ln["linewidth"]) - 0.15) < 0.02]

@@ -537,13 +537,14 @@ def _lowest_body_text(path) -> list[float]:
     """Per page: how far down (mm from the top) the body's lowest letter is (the ruler band at
     the top and the footer band at the bottom left out)."""
     import pdfplumber
+    from pdfcheck import chars, text_pages
 
     k = 25.4 / 72
     out = []
     with pdfplumber.open(str(path)) as pdf:
-        for p in pdf.pages:
+        for p in text_pages(pdf):
             h = float(p.height) * k
-            ys = [c["bottom"] * k for c in p.chars if c["top"] * k > 12 and c["bottom"] * k < h - 25]
+            ys = [c["bottom"] * k for c in chars(p) if c["top"] * k > 12 and c["bottom"] * k < h - 25]
             out.append(max(ys, default=0.0))
     return out
 
