@@ -14,6 +14,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
 from typing import Any, Optional
 
+import jinja2
+import jinja2.bccache
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -110,6 +112,30 @@ class Target(BaseModel):
 REQUEST_MODULES = ("ruamel.yaml", "pydantic", "reportlab.pdfgen.canvas", "PIL.Image", "builder.rulebooks")
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """The templates' compiled code, kept in memory for every app of the process: each app has
+    its own template environment (its own globals and kept drawings), but they are all set up
+    alike, so a template compiled for one serves every other. Jinja gives the code of a template
+    only while its source is unchanged (the checksum of the text it was compiled from)."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, tuple[str, Any]] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        hit = self.code.get(bucket.key)
+        if hit is not None and hit[0] == bucket.checksum:
+            bucket.code = hit[1]
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = (bucket.checksum, bucket.code)
+
+    def clear(self) -> None:
+        self.code.clear()
+
+
+COMPILED = _Compiled()
+
+
 def create_app(
     folder=".",
     token: str | None = None,
@@ -131,6 +157,7 @@ def create_app(
     token = token or secrets.token_urlsafe(24)
     csrf = csrf or secrets.token_urlsafe(24)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.bytecode_cache = COMPILED  # compiled once for every app of the process
     templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids())
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
     from builder.web.backup import first_number, folder_of
@@ -526,6 +553,7 @@ def create_app(
         front, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}"
     )
     app.fastapi = api  # for tests
+    app.templates = templates
     app.token = token
     app.csrf = csrf
     app.workspace = ws
