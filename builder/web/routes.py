@@ -62,6 +62,9 @@ class Routes:
     def _route(self, method: str, path: str, options: dict) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def decorator(fn: Callable[..., Any]) -> Callable[..., Any]:
             key = self.key(method, path, options, fn)
+            if key in self.functions:  # the same route twice in one app: a route of its own
+                getattr(self.api, method.lower())(path, **options)(fn)
+                return fn
             self.functions[key] = fn
             with _lock:
                 route = _made.get(key)
