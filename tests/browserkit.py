@@ -71,7 +71,7 @@ def serve(make_app: Callable[[int], Any]) -> Iterator[str]:
     while not srv.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the web server did not start")
-        time.sleep(0.05)
+        time.sleep(0.005)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -152,7 +152,7 @@ def start_server(folder, port: int | None = None, timeout: float = 120.0):
                 out = proc.stdout.read().decode(errors="replace") if proc.poll() is not None else ""
                 proc.kill()
                 raise RuntimeError(f"the event server did not start: {out}") from err
-            time.sleep(0.1)
+            time.sleep(0.01)  # refused at once until the server listens: asking often costs little
 
 
 def stop_server(proc) -> None:

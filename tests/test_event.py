@@ -22,6 +22,7 @@ pytest.importorskip("uvicorn")
 pytest.importorskip("sqlalchemy")
 
 from eventservers import free_port, postgres_reason
+from plainhttp import no_tls
 
 ROOT = Path(__file__).resolve().parent.parent
 BUKE = (ROOT / "examples" / "kensei-buke.yaml").read_text()
@@ -87,11 +88,11 @@ class Server:
         deadline = time.time() + 30
         while not self.srv.started:
             assert time.time() < deadline, "the server did not start"
-            time.sleep(0.02)
+            time.sleep(0.005)
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=60)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=60, verify=no_tls())
 
     def stop(self):
         self.srv.should_exit = True

@@ -14,6 +14,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("sqlalchemy")
 
 from eventservers import postgres_reason, start_server, stop_server
+from plainhttp import no_tls
 from test_event import BUKE, KUGE, add_players, new_event
 
 
@@ -31,7 +32,11 @@ def pg_url(cluster):
 
 def post(url, token, text):
     return httpx.post(
-        url + "/api/submissions", json={"list": text}, headers={"Authorization": f"Bearer {token}"}, timeout=60
+        url + "/api/submissions",
+        json={"list": text},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=60,
+        verify=no_tls(),
     )
 
 
@@ -48,12 +53,16 @@ def test_two_servers_on_one_postgresql_serve_one_event(tmp_path, cli, cluster):
         assert (first.json()["version"], second.json()["version"]) == (1, 2)
         assert post(url_b, tok["Bo"], BUKE).status_code == 201
         boards = [
-            httpx.get(u + "/api/event", headers={"Authorization": f"Bearer {org}"}).json() for u in (url_a, url_b)
+            httpx.get(u + "/api/event", headers={"Authorization": f"Bearer {org}"}, verify=no_tls()).json()
+            for u in (url_a, url_b)
         ]
         assert boards[0] == boards[1]
         assert [(p["player"], p["submission"]["version"]) for p in boards[0]["players"]] == [("Aiko", 2), ("Bo", 1)]
         # locked through one server, the other takes no more lists
-        assert httpx.post(url_a + "/api/lock", headers={"Authorization": f"Bearer {org}"}).status_code == 200
+        assert (
+            httpx.post(url_a + "/api/lock", headers={"Authorization": f"Bearer {org}"}, verify=no_tls()).status_code
+            == 200
+        )
         assert post(url_b, tok["Bo"], KUGE).status_code == 409
     finally:
         stop_server(a)

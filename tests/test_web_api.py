@@ -808,7 +808,7 @@ def test_serve_prints_the_address_serves_it_and_stops_on_ctrl_c(tmp_path):
                     page = r.read().decode()
                 break
             except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.1)
+                time.sleep(0.01)
         assert "Buke vanguard" in page
         with pytest.raises(urllib.error.HTTPError) as no_token:
             urllib.request.urlopen(base + "/", timeout=60)

@@ -18,6 +18,8 @@ pytest.importorskip("fastapi")
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 
+from plainhttp import no_tls
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "test-token-hostile-0123456789"
 WAIT = 60.0  # seconds before a request counts as hung (a working server answers in well under one)
@@ -47,11 +49,13 @@ class Server:
         while not self.srv.started:
             if time.time() > deadline:
                 raise RuntimeError("the server did not start")
-            time.sleep(0.02)
+            time.sleep(0.005)
         self.url = f"http://127.0.0.1:{self.port}"
 
     def client(self) -> httpx.Client:
-        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=WAIT)
+        return httpx.Client(
+            base_url=self.url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=WAIT, verify=no_tls()
+        )
 
     def stop(self):
         self.srv.should_exit = True

@@ -144,7 +144,7 @@ def _ready(proc, port: int):
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             raise RuntimeError("the server did not start: " + proc.stderr.read().decode()[-500:])
-        time.sleep(0.2)
+        time.sleep(0.01)  # refused at once until the server listens: asking often costs little
 
 
 def _call(port: int, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:

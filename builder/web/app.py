@@ -14,6 +14,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
 from typing import Any, Optional
 
+import jinja2
+import jinja2.bccache
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -110,6 +112,30 @@ class Target(BaseModel):
 REQUEST_MODULES = ("ruamel.yaml", "pydantic", "reportlab.pdfgen.canvas", "PIL.Image", "builder.rulebooks")
 
 
+class _Compiled(jinja2.BytecodeCache):
+    """The templates' compiled code, kept in memory for every app of the process: each app has
+    its own template environment (its own globals and kept drawings), but they are all set up
+    alike, so a template compiled for one serves every other. Jinja gives the code of a template
+    only while its source is unchanged (the checksum of the text it was compiled from)."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, tuple[str, Any]] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        hit = self.code.get(bucket.key)
+        if hit is not None and hit[0] == bucket.checksum:
+            bucket.code = hit[1]
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.code[bucket.key] = (bucket.checksum, bucket.code)
+
+    def clear(self) -> None:
+        self.code.clear()
+
+
+COMPILED = _Compiled()
+
+
 def create_app(
     folder=".",
     token: str | None = None,
@@ -131,6 +157,7 @@ def create_app(
     token = token or secrets.token_urlsafe(24)
     csrf = csrf or secrets.token_urlsafe(24)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.bytecode_cache = COMPILED  # compiled once for every app of the process
     templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids())
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
     from builder.web.backup import first_number, folder_of
@@ -169,6 +196,9 @@ def create_app(
     api.state.token = token
     api.state.editor = editor
     api.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    from builder.web.routes import Routes
+
+    routes = Routes(api)  # the routes' signatures read once per process, for every app
 
     def page(request: Request, name: str, status: int = 200, **ctx):
         # drawn here, in the thread the route runs in, rather than by the framework's template
@@ -204,16 +234,16 @@ def create_app(
     from builder.web.pack_editor import register as register_pack_editor
     from builder.web.packs_page import register as register_packs
 
-    register_packs(api, page, ws)  # the Packs page: installed packs, registry search, install
-    register_pack_editor(api, page, ws)  # making and editing the workspace's packs
+    register_packs(routes, page, ws)  # the Packs page: installed packs, registry search, install
+    register_pack_editor(routes, page, ws)  # making and editing the workspace's packs
 
     # -- pages ---------------------------------------------------------------------------------
 
     from builder.web.analytics_view import add_routes as analytics_routes
 
-    analytics_routes(api, ws, editor, page)  # before the list page, whose path takes any tail
+    analytics_routes(routes, ws, editor, page)  # before the list page, whose path takes any tail
 
-    @api.get("/", response_class=HTMLResponse, include_in_schema=False)
+    @routes.get("/", response_class=HTMLResponse, include_in_schema=False)
     def workspace_page(request: Request):
         lists = ws.lists()
         meta = _systems_meta(ws, ws.packs(), lists)
@@ -229,7 +259,7 @@ def create_app(
             game_cookie=GAME_COOKIE,
         )
 
-    @api.post("/new", include_in_schema=False)
+    @routes.post("/new", include_in_schema=False)
     async def new_page(request: Request):
         form = await _form(request, multi=("packs",))
         rel = await off_loop(_create_list, ws, form)
@@ -243,7 +273,7 @@ def create_app(
         )  # the next new list starts with the same game
         return resp
 
-    @api.post("/import", include_in_schema=False)
+    @routes.post("/import", include_in_schema=False)
     async def import_page(request: Request):
         form = await _form(request)
         rel, missing = await off_loop(_import, ws, form.get("text", ""), form.get("file") or None)
@@ -251,26 +281,26 @@ def create_app(
 
         return _go(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
 
-    @api.post("/l/{path:path}/duplicate", include_in_schema=False)
+    @routes.post("/l/{path:path}/duplicate", include_in_schema=False)
     async def duplicate_page(path: str, request: Request):
         form = await _form(request)
         await off_loop(ws.duplicate, path, form.get("to") or None)
         return _go(request, "/")
 
-    @api.post("/l/{path:path}/rename", include_in_schema=False)
+    @routes.post("/l/{path:path}/rename", include_in_schema=False)
     async def rename_page(path: str, request: Request):
         form = await _form(request)
         await off_loop(ws.rename, path, form.get("to", ""))
         editor.forget(ws.clean(path))
         return _go(request, "/")
 
-    @api.post("/l/{path:path}/delete", include_in_schema=False)
+    @routes.post("/l/{path:path}/delete", include_in_schema=False)
     async def delete_page(path: str, request: Request):
         await off_loop(ws.delete, path)
         editor.forget(ws.clean(path))
         return _go(request, "/")
 
-    @api.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
+    @routes.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
     def catalog_part(
         path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = "", others: str = ""
     ):
@@ -280,7 +310,7 @@ def create_app(
         opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can, others=others == "1")
         return page(request, "_catalog_rows.html", view=view, opts=opts, q=q)
 
-    @api.get("/l/{path:path}/entry", response_class=HTMLResponse, include_in_schema=False)
+    @routes.get("/l/{path:path}/entry", response_class=HTMLResponse, include_in_schema=False)
     def entry_part(path: str, request: Request, section: str = "", name: str = ""):
         from builder.web.views import entry_detail
 
@@ -292,7 +322,7 @@ def create_app(
             raise Refused(f"no entry '{name}' in the catalog", 404)
         return page(request, "_entry.html", view=view, e=detail)
 
-    @api.post("/l/{path:path}/edit", response_class=HTMLResponse, include_in_schema=False)
+    @routes.post("/l/{path:path}/edit", response_class=HTMLResponse, include_in_schema=False)
     async def edit_part(path: str, request: Request):
         form = await _form(request)
         op = {k: v for k, v in form.items() if k not in ("version",)}
@@ -303,12 +333,12 @@ def create_app(
 
         return await off_loop(work)
 
-    @api.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
+    @routes.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo_part(path: str, request: Request):
         form = await _form(request)
         return await off_loop(lambda: _stepped(request, path, True, form.get("version") or None))
 
-    @api.post("/l/{path:path}/redo", response_class=HTMLResponse, include_in_schema=False)
+    @routes.post("/l/{path:path}/redo", response_class=HTMLResponse, include_in_schema=False)
     async def redo_part(path: str, request: Request):
         form = await _form(request)
         return await off_loop(lambda: _stepped(request, path, False, form.get("version") or None))
@@ -329,9 +359,9 @@ def create_app(
 
     from builder.web.print_page import add_routes as print_routes
 
-    print_routes(api, ws, editor, page, pdfs, _form)  # the print page, its PDF, previews and downloads
+    print_routes(routes, ws, editor, page, pdfs, _form)  # the print page, its PDF, previews and downloads
 
-    @api.get("/l/{path:path}/export", include_in_schema=False)
+    @routes.get("/l/{path:path}/export", include_in_schema=False)
     def export_file(path: str, format: str = "yaml"):
         text = _export(ws, path, format)
         ext = {"code": "txt", "text": "txt", "markdown": "md", "json": "json", "yaml": "yaml"}[format]
@@ -342,7 +372,7 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"'},
         )
 
-    @api.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
+    @routes.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
         _doc, _catalog, _res, view = _load_view(ws, path, editor)
         exports = []
@@ -353,7 +383,7 @@ def create_app(
                 exports.append({"format": fmt, "label": label, "text": "", "error": _describe(exc)[1]})
         return page(request, "share.html", view=view, exports=exports, undo=False, redo=False, tab="share")
 
-    @api.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
+    @routes.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
         doc, catalog, _res, view = _load_view(ws, path, editor)
         missing = missing_notes(
@@ -375,7 +405,7 @@ def create_app(
             missing=missing,
         )
 
-    @api.get("/aid/{system}.pdf", include_in_schema=False)
+    @routes.get("/aid/{system}.pdf", include_in_schema=False)
     def aid_pdf(system: str, paper: str = "a4"):
         from builder.web.printing import render_aid_pdf
 
@@ -392,22 +422,22 @@ def create_app(
 
     from builder.web.compare import add_routes as compare_routes
 
-    compare_routes(api, ws, editor, page, _go, _form)
+    compare_routes(routes, ws, editor, page, _go, _form)
     from builder.web.backup import add_routes as backup_routes
 
-    backup_routes(api, ws, editor, page, _go)
+    backup_routes(routes, ws, editor, page, _go)
 
-    @api.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
+    @routes.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
         return page(request, "api.html", schema=api.openapi(), token_hint=True)
 
     # -- the JSON API --------------------------------------------------------------------------
 
-    @api.get("/api/lists", tags=["lists"], summary="Every list of the workspace with its verdict")
+    @routes.get("/api/lists", tags=["lists"], summary="Every list of the workspace with its verdict")
     def api_lists():
         return {"workspace": str(ws.root), "lists": [i.to_json() for i in ws.lists()]}
 
-    @api.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
+    @routes.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
     def api_new(body: NewList):
         rel = _create_list(
             ws,
@@ -418,7 +448,7 @@ def create_app(
         )
         return {"path": rel, "version": version_of(editor.read(rel)[1])}
 
-    @api.post(
+    @routes.post(
         "/api/import", tags=["share"], status_code=201, summary="Write a new list from a share code or pasted text"
     )
     def api_import(body: ImportBody):
@@ -430,12 +460,12 @@ def create_app(
             "notes": missing_notes(missing),
         }
 
-    @api.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
+    @routes.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
         _doc, _catalog, res, view = _load_view(ws, path, editor)
         return {"version": view["version"], **res.to_json(), "header": view["header"]}
 
-    @api.get(
+    @routes.get(
         "/api/lists/{path:path}/options",
         tags=["lists"],
         summary="What can be added: catalog entries, cost, and the first rule that stops each",
@@ -452,7 +482,7 @@ def create_app(
             ),
         }
 
-    @api.post(
+    @routes.post(
         "/api/lists/{path:path}/edit",
         tags=["lists"],
         summary="Change a list (saved at once; 409 when the file changed since 'version')",
@@ -476,17 +506,17 @@ def create_app(
             }
         )
 
-    @api.post("/api/lists/{path:path}/undo", tags=["lists"], summary="Undo the last change made through the server")
+    @routes.post("/api/lists/{path:path}/undo", tags=["lists"], summary="Undo the last change made through the server")
     def api_undo(path: str, body: Version):
         out = editor.step(path, True, body.version)
         return {"version": out.version, "notes": out.notes}
 
-    @api.post("/api/lists/{path:path}/redo", tags=["lists"], summary="Redo the last undone change")
+    @routes.post("/api/lists/{path:path}/redo", tags=["lists"], summary="Redo the last undone change")
     def api_redo(path: str, body: Version):
         out = editor.step(path, False, body.version)
         return {"version": out.version, "notes": out.notes}
 
-    @api.get(
+    @routes.get(
         "/api/lists/{path:path}/export",
         tags=["share"],
         summary="The list as a share code, text, Markdown, JSON or YAML",
@@ -494,23 +524,23 @@ def create_app(
     def api_export(path: str, format: str = "code"):
         return {"format": format, "text": _export(ws, path, format)}
 
-    @api.post("/api/lists/{path:path}/duplicate", tags=["lists"], status_code=201, summary="Copy a list file")
+    @routes.post("/api/lists/{path:path}/duplicate", tags=["lists"], status_code=201, summary="Copy a list file")
     def api_duplicate(path: str, body: Target):
         return {"path": ws.duplicate(path, body.to)}
 
-    @api.post("/api/lists/{path:path}/rename", tags=["lists"], summary="Rename a list file")
+    @routes.post("/api/lists/{path:path}/rename", tags=["lists"], summary="Rename a list file")
     def api_rename(path: str, body: Target):
         new = ws.rename(path, body.to or "")
         editor.forget(ws.clean(path))
         return {"path": new}
 
-    @api.delete("/api/lists/{path:path}", tags=["lists"], summary="Move a list to the workspace's .trash folder")
+    @routes.delete("/api/lists/{path:path}", tags=["lists"], summary="Move a list to the workspace's .trash folder")
     def api_delete(path: str):
         where = ws.delete(path)
         editor.forget(ws.clean(path))
         return {"trash": where}
 
-    @api.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
+    @routes.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
     def api_list(path: str):
         _doc, _catalog, _res, view = _load_view(ws, path, editor)
         return view
@@ -526,6 +556,7 @@ def create_app(
         front, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}"
     )
     app.fastapi = api  # for tests
+    app.templates = templates
     app.token = token
     app.csrf = csrf
     app.workspace = ws

@@ -22,6 +22,7 @@ from urllib.parse import parse_qsl, urlencode
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+    from fastapi.templating import Jinja2Templates
 
     from builder.web.workspace import Workspace
 
@@ -40,9 +41,11 @@ def _eq(a: str | None, b: str) -> bool:
 
 
 class Guard:
-    # set by ``builder.web.app.create_app``: the application behind the guard and its workspace
+    # set by ``builder.web.app.create_app``: the application behind the guard, its workspace
+    # and its templates
     fastapi: FastAPI
     workspace: Workspace
+    templates: Jinja2Templates
 
     def __init__(self, app, *, token: str, csrf: str, max_body: int, host: str, gate_html, cookie: str = COOKIE):
         self.app = app
