@@ -170,32 +170,55 @@ PILOT_HANDS = 2000  # hands dealt per role to value the roles (role_preference)
 def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
     """``{"attacker": (win, tie, loss), "defender": (...)}``: the samurai's share of hands won, tied and
     lost in each role, from ``hands`` pairs of hands dealt from the full decks (fixed seed), both sides
-    discarding by their policies and counting the rules core's best hand."""
+    discarding by their policies and counting the rules core's best hand.
+
+    The answer depends only on the decks' tables and the numbers below, so it is kept for Sims that
+    share them (the same decks set up again, a Sim copied with another house rule)."""
+    key = (sim.samurai.tables, sim.imperial.tables, sim.hand_size, sim.max_discard, sim.policies, sim.weak, hands)
+    out = _ROLE_OUTCOMES.get(key)
+    if out is None:
+        if len(_ROLE_OUTCOMES) >= 64:
+            _ROLE_OUTCOMES.clear()
+        out = _ROLE_OUTCOMES[key] = _role_outcomes(sim, hands)
+    return dict(out)
+
+
+_ROLE_OUTCOMES: dict = {}  # role_outcomes by decks' tables and numbers
+
+
+def _role_outcomes(sim: Sim, hands: int) -> dict:
     h = hashlib.blake2b(b"satsuma-roles", digest_size=8)
     rnd = Random(int.from_bytes(h.digest(), "big")).random
-    decks = (sim.samurai, sim.imperial)
+    size, lim = sim.hand_size, sim.max_discard
+    total = core.table_total
+    sides = []  # per side: the deck in order, the positions shuffled, its tables, policy and weak strength
+    for side, deck in enumerate((sim.samurai, sim.imperial)):
+        n = len(deck)
+        policy = "best" if sim.policies[side] == "max" else sim.policies[side]
+        steps = range(n - 1, max(0, n - 1 - size - lim), -1)  # only the cards drawn need shuffling
+        sides.append((list(range(n)), steps, deck.tables, policy, sim.weak[side]))
     out = {}
     for samurai_role in (0, 1):  # 0: the samurai attack
         won = tied = 0
+        roles = (samurai_role, 1 - samurai_role)
         for _ in range(hands):
-            totals = []
+            totals = [0, 0]
             for side in (0, 1):
-                deck = decks[side]
-                table = deck.tables[samurai_role if side == 0 else 1 - samurai_role]
-                pile = list(range(len(deck)))
-                n = len(pile)
-                for i in range(n - 1, max(0, n - 1 - sim.hand_size - sim.max_discard), -1):
+                base, steps, tables, policy, weak = sides[side]
+                table = tables[roles[side]]
+                pile = base[:]
+                for i in steps:
                     j = int(rnd() * (i + 1))
                     pile[i], pile[j] = pile[j], pile[i]
-                hand = pile[-sim.hand_size :]
-                del pile[-sim.hand_size :]
-                policy = "best" if sim.policies[side] == "max" else sim.policies[side]
-                drop = discards(policy, hand, table, sim.max_discard, sim.weak[side])
-                for p in sorted(drop, reverse=True):
-                    hand.pop(p)
-                if drop and pile:
-                    hand.extend(pile[-len(drop) :])
-                totals.append(core.table_total(hand, table)[0])
+                hand = pile[-size:]
+                del pile[-size:]
+                drop = discards(policy, hand, table, lim, weak)
+                if drop:
+                    for p in sorted(drop, reverse=True):
+                        hand.pop(p)
+                    if pile:
+                        hand.extend(pile[-len(drop) :])
+                totals[side] = total(hand, table)[0]
             won += totals[0] > totals[1]
             tied += totals[0] == totals[1]
         out[core.ROLES[samurai_role]] = (won / hands, tied / hands, (hands - won - tied) / hands)
