@@ -615,8 +615,15 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                 total, e = table_total(hand, t)
             elif left:
                 DU = t.duo
-                if len(left) == 1 and DU[left[0]] is not None and (side or attacker == 0):
-                    a, av, b, bv = DU[left[0]]  # Escape does not matter: one card on its own
+                c = left[0]
+                if (
+                    len(left) == 1
+                    and DU[c] is not None
+                    and (side or attacker == 0 or quick_escape or (best[7] <= 0 and not t.escape[c]))
+                ):
+                    # one card on its own, and Escape does not matter (not the samurai defender's,
+                    # weighed below, or none in the hand): the total of core.resolve
+                    a, av, b, bv = DU[c]
                     g, g2 = av - best[a], bv - best[b]
                     if g2 > g:
                         g = g2
