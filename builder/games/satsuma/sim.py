@@ -37,10 +37,12 @@ does not depend on which process plays it or how many games run before it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from math import floor
 from random import Random
 
 from builder.games.satsuma import rules as core
@@ -208,7 +210,7 @@ def _role_outcomes(sim: Sim, hands: int) -> dict:
                 table = tables[roles[side]]
                 pile = base[:]
                 for i in steps:
-                    j = int(rnd() * (i + 1))
+                    j = floor(rnd() * (i + 1))  # int(random() * (i + 1)), as in shuffle
                     pile[i], pile[j] = pile[j], pile[i]
                 hand = pile[-size:]
                 del pile[-size:]
@@ -267,10 +269,18 @@ class Game:
 
 
 def shuffle(cards: list, rnd) -> None:
-    """Fisher-Yates in place: for i = n-1 down to 1, swap card i with card ``int(random() * (i + 1))``."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
+    """Fisher-Yates in place: for i = n-1 down to 1, swap card i with card ``int(random() * (i + 1))``
+    (``floor`` of that product, never negative, is the same number, and a cheaper call)."""
+    for i, m in _swaps(len(cards)):
+        j = floor(rnd() * m)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.lru_cache(maxsize=256)
+def _swaps(n: int) -> tuple:
+    """``(i, float(i + 1))`` for i = n-1 down to 1: the steps of ``shuffle`` (a float times a float is
+    the float times the integer, without converting it on every step)."""
+    return tuple((i, float(i + 1)) for i in range(n - 1, 0, -1))
 
 
 def _draw(pile: list, disc: list, n: int, out: list, rnd) -> int:
@@ -552,8 +562,16 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                         every_idle = False
                     elif n < lim:
                         # then counted cards of strength <= thr, weakest first
-                        low = [(v, w2[s], s) for s, v in enumerate(b2) if 0 < v <= thr]
-                        if low:
+                        low = None
+                        s = 0
+                        for v in b2:
+                            if 0 < v <= thr:
+                                if low is None:
+                                    low = [(v, w2[s], s)]
+                                else:
+                                    low.append((v, w2[s], s))
+                            s += 1
+                        if low is not None:
                             low.sort()
                             cleared = low[: lim - n]
                             for x in cleared:
