@@ -37,10 +37,12 @@ does not depend on which process plays it or how many games run before it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from math import floor
 from random import Random
 
 from builder.games.satsuma import rules as core
@@ -170,32 +172,55 @@ PILOT_HANDS = 2000  # hands dealt per role to value the roles (role_preference)
 def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
     """``{"attacker": (win, tie, loss), "defender": (...)}``: the samurai's share of hands won, tied and
     lost in each role, from ``hands`` pairs of hands dealt from the full decks (fixed seed), both sides
-    discarding by their policies and counting the rules core's best hand."""
+    discarding by their policies and counting the rules core's best hand.
+
+    The answer depends only on the decks' tables and the numbers below, so it is kept for Sims that
+    share them (the same decks set up again, a Sim copied with another house rule)."""
+    key = (sim.samurai.tables, sim.imperial.tables, sim.hand_size, sim.max_discard, sim.policies, sim.weak, hands)
+    out = _ROLE_OUTCOMES.get(key)
+    if out is None:
+        if len(_ROLE_OUTCOMES) >= 64:
+            _ROLE_OUTCOMES.clear()
+        out = _ROLE_OUTCOMES[key] = _role_outcomes(sim, hands)
+    return dict(out)
+
+
+_ROLE_OUTCOMES: dict = {}  # role_outcomes by decks' tables and numbers
+
+
+def _role_outcomes(sim: Sim, hands: int) -> dict:
     h = hashlib.blake2b(b"satsuma-roles", digest_size=8)
     rnd = Random(int.from_bytes(h.digest(), "big")).random
-    decks = (sim.samurai, sim.imperial)
+    size, lim = sim.hand_size, sim.max_discard
+    total = core.table_total
+    sides = []  # per side: the deck in order, the positions shuffled, its tables, policy and weak strength
+    for side, deck in enumerate((sim.samurai, sim.imperial)):
+        n = len(deck)
+        policy = "best" if sim.policies[side] == "max" else sim.policies[side]
+        steps = range(n - 1, max(0, n - 1 - size - lim), -1)  # only the cards drawn need shuffling
+        sides.append((list(range(n)), steps, deck.tables, policy, sim.weak[side]))
     out = {}
     for samurai_role in (0, 1):  # 0: the samurai attack
         won = tied = 0
+        roles = (samurai_role, 1 - samurai_role)
         for _ in range(hands):
-            totals = []
+            totals = [0, 0]
             for side in (0, 1):
-                deck = decks[side]
-                table = deck.tables[samurai_role if side == 0 else 1 - samurai_role]
-                pile = list(range(len(deck)))
-                n = len(pile)
-                for i in range(n - 1, max(0, n - 1 - sim.hand_size - sim.max_discard), -1):
-                    j = int(rnd() * (i + 1))
+                base, steps, tables, policy, weak = sides[side]
+                table = tables[roles[side]]
+                pile = base[:]
+                for i in steps:
+                    j = floor(rnd() * (i + 1))  # int(random() * (i + 1)), as in shuffle
                     pile[i], pile[j] = pile[j], pile[i]
-                hand = pile[-sim.hand_size :]
-                del pile[-sim.hand_size :]
-                policy = "best" if sim.policies[side] == "max" else sim.policies[side]
-                drop = discards(policy, hand, table, sim.max_discard, sim.weak[side])
-                for p in sorted(drop, reverse=True):
-                    hand.pop(p)
-                if drop and pile:
-                    hand.extend(pile[-len(drop) :])
-                totals.append(core.table_total(hand, table)[0])
+                hand = pile[-size:]
+                del pile[-size:]
+                drop = discards(policy, hand, table, lim, weak)
+                if drop:
+                    for p in sorted(drop, reverse=True):
+                        hand.pop(p)
+                    if pile:
+                        hand.extend(pile[-len(drop) :])
+                totals[side] = total(hand, table)[0]
             won += totals[0] > totals[1]
             tied += totals[0] == totals[1]
         out[core.ROLES[samurai_role]] = (won / hands, tied / hands, (hands - won - tied) / hands)
@@ -244,10 +269,18 @@ class Game:
 
 
 def shuffle(cards: list, rnd) -> None:
-    """Fisher-Yates in place: for i = n-1 down to 1, swap card i with card ``int(random() * (i + 1))``."""
-    for i in range(len(cards) - 1, 0, -1):
-        j = int(rnd() * (i + 1))
+    """Fisher-Yates in place: for i = n-1 down to 1, swap card i with card ``int(random() * (i + 1))``
+    (``floor`` of that product, never negative, is the same number, and a cheaper call)."""
+    for i, m in _swaps(len(cards)):
+        j = floor(rnd() * m)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.lru_cache(maxsize=256)
+def _swaps(n: int) -> tuple:
+    """``(i, float(i + 1))`` for i = n-1 down to 1: the steps of ``shuffle`` (a float times a float is
+    the float times the integer, without converting it on every step)."""
+    return tuple((i, float(i + 1)) for i in range(n - 1, 0, -1))
 
 
 def _draw(pile: list, disc: list, n: int, out: list, rnd) -> int:
@@ -529,8 +562,16 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                         every_idle = False
                     elif n < lim:
                         # then counted cards of strength <= thr, weakest first
-                        low = [(v, w2[s], s) for s, v in enumerate(b2) if 0 < v <= thr]
-                        if low:
+                        low = None
+                        s = 0
+                        for v in b2:
+                            if 0 < v <= thr:
+                                if low is None:
+                                    low = [(v, w2[s], s)]
+                                else:
+                                    low.append((v, w2[s], s))
+                            s += 1
+                        if low is not None:
                             low.sort()
                             cleared = low[: lim - n]
                             for x in cleared:
@@ -592,8 +633,15 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
                 total, e = table_total(hand, t)
             elif left:
                 DU = t.duo
-                if len(left) == 1 and DU[left[0]] is not None and (side or attacker == 0):
-                    a, av, b, bv = DU[left[0]]  # Escape does not matter: one card on its own
+                c = left[0]
+                if (
+                    len(left) == 1
+                    and DU[c] is not None
+                    and (side or attacker == 0 or quick_escape or (best[7] <= 0 and not t.escape[c]))
+                ):
+                    # one card on its own, and Escape does not matter (not the samurai defender's,
+                    # weighed below, or none in the hand): the total of core.resolve
+                    a, av, b, bv = DU[c]
                     g, g2 = av - best[a], bv - best[b]
                     if g2 > g:
                         g = g2
