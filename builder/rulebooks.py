@@ -55,12 +55,9 @@ class Rulebook:
 @cache
 def registry() -> dict[str, Rulebook]:
     """Every rulebook by the file name sources cite."""
-    from ruamel.yaml import YAML
-
     from builder.paths import catalog_dir
 
-    with open(catalog_dir() / "rulebooks.yaml", encoding="utf-8") as fh:
-        data = YAML(typ="safe").load(fh)
+    data = _read_registry(catalog_dir() / "rulebooks.yaml")
     out = {}
     for b in data["rulebooks"]:
         sections = tuple(
@@ -71,6 +68,46 @@ def registry() -> dict[str, Rulebook]:
             b["file"], b["system"], b["title"], str(b["edition"]), b["sha256"], int(b["lines"]), sections
         )
     return out
+
+
+def _read_registry(path) -> dict:
+    """The data of ``rulebooks.yaml``, from a JSON copy in the cache folder while the file is
+    unchanged (its path, size and time): a YAML loader takes some 40 ms on it,
+    which a command that shows one source would otherwise spend on this file alone.
+    ``DAIMYO_NO_CACHE=1`` reads the YAML every time; a cache folder that cannot be written only
+    costs that time."""
+    import contextlib
+    import json
+    import os
+
+    from builder.paths import cache_dir
+
+    st = os.stat(path)
+    key = f"1:{st.st_size}:{st.st_mtime_ns}:{os.path.abspath(path)}"
+    use_cache = os.environ.get("DAIMYO_NO_CACHE") != "1"
+    copy = cache_dir() / "rulebooks.json"
+    if use_cache:
+        try:
+            with open(copy, encoding="utf-8") as fh:
+                kept = json.load(fh)
+            if isinstance(kept, dict) and kept.get("key") == key:
+                return kept["data"]
+        except (OSError, ValueError, KeyError):
+            pass  # none yet, or another version's: read the YAML
+    from ruamel.yaml import YAML
+
+    with open(path, encoding="utf-8") as fh:
+        data = YAML(typ="safe").load(fh)
+    if use_cache:
+        tmp = copy.with_name(f".{copy.name}.{os.getpid()}.tmp")
+        try:
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"key": key, "data": data}), encoding="utf-8")
+            os.replace(tmp, copy)  # whole or not at all, for the commands reading it meanwhile
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    return data
 
 
 def rulebook_of(system: str) -> Rulebook | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 import pytest
@@ -81,3 +82,44 @@ def test_registry_matches_the_rulebook_texts(system):
             at = window.find(word, at)
             assert 0 <= at < 200, f"{book.file}:{sec.first}: heading '{sec.title}' not found"
             at += len(word)
+
+
+def test_the_registry_is_read_from_its_cached_copy_only_while_the_file_is_unchanged(tmp_path, monkeypatch):
+    """A command reads rulebooks.yaml's JSON copy in the cache folder, the same data as the
+    YAML; a changed file (its size or time), a damaged copy or an unwritable folder is read
+    from the YAML again, and DAIMYO_NO_CACHE=1 writes no copy."""
+    import shutil
+
+    from ruamel.yaml import YAML
+
+    from builder.rulebooks import _read_registry
+
+    src = tmp_path / "rulebooks.yaml"
+    shutil.copy(ROOT / "catalog" / "rulebooks.yaml", src)
+    want = YAML(typ="safe").load(src.read_text(encoding="utf-8"))
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("DAIMYO_CACHE_DIR", str(cache))
+    monkeypatch.delenv("DAIMYO_NO_CACHE", raising=False)
+    assert _read_registry(src) == want
+    copy = cache / "rulebooks.json"
+    assert copy.is_file() and [p.name for p in cache.iterdir()] == ["rulebooks.json"]  # no temporary left
+    # the copy is what is read while the file is unchanged
+    kept = json.loads(copy.read_text(encoding="utf-8"))
+    kept["data"]["rulebooks"][0]["title"] = "Read from the copy"
+    copy.write_text(json.dumps(kept), encoding="utf-8")
+    assert _read_registry(src)["rulebooks"][0]["title"] == "Read from the copy"
+    # a changed file is read again, and its copy replaced
+    src.write_text(src.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    assert _read_registry(src) == want
+    assert json.loads(copy.read_text(encoding="utf-8"))["data"] == want
+    # a damaged copy is passed over
+    copy.write_text('{"key": ', encoding="utf-8")
+    assert _read_registry(src) == want
+    # no copy written with DAIMYO_NO_CACHE=1, nor where the folder cannot be made
+    copy.unlink()
+    monkeypatch.setenv("DAIMYO_NO_CACHE", "1")
+    assert _read_registry(src) == want and not copy.exists()
+    monkeypatch.delenv("DAIMYO_NO_CACHE")
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("DAIMYO_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    assert _read_registry(src) == want

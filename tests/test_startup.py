@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from forkcli import TYPER_ROUTE as FORK_TYPER_ROUTE
+from forkcli import forked_daimyo
 
 from builder.commands.app import app, app_for
 
@@ -176,10 +178,27 @@ def cache(tmp_path_factory):
     return tmp_path_factory.mktemp("cache")
 
 
-def _run(prefix: list[str], args: list[str], cache) -> tuple:
-    env = {"DAIMYO_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin", "COLUMNS": "100", "NO_COLOR": ""}
+def _env(cache) -> dict[str, str]:
+    return {"DAIMYO_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin", "COLUMNS": "100", "NO_COLOR": ""}
+
+
+def _run(prefix: list[str], args: list[str], env: dict[str, str]) -> tuple:
     r = subprocess.run([*prefix, *args], capture_output=True, text=True, cwd=ROOT, env=env)
     return r.returncode, r.stdout, r.stderr
+
+
+@pytest.fixture(scope="module")
+def forked(tmp_path_factory, cache):
+    """``daimyo`` as processes forked from one that has imported daimyo (tests/forkcli.py): each
+    call is still a process of its own, without the interpreter's start."""
+    bin_dir = tmp_path_factory.mktemp("bin")
+    with forked_daimyo(bin_dir, _env(cache)) as shim:
+        yield str(shim)
+
+
+#: the two calls compared as fresh processes (the installed ``daimyo`` and ``python -c``); the
+#: others are compared as forked processes, the same code without the interpreter's start
+FRESH = (QUICK[0], TYPER[0])
 
 
 @pytest.mark.parametrize(
@@ -187,14 +206,19 @@ def _run(prefix: list[str], args: list[str], cache) -> tuple:
     [(a, True) for a in QUICK] + [(a, False) for a in TYPER],
     ids=lambda a: " ".join(a) if isinstance(a, list) else "",
 )
-def test_check_says_the_same_on_the_quick_route_and_through_typer(args, on_quick_route, lists, cache):
+def test_check_says_the_same_on_the_quick_route_and_through_typer(args, on_quick_route, lists, cache, forked):
     from builder.cli import quick_check_args
 
+    fresh = args in FRESH
     args = [a.format(**lists) for a in args]
     assert (quick_check_args(args) is not None) == on_quick_route
-    daimyo = str(Path(sys.executable).parent / "daimyo")
-    quick = _run([daimyo], args, cache)
-    typer_route = _run([sys.executable, "-c", TYPER_ROUTE], args, cache)
+    env = _env(cache)
+    if fresh:
+        quick = _run([str(Path(sys.executable).parent / "daimyo")], args, env)
+        typer_route = _run([sys.executable, "-c", TYPER_ROUTE], args, env)
+    else:
+        quick = _run([forked], args, env)
+        typer_route = _run([forked], args, {**env, FORK_TYPER_ROUTE: "1"})
     assert quick == typer_route
     assert quick[2] or quick[1]  # every call says something
 
