@@ -26,6 +26,12 @@ for _module in (
 ):
     vars(logging.getLogger(f"pdfminer.{_module}"))["debug"] = "".format
 
+# ... and its parser of content streams reads one token at a time: tests/fastpdf.py gives its
+# interpreter the same tokens and objects from one pass over each stream (tests/test_fastpdf.py)
+import fastpdf
+
+fastpdf.install()
+
 
 def _rulebooks_dir() -> Path | None:
     """Where the rulebook texts are: $DAIMYO_RULEBOOKS (set but empty or missing: nowhere),

@@ -1,0 +1,201 @@
+"""A faster reading of PDF content streams for the tests that read printed pages back.
+
+pdfminer (under pdfplumber) reads a page's content stream one token at a time through a state
+machine of its own, in pure Python: most of the time of reading a page back. ``FastContentParser``
+gives pdfminer's interpreter the same tokens (the same values, positions and order) from one
+regular expression over each whole stream. Only what daimyo's PDFs hold is read this way:
+numbers, names, operators, strings without nested brackets, hex strings, arrays and
+dictionaries. A stream holding anything else (a comment, an inline image, a ``#`` escape in a
+name, nested brackets in a string, a string or hex string left open at the end of a stream...)
+is read by pdfminer's own parser from its start, as before.
+
+``install()`` puts it in place for the test process (``tests/conftest.py``);
+``DAIMYO_TEST_PDFMINER=plain`` leaves pdfminer as it is. ``tests/test_fastpdf.py`` compares the
+two readings, token by token, over the PDFs daimyo prints.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from pdfminer import psparser
+from pdfminer.pdfinterp import PDFContentParser
+from pdfminer.pdftypes import stream_value
+from pdfminer.psparser import KWD, LIT, PSEOF
+
+_TOKEN = re.compile(
+    rb"""
+     (?P<ws>[\s\x00]+)
+    |(?P<num>[-+0-9][0-9]*(?:\.[0-9]*)?|\.[0-9]*)
+    |(?P<badlit>/[^#/%\[\]()<>{}\s]*\#)
+    |/(?P<lit>[^#/%\[\]()<>{}\s]*)
+    |(?P<kw>[A-Za-z][^#/%\[\]()<>{}\s]*)
+    |\((?P<str>(?:[^()\\]|\\[^\r])*)\)
+    |(?P<dict><<|>>)
+    |<(?P<hex>[0-9a-fA-F\s]*)>(?!>)
+    |(?P<bad>[(<>%])
+    |(?P<one>.)
+    """,
+    re.X | re.S,
+)
+_OCTAL = re.compile(rb"\\([0-7]{1,3})|\\(.)", re.S)
+_TRUE, _FALSE = b"true", b"false"
+_BI = KWD(b"BI")
+
+
+class _Unread(Exception):
+    """A stream holds what the fast reading leaves to pdfminer's own parser."""
+
+
+def _unescape(body: bytes) -> bytes:
+    """A literal string's bytes as pdfminer reads them: ``\\ddd`` (one to three octal digits), the
+    escapes of ``ESC_STRING``, and any other escaped character dropped."""
+    if b"\\" not in body:
+        return body
+
+    def one(m: re.Match) -> bytes:
+        if m.group(1) is not None:
+            code = int(m.group(1), 8)
+            if code > 255:
+                raise _Unread
+            return bytes((code,))
+        esc = psparser.ESC_STRING.get(m.group(2))
+        return b"" if esc is None else bytes((esc,))
+
+    return _OCTAL.sub(one, body)
+
+
+def stream_tokens(data: bytes) -> list[tuple[int, object]]:
+    """The tokens of one content stream as pdfminer's parser gives them: (position, token)."""
+    out: list[tuple[int, object]] = []
+    add = out.append
+    for m in _TOKEN.finditer(data):
+        kind = m.lastgroup
+        if kind == "ws":
+            continue
+        pos = m.start()
+        if kind == "num":
+            text = m.group()
+            try:
+                add((pos, float(text) if b"." in text else int(text)))
+            except ValueError:
+                pass  # a lone sign or point: pdfminer drops it too
+        elif kind == "kw":
+            text = m.group()
+            if text == _TRUE:
+                add((pos, True))
+            elif text == _FALSE:
+                add((pos, False))
+            else:
+                token = KWD(text)
+                if token is _BI:
+                    raise _Unread
+                add((pos, token))
+        elif kind == "lit":
+            name = m.group("lit")
+            try:
+                add((pos, LIT(str(name, "utf-8"))))
+            except UnicodeDecodeError:
+                add((pos, LIT(name)))
+        elif kind == "str":
+            add((pos, _unescape(m.group("str"))))
+        elif kind == "dict":
+            add((pos, psparser.KEYWORD_DICT_BEGIN if m.group() == b"<<" else psparser.KEYWORD_DICT_END))
+        elif kind == "hex":
+            body = psparser.SPC.sub(b"", m.group("hex"))
+            add((pos, psparser.HEX_PAIR.sub(lambda h: bytes((int(h.group(0), 16),)), body)))
+        elif kind == "one":
+            add((pos, KWD(m.group())))
+        else:  # badlit, bad
+            raise _Unread
+    return out
+
+
+def stream_objects(tokens: list[tuple[int, object]]) -> list[tuple[int, object]]:
+    """The objects pdfminer's ``nextobject`` makes of these tokens, in its order: each token
+    outside an array or dictionary as it is, an array as the list of its objects and a dictionary
+    as a dict, at the position of its opening bracket."""
+    results: list[tuple[int, object]] = []
+    context: list[tuple[int, str | None, list]] = []
+    curtype: str | None = None
+    cur: list[tuple[int, object]] = []
+    for pos, token in tokens:
+        if token is psparser.KEYWORD_ARRAY_BEGIN or token is psparser.KEYWORD_DICT_BEGIN:
+            context.append((pos, curtype, cur))
+            curtype, cur = ("a" if token is psparser.KEYWORD_ARRAY_BEGIN else "d"), []
+        elif token is psparser.KEYWORD_ARRAY_END or token is psparser.KEYWORD_DICT_END:
+            kind = "a" if token is psparser.KEYWORD_ARRAY_END else "d"
+            if curtype != kind:
+                raise _Unread  # a bracket closing what it did not open
+            objs = [obj for _, obj in cur]
+            start, curtype, cur = context.pop()
+            if kind == "a":
+                cur.append((start, objs))
+            else:
+                if len(objs) % 2:
+                    raise _Unread
+                pairs = zip(objs[0::2], objs[1::2], strict=True)
+                cur.append((start, {psparser.literal_name(k): v for k, v in pairs if v is not None}))
+        elif token is psparser.KEYWORD_PROC_BEGIN or token is psparser.KEYWORD_PROC_END:
+            raise _Unread
+        else:
+            cur.append((pos, token))
+        if not context:
+            results.extend(cur)
+            cur = []
+    if context:
+        raise _Unread  # an array or dictionary left open at the end
+    return results
+
+
+class FastContentParser(PDFContentParser):
+    """pdfminer's content parser whose tokens come from :func:`stream_tokens` where it can."""
+
+    def __init__(self, streams) -> None:
+        super().__init__(streams)
+        self._fast: list[tuple[int, object]] | None = None
+        self._objects: list[tuple[int, object]] = []
+        self._next = 0
+        self._next_object = 0
+        try:
+            tokens: list[tuple[int, object]] = []
+            for s in streams:
+                data = stream_value(s).get_data()
+                if data.endswith(b"/"):  # a name begun at a stream's end runs on into the next
+                    raise _Unread
+                tokens.extend(stream_tokens(data))
+            self._fast = tokens
+            self._objects = stream_objects(tokens)
+        except Exception:  # _Unread, or a stream pdfminer's parser will say more of
+            self._fast = None
+
+    def nexttoken(self):
+        fast = self._fast
+        if fast is None:
+            return super().nexttoken()
+        i = self._next
+        if i >= len(fast):
+            self.eof = True
+            raise PSEOF("Unexpected EOF")
+        self._next = i + 1
+        return fast[i]
+
+    def nextobject(self):
+        if self._fast is None:
+            return super().nextobject()
+        i = self._next_object
+        if i >= len(self._objects):
+            self.eof = True
+            raise PSEOF("Unexpected EOF")
+        self._next_object = i + 1
+        return self._objects[i]
+
+
+def install() -> None:
+    """pdfminer's interpreter reads content streams with :class:`FastContentParser` in this process."""
+    if os.environ.get("DAIMYO_TEST_PDFMINER") == "plain":
+        return
+    import pdfminer.pdfinterp
+
+    pdfminer.pdfinterp.PDFContentParser = FastContentParser  # type: ignore[misc]

@@ -1,0 +1,134 @@
+"""The tests' faster reading of PDF content streams (tests/fastpdf.py) gives pdfminer's
+interpreter exactly the tokens and objects pdfminer's own parser gives: over every content
+stream of the documents daimyo prints, and over streams made to hold each kind of token and
+each case left to pdfminer's parser."""
+
+from __future__ import annotations
+
+import pytest
+from fastpdf import FastContentParser, stream_tokens
+from pdfminer.pdfinterp import PDFContentParser
+from pdfminer.pdftypes import PDFStream, resolve1
+from pdfminer.psparser import KWD, PSEOF
+
+from conftest import ROOT
+
+EXAMPLES = ROOT / "examples"
+
+
+def _all(parser, method: str) -> list:
+    out = []
+    while True:
+        try:
+            out.append(getattr(parser, method)())
+        except PSEOF:
+            return out
+
+
+def _readings(streams) -> tuple[list, list, FastContentParser]:
+    """(pdfminer's tokens and objects, the fast reading's tokens and objects, its parser)."""
+    plain = (_all(PDFContentParser(streams), "nexttoken"), _all(PDFContentParser(streams), "nextobject"))
+    fast_parser = FastContentParser(streams)
+    fast = (_all(FastContentParser(streams), "nexttoken"), _all(fast_parser, "nextobject"))
+    return list(plain), list(fast), fast_parser
+
+
+def _same(a, b) -> bool:
+    """The same values of the same types, as their representations show them (True is not 1,
+    1.0 is not 1, a name is not a keyword; an inline image's stream by its attributes and data)."""
+    return repr(a) == repr(b)
+
+
+def _content_streams(pdf):
+    """The content streams of every page and of every form drawn on it."""
+    for page in pdf.pages:
+        if page.page_obj.contents:
+            yield page.page_obj.contents
+        xobjects = resolve1((page.page_obj.resources or {}).get("XObject", {})) or {}
+        for ref in xobjects.values():
+            form = resolve1(ref)
+            if isinstance(form, PDFStream) and str(form.get("Subtype")) == "/'Form'":
+                yield [form]
+
+
+def test_every_stream_of_the_printed_documents_reads_the_same(cli, tmp_path):
+    import pdfplumber
+
+    documents = {
+        "roster.pdf": ("print", EXAMPLES / "kensei-kuge.yaml", "--unit-cards", "--stats"),
+        "deck.pdf": ("print", EXAMPLES / "senshiai-northern-host.yaml", "--bleed", "3", "--cut-lines"),
+        "fold.pdf": ("print", EXAMPLES / "satsuma-samurai.yaml", "--layout", "fold"),
+        "hero.pdf": ("print", EXAMPLES / "herocard-samurai.yaml"),
+        "setup.pdf": ("print", EXAMPLES / "senji-three-daimyo.yaml"),
+        "aid.pdf": ("aid", "satsuma", "--paper", "105x148"),
+        "test.pdf": ("print-test",),
+    }
+    streams = 0
+    for name, args in documents.items():
+        r = cli(*args, "-o", tmp_path / name, "--force")
+        assert r.code in (0, 1), r
+        with pdfplumber.open(tmp_path / name) as pdf:
+            for content in _content_streams(pdf):
+                plain, fast, parser = _readings(content)
+                assert parser._fast is not None, name  # daimyo's streams take the fast reading
+                assert _same(plain, fast), name
+                streams += 1
+    assert streams > 50
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"BT /F1 12 Tf 72 712.5 Td (Hello) Tj ET",
+        b"q 1 0 0 1 -3.5 +4 cm .5 w -.25 0 m 1. 2 l S Q",
+        b"[(A) -120 (W\\(a\\)y) 33.3 <41 42 4>] TJ",
+        b"(oct \\101\\1017\\7 esc \\n\\t\\b\\f\\r\\\\ \\q dropped, line \\\njoined)",
+        b"<< /Type /XObject /Nested << /A [1 2 [3]] /B true /C false /D null >> >> BDC EMC",
+        b"/caf\xc3\xa9 /\xff\xfe Do 0 0 1 rg T* ' \" \x00 12abc + - . 1.2.3",
+        b"BT\n/F1 9 Tf\r\n(a)Tj\x0c(b)'ET",
+        b"",
+    ],
+)
+def test_streams_of_every_kind_of_token_read_the_same_by_the_fast_reading(data):
+    stream = [PDFStream({}, data)]
+    plain, fast, parser = _readings(stream)
+    assert parser._fast is not None
+    assert _same(plain, fast)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"(a (nested) string) Tj",  # nested brackets
+        b"% a comment\n0 0 m",
+        b"/Name#20with#20escapes Do",
+        b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x80 EI Q",  # an inline image
+        b"(left open",
+        b"<414 Tj",
+        b"[1 2 3 >> ",  # a bracket closing what it did not open
+        b"<< /A >> ",  # a dictionary of an odd count
+        b"{ 1 } ",
+        b"(back\\\r\nslash CR LF)",
+        b"(octal \\777 too big)",
+        b"0 0 m /",  # a name begun at the end of the stream
+    ],
+)
+def test_what_the_fast_reading_leaves_to_pdfminer_reads_as_pdfminer_reads_it(data):
+    stream = [PDFStream({}, data)]
+    try:
+        plain = (_all(PDFContentParser(stream), "nexttoken"), _all(PDFContentParser(stream), "nextobject"))
+    except Exception as exc:  # pdfminer itself refuses it: so does the fast reading, the same way
+        with pytest.raises(type(exc)):
+            _all(FastContentParser(stream), "nextobject")
+        return
+    parser = FastContentParser(stream)
+    assert parser._fast is None  # left to pdfminer's parser, from the stream's start
+    fast = (_all(FastContentParser(stream), "nexttoken"), _all(parser, "nextobject"))
+    assert _same(list(plain), list(fast))
+
+
+def test_two_streams_of_one_page_read_as_one_sequence():
+    streams = [PDFStream({}, b"q 1 0 0 1 5 5 cm"), PDFStream({}, b"(a) Tj Q")]
+    plain, fast, parser = _readings(streams)
+    assert parser._fast is not None and _same(plain, fast)
+    assert [t for _, t in stream_tokens(b"12abc")] == [12, KWD(b"abc")]
