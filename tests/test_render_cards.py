@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
+from pdfcheck import chars as pdf_chars
 from pdfcheck import drawn_pages, text_pages
 from pypdf import PdfReader
 
@@ -484,7 +485,7 @@ def test_test_sheet_text_never_touches_a_mark(cli, tmp_path, paper, duplex):
         assert len(pdf.pages) == 2
         for n, page in enumerate(pdf.pages, 1):
             W, H = mm(page.width), mm(page.height)
-            chars = [(c["text"], mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"])) for c in page.chars]
+            chars = [(c["text"], mm(c["x0"]), mm(c["top"]), mm(c["x1"]), mm(c["bottom"])) for c in pdf_chars(page)]
             marks = [(mm(o["x0"]), mm(o["top"]), mm(o["x1"]), mm(o["bottom"])) for o in page.lines + page.curves]
             assert chars and marks
             # the instructions are all there (front), the scales are labelled (back)
