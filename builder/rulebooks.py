@@ -79,6 +79,7 @@ def _read_registry(path) -> dict:
     import contextlib
     import json
     import os
+    import tempfile
 
     from builder.paths import cache_dir
 
@@ -90,23 +91,26 @@ def _read_registry(path) -> dict:
         try:
             with open(copy, encoding="utf-8") as fh:
                 kept = json.load(fh)
-            if isinstance(kept, dict) and kept.get("key") == key:
+            if isinstance(kept, dict) and kept.get("key") == key and isinstance(kept.get("data"), dict):
                 return kept["data"]
-        except (OSError, ValueError, KeyError):
-            pass  # none yet, or another version's: read the YAML
+        except (OSError, ValueError):
+            pass  # none yet, damaged, or another file's: read the YAML
     from ruamel.yaml import YAML
 
     with open(path, encoding="utf-8") as fh:
         data = YAML(typ="safe").load(fh)
     if use_cache:
-        tmp = copy.with_name(f".{copy.name}.{os.getpid()}.tmp")
+        tmp = None
         try:
             copy.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps({"key": key, "data": data}), encoding="utf-8")
+            fd, tmp = tempfile.mkstemp(prefix=".rulebooks.", suffix=".tmp", dir=copy.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump({"key": key, "data": data}, fh)
             os.replace(tmp, copy)  # whole or not at all, for the commands reading it meanwhile
         except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
     return data
 
 

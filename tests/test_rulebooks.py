@@ -113,8 +113,10 @@ def test_the_registry_is_read_from_its_cached_copy_only_while_the_file_is_unchan
     assert _read_registry(src) == want
     assert json.loads(copy.read_text(encoding="utf-8"))["data"] == want
     # a damaged copy is passed over
-    copy.write_text('{"key": ', encoding="utf-8")
-    assert _read_registry(src) == want
+    current = json.loads(copy.read_text(encoding="utf-8"))["key"]
+    for damaged in ('{"key": ', json.dumps({"key": current, "data": ["not", "a", "mapping"]}), "[1]"):
+        copy.write_text(damaged, encoding="utf-8")
+        assert _read_registry(src) == want
     # no copy written with DAIMYO_NO_CACHE=1, nor where the folder cannot be made
     copy.unlink()
     monkeypatch.setenv("DAIMYO_NO_CACHE", "1")
