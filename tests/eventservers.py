@@ -69,8 +69,11 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def postgres_cluster():
-    """A PostgreSQL server of its own for the duration; yields a ``Cluster``."""
+def postgres_cluster(durable: bool = True):
+    """A PostgreSQL server of its own for the duration; yields a ``Cluster``. ``durable=False``
+    (the tests' server) writes nothing through to the disk before it answers (``fsync=off``,
+    ``synchronous_commit=off``): a commit is as visible to every connection, and survives the
+    crash of a client or of a daimyo server, only not of the machine, which no test makes."""
     bindir = pg_bin()
     tmp = Path(tempfile.mkdtemp(prefix="daimyo-pg-"))
     data, sock = tmp / "data", tmp / "sock"
@@ -113,7 +116,8 @@ def postgres_cluster():
                 "-t",
                 "60",
                 "-o",
-                f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200",
+                f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200"
+                + ("" if durable else " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"),
                 "start",
             ],
             check=True,
