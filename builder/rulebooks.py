@@ -106,7 +106,9 @@ def _read_registry(path) -> dict:
             fd, tmp = tempfile.mkstemp(prefix=".rulebooks.", suffix=".tmp", dir=copy.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump({"key": key, "data": data}, fh)
-            os.replace(tmp, copy)  # whole or not at all, for the commands reading it meanwhile
+            # whole or not at all, for the commands reading it meanwhile (yamlio.atomic_write
+            # would close an import cycle: yamlio -> errors -> rulebooks)
+            os.replace(tmp, copy)
         except OSError:
             if tmp is not None:
                 with contextlib.suppress(OSError):

@@ -18,24 +18,39 @@ _TEXT = frozenset(
 _PAGE = frozenset({"width", "height", "bbox", "mediabox", "page_number", "initial_doctop"})
 
 
-class TextPage:
+class _PartPage:
+    """A pdfplumber page read for one part alone (``_WHAT``): read when one of the attributes of
+    that part (``_ANSWERS``) is first asked for; an attribute of neither that part nor the page
+    itself is an error, never an empty answer."""
+
+    _ANSWERS: frozenset[str] = frozenset()
+    _WHAT = ""
+
+    def __init__(self, page) -> None:
+        self._page = page
+        self._read = False
+
+    def __getattr__(self, name: str):
+        if name in self._ANSWERS and not self._read:
+            self._read_part()
+        elif name not in self._ANSWERS | _PAGE:
+            raise AttributeError(f"a page read for its {self._WHAT} alone has no {name}")
+        return getattr(self._page, name)
+
+    def _read_part(self) -> None:
+        raise NotImplementedError
+
+
+class TextPage(_PartPage):
     """A pdfplumber page read for its text alone: the paths drawn on it (rules, frames, marks,
     ruler ticks, often more than its characters) are not turned into lines, rectangles and
     curves. Its characters and the text made of them are pdfplumber's own, as on the whole
     page; asking it for anything drawn (``lines``, ``rects``...) is an error, never an empty list."""
 
-    def __init__(self, page) -> None:
-        self._page = page
-        self._read = False  # the page is read when its text is first asked for
+    _ANSWERS = _TEXT
+    _WHAT = "text"
 
-    def __getattr__(self, name: str):
-        if name in _TEXT and not self._read:
-            self._read_text()
-        elif name not in _TEXT | _PAGE:
-            raise AttributeError(f"a page read for its text alone has no {name}")
-        return getattr(self._page, name)
-
-    def _read_text(self) -> None:
+    def _read_part(self) -> None:
         from pdfminer.pdfinterp import PDFPageInterpreter
         from pdfplumber.page import PDFPageAggregatorWithMarkedContent
 
@@ -87,24 +102,16 @@ def _digest(pdf) -> str:
 _DRAWN = frozenset({"lines", "rects", "curves", "edges", "horizontal_edges", "vertical_edges", "images"})
 
 
-class DrawnPage:
+class DrawnPage(_PartPage):
     """A pdfplumber page read for what is drawn on it alone: its text is not set into characters
     (the text operators are read, the strings they show are passed over). Its lines, rectangles,
     curves and images are pdfplumber's own, as on the whole page; asking it for its characters or
     text is an error, never an empty list."""
 
-    def __init__(self, page) -> None:
-        self._page = page
-        self._read = False
+    _ANSWERS = _DRAWN
+    _WHAT = "drawing"
 
-    def __getattr__(self, name: str):
-        if name in _DRAWN and not self._read:
-            self._read_drawing()
-        elif name not in _DRAWN | _PAGE:
-            raise AttributeError(f"a page read for its drawing alone has no {name}")
-        return getattr(self._page, name)
-
-    def _read_drawing(self) -> None:
+    def _read_part(self) -> None:
         from pdfminer.pdfinterp import PDFPageInterpreter
         from pdfplumber.page import PDFPageAggregatorWithMarkedContent
 
