@@ -1,7 +1,8 @@
 """The tests' faster reading of PDF content streams (tests/fastpdf.py) gives pdfminer's
 interpreter exactly the tokens and objects pdfminer's own parser gives: over every content
 stream of the documents daimyo prints, and over streams made to hold each kind of token and
-each case left to pdfminer's parser."""
+each case left to pdfminer's parser. Its making of pdfplumber's object dicts gives exactly
+pdfplumber's own, over every object of those documents."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pdfminer.pdfinterp import PDFContentParser
 from pdfminer.pdftypes import PDFStream, resolve1
 from pdfminer.psparser import KWD, PSEOF
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 EXAMPLES = ROOT / "examples"
 
@@ -51,9 +52,11 @@ def _content_streams(pdf):
                 yield [form]
 
 
-def test_every_stream_of_the_printed_documents_reads_the_same(cli, tmp_path):
-    import pdfplumber
-
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory) -> list:
+    """Documents of every kind daimyo prints: rosters with unit cards and statistics, card
+    sheets with bleed, cut lines and folds, a setup sheet, an aid and the alignment sheet."""
+    folder = tmp_path_factory.mktemp("printed")
     documents = {
         "roster.pdf": ("print", EXAMPLES / "kensei-kuge.yaml", "--unit-cards", "--stats"),
         "deck.pdf": ("print", EXAMPLES / "senshiai-northern-host.yaml", "--bleed", "3", "--cut-lines"),
@@ -63,17 +66,66 @@ def test_every_stream_of_the_printed_documents_reads_the_same(cli, tmp_path):
         "aid.pdf": ("aid", "satsuma", "--paper", "105x148"),
         "test.pdf": ("print-test",),
     }
-    streams = 0
     for name, args in documents.items():
-        r = cli(*args, "-o", tmp_path / name, "--force")
+        r = run_cli(*args, "-o", folder / name, "--force")
         assert r.code in (0, 1), r
-        with pdfplumber.open(tmp_path / name) as pdf:
+    return [folder / name for name in documents]
+
+
+def test_every_stream_of_the_printed_documents_reads_the_same(printed):
+    import pdfplumber
+
+    streams = 0
+    for path in printed:
+        with pdfplumber.open(path) as pdf:
             for content in _content_streams(pdf):
                 plain, fast, parser = _readings(content)
-                assert parser._fast is not None, name  # daimyo's streams take the fast reading
-                assert _same(plain, fast), name
+                assert parser._fast is not None, path.name  # daimyo's streams take the fast reading
+                assert _same(plain, fast), path.name
                 streams += 1
     assert streams > 50
+
+
+def _layout_objects(objs, with_containers: bool):
+    """Every object of a page's layout, in pdfplumber's order (a container before what it holds)."""
+    from pdfminer.layout import LTContainer
+
+    for o in objs:
+        if isinstance(o, LTContainer):
+            if with_containers:
+                yield o
+            yield from _layout_objects(o._objs, with_containers)
+        else:
+            yield o
+
+
+def test_every_object_of_the_printed_documents_makes_pdfplumbers_own_dict(printed, tmp_path):
+    """The same keys in the same order and the same values of the same types, for characters,
+    rectangles, lines and curves, on pages with their media box at the origin and not."""
+    import pdfplumber
+    import pypdf
+    from fastpdf import original_process_object, process_object
+
+    # a copy of the roster whose pages' media boxes start at (12, 30): pdfplumber moves x and top by it
+    moved = tmp_path / "moved.pdf"
+    writer = pypdf.PdfWriter(clone_from=str(printed[0]))
+    for page in writer.pages[:2]:
+        box = page.mediabox
+        page.mediabox = pypdf.generic.RectangleObject((12, 30, float(box.right) + 12, float(box.top) + 30))
+    writer.write(moved)
+
+    pdfplumbers = original_process_object()
+    kinds: set[str] = set()
+    for path in [*printed, moved]:
+        with pdfplumber.open(path) as pdf:
+            for page in pdf.pages[:2]:  # a sheet of cards and the next are drawn alike
+                for obj in _layout_objects(page.layout._objs, pdf.laparams is not None):
+                    theirs, ours = pdfplumbers(page, obj), process_object(page, obj)
+                    assert _same(list(ours.items()), list(theirs.items())), (path.name, page.page_number)
+                    kinds.add(ours["object_type"])
+    assert {"char", "rect", "line", "curve"} <= kinds, kinds
+    with pdfplumber.open(moved) as pdf:
+        assert pdf.pages[0].mediabox[0] == 12 and pdf.pages[0].mediabox[1] != 0 and pdf.pages[0].chars
 
 
 @pytest.mark.parametrize(
