@@ -33,7 +33,8 @@ def test_each_service_gets_its_published_poker_size(cli, tmp_path, shop, size):
     # the frame lies inside the service's safe zone: no frame ink within bleed + safe of the edge
     svc = SERVICES[shop]
     with Image.open(pngs[0]) as im:
-        row = im.convert("RGB").crop((0, size[1] // 2, size[0], size[1] // 2 + 1)).getdata()
+        line = im.convert("RGB").crop((0, size[1] // 2, size[0], size[1] // 2 + 1)).tobytes()  # r, g, b bytes
+    row = [tuple(line[i : i + 3]) for i in range(0, len(line), 3)]
     dark = [i for i, (r, g, b) in enumerate(row) if r + g + b < 300]
     assert dark and min(dark) >= svc.bleed_px + svc.safe_px - 1 and max(dark) <= size[0] - svc.bleed_px - svc.safe_px
 
