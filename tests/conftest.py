@@ -27,8 +27,8 @@ for _module in (
     vars(logging.getLogger(f"pdfminer.{_module}"))["debug"] = "".format
 
 # ... and its parser of content streams reads one token at a time: tests/fastpdf.py gives its
-# interpreter the same tokens and objects from one pass over each stream, and pdfplumber the
-# same dicts of the objects read without resolving each plain value (tests/test_fastpdf.py)
+# interpreter the same tokens and objects from one pass over each stream, and pdfplumber resolvers
+# that give plain values back at once: the same dicts of the objects read (tests/test_fastpdf.py)
 import fastpdf
 
 fastpdf.install()

@@ -10,9 +10,9 @@ name, nested brackets in a string, a string or hex string left open at the end o
 is read by pdfminer's own parser from its start, as before.
 
 pdfplumber then turns every object of the page into a dict, one attribute at a time through a
-recursive resolver, which takes about as long as reading the page. ``process_object`` makes the
-same dicts (the same keys in the same order, the same values) with the plain values (numbers,
-text, and tuples of them) taken as they are.
+recursive resolver, which takes about as long as reading the page. ``resolve_all`` gives it the
+plain values (numbers, text, and tuples of them) back at once, and ``resolve_and_decode`` decodes
+each colour space's name once: the same dicts, in half the time.
 
 ``install()`` puts both in place for the test process (``tests/conftest.py``);
 ``DAIMYO_TEST_PDFMINER=plain`` leaves pdfminer and pdfplumber as they are. ``tests/test_fastpdf.py``
@@ -21,6 +21,7 @@ compares the two readings, token by token and object by object, over the PDFs da
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
@@ -199,88 +200,65 @@ class FastContentParser(PDFContentParser):
 
 #: the types whose values pdfplumber's resolver gives back unchanged
 _PLAIN = frozenset({float, int, str, bool, type(None)})
-#: an object's kind by its class: ``LTChar`` is "char" (pdfplumber's own naming)
-_KINDS: dict[type, str] = {}
+#: the resolvers of pdfplumber's pages that :func:`install` replaces (pdfplumber.utils keeps its own)
+_RESOLVERS = ("resolve_all", "resolve_and_decode")
 #: colour space names as pdfplumber decodes them (a handful per document)
-_NAMES: dict[str, str] = {}
+_DECODED: dict[str, object] = {}
 
 
-def process_object(page, obj) -> dict:
-    """pdfplumber's ``Page.process_object`` (pdfplumber 0.11): the dict of one layout object."""
-    from pdfminer.layout import LTChar, LTCurve, LTTextContainer
-    from pdfplumber.page import ALL_ATTRS, fix_fontname_bytes, normalize_unicode, resolve_all, resolve_and_decode
-
-    cls = obj.__class__
-    kind = _KINDS.get(cls)
-    if kind is None:
-        kind = _KINDS[cls] = re.sub(r"^LT", "", cls.__name__).lower()
-    attr: dict = {}
-    for k, v in obj.__dict__.items():
-        if k in ALL_ATTRS:
-            t = type(v)
-            if t in _PLAIN or (t is tuple and all(type(x) in _PLAIN for x in v)):
-                attr[k] = v  # what the resolver gives: the value itself, or an equal tuple
-            else:
-                attr[k] = resolve_all(v)
-    attr["object_type"] = kind
-    attr["page_number"] = page.page_number
-    for cs in ("ncs", "scs"):
-        if hasattr(obj, cs):
-            name = getattr(obj, cs).name
-            if type(name) is str:  # a colour space's name, decoded once
-                decoded = _NAMES.get(name)
-                if decoded is None:
-                    decoded = _NAMES[name] = resolve_and_decode(name)
-                attr[cs] = decoded
-            else:
-                attr[cs] = resolve_and_decode(name)
-    if isinstance(obj, (LTChar, LTTextContainer)):
-        text = obj.get_text()
-        norm = page.pdf.unicode_norm
-        attr["text"] = normalize_unicode(norm, text) if norm is not None else text
-    if isinstance(obj, LTChar):
-        gs = obj.graphicstate
-        attr["stroking_color"] = gs.scolor if isinstance(gs.scolor, tuple) else (gs.scolor,)
-        attr["non_stroking_color"] = gs.ncolor if isinstance(gs.ncolor, tuple) else (gs.ncolor,)
-        if isinstance(attr["fontname"], bytes):
-            attr["fontname"] = fix_fontname_bytes(attr["fontname"])
-    elif isinstance(obj, LTCurve):
-        attr["pts"] = [page.point2coord(pt) for pt in attr["pts"]]
-        attr["path"] = [(cmd, *map(page.point2coord, pts)) for cmd, *pts in obj.original_path]
-        attr["dash"] = obj.dashing_style
-    mb_x0, mb_top = page.mediabox[:2]
-    if "y0" in attr:
-        height = page.height
-        attr["top"] = (height - attr["y1"]) + mb_top
-        attr["bottom"] = (height - attr["y0"]) + mb_top
-        attr["doctop"] = page.initial_doctop + attr["top"]
-    if "x0" in attr and mb_x0 != 0:
-        attr["x0"] = attr["x0"] + mb_x0
-        attr["x1"] = attr["x1"] + mb_x0
-    return attr
+def resolve_all(x):
+    """pdfplumber's ``resolve_all``, giving a plain value (a number, text, or a tuple of them)
+    back at once: the resolver would give the value itself, or an equal tuple."""
+    t = type(x)
+    if t in _PLAIN or (t is tuple and all(type(v) in _PLAIN for v in x)):
+        return x
+    return _plain("resolve_all")(x)
 
 
-_ORIGINAL: list = []  # pdfplumber's own Page.process_object, once replaced
+def resolve_and_decode(x):
+    """pdfplumber's ``resolve_and_decode``, each text decoded once (a colour space's name,
+    asked for every character)."""
+    if type(x) is not str:
+        return _plain("resolve_and_decode")(x)
+    decoded = _DECODED.get(x)
+    if decoded is None:
+        decoded = _DECODED[x] = _plain("resolve_and_decode")(x)
+    return decoded
 
 
-def original_process_object():
-    """pdfplumber's own ``Page.process_object``, whether or not :func:`install` replaced it."""
+def _plain(name: str):
+    """pdfplumber's own resolver ``name``, where it is defined."""
+    import pdfplumber.utils
+
+    return getattr(pdfplumber.utils, name)
+
+
+@contextlib.contextmanager
+def resolvers(fast: bool):
+    """pdfplumber with the faster resolvers (``fast``) or with its own, for the time of the
+    block, whether or not :func:`install` put the faster ones in place (to compare the two)."""
     import pdfplumber.page
 
-    return _ORIGINAL[0] if _ORIGINAL else pdfplumber.page.Page.process_object
+    before = {name: getattr(pdfplumber.page, name) for name in _RESOLVERS}
+    for name in _RESOLVERS:
+        setattr(pdfplumber.page, name, globals()[name] if fast else _plain(name))
+    try:
+        yield
+    finally:
+        for name, fn in before.items():
+            setattr(pdfplumber.page, name, fn)
 
 
 def install() -> None:
     """pdfminer's interpreter reads content streams with :class:`FastContentParser`, and
-    pdfplumber makes its objects' dicts with :func:`process_object`, in this process (the
-    latter for the pdfplumber it was written from: 0.11)."""
+    pdfplumber makes its objects' dicts with :func:`resolve_all` and :func:`resolve_and_decode`,
+    in this process."""
     if os.environ.get("DAIMYO_TEST_PDFMINER") == "plain":
         return
     import pdfminer.pdfinterp
-    import pdfplumber
     import pdfplumber.page
 
     pdfminer.pdfinterp.PDFContentParser = FastContentParser  # type: ignore[misc]
-    if pdfplumber.__version__.startswith("0.11.") and not _ORIGINAL:
-        _ORIGINAL.append(pdfplumber.page.Page.process_object)
-        pdfplumber.page.Page.process_object = process_object  # type: ignore[method-assign]
+    if all(getattr(pdfplumber.page, name, None) is _plain(name) for name in _RESOLVERS):  # pdfplumber's own
+        for name in _RESOLVERS:
+            setattr(pdfplumber.page, name, globals()[name])

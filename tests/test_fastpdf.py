@@ -104,7 +104,7 @@ def test_every_object_of_the_printed_documents_makes_pdfplumbers_own_dict(printe
     rectangles, lines and curves, on pages with their media box at the origin and not."""
     import pdfplumber
     import pypdf
-    from fastpdf import original_process_object, process_object
+    from fastpdf import resolvers
 
     # a copy of the roster whose pages' media boxes start at (12, 30): pdfplumber moves x and top by it
     moved = tmp_path / "moved.pdf"
@@ -114,15 +114,18 @@ def test_every_object_of_the_printed_documents_makes_pdfplumbers_own_dict(printe
         page.mediabox = pypdf.generic.RectangleObject((12, 30, float(box.right) + 12, float(box.top) + 30))
     writer.write(moved)
 
-    pdfplumbers = original_process_object()
     kinds: set[str] = set()
     for path in [*printed, moved]:
         with pdfplumber.open(path) as pdf:
             for page in pdf.pages[:2]:  # a sheet of cards and the next are drawn alike
-                for obj in _layout_objects(page.layout._objs, pdf.laparams is not None):
-                    theirs, ours = pdfplumbers(page, obj), process_object(page, obj)
-                    assert _same(list(ours.items()), list(theirs.items())), (path.name, page.page_number)
-                    kinds.add(ours["object_type"])
+                objs = list(_layout_objects(page.layout._objs, pdf.laparams is not None))
+                with resolvers(fast=True):
+                    ours = [page.process_object(o) for o in objs]
+                with resolvers(fast=False):
+                    theirs = [page.process_object(o) for o in objs]
+                for a, b in zip(ours, theirs, strict=True):
+                    assert _same(list(a.items()), list(b.items())), (path.name, page.page_number)
+                    kinds.add(a["object_type"])
     assert {"char", "rect", "line", "curve"} <= kinds, kinds
     with pdfplumber.open(moved) as pdf:
         assert pdf.pages[0].mediabox[0] == 12 and pdf.pages[0].mediabox[1] != 0 and pdf.pages[0].chars
