@@ -28,7 +28,8 @@ for _module in (
 
 # ... and its parser of content streams reads one token at a time: tests/fastpdf.py gives its
 # interpreter the same tokens and objects from one pass over each stream, and pdfplumber resolvers
-# that give plain values back at once: the same dicts of the objects read (tests/test_fastpdf.py)
+# that give plain values back at once: the same dicts of the objects read; pypdf makes each font
+# once per open PDF instead of on every page: the same text (tests/test_fastpdf.py)
 import fastpdf
 
 fastpdf.install()

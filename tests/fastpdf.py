@@ -14,9 +14,13 @@ recursive resolver, which takes about as long as reading the page. ``resolve_all
 plain values (numbers, text, and tuples of them) back at once, and ``resolve_and_decode`` decodes
 each colour space's name once: the same dicts, in half the time.
 
-``install()`` puts both in place for the test process (``tests/conftest.py``);
-``DAIMYO_TEST_PDFMINER=plain`` leaves pdfminer and pdfplumber as they are. ``tests/test_fastpdf.py``
-compares the two readings, token by token and object by object, over the PDFs daimyo prints.
+pypdf (which other tests read text with) makes a font again for every page and form that uses
+it, parsing its character map each time; ``font_from_resource`` makes it once per open PDF.
+
+``install()`` puts these in place for the test process (``tests/conftest.py``);
+``DAIMYO_TEST_PDFMINER=plain`` leaves pdfminer, pdfplumber and pypdf as they are.
+``tests/test_fastpdf.py`` compares the readings, token by token, object by object and page by
+page, over the PDFs daimyo prints.
 """
 
 from __future__ import annotations
@@ -249,6 +253,43 @@ def resolvers(fast: bool):
             setattr(pdfplumber.page, name, fn)
 
 
+#: the fonts pypdf made of font resources: by the resource's identity, with the resource itself
+#: (kept, so that its identity is not given to another), the last few hundred
+_FONTS: dict[int, tuple[object, object]] = {}
+_FONTS_KEPT = 256
+_FONT_MAKERS: list = []  # pypdf's own Font.from_font_resource, once :func:`install` wraps it
+
+
+def font_from_resource(font_dict):
+    """pypdf's ``Font.from_font_resource``, made once per font resource of an open PDF (pypdf
+    makes each font again on every page and form that uses it, parsing its character map each
+    time): a copy of the font made the first time, as the caller may set its space width."""
+    import copy
+
+    make = _FONT_MAKERS[0]
+    known = _FONTS.get(id(font_dict))
+    if known is None or known[0] is not font_dict:
+        known = _FONTS[id(font_dict)] = (font_dict, make(font_dict))
+        while len(_FONTS) > _FONTS_KEPT:
+            del _FONTS[next(iter(_FONTS))]
+    return copy.copy(known[1])
+
+
+@contextlib.contextmanager
+def pypdf_fonts(cached: bool):
+    """pypdf making each font once per resource (``cached``) or every time, for the block."""
+    from pypdf.generic._font import Font
+
+    before = Font.__dict__["from_font_resource"]
+    if not _FONT_MAKERS:
+        _FONT_MAKERS.append(Font.from_font_resource)
+    Font.from_font_resource = staticmethod(font_from_resource) if cached else classmethod(_FONT_MAKERS[0].__func__)
+    try:
+        yield
+    finally:
+        Font.from_font_resource = before
+
+
 def install() -> None:
     """pdfminer's interpreter reads content streams with :class:`FastContentParser`, and
     pdfplumber makes its objects' dicts with :func:`resolve_all` and :func:`resolve_and_decode`,
@@ -262,3 +303,8 @@ def install() -> None:
     if all(getattr(pdfplumber.page, name, None) is _plain(name) for name in _RESOLVERS):  # pdfplumber's own
         for name in _RESOLVERS:
             setattr(pdfplumber.page, name, globals()[name])
+    from pypdf.generic._font import Font
+
+    if not _FONT_MAKERS and isinstance(Font.__dict__.get("from_font_resource"), classmethod):
+        _FONT_MAKERS.append(Font.from_font_resource)
+        Font.from_font_resource = staticmethod(font_from_resource)

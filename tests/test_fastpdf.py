@@ -2,7 +2,8 @@
 interpreter exactly the tokens and objects pdfminer's own parser gives: over every content
 stream of the documents daimyo prints, and over streams made to hold each kind of token and
 each case left to pdfminer's parser. Its making of pdfplumber's object dicts gives exactly
-pdfplumber's own, over every object of those documents."""
+pdfplumber's own, over every object of those documents; pypdf making each font once per PDF
+gives the text pypdf gives making it on every page."""
 
 from __future__ import annotations
 
@@ -187,3 +188,24 @@ def test_two_streams_of_one_page_read_as_one_sequence():
     plain, fast, parser = _readings(streams)
     assert parser._fast is not None and _same(plain, fast)
     assert [t for _, t in stream_tokens(b"12abc")] == [12, KWD(b"abc")]
+
+
+def test_pypdf_making_each_font_once_reads_the_same_text(printed):
+    """The first pages of every kind of printed document (fonts shared by pages and by the forms
+    drawn on them), and with a space width of the caller's own (which pypdf sets on the font it
+    made for the page)."""
+    import pypdf
+    from fastpdf import pypdf_fonts
+
+    def texts(cached: bool) -> list[str]:
+        out = []
+        with pypdf_fonts(cached=cached):
+            for path in printed:
+                pages = pypdf.PdfReader(str(path)).pages
+                out += [page.extract_text() for page in pages[:3]]
+                out.append(pages[0].extract_text(space_width=50.0))
+        return out
+
+    cached, plain = texts(True), texts(False)
+    assert cached == plain
+    assert sum(len(t) for t in cached) > 5_000
