@@ -1,9 +1,9 @@
 """The tests' faster reading of PDF content streams (tests/fastpdf.py) gives pdfminer's
 interpreter exactly the tokens and objects pdfminer's own parser gives: over every content
 stream of the documents daimyo prints, and over streams made to hold each kind of token and
-each case left to pdfminer's parser. Its making of pdfplumber's object dicts gives exactly
-pdfplumber's own, over every object of those documents; pypdf making each font once per PDF
-gives the text pypdf gives making it on every page."""
+each case left to pdfminer's parser. pdfplumber with the faster resolvers makes exactly the
+object dicts it makes with its own, over every object of those documents; pypdf making each
+font once per PDF gives the text pypdf gives making it on every page."""
 
 from __future__ import annotations
 
