@@ -26,13 +26,17 @@ page, over the PDFs daimyo prints.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import re
 
+import pdfplumber.page
+import pdfplumber.utils
 from pdfminer import psparser
 from pdfminer.pdfinterp import PDFContentParser
 from pdfminer.pdftypes import stream_value
 from pdfminer.psparser import KWD, LIT, PSEOF
+from pypdf.generic._font import Font
 
 _TOKEN = re.compile(
     rb"""
@@ -204,10 +208,13 @@ class FastContentParser(PDFContentParser):
 
 #: the types whose values pdfplumber's resolver gives back unchanged
 _PLAIN = frozenset({float, int, str, bool, type(None)})
-#: the resolvers of pdfplumber's pages that :func:`install` replaces (pdfplumber.utils keeps its own)
-_RESOLVERS = ("resolve_all", "resolve_and_decode")
 #: colour space names as pdfplumber decodes them (a handful per document)
 _DECODED: dict[str, object] = {}
+#: the libraries' own code that the faster one stands in for
+_OWN_RESOLVE_ALL = pdfplumber.utils.resolve_all
+_OWN_RESOLVE_AND_DECODE = pdfplumber.utils.resolve_and_decode
+_OWN_FONT = vars(Font)["from_font_resource"]
+_make_font = Font.from_font_resource
 
 
 def resolve_all(x):
@@ -216,95 +223,80 @@ def resolve_all(x):
     t = type(x)
     if t in _PLAIN or (t is tuple and all(type(v) in _PLAIN for v in x)):
         return x
-    return _plain("resolve_all")(x)
+    return _OWN_RESOLVE_ALL(x)
 
 
 def resolve_and_decode(x):
     """pdfplumber's ``resolve_and_decode``, each text decoded once (a colour space's name,
     asked for every character)."""
     if type(x) is not str:
-        return _plain("resolve_and_decode")(x)
+        return _OWN_RESOLVE_AND_DECODE(x)
     decoded = _DECODED.get(x)
     if decoded is None:
-        decoded = _DECODED[x] = _plain("resolve_and_decode")(x)
+        decoded = _DECODED[x] = _OWN_RESOLVE_AND_DECODE(x)
     return decoded
-
-
-def _plain(name: str):
-    """pdfplumber's own resolver ``name``, where it is defined."""
-    import pdfplumber.utils
-
-    return getattr(pdfplumber.utils, name)
-
-
-@contextlib.contextmanager
-def resolvers(fast: bool):
-    """pdfplumber with the faster resolvers (``fast``) or with its own, for the time of the
-    block, whether or not :func:`install` put the faster ones in place (to compare the two)."""
-    import pdfplumber.page
-
-    before = {name: getattr(pdfplumber.page, name) for name in _RESOLVERS}
-    for name in _RESOLVERS:
-        setattr(pdfplumber.page, name, globals()[name] if fast else _plain(name))
-    try:
-        yield
-    finally:
-        for name, fn in before.items():
-            setattr(pdfplumber.page, name, fn)
 
 
 #: the fonts pypdf made of font resources: by the resource's identity, with the resource itself
 #: (kept, so that its identity is not given to another), the last few hundred
 _FONTS: dict[int, tuple[object, object]] = {}
 _FONTS_KEPT = 256
-_FONT_MAKERS: list = []  # pypdf's own Font.from_font_resource, once :func:`install` wraps it
 
 
 def font_from_resource(font_dict):
     """pypdf's ``Font.from_font_resource``, made once per font resource of an open PDF (pypdf
     makes each font again on every page and form that uses it, parsing its character map each
     time): a copy of the font made the first time, as the caller may set its space width."""
-    import copy
-
-    make = _FONT_MAKERS[0]
     known = _FONTS.get(id(font_dict))
     if known is None or known[0] is not font_dict:
-        known = _FONTS[id(font_dict)] = (font_dict, make(font_dict))
+        known = _FONTS[id(font_dict)] = (font_dict, _make_font(font_dict))
         while len(_FONTS) > _FONTS_KEPT:
             del _FONTS[next(iter(_FONTS))]
     return copy.copy(known[1])
 
 
-@contextlib.contextmanager
-def pypdf_fonts(cached: bool):
-    """pypdf making each font once per resource (``cached``) or every time, for the block."""
-    from pypdf.generic._font import Font
+#: what :func:`install` replaces: (where, the name, the library's own, the tests' faster one)
+_SWAPS = (
+    (pdfplumber.page, "resolve_all", _OWN_RESOLVE_ALL, resolve_all),
+    (pdfplumber.page, "resolve_and_decode", _OWN_RESOLVE_AND_DECODE, resolve_and_decode),
+    (Font, "from_font_resource", _OWN_FONT, staticmethod(font_from_resource)),
+)
 
-    before = Font.__dict__["from_font_resource"]
-    if not _FONT_MAKERS:
-        _FONT_MAKERS.append(Font.from_font_resource)
-    Font.from_font_resource = staticmethod(font_from_resource) if cached else classmethod(_FONT_MAKERS[0].__func__)
+
+@contextlib.contextmanager
+def _swapped(names: tuple[str, ...], fast: bool):
+    """The faster code (``fast``) or the libraries' own for ``names``, for the time of the block,
+    whether or not :func:`install` put the faster code in place (to compare the two)."""
+    chosen = [swap for swap in _SWAPS if swap[1] in names]
+    before = [vars(where)[name] for where, name, _, _ in chosen]
+    for where, name, own, faster in chosen:
+        setattr(where, name, faster if fast else own)
     try:
         yield
     finally:
-        Font.from_font_resource = before
+        for (where, name, _, _), was in zip(chosen, before, strict=True):
+            setattr(where, name, was)
+
+
+def resolvers(fast: bool):
+    """pdfplumber with the faster resolvers (``fast``) or with its own, for the block."""
+    return _swapped(("resolve_all", "resolve_and_decode"), fast)
+
+
+def pypdf_fonts(cached: bool):
+    """pypdf making each font once per resource (``cached``) or every time, for the block."""
+    return _swapped(("from_font_resource",), cached)
 
 
 def install() -> None:
-    """pdfminer's interpreter reads content streams with :class:`FastContentParser`, and
-    pdfplumber makes its objects' dicts with :func:`resolve_all` and :func:`resolve_and_decode`,
-    in this process."""
+    """pdfminer's interpreter reads content streams with :class:`FastContentParser`, pdfplumber
+    makes its objects' dicts with :func:`resolve_all` and :func:`resolve_and_decode`, and pypdf
+    its fonts with :func:`font_from_resource`, in this process."""
     if os.environ.get("DAIMYO_TEST_PDFMINER") == "plain":
         return
     import pdfminer.pdfinterp
-    import pdfplumber.page
 
     pdfminer.pdfinterp.PDFContentParser = FastContentParser  # type: ignore[misc]
-    if all(getattr(pdfplumber.page, name, None) is _plain(name) for name in _RESOLVERS):  # pdfplumber's own
-        for name in _RESOLVERS:
-            setattr(pdfplumber.page, name, globals()[name])
-    from pypdf.generic._font import Font
-
-    if not _FONT_MAKERS and isinstance(Font.__dict__.get("from_font_resource"), classmethod):
-        _FONT_MAKERS.append(Font.from_font_resource)
-        Font.from_font_resource = staticmethod(font_from_resource)
+    for where, name, own, faster in _SWAPS:
+        if vars(where).get(name) is own:  # the library's own, not replaced yet
+            setattr(where, name, faster)
