@@ -109,3 +109,21 @@ def test_readme_analytics_examples_are_what_the_commands_print(cli, monkeypatch)
                 continue
             assert line in printed[at:], f"daimyo {' '.join(args)}: README line not printed (in this order): {line!r}"
             at = printed.index(line, at) + 1
+
+
+def test_ci_and_the_suite_benchmark_run_the_readmes_test_command():
+    """The quick start's test command is the one ``.ci/run`` runs after the gates, and the one
+    ``benchmarks/bench_suite.py`` times: a change to one is a change to all three."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_suite", ROOT / "benchmarks" / "bench_suite.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    args = bench.readme_test_command()
+    assert args[:2] == ["-m", "pytest"] and "-n" in args, args
+    quick_start = (ROOT / "README.md").read_text(encoding="utf-8").split("## ", 2)[1]
+    assert ".venv/bin/python " + " ".join(args) in quick_start
+    ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    runs = [ln.split("#", 1)[0].strip() for ln in ci if ln.startswith(".venv/bin/python -m pytest")]
+    assert runs == [".venv/bin/python " + " ".join(args)], runs
