@@ -55,8 +55,10 @@ def machine_busy() -> float | None:
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
-def calibration(runs: int = 5) -> float:
-    """Median CPU seconds of a fixed loop of integer, string and dict work in this process."""
+def calibration(runs: int = 9) -> tuple[float, float, float]:
+    """CPU seconds of a fixed loop of integer, string and dict work in this process: the median,
+    the least and the most of ``runs``. On a shared machine they can differ by half: the
+    machine's speed moves within minutes."""
     samples = []
     for _ in range(runs):
         start = time.process_time()
@@ -67,7 +69,12 @@ def calibration(runs: int = 5) -> float:
             table[key] = table.get(key, 0) + i
             total += i * i % 7
         samples.append(time.process_time() - start)
-    return statistics.median(samples)
+    return statistics.median(samples), min(samples), max(samples)
+
+
+def _loop(figures: tuple[float, float, float]) -> str:
+    median, least, most = figures
+    return f"{median:.3f} s CPU (median of 9; {least:.3f}-{most:.3f})"
 
 
 def main() -> None:
@@ -77,7 +84,7 @@ def main() -> None:
     ap.add_argument("pytest_args", nargs="*", help="added to the README's command (after --)")
     args = ap.parse_args()
     before = calibration()
-    print(f"calibration loop: {before:.3f} s CPU (median of 5)")
+    print("calibration loop:", _loop(before))
     if args.calibrate_only:
         return
     cmd = [sys.executable, *readme_test_command(), *args.pytest_args]
@@ -102,8 +109,8 @@ def main() -> None:
             print(
                 f"  machine CPU {cpu:.1f} s; cores idle {idle:.1f} s of {wall * cores:.1f} ({idle / (wall * cores):.0%})"
             )
-            loop = (before + after) / 2
-            print(f"  calibration loop {after:.3f} s after the run; the run = {cpu / loop:,.0f} loops of CPU")
+            loop = (before[0] + after[0]) / 2
+            print(f"  calibration loop after the run: {_loop(after)}; the run = {cpu / loop:,.0f} loops of CPU")
         before = after
 
 
