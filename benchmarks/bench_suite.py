@@ -3,7 +3,7 @@
 Run: python benchmarks/bench_suite.py [--runs N] [--calibrate-only] [-- PYTEST ARGS...]
 
 The wall time of the test suite on a shared machine moves with the machine: on one 2-core
-machine the same tests took 284 s on one day and 375 s on another, the work the same. This
+machine the same tests took 284 s on one day and 413 s on another, the work the same. This
 benchmark gives, besides the wall time,
 
 - the machine's busy CPU time over the run (Linux: ``/proc/stat``, every process: the test
@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+LOOPS = 9  # runs of the calibration loop each time
 
 
 def readme_test_command() -> list[str]:
@@ -55,7 +56,7 @@ def machine_busy() -> float | None:
     return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
 
 
-def calibration(runs: int = 9) -> tuple[float, float, float]:
+def calibration(runs: int = LOOPS) -> tuple[float, float, float]:
     """CPU seconds of a fixed loop of integer, string and dict work in this process: the median,
     the least and the most of ``runs``. On a shared machine they can differ by half: the
     machine's speed moves within minutes."""
@@ -74,7 +75,7 @@ def calibration(runs: int = 9) -> tuple[float, float, float]:
 
 def _loop(figures: tuple[float, float, float]) -> str:
     median, least, most = figures
-    return f"{median:.3f} s CPU (median of 9; {least:.3f}-{most:.3f})"
+    return f"{median:.3f} s CPU (median of {LOOPS}; {least:.3f}-{most:.3f})"
 
 
 def main() -> None:
