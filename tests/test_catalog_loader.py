@@ -258,3 +258,20 @@ def test_the_parsed_catalog_files_kept_are_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(loader, "_PARSED_CHARS", len(text) - 1)
     assert build_catalog("fakesys", files[:1]).find("cards", "Warriors").cost == 3
     assert kept() == ["b.yaml"]  # a file larger than all allowed is not kept
+
+
+def test_a_frozen_entry_answers_its_model_class_methods_and_properties_and_refuses_other_names():
+    from builder.catalog.frozen import Frozen
+    from builder.catalog.loader import load_catalog
+
+    pack = Path(__file__).resolve().parent.parent / "examples" / "packs" / "senshiai-example.yaml"
+    cat = load_catalog("senshiai", [pack])
+    cap, warriors = cat.find("cards", "Capital of the North"), cat.find("cards", "Warriors")
+    assert isinstance(cap, Frozen) and isinstance(warriors, Frozen)
+    for _ in range(2):  # the second time from what the first lookup kept
+        assert cap.is_capital() is True and warriors.is_capital() is False  # a method, per entry
+        assert (cap.cost_label, warriors.cost_label) == ("N", "II")  # a property, per entry
+        assert (cap.cost_label, warriors.cost_label) == (cap.thaw().cost_label, warriors.thaw().cost_label)
+        with pytest.raises(AttributeError, match="'Card' has no attribute 'no_such_field'"):
+            cap.no_such_field  # noqa: B018
+        assert not hasattr(warriors, "no_such_field")

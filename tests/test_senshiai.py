@@ -274,6 +274,29 @@ def test_card_helpers(cat):
     assert not R.can_target("Construction", cap, cat)
 
 
+def test_a_cards_abilities_are_worked_out_once_per_catalog_and_each_catalog_reads_its_own(cat, tmp_path):
+    import pickle
+
+    cap = cat.find("cards", "Capital of the North")
+    fresh = R._parsed_abilities(cap, cat)  # parsed from the texts, nothing kept
+    first = R.card_abilities(cap, cat)
+    assert [p.ability.name for p in first] == [p.ability.name for p in fresh] and first == fresh
+    assert "Recruit" in [p.ability.name for p in first]
+    first.clear()  # the caller's list is its own: the kept answer is not changed through it
+    assert R.card_abilities(cap, cat) == fresh
+    # a second card with the same printed abilities and subtype gets the same answer
+    twin = cap.model_copy(update={"name": "Capital of the South", "id": "capital-of-the-south"})
+    assert R.card_abilities(twin, cat) == fresh
+    # another subtype implies other abilities: its own answer, not the first card's
+    other = cap.model_copy(update={"subtype": None})
+    assert len(R.card_abilities(other, cat)) < len(fresh)
+    # a catalog without the pack reads the pack's card against its own ability list
+    base = load_catalog("senshiai")
+    assert base.memo("senshiai.card_abilities") is not cat.memo("senshiai.card_abilities")
+    # what is worked out is never written to the cache on disk
+    assert "_memos" not in pickle.loads(pickle.dumps(cat)).__dict__
+
+
 # -- decks ------------------------------------------------------------------------------------
 
 

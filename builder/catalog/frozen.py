@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 _CLASSES: dict[str, type[BaseModel]] = {}
+_STATIC: dict[tuple[str, str], object] = {}  # (model, name) -> what the model class holds there
+_UNSEEN, _MISSING = object(), object()
 
 
 def _model_class(path: str) -> type[BaseModel]:
@@ -48,10 +50,16 @@ class Frozen:
         if name.startswith("__") or name == "_model":
             raise AttributeError(name)
         cls = _model_class(self._model)
-        try:
-            attr = inspect.getattr_static(cls, name)
-        except AttributeError:
-            raise AttributeError(f"'{kind(self)}' has no attribute '{name}'") from None
+        key = (self._model, name)
+        attr = _STATIC.get(key, _UNSEEN)
+        if attr is _UNSEEN:  # looked up once per model and name (a check asks thousands of times)
+            try:
+                attr = inspect.getattr_static(cls, name)
+            except AttributeError:
+                attr = _MISSING
+            _STATIC[key] = attr
+        if attr is _MISSING:
+            raise AttributeError(f"'{kind(self)}' has no attribute '{name}'")
         if isinstance(attr, property) and attr.fget is not None:
             return attr.fget(self)
         if isinstance(attr, (staticmethod, classmethod)):

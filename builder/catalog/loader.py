@@ -150,6 +150,13 @@ class Catalog:
             hit = memo[key] = did_you_mean(name, self.suggest(section, name))
         return hit
 
+    def memo(self, name: str) -> dict:
+        """A dict kept with this catalog for what a game works out from its entries again and
+        again (a card's parsed abilities): a catalog never changes once built, so neither does
+        what is worked out from it. Not written to the cache on disk."""
+        memos = self.__dict__.setdefault("_memos", {})
+        return memos.setdefault(name, {})
+
     def where(self, section: str, entry) -> str:
         """``file:line`` where the entry (model or record) was written (catalog or pack)."""
         return self.origin.get((section, _id(entry)), "")
@@ -195,6 +202,7 @@ class Catalog:
         state["_positions"] = None
         state.pop("_did_you_mean", None)  # remembered suggestions are not cached on disk
         state.pop("_name_index", None)
+        state.pop("_memos", None)
         if state["_model_blob"] is None:
             state["_model_blob"] = pickle.dumps(self._model, protocol=pickle.HIGHEST_PROTOCOL)
         state["_model"] = None

@@ -174,6 +174,17 @@ def _card_type(card, catalog):
 
 def card_abilities(card, catalog) -> list:
     """The card's abilities as parsed entries: printed ones plus those its subtype implies."""
+    # worked out once per catalog for each set of printed abilities and subtype: a check asks
+    # for every card's abilities many times (targets, recruiting, paths)
+    memo = catalog.memo("senshiai.card_abilities")
+    key = (tuple(card.abilities), card.subtype)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = tuple(_parsed_abilities(card, catalog))
+    return list(hit)
+
+
+def _parsed_abilities(card, catalog) -> list:
     texts = list(card.abilities)
     sub = _subtype(card, catalog)
     if sub is not None:
