@@ -293,6 +293,14 @@ def test_a_cards_abilities_are_worked_out_once_per_catalog_and_each_catalog_read
     # a catalog without the pack reads the pack's card against its own ability list
     base = load_catalog("senshiai")
     assert base.memo("senshiai.card_abilities") is not cat.memo("senshiai.card_abilities")
+    # what is kept stays bounded: past the bound it starts again, the answers the same
+    memo = cat.memo("senshiai.card_abilities")
+    for i in range(R._KEPT_ABILITIES + 1 - len(memo)):
+        memo[(f"filler {i}",), None] = ()
+    assert len(memo) == R._KEPT_ABILITIES + 1
+    recruit = cap.model_copy(update={"abilities": ["Recruit"], "subtype": None})
+    assert [p.ability.name for p in R.card_abilities(recruit, cat)] == ["Recruit"] and len(memo) == 1
+    assert R.card_abilities(cap, cat) == fresh and len(memo) == 2
     # what is worked out is never written to the cache on disk
     assert "_memos" not in pickle.loads(pickle.dumps(cat)).__dict__
 

@@ -180,8 +180,13 @@ def card_abilities(card, catalog) -> list:
     key = (tuple(card.abilities), card.subtype)
     hit = memo.get(key)
     if hit is None:
+        if len(memo) > _KEPT_ABILITIES:  # a server's catalog lives long: keep what is kept bounded
+            memo.clear()
         hit = memo[key] = tuple(_parsed_abilities(card, catalog))
     return list(hit)
+
+
+_KEPT_ABILITIES = 50_000  # distinct (printed abilities, subtype) answers kept per catalog
 
 
 def _parsed_abilities(card, catalog) -> list:
