@@ -934,7 +934,7 @@ def test_the_new_list_form_starts_with_the_most_used_game_then_the_last_chosen(c
     assert "Agreed deck size" in html and 'placeholder="e.g. Northern host"' in html
     # a cookie naming no game is ignored: the workspace decides (two decks of each game now;
     # the newest list breaks the tie)
-    client.cookies.set("daimyo_game", "chess")
+    client.cookies.set("daimyo_game", "chess", domain="127.0.0.1")  # in place of the server's
     assert _chosen_game(client.get("/").text) == "senshiai"
     (ws / "Northern-host-2.yaml").unlink()
     assert _chosen_game(client.get("/").text) == "herocard"
