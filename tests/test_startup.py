@@ -267,3 +267,18 @@ def test_a_check_loads_none_of_the_parts_of_a_game_it_does_not_ask():
     modules = ast.literal_eval(listed)
     assert code == "0" and {m.split(".")[2] for m in modules} == games, r  # every game's list was checked
     assert [m for m in modules if m.rsplit(".", 1)[-1] in ("view", "printing", "text", "edits")] == [], modules
+
+
+@pytest.mark.parametrize("args", [["check", "examples/kensei-buke.yaml"], ["catalog", "list", "kensei"]])
+def test_a_command_that_hashes_no_pack_loads_no_openssl(args):
+    """Loading OpenSSL for hashlib costs a new process about 7 ms: a check of a list that names no
+    pack and a look at the catalog hash nothing once the catalog is in the cache (the first run
+    builds it), so they do not load it."""
+    code = (
+        "import sys; import builder.cli as cli; sys.argv = ['daimyo', *sys.argv[1:]]\n"
+        "try:\n    cli.main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "print(code, sorted(m for m in sys.modules if m in ('hashlib', '_hashlib')))"
+    )
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT)
+    assert r.stdout.splitlines()[-1] == "0 []", r

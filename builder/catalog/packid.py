@@ -26,7 +26,6 @@ shown to people by its first 12.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +57,8 @@ def content_hash(data) -> str:
         text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     except TypeError:  # keys of mixed types (1 and "a") cannot be sorted: compare them as text
         text = json.dumps(_text_keys(data), sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    import hashlib  # loading OpenSSL costs a command that hashes no pack about 7 ms
+
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
