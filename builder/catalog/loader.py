@@ -121,7 +121,7 @@ class Catalog:
 
     def suggest(self, section: str, name: str, n: int = 3) -> list[str]:
         # the section's names are prepared once (a long list may hold very many unknown names)
-        indexes = self.__dict__.setdefault("_name_index", {})
+        indexes = self.memo("name_index")
         index = indexes.get(section)
         if index is None:
             cands = []
@@ -141,7 +141,7 @@ class Catalog:
     def did_you_mean(self, section: str, name: str) -> str:
         # remembered: a list is read and checked several times per edit, each unknown name
         # asking again (a comparison with every catalog name each time)
-        memo = self.__dict__.setdefault("_did_you_mean", {})
+        memo = self.memo("did_you_mean")
         key = (section, name)
         hit = memo.get(key)
         if hit is None:
@@ -151,9 +151,9 @@ class Catalog:
         return hit
 
     def memo(self, name: str) -> dict:
-        """A dict kept with this catalog for what a game works out from its entries again and
-        again (a card's parsed abilities): a catalog never changes once built, so neither does
-        what is worked out from it. Not written to the cache on disk."""
+        """A dict kept with this catalog for what is worked out from its entries again and again
+        (name suggestions, a card's parsed abilities): a catalog never changes once built, so
+        neither does what is worked out from it. Not written to the cache on disk."""
         memos = self.__dict__.setdefault("_memos", {})
         return memos.setdefault(name, {})
 
@@ -200,9 +200,7 @@ class Catalog:
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_positions"] = None
-        state.pop("_did_you_mean", None)  # remembered suggestions are not cached on disk
-        state.pop("_name_index", None)
-        state.pop("_memos", None)
+        state.pop("_memos", None)  # what was worked out (suggestions, parsed abilities) is not cached on disk
         if state["_model_blob"] is None:
             state["_model_blob"] = pickle.dumps(self._model, protocol=pickle.HIGHEST_PROTOCOL)
         state["_model"] = None
