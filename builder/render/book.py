@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builder.errors import DaimyoError, UsageError, command_line, option
+from builder.errors import DaimyoError, UsageError, command_line, one_line, option
+from builder.names import quoted
 
 
 def _short_hash(value) -> str:
@@ -127,6 +128,8 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         entries.append(
             {
                 "file": Path(f).name,
+                # the list's name quoted (a name cannot end early or break the line), else its file's
+                "name": quoted(doc.name) if doc.name else one_line(Path(f).stem),
                 "doc": doc,
                 "result": result,
                 "packs": packs,
@@ -157,13 +160,13 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         story_lists: list = []
         story_lists.append(PageBreak())
         doc = e["doc"]
-        title = f"{i + 1}. {doc.name or Path(e['file']).stem}"
+        title = f"{i + 1}. {e['name']}"
         story_lists.append(_Marker(starts, f"list{i + 1}", title))
         story_lists.append(Paragraph(esc(title), st.title))
         story_lists.append(
             Paragraph(
                 esc(
-                    f"{e['file']} \u2014 {doc.system}"
+                    f"{one_line(e['file'])} \u2014 {doc.system}"
                     + (f" \u2014 {e['total']}" if e["total"] else "")
                     + (f" \u2014 by {doc.author}" if doc.author else "")
                 ),
@@ -231,13 +234,12 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     def contents(pages: list[int] | None) -> list:
         rows = []
         for i, e in enumerate(entries):
-            name = e["doc"].name or Path(e["file"]).stem
             rows.append(
                 [
                     str(i + 1),
-                    e["file"],
+                    one_line(e["file"]),
                     e["doc"].system,
-                    Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(name)}</a>'),
+                    Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(e["name"])}</a>'),
                     e["total"],
                     e["verdict"],
                     str(pages[i]) if pages and i < len(pages) else "",
