@@ -158,7 +158,6 @@ def register(app) -> None:
     ):
         """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
         from builder.event.client import submit
-
         from builder.names import quoted
 
         res = submit(url, list_, token, wait)
@@ -227,7 +226,6 @@ def register(app) -> None:
     ):
         """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
         from builder.event.outputs import verify
-
         from builder.names import quoted
 
         results = verify(source)
