@@ -191,13 +191,14 @@ def _escape(m: re.Match) -> str:
     c = m.group()
     if c in _QUOTE_ESCAPES:
         return _QUOTE_ESCAPES[c]
-    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+    return f"\\u{ord(c):04x}"
 
 
 def quoted(name: object) -> str:
     """A name a user wrote, in double quotes on one line that nothing in it can end early or
     break: ``"`` and ``\\`` are written ``\\"`` and ``\\\\``, a line break, carriage return and
-    tab ``\\n``, ``\\r`` and ``\\t``, any other control character ``\\xNN`` or ``\\uNNNN``. So
-    ``Buke": legal`` is shown ``"Buke\\": legal"``, never as the end of the name and a verdict
-    (every face that prints a list's or a player's name in a line of its own words uses it)."""
+    tab ``\\n``, ``\\r`` and ``\\t``, any other control character (and the marks that reorder
+    text) ``\\uNNNN``: a JSON string, read back exactly by any JSON reader. So ``Buke": legal`` is
+    shown ``"Buke\\": legal"``, never as the end of the name and a verdict (every face that
+    prints a list's or a player's name among words of its own uses it)."""
     return '"' + _NEEDS_ESCAPE.sub(_escape, str(name)) + '"'
