@@ -26,7 +26,7 @@ def test_book_has_bookmarks_links_fields_and_named_packs(cli, tmp_path):
     assert r.code == 0, r.stderr
     reader = PdfReader(out)
     titles = [o.title for o in reader.outline]
-    assert titles == ["1. Northern host", "2. Buke vanguard (rulebook sample)", "3. Samurai of the Rising Sun"]
+    assert titles == ['1. "Northern host"', '2. "Buke vanguard (rulebook sample)"', '3. "Samurai of the Rising Sun"']
     # each bookmark opens the page the list starts on, and the contents links go there too
     starts = [reader.get_destination_page_number(o) for o in reader.outline]
     links = [a.get_object() for a in reader.pages[0].get("/Annots") or []]
