@@ -34,7 +34,9 @@ def format_result(
     c = res.counts()
     status = "legal" if res.legal else "ILLEGAL"
     parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}"]
-    title = f' "{res.name}"' if res.name else ""
+    from builder.names import quoted
+
+    title = f" {quoted(res.name)}" if res.name else ""
     lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
     if res.summary:
         lines.extend(_wrap("  summary: ", summary_items(res.summary, explain)))

@@ -77,7 +77,10 @@ def run_check(files: list[str], format: str, pack: list[str], strict: bool, expl
     if format == "json":
         import json
 
-        echo(json.dumps([r.to_json() for r in results], indent=2, ensure_ascii=False))
+        from builder.share.fingerprint import fingerprint_of_result
+
+        rows = [dict(r.to_json(), fingerprint=fingerprint_of_result(r)) for r in results]
+        echo(json.dumps(rows, indent=2, ensure_ascii=False))
     if format == "csv":
         from builder.render.book import results_csv
 

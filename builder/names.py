@@ -179,3 +179,26 @@ def fold(text: str) -> str:
 
     decomposed = unicodedata.normalize("NFKD", str(text))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+# what a quoted name writes as an escape: the quote and backslash, C0 and C1 controls (line
+# breaks, tabs), DEL, the Unicode line and paragraph separators, and the marks that reorder text
+_QUOTE_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]')
+
+
+def _escape(m: re.Match) -> str:
+    c = m.group()
+    if c in _QUOTE_ESCAPES:
+        return _QUOTE_ESCAPES[c]
+    return f"\\u{ord(c):04x}"
+
+
+def quoted(name: object) -> str:
+    """A name a user wrote, in double quotes on one line that nothing in it can end early or
+    break: ``"`` and ``\\`` are written ``\\"`` and ``\\\\``, a line break, carriage return and
+    tab ``\\n``, ``\\r`` and ``\\t``, any other control character (and the marks that reorder
+    text) ``\\uNNNN``: a JSON string, read back exactly by any JSON reader. So ``Buke": legal`` is
+    shown ``"Buke\\": legal"``, never as the end of the name and a verdict (every face that
+    prints a list's or a player's name among words of its own uses it)."""
+    return '"' + _NEEDS_ESCAPE.sub(_escape, str(name)) + '"'

@@ -10,8 +10,10 @@ import pdfplumber
 from pdfcheck import text_pages
 from pypdf import PdfReader
 
+from builder.check import check_doc
 from builder.lists.document import load_list
-from builder.render.book import fingerprint, pack_info
+from builder.render.book import pack_info
+from builder.share.fingerprint import fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -24,7 +26,7 @@ def test_book_has_bookmarks_links_fields_and_named_packs(cli, tmp_path):
     assert r.code == 0, r.stderr
     reader = PdfReader(out)
     titles = [o.title for o in reader.outline]
-    assert titles == ["1. Northern host", "2. Buke vanguard (rulebook sample)", "3. Samurai of the Rising Sun"]
+    assert titles == ['1. "Northern host"', '2. "Buke vanguard (rulebook sample)"', '3. "Samurai of the Rising Sun"']
     # each bookmark opens the page the list starts on, and the contents links go there too
     starts = [reader.get_destination_page_number(o) for o in reader.outline]
     links = [a.get_object() for a in reader.pages[0].get("/Annots") or []]
@@ -49,11 +51,11 @@ def test_fingerprint_covers_pack_content(tmp_path):
     shutil.copy(pack, tmp_path / "packs" / pack.name)
     shutil.copy(EXAMPLES / "senshiai-northern-host.yaml", tmp_path / "deck.yaml")
     doc = load_list(tmp_path / "deck.yaml")
-    before = fingerprint(doc.data, pack_info(doc))
-    assert before == fingerprint(doc.data, pack_info(load_list(tmp_path / "deck.yaml")))  # stable
+    before = fingerprint(doc.data, check_doc(doc).packs)
+    assert before == fingerprint(doc.data, check_doc(load_list(tmp_path / "deck.yaml")).packs)  # stable
     text = (tmp_path / "packs" / pack.name).read_text(encoding="utf-8")
     (tmp_path / "packs" / pack.name).write_text(text.replace("power: 2/1/8", "power: 2/1/9", 1), encoding="utf-8")
-    after = fingerprint(doc.data, pack_info(load_list(tmp_path / "deck.yaml")))
+    after = fingerprint(doc.data, check_doc(load_list(tmp_path / "deck.yaml")).packs)
     assert after != before  # the list is the same; its pack changed
 
 

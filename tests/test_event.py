@@ -317,7 +317,7 @@ def test_a_list_changed_after_the_reveal_fails_verification(event, cli):
         assert changed != row["list_text"]
         conn.execute(update(submissions).where(submissions.c.id == row["id"]).values(list_text=changed))
     r = cli("event", "verify", event["folder"])
-    assert r.code == 1 and r.stdout.startswith("MISMATCH  Aiko version 1: commitment")
+    assert r.code == 1 and r.stdout.startswith('MISMATCH  "Aiko" version 1: commitment')
     assert "0 of 1 submissions match" in r.stdout
 
 

@@ -63,7 +63,7 @@ def test_the_event_tour_runs_as_written(tmp_path):
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "Traceback" not in r.stderr and "internal error" not in r.stderr
     assert "3 of 3 submissions match their commitments" in r.stdout
-    assert re.search(r"Bo: version 1: ILLEGAL \(\d errors?\)", r.stdout) and "Bo: version 2: legal" in r.stdout
+    assert re.search(r'"Bo": version 1: ILLEGAL \(\d errors?\)', r.stdout) and '"Bo": version 2: legal' in r.stdout
     for pdf in ("book.pdf", "judges.pdf"):
         assert (work / pdf).read_bytes().startswith(b"%PDF")
     assert "player Bo  list-submitted  version 2: legal" in r.stdout

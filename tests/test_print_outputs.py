@@ -15,9 +15,10 @@ import pytest
 from pdfcheck import example_deck, text_pages
 from PIL import Image
 
+from builder.check import check_doc
 from builder.lists.document import load_list
-from builder.render.book import fingerprint, pack_info
 from builder.share.code import share_code_of
+from builder.share.fingerprint import fingerprint
 
 from qrread import page_codes
 
@@ -234,5 +235,5 @@ def test_check_csv_for_the_organisers_spreadsheet(cli, tmp_path):
     assert rows[1]["verdict"] == "legal (1 warning)" and rows[1]["total"] == "46 cards"
     assert rows[2]["legal"] == "no" and rows[2]["verdict"].startswith("ILLEGAL")
     buke = load_list(EXAMPLES / "kensei-buke.yaml")
-    assert rows[0]["fingerprint"] == fingerprint(buke.data, pack_info(buke))
+    assert rows[0]["fingerprint"] == fingerprint(buke.data, check_doc(buke).packs)
     assert rows[0]["share_code"] == share_code_of(load_list(EXAMPLES / "kensei-buke.yaml"))

@@ -158,9 +158,10 @@ def register(app) -> None:
     ):
         """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
         from builder.event.client import submit
+        from builder.names import quoted
 
         res = submit(url, list_, token, wait)
-        echo(f"{res['player']}: version {res['version']}: {res['verdict']}, {res['total']}")
+        echo(f"{quoted(res['player'])}: version {res['version']}: {res['verdict']}, {res['total']}")
         for f in res.get("findings", []):
             echo(f"  {f['severity']} {f['code']}: {f['message']}")
         echo(f"fingerprint {res['fingerprint']}")
@@ -225,12 +226,13 @@ def register(app) -> None:
     ):
         """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
         from builder.event.outputs import verify
+        from builder.names import quoted
 
         results = verify(source)
         bad = 0
         for e, ok, why in results:
             bad += not ok
-            echo(f"{'ok' if ok else 'MISMATCH'}  {e.get('player')} version {e.get('version')}: {why}")
+            echo(f"{'ok' if ok else 'MISMATCH'}  {quoted(e.get('player') or '')} version {e.get('version')}: {why}")
         echo(f"{len(results) - bad} of {len(results)} submissions match their commitments")
         if bad:
             raise typer.Exit(EXIT_ILLEGAL)

@@ -131,6 +131,9 @@ def register(app) -> None:
         echo("")
         for line in format_result(res, explain):
             echo(line)
+        from builder.share.fingerprint import fingerprint
+
+        echo(f"fingerprint {fingerprint(imp.doc, res.packs)}")
         raise typer.Exit(EXIT_OK if res.legal else EXIT_ILLEGAL)
 
     del EXIT_INPUT

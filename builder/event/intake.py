@@ -164,9 +164,10 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
     the event's game, with each problem as ``WHERE:LINE:COL: what (how to fix it)``."""
     from builder.event.seal import canonical_json
     from builder.findings import Finding
-    from builder.render.book import fingerprint, total_of, verdict_of
+    from builder.render.book import total_of, verdict_of
     from builder.share.api import check_imported, parse_source_text
     from builder.share.canonical import canonical
+    from builder.share.fingerprint import fingerprint, pack_hashes
 
     if not text.strip():
         raise EventRefused("the list is empty", "paste a share code or a list, or upload a file", status=422)
@@ -208,12 +209,12 @@ def check_submission(text: str, system: str, settings: dict, where: str = "list"
         format=imp.format,
         list_text=json.dumps(canon, indent=2, ensure_ascii=False) + "\n",
         canonical=canonical_json(canon),
-        packs=sorted(str(p.get("hash")) for p in res.packs if p.get("hash")),
+        packs=pack_hashes(res.packs),  # in the order they are applied, as the fingerprint takes them
         legal=res.legal,
         verdict=verdict_of(res),
         total=total_of(system, res.summary),
         findings=[{"severity": f.severity, "code": f.code, "message": f.message} for f in res.findings],
-        fingerprint=fingerprint(canon),
+        fingerprint=fingerprint(canon, res.packs),
     )
 
 

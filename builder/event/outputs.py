@@ -140,10 +140,36 @@ def _error_text(exc) -> str:
 
 
 def verify(source: str) -> list[tuple[dict, bool, str]]:
+    """Each revealed submission checked against its commitment and, where the event published
+    one, its fingerprint: ``(entry, ok, why)``, ``why`` naming the fingerprint the list gives."""
     from builder.event.seal import verify_revealed
 
     _label, entries = revealed_entries(source)
-    return [(e, *verify_revealed(e)) for e in entries]
+    out = []
+    for e in entries:
+        ok, why = verify_revealed(e)
+        fp = revealed_fingerprint(e)
+        shown = str(e.get("fingerprint") or "")
+        if ok and fp and shown and shown != fp:
+            ok, why = False, f"fingerprint {shown} shown by the event does not match the list (it gives {fp})"
+        elif ok and fp:
+            why += f", fingerprint {fp}"
+        out.append((e, ok, why))
+    return out
+
+
+def revealed_fingerprint(entry: dict) -> str:
+    """The fingerprint of a revealed list (its text read again, with its packs' hashes); empty
+    when it cannot be read (its commitment says so)."""
+    from builder.errors import DaimyoError
+    from builder.share.api import parse_source_text
+    from builder.share.fingerprint import fingerprint
+
+    try:
+        imp = parse_source_text(str(entry.get("list") or ""), "<revealed>", entry.get("system"))
+        return fingerprint(dict(imp.doc), list(entry.get("packs") or []))
+    except (DaimyoError, ValueError):
+        return ""
 
 
 # -- backups ---------------------------------------------------------------------------

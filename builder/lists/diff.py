@@ -244,10 +244,12 @@ def verdict_text(f: dict) -> str:
 
 def diff_lines(d: dict) -> list[str]:
     """The comparison as text, the way ``daimyo diff`` prints it."""
+    from builder.names import quoted
+
     a, b = d["a"], d["b"]
     lines = [
-        f'--- {a["file"]}: {a["system"]} "{a["name"]}", {_total(a)}, {verdict_text(a)}',
-        f'+++ {b["file"]}: {b["system"]} "{b["name"]}", {_total(b)}, {verdict_text(b)}',
+        f"--- {a['file']}: {a['system']} {quoted(a['name'])}, {_total(a)}, {verdict_text(a)}",
+        f"+++ {b['file']}: {b['system']} {quoted(b['name'])}, {_total(b)}, {verdict_text(b)}",
     ]
     if not d["same_game"]:
         lines.append(f"the lists are of different games ({a['system']}, {b['system']})")

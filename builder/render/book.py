@@ -3,23 +3,21 @@
 ``daimyo print lists/*.yaml --book -o event.pdf`` prints a contents page (each player's
 file, system, list name, total, ``daimyo check`` verdict and page), then each list from a
 new page: the verdict and findings, the list as forum text, its share code with the QR
-code of it (scan it to import the list) and its **fingerprint**, the first 20 hex digits
-of the SHA-256 of the canonical list (sorted-key JSON of the list as ``daimyo export
---to json`` writes it) and of the content hashes of the packs it is checked with. Two lists
-with the same content have the same fingerprint whatever their layout or comments; change
-one card, one model, one option, or a card's value in a pack the list uses, and the
-fingerprint changes, so a list cannot be altered unnoticed after it was handed in
-(``daimyo check --format csv`` prints the same fingerprints for the organiser's
-spreadsheet).
+code of it (scan it to import the list) and its **fingerprint**
+(``builder.share.fingerprint``, docs/fingerprint.md): the canonical list and the content
+hashes of the packs it is checked with. Two lists with the same content have the same
+fingerprint whatever their layout or comments; change one card, one model, one option, or a
+card's value in a pack the list uses, and the fingerprint changes, so a list cannot be altered
+unnoticed after it was handed in (every face shows the same value: ``daimyo check --format
+csv`` for the organiser's spreadsheet, the event's pages and export, ``daimyo show``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 
-from builder.errors import DaimyoError, UsageError, command_line, option
+from builder.errors import DaimyoError, UsageError, command_line, one_line, option
+from builder.names import quoted
 
 
 def _short_hash(value) -> str:
@@ -37,22 +35,6 @@ def pack_info(doc) -> list[dict]:
         {"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
         for p in check_doc(doc).packs
     ]
-
-
-def fingerprint(data: dict, packs=()) -> str:
-    """The content fingerprint of a list document (its parsed YAML/JSON mapping) and of the
-    packs it is checked with (``packs``: their content hashes, or the ``packs`` of its check
-    result): change an entry of a pack the list uses and the fingerprint changes too. What the
-    list records about its packs (``checked_with``) does not count; the packs themselves do."""
-    from builder.share.canonical import canonical
-
-    canon = canonical(dict(data))
-    canon.pop("checked_with", None)
-    hashes = [_short_hash(p.get("hash") if isinstance(p, dict) else p) for p in packs or ()]
-    body = {"list": canon, "packs": hashes} if hashes else canon
-    blob = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    digest = hashlib.sha256(blob).hexdigest()[:20]
-    return " ".join(digest[i : i + 4] for i in range(0, 20, 4))
 
 
 def total_of(system: str, summary: dict) -> str:
@@ -113,6 +95,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     from builder.kit.pdfbase import build_story, qr_size, validation_lines
     from builder.share.api import export_doc
     from builder.share.code import share_code_of
+    from builder.share.fingerprint import fingerprint
 
     files = [str(f) for f in list_files]
     if not files:
@@ -145,6 +128,8 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         entries.append(
             {
                 "file": Path(f).name,
+                # the list's name quoted (a name cannot end early or break the line), else its file's
+                "name": quoted(doc.name) if doc.name else one_line(Path(f).stem),
                 "doc": doc,
                 "result": result,
                 "packs": packs,
@@ -175,13 +160,13 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         story_lists: list = []
         story_lists.append(PageBreak())
         doc = e["doc"]
-        title = f"{i + 1}. {doc.name or Path(e['file']).stem}"
+        title = f"{i + 1}. {e['name']}"
         story_lists.append(_Marker(starts, f"list{i + 1}", title))
         story_lists.append(Paragraph(esc(title), st.title))
         story_lists.append(
             Paragraph(
                 esc(
-                    f"{e['file']} \u2014 {doc.system}"
+                    f"{one_line(e['file'])} \u2014 {doc.system}"
                     + (f" \u2014 {e['total']}" if e["total"] else "")
                     + (f" \u2014 by {doc.author}" if doc.author else "")
                 ),
@@ -249,13 +234,12 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     def contents(pages: list[int] | None) -> list:
         rows = []
         for i, e in enumerate(entries):
-            name = e["doc"].name or Path(e["file"]).stem
             rows.append(
                 [
                     str(i + 1),
-                    e["file"],
+                    one_line(e["file"]),
                     e["doc"].system,
-                    Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(name)}</a>'),
+                    Markup(f'<a href="#list{i + 1}" color="#1f4e8c">{esc(e["name"])}</a>'),
                     e["total"],
                     e["verdict"],
                     str(pages[i]) if pages and i < len(pages) else "",
@@ -341,6 +325,7 @@ def results_csv(results) -> str:
 
     from builder.lists.document import load_list
     from builder.share.code import share_code_of
+    from builder.share.fingerprint import fingerprint_of_result
 
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
@@ -349,11 +334,11 @@ def results_csv(results) -> str:
     )
     for r in results:
         counts = r.counts()
+        fp = fingerprint_of_result(r)  # empty for a list read from elsewhere (stdin)
         try:
-            doc = load_list(r.file)
-            fp, code = fingerprint(doc.data, r.packs), share_code_of(doc) or ""
-        except Exception:  # a list read from elsewhere (stdin): no file to fingerprint again
-            fp, code = "", ""
+            code = share_code_of(load_list(r.file)) or ""
+        except Exception:  # a list read from elsewhere (stdin): no file to read again
+            code = ""
         w.writerow(
             [
                 spreadsheet_cell(v)

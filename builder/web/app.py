@@ -374,14 +374,22 @@ def create_app(
 
     @routes.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
+        doc, _catalog, res, view = _load_view(ws, path, editor)
+        from builder.share.fingerprint import fingerprint
+
+        try:
+            fp = fingerprint(doc.data, res.packs if res else ())
+        except DaimyoError:  # a list the canonical form cannot read has no fingerprint yet
+            fp = ""
         exports = []
         for fmt, label in FORMATS:
             try:
                 exports.append({"format": fmt, "label": label, "text": _export(ws, path, fmt), "error": None})
             except DaimyoError as exc:
                 exports.append({"format": fmt, "label": label, "text": "", "error": _describe(exc)[1]})
-        return page(request, "share.html", view=view, exports=exports, undo=False, redo=False, tab="share")
+        return page(
+            request, "share.html", view=view, exports=exports, fingerprint=fp, undo=False, redo=False, tab="share"
+        )
 
     @routes.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
