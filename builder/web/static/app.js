@@ -109,6 +109,17 @@
   });
   document.addEventListener("DOMContentLoaded", syncNew);
 
+  // Enter in a typed field of a form that htmx sends on change (a count, a battle size, a
+  // name) commits the value as Tab does: the browser fires the change (htmx saves it) and would
+  // then submit the form itself, a plain GET of the page with the form's words that races with
+  // the save and reloads the page; that submission is not made, and the focus stays in the field
+  document.addEventListener("submit", function (ev) {
+    var f = ev.target;
+    if (!f || !f.getAttribute || !(f.hasAttribute("hx-post") || f.hasAttribute("hx-get"))) { return; }
+    var trigger = f.getAttribute("hx-trigger");
+    if (trigger && !/(^|[\s,])submit\b/.test(trigger)) { ev.preventDefault(); }
+  }, true);
+
   // the catalog search asks as the player types; leaving the box (to press Add beside a result)
   // must not ask again: the rows would be redrawn under the pointer and the press lost
   document.addEventListener("change", function (ev) {
