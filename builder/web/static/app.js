@@ -156,6 +156,14 @@
     });
     return out;
   }
+  // the controls of a row in order: a control whose label changed with the change (a player
+  // renamed: "Take Baba from player 1 (Hanako)") is found again by its place in its row
+  function controls(li) {
+    return Array.prototype.filter.call(li.querySelectorAll("button, input, select, textarea, summary"), function (c) {
+      return c.type !== "hidden";
+    });
+  }
+  function placeOf(a, row) { return row ? controls(row).indexOf(a) : -1; }
   function firstControl(li) {
     var boxes = li.querySelectorAll("input.n");
     return boxes.length ? boxes[boxes.length - 1] : li.querySelector(".entry-name, button, input, select, summary");
@@ -173,13 +181,13 @@
     asked = {
       key: keyOf(a), fromCatalog: !!(elt && elt.closest && elt.closest("#catalog-panel")),
       inList: !!(a && a.closest && a.closest("#list-panel, #status")), sigs: sigs(),
-      row: row ? rows.indexOf(row) : -1, elt: a
+      row: row ? rows.indexOf(row) : -1, elt: a, place: placeOf(a, row), rows: rows.length
     };
   });
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var t = ev.detail.target;
     if (!t || t.id !== "list-panel" || !ev.detail.xhr || ev.detail.xhr.status >= 300) { return; }
-    pending = asked || {key: "", fromCatalog: false, inList: false, sigs: sigs(), row: -1}; asked = null;
+    pending = asked || {key: "", fromCatalog: false, inList: false, sigs: sigs(), row: -1, place: -1, rows: 0}; asked = null;
     // the focus may have moved since the change was asked for (Tab out of a typed count)
     var a = document.activeElement;
     if (a && a !== document.body && a.closest && a.closest("#list-panel, #status") && !pending.fromCatalog) {
@@ -187,6 +195,7 @@
       var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
       var row = a.closest("#list-panel li.entry");
       pending.row = row ? rows.indexOf(row) : pending.row;
+      pending.place = placeOf(a, row); pending.rows = rows.length;
     }
   });
   document.addEventListener("htmx:afterSettle", function () {
@@ -206,6 +215,10 @@
       }
     }
     var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+    if (!target && !p.fromCatalog && p.row >= 0 && p.place >= 0 && rows.length === p.rows) {
+      var same = controls(rows[p.row]);  // no row came or went: the control at the same place in the row
+      if (p.place < same.length && !same[p.place].disabled) { target = same[p.place]; }
+    }
     if (!target && (p.fromCatalog || p.inList)) {  // the new or changed row
       var seen = {};
       for (var k in p.sigs) { seen[k] = p.sigs[k]; }
