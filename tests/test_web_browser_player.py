@@ -238,3 +238,30 @@ def test_tab_after_renaming_a_senji_player_goes_to_the_next_control(page, server
     # and Shift+Tab goes back to the name box
     pg.keyboard.press("Shift+Tab")
     expect(pg.get_by_label("Name of player 1", exact=True)).to_be_focused()
+
+
+def test_compare_preselects_the_list_as_before_and_its_variant_as_after(page, server):  # noqa: F811  (fixtures of test_web_browser)
+    pg = page
+    (server["ws"] / "cmp-sohei.yaml").write_text((server["ws"] / "kensei-sohei.yaml").read_text())
+    pg.goto(f"{server['url']}/l/cmp-sohei.yaml")
+    # a list without variants: it is Before, After is left to choose
+    pg.locator("#compare-link").click()
+    pg.wait_for_url(re.compile(r"/compare\?"))
+    expect(pg.locator("#cmp-a")).to_have_value("cmp-sohei.yaml")
+    expect(pg.locator("#cmp-b")).to_have_value("")
+    expect(pg.locator("#compare-table")).to_have_count(0)
+    # from a variant: the original is Before, the variant After, compared at once
+    pg.goto(f"{server['url']}/l/cmp-sohei.yaml")
+    pg.get_by_role("button", name="Variant", exact=True).click()
+    pg.wait_for_url(re.compile(r"/l/cmp-sohei-variant\.yaml\?variant_of="))
+    pg.locator("#compare-link").click()
+    pg.wait_for_url(re.compile(r"/compare\?"))
+    expect(pg.locator("#cmp-a")).to_have_value("cmp-sohei.yaml")
+    expect(pg.locator("#cmp-b")).to_have_value("cmp-sohei-variant.yaml")
+    expect(pg.locator("#compare-table")).to_contain_text("(variant)")
+    # from the original that now has a variant: the same two, the original Before
+    pg.goto(f"{server['url']}/l/cmp-sohei.yaml")
+    pg.locator("#compare-link").click()
+    pg.wait_for_url(re.compile(r"/compare\?"))
+    expect(pg.locator("#cmp-a")).to_have_value("cmp-sohei.yaml")
+    expect(pg.locator("#cmp-b")).to_have_value("cmp-sohei-variant.yaml")
