@@ -113,9 +113,11 @@
   // name) commits the value as Tab does: the browser fires the change (htmx saves it) and would
   // then submit the form itself, a plain GET of the page with the form's words that races with
   // the save and reloads the page; that submission is not made, and the focus stays in the field
+  // (a form with an action of its own, as the print settings' Download PDF, submits as it says)
   document.addEventListener("submit", function (ev) {
     var f = ev.target;
-    if (!f || !f.getAttribute || !(f.hasAttribute("hx-post") || f.hasAttribute("hx-get"))) { return; }
+    if (!f || !f.getAttribute || f.hasAttribute("action") ||
+        !(f.hasAttribute("hx-post") || f.hasAttribute("hx-get"))) { return; }
     var trigger = f.getAttribute("hx-trigger");
     if (trigger && !/(^|[\s,])submit\b/.test(trigger)) { ev.preventDefault(); }
   }, true);
