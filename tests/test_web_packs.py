@@ -130,7 +130,10 @@ def test_update_shows_what_changes_for_the_workspace_lists_before_replacing(setu
         )
         reindex(reg)
         page = c.get("/packs").text
-        assert '<a class="btn btn-small btn-primary" href="/packs/update?name=Club%20cards">Update to 2</a>' in page
+        update = '<a class="btn btn-small btn-primary" href="/packs/update?name=Club%20cards">Update to 2</a>'
+        installed, results = page[: page.index('id="search-h"')], page[page.index('id="results"') :]
+        assert update in installed and update in results  # never a plain Install of the newer version
+        assert 'value="Club cards@2"' not in page
         r = c.get("/packs/update", params={"name": "Club cards"})
         assert r.status_code == 200, r.text
         text = r.text
