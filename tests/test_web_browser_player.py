@@ -211,3 +211,57 @@ def test_leaving_the_search_box_does_not_redraw_the_catalog(page, server):  # no
     # the addition, then the catalog redrawn once for the changed list: never a redraw before it
     assert asked[0] == "POST edit", asked
     assert asked.count("GET catalog") <= 1, asked
+
+
+def test_tab_after_renaming_a_senji_player_goes_to_the_next_control(page, server):  # noqa: F811  (fixtures of test_web_browser)
+    """The controls after a player's name say the player's name in their labels: renamed, the
+    player's row is drawn again, and the focus goes to the control Tab went to, not elsewhere
+    in the row."""
+    pg = page
+    (server["ws"] / "tab-senji.yaml").write_text((server["ws"] / "senji-three-daimyo.yaml").read_text())
+    pg.goto(f"{server['url']}/l/tab-senji.yaml")
+    box = pg.get_by_label("Name of player 1", exact=True)
+    expect(box).to_have_value("Aiko")
+    # the next control in order from the name box, as the page is before the change
+    after = pg.evaluate("""() => {
+        const all = Array.from(document.querySelectorAll('#list-panel button, #list-panel input, #list-panel select'))
+            .filter(e => e.type !== 'hidden' && !e.disabled);
+        const i = all.indexOf(document.querySelector('input[aria-label="Name of player 1"]'));
+        return all[i + 1].getAttribute('aria-label'); }""")
+    assert after == "Take Baba from player 1 (Aiko)", after
+    idle(pg)
+    before = version(pg)
+    box.fill("Hanako")
+    box.press("Tab")
+    changed(pg, before)
+    wait_focus(pg, "el => el.getAttribute('aria-label') === 'Take Baba from player 1 (Hanako)'")
+    # and Shift+Tab goes back to the name box
+    pg.keyboard.press("Shift+Tab")
+    expect(pg.get_by_label("Name of player 1", exact=True)).to_be_focused()
+
+
+def test_compare_preselects_the_list_as_before_and_its_variant_as_after(page, server):  # noqa: F811  (fixtures of test_web_browser)
+    pg = page
+    (server["ws"] / "cmp-sohei.yaml").write_text((server["ws"] / "kensei-sohei.yaml").read_text())
+    pg.goto(f"{server['url']}/l/cmp-sohei.yaml")
+    # a list without variants: it is Before, After is left to choose
+    pg.locator("#compare-link").click()
+    pg.wait_for_url(re.compile(r"/compare\?"))
+    expect(pg.locator("#cmp-a")).to_have_value("cmp-sohei.yaml")
+    expect(pg.locator("#cmp-b")).to_have_value("")
+    expect(pg.locator("#compare-table")).to_have_count(0)
+    # from a variant: the original is Before, the variant After, compared at once
+    pg.goto(f"{server['url']}/l/cmp-sohei.yaml")
+    pg.get_by_role("button", name="Variant", exact=True).click()
+    pg.wait_for_url(re.compile(r"/l/cmp-sohei-variant\.yaml\?variant_of="))
+    pg.locator("#compare-link").click()
+    pg.wait_for_url(re.compile(r"/compare\?"))
+    expect(pg.locator("#cmp-a")).to_have_value("cmp-sohei.yaml")
+    expect(pg.locator("#cmp-b")).to_have_value("cmp-sohei-variant.yaml")
+    expect(pg.locator("#compare-table")).to_contain_text("(variant)")
+    # from the original that now has a variant: the same two, the original Before
+    pg.goto(f"{server['url']}/l/cmp-sohei.yaml")
+    pg.locator("#compare-link").click()
+    pg.wait_for_url(re.compile(r"/compare\?"))
+    expect(pg.locator("#cmp-a")).to_have_value("cmp-sohei.yaml")
+    expect(pg.locator("#cmp-b")).to_have_value("cmp-sohei-variant.yaml")

@@ -77,7 +77,7 @@ def test_packs_page_search_install_update(setup, monkeypatch):
         (reg / "club-2.yaml").write_text(club("2", power="3/1/3"))
         reindex(reg)
         page = c.get("/packs").text
-        assert "Update to 2" in page and 'value="Club cards@2"' in page
+        assert "Update to 2" in page and 'href="/packs/update?name=Club%20cards"' in page
         assert install(c, "Club cards@2").status_code == 204
         page = c.get("/packs").text
         assert "also kept: 1" in page and "Update to" not in page
@@ -105,3 +105,84 @@ def test_install_needs_the_page_csrf_header(setup):
     r = c.post("/packs/install", data={"ref": "Club cards"}, headers={"X-CSRF-Token": "wrong"})
     assert r.status_code == 403
     assert not packs.exists()
+
+
+DECK = (
+    "system: senshiai\nname: Club deck\nsize: 3\npacks:\n  - Club cards\ncards:\n  Club Samurai: 1\n  Club Archers: 2\n"
+)
+
+
+def test_update_shows_what_changes_for_the_workspace_lists_before_replacing(setup, monkeypatch):
+    c, reg, packs = setup
+    ws = packs.parent / "ws"  # the workspace of the setup
+    (ws / "club").mkdir()
+    (ws / "club" / "deck.yaml").write_text(DECK)
+    (ws / "club" / "other.yaml").write_text(DECK.replace("  Club Samurai: 1\n", ""))
+    reindex(reg)
+    with Server(reg.parent) as srv:
+        monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json")
+        assert install(c, "Club cards@1").status_code == 204
+        (reg / "club-2.yaml").write_text(club("2", power="3/1/3", drop_archers=True))
+        (reg / "club-2.yaml").write_text(
+            (reg / "club-2.yaml").read_text()
+            + "  - name: Club Monks\n    type: troop\n    cost: I\n    paths: [Air]\n    speed: 1\n"
+            "    power: 1/1/2\n    assumed: invented for the test\n"
+        )
+        reindex(reg)
+        page = c.get("/packs").text
+        update = '<a class="btn btn-small btn-primary" href="/packs/update?name=Club%20cards">Update to 2</a>'
+        installed, results = page[: page.index('id="search-h"')], page[page.index('id="results"') :]
+        assert update in installed and update in results  # never a plain Install of the newer version
+        assert 'value="Club cards@2"' not in page
+        r = c.get("/packs/update", params={"name": "Club cards"})
+        assert r.status_code == 200, r.text
+        text = r.text
+        assert "Senshiai pack <strong>Club cards</strong>: version 1 → <strong>2</strong>." in text
+        assert '<ul class="plain" id="changes-added"><li>Club Monks added</li></ul>' in text
+        assert '<ul class="plain" id="changes-removed"><li>Club Archers removed</li></ul>' in text
+        assert '<ul class="plain" id="changes-changed"><li>Club Samurai: power 2/1/3 -&gt; 3/1/3</li></ul>' in text
+        # the workspace's lists that use the pack, each with what changes for it
+        assert (
+            '<a href="/l/club/deck.yaml">club/deck.yaml</a>:\n        Club Samurai: power 2/1/3 -&gt; 3/1/3; Club Archers removed'
+            in text
+        )
+        assert '<a href="/l/club/other.yaml">club/other.yaml</a>:\n        Club Archers removed' in text
+        assert 'name="ref" value="Club cards@2"' in text and "Replace version 1 with 2" in text
+        # nothing replaced by the confirm step itself
+        assert (packs / "club-cards.yaml").read_text() == club("1")
+        r = install(c, "Club cards@2")  # the confirm step's button
+        assert r.status_code == 204
+        assert "3/1/3" in (packs / "club-cards.yaml").read_text()
+        # up to date now: back to the Packs page, saying so
+        r = c.get("/packs/update", params={"name": "Club cards"}, follow_redirects=False)
+        assert r.status_code == 303 and "Club+cards%3A+up+to+date" in r.headers["location"]
+
+
+def test_update_of_a_pack_not_installed_is_refused_with_the_command_line_words(setup, monkeypatch):
+    c, reg, _packs = setup
+    reindex(reg)
+    with Server(reg.parent) as srv:
+        monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json")
+        r = c.get("/packs/update", params={"name": "No such pack"})
+        assert r.status_code == 400
+        assert (
+            "pack &#39;No such pack&#39; is not installed" in r.text or "pack 'No such pack' is not installed" in r.text
+        )
+        assert c.get("/packs/update").status_code == 400
+
+
+def test_the_packs_page_names_games_as_the_rest_of_the_builder(setup, monkeypatch):
+    c, reg, _packs = setup
+    reindex(reg)
+    with Server(reg.parent) as srv:
+        monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json")
+        assert install(c, "Club cards@1").status_code == 204
+        page = c.get("/packs").text
+    installed = page[page.index('id="installed"') : page.index('id="search-h"')]
+    assert '<span class="sys sys-senshiai">Senshiai</span>' in installed
+    results = page[page.index('id="results"') :]
+    assert '<span class="sys sys-senshiai">Senshiai</span>' in results
+    assert '<option value="satsuma">Satsuma Rebellion</option>' in page  # the new pack's game
+    assert '<option value="kensei" >Kensei</option>' in page  # the registry search's game
+    for game in ("senshiai", "kensei", "herocard", "senji", "satsuma"):
+        assert f">{game}<" not in page

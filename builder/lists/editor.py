@@ -7,7 +7,9 @@ runs on a tree of the list and is written back into the text in one way: in plac
 (``builder.lists.splice``: only the lines that change, comments and layout kept), or, when a
 change does not fit in place, through a round-trip tree of the whole text. The new text is
 read once and checked once; a text that no longer reads as a list of its system is refused and
-the session stays as it was. The text before goes on the undo stack. ``save`` writes
+the session stays as it was. Each edit also records in the list the packs it is checked with
+(``checked_with``), so every face of the session (command line, web page, JSON API) writes the
+same. The text before goes on the undo stack. ``save`` writes
 atomically and refuses when the file changed on disk since it was read (another program,
 another editor): ``ListChangedError``.
 
@@ -239,6 +241,7 @@ class ListEditor:
         change fits there, else through a round-trip tree of the whole text."""
         from builder.kit.edit import dump_roundtrip
 
+        edit = self._recording(edit)
         before = self.check()
         state = self._spliced(edit)
         if state is None:
@@ -255,6 +258,25 @@ class ListEditor:
             self._keep(self._state)
             self._state = state
         return Change(list(notes), before, self.check(), target)
+
+    def _recording(self, edit):
+        """``edit`` followed by the recording, in the same change, of the packs the list is
+        checked with (``checked_with``: name, version and content hash of each installed pack, see
+        ``builder.lists.packchanges.recorded_packs``). Every face of the session (the command
+        line, the web page, the JSON API) records the same thing with each edit, so a later
+        check can tell when a pack changed under the list. A recorded pack that differs here
+        now is said in the change's notes."""
+        from builder.lists.packchanges import recorded_packs, recording_notes
+
+        def run(tree):
+            notes, target = edit(tree)
+            new = recorded_packs(tree, self.base_dir, self.system)
+            if new is not None:
+                notes = [*notes, *recording_notes(tree.get("checked_with"), new)]
+                tree["checked_with"] = new
+            return notes, target
+
+        return run
 
     def _spliced(self, edit):
         """``edit`` run on a plain tree of the list and written into the text as small changes

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.errors import DaimyoError
+
+if TYPE_CHECKING:
+    from builder.catalog.packid import PackId
 
 # fields that say where an entry comes from rather than what it is
 _QUIET = ("source", "assumed")
@@ -177,10 +181,35 @@ def short_hash(h: str | None) -> str:
     return "sha256:" + (h or "").split(":", 1)[-1][:HASH_DIGITS]
 
 
+_IDENTS: dict[tuple, PackId] = {}  # (path, its identity on disk) -> PackId: see ``_pack_id``
+_IDENTS_KEPT = 64
+
+
+def _pack_id(path) -> PackId:
+    """``pack_id(path)``, kept while the file keeps its identity (device, inode, size, time of
+    change): an edit session records the packs with every edit, and reads each pack once."""
+    import os
+
+    from builder.catalog.packid import pack_id
+
+    try:
+        st = os.stat(path)
+        key: tuple | None = (os.path.realpath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+    except OSError:
+        key = None
+    if key is not None and key in _IDENTS:
+        return _IDENTS[key]
+    ident = pack_id(path)
+    if key is not None:
+        _IDENTS[key] = ident
+        while len(_IDENTS) > _IDENTS_KEPT:
+            del _IDENTS[next(iter(_IDENTS))]
+    return ident
+
+
 def checked_with(doc: dict, base_dir: Path, system: str | None = None) -> list[dict]:
     """One ``checked_with`` entry per pack of the list that is found here."""
     from builder.catalog.packfiles import resolve_pack
-    from builder.catalog.packid import pack_id
 
     out = []
     for ref in doc.get("packs") or []:
@@ -188,7 +217,7 @@ def checked_with(doc: dict, base_dir: Path, system: str | None = None) -> list[d
         if path is None:
             continue
         try:
-            ident = pack_id(path)
+            ident = _pack_id(path)
         except DaimyoError:
             continue
         entry = {"pack": ref, "name": ident.name}
@@ -271,3 +300,20 @@ def recorded_packs(data: dict, base_dir, system: str | None) -> list | None:
     found = {e["pack"]: e for e in checked_with({"packs": wanted, "system": system}, base_dir, system)}
     new = [found.get(r) or before[r] for r in wanted if r in found or r in before]
     return None if new == old or not new else new
+
+
+def recording_notes(old, new: list) -> list[str]:
+    """What recording ``new`` (a ``checked_with``) over ``old`` changes, for a person: one line per
+    pack the list recorded that is another version (or other content) here now."""
+    before = {str(e.get("pack")): e for e in old or [] if isinstance(e, dict)}
+    out = []
+    for e in new:
+        was = before.get(str(e.get("pack")))
+        if not was or was.get("hash") == e.get("hash"):
+            continue
+        if was.get("version") != e.get("version") and e.get("version"):
+            what = f"version {e['version']}" + (f" (was version {was['version']})" if was.get("version") else "")
+        else:
+            what = "its content as it is here now (it changed since the list recorded it)"
+        out.append(f"now checked with pack '{e.get('name') or e.get('pack')}' {what}")
+    return out

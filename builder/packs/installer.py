@@ -266,23 +266,48 @@ def outdated(name: str | None = None) -> list[Update]:
     return out
 
 
-def describe(update: Update, ready: Ready, list_paths: list[str]) -> list[str]:
+@dataclass
+class UpdateReport:
+    """What replacing the version in use with a new one changes: the pack's entries added,
+    removed and changed (``changes``), and for each list that uses the pack the changes that
+    concern its entries (``lists``: file, changes; none: none of its entries change)."""
+
+    update: Update
+    version: str  # the new version
+    changes: list  # builder.lists.packchanges.EntryChange
+    lists: list  # [(Path, [EntryChange])]
+
+    def head(self) -> str:
+        from builder.lists.packchanges import summary
+
+        u = self.update
+        return f"{u.name}: {u.current or '(no version)'} -> {self.version} ({u.game}): {summary(self.changes)}"
+
+    def lines(self) -> list[str]:
+        """The report as ``daimyo pack update`` prints it."""
+        from builder.paths import display_path
+
+        lines = [self.head()]
+        lines += [f"  {c.text()}" for c in self.changes]
+        for f, mine in self.lists:
+            what = "; ".join(c.text() for c in mine) if mine else "none of its entries change"
+            lines.append(f"  list {display_path(f)}: {what}")
+        return lines
+
+
+def report(update: Update, ready: Ready, list_paths: list[str]) -> UpdateReport:
     """What replacing the version in use with ``ready`` changes: for the pack, then for each list
-    among ``list_paths`` that uses it."""
-    from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
-    from builder.paths import display_path
+    among ``list_paths`` (files, or folders searched) that uses it."""
+    from builder.lists.packchanges import for_list, lists_using, pack_changes
 
     changes = pack_changes(update.data, ready.pack)
-    lines = [
-        f"{update.name}: {update.current or '(no version)'} -> {update.entry.version} ({update.game}): "
-        f"{summary(changes)}"
-    ]
-    lines += [f"  {c.text()}" for c in changes]
-    for f, data in lists_using(update.path, list_paths):
-        mine = for_list(changes, data)
-        what = "; ".join(c.text() for c in mine) if mine else "none of its entries change"
-        lines.append(f"  list {display_path(f)}: {what}")
-    return lines
+    lists = [(f, for_list(changes, data)) for f, data in lists_using(update.path, list_paths)]
+    return UpdateReport(update, update.entry.version, changes, lists)
+
+
+def describe(update: Update, ready: Ready, list_paths: list[str]) -> list[str]:
+    """``report`` as lines for people."""
+    return report(update, ready, list_paths).lines()
 
 
 def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool = False) -> list[str]:

@@ -3,13 +3,20 @@ two lists of the workspace side by side.
 
 The comparison is the library's (:mod:`builder.lists.diff`), the same answer ``daimyo diff A B``
 prints: ``/compare?a=A&b=B`` shows it, ``/api/diff?a=A&b=B`` gives its JSON.
+
+Asked for from a list (``/compare?from=L``: the Compare button of a list, "Compare with..." of
+the workspace), the page preselects what a person comparing that list means: a variant
+(``buke-variant.yaml``, made by Variant) is compared with its original, the original as Before
+and the variant as After; a list that has variants is Before, with its newest variant as After;
+any other list is Before, with After left to choose.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
-from fastapi import Request
+from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
 
@@ -52,6 +59,29 @@ def make_variant(ws, editor, rel: str) -> str:
     return target
 
 
+def _variant_of(rel: str) -> str | None:
+    """The original a variant's file is named after (``a/buke-variant-2.yaml`` -> ``a/buke.yaml``)."""
+    p = PurePosixPath(rel)
+    m = re.fullmatch(r"(.+)-variant(?:-\d+)?", p.stem)
+    return str(p.with_name(m.group(1) + p.suffix)) if m else None
+
+
+def preselected(lists, rel: str) -> tuple[str, str]:
+    """Before and After of a comparison asked for from the list ``rel`` among ``lists`` (the
+    workspace's readable lists): see the module's words."""
+    paths = {i.path: i for i in lists}
+    if rel not in paths:
+        return "", ""
+    original = _variant_of(rel)
+    if original is not None and original in paths:
+        return original, rel
+    variants = [i for i in lists if i.path != rel and _variant_of(i.path) == rel]
+    if variants:
+        newest = max(variants, key=lambda i: (i.mtime, i.path))
+        return rel, newest.path
+    return rel, ""
+
+
 def side_view(ws, editor, rel):
     from builder.web.common import _load_view
 
@@ -62,10 +92,12 @@ def add_routes(api, ws, editor, page, go, form) -> None:
     """The comparison page, its JSON twin and the variant action."""
 
     @api.get("/compare", response_class=HTMLResponse, include_in_schema=False)
-    def compare_page(request: Request, a: str = "", b: str = ""):
+    def compare_page(request: Request, a: str = "", b: str = "", from_: str = Query("", alias="from")):
         from builder.lists.diff import verdict_text
 
         lists = [i for i in ws.lists() if i.system]
+        if from_ and not a and not b:
+            a, b = preselected(lists, ws.clean(from_))
         d = compare(ws, editor, a, b) if a and b else None
         return page(
             request,

@@ -53,6 +53,13 @@ def workspace_packs(ws) -> list[dict]:
     return out
 
 
+def game_names() -> dict[str, str]:
+    """Each game's name by its id (``kensei`` -> ``Kensei``), as the rest of the builder shows games."""
+    from builder.systems import list_systems
+
+    return {gs.id: gs.name for gs in list_systems()}
+
+
 def register(api, page, ws) -> None:
     """Add the Packs page and its actions to the app (``page`` renders a template)."""
     from builder.web.common import _form, _go
@@ -90,6 +97,54 @@ def register(api, page, ws) -> None:
             done=done[:300],
             folder=str(store.folder()),
             mine=workspace_packs(ws),
+            game_names=game_names(),
+        )
+
+    @api.get("/packs/update", response_class=HTMLResponse, include_in_schema=False)
+    async def packs_update(request: Request, name: str = ""):
+        """The confirm step of an update: what the newest version changes, entry by entry, and
+        which of the workspace's lists use the entries concerned (``daimyo pack update``'s
+        report); nothing is replaced until the person confirms."""
+        from urllib.parse import urlencode
+
+        import anyio.to_thread
+
+        from builder.packs.installer import download, outdated, report
+        from builder.paths import display_path
+        from builder.web.workspace import Refused
+
+        name = name.strip()[:200]
+        if not name:
+            raise Refused("name an installed pack to update")
+
+        def work():
+            ups = outdated(name)
+            if not ups:
+                return None
+            u = ups[0]
+            return report(u, download(u.entry), [str(ws.root)])
+
+        rep = await anyio.to_thread.run_sync(work)
+        if rep is None:
+            return _go(request, "/packs?" + urlencode({"done": f"{name}: up to date"}))
+        lists = []
+        for f, mine in rep.lists:
+            try:
+                rel = f.resolve().relative_to(ws.root.resolve()).as_posix()
+            except ValueError:
+                rel = None
+            lists.append({"rel": rel, "shown": rel or display_path(f), "changes": [c.text() for c in mine]})
+        u = rep.update
+        return page(
+            request,
+            "pack_update.html",
+            pack=u.name,
+            game=game_names().get(u.game, u.game),
+            current=u.current or "(no version)",
+            version=rep.version,
+            ref=f"{u.name}@{rep.version}",
+            changes=rep.changes,
+            lists=lists,
         )
 
     @api.post("/packs/install", include_in_schema=False)

@@ -109,6 +109,19 @@
   });
   document.addEventListener("DOMContentLoaded", syncNew);
 
+  // Enter in a typed field of a form that htmx sends on change (a count, a battle size, a
+  // name) commits the value as Tab does: the browser fires the change (htmx saves it) and would
+  // then submit the form itself, a plain GET of the page with the form's words that races with
+  // the save and reloads the page; that submission is not made, and the focus stays in the field
+  // (a form with an action of its own, as the print settings' Download PDF, submits as it says)
+  document.addEventListener("submit", function (ev) {
+    var f = ev.target;
+    if (!f || !f.getAttribute || f.hasAttribute("action") ||
+        !(f.hasAttribute("hx-post") || f.hasAttribute("hx-get"))) { return; }
+    var trigger = f.getAttribute("hx-trigger");
+    if (trigger && !/(^|[\s,])submit\b/.test(trigger)) { ev.preventDefault(); }
+  }, true);
+
   // the catalog search asks as the player types; leaving the box (to press Add beside a result)
   // must not ask again: the rows would be redrawn under the pointer and the press lost
   document.addEventListener("change", function (ev) {
@@ -145,6 +158,14 @@
     });
     return out;
   }
+  // the controls of a row in order: a control whose label changed with the change (a player
+  // renamed: "Take Baba from player 1 (Hanako)") is found again by its place in its row
+  function controls(li) {
+    return Array.prototype.filter.call(li.querySelectorAll("button, input, select, textarea, summary"), function (c) {
+      return c.type !== "hidden";
+    });
+  }
+  function placeOf(a, row) { return row ? controls(row).indexOf(a) : -1; }
   function firstControl(li) {
     var boxes = li.querySelectorAll("input.n");
     return boxes.length ? boxes[boxes.length - 1] : li.querySelector(".entry-name, button, input, select, summary");
@@ -162,13 +183,13 @@
     asked = {
       key: keyOf(a), fromCatalog: !!(elt && elt.closest && elt.closest("#catalog-panel")),
       inList: !!(a && a.closest && a.closest("#list-panel, #status")), sigs: sigs(),
-      row: row ? rows.indexOf(row) : -1, elt: a
+      row: row ? rows.indexOf(row) : -1, elt: a, place: placeOf(a, row), rows: rows.length
     };
   });
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var t = ev.detail.target;
     if (!t || t.id !== "list-panel" || !ev.detail.xhr || ev.detail.xhr.status >= 300) { return; }
-    pending = asked || {key: "", fromCatalog: false, inList: false, sigs: sigs(), row: -1}; asked = null;
+    pending = asked || {key: "", fromCatalog: false, inList: false, sigs: sigs(), row: -1, place: -1, rows: 0}; asked = null;
     // the focus may have moved since the change was asked for (Tab out of a typed count)
     var a = document.activeElement;
     if (a && a !== document.body && a.closest && a.closest("#list-panel, #status") && !pending.fromCatalog) {
@@ -176,6 +197,7 @@
       var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
       var row = a.closest("#list-panel li.entry");
       pending.row = row ? rows.indexOf(row) : pending.row;
+      pending.place = placeOf(a, row); pending.rows = rows.length;
     }
   });
   document.addEventListener("htmx:afterSettle", function () {
@@ -195,6 +217,10 @@
       }
     }
     var rows = Array.prototype.slice.call(document.querySelectorAll("#list-panel li.entry"));
+    if (!target && !p.fromCatalog && p.row >= 0 && p.place >= 0 && rows.length === p.rows) {
+      var same = controls(rows[p.row]);  // no row came or went: the control at the same place in the row
+      if (p.place < same.length && !same[p.place].disabled) { target = same[p.place]; }
+    }
     if (!target && (p.fromCatalog || p.inList)) {  // the new or changed row
       var seen = {};
       for (var k in p.sigs) { seen[k] = p.sigs[k]; }
