@@ -100,6 +100,9 @@ class TroopEntry:
     standard: int = 0
     points: Fraction = Fraction(0)
     cost_known: bool = True
+    # the models come with another troop (an Onmyouji's Shikigami): no cost, not a unit,
+    # only their number is checked (001:4884-4891, 001:5948-5949)
+    companion: bool = False
 
     @property
     def loc(self) -> tuple:
@@ -345,8 +348,25 @@ def load_list(doc, catalog):
             findings.append(
                 Finding("error", "kensei.unknown-troop", _unknown("troop", name, catalog, "troops"), loc=("troops", i))
             )
-        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std))
+        companion = troop is not None and troop.id in companion_ids(catalog)
+        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std, companion=companion))
     return lst, findings
+
+
+def companion_ids(catalog) -> frozenset:
+    """The ids of the troops that come with another troop (``companions``: an Onmyouji's
+    Shikigami), remembered per loaded catalog."""
+    memo = ruleset(catalog).table("facts")
+    hit = memo.get("companion_ids")
+    if hit is None:
+        ids = set()
+        for t in catalog.entries("troops"):
+            for c in getattr(t, "companions", None) or []:
+                comp = _find(catalog, "troops", c.troop)
+                if comp is not None:
+                    ids.add(comp.id)
+        hit = memo["companion_ids"] = frozenset(ids)
+    return hit
 
 
 def _unknown(what: str, name, catalog, section: str) -> str:
@@ -464,6 +484,8 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
     t = e.troop
     if t is None:
         return Fraction(0), False
+    if e.companion:
+        return Fraction(0), True  # fielded with the troop it comes with, at no cost
     if t.purchase is not None:
         reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs")
         lot_models, lot_points = t.purchase.models, Fraction(t.purchase.points).limit_denominator(1000)
@@ -560,6 +582,9 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     for e in lst.entries:
         t = e.troop
         if t is None:
+            continue
+        if e.companion:  # not a unit, no cost: only their number is checked (_check_shikigami)
+            e.points, e.cost_known = Fraction(0), True
             continue
         # everything an entry's item needs but its place in the list, remembered per troop,
         # size, flags and the house rules that change them
@@ -1083,31 +1108,30 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
 
 
 def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
+    """The companions listed (an Onmyouji's Shikigami) against the number their troops bring:
+    "Must be accompanied by two Shikigami" (001:5948-5949, 001:4933-4937)."""
     out = []
     src = SRC["shikigami"]
-    need: dict[str, list[TroopEntry]] = {}
+    need: dict[str, list[tuple[TroopEntry, int]]] = {}  # companion id -> (owner entry, models it brings)
     names: dict[str, str] = {}
     for e in lst.entries:
         for c in getattr(e.troop, "companions", None) or []:
             comp = _find(catalog, "troops", c.troop)
             key = comp.id if comp is not None else _normalize(c.troop)
             names[key] = comp.name if comp is not None else c.troop
-            need.setdefault(key, []).extend([e] * (c.count * 1))
+            need.setdefault(key, []).append((e, c.count * e.models))
     have: dict[str, list[TroopEntry]] = {}
     for e in lst.entries:
-        if e.troop is not None and (e.troop.id in need or "shikigami" in _normalize(e.troop.name)):
+        if e.troop is not None and (e.companion or e.troop.id in need or "shikigami" in _normalize(e.troop.name)):
             have.setdefault(e.troop.id, []).append(e)
-    for key in set(need) | set(have):
-        want = len(need.get(key, []))
+    for key in sorted(set(need) | set(have)):
+        owners = need.get(key, [])
+        want = sum(n for _, n in owners)
         got_entries = have.get(key, [])
         got = sum(x.models for x in got_entries)
         name = names.get(key) or (got_entries[0].troop.name if got_entries else key)
         if not got_entries:
-            owners: dict[int, list] = {}
-            for owner in need[key]:
-                owners.setdefault(id(owner), []).append(owner)
-            for group in owners.values():
-                owner, each = group[0], len(group)
+            for owner, each in owners:
                 out.append(
                     Finding(
                         "info",
@@ -1120,19 +1144,15 @@ def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
                     )
                 )
         elif got != want:
-            loc = got_entries[0].loc if got_entries else need[key][0].loc
+            held = sum(o.models for o, _ in owners)
+            with_whom = f"{held} Onmyouji" if held else "no Onmyouji"
             out.append(
                 Finding(
                     "error",
                     "kensei.onmyouji-shikigami",
-                    f"{got} {name} listed, but {want} go with "
-                    + (
-                        f"{len(need[key]) // max(1, want // max(1, len(need[key])))} Onmyouji"
-                        if want
-                        else "no Onmyouji"
-                    )
-                    + " (an Onmyouji is accompanied by two Shikigami)",
-                    loc=loc,
+                    f"{got} {name} listed, but {want} go with {with_whom} "
+                    "(an Onmyouji is accompanied by two Shikigami)",
+                    loc=got_entries[0].loc,
                     source=src,
                     value=got,
                     bound=want,
@@ -1196,7 +1216,7 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     }
     out["units"] = sum(1 for i in items if i.facts["unit"] is True)
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
-    out["models"] = sum(i.models for i in items)
+    out["models"] = sum(i.models for i in items) + sum(e.models for e in lst.entries if e.companion)
     for r, key in _summary_rules(active_restrictions(catalog.model.restrictions, ctx), ruleset(catalog)):
         v = _measure_exact("points", matching(r, items, ctx))
         out[key] = plain(v)
