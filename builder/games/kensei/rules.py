@@ -670,7 +670,7 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
             f.message = _spiritual_message(lst, f)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
-    findings += _check_unit_leaders(lst, catalog)
+    findings += _check_unit_leaders(lst, catalog, rules)
     findings += _check_protector(lst, catalog)
     findings += _check_standards(lst, catalog, rules)
     findings += _check_shikigami(lst, catalog)
@@ -835,9 +835,59 @@ def _lead_order(catalog, t) -> int | None:
     return getattr(cls, "lead_order", None)
 
 
-def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
+def _leader_type(e: TroopEntry, ldr_troop, catalog, split_all: bool, src: str) -> Finding | None:
+    """"Must be of the same type (hand to hand armed infantry, ranged weapon armed infantry,
+    cavalry, etc)" (001:1857-1860): only infantry is split by its weapons, so a mounted archer
+    leads mounted spearmen (the rulebook's mounted Sohei Daimyo leads cavalry monks, 001:1820-1831);
+    the house rule unit_leader_weapons_every_type splits every type by its weapons."""
+    ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr_troop, catalog)
+    tu, tl = ft["type"], fl["type"]
+    unknown = "troop_type"
+    if not isinstance(tu, Unknown) and not isinstance(tl, Unknown) and tu != tl:
+        return Finding(
+            "error",
+            "kensei.unit-leader-type",
+            f"{e.troop.name}: leader '{ldr_troop.name}' is {tl}, the unit is {tu}; they must be of the same type",
+            loc=e.loc + ("led_by",),
+            source=src,
+            value=tl,
+            bound=tu,
+        )
+    split = split_all or tu == "infantry" or tl == "infantry"
+    if not isinstance(tu, Unknown) and not isinstance(tl, Unknown):
+        if not split:
+            return None
+        ru, rl = ft["ranged"], fl["ranged"]
+        if not isinstance(ru, Unknown) and not isinstance(rl, Unknown):
+            if ru == rl:
+                return None
+            arms = {True: "ranged weapon armed", False: "hand to hand armed"}
+            rule = "" if tu == "infantry" else " (house rule unit_leader_weapons_every_type)"
+            return Finding(
+                "error",
+                "kensei.unit-leader-type",
+                f"{e.troop.name}: leader '{ldr_troop.name}' is {arms[rl]} {tl}, the unit is "
+                f"{arms[ru]} {tu}; they must be of the same type{rule}",
+                loc=e.loc + ("led_by",),
+                source=src,
+                value=f"{arms[rl]} {tl}",
+                bound=f"{arms[ru]} {tu}",
+            )
+        unknown = "weapons"
+    return Finding(
+        "warning",
+        "kensei.unit-leader-type",
+        f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
+        f"(a profile lacks {unknown}; give it in a pack)",
+        loc=e.loc + ("led_by",),
+        source=src,
+    )
+
+
+def _check_unit_leaders(lst: KenseiList, catalog, rules: dict | None = None) -> list[Finding]:
     out = []
     src = SRC["unit_leader"]
+    split_all = (rules or {}).get("unit_leader_weapons_every_type") is True
     led_count: dict[str, list[TroopEntry]] = {}
     for e in lst.entries:
         if e.led_by is None or e.troop is None:
@@ -914,36 +964,9 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
                     bound=e.troop.troop_class,
                 )
             )
-        ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr_troop, catalog)
-        kinds: list[bool | None] = []
-        for f in ("type", "ranged"):
-            if isinstance(ft[f], Unknown) or isinstance(fl[f], Unknown):
-                kinds.append(None)
-            else:
-                kinds.append(ft[f] == fl[f])
-        if False in kinds:
-            desc = lambda fx: f"{fx['type']}{' (ranged)' if fx['ranged'] is True else ''}"  # noqa: E731
-            out.append(
-                Finding(
-                    "error",
-                    "kensei.unit-leader-type",
-                    f"{e.troop.name}: leader '{ldr_troop.name}' is {desc(fl)}, the unit is "
-                    f"{desc(ft)}; they must be of the same type",
-                    loc=e.loc + ("led_by",),
-                    source=src,
-                )
-            )
-        elif None in kinds:
-            out.append(
-                Finding(
-                    "warning",
-                    "kensei.unit-leader-type",
-                    f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
-                    f"(profile lacks troop_type or weapons)",
-                    loc=e.loc + ("led_by",),
-                    source=src,
-                )
-            )
+        finding = _leader_type(e, ldr_troop, catalog, split_all, src)
+        if finding is not None:
+            out.append(finding)
     for tid, units in led_count.items():
         have = sum(1 for x in lst.entries if x.troop is not None and x.troop.id == tid)
         for e in units[have:]:
