@@ -657,6 +657,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         default_loc=("troops",),
         pack_hint="a pack",
         ruleset=rs,
+        house_rules={h.id: h for h in catalog.model.house_rules},
     )
     return items, ctx
 
@@ -836,7 +837,7 @@ def _lead_order(catalog, t) -> int | None:
 
 
 def _leader_type(e: TroopEntry, ldr_troop, catalog, split_all: bool, src: str) -> Finding | None:
-    """"Must be of the same type (hand to hand armed infantry, ranged weapon armed infantry,
+    """ "Must be of the same type (hand to hand armed infantry, ranged weapon armed infantry,
     cavalry, etc)" (001:1857-1860): only infantry is split by its weapons, so a mounted archer
     leads mounted spearmen (the rulebook's mounted Sohei Daimyo leads cavalry monks, 001:1820-1831);
     the house rule unit_leader_weapons_every_type splits every type by its weapons."""
