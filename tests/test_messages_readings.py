@@ -35,3 +35,26 @@ def test_a_kensei_bound_set_by_a_house_rule_cites_that_reading():
     by = {f.code: f for f in res.findings}
     assert by["kensei.skirmishers-max"].source == "001_dbcd2f61c1014419.txt:5974-5977"
     assert by["kensei.skirmishers-max"].bound == 70
+
+
+# -- a Hata-Jurushi written as a troop: the one error that says where it goes --------------------
+
+HATA = """system: kensei
+clan: kuge
+points: 200
+troops:
+  - troop: Hero Kuge Naginata
+  - troop: Yari Ashigaru
+    models: 10
+  - troop: Hata-Jurushi
+  - troop: Onna-Bushi
+    models: 5
+"""
+
+
+def test_a_hata_jurushi_written_as_a_troop_gives_only_the_error_that_places_it():
+    res = check_text(HATA)
+    (f,) = res.findings
+    assert f.code == "kensei.standard-outside-unit" and f.loc == ("troops", 2)
+    assert "write 'standard: true' on that unit instead" in f.message
+    assert res.summary["points"] == 20 + 50 + 25  # it has no cost of its own

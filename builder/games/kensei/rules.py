@@ -103,6 +103,9 @@ class TroopEntry:
     # the models come with another troop (an Onmyouji's Shikigami): no cost, not a unit,
     # only their number is checked (001:4884-4891, 001:5948-5949)
     companion: bool = False
+    # a Hata-Jurushi written as a troop: it belongs inside a unit (kensei.standard-outside-unit
+    # says so) and is neither priced nor counted as a troop of its own
+    standard_bearer: bool = False
 
     @property
     def loc(self) -> tuple:
@@ -349,8 +352,13 @@ def load_list(doc, catalog):
                 Finding("error", "kensei.unknown-troop", _unknown("troop", name, catalog, "troops"), loc=("troops", i))
             )
         companion = troop is not None and troop.id in companion_ids(catalog)
-        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std, companion=companion))
+        bearer = troop is not None and _is_standard_bearer(troop)
+        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std, companion=companion, standard_bearer=bearer))
     return lst, findings
+
+
+def _is_standard_bearer(troop) -> bool:
+    return "hata-jurushi" in _normalize(troop.name)
 
 
 def companion_ids(catalog) -> frozenset:
@@ -484,8 +492,8 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
     t = e.troop
     if t is None:
         return Fraction(0), False
-    if e.companion:
-        return Fraction(0), True  # fielded with the troop it comes with, at no cost
+    if e.companion or e.standard_bearer:
+        return Fraction(0), True  # fielded with the troop it comes with (or inside a unit), at no cost
     if t.purchase is not None:
         reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs")
         lot_models, lot_points = t.purchase.models, Fraction(t.purchase.points).limit_denominator(1000)
@@ -583,7 +591,9 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         t = e.troop
         if t is None:
             continue
-        if e.companion:  # not a unit, no cost: only their number is checked (_check_shikigami)
+        if e.companion or e.standard_bearer:
+            # not a unit, no cost: only the Shikigami's number is checked (_check_shikigami), and
+            # a Hata-Jurushi's place (_check_standards)
             e.points, e.cost_known = Fraction(0), True
             continue
         # everything an entry's item needs but its place in the list, remembered per troop,
@@ -1081,7 +1091,7 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
     src = SRC["standard"]
     ladder = (rules or {}).get("standard_leader_classes") is True
     for e in lst.entries:
-        if e.troop is not None and "hata-jurushi" in _normalize(e.troop.name) and e.standard == 0:
+        if e.standard_bearer:
             out.append(
                 Finding(
                     "error",
@@ -1091,6 +1101,7 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
                     source=src,
                 )
             )
+            continue
         if not e.standard or e.troop is None:
             continue
         if e.standard > 1:
