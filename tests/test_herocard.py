@@ -121,7 +121,7 @@ def test_catalog_rejects_bad_attribute_and_hero(tmp_path):
     pack.write_text("system: herocard\nattribute_cards:\n  - name: Odd\n    hero: Samuri\n    assumed: t\n")
     with pytest.raises(CatalogError) as ei:
         load_catalog("herocard", [pack], use_cache=False)
-    assert "unknown hero 'Samuri' (did you mean 'Samurai'?)" in ei.value.lines()[0]
+    assert "unknown hero 'Samuri' (did you mean 'Samurai'? Or declare a new hero in the pack" in ei.value.lines()[0]
 
 
 # -- rules core: the rulebook's worked examples ----------------------------------------------------

@@ -827,7 +827,11 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
                 bound=1,
             )
         ]
-    names = ", ".join(f"'{n}'" for n in sorted({e.troop.name for e in eligible}))
+    # every Hero as written, a name written on several entries with how many times
+    written: dict[str, int] = {}
+    for e in eligible:
+        written[e.name] = written.get(e.name, 0) + 1
+    names = ", ".join(f"'{n}'" + (f" {k} times" if k > 1 else "") for n, k in sorted(written.items()))
     return [
         Finding(
             "error",
