@@ -72,6 +72,8 @@ FACTS = {
     "warrior",
     "exempt",
     "exempt_min",
+    "own_unit_min",
+    "own_unit_max",
 }
 CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
 CONTEXT_VALUES = {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
@@ -479,6 +481,10 @@ def troop_facts(troop, catalog) -> dict:
         "spiritual": spiritual,
         "cost": troop.cost if troop.cost is not None else Unknown("cost"),
         "volume": troop.volume if troop.volume is not None else Unknown("volume"),
+        # the profile sets its own unit sizes (``unit_min``/``unit_max`` of a pack): the
+        # general limits leave it to _check_unit_sizes
+        "own_unit_min": troop.unit_min is not None,
+        "own_unit_max": troop.unit_max is not None,
     }
     cache[key] = facts
     return facts
@@ -679,6 +685,7 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     for f in findings:
         if f.code == "kensei.spiritual-max":
             f.message = _spiritual_message(lst, f)
+    findings += _check_unit_sizes(lst, items)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
     findings += _check_unit_leaders(lst, catalog, rules)
@@ -689,6 +696,34 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     if rules.get("onmyouji_realm_limits_troops") is True:
         findings += _check_realm(lst)
     return findings
+
+
+def _check_unit_sizes(lst: KenseiList, items: list) -> list[Finding]:
+    """The unit sizes a profile sets itself (``unit_min``/``unit_max`` in a pack), in place of the
+    general 3 and 15/5/10 (001:5919-5922), at the bound and past it."""
+    out = []
+    troops = {e.loc: e.troop for e in lst.entries}
+    for it in items:
+        if it.facts["unit"] is not True or not (it.facts["own_unit_min"] or it.facts["own_unit_max"]):
+            continue
+        t = troops.get(it.loc)
+        for kind, bound in (("min", getattr(t, "unit_min", None)), ("max", getattr(t, "unit_max", None))):
+            if bound is None or (it.models >= bound if kind == "min" else it.models <= bound):
+                continue
+            op = "<" if kind == "min" else ">"
+            out.append(
+                Finding(
+                    "error",
+                    f"kensei.unit-size-{kind}",
+                    f"{it.name}: unit of {it.models} models {op} {bound} (unit_{kind} of its profile in {it.origin})",
+                    loc=it.loc,
+                    source=f"{SEED}:5919-5922",
+                    value=it.models,
+                    bound=bound,
+                    base=f"unit_{kind}",
+                )
+            )
+    return out
 
 
 def _spiritual_message(lst: KenseiList, f: Finding) -> str:
