@@ -404,7 +404,9 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
             cls = catalog.find("troop_classes", t.troop_class)
             facts.append(cls.name if cls else t.troop_class)
         if t.troop_type:
-            facts.append(t.troop_type)
+            facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+        elif t.mount:
+            facts.append(f"mount: {t.mount}")
         if t.titles:
             facts.append(", ".join(t.titles))
         if t.weapons:
@@ -558,7 +560,9 @@ def unit_card_data(lst, catalog) -> list[dict]:
             if cls:
                 facts.append(f"{cls.name} ({cls.id})")
             if t.troop_type:
-                facts.append(t.troop_type)
+                facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+            elif t.mount:
+                facts.append(f"mount: {t.mount}")
             if t.titles:
                 facts.append(", ".join(t.titles))
             if t.volume:
