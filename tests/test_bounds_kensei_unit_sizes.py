@@ -69,3 +69,22 @@ def test_sizes_no_unit_can_have_are_refused_at_the_pack_line(tmp_path):
         assert line.startswith(f"{pack}:4:") and said in line
     pack.write_text("system: kensei\nname: sizes\ntroops:\n  - {name: Onna-Bushi, unit_min: 5, unit_max: 5}\n")
     assert load_catalog("kensei", [pack], use_cache=False).find("troops", "Onna-Bushi").unit_max == 5
+
+
+def test_the_roster_s_limits_table_shows_a_size_the_profile_sets(tmp_path):
+    from builder.check import load_checked
+    from builder.games.kensei import rules as kensei
+
+    (tmp_path / "sizes.yaml").write_text(
+        "system: kensei\nname: sizes\ntroops:\n  - {name: Onna-Bushi, unit_min: 5}\n", encoding="utf-8"
+    )
+    path = tmp_path / "list.yaml"
+    for onna, status in ((4, "FAIL"), (5, None)):
+        path.write_text(LIST.format(onna=onna, yari=10), encoding="utf-8")
+        _doc, catalog, lst, res = load_checked(path)
+        rows = {r["id"]: r for r in kensei.limit_table(lst, catalog, res.house_rules, res.findings)}
+        own = rows.get("kensei.unit-size-min-unit_min")
+        assert (own and own["status"]) == status
+        # the general minimum of 3 is not failed by a unit its profile lets be smaller or larger
+        assert rows["unit-size-min"]["status"] == "pass"
+    assert (own is None) and rows["unit-size-min"]["value"] == "lowest 10 models"

@@ -422,6 +422,8 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
         tags.append(f"led by {e.led_by}")
     if e.standard:
         tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
+    if getattr(e, "companion", False):
+        tags.append("companions: no cost, not a unit")
     abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
     return {
         "name": t.name if t else e.name,

@@ -1375,6 +1375,7 @@ def limits(lst: KenseiList, catalog, rules: dict, detail: bool = False) -> list[
 
 
 _OP = {"min": "\u2265", "max": "\u2264", "exactly": "="}
+OWN_SIZES = ("unit_min", "unit_max")  # the ``base`` of a unit size a profile sets itself
 # rules checked in Python (general, unit leaders, standards, ...): the roster names them by finding code
 _CHECKED_IN_CODE = {
     "kensei.general": "Army general",
@@ -1417,7 +1418,11 @@ def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
         else:
             value_txt = _measured(first["value"], first)
         ok = all(r["ok"] for r in group)
-        fs = [f for f in by_code.get(first["code"], []) if f.bound is None or f.bound == first["bound"]]
+        fs = [
+            f
+            for f in by_code.get(first["code"], [])
+            if (f.bound is None or f.bound == first["bound"]) and f.base not in OWN_SIZES
+        ]
         status = "pass" if ok else "FAIL"
         if any(f.severity == "error" for f in fs):
             status = "FAIL"
@@ -1435,6 +1440,19 @@ def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
                 "source": first["source"],
             }
         )
+    for f in findings:  # a unit size a pack's profile sets itself (_check_unit_sizes)
+        if f.base in OWN_SIZES:
+            rows.append(
+                {
+                    "id": f"{f.code}-{f.base}",
+                    "code": f.code,
+                    "label": f"Unit size set by the profile ({f.base})",
+                    "value": f"{fmt_num(f.value)} models",
+                    "bound": f"{_OP['min' if f.base == 'unit_min' else 'max']} {fmt_num(f.bound)}",
+                    "status": "FAIL",
+                    "source": f.source or "",
+                }
+            )
     covered = {row["code"] for row in rows}
     for code, f_list in sorted(by_code.items()):
         if code in covered or not code.startswith("kensei.") or code == "kensei.profile-incomplete":
