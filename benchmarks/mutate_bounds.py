@@ -94,6 +94,10 @@ TESTS = {
         "tests/test_missing_data.py",
         "tests/test_bounds_house_rules.py",
         "tests/test_bounds_cards.py",
+        "tests/test_bounds_kensei_unit_sizes.py",
+        "tests/test_readings_kensei_leaders.py",
+        "tests/test_readings_kensei_companions.py",
+        "tests/test_messages_readings.py",
     ],
     "senshiai": [
         "tests/test_bounds_senshiai.py",

@@ -121,7 +121,7 @@ def test_catalog_rejects_bad_attribute_and_hero(tmp_path):
     pack.write_text("system: herocard\nattribute_cards:\n  - name: Odd\n    hero: Samuri\n    assumed: t\n")
     with pytest.raises(CatalogError) as ei:
         load_catalog("herocard", [pack], use_cache=False)
-    assert "unknown hero 'Samuri' (did you mean 'Samurai'?)" in ei.value.lines()[0]
+    assert "unknown hero 'Samuri' (did you mean 'Samurai'? Or declare a new hero in the pack" in ei.value.lines()[0]
 
 
 # -- rules core: the rulebook's worked examples ----------------------------------------------------
@@ -363,3 +363,46 @@ def test_bad_input_never_raises(body):
 def test_action_card_model_is_strict():
     with pytest.raises(ValueError):  # pydantic's ValidationError
         ActionCard(name="X", assumed="t", colour="red")
+
+
+# -- a Treasure is not an action card (004:294-300, 004:1211-1217) --------------------------------
+
+TREASURE_DECK = """system: herocard
+packs: [{pack}]
+attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]
+deck:
+  Overhand Thrust: 6
+  Attack from Above: 6
+  Efficient Block: 6
+  Cross Block: {last}
+  An Heir: 1
+"""
+
+
+def test_a_treasure_in_the_action_deck_is_named_a_treasure_and_not_counted(tmp_path):
+    # 20 action cards and the Treasure "An Heir": the Treasure is no action card
+    res = check_text(TREASURE_DECK.format(pack=PACK, last=2), str(tmp_path / "hero.yaml"))
+    (f,) = res.findings
+    assert f.code == "herocard.not-action-card" and f.severity == "error"
+    assert f.message == (
+        "'An Heir' is a Treasure card, not an action card: Treasures are drawn from their own deck "
+        "when a Hero searches a Shrine; remove it from 'deck'"
+    )
+    assert "unknown" not in f.message and "add it in a pack" not in f.message
+    assert f.source == "004_80c161daf2b1fabf.txt:294-300, 004_80c161daf2b1fabf.txt:1211-1217"
+    assert res.summary["action_cards"] == 20
+    # 19 action cards and the Treasure: one short of the 20 an action deck holds
+    res = check_text(TREASURE_DECK.format(pack=PACK, last=1), str(tmp_path / "hero.yaml"))
+    (f,) = [f for f in res.findings if f.code == "herocard.deck-min"]
+    assert (f.value, f.bound) == (19, 20) and res.summary["action_cards"] == 19
+
+
+def test_a_minimum_set_by_a_house_rule_cites_the_house_rule_s_lines():
+    (f,) = [f for f in check_file(DATA / "deck-min-30.yaml").findings if f.code == "herocard.deck-min"]
+    assert f.source == "004_80c161daf2b1fabf.txt:1316"  # "a deck of 30 or more Action Cards"
+    assert f.message == (
+        "action deck has 24 cards < 30 (the fewest an Action deck may hold, house rule min_action_cards=30)"
+    )
+    # the default reading cites the deck-building rule that says 20
+    (f,) = [f for f in check_file(DATA / "deck-min.yaml").findings if f.code == "herocard.deck-min"]
+    assert f.source.startswith("004_80c161daf2b1fabf.txt:1211-1217") and "house rule" not in f.message

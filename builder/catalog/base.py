@@ -128,6 +128,16 @@ class HouseRule(Sourced):
     def allowed(self) -> list[Any]:
         return [self.default] + [a.value for a in self.alternatives]
 
+    def source_for(self, value: Any) -> str | None:
+        """The rulebook lines that give ``value``: the house rule's own for its default, an
+        alternative's for that alternative, None for a value the players agreed on their own."""
+        if value == self.default:
+            return self.source
+        for a in self.alternatives:
+            if a.value == value:
+                return a.source
+        return None
+
     def coerce(self, value: Any) -> Any:
         """Return the agreed value or raise ValueError with a message a user can act on."""
         if self.kind == "bool":

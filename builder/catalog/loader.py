@@ -31,7 +31,7 @@ from builder.catalog.packid import PackId, meta_diagnostics
 from builder.errors import CatalogError, Diagnostic, option
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.names import NameIndex, did_you_mean, loose, normalize
-from builder.paths import is_file
+from builder.paths import is_file, origin_text
 
 if TYPE_CHECKING:
     from builder.yamlio import FilePositions
@@ -704,11 +704,12 @@ def check_unique(cat: Catalog) -> list[Diagnostic]:
                     other = cat.entries(section)[seen[key]]
                     path = (section, i, "name") if field in ("name", "id") else (section, i, "aliases")
                     pos = cat._positions  # set while the catalog is built, where this runs
-                    at = (
-                        f" at {pos.file_of((section, seen[key]))}:{pos.at((section, seen[key]))[0]}"
-                        if pos is not None
-                        else ""
-                    )
+                    at = ""
+                    if pos is not None:
+                        where = f"{pos.file_of((section, seen[key]))}:{pos.at((section, seen[key]))[0]}"
+                        shown_at = origin_text(where)
+                        # a pack by its path; daimyo's own catalog or example pack as a user names it
+                        at = f" at {where}" if shown_at.startswith("pack '") else f" in {shown_at}"
                     out.append(
                         cat.diag(
                             path,

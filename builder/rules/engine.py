@@ -78,6 +78,20 @@ class Context:
     # the compiled ruleset of the catalog (``builder.rules.compiled``); None: remember nothing
     ruleset: Any = field(default=None, repr=False, compare=False)
     session: Any = field(default=None, repr=False, compare=False)  # the last evaluation's items
+    # the catalog's house rules by id (each with ``default`` and ``source_for(value)``): a bound
+    # set by a house rule's alternative cites that alternative's lines
+    house_rules: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def source(self, r, bv: BoundValue) -> str | None:
+        """Where the rulebook gives the bound ``bv`` of restriction ``r``: the lines of the
+        alternative a house rule agreed, else the restriction's own."""
+        for p in bv.params:
+            hr = self.house_rules.get(p)
+            if hr is not None and p in self.rules and self.rules[p] != hr.default:
+                alt = hr.source_for(self.rules[p])
+                if alt:
+                    return alt
+        return r.source
 
     def value(self, name: str) -> Fraction:
         if name == "limit":
@@ -892,7 +906,7 @@ def _violation(r, kind: str, bv: BoundValue, bound, value, group: list[Item], pl
         f"{ctx.prefix}.{r.code}",
         msg,
         loc=loc,
-        source=r.source,
+        source=ctx.source(r, bv),
         value=plain(value),
         bound=plain(bv.value),
         base=bv.base or bv.text,
@@ -967,7 +981,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                         "room": None,
                         "ok": True,
                         "unit": None,
-                        "source": r.source,
+                        "source": ctx.source(r, bv),
                         "id": r.id,
                         "name": r.name,
                         "for_each": r.for_each,
@@ -995,7 +1009,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                         "room": plain(_exact(room)),
                         "ok": ok,
                         "unit": ctx.unit if r.count == "points" else (r.noun or _NOUN.get(r.count, r.count)),
-                        "source": r.source,
+                        "source": ctx.source(r, bv),
                     }
                 )
                 if detail:

@@ -243,6 +243,15 @@ class HerocardCatalog(BaseCatalog):
 CATALOG_MODEL = HerocardCatalog
 
 
+def _unknown_hero_hint(hero: str, hero_names: list[str]) -> str:
+    """The heroes it may be, and that a pack may declare a new one."""
+    declare = f"declare a new hero in the pack: heroes: [{{name: {hero}}}]"
+    dym = did_you_mean(hero, hero_names)
+    if dym:
+        return f"{dym} Or {declare}"
+    return "heroes: " + ", ".join(hero_names) + f"; or {declare}"
+
+
 def cross_check(catalog) -> list:
     out = []
     m = catalog.model
@@ -255,7 +264,7 @@ def cross_check(catalog) -> list:
                     catalog.diag(
                         (section, i, "hero"),
                         f"unknown hero '{card.hero}'",
-                        hint=did_you_mean(card.hero, hero_names) or "heroes: " + ", ".join(hero_names),
+                        hint=_unknown_hero_hint(card.hero, hero_names),
                     )
                 )
     kinds = {k.key for k in m.card_kinds}

@@ -36,6 +36,7 @@ SRC_ATTRS = f"{SEED}:1204-1209"
 SRC_POINTS = f"{SEED}:1219-1228"
 SRC_DECK = f"{SEED}:1211-1217, {SEED}:1253"
 SRC_COST = f"{SEED}:941-946"
+SRC_TREASURE = f"{SEED}:294-300, {SEED}:1211-1217"
 SRC_ATTACK = f"{SEED}:984-1001"
 SRC_BLOCK = f"{SEED}:1079-1106"
 ATTR_NAME = {"body": "Body", "mind": "Mind", "x": "X"}
@@ -215,6 +216,7 @@ class Slot:
     loc: tuple = ()
     line: int | None = None
     col: int | None = None
+    other: str | None = None  # the catalog section of a card that is no action card (a Treasure)
 
 
 @dataclass
@@ -229,7 +231,9 @@ class HeroList:
         return [s.card for s in self.attributes if s.card is not None]
 
     def action_total(self) -> int:
-        return sum(s.count for s in self.deck)
+        """The action cards of the deck: a card known to be of another kind (an attribute card,
+        a Treasure) is not one of them."""
+        return sum(s.count for s in self.deck if s.other is None)
 
 
 def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
@@ -317,7 +321,9 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
         card = catalog.find("action_cards", name)
         lst.deck.append(Slot(name, count, card, loc, line, col))
         if card is None:
+            treasure = catalog.find("treasures", name)
             if catalog.find("attribute_cards", name) is not None:
+                lst.deck[-1].other = "attribute_cards"
                 findings.append(
                     error(
                         "herocard.not-action-card",
@@ -326,6 +332,20 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
                         line=line,
                         col=col,
                         source=SRC_ATTRS,
+                    )
+                )
+            elif treasure is not None:
+                lst.deck[-1].other = "treasures"
+                findings.append(
+                    error(
+                        "herocard.not-action-card",
+                        f"'{name}' is a Treasure card, not an action card: Treasures are drawn from "
+                        "their own deck when a Hero searches a Shrine; remove it from 'deck'",
+                        loc=loc,
+                        line=line,
+                        col=col,
+                        source=SRC_TREASURE,
+                        value=treasure.name,
                     )
                 )
             else:
@@ -499,17 +519,28 @@ def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     return []
 
 
+def _house_rule(catalog, rule_id: str, value, source: str) -> tuple[str, str | None]:
+    """What a bound set by house rule ``rule_id`` says of itself: ``, house rule ID=VALUE`` when
+    the value is not the default, and the lines that give the value (an alternative's), else
+    ``source``, the rule's own lines."""
+    hr = next((h for h in catalog.model.house_rules if h.id == rule_id), None)
+    if hr is None or value == hr.default:
+        return "", source
+    return f", house rule {rule_id}={value}", hr.source_for(value) or source
+
+
 def check_deck_size(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     want = int(rules.get("min_action_cards", catalog.model.deck_rules.min_action_cards))
     n = lst.action_total()
     if n < want:
+        agreed, source = _house_rule(catalog, "min_action_cards", want, SRC_DECK)
         return [
             _at(
                 error(
                     "herocard.deck-min",
-                    f"action deck has {n} card{'s' * (n != 1)} < {want} (the fewest an Action deck may hold)",
+                    f"action deck has {n} card{'s' * (n != 1)} < {want} (the fewest an Action deck may hold{agreed})",
                     loc=("deck",),
-                    source=SRC_DECK,
+                    source=source,
                     value=n,
                     bound=want,
                     base="min_action_cards",
@@ -703,7 +734,16 @@ def limits(lst: HeroList, catalog, rules: dict) -> list[dict]:
         rows.append(limit("hero points", "max", s["hero_points"], s["max_hero_points"], "points", SRC_POINTS))
     dr = catalog.model.deck_rules
     minimum = int(rules.get("min_action_cards", dr.min_action_cards))
-    rows.append(limit("action cards", "min", lst.action_total(), minimum, "cards", SRC_DECK))
+    rows.append(
+        limit(
+            "action cards",
+            "min",
+            lst.action_total(),
+            minimum,
+            "cards",
+            _house_rule(catalog, "min_action_cards", minimum, SRC_DECK)[1],
+        )
+    )
     if dr.max_copies:
         for slot in lst.deck:
             if slot.card is not None:
@@ -733,7 +773,11 @@ FINDING_CODES = codes(
     {
         "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
         "not-attribute-card": ("error", "an action card listed among the hero's attribute cards", SRC_ATTRS),
-        "not-action-card": ("error", "an attribute card listed in the action deck", SRC_ATTRS),
+        "not-action-card": (
+            "error",
+            "an attribute card or a Treasure listed in the action deck",
+            f"{SRC_ATTRS}, {SRC_TREASURE}",
+        ),
         "attribute-count": ("error", "a hero has exactly three attribute cards", SRC_ATTRS),
         "attribute-kinds": ("error", "a hero has one Body, one Mind and one X attribute card", SRC_ATTRS),
         "attribute-unknown": (

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import field_validator, model_serializer, model_validator
+from pydantic import ValidationInfo, field_validator, model_serializer, model_validator
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 from builder.catalog.restrictions import Restriction
@@ -73,6 +73,8 @@ RESTRICTION_FACTS = frozenset(
         "warrior",
         "exempt",
         "exempt_min",
+        "own_unit_min",
+        "own_unit_max",
     }
 )
 RESTRICTION_CONTEXT_FACTS = frozenset({"clan", "occult", "commander", "limit"})
@@ -327,6 +329,16 @@ class Troop(KenseiEntry):
         if v is not None and v < 0:
             raise ValueError(f"cost {v:g} is negative")
         return int(v) if v is not None and float(v).is_integer() else v  # 5, not 5.0
+
+    @field_validator("unit_min", "unit_max")
+    @classmethod
+    def _size_ok(cls, v, info: ValidationInfo):
+        if v is not None and v < 1:
+            raise ValueError(f"a unit holds at least 1 model, not {v}")
+        low = info.data.get("unit_min") if info.field_name == "unit_max" else None
+        if v is not None and low is not None and low > v:
+            raise ValueError(f"unit_max {v} is less than unit_min {low}")
+        return v
 
 
 class SampleItem(Noted):

@@ -404,7 +404,9 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
             cls = catalog.find("troop_classes", t.troop_class)
             facts.append(cls.name if cls else t.troop_class)
         if t.troop_type:
-            facts.append(t.troop_type)
+            facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+        elif t.mount:
+            facts.append(f"mount: {t.mount}")
         if t.titles:
             facts.append(", ".join(t.titles))
         if t.weapons:
@@ -420,6 +422,8 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
         tags.append(f"led by {e.led_by}")
     if e.standard:
         tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
+    if getattr(e, "companion", False):
+        tags.append("companions: no cost, not a unit")
     abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
     return {
         "name": t.name if t else e.name,
@@ -558,7 +562,9 @@ def unit_card_data(lst, catalog) -> list[dict]:
             if cls:
                 facts.append(f"{cls.name} ({cls.id})")
             if t.troop_type:
-                facts.append(t.troop_type)
+                facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+            elif t.mount:
+                facts.append(f"mount: {t.mount}")
             if t.titles:
                 facts.append(", ".join(t.titles))
             if t.volume:

@@ -72,6 +72,8 @@ FACTS = {
     "warrior",
     "exempt",
     "exempt_min",
+    "own_unit_min",
+    "own_unit_max",
 }
 CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
 CONTEXT_VALUES = {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
@@ -100,6 +102,12 @@ class TroopEntry:
     standard: int = 0
     points: Fraction = Fraction(0)
     cost_known: bool = True
+    # the models come with another troop (an Onmyouji's Shikigami): no cost, not a unit,
+    # only their number is checked (001:4884-4891, 001:5948-5949)
+    companion: bool = False
+    # a Hata-Jurushi written as a troop: it belongs inside a unit (kensei.standard-outside-unit
+    # says so) and is neither priced nor counted as a troop of its own
+    standard_bearer: bool = False
 
     @property
     def loc(self) -> tuple:
@@ -345,8 +353,30 @@ def load_list(doc, catalog):
             findings.append(
                 Finding("error", "kensei.unknown-troop", _unknown("troop", name, catalog, "troops"), loc=("troops", i))
             )
-        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std))
+        companion = troop is not None and troop.id in companion_ids(catalog)
+        bearer = troop is not None and _is_standard_bearer(troop)
+        lst.entries.append(TroopEntry(i, name, troop, models, led_by, std, companion=companion, standard_bearer=bearer))
     return lst, findings
+
+
+def _is_standard_bearer(troop) -> bool:
+    return "hata-jurushi" in _normalize(troop.name)
+
+
+def companion_ids(catalog) -> frozenset:
+    """The ids of the troops that come with another troop (``companions``: an Onmyouji's
+    Shikigami), remembered per loaded catalog."""
+    memo = ruleset(catalog).table("facts")
+    hit = memo.get("companion_ids")
+    if hit is None:
+        ids = set()
+        for t in catalog.entries("troops"):
+            for c in getattr(t, "companions", None) or []:
+                comp = _find(catalog, "troops", c.troop)
+                if comp is not None:
+                    ids.add(comp.id)
+        hit = memo["companion_ids"] = frozenset(ids)
+    return hit
 
 
 def _unknown(what: str, name, catalog, section: str) -> str:
@@ -451,6 +481,10 @@ def troop_facts(troop, catalog) -> dict:
         "spiritual": spiritual,
         "cost": troop.cost if troop.cost is not None else Unknown("cost"),
         "volume": troop.volume if troop.volume is not None else Unknown("volume"),
+        # the profile sets its own unit sizes (``unit_min``/``unit_max`` of a pack): the
+        # general limits leave it to _check_unit_sizes
+        "own_unit_min": troop.unit_min is not None,
+        "own_unit_max": troop.unit_max is not None,
     }
     cache[key] = facts
     return facts
@@ -464,6 +498,8 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
     t = e.troop
     if t is None:
         return Fraction(0), False
+    if e.companion or e.standard_bearer:
+        return Fraction(0), True  # fielded with the troop it comes with (or inside a unit), at no cost
     if t.purchase is not None:
         reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs")
         lot_models, lot_points = t.purchase.models, Fraction(t.purchase.points).limit_denominator(1000)
@@ -561,6 +597,11 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         t = e.troop
         if t is None:
             continue
+        if e.companion or e.standard_bearer:
+            # not a unit, no cost: only the Shikigami's number is checked (_check_shikigami), and
+            # a Hata-Jurushi's place (_check_standards)
+            e.points, e.cost_known = Fraction(0), True
+            continue
         # everything an entry's item needs but its place in the list, remembered per troop,
         # size, flags and the house rules that change them
         reading = rules.get(t.purchase.house_rule or "peasant_purchase", "pairs") if t.purchase is not None else None
@@ -632,6 +673,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
         default_loc=("troops",),
         pack_hint="a pack",
         ruleset=rs,
+        house_rules={h.id: h for h in catalog.model.house_rules},
     )
     return items, ctx
 
@@ -643,9 +685,10 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     for f in findings:
         if f.code == "kensei.spiritual-max":
             f.message = _spiritual_message(lst, f)
+    findings += _check_unit_sizes(lst, items)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
-    findings += _check_unit_leaders(lst, catalog)
+    findings += _check_unit_leaders(lst, catalog, rules)
     findings += _check_protector(lst, catalog)
     findings += _check_standards(lst, catalog, rules)
     findings += _check_shikigami(lst, catalog)
@@ -653,6 +696,34 @@ def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
     if rules.get("onmyouji_realm_limits_troops") is True:
         findings += _check_realm(lst)
     return findings
+
+
+def _check_unit_sizes(lst: KenseiList, items: list) -> list[Finding]:
+    """The unit sizes a profile sets itself (``unit_min``/``unit_max`` in a pack), in place of the
+    general 3 and 15/5/10 (001:5919-5922), at the bound and past it."""
+    out = []
+    troops = {e.loc: e.troop for e in lst.entries}
+    for it in items:
+        if it.facts["unit"] is not True or not (it.facts["own_unit_min"] or it.facts["own_unit_max"]):
+            continue
+        t = troops.get(it.loc)
+        for kind, bound in (("min", getattr(t, "unit_min", None)), ("max", getattr(t, "unit_max", None))):
+            if bound is None or (it.models >= bound if kind == "min" else it.models <= bound):
+                continue
+            op = "<" if kind == "min" else ">"
+            out.append(
+                Finding(
+                    "error",
+                    f"kensei.unit-size-{kind}",
+                    f"{it.name}: unit of {it.models} models {op} {bound} (unit_{kind} of its profile in {it.origin})",
+                    loc=it.loc,
+                    source=f"{SEED}:5919-5922",
+                    value=it.models,
+                    bound=bound,
+                    base=f"unit_{kind}",
+                )
+            )
+    return out
 
 
 def _spiritual_message(lst: KenseiList, f: Finding) -> str:
@@ -791,7 +862,11 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
                 bound=1,
             )
         ]
-    names = ", ".join(f"'{n}'" for n in sorted({e.troop.name for e in eligible}))
+    # every Hero as written, a name written on several entries with how many times
+    written: dict[str, int] = {}
+    for e in eligible:
+        written[e.name] = written.get(e.name, 0) + 1
+    names = ", ".join(f"'{n}'" + (f" {k} times" if k > 1 else "") for n, k in sorted(written.items()))
     return [
         Finding(
             "error",
@@ -810,9 +885,59 @@ def _lead_order(catalog, t) -> int | None:
     return getattr(cls, "lead_order", None)
 
 
-def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
+def _leader_type(e: TroopEntry, ldr_troop, catalog, split_all: bool, src: str) -> Finding | None:
+    """ "Must be of the same type (hand to hand armed infantry, ranged weapon armed infantry,
+    cavalry, etc)" (001:1857-1860): only infantry is split by its weapons, so a mounted archer
+    leads mounted spearmen (the rulebook's mounted Sohei Daimyo leads cavalry monks, 001:1820-1831);
+    the house rule unit_leader_weapons_every_type splits every type by its weapons."""
+    ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr_troop, catalog)
+    tu, tl = ft["type"], fl["type"]
+    unknown = "troop_type"
+    if not isinstance(tu, Unknown) and not isinstance(tl, Unknown) and tu != tl:
+        return Finding(
+            "error",
+            "kensei.unit-leader-type",
+            f"{e.troop.name}: leader '{ldr_troop.name}' is {tl}, the unit is {tu}; they must be of the same type",
+            loc=e.loc + ("led_by",),
+            source=src,
+            value=tl,
+            bound=tu,
+        )
+    split = split_all or tu == "infantry" or tl == "infantry"
+    if not isinstance(tu, Unknown) and not isinstance(tl, Unknown):
+        if not split:
+            return None
+        ru, rl = ft["ranged"], fl["ranged"]
+        if not isinstance(ru, Unknown) and not isinstance(rl, Unknown):
+            if ru == rl:
+                return None
+            arms = {True: "ranged weapon armed", False: "hand to hand armed"}
+            rule = "" if tu == "infantry" else " (house rule unit_leader_weapons_every_type)"
+            return Finding(
+                "error",
+                "kensei.unit-leader-type",
+                f"{e.troop.name}: leader '{ldr_troop.name}' is {arms[rl]} {tl}, the unit is "
+                f"{arms[ru]} {tu}; they must be of the same type{rule}",
+                loc=e.loc + ("led_by",),
+                source=src,
+                value=f"{arms[rl]} {tl}",
+                bound=f"{arms[ru]} {tu}",
+            )
+        unknown = "weapons"
+    return Finding(
+        "warning",
+        "kensei.unit-leader-type",
+        f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
+        f"(a profile lacks {unknown}; give it in a pack)",
+        loc=e.loc + ("led_by",),
+        source=src,
+    )
+
+
+def _check_unit_leaders(lst: KenseiList, catalog, rules: dict | None = None) -> list[Finding]:
     out = []
     src = SRC["unit_leader"]
+    split_all = (rules or {}).get("unit_leader_weapons_every_type") is True
     led_count: dict[str, list[TroopEntry]] = {}
     for e in lst.entries:
         if e.led_by is None or e.troop is None:
@@ -889,36 +1014,9 @@ def _check_unit_leaders(lst: KenseiList, catalog) -> list[Finding]:
                     bound=e.troop.troop_class,
                 )
             )
-        ft, fl = troop_facts(e.troop, catalog), troop_facts(ldr_troop, catalog)
-        kinds: list[bool | None] = []
-        for f in ("type", "ranged"):
-            if isinstance(ft[f], Unknown) or isinstance(fl[f], Unknown):
-                kinds.append(None)
-            else:
-                kinds.append(ft[f] == fl[f])
-        if False in kinds:
-            desc = lambda fx: f"{fx['type']}{' (ranged)' if fx['ranged'] is True else ''}"  # noqa: E731
-            out.append(
-                Finding(
-                    "error",
-                    "kensei.unit-leader-type",
-                    f"{e.troop.name}: leader '{ldr_troop.name}' is {desc(fl)}, the unit is "
-                    f"{desc(ft)}; they must be of the same type",
-                    loc=e.loc + ("led_by",),
-                    source=src,
-                )
-            )
-        elif None in kinds:
-            out.append(
-                Finding(
-                    "warning",
-                    "kensei.unit-leader-type",
-                    f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
-                    f"(profile lacks troop_type or weapons)",
-                    loc=e.loc + ("led_by",),
-                    source=src,
-                )
-            )
+        finding = _leader_type(e, ldr_troop, catalog, split_all, src)
+        if finding is not None:
+            out.append(finding)
     for tid, units in led_count.items():
         have = sum(1 for x in lst.entries if x.troop is not None and x.troop.id == tid)
         for e in units[have:]:
@@ -1032,7 +1130,7 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
     src = SRC["standard"]
     ladder = (rules or {}).get("standard_leader_classes") is True
     for e in lst.entries:
-        if e.troop is not None and "hata-jurushi" in _normalize(e.troop.name) and e.standard == 0:
+        if e.standard_bearer:
             out.append(
                 Finding(
                     "error",
@@ -1042,6 +1140,7 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
                     source=src,
                 )
             )
+            continue
         if not e.standard or e.troop is None:
             continue
         if e.standard > 1:
@@ -1083,31 +1182,30 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
 
 
 def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
+    """The companions listed (an Onmyouji's Shikigami) against the number their troops bring:
+    "Must be accompanied by two Shikigami" (001:5948-5949, 001:4933-4937)."""
     out = []
     src = SRC["shikigami"]
-    need: dict[str, list[TroopEntry]] = {}
+    need: dict[str, list[tuple[TroopEntry, int]]] = {}  # companion id -> (owner entry, models it brings)
     names: dict[str, str] = {}
     for e in lst.entries:
         for c in getattr(e.troop, "companions", None) or []:
             comp = _find(catalog, "troops", c.troop)
             key = comp.id if comp is not None else _normalize(c.troop)
             names[key] = comp.name if comp is not None else c.troop
-            need.setdefault(key, []).extend([e] * (c.count * 1))
+            need.setdefault(key, []).append((e, c.count * e.models))
     have: dict[str, list[TroopEntry]] = {}
     for e in lst.entries:
-        if e.troop is not None and (e.troop.id in need or "shikigami" in _normalize(e.troop.name)):
+        if e.troop is not None and (e.companion or e.troop.id in need or "shikigami" in _normalize(e.troop.name)):
             have.setdefault(e.troop.id, []).append(e)
-    for key in set(need) | set(have):
-        want = len(need.get(key, []))
+    for key in sorted(set(need) | set(have)):
+        owners = need.get(key, [])
+        want = sum(n for _, n in owners)
         got_entries = have.get(key, [])
         got = sum(x.models for x in got_entries)
         name = names.get(key) or (got_entries[0].troop.name if got_entries else key)
         if not got_entries:
-            owners: dict[int, list] = {}
-            for owner in need[key]:
-                owners.setdefault(id(owner), []).append(owner)
-            for group in owners.values():
-                owner, each = group[0], len(group)
+            for owner, each in owners:
                 out.append(
                     Finding(
                         "info",
@@ -1120,19 +1218,15 @@ def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
                     )
                 )
         elif got != want:
-            loc = got_entries[0].loc if got_entries else need[key][0].loc
+            held = sum(o.models for o, _ in owners)
+            with_whom = f"{held} Onmyouji" if held else "no Onmyouji"
             out.append(
                 Finding(
                     "error",
                     "kensei.onmyouji-shikigami",
-                    f"{got} {name} listed, but {want} go with "
-                    + (
-                        f"{len(need[key]) // max(1, want // max(1, len(need[key])))} Onmyouji"
-                        if want
-                        else "no Onmyouji"
-                    )
-                    + " (an Onmyouji is accompanied by two Shikigami)",
-                    loc=loc,
+                    f"{got} {name} listed, but {want} go with {with_whom} "
+                    "(an Onmyouji is accompanied by two Shikigami)",
+                    loc=got_entries[0].loc,
                     source=src,
                     value=got,
                     bound=want,
@@ -1196,7 +1290,7 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     }
     out["units"] = sum(1 for i in items if i.facts["unit"] is True)
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
-    out["models"] = sum(i.models for i in items)
+    out["models"] = sum(i.models for i in items) + sum(e.models for e in lst.entries if e.companion)
     for r, key in _summary_rules(active_restrictions(catalog.model.restrictions, ctx), ruleset(catalog)):
         v = _measure_exact("points", matching(r, items, ctx))
         out[key] = plain(v)
@@ -1281,6 +1375,7 @@ def limits(lst: KenseiList, catalog, rules: dict, detail: bool = False) -> list[
 
 
 _OP = {"min": "\u2265", "max": "\u2264", "exactly": "="}
+OWN_SIZES = ("unit_min", "unit_max")  # the ``base`` of a unit size a profile sets itself
 # rules checked in Python (general, unit leaders, standards, ...): the roster names them by finding code
 _CHECKED_IN_CODE = {
     "kensei.general": "Army general",
@@ -1323,7 +1418,11 @@ def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
         else:
             value_txt = _measured(first["value"], first)
         ok = all(r["ok"] for r in group)
-        fs = [f for f in by_code.get(first["code"], []) if f.bound is None or f.bound == first["bound"]]
+        fs = [
+            f
+            for f in by_code.get(first["code"], [])
+            if (f.bound is None or f.bound == first["bound"]) and f.base not in OWN_SIZES
+        ]
         status = "pass" if ok else "FAIL"
         if any(f.severity == "error" for f in fs):
             status = "FAIL"
@@ -1341,6 +1440,19 @@ def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
                 "source": first["source"],
             }
         )
+    for f in findings:  # a unit size a pack's profile sets itself (_check_unit_sizes)
+        if f.base in OWN_SIZES:
+            rows.append(
+                {
+                    "id": f"{f.code}-{f.base}",
+                    "code": f.code,
+                    "label": f"Unit size set by the profile ({f.base})",
+                    "value": f"{fmt_num(f.value)} models",
+                    "bound": f"{_OP['min' if f.base == 'unit_min' else 'max']} {fmt_num(f.bound)}",
+                    "status": "FAIL",
+                    "source": f.source or "",
+                }
+            )
     covered = {row["code"] for row in rows}
     for code, f_list in sorted(by_code.items()):
         if code in covered or not code.startswith("kensei.") or code == "kensei.profile-incomplete":

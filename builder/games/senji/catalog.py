@@ -166,11 +166,18 @@ def cross_check(catalog) -> list:
     if m.limits is not None and m.provinces:
         want = m.limits.board_provinces.value
         if len(m.provinces) != want:
+            # a province a pack adds (not one it names by a placeholder's id) is where it went wrong
+            added = [
+                i
+                for i, p in enumerate(m.provinces)
+                if catalog.from_pack.get(("provinces", p.id)) and catalog.override("provinces", p) is None
+            ]
             out.append(
                 catalog.diag(
-                    ("provinces",),
+                    ("provinces", added[0]) if added and len(m.provinces) > want else ("provinces",),
                     f"the board has {want} provinces "
-                    f"(002_55c7e5ab3d1a76a7.txt:7), the catalog lists {len(m.provinces)}",
+                    f"(002_55c7e5ab3d1a76a7.txt:7), the catalog lists {len(m.provinces)}"
+                    + (f"; the pack adds {', '.join(repr(m.provinces[i].name) for i in added)}" if added else ""),
                     hint="a board pack names the placeholders by their ids "
                     "(province-04 ... province-18) instead of adding provinces",
                 )

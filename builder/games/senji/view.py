@@ -23,6 +23,20 @@ class SenjiBrowse(BrowsePart):
     type_label = "Kind"
     priced = False
 
+    def entry_facts(self, entry):
+        """A province's region, the provinces next to it and its seas (as a board pack gives them)."""
+        if entry is None:
+            return ""
+        region = getattr(entry, "region", None)
+        adjacent = list(getattr(entry, "adjacent", None) or [])
+        seas = list(getattr(entry, "seas", None) or [])
+        parts = [str(region)] if region else []
+        if adjacent:
+            parts.append("next to " + ", ".join(map(str, adjacent)))
+        if seas:
+            parts.append("seas: " + ", ".join(map(str, seas)))
+        return " · ".join(parts)
+
     def entry_type(self, entry):
         from builder.catalog.frozen import kind as model_kind
 

@@ -478,7 +478,8 @@ def check_capital(deck: Deck, catalog) -> list[Finding]:
     want = catalog.model.deck_rules.capitals
     out = []
     if n != want:
-        names = ", ".join(f"{e.count} {e.card.name}" for e in sorted(caps, key=lambda e: e.card.name))
+        # what the player wrote: a Capital written once by name and once by an alias is two lines
+        names = ", ".join(f"{e.count} {e.name}" for e in sorted(caps, key=lambda e: (e.card.name, e.name)))
         first = caps[1] if len(caps) > 1 else (caps[0] if caps else None)
         f = error(
             "senshiai.capital-count",
@@ -716,7 +717,9 @@ def cost_curve(deck: Deck) -> dict[str, int]:
 
 
 def summary(deck: Deck, catalog, rules: dict) -> dict:
-    caps = sorted(e.card.name for e in deck.known() if e.card.is_capital())
+    capitals = [e for e in deck.known() if e.card.is_capital()]
+    # one Capital by its catalog name; several as the player wrote them (a name and its alias differ)
+    caps = [e.card.name for e in capitals] if len(capitals) == 1 else sorted(e.name for e in capitals)
     types: dict[str, int] = {}
     for e in deck.known():
         key = e.card.type or "unknown"
