@@ -51,7 +51,7 @@ def test_colour_on_a_terminal(tmp_path):
     out = run([f], tty=True)
     first = out.splitlines()[0]
     assert first.endswith(": \x1b[1;31mILLEGAL\x1b[0m (" + first.split("(", 2)[-1])
-    assert "\\x1b[2J" in first and "\x1b[2J" not in out  # the name's own escape stays escaped
+    assert "\\u001b[2J" in first and "\x1b[2J" not in out  # the name's own escape stays escaped
     assert f"{f}:" in out and ": \x1b[31merror\x1b[0m kensei.points-max: " in out
     legal = run([ILLEGAL], tty=True)
     assert ": \x1b[32mlegal\x1b[0m (0 errors" in legal.splitlines()[0]
