@@ -22,6 +22,31 @@ def register(app) -> None:
         rich_markup_mode=None,
     )
     app.add_typer(ev_app, name="event")
+    command = ev_app.command
+
+    def guarded(name: str):
+        """``ev_app.command(name)`` for a command whose database errors (a database stopped, a
+        file that is not an event's database) end as one line and exit 2, not a traceback."""
+
+        def wrap(fn):
+            import functools
+
+            @functools.wraps(fn)
+            def run(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except Exception as exc:
+                    if type(exc).__module__.split(".")[0] in ("sqlalchemy", "psycopg", "sqlite3"):
+                        from builder.event.db import db_error
+
+                        raise db_error(exc) from None
+                    raise
+
+            return command(name)(run)
+
+        return wrap
+
+    ev_app.command = guarded  # type: ignore[method-assign]
 
     def _open(folder: str):
         from builder.event.store import Event
@@ -138,6 +163,10 @@ def register(app) -> None:
         host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (0.0.0.0: every network)"),
     ):
         """Serve the event: the players' submission page, the organiser's dashboard, the JSON API."""
+        from builder.errors import UsageError
+
+        if not 0 <= port <= 65535:
+            raise UsageError(f"--port {port}: give a port from 0 to 65535", "0 takes any free port")
         from builder.yamlio import begin_command
 
         begin_command(track=False)
@@ -155,15 +184,19 @@ def register(app) -> None:
             None, "--token", envvar="DAIMYO_EVENT_TOKEN", help="the player's token [default: the link's]"
         ),
         wait: float = typer.Option(0.0, "--wait", help="seconds to keep trying while the server does not answer yet"),
+        timeout: float = typer.Option(
+            60.0, "--timeout", help="seconds to give the server to answer in full before giving up"
+        ),
     ):
         """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
         from builder.event.client import submit
 
-        res = submit(url, list_, token, wait)
+        res = submit(url, list_, token, wait, timeout)
         echo(f"{res['player']}: version {res['version']}: {res['verdict']}, {res['total']}")
         for f in res.get("findings", []):
             echo(f"  {f['severity']} {f['code']}: {f['message']}")
-        echo(f"fingerprint {res['fingerprint']}")
+        if isinstance(res.get("fingerprint"), str):
+            echo(f"fingerprint {res['fingerprint']}")
         echo(f"commitment {res['commitment']}")
         if not res["legal"]:
             raise typer.Exit(EXIT_ILLEGAL)
@@ -222,11 +255,17 @@ def register(app) -> None:
     @ev_app.command("verify")
     def verify_cmd(
         source: str = typer.Argument(..., help="the event's folder, its address, or a saved /api/reveal answer"),
+        timeout: float = typer.Option(60.0, "--timeout", help="seconds to give a server to answer in full"),
     ):
         """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
+        import math
+
+        from builder.errors import UsageError
         from builder.event.outputs import verify
 
-        results = verify(source)
+        if not math.isfinite(timeout) or not 0 < timeout <= 86400:
+            raise UsageError(f"--timeout {timeout:g}: give seconds from 0 to 86400")
+        results = verify(source, timeout)
         bad = 0
         for e, ok, why in results:
             bad += not ok
