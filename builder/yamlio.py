@@ -732,6 +732,8 @@ def atomic_write(
 
     refuse_folder_name(path)
     p = Path(path)
+    if "\x00" in str(p):  # no file can have this name: the system refuses it before any writing
+        _refuse(p, "a file name cannot hold a NUL character", "give another file name")
     try:
         link = p.is_symlink()
     except (OSError, ValueError):

@@ -137,7 +137,7 @@ def request_json(
         raise UsageError(f"{where}: the answer is larger than {limit:,} bytes", "check the address: is it the event's?")
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         kind = "an HTML page" if "html" in ctype.lower() or raw.lstrip()[:1] == b"<" else "not JSON"
         if status >= 400:
             raise UsageError(

@@ -143,7 +143,7 @@ def revealed_entries(source: str, timeout: float = 60.0) -> tuple[str, list[dict
     if is_file:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:
             raise UsageError(f"{p}: not the JSON of revealed lists: {_first_line(exc)}") from None
         return str(p), _entries(data, str(p))
     raise UsageError(f"{source}: no event folder, file or address", "give DIR, http://HOST:PORT or FILE.json")
@@ -155,8 +155,8 @@ REVEALED_KEYS = ("list", "secret", "commitment")
 def _entries(data, where: str) -> list[dict]:
     """The submissions of an ``/api/reveal`` answer, each with its list, secret and commitment."""
     hint = "give the answer of the event's /api/reveal, or the event's folder or address"
-    if not isinstance(data, dict) or not isinstance(data.get("submissions"), list):
-        raise UsageError(f"{where}: not the revealed lists of an event (no 'submissions' list)", hint)
+    if not isinstance(data, dict) or not isinstance(data.get("submissions"), list) or not isinstance(data.get("event"), dict):
+        raise UsageError(f"{where}: not the revealed lists of an event (no 'event' and 'submissions')", hint)
     out = []
     for i, e in enumerate(data["submissions"], 1):
         if not isinstance(e, dict):
@@ -227,7 +227,7 @@ def restore(backup_file: str, folder: str, database: str | None = None):
 
     try:
         data = json.loads(Path(backup_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise UsageError(f"{backup_file}: not an event backup: {_first_line(exc)}") from None
     if not isinstance(data, dict) or data.get(BACKUP_KEY) != BACKUP_VERSION:
         raise UsageError(f"{backup_file}: not an event backup of this daimyo ({BACKUP_KEY}: {BACKUP_VERSION})")

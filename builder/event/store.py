@@ -72,8 +72,8 @@ def read_config(folder: str | os.PathLike) -> dict:
             f"{folder}: no event here (no {CONFIG})",
             command_line(f"create one with 'daimyo event new {folder} --name ...'"),
         ) from None
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{path}: not an event file: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(f"{path}: not an event file: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
     if not isinstance(data, dict) or not isinstance(data.get("event"), str) or not isinstance(data.get("database"), str):
         raise UsageError(f"{path}: not an event file (it needs 'event' and 'database')")
     return data
