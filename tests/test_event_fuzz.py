@@ -38,7 +38,7 @@ ANSWERS = {
         b'{"player":"A","version":1,"verdict":"legal","total":"1","commitment":"c","legal":true,"findings":[1,{"code":2}]}'
         b"    "
     ),
-    "cut": b"HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n{\"submissions\": [",
+    "cut": b'HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n{"submissions": [',
     "huge": b"HTTP/1.1 200 OK\r\nContent-Length: 3000000\r\n\r\n" + b" " * 3_000_000,
     "not-utf8": b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n\xff\xfe\xfd\xfc",
     "redirect": b"HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:1/\r\nContent-Length: 0\r\n\r\n",
@@ -139,7 +139,7 @@ HOSTILE_FILES = {
     "list.json": b"[1, 2, 3]",
     "deep.json": b"[" * 100_000 + b"]" * 100_000,
     "nul.yaml": b"\x00\x00\x00",
-    "latin1.json": "{\"caf\u00e9\": 1}".encode("latin-1"),
+    "latin1.json": '{"caf\u00e9": 1}'.encode("latin-1"),
     "string.json": b'"a string"',
     "backup-wrong-version.json": json.dumps({"daimyo_event_backup": 99}).encode(),
     "backup-no-tables.json": json.dumps({"daimyo_event_backup": 1, "events": [{"id": "x"}]}).encode(),

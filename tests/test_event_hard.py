@@ -60,7 +60,7 @@ def _stored_while(monkeypatch, action):
     return fired
 
 
-def test_a_lock_while_a_list_is_stored_comes_after_it_or_refuses_it(tmp_path, cli, database, monkeypatch):
+def test_a_lock_while_a_list_is_stored_comes_after_it_or_refuses_it(tmp_path, cli, database, monkeypatch):  # noqa: F811  (fixtures of test_event)
     from builder.event.intake import EventRefused
     from builder.event.store import Event
 
@@ -84,7 +84,7 @@ def test_a_lock_while_a_list_is_stored_comes_after_it_or_refuses_it(tmp_path, cl
         ev.submit(ev.who(tok["Bo"]), KUGE)
 
 
-def test_first_lists_sent_at_once_after_the_deadline_take_one(tmp_path, cli, database, monkeypatch):
+def test_first_lists_sent_at_once_after_the_deadline_take_one(tmp_path, cli, database, monkeypatch):  # noqa: F811  (fixtures of test_event)
     from builder.event.intake import EventRefused
     from builder.event.store import Event
 
@@ -108,7 +108,7 @@ def test_first_lists_sent_at_once_after_the_deadline_take_one(tmp_path, cli, dat
     assert [s["version"] for s in ev.history(ev.who(tok["Aiko"]))] == [1]
 
 
-def test_the_organiser_sees_commitments_not_fingerprints_until_the_reveal(event, cli, tmp_path):
+def test_the_organiser_sees_commitments_not_fingerprints_until_the_reveal(event, cli, tmp_path):  # noqa: F811  (fixtures of test_event)
     srv, tok, folder = event["server"], event["tokens"], event["folder"]
     with srv.client(tok["Aiko"]) as c:
         aiko = c.post("/api/submissions", json={"list": BUKE}).json()
@@ -127,7 +127,11 @@ def test_the_organiser_sees_commitments_not_fingerprints_until_the_reveal(event,
         assert aiko["commitment"] in shown or aiko["commitment"][:16] in shown
         assert not any(s in shown for s in sealed)
     rows = list(csv.DictReader(io.StringIO(csv_text)))
-    assert [(r["player"], r["fingerprint"], r["secret"]) for r in rows] == [("Aiko", "", ""), ("Bo", "", ""), ("Chen", "", "")]
+    assert [(r["player"], r["fingerprint"], r["secret"]) for r in rows] == [
+        ("Aiko", "", ""),
+        ("Bo", "", ""),
+        ("Chen", "", ""),
+    ]
     # from the reveal on: the fingerprint and the secret, and the commitment recomputed from the
     # bytes docs/event.md spells out
     assert cli("event", "reveal", folder).code == 0
@@ -195,7 +199,7 @@ def test_a_zip_that_unpacks_to_much_is_refused_before_it_is_read():
     assert read_upload(_zip({"ws/army.yaml": BUKE, **dict(list(noise.items())[:4])}), "ws.zip", "kensei") == BUKE
 
 
-def test_an_upload_is_read_off_the_event_loop_and_after_the_rate_limit(event, monkeypatch):
+def test_an_upload_is_read_off_the_event_loop_and_after_the_rate_limit(event, monkeypatch):  # noqa: F811  (fixtures of test_event)
     import builder.event.intake as intake
     from builder.event.store import SUBMISSIONS_PER_MINUTE
 
@@ -236,7 +240,7 @@ def test_an_upload_is_read_off_the_event_loop_and_after_the_rate_limit(event, mo
         assert r.status_code == 429 and reads == ["ws.zip"]  # refused before the zip was opened
 
 
-def test_lock_and_reveal_ask_for_confirmation_first(event):
+def test_lock_and_reveal_ask_for_confirmation_first(event):  # noqa: F811  (fixtures of test_event)
     srv = event["server"]
     with srv.client() as web:
         web.get(f"/organiser?token={event['org']}")
@@ -244,7 +248,7 @@ def test_lock_and_reveal_ask_for_confirmation_first(event):
         for action in ("lock", "reveal"):
             page = web.post(f"/organiser/{action}", data={"csrf": csrf})
             assert page.status_code == 200 and 'id="confirm"' in page.text
-            assert re.search(r'name="confirm" value="%s"' % action, page.text)
+            assert f'name="confirm" value="{action}"' in page.text
             assert web.get("/api/event").json()["event"]["phase"] == "open"  # nothing done yet
         assert "cannot be undone" in page.text
         r = web.post("/organiser/reveal", data={"csrf": csrf, "confirm": "lock"})  # another action's confirmation
@@ -294,14 +298,14 @@ def _one_line_refusal(r, *words):
 
 def test_a_new_event_on_a_database_it_cannot_use_leaves_nothing_behind(tmp_path, cli):
     down = f"postgresql://daimyo:hunter2@127.0.0.1:{free_port()}/nothing"
-    for database, words in (
+    for url, words in (
         ("mysql://u:pw@localhost/db", ("not a database an event runs on",)),
         ("garbage", ("not a database an event runs on",)),
         ("postgresql://u@host:notaport/db", ("not a database an event runs on",)),
         (down, ("cannot use the event's database", "127.0.0.1")),
         (f"sqlite:///{tmp_path}/missing/folder/event.db", ("no folder",)),
     ):
-        r = cli("event", "new", tmp_path / "ev", "--name", "N", "--system", "kensei", "--database", database)
+        r = cli("event", "new", tmp_path / "ev", "--name", "N", "--system", "kensei", "--database", url)
         _one_line_refusal(r, *words)
         assert "hunter2" not in r.stderr and "pw@" not in r.stderr
         assert not (tmp_path / "ev").exists() and not (tmp_path / "missing").exists()

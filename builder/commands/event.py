@@ -22,7 +22,6 @@ def register(app) -> None:
         rich_markup_mode=None,
     )
     app.add_typer(ev_app, name="event")
-    command = ev_app.command
 
     def guarded(name: str):
         """``ev_app.command(name)`` for a command whose database errors (a database stopped, a
@@ -42,18 +41,16 @@ def register(app) -> None:
                         raise db_error(exc) from None
                     raise
 
-            return command(name)(run)
+            return ev_app.command(name)(run)
 
         return wrap
-
-    ev_app.command = guarded  # type: ignore[method-assign]
 
     def _open(folder: str):
         from builder.event.store import Event
 
         return Event.open(folder)
 
-    @ev_app.command("new")
+    @guarded("new")
     def new_cmd(
         folder: str = typer.Argument(..., help="the event's folder (created)"),
         name: str = typer.Option(..., "--name", help="the event's name"),
@@ -98,7 +95,7 @@ def register(app) -> None:
         echo(f"organiser: {ev.organiser_link(token)}")
         echo("keep this address to yourself: its token is shown only now")
 
-    @ev_app.command("players")
+    @guarded("players")
     def players_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         add: list[str] = typer.Option([], "--add", help="a new player (repeat for more)"),
@@ -140,7 +137,7 @@ def register(app) -> None:
             for p in ev.players():
                 echo(p["name"] + (" (removed)" if p["revoked"] else ""))
 
-    @ev_app.command("token")
+    @guarded("token")
     def token_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         player: Optional[str] = typer.Option(None, "--player", help="the player whose link was lost"),
@@ -156,7 +153,7 @@ def register(app) -> None:
         echo(ev.organiser_link(token) if organiser else f"{player}: {ev.player_link(token)}")
         echo("the old token no longer works; this one is shown only now", err=True)
 
-    @ev_app.command("serve")
+    @guarded("serve")
     def serve_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         port: int = typer.Option(DEFAULT_PORT, "--port", help="the port (0: any free port)"),
@@ -174,7 +171,7 @@ def register(app) -> None:
 
         serve(folder, host, port, echo)
 
-    @ev_app.command("submit")
+    @guarded("submit")
     def submit_cmd(
         url: str = typer.Argument(..., help="the event's address (or the player's link)"),
         list_: str = typer.Argument(
@@ -209,17 +206,17 @@ def register(app) -> None:
             + (": every list is public to the event" if state == "revealed" else ": no more lists are taken")
         )
 
-    @ev_app.command("lock")
+    @guarded("lock")
     def lock_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """Take no more lists."""
         _phase(folder, "locked")
 
-    @ev_app.command("reveal")
+    @guarded("reveal")
     def reveal_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """Reveal every list with the secret of its commitment (it also locks the event)."""
         _phase(folder, "revealed")
 
-    @ev_app.command("export")
+    @guarded("export")
     def export_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         format: str = typer.Option("csv", "--format", "-f", help="csv or json"),
@@ -238,7 +235,7 @@ def register(app) -> None:
         else:
             echo(text.rstrip("\n"))
 
-    @ev_app.command("book")
+    @guarded("book")
     def book_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         out: str = typer.Option(..., "--output", "-o", help="the PDF to write"),
@@ -252,7 +249,7 @@ def register(app) -> None:
         path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
         echo(f"wrote {path}")
 
-    @ev_app.command("verify")
+    @guarded("verify")
     def verify_cmd(
         source: str = typer.Argument(..., help="the event's folder, its address, or a saved /api/reveal answer"),
         timeout: float = typer.Option(60.0, "--timeout", help="seconds to give a server to answer in full"),
@@ -274,7 +271,7 @@ def register(app) -> None:
         if bad:
             raise typer.Exit(EXIT_ILLEGAL)
 
-    @ev_app.command("log")
+    @guarded("log")
     def log_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """The audit log: every action on the event, oldest first."""
         rows = _open(folder).audit_log()
@@ -285,7 +282,7 @@ def register(app) -> None:
                 + (f"  [{r['address']}]" if r["address"] else "")
             )
 
-    @ev_app.command("backup")
+    @guarded("backup")
     def backup_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         out: str = typer.Option(..., "--output", "-o", help="the backup file to write (JSON)"),
@@ -297,7 +294,7 @@ def register(app) -> None:
         n = backup(_open(folder), out, force=force)
         echo(f"wrote {out} ({n} submissions)")
 
-    @ev_app.command("restore")
+    @guarded("restore")
     def restore_cmd(
         backup_file: str = typer.Argument(..., metavar="FILE", help="a backup written by 'daimyo event backup'"),
         folder: str = typer.Argument(..., help="the new event folder"),

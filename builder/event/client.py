@@ -97,7 +97,7 @@ def request_json(
     where = f"{parts.scheme}://{parts.netloc}"
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    conn = cls(parts.hostname, parts.port, timeout=max(0.1, timeout))
+    conn = cls(parts.hostname or "", parts.port, timeout=max(0.1, timeout))
     cut = threading.Event()
 
     def give_up():  # the time is up: the socket is shut, whatever the request is waiting for
@@ -162,7 +162,9 @@ def error_of(status: int, data: object, where: str) -> UsageError:
 SUBMISSION_KEYS = {"player": str, "version": int, "verdict": str, "total": str, "commitment": str, "legal": bool}
 
 
-def submit(url: str, source: str, token: str | None = None, wait: float = 0.0, timeout: float = DEFAULT_TIMEOUT) -> dict:
+def submit(
+    url: str, source: str, token: str | None = None, wait: float = 0.0, timeout: float = DEFAULT_TIMEOUT
+) -> dict:
     """Hand in ``source``; ``wait``: seconds to keep trying while nothing answers at ``url`` (a
     script that has just started the server); ``timeout``: seconds for one try."""
     import math
@@ -191,8 +193,8 @@ def submit(url: str, source: str, token: str | None = None, wait: float = 0.0, t
         raise UsageError(f"{base}: the answer is not a submission's", "check the address: is it the event's?")
     findings = data.get("findings")
     data["findings"] = [
-        f for f in (findings if isinstance(findings, list) else []) if isinstance(f, dict) and all(
-            isinstance(f.get(k), str) for k in ("severity", "code", "message")
-        )
+        f
+        for f in (findings if isinstance(findings, list) else [])
+        if isinstance(f, dict) and all(isinstance(f.get(k), str) for k in ("severity", "code", "message"))
     ]
     return data

@@ -155,7 +155,11 @@ REVEALED_KEYS = ("list", "secret", "commitment")
 def _entries(data, where: str) -> list[dict]:
     """The submissions of an ``/api/reveal`` answer, each with its list, secret and commitment."""
     hint = "give the answer of the event's /api/reveal, or the event's folder or address"
-    if not isinstance(data, dict) or not isinstance(data.get("submissions"), list) or not isinstance(data.get("event"), dict):
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("submissions"), list)
+        or not isinstance(data.get("event"), dict)
+    ):
         raise UsageError(f"{where}: not the revealed lists of an event (no 'event' and 'submissions')", hint)
     out = []
     for i, e in enumerate(data["submissions"], 1):
@@ -296,7 +300,11 @@ def _check_backup(data: dict, where: str) -> None:
             need.add("id")
         for i, r in enumerate(rows, 1):
             odd = sorted(set(r) - cols)
-            missing = sorted(need - set(r)) if key != "openings" else sorted({"submission_id", "player_id", "at", "reason"} - set(r))
+            missing = (
+                sorted(need - set(r))
+                if key != "openings"
+                else sorted({"submission_id", "player_id", "at", "reason"} - set(r))
+            )
             if odd or missing:
                 what = f"unknown field '{odd[0]}'" if odd else f"no '{missing[0]}'"
                 raise UsageError(f"{where}: a damaged backup: {key} row {i} has {what}; nothing was restored")

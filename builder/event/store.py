@@ -73,8 +73,14 @@ def read_config(folder: str | os.PathLike) -> dict:
             command_line(f"create one with 'daimyo event new {folder} --name ...'"),
         ) from None
     except (OSError, ValueError, RecursionError) as exc:
-        raise UsageError(f"{path}: not an event file: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("event"), str) or not isinstance(data.get("database"), str):
+        raise UsageError(
+            f"{path}: not an event file: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+        ) from None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("event"), str)
+        or not isinstance(data.get("database"), str)
+    ):
         raise UsageError(f"{path}: not an event file (it needs 'event' and 'database')")
     return data
 
@@ -673,7 +679,9 @@ def _check_base_url(base: str) -> None:
     except ValueError:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in base):
-        raise UsageError(f"{option('url')}: '{base}' is not an address players can open", "e.g. https://event.example.org")
+        raise UsageError(
+            f"{option('url')}: '{base}' is not an address players can open", "e.g. https://event.example.org"
+        )
 
 
 def write_config(folder: Path, event_id: str, url: str) -> None:
