@@ -392,3 +392,41 @@ def test_restoring_a_damaged_backup_leaves_nothing_behind(tmp_path, cli):
         _one_line_refusal(r, "backup")
         assert not (tmp_path / "again").exists(), i
     assert cli("event", "restore", tmp_path / "b.json", tmp_path / "again").code == 0
+
+
+def test_odd_requests_are_refused_in_the_events_own_words(event):  # noqa: F811  (fixture of test_event)
+    srv, org, tok = event["server"], event["org"], event["tokens"]
+    with srv.client(tok["Aiko"]) as c:
+        sub = c.post("/api/submissions", json={"list": BUKE}).json()
+        deep = b'{"list": ' + b"[" * 130_000 + b"]" * 130_000 + b"}"  # under the size limit, too deep to parse
+        r = c.post("/api/submissions", content=deep, headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"].startswith("malformed request")
+        assert c.get("/api/nothing").json()["error"].startswith("no such page here")
+    with srv.client(org) as o:
+        for sid in (2**63, 2**70, -1, 0):  # past what a database column holds: no row, not a 500
+            r = o.post(f"/api/submissions/{sid}/open", json={"reason": "judge call"})
+            assert r.status_code == 404 and f"no submission {sid}" in r.json()["error"]
+        r = o.post(f"/api/submissions/{sub['id']}/open", json={"reason": ["judge call"]})
+        assert r.status_code == 422 and "'reason' must be text" in r.json()["error"]
+        r = o.post(f"/api/submissions/{sub['id']}/open", json={"reason": "judge\x00 call\x1b[2J"})
+        assert r.status_code == 200
+        assert o.get("/api/audit").json()["audit"][-1]["detail"] == "Aiko version 1: judge call[2J"
+    with srv.client() as web:
+        web.get(f"/organiser?token={org}")
+        csrf = csrf_of(web.get("/organiser").text)
+        r = web.post("/organiser/open", data={"csrf": csrf, "submission": str(2**70), "reason": "x"})
+        assert r.status_code == 404 and 'id="refused"' in r.text
+        r = web.get("/organiser/lock")
+        assert r.status_code == 405 and "this address takes no GET" in r.text
+
+
+def test_times_past_the_calendar_and_names_with_control_characters(tmp_path, cli):
+    for when in ("9999-12-31T23:00-05:00", "0001-01-01T00:00+05:00"):
+        r = cli("event", "new", tmp_path / "ev", "--name", "N", "--system", "kensei", "--deadline", when)
+        _one_line_refusal(r, "--deadline", "is not a time")
+        assert not (tmp_path / "ev").exists()
+    folder = str(tmp_path / "league")
+    new_event(cli, folder, None)
+    r = cli("event", "players", folder, "--add", "Ai\x00ko\x1b[31m")
+    assert r.code == 0 and r.stdout.startswith("Aiko[31m: http")
+    _one_line_refusal(cli("event", "players", folder, "--add", "\x00\x07"), "give 1 to 80 characters")

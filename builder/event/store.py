@@ -57,7 +57,7 @@ def _time_option(text: str | None, label: str) -> str | None:
         return None
     try:
         return db.stamp(db.parse_time(str(text)))
-    except ValueError:
+    except (ValueError, OverflowError):  # not a time, or one past the years a time can hold in UTC
         raise UsageError(
             f"{label}: '{text}' is not a time", "write it as ISO 8601, e.g. 2026-12-05T18:00+01:00"
         ) from None
@@ -250,7 +250,7 @@ class Event:
         """New players, each with a new token: ``[(name, token)]``, the tokens shown this once."""
         clean = []
         for n in names:
-            n = " ".join(str(n).split())
+            n = clean_text(str(n))
             if not n or len(n) > MAX_PLAYERS_NAME:
                 raise UsageError(f"player name '{n[:40]}': give 1 to {MAX_PLAYERS_NAME} characters")
             if n in clean:
@@ -554,7 +554,9 @@ class Event:
         """The organiser opens one list before the reveal: logged, and shown to its player."""
         if who.role != "organiser":
             raise EventRefused("only the organiser opens a list before the reveal", status=403)
-        reason = " ".join(str(reason or "").split())[:300]
+        if not 0 < submission_id < 2**31:  # no row has such an id, and no database takes it as one
+            raise EventRefused(f"no submission {submission_id} in this event", status=404)
+        reason = clean_text(str(reason or ""))[:300]
         if not reason:
             raise EventRefused("say why the list is opened", "the player is shown the reason", status=422)
         with self.engine.begin() as conn:
@@ -657,6 +659,12 @@ class Event:
     def log(self, actor: str, action: str, detail: str = "", address: str = "") -> None:
         with self.engine.begin() as conn:
             _log(conn, self.id, actor, action, detail, address)
+
+
+def clean_text(text: str) -> str:
+    """A name or a reason as one line: runs of white space as one space, control characters
+    (which no database column of text takes in full, and no page shows) left out."""
+    return " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
 
 
 def _new_folder_ok(folder: Path) -> None:

@@ -133,6 +133,7 @@ def create_app(folder: str | Path):
     from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from jinja2 import Environment, FileSystemLoader, select_autoescape
     from sqlalchemy.exc import DBAPIError
+    from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from builder.errors import DaimyoError
     from builder.event.db import database_down
@@ -194,6 +195,18 @@ def create_app(folder: str | Path):
     @app.exception_handler(DaimyoError)
     async def on_error(request: Request, exc: DaimyoError):
         return await on_refused(request, EventRefused("; ".join(exc.lines()), status=400))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException):
+        """The web stack's own refusals (no such page, a method the address does not take, a body
+        that cannot be parsed) in the event's words and shape."""
+        texts = {
+            404: ("no such page here", "see the event page, or /docs for the API"),
+            405: (f"this address takes no {request.method}", "use the event's pages and forms, or see /docs"),
+            400: ("malformed request: the body cannot be read", 'send JSON {"list": "..."} or the form'),
+        }
+        text, hint = texts.get(exc.status_code, (str(exc.detail), None))
+        return await on_refused(request, EventRefused(text, hint, status=exc.status_code))
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError):
@@ -405,7 +418,10 @@ def create_app(folder: str | Path):
     )
     def api_open(request: Request, submission_id: int, payload: dict = Body(..., examples=[{"reason": "judge call"}])):
         who = ev.who(bearer(request), address(request))
-        return ev.open_list(submission_id, str(payload.get("reason", "")), who, address(request))
+        reason = payload.get("reason", "")
+        if not isinstance(reason, str):
+            raise EventRefused("malformed request: 'reason' must be text", 'send JSON {"reason": "..."}', status=422)
+        return ev.open_list(submission_id, reason, who, address(request))
 
     @app.post("/api/lock", tags=["organiser"], summary="Take no more lists")
     def api_lock(request: Request):
