@@ -430,3 +430,32 @@ def test_times_past_the_calendar_and_names_with_control_characters(tmp_path, cli
     r = cli("event", "players", folder, "--add", "Ai\x00ko\x1b[31m")
     assert r.code == 0 and r.stdout.startswith("Aiko[31m: http")
     _one_line_refusal(cli("event", "players", folder, "--add", "\x00\x07"), "give 1 to 80 characters")
+
+
+def test_a_backup_taken_while_players_are_added_restores(tmp_path, cli, database, monkeypatch):  # noqa: F811
+    """A player added and a list handed in while a backup is read: the backup holds both or
+    neither, never a list whose player it lacks."""
+    import builder.event.outputs as outputs
+    from builder.event.db import submissions
+    from builder.event.store import Event
+
+    folder = tmp_path / "league"
+    new_event(cli, str(folder), database)
+    tok = add_players(cli, str(folder), "Aiko")
+    ev, other = Event.open(folder), Event.open(folder)
+    ev.submit(ev.who(tok["Aiko"]), BUKE)
+    real = outputs.select
+    done: list[bool] = []
+
+    def select(*args, **kwargs):
+        if args and args[0] is submissions and not done:  # the submissions are about to be read
+            done.append(True)
+            [(_, late_token)] = other.add_players(["Late"])
+            other.submit(other.who(late_token), KUGE)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(outputs, "select", select)
+    assert cli("event", "backup", folder, "-o", tmp_path / "b.json").code == 0
+    assert done
+    r = cli("event", "restore", tmp_path / "b.json", tmp_path / "again")
+    assert r.code == 0, r

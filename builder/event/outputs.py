@@ -204,18 +204,19 @@ def backup(ev, out: str, force: bool = False) -> int:
                 dict(r) for r in conn.execute(select(table).where(cond).order_by(*table.primary_key.columns)).mappings()
             ]
 
-        data = {
-            BACKUP_KEY: BACKUP_VERSION,
-            "schema": db.head_revision(),
-            "taken": db.now(),
-            "events": rows(events, events.c.id == ev.id),
-            "players": rows(players, players.c.event_id == ev.id),
-            "submissions": rows(submissions, submissions.c.event_id == ev.id),
+        # the rows that name others first, the rows they name after: a player or a list added while
+        # the backup is taken is in it whole or not at all (a row is only ever added after those it names)
+        taken = {
+            "audit": rows(audit, audit.c.event_id == ev.id),
             "openings": rows(
                 openings, openings.c.submission_id.in_(select(submissions.c.id).where(submissions.c.event_id == ev.id))
             ),
-            "audit": rows(audit, audit.c.event_id == ev.id),
         }
+        taken["submissions"] = rows(submissions, submissions.c.event_id == ev.id)
+        taken["players"] = rows(players, players.c.event_id == ev.id)
+        taken["events"] = rows(events, events.c.id == ev.id)
+        data = {BACKUP_KEY: BACKUP_VERSION, "schema": db.head_revision(), "taken": db.now()}
+        data.update((k, taken[k]) for k in ("events", "players", "submissions", "openings", "audit"))
     atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force, mode=0o600)
     ev.log("organiser", "backup-taken", f"{len(data['submissions'])} submissions to {Path(out).name}")
     return len(data["submissions"])

@@ -649,12 +649,15 @@ class Event:
             out.append(s)
         return out
 
-    def audit_log(self) -> list[dict]:
+    def audit_log(self, last: int | None = None) -> list[dict]:
+        """The audit log, oldest first; ``last``: only its newest ``last`` rows (the dashboard's),
+        read as those alone however long the log has grown."""
+        query = select(audit).where(audit.c.event_id == self.id)
+        if last is not None:
+            query = query.order_by(audit.c.id.desc()).limit(last)
         with self.engine.connect() as conn:
-            return [
-                dict(r)
-                for r in conn.execute(select(audit).where(audit.c.event_id == self.id).order_by(audit.c.id)).mappings()
-            ]
+            rows = [dict(r) for r in conn.execute(query.order_by(audit.c.id)).mappings()]
+        return sorted(rows, key=lambda r: r["id"])
 
     def log(self, actor: str, action: str, detail: str = "", address: str = "") -> None:
         with self.engine.begin() as conn:

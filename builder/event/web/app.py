@@ -331,7 +331,7 @@ def create_app(folder: str | Path):
             "missing": sum(r["status"] == "missing" for r in rows),
             "illegal": sum(1 for r in rows if r.get("submission") and not r["submission"].get("legal")),
         }
-        log = list(reversed(ev.audit_log()))[:60]
+        log = list(reversed(ev.audit_log(last=60)))
         return page(
             "organiser.html", status, who=who, csrf=ev.csrf(who), board=board, tally=tally, log=log, opened=opened
         )
