@@ -215,11 +215,12 @@ def backup(ev, out: str, force: bool = False) -> int:
         taken["submissions"] = rows(submissions, submissions.c.event_id == ev.id)
         taken["players"] = rows(players, players.c.event_id == ev.id)
         taken["events"] = rows(events, events.c.id == ev.id)
-        data = {BACKUP_KEY: BACKUP_VERSION, "schema": db.head_revision(), "taken": db.now()}
+        data: dict = {BACKUP_KEY: BACKUP_VERSION, "schema": db.head_revision(), "taken": db.now()}
         data.update((k, taken[k]) for k in ("events", "players", "submissions", "openings", "audit"))
     atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force, mode=0o600)
-    ev.log("organiser", "backup-taken", f"{len(data['submissions'])} submissions to {Path(out).name}")
-    return len(data["submissions"])
+    n = len(taken["submissions"])
+    ev.log("organiser", "backup-taken", f"{n} submissions to {Path(out).name}")
+    return n
 
 
 def restore(backup_file: str, folder: str, database: str | None = None):
