@@ -197,6 +197,13 @@ def test_a_zip_that_unpacks_to_much_is_refused_before_it_is_read():
         read_upload(_zip({"ws/army.yaml": BUKE, **noise}), "ws.zip", "kensei")
     assert exc.value.status == 413 and f"over {MAX_ZIP_LIST_BYTES:,} bytes" in exc.value.text()
     assert read_upload(_zip({"ws/army.yaml": BUKE, **dict(list(noise.items())[:4])}), "ws.zip", "kensei") == BUKE
+    # files that name the game are parsed, and only so many bytes of them
+    from builder.event.intake import MAX_ZIP_PARSED_BYTES
+
+    named = {f"ws/k{i}.yaml": "# kensei\n" + "".join(rnd.choice("abc: \n") for _ in range(4000)) for i in range(70)}
+    with pytest.raises(EventRefused) as exc:
+        read_upload(_zip({"ws/army.yaml": BUKE, **named}), "ws.zip", "kensei")
+    assert exc.value.status == 413 and f"add up to over {MAX_ZIP_PARSED_BYTES:,} bytes" in exc.value.text()
 
 
 def test_an_upload_is_read_off_the_event_loop_and_after_the_rate_limit(event, monkeypatch):  # noqa: F811  (fixtures of test_event)

@@ -18,7 +18,8 @@ from builder.errors import DaimyoError, UsageError, option
 MAX_SUBMISSION_BYTES = 256 * 1024  # a list is a few kilobytes; a workspace zip a few dozen
 MAX_ZIP_MEMBERS = 500
 MAX_ZIP_MEMBER_BYTES = 256 * 1024
-MAX_ZIP_LIST_BYTES = 1024 * 1024  # the list files of a zip, unpacked, all told: what is read and parsed
+MAX_ZIP_LIST_BYTES = 1024 * 1024  # the list files of a zip, unpacked, all told: what is read
+MAX_ZIP_PARSED_BYTES = 256 * 1024  # of those, the ones that may be lists of the event's game: what is parsed
 MAX_ZIP_RATIO = 100  # unpacked to packed, for a member over a few kilobytes: a list packs to about a fifth
 
 
@@ -104,7 +105,9 @@ def zip_lists(data: bytes, system: str) -> dict[str, str]:
     """The list files of ``system`` in a workspace zip, by their path inside it. The work is
     bounded whatever the zip: at most ``MAX_ZIP_MEMBERS`` members, list files of at most
     ``MAX_ZIP_MEMBER_BYTES`` each and ``MAX_ZIP_LIST_BYTES`` in all (as unpacked, counted while
-    unpacking, not as the zip says), none packed more than ``MAX_ZIP_RATIO`` to 1."""
+    unpacking, not as the zip says), none packed more than ``MAX_ZIP_RATIO`` to 1; and of those
+    only the ones naming the game (or holding a share code) are parsed, ``MAX_ZIP_PARSED_BYTES``
+    in all."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in zf.infolist() if not m.is_dir()]
@@ -115,7 +118,7 @@ def zip_lists(data: bytes, system: str) -> dict[str, str]:
     if len(members) > MAX_ZIP_MEMBERS:
         raise EventRefused(f"the zip holds {len(members)} files, at most {MAX_ZIP_MEMBERS}", status=413)
     out = {}
-    budget = MAX_ZIP_LIST_BYTES
+    budget, parse_budget = MAX_ZIP_LIST_BYTES, MAX_ZIP_PARSED_BYTES
     for m in members:
         name = m.filename
         if not name.lower().endswith((".yaml", ".yml", ".json", ".txt", ".md")) or "/packs/" in f"/{name}":
@@ -149,6 +152,15 @@ def zip_lists(data: bytes, system: str) -> dict[str, str]:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             continue
+        if system not in text.lower() and not text.lstrip().startswith("DMY"):
+            continue  # a list file names its game (FORMATS.md: 'system' is required); a share code is read
+        if len(raw) > parse_budget:
+            raise EventRefused(
+                f"the zip's {system} lists add up to over {MAX_ZIP_PARSED_BYTES:,} bytes",
+                "upload the list file itself, or a zip of the workspace's lists alone",
+                status=413,
+            )
+        parse_budget -= len(raw)
         try:
             from builder.share.api import parse_source_text
 
