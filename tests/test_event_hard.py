@@ -6,6 +6,7 @@ where the database matters (a throwaway cluster; skipped with the reason without
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -327,6 +328,34 @@ def test_a_new_event_on_a_database_it_cannot_use_leaves_nothing_behind(tmp_path,
     r = cli("event", "new", tmp_path / "ev", "--name", "N", "--system", "kensei", "--url", "javascript:alert(1)")
     _one_line_refusal(r, "--url")
     assert not (tmp_path / "ev").exists()
+    # a file of the user's named as the database: never written into, nor its permissions changed
+    import sqlite3
+    import stat
+
+    (tmp_path / "empty.txt").write_bytes(b"")
+    with contextlib.closing(sqlite3.connect(tmp_path / "other.db")) as conn:
+        conn.execute("CREATE TABLE mine (x)")
+        conn.commit()
+    for name, words in (
+        ("notes.txt", "is not a SQLite database; not touched"),
+        ("empty.txt", "is not a SQLite database; not touched"),
+        ("other.db", "a SQLite database of something else than events; not touched"),
+    ):
+        f = tmp_path / name
+        f.chmod(0o644)
+        before = f.read_bytes()
+        r = cli("event", "new", tmp_path / "ev", "--name", "N", "--system", "kensei", "--database", f"sqlite:///{f}")
+        _one_line_refusal(r, words)
+        assert f.read_bytes() == before and stat.S_IMODE(f.stat().st_mode) == 0o644
+        assert not (tmp_path / "ev").exists()
+
+
+def test_an_event_whose_database_file_is_gone_says_so(tmp_path, cli):
+    folder = tmp_path / "league"
+    new_event(cli, str(folder), None)
+    (folder / "event.db").unlink()
+    _one_line_refusal(cli("event", "players", folder), "the event's database", "is missing")
+    assert not (folder / "event.db").exists()
 
 
 def test_commands_on_an_unusable_database_or_bad_arguments_say_so_in_one_line(tmp_path, cli):

@@ -7,6 +7,7 @@ and PostgreSQL, and they sort as they read. Migrations are Alembic's, shipped in
 
 from __future__ import annotations
 
+import contextlib
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -143,12 +144,43 @@ def private_sqlite(url: str) -> None:
         pass
     except OSError:
         return  # the folder is missing or not writable: opening the database says so
+    if not is_sqlite_file(path):
+        return  # someone's other file: not touched (opening it says it is no database)
     for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         try:
             if p.stat().st_mode & 0o077 and p.stat().st_uid == os.getuid():
                 p.chmod(0o600)
         except OSError:
             pass
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_sqlite_file(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def existing_sqlite_ok(path: Path) -> None:
+    """UsageError unless the existing file ``path`` is an event database (a new event may share
+    one): a user's other file, empty or not, is never written into."""
+    from builder.errors import UsageError
+
+    if not is_sqlite_file(path):
+        raise UsageError(f"{path}: exists and is not a SQLite database; not touched", DATABASE_HINT)
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        raise UsageError(f"{path}: cannot read the database: {exc}; not touched", DATABASE_HINT) from None
+    if "events" not in names or "alembic_version" not in names:
+        raise UsageError(f"{path}: a SQLite database of something else than events; not touched", DATABASE_HINT)
 
 
 def _sqlite_pragmas(dbapi_conn, _record):

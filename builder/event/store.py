@@ -99,7 +99,14 @@ class Event:
         from sqlalchemy.exc import SQLAlchemyError
 
         cfg = read_config(folder)
-        engine = db.make_engine(db.check_url(cfg["database"], f"{Path(folder) / CONFIG}: database"), pooled)
+        url = db.check_url(cfg["database"], f"{Path(folder) / CONFIG}: database")
+        sqlite = db.sqlite_path(url)
+        if sqlite is not None and not sqlite.exists():  # never made anew, empty, in its place
+            raise UsageError(
+                f"{folder}: the event's database {sqlite} is missing",
+                "restore it from a backup with 'daimyo event restore', or put the file back",
+            )
+        engine = db.make_engine(url, pooled)
         ev = cls(engine, cfg["event"], Path(folder))
         try:
             if migrate or db.current_revision(engine) != db.head_revision():
@@ -728,6 +735,8 @@ def new_event_files(folder: Path, url: str):
             raise UsageError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
         if sqlite is not None and not sqlite.parent.is_dir():
             raise UsageError(f"{db.shown(url)}: no folder {sqlite.parent}", db.DATABASE_HINT)
+        if sqlite is not None and not new_files:
+            db.existing_sqlite_ok(sqlite)
         engine = db.make_engine(url, pooled=False)
         try:
             db.migrate(engine)
