@@ -495,3 +495,54 @@ def test_a_backup_taken_while_players_are_added_restores(tmp_path, cli, database
     assert done
     r = cli("event", "restore", tmp_path / "b.json", tmp_path / "again")
     assert r.code == 0, r
+
+
+def test_two_new_events_in_one_new_folder_at_once_keep_the_one_made(tmp_path, cli, monkeypatch):
+    """Another command writes its event into the folder while this one makes its own: this one
+    is refused, and the other's event is left whole."""
+    import builder.event.store as store
+
+    real = store.write_config
+    folder = tmp_path / "league"
+
+    def raced(at, event_id, url):
+        real(at, "0123456789abcdef", url)  # the other command's, first
+        real(at, event_id, url)
+
+    monkeypatch.setattr(store, "write_config", raced)
+    r = cli("event", "new", folder, "--name", "N", "--system", "kensei")
+    _one_line_refusal(r, "another event was made here meanwhile")
+    assert json.loads((folder / "event.json").read_text())["event"] == "0123456789abcdef"
+    assert (folder / "event.db").exists()
+
+
+@pytest.mark.slow  # a server process
+def test_a_command_run_beside_a_serving_process_loses_none_of_its_lists(tmp_path, cli):
+    """The server process keeps its SQLite connections open; a command run meanwhile (which opens
+    and closes its own) must not take the server's locks away: were it so, the command would
+    delete the WAL the server still writes to, and what the server acknowledged next would be
+    lost (and a lock it took would not be seen)."""
+    from eventservers import start_server, stop_server
+    from plainhttp import no_tls
+
+    folder = tmp_path / "league"
+    new_event(cli, str(folder), None)
+    tok = add_players(cli, str(folder), "Aiko", "Bo")
+    proc, url = start_server(folder)
+
+    def post(name, text):
+        headers = {"Authorization": f"Bearer {tok[name]}"}
+        return httpx.post(url + "/api/submissions", json={"list": text}, headers=headers, verify=no_tls())
+
+    try:
+        assert post("Aiko", BUKE).status_code == 201
+        assert cli("event", "players", folder).code == 0  # a command opens and closes the database
+        assert (folder / "event.db-wal").exists()  # still the server's
+        assert post("Bo", KUGE).status_code == 201
+        assert cli("event", "lock", folder).code == 0
+        assert post("Aiko", KUGE).status_code == 409
+    finally:
+        stop_server(proc)
+    from builder.event.store import Event
+
+    assert sorted(s["player"] for s in Event.open(folder).latest_lists()) == ["Aiko", "Bo"]

@@ -154,14 +154,20 @@ def private_sqlite(url: str) -> None:
             pass
 
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
 def is_sqlite_file(path: Path) -> bool:
+    """Whether ``path`` is a SQLite database, asked of SQLite itself (read-only). Never by opening
+    the file directly: closing a file this process opened drops every POSIX lock the process
+    holds on it, SQLite's own included, and another process could then delete the WAL that this
+    one's connections still write to."""
+    import sqlite3
+
     try:
-        with open(path, "rb") as fh:
-            return fh.read(16) == SQLITE_HEADER
-    except OSError:
+        if path.stat().st_size == 0:
+            return False
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            conn.execute("PRAGMA schema_version").fetchone()
+        return True
+    except (OSError, sqlite3.Error):
         return False
 
 

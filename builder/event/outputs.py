@@ -244,7 +244,7 @@ def restore(backup_file: str, folder: str, database: str | None = None):
         db.check_url(database)
     url = database or db.sqlite_url(target)
     ev_row = data["events"][0]
-    with new_event_files(target, url) as engine:
+    with new_event_files(target, url, str(ev_row.get("id"))) as engine:
         try:
             with engine.begin() as conn:
                 if conn.execute(select(events.c.id).where(events.c.id == ev_row["id"])).first() is not None:

@@ -158,7 +158,7 @@ class Event:
         url_db = database or db.sqlite_url(folder)
         event_id = secrets.token_hex(8)
         token = new_token()
-        with new_event_files(folder, url_db) as engine, engine.begin() as conn:
+        with new_event_files(folder, url_db, event_id) as engine, engine.begin() as conn:
             conn.execute(
                 insert(events).values(
                     id=event_id,
@@ -705,14 +705,27 @@ def _check_base_url(base: str) -> None:
 def write_config(folder: Path, event_id: str, url: str) -> None:
     """The folder's ``event.json``, readable by its owner alone (0600: it may hold the database's
     password), written atomically and never over another."""
+    from builder.errors import DaimyoError
     from builder.yamlio import atomic_write
 
     text = json.dumps({"event": event_id, "database": url}, indent=2) + "\n"
-    atomic_write(folder / CONFIG, text, force=False, mode=0o600)
+    try:
+        atomic_write(folder / CONFIG, text, force=False, mode=0o600)
+    except DaimyoError:
+        if (folder / CONFIG).exists():  # written by another command since this one began
+            raise UsageError(f"{folder}: another event was made here meanwhile", "give another folder") from None
+        raise
+
+
+def _config_of_another(folder: Path, event_id: str) -> bool:
+    try:
+        return json.loads((folder / CONFIG).read_text(encoding="utf-8")).get("event") != event_id
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 @contextlib.contextmanager
-def new_event_files(folder: Path, url: str):
+def new_event_files(folder: Path, url: str, event_id: str):
     """The engine of a new event's database, migrated; when what follows fails, nothing is left
     behind: the folder if it was made here, else the SQLite file if it was. A database that cannot
     be reached or used is a UsageError."""
@@ -746,7 +759,9 @@ def new_event_files(folder: Path, url: str):
     except BaseException:
         if engine is not None:
             engine.dispose()
-        if made:
+        if made and _config_of_another(folder, event_id):
+            pass  # another command made an event in this new folder meanwhile: it is theirs
+        elif made:
             shutil.rmtree(made[-1], ignore_errors=True)
         else:
             for f in new_files:
