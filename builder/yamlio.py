@@ -709,7 +709,9 @@ def refuse_output(path, force: bool = False) -> None:
         raise WouldOverwrite(path)
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True, guard=None) -> None:
+def atomic_write(
+    path: str | os.PathLike, data: bytes | str, force: bool = True, guard=None, mode: int | None = None
+) -> None:
     """Write a file atomically (temp file in the same folder, then rename).
 
     ``guard``, when given, is a context manager factory entered around the rename alone (after
@@ -719,6 +721,9 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
     * ``force=False``: an existing file (or a symbolic link, even a dangling one) is refused,
       and so is a file that appears while writing (the new file is linked in exclusively);
     * a symbolic link to a file writes that file (the link stays);
+    * ``mode``: the file's permissions (``0o600`` for a file holding secrets), set before it
+      takes its name, also when it replaces a file; without it a new file is 0644 and a replaced
+      one keeps its own;
     * a folder, a device or a pipe is refused even with ``force``;
     * a file this command is reading as input is never replaced, even with ``force``, unless it
       was read with ``read_for_edit`` (its lock is released once it is written back).
@@ -727,6 +732,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
 
     refuse_folder_name(path)
     p = Path(path)
+    if "\x00" in str(p):  # no file can have this name: the system refuses it before any writing
+        _refuse(p, "a file name cannot hold a NUL character", "give another file name")
     try:
         link = p.is_symlink()
     except (OSError, ValueError):
@@ -772,7 +779,9 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, force: bool = True,
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if st is not None:
+        if mode is not None:
+            os.chmod(tmp, mode)
+        elif st is not None:
             try:
                 os.chmod(tmp, st.st_mode & 0o777)
             except OSError:

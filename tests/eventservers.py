@@ -54,9 +54,27 @@ class Cluster:
     def __init__(self, folder: Path, port: int, run_as: list[str]):
         self.folder, self.port, self.run_as = folder, port, run_as
         self.count = 0
+        self.options = ""
 
     def url(self, database: str) -> str:
         return f"postgresql://daimyo@127.0.0.1:{self.port}/{database}"
+
+    def _ctl(self, *args: str) -> None:
+        bindir = pg_bin()
+        subprocess.run(
+            [*self.run_as, str(bindir / "pg_ctl"), "-D", str(self.folder / "data"), *args],
+            check=True,
+            capture_output=True,
+            cwd=self.folder,
+        )
+
+    def stop(self) -> None:
+        """Stop the server at once (every connection cut), as a crash or an administrator would."""
+        self._ctl("-m", "immediate", "-w", "stop")
+
+    def start(self) -> None:
+        """Start it again on the same port, once stopped."""
+        self._ctl("-l", str(self.folder / "log"), "-w", "-t", "60", "-o", self.options, "start")
 
     def new_database(self, prefix: str = "event") -> str:
         import psycopg
@@ -85,6 +103,9 @@ def postgres_cluster(durable: bool = True):
         run_as = ["runuser", "-u", "postgres", "--"]
     port = free_port()
     log = tmp / "log"
+    options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200" + (
+        "" if durable else " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    )
     try:
         subprocess.run(
             [
@@ -116,15 +137,16 @@ def postgres_cluster(durable: bool = True):
                 "-t",
                 "60",
                 "-o",
-                f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c max_connections=200"
-                + ("" if durable else " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"),
+                options,
                 "start",
             ],
             check=True,
             capture_output=True,
             cwd=tmp,
         )
-        yield Cluster(tmp, port, run_as)
+        cluster = Cluster(tmp, port, run_as)
+        cluster.options = options
+        yield cluster
     finally:
         subprocess.run(
             [*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],

@@ -159,12 +159,12 @@ def test_the_whole_flow(event, cli, tmp_path):
             "list" not in p.get("submission", {}) and "verdict" not in p.get("submission", {}) for p in board["players"]
         )
         assert anyone.get("/api/reveal").status_code == 403
-    # the organiser sees verdicts, totals, fingerprints and findings' codes, not the lists
+    # the organiser sees verdicts, totals and findings' codes, not the lists nor their fingerprints
     with srv.client(event["org"]) as org:
         rows = {p["player"]: p for p in org.get("/api/event").json()["players"]}
         assert rows["Bo"]["submission"]["version"] == 2 and rows["Bo"]["versions"] == 2
-        assert rows["Aiko"]["submission"]["fingerprint"] == aiko["fingerprint"]
-        assert "list" not in rows["Aiko"]["submission"]
+        assert rows["Aiko"]["submission"]["commitment"] == aiko["commitment"]
+        assert "list" not in rows["Aiko"]["submission"] and "fingerprint" not in rows["Aiko"]["submission"]
         assert rows["Chen"]["status"] == "missing"
     # Aiko sees her own list, not Bo's
     with srv.client(tok["Aiko"]) as c:
@@ -198,6 +198,7 @@ def test_the_whole_flow(event, cli, tmp_path):
         ("Chen", "", "", ""),
     ]
     assert rows[0]["commitment"] == aiko["commitment"]
+    assert rows[0]["fingerprint"] == aiko["fingerprint"] and rows[0]["secret"] == revealed[0]["secret"]
     book, anon = tmp_path / "book.pdf", tmp_path / "judges.pdf"
     assert cli("event", "book", event["folder"], "-o", book).code == 0
     assert cli("event", "book", event["folder"], "-o", anon, "--anonymous").code == 0

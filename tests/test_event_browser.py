@@ -1,7 +1,7 @@
 """An event in a real browser (the system's Chromium driven by Playwright): the organiser's
 dashboard, two players handing in lists on their pages (a pasted share code, an uploaded file,
 a pick from a workspace zip), an illegal list fixed and handed in again, lock and reveal from
-the dashboard, then the lists verified against their commitments and printed in the book.
+the dashboard (each confirmed on a page of its own), then the lists verified against their commitments and printed in the book.
 On SQLite and on PostgreSQL. Screenshots go to ``$DAIMYO_SCREENSHOTS`` when it is set.
 """
 
@@ -116,11 +116,22 @@ def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, databas
         aiko.goto(f"{srv.url}/submit")
         expect(aiko.locator(".opened")).to_contain_text("judge call <table 3>")
         shots(aiko, f"event-{tag}-5b-aiko-told.png", full_page=True)
+        # lock and reveal each ask first, on a page of their own (no script): cancel goes back
         dash.click("#lock")
+        expect(dash.locator("h1")).to_have_text("Lock the event?")
+        expect(dash.locator("#phase")).to_have_text("open")
+        dash.click("#cancel")
+        expect(dash.locator("#phase")).to_have_text("open")
+        dash.click("#lock")
+        dash.click("#confirm")
         expect(dash.locator("#phase")).to_have_text("locked")
         aiko.goto(f"{srv.url}/submit")
         expect(aiko.locator("body")).to_contain_text("The event is locked: no more lists are taken.")
         dash.click("#reveal")
+        expect(dash.locator("#confirm-text")).to_contain_text("cannot be undone")
+        shots(dash, f"event-{tag}-5c-confirm-reveal.png", full_page=True)
+        expect(dash.locator("#phase")).to_have_text("locked")
+        dash.click("#confirm")
         expect(dash.locator("#phase")).to_have_text("revealed")
         expect(dash.locator("#log")).to_contain_text("event-revealed")
 

@@ -23,12 +23,34 @@ def register(app) -> None:
     )
     app.add_typer(ev_app, name="event")
 
+    def guarded(name: str):
+        """``ev_app.command(name)`` for a command whose database errors (a database stopped, a
+        file that is not an event's database) end as one line and exit 2, not a traceback."""
+
+        def wrap(fn):
+            import functools
+
+            @functools.wraps(fn)
+            def run(*args, **kwargs):
+                try:
+                    return fn(*args, **kwargs)
+                except Exception as exc:
+                    if type(exc).__module__.split(".")[0] in ("sqlalchemy", "psycopg", "sqlite3"):
+                        from builder.event.db import db_error
+
+                        raise db_error(exc) from None
+                    raise
+
+            return ev_app.command(name)(run)
+
+        return wrap
+
     def _open(folder: str):
         from builder.event.store import Event
 
         return Event.open(folder)
 
-    @ev_app.command("new")
+    @guarded("new")
     def new_cmd(
         folder: str = typer.Argument(..., help="the event's folder (created)"),
         name: str = typer.Option(..., "--name", help="the event's name"),
@@ -73,7 +95,7 @@ def register(app) -> None:
         echo(f"organiser: {ev.organiser_link(token)}")
         echo("keep this address to yourself: its token is shown only now")
 
-    @ev_app.command("players")
+    @guarded("players")
     def players_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         add: list[str] = typer.Option([], "--add", help="a new player (repeat for more)"),
@@ -115,7 +137,7 @@ def register(app) -> None:
             for p in ev.players():
                 echo(p["name"] + (" (removed)" if p["revoked"] else ""))
 
-    @ev_app.command("token")
+    @guarded("token")
     def token_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         player: Optional[str] = typer.Option(None, "--player", help="the player whose link was lost"),
@@ -131,13 +153,17 @@ def register(app) -> None:
         echo(ev.organiser_link(token) if organiser else f"{player}: {ev.player_link(token)}")
         echo("the old token no longer works; this one is shown only now", err=True)
 
-    @ev_app.command("serve")
+    @guarded("serve")
     def serve_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         port: int = typer.Option(DEFAULT_PORT, "--port", help="the port (0: any free port)"),
         host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (0.0.0.0: every network)"),
     ):
         """Serve the event: the players' submission page, the organiser's dashboard, the JSON API."""
+        from builder.errors import UsageError
+
+        if not 0 <= port <= 65535:
+            raise UsageError(f"--port {port}: give a port from 0 to 65535", "0 takes any free port")
         from builder.yamlio import begin_command
 
         begin_command(track=False)
@@ -145,7 +171,7 @@ def register(app) -> None:
 
         serve(folder, host, port, echo)
 
-    @ev_app.command("submit")
+    @guarded("submit")
     def submit_cmd(
         url: str = typer.Argument(..., help="the event's address (or the player's link)"),
         list_: str = typer.Argument(
@@ -155,16 +181,20 @@ def register(app) -> None:
             None, "--token", envvar="DAIMYO_EVENT_TOKEN", help="the player's token [default: the link's]"
         ),
         wait: float = typer.Option(0.0, "--wait", help="seconds to keep trying while the server does not answer yet"),
+        timeout: float = typer.Option(
+            60.0, "--timeout", help="seconds to give the server to answer in full before giving up"
+        ),
     ):
         """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
         from builder.event.client import submit
         from builder.names import quoted
 
-        res = submit(url, list_, token, wait)
+        res = submit(url, list_, token, wait, timeout)
         echo(f"{quoted(res['player'])}: version {res['version']}: {res['verdict']}, {res['total']}")
         for f in res.get("findings", []):
             echo(f"  {f['severity']} {f['code']}: {f['message']}")
-        echo(f"fingerprint {res['fingerprint']}")
+        if isinstance(res.get("fingerprint"), str):
+            echo(f"fingerprint {res['fingerprint']}")
         echo(f"commitment {res['commitment']}")
         if not res["legal"]:
             raise typer.Exit(EXIT_ILLEGAL)
@@ -177,17 +207,17 @@ def register(app) -> None:
             + (": every list is public to the event" if state == "revealed" else ": no more lists are taken")
         )
 
-    @ev_app.command("lock")
+    @guarded("lock")
     def lock_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """Take no more lists."""
         _phase(folder, "locked")
 
-    @ev_app.command("reveal")
+    @guarded("reveal")
     def reveal_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """Reveal every list with the secret of its commitment (it also locks the event)."""
         _phase(folder, "revealed")
 
-    @ev_app.command("export")
+    @guarded("export")
     def export_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         format: str = typer.Option("csv", "--format", "-f", help="csv or json"),
@@ -206,7 +236,7 @@ def register(app) -> None:
         else:
             echo(text.rstrip("\n"))
 
-    @ev_app.command("book")
+    @guarded("book")
     def book_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         out: str = typer.Option(..., "--output", "-o", help="the PDF to write"),
@@ -220,15 +250,21 @@ def register(app) -> None:
         path = write_book(_open(folder), out, anonymous=anonymous, force=force, paper=paper)
         echo(f"wrote {path}")
 
-    @ev_app.command("verify")
+    @guarded("verify")
     def verify_cmd(
         source: str = typer.Argument(..., help="the event's folder, its address, or a saved /api/reveal answer"),
+        timeout: float = typer.Option(60.0, "--timeout", help="seconds to give a server to answer in full"),
     ):
         """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
+        import math
+
+        from builder.errors import UsageError
         from builder.event.outputs import verify
         from builder.names import quoted
 
-        results = verify(source)
+        if not math.isfinite(timeout) or not 0 < timeout <= 86400:
+            raise UsageError(f"--timeout {timeout:g}: give seconds from 0 to 86400")
+        results = verify(source, timeout)
         bad = 0
         for e, ok, why in results:
             bad += not ok
@@ -237,7 +273,7 @@ def register(app) -> None:
         if bad:
             raise typer.Exit(EXIT_ILLEGAL)
 
-    @ev_app.command("log")
+    @guarded("log")
     def log_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """The audit log: every action on the event, oldest first."""
         rows = _open(folder).audit_log()
@@ -248,7 +284,7 @@ def register(app) -> None:
                 + (f"  [{r['address']}]" if r["address"] else "")
             )
 
-    @ev_app.command("backup")
+    @guarded("backup")
     def backup_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
         out: str = typer.Option(..., "--output", "-o", help="the backup file to write (JSON)"),
@@ -260,7 +296,7 @@ def register(app) -> None:
         n = backup(_open(folder), out, force=force)
         echo(f"wrote {out} ({n} submissions)")
 
-    @ev_app.command("restore")
+    @guarded("restore")
     def restore_cmd(
         backup_file: str = typer.Argument(..., metavar="FILE", help="a backup written by 'daimyo event backup'"),
         folder: str = typer.Argument(..., help="the new event folder"),

@@ -7,6 +7,8 @@ and PostgreSQL, and they sort as they read. Migrations are Alembic's, shipped in
 
 from __future__ import annotations
 
+import contextlib
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -120,6 +122,73 @@ def sqlite_url(folder: Path) -> str:
     return f"sqlite:///{(Path(folder).resolve() / 'event.db').as_posix()}"
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file of a ``sqlite:///PATH`` URL; None for another database or SQLite in memory."""
+    if not url.startswith("sqlite:///") or url in ("sqlite:///", "sqlite:///:memory:"):
+        return None
+    return Path(url[len("sqlite:///") :].split("?", 1)[0])
+
+
+def private_sqlite(url: str) -> None:
+    """An event's SQLite file (and its journals) readable by its owner alone (0600): it holds the
+    lists and their secrets before the reveal. Made so before SQLite first opens it (SQLite gives
+    its -wal and -shm files the database file's permissions); an older file is made so too."""
+    path = sqlite_path(url)
+    if path is None:
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        return
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # the folder is missing or not writable: opening the database says so
+    if not is_sqlite_file(path):
+        return  # someone's other file: not touched (opening it says it is no database)
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            if p.stat().st_mode & 0o077 and p.stat().st_uid == os.getuid():
+                p.chmod(0o600)
+        except OSError:
+            pass
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """Whether ``path`` is a SQLite database, asked of SQLite itself (read-only). Never by opening
+    the file directly: closing a file this process opened drops every POSIX lock the process
+    holds on it, SQLite's own included, and another process could then delete the WAL that this
+    one's connections still write to."""
+    import sqlite3
+
+    try:
+        if path.stat().st_size == 0:
+            return False
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            conn.execute("PRAGMA schema_version").fetchone()
+        return True
+    except (OSError, sqlite3.Error):
+        return False
+
+
+def existing_sqlite_ok(path: Path) -> None:
+    """UsageError unless the existing file ``path`` is an event database (a new event may share
+    one): a user's other file, empty or not, is never written into."""
+    from builder.errors import UsageError
+
+    if not is_sqlite_file(path):
+        raise UsageError(f"{path}: exists and is not a SQLite database; not touched", DATABASE_HINT)
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        raise UsageError(f"{path}: cannot read the database: {exc}; not touched", DATABASE_HINT) from None
+    if "events" not in names or "alembic_version" not in names:
+        raise UsageError(f"{path}: a SQLite database of something else than events; not touched", DATABASE_HINT)
+
+
 def _sqlite_pragmas(dbapi_conn, _record):
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")  # readers never wait for the writer
@@ -129,22 +198,88 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cur.close()
 
 
+DATABASE_HINT = "give postgresql://USER:PASSWORD@HOST/DB, or leave it out for SQLite in the event's folder"
+
+
+def shown(url: str) -> str:
+    """A database URL as a message may show it: without its password."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        head = str(url).split("://", 1)[0]
+        return f"{head[:20]}://..." if "://" in str(url) else str(url)[:40]
+
+
+def check_url(url: str, label: str = "--database") -> str:
+    """``url`` when it names a database an event runs on (``sqlite:///PATH`` or
+    ``postgresql://...``); UsageError otherwise, before anything is made."""
+    from builder.errors import UsageError
+
+    u = str(url)
+    ok = u.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")) or (
+        u.startswith("sqlite:///") and sqlite_path(u) is not None
+    )
+    if ok:
+        try:
+            from sqlalchemy.engine import make_url
+
+            parsed = make_url("postgresql://" + u.split("://", 1)[1] if u.startswith("postgres") else u)
+            parsed.port  # noqa: B018 - a port that is not a number is refused here
+        except Exception:
+            ok = False
+    if not ok or any(c.isspace() for c in u):
+        raise UsageError(f"{label}: '{shown(u)}' is not a database an event runs on", DATABASE_HINT)
+    return u
+
+
+def db_error(exc: BaseException, url: str | None = None):
+    """A database's error as one line for a person (a UsageError): what failed, never a
+    password."""
+    from builder.errors import UsageError, one_line
+
+    orig = getattr(exc, "orig", None) or exc
+    text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+    where = f" {shown(url)}" if url else ""
+    if database_down(exc):
+        return UsageError(
+            f"cannot use the event's database{where}: {one_line(text)[:300]}",
+            "is the database server running, and the address right?",
+        )
+    return UsageError(f"the event's database{where} refused: {one_line(text)[:300]}", "is it an event's database?")
+
+
 def make_engine(url: str, pooled: bool = True):
     """An engine for ``url`` (sqlite:///PATH or postgresql://...); psycopg 3 drives PostgreSQL.
     ``pooled=False`` (a command that runs and ends): each connection is closed once used."""
     from sqlalchemy.pool import NullPool
 
+    check_url(url, "the event's database")
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     if url.startswith("sqlite"):
+        private_sqlite(url)
         extra = {} if pooled else {"poolclass": NullPool}
         engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, **extra)
         sa_event.listen(engine, "connect", _sqlite_pragmas)
         return engine
+    wait = {"connect_timeout": 10}  # a host that does not answer is given up after 10 seconds
     if not pooled:
-        return create_engine(url, poolclass=NullPool)
-    # no ping on each checkout (a round trip per query); connections are renewed every half hour
-    return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
+        return create_engine(url, poolclass=NullPool, connect_args=wait)
+    # no ping on each checkout (a round trip per query); connections are renewed every half hour,
+    # and all of them at once after one is found cut (the database restarted)
+    return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800, connect_args=wait)
+
+
+def database_down(exc: BaseException) -> bool:
+    """Whether a database error says the database cannot be reached or used now (stopped, a cut
+    connection, a locked or unreadable SQLite file), not that a statement was wrong."""
+    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+    return isinstance(exc, (OperationalError, InterfaceError)) or (
+        isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
+    )
 
 
 def migrate(engine) -> None:

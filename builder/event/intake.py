@@ -18,6 +18,9 @@ from builder.errors import DaimyoError, UsageError, option
 MAX_SUBMISSION_BYTES = 256 * 1024  # a list is a few kilobytes; a workspace zip a few dozen
 MAX_ZIP_MEMBERS = 500
 MAX_ZIP_MEMBER_BYTES = 256 * 1024
+MAX_ZIP_LIST_BYTES = 1024 * 1024  # the list files of a zip, unpacked, all told: what is read
+MAX_ZIP_PARSED_BYTES = 256 * 1024  # of those, the ones that may be lists of the event's game: what is parsed
+MAX_ZIP_RATIO = 100  # unpacked to packed, for a member over a few kilobytes: a list packs to about a fifth
 
 
 class EventRefused(UsageError):
@@ -99,29 +102,65 @@ def decode(data: bytes, where: str) -> str:
 
 
 def zip_lists(data: bytes, system: str) -> dict[str, str]:
-    """The list files of ``system`` in a workspace zip, by their path inside it."""
+    """The list files of ``system`` in a workspace zip, by their path inside it. The work is
+    bounded whatever the zip: at most ``MAX_ZIP_MEMBERS`` members, list files of at most
+    ``MAX_ZIP_MEMBER_BYTES`` each and ``MAX_ZIP_LIST_BYTES`` in all (as unpacked, counted while
+    unpacking, not as the zip says), none packed more than ``MAX_ZIP_RATIO`` to 1; and of those
+    only the ones naming the game (or holding a share code) are parsed, ``MAX_ZIP_PARSED_BYTES``
+    in all."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in zf.infolist() if not m.is_dir()]
-    except (zipfile.BadZipFile, ValueError):
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError):
         raise EventRefused(
             "the upload is not a readable zip file", "upload a list file or a workspace zip", status=422
         ) from None
     if len(members) > MAX_ZIP_MEMBERS:
         raise EventRefused(f"the zip holds {len(members)} files, at most {MAX_ZIP_MEMBERS}", status=413)
     out = {}
+    budget, parse_budget = MAX_ZIP_LIST_BYTES, MAX_ZIP_PARSED_BYTES
     for m in members:
         name = m.filename
         if not name.lower().endswith((".yaml", ".yml", ".json", ".txt", ".md")) or "/packs/" in f"/{name}":
             continue
         if m.file_size > MAX_ZIP_MEMBER_BYTES:
             continue
-        with zf.open(m) as fh:
-            raw = fh.read(MAX_ZIP_MEMBER_BYTES + 1)
+        if m.file_size > 4096 and m.file_size > MAX_ZIP_RATIO * max(1, m.compress_size):
+            raise EventRefused(
+                f"{name}: packed {m.file_size // max(1, m.compress_size):,} to 1, more than a list ever is "
+                f"(at most {MAX_ZIP_RATIO} to 1)",
+                "upload the list file itself",
+                status=413,
+            )
+        try:
+            with zf.open(m) as fh:
+                raw = fh.read(min(MAX_ZIP_MEMBER_BYTES, budget) + 1)
+        except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError):
+            raise EventRefused(
+                f"{name}: cannot be unpacked from the zip", "upload the list file itself", status=422
+            ) from None
+        if len(raw) > budget:
+            raise EventRefused(
+                f"the list files of the zip unpack to over {MAX_ZIP_LIST_BYTES:,} bytes",
+                "upload the list file itself, or a zip of the workspace's lists alone",
+                status=413,
+            )
+        budget -= len(raw)
+        if len(raw) > MAX_ZIP_MEMBER_BYTES:  # larger than the zip said
+            continue
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             continue
+        if system not in text.lower() and not text.lstrip().startswith("DMY"):
+            continue  # a list file names its game (FORMATS.md: 'system' is required); a share code is read
+        if len(raw) > parse_budget:
+            raise EventRefused(
+                f"the zip's {system} lists add up to over {MAX_ZIP_PARSED_BYTES:,} bytes",
+                "upload the list file itself, or a zip of the workspace's lists alone",
+                status=413,
+            )
+        parse_budget -= len(raw)
         try:
             from builder.share.api import parse_source_text
 

@@ -16,7 +16,18 @@ from builder.event import db
 from builder.event.db import audit, events, openings, players, submissions
 from builder.event.intake import EventRefused
 
-EXPORT_COLUMNS = ("player", "status", "version", "verdict", "legal", "total", "fingerprint", "commitment", "time")
+EXPORT_COLUMNS = (
+    "player",
+    "status",
+    "version",
+    "verdict",
+    "legal",
+    "total",
+    "fingerprint",
+    "commitment",
+    "secret",
+    "time",
+)
 BACKUP_KEY = "daimyo_event_backup"
 BACKUP_VERSION = 1
 
@@ -99,52 +110,84 @@ def _safe(name: str) -> str:
 # -- verification ----------------------------------------------------------------------
 
 
-def revealed_entries(source: str) -> tuple[str, list[dict]]:
+def revealed_entries(source: str, timeout: float = 60.0) -> tuple[str, list[dict]]:
     """The revealed submissions of an event: from its folder, its server's address (``GET
-    /api/reveal``) or a file that API's answer was saved to. ``(label, entries)``."""
+    /api/reveal``) or a file that API's answer was saved to. ``(label, entries)``; UsageError
+    when the source holds no such answer."""
     if source.startswith(("http://", "https://")):
-        import urllib.error
-        import urllib.request
+        from builder.event.client import Unreachable, error_of, request_json
 
         url = source.split("?", 1)[0].rstrip("/")
         for tail in ("/submit", "/organiser", "/api/reveal"):
             if url.endswith(tail):
                 url = url[: -len(tail)]
         try:
-            with urllib.request.urlopen(url + "/api/reveal", timeout=30) as resp:
-                data = json.loads(resp.read(64 * 1024 * 1024).decode("utf-8"))
-        except urllib.error.HTTPError as exc:
-            raise UsageError(f"{url}: {exc.code}: {_error_text(exc)}") from None
-        except (urllib.error.URLError, OSError, ValueError) as exc:
-            raise UsageError(f"{url}: cannot read the revealed lists: {getattr(exc, 'reason', exc)}") from None
-        return url, data.get("submissions", [])
+            status, data = request_json(url + "/api/reveal", timeout=timeout, limit=64 * 1024 * 1024)
+        except Unreachable:
+            raise UsageError(
+                f"{url}: cannot read the revealed lists: nothing answers there",
+                "is 'daimyo event serve' running there?",
+            ) from None
+        if status >= 300:
+            raise error_of(status, data, url)
+        return url, _entries(data, url)
     p = Path(source)
-    if p.is_dir():
+    try:
+        is_dir, is_file = p.is_dir(), p.is_file()
+    except (OSError, ValueError):
+        is_dir = is_file = False
+    if is_dir:
         from builder.event.store import Event
 
         return str(p), Event.open(p).revealed()
-    if p.is_file():
+    if is_file:
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise UsageError(f"{p}: not the JSON of revealed lists: {exc}") from None
-        return str(p), data.get("submissions", []) if isinstance(data, dict) else []
+        except (OSError, ValueError, RecursionError) as exc:
+            raise UsageError(f"{p}: not the JSON of revealed lists: {_first_line(exc)}") from None
+        return str(p), _entries(data, str(p))
     raise UsageError(f"{source}: no event folder, file or address", "give DIR, http://HOST:PORT or FILE.json")
 
 
-def _error_text(exc) -> str:
-    try:
-        return json.loads(exc.read().decode("utf-8")).get("error", exc.reason)
-    except Exception:
-        return str(exc.reason)
+REVEALED_KEYS = ("list", "secret", "commitment")
 
 
-def verify(source: str) -> list[tuple[dict, bool, str]]:
+def _entries(data, where: str) -> list[dict]:
+    """The submissions of an ``/api/reveal`` answer, each with its list, secret and commitment."""
+    hint = "give the answer of the event's /api/reveal, or the event's folder or address"
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("submissions"), list)
+        or not isinstance(data.get("event"), dict)
+    ):
+        raise UsageError(f"{where}: not the revealed lists of an event (no 'event' and 'submissions')", hint)
+    out = []
+    for i, e in enumerate(data["submissions"], 1):
+        if not isinstance(e, dict):
+            raise UsageError(f"{where}: submission {i} is not an object", hint)
+        for k in REVEALED_KEYS:
+            if not isinstance(e.get(k), str):
+                raise UsageError(f"{where}: submission {i} has no '{k}' text", hint)
+        packs = e.get("packs")
+        if packs is not None and (not isinstance(packs, list) or not all(isinstance(h, str) for h in packs)):
+            raise UsageError(f"{where}: submission {i}: 'packs' is not a list of hashes", hint)
+        if e.get("system") is not None and not isinstance(e.get("system"), str):
+            raise UsageError(f"{where}: submission {i}: 'system' is not a game's name", hint)
+        out.append(e)
+    return out
+
+
+def _first_line(exc: Exception) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def verify(source: str, timeout: float = 60.0) -> list[tuple[dict, bool, str]]:
     """Each revealed submission checked against its commitment and, where the event published
     one, its fingerprint: ``(entry, ok, why)``, ``why`` naming the fingerprint the list gives."""
     from builder.event.seal import verify_revealed
 
-    _label, entries = revealed_entries(source)
+    _label, entries = revealed_entries(source, timeout)
     out = []
     for e in entries:
         ok, why = verify_revealed(e)
@@ -187,70 +230,116 @@ def backup(ev, out: str, force: bool = False) -> int:
                 dict(r) for r in conn.execute(select(table).where(cond).order_by(*table.primary_key.columns)).mappings()
             ]
 
-        data = {
-            BACKUP_KEY: BACKUP_VERSION,
-            "schema": db.head_revision(),
-            "taken": db.now(),
-            "events": rows(events, events.c.id == ev.id),
-            "players": rows(players, players.c.event_id == ev.id),
-            "submissions": rows(submissions, submissions.c.event_id == ev.id),
+        # the rows that name others first, the rows they name after: a player or a list added while
+        # the backup is taken is in it whole or not at all (a row is only ever added after those it names)
+        taken = {
+            "audit": rows(audit, audit.c.event_id == ev.id),
             "openings": rows(
                 openings, openings.c.submission_id.in_(select(submissions.c.id).where(submissions.c.event_id == ev.id))
             ),
-            "audit": rows(audit, audit.c.event_id == ev.id),
         }
-    atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force)
-    ev.log("organiser", "backup-taken", f"{len(data['submissions'])} submissions to {Path(out).name}")
-    return len(data["submissions"])
+        taken["submissions"] = rows(submissions, submissions.c.event_id == ev.id)
+        taken["players"] = rows(players, players.c.event_id == ev.id)
+        taken["events"] = rows(events, events.c.id == ev.id)
+        data: dict = {BACKUP_KEY: BACKUP_VERSION, "schema": db.head_revision(), "taken": db.now()}
+        data.update((k, taken[k]) for k in ("events", "players", "submissions", "openings", "audit"))
+    atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force, mode=0o600)
+    n = len(taken["submissions"])
+    ev.log("organiser", "backup-taken", f"{n} submissions to {Path(out).name}")
+    return n
 
 
 def restore(backup_file: str, folder: str, database: str | None = None):
     """A backup restored as the event of ``folder`` (a new folder, or one whose database lacks
-    the event): the same event id, players, tokens, submissions and log."""
-    from builder.event.store import CONFIG, Event, _log
-    from builder.yamlio import atomic_write
+    the event): the same event id, players, tokens, submissions and log. A damaged backup is
+    refused, and nothing is left behind."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from builder.event.store import Event, _log, _new_folder_ok, new_event_files, write_config
 
     try:
         data = json.loads(Path(backup_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{backup_file}: not an event backup: {exc}") from None
-    if not isinstance(data, dict) or data.get(BACKUP_KEY) != BACKUP_VERSION or len(data.get("events") or []) != 1:
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(f"{backup_file}: not an event backup: {_first_line(exc)}") from None
+    if not isinstance(data, dict) or data.get(BACKUP_KEY) != BACKUP_VERSION:
         raise UsageError(f"{backup_file}: not an event backup of this daimyo ({BACKUP_KEY}: {BACKUP_VERSION})")
+    _check_backup(data, backup_file)
     target = Path(folder)
-    if (target / CONFIG).exists():
-        raise UsageError(f"{folder}: already holds an event; nothing was restored", "restore into a new folder")
-    target.mkdir(parents=True, exist_ok=True)
+    _new_folder_ok(target)
+    if database is not None:
+        db.check_url(database)
     url = database or db.sqlite_url(target)
-    engine = db.make_engine(url, pooled=False)
-    db.migrate(engine)
     ev_row = data["events"][0]
-    with engine.begin() as conn:
-        if conn.execute(select(events.c.id).where(events.c.id == ev_row["id"])).first() is not None:
-            raise UsageError(f"event {ev_row['id']} is in that database already; nothing was restored")
-        conn.execute(insert(events).values(**ev_row))
-        pid, sid = {}, {}  # the backup's row ids, renumbered in the target database
-        for r in data["players"]:
-            row = {k: v for k, v in r.items() if k != "id"}
-            pid[r["id"]] = conn.execute(insert(players).values(**row)).inserted_primary_key[0]
-        for r in data["submissions"]:
-            row = {k: v for k, v in r.items() if k != "id"}
-            row["player_id"] = pid[r["player_id"]]
-            sid[r["id"]] = conn.execute(insert(submissions).values(**row)).inserted_primary_key[0]
-        for r in data["openings"]:
-            conn.execute(
-                insert(openings).values(
-                    submission_id=sid[r["submission_id"]], player_id=pid[r["player_id"]], at=r["at"], reason=r["reason"]
+    with new_event_files(target, url, str(ev_row.get("id"))) as engine:
+        try:
+            with engine.begin() as conn:
+                if conn.execute(select(events.c.id).where(events.c.id == ev_row["id"])).first() is not None:
+                    raise UsageError(f"event {ev_row['id']} is in that database already; nothing was restored")
+                conn.execute(insert(events).values(**ev_row))
+                pid, sid = {}, {}  # the backup's row ids, renumbered in the target database
+                for r in data["players"]:
+                    row = {k: v for k, v in r.items() if k != "id"}
+                    pid[r["id"]] = conn.execute(insert(players).values(**row)).inserted_primary_key[0]
+                for r in data["submissions"]:
+                    row = {k: v for k, v in r.items() if k != "id"}
+                    row["player_id"] = pid[r["player_id"]]
+                    sid[r["id"]] = conn.execute(insert(submissions).values(**row)).inserted_primary_key[0]
+                for r in data["openings"]:
+                    conn.execute(
+                        insert(openings).values(
+                            submission_id=sid[r["submission_id"]],
+                            player_id=pid[r["player_id"]],
+                            at=r["at"],
+                            reason=r["reason"],
+                        )
+                    )
+                for r in data["audit"]:
+                    conn.execute(insert(audit).values(**{k: v for k, v in r.items() if k != "id"}))
+                _log(
+                    conn,
+                    ev_row["id"],
+                    "cli",
+                    "backup-restored",
+                    f"{len(data['submissions'])} submissions from {Path(backup_file).name}",
                 )
+                write_config(target, ev_row["id"], url)
+        except KeyError as exc:
+            raise UsageError(
+                f"{backup_file}: a damaged backup: a row names {exc} that is not in it; nothing was restored"
+            ) from None
+        except SQLAlchemyError as exc:
+            if db.database_down(exc):
+                raise
+            why = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise UsageError(f"{backup_file}: a damaged backup: {why[:200]}; nothing was restored") from None
+    return Event(db.make_engine(url, pooled=False), ev_row["id"], target), len(data["submissions"])
+
+
+def _check_backup(data: dict, where: str) -> None:
+    """UsageError unless every table of the backup is a list of rows whose fields are the table's."""
+    tables = {"events": events, "players": players, "submissions": submissions, "openings": openings, "audit": audit}
+    for key, table in tables.items():
+        rows = data.get(key)
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise UsageError(f"{where}: a damaged backup: '{key}' is not a list of rows; nothing was restored")
+        cols = set(table.columns.keys())
+        need = {c.name for c in table.columns if not c.nullable and c.default is None and not c.primary_key}
+        if key in ("events", "players", "submissions"):
+            need.add("id")
+        for i, r in enumerate(rows, 1):
+            odd = sorted(set(r) - cols)
+            missing = (
+                sorted(need - set(r))
+                if key != "openings"
+                else sorted({"submission_id", "player_id", "at", "reason"} - set(r))
             )
-        for r in data["audit"]:
-            conn.execute(insert(audit).values(**{k: v for k, v in r.items() if k != "id"}))
-        _log(
-            conn,
-            ev_row["id"],
-            "cli",
-            "backup-restored",
-            f"{len(data['submissions'])} submissions from {Path(backup_file).name}",
-        )
-    atomic_write(target / CONFIG, json.dumps({"event": ev_row["id"], "database": url}, indent=2) + "\n", force=False)
-    (target / CONFIG).chmod(0o600)
-    return Event(engine, ev_row["id"], target), len(data["submissions"])
+            if odd or missing:
+                what = f"unknown field '{odd[0]}'" if odd else f"no '{missing[0]}'"
+                raise UsageError(f"{where}: a damaged backup: {key} row {i} has {what}; nothing was restored")
+            for k, v in r.items():
+                if v is not None and not isinstance(v, (str, int, float, bool)):
+                    raise UsageError(
+                        f"{where}: a damaged backup: {key} row {i}: '{k}' is not a value; nothing was restored"
+                    )
+    if len(data["events"]) != 1:
+        raise UsageError(f"{where}: a damaged backup: it holds {len(data['events'])} events, not one")

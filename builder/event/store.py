@@ -8,6 +8,7 @@ opening of a list before the reveal, is written to the audit log in the same tra
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -56,7 +57,7 @@ def _time_option(text: str | None, label: str) -> str | None:
         return None
     try:
         return db.stamp(db.parse_time(str(text)))
-    except ValueError:
+    except (ValueError, OverflowError):  # not a time, or one past the years a time can hold in UTC
         raise UsageError(
             f"{label}: '{text}' is not a time", "write it as ISO 8601, e.g. 2026-12-05T18:00+01:00"
         ) from None
@@ -71,9 +72,15 @@ def read_config(folder: str | os.PathLike) -> dict:
             f"{folder}: no event here (no {CONFIG})",
             command_line(f"create one with 'daimyo event new {folder} --name ...'"),
         ) from None
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{path}: not an event file: {exc}") from None
-    if not isinstance(data, dict) or not data.get("event") or not data.get("database"):
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(
+            f"{path}: not an event file: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+        ) from None
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("event"), str)
+        or not isinstance(data.get("database"), str)
+    ):
         raise UsageError(f"{path}: not an event file (it needs 'event' and 'database')")
     return data
 
@@ -89,12 +96,26 @@ class Event:
     @classmethod
     def open(cls, folder: str | os.PathLike, migrate: bool = False, pooled: bool = False) -> Event:
         """The event of ``folder``; ``pooled``: keep connections open between uses (a server)."""
+        from sqlalchemy.exc import SQLAlchemyError
+
         cfg = read_config(folder)
-        engine = db.make_engine(cfg["database"], pooled)
-        if migrate or db.current_revision(engine) != db.head_revision():
-            db.migrate(engine)
+        url = db.check_url(cfg["database"], f"{Path(folder) / CONFIG}: database")
+        sqlite = db.sqlite_path(url)
+        if sqlite is not None and not sqlite.exists():  # never made anew, empty, in its place
+            raise UsageError(
+                f"{folder}: the event's database {sqlite} is missing",
+                "restore it from a backup with 'daimyo event restore', or put the file back",
+            )
+        engine = db.make_engine(url, pooled)
         ev = cls(engine, cfg["event"], Path(folder))
-        if ev.row() is None:
+        try:
+            if migrate or db.current_revision(engine) != db.head_revision():
+                db.migrate(engine)
+            row = ev.row()
+        except SQLAlchemyError as exc:
+            engine.dispose()
+            raise db.db_error(exc, cfg["database"]) from None
+        if row is None:
             raise UsageError(
                 f"{folder}: event {cfg['event']} is not in its database",
                 "restore it with 'daimyo event restore' or create it again",
@@ -118,8 +139,9 @@ class Event:
         from builder.systems import find_system
 
         folder = Path(folder)
-        if (folder / CONFIG).exists():
-            raise UsageError(f"{folder}: already holds an event", "give another folder")
+        _new_folder_ok(folder)
+        if database is not None:
+            db.check_url(database)
         if not name.strip() or len(name) > 200:
             raise UsageError(f"{option('name')}: give the event a name of 1 to 200 characters")
         game = find_system(system)
@@ -131,14 +153,12 @@ class Event:
             raise UsageError(
                 f"{option('reveal')} is before {option('deadline')}", "lists are revealed after they are all in"
             )
-        folder.mkdir(parents=True, exist_ok=True)
+        base = (url or f"http://127.0.0.1:{DEFAULT_PORT}").rstrip("/")
+        _check_base_url(base)
         url_db = database or db.sqlite_url(folder)
-        engine = db.make_engine(url_db, pooled=False)
-        db.migrate(engine)
         event_id = secrets.token_hex(8)
         token = new_token()
-        base = (url or f"http://127.0.0.1:{DEFAULT_PORT}").rstrip("/")
-        with engine.begin() as conn:
+        with new_event_files(folder, url_db, event_id) as engine, engine.begin() as conn:
             conn.execute(
                 insert(events).values(
                     id=event_id,
@@ -155,11 +175,8 @@ class Event:
                 )
             )
             _log(conn, event_id, "cli", "event-created", f"{name.strip()} ({game.id})")
-        from builder.yamlio import atomic_write
-
-        atomic_write(folder / CONFIG, json.dumps({"event": event_id, "database": url_db}, indent=2) + "\n", force=False)
-        os.chmod(folder / CONFIG, 0o600)  # it may hold the database's password
-        return cls(engine, event_id, folder), token
+            write_config(folder, event_id, url_db)
+        return cls(db.make_engine(url_db, pooled=False), event_id, folder), token
 
     # -- reading -------------------------------------------------------------------------
 
@@ -240,7 +257,7 @@ class Event:
         """New players, each with a new token: ``[(name, token)]``, the tokens shown this once."""
         clean = []
         for n in names:
-            n = " ".join(str(n).split())
+            n = clean_text(str(n))
             if not n or len(n) > MAX_PLAYERS_NAME:
                 raise UsageError(f"player name '{n[:40]}': give 1 to {MAX_PLAYERS_NAME} characters")
             if n in clean:
@@ -317,36 +334,59 @@ class Event:
 
     def submit(self, who: Who, text: str, source: str = "web", address: str = "") -> dict:
         """Check and store a list as the player's next version; the stored submission (with its
-        commitment) or EventRefused."""
+        commitment) or EventRefused. The phase, the deadline and the rate limit are read once
+        before the (slow) check, to refuse early, and again in the transaction that writes it."""
         if who.role != "player":
             raise EventRefused("only a player hands in a list", "use the player's own link", status=403)
-        since = db.stamp(datetime.now(UTC) - timedelta(minutes=1))
         with self.engine.connect() as conn:
             r = self.row(conn)
-            phase = self.phase(r)
-            if phase != "open":
-                raise EventRefused(f"the event is {phase}: no more lists are taken", status=409)
-            late = bool(r["deadline"] and db.now() > r["deadline"])
-            recent = conn.execute(
-                select(func.count())
-                .select_from(submissions)
-                .where(submissions.c.player_id == who.player_id, submissions.c.created >= since)
-            ).scalar()
-            had = conn.execute(
-                select(func.count()).select_from(submissions).where(submissions.c.player_id == who.player_id)
-            ).scalar()
+            late = self._may_hand_in(conn, r, who)
+        checked = check_submission(text, r["system"], json.loads(r["settings"]))
+        return self._store(who, checked, late, source, address)
+
+    def refuse_early(self, who: Who) -> None:
+        """EventRefused when ``who`` may not hand in a list now (the phase, the deadline, the rate
+        limit): what a server asks before it reads an upload."""
+        if who.role != "player":
+            raise EventRefused("only a player hands in a list", "use the player's own link", status=403)
+        with self.engine.connect() as conn:
+            self._may_hand_in(conn, self.row(conn), who)
+
+    def _may_hand_in(self, conn, r, who: Who) -> bool:
+        """Whether the list is late; EventRefused when the event takes no list of ``who`` now."""
+        phase = self.phase(r)
+        if phase != "open":
+            raise EventRefused(f"the event is {phase}: no more lists are taken", status=409)
+        late = bool(r["deadline"] and db.now() > r["deadline"])
+        since = db.stamp(datetime.now(UTC) - timedelta(minutes=1))
+        recent = conn.execute(
+            select(func.count())
+            .select_from(submissions)
+            .where(submissions.c.player_id == who.player_id, submissions.c.created >= since)
+        ).scalar()
         if recent >= SUBMISSIONS_PER_MINUTE:
             raise EventRefused(
                 f"{recent} lists handed in this last minute", "wait a minute before the next", status=429
             )
-        if late and had:
-            raise EventRefused(
-                "the deadline has passed: your list can no longer be changed",
-                "your latest list counts; ask the organiser",
-                status=409,
-            )
-        checked = check_submission(text, r["system"], json.loads(r["settings"]))
-        return self._store(who, checked, late, source, address)
+        if late:
+            had = conn.execute(
+                select(func.count()).select_from(submissions).where(submissions.c.player_id == who.player_id)
+            ).scalar()
+            if had:
+                raise EventRefused(
+                    "the deadline has passed: your list can no longer be changed",
+                    "your latest list counts; ask the organiser",
+                    status=409,
+                )
+        return late
+
+    def _claim(self, conn):
+        """Take the event's row for this transaction, then read it: a write to it first, so that
+        SQLite takes its write lock now and PostgreSQL locks the row. A lock, a reveal or another
+        list of the event waits for this transaction to end, and what it reads stays true until
+        it commits."""
+        conn.execute(update(events).where(events.c.id == self.id).values(state=events.c.state))
+        return self.row(conn)
 
     def _store(self, who: Who, c: Checked, late: bool, source: str, address: str) -> dict:
         secret = new_secret()
@@ -354,9 +394,8 @@ class Event:
         for _attempt in range(20):  # two submissions of one player at once: the second takes the next version
             try:
                 with self.engine.begin() as conn:
-                    r = self.row(conn)
-                    if self.phase(r) != "open":  # locked while this list was checked
-                        raise EventRefused(f"the event is {self.phase(r)}: no more lists are taken", status=409)
+                    r = self._claim(conn)
+                    late = self._may_hand_in(conn, r, who)  # locked, or past the deadline, while it was checked
                     version = (
                         conn.execute(
                             select(func.max(submissions.c.version)).where(submissions.c.player_id == who.player_id)
@@ -414,10 +453,11 @@ class Event:
                     "legal": bool(row["legal"]),
                     "verdict": row["verdict"],
                     "total": row["total"],
-                    "fingerprint": row["fingerprint"],
                     "format": row["format"],
                 }
             )
+        if own or revealed:  # the fingerprint takes no secret: before the reveal, a guess could be confirmed with it
+            out["fingerprint"] = row["fingerprint"]
             out["findings"] = (
                 findings if (own or revealed) else [{"severity": f["severity"], "code": f["code"]} for f in findings]
             )
@@ -521,7 +561,9 @@ class Event:
         """The organiser opens one list before the reveal: logged, and shown to its player."""
         if who.role != "organiser":
             raise EventRefused("only the organiser opens a list before the reveal", status=403)
-        reason = " ".join(str(reason or "").split())[:300]
+        if not 0 < submission_id < 2**31:  # no row has such an id, and no database takes it as one
+            raise EventRefused(f"no submission {submission_id} in this event", status=404)
+        reason = clean_text(str(reason or ""))[:300]
         if not reason:
             raise EventRefused("say why the list is opened", "the player is shown the reason", status=422)
         with self.engine.begin() as conn:
@@ -554,7 +596,7 @@ class Event:
         if who.role != "organiser":
             raise EventRefused("only the organiser locks or reveals the event", status=403)
         with self.engine.begin() as conn:
-            phase = self.phase(self.row(conn))
+            phase = self.phase(self._claim(conn))
             if phase == state:
                 raise EventRefused(f"the event is {state} already", status=409)
             if phase == "revealed":
@@ -566,7 +608,8 @@ class Event:
     # -- reading everything --------------------------------------------------------------
 
     def rows(self) -> list[dict]:
-        """One row per player's latest submission (and per missing player): ``daimyo event export``."""
+        """One row per player's latest submission (and per missing player): ``daimyo event export``.
+        Before the reveal its fingerprint and secret are left empty: the commitment alone seals it."""
         b = self.board(CLI)
         out = []
         for p in b["players"]:
@@ -581,6 +624,7 @@ class Event:
                     "total": s.get("total", ""),
                     "fingerprint": s.get("fingerprint", ""),
                     "commitment": s.get("commitment", ""),
+                    "secret": s.get("secret", ""),
                     "time": s.get("time", ""),
                 }
             )
@@ -612,16 +656,118 @@ class Event:
             out.append(s)
         return out
 
-    def audit_log(self) -> list[dict]:
+    def audit_log(self, last: int | None = None) -> list[dict]:
+        """The audit log, oldest first; ``last``: only its newest ``last`` rows (the dashboard's),
+        read as those alone however long the log has grown."""
+        query = select(audit).where(audit.c.event_id == self.id)
+        if last is not None:
+            query = query.order_by(audit.c.id.desc()).limit(last)
         with self.engine.connect() as conn:
-            return [
-                dict(r)
-                for r in conn.execute(select(audit).where(audit.c.event_id == self.id).order_by(audit.c.id)).mappings()
-            ]
+            rows = [dict(r) for r in conn.execute(query.order_by(audit.c.id)).mappings()]
+        return sorted(rows, key=lambda r: r["id"])
 
     def log(self, actor: str, action: str, detail: str = "", address: str = "") -> None:
         with self.engine.begin() as conn:
             _log(conn, self.id, actor, action, detail, address)
+
+
+def clean_text(text: str) -> str:
+    """A name or a reason as one line: runs of white space as one space, control characters
+    (which no database column of text takes in full, and no page shows) left out."""
+    return " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
+
+
+def _new_folder_ok(folder: Path) -> None:
+    """UsageError unless ``folder`` can become a new event's: missing, or a folder without one."""
+    try:
+        if (folder / CONFIG).exists():
+            raise UsageError(f"{folder}: already holds an event", "give another folder")
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"{folder}: is a file, not a folder", "give the name of a new folder for the event")
+    except OSError as exc:
+        raise UsageError(f"{folder}: {exc.strerror or exc}", "give the name of a new folder for the event") from None
+
+
+def _check_base_url(base: str) -> None:
+    import urllib.parse
+
+    try:
+        parts = urllib.parse.urlsplit(base)
+        parts.port  # noqa: B018 - a port that is not a number is refused here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in base):
+        raise UsageError(
+            f"{option('url')}: '{base}' is not an address players can open", "e.g. https://event.example.org"
+        )
+
+
+def write_config(folder: Path, event_id: str, url: str) -> None:
+    """The folder's ``event.json``, readable by its owner alone (0600: it may hold the database's
+    password), written atomically and never over another."""
+    from builder.errors import DaimyoError
+    from builder.yamlio import atomic_write
+
+    text = json.dumps({"event": event_id, "database": url}, indent=2) + "\n"
+    try:
+        atomic_write(folder / CONFIG, text, force=False, mode=0o600)
+    except DaimyoError:
+        if (folder / CONFIG).exists():  # written by another command since this one began
+            raise UsageError(f"{folder}: another event was made here meanwhile", "give another folder") from None
+        raise
+
+
+def _config_of_another(folder: Path, event_id: str) -> bool:
+    try:
+        return json.loads((folder / CONFIG).read_text(encoding="utf-8")).get("event") != event_id
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+@contextlib.contextmanager
+def new_event_files(folder: Path, url: str, event_id: str):
+    """The engine of a new event's database, migrated; when what follows fails, nothing is left
+    behind: the folder if it was made here, else the SQLite file if it was. A database that cannot
+    be reached or used is a UsageError."""
+    import shutil
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    made = [p for p in [folder, *folder.parents] if not p.exists()]
+    sqlite = db.sqlite_path(url)
+    new_files = (
+        [sqlite, sqlite.with_name(sqlite.name + "-wal"), sqlite.with_name(sqlite.name + "-shm")]
+        if sqlite is not None and not sqlite.exists()
+        else []
+    )
+    engine = None
+    try:
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            raise UsageError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
+        if sqlite is not None and not sqlite.parent.is_dir():
+            raise UsageError(f"{db.shown(url)}: no folder {sqlite.parent}", db.DATABASE_HINT)
+        if sqlite is not None and not new_files:
+            db.existing_sqlite_ok(sqlite)
+        engine = db.make_engine(url, pooled=False)
+        try:
+            db.migrate(engine)
+            yield engine
+        except SQLAlchemyError as exc:
+            raise db.db_error(exc, url) from None
+    except BaseException:
+        if engine is not None:
+            engine.dispose()
+        if made and _config_of_another(folder, event_id):
+            pass  # another command made an event in this new folder meanwhile: it is theirs
+        elif made:
+            shutil.rmtree(made[-1], ignore_errors=True)
+        else:
+            for f in new_files:
+                with contextlib.suppress(OSError):
+                    f.unlink()
+        raise
 
 
 def _log(conn, event_id: str, actor: str, action: str, detail: str = "", address: str = "") -> None:

@@ -22,6 +22,20 @@ from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
+RETRY = {"retry-after": "30"}
+CONFIRM = {  # the organiser's actions that ask again first: (title, what it does, the button that does it)
+    "lock": (
+        "Lock the event?",
+        "Locking takes no more lists: a player who has not handed one in, or wants to change theirs, is refused.",
+        "Yes, lock: take no more lists",
+    ),
+    "reveal": (
+        "Reveal every list?",
+        "Revealing shows every player's list, verdict and secret to anyone who opens the event page. "
+        "It also locks the event, and it cannot be undone.",
+        "Yes, reveal every list now",
+    ),
+}
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
     'fill="#8c2f1b"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>'
@@ -118,15 +132,19 @@ def create_app(folder: str | Path):
     from fastapi.exceptions import RequestValidationError
     from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
     from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from sqlalchemy.exc import DBAPIError
+    from starlette.exceptions import HTTPException as StarletteHTTPException
 
     from builder.errors import DaimyoError
+    from builder.event.db import database_down
     from builder.event.seal import same
     from builder.event.store import PUBLIC, Event, Who
 
     ev = Event.open(folder, migrate=True, pooled=True)
     from builder.event.intake import warm_up
 
-    warm_up(ev.info()["system"])
+    system = ev.info()["system"]
+    warm_up(system)
     env = Environment(
         loader=FileSystemLoader(str(Path(__file__).with_name("templates"))), autoescape=select_autoescape(["html"])
     )
@@ -162,9 +180,33 @@ def create_app(folder: str | Path):
             )
         return refused_page(exc)
 
+    @app.exception_handler(DBAPIError)
+    async def on_database(request: Request, exc: DBAPIError):
+        """The database does not answer (PostgreSQL stopped, a network cut): 503 with a page that
+        needs no database. The broken connections are dropped, so the next request, once the
+        database is back, is answered as usual."""
+        if not database_down(exc):
+            raise exc
+        text = "the event's database cannot be reached; nothing was changed (try again in a minute)"
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": text, "status": 503, "lines": []}, status_code=503, headers=RETRY)
+        return HTMLResponse(_plain_page("Database unreachable", text), status_code=503, headers=RETRY)
+
     @app.exception_handler(DaimyoError)
     async def on_error(request: Request, exc: DaimyoError):
         return await on_refused(request, EventRefused("; ".join(exc.lines()), status=400))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http(request: Request, exc: StarletteHTTPException):
+        """The web stack's own refusals (no such page, a method the address does not take, a body
+        that cannot be parsed) in the event's words and shape."""
+        texts = {
+            404: ("no such page here", "see the event page, or /docs for the API"),
+            405: (f"this address takes no {request.method}", "use the event's pages and forms, or see /docs"),
+            400: ("malformed request: the body cannot be read", 'send JSON {"list": "..."} or the form'),
+        }
+        text, hint = texts.get(exc.status_code, (str(exc.detail), None))
+        return await on_refused(request, EventRefused(text, hint, status=exc.status_code))
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError):
@@ -255,19 +297,22 @@ def create_app(folder: str | Path):
     ):
         from builder.event.intake import read_upload
 
-        who = signed_in(request, PLAYER_COOKIE, "player")
-        check_csrf(who, csrf)
+        who = await run_in_threadpool(signed_in, request, PLAYER_COOKIE, "player")
+        await run_in_threadpool(check_csrf, who, csrf)
         try:
+            await run_in_threadpool(ev.refuse_early, who)  # locked, past the deadline, too many: before any reading
             filename = upload.filename if upload is not None else None
             data = await upload.read() if upload is not None and filename else b""
             if data and text.strip():
                 raise EventRefused("paste a list or upload a file, not both", status=422)
-            if data:
-                text = read_upload(data, filename or "", ev.info()["system"], pick or None)
+            if data:  # a zip is read in a thread, its work bounded: the server answers others meanwhile
+                text = await run_in_threadpool(read_upload, data, filename or "", system, pick or None)
             result = await run_in_threadpool(ev.submit, who, text, "web", address(request))
         except EventRefused as exc:
-            return player_page(who, refused=exc, status=exc.status, text=text if len(text) < 20000 else "")
-        return player_page(who, result=result)
+            return await run_in_threadpool(
+                player_page, who, refused=exc, status=exc.status, text=text if len(text) < 20000 else ""
+            )
+        return await run_in_threadpool(player_page, who, result=result)
 
     @app.get("/organiser", response_class=HTMLResponse, include_in_schema=False)
     def organiser_page(request: Request, token: str | None = None):
@@ -286,7 +331,7 @@ def create_app(folder: str | Path):
             "missing": sum(r["status"] == "missing" for r in rows),
             "illegal": sum(1 for r in rows if r.get("submission") and not r["submission"].get("legal")),
         }
-        log = list(reversed(ev.audit_log()))[:60]
+        log = list(reversed(ev.audit_log(last=60)))
         return page(
             "organiser.html", status, who=who, csrf=ev.csrf(who), board=board, tally=tally, log=log, opened=opened
         )
@@ -298,15 +343,20 @@ def create_app(folder: str | Path):
         return dashboard(who, opened=ev.open_list(submission, reason, who, address(request)))
 
     @app.post("/organiser/{action}", include_in_schema=False)
-    def organiser_phase(request: Request, action: str, csrf: str = Form("")):
+    def organiser_phase(request: Request, action: str, csrf: str = Form(""), confirm: str = Form("")):
+        """Lock or reveal: the first press shows what it does and asks again (a page, no script);
+        only the form of that page, naming the action, acts."""
         who = signed_in(request, ORGANISER_COOKIE, "organiser")
         check_csrf(who, csrf)
+        if action not in CONFIRM:
+            raise EventRefused(f"no action '{action}'", status=404)
+        if confirm != action:
+            title, text, button = CONFIRM[action]
+            return page("confirm.html", action=action, csrf=ev.csrf(who), title=title, text=text, button=button)
         if action == "lock":
             ev.lock(who)
-        elif action == "reveal":
-            ev.reveal(who)
         else:
-            raise EventRefused(f"no action '{action}'", status=404)
+            ev.reveal(who)
         return RedirectResponse("/organiser", status_code=303)
 
     @app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)
@@ -368,7 +418,10 @@ def create_app(folder: str | Path):
     )
     def api_open(request: Request, submission_id: int, payload: dict = Body(..., examples=[{"reason": "judge call"}])):
         who = ev.who(bearer(request), address(request))
-        return ev.open_list(submission_id, str(payload.get("reason", "")), who, address(request))
+        reason = payload.get("reason", "")
+        if not isinstance(reason, str):
+            raise EventRefused("malformed request: 'reason' must be text", 'send JSON {"reason": "..."}', status=422)
+        return ev.open_list(submission_id, reason, who, address(request))
 
     @app.post("/api/lock", tags=["organiser"], summary="Take no more lists")
     def api_lock(request: Request):
