@@ -11,7 +11,8 @@ A **commitment** seals one submission: the SHA-256, in hex, of ::
     SECRET
 
 where CANONICAL is the list as sorted, compact JSON of its canonical form (what ``daimyo export
---to json`` holds, the same bytes the list's fingerprint is taken of), PACK-HASHES the content
+--to json`` holds, with ``checked_with`` and ``packs`` as handed in; the public fingerprint,
+docs/fingerprint.md, leaves those two out and is not salted), PACK-HASHES the content
 hashes of the packs it was checked with, sorted and joined by commas (empty without packs), and
 SECRET 32 random bytes in hex, drawn for this submission alone. The event page shows every
 commitment at once; the list and its secret are shown at the reveal, and anyone can then
@@ -42,7 +43,7 @@ def new_secret() -> str:
 
 
 def canonical_json(canon: dict) -> str:
-    """The canonical list as the bytes a fingerprint and a commitment are taken of."""
+    """The canonical list as the bytes a commitment is taken of (sorted, compact JSON)."""
     return json.dumps(canon, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
