@@ -297,6 +297,12 @@ def test_opening_a_list_before_the_reveal_is_logged_and_shown_to_its_player(even
     log = cli("event", "log", event["folder"]).stdout
     assert "organiser  list-opened  Aiko version 1: judge call: <script>" in log
     assert "player Aiko  list-submitted  version 1: legal" in log
+    with srv.client(event["org"]) as org:  # a reason with a line break cannot forge a row of the log
+        forged = "again\n2030-01-01T00:00:00+00:00  player Bo  list-submitted  version 9: legal"
+        assert org.post(f"/api/submissions/{sub['id']}/open", json={"reason": forged}).status_code == 200
+    log = cli("event", "log", event["folder"]).stdout
+    assert "judge call: <script>" in log and "again 2030-01-01" in log  # kept on its row
+    assert not any(line.startswith("2030-01-01") for line in log.splitlines())
     with srv.client(tok["Bo"]) as c:  # a player opens nothing
         assert c.post(f"/api/submissions/{sub['id']}/open", json={"reason": "x"}).status_code == 403
 

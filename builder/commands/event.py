@@ -276,12 +276,16 @@ def register(app) -> None:
     @guarded("log")
     def log_cmd(folder: str = typer.Argument(..., help="the event's folder")):
         """The audit log: every action on the event, oldest first."""
+        from builder.errors import one_line
+
         rows = _open(folder).audit_log()
-        for r in rows:
+        for r in rows:  # one line a row: a player's name or reason cannot forge another
             echo(
-                f"{r['at']}  {r['actor']}  {r['action']}"
-                + (f"  {r['detail']}" if r["detail"] else "")
-                + (f"  [{r['address']}]" if r["address"] else "")
+                one_line(
+                    f"{r['at']}  {r['actor']}  {r['action']}"
+                    + (f"  {r['detail']}" if r["detail"] else "")
+                    + (f"  [{r['address']}]" if r["address"] else "")
+                )
             )
 
     @guarded("backup")
