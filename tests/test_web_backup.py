@@ -119,3 +119,30 @@ def test_the_workspace_page_offers_search_filters_and_folders(ws):
     assert 'id="ws-q"' in html and 'id="ws-game"' in html and 'id="ws-verdict"' in html and 'id="ws-sort"' in html
     assert '<option value="club">club</option>' in html  # subfolders as folders
     assert 'data-folder="club"' in html and 'data-points="200"' in html
+
+
+def test_download_all_of_one_list_and_no_packs_folder(tmp_path):
+    """An ordinary workspace: one list, no packs folder; the bundled packs offered by the
+    new-list form are not the workspace's and are not in the zip."""
+    root = tmp_path / "club"
+    root.mkdir()
+    shutil.copy(ROOT / "examples" / "kensei-buke.yaml", root / "deck.yaml")
+    r = client_for(root).get("/backup.zip")
+    assert r.status_code == 200, r.text[:300]
+    z = zipfile.ZipFile(io.BytesIO(r.content))
+    assert z.namelist() == ["deck.yaml"] and z.read("deck.yaml") == (root / "deck.yaml").read_bytes()
+
+
+def test_download_and_restore_never_reach_through_a_link_out_of_the_folder(ws, tmp_path):
+    """A ``packs/`` folder that is a link to a folder outside: its files are neither zipped nor
+    compared with, nor written by a restore."""
+    outside = tmp_path / "outside"
+    shutil.move(ws / "packs", outside)
+    (ws / "packs").symlink_to(outside, target_is_directory=True)
+    before = {p.name: p.read_bytes() for p in outside.iterdir()}
+    c = client_for(ws)
+    names = zipfile.ZipFile(io.BytesIO(c.get("/backup.zip").content)).namelist()
+    assert names and not any(n.startswith("packs/") for n in names)
+    r = c.post("/restore", files={"zip": ("b.zip", zip_of({"packs/new.yaml": "name: x\n"}), "application/zip")})
+    assert r.status_code == 403 and "leads outside the workspace" in r.text
+    assert {p.name: p.read_bytes() for p in outside.iterdir()} == before

@@ -5,6 +5,7 @@ refusals (paths, names, a file changed on disk) as 4xx."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -155,3 +156,45 @@ def test_new_pack_refusals(c):
     assert c.post("/packs/new", data={"system": "senshiai", "name": "Mine"}, headers=HX).status_code == 204
     r = c.post("/packs/new", data={"system": "senshiai", "name": "Mine"}, headers=HX)
     assert r.status_code == 400 and "exists already" in r.text
+
+
+def tree(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("how", ["packs", "two links"])
+def test_a_packs_folder_linked_outside_the_workspace_is_never_read_or_written(c, tmp_path, how):
+    """The editor neither shows, downloads, changes nor makes a pack file that resolves outside
+    the workspace, whether ``packs/`` itself is the link or a folder above what it points to."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = (ROOT / "examples" / "packs" / "senshiai-example.yaml").read_text(encoding="utf-8")
+    (outside / "club.yaml").write_text(secret, encoding="utf-8")
+    if how == "packs":
+        (c.ws / "packs").symlink_to(outside, target_is_directory=True)
+    else:  # packs -> inner/packs, and inner -> a folder outside
+        (tmp_path / "far" / "packs").mkdir(parents=True)
+        (tmp_path / "far" / "packs" / "club.yaml").write_text(secret, encoding="utf-8")
+        (c.ws / "inner").symlink_to(tmp_path / "far", target_is_directory=True)
+        (c.ws / "packs").symlink_to(Path("inner") / "packs", target_is_directory=True)
+        outside = tmp_path / "far"
+    before = tree(outside)
+    words = "the workspace's packs folder leads outside the workspace (a symbolic link); not served"
+    for r in (
+        c.get("/packs/edit/club.yaml"),
+        c.get("/packs/edit/club.yaml/sheet.csv"),
+        c.get("/packs/edit/club.yaml/preview.png", params={"entry": "Hill Fort"}),
+        c.post("/packs/edit/club.yaml/check", data={**CAPITAL, "section": "cards"}, headers=HX),
+        c.post("/packs/edit/club.yaml/save", data={**CAPITAL, "section": "cards"}, headers=HX),
+        c.post("/packs/edit/club.yaml/remove", data={"section": "cards", "name": "Shinobi"}, headers=HX),
+        c.post(
+            "/packs/edit/club.yaml/upload",
+            headers=HX,
+            files={"sheet": ("more.csv", b"section,name\ncards,Sea Fort\n", "text/csv")},
+        ),
+        c.post("/packs/new", data={"system": "senshiai", "name": "Fresh"}, headers=HX),
+    ):
+        assert r.status_code == 403, (r.request.url, r.status_code, r.text[:300])
+        assert words in html.unescape(r.text)
+    assert tree(outside) == before
+    assert "club.yaml" not in c.get("/packs").text  # the Packs page lists none of them either

@@ -131,25 +131,42 @@ def _same(a, b) -> bool:
 def save_entry(path: str | Path, section: str, entry: dict, original: str | None, expected: str | None) -> str:
     """Write ``entry`` into the pack at ``path`` (replacing the one named ``original``), its
     comments kept; the new text. Refused when the file is not the text ``expected`` names."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     def change(tree):
-        seq = tree.get(section)
-        if not isinstance(seq, CommentedSeq):
-            seq = CommentedSeq()
-            tree[section] = seq
-        if seq.fa.flow_style():
-            seq.fa.set_block_style()
+        _put(tree, section, [(entry, original)])
+
+    return _edit(path, change, expected)
+
+
+def _put(tree, section: str, entries: list[tuple[dict, str | None]]) -> None:
+    """Put each ``(entry, original)`` into ``section`` of the pack's round-trip ``tree``: in the
+    place of the entry named ``original`` when there is one, else at the end. The entries'
+    names are looked up once (a sheet of many rows is linear in its size)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    from builder.names import loose
+
+    seq = tree.get(section)
+    if not isinstance(seq, CommentedSeq):
+        seq = CommentedSeq()
+        tree[section] = seq
+    if seq.fa.flow_style():
+        seq.fa.set_block_style()
+    at: dict[str, int] = {}
+    for i, e in enumerate(seq):
+        if isinstance(e, dict) and isinstance(e.get("name"), str):
+            at.setdefault(loose(e["name"]), i)
+    for entry, original in entries:
         item = CommentedMap()
         for k, v in entry.items():
             item[k] = v
-        for i, e in enumerate(seq):
-            if original is not None and isinstance(e, dict) and _same(e.get("name"), original):
-                seq[i] = item
-                return
+        i = at.get(loose(original)) if isinstance(original, str) else None
+        if i is not None:
+            seq[i] = item
+            continue
         seq.append(item)
-
-    return _edit(path, change, expected)
+        if isinstance(entry.get("name"), str):
+            at.setdefault(loose(entry["name"]), len(seq) - 1)
 
 
 def remove_entry(path: str | Path, section: str, name: str, expected: str | None) -> str:
@@ -195,30 +212,26 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
 
 def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) -> tuple[str, int]:
     """Add or replace the entries of a spreadsheet (``pack import``'s reading and checks) in
-    the pack at ``path``; (new text, entries written). Every bad cell refuses the whole sheet."""
+    the pack at ``path``; (new text, entries written). Every bad cell refuses the whole sheet;
+    the pack is written once, atomically (all the rows or none), its comments kept."""
     from builder.catalog.packid import read_pack
+    from builder.packs.fields import sections
     from builder.packs.sheet import import_sheet
 
     data, _ = read_pack(path)
     system = str(data.get("system", "")).strip().lower()
     _, sheet_data = import_sheet(sheet_path, system, None, {"name": data.get("name")})
-    n = 0
-    from builder.packs.fields import sections
+    rows = [(section, entry) for section in sections(system) for entry in sheet_data.get(section) or []]
 
-    texts = None
-    for section in sections(system):
-        for entry in sheet_data.get(section) or []:
-            original = next(
-                (
-                    e.get("name")
-                    for e in read_pack(path)[0].get(section) or []
-                    if isinstance(e, dict) and _same(e.get("name"), entry.get("name"))
-                ),
-                None,
-            )
-            texts = save_entry(path, section, entry, original, expected if n == 0 else None)
-            n += 1
-    return texts if texts is not None else Path(path).read_text(encoding="utf-8"), n
+    def change(tree):
+        for section in sections(system):
+            mine = [(e, e.get("name")) for s, e in rows if s == section]
+            if mine:
+                _put(tree, section, mine)
+
+    if not rows:
+        return Path(path).read_text(encoding="utf-8"), 0
+    return _edit(path, change, expected), len(rows)
 
 
 def preview_png(

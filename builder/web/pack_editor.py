@@ -6,11 +6,13 @@ atomically (``builder.packs.editor``)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool as off_loop
 
 _FILE = re.compile(r"^[A-Za-z0-9][\w.-]{0,80}\.yaml$")
 SHOWN_FIELDS = 6  # columns of the entries table
@@ -21,7 +23,8 @@ def register(api, page, ws) -> None:
     from builder.web.workspace import Refused
 
     def folder() -> Path:
-        return ws.root / "packs"
+        """The real path of the workspace's ``packs/`` folder (refused when it is a link out)."""
+        return ws.within("packs", "the workspace's packs folder")
 
     def pack_path(file: str) -> Path:
         if not _FILE.match(file or ""):
@@ -29,7 +32,7 @@ def register(api, page, ws) -> None:
         p = folder() / file
         if not p.is_file() or p.is_symlink():
             raise Refused(f"no pack '{file}' in the workspace's packs folder", 404)
-        return p
+        return ws.within(p, f"packs/{file}")
 
     def load(file: str):
         from builder.catalog.packid import read_pack
@@ -55,9 +58,18 @@ def register(api, page, ws) -> None:
         if not name:
             raise Refused("the pack needs a name")
         file = _file_name(name) + ".yaml"
-        if (folder() / file).exists():
-            raise Refused(f"packs/{file} exists already", hint="choose another name, or open it from the Packs page")
-        new_pack(folder() / file, system, name)
+
+        def make() -> None:
+            target = folder() / file
+            if os.path.lexists(target):
+                raise Refused(
+                    f"packs/{file} exists already", hint="choose another name, or open it from the Packs page"
+                )
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folder()  # the folder made now is still the workspace's own
+            new_pack(target, system, name)
+
+        await off_loop(make)
         return _go(request, f"/packs/edit/{file}")
 
     @api.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)
@@ -109,6 +121,9 @@ def register(api, page, ws) -> None:
     @api.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)
     async def pack_check_entry(request: Request, file: str):
         form = await _form(request)
+        return await off_loop(check_entry, request, file, form)
+
+    def check_entry(request: Request, file: str, form: dict):
         p, _text, data, system = load(file)
         section = str(form.get("section", ""))
         checked, _ = _checked(form, system, section, data)
@@ -145,14 +160,19 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import save_entry
 
         form = await _form(request)
-        p, _text, data, system = load(file)
-        section = str(form.get("section", ""))
-        checked, original = _checked(form, system, section, data)
-        if not checked.ok:
-            resp = page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked, status=422)
-            return resp
-        save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
-        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section, "entry": checked.entry["name"]}))
+
+        def save():
+            p, _text, data, system = load(file)
+            section = str(form.get("section", ""))
+            checked, original = _checked(form, system, section, data)
+            if not checked.ok:
+                fields = _field_names(system, section)
+                return page(request, "_pack_errors.html", fields=fields, checked=checked, status=422)
+            save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
+            where = urlencode({"section": section, "entry": checked.entry["name"]})
+            return _go(request, f"/packs/edit/{file}?{where}")
+
+        return await off_loop(save)
 
     @api.post("/packs/edit/{file}/remove", include_in_schema=False)
     async def pack_remove_entry(request: Request, file: str):
@@ -161,9 +181,13 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import remove_entry
 
         form = await _form(request)
-        p, _text, _data, _system = load(file)
         section = str(form.get("section", ""))
-        remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
+
+        def remove() -> None:
+            p, _text, _data, _system = load(file)
+            remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
+
+        await off_loop(remove)
         return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section}))
 
     @api.get("/packs/edit/{file}/preview.png", include_in_schema=False)
@@ -190,13 +214,12 @@ def register(api, page, ws) -> None:
 
     @api.post("/packs/edit/{file}/upload", include_in_schema=False)
     async def pack_upload(request: Request, file: str):
-        import os
         import tempfile
 
         from builder.limits import MAX_FILE_BYTES
         from builder.packs.editor import import_into
 
-        p, _text, _data, _system = load(file)
+        await off_loop(load, file)  # a pack of the workspace, before the upload is read
         form = await request.form()
         up = form.get("sheet")
         if up is None or not hasattr(up, "read"):
@@ -206,13 +229,19 @@ def register(api, page, ws) -> None:
         body = await up.read(MAX_FILE_BYTES + 1)
         if len(body) > MAX_FILE_BYTES:
             raise Refused("the spreadsheet is too large", 413)
-        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body)
-            import_into(p, tmp, str(form.get("version", "")) or None)
-        finally:
-            os.unlink(tmp)
+        version = str(form.get("version", "")) or None
+
+        def add_rows() -> None:
+            p, _text, _data, _system = load(file)
+            fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(body)
+                import_into(p, tmp, version)  # one write: all the rows or none
+            finally:
+                os.unlink(tmp)
+
+        await off_loop(add_rows)
         return _go(request, f"/packs/edit/{file}")
 
 

@@ -111,6 +111,21 @@ class Workspace:
             raise Refused(f"no list '{rel}' in the workspace", 404)
         return path
 
+    def within(self, path: str | os.PathLike, what: str = "that path") -> Path:
+        """The real path of ``path`` (relative to the workspace, or a path inside it), every
+        symbolic link followed at any depth; Refused (403) when it resolves outside the workspace.
+        Every file the server reads or writes goes through here (``builder.paths.within``)."""
+        from builder.paths import within
+
+        real = within(self.root, path)
+        if real is None:
+            raise Refused(
+                f"{what} leads outside the workspace (a symbolic link); not served",
+                403,
+                hint="keep the file or folder itself inside the workspace folder, not a link to it",
+            )
+        return real
+
     def inside(self, real: Path) -> bool:
         try:
             real.relative_to(self.root)
