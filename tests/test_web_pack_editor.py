@@ -198,3 +198,56 @@ def test_a_packs_folder_linked_outside_the_workspace_is_never_read_or_written(c,
         assert words in html.unescape(r.text)
     assert tree(outside) == before
     assert "club.yaml" not in c.get("/packs").text  # the Packs page lists none of them either
+
+
+def test_a_sheet_of_150_cards_is_added_in_one_write_of_the_pack(c, monkeypatch):
+    """The rows of an uploaded sheet go into the pack in one atomic write (a server stopped
+    meanwhile leaves the pack as it was or with every row), read and written once whatever
+    the number of rows: the work grows with the sheet, not with its square."""
+    from builder import yamlio
+    from builder.kit import edit
+    from builder.packs.sheet import export_csv
+
+    assert c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX).status_code == 204
+    pack = c.ws / "packs" / "club.yaml"
+    from builder.catalog.packid import read_pack
+
+    cards = read_pack(ROOT / "examples" / "packs" / "senshiai-example.yaml")[0]["cards"]
+    rows = [dict(cards[i % len(cards)], name=f"Card {i}", assumed="entered by hand") for i in range(150)]
+    sheet = export_csv({"name": "Club", "system": "senshiai", "cards": rows}).encode()
+    writes, parses = [], []
+    real_write, real_rt = yamlio.atomic_write, edit._rt
+
+    def counted_write(path, *a, **k):
+        if Path(path).suffix == ".yaml":  # not the catalog's cache
+            writes.append(Path(path).name)
+        return real_write(path, *a, **k)
+
+    def counted_rt(*a, **k):
+        parses.append(1)
+        return real_rt(*a, **k)
+
+    monkeypatch.setattr(yamlio, "atomic_write", counted_write)
+    monkeypatch.setattr(edit, "_rt", counted_rt)
+    page = c.get("/packs/edit/club.yaml").text
+    r = c.post(
+        "/packs/edit/club.yaml/upload",
+        headers=HX,
+        data={"version": version(page)},
+        files={"sheet": ("cards.csv", sheet, "text/csv")},
+    )
+    assert r.status_code == 204, r.text
+    assert writes == ["club.yaml"] and len(parses) == 1
+    text = pack.read_text()
+    assert text.count("- name: Card ") == 150 and text.startswith("# ")  # every row, comments kept
+    # the same sheet again replaces the rows in place: still 150 entries, one write more
+    page = c.get("/packs/edit/club.yaml").text
+    again = sheet.replace(b"entered by hand", b"checked twice")
+    r = c.post(
+        "/packs/edit/club.yaml/upload",
+        headers=HX,
+        data={"version": version(page)},
+        files={"sheet": ("cards.csv", again, "text/csv")},
+    )
+    assert r.status_code == 204 and writes == ["club.yaml"] * 2
+    assert pack.read_text().count("- name: Card ") == 150 and "entered by hand" not in pack.read_text()
