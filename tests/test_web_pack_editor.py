@@ -251,3 +251,32 @@ def test_a_sheet_of_150_cards_is_added_in_one_write_of_the_pack(c, monkeypatch):
     )
     assert r.status_code == 204 and writes == ["club.yaml"] * 2
     assert pack.read_text().count("- name: Card ") == 150 and "entered by hand" not in pack.read_text()
+
+
+def test_the_card_preview_reads_art_only_from_inside_the_packs_folder(c, tmp_path):
+    """The live preview draws ``art:`` from the pack's folder only: a path out of it (``..``,
+    absolute, a link) draws the card as with no art; art inside the folder is drawn."""
+    import base64
+
+    from PIL import Image
+
+    assert c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX).status_code == 204
+    packs = c.ws / "packs"
+    (packs / "art").mkdir()
+    Image.new("RGB", (600, 400), (200, 30, 30)).save(tmp_path / "secret.png")
+    Image.new("RGB", (600, 400), (200, 30, 30)).save(c.ws / "beside.png")
+    Image.new("RGB", (600, 400), (30, 30, 200)).save(packs / "art" / "own.png")
+    (packs / "link.png").symlink_to(tmp_path / "secret.png")
+    v = version(c.get("/packs/edit/club.yaml").text)
+
+    def preview(art: str) -> bytes:
+        data = {**CAPITAL, "f_art": art, "section": "cards", "version": v}
+        r = c.post("/packs/edit/club.yaml/check", data=data, headers=HX)
+        assert r.status_code == 200 and "✓ valid" in r.text, r.text
+        return base64.b64decode(re.search(r'src="data:image/png;base64,([^"]+)"', r.text).group(1))
+
+    plain = preview("")
+    for art in ("../../secret.png", str(tmp_path / "secret.png"), "../beside.png", "link.png"):
+        assert preview(art) == plain, art
+    assert preview("art/own.png") != plain
+    assert sorted(p.name for p in packs.iterdir()) == ["art", "club.yaml", "link.png"]
