@@ -280,3 +280,38 @@ def test_the_card_preview_reads_art_only_from_inside_the_packs_folder(c, tmp_pat
         assert preview(art) == plain, art
     assert preview("art/own.png") != plain
     assert sorted(p.name for p in packs.iterdir()) == ["art", "club.yaml", "link.png"]
+
+
+def test_a_newcomers_card_saves_and_the_form_says_what_it_needs(c):
+    """``assumed`` is marked required, says when, and starts as 'entered by hand' (a card posted
+    without it gets that too); cost and paths are menus of the catalog's values, a card's several
+    paths sent as several values."""
+    from builder.catalog.loader import load_catalog
+
+    assert c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX).status_code == 204
+    page = c.get("/packs/edit/club.yaml").text
+    label = re.search(r"<label>assumed(.*?)</label>", page, re.S).group(1)
+    assert '<span class="sr">(required)</span>' in label and 'value="entered by hand"' in label
+    assert "Required unless the entry cites the rulebook (source)" in html.unescape(label)
+    cat = load_catalog("senshiai")
+    cost = re.search(r'<select name="f_cost" id="f-cost">(.*?)</select>', page, re.S).group(1)
+    assert (
+        re.findall(r'<option value="([^"]*)"', cost)
+        == ["", *cat.names("costs")]
+        == ["", "N", "I", "II", "III", "IV", "V"]
+    )
+    paths = re.search(r'<select name="f_paths" id="f-paths" multiple size="3">(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r'<option value="([^"]*)"', paths) == cat.names("paths") == ["Air", "Earth", "Water"]
+    card = {k: v for k, v in CAPITAL.items() if k not in ("f_assumed", "f_paths")}
+    data = {**card, "f_paths": ["Earth", "Water"], "section": "cards", "version": version(page)}
+    r = c.post("/packs/edit/club.yaml/check", data=data, headers=HX)
+    assert errors(r.text) == {} and "✓ valid" in r.text
+    r = c.post("/packs/edit/club.yaml/save", data=data, headers=HX)
+    assert r.status_code == 204, r.text
+    text = (c.ws / "packs" / "club.yaml").read_text()
+    assert "paths:\n      - Earth\n      - Water\n" in text
+    assert "assumed: entered by hand" in text
+    page = c.get(r.headers["HX-Redirect"]).text
+    paths = re.search(r'<select name="f_paths" id="f-paths" multiple size="3">(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r'<option value="([^"]*)" selected', paths) == ["Earth", "Water"]
+    assert re.search(r'<option value="N" selected>', page)

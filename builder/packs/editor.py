@@ -52,9 +52,13 @@ def new_pack(path: str | Path, system: str, name: str) -> None:
     atomic_write(path, text, force=False)
 
 
-def validate_entry(system: str, section: str, cells: dict, data: dict, original: str | None = None) -> Checked:
+def validate_entry(
+    system: str, section: str, cells: dict, data: dict, original: str | None = None, assumed: str | None = None
+) -> Checked:
     """Check the entry whose fields are ``cells`` (field -> text; empty text leaves the field
-    out) as a member of the pack ``data``, replacing the entry named ``original`` if given."""
+    out) as a member of the pack ``data``, replacing the entry named ``original`` if given.
+    ``assumed``: written into an entry that gives neither ``source`` nor ``assumed`` (and is no
+    change of a catalog entry), as a spreadsheet's rows get it."""
     from builder.packs.fields import entry_fields, sections
     from builder.packs.sheet import Row, Sheet, _validate, sheet_to_pack
 
@@ -70,7 +74,7 @@ def validate_entry(system: str, section: str, cells: dict, data: dict, original:
             cols[i] = fname
     label = "<entry>"
     sheet = Sheet(label, rows=[Row(section, 1, dict(row_cells))])
-    made, diags, _ = sheet_to_pack(sheet, system, {})
+    made, diags, _ = sheet_to_pack(sheet, system, {}, assumed)
     out = Checked({})
     by_col = lambda d: cols.get(d.col)  # noqa: E731
     for d in diags:
@@ -210,17 +214,22 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
     return new
 
 
-def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) -> tuple[str, int]:
+def import_into(
+    path: str | Path, sheet_path: str | Path, expected: str | None, shown_name: str | None = None
+) -> tuple[str, int]:
     """Add or replace the entries of a spreadsheet (``pack import``'s reading and checks) in
     the pack at ``path``; (new text, entries written). Every bad cell refuses the whole sheet;
-    the pack is written once, atomically (all the rows or none), its comments kept."""
+    the pack is written once, atomically (all the rows or none), its comments kept.
+    ``shown_name``: the sheet's name as the player knows it (an upload is read from a
+    temporary file), for the ``assumed: from NAME`` of rows that say nothing of their source."""
     from builder.catalog.packid import read_pack
     from builder.packs.fields import sections
     from builder.packs.sheet import import_sheet
 
     data, _ = read_pack(path)
     system = str(data.get("system", "")).strip().lower()
-    _, sheet_data = import_sheet(sheet_path, system, None, {"name": data.get("name")})
+    shown = Path(shown_name or str(sheet_path)).name
+    _, sheet_data = import_sheet(sheet_path, system, None, {"name": data.get("name")}, f"from {shown}")
     rows = [(section, entry) for section in sections(system) for entry in sheet_data.get(section) or []]
 
     def change(tree):

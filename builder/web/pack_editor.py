@@ -16,6 +16,8 @@ from starlette.concurrency import run_in_threadpool as off_loop
 
 _FILE = re.compile(r"^[A-Za-z0-9][\w.-]{0,80}\.yaml$")
 SHOWN_FIELDS = 6  # columns of the entries table
+#: what a new entry says of where it comes from, until the player writes something else
+ENTERED = "entered by hand"
 
 
 def register(api, page, ws) -> None:
@@ -101,7 +103,9 @@ def register(api, page, ws) -> None:
             fields=fields,
             entries=entries,
             current=current,
-            values=_cells(fields, current),
+            values=_cells(fields, current) if current else {"assumed": ENTERED},
+            menus=_menus(system, fields, data),
+            entered=ENTERED,
             shown=shown,
             version=digest(text),
             cards=_prints_cards(system),
@@ -114,13 +118,23 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import validate_entry
         from builder.packs.fields import entry_fields
 
-        cells = {f.name: str(form.get("f_" + f.name, ""))[:2000] for f in entry_fields(system, section)}
+        cells = {f.name: _text(form.get("f_" + f.name, ""))[:2000] for f in entry_fields(system, section)}
         original = str(form.get("original", "")) or None
-        return validate_entry(system, section, cells, data, original), original
+        return validate_entry(system, section, cells, data, original, assumed=ENTERED), original
+
+    async def entry_form(request: Request, file: str) -> dict:
+        """The posted entry form; a menu of several values (a card's paths) gives each."""
+        from builder.packs.fields import entry_fields, sections
+
+        _p, _text, _data, system = await off_loop(load, file)
+        several = {
+            "f_" + f.name for s in sections(system) for f in entry_fields(system, s) if f.menu and f.kind == "list"
+        }
+        return await _form(request, multi=tuple(sorted(several)))
 
     @api.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)
     async def pack_check_entry(request: Request, file: str):
-        form = await _form(request)
+        form = await entry_form(request, file)
         return await off_loop(check_entry, request, file, form)
 
     def check_entry(request: Request, file: str, form: dict):
@@ -159,7 +173,7 @@ def register(api, page, ws) -> None:
 
         from builder.packs.editor import save_entry
 
-        form = await _form(request)
+        form = await entry_form(request, file)
 
         def save():
             p, _text, data, system = load(file)
@@ -237,12 +251,42 @@ def register(api, page, ws) -> None:
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(body)
-                import_into(p, tmp, version)  # one write: all the rows or none
+                import_into(p, tmp, version, name)  # one write: all the rows or none
             finally:
                 os.unlink(tmp)
 
         await off_loop(add_rows)
         return _go(request, f"/packs/edit/{file}")
+
+
+def _text(value) -> str:
+    """A field's text: the values of a menu of several joined as a spreadsheet cell holds them."""
+    from builder.packs.fields import LIST_SEPARATOR
+
+    if isinstance(value, list):
+        return f"{LIST_SEPARATOR} ".join(str(v).strip() for v in value if str(v).strip())
+    return str(value)
+
+
+def _menus(system: str, fields, data: dict) -> dict[str, list[str]]:
+    """field -> the values its menu offers: the names of the catalog section the game gives
+    for it (``gs.packs.menus``), then those the pack itself adds to that section."""
+    from builder.catalog.loader import load_catalog
+
+    wanted = {f.name: f.menu for f in fields if f.menu}
+    if not wanted:
+        return {}
+    cat = load_catalog(system)
+    out = {}
+    for name, section in wanted.items():
+        names = [str(n) for n in cat.names(section)]
+        names += [
+            str(e["name"])
+            for e in data.get(section) or []
+            if isinstance(e, dict) and e.get("name") and str(e["name"]) not in names
+        ]
+        out[name] = names
+    return out
 
 
 def _field_names(system: str, section: str) -> list[str]:
