@@ -202,6 +202,18 @@ def _is_rulebook(source) -> bool:
     return bool(source) and bool(_parse(str(source)))
 
 
+def complete_in(cat, section: str, entry) -> str:
+    """Where a player completes ``entry`` (a model or a record), as a finding's hint says it: the
+    pack that gives it, with its file and the entry's line, or a pack of their own."""
+    from builder.catalog.loader import _id
+
+    where = cat.where(section, entry)
+    if getattr(cat, "from_pack", {}).get((section, _id(entry))) and where:
+        file, _, line = where.rpartition(":")
+        return "its " + _pack_origin(cat, file, int(line) if line.isdigit() else 0)
+    return "a pack of your own (an entry of the same name completes it)"
+
+
 def _pack_origin(cat, file: str, line: int) -> str:
     """A pack entry as its user finds it: the pack's name, its file (as typed, or the file name of
     a pack bundled with daimyo) and the entry's line."""
