@@ -290,7 +290,7 @@ def test_a_newcomers_card_saves_and_the_form_says_what_it_needs(c):
 
     assert c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX).status_code == 204
     page = c.get("/packs/edit/club.yaml").text
-    label = re.search(r"<label>assumed(.*?)</label>", page, re.S).group(1)
+    label = re.search(r"<label><span>assumed(.*?)</label>", page, re.S).group(1)
     assert '<span class="sr">(required)</span>' in label and 'value="entered by hand"' in label
     assert "Required unless the entry cites the rulebook (source)" in html.unescape(label)
     cat = load_catalog("senshiai")
