@@ -146,3 +146,41 @@ def test_download_and_restore_never_reach_through_a_link_out_of_the_folder(ws, t
     r = c.post("/restore", files={"zip": ("b.zip", zip_of({"packs/new.yaml": "name: x\n"}), "application/zip")})
     assert r.status_code == 403 and "leads outside the workspace" in r.text
     assert {p.name: p.read_bytes() for p in outside.iterdir()} == before
+
+
+def test_download_all_of_a_folder_named_in_any_script(tmp_path):
+    root = tmp_path / "日本の軍"
+    root.mkdir()
+    shutil.copy(ROOT / "examples" / "kensei-buke.yaml", root / "deck.yaml")
+    r = client_for(root).get("/backup.zip")
+    assert r.status_code == 200
+    assert r.headers["content-disposition"] == (
+        "attachment; filename=\"____-lists.zip\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E3%81%AE%E8%BB%8D-lists.zip"
+    )
+
+
+def test_the_servers_own_folders_linked_outside_are_never_written(ws, tmp_path):
+    """``.trash`` and ``.daimyo`` that are links to folders outside: a deleted list is not moved
+    out of the workspace, print settings and the undo history of several server processes are
+    not written there; each refusal says why (403)."""
+    outside = tmp_path / "outside"
+    (outside / "trash").mkdir(parents=True)
+    (outside / "state").mkdir()
+    (ws / ".trash").symlink_to(outside / "trash", target_is_directory=True)
+    (ws / ".daimyo").symlink_to(outside / "state", target_is_directory=True)
+    c = client_for(ws)
+    r = c.delete("/api/lists/kensei-buke.yaml")
+    assert r.status_code == 403
+    assert r.json()["error"].startswith("the workspace's .trash folder leads outside the workspace (a symbolic link)")
+    assert (ws / "kensei-buke.yaml").is_file()
+    r = c.post("/l/kensei-buke.yaml/print/settings", data={"paper": "a4"})
+    assert r.status_code == 403 and "print settings are not saved there" in r.text
+    shared = TestClient(create_app(ws, token=TOKEN, port=8765, shared=True), base_url="http://127.0.0.1:8765")
+    r = shared.post(
+        "/api/lists/kensei-kuge.yaml/edit",
+        headers={"Authorization": f"Bearer {TOKEN}"},
+        json={"op": "set", "key": "name", "value": "Renamed"},
+    )
+    assert r.status_code == 403 and "no history is kept there" in r.json()["error"]
+    assert "Renamed" not in (ws / "kensei-kuge.yaml").read_text()
+    assert sorted(outside.rglob("*")) == [outside / "state", outside / "trash"]  # nothing written there

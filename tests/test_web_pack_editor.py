@@ -315,3 +315,71 @@ def test_a_newcomers_card_saves_and_the_form_says_what_it_needs(c):
     paths = re.search(r'<select name="f_paths" id="f-paths" multiple size="3">(.*?)</select>', page, re.S).group(1)
     assert re.findall(r'<option value="([^"]*)" selected', paths) == ["Earth", "Water"]
     assert re.search(r'<option value="N" selected>', page)
+
+
+def test_a_pack_named_in_any_script_is_made_opened_and_downloaded(c):
+    r = c.post("/packs/new", data={"system": "senshiai", "name": "日本の札"}, headers=HX)
+    assert r.status_code == 204 and r.headers["HX-Redirect"] == "/packs/edit/%E6%97%A5%E6%9C%AC%E3%81%AE%E6%9C%AD.yaml"
+    assert (c.ws / "packs" / "日本の札.yaml").is_file()
+    assert c.get(r.headers["HX-Redirect"]).status_code == 200
+    csv = c.get("/packs/edit/日本の札.yaml/sheet.csv")
+    assert csv.status_code == 200
+    assert csv.headers["content-disposition"] == (
+        "attachment; filename=\"____.csv\"; filename*=UTF-8''%E6%97%A5%E6%9C%AC%E3%81%AE%E6%9C%AD.csv"
+    )
+    (c.ws / "packs" / "club cards.yaml").write_text("system: senshiai\nname: Club\ncards: []\n", encoding="utf-8")
+    assert c.get("/packs/edit/club cards.yaml").status_code == 200  # a space, as a person names a file
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("name: x\ncards: []\n", "packs/odd.yaml names no game daimyo knows (system: ''); not opened"),
+        ("system: chess\nname: x\n", "packs/odd.yaml names no game daimyo knows (system: 'chess'); not opened"),
+        ("- a\n- b\n", "packs/odd.yaml is not a pack; not opened"),
+    ],
+)
+def test_a_pack_of_no_known_game_is_refused_in_words(c, text, words):
+    (c.ws / "packs").mkdir()
+    (c.ws / "packs" / "odd.yaml").write_text(text, encoding="utf-8")
+    for r in (
+        c.get("/packs/edit/odd.yaml"),
+        c.get("/packs/edit/odd.yaml/sheet.csv"),
+        c.get("/packs/edit/odd.yaml/preview.png", params={"entry": "A"}),
+        c.post("/packs/edit/odd.yaml/check", data={**CAPITAL, "section": "cards"}, headers=HX),
+        c.post("/packs/edit/odd.yaml/save", data={**CAPITAL, "section": "cards"}, headers=HX),
+        c.post(
+            "/packs/edit/odd.yaml/upload",
+            headers=HX,
+            files={"sheet": ("a.csv", b"section,name,type\ncards,Q,troop\n", "text/csv")},
+        ),
+    ):
+        assert r.status_code == 422, (r.request.url, r.status_code)
+        assert words in html.unescape(r.text)
+    assert (c.ws / "packs" / "odd.yaml").read_text(encoding="utf-8") == text
+
+
+def test_a_section_that_is_no_list_is_not_replaced_by_an_upload(c):
+    (c.ws / "packs").mkdir()
+    text = "system: senshiai\nname: Mine\ncards: see the other file\n"
+    (c.ws / "packs" / "mine.yaml").write_text(text, encoding="utf-8")
+    r = c.post(
+        "/packs/edit/mine.yaml/upload",
+        headers=HX,
+        files={"sheet": ("a.csv", b"section,name,type,assumed\ncards,Q,troop,x\n", "text/csv")},
+    )
+    assert r.status_code == 400
+    assert "the pack's 'cards' is not a list of entries; not changed" in html.unescape(r.text)
+    assert (c.ws / "packs" / "mine.yaml").read_text(encoding="utf-8") == text
+
+
+def test_uploaded_rows_say_the_sheet_they_came_from(c):
+    assert c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX).status_code == 204
+    r = c.post(
+        "/packs/edit/club.yaml/upload",
+        headers=HX,
+        files={"sheet": ("my cards.csv", b"section,name,type\ncards,Quiet Band,troop\n", "text/csv")},
+    )
+    assert r.status_code == 204, r.text
+    text = (c.ws / "packs" / "club.yaml").read_text()
+    assert "assumed: from my cards.csv" in text and "daimyo-sheet" not in text

@@ -151,6 +151,11 @@ def _put(tree, section: str, entries: list[tuple[dict, str | None]]) -> None:
     from builder.names import loose
 
     seq = tree.get(section)
+    if seq is not None and not isinstance(seq, list):
+        raise UsageError(
+            f"the pack's '{section}' is not a list of entries; not changed",
+            f"write it as a list: one '- name: ...' per entry under '{section}:', or '{section}: []'",
+        )
     if not isinstance(seq, CommentedSeq):
         seq = CommentedSeq()
         tree[section] = seq

@@ -121,11 +121,13 @@ def add_routes(api, ws, editor, page, go) -> None:
 
     @api.get("/backup.zip", include_in_schema=False)
     def download_all():
+        from builder.web.common import attachment
+
         name = f"{ws.root.name or 'workspace'}-lists.zip"
         return Response(
             backup_zip(ws),
             media_type="application/zip",
-            headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
+            headers={"Content-Disposition": attachment(name), "Cache-Control": "no-store"},
         )
 
     @api.post("/restore", response_class=HTMLResponse, include_in_schema=False)

@@ -9,19 +9,22 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool as off_loop
 
-_FILE = re.compile(r"^[A-Za-z0-9][\w.-]{0,80}\.yaml$")
+# a pack file's name as 'pack new' makes it (letters of any script, digits, '-', '.', '_'; a
+# space as a person may type one): never a folder, never hidden
+_FILE = re.compile(r"^[^\W_][\w .-]{0,80}\.yaml$")
 SHOWN_FIELDS = 6  # columns of the entries table
 #: what a new entry says of where it comes from, until the player writes something else
 ENTERED = "entered by hand"
 
 
 def register(api, page, ws) -> None:
-    from builder.web.common import _form, _go
+    from builder.web.common import _form, _go, attachment
     from builder.web.workspace import Refused
 
     def folder() -> Path:
@@ -37,13 +40,23 @@ def register(api, page, ws) -> None:
         return ws.within(p, f"packs/{file}")
 
     def load(file: str):
-        from builder.catalog.packid import read_pack
-        from builder.yamlio import read_text
+        from builder.systems import ids
+        from builder.yamlio import parse_yaml, read_text
 
         p = pack_path(file)
         text = read_text(p, "pack.yaml", f"packs/{file}")
-        data, _ = read_pack(p)
+        data, _ = parse_yaml(text, f"packs/{file}", "pack.yaml")  # read once, named as in the workspace
+        if not isinstance(data, dict):
+            raise Refused(
+                f"packs/{file} is not a pack; not opened", 422, hint="a pack is a mapping with 'system:' and sections"
+            )
         system = str(data.get("system", "")).strip().lower()
+        if system not in ids():
+            raise Refused(
+                f"packs/{file} names no game daimyo knows (system: '{system[:40]}'); not opened",
+                422,
+                hint="write 'system: GAME' at its top, GAME one of " + ", ".join(ids()),
+            )
         return p, text, data, system
 
     @api.post("/packs/new", include_in_schema=False)
@@ -72,7 +85,7 @@ def register(api, page, ws) -> None:
             new_pack(target, system, name)
 
         await off_loop(make)
-        return _go(request, f"/packs/edit/{file}")
+        return _go(request, f"/packs/edit/{quote(file)}")
 
     @api.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)
     def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
@@ -184,7 +197,7 @@ def register(api, page, ws) -> None:
                 return page(request, "_pack_errors.html", fields=fields, checked=checked, status=422)
             save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
             where = urlencode({"section": section, "entry": checked.entry["name"]})
-            return _go(request, f"/packs/edit/{file}?{where}")
+            return _go(request, f"/packs/edit/{quote(file)}?{where}")
 
         return await off_loop(save)
 
@@ -202,7 +215,7 @@ def register(api, page, ws) -> None:
             remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
 
         await off_loop(remove)
-        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section}))
+        return _go(request, f"/packs/edit/{quote(file)}?" + urlencode({"section": section}))
 
     @api.get("/packs/edit/{file}/preview.png", include_in_schema=False)
     def pack_preview(file: str, entry: str = ""):
@@ -223,7 +236,7 @@ def register(api, page, ws) -> None:
         return Response(
             export_csv(data),
             media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{Path(file).stem}.csv"'},
+            headers={"Content-Disposition": attachment(f"{Path(file).stem}.csv")},
         )
 
     @api.post("/packs/edit/{file}/upload", include_in_schema=False)
@@ -256,7 +269,7 @@ def register(api, page, ws) -> None:
                 os.unlink(tmp)
 
         await off_loop(add_rows)
-        return _go(request, f"/packs/edit/{file}")
+        return _go(request, f"/packs/edit/{quote(file)}")
 
 
 def _text(value) -> str:

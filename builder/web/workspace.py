@@ -462,8 +462,9 @@ class Workspace:
     def delete(self, rel: str) -> str:
         """Move a list to ``.trash/`` (recoverable); returns where it went."""
         src = self.resolve(rel)
-        trash = self.root / ".trash"
+        trash = self.within(".trash", "the workspace's .trash folder")
         trash.mkdir(exist_ok=True)
+        trash = self.within(".trash", "the workspace's .trash folder")  # a link put there meanwhile
         stamp = time.strftime("%Y%m%d-%H%M%S")
         flat = self.clean(rel).replace("/", "__")
         for n in range(MAX_LISTS * 10):
@@ -473,7 +474,7 @@ class Workspace:
             except FileNotFoundError:
                 raise Refused(f"no list '{self.clean(rel)}' in the workspace", 404) from None
             if moved:
-                return dst.relative_to(self.root).as_posix()
+                return f".trash/{dst.name}"
         raise Refused("the workspace's .trash folder is full for this name", 409, hint="empty .trash")
 
 
