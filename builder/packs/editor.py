@@ -169,9 +169,9 @@ def _put(tree, section: str, entries: list[tuple[dict, str | None]]) -> None:
         item = CommentedMap()
         for k, v in entry.items():
             item[k] = v
-        i = at.get(loose(original)) if isinstance(original, str) else None
-        if i is not None:
-            seq[i] = item
+        place = at.get(loose(original)) if isinstance(original, str) else None
+        if place is not None:
+            seq[place] = item
             continue
         seq.append(item)
         if isinstance(entry.get("name"), str):
