@@ -184,3 +184,17 @@ def test_the_servers_own_folders_linked_outside_are_never_written(ws, tmp_path):
     assert r.status_code == 403 and "no history is kept there" in r.json()["error"]
     assert "Renamed" not in (ws / "kensei-kuge.yaml").read_text()
     assert sorted(outside.rglob("*")) == [outside / "state", outside / "trash"]  # nothing written there
+
+
+def test_download_all_skips_a_pipe_named_like_a_list(ws):
+    import os
+    import threading
+
+    os.mkfifo(ws / "pipe.yaml")
+    got: dict = {}
+    fetch = threading.Thread(target=lambda: got.setdefault("r", client_for(ws).get("/backup.zip")), daemon=True)
+    fetch.start()
+    fetch.join(60)  # a server that opened the pipe would wait for a writer for ever
+    assert not fetch.is_alive(), "Download all waited on a pipe"
+    names = zipfile.ZipFile(io.BytesIO(got["r"].content)).namelist()
+    assert "pipe.yaml" not in names and "kensei-buke.yaml" in names

@@ -383,3 +383,13 @@ def test_uploaded_rows_say_the_sheet_they_came_from(c):
     assert r.status_code == 204, r.text
     text = (c.ws / "packs" / "club.yaml").read_text()
     assert "assumed: from my cards.csv" in text and "daimyo-sheet" not in text
+
+
+def test_a_bad_uploaded_sheet_is_named_as_the_player_chose_it(c):
+    assert c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX).status_code == 204
+    for body, name, line in (
+        (b"section,name,type,speed\ncards,Q,troop,fast\n", "my cards.csv", "my cards.csv:2:4: error: cards.speed:"),
+        (b"junk", "my cards.xlsx", "my cards.xlsx: error: not a readable .xlsx workbook"),
+    ):
+        r = c.post("/packs/edit/club.yaml/upload", headers=HX, files={"sheet": (name, body, "text/csv")})
+        assert r.status_code == 400 and line in html.unescape(r.text) and "daimyo-sheet" not in r.text

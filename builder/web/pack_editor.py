@@ -260,11 +260,21 @@ def register(api, page, ws) -> None:
 
         def add_rows() -> None:
             p, _text, _data, _system = load(file)
+            import dataclasses
+
+            from builder.errors import DaimyoError
+
             fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
+            shown = Path(name).name or "sheet" + suffix
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(body)
-                import_into(p, tmp, version, name)  # one write: all the rows or none
+                import_into(p, tmp, version, shown)  # one write: all the rows or none
+            except DaimyoError as exc:  # each problem named in the sheet the player chose
+                if not any(tmp in d.file for d in exc.diagnostics):
+                    raise
+                named = [dataclasses.replace(d, file=d.file.replace(tmp, shown)) for d in exc.diagnostics]
+                raise DaimyoError(named) from None
             finally:
                 os.unlink(tmp)
 
