@@ -393,3 +393,13 @@ def test_a_bad_uploaded_sheet_is_named_as_the_player_chose_it(c):
     ):
         r = c.post("/packs/edit/club.yaml/upload", headers=HX, files={"sheet": (name, body, "text/csv")})
         assert r.status_code == 400 and line in html.unescape(r.text) and "daimyo-sheet" not in r.text
+
+
+def test_a_file_named_packs_is_a_409_in_words(c):
+    (c.ws / "packs").write_text("notes\n", encoding="utf-8")
+    r = c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX)
+    assert r.status_code == 409
+    assert "a file named 'packs' takes the place of the workspace's packs folder (rename that file)" in html.unescape(
+        r.text
+    )
+    assert (c.ws / "packs").read_text(encoding="utf-8") == "notes\n"

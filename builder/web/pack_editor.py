@@ -80,7 +80,17 @@ def register(api, page, ws) -> None:
                 raise Refused(
                     f"packs/{file} exists already", hint="choose another name, or open it from the Packs page"
                 )
-            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a file named packs, a folder that cannot be written
+                taken = (ws.root / "packs").is_file()
+                raise Refused(
+                    "a file named 'packs' takes the place of the workspace's packs folder"
+                    if taken
+                    else f"cannot make the workspace's packs folder: {exc.strerror or exc}",
+                    409,
+                    hint="rename that file" if taken else "check that the workspace folder can be written",
+                ) from None
             folder()  # the folder made now is still the workspace's own
             new_pack(target, system, name)
 
