@@ -138,10 +138,19 @@ def add_routes(api, ws, editor, page, go) -> None:
         up = form.get("zip")
         if up is None or isinstance(up, str):
             raise Refused("choose a zip file to restore")
-        files = read_zip(ws, await up.read())
-        p = plan(ws, files)
-        if not p["differ"]:
-            done = restore(ws, files)
+        from starlette.concurrency import run_in_threadpool as off_loop
+
+        data = await up.read()
+
+        def unpack():  # reading, comparing and writing every file: off the event loop
+            files = read_zip(ws, data)
+            p = plan(ws, files)
+            if not p["differ"]:
+                return files, None, restore(ws, files)
+            return files, p, None
+
+        files, p, done = await off_loop(unpack)
+        if done is not None:
             return page(request, "restore.html", done=done, plan=None, key="")
         return page(request, "restore.html", done=None, plan=p, key=keep(files))
 
@@ -153,8 +162,10 @@ def add_routes(api, ws, editor, page, go) -> None:
         key = str(form.get("key") or "")
         if key not in held:
             raise Refused("that restore has expired; choose the zip again", 410)
+        from starlette.concurrency import run_in_threadpool as off_loop
+
         _, files = held.pop(key)
-        done = restore(ws, files, [str(v) for v in form.getlist("replace")])
+        done = await off_loop(restore, ws, files, [str(v) for v in form.getlist("replace")])
         for rel in done["replaced"]:
             editor.forget(rel)
         return page(request, "restore.html", done=done, plan=None, key="")
