@@ -99,13 +99,16 @@ class Workspace:
 
     def resolve(self, rel: str, must_exist: bool = True) -> Path:
         """The real path of a list inside the workspace; Refused otherwise."""
+        from builder.paths import within
+
         rel = self.clean(rel)
         path = self.root / rel
         try:
-            real = path.resolve()
+            path.resolve()
         except (OSError, RuntimeError):
             raise Refused(f"'{rel}' cannot be opened", 404) from None
-        if not self.inside(real):
+        real = within(self.root, rel)
+        if real is None:
             raise Refused(f"'{rel}' leads outside the workspace (a symbolic link); not served", 403)
         if must_exist and not real.is_file():
             raise Refused(f"no list '{rel}' in the workspace", 404)
@@ -218,6 +221,8 @@ class Workspace:
     # -- listing ---------------------------------------------------------------------------
 
     def files(self) -> list[Path]:
+        from builder.paths import within
+
         out: list[Path] = []
         root_depth = len(self.root.parts)
         for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
@@ -231,11 +236,8 @@ class Workspace:
                 if name.startswith(".") or Path(name).suffix.lower() not in LIST_SUFFIXES:
                     continue
                 p = d / name
-                try:
-                    if not self.inside(p.resolve()):
-                        continue
-                except OSError:
-                    continue
+                if within(self.root, p) is None:
+                    continue  # a link out of the workspace (or a name that cannot be looked up)
                 out.append(p)
                 if len(out) >= MAX_LISTS:
                     return out
