@@ -403,3 +403,16 @@ def test_a_file_named_packs_is_a_409_in_words(c):
         r.text
     )
     assert (c.ws / "packs").read_text(encoding="utf-8") == "notes\n"
+
+
+def test_a_packs_folder_that_is_a_link_to_itself_is_a_400_in_words(c):
+    (c.ws / "packs").symlink_to("packs")
+    for r in (
+        c.get("/packs/edit/x.yaml"),
+        c.post("/packs/new", data={"system": "senshiai", "name": "Club"}, headers=HX),
+    ):
+        assert r.status_code == 400
+        assert "the workspace's packs folder cannot be looked up (a symbolic link that leads back to itself?)" in (
+            html.unescape(r.text)
+        )
+    assert c.get("/packs").status_code == 200

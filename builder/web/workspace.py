@@ -122,6 +122,14 @@ class Workspace:
 
         real = within(self.root, path)
         if real is None:
+            try:
+                (self.root / path).resolve()
+            except (OSError, RuntimeError, ValueError):
+                raise Refused(
+                    f"{what} cannot be looked up (a symbolic link that leads back to itself?); not served",
+                    400,
+                    hint="remove the link, or make it a folder",
+                ) from None
             raise Refused(
                 f"{what} leads outside the workspace (a symbolic link); not served",
                 403,
