@@ -11,7 +11,12 @@ the catalog cache, then imports the sheet three times in-process and prints:
 
 Goal: the sheet is read once and the pack it makes is checked without being parsed back
 (0 YAML parses); the whole import well under 5 s of CPU.
-Run: ``.venv/bin/python benchmarks/bench_pack_import.py`` (about 15 s).
+
+Then the pack editor's "Add its rows" (``builder.packs.editor.import_into``, what the web
+builder runs on an uploaded sheet) of 150 and 600 short rows (2.7 KB for 150, as a player's
+sheet of names, types and costs) into a new pack: the CPU time of each, how many times the pack
+was written and parsed, and the ratio of the two times (linear: about 4).
+Run: ``.venv/bin/python benchmarks/bench_pack_import.py`` (about 20 s).
 """
 
 from __future__ import annotations
@@ -80,7 +85,50 @@ def main() -> None:
     )
     print(f"  YAML parses during one import: {len(parses)} ({sum(parses) / 1e6:.2f} M characters)")
     print(f"  reads of the CSV file: {sheet_reads}")
+    editor_rows(tmp)
     print(f"  load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f} (2 cores)")
+
+
+def editor_rows(tmp: Path) -> None:
+    """The pack editor's upload of a short sheet, 150 and 600 rows, into a new pack."""
+    from builder import yamlio
+    from builder.kit import edit
+    from builder.packs.editor import import_into, new_pack
+
+    kinds = [("troop", "II", "Earth"), ("terrain", "I", "Water"), ("event", "N", "Air")]
+    cpu = {}
+    for rows in (150, 600):
+        sheet = tmp / f"short-{rows}.csv"
+        lines = ["section,name,type,cost,paths"]
+        lines += [f"cards,Card {i},{kinds[i % 3][0]},{kinds[i % 3][1]},{kinds[i % 3][2]}" for i in range(rows)]
+        sheet.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        pack = tmp / f"club-{rows}.yaml"
+        new_pack(pack, "senshiai", "Club")
+        writes, parses = [], []
+        real_write, real_rt = yamlio.atomic_write, edit._rt
+
+        def counting_write(path, *args, _w=writes, _real=real_write, **kwargs):
+            _w.append(str(path))
+            return _real(path, *args, **kwargs)
+
+        def counting_rt(*args, _p=parses, _real=real_rt, **kwargs):
+            _p.append(1)
+            return _real(*args, **kwargs)
+
+        yamlio.atomic_write, edit._rt = counting_write, counting_rt
+        try:
+            t = time.process_time()
+            _, n = import_into(pack, sheet, None)
+            cpu[rows] = time.process_time() - t
+        finally:
+            yamlio.atomic_write, edit._rt = real_write, real_rt
+        assert n == rows
+        print(
+            f"pack editor, rows of a {rows}-row sheet ({sheet.stat().st_size / 1e3:.1f} KB) added to a pack: "
+            f"{cpu[rows]:.2f} s CPU; pack written {sum(1 for w in writes if w == str(pack))} time(s), "
+            f"parsed round-trip {len(parses)} time(s)"
+        )
+    print(f"  600 rows / 150 rows: {cpu[600] / cpu[150]:.1f} times the CPU (linear: 4)")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,10 @@ DOWNLOAD_TIMEOUT_SECONDS = 20.0
 DOWNLOAD_TOTAL_SECONDS = 120.0
 MAX_REDIRECTS = 5
 
+# Bytes an .xlsx workbook (a zip) may unpack to, by the sizes it declares (read before anything is
+# unpacked, so a zip bomb of a few kilobytes is refused): as much as a pack file may hold.
+MAX_SHEET_UNPACKED = MAX_FILE_BYTES
+
 # Pixels of one image printed on a card (a 300 dpi A3 poster has 17.4 million).
 MAX_IMAGE_PIXELS = 50_000_000
 

@@ -87,3 +87,18 @@ def origin_text(where: str | None) -> str:
     if rel.parts[:2] == ("examples", "packs"):
         return f"the bundled example pack '{Path(file).stem}'{at}"
     return f"daimyo's {'/'.join(rel.parts)}{at}"
+
+
+def within(folder, path) -> Path | None:
+    """The real path of ``path`` (relative paths taken from ``folder``; every symbolic link
+    followed, at any depth, the last part too) when it lies inside the real ``folder``; None when
+    it leads outside, or cannot be looked up. The one test of "inside this folder" for every file
+    the web server touches and for the art a card prints."""
+    try:
+        root = Path(folder).resolve()
+        real = (root / Path(path)).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    if real == root or root in real.parents:
+        return real
+    return None

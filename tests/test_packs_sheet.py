@@ -146,6 +146,44 @@ def test_not_a_workbook_and_ods_are_one_line(cli, tmp_path):
     assert r.code == 2 and "save the sheet as .csv or .xlsx" in r.stderr
 
 
+def _workbook_with_padding(path, padding: int) -> None:
+    """A small workbook of one card, with a part of ``padding`` zero bytes (a few kilobytes
+    once compressed: a zip bomb's shape)."""
+    import io
+    import zipfile
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.append(["section", "name", "type", "assumed"])
+    book.active.append(["cards", "Hill Fort", "terrain", "mine"])
+    buf = io.BytesIO()
+    book.save(buf)
+    with zipfile.ZipFile(buf, "a", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/padding.bin", b"\0" * padding)
+    path.write_bytes(buf.getvalue())
+
+
+def test_a_workbook_that_unpacks_past_the_limit_is_refused_before_it_is_unpacked(cli, tmp_path, monkeypatch):
+    import zipfile
+
+    from builder.limits import MAX_SHEET_UNPACKED
+
+    monkeypatch.chdir(tmp_path)
+    _workbook_with_padding(tmp_path / "bomb.xlsx", MAX_SHEET_UNPACKED)
+    assert (tmp_path / "bomb.xlsx").stat().st_size < 100_000
+    r = cli("pack", "import", "bomb.xlsx", "--system", "senshiai", "-o", "p.yaml")
+    assert r.code == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "bomb.xlsx: error: the workbook unpacks to 16 MiB, over the limit of 16 MiB; not read" in r.stderr
+    assert not (tmp_path / "p.yaml").exists()
+    # at the limit: read
+    parts = sum(i.file_size for i in zipfile.ZipFile(tmp_path / "bomb.xlsx").infolist()) - MAX_SHEET_UNPACKED
+    _workbook_with_padding(tmp_path / "full.xlsx", MAX_SHEET_UNPACKED - parts)
+    r = cli("pack", "import", "full.xlsx", "--system", "senshiai", "-o", "p.yaml")
+    assert r.code == 0, r.stderr
+    assert "Hill Fort" in (tmp_path / "p.yaml").read_text()
+
+
 def test_import_reads_the_sheet_once_and_never_parses_the_pack_back(cli, tmp_path, monkeypatch):
     """A sheet is read and split into records once; the pack made from it is checked with the
     catalog as data (positions are its rows and columns), so no YAML text of the pack is parsed

@@ -142,3 +142,44 @@ def test_unreadable_art_still_one_line(tmp_path):
     p.write_bytes(b"nope")
     with pytest.raises(UsageError, match="cannot read image"):
         prepare_image(p, *BOX)
+
+
+def _card(name: str, art: str) -> str:
+    return (
+        f"  - name: {name}\n    type: troop\n    subtype: Samurai\n    cost: I\n    paths: [Earth]\n"
+        f"    speed: 2\n    power: 2/1/3\n    art: {art}\n    assumed: test\n"
+    )
+
+
+def test_art_is_read_only_from_inside_the_packs_folder(tmp_path, cli):
+    """An ``art:`` path that leaves the folder of the pack naming it (``..``, an absolute path,
+    a symbolic link out) is not read: one warning names the card and the rule, and the card
+    prints with its placeholder; art inside the folder prints."""
+    club = tmp_path / "club"
+    (club / "packs" / "art").mkdir(parents=True)
+    Image.new("RGB", (600, 400), (200, 30, 30)).save(club / "secret.png")  # the list's folder, not the pack's
+    Image.new("RGB", (600, 400), (30, 30, 200)).save(club / "packs" / "art" / "own.png")
+    (club / "packs" / "link.png").symlink_to(club / "secret.png")
+    (club / "packs" / "mine.yaml").write_text(
+        "system: senshiai\nname: Mine\nversion: '1'\ncards:\n"
+        + _card("Up Art", "../secret.png")
+        + _card("Far Art", str(club / "secret.png"))
+        + _card("Link Art", "link.png")
+        + _card("Own Art", "art/own.png"),
+        encoding="utf-8",
+    )
+    (club / "deck.yaml").write_text(
+        "system: senshiai\nname: Deck\npacks: [packs/mine.yaml]\ncards:\n"
+        "  Up Art: 1\n  Far Art: 1\n  Link Art: 1\n  Own Art: 1\n",
+        encoding="utf-8",
+    )
+    r = cli("print", club / "deck.yaml", "-o", tmp_path / "cards.pdf", "--no-backs")
+    assert r.code == 0, r.stderr
+    said = [ln for ln in r.stderr.splitlines() if "art is read only from inside" in ln]
+    for name, art in (("Up Art", "../secret.png"), ("Far Art", str(club / "secret.png")), ("Link Art", "link.png")):
+        want = f"card '{name}': art '{art}' leads outside the folder of the pack that names it (packs/)"
+        assert sum(want in ln for ln in said) == 1, (name, r.stderr)
+    assert len(said) == 3
+    [art] = _embedded(tmp_path / "cards.pdf")  # the pack's own art, alone
+    red, _green, blue = art.getpixel((art.width // 2, art.height // 2))
+    assert blue > 150 and red < 80

@@ -113,3 +113,24 @@ def test_ability_reminder_text_comes_from_the_catalog(fronts):
         text = " ".join((text_pages(pdf, slice(1))[0].extract_text() or "").split())
     assert "Recruit: " + " ".join(recruit.split()[:6]) in text  # Rice Fields (Recruit)
     assert "Move Restriction: A Unit coming into or out" in text  # Mountain Pass
+
+
+def test_a_card_without_a_subtype_prints_none_rather_than_a_placeholder(tmp_path):
+    """Subtypes are mostly flavour (000:62): a card of a player's pack without one (as the pack
+    editor's preview shows it too) prints nothing in its place; one with a subtype prints it."""
+    (tmp_path / "packs").mkdir()
+    card = "    type: troop\n    cost: I\n    paths: [Earth]\n    speed: 2\n    power: 2/1/3\n    assumed: test\n"
+    (tmp_path / "packs" / "mine.yaml").write_text(
+        "system: senshiai\nname: Mine\nversion: '1'\ncards:\n"
+        f"  - name: Plain Band\n{card}  - name: Named Band\n    subtype: Ashigaru\n{card}",
+        encoding="utf-8",
+    )
+    (tmp_path / "deck.yaml").write_text(
+        "system: senshiai\nname: Deck\npacks: [packs/mine.yaml]\ncards:\n  Plain Band: 1\n  Named Band: 1\n",
+        encoding="utf-8",
+    )
+    out = api.render_list(tmp_path / "deck.yaml", tmp_path / "d.pdf", backs=False)
+    with pdfplumber.open(out) as pdf:
+        text = "\n".join(p.extract_text() or "" for p in text_pages(pdf))
+    assert "Plain Band" in text and "Named Band" in text and "Ashigaru" in text
+    assert "unknown" not in text

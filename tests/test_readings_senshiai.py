@@ -110,9 +110,11 @@ def test_missing_fields_say_what_is_missing_and_why(tmp_path):
         base_dir=tmp_path,
     )
     (f,) = [f for f in res.findings if f.code == "senshiai.card-fields"]
+    # the hint names the pack the card comes from, its file (by its name: the folder is not
+    # below the current one) and the entry's line
     assert f.message == (
         "'Nameless Capital' (terrain) does not state power (a Capital acts as a Unit and fights); "
-        "complete the card in a pack (packs: [my-cards.yaml])"
+        "complete the card in its pack 'cap' (cap.yaml:5)"
     )
     assert f.source.endswith(":64-66")  # the Capital rule, not the card types
     # the rulebook's Warriors (Power only): what is missing, never the optional text or modifiers
@@ -120,4 +122,5 @@ def test_missing_fields_say_what_is_missing_and_why(tmp_path):
         f for f in check_text("system: senshiai\ncards:\n  Warriors: 3\n").findings if f.code == "senshiai.card-fields"
     ]
     assert w.message.startswith("'Warriors' (troop) does not state subtype (")
+    assert w.message.endswith("complete the card in a pack of your own (an entry of the same name completes it)")
     assert "text" not in w.message and "modifiers" not in w.message and "must print" not in w.message

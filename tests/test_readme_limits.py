@@ -15,6 +15,7 @@ LIMITS = [
     ("builder.limits", "MIN_PAPER_MM", "from {:g}"),
     ("builder.limits", "MAX_PAPER_MM", "to {:,.0f} mm"),
     ("builder.limits", "MAX_IMAGE_PIXELS", "{:,} pixels"),
+    ("builder.limits", "MAX_SHEET_UNPACKED", "mib"),
     ("builder.limits", "MAX_TEXT_LINES", "{:,} lines"),
     ("builder.limits", "MAX_CODE_EXPANSION", "{} times its own size"),
     ("builder.limits", "MIN_CODE_BODY", "kib"),

@@ -242,7 +242,7 @@ def test_art_path_that_does_not_exist():
     tpl = load_template("satsuma")
     face = CardFace("Mine", {"name": "Mine", "art": "pics/mine.png"})
     with pytest.raises(UsageError, match=r"image file 'pics/mine\.png' not found"):
-        find_art(face, tpl, [], [Path("/nonexistent")])
+        find_art(face, tpl, [], Path("/nonexistent"))
 
 
 def test_short_edge_backs_are_rotated(tmp_path):

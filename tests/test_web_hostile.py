@@ -306,6 +306,73 @@ def test_an_edit_in_progress_does_not_hold_up_other_requests(server, api, ws, mo
     assert "name: Renamed" in (ws / "kensei-buke.yaml").read_text()
 
 
+def test_a_sheet_being_added_to_a_pack_does_not_hold_up_other_requests(server, api, ws, monkeypatch):
+    """While the pack editor adds the rows of a spreadsheet (held here until the other requests
+    are answered), the server answers other pages: an import on the event loop would keep them
+    waiting until WAIT runs out."""
+    from builder.packs import sheet
+
+    release, started = threading.Event(), threading.Event()
+    original = sheet.import_sheet
+
+    def held(*args, **kwargs):
+        started.set()
+        release.wait(WAIT)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(sheet, "import_sheet", held)
+    csv = api.get("/packs/edit/senshiai-example.yaml/sheet.csv").text.replace(
+        "Capital of the North", "Capital of the Sea"
+    )
+    with ThreadPoolExecutor(1) as pool:
+        upload = pool.submit(
+            api.post,
+            "/packs/edit/senshiai-example.yaml/upload",
+            files={"sheet": ("more.csv", csv.encode(), "text/csv")},
+        )
+        assert started.wait(WAIT)
+        try:
+            assert api.get("/static/app.css").status_code == 200
+            assert api.get("/api/lists/kensei-kuge.yaml/check").status_code == 200
+            assert not upload.done()
+        finally:
+            release.set()
+        assert upload.result().status_code in (200, 204, 303)
+    assert "Capital of the Sea" in (ws / "packs" / "senshiai-example.yaml").read_text()
+
+
+def test_a_restore_being_written_does_not_hold_up_other_requests(server, api, ws, monkeypatch):
+    """Restoring a zip (held here while it writes) leaves the server answering other pages."""
+    import io
+    import zipfile
+
+    from builder.web import backup
+
+    release, started = threading.Event(), threading.Event()
+    original = backup.restore
+
+    def held(*args, **kwargs):
+        started.set()
+        release.wait(WAIT)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(backup, "restore", held)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("club/restored.yaml", (ws / "kensei-buke.yaml").read_text())
+    with ThreadPoolExecutor(1) as pool:
+        done = pool.submit(api.post, "/restore", files={"zip": ("b.zip", buf.getvalue(), "application/zip")})
+        assert started.wait(WAIT)
+        try:
+            assert api.get("/static/app.css").status_code == 200
+            assert api.get("/api/lists/kensei-kuge.yaml/check").status_code == 200
+            assert not done.done()
+        finally:
+            release.set()
+        assert done.result().status_code == 200
+    assert (ws / "club" / "restored.yaml").is_file()
+
+
 # -- undo never erases a change made elsewhere -----------------------------------------------------
 
 

@@ -1,6 +1,7 @@
 """The pack editor in a real browser (the system's Chromium through Playwright): a Senshiai
 pack authored from nothing by typing into the editor (a mistake shown beside its field and
-fixed), its card face previewed, then a legal deck built with it on the builder page.
+fixed, cost and paths picked from menus, where an entry comes from left as 'entered by hand'),
+its card face previewed, then a legal deck built with it on the builder page.
 Skipped without Chromium; screenshots go to $DAIMYO_SCREENSHOTS when set."""
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def fill_entry(pg, values: dict):
     for field, value in values.items():
         box = pg.locator(f"#f-{field}")
         if box.evaluate("e => e.tagName") == "SELECT":
-            box.select_option(value)
+            box.select_option(value)  # a list: the values of a menu of several
         else:
             box.fill(value)
 
@@ -64,6 +65,11 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(browser, server, 
     pg.wait_for_url(re.compile(r"/packs/edit/club-cards\.yaml$"))
     expect(pg.locator("#pack-title")).to_have_text("Club cards")
 
+    # what a new entry needs is said before anything is typed: 'assumed' is marked required,
+    # with its rule, and starts as 'entered by hand'; cost and paths are menus
+    expect(pg.locator("label", has=pg.locator("#f-assumed"))).to_contain_text("Required unless the entry cites")
+    expect(pg.locator("#f-assumed")).to_have_value("entered by hand")
+    expect(pg.locator("#f-paths option")).to_have_text(["Air", "Earth", "Water"])
     # the Capital, with a mistake that is shown beside its field as it is typed
     fill_entry(
         pg,
@@ -72,18 +78,17 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(browser, server, 
             "type": "terrain",
             "subtype": "Capital",
             "cost": "N",
-            "paths": "Earth; Fire",
+            "paths": ["Earth", "Water"],
             "limit": "3",
-            "speed": "0",
+            "speed": "fast",
             "power": "2/1/8",
-            "assumed": "printed on my cards",
         },
     )
-    expect(pg.locator("#err-paths")).to_have_text("path 'Fire' is not one of Air, Earth, Water")
+    expect(pg.locator("#err-speed")).to_have_text("'fast' is not a whole number (speed is whole number)")
     expect(pg.locator("#entry-state")).to_contain_text("1 problem")
     shots(pg, "pack-editor-error.png", full_page=True)
-    pg.fill("#f-paths", "Earth; Water")
-    expect(pg.locator("#err-paths")).to_have_text("")
+    pg.fill("#f-speed", "0")
+    expect(pg.locator("#err-speed")).to_have_text("")
     expect(pg.locator("#entry-state")).to_have_text("✓ valid")
     # the card face follows the typing before anything is saved
     pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
@@ -102,17 +107,15 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(browser, server, 
             "type": "terrain",
             "subtype": "Farmland",
             "cost": "I",
-            "paths": "Earth",
+            "paths": ["Earth"],
             "limit": "2",
             "abilities": "Recruit",
-            "assumed": "printed on my cards",
         },
         {
             "name": "Club Samurai",
             "type": "troop",
-            "subtype": "Samurai",
             "cost": "II",
-            "paths": "Earth",
+            "paths": ["Earth"],
             "speed": "1",
             "power": "2/1/3",
             "assumed": "printed on my cards",
@@ -122,6 +125,8 @@ def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(browser, server, 
         expect(pg.locator("#entry-h")).to_have_text("New entry")
         fill_entry(pg, values)
         expect(pg.locator("#entry-state")).to_have_text("✓ valid")
+        pg.wait_for_function("() => document.querySelector('#card-preview').naturalWidth > 100")
+        shots(pg, f"pack-editor-{values['type']}.png", full_page=True)  # a troop of no subtype
         pg.get_by_role("button", name="Add to cards").click()
         pg.wait_for_url(re.compile("entry=" + values["name"].replace(" ", r"\+")))
     expect(pg.locator("#entries tbody tr")).to_have_count(3)

@@ -202,6 +202,25 @@ def _is_rulebook(source) -> bool:
     return bool(source) and bool(_parse(str(source)))
 
 
+def complete_in(cat, section: str, entry) -> str:
+    """Where a player completes ``entry`` (a model or a record), as a finding's hint says it: the
+    pack that gives it, with its file and the entry's line, or a pack of their own."""
+    from pathlib import Path
+
+    from builder.catalog.loader import _id
+    from builder.paths import display_path
+
+    where = cat.where(section, entry)
+    if not (getattr(cat, "from_pack", {}).get((section, _id(entry))) and where):
+        return "a pack of your own (an entry of the same name completes it)"
+    file, _, line = where.rpartition(":")
+    origin = _pack_origin(cat, file, int(line) if line.isdigit() else 0)
+    shown = display_path(file)
+    if Path(shown).is_absolute():  # not below the current folder (a server's workspace): the file's name
+        origin = origin.replace(f"({shown}:", f"({Path(file).name}:", 1)
+    return "its " + origin
+
+
 def _pack_origin(cat, file: str, line: int) -> str:
     """A pack entry as its user finds it: the pack's name, its file (as typed, or the file name of
     a pack bundled with daimyo) and the entry's line."""

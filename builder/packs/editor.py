@@ -52,9 +52,13 @@ def new_pack(path: str | Path, system: str, name: str) -> None:
     atomic_write(path, text, force=False)
 
 
-def validate_entry(system: str, section: str, cells: dict, data: dict, original: str | None = None) -> Checked:
+def validate_entry(
+    system: str, section: str, cells: dict, data: dict, original: str | None = None, assumed: str | None = None
+) -> Checked:
     """Check the entry whose fields are ``cells`` (field -> text; empty text leaves the field
-    out) as a member of the pack ``data``, replacing the entry named ``original`` if given."""
+    out) as a member of the pack ``data``, replacing the entry named ``original`` if given.
+    ``assumed``: written into an entry that gives neither ``source`` nor ``assumed`` (and is no
+    change of a catalog entry), as a spreadsheet's rows get it."""
     from builder.packs.fields import entry_fields, sections
     from builder.packs.sheet import Row, Sheet, _validate, sheet_to_pack
 
@@ -70,7 +74,7 @@ def validate_entry(system: str, section: str, cells: dict, data: dict, original:
             cols[i] = fname
     label = "<entry>"
     sheet = Sheet(label, rows=[Row(section, 1, dict(row_cells))])
-    made, diags, _ = sheet_to_pack(sheet, system, {})
+    made, diags, _ = sheet_to_pack(sheet, system, {}, assumed)
     out = Checked({})
     by_col = lambda d: cols.get(d.col)  # noqa: E731
     for d in diags:
@@ -131,25 +135,47 @@ def _same(a, b) -> bool:
 def save_entry(path: str | Path, section: str, entry: dict, original: str | None, expected: str | None) -> str:
     """Write ``entry`` into the pack at ``path`` (replacing the one named ``original``), its
     comments kept; the new text. Refused when the file is not the text ``expected`` names."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
     def change(tree):
-        seq = tree.get(section)
-        if not isinstance(seq, CommentedSeq):
-            seq = CommentedSeq()
-            tree[section] = seq
-        if seq.fa.flow_style():
-            seq.fa.set_block_style()
+        _put(tree, section, [(entry, original)])
+
+    return _edit(path, change, expected)
+
+
+def _put(tree, section: str, entries: list[tuple[dict, str | None]]) -> None:
+    """Put each ``(entry, original)`` into ``section`` of the pack's round-trip ``tree``: in the
+    place of the entry named ``original`` when there is one, else at the end. The entries'
+    names are looked up once (a sheet of many rows is linear in its size)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    from builder.names import loose
+
+    seq = tree.get(section)
+    if seq is not None and not isinstance(seq, list):
+        raise UsageError(
+            f"the pack's '{section}' is not a list of entries; not changed",
+            f"write it as a list: one '- name: ...' per entry under '{section}:', or '{section}: []'",
+        )
+    if not isinstance(seq, CommentedSeq):
+        seq = CommentedSeq()
+        tree[section] = seq
+    if seq.fa.flow_style():
+        seq.fa.set_block_style()
+    at: dict[str, int] = {}
+    for i, e in enumerate(seq):
+        if isinstance(e, dict) and isinstance(e.get("name"), str):
+            at.setdefault(loose(e["name"]), i)
+    for entry, original in entries:
         item = CommentedMap()
         for k, v in entry.items():
             item[k] = v
-        for i, e in enumerate(seq):
-            if original is not None and isinstance(e, dict) and _same(e.get("name"), original):
-                seq[i] = item
-                return
+        place = at.get(loose(original)) if isinstance(original, str) else None
+        if place is not None:
+            seq[place] = item
+            continue
         seq.append(item)
-
-    return _edit(path, change, expected)
+        if isinstance(entry.get("name"), str):
+            at.setdefault(loose(entry["name"]), len(seq) - 1)
 
 
 def remove_entry(path: str | Path, section: str, name: str, expected: str | None) -> str:
@@ -193,32 +219,33 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
     return new
 
 
-def import_into(path: str | Path, sheet_path: str | Path, expected: str | None) -> tuple[str, int]:
+def import_into(
+    path: str | Path, sheet_path: str | Path, expected: str | None, shown_name: str | None = None
+) -> tuple[str, int]:
     """Add or replace the entries of a spreadsheet (``pack import``'s reading and checks) in
-    the pack at ``path``; (new text, entries written). Every bad cell refuses the whole sheet."""
+    the pack at ``path``; (new text, entries written). Every bad cell refuses the whole sheet;
+    the pack is written once, atomically (all the rows or none), its comments kept.
+    ``shown_name``: the sheet's name as the player knows it (an upload is read from a
+    temporary file), for the ``assumed: from NAME`` of rows that say nothing of their source."""
     from builder.catalog.packid import read_pack
+    from builder.packs.fields import sections
     from builder.packs.sheet import import_sheet
 
     data, _ = read_pack(path)
     system = str(data.get("system", "")).strip().lower()
-    _, sheet_data = import_sheet(sheet_path, system, None, {"name": data.get("name")})
-    n = 0
-    from builder.packs.fields import sections
+    shown = Path(shown_name or str(sheet_path)).name
+    _, sheet_data = import_sheet(sheet_path, system, None, {"name": data.get("name")}, f"from {shown}")
+    rows = [(section, entry) for section in sections(system) for entry in sheet_data.get(section) or []]
 
-    texts = None
-    for section in sections(system):
-        for entry in sheet_data.get(section) or []:
-            original = next(
-                (
-                    e.get("name")
-                    for e in read_pack(path)[0].get(section) or []
-                    if isinstance(e, dict) and _same(e.get("name"), entry.get("name"))
-                ),
-                None,
-            )
-            texts = save_entry(path, section, entry, original, expected if n == 0 else None)
-            n += 1
-    return texts if texts is not None else Path(path).read_text(encoding="utf-8"), n
+    def change(tree):
+        for section in sections(system):
+            mine = [(e, e.get("name")) for s, e in rows if s == section]
+            if mine:
+                _put(tree, section, mine)
+
+    if not rows:
+        return Path(path).read_text(encoding="utf-8"), 0
+    return _edit(path, change, expected), len(rows)
 
 
 def preview_png(

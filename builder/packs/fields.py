@@ -39,6 +39,7 @@ class FieldInfo:
     meaning: str = ""
     values_from: str | None = None
     item_kind: str | None = None  # for lists: the kind of one item
+    menu: str | None = None  # the catalog section whose names are the only values (a menu)
 
     def describe(self) -> str:
         return {
@@ -145,7 +146,14 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
             pass
         meaning = docs.get(name) or COMMON_DOCS.get(name, "")
         info = FieldInfo(
-            name, kind, f.is_required(), tuple(choices), meaning, gs.packs.values_from.get((section, name)), item
+            name,
+            kind,
+            f.is_required(),
+            tuple(choices),
+            meaning,
+            gs.packs.values_from.get((section, name)),
+            item,
+            getattr(gs.packs, "menus", {}).get((section, name)),
         )
         (common if name in COMMON_DOCS else own).append(info)
     by = {f.name: f for f in common}

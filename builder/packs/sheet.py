@@ -200,6 +200,31 @@ def _meta_system(sheet: Sheet) -> str | None:
     return v[0].strip().lower() if v and v[0].strip() else None
 
 
+def _check_unpacked(path: str | Path, shown: str) -> None:
+    """Refuse a workbook whose parts declare more than MAX_SHEET_UNPACKED bytes (a zip's reader
+    never gives more than a part declares); a file that is no zip is left to the reader."""
+    import zipfile
+
+    from builder.limits import MAX_SHEET_UNPACKED
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            size = sum(i.file_size for i in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return
+    if size > MAX_SHEET_UNPACKED:
+        raise DaimyoError(
+            Diagnostic(
+                shown,
+                0,
+                0,
+                f"the workbook unpacks to {size / 1048576:.0f} MiB, over the limit of "
+                f"{MAX_SHEET_UNPACKED // 1048576} MiB; not read",
+                hint="save the sheet alone as .csv, or split it",
+            )
+        )
+
+
 def read_xlsx(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list]:
     from builder.paths import display_path
 
@@ -208,6 +233,7 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
         import openpyxl
     except ImportError:  # pragma: no cover - a dependency
         raise UsageError("reading .xlsx needs the openpyxl package", "pip install openpyxl, or save as .csv") from None
+    _check_unpacked(path, shown)
     try:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except Exception as exc:  # zip or XML damage: one line

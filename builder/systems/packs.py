@@ -11,6 +11,9 @@ class PacksPart:
     sections: tuple[str, ...] = ()  # the catalog sections a pack template documents first
     docs: dict[str, dict[str, str]] = {}  # section -> entry field -> what it means
     values_from: dict[tuple[str, str], str] = {}  # (section, field) -> the section naming its values
+    # (section, field) -> the catalog section whose names are the only values the field takes
+    # (the pack editor offers them in a menu)
+    menus: dict[tuple[str, str], str] = {}
 
     def __init__(self, game: Any):
         self.game = game

@@ -7,6 +7,7 @@ tick, and written only when the player confirms.
 from __future__ import annotations
 
 import io
+import os
 import secrets
 import time
 import zipfile
@@ -22,12 +23,22 @@ HELD_FOR = 15 * 60  # seconds an uploaded zip waits for the player's answer
 
 
 def backup_zip(ws) -> bytes:
-    """Every list and pack file of the workspace, by its path in the folder."""
-    names = [i.path for i in ws.lists()] + [p["path"] for p in ws.packs()]
+    """Every list and pack file of the workspace, by its path in the folder (the user's and the
+    bundled packs, offered beside them by the new-list form, are not the workspace's: left out).
+    A file that cannot be read as a file of the workspace (a pipe, over the size limit, a link
+    out of the folder) is left out too."""
+    from builder.errors import DaimyoError
+    from builder.yamlio import read_bytes
+
+    names = [i.path for i in ws.lists()] + [p["path"] for p in ws.packs() if not p["path"].startswith("@")]
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         for rel in sorted(dict.fromkeys(names)):
-            z.writestr(rel, (ws.root / rel).read_bytes())
+            try:
+                data = read_bytes(ws.within(rel, f"'{rel}'"), display=rel)
+            except DaimyoError:
+                continue
+            z.writestr(rel, data)
     return buf.getvalue()
 
 
@@ -59,12 +70,20 @@ def read_zip(ws, data: bytes) -> dict[str, bytes]:
 
 def plan(ws, files: dict[str, bytes]) -> dict:
     """What restoring would do: new files, files already the same, files that differ."""
+    from builder.errors import DaimyoError
+    from builder.yamlio import read_bytes
+
     new, same, differ = [], [], []
     for rel, data in sorted(files.items()):
-        p = ws.root / rel
-        if not p.exists():
+        p = ws.within(rel, f"'{rel}'")
+        if not os.path.lexists(ws.root / rel):
             new.append(rel)
-        elif p.read_bytes() == data:
+            continue
+        try:
+            here = read_bytes(p, display=rel)
+        except DaimyoError:
+            here = None  # not a file that can be read: it differs, and is replaced only when asked
+        if here == data:
             same.append(rel)
         else:
             differ.append(rel)
@@ -102,11 +121,13 @@ def add_routes(api, ws, editor, page, go) -> None:
 
     @api.get("/backup.zip", include_in_schema=False)
     def download_all():
+        from builder.web.common import attachment
+
         name = f"{ws.root.name or 'workspace'}-lists.zip"
         return Response(
             backup_zip(ws),
             media_type="application/zip",
-            headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"},
+            headers={"Content-Disposition": attachment(name), "Cache-Control": "no-store"},
         )
 
     @api.post("/restore", response_class=HTMLResponse, include_in_schema=False)
@@ -117,10 +138,19 @@ def add_routes(api, ws, editor, page, go) -> None:
         up = form.get("zip")
         if up is None or isinstance(up, str):
             raise Refused("choose a zip file to restore")
-        files = read_zip(ws, await up.read())
-        p = plan(ws, files)
-        if not p["differ"]:
-            done = restore(ws, files)
+        from starlette.concurrency import run_in_threadpool as off_loop
+
+        data = await up.read()
+
+        def unpack():  # reading, comparing and writing every file: off the event loop
+            files = read_zip(ws, data)
+            p = plan(ws, files)
+            if not p["differ"]:
+                return files, None, restore(ws, files)
+            return files, p, None
+
+        files, p, done = await off_loop(unpack)
+        if done is not None:
             return page(request, "restore.html", done=done, plan=None, key="")
         return page(request, "restore.html", done=None, plan=p, key=keep(files))
 
@@ -132,8 +162,10 @@ def add_routes(api, ws, editor, page, go) -> None:
         key = str(form.get("key") or "")
         if key not in held:
             raise Refused("that restore has expired; choose the zip again", 410)
+        from starlette.concurrency import run_in_threadpool as off_loop
+
         _, files = held.pop(key)
-        done = restore(ws, files, [str(v) for v in form.getlist("replace")])
+        done = await off_loop(restore, ws, files, [str(v) for v in form.getlist("replace")])
         for rel in done["replaced"]:
             editor.forget(rel)
         return page(request, "restore.html", done=done, plan=None, key="")

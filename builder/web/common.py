@@ -88,3 +88,13 @@ def _load_view(
     if editor is not None and known is None:
         editor.remember(rel, text, doc, catalog, res)
     return doc, catalog, res, view
+
+
+def attachment(name: str) -> str:
+    """The ``Content-Disposition`` of a download named ``name``: in plain ASCII (any other
+    character as '_') for old clients, and in full (``filename*``, RFC 6266) for the others; a
+    name of any letters never fails the answer."""
+    from urllib.parse import quote
+
+    plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"

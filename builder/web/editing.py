@@ -346,7 +346,8 @@ class SharedHistory:
     flushed to disk one by one (a history lost in a crash only means nothing to undo)."""
 
     def __init__(self, root: Path):
-        self.dir = Path(root) / ".daimyo" / "history"
+        self.root = Path(root)
+        self.dir = self.root / ".daimyo" / "history"
         # rel -> (identity of its history file as this process last wrote or read it, at, undo,
         # redo): a file that still has that identity is not read again
         self._held: dict[str, tuple[tuple, str, list[str], list[str]]] = {}
@@ -359,7 +360,7 @@ class SharedHistory:
     def locked(self, rel: str):
         import fcntl
 
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self._made()
         fd = os.open(self._base(rel).with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -372,7 +373,11 @@ class SharedHistory:
         or it cannot be read. The lists are the caller's to change. A history file that still has
         the identity it had when this process last wrote or read it is not read again."""
         file = self._base(rel).with_suffix(".json")
+        from builder.paths import within
+
         try:
+            if within(self.root, self.dir) is None:
+                raise OSError("the history folder leads outside the workspace")
             stamp = stamp_of(file)
         except OSError:
             self._held.pop(rel, None)
@@ -401,7 +406,7 @@ class SharedHistory:
         from builder.lists.editor import HISTORY
 
         target = self._base(rel).with_suffix(".json")
-        self.dir.mkdir(parents=True, exist_ok=True)
+        self._made()
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         undo, redo = undo[-HISTORY:], redo[-HISTORY:]
         self._held.pop(rel, None)
@@ -417,6 +422,20 @@ class SharedHistory:
             self._held[rel] = (stamp_of(target), version, list(undo), list(redo))
         except OSError:
             pass
+
+    def _made(self) -> None:
+        """The history folder made, inside the workspace (refused when it leads out of it)."""
+        from builder.paths import within
+
+        for _ in range(2):  # before making it, and after: a link put there meanwhile
+            if within(self.root, self.dir) is None:
+                raise Refused(
+                    "the workspace's .daimyo folder leads outside the workspace (a symbolic link); "
+                    "no history is kept there",
+                    403,
+                    hint="remove the link .daimyo from the workspace folder",
+                )
+            self.dir.mkdir(parents=True, exist_ok=True)
 
     def drop(self, rel: str) -> None:
         self._held.pop(rel, None)

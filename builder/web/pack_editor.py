@@ -6,22 +6,30 @@ atomically (``builder.packs.editor``)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool as off_loop
 
-_FILE = re.compile(r"^[A-Za-z0-9][\w.-]{0,80}\.yaml$")
+# a pack file's name as 'pack new' makes it (letters of any script, digits, '-', '.', '_'; a
+# space as a person may type one): never a folder, never hidden
+_FILE = re.compile(r"^[^\W_][\w .-]{0,80}\.yaml$")
 SHOWN_FIELDS = 6  # columns of the entries table
+#: what a new entry says of where it comes from, until the player writes something else
+ENTERED = "entered by hand"
 
 
 def register(api, page, ws) -> None:
-    from builder.web.common import _form, _go
+    from builder.web.common import _form, _go, attachment
     from builder.web.workspace import Refused
 
     def folder() -> Path:
-        return ws.root / "packs"
+        """The real path of the workspace's ``packs/`` folder (refused when it is a link out)."""
+        return ws.within("packs", "the workspace's packs folder")
 
     def pack_path(file: str) -> Path:
         if not _FILE.match(file or ""):
@@ -29,16 +37,26 @@ def register(api, page, ws) -> None:
         p = folder() / file
         if not p.is_file() or p.is_symlink():
             raise Refused(f"no pack '{file}' in the workspace's packs folder", 404)
-        return p
+        return ws.within(p, f"packs/{file}")
 
     def load(file: str):
-        from builder.catalog.packid import read_pack
-        from builder.yamlio import read_text
+        from builder.systems import ids
+        from builder.yamlio import parse_yaml, read_text
 
         p = pack_path(file)
         text = read_text(p, "pack.yaml", f"packs/{file}")
-        data, _ = read_pack(p)
+        data, _ = parse_yaml(text, f"packs/{file}", "pack.yaml")  # read once, named as in the workspace
+        if not isinstance(data, dict):
+            raise Refused(
+                f"packs/{file} is not a pack; not opened", 422, hint="a pack is a mapping with 'system:' and sections"
+            )
         system = str(data.get("system", "")).strip().lower()
+        if system not in ids():
+            raise Refused(
+                f"packs/{file} names no game daimyo knows (system: '{system[:40]}'); not opened",
+                422,
+                hint="write 'system: GAME' at its top, GAME one of " + ", ".join(ids()),
+            )
         return p, text, data, system
 
     @api.post("/packs/new", include_in_schema=False)
@@ -55,10 +73,29 @@ def register(api, page, ws) -> None:
         if not name:
             raise Refused("the pack needs a name")
         file = _file_name(name) + ".yaml"
-        if (folder() / file).exists():
-            raise Refused(f"packs/{file} exists already", hint="choose another name, or open it from the Packs page")
-        new_pack(folder() / file, system, name)
-        return _go(request, f"/packs/edit/{file}")
+
+        def make() -> None:
+            target = folder() / file
+            if os.path.lexists(target):
+                raise Refused(
+                    f"packs/{file} exists already", hint="choose another name, or open it from the Packs page"
+                )
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a file named packs, a folder that cannot be written
+                taken = (ws.root / "packs").is_file()
+                raise Refused(
+                    "a file named 'packs' takes the place of the workspace's packs folder"
+                    if taken
+                    else f"cannot make the workspace's packs folder: {exc.strerror or exc}",
+                    409,
+                    hint="rename that file" if taken else "check that the workspace folder can be written",
+                ) from None
+            folder()  # the folder made now is still the workspace's own
+            new_pack(target, system, name)
+
+        await off_loop(make)
+        return _go(request, f"/packs/edit/{quote(file)}")
 
     @api.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)
     def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
@@ -89,7 +126,9 @@ def register(api, page, ws) -> None:
             fields=fields,
             entries=entries,
             current=current,
-            values=_cells(fields, current),
+            values=_cells(fields, current) if current else {"assumed": ENTERED},
+            menus=_menus(system, fields, data),
+            entered=ENTERED,
             shown=shown,
             version=digest(text),
             cards=_prints_cards(system),
@@ -102,13 +141,26 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import validate_entry
         from builder.packs.fields import entry_fields
 
-        cells = {f.name: str(form.get("f_" + f.name, ""))[:2000] for f in entry_fields(system, section)}
+        cells = {f.name: _text(form.get("f_" + f.name, ""))[:2000] for f in entry_fields(system, section)}
         original = str(form.get("original", "")) or None
-        return validate_entry(system, section, cells, data, original), original
+        return validate_entry(system, section, cells, data, original, assumed=ENTERED), original
+
+    async def entry_form(request: Request, file: str) -> dict:
+        """The posted entry form; a menu of several values (a card's paths) gives each."""
+        from builder.packs.fields import entry_fields, sections
+
+        _p, _text, _data, system = await off_loop(load, file)
+        several = {
+            "f_" + f.name for s in sections(system) for f in entry_fields(system, s) if f.menu and f.kind == "list"
+        }
+        return await _form(request, multi=tuple(sorted(several)))
 
     @api.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)
     async def pack_check_entry(request: Request, file: str):
-        form = await _form(request)
+        form = await entry_form(request, file)
+        return await off_loop(check_entry, request, file, form)
+
+    def check_entry(request: Request, file: str, form: dict):
         p, _text, data, system = load(file)
         section = str(form.get("section", ""))
         checked, _ = _checked(form, system, section, data)
@@ -144,15 +196,20 @@ def register(api, page, ws) -> None:
 
         from builder.packs.editor import save_entry
 
-        form = await _form(request)
-        p, _text, data, system = load(file)
-        section = str(form.get("section", ""))
-        checked, original = _checked(form, system, section, data)
-        if not checked.ok:
-            resp = page(request, "_pack_errors.html", fields=_field_names(system, section), checked=checked, status=422)
-            return resp
-        save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
-        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section, "entry": checked.entry["name"]}))
+        form = await entry_form(request, file)
+
+        def save():
+            p, _text, data, system = load(file)
+            section = str(form.get("section", ""))
+            checked, original = _checked(form, system, section, data)
+            if not checked.ok:
+                fields = _field_names(system, section)
+                return page(request, "_pack_errors.html", fields=fields, checked=checked, status=422)
+            save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
+            where = urlencode({"section": section, "entry": checked.entry["name"]})
+            return _go(request, f"/packs/edit/{quote(file)}?{where}")
+
+        return await off_loop(save)
 
     @api.post("/packs/edit/{file}/remove", include_in_schema=False)
     async def pack_remove_entry(request: Request, file: str):
@@ -161,10 +218,14 @@ def register(api, page, ws) -> None:
         from builder.packs.editor import remove_entry
 
         form = await _form(request)
-        p, _text, _data, _system = load(file)
         section = str(form.get("section", ""))
-        remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
-        return _go(request, f"/packs/edit/{file}?" + urlencode({"section": section}))
+
+        def remove() -> None:
+            p, _text, _data, _system = load(file)
+            remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
+
+        await off_loop(remove)
+        return _go(request, f"/packs/edit/{quote(file)}?" + urlencode({"section": section}))
 
     @api.get("/packs/edit/{file}/preview.png", include_in_schema=False)
     def pack_preview(file: str, entry: str = ""):
@@ -185,18 +246,17 @@ def register(api, page, ws) -> None:
         return Response(
             export_csv(data),
             media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="{Path(file).stem}.csv"'},
+            headers={"Content-Disposition": attachment(f"{Path(file).stem}.csv")},
         )
 
     @api.post("/packs/edit/{file}/upload", include_in_schema=False)
     async def pack_upload(request: Request, file: str):
-        import os
         import tempfile
 
         from builder.limits import MAX_FILE_BYTES
         from builder.packs.editor import import_into
 
-        p, _text, _data, _system = load(file)
+        await off_loop(load, file)  # a pack of the workspace, before the upload is read
         form = await request.form()
         up = form.get("sheet")
         if up is None or not hasattr(up, "read"):
@@ -206,14 +266,60 @@ def register(api, page, ws) -> None:
         body = await up.read(MAX_FILE_BYTES + 1)
         if len(body) > MAX_FILE_BYTES:
             raise Refused("the spreadsheet is too large", 413)
-        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(body)
-            import_into(p, tmp, str(form.get("version", "")) or None)
-        finally:
-            os.unlink(tmp)
-        return _go(request, f"/packs/edit/{file}")
+        version = str(form.get("version", "")) or None
+
+        def add_rows() -> None:
+            p, _text, _data, _system = load(file)
+            import dataclasses
+
+            from builder.errors import DaimyoError
+
+            fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
+            shown = Path(name).name or "sheet" + suffix
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(body)
+                import_into(p, tmp, version, shown)  # one write: all the rows or none
+            except DaimyoError as exc:  # each problem named in the sheet the player chose
+                if not any(tmp in d.file for d in exc.diagnostics):
+                    raise
+                named = [dataclasses.replace(d, file=d.file.replace(tmp, shown)) for d in exc.diagnostics]
+                raise DaimyoError(named) from None
+            finally:
+                os.unlink(tmp)
+
+        await off_loop(add_rows)
+        return _go(request, f"/packs/edit/{quote(file)}")
+
+
+def _text(value) -> str:
+    """A field's text: the values of a menu of several joined as a spreadsheet cell holds them."""
+    from builder.packs.fields import LIST_SEPARATOR
+
+    if isinstance(value, list):
+        return f"{LIST_SEPARATOR} ".join(str(v).strip() for v in value if str(v).strip())
+    return str(value)
+
+
+def _menus(system: str, fields, data: dict) -> dict[str, list[str]]:
+    """field -> the values its menu offers: the names of the catalog section the game gives
+    for it (``gs.packs.menus``), then those the pack itself adds to that section."""
+    from builder.catalog.loader import load_catalog
+
+    wanted = {f.name: f.menu for f in fields if f.menu}
+    if not wanted:
+        return {}
+    cat = load_catalog(system)
+    out = {}
+    for name, section in wanted.items():
+        names = [str(n) for n in cat.names(section)]
+        names += [
+            str(e["name"])
+            for e in data.get(section) or []
+            if isinstance(e, dict) and e.get("name") and str(e["name"]) not in names
+        ]
+        out[name] = names
+    return out
 
 
 def _field_names(system: str, section: str) -> list[str]:

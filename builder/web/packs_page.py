@@ -41,9 +41,13 @@ def workspace_packs(ws) -> list[dict]:
     from builder.catalog.packfiles import pack_files
     from builder.catalog.packid import pack_id
     from builder.errors import DaimyoError
+    from builder.paths import within
 
     out = []
-    for p in pack_files(ws.root / "packs"):
+    folder = within(ws.root, "packs")  # None: a link out of the workspace, never read
+    for p in pack_files(folder) if folder is not None else []:
+        if within(folder, p) is None:
+            continue  # a pack file that is a link out of the workspace
         try:
             ident = pack_id(p)
         except DaimyoError as exc:

@@ -20,10 +20,11 @@ _LOCK = threading.Lock()
 
 def _read(root: Path) -> dict:
     from builder.errors import DaimyoError
+    from builder.paths import within
     from builder.yamlio import read_text
 
-    path = root / FILE
-    if not path.exists():
+    path = within(root, FILE)  # None: a link out of the workspace, never read
+    if path is None or not path.exists():
         return {}
     try:
         data = json.loads(read_text(path))
@@ -87,6 +88,26 @@ def save(root: Path, rel: str, system: str, params) -> dict:
         if any(k in params for k in PRINTER):  # a card game's form: the printer's correction
             printer = {k: sent[k] for k in PRINTER}
         data = {"lists": lists, "games": games, "printer": printer}
-        (root / FILE.parent).mkdir(exist_ok=True)
-        atomic_write(root / FILE, json.dumps(data, indent=1, sort_keys=True) + "\n", force=True)
+        atomic_write(_state_file(root), json.dumps(data, indent=1, sort_keys=True) + "\n", force=True)
     return sent
+
+
+def _state_file(root: Path) -> Path:
+    """The settings file, its folder made; refused when either leads out of the workspace."""
+    from builder.paths import within
+    from builder.web.workspace import Refused
+
+    words = Refused(
+        f"the workspace's {FILE.parent} folder leads outside the workspace (a symbolic link); "
+        "print settings are not saved there",
+        403,
+        hint=f"remove the link {FILE.parent} from the workspace folder",
+    )
+    folder = within(root, FILE.parent)
+    if folder is None:
+        raise words
+    folder.mkdir(exist_ok=True)
+    target = within(root, FILE)
+    if target is None or within(root, FILE.parent) is None:
+        raise words
+    return target

@@ -99,17 +99,43 @@ class Workspace:
 
     def resolve(self, rel: str, must_exist: bool = True) -> Path:
         """The real path of a list inside the workspace; Refused otherwise."""
+        from builder.paths import within
+
         rel = self.clean(rel)
         path = self.root / rel
         try:
-            real = path.resolve()
+            path.resolve()
         except (OSError, RuntimeError):
             raise Refused(f"'{rel}' cannot be opened", 404) from None
-        if not self.inside(real):
+        real = within(self.root, rel)
+        if real is None:
             raise Refused(f"'{rel}' leads outside the workspace (a symbolic link); not served", 403)
         if must_exist and not real.is_file():
             raise Refused(f"no list '{rel}' in the workspace", 404)
         return path
+
+    def within(self, path: str | os.PathLike, what: str = "that path") -> Path:
+        """The real path of ``path`` (relative to the workspace, or a path inside it), every
+        symbolic link followed at any depth; Refused (403) when it resolves outside the workspace.
+        Every file the server reads or writes goes through here (``builder.paths.within``)."""
+        from builder.paths import within
+
+        real = within(self.root, path)
+        if real is None:
+            try:
+                (self.root / path).resolve()
+            except (OSError, RuntimeError, ValueError):
+                raise Refused(
+                    f"{what} cannot be looked up (a symbolic link that leads back to itself?); not served",
+                    400,
+                    hint="remove the link, or make it a folder",
+                ) from None
+            raise Refused(
+                f"{what} leads outside the workspace (a symbolic link); not served",
+                403,
+                hint="keep the file or folder itself inside the workspace folder, not a link to it",
+            )
+        return real
 
     def inside(self, real: Path) -> bool:
         try:
@@ -203,6 +229,8 @@ class Workspace:
     # -- listing ---------------------------------------------------------------------------
 
     def files(self) -> list[Path]:
+        from builder.paths import within
+
         out: list[Path] = []
         root_depth = len(self.root.parts)
         for dirpath, dirnames, filenames in os.walk(self.root, followlinks=False):
@@ -216,11 +244,8 @@ class Workspace:
                 if name.startswith(".") or Path(name).suffix.lower() not in LIST_SUFFIXES:
                     continue
                 p = d / name
-                try:
-                    if not self.inside(p.resolve()):
-                        continue
-                except OSError:
-                    continue
+                if within(self.root, p) is None:
+                    continue  # a link out of the workspace (or a name that cannot be looked up)
                 out.append(p)
                 if len(out) >= MAX_LISTS:
                     return out
@@ -447,8 +472,9 @@ class Workspace:
     def delete(self, rel: str) -> str:
         """Move a list to ``.trash/`` (recoverable); returns where it went."""
         src = self.resolve(rel)
-        trash = self.root / ".trash"
+        trash = self.within(".trash", "the workspace's .trash folder")
         trash.mkdir(exist_ok=True)
+        trash = self.within(".trash", "the workspace's .trash folder")  # a link put there meanwhile
         stamp = time.strftime("%Y%m%d-%H%M%S")
         flat = self.clean(rel).replace("/", "__")
         for n in range(MAX_LISTS * 10):
@@ -458,7 +484,7 @@ class Workspace:
             except FileNotFoundError:
                 raise Refused(f"no list '{self.clean(rel)}' in the workspace", 404) from None
             if moved:
-                return dst.relative_to(self.root).as_posix()
+                return f".trash/{dst.name}"
         raise Refused("the workspace's .trash folder is full for this name", 409, hint="empty .trash")
 
 

@@ -457,6 +457,8 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
                     lst=lst,
                 )
             )
+    from builder.catalog.browse import complete_in
+
     for s in unknown_kind:
         out.append(
             _at(
@@ -464,7 +466,7 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
                     "herocard.attribute-unknown",
                     f"'{s.card.name}' does not say which attribute it is (Body, Mind or X), so the rule "
                     "of one Body, one Mind and one X card cannot be checked; give 'attribute: body' "
-                    "(mind or x) for it in a pack (packs: [my-cards.yaml])",
+                    f"(mind or x) for it in {complete_in(catalog, 'attribute_cards', s.card)}",
                     loc=s.loc,
                     source=SRC_ATTRS,
                 ),
@@ -479,8 +481,12 @@ def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     if not cards:
         return []
     limit = _limit(lst, catalog, rules)
-    missing = [c.name for c in cards if c.hero_points is None]
+    lacking = [c for c in cards if c.hero_points is None]
+    missing = [c.name for c in lacking]
     if missing:
+        from builder.catalog.browse import complete_in
+
+        where = sorted({complete_in(catalog, "attribute_cards", c) for c in lacking})
         return [
             _at(
                 error(
@@ -488,7 +494,7 @@ def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
                     f"hero point total cannot be checked against {limit}, so the hero cannot be confirmed "
                     f"legal: {', '.join(sorted(missing))} print{'s' * (len(missing) == 1)} no hero points in "
                     "the catalog; give 'hero_points: N' for "
-                    f"{'it' if len(missing) == 1 else 'them'} in a pack (packs: [my-cards.yaml])",
+                    f"{'it' if len(missing) == 1 else 'them'} in {' or '.join(where)}",
                     loc=("attributes",),
                     source=SRC_POINTS,
                     value=sorted(missing),

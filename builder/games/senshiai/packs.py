@@ -32,3 +32,8 @@ class SenshiaiPacks(PacksPart):
         ("cards", "paths"): "paths",
         ("cards", "abilities"): "abilities",
     }
+
+    menus = {
+        ("cards", "cost"): "costs",
+        ("cards", "paths"): "paths",
+    }

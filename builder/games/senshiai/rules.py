@@ -565,10 +565,12 @@ def check_fields(deck: Deck, catalog) -> list[Finding]:
         miss = missing_fields(e.card, catalog)
         if not miss:
             continue
+        from builder.catalog.browse import complete_in
+
         if "type" in miss:
             msg = (
                 f"'{e.card.name}' has no known Type (terrain, troop or event); the rulebook does not "
-                "give it: complete the card in a pack"
+                f"give it: complete the card in {complete_in(catalog, 'cards', e.card)}"
             )
             src = f"{SEED}:49"
         else:
@@ -578,7 +580,7 @@ def check_fields(deck: Deck, catalog) -> list[Finding]:
                 why[miss.index("power")] = "power (a Capital acts as a Unit and fights)"
             msg = (
                 f"'{e.card.name}' ({e.card.type}) does not state {'; '.join(why)}; "
-                "complete the card in a pack (packs: [my-cards.yaml])"
+                f"complete the card in {complete_in(catalog, 'cards', e.card)}"
             )
             src = f"{SEED}:64-66" if capital else SRC_FIELDS.get(e.card.type, f"{SEED}:49")
         out.append(

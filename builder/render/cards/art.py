@@ -21,21 +21,35 @@ MAX_DPI = 300
 # -- art ---------------------------------------------------------------------------------
 
 
-def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_dirs: list[Path]) -> Path | None:
-    """The image of a card: its ``art`` attribute (a path, relative to the list or a pack) or,
-    by convention, ``art/<card id>.jpg|jpeg|png`` next to the list or one of its packs.
+def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], folder: Path, warn=None) -> Path | None:
+    """The image of a card: its ``art`` attribute (a path relative to ``folder``, the folder of
+    the pack that gives the card, or the list's for a card of no pack) or, by convention,
+    ``art/<card id>.jpg|jpeg|png`` next to the list or one of its packs (``search_dirs``: those
+    ``art`` folders, each already inside its own folder).
 
-    A path written in the data that does not exist is an error (exit 2).
+    Art is read only from inside that folder (``builder.paths.within``: ``..``, an absolute path
+    and a symbolic link that leads out are refused): a refused path is a warning naming the card
+    and the rule (``warn``), and the card prints without art. A path inside the folder that does
+    not exist is an error (exit 2).
     """
+    from builder.paths import within
+
     value = get_value(face.entry, tpl.art_field)
     if isinstance(value, str) and value.strip():
-        for base in base_dirs:
-            p = (base / value).expanduser()
-            if is_file(p):
-                return p
+        real = within(folder, value.strip())
+        if real is None:
+            if warn is not None:
+                warn(
+                    f"card '{face.name}': art '{value.strip()[:200]}' leads outside the folder of the pack that "
+                    f"names it ({folder.name}/); art is read only from inside that folder, so the card prints "
+                    "without art"
+                )
+            return None
+        if is_file(real):
+            return real
         raise UsageError(
             f"card '{face.name}': image file '{value}' not found",
-            "paths are relative to the list or the pack that names them",
+            "paths are relative to the folder of the pack that names them (of the list, for a card of no pack)",
         )
     from builder.names import slug
 
@@ -45,8 +59,8 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], base_di
             if not stem:
                 continue
             for ext in (".jpg", ".jpeg", ".png"):
-                p = d / f"{stem}{ext}"
-                if is_file(p):
+                p = within(d, f"{stem}{ext}")  # a link that leads out of the art folder is not read
+                if p is not None and is_file(p):
                     return p
     return None
 

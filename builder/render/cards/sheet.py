@@ -394,19 +394,30 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
         raise UsageError(
             f"the list holds {total_cards} cards; one PDF prints at most {MAX_PRINTED_CARDS}", "check the card counts"
         )
+    from builder.paths import within
+
     base_dirs = [Path(doc.base_dir)] + [Path(p).parent for p in doc.packs]
     search = []
     for d in base_dirs:
-        if (d / "art").is_dir() and (d / "art") not in search:
-            search.append(d / "art")
+        art = within(d, "art")  # an art folder that is a link out of its folder is not searched
+        if art is not None and art.is_dir() and art not in search:
+            search.append(art)
+    art_warnings: list[str] = []
+    folders = _pack_folders(catalog)
     for f in faces:
         f.layout = choose_layout(tpl, f.entry)
         f.back = choose_back(tpl, f.entry)
-        f.art = find_art(f, tpl, search, base_dirs)
+        ident = f.entry.get("id") if isinstance(f.entry, dict) else getattr(f.entry, "id", None)
+        f.art = find_art(f, tpl, search, folders.get(ident, Path(doc.base_dir)), art_warnings.append)
     plan_faces(faces, tpl, opts.card, catalog)
-    art_warnings: list[str] = []
     images = prepare_images(faces, tpl, opts, warn=art_warnings.append)
     return faces, warnings, images, art_warnings
+
+
+def _pack_folders(catalog) -> dict:
+    """Entry id -> the folder of the pack that gives the entry (the folder its ``art`` is read
+    from; an entry of no pack reads it from the list's folder)."""
+    return {key: Path(file).parent for (_section, key), file in (getattr(catalog, "from_pack", None) or {}).items()}
 
 
 def render_cards(
