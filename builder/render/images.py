@@ -529,15 +529,32 @@ def _grid(n_faces: int, max_cols: int = TTS_COLS, max_rows: int = TTS_ROWS) -> t
     return cols, rows
 
 
+_URL_BLANKS = {" ": "a space", "\t": "a tab", "\n": "a line break", "\r": "a line break"}
+
+
 def _check_base_url(url: str | None) -> str | None:
+    """The address a Tabletop Simulator deck loads its images from, ending in '/': an http or
+    https address with a host and no blank or control character (UsageError otherwise)."""
     if url is None:
         return None
     from urllib.parse import urlparse
 
-    u = urlparse(url)
-    if u.scheme not in ("http", "https") or not u.netloc:
+    blank = next((c for c in url if c.isspace() or not c.isprintable()), None)
+    if blank is not None:
+        what = _URL_BLANKS.get(blank, "a control character")
         raise UsageError(
-            f"bad {option('base-url')} '{url}'",
+            f"bad {option('base-url')} '{url}': a web address holds no {what.removeprefix('a ')}",
+            "write a space as %20, e.g. https://example.org/my%20decks/",
+        )
+    u = urlparse(url)
+    if u.scheme.lower() not in ("http", "https"):
+        raise UsageError(
+            f"bad {option('base-url')} '{url}': the address must start with http:// or https://",
+            "give the web address the folder is uploaded to, e.g. https://example.org/decks/",
+        )
+    if not u.netloc:
+        raise UsageError(
+            f"bad {option('base-url')} '{url}': the address names no host",
             "give the web address the folder is uploaded to, e.g. https://example.org/decks/",
         )
     return url if url.endswith("/") else url + "/"
