@@ -83,14 +83,13 @@ MPC_BRACKETS = (18, 36, 55, 72, 90, 108, 126, 144, 162, 180, 198, 216, 234, 396,
 
 
 def service(key: str | None) -> Service | None:
+    """The print service called ``key`` (None for none), checked as every face checks it."""
     if key is None:
         return None
-    if key not in SERVICES:
-        raise UsageError(
-            f"unknown print service '{key}'",
-            "use " + ", ".join(SERVICES) + " (MakePlayingCards, DriveThruCards, The Game Crafter)",
-        )
-    return SERVICES[key]
+    from builder.kit.printbounds import SERVICES as NAMES
+    from builder.kit.printbounds import choice
+
+    return SERVICES[choice(key, NAMES, "print service")]
 
 
 def mpc_bracket(n: int) -> int | None:
@@ -383,9 +382,9 @@ def render_images(
     from concurrent.futures import ThreadPoolExecutor
 
     from builder.check import load_checked
+    from builder.kit.printbounds import DPI
 
-    if not 72 <= float(dpi) <= 1200:
-        raise UsageError(f"dpi {dpi:g} is out of range", "use 72 to 1200 (300 is what print shops ask for)")
+    dpi = DPI.check(dpi)  # the bounds every face gives card images
     from builder.systems import get
 
     doc, catalog, lst, _ = load_checked(list_path)
