@@ -378,3 +378,27 @@ def test_a_saved_profile_holds_the_values_print_takes(cli, store):
         f"printer 'old': scale across the page must be between 0.9 and 1.1, not 1.2 {SCALE_HINT} "
         "(fix the file or save the profile again)"
     )
+
+
+def test_remembered_settings_the_model_now_refuses_go_back_to_the_defaults(client, ws):
+    """Settings kept by an older version (its web page took a scale of 0.8 to 1.2) or written by
+    hand: a number outside the bounds is not put back in the form, where every preview would be
+    refused; the values inside them are kept."""
+    (ws / ".daimyo").mkdir()
+    (ws / ".daimyo" / "print-settings.json").write_text(
+        json.dumps(
+            {
+                "lists": {"deck.yaml": {"paper": "letter", "bleed": "8", "gutter": "2"}},
+                "printer": {"scale_x": "1.15", "scale_y": "1.01", "offset_x": "25", "offset_y": "-1"},
+            }
+        )
+    )
+    page = client.get("/l/deck.yaml/print").text
+
+    def value(name: str) -> str:
+        return re.search(rf'<input name="{name}" type="number"[^>]* value="([^"]*)"', page).group(1)
+
+    assert (value("scale_x"), value("scale_y"), value("offset_x"), value("offset_y")) == ("", "1.01", "", "-1")
+    assert value("gutter") == "2" and '<option value="letter" selected>' in page
+    bleeds = re.search(r'<select name="bleed">(.*?)</select>', page, re.S).group(1)
+    assert '<option value="0" selected>' in bleeds

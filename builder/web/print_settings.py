@@ -54,7 +54,25 @@ def load(root: Path, rel: str, system: str) -> dict:
     out.update(own)
     out["remembered"] = "on" if own else ""
     out.update(_clean({k: v for k, v in _part(data, "printer").items() if k in PRINTER}))
-    return out
+    return _within_bounds(out)
+
+
+def _within_bounds(values: dict) -> dict:
+    """The remembered values the print options' model still takes; a number it now refuses (kept
+    by an older version, or written by hand) goes back to the form's default."""
+    from builder.errors import UsageError
+    from builder.kit.printbounds import BOUNDS
+
+    defaults = form_defaults()
+    for k, bound in BOUNDS.items():
+        v = str(values.get(k) or "").strip()
+        if not v:
+            continue
+        try:
+            bound.check(v)
+        except UsageError:
+            values[k] = defaults.get(k, "")
+    return values
 
 
 def save(root: Path, rel: str, system: str, params) -> dict:
