@@ -199,7 +199,7 @@ def test_corner_radius_follows_the_card_size():
 def test_bad_machine_and_fold_layout_are_one_line(cli, tmp_path):
     r = cli("print", DECK, "-o", tmp_path / "x.pdf", "--cut-machine", "laser")
     assert r.code == 2 and r.stderr.splitlines() == [
-        "daimyo: error: unknown cutting machine 'laser' (use --cut-machine silhouette or cricut)"
+        "daimyo: error: unknown cutting machine 'laser' (use silhouette or cricut)"
     ]
     r = cli("print", DECK, "-o", tmp_path / "x.pdf", "--cut-machine", "cricut", "--layout", "fold")
     assert r.code == 2 and len(r.stderr.splitlines()) == 1 and "--layout duplex" in r.stderr

@@ -649,7 +649,7 @@ def test_paper_outside_the_range_is_one_line(cli, tmp_path, paper):
         (line,) = r.stderr.splitlines()
         assert line.startswith("daimyo: error:") and paper in line, r
         if not paper.startswith(("0", "-")):
-            assert "out of range: each side from 50 to 2000 mm" in line
+            assert f"paper '{paper}' " in line and "must be between 50 and 2000 mm" in line
     assert not (tmp_path / "p.pdf").exists()
 
 

@@ -117,6 +117,34 @@ def test_tts_herocard_attribute_cards_lie_beside_the_deck(cli, tmp_path):
     assert len({o["Transform"]["posX"] for o in loose}) == 3  # side by side, not stacked
 
 
-def test_tts_base_url_must_be_a_web_address(cli, tmp_path):
-    r = cli("export", SENSHIAI, "--to", "tts", tmp_path / "t", "--base-url", "ftp:/nowhere")
-    assert r.code == 2 and "bad --base-url 'ftp:/nowhere'" in r.stderr and r.stderr.count("\n") == 1
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("ftp:/nowhere", "the address must start with http:// or https://"),
+        ("example.org/decks/", "the address must start with http:// or https://"),
+        ("file:///home/me/decks/", "the address must start with http:// or https://"),
+        ("https://", "the address names no host"),
+        ("https://example.org/my decks/", "a web address holds no space"),
+        ("https://example.org/decks/\nrm", "a web address holds no line break"),
+        ("https://example.org/\r\ndecks/", "a web address holds no line break"),
+        ("https://example.org/\tdecks/", "a web address holds no tab"),
+        ("https://example.org/\x07decks/", "a web address holds no control character"),
+    ],
+)
+def test_tts_base_url_must_be_a_web_address(cli, tmp_path, url, why):
+    """An address with a blank or a scheme Tabletop Simulator cannot load is one line, exit 2,
+    and nothing is written."""
+    out = tmp_path / "t"
+    r = cli("export", SENSHIAI, "--to", "tts", out, "--base-url", url)
+    assert r.code == 2 and r.stderr.count("\n") == 1, r.stderr
+    line = r.stderr.rstrip("\n")
+    assert line.startswith("daimyo: error: bad --base-url '") and f": {why} (" in line, line
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_tts_base_url_of_http_with_an_escaped_space_is_taken(cli, tmp_path):
+    out = tmp_path / "t"
+    r = cli("export", SENSHIAI, "--to", "tts", out, "--base-url", "HTTP://example.org/my%20decks")
+    assert r.code == 0, r.stderr
+    saved = next(out.glob("*.json")).read_text(encoding="utf-8")
+    assert "HTTP://example.org/my%20decks/" in saved

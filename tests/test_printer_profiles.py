@@ -61,9 +61,9 @@ def test_a_saved_profile_is_not_replaced_without_force(cli, store):
         (["bad name"], "bad printer name 'bad name'"),
         (["-x"], None),  # an option, not a name: typer's own one line
         (["n" * 41], "bad printer name"),
-        (["p", "--scale-x", "1.11"], "--scale-x 1.11 is out of range"),
-        (["p", "--scale-y", "0.89"], "--scale-y 0.89 is out of range"),
-        (["p", "--offset", "20.5,0"], "larger than 20 mm"),
+        (["p", "--scale-x", "1.11"], "scale across the page must be between 0.9 and 1.1, not 1.11"),
+        (["p", "--scale-y", "0.89"], "scale down the page must be between 0.9 and 1.1, not 0.89"),
+        (["p", "--offset", "20.5,0"], "backs offset across must be between -20 and 20 mm, not 20.5"),
         (["p", "--offset", "left"], "bad offset 'left'"),
     ],
 )
@@ -89,7 +89,7 @@ def test_a_broken_file_is_named_with_its_line_and_column(cli, store):
     assert f"{store}:3:1: the printer profiles are not valid JSON" in line
     store.write_text('{"printers": {"a": {"scale_x": 3}}}')
     line = _one_error(cli("printer", "list"))
-    assert "printer 'a'" in line and "out of range" in line
+    assert "printer 'a': scale across the page must be between 0.9 and 1.1, not 3" in line
     # nothing is overwritten while the file cannot be read
     assert "exists" not in _one_error(cli("printer", "save", "b"))
     assert store.read_text() == '{"printers": {"a": {"scale_x": 3}}}'

@@ -178,7 +178,10 @@ def test_roster_unit_never_splits_across_pages(tmp_path):
     out = roster(p, tmp_path / "long.pdf")
     pages = pages_text(out)
     assert len(pages) >= 2
-    whole_row = re.compile(r"\b(\d+)\s+Samurai Yari\s+Warrior · infantry · Samurai · Yari\s+15\s+5\s+75\s+Trained")
+    whole_row = re.compile(
+        r"\b(\d+)\s+Samurai Yari\s+Warrior · infantry · Samurai ·\s+weapons: Yari\s+—\s+2\*\s+1\*\s+3\*\s+1\*"
+        r"\s+15\s+5\s+75\s+Trained"
+    )
     numbers = []
     for page in pages:  # every cell of a row is on the same page as the others
         numbers += [int(m.group(1)) for m in whole_row.finditer(page)]
@@ -230,7 +233,7 @@ def test_long_roster_every_row_once_header_on_every_page(long_roster):
         found = [int(m.group(1)) for m in row.finditer(page)]
         if found:
             troop_pages += 1
-            assert "# Troop Models AP/model AP/unit Abilities" in flat(page)  # the header repeats
+            assert "# Troop MOV AT INI HO WO Models AP/model AP/unit Abilities" in flat(page)  # the header repeats
         numbers += found
     assert numbers == list(range(1, 602))  # every row once, in order
     assert troop_pages >= 5

@@ -62,8 +62,8 @@ def test_a_kensei_troop_shows_its_roster_line_as_typed_and_saved(c, tmp_path):
     v = version(page)
     r = c.post("/packs/edit/club-troops.yaml/check", data={**TROOP, "section": "troops", "version": v}, headers=HX)
     assert r.status_code == 200 and "✓ valid" in r.text
-    assert line(r.text) == ["1", "Club Spearmen", "1", "6", "6", "—"]
-    assert "Warrior · infantry · Ashigaru · Yari" in html.unescape(r.text)  # the facts printed under the name
+    assert line(r.text) == ["1", "Club Spearmen", "—", "2*", "1*", "3*", "1*", "1", "6", "6", "—"]
+    assert "Warrior · infantry · Ashigaru · weapons: Yari" in html.unescape(r.text)  # the facts printed under the name
     bad = c.post(
         "/packs/edit/club-troops.yaml/check",
         data={**TROOP, "f_cost": "six", "section": "troops", "version": v},
@@ -73,7 +73,7 @@ def test_a_kensei_troop_shows_its_roster_line_as_typed_and_saved(c, tmp_path):
     r = c.post("/packs/edit/club-troops.yaml/save", data={**TROOP, "section": "troops", "version": v}, headers=HX)
     assert r.status_code == 204
     saved = c.get(r.headers["HX-Redirect"]).text
-    assert line(saved) == ["1", "Club Spearmen", "1", "6", "6", "—"]
+    assert line(saved) == ["1", "Club Spearmen", "—", "2*", "1*", "3*", "1*", "1", "6", "6", "—"]
 
     # the same line as the roster of a list holding the troop prints it
     import pypdf
@@ -87,8 +87,8 @@ def test_a_kensei_troop_shows_its_roster_line_as_typed_and_saved(c, tmp_path):
     (tmp_path / "l.yaml").write_text(ed.text)
     render_list(tmp_path / "l.yaml", tmp_path / "l.pdf")
     text = " ".join(p.extract_text() for p in pypdf.PdfReader(tmp_path / "l.pdf").pages)
-    assert "Club Spearmen\nWarrior · infantry · Ashigaru · Yari\n1\n6\n6\n—" in text
-    assert "Warrior · infantry · Ashigaru · Yari" in html.unescape(saved)  # the page shows those facts
+    assert "Club Spearmen\nWarrior · infantry · Ashigaru ·\nweapons: Yari\n—\n2*\n1*\n3*\n1*\n1\n6\n6\n—" in text
+    assert "Warrior · infantry · Ashigaru · weapons: Yari" in html.unescape(saved)  # the page shows those facts
 
 
 def test_a_senji_province_shows_its_setup_sheet_line(c):

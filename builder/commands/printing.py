@@ -7,23 +7,11 @@ from typing import Any, Optional
 
 import typer
 
+from builder.kit import printbounds as B
 
-def _card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine=None) -> dict:
-    """The card-sheet options a user changed (the defaults are not passed on)."""
-    out: dict = {}
-    if layout != "duplex":
-        out["layout"] = layout
-    if gutter is not None:
-        out["gutter"] = gutter
-    if cut_lines:
-        out["cut_lines"] = True
-    if scale_x != 1.0:
-        out["scale_x"] = scale_x
-    if scale_y != 1.0:
-        out["scale_y"] = scale_y
-    if cut_machine is not None:
-        out["cut_machine"] = cut_machine
-    return out
+
+def _range(b: B.Bound) -> str:
+    return f"{b.low:g} to {b.high:g}{b.unit}"
 
 
 def register(app) -> None:
@@ -50,7 +38,12 @@ def register(app) -> None:
             help="An organiser's book: every list in one PDF with a "
             "contents page, share codes, QR codes and fingerprints.",
         ),
-        dpi: float = typer.Option(300.0, "--dpi", help="--to images: resolution (print shops ask for 300)."),
+        dpi: str = typer.Option(
+            f"{B.DEFAULT_DPI:g}",
+            "--dpi",
+            metavar="DPI",
+            help=f"--to images: resolution, {_range(B.DPI)} (print shops ask for 300).",
+        ),
         service: Optional[str] = typer.Option(
             None,
             "--service",
@@ -58,21 +51,41 @@ def register(app) -> None:
             "(DriveThruCards) or tgc (The Game Crafter, 825x1125 px): "
             "the service's bleed and safe zone, and an order file.",
         ),
-        paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
+        paper: str = typer.Option(
+            B.DEFAULT_PAPER, "--paper", help=f"a4 or letter (or WxH in mm, each side {_range(B.PAPER_SIDE)})."
+        ),
         card: str = typer.Option(
-            "poker",
+            B.DEFAULT_CARD,
             "--card",
-            help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm.",
+            help="poker (63.5x88.9), bridge (57.15x88.9), mini (44x67), tarot (69.85x120.65) or WxH in mm "
+            f"(each side {_range(B.CARD_SIDE)}).",
         ),
-        bleed: float = typer.Option(0.0, "--bleed", help="Bleed around every card in mm (3 is usual)."),
-        marks: bool = typer.Option(True, "--marks/--no-marks", help="Cut marks in the page margin."),
-        backs: bool = typer.Option(True, "--backs/--no-backs", help="Card backs on the page after each sheet."),
-        duplex: str = typer.Option("long", "--duplex", help="Flip edge of your duplex printer: long or short."),
+        bleed: str = typer.Option(
+            f"{B.DEFAULT_BLEED:g}",
+            "--bleed",
+            metavar="MM",
+            help=f"Bleed around every card in mm, {_range(B.BLEED)} (3 is usual).",
+        ),
+        marks: bool = typer.Option(
+            B.DEFAULT_SWITCHES["marks"], "--marks/--no-marks", help="Cut marks in the page margin."
+        ),
+        backs: bool = typer.Option(
+            B.DEFAULT_SWITCHES["backs"], "--backs/--no-backs", help="Card backs on the page after each sheet."
+        ),
+        duplex: str = typer.Option(
+            B.DEFAULT_DUPLEX, "--duplex", help="Flip edge of your duplex printer: long or short."
+        ),
         offset: Optional[str] = typer.Option(
-            None, "--offset", help="X,Y in mm: shift the backs (measure it with daimyo print-test)."
+            None,
+            "--offset",
+            help=f"X,Y in mm, each {_range(B.OFFSET_X)}: shift the backs (measure it with daimyo print-test).",
         ),
-        ink_saver: bool = typer.Option(False, "--ink-saver", help="White faces, outlines, no art."),
-        unit_cards: bool = typer.Option(False, "--unit-cards", help="Kensei: add one card per troop profile."),
+        ink_saver: bool = typer.Option(
+            B.DEFAULT_SWITCHES["ink_saver"], "--ink-saver", help="White faces, outlines, no art."
+        ),
+        unit_cards: bool = typer.Option(
+            B.DEFAULT_SWITCHES["unit_cards"], "--unit-cards", help="Kensei: add one card per troop profile."
+        ),
         sources: Optional[bool] = typer.Option(
             None,
             "--sources/--no-sources",
@@ -80,22 +93,33 @@ def register(app) -> None:
             "and limit comes from (printed unless --no-sources).",
         ),
         layout: str = typer.Option(
-            "duplex",
+            B.DEFAULT_LAYOUT,
             "--layout",
             help="duplex (backs on the next page), fold (front and back side by side: "
             "fold, glue, cut) or separate (all fronts, then all backs).",
         ),
-        gutter: Optional[float] = typer.Option(
+        gutter: Optional[str] = typer.Option(
             None,
             "--gutter",
-            help="mm between neighbouring cards; 0 shares the bleed so that 9 poker cards with bleed fit A4 or Letter.",
+            metavar="MM",
+            help=f"mm between neighbouring cards, {_range(B.GUTTER)}; 0 shares the bleed so that 9 poker cards "
+            "with bleed fit A4 or Letter.",
         ),
-        cut_lines: bool = typer.Option(False, "--cut-lines", help="Full-length cut lines across the sheet."),
-        scale_x: Optional[float] = typer.Option(
-            None, "--scale-x", help="Scale correction across the page: 50 / the mm your printed 50 mm ruler measures."
+        cut_lines: bool = typer.Option(
+            B.DEFAULT_SWITCHES["cut_lines"], "--cut-lines", help="Full-length cut lines across the sheet."
         ),
-        scale_y: Optional[float] = typer.Option(
-            None, "--scale-y", help="Scale correction down the page (print-test's vertical ruler)."
+        scale_x: Optional[str] = typer.Option(
+            None,
+            "--scale-x",
+            metavar="FACTOR",
+            help=f"Scale correction across the page, {_range(B.SCALE_X)}: 50 / the mm your printed 50 mm ruler "
+            "measures.",
+        ),
+        scale_y: Optional[str] = typer.Option(
+            None,
+            "--scale-y",
+            metavar="FACTOR",
+            help=f"Scale correction down the page, {_range(B.SCALE_Y)} (print-test's vertical ruler).",
         ),
         printer: Optional[str] = typer.Option(
             None,
@@ -113,7 +137,9 @@ def register(app) -> None:
             "and NAME.cut.dxf.",
         ),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
-        stats: bool = typer.Option(False, "--stats", help="End the PDF with the list's statistics pages."),
+        stats: bool = typer.Option(
+            B.DEFAULT_SWITCHES["stats"], "--stats", help="End the PDF with the list's statistics pages."
+        ),
         pack: list[str] = typer.Option([], "--pack", "-p", help="Extra pack file(s) or pack names, as for check."),
     ):
         """Print a list: card sheets at exact size (Senshiai, HeroCard, Satsuma), a roster (Kensei)
@@ -129,8 +155,6 @@ def register(app) -> None:
             offset = prof["offset"] if offset is None else offset
             scale_x = prof["scale_x"] if scale_x is None else scale_x
             scale_y = prof["scale_y"] if scale_y is None else scale_y
-        scale_x = 1.0 if scale_x is None else scale_x
-        scale_y = 1.0 if scale_y is None else scale_y
 
         unit_cards_option: dict[str, Any] = {"unit_cards": True} if unit_cards else {}
 
@@ -155,7 +179,12 @@ def register(app) -> None:
             on_result=checked.append,
             sources=sources,
             **unit_cards_option,
-            **_card_extras(layout, gutter, cut_lines, scale_x, scale_y, cut_machine),
+            layout=layout,
+            gutter=gutter,
+            cut_lines=cut_lines,
+            scale_x=scale_x,
+            scale_y=scale_y,
+            cut_machine=cut_machine,
         )
         list_file = list_files[0]
         sys.stderr.write(f"wrote {path}\n")
@@ -170,8 +199,10 @@ def register(app) -> None:
     @app.command("print-test")
     def print_test(
         output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
-        paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
-        duplex: str = typer.Option("long", "--duplex", help="Flip edge: long or short."),
+        paper: str = typer.Option(
+            B.DEFAULT_PAPER, "--paper", help=f"a4 or letter (or WxH in mm, each side {_range(B.PAPER_SIDE)})."
+        ),
+        duplex: str = typer.Option(B.DEFAULT_DUPLEX, "--duplex", help="Flip edge: long or short."),
         force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     ):
         """Print a duplex alignment sheet: read the misalignment on its back and pass it as --offset X,Y."""
@@ -193,10 +224,20 @@ def register(app) -> None:
     def printer_save(
         name: str = typer.Argument(..., help="The profile's name (letters, digits, '-', '_', '.')."),
         offset: Optional[str] = typer.Option(
-            None, "--offset", help="X,Y in mm: the backs' shift that print-test measured."
+            None, "--offset", help=f"X,Y in mm, each {_range(B.OFFSET_X)}: the backs' shift that print-test measured."
         ),
-        scale_x: float = typer.Option(1.0, "--scale-x", help="50 / the mm the printed horizontal ruler measures."),
-        scale_y: float = typer.Option(1.0, "--scale-y", help="50 / the mm the printed vertical ruler measures."),
+        scale_x: str = typer.Option(
+            f"{B.DEFAULT_SCALE:g}",
+            "--scale-x",
+            metavar="FACTOR",
+            help=f"{_range(B.SCALE_X)}: 50 / the mm the printed horizontal ruler measures.",
+        ),
+        scale_y: str = typer.Option(
+            f"{B.DEFAULT_SCALE:g}",
+            "--scale-y",
+            metavar="FACTOR",
+            help=f"{_range(B.SCALE_Y)}: 50 / the mm the printed vertical ruler measures.",
+        ),
         force: bool = typer.Option(False, "--force", help="Replace a profile of that name."),
     ):
         """Save a printer profile."""
@@ -225,7 +266,9 @@ def register(app) -> None:
     def aid(
         system: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
         output: str = typer.Option(..., "--output", "-o", help="The PDF file to write."),
-        paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm)."),
+        paper: str = typer.Option(
+            B.DEFAULT_PAPER, "--paper", help=f"a4 or letter (or WxH in mm, each side {_range(B.PAPER_SIDE)})."
+        ),
         players: Optional[int] = typer.Option(None, "--players", help="Senji: the number of players (3-6)."),
         sources: bool = typer.Option(
             False, "--sources", help="Print the rulebook section of each block (left off by default)."

@@ -711,6 +711,11 @@ def compact_tables(on: bool):
         _COMPACT.reset(token)
 
 
+def tables_compact() -> bool:
+    """Whether :func:`table` prints tables as stacked rows here (inside ``compact_tables(True)``)."""
+    return _COMPACT.get()
+
+
 def spec_footer(spec: PageSpec) -> list:
     """The footer lines of a document described by ``spec``."""
     from builder.kit import pdfbase

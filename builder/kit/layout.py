@@ -16,27 +16,22 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from dataclasses import dataclass, field
 
 from builder.errors import UsageError, option
+from builder.kit.printbounds import BLEED, GUTTER, PAGE_MARGIN_MM
+
+# the named sizes and their readers live with the print options' bounds; read from here too
+from builder.kit.printbounds import CARDS as CARDS
+from builder.kit.printbounds import PAPERS as PAPERS
+from builder.kit.printbounds import card_size as card_size
+from builder.kit.printbounds import paper_size as paper_size
+from builder.kit.printbounds import parse_offset as parse_offset
 
 MM_PER_PT = 25.4 / 72.0
 PT_PER_MM = 72.0 / 25.4
 
-PAPERS: dict[str, tuple[float, float]] = {
-    "a4": (210.0, 297.0),
-    "letter": (215.9, 279.4),
-}
-
-CARDS: dict[str, tuple[float, float]] = {
-    "poker": (63.5, 88.9),
-    "bridge": (57.15, 88.9),
-    "tarot": (69.85, 120.65),  # 2.75 x 4.75 in
-    "mini": (44.0, 67.0),
-}
-
-MIN_MARGIN = 5.0  # mm, on every side of the page (pnp-howto minimum)
+MIN_MARGIN = PAGE_MARGIN_MM  # mm, on every side of the page (pnp-howto minimum)
 MARK_OFFSET = 1.0  # mm between the bleed edge and the start of a cut mark
 MARK_LENGTH = 3.0  # mm, longest cut mark
 MARK_MIN_LENGTH = 1.5  # mm, shortest mark still worth drawing
@@ -154,59 +149,6 @@ class SheetPlan:
         return max(1, math.ceil(n_cards / self.per_page)) if n_cards else 0
 
 
-# -- names ------------------------------------------------------------------------
-
-_NUM = r"(\d+(?:\.\d+)?)"
-
-
-def paper_size(name: str) -> tuple[float, float]:
-    """Paper (w, h) in mm for ``a4``, ``letter`` or ``WxH`` in millimetres (portrait)."""
-    key = str(name).strip().lower()
-    if key in PAPERS:
-        return PAPERS[key]
-    m = re.fullmatch(_NUM + r"\s*[x×]\s*" + _NUM + r"\s*(?:mm)?", key)
-    if m:
-        from builder.limits import MAX_PAPER_MM, MIN_PAPER_MM
-
-        w, h = float(m.group(1)), float(m.group(2))
-        if MIN_PAPER_MM <= w <= MAX_PAPER_MM and MIN_PAPER_MM <= h <= MAX_PAPER_MM:
-            return (w, h)
-        raise UsageError(
-            f"paper '{name}' is out of range: each side from {MIN_PAPER_MM:g} to {MAX_PAPER_MM:g} mm",
-            "e.g. a4, letter or 105x148 (A6)",
-        )
-    raise UsageError(f"unknown paper '{name}'", "use a4, letter or WxH in millimetres such as 210x297")
-
-
-def card_size(name: str) -> tuple[float, float]:
-    """Card (w, h) in mm for ``poker``, ``bridge``, ``tarot``, ``mini`` or ``WxH`` (mm)."""
-    key = str(name).strip().lower()
-    if key in CARDS:
-        return CARDS[key]
-    m = re.fullmatch(_NUM + r"\s*[x×]\s*" + _NUM + r"\s*(?:mm)?", key)
-    if m:
-        w, h = float(m.group(1)), float(m.group(2))
-        if w >= 10 and h >= 10:
-            return (w, h)
-        raise UsageError(f"card size '{name}' is too small", "each side needs at least 10 mm")
-    raise UsageError(
-        f"unknown card size '{name}'", "use poker, bridge, tarot, mini or WxH in millimetres such as 63.5x88.9"
-    )
-
-
-def parse_offset(text: str | None) -> tuple[float, float]:
-    """``"X,Y"`` in mm (either may be negative) -> (x, y)."""
-    if text is None or str(text).strip() == "":
-        return (0.0, 0.0)
-    m = re.fullmatch(r"\s*([+-]?\d+(?:\.\d+)?)\s*[,;]\s*([+-]?\d+(?:\.\d+)?)\s*", str(text))
-    if not m:
-        raise UsageError(f"bad offset '{text}'", f"give X,Y in millimetres, e.g. {option('offset')} 0.5,-1")
-    x, y = float(m.group(1)), float(m.group(2))
-    if abs(x) > 20 or abs(y) > 20:
-        raise UsageError(f"offset '{text}' is larger than 20 mm", "run daimyo print-test to measure it")
-    return (x, y)
-
-
 # -- grid -------------------------------------------------------------------------
 
 
@@ -239,11 +181,8 @@ def plan_sheet(
     """
     pw, ph = paper
     cw, ch = card
-    if not 0 <= bleed <= 10:  # also nan
-        raise UsageError(f"bleed {bleed:g} mm is out of range", "use 0 to 10 mm (3 mm is usual)")
-    g = 2 * bleed + gap if gutter is None else float(gutter)
-    if not 0 <= g <= 50:
-        raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
+    bleed = BLEED.check(bleed)  # also nan
+    g = 2 * bleed + gap if gutter is None else GUTTER.check(gutter)
     inner = min(bleed, g / 2)  # bleed on the sides that face a neighbour
     aw, ah = pw - 2 * margin, ph - 2 * margin
 

@@ -102,7 +102,6 @@ class _fits:
 def render_list(path, out_path, force: bool = False, **options) -> Path:
     """Print a list (see the module docstring). Returns the written path."""
     from builder.check import load_checked
-    from builder.kit.layout import paper_size
     from builder.share.code import share_code_of
 
     unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
@@ -113,9 +112,12 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     unknown = set(options) - CARD_OPTIONS
     if unknown:
         raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
+    from builder.kit.printoptions import PrintOptions
+
+    checked = PrintOptions.of(**options)  # every value checked before anything is read or written
     out = Path(out_path)
     refuse_output(out_path, force)
-    paper = paper_size(options.get("paper") or "a4")
+    paper = checked.paper_mm
     doc, catalog, lst, result = load_checked(path, extra_packs)
     if on_result is not None:
         on_result(result)
@@ -161,10 +163,11 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
 
 def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: bool = False) -> Path:
     """The duplex alignment sheet (see ``builder.render.cards.render_test_sheet``)."""
-    from builder.kit.layout import paper_size
+    from builder.kit.printoptions import PrintOptions
     from builder.render.cards import render_test_sheet as _render
 
-    size = paper_size(paper)
+    o = PrintOptions.of(paper=paper, duplex=duplex)  # checked as print checks them
+    size, duplex = o.paper_mm, o.duplex
     with _fits("alignment sheet", size):
         return _render(out_path, size, duplex=duplex, force=force)
 
@@ -175,26 +178,34 @@ def print_lists(
     *,
     to: str = "pdf",
     book: bool = False,
-    dpi: float = 300.0,
+    dpi=None,
     stats: bool = False,
     force: bool = False,
-    paper: str = "a4",
-    card: str = "poker",
-    bleed: float = 0.0,
-    duplex: str = "long",
-    offset: str | None = None,
+    paper=None,
+    card=None,
+    bleed=None,
+    duplex=None,
+    offset=None,
     ink_saver: bool = False,
     service: str | None = None,
     **options,
 ) -> Path:
     """What ``daimyo print`` writes: one list's PDF (``stats``: ending with its statistics pages),
     an organiser's book of several lists (``book``), or one list's card images (``to="images"``:
-    ``output`` or the second of ``list_files`` is the folder). The options are checked before
+    ``output`` or the second of ``list_files`` is the folder). Every option is checked with the
+    print options' model (``builder.kit.printoptions.PrintOptions``: None is its default) before
     the list is read; ``options`` as ``render_list`` takes them. Returns the written path."""
-    from builder.kit.layout import card_size, paper_size, parse_offset
+    from builder.kit.printoptions import PrintOptions
 
     if to not in ("pdf", "images"):
         raise UsageError(f"unknown output '{to}'", f"use {option('to')} pdf or {option('to')} images")
+    unknown = set(options) - CARD_OPTIONS - {"unit_cards", "sources", "packs", "on_result"}
+    if unknown:
+        raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
+    given = {k: v for k, v in options.items() if k in CARD_OPTIONS}
+    o = PrintOptions.of(
+        paper=paper, card=card, bleed=bleed, duplex=duplex, offset=offset, dpi=dpi, service=service, **given
+    )
     if to == "images":
         folder = output or (list_files[1] if len(list_files) == 2 else None)
         if folder is None or len(list_files) > 2 or (output and len(list_files) != 1):
@@ -204,18 +215,17 @@ def print_lists(
             )
         from builder.render.images import render_images
 
-        card_size(card)
         return render_images(
             list_files[0],
             folder,
             force=force,
-            card=card,
-            bleed=bleed if bleed else None,
-            dpi=dpi,
-            ink_saver=ink_saver,
-            shop=service,
+            card=o.card,
+            bleed=o.bleed if o.bleed else None,
+            dpi=o.dpi,
+            ink_saver=bool(ink_saver),
+            shop=o.service,
         )
-    if service is not None:
+    if o.service is not None:
         raise UsageError(
             f"{option('service')} names the print service of {option('to')} images",
             command_line(f"daimyo print LIST {option('to')} images DIR {option('service')} {service}"),
@@ -227,7 +237,7 @@ def print_lists(
     if book:
         from builder.render.book import render_book
 
-        return render_book(list_files, output, force=force, paper=paper)
+        return render_book(list_files, output, force=force, paper=o.paper)
     if len(list_files) != 1:
         raise UsageError(
             f"{len(list_files)} lists given; print takes one",
@@ -236,30 +246,17 @@ def print_lists(
     from builder.yamlio import refuse_folder_name
 
     refuse_folder_name(output)
-    paper_size(paper)  # each option checked before the list is read: one clear line each
-    card_size(card)
-    off = parse_offset(offset)
-    if duplex not in ("long", "short"):
-        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
     import contextlib
 
     pages: contextlib.AbstractContextManager[None]
     if stats:
         from builder.render.charts import stats_appendix
 
-        pages = stats_appendix(list_files[0], paper)
+        pages = stats_appendix(list_files[0], o.paper if isinstance(o.paper, str) else "{:g}x{:g}".format(*o.paper))
     else:
         pages = contextlib.nullcontext()
+    rest = {k: v for k, v in options.items() if k not in CARD_OPTIONS}
+    sheet = o.sheet()
+    sheet["ink_saver"] = bool(ink_saver)
     with pages:
-        return render_list(
-            list_files[0],
-            output,
-            force=force,
-            paper=paper,
-            card=card,
-            bleed=bleed,
-            duplex=duplex,
-            offset=off,
-            ink_saver=ink_saver,
-            **options,
-        )
+        return render_list(list_files[0], output, force=force, **sheet, **rest)

@@ -83,14 +83,13 @@ MPC_BRACKETS = (18, 36, 55, 72, 90, 108, 126, 144, 162, 180, 198, 216, 234, 396,
 
 
 def service(key: str | None) -> Service | None:
+    """The print service called ``key`` (None for none), checked as every face checks it."""
     if key is None:
         return None
-    if key not in SERVICES:
-        raise UsageError(
-            f"unknown print service '{key}'",
-            "use " + ", ".join(SERVICES) + " (MakePlayingCards, DriveThruCards, The Game Crafter)",
-        )
-    return SERVICES[key]
+    from builder.kit.printbounds import SERVICES as NAMES
+    from builder.kit.printbounds import choice
+
+    return SERVICES[choice(key, NAMES, "print service")]
 
 
 def mpc_bracket(n: int) -> int | None:
@@ -383,9 +382,9 @@ def render_images(
     from concurrent.futures import ThreadPoolExecutor
 
     from builder.check import load_checked
+    from builder.kit.printbounds import DPI
 
-    if not 72 <= float(dpi) <= 1200:
-        raise UsageError(f"dpi {dpi:g} is out of range", "use 72 to 1200 (300 is what print shops ask for)")
+    dpi = DPI.check(dpi)  # the bounds every face gives card images
     from builder.systems import get
 
     doc, catalog, lst, _ = load_checked(list_path)
@@ -529,15 +528,32 @@ def _grid(n_faces: int, max_cols: int = TTS_COLS, max_rows: int = TTS_ROWS) -> t
     return cols, rows
 
 
+_URL_BLANKS = {" ": "a space", "\t": "a tab", "\n": "a line break", "\r": "a line break"}
+
+
 def _check_base_url(url: str | None) -> str | None:
+    """The address a Tabletop Simulator deck loads its images from, ending in '/': an http or
+    https address with a host and no blank or control character (UsageError otherwise)."""
     if url is None:
         return None
     from urllib.parse import urlparse
 
-    u = urlparse(url)
-    if u.scheme not in ("http", "https") or not u.netloc:
+    blank = next((c for c in url if c.isspace() or not c.isprintable()), None)
+    if blank is not None:
+        what = _URL_BLANKS.get(blank, "a control character")
         raise UsageError(
-            f"bad {option('base-url')} '{url}'",
+            f"bad {option('base-url')} '{url}': a web address holds no {what.removeprefix('a ')}",
+            "write a space as %20, e.g. https://example.org/my%20decks/",
+        )
+    u = urlparse(url)
+    if u.scheme.lower() not in ("http", "https"):
+        raise UsageError(
+            f"bad {option('base-url')} '{url}': the address must start with http:// or https://",
+            "give the web address the folder is uploaded to, e.g. https://example.org/decks/",
+        )
+    if not u.netloc:
+        raise UsageError(
+            f"bad {option('base-url')} '{url}': the address names no host",
             "give the web address the folder is uploaded to, e.g. https://example.org/decks/",
         )
     return url if url.endswith("/") else url + "/"

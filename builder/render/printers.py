@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder.errors import UsageError, command_line, option
-from builder.kit.layout import parse_offset
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 FILE_NAME = "printers.json"
@@ -64,14 +63,18 @@ def check_name(name: str) -> str:
 
 
 def _profile(name: str, offset, scale_x, scale_y) -> PrinterProfile:
-    """A checked profile (UsageError for a value out of range, as ``print`` would refuse it)."""
-    from builder.render.cards.sheet import scale_value
+    """A checked profile: its values are checked by the print options' model
+    (``builder.kit.printoptions.PrinterCorrection``), with the bounds and words ``print`` and the
+    web print page give them (UsageError)."""
+    from builder.kit.printoptions import PrinterCorrection
 
-    if isinstance(offset, str) or offset is None:
-        off = parse_offset(offset)
-    else:
-        off = parse_offset(",".join(str(float(v)) for v in offset))
-    return PrinterProfile(check_name(name), off, scale_value(scale_x, "x"), scale_value(scale_y, "y"))
+    check_name(name)
+    c = PrinterCorrection(
+        offset=(0.0, 0.0) if offset is None else offset,
+        scale_x=1.0 if scale_x is None else scale_x,
+        scale_y=1.0 if scale_y is None else scale_y,
+    )
+    return PrinterProfile(name, c.offset, c.scale_x, c.scale_y)
 
 
 def _read(path: Path) -> dict:

@@ -102,7 +102,7 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
 
     @api.get("/print-test.pdf", include_in_schema=False)
     def alignment_sheet(paper: str = "a4", duplex: str = "long", paper_w: str = "", paper_h: str = ""):
-        size = P.chosen_size({"paper": paper, "paper_w": paper_w, "paper_h": paper_h}, "paper", "a4", P.PAPERS)
+        size = P.chosen_size({"paper": paper, "paper_w": paper_w, "paper_h": paper_h})
         key = ("print-test", size, duplex)
         return download(
             pdfs.get(key, lambda: P.render_test_pdf(size, duplex)), "alignment-sheet.pdf", "application/pdf"
@@ -122,5 +122,6 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
             redo=False,
             tab="print",
             s=load(ws.root, view["path"], view["system"]),
+            B=P.BOUNDS,
             profiles=P.printer_profiles(),
         )

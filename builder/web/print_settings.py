@@ -9,7 +9,8 @@ import json
 import threading
 from pathlib import Path
 
-from builder.web.printing import CHECKBOXES, FIELDS, options_from
+from builder.kit.printoptions import CHECKBOXES, form_defaults
+from builder.web.printing import FIELDS, options_from
 
 FILE = Path(".daimyo") / "print-settings.json"
 PRINTER = ("scale_x", "scale_y", "offset_x", "offset_y")  # the printer's, not the list's
@@ -46,25 +47,33 @@ def load(root: Path, rel: str, system: str) -> dict:
     """The form's values for list ``rel``: its own settings, else the last ones used for its game;
     the printer's correction always from the workspace. Checkboxes are "on" or ""."""
     data = _read(root)
-    # a custom size starts from A4 and a poker card: choosing it draws at once, then the numbers change
-    out = {
-        "paper": "a4",
-        "card": "poker",
-        "bleed": "0",
-        "duplex": "",
-        "layout": "duplex",
-        "paper_w": "210",
-        "paper_h": "297",
-        "card_w": "63.5",
-        "card_h": "88.9",
-        **CHECKBOXES,
-    }
+    # the print options' defaults; a custom size starts from the default paper and card (A4, poker):
+    # choosing it draws at once, then the numbers change
+    out = form_defaults()
     out.update(_clean(_part(_part(data, "games"), system)))
     own = _clean(_part(_part(data, "lists"), rel))
     out.update(own)
     out["remembered"] = "on" if own else ""
     out.update(_clean({k: v for k, v in _part(data, "printer").items() if k in PRINTER}))
-    return out
+    return _within_bounds(out)
+
+
+def _within_bounds(values: dict) -> dict:
+    """The remembered values the print options' model still takes; a number it now refuses (kept
+    by an older version, or written by hand) goes back to the form's default."""
+    from builder.errors import UsageError
+    from builder.kit.printbounds import BOUNDS
+
+    defaults = form_defaults()
+    for k, bound in BOUNDS.items():
+        v = str(values.get(k) or "").strip()
+        if not v:
+            continue
+        try:
+            bound.check(v)
+        except UsageError:
+            values[k] = defaults.get(k, "")
+    return values
 
 
 def save(root: Path, rel: str, system: str, params) -> dict:

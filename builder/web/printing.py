@@ -15,6 +15,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from builder.errors import UsageError
+from builder.kit import printbounds
 
 PAPERS = (("a4", "A4"), ("letter", "US Letter"), ("custom", "Custom size (mm)"))
 CARDS = (
@@ -37,8 +38,7 @@ LAYOUTS = (
 )
 SERVICES = (("", "none: 300 dpi"), ("mpc", "MakePlayingCards"), ("dtc", "DriveThruCards"), ("tgc", "The Game Crafter"))
 MAX_PAGES_PREVIEW = 12
-MIN_DPI, MAX_DPI = 72, 600  # card images from the web: a 600 dpi deck is already hundreds of MB
-OFFSET_MM = 20  # the largest duplex offset (as 'daimyo print --offset')
+BOUNDS = printbounds.BOUNDS  # the form's number inputs take their min, max and step from the print options
 # the form's fields, each a short text: what a page may send and what is remembered
 FIELDS = (
     "paper",
@@ -65,109 +65,40 @@ FIELDS = (
     "service",
     "tts_base",
 )
-CHECKBOXES = {"marks": "on", "cut_lines": "", "ink_saver": "", "unit_cards": "", "sources": "on", "stats": ""}
 _PDFIUM = threading.Lock()  # pdfium is not thread-safe: one page at a time in the whole process
 
 
-def options_from(params, system: str) -> dict:
-    """Render options from query parameters; anything else is refused. A form sends ``sent=1``:
-    then a checkbox left out is off (else its default applies)."""
+def checked(params, system: str):
+    """The print options of the form (or the API's query), checked by the print options' model
+    (``builder.kit.printoptions.PrintOptions.from_form``; UsageError, HTTP 400, with the words of
+    the command line); a saved printer profile (``printer``) stands for the form's correction."""
+    from builder.kit.printoptions import PrintOptions
     from builder.systems import get
 
-    cards = get(system).sheet is None  # a deck of cards (else a roster or setup sheet)
-    sent = _on(params.get("sent"))
-
-    def box(name: str) -> bool:
-        return _on(params.get(name, "" if sent else CHECKBOXES[name]))
-
-    opts: dict = {"paper": chosen_size(params, "paper", "a4", PAPERS)}
-    if cards:
-        opts["card"] = chosen_size(params, "card", "poker", CARDS)
-        try:
-            bleed = float(params.get("bleed") or 0)
-        except ValueError:
-            raise UsageError("bleed must be a number of millimetres") from None
-        if not 0 <= bleed <= 6:
-            raise UsageError("bleed must be between 0 and 6 mm")
-        opts["bleed"] = bleed
-        duplex = str(params.get("duplex") or "")
-        if duplex not in dict(DUPLEX):
-            raise UsageError(f"unknown duplex '{duplex}'", "long or short")
-        layout = str(params.get("layout") or "duplex").lower()
-        if layout not in dict(LAYOUTS):
-            raise UsageError(f"unknown layout '{layout}'", "duplex, fold or separate")
-        opts["backs"] = bool(duplex) or layout != "duplex"  # fold and separate print the backs
-        if opts["backs"]:
-            opts["duplex"] = duplex or "long"
-        if layout != "duplex":
-            opts["layout"] = layout
-        gutter = str(params.get("gutter") or "").strip()
-        if gutter:
-            opts["gutter"] = _number(gutter, "gutter", 0, 50, "mm between neighbouring cards, such as 0 or 3")
-        for axis in ("x", "y"):
-            v = str(params.get(f"scale_{axis}") or "").strip()
-            if v and _number(v, f"scale {axis}", 0.8, 1.2, "a factor such as 1.01") != 1.0:
-                opts[f"scale_{axis}"] = _number(v, f"scale {axis}", 0.8, 1.2, "")
-        off = tuple(
-            _number(
-                str(params.get(f"offset_{a}") or "").strip() or "0",
-                f"offset {a}",
-                -OFFSET_MM,
-                OFFSET_MM,
-                "mm read on the alignment sheet's back, such as 0.5 or -1",
-            )
-            for a in ("x", "y")
-        )
-        if off != (0.0, 0.0):
-            opts["offset"] = off
-        opts["cut_lines"] = box("cut_lines")
-        opts["marks"] = box("marks")
-        opts["ink_saver"] = box("ink_saver")
-    else:
-        if get(system).units is not None:  # an army's roster may add its unit cards
-            opts["unit_cards"] = box("unit_cards")
-        opts["sources"] = box("sources")
-    if box("stats"):
-        opts["stats"] = True
-    printer = str(params.get("printer") or "").strip()
-    if printer:  # a saved printer's paper, scale and offset stand for the form's
-        opts.update({k: v for k, v in printer_profile(printer).items() if k in opts or cards})
-    return opts
+    gs = get(system)
+    name = str(params.get("printer") or "").strip()
+    printer = printer_correction(name) if name else None
+    return PrintOptions.from_form(params, cards=gs.sheet is None, units=gs.units is not None, printer=printer)
 
 
-def chosen_size(params, key: str, default: str, choices) -> str:
-    """A paper or card size: one of ``choices``, or ``custom`` with ``KEY_w`` and ``KEY_h`` in mm
-    (checked as 'daimyo print --paper WxH' checks it)."""
-    from builder.kit.layout import card_size, paper_size
+def options_from(params, system: str) -> dict:
+    """Render options from query parameters (see :func:`checked`), as ``render_list`` takes
+    them: a card sheet's, or a roster's or setup sheet's paper, unit cards and sources; and
+    ``stats``."""
+    from builder.systems import get
 
-    what = "paper" if key == "paper" else "card size"
-    value = str(params.get(key) or default).lower()
-    if value not in dict(choices):
-        raise UsageError(f"unknown {what} '{value}'", ", ".join(v for v, _ in choices))
-    if value != "custom":
-        return value
-    w, h = (str(params.get(f"{key}_{s}") or "").strip() for s in ("w", "h"))
-    if not w or not h:
-        raise UsageError(f"a custom {what} needs its width and height in mm", "such as 105 and 148 (A6)")
-    wh = f"{_number(w, f'{what} width', 0, 10000, ''):g}x{_number(h, f'{what} height', 0, 10000, ''):g}"
-    (paper_size if key == "paper" else card_size)(wh)
-    return wh
+    gs = get(system)
+    return checked(params, system).render_options(cards=gs.sheet is None, units=gs.units is not None)
 
 
-def _number(text: str, what: str, low: float, high: float, example: str) -> float:
-    import math
+def chosen_size(params, key: str = "paper") -> str:
+    """A paper or card size of the form: a name, or ``custom`` with ``KEY_w`` and ``KEY_h`` in mm,
+    checked by the print options' model."""
+    from builder.kit.printoptions import PrintOptions
 
-    try:
-        v = float(text)
-    except ValueError:
-        raise UsageError(f"{what} must be a number, not '{text}'", example or None) from None
-    if not math.isfinite(v) or not low <= v <= high:
-        raise UsageError(f"{what} must be between {low:g} and {high:g}, not {text}", example or None)
-    return v
-
-
-def _on(v) -> bool:
-    return str(v or "").lower() in ("1", "on", "true", "yes")
+    o = PrintOptions.from_form(params, cards=key == "card")
+    size = o.paper if key == "paper" else o.card
+    return size if isinstance(size, str) else "{:g}x{:g}".format(*size)
 
 
 class Printed:
@@ -201,23 +132,22 @@ def render_pdf(path: Path, opts: dict) -> Printed:
 
 
 def image_options(params) -> dict:
-    """The options of 'daimyo print --to images' from the form, each checked before drawing."""
-    card = chosen_size(params, "card", "poker", CARDS)
-    bleed_text = str(params.get("bleed") or "").strip()
-    bleed = _number(bleed_text, "bleed", 0, 6, "") if bleed_text else None
-    dpi = _number(
-        str(params.get("dpi") or "300").strip(), "resolution", MIN_DPI, MAX_DPI, "300 (what print shops ask for)"
-    )
-    service = str(params.get("service") or "").lower() or None
-    if service is not None and service not in dict(SERVICES):
-        raise UsageError(f"unknown print service '{service}'", "mpc, dtc or tgc")
+    """The options of 'daimyo print --to images' from the form, each checked before drawing (no
+    bleed given: the print shop's)."""
+    from builder.kit.printoptions import PrintOptions
+
+    o = PrintOptions.from_form(params, cards=True)
     return {
-        "card": card,
-        "bleed": bleed or None,
-        "dpi": dpi,
+        "card": o.card,
+        "bleed": o.bleed or None,
+        "dpi": o.dpi,
         "ink_saver": _on(params.get("ink_saver")),
-        "shop": service,
+        "shop": o.service,
     }
+
+
+def _on(v) -> bool:
+    return str(v or "").lower() in ("1", "on", "true", "yes")
 
 
 def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
@@ -255,7 +185,7 @@ def render_tts_zip(path: Path, params) -> bytes:
         base, local = where, None
     else:
         base, local = placeholder, _folder_uri(where)
-    card = chosen_size(params, "card", "poker", CARDS)
+    card = chosen_size(params, "card")
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
         out = Path(tmp) / "tts"
         saved = export_tts(str(path), str(out), force=True, card=card, base_url=base)
@@ -291,11 +221,9 @@ def _zip(folder: Path, top: str) -> bytes:
 
 
 def render_test_pdf(paper: str, duplex: str) -> bytes:
-    """The duplex alignment sheet of 'daimyo print-test'."""
+    """The duplex alignment sheet of 'daimyo print-test' (its options checked as print checks them)."""
     from builder.render.api import render_test_sheet
 
-    if duplex not in ("long", "short"):
-        raise UsageError(f"unknown duplex '{duplex}'", "long or short")
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
         out = Path(tmp) / "test.pdf"
         render_test_sheet(str(out), paper=paper, duplex=duplex, force=True)
@@ -309,12 +237,14 @@ def printer_profiles() -> list[str]:
     return [p.name for p in list_profiles()]
 
 
-def printer_profile(name: str) -> dict:
-    """The print options a saved printer profile sets: the backs' offset and the scales."""
+def printer_correction(name: str):
+    """The correction a saved printer profile holds (the backs' offset and the scales), as the
+    print options' model takes it."""
+    from builder.kit.printoptions import PrinterCorrection
     from builder.render.printers import get_profile
 
     p = get_profile(name)
-    return {"offset": tuple(p.offset), "scale_x": p.scale_x, "scale_y": p.scale_y}
+    return PrinterCorrection(offset=p.offset, scale_x=p.scale_x, scale_y=p.scale_y)
 
 
 def render_aid_pdf(system: str, paper: str = "a4") -> bytes:

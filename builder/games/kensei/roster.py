@@ -1,7 +1,7 @@
 """The Kensei army roster, with optional unit cards.
 
 Page 1 onward: the army (clan, battle size, points, commander level, general, command
-hand, rout threshold), the troops (models, AP per model and per unit; one table row
+hand, rout threshold), the troops (stat line, models, AP per model and per unit; one table row
 per unit, so a unit never splits across a page), the limits table (every
 army-building restriction with its value, bound and pass/fail, evaluated exactly as
 ``daimyo check`` does), the glossary (the text of every ability the army uses,
@@ -19,6 +19,7 @@ from typing import Any
 
 from builder.errors import UsageError, option
 from builder.kit.blocks import (
+    CELL_PAD,
     MM,
     Markup,
     PageSpec,
@@ -34,6 +35,7 @@ from builder.kit.blocks import (
     sources_shown,
     spec_footer,
     table,
+    tables_compact,
 )
 from builder.kit.pdfbase import list_display_name
 from builder.paths import templates_dir
@@ -49,7 +51,19 @@ CREATURE_FIELDS = (("mov", "MOV"), ("at", "AT"), ("ini", "INI"), ("pr", "PR"), (
 
 _DEFAULT_TEMPLATE = {
     "font_size": 8.5,
-    "troop_columns": {"#": 6, "Troop": 58, "Models": 14, "AP/model": 17, "AP/unit": 17, "Abilities": 74},
+    "troop_columns": {
+        "#": 6,
+        "Troop": 44,
+        "MOV": 12,
+        "AT": 10,
+        "INI": 8,
+        "HO": 10,
+        "WO": 8,
+        "Models": 15,
+        "AP/model": 19,
+        "AP/unit": 15,
+        "Abilities": 39,
+    },
     "unit_card": {"width": 86, "height": 60, "gutter": 3, "columns": 2},
 }
 
@@ -324,8 +338,14 @@ def _general_name(lst) -> str | None:
     return gens[0].troop.name if len(gens) == 1 else None
 
 
+STAT_COLUMNS = ("MOV", "AT", "INI", "HO", "WO")  # the troop table's stat columns (a creature's PR under HO)
+_RIGHT = {"Models", "AP/model", "AP/unit", *STAT_COLUMNS}
+
+
 def _troops(lst, catalog, st, width, tpl) -> list:
-    cols = tpl["troop_columns"]
+    cols = dict(tpl["troop_columns"])
+    if tables_compact():  # stacked rows on small paper: the stat line on one line, not five
+        cols = {("Stats" if c == STAT_COLUMNS[0] else c): w for c, w in cols.items() if c not in STAT_COLUMNS[1:]}
     names = list(cols)
     total_w = sum(cols.values())
     widths = [width * w / total_w for w in cols.values()]
@@ -338,8 +358,10 @@ def _troops(lst, catalog, st, width, tpl) -> list:
         widths[0] = need
     rows = []
     general = _general_name(lst)
-    for n, e in enumerate(lst.entries, 1):
-        line = troop_line(e, catalog, general)
+    marks: set[str] = set()  # what the note under the table explains: dash, class value, creature
+    lines = [troop_line(e, catalog, general) for e in lst.entries]
+    _fit_number_columns(names, widths, lines, st)
+    for n, line in enumerate(lines, 1):
         cell = "<b>" + _e(line["name"]) + "</b>"
         if line["facts"]:
             cell += (
@@ -347,22 +369,35 @@ def _troops(lst, catalog, st, width, tpl) -> list:
             )
         if line["tags"]:
             cell += f'<br/><font size="{st.cell.fontSize - 1:.1f}">{_e("; ".join(line["tags"]))}</font>'
-        rows.append([str(n), Markup(cell), line["models"], line["per_model"], line["points"], line["abilities"]])
-    rows.append(["", "Troops", str(sum(e.models for e in lst.entries)), "", num(lst.troops_points), ""])
+        marks |= line["marks"]
+        by_name = {
+            "#": str(n),
+            "Troop": Markup(cell),
+            "Models": line["models"],
+            "AP/model": line["per_model"],
+            "AP/unit": line["points"],
+            "Abilities": line["abilities"],
+            **line["stats"],
+            "Stats": " · ".join(v if v.startswith("PR ") else f"{c} {v}" for c, v in line["stats"].items()),
+        }
+        rows.append([by_name.get(c, "") for c in names])
+
+    def total_row(label, models, points) -> list:
+        by_name = {"Troop": label, "Models": models, "AP/unit": points}
+        return [by_name.get(c, "") for c in names]
+
+    rows.append(total_row("Troops", str(sum(e.models for e in lst.entries)), num(lst.troops_points)))
     lvl = lst.commander
     rows.append(
-        ["", f"Commander level {getattr(lvl, 'name', lst.commander_written)}", "", "", str(lst.commander_cost), ""]
+        total_row(f"Commander level {getattr(lvl, 'name', lst.commander_written)}", "", str(lst.commander_cost))
     )
     over = lst.total > lst.points
     rows.append(
-        [
-            "",
+        total_row(
             para(f"<b>Total</b> (limit {lst.points} AP)", st.cell, markup=True),
             "",
-            "",
             para(f"<b>{num(lst.total)}</b>", st.cell, markup=True),
-            "",
-        ]
+        )
     )
     t = table(
         rows,
@@ -371,7 +406,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
         header=names,
         total_rows=[len(rows) - 3],
         fail_rows=[len(rows) - 1] if over else [],
-        align_right=[2, 3, 4],
+        align_right=[i for i, c in enumerate(names) if c in _RIGHT],
     )
     missing = [e for e in lst.entries if not e.cost_known]
     out = [para("Troops", st.h1), t]
@@ -383,6 +418,15 @@ def _troops(lst, catalog, st, width, tpl) -> list:
                 st.small,
             )
         )
+    notes = []
+    if "dash" in marks:
+        notes.append(f"{DASH} = profile value not in the rulebook (its profile tables are missing); give it in a pack")
+    if "class" in marks:
+        notes.append("* = class value from the rulebook's worked examples")
+    if "creature" in marks:
+        notes.append("a creature's HO column is its presence (PR)")
+    if notes:
+        out.append(para("Stat line: " + "; ".join(notes) + ".", st.small))
     out.append(
         source_line(
             f"{SEED}:5858-5864 (write each hero's and unit's cost and the army total); "
@@ -393,12 +437,53 @@ def _troops(lst, catalog, st, width, tpl) -> list:
     return out
 
 
+def _fit_number_columns(names: list[str], widths: list[float], lines: list[dict], st) -> None:
+    """Widen the stat and number columns (in place) to their widest header or value, so that a
+    figure such as 10/15 never breaks across lines, taking the room from the Troop and Abilities
+    columns (each kept at least 20 mm wide; on paper too narrow for that, the figures wrap)."""
+    from builder.kit import fonts
+
+    pad = (CELL_PAD[0] + CELL_PAD[1] + 1) / MM
+    grow = {}
+    for i, c in enumerate(names):
+        if c not in _RIGHT:
+            continue
+        values = [ln["stats"].get(c, "") if c in STAT_COLUMNS else ln[_NUMBER_KEYS[c]] for ln in lines]
+        need = (
+            max(
+                [fonts.string_width(c, fonts.BOLD, st.cellb.fontSize)]
+                + [fonts.string_width(v, fonts.REGULAR, st.cell.fontSize) for v in values]
+            )
+            / MM
+            + pad
+        )
+        if need > widths[i]:
+            grow[i] = need - widths[i]
+    give = [i for i, c in enumerate(names) if c in ("Troop", "Abilities")]
+    spare = sum(max(0.0, widths[i] - 20.0) for i in give)
+    wanted = sum(grow.values())
+    if not grow or not give or spare <= 0:
+        return
+    k = min(1.0, spare / wanted)
+    for i, g in grow.items():
+        widths[i] += g * k
+    for i in give:
+        widths[i] -= wanted * k * max(0.0, widths[i] - 20.0) / spare
+
+
+_NUMBER_KEYS = {"Models": "models", "AP/model": "per_model", "AP/unit": "points"}
+
+
 def troop_line(e, catalog, general: str | None = None) -> dict:
     """What the roster prints of a unit ``e`` (an entry of the loaded list): its name, the
-    troop's facts (class, type, titles, weapons), tags (general, leader, led by, standard),
-    models, AP a model, AP of the unit and abilities."""
+    troop's facts (class, type, titles, weapons, armour), tags (general, leader, led by,
+    standard), its stat line (``stats``: MOV, AT, INI, HO, WO as printed, a dash for a value
+    not known), models, AP a model, AP of the unit and abilities; ``marks``: what the stat line
+    needs explained (``dash``, ``class``, ``creature``)."""
     t = e.troop
     facts = []
+    stats = dict.fromkeys(STAT_COLUMNS, DASH)
+    marks: set[str] = set()
     if t is not None:
         if t.troop_class:
             cls = catalog.find("troop_classes", t.troop_class)
@@ -410,9 +495,25 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
         if t.titles:
             facts.append(", ".join(t.titles))
         if t.weapons:
-            facts.append(", ".join(t.weapons))
+            facts.append("weapons: " + ", ".join(t.weapons))
+        if t.armour:
+            facts.append("armour: " + ", ".join(t.armour))
+        for label, value, origin in troop_stats(t, catalog):
+            shown = DASH if value is None else value + ("*" if origin == "class" else "")
+            if value is None:
+                marks.add("dash")
+            elif origin == "class":
+                marks.add("class")
+            if label == "PR":
+                stats["HO"] = f"PR {shown}"
+                marks.add("creature")
+            elif label == "KI":
+                facts.append(f"KI {shown}")
+            else:
+                stats[label] = shown
     else:
         facts.append("not in the catalog")
+        marks.add("dash")
     tags = []
     if t is not None and general and (t.name == general or e.name == general):
         tags.append("general")
@@ -429,6 +530,8 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
         "name": t.name if t else e.name,
         "facts": facts,
         "tags": tags,
+        "stats": stats,
+        "marks": marks,
         "models": str(e.models),
         "per_model": cost_per_model(t),
         "points": num(e.points) if e.cost_known else DASH,
@@ -524,6 +627,36 @@ def _glossary(lst, catalog, st, width) -> list:
 # -- unit cards ---------------------------------------------------------------------------------
 
 
+def troop_stats(t, catalog) -> list[tuple[str, str | None, str | None]]:
+    """The stat line of troop profile ``t``: (label, value, origin) for MOV, AT, INI, HO and WO
+    (a creature: MOV, AT, INI, PR, WO and KI). A value is the profile's own (origin
+    ``profile``), else its class's (``class``: the rulebook's worked examples), else None
+    (unknown). MOV and AT carry their second figure (mounted or flying; shooting): ``10/15``."""
+    cls = catalog.find("troop_classes", t.troop_class) if (t is not None and t.troop_class) else None
+    creature = bool(cls and cls.creature) or (t is not None and t.troop_type == "creature")
+    fields = CREATURE_FIELDS if creature else STAT_FIELDS
+    stats: list[tuple[str, str | None, str | None]] = []
+    for key_f, label in fields:
+        v = getattr(t.profile, key_f, None) if (t is not None and t.profile) else None
+        origin = "profile"
+        if v is None and cls is not None and cls.profile is not None:
+            v = getattr(cls.profile, key_f, None)
+            origin = "class"
+        if v is not None and key_f == "mov":
+            alt = getattr(t.profile, "mov_alt", None) if (t is not None and t.profile) else None
+            if alt is None and origin == "class" and cls is not None:
+                alt = getattr(cls.profile, "mov_alt", None)
+            if alt:
+                v = f"{v}/{alt}"
+        if v is not None and key_f == "at":
+            src = t.profile if (origin == "profile" and t.profile) else (cls.profile if cls else None)
+            alt = getattr(src, "at_ranged", None) if src is not None else None
+            if alt:
+                v = f"{v}/{alt}"
+        stats.append((label, None if v is None else str(v), origin if v is not None else None))
+    return stats
+
+
 def unit_card_data(lst, catalog) -> list[dict]:
     """One card per profile in the list: name, facts, stats (None = unknown), abilities, x N."""
     cards: dict[str, dict] = {}
@@ -536,27 +669,7 @@ def unit_card_data(lst, catalog) -> list[dict]:
             c["models"] += e.models
             continue
         cls = catalog.find("troop_classes", t.troop_class) if (t is not None and t.troop_class) else None
-        creature = bool(cls and cls.creature) or (t is not None and t.troop_type == "creature")
-        fields = CREATURE_FIELDS if creature else STAT_FIELDS
-        stats = []
-        for key_f, label in fields:
-            v = getattr(t.profile, key_f, None) if (t is not None and t.profile) else None
-            origin = "profile"
-            if v is None and cls is not None and cls.profile is not None:
-                v = getattr(cls.profile, key_f, None)
-                origin = "class"
-            if v is not None and key_f == "mov":
-                alt = getattr(t.profile, "mov_alt", None) if (t is not None and t.profile) else None
-                if alt is None and origin == "class" and cls is not None:
-                    alt = getattr(cls.profile, "mov_alt", None)
-                if alt:
-                    v = f"{v}/{alt}"
-            if v is not None and key_f == "at":
-                src = t.profile if (origin == "profile" and t.profile) else (cls.profile if cls else None)
-                alt = getattr(src, "at_ranged", None) if src is not None else None
-                if alt:
-                    v = f"{v}/{alt}"
-            stats.append((label, None if v is None else str(v), origin if v is not None else None))
+        stats = troop_stats(t, catalog)
         facts = []
         if t is not None:
             if cls:

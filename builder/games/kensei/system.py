@@ -36,10 +36,10 @@ class KenseiRoster:
         """A unit of one model of troop ``name`` on the roster, as a list holding it alone prints it."""
         from builder.catalog.loader import load_catalog
         from builder.errors import DaimyoError
-        from builder.games.kensei.roster import troop_line
+        from builder.games.kensei.roster import STAT_COLUMNS, troop_line
         from builder.games.kensei.rules import entry_points, load_list
 
-        header = ["#", "Troop", "Models", "AP/model", "AP/unit", "Abilities"]
+        header = ["#", "Troop", *STAT_COLUMNS, "Models", "AP/model", "AP/unit", "Abilities"]
         pack = str(pack_path)
         try:
             catalog = load_catalog("kensei", [pack])
@@ -58,7 +58,15 @@ class KenseiRoster:
             return None
         return {
             "header": header,
-            "cells": ["1", t["name"], t["models"], t["per_model"], t["points"], t["abilities"]],
+            "cells": [
+                "1",
+                t["name"],
+                *(t["stats"][c] for c in STAT_COLUMNS),
+                t["models"],
+                t["per_model"],
+                t["points"],
+                t["abilities"],
+            ],
             "notes": t["facts"] + t["tags"],
         }
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from builder.errors import UsageError, option
+from builder.errors import UsageError
 from builder.kit import fonts
 from builder.kit.layout import (
     MARK_EDGE_CLEAR,
@@ -22,16 +22,15 @@ from builder.kit.layout import (
     MARK_OFFSET,
     MARK_PAGE_CLEAR,
     back_slot,
-    card_size,
     cut_lines,
     cut_marks,
     page_chunks,
-    paper_size,
-    parse_offset,
     plan_fold,
     plan_sheet,
     pt,
 )
+from builder.kit.printbounds import LAYOUTS as PRINT_LAYOUTS
+from builder.kit.printbounds import SCALE_X, SCALE_Y
 from builder.render.cards.art import find_art, prepare_images
 from builder.render.cards.base import SheetOptions
 from builder.render.cards.faces import CardSheetWriter
@@ -51,22 +50,12 @@ if TYPE_CHECKING:
 # -- rendering ----------------------------------------------------------------------------
 
 
-LAYOUTS = ("duplex", "fold", "separate")
+LAYOUTS = PRINT_LAYOUTS
 
 
 def scale_value(v, axis: str) -> float:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        raise UsageError(
-            f"bad {option('scale-' + axis)} '{v}'", "give a factor such as 1.01 (50 / the ruler's measured mm)"
-        ) from None
-    if not 0.9 <= f <= 1.1:
-        raise UsageError(
-            f"{option('scale-' + axis)} {f:g} is out of range",
-            "use 0.9 to 1.1: 50 divided by the length your 50 mm ruler measures",
-        )
-    return f
+    """A scale correction across (``x``) or down (``y``) the page, checked as every face checks it."""
+    return (SCALE_X if axis == "x" else SCALE_Y).check(v)
 
 
 def sheet_options(
@@ -85,51 +74,42 @@ def sheet_options(
     scale_y=1.0,
     cut_machine=None,
 ) -> SheetOptions:
-    """Validate the user's print options (UsageError, exit 2, for anything wrong)."""
-    p = paper_size(paper) if isinstance(paper, str) else tuple(paper)
-    c = card_size(card) if isinstance(card, str) else tuple(card)
-    try:
-        b = float(bleed or 0)
-    except (TypeError, ValueError):
-        raise UsageError(f"bad bleed '{bleed}'", "give millimetres such as 3") from None
-    if duplex not in ("long", "short"):
-        raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
-    if layout not in LAYOUTS:
-        raise UsageError(f"unknown layout '{layout}'", "use duplex, fold or separate")
-    g = None
-    if gutter is not None:
-        try:
-            g = float(gutter)
-        except (TypeError, ValueError):
-            raise UsageError(f"bad gutter '{gutter}'", "give millimetres such as 0") from None
-        if not 0 <= g <= 50:
-            raise UsageError(f"gutter {g:g} mm is out of range", "use 0 to 50 mm")
-    off = (
-        parse_offset(offset)
-        if isinstance(offset, str) or offset is None
-        else cast("tuple[float, float]", tuple(float(v) for v in offset))
+    """Validate the user's print options with the print options' model
+    (``builder.kit.printoptions.PrintOptions``; UsageError, exit 2, for anything wrong)."""
+    from builder.kit.printoptions import PrintOptions
+
+    o = PrintOptions(
+        paper=paper,
+        card=card,
+        bleed=bleed or 0.0,
+        marks=bool(marks),
+        backs=bool(backs),
+        duplex=duplex,
+        offset=offset,
+        ink_saver=bool(ink_saver),
+        layout=layout,
+        gutter=gutter,
+        cut_lines=bool(cut_lines),
+        scale_x=scale_x,
+        scale_y=scale_y,
+        cut_machine=cut_machine,
     )
     from builder.render.cutmachine import machine
 
-    m = machine(cut_machine)
-    if m is not None and layout == "fold":
-        raise UsageError(
-            f"{option('cut-machine')} cuts one side of the sheet",
-            f"use {option('layout')} duplex or separate (or print the backs apart)",
-        )
+    m = machine(o.cut_machine)
     return SheetOptions(
-        p,
-        c,
-        b,
-        bool(marks) and m is None,
-        bool(backs),
-        duplex,
-        off,
-        bool(ink_saver),
-        layout,
-        g,
-        bool(cut_lines) and m is None,
-        (scale_value(scale_x, "x"), scale_value(scale_y, "y")),
+        o.paper_mm,
+        o.card_mm,
+        o.bleed,
+        o.marks and m is None,
+        o.backs,
+        o.duplex,
+        o.offset,
+        o.ink_saver,
+        o.layout,
+        o.gutter,
+        o.cut_lines and m is None,
+        (o.scale_x, o.scale_y),
         cut_machine=m.name if m else None,
     )
 
