@@ -31,9 +31,9 @@ class Ready:
 
 
 def _is_address(ref: str) -> bool:
-    from urllib.parse import urlsplit
+    import re
 
-    return len(urlsplit(ref).scheme) > 1 and "://" in ref
+    return "://" in ref and re.match(r"[A-Za-z][A-Za-z0-9+.-]+:", ref) is not None
 
 
 def verify(data: bytes, entry) -> None:

@@ -1,0 +1,177 @@
+"""Pack registries that misbehave, and clumsy or hostile input to ``daimyo pack ...``: every
+answer is one clear line with the documented exit code, never an internal error, and nothing is
+written unless the whole pack arrived and checked."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from regserver import Server
+from test_packs_registry import club, index, one_error
+
+
+@pytest.fixture
+def reg(tmp_path, monkeypatch):
+    folder = tmp_path / "registry"
+    folder.mkdir()
+    (folder / "club-1.yaml").write_text(club("1"))
+    packs = tmp_path / "packs"
+    monkeypatch.setenv("DAIMYO_PACKS", str(packs))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return folder, packs, work
+
+
+@pytest.fixture
+def served(reg, monkeypatch):
+    folder, packs, work = reg
+    with Server(folder.parent) as srv:
+        monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json")
+        yield srv, folder, packs, work
+
+
+def files(folder) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()} if folder.exists() else {}
+
+
+# -- downloads -----------------------------------------------------------------------------------
+
+
+def test_a_registry_that_trickles_is_given_up_at_the_total_deadline(cli, served, monkeypatch):
+    from builder import limits
+
+    srv, folder, packs, _ = served
+    index(cli, folder)
+    monkeypatch.setattr(limits, "DOWNLOAD_TOTAL_SECONDS", 1.0)
+    srv.trickle["/registry/club-1.yaml"] = 0.1  # a byte every 100 ms: never silent long enough to time out
+    one_error(
+        cli("pack", "install", "Club cards"),
+        f"{srv.url}/registry/club-1.yaml: error registry.download: download took longer than 1 s "
+        "(DOWNLOAD_TOTAL_SECONDS)",
+    )
+    assert not packs.exists()
+    srv.trickle["/slow/index.json"] = 0.1  # the index too, and its headers
+    monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/slow/index.json")
+    one_error(cli("pack", "search"), "download took longer than 1 s")
+
+
+def test_headers_that_trickle_are_given_up_at_the_total_deadline(served, monkeypatch):
+    import socket
+    import threading
+
+    from builder import limits
+    from builder.errors import DaimyoError
+    from builder.packs.registry import fetch
+
+    monkeypatch.setattr(limits, "DOWNLOAD_TOTAL_SECONDS", 1.0)
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def drip():
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            for _ in range(100):  # bounded: 10 s at most
+                try:
+                    conn.sendall(b"a" if _ else b"HTTP/1.1 200 OK\r\nX-Slow: ")  # one header, never ended
+                except OSError:
+                    return
+                if stop.wait(0.1):
+                    return
+
+    t = threading.Thread(target=drip, daemon=True)
+    t.start()
+    try:
+        with pytest.raises(DaimyoError) as exc:
+            fetch(f"http://127.0.0.1:{listener.getsockname()[1]}/index.json")
+        assert "download took longer than 1 s (DOWNLOAD_TOTAL_SECONDS)" in exc.value.lines()[0]
+    finally:
+        stop.set()
+        listener.close()
+        t.join(30)
+
+
+BAD_ANSWERS = {
+    "/bad-status": (b"HELLO THERE\r\n\r\n", "not an HTTP answer"),
+    "/headers": (b"HTTP/1.1 200 OK\r\n" + b"X-A: b\r\n" * 101 + b"\r\n", "not an HTTP answer"),
+    "/long-line": (b"HTTP/1.1 200 OK\r\nX-A: " + b"b" * 70000 + b"\r\n\r\n", "not an HTTP answer"),
+    "/chunks": (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "cut short"),
+    "/cut-chunks": (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100\r\nabc", "cut short"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(BAD_ANSWERS))
+def test_an_answer_that_is_not_http_is_one_line(cli, served, monkeypatch, path):
+    srv, folder, packs, _ = served
+    answer, words = BAD_ANSWERS[path]
+    srv.raw[path] = answer
+    index(cli, folder)
+    one_error(cli("pack", "install", f"{srv.url}{path}"), f"{srv.url}{path}: error registry.download:", words)
+    monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}{path}")
+    one_error(cli("pack", "search"), words)
+    # a pack whose download answers so, from a good index
+    data = json.loads((folder / "index.json").read_text())
+    data["packs"][0]["url"] = path
+    (folder / "index.json").write_text(json.dumps(data))
+    monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json")
+    one_error(cli("pack", "install", "Club cards"), words)
+    assert not packs.exists()
+
+
+@pytest.mark.parametrize("address", ["http://[::1", "http://[::1/index.json", "http://127.0.0.1:99999/x", "http://[zz]/"])
+def test_an_address_that_cannot_be_one_is_one_line(cli, reg, monkeypatch, address):
+    _, packs, _ = reg
+    one_error(cli("pack", "install", address), address)
+    monkeypatch.setenv("DAIMYO_REGISTRY", address)
+    one_error(cli("pack", "search"), address)
+    one_error(cli("pack", "install", "Club cards"), address)
+    assert not packs.exists()
+
+
+def test_an_address_in_the_config_file_that_cannot_be_one(cli, reg, tmp_path, monkeypatch):
+    monkeypatch.delenv("DAIMYO_REGISTRY", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / "config" / "daimyo").mkdir(parents=True)
+    (tmp_path / "config" / "daimyo" / "config.toml").write_text('registries = ["http://[::1"]\n')
+    one_error(cli("pack", "search"), "http://[::1")
+
+
+def test_an_index_naming_an_address_that_cannot_be_one(cli, served):
+    srv, folder, packs, _ = served
+    index(cli, folder)
+    data = json.loads((folder / "index.json").read_text())
+    data["packs"][0]["url"] = "http://[::1/club.yaml"
+    (folder / "index.json").write_text(json.dumps(data))
+    one_error(cli("pack", "search"), "http://[::1/club.yaml")
+
+
+def test_a_download_cut_short_installs_nothing_even_when_the_part_checks(cli, served):
+    srv, folder, packs, _ = served
+    whole = club("1").encode()
+    part = whole[: whole.index(b"  - name: Club Archers")]  # half the cards: a valid pack by itself
+    srv.raw["/cut.yaml"] = (
+        b"HTTP/1.1 200 OK\r\nContent-Length: " + str(len(whole)).encode() + b"\r\nConnection: close\r\n\r\n" + part
+    )
+    one_error(
+        cli("pack", "install", f"{srv.url}/cut.yaml"),
+        f"download cut short: {len(part):,} bytes of the {len(whole):,} announced arrived",
+    )
+    assert not packs.exists()
+    srv.raw["/whole.yaml"] = srv.raw["/cut.yaml"][: -len(part)] + whole
+    assert cli("pack", "install", f"{srv.url}/whole.yaml").code == 0
+
+
+@pytest.mark.parametrize("target", ["file:///etc/passwd", "data:text/plain,system:%20senshiai", "ftp://127.0.0.1/x"])
+def test_a_redirect_to_another_scheme_names_it(served, target):
+    from builder.errors import DaimyoError
+    from builder.packs.registry import fetch
+
+    srv, *_ = served
+    srv.redirects["/away"] = target
+    with pytest.raises(DaimyoError) as exc:
+        fetch(f"{srv.url}/away")
+    line = exc.value.lines()[0]
+    assert f"redirected to '{target}', which is not http or https" in line, line
+    assert "too many" not in line
