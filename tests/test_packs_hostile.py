@@ -198,3 +198,67 @@ def test_an_event_address_that_cannot_be_one_is_one_line(cli, reg, address):
         r = cli(*args)
         assert r.code == 2, r
         assert len(r.stderr.strip().splitlines()) == 1 and address in r.stderr, r.stderr
+
+
+# -- text from a registry ------------------------------------------------------------------------
+
+
+def hostile_index(folder, **fields):
+    data = json.loads((folder / "index.json").read_text())
+    data["packs"][0].update(fields)
+    (folder / "index.json").write_text(json.dumps(data))
+
+
+def test_a_line_break_in_an_index_cannot_forge_a_search_line(cli, served):
+    _srv, folder, _packs, _ = served
+    index(cli, folder)
+    hostile_index(
+        folder,
+        description="Cards\nEvil pack 9 (senshiai)  [installed]\r\x1b[2Kgone",
+        authors=["Ann\u2028Bob"],
+        licence="CC\x85BY",
+    )
+    r = cli("pack", "search")
+    assert r.code == 0, r
+    assert r.stdout.splitlines() == [
+        "Club cards 1 (senshiai)",
+        "    Cards\\nEvil pack 9 (senshiai)  [installed]\\r\\x1b[2Kgone",
+        "    Ann\\u2028Bob, CC\\x85BY",
+    ]
+
+
+def test_bidi_controls_from_a_registry_are_shown_escaped(cli, served):
+    _srv, folder, packs, _ = served
+    (folder / "club-1.yaml").write_text(club("1").replace("Club cards", "Evil\u202egnp.exe"))
+    index(cli, folder)
+    r = cli("pack", "search")
+    assert r.stdout.splitlines()[0] == "Evil\\u202egnp.exe 1 (senshiai)", r
+    r = cli("pack", "install", "Evil\u202egnp.exe")
+    assert r.code == 0, r
+    assert "\u202e" not in r.stdout and "Evil\\u202egnp.exe 1 (senshiai): installed" in r.stdout
+    for args in (("pack", "list"), ("pack", "check", "Evil\u202egnp.exe"), ("pack", "remove", "Evil\u202egnp.exe")):
+        r = cli(*args)
+        assert "\u202e" not in r.stdout + r.stderr and "Evil\\u202egnp.exe" in r.stdout, (args, r)
+
+
+def test_the_web_packs_page_shows_registry_text_escaped(served):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from builder.web.app import create_app
+
+    _srv, folder, _packs, work = served
+    (folder / "club-1.yaml").write_text(club("1").replace("Club cards", "Evil\u202egnp.exe"))
+    from builder.packs.registry import build_index, dump_index
+
+    (folder / "index.json").write_text(dump_index(build_index(folder)[0]))
+    hostile_index(folder, description="one\u2066two\nthree")
+    app = create_app(work, token="t" * 24, port=8765)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+        assert c.get("/?token=" + "t" * 24, follow_redirects=False).status_code == 303
+        text = c.get("/packs").text
+    assert "Evil\\u202egnp.exe" in text and "one\\u2066two\\nthree" in text
+    import re
+
+    shown = re.sub(r'(data-pack|value)="[^"]*"', "", text)  # attributes hold the name itself, unseen
+    assert "\u202e" not in shown and "\u2066" not in shown

@@ -10,13 +10,18 @@ import typer
 def register(app) -> None:
     """Add the ``pack`` command group to the typer app."""
     from builder.cli import echo, error_lines, fail
-    from builder.errors import EXIT_INPUT, DaimyoError
+    from builder.errors import EXIT_INPUT, DaimyoError, one_line
+
+    def say(line: str, err: bool = False) -> None:
+        """A line that may hold text from a registry or a pack file: kept one line, with control
+        and bidirectional characters escaped (a description cannot forge a line or reorder one)."""
+        echo(one_line(line), err=err)
 
     def stale() -> None:
         from builder.packs.registry import stale_notes
 
         for line in stale_notes():
-            echo(line, err=True)
+            say(line, err=True)
 
     pack_app = typer.Typer(
         help="Your own data: pack templates, checks, spreadsheets, the packs folder.",
@@ -72,7 +77,7 @@ def register(app) -> None:
             shown = shown_path(path)
             reports.append(rep.to_json(shown))
             if format == "text":
-                echo(rep.line(shown))
+                say(rep.line(shown))
         if format == "json":
             echo(json.dumps(reports, indent=2, ensure_ascii=False))
         raise typer.Exit(EXIT_INPUT if bad else 0)
@@ -117,7 +122,7 @@ def register(app) -> None:
                 )
                 return
             for u in ups:
-                echo(
+                say(
                     f"{u.name} ({u.game}): {u.current or '(no version)'} in use, {u.entry.version} available "
                     f"from {u.entry.registry}"
                 )
@@ -129,7 +134,7 @@ def register(app) -> None:
             echo(json.dumps(packs_json(items), indent=2, ensure_ascii=False))
             return
         for line in format_pack_list(items):
-            echo(line)
+            say(line)
 
     @pack_app.command("install")
     def pack_install(
@@ -155,7 +160,7 @@ def register(app) -> None:
             fail(exc)
         stale()
         for line in lines:
-            echo(line)
+            say(line)
 
     @pack_app.command("index")
     def pack_index(
@@ -177,7 +182,7 @@ def register(app) -> None:
         target = out or str(Path(folder) / INDEX_NAME)
         atomic_write(target, dump_index(index), force=True)
         for line in lines:
-            echo(line)
+            say(line)
         echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")
 
     @pack_app.command("search")
@@ -202,7 +207,7 @@ def register(app) -> None:
             echo(json.dumps([e.to_json() for e in found], indent=2, ensure_ascii=False))
             return
         if not found:
-            echo("no packs found" + (f" matching '{text}'" if text else ""))
+            say("no packs found" + (f" matching '{text}'" if text else ""))
             raise typer.Exit(1)
         for e in found:
             current, _ = store.in_use(e.name)
@@ -210,12 +215,12 @@ def register(app) -> None:
             if current is not None:
                 state = "  [installed]" if current.version == e.version else f"  [installed: {current.version}]"
             needs = f"  needs daimyo {e.daimyo}" if not e.compatible else ""
-            echo(f"{e.name} {e.version} ({e.game}){state}{needs}")
+            say(f"{e.name} {e.version} ({e.game}){state}{needs}")
             if e.description:
-                echo(f"    {e.description}")
+                say(f"    {e.description}")
             meta = ", ".join(x for x in [", ".join(e.authors), e.licence or ""] if x)
             if meta:
-                echo(f"    {meta}")
+                say(f"    {meta}")
 
     @pack_app.command("update")
     def pack_update(
@@ -235,14 +240,14 @@ def register(app) -> None:
         ups = outdated(name)
         stale()
         if not ups:
-            echo("every installed pack is up to date" if name is None else f"{name}: up to date")
+            say("every installed pack is up to date" if name is None else f"{name}: up to date")
             return
         readies = []
         for u in ups:
             ready = download(u.entry)
             readies.append(ready)
             for line in describe(u, ready, list(lists) or ["."]):
-                echo(line)
+                say(line)
         if not yes:
             if not sys.stdin.isatty():
                 echo(
@@ -254,7 +259,7 @@ def register(app) -> None:
                 echo("nothing replaced")
                 raise typer.Exit(1)
         for line in _put(readies, force=force):
-            echo(line)
+            say(line)
 
     @pack_app.command("remove")
     def pack_remove(
@@ -267,7 +272,7 @@ def register(app) -> None:
         n, v = split_ref(name)
         lines = store.remove(n, v)
         for line in lines:
-            echo(line)
+            say(line)
 
     @pack_app.command("import")
     def pack_import(
