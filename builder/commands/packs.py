@@ -9,7 +9,7 @@ import typer
 
 def register(app) -> None:
     """Add the ``pack`` command group to the typer app."""
-    from builder.cli import echo, error_lines, fail
+    from builder.cli import echo, error_lines, fail, formats
     from builder.errors import EXIT_INPUT, DaimyoError, one_line
 
     def say(line: str, err: bool = False) -> None:
@@ -51,7 +51,7 @@ def register(app) -> None:
     @pack_app.command("check")
     def pack_check(
         files: list[str] = typer.Argument(..., help="pack files, or pack names found in the packs folders"),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
     ):
         """Validate packs with their system's catalog. Exit 0 when valid, 2 with one line per problem."""
         import json
@@ -61,9 +61,6 @@ def register(app) -> None:
         from builder.packs.manage import shown as shown_path
         from builder.paths import is_file
 
-        if format not in ("text", "json"):
-            echo(f"daimyo: error: unknown format '{format}' (use text or json)", err=True)
-            raise typer.Exit(EXIT_INPUT)
         bad, reports = False, []
         for f in files:
             path = f if is_file(f) else (resolve_pack(f) or f)
@@ -85,7 +82,7 @@ def register(app) -> None:
     @pack_app.command("list")
     def pack_list(
         system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this system"),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
         outdated: bool = typer.Option(
             False, "--outdated", help="only installed packs a registry has a newer version of"
         ),
@@ -191,7 +188,7 @@ def register(app) -> None:
             None, help="words of the name, description or authors [default: every pack]"
         ),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this game"),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
     ):
         """Search the registries (DAIMYO_REGISTRY or the config file): the newest version of each pack."""
         import json
