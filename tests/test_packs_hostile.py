@@ -262,3 +262,23 @@ def test_the_web_packs_page_shows_registry_text_escaped(served):
 
     shown = re.sub(r'(data-pack|value)="[^"]*"', "", text)  # attributes hold the name itself, unseen
     assert "\u202e" not in shown and "\u2066" not in shown
+
+
+# -- pack index ----------------------------------------------------------------------------------
+
+
+def test_pack_index_replaces_only_an_index_without_force(cli, reg):
+    folder, _, work = reg
+    (work / "mylist.yaml").write_text("system: senshiai\ncards: {}\n")
+    r = cli("pack", "index", folder, "-o", "mylist.yaml")
+    one_error(r, "mylist.yaml: file exists and is not a registry index; not overwritten (pass --force")
+    assert (work / "mylist.yaml").read_text() == "system: senshiai\ncards: {}\n"
+    one_error(cli("pack", "index", folder, "-o", folder / "club-1.yaml"), "not overwritten")
+    assert (folder / "club-1.yaml").read_text() == club("1")
+    # an index it wrote is written again, as a registry's CI does on every change
+    assert cli("pack", "index", folder).code == 0
+    assert cli("pack", "index", folder).code == 0
+    assert cli("pack", "index", folder, "-o", "out.json").code == 0
+    assert cli("pack", "index", folder, "-o", "out.json").code == 0
+    r = cli("pack", "index", folder, "-o", "mylist.yaml", "--force")
+    assert r.code == 0 and json.loads((work / "mylist.yaml").read_text())["daimyo_registry"] == 1

@@ -168,16 +168,23 @@ def register(app) -> None:
         base_url: Optional[str] = typer.Option(
             None, "--base-url", help="absolute address of the folder, for the packs' urls [default: relative urls]"
         ),
+        force: bool = typer.Option(False, "--force", help="replace an existing file that is not a registry index"),
     ):
-        """Check every pack in a registry folder and write its index.json (for the registry's CI)."""
+        """Check every pack in a registry folder and write its index.json (for the registry's CI).
+        An index written before is replaced; any other file only with --force."""
         from pathlib import Path
 
-        from builder.packs.registry import INDEX_NAME, build_index, dump_index
+        from builder.packs.registry import INDEX_NAME, build_index, dump_index, is_index_file
         from builder.yamlio import atomic_write
 
-        index, lines = build_index(folder, base_url)
         target = out or str(Path(folder) / INDEX_NAME)
-        atomic_write(target, dump_index(index), force=True)
+        replace = force or is_index_file(target)
+        if not replace and (Path(target).exists() or Path(target).is_symlink()):
+            from builder.errors import WouldOverwrite
+
+            raise WouldOverwrite(target, "file exists and is not a registry index; not overwritten")
+        index, lines = build_index(folder, base_url)
+        atomic_write(target, dump_index(index), force=replace)
         for line in lines:
             say(line)
         echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")

@@ -811,6 +811,18 @@ def _text(v):
     return None if v is None else str(v)
 
 
+def is_index_file(path: str | Path) -> bool:
+    """True when ``path`` is a registry index (as ``daimyo pack index`` writes): the file it may
+    replace without being asked. A list, a pack or any other file is never one."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(limits.MAX_DOWNLOAD_BYTES + 1)
+        data = json.loads(head.decode("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get(INDEX_KEY) == INDEX_FORMAT and isinstance(data.get("packs"), list)
+
+
 def dump_index(index: dict) -> str:
     return json.dumps(index, indent=2, ensure_ascii=False) + "\n"
 
