@@ -282,3 +282,40 @@ def test_pack_index_replaces_only_an_index_without_force(cli, reg):
     assert cli("pack", "index", folder, "-o", "out.json").code == 0
     r = cli("pack", "index", folder, "-o", "mylist.yaml", "--force")
     assert r.code == 0 and json.loads((work / "mylist.yaml").read_text())["daimyo_registry"] == 1
+
+
+# -- identity ------------------------------------------------------------------------------------
+
+
+def test_a_new_version_whose_name_is_spelt_otherwise_replaces_the_one_in_use(cli, served):
+    _srv, folder, packs, work = served
+    index(cli, folder)
+    assert cli("pack", "install", "Club cards").code == 0
+    (work / "deck.yaml").write_text("system: senshiai\npacks: [Club cards]\ncards: {Club Samurai: 1}\n")
+    (folder / "club-2.yaml").write_text(club("2", power="3/1/3").replace("name: Club cards", "name: ClubCards"))
+    index(cli, folder)
+    r = cli("pack", "update", "--yes")
+    assert r.code == 0, r
+    assert r.stdout.splitlines()[-1].startswith("ClubCards 2 (senshiai): installed from ")
+    assert r.stdout.splitlines()[-1].endswith(f"(was Club cards 1, kept): {packs / 'club-cards.yaml'}")
+    assert sorted(p.name for p in packs.glob("*.yaml")) == ["club-cards.yaml"]
+    res = json.loads(cli("check", "deck.yaml", "--format", "json").stdout)[0]
+    assert res["packs"][-1]["version"] == "2"
+    assert cli("pack", "list", "--outdated").stdout.strip() == "every installed pack is up to date"
+    r = cli("pack", "remove", "CLUB-CARDS")
+    assert r.code == 0, r
+    assert not list(packs.glob("*.yaml"))
+    r = cli("check", "deck.yaml")
+    assert r.code == 2 and "pack file 'Club cards' not found" in r.stderr
+
+
+def test_an_older_install_that_left_one_file_per_spelling_is_made_whole(cli, served):
+    _srv, folder, packs, _work = served
+    index(cli, folder)
+    assert cli("pack", "install", "Club cards").code == 0
+    (packs / "clubcards.yaml").write_bytes((packs / "club-cards.yaml").read_bytes())  # as an older daimyo left it
+    (folder / "club-2.yaml").write_text(club("2"))
+    index(cli, folder)
+    assert cli("pack", "update", "--yes").code == 0
+    assert sorted(p.name for p in packs.glob("*.yaml")) == ["club-cards.yaml"]
+    assert 'version: "2"' in (packs / "club-cards.yaml").read_text()
