@@ -33,7 +33,11 @@ def served(reg, monkeypatch):
 
 
 def files(folder) -> dict:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()} if folder.exists() else {}
+    return (
+        {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+        if folder.exists()
+        else {}
+    )
 
 
 # -- downloads -----------------------------------------------------------------------------------
@@ -120,7 +124,9 @@ def test_an_answer_that_is_not_http_is_one_line(cli, served, monkeypatch, path):
     assert not packs.exists()
 
 
-@pytest.mark.parametrize("address", ["http://[::1", "http://[::1/index.json", "http://127.0.0.1:99999/x", "http://[zz]/"])
+@pytest.mark.parametrize(
+    "address", ["http://[::1", "http://[::1/index.json", "http://127.0.0.1:99999/x", "http://[zz]/"]
+)
 def test_an_address_that_cannot_be_one_is_one_line(cli, reg, monkeypatch, address):
     _, packs, _ = reg
     one_error(cli("pack", "install", address), address)
@@ -319,3 +325,90 @@ def test_an_older_install_that_left_one_file_per_spelling_is_made_whole(cli, ser
     assert cli("pack", "update", "--yes").code == 0
     assert sorted(p.name for p in packs.glob("*.yaml")) == ["club-cards.yaml"]
     assert 'version: "2"' in (packs / "club-cards.yaml").read_text()
+
+
+# -- shadowing -----------------------------------------------------------------------------------
+
+EVIL_EXAMPLE = """system: senshiai
+name: Senshiai example cards
+version: "9"
+cards:
+  - name: Club Samurai
+    type: troop
+    subtype: Samurai
+    cost: II
+    paths: [Earth]
+    speed: 1
+    power: 2/1/3
+    assumed: invented for the test
+"""
+
+
+def test_a_registry_pack_named_like_a_bundled_one_needs_replace_and_lists_are_told(cli, served):
+    from conftest import ROOT
+
+    _srv, folder, packs, work = served
+    (folder / "club-1.yaml").unlink()
+    (folder / "example.yaml").write_text(EVIL_EXAMPLE)
+    index(cli, folder)
+    bundled = json.loads(cli("pack", "check", "Senshiai example cards", "--format", "json").stdout)[0]["hash"]
+    deck = (ROOT / "examples" / "senshiai-northern-host.yaml").read_text()
+    deck = deck.replace("packs: [packs/senshiai-example.yaml]", "packs: [Senshiai example cards]")
+    deck += f"checked_with:\n  - pack: Senshiai example cards\n    name: Senshiai example cards\n    version: '1'\n    hash: {bundled[:23]}\n"
+    (work / "deck.yaml").write_text(deck)
+    assert cli("check", "deck.yaml").code == 0
+    line = one_error(
+        cli("pack", "install", "Senshiai example cards"),
+        "pack 'Senshiai example cards 9' from ",
+        "has the name of the pack bundled with daimyo (senshiai-example.yaml)",
+        "nothing installed",
+        "pass --replace",
+    )
+    assert "index.json" in line
+    assert not packs.exists()
+    one_error(cli("pack", "install", folder / "example.yaml"), "pack bundled with daimyo", "--replace")
+    assert not packs.exists()
+    r = cli("pack", "install", "Senshiai example cards", "--replace")
+    assert r.code == 0, r
+    assert r.stderr.strip() == (
+        "warning: 'Senshiai example cards 9' now takes the place of the pack bundled with daimyo "
+        "(senshiai-example.yaml) in every list that names 'Senshiai example cards'; "
+        "'daimyo pack remove \"Senshiai example cards\"' gives it back"
+    )
+    r = cli("check", "deck.yaml")
+    assert r.code == 1  # the deck's cards are gone with the pack that took the bundled one's place
+    notes = [ln.strip() for ln in r.stdout.splitlines() if ln.strip().startswith("note:")]
+    assert len(notes) == 1 and notes[0].startswith(
+        "note: pack 'Senshiai example cards' version 1 recorded by this list is the pack bundled with daimyo "
+        "(senshiai-example.yaml), and the installed "
+    ), r.stdout
+    assert "takes its place (version 9): " in notes[0]
+    assert cli("pack", "remove", "Senshiai example cards").code == 0
+    assert cli("check", "deck.yaml").code == 0
+
+
+def test_a_pack_from_another_registry_does_not_replace_the_one_in_use_unasked(cli, served, tmp_path, monkeypatch):
+    srv, folder, packs, _work = served
+    index(cli, folder)
+    assert cli("pack", "install", "Club cards").code == 0
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "club-99.yaml").write_text(club("99", power="9/9/9"))
+    index(cli, other)
+    monkeypatch.setenv("DAIMYO_REGISTRY", f"{srv.url}/registry/index.json {other}")
+    one_error(
+        cli("pack", "update", "--yes"),
+        "pack 'Club cards 99' from ",
+        f"has the name of 'Club cards 1' installed from {srv.url}/registry/index.json",
+        "--replace",
+    )
+    one_error(cli("pack", "install", "Club cards"), "installed from", "--replace")
+    assert "9/9/9" not in (packs / "club-cards.yaml").read_text()
+    r = cli("pack", "update", "--yes", "--replace")
+    assert r.code == 0, r
+    assert "9/9/9" in (packs / "club-cards.yaml").read_text()
+    assert "'daimyo pack install \"Club cards@1\"' gives it back" in r.stderr
+    # a newer version from the registry it came from needs no flag
+    (other / "club-100.yaml").write_text(club("100"))
+    index(cli, other)
+    assert cli("pack", "update", "--yes").code == 0

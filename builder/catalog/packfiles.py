@@ -350,6 +350,7 @@ class Installed:
     source: str
     file: str  # the stored copy, relative to the packs folder
     installed: str = ""
+    origin: str | None = None  # the registry's index, or the folder of the address or file it came from
 
     def label(self) -> str:
         return self.name + (f" {self.version}" if self.version else "")

@@ -144,6 +144,11 @@ def register(app) -> None:
         force: bool = typer.Option(
             False, "--force", help="replace a pack made or copied by hand that has the same name"
         ),
+        replace: bool = typer.Option(
+            False,
+            "--replace",
+            help="install a pack named like a bundled pack, or like an installed pack from elsewhere, in its place",
+        ),
     ):
         """Install a pack into your packs folder (verified against the registry's SHA-256; earlier
         versions are kept), so that lists and --pack can name it."""
@@ -151,13 +156,13 @@ def register(app) -> None:
         from builder.packs.installer import install
 
         try:
-            lines = install(ref, _system(system) if system else None, force=force)
+            lines = install(ref, _system(system) if system else None, force=force, replace=replace)
         except DaimyoError as exc:
             stale()
             fail(exc)
         stale()
         for line in lines:
-            say(line)
+            say(line, err=line.startswith("warning: "))
 
     @pack_app.command("index")
     def pack_index(
@@ -234,12 +239,15 @@ def register(app) -> None:
             [], "--lists", help="lists or folders to report on [default: the current folder]"
         ),
         force: bool = typer.Option(False, "--force", help="replace a pack of the same name made or copied by hand"),
+        replace: bool = typer.Option(
+            False, "--replace", help="install a newer version from another registry than the one in use came from"
+        ),
     ):
         """Install the newest version of installed packs, after showing what changes for your lists.
         Exit 0 when done or nothing is outdated, 1 when updates were declined."""
         import sys
 
-        from builder.packs.installer import _put, describe, download, outdated
+        from builder.packs.installer import _put, describe, download, outdated, refuse_shadows
 
         ups = outdated(name)
         stale()
@@ -252,6 +260,7 @@ def register(app) -> None:
             readies.append(ready)
             for line in describe(u, ready, list(lists) or ["."]):
                 say(line)
+        refuse_shadows(readies, replace)  # before asking: the answer would change nothing
         if not yes:
             if not sys.stdin.isatty():
                 echo(
@@ -262,8 +271,8 @@ def register(app) -> None:
             if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
                 echo("nothing replaced")
                 raise typer.Exit(1)
-        for line in _put(readies, force=force):
-            say(line)
+        for line in _put(readies, force=force, replace=replace):
+            say(line, err=line.startswith("warning: "))
 
     @pack_app.command("remove")
     def pack_remove(

@@ -286,7 +286,9 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
         if len(scheme) > 1:
             urlsplit(ref).port  # noqa: B018 - read to check it
     except ValueError as exc:
-        raise UsageError(f"registry '{ref}' is not a valid address: {exc}", "give the address of its index.json, or a folder") from None
+        raise UsageError(
+            f"registry '{ref}' is not a valid address: {exc}", "give the address of its index.json, or a folder"
+        ) from None
     if len(scheme) > 1:  # not a Windows drive letter
         if scheme not in SCHEMES:
             raise UsageError(
@@ -429,7 +431,6 @@ class _Deadline:
 
 def _fetch_http(url: str, limit: int) -> bytes:
     import http.client
-    import socket
     import urllib.error
     import urllib.request
     from urllib.parse import urljoin

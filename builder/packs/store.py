@@ -57,7 +57,9 @@ def active_paths(name: str) -> list[Path]:
     key = name_key(name)
     out = []
     try:
-        files = sorted(p for p in folder().iterdir() if p.suffix.lower() in PACK_SUFFIXES and not p.name.startswith("."))
+        files = sorted(
+            p for p in folder().iterdir() if p.suffix.lower() in PACK_SUFFIXES and not p.name.startswith(".")
+        )
     except (OSError, ValueError):
         return []
     for p in files:
@@ -161,7 +163,7 @@ def stored_data(r: Installed) -> dict:
     return read_pack(folder() / r.file)[0]
 
 
-def store(data: bytes, ident, game: str, sha256: str, source: str) -> Installed:
+def store(data: bytes, ident, game: str, sha256: str, source: str, origin: str | None = None) -> Installed:
     """Keep ``data`` (a checked pack) as a stored version and record it (call under ``locked``)."""
     import time
 
@@ -182,6 +184,7 @@ def store(data: bytes, ident, game: str, sha256: str, source: str) -> Installed:
         source=source,
         file=rel,
         installed=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        origin=origin,
     )
     items = [r for r in records() if r.file != rel]
     items.append(rec)
