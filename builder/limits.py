@@ -36,6 +36,14 @@ MIN_CODE_BODY = 64 * 1024
 MIN_PAPER_MM = 50.0
 MAX_PAPER_MM = 2000.0
 
+#: entries a pack (or a catalog file) holds, every section together: reading, checking and
+#: installing cost time and memory in proportion to the entries (about 9 MB and a fifth of a
+#: second per thousand), so a pack at this bound is read in about a second and 60 MB more; a
+#: file past it is refused before it is built, by a count that holds no more than one value
+MAX_PACK_ENTRIES = 5_000
+#: and the values of a pack in all (names, numbers, texts, lists: 40 an entry on average)
+MAX_PACK_VALUES = 200_000
+
 # Downloads of pack registries (``daimyo pack search|install|update``): an index or a pack
 # file of at most this many bytes (the size of a pack file), each network read given up
 # after this many seconds of silence and a whole download after the second figure, and at

@@ -412,3 +412,52 @@ def test_a_pack_from_another_registry_does_not_replace_the_one_in_use_unasked(cl
     (other / "club-100.yaml").write_text(club("100"))
     index(cli, other)
     assert cli("pack", "update", "--yes").code == 0
+
+
+# -- the size of a pack --------------------------------------------------------------------------
+
+
+def big_pack(n: int, flow: bool = False) -> str:
+    head = 'system: senshiai\nname: Big pack\nversion: "1"\n'
+    if flow:
+        return head + "cards: [" + ", ".join(f"{{name: C{i}, type: event, assumed: x}}" for i in range(n)) + "]\n"
+    return head + "cards:\n" + "".join(f"  - name: Card {i}\n    type: event\n    assumed: made up\n" for i in range(n))
+
+
+def test_the_entry_count_at_and_past_the_bound():
+    from builder.limits import MAX_PACK_ENTRIES
+    from builder.yamlio import entries_over
+
+    for flow in (False, True):
+        assert not entries_over(big_pack(MAX_PACK_ENTRIES, flow), MAX_PACK_ENTRIES)
+        assert entries_over(big_pack(MAX_PACK_ENTRIES + 1, flow), MAX_PACK_ENTRIES)
+    # several sections count together; values inside an entry count towards the values only
+    two = big_pack(3) + "terrains:\n  - {name: T, type: terrain, paths: [a, b, c, d, e, f, g], assumed: x}\n"
+    assert not entries_over(two, 4) and entries_over(two, 3)
+    values = 1 + 6 + 2 + 3 * 7 + 2 + 16  # every key, value, mapping and list: top, cards, terrains
+    assert not entries_over(two, 4, values) and entries_over(two, 4, values - 1)
+
+
+def test_a_pack_past_the_entry_bound_is_refused_in_one_line_everywhere(cli, reg, monkeypatch):
+    from builder import limits
+
+    folder, packs, work = reg
+    monkeypatch.setattr(limits, "MAX_PACK_ENTRIES", 40)
+    (work / "at.yaml").write_text(big_pack(40))
+    (work / "past.yaml").write_text(big_pack(41))
+    (work / "flow.yaml").write_text(big_pack(41, flow=True))
+    (work / "deck.yaml").write_text("system: senshiai\npacks: [past.yaml]\ncards: {Card 1: 1}\n")
+    words = "more than 40 entries or 200,000 values (MAX_PACK_ENTRIES); not read (split it into packs of at most 40"
+    for name in ("past.yaml", "flow.yaml"):
+        one_error(cli("pack", "install", name), f"{name}:1:1: error pack.yaml: {words}")
+        one_error(cli("pack", "check", name), words)
+    assert not packs.exists()
+    one_error(cli("check", "deck.yaml"), words)
+    r = cli("pack", "install", "at.yaml")
+    assert r.code == 0, r
+    (folder / "big.yaml").write_text(big_pack(41))
+    one_error(cli("pack", "index", folder), words)
+    rows = "section,name,type,assumed\n" + "".join(f"cards,Card {i},event,x\n" for i in range(41))
+    (work / "big.csv").write_text("# system: senshiai\n" + rows)
+    one_error(cli("pack", "import", "big.csv", "-o", "out.yaml"), "41 rows, more than the 40 entries of a pack")
+    assert not (work / "out.yaml").exists()

@@ -12,6 +12,8 @@ LIMITS = [
     ("builder.limits", "MAX_DEPTH", "{} levels"),
     ("builder.limits", "MAX_FILE_BYTES", "mib"),
     ("builder.limits", "MAX_VALUES", "{:,} values"),
+    ("builder.limits", "MAX_PACK_ENTRIES", "{:,} entries"),
+    ("builder.limits", "MAX_PACK_VALUES", "{:,} values (counted"),
     ("builder.limits", "MIN_PAPER_MM", "from {:g}"),
     ("builder.limits", "MAX_PAPER_MM", "to {:,.0f} mm"),
     ("builder.limits", "MAX_IMAGE_PIXELS", "{:,} pixels"),

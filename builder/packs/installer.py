@@ -74,6 +74,7 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
     names)."""
     from builder.catalog.packid import PackId
     from builder.errors import CatalogError
+    from builder.limits import MAX_PACK_ENTRIES
     from builder.packs.manage import check_pack
     from builder.yamlio import parse_yaml
 
@@ -81,7 +82,7 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DaimyoError(Diagnostic(source, 0, 0, "not UTF-8 text", code="pack.yaml")) from None
-    pack, pos = parse_yaml(text, source, "pack.yaml")
+    pack, pos = parse_yaml(text, source, "pack.yaml", max_entries=MAX_PACK_ENTRIES)
     if not isinstance(pack, dict):
         raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
     report = check_pack(source, parsed=(pack, pos))

@@ -738,7 +738,7 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
         try:
             raw = read_bytes(p, "pack.yaml", shown)
             text = raw.decode("utf-8")
-            data, pos = parse_yaml(text, shown, "pack.yaml")
+            data, pos = parse_yaml(text, shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
             if not isinstance(data, dict):
                 raise CatalogError(
                     pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type")
