@@ -145,7 +145,7 @@ def test_an_address_in_the_config_file_that_cannot_be_one(cli, reg, tmp_path, mo
 
 
 def test_an_index_naming_an_address_that_cannot_be_one(cli, served):
-    srv, folder, packs, _ = served
+    _srv, folder, _packs, _ = served
     index(cli, folder)
     data = json.loads((folder / "index.json").read_text())
     data["packs"][0]["url"] = "http://[::1/club.yaml"
@@ -154,7 +154,7 @@ def test_an_index_naming_an_address_that_cannot_be_one(cli, served):
 
 
 def test_a_download_cut_short_installs_nothing_even_when_the_part_checks(cli, served):
-    srv, folder, packs, _ = served
+    srv, _folder, packs, _ = served
     whole = club("1").encode()
     part = whole[: whole.index(b"  - name: Club Archers")]  # half the cards: a valid pack by itself
     srv.raw["/cut.yaml"] = (
@@ -234,7 +234,7 @@ def test_a_line_break_in_an_index_cannot_forge_a_search_line(cli, served):
 
 
 def test_bidi_controls_from_a_registry_are_shown_escaped(cli, served):
-    _srv, folder, packs, _ = served
+    _srv, folder, _packs, _ = served
     (folder / "club-1.yaml").write_text(club("1").replace("Club cards", "Evil\u202egnp.exe"))
     index(cli, folder)
     r = cli("pack", "search")
