@@ -291,7 +291,7 @@ def _where(path) -> str:
             h = pack_id(p).hash
             src = next((r.origin or r.source for r in kept_records() if r.hash == h), None)
             return f"the installed {display_path(p)}" + (f" from {src}" if src else "")
-    except (OSError, DaimyoError):
+    except (OSError, RuntimeError, DaimyoError):
         pass
     return display_path(p)
 

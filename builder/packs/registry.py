@@ -296,10 +296,15 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
                 "give the address of its index.json, or a folder",
             )
         return ref + INDEX_NAME if ref.endswith("/") else ref
-    p = Path(ref).expanduser()
-    if base is not None and not p.is_absolute():
-        p = base / p
-    p = p.resolve()
+    try:
+        p = Path(ref).expanduser()
+        if base is not None and not p.is_absolute():
+            p = base / p
+        p = p.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symbolic link loop, a NUL character
+        raise UsageError(
+            f"registry '{ref}' cannot be read: {exc}", "give the address of its index.json, or a folder"
+        ) from None
     if p.is_dir():
         p = p / INDEX_NAME
     return p.as_uri()
