@@ -42,7 +42,7 @@ class Server:
                     self.send_response(200)
                     self.send_header("Content-Length", "1000000")
                     self.end_headers()
-                    for _ in range(100):  # bounded (then cut short), stopped at release()
+                    for _ in range(100):  # bounded, stopped at release()
                         try:
                             self.wfile.write(b"#")
                             self.wfile.flush()
@@ -50,6 +50,7 @@ class Server:
                             return
                         if server.released.wait(server.trickle[path]):
                             return
+                    server.released.wait(30)  # then silent, the connection held open
                     return
                 if path in server.stall:
                     server.released.wait(30)
