@@ -186,29 +186,6 @@ def test_a_redirect_to_another_scheme_names_it(served, target):
     assert "too many" not in line
 
 
-@pytest.mark.parametrize("path", ["/bad-status", "/headers"])
-def test_an_event_address_that_answers_no_http_is_one_line(cli, served, path):
-    srv, _folder, _packs, work = served
-    answer, _words = BAD_ANSWERS[path]
-    srv.raw["/api/reveal"] = answer
-    srv.raw["/api/submissions"] = answer
-    (work / "deck.yaml").write_text("system: senshiai\ncards: {}\n")
-    for args in (("event", "submit", f"{srv.url}/?token=t", "deck.yaml"), ("event", "verify", srv.url)):
-        r = cli(*args)
-        assert r.code == 2, r
-        assert len(r.stderr.strip().splitlines()) == 1 and srv.url in r.stderr, r.stderr
-
-
-@pytest.mark.parametrize("address", ["http://[::1", "http://127.0.0.1:99999"])
-def test_an_event_address_that_cannot_be_one_is_one_line(cli, reg, address):
-    _, _, work = reg
-    (work / "deck.yaml").write_text("system: senshiai\ncards: {}\n")
-    for args in (("event", "submit", f"{address}/?token=t", "deck.yaml"), ("event", "verify", address)):
-        r = cli(*args)
-        assert r.code == 2, r
-        assert len(r.stderr.strip().splitlines()) == 1 and address in r.stderr, r.stderr
-
-
 # -- text from a registry ------------------------------------------------------------------------
 
 
