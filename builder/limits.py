@@ -52,6 +52,8 @@ MAX_DOWNLOAD_BYTES = MAX_FILE_BYTES
 DOWNLOAD_TIMEOUT_SECONDS = 20.0
 DOWNLOAD_TOTAL_SECONDS = 120.0
 MAX_REDIRECTS = 5
+#: packs one install brings: the pack and the packs it needs, and those they need
+MAX_PACKS_PER_INSTALL = 50
 
 # Pixels of one image printed on a card (a 300 dpi A3 poster has 17.4 million).
 MAX_IMAGE_PIXELS = 50_000_000

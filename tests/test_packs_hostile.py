@@ -441,3 +441,42 @@ def test_a_pack_past_the_entry_bound_is_refused_in_one_line_everywhere(cli, reg,
     (work / "big.csv").write_text("# system: senshiai\n" + rows)
     one_error(cli("pack", "import", "big.csv", "-o", "out.yaml"), "41 rows, more than the 40 entries of a pack")
     assert not (work / "out.yaml").exists()
+
+
+# -- packs that need packs -----------------------------------------------------------------------
+
+
+def chain(folder, n: int) -> None:
+    for i in range(n):
+        needs = f"needs: [Link {i + 1}]\n" if i < n - 1 else ""
+        (folder / f"link-{i}.yaml").write_text(f"system: senshiai\nname: Link {i}\nversion: '1'\n{needs}")
+
+
+def test_an_install_brings_at_most_its_bound_of_packs(cli, reg, monkeypatch):
+    from builder import limits
+
+    folder, packs, _work = reg
+    monkeypatch.setenv("DAIMYO_REGISTRY", str(folder))
+    monkeypatch.setattr(limits, "MAX_PACKS_PER_INSTALL", 5)
+    chain(folder, 6)
+    index(cli, folder)
+    one_error(
+        cli("pack", "install", "Link 0"), "pack 'Link 0 1' needs more than 5 packs (MAX_PACKS_PER_INSTALL); nothing"
+    )
+    assert not packs.exists()
+    r = cli("pack", "install", "Link 1")  # Link 1 ... Link 5: five packs
+    assert r.code == 0, r
+    assert len(r.stdout.splitlines()) == 5 and r.stdout.splitlines()[-1].startswith("Link 1 1 (senshiai): installed")
+
+
+def test_a_long_chain_of_needs_is_refused_not_followed(cli, reg, monkeypatch):
+    folder, packs, _work = reg
+    monkeypatch.setenv("DAIMYO_REGISTRY", str(folder))
+    packs_ = [
+        {"name": f"P{i}", "game": "senshiai", "version": "1", "sha256": "a" * 64, "url": f"p{i}.yaml"}
+        | ({"needs": [f"P{i + 1}"]} if i < 1999 else {})
+        for i in range(2000)
+    ]
+    (folder / "index.json").write_text(json.dumps({"daimyo_registry": 1, "packs": packs_}))
+    one_error(cli("pack", "install", "P0"), "needs more than 50 packs (MAX_PACKS_PER_INSTALL)")
+    assert not packs.exists()

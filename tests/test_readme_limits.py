@@ -33,6 +33,7 @@ LIMITS = [
     ("builder.yamlio", "LOCK_WAIT_SECONDS", "{:.0f} s"),
     ("builder.limits", "MAX_DOWNLOAD_BYTES", "mib"),
     ("builder.limits", "MAX_REDIRECTS", "at most {} redirects"),
+    ("builder.limits", "MAX_PACKS_PER_INSTALL", "at most {} packs"),
     ("builder.limits", "DOWNLOAD_TIMEOUT_SECONDS", "after {:.0f} s"),
     ("builder.limits", "DOWNLOAD_TOTAL_SECONDS", "or {:.0f} s in all"),
     ("builder.lists.packchanges", "MAX_LISTS", "at most {:,} lists"),

@@ -139,20 +139,32 @@ def download(entry) -> Ready:
 
 
 def _plan(entry, entries, planned: dict) -> None:
-    """``entry`` and the packs it needs that are not installed, in install order."""
+    """``entry`` and the packs it needs that are not installed, in install order (the needed
+    ones later: they are installed first). At most ``MAX_PACKS_PER_INSTALL`` packs: a registry
+    whose packs need each other in a long chain is refused, not followed."""
+    from builder import limits
     from builder.catalog.packfiles import read_header, resolve_pack
     from builder.packs.registry import choose, name_key_of, split_ref
 
-    key = (name_key_of(entry.name), entry.game)
-    if key in planned:
-        return
-    planned[key] = entry
-    for need in entry.needs:
-        name, version = split_ref(need)
-        have = resolve_pack(name, None, entry.game)
-        if have is not None and (version is None or read_header(have).version == version):
+    todo = [entry]
+    while todo:
+        e = todo.pop()
+        key = (name_key_of(e.name), e.game)
+        if key in planned:
             continue
-        _plan(choose(entries, name, version, entry.game), entries, planned)
+        planned[key] = e
+        if len(planned) > limits.MAX_PACKS_PER_INSTALL:
+            raise UsageError(
+                f"pack '{entry.label()}' needs more than {limits.MAX_PACKS_PER_INSTALL} packs "
+                "(MAX_PACKS_PER_INSTALL); nothing installed",
+                "tell the registry's maintainers",
+            )
+        for need in reversed(e.needs):
+            name, version = split_ref(need)
+            have = resolve_pack(name, None, e.game)
+            if have is not None and (version is None or read_header(have).version == version):
+                continue
+            todo.append(choose(entries, name, version, e.game))
 
 
 def install(ref: str, game: str | None = None, force: bool = False, replace: bool = False) -> list[str]:
