@@ -54,6 +54,9 @@ DOWNLOAD_TOTAL_SECONDS = 120.0
 MAX_REDIRECTS = 5
 #: packs one install brings: the pack and the packs it needs, and those they need
 MAX_PACKS_PER_INSTALL = 50
+#: pack versions a registry's index lists (reading one costs about half a second and 7 MB a
+#: thousand), counted before it is read as a pack's entries are
+MAX_INDEX_ENTRIES = 5_000
 
 # Pixels of one image printed on a card (a 300 dpi A3 poster has 17.4 million).
 MAX_IMAGE_PIXELS = 50_000_000

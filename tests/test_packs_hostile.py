@@ -480,3 +480,17 @@ def test_a_long_chain_of_needs_is_refused_not_followed(cli, reg, monkeypatch):
     (folder / "index.json").write_text(json.dumps({"daimyo_registry": 1, "packs": packs_}))
     one_error(cli("pack", "install", "P0"), "needs more than 50 packs (MAX_PACKS_PER_INSTALL)")
     assert not packs.exists()
+
+
+def test_an_index_at_and_past_its_bound_of_pack_versions(cli, reg, monkeypatch):
+    from builder import limits
+
+    folder, _packs, _work = reg
+    monkeypatch.setenv("DAIMYO_REGISTRY", str(folder))
+    monkeypatch.setattr(limits, "MAX_INDEX_ENTRIES", 3)
+    chain(folder, 2)  # with Club cards: three pack versions
+    index(cli, folder)
+    assert cli("pack", "search").code == 0
+    chain(folder, 3)
+    index(cli, folder)
+    one_error(cli("pack", "search"), "error registry.index: more than 3 pack versions or 200,000 values")

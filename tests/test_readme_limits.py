@@ -34,6 +34,7 @@ LIMITS = [
     ("builder.limits", "MAX_DOWNLOAD_BYTES", "mib"),
     ("builder.limits", "MAX_REDIRECTS", "at most {} redirects"),
     ("builder.limits", "MAX_PACKS_PER_INSTALL", "at most {} packs"),
+    ("builder.limits", "MAX_INDEX_ENTRIES", "at most {:,} pack versions"),
     ("builder.limits", "DOWNLOAD_TIMEOUT_SECONDS", "after {:.0f} s"),
     ("builder.limits", "DOWNLOAD_TOTAL_SECONDS", "or {:.0f} s in all"),
     ("builder.lists.packchanges", "MAX_LISTS", "at most {:,} lists"),

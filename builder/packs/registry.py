@@ -119,6 +119,20 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 hint="'daimyo pack index FOLDER' writes one",
             )
         )
+    from builder.yamlio import entries_over
+
+    if entries_over(text, limits.MAX_INDEX_ENTRIES, limits.MAX_PACK_VALUES):
+        raise DaimyoError(
+            Diagnostic(
+                where,
+                1,
+                1,
+                f"more than {limits.MAX_INDEX_ENTRIES:,} pack versions or {limits.MAX_PACK_VALUES:,} values "
+                "(MAX_INDEX_ENTRIES); not read",
+                code="registry.index",
+                hint="a registry's index lists at most that many; tell its maintainers",
+            )
+        )
     data, pos = parse_yaml(text, where, "registry.index")
     if not isinstance(data, dict) or INDEX_KEY not in data:
         raise DaimyoError(
