@@ -494,3 +494,18 @@ def test_an_index_at_and_past_its_bound_of_pack_versions(cli, reg, monkeypatch):
     chain(folder, 3)
     index(cli, folder)
     one_error(cli("pack", "search"), "error registry.index: more than 3 pack versions or 200,000 values")
+
+
+def test_a_record_naming_a_file_outside_the_kept_versions_is_ignored(cli, served, tmp_path):
+    _srv, folder, packs, _work = served
+    index(cli, folder)
+    assert cli("pack", "install", "Club cards").code == 0
+    victim = tmp_path / "victim.yaml"
+    victim.write_text(club("1"))
+    data = json.loads((packs / ".installed.json").read_text())
+    for bad in ("../victim.yaml", "../../victim.yaml", str(victim), ".versions/../../victim.yaml"):
+        data["versions"].append(dict(data["versions"][0], file=bad, version="0"))
+    (packs / ".installed.json").write_text(json.dumps(data))
+    r = cli("pack", "remove", "Club cards")
+    assert r.code == 0, r
+    assert victim.read_text() == club("1")
