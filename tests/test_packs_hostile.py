@@ -509,3 +509,14 @@ def test_a_record_naming_a_file_outside_the_kept_versions_is_ignored(cli, served
     r = cli("pack", "remove", "Club cards")
     assert r.code == 0, r
     assert victim.read_text() == club("1")
+
+
+def test_a_redirect_without_an_address_is_not_called_a_loop(served):
+    from builder.errors import DaimyoError
+    from builder.packs.registry import fetch
+
+    srv, *_ = served
+    srv.raw["/nowhere"] = b"HTTP/1.1 302 Found\r\nContent-Length: 0\r\n\r\n"
+    with pytest.raises(DaimyoError) as exc:
+        fetch(f"{srv.url}/nowhere")
+    assert "the server answered 302 Found without an address to go to" in exc.value.lines()[0]

@@ -547,6 +547,8 @@ def _failed(url: str, exc: BaseException) -> DaimyoError:
     import urllib.error
 
     if isinstance(exc, urllib.error.HTTPError):
+        if 300 <= exc.code < 400 and not (exc.headers and (exc.headers.get("location") or exc.headers.get("uri"))):
+            return _refuse(url, f"the server answered {exc.code} {exc.reason} without an address to go to")
         if 300 <= exc.code < 400:
             return _refuse(
                 url,
