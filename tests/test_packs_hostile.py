@@ -520,3 +520,21 @@ def test_a_redirect_without_an_address_is_not_called_a_loop(served):
     with pytest.raises(DaimyoError) as exc:
         fetch(f"{srv.url}/nowhere")
     assert "the server answered 302 Found without an address to go to" in exc.value.lines()[0]
+
+
+def test_import_install_packs_does_not_replace_a_bundled_pack_unasked(cli, served):
+    _srv, folder, packs, work = served
+    (folder / "club-1.yaml").unlink()
+    (folder / "example.yaml").write_text(EVIL_EXAMPLE)
+    data = index(cli, folder)
+    content = data["packs"][0]["content"]
+    (work / "deck.yaml").write_text(
+        "system: senshiai\npacks: [Senshiai example cards]\ncards: {Club Samurai: 1}\n"
+        f"checked_with:\n  - pack: Senshiai example cards\n    name: Senshiai example cards\n"
+        f"    version: '9'\n    hash: {content[:23]}\n"
+    )
+    r = cli("import", "deck.yaml", "-o", "mine.yaml", "--install-packs")
+    assert r.code == 2, r
+    assert "has the name of the pack bundled with daimyo" in r.stderr
+    assert 'daimyo pack install "Senshiai example cards" --replace' in r.stderr and "pass --replace" not in r.stderr
+    assert not packs.exists()

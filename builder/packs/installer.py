@@ -245,9 +245,9 @@ def shadows(r: Ready) -> list[tuple[str, str]]:
     return out
 
 
-def refuse_shadows(readies: list[Ready], replace: bool) -> None:
+def refuse_shadows(readies: list[Ready], replace: bool, hint: str | None = None) -> None:
     """UsageError for the first pack that would take the place of another (``shadows``), unless
-    ``replace``."""
+    ``replace``; ``hint``: how to install it all the same (default: the ``replace`` option)."""
     for r in readies:
         taken = shadows(r)
         if taken and not replace:
@@ -255,7 +255,7 @@ def refuse_shadows(readies: list[Ready], replace: bool) -> None:
                 f"pack '{r.ident.label()}' from {r.origin} has the name of "
                 f"{' and of '.join(what for what, _back in taken)}: "
                 "installed, it would take its place in every list that names it; nothing installed",
-                f"pass {option('replace')} to install it all the same",
+                hint or f"pass {option('replace')} to install it all the same",
             )
 
 
@@ -428,4 +428,8 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
                         hint=command_line("ask the sender for a bundle: 'daimyo export LIST --to bundle'"),
                     )
                 )
+    for r in readies:
+        refuse_shadows(
+            [r], False, command_line(f'to install it all the same: daimyo pack install "{r.ident.name}" --replace')
+        )
     return _put(readies, force)
