@@ -39,6 +39,21 @@ def fail(exc: DaimyoError) -> None:
     raise typer.Exit(exc.exit_code)
 
 
+def formats(*names: str):
+    """The callback of a ``--format`` option whose command writes ``names``: another format is
+    refused as the command line is read, before the command reads or writes anything."""
+
+    def check(value):
+        if value is not None and value not in names:
+            import typer
+
+            shown = ", ".join(names[:-1]) + f" or {names[-1]}" if len(names) > 1 else names[0]
+            raise typer.BadParameter(f"unknown format '{value}' (use {shown})")
+        return value
+
+    return check
+
+
 def find_game(name: str):
     """The ``GameSystem`` a command line names (its id, name or an alias)."""
     from builder.systems import find_system

@@ -17,13 +17,16 @@ EXIT_ILLEGAL = 1
 EXIT_INPUT = 2
 
 
-# everything that ends a line for str.splitlines() or a terminal, and the other control characters
-_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+# everything that ends a line for str.splitlines() or a terminal, the other control characters,
+# and the bidirectional controls that reorder what follows them (``Evil\u202egnp.exe`` shows as
+# ``Evilexe.png``)
+_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def one_line(text: str) -> str:
-    """``text`` with line breaks and control characters written as escapes (``\\n``, ``\\x0c``), so
-    that a message quoting what a user wrote stays one line."""
+    """``text`` with line breaks, control characters and bidirectional controls written as escapes
+    (``\\n``, ``\\x0c``, ``\\u202e``), so that a message quoting what a user wrote, or a text from
+    elsewhere (a registry's index), stays one line that reads as it is stored."""
     if not _BREAKS.search(text):
         return text
     return _BREAKS.sub(lambda m: repr(m.group())[1:-1], text)

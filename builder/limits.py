@@ -36,6 +36,14 @@ MIN_CODE_BODY = 64 * 1024
 MIN_PAPER_MM = 50.0
 MAX_PAPER_MM = 2000.0
 
+#: entries a pack (or a catalog file) holds, every section together: reading, checking and
+#: installing cost time and memory in proportion to the entries (about 9 MB and a fifth of a
+#: second per thousand), so a pack at this bound is read in about a second and 60 MB more; a
+#: file past it is refused before it is built, by a count that holds no more than one value
+MAX_PACK_ENTRIES = 5_000
+#: and the values of a pack in all (names, numbers, texts, lists: 40 an entry on average)
+MAX_PACK_VALUES = 200_000
+
 # Downloads of pack registries (``daimyo pack search|install|update``): an index or a pack
 # file of at most this many bytes (the size of a pack file), each network read given up
 # after this many seconds of silence and a whole download after the second figure, and at
@@ -44,6 +52,11 @@ MAX_DOWNLOAD_BYTES = MAX_FILE_BYTES
 DOWNLOAD_TIMEOUT_SECONDS = 20.0
 DOWNLOAD_TOTAL_SECONDS = 120.0
 MAX_REDIRECTS = 5
+#: packs one install brings: the pack and the packs it needs, and those they need
+MAX_PACKS_PER_INSTALL = 50
+#: pack versions a registry's index lists (reading one costs about half a second and 7 MB a
+#: thousand), counted before it is read as a pack's entries are
+MAX_INDEX_ENTRIES = 5_000
 
 # Bytes an .xlsx workbook (a zip) may unpack to, by the sizes it declares (read before anything is
 # unpacked, so a zip bomb of a few kilobytes is refused): as much as a pack file may hold.

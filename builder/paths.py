@@ -46,7 +46,7 @@ def display_path(path) -> str:
     p = Path(path)
     try:
         return str(p.resolve().relative_to(Path.cwd().resolve()))
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symbolic link loop (Python < 3.13)
         return str(path)
 
 

@@ -316,14 +316,73 @@ class _Budget:
         self.left = 2 * len(text) + 1000
 
 
-def parse_yaml(text: str, file: str = "<string>", code: str | None = None) -> tuple[Any, Positions]:
-    """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors."""
+def entries_over(text: str, limit: int, values: int | None = None) -> bool:
+    """Whether the YAML document ``text`` holds more than ``limit`` entries (values directly in
+    the collections of its top-level mapping: a pack's cards, troops, ...) or, with ``values``,
+    more than that many values in all. Counted from the parser's events, one at a time, before
+    anything is built; a text that does not parse is left for the parser to report."""
+    least = min(limit, values) if values is not None else limit
+    if len(text) < 2 * least:  # each entry or value takes two characters at least ("a," in a flow list)
+        return False
+    from ruamel.yaml import events
+    from ruamel.yaml.error import YAMLError
+
+    loader_class = _loader_class()
+    if not loader_class:  # pragma: no cover - without the C parser
+        return False
+    loader = loader_class(text)
+    depth = count = total = 0
+    most = values if values is not None else len(text)
+    try:
+        while loader.check_event():
+            ev = loader.get_event()
+            if isinstance(ev, events.CollectionStartEvent):
+                depth += 1
+                count += depth == 3
+                total += 1
+            elif isinstance(ev, events.CollectionEndEvent):
+                depth -= 1
+            elif isinstance(ev, (events.ScalarEvent, events.AliasEvent)):
+                count += depth == 2
+                total += 1
+            if count > limit or total > most:
+                return True
+    except YAMLError:
+        return False
+    finally:
+        loader.dispose()
+    return False
+
+
+def too_many_entries_diag(file: str, code: str | None = None) -> Diagnostic:
+    from builder.limits import MAX_PACK_ENTRIES, MAX_PACK_VALUES
+
+    return Diagnostic(
+        file,
+        1,
+        1,
+        f"more than {MAX_PACK_ENTRIES:,} entries or {MAX_PACK_VALUES:,} values (MAX_PACK_ENTRIES); not read",
+        code=code,
+        hint=f"split it into packs of at most {MAX_PACK_ENTRIES:,} entries",
+    )
+
+
+def parse_yaml(
+    text: str, file: str = "<string>", code: str | None = None, max_entries: int | None = None
+) -> tuple[Any, Positions]:
+    """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors.
+    ``max_entries``: refuse, before building it, a document with more entries (``entries_over``)."""
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     loader_class = _loader_class()
     pos = Positions(file)
     if too_deep(text):
         raise DaimyoError(too_deep_diag(file, code))
+    if max_entries is not None:
+        from builder.limits import MAX_PACK_VALUES
+
+        if entries_over(text, max_entries, MAX_PACK_VALUES):
+            raise DaimyoError(too_many_entries_diag(file, code))
     try:
         if loader_class:
             loader = loader_class(text)
@@ -672,8 +731,10 @@ def may_replace(path: str | os.PathLike) -> None:
     _EDITING.setdefault(real, (str(path), None))
 
 
-def load_yaml(path: str | os.PathLike, code: str | None = None) -> tuple[Any, Positions]:
-    return parse_yaml(read_text(path, code), str(path), code)
+def load_yaml(
+    path: str | os.PathLike, code: str | None = None, max_entries: int | None = None
+) -> tuple[Any, Positions]:
+    return parse_yaml(read_text(path, code), str(path), code, max_entries=max_entries)
 
 
 def _refuse(p, message: str, hint: str | None = None):

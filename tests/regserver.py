@@ -1,6 +1,7 @@
 """A static file server on 127.0.0.1 for registry tests, with routes that misbehave on purpose:
-redirects (chains and loops), a server that never answers, one that stops half-way, and one
-that sends a body of a given size."""
+redirects (chains and loops), a server that never answers, one that stops half-way, one that
+sends a body of a given size, one that sends any bytes at all (a bad status line, too many
+headers, a body shorter than its Content-Length) and one that trickles a byte at a time."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ class Server:
         self.stall: set[str] = set()  # paths never answered until release()
         self.half: set[str] = set()  # paths answered with half their body, then held
         self.blobs: dict[str, tuple[bytes, bool]] = {}  # path -> (body, send Content-Length)
+        self.raw: dict[str, bytes] = {}  # path -> the whole answer, bytes as sent, then closed
+        self.trickle: dict[str, float] = {}  # path -> seconds between bytes of a never-ending body
         self.half_sent = threading.Event()
         self.released = threading.Event()
         self.requests: list[str] = []
@@ -30,6 +33,25 @@ class Server:
             def do_GET(self):
                 path = self.path.split("?", 1)[0]
                 server.requests.append(path)
+                if path in server.raw:
+                    self.wfile.write(server.raw[path])
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                if path in server.trickle:
+                    self.send_response(200)
+                    self.send_header("Content-Length", "1000000")
+                    self.end_headers()
+                    for _ in range(100):  # bounded, stopped at release()
+                        try:
+                            self.wfile.write(b"#")
+                            self.wfile.flush()
+                        except OSError:
+                            return
+                        if server.released.wait(server.trickle[path]):
+                            return
+                    server.released.wait(30)  # then silent, the connection held open
+                    return
                 if path in server.stall:
                     server.released.wait(30)
                     return

@@ -265,6 +265,7 @@ def humanize_note(text) -> str:
 def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) -> list[str]:
     """Validate the catalog of every game of ``games`` (the registry's ids, which the caller
     gives) or of ``system`` alone; packs go with the game they name."""
+    from builder import limits
     from builder.catalog.loader import load_catalog
     from builder.yamlio import load_yaml
 
@@ -277,7 +278,7 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
         if not is_file(p):
             p = str(resolve_pack(str(p), None, system) or p)
         try:
-            data, pos = load_yaml(p, code="pack.yaml")
+            data, pos = load_yaml(p, code="pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
         except Exception as exc:  # DaimyoError
             diags.extend(getattr(exc, "diagnostics", []))
             continue

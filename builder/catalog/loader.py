@@ -534,6 +534,7 @@ _PARSED_CHARS = 2_000_000  # characters of text in all (the parsed data take som
 
 def _parse_catalog_file(f: Path, shown: str) -> tuple[Any, Any]:
     """The data and positions of catalog file ``f`` (parsed once while it is unchanged)."""
+    from builder.limits import MAX_PACK_ENTRIES
     from builder.yamlio import parse_yaml, read_text
 
     key = (os.path.abspath(f), shown)
@@ -547,7 +548,7 @@ def _parse_catalog_file(f: Path, shown: str) -> tuple[Any, Any]:
     if hit is not None and stamp is not None and hit[0] == stamp and hit[1] == text:
         _PARSED[key] = hit
         return hit[2], hit[3]
-    data, pos = parse_yaml(text, shown, "catalog.yaml")
+    data, pos = parse_yaml(text, shown, "catalog.yaml", max_entries=MAX_PACK_ENTRIES)
     if stamp is not None and len(text) <= _PARSED_CHARS:
         kept = list(_PARSED.items())  # the least recently used first
         chars = len(text) + sum(len(entry[1]) for _, entry in kept)
@@ -618,12 +619,13 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
     pack_info = []
     for pf, given in [(pf, None) for pf in packs] + [(name, (d, ps)) for name, d, ps in parsed]:
         from builder.errors import DaimyoError
+        from builder.limits import MAX_PACK_ENTRIES
 
         if given is not None:
             data, p = given
         else:
             try:
-                data, p = load_yaml(pf, code="pack.yaml")
+                data, p = load_yaml(pf, code="pack.yaml", max_entries=MAX_PACK_ENTRIES)
             except DaimyoError as exc:
                 diags.extend(exc.diagnostics)
                 continue

@@ -350,6 +350,7 @@ class Installed:
     source: str
     file: str  # the stored copy, relative to the packs folder
     installed: str = ""
+    origin: str | None = None  # the registry's index, or the folder of the address or file it came from
 
     def label(self) -> str:
         return self.name + (f" {self.version}" if self.version else "")
@@ -365,10 +366,22 @@ def kept_records() -> list[Installed]:
         return [
             Installed(**cast("dict[str, Any]", {k: r.get(k) for k in Installed.__dataclass_fields__}))
             for r in data.get("versions", [])
-            if isinstance(r, dict) and isinstance(r.get("name"), str) and isinstance(r.get("hash"), str)
+            if isinstance(r, dict)
+            and isinstance(r.get("name"), str)
+            and isinstance(r.get("hash"), str)
+            and _kept_file(r.get("file"))
         ]
     except (OSError, ValueError, TypeError, AttributeError):
         return []
+
+
+def _kept_file(file) -> bool:
+    """True for a record's ``file`` that names a file inside ``.versions/`` (a record file edited
+    by hand or by another program can name no file elsewhere to read, replace or remove)."""
+    if not isinstance(file, str):
+        return False
+    parts = file.replace("\\", "/").split("/")
+    return len(parts) == 3 and parts[0] == VERSIONS and all(p not in ("", ".", "..") for p in parts) and ":" not in file
 
 
 def find_kept(name: str, version: str | None = None, content: str | None = None) -> Installed | None:

@@ -13,7 +13,7 @@ DEFAULT_PORT = 8770  # builder.event.store.DEFAULT_PORT, here for the help text
 
 
 def register(app) -> None:
-    from builder.cli import echo
+    from builder.cli import echo, formats
     from builder.errors import EXIT_ILLEGAL, EXIT_INPUT
 
     ev_app = typer.Typer(
@@ -220,7 +220,7 @@ def register(app) -> None:
     @guarded("export")
     def export_cmd(
         folder: str = typer.Argument(..., help="the event's folder"),
-        format: str = typer.Option("csv", "--format", "-f", help="csv or json"),
+        format: str = typer.Option("csv", "--format", "-f", help="csv or json", callback=formats("csv", "json")),
         out: Optional[str] = typer.Option(None, "--output", "-o", help="write to this file"),
         force: bool = typer.Option(False, "--force", help="replace an existing output file"),
     ):

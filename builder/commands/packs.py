@@ -9,14 +9,19 @@ import typer
 
 def register(app) -> None:
     """Add the ``pack`` command group to the typer app."""
-    from builder.cli import echo, error_lines, fail
-    from builder.errors import EXIT_INPUT, DaimyoError
+    from builder.cli import echo, error_lines, fail, formats
+    from builder.errors import EXIT_INPUT, DaimyoError, one_line
+
+    def say(line: str, err: bool = False) -> None:
+        """A line that may hold text from a registry or a pack file: kept one line, with control
+        and bidirectional characters escaped (a description cannot forge a line or reorder one)."""
+        echo(one_line(line), err=err)
 
     def stale() -> None:
         from builder.packs.registry import stale_notes
 
         for line in stale_notes():
-            echo(line, err=True)
+            say(line, err=True)
 
     pack_app = typer.Typer(
         help="Your own data: pack templates, checks, spreadsheets, the packs folder.",
@@ -46,7 +51,7 @@ def register(app) -> None:
     @pack_app.command("check")
     def pack_check(
         files: list[str] = typer.Argument(..., help="pack files, or pack names found in the packs folders"),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
     ):
         """Validate packs with their system's catalog. Exit 0 when valid, 2 with one line per problem."""
         import json
@@ -56,9 +61,6 @@ def register(app) -> None:
         from builder.packs.manage import shown as shown_path
         from builder.paths import is_file
 
-        if format not in ("text", "json"):
-            echo(f"daimyo: error: unknown format '{format}' (use text or json)", err=True)
-            raise typer.Exit(EXIT_INPUT)
         bad, reports = False, []
         for f in files:
             path = f if is_file(f) else (resolve_pack(f) or f)
@@ -72,7 +74,7 @@ def register(app) -> None:
             shown = shown_path(path)
             reports.append(rep.to_json(shown))
             if format == "text":
-                echo(rep.line(shown))
+                say(rep.line(shown))
         if format == "json":
             echo(json.dumps(reports, indent=2, ensure_ascii=False))
         raise typer.Exit(EXIT_INPUT if bad else 0)
@@ -80,7 +82,7 @@ def register(app) -> None:
     @pack_app.command("list")
     def pack_list(
         system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this system"),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
         outdated: bool = typer.Option(
             False, "--outdated", help="only installed packs a registry has a newer version of"
         ),
@@ -117,7 +119,7 @@ def register(app) -> None:
                 )
                 return
             for u in ups:
-                echo(
+                say(
                     f"{u.name} ({u.game}): {u.current or '(no version)'} in use, {u.entry.version} available "
                     f"from {u.entry.registry}"
                 )
@@ -129,7 +131,7 @@ def register(app) -> None:
             echo(json.dumps(packs_json(items), indent=2, ensure_ascii=False))
             return
         for line in format_pack_list(items):
-            echo(line)
+            say(line)
 
     @pack_app.command("install")
     def pack_install(
@@ -142,6 +144,11 @@ def register(app) -> None:
         force: bool = typer.Option(
             False, "--force", help="replace a pack made or copied by hand that has the same name"
         ),
+        replace: bool = typer.Option(
+            False,
+            "--replace",
+            help="install a pack named like a bundled pack, or like an installed pack from elsewhere, in its place",
+        ),
     ):
         """Install a pack into your packs folder (verified against the registry's SHA-256; earlier
         versions are kept), so that lists and --pack can name it."""
@@ -149,13 +156,13 @@ def register(app) -> None:
         from builder.packs.installer import install
 
         try:
-            lines = install(ref, _system(system) if system else None, force=force)
+            lines = install(ref, _system(system) if system else None, force=force, replace=replace)
         except DaimyoError as exc:
             stale()
             fail(exc)
         stale()
         for line in lines:
-            echo(line)
+            say(line, err=line.startswith("warning: "))
 
     @pack_app.command("index")
     def pack_index(
@@ -166,18 +173,25 @@ def register(app) -> None:
         base_url: Optional[str] = typer.Option(
             None, "--base-url", help="absolute address of the folder, for the packs' urls [default: relative urls]"
         ),
+        force: bool = typer.Option(False, "--force", help="replace an existing file that is not a registry index"),
     ):
-        """Check every pack in a registry folder and write its index.json (for the registry's CI)."""
+        """Check every pack in a registry folder and write its index.json (for the registry's CI).
+        An index written before is replaced; any other file only with --force."""
         from pathlib import Path
 
-        from builder.packs.registry import INDEX_NAME, build_index, dump_index
+        from builder.packs.registry import INDEX_NAME, build_index, dump_index, is_index_file
         from builder.yamlio import atomic_write
 
-        index, lines = build_index(folder, base_url)
         target = out or str(Path(folder) / INDEX_NAME)
-        atomic_write(target, dump_index(index), force=True)
+        replace = force or is_index_file(target)
+        if not replace and (Path(target).exists() or Path(target).is_symlink()):
+            from builder.errors import WouldOverwrite
+
+            raise WouldOverwrite(target, "file exists and is not a registry index; not overwritten")
+        index, lines = build_index(folder, base_url)
+        atomic_write(target, dump_index(index), force=replace)
         for line in lines:
-            echo(line)
+            say(line)
         echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")
 
     @pack_app.command("search")
@@ -186,7 +200,7 @@ def register(app) -> None:
             None, help="words of the name, description or authors [default: every pack]"
         ),
         system: Optional[str] = typer.Option(None, "--system", "-s", help="only packs of this game"),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
+        format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
     ):
         """Search the registries (DAIMYO_REGISTRY or the config file): the newest version of each pack."""
         import json
@@ -202,7 +216,7 @@ def register(app) -> None:
             echo(json.dumps([e.to_json() for e in found], indent=2, ensure_ascii=False))
             return
         if not found:
-            echo("no packs found" + (f" matching '{text}'" if text else ""))
+            say("no packs found" + (f" matching '{text}'" if text else ""))
             raise typer.Exit(1)
         for e in found:
             current, _ = store.in_use(e.name)
@@ -210,12 +224,12 @@ def register(app) -> None:
             if current is not None:
                 state = "  [installed]" if current.version == e.version else f"  [installed: {current.version}]"
             needs = f"  needs daimyo {e.daimyo}" if not e.compatible else ""
-            echo(f"{e.name} {e.version} ({e.game}){state}{needs}")
+            say(f"{e.name} {e.version} ({e.game}){state}{needs}")
             if e.description:
-                echo(f"    {e.description}")
+                say(f"    {e.description}")
             meta = ", ".join(x for x in [", ".join(e.authors), e.licence or ""] if x)
             if meta:
-                echo(f"    {meta}")
+                say(f"    {meta}")
 
     @pack_app.command("update")
     def pack_update(
@@ -225,24 +239,28 @@ def register(app) -> None:
             [], "--lists", help="lists or folders to report on [default: the current folder]"
         ),
         force: bool = typer.Option(False, "--force", help="replace a pack of the same name made or copied by hand"),
+        replace: bool = typer.Option(
+            False, "--replace", help="install a newer version from another registry than the one in use came from"
+        ),
     ):
         """Install the newest version of installed packs, after showing what changes for your lists.
         Exit 0 when done or nothing is outdated, 1 when updates were declined."""
         import sys
 
-        from builder.packs.installer import _put, describe, download, outdated
+        from builder.packs.installer import _put, describe, download, outdated, refuse_shadows
 
         ups = outdated(name)
         stale()
         if not ups:
-            echo("every installed pack is up to date" if name is None else f"{name}: up to date")
+            say("every installed pack is up to date" if name is None else f"{name}: up to date")
             return
         readies = []
         for u in ups:
             ready = download(u.entry)
             readies.append(ready)
             for line in describe(u, ready, list(lists) or ["."]):
-                echo(line)
+                say(line)
+        refuse_shadows(readies, replace)  # before asking: the answer would change nothing
         if not yes:
             if not sys.stdin.isatty():
                 echo(
@@ -253,8 +271,8 @@ def register(app) -> None:
             if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
                 echo("nothing replaced")
                 raise typer.Exit(1)
-        for line in _put(readies, force=force):
-            echo(line)
+        for line in _put(readies, force=force, replace=replace):
+            say(line, err=line.startswith("warning: "))
 
     @pack_app.command("remove")
     def pack_remove(
@@ -267,7 +285,7 @@ def register(app) -> None:
         n, v = split_ref(name)
         lines = store.remove(n, v)
         for line in lines:
-            echo(line)
+            say(line)
 
     @pack_app.command("import")
     def pack_import(

@@ -254,6 +254,19 @@ def list_drift(doc) -> list[str]:
         name = rec.get("name") or ref
         was = f"'{name}'" + (f" version {rec['version']}" if rec.get("version") else "")
         now = f"version {ident.version}" if ident.version else "other content"
+        hidden = _shadowed(str(ref), doc, rec["hash"])
+        if hidden is not None:  # the recorded pack is here, behind another of the same name
+            try:
+                changes = pack_changes(read_pack(hidden)[0], read_pack(path)[0])
+            except DaimyoError:
+                changes = []
+            mine = for_list(changes, data)
+            what = "; ".join(c.text() for c in mine) if mine else "none of this list's entries changed"
+            out.append(
+                f"pack {was} recorded by this list is {_where(hidden)}, and {_where(path)} takes its place "
+                f"({now}): {what}"
+            )
+            continue
         old = find_kept(str(name), content=rec["hash"]) or find_kept_by_hash(rec["hash"])
         head = f"pack {was} recorded by this list differs here ({now})"
         again = (
@@ -272,6 +285,44 @@ def list_drift(doc) -> list[str]:
         what = "; ".join(c.text() for c in mine) if mine else "none of this list's entries changed"
         out.append(f"{head}: {what}; {again}")
     return out
+
+
+def _shadowed(ref: str, doc, content: str):
+    """The pack file ``ref`` could mean, other than the one it resolves to, whose content is the
+    one a list recorded (``content``: a hash prefix), or None."""
+    from builder.catalog.packfiles import candidates
+    from builder.catalog.packid import pack_id
+
+    try:
+        found = candidates(ref, doc.base_dir, doc.system)
+    except (OSError, ValueError):
+        return None
+    for c in found[1:]:
+        try:
+            if pack_id(c.path).hash.startswith(content):
+                return c.path
+        except DaimyoError:
+            continue
+    return None
+
+
+def _where(path) -> str:
+    """A pack file for people: the bundled pack by its name, an installed one with its source."""
+    from builder.catalog.packfiles import bundled_dir, install_dir, kept_records
+    from builder.catalog.packid import pack_id
+    from builder.paths import display_path
+
+    p = Path(path)
+    try:
+        if p.resolve().parent == bundled_dir().resolve():
+            return f"the pack bundled with daimyo ({p.name})"
+        if p.resolve().parent == install_dir().resolve():
+            h = pack_id(p).hash
+            src = next((r.origin or r.source for r in kept_records() if r.hash == h), None)
+            return f"the installed {display_path(p)}" + (f" from {src}" if src else "")
+    except (OSError, RuntimeError, DaimyoError):
+        pass
+    return display_path(p)
 
 
 def recorded_packs(data: dict, base_dir, system: str | None) -> list | None:

@@ -28,12 +28,26 @@ class Ready:
     sha256: str
     source: str
     pack: dict  # its data
+    origin: str = ""  # the registry's index, or the folder of the address or file (``origin_of``)
+
+
+def origin_of(source: str) -> str:
+    """Where a pack installed from an address or a file comes from: its folder (versions 1 and 2
+    side by side in one folder are of one origin)."""
+    from urllib.parse import urljoin
+
+    if "://" in source:
+        try:
+            return urljoin(source, ".")
+        except ValueError:
+            return source
+    return str(Path(source).parent)
 
 
 def _is_address(ref: str) -> bool:
-    from urllib.parse import urlsplit
+    import re
 
-    return len(urlsplit(ref).scheme) > 1 and "://" in ref
+    return "://" in ref and re.match(r"[A-Za-z][A-Za-z0-9+.-]+:", ref) is not None
 
 
 def verify(data: bytes, entry) -> None:
@@ -60,6 +74,7 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
     names)."""
     from builder.catalog.packid import PackId
     from builder.errors import CatalogError
+    from builder.limits import MAX_PACK_ENTRIES
     from builder.packs.manage import check_pack
     from builder.yamlio import parse_yaml
 
@@ -67,7 +82,7 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DaimyoError(Diagnostic(source, 0, 0, "not UTF-8 text", code="pack.yaml")) from None
-    pack, pos = parse_yaml(text, source, "pack.yaml")
+    pack, pos = parse_yaml(text, source, "pack.yaml", max_entries=MAX_PACK_ENTRIES)
     if not isinstance(pack, dict):
         raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
     report = check_pack(source, parsed=(pack, pos))
@@ -93,7 +108,8 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
             )
     from builder.packs.registry import sha256_hex
 
-    return Ready(data, ident, report.system, sha256_hex(data), source, pack)
+    origin = entry.registry if entry is not None and entry.registry else origin_of(source)
+    return Ready(data, ident, report.system, sha256_hex(data), source, pack, origin)
 
 
 def _needs_daimyo(ready: Ready) -> None:
@@ -123,25 +139,38 @@ def download(entry) -> Ready:
 
 
 def _plan(entry, entries, planned: dict) -> None:
-    """``entry`` and the packs it needs that are not installed, in install order."""
+    """``entry`` and the packs it needs that are not installed, in install order (the needed
+    ones later: they are installed first). At most ``MAX_PACKS_PER_INSTALL`` packs: a registry
+    whose packs need each other in a long chain is refused, not followed."""
+    from builder import limits
     from builder.catalog.packfiles import read_header, resolve_pack
     from builder.packs.registry import choose, name_key_of, split_ref
 
-    key = (name_key_of(entry.name), entry.game)
-    if key in planned:
-        return
-    planned[key] = entry
-    for need in entry.needs:
-        name, version = split_ref(need)
-        have = resolve_pack(name, None, entry.game)
-        if have is not None and (version is None or read_header(have).version == version):
+    todo = [entry]
+    while todo:
+        e = todo.pop()
+        key = (name_key_of(e.name), e.game)
+        if key in planned:
             continue
-        _plan(choose(entries, name, version, entry.game), entries, planned)
+        planned[key] = e
+        if len(planned) > limits.MAX_PACKS_PER_INSTALL:
+            raise UsageError(
+                f"pack '{entry.label()}' needs more than {limits.MAX_PACKS_PER_INSTALL} packs "
+                "(MAX_PACKS_PER_INSTALL); nothing installed",
+                "tell the registry's maintainers",
+            )
+        for need in reversed(e.needs):
+            name, version = split_ref(need)
+            have = resolve_pack(name, None, e.game)
+            if have is not None and (version is None or read_header(have).version == version):
+                continue
+            todo.append(choose(entries, name, version, e.game))
 
 
-def install(ref: str, game: str | None = None, force: bool = False) -> list[str]:
+def install(ref: str, game: str | None = None, force: bool = False, replace: bool = False) -> list[str]:
     """``daimyo pack install REF``: a registry name (``NAME`` or ``NAME@VERSION``), an address
-    or a file. Lines for people."""
+    or a file. Lines for people. ``replace``: a pack that takes the place of a bundled pack, or
+    of an installed one of another origin, is installed (and said so); otherwise refused."""
     from builder.packs import store
     from builder.paths import is_file
 
@@ -150,13 +179,13 @@ def install(ref: str, game: str | None = None, force: bool = False) -> list[str]
 
         ready = prepare(fetch(ref, "pack"), ref)
         _needs_daimyo(ready)
-        return _put([ready], force)
+        return _put([ready], force, replace)
     if is_file(ref):
         from builder.yamlio import read_bytes
 
         ready = prepare(read_bytes(ref, "pack.yaml"), str(Path(ref).resolve()))
         _needs_daimyo(ready)
-        return _put([ready], force)
+        return _put([ready], force, replace)
     from builder.packs.registry import all_entries, choose, split_ref
 
     name, version = split_ref(ref)
@@ -179,17 +208,68 @@ def install(ref: str, game: str | None = None, force: bool = False) -> list[str]
     planned: dict = {}
     _plan(entry, entries, planned)
     readies = [download(e) for e in reversed(list(planned.values()))]  # needed packs first
-    return _put(readies, force)
+    return _put(readies, force, replace)
 
 
-def _put(readies: list[Ready], force: bool) -> list[str]:
-    """Store and put in use checked packs; a file in use that is no stored version (a pack made
-    or copied by hand) is replaced only with ``force``."""
+def bundled_named(name: str, game: str) -> list[Path]:
+    """The packs bundled with daimyo that lists know as ``name`` (any spelling) for ``game``."""
+    from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header
+
+    key = name_key(name)
+    out = []
+    for p in pack_files(bundled_dir()):
+        h = read_header(p)
+        if h.system in (None, game) and (name_key(p.name) == key or name_key(h.name or "") == key):
+            out.append(p)
+    return out
+
+
+def shadows(r: Ready) -> list[tuple[str, str]]:
+    """What installing ``r`` would take the place of, for every list that names it: a bundled
+    pack, or the installed pack of another origin; (what, how to have it back) for each."""
     from builder.catalog.packid import pack_id
     from builder.packs import store
 
     out = []
+    for p in bundled_named(r.ident.name, r.game):
+        try:
+            if pack_id(p).hash == r.ident.hash:
+                continue
+        except DaimyoError:
+            pass
+        out.append((f"the pack bundled with daimyo ({p.name})", f"'daimyo pack remove \"{r.ident.name}\"'"))
+    current, _path = store.in_use(r.ident.name)
+    if current is not None and current.hash != r.ident.hash and current.origin and current.origin != r.origin:
+        back = f"{current.name}@{current.version}" if current.version else current.name
+        out.append((f"'{current.label()}' installed from {current.origin}", f"'daimyo pack install \"{back}\"'"))
+    return out
+
+
+def refuse_shadows(readies: list[Ready], replace: bool, hint: str | None = None) -> None:
+    """UsageError for the first pack that would take the place of another (``shadows``), unless
+    ``replace``; ``hint``: how to install it all the same (default: the ``replace`` option)."""
+    for r in readies:
+        taken = shadows(r)
+        if taken and not replace:
+            raise UsageError(
+                f"pack '{r.ident.label()}' from {r.origin} has the name of "
+                f"{' and of '.join(what for what, _back in taken)}: "
+                "installed, it would take its place in every list that names it; nothing installed",
+                hint or f"pass {option('replace')} to install it all the same",
+            )
+
+
+def _put(readies: list[Ready], force: bool, replace: bool = False) -> list[str]:
+    """Store and put in use checked packs; a file in use that is no stored version (a pack made
+    or copied by hand) is replaced only with ``force``, and a pack that would take the place of
+    a bundled one or of one installed from elsewhere (``shadows``) only with ``replace``."""
+    from builder.catalog.packid import pack_id
+    from builder.packs import store
+
+    out = []
+    refuse_shadows(readies, replace)  # before the packs folder is made
     with store.locked():
+        refuse_shadows(readies, replace)  # and again under the lock: another install may have run
         for r in readies:
             current, path = store.in_use(r.ident.name)
             if path.is_file() and current is None and not force:
@@ -216,13 +296,19 @@ def _put(readies: list[Ready], force: bool) -> list[str]:
                         )
                 except (DaimyoError, OSError):
                     pass
-            rec = store.store(r.data, r.ident, r.game, r.sha256, r.source)
+            taken = shadows(r)
+            rec = store.store(r.data, r.ident, r.game, r.sha256, r.source, r.origin)
             if current is not None and current.hash == rec.hash and path.is_file():
                 out.append(f"{rec.label()}: already installed and in use: {path}")
                 continue
             target = store.activate(rec)
             was = f" (was {current.label()}, kept)" if current is not None else ""
             out.append(f"{rec.label()} ({r.game}): installed from {r.source}{was}: {target}")
+            for what, back in taken:
+                out.append(
+                    f"warning: '{rec.label()}' now takes the place of {what} in every list that names "
+                    f"'{r.ident.name}'; {back} gives it back"
+                )
     return out
 
 
@@ -367,4 +453,8 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
                         hint=command_line("ask the sender for a bundle: 'daimyo export LIST --to bundle'"),
                     )
                 )
+    for r in readies:
+        refuse_shadows(
+            [r], False, command_line(f'to install it all the same: daimyo pack install "{r.ident.name}" --replace')
+        )
     return _put(readies, force)

@@ -189,7 +189,7 @@ def shown(path) -> str:
     try:
         if Path(path).resolve().parent == bundled_dir().resolve():
             return f"(bundled) {Path(path).name}"
-    except OSError:
+    except (OSError, RuntimeError):  # RuntimeError: a symbolic link loop (Python < 3.13)
         pass
     return display_path(path)
 

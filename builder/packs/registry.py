@@ -119,6 +119,20 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 hint="'daimyo pack index FOLDER' writes one",
             )
         )
+    from builder.yamlio import entries_over
+
+    if entries_over(text, limits.MAX_INDEX_ENTRIES, limits.MAX_PACK_VALUES):
+        raise DaimyoError(
+            Diagnostic(
+                where,
+                1,
+                1,
+                f"more than {limits.MAX_INDEX_ENTRIES:,} pack versions or {limits.MAX_PACK_VALUES:,} values "
+                "(MAX_INDEX_ENTRIES); not read",
+                code="registry.index",
+                hint="a registry's index lists at most that many; tell its maintainers",
+            )
+        )
     data, pos = parse_yaml(text, where, "registry.index")
     if not isinstance(data, dict) or INDEX_KEY not in data:
         raise DaimyoError(
@@ -204,8 +218,14 @@ def absolute_url(url: str, base: str) -> str:
     scheme daimyo reads; UsageError for any other scheme."""
     from urllib.parse import urljoin, urlsplit
 
-    full = urljoin(base, url)
-    scheme = urlsplit(full).scheme.lower()
+    try:
+        full = urljoin(base, url)
+    except ValueError as exc:
+        raise UsageError(f"address '{url}' is not a valid address: {exc}", "check the address") from None
+    try:
+        scheme = split_address(full).scheme.lower()
+    except DaimyoError as exc:
+        raise UsageError(f"address '{url}' is {exc.diagnostics[0].message}", "check the address") from None
     if scheme not in SCHEMES:
         raise UsageError(
             f"address '{url}' is not http, https or file", "registries are read over http(s) or from a folder"
@@ -275,7 +295,14 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
     from urllib.parse import urlsplit
 
     ref = ref.strip()
-    scheme = urlsplit(ref).scheme.lower()
+    try:
+        scheme = urlsplit(ref).scheme.lower()
+        if len(scheme) > 1:
+            urlsplit(ref).port  # noqa: B018 - read to check it
+    except ValueError as exc:
+        raise UsageError(
+            f"registry '{ref}' is not a valid address: {exc}", "give the address of its index.json, or a folder"
+        ) from None
     if len(scheme) > 1:  # not a Windows drive letter
         if scheme not in SCHEMES:
             raise UsageError(
@@ -283,10 +310,15 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
                 "give the address of its index.json, or a folder",
             )
         return ref + INDEX_NAME if ref.endswith("/") else ref
-    p = Path(ref).expanduser()
-    if base is not None and not p.is_absolute():
-        p = base / p
-    p = p.resolve()
+    try:
+        p = Path(ref).expanduser()
+        if base is not None and not p.is_absolute():
+            p = base / p
+        p = p.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symbolic link loop, a NUL character
+        raise UsageError(
+            f"registry '{ref}' cannot be read: {exc}", "give the address of its index.json, or a folder"
+        ) from None
     if p.is_dir():
         p = p / INDEX_NAME
     return p.as_uri()
@@ -299,14 +331,28 @@ def no_registry_hint() -> str:
 # -- downloads --------------------------------------------------------------------------------
 
 
+def split_address(url: str, shown: str | None = None):
+    """``urlsplit(url)``, its port checked; DaimyoError (one line) for an address that cannot be
+    one (``http://[::1``, a port past 65535)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - read to check it: a port out of range raises here, not later
+    except ValueError as exc:
+        raise _refuse(shown or url, f"not a valid address: {exc}", "check the address") from None
+    return parts
+
+
 def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
     """The bytes at ``url`` (http, https or file), at most ``limit`` bytes, within the time
-    limits, following at most ``MAX_REDIRECTS`` redirects; DaimyoError (one line) otherwise."""
-    from urllib.parse import urlsplit
+    limits (``DOWNLOAD_TIMEOUT_SECONDS`` of silence, ``DOWNLOAD_TOTAL_SECONDS`` in all),
+    following at most ``MAX_REDIRECTS`` redirects; DaimyoError (one line) otherwise, and for an
+    answer shorter than the length its server announced."""
     from urllib.request import url2pathname
 
     limit = limits.MAX_DOWNLOAD_BYTES if limit is None else limit
-    parts = urlsplit(url)
+    parts = split_address(url)
     scheme = parts.scheme.lower()
     if scheme not in SCHEMES:
         raise _refuse(url, f"not an http, https or file address ({scheme or 'no scheme'})")
@@ -322,8 +368,8 @@ def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
                 raise _too_big(url, st.st_size, limit)
             with open(path, "rb") as fh:
                 data = fh.read(limit + 1)
-        except OSError as exc:
-            raise _refuse(url, f"cannot read it: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:
+            raise _refuse(url, f"cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
         if len(data) > limit:
             raise _too_big(url, None, limit)
         return data
@@ -331,7 +377,9 @@ def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
 
 
 def _refuse(url: str, message: str, hint: str | None = None) -> DaimyoError:
-    return DaimyoError(Diagnostic(url, 0, 0, message, code="registry.download", hint=hint))
+    from builder.errors import one_line
+
+    return DaimyoError(Diagnostic(one_line(url), 0, 0, one_line(message), code="registry.download", hint=hint))
 
 
 def _too_big(url: str, size: int | None, limit: int) -> DaimyoError:
@@ -343,43 +391,125 @@ def _too_big(url: str, size: int | None, limit: int) -> DaimyoError:
     )
 
 
+def _late(url: str) -> DaimyoError:
+    return _refuse(
+        url,
+        f"download took longer than {limits.DOWNLOAD_TOTAL_SECONDS:g} s (DOWNLOAD_TOTAL_SECONDS)",
+        "try again later",
+    )
+
+
+class _Deadline:
+    """The total time one download may take, whatever its server does: at the deadline every
+    connection the download opened is shut down, which ends a read that is waiting (a server
+    that sends a byte now and then is never silent long enough for the socket's timeout)."""
+
+    def __init__(self, seconds: float):
+        import threading
+
+        self.expired = threading.Event()
+        self._lock = threading.Lock()
+        self._socks: list = []
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def connect(self, *args, **kwargs):
+        """``socket.create_connection``, the connection watched."""
+        import socket
+
+        sock = socket.create_connection(*args, **kwargs)
+        with self._lock:
+            self._socks.append(sock)
+            if self.expired.is_set():
+                self._shut(sock)
+        return sock
+
+    @staticmethod
+    def _shut(sock) -> None:
+        import socket
+
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _expire(self) -> None:
+        self.expired.set()
+        with self._lock:
+            for sock in self._socks:
+                self._shut(sock)
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._timer.cancel()
+        return False
+
+
 def _fetch_http(url: str, limit: int) -> bytes:
-    import socket
-    import time
+    import http.client
     import urllib.error
     import urllib.request
-    from urllib.parse import urlsplit
+    from urllib.parse import urljoin
+
+    deadline = _Deadline(limits.DOWNLOAD_TOTAL_SECONDS)
 
     class Redirects(urllib.request.HTTPRedirectHandler):
         max_redirections = limits.MAX_REDIRECTS
         max_repeats = 1
 
-        def redirect_request(self, req, fp, code, msg, headers, newurl):
-            if urlsplit(newurl).scheme.lower() not in ("http", "https"):
-                raise _refuse(url, f"redirected to '{newurl}', which is not http or https")
-            return super().redirect_request(req, fp, code, msg, headers, newurl)
+        def http_error_302(self, req, fp, code, msg, headers):
+            new = headers.get("location") or headers.get("uri")
+            if new is not None:
+                scheme = split_address(urljoin(req.full_url, new), url).scheme.lower()
+                if scheme not in ("http", "https"):
+                    raise _refuse(
+                        url,
+                        f"redirected to '{new}', which is not http or https ({scheme or 'no scheme'})",
+                        "a registry's packs are read over http(s) only; tell its maintainers",
+                    )
+            return super().http_error_302(req, fp, code, msg, headers)
 
-    host = (urlsplit(url).hostname or "").lower()
-    handlers: list[urllib.request.BaseHandler] = [Redirects()]
+        http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+    class Plain(http.client.HTTPConnection):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._create_connection = deadline.connect
+
+    class Secure(http.client.HTTPSConnection):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._create_connection = deadline.connect
+
+    class PlainHandler(urllib.request.HTTPHandler):
+        def http_open(self, req):
+            return self.do_open(Plain, req)
+
+    class SecureHandler(urllib.request.HTTPSHandler):
+        def https_open(self, req):
+            return self.do_open(Secure, req, context=getattr(self, "_context", None))
+
+    host = (split_address(url).hostname or "").lower()
+    handlers: list[urllib.request.BaseHandler] = [Redirects(), PlainHandler(), SecureHandler()]
     if host in ("127.0.0.1", "localhost", "::1"):
         handlers.append(urllib.request.ProxyHandler({}))  # loopback never goes through a proxy
     opener = urllib.request.build_opener(*handlers)
     timeout = limits.DOWNLOAD_TIMEOUT_SECONDS
-    deadline = time.monotonic() + limits.DOWNLOAD_TOTAL_SECONDS
     req = urllib.request.Request(url, headers={"User-Agent": f"daimyo/{daimyo_version()}"})
+    announced: int | None = None
+    got = 0
     try:
-        with opener.open(req, timeout=timeout) as resp:
+        with deadline, opener.open(req, timeout=timeout) as resp:
             length = resp.headers.get("Content-Length")
-            if length is not None and length.isdigit() and int(length) > limit:
-                raise _too_big(url, int(length), limit)
-            chunks, got = [], 0
+            if length is not None and length.strip().isdigit():
+                announced = int(length)
+                if announced > limit:
+                    raise _too_big(url, announced, limit)
+            chunks = []
             while True:
-                if time.monotonic() > deadline:
-                    raise _refuse(
-                        url,
-                        f"download took longer than {limits.DOWNLOAD_TOTAL_SECONDS:g} s (DOWNLOAD_TOTAL_SECONDS)",
-                        "try again later",
-                    )
                 chunk = resp.read(65536)
                 if not chunk:
                     break
@@ -387,25 +517,65 @@ def _fetch_http(url: str, limit: int) -> bytes:
                 if got > limit:
                     raise _too_big(url, None, limit)
                 chunks.append(chunk)
+            if deadline.expired.is_set():
+                raise _late(url)
+            if announced is not None and got < announced:
+                raise _cut(url, got, announced)
             return b"".join(chunks)
     except DaimyoError:
         raise
-    except urllib.error.HTTPError as exc:
+    except Exception as exc:
+        if deadline.expired.is_set():
+            raise _late(url) from None
+        raise _failed(url, exc) from None
+
+
+def _cut(url: str, got: int, announced: int | None) -> DaimyoError:
+    of = f" of the {announced:,} announced" if announced is not None else ""
+    return _refuse(
+        url,
+        f"download cut short: {got:,} bytes{of} arrived",
+        "nothing is installed from a part of a file; try again",
+    )
+
+
+def _failed(url: str, exc: BaseException) -> DaimyoError:
+    """The one line for a download that failed with ``exc`` (anything urllib, http.client or the
+    network raise)."""
+    import http.client
+    import socket
+    import urllib.error
+
+    if isinstance(exc, urllib.error.HTTPError):
+        if 300 <= exc.code < 400 and not (exc.headers and (exc.headers.get("location") or exc.headers.get("uri"))):
+            return _refuse(url, f"the server answered {exc.code} {exc.reason} without an address to go to")
         if 300 <= exc.code < 400:
-            raise _refuse(
+            return _refuse(
                 url,
                 f"too many redirects (more than {limits.MAX_REDIRECTS}) or a redirect loop",
                 "the registry's address is wrong; ask its maintainers",
-            ) from None
-        raise _refuse(url, f"the server answered {exc.code} {exc.reason}") from None
-    except TimeoutError:
-        raise _timeout(url) from None
-    except urllib.error.URLError as exc:
-        if isinstance(exc.reason, (socket.timeout, TimeoutError)):
-            raise _timeout(url) from None
-        raise _refuse(url, f"cannot connect: {exc.reason}", "check the address and the network") from None
-    except (OSError, ValueError) as exc:
-        raise _refuse(url, f"download failed: {exc}") from None
+            )
+        return _refuse(url, f"the server answered {exc.code} {exc.reason}")
+    if isinstance(exc, urllib.error.URLError):
+        reason = exc.reason
+        if isinstance(reason, (socket.timeout, TimeoutError)):
+            return _timeout(url)
+        if isinstance(reason, BaseException) and not isinstance(reason, OSError):
+            return _failed(url, reason)
+        return _refuse(url, f"cannot connect: {reason}", "check the address and the network")
+    if isinstance(exc, (socket.timeout, TimeoutError)):
+        return _timeout(url)
+    if isinstance(exc, http.client.IncompleteRead):
+        return _cut(url, len(exc.partial), None)
+    if isinstance(exc, http.client.BadStatusLine) and not isinstance(exc, ConnectionError):
+        return _refuse(url, f"not an HTTP answer (its first line is {str(exc.args[0] if exc.args else '')!r})")
+    if isinstance(exc, http.client.HTTPException):
+        return _refuse(url, f"not an HTTP answer ({exc})")
+    if isinstance(exc, ValueError):  # a chunk size that is no number, an address urllib cannot read
+        return _refuse(url, f"not an HTTP answer, or not an address ({exc})")
+    if isinstance(exc, OSError):
+        return _refuse(url, f"download failed: {exc.strerror or exc}", "check the address and the network")
+    return _refuse(url, f"download failed: {type(exc).__name__}: {exc}", "check the address and the network")
 
 
 def _timeout(url: str) -> DaimyoError:
@@ -589,7 +759,7 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
         try:
             raw = read_bytes(p, "pack.yaml", shown)
             text = raw.decode("utf-8")
-            data, pos = parse_yaml(text, shown, "pack.yaml")
+            data, pos = parse_yaml(text, shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
             if not isinstance(data, dict):
                 raise CatalogError(
                     pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type")
@@ -661,6 +831,18 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
 
 def _text(v):
     return None if v is None else str(v)
+
+
+def is_index_file(path: str | Path) -> bool:
+    """True when ``path`` is a registry index (as ``daimyo pack index`` writes): the file it may
+    replace without being asked. A list, a pack or any other file is never one."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(limits.MAX_DOWNLOAD_BYTES + 1)
+        data = json.loads(head.decode("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get(INDEX_KEY) == INDEX_FORMAT and isinstance(data.get("packs"), list)
 
 
 def dump_index(index: dict) -> str:

@@ -565,6 +565,18 @@ def import_sheet(
     reader = read_csv if fmt == "csv" else read_xlsx
     default = section or (main_sections(system)[0] if system else None)
     sheet, diags = reader(path, system, default)
+    from builder.limits import MAX_PACK_ENTRIES
+
+    if len(sheet.rows) > MAX_PACK_ENTRIES:  # one entry a row: the pack it would make is refused
+        raise DaimyoError(
+            Diagnostic(
+                sheet.file,
+                0,
+                0,
+                f"{len(sheet.rows):,} rows, more than the {MAX_PACK_ENTRIES:,} entries of a pack (MAX_PACK_ENTRIES)",
+                hint=f"split it into sheets of at most {MAX_PACK_ENTRIES:,} rows",
+            )
+        )
     system = system or _meta_system(sheet)
     if system not in SYSTEMS:
         row = sheet.meta.get("system", ("", 1, 1))

@@ -48,8 +48,37 @@ def file_name(name: str) -> str:
     return text[:80] or "pack"
 
 
+def active_paths(name: str) -> list[Path]:
+    """The files of the packs folder that are pack ``name`` in use, whatever the spelling of the
+    name (``name_key``: case, spaces, hyphens): by file name or by the ``name:`` inside. One,
+    unless a file was copied in by hand or an older daimyo left one per spelling."""
+    from builder.catalog.packfiles import PACK_SUFFIXES, read_header
+
+    key = name_key(name)
+    out = []
+    try:
+        files = sorted(
+            p for p in folder().iterdir() if p.suffix.lower() in PACK_SUFFIXES and not p.name.startswith(".")
+        )
+    except (OSError, ValueError):
+        return []
+    for p in files:
+        try:
+            if not p.is_file():
+                continue
+            if name_key(p.name) == key or name_key(read_header(p).name or "") == key:
+                out.append(p)
+        except (OSError, ValueError, DaimyoError):
+            continue
+    return out
+
+
 def active_path(name: str) -> Path:
-    return folder() / f"{file_name(name)}.yaml"
+    """The file pack ``name`` is in use as: the one there already (a new version whose name is
+    spelt otherwise replaces it), else ``file_name(name).yaml``."""
+    mine = folder() / f"{file_name(name)}.yaml"
+    there = active_paths(name)
+    return mine if mine in there or not there else there[0]
 
 
 def records() -> list[Installed]:
@@ -134,7 +163,7 @@ def stored_data(r: Installed) -> dict:
     return read_pack(folder() / r.file)[0]
 
 
-def store(data: bytes, ident, game: str, sha256: str, source: str) -> Installed:
+def store(data: bytes, ident, game: str, sha256: str, source: str, origin: str | None = None) -> Installed:
     """Keep ``data`` (a checked pack) as a stored version and record it (call under ``locked``)."""
     import time
 
@@ -155,6 +184,7 @@ def store(data: bytes, ident, game: str, sha256: str, source: str) -> Installed:
         source=source,
         file=rel,
         installed=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        origin=origin,
     )
     items = [r for r in records() if r.file != rel]
     items.append(rec)
@@ -171,7 +201,21 @@ def activate(r: Installed) -> Path:
     if target.exists():
         may_replace(target)
     atomic_write(target, data, force=True)
+    for other in active_paths(r.name):  # another spelling left in use by an older install: not any more
+        if other != target and _recorded(other):
+            other.unlink(missing_ok=True)
     return target
+
+
+def _recorded(path: Path) -> bool:
+    """True when ``path`` holds a stored version (not a pack made or copied by hand)."""
+    from builder.catalog.packid import pack_id
+
+    try:
+        h = pack_id(path).hash
+    except DaimyoError:
+        return False
+    return any(r.hash == h for r in records())
 
 
 def remove(name: str, version: str | None = None) -> list[str]:
@@ -190,9 +234,11 @@ def remove(name: str, version: str | None = None) -> list[str]:
         if version is not None and not gone:
             raise UsageError(f"pack '{name}' version {version} is not installed", "'daimyo pack list' shows what is")
         if version is None or (current is not None and current.version == version):
-            if path.is_file():  # a pack copied by hand too: the user asked for it by name
-                path.unlink()
-                out.append(f"removed {path}")
+            every = active_paths(name) if version is None else []  # every spelling, by hand too: asked by name
+            for p in every or [path]:
+                if p.is_file():
+                    p.unlink()
+                    out.append(f"removed {p}")
         if not gone and not out:
             raise UsageError(
                 f"pack '{name}' is not installed in {folder()}", "'daimyo pack list' shows the packs found"

@@ -160,9 +160,11 @@ def create_app(
     templates.env.bytecode_cache = COMPILED  # compiled once for every app of the process
     templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids())
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
+    from builder.errors import one_line
     from builder.web.backup import first_number, folder_of
 
-    templates.env.filters.update(folder_of=folder_of, first_number=first_number)
+    # text from elsewhere (a registry's index, a pack's name): one line, its bidirectional controls shown
+    templates.env.filters.update(folder_of=folder_of, first_number=first_number, one_line=one_line)
     templates.env.auto_reload = False  # the templates are part of the program: no disk check per include
     from builder.web.fragments import install
 
