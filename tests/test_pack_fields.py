@@ -1,8 +1,17 @@
-"""Every pack field a game documents has an effect: a field that is accepted and then silently
-dropped is a defect. For each documented field of each game (``gs.packs.docs``, what a pack
-template and ``daimyo pack`` document), two packs that differ only in that field give a different
-check (findings, summary), a different printed or exported value (card faces, roster rows, unit
-cards, the catalog beside a list, the text export), or the pack is refused."""
+"""Every field a pack may write has an effect: a field that is accepted and then silently dropped
+is a defect. The guard (``test_every_pack_field_has_a_case``) takes every field of every entry
+section of every game's catalog model, and each has a case of one of three kinds:
+
+* ``CASES``: two packs that differ only in the field give a different check (findings, summary),
+  a different printed or exported value (card faces and their art, roster rows, unit cards, the
+  catalog beside a list, the text export), or the pack is refused. Every field a game documents
+  for its main sections (``gs.packs.docs``) is one of these.
+* ``SHOWN``: the fields of the sections a pack template only lists (the game's reference data:
+  card kinds, troop classes, weapons, treasures ...) and the fields every entry takes (id,
+  aliases, notes, assumed, source): the value a pack gives is what ``daimyo catalog list/show``
+  and the builder's entry detail show (or the pack is refused for it).
+* ``REFUSED``: art (and its focus) of an entry of a section the game never prints with art:
+  ``pack check`` refuses the pack with one line naming the pack's file and line."""
 
 from __future__ import annotations
 
@@ -87,7 +96,7 @@ def _entry(name: str, fields: str, change: str | None) -> str:
     if change is not None:
         key = change.split(":", 1)[0].strip()
         parts = [p for p in parts if p.split(":", 1)[0].strip() != key] + [change]
-    return "  - {name: " + name + ", " + ", ".join(parts + ["assumed: t"]) + "}\n"
+    return "  - {name: " + ", ".join([name, *parts, "assumed: t"]) + "}\n"
 
 
 def _split(fields: str) -> list[str]:
@@ -127,12 +136,19 @@ def satsuma(change: str | None) -> tuple[str, str]:
     return "system: satsuma\nname: p\ncards:\n" + _entry("Test Card", SATSUMA_CARD, change), SATSUMA_LIST
 
 
-def herocard(section: str, change: str | None) -> tuple[str, str]:
-    pack = "system: herocard\nname: p\n" + HEROCARD_HEROES + "attribute_cards:\n"
+def herocard(section: str, change: str | None, action: str = HEROCARD_ACTION) -> tuple[str, str]:
+    heroes = HEROCARD_HEROES
+    if section == "heroes":
+        heroes = "heroes:\n" + _entry("Test Hero", "", change) + "  - {name: Other Hero, assumed: t}\n"
+    pack = "system: herocard\nname: p\n" + heroes + "attribute_cards:\n"
     for name, fields in HEROCARD_ATTRS.items():
         pack += _entry(name, fields, change if (section == "attribute_cards" and name == "Test Body") else None)
-    pack += "action_cards:\n" + _entry("Test Action", HEROCARD_ACTION, change if section == "action_cards" else None)
+    pack += "action_cards:\n" + _entry("Test Action", action, change if section == "action_cards" else None)
     return pack, HEROCARD_LIST
+
+
+# an action card paid in X that costs more than the hero's X score: the check names the attribute
+HEROCARD_X_ACTION = HEROCARD_ACTION.replace("cost: 3, attribute: body", "cost: 9, attribute: x")
 
 
 def kensei(change: str | None, base: str = KENSEI_TROOP, clan: str = "buke", house_rules: str = "") -> tuple[str, str]:
@@ -270,6 +286,23 @@ CASES = {
     ("kensei", "troops", "unit_max"): (kensei(None), kensei("unit_max: 3")),
     ("kensei", "troops", "companions"): (kensei(None), kensei("companions: [{troop: Shikigami, count: 2}]")),
     ("kensei", "troops", "profile"): (kensei(None), kensei("profile: {mov: 15, at: 3, ini: 2, ho: 4, wo: 1}")),
+    # the art printed on a card (a path relative to the pack) and the part of it kept when cropped
+    ("senshiai", "cards", "art"): (senshiai(SENSHIAI_TROOP, None), senshiai(SENSHIAI_TROOP, "art: a.png")),
+    ("senshiai", "cards", "focus"): (senshiai(SENSHIAI_TROOP, None), senshiai(SENSHIAI_TROOP, "focus: top")),
+    ("satsuma", "cards", "art"): (satsuma(None), satsuma("art: a.png")),
+    ("satsuma", "cards", "focus"): (satsuma(None), satsuma("focus: 0.5,0.2")),
+    ("herocard", "attribute_cards", "art"): (herocard("attribute_cards", None), herocard("attribute_cards", "art: a.png")),
+    ("herocard", "attribute_cards", "focus"): (
+        herocard("attribute_cards", None),
+        herocard("attribute_cards", "focus: bottom"),
+    ),
+    ("herocard", "action_cards", "art"): (herocard("action_cards", None), herocard("action_cards", "art: a.png")),
+    ("herocard", "action_cards", "focus"): (herocard("action_cards", None), herocard("action_cards", "focus: left")),
+    # which Attribute X the hero has (004:858-864): the check names it beside the letter
+    ("herocard", "heroes", "attribute_x"): (
+        herocard("heroes", None, HEROCARD_X_ACTION),
+        herocard("heroes", "attribute_x: spirit", HEROCARD_X_ACTION),
+    ),
 }
 
 
@@ -278,13 +311,18 @@ def _documented() -> set[tuple[str, str, str]]:
 
 
 def test_every_documented_pack_field_has_a_case():
-    assert set(CASES) == _documented()
+    assert _documented() <= set(CASES)
+
+
+def _art(path) -> str | None:
+    return None if path is None else path.name
 
 
 def observe(tmp_path, pack: str, list_text: str) -> str:
     """What a player sees of the list with ``pack``: the check, the text export, the printed
     card faces or roster rows and unit cards, the catalog rows beside the list; or the refusal."""
     (tmp_path / "p.yaml").write_text(pack, encoding="utf-8")
+    (tmp_path / "a.png").write_bytes(b"an image a pack names")
     path = tmp_path / "list.yaml"
     path.write_text(list_text, encoding="utf-8")
     try:
@@ -310,13 +348,18 @@ def observe(tmp_path, pack: str, list_text: str) -> str:
 
         seen["sheet"] = setup_sheet(lst, catalog, res.house_rules)
     else:
+        from builder.render.cards.art import face_focus, find_art
         from builder.render.cards.template import choose_layout, description, list_cards, load_template
 
         tpl = load_template(doc.system)
         faces, _ = list_cards(doc, catalog, lst)
         for f in faces:
             f.layout = choose_layout(tpl, f.entry)
-        seen["faces"] = [(f.name, f.layout, description(tpl, f, catalog)) for f in faces]
+        seen["faces"] = [
+            (f.name, f.layout, description(tpl, f, catalog), _art(find_art(f, tpl, [tmp_path / "art"], [tmp_path])))
+            + (face_focus(f),)
+            for f in faces
+        ]
     browse = gs.browse
     seen["browse"] = [
         (
@@ -340,3 +383,282 @@ def test_a_documented_pack_field_has_an_effect(tmp_path, case):
     b = observe(tmp_path, pack_b, list_b)
     assert not a.startswith("refused"), a  # the case's first pack is a good one
     assert a != b, f"{case}: accepted and then dropped (nothing a player sees changes)"
+
+
+# -- every field of every section: the reference sections and the fields every entry takes -----
+
+# the fields every entry takes, with the value a case gives it
+COMMON = {
+    "id": "test-id",
+    "aliases": "[Test Alias]",
+    "notes": "Test notes.",
+    "assumed": "Test reason.",
+    "source": "000_ac601013730960cf.txt:2",
+}
+
+# game -> section -> (the entry a pack changes, the fields of both packs, {field: value}): the
+# value a pack gives is what 'daimyo catalog list/show' and the builder's entry detail show
+SHOWN = {
+    "senshiai": {
+        "card_types": (
+            "Terrain",
+            "",
+            {
+                "kind": "function",
+                "function": "Test function.",
+                "fields": "[name, subtype, cost, paths, limit]",
+                "required": "[subtype, cost]",
+                "play": "Test play.",
+            },
+        ),
+        "subtypes": (
+            "Capital",
+            "",
+            {
+                "type": "troop",
+                "cost": "I",
+                "max_speed": "1",
+                "required": "[]",
+                "implied_abilities": "[Recruit]",
+                "description": "Test description.",
+            },
+        ),
+        "paths": ("Air", "", {}),
+        "costs": ("N", "", {"value": "1"}),
+        "traits": ("Melee", "", {"key": "test", "range": "Test range", "nulla": "false"}),
+        "abilities": (
+            "Activate",
+            "",
+            {
+                "syntax": "Activate [number] [effect]",
+                "params": "[{name: number, kind: number}]",
+                "applies_to": "[troop]",
+                "text": "Test text.",
+            },
+        ),
+        "targets": (
+            "Unit",
+            "",
+            {
+                "matches_types": "[terrain]",
+                "matches_subtypes": "[Infantry]",
+                "matches_abilities": "[Recruit]",
+                "always": "true",
+                "description": "Test description.",
+            },
+        ),
+        "cards": ("Warriors", "", {}),
+    },
+    "senji": {
+        "families": ("yellow", "", {"colour": "Test colour", "symbol": "Test symbol", "known": "false"}),
+        "provinces": ("Kyushu", "", {}),
+        "samurai": ("Chosogabe", "", {"known": "false", "honor": "1", "ability": "Test ability."}),
+        "kami": ("Diplomatic Kami", "", {"colour": "Test colour", "power": "Test power."}),
+        "components": ("Game board", "", {"total": "2", "per_player": "1", "placed_at_start": "1"}),
+    },
+    "satsuma": {
+        "sides": ("samurai", "", {"deck_size": "47", "first_attacker": "false"}),
+        "suits": ("Force", "", {"letter": "Z", "number": "9"}),
+        "cards": ("Takamori Saigo", "", {}),
+    },
+    "herocard": {
+        "attribute_kinds": ("Body", "", {"letter": "M", "key": "mind", "description": "Test description."}),
+        "action_types": (
+            "Fast",
+            "",
+            {"key": "restricted", "own_turn_only": "true", "per_turn": "1", "description": "Test description."},
+        ),
+        "card_kinds": (
+            "Test Kind",
+            "key: other, group: other, role: other, label: Test, valued: false, description: Test.",
+            {
+                "key": "block-mod",
+                "group": "block",
+                "role": "mod",
+                "label": "Test label",
+                "valued": "true",
+                "needs": "base-block",
+                "typical_type": "fast",
+                "description": "Test description.",
+            },
+        ),
+        "heroes": ("Samurai", "", {"included": "false", "description": "Test description."}),
+        "attribute_cards": ("Warrior's Strength", "", {}),
+        "action_cards": ("Overhand Thrust", "", {}),
+        "treasures": ("An Heir", "", {"kind": "item", "victory_points": "6", "value": "1", "text": "Test text."}),
+    },
+    "kensei": {
+        "clans": (
+            "Kuge",
+            "",
+            {
+                "playable": "false",
+                "living": "false",
+                "description": "Test description.",
+                "army_building": "[{name: Test rule, text: Test text.}]",
+                "special_actions": "[]",
+            },
+        ),
+        "commander_levels": (
+            "Taisho",
+            "",
+            {"cost": "11", "strategy_bonus": "2", "extra_command_cards": "3", "scenery_elements": "1", "effects": "[]"},
+        ),
+        "battle_sizes": ("Vanguard", "", {"max_ap": "201", "description": "Test description."}),
+        "troop_classes": (
+            "Hero",
+            "",
+            {
+                "order": "2",
+                "lead_order": "5",
+                "can_be_general": "false",
+                "creature": "true",
+                "spiritual": "true",
+                "profile": "{at: 5, ini: 3, wo: 3}",
+                "description": "Test description.",
+            },
+        ),
+        "titles": ("Samurai", "", {"grants": "[Kenjutsu]", "living": "false", "creature": "true", "text": "Test."}),
+        "troop_types": (
+            "Infantry",
+            "",
+            {"formation": "open", "max_unit_size_key": "skirmisher", "description": "Test description."},
+        ),
+        "volumes": ("v1", "", {"value": "2", "height_cm": "3.5", "description": "Test description."}),
+        "weapon_types": (
+            "Type 0 Basic Weapons",
+            "",
+            {"kind": "ranged", "number": "1", "range_cm": "1", "modifiers": "Test modifiers"},
+        ),
+        "weapons": ("Aperos de labranza", "", {"weapon_type": "type-1", "ranged": "true", "firearm": "true"}),
+        "armour": ("Samurai Armour", "", {"modifier": "0", "text": "Test text."}),
+        "abilities": ("Accelerate", "", {"text": "Test text.", "kind": "PA", "template": "true"}),
+        "troops": ("Hero Kuge Naginata", "", {}),
+        "sample_lists": (
+            "Kuge sample list",
+            "",
+            {
+                "clan": "buke",
+                "battle_size": "300",
+                "commander_level": "taisho",
+                "commander_level_printed": "true",
+                "troops": "[{troop: Hero Kuge Naginata, models: 1, points: 20}]",
+                "total": "196",
+            },
+        ),
+        "command_cards": ("Command card 0", "", {"value": "1", "count": "8", "suit": "Test suit"}),
+        "restrictions": (
+            "Total points within the battle size",
+            "",
+            {
+                "code": "test-max",
+                "label": "Test label",
+                "noun": "Test noun",
+                "count": "models",
+                "of": "{troop_class: H}",
+                "for_each": "entry",
+                "plus": "[]",
+                "min": "{value: 1}",
+                "max": "{value: 1000}",
+                "exactly": "{value: 400}",
+                "when": "{clan: buke}",
+                "unless": "{clan: buke}",
+                "replaces": "[leaders-min]",
+                "severity": "warning",
+                "message": "Test message.",
+                "hint": "Test hint.",
+                "at": "[troops]",
+            },
+        ),
+    },
+}
+
+ART = ("art", "focus")
+
+
+def _accepted() -> set[tuple[str, str, str]]:
+    """Every (game, section, field) a pack may write: the fields of every entry section's model."""
+    from builder.catalog.loader import entry_sections
+    from builder.packs.fields import entry_model
+    from builder.systems import catalog_module
+
+    out = set()
+    for g in GAMES:
+        for section in entry_sections(catalog_module(g).CATALOG_MODEL):
+            out |= {(g, section, f) for f in entry_model(g, section).model_fields if f != "name"}
+    return out
+
+
+def _shown() -> dict[tuple[str, str, str], tuple[str, str, str]]:
+    """(game, section, field) -> (entry, the fields of both packs, value)."""
+    out = {}
+    for g, by_section in SHOWN.items():
+        for section, (name, base, fields) in by_section.items():
+            for f, v in {**fields, **COMMON}.items():
+                out[(g, section, f)] = (name, base, v)
+    return out
+
+
+def _refused() -> set[tuple[str, str, str]]:
+    """Art and its focus of every section a game does not print with art."""
+    printed = {g: get(g).packs.art_sections for g in GAMES}
+    return {(g, s, f) for g, s, f in _accepted() if f in ART and s not in (printed[g] or ())}
+
+
+def test_every_pack_field_has_a_case():
+    """A field a catalog model accepts in a pack entry has a case (a field added to a model
+    without one fails here), and each field has one kind of case only."""
+    kinds = [set(CASES), set(_shown()), _refused()]
+    assert set().union(*kinds) == _accepted()
+    assert sum(len(k) for k in kinds) == len(_accepted())
+
+
+def _pack(game: str, section: str, name: str, base: str, change: str | None) -> str:
+    return f"system: {game}\nname: p\n{section}:\n" + _entry(name, base, change)
+
+
+def seen_in_catalog(tmp_path, game: str, section: str, name: str, pack: str) -> str:
+    """The entry as 'daimyo catalog list' and 'catalog show' print it and the builder's entry
+    detail gives it, with the pack; or the pack's refusal."""
+    from builder.catalog.browse import list_entries, show_entry
+    from builder.catalog.loader import load_catalog
+    from builder.errors import DaimyoError
+    from builder.web.views import entry_detail
+
+    path = tmp_path / "p.yaml"
+    path.write_text(pack, encoding="utf-8")
+    try:
+        catalog = load_catalog(game, [str(path)])
+        seen = {"detail": entry_detail(catalog, section, name), "list": list_entries(game, section, [], [str(path)])}
+        try:
+            seen["show"] = show_entry(game, name, [str(path)])
+        except DaimyoError as exc:  # the name is first found in another section
+            seen["show"] = exc.lines()
+    except CatalogError as exc:
+        return "refused: " + "\n".join(exc.lines())
+    return json.dumps(seen, default=str, sort_keys=True)
+
+
+@pytest.mark.parametrize("case", sorted(_shown()), ids=lambda c: ".".join(c))
+def test_a_reference_field_is_shown(tmp_path, case):
+    game, section, field = case
+    name, base, value = _shown()[case]
+    a = seen_in_catalog(tmp_path, game, section, name, _pack(game, section, name, base, None))
+    b = seen_in_catalog(tmp_path, game, section, name, _pack(game, section, name, base, f"{field}: {value}"))
+    assert not a.startswith("refused"), a
+    assert a != b, f"{case}: accepted and then dropped (the catalog shows the same entry)"
+
+
+@pytest.mark.parametrize("case", sorted(_refused()), ids=lambda c: ".".join(c))
+def test_art_of_a_section_never_printed_is_refused(tmp_path, case):
+    game, section, field = case
+    name = next(n for n, _, _ in [_shown()[(game, section, "id")]])
+    base = _shown()[(game, section, "id")][1]
+    value = "a.png" if field == "art" else "top"
+    pack = _pack(game, section, name, base, f"{field}: {value}")
+    seen = seen_in_catalog(tmp_path, game, section, name, pack)
+    assert seen.startswith("refused"), f"{case}: accepted and then dropped"
+    lines = seen.removeprefix("refused: ").splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"{tmp_path / 'p.yaml'}:4:"), lines
+    assert f"'{field}' is not used in {section}" in lines[0], lines

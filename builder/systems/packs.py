@@ -11,6 +11,9 @@ class PacksPart:
     sections: tuple[str, ...] = ()  # the catalog sections a pack template documents first
     docs: dict[str, dict[str, str]] = {}  # section -> entry field -> what it means
     values_from: dict[tuple[str, str], str] = {}  # (section, field) -> the section naming its values
+    # the sections whose entries are printed with their art ('art', 'focus'); None: any section
+    # (a game that does not say); a pack giving art to an entry of another section is refused
+    art_sections: tuple[str, ...] | None = None
 
     def __init__(self, game: Any):
         self.game = game

@@ -175,6 +175,9 @@ class Packs(Protocol):
     @property
     def values_from(self) -> dict[tuple[str, str], str]: ...
 
+    @property
+    def art_sections(self) -> tuple[str, ...] | None: ...
+
 
 class Printing(Protocol):
     """What the printed documents ask of every game (``gs.printing``, read by ``builder.render``)."""

@@ -395,6 +395,18 @@ def check(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     return out
 
 
+def hero_attribute_name(lst: HeroList, catalog, kind: str) -> str:
+    """The attribute as a finding names it: the hero's own name for its Attribute X beside the
+    letter, "X (ki)" (the hero's ``attribute_x``: which Attribute X a Hero has, 004:858-864;
+    ki in Rise of the Shogun, 004:262-264)."""
+    name = ATTR_NAME[kind]
+    if kind != "x" or not lst.hero:
+        return name
+    hero = catalog.find("heroes", lst.hero)
+    x = getattr(hero, "attribute_x", None) if hero is not None else None
+    return f"{name} ({x})" if x else name
+
+
 def check_attributes(lst: HeroList, catalog) -> list[Finding]:
     out = []
     want = catalog.model.deck_rules.attribute_cards
@@ -431,8 +443,8 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
                 _at(
                     error(
                         "herocard.attribute-kinds",
-                        f"{len(slots)} {ATTR_NAME[kind]} attribute cards ({names}); a hero has exactly "
-                        f"one {ATTR_NAME[kind]} card",
+                        f"{len(slots)} {hero_attribute_name(lst, catalog, kind)} attribute cards ({names}); "
+                        f"a hero has exactly one {ATTR_NAME[kind]} card",
                         loc=slots[1].loc,
                         source=SRC_ATTRS,
                         value=len(slots),
@@ -447,7 +459,8 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
                 _at(
                     error(
                         "herocard.attribute-kinds",
-                        f"no {ATTR_NAME[kind]} attribute card; a hero has one Body, one Mind and one X card",
+                        f"no {hero_attribute_name(lst, catalog, kind)} attribute card; a hero has one Body, "
+                        "one Mind and one X card",
                         loc=("attributes",),
                         source=SRC_ATTRS,
                         value=0,
@@ -601,7 +614,8 @@ def check_costs(lst: HeroList, catalog) -> list[Finding]:
                     warning(
                         "herocard.cost-exceeds-score",
                         f"'{c.name}' costs {c.cost} {ATTRIBUTE_LETTER[c.attribute]} but the hero's "
-                        f"{ATTR_NAME[c.attribute]} score is {scores[c.attribute]}: it can never be played",
+                        f"{hero_attribute_name(lst, catalog, c.attribute)} score is {scores[c.attribute]}: "
+                        "it can never be played",
                         loc=s.loc,
                         source=SRC_COST,
                         value=c.cost,
