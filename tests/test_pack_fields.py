@@ -21,6 +21,7 @@ import pytest
 
 from builder.check import load_checked
 from builder.errors import CatalogError
+from builder.catalog.loader import load_catalog
 from builder.systems import get
 
 GAMES = ("senshiai", "senji", "satsuma", "herocard", "kensei")
@@ -164,6 +165,16 @@ KENSEI_CREATURE = KENSEI_ANY.replace("troop_type: infantry", "troop_type: creatu
 REALM_RULE = "{onmyouji_realm_limits_troops: true}"
 
 
+def kensei_class(change: str | None, base: str = KENSEI_TROOP, clan: str = "buke") -> tuple[str, str]:
+    """The Kensei list with a pack that also changes the Warrior troop class (Test Troop's)."""
+    pack, text = kensei(None, base, clan)
+    return pack + "troop_classes:\n" + _entry("Warrior", "", change), text
+
+
+KENSEI_LEADER = KENSEI_TROOP.replace("leader: false", "leader: true")
+KENSEI_DEAR = KENSEI_TROOP.replace("cost: 10", "cost: 60")  # 240 AP of the list's 400
+
+
 # (game, section, field) -> the two packs and the list; None: the field left out
 CASES = {
     ("senshiai", "cards", "type"): (senshiai(SENSHIAI_TROOP, None), senshiai(SENSHIAI_TROOP, "type: event")),
@@ -298,6 +309,17 @@ CASES = {
     ),
     ("herocard", "action_cards", "art"): (herocard("action_cards", None), herocard("action_cards", "art: a.png")),
     ("herocard", "action_cards", "focus"): (herocard("action_cards", None), herocard("action_cards", "focus: left")),
+    # what a troop class is (001:1302-1306): who may be the general (001:1741-1744), what counts
+    # toward the creatures' 50% (001:6049-6060) and which troops a Kuroi-te army may take (001:5993-5996)
+    ("kensei", "troop_classes", "can_be_general"): (
+        kensei_class(None, KENSEI_LEADER),
+        kensei_class("can_be_general: true", KENSEI_LEADER),
+    ),
+    ("kensei", "troop_classes", "creature"): (kensei_class(None, KENSEI_DEAR), kensei_class("creature: true", KENSEI_DEAR)),
+    ("kensei", "troop_classes", "spiritual"): (
+        kensei_class(None, KENSEI_ANY, "kuroi-te"),
+        kensei_class("spiritual: true", KENSEI_ANY, "kuroi-te"),
+    ),
     # which Attribute X the hero has (004:858-864): the check names it beside the letter
     ("herocard", "heroes", "attribute_x"): (
         herocard("heroes", None, HEROCARD_X_ACTION),
@@ -511,9 +533,6 @@ SHOWN = {
             {
                 "order": "2",
                 "lead_order": "5",
-                "can_be_general": "false",
-                "creature": "true",
-                "spiritual": "true",
                 "profile": "{at: 5, ini: 3, wo: 3}",
                 "description": "Test description.",
             },
@@ -662,3 +681,64 @@ def test_art_of_a_section_never_printed_is_refused(tmp_path, case):
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"{tmp_path / 'p.yaml'}:4:"), lines
     assert f"'{field}' is not used in {section}" in lines[0], lines
+
+
+def _findings(tmp_path, pack: str, list_text: str) -> list[tuple[str, str]]:
+    (tmp_path / "p.yaml").write_text(pack, encoding="utf-8")
+    (tmp_path / "list.yaml").write_text(list_text, encoding="utf-8")
+    _doc, _catalog, _lst, res = load_checked(tmp_path / "list.yaml")
+    return [(f.code, f.message) for f in res.findings]
+
+
+def test_a_pack_troop_class_decides_who_may_be_general_and_what_is_a_creature_or_spiritual(tmp_path):
+    """The check reads the troop classes a pack changes, not a fixed list of classes."""
+    before = _findings(tmp_path, *kensei_class(None, KENSEI_LEADER))
+    after = _findings(tmp_path, *kensei_class("can_be_general: true", KENSEI_LEADER))
+    assert [f for f in after if f not in before] == [
+        (
+            "kensei.general-ambiguous",
+            "2 Heroes could be the army general ('Taisho Buke', 'Test Troop'); name one with 'general:'",
+        )
+    ]
+    before = _findings(tmp_path, *kensei_class(None, KENSEI_DEAR))
+    after = _findings(tmp_path, *kensei_class("creature: true", KENSEI_DEAR))
+    assert [f for f in after if f not in before] == [
+        ("kensei.creatures-max", "purchased creatures 315 AP > 50% of 400 AP = 200 AP")
+    ]
+    before = _findings(tmp_path, *kensei_class(None, KENSEI_ANY, "kuroi-te"))
+    after = _findings(tmp_path, *kensei_class("spiritual: true", KENSEI_ANY, "kuroi-te"))
+    living = [f for f in before if f[0] == "kensei.no-living-troops"]
+    assert ("kensei.no-living-troops", "Test Troop is a living troop; a Kuroi-te army takes none") in living
+    assert ("kensei.no-living-troops", "Test Troop is a living troop; a Kuroi-te army takes none") not in after
+
+
+def test_a_pack_class_that_may_be_general_lets_a_troop_of_it_say_so(tmp_path):
+    pack = "system: kensei\nname: p\ntroops:\n" + _entry("Test Troop", KENSEI_LEADER, "general: true")
+    path = tmp_path / "p.yaml"
+    path.write_text(pack, encoding="utf-8")
+    with pytest.raises(CatalogError) as exc:
+        load_catalog("kensei", [str(path)])
+    assert "troop 'Test Troop' is class W; only class H can be the army general" in "\n".join(exc.value.lines())
+    path.write_text(pack + "troop_classes:\n" + _entry("Warrior", "", "can_be_general: true"), encoding="utf-8")
+    assert load_catalog("kensei", [str(path)]).find("troops", "Test Troop").general is True
+
+
+def test_the_check_names_the_heroes_attribute_x(tmp_path):
+    """004:858-864: which Attribute X a Hero has is on its rules; the check names it."""
+    found = _findings(tmp_path, *herocard("heroes", "attribute_x: spirit", HEROCARD_X_ACTION))
+    assert (
+        "herocard.cost-exceeds-score",
+        "'Test Action' costs 9 X but the hero's X (spirit) score is 6: it can never be played",
+    ) in found
+
+
+def test_pack_check_refuses_art_a_game_never_prints(tmp_path, cli):
+    """One line naming the pack's file and line, exit 2 (a usage error)."""
+    path = tmp_path / "p.yaml"
+    path.write_text("system: senji\nname: p\nprovinces:\n  - name: Kyushu\n    art: kyushu.png\n", encoding="utf-8")
+    res = cli("pack", "check", str(path))
+    assert res.code == 2
+    lines = [ln for ln in (res.stdout + res.stderr).splitlines() if ln.strip()]
+    assert lines == [
+        f"{path}:5:5: error pack.unused: 'art' is not used in provinces: senji prints no card with art; remove it"
+    ]
