@@ -19,9 +19,9 @@ import json
 
 import pytest
 
+from builder.catalog.loader import load_catalog
 from builder.check import load_checked
 from builder.errors import CatalogError
-from builder.catalog.loader import load_catalog
 from builder.systems import get
 
 GAMES = ("senshiai", "senji", "satsuma", "herocard", "kensei")
@@ -302,7 +302,10 @@ CASES = {
     ("senshiai", "cards", "focus"): (senshiai(SENSHIAI_TROOP, None), senshiai(SENSHIAI_TROOP, "focus: top")),
     ("satsuma", "cards", "art"): (satsuma(None), satsuma("art: a.png")),
     ("satsuma", "cards", "focus"): (satsuma(None), satsuma("focus: 0.5,0.2")),
-    ("herocard", "attribute_cards", "art"): (herocard("attribute_cards", None), herocard("attribute_cards", "art: a.png")),
+    ("herocard", "attribute_cards", "art"): (
+        herocard("attribute_cards", None),
+        herocard("attribute_cards", "art: a.png"),
+    ),
     ("herocard", "attribute_cards", "focus"): (
         herocard("attribute_cards", None),
         herocard("attribute_cards", "focus: bottom"),
@@ -315,7 +318,10 @@ CASES = {
         kensei_class(None, KENSEI_LEADER),
         kensei_class("can_be_general: true", KENSEI_LEADER),
     ),
-    ("kensei", "troop_classes", "creature"): (kensei_class(None, KENSEI_DEAR), kensei_class("creature: true", KENSEI_DEAR)),
+    ("kensei", "troop_classes", "creature"): (
+        kensei_class(None, KENSEI_DEAR),
+        kensei_class("creature: true", KENSEI_DEAR),
+    ),
     ("kensei", "troop_classes", "spiritual"): (
         kensei_class(None, KENSEI_ANY, "kuroi-te"),
         kensei_class("spiritual: true", KENSEI_ANY, "kuroi-te"),
