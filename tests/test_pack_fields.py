@@ -127,6 +127,12 @@ def senshiai(base: str, change: str | None) -> tuple[str, str]:
     return pack, SENSHIAI_LIST
 
 
+def senshiai_subtype(change: str | None) -> tuple[str, str]:
+    """A pack's own subtype (Ashigaru) and the Troop of that subtype of the Senshiai list."""
+    pack, text = senshiai(SENSHIAI_TROOP.replace("subtype: Infantry", "subtype: Ashigaru"), None)
+    return pack + "subtypes:\n" + _entry("Ashigaru", "", change), text
+
+
 def senji(change: str | None, others: str = SENJI_OTHERS) -> tuple[str, str]:
     pack = "system: senji\nname: p\nprovinces:\n" + others + "  - {" + SENJI_LAND
     pack += (", " + change if change else "") + ", assumed: t}\n"
@@ -204,6 +210,10 @@ CASES = {
         senshiai(SENSHIAI_EVENT, None),
         senshiai(SENSHIAI_EVENT, "modifiers: [-0/0/2]"),
     ),
+    # a subtype that sets its cards' Type, greatest Speed or cost (as the Capital does, 000:62-66)
+    ("senshiai", "subtypes", "type"): (senshiai_subtype(None), senshiai_subtype("type: event")),
+    ("senshiai", "subtypes", "max_speed"): (senshiai_subtype(None), senshiai_subtype("max_speed: 1")),
+    ("senshiai", "subtypes", "cost"): (senshiai_subtype(None), senshiai_subtype("cost: III")),
     ("senji", "provinces", "known"): (senji(None), senji("known: false")),
     ("senji", "provinces", "region"): (senji(None), senji("region: Kanto")),
     ("senji", "provinces", "adjacent"): (
@@ -443,9 +453,6 @@ SHOWN = {
             "Capital",
             "",
             {
-                "type": "troop",
-                "cost": "I",
-                "max_speed": "1",
                 "required": "[]",
                 "implied_abilities": "[Recruit]",
                 "description": "Test description.",
@@ -762,3 +769,15 @@ def test_pack_check_refuses_art_a_game_never_prints(tmp_path, cli):
     assert lines == [
         f"{path}:5:5: error pack.unused: 'art' is not used in provinces: senji prints no card with art; remove it"
     ]
+
+
+def test_a_pack_subtype_sets_the_type_speed_and_cost_of_its_cards(tmp_path):
+    """What a subtype sets is checked for every subtype a pack defines, not the Capital alone."""
+    for change, line in [
+        ("type: event", "an Ashigaru is an event card, not a troop"),
+        ("max_speed: 1", "an Ashigaru's speed can never be above 1"),
+        ("cost: III", "an Ashigaru costs III, not II"),
+    ]:
+        seen = observe(tmp_path, *senshiai_subtype(change))
+        assert seen.startswith("refused"), change
+        assert "p.yaml:5:" in seen and line in seen, seen
