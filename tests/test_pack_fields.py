@@ -177,6 +177,12 @@ def kensei_class(change: str | None, base: str = KENSEI_TROOP, clan: str = "buke
     return pack + "troop_classes:\n" + _entry("Warrior", "", change), text
 
 
+def kensei_clan(change: str | None) -> tuple[str, str]:
+    """The Kensei list (of the Buke) with a pack that also changes the Buke clan."""
+    pack, text = kensei(None)
+    return pack + "clans:\n" + _entry("Buke", "", change), text
+
+
 KENSEI_LEADER = KENSEI_TROOP.replace("leader: false", "leader: true")
 KENSEI_DEAR = KENSEI_TROOP.replace("cost: 10", "cost: 60")  # 240 AP of the list's 400
 
@@ -336,6 +342,8 @@ CASES = {
         kensei_class(None, KENSEI_ANY, "kuroi-te"),
         kensei_class("spiritual: true", KENSEI_ANY, "kuroi-te"),
     ),
+    # an army is raised from one of the playable clans (001:286)
+    ("kensei", "clans", "playable"): (kensei_clan(None), kensei_clan("playable: false")),
     # which Attribute X the hero has (004:858-864): the check names it beside the letter
     ("herocard", "heroes", "attribute_x"): (
         herocard("heroes", None, HEROCARD_X_ACTION),
@@ -527,7 +535,6 @@ SHOWN = {
             "Kuge",
             "",
             {
-                "playable": "false",
                 "living": "false",
                 "description": "Test description.",
                 "army_building": "[{name: Test rule, text: Test text.}]",
@@ -781,3 +788,18 @@ def test_a_pack_subtype_sets_the_type_speed_and_cost_of_its_cards(tmp_path):
         seen = observe(tmp_path, *senshiai_subtype(change))
         assert seen.startswith("refused"), change
         assert "p.yaml:5:" in seen and line in seen, seen
+
+
+def test_a_clan_a_pack_marks_not_playable_raises_no_army(tmp_path):
+    """001:286: an army is raised from one of the playable clans; the new-list form offers those."""
+    assert (
+        "kensei.clan-not-playable",
+        "clan 'Buke' is not playable (its catalog entry says playable: false); "
+        "choose one of Kuge, Sohei, Otokodate, Kuroi-te, Hattori",
+    ) in _findings(tmp_path, *kensei_clan("playable: false"))
+    assert not [f for f in _findings(tmp_path, *kensei_clan(None)) if f[0] == "kensei.clan-not-playable"]
+    (tmp_path / "p.yaml").write_text(kensei_clan("playable: false")[0], encoding="utf-8")
+    catalog = load_catalog("kensei", [str(tmp_path / "p.yaml")])
+    (clan_field,) = [f for f in get("kensei").new_list.fields(catalog) if f["key"] == "clan"]
+    assert "buke" not in [k for k, _ in clan_field["choices"]]
+    assert "kuge" in [k for k, _ in clan_field["choices"]]

@@ -326,6 +326,18 @@ def load_list(doc, catalog):
         )
     else:
         clan_id = clan.id
+        if not clan.playable:  # a clan a pack describes but that no army may be raised from
+            playable = [c.name for c in catalog.entries("clans") if c.playable]
+            findings.append(
+                Finding(
+                    "error",
+                    "kensei.clan-not-playable",
+                    f"clan '{clan.name}' is not playable (its catalog entry says playable: false); "
+                    f"choose one of {', '.join(playable)}",
+                    loc=("clan",),
+                    source=SRC["clan"],
+                )
+            )
     level = _find(catalog, "commander_levels", commander)
     if level is None:
         findings.append(
@@ -1515,6 +1527,12 @@ FINDING_CODES = codes(
     "kensei",
     {
         "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
+        "clan-not-playable": (
+            "error",
+            "the list's clan is one a pack marks not playable (playable: false): an army is raised from a "
+            "playable clan",
+            f"{SEED}:286, {SRC['clan']}",
+        ),
         "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
         "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
         "cost-unknown": (
