@@ -183,6 +183,13 @@ def kensei_clan(change: str | None) -> tuple[str, str]:
     return pack + "clans:\n" + _entry("Buke", "", change), text
 
 
+def kensei_type(change: str | None) -> tuple[str, str]:
+    """The Kensei list, Test Troop a unit of 12 infantry, with a pack that also changes Infantry."""
+    pack, text = kensei(None)
+    text = text.replace("troop: Test Troop\n    models: 4", "troop: Test Troop\n    models: 12")
+    return pack + "troop_types:\n" + _entry("Infantry", "", change), text
+
+
 KENSEI_LEADER = KENSEI_TROOP.replace("leader: false", "leader: true")
 KENSEI_DEAR = KENSEI_TROOP.replace("cost: 10", "cost: 60")  # 240 AP of the list's 400
 
@@ -342,6 +349,8 @@ CASES = {
         kensei_class(None, KENSEI_ANY, "kuroi-te"),
         kensei_class("spiritual: true", KENSEI_ANY, "kuroi-te"),
     ),
+    # which largest unit size a troop type has (001:5919-5922: infantry 15, skirmishers 5, others 10)
+    ("kensei", "troop_types", "max_unit_size_key"): (kensei_type(None), kensei_type("max_unit_size_key: other")),
     # an army is raised from one of the playable clans (001:286)
     ("kensei", "clans", "playable"): (kensei_clan(None), kensei_clan("playable: false")),
     # which Attribute X the hero has (004:858-864): the check names it beside the letter
@@ -561,7 +570,7 @@ SHOWN = {
         "troop_types": (
             "Infantry",
             "",
-            {"formation": "open", "max_unit_size_key": "skirmisher", "description": "Test description."},
+            {"formation": "open", "description": "Test description."},
         ),
         "volumes": ("v1", "", {"value": "2", "height_cm": "3.5", "description": "Test description."}),
         "weapon_types": (
@@ -803,3 +812,11 @@ def test_a_clan_a_pack_marks_not_playable_raises_no_army(tmp_path):
     (clan_field,) = [f for f in get("kensei").new_list.fields(catalog) if f["key"] == "clan"]
     assert "buke" not in [k for k, _ in clan_field["choices"]]
     assert "kuge" in [k for k, _ in clan_field["choices"]]
+
+
+def test_a_pack_troop_type_sets_its_largest_unit(tmp_path):
+    """001:5919-5922: the largest unit is the troop type's (infantry 15, skirmishers 5, others 10)."""
+    assert not [f for f in _findings(tmp_path, *kensei_type(None)) if f[0] == "kensei.unit-size-max"]
+    assert ("kensei.unit-size-max", "Test Troop: unit of 12 models > 10 (mounted and creature units)") in _findings(
+        tmp_path, *kensei_type("max_unit_size_key: other")
+    )

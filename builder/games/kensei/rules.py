@@ -428,6 +428,17 @@ def class_is(catalog, cls: str | None, flag: str) -> bool:
     return bool(getattr(entry, flag))
 
 
+def unit_size_key(catalog, ttype: str) -> str:
+    """Which largest unit size a troop type has (the unit size table, 001:5919-5922): its
+    troop_types entry's ``max_unit_size_key`` (infantry, skirmisher, other), which a pack may change."""
+    memo = catalog.memo("kensei.troop_types")
+    if not memo:
+        memo.update({normalize(t.id): t for t in catalog.entries("troop_types")})
+    entry = memo.get(normalize(ttype))
+    key = getattr(entry, "max_unit_size_key", None) if entry is not None else None
+    return key or {"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other")
+
+
 def troop_facts(troop, catalog) -> dict:
     """What restrictions can ask about a troop profile. Unknown values are ``Unknown(field)``."""
     cache = ruleset(catalog).table("facts")
@@ -482,9 +493,7 @@ def troop_facts(troop, catalog) -> dict:
         common = normalize(troop.list_section) == "common"
     else:
         common = False
-    size_class = (
-        {"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other") if ttype else Unknown("troop_type")
-    )
+    size_class = unit_size_key(catalog, ttype) if ttype else Unknown("troop_type")
     facts = {
         "troop": normalize(troop.id),
         "name": normalize(troop.name),
