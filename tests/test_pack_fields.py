@@ -156,6 +156,12 @@ def herocard(section: str, change: str | None, action: str = HEROCARD_ACTION) ->
     return pack, HEROCARD_LIST
 
 
+def herocard_kind(change: str | None) -> tuple[str, str]:
+    """The HeroCard deck of one Attack Mod, with a pack that also changes the Attack Mod kind."""
+    pack, text = herocard("action_cards", None, HEROCARD_ACTION.replace("kind: base-attack", "kind: attack-mod"))
+    return pack + "card_kinds:\n" + _entry("Attack Mod", "", change), text
+
+
 # an action card paid in X that costs more than the hero's X score: the check names the attribute
 HEROCARD_X_ACTION = HEROCARD_ACTION.replace("cost: 3, attribute: body", "cost: 9, attribute: x")
 
@@ -355,6 +361,8 @@ CASES = {
     ("kensei", "troop_types", "max_unit_size_key"): (kensei_type(None), kensei_type("max_unit_size_key: other")),
     # an army is raised from one of the playable clans (001:286)
     ("kensei", "clans", "playable"): (kensei_clan(None), kensei_clan("playable: false")),
+    # what a mod needs played with it (004:993-1001: an Attack Mod, a Base Attack)
+    ("herocard", "card_kinds", "needs"): (herocard_kind(None), herocard_kind("needs: special-attack")),
     # which Attribute X the hero has (004:858-864): the check names it beside the letter
     ("herocard", "heroes", "attribute_x"): (
         herocard("heroes", None, HEROCARD_X_ACTION),
@@ -546,7 +554,6 @@ SHOWN = {
                 "role": "mod",
                 "label": "Test label",
                 "valued": "true",
-                "needs": "base-block",
                 "typical_type": "fast",
                 "description": "Test description.",
             },
@@ -864,3 +871,15 @@ def test_a_pack_troop_type_sets_its_largest_unit(tmp_path):
     assert ("kensei.unit-size-max", "Test Troop: unit of 12 models > 10 (mounted and creature units)") in _findings(
         tmp_path, *kensei_type("max_unit_size_key: other")
     )
+
+
+def test_a_mod_needs_what_its_card_kind_says(tmp_path):
+    """004:993-1001: a mod cannot stand alone; what it needs is its card_kinds entry's 'needs'."""
+    assert (
+        "herocard.mod-without-base",
+        "'Test Action' (Attack Mod) can never be played: the deck has no Base Attack and a mod cannot stand alone",
+    ) in _findings(tmp_path, *herocard_kind(None))
+    assert (
+        "herocard.mod-without-base",
+        "'Test Action' (Attack Mod) can never be played: the deck has no Special Attack and a mod cannot stand alone",
+    ) in _findings(tmp_path, *herocard_kind("needs: special-attack"))

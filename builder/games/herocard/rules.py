@@ -664,7 +664,12 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
     """A mod needs a Base card of its kind that can be played with it (004:984-1001, 004:1035-1038)."""
     scores = attribute_scores(lst.attribute_cards())
     out = []
-    for mod, base in (("attack-mod", "base-attack"), ("block-mod", "base-block")):
+    # what each kind needs played with it: its card_kinds entry's ``needs`` (a pack may change it)
+    needs = [
+        (k.key, k.needs, k.group) for k in catalog.model.card_kinds if k.needs in KIND_LABEL and k.key in KIND_LABEL
+    ]
+    for mod, base, group in needs:
+        base_name = KIND_NAME.get(base, KIND_LABEL[base])
         bases = {s.card.name: s.card for s in lst.deck if s.card is not None and s.card.kind == base}
         playable = [c for c in bases.values() if not _never_playable(c, scores)]
         if playable:
@@ -672,11 +677,11 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
         if bases:
             names = ", ".join(f"'{n}'" for n in sorted(bases))
             why = (
-                f"the deck's only {KIND_NAME[base]}{'s' * (len(bases) > 1)} ({names}) can never be played "
+                f"the deck's only {base_name}{'s' * (len(bases) > 1)} ({names}) can never be played "
                 "(cost over the hero's score) and a mod cannot stand alone"
             )
         else:
-            why = f"the deck has no {KIND_NAME[base]} and a mod cannot stand alone"
+            why = f"the deck has no {base_name} and a mod cannot stand alone"
         for s in lst.deck:
             if s.card is not None and s.card.kind == mod:
                 out.append(
@@ -685,7 +690,7 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
                             "herocard.mod-without-base",
                             f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: {why}",
                             loc=s.loc,
-                            source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK,
+                            source=SRC_ATTACK if group == "attack" else SRC_BLOCK,
                         ),
                         s,
                     )
