@@ -9,7 +9,9 @@ section of every game's catalog model, and each has a case of one of three kinds
 * ``SHOWN``: the fields of the sections a pack template only lists (the game's reference data:
   card kinds, troop classes, weapons, treasures ...) and the fields every entry takes (id,
   aliases, notes, assumed, source): the value a pack gives is what ``daimyo catalog list/show``
-  and the builder's entry detail show (or the pack is refused for it).
+  and the builder's entry detail show, or a value that contradicts another field is refused
+  (``SHOWN_REFUSED``). Many of these act in the check as well (restrictions, titles, targets ...);
+  those that act in the lists of the cases above are cases of ``CASES`` (``ALSO_ACTS``).
 * ``REFUSED``: art (and its focus) of an entry of a section the game never prints with art:
   ``pack check`` refuses the pack with one line naming the pack's file and line."""
 
@@ -451,20 +453,6 @@ def observe(tmp_path, pack: str, list_text: str) -> str:
     return json.dumps(seen, default=str, sort_keys=True)
 
 
-@pytest.mark.parametrize("case", sorted(CASES), ids=lambda c: ".".join(c))
-def test_a_documented_pack_field_has_an_effect(tmp_path, case):
-    (pack_a, list_a), (pack_b, list_b) = CASES[case]
-    assert pack_a.count("\n") == pack_b.count("\n")  # the same lines: only the field differs
-    a = observe(tmp_path, pack_a, list_a)
-    b = observe(tmp_path, pack_b, list_b)
-    assert not a.startswith("refused"), a  # the case's first pack is a good one
-    if case in CASES_REFUSED:  # a value the field may not take with the entry's other fields
-        assert b.startswith("refused") and CASES_REFUSED[case] in b, b
-    else:
-        assert not b.startswith("refused"), b
-        assert a != b, f"{case}: accepted and then dropped (nothing a player sees changes)"
-
-
 # -- every field of every section: the reference sections and the fields every entry takes -----
 
 # the fields every entry takes, with the value a case gives it
@@ -690,8 +678,36 @@ def _shown() -> dict[tuple[str, str, str], tuple[str, str, str]]:
     for g, by_section in SHOWN.items():
         for section, (name, base, fields) in by_section.items():
             for f, v in {**fields, **COMMON}.items():
-                out[(g, section, f)] = (name, base, v)
+                if (g, section, f) not in ALSO_ACTS:
+                    out[(g, section, f)] = (name, base, v)
     return out
+
+
+# reference fields whose SHOWN value also changes the check or the printout of each game's list
+# above: their case is in CASES (the game's list with its pack, and the entry changed beside it)
+ALSO_ACTS = {
+    ("kensei", "restrictions", "replaces"),  # the restriction it replaces is not checked
+    ("kensei", "titles", "grants"),  # the roster's glossary of abilities
+    ("kensei", "troop_classes", "profile"),  # the profile a troop of the class prints
+    ("senji", "components", "per_player"),  # the setup sheet
+    ("senshiai", "subtypes", "required"),  # what a card of the subtype must print
+}
+
+
+def _also_acts(case: tuple[str, str, str]):
+    g, section, f = case
+    name, base, fields = SHOWN[g][section]
+    pack, text = {
+        "senshiai": senshiai(SENSHIAI_TROOP, None),
+        "senji": senji(None),
+        "satsuma": satsuma(None),
+        "herocard": herocard("action_cards", None),
+        "kensei": kensei(None),
+    }[g]
+    return tuple((pack + f"{section}:\n" + _entry(name, base, change), text) for change in (None, f"{f}: {fields[f]}"))
+
+
+CASES.update({case: _also_acts(case) for case in ALSO_ACTS})
 
 
 # the sections each game prints with their art: the card games' cards (a HeroCard Treasure is
@@ -883,3 +899,17 @@ def test_a_mod_needs_what_its_card_kind_says(tmp_path):
         "herocard.mod-without-base",
         "'Test Action' (Attack Mod) can never be played: the deck has no Special Attack and a mod cannot stand alone",
     ) in _findings(tmp_path, *herocard_kind("needs: special-attack"))
+
+
+@pytest.mark.parametrize("case", sorted(CASES), ids=lambda c: ".".join(c))
+def test_a_pack_field_has_an_effect(tmp_path, case):
+    (pack_a, list_a), (pack_b, list_b) = CASES[case]
+    assert pack_a.count("\n") == pack_b.count("\n")  # the same lines: only the field differs
+    a = observe(tmp_path, pack_a, list_a)
+    b = observe(tmp_path, pack_b, list_b)
+    assert not a.startswith("refused"), a  # the case's first pack is a good one
+    if case in CASES_REFUSED:  # a value the field may not take with the entry's other fields
+        assert b.startswith("refused") and CASES_REFUSED[case] in b, b
+    else:
+        assert not b.startswith("refused"), b
+        assert a != b, f"{case}: accepted and then dropped (nothing a player sees changes)"
