@@ -901,6 +901,17 @@ def test_a_mod_needs_what_its_card_kind_says(tmp_path):
     ) in _findings(tmp_path, *herocard_kind("needs: special-attack"))
 
 
+def test_a_spreadsheet_art_column_a_game_never_prints_is_refused(tmp_path, cli):
+    sheet = tmp_path / "troops.csv"
+    sheet.write_text("# system: kensei\n# name: t\nname,cost,art\nTest Guy,10,a.png\n", encoding="utf-8")
+    res = cli("pack", "import", str(sheet), "-o", str(tmp_path / "t.yaml"))
+    assert res.code == 2
+    assert [ln for ln in (res.stdout + res.stderr).splitlines() if ln.strip()] == [
+        f"{sheet}:3:3: error: column 'art' is not used: kensei prints no card with art; remove the column"
+    ]
+    assert not (tmp_path / "t.yaml").exists()
+
+
 @pytest.mark.parametrize("case", sorted(CASES), ids=lambda c: ".".join(c))
 def test_a_pack_field_has_an_effect(tmp_path, case):
     (pack_a, list_a), (pack_b, list_b) = CASES[case]
