@@ -335,7 +335,7 @@ PART_USERS = {
     "text": ("share/",),
     "document": ("share/", "lists/", "api.py"),  # the share schema, the editor's key order, validation
     "analytics": ("analytics/", "render/charts.py", "kit/facts.py"),  # the statistics and their PDF; the limits rows
-    "packs": ("packs/",),
+    "packs": ("packs/", "catalog/loader.py"),  # templates; the loader refuses art a game never prints
     "printing": ("render/",),
     "sheet": ("render/", "packs/", "web/printing.py", "web/pack_editor.py"),
     "unit_cards": ("render/",),

@@ -323,7 +323,7 @@ def _file_lists():
 
 
 @pytest.fixture(scope="module")
-def emitted():
+def emitted(tmp_path_factory):
     """code -> [(list, severity)] for every finding the lists give."""
     out: dict[str, list] = {}
 
@@ -339,6 +339,10 @@ def emitted():
         record(path.name, res)
     for name, doc, packs in _built_lists():
         record(name, check_text(dump_list_yaml(doc), f"{name}.yaml", extra_packs=list(packs)))
+    # a pack that marks the list's clan not playable
+    unplayable = tmp_path_factory.mktemp("packs") / "unplayable.yaml"
+    unplayable.write_text("system: kensei\nname: unplayable\nclans:\n  - {name: Buke, playable: false}\n")
+    record("unplayable clan", check_text(dump_list_yaml(BUKE), "unplayable.yaml", extra_packs=[PACK, str(unplayable)]))
     return out
 
 

@@ -473,6 +473,39 @@ def _apply_pack(
 
 _SKIP = object()
 
+ART_FIELDS = ("art", "focus")
+
+
+def unused_fields(system: str, data: dict, p, entries: set[str]) -> list[Diagnostic]:
+    """A located error for each field of a pack entry that the game accepts and never uses: art
+    (and its focus) outside the sections the game prints with art (``gs.packs.art_sections``)."""
+    from builder.systems import get
+
+    printed = get(system).packs.art_sections
+    if printed is None:
+        return []
+    out = []
+    for section, val in data.items():
+        if section not in entries or section in printed or not isinstance(val, list):
+            continue
+        where = (
+            f"only {' and '.join(printed)} entries are printed with art"
+            if printed
+            else f"{system} prints no card with art"
+        )
+        for j, item in enumerate(val):
+            for field in ART_FIELDS:
+                if isinstance(item, dict) and field in item:
+                    out.append(
+                        p.diag(
+                            (section, j, field),
+                            f"'{field}' is not used in {section}: {where}; remove it",
+                            code="pack.unused",
+                            prefer_key=True,
+                        )
+                    )
+    return out
+
 
 def _pack_section_shape(key, val, have, is_entries: bool, is_list: bool, p, diags: list):
     """A pack section of the shape the catalog gives it (entries: a list of mappings whose
@@ -662,6 +695,7 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
                 "description": data.get("description"),
             }
         )
+        diags.extend(unused_fields(system, data, p, set(entry_sections(model_cls))))
         _apply_pack(raw, pos, data, p, model_cls, str(pf), diags, origin_file, overrides)
     if diags:
         raise CatalogError(_sorted(diags))

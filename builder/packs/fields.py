@@ -130,7 +130,8 @@ def entry_model(system: str, section: str):
 
 
 def entry_fields(system: str, section: str) -> list[FieldInfo]:
-    """The fields of ``section`` entries: name first, the section's own, provenance last."""
+    """The fields a pack may give ``section`` entries: name first, the section's own, provenance
+    last (art and focus only where the game prints the section's entries with art)."""
     cls = entry_model(system, section)
     if cls is None:
         return []
@@ -140,7 +141,10 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
     docs = gs.packs.docs.get(section, {})
     own: list[FieldInfo] = []
     common: list[FieldInfo] = []
+    printed = gs.packs.art_sections
     for name, f in cls.model_fields.items():
+        if name in ("art", "focus") and printed is not None and section not in printed:
+            continue  # refused by the loader: the section is not printed with art
         kind, choices, item = kind_of(f.annotation)
         if f.annotation is not None and _strip(f.annotation) is str and kind == "text":
             pass

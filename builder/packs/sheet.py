@@ -91,6 +91,16 @@ def _header_map(
         if key == "section":
             sec_col = i
             continue
+        if key not in known and key in ("art", "focus"):  # a section the game never prints with art
+            diags.append(
+                Diagnostic(
+                    label,
+                    row_no,
+                    i + 1,
+                    f"column '{name}' is not used: {system} prints no card with art; remove the column",
+                )
+            )
+            continue
         if key not in known:
             hint = did_you_mean(name, sorted(known)) or "the header names fields such as " + ", ".join(
                 f.name for f in entry_fields(system, default_section or main_sections(system)[0])[:6]

@@ -14,6 +14,9 @@ class PacksPart:
     # (section, field) -> the catalog section whose names are the only values the field takes
     # (the pack editor offers them in a menu)
     menus: dict[tuple[str, str], str] = {}
+    # the sections whose entries are printed with their art ('art', 'focus'); None: any section
+    # (a game that does not say); a pack giving art to an entry of another section is refused
+    art_sections: tuple[str, ...] | None = None
 
     def __init__(self, game: Any):
         self.game = game

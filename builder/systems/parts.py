@@ -178,6 +178,9 @@ class Packs(Protocol):
     @property
     def menus(self) -> dict[tuple[str, str], str]: ...
 
+    @property
+    def art_sections(self) -> tuple[str, ...] | None: ...
+
 
 class Printing(Protocol):
     """What the printed documents ask of every game (``gs.printing``, read by ``builder.render``)."""

@@ -8,6 +8,7 @@ from builder.systems.packs import PacksPart
 class HeroCardPacks(PacksPart):
     """What a pack template of HeroCard documents (``gs.packs``)."""
 
+    art_sections = ("attribute_cards", "action_cards")  # printed with their art (art, focus)
     sections = (
         "attribute_cards",
         "action_cards",

@@ -395,6 +395,18 @@ def check(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     return out
 
 
+def hero_attribute_name(lst: HeroList, catalog, kind: str) -> str:
+    """The attribute as a finding names it: the hero's own name for its Attribute X beside the
+    letter, "X (ki)" (the hero's ``attribute_x``: which Attribute X a Hero has, 004:858-864;
+    ki in Rise of the Shogun, 004:262-264)."""
+    name = ATTR_NAME[kind]
+    if kind != "x" or not lst.hero:
+        return name
+    hero = catalog.find("heroes", lst.hero)
+    x = getattr(hero, "attribute_x", None) if hero is not None else None
+    return f"{name} ({x})" if x else name
+
+
 def check_attributes(lst: HeroList, catalog) -> list[Finding]:
     out = []
     want = catalog.model.deck_rules.attribute_cards
@@ -431,8 +443,8 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
                 _at(
                     error(
                         "herocard.attribute-kinds",
-                        f"{len(slots)} {ATTR_NAME[kind]} attribute cards ({names}); a hero has exactly "
-                        f"one {ATTR_NAME[kind]} card",
+                        f"{len(slots)} {hero_attribute_name(lst, catalog, kind)} attribute cards ({names}); "
+                        f"a hero has exactly one {ATTR_NAME[kind]} card",
                         loc=slots[1].loc,
                         source=SRC_ATTRS,
                         value=len(slots),
@@ -447,7 +459,8 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
                 _at(
                     error(
                         "herocard.attribute-kinds",
-                        f"no {ATTR_NAME[kind]} attribute card; a hero has one Body, one Mind and one X card",
+                        f"no {hero_attribute_name(lst, catalog, kind)} attribute card; a hero has one Body, "
+                        "one Mind and one X card",
                         loc=("attributes",),
                         source=SRC_ATTRS,
                         value=0,
@@ -607,7 +620,8 @@ def check_costs(lst: HeroList, catalog) -> list[Finding]:
                     warning(
                         "herocard.cost-exceeds-score",
                         f"'{c.name}' costs {c.cost} {ATTRIBUTE_LETTER[c.attribute]} but the hero's "
-                        f"{ATTR_NAME[c.attribute]} score is {scores[c.attribute]}: it can never be played",
+                        f"{hero_attribute_name(lst, catalog, c.attribute)} score is {scores[c.attribute]}: "
+                        "it can never be played",
                         loc=s.loc,
                         source=SRC_COST,
                         value=c.cost,
@@ -656,7 +670,12 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
     """A mod needs a Base card of its kind that can be played with it (004:984-1001, 004:1035-1038)."""
     scores = attribute_scores(lst.attribute_cards())
     out = []
-    for mod, base in (("attack-mod", "base-attack"), ("block-mod", "base-block")):
+    # what each kind needs played with it: its card_kinds entry's ``needs`` (a pack may change it)
+    needs = [
+        (k.key, k.needs, k.group) for k in catalog.model.card_kinds if k.needs in KIND_LABEL and k.key in KIND_LABEL
+    ]
+    for mod, base, group in needs:
+        base_name = KIND_NAME.get(base, KIND_LABEL[base])
         bases = {s.card.name: s.card for s in lst.deck if s.card is not None and s.card.kind == base}
         playable = [c for c in bases.values() if not _never_playable(c, scores)]
         if playable:
@@ -664,11 +683,11 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
         if bases:
             names = ", ".join(f"'{n}'" for n in sorted(bases))
             why = (
-                f"the deck's only {KIND_NAME[base]}{'s' * (len(bases) > 1)} ({names}) can never be played "
+                f"the deck's only {base_name}{'s' * (len(bases) > 1)} ({names}) can never be played "
                 "(cost over the hero's score) and a mod cannot stand alone"
             )
         else:
-            why = f"the deck has no {KIND_NAME[base]} and a mod cannot stand alone"
+            why = f"the deck has no {base_name} and a mod cannot stand alone"
         for s in lst.deck:
             if s.card is not None and s.card.kind == mod:
                 out.append(
@@ -677,7 +696,7 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
                             "herocard.mod-without-base",
                             f"'{s.card.name}' ({KIND_LABEL[mod]}) can never be played: {why}",
                             loc=s.loc,
-                            source=SRC_ATTACK if mod == "attack-mod" else SRC_BLOCK,
+                            source=SRC_ATTACK if group == "attack" else SRC_BLOCK,
                         ),
                         s,
                     )

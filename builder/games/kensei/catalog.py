@@ -605,11 +605,13 @@ def cross_check(catalog) -> list:
             ref("troops", comp.troop, at + ("companions", j, "troop"), f"troop '{t.name}' comes with", "troop")
         if t.purchase is not None:
             rule(t.purchase.house_rule, at + ("purchase", "house_rule"), f"troop '{t.name}' purchase")
-        if t.general and t.troop_class is not None and t.troop_class != "H":
+        general_classes = [c.id for c in m.troop_classes if c.can_be_general] or ["H"]
+        if t.general and t.troop_class is not None and t.troop_class not in general_classes:
             out.append(
                 catalog.diag(
                     at + ("general",),
-                    f"troop '{t.name}' is class {t.troop_class}; only a hero (H) can be the army general (L1741-1744)",
+                    f"troop '{t.name}' is class {t.troop_class}; only class{'es' * (len(general_classes) > 1)} "
+                    f"{', '.join(general_classes)} can be the army general (troop_classes: can_be_general; L1741-1744)",
                 )
             )
     for i, t in enumerate(m.titles):

@@ -8,6 +8,7 @@ from builder.systems.packs import PacksPart
 class KenseiPacks(PacksPart):
     """What a pack template of Kensei documents (``gs.packs``)."""
 
+    art_sections = ()  # printed with their art (art, focus)
     sections = ("troops",)
 
     docs = {

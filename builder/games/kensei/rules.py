@@ -326,6 +326,18 @@ def load_list(doc, catalog):
         )
     else:
         clan_id = clan.id
+        if not clan.playable:  # a clan a pack describes but that no army may be raised from
+            playable = [c.name for c in catalog.entries("clans") if c.playable]
+            findings.append(
+                Finding(
+                    "error",
+                    "kensei.clan-not-playable",
+                    f"clan '{clan.name}' is not playable (its catalog entry says playable: false); "
+                    f"choose one of {', '.join(playable)}",
+                    loc=("clan",),
+                    source=SRC["clan"],
+                )
+            )
     level = _find(catalog, "commander_levels", commander)
     if level is None:
         findings.append(
@@ -398,6 +410,35 @@ def _weapons_index(catalog) -> dict:
     return cache["weapons"]
 
 
+# what a troop class is when the catalog has no entry for it (its troop_classes entries say it:
+# 001:1302-1306 the classes, 001:1741-1744 a Hero leader is the general, 001:4846-4868 the
+# spiritual Onmyouji and Komuso, 001:5055-5095 the creatures)
+_CLASS_DEFAULTS = {"can_be_general": ("H",), "creature": ("C", "M", "I"), "spiritual": ("O", "K")}
+
+
+def class_is(catalog, cls: str | None, flag: str) -> bool:
+    """What the catalog's troop class ``cls`` says of ``flag`` (can_be_general, creature,
+    spiritual): a pack that changes a class changes what its troops are."""
+    memo = catalog.memo("kensei.troop_classes")
+    if not memo:
+        memo.update({normalize(c.id): c for c in catalog.entries("troop_classes")})
+    entry = memo.get(normalize(cls)) if cls else None
+    if entry is None:
+        return cls in _CLASS_DEFAULTS[flag]
+    return bool(getattr(entry, flag))
+
+
+def unit_size_key(catalog, ttype: str) -> str:
+    """Which largest unit size a troop type has (the unit size table, 001:5919-5922): its
+    troop_types entry's ``max_unit_size_key`` (infantry, skirmisher, other), which a pack may change."""
+    memo = catalog.memo("kensei.troop_types")
+    if not memo:
+        memo.update({normalize(t.id): t for t in catalog.entries("troop_types")})
+    entry = memo.get(normalize(ttype))
+    key = getattr(entry, "max_unit_size_key", None) if entry is not None else None
+    return key or {"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other")
+
+
 def troop_facts(troop, catalog) -> dict:
     """What restrictions can ask about a troop profile. Unknown values are ``Unknown(field)``."""
     cache = ruleset(catalog).table("facts")
@@ -406,8 +447,8 @@ def troop_facts(troop, catalog) -> dict:
         return cache[key]
     cls = troop.troop_class
     ttype = troop.troop_type
-    creature = (cls in ("C", "M", "I")) or ttype == "creature" if (cls or ttype) else Unknown("troop_type")
-    spiritual = (cls in ("O", "K")) or ttype == "spiritual" if (cls or ttype) else Unknown("troop_type")
+    creature = class_is(catalog, cls, "creature") or ttype == "creature" if (cls or ttype) else Unknown("troop_type")
+    spiritual = class_is(catalog, cls, "spiritual") or ttype == "spiritual" if (cls or ttype) else Unknown("troop_type")
     widx = _weapons_index(catalog)
     weapons = [widx.get(normalize(w)) for w in troop.weapons]
     ranged: bool | Unknown
@@ -439,7 +480,7 @@ def troop_facts(troop, catalog) -> dict:
     elif cls is None or isinstance(leader, Unknown):
         general = Unknown("troop_class" if cls is None else "leader")
     else:
-        general = cls == "H" and leader
+        general = class_is(catalog, cls, "can_be_general") and leader
     if troop.living is not None:
         living = troop.living
     elif creature is True:
@@ -452,9 +493,7 @@ def troop_facts(troop, catalog) -> dict:
         common = normalize(troop.list_section) == "common"
     else:
         common = False
-    size_class = (
-        {"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other") if ttype else Unknown("troop_type")
-    )
+    size_class = unit_size_key(catalog, ttype) if ttype else Unknown("troop_type")
     facts = {
         "troop": normalize(troop.id),
         "name": normalize(troop.name),
@@ -791,14 +830,14 @@ def _check_costs(lst: KenseiList) -> list[Finding]:
     return out
 
 
-def _is_general_eligible(t) -> bool | None:
+def _is_general_eligible(t, catalog) -> bool | None:
     if t is None:
         return False
     if t.general is not None:
         return t.general
     if t.troop_class is None or t.leader is None:
         return None
-    return t.troop_class == "H" and bool(t.leader)
+    return class_is(catalog, t.troop_class, "can_be_general") and bool(t.leader)
 
 
 def _check_general(lst: KenseiList, catalog) -> list[Finding]:
@@ -823,7 +862,7 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
         e = hits[0]
         if e.troop is None:
             return []  # an unknown troop: already reported as kensei.unknown-troop
-        ok = _is_general_eligible(e.troop)
+        ok = _is_general_eligible(e.troop, catalog)
         if ok is None:
             return [
                 Finding(
@@ -847,7 +886,7 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
                 )
             ]
         return []
-    eligible = [e for e in lst.entries if _is_general_eligible(e.troop)]
+    eligible = [e for e in lst.entries if _is_general_eligible(e.troop, catalog)]
     if len(eligible) == 1:
         return []
     if not eligible:
@@ -1497,6 +1536,12 @@ FINDING_CODES = codes(
     "kensei",
     {
         "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
+        "clan-not-playable": (
+            "error",
+            "the list's clan is one a pack marks not playable (playable: false): an army is raised from a "
+            "playable clan",
+            f"{SEED}:286, {SRC['clan']}",
+        ),
         "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
         "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
         "cost-unknown": (

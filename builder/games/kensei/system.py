@@ -152,7 +152,7 @@ class KenseiNewList(NewListPart):
                 "label": "Clan",
                 "value": "",
                 "prompt": "choose a clan",
-                "choices": [(e.id, e.name) for e in catalog.entries("clans")],
+                "choices": [(e.id, e.name) for e in catalog.entries("clans") if e.playable],
             },
             {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
             {

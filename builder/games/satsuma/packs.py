@@ -8,6 +8,7 @@ from builder.systems.packs import PacksPart
 class SatsumaPacks(PacksPart):
     """What a pack template of Satsuma documents (``gs.packs``)."""
 
+    art_sections = ("cards",)  # printed with their art (art, focus)
     sections = ("cards",)
 
     docs = {

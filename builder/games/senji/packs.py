@@ -8,6 +8,7 @@ from builder.systems.packs import PacksPart
 class SenjiPacks(PacksPart):
     """What a pack template of Senji documents (``gs.packs``)."""
 
+    art_sections = ()  # printed with their art (art, focus)
     sections = ("provinces",)
 
     docs = {

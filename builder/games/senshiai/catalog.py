@@ -276,18 +276,44 @@ def cross_check(catalog) -> list:
             )
         if card.type and card.type != "event" and card.target is not None:
             out.append(catalog.diag(("cards", i, "target"), f"a {card.type} has no target (only events do)"))
-        if card.is_capital():
-            sub = next((s for s in model.subtypes if normalize(s.name) == "capital"), None)
-            if sub is not None and sub.type and card.type and card.type != sub.type:
-                out.append(
-                    catalog.diag(
-                        ("cards", i, "type"),
-                        f"a Capital is a {sub.type} card, not a {card.type}",
-                        hint=f"see {sub.source}",
-                    )
-                )
-            if sub is not None and sub.max_speed is not None and card.speed is not None and card.speed > sub.max_speed:
-                out.append(catalog.diag(("cards", i, "speed"), f"a Capital's speed can never be above {sub.max_speed}"))
+        out += _subtype_fits(catalog, card, i, _find_subtype(model, card.subtype))
+    return out
+
+
+def _find_subtype(model, name: str | None):
+    if not name:
+        return None
+    key = normalize(name)
+    return next((s for s in model.subtypes if key in {normalize(s.name), *map(normalize, s.aliases)}), None)
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _subtype_fits(catalog, card, i: int, sub) -> list:
+    """A card of a subtype that sets its cards' Type, Speed or cost (the Capital's, 000:62-66, or
+    a pack's subtype) has that Type, no greater Speed and that cost (a Capital's cost is the
+    check's: a Capital of another collection may cost more, with a warning)."""
+    if sub is None:
+        return []
+    out = []
+    if sub.type and card.type and card.type != sub.type:
+        out.append(
+            catalog.diag(
+                ("cards", i, "type"),
+                f"{_a(sub.name)} is {_a(sub.type)} card, not {_a(card.type)}",
+                hint=f"see {sub.source}" if sub.source else None,
+            )
+        )
+    if sub.max_speed is not None and card.speed is not None and card.speed > sub.max_speed:
+        out.append(catalog.diag(("cards", i, "speed"), f"{_a(sub.name)}'s speed can never be above {sub.max_speed}"))
+    if sub.cost is not None and card.cost is not None and card.cost != sub.cost and not card.is_capital():
+        out.append(
+            catalog.diag(
+                ("cards", i, "cost"), f"{_a(sub.name)} costs {cost_label(sub.cost)}, not {cost_label(card.cost)}"
+            )
+        )
     return out
 
 

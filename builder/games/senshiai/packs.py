@@ -8,6 +8,7 @@ from builder.systems.packs import PacksPart
 class SenshiaiPacks(PacksPart):
     """What a pack template of Senshiai documents (``gs.packs``)."""
 
+    art_sections = ("cards",)  # printed with their art (art, focus)
     sections = ("cards",)
 
     docs = {
