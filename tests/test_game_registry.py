@@ -239,3 +239,47 @@ def test_the_kept_answers_are_bounded(counted_scans, tmp_path, monkeypatch):
         made.append(sorted((tmp_path / "cache").glob("games-*.json")))
     assert len(made[systems._KEPT_ANSWERS - 1]) == systems._KEPT_ANSWERS
     assert len(made[-1]) == systems._KEPT_ANSWERS
+
+
+def test_a_part_named_from_the_games_package_is_its_module_imported_when_first_asked(tmp_path, monkeypatch):
+    """``part(".view:Class")`` on a game in a package names the module ``view`` of that package,
+    imported when the part is first asked for, as daimyo's own games declare their views."""
+    pkg = tmp_path / "pkgame"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "view.py").write_text("class PkView:\n    def __init__(self, game):\n        self.game = game\n")
+    (pkg / "system.py").write_text(
+        textwrap.dedent(
+            """
+            from builder.systems.base import GameSystem
+            from builder.systems.parts import part
+
+            class PkGame(GameSystem):
+                id = "pkgame"
+                view = part(".view:PkView")
+            """
+        )
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from pkgame.system import PkGame  # type: ignore[import-not-found]
+
+    game = PkGame()
+    assert "pkgame.view" not in sys.modules
+    assert type(game.view).__module__ == "pkgame.view" and game.view.game is game
+    for sid in BUILT_IN_IDS:
+        assert type(get(sid).view).__module__ == f"builder.games.{sid}.view"
+
+
+def test_a_part_named_from_the_package_of_a_game_in_no_package_is_refused_when_declared():
+    from builder.systems.base import GameSystem
+    from builder.systems.parts import part
+
+    # Python 3.11 wraps an error of __set_name__ in a RuntimeError; later versions raise it as it is
+    with pytest.raises((TypeError, RuntimeError)) as refused:
+        type("Loose", (GameSystem,), {"__module__": "loose", "view": part(".view:V")})
+    error = refused.value.__cause__ or refused.value
+    assert isinstance(error, TypeError)
+    assert str(error) == (
+        "part '.view:V' of Loose: a module named from the game's package needs the game in a package; "
+        "name the module in full"
+    )

@@ -23,6 +23,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from builder.kit.rladapter import adopt_state, kept_flowables
+from builder.rulebooks import format_source
 from builder.yamlio import refuse_output
 
 MM = 72.0 / 25.4
@@ -748,8 +749,6 @@ def result_lines(result) -> list[str]:
         "legal" if result.legal else "NOT LEGAL"
     ) + f" ({c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} warning{'s' * (c['warning'] != 1)})"
     out = [f"daimyo check: {head}"]
-    from builder.rulebooks import format_source
-
     for f in result.findings:
         if f.severity == "info":
             continue
@@ -757,6 +756,34 @@ def result_lines(result) -> list[str]:
             f"{f.severity} {f.code}: {f.message}" + (f" ({format_source(f.source, inline=True)})" if f.source else "")
         )
     return out
+
+
+def validation_block(result, st: Styles, width: float):
+    """The full validation result printed at the end of a document: the verdict, then one
+    compact row per finding (severity, rule, message with its source line). Notes (info)
+    print in small type. Short results are kept together; a long one may split, but its
+    heading always comes with the verdict and the first rows."""
+    from reportlab.platypus import CondPageBreak, Spacer
+
+    head = para("Validation (daimyo check)", st.h1)
+    lines = result_lines(result)
+    if not lines:
+        return [keep(head, para("not checked", st.body))]
+    verdict = para(lines[0], st.cellb)
+    findings = list(getattr(result, "findings", []))
+    if not findings:
+        return [keep(head, verdict, Spacer(1, 2 * MM))]
+    rows, fails = [], []
+    for f in findings:
+        text = f.message + (f" ({format_source(f.source, inline=True)})" if f.source else "")
+        style = st.small if f.severity == "info" else st.cell
+        rows.append([para(f.severity, style), para(f.code, style), para(text, style)])
+        if f.severity == "error":
+            fails.append(len(rows) - 1)
+    t = table(rows, [17, 42, width - 17 - 42], st, header=["Severity", "Rule", "Finding"], fail_rows=fails)
+    if len(rows) <= 8:
+        return [keep(head, verdict, t, Spacer(1, 2 * MM))]
+    return [CondPageBreak(35 * MM), keep(head, verdict), t, Spacer(1, 2 * MM)]
 
 
 LONG_TABLE_ROWS = 8  # a table longer than this may start on one page and go on on the next

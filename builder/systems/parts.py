@@ -496,7 +496,9 @@ class part(Generic[P_co]):
     """A part of a game, declared on its class: ``text = part(KenseiText)``. The part is made
     from the game (``KenseiText(game)``) when first asked for, once per game object. A part
     named as ``"module:Class"`` (``view = part("builder.games.kensei.view:KenseiView")``) has
-    its module imported only then: a check imports no view, printing or text form."""
+    its module imported only then: a check imports no view, printing or text form. A name that
+    starts with a dot is a module of the game's own package (``view = part(".view:KenseiView")``
+    in ``builder/games/kensei/system.py`` is ``builder.games.kensei.view:KenseiView``)."""
 
     @overload
     def __init__(self: part[Any], make: str) -> None: ...
@@ -505,10 +507,19 @@ class part(Generic[P_co]):
     def __init__(self, make: Callable[[Any], P_co]) -> None: ...
 
     def __init__(self, make: Callable[[Any], P_co] | str):
+        self.target = make if isinstance(make, str) else None
         self.make: Callable[[Any], P_co] = _imported(make) if isinstance(make, str) else make
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
+        if self.target is not None and self.target.startswith("."):
+            package = owner.__module__.rpartition(".")[0]
+            if not package:
+                raise TypeError(
+                    f"part '{self.target}' of {owner.__name__}: a module named from the game's package "
+                    f"needs the game in a package; name the module in full"
+                )
+            self.make = _imported(package + self.target)
 
     def __get__(self, game: Any, owner: type | None = None) -> P_co:
         if game is None:

@@ -28,7 +28,7 @@ from typing import Any
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
 from builder.games.herocard.terms import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
-from builder.games.senshiai.rules import _kind, check_keys, read_counts
+from builder.kit.listread import check_keys, read_counts, value_kind
 from builder.names import normalize
 
 SEED = "004_80c161daf2b1fabf.txt"
@@ -242,7 +242,7 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
     data = doc.data
     hero = data.get("hero")
     if (hero is not None and not isinstance(hero, (str, int, float))) or isinstance(hero, bool):
-        diags.append(doc.diag(("hero",), f"'hero' must be text (the hero's name), not {_kind(hero)}"))
+        diags.append(doc.diag(("hero",), f"'hero' must be text (the hero's name), not {value_kind(hero)}"))
         hero = None
     limit = data.get("max_hero_points")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
@@ -250,7 +250,7 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
             doc.diag(
                 ("max_hero_points",),
                 "'max_hero_points' must be a whole number of at least 1 "
-                f"(the agreed hero point limit), not {_kind(limit)}",
+                f"(the agreed hero point limit), not {value_kind(limit)}",
             )
         )
         limit = None
@@ -277,14 +277,16 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
         diags.append(
             doc.diag(
                 ("attributes",),
-                f"'attributes' must be a list of three attribute card names, not {_kind(attrs)}",
+                f"'attributes' must be a list of three attribute card names, not {value_kind(attrs)}",
                 hint="e.g. attributes: [Body card, Mind card, X card]",
             )
         )
     else:
         for i, a in enumerate(attrs):
             if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
-                diags.append(doc.diag(("attributes", i), f"attribute card {i + 1} must be a card name, not {_kind(a)}"))
+                diags.append(
+                    doc.diag(("attributes", i), f"attribute card {i + 1} must be a card name, not {value_kind(a)}")
+                )
                 continue
             rows_attr.append((str(a).strip(), ("attributes", i)))
     rows_deck = read_counts(doc, "deck", "card", diags, example="deck: {Overhand Thrust: 3}")

@@ -234,30 +234,21 @@ class HeroCard(CardGame):
     sections = (("action_cards", "deck"), ("attribute_cards", "attributes"))
     anchor_field = "kind"
     deck_word = "action deck"
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    # -- set -------------------------------------------------------------------------------------
-
-    # -- questions -------------------------------------------------------------------------------
 
     def kind_of(self, section, entry):
         return "attribute" if section == "attribute_cards" else entry.kind
 
-    text = part("builder.games.herocard.text:HeroCardText")  # the text form: ``text.py``
-    analytics = part(
-        "builder.games.herocard.analytics:HeroCardAnalytics"
-    )  # statistics, odds, sample hands: ``analytics.py``
-    settings = part(HeroCardSettings)  # what 'set' may change
-    new_list = part(HeroCardNewList)  # how a new list starts
-    questions = part(HeroCardQuestions)  # what adding an entry would do
-    view = part("builder.games.herocard.view:HeroCardView")  # how the builder shows a list: ``view.py``
-    browse = part("builder.games.herocard.view:HeroCardBrowse")  # the catalog beside a list: ``view.py``
-    printing = part(
-        "builder.games.herocard.printing:HeroCardPrinting"
-    )  # what the printed documents ask: ``printing.py``
-    packs = part(HeroCardPacks)  # the pack template's sections and fields: ``packs.py``
+    # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
+    text = part(".text:HeroCardText")
+    analytics = part(".analytics:HeroCardAnalytics")
+    settings = part(HeroCardSettings)
+    new_list = part(HeroCardNewList)
+    questions = part(HeroCardQuestions)
+    view = part(".view:HeroCardView")
+    browse = part(".view:HeroCardBrowse")
+    printing = part(".printing:HeroCardPrinting")
+    packs = part(HeroCardPacks)
     editing = part(HeroCardEditing)  # attribute cards one each, action cards by copies
-
-    # -- printing and analytics ------------------------------------------------------------------
 
 
 SYSTEM = HeroCard()

@@ -36,6 +36,7 @@ from builder.kit.blocks import (
     spec_footer,
     table,
     tables_compact,
+    validation_block,
 )
 from builder.kit.pdfbase import list_display_name
 from builder.paths import templates_dir
@@ -240,9 +241,7 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
     story += _troops(lst, catalog, st, width, tpl)
     story += _limits(lst, catalog, result, st, width)
     story += _glossary(lst, catalog, st, width)
-    from builder.games.senji.setup_sheet import _validation_block
-
-    story += _validation_block(result, st, width)
+    story += validation_block(result, st, width)
     warnings: list[str] = []
     if unit_cards:
         from builder.kit.pdfbase import appendix

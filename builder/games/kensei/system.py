@@ -304,11 +304,6 @@ class Kensei(GameSystem):
         self.sheet = KenseiRoster()
         self.unit_cards = KenseiUnitCards()
 
-    # -- the builder's view -----------------------------------------------------------------------
-
-    # -- names ----------------------------------------------------------------------------------
-
-    # -- packs: the sections a template documents first, what each entry field means --------------
     def troop(self, catalog, name: str):
         t = catalog.find("troops", name)
         if t is None:
@@ -325,22 +320,17 @@ class Kensei(GameSystem):
             return max(3, troop.unit_min or 3)
         return 1
 
-    # -- text form -------------------------------------------------------------------------------
-
-    text = part("builder.games.kensei.text:KenseiText")
-    analytics = part(
-        "builder.games.kensei.analytics:KenseiAnalytics"
-    )  # statistics, odds, sample hands: ``analytics.py``
-    settings = part(KenseiSettings)  # what 'set' may change
-    new_list = part(KenseiNewList)  # how a new list starts
-    questions = part(KenseiQuestions)  # what adding an entry would do
-    view = part("builder.games.kensei.view:KenseiView")  # how the builder shows a list: ``view.py``
-    browse = part("builder.games.kensei.view:KenseiBrowse")  # the catalog beside a list: ``view.py``
-    printing = part("builder.games.kensei.printing:KenseiPrinting")  # what the printed documents ask: ``printing.py``
-    packs = part(KenseiPacks)  # the pack template's sections and fields: ``packs.py``
+    # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
+    text = part(".text:KenseiText")
+    analytics = part(".analytics:KenseiAnalytics")
+    settings = part(KenseiSettings)
+    new_list = part(KenseiNewList)
+    questions = part(KenseiQuestions)
+    view = part(".view:KenseiView")
+    browse = part(".view:KenseiBrowse")
+    printing = part(".printing:KenseiPrinting")
+    packs = part(KenseiPacks)
     editing = part(KenseiEditing)  # a unit of a troop added, the last one removed
-
-    # -- printing and analytics ------------------------------------------------------------------
 
 
 SYSTEM = Kensei()

@@ -183,17 +183,16 @@ class Satsuma(CardGame):
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
-    text = part("builder.games.satsuma.text:SatsumaText")  # the text form: ``text.py``
-    analytics = part(
-        "builder.games.satsuma.analytics:SatsumaAnalytics"
-    )  # statistics, odds, sample hands: ``analytics.py``
-    settings = part(SatsumaSettings)  # what 'set' may change
-    new_list = part(SatsumaNewList)  # how a new list starts
-    questions = part(SatsumaQuestions)  # what adding an entry would do
-    view = part("builder.games.satsuma.view:SatsumaView")  # how the builder shows a list: ``view.py``
-    browse = part("builder.games.satsuma.view:SatsumaBrowse")  # the catalog beside a list: ``view.py``
-    printing = part("builder.games.satsuma.printing:SatsumaPrinting")  # what the printed documents ask: ``printing.py``
-    packs = part(SatsumaPacks)  # the pack template's sections and fields: ``packs.py``
+    # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
+    text = part(".text:SatsumaText")
+    analytics = part(".analytics:SatsumaAnalytics")
+    settings = part(SatsumaSettings)
+    new_list = part(SatsumaNewList)
+    questions = part(SatsumaQuestions)
+    view = part(".view:SatsumaView")
+    browse = part(".view:SatsumaBrowse")
+    printing = part(".printing:SatsumaPrinting")
+    packs = part(SatsumaPacks)
     editing = part(SatsumaEditing)  # a published deck, a variant, the side's cards
 
 

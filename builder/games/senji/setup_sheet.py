@@ -13,7 +13,6 @@ from typing import Any
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
 from builder.kit.blocks import (
-    MM,
     PageSpec,
     Styles,
     build_pdf,
@@ -21,15 +20,14 @@ from builder.kit.blocks import (
     frame_width_mm,
     keep,
     para,
-    result_lines,
     small_paper_layout,
     source_line,
     sources_shown,
     spec_footer,
     table,
+    validation_block,
 )
 from builder.kit.pdfbase import list_display_name
-from builder.rulebooks import format_source
 
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
 
@@ -114,7 +112,7 @@ def _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n,
         story.append(para(doc.notes, st.body))
     # the check's verdict first: at the table it is the first thing asked, and a short
     # block at the end would otherwise often sit alone on a last page
-    story.extend(_validation_block(result, st, width))
+    story.extend(validation_block(result, st, width))
 
     story.append(para("Families and provinces", st.h1))
     rows = [
@@ -237,31 +235,3 @@ def _host(players: list, samurai_by: dict) -> int | None:
         elif h == best:
             tie = True
     return None if tie else who
-
-
-def _validation_block(result, st: Styles, width: float):
-    """The full validation result printed at the end of a document: the verdict, then one
-    compact row per finding (severity, rule, message with its source line). Notes (info)
-    print in small type. Short results are kept together; a long one may split, but its
-    heading always comes with the verdict and the first rows."""
-    from reportlab.platypus import CondPageBreak, Spacer
-
-    head = para("Validation (daimyo check)", st.h1)
-    lines = result_lines(result)
-    if not lines:
-        return [keep(head, para("not checked", st.body))]
-    verdict = para(lines[0], st.cellb)
-    findings = list(getattr(result, "findings", []))
-    if not findings:
-        return [keep(head, verdict, Spacer(1, 2 * MM))]
-    rows, fails = [], []
-    for f in findings:
-        text = f.message + (f" ({format_source(f.source, inline=True)})" if f.source else "")
-        style = st.small if f.severity == "info" else st.cell
-        rows.append([para(f.severity, style), para(f.code, style), para(text, style)])
-        if f.severity == "error":
-            fails.append(len(rows) - 1)
-    t = table(rows, [17, 42, width - 17 - 42], st, header=["Severity", "Rule", "Finding"], fail_rows=fails)
-    if len(rows) <= 8:
-        return [keep(head, verdict, t, Spacer(1, 2 * MM))]
-    return [CondPageBreak(35 * MM), keep(head, verdict), t, Spacer(1, 2 * MM)]

@@ -364,11 +364,6 @@ class Senji(GameSystem):
         self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
         self.sheet = SenjiSetupSheet()
 
-    # -- the builder's view -----------------------------------------------------------------------
-
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    # -- names ----------------------------------------------------------------------------------
-
     def resolve(self, catalog, name: str):
         """``(section, entry)`` of a family, samurai card or province called ``name``."""
         for section in ("provinces", "samurai", "families"):
@@ -407,19 +402,16 @@ class Senji(GameSystem):
     def _who(self, p) -> str:
         return _written(p.get("name")) or _written(p.get("family")) or "the player"
 
-    # -- text form -------------------------------------------------------------------------------
-
-    text = part("builder.games.senji.text:SenjiText")
-    analytics = part("builder.games.senji.analytics:SenjiAnalytics")  # statistics, odds, sample hands: ``analytics.py``
-    new_list = part(SenjiNewList)  # how a new list starts
-    questions = part(SenjiQuestions)  # what adding an entry would do
-    view = part("builder.games.senji.view:SenjiView")  # how the builder shows a list: ``view.py``
-    browse = part("builder.games.senji.view:SenjiBrowse")  # the catalog beside a list: ``view.py``
-    printing = part("builder.games.senji.printing:SenjiPrinting")  # what the printed documents ask: ``printing.py``
-    packs = part(SenjiPacks)  # the pack template's sections and fields: ``packs.py``
+    # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
+    text = part(".text:SenjiText")
+    analytics = part(".analytics:SenjiAnalytics")
+    new_list = part(SenjiNewList)
+    questions = part(SenjiQuestions)
+    view = part(".view:SenjiView")
+    browse = part(".view:SenjiBrowse")
+    printing = part(".printing:SenjiPrinting")
+    packs = part(SenjiPacks)
     editing = part(SenjiEditing)  # a player by family, a samurai card or province to a player
-
-    # -- printing and analytics ------------------------------------------------------------------
 
 
 def _map(data, item: dict, flow: bool = False):

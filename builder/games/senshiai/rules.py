@@ -40,7 +40,8 @@ from builder.games.senshiai.terms import (
     parse_modifier,
     parse_power,
 )
-from builder.names import did_you_mean, normalize
+from builder.kit.listread import check_keys, read_counts, value_kind
+from builder.names import normalize
 
 SEED = "000_ac601013730960cf.txt"
 SRC_DECK = f"{SEED}:17"
@@ -309,105 +310,14 @@ class Deck:
         return sum(e.count for e in self.entries)
 
 
-def read_counts(
-    doc, key: str, what: str, diags: list, required: bool = True, example: str = "cards: {Warriors: 3}"
-) -> list[tuple[str, int, tuple]]:
-    """``{name: count}`` of ``doc[key]``: names as text, whole counts >= 1, no name twice.
-
-    Appends one diagnostic per problem to ``diags``; returns (name, count, loc) triples.
-    """
-    body = doc.data
-    if key not in body or body[key] is None:
-        if required:
-            diags.append(
-                doc.positions.diag(
-                    (), f"missing '{key}:' (a mapping of {what} names to counts)", hint=f"e.g. {example}"
-                )
-            )
-        return []
-    value = body[key]
-    if not isinstance(value, dict):
-        diags.append(
-            doc.diag(
-                (key,),
-                f"'{key}' must be a mapping of {what} names to counts, not {_kind(value)}",
-                hint=f"write one '{what.title()} Name: 2' per line",
-            )
-        )
-        return []
-    out = []
-    seen: dict[str, tuple] = {}
-    for name, count in value.items():
-        loc = (key, name)
-        if isinstance(name, bool) or name is None or not isinstance(name, (str, int, float)):
-            diags.append(doc.positions.diag(loc, f"'{name}' is not a {what} name", prefer_key=True))
-            continue
-        text = str(name).strip()
-        if not text:
-            diags.append(doc.positions.diag(loc, f"empty {what} name", prefer_key=True))
-            continue
-        if isinstance(count, bool) or not isinstance(count, int):
-            diags.append(
-                doc.diag(loc, f"count of '{text}' must be a whole number, not {_kind(count)}", hint=f"e.g. '{text}: 2'")
-            )
-            continue
-        if count < 1:
-            diags.append(
-                doc.diag(
-                    loc,
-                    f"count of '{text}' must be at least 1, not {count}",
-                    hint="remove the line to leave the card out",
-                )
-            )
-            continue
-        k = normalize(text)
-        if k in seen:
-            line, _ = doc.positions.at(seen[k], prefer_key=True)
-            diags.append(
-                doc.positions.diag(
-                    loc,
-                    f"{what} '{text}' is listed twice (also on line {line})",
-                    prefer_key=True,
-                    hint="add the counts into one line",
-                )
-            )
-            continue
-        seen[k] = loc
-        out.append((text, count, loc))
-    return out
-
-
-def check_keys(doc, allowed: tuple, diags: list) -> None:
-    from builder.kit.fields import COMMON_KEYS
-
-    for key in doc.data:
-        if key in COMMON_KEYS or key in allowed:
-            continue
-        hint = did_you_mean(str(key), list(allowed) + list(COMMON_KEYS)) or "allowed keys: " + ", ".join(
-            list(COMMON_KEYS) + list(allowed)
-        )
-        diags.append(doc.positions.diag((key,), f"unknown key '{key}' for {doc.system}", hint=hint, prefer_key=True))
-
-
 def read_positive_int(doc, key: str, diags: list, what: str) -> int | None:
     if key not in doc.data or doc.data[key] is None:
         return None
     v = doc.data[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-        diags.append(doc.diag((key,), f"'{key}' must be a whole number of at least 1 ({what}), not {_kind(v)}"))
+        diags.append(doc.diag((key,), f"'{key}' must be a whole number of at least 1 ({what}), not {value_kind(v)}"))
         return None
     return v
-
-
-def _kind(v) -> str:
-    if v is None:
-        return "nothing"
-    if isinstance(v, bool):
-        return f"'{str(v).lower()}'"
-    if isinstance(v, (int, float, str)):
-        return repr(v) if isinstance(v, str) else str(v)
-    kinds: dict[type, str] = {dict: "a mapping", list: "a list"}
-    return kinds.get(type(v), type(v).__name__)
 
 
 def load_list(doc, catalog) -> tuple[Deck, list[Finding]]:

@@ -64,20 +64,17 @@ class Senshiai(CardGame):
     title = "Senshiai (card game, Basic Collection)"
     aliases = ("senshiai basic collection",)
     anchor_field = "type"
-    # -- packs: the sections a template documents first, what each entry field means --------------
-    text = part("builder.games.senshiai.text:SenshiaiText")  # the text form: ``text.py``
-    analytics = part(
-        "builder.games.senshiai.analytics:SenshiaiAnalytics"
-    )  # statistics, odds, sample hands: ``analytics.py``
-    settings = part(SenshiaiSettings)  # what 'set' may change
-    new_list = part(SenshiaiNewList)  # how a new list starts
-    questions = part(SenshiaiQuestions)  # what adding an entry would do
-    view = part("builder.games.senshiai.view:SenshiaiView")  # how the builder shows a list: ``view.py``
-    browse = part("builder.games.senshiai.view:SenshiaiBrowse")  # the catalog beside a list: ``view.py``
-    printing = part(
-        "builder.games.senshiai.printing:SenshiaiPrinting"
-    )  # what the printed documents ask: ``printing.py``
-    packs = part(SenshiaiPacks)  # the pack template's sections and fields: ``packs.py``
+
+    # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
+    text = part(".text:SenshiaiText")
+    analytics = part(".analytics:SenshiaiAnalytics")
+    settings = part(SenshiaiSettings)
+    new_list = part(SenshiaiNewList)
+    questions = part(SenshiaiQuestions)
+    view = part(".view:SenshiaiView")
+    browse = part(".view:SenshiaiBrowse")
+    printing = part(".printing:SenshiaiPrinting")
+    packs = part(SenshiaiPacks)
 
 
 SYSTEM = Senshiai()
