@@ -6,6 +6,10 @@ How ``add`` and ``remove`` change a list is the game's ``editing`` part
 
 from __future__ import annotations
 
+from typing import Any, Generic
+
+from typing_extensions import TypeVar
+
 from builder.errors import UsageError
 from builder.systems.analytics import AnalyticsPart
 from builder.systems.catalog import CatalogPart
@@ -42,6 +46,13 @@ from builder.systems.view import BrowsePart, ViewPart, fmt
 
 UNSET = ("none", "null", "off", "-")
 
+# A game's list as its rules load it, and its catalog model: a game names them on its class
+# (``class KenseiSystem(GameSystem["KenseiList", "KenseiCatalog"])``) and the type checker holds its
+# parts to the contracts of ``builder.systems.parts`` with them; a ``GameSystem`` named without
+# them (code outside the games) takes any list and catalog.
+GameList = TypeVar("GameList", default=Any)
+GameCatalog = TypeVar("GameCatalog", default=Any)
+
 
 def plural(n, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
@@ -58,7 +69,7 @@ def whole(key: str, value: str, example: str) -> int:
     return n
 
 
-class GameSystem:
+class GameSystem(Generic[GameList, GameCatalog]):
     """One game: its identity and its parts. Subclasses set the class attributes and declare the
     parts they change (``text = part(KenseiText)``).
 
@@ -78,30 +89,38 @@ class GameSystem:
     what: str = "list"
     noun: str = "card"
     # the parts only some games have (``builder.systems.parts``); None: the game has none
-    units: Units | None = None  # a list of units of models, edited unit by unit
-    players: Players | None = None  # a setup by player, one seat each
-    sheet: SheetPrinter | None = None  # a document printed instead of cards (a roster, a setup sheet)
-    unit_cards: UnitCards | None = None  # cards of the units printed beside the sheet, also as images
+    units: Units[GameCatalog] | None = None  # a list of units of models, edited unit by unit
+    players: Players[GameCatalog] | None = None  # a setup by player, one seat each
+    sheet: SheetPrinter[GameList, GameCatalog] | None = (
+        None  # a document printed instead of cards (a roster, a setup sheet)
+    )
+    unit_cards: UnitCards[GameList, GameCatalog] | None = (
+        None  # cards of the units printed beside the sheet, also as images
+    )
     # the parts every game has, each made from the game when first asked for
     text: part[TextForm] = part(TextPart)  # the text form (forums, chats): ``builder.share.text``
     document: part[Document] = part(DocumentPart)  # the list document's keys and model
-    analytics: part[Analytics] = part(AnalyticsPart)  # statistics, odds, sample hands: ``builder.analytics``
+    analytics: part[Analytics[GameList, GameCatalog]] = part(
+        AnalyticsPart
+    )  # statistics, odds, sample hands: ``builder.analytics``
     packs: part[Packs] = part(PacksPart)  # what a pack template documents: ``builder.packs``
-    view: part[ListView] = part(ViewPart)  # how the builder shows a list: ``builder.web``
-    new_list: part[NewList] = part(NewListPart)  # how a new list starts: 'daimyo new', the new-list form
-    settings: part[Settings] = part(SettingsPart)  # what 'set KEY VALUE' may change: the Set operation
-    questions: part[Questions] = part(QuestionsPart)  # what adding an entry would do: options, why
-    browse: part[CatalogView] = part(BrowsePart)  # the catalog beside a list in the builder: ``builder.web``
-    printing: part[Printing] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
-    editing: part[Editing] = part(EditingPart)  # how add and remove change a list: ``builder.lists``
-    catalog: part[Catalog] = part(CatalogPart)  # where its catalog and modules are: ``builder.catalog``
+    view: part[ListView[GameCatalog]] = part(ViewPart)  # how the builder shows a list: ``builder.web``
+    new_list: part[NewList[GameCatalog]] = part(NewListPart)  # how a new list starts: 'daimyo new', the new-list form
+    settings: part[Settings[GameCatalog]] = part(SettingsPart)  # what 'set KEY VALUE' may change: the Set operation
+    questions: part[Questions[GameCatalog]] = part(QuestionsPart)  # what adding an entry would do: options, why
+    browse: part[CatalogView[GameCatalog]] = part(
+        BrowsePart
+    )  # the catalog beside a list in the builder: ``builder.web``
+    printing: part[Printing[GameCatalog]] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
+    editing: part[Editing[GameCatalog]] = part(EditingPart)  # how add and remove change a list: ``builder.lists``
+    catalog: part[Catalog[GameCatalog]] = part(CatalogPart)  # where its catalog and modules are: ``builder.catalog``
     commands: Commands | None = None  # the game's own commands (``daimyo <id> ...``)
 
     def __repr__(self) -> str:
         return f"<GameSystem {self.id}>"
 
     @property
-    def rules(self) -> Rules:
+    def rules(self) -> Rules[GameList, GameCatalog]:
         """The game's rules (``load_list``, ``check``, ``summary``): what ``daimyo check`` calls."""
         return self.catalog.rules()
 

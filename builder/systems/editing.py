@@ -11,10 +11,12 @@ its package.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
 from builder.errors import EditRefused, UsageError, option
+from builder.systems.parts import ListData, Options
 
 
 def refused(game: Any, verb: str, what: str = "") -> UsageError:
@@ -38,21 +40,23 @@ class EditingPart:
     def __init__(self, game: Any):
         self.game = game
 
-    def published(self, data: dict) -> bool:
+    def published(self, data: ListData) -> bool:
         """Whether the list is a published deck written by its name (changes make it a variant)."""
         return False
 
-    def held(self, data: dict, catalog) -> list:
+    def held(self, data: ListData, catalog: Any) -> list[tuple[str, str, Sequence[tuple[str, object]]]]:
         """The cards a list holds: ``(list key, catalog section, [(name as written, value)])``
         per key of ``held_sections`` (value: a number of copies, or a custom card's mapping)."""
-        out = []
+        out: list[tuple[str, str, Sequence[tuple[str, object]]]] = []
         for key, section in self.held_sections:
             holder = data.get(key)
-            items = list(holder.items()) if isinstance(holder, dict) else [(a, 1) for a in (holder or [])]
+            items: Sequence[tuple[str, object]] = (
+                list(holder.items()) if isinstance(holder, dict) else [(a, 1) for a in (holder or [])]
+            )
             out.append((key, section, items))
         return out
 
-    def check_options(self, verb: str, given: dict) -> None:
+    def check_options(self, verb: str, given: Options) -> None:
         """Refuse options of ``add``/``remove`` (``given``: option -> value, None or False when
         not given) that do not apply to this game, naming the option."""
         allowed = self.add_options if verb == "add" else self.remove_options

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder.systems.parts import ListData
+
 if TYPE_CHECKING:
+    from builder.findings import Finding
     from builder.kit.fields import Field
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # the keys of ``builder.kit.fields.COMMON``
@@ -47,7 +50,7 @@ class DocumentPart:
 
         return list_model(self.game.id, self.fields)
 
-    def validate(self, data: dict, positions) -> list:
+    def validate(self, data: ListData, positions: object) -> list[Finding]:
         """Diagnostics (file:line:col) for what ``data`` breaks in the list model; [] when it fits."""
         from builder.systems.documents import validate
 

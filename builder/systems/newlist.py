@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from builder.systems.parts import ListData, Options
+
 
 class NewListPart:
     """The ``NewList`` part with its defaults: a list with its name and packs, no option of its own."""
@@ -21,7 +23,7 @@ class NewListPart:
         choose (no default), or a ``type`` with ``min``/``max``."""
         return []
 
-    def make(self, catalog, options: dict) -> tuple[dict, list[str]]:
+    def make(self, catalog: Any, options: Options) -> tuple[ListData, list[str]]:
         """The data of a new list and notes for a person (``options`` as ``daimyo new`` takes)."""
         data: dict = {"system": self.game.id}
         if options.get("name"):
@@ -31,6 +33,6 @@ class NewListPart:
         notes = self.body(data, catalog, options)
         return data, notes
 
-    def body(self, data: dict, catalog, options: dict) -> list[str]:
+    def body(self, data: ListData, catalog: Any, options: Options) -> list[str]:
         """Fill in the game's own keys of a new list's ``data``; notes for a person."""
         return []

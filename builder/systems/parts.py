@@ -39,24 +39,92 @@ part(KenseiText)``): the part is made from the game when first asked for. Their 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar, overload, runtime_checkable
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+    from types import ModuleType
+
+    from builder.findings import Finding, FindingCode
+    from builder.kit.deck import DeckView
+
+# The types a game fills in. ``ListT``: its list as its rules load it (a ``Deck``, a
+# ``KenseiList``); ``CatalogT``: its catalog model (``KenseiCatalog``). Code outside the game
+# sees a ``GameSystem`` without them, and the game's own class names them
+# (``class KenseiSystem(GameSystem["KenseiList", "KenseiCatalog"])``), so the type checker holds
+# each of the game's parts to these contracts with its own types.
+ListT = TypeVar("ListT")
+ListT_contra = TypeVar("ListT_contra", contravariant=True)
+CatalogT_contra = TypeVar("CatalogT_contra", contravariant=True)
+CatalogT = TypeVar("CatalogT")
+
+ListData = dict[str, Any]
+"""A list document as read from its file: YAML's mappings, sequences and scalars, by list key."""
+
+Where = tuple[str | int, ...]
+"""Where an edit went in a list, as the path of keys and indexes to it (``("troops", 2)``)."""
+
+Options = Mapping[str, Any]
+"""The options a person gave a command (``daimyo new --name ... --packs ...``, ``add --count``)."""
+
+HouseRules = dict[str, object]
+"""The house rules a check applies, by rule id (``{"max_points": 400}``)."""
+
+
+class Summary(TypedDict, total=False):
+    """The totals ``Rules.summary`` gives and the faces read. A game's summary holds these keys
+    where they apply, and keys of its own besides (which only the game's parts read)."""
+
+    cards: int  # cards in the list
+    points: int  # points spent
+    limit: int  # the points the list may spend
+    size: int  # what the list is made of, counted (units, players)
+    max_cards: int  # the most cards a list may hold
+    hero_points: int  # a hero's points
+    max_hero_points: int
+    players: int  # seats of a setup
+
+
+class UnitRow(TypedDict):
+    """One unit of a units list, as the builder and the list comparison show it."""
+
+    key: str  # the entry's name as written
+    name: str  # the catalog's spelling
+    id: str | None
+    entry: object  # the catalog entry; None when unknown
+    models: int
+    cost: int | Fraction | None  # None when not known
+    led_by: str | None  # None: no leader
+    standard: bool
+    leader: bool  # it may lead a unit
+    general: bool  # it leads the army
+    cls: str  # its class, "" for none
+
+
+class Picked(Protocol):
+    """A name resolved through a list's catalog and packs (``builder.systems.base.Pick``)."""
+
+    section: str | None  # the catalog section; None for a custom entry written in the list
+    entry: Any  # the catalog entry (the game's entry model)
+    name: str  # the catalog's spelling (or the list's, for a custom entry)
+    field: str  # the list key that holds it
 
 
 @runtime_checkable
-class Rules(Protocol):
+class Rules(Protocol[ListT, CatalogT_contra]):
     """A game's rules, as ``daimyo check`` calls them (a game's ``rules`` module is one)."""
 
-    def load_list(self, doc: Any, catalog: Any) -> tuple[Any, list]:
+    def load_list(self, doc: object, catalog: CatalogT_contra) -> tuple[ListT, list[Finding]]:
         """``(list object, findings)`` from a parsed list document; ``ListError`` for wrong shapes."""
         ...
 
-    def check(self, lst: Any, catalog: Any, rules: dict) -> list:
+    def check(self, lst: ListT, catalog: CatalogT_contra, rules: HouseRules) -> list[Finding]:
         """Every finding of the list, as the rulebook's limits give them."""
         ...
 
-    def summary(self, lst: Any, catalog: Any, rules: dict) -> dict:
+    def summary(self, lst: ListT, catalog: CatalogT_contra, rules: HouseRules) -> Summary:
         """The list's totals (cards, points, ...) as ``check`` reports them."""
         ...
 
@@ -90,23 +158,23 @@ class TextForm(Protocol):
         """The list key holding the main entries (written ``KEY: none`` when present but empty)."""
         ...
 
-    def header(self, doc: dict, summary: dict) -> list[str]:
+    def header(self, doc: ListData, summary: Summary) -> list[str]:
         """The header segments after the game's name (``40 cards``, ``clan buke``...)."""
         ...
 
-    def keys(self, doc: dict) -> list[str]:
+    def keys(self, doc: ListData) -> list[str]:
         """The game's own key lines (``Commander: taisho``), after the common ones."""
         ...
 
-    def entries(self, doc: dict, resolver: Any) -> list[str]:
+    def entries(self, doc: ListData, resolver: object) -> list[str]:
         """One line per entry (``3 Overhand Thrust``)."""
         ...
 
-    def read_facet(self, p: Any, seg: str) -> bool:
+    def read_facet(self, p: object, seg: str) -> bool:
         """Read a header segment into ``p.doc``; False: not a segment of this game."""
         ...
 
-    def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
+    def read_entry(self, p: object, line: str, no: int, col: int) -> None:
         """Read an entry line into ``p.doc`` (errors and warnings go to ``p``)."""
         ...
 
@@ -115,7 +183,7 @@ class TextForm(Protocol):
         ...
 
 
-class Analytics(Protocol):
+class Analytics(Protocol[ListT_contra, CatalogT_contra]):
     """What statistics, odds and sample hands ask of a game (``builder.analytics``): ``gs.analytics``."""
 
     @property
@@ -123,21 +191,21 @@ class Analytics(Protocol):
         """Odds query field -> the values the catalog may hold."""
         ...
 
-    def deck_view(self, lst: Any, catalog: Any, rules: dict) -> Any: ...
+    def deck_view(self, lst: ListT_contra, catalog: CatalogT_contra, rules: HouseRules) -> DeckView | None: ...
 
-    def stats_facts(self, loaded: Any) -> dict: ...
+    def stats_facts(self, loaded: object) -> dict[str, object]: ...
 
-    def stats_lines(self, stats: dict) -> list[str]: ...
+    def stats_lines(self, stats: Mapping[str, object]) -> list[str]: ...
 
-    def stats_charts(self, stats: dict) -> list[tuple[str, str, list, object]]: ...
+    def stats_charts(self, stats: Mapping[str, object]) -> list[tuple[str, str, list[object], object]]: ...
 
-    def hand_facts(self, loaded: Any, rows: Any) -> dict: ...
+    def hand_facts(self, loaded: object, rows: object) -> dict[str, object]: ...
 
-    def hand_lines(self, hand: dict) -> list[str]: ...
+    def hand_lines(self, hand: Mapping[str, object]) -> list[str]: ...
 
-    def query_value(self, field: str, raw: str) -> Any: ...
+    def query_value(self, field: str, raw: str) -> object: ...
 
-    def limits(self, lst: Any, catalog: Any, rules: dict) -> list[dict]: ...
+    def limits(self, lst: ListT_contra, catalog: CatalogT_contra, rules: HouseRules) -> list[dict[str, object]]: ...
 
 
 class Document(Protocol):
@@ -145,12 +213,12 @@ class Document(Protocol):
     used by the share schema, the editor's key order and ``builder.api``'s validation."""
 
     @property
-    def declared(self) -> tuple:
+    def declared(self) -> tuple[object, ...]:
         """The fields of a game the built-in documents do not hold (a game of another package)."""
         ...
 
     @property
-    def fields(self) -> tuple: ...
+    def fields(self) -> tuple[object, ...]: ...
 
     @property
     def key_order(self) -> tuple[str, ...]: ...
@@ -158,9 +226,9 @@ class Document(Protocol):
     @property
     def list_keys(self) -> tuple[str, ...]: ...
 
-    def model(self) -> Any: ...
+    def model(self) -> type: ...
 
-    def validate(self, data: dict, positions: Any) -> list: ...
+    def validate(self, data: ListData, positions: object) -> list[Finding]: ...
 
 
 class Packs(Protocol):
@@ -182,7 +250,7 @@ class Packs(Protocol):
     def art_sections(self) -> tuple[str, ...] | None: ...
 
 
-class Printing(Protocol):
+class Printing(Protocol[CatalogT_contra]):
     """What the printed documents ask of every game (``gs.printing``, read by ``builder.render``)."""
 
     @property
@@ -194,14 +262,14 @@ class Printing(Protocol):
     @property
     def printed_keys(self) -> tuple[str, ...]: ...
 
-    def total(self, summary: dict) -> str: ...
+    def total(self, summary: Summary) -> str: ...
 
     def aid_blocks(self) -> AidBlocks: ...
 
-    def ability(self, catalog: Any, written: str) -> Any: ...
+    def ability(self, catalog: CatalogT_contra, written: str) -> object: ...
 
 
-class ListView(Protocol):
+class ListView(Protocol[CatalogT_contra]):
     """How the web builder shows a list of the game (``gs.view``): its heading, the words for its
     entries and counts, its total and what is left of its limit, the settings it offers."""
 
@@ -220,20 +288,20 @@ class ListView(Protocol):
     @property
     def fixed_keys(self) -> tuple[str, ...]: ...
 
-    def counted(self, n: Any) -> str: ...
+    def counted(self, n: float) -> str: ...
 
-    def composition(self, summary: dict) -> list[tuple[str, object]]: ...
+    def composition(self, summary: Summary) -> list[tuple[str, object]]: ...
 
-    def tally(self, summary: dict) -> dict: ...
+    def tally(self, summary: Summary) -> dict[str, Any]: ...
 
-    def left_text(self, tally: dict, findings: Any) -> str: ...
+    def left_text(self, tally: Mapping[str, object], findings: Iterable[Finding]) -> str: ...
 
-    def total_text(self, summary: dict) -> str: ...
+    def total_text(self, summary: Summary) -> str: ...
 
-    def builder_settings(self, data: dict, catalog: Any) -> list[dict]: ...
+    def builder_settings(self, data: ListData, catalog: CatalogT_contra) -> list[dict[str, Any]]: ...
 
 
-class CatalogView(Protocol):
+class CatalogView(Protocol[CatalogT_contra]):
     """The catalog beside a list in the web builder (``gs.browse``): what is offered, how an
     entry's cost and facts read, its type for the filter and the order of the rows."""
 
@@ -249,39 +317,39 @@ class CatalogView(Protocol):
     @property
     def priced(self) -> bool: ...
 
-    def cost_text(self, entry: Any, cost: Any) -> str: ...
+    def cost_text(self, entry: object, cost: object) -> str: ...
 
-    def entry_facts(self, entry: Any) -> str: ...
+    def entry_facts(self, entry: object) -> str: ...
 
-    def entry_type(self, entry: Any) -> str: ...
+    def entry_type(self, entry: object) -> str: ...
 
-    def offers(self, data: dict, entry: Any) -> bool: ...
+    def offers(self, data: ListData, entry: object) -> bool: ...
 
-    def entries(self, data: dict, catalog: Any) -> list: ...
+    def entries(self, data: ListData, catalog: CatalogT_contra) -> list[Any]: ...
 
-    def option_extra(self, data: dict, entry: Any) -> dict: ...
+    def option_extra(self, data: ListData, entry: object) -> dict[str, object]: ...
 
-    def option_rank(self, row: dict) -> tuple: ...
+    def option_rank(self, row: Mapping[str, Any]) -> tuple[object, ...]: ...
 
 
-class NewList(Protocol):
+class NewList(Protocol[CatalogT_contra]):
     """How a new list of the game starts (``gs.new_list``): ``daimyo new``, ``ListEditor.new``,
     the web builder's new-list form and an event's settings."""
 
     @property
-    def options(self) -> frozenset: ...
+    def options(self) -> frozenset[str]: ...
 
     @property
     def example(self) -> str: ...
 
-    def fields(self, catalog: Any) -> list[dict]: ...
+    def fields(self, catalog: CatalogT_contra) -> list[dict[str, Any]]: ...
 
-    def make(self, catalog: Any, options: dict) -> tuple[dict, list[str]]: ...
+    def make(self, catalog: CatalogT_contra, options: Options) -> tuple[ListData, list[str]]: ...
 
-    def body(self, data: dict, catalog: Any, options: dict) -> list[str]: ...
+    def body(self, data: ListData, catalog: CatalogT_contra, options: Options) -> list[str]: ...
 
 
-class Catalog(Protocol):
+class Catalog(Protocol[CatalogT_contra]):
     """Where a game's catalog and modules are (``gs.catalog``), as ``builder.catalog``'s loader
     asks; the finding codes a check may give, for the command line."""
 
@@ -296,33 +364,33 @@ class Catalog(Protocol):
     @property
     def rules_name(self) -> str | None: ...
 
-    def module(self) -> Any:
+    def module(self) -> ModuleType:
         """The module holding the game's catalog model (``CATALOG_MODEL``)."""
         ...
 
-    def rules(self) -> Any:
+    def rules(self) -> Rules[Any, Any]:
         """The game's rules module."""
         ...
 
-    def finding_codes(self, catalog: Any) -> dict:
+    def finding_codes(self, catalog: CatalogT_contra) -> dict[str, FindingCode]:
         """``{code: FindingCode}`` of every finding a check of the game may give."""
         ...
 
 
-class Editing(Protocol):
+class Editing(Protocol[CatalogT_contra]):
     """How ``add`` and ``remove`` change a list of the game (``gs.editing``): the edit operations
     of ``builder.lists``, ``daimyo add``/``remove`` and the web builder's card rows."""
 
     @property
-    def add_options(self) -> frozenset:
+    def add_options(self) -> frozenset[str]:
         """The options ``add`` takes besides a name (``count``, ``models``, ``player``...)."""
         ...
 
     @property
-    def remove_options(self) -> frozenset: ...
+    def remove_options(self) -> frozenset[str]: ...
 
     @property
-    def edits(self) -> Any:
+    def edits(self) -> ModuleType | None:
         """The game's own edit operations (a module with ``from_form``); None: none."""
         ...
 
@@ -331,79 +399,91 @@ class Editing(Protocol):
         """(list key, catalog section) of the cards a list holds; (): a list holds no cards."""
         ...
 
-    def published(self, data: dict) -> bool:
+    def published(self, data: ListData) -> bool:
         """Whether the list is a published deck written by its name (changes make it a variant)."""
         ...
 
-    def held(self, data: dict, catalog: Any) -> list:
+    def held(self, data: ListData, catalog: CatalogT_contra) -> list[tuple[str, str, Sequence[tuple[str, object]]]]:
         """``(list key, catalog section, [(name as written, value)])`` per held section."""
         ...
 
-    def check_options(self, verb: str, given: dict) -> None:
+    def check_options(self, verb: str, given: Options) -> None:
         """Refuse, naming it, an option of ``add``/``remove`` that does not apply to the game."""
         ...
 
     def option_refusal(self, verb: str, opt: str) -> str: ...
 
-    def resolve(self, catalog: Any, name: str, data: Any = None) -> Any:
+    def resolve(self, catalog: CatalogT_contra, name: str, data: ListData | None = None) -> Picked:
         """The card ``name`` means (a ``Pick``): the games whose lists hold cards."""
         ...
 
     def add(
-        self, data: Any, catalog: Any, name: Any, count: int | None = None, **options: Any
-    ) -> tuple[list[str], tuple | None]:
+        self, data: ListData, catalog: CatalogT_contra, name: str, count: int | None = None, **options: object
+    ) -> tuple[list[str], Where | None]:
         """Add ``name`` to the list data; ``(notes, where it went)``."""
         ...
 
-    def remove(self, data: Any, catalog: Any, name: str, count: int | None = 1, **options: Any) -> list[str]: ...
+    def remove(
+        self, data: ListData, catalog: CatalogT_contra, name: str, count: int | None = 1, **options: object
+    ) -> list[str]: ...
 
 
-class Settings(Protocol):
+class Settings(Protocol[CatalogT_contra]):
     """What ``set KEY VALUE`` may change in a list of the game (``gs.settings``): the edit
     session's ``Set`` operation and the web builder's settings."""
 
     @property
     def keys(self) -> tuple[str, ...]: ...
 
-    def value(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]: ...
+    def value(self, catalog: CatalogT_contra, key: str, value: str) -> tuple[object, str | None]: ...
 
-    def own(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]: ...
+    def own(self, catalog: CatalogT_contra, key: str, value: str) -> tuple[object, str | None]: ...
 
-    def apply(self, data: Any, catalog: Any, key: str, value: str) -> tuple[list[str], tuple]: ...
+    def apply(self, data: ListData, catalog: CatalogT_contra, key: str, value: str) -> tuple[list[str], Where]: ...
 
-    def shown(self, v: Any) -> str: ...
+    def shown(self, v: object) -> str: ...
 
-    def after(self, data: Any, catalog: Any, key: str, value: Any) -> list[str]: ...
+    def after(self, data: ListData, catalog: CatalogT_contra, key: str, value: object) -> list[str]: ...
 
 
-class Questions(Protocol):
+class Questions(Protocol[CatalogT_contra]):
     """What adding an entry would do (``gs.questions``): ``daimyo options`` and ``daimyo why``."""
 
-    def candidates(self, catalog: Any) -> Any:
+    def candidates(self, catalog: CatalogT_contra) -> Iterable[tuple[str, Any, str, object]]:
         """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
         ...
 
-    def trial(self, data: dict, catalog: Any, section: str, entry: Any) -> tuple[dict, tuple | None, int]:
+    def trial(
+        self, data: ListData, catalog: CatalogT_contra, section: str, entry: object
+    ) -> tuple[ListData, Where | None, int]:
         """A copy of ``data`` with ``entry`` added, where it went and how many were added."""
         ...
 
-    def cost(self, before: dict, after: dict, entry: Any, printed: Any) -> Any: ...
+    def cost(self, before: Summary, after: Summary, entry: object, printed: object) -> object: ...
 
-    def left(self, section: str, summary: dict, data: dict, entry: Any, catalog: Any) -> tuple: ...
+    def left(
+        self, section: str, summary: Summary, data: ListData, entry: object, catalog: CatalogT_contra
+    ) -> tuple[object, ...]: ...
 
     def describe_addition(
-        self, comparison: Any, data: Any, catalog: Any, name: str, count: Any, list_data: Any
+        self,
+        comparison: object,
+        data: ListData,
+        catalog: CatalogT_contra,
+        name: str,
+        count: int | None,
+        list_data: ListData,
     ) -> tuple[str, str, str | None]: ...
 
 
-class Units(Protocol):
+class Units(Protocol[CatalogT_contra]):
     """A list made of units of models (a Kensei army): each entry of the list's first key is a
     unit with ``models``, and may carry a standard and be led by another unit."""
 
     standard_word: str  # what a unit's standard is called ("" when units carry none)
     leader_word: str  # what leads a unit
 
-    def unit_rows(self, doc: Any, catalog: Any, rules: dict) -> list[dict]:
+    def unit_rows(self, doc: object, catalog: CatalogT_contra, rules: HouseRules) -> list[UnitRow]:
         """Each unit of the list, in order, as the builder and the list comparison show it:
         ``key`` (its entry's name as written), ``name`` (the catalog's spelling), ``id`` and
         ``entry`` (the catalog entry; None when unknown), ``models``, ``cost`` (None when not
@@ -412,21 +492,21 @@ class Units(Protocol):
         ...
 
 
-class Players(Protocol):
+class Players(Protocol[CatalogT_contra]):
     """A list that is a setup by player (Senji): one seat per player, each with parts."""
 
     seat_words: dict[str, str]  # the words for a seat and its parts in the builder
 
-    def seats(self, data: dict) -> list[dict]:
+    def seats(self, data: ListData) -> list[dict[str, Any]]:
         """Each player's seat as the builder shows it (``index``, ``name``, parts)."""
         ...
 
-    def set_part(self, data: Any, catalog: Any, where: tuple, field: str, value: Any) -> list[str]:
+    def set_part(self, data: ListData, catalog: CatalogT_contra, where: Where, field: str, value: object) -> list[str]:
         """Change ``field`` of the part at ``where`` (``("players", 0, "provinces", 2)``)."""
         ...
 
 
-class SheetPrinter(Protocol):
+class SheetPrinter(Protocol[ListT_contra, CatalogT_contra]):
     """A document a game prints instead of cards (a roster, a setup sheet)."""
 
     kind: str  # a short word for it ("roster", "setup"), which the web's print page shows
@@ -435,39 +515,41 @@ class SheetPrinter(Protocol):
 
     def render(
         self,
-        doc: Any,
-        catalog: Any,
-        lst: Any,
-        result: Any,
+        doc: object,
+        catalog: CatalogT_contra,
+        lst: ListT_contra,
+        result: object,
         out_path: Path,
         *,
-        paper: tuple,
+        paper: tuple[float, float],
         force: bool,
         share_code: str | None,
         sources: bool,
         unit_cards: bool = False,
-        **options: Any,
+        **options: object,
     ) -> Path:
         """Write the document of the checked list to ``out_path``; returns the path."""
         ...
 
-    def preview_line(self, pack_path: Path, name: str) -> dict | None:
+    def preview_line(self, pack_path: Path, name: str) -> dict[str, Any] | None:
         """The line this document gives entry ``name`` of the pack at ``pack_path`` (the pack
         editor shows it as typed): ``{"header", "cells", "notes"}``, or None when the entry is
         not one the document lists a line each."""
         ...
 
 
-class UnitCards(Protocol):
+class UnitCards(Protocol[ListT_contra, CatalogT_contra]):
     """Cards a unit list prints beside its sheet (Kensei's unit cards), also as card images."""
 
     sizes: tuple[str, ...]  # the card sizes they print at (sleeve sizes)
 
-    def data(self, lst: Any, catalog: Any) -> list[dict]:
+    def data(self, lst: ListT_contra, catalog: CatalogT_contra) -> list[dict[str, Any]]:
         """One dict per card of the loaded list (its ``name`` first)."""
         ...
 
-    def draw(self, c: Any, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
+    def draw(
+        self, c: object, d: Mapping[str, object], w: float, h: float, g: float, warnings: list[str], marks: bool = True
+    ) -> None:
         """Draw card ``d`` on canvas ``c`` in a ``w`` x ``h`` box at the origin (``g``: the gap)."""
         ...
 
@@ -477,7 +559,7 @@ class Commands(Protocol):
 
     help: str  # the group's help line
 
-    def register(self, group: Any, cli: Any) -> None:
+    def register(self, group: object, cli: object) -> None:
         """Add the commands to ``group`` (a typer app). ``cli`` gives the command line's helpers:
         ``parse_rule_options(items)`` (``--rule ID=VALUE``), ``Progress(total, label, enabled)``,
         ``error_lines(exc)`` (a ``DaimyoError`` as the command line prints it) and ``lists`` (the
@@ -485,7 +567,7 @@ class Commands(Protocol):
         ...
 
 
-AidBlocks = dict[str, Callable[[dict, Any], list]]
+AidBlocks = dict[str, Callable[[Mapping[str, object], Any], list[object]]]
 """A game's generated player-aid blocks, by the name ``generated:`` gives in its aid template."""
 
 

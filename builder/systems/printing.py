@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from builder.systems.parts import AidBlocks
+from builder.systems.parts import AidBlocks, Summary
 
 
 class PrintingPart:
@@ -26,7 +26,7 @@ class PrintingPart:
         """The list keys whose cards a card sheet prints, in order (a game without a ``sheet``)."""
         return self.game.entries
 
-    def total(self, summary: dict) -> str:
+    def total(self, summary: Summary) -> str:
         """What a list adds up to, as a tournament organiser reads it (from its check summary)."""
         return f"{summary['cards']} cards" if "cards" in summary else ""
 
@@ -34,6 +34,6 @@ class PrintingPart:
         """The game's own generated player-aid blocks, by name (none by default)."""
         return {}
 
-    def ability(self, catalog: Any, written: str) -> Any:
+    def ability(self, catalog: Any, written: str) -> object:
         """The catalog ability a card's ability text names (``Recruit: 2`` names Recruit); None."""
         return catalog.find("abilities", str(written).split(":")[0].strip())

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from builder.systems.parts import ListData, Summary, Where
+
 
 class QuestionsPart:
     """The ``Questions`` part with its defaults: nothing to offer, a card's printed cost."""
@@ -19,7 +21,7 @@ class QuestionsPart:
         """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
         return iter(())
 
-    def trial(self, data: dict, catalog, section: str, entry) -> tuple[dict, tuple | None, int]:
+    def trial(self, data: ListData, catalog: Any, section: str, entry: Any) -> tuple[ListData, Where | None, int]:
         """A copy of the plain ``data`` with ``entry`` added (``data`` untouched), where it went and
         how many were added (models or copies)."""
         import copy
@@ -30,14 +32,16 @@ class QuestionsPart:
         )
         return trial, target, 1
 
-    def cost(self, before: dict, after: dict, entry, printed):
+    def cost(self, before: Summary, after: Summary, entry: object, printed: object) -> object:
         """What adding ``entry`` costs (the printed cost of a card by default)."""
         return printed
 
-    def left(self, section: str, summary: dict, data: dict, entry, catalog):
+    def left(self, section: str, summary: Summary, data: ListData, entry: object, catalog: Any) -> tuple[object, ...]:
         """What is left after an addition, and its unit (None, None: no limit)."""
         return None, None
 
-    def describe_addition(self, comparison, data, catalog, name: str, count, list_data) -> tuple[str, str, str | None]:
+    def describe_addition(
+        self, comparison: object, data: ListData, catalog: Any, name: str, count: int | None, list_data: ListData
+    ) -> tuple[str, str, str | None]:
         """``(what was added, the state after, a note)`` for the lines of ``daimyo why``."""
         return name, "", None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from builder.systems.parts import ListData, Summary
+
 
 class TextPart:
     """How a list of the game is written as text (the ``TextForm`` part): a deck's card lines."""
@@ -27,14 +29,14 @@ class TextPart:
     def collection(self) -> str:
         return self.game.entries[0]
 
-    def header(self, doc: dict, summary: dict) -> list[str]:
+    def header(self, doc: ListData, summary: Summary) -> list[str]:
         held = doc.get(self.collection)
         return [f"{sum(held.values())} cards"] if isinstance(held, dict) else []
 
-    def keys(self, doc: dict) -> list[str]:
+    def keys(self, doc: ListData) -> list[str]:
         return []
 
-    def entries(self, doc: dict, resolver: Any) -> list[str]:
+    def entries(self, doc: ListData, resolver: object) -> list[str]:
         from builder.kit.textform import q
 
         held = doc.get(self.collection, {})

@@ -4,8 +4,14 @@ own package (``builder/games/<id>/view.py``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from builder.systems.parts import ListData, Summary
+
+if TYPE_CHECKING:
+    from builder.findings import Finding
 
 
 def fmt(v) -> str:
@@ -32,17 +38,17 @@ class ViewPart:
         """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
         return f"{fmt(n)} {self.count_words[0] if n == 1 else self.count_words[1]}"
 
-    def composition(self, summary: dict) -> list[tuple[str, object]]:
+    def composition(self, summary: Summary) -> list[tuple[str, object]]:
         """The builder's breakdown of a list (label, value) from its check summary; [] when the
         builder's count of entries by type says enough."""
         return []
 
-    def tally(self, summary: dict) -> dict:
+    def tally(self, summary: Summary) -> dict[str, Any]:
         """The list's total as the builder's header shows it: ``total``, ``limit`` (None: none),
         ``unit`` and ``more`` (a further short text, or "")."""
         return {"total": summary.get("cards"), "limit": None, "unit": "cards", "more": ""}
 
-    def left_text(self, tally: dict, findings) -> str:
+    def left_text(self, tally: Mapping[str, object], findings: Iterable[Finding]) -> str:
         """What the builder's header says is left of the list's limit: ``5 AP left``,
         ``3 cards over`` ("" when the list has no limit, or its total is unknown)."""
         total, limit = tally.get("total"), tally.get("limit")
@@ -51,14 +57,14 @@ class ViewPart:
         left = limit - total
         return f"{fmt(abs(left))} {tally['unit']} {'left' if left >= 0 else 'over'}"
 
-    def total_text(self, summary: dict) -> str:
+    def total_text(self, summary: Summary) -> str:
         """The one-line total a person reads in a list of lists: ``380 / 400 AP``, ``46 cards``."""
         t = self.tally(summary or {})
         total = "?" if t["total"] is None else fmt(t["total"])
         text = f"{total} / {fmt(t['limit'])} {t['unit']}" if t["limit"] is not None else f"{total} {t['unit']}"
         return text + (f", {t['more']}" if t["more"] else "")
 
-    def builder_settings(self, data: dict, catalog) -> list[dict]:
+    def builder_settings(self, data: ListData, catalog: Any) -> list[dict[str, Any]]:
         """The list-level values the builder offers to change (name, notes aside): ``key``,
         ``label``, ``value`` and ``choices`` (value, label) or a ``type``."""
         return []
@@ -92,11 +98,11 @@ class BrowsePart:
         """What kind of entry a catalog entry is, for the builder's filter ("" when unknown)."""
         return str(getattr(entry, self.type_field, None) or "") if entry is not None else ""
 
-    def offers(self, data: dict, entry) -> bool:
+    def offers(self, data: ListData, entry: Any) -> bool:
         """Whether the builder offers ``entry`` to this list at all (a Satsuma side's cards)."""
         return True
 
-    def entries(self, data: dict, catalog) -> list:
+    def entries(self, data: ListData, catalog: Any) -> list[Any]:
         """``(section, entry)`` of what the builder shows beside the list, one row per name."""
         out, seen = [], set()
         for section in self.sections:
@@ -106,10 +112,10 @@ class BrowsePart:
                     out.append((section, e))
         return out
 
-    def option_extra(self, data: dict, entry) -> dict:
+    def option_extra(self, data: ListData, entry: Any) -> dict[str, object]:
         """More facts of a catalog row beside the list (a troop's cost per model, its clans)."""
         return {}
 
-    def option_rank(self, row: dict) -> tuple:
+    def option_rank(self, row: Mapping[str, Any]) -> tuple[object, ...]:
         """The order of the catalog rows: what can be added first, then by name."""
         return (not row["can"], row["name"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from builder.systems.parts import HouseRules, UnitRow
+
 
 def _fold(text: str) -> str:
     from builder.names import fold  # accents and case ignored, as the builder's search
@@ -22,7 +24,7 @@ class KenseiUnits:
     def __init__(self, game: Any):
         self.game = game
 
-    def unit_rows(self, doc, catalog, rules) -> list[dict]:
+    def unit_rows(self, doc: Any, catalog: Any, rules: HouseRules) -> list[UnitRow]:
         from builder.games.kensei.rules import entry_points, load_list
 
         hit = getattr(doc, "loaded", None)  # read by the check of this very data already
@@ -30,7 +32,7 @@ class KenseiUnits:
         costs = [(e, *entry_points(e, rules)) for e in lst.entries]
         data = doc.data
         general = data.get("general")
-        out = []
+        out: list[UnitRow] = []
         for i, t in enumerate(data.get("troops") or []):
             written = t.get("troop") if isinstance(t, dict) else t
             e, cost, known = costs[i] if i < len(costs) else (None, 0, False)
