@@ -87,6 +87,23 @@ class Summary(TypedDict, total=False):
     players: int  # seats of a setup
 
 
+class Tally(TypedDict):
+    """A list's total as the builder's header shows it (``ListView.tally``)."""
+
+    total: object  # a number (a whole number or a fraction); None: not known
+    limit: object  # None: the list has no limit
+    unit: str  # what the total counts ("AP", "cards")
+    more: str  # a further short text, or ""
+
+
+class PreviewLine(TypedDict):
+    """The line a printed sheet gives one entry (``SheetPrinter.preview_line``)."""
+
+    header: list[str]  # the sheet's column headings
+    cells: list[object]  # the entry's cells, one a heading
+    notes: list[str]  # what is printed under the line
+
+
 class UnitRow(TypedDict):
     """One unit of a units list, as the builder and the list comparison show it."""
 
@@ -107,7 +124,7 @@ class Picked(Protocol):
     """A name resolved through a list's catalog and packs (``builder.systems.base.Pick``)."""
 
     section: str | None  # the catalog section; None for a custom entry written in the list
-    entry: Any  # the catalog entry (the game's entry model)
+    entry: object  # the catalog entry (the game's entry model); None for a custom entry
     name: str  # the catalog's spelling (or the list's, for a custom entry)
     field: str  # the list key that holds it
 
@@ -292,9 +309,9 @@ class ListView(Protocol[CatalogT_contra]):
 
     def composition(self, summary: Summary) -> list[tuple[str, object]]: ...
 
-    def tally(self, summary: Summary) -> dict[str, Any]: ...
+    def tally(self, summary: Summary) -> Tally: ...
 
-    def left_text(self, tally: Mapping[str, object], findings: Iterable[Finding]) -> str: ...
+    def left_text(self, tally: Tally, findings: Iterable[Finding]) -> str: ...
 
     def total_text(self, summary: Summary) -> str: ...
 
@@ -329,7 +346,7 @@ class CatalogView(Protocol[CatalogT_contra]):
 
     def option_extra(self, data: ListData, entry: object) -> dict[str, object]: ...
 
-    def option_rank(self, row: Mapping[str, Any]) -> tuple[object, ...]: ...
+    def option_rank(self, row: Mapping[str, object]) -> tuple[object, ...]: ...
 
 
 class NewList(Protocol[CatalogT_contra]):
@@ -531,7 +548,7 @@ class SheetPrinter(Protocol[ListT_contra, CatalogT_contra]):
         """Write the document of the checked list to ``out_path``; returns the path."""
         ...
 
-    def preview_line(self, pack_path: Path, name: str) -> dict[str, Any] | None:
+    def preview_line(self, pack_path: Path, name: str) -> PreviewLine | None:
         """The line this document gives entry ``name`` of the pack at ``pack_path`` (the pack
         editor shows it as typed): ``{"header", "cells", "notes"}``, or None when the entry is
         not one the document lists a line each."""

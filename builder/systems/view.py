@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from builder.systems.parts import ListData, Summary
+from builder.systems.parts import ListData, Summary, Tally
 
 if TYPE_CHECKING:
     from builder.findings import Finding
@@ -43,12 +43,12 @@ class ViewPart:
         builder's count of entries by type says enough."""
         return []
 
-    def tally(self, summary: Summary) -> dict[str, Any]:
+    def tally(self, summary: Summary) -> Tally:
         """The list's total as the builder's header shows it: ``total``, ``limit`` (None: none),
         ``unit`` and ``more`` (a further short text, or "")."""
         return {"total": summary.get("cards"), "limit": None, "unit": "cards", "more": ""}
 
-    def left_text(self, tally: Mapping[str, object], findings: Iterable[Finding]) -> str:
+    def left_text(self, tally: Tally, findings: Iterable[Finding]) -> str:
         """What the builder's header says is left of the list's limit: ``5 AP left``,
         ``3 cards over`` ("" when the list has no limit, or its total is unknown)."""
         total, limit = tally.get("total"), tally.get("limit")
