@@ -8,7 +8,7 @@ the comment lines above the card they introduce.
 from __future__ import annotations
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
-from builder.systems.base import GameSystem, Pick, loc_of, same_as
+from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, same_as
 from builder.systems.editing import EditingPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
@@ -223,7 +223,7 @@ class CardEditing(EditingPart):
         return []
 
 
-class CardGame(GameSystem):
+class CardGame(GameSystem[GameList, GameCatalog]):
     """A game whose lists are decks of cards."""
 
     kind = "deck"

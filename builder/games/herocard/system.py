@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.errors import EditRefused, UsageError, command_line, option
 from builder.games.herocard.packs import HeroCardPacks
 from builder.names import normalize
@@ -10,6 +12,16 @@ from builder.systems.cards import CardEditing, CardGame, CardQuestions, copies
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
+
+if TYPE_CHECKING:
+    # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.games.herocard.analytics import HeroCardAnalytics
+    from builder.games.herocard.catalog import HerocardCatalog  # noqa: F401
+    from builder.games.herocard.printing import HeroCardPrinting
+    from builder.games.herocard.rules import HeroList  # noqa: F401
+    from builder.games.herocard.text import HeroCardText
+    from builder.games.herocard.view import HeroCardBrowse, HeroCardView
+
 
 ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
 
@@ -225,7 +237,7 @@ class HeroCardEditing(CardEditing):
         return None
 
 
-class HeroCard(CardGame):
+class HeroCard(CardGame["HeroList", "HerocardCatalog"]):
     id = "herocard"
     name = "HeroCard"
     title = "HeroCard: Rise of the Shogun (card duel)"
@@ -239,14 +251,14 @@ class HeroCard(CardGame):
         return "attribute" if section == "attribute_cards" else entry.kind
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
-    text = part(".text:HeroCardText")
-    analytics = part(".analytics:HeroCardAnalytics")
+    text: part[HeroCardText] = part(".text:HeroCardText")
+    analytics: part[HeroCardAnalytics] = part(".analytics:HeroCardAnalytics")
     settings = part(HeroCardSettings)
     new_list = part(HeroCardNewList)
     questions = part(HeroCardQuestions)
-    view = part(".view:HeroCardView")
-    browse = part(".view:HeroCardBrowse")
-    printing = part(".printing:HeroCardPrinting")
+    view: part[HeroCardView] = part(".view:HeroCardView")
+    browse: part[HeroCardBrowse] = part(".view:HeroCardBrowse")
+    printing: part[HeroCardPrinting] = part(".printing:HeroCardPrinting")
     packs = part(HeroCardPacks)
     editing = part(HeroCardEditing)  # attribute cards one each, action cards by copies
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.errors import UnknownEntry, UsageError, command_line, option
 from builder.games.kensei.packs import KenseiPacks
 from builder.games.kensei.units import KenseiUnits
@@ -12,6 +14,16 @@ from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 from builder.systems.settings import SettingsPart
+
+if TYPE_CHECKING:
+    # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.games.kensei.analytics import KenseiAnalytics
+    from builder.games.kensei.catalog import KenseiCatalog  # noqa: F401
+    from builder.games.kensei.printing import KenseiPrinting
+    from builder.games.kensei.rules import KenseiList  # noqa: F401
+    from builder.games.kensei.text import KenseiText
+    from builder.games.kensei.view import KenseiBrowse, KenseiView
+
 
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
 
@@ -289,7 +301,7 @@ class KenseiEditing(EditingPart):
         return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
 
 
-class Kensei(GameSystem):
+class Kensei(GameSystem["KenseiList", "KenseiCatalog"]):
     id = "kensei"
     name = "Kensei"
     title = "Kensei (miniature wargame, 2nd edition)"
@@ -321,14 +333,14 @@ class Kensei(GameSystem):
         return 1
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
-    text = part(".text:KenseiText")
-    analytics = part(".analytics:KenseiAnalytics")
+    text: part[KenseiText] = part(".text:KenseiText")
+    analytics: part[KenseiAnalytics] = part(".analytics:KenseiAnalytics")
     settings = part(KenseiSettings)
     new_list = part(KenseiNewList)
     questions = part(KenseiQuestions)
-    view = part(".view:KenseiView")
-    browse = part(".view:KenseiBrowse")
-    printing = part(".printing:KenseiPrinting")
+    view: part[KenseiView] = part(".view:KenseiView")
+    browse: part[KenseiBrowse] = part(".view:KenseiBrowse")
+    printing: part[KenseiPrinting] = part(".printing:KenseiPrinting")
     packs = part(KenseiPacks)
     editing = part(KenseiEditing)  # a unit of a troop added, the last one removed
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.errors import EditRefused, UsageError, option
 from builder.games.satsuma.commands import COMMANDS
 from builder.games.satsuma.packs import SatsumaPacks
@@ -10,6 +12,15 @@ from builder.systems.cards import CardEditing, CardGame, CardQuestions
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
+
+if TYPE_CHECKING:
+    # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.games.satsuma.analytics import SatsumaAnalytics
+    from builder.games.satsuma.catalog import SatsumaCatalog  # noqa: F401
+    from builder.games.satsuma.printing import SatsumaPrinting
+    from builder.games.satsuma.rules import SatsumaList  # noqa: F401
+    from builder.games.satsuma.text import SatsumaText
+    from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 
 
 def side_cards(catalog, side: str) -> list:
@@ -163,7 +174,7 @@ class SatsumaEditing(CardEditing):
         return self._ready(data, catalog, variant, "removing")
 
 
-class Satsuma(CardGame):
+class Satsuma(CardGame["SatsumaList", "SatsumaCatalog"]):
     id = "satsuma"
     name = "Satsuma Rebellion"
     title = "Satsuma Rebellion (2-player card game)"
@@ -184,14 +195,14 @@ class Satsuma(CardGame):
         return SUIT_NAMES.get(str(entry.printed or "")[:1])
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
-    text = part(".text:SatsumaText")
-    analytics = part(".analytics:SatsumaAnalytics")
+    text: part[SatsumaText] = part(".text:SatsumaText")
+    analytics: part[SatsumaAnalytics] = part(".analytics:SatsumaAnalytics")
     settings = part(SatsumaSettings)
     new_list = part(SatsumaNewList)
     questions = part(SatsumaQuestions)
-    view = part(".view:SatsumaView")
-    browse = part(".view:SatsumaBrowse")
-    printing = part(".printing:SatsumaPrinting")
+    view: part[SatsumaView] = part(".view:SatsumaView")
+    browse: part[SatsumaBrowse] = part(".view:SatsumaBrowse")
+    printing: part[SatsumaPrinting] = part(".printing:SatsumaPrinting")
     packs = part(SatsumaPacks)
     editing = part(SatsumaEditing)  # a published deck, a variant, the side's cards
 

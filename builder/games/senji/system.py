@@ -3,6 +3,8 @@ provinces (with units, a samurai figure, a fortress)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.games.senji.packs import SenjiPacks
 from builder.names import did_you_mean, normalize
@@ -11,6 +13,15 @@ from builder.systems.editing import EditingPart
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
+
+if TYPE_CHECKING:
+    # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.games.senji.analytics import SenjiAnalytics
+    from builder.games.senji.catalog import SenjiCatalog  # noqa: F401
+    from builder.games.senji.printing import SenjiPrinting
+    from builder.games.senji.rules import SenjiList  # noqa: F401
+    from builder.games.senji.text import SenjiText
+    from builder.games.senji.view import SenjiBrowse, SenjiView
 
 
 def _written(value) -> str:
@@ -351,7 +362,7 @@ class SenjiEditing(EditingPart):
         raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
 
 
-class Senji(GameSystem):
+class Senji(GameSystem["SenjiList", "SenjiCatalog"]):
     id = "senji"
     name = "Senji"
     title = "Senji (board game, 3-6 players)"
@@ -403,13 +414,13 @@ class Senji(GameSystem):
         return _written(p.get("name")) or _written(p.get("family")) or "the player"
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
-    text = part(".text:SenjiText")
-    analytics = part(".analytics:SenjiAnalytics")
+    text: part[SenjiText] = part(".text:SenjiText")
+    analytics: part[SenjiAnalytics] = part(".analytics:SenjiAnalytics")
     new_list = part(SenjiNewList)
     questions = part(SenjiQuestions)
-    view = part(".view:SenjiView")
-    browse = part(".view:SenjiBrowse")
-    printing = part(".printing:SenjiPrinting")
+    view: part[SenjiView] = part(".view:SenjiView")
+    browse: part[SenjiBrowse] = part(".view:SenjiBrowse")
+    printing: part[SenjiPrinting] = part(".printing:SenjiPrinting")
     packs = part(SenjiPacks)
     editing = part(SenjiEditing)  # a player by family, a samurai card or province to a player
 

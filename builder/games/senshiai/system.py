@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.errors import UsageError, option
 from builder.games.senshiai.packs import SenshiaiPacks
 from builder.systems.base import UNSET, plural, whole
@@ -9,6 +11,15 @@ from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.newlist import NewListPart
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
+
+if TYPE_CHECKING:
+    # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.games.senshiai.analytics import SenshiaiAnalytics
+    from builder.games.senshiai.catalog import SenshiaiCatalog  # noqa: F401
+    from builder.games.senshiai.printing import SenshiaiPrinting
+    from builder.games.senshiai.rules import Deck  # noqa: F401
+    from builder.games.senshiai.text import SenshiaiText
+    from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
 
 
 class SenshiaiQuestions(CardQuestions):
@@ -58,7 +69,7 @@ class SenshiaiSettings(SettingsPart):
         return whole("size", value, "size 50"), None
 
 
-class Senshiai(CardGame):
+class Senshiai(CardGame["Deck", "SenshiaiCatalog"]):
     id = "senshiai"
     name = "Senshiai"
     title = "Senshiai (card game, Basic Collection)"
@@ -66,14 +77,14 @@ class Senshiai(CardGame):
     anchor_field = "type"
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
-    text = part(".text:SenshiaiText")
-    analytics = part(".analytics:SenshiaiAnalytics")
+    text: part[SenshiaiText] = part(".text:SenshiaiText")
+    analytics: part[SenshiaiAnalytics] = part(".analytics:SenshiaiAnalytics")
     settings = part(SenshiaiSettings)
     new_list = part(SenshiaiNewList)
     questions = part(SenshiaiQuestions)
-    view = part(".view:SenshiaiView")
-    browse = part(".view:SenshiaiBrowse")
-    printing = part(".printing:SenshiaiPrinting")
+    view: part[SenshiaiView] = part(".view:SenshiaiView")
+    browse: part[SenshiaiBrowse] = part(".view:SenshiaiBrowse")
+    printing: part[SenshiaiPrinting] = part(".printing:SenshiaiPrinting")
     packs = part(SenshiaiPacks)
 
 
