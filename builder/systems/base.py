@@ -46,8 +46,8 @@ from builder.systems.view import BrowsePart, ViewPart, fmt
 
 UNSET = ("none", "null", "off", "-")
 
-# A game's list as its rules load it, and its catalog model: a game names them on its class
-# (``class KenseiSystem(GameSystem["KenseiList", "KenseiCatalog"])``) and the type checker holds its
+# A game's list as its rules load it, and the catalog its parts are handed: a game names them on
+# its class (``class Kensei(GameSystem["KenseiList", "Catalog"])``) and the type checker holds its
 # parts to the contracts of ``builder.systems.parts`` with them; a ``GameSystem`` named without
 # them (code outside the games) takes any list and catalog.
 GameList = TypeVar("GameList", default=Any)

@@ -51,10 +51,11 @@ if TYPE_CHECKING:
     from builder.kit.deck import DeckView
 
 # The types a game fills in. ``ListT``: its list as its rules load it (a ``Deck``, a
-# ``KenseiList``); ``CatalogT``: its catalog model (``KenseiCatalog``). Code outside the game
-# sees a ``GameSystem`` without them, and the game's own class names them
-# (``class KenseiSystem(GameSystem["KenseiList", "KenseiCatalog"])``), so the type checker holds
-# each of the game's parts to these contracts with its own types.
+# ``KenseiList``); ``CatalogT``: the catalog its parts are handed (``builder.catalog.loader``'s
+# ``Catalog``, holding the game's catalog model). Code outside the game sees a ``GameSystem``
+# without them, and the game's own class names them
+# (``class Kensei(GameSystem["KenseiList", "Catalog"])``), so the type checker holds each of the
+# game's parts to these contracts with its own types.
 ListT = TypeVar("ListT")
 ListT_contra = TypeVar("ListT_contra", contravariant=True)
 CatalogT_contra = TypeVar("CatalogT_contra", contravariant=True)
@@ -466,7 +467,7 @@ class Settings(Protocol[CatalogT_contra]):
 class Questions(Protocol[CatalogT_contra]):
     """What adding an entry would do (``gs.questions``): ``daimyo options`` and ``daimyo why``."""
 
-    def candidates(self, catalog: CatalogT_contra) -> Iterable[tuple[str, Any, str, object]]:
+    def candidates(self, catalog: CatalogT_contra) -> Iterable[tuple[str, object, str, object]]:
         """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
         ...
 

@@ -15,8 +15,8 @@ from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
     # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.catalog.loader import Catalog  # noqa: F401
     from builder.games.herocard.analytics import HeroCardAnalytics
-    from builder.games.herocard.catalog import HerocardCatalog  # noqa: F401
     from builder.games.herocard.printing import HeroCardPrinting
     from builder.games.herocard.rules import HeroList  # noqa: F401
     from builder.games.herocard.text import HeroCardText
@@ -237,7 +237,7 @@ class HeroCardEditing(CardEditing):
         return None
 
 
-class HeroCard(CardGame["HeroList", "HerocardCatalog"]):
+class HeroCard(CardGame["HeroList", "Catalog"]):
     id = "herocard"
     name = "HeroCard"
     title = "HeroCard: Rise of the Shogun (card duel)"

@@ -17,8 +17,8 @@ from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
     # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.catalog.loader import Catalog  # noqa: F401
     from builder.games.kensei.analytics import KenseiAnalytics
-    from builder.games.kensei.catalog import KenseiCatalog  # noqa: F401
     from builder.games.kensei.printing import KenseiPrinting
     from builder.games.kensei.rules import KenseiList  # noqa: F401
     from builder.games.kensei.text import KenseiText
@@ -301,7 +301,7 @@ class KenseiEditing(EditingPart):
         return [f"removed {removed.get('troop') if isinstance(removed, dict) else removed}"]
 
 
-class Kensei(GameSystem["KenseiList", "KenseiCatalog"]):
+class Kensei(GameSystem["KenseiList", "Catalog"]):
     id = "kensei"
     name = "Kensei"
     title = "Kensei (miniature wargame, 2nd edition)"

@@ -15,8 +15,8 @@ from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
     # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.catalog.loader import Catalog  # noqa: F401
     from builder.games.satsuma.analytics import SatsumaAnalytics
-    from builder.games.satsuma.catalog import SatsumaCatalog  # noqa: F401
     from builder.games.satsuma.printing import SatsumaPrinting
     from builder.games.satsuma.rules import SatsumaList  # noqa: F401
     from builder.games.satsuma.text import SatsumaText
@@ -174,7 +174,7 @@ class SatsumaEditing(CardEditing):
         return self._ready(data, catalog, variant, "removing")
 
 
-class Satsuma(CardGame["SatsumaList", "SatsumaCatalog"]):
+class Satsuma(CardGame["SatsumaList", "Catalog"]):
     id = "satsuma"
     name = "Satsuma Rebellion"
     title = "Satsuma Rebellion (2-player card game)"

@@ -16,8 +16,8 @@ from builder.systems.questions import QuestionsPart
 
 if TYPE_CHECKING:
     # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.catalog.loader import Catalog  # noqa: F401
     from builder.games.senji.analytics import SenjiAnalytics
-    from builder.games.senji.catalog import SenjiCatalog  # noqa: F401
     from builder.games.senji.printing import SenjiPrinting
     from builder.games.senji.rules import SenjiList  # noqa: F401
     from builder.games.senji.text import SenjiText
@@ -362,7 +362,7 @@ class SenjiEditing(EditingPart):
         raise UnknownEntry(f"no '{name}' in the setup", did_you_mean(name, [x for x in listed if x]) or None)
 
 
-class Senji(GameSystem["SenjiList", "SenjiCatalog"]):
+class Senji(GameSystem["SenjiList", "Catalog"]):
     id = "senji"
     name = "Senji"
     title = "Senji (board game, 3-6 players)"

@@ -14,8 +14,8 @@ from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
     # the list and catalog the game names on its class (the type checker reads them there)
+    from builder.catalog.loader import Catalog  # noqa: F401
     from builder.games.senshiai.analytics import SenshiaiAnalytics
-    from builder.games.senshiai.catalog import SenshiaiCatalog  # noqa: F401
     from builder.games.senshiai.printing import SenshiaiPrinting
     from builder.games.senshiai.rules import Deck  # noqa: F401
     from builder.games.senshiai.text import SenshiaiText
@@ -69,7 +69,7 @@ class SenshiaiSettings(SettingsPart):
         return whole("size", value, "size 50"), None
 
 
-class Senshiai(CardGame["Deck", "SenshiaiCatalog"]):
+class Senshiai(CardGame["Deck", "Catalog"]):
     id = "senshiai"
     name = "Senshiai"
     title = "Senshiai (card game, Basic Collection)"
