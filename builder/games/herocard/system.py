@@ -14,11 +14,10 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    # the list and catalog the game names on its class (the type checker reads them there)
-    from builder.catalog.loader import Catalog  # noqa: F401
+    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
     from builder.games.herocard.analytics import HeroCardAnalytics
     from builder.games.herocard.printing import HeroCardPrinting
-    from builder.games.herocard.rules import HeroList  # noqa: F401
+    from builder.games.herocard.rules import HeroList  # noqa: F401 - named as a string in the class's base
     from builder.games.herocard.text import HeroCardText
     from builder.games.herocard.view import HeroCardBrowse, HeroCardView
 

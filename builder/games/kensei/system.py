@@ -16,11 +16,10 @@ from builder.systems.questions import QuestionsPart
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    # the list and catalog the game names on its class (the type checker reads them there)
-    from builder.catalog.loader import Catalog  # noqa: F401
+    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
     from builder.games.kensei.analytics import KenseiAnalytics
     from builder.games.kensei.printing import KenseiPrinting
-    from builder.games.kensei.rules import KenseiList  # noqa: F401
+    from builder.games.kensei.rules import KenseiList  # noqa: F401 - named as a string in the class's base
     from builder.games.kensei.text import KenseiText
     from builder.games.kensei.view import KenseiBrowse, KenseiView
 

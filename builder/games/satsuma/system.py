@@ -14,11 +14,10 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    # the list and catalog the game names on its class (the type checker reads them there)
-    from builder.catalog.loader import Catalog  # noqa: F401
+    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
     from builder.games.satsuma.analytics import SatsumaAnalytics
     from builder.games.satsuma.printing import SatsumaPrinting
-    from builder.games.satsuma.rules import SatsumaList  # noqa: F401
+    from builder.games.satsuma.rules import SatsumaList  # noqa: F401 - named as a string in the class's base
     from builder.games.satsuma.text import SatsumaText
     from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
 

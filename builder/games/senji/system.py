@@ -15,11 +15,10 @@ from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 
 if TYPE_CHECKING:
-    # the list and catalog the game names on its class (the type checker reads them there)
-    from builder.catalog.loader import Catalog  # noqa: F401
+    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
     from builder.games.senji.analytics import SenjiAnalytics
     from builder.games.senji.printing import SenjiPrinting
-    from builder.games.senji.rules import SenjiList  # noqa: F401
+    from builder.games.senji.rules import SenjiList  # noqa: F401 - named as a string in the class's base
     from builder.games.senji.text import SenjiText
     from builder.games.senji.view import SenjiBrowse, SenjiView
 

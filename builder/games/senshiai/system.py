@@ -13,11 +13,10 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    # the list and catalog the game names on its class (the type checker reads them there)
-    from builder.catalog.loader import Catalog  # noqa: F401
+    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
     from builder.games.senshiai.analytics import SenshiaiAnalytics
     from builder.games.senshiai.printing import SenshiaiPrinting
-    from builder.games.senshiai.rules import Deck  # noqa: F401
+    from builder.games.senshiai.rules import Deck  # noqa: F401 - named as a string in the class's base
     from builder.games.senshiai.text import SenshiaiText
     from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
 
