@@ -3,6 +3,7 @@ carries the class it makes as its type, and each game's class names the list and
 rules really give (the type checker holds the game's parts to the contracts with them)."""
 
 import ast
+import inspect
 import re
 import typing
 from pathlib import Path
@@ -54,7 +55,7 @@ def _declared(cls: type) -> list[tuple[str, part, object]]:
     """(attribute, part, its annotation as written) of every part declared along ``cls``'s classes."""
     out = []
     for klass in reversed(cls.__mro__):
-        notes = klass.__dict__.get("__annotations__", {})
+        notes = inspect.get_annotations(klass)  # as written: strings, with the postponed annotations
         for attr, value in klass.__dict__.items():
             if isinstance(value, part):
                 out.append((attr, value, notes.get(attr)))
