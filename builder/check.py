@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from builder.findings import CheckResult, Finding
@@ -115,7 +115,7 @@ def limit_lines(system: str, lst, catalog, rules: dict) -> list[str]:
 ALWAYS_SHOWN = {"points", "limit", "left", "cards", "action_cards", "hero_points", "players"}
 
 
-def summary_items(summary: dict, explain: bool = False) -> list[str]:
+def summary_items(summary: Mapping[str, object], explain: bool = False) -> list[str]:
     """The summary as "key value" items: points used, the limit and the points left first;
     a counter of zero, and a value not known, only with ``explain``; "melee 120 (60%)" for a
     value with its percentage."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from builder.errors import one_line
 
@@ -33,7 +34,7 @@ class Finding:
     line: int | None = None
     col: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.severity not in _RANK:
             raise ValueError(f"bad severity {self.severity!r}")
         if self.loc is not None:
@@ -91,16 +92,30 @@ class Finding:
         return one_line(text)
 
 
-def error(code, message, **kw) -> Finding:
+def error(code: str, message: str, **kw: Any) -> Finding:
     return Finding("error", code, message, **kw)
 
 
-def warning(code, message, **kw) -> Finding:
+def warning(code: str, message: str, **kw: Any) -> Finding:
     return Finding("warning", code, message, **kw)
 
 
-def info(code, message, **kw) -> Finding:
+def info(code: str, message: str, **kw: Any) -> Finding:
     return Finding("info", code, message, **kw)
+
+
+class Summary(TypedDict, total=False):
+    """The totals ``Rules.summary`` gives and the faces read. A game's summary holds these keys
+    where they apply, and keys of its own besides (which only the game's parts read)."""
+
+    cards: int  # cards in the list
+    points: int  # points spent
+    limit: int  # the points the list may spend
+    size: int  # what the list is made of, counted (units, players)
+    max_cards: int  # the most cards a list may hold
+    hero_points: int  # a hero's points
+    max_hero_points: int
+    players: int  # seats of a setup
 
 
 @dataclass
@@ -108,7 +123,7 @@ class CheckResult:
     file: str
     system: str
     name: str | None
-    summary: dict
+    summary: Summary
     house_rules: dict
     findings: list[Finding]
     house_rules_agreed: dict = field(default_factory=dict)
@@ -162,7 +177,7 @@ class FindingCode:
     meaning: str
     source: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
             raise ValueError(f"bad severity {self.severity!r} for {self.code}")
 
@@ -198,7 +213,7 @@ def codes(prefix: str, table: dict) -> dict[str, FindingCode]:
     return out
 
 
-def from_restrictions(prefix: str, restrictions) -> dict[str, FindingCode]:
+def from_restrictions(prefix: str, restrictions: Iterable[Any] | None) -> dict[str, FindingCode]:
     """The codes of a catalog's declarative restrictions (the first of each code names it), and
     the engine's warning for a profile field a restriction needs but the catalog lacks."""
     out: dict[str, FindingCode] = {}
@@ -220,7 +235,7 @@ def from_restrictions(prefix: str, restrictions) -> dict[str, FindingCode]:
     return out
 
 
-def registry(table) -> dict[str, FindingCode]:
+def registry(table: Mapping[str, Any] | None) -> dict[str, FindingCode]:
     """A rules module's ``FINDING_CODES`` as FindingCodes (a plain ``{code: meaning}`` is an error code)."""
     out = {}
     for code, spec in dict(table or {}).items():

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from builder.errors import DaimyoError, UsageError, command_line, one_line, option
+from builder.findings import Summary
 from builder.names import quoted
 
 
@@ -37,7 +38,7 @@ def pack_info(doc) -> list[dict]:
     ]
 
 
-def total_of(system: str, summary: dict) -> str:
+def total_of(system: str, summary: Summary | None) -> str:
     """What a list adds up to, as an organiser reads it (its ``GameSystem.total``)."""
     from builder.systems import get
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
+from typing import cast
 
 from builder.kit import fonts
 from builder.kit.layout import pt
@@ -214,9 +215,9 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
 
     for heading, kind, data, shape in get(st["system"]).analytics.stats_charts(st):
         if kind == "table":  # data: rows (a header first), shape: column widths as parts of the width
-            section(heading, _table(data, [width * f for f in shape]))
+            section(heading, _table(cast("list[list[str]]", data), [width * f for f in cast("list[float]", shape)]))
         elif data:  # bars: (label, value) pairs, shape: the unit after each value
-            section(heading, bar_chart(data, width, shape))
+            section(heading, bar_chart(cast("list[tuple[str, float]]", data), width, cast(str, shape)))
     limits = st.get("limits") or []
     for i in range(0, len(limits), 40):
         section("Limits: value against bound" + (" (continued)" if i else ""), limits_chart(limits[i : i + 40], width))

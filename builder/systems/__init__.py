@@ -24,7 +24,12 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from builder.systems.base import GameSystem
 
 ENTRY_POINTS = "daimyo.games"
 """The entry point group games register in."""
@@ -44,7 +49,7 @@ class _Entry:
     def __init__(self, name: str, value: str):
         self.name, self.value = name, value
 
-    def load(self):
+    def load(self) -> Any:
         module, _, attr = self.value.partition(":")
         hit: Any = importlib.import_module(module.strip())
         for part in attr.strip().split(".") if attr.strip() else ():
@@ -104,7 +109,7 @@ def _scan() -> dict[str, str]:
 _KEPT_ANSWERS = 16  # environments whose answer is kept; the least recently written go first
 
 
-def _prune(folder, keep: int) -> None:
+def _prune(folder: Path, keep: int) -> None:
     """Keep the ``keep`` most recently written answers of ``_scan`` in ``folder``."""
     import os
 
@@ -121,7 +126,7 @@ def _prune(folder, keep: int) -> None:
             pass  # removed by another process meanwhile
 
 
-def _entry_points() -> dict:
+def _entry_points() -> dict[str, _Entry]:
     global _FOUND
     if _FOUND is None:
         found: dict[str, _Entry] = {name: _Entry(name, value) for name, value in _scan().items()}
@@ -142,7 +147,7 @@ def refresh() -> None:
     _FOUND = None
 
 
-def register(system) -> None:
+def register(system: GameSystem) -> None:
     """Add a game (a ``GameSystem`` instance) to the registry; its id must be new."""
     from builder.errors import UsageError
 
@@ -167,7 +172,7 @@ def ids() -> tuple[str, ...]:
     return BUILT_IN_IDS + tuple(others) + tuple(k for k in _LOADED if k not in found)
 
 
-def get(system_id: str):
+def get(system_id: str) -> GameSystem:
     """The game with exactly this id (no aliases); ``KeyError`` when there is none."""
     hit = _LOADED.get(system_id)
     if hit is None:
@@ -193,7 +198,7 @@ def _key(name: str) -> str:
     return loose(name)
 
 
-def find_system(name: str):
+def find_system(name: str) -> GameSystem:
     """The ``GameSystem`` called ``name``: its id, name or an alias (case, spaces and hyphens
     ignored). Raises ``UnknownSystem`` (a ``UsageError``) naming the systems when there is none."""
     text = str(name)
@@ -210,7 +215,7 @@ def find_system(name: str):
     raise UnknownSystem(f"unknown system '{name}'", did_you_mean(text, ids()) or "one of " + ", ".join(ids()))
 
 
-def list_systems() -> list:
+def list_systems() -> list[GameSystem]:
     """Every registered system, in the order daimyo lists them."""
     return [get(s) for s in ids()]
 
@@ -224,7 +229,7 @@ def catalog_module(system: str) -> ModuleType:
     return get(system).catalog.module()
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type[GameSystem]:
     if name == "GameSystem":
         from builder.systems.base import GameSystem
 

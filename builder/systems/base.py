@@ -6,6 +6,7 @@ How ``add`` and ``remove`` change a list is the game's ``editing`` part
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Generic
 
 from typing_extensions import TypeVar
@@ -24,6 +25,7 @@ from builder.systems.parts import (
     Commands,
     Document,
     Editing,
+    ListData,
     ListView,
     NewList,
     Packs,
@@ -36,6 +38,7 @@ from builder.systems.parts import (
     TextForm,
     UnitCards,
     Units,
+    Where,
     part,
 )
 from builder.systems.printing import PrintingPart
@@ -54,7 +57,7 @@ GameList = TypeVar("GameList", default=Any)
 GameCatalog = TypeVar("GameCatalog", default=Any)
 
 
-def plural(n, word: str) -> str:
+def plural(n: object, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
@@ -151,20 +154,20 @@ class GameSystem(Generic[GameList, GameCatalog]):
 class Pick:
     """A name resolved through the list's catalog and packs."""
 
-    def __init__(self, section: str | None, entry, name: str, field: str):
+    def __init__(self, section: str | None, entry: Any, name: str, field: str) -> None:
         self.section = section  # catalog section; None for a custom entry written in the list
         self.entry = entry
         self.name = name  # the catalog's spelling (or the list's, for a custom entry)
         self.field = field  # the list key that holds it
 
 
-def same_as(pick: Pick, catalog):
+def same_as(pick: Pick, catalog: Any) -> Callable[[object], bool]:
     """A test: does a name written in the list name the picked entry?"""
     from builder.names import normalize
 
     want = normalize(pick.name)
 
-    def same(written) -> bool:
+    def same(written: object) -> bool:
         if not isinstance(written, (str, int, float)) or isinstance(written, bool):
             return False
         if normalize(str(written)) == want:
@@ -177,7 +180,7 @@ def same_as(pick: Pick, catalog):
     return same
 
 
-def loc_of(data, pick: Pick, catalog):
+def loc_of(data: ListData, pick: Pick, catalog: Any) -> Where | None:
     """Where the picked entry is written in ``data``: (field, key) or (field, index)."""
     same = same_as(pick, catalog)
     holder = data.get(pick.field)

@@ -7,15 +7,18 @@ the comment lines above the card they introduce.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, same_as
 from builder.systems.editing import EditingPart
-from builder.systems.parts import part
+from builder.systems.parts import ListData, Summary, Where, part
 from builder.systems.questions import QuestionsPart
 from builder.systems.view import BrowsePart
 
 
-def copies(mapping, keys) -> int:
+def copies(mapping: Mapping[Any, Any], keys: Iterable[Any]) -> int:
     total = 0
     for k in keys:
         v = mapping[k]
@@ -23,7 +26,7 @@ def copies(mapping, keys) -> int:
     return total
 
 
-def mapping_of(data, key: str):
+def mapping_of(data: ListData, key: str) -> dict[Any, Any]:
     m = data.get(key)
     if not isinstance(m, dict):
         raise EditRefused(f"the list has no '{key}:' mapping to edit", f"add '{key}: {{}}' to the file")
@@ -42,12 +45,12 @@ class CardQuestions(QuestionsPart):
     """What adding a card to a deck would do: each card of the game's sections, tried with one
     copy more."""
 
-    def candidates(self, catalog):
+    def candidates(self, catalog: Any) -> Iterator[tuple[str, object, str, object]]:
         for section, _ in self.game.sections:
             for c in catalog.entries(section):
                 yield section, c, self.game.kind_of(section, c), getattr(c, "cost", None)
 
-    def trial(self, data, catalog, section, entry):
+    def trial(self, data: ListData, catalog: Any, section: str, entry: Any) -> tuple[ListData, Where | None, int]:
         import copy
 
         trial = dict(data)
@@ -59,7 +62,9 @@ class CardQuestions(QuestionsPart):
         _notes, where = self.game.editing.add(trial, catalog, pick, 1, variant=True, check_side=False)
         return trial, where, 1
 
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+    def describe_addition(
+        self, comparison: Any, data: ListData, catalog: Any, name: str, count: int | None, list_data: ListData
+    ) -> tuple[str, str, str | None]:
         pick = self.game.editing.resolve(catalog, name, list_data)
         return (
             f"{count or 1} {pick.name}",
@@ -67,7 +72,7 @@ class CardQuestions(QuestionsPart):
             None,
         )
 
-    def _state_after(self, summary: dict, data, pick: Pick, catalog, list_data) -> str:
+    def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Any, list_data: ListData) -> str:
         from builder.systems.base import plural
 
         return f"the deck would have {plural(summary.get('cards'), 'card')}"
@@ -83,7 +88,7 @@ class CardEditing(EditingPart):
 
     # -- names ----------------------------------------------------------------------------------
 
-    def _unknown(self, catalog, name: str) -> UsageError:
+    def _unknown(self, catalog: Any, name: str) -> UsageError:
         from builder.names import did_you_mean
 
         cands: list[str] = []
@@ -96,11 +101,11 @@ class CardEditing(EditingPart):
             hint or f"see 'daimyo catalog list {self.game.id} {section}'; a pack (packs: [...]) can add cards",
         )
 
-    def _custom(self, data, name: str) -> str | None:
+    def _custom(self, data: ListData | None, name: str) -> str | None:
         """The spelling of a card written in the list itself (not in the catalog), if any."""
         return None
 
-    def resolve(self, catalog, name: str, data=None) -> Pick:
+    def resolve(self, catalog: Any, name: str, data: ListData | None = None) -> Pick:
         """The card called ``name`` (case, hyphen variants and aliases ignored)."""
         if data is not None:
             own = self._custom(data, name)
@@ -112,7 +117,7 @@ class CardEditing(EditingPart):
                 return Pick(section, entry, entry.name, field)
         raise self._unknown(catalog, name)
 
-    def _anchor(self, mapping, pick: Pick, catalog):
+    def _anchor(self, mapping: Mapping[Any, Any], pick: Pick, catalog: Any) -> object:
         """The line a new card goes after: the last card of its type or kind."""
         if pick.entry is None or self.game.anchor_field is None:
             return None
@@ -128,11 +133,24 @@ class CardEditing(EditingPart):
 
     # -- editing --------------------------------------------------------------------------------
 
-    def _prepare(self, data, catalog, pick: Pick, verb: str, variant: bool, check_side: bool) -> list[str]:
+    def _prepare(
+        self, data: ListData, catalog: Any, pick: Pick, verb: str, variant: bool, check_side: bool
+    ) -> list[str]:
         """Anything to do before copies of ``pick`` change (Satsuma: a published deck); notes."""
         return []
 
-    def add(self, data, catalog, name, count=None, *, variant=False, check_side=True, trial=False, **options):
+    def add(
+        self,
+        data: ListData,
+        catalog: Any,
+        name: str | Pick,
+        count: int | None = None,
+        *,
+        variant: bool = False,
+        check_side: bool = True,
+        trial: bool = False,
+        **options: Any,
+    ) -> tuple[list[str], Where | None]:
         pick = name if isinstance(name, Pick) else self.resolve(catalog, name, data)
         n = 1 if count is None else count
         if n < 1:
@@ -140,7 +158,9 @@ class CardEditing(EditingPart):
         notes = self._add_pick(data, catalog, pick, n, variant, check_side)
         return notes, loc_of(data, pick, catalog)
 
-    def _add_pick(self, data, catalog, pick: Pick, count: int, variant: bool, check_side: bool) -> list[str]:
+    def _add_pick(
+        self, data: ListData, catalog: Any, pick: Pick, count: int, variant: bool, check_side: bool
+    ) -> list[str]:
         from builder.kit.edit import add_copies, insert_key_after, keys_naming
 
         notes = self._prepare(data, catalog, pick, "adding", variant, check_side)
@@ -155,11 +175,15 @@ class CardEditing(EditingPart):
         notes.append(f"added {count} {pick.name} ({total} in the {self.game.deck_word})")
         return notes
 
-    def _remove_from_list(self, holder, pick, same, count) -> list[str] | None:
+    def _remove_from_list(
+        self, holder: list[Any], pick: Pick, same: Callable[[object], bool], count: int | None
+    ) -> list[str] | None:
         """Remove from a list-valued field (HeroCard attributes); None when not there."""
         return None
 
-    def remove(self, data, catalog, name, count=1, *, variant=False, **options):
+    def remove(
+        self, data: ListData, catalog: Any, name: str, count: int | None = 1, *, variant: bool = False, **options: Any
+    ) -> list[str]:
         from builder.kit.edit import keys_naming, remove_copies
         from builder.names import did_you_mean
 
@@ -218,7 +242,7 @@ class CardEditing(EditingPart):
                 listed += [str(k) for k in holder]
         raise UnknownEntry(f"no '{name}' in the {self.game.what}", did_you_mean(name, listed) or None)
 
-    def _remove_ready(self, data, catalog, pick: Pick, field: str, variant: bool) -> list[str] | None:
+    def _remove_ready(self, data: ListData, catalog: Any, pick: Pick, field: str, variant: bool) -> list[str] | None:
         """Notes of what was done before removing from ``field``; None: the card cannot be there."""
         return []
 
@@ -240,7 +264,7 @@ class CardGame(GameSystem[GameList, GameCatalog]):
     def entries(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(dict.fromkeys(f for _, f in self.sections))
 
-    def kind_of(self, section: str, entry) -> str | None:
+    def kind_of(self, section: str, entry: object) -> str | None:
         return getattr(entry, self.anchor_field, None) if self.anchor_field else None
 
 

@@ -13,7 +13,10 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from builder.findings import FindingCode
 
 
 class CatalogPart:
@@ -45,7 +48,7 @@ class CatalogPart:
         """The game's rules module (``load_list``, ``check``, ``summary``, ``FINDING_CODES``)."""
         return importlib.import_module(self.rules_name or self._beside("rules"))
 
-    def finding_codes(self, catalog) -> dict:
+    def finding_codes(self, catalog: Any) -> dict[str, FindingCode]:
         """Every finding code a check of the game may give: ``{code: FindingCode}`` (severity,
         meaning, rulebook source), those of the rules module and those of the declarative
         restrictions of ``catalog`` (the game's catalog, as ``load_catalog`` gives it)."""

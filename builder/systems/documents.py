@@ -11,9 +11,12 @@ check`` imports pydantic.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.kit.fields import CHECKED_WITH, COMMON, Field
+
+if TYPE_CHECKING:
+    from builder.errors import Diagnostic
 
 _CARD = ("cards",)
 
@@ -92,7 +95,7 @@ def document(system_id: str) -> tuple[Field, ...] | None:
 _MODELS: dict = {}
 
 
-def list_model(system_id: str, fields: tuple[Field, ...]):
+def list_model(system_id: str, fields: tuple[Field, ...]) -> Any:
     """The pydantic model of a game's list document, built from its fields (remembered)."""
     hit = _MODELS.get(system_id)
     if hit is not None and hit[0] == fields:
@@ -102,7 +105,7 @@ def list_model(system_id: str, fields: tuple[Field, ...]):
     return model
 
 
-def _model(name: str, fields: tuple[Field, ...]):
+def _model(name: str, fields: tuple[Field, ...]) -> Any:
     from pydantic import ConfigDict, create_model
 
     config = ConfigDict(extra="forbid", defer_build=True)
@@ -149,7 +152,7 @@ def _annotation(f: Field, owner: str) -> Any:
         item = _model(f"{owner}_{f.key}", f.fields)
         key = f.item_key
 
-        def named(v):  # an item written as its name alone ("- Samurai Yari")
+        def named(v: object) -> object:  # an item written as its name alone ("- Samurai Yari")
             return {key: v} if key and isinstance(v, (str, int, float)) and not isinstance(v, bool) else v
 
         # a model class made at run time is a type to pydantic, not to a static checker
@@ -157,7 +160,7 @@ def _annotation(f: Field, owner: str) -> Any:
     raise ValueError(f"unknown field kind '{f.kind}' of '{f.key}'")  # pragma: no cover - a document's mistake
 
 
-def validate(model, data: dict, positions) -> list:
+def validate(model: Any, data: dict[str, Any], positions: Any) -> list[Diagnostic]:
     """Diagnostics (file:line:col) for everything ``data`` breaks in ``model``; [] when it fits."""
     from pydantic import ValidationError
 
@@ -174,10 +177,10 @@ class _Located:
     """A ValidationError whose locations keep only the keys and indexes of the document (pydantic
     adds the name of the union member or model it tried)."""
 
-    def __init__(self, exc, data):
+    def __init__(self, exc: Any, data: object) -> None:
         self.exc, self.data = exc, data
 
-    def errors(self, **kw):
+    def errors(self, **kw: Any) -> list[dict[str, Any]]:
         out = []
         for err in self.exc.errors(**kw):
             node, loc = self.data, []

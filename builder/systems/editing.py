@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from builder.errors import EditRefused, UsageError, option
-from builder.systems.parts import ListData, Options
+from builder.systems.parts import ListData, Options, Picked, Where
 
 
 def refused(game: Any, verb: str, what: str = "") -> UsageError:
@@ -76,15 +76,17 @@ class EditingPart:
             return f"{flag} applies to senji setups"
         return f"{flag} does not apply to {self.game.id} lists"
 
-    def resolve(self, catalog, name: str, data=None):
+    def resolve(self, catalog: Any, name: str, data: ListData | None = None) -> Picked:
         """The card a name means (a ``Pick``), for the games whose lists hold cards."""
         raise refused(self.game, "copies")
 
-    def add(self, data, catalog, name, count: int | None = None, **options) -> tuple[list[str], tuple | None]:
+    def add(
+        self, data: ListData, catalog: Any, name: str, count: int | None = None, **options: Any
+    ) -> tuple[list[str], Where | None]:
         """Add ``name`` to the list data; ``(notes, where it went)``."""
         raise refused(self.game, "add")
 
-    def remove(self, data, catalog, name, count: int | None = 1, **options) -> list[str]:
+    def remove(self, data: ListData, catalog: Any, name: str, count: int | None = 1, **options: Any) -> list[str]:
         """Take ``name`` off the list data; notes."""
         raise refused(self.game, "remove")
 

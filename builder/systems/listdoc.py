@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from builder.systems.parts import ListData
 
 if TYPE_CHECKING:
-    from builder.findings import Finding
+    from builder.errors import Diagnostic
     from builder.kit.fields import Field
 
 COMMON_KEYS = ("system", "name", "author", "notes", "packs", "house_rules")  # the keys of ``builder.kit.fields.COMMON``
@@ -44,13 +44,13 @@ class DocumentPart:
         """Every key a list of the game may hold, in the order they are written."""
         return COMMON_KEYS + self.key_order
 
-    def model(self):
+    def model(self) -> type:
         """The pydantic model of a list document of the game (built on first use)."""
         from builder.systems.documents import list_model
 
         return list_model(self.game.id, self.fields)
 
-    def validate(self, data: ListData, positions: object) -> list[Finding]:
+    def validate(self, data: ListData, positions: object) -> list[Diagnostic]:
         """Diagnostics (file:line:col) for what ``data`` breaks in the list model; [] when it fits."""
         from builder.systems.documents import validate
 

@@ -17,7 +17,7 @@ class NewListPart:
     def __init__(self, game: Any):
         self.game = game
 
-    def fields(self, catalog) -> list[dict]:
+    def fields(self, catalog: Any) -> list[dict[str, Any]]:
         """The fields a builder's new-list form asks for (``options``): ``key``, ``label``,
         ``value`` (the default) and ``choices`` (value, label), with a ``prompt`` when the user must
         choose (no default), or a ``type`` with ``min``/``max``."""

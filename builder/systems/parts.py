@@ -43,11 +43,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar, overload, runtime_checkable
 
+from builder.findings import Summary  # the totals a check gives, beside the result that holds them
+
 if TYPE_CHECKING:
     from fractions import Fraction
     from types import ModuleType
 
+    from builder.errors import Diagnostic
     from builder.findings import Finding, FindingCode
+    from builder.kit.aid import Generator
     from builder.kit.deck import DeckView
 
 # The types a game fills in. ``ListT``: its list as its rules load it (a ``Deck``, a
@@ -70,22 +74,20 @@ Where = tuple[str | int, ...]
 Options = Mapping[str, Any]
 """The options a person gave a command (``daimyo new --name ... --packs ...``, ``add --count``)."""
 
+Row = dict[str, Any]
+"""A row a face shows as it is (a setting of the builder, a seat, a card's fields): plain values
+by English key, which the templates and the JSON read; its keys are the part's to document."""
+
 HouseRules = dict[str, object]
 """The house rules a check applies, by rule id (``{"max_points": 400}``)."""
 
 
-class Summary(TypedDict, total=False):
-    """The totals ``Rules.summary`` gives and the faces read. A game's summary holds these keys
-    where they apply, and keys of its own besides (which only the game's parts read)."""
+class Ability(Protocol):
+    """An ability as a card or an aid prints it (``Printing.ability``): its name; its ``text``
+    when the catalog has one."""
 
-    cards: int  # cards in the list
-    points: int  # points spent
-    limit: int  # the points the list may spend
-    size: int  # what the list is made of, counted (units, players)
-    max_cards: int  # the most cards a list may hold
-    hero_points: int  # a hero's points
-    max_hero_points: int
-    players: int  # seats of a setup
+    @property
+    def name(self) -> str: ...
 
 
 class Tally(TypedDict):
@@ -246,7 +248,7 @@ class Document(Protocol):
 
     def model(self) -> type: ...
 
-    def validate(self, data: ListData, positions: object) -> list[Finding]: ...
+    def validate(self, data: ListData, positions: object) -> list[Diagnostic]: ...
 
 
 class Packs(Protocol):
@@ -284,7 +286,7 @@ class Printing(Protocol[CatalogT_contra]):
 
     def aid_blocks(self) -> AidBlocks: ...
 
-    def ability(self, catalog: CatalogT_contra, written: str) -> object: ...
+    def ability(self, catalog: CatalogT_contra, written: str) -> Ability | None: ...
 
 
 class ListView(Protocol[CatalogT_contra]):
@@ -316,7 +318,7 @@ class ListView(Protocol[CatalogT_contra]):
 
     def total_text(self, summary: Summary) -> str: ...
 
-    def builder_settings(self, data: ListData, catalog: CatalogT_contra) -> list[dict[str, Any]]: ...
+    def builder_settings(self, data: ListData, catalog: CatalogT_contra) -> list[Row]: ...
 
 
 class CatalogView(Protocol[CatalogT_contra]):
@@ -360,7 +362,7 @@ class NewList(Protocol[CatalogT_contra]):
     @property
     def example(self) -> str: ...
 
-    def fields(self, catalog: CatalogT_contra) -> list[dict[str, Any]]: ...
+    def fields(self, catalog: CatalogT_contra) -> list[Row]: ...
 
     def make(self, catalog: CatalogT_contra, options: Options) -> tuple[ListData, list[str]]: ...
 
@@ -436,13 +438,13 @@ class Editing(Protocol[CatalogT_contra]):
         ...
 
     def add(
-        self, data: ListData, catalog: CatalogT_contra, name: str, count: int | None = None, **options: object
+        self, data: ListData, catalog: CatalogT_contra, name: str, count: int | None = None, **options: Any
     ) -> tuple[list[str], Where | None]:
         """Add ``name`` to the list data; ``(notes, where it went)``."""
         ...
 
     def remove(
-        self, data: ListData, catalog: CatalogT_contra, name: str, count: int | None = 1, **options: object
+        self, data: ListData, catalog: CatalogT_contra, name: str, count: int | None = 1, **options: Any
     ) -> list[str]: ...
 
 
@@ -515,7 +517,7 @@ class Players(Protocol[CatalogT_contra]):
 
     seat_words: dict[str, str]  # the words for a seat and its parts in the builder
 
-    def seats(self, data: ListData) -> list[dict[str, Any]]:
+    def seats(self, data: ListData) -> list[Row]:
         """Each player's seat as the builder shows it (``index``, ``name``, parts)."""
         ...
 
@@ -561,7 +563,7 @@ class UnitCards(Protocol[ListT_contra, CatalogT_contra]):
 
     sizes: tuple[str, ...]  # the card sizes they print at (sleeve sizes)
 
-    def data(self, lst: ListT_contra, catalog: CatalogT_contra) -> list[dict[str, Any]]:
+    def data(self, lst: ListT_contra, catalog: CatalogT_contra) -> list[Row]:
         """One dict per card of the loaded list (its ``name`` first)."""
         ...
 
@@ -585,7 +587,7 @@ class Commands(Protocol):
         ...
 
 
-AidBlocks = dict[str, Callable[[Mapping[str, object], Any], list[object]]]
+AidBlocks = dict[str, "Generator"]
 """A game's generated player-aid blocks, by the name ``generated:`` gives in its aid template."""
 
 

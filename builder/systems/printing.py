@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from builder.systems.parts import AidBlocks, Summary
+from builder.systems.parts import Ability, AidBlocks, Summary
 
 
 class PrintingPart:
@@ -34,6 +34,6 @@ class PrintingPart:
         """The game's own generated player-aid blocks, by name (none by default)."""
         return {}
 
-    def ability(self, catalog: Any, written: str) -> object:
+    def ability(self, catalog: Any, written: str) -> Ability | None:
         """The catalog ability a card's ability text names (``Recruit: 2`` names Recruit); None."""
         return catalog.find("abilities", str(written).split(":")[0].strip())

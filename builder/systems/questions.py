@@ -6,6 +6,7 @@ The defaults try an entry with the game's own ``add``; a game changes them in it
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from builder.systems.parts import ListData, Summary, Where
@@ -17,7 +18,7 @@ class QuestionsPart:
     def __init__(self, game: Any):
         self.game = game
 
-    def candidates(self, catalog):
+    def candidates(self, catalog: Any) -> Iterable[tuple[str, object, str, object]]:
         """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
         return iter(())
 

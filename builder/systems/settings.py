@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from builder.errors import UsageError
+from builder.systems.parts import ListData, Where
 
 TEXT_KEYS = ("name", "author", "notes")
 YAML11_WORDS = {"yes", "no", "on", "off", "y", "n"}
 
 
-def text_value(value: str):
+def text_value(value: str) -> str:
     """``value`` to write as YAML text (quoted when YAML 1.1 would read it as true/false)."""
     if value.strip().lower() in YAML11_WORDS:
         from ruamel.yaml.scalarstring import SingleQuotedScalarString
@@ -28,7 +29,7 @@ class SettingsPart:
     def __init__(self, game: Any):
         self.game = game
 
-    def value(self, catalog, key: str, value: str) -> tuple[object, str | None]:
+    def value(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]:
         """The value to write for ``set KEY VALUE`` (None: remove the key) and a note, if any."""
         from builder.names import did_you_mean
 
@@ -41,10 +42,10 @@ class SettingsPart:
             return (text_value(value) if value.strip() else None), None
         return self.own(catalog, key, value)
 
-    def own(self, catalog, key: str, value: str) -> tuple[object, str | None]:
+    def own(self, catalog: Any, key: str, value: str) -> tuple[object, str | None]:
         raise UsageError(f"cannot set '{key}'")  # pragma: no cover - keys lists what is handled
 
-    def apply(self, data, catalog, key: str, value: str) -> tuple[list[str], tuple]:
+    def apply(self, data: ListData, catalog: Any, key: str, value: str) -> tuple[list[str], Where]:
         """Apply ``set KEY VALUE`` to the list data; ``(notes, where)``."""
         from builder.kit.edit import delete_key, set_key_ordered
 
@@ -60,9 +61,9 @@ class SettingsPart:
             notes.append(note)
         return notes + self.after(data, catalog, key, v), (key,)
 
-    def shown(self, v) -> str:
+    def shown(self, v: object) -> str:
         return str(v)
 
-    def after(self, data, catalog, key: str, value) -> list[str]:
+    def after(self, data: ListData, catalog: Any, key: str, value: object) -> list[str]:
         """What else changes when ``key`` was set (e.g. a new hero's attribute cards)."""
         return []

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from builder.findings import Finding
 
 
-def fmt(v) -> str:
+def fmt(v: object) -> str:
     """A number as people write it (``25``, not ``25.0``)."""
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
@@ -34,7 +34,7 @@ class ViewPart:
     def __init__(self, game: Any):
         self.game = game
 
-    def counted(self, n) -> str:
+    def counted(self, n: float) -> str:
         """``n`` with the word of what an entry's count counts: ``1 copy``, ``5 models``."""
         return f"{fmt(n)} {self.count_words[0] if n == 1 else self.count_words[1]}"
 
@@ -82,19 +82,19 @@ class BrowsePart:
     def __init__(self, game: Any):
         self.game = game
 
-    def cost_text(self, entry, cost) -> str:
+    def cost_text(self, entry: Any, cost: Any) -> str:
         """An entry's cost as the builder shows it beside the entry (``25 AP``, ``cost II``);
         "" without a cost."""
         if cost is None:
             return ""
         return f"{fmt(cost)} {self.game.view.cost_unit}" if self.game.view.cost_unit else f"cost {fmt(cost)}"
 
-    def entry_facts(self, entry) -> str:
+    def entry_facts(self, entry: Any) -> str:
         """The few printed facts a player picks an entry by, shown beside its name in the
         builder (a Satsuma card's suits and strengths); "" for none."""
         return ""
 
-    def entry_type(self, entry) -> str:
+    def entry_type(self, entry: Any) -> str:
         """What kind of entry a catalog entry is, for the builder's filter ("" when unknown)."""
         return str(getattr(entry, self.type_field, None) or "") if entry is not None else ""
 

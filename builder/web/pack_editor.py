@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
@@ -356,7 +357,7 @@ def _prints_lines(system: str, section: str) -> bool:
     return sheet is not None and sheet.line_section == section
 
 
-def roster_line(pack_path, system: str, name: str) -> dict | None:
+def roster_line(pack_path, system: str, name: str) -> Mapping[str, object] | None:
     """The line the game's printed sheet gives entry ``name`` of the pack at ``pack_path`` (a
     unit of one model on a Kensei roster, a province on a Senji setup sheet), or None."""
     from builder.systems import get

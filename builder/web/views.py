@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from builder.findings import Summary
 from builder.web.catalog_view import profile_text, shape
 from builder.web.workspace import total_text
 
@@ -87,7 +88,7 @@ def verdict(res) -> str:
 
 
 def header(system: str, res) -> dict:
-    s = res.summary or {}
+    s: Summary = res.summary if res.summary else {}
     t = game(system).view.tally(s)
     h = {
         "system": system,

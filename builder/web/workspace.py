@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from builder.errors import DaimyoError, UsageError
+from builder.findings import Summary
 
 LIST_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_DEPTH = 3  # folders below the workspace that are scanned for lists
@@ -60,7 +61,7 @@ class ListInfo:
         }
 
 
-def total_text(system: str, summary: dict) -> str:
+def total_text(system: str, summary: Summary | None) -> str:
     """The one-line total a person reads: ``380 / 400 AP``, ``46 cards``..."""
     from builder.systems import get
 

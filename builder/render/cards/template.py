@@ -345,7 +345,7 @@ def reminder_text(abilities, catalog) -> str:
     for a in seq:
         ab = game.printing.ability(catalog, a)
         text = getattr(ab, "text", None) if ab is not None else None
-        if text and ab.name not in seen:
+        if ab is not None and text and ab.name not in seen:
             seen.add(ab.name)
             out.append(f"{ab.name}: {text.strip()}")
     return "\n".join(out)
