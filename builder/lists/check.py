@@ -5,13 +5,17 @@ them here and writes the results."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import CheckResult
 from builder.lists.document import ListDoc
 
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
 
-def resolve_house_rules(doc: ListDoc, catalog) -> dict:
+
+def resolve_house_rules(doc: ListDoc, catalog: Catalog) -> dict[str, Any]:
     diags = []
     for key, value in doc.house_rules.items():
         try:
@@ -25,7 +29,7 @@ def resolve_house_rules(doc: ListDoc, catalog) -> dict:
     return catalog.resolve_rules(doc.house_rules)
 
 
-def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog=None) -> CheckResult:
+def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog: Catalog | None = None) -> CheckResult:
     from builder.catalog.loader import load_catalog
     from builder.systems import get
 
@@ -59,7 +63,7 @@ def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog=None) -> Ch
     )
 
 
-def _pack_changes(doc) -> list[str]:
+def _pack_changes(doc: ListDoc) -> list[str]:
     """For a list that records the packs it was checked with: the packs that differ here."""
     if not doc.data.get("checked_with") or not doc.data.get("packs"):
         return []
@@ -68,7 +72,7 @@ def _pack_changes(doc) -> list[str]:
     return list_drift(doc)
 
 
-def packs_checked_with(catalog) -> list[dict]:
+def packs_checked_with(catalog: Catalog) -> list[dict[str, Any]]:
     """Name, version and content hash of each pack the catalog was loaded with."""
     out = []
     for p in getattr(catalog, "packs", None) or []:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from builder.findings import CheckResult, Finding
 from builder.kit.edit import number
@@ -40,6 +41,10 @@ class Comparison:
     fixes: list[str] = field(default_factory=list)
     adds: dict = field(default_factory=dict)
     warns: list[Finding] = field(default_factory=list)  # warnings the change brings (or has at its place)
+    # set by ``ListEditor.why`` only (a trial addition): what adding did, where it went, the list with it
+    notes: list[str] = field(init=False, repr=False, compare=False)
+    target: tuple | None = field(init=False, repr=False, compare=False)
+    data: dict[str, Any] = field(init=False, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -81,7 +86,7 @@ def gap(f: Finding) -> str:
     return f" ({'over' if v > b else 'short'} by {fmt(abs(v - b))})"
 
 
-def fmt(v) -> str:
+def fmt(v: object) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
@@ -97,11 +102,11 @@ def is_not_worse(f: Finding, was: Finding) -> bool:
     return v <= w
 
 
-def _within(loc, target) -> bool:
+def _within(loc: tuple | None, target: tuple | None) -> bool:
     return loc is not None and target is not None and tuple(loc[: len(target)]) == tuple(target)
 
 
-def _place(loc):
+def _place(loc: object) -> object:
     """A finding's place as a dictionary key (lists become tuples)."""
     if isinstance(loc, list):
         return tuple(_place(x) for x in loc)
@@ -121,7 +126,7 @@ def compare(before: CheckResult, after: CheckResult, target: tuple | None = None
     an error there is the change's own, even when the same rule was broken before.
     """
 
-    def key(f):
+    def key(f: Finding) -> tuple[Any, ...]:
         return (f.code, f.message)
 
     old = {key(f) for f in before.findings}

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
     from builder.catalog.loader import Catalog
     from builder.findings import CheckResult
     from builder.lists.document import ListDoc
@@ -31,7 +34,7 @@ class Side:
     result: CheckResult
 
 
-def load_side(path, packs=()) -> Side:
+def load_side(path: str | Path, packs: Iterable[str] = ()) -> Side:
     from builder.catalog.loader import load_catalog
     from builder.lists.check import check_doc
     from builder.lists.document import load_list
@@ -41,12 +44,12 @@ def load_side(path, packs=()) -> Side:
     return Side(doc, catalog, check_doc(doc, catalog=catalog))
 
 
-def diff_files(a, b, packs=()) -> dict:
+def diff_files(a: str | Path, b: str | Path, packs: Iterable[str] = ()) -> dict[str, Any]:
     """The comparison of two list files (``packs``: extra pack files for both)."""
     return diff_loaded(load_side(a, packs), load_side(b, packs))
 
 
-def _num(v):
+def _num(v: object) -> object:
     if isinstance(v, Fraction):
         v = float(v)
     if isinstance(v, float) and v.is_integer():
@@ -56,14 +59,14 @@ def _num(v):
     return v
 
 
-def _plain(v):
+def _plain(v: object) -> object:
     """A setting's value as JSON and text show it."""
     if v is None or isinstance(v, (bool, int, float, str)):
         return _num(v)
     return str(v)
 
 
-def _verdict(res) -> str:
+def _verdict(res: CheckResult) -> str:
     c = res.counts()
     return "illegal" if c["error"] else ("warnings" if c["warning"] else "legal")
 
@@ -277,7 +280,7 @@ def diff_lines(d: dict) -> list[str]:
     return lines
 
 
-def _shown(v) -> str:
+def _shown(v: object) -> str:
     return "(none)" if v is None or v == "" else str(v)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re as _re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from builder.errors import Diagnostic, ListError
 from builder.kit.fields import COMMON_KEYS
@@ -34,7 +34,7 @@ class ListDoc:
     def diag(self, path: tuple, message: str, hint: str | None = None) -> Diagnostic:
         return self.positions.diag(path, message, hint=hint)
 
-    def fail(self, path: tuple, message: str, hint: str | None = None):
+    def fail(self, path: tuple, message: str, hint: str | None = None) -> NoReturn:
         raise ListError(self.diag(path, message, hint))
 
     def at(self, path: tuple) -> tuple[int, int]:
@@ -144,7 +144,7 @@ def parse_list(text: str, file: str = "<list>", base_dir: Path | None = None, pa
     if diags or not isinstance(system, str):  # a missing or unknown system is in diags
         raise ListError(diags)
 
-    def text_or_none(k):
+    def text_or_none(k: str) -> str | None:
         v = data.get(k)
         return None if v is None else str(v)
 
@@ -201,7 +201,7 @@ class _NotSimple(Exception):
     """The text is outside the subset ``_parse_simple`` reads."""
 
 
-def parse_plain(text: str, file: str = "<list>"):
+def parse_plain(text: str, file: str = "<list>") -> tuple[Any, Positions] | None:
     """(data, positions) of a document in the plain subset of YAML that lists are written in
     (block mappings and lists of plain or quoted scalars, comments), read without the YAML
     library; None for anything else (or a document too deep or too long for it), which the
@@ -214,7 +214,7 @@ def parse_plain(text: str, file: str = "<list>"):
     return None if parsed is None or parsed is _TOO_MANY else parsed
 
 
-def _parse_simple(text: str, file: str):
+def _parse_simple(text: str, file: str) -> Any:
     if "\t" in text or "\r" in text or _NON_PRINTABLE.search(text):
         return None
     lines = []  # [line number (1-based), indent, content without indent]
@@ -322,7 +322,7 @@ class _SimpleReader:
         return out
 
 
-def _key_line(content: str):
+def _key_line(content: str) -> Any:
     """``(key, end of 'key: ')`` when the line starts with a plain key, else None (remembered)."""
     try:
         return _KEYS_SEEN[content]
@@ -343,7 +343,7 @@ _EMPTY_LIST = object()
 _EMPTY_MAP = object()
 
 
-def _scalar(text: str, n: int, col: int, path: tuple, vpos: dict):
+def _scalar(text: str, n: int, col: int, path: tuple, vpos: dict) -> Any:
     """One scalar on one line; ``col`` is its 0-based column (values remembered by text)."""
     vpos[path] = (n, col + 1)
     hit = _SCALARS_SEEN.get(text, _SCALARS_SEEN)
@@ -368,7 +368,7 @@ def _scalar(text: str, n: int, col: int, path: tuple, vpos: dict):
     return hit
 
 
-def _scalar_value(text: str):
+def _scalar_value(text: str) -> Any:
     c = text[0]
     if c not in _PLAIN_START_BAD and c not in "'\"[{":
         k = text.find(" #")
@@ -428,7 +428,7 @@ def _scalar_value(text: str):
 _PACK_ONLY_KEYS = ("pack", "version", "licence", "license", "url", "example", "description")
 
 
-def looks_like_pack(data) -> bool:
+def looks_like_pack(data: object) -> bool:
     """True when a document read as a list is a pack: pack-level keys such as ``version:``, or a
     section that is a list of named entries where a list has no such key."""
     if not isinstance(data, dict):

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import io
 import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from builder.kit.fields import Field
 
 KEY_ORDER = ("system", "name", "author", "notes", "packs", "house_rules")
 _LITERAL_OK = re.compile(r"^[^\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029\ufeff]*$")
@@ -28,7 +32,7 @@ def _order(data: dict, keys: list[str]) -> dict:
     return out
 
 
-def _schema_keys(system):
+def _schema_keys(system: object) -> Any:
     try:
         from builder.lists.schema import schema
         from builder.systems import is_system
@@ -40,7 +44,7 @@ def _schema_keys(system):
     return None
 
 
-def _prepare(value, field=None):
+def _prepare(value: Any, field: Field | None = None) -> Any:
     from ruamel.yaml.scalarstring import LiteralScalarString
 
     if isinstance(value, dict):
@@ -60,7 +64,7 @@ def _prepare(value, field=None):
     return value
 
 
-def _key(k):
+def _key(k: Any) -> Any:
     if isinstance(k, str) and k.lower() in _YAML11_WORDS:
         from ruamel.yaml.scalarstring import SingleQuotedScalarString
 

@@ -29,15 +29,21 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from builder.errors import DaimyoError, Diagnostic, ListChangedError, NothingToUndo
 
+Edit = Callable[[Any], tuple[list[str], tuple | None]]  # an edit of a list's tree: (notes, where it went)
+
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
+    from builder.findings import CheckResult
     from builder.lists.compare import Comparison
+    from builder.lists.document import ListDoc
+    from builder.systems.base import GameSystem
 
 
 class Change:
@@ -45,7 +51,7 @@ class Change:
     before and after, and their comparison (what the edit adds, fixes or breaks; worked out
     when first asked for)."""
 
-    def __init__(self, notes: list[str], before, after, target: tuple | None = None):
+    def __init__(self, notes: list[str], before: CheckResult, after: CheckResult, target: tuple | None = None) -> None:
         self.notes = notes
         self.before = before
         self.after = after
@@ -53,7 +59,7 @@ class Change:
         self._comparison: Comparison | None = None
 
     @property
-    def comparison(self):  # builder.lists.compare.Comparison
+    def comparison(self) -> Comparison:
         if self._comparison is None:
             from builder.lists.compare import compare
 
@@ -100,8 +106,8 @@ class ListEditor:
         file: str = "<list>",
         base_dir: str | os.PathLike | None = None,
         path: str | os.PathLike | None = None,
-        extra_packs=(),
-    ):
+        extra_packs: Iterable[str | os.PathLike] = (),
+    ) -> None:
         self.path = Path(path) if path is not None else None
         self.file = file
         self.base_dir = Path(base_dir) if base_dir is not None else (self.path.parent if self.path else Path("."))
@@ -116,7 +122,7 @@ class ListEditor:
     # -- opening ------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike, extra_packs=()) -> ListEditor:
+    def open(cls, path: str | os.PathLike, extra_packs: Iterable[str | os.PathLike] = ()) -> ListEditor:
         """The list file at ``path``; ``ListError`` if it does not read as a list."""
         from builder.yamlio import read_for_edit
 
@@ -126,13 +132,23 @@ class ListEditor:
         return ed
 
     @classmethod
-    def from_text(cls, text: str, file: str = "<list>", base_dir=None, extra_packs=()) -> ListEditor:
+    def from_text(
+        cls,
+        text: str,
+        file: str = "<list>",
+        base_dir: str | os.PathLike | None = None,
+        extra_packs: Iterable[str | os.PathLike] = (),
+    ) -> ListEditor:
         """A list given as text (not tied to a file until :meth:`save` names one)."""
         return cls(text, file=file, base_dir=base_dir, extra_packs=extra_packs)
 
     @classmethod
     def new(
-        cls, system: str, path: str | os.PathLike | None = None, pack_files=None, **options
+        cls,
+        system: str,
+        path: str | os.PathLike | None = None,
+        pack_files: Iterable[str] | None = None,
+        **options: Any,
     ) -> tuple[ListEditor, list[str]]:
         """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
         occult, size, hero, max_hero_points, players, side, name, packs as written in the list);
@@ -165,7 +181,15 @@ class ListEditor:
         return _State(text, doc, check_doc(doc, catalog=self._catalog))
 
     @classmethod
-    def known(cls, text: str, doc, catalog, result, file: str = "<list>", base_dir=None) -> ListEditor:
+    def known(
+        cls,
+        text: str,
+        doc: ListDoc,
+        catalog: Catalog,
+        result: CheckResult,
+        file: str = "<list>",
+        base_dir: str | os.PathLike | None = None,
+    ) -> ListEditor:
         """A session on ``text`` already read (``doc``) and checked (``result``) with ``catalog``:
         nothing is read again."""
         ed = object.__new__(cls)
@@ -184,7 +208,7 @@ class ListEditor:
         return self._state.text
 
     @property
-    def doc(self):
+    def doc(self) -> ListDoc:
         """The parsed list document (plain data and positions)."""
         return self._state.doc
 
@@ -198,7 +222,7 @@ class ListEditor:
         return self._state.doc.system
 
     @property
-    def catalog(self):
+    def catalog(self) -> Catalog | None:
         """The catalog of the list's system with the list's packs."""
         return self._catalog
 
@@ -215,7 +239,7 @@ class ListEditor:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def check(self):
+    def check(self) -> CheckResult:
         """The check result of the list as it is now (``CheckResult``)."""
         if self._state.result is None:  # pragma: no cover - every state is checked when read
             from builder.lists.check import check_doc
@@ -225,32 +249,32 @@ class ListEditor:
 
     # -- editing ------------------------------------------------------------------------------
 
-    def _tree(self):
+    def _tree(self) -> Any:
         from builder.kit.edit import load_roundtrip
 
         return load_roundtrip(self.text, self.file)
 
-    def apply(self, op) -> Change:
+    def apply(self, op: Any) -> Change:
         """Make the change ``op`` says (an operation of ``builder.lists.ops`` or of the game's
         ``edits``); a change that cannot be made raises a ``DaimyoError`` and leaves the list as
         it was."""
         return self._apply(lambda tree: op.apply(tree, self._catalog, self.game))
 
-    def _apply(self, edit) -> Change:
+    def _apply(self, edit: Edit) -> Change:
         """Run ``edit(tree) -> (notes, target)`` and keep the new text: written in place when the
         change fits there, else through a round-trip tree of the whole text."""
         from builder.kit.edit import dump_roundtrip
 
         edit = self._recording(edit)
         before = self.check()
-        state = self._spliced(edit)
-        if state is None:
+        spliced = self._spliced(edit)
+        if spliced is None:
             tree = self._tree()
             notes, target = edit(tree)
             text = dump_roundtrip(tree)
             state = self._state if text == self.text else self._read(text)
         else:
-            state, notes, target = state
+            state, notes, target = spliced
         if state.text != self.text:
             self._undo.append(self.text)
             del self._undo[:-HISTORY]
@@ -259,7 +283,7 @@ class ListEditor:
             self._state = state
         return Change(list(notes), before, self.check(), target)
 
-    def _recording(self, edit):
+    def _recording(self, edit: Edit) -> Edit:
         """``edit`` followed by the recording, in the same change, of the packs the list is
         checked with (``checked_with``: name, version and content hash of each installed pack, see
         ``builder.lists.packchanges.recorded_packs``). Every face of the session (the command
@@ -268,7 +292,7 @@ class ListEditor:
         now is said in the change's notes."""
         from builder.lists.packchanges import recorded_packs, recording_notes
 
-        def run(tree):
+        def run(tree: Any) -> tuple[list[str], tuple | None]:
             notes, target = edit(tree)
             new = recorded_packs(tree, self.base_dir, self.system)
             if new is not None:
@@ -278,7 +302,7 @@ class ListEditor:
 
         return run
 
-    def _spliced(self, edit):
+    def _spliced(self, edit: Edit) -> tuple[_State, list[str], tuple | None] | None:
         """``edit`` run on a plain tree of the list and written into the text as small changes
         (``builder.lists.splice``); ``(state, notes, target)``, or None to take the round-trip path."""
         from builder.lists import splice
@@ -302,7 +326,7 @@ class ListEditor:
         return state, notes, target
 
     @property
-    def game(self):
+    def game(self) -> GameSystem:
         """The list's ``GameSystem``."""
         from builder.systems import get
 
@@ -355,13 +379,13 @@ class ListEditor:
 
         return self.apply(Set(key, value))
 
-    def house_rule(self, key: str, value=None) -> Change:
+    def house_rule(self, key: str, value: object = None) -> Change:
         """Agree house rule ``key`` at ``value`` (None or 'default': back to the rulebook's reading)."""
         from builder.lists.ops import HouseRule
 
         return self.apply(HouseRule(key, value))
 
-    def set_part(self, where: tuple, field: str, value) -> Change:
+    def set_part(self, where: tuple, field: str, value: object) -> Change:
         """Change ``field`` of the part of an entry at ``where`` (Senji: a player's family, samurai
         card or province)."""
         from builder.lists.ops import Part
@@ -404,7 +428,9 @@ class ListEditor:
 
     # -- questions ------------------------------------------------------------------------------
 
-    def why(self, name: str, count: int | None = None, *, models: int | None = None, player: str | None = None):
+    def why(
+        self, name: str, count: int | None = None, *, models: int | None = None, player: str | None = None
+    ) -> Comparison:
         """Could ``name`` be added? The comparison of the check before and after adding it
         (``.ok``, ``.breaks``, ``.fixes``, ``.still``), with ``.notes``, ``.target`` and ``.data``
         (the list with it); the list itself is not changed."""
@@ -419,7 +445,7 @@ class ListEditor:
         result.data = trial._state.doc.data
         return result
 
-    def options(self, **filters):
+    def options(self, **filters: Any) -> list[Any]:
         """Every entry that could be added now; see :func:`builder.lists.options.options`."""
         from builder.lists.options import options
 
@@ -493,7 +519,7 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
     refuse_read_only(target)
 
     @contextmanager
-    def unchanged():
+    def unchanged() -> Iterator[None]:
         with _folder_lock(target):
             if expected is not None:
                 try:
@@ -537,7 +563,7 @@ class _folder_lock:
         self.folder = Path(path).parent if str(Path(path).parent) else Path(".")
         self.fd: int | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> _folder_lock:
         try:
             import fcntl
 
@@ -549,13 +575,15 @@ class _folder_lock:
             self.fd = None
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.fd is not None:
             os.close(self.fd)  # closing releases the lock
         return False
 
 
-def edit_file(path: str | os.PathLike, change, attempts: int = 20) -> tuple[ListEditor, Change]:
+def edit_file(
+    path: str | os.PathLike, change: Callable[[ListEditor], Change], attempts: int = 20
+) -> tuple[ListEditor, Change]:
     """Open ``path``, apply ``change(editor) -> Change`` and save; when the file changed on disk
     meanwhile, read it again and repeat, so no other edit is lost."""
     for _ in range(attempts - 1):

@@ -15,10 +15,14 @@ standard, leader, duplicate) in ``builder/games/<id>/edits.py``, reached through
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from builder.errors import UsageError
 from builder.limits import whole_between
+
+if TYPE_CHECKING:
+    from builder.systems.base import GameSystem
+    from builder.systems.parts import ListData
 
 MAX_TEXT = 2000  # the longest name, author or notes the builder writes
 TEXT_KEYS = ("name", "author", "notes")
@@ -26,10 +30,10 @@ ON = ("1", "true", "on", "yes")
 
 
 class Operation(Protocol):
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]: ...
+    def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]: ...
 
 
-def whole(value, what: str, low: int = 1, high: int = 100_000) -> int:
+def whole(value: object, what: str, low: int = 1, high: int = 100_000) -> int:
     """``value`` as a whole number from ``low`` to ``high``, or a ``UsageError`` naming ``what``."""
     return whole_between(value, what, low, high)
 
@@ -48,7 +52,7 @@ class Add:
     player: str | None = None
     check_side: bool = True
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if not self.item.strip():
             raise UsageError("name the card or troop to add")
         game.editing.check_options(
@@ -85,7 +89,7 @@ class Remove:
     count: int | None = 1
     variant: bool = False
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         game.editing.check_options("remove", {"variant": self.variant})
         return game.editing.remove(tree, catalog, self.item.strip(), self.count, variant=self.variant), None
 
@@ -98,7 +102,7 @@ class Copies:
     value: int
     variant: bool = False
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if not game.editing.held_sections:
             raise UsageError(f"copies apply to cards, not to {game.id} {game.noun}s")
         have = copies_of(game, catalog, tree, self.item)
@@ -116,7 +120,7 @@ class Set:
     key: str
     value: str
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if self.key in TEXT_KEYS and len(self.value) > MAX_TEXT:
             raise UsageError(f"{self.key} is too long (at most {MAX_TEXT} characters)")
         if self.key in game.settings.keys or self.key not in TEXT_KEYS:
@@ -139,7 +143,7 @@ class HouseRule:
     key: str
     value: Any = None
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         from ruamel.yaml.comments import CommentedMap
 
         from builder.kit.edit import delete_key, set_key_ordered
@@ -185,7 +189,7 @@ class Part:
     field: str
     value: Any = None
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if not self.where:
             raise UsageError("say which part to change (where)")
         if game.players is None:  # only a setup by player has parts to change
@@ -195,7 +199,7 @@ class Part:
         return game.players.set_part(tree, catalog, tuple(self.where), self.field, self.value), tuple(self.where)
 
 
-def rule_value(h, value):
+def rule_value(h: Any, value: object) -> Any:
     """A house rule's value from a form or the command line: the type of its default."""
     text = str(value).strip()
     d = h.default
@@ -221,7 +225,7 @@ def rule_value(h, value):
     return text
 
 
-def copies_of(game, catalog, data, item: str) -> int:
+def copies_of(game: GameSystem, catalog: Any, data: ListData, item: str) -> int:
     """Copies of a card in the list, as the builder shows them (a published deck counted card
     by card)."""
     from builder.systems.base import same_as
@@ -246,7 +250,7 @@ def _given(form: dict, key: str) -> bool:
     return form.get(key) not in (None, "", False, "0")
 
 
-def from_form(form: dict, game) -> Operation:
+def from_form(form: dict, game: GameSystem) -> Operation:
     """The operation a web form or JSON body names: ``op`` is add, remove, copies, set,
     house_rule or part, or one of the game's own (``game.editing.edits``); a ``UsageError`` otherwise."""
     kind = str(form.get("op", ""))

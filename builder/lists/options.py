@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from builder.kit.edit import number
 from builder.lists.compare import compare
 from builder.names import fold
+
+if TYPE_CHECKING:
+    from builder.lists.editor import ListEditor
+    from builder.systems.parts import Cost
 
 
 @dataclass
@@ -30,9 +35,9 @@ class Option:
     id: str
     section: str
     kind: str | None
-    cost: float | int | None
+    cost: Cost | None
     count: int
-    left: float | int | None
+    left: Cost | None
     unit: str | None
     ok: bool
     code: str | None = None
@@ -61,7 +66,7 @@ class Option:
         }
 
 
-def _origin(catalog, section: str, entry) -> str:
+def _origin(catalog: Any, section: str, entry: Any) -> str:
     """Where the entry comes from, as a person names it: the catalog or the pack's name."""
     pack = catalog.from_pack.get((section, entry.id))
     if not pack:
@@ -75,7 +80,12 @@ def _origin(catalog, section: str, entry) -> str:
 
 
 def options(
-    lst, *, type: str | None = None, search: str | None = None, max_cost: float | None = None, only_ok: bool = False
+    lst: ListEditor,
+    *,
+    type: str | None = None,
+    search: str | None = None,
+    max_cost: float | None = None,
+    only_ok: bool = False,
 ) -> list[Option]:
     """Every entry of the catalog and the list's packs that could be added to ``lst`` now.
 

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import DaimyoError
 
 if TYPE_CHECKING:
+    import os
+    from pathlib import Path
+
     from builder.catalog.packid import PackId
+    from builder.lists.document import ListDoc
 
 # fields that say where an entry comes from rather than what it is
 _QUIET = ("source", "assumed")
@@ -32,7 +36,7 @@ class EntryChange:
         return f"{self.name}: " + ", ".join(bits)
 
 
-def _show(v) -> str:
+def _show(v: object) -> str:
     if v is None:
         return "(none)"
     if isinstance(v, (list, dict)):
@@ -83,13 +87,13 @@ def summary(changes: list[EntryChange]) -> str:
     return ", ".join(f"{n} {k}" for k, n in counts.items() if n) or "no entry changes"
 
 
-def names_in(data) -> set:
+def names_in(data: Any) -> set[str]:
     """Every name a list document mentions (keys and text values), loosely compared."""
     from builder.names import loose
 
     out = set()
 
-    def walk(v):
+    def walk(v: object) -> None:
         if isinstance(v, dict):
             for k, x in v.items():
                 if isinstance(k, str):
@@ -185,7 +189,7 @@ _IDENTS: dict[tuple, PackId] = {}  # (path, its identity on disk) -> PackId: see
 _IDENTS_KEPT = 64
 
 
-def _pack_id(path) -> PackId:
+def _pack_id(path: Path) -> PackId:
     """``pack_id(path)``, kept while the file keeps its identity (device, inode, size, time of
     change): an edit session records the packs with every edit, and reads each pack once."""
     import os
@@ -228,7 +232,7 @@ def checked_with(doc: dict, base_dir: Path, system: str | None = None) -> list[d
     return out
 
 
-def list_drift(doc) -> list[str]:
+def list_drift(doc: ListDoc) -> list[str]:
     """For a list that records the packs it was checked with (``checked_with``): one line per pack
     that differs here, with what that changes for the list's entries and how to bring the
     recorded version back."""
@@ -287,7 +291,7 @@ def list_drift(doc) -> list[str]:
     return out
 
 
-def _shadowed(ref: str, doc, content: str):
+def _shadowed(ref: str, doc: ListDoc, content: str) -> Path | None:
     """The pack file ``ref`` could mean, other than the one it resolves to, whose content is the
     one a list recorded (``content``: a hash prefix), or None."""
     from builder.catalog.packfiles import candidates
@@ -306,7 +310,7 @@ def _shadowed(ref: str, doc, content: str):
     return None
 
 
-def _where(path) -> str:
+def _where(path: str | os.PathLike) -> str:
     """A pack file for people: the bundled pack by its name, an installed one with its source."""
     from builder.catalog.packfiles import bundled_dir, install_dir, kept_records
     from builder.catalog.packid import pack_id
@@ -325,7 +329,7 @@ def _where(path) -> str:
     return display_path(p)
 
 
-def recorded_packs(data: dict, base_dir, system: str | None) -> list | None:
+def recorded_packs(data: dict, base_dir: Path, system: str | None) -> list | None:
     """The ``checked_with`` a list with packs should record now, or None when what it records is
     already right. Recorded: the packs it already records, and every pack found in the user packs
     folder (installed packs, which ``daimyo pack update`` may replace under the list); a pack
@@ -353,7 +357,7 @@ def recorded_packs(data: dict, base_dir, system: str | None) -> list | None:
     return None if new == old or not new else new
 
 
-def recording_notes(old, new: list) -> list[str]:
+def recording_notes(old: Any, new: list) -> list[str]:
     """What recording ``new`` (a ``checked_with``) over ``old`` changes, for a person: one line per
     pack the list recorded that is another version (or other content) here now."""
     before = {str(e.get("pack")): e for e in old or [] if isinstance(e, dict)}

@@ -15,19 +15,25 @@ The fields themselves (``Field``, the ``COMMON`` ones and ``CHECKED_WITH``) are 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from builder.kit.fields import CHECKED_WITH, COMMON, Field
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+
+    from builder.systems.base import GameSystem
 
 
 class _BySystem(Mapping):
     """A read-only mapping of every registered system's id to what ``compute(GameSystem)`` gives,
     worked out when first asked for (the games declare their documents in ``builder.systems``)."""
 
-    def __init__(self, compute):
+    def __init__(self, compute: Callable[[GameSystem], Any]) -> None:
         self._compute = compute
         self._memo: dict = {}
 
-    def __getitem__(self, system: str):
+    def __getitem__(self, system: str) -> Any:
         from builder.systems import get, is_system
 
         if not isinstance(system, str) or not is_system(system):
@@ -38,7 +44,7 @@ class _BySystem(Mapping):
             hit = self._memo[system] = (gs, self._compute(gs))
         return hit[1]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         from builder.systems import ids
 
         return iter(ids())
@@ -49,13 +55,13 @@ class _BySystem(Mapping):
         return len(ids())
 
 
-def _shared(fields) -> tuple[Field, ...]:
+def _shared(fields: Iterable[Field]) -> tuple[Field, ...]:
     from dataclasses import replace
 
     return tuple(replace(f, fields=_shared(f.fields)) if f.fields else f for f in fields if f.shared)
 
 
-def _own_fields(gs) -> tuple[Field, ...]:
+def _own_fields(gs: GameSystem) -> tuple[Field, ...]:
     return _shared(gs.document.fields) + (CHECKED_WITH,)
 
 

@@ -21,6 +21,11 @@ from __future__ import annotations
 
 import io
 import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from builder.lists.document import ListDoc
+    from builder.yamlio import Positions
 
 # Lists shorter than this go through the round-trip tree; every list is changed in place first
 # (0), and tests set it high to compare the two paths.
@@ -31,12 +36,12 @@ class _Unsupported(Exception):
     """A difference the text cannot take as a small change."""
 
 
-def build_tree(data):
+def build_tree(data: Any) -> Any:
     """A round-trip tree (``CommentedMap``/``CommentedSeq``, no comments) holding a copy of
     plain ``data``; edit functions written for round-trip trees run on it."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-    def conv(v):
+    def conv(v: object) -> Any:
         if type(v) is dict:
             return CommentedMap((k, conv(x)) for k, x in v.items())
         if type(v) is list:
@@ -49,7 +54,7 @@ def build_tree(data):
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
-def plain(v):
+def plain(v: object) -> Any:
     """Plain Python data of a (round-trip) tree: dict, list, str, int, float, bool, None."""
     if type(v) in _PLAIN:  # already plain (most values)
         return v
@@ -68,7 +73,7 @@ def plain(v):
     return v
 
 
-def same(a, b) -> bool:
+def same(a: Any, b: Any) -> bool:
     """Equal data of equal types (``True`` is not ``1``, ``1`` is not ``1.0``), keys in order."""
     stack = [(a, b)]
     while stack:
@@ -91,7 +96,7 @@ def same(a, b) -> bool:
 # -- differences --------------------------------------------------------------------------------
 
 
-def _diff(old, new, raw, path: tuple, out: list) -> None:
+def _diff(old: Any, new: Any, raw: Any, path: tuple, out: list) -> None:
     """Differences of ``old`` and ``new`` (plain data); ``raw`` is ``new`` as the edit left it
     (round-trip objects, whose flow style new text keeps). Mappings and sequences of the same
     length are compared entry by entry (each value once: time linear in the list's size)."""
@@ -145,7 +150,7 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
 # -- the text -----------------------------------------------------------------------------------
 
 
-def _fragment(value) -> list[str]:
+def _fragment(value: object) -> list[str]:
     """Lines of ``value`` written as YAML by the round-trip writer (as the slow path would)."""
     from builder.kit.edit import _rt
 
@@ -157,7 +162,7 @@ def _fragment(value) -> list[str]:
     return lines
 
 
-def _wrap(value):
+def _wrap(value: Any) -> Any:
     """A round-trip mapping or sequence around edited values (kept as they are)."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -183,7 +188,7 @@ _COMMENT = re.compile(r"(^|\s)#")
 
 
 class _Text:
-    def __init__(self, text: str, positions):
+    def __init__(self, text: str, positions: Positions) -> None:
         self.lines = text.split("\n")
         self.pos = positions
         self.ops: list = []  # (line index, column or -1, kind, payload)
@@ -237,7 +242,7 @@ class _Text:
             raise _Unsupported("item not on its '-' line")
         return i, len(before) - 1
 
-    def _entry_lines(self, mapping: dict, path: tuple, key) -> tuple[int, int, int]:
+    def _entry_lines(self, mapping: dict, path: tuple, key: object) -> tuple[int, int, int]:
         """(first, last content line, column of the key) of ``key``'s entry in ``mapping``."""
         first, col = self._key_line(path + (key,))
         keys = list(mapping)
@@ -283,7 +288,7 @@ class _Text:
                 lines = _reindent(_fragment(_wrap(list(d[2]))), col)
                 self.ops.append((last + 1, -1, "insert", lines))
 
-    def _replace(self, path: tuple, value) -> None:
+    def _replace(self, path: tuple, value: object) -> None:
         at = self.pos.value.get(path)
         if at is None or not path:
             raise _Unsupported("no position")
@@ -332,7 +337,7 @@ class _Text:
         return "\n".join(lines)
 
 
-def _get(data, path: tuple):
+def _get(data: Any, path: tuple) -> Any:
     for p in path:
         data = data[p]
     return data
@@ -372,7 +377,7 @@ def _scalar_end(line: str, col: int) -> int:
     return len(line[:end].rstrip(" "))
 
 
-def splice_edit(text: str, doc, tree, new=None) -> str | None:
+def splice_edit(text: str, doc: ListDoc, tree: Any, new: object = None) -> str | None:
     """The text of ``doc`` (read from ``text``) changed as ``tree`` (the edited data) says, with
     every other line kept; None when the change does not fit in place (see the module).
     ``new``: ``plain(tree)``, when the caller has it already."""

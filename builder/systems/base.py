@@ -29,6 +29,7 @@ from builder.systems.parts import (
     ListView,
     NewList,
     Packs,
+    Picked,
     Players,
     Printing,
     Questions,
@@ -161,7 +162,7 @@ class Pick:
         self.field = field  # the list key that holds it
 
 
-def same_as(pick: Pick, catalog: Any) -> Callable[[object], bool]:
+def same_as(pick: Picked, catalog: Any) -> Callable[[object], bool]:
     """A test: does a name written in the list name the picked entry?"""
     from builder.names import normalize
 
@@ -180,7 +181,7 @@ def same_as(pick: Pick, catalog: Any) -> Callable[[object], bool]:
     return same
 
 
-def loc_of(data: ListData, pick: Pick, catalog: Any) -> Where | None:
+def loc_of(data: ListData, pick: Picked, catalog: Any) -> Where | None:
     """Where the picked entry is written in ``data``: (field, key) or (field, index)."""
     same = same_as(pick, catalog)
     holder = data.get(pick.field)

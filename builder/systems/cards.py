@@ -13,7 +13,7 @@ from typing import Any
 from builder.errors import EditRefused, UnknownEntry, UsageError, option
 from builder.systems.base import GameCatalog, GameList, GameSystem, Pick, loc_of, same_as
 from builder.systems.editing import EditingPart
-from builder.systems.parts import ListData, Summary, Where, part
+from builder.systems.parts import Cost, Entry, ListData, Summary, Where, part
 from builder.systems.questions import QuestionsPart
 from builder.systems.view import BrowsePart
 
@@ -45,7 +45,7 @@ class CardQuestions(QuestionsPart):
     """What adding a card to a deck would do: each card of the game's sections, tried with one
     copy more."""
 
-    def candidates(self, catalog: Any) -> Iterator[tuple[str, object, str, object]]:
+    def candidates(self, catalog: Any) -> Iterator[tuple[str, Entry, str | None, Cost | None]]:
         for section, _ in self.game.sections:
             for c in catalog.entries(section):
                 yield section, c, self.game.kind_of(section, c), getattr(c, "cost", None)

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypedDict, TypeVar, overload, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypedDict, TypeVar, overload, runtime_checkable
 
 from builder.findings import Summary  # the totals a check gives, beside the result that holds them
 
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from builder.findings import Finding, FindingCode
     from builder.kit.aid import Generator
     from builder.kit.deck import DeckView
+    from builder.kit.fields import Field
 
 # The types a game fills in. ``ListT``: its list as its rules load it (a ``Deck``, a
 # ``KenseiList``); ``CatalogT``: the catalog its parts are handed (``builder.catalog.loader``'s
@@ -68,6 +69,9 @@ CatalogT = TypeVar("CatalogT")
 ListData = dict[str, Any]
 """A list document as read from its file: YAML's mappings, sequences and scalars, by list key."""
 
+Cost: TypeAlias = "int | float | Fraction"
+"""What an entry costs or a list adds up to (Kensei's AP may be a fraction)."""
+
 Where = tuple[str | int, ...]
 """Where an edit went in a list, as the path of keys and indexes to it (``("troops", 2)``)."""
 
@@ -80,6 +84,19 @@ by English key, which the templates and the JSON read; its keys are the part's t
 
 HouseRules = dict[str, object]
 """The house rules a check applies, by rule id (``{"max_points": 400}``)."""
+
+
+class Entry(Protocol):
+    """An entry of a game's catalog as the faces name it (a card, a troop, a province)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def aliases(self) -> Sequence[str]: ...
 
 
 class Ability(Protocol):
@@ -127,7 +144,7 @@ class Picked(Protocol):
     """A name resolved through a list's catalog and packs (``builder.systems.base.Pick``)."""
 
     section: str | None  # the catalog section; None for a custom entry written in the list
-    entry: object  # the catalog entry (the game's entry model); None for a custom entry
+    entry: Any  # the catalog entry (an ``Entry`` of the game's model); None for a custom entry
     name: str  # the catalog's spelling (or the list's, for a custom entry)
     field: str  # the list key that holds it
 
@@ -233,12 +250,12 @@ class Document(Protocol):
     used by the share schema, the editor's key order and ``builder.api``'s validation."""
 
     @property
-    def declared(self) -> tuple[object, ...]:
+    def declared(self) -> tuple[Field, ...]:
         """The fields of a game the built-in documents do not hold (a game of another package)."""
         ...
 
     @property
-    def fields(self) -> tuple[object, ...]: ...
+    def fields(self) -> tuple[Field, ...]: ...
 
     @property
     def key_order(self) -> tuple[str, ...]: ...
@@ -469,7 +486,7 @@ class Settings(Protocol[CatalogT_contra]):
 class Questions(Protocol[CatalogT_contra]):
     """What adding an entry would do (``gs.questions``): ``daimyo options`` and ``daimyo why``."""
 
-    def candidates(self, catalog: CatalogT_contra) -> Iterable[tuple[str, object, str, object]]:
+    def candidates(self, catalog: CatalogT_contra) -> Iterable[tuple[str, Entry, str | None, Cost | None]]:
         """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
         ...
 
@@ -479,11 +496,13 @@ class Questions(Protocol[CatalogT_contra]):
         """A copy of ``data`` with ``entry`` added, where it went and how many were added."""
         ...
 
-    def cost(self, before: Summary, after: Summary, entry: object, printed: object) -> object: ...
+    def cost(self, before: Summary, after: Summary, entry: object, printed: Cost | None) -> Cost | None: ...
 
     def left(
         self, section: str, summary: Summary, data: ListData, entry: object, catalog: CatalogT_contra
-    ) -> tuple[object, ...]: ...
+    ) -> tuple[Cost | None, str | None]:
+        """What is left of the list's limit after adding ``entry``, and its unit (None: no limit)."""
+        ...
 
     def describe_addition(
         self,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from builder.systems.parts import ListData, Summary, Where
+from builder.systems.parts import Cost, Entry, ListData, Summary, Where
 
 
 class QuestionsPart:
@@ -18,7 +18,7 @@ class QuestionsPart:
     def __init__(self, game: Any):
         self.game = game
 
-    def candidates(self, catalog: Any) -> Iterable[tuple[str, object, str, object]]:
+    def candidates(self, catalog: Any) -> Iterable[tuple[str, Entry, str | None, Cost | None]]:
         """``(section, entry, kind, printed cost)`` of every entry a list may gain."""
         return iter(())
 
@@ -33,11 +33,13 @@ class QuestionsPart:
         )
         return trial, target, 1
 
-    def cost(self, before: Summary, after: Summary, entry: object, printed: object) -> object:
+    def cost(self, before: Summary, after: Summary, entry: object, printed: Cost | None) -> Cost | None:
         """What adding ``entry`` costs (the printed cost of a card by default)."""
         return printed
 
-    def left(self, section: str, summary: Summary, data: ListData, entry: object, catalog: Any) -> tuple[object, ...]:
+    def left(
+        self, section: str, summary: Summary, data: ListData, entry: object, catalog: Any
+    ) -> tuple[Cost | None, str | None]:
         """What is left after an addition, and its unit (None, None: no limit)."""
         return None, None
 
