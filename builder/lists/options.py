@@ -17,7 +17,7 @@ from builder.lists.compare import compare
 from builder.names import fold
 
 if TYPE_CHECKING:
-    from builder.lists.editor import ListEditor
+    from builder.systems.base import GameSystem
     from builder.systems.parts import Cost
 
 
@@ -80,7 +80,7 @@ def _origin(catalog: Any, section: str, entry: Any) -> str:
 
 
 def options(
-    lst: ListEditor,
+    lst: Any,
     *,
     type: str | None = None,
     search: str | None = None,
@@ -98,7 +98,8 @@ def options(
     from builder.errors import DaimyoError
     from builder.lists.check import check_doc
 
-    gs, catalog, doc = lst.game, lst.catalog, lst.doc
+    gs: GameSystem = lst.game  # lst: a ListEditor (which imports this module)
+    catalog, doc = lst.catalog, lst.doc
     before = lst.check()
     want_type = fold(type) if type else None
     want = fold(search) if search else None
