@@ -117,7 +117,7 @@ class GameSystem(Generic[GameList, GameCatalog]):
     )  # the catalog beside a list in the builder: ``builder.web``
     printing: part[Printing[GameCatalog]] = part(PrintingPart)  # what the printed documents ask: ``builder.render``
     editing: part[Editing[GameCatalog]] = part(EditingPart)  # how add and remove change a list: ``builder.lists``
-    catalog: part[Catalog[GameCatalog]] = part(CatalogPart)  # where its catalog and modules are: ``builder.catalog``
+    catalog: part[Catalog[GameList, GameCatalog]] = part(CatalogPart)  # its catalog and modules: ``builder.catalog``
     commands: Commands | None = None  # the game's own commands (``daimyo <id> ...``)
 
     def __repr__(self) -> str:

@@ -53,6 +53,8 @@ if TYPE_CHECKING:
     from builder.findings import Finding, FindingCode
     from builder.kit.aid import Generator
     from builder.kit.deck import DeckView
+    from builder.kit.deck import Row as DeckRow
+    from builder.kit.facts import Loaded
     from builder.kit.fields import Field
 
 # The types a game fills in. ``ListT``: its list as its rules load it (a ``Deck``, a
@@ -82,8 +84,9 @@ Row = dict[str, Any]
 """A row a face shows as it is (a setting of the builder, a seat, a card's fields): plain values
 by English key, which the templates and the JSON read; its keys are the part's to document."""
 
-HouseRules = dict[str, object]
-"""The house rules a check applies, by rule id (``{"max_points": 400}``)."""
+HouseRules = dict[str, Any]
+"""The rules a check applies, by rule id (``{"max_points": 400}``): numbers, switches and words,
+as the catalog's house rules coerce them."""
 
 
 class Entry(Protocol):
@@ -230,13 +233,13 @@ class Analytics(Protocol[ListT_contra, CatalogT_contra]):
 
     def deck_view(self, lst: ListT_contra, catalog: CatalogT_contra, rules: HouseRules) -> DeckView | None: ...
 
-    def stats_facts(self, loaded: object) -> dict[str, object]: ...
+    def stats_facts(self, loaded: Loaded) -> dict[str, object]: ...
 
     def stats_lines(self, stats: Mapping[str, object]) -> list[str]: ...
 
     def stats_charts(self, stats: Mapping[str, object]) -> list[tuple[str, str, list[object], object]]: ...
 
-    def hand_facts(self, loaded: object, rows: object) -> dict[str, object]: ...
+    def hand_facts(self, loaded: Loaded, rows: list[DeckRow]) -> dict[str, object]: ...
 
     def hand_lines(self, hand: Mapping[str, object]) -> list[str]: ...
 
@@ -386,7 +389,7 @@ class NewList(Protocol[CatalogT_contra]):
     def body(self, data: ListData, catalog: CatalogT_contra, options: Options) -> list[str]: ...
 
 
-class Catalog(Protocol[CatalogT_contra]):
+class Catalog(Protocol[ListT, CatalogT_contra]):
     """Where a game's catalog and modules are (``gs.catalog``), as ``builder.catalog``'s loader
     asks; the finding codes a check may give, for the command line."""
 
@@ -405,7 +408,7 @@ class Catalog(Protocol[CatalogT_contra]):
         """The module holding the game's catalog model (``CATALOG_MODEL``)."""
         ...
 
-    def rules(self) -> Rules[Any, Any]:
+    def rules(self) -> Rules[ListT, CatalogT_contra]:
         """The game's rules module."""
         ...
 

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from builder.games.senshiai.catalog import ROMAN, cost_label
 from builder.games.senshiai.rules import card_abilities, hand_size
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.games.senshiai.rules import Deck
+    from builder.systems.parts import HouseRules
 
-def senshiai_view(lst, catalog, rules: dict) -> DeckView:
+
+def senshiai_view(lst: Deck, catalog: Catalog, rules: HouseRules) -> DeckView:
     return _senshiai(lst, catalog)
 
 
-def _senshiai(deck, catalog) -> DeckView:
+def _senshiai(deck: Deck, catalog: Catalog) -> DeckView:
 
     fields = {
         "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
@@ -47,7 +55,7 @@ def _senshiai(deck, catalog) -> DeckView:
     return DeckView("senshiai", rows, fields, size, source, unknown_note(unknown))
 
 
-def senshiai_hand(ld, rows) -> dict:
+def senshiai_hand(ld: Loaded, rows: list[Row]) -> dict[str, object]:
     """What the hand holds by type, and whether it can recruit."""
     types: dict = {}
     for r in rows:
@@ -61,7 +69,7 @@ def senshiai_hand(ld, rows) -> dict:
     }
 
 
-def senshiai_hand_lines(h: dict) -> list[str]:
+def senshiai_hand_lines(h: Mapping[str, Any]) -> list[str]:
     t = ", ".join(f"{n} {k}{'s' if n != 1 else ''}" for k, n in h["types"].items())
     return [
         f"  {t}; Recruit terrain: {'yes' if h['recruit_terrain'] else 'no'}" + ("; the Capital" if h["capital"] else "")
@@ -83,14 +91,14 @@ class SenshiaiAnalytics(AnalyticsPart):
         "capital": ("yes", "no"),
     }
 
-    def deck_view(self, lst, catalog, rules):
+    def deck_view(self, lst: Deck, catalog: Catalog, rules: HouseRules) -> DeckView:
         return senshiai_view(lst, catalog, rules)
 
-    def stats_facts(self, loaded):
+    def stats_facts(self, loaded: Loaded) -> dict[str, object]:
         return senshiai_facts(loaded)
 
-    def hand_facts(self, loaded, rows):
+    def hand_facts(self, loaded: Loaded, rows: list[Row]) -> dict[str, object]:
         return senshiai_hand(loaded, rows)
 
-    def hand_lines(self, hand):
+    def hand_lines(self, hand: Mapping[str, object]) -> list[str]:
         return senshiai_hand_lines(hand)

@@ -21,7 +21,7 @@ shared with the rules core (``builder.games.senshiai.rules``).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, PlainSerializer, field_validator
 
@@ -79,7 +79,7 @@ class CardType(Entry):
 
     @field_validator("fields", "required")
     @classmethod
-    def _known_fields(cls, v):
+    def _known_fields(cls, v: list[str]) -> list[str]:
         bad = [f for f in v if f not in CARD_FIELDS]
         if bad:
             raise ValueError(f"unknown card field(s) {', '.join(bad)}; fields are {', '.join(CARD_FIELDS)}")
@@ -141,7 +141,7 @@ class Card(Entry):
 
     @field_validator("type", mode="before")
     @classmethod
-    def _type_lower(cls, v):
+    def _type_lower(cls, v: object) -> object:
         if isinstance(v, str):
             key = v.strip().lower()
             if key in CARD_TYPES:
@@ -153,14 +153,14 @@ class Card(Entry):
 
     @field_validator("limit", "speed")
     @classmethod
-    def _non_negative(cls, v):
+    def _non_negative(cls, v: int | None) -> int | None:
         if v is not None and v < 0:
             raise ValueError("must be 0 or more")
         return v
 
     @field_validator("paths")
     @classmethod
-    def _paths_unique(cls, v):
+    def _paths_unique(cls, v: list[str] | None) -> list[str] | None:
         if v is not None and len(set(v)) != len(v):
             raise ValueError("a path is listed twice")
         return v
@@ -223,7 +223,7 @@ CATALOG_MODEL = SenshiaiCatalog
 # -- cross references ------------------------------------------------------------------
 
 
-def cross_check(catalog) -> list:
+def cross_check(catalog: Any) -> list:
     out = []
     model = catalog.model
     abilities = model.abilities
@@ -280,7 +280,7 @@ def cross_check(catalog) -> list:
     return out
 
 
-def _find_subtype(model, name: str | None):
+def _find_subtype(model: Any, name: str | None) -> Any:
     if not name:
         return None
     key = normalize(name)
@@ -291,7 +291,7 @@ def _a(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
-def _subtype_fits(catalog, card, i: int, sub) -> list:
+def _subtype_fits(catalog: Any, card: Any, i: int, sub: Any) -> list:
     """A card of a subtype that sets its cards' Type, Speed or cost (the Capital's, 000:62-66, or
     a pack's subtype) has that Type, no greater Speed and that cost (a Capital's cost is the
     check's: a Capital of another collection may cost more, with a warning)."""

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.systems.printing import PrintingPart
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import Ability, AidBlocks
 
 
 class SenshiaiPrinting(PrintingPart):
     """What Senshiai's printed documents ask of the game (``gs.printing``)."""
 
-    def aid_blocks(self):
+    def aid_blocks(self) -> AidBlocks:
         from builder.games.senshiai.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
 
         return BLOCKS
 
-    def ability(self, catalog, written):
+    def ability(self, catalog: Catalog, written: str) -> Ability | None:
         from builder.games.senshiai.catalog import parse_ability
 
         try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, warning
@@ -42,6 +42,10 @@ from builder.games.senshiai.terms import (
 )
 from builder.kit.listread import check_keys, read_counts, value_kind
 from builder.names import normalize
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import HouseRules
 
 SEED = "000_ac601013730960cf.txt"
 SRC_DECK = f"{SEED}:17"
@@ -155,7 +159,7 @@ def capital_waste(damage: int, resistance: int, rule: str = "exceeding") -> int:
 # -- cards ---------------------------------------------------------------------------
 
 
-def _subtype(card, catalog):
+def _subtype(card: Any, catalog: Catalog) -> Any:
     if not card.subtype:
         return None
     for s in catalog.model.subtypes:
@@ -164,7 +168,7 @@ def _subtype(card, catalog):
     return None
 
 
-def _card_type(card, catalog):
+def _card_type(card: Any, catalog: Catalog) -> Any:
     if not card.type:
         return None
     for t in catalog.model.card_types:
@@ -173,7 +177,7 @@ def _card_type(card, catalog):
     return None
 
 
-def card_abilities(card, catalog) -> list:
+def card_abilities(card: Any, catalog: Catalog) -> list:
     """The card's abilities as parsed entries: printed ones plus those its subtype implies."""
     # worked out once per catalog for each set of printed abilities and subtype: a check asks
     # for every card's abilities many times (targets, recruiting, paths)
@@ -190,7 +194,7 @@ def card_abilities(card, catalog) -> list:
 _KEPT_ABILITIES = 50_000  # distinct (printed abilities, subtype) answers kept per catalog
 
 
-def _parsed_abilities(card, catalog) -> list:
+def _parsed_abilities(card: Any, catalog: Catalog) -> list:
     texts = list(card.abilities)
     sub = _subtype(card, catalog)
     if sub is not None:
@@ -205,12 +209,12 @@ def _parsed_abilities(card, catalog) -> list:
     return out
 
 
-def has_ability(card, name: str, catalog) -> bool:
+def has_ability(card: Any, name: str, catalog: Catalog) -> bool:
     key = normalize(name)
     return any(normalize(p.ability.name) == key for p in card_abilities(card, catalog))
 
 
-def required_fields(card, catalog) -> list[str]:
+def required_fields(card: Any, catalog: Catalog) -> list[str]:
     """What a card of this Type (and subtype) must state (000:51-57, 000:64-66)."""
     if not card.type:
         return ["type"]
@@ -222,7 +226,7 @@ def required_fields(card, catalog) -> list[str]:
     return req
 
 
-def missing_fields(card, catalog) -> list[str]:
+def missing_fields(card: Any, catalog: Catalog) -> list[str]:
     """Required fields the card does not state (``type`` when even its Type is unknown)."""
     out = []
     for f in required_fields(card, catalog):
@@ -238,7 +242,7 @@ def missing_fields(card, catalog) -> list[str]:
     return out
 
 
-def can_recruit_on(troop, terrain, catalog) -> bool:
+def can_recruit_on(troop: Any, terrain: Any, catalog: Catalog) -> bool:
     """A Troop is recruited on a Terrain with Recruit that shares a path with it (000:53, 000:73)."""
     return bool(
         troop.paths
@@ -248,7 +252,7 @@ def can_recruit_on(troop, terrain, catalog) -> bool:
     )
 
 
-def can_target(target: str, card, catalog) -> bool:
+def can_target(target: str, card: Any, catalog: Catalog) -> bool:
     """Whether ``card`` (in play) can be the Target ``target`` of an Event."""
     tk = None
     for t in catalog.model.targets:
@@ -275,7 +279,7 @@ def can_target(target: str, card, catalog) -> bool:
     return False
 
 
-def target_always_possible(target: str, catalog) -> bool:
+def target_always_possible(target: str, catalog: Catalog) -> bool:
     for t in catalog.model.targets:
         if normalize(target) in {normalize(n) for n in [t.name, *t.aliases]}:
             return t.always
@@ -310,7 +314,7 @@ class Deck:
         return sum(e.count for e in self.entries)
 
 
-def read_positive_int(doc, key: str, diags: list, what: str) -> int | None:
+def read_positive_int(doc: Any, key: str, diags: list, what: str) -> int | None:
     if key not in doc.data or doc.data[key] is None:
         return None
     v = doc.data[key]
@@ -320,7 +324,7 @@ def read_positive_int(doc, key: str, diags: list, what: str) -> int | None:
     return v
 
 
-def load_list(doc, catalog) -> tuple[Deck, list[Finding]]:
+def load_list(doc: Any, catalog: Catalog) -> tuple[Deck, list[Finding]]:
     """Validate the deck's own keys (``size``, ``cards``); ListError for wrong shapes."""
     diags: list = []
     check_keys(doc, LIST_KEYS, diags)
@@ -372,7 +376,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def check(deck: Deck, catalog, rules: dict) -> list[Finding]:
+def check(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     out: list[Finding] = []
     out += check_capital(deck, catalog)
     out += check_size(deck, catalog, rules)
@@ -382,7 +386,7 @@ def check(deck: Deck, catalog, rules: dict) -> list[Finding]:
     return out
 
 
-def check_capital(deck: Deck, catalog) -> list[Finding]:
+def check_capital(deck: Deck, catalog: Catalog) -> list[Finding]:
     caps = [e for e in deck.known() if e.card.is_capital()]
     n = sum(e.count for e in caps)
     want = catalog.model.deck_rules.capitals
@@ -424,7 +428,7 @@ def check_capital(deck: Deck, catalog) -> list[Finding]:
     return out
 
 
-def check_size(deck: Deck, catalog, rules: dict) -> list[Finding]:
+def check_size(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     total = deck.total()
     out = []
     limit = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
@@ -469,7 +473,7 @@ def check_size(deck: Deck, catalog, rules: dict) -> list[Finding]:
     return out
 
 
-def check_fields(deck: Deck, catalog) -> list[Finding]:
+def check_fields(deck: Deck, catalog: Catalog) -> list[Finding]:
     out = []
     for e in deck.known():
         miss = missing_fields(e.card, catalog)
@@ -523,11 +527,11 @@ FIELD_WHY = {
 }
 
 
-def recruit_terrains(deck: Deck, catalog) -> list:
+def recruit_terrains(deck: Deck, catalog: Catalog) -> list:
     return [e.card for e in deck.known() if e.card.type == "terrain" and has_ability(e.card, "Recruit", catalog)]
 
 
-def recruitable(deck: Deck, catalog) -> tuple[set[str], set[str]]:
+def recruitable(deck: Deck, catalog: Catalog) -> tuple[set[str], set[str]]:
     """Names of the deck's troops that can be recruited, and the paths open to recruiting.
 
     A Troop is recruited on a Terrain with Recruit, or on the Terrain where an ally Unit
@@ -556,7 +560,7 @@ def recruitable(deck: Deck, catalog) -> tuple[set[str], set[str]]:
     return done, open_paths
 
 
-def check_recruitable(deck: Deck, catalog) -> list[Finding]:
+def check_recruitable(deck: Deck, catalog: Catalog) -> list[Finding]:
     """Troops no Recruit terrain of the deck (the Capital included) nor recruitable Recruit troop opens."""
     terrains = recruit_terrains(deck, catalog)
     done, open_paths = recruitable(deck, catalog)
@@ -584,7 +588,7 @@ def check_recruitable(deck: Deck, catalog) -> list[Finding]:
     return out
 
 
-def check_event_targets(deck: Deck, catalog) -> list[Finding]:
+def check_event_targets(deck: Deck, catalog: Catalog) -> list[Finding]:
     """Events whose Target no other card of the deck can be.
 
     A second copy of the same card counts: an Event may be cast on a Target already
@@ -628,7 +632,7 @@ def cost_curve(deck: Deck) -> dict[str, int]:
     return curve
 
 
-def summary(deck: Deck, catalog, rules: dict) -> dict:
+def summary(deck: Deck, catalog: Catalog, rules: HouseRules) -> dict:
     capitals = [e for e in deck.known() if e.card.is_capital()]
     # one Capital by its catalog name; several as the player wrote them (a name and its alias differ)
     caps = [e.card.name for e in capitals] if len(capitals) == 1 else sorted(e.name for e in capitals)
@@ -675,7 +679,7 @@ __all__ = [
 ]
 
 
-def limits(deck: Deck, catalog, rules: dict) -> list[dict]:
+def limits(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """The deck's cards (those the catalog knows) against the most a deck may hold and the agreed size."""
     from builder.rules.limits import limit
 
@@ -687,7 +691,7 @@ def limits(deck: Deck, catalog, rules: dict) -> list[dict]:
     return rows
 
 
-def hand_size(catalog) -> tuple[int, str]:
+def hand_size(catalog: Catalog) -> tuple[int, str]:
     """Cards in a full hand (the Draw Stage draws up to it) and where the rulebook says so."""
     return int(catalog.model.deck_rules.hand_size or 6), f"{SEED}:27"
 

@@ -13,25 +13,29 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
+    from builder.catalog.loader import Catalog
     from builder.games.senshiai.analytics import SenshiaiAnalytics
     from builder.games.senshiai.printing import SenshiaiPrinting
     from builder.games.senshiai.rules import Deck  # noqa: F401 - named as a string in the class's base
     from builder.games.senshiai.text import SenshiaiText
     from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
+    from builder.systems.base import Pick
+    from builder.systems.parts import Cost, ListData, Options, Row, Summary
 
 
 class SenshiaiQuestions(CardQuestions):
     """What adding an entry to a Senshiai list would do (``gs.questions``)."""
 
-    def left(self, section, summary, data, entry, catalog):
+    def left(
+        self, section: str, summary: Summary, data: ListData, entry: object, catalog: Catalog
+    ) -> tuple[Cost | None, str | None]:
         from builder.kit.edit import number
 
         cards = number(summary.get("cards"))
         most = summary.get("size") if summary.get("size") is not None else summary.get("max_cards")
         return (most - cards if cards is not None and number(most) is not None else None), "cards"
 
-    def _state_after(self, summary, data, pick, catalog, list_data):
+    def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Catalog, list_data: ListData) -> str:
         size = summary.get("size")
         return f"the deck would have {plural(summary.get('cards'), 'card')}" + (
             f" (agreed size {size})" if size is not None else f" (at most {summary.get('max_cards')})"
@@ -44,10 +48,10 @@ class SenshiaiNewList(NewListPart):
     options = frozenset({"size"})
     example = "Northern host"
 
-    def fields(self, catalog):
+    def fields(self, catalog: Catalog) -> list[Row]:
         return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
 
-    def body(self, data, catalog, options):
+    def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
         size = options.get("size")
         if size is not None:
             if size < 1:
@@ -62,7 +66,7 @@ class SenshiaiSettings(SettingsPart):
 
     keys = ("size", "name", "author", "notes")
 
-    def own(self, catalog, key, value):
+    def own(self, catalog: Catalog, key: str, value: str) -> tuple[object, str | None]:
         if value.strip().lower() in UNSET:
             return None, "no agreed deck size now: any size up to the maximum is legal"
         return whole("size", value, "size 50"), None

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.text import TextPart
+
+if TYPE_CHECKING:
+    from builder.systems.parts import ListData, Summary
 
 
 class SenshiaiText(TextPart):
@@ -10,11 +15,11 @@ class SenshiaiText(TextPart):
 
     example = "write e.g. 'My deck - Senshiai - 50/50 cards'"
 
-    def header(self, doc, summary):
+    def header(self, doc: ListData, summary: Summary) -> list[str]:
         n = sum(doc.get("cards", {}).values())
         return [f"{n}/{doc['size']} cards" if "size" in doc else f"{n} cards"]
 
-    def read_facet(self, p, seg):
+    def read_facet(self, p: Any, seg: str) -> bool:
         import re
 
         from builder.kit.textform import _CARDS

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import ListData, Row, Summary, Tally
 
 
 class SenshiaiView(ViewPart):
     """How the builder shows a Senshiai list."""
 
-    def tally(self, summary):
+    def tally(self, summary: Summary) -> Tally:
         size = summary.get("size")
         return {
             "total": summary.get("cards"),
@@ -18,7 +24,7 @@ class SenshiaiView(ViewPart):
             "more": "",
         }
 
-    def builder_settings(self, data, catalog):
+    def builder_settings(self, data: ListData, catalog: Catalog) -> list[Row]:
         return [
             {
                 "key": "size",
@@ -33,14 +39,14 @@ class SenshiaiView(ViewPart):
 class SenshiaiBrowse(CardBrowse):
     """The catalog beside a Senshiai list in the builder."""
 
-    def cost_text(self, entry, cost):
+    def cost_text(self, entry: Any, cost: Any) -> str:
         """The cost as printed on the card: N (none) or a Roman numeral."""
         label = getattr(entry, "cost_label", None)
         if cost is None or not label:
             return super().cost_text(entry, cost)
         return f"cost {label}"
 
-    def entry_facts(self, entry):
+    def entry_facts(self, entry: Any) -> str:
         """The paths and the Power (attack/defence/health) printed on the card."""
         if entry is None:
             return ""
