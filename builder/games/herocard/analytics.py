@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.games.herocard.rules import ATTR_NAME, attack_value, block_value, hand_size
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.systems.analytics import AnalyticsPart
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def herocard_view(lst, catalog, rules: dict) -> DeckView:
+    from builder.catalog.loader import Catalog
+    from builder.games.herocard.rules import HeroList
+    from builder.kit.facts import Loaded
+    from builder.systems.parts import HouseRules
+
+
+def herocard_view(lst: HeroList, catalog: Catalog, rules: HouseRules) -> DeckView:
     return _herocard(lst, catalog)
 
 
-def _herocard(lst, catalog) -> DeckView:
+def _herocard(lst: HeroList, catalog: Catalog) -> DeckView:
 
     kinds = {k.key: k for k in catalog.model.card_kinds}
     fields = {
@@ -47,12 +57,12 @@ def _herocard(lst, catalog) -> DeckView:
     return DeckView("herocard", rows, fields, size, source, unknown_note(unknown))
 
 
-def herocard_hand(ld, rows) -> dict:
+def herocard_hand(ld: Loaded, rows: list[Row]) -> dict[str, object]:
     """The best attack and the best block the hand can make."""
 
     cards = {s.card.name: s.card for s in ld.lst.deck if s.card is not None}
     hand = [cards[r.name] for r in rows]
-    out = {}
+    out: dict[str, object] = {}
     for what, base, mod, fn in (
         ("attack", "base-attack", "attack-mod", attack_value),
         ("block", "base-block", "block-mod", block_value),
@@ -67,7 +77,7 @@ def herocard_hand(ld, rows) -> dict:
     return out
 
 
-def herocard_hand_lines(h: dict) -> list[str]:
+def herocard_hand_lines(h: Mapping[str, Any]) -> list[str]:
     lines = []
     for what in ("attack", "block"):
         b = h[f"best_{what}"]
@@ -87,11 +97,11 @@ class HeroCardAnalytics(AnalyticsPart):
         "attribute": ("Body", "Mind", "X"),
     }
 
-    def deck_view(self, lst, catalog, rules):
+    def deck_view(self, lst: HeroList, catalog: Catalog, rules: HouseRules) -> DeckView:
         return herocard_view(lst, catalog, rules)
 
-    def hand_facts(self, loaded, rows):
+    def hand_facts(self, loaded: Loaded, rows: list[Row]) -> dict[str, object]:
         return herocard_hand(loaded, rows)
 
-    def hand_lines(self, hand):
+    def hand_lines(self, hand: Mapping[str, Any]) -> list[str]:
         return herocard_hand_lines(hand)

@@ -17,7 +17,7 @@ Self-describing for printing:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import field_validator, model_validator
 
@@ -46,7 +46,7 @@ _ATTR_ALIASES = {
 }
 
 
-def parse_attribute(v):
+def parse_attribute(v: object) -> str | None:
     if v is None:
         return None
     if isinstance(v, str):
@@ -56,7 +56,7 @@ def parse_attribute(v):
     raise ValueError(f"attribute '{v}' is not Body (B), Mind (M) or X")
 
 
-def _choice(v, allowed: tuple, what: str):
+def _choice(v: object, allowed: tuple, what: str) -> str | None:
     if v is None:
         return None
     if isinstance(v, str):
@@ -113,12 +113,12 @@ class AttributeCard(Entry):
 
     @field_validator("attribute", mode="before")
     @classmethod
-    def _attr(cls, v):
+    def _attr(cls, v: object) -> str | None:
         return parse_attribute(v)
 
     @field_validator("score", "hero_points")
     @classmethod
-    def _non_negative(cls, v):
+    def _non_negative(cls, v: int | None) -> int | None:
         if v is not None and v < 0:
             raise ValueError("must be 0 or more")
         return v
@@ -143,28 +143,28 @@ class ActionCard(Entry):
 
     @field_validator("attribute", mode="before")
     @classmethod
-    def _attr(cls, v):
+    def _attr(cls, v: object) -> str | None:
         return parse_attribute(v)
 
     @field_validator("kind", mode="before")
     @classmethod
-    def _kind(cls, v):
+    def _kind(cls, v: object) -> str | None:
         return _choice(v, CARD_KINDS, "kind")
 
     @field_validator("action_type", mode="before")
     @classmethod
-    def _type(cls, v):
+    def _type(cls, v: object) -> str | None:
         return _choice(v, ACTION_TYPES, "action type")
 
     @field_validator("cost", "value")
     @classmethod
-    def _non_negative(cls, v):
+    def _non_negative(cls, v: int | None) -> int | None:
         if v is not None and v < 0:
             raise ValueError("must be 0 or more")
         return v
 
     @model_validator(mode="after")
-    def _value_fits_kind(self):
+    def _value_fits_kind(self) -> Any:
         if self.kind and self.kind not in VALUED_KINDS and self.value is not None:
             raise ValueError(
                 f"a {KIND_LABEL[self.kind]} card has no attack or block value "
@@ -252,7 +252,7 @@ def _unknown_hero_hint(hero: str, hero_names: list[str]) -> str:
     return "heroes: " + ", ".join(hero_names) + f"; or {declare}"
 
 
-def cross_check(catalog) -> list:
+def cross_check(catalog: Any) -> list:
     out = []
     m = catalog.model
     heroes = {normalize(n) for h in m.heroes for n in [h.name, h.id, *h.aliases]}

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.systems.printing import PrintingPart
+
+if TYPE_CHECKING:
+    from builder.systems.parts import Summary
 
 
 class HeroCardPrinting(PrintingPart):
@@ -10,7 +15,7 @@ class HeroCardPrinting(PrintingPart):
 
     printed_keys = ("attributes", "deck")
 
-    def total(self, summary):
+    def total(self, summary: Summary) -> str:
         if "hero_points" in summary:
             return (
                 f"{summary['hero_points']}/{summary.get('max_hero_points', '?')} HP, "

@@ -23,13 +23,19 @@ their attribute (never playable); mods without any base card of their kind.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
 from builder.games.herocard.terms import ATTRIBUTE_LETTER, ATTRIBUTES, KIND_LABEL
 from builder.kit.listread import check_keys, read_counts, value_kind
 from builder.names import normalize
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import HouseRules
 
 SEED = "004_80c161daf2b1fabf.txt"
 SRC_ATTRS = f"{SEED}:1204-1209"
@@ -45,13 +51,13 @@ KIND_NAME = {"base-attack": "Base Attack", "base-block": "Base Block"}
 # -- attack and block arithmetic ----------------------------------------------------
 
 
-def _kv(card) -> tuple[str | None, int | None]:
+def _kv(card: Any) -> tuple[str | None, int | None]:
     if isinstance(card, tuple):
         return card[0], card[1]
     return card.kind, card.value
 
 
-def attack_value(cards) -> int:
+def attack_value(cards: Iterable[Any]) -> int:
     """Total value of one Attack Sequence: one Base Attack plus any Attack Mods.
 
     ``cards`` are ActionCards or ``(kind, value)`` pairs. Attack from Above (Attack 4)
@@ -69,7 +75,7 @@ def attack_value(cards) -> int:
     return sum(v or 0 for v in bases + mods)
 
 
-def block_value(cards) -> int:
+def block_value(cards: Iterable[Any]) -> int:
     """Total block value: all Base Blocks added together plus Block Mods.
 
     Unbroken Defense (9) with Efficient Block (4) is 13; with Cross Block (+5) as
@@ -119,7 +125,9 @@ def clear(spent: dict, cost: int, attribute: str) -> dict:
     return out
 
 
-def can_play(card, scores: dict, spent: dict, own_turn: bool = True, exclusives_played: int = 0) -> tuple[bool, str]:
+def can_play(
+    card: Any, scores: dict, spent: dict, own_turn: bool = True, exclusives_played: int = 0
+) -> tuple[bool, str]:
     """Whether ``card`` may be played now, and why not (004:948-959)."""
     at = card.action_type
     if at in ("restricted", "exclusive") and not own_turn:
@@ -144,7 +152,7 @@ def exclusive_allowed(exclusives_played: int) -> bool:
     return exclusives_played < 1
 
 
-def is_ever_playable(card, scores: dict) -> bool:
+def is_ever_playable(card: Any, scores: dict) -> bool:
     """A card whose cost exceeds the hero's score in its attribute can never be played."""
     if card.cost is None or card.attribute is None:
         return True
@@ -154,7 +162,7 @@ def is_ever_playable(card, scores: dict) -> bool:
 # -- heroes --------------------------------------------------------------------------------
 
 
-def hero_points(attribute_cards) -> int | None:
+def hero_points(attribute_cards: Iterable[Any]) -> int | None:
     """The hero point total of three Attribute cards (None when one is unknown) (004:1220-1222)."""
     pts = [c.hero_points for c in attribute_cards]
     if any(p is None for p in pts):
@@ -162,7 +170,7 @@ def hero_points(attribute_cards) -> int | None:
     return sum(pts)
 
 
-def attribute_scores(attribute_cards) -> dict[str, int]:
+def attribute_scores(attribute_cards: Iterable[Any]) -> dict[str, int]:
     out: dict[str, int] = {}
     for c in attribute_cards:
         if c.attribute and c.score is not None:  # two cards of one kind (illegal): the higher score
@@ -187,7 +195,7 @@ def shogun_points(
     )
 
 
-def shogun_target(players: int, shogun=None) -> int:
+def shogun_target(players: int, shogun: Any = None) -> int:
     """Victory Points needed to become Shogun: 24, 22 or 20 for 2, 3 or 4 players (004:269-273)."""
     table = shogun.victory_points if shogun is not None else {2: 24, 3: 22, 4: 20}
     if players not in table:
@@ -195,7 +203,7 @@ def shogun_target(players: int, shogun=None) -> int:
     return table[players]
 
 
-def castles_for(players: int, shogun=None) -> int:
+def castles_for(players: int, shogun: Any = None) -> int:
     """Castles placed: 6, 7 or 8 for 2, 3 or 4 players (004:346-348)."""
     table = shogun.castles if shogun is not None else {2: 6, 3: 7, 4: 8}
     if players not in table:
@@ -236,7 +244,7 @@ class HeroList:
         return sum(s.count for s in self.deck if s.other is None)
 
 
-def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
+def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
     diags: list = []
     check_keys(doc, LIST_KEYS, diags)
     data = doc.data
@@ -355,7 +363,9 @@ def load_list(doc, catalog) -> tuple[HeroList, list[Finding]]:
     return lst, findings
 
 
-def _unknown(catalog, section, name, loc, line, col, what) -> Finding:
+def _unknown(
+    catalog: Catalog, section: str, name: str, loc: tuple, line: int | None, col: int | None, what: str
+) -> Finding:
     hint = catalog.did_you_mean(section, name)
     return error(
         "herocard.unknown-card",
@@ -370,7 +380,7 @@ def _unknown(catalog, section, name, loc, line, col, what) -> Finding:
 # -- checks -----------------------------------------------------------------------------------
 
 
-def _limit(lst: HeroList, catalog, rules: dict) -> int:
+def _limit(lst: HeroList, catalog: Catalog, rules: HouseRules) -> int:
     if lst.max_hero_points is not None:
         return lst.max_hero_points
     return int(rules.get("max_hero_points", catalog.model.deck_rules.max_hero_points))
@@ -384,7 +394,7 @@ def _at(f: Finding, slot: Slot | None = None, lst: HeroList | None = None) -> Fi
     return f
 
 
-def check(lst: HeroList, catalog, rules: dict) -> list[Finding]:
+def check(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     if lst.max_hero_points is not None and isinstance(rules, dict):
         rules["max_hero_points"] = lst.max_hero_points  # reported as the agreed value
     out: list[Finding] = []
@@ -397,7 +407,7 @@ def check(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     return out
 
 
-def hero_attribute_name(lst: HeroList, catalog, kind: str) -> str:
+def hero_attribute_name(lst: HeroList, catalog: Catalog, kind: str) -> str:
     """The attribute as a finding names it: the hero's own name for its Attribute X beside the
     letter, "X (ki)" (the hero's ``attribute_x``: which Attribute X a Hero has, 004:858-864;
     ki in Rise of the Shogun, 004:262-264)."""
@@ -409,7 +419,7 @@ def hero_attribute_name(lst: HeroList, catalog, kind: str) -> str:
     return f"{name} ({x})" if x else name
 
 
-def check_attributes(lst: HeroList, catalog) -> list[Finding]:
+def check_attributes(lst: HeroList, catalog: Catalog) -> list[Finding]:
     out = []
     want = catalog.model.deck_rules.attribute_cards
     n = len(lst.attributes)
@@ -491,7 +501,7 @@ def check_attributes(lst: HeroList, catalog) -> list[Finding]:
     return out
 
 
-def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
+def check_hero_points(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     cards = lst.attribute_cards()
     if not cards:
         return []
@@ -540,7 +550,7 @@ def check_hero_points(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     return []
 
 
-def _house_rule(catalog, rule_id: str, value, source: str) -> tuple[str, str | None]:
+def _house_rule(catalog: Catalog, rule_id: str, value: object, source: str) -> tuple[str, str | None]:
     """What a bound set by house rule ``rule_id`` says of itself: ``, house rule ID=VALUE`` when
     the value is not the default, and the lines that give the value (an alternative's), else
     ``source``, the rule's own lines."""
@@ -550,7 +560,7 @@ def _house_rule(catalog, rule_id: str, value, source: str) -> tuple[str, str | N
     return f", house rule {rule_id}={value}", hr.source_for(value) or source
 
 
-def check_deck_size(lst: HeroList, catalog, rules: dict) -> list[Finding]:
+def check_deck_size(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     want = int(rules.get("min_action_cards", catalog.model.deck_rules.min_action_cards))
     n = lst.action_total()
     if n < want:
@@ -572,7 +582,7 @@ def check_deck_size(lst: HeroList, catalog, rules: dict) -> list[Finding]:
     return []
 
 
-def check_copies(lst: HeroList, catalog) -> list[Finding]:
+def check_copies(lst: HeroList, catalog: Catalog) -> list[Finding]:
     """At most ``max_copies`` of one card, however many lines (spellings) name it."""
 
     most = catalog.model.deck_rules.max_copies
@@ -603,7 +613,7 @@ def check_copies(lst: HeroList, catalog) -> list[Finding]:
     return out
 
 
-def check_costs(lst: HeroList, catalog) -> list[Finding]:
+def check_costs(lst: HeroList, catalog: Catalog) -> list[Finding]:
     scores = attribute_scores(lst.attribute_cards())
     out = []
     unknown = []
@@ -663,12 +673,12 @@ def check_costs(lst: HeroList, catalog) -> list[Finding]:
     return out
 
 
-def _never_playable(card, scores: dict) -> bool:
+def _never_playable(card: Any, scores: dict) -> bool:
     """A card whose known cost is over the hero's known score in its attribute (004:941-946)."""
     return card.cost is not None and card.attribute in scores and card.cost > scores[card.attribute]
 
 
-def check_mods(lst: HeroList, catalog) -> list[Finding]:
+def check_mods(lst: HeroList, catalog: Catalog) -> list[Finding]:
     """A mod needs a Base card of its kind that can be played with it (004:984-1001, 004:1035-1038)."""
     scores = attribute_scores(lst.attribute_cards())
     out = []
@@ -706,7 +716,7 @@ def check_mods(lst: HeroList, catalog) -> list[Finding]:
     return out
 
 
-def summary(lst: HeroList, catalog, rules: dict) -> dict:
+def summary(lst: HeroList, catalog: Catalog, rules: HouseRules) -> dict:
     cards = lst.attribute_cards()
     out: dict = {}
     if lst.hero:
@@ -751,7 +761,7 @@ __all__ = [
 ]
 
 
-def limits(lst: HeroList, catalog, rules: dict) -> list[dict]:
+def limits(lst: HeroList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """Hero points, action cards and copies of each card against what the rules allow."""
     from builder.rules.limits import limit
 
@@ -788,7 +798,7 @@ def limits(lst: HeroList, catalog, rules: dict) -> list[dict]:
     return rows
 
 
-def hand_size(catalog) -> tuple[int, str]:
+def hand_size(catalog: Catalog) -> tuple[int, str]:
     """Cards in the opening hand and where the rulebook says so."""
     return int(getattr(getattr(catalog.model, "deck_rules", None), "opening_hand", None) or 7), f"{SEED}:1244"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import EditRefused, UsageError, command_line, option
 from builder.games.herocard.packs import HeroCardPacks
@@ -14,18 +14,21 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
+    from collections.abc import Callable, Iterator
+
+    from builder.catalog.loader import Catalog
     from builder.games.herocard.analytics import HeroCardAnalytics
     from builder.games.herocard.printing import HeroCardPrinting
     from builder.games.herocard.rules import HeroList  # noqa: F401 - named as a string in the class's base
     from builder.games.herocard.text import HeroCardText
     from builder.games.herocard.view import HeroCardBrowse, HeroCardView
+    from builder.systems.parts import Cost, Entry, ListData, Options, Row, Summary
 
 
 ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
 
 
-def hero_attributes(catalog, hero: str) -> tuple[list[str], list[str]]:
+def hero_attributes(catalog: Catalog, hero: str) -> tuple[list[str], list[str]]:
     """The hero's first Body, Mind and X cards in catalog order (rulebook cards before pack
     additions) and the hero's other attribute cards; ([], ...) when a kind is missing."""
     by_kind: dict[str, list[str]] = {}
@@ -38,7 +41,7 @@ def hero_attributes(catalog, hero: str) -> tuple[list[str], list[str]]:
     return [by_kind[k][0] for k in ("body", "mind", "x")], others
 
 
-def _attribute_kind(catalog, name) -> str | None:
+def _attribute_kind(catalog: Catalog, name: object) -> str | None:
     card = catalog.find("attribute_cards", str(name)) if isinstance(name, (str, int, float)) else None
     return getattr(card, "attribute", None) if card is not None else None
 
@@ -46,12 +49,14 @@ def _attribute_kind(catalog, name) -> str | None:
 class HeroCardQuestions(CardQuestions):
     """What adding an entry to a HeroCard list would do (``gs.questions``)."""
 
-    def candidates(self, catalog):
+    def candidates(self, catalog: Catalog) -> Iterator[tuple[str, Entry, str | None, Cost | None]]:
         for section, _ in self.game.sections:
             for c in catalog.entries(section):
                 yield section, c, self.game.kind_of(section, c), (c.cost if section == "action_cards" else None)
 
-    def left(self, section, summary, data, entry, catalog):
+    def left(
+        self, section: str, summary: Summary, data: ListData, entry: Any, catalog: Catalog
+    ) -> tuple[Cost | None, str | None]:
         from builder.kit.edit import keys_naming, number
 
         if section == "attribute_cards":
@@ -61,14 +66,16 @@ class HeroCardQuestions(CardQuestions):
         have = copies(deck, keys_naming(deck, same_as(Pick(section, entry, entry.name, "deck"), catalog)))
         return catalog.model.deck_rules.max_copies - have, "copies"
 
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+    def describe_addition(
+        self, comparison: Any, data: ListData, catalog: Catalog, name: str, count: int | None, list_data: ListData
+    ) -> tuple[str, str, str | None]:
         pick = self.game.editing.resolve(catalog, name, list_data)
         state = self._state_after(comparison.after.summary, data, pick, catalog, list_data)
         if pick.field == "attributes":
             return pick.name, state, f"  note: {comparison.notes[-1]}"
         return f"{count or 1} {pick.name}", state, None
 
-    def _state_after(self, summary, data, pick, catalog, list_data):
+    def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Catalog, list_data: ListData) -> str:
         from builder.kit.edit import keys_naming
 
         if pick.field == "attributes":
@@ -85,14 +92,14 @@ class HeroCardNewList(NewListPart):
     options = frozenset({"hero", "max_hero_points"})
     example = "Samurai of the Rising Sun"
 
-    def fields(self, catalog):
+    def fields(self, catalog: Catalog) -> list[Row]:
         heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
         return [
             {"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
             {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1},
         ]
 
-    def body(self, data, catalog, options):
+    def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
         hero = options.get("hero")
         if not hero or not hero.strip():
             raise UsageError(
@@ -136,7 +143,7 @@ class HeroCardSettings(SettingsPart):
 
     keys = ("hero", "max_hero_points", "name", "author", "notes")
 
-    def own(self, catalog, key, value):
+    def own(self, catalog: Catalog, key: str, value: str) -> tuple[object, str | None]:
         if key == "max_hero_points":
             return whole("max_hero_points", value, "max_hero_points 30"), None
         if not value.strip():
@@ -151,7 +158,7 @@ class HeroCardSettings(SettingsPart):
             else f"'{value}' is your own hero (not a catalog hero)"
         )
 
-    def after(self, data, catalog, key, value):
+    def after(self, data: ListData, catalog: Catalog, key: str, value: object) -> list[str]:
         """A new hero brings its Body, Mind and X cards, or the notes say why the cards stay."""
         if key != "hero" or value is None:
             return []
@@ -193,7 +200,9 @@ class HeroCardEditing(CardEditing):
 
     held_sections = (("attributes", "attribute_cards"), ("deck", "action_cards"))
 
-    def _add_pick(self, data, catalog, pick, count, variant, check_side):
+    def _add_pick(
+        self, data: ListData, catalog: Catalog, pick: Pick, count: int, variant: bool, check_side: bool
+    ) -> list[str]:
         if pick.field != "attributes":
             return super()._add_pick(data, catalog, pick, count, variant, check_side)
         if count != 1:
@@ -224,7 +233,9 @@ class HeroCardEditing(CardEditing):
         what = f" ({label})" if label else ""
         return [f"{pick.name} is an attribute card{what}: added to the hero's attribute cards, not the action deck"]
 
-    def _remove_from_list(self, holder, pick, same, count):
+    def _remove_from_list(
+        self, holder: list[Any], pick: Pick, same: Callable[[object], bool], count: int | None
+    ) -> list[str] | None:
         for i, a in enumerate(holder):
             if same(a):
                 if count not in (None, 1):
@@ -246,7 +257,7 @@ class HeroCard(CardGame["HeroList", "Catalog"]):
     anchor_field = "kind"
     deck_word = "action deck"
 
-    def kind_of(self, section, entry):
+    def kind_of(self, section: str, entry: Any) -> str | None:
         return "attribute" if section == "attribute_cards" else entry.kind
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.text import TextPart
+
+if TYPE_CHECKING:
+    from builder.systems.parts import ListData, Summary
 
 
 class HeroCardText(TextPart):
@@ -12,7 +17,7 @@ class HeroCardText(TextPart):
     headings = ("deck",)
     example = "write e.g. 'My hero - HeroCard - 28/30 hero points'"
 
-    def header(self, doc, summary):
+    def header(self, doc: ListData, summary: Summary) -> list[str]:
         from builder.kit.textform import _num
 
         used = summary.get("hero_points")
@@ -24,7 +29,7 @@ class HeroCardText(TextPart):
             ]
         return [f"{_num(used)} hero points used"] if used is not None else []
 
-    def keys(self, doc):
+    def keys(self, doc: ListData) -> list[str]:
         from builder.kit.textform import q
 
         out = []
@@ -36,7 +41,7 @@ class HeroCardText(TextPart):
             )
         return out
 
-    def read_facet(self, p, seg):
+    def read_facet(self, p: Any, seg: str) -> bool:
         from builder.kit.textform import _HP
 
         m = _HP.match(seg)

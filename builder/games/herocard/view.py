@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart, fmt
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from builder.catalog.loader import Catalog
+    from builder.findings import Finding
+    from builder.systems.parts import ListData, Row, Summary, Tally
 
 
 class HeroCardView(ViewPart):
@@ -12,7 +21,7 @@ class HeroCardView(ViewPart):
     list_title = "Hero"
     fixed_keys = ("attributes",)  # the hero's attribute cards come with the hero
 
-    def tally(self, summary):
+    def tally(self, summary: Summary) -> Tally:
         more = f"{fmt(summary.get('action_cards', 0))} action cards"
         return {
             "total": summary.get("hero_points"),
@@ -21,7 +30,7 @@ class HeroCardView(ViewPart):
             "more": more,
         }
 
-    def left_text(self, tally, findings):
+    def left_text(self, tally: Tally, findings: Iterable[Finding]) -> str:
         """The hero points left, unless the action deck is short of its minimum: then what it
         still needs (action cards never spend hero points, so "0 hero points left" says nothing
         about a deck that cannot be played yet)."""
@@ -32,7 +41,7 @@ class HeroCardView(ViewPart):
                 return f"{n} action card{'s' * (n != 1)} to add"
         return super().left_text(tally, findings)
 
-    def builder_settings(self, data, catalog):
+    def builder_settings(self, data: ListData, catalog: Catalog) -> list[Row]:
         return [
             {
                 "key": "hero",
@@ -55,14 +64,14 @@ class HeroCardBrowse(CardBrowse):
     type_field = "kind"
     type_label = "Kind"
 
-    def cost_text(self, entry, cost):
+    def cost_text(self, entry: Any, cost: Any) -> str:
         """An attribute card's hero points; an action card's printed cost."""
         points = getattr(entry, "hero_points", None)
         if points is not None:
             return f"{fmt(points)} hero points"
         return super().cost_text(entry, getattr(entry, "cost", None) if entry is not None else cost)
 
-    def entry_type(self, entry):
+    def entry_type(self, entry: Any) -> str:
         if entry is None:
             return ""
         kind = getattr(entry, "kind", None)
