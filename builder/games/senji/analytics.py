@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from builder.kit.facts import Loaded
 
 
 def senji_facts(ld: Loaded) -> dict:
@@ -22,7 +29,7 @@ def senji_facts(ld: Loaded) -> dict:
     return {"players": players, "limits": rule_limits(ld)}
 
 
-def senji_lines(st: dict) -> list[str]:
+def senji_lines(st: Mapping[str, Any]) -> list[str]:
     lines = ["Players:"]
     for p in st["players"]:
         lines.append(
@@ -35,14 +42,14 @@ def senji_lines(st: dict) -> list[str]:
 class SenjiAnalytics(AnalyticsPart):
     """Senji's statistics, odds and sample hands (``gs.analytics``)."""
 
-    def stats_facts(self, loaded):
+    def stats_facts(self, loaded: Loaded) -> dict[str, object]:
         return senji_facts(loaded)
 
-    def stats_lines(self, stats):
+    def stats_lines(self, stats: Mapping[str, Any]) -> list[str]:
         return senji_lines(stats)
 
-    def stats_charts(self, stats):
-        rows = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
+    def stats_charts(self, stats: Mapping[str, Any]) -> list[tuple[str, str, list[object], object]]:
+        rows: list[object] = [["player", "family", "provinces", "units", "samurai", "fortresses"]]
         rows += [
             [p["name"], p["family"], p["provinces"], p["units"], p["samurai"], p["fortresses"]]
             for p in stats["players"]

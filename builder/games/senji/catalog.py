@@ -8,6 +8,8 @@ an entry with the same id (``province-04``) replaces the placeholder's fields.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
@@ -99,7 +101,7 @@ class SenjiCatalog(BaseCatalog):
 CATALOG_MODEL = SenjiCatalog
 
 
-def cross_check(catalog) -> list:
+def cross_check(catalog: Any) -> list:
     m = catalog.model
     out = []
     seen_counts: dict[int, int] = {}

@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.catalog.frozen import model_fields
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
 from builder.names import did_you_mean
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import HouseRules
 
 SEED = "002_55c7e5ab3d1a76a7.txt"
 
@@ -56,7 +60,7 @@ DEFAULTS = {
 }
 
 
-def constants(catalog) -> dict:
+def constants(catalog: Catalog) -> dict:
     """Every number of the catalog's limits, combat and goal sections by name."""
     out = dict(DEFAULTS)
     m = catalog.model if catalog is not None else None
@@ -71,7 +75,7 @@ def constants(catalog) -> dict:
     return out
 
 
-def limit_source(catalog, name: str, default: str) -> str:
+def limit_source(catalog: Catalog, name: str, default: str) -> str:
     m = catalog.model
     for section in ("limits", "combat"):
         block = getattr(m, section, None)
@@ -139,7 +143,7 @@ def support_points(symbols: int, card_value: int) -> int:
 
 
 def contested_support(
-    attacker_family, attacker_value: int, defender_family, defender_value: int, tie: str = "neither"
+    attacker_family: object, attacker_value: int, defender_family: object, defender_value: int, tie: str = "neither"
 ) -> tuple[bool, bool]:
     """Whether each side gets its support (line 133): seeking the same family, the higher card wins.
 
@@ -298,18 +302,18 @@ _PLAYER_KEYS = ("name", "family", "samurai", "provinces")
 _PROVINCE_KEYS = ("province", "units", "samurai", "fortresses")
 
 
-def _unknown_keys(doc, mapping: dict, allowed: Sequence[str], where: tuple, what: str, diags: list) -> None:
+def _unknown_keys(doc: Any, mapping: dict, allowed: Sequence[str], where: tuple, what: str, diags: list) -> None:
     for k in mapping:
         if k not in allowed:
             hint = did_you_mean(str(k), allowed) or "keys: " + ", ".join(allowed)
             diags.append(doc.positions.diag(where + (k,), f"unknown key '{k}' in {what}", hint=hint, prefer_key=True))
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def load_list(doc, catalog):
+def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
     body = doc.body()
     diags: list = []
     _unknown_keys(doc, body, _KEYS, (), "a senji setup", diags)
@@ -421,7 +425,7 @@ def load_list(doc, catalog):
     return SenjiList(players, dict(doc.house_rules)), findings
 
 
-def _unknown(catalog, section, what, name, loc, lines, extra="") -> Finding:
+def _unknown(catalog: Catalog, section: str, what: str, name: str, loc: tuple, lines: Any, extra: str = "") -> Finding:
     hint = catalog.did_you_mean(section, name)
     return error(
         "senji.unknown-name",
@@ -432,7 +436,7 @@ def _unknown(catalog, section, what, name, loc, lines, extra="") -> Finding:
     )
 
 
-def setup_for(players: int, catalog) -> tuple[list, list] | None:
+def setup_for(players: int, catalog: Catalog) -> tuple[list, list] | None:
     """(excluded family entries, neutral province entries) for a player count; None when no setup."""
     for s in catalog.model.setups:
         if s.players == players:
@@ -451,7 +455,7 @@ _FALLBACK_SETUPS = {
 }
 
 
-def printed_name(catalog, section: str, key) -> str:
+def printed_name(catalog: Catalog, section: str, key: object) -> str:
     """The catalog's spelling of ``key`` in ``section`` (as written when the catalog lacks it)."""
     if catalog is None or key is None:
         return "" if key is None else str(key)
@@ -462,7 +466,7 @@ def printed_name(catalog, section: str, key) -> str:
     return e.name if e is not None else str(key)
 
 
-def setup_table(catalog, players: int) -> dict:
+def setup_table(catalog: Catalog, players: int) -> dict:
     """The setup for ``players``: families in play and excluded, neutral provinces (names as
     printed), and the source; the rulebook's table when the catalog lacks the row."""
     model = getattr(catalog, "model", None)
@@ -480,7 +484,7 @@ def setup_table(catalog, players: int) -> dict:
     return {"players": players, "excluded": excluded, "neutral": neutral, "in_play": in_play, "source": source}
 
 
-def _setup_source(players: int, catalog) -> str:
+def _setup_source(players: int, catalog: Catalog) -> str:
     for s in catalog.model.setups:
         if s.players == players:
             return s.source or src("20-24")
@@ -492,7 +496,7 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def check(lst: SenjiList, catalog, rules) -> list[Finding]:
+def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     c = constants(catalog)
     out: list[Finding] = []
     n = len(lst.players)
@@ -762,7 +766,7 @@ def check(lst: SenjiList, catalog, rules) -> list[Finding]:
     return out
 
 
-def setup_sheet(lst: SenjiList, catalog, rules: dict | None = None) -> dict:
+def setup_sheet(lst: SenjiList, catalog: Catalog, rules: HouseRules | None = None) -> dict:
     """What a printed setup sheet shows: the count's setup and each player's start."""
     n = len(lst.players)
     setup = setup_for(n, catalog) or ([], [])
@@ -805,7 +809,7 @@ def setup_sheet(lst: SenjiList, catalog, rules: dict | None = None) -> dict:
     }
 
 
-def summary(lst: SenjiList, catalog, rules) -> dict:
+def summary(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> dict:
     n = len(lst.players)
     setup = setup_for(n, catalog)
     return {
@@ -817,7 +821,7 @@ def summary(lst: SenjiList, catalog, rules) -> dict:
     }
 
 
-def limits(lst: SenjiList, catalog, rules) -> list[dict]:
+def limits(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """Units and provinces of each player, and units in each province, against the rulebook's most."""
     from builder.rules.limits import limit
 

@@ -8,7 +8,7 @@ components, samurai) and, for the validation result, ``daimyo check``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
@@ -29,10 +29,15 @@ from builder.kit.blocks import (
 )
 from builder.kit.pdfbase import list_display_name
 
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.findings import CheckResult
+    from builder.games.senji.rules import SenjiList
+
 RULEBOOK = "002_55c7e5ab3d1a76a7.txt"
 
 
-def _components(catalog) -> list[tuple[str, str, str]]:
+def _components(catalog: Catalog) -> list[tuple[str, str, str]]:
     """(component, how many each player takes, notes) from the catalog, or the rulebook's list."""
     model = getattr(catalog, "model", None)
     out = []
@@ -55,7 +60,7 @@ def _components(catalog) -> list[tuple[str, str, str]]:
     return out
 
 
-def _as_int(v, default=0) -> int:
+def _as_int(v: Any, default: int = 0) -> int:
     try:
         return int(v)
     except (TypeError, ValueError):
@@ -63,17 +68,17 @@ def _as_int(v, default=0) -> int:
 
 
 def render_setup(
-    doc,
-    catalog,
-    lst,
-    result,
-    out_path,
+    doc: Any,
+    catalog: Catalog,
+    lst: SenjiList,
+    result: CheckResult,
+    out_path: str | Path,
     *,
-    paper=(210.0, 297.0),
+    paper: tuple[float, float] = (210.0, 297.0),
     force: bool = False,
     share_code: str | None = None,
     sources: bool = True,
-    **options,
+    **options: Any,
 ) -> Path:
     """Write the setup sheet of a Senji list document ``doc`` to ``out_path`` (``sources``: with
     the rulebook section of each part); ``result`` is the list's check, printed on the sheet."""
@@ -100,7 +105,19 @@ def render_setup(
         return _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n, title)
 
 
-def _setup(doc, catalog, result, out_path, spec, size, paper, force, players, n, title) -> Path:
+def _setup(
+    doc: Any,
+    catalog: Catalog,
+    result: CheckResult,
+    out_path: str | Path,
+    spec: Any,
+    size: float,
+    paper: tuple[float, float],
+    force: bool,
+    players: list,
+    n: int,
+    title: str,
+) -> Path:
     st = Styles(base=size)
     width = frame_width_mm(paper, 1)
     info = setup_table(catalog, n)

@@ -3,7 +3,7 @@ provinces (with units, a samurai figure, a fortress)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import EditRefused, UnknownEntry, UsageError, command_line, option
 from builder.games.senji.packs import SenjiPacks
@@ -15,15 +15,19 @@ from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 
 if TYPE_CHECKING:
-    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+    from builder.catalog.loader import Catalog
     from builder.games.senji.analytics import SenjiAnalytics
     from builder.games.senji.printing import SenjiPrinting
-    from builder.games.senji.rules import SenjiList  # noqa: F401 - named as a string in the class's base
+    from builder.games.senji.rules import SenjiList
     from builder.games.senji.text import SenjiText
     from builder.games.senji.view import SenjiBrowse, SenjiView
+    from builder.systems.parts import Cost, Entry, ListData, Options, PreviewLine, Row, Summary, Where
 
 
-def _written(value) -> str:
+def _written(value: object) -> str:
     return str(value) if isinstance(value, (str, int, float)) and not isinstance(value, bool) else ""
 
 
@@ -34,12 +38,23 @@ class SenjiSetupSheet:
     what = "setup sheet"
     line_section = "provinces"
 
-    def render(self, doc, catalog, lst, result, out_path, *, unit_cards=False, card=None, **options):
+    def render(
+        self,
+        doc: Any,
+        catalog: Catalog,
+        lst: SenjiList,
+        result: Any,
+        out_path: Path,
+        *,
+        unit_cards: bool = False,
+        card: object = None,
+        **options: Any,
+    ) -> Path:
         from builder.games.senji.setup_sheet import render_setup  # reportlab: loaded when printing
 
         return render_setup(doc, catalog, lst, result, out_path, **options)
 
-    def preview_line(self, pack_path, name):
+    def preview_line(self, pack_path: Path, name: str) -> PreviewLine | None:
         """Province ``name`` on the setup sheet: named first, with its fortress and a unit."""
         from builder.catalog.loader import load_catalog
         from builder.errors import DaimyoError
@@ -63,7 +78,7 @@ class SenjiPlayers:
     """A Senji setup's seats, one per player (the ``Players`` part): each player's family,
     samurai card and provinces, as the builder shows and changes them."""
 
-    def __init__(self, game):
+    def __init__(self, game: Senji) -> None:
         self.game = game
 
     seat_words = {
@@ -79,7 +94,7 @@ class SenjiPlayers:
         "figure_in": "samurai figure in",
     }
 
-    def seats(self, data) -> list[dict]:
+    def seats(self, data: ListData) -> list[Row]:
         """Each player of the setup as the builder shows it: ``index``, ``name``, ``family``,
         ``samurai`` and ``provinces`` (``index``, ``name``, ``units``, ``samurai`` figure)."""
         out = []
@@ -109,7 +124,7 @@ class SenjiPlayers:
             )
         return out
 
-    def set_part(self, data, catalog, where, field, value):
+    def set_part(self, data: ListData, catalog: Catalog, where: Where, field: str, value: object) -> list[str]:
         """A player's ``name``, ``family`` or ``samurai`` card (``where``: ("players", i)), or a
         province's ``units`` or ``samurai`` figure (("players", i, "provinces", j)); the field
         ``remove`` takes that player or that province off the setup."""
@@ -180,19 +195,21 @@ class SenjiPlayers:
 class SenjiQuestions(QuestionsPart):
     """What adding an entry to a Senji list would do (``gs.questions``)."""
 
-    def candidates(self, catalog):
+    def candidates(self, catalog: Catalog) -> Iterator[tuple[str, Entry, str | None, Cost | None]]:
         for section in ("families", "samurai", "provinces"):
             for e in catalog.entries(section):
                 yield section, e, section, None
 
-    def trial(self, data, catalog, section, entry):
+    def trial(self, data: ListData, catalog: Catalog, section: str, entry: Any) -> tuple[ListData, Where | None, int]:
         import copy
 
         trial = {**data, "players": copy.deepcopy(data.get("players"))}
         _notes, target = self.game.editing.add(trial, catalog, entry.name, trial=True)
         return trial, target, 1
 
-    def left(self, section, summary, data, entry, catalog):
+    def left(
+        self, section: str, summary: Summary, data: ListData, entry: object, catalog: Catalog
+    ) -> tuple[Cost | None, str | None]:
         if section != "provinces":
             return None, None
         from builder.games.senji.rules import constants
@@ -203,7 +220,9 @@ class SenjiQuestions(QuestionsPart):
         )
         return most - fewest, "provinces"
 
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+    def describe_addition(
+        self, comparison: Any, data: ListData, catalog: Catalog, name: str, count: int | None, list_data: ListData
+    ) -> tuple[str, str, str | None]:
         target: tuple = getattr(comparison, "target", None) or ()
         what = comparison.notes[-1].removeprefix("added ")
         if len(target) == 3 and target[2] == "samurai":  # a samurai card: say whose it would be
@@ -220,7 +239,7 @@ class SenjiNewList(NewListPart):
     options = frozenset({"players"})
     example = "Friday game"
 
-    def fields(self, catalog):
+    def fields(self, catalog: Catalog) -> list[Row]:
         from builder.games.senji.rules import constants
 
         c = constants(catalog)
@@ -235,7 +254,7 @@ class SenjiNewList(NewListPart):
             }
         ]
 
-    def body(self, data, catalog, options):
+    def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
         from builder.games.senji.rules import constants, setup_for
 
         n = options.get("players")
@@ -266,12 +285,22 @@ class SenjiEditing(EditingPart):
     add_options = frozenset({"player", "count"})
     remove_options = frozenset()
 
-    def option_refusal(self, verb, opt):
+    def option_refusal(self, verb: str, opt: str) -> str:
         if verb == "remove":
             return f"{option(opt)} does not apply to 'remove' of a senji setup: it takes a player, family, samurai or province"
         return super().option_refusal(verb, opt)
 
-    def add(self, data, catalog, name, count=None, *, player=None, trial=False, **options):
+    def add(
+        self,
+        data: ListData,
+        catalog: Catalog,
+        name: str,
+        count: int | None = None,
+        *,
+        player: str | None = None,
+        trial: bool = False,
+        **options: Any,
+    ) -> tuple[list[str], Where | None]:
         section, entry = self.game.resolve(catalog, name)
         players = self.game._players(data)
         if section == "families":
@@ -316,7 +345,7 @@ class SenjiEditing(EditingPart):
             len(provinces) - 1,
         )
 
-    def remove(self, data, catalog, name, count=1, **options):
+    def remove(self, data: ListData, catalog: Catalog, name: str, count: int | None = 1, **options: Any) -> list[str]:
         players = self.game._players(data)
         want = normalize(name)
         try:
@@ -325,7 +354,7 @@ class SenjiEditing(EditingPart):
         except UnknownEntry:
             section, entry, want_id = None, None, None
 
-        def same(written, sec):
+        def same(written: object, sec: Any) -> bool:
             text = _written(written)
             if not text:
                 return False
@@ -370,11 +399,11 @@ class Senji(GameSystem["SenjiList", "Catalog"]):
     what = "setup"
     noun = "card"
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.players = SenjiPlayers(self)  # a Senji setup is one seat per player
         self.sheet = SenjiSetupSheet()
 
-    def resolve(self, catalog, name: str):
+    def resolve(self, catalog: Catalog, name: str) -> tuple[str, Any]:
         """``(section, entry)`` of a family, samurai card or province called ``name``."""
         for section in ("provinces", "samurai", "families"):
             entry = catalog.find(section, name)
@@ -387,13 +416,15 @@ class Senji(GameSystem["SenjiList", "Catalog"]):
             did_you_mean(name, cands) or "see 'daimyo catalog list senji provinces' (or samurai, families)",
         )
 
-    def _players(self, data):
+    def _players(self, data: ListData) -> list[dict[str, Any]]:
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, dict) for p in players):
             raise EditRefused("the setup has no 'players:' list of players to edit", "add 'players: []' to the file")
         return players
 
-    def _player(self, players, who: str | None, prefer):
+    def _player(
+        self, players: list[dict[str, Any]], who: str | None, prefer: Callable[[dict[str, Any]], object]
+    ) -> tuple[int, dict[str, Any]]:
         """The player named ``who`` (name or family); without a name, the first by ``prefer``."""
         if who is not None:
             for i, p in enumerate(players):
@@ -409,7 +440,7 @@ class Senji(GameSystem["SenjiList", "Catalog"]):
         i = min(range(len(players)), key=lambda k: (prefer(players[k]), k))
         return i, players[i]
 
-    def _who(self, p) -> str:
+    def _who(self, p: dict[str, Any]) -> str:
         return _written(p.get("name")) or _written(p.get("family")) or "the player"
 
     # -- the parts it changes (``builder.systems.parts``) ------------------------------------------
@@ -424,7 +455,7 @@ class Senji(GameSystem["SenjiList", "Catalog"]):
     editing = part(SenjiEditing)  # a player by family, a samurai card or province to a player
 
 
-def _map(data, item: dict, flow: bool = False):
+def _map(data: object, item: dict, flow: bool = False) -> dict:
     """``item`` as a round-trip mapping when ``data`` is one (so it is written like its neighbours)."""
     if not hasattr(data, "ca"):
         return item
@@ -436,7 +467,7 @@ def _map(data, item: dict, flow: bool = False):
     return m
 
 
-def _seq(data):
+def _seq(data: object) -> list:
     if not hasattr(data, "ca"):
         return []
     from ruamel.yaml.comments import CommentedSeq

@@ -8,18 +8,22 @@ Aiko - red - samurai Oda - Kyushu 2+S, Shikoku 1, Owari
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from builder.kit.textform import _HOLE, _PLAYERS, _SEP, _uq, q
 from builder.names import normalize
 from builder.systems.text import TextPart
 
+if TYPE_CHECKING:
+    from builder.systems.parts import ListData, Summary
 
-def header(doc: dict, summary: dict) -> list[str]:
+
+def header(doc: ListData, summary: Summary) -> list[str]:
     n = len(doc.get("players", []))
     return [f"{n} player{'s' * (n != 1)}"]
 
 
-def entries(doc: dict, resolver) -> list[str]:
+def entries(doc: ListData, resolver: object) -> list[str]:
     out = []
     for p in doc.get("players", []):
         segs = [q(p["name"])]
@@ -40,7 +44,7 @@ def entries(doc: dict, resolver) -> list[str]:
     return out
 
 
-def facet(p, seg: str) -> bool:
+def facet(p: Any, seg: str) -> bool:
     return bool(_PLAYERS.match(seg))
 
 
@@ -65,7 +69,7 @@ def _province(part: str) -> tuple[str, str | None, str | None]:
     return body.strip(), units, samurai
 
 
-def player_line(p, line: str, no: int, col: int) -> None:
+def player_line(p: Any, line: str, no: int, col: int) -> None:
     pf = p.field("players")
     segs = [x.strip() for x in _SEP.split(line)]
     if len(segs) < 2:
@@ -128,14 +132,14 @@ class SenjiText(TextPart):
     example = "write e.g. 'Our game - Senji - 4 players'"
     infers = False
 
-    def header(self, doc, summary):
+    def header(self, doc: ListData, summary: Summary) -> list[str]:
         return header(doc, summary)
 
-    def entries(self, doc, resolver):
+    def entries(self, doc: ListData, resolver: object) -> list[str]:
         return entries(doc, resolver)
 
-    def read_facet(self, p, seg):
+    def read_facet(self, p: Any, seg: str) -> bool:
         return facet(p, seg)
 
-    def read_entry(self, p, line, no, col):
+    def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
         player_line(p, line, no, col)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.view import BrowsePart, ViewPart
+
+if TYPE_CHECKING:
+    from builder.systems.parts import Summary, Tally
 
 
 class SenjiView(ViewPart):
@@ -12,7 +17,7 @@ class SenjiView(ViewPart):
     count_words = ("unit", "units")
     entry_words = ("player", "players")
 
-    def tally(self, summary):
+    def tally(self, summary: Summary) -> Tally:
         return {"total": summary.get("players", 0), "limit": None, "unit": "players", "more": ""}
 
 
@@ -23,7 +28,7 @@ class SenjiBrowse(BrowsePart):
     type_label = "Kind"
     priced = False
 
-    def entry_facts(self, entry):
+    def entry_facts(self, entry: Any) -> str:
         """A province's region, the provinces next to it and its seas (as a board pack gives them)."""
         if entry is None:
             return ""
@@ -37,7 +42,7 @@ class SenjiBrowse(BrowsePart):
             parts.append("seas: " + ", ".join(map(str, seas)))
         return " · ".join(parts)
 
-    def entry_type(self, entry):
+    def entry_type(self, entry: Any) -> str:
         from builder.catalog.frozen import kind as model_kind
 
         kind = model_kind(entry).lower() if entry is not None else ""
