@@ -101,7 +101,7 @@ class CardEditing(EditingPart):
             hint or f"see 'daimyo catalog list {self.game.id} {section}'; a pack (packs: [...]) can add cards",
         )
 
-    def _custom(self, data: ListData | None, name: str) -> str | None:
+    def _custom(self, data: ListData, name: str) -> str | None:
         """The spelling of a card written in the list itself (not in the catalog), if any."""
         return None
 

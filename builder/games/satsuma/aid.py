@@ -20,7 +20,7 @@ def _satsuma_deck(block: dict, ctx: AidContext) -> list:
     suits = {getattr(s, "letter", ""): s.name for s in entries_of(ctx.catalog, "suits")}
     order = {getattr(s, "letter", ""): getattr(s, "number", 99) for s in entries_of(ctx.catalog, "suits")}
 
-    def first_suit(c):
+    def first_suit(c: object) -> str:
         p = str(getattr(c, "printed", "")).strip()
         return p[:1].upper()
 

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.games.satsuma import rules as core
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
 from builder.systems.analytics import AnalyticsPart
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def satsuma_view(lst, catalog, rules: dict) -> DeckView:
+    from builder.catalog.loader import Catalog
+    from builder.games.satsuma.rules import SatsumaList
+    from builder.kit.facts import Loaded
+    from builder.systems.parts import HouseRules
+
+
+def satsuma_view(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> DeckView:
     return _satsuma(lst, catalog, rules)
 
 
-def _satsuma(lst, catalog, rules) -> DeckView:
+def _satsuma(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> DeckView:
 
     fields = {
         "name": FieldSpec("name", "Card", counted=False, aliases=("card",)),
@@ -42,7 +52,7 @@ def _satsuma(lst, catalog, rules) -> DeckView:
     return DeckView("satsuma", rows, fields, size, source, unknown_note(unknown))
 
 
-def satsuma_hand(ld, rows) -> dict:
+def satsuma_hand(ld: Loaded, rows: list[Row]) -> dict[str, object]:
     """The best hand as attacker and as defender."""
 
     by_name: dict = {}
@@ -51,7 +61,7 @@ def satsuma_hand(ld, rows) -> dict:
         if pc is not None:
             by_name.setdefault(pc.name, pc)
     pcs = [by_name[r.name] for r in rows]
-    out = {}
+    out: dict[str, object] = {}
     for role in core.ROLES:
         h = core.best_hand(pcs, role)
         out[role] = {
@@ -62,7 +72,7 @@ def satsuma_hand(ld, rows) -> dict:
     return out
 
 
-def satsuma_hand_lines(h: dict) -> list[str]:
+def satsuma_hand_lines(h: Mapping[str, Any]) -> list[str]:
     lines = []
     for role in ("attacker", "defender"):
         r = h[role]
@@ -100,7 +110,7 @@ def satsuma_facts(ld: Loaded) -> dict:
     return {"suits": suits, "limits": rule_limits(ld)}
 
 
-def satsuma_lines(st: dict) -> list[str]:
+def satsuma_lines(st: Mapping[str, Any]) -> list[str]:
     lines = ["Suits (cards offering the suit, strongest, mean strength; who may count it):"]
     for s in st["suits"]:
         lines.append(
@@ -115,29 +125,29 @@ class SatsumaAnalytics(AnalyticsPart):
 
     query_vocabulary = {"usable": ("attacker", "defender")}
 
-    def deck_view(self, lst, catalog, rules):
+    def deck_view(self, lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> DeckView:
         return satsuma_view(lst, catalog, rules)
 
-    def stats_facts(self, loaded):
+    def stats_facts(self, loaded: Loaded) -> dict[str, object]:
         return satsuma_facts(loaded)
 
-    def stats_lines(self, stats):
+    def stats_lines(self, stats: Mapping[str, Any]) -> list[str]:
         return satsuma_lines(stats)
 
-    def stats_charts(self, stats):
-        rows = [["suit", "cards", "strongest", "mean", "who may count it"]]
+    def stats_charts(self, stats: Mapping[str, Any]) -> list[tuple[str, str, list[object], object]]:
+        rows: list[object] = [["suit", "cards", "strongest", "mean", "who may count it"]]
         rows += [
             [x["suit"], x["cards"], x["max"], f"{x['mean']:.1f}", " and ".join(x["roles"])] for x in stats["suits"]
         ]
         return [("Suits", "table", rows, (0.2, 0.12, 0.14, 0.12, 0.42))]
 
-    def hand_facts(self, loaded, rows):
+    def hand_facts(self, loaded: Loaded, rows: list[Row]) -> dict[str, object]:
         return satsuma_hand(loaded, rows)
 
-    def hand_lines(self, hand):
+    def hand_lines(self, hand: Mapping[str, Any]) -> list[str]:
         return satsuma_hand_lines(hand)
 
-    def query_value(self, field, raw):
+    def query_value(self, field: str, raw: str) -> object:
         from builder.games.satsuma.rules import SUIT_NAMES
 
         if field == "suit" and len(raw) == 1:

@@ -9,7 +9,7 @@ A card whose printed suit letter names no suit ("Bodyguard T2") must say so with
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -52,7 +52,7 @@ class Suit(Entry):
 
     @field_validator("letter")
     @classmethod
-    def _letter(cls, v):
+    def _letter(cls, v: Any) -> Any:
         if not re.fullmatch(r"[A-Z]", v or ""):
             raise ValueError("a suit letter is one upper-case letter")
         return v
@@ -65,7 +65,7 @@ class Card(Entry):
 
     @field_validator("printed")
     @classmethod
-    def _printed(cls, v):
+    def _printed(cls, v: Any) -> Any:
         parse_printed(v)
         return v
 
@@ -89,7 +89,7 @@ class Victory(Sourced):
     result: str
 
     @model_validator(mode="after")
-    def _range(self):
+    def _range(self) -> Any:
         if self.min is None and self.max is None:
             raise ValueError("a victory level needs 'min' or 'max' imperial casualties")
         if self.min is not None and self.max is not None and self.min > self.max:
@@ -115,7 +115,7 @@ class SatsumaCatalog(BaseCatalog):
 CATALOG_MODEL = SatsumaCatalog
 
 
-def cross_check(catalog) -> list:
+def cross_check(catalog: Any) -> list:
     m = catalog.model
     out = []
     letters = {s.letter for s in m.suits}

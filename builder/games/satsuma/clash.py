@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.errors import UsageError, option
 from builder.names import did_you_mean
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from builder.games.satsuma.rules import Clash
 
 GAME = "satsuma"  # the game whose clashes these are
 
@@ -14,8 +21,13 @@ def parse_hand(text: str) -> list[str]:
 
 
 def satsuma_clash(
-    attacker: str, samurai: str, imperial: str, rules_given: dict | None = None, packs=(), escape: str = "auto"
-):
+    attacker: str,
+    samurai: str,
+    imperial: str,
+    rules_given: dict | None = None,
+    packs: Sequence[str] = (),
+    escape: str = "auto",
+) -> Clash:
     """Resolve a clash from card names; raises UsageError for bad names. ``escape``: ``auto`` (each
     side's best hand), ``use`` or ``leave`` (the samurai defender's best hand with or without an
     Escape card, as the house rule ``escape_choice`` allows)."""

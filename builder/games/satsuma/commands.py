@@ -8,12 +8,15 @@ and adds them under the game's id; typer is imported only when they are added.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import safe_terminal
 
+if TYPE_CHECKING:
+    from builder.games.satsuma.rules import Clash
 
-def format_clash(res) -> list[str]:
+
+def format_clash(res: Clash) -> list[str]:
     """The lines ``satsuma clash`` prints for a resolved hand."""
     from builder.games.satsuma.rules import role_of
 
@@ -61,7 +64,7 @@ class SatsumaCommands:
                 "Escape card) or leave (his best without one); see house rule "
                 "escape_choice",
             ),
-        ):
+        ) -> None:
             """Resolve one hand: each side's best total (one card per suit), winner, casualties, next attacker."""
             import json
 
@@ -112,7 +115,7 @@ class SatsumaCommands:
                 "--readings",
                 help="print how the simulation reads the rulebook where it is silent, and the policies, then exit",
             ),
-        ):
+        ) -> None:
             """Play whole games under the rulebook and report victory levels and imperial casualties with
             95% confidence intervals. The same seed gives the same result whatever the number of jobs."""
             import json

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from builder.systems.printing import PrintingPart
+
+if TYPE_CHECKING:
+    from builder.systems.parts import AidBlocks
 
 
 class SatsumaPrinting(PrintingPart):
     """What Satsuma's printed documents ask of the game (``gs.printing``)."""
 
-    def aid_blocks(self):
+    def aid_blocks(self) -> AidBlocks:
         from builder.games.satsuma.aid import BLOCKS  # the block toolkit (reportlab): loaded when printing
 
         return BLOCKS

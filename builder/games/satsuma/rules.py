@@ -22,11 +22,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
 from builder.names import did_you_mean, normalize
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import HouseRules
 
 SEED = "003_d64fd863b3930085.txt"
 SIDES = ("samurai", "imperial")
@@ -382,7 +386,7 @@ def resolve(best: list, duals: list, escape_option: bool) -> tuple[int, bool]:
     return _with_duals(best, duals, escape_option)
 
 
-def _solve_dp(opts_list) -> int:
+def _solve_dp(opts_list: Sequence[Any]) -> int:
     """Any number of options per card: the dynamic programme of ``best_hand`` (totals only)."""
     best = {0: 0}
     for opts in opts_list:
@@ -397,7 +401,7 @@ def _solve_dp(opts_list) -> int:
     return max(best.values())
 
 
-def hand_total(opts_list) -> tuple[int, bool]:
+def hand_total(opts_list: Sequence[Any]) -> tuple[int, bool]:
     """``(best total, Escape counted)`` of a hand given each card's usable options for its role
     (from ``compile_options``); the same answer as ``best_hand``."""
     best = [0, 0, 0, 0, 0, 0, 0, 0]
@@ -419,7 +423,7 @@ def hand_total(opts_list) -> tuple[int, bool]:
     return _with_duals(best, duals)
 
 
-def _total_dp(opts_list) -> tuple[int, bool]:
+def _total_dp(opts_list: Sequence[Any]) -> tuple[int, bool]:
     total = _solve_dp(opts_list)
     if not any(o[0] == ESCAPE for opts in opts_list for o in opts):
         return total, False
@@ -535,7 +539,7 @@ DEFAULT_VICTORY = (
 )
 
 
-def victory_level(imperial_casualties: int, table=DEFAULT_VICTORY) -> str:
+def victory_level(imperial_casualties: int, table: Sequence[tuple[Any, Any, str]] = DEFAULT_VICTORY) -> str:
     """The victory level from the imperial casualties at the end (lines 9-12)."""
     for lo, hi, result in table:
         if (lo is None or imperial_casualties >= lo) and (hi is None or imperial_casualties <= hi):
@@ -552,7 +556,7 @@ def unknown_suit_letter(rules: dict) -> str | None:
     return LETTER_OF.get(str(value).lower())
 
 
-def play_card(card, rules: dict | None = None) -> PlayCard:
+def play_card(card: Any, rules: dict | None = None) -> PlayCard:
     """A catalog card as the core sees it, the house rule for unknown suits applied."""
     mapped = unknown_suit_letter(rules or {})
     opts = []
@@ -564,17 +568,17 @@ def play_card(card, rules: dict | None = None) -> PlayCard:
     return PlayCard(card.name, tuple(opts), card.printed, card.side)
 
 
-def victory_table(catalog) -> tuple:
+def victory_table(catalog: Catalog) -> tuple:
     rows = getattr(catalog.model, "victory", None) or []
     return tuple((v.min, v.max, v.result) for v in rows) or DEFAULT_VICTORY
 
 
-def constant(catalog, name: str, default: int) -> int:
+def constant(catalog: Catalog, name: str, default: int) -> int:
     c = getattr(catalog.model, "constants", None)
     return getattr(c, name).value if c is not None else default
 
 
-def find_card(catalog, name: str, side: str | None = None):
+def find_card(catalog: Catalog, name: str, side: str | None = None) -> Any:
     """The catalog card called ``name``; raises LookupError with a did-you-mean message."""
     card = catalog.find("cards", name)
     if card is None:
@@ -590,11 +594,11 @@ def find_card(catalog, name: str, side: str | None = None):
     return card
 
 
-def play_cards(catalog, names: Sequence[str], side: str, rules: dict | None = None) -> list[PlayCard]:
+def play_cards(catalog: Catalog, names: Sequence[str], side: str, rules: dict | None = None) -> list[PlayCard]:
     return [play_card(find_card(catalog, n, side), rules) for n in names]
 
 
-def card_faces(catalog, rules: dict | None = None, side: str | None = None) -> list[dict]:
+def card_faces(catalog: Catalog, rules: dict | None = None, side: str | None = None) -> list[dict]:
     """Everything a printed card face shows, in catalog order."""
     out = []
     mapped = unknown_suit_letter(rules or {})
@@ -653,7 +657,7 @@ _KEYS = ("side", "deck", "cards")
 _CARD_KEYS = ("printed", "count")
 
 
-def load_list(doc, catalog):
+def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
     from builder.games.satsuma.catalog import parse_printed
 
     body = doc.body()
@@ -795,7 +799,7 @@ def load_list(doc, catalog):
     return lst, findings
 
 
-def check(lst: SatsumaList, catalog, rules) -> list[Finding]:
+def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     out: list[Finding] = []
     letters = ", ".join(f"{k} {v}" for k, v in SUIT_NAMES.items())
     mapped = unknown_suit_letter(rules)
@@ -905,7 +909,7 @@ def deck_cards(lst: SatsumaList, rules: dict | None = None) -> list[PlayCard]:
     return out
 
 
-def summary(lst: SatsumaList, catalog, rules) -> dict:
+def summary(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> dict:
     usable = 0  # counted per entry: a count as large as written is never expanded into a list
     for e in lst.entries:
         pc = e.custom if e.custom is not None else (play_card(e.card, rules) if e.card is not None else None)
@@ -914,7 +918,7 @@ def summary(lst: SatsumaList, catalog, rules) -> dict:
     return {"cards": lst.total(), "side": lst.side, "deck": lst.deck, "usable_cards": usable}
 
 
-def limits(lst: SatsumaList, catalog, rules) -> list[dict]:
+def limits(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[dict]:
     """The deck holds at least one hand."""
     from builder.rules.limits import limit
 
@@ -922,7 +926,7 @@ def limits(lst: SatsumaList, catalog, rules) -> list[dict]:
     return [limit("cards in the deck, at least one hand", "min", lst.total(), hand, "cards", source)]
 
 
-def hand_size(catalog) -> tuple[int, str]:
+def hand_size(catalog: Catalog) -> tuple[int, str]:
     """Cards each player draws for a clash and where the rulebook says so."""
     return int(constant(catalog, "hand_size", HAND_SIZE)), f"{SEED}:35"
 

@@ -44,8 +44,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import floor
 from random import Random
+from typing import TYPE_CHECKING, Any
 
 from builder.games.satsuma import rules as core
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 SEED = core.SEED
 
@@ -156,7 +160,7 @@ class Sim:
     # computed by role_preference for the samurai policy 'best' when not given
     prefer_defender: tuple = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.escape_choice not in core.ESCAPE_CHOICES:
             raise ValueError(f"escape_choice must be one of {', '.join(core.ESCAPE_CHOICES)}")
         if self.discard_timing not in DISCARD_TIMINGS:
@@ -268,7 +272,7 @@ class Game:
     trace: list = field(default_factory=list)  # with trace=True: one dict per hand
 
 
-def shuffle(cards: list, rnd) -> None:
+def shuffle(cards: list, rnd: Callable[[], float]) -> None:
     """Fisher-Yates in place: for i = n-1 down to 1, swap card i with card ``int(random() * (i + 1))``
     (``floor`` of that product, never negative, is the same number, and a cheaper call)."""
     for i, m in _swaps(len(cards)):
@@ -283,7 +287,7 @@ def _swaps(n: int) -> tuple:
     return tuple((i, float(i + 1)) for i in range(n - 1, 0, -1))
 
 
-def _draw(pile: list, disc: list, n: int, out: list, rnd) -> int:
+def _draw(pile: list, disc: list, n: int, out: list, rnd: Callable[[], float]) -> int:
     """Draw ``n`` cards from the end of ``pile`` into ``out``; when it runs out, the discard pile is
     shuffled into a new deck. Returns how often that happened."""
     if n <= 0:
@@ -433,7 +437,7 @@ def _best_discards(hand: Sequence[int], table: core.RoleTable, limit: int, weak:
     return out
 
 
-def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
+def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., object] | None = None) -> Game:
     """Play one game from ``seed`` (see the module docstring).
 
     ``trace``: keep one dict per hand in ``Game.trace``. ``observe(piles, discards, held)``,
@@ -711,7 +715,17 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
 
 
 def _hand_record(
-    hand: int, attacker: str, decks, held, st: int, it: int, winner: str, s_cas: int, i_cas: int, nxt: str, esc: bool
+    hand: int,
+    attacker: str,
+    decks: Any,
+    held: Any,
+    st: int,
+    it: int,
+    winner: str,
+    s_cas: int,
+    i_cas: int,
+    nxt: str,
+    esc: bool,
 ) -> dict:
     """One hand of ``Game.trace``: who attacked, the cards held, the totals and the outcome."""
     return {
@@ -728,14 +742,14 @@ def _hand_record(
     }
 
 
-def _escape_split(best: list, left, t: core.RoleTable) -> tuple[int, int | None]:
+def _escape_split(best: list, left: Any, t: core.RoleTable) -> tuple[int, int | None]:
     """``core.escape_totals`` of a hand given as the best single-option card per suit ``best`` and its
     two-option cards ``left``: the total without Escape, and the best total with an Escape card (the
     best single Escape card with everything else out of Escape, or a two-option card in Escape with
     the others out of it)."""
     O, E = t.opts, t.escape
 
-    def without(skip) -> int:
+    def without(skip: object) -> int:
         b = best[:]
         b[7] = 0
         rest = []
@@ -763,7 +777,7 @@ def _escape_split(best: list, left, t: core.RoleTable) -> tuple[int, int | None]
 _POLICY_CODE = {"none": 0, "simple": 1, "best": 2, "max": 2}
 
 
-def play_reference(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
+def play_reference(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., object] | None = None) -> Game:
     """The reference game loop: plain code, every discard chosen by ``discards`` and every clash
     resolved by ``core.clash`` (the ``daimyo satsuma clash`` command)."""
     rnd = Random(seed).random

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import DaimyoError, Diagnostic, UsageError, option
 from builder.games.satsuma import rules as core
 from builder.games.satsuma import sim
 from builder.names import did_you_mean
 from builder.rulebooks import format_source, humanize
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from builder.catalog.loader import Catalog
 
 GAME = "satsuma"  # the game these simulations play
 
@@ -95,12 +101,12 @@ def play_range(game: sim.Sim, seed: int, start: int, stop: int) -> Tally:
     return t
 
 
-def _work(args) -> tuple[int, Tally]:
+def _work(args: tuple[sim.Sim, int, int, int]) -> tuple[int, Tally]:
     game, seed, start, stop = args
     return stop - start, play_range(game, seed, start, stop)
 
 
-def run(game: sim.Sim, games: int, seed: int, jobs: int = 1, progress=None) -> Tally:
+def run(game: sim.Sim, games: int, seed: int, jobs: int = 1, progress: Callable[[int], object] | None = None) -> Tally:
     """Play ``games`` games; ``progress(done)`` is called as chunks finish."""
     jobs = max(1, jobs)
     chunk = max(20, min(2000, games // (jobs * 8) or 1))
@@ -131,11 +137,13 @@ def run(game: sim.Sim, games: int, seed: int, jobs: int = 1, progress=None) -> T
 # -- decks -------------------------------------------------------------------------------
 
 
-def _published(catalog, side: str, rules: dict) -> list[core.PlayCard]:
+def _published(catalog: Catalog, side: str, rules: dict) -> list[core.PlayCard]:
     return [core.play_card(c, rules) for c in catalog.entries("cards") if c.side == side]
 
 
-def load_side(path: str | None, side: str, given_rules: dict, packs=(), lists=None) -> tuple[list, str, object, dict]:
+def load_side(
+    path: str | None, side: str, given_rules: dict, packs: Sequence[str] = (), lists: Any = None
+) -> tuple[list, str, Catalog, dict]:
     """``(cards, name, catalog, rules)`` of one side: its list file or the published deck. A list
     file is read and checked with ``lists`` (``load_list``, ``check_doc``, ``resolve_house_rules``:
     the library's, handed over by the command)."""
@@ -167,7 +175,7 @@ def load_side(path: str | None, side: str, given_rules: dict, packs=(), lists=No
     return core.deck_cards(lst, rules), name, catalog, rules
 
 
-def _rules(catalog, given: dict) -> dict:
+def _rules(catalog: Catalog, given: dict) -> dict:
     try:
         return catalog.resolve_rules(given)
     except (KeyError, ValueError) as exc:
@@ -230,9 +238,9 @@ def setup(
     imperial: str | None,
     policies: tuple[str, str],
     rules: dict,
-    packs=(),
+    packs: Sequence[str] = (),
     evaluator: str = "fast",
-    lists=None,
+    lists: Any = None,
 ) -> tuple[sim.Sim, list[SideInfo]]:
     s_cards, s_name, cat, s_rules = load_side(samurai, "samurai", rules, packs, lists)
     i_cards, i_name, _, i_rules = load_side(imperial, "imperial", rules, packs, lists)
@@ -424,10 +432,10 @@ def prepare(
     samurai: str | None,
     imperial: str | None,
     rules: dict,
-    packs=(),
+    packs: Sequence[str] = (),
     reference: bool = False,
-    lists=None,
-):
+    lists: Any = None,
+) -> Any:
     """``setup`` for a run of ``games`` games on ``jobs`` processes (0: one per core), the counts and
     the policy text (``best``, or ``samurai=P,imperial=P``) checked first."""
     if games < 1 or games > 100_000_000:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import EditRefused, UsageError, option
 from builder.games.satsuma.commands import COMMANDS
@@ -14,19 +14,23 @@ from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
+    from collections.abc import Iterator, Sequence
+
+    from builder.catalog.loader import Catalog
     from builder.games.satsuma.analytics import SatsumaAnalytics
     from builder.games.satsuma.printing import SatsumaPrinting
     from builder.games.satsuma.rules import SatsumaList  # noqa: F401 - named as a string in the class's base
     from builder.games.satsuma.text import SatsumaText
     from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
+    from builder.systems.base import Pick
+    from builder.systems.parts import Cost, Entry, ListData, Options, Row, Summary
 
 
-def side_cards(catalog, side: str) -> list:
+def side_cards(catalog: Catalog, side: str) -> list:
     return [c for c in catalog.entries("cards") if c.side == side]
 
 
-def to_variant(data, catalog) -> str:
+def to_variant(data: ListData, catalog: Catalog) -> str:
     """Write a ``deck: standard`` list's published cards out under ``cards:``; returns a note."""
     from ruamel.yaml.comments import CommentedMap
 
@@ -43,11 +47,11 @@ def to_variant(data, catalog) -> str:
 class SatsumaQuestions(CardQuestions):
     """What adding an entry to a Satsuma list would do (``gs.questions``)."""
 
-    def candidates(self, catalog):
+    def candidates(self, catalog: Catalog) -> Iterator[tuple[str, Entry, str | None, Cost | None]]:
         for c in catalog.entries("cards"):
             yield "cards", c, self.game.kind_of("cards", c), None
 
-    def _state_after(self, summary, data, pick, catalog, list_data):
+    def _state_after(self, summary: Summary, data: ListData, pick: Pick, catalog: Catalog, list_data: ListData) -> str:
         text = super()._state_after(summary, data, pick, catalog, list_data)
         if "deck" in list_data:
             text += " as a variant deck ('daimyo add --variant' writes it out)"
@@ -60,7 +64,7 @@ class SatsumaNewList(NewListPart):
     options = frozenset({"side"})
     example = "Saigo's rebels"
 
-    def fields(self, catalog):
+    def fields(self, catalog: Catalog) -> list[Row]:
         return [
             {
                 "key": "side",
@@ -70,7 +74,7 @@ class SatsumaNewList(NewListPart):
             }
         ]
 
-    def body(self, data, catalog, options):
+    def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
         side = options.get("side")
         if side is None:
             raise UsageError(
@@ -87,7 +91,7 @@ class SatsumaSettings(SettingsPart):
 
     keys = ("side", "deck", "name", "author", "notes")
 
-    def own(self, catalog, key, value):
+    def own(self, catalog: Catalog, key: str, value: str) -> tuple[object, str | None]:
         if key == "deck":
             if value.strip().lower() != "standard":
                 raise UsageError(
@@ -97,7 +101,7 @@ class SatsumaSettings(SettingsPart):
             return "standard", None
         return self.game._side(value), None
 
-    def after(self, data, catalog, key, value):
+    def after(self, data: ListData, catalog: Catalog, key: str, value: object) -> list[str]:
         """``set deck standard``: the cards written out under ``cards:`` give way to the side's
         published deck (undo in the builder brings them back)."""
         from builder.kit.edit import delete_key
@@ -121,10 +125,10 @@ class SatsumaEditing(CardEditing):
     add_options = frozenset({"count", "variant"})
     remove_options = frozenset({"count", "all", "variant"})
 
-    def published(self, data):
+    def published(self, data: ListData) -> bool:
         return "deck" in data and not isinstance(data.get("cards"), dict)
 
-    def held(self, data, catalog):
+    def held(self, data: ListData, catalog: Catalog) -> list[tuple[str, str, Sequence[tuple[str, object]]]]:
         if not self.published(data):
             return super().held(data, catalog)
         counts: dict = {}
@@ -132,7 +136,7 @@ class SatsumaEditing(CardEditing):
             counts[c.name] = counts.get(c.name, 0) + 1
         return [("cards", "cards", list(counts.items()))]
 
-    def _custom(self, data, name):
+    def _custom(self, data: ListData, name: str) -> str | None:
         cards = data.get("cards")
         if not isinstance(cards, dict):
             return None
@@ -141,7 +145,7 @@ class SatsumaEditing(CardEditing):
                 return str(k)
         return None
 
-    def _ready(self, data, catalog, variant: bool, verb: str) -> list[str]:
+    def _ready(self, data: ListData, catalog: Catalog, variant: bool, verb: str) -> list[str]:
         """A ``deck: standard`` list becomes a variant deck only with ``variant``."""
         if "deck" not in data:
             return []
@@ -154,7 +158,9 @@ class SatsumaEditing(CardEditing):
             )
         return [to_variant(data, catalog)]
 
-    def _prepare(self, data, catalog, pick, verb, variant, check_side):
+    def _prepare(
+        self, data: ListData, catalog: Catalog, pick: Pick, verb: str, variant: bool, check_side: bool
+    ) -> list[str]:
         side = str(data.get("side", "")).strip().lower()
         if check_side and pick.entry is not None and pick.entry.side != side:
             hint = did_you_mean(pick.name, [c.name for c in side_cards(catalog, side)])
@@ -164,7 +170,9 @@ class SatsumaEditing(CardEditing):
             )
         return self._ready(data, catalog, variant, verb)
 
-    def _remove_ready(self, data, catalog, pick, field, variant):
+    def _remove_ready(
+        self, data: ListData, catalog: Catalog, pick: Pick, field: str, variant: bool
+    ) -> list[str] | None:
         if "deck" not in data:
             return []
         side = str(data.get("side", "")).strip().lower()
@@ -188,7 +196,7 @@ class Satsuma(CardGame["SatsumaList", "Catalog"]):
             raise UsageError(f"side must be samurai or imperial, not '{value}'", did_you_mean(value, SIDES) or None)
         return v
 
-    def kind_of(self, section, entry):
+    def kind_of(self, section: str, entry: Any) -> str | None:
         from builder.games.satsuma.rules import SUIT_NAMES
 
         return SUIT_NAMES.get(str(entry.printed or "")[:1])

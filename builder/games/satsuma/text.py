@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.text import TextPart
+
+if TYPE_CHECKING:
+    from builder.systems.parts import ListData, Summary
 
 
 class SatsumaText(TextPart):
@@ -11,7 +16,7 @@ class SatsumaText(TextPart):
     labels = ("Satsuma",)
     example = "write e.g. 'My deck - Satsuma Rebellion - side samurai'"
 
-    def header(self, doc, summary):
+    def header(self, doc: ListData, summary: Summary) -> list[str]:
         from builder.kit.textform import q
 
         segs = [f"side {q(doc['side'])}"] if "side" in doc else []
@@ -19,12 +24,12 @@ class SatsumaText(TextPart):
             segs.append(f"{sum(n.get('count', 1) if isinstance(n, dict) else n for n in doc['cards'].values())} cards")
         return segs
 
-    def keys(self, doc):
+    def keys(self, doc: ListData) -> list[str]:
         from builder.kit.textform import q
 
         return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
 
-    def read_facet(self, p, seg):
+    def read_facet(self, p: Any, seg: str) -> bool:
         from builder.kit.textform import _CARDS, _uq
 
         low = seg.lower()

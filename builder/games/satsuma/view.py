@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.cards import CardBrowse
 from builder.systems.view import ViewPart
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import ListData, Row
 
 SUITS = {
     "F": "force",
@@ -20,7 +26,7 @@ SUITS = {
 class SatsumaView(ViewPart):
     """How the builder shows a Satsuma list."""
 
-    def builder_settings(self, data, catalog):
+    def builder_settings(self, data: ListData, catalog: Catalog) -> list[Row]:
         return [
             {
                 "key": "side",
@@ -38,7 +44,7 @@ class SatsumaBrowse(CardBrowse):
     type_label = "Suit"
     priced = False  # a Satsuma card has a printed value, not a cost
 
-    def entry_facts(self, entry):
+    def entry_facts(self, entry: Any) -> str:
         """The card's strength (its suit is its type): ``F7`` -> ``strength 7``; a card of two
         options names both: ``W5 or M6`` -> ``weapons 5 or morale 6``."""
         import re
@@ -51,10 +57,10 @@ class SatsumaBrowse(CardBrowse):
             return f"strength {options[0][1]}"
         return " or ".join(f"{SUITS[s.upper()]} {n}" for s, n in options)
 
-    def entry_type(self, entry):
+    def entry_type(self, entry: Any) -> str:
         """A card's suit, from its printed code (``F5``: force)."""
         printed = getattr(entry, "printed", None) if entry is not None else None
         return SUITS.get(str(printed)[:1].upper(), "") if printed else ""
 
-    def offers(self, data, entry):
+    def offers(self, data: ListData, entry: Any) -> bool:
         return getattr(entry, "side", None) == str(data.get("side", "")).lower()
