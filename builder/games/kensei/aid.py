@@ -3,6 +3,8 @@ with the block toolkit of ``builder.kit.aid``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from builder.games.kensei.rules import hand_size
 from builder.kit.aid import AidContext, Generator, column_widths, entries_of, fallback, registry
 from builder.kit.blocks import para, source_line, table
@@ -20,7 +22,7 @@ LIMIT_LABELS = {
 }
 
 
-def _kensei_ab(ctx):
+def _kensei_ab(ctx: Any) -> Any:
     return getattr(ctx.catalog.model, "army_building", None)
 
 

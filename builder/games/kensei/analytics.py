@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.games.kensei import rules as core
 from builder.kit.facts import Loaded, num_text, rule_limits, share
 from builder.systems.analytics import AnalyticsPart
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def kensei_facts(ld: Loaded) -> dict:
@@ -20,11 +25,11 @@ def kensei_facts(ld: Loaded) -> dict:
     return {"points": points, "limits": rule_limits(ld), "battle_size": limit}
 
 
-def _points_rows(d: dict, limit) -> list[dict]:
+def _points_rows(d: dict, limit: Any) -> list[dict]:
     return [{"value": k, "points": v, "share": share(v, limit)} for k, v in sorted(d.items(), key=lambda kv: -kv[1])]
 
 
-def kensei_lines(st: dict) -> list[str]:
+def kensei_lines(st: Mapping[str, Any]) -> list[str]:
     lines = []
     for block in st["points"]:
         lines.append(f"Points by troop {block['by']} (of {st['battle_size']} AP):")
@@ -37,13 +42,13 @@ def kensei_lines(st: dict) -> list[str]:
 class KenseiAnalytics(AnalyticsPart):
     """Kensei's statistics, odds and sample hands (``gs.analytics``)."""
 
-    def stats_facts(self, loaded):
+    def stats_facts(self, loaded: Loaded) -> dict[str, object]:
         return kensei_facts(loaded)
 
-    def stats_lines(self, stats):
+    def stats_lines(self, stats: Mapping[str, Any]) -> list[str]:
         return kensei_lines(stats)
 
-    def stats_charts(self, stats):
+    def stats_charts(self, stats: Mapping[str, Any]) -> list[tuple[str, str, list[object], object]]:
         return [
             (
                 f"Points by troop {block['by']} (of {stats['battle_size']} AP)",

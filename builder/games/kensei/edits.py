@@ -14,22 +14,26 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import UsageError
 from builder.limits import whole_between
 
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
+
+
 MAX_MODELS = 100_000  # the most models the builder writes for one unit
 
 
-def _troops(tree) -> list:
+def _troops(tree: Any) -> list:
     troops = tree.get("troops")
     if not isinstance(troops, list):
         raise UsageError("the list has no troops")
     return troops
 
 
-def _unit(tree, index: int) -> tuple[list, int]:
+def _unit(tree: Any, index: int) -> tuple[list, int]:
     troops = _troops(tree)
     if not 0 <= index < len(troops):
         n = len(troops)
@@ -40,7 +44,7 @@ def _unit(tree, index: int) -> tuple[list, int]:
     return troops, index
 
 
-def _as_map(troops: list, i: int):
+def _as_map(troops: list, i: int) -> Any:
     """Unit ``i`` as a mapping (a unit written as a bare troop name becomes ``troop: NAME``)."""
     from ruamel.yaml.comments import CommentedMap
 
@@ -53,7 +57,7 @@ def _as_map(troops: list, i: int):
     return m
 
 
-def _name(unit) -> Any:
+def _name(unit: object) -> Any:
     return unit.get("troop") if isinstance(unit, dict) else unit
 
 
@@ -65,7 +69,7 @@ class Models:
     value: int | None = None
     delta: int | None = None
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Catalog, game: Any) -> tuple[list[str], tuple | None]:
         troops, i = _unit(tree, self.index)
         m = _as_map(troops, i)
         have = m.get("models", 1) or 1
@@ -90,7 +94,7 @@ class Duplicate:
 
     index: int
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Catalog, game: Any) -> tuple[list[str], tuple | None]:
         troops, i = _unit(tree, self.index)
         twin = copy.deepcopy(troops[i])
         if isinstance(twin, dict) and hasattr(twin, "ca"):
@@ -106,7 +110,7 @@ class Standard:
     index: int
     on: bool
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Catalog, game: Any) -> tuple[list[str], tuple | None]:
         troops, i = _unit(tree, self.index)
         m = _as_map(troops, i)
         if self.on:
@@ -123,7 +127,7 @@ class Leader:
     index: int
     name: str | None
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Catalog, game: Any) -> tuple[list[str], tuple | None]:
         troops, i = _unit(tree, self.index)
         m = _as_map(troops, i)
         if not self.name:
@@ -141,7 +145,7 @@ class RemoveUnit:
 
     index: int
 
-    def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
+    def apply(self, tree: Any, catalog: Catalog, game: Any) -> tuple[list[str], tuple | None]:
         from builder.names import normalize
 
         troops, i = _unit(tree, self.index)
@@ -160,7 +164,7 @@ OPERATIONS = (Models, Duplicate, Standard, Leader, RemoveUnit)
 ON = ("1", "true", "on", "yes")
 
 
-def from_form(form: dict):
+def from_form(form: dict) -> Any:
     """The unit operation a form or JSON body names (``op``: models, duplicate, troop with
     ``field`` standard or led_by, or remove with an ``index``), or None for any other."""
     kind = str(form.get("op", ""))

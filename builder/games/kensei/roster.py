@@ -13,6 +13,7 @@ Layout numbers live in ``templates/roster/kensei.yaml``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -851,7 +852,7 @@ def UnitCard(data, w, h, g, warnings, scale: float = 1.0):
     return _card_class()(data, w, h, g, warnings, scale)
 
 
-def _draw_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
+def _draw_card(c, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
     from builder.kit import fonts, pdfbase
 
     P = MM

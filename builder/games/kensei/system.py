@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import UnknownEntry, UsageError, command_line, option
 from builder.games.kensei.packs import KenseiPacks
@@ -16,18 +16,22 @@ from builder.systems.questions import QuestionsPart
 from builder.systems.settings import SettingsPart
 
 if TYPE_CHECKING:
-    from builder.catalog.loader import Catalog  # noqa: F401 - named as a string in the class's base
+    from collections.abc import Iterator, Mapping
+    from pathlib import Path
+
+    from builder.catalog.loader import Catalog
     from builder.games.kensei.analytics import KenseiAnalytics
     from builder.games.kensei.printing import KenseiPrinting
-    from builder.games.kensei.rules import KenseiList  # noqa: F401 - named as a string in the class's base
+    from builder.games.kensei.rules import KenseiList
     from builder.games.kensei.text import KenseiText
     from builder.games.kensei.view import KenseiBrowse, KenseiView
+    from builder.systems.parts import Cost, Entry, ListData, Options, PreviewLine, Row, Summary, Where
 
 
 SET_KEYS = ("commander", "points", "clan", "occult", "general", "name")
 
 
-def _one_of(catalog, section: str) -> str:
+def _one_of(catalog: Catalog, section: str) -> str:
     return "one of " + ", ".join(e.id for e in catalog.entries(section))
 
 
@@ -38,12 +42,12 @@ class KenseiRoster:
     what = "roster"
     line_section = "troops"
 
-    def render(self, doc, catalog, lst, result, out_path, **options):
+    def render(self, doc: Any, catalog: Catalog, lst: KenseiList, result: Any, out_path: Path, **options: Any) -> Path:
         from builder.games.kensei.roster import render_roster  # reportlab: loaded when printing
 
         return render_roster(doc, catalog, lst, result, out_path, **options)
 
-    def preview_line(self, pack_path, name):
+    def preview_line(self, pack_path: Path, name: str) -> PreviewLine | None:
         """A unit of one model of troop ``name`` on the roster, as a list holding it alone prints it."""
         from builder.catalog.loader import load_catalog
         from builder.errors import DaimyoError
@@ -103,12 +107,14 @@ class KenseiUnitCards:
 
     sizes: tuple[str, ...] = ("poker", "tarot")
 
-    def data(self, lst, catalog):
+    def data(self, lst: KenseiList, catalog: Catalog) -> list[Row]:
         from builder.games.kensei.roster import unit_card_data
 
         return unit_card_data(lst, catalog)
 
-    def draw(self, c, d, w, h, g, warnings, marks=True):
+    def draw(
+        self, c: Any, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True
+    ) -> None:
         from builder.games.kensei.roster import _draw_card  # reportlab: loaded when printing
 
         _draw_card(c, d, w, h, g, warnings, marks=marks)
@@ -117,18 +123,18 @@ class KenseiUnitCards:
 class KenseiQuestions(QuestionsPart):
     """What adding an entry to a Kensei list would do (``gs.questions``)."""
 
-    def candidates(self, catalog):
+    def candidates(self, catalog: Catalog) -> Iterator[tuple[str, Entry, str | None, Cost | None]]:
         for t in catalog.entries("troops"):
             yield "troops", t, t.troop_type, None
 
-    def trial(self, data, catalog, section, entry):
+    def trial(self, data: ListData, catalog: Catalog, section: str, entry: Any) -> tuple[ListData, Where | None, int]:
         n = self.game.default_models(catalog, entry)
         troops = data.get("troops")
         troops = list(troops) if isinstance(troops, list) else []
         troops.append({"troop": entry.name, "models": n} if n != 1 else {"troop": entry.name})
         return {**data, "troops": troops}, ("troops", len(troops) - 1), n
 
-    def cost(self, before, after, entry, printed):
+    def cost(self, before: Summary, after: Summary, entry: Any, printed: Cost | None) -> Cost | None:
         from builder.kit.edit import number
 
         if entry.cost is None and entry.purchase is None:  # the catalog has no cost for it
@@ -136,13 +142,17 @@ class KenseiQuestions(QuestionsPart):
         a, b = number(after.get("troops")), number(before.get("troops"))
         return a - b if a is not None and b is not None else None
 
-    def left(self, section, summary, data, entry, catalog):
+    def left(
+        self, section: str, summary: Summary, data: ListData, entry: object, catalog: Catalog
+    ) -> tuple[Cost | None, str | None]:
         from builder.kit.edit import number
 
         p, lim = number(summary.get("points")), number(summary.get("limit"))
         return (lim - p if p is not None and lim is not None else None), "AP"
 
-    def describe_addition(self, comparison, data, catalog, name, count, list_data):
+    def describe_addition(
+        self, comparison: Any, data: ListData, catalog: Catalog, name: str, count: int | None, list_data: ListData
+    ) -> tuple[str, str, str | None]:
         entry = data["troops"][comparison.target[1]]
         n = entry.get("models", 1)
         after = comparison.after.summary
@@ -156,7 +166,7 @@ class KenseiNewList(NewListPart):
     options = frozenset({"clan", "points", "commander", "occult"})
     example = "Buke vanguard"
 
-    def fields(self, catalog):
+    def fields(self, catalog: Catalog) -> list[Row]:
         return [
             {
                 "key": "clan",
@@ -174,7 +184,7 @@ class KenseiNewList(NewListPart):
             },
         ]
 
-    def body(self, data, catalog, options):
+    def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
         clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
         points = 200 if options.get("points") is None else options["points"]
         if clan is None:
@@ -210,7 +220,7 @@ class KenseiSettings(SettingsPart):
 
     keys = SET_KEYS
 
-    def value(self, catalog, key, value):
+    def value(self, catalog: Catalog, key: str, value: str) -> tuple[object, str | None]:
         if key not in SET_KEYS:
             raise UsageError(f"cannot set '{key}'", did_you_mean(key, SET_KEYS) or "one of " + ", ".join(SET_KEYS))
         if key == "commander":
@@ -249,7 +259,7 @@ class KenseiSettings(SettingsPart):
             return self.game.troop(catalog, value).name, None
         return value, None
 
-    def apply(self, data, catalog, key, value):
+    def apply(self, data: ListData, catalog: Catalog, key: str, value: str) -> tuple[list[str], Where]:
         from builder.kit.edit import delete_key, set_key
 
         v, _ = self.value(catalog, key, value)
@@ -268,20 +278,31 @@ class KenseiEditing(EditingPart):
     add_options = frozenset({"models", "led_by", "standard"})
     remove_options = frozenset()
 
-    def __init__(self, game):
+    def __init__(self, game: Kensei) -> None:
         super().__init__(game)
         from builder.games.kensei import edits  # loaded when the game's editing is first asked for
 
         self.edits = edits  # a unit's models, standard, leader; duplicate and remove a unit by its place
 
-    def option_refusal(self, verb, opt):
+    def option_refusal(self, verb: str, opt: str) -> str:
         if verb == "remove":
             return f"{option('count')} and {option('all')} apply to card lists; 'remove' takes one kensei troop entry"
         if opt == "count":
             return f"{option('count')} applies to card lists; a kensei unit's size is {option('models')}"
         return super().option_refusal(verb, opt)
 
-    def add(self, data, catalog, name, count=None, *, models=None, led_by=None, standard=False, **options):
+    def add(
+        self,
+        data: ListData,
+        catalog: Catalog,
+        name: str,
+        count: int | None = None,
+        *,
+        models: int | None = None,
+        led_by: str | None = None,
+        standard: bool = False,
+        **options: Any,
+    ) -> tuple[list[str], Where | None]:
         from builder.kit.edit import add_troop
 
         t = self.game.troop(catalog, name)
@@ -293,7 +314,7 @@ class KenseiEditing(EditingPart):
         i = add_troop(data, t.name, n, led_by, standard)
         return [f"added {n} {t.name}" if n > 1 else f"added {t.name}"], ("troops", i)
 
-    def remove(self, data, catalog, name, count=1, **options):
+    def remove(self, data: ListData, catalog: Catalog, name: str, count: int | None = 1, **options: Any) -> list[str]:
         from builder.kit.edit import remove_troop
 
         removed = remove_troop(data, name, catalog)
@@ -310,12 +331,12 @@ class Kensei(GameSystem["KenseiList", "Catalog"]):
     what = "army"
     noun = "troop"
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.units = KenseiUnits(self)  # a Kensei army is units of models (``units.py``)
         self.sheet = KenseiRoster()
         self.unit_cards = KenseiUnitCards()
 
-    def troop(self, catalog, name: str):
+    def troop(self, catalog: Catalog, name: str) -> Any:
         t = catalog.find("troops", name)
         if t is None:
             raise UnknownEntry(
@@ -324,7 +345,7 @@ class Kensei(GameSystem["KenseiList", "Catalog"]):
             )
         return t
 
-    def default_models(self, catalog, troop) -> int:
+    def default_models(self, catalog: Catalog, troop: Any) -> int:
         from builder.games.kensei.rules import troop_facts
 
         if troop_facts(troop, catalog)["unit"] is True:

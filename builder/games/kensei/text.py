@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING, Any
 
 from builder.kit.textform import (
     _POINTS,
@@ -26,13 +27,18 @@ from builder.kit.textform import (
 from builder.systems.documents import KENSEI as KENSEI_DOCUMENT
 from builder.systems.text import TextPart
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from builder.systems.parts import ListData, Summary
+
 KENSEI = "kensei"
 
 
 COMMANDERS = ("hatamoto", "taisho", "daimyo")
 
 
-def _clan_name(clan):
+def _clan_name(clan: object) -> Any:
     """The clan as the rulebook names it (``buke`` -> ``Buke``); as written when unknown."""
     if not isinstance(clan, str):
         return clan
@@ -49,7 +55,7 @@ def _clan_id(clan: str) -> str:
     return entry.id if entry is not None else clan
 
 
-def header(doc: dict, summary: dict) -> list[str]:
+def header(doc: ListData, summary: Mapping[str, Any]) -> list[str]:
     segs = []
     if "clan" in doc:
         segs.append(f"clan {q(_clan_name(doc['clan']))}")
@@ -73,7 +79,7 @@ def keys(doc: dict) -> list[str]:
     return out
 
 
-def entries(doc: dict, resolver) -> list[str]:
+def entries(doc: ListData, resolver: Any) -> list[str]:
     out = []
     # a long army names a few profiles many times: each name is written and costed once
     names: dict = {}
@@ -99,7 +105,7 @@ def entries(doc: dict, resolver) -> list[str]:
     return out
 
 
-def facet(p, seg: str) -> bool:
+def facet(p: Any, seg: str) -> bool:
     low = seg.lower()
     m = _POINTS.match(seg)
     if m:
@@ -122,7 +128,7 @@ def bare(line: str) -> str:
     return _strip_cost(line.split(",")[0])
 
 
-def unit_cost(resolver, troop: str, models: int):
+def unit_cost(resolver: Any, troop: str, models: int) -> Any:
     """A troop line's cost in AP from the catalog (None when the catalog does not give it)."""
     f = next(f for f in KENSEI_DOCUMENT if f.key == "troops").part("troop")
     _, e = resolver.find(f, troop)
@@ -139,7 +145,7 @@ _LED = re.compile(r"^led\s+by\s+(.+)$", re.I)
 _STD = re.compile(r"^(?:with\s+)?(?:a\s+)?(?:standard|hata[-\s\u2010\u2011\u2013]?jurushi)(?:\s+bearer)?$", re.I)
 
 
-def troop_line(p, line: str, no: int, col: int) -> None:
+def troop_line(p: Any, line: str, no: int, col: int) -> None:
     tf = p.field("troops")
     f = tf.part("troop")
     parts = [x.strip() for x in line.split(",")]
@@ -184,20 +190,20 @@ class KenseiText(TextPart):
 
     example = "write e.g. 'My army - Kensei - clan buke - 200 AP'"
 
-    def header(self, doc, summary):
+    def header(self, doc: ListData, summary: Summary) -> list[str]:
         return header(doc, summary)
 
-    def keys(self, doc):
+    def keys(self, doc: ListData) -> list[str]:
         return keys(doc)
 
-    def entries(self, doc, resolver):
+    def entries(self, doc: ListData, resolver: object) -> list[str]:
         return entries(doc, resolver)
 
-    def read_facet(self, p, seg):
+    def read_facet(self, p: Any, seg: str) -> bool:
         return facet(p, seg)
 
-    def read_entry(self, p, line, no, col):
+    def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
         troop_line(p, line, no, col)
 
-    def infer_line(self, line):
+    def infer_line(self, line: str) -> str:
         return bare(line)

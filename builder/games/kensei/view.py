@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from builder.systems.view import BrowsePart, ViewPart
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from builder.catalog.loader import Catalog
+    from builder.systems.parts import ListData, Row, Summary, Tally
 
 
 class KenseiView(ViewPart):
@@ -13,7 +21,7 @@ class KenseiView(ViewPart):
     count_words = ("model", "models")
     entry_words = ("unit", "units")
 
-    def composition(self, summary):
+    def composition(self, summary: Mapping[str, Any]) -> list[tuple[str, object]]:
         keys = (
             "units",
             "leaders",
@@ -27,10 +35,10 @@ class KenseiView(ViewPart):
         )
         return [(k.replace("_percent", " %").replace("_", " "), summary[k]) for k in keys if k in summary]
 
-    def tally(self, summary):
+    def tally(self, summary: Summary) -> Tally:
         return {"total": summary.get("points", 0), "limit": summary.get("limit", 0), "unit": "AP", "more": ""}
 
-    def builder_settings(self, data, catalog):
+    def builder_settings(self, data: ListData, catalog: Catalog) -> list[Row]:
         leaders = []
         for t in data.get("troops") or []:
             n = t.get("troop") if isinstance(t, dict) else t
@@ -72,7 +80,7 @@ class KenseiBrowse(BrowsePart):
     sections = ("troops",)
     type_field = "troop_type"
 
-    def option_extra(self, data, entry):
+    def option_extra(self, data: ListData, entry: Any) -> dict[str, object]:
         clans = list(getattr(entry, "clans", []) or [])
         return {
             "unit_cost": getattr(entry, "cost", None),
@@ -80,7 +88,7 @@ class KenseiBrowse(BrowsePart):
             "own_clan": str(data.get("clan", "")).lower() in clans,
         }
 
-    def option_rank(self, row):
+    def option_rank(self, row: Mapping[str, Any]) -> tuple[object, ...]:
         """The list's own clan first, then troops any clan may take, then the rest."""
         clans = row.get("clans") or []
         return (0 if row.get("own_clan") else 1 if ("any" in clans or not clans) else 2, not row["can"], row["name"])
