@@ -30,7 +30,7 @@ that infer something carry ``assumed:``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import ValidationInfo, field_validator, model_serializer, model_validator
 
@@ -310,7 +310,7 @@ class Troop(KenseiEntry):
 
     @field_validator("troop_type")
     @classmethod
-    def _type_ok(cls, v):
+    def _type_ok(cls, v: Any) -> Any:
         if v is not None and v not in TROOP_TYPES:
             say = {
                 "cavalry": "mounted",
@@ -325,14 +325,14 @@ class Troop(KenseiEntry):
 
     @field_validator("cost")
     @classmethod
-    def _cost_ok(cls, v):
+    def _cost_ok(cls, v: Any) -> Any:
         if v is not None and v < 0:
             raise ValueError(f"cost {v:g} is negative")
         return int(v) if v is not None and float(v).is_integer() else v  # 5, not 5.0
 
     @field_validator("unit_min", "unit_max")
     @classmethod
-    def _size_ok(cls, v, info: ValidationInfo):
+    def _size_ok(cls, v: Any, info: ValidationInfo) -> Any:
         if v is not None and v < 1:
             raise ValueError(f"a unit holds at least 1 model, not {v}")
         low = info.data.get("unit_min") if info.field_name == "unit_max" else None
@@ -482,7 +482,7 @@ class ArmyBuilding(Strict):
     hand_sizes_source: str
 
     @model_validator(mode="after")
-    def _limit_ids_unique(self):
+    def _limit_ids_unique(self) -> Any:
         seen = set()
         for lim in self.limits:
             if lim.id in seen:
@@ -520,7 +520,7 @@ CATALOG_MODEL = KenseiCatalog
 LIST_SECTIONS = ("common", "spiritual", "hell-creatures", "celestial-creatures", "earthly-creatures", "death-creatures")
 
 
-def cross_check(catalog) -> list:
+def cross_check(catalog: Any) -> list:
     """Every name an entry uses must exist: one diagnostic per bad reference.
 
     Checks troops (clans, class, type, titles, volume, weapons, armour, abilities,
@@ -532,7 +532,7 @@ def cross_check(catalog) -> list:
     out = []
     rules = {h.id for h in m.house_rules}
 
-    def ref(section, name, path, owner, kind, extra=()):
+    def ref(section: str, name: Any, path: tuple, owner: str, kind: str, extra: Any = ()) -> Any:
         """Find ``name`` in ``section``; otherwise "<owner> unknown <kind> 'name'" at ``path``."""
         if not isinstance(name, str) or name in extra:
             return None
@@ -552,7 +552,7 @@ def cross_check(catalog) -> list:
             out.append(catalog.diag(path, f"{owner} unknown {kind} '{name}'", hint=hint))
         return hit
 
-    def rule(rid, path, owner):
+    def rule(rid: Any, path: tuple, owner: str) -> None:
         if rid is not None and rid not in rules:
             out.append(
                 catalog.diag(

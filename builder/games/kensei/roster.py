@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import UsageError, option
 from builder.kit.blocks import (
@@ -42,6 +42,9 @@ from builder.kit.blocks import (
 from builder.kit.pdfbase import list_display_name
 from builder.paths import templates_dir
 from builder.rulebooks import format_source
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
 
 SEED = "001_dbcd2f61c1014419.txt"
 DASH = "\u2014"
@@ -89,7 +92,7 @@ def load_template() -> dict:
 # -- numbers -----------------------------------------------------------------------------
 
 
-def num(x) -> str:
+def num(x: Any) -> str:
     if x is None:
         return DASH
     if isinstance(x, Fraction):
@@ -99,7 +102,7 @@ def num(x) -> str:
     return str(x)
 
 
-def cost_per_model(troop) -> str:
+def cost_per_model(troop: Any) -> str:
     if troop is None:
         return DASH
     if getattr(troop, "purchase", None) is not None:
@@ -111,14 +114,14 @@ def cost_per_model(troop) -> str:
 # -- abilities -----------------------------------------------------------------------------
 
 
-def troop_abilities(troop, catalog) -> list[tuple[str, str | None]]:
+def troop_abilities(troop: Any, catalog: Catalog) -> list[tuple[str, str | None]]:
     """(ability name, kind) of a profile: its own, its Ki abilities and those its titles grant."""
     if troop is None:
         return []
     out: list[tuple[str, str | None]] = []
     seen = set()
 
-    def add(name, kind):
+    def add(name: Any, kind: Any) -> None:
         key = str(name).casefold()
         if key not in seen:
             seen.add(key)
@@ -135,7 +138,7 @@ def troop_abilities(troop, catalog) -> list[tuple[str, str | None]]:
     return out
 
 
-def glossary(lst, catalog) -> list[dict]:
+def glossary(lst: Any, catalog: Catalog) -> list[dict]:
     """Every ability the army uses, once, alphabetically, with its text and who uses it."""
     entries: dict[str, dict] = {}
     for e in lst.entries:
@@ -159,7 +162,7 @@ def glossary(lst, catalog) -> list[dict]:
     return sorted(entries.values(), key=lambda d: d["name"].casefold())
 
 
-def troop_source(catalog, t) -> str | None:
+def troop_source(catalog: Catalog, t: Any) -> str | None:
     """Where a troop's profile comes from, as a player reads it: the rulebook section and line,
     or the pack by name (never a path of the installation)."""
     if t is None:
@@ -184,18 +187,18 @@ def short_source(src: str | None) -> str:
 
 
 def render_roster(
-    doc,
-    catalog,
-    lst,
-    result,
-    out_path,
+    doc: Any,
+    catalog: Catalog,
+    lst: Any,
+    result: Any,
+    out_path: Any,
     *,
-    paper=(210.0, 297.0),
+    paper: Any = (210.0, 297.0),
     force: bool = False,
     share_code: str | None = None,
     unit_cards: bool = False,
     sources: bool = True,
-    **options,
+    **options: Any,
 ) -> Path:
     """Write the roster of a Kensei list to ``out_path``; returns the path."""
     tpl = load_template()
@@ -228,7 +231,20 @@ def render_roster(
         )
 
 
-def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, unit_cards, card="poker") -> Path:
+def _roster(
+    doc: Any,
+    catalog: Catalog,
+    lst: Any,
+    result: Any,
+    out_path: Any,
+    spec: Any,
+    size: Any,
+    tpl: Any,
+    paper: Any,
+    force: Any,
+    unit_cards: Any,
+    card: Any = "poker",
+) -> Path:
     st = Styles(base=size)
     title = spec.title
     width = frame_width_mm(paper, 1)
@@ -261,7 +277,7 @@ def _roster(doc, catalog, lst, result, out_path, spec, size, tpl, paper, force, 
     return build_pdf(out_path, story, spec, force=force)
 
 
-def _header(doc, catalog, lst, result, st, width, title, tpl) -> list:
+def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: Any, title: Any, tpl: Any) -> list:
     clan = catalog.find("clans", lst.clan) if lst.clan else None
     size = next((b for b in catalog.entries("battle_sizes") if b.max_ap == lst.points), None)
     level = lst.commander
@@ -331,7 +347,7 @@ def _header(doc, catalog, lst, result, st, width, title, tpl) -> list:
     return out
 
 
-def _general_name(lst) -> str | None:
+def _general_name(lst: Any) -> str | None:
     if lst.general:
         return lst.general
     gens = [e for e in lst.entries if e.troop is not None and e.troop.general]
@@ -342,7 +358,7 @@ STAT_COLUMNS = ("MOV", "AT", "INI", "HO", "WO")  # the troop table's stat column
 _RIGHT = {"Models", "AP/model", "AP/unit", *STAT_COLUMNS}
 
 
-def _troops(lst, catalog, st, width, tpl) -> list:
+def _troops(lst: Any, catalog: Catalog, st: Any, width: Any, tpl: Any) -> list:
     cols = dict(tpl["troop_columns"])
     if tables_compact():  # stacked rows on small paper: the stat line on one line, not five
         cols = {("Stats" if c == STAT_COLUMNS[0] else c): w for c, w in cols.items() if c not in STAT_COLUMNS[1:]}
@@ -382,7 +398,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
         }
         rows.append([by_name.get(c, "") for c in names])
 
-    def total_row(label, models, points) -> list:
+    def total_row(label: Any, models: Any, points: Any) -> list:
         by_name = {"Troop": label, "Models": models, "AP/unit": points}
         return [by_name.get(c, "") for c in names]
 
@@ -437,7 +453,7 @@ def _troops(lst, catalog, st, width, tpl) -> list:
     return out
 
 
-def _fit_number_columns(names: list[str], widths: list[float], lines: list[dict], st) -> None:
+def _fit_number_columns(names: list[str], widths: list[float], lines: list[dict], st: Any) -> None:
     """Widen the stat and number columns (in place) to their widest header or value, so that a
     figure such as 10/15 never breaks across lines, taking the room from the Troop and Abilities
     columns (each kept at least 20 mm wide; on paper too narrow for that, the figures wrap)."""
@@ -474,7 +490,7 @@ def _fit_number_columns(names: list[str], widths: list[float], lines: list[dict]
 _NUMBER_KEYS = {"Models": "models", "AP/model": "per_model", "AP/unit": "points"}
 
 
-def troop_line(e, catalog, general: str | None = None) -> dict:
+def troop_line(e: Any, catalog: Catalog, general: str | None = None) -> dict:
     """What the roster prints of a unit ``e`` (an entry of the loaded list): its name, the
     troop's facts (class, type, titles, weapons, armour), tags (general, leader, led by,
     standard), its stat line (``stats``: MOV, AT, INI, HO, WO as printed, a dash for a value
@@ -539,13 +555,13 @@ def troop_line(e, catalog, general: str | None = None) -> dict:
     }
 
 
-def _e(text) -> str:
+def _e(text: Any) -> str:
     from builder.kit.blocks import esc
 
     return esc(text)
 
 
-def _limits(lst, catalog, result, st, width) -> list:
+def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> list:
     from builder.games.kensei.rules import limit_table
 
     rules = dict(getattr(result, "house_rules", None) or catalog.default_rules())
@@ -600,7 +616,7 @@ def _limits(lst, catalog, result, st, width) -> list:
     return out
 
 
-def _glossary(lst, catalog, st, width) -> list:
+def _glossary(lst: Any, catalog: Catalog, st: Any, width: Any) -> list:
     items = glossary(lst, catalog)
     out = [para("Abilities (glossary)", st.h1)]
     if not items:
@@ -627,7 +643,7 @@ def _glossary(lst, catalog, st, width) -> list:
 # -- unit cards ---------------------------------------------------------------------------------
 
 
-def troop_stats(t, catalog) -> list[tuple[str, str | None, str | None]]:
+def troop_stats(t: Any, catalog: Catalog) -> list[tuple[str, str | None, str | None]]:
     """The stat line of troop profile ``t``: (label, value, origin) for MOV, AT, INI, HO and WO
     (a creature: MOV, AT, INI, PR, WO and KI). A value is the profile's own (origin
     ``profile``), else its class's (``class``: the rulebook's worked examples), else None
@@ -657,7 +673,7 @@ def troop_stats(t, catalog) -> list[tuple[str, str | None, str | None]]:
     return stats
 
 
-def unit_card_data(lst, catalog) -> list[dict]:
+def unit_card_data(lst: Any, catalog: Catalog) -> list[dict]:
     """One card per profile in the list: name, facts, stats (None = unknown), abilities, x N."""
     cards: dict[str, dict] = {}
     for e in lst.entries:
@@ -712,7 +728,7 @@ UNIT_CARD_MIN_SCALE = 0.75  # unit cards shrink to fit small paper down to this 
 UNIT_CARD_SIZES = ("poker", "tarot")
 
 
-def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
+def unit_card_pages(lst: Any, catalog: Catalog, card: str, paper: Any, warnings: list[str]) -> Any:
     """(draw, pages): the unit cards at a sleeve size (``poker`` or ``tarot``) on pages of their
     own, laid out as card sheets (every card its nominal size, cut marks on four sides), the
     cards shared evenly among the pages so that no page holds a lone card; ``draw(canvas,
@@ -747,7 +763,7 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     per = math.ceil(len(data) / pages)  # 10 cards, 9 a page: 5 and 5, never 9 and 1
     chunks = [data[i : i + per] for i in range(0, len(data), per)]
 
-    def draw(c, paper_):
+    def draw(c: Any, paper_: Any) -> None:
         for chunk in chunks:
             used = plan.slots[: len(chunk)]
             for slot, d in zip(used, chunk, strict=False):
@@ -768,7 +784,9 @@ def unit_card_pages(lst, catalog, card: str, paper, warnings: list[str]):
     return draw, len(chunks)
 
 
-def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, paper=None) -> list:
+def unit_card_flowables(
+    lst: Any, catalog: Catalog, st: Any, tpl: Any, warnings: list[str], frame: Any = None, paper: Any = None
+) -> list:
     from reportlab.platypus import CondPageBreak, Table, TableStyle
 
     cfg = tpl["unit_card"]
@@ -820,7 +838,7 @@ def unit_card_flowables(lst, catalog, st, tpl, warnings: list[str], frame=None, 
     return [CondPageBreak((h + 2 * gut) * MM + 18 * MM), para("Unit cards", st.h1), para(note, st.small), t]
 
 
-def _card_class():
+def _card_class() -> Any:
     from reportlab.platypus import Flowable
 
     class UnitCardFlowable(Flowable):
@@ -828,15 +846,15 @@ def _card_class():
 
         def __init__(
             self, data: dict, w_mm: float, h_mm: float, gutter_mm: float, warnings: list[str], scale: float = 1.0
-        ):
+        ) -> None:
             super().__init__()
             self.data, self.w, self.h, self.g = data, w_mm, h_mm, gutter_mm
             self.warnings, self.scale = warnings, scale
 
-        def wrap(self, aw, ah):
+        def wrap(self, aw: Any, ah: Any) -> Any:
             return (self.w + 2 * self.g) * MM, (self.h + 2 * self.g) * MM
 
-        def draw(self):
+        def draw(self) -> None:
             k = self.scale
             if k != 1.0:  # drawn at full size, scaled down as a whole (small paper)
                 self.canv.saveState()
@@ -848,18 +866,20 @@ def _card_class():
     return UnitCardFlowable
 
 
-def UnitCard(data, w, h, g, warnings, scale: float = 1.0):
+def UnitCard(data: Any, w: Any, h: Any, g: Any, warnings: Any, scale: float = 1.0) -> Any:
     return _card_class()(data, w, h, g, warnings, scale)
 
 
-def _draw_card(c, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
+def _draw_card(
+    c: Any, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True
+) -> None:
     from builder.kit import fonts, pdfbase
 
     P = MM
     x0, y0 = g * P, g * P
     W, H = w * P, h * P
 
-    def warn(msg):
+    def warn(msg: Any) -> None:
         if msg not in warnings:
             warnings.append(msg)
             pdfbase.warn(msg)

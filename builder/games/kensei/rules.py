@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes
@@ -34,6 +34,9 @@ from builder.rules.engine import (
     plain,
 )
 from builder.rules.engine import _norm as _normalize
+
+if TYPE_CHECKING:
+    from builder.catalog.loader import Catalog
 
 SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
@@ -141,14 +144,14 @@ class KenseiList:
     def total(self) -> Fraction:
         return Fraction(self._troops_exact() + self.commander_cost)
 
-    def _troops_exact(self):
+    def _troops_exact(self) -> Any:
         total: int | Fraction = 0
         for e in self.entries:
             total += e.points
         return _exact(total)
 
 
-def _find(catalog, section: str, name):
+def _find(catalog: Catalog, section: str, name: Any) -> Any:
     """``catalog.find`` remembered per loaded catalog (its entries never change)."""
     if not isinstance(name, str):
         return catalog.find(section, name)
@@ -162,7 +165,7 @@ def _find(catalog, section: str, name):
     return hit
 
 
-def _type_name(v) -> str:
+def _type_name(v: Any) -> str:
     return {
         bool: "true/false",
         int: "a whole number",
@@ -174,7 +177,7 @@ def _type_name(v) -> str:
     }.get(type(v), type(v).__name__)
 
 
-def load_list(doc, catalog):
+def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     """Validate the Kensei keys of ``doc``; resolve names. Returns ``(KenseiList, findings)``.
 
     Wrong shapes, wrong types and unknown keys raise ListError listing every
@@ -184,7 +187,7 @@ def load_list(doc, catalog):
     diags = []
     findings: list[Finding] = []
 
-    def bad(path, msg, hint=None):
+    def bad(path: Any, msg: Any, hint: Any = None) -> None:
         diags.append(doc.positions.diag(path, msg, hint=hint, prefer_key=False))
 
     for key in body:
@@ -371,11 +374,11 @@ def load_list(doc, catalog):
     return lst, findings
 
 
-def _is_standard_bearer(troop) -> bool:
+def _is_standard_bearer(troop: Any) -> bool:
     return "hata-jurushi" in _normalize(troop.name)
 
 
-def companion_ids(catalog) -> frozenset:
+def companion_ids(catalog: Catalog) -> frozenset:
     """The ids of the troops that come with another troop (``companions``: an Onmyouji's
     Shikigami), remembered per loaded catalog."""
     memo = ruleset(catalog).table("facts")
@@ -391,7 +394,7 @@ def companion_ids(catalog) -> frozenset:
     return hit
 
 
-def _unknown(what: str, name, catalog, section: str) -> str:
+def _unknown(what: str, name: Any, catalog: Catalog, section: str) -> str:
     hint = catalog.did_you_mean(section, str(name))
     return f"unknown {what} '{name}'" + (f"; {hint}" if hint else "")
 
@@ -399,7 +402,7 @@ def _unknown(what: str, name, catalog, section: str) -> str:
 # -- profile facts ---------------------------------------------------------------------------
 
 
-def _weapons_index(catalog) -> dict:
+def _weapons_index(catalog: Catalog) -> dict:
     cache = ruleset(catalog).table("facts")
     if "weapons" not in cache:
         idx = {}
@@ -416,7 +419,7 @@ def _weapons_index(catalog) -> dict:
 _CLASS_DEFAULTS = {"can_be_general": ("H",), "creature": ("C", "M", "I"), "spiritual": ("O", "K")}
 
 
-def class_is(catalog, cls: str | None, flag: str) -> bool:
+def class_is(catalog: Catalog, cls: str | None, flag: str) -> bool:
     """What the catalog's troop class ``cls`` says of ``flag`` (can_be_general, creature,
     spiritual): a pack that changes a class changes what its troops are."""
     memo = catalog.memo("kensei.troop_classes")
@@ -428,7 +431,7 @@ def class_is(catalog, cls: str | None, flag: str) -> bool:
     return bool(getattr(entry, flag))
 
 
-def unit_size_key(catalog, ttype: str) -> str:
+def unit_size_key(catalog: Catalog, ttype: str) -> str:
     """Which largest unit size a troop type has (the unit size table, 001:5919-5922): its
     troop_types entry's ``max_unit_size_key`` (infantry, skirmisher, other), which a pack may change."""
     memo = catalog.memo("kensei.troop_types")
@@ -439,7 +442,7 @@ def unit_size_key(catalog, ttype: str) -> str:
     return key or {"infantry": "infantry", "skirmisher": "skirmisher"}.get(ttype, "other")
 
 
-def troop_facts(troop, catalog) -> dict:
+def troop_facts(troop: Any, catalog: Catalog) -> dict:
     """What restrictions can ask about a troop profile. Unknown values are ``Unknown(field)``."""
     cache = ruleset(catalog).table("facts")
     key = ("troop", troop.id)
@@ -556,7 +559,7 @@ def entry_points(e: TroopEntry, rules: dict) -> tuple[Fraction, bool]:
     return Fraction(t.cost).limit_denominator(1000) * e.models, True
 
 
-def _entry_points(catalog, e: TroopEntry, rules: dict):
+def _entry_points(catalog: Catalog, e: TroopEntry, rules: dict) -> Any:
     """``entry_points`` remembered per troop, size and purchase reading; an int when integral."""
     t = e.troop
     if t is None:
@@ -580,7 +583,7 @@ def _entry_points(catalog, e: TroopEntry, rules: dict):
 
 
 def _item_facts(
-    catalog, troop, standard: bool, led: bool, warrior_classes: tuple, caps_only: bool, every: bool
+    catalog: Catalog, troop: Any, standard: bool, led: bool, warrior_classes: tuple, caps_only: bool, every: bool
 ) -> tuple[dict, tuple]:
     """The facts of one list entry and their key: the troop's facts plus what the entry adds.
 
@@ -611,7 +614,7 @@ def _item_facts(
     return facts, key
 
 
-def _origin(catalog, troop) -> str:
+def _origin(catalog: Catalog, troop: Any) -> str:
     memo = ruleset(catalog).table("origin")
     hit = memo.get(troop.id)
     if hit is None or hit[0] is not troop:
@@ -619,7 +622,7 @@ def _origin(catalog, troop) -> str:
     return hit[1]
 
 
-def _prepare(lst: KenseiList, catalog, rules: dict):
+def _prepare(lst: KenseiList, catalog: Catalog, rules: dict) -> Any:
     every = rules.get("count_every_category", True) is not False
     caps_only = rules.get("leaders_exempt", "all_type_limits") == "caps_only"
     warrior_classes = ("W",) if rules.get("melee_warrior_classes") == "warrior_only" else ("W", "E")
@@ -717,7 +720,7 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     return items, ctx
 
 
-def check(lst: KenseiList, catalog, rules: dict) -> list[Finding]:
+def check(lst: KenseiList, catalog: Catalog, rules: dict) -> list[Finding]:
     items, ctx = _prepare(lst, catalog, rules)
     lst.prepared = (items, ctx, catalog, dict(rules))
     findings = evaluate(catalog.model.restrictions, items, ctx)
@@ -830,7 +833,7 @@ def _check_costs(lst: KenseiList) -> list[Finding]:
     return out
 
 
-def _is_general_eligible(t, catalog) -> bool | None:
+def _is_general_eligible(t: Any, catalog: Catalog) -> bool | None:
     if t is None:
         return False
     if t.general is not None:
@@ -840,7 +843,7 @@ def _is_general_eligible(t, catalog) -> bool | None:
     return class_is(catalog, t.troop_class, "can_be_general") and bool(t.leader)
 
 
-def _check_general(lst: KenseiList, catalog) -> list[Finding]:
+def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
     src = SRC["general"]
     if lst.general is not None:
         target = _find(catalog, "troops", lst.general)
@@ -917,14 +920,14 @@ def _check_general(lst: KenseiList, catalog) -> list[Finding]:
     ]
 
 
-def _lead_order(catalog, t) -> int | None:
+def _lead_order(catalog: Catalog, t: Any) -> int | None:
     if t is None or not t.troop_class:
         return None
     cls = _find(catalog, "troop_classes", t.troop_class)
     return getattr(cls, "lead_order", None)
 
 
-def _leader_type(e: TroopEntry, ldr_troop, catalog, split_all: bool, src: str) -> Finding | None:
+def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: bool, src: str) -> Finding | None:
     """ "Must be of the same type (hand to hand armed infantry, ranged weapon armed infantry,
     cavalry, etc)" (001:1857-1860): only infantry is split by its weapons, so a mounted archer
     leads mounted spearmen (the rulebook's mounted Sohei Daimyo leads cavalry monks, 001:1820-1831);
@@ -973,7 +976,7 @@ def _leader_type(e: TroopEntry, ldr_troop, catalog, split_all: bool, src: str) -
     )
 
 
-def _check_unit_leaders(lst: KenseiList, catalog, rules: dict | None = None) -> list[Finding]:
+def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = None) -> list[Finding]:
     out = []
     src = SRC["unit_leader"]
     split_all = (rules or {}).get("unit_leader_weapons_every_type") is True
@@ -1073,7 +1076,7 @@ def _check_unit_leaders(lst: KenseiList, catalog, rules: dict | None = None) -> 
     return out
 
 
-def _protector_unit(lst: KenseiList):
+def _protector_unit(lst: KenseiList) -> Any:
     """The entry of the unit Kogen leads when Sato, in the army with Kogen, joins it ("The
     Protector", L7295-7312: Sato "uses the same profile than the unit", one more miniature of
     it); None otherwise."""
@@ -1095,7 +1098,7 @@ def _protector_unit(lst: KenseiList):
     return unit
 
 
-def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
+def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
     """ "The Protector" (L7295-7312): with Kogen and Sato both in the army, Sato is deployed in
     the unit Kogen leads, or, when Kogen leads none, joins him as a unit of two."""
     src = f"{SEED}:7295-7312"
@@ -1158,7 +1161,7 @@ def _check_protector(lst: KenseiList, catalog) -> list[Finding]:
     return out
 
 
-def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> list[Finding]:
+def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = None) -> list[Finding]:
     """One Hata-Jurushi per unit, inside a unit (001:1688-1693, 001:5941-5944).
 
     The bearer uses the unit's profile, so any unit carries one, a creature unit
@@ -1220,7 +1223,7 @@ def _check_standards(lst: KenseiList, catalog, rules: dict | None = None) -> lis
     return out
 
 
-def _check_shikigami(lst: KenseiList, catalog) -> list[Finding]:
+def _check_shikigami(lst: KenseiList, catalog: Catalog) -> list[Finding]:
     """The companions listed (an Onmyouji's Shikigami) against the number their troops bring:
     "Must be accompanied by two Shikigami" (001:5948-5949, 001:4933-4937)."""
     out = []
@@ -1313,7 +1316,7 @@ SUMMARY_KEYS = {
 }
 
 
-def summary(lst: KenseiList, catalog, rules: dict) -> dict:
+def summary(lst: KenseiList, catalog: Catalog, rules: dict) -> dict:
     prepared = lst.prepared
     if prepared is not None and prepared[2] is catalog and prepared[3] == rules:
         items, ctx = prepared[0], prepared[1]
@@ -1337,7 +1340,7 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     return out
 
 
-def _summary_rules(active: list, rs) -> list:
+def _summary_rules(active: list, rs: Any) -> list:
     """``(restriction, summary key)`` for the first active restriction of each summary key."""
     memo = rs.table("summary_rules")
     key = tuple(r.id for r in active)
@@ -1353,7 +1356,7 @@ def _summary_rules(active: list, rs) -> list:
     return hit[1]
 
 
-def _percent(v, limit) -> int | float:
+def _percent(v: Any, limit: Any) -> int | float:
     """``v`` as a percentage of ``limit`` to one decimal, exactly as a Fraction would round it."""
     if type(v) is int and type(limit) is int and (v * 100) % limit == 0:
         return (v * 100) // limit
@@ -1376,12 +1379,12 @@ ROUT_PERCENT = 75
 ROUT_SOURCE = f"{SEED}:2204-2209"
 
 
-def rout_threshold(troops_points, percent: float = ROUT_PERCENT) -> Fraction:
+def rout_threshold(troops_points: Any, percent: float = ROUT_PERCENT) -> Fraction:
     """Army points lost at which the army goes into full retreat (75% of the starting points)."""
     return Fraction(troops_points) * Fraction(percent).limit_denominator(1000) / 100
 
 
-def hand_size(catalog, points: int) -> tuple[int | None, str | None]:
+def hand_size(catalog: Catalog, points: int) -> tuple[int | None, str | None]:
     """Command cards kept in hand at a battle size, and where the catalog's table comes from."""
     ab = getattr(catalog.model, "army_building", None)
     if ab is None:
@@ -1389,7 +1392,7 @@ def hand_size(catalog, points: int) -> tuple[int | None, str | None]:
     return _hand_of(ab, points), ab.hand_sizes_source
 
 
-def _hand_of(ab, points: int) -> int | None:
+def _hand_of(ab: Any, points: int) -> int | None:
     """Command cards kept in hand for a battle size (4/5/6), from the catalog's bands."""
     bands = getattr(ab, "hand_sizes", None) or []
     best = None
@@ -1406,7 +1409,7 @@ def _hand_of(ab, points: int) -> int | None:
 # -- limits (for statistics) ---------------------------------------------------------------------
 
 
-def limits(lst: KenseiList, catalog, rules: dict, detail: bool = False) -> list[dict]:
+def limits(lst: KenseiList, catalog: Catalog, rules: dict, detail: bool = False) -> list[dict]:
     """Every limit of the army measured by the rules engine, with the room left (see
     ``engine.limit_report``)."""
     items, ctx = _prepare(lst, catalog, rules)
@@ -1427,14 +1430,14 @@ _CHECKED_IN_CODE = {
 }
 
 
-def _measured(value, row: dict) -> str:
+def _measured(value: Any, row: dict) -> str:
     word = row["unit"]
     if row["count"] != "points" and value == 1 and word.endswith("s"):
         word = word[:-1]
     return f"{fmt_num(value)} {word}"
 
 
-def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
+def limit_table(lst: KenseiList, catalog: Catalog, rules: dict, findings: Any) -> list[dict]:
     """The roster's limits table: one row per restriction and bound, from ``limits`` (the highest or
     lowest group for a rule counted per group), turned to FAIL (or check) when the check reported a
     finding with the rule's code; then the rules checked in code that reported something."""
@@ -1514,7 +1517,7 @@ def limit_table(lst: KenseiList, catalog, rules: dict, findings) -> list[dict]:
     return rows
 
 
-def points_by(lst: KenseiList, catalog, rules: dict, fact: str) -> dict[str, Any]:
+def points_by(lst: KenseiList, catalog: Catalog, rules: dict, fact: str) -> dict[str, Any]:
     """Points spent per value of a troop fact (``class``, ``type``, ``titles``...); an entry with
     several values (titles) counts under each."""
     items, _ = _prepare(lst, catalog, rules)
