@@ -3,9 +3,11 @@ library's ``ListEditor.new`` and the web builder's new-list form."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from builder.systems.parts import ListData, Options
+# ``builder.systems.parts``'s ``ListData`` and ``Options`` written out: the contracts may name
+# what this module declares, so it does not import them
 
 
 class NewListPart:
@@ -23,7 +25,7 @@ class NewListPart:
         choose (no default), or a ``type`` with ``min``/``max``."""
         return []
 
-    def make(self, catalog: Any, options: Options) -> tuple[ListData, list[str]]:
+    def make(self, catalog: Any, options: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
         """The data of a new list and notes for a person (``options`` as ``daimyo new`` takes)."""
         data: dict = {"system": self.game.id}
         if options.get("name"):
@@ -33,6 +35,6 @@ class NewListPart:
         notes = self.body(data, catalog, options)
         return data, notes
 
-    def body(self, data: ListData, catalog: Any, options: Options) -> list[str]:
+    def body(self, data: dict[str, Any], catalog: Any, options: Mapping[str, Any]) -> list[str]:
         """Fill in the game's own keys of a new list's ``data``; notes for a person."""
         return []
