@@ -31,6 +31,7 @@ from conftest import ROOT
 #: block) of each command block -> how it is tried
 RUN_HERE = "run here"
 EXCERPT = "run here, in order; each line stands in a tour of docs/ (checked here)"
+FIRST_LIST = "run here: a game's first list, in a fresh folder"
 BLOCKS = {
     "README.md: Quick start": "run by .ci/run on a new clone (install, demo, the suite); tests/test_packaging.py installs the wheel",
     "README.md: Building a list on the command line": EXCERPT,
@@ -43,6 +44,11 @@ BLOCKS = {
     "docs/organisers.md: Running an event: `daimyo event`": "tests/test_event_tour.py",
     "docs/library.md: Using daimyo from Python": "tests/test_library_api.py",
     "docs/packs.md: Packs: your own cards, troops and boards": RUN_HERE,
+    "docs/games/herocard.md: HeroCard: Rise of the Shogun": FIRST_LIST,
+    "docs/games/kensei.md: Kensei": FIRST_LIST,
+    "docs/games/satsuma.md: Satsuma Rebellion": FIRST_LIST,
+    "docs/games/senji.md: Senji": FIRST_LIST,
+    "docs/games/senshiai.md: Senshiai": FIRST_LIST,
     "docs/fingerprint.md: Computing it by hand": "not run as written: LIST stands for a list, and the shell "
     "form needs jq; tests/test_fingerprint_faces.py follows the same steps in Python",
     "docs/measurements.md: Measurements": "not run: each benchmark takes minutes (benchmarks/, run on demand)",
@@ -262,3 +268,14 @@ def test_the_readmes_python_example_runs(tmp_path, monkeypatch, capsys):
     exec(compile(code, "README.md", "exec"), {})
     legal, share = capsys.readouterr().out.split()
     assert legal == "True" and share.startswith("DMY1-")
+
+
+@pytest.mark.parametrize("heading", [h for h, how in BLOCKS.items() if how == FIRST_LIST])
+def test_each_game_pages_first_command_starts_a_list(fresh, heading):
+    work, env = fresh
+    (cmd,) = [line for line in block(heading).splitlines() if line.strip()]
+    r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    written = work / cmd.split(" -o ", 1)[1].split()[0]
+    system = heading.split("/")[-1].split(".md")[0]
+    assert f"system: {system}" in written.read_text(encoding="utf-8")
