@@ -8,7 +8,7 @@ import importlib.util
 import re
 
 import pytest
-import yaml
+from ruamel.yaml import YAML
 
 from builder import SYSTEMS
 
@@ -32,7 +32,7 @@ def nav_pages(nav) -> list[str]:
 
 
 def test_every_page_of_docs_is_in_the_nav_once():
-    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config = YAML(typ="safe").load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     listed = nav_pages(config["nav"])
     pages = sorted(p.relative_to(ROOT / "docs").as_posix() for p in (ROOT / "docs").rglob("*.md"))
     assert sorted(listed) == pages
