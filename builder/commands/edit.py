@@ -388,7 +388,7 @@ def register(app) -> None:
             "players": players,
             "side": side,
         }
-        given = parse_opts(opt)
+        given: dict[str, object] = dict(parse_opts(opt))
         for key, value in flags.items():  # a flag stands for its key: --clan buke is --opt clan=buke
             if value is None:
                 continue
@@ -432,6 +432,9 @@ def register(app) -> None:
             "--player",
             help="senji: the player (name or family) who gets the samurai card or province [default: the one with fewest]",
         ),
+        opt: list[str] = typer.Option(
+            [], "--opt", metavar="KEY=VALUE", help="an option of the game's own add, e.g. --opt models=2 (repeatable)"
+        ),
     ):
         """Add copies of a card (senshiai, herocard, satsuma), a troop (kensei), or a player's
         family, samurai card or province (senji) to a list.
@@ -440,11 +443,21 @@ def register(app) -> None:
         kind); new cards are written with the catalog's spelling, after the last card of
         their type. A rule the addition breaks is named at once.
         """
+        from builder.lists.new import parse_opts
+
+        given = parse_opts(opt)
         # the editor checks the options against the list's system (read once)
         ed, change = edit_file(
             file,
             lambda ed: ed.add(
-                item, count, models=models, led_by=led_by, standard=standard, variant=variant, player=player
+                item,
+                count,
+                models=models,
+                led_by=led_by,
+                standard=standard,
+                variant=variant,
+                player=player,
+                options=given,
             ),
         )
         _print_change(ed, change, breaks=True)

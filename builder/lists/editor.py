@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -316,13 +317,15 @@ class ListEditor:
         variant: bool = False,
         player: str | None = None,
         check_side: bool = True,
+        options: Mapping[str, Any] | None = None,
     ) -> Change:
         """Add ``count`` copies of a card (card games), a unit of ``models`` models of a troop
         (Kensei; default 3 for a unit, 1 for a single model), or a family, samurai card or
         province (Senji; ``player`` names whose, ``count`` the units on a province).
         ``variant`` turns a published Satsuma deck into a variant deck first (``check_side=False``
-        lets a card of the other side in, to ask what that would break). The change's ``breaks``
-        name the rules it breaks."""
+        lets a card of the other side in, to ask what that would break). ``options``: the options
+        of the game's own add by key (a plug-in game's). The change's ``breaks`` name the rules
+        it breaks."""
         from builder.lists.ops import Add
 
         return self.apply(
@@ -335,6 +338,7 @@ class ListEditor:
                 variant=variant,
                 player=player,
                 check_side=check_side,
+                options=dict(options or {}),
             )
         )
 

@@ -14,7 +14,8 @@ standard, leader, duplicate) in ``builder/games/<id>/edits.py``, reached through
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from builder.errors import UsageError
@@ -37,7 +38,11 @@ def whole(value, what: str, low: int = 1, high: int = 100_000) -> int:
 @dataclass(frozen=True)
 class Add:
     """Add ``count`` copies of a card, a unit of ``models`` (Kensei, with ``led_by`` and
-    ``standard``), or a Senji family, samurai card or province (``player``: whose)."""
+    ``standard``), or a Senji family, samurai card or province (``player``: whose).
+
+    ``options``: the options of the game's own add by key (any game's: ``gs.editing.add_options``
+    says which it takes); ``models``, ``led_by``, ``standard``, ``variant`` and ``player`` stand
+    for the same keys."""
 
     item: str
     count: int | None = None
@@ -47,33 +52,26 @@ class Add:
     variant: bool = False
     player: str | None = None
     check_side: bool = True
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    def given(self) -> dict:
+        """The add's options by key: ``options`` and the named ones given (a key given both ways
+        is refused)."""
+        named = {"models": self.models, "led_by": self.led_by, "standard": self.standard, "variant": self.variant}
+        named["player"] = self.player
+        out = {k: v for k, v in named.items() if v is not None and v is not False}
+        for key, value in self.options.items():
+            if key in out or key in ("count", "check_side"):
+                raise UsageError(f"option '{key}' is given twice")
+            out[key] = value
+        return out
 
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
         if not self.item.strip():
             raise UsageError("name the card or troop to add")
-        game.editing.check_options(
-            "add",
-            {
-                "count": self.count,
-                "models": self.models,
-                "led_by": self.led_by,
-                "standard": self.standard,
-                "variant": self.variant,
-                "player": self.player,
-            },
-        )
-        return game.editing.add(
-            tree,
-            catalog,
-            self.item.strip(),
-            self.count,
-            models=self.models,
-            led_by=self.led_by,
-            standard=self.standard,
-            variant=self.variant,
-            player=self.player,
-            check_side=self.check_side,
-        )
+        given = self.given()
+        game.editing.check_options("add", {"count": self.count, **given})
+        return game.editing.add(tree, catalog, self.item.strip(), self.count, **given, check_side=self.check_side)
 
 
 @dataclass(frozen=True)
@@ -258,15 +256,23 @@ def from_form(form: dict, game) -> Operation:
     if kind == "add":
         if not item:
             raise UsageError("name the card or troop to add")
+        extra = form.get("options") or {}
+        if not isinstance(extra, Mapping):
+            raise UsageError("options is a mapping of an option's key to its value", 'e.g. {"models": 2}')
+        extra = dict(extra)
         if "models" in game.editing.add_options:
-            return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None)
+            models = whole(form["models"], "models") if _given(form, "models") else None
+            if models is None and _given(extra, "models"):
+                models = whole(extra.pop("models"), "models")
+            return Add(item, models=models, options=extra)
         if "player" in game.editing.add_options:
             return Add(
                 item,
                 whole(form["count"], "units", 1, 99) if _given(form, "count") else None,
                 player=str(form.get("player") or "").strip() or None,
+                options=extra,
             )
-        return Add(item, whole(form.get("count") or 1, "count", 1, 1000), variant=variant)
+        return Add(item, whole(form.get("count") or 1, "count", 1, 1000), variant=variant, options=extra)
     if kind == "remove":
         if game.editing.held_sections:
             n = None if _given(form, "all") else whole(form.get("count") or 1, "count", 1, 1000)

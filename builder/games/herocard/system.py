@@ -89,7 +89,12 @@ class HeroCardNewList(NewListPart):
                 required=True,
             ),
             NewOption(
-                "max_hero_points", "Hero point limit", "number", help="the agreed hero point limit", default=limit, min=1
+                "max_hero_points",
+                "Hero point limit",
+                "number",
+                help="the agreed hero point limit",
+                default=limit,
+                min=1,
             ),
         ]
 
