@@ -143,7 +143,8 @@ class ToyNewList(NewListPart):
         ]
 
     def body(self, data, catalog, options):
-        data["scenario"] = options["scenario"]
+        if options["scenario"] != "skirmish":  # the usual duel goes unsaid
+            data["scenario"] = options["scenario"]
         data["cards"] = {}
         return [f"a toy deck holds {catalog.model.deck_rules.size} cards"]
 

@@ -24,7 +24,9 @@ from builder.systems import find_system
 class NewListRequest:
     """A new list of ``game`` (id, name or alias). ``options``: the game's own options by key
     (``clan``, ``scenario``...); ``packs``: as the list names them; ``pack_files``: the files
-    they are (None: the ``packs`` paths, from ``base_dir``)."""
+    they are (None: the ``packs`` paths, from ``base_dir``). ``as_form``: an option the new-list
+    form shows and that is left out or empty takes what the form starts with (the web builder's
+    form and its JSON API), and a tick box left out is no."""
 
     game: str
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -32,6 +34,7 @@ class NewListRequest:
     packs: Sequence[str] = ()
     pack_files: Sequence[str] | None = None
     base_dir: Path | None = None
+    as_form: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,16 @@ def start(request: NewListRequest) -> NewList:
     files = list(request.pack_files) if request.pack_files is not None else [str((folder / p).resolve()) for p in packs]
     catalog = load_catalog(gs.id, files)
     name = (request.name or "").strip() or None
-    data, notes = gs.new_list.make(catalog, {**request.options, "name": name, "packs": packs})
+    given = dict(request.options)
+    if request.as_form:
+        for o in gs.new_list.declare(catalog):
+            if not o.form or str(given.get(o.key) or "").strip():
+                continue
+            if o.kind == "flag":
+                given[o.key] = given.get(o.key) or False
+            elif o.field()["value"]:
+                given[o.key] = o.field()["value"]
+    data, notes = gs.new_list.make(catalog, {**given, "name": name, "packs": packs})
     return NewList(gs, data, dump_list_yaml(data), catalog, notes)
 
 

@@ -26,7 +26,7 @@ from starlette.formparsers import MultiPartException
 
 from builder import __version__
 from builder.errors import DaimyoError, UsageError
-from builder.systems import ids, is_system
+from builder.systems import get, ids, is_system
 from builder.web.common import _describe, _form, _go, _load_view
 from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
@@ -456,8 +456,10 @@ def create_app(
     @routes.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
     def api_new(body: NewList):
         given = dict(body.options)
+        system = body.system.strip().lower()
+        own = get(system).new_list.options if is_system(system) else frozenset()
         for key, value in body.model_dump(exclude={"file", "system", "name", "packs", "options"}).items():
-            if value is None:  # an older field stands for its key
+            if value is None or key not in own:  # an older field stands for its key; another game's is let be
                 continue
             if key in given:
                 raise UsageError(f"option '{key}' is given twice", f"give options.{key} or {key}, not both")
@@ -750,31 +752,18 @@ def default_game(remembered: str | None, lists, ids: list[str]) -> str:
 
 
 def _create_from_form(ws: Workspace, form: dict) -> str:
-    """The new-list form's list: its fields are the options the game declares (a field left
-    empty is the value the form starts with; a checkbox left out is no)."""
-    from builder.catalog.loader import load_catalog
-    from builder.systems import get
-
+    """The new-list form's list: its fields are the options the game declares, by key."""
     system = str(form.get("system", "")).strip().lower()
-    packs = form.get("packs") or []
-    given: dict = {}
-    if is_system(system):
-        for o in get(system).new_list.declare(load_catalog(system)):
-            if not o.form:
-                continue
-            value = form.get(o.key)
-            if o.kind == "flag":
-                value = value if value is not None else False
-            elif str(value or "").strip() == "":
-                value = o.field()["value"] or None
-            given[o.key] = value
-    return _create_list(ws, system, form.get("name"), form.get("file"), packs, given)
+    own = get(system).new_list.options if is_system(system) else frozenset()
+    given = {key: form[key] for key in own if key in form}
+    return _create_list(ws, system, form.get("name"), form.get("file"), form.get("packs") or [], given)
 
 
 def _create_list(ws: Workspace, system: str, name, file, packs, options: dict) -> str:
     """Start a new list in the workspace (the form's and the JSON API's): ``packs`` are workspace
-    paths the form offers, ``options`` the game's own by key. The list is made by the library's
-    one path for a new list (``builder.lists.new.start``); the file is created, never replaced."""
+    paths the form offers, ``options`` the game's own by key; what the form shows and is left
+    out takes what the form starts with. The list is made by the library's one path for a new
+    list (``builder.lists.new.start``); the file is created, never replaced."""
     from builder.errors import UsageError
     from builder.lists.new import NewListRequest, start
 
@@ -792,7 +781,7 @@ def _create_list(ws: Workspace, system: str, name, file, packs, options: dict) -
             raise UsageError(f"no {system} pack '{w}' in the workspace", "choose one of the packs the form offers")
         files.append(pk["file"])
     written = [ws.pack_ref(Path(pk), rel, system) for pk in files]  # by name, as 'daimyo new --pack' writes
-    new = start(NewListRequest(system, options, name, written, files))
+    new = start(NewListRequest(system, options, name, written, files, as_form=True))
     ws.create(rel, new.text)
     return rel
 
