@@ -60,10 +60,11 @@ def start(request: NewListRequest) -> NewList:
     given = dict(request.options)
     if request.as_form:
         for o in gs.new_list.declare(catalog):
-            if not o.form or str(given.get(o.key) or "").strip():
+            value = given.get(o.key)
+            if not o.form or (value is not None and not (isinstance(value, str) and not value.strip())):
                 continue
             if o.kind == "flag":
-                given[o.key] = given.get(o.key) or False
+                given[o.key] = False
             elif o.field()["value"]:
                 given[o.key] = o.field()["value"]
     data, notes = gs.new_list.make(catalog, {**given, "name": name, "packs": packs})

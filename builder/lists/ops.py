@@ -56,14 +56,14 @@ class Add:
 
     def given(self) -> dict:
         """The add's options by key: ``options`` and the named ones given (a key given both ways
-        is refused)."""
+        is refused); a named one given in ``options`` as a word is read as the named one is."""
         named = {"models": self.models, "led_by": self.led_by, "standard": self.standard, "variant": self.variant}
         named["player"] = self.player
         out = {k: v for k, v in named.items() if v is not None and v is not False}
         for key, value in self.options.items():
             if key in out or key in ("count", "check_side"):
                 raise UsageError(f"option '{key}' is given twice")
-            out[key] = value
+            out[key] = _named(key, value)
         return out
 
     def apply(self, tree, catalog, game) -> tuple[list[str], tuple | None]:
@@ -240,6 +240,18 @@ def copies_of(game, catalog, data, item: str) -> int:
     return total
 
 
+def _named(key: str, value: Any) -> Any:
+    """An add option ``Add`` names, given by key as a word (``daimyo add --opt models=2``), read
+    as its field is; another key's value as given (the game reads its own)."""
+    if key == "models":
+        return whole(value, "models")
+    if key in ("standard", "variant"):
+        return value if isinstance(value, bool) else str(value).strip().lower() in ON
+    if key in ("led_by", "player"):
+        return str(value).strip() or None
+    return value
+
+
 def _given(form: dict, key: str) -> bool:
     return form.get(key) not in (None, "", False, "0")
 
@@ -261,10 +273,7 @@ def from_form(form: dict, game) -> Operation:
             raise UsageError("options is a mapping of an option's key to its value", 'e.g. {"models": 2}')
         extra = dict(extra)
         if "models" in game.editing.add_options:
-            models = whole(form["models"], "models") if _given(form, "models") else None
-            if models is None and _given(extra, "models"):
-                models = whole(extra.pop("models"), "models")
-            return Add(item, models=models, options=extra)
+            return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None, options=extra)
         if "player" in game.editing.add_options:
             return Add(
                 item,

@@ -71,6 +71,7 @@ class NewOption:
                 out["max"] = self.max
         elif self.kind == "flag":
             out["type"] = "checkbox"
+            out["value"] = "yes" if first else ""
         return out
 
     def read(self, value: Any) -> Any:
@@ -116,14 +117,23 @@ class NewOption:
             raise UsageError(f"{self.key} must be a whole number, not {_shown(value)}")
         low = self.min if self.min is not None else -MAX_NUMBER
         high = self.max if self.max is not None else MAX_NUMBER
+        below = text.startswith("-")
         if len(digits) > len(str(MAX_NUMBER)):
-            sign = "-" if text.startswith("-") else ""
-            what = f"a number of {len(digits):,} digits"
-            raise UsageError(f"{self.key} must be {_bounds(low, high)}, not {sign}{what}")
+            what = ("-" if below else "") + f"a number of {len(digits):,} digits"
+            raise UsageError(f"{self.key} must be {self._bounds(low, high, below)}, not {what}")
         n = int(text)
         if not low <= n <= high:
-            raise UsageError(f"{self.key} must be {_bounds(low, high)}, not {n}")
+            raise UsageError(f"{self.key} must be {self._bounds(low, high, n < low)}, not {n}")
         return n
+
+    def _bounds(self, low: int, high: int, below: bool) -> str:
+        """The bounds a refused number is told: the one it is past, or both when the other is
+        declared too (or is the largest number there is)."""
+        if below and (self.max is None or high == MAX_NUMBER) and self.min is not None:
+            return f"at least {low:,}"
+        if not below and self.min is None:
+            return f"at most {high:,}"
+        return f"from {low:,} to {high:,}"
 
     def _choice(self, text: str) -> str:
         wanted = fold(text)
@@ -133,14 +143,6 @@ class NewOption:
         values = [v for v, _ in self.choices]
         hint = did_you_mean(text, values) or did_you_mean(text, [label for _, label in self.choices])
         return _refuse(f"{self.key} is one of {', '.join(values)}, not {_shown(text)}", hint)
-
-
-def _bounds(low: int, high: int) -> str:
-    if low == -MAX_NUMBER:
-        return f"at most {high:,}"
-    if high == MAX_NUMBER:
-        return f"at least {low:,}"
-    return f"from {low:,} to {high:,}"
 
 
 def _shown(value: Any) -> str:
