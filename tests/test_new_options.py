@@ -133,6 +133,18 @@ def test_each_older_flag_is_the_same_as_its_key(cli, tmp_path, game, flags, opts
     assert f"{key}:" in a.read_text()
 
 
+def test_a_flag_a_key_and_the_apis_older_field_say_the_same_words(cli, tmp_path):
+    _app, api = _api(tmp_path)
+    with api:
+        for value in ("abc", "0"):
+            by_flag = _error(cli("new", "senshiai", "--size", value, "-o", tmp_path / "x.yaml"))
+            by_key = _error(cli("new", "senshiai", "--opt", f"size={value}", "-o", tmp_path / "x.yaml"))
+            r = api.post("/api/lists", json={"system": "senshiai", "file": "x.yaml", "size": value})
+            assert r.status_code == 400 and by_flag == by_key == r.json()["error"], r.text
+        assert by_flag == "size must be at least 1, not 0"
+    assert not (tmp_path / "x.yaml").exists()
+
+
 def test_a_flag_and_its_key_together_are_refused(cli, tmp_path):
     r = cli("new", "senji", "--players", "3", "--opt", "players=4", "-o", tmp_path / "x.yaml")
     assert _error(r) == "option 'players' is given twice (give --opt players=... or its flag, not both)"

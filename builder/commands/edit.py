@@ -322,7 +322,9 @@ def register(app) -> None:
 
     @app.command("new", cls=NewCommand)
     def new_cmd(
-        system: str = typer.Argument(..., help="the game system: kensei, senshiai, herocard, senji or satsuma"),
+        system: str = typer.Argument(
+            ..., help="the game system: kensei, senshiai, herocard, senji, satsuma or an installed game's"
+        ),
         opt: list[str] = typer.Option(
             [],
             "--opt",
@@ -332,8 +334,8 @@ def register(app) -> None:
         clan: Optional[str] = typer.Option(
             None, "--clan", help="kensei: buke, kuge, sohei, otokodate, kuroi-te, hattori"
         ),
-        points: Optional[int] = typer.Option(
-            None, "--points", help="kensei: the agreed battle size in AP [default: 200]"
+        points: Optional[str] = typer.Option(
+            None, "--points", metavar="N", help="kensei: the agreed battle size in AP [default: 200]"
         ),
         commander: Optional[str] = typer.Option(
             None, "--commander", help="kensei: hatamoto, taisho or daimyo [default: hatamoto]"
@@ -341,16 +343,21 @@ def register(app) -> None:
         occult: Optional[bool] = typer.Option(
             None, "--occult/--no-occult", help="kensei: use the advanced occult rules [default: no]"
         ),
-        size: Optional[int] = typer.Option(
-            None, "--size", help="senshiai: the agreed deck size (the deck must have exactly this many cards)"
+        size: Optional[str] = typer.Option(
+            None,
+            "--size",
+            metavar="N",
+            help="senshiai: the agreed deck size (the deck must have exactly this many cards)",
         ),
         hero: Optional[str] = typer.Option(
             None, "--hero", help="herocard: the hero's name (a catalog hero starts with its attribute cards)"
         ),
-        max_hero_points: Optional[int] = typer.Option(
-            None, "--max-hero-points", help="herocard: the agreed hero point limit [default: 30]"
+        max_hero_points: Optional[str] = typer.Option(
+            None, "--max-hero-points", metavar="N", help="herocard: the agreed hero point limit [default: 30]"
         ),
-        players: Optional[int] = typer.Option(None, "--players", help="senji: the number of players, 3 to 6"),
+        players: Optional[str] = typer.Option(
+            None, "--players", metavar="N", help="senji: the number of players, 3 to 6"
+        ),
         side: Optional[str] = typer.Option(
             None, "--side", help="satsuma: samurai or imperial (starts with the published deck)"
         ),

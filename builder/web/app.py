@@ -89,13 +89,13 @@ class NewList(BaseModel):
         "the older fields below stand for the same keys",
     )
     clan: Optional[str] = None
-    points: Optional[int] = None
+    points: Optional[Union[int, str]] = None
     commander: Optional[str] = None
     occult: Optional[bool] = None
-    size: Optional[int] = None
+    size: Optional[Union[int, str]] = None
     hero: Optional[str] = None
-    max_hero_points: Optional[int] = None
-    players: Optional[int] = None
+    max_hero_points: Optional[Union[int, str]] = None
+    players: Optional[Union[int, str]] = None
     side: Optional[str] = None
     packs: list[str] = Field(default_factory=list, description="pack files of the workspace the list uses")
 
