@@ -304,7 +304,11 @@ def test_add_takes_the_games_own_options_by_key(toyu, tmp_path, cli):
     r = cli("add", army, "Archers", "--opt", "models=4")
     assert r.code == 0 and "added 4 Archers" in r.stdout, r.stdout + r.stderr
     r = cli("add", army, "Archers", "--opt", "veteran=yes")
-    assert _error(r) == "--veteran does not apply to toyunits lists"
+    assert _error(r) == "--veteran does not apply to toyunits lists ('add' of a toyunits list takes models)"
+    r = cli("add", army, "Archers", "--opt", "model=4")
+    assert _error(r) == (
+        "--model does not apply to toyunits lists (did you mean 'models'? 'add' of a toyunits list takes models)"
+    )
     ed = builder.ListEditor.open(army)
     change = ed.add("Spearmen", options={"models": 3})
     assert change.notes == ["added 3 Spearmen"]
@@ -317,4 +321,5 @@ def test_add_takes_the_games_own_options_by_key(toyu, tmp_path, cli):
         assert r.status_code == 200, r.text
         assert "added 2 Archers" in r.text
         r = api.post("/api/lists/army.yaml/edit", json={"op": "add", "item": "Archers", "options": {"veteran": True}})
-        assert r.status_code == 400 and r.json()["error"] == "'veteran' does not apply to toyunits lists", r.text
+        said = "'veteran' does not apply to toyunits lists ('add' of a toyunits list takes models)"
+        assert r.status_code == 400 and r.json()["error"] == said, r.text
