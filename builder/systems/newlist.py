@@ -16,7 +16,7 @@ from typing import Any
 
 from builder.errors import UsageError
 from builder.limits import MAX_NUMBER
-from builder.names import did_you_mean, fold
+from builder.names import did_you_mean, loose
 
 KINDS = ("text", "number", "choice", "flag")
 MAX_OPTION_TEXT = 200  # the longest text a new list's option takes (a hero's name, a scenario)
@@ -29,7 +29,8 @@ class NewOption:
     """One option a new list of a game takes (``daimyo new GAME --opt KEY=VALUE``).
 
     ``kind``: ``text``, ``number`` (a whole number from ``min`` to ``max``), ``choice`` (one of
-    ``choices``, ``(value, label)`` pairs, matched by value or label whatever the case; with
+    ``choices``, ``(value, label)`` pairs, matched by value or label whatever the case, accents,
+    spaces or hyphens; with
     ``open`` the choices only suggest and any text is taken) or ``flag`` (yes or no).
     ``default``: the value when it is not given (None: none, the game decides); ``start``: what
     the new-list form shows first when it differs from the default; ``required``: it must be
@@ -136,9 +137,9 @@ class NewOption:
         return f"from {low:,} to {high:,}"
 
     def _choice(self, text: str) -> str:
-        wanted = fold(text)
+        wanted = loose(text)  # by its value or label: case, accents, spaces and hyphens aside
         for value, label in self.choices:
-            if wanted in (fold(value), fold(label)):
+            if wanted in (loose(value), loose(label)):
                 return value
         values = [v for v, _ in self.choices]
         hint = did_you_mean(text, values) or did_you_mean(text, [label for _, label in self.choices])
