@@ -323,3 +323,46 @@ def test_add_takes_the_games_own_options_by_key(toyu, tmp_path, cli):
         r = api.post("/api/lists/army.yaml/edit", json={"op": "add", "item": "Archers", "options": {"veteran": True}})
         said = "'veteran' does not apply to toyunits lists ('add' of a toyunits list takes models)"
         assert r.status_code == 400 and r.json()["error"] == said, r.text
+
+
+def test_a_game_that_gives_only_form_fields_still_has_its_options_checked():
+    """A game written before options were declared names ``options`` and gives the form's
+    ``fields`` as mappings: its options are read from those, so ``--opt`` and the API take them
+    and refuse a wrong value in the same words."""
+    from types import SimpleNamespace
+
+    from builder.systems.newlist import NewListPart
+
+    class OlderNewList(NewListPart):
+        options = frozenset({"faction", "points", "motto"})
+
+        def fields(self, catalog):
+            return [
+                {
+                    "key": "faction",
+                    "label": "Faction",
+                    "value": "",
+                    "choices": [("north", "North"), ("south", "South")],
+                },
+                {"key": "points", "label": "Points", "value": "100", "type": "number", "min": 1, "max": 500},
+            ]
+
+        def body(self, data, catalog, options):
+            data.update({k: v for k, v in options.items() if v is not None})
+            return []
+
+    part = OlderNewList(SimpleNamespace(id="older"))
+    data, _ = part.make(None, {"faction": "South", "points": "500", "motto": " Onward "})
+    assert data == {"system": "older", "faction": "south", "points": 500, "motto": "Onward"}
+    for given, said in (
+        ({"points": "501"}, "points must be from 1 to 500, not 501"),
+        ({"faction": "east"}, "faction is one of north, south, not 'east'"),
+        (
+            {"fation": "north"},
+            "'fation' is not an option of a new older list (did you mean 'faction'? older lists take faction, motto, points)",
+        ),
+    ):
+        with pytest.raises(builder.UsageError) as info:
+            part.make(None, given)
+        assert info.value.lines() == [f"daimyo: error: {said}"]
+    assert [f["key"] for f in part.fields(None)] == ["faction", "points"]  # the form as the game gives it

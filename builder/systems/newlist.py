@@ -166,8 +166,28 @@ class NewListPart:
         self.game = game
 
     def declare(self, catalog) -> list[NewOption]:
-        """The options a new list takes (their keys are ``options``), from the game's catalog."""
-        return []
+        """The options a new list takes (their keys are ``options``), from the game's catalog.
+
+        A game that declares none but names ``options`` and gives the form's ``fields`` as
+        mappings (as games did before options were declared) gets them read from those: a
+        number field as a number with its bounds, a field with choices as a choice, any other
+        option as text."""
+        if type(self).fields is NewListPart.fields:
+            return [NewOption(key, key.replace("_", " ").capitalize()) for key in sorted(self.options)]
+        fields = {f["key"]: f for f in self.fields(catalog)}
+        out = []
+        for key in sorted(self.options):
+            f = fields.get(key, {})
+            label = str(f.get("label") or key)
+            start = f.get("value") if str(f.get("value") or "").strip() else None
+            if f.get("type") == "number":
+                out.append(NewOption(key, label, "number", start=start, min=f.get("min"), max=f.get("max")))
+            elif f.get("choices"):
+                choices = tuple((str(v), str(lbl)) for v, lbl in f["choices"])
+                out.append(NewOption(key, label, "choice", start=start, choices=choices, prompt=f.get("prompt", "")))
+            else:
+                out.append(NewOption(key, label, start=start, form=bool(f)))
+        return out
 
     def fields(self, catalog) -> list[dict]:
         """The fields a builder's new-list form asks for: the declared options it shows
