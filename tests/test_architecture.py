@@ -349,11 +349,11 @@ PART_USERS = {
     # the catalog's folder (the loader), the finding codes of a catalog (the command line)
     "catalog": ("catalog/loader.py", "commands/app.py"),
     "new_list": (
-        "lists/editor.py",
+        "lists/new.py",
         "commands/edit.py",
         "web/",
         "event/intake.py",
-    ),  # daimyo new, the form, an event  # 'daimyo options' and 'daimyo why'
+    ),  # a new list (every face's), the help of 'daimyo new', the form, an event
     "units": ("web/", "lists/"),
     "players": ("web/", "lists/"),
 }

@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -134,20 +135,17 @@ class ListEditor:
     def new(
         cls, system: str, path: str | os.PathLike | None = None, pack_files=None, **options
     ) -> tuple[ListEditor, list[str]]:
-        """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
-        occult, size, hero, max_hero_points, players, side, name, packs as written in the list);
-        returns the editor and notes for a person. Nothing is written until :meth:`save`."""
-        from builder.catalog.loader import load_catalog
-        from builder.lists.dump import dump_list_yaml
-        from builder.systems import find_system
+        """A new list of ``system`` (``options``: the game's own options by key, as the game
+        declares them, e.g. ``clan="buke"``; ``name``; ``packs`` as written in the list); returns
+        the editor and notes for a person. Nothing is written until :meth:`save`. The list is
+        made by ``builder.lists.new.start``, as ``daimyo new`` and the web builder make theirs."""
+        from builder.lists.new import NewListRequest, start
 
-        gs = find_system(system)
         folder = Path(path).resolve().parent if path is not None else Path(".").resolve()
-        packs = list(options.get("packs") or [])
-        files = pack_files if pack_files is not None else [str((folder / p).resolve()) for p in packs]
-        data, notes = gs.new_list.make(load_catalog(gs.id, list(files)), {**options, "packs": packs})
+        name, packs = options.pop("name", None), list(options.pop("packs", None) or [])
+        new = start(NewListRequest(system, options, name, packs, pack_files, folder))
         file = str(path) if path is not None else "<list>"
-        return cls(dump_list_yaml(data), file=file, base_dir=folder, path=path), notes
+        return cls(new.text, file=file, base_dir=folder, path=path), new.notes
 
     # -- state --------------------------------------------------------------------------------
 
@@ -319,13 +317,15 @@ class ListEditor:
         variant: bool = False,
         player: str | None = None,
         check_side: bool = True,
+        options: Mapping[str, Any] | None = None,
     ) -> Change:
         """Add ``count`` copies of a card (card games), a unit of ``models`` models of a troop
         (Kensei; default 3 for a unit, 1 for a single model), or a family, samurai card or
         province (Senji; ``player`` names whose, ``count`` the units on a province).
         ``variant`` turns a published Satsuma deck into a variant deck first (``check_side=False``
-        lets a card of the other side in, to ask what that would break). The change's ``breaks``
-        name the rules it breaks."""
+        lets a card of the other side in, to ask what that would break). ``options``: the options
+        of the game's own add by key (a plug-in game's). The change's ``breaks`` name the rules
+        it breaks."""
         from builder.lists.ops import Add
 
         return self.apply(
@@ -338,6 +338,7 @@ class ListEditor:
                 variant=variant,
                 player=player,
                 check_side=check_side,
+                options=dict(options or {}),
             )
         )
 

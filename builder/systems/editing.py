@@ -15,6 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from builder.errors import EditRefused, UsageError, option
+from builder.names import did_you_mean
 
 
 def refused(game: Any, verb: str, what: str = "") -> UsageError:
@@ -70,7 +71,10 @@ class EditingPart:
             return f"{option('variant')} applies to satsuma decks"
         if opt == "player":
             return f"{flag} applies to senji setups"
-        return f"{flag} does not apply to {self.game.id} lists"
+        allowed = sorted(self.add_options if verb == "add" else self.remove_options)
+        hint = did_you_mean(opt, allowed)
+        takes = f"'{verb}' of a {self.game.id} list takes " + (", ".join(allowed) if allowed else "none")
+        return f"{flag} does not apply to {self.game.id} lists ({hint + ' ' if hint else ''}{takes})"
 
     def resolve(self, catalog, name: str, data=None):
         """The card a name means (a ``Pick``), for the games whose lists hold cards."""

@@ -39,9 +39,11 @@ part(KenseiText)``): the part is made from the game when first asked for. Their 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
+
+from builder.systems.newlist import NewOption
 
 
 @runtime_checkable
@@ -274,7 +276,11 @@ class NewList(Protocol):
     @property
     def example(self) -> str: ...
 
+    def declare(self, catalog: Any) -> list[NewOption]: ...
+
     def fields(self, catalog: Any) -> list[dict]: ...
+
+    def values(self, catalog: Any, given: Mapping[str, Any]) -> dict: ...
 
     def make(self, catalog: Any, options: dict) -> tuple[dict, list[str]]: ...
 

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import jinja2
 import jinja2.bccache
@@ -25,8 +25,8 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
 from builder import __version__
-from builder.errors import DaimyoError
-from builder.systems import ids, is_system
+from builder.errors import DaimyoError, UsageError
+from builder.systems import get, ids, is_system
 from builder.web.common import _describe, _form, _go, _load_view
 from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
@@ -66,6 +66,9 @@ class EditOp(BaseModel):
     player: Optional[str] = Field(
         None, description="add: the player (name or family) who takes a samurai card or province of a setup"
     )
+    options: Optional[dict[str, Union[bool, int, str]]] = Field(
+        None, description='add: the options of the game\'s own add by key, e.g. {"models": 2}'
+    )
     where: Optional[str] = Field(None, description="part: the part to change, e.g. players/0/provinces/2")
     version: Optional[str] = Field(
         None, description="the version the change was made against; a file changed since is refused (409)"
@@ -80,14 +83,19 @@ class NewList(BaseModel):
     file: str
     system: str
     name: Optional[str] = None
+    options: dict[str, Union[bool, int, str]] = Field(
+        default_factory=dict,
+        description='the game\'s own options by key, as the game declares them (e.g. {"clan": "buke"}); '
+        "the older fields below stand for the same keys",
+    )
     clan: Optional[str] = None
-    points: Optional[int] = None
+    points: Optional[Union[int, str]] = None
     commander: Optional[str] = None
     occult: Optional[bool] = None
-    size: Optional[int] = None
+    size: Optional[Union[int, str]] = None
     hero: Optional[str] = None
-    max_hero_points: Optional[int] = None
-    players: Optional[int] = None
+    max_hero_points: Optional[Union[int, str]] = None
+    players: Optional[Union[int, str]] = None
     side: Optional[str] = None
     packs: list[str] = Field(default_factory=list, description="pack files of the workspace the list uses")
 
@@ -264,7 +272,7 @@ def create_app(
     @routes.post("/new", include_in_schema=False)
     async def new_page(request: Request):
         form = await _form(request, multi=("packs",))
-        rel = await off_loop(_create_list, ws, form)
+        rel = await off_loop(_create_from_form, ws, form)
         resp = _go(request, "/l/" + rel)
         resp.set_cookie(
             GAME_COOKIE,
@@ -449,13 +457,16 @@ def create_app(
 
     @routes.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
     def api_new(body: NewList):
-        rel = _create_list(
-            ws,
-            {
-                k: v if k == "packs" else "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
-                for k, v in body.model_dump().items()
-            },
-        )
+        given = dict(body.options)
+        system = body.system.strip().lower()
+        own = get(system).new_list.options if is_system(system) else frozenset()
+        for key, value in body.model_dump(exclude={"file", "system", "name", "packs", "options"}).items():
+            if value is None or key not in own:  # an older field stands for its key; another game's is let be
+                continue
+            if key in given:
+                raise UsageError(f"option '{key}' is given twice", f"give options.{key} or {key}, not both")
+            given[key] = value
+        rel = _create_list(ws, body.system, body.name, body.file, body.packs, given)
         return {"path": rel, "version": version_of(editor.read(rel)[1])}
 
     @routes.post(
@@ -742,52 +753,38 @@ def default_game(remembered: str | None, lists, ids: list[str]) -> str:
     return ids[0] if ids else ""
 
 
-def _create_list(ws: Workspace, form: dict) -> str:
-    from builder.catalog.loader import load_catalog
-    from builder.errors import UsageError
-    from builder.lists.dump import dump_list_yaml
-
+def _create_from_form(ws: Workspace, form: dict) -> str:
+    """The new-list form's list: its fields are the options the game declares, by key."""
     system = str(form.get("system", "")).strip().lower()
+    own = get(system).new_list.options if is_system(system) else frozenset()
+    given = {key: form[key] for key in own if key in form}
+    return _create_list(ws, system, form.get("name"), form.get("file"), form.get("packs") or [], given)
+
+
+def _create_list(ws: Workspace, system: str, name, file, packs, options: dict) -> str:
+    """Start a new list in the workspace (the form's and the JSON API's): ``packs`` are workspace
+    paths the form offers, ``options`` the game's own by key; what the form shows and is left
+    out takes what the form starts with. The list is made by the library's one path for a new
+    list (``builder.lists.new.start``); the file is created, never replaced."""
+    from builder.errors import UsageError
+    from builder.lists.new import NewListRequest, start
+
+    system = str(system or "").strip().lower()
     if not is_system(system):  # every registered game, not only the built-in ones
         raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(ids()))
-    name = (form.get("name") or "").strip() or None
-    rel = ws.new_name(form.get("file") or name or f"new-{system}")
-    wanted = form.get("packs") or []
-    if isinstance(wanted, str):
-        wanted = [wanted]
+    name = str(name or "").strip() or None
+    rel = ws.new_name(file or name or f"new-{system}")
+    wanted = [packs] if isinstance(packs, str) else list(packs or [])
     offered = {p["path"]: p for p in ws.packs()} if wanted else {}
-    packs = []
+    files = []
     for w in wanted:
         pk = offered.get(str(w))
         if pk is None or pk["system"] != system:
             raise UsageError(f"no {system} pack '{w}' in the workspace", "choose one of the packs the form offers")
-        packs.append(pk["file"])
-    catalog = load_catalog(system, packs)
-    written = [ws.pack_ref(Path(pk), rel, system) for pk in packs]  # by name, as 'daimyo new --pack' writes
-
-    def whole(key):
-        v = str(form.get(key) or "").strip()
-        if not v:
-            return None
-        try:
-            return int(v)
-        except ValueError:
-            raise UsageError(f"{key.replace('_', ' ')} must be a whole number, not '{v}'") from None
-
-    from builder.systems import get
-
-    gs = get(system)
-    form = dict(form)
-    fields = gs.new_list.fields(catalog)
-    for f in fields:  # what the form starts with stands for a field left out
-        if str(form.get(f["key"]) or "").strip() == "" and str(f.get("value") or "").strip():
-            form[f["key"]] = str(f["value"])
-    numbers = {f["key"] for f in fields if f.get("type") == "number"}
-    options: dict = {"name": name, "packs": written}
-    for key in sorted(gs.new_list.options):  # the game's own options, as 'daimyo new' passes them
-        options[key] = whole(key) if key in numbers else (str(form.get(key) or "").strip() or None)
-    data, _ = gs.new_list.make(catalog, options)
-    ws.create(rel, dump_list_yaml(data))
+        files.append(pk["file"])
+    written = [ws.pack_ref(Path(pk), rel, system) for pk in files]  # by name, as 'daimyo new --pack' writes
+    new = start(NewListRequest(system, options, name, written, files, as_form=True))
+    ws.create(rel, new.text)
     return rel
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from builder.errors import UsageError, option
 from builder.games.senshiai.packs import SenshiaiPacks
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame, CardQuestions
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
@@ -34,14 +33,20 @@ class SenshiaiNewList(NewListPart):
     options = frozenset({"size"})
     example = "Northern host"
 
-    def fields(self, catalog):
-        return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
+    def declare(self, catalog):
+        return [
+            NewOption(
+                "size",
+                "Agreed deck size (optional)",
+                "number",
+                help="the agreed deck size (the deck must have exactly this many cards)",
+                min=1,
+            )
+        ]
 
     def body(self, data, catalog, options):
         size = options.get("size")
         if size is not None:
-            if size < 1:
-                raise UsageError(f"{option('size')} must be at least 1, not {size}", f"e.g. {option('size')} 50")
             data["size"] = size
         data["cards"] = {}
         return []
