@@ -14,7 +14,7 @@ from builder.web.editing import Editor
 from builder.web.workspace import Refused, Workspace
 
 
-def _describe(exc: Exception) -> tuple[int, str, list[str]]:
+def describe(exc: Exception) -> tuple[int, str, list[str]]:
     if isinstance(exc, Refused):
         return exc.status, exc.message + (f" ({exc.hint})" if exc.hint else ""), []
     if isinstance(exc, DaimyoError):
@@ -27,7 +27,7 @@ def _describe(exc: Exception) -> tuple[int, str, list[str]]:
 MAX_FIELDS = 1000  # fields of one posted form
 
 
-async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
+async def read_form(request: Request, multi: tuple[str, ...] = ()) -> dict:
     """The fields of a posted form (the last value of each; a list of values for ``multi``).
 
     A URL-encoded form (what the pages and htmx send) is read straight from the body, already
@@ -53,13 +53,13 @@ async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
     return out
 
 
-def _go(request: Request, url: str):
+def redirect(request: Request, url: str):
     if request.headers.get("hx-request") == "true":
         return Response(status_code=204, headers={"HX-Redirect": url})
     return RedirectResponse(url, status_code=303)
 
 
-def _load_view(
+def load_view(
     ws: Workspace,
     path: str,
     editor: Editor | None = None,
@@ -98,3 +98,6 @@ def attachment(name: str) -> str:
 
     plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+__all__ = ["MAX_FIELDS", "attachment", "describe", "load_view", "read_form", "redirect"]
