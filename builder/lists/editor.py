@@ -535,7 +535,7 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
 
     @contextmanager
     def unchanged():
-        with _folder_lock(target):
+        with folder_lock(target):
             if expected is not None:
                 try:
                     now = _digest(target.read_bytes())
@@ -571,7 +571,7 @@ def refuse_read_only(path: Path) -> None:
         )
 
 
-class _folder_lock:
+class folder_lock:
     """An exclusive lock on the folder of ``path`` while a list is compared and replaced."""
 
     def __init__(self, path: Path):
@@ -621,6 +621,8 @@ __all__ = [
     "ListEditor",
     "NothingToUndo",
     "edit_file",
+    "folder_lock",
+    "refuse_read_only",
     "version_of",
     "write_list",
 ]

@@ -191,12 +191,12 @@ def remove_entry(path: str | Path, section: str, name: str, expected: str | None
 
 
 def _edit(path: str | Path, change, expected: str | None) -> str:
-    from builder.kit.edit import _rt
-    from builder.lists.editor import ListChangedError, _folder_lock
+    from builder.kit.edit import roundtrip_yaml
+    from builder.lists.editor import ListChangedError, folder_lock
     from builder.yamlio import atomic_write, may_replace, read_text
 
     p = Path(path)
-    with _folder_lock(p):
+    with folder_lock(p):
         text = read_text(p, "pack.yaml")
         if expected is not None and digest(text) != expected:
             raise ListChangedError(
@@ -208,7 +208,7 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
                     hint="load it again and repeat the change",
                 )
             )
-        y = _rt()
+        y = roundtrip_yaml()
         tree = y.load(text)
         change(tree)
         buf = io.StringIO()
