@@ -247,7 +247,7 @@ def register(app) -> None:
         Exit 0 when done or nothing is outdated, 1 when updates were declined."""
         import sys
 
-        from builder.packs.installer import _put, describe, download, outdated, refuse_shadows
+        from builder.packs.installer import describe, download, outdated, put_in_use, refuse_shadows
 
         ups = outdated(name)
         stale()
@@ -271,7 +271,7 @@ def register(app) -> None:
             if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
                 echo("nothing replaced")
                 raise typer.Exit(1)
-        for line in _put(readies, force=force, replace=replace):
+        for line in put_in_use(readies, force=force, replace=replace):
             say(line, err=line.startswith("warning: "))
 
     @pack_app.command("remove")

@@ -60,7 +60,7 @@ def validate_entry(
     ``assumed``: written into an entry that gives neither ``source`` nor ``assumed`` (and is no
     change of a catalog entry), as a spreadsheet's rows get it."""
     from builder.packs.fields import entry_fields, sections
-    from builder.packs.sheet import Row, Sheet, _validate, sheet_to_pack
+    from builder.packs.sheet import Row, Sheet, sheet_to_pack, validate_sheet
 
     if section not in sections(system):
         raise UsageError(f"'{section}' is not a section of a {system} pack", "sections: " + ", ".join(sections(system)))
@@ -101,7 +101,7 @@ def validate_entry(
     out.pack = whole
     where = {(section, index): (label, sheet.rows[0])}
     try:
-        _validate(whole, where, sheet)
+        validate_sheet(whole, where, sheet)
     except DaimyoError as exc:
         for d in exc.diagnostics:
             if d.file == label and d.line == 1:

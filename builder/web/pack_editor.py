@@ -329,18 +329,18 @@ def _field_names(system: str, section: str) -> list[str]:
 
 
 def _cell_text(v) -> str:
-    from builder.packs.sheet import _cell
+    from builder.packs.sheet import cell_text
 
-    return _cell(None, v)
+    return cell_text(None, v)
 
 
 def _cells(fields, entry) -> dict:
     """The form's text for each field of ``entry`` (lists as 'a; b', as in a spreadsheet)."""
-    from builder.packs.sheet import _cell
+    from builder.packs.sheet import cell_text
 
     if not entry:
         return {}
-    return {f.name: _cell(f, entry.get(f.name)) for f in fields if entry.get(f.name) is not None}
+    return {f.name: cell_text(f, entry.get(f.name)) for f in fields if entry.get(f.name) is not None}
 
 
 def _prints_cards(system: str) -> bool:
