@@ -399,9 +399,9 @@ def create_app(
         missing = missing_notes(
             [m[:200] for m in request.query_params.getlist("missing")[:10]]
         )  # packs an import lacked
-        from builder.web.views import _type, catalog_entries
+        from builder.web.views import catalog_entries, entry_type
 
-        types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
+        types = sorted({entry_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
         undo, redo = editor.can(path, view["version"])
         return page(
             request,
