@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import DaimyoError, ListError
-from builder.lists.editor import History, version_of
+from builder.lists.editor import HISTORY, History, ListEditor, version_of, write_list
 from builder.web.workspace import Refused
 
 
@@ -129,8 +129,6 @@ class Editor:
         """Keep ``text`` (read as ``doc``, checked as ``result``) as the session of ``rel``. The
         history goes on when ``text`` is the text the session holds (the packs changed); a
         text changed elsewhere starts a new one."""
-        from builder.lists.editor import ListEditor
-
         lock = self.lock(rel)
         if not lock.acquire(blocking=False):  # a change of this list is being made: its session wins
             return
@@ -186,8 +184,6 @@ class Editor:
     def _open(self, rel: str, path: Path, text: str):
         """The session of ``rel`` on ``text`` (read and checked once when this server does not
         hold it yet)."""
-        from builder.lists.editor import ListEditor
-
         s = self.session(rel, text)
         if s is None:
             self.ws.check_packs(path, text)
@@ -299,7 +295,6 @@ class Editor:
         lock is taken); a file that no longer holds ``expected`` is refused as a ``Conflict`` (and
         the session, which holds the refused text, is dropped)."""
         from builder.errors import ListChangedError
-        from builder.lists.editor import write_list
 
         self._stamps.pop(rel, None)
         try:
@@ -401,8 +396,6 @@ class SharedHistory:
 
     def save(self, rel: str, version: str, history: History) -> None:
         """Keep ``history`` as the history of ``rel``, applying to ``version``."""
-        from builder.lists.editor import HISTORY
-
         target = self._base(rel).with_suffix(".json")
         self._made()
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
