@@ -67,6 +67,7 @@ def cost_start(text: str) -> int:
 
 
 def strip_cost(text: str) -> str:
+    """``text`` without the cost written at its end (see ``cost_start``)."""
     j = cost_start(text)
     return text if j < 0 else text[:j]
 
@@ -148,6 +149,7 @@ def free_text(text: str) -> str:
 
 
 def unquote_free_text(text: str) -> str:
+    """The value of a Name:, Author: or Notes: line as ``free_text`` wrote it: unquoted."""
     import json
 
     t = text.strip()
@@ -217,6 +219,7 @@ def unmask(p, text: str) -> str:
 
 
 def plain_number(v) -> str:
+    """A number as a list's text writes it: 3.0 as 3, other floats without trailing digits."""
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     if isinstance(v, float):
@@ -225,6 +228,7 @@ def plain_number(v) -> str:
 
 
 def needs_count(name: str) -> bool:
+    """Whether an entry's name needs its count written before it to read back as that name."""
     return (
         not name[:1].isalpha()
         or name[-1:] in "0123456789)]"
@@ -235,6 +239,8 @@ def needs_count(name: str) -> bool:
 
 
 def count_candidates(text: str, after: bool = True) -> list[tuple[int | None, str]]:
+    """Each (count, name) a line can be read as, a written count first (``after``: counts written
+    after the name too), and last the whole line with no count."""
     out: list[tuple[int | None, str]] = []
     for pat in _COUNT_PATTERNS:
         m = pat.match(text)

@@ -15,6 +15,7 @@ from builder.web.workspace import Refused, Workspace
 
 
 def describe(exc: Exception) -> tuple[int, str, list[str]]:
+    """(HTTP status, message, further lines) of an error, as the pages and the API answer it."""
     if isinstance(exc, Refused):
         return exc.status, exc.message + (f" ({exc.hint})" if exc.hint else ""), []
     if isinstance(exc, DaimyoError):
@@ -54,6 +55,7 @@ async def read_form(request: Request, multi: tuple[str, ...] = ()) -> dict:
 
 
 def redirect(request: Request, url: str):
+    """The answer after a post: an htmx redirect for htmx, a 303 to ``url`` otherwise."""
     if request.headers.get("hx-request") == "true":
         return Response(status_code=204, headers={"HX-Redirect": url})
     return RedirectResponse(url, status_code=303)

@@ -852,6 +852,8 @@ def UnitCard(data, w, h, g, warnings, scale: float = 1.0):
 
 
 def draw_unit_card(c, d: dict, w: float, h: float, g: float, warnings: list[str], marks: bool = True) -> None:
+    """Draw the unit card of ``d`` (``unit_card_data``) on canvas ``c``: ``w`` by ``h`` mm with a
+    margin of ``g`` mm, cut marks at its corners unless ``marks`` is false."""
     from builder.kit import fonts, pdfbase
 
     P = MM
