@@ -123,7 +123,8 @@ def rulebook_of(system: str) -> Rulebook | None:
     return None
 
 
-def _parse(source: str) -> list[tuple[str, int, int]]:
+def source_refs(source: str) -> list[tuple[str, int, int]]:
+    """(rulebook file, first line, last line) of each rulebook reference in ``source``."""
     return [(m["file"], int(m["a"]), int(m["b"] or m["a"])) for m in _rx("ref").finditer(source)]
 
 
@@ -154,7 +155,7 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
     """
     if not source:
         return ""
-    refs = _parse(source)
+    refs = source_refs(source)
     if not refs:
         return source
     books = registry()
@@ -192,7 +193,7 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
 
 def exact_source(source: str | None) -> str:
     """The exact references of a source, as ``--explain`` shows them next to the readable form."""
-    return ", ".join(f"{f}:{a}" + (f"-{b}" if b != a else "") for f, a, b in _parse(source or ""))
+    return ", ".join(f"{f}:{a}" + (f"-{b}" if b != a else "") for f, a, b in source_refs(source or ""))
 
 
 def humanize(text: str | None, bare: bool = True) -> str:
@@ -215,4 +216,4 @@ def _in_parens(text: str, m: re.Match) -> bool:
     return before.endswith("(") or (before.endswith(",") and "(" in before[-60:])
 
 
-__all__ = ["Rulebook", "Section", "exact_source", "format_source", "humanize", "registry", "rulebook_of"]
+__all__ = ["Rulebook", "Section", "exact_source", "format_source", "humanize", "registry", "rulebook_of", "source_refs"]

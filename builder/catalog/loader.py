@@ -159,14 +159,14 @@ class Catalog:
 
     def where(self, section: str, entry) -> str:
         """``file:line`` where the entry (model or record) was written (catalog or pack)."""
-        return self.origin.get((section, _id(entry)), "")
+        return self.origin.get((section, entry_id(entry)), "")
 
     def override(self, section: str, entry) -> dict | None:
         """How a pack changed a catalog entry (see ``overridden``), or None."""
-        return getattr(self, "overridden", {}).get((section, _id(entry)))
+        return getattr(self, "overridden", {}).get((section, entry_id(entry)))
 
     def is_example(self, section: str, entry) -> bool:
-        pack = self.from_pack.get((section, _id(entry)))
+        pack = self.from_pack.get((section, entry_id(entry)))
         return bool(pack and any(p["file"] == pack and p.get("example") for p in self.packs))
 
     # -- house rules ----------------------------------------------------------
@@ -207,7 +207,8 @@ class Catalog:
         return state
 
 
-def _id(entry) -> str:
+def entry_id(entry) -> str:
+    """The id of a catalog entry (a model or a plain record)."""
     return entry["id"] if isinstance(entry, dict) else entry.id
 
 

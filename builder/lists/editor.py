@@ -83,6 +83,55 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+def version_of(text: str) -> str:
+    """A short name of a list's ``text`` (``ListEditor.version``; what ``write_list`` expects):
+    equal texts have equal versions."""
+    return _digest(text.encode("utf-8"))
+
+
+@dataclass
+class History:
+    """The undo and redo history of an edit session (``ListEditor.history``): the texts before
+    each edit, the last one last (``undo``), and the texts undone, the last undone last
+    (``redo``); at most ``HISTORY`` edits are kept. A history goes with the text it was made
+    on: a new session of that same text can carry it on (``ed.history = old.history``), and the
+    web server's several processes share it through the workspace
+    (``builder.web.editing.SharedHistory``)."""
+
+    undo: list[str] = field(default_factory=list)
+    redo: list[str] = field(default_factory=list)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo)
+
+    def record(self, before: str) -> None:
+        """An edit was made from the text ``before``: it can be undone, and nothing is left to redo."""
+        self.undo.append(before)
+        del self.undo[:-HISTORY]
+        self.redo.clear()
+
+    def back(self, current: str) -> str:
+        """Undo from the text ``current``: the text before the last edit (``current`` can be redone)."""
+        if not self.undo:
+            raise NothingToUndo("nothing to undo")
+        text = self.undo.pop()
+        self.redo.append(current)
+        return text
+
+    def forward(self, current: str) -> str:
+        """Redo from the text ``current``: the text the edit last undone made (``current`` can be undone)."""
+        if not self.redo:
+            raise NothingToUndo("nothing to redo")
+        text = self.redo.pop()
+        self.undo.append(current)
+        return text
+
+
 class ListEditor:
     """An open list document that can be changed, checked, undone and saved.
 
@@ -91,6 +140,7 @@ class ListEditor:
     raise a ``DaimyoError`` and leave the list as it was when they cannot be done.
     ``version`` names the current text (it changes with every edit, undo and redo);
     :meth:`changed_on_disk` tells whether the file differs from what was last read or saved.
+    ``history`` holds what :meth:`undo` and :meth:`redo` go back and forth to (a ``History``).
     """
 
     import_notes: list[str]  # set by ``builder.api.import_``: what the import left out
@@ -107,8 +157,7 @@ class ListEditor:
         self.file = file
         self.base_dir = Path(base_dir) if base_dir is not None else (self.path.parent if self.path else Path("."))
         self.extra_packs = [str(p) for p in extra_packs]
-        self._undo: list[str] = []
-        self._redo: list[str] = []
+        self.history = History()
         self._disk: str | None = None
         self._catalog: Catalog | None = None
         self._recent: dict[str, _State] = {}  # see ``_keep``
@@ -170,7 +219,7 @@ class ListEditor:
         ed.path, ed.file = None, file
         ed.base_dir = Path(base_dir) if base_dir is not None else Path(".")
         ed.extra_packs = []
-        ed._undo, ed._redo, ed._disk = [], [], None
+        ed.history, ed._disk = History(), None
         ed._recent = {}
         ed._catalog = catalog
         ed._state = _State(text, doc, result)
@@ -203,15 +252,15 @@ class ListEditor:
     @property
     def version(self) -> str:
         """A short name of the current text; equal texts have equal versions."""
-        return _digest(self.text.encode("utf-8"))
+        return version_of(self.text)
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self.history.can_redo
 
     def check(self):
         """The check result of the list as it is now (``CheckResult``)."""
@@ -250,9 +299,7 @@ class ListEditor:
         else:
             state, notes, target = state
         if state.text != self.text:
-            self._undo.append(self.text)
-            del self._undo[:-HISTORY]
-            self._redo.clear()
+            self.history.record(self.text)
             self._keep(self._state)
             self._state = state
         return Change(list(notes), before, self.check(), target)
@@ -371,19 +418,13 @@ class ListEditor:
 
     def undo(self) -> str:
         """Go back one edit; returns the text now current."""
-        if not self._undo:
-            raise NothingToUndo("nothing to undo")
-        text = self._undo.pop()
-        self._redo.append(self.text)
+        text = self.history.back(self.text)
         self._state = self._again(text)
         return text
 
     def redo(self) -> str:
         """Do again the edit last undone; returns the text now current."""
-        if not self._redo:
-            raise NothingToUndo("nothing to redo")
-        text = self._redo.pop()
-        self._undo.append(self.text)
+        text = self.history.forward(self.text)
         self._state = self._again(text)
         return text
 
@@ -430,7 +471,7 @@ class ListEditor:
         """An independent editor on the same text (no history; same file and catalog)."""
         other = object.__new__(ListEditor)
         other.__dict__.update(self.__dict__)
-        other._undo, other._redo, other._recent = [], [], {}
+        other.history, other._recent = History(), {}
         other._state = _State(self._state.text, self._state.doc, self._state.result)
         return other
 
@@ -495,7 +536,7 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
 
     @contextmanager
     def unchanged():
-        with _folder_lock(target):
+        with folder_lock(target):
             if expected is not None:
                 try:
                     now = _digest(target.read_bytes())
@@ -531,7 +572,7 @@ def refuse_read_only(path: Path) -> None:
         )
 
 
-class _folder_lock:
+class folder_lock:
     """An exclusive lock on the folder of ``path`` while a list is compared and replaced."""
 
     def __init__(self, path: Path):
@@ -573,4 +614,16 @@ def edit_file(path: str | os.PathLike, change, attempts: int = 20) -> tuple[List
     return ed, result
 
 
-__all__ = ["Change", "ListChangedError", "ListEditor", "NothingToUndo", "edit_file", "write_list"]
+__all__ = [
+    "HISTORY",
+    "Change",
+    "History",
+    "ListChangedError",
+    "ListEditor",
+    "NothingToUndo",
+    "edit_file",
+    "folder_lock",
+    "refuse_read_only",
+    "version_of",
+    "write_list",
+]

@@ -147,10 +147,10 @@ def _diff(old, new, raw, path: tuple, out: list) -> None:
 
 def _fragment(value) -> list[str]:
     """Lines of ``value`` written as YAML by the round-trip writer (as the slow path would)."""
-    from builder.kit.edit import _rt
+    from builder.kit.edit import roundtrip_yaml
 
     buf = io.StringIO()
-    _rt().dump(value, buf)
+    roundtrip_yaml().dump(value, buf)
     lines = buf.getvalue().split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -27,7 +27,7 @@ from starlette.formparsers import MultiPartException
 from builder import __version__
 from builder.errors import DaimyoError, UsageError
 from builder.systems import get, ids, is_system
-from builder.web.common import _describe, _form, _go, _load_view
+from builder.web.common import describe, load_view, read_form, redirect
 from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
 
@@ -222,7 +222,7 @@ def create_app(
         return request.headers.get("hx-request") == "true"
 
     def failure(request: Request, exc: Exception):
-        status, message, lines = _describe(exc)
+        status, message, lines = describe(exc)
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message, "details": lines}, status_code=status)
         if is_htmx(request):
@@ -271,9 +271,9 @@ def create_app(
 
     @routes.post("/new", include_in_schema=False)
     async def new_page(request: Request):
-        form = await _form(request, multi=("packs",))
+        form = await read_form(request, multi=("packs",))
         rel = await off_loop(_create_from_form, ws, form)
-        resp = _go(request, "/l/" + rel)
+        resp = redirect(request, "/l/" + rel)
         resp.set_cookie(
             GAME_COOKIE,
             str(form.get("system", "")).strip().lower(),
@@ -285,30 +285,30 @@ def create_app(
 
     @routes.post("/import", include_in_schema=False)
     async def import_page(request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         rel, missing = await off_loop(_import, ws, form.get("text", ""), form.get("file") or None)
         from urllib.parse import urlencode
 
-        return _go(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
+        return redirect(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
 
     @routes.post("/l/{path:path}/duplicate", include_in_schema=False)
     async def duplicate_page(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         await off_loop(ws.duplicate, path, form.get("to") or None)
-        return _go(request, "/")
+        return redirect(request, "/")
 
     @routes.post("/l/{path:path}/rename", include_in_schema=False)
     async def rename_page(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         await off_loop(ws.rename, path, form.get("to", ""))
         editor.forget(ws.clean(path))
-        return _go(request, "/")
+        return redirect(request, "/")
 
     @routes.post("/l/{path:path}/delete", include_in_schema=False)
     async def delete_page(path: str, request: Request):
         await off_loop(ws.delete, path)
         editor.forget(ws.clean(path))
-        return _go(request, "/")
+        return redirect(request, "/")
 
     @routes.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
     def catalog_part(
@@ -324,7 +324,7 @@ def create_app(
     def entry_part(path: str, request: Request, section: str = "", name: str = ""):
         from builder.web.views import entry_detail
 
-        _doc, catalog, _res, view = _load_view(ws, path, editor)
+        _doc, catalog, _res, view = load_view(ws, path, editor)
         if section not in catalog.sections():
             raise Refused(f"no catalog section '{section}'", 404)
         detail = entry_detail(catalog, section, name)
@@ -334,7 +334,7 @@ def create_app(
 
     @routes.post("/l/{path:path}/edit", response_class=HTMLResponse, include_in_schema=False)
     async def edit_part(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         op = {k: v for k, v in form.items() if k not in ("version",)}
 
         def work():
@@ -345,12 +345,12 @@ def create_app(
 
     @routes.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo_part(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         return await off_loop(lambda: _stepped(request, path, True, form.get("version") or None))
 
     @routes.post("/l/{path:path}/redo", response_class=HTMLResponse, include_in_schema=False)
     async def redo_part(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         return await off_loop(lambda: _stepped(request, path, False, form.get("version") or None))
 
     def _stepped(request, path, back, version):
@@ -358,7 +358,7 @@ def create_app(
         return _list_part(request, path, out.notes, out=out)
 
     def _list_part(request, path, notes, picked=None, out=None):
-        _doc, _catalog, _res, view = _load_view(
+        _doc, _catalog, _res, view = load_view(
             ws, path, editor, out.text if out else None, out.known if out else None, out.path if out else None
         )
         # what the change left (with several processes, not read back from the shared history)
@@ -369,7 +369,7 @@ def create_app(
 
     from builder.web.print_page import add_routes as print_routes
 
-    print_routes(routes, ws, editor, page, pdfs, _form)  # the print page, its PDF, previews and downloads
+    print_routes(routes, ws, editor, page, pdfs, read_form)  # the print page, its PDF, previews and downloads
 
     @routes.get("/l/{path:path}/export", include_in_schema=False)
     def export_file(path: str, format: str = "yaml"):
@@ -384,7 +384,7 @@ def create_app(
 
     @routes.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
-        doc, _catalog, res, view = _load_view(ws, path, editor)
+        doc, _catalog, res, view = load_view(ws, path, editor)
         from builder.share.fingerprint import fingerprint
 
         try:
@@ -396,20 +396,20 @@ def create_app(
             try:
                 exports.append({"format": fmt, "label": label, "text": _export(ws, path, fmt), "error": None})
             except DaimyoError as exc:
-                exports.append({"format": fmt, "label": label, "text": "", "error": _describe(exc)[1]})
+                exports.append({"format": fmt, "label": label, "text": "", "error": describe(exc)[1]})
         return page(
             request, "share.html", view=view, exports=exports, fingerprint=fp, undo=False, redo=False, tab="share"
         )
 
     @routes.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
-        doc, catalog, _res, view = _load_view(ws, path, editor)
+        doc, catalog, _res, view = load_view(ws, path, editor)
         missing = missing_notes(
             [m[:200] for m in request.query_params.getlist("missing")[:10]]
         )  # packs an import lacked
-        from builder.web.views import _type, catalog_entries
+        from builder.web.views import catalog_entries, entry_type
 
-        types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
+        types = sorted({entry_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
         undo, redo = editor.can(path, view["version"])
         return page(
             request,
@@ -440,10 +440,10 @@ def create_app(
 
     from builder.web.compare import add_routes as compare_routes
 
-    compare_routes(routes, ws, editor, page, _go, _form)
+    compare_routes(routes, ws, editor, page, redirect, read_form)
     from builder.web.backup import add_routes as backup_routes
 
-    backup_routes(routes, ws, editor, page, _go)
+    backup_routes(routes, ws, editor, page, redirect)
 
     @routes.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
@@ -483,7 +483,7 @@ def create_app(
 
     @routes.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
-        _doc, _catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, res, view = load_view(ws, path, editor)
         return {"version": view["version"], **res.to_json(), "header": view["header"]}
 
     @routes.get(
@@ -563,7 +563,7 @@ def create_app(
 
     @routes.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
     def api_list(path: str):
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = load_view(ws, path, editor)
         return view
 
     gate = templates.get_template("gate.html")

@@ -218,7 +218,8 @@ def _cost(entry):
     return None
 
 
-def _type(system: str, entry) -> str:
+def entry_type(system: str, entry) -> str:
+    """The type of a catalog entry as the game's browser shows it (empty: none)."""
     return game(system).browse.entry_type(entry)
 
 

@@ -24,16 +24,16 @@ from builder.rules.engine import (
     Context,
     Item,
     Unknown,
-    _exact,
-    _measure_exact,
     active_restrictions,
     evaluate,
+    exact_number,
     fmt_num,
     limit_report,
     matching,
+    measure_exact,
     plain,
 )
-from builder.rules.engine import _norm as _normalize
+from builder.rules.engine import normalize_value as _normalize
 
 SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
@@ -145,7 +145,7 @@ class KenseiList:
         total: int | Fraction = 0
         for e in self.entries:
             total += e.points
-        return _exact(total)
+        return exact_number(total)
 
 
 def _find(catalog, section: str, name):
@@ -570,7 +570,7 @@ def _entry_points(catalog, e: TroopEntry, rules: dict):
         hit, key = None, None
     if hit is None or hit[0] is not t:
         pts, known = entry_points(e, rules)
-        hit = (t, _exact(pts), known)
+        hit = (t, exact_number(pts), known)
         if key is not None:
             memo[key] = hit
     return hit[1], hit[2]
@@ -673,9 +673,9 @@ def _prepare(lst: KenseiList, catalog, rules: dict):
     for i in items:
         if i.facts["ranged"] is True and i.facts["exempt"] is False:
             ranged_points += i.points
-    ranged_points = _exact(ranged_points)
+    ranged_points = exact_number(ranged_points)
     troops_points = lst._troops_exact()
-    total = _exact(troops_points + lst.commander_cost)
+    total = exact_number(troops_points + lst.commander_cost)
     level_name = getattr(lst.commander, "name", lst.commander_written)
     rounding = math.floor if rules.get("limits_between_hundreds") == "floor" else math.ceil
     size = max(100, rounding(lst.points / 100) * 100)
@@ -1321,7 +1321,7 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
         items, ctx = _prepare(lst, catalog, rules)
     troops = lst._troops_exact()
     out: dict[str, Any] = {
-        "points": plain(_exact(troops + lst.commander_cost)),
+        "points": plain(exact_number(troops + lst.commander_cost)),
         "limit": lst.points,
         "troops": plain(troops),
         "commander": lst.commander_cost,
@@ -1331,7 +1331,7 @@ def summary(lst: KenseiList, catalog, rules: dict) -> dict:
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
     out["models"] = sum(i.models for i in items) + sum(e.models for e in lst.entries if e.companion)
     for r, key in _summary_rules(active_restrictions(catalog.model.restrictions, ctx), ruleset(catalog)):
-        v = _measure_exact("points", matching(r, items, ctx))
+        v = measure_exact("points", matching(r, items, ctx))
         out[key] = plain(v)
         out[f"{key}_percent"] = _percent(v, lst.points) if lst.points else 0
     return out
@@ -1524,7 +1524,7 @@ def points_by(lst: KenseiList, catalog, rules: dict, fact: str) -> dict[str, Any
         values = sorted(v) if isinstance(v, (set, frozenset, list, tuple)) else [v]
         for x in values:
             k = "unknown" if x is None or type(x).__name__ == "Unknown" else str(x)
-            out[k] = plain(_exact(out.get(k, 0) + _exact(it.points)))
+            out[k] = plain(exact_number(out.get(k, 0) + exact_number(it.points)))
     return out
 
 

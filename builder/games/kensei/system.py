@@ -98,9 +98,9 @@ class KenseiUnitCards:
         return unit_card_data(lst, catalog)
 
     def draw(self, c, d, w, h, g, warnings, marks=True):
-        from builder.games.kensei.roster import _draw_card  # reportlab: loaded when printing
+        from builder.games.kensei.roster import draw_unit_card  # reportlab: loaded when printing
 
-        _draw_card(c, d, w, h, g, warnings, marks=marks)
+        draw_unit_card(c, d, w, h, g, warnings, marks=marks)
 
 
 class KenseiQuestions(QuestionsPart):

@@ -465,7 +465,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe=None) -> Game:
     end, max_hands = sim.end, sim.max_hands
     names = ("samurai", "imperial")
     table_total, decide, draw, place = core.table_total, core.decide, _draw, _place_duals
-    resolve, solve_duals = core.resolve, core._solve_duals
+    resolve, solve_duals = core.resolve, core.solve_duals
     first = sim.discard_timing == "before_redraw"
     echoice, choose = sim.escape_choice, core.choose_escape
     prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
@@ -748,7 +748,7 @@ def _escape_split(best: list, left, t: core.RoleTable) -> tuple[int, int | None]
                         b[s] = v
             else:
                 rest.append(O[c])
-        return core._solve_duals(b, rest) if rest else sum(b)
+        return core.solve_duals(b, rest) if rest else sum(b)
 
     base = without(None)
     with_e = best[7] + base if best[7] > 0 else None
