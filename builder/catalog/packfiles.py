@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from builder import state
+
 PACK_SUFFIXES = (".yaml", ".yml", ".json")
 
 WHERE_LABELS = {
@@ -143,7 +145,9 @@ class Header:
 
 
 _TOP_KEY = re.compile(r"^(name|pack|system|version)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
-_HEADERS: dict[tuple, Header] = {}
+_HEADERS: dict[tuple, Header] = state.cache(
+    "packs.headers", bound=2001, lifetime=state.FILE, doc="pack file headers, by path and identity on disk"
+)
 
 
 def read_header(path: Path) -> Header:
@@ -170,7 +174,7 @@ def read_header(path: Path) -> Header:
     else:
         for m in _TOP_KEY.finditer(text):
             _set(h, m.group(1), _plain(m.group(2)))
-    if len(_HEADERS) > 2000:
+    if len(_HEADERS) >= state.bound_of("packs.headers"):
         _HEADERS.clear()
     _HEADERS[key] = h
     return h
@@ -212,7 +216,12 @@ def pack_files(folder: Path) -> list[Path]:
 
 # folder -> (folder mtime, when read, [(file, name key of the file name)]); a folder is listed
 # again when it changes, and at least every few seconds (a long-running process sees edits)
-_FOLDERS: dict[str, tuple] = {}
+_FOLDERS: dict[str, tuple] = state.cache(
+    "packs.folders",
+    bound=201,
+    lifetime=state.FILE,
+    doc="the pack files of a folder, while its modification time is the same and for a few seconds at most",
+)
 _FOLDER_TTL = 2.0
 
 
@@ -237,7 +246,7 @@ def _folder_index(folder: Path) -> list[tuple[Path, str]]:
     except (OSError, ValueError):
         files = []
     items = [(p, name_key(p.name)) for p in files]
-    if len(_FOLDERS) > 200:
+    if len(_FOLDERS) >= state.bound_of("packs.folders"):
         _FOLDERS.clear()
     _FOLDERS[key] = (stamp, now, items)
     return items
@@ -253,13 +262,15 @@ def _header_cached(path: Path) -> Header:
     if hit is not None and now - hit[0] < _FOLDER_TTL:
         return hit[1]
     h = read_header(path)
-    if len(_RECENT) > 5000:
+    if len(_RECENT) >= state.bound_of("packs.recent_headers"):
         _RECENT.clear()
     _RECENT[key] = (now, h)
     return h
 
 
-_RECENT: dict[str, tuple] = {}
+_RECENT: dict[str, tuple] = state.cache(
+    "packs.recent_headers", bound=5001, lifetime=state.FILE, doc="pack headers read in the last few seconds, by path"
+)
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from builder import state
 from builder.web.catalog_view import profile_text, shape
 from builder.web.workspace import total_text
 
@@ -223,7 +224,9 @@ def _type(system: str, entry) -> str:
 
 
 # id of a catalog's model -> (model, the words of its house rules, a digest of those words)
-_RULES_KEPT: dict[int, tuple] = {}
+_RULES_KEPT: dict[int, tuple] = state.cache(
+    "web.house_rule_words", bound=64, lifetime=state.CATALOG, doc="the words of a catalog's house rules, by its model"
+)
 
 
 def _rule_words(catalog) -> list[tuple]:
@@ -268,7 +271,9 @@ def _rules_kept(catalog) -> tuple:
                 },
             )
         )
-    if len(_RULES_KEPT) >= 64:  # catalogs come and go as packs change: keep the newest few
+    if len(_RULES_KEPT) >= state.bound_of(
+        "web.house_rule_words"
+    ):  # catalogs come and go as packs change: keep the newest few
         _RULES_KEPT.clear()
     kept = _RULES_KEPT[id(model)] = (model, out, _digest(repr([w for _, w in out])))
     return kept

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from builder import state
 from builder.errors import ListError
 from builder.findings import Finding, codes
 from builder.names import did_you_mean, normalize
@@ -1360,13 +1361,19 @@ def _percent(v, limit) -> int | float:
     key = (type(v), v, type(limit), limit)
     hit = _PERCENTS.get(key)
     if hit is None:
-        if len(_PERCENTS) > 20000:
+        if len(_PERCENTS) >= _PERCENTS_MAX:
             _PERCENTS.clear()
         hit = _PERCENTS[key] = plain(round(Fraction(v) * 100 / limit, 1))
     return hit
 
 
-_PERCENTS: dict = {}
+_PERCENTS_MAX = 20001
+_PERCENTS: dict = state.cache(
+    "kensei.percents",
+    bound=_PERCENTS_MAX,
+    lifetime=state.VALUE,
+    doc="a share of a limit as a percentage, by value and limit",
+)
 
 
 # -- what the roster states ---------------------------------------------------------------------

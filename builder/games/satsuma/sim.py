@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from math import floor
 from random import Random
 
+from builder import state
 from builder.games.satsuma import rules as core
 
 SEED = core.SEED
@@ -179,13 +180,15 @@ def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
     key = (sim.samurai.tables, sim.imperial.tables, sim.hand_size, sim.max_discard, sim.policies, sim.weak, hands)
     out = _ROLE_OUTCOMES.get(key)
     if out is None:
-        if len(_ROLE_OUTCOMES) >= 64:
+        if len(_ROLE_OUTCOMES) >= state.bound_of("satsuma.role_outcomes"):
             _ROLE_OUTCOMES.clear()
         out = _ROLE_OUTCOMES[key] = _role_outcomes(sim, hands)
     return dict(out)
 
 
-_ROLE_OUTCOMES: dict = {}  # role_outcomes by decks' tables and numbers
+_ROLE_OUTCOMES: dict = state.cache(
+    "satsuma.role_outcomes", bound=64, lifetime=state.VALUE, doc="role_outcomes by decks' tables and numbers"
+)
 
 
 def _role_outcomes(sim: Sim, hands: int) -> dict:
