@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from builder import __version__
+from builder import __version__, state
 from builder.cli import _system, echo, fail, run_check
 from builder.errors import EXIT_INPUT, DaimyoError
 
@@ -328,7 +328,12 @@ COMMAND_TABLE = {
     "diff": "diff",
 }
 _REGISTERED: list[bool] = []  # [True] once every module's commands are on the app
-_ALONE: dict[str, typer.Typer] = {}  # a module's commands on an app of their own, by module
+_ALONE: dict[str, typer.Typer] = state.cache(
+    "commands.alone",
+    bound=None,
+    lifetime=state.PROCESS,
+    doc="a command module's commands on an app of their own, by module",
+)
 
 
 def register_commands() -> None:

@@ -37,7 +37,6 @@ does not depend on which process plays it or how many games run before it.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 from collections.abc import Sequence
@@ -279,7 +278,7 @@ def shuffle(cards: list, rnd) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-@functools.lru_cache(maxsize=256)
+@state.memo("satsuma.shuffle_steps", bound=256, lifetime=state.VALUE, doc="the steps of a shuffle, by deck size")
 def _swaps(n: int) -> tuple:
     """``(i, float(i + 1))`` for i = n-1 down to 1: the steps of ``shuffle`` (a float times a float is
     the float times the integer, without converting it on every step)."""
