@@ -73,8 +73,8 @@ def _add(entry: Entry) -> None:
 
 def cache(name: str, *, bound: int | None, lifetime: str, doc: str) -> dict:
     """A new empty dict registered as the cache ``name``. The module that uses it keeps it within
-    ``bound`` entries itself (``bound_of(name)``), the way that suits its use (dropping the
-    oldest entry, or all of them)."""
+    ``bound`` entries itself (a constant of the module, given here too), the way that suits
+    its use (dropping the oldest entry, or all of them)."""
     kept: dict = {}
     _add(Entry(name, bound, lifetime, doc, kept.__len__, kept.clear))
     return kept
@@ -87,7 +87,7 @@ def memo(name: str, *, bound: int | None, lifetime: str, doc: str, typed: bool =
     def wrap(fn: F) -> F:
         kept: Any = functools.lru_cache(maxsize=bound, typed=typed)(fn)
         _add(Entry(name, bound, lifetime, doc, lambda: kept.cache_info().currsize, kept.cache_clear))
-        return kept  # type: ignore[no-any-return]
+        return kept
 
     return wrap
 
@@ -98,11 +98,6 @@ def register(
     """Register a cache that is not a plain dict (a one-entry slot, a cache with a lock), by how
     to read its size and how to empty it."""
     _add(Entry(name, bound, lifetime, doc, size, clear))
-
-
-def bound_of(name: str) -> int | None:
-    """The bound a cache was registered with."""
-    return _REGISTRY[name].bound
 
 
 def entries() -> list[Entry]:

@@ -346,13 +346,14 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
 
 # Catalogs already loaded in this process, by system and fingerprint (checking many
 # lists loads the same catalog once).
+_MEMO_MAX = 33  # catalogs
 _MEMO: dict[tuple[str, str], Catalog] = state.cache(
-    "catalog.loaded", bound=33, lifetime=state.CATALOG, doc="catalogs loaded, by game and fingerprint"
+    "catalog.loaded", bound=_MEMO_MAX, lifetime=state.CATALOG, doc="catalogs loaded, by game and fingerprint"
 )
 
 
 def _remember(system: str, fingerprint: str, cat: Catalog) -> None:
-    if len(_MEMO) >= state.bound_of("catalog.loaded"):
+    if len(_MEMO) >= _MEMO_MAX:
         _MEMO.clear()
     _MEMO[(system, fingerprint)] = cat
 

@@ -145,8 +145,9 @@ class Header:
 
 
 _TOP_KEY = re.compile(r"^(name|pack|system|version)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
+_HEADERS_MAX = 2001
 _HEADERS: dict[tuple, Header] = state.cache(
-    "packs.headers", bound=2001, lifetime=state.FILE, doc="pack file headers, by path and identity on disk"
+    "packs.headers", bound=_HEADERS_MAX, lifetime=state.FILE, doc="pack file headers, by path and identity on disk"
 )
 
 
@@ -174,7 +175,7 @@ def read_header(path: Path) -> Header:
     else:
         for m in _TOP_KEY.finditer(text):
             _set(h, m.group(1), _plain(m.group(2)))
-    if len(_HEADERS) >= state.bound_of("packs.headers"):
+    if len(_HEADERS) >= _HEADERS_MAX:
         _HEADERS.clear()
     _HEADERS[key] = h
     return h
@@ -216,9 +217,10 @@ def pack_files(folder: Path) -> list[Path]:
 
 # folder -> (folder mtime, when read, [(file, name key of the file name)]); a folder is listed
 # again when it changes, and at least every few seconds (a long-running process sees edits)
+_FOLDERS_MAX = 201
 _FOLDERS: dict[str, tuple] = state.cache(
     "packs.folders",
-    bound=201,
+    bound=_FOLDERS_MAX,
     lifetime=state.FILE,
     doc="the pack files of a folder, while its modification time is the same and for a few seconds at most",
 )
@@ -246,7 +248,7 @@ def _folder_index(folder: Path) -> list[tuple[Path, str]]:
     except (OSError, ValueError):
         files = []
     items = [(p, name_key(p.name)) for p in files]
-    if len(_FOLDERS) >= state.bound_of("packs.folders"):
+    if len(_FOLDERS) >= _FOLDERS_MAX:
         _FOLDERS.clear()
     _FOLDERS[key] = (stamp, now, items)
     return items
@@ -262,14 +264,18 @@ def _header_cached(path: Path) -> Header:
     if hit is not None and now - hit[0] < _FOLDER_TTL:
         return hit[1]
     h = read_header(path)
-    if len(_RECENT) >= state.bound_of("packs.recent_headers"):
+    if len(_RECENT) >= _RECENT_MAX:
         _RECENT.clear()
     _RECENT[key] = (now, h)
     return h
 
 
+_RECENT_MAX = 5001
 _RECENT: dict[str, tuple] = state.cache(
-    "packs.recent_headers", bound=5001, lifetime=state.FILE, doc="pack headers read in the last few seconds, by path"
+    "packs.recent_headers",
+    bound=_RECENT_MAX,
+    lifetime=state.FILE,
+    doc="pack headers read in the last few seconds, by path",
 )
 
 

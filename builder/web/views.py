@@ -224,8 +224,12 @@ def _type(system: str, entry) -> str:
 
 
 # id of a catalog's model -> (model, the words of its house rules, a digest of those words)
+_RULES_KEPT_MAX = 64  # catalogs
 _RULES_KEPT: dict[int, tuple] = state.cache(
-    "web.house_rule_words", bound=64, lifetime=state.CATALOG, doc="the words of a catalog's house rules, by its model"
+    "web.house_rule_words",
+    bound=_RULES_KEPT_MAX,
+    lifetime=state.CATALOG,
+    doc="the words of a catalog's house rules, by its model",
 )
 
 
@@ -271,9 +275,7 @@ def _rules_kept(catalog) -> tuple:
                 },
             )
         )
-    if len(_RULES_KEPT) >= state.bound_of(
-        "web.house_rule_words"
-    ):  # catalogs come and go as packs change: keep the newest few
+    if len(_RULES_KEPT) >= _RULES_KEPT_MAX:  # catalogs come and go as packs change: keep the newest few
         _RULES_KEPT.clear()
     kept = _RULES_KEPT[id(model)] = (model, out, _digest(repr([w for _, w in out])))
     return kept

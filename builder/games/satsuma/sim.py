@@ -179,14 +179,18 @@ def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
     key = (sim.samurai.tables, sim.imperial.tables, sim.hand_size, sim.max_discard, sim.policies, sim.weak, hands)
     out = _ROLE_OUTCOMES.get(key)
     if out is None:
-        if len(_ROLE_OUTCOMES) >= state.bound_of("satsuma.role_outcomes"):
+        if len(_ROLE_OUTCOMES) >= _ROLE_OUTCOMES_MAX:
             _ROLE_OUTCOMES.clear()
         out = _ROLE_OUTCOMES[key] = _role_outcomes(sim, hands)
     return dict(out)
 
 
+_ROLE_OUTCOMES_MAX = 64
 _ROLE_OUTCOMES: dict = state.cache(
-    "satsuma.role_outcomes", bound=64, lifetime=state.VALUE, doc="role_outcomes by decks' tables and numbers"
+    "satsuma.role_outcomes",
+    bound=_ROLE_OUTCOMES_MAX,
+    lifetime=state.VALUE,
+    doc="role_outcomes by decks' tables and numbers",
 )
 
 
