@@ -56,7 +56,9 @@ def _call_name(node: ast.AST) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        return None if isinstance(node.value, ast.Name) and node.value.id == "state" else node.attr
+        owner = node.value
+        registry = (owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", None)) == "state"
+        return None if registry else node.attr
     return None
 
 

@@ -12,7 +12,8 @@ from typing import Optional
 
 import typer
 
-from builder import __version__, state
+import builder.state
+from builder import __version__
 from builder.cli import _system, echo, fail, run_check
 from builder.errors import EXIT_INPUT, DaimyoError
 
@@ -328,10 +329,10 @@ COMMAND_TABLE = {
     "diff": "diff",
 }
 _REGISTERED: list[bool] = []  # [True] once every module's commands are on the app
-_ALONE: dict[str, typer.Typer] = state.cache(
+_ALONE: dict[str, typer.Typer] = builder.state.cache(
     "commands.alone",
     bound=None,
-    lifetime=state.PROCESS,
+    lifetime=builder.state.PROCESS,
     doc="a command module's commands on an app of their own, by module",
 )
 
