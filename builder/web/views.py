@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from builder import state
+from builder.kit.numbers import plain_value
 from builder.web.catalog_view import profile_text, shape
 from builder.web.workspace import total_text
 
@@ -42,16 +43,8 @@ def fold(text: str) -> str:
 
 
 def num(v):
-    t = type(v)
-    if t is int or t is str or t is bool or v is None:  # most values: no check against Fraction's ABC
-        return v
-    if isinstance(v, Fraction):
-        v = float(v)
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    if isinstance(v, float):
-        return round(v, 1)
-    return v
+    """A number as the pages show it: whole, or with one decimal place."""
+    return plain_value(v, 1)
 
 
 def finding_view(f) -> dict:
