@@ -40,44 +40,8 @@ SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
 TROOP_KEYS = ("troop", "models", "led_by", "standard")
 UNIT = "AP"
-
-# Fact names restrictions may use (``of`` selectors) and list facts (``when``/``unless``).
-FACTS = {
-    "troop",
-    "name",
-    "class",
-    "type",
-    "size_class",
-    "titles",
-    "weapons",
-    "ranged",
-    "firearm",
-    "melee",
-    "leader",
-    "general",
-    "unique",
-    "legendary",
-    "single",
-    "unit",
-    "living",
-    "common",
-    "clans",
-    "list_section",
-    "realm",
-    "creature",
-    "spiritual",
-    "cost",
-    "volume",
-    "standard",
-    "led",
-    "warrior",
-    "exempt",
-    "exempt_min",
-    "own_unit_min",
-    "own_unit_max",
-}
-CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
-CONTEXT_VALUES = {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
+# the facts and values a restriction may use: builder.games.kensei.catalog.RESTRICTION_FACTS and
+# RESTRICTION_CONTEXT_FACTS / _VALUES (the catalog refuses any other when it is loaded)
 
 SRC = {
     "general": f"{SEED}:5869-5871, {SEED}:5914-5915, {SEED}:1741-1744",
