@@ -30,6 +30,7 @@ from typing import Any
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, warning
 from builder.games.senshiai.terms import (
+    CARD_TYPES,
     PATHS,
     ROMAN,
     TRAITS,
@@ -639,7 +640,7 @@ def summary(deck: Deck, catalog, rules: dict) -> dict:
     out["max_cards"] = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
     if caps:
         out["capital"] = caps[0] if len(caps) == 1 else caps
-    for t in ("terrain", "troop", "event", "unknown"):
+    for t in (*CARD_TYPES, "unknown"):
         if types.get(t):
             out[t + "s" if t != "unknown" else "unknown_type"] = types[t]
     out["curve"] = " ".join(f"{k}:{v}" for k, v in cost_curve(deck).items())
