@@ -153,6 +153,7 @@ def test_clear_all_empties_every_cache_and_the_next_check_says_the_same(cli, fre
     first = cli("check", str(example), "--format", "json")
     filled = {name for name, n in state.stats().items() if n}
     assert {"catalog.loaded", "names.normalize", "rules.rulesets"} <= filled
+    assert [e for e in state.entries() if e.bound is not None and e.size() > e.bound] == []
     state.clear_all()
     assert set(state.stats().values()) == {0}
     again = cli("check", str(example), "--format", "json")
