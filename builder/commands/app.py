@@ -12,6 +12,7 @@ from typing import Optional
 
 import typer
 
+import builder.state
 from builder import __version__
 from builder.cli import echo, fail, find_game, run_check
 from builder.errors import EXIT_INPUT, DaimyoError
@@ -328,7 +329,12 @@ COMMAND_TABLE = {
     "diff": "diff",
 }
 _REGISTERED: list[bool] = []  # [True] once every module's commands are on the app
-_ALONE: dict[str, typer.Typer] = {}  # a module's commands on an app of their own, by module
+_ALONE: dict[str, typer.Typer] = builder.state.cache(
+    "commands.alone",
+    bound=None,
+    lifetime=builder.state.PROCESS,
+    doc="a command module's commands on an app of their own, by module",
+)
 
 
 def register_commands() -> None:

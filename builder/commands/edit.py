@@ -16,6 +16,8 @@ from typing import Optional
 import typer
 from typer.core import TyperCommand
 
+from builder.kit.numbers import number_text
+
 
 class NewCommand(TyperCommand):
     """``daimyo new``, whose help ends with the options each registered game declares (read
@@ -62,12 +64,6 @@ def game_option_lines() -> list[str]:
                 said.append(f"default {default}")
             out.append(f"  {o.key}: " + "; ".join(said))
     return out
-
-
-def fmt(v) -> str:
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
 
 
 def _pack_paths(packs: list[str], out: str, system: str | None = None) -> tuple[list[str], list[str]]:
@@ -141,13 +137,13 @@ def options_lines(ed, found) -> list[str]:
     out = []
     for o in found:
         if o.unit == "AP":
-            cost = "cost unknown" if o.cost is None else f"{fmt(o.cost)} AP"
+            cost = "cost unknown" if o.cost is None else f"{number_text(o.cost)} AP"
         else:  # as the card prints it (Senshiai: a Roman numeral or N)
             cost = gs.browse.cost_text(ed.catalog.find(o.section, o.id), o.cost)
         what = f"{o.count} models" if o.unit == "AP" and o.count > 1 else ""
         head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
         if o.ok:
-            left = "" if o.left is None else f"{fmt(o.left)} {o.unit} left"
+            left = "" if o.left is None else f"{number_text(o.left)} {o.unit} left"
             warned = ""
             if o.warning:  # allowed, but said
                 from builder.rulebooks import humanize

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from builder import state
 from builder.catalog.frozen import kind as model_kind
 from builder.findings import Finding
 from builder.names import normalize
@@ -154,7 +155,10 @@ def path_text(loc) -> str:
 
 # -- selectors ---------------------------------------------------------------------------
 
-_NORMALIZED: dict[str, str] = {}
+_NORMALIZED_MAX = 20001
+_NORMALIZED: dict[str, str] = state.cache(
+    "rules.normalized_names", bound=_NORMALIZED_MAX, lifetime=state.VALUE, doc="a selector's wanted name, normalized"
+)
 
 
 def normalize_value(v):
@@ -163,7 +167,7 @@ def normalize_value(v):
         return v
     hit = _NORMALIZED.get(v)
     if hit is None:
-        if len(_NORMALIZED) > 20000:
+        if len(_NORMALIZED) >= _NORMALIZED_MAX:
             _NORMALIZED.clear()
         hit = _NORMALIZED[v] = normalize(v)
     return hit

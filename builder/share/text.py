@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from builder import state
 from builder.errors import Diagnostic, ListError, option
 from builder.kit import textform
 from builder.kit.fields import Field
@@ -96,7 +97,12 @@ def label(system: str) -> str:
     return _game(system).name
 
 
-_LABELS: dict = {}
+_LABELS: dict = state.cache(
+    "share.game_labels",
+    bound=1,
+    lifetime=state.PROCESS,
+    doc="the games' names and spellings in a text header, for the games known now",
+)
 
 
 def system_of_label(segment: str) -> str | None:

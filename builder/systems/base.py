@@ -7,6 +7,7 @@ How ``add`` and ``remove`` change a list is the game's ``editing`` part
 from __future__ import annotations
 
 from builder.errors import UsageError
+from builder.kit.numbers import plural
 from builder.systems.analytics import AnalyticsPart
 from builder.systems.catalog import CatalogPart
 from builder.systems.editing import EditingPart
@@ -41,10 +42,6 @@ from builder.systems.text import TextPart
 from builder.systems.view import BrowsePart, ViewPart, fmt
 
 UNSET = ("none", "null", "off", "-")
-
-
-def plural(n, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def whole(key: str, value: str, example: str) -> int:

@@ -7,12 +7,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from builder.kit.numbers import number_text
 
-def fmt(v) -> str:
-    """A number as people write it (``25``, not ``25.0``)."""
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
+# the games import the kit's number formatter from here by this name
+fmt = number_text
 
 
 class ViewPart:

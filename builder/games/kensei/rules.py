@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from builder import state
 from builder.errors import ListError
 from builder.findings import Finding, codes
 from builder.names import did_you_mean, normalize
@@ -39,44 +40,8 @@ SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
 TROOP_KEYS = ("troop", "models", "led_by", "standard")
 UNIT = "AP"
-
-# Fact names restrictions may use (``of`` selectors) and list facts (``when``/``unless``).
-FACTS = {
-    "troop",
-    "name",
-    "class",
-    "type",
-    "size_class",
-    "titles",
-    "weapons",
-    "ranged",
-    "firearm",
-    "melee",
-    "leader",
-    "general",
-    "unique",
-    "legendary",
-    "single",
-    "unit",
-    "living",
-    "common",
-    "clans",
-    "list_section",
-    "realm",
-    "creature",
-    "spiritual",
-    "cost",
-    "volume",
-    "standard",
-    "led",
-    "warrior",
-    "exempt",
-    "exempt_min",
-    "own_unit_min",
-    "own_unit_max",
-}
-CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
-CONTEXT_VALUES = {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
+# the facts and values a restriction may use: builder.games.kensei.catalog.RESTRICTION_FACTS and
+# RESTRICTION_CONTEXT_FACTS / _VALUES (the catalog refuses any other when it is loaded)
 
 SRC = {
     "general": f"{SEED}:5869-5871, {SEED}:5914-5915, {SEED}:1741-1744",
@@ -1360,13 +1325,19 @@ def _percent(v, limit) -> int | float:
     key = (type(v), v, type(limit), limit)
     hit = _PERCENTS.get(key)
     if hit is None:
-        if len(_PERCENTS) > 20000:
+        if len(_PERCENTS) >= _PERCENTS_MAX:
             _PERCENTS.clear()
         hit = _PERCENTS[key] = plain(round(Fraction(v) * 100 / limit, 1))
     return hit
 
 
-_PERCENTS: dict = {}
+_PERCENTS_MAX = 20001
+_PERCENTS: dict = state.cache(
+    "kensei.percents",
+    bound=_PERCENTS_MAX,
+    lifetime=state.VALUE,
+    doc="a share of a limit as a percentage, by value and limit",
+)
 
 
 # -- what the roster states ---------------------------------------------------------------------

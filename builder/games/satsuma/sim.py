@@ -37,7 +37,6 @@ does not depend on which process plays it or how many games run before it.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 from collections.abc import Sequence
@@ -45,6 +44,7 @@ from dataclasses import dataclass, field
 from math import floor
 from random import Random
 
+from builder import state
 from builder.games.satsuma import rules as core
 
 SEED = core.SEED
@@ -179,13 +179,19 @@ def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
     key = (sim.samurai.tables, sim.imperial.tables, sim.hand_size, sim.max_discard, sim.policies, sim.weak, hands)
     out = _ROLE_OUTCOMES.get(key)
     if out is None:
-        if len(_ROLE_OUTCOMES) >= 64:
+        if len(_ROLE_OUTCOMES) >= _ROLE_OUTCOMES_MAX:
             _ROLE_OUTCOMES.clear()
         out = _ROLE_OUTCOMES[key] = _role_outcomes(sim, hands)
     return dict(out)
 
 
-_ROLE_OUTCOMES: dict = {}  # role_outcomes by decks' tables and numbers
+_ROLE_OUTCOMES_MAX = 64
+_ROLE_OUTCOMES: dict = state.cache(
+    "satsuma.role_outcomes",
+    bound=_ROLE_OUTCOMES_MAX,
+    lifetime=state.VALUE,
+    doc="role_outcomes by decks' tables and numbers",
+)
 
 
 def _role_outcomes(sim: Sim, hands: int) -> dict:
@@ -276,7 +282,7 @@ def shuffle(cards: list, rnd) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-@functools.lru_cache(maxsize=256)
+@state.memo("satsuma.shuffle_steps", bound=256, lifetime=state.VALUE, doc="the steps of a shuffle, by deck size")
 def _swaps(n: int) -> tuple:
     """``(i, float(i + 1))`` for i = n-1 down to 1: the steps of ``shuffle`` (a float times a float is
     the float times the integer, without converting it on every step)."""
