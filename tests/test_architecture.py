@@ -22,7 +22,12 @@ def _imports_of(path: Path) -> frozenset[str]:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            out.add(node.module)
+            # ``from builder import state`` imports the module builder.state
+            where = PKG.parent / node.module.replace(".", "/")
+            subs = [a.name for a in node.names if (where / f"{a.name}.py").is_file() or (where / a.name).is_dir()]
+            out.update(f"{node.module}.{name}" for name in subs)
+            if len(subs) < len(node.names):
+                out.add(node.module)
     return frozenset(out)
 
 
@@ -484,6 +489,7 @@ CORE = (
     "builder.paths",
     "builder.yamlio",
     "builder.rulebooks",
+    "builder.state",
 )
 
 
