@@ -105,7 +105,7 @@ def editor_rows(tmp: Path) -> None:
         pack = tmp / f"club-{rows}.yaml"
         new_pack(pack, "senshiai", "Club")
         writes, parses = [], []
-        real_write, real_rt = yamlio.atomic_write, edit._rt
+        real_write, real_rt = yamlio.atomic_write, edit.roundtrip_yaml
 
         def counting_write(path, *args, _w=writes, _real=real_write, **kwargs):
             _w.append(str(path))
@@ -115,13 +115,13 @@ def editor_rows(tmp: Path) -> None:
             _p.append(1)
             return _real(*args, **kwargs)
 
-        yamlio.atomic_write, edit._rt = counting_write, counting_rt
+        yamlio.atomic_write, edit.roundtrip_yaml = counting_write, counting_rt
         try:
             t = time.process_time()
             _, n = import_into(pack, sheet, None)
             cpu[rows] = time.process_time() - t
         finally:
-            yamlio.atomic_write, edit._rt = real_write, real_rt
+            yamlio.atomic_write, edit.roundtrip_yaml = real_write, real_rt
         assert n == rows
         print(
             f"pack editor, rows of a {rows}-row sheet ({sheet.stat().st_size / 1e3:.1f} KB) added to a pack: "

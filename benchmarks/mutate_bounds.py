@@ -515,7 +515,18 @@ def all_mutants(catalog: bool = True, rules: bool = True) -> list[Mutant]:
 
 def _copy_project(dest: Path) -> None:
     ignore = shutil.ignore_patterns(".venv", ".git", "output", "__pycache__", "*.pdf", ".hypothesis")
-    for name in ("builder", "catalog", "tests", "examples", "templates", "pyproject.toml", "README.md", "docs"):
+    for name in (
+        "builder",
+        "catalog",
+        "tests",
+        "examples",
+        "templates",
+        "pyproject.toml",
+        "README.md",
+        "docs",
+        "mkdocs.yml",
+        "scripts",
+    ):
         src = ROOT / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=ignore)

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from builder.findings import CheckResult, Finding
+from builder.kit.numbers import number_text
 from builder.lists.check import check_doc, packs_checked_with, resolve_house_rules
 from builder.lists.document import ListDoc, load_list, parse_list
 
@@ -249,11 +250,9 @@ def _fmt(v) -> str:
         return "unknown"
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(_fmt(x) for x in v) + "]"
-    return str(v)
+    return number_text(v)
 
 
 __all__ = [

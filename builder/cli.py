@@ -61,10 +61,6 @@ def find_game(name: str):
     return find_system(name.strip())
 
 
-def _system(name: str) -> str:
-    return find_game(name).id
-
-
 # -- check -------------------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
 """The limits that protect the machine and the user, in one place.
 
 Each limit is named in the error that enforces it and listed, with its value, in the
-README's limits paragraph. Nothing here imports anything heavy.
+limits paragraph of docs/tour.md. Nothing here imports anything heavy.
 """
 
 from __future__ import annotations

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 import unicodedata
 from collections import Counter
 from typing import TYPE_CHECKING, Literal
+
+from builder import state
 
 if TYPE_CHECKING:
     import difflib
@@ -68,7 +69,7 @@ def _bare(text: str) -> str:
     return text.replace(" ", "").replace("-", "").replace("_", "")
 
 
-_loose_memo = functools.lru_cache(maxsize=8192)(_loose)
+_loose_memo = state.memo("names.loose", bound=8192, lifetime=state.VALUE, doc="a name's loose form")(_loose)
 
 
 def slug(name: str) -> str:
@@ -170,7 +171,9 @@ def did_you_mean(name: str, candidates, n: int = 3) -> str:
     return "did you mean " + " or ".join(f"'{h}'" for h in hits) + "?"
 
 
-_normalize_memo = functools.lru_cache(maxsize=1 << 16, typed=True)(_normalize)
+_normalize_memo = state.memo(
+    "names.normalize", bound=1 << 16, lifetime=state.VALUE, doc="a name's normal form", typed=True
+)(_normalize)
 
 
 def fold(text: str) -> str:

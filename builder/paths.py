@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
-from functools import cache
 from pathlib import Path
+
+from builder import state
 
 _PKG = Path(__file__).resolve().parent
 
 
-@cache
+@state.memo("paths.data_root", bound=1, lifetime=state.PROCESS, doc="the data folder (DAIMYO_DATA when set)")
 def data_root() -> Path:
     """Folder holding ``catalog/``, ``templates/`` and ``examples/``."""
     env = os.environ.get("DAIMYO_DATA")

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+
+from builder import state
 
 # One reference: FILE:LINE or FILE:FIRST-LAST.
 _REF = r"(?P<file>[0-9]{3}_[0-9a-f]{16}\.txt):(?P<a>[0-9]+)(?:\s*[-\u2013]\s*(?P<b>[0-9]+))?"
 _ONE = r"[0-9]{3}_[0-9a-f]{16}\.txt:[0-9]+(?:\s*[-\u2013]\s*[0-9]+)?"
 
 
-@cache
+@state.memo("rulebooks.patterns", bound=None, lifetime=state.PROCESS, doc="compiled reference patterns, by name")
 def _rx(name: str) -> re.Pattern:
     """The patterns, compiled when first needed (start-up stays fast)."""
     if name == "ref":
@@ -52,7 +53,7 @@ class Rulebook:
         return None
 
 
-@cache
+@state.memo("rulebooks.registry", bound=1, lifetime=state.PROCESS, doc="the bundled rulebooks, by file name")
 def registry() -> dict[str, Rulebook]:
     """Every rulebook by the file name sources cite."""
     from builder.paths import catalog_dir
@@ -123,7 +124,8 @@ def rulebook_of(system: str) -> Rulebook | None:
     return None
 
 
-def _parse(source: str) -> list[tuple[str, int, int]]:
+def source_refs(source: str) -> list[tuple[str, int, int]]:
+    """(rulebook file, first line, last line) of each rulebook reference in ``source``."""
     return [(m["file"], int(m["a"]), int(m["b"] or m["a"])) for m in _rx("ref").finditer(source)]
 
 
@@ -141,7 +143,7 @@ def format_source(source: str | None, inline: bool = False, short: bool = False)
     return _format_source(str(source), inline, short)
 
 
-@lru_cache(maxsize=4096)
+@state.memo("rulebooks.sources", bound=4096, lifetime=state.VALUE, doc="a source reference as a player reads it")
 def _format_source(source: str, inline: bool = False, short: bool = False) -> str:
     """A source as a player reads it: "Kensei rulebook, Army leaders (line 5912)".
 
@@ -154,7 +156,7 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
     """
     if not source:
         return ""
-    refs = _parse(source)
+    refs = source_refs(source)
     if not refs:
         return source
     books = registry()
@@ -192,7 +194,7 @@ def _format_source(source: str, inline: bool = False, short: bool = False) -> st
 
 def exact_source(source: str | None) -> str:
     """The exact references of a source, as ``--explain`` shows them next to the readable form."""
-    return ", ".join(f"{f}:{a}" + (f"-{b}" if b != a else "") for f, a, b in _parse(source or ""))
+    return ", ".join(f"{f}:{a}" + (f"-{b}" if b != a else "") for f, a, b in source_refs(source or ""))
 
 
 def humanize(text: str | None, bare: bool = True) -> str:
@@ -215,4 +217,4 @@ def _in_parens(text: str, m: re.Match) -> bool:
     return before.endswith("(") or (before.endswith(",") and "(" in before[-60:])
 
 
-__all__ = ["Rulebook", "Section", "exact_source", "format_source", "humanize", "registry", "rulebook_of"]
+__all__ = ["Rulebook", "Section", "exact_source", "format_source", "humanize", "registry", "rulebook_of", "source_refs"]

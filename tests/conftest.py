@@ -128,6 +128,17 @@ def _cache_dir(tmp_path_factory):
     yield
 
 
+@pytest.fixture
+def fresh_state():
+    """Every cache of the process empty (``builder.state.clear_all``) before the test and after it:
+    the test sees a fresh process, and leaves none of its entries to the next test."""
+    from builder import state
+
+    state.clear_all()
+    yield state
+    state.clear_all()
+
+
 class CliResult:
     def __init__(self, code, stdout, stderr):
         self.code = code

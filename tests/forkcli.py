@@ -1,5 +1,5 @@
 """A ``daimyo`` command on PATH whose processes start in milliseconds, for tests that run many
-commands through a shell (the README's tours, concurrent edits).
+commands through a shell (the documentation's tours, concurrent edits).
 
 Each call of the command is still a process of its own with the shell's standard input, output
 and error, working folder, environment, exit code and signals: a small launcher (Python without

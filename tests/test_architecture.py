@@ -22,7 +22,12 @@ def _imports_of(path: Path) -> frozenset[str]:
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            out.add(node.module)
+            # ``from builder import state`` imports the module builder.state
+            where = PKG.parent / node.module.replace(".", "/")
+            subs = [a.name for a in node.names if (where / f"{a.name}.py").is_file() or (where / a.name).is_dir()]
+            out.update(f"{node.module}.{name}" for name in subs)
+            if len(subs) < len(node.names):
+                out.add(node.module)
     return frozenset(out)
 
 
@@ -349,11 +354,11 @@ PART_USERS = {
     # the catalog's folder (the loader), the finding codes of a catalog (the command line)
     "catalog": ("catalog/loader.py", "commands/app.py"),
     "new_list": (
-        "lists/editor.py",
+        "lists/new.py",
         "commands/edit.py",
         "web/",
         "event/intake.py",
-    ),  # daimyo new, the form, an event  # 'daimyo options' and 'daimyo why'
+    ),  # a new list (every face's), the help of 'daimyo new', the form, an event
     "units": ("web/", "lists/"),
     "players": ("web/", "lists/"),
 }
@@ -484,6 +489,7 @@ CORE = (
     "builder.paths",
     "builder.yamlio",
     "builder.rulebooks",
+    "builder.state",
 )
 
 

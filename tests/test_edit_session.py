@@ -417,3 +417,24 @@ def test_undo_and_redo_soon_after_an_edit_take_the_states_kept_and_match_a_fresh
         assert ed.doc.data["troops"][1]["models"] == ListEditor.from_text(ed.text).doc.data["troops"][1]["models"]
         assert ed.check().summary == ListEditor.from_text(ed.text, base_dir=ed.base_dir).check().summary
     assert ed.text == texts[-1]
+
+
+def test_the_history_of_a_session_carries_on_in_a_new_session_of_the_same_text():
+    """What a server does when it reads a list again: the new session takes the history."""
+    from builder.games.kensei.edits import Models
+    from builder.lists.editor import HISTORY, History, ListEditor
+
+    ed = ListEditor.open(ROOT / "examples" / "kensei-buke.yaml")
+    start = ed.text
+    for n in range(HISTORY + 1):  # one edit more than is kept
+        ed.apply(Models(1, value=2 + n % 5))
+    assert len(ed.history.undo) == HISTORY and ed.history.redo == []
+    fresh = ListEditor.from_text(ed.text, file=ed.file, base_dir=ed.base_dir)
+    assert fresh.history == History() and not fresh.can_undo
+    fresh.history = ed.history
+    while fresh.can_undo:
+        fresh.undo()
+    assert fresh.text != start  # the first edit was let go
+    assert fresh.doc.data["troops"][1]["models"] == 2 and len(fresh.history.redo) == HISTORY
+    fresh.redo()
+    assert fresh.can_undo and fresh.doc.data["troops"][1]["models"] == 3

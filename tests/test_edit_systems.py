@@ -136,14 +136,15 @@ def test_new_refuses_to_overwrite_without_force(cli, work):
 def test_new_refuses_options_of_other_systems_and_missing_packs(cli, work):
     out = work / "x.yaml"
     one_error_line(
-        cli("new", "senshiai", "--hero", "Samurai", "-o", out), "--hero applies to herocard lists, not senshiai"
+        cli("new", "senshiai", "--hero", "Samurai", "-o", out),
+        "'hero' is not an option of a new senshiai list (senshiai lists take size)",
     )
     one_error_line(
         cli("new", "kensei", "--clan", "buke", "--size", "50", "-o", out),
-        "--size applies to senshiai lists, not kensei",
+        "'size' is not an option of a new kensei list (kensei lists take clan, commander, occult, points)",
     )
     one_error_line(cli("new", "senshiai", "--pack", work / "nope.yaml", "-o", out), "pack file")
-    one_error_line(cli("new", "senshiai", "--size", "0", "-o", out), "--size must be at least 1, not 0")
+    one_error_line(cli("new", "senshiai", "--size", "0", "-o", out), "error: size must be at least 1, not 0")
     one_error_line(cli("new", "senshai", "-o", out), "unknown system 'senshai' (did you mean 'senshiai'?)")
     assert not out.exists()
 
@@ -210,7 +211,7 @@ def test_herocard_new_starts_with_the_heros_attribute_cards(cli, work):
         "system: herocard\nhero: My Ronin\nmax_hero_points: 35\nattributes: []\ndeck: {}\n"
     )
     assert "'My Ronin' is your own hero" in r.stdout
-    one_error_line(cli("new", "herocard", "-o", work / "x.yaml"), "--hero is required for a herocard hero")
+    one_error_line(cli("new", "herocard", "-o", work / "x.yaml"), "hero is required for herocard lists")
 
 
 def test_herocard_add_remove_set(cli, work):
@@ -330,8 +331,8 @@ def test_senji_new_and_set(cli, work):
     assert "senji.starting-provinces: Player 1: 0 starting provinces; each player names exactly 3" in r.stdout
     r = cli("new", "senji", "--players", "6", "-o", work / "six.yaml")
     assert r.code == 0 and "families yellow, blue, black, red, green, white" in r.stdout
-    one_error_line(cli("new", "senji", "--players", "7", "-o", work / "x.yaml"), "Senji is for 3 to 6 players, not 7")
-    one_error_line(cli("new", "senji", "-o", work / "x.yaml"), "--players is required for a senji setup")
+    one_error_line(cli("new", "senji", "--players", "7", "-o", work / "x.yaml"), "players must be from 3 to 6, not 7")
+    one_error_line(cli("new", "senji", "-o", work / "x.yaml"), "players is required for senji lists (from 3 to 6)")
     r = cli("set", setup, "name", "Friday game")
     assert r.code == 0 and read(setup).startswith("system: senji\nname: Friday game\nplayers:\n")
     one_error_line(cli("set", setup, "players", "4"), "cannot set 'players' in a senji setup")

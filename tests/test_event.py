@@ -407,11 +407,11 @@ def test_the_database_is_at_the_newest_migration(tmp_path, cli, database):
     assert tok not in hashes and len(hashes[0]) == 64  # stored hashed
 
 
-def test_the_readme_names_the_limits_the_server_enforces():
+def test_the_organisers_guide_names_the_limits_the_server_enforces():
     from builder.event.store import SUBMISSIONS_PER_MINUTE
     from builder.event.web.app import MAX_BODY
 
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join((ROOT / "docs" / "organisers.md").read_text(encoding="utf-8").split())
     assert f"request bodies are limited to {MAX_BODY // 1024} KiB" in readme
     assert f"a player may hand in {SUBMISSIONS_PER_MINUTE} lists a minute" in readme
 

@@ -1,4 +1,4 @@
-"""The README's event tour runs as written, in an empty folder, on SQLite: one bash session
+"""The event tour of the organiser's guide (docs/organisers.md) runs as written, in an empty folder, on SQLite: one bash session
 (the server it starts in the background is stopped at the end), each command's exit code
 checked (``# exit N`` in its comment, 0 otherwise)."""
 
@@ -19,8 +19,8 @@ pytest.importorskip("uvicorn")
 
 
 def tour() -> list[tuple[str, int]]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Running an event: `daimyo event`", 1)[1]
+    page = (ROOT / "docs" / "organisers.md").read_text(encoding="utf-8")
+    section = page.split("# Running an event: `daimyo event`", 1)[1]
     block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
     out = []
     for line in block.splitlines():

@@ -144,9 +144,9 @@ def test_new_refuses_to_overwrite_and_other_systems(cli, tmp_path):
     r = cli("new", "senshiai", "-o", tmp_path / "deck.yaml")
     assert r.code == 0 and (tmp_path / "deck.yaml").read_text(encoding="utf-8") == "system: senshiai\ncards: {}\n"
     r = cli("new", "senshiai", "--clan", "buke", "-o", tmp_path / "deck2.yaml")
-    assert r.code == 2 and "--clan applies to kensei lists, not senshiai" in r.stderr
+    assert r.code == 2 and "'clan' is not an option of a new senshiai list (senshiai lists take size)" in r.stderr
     r = cli("new", "kensei", "--clan", "bukke", "-o", tmp_path / "x.yaml")
-    assert r.code == 2 and "did you mean 'Buke'" in r.stderr
+    assert r.code == 2 and "clan is one of kuge, buke, sohei" in r.stderr and "did you mean 'buke'" in r.stderr
 
 
 def test_add_remove_set_keep_comments(cli, tmp_path):

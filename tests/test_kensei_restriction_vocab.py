@@ -8,10 +8,12 @@ from builder.games.kensei import catalog as catalog_kensei
 from builder.games.kensei import rules as rules_kensei
 
 
-def test_catalog_vocabulary_is_the_checks_vocabulary():
-    assert catalog_kensei.RESTRICTION_FACTS == rules_kensei.FACTS
-    assert catalog_kensei.RESTRICTION_CONTEXT_FACTS == rules_kensei.CONTEXT_FACTS
-    assert catalog_kensei.RESTRICTION_CONTEXT_VALUES == rules_kensei.CONTEXT_VALUES
+def test_the_vocabulary_is_written_once_beside_the_catalog():
+    """The catalog's check of a restriction reads the one list of facts; the checks keep no copy."""
+    assert {"class", "ranged", "own_unit_max"} <= catalog_kensei.RESTRICTION_FACTS
+    assert {"clan", "occult", "commander", "limit"} == catalog_kensei.RESTRICTION_CONTEXT_FACTS
+    assert "troops_points" in catalog_kensei.RESTRICTION_CONTEXT_VALUES
+    assert not {"FACTS", "CONTEXT_FACTS", "CONTEXT_VALUES"} & set(vars(rules_kensei))
 
 
 def test_pack_restriction_with_unknown_fact_is_refused(tmp_path):

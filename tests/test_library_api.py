@@ -339,14 +339,14 @@ def test_options_say_what_an_allowed_addition_would_warn_about(work, cli):
     assert "warning: 'Heaven Splitter' costs 11 B but the hero's Body score is 9" in r.stdout
 
 
-def test_readme_python_example_runs(tmp_path, monkeypatch, capsys):
+def test_the_library_pages_python_example_runs(tmp_path, monkeypatch, capsys):
     import re
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    code = re.search(r"## Using daimyo from Python.*?```python\n(.*?)```", text, re.S).group(1)
+    text = (ROOT / "docs" / "library.md").read_text(encoding="utf-8")
+    code = re.search(r"# Using daimyo from Python.*?```python\n(.*?)```", text, re.S).group(1)
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     monkeypatch.chdir(tmp_path)
-    exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "docs/library.md", "exec"), {})
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "['added 4 Samurai Yari'] [] 20"
     assert "Samurai Yari 15 65 False Samurai Yari: 3 units of this profile > 2" in out

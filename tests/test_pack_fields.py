@@ -434,7 +434,7 @@ def observe(tmp_path, pack: str, list_text: str) -> str:
         for f in faces:
             f.layout = choose_layout(tpl, f.entry)
         seen["faces"] = [
-            (f.name, f.layout, description(tpl, f, catalog), _art(find_art(f, tpl, [tmp_path / "art"], [tmp_path])))
+            (f.name, f.layout, description(tpl, f, catalog), _art(find_art(f, tpl, [tmp_path / "art"], tmp_path)))
             + (face_focus(f),)
             for f in faces
         ]

@@ -1,9 +1,11 @@
-"""Every command block of the README runs as written, in order, from a fresh folder.
+"""Every command block of the README and of the documentation pages (docs/) runs as written.
 
-Each ``sh`` and ``python`` block of README.md is accounted for here: run by this file, run by the
-test named beside it (which reads the same block from the README), or left out for a reason
-stated beside it. A block added to the README without a place here fails
-``test_every_block_is_accounted_for``, so no block can go untried.
+Each ``sh`` and ``python`` block of README.md and of every page under docs/ is accounted for here:
+run by this file, run by the test named beside it (which reads the same block from its page), or
+left out for a reason stated beside it. A block added to a page without a place here fails
+``test_every_block_is_accounted_for``, so no block can go untried. The README's short examples are
+lines of the documentation's tours (``test_the_readmes_examples_are_lines_of_the_tours``); those
+that need no server also run here, in order, from a fresh folder.
 """
 
 from __future__ import annotations
@@ -21,32 +23,54 @@ from pathlib import Path
 import pytest
 from eventservers import free_port
 from forkcli import forked_daimyo
+from test_readme_tour import commands_of
 
 from conftest import ROOT
 
-#: the README section (its ``## `` or ``### `` heading) of each command block -> how it is tried
+#: "PAGE: heading" (the page's path from the project folder, the ``#``-``###`` heading above the
+#: block) of each command block -> how it is tried
 RUN_HERE = "run here"
+EXCERPT = "run here, in order; each line stands in a tour of docs/ (checked here)"
+FIRST_LIST = "run here: a game's first list, in a fresh folder"
 BLOCKS = {
-    "Quick start": "run by .ci/run on a new clone (install, demo, the suite); tests/test_packaging.py installs the wheel",
-    "Building in the browser: `daimyo serve`": RUN_HERE,
-    "A tour of the commands": "tests/test_readme_tour.py",
-    "Running an event: `daimyo event`": "tests/test_event_tour.py",
-    "Using daimyo from Python": "tests/test_library_api.py",
-    "Packs: your own cards, troops and boards": RUN_HERE,
-    "Measurements": "not run: each benchmark takes minutes (benchmarks/, run on demand)",
+    "README.md: Quick start": "run by .ci/run on a new clone (install, demo, the suite); tests/test_packaging.py installs the wheel",
+    "README.md: Building a list on the command line": EXCERPT,
+    "README.md: Building in the browser: `daimyo serve`": RUN_HERE,
+    "README.md: Your own cards: packs": EXCERPT,
+    "README.md: Running an event": "each line stands in the organiser's guide's tour (checked here), which "
+    "tests/test_event_tour.py runs with the server these lines start",
+    "README.md: Using daimyo from Python": RUN_HERE,
+    "docs/tour.md: A tour of the commands": "tests/test_readme_tour.py",
+    "docs/organisers.md: Running an event: `daimyo event`": "tests/test_event_tour.py",
+    "docs/library.md: Using daimyo from Python": "tests/test_library_api.py",
+    "docs/packs.md: Packs: your own cards, troops and boards": RUN_HERE,
+    "docs/games/herocard.md: HeroCard: Rise of the Shogun": FIRST_LIST,
+    "docs/games/kensei.md: Kensei": FIRST_LIST,
+    "docs/games/satsuma.md: Satsuma Rebellion": FIRST_LIST,
+    "docs/games/senji.md: Senji": FIRST_LIST,
+    "docs/games/senshiai.md: Senshiai": FIRST_LIST,
+    "docs/fingerprint.md: Computing it by hand": "not run as written: LIST stands for a list, and the shell "
+    "form needs jq; tests/test_fingerprint_faces.py follows the same steps in Python",
+    "docs/measurements.md: Measurements": "not run: each benchmark takes minutes (benchmarks/, run on demand)",
 }
 
 
-def readme_blocks() -> list[tuple[str, str, str]]:
-    """(section heading, language, body) of each fenced block of the README, in order."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def pages() -> list[Path]:
+    """README.md and every page of the documentation site."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def page_blocks(path: Path) -> list[tuple[str, str, str]]:
+    """("PAGE: heading", language, body) of each fenced block of one page, in order."""
+    text = path.read_text(encoding="utf-8")
+    name = path.relative_to(ROOT).as_posix()
     out = []
     heading = ""
     lines = text.splitlines(keepends=True)
     i = 0
     while i < len(lines):
         line = lines[i]
-        m = re.match(r"#{2,3} (.+)", line)
+        m = re.match(r"#{1,3} (.+)", line)
         if m:
             heading = m.group(1).strip()
         fence = re.match(r"```(\w*)\s*$", line)
@@ -56,28 +80,30 @@ def readme_blocks() -> list[tuple[str, str, str]]:
             while not lines[i].startswith("```"):
                 body.append(lines[i])
                 i += 1
-            out.append((heading, fence.group(1), "".join(body)))
+            out.append((f"{name}: {heading}", fence.group(1), "".join(body)))
         i += 1
     return out
 
 
 def command_blocks() -> list[tuple[str, str, str]]:
-    return [b for b in readme_blocks() if b[1] in ("sh", "python")]
+    return [b for path in pages() for b in page_blocks(path) if b[1] in ("sh", "python")]
 
 
 def test_every_block_is_accounted_for():
     found = [heading for heading, _, _ in command_blocks()]
-    assert len(found) >= 7, found
+    assert len(found) >= 12, found
     unknown = [h for h in found if h not in BLOCKS]
-    assert not unknown, f"README command blocks with no test and no reason in {__name__}: {unknown}"
+    assert not unknown, f"command blocks with no test and no reason in {__name__}: {unknown}"
     gone = [h for h in BLOCKS if h not in found]
     assert not gone, f"sections listed here that hold no command block any more: {gone}"
     for heading, how in BLOCKS.items():
         if how.startswith("tests/"):
             test_file = ROOT / how.split()[0]
             assert test_file.is_file(), how
-            # the named test reads this section's block from the README
-            assert heading in test_file.read_text(encoding="utf-8"), (heading, how)
+            # the named test reads this section's block from its page
+            page, title = heading.split(": ", 1)
+            source = test_file.read_text(encoding="utf-8")
+            assert title in source and Path(page).name in source, (heading, how)
 
 
 def test_the_quick_start_says_how_to_put_daimyo_on_path():
@@ -87,10 +113,35 @@ def test_the_quick_start_says_how_to_put_daimyo_on_path():
     assert ".venv\\Scripts\\activate" in quick
 
 
+def test_the_readme_is_a_short_guide():
+    """The README is what a newcomer needs; the rest is in the documentation pages."""
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) < 250
+
+
 def block(heading: str) -> str:
     bodies = [body for h, _, body in command_blocks() if h == heading]
     assert len(bodies) == 1, heading
     return bodies[0]
+
+
+def readme_examples() -> list[str]:
+    """The README's blocks that show a few lines of a tour."""
+    return [h for h, how in BLOCKS.items() if h.startswith("README.md: ") and "stands in" in how]
+
+
+def test_the_readmes_examples_are_lines_of_the_tours():
+    """Each line of the README's short examples is a line of a block of docs/ that a test runs, so
+    every command the README shows is run there (and the README's copy cannot drift from it)."""
+    tested = {
+        line.rstrip()
+        for heading, _, body in command_blocks()
+        if heading.startswith("docs/") and (BLOCKS[heading] == RUN_HERE or BLOCKS[heading].startswith("tests/"))
+        for line in body.splitlines()
+    }
+    assert len(readme_examples()) >= 3
+    for heading in readme_examples():
+        stray = [ln for ln in block(heading).splitlines() if ln.strip() and ln.rstrip() not in tested]
+        assert not stray, f"{heading}: lines in no tested block of docs/: {stray}"
 
 
 @pytest.fixture
@@ -125,7 +176,7 @@ def run_block(script: str, work: Path, env: dict) -> subprocess.CompletedProcess
 @pytest.mark.slow  # a process per command
 def test_the_packs_block_runs_in_order_from_a_fresh_folder(fresh):
     work, env = fresh
-    script = block("Packs: your own cards, troops and boards")
+    script = block("docs/packs.md: Packs: your own cards, troops and boards")
     r = run_block(script, work, env)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert "Traceback" not in r.stderr
@@ -149,7 +200,7 @@ def test_the_serve_block_serves_the_examples(fresh):
     an address that opens the workspace page listing them."""
     work, env = fresh
     shutil.copytree(ROOT / "examples", work / "examples")
-    lines = [ln for ln in block("Building in the browser: `daimyo serve`").splitlines() if ln.strip()]
+    lines = [ln for ln in block("README.md: Building in the browser: `daimyo serve`").splitlines() if ln.strip()]
     command = lines[0].split("#", 1)[0].strip()
     assert command.startswith(".venv/bin/daimyo serve examples/"), command
     command = command.replace(".venv/bin/daimyo", "daimyo") + f" --port {free_port()}"
@@ -191,3 +242,40 @@ def test_the_serve_block_serves_the_examples(fresh):
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+@pytest.mark.slow  # a process per command
+@pytest.mark.parametrize("heading", [h for h, how in BLOCKS.items() if how == EXCERPT])
+def test_the_readmes_examples_run_in_order_from_a_fresh_folder(fresh, heading):
+    work, env = fresh
+    failures = []
+    for cmd, want in commands_of(block(heading)):
+        r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode != want or "Traceback" in r.stderr:
+            failures.append(f"{cmd}\n  exit {r.returncode}, expected {want}\n  {(r.stdout + r.stderr)[-800:]}")
+    assert not failures, "\n".join(failures)
+    made = {
+        "README.md: Building a list on the command line": "roster.pdf",
+        "README.md: Your own cards: packs": "deck.pdf",
+    }
+    assert (work / made[heading]).read_bytes().startswith(b"%PDF")
+
+
+def test_the_readmes_python_example_runs(tmp_path, monkeypatch, capsys):
+    code = block("README.md: Using daimyo from Python")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    legal, share = capsys.readouterr().out.split()
+    assert legal == "True" and share.startswith("DMY1-")
+
+
+@pytest.mark.parametrize("heading", [h for h, how in BLOCKS.items() if how == FIRST_LIST])
+def test_each_game_pages_first_command_starts_a_list(fresh, heading):
+    work, env = fresh
+    (cmd,) = [line for line in block(heading).splitlines() if line.strip()]
+    r = subprocess.run(["bash", "-c", cmd], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    written = work / cmd.split(" -o ", 1)[1].split()[0]
+    system = heading.split("/")[-1].split(".md")[0]
+    assert f"system: {system}" in written.read_text(encoding="utf-8")

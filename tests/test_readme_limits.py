@@ -1,4 +1,4 @@
-"""The README's limits paragraph lists every limit with its value (the constants the code
+"""The limits paragraph of the command tour (docs/tour.md) lists every limit with its value (the constants the code
 enforces), so a user reads the same numbers the errors name."""
 
 import importlib
@@ -6,7 +6,7 @@ import re
 
 from conftest import ROOT
 
-# (module, constant, how the README writes it)
+# (module, constant, how the page writes it)
 LIMITS = [
     ("builder.limits", "MAX_NUMBER", "{:,}"),
     ("builder.limits", "MAX_DEPTH", "{} levels"),
@@ -44,12 +44,12 @@ LIMITS = [
 
 
 def limits_paragraph() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "tour.md").read_text(encoding="utf-8")
     start = text.index("**Limits**")
     return " ".join(text[start : text.index("\n\n", start)].split())
 
 
-def test_every_limit_is_in_the_readme_with_its_value():
+def test_every_limit_is_in_the_docs_with_its_value():
     para = limits_paragraph()
     missing = []
     for module, name, form in LIMITS:
@@ -62,7 +62,7 @@ def test_every_limit_is_in_the_readme_with_its_value():
             want = " ".join(form.format(value).split())
         if want not in para:
             missing.append(f"{module}.{name} = {value} (as '{want}')")
-    assert not missing, "not in the README's limits paragraph: " + "; ".join(missing)
+    assert not missing, "not in the limits paragraph of docs/tour.md: " + "; ".join(missing)
 
 
 def test_every_constant_of_the_limits_module_is_covered():

@@ -1,4 +1,4 @@
-"""The README's tour runs as written: every command, in order, in an empty folder."""
+"""The command tour (docs/tour.md) runs as written: every command, in order, in an empty folder."""
 
 from __future__ import annotations
 
@@ -13,13 +13,18 @@ from conftest import ROOT
 
 
 def tour_commands() -> list[tuple[str, int]]:
-    """(command, expected exit code) of the README's tour; ``# ... exit N`` in a command's
+    """(command, expected exit code) of the command tour; ``# ... exit N`` in a command's
     comment gives its code, 0 otherwise."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## A tour of the commands", 1)[1]
-    block = re.search(r"```sh\n(.*?)```", section, re.S).group(1).replace("\\\n", " ")
+    page = (ROOT / "docs" / "tour.md").read_text(encoding="utf-8")
+    section = page.split("# A tour of the commands", 1)[1]
+    return commands_of(re.search(r"```sh\n(.*?)```", section, re.S).group(1))
+
+
+def commands_of(block: str) -> list[tuple[str, int]]:
+    """(command, expected exit code) of each command of a block: ``# ... exit N`` in a command's
+    comment gives its code, 0 otherwise; comment lines are left out."""
     out = []
-    for line in block.splitlines():
+    for line in block.replace("\\\n", " ").splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         comment = line.split(" # ", 1)[1] if " # " in line else ""
@@ -79,12 +84,12 @@ def test_every_tour_command_runs_as_written(tmp_path):
 
 
 def analytics_examples() -> list[tuple[list[str], list[str]]]:
-    """(command arguments, output lines shown) of each ``$ daimyo ...`` example in the README's
-    analytics section; '...' stands for lines left out."""
+    """(command arguments, output lines shown) of each ``$ daimyo ...`` example of the analytics
+    page (docs/stats.md); '...' stands for lines left out."""
     import shlex
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Deck analytics and Satsuma simulation", 1)[1].split("\n## ", 1)[0]
+    page = (ROOT / "docs" / "stats.md").read_text(encoding="utf-8")
+    section = page.split("# Deck analytics and Satsuma simulation", 1)[1].split("\n## ", 1)[0]
     out = []
     for block in re.findall(r"```\n(\$ daimyo .*?)```", section, re.S):
         lines = block.replace("\\\n", " ").splitlines()
@@ -93,7 +98,7 @@ def analytics_examples() -> list[tuple[list[str], list[str]]]:
 
 
 def test_readme_analytics_examples_are_what_the_commands_print(cli, monkeypatch):
-    """The stats example and the simulation result in the README are what the commands print now:
+    """The stats example and the simulation result of docs/stats.md are what the commands print now:
     every line shown, in order ('...' skips lines)."""
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("COLUMNS", "100")
@@ -107,7 +112,9 @@ def test_readme_analytics_examples_are_what_the_commands_print(cli, monkeypatch)
         for line in shown:
             if line.strip() == "...":
                 continue
-            assert line in printed[at:], f"daimyo {' '.join(args)}: README line not printed (in this order): {line!r}"
+            assert line in printed[at:], (
+                f"daimyo {' '.join(args)}: docs/stats.md line not printed (in this order): {line!r}"
+            )
             at = printed.index(line, at) + 1
 
 

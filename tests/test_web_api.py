@@ -291,7 +291,10 @@ def test_new_list_from_the_page_and_the_api(client, api, ws):
     r = api.post("/api/lists", json={"file": "deck.yaml", "system": "satsuma", "side": "imperial"})
     assert r.status_code == 409
     r = api.post("/api/lists", json={"file": "x.yaml", "system": "kensei", "clan": "bukee"})
-    assert r.status_code == 400 and "unknown clan 'bukee'" in r.json()["error"] and "buke" in r.json()["error"]
+    assert r.json()["error"] == (
+        "clan is one of kuge, buke, sohei, otokodate, kuroi-te, hattori, not 'bukee' (did you mean 'buke'?)"
+    )
+    assert r.status_code == 400
     assert api.post("/api/lists", json={"file": "x.yaml", "system": "chess"}).status_code == 400
     r = api.post("/api/lists", json={"file": "../x.yaml", "system": "satsuma", "side": "samurai"})
     assert r.status_code == 403 and not (ws.parent / "x.yaml").exists()
@@ -320,7 +323,7 @@ def test_a_new_list_takes_the_games_own_options_with_its_form_defaults(api, ws):
     text = (ws / "b.yaml").read_text()
     assert "points: 300" in text and "occult: false" in text and "side" not in text
     r = api.post("/api/lists", json={"file": "c.yaml", "system": "kensei"})
-    assert r.status_code == 400 and "'clan' is required for a kensei list" in r.json()["error"], r.text
+    assert r.status_code == 400 and "clan is required for kensei lists" in r.json()["error"], r.text
     assert "--clan" not in r.json()["error"] and not (ws / "c.yaml").exists()
 
 

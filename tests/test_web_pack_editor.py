@@ -216,7 +216,7 @@ def test_a_sheet_of_150_cards_is_added_in_one_write_of_the_pack(c, monkeypatch):
     rows = [dict(cards[i % len(cards)], name=f"Card {i}", assumed="entered by hand") for i in range(150)]
     sheet = export_csv({"name": "Club", "system": "senshiai", "cards": rows}).encode()
     writes, parses = [], []
-    real_write, real_rt = yamlio.atomic_write, edit._rt
+    real_write, real_rt = yamlio.atomic_write, edit.roundtrip_yaml
 
     def counted_write(path, *a, **k):
         if Path(path).suffix == ".yaml":  # not the catalog's cache
@@ -228,7 +228,7 @@ def test_a_sheet_of_150_cards_is_added_in_one_write_of_the_pack(c, monkeypatch):
         return real_rt(*a, **k)
 
     monkeypatch.setattr(yamlio, "atomic_write", counted_write)
-    monkeypatch.setattr(edit, "_rt", counted_rt)
+    monkeypatch.setattr(edit, "roundtrip_yaml", counted_rt)
     page = c.get("/packs/edit/club.yaml").text
     r = c.post(
         "/packs/edit/club.yaml/upload",

@@ -133,13 +133,13 @@ def test_a_change_on_disk_that_keeps_the_identity_is_refused_by_the_save_not_ove
 
 def test_the_library_writer_refuses_a_stale_text_whatever_the_identity(ws):
     """The guard the web editor relies on: ``write_list`` compares the file's content."""
-    from builder.lists.editor import _digest, write_list
+    from builder.lists.editor import version_of, write_list
 
     path = ws / LIST
     held = path.read_text(encoding="utf-8")
     path.write_text(held + "# other\n", encoding="utf-8")
     with pytest.raises(ListChangedError):
-        write_list(path, held + "# mine\n", _digest(held.encode("utf-8")))
+        write_list(path, held + "# mine\n", version_of(held))
     assert path.read_text(encoding="utf-8") == held + "# other\n"
 
 
@@ -179,14 +179,15 @@ def test_the_shared_history_file_is_the_json_of_its_texts(ws):
     file as the JSON of the whole, texts with quotes, backslashes and other scripts included."""
     import json
 
+    from builder.lists.editor import History
     from builder.web.editing import SharedHistory
 
     h = SharedHistory(ws)
     texts = ['name: "quoted"\n', "notes: a \\\\ b\n", "name: 大名 ✓\n", "x\ty\u2028\n"]
     for n in range(1, len(texts) + 1):
-        h.save(LIST, f"v{n}", texts[:n], texts[n:][::-1])
+        h.save(LIST, f"v{n}", History(texts[:n], texts[n:][::-1]))
         file = next((ws / ".daimyo" / "history").glob("*.json"))
         raw = file.read_text(encoding="utf-8")
         assert raw == json.dumps({"at": f"v{n}", "undo": texts[:n], "redo": texts[n:][::-1]})
         other = SharedHistory(ws)  # another process reads it
-        assert other.load(LIST) == (f"v{n}", texts[:n], texts[n:][::-1])
+        assert other.load(LIST) == (f"v{n}", History(texts[:n], texts[n:][::-1]))

@@ -16,7 +16,7 @@ from builder.kit.fields import Field
 from builder.systems.cards import CardGame, CardQuestions
 from builder.systems.catalog import CatalogPart
 from builder.systems.listdoc import DocumentPart
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
 
@@ -100,7 +100,7 @@ def summary(deck, catalog, rules):
 class ToyDocument(DocumentPart):
     """The toy's list document: ``cards``, a card name to its copies."""
 
-    declared = (Field("cards", "counts", ("cards",), what="card"),)
+    declared = (Field("scenario", "text"), Field("cards", "counts", ("cards",), what="card"))
 
 
 class ToyPrinting(PrintingPart):
@@ -120,10 +120,31 @@ class ToyQuestions(CardQuestions):
         return f"the deck would have {summary['cards']} of {summary['size']} cards"
 
 
+SCENARIOS = (("skirmish", "Skirmish"), ("river-crossing", "River crossing"), ("siege", "Siege"))
+
+
 class ToyNewList(NewListPart):
-    """How a new toy deck starts: no cards."""
+    """How a new toy deck starts: no cards, and a scenario of its own, an option none of the
+    built-in games has (``daimyo new toy --opt scenario=siege``)."""
+
+    options = frozenset({"scenario"})
+    example = "Two foxes"
+
+    def declare(self, catalog):
+        return [
+            NewOption(
+                "scenario",
+                "Scenario",
+                "choice",
+                help="the scenario the duel is played in",
+                default="skirmish",
+                choices=SCENARIOS,
+            )
+        ]
 
     def body(self, data, catalog, options):
+        if options["scenario"] != "skirmish":  # the usual duel goes unsaid
+            data["scenario"] = options["scenario"]
         data["cards"] = {}
         return [f"a toy deck holds {catalog.model.deck_rules.size} cards"]
 

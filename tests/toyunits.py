@@ -22,7 +22,7 @@ from builder.systems.base import GameSystem
 from builder.systems.catalog import CatalogPart
 from builder.systems.editing import EditingPart
 from builder.systems.listdoc import DocumentPart
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.printing import PrintingPart
 from builder.systems.questions import QuestionsPart
@@ -264,20 +264,11 @@ class ToyUnitsNewList(NewListPart):
 
     options = frozenset({"points"})
 
-    def fields(self, catalog):
-        return [
-            {
-                "key": "points",
-                "label": "Points",
-                "value": catalog.model.army_rules.points,
-                "type": "number",
-                "min": 1,
-                "max": 10000,
-            }
-        ]
+    def declare(self, catalog):
+        return [NewOption("points", "Points", "number", default=catalog.model.army_rules.points, min=1, max=10000)]
 
     def body(self, data, catalog, options):
-        data["points"] = int(options.get("points") or catalog.model.army_rules.points)
+        data["points"] = options["points"]
         data["troops"] = []
         return [f"a toy army of {data['points']} points"]
 

@@ -197,9 +197,9 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
 
 def _is_rulebook(source) -> bool:
     """Whether ``source`` cites a rulebook (file and line), rather than being a note."""
-    from builder.rulebooks import _parse
+    from builder.rulebooks import source_refs
 
-    return bool(source) and bool(_parse(str(source)))
+    return bool(source) and bool(source_refs(str(source)))
 
 
 def complete_in(cat, section: str, entry) -> str:
@@ -207,11 +207,11 @@ def complete_in(cat, section: str, entry) -> str:
     pack that gives it, with its file and the entry's line, or a pack of their own."""
     from pathlib import Path
 
-    from builder.catalog.loader import _id
+    from builder.catalog.loader import entry_id
     from builder.paths import display_path
 
     where = cat.where(section, entry)
-    if not (getattr(cat, "from_pack", {}).get((section, _id(entry))) and where):
+    if not (getattr(cat, "from_pack", {}).get((section, entry_id(entry))) and where):
         return "a pack of your own (an entry of the same name completes it)"
     file, _, line = where.rpartition(":")
     origin = _pack_origin(cat, file, int(line) if line.isdigit() else 0)

@@ -16,11 +16,23 @@ import inspect
 import types
 from typing import TYPE_CHECKING
 
+from builder import state
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-_CLASSES: dict[str, type[BaseModel]] = {}
-_STATIC: dict[tuple[str, str], object] = {}  # (model, name) -> what the model class holds there
+_CLASSES: dict[str, type[BaseModel]] = state.cache(
+    "catalog.model_classes",
+    bound=None,
+    lifetime=state.PROCESS,
+    doc="model class by its import path (the code's classes)",
+)
+_STATIC: dict[tuple[str, str], object] = state.cache(
+    "catalog.model_attributes",
+    bound=None,
+    lifetime=state.PROCESS,
+    doc="what a model class holds under a name, by (model, name): the code's methods and constants",
+)
 _UNSEEN, _MISSING = object(), object()
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from builder import __version__
+from builder import __version__, state
 from builder.catalog.packfiles import not_found_hint, resolve_pack
 from builder.catalog.packid import META_KEYS as PACK_META
 from builder.catalog.packid import PackId, meta_diagnostics
@@ -159,14 +159,14 @@ class Catalog:
 
     def where(self, section: str, entry) -> str:
         """``file:line`` where the entry (model or record) was written (catalog or pack)."""
-        return self.origin.get((section, _id(entry)), "")
+        return self.origin.get((section, entry_id(entry)), "")
 
     def override(self, section: str, entry) -> dict | None:
         """How a pack changed a catalog entry (see ``overridden``), or None."""
-        return getattr(self, "overridden", {}).get((section, _id(entry)))
+        return getattr(self, "overridden", {}).get((section, entry_id(entry)))
 
     def is_example(self, section: str, entry) -> bool:
-        pack = self.from_pack.get((section, _id(entry)))
+        pack = self.from_pack.get((section, entry_id(entry)))
         return bool(pack and any(p["file"] == pack and p.get("example") for p in self.packs))
 
     # -- house rules ----------------------------------------------------------
@@ -207,7 +207,8 @@ class Catalog:
         return state
 
 
-def _id(entry) -> str:
+def entry_id(entry) -> str:
+    """The id of a catalog entry (a model or a plain record)."""
     return entry["id"] if isinstance(entry, dict) else entry.id
 
 
@@ -253,7 +254,12 @@ def catalog_files(system: str) -> list[Path]:
     return files
 
 
-_FILES: dict[str, tuple[int, list[Path]]] = {}
+_FILES: dict[str, tuple[int, list[Path]]] = state.cache(
+    "catalog.folder_files",
+    bound=None,
+    lifetime=state.FILE,
+    doc="the YAML files of a catalog folder, by folder, while its modification time is the same (one per game folder)",
+)
 
 
 def _fingerprint(paths: list[Path]) -> str:
@@ -341,11 +347,14 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
 
 # Catalogs already loaded in this process, by system and fingerprint (checking many
 # lists loads the same catalog once).
-_MEMO: dict[tuple[str, str], Catalog] = {}
+_MEMO_MAX = 33  # catalogs
+_MEMO: dict[tuple[str, str], Catalog] = state.cache(
+    "catalog.loaded", bound=_MEMO_MAX, lifetime=state.CATALOG, doc="catalogs loaded, by game and fingerprint"
+)
 
 
 def _remember(system: str, fingerprint: str, cat: Catalog) -> None:
-    if len(_MEMO) > 32:
+    if len(_MEMO) >= _MEMO_MAX:
         _MEMO.clear()
     _MEMO[(system, fingerprint)] = cat
 
@@ -560,8 +569,13 @@ def _deep_merge(a: dict, b: dict) -> dict:
 # text, data, positions), the most recently used last. A file is read again on every build and
 # parsed again when its size, time or text differ. The data and positions are shared by every
 # build: merging them into a catalog copies what it changes and never changes them.
-_PARSED: dict[tuple[str, str], tuple] = {}
 _PARSED_MAX = 64  # files
+_PARSED: dict[tuple[str, str], tuple] = state.cache(
+    "catalog.parsed_files",
+    bound=_PARSED_MAX,
+    lifetime=state.FILE,
+    doc="catalog files parsed, by path, while size, time and text are the same (also bound by their characters)",
+)
 _PARSED_CHARS = 2_000_000  # characters of text in all (the parsed data take some 15 times as much memory)
 
 

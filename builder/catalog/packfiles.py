@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+from builder import state
+
 PACK_SUFFIXES = (".yaml", ".yml", ".json")
 
 WHERE_LABELS = {
@@ -143,7 +145,10 @@ class Header:
 
 
 _TOP_KEY = re.compile(r"^(name|pack|system|version)[ \t]*:[ \t]*(.*?)[ \t]*$", re.M)
-_HEADERS: dict[tuple, Header] = {}
+_HEADERS_MAX = 2001
+_HEADERS: dict[tuple, Header] = state.cache(
+    "packs.headers", bound=_HEADERS_MAX, lifetime=state.FILE, doc="pack file headers, by path and identity on disk"
+)
 
 
 def read_header(path: Path) -> Header:
@@ -170,7 +175,7 @@ def read_header(path: Path) -> Header:
     else:
         for m in _TOP_KEY.finditer(text):
             _set(h, m.group(1), _plain(m.group(2)))
-    if len(_HEADERS) > 2000:
+    if len(_HEADERS) >= _HEADERS_MAX:
         _HEADERS.clear()
     _HEADERS[key] = h
     return h
@@ -212,7 +217,13 @@ def pack_files(folder: Path) -> list[Path]:
 
 # folder -> (folder mtime, when read, [(file, name key of the file name)]); a folder is listed
 # again when it changes, and at least every few seconds (a long-running process sees edits)
-_FOLDERS: dict[str, tuple] = {}
+_FOLDERS_MAX = 201
+_FOLDERS: dict[str, tuple] = state.cache(
+    "packs.folders",
+    bound=_FOLDERS_MAX,
+    lifetime=state.FILE,
+    doc="the pack files of a folder, while its modification time is the same and for a few seconds at most",
+)
 _FOLDER_TTL = 2.0
 
 
@@ -237,7 +248,7 @@ def _folder_index(folder: Path) -> list[tuple[Path, str]]:
     except (OSError, ValueError):
         files = []
     items = [(p, name_key(p.name)) for p in files]
-    if len(_FOLDERS) > 200:
+    if len(_FOLDERS) >= _FOLDERS_MAX:
         _FOLDERS.clear()
     _FOLDERS[key] = (stamp, now, items)
     return items
@@ -253,13 +264,19 @@ def _header_cached(path: Path) -> Header:
     if hit is not None and now - hit[0] < _FOLDER_TTL:
         return hit[1]
     h = read_header(path)
-    if len(_RECENT) > 5000:
+    if len(_RECENT) >= _RECENT_MAX:
         _RECENT.clear()
     _RECENT[key] = (now, h)
     return h
 
 
-_RECENT: dict[str, tuple] = {}
+_RECENT_MAX = 5001
+_RECENT: dict[str, tuple] = state.cache(
+    "packs.recent_headers",
+    bound=_RECENT_MAX,
+    lifetime=state.FILE,
+    doc="pack headers read in the last few seconds, by path",
+)
 
 
 @dataclass

@@ -12,8 +12,9 @@ from typing import Optional
 
 import typer
 
+import builder.state
 from builder import __version__
-from builder.cli import _system, echo, fail, run_check
+from builder.cli import echo, fail, find_game, run_check
 from builder.errors import EXIT_INPUT, DaimyoError
 
 
@@ -185,9 +186,9 @@ def rules(
             f"unknown format '{format}'",
             did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown",
         )
-    cat = load_catalog(_system(system))
+    cat = load_catalog(find_game(system).id)
     if codes:
-        return _print_codes(_system(system), cat, format)
+        return _print_codes(find_game(system).id, cat, format)
     from builder.catalog.browse import house_rules_lines
 
     for line in house_rules_lines(cat, system, format):
@@ -245,7 +246,7 @@ def catalog_list(
     """List the entries of a system, optionally one section, filtered by fields."""
     from builder.catalog.browse import list_entries
 
-    for line in list_entries(_system(system), section, where, pack):
+    for line in list_entries(find_game(system).id, section, where, pack):
         echo(line)
 
 
@@ -258,7 +259,7 @@ def catalog_show(
     """Show one entry in full with its source."""
     from builder.catalog.browse import show_entry
 
-    for line in show_entry(_system(system), name, pack):
+    for line in show_entry(find_game(system).id, name, pack):
         echo(line)
 
 
@@ -272,7 +273,7 @@ def catalog_check(
     from builder.systems import ids
 
     try:
-        for line in check_catalogs(_system(system) if system else None, pack, ids()):
+        for line in check_catalogs(find_game(system).id if system else None, pack, ids()):
             echo(line)
     except DaimyoError as exc:
         for line in getattr(exc, "ok_lines", []):
@@ -328,7 +329,12 @@ COMMAND_TABLE = {
     "diff": "diff",
 }
 _REGISTERED: list[bool] = []  # [True] once every module's commands are on the app
-_ALONE: dict[str, typer.Typer] = {}  # a module's commands on an app of their own, by module
+_ALONE: dict[str, typer.Typer] = builder.state.cache(
+    "commands.alone",
+    bound=None,
+    lifetime=builder.state.PROCESS,
+    doc="a command module's commands on an app of their own, by module",
+)
 
 
 def register_commands() -> None:

@@ -14,37 +14,56 @@ from __future__ import annotations
 from typing import Optional
 
 import typer
+from typer.core import TyperCommand
 
-# the options of ``new`` by the name the game systems give them
-NEW_OPTIONS = {
-    "clan": "--clan",
-    "points": "--points",
-    "commander": "--commander",
-    "occult": "--occult",
-    "size": "--size",
-    "hero": "--hero",
-    "max_hero_points": "--max-hero-points",
-    "players": "--players",
-    "side": "--side",
-}
+from builder.kit.numbers import number_text
 
 
-def fmt(v) -> str:
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
+class NewCommand(TyperCommand):
+    """``daimyo new``, whose help ends with the options each registered game declares (read
+    only when the help is asked for: it loads every game's catalog)."""
+
+    def format_epilog(self, ctx, formatter) -> None:
+        formatter.write_paragraph()
+        formatter.write_text("The options of each game (--opt KEY=VALUE):")
+        with formatter.indentation():
+            for line in game_option_lines():
+                formatter.write_text(line)
 
 
-def _only_for(gs, given: dict) -> None:
-    """Refuse an option of ``new`` that belongs to another system."""
-    from builder.errors import UsageError
+def game_option_lines() -> list[str]:
+    """One line per game (and per option) for ``daimyo new --help``: key, what it is, what it takes."""
+    from builder.catalog.loader import load_catalog
+    from builder.errors import DaimyoError
     from builder.systems import list_systems
 
-    for opt, value in given.items():
-        if value is None or opt in gs.new_list.options:
+    out = []
+    for gs in list_systems():
+        try:
+            declared = gs.new_list.declare(load_catalog(gs.id))
+        except DaimyoError:
+            declared = []
+        if not declared:
+            out.append(f"{gs.id}: none")
             continue
-        owner = next((s.id for s in list_systems() if opt in s.new_list.options), gs.id)
-        raise UsageError(f"{NEW_OPTIONS[opt]} applies to {owner} lists, not {gs.id}", "see 'daimyo new --help'")
+        out.append(f"{gs.id}:")
+        for o in declared:
+            said = [o.help or o.label]
+            if o.kind == "choice" and o.choices and not o.open:
+                said.append("one of " + ", ".join(v for v, _ in o.choices))
+            elif o.kind == "flag":
+                said.append("yes or no")
+            elif o.kind == "number" and o.min is not None and o.max is not None:
+                said.append(f"{o.min} to {o.max}")
+            elif o.kind == "number" and o.min is not None:
+                said.append(f"at least {o.min}")
+            if o.required:
+                said.append("required")
+            elif o.default is not None:
+                default = ("yes" if o.default else "no") if isinstance(o.default, bool) else o.default
+                said.append(f"default {default}")
+            out.append(f"  {o.key}: " + "; ".join(said))
+    return out
 
 
 def _pack_paths(packs: list[str], out: str, system: str | None = None) -> tuple[list[str], list[str]]:
@@ -118,13 +137,13 @@ def options_lines(ed, found) -> list[str]:
     out = []
     for o in found:
         if o.unit == "AP":
-            cost = "cost unknown" if o.cost is None else f"{fmt(o.cost)} AP"
+            cost = "cost unknown" if o.cost is None else f"{number_text(o.cost)} AP"
         else:  # as the card prints it (Senshiai: a Roman numeral or N)
             cost = gs.browse.cost_text(ed.catalog.find(o.section, o.id), o.cost)
         what = f"{o.count} models" if o.unit == "AP" and o.count > 1 else ""
         head = f"{'+' if o.ok else '-'} {o.name:<{width}}  {cost:>8}"
         if o.ok:
-            left = "" if o.left is None else f"{fmt(o.left)} {o.unit} left"
+            left = "" if o.left is None else f"{number_text(o.left)} {o.unit} left"
             warned = ""
             if o.warning:  # allowed, but said
                 from builder.rulebooks import humanize
@@ -297,14 +316,22 @@ def register(app) -> None:
 
         return edit_file(path, change)
 
-    @app.command("new")
+    @app.command("new", cls=NewCommand)
     def new_cmd(
-        system: str = typer.Argument(..., help="the game system: kensei, senshiai, herocard, senji or satsuma"),
+        system: str = typer.Argument(
+            ..., help="the game system: kensei, senshiai, herocard, senji, satsuma or an installed game's"
+        ),
+        opt: list[str] = typer.Option(
+            [],
+            "--opt",
+            metavar="KEY=VALUE",
+            help="an option of the game's own, e.g. --opt clan=buke (repeatable; the keys of each game are below)",
+        ),
         clan: Optional[str] = typer.Option(
             None, "--clan", help="kensei: buke, kuge, sohei, otokodate, kuroi-te, hattori"
         ),
-        points: Optional[int] = typer.Option(
-            None, "--points", help="kensei: the agreed battle size in AP [default: 200]"
+        points: Optional[str] = typer.Option(
+            None, "--points", metavar="N", help="kensei: the agreed battle size in AP [default: 200]"
         ),
         commander: Optional[str] = typer.Option(
             None, "--commander", help="kensei: hatamoto, taisho or daimyo [default: hatamoto]"
@@ -312,16 +339,21 @@ def register(app) -> None:
         occult: Optional[bool] = typer.Option(
             None, "--occult/--no-occult", help="kensei: use the advanced occult rules [default: no]"
         ),
-        size: Optional[int] = typer.Option(
-            None, "--size", help="senshiai: the agreed deck size (the deck must have exactly this many cards)"
+        size: Optional[str] = typer.Option(
+            None,
+            "--size",
+            metavar="N",
+            help="senshiai: the agreed deck size (the deck must have exactly this many cards)",
         ),
         hero: Optional[str] = typer.Option(
             None, "--hero", help="herocard: the hero's name (a catalog hero starts with its attribute cards)"
         ),
-        max_hero_points: Optional[int] = typer.Option(
-            None, "--max-hero-points", help="herocard: the agreed hero point limit [default: 30]"
+        max_hero_points: Optional[str] = typer.Option(
+            None, "--max-hero-points", metavar="N", help="herocard: the agreed hero point limit [default: 30]"
         ),
-        players: Optional[int] = typer.Option(None, "--players", help="senji: the number of players, 3 to 6"),
+        players: Optional[str] = typer.Option(
+            None, "--players", metavar="N", help="senji: the number of players, 3 to 6"
+        ),
         side: Optional[str] = typer.Option(
             None, "--side", help="satsuma: samurai or imperial (starts with the published deck)"
         ),
@@ -337,15 +369,18 @@ def register(app) -> None:
     ):
         """Start a new list file and check it.
 
-        kensei --clan C [--points 200]; senshiai [--size 50]; herocard --hero NAME
-        [--max-hero-points 30]; senji --players N; satsuma --side samurai|imperial.
+        A game's own options are given as --opt KEY=VALUE, e.g. daimyo new kensei --opt clan=buke
+        --opt points=400 -o army.yaml. The older flags stand for the same keys: kensei --clan C
+        [--points 200]; senshiai [--size 50]; herocard --hero NAME [--max-hero-points 30]; senji
+        --players N; satsuma --side samurai|imperial.
         """
         from builder.cli import find_game
-        from builder.lists.dump import dump_list_yaml
+        from builder.errors import UsageError
+        from builder.lists.new import NewListRequest, parse_opts, start
         from builder.yamlio import atomic_write
 
         gs = find_game(system)
-        given = {
+        flags = {
             "clan": clan,
             "points": points,
             "commander": commander,
@@ -356,15 +391,18 @@ def register(app) -> None:
             "players": players,
             "side": side,
         }
-        _only_for(gs, given)
+        given: dict[str, object] = dict(parse_opts(opt))
+        for key, value in flags.items():  # a flag stands for its key: --clan buke is --opt clan=buke
+            if value is None:
+                continue
+            if key in given:
+                raise UsageError(f"option '{key}' is given twice", f"give --opt {key}=... or its flag, not both")
+            given[key] = value
         packs, pack_files = _pack_paths(pack, out, gs.id)
-        from builder.catalog.loader import load_catalog
-
-        catalog = load_catalog(gs.id, list(pack_files))
-        data, notes = gs.new_list.make(catalog, {**given, "name": name, "packs": packs})
-        atomic_write(out, dump_list_yaml(data), force=force)
+        new = start(NewListRequest(gs.id, given, name, packs, pack_files))
+        atomic_write(out, new.text, force=force)
         echo(f"wrote {out}", err=True)
-        for n in notes:
+        for n in new.notes:
             echo(n)
         from builder.check import check_file, format_result
 
@@ -397,6 +435,9 @@ def register(app) -> None:
             "--player",
             help="senji: the player (name or family) who gets the samurai card or province [default: the one with fewest]",
         ),
+        opt: list[str] = typer.Option(
+            [], "--opt", metavar="KEY=VALUE", help="an option of the game's own add, e.g. --opt models=2 (repeatable)"
+        ),
     ):
         """Add copies of a card (senshiai, herocard, satsuma), a troop (kensei), or a player's
         family, samurai card or province (senji) to a list.
@@ -405,11 +446,21 @@ def register(app) -> None:
         kind); new cards are written with the catalog's spelling, after the last card of
         their type. A rule the addition breaks is named at once.
         """
+        from builder.lists.new import parse_opts
+
+        given = parse_opts(opt)
         # the editor checks the options against the list's system (read once)
         ed, change = edit_file(
             file,
             lambda ed: ed.add(
-                item, count, models=models, led_by=led_by, standard=standard, variant=variant, player=player
+                item,
+                count,
+                models=models,
+                led_by=led_by,
+                standard=standard,
+                variant=variant,
+                player=player,
+                options=given,
             ),
         )
         _print_change(ed, change, breaks=True)

@@ -40,11 +40,11 @@ def register(app) -> None:
         """Write a commented pack template: every field with its meaning, allowed values and an example."""
         from pathlib import Path
 
-        from builder.cli import _system
+        from builder.cli import find_game
         from builder.packs.template import render_template
         from builder.yamlio import atomic_write
 
-        s = _system(system)
+        s = find_game(system).id
         atomic_write(out, render_template(s, name or Path(out).stem), force=force)
         echo(f"wrote {out}: a {s} pack template; fill it in, then 'daimyo pack check {out}'", err=True)
 
@@ -90,10 +90,10 @@ def register(app) -> None:
         """The packs found by name, where, and which one wins when names clash (search order)."""
         import json
 
-        from builder.cli import _system
+        from builder.cli import find_game
         from builder.packs.manage import format_pack_list, list_packs, packs_json
 
-        s = _system(system) if system else None
+        s = find_game(system).id if system else None
         if outdated:
             from builder.packs.installer import outdated as find_outdated
 
@@ -152,11 +152,11 @@ def register(app) -> None:
     ):
         """Install a pack into your packs folder (verified against the registry's SHA-256; earlier
         versions are kept), so that lists and --pack can name it."""
-        from builder.cli import _system
+        from builder.cli import find_game
         from builder.packs.installer import install
 
         try:
-            lines = install(ref, _system(system) if system else None, force=force, replace=replace)
+            lines = install(ref, find_game(system).id if system else None, force=force, replace=replace)
         except DaimyoError as exc:
             stale()
             fail(exc)
@@ -205,11 +205,11 @@ def register(app) -> None:
         """Search the registries (DAIMYO_REGISTRY or the config file): the newest version of each pack."""
         import json
 
-        from builder.cli import _system
+        from builder.cli import find_game
         from builder.packs import store
         from builder.packs.registry import all_entries, search
 
-        s = _system(system) if system else None
+        s = find_game(system).id if system else None
         found = search(all_entries(), text, s)
         stale()
         if format == "json":
@@ -247,7 +247,7 @@ def register(app) -> None:
         Exit 0 when done or nothing is outdated, 1 when updates were declined."""
         import sys
 
-        from builder.packs.installer import _put, describe, download, outdated, refuse_shadows
+        from builder.packs.installer import describe, download, outdated, put_in_use, refuse_shadows
 
         ups = outdated(name)
         stale()
@@ -271,7 +271,7 @@ def register(app) -> None:
             if not typer.confirm("Replace the versions in use (they stay installed)?", default=False):
                 echo("nothing replaced")
                 raise typer.Exit(1)
-        for line in _put(readies, force=force, replace=replace):
+        for line in put_in_use(readies, force=force, replace=replace):
             say(line, err=line.startswith("warning: "))
 
     @pack_app.command("remove")
@@ -311,11 +311,11 @@ def register(app) -> None:
         """Make a pack from a spreadsheet. Every bad cell is one line FILE:ROW:COLUMN; nothing is written then."""
         from pathlib import Path
 
-        from builder.cli import _system
+        from builder.cli import find_game
         from builder.packs.sheet import import_sheet
         from builder.yamlio import atomic_write
 
-        s = _system(system) if system else None
+        s = find_game(system).id if system else None
         overrides = {"version": version, "name": name}
         text, data = import_sheet(
             sheet, s, section, overrides, "" if assumed is None else assumed, default_name=Path(out).stem

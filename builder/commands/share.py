@@ -15,9 +15,9 @@ def register(app) -> None:
     def _system(system):
         if system is None:
             return None
-        from builder.cli import _system as check_system
+        from builder.cli import find_game
 
-        return check_system(system)
+        return find_game(system).id
 
     def _warn(imp):
         for line in imp.warnings():

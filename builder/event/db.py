@@ -212,11 +212,12 @@ def shown(url: str) -> str:
         return f"{head[:20]}://..." if "://" in str(url) else str(url)[:40]
 
 
-def check_url(url: str, label: str = "--database") -> str:
+def check_url(url: str, label: str = "") -> str:
     """``url`` when it names a database an event runs on (``sqlite:///PATH`` or
     ``postgresql://...``); UsageError otherwise, before anything is made."""
-    from builder.errors import UsageError
+    from builder.errors import UsageError, option
 
+    label = label or option("database")
     u = str(url)
     ok = u.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")) or (
         u.startswith("sqlite:///") and sqlite_path(u) is not None

@@ -255,7 +255,7 @@ def restore(backup_file: str, folder: str, database: str | None = None):
     refused, and nothing is left behind."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from builder.event.store import Event, _log, _new_folder_ok, new_event_files, write_config
+    from builder.event.store import Event, check_new_folder, log_action, new_event_files, write_config
 
     try:
         data = json.loads(Path(backup_file).read_text(encoding="utf-8"))
@@ -265,7 +265,7 @@ def restore(backup_file: str, folder: str, database: str | None = None):
         raise UsageError(f"{backup_file}: not an event backup of this daimyo ({BACKUP_KEY}: {BACKUP_VERSION})")
     _check_backup(data, backup_file)
     target = Path(folder)
-    _new_folder_ok(target)
+    check_new_folder(target)
     if database is not None:
         db.check_url(database)
     url = database or db.sqlite_url(target)
@@ -295,7 +295,7 @@ def restore(backup_file: str, folder: str, database: str | None = None):
                     )
                 for r in data["audit"]:
                     conn.execute(insert(audit).values(**{k: v for k, v in r.items() if k != "id"}))
-                _log(
+                log_action(
                     conn,
                     ev_row["id"],
                     "cli",

@@ -139,7 +139,7 @@ class Event:
         from builder.systems import find_system
 
         folder = Path(folder)
-        _new_folder_ok(folder)
+        check_new_folder(folder)
         if database is not None:
             db.check_url(database)
         if not name.strip() or len(name) > 200:
@@ -174,7 +174,7 @@ class Event:
                     base_url=base,
                 )
             )
-            _log(conn, event_id, "cli", "event-created", f"{name.strip()} ({game.id})")
+            log_action(conn, event_id, "cli", "event-created", f"{name.strip()} ({game.id})")
             write_config(folder, event_id, url_db)
         return cls(db.make_engine(url_db, pooled=False), event_id, folder), token
 
@@ -236,7 +236,7 @@ class Event:
             ).scalar()
             if failed >= FAILED_SIGNINS_PER_MINUTE:  # refused without a row more: a flood fills no log
                 raise EventRefused("too many refused tokens from this address", "wait a minute", status=429)
-            _log(
+            log_action(
                 conn,
                 self.id,
                 "public",
@@ -281,7 +281,7 @@ class Event:
                 conn.execute(
                     insert(players).values(event_id=self.id, name=n, token_hash=token_hash(token), created=db.now())
                 )
-                _log(conn, self.id, who.actor, "player-added", n)
+                log_action(conn, self.id, who.actor, "player-added", n)
                 out.append((n, token))
         return out
 
@@ -297,7 +297,7 @@ class Event:
                 )
                 if r.rowcount == 0:
                     raise UsageError(f"no player '{n}' in the event", "see 'daimyo event export DIR'")
-                _log(conn, self.id, who.actor, "player-removed", n)
+                log_action(conn, self.id, who.actor, "player-removed", n)
 
     def new_token(self, player: str | None = None, who: Who = CLI) -> str:
         """A new token for a player (a lost link) or, without ``player``, for the organiser; the old
@@ -306,7 +306,7 @@ class Event:
         with self.engine.begin() as conn:
             if player is None:
                 conn.execute(update(events).where(events.c.id == self.id).values(organiser_hash=token_hash(token)))
-                _log(conn, self.id, who.actor, "organiser-token-replaced", "")
+                log_action(conn, self.id, who.actor, "organiser-token-replaced", "")
                 return token
             name = " ".join(str(player).split())
             r = conn.execute(
@@ -316,7 +316,7 @@ class Event:
             )
             if r.rowcount == 0:
                 raise UsageError(f"no player '{name}' in the event", "see 'daimyo event players DIR'")
-            _log(conn, self.id, who.actor, "player-token-replaced", name)
+            log_action(conn, self.id, who.actor, "player-token-replaced", name)
         return token
 
     def players(self, conn=None) -> list[dict]:
@@ -422,7 +422,7 @@ class Event:
                         late=late,
                     )
                     row["id"] = conn.execute(insert(submissions).values(**row)).inserted_primary_key[0]
-                    _log(
+                    log_action(
                         conn,
                         self.id,
                         who.actor,
@@ -581,7 +581,7 @@ class Event:
                 conn.execute(
                     insert(openings).values(submission_id=s["id"], player_id=s["player_id"], at=db.now(), reason=reason)
                 )
-                _log(conn, self.id, who.actor, "list-opened", f"{name} version {s['version']}: {reason}", address)
+                log_action(conn, self.id, who.actor, "list-opened", f"{name} version {s['version']}: {reason}", address)
         return self._public_submission(s, name, own=True)
 
     # -- the event's phases --------------------------------------------------------------
@@ -602,7 +602,7 @@ class Event:
             if phase == "revealed":
                 raise EventRefused("the event is revealed: it cannot be locked again", status=409)
             conn.execute(update(events).where(events.c.id == self.id).values(state=state))
-            _log(conn, self.id, who.actor, f"event-{state}", "")
+            log_action(conn, self.id, who.actor, f"event-{state}", "")
         return state
 
     # -- reading everything --------------------------------------------------------------
@@ -668,7 +668,7 @@ class Event:
 
     def log(self, actor: str, action: str, detail: str = "", address: str = "") -> None:
         with self.engine.begin() as conn:
-            _log(conn, self.id, actor, action, detail, address)
+            log_action(conn, self.id, actor, action, detail, address)
 
 
 def clean_text(text: str) -> str:
@@ -677,7 +677,7 @@ def clean_text(text: str) -> str:
     return " ".join("".join(c for c in text if c.isprintable() or c.isspace()).split())
 
 
-def _new_folder_ok(folder: Path) -> None:
+def check_new_folder(folder: Path) -> None:
     """UsageError unless ``folder`` can become a new event's: missing, or a folder without one."""
     try:
         if (folder / CONFIG).exists():
@@ -770,7 +770,8 @@ def new_event_files(folder: Path, url: str, event_id: str):
         raise
 
 
-def _log(conn, event_id: str, actor: str, action: str, detail: str = "", address: str = "") -> None:
+def log_action(conn, event_id: str, actor: str, action: str, detail: str = "", address: str = "") -> None:
+    """Add a line to the event's audit log (``detail`` and ``address`` cut to their columns' size)."""
     conn.execute(
         insert(audit).values(
             event_id=event_id, at=db.now(), actor=actor, action=action, detail=detail[:2000], address=address[:64]

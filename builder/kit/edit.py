@@ -14,7 +14,8 @@ from builder.errors import UsageError
 from builder.names import normalize
 
 
-def _rt():
+def roundtrip_yaml():
+    """A ruamel reader and writer that keeps comments and quotes, writing as a list is laid out."""
     from ruamel.yaml import YAML
 
     y = YAML(typ="rt")
@@ -32,7 +33,7 @@ def load_roundtrip(text: str, file: str = "<list>"):
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     try:
-        return _rt().load(text)
+        return roundtrip_yaml().load(text)
     except MarkedYAMLError as exc:
         from builder.errors import Diagnostic, ListError
 
@@ -77,7 +78,7 @@ def load_roundtrip(text: str, file: str = "<list>"):
 
 def dump_roundtrip(data) -> str:
     buf = io.StringIO()
-    _rt().dump(data, buf)
+    roundtrip_yaml().dump(data, buf)
     return buf.getvalue()
 
 
@@ -321,3 +322,22 @@ def set_key_ordered(data, key: str, value, order) -> None:
 def number(v):
     """``v`` when it is a number (not a bool), else None."""
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+__all__ = [
+    "add_copies",
+    "add_troop",
+    "delete_key",
+    "dump_roundtrip",
+    "find_troop_index",
+    "insert_key_after",
+    "keys_naming",
+    "load_roundtrip",
+    "number",
+    "remove_copies",
+    "remove_troop",
+    "replace_key",
+    "roundtrip_yaml",
+    "set_key",
+    "set_key_ordered",
+]

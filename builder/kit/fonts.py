@@ -23,8 +23,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
+
+from builder import state
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
@@ -41,25 +42,20 @@ FONT_FILES = {
 ELLIPSIS = "\u2026"
 REPLACEMENT = "?"  # drawn instead of a character the font lacks (after it was reported)
 
-_registered = False
 
-
+@state.memo("fonts.registered", bound=1, lifetime=state.PROCESS, doc="the bundled fonts registered with reportlab")
 def register_fonts() -> None:
     """Register the bundled fonts with reportlab (idempotent).
 
     Also registers a family so that ``<b>`` works in platypus Paragraphs with
     ``fontName=REGULAR``.
     """
-    global _registered
-    if _registered:
-        return
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
     for name, file in FONT_FILES.items():
         pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR, boldItalic=BOLD)
-    _registered = True
 
 
 def font_name(bold: bool = False, condensed: bool = False) -> str:
@@ -69,7 +65,7 @@ def font_name(bold: bool = False, condensed: bool = False) -> str:
     return CONDENSED if condensed else REGULAR
 
 
-@cache
+@state.memo("fonts.charmaps", bound=None, lifetime=state.PROCESS, doc="the characters a bundled font draws, by font")
 def _charmap(font: str) -> frozenset[int]:
     register_fonts()
     from reportlab.pdfbase import pdfmetrics

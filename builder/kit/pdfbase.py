@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
 import io
 import sys
 from collections.abc import Callable, Iterable
@@ -49,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from builder import state
 from builder.kit import fonts
 from builder.kit.layout import MIN_MARGIN, pt
 from builder.yamlio import refuse_output
@@ -763,7 +763,7 @@ QR_BORDER = 4  # modules of quiet zone drawn (white) around the symbol, as ISO/I
 QR_MAX_BYTES = 2953  # the most a QR code holds (version 40, error correction L, bytes)
 
 
-@functools.lru_cache(maxsize=256)
+@state.memo("pdf.qr_codes", bound=256, lifetime=state.VALUE, doc="the QR symbol of a share code")
 def qr_matrix(code: str):
     """The QR symbol of ``code`` (segno, error correction L, no micro codes): rows of booleans."""
     import segno

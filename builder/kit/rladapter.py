@@ -19,6 +19,8 @@ import io
 import zlib
 from collections.abc import Callable
 
+from builder import state
+
 # the private attributes this module relies on, checked by the tests against the installed reportlab
 CANVAS_ATTRIBUTES = ("_code", "_doc", "_startPage", "_formsinuse", "_setXObjects", "_currentPageHasImages")
 DOC_ATTRIBUTES = ("getXObjectName", "idToObject", "Reference", "addForm", "Pages")
@@ -37,7 +39,12 @@ def run_before_save(c, extra: Callable[[], None]) -> None:
     c.save = save_with_extra
 
 
-_HELD = None
+_HELD: dict = state.cache(
+    "pdf.held_pages_canvas",
+    bound=1,
+    lifetime=state.PROCESS,
+    doc="the canvas class that holds its pages back, by the function that stamps them",
+)
 
 
 def held_pages_canvas_class(stamp: Callable):
@@ -48,9 +55,9 @@ def held_pages_canvas_class(stamp: Callable):
     holds thousands of pages, each thousands of small strings otherwise); each page's
     stream is compressed as soon as it is written.
     """
-    global _HELD
-    if _HELD is not None and _HELD[0] is stamp:
-        return _HELD[1]
+    held = _HELD.get(stamp)
+    if held is not None:
+        return held
     from reportlab.pdfgen.canvas import Canvas
 
     class HeldPagesCanvas(Canvas):
@@ -97,7 +104,8 @@ def held_pages_canvas_class(stamp: Callable):
                 compress_page_now(self._doc.Pages.pages[-1])
             Canvas.save(self)
 
-    _HELD = (stamp, HeldPagesCanvas)
+    _HELD.clear()
+    _HELD[stamp] = HeldPagesCanvas
     return HeldPagesCanvas
 
 

@@ -3,7 +3,7 @@
 quoting a name so that it reads back as itself, reading counts, costs and quoted names back
 from a line, and the patterns of the header's facets.
 
-Every pattern here runs in time linear in the line (see the note above ``_SEP``).
+Every pattern here runs in time linear in the line (see the note above ``SEP``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ names_a_game: Callable[[str], bool] = lambda text: False  # noqa: E731
 # Every pattern below runs in time linear in the line: a run of spaces is entered at its first
 # character only (the look-behind) and never given back (possessive ``++``), and the patterns
 # that read a count or a cost at the end of a line look at the end only (``_count_after``,
-# ``_cost_start``), never at every place a name could end.
-_SEP = re.compile(r"(?<!\s)\s++[-\u2010\u2011\u2012\u2013\u2014|]\s+")
+# ``cost_start``), never at every place a name could end.
+SEP = re.compile(r"(?<!\s)\s++[-\u2010\u2011\u2012\u2013\u2014|]\s+")
 _KEY_RE = re.compile(r"^(?P<key>[A-Za-z_ ]{3,20}?)\s*+:(?P<value>.*)$")
 
 
-def _key_match(line: str):
+def key_match(line: str):
     """``_KEY_RE.match(line)``, without trying it where no key can be (no colon, or more
     than a key's 20 characters before the colon)."""
     i = line.find(":")
@@ -54,7 +54,7 @@ SECTION_WORDS = {
 _COST = re.compile(r"[\(\[]\s*+[0-9]++(?:[.,][0-9]+)?\s*+(?:ap|pts?|points)?\s*+[\)\]]", re.I)
 
 
-def _cost_start(text: str) -> int:
+def cost_start(text: str) -> int:
     """Where a cost written at the end of a name ('Samurai Yari (25 AP)') starts, spaces before
     it included; -1 when there is none."""
     body = text.rstrip()
@@ -66,8 +66,9 @@ def _cost_start(text: str) -> int:
     return len(body[:j].rstrip())
 
 
-def _strip_cost(text: str) -> str:
-    j = _cost_start(text)
+def strip_cost(text: str) -> str:
+    """``text`` without the cost written at its end (see ``cost_start``)."""
+    j = cost_start(text)
     return text if j < 0 else text[:j]
 
 
@@ -107,7 +108,7 @@ def _count_after(text: str, which: int) -> tuple[int, str] | None:
 _QUOTED_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.S)  # after an opening quote: up to its closing one
 
 
-def _quoted_spans(line: str):
+def quoted_spans(line: str):
     """(start, end) of each quoted name ('"..."', backslash escapes) in ``line``, left to right.
     When a quote is never closed no later one can be (the rest was read already): the scan
     stops, so the line is read once."""
@@ -120,7 +121,7 @@ def _quoted_spans(line: str):
         i = line.find('"', m.end())
 
 
-_HOLE = re.compile(r"\x00([0-9]+)\x00")
+HOLE = re.compile(r"\x00([0-9]+)\x00")
 _SAFE = re.compile(r"^[^\W\d_][^\",:#()\[\]|*+\\\x00-\x1f]*$")
 _RISKY_START = re.compile(r"^[xX\u00d7*](?:[0-9]|\s)")  # reads as a count: "x3 ...", "X 0"
 _RISKY_SEGMENT = re.compile(r"^(?:samurai|family)\s", re.I)
@@ -128,7 +129,7 @@ _MARKERS = {"none", "no provinces", "provinces unset", "no cards", "empty"}
 
 
 # control characters: never written raw into a text export (quoted with escapes instead)
-_CTRL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+CTRL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def json_q(text: str) -> str:
@@ -136,18 +137,19 @@ def json_q(text: str) -> str:
     import json
 
     out = json.dumps(text, ensure_ascii=False)
-    return _CTRL.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
+    return CTRL.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
 
 
-def _free_text(text: str) -> str:
+def free_text(text: str) -> str:
     """The value of a Name:, Author: or Notes: line: as written, or quoted when it holds control
     characters or would itself read as a quoted value."""
-    if _CTRL.search(text) or (len(text) >= 2 and text[0] == '"' and text[-1] == '"') or text != text.strip():
+    if CTRL.search(text) or (len(text) >= 2 and text[0] == '"' and text[-1] == '"') or text != text.strip():
         return json_q(text)
     return text
 
 
-def _unquote_free_text(text: str) -> str:
+def unquote_free_text(text: str) -> str:
+    """The value of a Name:, Author: or Notes: line as ``free_text`` wrote it: unquoted."""
     import json
 
     t = text.strip()
@@ -165,12 +167,12 @@ def q(name: str, segment: bool = False) -> str:
     """A name as written in a text line: plain when it reads back as itself, else quoted.
 
     ``segment``: the name is a middle segment of a Senji player line."""
-    if _CTRL.search(name):
+    if CTRL.search(name):
         return json_q(name)
     if (
         _SAFE.match(name)
         and not (segment and _RISKY_SEGMENT.match(name))
-        and not _SEP.search(name)
+        and not SEP.search(name)
         and name == name.strip()
         and name[-1:] not in "-."
         and normalize(name) not in SECTION_WORDS
@@ -182,7 +184,7 @@ def q(name: str, segment: bool = False) -> str:
     return json_q(name)
 
 
-def _mask(line: str) -> tuple[str, list[str]]:
+def mask(line: str) -> tuple[str, list[str]]:
     """Replace each quoted name by a placeholder, so separators inside it are not split."""
     found: list[str] = []
 
@@ -193,7 +195,7 @@ def _mask(line: str) -> tuple[str, list[str]]:
     if '"' not in line:
         return line, found
     out, last = [], 0
-    for a, b in _quoted_spans(line):
+    for a, b in quoted_spans(line):
         found.append(line[a:b])
         out.append(line[last:a])
         out.append(f"\x00{len(found) - 1}\x00")
@@ -202,21 +204,22 @@ def _mask(line: str) -> tuple[str, list[str]]:
     return "".join(out), found
 
 
-def _uq(p, text: str) -> str:
+def unmask(p, text: str) -> str:
     """A name from a masked line: a whole placeholder is the quoted name, otherwise restored text."""
     import json
 
     text = text.strip()
-    m = _HOLE.fullmatch(text)
+    m = HOLE.fullmatch(text)
     if m and int(m.group(1)) < len(p.quoted):
         try:
             return json.loads(p.quoted[int(m.group(1))])
         except ValueError:
             return p.quoted[int(m.group(1))]
-    return _HOLE.sub(lambda mm: p.quoted[int(mm.group(1))] if int(mm.group(1)) < len(p.quoted) else "", text)
+    return HOLE.sub(lambda mm: p.quoted[int(mm.group(1))] if int(mm.group(1)) < len(p.quoted) else "", text)
 
 
-def _num(v) -> str:
+def plain_number(v) -> str:
+    """A number as a list's text writes it: 3.0 as 3, other floats without trailing digits."""
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     if isinstance(v, float):
@@ -224,17 +227,20 @@ def _num(v) -> str:
     return str(v)
 
 
-def _needs_count(name: str) -> bool:
+def needs_count(name: str) -> bool:
+    """Whether an entry's name needs its count written before it to read back as that name."""
     return (
         not name[:1].isalpha()
         or name[-1:] in "0123456789)]"
-        or bool(_key_match(name))
+        or bool(key_match(name))
         or normalize(name.rstrip(":")) in SECTION_WORDS
         or _count_after(name, 0) is not None
     )
 
 
-def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, str]]:
+def count_candidates(text: str, after: bool = True) -> list[tuple[int | None, str]]:
+    """Each (count, name) a line can be read as, a written count first (``after``: counts written
+    after the name too), and last the whole line with no count."""
     out: list[tuple[int | None, str]] = []
     for pat in _COUNT_PATTERNS:
         m = pat.match(text)
@@ -248,20 +254,48 @@ def _count_candidates(text: str, after: bool = True) -> list[tuple[int | None, s
     return [(n, s) for n, s in out if s]
 
 
-def _pick(p, f, cands: list[tuple[int | None, str]]) -> tuple[int | None, str]:
+def pick(p, f, cands: list[tuple[int | None, str]]) -> tuple[int | None, str]:
     """The reading of a line: a quoted name first, then one the catalog knows, then the first."""
     for n, name in cands:
-        if _HOLE.fullmatch(name.strip()):
-            return n, _uq(p, name)
+        if HOLE.fullmatch(name.strip()):
+            return n, unmask(p, name)
     for n, name in cands:
-        if p.r.find(f, _uq(p, name))[1] is not None:
-            return n, _uq(p, name)
+        if p.r.find(f, unmask(p, name))[1] is not None:
+            return n, unmask(p, name)
     n, name = cands[0]
-    return n, _uq(p, name)
+    return n, unmask(p, name)
 
 
-_POINTS = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(ap|army points|pts|points)$", re.I)
-_USED = re.compile(r"^[0-9]+(?:\.[0-9]+)?\s*(ap|army points|pts|points|hero points|hp|cards)\s+used$", re.I)
-_CARDS = re.compile(r"^(?:([0-9]+)\s*/\s*)?([0-9]{1,30})\s*cards?$", re.I)
-_HP = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(hero points|hp)$", re.I)
-_PLAYERS = re.compile(r"^[0-9]+\s*players?$", re.I)
+POINTS_FACET = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(ap|army points|pts|points)$", re.I)
+USED_FACET = re.compile(r"^[0-9]+(?:\.[0-9]+)?\s*(ap|army points|pts|points|hero points|hp|cards)\s+used$", re.I)
+CARDS_FACET = re.compile(r"^(?:([0-9]+)\s*/\s*)?([0-9]{1,30})\s*cards?$", re.I)
+HP_FACET = re.compile(r"^(?:(\?|[0-9]+(?:\.[0-9]+)?)\s*/\s*)?([0-9]{1,30})\s*(hero points|hp)$", re.I)
+PLAYERS_FACET = re.compile(r"^[0-9]+\s*players?$", re.I)
+
+
+__all__ = [
+    "CARDS_FACET",
+    "CTRL",
+    "HOLE",
+    "HP_FACET",
+    "PLAYERS_FACET",
+    "POINTS_FACET",
+    "SECTION_WORDS",
+    "SEP",
+    "USED_FACET",
+    "cost_start",
+    "count_candidates",
+    "free_text",
+    "json_q",
+    "key_match",
+    "mask",
+    "names_a_game",
+    "needs_count",
+    "pick",
+    "plain_number",
+    "q",
+    "quoted_spans",
+    "strip_cost",
+    "unmask",
+    "unquote_free_text",
+]

@@ -14,6 +14,7 @@ from typing import Any
 
 from builder.findings import CheckResult, Finding
 from builder.kit.edit import number
+from builder.kit.numbers import number_text
 
 
 @dataclass
@@ -83,13 +84,7 @@ def gap(f: Finding) -> str:
     v, b = number(f.value), number(f.bound)
     if v is None or b is None or v == b:
         return ""
-    return f" ({'over' if v > b else 'short'} by {fmt(abs(v - b))})"
-
-
-def fmt(v: object) -> str:
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
+    return f" ({'over' if v > b else 'short'} by {number_text(abs(v - b))})"
 
 
 def is_not_worse(f: Finding, was: Finding) -> bool:

@@ -13,8 +13,9 @@ and name, a Kensei troop by its name (its units added up), a Senji player by nam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
+
+from builder.kit.numbers import plain_value
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -49,20 +50,10 @@ def diff_files(a: str | Path, b: str | Path, packs: Iterable[str] = ()) -> dict[
     return diff_loaded(load_side(a, packs), load_side(b, packs))
 
 
-def _num(v: object) -> object:
-    if isinstance(v, Fraction):
-        v = float(v)
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    if isinstance(v, float):
-        return round(v, 2)
-    return v
-
-
 def _plain(v: object) -> object:
     """A setting's value as JSON and text show it."""
     if v is None or isinstance(v, (bool, int, float, str)):
-        return _num(v)
+        return plain_value(v)
     return str(v)
 
 
@@ -82,8 +73,8 @@ def side_facts(side: Side, file: str | None = None) -> dict:
         "file": file if file is not None else res.file,
         "system": res.system,
         "name": res.name or "",
-        "total": _num(t["total"]),
-        "limit": _num(t["limit"]),
+        "total": plain_value(t["total"]),
+        "limit": plain_value(t["limit"]),
         "unit": t["unit"],
         "verdict": _verdict(res),
         "errors": c["error"],
@@ -111,7 +102,7 @@ def entries_of(side: Side) -> dict[str, dict]:
             row["points"] += u["cost"] if u["cost"] is not None else 0
             row["known"] = row["known"] and u["cost"] is not None
         for row in out.values():
-            row["points"] = _num(row["points"]) if row.pop("known") else None
+            row["points"] = plain_value(row["points"]) if row.pop("known") else None
             unit_word = "unit" if row["units"] == 1 else "units"
             text = f"{row['units']} {unit_word}, {gs.view.counted(row['count'])}"
             if row["points"] is not None:
@@ -203,7 +194,7 @@ def diff_loaded(a: Side, b: Side, file_a: str | None = None, file_b: str | None 
     summary = {}
     ra, rb = a.result.summary or {}, b.result.summary or {}
     for k in list(ra) + [k for k in rb if k not in ra]:
-        va, vb = _num(ra.get(k)), _num(rb.get(k))
+        va, vb = plain_value(ra.get(k)), plain_value(rb.get(k))
         if (
             (isinstance(va, (int, float)) or isinstance(vb, (int, float)))
             and va != vb

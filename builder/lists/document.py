@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
+from builder import state
 from builder.errors import Diagnostic, ListError
 from builder.kit.fields import COMMON_KEYS
 from builder.limits import MAX_VALUES, number_problem
@@ -330,14 +331,19 @@ def _key_line(content: str) -> Any:
         pass
     m = _KEY_LINE.match(content)
     hit = None if m is None or m.group(1) in _SPECIAL else (m.group(1), m.end())
-    if len(_KEYS_SEEN) > 50000:
+    if len(_KEYS_SEEN) >= _SEEN_MAX:
         _KEYS_SEEN.clear()
     _KEYS_SEEN[content] = hit
     return hit
 
 
-_KEYS_SEEN: dict[str, tuple | None] = {}
-_SCALARS_SEEN: dict[str, Any] = {}
+_SEEN_MAX = 50001  # lines, values
+_KEYS_SEEN: dict[str, tuple | None] = state.cache(
+    "lists.key_lines", bound=_SEEN_MAX, lifetime=state.VALUE, doc="the key a list line starts with, by the line"
+)
+_SCALARS_SEEN: dict[str, Any] = state.cache(
+    "lists.scalars", bound=_SEEN_MAX, lifetime=state.VALUE, doc="the value of a plain scalar, by its text"
+)
 _NOT_SIMPLE = object()
 _EMPTY_LIST = object()
 _EMPTY_MAP = object()
@@ -356,7 +362,7 @@ def _scalar(text: str, n: int, col: int, path: tuple, vpos: dict) -> Any:
                 hit = _EMPTY_MAP
         except _NotSimple:
             hit = _NOT_SIMPLE
-        if len(_SCALARS_SEEN) > 50000:
+        if len(_SCALARS_SEEN) >= _SEEN_MAX:
             _SCALARS_SEEN.clear()
         _SCALARS_SEEN[text] = hit
     if hit is _NOT_SIMPLE:

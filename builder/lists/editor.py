@@ -29,7 +29,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -88,6 +88,55 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+def version_of(text: str) -> str:
+    """A short name of a list's ``text`` (``ListEditor.version``; what ``write_list`` expects):
+    equal texts have equal versions."""
+    return _digest(text.encode("utf-8"))
+
+
+@dataclass
+class History:
+    """The undo and redo history of an edit session (``ListEditor.history``): the texts before
+    each edit, the last one last (``undo``), and the texts undone, the last undone last
+    (``redo``); at most ``HISTORY`` edits are kept. A history goes with the text it was made
+    on: a new session of that same text can carry it on (``ed.history = old.history``), and the
+    web server's several processes share it through the workspace
+    (``builder.web.editing.SharedHistory``)."""
+
+    undo: list[str] = field(default_factory=list)
+    redo: list[str] = field(default_factory=list)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.redo)
+
+    def record(self, before: str) -> None:
+        """An edit was made from the text ``before``: it can be undone, and nothing is left to redo."""
+        self.undo.append(before)
+        del self.undo[:-HISTORY]
+        self.redo.clear()
+
+    def back(self, current: str) -> str:
+        """Undo from the text ``current``: the text before the last edit (``current`` can be redone)."""
+        if not self.undo:
+            raise NothingToUndo("nothing to undo")
+        text = self.undo.pop()
+        self.redo.append(current)
+        return text
+
+    def forward(self, current: str) -> str:
+        """Redo from the text ``current``: the text the edit last undone made (``current`` can be undone)."""
+        if not self.redo:
+            raise NothingToUndo("nothing to redo")
+        text = self.redo.pop()
+        self.undo.append(current)
+        return text
+
+
 class ListEditor:
     """An open list document that can be changed, checked, undone and saved.
 
@@ -96,6 +145,7 @@ class ListEditor:
     raise a ``DaimyoError`` and leave the list as it was when they cannot be done.
     ``version`` names the current text (it changes with every edit, undo and redo);
     :meth:`changed_on_disk` tells whether the file differs from what was last read or saved.
+    ``history`` holds what :meth:`undo` and :meth:`redo` go back and forth to (a ``History``).
     """
 
     import_notes: list[str]  # set by ``builder.api.import_``: what the import left out
@@ -112,8 +162,7 @@ class ListEditor:
         self.file = file
         self.base_dir = Path(base_dir) if base_dir is not None else (self.path.parent if self.path else Path("."))
         self.extra_packs = [str(p) for p in extra_packs]
-        self._undo: list[str] = []
-        self._redo: list[str] = []
+        self.history = History()
         self._disk: str | None = None
         self._catalog: Catalog | None = None
         self._recent: dict[str, _State] = {}  # see ``_keep``
@@ -147,23 +196,20 @@ class ListEditor:
         cls,
         system: str,
         path: str | os.PathLike | None = None,
-        pack_files: Iterable[str] | None = None,
+        pack_files: Sequence[str] | None = None,
         **options: Any,
     ) -> tuple[ListEditor, list[str]]:
-        """A new list of ``system`` (options as for ``daimyo new``: clan, points, commander,
-        occult, size, hero, max_hero_points, players, side, name, packs as written in the list);
-        returns the editor and notes for a person. Nothing is written until :meth:`save`."""
-        from builder.catalog.loader import load_catalog
-        from builder.lists.dump import dump_list_yaml
-        from builder.systems import find_system
+        """A new list of ``system`` (``options``: the game's own options by key, as the game
+        declares them, e.g. ``clan="buke"``; ``name``; ``packs`` as written in the list); returns
+        the editor and notes for a person. Nothing is written until :meth:`save`. The list is
+        made by ``builder.lists.new.start``, as ``daimyo new`` and the web builder make theirs."""
+        from builder.lists.new import NewListRequest, start
 
-        gs = find_system(system)
         folder = Path(path).resolve().parent if path is not None else Path(".").resolve()
-        packs = list(options.get("packs") or [])
-        files = pack_files if pack_files is not None else [str((folder / p).resolve()) for p in packs]
-        data, notes = gs.new_list.make(load_catalog(gs.id, list(files)), {**options, "packs": packs})
+        name, packs = options.pop("name", None), list(options.pop("packs", None) or [])
+        new = start(NewListRequest(system, options, name, packs, pack_files, folder))
         file = str(path) if path is not None else "<list>"
-        return cls(dump_list_yaml(data), file=file, base_dir=folder, path=path), notes
+        return cls(new.text, file=file, base_dir=folder, path=path), new.notes
 
     # -- state --------------------------------------------------------------------------------
 
@@ -196,7 +242,7 @@ class ListEditor:
         ed.path, ed.file = None, file
         ed.base_dir = Path(base_dir) if base_dir is not None else Path(".")
         ed.extra_packs = []
-        ed._undo, ed._redo, ed._disk = [], [], None
+        ed.history, ed._disk = History(), None
         ed._recent = {}
         ed._catalog = catalog
         ed._state = _State(text, doc, result)
@@ -229,15 +275,15 @@ class ListEditor:
     @property
     def version(self) -> str:
         """A short name of the current text; equal texts have equal versions."""
-        return _digest(self.text.encode("utf-8"))
+        return version_of(self.text)
 
     @property
     def can_undo(self) -> bool:
-        return bool(self._undo)
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self.history.can_redo
 
     def check(self) -> CheckResult:
         """The check result of the list as it is now (``CheckResult``)."""
@@ -276,9 +322,7 @@ class ListEditor:
         else:
             state, notes, target = spliced
         if state.text != self.text:
-            self._undo.append(self.text)
-            del self._undo[:-HISTORY]
-            self._redo.clear()
+            self.history.record(self.text)
             self._keep(self._state)
             self._state = state
         return Change(list(notes), before, self.check(), target)
@@ -343,13 +387,15 @@ class ListEditor:
         variant: bool = False,
         player: str | None = None,
         check_side: bool = True,
+        options: Mapping[str, Any] | None = None,
     ) -> Change:
         """Add ``count`` copies of a card (card games), a unit of ``models`` models of a troop
         (Kensei; default 3 for a unit, 1 for a single model), or a family, samurai card or
         province (Senji; ``player`` names whose, ``count`` the units on a province).
         ``variant`` turns a published Satsuma deck into a variant deck first (``check_side=False``
-        lets a card of the other side in, to ask what that would break). The change's ``breaks``
-        name the rules it breaks."""
+        lets a card of the other side in, to ask what that would break). ``options``: the options
+        of the game's own add by key (a plug-in game's). The change's ``breaks`` name the rules
+        it breaks."""
         from builder.lists.ops import Add
 
         return self.apply(
@@ -362,6 +408,7 @@ class ListEditor:
                 variant=variant,
                 player=player,
                 check_side=check_side,
+                options=dict(options or {}),
             )
         )
 
@@ -394,19 +441,13 @@ class ListEditor:
 
     def undo(self) -> str:
         """Go back one edit; returns the text now current."""
-        if not self._undo:
-            raise NothingToUndo("nothing to undo")
-        text = self._undo.pop()
-        self._redo.append(self.text)
+        text = self.history.back(self.text)
         self._state = self._again(text)
         return text
 
     def redo(self) -> str:
         """Do again the edit last undone; returns the text now current."""
-        if not self._redo:
-            raise NothingToUndo("nothing to redo")
-        text = self._redo.pop()
-        self._undo.append(self.text)
+        text = self.history.forward(self.text)
         self._state = self._again(text)
         return text
 
@@ -455,7 +496,7 @@ class ListEditor:
         """An independent editor on the same text (no history; same file and catalog)."""
         other = object.__new__(ListEditor)
         other.__dict__.update(self.__dict__)
-        other._undo, other._redo, other._recent = [], [], {}
+        other.history, other._recent = History(), {}
         other._state = _State(self._state.text, self._state.doc, self._state.result)
         return other
 
@@ -520,7 +561,7 @@ def write_list(path: str | os.PathLike, text: str, expected: str | None = None, 
 
     @contextmanager
     def unchanged() -> Iterator[None]:
-        with _folder_lock(target):
+        with folder_lock(target):
             if expected is not None:
                 try:
                     now = _digest(target.read_bytes())
@@ -556,14 +597,14 @@ def refuse_read_only(path: Path) -> None:
         )
 
 
-class _folder_lock:
+class folder_lock:
     """An exclusive lock on the folder of ``path`` while a list is compared and replaced."""
 
     def __init__(self, path: Path):
         self.folder = Path(path).parent if str(Path(path).parent) else Path(".")
         self.fd: int | None = None
 
-    def __enter__(self) -> _folder_lock:
+    def __enter__(self) -> folder_lock:
         try:
             import fcntl
 
@@ -600,4 +641,16 @@ def edit_file(
     return ed, result
 
 
-__all__ = ["Change", "ListChangedError", "ListEditor", "NothingToUndo", "edit_file", "write_list"]
+__all__ = [
+    "HISTORY",
+    "Change",
+    "History",
+    "ListChangedError",
+    "ListEditor",
+    "NothingToUndo",
+    "edit_file",
+    "folder_lock",
+    "refuse_read_only",
+    "version_of",
+    "write_list",
+]

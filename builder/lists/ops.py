@@ -14,7 +14,8 @@ standard, leader, duplicate) in ``builder/games/<id>/edits.py``, reached through
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from builder.errors import UsageError
@@ -41,7 +42,11 @@ def whole(value: object, what: str, low: int = 1, high: int = 100_000) -> int:
 @dataclass(frozen=True)
 class Add:
     """Add ``count`` copies of a card, a unit of ``models`` (Kensei, with ``led_by`` and
-    ``standard``), or a Senji family, samurai card or province (``player``: whose)."""
+    ``standard``), or a Senji family, samurai card or province (``player``: whose).
+
+    ``options``: the options of the game's own add by key (any game's: ``gs.editing.add_options``
+    says which it takes); ``models``, ``led_by``, ``standard``, ``variant`` and ``player`` stand
+    for the same keys."""
 
     item: str
     count: int | None = None
@@ -51,33 +56,26 @@ class Add:
     variant: bool = False
     player: str | None = None
     check_side: bool = True
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+
+    def given(self) -> dict:
+        """The add's options by key: ``options`` and the named ones given (a key given both ways
+        is refused); a named one given in ``options`` as a word is read as the named one is."""
+        named = {"models": self.models, "led_by": self.led_by, "standard": self.standard, "variant": self.variant}
+        named["player"] = self.player
+        out = {k: v for k, v in named.items() if v is not None and v is not False}
+        for key, value in self.options.items():
+            if key in out or key in ("count", "check_side"):
+                raise UsageError(f"option '{key}' is given twice")
+            out[key] = _named(key, value)
+        return out
 
     def apply(self, tree: Any, catalog: Any, game: GameSystem) -> tuple[list[str], tuple | None]:
         if not self.item.strip():
             raise UsageError("name the card or troop to add")
-        game.editing.check_options(
-            "add",
-            {
-                "count": self.count,
-                "models": self.models,
-                "led_by": self.led_by,
-                "standard": self.standard,
-                "variant": self.variant,
-                "player": self.player,
-            },
-        )
-        return game.editing.add(
-            tree,
-            catalog,
-            self.item.strip(),
-            self.count,
-            models=self.models,
-            led_by=self.led_by,
-            standard=self.standard,
-            variant=self.variant,
-            player=self.player,
-            check_side=self.check_side,
-        )
+        given = self.given()
+        game.editing.check_options("add", {"count": self.count, **given})
+        return game.editing.add(tree, catalog, self.item.strip(), self.count, **given, check_side=self.check_side)
 
 
 @dataclass(frozen=True)
@@ -246,6 +244,18 @@ def copies_of(game: GameSystem, catalog: Any, data: ListData, item: str) -> int:
     return total
 
 
+def _named(key: str, value: Any) -> Any:
+    """An add option ``Add`` names, given by key as a word (``daimyo add --opt models=2``), read
+    as its field is; another key's value as given (the game reads its own)."""
+    if key == "models":
+        return whole(value, "models")
+    if key in ("standard", "variant"):
+        return value if isinstance(value, bool) else str(value).strip().lower() in ON
+    if key in ("led_by", "player"):
+        return str(value).strip() or None
+    return value
+
+
 def _given(form: dict, key: str) -> bool:
     return form.get(key) not in (None, "", False, "0")
 
@@ -262,15 +272,20 @@ def from_form(form: dict, game: GameSystem) -> Operation:
     if kind == "add":
         if not item:
             raise UsageError("name the card or troop to add")
+        extra = form.get("options") or {}
+        if not isinstance(extra, Mapping):
+            raise UsageError("options is a mapping of an option's key to its value", 'e.g. {"models": 2}')
+        extra = dict(extra)
         if "models" in game.editing.add_options:
-            return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None)
+            return Add(item, models=whole(form["models"], "models") if _given(form, "models") else None, options=extra)
         if "player" in game.editing.add_options:
             return Add(
                 item,
                 whole(form["count"], "units", 1, 99) if _given(form, "count") else None,
                 player=str(form.get("player") or "").strip() or None,
+                options=extra,
             )
-        return Add(item, whole(form.get("count") or 1, "count", 1, 1000), variant=variant)
+        return Add(item, whole(form.get("count") or 1, "count", 1, 1000), variant=variant, options=extra)
     if kind == "remove":
         if game.editing.held_sections:
             n = None if _given(form, "all") else whole(form.get("count") or 1, "count", 1, 1000)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder import state
 from builder.errors import DaimyoError
 
 if TYPE_CHECKING:
@@ -185,8 +186,13 @@ def short_hash(h: str | None) -> str:
     return "sha256:" + (h or "").split(":", 1)[-1][:HASH_DIGITS]
 
 
-_IDENTS: dict[tuple, PackId] = {}  # (path, its identity on disk) -> PackId: see ``_pack_id``
 _IDENTS_KEPT = 64
+_IDENTS: dict[tuple, PackId] = state.cache(
+    "lists.pack_ids",
+    bound=_IDENTS_KEPT,
+    lifetime=state.FILE,
+    doc="a pack's identity, by its path and identity on disk (see ``_pack_id``)",
+)
 
 
 def _pack_id(path: Path) -> PackId:

@@ -152,10 +152,10 @@ def _diff(old: Any, new: Any, raw: Any, path: tuple, out: list) -> None:
 
 def _fragment(value: object) -> list[str]:
     """Lines of ``value`` written as YAML by the round-trip writer (as the slow path would)."""
-    from builder.kit.edit import _rt
+    from builder.kit.edit import roundtrip_yaml
 
     buf = io.StringIO()
-    _rt().dump(value, buf)
+    roundtrip_yaml().dump(value, buf)
     lines = buf.getvalue().split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -60,7 +60,7 @@ def validate_entry(
     ``assumed``: written into an entry that gives neither ``source`` nor ``assumed`` (and is no
     change of a catalog entry), as a spreadsheet's rows get it."""
     from builder.packs.fields import entry_fields, sections
-    from builder.packs.sheet import Row, Sheet, _validate, sheet_to_pack
+    from builder.packs.sheet import Row, Sheet, sheet_to_pack, validate_sheet
 
     if section not in sections(system):
         raise UsageError(f"'{section}' is not a section of a {system} pack", "sections: " + ", ".join(sections(system)))
@@ -101,7 +101,7 @@ def validate_entry(
     out.pack = whole
     where = {(section, index): (label, sheet.rows[0])}
     try:
-        _validate(whole, where, sheet)
+        validate_sheet(whole, where, sheet)
     except DaimyoError as exc:
         for d in exc.diagnostics:
             if d.file == label and d.line == 1:
@@ -191,12 +191,12 @@ def remove_entry(path: str | Path, section: str, name: str, expected: str | None
 
 
 def _edit(path: str | Path, change, expected: str | None) -> str:
-    from builder.kit.edit import _rt
-    from builder.lists.editor import ListChangedError, _folder_lock
+    from builder.kit.edit import roundtrip_yaml
+    from builder.lists.editor import ListChangedError, folder_lock
     from builder.yamlio import atomic_write, may_replace, read_text
 
     p = Path(path)
-    with _folder_lock(p):
+    with folder_lock(p):
         text = read_text(p, "pack.yaml")
         if expected is not None and digest(text) != expected:
             raise ListChangedError(
@@ -208,7 +208,7 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
                     hint="load it again and repeat the change",
                 )
             )
-        y = _rt()
+        y = roundtrip_yaml()
         tree = y.load(text)
         change(tree)
         buf = io.StringIO()

@@ -130,9 +130,9 @@ def download(entry) -> Ready:
         from builder import limits
 
         if entry.size > limits.MAX_DOWNLOAD_BYTES:
-            from builder.packs.registry import _too_big
+            from builder.packs.registry import too_big_error
 
-            raise _too_big(entry.url, entry.size, limits.MAX_DOWNLOAD_BYTES)
+            raise too_big_error(entry.url, entry.size, limits.MAX_DOWNLOAD_BYTES)
     data = fetch(entry.url, "pack")
     verify(data, entry)
     return prepare(data, entry.url, entry)
@@ -179,13 +179,13 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
 
         ready = prepare(fetch(ref, "pack"), ref)
         _needs_daimyo(ready)
-        return _put([ready], force, replace)
+        return put_in_use([ready], force, replace)
     if is_file(ref):
         from builder.yamlio import read_bytes
 
         ready = prepare(read_bytes(ref, "pack.yaml"), str(Path(ref).resolve()))
         _needs_daimyo(ready)
-        return _put([ready], force, replace)
+        return put_in_use([ready], force, replace)
     from builder.packs.registry import all_entries, choose, split_ref
 
     name, version = split_ref(ref)
@@ -208,7 +208,7 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
     planned: dict = {}
     _plan(entry, entries, planned)
     readies = [download(e) for e in reversed(list(planned.values()))]  # needed packs first
-    return _put(readies, force, replace)
+    return put_in_use(readies, force, replace)
 
 
 def bundled_named(name: str, game: str) -> list[Path]:
@@ -259,7 +259,7 @@ def refuse_shadows(readies: list[Ready], replace: bool, hint: str | None = None)
             )
 
 
-def _put(readies: list[Ready], force: bool, replace: bool = False) -> list[str]:
+def put_in_use(readies: list[Ready], force: bool, replace: bool = False) -> list[str]:
     """Store and put in use checked packs; a file in use that is no stored version (a pack made
     or copied by hand) is replaced only with ``force``, and a pack that would take the place of
     a bundled one or of one installed from elsewhere (``shadows``) only with ``replace``."""
@@ -457,4 +457,4 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
         refuse_shadows(
             [r], False, command_line(f'to install it all the same: daimyo pack install "{r.ident.name}" --replace')
         )
-    return _put(readies, force)
+    return put_in_use(readies, force)

@@ -365,13 +365,13 @@ def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
             if not stat.S_ISREG(st.st_mode):
                 raise _refuse(url, "not a regular file")
             if st.st_size > limit:
-                raise _too_big(url, st.st_size, limit)
+                raise too_big_error(url, st.st_size, limit)
             with open(path, "rb") as fh:
                 data = fh.read(limit + 1)
         except (OSError, ValueError) as exc:
             raise _refuse(url, f"cannot read it: {getattr(exc, 'strerror', None) or exc}") from None
         if len(data) > limit:
-            raise _too_big(url, None, limit)
+            raise too_big_error(url, None, limit)
         return data
     return _fetch_http(url, limit)
 
@@ -382,7 +382,8 @@ def _refuse(url: str, message: str, hint: str | None = None) -> DaimyoError:
     return DaimyoError(Diagnostic(one_line(url), 0, 0, one_line(message), code="registry.download", hint=hint))
 
 
-def _too_big(url: str, size: int | None, limit: int) -> DaimyoError:
+def too_big_error(url: str, size: int | None, limit: int) -> DaimyoError:
+    """The error of a download from ``url`` of ``size`` bytes (None: unknown, more) over ``limit``."""
     got = f"{size:,} bytes" if size is not None else "more"
     return _refuse(
         url,
@@ -507,7 +508,7 @@ def _fetch_http(url: str, limit: int) -> bytes:
             if length is not None and length.strip().isdigit():
                 announced = int(length)
                 if announced > limit:
-                    raise _too_big(url, announced, limit)
+                    raise too_big_error(url, announced, limit)
             chunks = []
             while True:
                 chunk = resp.read(65536)
@@ -515,7 +516,7 @@ def _fetch_http(url: str, limit: int) -> bytes:
                     break
                 got += len(chunk)
                 if got > limit:
-                    raise _too_big(url, None, limit)
+                    raise too_big_error(url, None, limit)
                 chunks.append(chunk)
             if deadline.expired.is_set():
                 raise _late(url)
@@ -862,5 +863,6 @@ __all__ = [
     "registry_urls",
     "search",
     "split_ref",
+    "too_big_error",
     "version_key",
 ]

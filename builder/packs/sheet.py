@@ -603,7 +603,7 @@ def import_sheet(
         data["name"] = default_name
     diags += more
     try:  # the cells that could be read, checked with the catalog: every problem at once
-        _validate(data, where, sheet)
+        validate_sheet(data, where, sheet)
     except DaimyoError as exc:
         diags += exc.diagnostics
     if diags:
@@ -643,7 +643,7 @@ def _positions(data: dict):
     return pos
 
 
-def _validate(data: dict, where: dict, sheet: Sheet) -> None:
+def validate_sheet(data: dict, where: dict, sheet: Sheet) -> None:
     """Check the pack with the catalog; map every problem back to its row and column."""
     from builder.errors import CatalogError
     from builder.packs.manage import check_pack
@@ -696,7 +696,8 @@ def _map_back(d: Diagnostic, line_paths, where: dict, sheet: Sheet) -> Diagnosti
 # -- exporting -------------------------------------------------------------------------------
 
 
-def _cell(f: FieldInfo | None, v) -> str:
+def cell_text(f: FieldInfo | None, v) -> str:
+    """The text of value ``v`` of field ``f`` in a spreadsheet's cell (lists as 'a; b')."""
     if v is None:
         return ""
     if isinstance(v, bool):
@@ -735,10 +736,12 @@ def pack_tables(data: dict) -> tuple[dict, dict]:
                     if key not in present:
                         present.append(key)
             header = [n for n in order if n in present] + [n for n in present if n not in order]
-            rows = [[_cell(by.get(h), e.get(h)) if isinstance(e, dict) else "" for h in header] for e in v]
+            rows = [[cell_text(by.get(h), e.get(h)) if isinstance(e, dict) else "" for h in header] for e in v]
             tables[k] = (header, rows)
         else:
-            meta[k] = v if isinstance(v, str) else _cell(None, v) if not isinstance(v, (dict, list)) else _flow_text(v)
+            meta[k] = (
+                v if isinstance(v, str) else cell_text(None, v) if not isinstance(v, (dict, list)) else _flow_text(v)
+            )
     return meta, tables
 
 

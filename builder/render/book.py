@@ -14,6 +14,7 @@ csv`` for the organiser's spreadsheet, the event's pages and export, ``daimyo sh
 
 from __future__ import annotations
 
+import contextvars
 from pathlib import Path
 
 from builder.errors import DaimyoError, UsageError, command_line, one_line, option
@@ -59,7 +60,9 @@ def verdict_of(result) -> str:
     return head + (f" ({', '.join(bits)})" if bits else "")
 
 
-_LAYOUT_PASS = False
+# True while a book is laid out once to measure where its lists start (set for the thread or task
+# laying it out: a server prints books on several threads)
+_LAYOUT_PASS: contextvars.ContextVar[bool] = contextvars.ContextVar("layout_pass", default=False)
 
 
 class _QR:
@@ -78,7 +81,7 @@ class _QR:
                 self.hAlign = "RIGHT"
 
             def draw(self):
-                if not _LAYOUT_PASS:  # the first pass only measures where lists start
+                if not _LAYOUT_PASS.get():  # the first pass only measures where lists start
                     draw_qr(self.canv, code, 0, 0, size_mm)
 
         return QR()
@@ -267,10 +270,9 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     import io
 
     # first pass: where each list starts (the contents may take several pages itself)
-    global _LAYOUT_PASS
     scratch = io.BytesIO()
     starts.clear()
-    _LAYOUT_PASS = True
+    measuring = _LAYOUT_PASS.set(True)
     try:
         build_story(
             scratch,
@@ -282,7 +284,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             _to_buffer=True,
         )
     finally:
-        _LAYOUT_PASS = False
+        _LAYOUT_PASS.reset(measuring)
     first = list(starts)
     starts.clear()
     return build_story(

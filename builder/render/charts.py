@@ -14,6 +14,7 @@ from typing import cast
 
 from builder.kit import fonts
 from builder.kit.layout import pt
+from builder.kit.numbers import number_text
 
 INK = (0.15, 0.15, 0.15)
 BAR = (0.33, 0.45, 0.62)
@@ -127,7 +128,9 @@ def limits_chart(rows: list[dict], width: float):
         bx = label_w + bar_w * max(0.0, bound) / scale
         d.add(Line(bx, y, bx, y + row - 1, strokeColor=Color(*INK), strokeWidth=1.2))
         rel = "<=" if r["kind"] == "max" else (">=" if r["kind"] == "min" else "=")
-        note = f"{_num(r['value'])} {rel} {_num(r['bound'])}" + ("" if r["ok"] else "  broken")
+        note = f"{number_text(r['value'], short=True)} {rel} {number_text(r['bound'], short=True)}" + (
+            "" if r["ok"] else "  broken"
+        )
         d.add(
             String(
                 label_w + bar_w + 4,
@@ -149,10 +152,6 @@ def _fit(text: str, width: float, size: float) -> str:
     while text and fonts.string_width(text + fonts.ELLIPSIS, fonts.REGULAR, size) > width:
         text = text[:-1]
     return text + fonts.ELLIPSIS
-
-
-def _num(v) -> str:
-    return f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def _table(rows: list[list[str]], widths: list[float], header: bool = True):

@@ -15,6 +15,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from builder import state
+
 MEMO_CAP = 50000  # entries of one memo before it is emptied (a batch of very varied lists)
 KEEP = 8  # rulesets kept (catalogs with different packs)
 
@@ -60,8 +62,18 @@ class Ruleset:
 
 
 _SERIALS = itertools.count(1)
-_RULESETS: dict[tuple, Ruleset] = {}
+_RULESETS: dict[tuple, Ruleset] = state.cache(
+    "rules.rulesets", bound=KEEP, lifetime=state.CATALOG, doc="compiled rulesets, by game and catalog fingerprint"
+)
 _LAST: list = [None]
+state.register(
+    "rules.last_ruleset",
+    bound=1,
+    lifetime=state.CATALOG,
+    doc="the ruleset asked for last (checking one catalog's lists one after another)",
+    size=lambda: int(_LAST[0] is not None),
+    clear=lambda: _LAST.__setitem__(0, None),
+)
 
 
 def ruleset(catalog) -> Ruleset:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from builder import state
 from builder.catalog.frozen import kind as model_kind
 from builder.findings import Finding
 from builder.names import normalize
@@ -112,7 +113,7 @@ def _frac(x) -> Fraction:
     return Fraction(x)
 
 
-def _exact(x):
+def exact_number(x):
     """``x`` as an exact number: an int when integral, else a Fraction (same results, faster sums)."""
     if type(x) is int:
         return x
@@ -154,15 +155,19 @@ def path_text(loc) -> str:
 
 # -- selectors ---------------------------------------------------------------------------
 
-_NORMALIZED: dict[str, str] = {}
+_NORMALIZED_MAX = 20001
+_NORMALIZED: dict[str, str] = state.cache(
+    "rules.normalized_names", bound=_NORMALIZED_MAX, lifetime=state.VALUE, doc="a selector's wanted name, normalized"
+)
 
 
-def _norm(v):
+def normalize_value(v):
+    """``v`` normalized (``builder.names.normalize``) when it is a text, else as it is."""
     if not isinstance(v, str):
         return v
     hit = _NORMALIZED.get(v)
     if hit is None:
-        if len(_NORMALIZED) > 20000:
+        if len(_NORMALIZED) >= _NORMALIZED_MAX:
             _NORMALIZED.clear()
         hit = _NORMALIZED[v] = normalize(v)
     return hit
@@ -179,22 +184,22 @@ def compile_selector(sel: dict) -> dict:
         elif key == "house_rule" or isinstance(want, dict):
             out[key] = want
         elif isinstance(want, list):
-            out[key] = [w if isinstance(w, str) and w.startswith("$") else _norm(w) for w in want]
+            out[key] = [w if isinstance(w, str) and w.startswith("$") else normalize_value(w) for w in want]
         else:
-            out[key] = want if isinstance(want, str) and want.startswith("$") else _norm(want)
+            out[key] = want if isinstance(want, str) and want.startswith("$") else normalize_value(want)
     return out
 
 
 def _expect(v, ctx_facts: dict):
     if isinstance(v, str) and v.startswith("$"):
-        return _norm(ctx_facts.get(v[1:]))
+        return normalize_value(ctx_facts.get(v[1:]))
     return v
 
 
 def _eq(fact, want) -> bool:
     """``want`` is normalized; string facts are compared normalized."""
     if isinstance(fact, (set, frozenset, list, tuple)):
-        return want in fact if isinstance(fact, (set, frozenset)) else any(_norm(f) == want for f in fact)
+        return want in fact if isinstance(fact, (set, frozenset)) else any(normalize_value(f) == want for f in fact)
     if isinstance(want, bool) or isinstance(fact, bool):
         return fact is want or fact == want
     return fact == want  # string facts are normalized by the system (see Item)
@@ -234,7 +239,7 @@ def _match(sel: dict, facts: dict, ctx_facts: dict, rules: dict | None = None):
             r = None if rr is None else not rr
             unknown += uu
         elif key == "house_rule":
-            r = all(_eq((rules or {}).get(k), _norm(v)) for k, v in want.items())
+            r = all(_eq((rules or {}).get(k), normalize_value(v)) for k, v in want.items())
         else:
             fact = facts.get(key, _MISSING)
             if fact is _MISSING:
@@ -602,10 +607,10 @@ def _value_text(n, measure: str, noun: str | None, ctx: Context) -> str:
 
 
 def _measure(measure: str, items: list[Item]) -> Fraction:
-    return Fraction(_measure_exact(measure, items))
+    return Fraction(measure_exact(measure, items))
 
 
-def _measure_exact(measure: str, items: list[Item]):
+def measure_exact(measure: str, items: list[Item]):
     """``_measure`` as an int when integral (else a Fraction)."""
     if measure == "models":
         return sum(i.models for i in items)
@@ -613,8 +618,8 @@ def _measure_exact(measure: str, items: list[Item]):
         total = 0
         for i in items:
             p = i.points
-            total += p if type(p) is int else _exact(p)
-        return _exact(total)
+            total += p if type(p) is int else exact_number(p)
+        return exact_number(total)
     if measure == "profiles":
         return len({i.key for i in items})
     return len(items)
@@ -644,7 +649,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
     counted, unknown = sess.hits(aset, stable)
     sess.counted = (aset, counted)
     plan = aset.plan(ctx, sess)
-    exact = _exact
+    exact = exact_number
     for j, (r, for_each, count, has_plus) in enumerate(aset.shape):
         state, bounds = plan[j]
         if state != "ok":
@@ -681,7 +686,7 @@ def evaluate(restrictions: Iterable, items: list[Item], ctx: Context) -> list[Fi
                 for it in grp:
                     value += it.models
             else:
-                value = _measure_exact(count, grp)
+                value = measure_exact(count, grp)
             if extra or type(value) is not int:
                 value = exact(value + extra)
             for kind, bv, bound in bounds:
@@ -754,15 +759,15 @@ def _decisive(r, for_each, count, group: list, unknown: list, bounds, ctx: Conte
     """
     if for_each != "list" or not bounds or any(kind == "exactly" for kind, _, _ in bounds):
         return True
-    extra = sum(_exact(ctx.value(p)) for p in r.plus if p in ctx.values) if r.plus else 0
+    extra = sum(exact_number(ctx.value(p)) for p in r.plus if p in ctx.values) if r.plus else 0
     with_them = list(group) + [it for it, _ in unknown]
 
     def value(items):
         if count == "points":
-            return _exact(sum(_exact(it.points) for it in items) + extra)
+            return exact_number(sum(exact_number(it.points) for it in items) + extra)
         if count == "models":
-            return _exact(sum(it.models for it in items) + extra)
-        return _exact(_measure_exact(count, items) + extra)
+            return exact_number(sum(it.models for it in items) + extra)
+        return exact_number(measure_exact(count, items) + extra)
 
     low, high = value(group), value(with_them)
     return any(_passes(kind, low, bound) != _passes(kind, high, bound) for kind, _, bound in bounds)
@@ -776,14 +781,14 @@ def _group_by(fact: str, counted: list[Item]) -> list[tuple[Any, list[Item]]]:
             continue
         if isinstance(v, (set, frozenset, list, tuple)):
             for x in v:
-                groups.setdefault(_norm(x), []).append(it)
+                groups.setdefault(normalize_value(x), []).append(it)
         else:
-            groups.setdefault(_norm(v), []).append(it)
+            groups.setdefault(normalize_value(v), []).append(it)
     return list(groups.items())
 
 
 def _plus(r, ctx: Context) -> list:
-    return [(_exact(ctx.value(p)), ctx.values[p][1], ctx.values[p][2]) for p in r.plus if p in ctx.values]
+    return [(exact_number(ctx.value(p)), ctx.values[p][1], ctx.values[p][2]) for p in r.plus if p in ctx.values]
 
 
 def _skipped(r, state: str, reason, ctx: Context) -> Finding:
@@ -854,7 +859,7 @@ def _bounds(r, ctx: Context, measure_unit: str, sess: _Session | None = None):
         out = (
             "ok",
             [
-                (kind, bv, _exact(bv.value))
+                (kind, bv, exact_number(bv.value))
                 for kind, bv in ((kind, eval_bound(b, ctx, measure_unit)) for kind, b in info.specs)
             ],
         )
@@ -921,14 +926,14 @@ def _blame(r, kind, group: list[Item], plus, bound, ctx: Context, key) -> tuple 
     if kind in ("max", "exactly") and group:
         total = 0
         for p in plus:
-            total += _exact(p[0])
+            total += exact_number(p[0])
         if total > bound:
             for _, _, loc in plus:
                 if loc:
                     return loc
         for it in group:
             if r.count == "points":
-                total += _exact(it.points)
+                total += exact_number(it.points)
             elif r.count == "models":
                 total += it.models
             else:
@@ -988,7 +993,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                     }
                 )
         for key, group in groups:
-            value = _exact(_measure_exact(r.count, group) + extra)
+            value = exact_number(measure_exact(r.count, group) + extra)
             for kind, bv, bound in bounds:
                 if kind == "max":
                     room, ok = bound - value, value <= bound
@@ -1006,7 +1011,7 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                         "value": plain(value),
                         "bound": plain(bound),
                         "bound_text": bv.text,
-                        "room": plain(_exact(room)),
+                        "room": plain(exact_number(room)),
                         "ok": ok,
                         "unit": ctx.unit if r.count == "points" else (r.noun or _NOUN.get(r.count, r.count)),
                         "source": ctx.source(r, bv),
@@ -1021,3 +1026,25 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                         + [it.describe(ctx.unit) for it in group],
                     )
     return rows
+
+
+__all__ = [
+    "BASE_NAMES",
+    "BoundValue",
+    "Context",
+    "Item",
+    "Unknown",
+    "active_restrictions",
+    "compile_selector",
+    "eval_bound",
+    "evaluate",
+    "exact_number",
+    "fmt_num",
+    "limit_report",
+    "match",
+    "matching",
+    "measure_exact",
+    "normalize_value",
+    "path_text",
+    "plain",
+]

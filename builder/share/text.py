@@ -29,23 +29,24 @@ from __future__ import annotations
 
 import re
 
+from builder import state
 from builder.errors import Diagnostic, ListError, option
 from builder.kit import textform
 from builder.kit.fields import Field
 from builder.kit.textform import (
-    _CTRL,
-    _HOLE,
-    _SEP,
-    _USED,
+    CTRL,
+    HOLE,
     SECTION_WORDS,
-    _count_candidates,
-    _free_text,
-    _key_match,
-    _mask,
-    _pick,
-    _quoted_spans,
-    _unquote_free_text,
-    _uq,
+    SEP,
+    USED_FACET,
+    count_candidates,
+    free_text,
+    key_match,
+    mask,
+    pick,
+    quoted_spans,
+    unmask,
+    unquote_free_text,
 )
 from builder.lists.schema import declared_field, field_of, schema
 from builder.names import loose, normalize
@@ -96,7 +97,12 @@ def label(system: str) -> str:
     return _game(system).name
 
 
-_LABELS: dict = {}
+_LABELS: dict = state.cache(
+    "share.game_labels",
+    bound=1,
+    lifetime=state.PROCESS,
+    doc="the games' names and spellings in a text header, for the games known now",
+)
 
 
 def system_of_label(segment: str) -> str | None:
@@ -253,11 +259,11 @@ def _awkward(name: str) -> bool:
     return (
         name.startswith(("#", "//", "-", "*", "+", "[", "{", "(", ">", "|"))
         or system_of_label(name) is not None
-        or bool(_key_match(name))
+        or bool(key_match(name))
         or name[:1].isdigit()
         or name[-1:] in "-|\u2010\u2011\u2012\u2013\u2014"
         or '"' in name
-        or bool(_CTRL.search(name))
+        or bool(CTRL.search(name))
     )
 
 
@@ -267,11 +273,11 @@ def render_lines(doc: dict, resolver: Resolver | None = None, summary: dict | No
     r = resolver or Resolver.of(system)
     out: list[tuple[str, str]] = [("header", " - ".join(header_line(doc, summary)))]
     if doc.get("name") and _awkward(doc["name"]):
-        out.append(("key", f"Name: {_free_text(doc['name'])}"))
+        out.append(("key", f"Name: {free_text(doc['name'])}"))
     if "author" in doc:
-        out.append(("key", f"Author: {_free_text(doc['author'])}"))
+        out.append(("key", f"Author: {free_text(doc['author'])}"))
     for line in doc.get("notes", "").split("\n") if "notes" in doc else []:
-        out.append(("key", f"Notes: {_free_text(line)}" if line else "Notes:"))
+        out.append(("key", f"Notes: {free_text(line)}" if line else "Notes:"))
     if "packs" in doc:
         out.append(("key", f"Packs: {_plain_list(doc['packs'])}"))
     if "house_rules" in doc:
@@ -349,7 +355,7 @@ def _lines(text: str) -> list[tuple[int, int, str]]:
 
 def parse_header(line: str) -> tuple[str | None, str | None, list[str]]:
     """(system, name, facets) when ``line`` is a header line, else (None, None, [])."""
-    seps = list(_SEP.finditer(line))
+    seps = list(SEP.finditer(line))
     bounds = [0] + [m.end() for m in seps]
     ends = [m.start() for m in seps] + [len(line)]
     segs = [line[a:b] for a, b in zip(bounds, ends, strict=False)]
@@ -387,10 +393,10 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
             )
         )
     start = 0
-    masked_header, header_quoted = _mask(lines[0][2])
+    masked_header, header_quoted = mask(lines[0][2])
     hsys, name, facets = parse_header(masked_header)
     if name:
-        name = _HOLE.sub(lambda m: header_quoted[int(m.group(1))], name)
+        name = HOLE.sub(lambda m: header_quoted[int(m.group(1))], name)
     if hsys:
         if system and system != hsys:
             p.error(
@@ -424,8 +430,8 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
         p.quoted = header_quoted
         _facets(p, facets, lines[0])
     for no, col, raw_line in body:
-        line, p.quoted = _mask(raw_line)
-        m = _key_match(raw_line)
+        line, p.quoted = mask(raw_line)
+        m = key_match(raw_line)
         key = KEY_LINES.get(normalize(m.group("key"))) if m else None
         if key is not None and not (key in gs.text.headings and not m.group("value").strip()):
             value = m.group("value")
@@ -435,7 +441,7 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
             continue
         if normalize(line.rstrip(":")) in SECTION_WORDS:
             continue
-        if "\x00" not in line and '"' in line and next(_quoted_spans(raw_line), None) is None:
+        if "\x00" not in line and '"' in line and next(quoted_spans(raw_line), None) is None:
             p.error(no, col + line.find('"'), "a quote is not closed", hint='write a quoted name as "Name"')
             continue
         gs.text.read_entry(p, line, no, col)
@@ -466,7 +472,7 @@ def _infer_system(body) -> str | None:
         n = 0
         for _, _, line in body:
             line = gs.text.infer_line(line)
-            if any(r.find(f, name)[1] is not None for _, name in _count_candidates(line)):
+            if any(r.find(f, name)[1] is not None for _, name in count_candidates(line)):
                 n += 1
         scores.append(n)
         if n > best_n:
@@ -480,7 +486,7 @@ def _facets(p: _Parser, facets: list[str], where) -> None:
     no, col, _ = where
     gs = _game(p.system)
     for seg in facets:
-        if _USED.match(seg) or gs.text.read_facet(p, seg):
+        if USED_FACET.match(seg) or gs.text.read_facet(p, seg):
             continue
         p.error(no, col, f"cannot read '{seg}' in the header of a {label(p.system)} list", hint=gs.text.example)
 
@@ -498,11 +504,11 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         return
     if key == "notes":
         old = p.doc.get("notes")
-        value = _unquote_free_text(value)
+        value = unquote_free_text(value)
         p.doc["notes"] = value if old is None else old + "\n" + value
         return
     if key in ("name", "author"):
-        v = _unquote_free_text(v)
+        v = unquote_free_text(v)
     if key in ("packs", "house_rules", "checked_with"):
         data = _read_plain(key, v)
         if data is None:
@@ -552,7 +558,7 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
             p.doc.setdefault("attributes", [])
             return
         f = field_of(s, "attributes")
-        mv, p.quoted = _mask(v)
+        mv, p.quoted = mask(v)
         names = _split_names(p, f, mv)
         for n in names:
             _check_name(p, f, n, no, col + max(value.find(n), 0))
@@ -574,8 +580,8 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         )
         return
     if f is not None and f.kind == "ref":
-        mv, p.quoted = _mask(v)
-        v = _uq(p, mv)
+        mv, p.quoted = mask(v)
+        v = unmask(p, mv)
         _check_name(p, f, v, no, col)
     p.doc[key] = v
 
@@ -605,14 +611,14 @@ def _split_names(p: _Parser, f, v: str) -> list[str]:
     while i < len(parts):
         # a catalog name that itself holds commas wins over the split
         for j in range(len(parts), i + 1, -1):
-            joined = _uq(p, ", ".join(parts[i:j]))
+            joined = unmask(p, ", ".join(parts[i:j]))
             if p.r.find(f, joined)[1] is not None:
                 out.append(joined)
                 i = j
                 break
         else:
             if parts[i]:
-                out.append(_uq(p, parts[i]))
+                out.append(unmask(p, parts[i]))
             i += 1
     return out
 
@@ -668,8 +674,8 @@ def card_line(p: _Parser, line: str, no: int, col: int) -> None:
     printed = _PRINTED.search(text) if f is not None and f.accepts == "printed" else None
     if printed is not None:  # a custom card: COUNT NAME (printed: VALUES)
         text = text[: printed.start()].rstrip()
-    cands = _count_candidates(text)
-    n, name = _pick(p, f, cands)
+    cands = count_candidates(text)
+    n, name = pick(p, f, cands)
     if n is None:
         n = 1
     if not name:

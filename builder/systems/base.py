@@ -12,6 +12,7 @@ from typing import Any, Generic
 from typing_extensions import TypeVar
 
 from builder.errors import UsageError
+from builder.kit.numbers import plural
 from builder.systems.analytics import AnalyticsPart
 from builder.systems.catalog import CatalogPart
 from builder.systems.editing import EditingPart
@@ -56,10 +57,6 @@ UNSET = ("none", "null", "off", "-")
 # them (code outside the games) takes any list and catalog.
 GameList = TypeVar("GameList", default=Any)
 GameCatalog = TypeVar("GameCatalog", default=Any)
-
-
-def plural(n: object, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def whole(key: str, value: str, example: str) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from builder import state
 from builder.kit.fields import CHECKED_WITH, COMMON, Field
 
 if TYPE_CHECKING:
@@ -92,7 +93,12 @@ def document(system_id: str) -> tuple[Field, ...] | None:
 
 # -- the pydantic model ----------------------------------------------------------------------------
 
-_MODELS: dict = {}
+_MODELS: dict = state.cache(
+    "systems.list_models",
+    bound=None,
+    lifetime=state.PROCESS,
+    doc="the pydantic model of a game's list document, by game",
+)
 
 
 def list_model(system_id: str, fields: tuple[Field, ...]) -> Any:

@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from builder.errors import EditRefused, UsageError, option
+from builder.names import did_you_mean
 from builder.systems.parts import ListData, Options, Picked, Where
 
 
@@ -74,7 +75,10 @@ class EditingPart:
             return f"{option('variant')} applies to satsuma decks"
         if opt == "player":
             return f"{flag} applies to senji setups"
-        return f"{flag} does not apply to {self.game.id} lists"
+        allowed = sorted(self.add_options if verb == "add" else self.remove_options)
+        hint = did_you_mean(opt, allowed)
+        takes = f"'{verb}' of a {self.game.id} list takes " + (", ".join(allowed) if allowed else "none")
+        return f"{flag} does not apply to {self.game.id} lists ({hint + ' ' if hint else ''}{takes})"
 
     def resolve(self, catalog: Any, name: str, data: ListData | None = None) -> Picked:
         """The card a name means (a ``Pick``), for the games whose lists hold cards."""

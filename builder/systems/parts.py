@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypedDict, TypeVar, overload, runtime_checkable
 
 from builder.findings import Summary  # the totals a check gives, beside the result that holds them
+from builder.systems.newlist import NewOption
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -382,7 +383,11 @@ class NewList(Protocol[CatalogT_contra]):
     @property
     def example(self) -> str: ...
 
+    def declare(self, catalog: CatalogT_contra) -> list[NewOption]: ...
+
     def fields(self, catalog: CatalogT_contra) -> list[Row]: ...
+
+    def values(self, catalog: CatalogT_contra, given: Options) -> dict[str, object]: ...
 
     def make(self, catalog: CatalogT_contra, options: Options) -> tuple[ListData, list[str]]: ...
 

@@ -48,9 +48,9 @@ class TextPart:
         ]
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        from builder.kit.textform import _CARDS
+        from builder.kit.textform import CARDS_FACET
 
-        return bool(_CARDS.match(seg))
+        return bool(CARDS_FACET.match(seg))
 
     def read_entry(self, p: Any, line: str, no: int, col: int) -> None:
         p.card_line(line, no, col)

@@ -8,17 +8,14 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from builder.kit.numbers import number_text
 from builder.systems.parts import ListData, Summary, Tally
 
 if TYPE_CHECKING:
     from builder.findings import Finding
 
-
-def fmt(v: object) -> str:
-    """A number as people write it (``25``, not ``25.0``)."""
-    if isinstance(v, float) and v.is_integer():
-        return str(int(v))
-    return str(v)
+# the games import the kit's number formatter from here by this name
+fmt = number_text
 
 
 class ViewPart:

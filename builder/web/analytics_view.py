@@ -67,16 +67,16 @@ def add_routes(api, ws, editor, page) -> None:
         from builder.analytics.hands import format_hands
         from builder.analytics.stats import format_stats
         from builder.errors import DaimyoError
-        from builder.web.common import _describe, _load_view
+        from builder.web.common import describe, load_view
 
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = load_view(ws, path, editor)
         odds = [q.strip()[:MAX_QUERY] for q in request.query_params.getlist("odds") if q.strip()][:MAX_ODDS]
         n = _seed(seed)
         odds_error = ""
         try:
             st = stats_of(ws, editor, path, odds)
         except DaimyoError as exc:  # a query that cannot be read: said beside the form
-            odds_error = _describe(exc)[1]
+            odds_error = describe(exc)[1]
             st = stats_of(ws, editor, path)
         hand, hand_lines = None, []
         if st.get("cards"):

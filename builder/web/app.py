@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path, PurePosixPath
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import jinja2
 import jinja2.bccache
@@ -25,9 +25,9 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
 from builder import __version__
-from builder.errors import DaimyoError
-from builder.systems import ids, is_system
-from builder.web.common import _describe, _form, _go, _load_view
+from builder.errors import DaimyoError, UsageError
+from builder.systems import get, ids, is_system
+from builder.web.common import describe, load_view, read_form, redirect
 from builder.web.editing import Conflict, Editor, version_of
 from builder.web.workspace import Refused, Workspace
 
@@ -66,6 +66,9 @@ class EditOp(BaseModel):
     player: Optional[str] = Field(
         None, description="add: the player (name or family) who takes a samurai card or province of a setup"
     )
+    options: Optional[dict[str, Union[bool, int, str]]] = Field(
+        None, description='add: the options of the game\'s own add by key, e.g. {"models": 2}'
+    )
     where: Optional[str] = Field(None, description="part: the part to change, e.g. players/0/provinces/2")
     version: Optional[str] = Field(
         None, description="the version the change was made against; a file changed since is refused (409)"
@@ -80,14 +83,19 @@ class NewList(BaseModel):
     file: str
     system: str
     name: Optional[str] = None
+    options: dict[str, Union[bool, int, str]] = Field(
+        default_factory=dict,
+        description='the game\'s own options by key, as the game declares them (e.g. {"clan": "buke"}); '
+        "the older fields below stand for the same keys",
+    )
     clan: Optional[str] = None
-    points: Optional[int] = None
+    points: Optional[Union[int, str]] = None
     commander: Optional[str] = None
     occult: Optional[bool] = None
-    size: Optional[int] = None
+    size: Optional[Union[int, str]] = None
     hero: Optional[str] = None
-    max_hero_points: Optional[int] = None
-    players: Optional[int] = None
+    max_hero_points: Optional[Union[int, str]] = None
+    players: Optional[Union[int, str]] = None
     side: Optional[str] = None
     packs: list[str] = Field(default_factory=list, description="pack files of the workspace the list uses")
 
@@ -214,7 +222,7 @@ def create_app(
         return request.headers.get("hx-request") == "true"
 
     def failure(request: Request, exc: Exception):
-        status, message, lines = _describe(exc)
+        status, message, lines = describe(exc)
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message, "details": lines}, status_code=status)
         if is_htmx(request):
@@ -263,9 +271,9 @@ def create_app(
 
     @routes.post("/new", include_in_schema=False)
     async def new_page(request: Request):
-        form = await _form(request, multi=("packs",))
-        rel = await off_loop(_create_list, ws, form)
-        resp = _go(request, "/l/" + rel)
+        form = await read_form(request, multi=("packs",))
+        rel = await off_loop(_create_from_form, ws, form)
+        resp = redirect(request, "/l/" + rel)
         resp.set_cookie(
             GAME_COOKIE,
             str(form.get("system", "")).strip().lower(),
@@ -277,30 +285,30 @@ def create_app(
 
     @routes.post("/import", include_in_schema=False)
     async def import_page(request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         rel, missing = await off_loop(_import, ws, form.get("text", ""), form.get("file") or None)
         from urllib.parse import urlencode
 
-        return _go(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
+        return redirect(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
 
     @routes.post("/l/{path:path}/duplicate", include_in_schema=False)
     async def duplicate_page(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         await off_loop(ws.duplicate, path, form.get("to") or None)
-        return _go(request, "/")
+        return redirect(request, "/")
 
     @routes.post("/l/{path:path}/rename", include_in_schema=False)
     async def rename_page(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         await off_loop(ws.rename, path, form.get("to", ""))
         editor.forget(ws.clean(path))
-        return _go(request, "/")
+        return redirect(request, "/")
 
     @routes.post("/l/{path:path}/delete", include_in_schema=False)
     async def delete_page(path: str, request: Request):
         await off_loop(ws.delete, path)
         editor.forget(ws.clean(path))
-        return _go(request, "/")
+        return redirect(request, "/")
 
     @routes.get("/l/{path:path}/catalog", response_class=HTMLResponse, include_in_schema=False)
     def catalog_part(
@@ -316,7 +324,7 @@ def create_app(
     def entry_part(path: str, request: Request, section: str = "", name: str = ""):
         from builder.web.views import entry_detail
 
-        _doc, catalog, _res, view = _load_view(ws, path, editor)
+        _doc, catalog, _res, view = load_view(ws, path, editor)
         if section not in catalog.sections():
             raise Refused(f"no catalog section '{section}'", 404)
         detail = entry_detail(catalog, section, name)
@@ -326,7 +334,7 @@ def create_app(
 
     @routes.post("/l/{path:path}/edit", response_class=HTMLResponse, include_in_schema=False)
     async def edit_part(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         op = {k: v for k, v in form.items() if k not in ("version",)}
 
         def work():
@@ -337,12 +345,12 @@ def create_app(
 
     @routes.post("/l/{path:path}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo_part(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         return await off_loop(lambda: _stepped(request, path, True, form.get("version") or None))
 
     @routes.post("/l/{path:path}/redo", response_class=HTMLResponse, include_in_schema=False)
     async def redo_part(path: str, request: Request):
-        form = await _form(request)
+        form = await read_form(request)
         return await off_loop(lambda: _stepped(request, path, False, form.get("version") or None))
 
     def _stepped(request, path, back, version):
@@ -350,7 +358,7 @@ def create_app(
         return _list_part(request, path, out.notes, out=out)
 
     def _list_part(request, path, notes, picked=None, out=None):
-        _doc, _catalog, _res, view = _load_view(
+        _doc, _catalog, _res, view = load_view(
             ws, path, editor, out.text if out else None, out.known if out else None, out.path if out else None
         )
         # what the change left (with several processes, not read back from the shared history)
@@ -361,7 +369,7 @@ def create_app(
 
     from builder.web.print_page import add_routes as print_routes
 
-    print_routes(routes, ws, editor, page, pdfs, _form)  # the print page, its PDF, previews and downloads
+    print_routes(routes, ws, editor, page, pdfs, read_form)  # the print page, its PDF, previews and downloads
 
     @routes.get("/l/{path:path}/export", include_in_schema=False)
     def export_file(path: str, format: str = "yaml"):
@@ -376,7 +384,7 @@ def create_app(
 
     @routes.get("/l/{path:path}/share", response_class=HTMLResponse, include_in_schema=False)
     def share_page(path: str, request: Request):
-        doc, _catalog, res, view = _load_view(ws, path, editor)
+        doc, _catalog, res, view = load_view(ws, path, editor)
         from builder.share.fingerprint import fingerprint
 
         try:
@@ -388,20 +396,20 @@ def create_app(
             try:
                 exports.append({"format": fmt, "label": label, "text": _export(ws, path, fmt), "error": None})
             except DaimyoError as exc:
-                exports.append({"format": fmt, "label": label, "text": "", "error": _describe(exc)[1]})
+                exports.append({"format": fmt, "label": label, "text": "", "error": describe(exc)[1]})
         return page(
             request, "share.html", view=view, exports=exports, fingerprint=fp, undo=False, redo=False, tab="share"
         )
 
     @routes.get("/l/{path:path}", response_class=HTMLResponse, include_in_schema=False)
     def builder_page(path: str, request: Request):
-        doc, catalog, _res, view = _load_view(ws, path, editor)
+        doc, catalog, _res, view = load_view(ws, path, editor)
         missing = missing_notes(
             [m[:200] for m in request.query_params.getlist("missing")[:10]]
         )  # packs an import lacked
-        from builder.web.views import _type, catalog_entries
+        from builder.web.views import catalog_entries, entry_type
 
-        types = sorted({_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
+        types = sorted({entry_type(doc.system, e) for _, e in catalog_entries(doc, catalog)} - {""})
         undo, redo = editor.can(path, view["version"])
         return page(
             request,
@@ -432,10 +440,10 @@ def create_app(
 
     from builder.web.compare import add_routes as compare_routes
 
-    compare_routes(routes, ws, editor, page, _go, _form)
+    compare_routes(routes, ws, editor, page, redirect, read_form)
     from builder.web.backup import add_routes as backup_routes
 
-    backup_routes(routes, ws, editor, page, _go)
+    backup_routes(routes, ws, editor, page, redirect)
 
     @routes.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
     def api_docs(request: Request):
@@ -449,13 +457,16 @@ def create_app(
 
     @routes.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")
     def api_new(body: NewList):
-        rel = _create_list(
-            ws,
-            {
-                k: v if k == "packs" else "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
-                for k, v in body.model_dump().items()
-            },
-        )
+        given = dict(body.options)
+        system = body.system.strip().lower()
+        own = get(system).new_list.options if is_system(system) else frozenset()
+        for key, value in body.model_dump(exclude={"file", "system", "name", "packs", "options"}).items():
+            if value is None or key not in own:  # an older field stands for its key; another game's is let be
+                continue
+            if key in given:
+                raise UsageError(f"option '{key}' is given twice", f"give options.{key} or {key}, not both")
+            given[key] = value
+        rel = _create_list(ws, body.system, body.name, body.file, body.packs, given)
         return {"path": rel, "version": version_of(editor.read(rel)[1])}
 
     @routes.post(
@@ -472,7 +483,7 @@ def create_app(
 
     @routes.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")
     def api_check(path: str):
-        _doc, _catalog, res, view = _load_view(ws, path, editor)
+        _doc, _catalog, res, view = load_view(ws, path, editor)
         return {"version": view["version"], **res.to_json(), "header": view["header"]}
 
     @routes.get(
@@ -552,7 +563,7 @@ def create_app(
 
     @routes.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")
     def api_list(path: str):
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = load_view(ws, path, editor)
         return view
 
     gate = templates.get_template("gate.html")
@@ -742,52 +753,38 @@ def default_game(remembered: str | None, lists, ids: list[str]) -> str:
     return ids[0] if ids else ""
 
 
-def _create_list(ws: Workspace, form: dict) -> str:
-    from builder.catalog.loader import load_catalog
-    from builder.errors import UsageError
-    from builder.lists.dump import dump_list_yaml
-
+def _create_from_form(ws: Workspace, form: dict) -> str:
+    """The new-list form's list: its fields are the options the game declares, by key."""
     system = str(form.get("system", "")).strip().lower()
+    own = get(system).new_list.options if is_system(system) else frozenset()
+    given = {key: form[key] for key in own if key in form}
+    return _create_list(ws, system, form.get("name"), form.get("file"), form.get("packs") or [], given)
+
+
+def _create_list(ws: Workspace, system: str, name, file, packs, options: dict) -> str:
+    """Start a new list in the workspace (the form's and the JSON API's): ``packs`` are workspace
+    paths the form offers, ``options`` the game's own by key; what the form shows and is left
+    out takes what the form starts with. The list is made by the library's one path for a new
+    list (``builder.lists.new.start``); the file is created, never replaced."""
+    from builder.errors import UsageError
+    from builder.lists.new import NewListRequest, start
+
+    system = str(system or "").strip().lower()
     if not is_system(system):  # every registered game, not only the built-in ones
         raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(ids()))
-    name = (form.get("name") or "").strip() or None
-    rel = ws.new_name(form.get("file") or name or f"new-{system}")
-    wanted = form.get("packs") or []
-    if isinstance(wanted, str):
-        wanted = [wanted]
+    name = str(name or "").strip() or None
+    rel = ws.new_name(file or name or f"new-{system}")
+    wanted = [packs] if isinstance(packs, str) else list(packs or [])
     offered = {p["path"]: p for p in ws.packs()} if wanted else {}
-    packs = []
+    files = []
     for w in wanted:
         pk = offered.get(str(w))
         if pk is None or pk["system"] != system:
             raise UsageError(f"no {system} pack '{w}' in the workspace", "choose one of the packs the form offers")
-        packs.append(pk["file"])
-    catalog = load_catalog(system, packs)
-    written = [ws.pack_ref(Path(pk), rel, system) for pk in packs]  # by name, as 'daimyo new --pack' writes
-
-    def whole(key):
-        v = str(form.get(key) or "").strip()
-        if not v:
-            return None
-        try:
-            return int(v)
-        except ValueError:
-            raise UsageError(f"{key.replace('_', ' ')} must be a whole number, not '{v}'") from None
-
-    from builder.systems import get
-
-    gs = get(system)
-    form = dict(form)
-    fields = gs.new_list.fields(catalog)
-    for f in fields:  # what the form starts with stands for a field left out
-        if str(form.get(f["key"]) or "").strip() == "" and str(f.get("value") or "").strip():
-            form[f["key"]] = str(f["value"])
-    numbers = {f["key"] for f in fields if f.get("type") == "number"}
-    options: dict = {"name": name, "packs": written}
-    for key in sorted(gs.new_list.options):  # the game's own options, as 'daimyo new' passes them
-        options[key] = whole(key) if key in numbers else (str(form.get(key) or "").strip() or None)
-    data, _ = gs.new_list.make(catalog, options)
-    ws.create(rel, dump_list_yaml(data))
+        files.append(pk["file"])
+    written = [ws.pack_ref(Path(pk), rel, system) for pk in files]  # by name, as 'daimyo new --pack' writes
+    new = start(NewListRequest(system, options, name, written, files, as_form=True))
+    ws.create(rel, new.text)
     return rel
 
 

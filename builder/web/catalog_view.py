@@ -6,7 +6,7 @@ marked so (never offered as "can add"), and packs that only complete the catalog
 
 from __future__ import annotations
 
-from functools import lru_cache
+from builder import state
 
 PROFILE_ORDER = (
     ("mov", "MOV"),
@@ -58,7 +58,12 @@ def shape(rows: list[dict], priced: bool, others: bool) -> tuple[list[dict], int
     return out, hidden
 
 
-@lru_cache(maxsize=64)
+@state.memo(
+    "web.catalog_completes_only",
+    bound=64,
+    lifetime=state.FILE,
+    doc="whether a catalog only completes the bundled one, by game, path and modification time",
+)
 def _completes_only(system: str, path: str, mtime: float) -> bool:
     from builder.catalog.loader import load_catalog
     from builder.errors import DaimyoError

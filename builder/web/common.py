@@ -14,7 +14,8 @@ from builder.web.editing import Editor
 from builder.web.workspace import Refused, Workspace
 
 
-def _describe(exc: Exception) -> tuple[int, str, list[str]]:
+def describe(exc: Exception) -> tuple[int, str, list[str]]:
+    """(HTTP status, message, further lines) of an error, as the pages and the API answer it."""
     if isinstance(exc, Refused):
         return exc.status, exc.message + (f" ({exc.hint})" if exc.hint else ""), []
     if isinstance(exc, DaimyoError):
@@ -27,7 +28,7 @@ def _describe(exc: Exception) -> tuple[int, str, list[str]]:
 MAX_FIELDS = 1000  # fields of one posted form
 
 
-async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
+async def read_form(request: Request, multi: tuple[str, ...] = ()) -> dict:
     """The fields of a posted form (the last value of each; a list of values for ``multi``).
 
     A URL-encoded form (what the pages and htmx send) is read straight from the body, already
@@ -53,13 +54,14 @@ async def _form(request: Request, multi: tuple[str, ...] = ()) -> dict:
     return out
 
 
-def _go(request: Request, url: str):
+def redirect(request: Request, url: str):
+    """The answer after a post: an htmx redirect for htmx, a 303 to ``url`` otherwise."""
     if request.headers.get("hx-request") == "true":
         return Response(status_code=204, headers={"HX-Redirect": url})
     return RedirectResponse(url, status_code=303)
 
 
-def _load_view(
+def load_view(
     ws: Workspace,
     path: str,
     editor: Editor | None = None,
@@ -98,3 +100,6 @@ def attachment(name: str) -> str:
 
     plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+__all__ = ["MAX_FIELDS", "attachment", "describe", "load_view", "read_form", "redirect"]

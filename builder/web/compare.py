@@ -23,9 +23,9 @@ from fastapi.responses import HTMLResponse
 def side(ws, editor, path: str):
     """The :class:`~builder.lists.diff.Side` of a list of the workspace."""
     from builder.lists.diff import Side
-    from builder.web.common import _load_view
+    from builder.web.common import load_view
 
-    doc, catalog, res, _view = _load_view(ws, path, editor)
+    doc, catalog, res, _view = load_view(ws, path, editor)
     return Side(doc, catalog, res)
 
 
@@ -83,9 +83,9 @@ def preselected(lists, rel: str) -> tuple[str, str]:
 
 
 def side_view(ws, editor, rel):
-    from builder.web.common import _load_view
+    from builder.web.common import load_view
 
-    return _load_view(ws, rel, editor)
+    return load_view(ws, rel, editor)
 
 
 def add_routes(api, ws, editor, page, go, form) -> None:

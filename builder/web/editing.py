@@ -36,11 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import DaimyoError, ListError
+from builder.lists.editor import HISTORY, History, ListEditor, version_of, write_list
 from builder.web.workspace import Refused
-
-
-def version_of(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class Conflict(Refused):
@@ -102,11 +99,11 @@ class Editor:
         """With several processes: give the session ``s`` (holding ``text``, the file as it is)
         the shared history of ``rel``, or none when that history is of another text."""
         if self.shared is not None:
-            s._undo, s._redo = self.shared.stacks(rel, version_of(text))
+            s.history = self.shared.history(rel, version_of(text))
 
     def _history_out(self, rel: str, s) -> None:
         if self.shared is not None:
-            self.shared.save(rel, version_of(s.text), s._undo, s._redo)
+            self.shared.save(rel, version_of(s.text), s.history)
 
     def session(self, rel: str, text: str):
         """The session of ``rel`` when it holds ``text`` with the catalog the list's packs give
@@ -132,8 +129,6 @@ class Editor:
         """Keep ``text`` (read as ``doc``, checked as ``result``) as the session of ``rel``. The
         history goes on when ``text`` is the text the session holds (the packs changed); a
         text changed elsewhere starts a new one."""
-        from builder.lists.editor import ListEditor
-
         lock = self.lock(rel)
         if not lock.acquire(blocking=False):  # a change of this list is being made: its session wins
             return
@@ -141,7 +136,7 @@ class Editor:
             fresh = ListEditor.known(text, doc, catalog, result, file=rel, base_dir=Path(doc.base_dir or "."))
             old = self._sessions.get(rel)
             if old is not None and old.text == text:
-                fresh._undo, fresh._redo = old._undo, old._redo
+                fresh.history = old.history
             self._sessions[rel] = fresh
         finally:
             lock.release()
@@ -189,15 +184,13 @@ class Editor:
     def _open(self, rel: str, path: Path, text: str):
         """The session of ``rel`` on ``text`` (read and checked once when this server does not
         hold it yet)."""
-        from builder.lists.editor import ListEditor
-
         s = self.session(rel, text)
         if s is None:
             self.ws.check_packs(path, text)
             s = ListEditor(text, file=rel, base_dir=path.parent)
             old = self._sessions.get(rel)
             if old is not None and old.text == text:
-                s._undo, s._redo = old._undo, old._redo
+                s.history = old.history
             self._sessions[rel] = s
         else:
             self.ws.check_packs(path, text, s.doc)
@@ -275,8 +268,8 @@ class Editor:
         """Whether undo and redo are offered (``version``: of the file as it is now; a file
         changed elsewhere offers neither)."""
         if self.shared is not None:
-            undo, redo = self.shared.stacks(self.ws.clean(rel), version)
-            return bool(undo), bool(redo)
+            h = self.shared.history(self.ws.clean(rel), version)
+            return h.can_undo, h.can_redo
         s = self._sessions.get(self.ws.clean(rel))
         if s is None or (version is not None and version_of(s.text) != version):
             return False, False
@@ -288,13 +281,13 @@ class Editor:
         on that text (refused by ``step`` as changed outside the builder)."""
         if self.shared is None:
             return None
-        at, undo, redo = self.shared.load(rel)
-        if not (undo if back else redo):
+        at, history = self.shared.load(rel)
+        if not (history.can_undo if back else history.can_redo):
             return None
         if at != version_of(text):  # the list was changed outside the builder since
-            return _Elsewhere(undo, redo)
+            return _Elsewhere(history)
         s = self._open(rel, path, text)
-        s._undo, s._redo = undo, redo
+        s.history = history
         return s
 
     def _write(self, rel: str, path: Path, text: str, expected: str) -> None:
@@ -302,11 +295,10 @@ class Editor:
         lock is taken); a file that no longer holds ``expected`` is refused as a ``Conflict`` (and
         the session, which holds the refused text, is dropped)."""
         from builder.errors import ListChangedError
-        from builder.lists.editor import _digest, write_list
 
         self._stamps.pop(rel, None)
         try:
-            write_list(path, text, _digest(expected.encode("utf-8")))
+            write_list(path, text, version_of(expected))
         except ListChangedError:
             self.forget(rel)
             raise Conflict(rel) from None
@@ -334,8 +326,8 @@ class _Elsewhere:
 
     text = None
 
-    def __init__(self, undo: list, redo: list):
-        self.can_undo, self.can_redo = bool(undo), bool(redo)
+    def __init__(self, history: History):
+        self.can_undo, self.can_redo = history.can_undo, history.can_redo
 
 
 class SharedHistory:
@@ -368,9 +360,9 @@ class SharedHistory:
         finally:
             os.close(fd)  # closing releases the lock
 
-    def load(self, rel: str) -> tuple[str | None, list[str], list[str]]:
-        """(the version the history applies to, undo texts, redo texts); nothing when there is none
-        or it cannot be read. The lists are the caller's to change. A history file that still has
+    def load(self, rel: str) -> tuple[str | None, History]:
+        """(the version the history applies to, the history); an empty one when there is none or
+        it cannot be read. The history is the caller's to change. A history file that still has
         the identity it had when this process last wrote or read it is not read again."""
         file = self._base(rel).with_suffix(".json")
         from builder.paths import within
@@ -381,34 +373,33 @@ class SharedHistory:
             stamp = stamp_of(file)
         except OSError:
             self._held.pop(rel, None)
-            return None, [], []
+            return None, History()
         held = self._held.get(rel)
         if held is not None and held[0] == stamp:
-            return held[1], list(held[2]), list(held[3])
+            return held[1], History(list(held[2]), list(held[3]))
         try:
             data = json.loads(file.read_text(encoding="utf-8"))
             undo, redo = data["undo"], data["redo"]
             if isinstance(undo, list) and isinstance(redo, list) and all(isinstance(t, str) for t in undo + redo):
                 at = str(data["at"])
                 self._held[rel] = (stamp, at, list(undo), list(redo))  # the identity taken before the reading
-                return at, undo, redo
+                return at, History(undo, redo)
         except (OSError, ValueError, KeyError, TypeError):
             pass
         self._held.pop(rel, None)
-        return None, [], []
+        return None, History()
 
-    def stacks(self, rel: str, version: str | None) -> tuple[list[str], list[str]]:
-        """The undo and redo texts of ``rel`` when its history applies to ``version``; none else."""
-        at, undo, redo = self.load(rel)
-        return (undo, redo) if at is not None and at == version else ([], [])
+    def history(self, rel: str, version: str | None) -> History:
+        """The history of ``rel`` when it applies to ``version``; an empty one else."""
+        at, history = self.load(rel)
+        return history if at is not None and at == version else History()
 
-    def save(self, rel: str, version: str, undo: list[str], redo: list[str]) -> None:
-        from builder.lists.editor import HISTORY
-
+    def save(self, rel: str, version: str, history: History) -> None:
+        """Keep ``history`` as the history of ``rel``, applying to ``version``."""
         target = self._base(rel).with_suffix(".json")
         self._made()
         tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        undo, redo = undo[-HISTORY:], redo[-HISTORY:]
+        undo, redo = history.undo[-HISTORY:], history.redo[-HISTORY:]
         self._held.pop(rel, None)
         # each text written out as JSON once: most of them were in the history written last time
         known = self._encoded.get(rel, {})

@@ -25,7 +25,7 @@ ENTERED = "entered by hand"
 
 
 def register(api, page, ws) -> None:
-    from builder.web.common import _form, _go, attachment
+    from builder.web.common import attachment, read_form, redirect
     from builder.web.workspace import Refused
 
     def folder() -> Path:
@@ -66,7 +66,7 @@ def register(api, page, ws) -> None:
         from builder.packs.store import file_name as _file_name
         from builder.systems import ids
 
-        form = await _form(request)
+        form = await read_form(request)
         system = str(form.get("system", "")).strip().lower()
         name = str(form.get("name", "")).strip()[:100]
         if system not in ids():
@@ -96,7 +96,7 @@ def register(api, page, ws) -> None:
             new_pack(target, system, name)
 
         await off_loop(make)
-        return _go(request, f"/packs/edit/{quote(file)}")
+        return redirect(request, f"/packs/edit/{quote(file)}")
 
     @api.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)
     def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
@@ -154,7 +154,7 @@ def register(api, page, ws) -> None:
         several = {
             "f_" + f.name for s in sections(system) for f in entry_fields(system, s) if f.menu and f.kind == "list"
         }
-        return await _form(request, multi=tuple(sorted(several)))
+        return await read_form(request, multi=tuple(sorted(several)))
 
     @api.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)
     async def pack_check_entry(request: Request, file: str):
@@ -208,7 +208,7 @@ def register(api, page, ws) -> None:
                 return page(request, "_pack_errors.html", fields=fields, checked=checked, status=422)
             save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
             where = urlencode({"section": section, "entry": checked.entry["name"]})
-            return _go(request, f"/packs/edit/{quote(file)}?{where}")
+            return redirect(request, f"/packs/edit/{quote(file)}?{where}")
 
         return await off_loop(save)
 
@@ -218,7 +218,7 @@ def register(api, page, ws) -> None:
 
         from builder.packs.editor import remove_entry
 
-        form = await _form(request)
+        form = await read_form(request)
         section = str(form.get("section", ""))
 
         def remove() -> None:
@@ -226,7 +226,7 @@ def register(api, page, ws) -> None:
             remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
 
         await off_loop(remove)
-        return _go(request, f"/packs/edit/{quote(file)}?" + urlencode({"section": section}))
+        return redirect(request, f"/packs/edit/{quote(file)}?" + urlencode({"section": section}))
 
     @api.get("/packs/edit/{file}/preview.png", include_in_schema=False)
     def pack_preview(file: str, entry: str = ""):
@@ -290,7 +290,7 @@ def register(api, page, ws) -> None:
                 os.unlink(tmp)
 
         await off_loop(add_rows)
-        return _go(request, f"/packs/edit/{quote(file)}")
+        return redirect(request, f"/packs/edit/{quote(file)}")
 
 
 def _text(value) -> str:
@@ -330,18 +330,18 @@ def _field_names(system: str, section: str) -> list[str]:
 
 
 def _cell_text(v) -> str:
-    from builder.packs.sheet import _cell
+    from builder.packs.sheet import cell_text
 
-    return _cell(None, v)
+    return cell_text(None, v)
 
 
 def _cells(fields, entry) -> dict:
     """The form's text for each field of ``entry`` (lists as 'a; b', as in a spreadsheet)."""
-    from builder.packs.sheet import _cell
+    from builder.packs.sheet import cell_text
 
     if not entry:
         return {}
-    return {f.name: _cell(f, entry.get(f.name)) for f in fields if entry.get(f.name) is not None}
+    return {f.name: cell_text(f, entry.get(f.name)) for f in fields if entry.get(f.name) is not None}
 
 
 def _prints_cards(system: str) -> bool:

@@ -66,7 +66,7 @@ def game_names() -> dict[str, str]:
 
 def register(api, page, ws) -> None:
     """Add the Packs page and its actions to the app (``page`` renders a template)."""
-    from builder.web.common import _form, _go
+    from builder.web.common import read_form, redirect
 
     def registries():
         """(entries, problem): every registry entry, or the one line that says why there are none."""
@@ -130,7 +130,7 @@ def register(api, page, ws) -> None:
 
         rep = await anyio.to_thread.run_sync(work)
         if rep is None:
-            return _go(request, "/packs?" + urlencode({"done": f"{name}: up to date"}))
+            return redirect(request, "/packs?" + urlencode({"done": f"{name}: up to date"}))
         lists = []
         for f, mine in rep.lists:
             try:
@@ -159,11 +159,11 @@ def register(api, page, ws) -> None:
 
         from builder.packs.installer import install
 
-        form = await _form(request)
+        form = await read_form(request)
         ref = str(form.get("ref", "")).strip()[:300]
         if not ref or "://" in ref or "/" in ref or "\\" in ref:  # registry names only, never a path here
             from builder.web.workspace import Refused
 
             raise Refused("name a pack of the registries (NAME or NAME@VERSION)")
         lines = await anyio.to_thread.run_sync(lambda: install(ref))
-        return _go(request, "/packs?" + urlencode({"done": "; ".join(lines)}))
+        return redirect(request, "/packs?" + urlencode({"done": "; ".join(lines)}))

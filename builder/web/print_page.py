@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 
 def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
     from builder.web import printing as P
-    from builder.web.common import _load_view
+    from builder.web.common import load_view
     from builder.web.editing import version_of
 
     def _ascii(name: str) -> str:
@@ -93,7 +93,7 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
         from builder.web.print_settings import save
 
         form = await form_of(request)
-        _doc, _catalog, _res, view = await off_loop(_load_view, ws, path, editor)
+        _doc, _catalog, _res, view = await off_loop(load_view, ws, path, editor)
         await off_loop(save, ws.root, view["path"], view["system"], form)
         return HTMLResponse(
             "Settings remembered for this list and the next " + view.get("game_name", "") + " list.",
@@ -112,7 +112,7 @@ def add_routes(api, ws, editor, page, pdfs, form_of) -> None:
     def print_page(path: str, request: Request):
         from builder.web.print_settings import load
 
-        _doc, _catalog, _res, view = _load_view(ws, path, editor)
+        _doc, _catalog, _res, view = load_view(ws, path, editor)
         return page(
             request,
             "print.html",

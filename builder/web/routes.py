@@ -23,9 +23,13 @@ from typing import Any
 from fastapi import FastAPI, Request
 from starlette.routing import BaseRoute
 
+from builder import state
+
 _STATE = "route_functions"  # where an app's state keeps its route functions, by route
 _EXTRA = "_route_request"  # the request, for a function that does not take it itself
-_made: dict[tuple, BaseRoute] = {}  # the process's routes, by route (see ``Routes.key``)
+_made: dict[tuple, BaseRoute] = state.cache(
+    "web.routes", bound=None, lifetime=state.PROCESS, doc="the process's routes, by route (see ``Routes.key``)"
+)
 _lock = threading.Lock()
 # the routes are made on an app of their own: a FastAPI app's router gives its routes nothing of
 # the app but its defaults (the same for every app made without route options, as create_app's)

@@ -9,7 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from builder import state
 from builder.findings import Summary
+from builder.kit.numbers import plain_value
 from builder.web.catalog_view import profile_text, shape
 from builder.web.workspace import total_text
 
@@ -42,16 +44,8 @@ def fold(text: str) -> str:
 
 
 def num(v):
-    t = type(v)
-    if t is int or t is str or t is bool or v is None:  # most values: no check against Fraction's ABC
-        return v
-    if isinstance(v, Fraction):
-        v = float(v)
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    if isinstance(v, float):
-        return round(v, 1)
-    return v
+    """A number as the pages show it: whole, or with one decimal place."""
+    return plain_value(v, 1)
 
 
 def finding_view(f) -> dict:
@@ -219,12 +213,19 @@ def _cost(entry):
     return None
 
 
-def _type(system: str, entry) -> str:
+def entry_type(system: str, entry) -> str:
+    """The type of a catalog entry as the game's browser shows it (empty: none)."""
     return game(system).browse.entry_type(entry)
 
 
 # id of a catalog's model -> (model, the words of its house rules, a digest of those words)
-_RULES_KEPT: dict[int, tuple] = {}
+_RULES_KEPT_MAX = 64  # catalogs
+_RULES_KEPT: dict[int, tuple] = state.cache(
+    "web.house_rule_words",
+    bound=_RULES_KEPT_MAX,
+    lifetime=state.CATALOG,
+    doc="the words of a catalog's house rules, by its model",
+)
 
 
 def _rule_words(catalog) -> list[tuple]:
@@ -269,7 +270,7 @@ def _rules_kept(catalog) -> tuple:
                 },
             )
         )
-    if len(_RULES_KEPT) >= 64:  # catalogs come and go as packs change: keep the newest few
+    if len(_RULES_KEPT) >= _RULES_KEPT_MAX:  # catalogs come and go as packs change: keep the newest few
         _RULES_KEPT.clear()
     kept = _RULES_KEPT[id(model)] = (model, out, _digest(repr([w for _, w in out])))
     return kept

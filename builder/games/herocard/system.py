@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from builder.errors import EditRefused, UsageError, command_line, option
+from builder.errors import EditRefused, UsageError, option
 from builder.games.herocard.packs import HeroCardPacks
 from builder.names import normalize
 from builder.systems.base import Pick, fmt, plural, same_as, text_value, whole
 from builder.systems.cards import CardEditing, CardGame, CardQuestions, copies
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from builder.games.herocard.rules import HeroList  # noqa: F401 - named as a string in the class's base
     from builder.games.herocard.text import HeroCardText
     from builder.games.herocard.view import HeroCardBrowse, HeroCardView
-    from builder.systems.parts import Cost, Entry, ListData, Options, Row, Summary
+    from builder.systems.parts import Cost, Entry, ListData, Options, Summary
 
 
 ATTR_LABEL = {"body": "Body", "mind": "Mind", "x": "X"}
@@ -92,30 +92,35 @@ class HeroCardNewList(NewListPart):
     options = frozenset({"hero", "max_hero_points"})
     example = "Samurai of the Rising Sun"
 
-    def fields(self, catalog: Catalog) -> list[Row]:
-        heroes = [(e.name, e.name) for e in catalog.entries("heroes")]
+    def declare(self, catalog: Catalog) -> list[NewOption]:
+        heroes = tuple((e.name, e.name) for e in catalog.entries("heroes"))
+        limit = int(catalog.default_rules().get("max_hero_points", catalog.model.deck_rules.max_hero_points))
         return [
-            {"key": "hero", "label": "Hero", "value": heroes[0][0] if heroes else "", "choices": heroes},
-            {"key": "max_hero_points", "label": "Hero point limit", "value": "30", "type": "number", "min": 1},
+            NewOption(
+                "hero",
+                "Hero",
+                "choice",
+                help="the hero's name (a catalog hero starts with its attribute cards)",
+                start=heroes[0][0] if heroes else None,
+                choices=heroes,
+                open=True,
+                required=True,
+            ),
+            NewOption(
+                "max_hero_points",
+                "Hero point limit",
+                "number",
+                help="the agreed hero point limit",
+                default=limit,
+                min=1,
+            ),
         ]
 
     def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
-        hero = options.get("hero")
-        if not hero or not hero.strip():
-            raise UsageError(
-                f"{option('hero')} is required for a herocard hero",
-                command_line(f"e.g. daimyo new herocard {option('hero')} Samurai -o hero.yaml"),
-            )
+        hero = options["hero"]
         entry = catalog.find("heroes", hero)
         data["hero"] = entry.name if entry is not None else hero
-        limit = options.get("max_hero_points")
-        if limit is None:
-            limit = int(catalog.default_rules().get("max_hero_points", catalog.model.deck_rules.max_hero_points))
-        if limit < 1:
-            raise UsageError(
-                f"{option('max-hero-points')} must be at least 1, not {limit}", f"e.g. {option('max-hero-points')} 30"
-            )
-        data["max_hero_points"] = limit
+        data["max_hero_points"] = options["max_hero_points"]
         attrs, others = hero_attributes(catalog, entry.name) if entry is not None else ([], [])
         data["attributes"] = attrs
         notes = []

@@ -18,16 +18,16 @@ class HeroCardText(TextPart):
     example = "write e.g. 'My hero - HeroCard - 28/30 hero points'"
 
     def header(self, doc: ListData, summary: Summary) -> list[str]:
-        from builder.kit.textform import _num
+        from builder.kit.textform import plain_number
 
         used = summary.get("hero_points")
         if "max_hero_points" in doc:
             return [
-                f"{_num(used)}/{doc['max_hero_points']} hero points"
+                f"{plain_number(used)}/{doc['max_hero_points']} hero points"
                 if used is not None
                 else f"{doc['max_hero_points']} hero points"
             ]
-        return [f"{_num(used)} hero points used"] if used is not None else []
+        return [f"{plain_number(used)} hero points used"] if used is not None else []
 
     def keys(self, doc: ListData) -> list[str]:
         from builder.kit.textform import q
@@ -42,9 +42,9 @@ class HeroCardText(TextPart):
         return out
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        from builder.kit.textform import _HP
+        from builder.kit.textform import HP_FACET
 
-        m = _HP.match(seg)
+        m = HP_FACET.match(seg)
         if m:
             p.doc["max_hero_points"] = int(m.group(2))
         return m is not None

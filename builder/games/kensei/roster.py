@@ -770,7 +770,7 @@ def unit_card_pages(lst: Any, catalog: Catalog, card: str, paper: Any, warnings:
                 c.saveState()
                 a, b, cc, dd, e, f = card_matrix(slot.trim, slot.rotated, False)
                 c.transform(a, b, cc, dd, e * MM, f * MM)
-                _draw_card(c, d, w, h, 0.0, warnings, marks=False)
+                draw_unit_card(c, d, w, h, 0.0, warnings, marks=False)
                 c.restoreState()
             pdfbase.draw_marks(
                 c, plan.marks if len(used) == len(plan.slots) else cut_marks(used, plan.area, plan.paper)
@@ -859,7 +859,7 @@ def _card_class() -> Any:
             if k != 1.0:  # drawn at full size, scaled down as a whole (small paper)
                 self.canv.saveState()
                 self.canv.scale(k, k)
-            _draw_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
+            draw_unit_card(self.canv, self.data, self.w / k, self.h / k, self.g / k, self.warnings)
             if k != 1.0:
                 self.canv.restoreState()
 
@@ -870,9 +870,11 @@ def UnitCard(data: Any, w: Any, h: Any, g: Any, warnings: Any, scale: float = 1.
     return _card_class()(data, w, h, g, warnings, scale)
 
 
-def _draw_card(
+def draw_unit_card(
     c: Any, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True
 ) -> None:
+    """Draw the unit card of ``d`` (``unit_card_data``) on canvas ``c``: ``w`` by ``h`` mm with a
+    margin of ``g`` mm, cut marks at its corners unless ``marks`` is false."""
     from builder.kit import fonts, pdfbase
 
     P = MM

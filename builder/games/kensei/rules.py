@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from builder import state
 from builder.errors import ListError
 from builder.findings import Finding, codes
 from builder.names import did_you_mean, normalize
@@ -24,16 +25,16 @@ from builder.rules.engine import (
     Context,
     Item,
     Unknown,
-    _exact,
-    _measure_exact,
     active_restrictions,
     evaluate,
+    exact_number,
     fmt_num,
     limit_report,
     matching,
+    measure_exact,
     plain,
 )
-from builder.rules.engine import _norm as _normalize
+from builder.rules.engine import normalize_value as _normalize
 
 if TYPE_CHECKING:
     from builder.catalog.loader import Catalog
@@ -42,44 +43,8 @@ SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
 TROOP_KEYS = ("troop", "models", "led_by", "standard")
 UNIT = "AP"
-
-# Fact names restrictions may use (``of`` selectors) and list facts (``when``/``unless``).
-FACTS = {
-    "troop",
-    "name",
-    "class",
-    "type",
-    "size_class",
-    "titles",
-    "weapons",
-    "ranged",
-    "firearm",
-    "melee",
-    "leader",
-    "general",
-    "unique",
-    "legendary",
-    "single",
-    "unit",
-    "living",
-    "common",
-    "clans",
-    "list_section",
-    "realm",
-    "creature",
-    "spiritual",
-    "cost",
-    "volume",
-    "standard",
-    "led",
-    "warrior",
-    "exempt",
-    "exempt_min",
-    "own_unit_min",
-    "own_unit_max",
-}
-CONTEXT_FACTS = {"clan", "occult", "commander", "limit"}
-CONTEXT_VALUES = {"limit", "size", "percent_base", "spent", "troops_points", "commander_cost", "ranged_points"}
+# the facts and values a restriction may use: builder.games.kensei.catalog.RESTRICTION_FACTS and
+# RESTRICTION_CONTEXT_FACTS / _VALUES (the catalog refuses any other when it is loaded)
 
 SRC = {
     "general": f"{SEED}:5869-5871, {SEED}:5914-5915, {SEED}:1741-1744",
@@ -148,7 +113,7 @@ class KenseiList:
         total: int | Fraction = 0
         for e in self.entries:
             total += e.points
-        return _exact(total)
+        return exact_number(total)
 
 
 def _find(catalog: Catalog, section: str, name: Any) -> Any:
@@ -573,7 +538,7 @@ def _entry_points(catalog: Catalog, e: TroopEntry, rules: dict) -> Any:
         hit, key = None, None
     if hit is None or hit[0] is not t:
         pts, known = entry_points(e, rules)
-        hit = (t, _exact(pts), known)
+        hit = (t, exact_number(pts), known)
         if key is not None:
             memo[key] = hit
     return hit[1], hit[2]
@@ -676,9 +641,9 @@ def _prepare(lst: KenseiList, catalog: Catalog, rules: dict) -> Any:
     for i in items:
         if i.facts["ranged"] is True and i.facts["exempt"] is False:
             ranged_points += i.points
-    ranged_points = _exact(ranged_points)
+    ranged_points = exact_number(ranged_points)
     troops_points = lst._troops_exact()
-    total = _exact(troops_points + lst.commander_cost)
+    total = exact_number(troops_points + lst.commander_cost)
     level_name = getattr(lst.commander, "name", lst.commander_written)
     rounding = math.floor if rules.get("limits_between_hundreds") == "floor" else math.ceil
     size = max(100, rounding(lst.points / 100) * 100)
@@ -1324,7 +1289,7 @@ def summary(lst: KenseiList, catalog: Catalog, rules: dict) -> dict:
         items, ctx = _prepare(lst, catalog, rules)
     troops = lst._troops_exact()
     out: dict[str, Any] = {
-        "points": plain(_exact(troops + lst.commander_cost)),
+        "points": plain(exact_number(troops + lst.commander_cost)),
         "limit": lst.points,
         "troops": plain(troops),
         "commander": lst.commander_cost,
@@ -1334,7 +1299,7 @@ def summary(lst: KenseiList, catalog: Catalog, rules: dict) -> dict:
     out["leaders"] = sum(1 for i in items if i.facts["leader"] is True)
     out["models"] = sum(i.models for i in items) + sum(e.models for e in lst.entries if e.companion)
     for r, key in _summary_rules(active_restrictions(catalog.model.restrictions, ctx), ruleset(catalog)):
-        v = _measure_exact("points", matching(r, items, ctx))
+        v = measure_exact("points", matching(r, items, ctx))
         out[key] = plain(v)
         out[f"{key}_percent"] = _percent(v, lst.points) if lst.points else 0
     return out
@@ -1363,13 +1328,19 @@ def _percent(v: Any, limit: Any) -> int | float:
     key = (type(v), v, type(limit), limit)
     hit = _PERCENTS.get(key)
     if hit is None:
-        if len(_PERCENTS) > 20000:
+        if len(_PERCENTS) >= _PERCENTS_MAX:
             _PERCENTS.clear()
         hit = _PERCENTS[key] = plain(round(Fraction(v) * 100 / limit, 1))
     return hit
 
 
-_PERCENTS: dict = {}
+_PERCENTS_MAX = 20001
+_PERCENTS: dict = state.cache(
+    "kensei.percents",
+    bound=_PERCENTS_MAX,
+    lifetime=state.VALUE,
+    doc="a share of a limit as a percentage, by value and limit",
+)
 
 
 # -- what the roster states ---------------------------------------------------------------------
@@ -1527,7 +1498,7 @@ def points_by(lst: KenseiList, catalog: Catalog, rules: dict, fact: str) -> dict
         values = sorted(v) if isinstance(v, (set, frozenset, list, tuple)) else [v]
         for x in values:
             k = "unknown" if x is None or type(x).__name__ == "Unknown" else str(x)
-            out[k] = plain(_exact(out.get(k, 0) + _exact(it.points)))
+            out[k] = plain(exact_number(out.get(k, 0) + exact_number(it.points)))
     return out
 
 

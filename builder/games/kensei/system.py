@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from builder.errors import UnknownEntry, UsageError, command_line, option
+from builder.errors import UnknownEntry, UsageError, option
 from builder.games.kensei.packs import KenseiPacks
 from builder.games.kensei.units import KenseiUnits
 from builder.names import did_you_mean
 from builder.systems.base import GameSystem, fmt
 from builder.systems.editing import EditingPart
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 from builder.systems.settings import SettingsPart
@@ -115,9 +115,9 @@ class KenseiUnitCards:
     def draw(
         self, c: Any, d: Mapping[str, Any], w: float, h: float, g: float, warnings: list[str], marks: bool = True
     ) -> None:
-        from builder.games.kensei.roster import _draw_card  # reportlab: loaded when printing
+        from builder.games.kensei.roster import draw_unit_card  # reportlab: loaded when printing
 
-        _draw_card(c, d, w, h, g, warnings, marks=marks)
+        draw_unit_card(c, d, w, h, g, warnings, marks=marks)
 
 
 class KenseiQuestions(QuestionsPart):
@@ -166,50 +166,42 @@ class KenseiNewList(NewListPart):
     options = frozenset({"clan", "points", "commander", "occult"})
     example = "Buke vanguard"
 
-    def fields(self, catalog: Catalog) -> list[Row]:
+    def declare(self, catalog: Catalog) -> list[NewOption]:
         return [
-            {
-                "key": "clan",
-                "label": "Clan",
-                "value": "",
-                "prompt": "choose a clan",
-                "choices": [(e.id, e.name) for e in catalog.entries("clans") if e.playable],
-            },
-            {"key": "points", "label": "Battle size (AP)", "value": "200", "type": "number", "min": 1},
-            {
-                "key": "commander",
-                "label": "Commander",
-                "value": "hatamoto",
-                "choices": [(e.id, e.name) for e in catalog.entries("commander_levels")],
-            },
+            NewOption(
+                "clan",
+                "Clan",
+                "choice",
+                help="the army's clan",
+                choices=tuple((e.id, e.name) for e in catalog.entries("clans") if e.playable),
+                required=True,
+                prompt="choose a clan",
+            ),
+            NewOption("points", "Battle size (AP)", "number", help="the agreed battle size in AP", default=200, min=1),
+            NewOption(
+                "commander",
+                "Commander",
+                "choice",
+                help="the commander's level",
+                default="hatamoto",
+                choices=tuple((e.id, e.name) for e in catalog.entries("commander_levels")),
+            ),
+            NewOption(
+                "occult", "Occult rules", "flag", help="use the advanced occult rules", default=False, form=False
+            ),
         ]
 
     def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
-        clan, commander = options.get("clan"), options.get("commander") or "hatamoto"
-        points = 200 if options.get("points") is None else options["points"]
-        if clan is None:
-            raise UsageError(
-                f"{option('clan')} is required for a kensei list",
-                command_line(f"e.g. daimyo new kensei {option('clan')} buke {option('points')} 400 -o army.yaml"),
-            )
-        c = catalog.find("clans", clan)
-        if c is None:
-            raise UnknownEntry(
-                f"unknown clan '{clan}'", catalog.did_you_mean("clans", clan) or _one_of(catalog, "clans")
-            )
-        lvl = catalog.find("commander_levels", commander)
-        if lvl is None:
-            raise UnknownEntry(
-                f"unknown commander level '{commander}'",
-                catalog.did_you_mean("commander_levels", commander) or _one_of(catalog, "commander_levels"),
-            )
-        if points <= 0:
-            raise UsageError(f"{option('points')} must be positive, not {points}", f"e.g. {option('points')} 200")
         packs = data.pop("packs", None)
-        occult = options.get("occult")
-        if isinstance(occult, str):  # a form's word for a tick box
-            occult = occult.strip().lower() in ("1", "on", "true", "yes")
-        data.update({"clan": c.id, "points": points, "commander": lvl.id, "occult": bool(occult), "troops": []})
+        data.update(
+            {
+                "clan": options["clan"],
+                "points": options["points"],
+                "commander": options["commander"],
+                "occult": bool(options["occult"]),
+                "troops": [],
+            }
+        )
         if packs:
             data["packs"] = packs
         return []

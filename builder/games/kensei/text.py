@@ -14,15 +14,15 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from builder.kit.textform import (
-    _POINTS,
-    _cost_start,
-    _count_candidates,
-    _needs_count,
-    _num,
-    _pick,
-    _strip_cost,
-    _uq,
+    POINTS_FACET,
+    cost_start,
+    count_candidates,
+    needs_count,
+    pick,
+    plain_number,
     q,
+    strip_cost,
+    unmask,
 )
 from builder.systems.documents import KENSEI as KENSEI_DOCUMENT
 from builder.systems.text import TextPart
@@ -61,9 +61,9 @@ def header(doc: ListData, summary: Mapping[str, Any]) -> list[str]:
         segs.append(f"clan {q(_clan_name(doc['clan']))}")
     used = summary.get("points")
     if "points" in doc:
-        segs.append(f"{_num(used)}/{doc['points']} AP" if used is not None else f"{doc['points']} AP")
+        segs.append(f"{plain_number(used)}/{doc['points']} AP" if used is not None else f"{doc['points']} AP")
     elif used is not None:
-        segs.append(f"{_num(used)} AP used")
+        segs.append(f"{plain_number(used)} AP used")
     return segs
 
 
@@ -89,14 +89,14 @@ def entries(doc: ListData, resolver: Any) -> list[str]:
         troop = t["troop"]
         named = names.get(troop)
         if named is None:
-            named = names[troop] = (q(troop), _needs_count(troop))
+            named = names[troop] = (q(troop), needs_count(troop))
         line = f"{models}x {named[0]}" if "models" in t or named[1] else named[0]
         key = (troop, models)
         if key not in costs:
             costs[key] = unit_cost(resolver, troop, models)
         cost = costs[key]
         if cost is not None:
-            line += f" ({_num(cost)})"
+            line += f" ({plain_number(cost)})"
         if "led_by" in t:
             line += f", led by {q(t['led_by'])}"
         if t.get("standard"):
@@ -107,15 +107,15 @@ def entries(doc: ListData, resolver: Any) -> list[str]:
 
 def facet(p: Any, seg: str) -> bool:
     low = seg.lower()
-    m = _POINTS.match(seg)
+    m = POINTS_FACET.match(seg)
     if m:
         p.doc["points"] = int(m.group(2))
         return True
     if low.startswith("clan "):
-        p.doc["clan"] = _clan_id(_uq(p, seg[5:]))
+        p.doc["clan"] = _clan_id(unmask(p, seg[5:]))
         return True
     if low.endswith(" clan"):
-        p.doc["clan"] = _clan_id(_uq(p, seg[:-5]))
+        p.doc["clan"] = _clan_id(unmask(p, seg[:-5]))
         return True
     if p.r.find(p.field("clan"), seg)[1] is not None:
         p.doc["clan"] = _clan_id(seg)
@@ -125,7 +125,7 @@ def facet(p: Any, seg: str) -> bool:
 
 def bare(line: str) -> str:
     """A troop line without its options and cost figure (what names the troop)."""
-    return _strip_cost(line.split(",")[0])
+    return strip_cost(line.split(",")[0])
 
 
 def unit_cost(resolver: Any, troop: str, models: int) -> Any:
@@ -154,7 +154,7 @@ def troop_line(p: Any, line: str, no: int, col: int) -> None:
         last = parts[-1]
         m = _LED.match(last)
         if m and "led_by" not in opts:
-            opts["led_by"] = _uq(p, m.group(1))
+            opts["led_by"] = unmask(p, m.group(1))
         elif _STD.match(last) and "standard" not in opts:
             opts["standard"] = True
         else:
@@ -162,14 +162,14 @@ def troop_line(p: Any, line: str, no: int, col: int) -> None:
         parts.pop()
     head = ", ".join(parts)
     cands = []
-    for n, name in _count_candidates(head, after=False):
+    for n, name in count_candidates(head, after=False):
         cands.append((n, name))
-        bare = _strip_cost(name)
+        bare = strip_cost(name)
         if bare != name and bare:
             cands.insert(len(cands) - 1 if n is None else len(cands), (n, bare))
     # prefer names with the cost figure removed, then catalog hits
-    ordered = sorted(cands, key=lambda c: 0 if _cost_start(c[1]) < 0 else 1)
-    n, name = _pick(p, f, ordered)
+    ordered = sorted(cands, key=lambda c: 0 if cost_start(c[1]) < 0 else 1)
+    n, name = pick(p, f, ordered)
     if not name:
         p.error(no, col, "a troop line needs a troop name", hint="write e.g. '5x Samurai Yari'")
         return

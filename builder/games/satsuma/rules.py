@@ -330,7 +330,7 @@ def _settle(best: list, duals: list) -> list:
         duals = rest
 
 
-def _solve_duals(best: list, duals: list) -> int:
+def solve_duals(best: list, duals: list) -> int:
     """The best total of per-suit singles ``best`` plus cards with two options each."""
     if len(duals) == 1:
         (a, av), (b, bv) = duals[0]
@@ -382,7 +382,7 @@ def resolve(best: list, duals: list, escape_option: bool) -> tuple[int, bool]:
         if len(duals) == 1:
             (a, av), (b, bv) = duals[0]
             return sum(best) + max(0, av - best[a], bv - best[b]), False
-        return _solve_duals(best, duals), False
+        return solve_duals(best, duals), False
     return _with_duals(best, duals, escape_option)
 
 
@@ -433,7 +433,7 @@ def _total_dp(opts_list: Sequence[Any]) -> tuple[int, bool]:
 def _with_duals(best: list, duals: list, escape_option: bool | None = None) -> tuple[int, bool]:
     """The total and Escape answer from the best single-option card per suit and the two-option cards
     (``escape_option``: whether a two-option card offers Escape, when the caller knows)."""
-    total = _solve_duals(best, duals)
+    total = solve_duals(best, duals)
     if escape_option is None:
         escape_option = any(o[0] == ESCAPE for d in duals for o in d)
     if best[ESCAPE] <= 0 and not escape_option:
@@ -449,7 +449,7 @@ def _with_duals(best: list, duals: list, escape_option: bool | None = None) -> t
             s, v = kept[0]
             if v > best[s]:
                 best[s] = v
-    return total, (_solve_duals(best, rest) if rest else sum(best)) < total
+    return total, (solve_duals(best, rest) if rest else sum(best)) < total
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,6 @@ does not depend on which process plays it or how many games run before it.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import itertools
 from collections.abc import Sequence
@@ -46,6 +45,7 @@ from math import floor
 from random import Random
 from typing import TYPE_CHECKING, Any
 
+from builder import state
 from builder.games.satsuma import rules as core
 
 if TYPE_CHECKING:
@@ -183,13 +183,19 @@ def role_outcomes(sim: Sim, hands: int = PILOT_HANDS) -> dict:
     key = (sim.samurai.tables, sim.imperial.tables, sim.hand_size, sim.max_discard, sim.policies, sim.weak, hands)
     out = _ROLE_OUTCOMES.get(key)
     if out is None:
-        if len(_ROLE_OUTCOMES) >= 64:
+        if len(_ROLE_OUTCOMES) >= _ROLE_OUTCOMES_MAX:
             _ROLE_OUTCOMES.clear()
         out = _ROLE_OUTCOMES[key] = _role_outcomes(sim, hands)
     return dict(out)
 
 
-_ROLE_OUTCOMES: dict = {}  # role_outcomes by decks' tables and numbers
+_ROLE_OUTCOMES_MAX = 64
+_ROLE_OUTCOMES: dict = state.cache(
+    "satsuma.role_outcomes",
+    bound=_ROLE_OUTCOMES_MAX,
+    lifetime=state.VALUE,
+    doc="role_outcomes by decks' tables and numbers",
+)
 
 
 def _role_outcomes(sim: Sim, hands: int) -> dict:
@@ -280,7 +286,7 @@ def shuffle(cards: list, rnd: Callable[[], float]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-@functools.lru_cache(maxsize=256)
+@state.memo("satsuma.shuffle_steps", bound=256, lifetime=state.VALUE, doc="the steps of a shuffle, by deck size")
 def _swaps(n: int) -> tuple:
     """``(i, float(i + 1))`` for i = n-1 down to 1: the steps of ``shuffle`` (a float times a float is
     the float times the integer, without converting it on every step)."""
@@ -469,7 +475,7 @@ def play_game(sim: Sim, seed: int, trace: bool = False, observe: Callable[..., o
     end, max_hands = sim.end, sim.max_hands
     names = ("samurai", "imperial")
     table_total, decide, draw, place = core.table_total, core.decide, _draw, _place_duals
-    resolve, solve_duals = core.resolve, core._solve_duals
+    resolve, solve_duals = core.resolve, core.solve_duals
     first = sim.discard_timing == "before_redraw"
     echoice, choose = sim.escape_choice, core.choose_escape
     prefer = sim.prefer_defender if sim.policies[0] == "best" and sim.escape_choice != "needed" else ()
@@ -762,7 +768,7 @@ def _escape_split(best: list, left: Any, t: core.RoleTable) -> tuple[int, int | 
                         b[s] = v
             else:
                 rest.append(O[c])
-        return core._solve_duals(b, rest) if rest else sum(b)
+        return core.solve_duals(b, rest) if rest else sum(b)
 
     base = without(None)
     with_e = best[7] + base if best[7] > 0 else None

@@ -9,7 +9,7 @@ from builder.games.satsuma.commands import COMMANDS
 from builder.games.satsuma.packs import SatsumaPacks
 from builder.names import did_you_mean, normalize
 from builder.systems.cards import CardEditing, CardGame, CardQuestions
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from builder.games.satsuma.text import SatsumaText
     from builder.games.satsuma.view import SatsumaBrowse, SatsumaView
     from builder.systems.base import Pick
-    from builder.systems.parts import Cost, Entry, ListData, Options, Row, Summary
+    from builder.systems.parts import Cost, Entry, ListData, Options, Summary
 
 
 def side_cards(catalog: Catalog, side: str) -> list:
@@ -64,24 +64,21 @@ class SatsumaNewList(NewListPart):
     options = frozenset({"side"})
     example = "Saigo's rebels"
 
-    def fields(self, catalog: Catalog) -> list[Row]:
+    def declare(self, catalog: Catalog) -> list[NewOption]:
         return [
-            {
-                "key": "side",
-                "label": "Side",
-                "value": "samurai",
-                "choices": [("samurai", "Samurai"), ("imperial", "Imperial")],
-            }
+            NewOption(
+                "side",
+                "Side",
+                "choice",
+                help="the side (starts with its published deck)",
+                start="samurai",
+                choices=(("samurai", "Samurai"), ("imperial", "Imperial")),
+                required=True,
+            )
         ]
 
     def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
-        side = options.get("side")
-        if side is None:
-            raise UsageError(
-                f"{option('side')} is required for a satsuma deck",
-                f"{option('side')} samurai or {option('side')} imperial",
-            )
-        data["side"] = self.game._side(side)
+        data["side"] = options["side"]
         data["deck"] = "standard"
         return []
 

@@ -30,13 +30,13 @@ class SatsumaText(TextPart):
         return [f"Deck: {q(doc['deck'])}"] if "deck" in doc else []
 
     def read_facet(self, p: Any, seg: str) -> bool:
-        from builder.kit.textform import _CARDS, _uq
+        from builder.kit.textform import CARDS_FACET, unmask
 
         low = seg.lower()
         if low.startswith("side "):
-            p.doc["side"] = _uq(p, seg[5:])
+            p.doc["side"] = unmask(p, seg[5:])
             return True
-        if _CARDS.match(seg):
+        if CARDS_FACET.match(seg):
             p.doc.setdefault("cards", {})
             return True
         if p.r.find(p.field("side"), seg)[1] is not None or low in ("samurai", "imperial"):

@@ -10,7 +10,7 @@ from builder.games.senji.packs import SenjiPacks
 from builder.names import did_you_mean, normalize
 from builder.systems.base import GameSystem
 from builder.systems.editing import EditingPart
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.questions import QuestionsPart
 
@@ -239,33 +239,27 @@ class SenjiNewList(NewListPart):
     options = frozenset({"players"})
     example = "Friday game"
 
-    def fields(self, catalog: Catalog) -> list[Row]:
+    def declare(self, catalog: Catalog) -> list[NewOption]:
         from builder.games.senji.rules import constants
 
         c = constants(catalog)
         return [
-            {
-                "key": "players",
-                "label": "Players",
-                "value": str(c["players_min"]),
-                "type": "number",
-                "min": c["players_min"],
-                "max": c["players_max"],
-            }
+            NewOption(
+                "players",
+                "Players",
+                "number",
+                help="the number of players",
+                start=c["players_min"],
+                min=c["players_min"],
+                max=c["players_max"],
+                required=True,
+            )
         ]
 
     def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
-        from builder.games.senji.rules import constants, setup_for
+        from builder.games.senji.rules import setup_for
 
-        n = options.get("players")
-        c = constants(catalog)
-        if n is None:
-            raise UsageError(
-                f"{option('players')} is required for a senji setup",
-                f"{c['players_min']} to {c['players_max']}, e.g. {option('players')} 3",
-            )
-        if not c["players_min"] <= n <= c["players_max"]:
-            raise UsageError(f"Senji is for {c['players_min']} to {c['players_max']} players, not {n}")
+        n = options["players"]
         setup = setup_for(n, catalog)
         out = {f.id for f in setup[0]} if setup else set()
         families = [f for f in catalog.entries("families") if f.id not in out][:n]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from builder.kit.textform import _HOLE, _PLAYERS, _SEP, _uq, q
+from builder.kit.textform import HOLE, PLAYERS_FACET, SEP, q, unmask
 from builder.names import normalize
 from builder.systems.text import TextPart
 
@@ -45,7 +45,7 @@ def entries(doc: ListData, resolver: object) -> list[str]:
 
 
 def facet(p: Any, seg: str) -> bool:
-    return bool(_PLAYERS.match(seg))
+    return bool(PLAYERS_FACET.match(seg))
 
 
 def _province(part: str) -> tuple[str, str | None, str | None]:
@@ -71,7 +71,7 @@ def _province(part: str) -> tuple[str, str | None, str | None]:
 
 def player_line(p: Any, line: str, no: int, col: int) -> None:
     pf = p.field("players")
-    segs = [x.strip() for x in _SEP.split(line)]
+    segs = [x.strip() for x in SEP.split(line)]
     if len(segs) < 2:
         p.error(
             no,
@@ -80,15 +80,15 @@ def player_line(p: Any, line: str, no: int, col: int) -> None:
             hint="e.g. 'Aiko - red - Kyushu 2+S, Shikoku 1, Owari'",
         )
         return
-    player: dict = {"name": _uq(p, segs[0])}
+    player: dict = {"name": unmask(p, segs[0])}
     provs_text = segs[-1]
     for seg in segs[1:-1]:
         m = re.match(r"^samurai\s+(.+)$", seg, re.I)
         if m:
-            player["samurai"] = _uq(p, m.group(1))
+            player["samurai"] = unmask(p, m.group(1))
             p.check_name(pf.part("samurai"), player["samurai"], no, col + max(line.find(player["samurai"]), 0))
         elif "family" not in player:
-            fam = _uq(p, re.sub(r"^family\s+", "", seg, flags=re.I))
+            fam = unmask(p, re.sub(r"^family\s+", "", seg, flags=re.I))
             player["family"] = fam
             p.check_name(pf.part("family"), fam, no, col + max(line.find(fam), 0))
         else:
@@ -110,7 +110,7 @@ def player_line(p: Any, line: str, no: int, col: int) -> None:
             if pname and (punits or psam):
                 readings.append((pname, punits, psam))
             readings.append((part, None, None))
-            cands = [(_uq(p, c[0]), c[1], c[2], bool(_HOLE.fullmatch(c[0].strip()))) for c in readings]
+            cands = [(unmask(p, c[0]), c[1], c[2], bool(HOLE.fullmatch(c[0].strip()))) for c in readings]
             pick = next((c for c in cands if c[3]), None) or next(
                 (c for c in cands if p.r.find(pvf.part("province"), c[0])[1] is not None), cands[0]
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from builder.games.senshiai.catalog import ROMAN, cost_label
+from builder.games.senshiai.catalog import CARD_TYPES, PATHS, ROMAN, cost_label
 from builder.games.senshiai.rules import card_abilities, hand_size
 from builder.kit.deck import DeckView, FieldSpec, Row, unknown_note
 from builder.kit.facts import Loaded, rule_limits
@@ -86,8 +86,8 @@ class SenshiaiAnalytics(AnalyticsPart):
     """Senshiai's statistics, odds and sample hands (``gs.analytics``)."""
 
     query_vocabulary = {
-        "type": ("terrain", "troop", "event"),
-        "path": ("Air", "Earth", "Water"),
+        "type": CARD_TYPES,
+        "path": PATHS,
         "capital": ("yes", "no"),
     }
 

@@ -231,7 +231,7 @@ def cross_check(catalog: Any) -> list:
     subtypes = {normalize(s.name) for s in model.subtypes} | {normalize(a) for s in model.subtypes for a in s.aliases}
     target_names = [t.name for t in model.targets] + [a for t in model.targets for a in t.aliases]
     targets = {normalize(n) for n in target_names}
-    for t in ("terrain", "troop", "event"):
+    for t in CARD_TYPES:
         if t not in types:
             out.append(
                 catalog.diag(("card_types",), f"card type '{t}' is missing from card_types", code="catalog.reference")

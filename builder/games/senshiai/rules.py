@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, warning
 from builder.games.senshiai.terms import (
+    CARD_TYPES,
     PATHS,
     ROMAN,
     TRAITS,
@@ -41,6 +42,7 @@ from builder.games.senshiai.terms import (
     parse_power,
 )
 from builder.kit.listread import check_keys, read_counts, value_kind
+from builder.kit.numbers import plural
 from builder.names import normalize
 
 if TYPE_CHECKING:
@@ -372,10 +374,6 @@ def _article(word: str) -> str:
     return "an" if str(word)[:1].lower() in "aeiou" else "a"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def check(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     out: list[Finding] = []
     out += check_capital(deck, catalog)
@@ -397,7 +395,7 @@ def check_capital(deck: Deck, catalog: Catalog) -> list[Finding]:
         first = caps[1] if len(caps) > 1 else (caps[0] if caps else None)
         f = error(
             "senshiai.capital-count",
-            f"deck has {_plural(n, 'Capital')}"
+            f"deck has {plural(n, 'Capital')}"
             + (f" ({names})" if names else "")
             + f" but must have exactly {want} (a card with the Capital subtype)",
             loc=first.loc if first else ("cards",),
@@ -436,7 +434,7 @@ def check_size(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]
         out.append(
             error(
                 "senshiai.deck-size",
-                f"deck has {_plural(total, 'card')} but the agreed size is {deck.size}",
+                f"deck has {plural(total, 'card')} but the agreed size is {deck.size}",
                 loc=("size",),
                 source=SRC_DECK,
                 value=total,
@@ -445,7 +443,7 @@ def check_size(deck: Deck, catalog: Catalog, rules: HouseRules) -> list[Finding]
             )
         )
     if deck.size is not None and deck.size > limit:  # one finding, at the size that was agreed
-        held = f"; the deck has {_plural(total, 'card')}" if total > limit else ""
+        held = f"; the deck has {plural(total, 'card')}" if total > limit else ""
         out.append(
             error(
                 "senshiai.deck-max",
@@ -646,7 +644,7 @@ def summary(deck: Deck, catalog: Catalog, rules: HouseRules) -> dict:
     out["max_cards"] = int(rules.get("max_deck_cards", catalog.model.deck_rules.max_cards))
     if caps:
         out["capital"] = caps[0] if len(caps) == 1 else caps
-    for t in ("terrain", "troop", "event", "unknown"):
+    for t in (*CARD_TYPES, "unknown"):
         if types.get(t):
             out[t + "s" if t != "unknown" else "unknown_type"] = types[t]
     out["curve"] = " ".join(f"{k}:{v}" for k, v in cost_curve(deck).items())

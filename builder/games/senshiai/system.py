@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from builder.errors import UsageError, option
 from builder.games.senshiai.packs import SenshiaiPacks
 from builder.systems.base import UNSET, plural, whole
 from builder.systems.cards import CardGame, CardQuestions
-from builder.systems.newlist import NewListPart
+from builder.systems.newlist import NewListPart, NewOption
 from builder.systems.parts import part
 from builder.systems.settings import SettingsPart
 
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
     from builder.games.senshiai.text import SenshiaiText
     from builder.games.senshiai.view import SenshiaiBrowse, SenshiaiView
     from builder.systems.base import Pick
-    from builder.systems.parts import Cost, ListData, Options, Row, Summary
+    from builder.systems.parts import Cost, ListData, Options, Summary
 
 
 class SenshiaiQuestions(CardQuestions):
@@ -48,14 +47,20 @@ class SenshiaiNewList(NewListPart):
     options = frozenset({"size"})
     example = "Northern host"
 
-    def fields(self, catalog: Catalog) -> list[Row]:
-        return [{"key": "size", "label": "Agreed deck size (optional)", "value": "", "type": "number", "min": 1}]
+    def declare(self, catalog: Catalog) -> list[NewOption]:
+        return [
+            NewOption(
+                "size",
+                "Agreed deck size (optional)",
+                "number",
+                help="the agreed deck size (the deck must have exactly this many cards)",
+                min=1,
+            )
+        ]
 
     def body(self, data: ListData, catalog: Catalog, options: Options) -> list[str]:
         size = options.get("size")
         if size is not None:
-            if size < 1:
-                raise UsageError(f"{option('size')} must be at least 1, not {size}", f"e.g. {option('size')} 50")
             data["size"] = size
         data["cards"] = {}
         return []

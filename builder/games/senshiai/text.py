@@ -22,9 +22,9 @@ class SenshiaiText(TextPart):
     def read_facet(self, p: Any, seg: str) -> bool:
         import re
 
-        from builder.kit.textform import _CARDS
+        from builder.kit.textform import CARDS_FACET
 
-        m = _CARDS.match(seg)
+        m = CARDS_FACET.match(seg)
         if m:
             if m.group(1):
                 p.doc["size"] = int(m.group(2))

@@ -398,7 +398,7 @@ class CardSheetWriter:
     # -- symbols ------------------------------------------------------------------
     def _items(self, spec, value) -> list[tuple[str | None, str]]:
         """(symbol key, text) of each listed value of a symbol field."""
-        from builder.render.cards.template import _suit_name
+        from builder.render.cards.template import suit_name
 
         seq = value if isinstance(value, (list, tuple)) else [value]
         out = []
@@ -408,7 +408,7 @@ class CardSheetWriter:
                 if spec.as_ == "options":
                     out.append((letter, f"{letter}{strength}"))
                 else:
-                    out.append((letter, f"{_suit_name(self.catalog, letter) or letter} {strength}"))
+                    out.append((letter, f"{suit_name(self.catalog, letter) or letter} {strength}"))
             else:
                 out.append((str(v), str(v)))
         return out

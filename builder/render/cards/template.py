@@ -285,7 +285,7 @@ def format_value(spec: FieldSpec, value: Any, catalog=None) -> str:
         out = []
         for o in seq:
             letter = getattr(o, "suit", "?")
-            name = _suit_name(catalog, letter) or letter
+            name = suit_name(catalog, letter) or letter
             out.append(f"{name} {getattr(o, 'strength', '?')}")
         return spec.join.join(out)
     if isinstance(value, bool):
@@ -295,7 +295,8 @@ def format_value(spec: FieldSpec, value: Any, catalog=None) -> str:
     return str(value)
 
 
-def _suit_name(catalog, letter: str) -> str | None:
+def suit_name(catalog, letter: str) -> str | None:
+    """The name of the catalog's suit of ``letter``; None when there is none."""
     if catalog is None:
         return None
     for s in catalog.entries("suits") if "suits" in catalog.sections() else []:
