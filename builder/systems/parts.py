@@ -79,7 +79,8 @@ Where = tuple[str | int, ...]
 """Where an edit went in a list, as the path of keys and indexes to it (``("troops", 2)``)."""
 
 Options = Mapping[str, Any]
-"""The options a person gave a command (``daimyo new --name ... --packs ...``, ``add --count``)."""
+"""The options a person gave a new list or an addition, by key (a list's name and packs, a
+card's count)."""
 
 Row = dict[str, Any]
 """A row a face shows as it is (a setting of the builder, a seat, a card's fields): plain values
