@@ -178,8 +178,6 @@ _normalize_memo = state.memo(
 
 def fold(text: str) -> str:
     """``text`` without accents and case, for searching (``"Ōkubo"`` -> ``"okubo"``)."""
-    import unicodedata
-
     decomposed = unicodedata.normalize("NFKD", str(text))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 

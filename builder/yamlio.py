@@ -9,12 +9,18 @@ tracebacks. Comment-preserving edits use ``builder.kit.edit`` instead.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
+import re
+import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-from builder.errors import DaimyoError, Diagnostic, option
+from builder import limits
+from builder.errors import DaimyoError, Diagnostic, WouldOverwrite, option
+from builder.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_PACK_VALUES, long_integer_problem, number_problem
 
 Path_ = tuple  # a value path: ("troops", 3, "models")
 
@@ -136,7 +142,6 @@ def _loader_class() -> Any:
     global _LOADER, _PLAIN_TAG
     if _LOADER is not None:
         return _LOADER
-    import inspect
 
     from ruamel.yaml.constructor import SafeConstructor
     from ruamel.yaml.main import CParser
@@ -252,8 +257,6 @@ def _unmarked_diag(file: str, text: str, exc, code: str | None) -> Diagnostic:
     return Diagnostic(file, line, col, msg, code=code, hint=hint)
 
 
-from builder.limits import MAX_DEPTH  # noqa: E402  (levels of nesting; far beyond any list or catalog)
-
 _INDENTED = None
 
 
@@ -261,8 +264,6 @@ def nesting_depth_over(text: str, limit: int = MAX_DEPTH) -> bool:
     """Whether ``text`` nests deeper than ``limit`` levels, by brackets (flow style) or by
     indentation and ``- ``/``? `` markers (block style). Linear, and cheap for ordinary text:
     the line-by-line scan runs only when a line is indented or marked that deep."""
-    import re
-
     if text.count("[") + text.count("{") > limit:
         depth = 0
         for m in re.finditer(r"[\[\]{}]", text):
@@ -355,15 +356,13 @@ def entries_over(text: str, limit: int, values: int | None = None) -> bool:
 
 
 def too_many_entries_diag(file: str, code: str | None = None) -> Diagnostic:
-    from builder.limits import MAX_PACK_ENTRIES, MAX_PACK_VALUES
-
     return Diagnostic(
         file,
         1,
         1,
-        f"more than {MAX_PACK_ENTRIES:,} entries or {MAX_PACK_VALUES:,} values (MAX_PACK_ENTRIES); not read",
+        f"more than {limits.MAX_PACK_ENTRIES:,} entries or {MAX_PACK_VALUES:,} values (MAX_PACK_ENTRIES); not read",
         code=code,
-        hint=f"split it into packs of at most {MAX_PACK_ENTRIES:,} entries",
+        hint=f"split it into packs of at most {limits.MAX_PACK_ENTRIES:,} entries",
     )
 
 
@@ -379,8 +378,6 @@ def parse_yaml(
     if too_deep(text):
         raise DaimyoError(too_deep_diag(file, code))
     if max_entries is not None:
-        from builder.limits import MAX_PACK_VALUES
-
         if entries_over(text, max_entries, MAX_PACK_VALUES):
             raise DaimyoError(too_many_entries_diag(file, code))
     try:
@@ -422,7 +419,6 @@ def _scalar(node, constructor, file: str, code: str | None):
     ctag = node.ctag
     if ctag is _PLAIN_TAG:  # text, as the resolver found it: the value as written
         return node.value
-    from builder.limits import long_integer_problem, number_problem
 
     direct = _CONSTRUCT.get(id(ctag))
     if direct is not None:  # a number, boolean, null or date the resolver found
@@ -545,10 +541,6 @@ def read_bytes(
 ) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (MAX_FILE_BYTES). A device, a pipe
     or a folder is refused without reading (a FIFO would block, /dev/zero never ends)."""
-    import stat
-
-    from builder.limits import MAX_FILE_BYTES
-
     limit = MAX_FILE_BYTES if limit is None else limit
     name = display or str(path)
     try:
@@ -656,8 +648,6 @@ def _unlock(fd) -> None:
 def _lock(path: str, name: str):
     """An exclusive lock on the file now at ``path`` (waiting for another daimyo editing it),
     as a descriptor, or None where the system has no locks."""
-    import time
-
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: the unchanged-content check still holds
@@ -765,8 +755,6 @@ def refuse_output(path, force: bool = False) -> None:
     if folder:
         _refuse(path, "is a folder, not a file", "give a file name")
     if there and not force:
-        from builder.errors import WouldOverwrite
-
         raise WouldOverwrite(path)
 
 
@@ -789,8 +777,6 @@ def atomic_write(
     * a file this command is reading as input is never replaced, even with ``force``, unless it
       was read with ``read_for_edit`` (its lock is released once it is written back).
     """
-    import stat
-
     refuse_folder_name(path)
     p = Path(path)
     if "\x00" in str(p):  # no file can have this name: the system refuses it before any writing
