@@ -20,6 +20,7 @@ from builder import state
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
+import copy
 
 _CLASSES: dict[str, type[BaseModel]] = state.cache(
     "catalog.model_classes",
@@ -114,8 +115,6 @@ class Frozen:
         return self.thaw().model_dump_json(**kwargs)
 
     def model_copy(self, update: dict | None = None, deep: bool = False):
-        import copy
-
         fields = copy.deepcopy(self.__dict__) if deep else dict(self.__dict__)
         fields.update(update or {})
         return Frozen(self._model, fields)

@@ -30,7 +30,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.errors import Diagnostic
+from builder import limits, yamlio
+from builder.errors import CatalogError, Diagnostic
+from builder.paths import display_path
+from builder.yamlio import read_text
 
 META_KEYS = (
     "system",
@@ -162,13 +165,10 @@ class PackId:
 
 def read_pack(path: str | Path) -> tuple[dict, object]:
     """The data and positions of a pack file; DaimyoError when it is not a readable mapping."""
-    from builder.errors import CatalogError
-    from builder.limits import MAX_PACK_ENTRIES
-    from builder.paths import display_path
-    from builder.yamlio import parse_yaml, read_text
-
     shown = display_path(path)
-    data, pos = parse_yaml(read_text(path, "pack.yaml", shown), shown, "pack.yaml", max_entries=MAX_PACK_ENTRIES)
+    data, pos = yamlio.parse_yaml(
+        read_text(path, "pack.yaml", shown), shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES
+    )
     if not isinstance(data, dict):
         raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
     return data, pos
