@@ -10,8 +10,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from builder.errors import UsageError
-from builder.names import normalize
+from builder.errors import Diagnostic, ListError, UsageError
+from builder.names import did_you_mean, normalize
 
 
 def roundtrip_yaml():
@@ -35,8 +35,6 @@ def load_roundtrip(text: str, file: str = "<list>"):
     try:
         return roundtrip_yaml().load(text)
     except MarkedYAMLError as exc:
-        from builder.errors import Diagnostic, ListError
-
         mark = exc.problem_mark or exc.context_mark
         at = getattr(mark, "index", None)
         if not isinstance(at, int) or not 0 <= at <= len(text):
@@ -63,8 +61,6 @@ def load_roundtrip(text: str, file: str = "<list>"):
         )
         raise ListError(Diagnostic(file, line, col, msg, hint=hint)) from None
     except YAMLError as exc:
-        from builder.errors import Diagnostic, ListError
-
         raise ListError(
             Diagnostic(
                 file,
@@ -125,7 +121,6 @@ def remove_troop(data, name: str, catalog=None) -> dict[str, Any]:
     idx = find_troop_index(troops, name, catalog)
     if idx is None:
         listed = [t.get("troop") if isinstance(t, dict) else t for t in (troops or [])]
-        from builder.names import did_you_mean
 
         hint = did_you_mean(name, [x for x in listed if isinstance(x, str)])
         raise UsageError(f"no troop '{name}' in the list", hint or None)
