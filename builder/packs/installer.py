@@ -16,6 +16,18 @@ from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, op
 
 if TYPE_CHECKING:
     from builder.packs.registry import Entry
+import re
+from urllib.parse import urljoin
+
+from builder import limits, yamlio
+from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header, resolve_pack, resolve_recorded
+from builder.catalog.packid import pack_id, read_pack
+from builder.errors import CatalogError
+from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
+from builder.packs import store
+from builder.packs.manage import check_pack
+from builder.paths import display_path, is_file
+from builder.yamlio import read_bytes
 
 
 @dataclass
@@ -34,8 +46,6 @@ class Ready:
 def origin_of(source: str) -> str:
     """Where a pack installed from an address or a file comes from: its folder (versions 1 and 2
     side by side in one folder are of one origin)."""
-    from urllib.parse import urljoin
-
     if "://" in source:
         try:
             return urljoin(source, ".")
@@ -45,8 +55,6 @@ def origin_of(source: str) -> str:
 
 
 def _is_address(ref: str) -> bool:
-    import re
-
     return "://" in ref and re.match(r"[A-Za-z][A-Za-z0-9+.-]+:", ref) is not None
 
 
@@ -72,17 +80,11 @@ def verify(data: bytes, entry) -> None:
 def prepare(data: bytes, source: str, entry=None) -> Ready:
     """Check downloaded bytes as a pack (and, from a registry, that it is the pack the index
     names)."""
-    from builder.catalog.packid import PackId
-    from builder.errors import CatalogError
-    from builder.limits import MAX_PACK_ENTRIES
-    from builder.packs.manage import check_pack
-    from builder.yamlio import parse_yaml
-
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DaimyoError(Diagnostic(source, 0, 0, "not UTF-8 text", code="pack.yaml")) from None
-    pack, pos = parse_yaml(text, source, "pack.yaml", max_entries=MAX_PACK_ENTRIES)
+    pack, pos = yamlio.parse_yaml(text, source, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
     if not isinstance(pack, dict):
         raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
     report = check_pack(source, parsed=(pack, pos))
@@ -127,8 +129,6 @@ def download(entry) -> Ready:
     from builder.packs.registry import fetch
 
     if entry.size is not None:
-        from builder import limits
-
         if entry.size > limits.MAX_DOWNLOAD_BYTES:
             from builder.packs.registry import too_big_error
 
@@ -142,8 +142,6 @@ def _plan(entry, entries, planned: dict) -> None:
     """``entry`` and the packs it needs that are not installed, in install order (the needed
     ones later: they are installed first). At most ``MAX_PACKS_PER_INSTALL`` packs: a registry
     whose packs need each other in a long chain is refused, not followed."""
-    from builder import limits
-    from builder.catalog.packfiles import read_header, resolve_pack
     from builder.packs.registry import choose, name_key_of, split_ref
 
     todo = [entry]
@@ -171,9 +169,6 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
     """``daimyo pack install REF``: a registry name (``NAME`` or ``NAME@VERSION``), an address
     or a file. Lines for people. ``replace``: a pack that takes the place of a bundled pack, or
     of an installed one of another origin, is installed (and said so); otherwise refused."""
-    from builder.packs import store
-    from builder.paths import is_file
-
     if _is_address(ref):
         from builder.packs.registry import fetch
 
@@ -181,8 +176,6 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
     if is_file(ref):
-        from builder.yamlio import read_bytes
-
         ready = prepare(read_bytes(ref, "pack.yaml"), str(Path(ref).resolve()))
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
@@ -213,8 +206,6 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
 
 def bundled_named(name: str, game: str) -> list[Path]:
     """The packs bundled with daimyo that lists know as ``name`` (any spelling) for ``game``."""
-    from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header
-
     key = name_key(name)
     out = []
     for p in pack_files(bundled_dir()):
@@ -227,9 +218,6 @@ def bundled_named(name: str, game: str) -> list[Path]:
 def shadows(r: Ready) -> list[tuple[str, str]]:
     """What installing ``r`` would take the place of, for every list that names it: a bundled
     pack, or the installed pack of another origin; (what, how to have it back) for each."""
-    from builder.catalog.packid import pack_id
-    from builder.packs import store
-
     out = []
     for p in bundled_named(r.ident.name, r.game):
         try:
@@ -263,9 +251,6 @@ def put_in_use(readies: list[Ready], force: bool, replace: bool = False) -> list
     """Store and put in use checked packs; a file in use that is no stored version (a pack made
     or copied by hand) is replaced only with ``force``, and a pack that would take the place of
     a bundled one or of one installed from elsewhere (``shadows``) only with ``replace``."""
-    from builder.catalog.packid import pack_id
-    from builder.packs import store
-
     out = []
     refuse_shadows(readies, replace)  # before the packs folder is made
     with store.locked():
@@ -328,8 +313,6 @@ class Update:
 def outdated(name: str | None = None) -> list[Update]:
     """The installed packs (all, or ``name``) for which a registry has a newer version this
     daimyo can use."""
-    from builder.catalog.packid import read_pack
-    from builder.packs import store
     from builder.packs.registry import all_entries, name_key_of, newest, version_key
 
     entries = all_entries()
@@ -364,15 +347,11 @@ class UpdateReport:
     lists: list  # [(Path, [EntryChange])]
 
     def head(self) -> str:
-        from builder.lists.packchanges import summary
-
         u = self.update
         return f"{u.name}: {u.current or '(no version)'} -> {self.version} ({u.game}): {summary(self.changes)}"
 
     def lines(self) -> list[str]:
         """The report as ``daimyo pack update`` prints it."""
-        from builder.paths import display_path
-
         lines = [self.head()]
         lines += [f"  {c.text()}" for c in self.changes]
         for f, mine in self.lists:
@@ -384,8 +363,6 @@ class UpdateReport:
 def report(update: Update, ready: Ready, list_paths: list[str]) -> UpdateReport:
     """What replacing the version in use with ``ready`` changes: for the pack, then for each list
     among ``list_paths`` (files, or folders searched) that uses it."""
-    from builder.lists.packchanges import for_list, lists_using, pack_changes
-
     changes = pack_changes(update.data, ready.pack)
     lists = [(f, for_list(changes, data)) for f, data in lists_using(update.path, list_paths)]
     return UpdateReport(update, update.entry.version, changes, lists)
@@ -400,7 +377,6 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
     """``daimyo import SOURCE --install-packs`` for a list that names its packs (a share code,
     text, YAML): install from the registries each pack it records that is missing here or
     differs, the version it records, refusing one whose content is not the recorded one."""
-    from builder.catalog.packfiles import resolve_recorded
     from builder.packs.registry import all_entries, choose
 
     recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
@@ -409,8 +385,6 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
         rec = recorded.get(str(ref), {})
         path = resolve_recorded(str(ref), doc, base_dir, doc.get("system"), names_only=names_only)
         if path is not None:
-            from builder.catalog.packid import pack_id
-
             try:
                 if not rec.get("hash") or pack_id(path).hash.startswith(rec["hash"]):
                     continue
