@@ -15,10 +15,24 @@ csv`` for the organiser's spreadsheet, the event's pages and export, ``daimyo sh
 from __future__ import annotations
 
 import contextvars
+import csv
+import io
 from pathlib import Path
 
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+
+from builder.check import check_doc, load_checked
 from builder.errors import DaimyoError, UsageError, command_line, one_line, option
+from builder.kit import fonts
+from builder.kit.blocks import Markup, Styles, esc, table
+from builder.kit.layout import paper_size, pt
+from builder.kit.pdfbase import build_story, draw_qr, qr_size, validation_lines, warn
+from builder.lists.document import load_list
 from builder.names import quoted
+from builder.share.api import export_doc
+from builder.share.code import share_code_of
+from builder.share.fingerprint import fingerprint, fingerprint_of_result
+from builder.systems import get
 
 
 def _short_hash(value) -> str:
@@ -30,8 +44,6 @@ def _short_hash(value) -> str:
 def pack_info(doc) -> list[dict]:
     """The packs a list is checked with, as the book names them: {name, version, hash} (the
     first 12 hex digits of the SHA-256 of the pack's content), in the list's order."""
-    from builder.check import check_doc
-
     return [
         {"name": p["name"], "version": str(p.get("version") or ""), "hash": _short_hash(p.get("hash"))}
         for p in check_doc(doc).packs
@@ -40,8 +52,6 @@ def pack_info(doc) -> list[dict]:
 
 def total_of(system: str, summary: dict) -> str:
     """What a list adds up to, as an organiser reads it (its ``GameSystem.total``)."""
-    from builder.systems import get
-
     return get(system).printing.total(summary or {})
 
 
@@ -68,11 +78,6 @@ class _QR:
     """A platypus flowable: the QR code of a share code (size in mm)."""
 
     def __new__(cls, code: str, size_mm: float):
-        from reportlab.platypus import Flowable
-
-        from builder.kit.layout import pt
-        from builder.kit.pdfbase import draw_qr
-
         class QR(Flowable):
             def __init__(self):
                 super().__init__()
@@ -89,17 +94,6 @@ class _QR:
 def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
     """Write the book of ``list_files`` to ``out_path``. An unreadable list is an error
     naming it (exit 2): a book must hold every list handed in."""
-    from reportlab.platypus import KeepTogether, PageBreak, Paragraph, Spacer, Table
-
-    from builder.check import load_checked
-    from builder.kit import fonts
-    from builder.kit.blocks import Markup, Styles, esc, table
-    from builder.kit.layout import paper_size, pt
-    from builder.kit.pdfbase import build_story, qr_size, validation_lines
-    from builder.share.api import export_doc
-    from builder.share.code import share_code_of
-    from builder.share.fingerprint import fingerprint
-
     files = [str(f) for f in list_files]
     if not files:
         raise UsageError("no lists given", command_line(f"daimyo print lists/*.yaml {option('book')} -o event.pdf"))
@@ -144,7 +138,6 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             }
         )
     glyphs = fonts.check_glyphs([(f"list '{e['file']}'", "name", e["doc"].name or "") for e in entries])
-    from builder.kit.pdfbase import warn
 
     for p in glyphs:
         warn(p.message())
@@ -183,7 +176,6 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             rowHeights=[pt(8)],
             hAlign="LEFT",
         )
-        from reportlab.platypus import TableStyle
 
         fields.setStyle(
             TableStyle(
@@ -213,7 +205,6 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                 Paragraph("SHA-256 of the canonical list and of its packs: any change to either changes it", st.small),
             ]
             t = Table([[left, _QR(e["code"], qr)]], colWidths=[pt(width - qr - 4), pt(qr + 4)], hAlign="LEFT")
-            from reportlab.platypus import TableStyle
 
             t.setStyle(
                 TableStyle(
@@ -266,8 +257,6 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         ]
         return out
 
-    import io
-
     # first pass: where each list starts (the contents may take several pages itself)
     scratch = io.BytesIO()
     starts.clear()
@@ -302,8 +291,6 @@ class _Marker:
     with a bookmark (the PDF's outline) titled ``title``."""
 
     def __new__(cls, sink: list, key: str = "", title: str = ""):
-        from reportlab.platypus import Flowable
-
         class Marker(Flowable):
             def wrap(self, aw, ah):
                 return 0, 0
@@ -321,14 +308,6 @@ def results_csv(results) -> str:
     """``daimyo check --format csv``: one row per list for an organiser's spreadsheet: file,
     system, name, legal, verdict, errors, warnings, total, fingerprint (as printed in the
     organiser's book) and share code."""
-    import csv
-    import io
-    from pathlib import Path
-
-    from builder.lists.document import load_list
-    from builder.share.code import share_code_of
-    from builder.share.fingerprint import fingerprint_of_result
-
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(
