@@ -92,7 +92,7 @@ def _read_registry(path) -> dict:
                 return kept["data"]
         except (OSError, ValueError):
             pass  # none yet, damaged, or another file's: read the YAML
-    from ruamel.yaml import YAML
+    from ruamel.yaml import YAML  # noqa: PLC0415 - the YAML library only when the cached copy is stale
 
     with open(path, encoding="utf-8") as fh:
         data = YAML(typ="safe").load(fh)

@@ -11,6 +11,7 @@ from builder.catalog.packfiles import resolve_pack
 from builder.errors import CatalogError, Diagnostic, UsageError, option
 from builder.names import did_you_mean, normalize
 from builder.paths import data_root, display_path, is_file, origin_text
+from builder.rulebooks import format_source, humanize, source_refs
 from builder.yamlio import load_yaml
 
 
@@ -33,8 +34,6 @@ def _short(entry) -> str:
 def _shown(key, value) -> str:
     """A field's value as a player reads it: sources by rulebook title, section and line,
     yes/no for flags."""
-    from builder.rulebooks import format_source, humanize
-
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
@@ -200,8 +199,6 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
 
 def _is_rulebook(source) -> bool:
     """Whether ``source`` cites a rulebook (file and line), rather than being a note."""
-    from builder.rulebooks import source_refs
-
     return bool(source) and bool(source_refs(str(source)))
 
 
@@ -239,8 +236,6 @@ def _pack_origin(cat, file: str, line: int) -> str:
 def _replaced(over: dict) -> str:
     """The entry a pack overrides, as a player names it: the rulebook's title and section, or
     the catalog's (or an earlier pack's) entry when it cites no rulebook."""
-    from builder.rulebooks import format_source
-
     src = over.get("base_source")
     if _is_rulebook(src):
         return f"the rulebook's entry ({format_source(src, inline=True)})"
@@ -250,8 +245,6 @@ def _replaced(over: dict) -> str:
 
 
 def humanize_note(text) -> str:
-    from builder.rulebooks import humanize
-
     return humanize(str(text), bare=True)
 
 
@@ -305,8 +298,6 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
 def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
     """The lines of ``daimyo rules SYSTEM``: each house-rule parameter with its default reading,
     the alternatives and the rulebook sources (``format``: text, markdown or json, one string)."""
-    from builder.rulebooks import format_source, humanize
-
     hrs = cat.model.house_rules
     out: list[str] = []
     if format == "markdown":

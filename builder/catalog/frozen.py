@@ -11,6 +11,7 @@ pydantic unless a method of a model is needed.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import types
@@ -20,7 +21,6 @@ from builder import state
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
-import copy
 
 _CLASSES: dict[str, type[BaseModel]] = state.cache(
     "catalog.model_classes",

@@ -20,29 +20,22 @@ from __future__ import annotations
 import os
 import pickle
 import typing
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from builder import __version__, state
+from builder import __version__, limits, state, yamlio
 from builder.catalog.packfiles import not_found_hint, resolve_pack
 from builder.catalog.packid import META_KEYS as PACK_META
 from builder.catalog.packid import PackId, meta_diagnostics
-from builder.errors import CatalogError, Diagnostic, option
+from builder.errors import CatalogError, DaimyoError, Diagnostic, option
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.names import NameIndex, did_you_mean, loose, normalize
-from builder.paths import is_file, origin_text
-
-if TYPE_CHECKING:
-    from builder.yamlio import FilePositions
-import zlib
-
-from builder import limits, yamlio
-from builder.errors import DaimyoError
-from builder.paths import cache_dir, catalog_dir, display_path, exists
+from builder.paths import cache_dir, catalog_dir, display_path, exists, is_file, origin_text
 from builder.paths import catalog_dir as _cdir
 from builder.systems import catalog_module, get, ids, is_system
-from builder.yamlio import read_text
+from builder.yamlio import FilePositions, load_yaml, read_text
 
 CACHE_FORMAT = 6
 
@@ -603,8 +596,6 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
     """Parse, merge and validate; raise CatalogError listing every problem. ``parsed``: packs
     already read, as (name, data, positions), applied after ``packs`` without reading a file
     (a pack made from a spreadsheet is checked as it is made)."""
-    from builder.yamlio import FilePositions, load_yaml
-
     mod = catalog_module(system)
     model_cls = mod.CATALOG_MODEL
     diags: list[Diagnostic] = []

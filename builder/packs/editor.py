@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
 from builder import yamlio
 from builder.catalog.packid import read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
@@ -27,6 +29,7 @@ from builder.kit import edit
 from builder.lists.editor import ListChangedError, ListEditor, folder_lock
 from builder.names import loose
 from builder.packs.fields import entry_fields, sections
+from builder.packs.sheet import Row, Sheet, dump_pack, import_sheet, sheet_to_pack, validate_sheet
 from builder.packs.template import render_template
 from builder.systems import get
 from builder.yamlio import may_replace, read_text
@@ -66,8 +69,6 @@ def validate_entry(
     out) as a member of the pack ``data``, replacing the entry named ``original`` if given.
     ``assumed``: written into an entry that gives neither ``source`` nor ``assumed`` (and is no
     change of a catalog entry), as a spreadsheet's rows get it."""
-    from builder.packs.sheet import Row, Sheet, sheet_to_pack, validate_sheet
-
     if section not in sections(system):
         raise UsageError(f"'{section}' is not a section of a {system} pack", "sections: " + ", ".join(sections(system)))
     names = [f.name for f in entry_fields(system, section)]
@@ -150,8 +151,6 @@ def _put(tree, section: str, entries: list[tuple[dict, str | None]]) -> None:
     """Put each ``(entry, original)`` into ``section`` of the pack's round-trip ``tree``: in the
     place of the entry named ``original`` when there is one, else at the end. The entries'
     names are looked up once (a sheet of many rows is linear in its size)."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
     seq = tree.get(section)
     if seq is not None and not isinstance(seq, list):
         raise UsageError(
@@ -225,8 +224,6 @@ def import_into(
     the pack is written once, atomically (all the rows or none), its comments kept.
     ``shown_name``: the sheet's name as the player knows it (an upload is read from a
     temporary file), for the ``assumed: from NAME`` of rows that say nothing of their source."""
-    from builder.packs.sheet import import_sheet
-
     data, _ = read_pack(path)
     system = str(data.get("system", "")).strip().lower()
     shown = Path(shown_name or str(sheet_path)).name
@@ -285,8 +282,6 @@ def preview_of(
 def unsaved(pack_path: str | Path, data: dict):
     """The path of pack ``data`` (not saved yet) written for the moment beside ``pack_path``
     under a hidden name (so that its art is found); removed at the end of the block."""
-    from builder.packs.sheet import dump_pack
-
     folder = Path(pack_path).parent
     fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix=".preview-", dir=folder)
     try:

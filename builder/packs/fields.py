@@ -14,6 +14,8 @@ import types
 import typing
 from dataclasses import dataclass
 
+from pydantic import BaseModel
+
 from builder.catalog.loader import entry_sections
 from builder.systems import catalog_module, get
 
@@ -93,8 +95,6 @@ def _annotated(ann) -> bool:
 
 def kind_of(ann) -> tuple[str, tuple, str | None]:
     """(kind, choices, item kind) of an annotation."""
-    from pydantic import BaseModel
-
     annotated = _annotated(ann)
     base = _strip(ann)
     origin = typing.get_origin(base)

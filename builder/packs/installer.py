@@ -7,27 +7,37 @@ is stored and put in use atomically (``builder.packs.store``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from builder.catalog.packid import PackId
-from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
-
-if TYPE_CHECKING:
-    from builder.packs.registry import Entry
-import re
 from urllib.parse import urljoin
 
 from builder import limits, yamlio
 from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header, resolve_pack, resolve_recorded
-from builder.catalog.packid import pack_id, read_pack
-from builder.errors import CatalogError
+from builder.catalog.packid import PackId, pack_id, read_pack
+from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, command_line, option
 from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
 from builder.packs import store
 from builder.packs.manage import check_pack
+from builder.packs.registry import (
+    all_entries,
+    choose,
+    daimyo_version,
+    fetch,
+    name_key_of,
+    needs_newer_daimyo,
+    newest,
+    sha256_hex,
+    split_ref,
+    too_big_error,
+    version_key,
+)
 from builder.paths import display_path, is_file
 from builder.yamlio import read_bytes
+
+if TYPE_CHECKING:
+    from builder.packs.registry import Entry
 
 
 @dataclass
@@ -60,8 +70,6 @@ def _is_address(ref: str) -> bool:
 
 def verify(data: bytes, entry) -> None:
     """Refuse bytes whose SHA-256 is not the index's."""
-    from builder.packs.registry import sha256_hex
-
     got = sha256_hex(data)
     if got != entry.sha256:
         raise DaimyoError(
@@ -90,8 +98,6 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
     report = check_pack(source, parsed=(pack, pos))
     ident = PackId.of(pack, source)
     if entry is not None:
-        from builder.packs.registry import name_key_of
-
         if (name_key_of(ident.name), ident.version, report.system) != (
             name_key_of(entry.name),
             entry.version,
@@ -108,15 +114,12 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
                     hint="tell the registry's maintainers",
                 )
             )
-    from builder.packs.registry import sha256_hex
 
     origin = entry.registry if entry is not None and entry.registry else origin_of(source)
     return Ready(data, ident, report.system, sha256_hex(data), source, pack, origin)
 
 
 def _needs_daimyo(ready: Ready) -> None:
-    from builder.packs.registry import daimyo_version, needs_newer_daimyo
-
     need = ready.pack.get("daimyo")
     if need is not None and needs_newer_daimyo(str(need)):
         raise UsageError(
@@ -126,12 +129,8 @@ def _needs_daimyo(ready: Ready) -> None:
 
 
 def download(entry) -> Ready:
-    from builder.packs.registry import fetch
-
     if entry.size is not None:
         if entry.size > limits.MAX_DOWNLOAD_BYTES:
-            from builder.packs.registry import too_big_error
-
             raise too_big_error(entry.url, entry.size, limits.MAX_DOWNLOAD_BYTES)
     data = fetch(entry.url, "pack")
     verify(data, entry)
@@ -142,8 +141,6 @@ def _plan(entry, entries, planned: dict) -> None:
     """``entry`` and the packs it needs that are not installed, in install order (the needed
     ones later: they are installed first). At most ``MAX_PACKS_PER_INSTALL`` packs: a registry
     whose packs need each other in a long chain is refused, not followed."""
-    from builder.packs.registry import choose, name_key_of, split_ref
-
     todo = [entry]
     while todo:
         e = todo.pop()
@@ -170,8 +167,6 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
     or a file. Lines for people. ``replace``: a pack that takes the place of a bundled pack, or
     of an installed one of another origin, is installed (and said so); otherwise refused."""
     if _is_address(ref):
-        from builder.packs.registry import fetch
-
         ready = prepare(fetch(ref, "pack"), ref)
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
@@ -179,7 +174,6 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
         ready = prepare(read_bytes(ref, "pack.yaml"), str(Path(ref).resolve()))
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
-    from builder.packs.registry import all_entries, choose, split_ref
 
     name, version = split_ref(ref)
     if version is not None:  # kept here: brought back without the network
@@ -272,8 +266,6 @@ def put_in_use(readies: list[Ready], force: bool, replace: bool = False) -> list
             current, path = store.in_use(r.ident.name)
             if current is None and path.is_file():  # a pack made by hand, replaced with force: kept too
                 try:
-                    from builder.packs.registry import sha256_hex
-
                     old, raw = pack_id(path), path.read_bytes()
                     if old.hash != r.ident.hash:
                         current = store.store(
@@ -313,8 +305,6 @@ class Update:
 def outdated(name: str | None = None) -> list[Update]:
     """The installed packs (all, or ``name``) for which a registry has a newer version this
     daimyo can use."""
-    from builder.packs.registry import all_entries, name_key_of, newest, version_key
-
     entries = all_entries()
     out = []
     seen = False
@@ -377,8 +367,6 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
     """``daimyo import SOURCE --install-packs`` for a list that names its packs (a share code,
     text, YAML): install from the registries each pack it records that is missing here or
     differs, the version it records, refusing one whose content is not the recorded one."""
-    from builder.packs.registry import all_entries, choose
-
     recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
     wanted = []
     for ref in doc.get("packs") or []:
@@ -413,8 +401,6 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
     readies = [download(e) for e in reversed(list(planned.values()))]
     for name, _version, content in wanted:
         for r in readies:
-            from builder.packs.registry import name_key_of
-
             if name_key_of(r.ident.name) == name_key_of(name) and content and not r.ident.hash.startswith(content):
                 raise DaimyoError(
                     Diagnostic(

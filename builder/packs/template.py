@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 
+from ruamel.yaml import YAML
+
 from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import bundled_dir, pack_files, read_header
 from builder.names import slug
@@ -14,8 +16,6 @@ SHOW_VALUES = 14
 
 
 def _dump(data) -> str:
-    from ruamel.yaml import YAML
-
     y = YAML()
     y.default_flow_style = None
     y.width = 4096

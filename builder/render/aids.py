@@ -16,6 +16,7 @@ from typing import Any
 
 from reportlab.platypus import CondPageBreak, FrameBreak, PageBreak, Spacer
 
+from builder import rulebooks
 from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, UsageError, option
 from builder.kit.aid import AidContext, Generator, registry
@@ -272,9 +273,7 @@ def _pages(path) -> int:
 
 def _rulebook_note(file: str | None) -> str:
     """The footer's "Kensei rulebook (2nd edition, free rules)" for an aid's rulebook file."""
-    from builder.rulebooks import registry
-
-    book = registry().get(str(file or ""))
+    book = rulebooks.registry().get(str(file or ""))
     if book is None:
         return "rulebook" if file else ""
     return f"{book.title} ({book.edition})"

@@ -35,31 +35,29 @@ import csv
 import io
 import json
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-
-from builder.errors import UsageError, WouldOverwrite, option
-from builder.kit.layout import Rect
-from builder.paths import exists
-
-if TYPE_CHECKING:
-    from PIL.Image import Image
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlparse
 from xml.sax.saxutils import escape
 
 from builder import yamlio
 from builder.check import load_checked
+from builder.errors import UsageError, WouldOverwrite, option
 from builder.kit import fonts
-from builder.kit.layout import card_size, pt
+from builder.kit.layout import Rect, card_size, pt
 from builder.kit.pdfbase import make_canvas, warn
 from builder.kit.printbounds import DPI, choice
 from builder.kit.printbounds import SERVICES as NAMES
 from builder.names import slug
+from builder.paths import exists
 from builder.render.cards import CardSheetWriter, list_cards, load_template, prepare_faces, sheet_options
 from builder.render.cards.template import description, is_starting
 from builder.systems import get
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 SHOP_BLEED = 3.175  # mm: 1/8 in, what US print shops ask for
 SHOP_DPI = 300

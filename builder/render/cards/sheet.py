@@ -29,23 +29,6 @@ from builder.kit.layout import (
     plan_sheet,
     pt,
 )
-from builder.kit.printbounds import LAYOUTS as PRINT_LAYOUTS
-from builder.kit.printbounds import SCALE_X, SCALE_Y
-from builder.render.cards.art import find_art, prepare_images
-from builder.render.cards.base import SheetOptions
-from builder.render.cards.faces import CardSheetWriter
-from builder.render.cards.geometry import plan_faces
-from builder.render.cards.template import (
-    CardTemplate,
-    choose_back,
-    choose_layout,
-    field_text,
-    list_cards,
-    load_template,
-)
-
-if TYPE_CHECKING:
-    from builder.render.cutmachine import CutMachine
 from builder.kit.pdfbase import (
     RULER_LENGTH,
     PdfJob,
@@ -62,8 +45,22 @@ from builder.kit.pdfbase import (
     ruler_label_width,
     validation_lines,
 )
+from builder.kit.printbounds import LAYOUTS as PRINT_LAYOUTS
+from builder.kit.printbounds import SCALE_X, SCALE_Y
 from builder.kit.printoptions import PrintOptions
 from builder.paths import within
+from builder.render.cards.art import find_art, prepare_images
+from builder.render.cards.base import SheetOptions
+from builder.render.cards.faces import CardSheetWriter
+from builder.render.cards.geometry import plan_faces
+from builder.render.cards.template import (
+    CardTemplate,
+    choose_back,
+    choose_layout,
+    field_text,
+    list_cards,
+    load_template,
+)
 from builder.render.cutmachine import (
     SILHOUETTE_INSET,
     cut_area,
@@ -72,6 +69,9 @@ from builder.render.cutmachine import (
     plan_machine_sheet,
     write_contours,
 )
+
+if TYPE_CHECKING:
+    from builder.render.cutmachine import CutMachine
 
 # -- rendering ----------------------------------------------------------------------------
 

@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from builder.errors import DaimyoError, Diagnostic, UsageError
-
-if TYPE_CHECKING:
-    from builder.render.cards.base import PreparedImage
 from builder.catalog.frozen import kind
+from builder.errors import DaimyoError, Diagnostic, UsageError
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.paths import templates_dir
 from builder.systems import get, is_system
 from builder.yamlio import load_yaml
+
+if TYPE_CHECKING:
+    from builder.render.cards.base import PreparedImage
 
 
 def _overlap(a, b, tol: float = 0.2) -> bool:
