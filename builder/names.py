@@ -137,7 +137,7 @@ class NameIndex:
         return list(memoryview(raw).cast(self._code))
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
-        import difflib
+        import difflib  # noqa: PLC0415 - difflib only when a name is unknown; `daimyo check` of a legal list loads none
 
         key = normalize(name)
         la = len(key)

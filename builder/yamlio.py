@@ -114,7 +114,7 @@ class FilePositions(Positions):
 
 
 def _yaml():
-    from ruamel.yaml import YAML
+    from ruamel.yaml import YAML  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     y = YAML(typ="safe", pure=False)  # the C parser (ruamel.yaml.clib) when installed
     return y
@@ -143,11 +143,11 @@ def _loader_class() -> Any:
     if _LOADER is not None:
         return _LOADER
 
-    from ruamel.yaml.constructor import SafeConstructor
-    from ruamel.yaml.main import CParser
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-    from ruamel.yaml.resolver import BaseResolver, VersionedResolver, implicit_resolvers
-    from ruamel.yaml.tag import Tag
+    from ruamel.yaml.constructor import SafeConstructor  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.main import CParser  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.resolver import BaseResolver, VersionedResolver, implicit_resolvers  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.tag import Tag  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     _PLAIN_TAG = BaseResolver.DEFAULT_SCALAR_TAG
     if CParser is None:  # pragma: no cover - ruamel.yaml.clib is a dependency on CPython
@@ -325,8 +325,8 @@ def entries_over(text: str, limit: int, values: int | None = None) -> bool:
     least = min(limit, values) if values is not None else limit
     if len(text) < 2 * least:  # each entry or value takes two characters at least ("a," in a flow list)
         return False
-    from ruamel.yaml import events
-    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml import events  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.error import YAMLError  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     loader_class = _loader_class()
     if not loader_class:  # pragma: no cover - without the C parser
@@ -371,7 +371,7 @@ def parse_yaml(
 ) -> tuple[Any, Positions]:
     """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors.
     ``max_entries``: refuse, before building it, a document with more entries (``entries_over``)."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     loader_class = _loader_class()
     pos = Positions(file)
@@ -442,7 +442,7 @@ def _scalar(node, constructor, file: str, code: str | None):
 def _builder(pos: Positions, constructor, file: str, code: str | None, budget: _Budget):
     """The function turning a node (and its path) into plain data, noting every value's and
     key's position in ``pos``."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     values, keys, plain = pos.value, pos.key, _PLAIN_TAG
 
@@ -634,7 +634,7 @@ def _unlock(fd) -> None:
     if fd is None:
         return
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
 
         fcntl.flock(fd, fcntl.LOCK_UN)
     except (ImportError, OSError):
@@ -649,7 +649,7 @@ def _lock(path: str, name: str):
     """An exclusive lock on the file now at ``path`` (waiting for another daimyo editing it),
     as a descriptor, or None where the system has no locks."""
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
     except ImportError:  # pragma: no cover - Windows: the unchanged-content check still holds
         return None
     deadline = time.monotonic() + LOCK_WAIT_SECONDS

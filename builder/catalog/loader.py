@@ -58,7 +58,7 @@ class Catalog:
         self._sections = entry_sections(type(model))
         # plain, validated data: browsing needs no pydantic import
         self.raw: dict = model.model_dump(mode="python", exclude_none=False)
-        from builder.catalog.frozen import freeze
+        from builder.catalog.frozen import freeze  # noqa: PLC0415 - only when a catalog is built; a catalog read from the cache needs none
 
         self._model = freeze(model)  # plain objects: a catalog from the cache needs no pydantic
         self._index: dict[str, dict[str, int]] = {}
@@ -217,7 +217,7 @@ def entry_id(entry) -> str:
 
 
 def entry_sections(model_cls) -> list[str]:
-    from builder.catalog.base import Entry
+    from builder.catalog.base import Entry  # noqa: PLC0415 - only when a catalog is built; a catalog read from the cache needs none
 
     out = []
     for name, field in model_cls.model_fields.items():
@@ -747,7 +747,7 @@ def check_unique(cat: Catalog) -> list[Diagnostic]:
 
 def validate_model(model_cls, raw: dict, pos) -> Any:
     """Validate with pydantic; map every error to its file, line and column."""
-    from pydantic import ValidationError
+    from pydantic import ValidationError  # noqa: PLC0415 - pydantic only when a model is validated; `daimyo catalog list` reads the cache without it
 
     try:
         return model_cls.model_validate(raw)

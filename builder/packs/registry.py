@@ -346,7 +346,7 @@ def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
     limits (``DOWNLOAD_TIMEOUT_SECONDS`` of silence, ``DOWNLOAD_TOTAL_SECONDS`` in all),
     following at most ``MAX_REDIRECTS`` redirects; DaimyoError (one line) otherwise, and for an
     answer shorter than the length its server announced."""
-    from urllib.request import url2pathname
+    from urllib.request import url2pathname  # noqa: PLC0415 - the network stack only when a pack is downloaded
 
     limit = limits.MAX_DOWNLOAD_BYTES if limit is None else limit
     parts = split_address(url)
@@ -437,8 +437,8 @@ class _Deadline:
 
 
 def _fetch_http(url: str, limit: int) -> bytes:
-    import http.client
-    import urllib.request
+    import http.client  # noqa: PLC0415 - the network stack only when a pack is downloaded
+    import urllib.request  # noqa: PLC0415 - the network stack only when a pack is downloaded
 
     deadline = _Deadline(limits.DOWNLOAD_TOTAL_SECONDS)
 
@@ -528,7 +528,7 @@ def _cut(url: str, got: int, announced: int | None) -> DaimyoError:
 def _failed(url: str, exc: BaseException) -> DaimyoError:
     """The one line for a download that failed with ``exc`` (anything urllib, http.client or the
     network raise)."""
-    import http.client
+    import http.client  # noqa: PLC0415 - the network stack only when a pack is downloaded
 
     if isinstance(exc, urllib.error.HTTPError):
         if 300 <= exc.code < 400 and not (exc.headers and (exc.headers.get("location") or exc.headers.get("uri"))):

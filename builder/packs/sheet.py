@@ -242,7 +242,7 @@ def _check_unpacked(path: str | Path, shown: str) -> None:
 def read_xlsx(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list]:
     shown = display_path(path)
     try:
-        import openpyxl
+        import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
         raise UsageError("reading .xlsx needs the openpyxl package", "pip install openpyxl, or save as .csv") from None
     _check_unpacked(path, shown)
@@ -750,7 +750,7 @@ def export_csv(data: dict) -> str:
 
 def export_xlsx(data: dict) -> bytes:
     try:
-        import openpyxl
+        import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
         raise UsageError(
             "writing .xlsx needs the openpyxl package", f"pip install openpyxl, or use {option('to')} csv"

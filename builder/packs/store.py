@@ -114,7 +114,7 @@ class locked:
                 )
             ) from None
         try:
-            import fcntl
+            import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
 
             self.fd = os.open(f, os.O_RDONLY)
             fcntl.flock(self.fd, fcntl.LOCK_EX)

@@ -225,7 +225,7 @@ def _page_for(card: tuple[float, float], bleed: float, dpi: float) -> tuple[tupl
 
 def _rasterize(pdf_bytes: bytes, sides: list[CardImage], dpi: float, size: tuple[int, int], sink=None) -> None:
     """Page i of the PDF becomes ``sides[i].image`` (RGB, exactly ``size`` pixels)."""
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # noqa: PLC0415 - PDFium only when cards are rasterised (tests/test_architecture.py)
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
@@ -557,7 +557,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     card's description is its text. The JSON names the images as ``file://`` paths, or with
     ``base_url`` at that address (upload the folder there so that other players load them).
     Returns the JSON's path."""
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 - the PIL module; the module's name Image is the image type
 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)

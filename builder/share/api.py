@@ -443,7 +443,7 @@ def import_source(
         if imp.format in NAMES_ONLY or imp.received:
             imp.doc = packs_by_name(imp.doc)
         if install_packs:  # the packs it names, from the configured registries
-            from builder.packs.installer import install_recorded
+            from builder.packs.installer import install_recorded  # noqa: PLC0415 - the pack installer only when a recorded pack is missing
 
             for line in install_recorded(
                 imp.doc, imp.base_dir, names_only=imp.format in NAMES_ONLY or imp.received, force=force_packs

@@ -504,7 +504,7 @@ def share_code_of(doc) -> str | None:
             if isinstance(code, str) and code and "\n" not in code:
                 # a code longer than the largest QR symbol holds is left off the printout (no
                 # one types a code of thousands of characters from paper)
-                from builder.kit.pdfbase import QR_MAX_BYTES
+                from builder.kit.pdfbase import QR_MAX_BYTES  # noqa: PLC0415 - the printing stack (reportlab) only for a printed code
 
                 return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
     return None

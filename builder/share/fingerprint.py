@@ -67,7 +67,7 @@ def fingerprint_bytes(data: dict, packs: Iterable = ()) -> bytes:
 
 def fingerprint_hex(data: dict, packs: Iterable = ()) -> str:
     """The whole SHA-256 (64 hex digits) a fingerprint is cut from."""
-    import hashlib  # loading OpenSSL costs a command that fingerprints nothing a few milliseconds
+    import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed (tests/test_startup.py)
 
     return hashlib.sha256(fingerprint_bytes(data, packs)).hexdigest()
 
