@@ -22,7 +22,7 @@ from builder.event.intake import EventRefused
 from builder.event.seal import verify_revealed
 from builder.event.store import Event, check_new_folder, log_action, new_event_files, write_config
 from builder.lists.dump import dump_list_yaml
-from builder.render.book import render_book
+from builder.render.bookpdf import render_book
 from builder.share.api import parse_source_text
 from builder.share.fingerprint import fingerprint
 

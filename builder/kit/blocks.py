@@ -6,7 +6,7 @@ Builds platypus flowables with the bundled fonts (:class:`Styles`, :func:`para`,
 on pages (:class:`PageSpec`, :func:`build_pdf`) whose canvas comes from ``pdfbase``
 (viewer hints, ruler, footer with the validation result). Player aids
 (:mod:`builder.render.aids`), rosters (:mod:`builder.games.kensei.roster`), setup sheets
-(:mod:`builder.games.senji.setup_sheet`) and the book (:mod:`builder.render.book`) all
+(:mod:`builder.games.senji.setup_sheet`) and the book (:mod:`builder.render.bookpdf`) all
 print through it.
 """
 

@@ -47,7 +47,7 @@ from builder.check import load_checked
 from builder.errors import DaimyoError, UsageError, command_line, option
 from builder.kit.layout import paper_size
 from builder.kit.printoptions import PrintOptions
-from builder.render.book import render_book
+from builder.render.bookpdf import render_book
 from builder.render.cards import render_cards
 from builder.render.cards import render_test_sheet as _render
 from builder.render.charts import stats_appendix
