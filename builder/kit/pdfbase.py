@@ -755,7 +755,6 @@ def footer_lines(
 QR_MODULE = 0.4  # mm: a module reads from paper by phone and from a 150 dpi scan
 QR_EDGE = 5.0  # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
 QR_BORDER = 4  # modules of quiet zone drawn (white) around the symbol, as ISO/IEC 18004 asks
-QR_MAX_BYTES = 2953  # the most a QR code holds (version 40, error correction L, bytes)
 
 
 @state.memo("pdf.qr_codes", bound=256, lifetime=state.VALUE, doc="the QR symbol of a share code")

@@ -40,6 +40,7 @@ import zlib
 
 from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
 from builder.kit.fields import Field
+from builder.kit.printbounds import QR_MAX_BYTES
 from builder.limits import MAX_CODE_EXPANSION, MAX_VALUES, MIN_CODE_BODY, number_problem, too_many_values_message
 from builder.lists.schema import schema
 from builder.share.canonical import Resolver, canonical, name_hash
@@ -504,7 +505,5 @@ def share_code_of(doc) -> str | None:
             if isinstance(code, str) and code and "\n" not in code:
                 # a code longer than the largest QR symbol holds is left off the printout (no
                 # one types a code of thousands of characters from paper)
-                from builder.kit.pdfbase import QR_MAX_BYTES  # noqa: PLC0415 - the printing stack (reportlab) only for a printed code
-
                 return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
     return None
