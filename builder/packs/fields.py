@@ -14,8 +14,6 @@ import types
 import typing
 from dataclasses import dataclass
 
-from pydantic import BaseModel
-
 from builder.catalog.loader import entry_sections
 from builder.systems import catalog_module, get
 
@@ -116,6 +114,8 @@ def kind_of(ann) -> tuple[str, tuple, str | None]:
         return "number", (), None
     if base is str:
         return "text", (), None
+    from pydantic import BaseModel  # noqa: PLC0415 - a catalog's models load pydantic; `daimyo pack list` reads none
+
     if isinstance(base, type) and issubclass(base, BaseModel):
         return "mapping", (), None
     return "value", (), None
