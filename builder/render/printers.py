@@ -21,7 +21,6 @@ from pathlib import Path
 from builder import yamlio
 from builder.catalog.packfiles import config_dir
 from builder.errors import UsageError, command_line, option
-from builder.kit.printoptions import PrinterCorrection
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 FILE_NAME = "printers.json"
@@ -68,6 +67,8 @@ def _profile(name: str, offset, scale_x, scale_y) -> PrinterProfile:
     """A checked profile: its values are checked by the print options' model
     (``builder.kit.printoptions.PrinterCorrection``), with the bounds and words ``print`` and the
     web print page give them (UsageError)."""
+    from builder.kit.printoptions import PrinterCorrection  # noqa: PLC0415 - pydantic only when a profile is checked; `printer list` needs none
+
     check_name(name)
     c = PrinterCorrection(
         offset=(0.0, 0.0) if offset is None else offset,
