@@ -4,15 +4,23 @@ The module can be called: ``builder.check("army.yaml")`` is ``builder.api.check`
 
 from __future__ import annotations
 
+import inspect
+import os
+import re
+import shutil
 import sys
 import types
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from builder.catalog.loader import load_catalog
+from builder.errors import one_line, safe_terminal
 from builder.findings import CheckResult, Finding
 from builder.kit.numbers import number_text
 from builder.lists.check import check_doc, packs_checked_with, resolve_house_rules
 from builder.lists.document import ListDoc, load_list, parse_list
+from builder.names import quoted
+from builder.systems import get
 
 
 def check_file(path: str | Path, extra_packs: Sequence[str] = ()) -> CheckResult:
@@ -35,7 +43,6 @@ def format_result(
     c = res.counts()
     status = "legal" if res.legal else "ILLEGAL"
     parts = [f"{c['error']} error{'s' * (c['error'] != 1)}", f"{c['warning']} warning{'s' * (c['warning'] != 1)}"]
-    from builder.names import quoted
 
     title = f" {quoted(res.name)}" if res.name else ""
     lines = [f"{res.file}: {res.system}{title}: {status} ({', '.join(parts)})"]
@@ -73,7 +80,6 @@ def format_result(
                 f"{k} {_fmt(v)}" for k, v in (("value", f.value), ("bound", f.bound), ("base", f.base)) if v is not None
             ]
             lines.append("      " + ", ".join(parts))
-    from builder.errors import one_line
 
     return [one_line(x) for x in lines]  # a line break in a file name or a list name cannot forge a line
 
@@ -85,10 +91,6 @@ def limit_lines(system: str, lst, catalog, rules: dict) -> list[str]:
     """``check --explain``: every limit of the list, broken or not, with what makes it up
     (the entries counted toward a limit over the whole list). ``lst``, ``catalog`` and
     ``rules`` are the list as its game's rules read it (``builder.analytics.stats.load``)."""
-    import inspect
-
-    from builder.systems import get
-
     gs = get(system)
     func = getattr(gs.rules, "limits", None)
     if func is None:
@@ -161,8 +163,6 @@ _PAINT = {"legal": "32", "ILLEGAL": "1;31", "error": "31", "warning": "33", "inf
 def use_color(stream, no_color: bool = False) -> bool:
     """Colour only on a terminal: never with ``--no-color``, when ``NO_COLOR`` is set (to any
     value), for ``TERM=dumb``, or when the output is a pipe or a file."""
-    import os
-
     if no_color or "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
         return False
     isatty = getattr(stream, "isatty", None)
@@ -175,9 +175,6 @@ def use_color(stream, no_color: bool = False) -> bool:
 def load_checked(path, extra_packs=()):
     """(doc, catalog, lst, result) for a list file (``extra_packs`` as ``check --pack``): what a
     printout or an image is made from."""
-    from builder.catalog.loader import load_catalog
-    from builder.systems import get
-
     doc = load_list(path)
     catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
     result = check_doc(doc, catalog=catalog)
@@ -192,8 +189,6 @@ def _paint(word: str, key: str | None = None) -> str:
 def paint_result(lines: list[str], res: CheckResult) -> list[str]:
     """``format_result``'s lines (control characters already escaped) with the verdict and each
     finding's severity in colour: legal green, ILLEGAL red, errors red, warnings yellow, notes cyan."""
-    import re
-
     out = list(lines)
     if out:
         status = "legal" if res.legal else "ILLEGAL"
@@ -209,8 +204,6 @@ def paint_result(lines: list[str], res: CheckResult) -> list[str]:
 def write_result(res: CheckResult, explain: bool, stream, color: bool = False) -> None:
     """``format_result``'s lines on ``stream``, control characters escaped; in colour with
     ``color`` (the colours are added after the escaping, so only they are raw)."""
-    from builder.errors import safe_terminal
-
     lines = [safe_terminal(x) for x in format_result(res, explain)]
     for line in paint_result(lines, res) if color else lines:
         stream.write(line + "\n")
@@ -218,15 +211,11 @@ def write_result(res: CheckResult, explain: bool, stream, color: bool = False) -
 
 def _width() -> int:
     """The terminal's width (COLUMNS honoured), 100 when it cannot be told; at least 40."""
-    import os
-
     try:
         cols = int(os.environ.get("COLUMNS") or 0)
     except ValueError:
         cols = 0
     if cols <= 0:
-        import shutil
-
         cols = shutil.get_terminal_size((100, 24)).columns
     return max(40, min(cols, 400))
 
@@ -269,7 +258,7 @@ __all__ = [
 def check_source(source, packs=()) -> CheckResult:
     """``builder.check(source, packs)``: ``source`` is a file path, a ``ListEditor`` or a parsed
     ``ListDoc``; ``packs`` are extra pack files."""
-    from builder.lists.editor import ListEditor
+    from builder.lists.editor import ListEditor  # noqa: PLC0415 - the editor and the YAML library only for `check --fix`
 
     if isinstance(source, ListEditor):
         return source.check() if not packs else check_doc(source.doc, list(packs))

@@ -86,7 +86,7 @@ def _readable(text: str) -> str:
     """Rulebook references in a message as a player reads them (title, section, line)."""
     if ".txt:" not in text:
         return text
-    from builder.rulebooks import humanize
+    from builder.rulebooks import humanize  # noqa: PLC0415 - errors is the bottom module; `daimyo --version` loads no rulebook index
 
     return humanize(text, bare=False)
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from builder.errors import one_line
+from builder.rulebooks import exact_source, format_source, humanize
 
 SEVERITIES = ("error", "warning", "info")
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
@@ -54,8 +55,6 @@ class Finding:
         return _RANK[self.severity]
 
     def to_json(self) -> dict:
-        from builder.rulebooks import format_source, humanize
-
         d: dict[str, object] = {
             "severity": self.severity,
             "code": self.code,
@@ -79,8 +78,6 @@ class Finding:
     def format(self, file: str | None = None, explain: bool = False) -> str:
         """``FILE:LINE:COL: SEVERITY CODE: MESSAGE (SOURCE)``, the source as a player reads it
         ("Kensei rulebook, Army leaders, line 5912"); ``explain`` adds the exact FILE:LINE."""
-        from builder.rulebooks import exact_source, format_source, humanize
-
         text = f"{self.severity} {self.code}: {humanize(self.message, bare=False)}"
         if self.source:
             shown = format_source(self.source, inline=True)
@@ -189,7 +186,6 @@ class FindingCode:
         """Where the rulebook says so, as a player reads it (rulebook title, section, line)."""
         if not self.source:
             return ""
-        from builder.rulebooks import format_source
 
         return format_source(self.source)
 

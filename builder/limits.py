@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+from builder.errors import UsageError
+
 # Any number a list, a pack or a shared list holds (points, counts, models, sizes,
 # house-rule values): no game needs more, and beyond it arithmetic would overflow.
 MAX_NUMBER = 1_000_000
@@ -153,8 +155,6 @@ def too_many_values_message(what: str = "the list") -> str:
 def whole_between(value, what: str, low: int, high: int) -> int:
     """``value`` (a form's or the command line's word) as a whole number from ``low`` to
     ``high``; a ``UsageError`` naming ``what`` otherwise."""
-    from builder.errors import UsageError
-
     try:
         n = int(str(value).strip())
     except (TypeError, ValueError):

@@ -137,7 +137,7 @@ class NameIndex:
         return list(memoryview(raw).cast(self._code))
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
-        import difflib
+        import difflib  # noqa: PLC0415 - difflib only when a name is unknown; `daimyo check` of a legal list loads none
 
         key = normalize(name)
         la = len(key)
@@ -178,8 +178,6 @@ _normalize_memo = state.memo(
 
 def fold(text: str) -> str:
     """``text`` without accents and case, for searching (``"Ōkubo"`` -> ``"okubo"``)."""
-    import unicodedata
-
     decomposed = unicodedata.normalize("NFKD", str(text))
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 

@@ -8,10 +8,15 @@ cites, a hash of that text) and its sections with their line ranges, so a source
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import re
+import tempfile
 from dataclasses import dataclass
 
 from builder import state
+from builder.paths import cache_dir, catalog_dir
 
 # One reference: FILE:LINE or FILE:FIRST-LAST.
 _REF = r"(?P<file>[0-9]{3}_[0-9a-f]{16}\.txt):(?P<a>[0-9]+)(?:\s*[-\u2013]\s*(?P<b>[0-9]+))?"
@@ -56,8 +61,6 @@ class Rulebook:
 @state.memo("rulebooks.registry", bound=1, lifetime=state.PROCESS, doc="the bundled rulebooks, by file name")
 def registry() -> dict[str, Rulebook]:
     """Every rulebook by the file name sources cite."""
-    from builder.paths import catalog_dir
-
     data = _read_registry(catalog_dir() / "rulebooks.yaml")
     out = {}
     for b in data["rulebooks"]:
@@ -77,13 +80,6 @@ def _read_registry(path) -> dict:
     which a command that shows one source would otherwise spend on this file alone.
     ``DAIMYO_NO_CACHE=1`` reads the YAML every time; a cache folder that cannot be written only
     costs that time."""
-    import contextlib
-    import json
-    import os
-    import tempfile
-
-    from builder.paths import cache_dir
-
     st = os.stat(path)
     key = f"1:{st.st_size}:{st.st_mtime_ns}:{os.path.abspath(path)}"
     use_cache = os.environ.get("DAIMYO_NO_CACHE") != "1"
@@ -96,7 +92,7 @@ def _read_registry(path) -> dict:
                 return kept["data"]
         except (OSError, ValueError):
             pass  # none yet, damaged, or another file's: read the YAML
-    from ruamel.yaml import YAML
+    from ruamel.yaml import YAML  # noqa: PLC0415 - the YAML library only when the cached copy is stale
 
     with open(path, encoding="utf-8") as fh:
         data = YAML(typ="safe").load(fh)

@@ -9,12 +9,18 @@ tracebacks. Comment-preserving edits use ``builder.kit.edit`` instead.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
+import re
+import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-from builder.errors import DaimyoError, Diagnostic, option
+from builder import limits
+from builder.errors import DaimyoError, Diagnostic, WouldOverwrite, option
+from builder.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_PACK_VALUES, long_integer_problem, number_problem
 
 Path_ = tuple  # a value path: ("troops", 3, "models")
 
@@ -108,7 +114,7 @@ class FilePositions(Positions):
 
 
 def _yaml():
-    from ruamel.yaml import YAML
+    from ruamel.yaml import YAML  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     y = YAML(typ="safe", pure=False)  # the C parser (ruamel.yaml.clib) when installed
     return y
@@ -136,13 +142,12 @@ def _loader_class() -> Any:
     global _LOADER, _PLAIN_TAG
     if _LOADER is not None:
         return _LOADER
-    import inspect
 
-    from ruamel.yaml.constructor import SafeConstructor
-    from ruamel.yaml.main import CParser
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-    from ruamel.yaml.resolver import BaseResolver, VersionedResolver, implicit_resolvers
-    from ruamel.yaml.tag import Tag
+    from ruamel.yaml.constructor import SafeConstructor  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.main import CParser  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.resolver import BaseResolver, VersionedResolver, implicit_resolvers  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.tag import Tag  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     _PLAIN_TAG = BaseResolver.DEFAULT_SCALAR_TAG
     if CParser is None:  # pragma: no cover - ruamel.yaml.clib is a dependency on CPython
@@ -252,8 +257,6 @@ def _unmarked_diag(file: str, text: str, exc, code: str | None) -> Diagnostic:
     return Diagnostic(file, line, col, msg, code=code, hint=hint)
 
 
-from builder.limits import MAX_DEPTH  # noqa: E402  (levels of nesting; far beyond any list or catalog)
-
 _INDENTED = None
 
 
@@ -261,8 +264,6 @@ def nesting_depth_over(text: str, limit: int = MAX_DEPTH) -> bool:
     """Whether ``text`` nests deeper than ``limit`` levels, by brackets (flow style) or by
     indentation and ``- ``/``? `` markers (block style). Linear, and cheap for ordinary text:
     the line-by-line scan runs only when a line is indented or marked that deep."""
-    import re
-
     if text.count("[") + text.count("{") > limit:
         depth = 0
         for m in re.finditer(r"[\[\]{}]", text):
@@ -324,8 +325,8 @@ def entries_over(text: str, limit: int, values: int | None = None) -> bool:
     least = min(limit, values) if values is not None else limit
     if len(text) < 2 * least:  # each entry or value takes two characters at least ("a," in a flow list)
         return False
-    from ruamel.yaml import events
-    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml import events  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
+    from ruamel.yaml.error import YAMLError  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     loader_class = _loader_class()
     if not loader_class:  # pragma: no cover - without the C parser
@@ -355,15 +356,13 @@ def entries_over(text: str, limit: int, values: int | None = None) -> bool:
 
 
 def too_many_entries_diag(file: str, code: str | None = None) -> Diagnostic:
-    from builder.limits import MAX_PACK_ENTRIES, MAX_PACK_VALUES
-
     return Diagnostic(
         file,
         1,
         1,
-        f"more than {MAX_PACK_ENTRIES:,} entries or {MAX_PACK_VALUES:,} values (MAX_PACK_ENTRIES); not read",
+        f"more than {limits.MAX_PACK_ENTRIES:,} entries or {MAX_PACK_VALUES:,} values (MAX_PACK_ENTRIES); not read",
         code=code,
-        hint=f"split it into packs of at most {MAX_PACK_ENTRIES:,} entries",
+        hint=f"split it into packs of at most {limits.MAX_PACK_ENTRIES:,} entries",
     )
 
 
@@ -372,15 +371,13 @@ def parse_yaml(
 ) -> tuple[Any, Positions]:
     """Parse one YAML document into plain data and positions; raise DaimyoError on syntax errors.
     ``max_entries``: refuse, before building it, a document with more entries (``entries_over``)."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     loader_class = _loader_class()
     pos = Positions(file)
     if too_deep(text):
         raise DaimyoError(too_deep_diag(file, code))
     if max_entries is not None:
-        from builder.limits import MAX_PACK_VALUES
-
         if entries_over(text, max_entries, MAX_PACK_VALUES):
             raise DaimyoError(too_many_entries_diag(file, code))
     try:
@@ -422,7 +419,6 @@ def _scalar(node, constructor, file: str, code: str | None):
     ctag = node.ctag
     if ctag is _PLAIN_TAG:  # text, as the resolver found it: the value as written
         return node.value
-    from builder.limits import long_integer_problem, number_problem
 
     direct = _CONSTRUCT.get(id(ctag))
     if direct is not None:  # a number, boolean, null or date the resolver found
@@ -446,7 +442,7 @@ def _scalar(node, constructor, file: str, code: str | None):
 def _builder(pos: Positions, constructor, file: str, code: str | None, budget: _Budget):
     """The function turning a node (and its path) into plain data, noting every value's and
     key's position in ``pos``."""
-    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+    from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode  # noqa: PLC0415 - the YAML library only when YAML is parsed; `daimyo catalog list` reads the cache without it
 
     values, keys, plain = pos.value, pos.key, _PLAIN_TAG
 
@@ -545,10 +541,6 @@ def read_bytes(
 ) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (MAX_FILE_BYTES). A device, a pipe
     or a folder is refused without reading (a FIFO would block, /dev/zero never ends)."""
-    import stat
-
-    from builder.limits import MAX_FILE_BYTES
-
     limit = MAX_FILE_BYTES if limit is None else limit
     name = display or str(path)
     try:
@@ -642,7 +634,7 @@ def _unlock(fd) -> None:
     if fd is None:
         return
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
 
         fcntl.flock(fd, fcntl.LOCK_UN)
     except (ImportError, OSError):
@@ -656,10 +648,8 @@ def _unlock(fd) -> None:
 def _lock(path: str, name: str):
     """An exclusive lock on the file now at ``path`` (waiting for another daimyo editing it),
     as a descriptor, or None where the system has no locks."""
-    import time
-
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
     except ImportError:  # pragma: no cover - Windows: the unchanged-content check still holds
         return None
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
@@ -765,8 +755,6 @@ def refuse_output(path, force: bool = False) -> None:
     if folder:
         _refuse(path, "is a folder, not a file", "give a file name")
     if there and not force:
-        from builder.errors import WouldOverwrite
-
         raise WouldOverwrite(path)
 
 
@@ -789,8 +777,6 @@ def atomic_write(
     * a file this command is reading as input is never replaced, even with ``force``, unless it
       was read with ``read_for_edit`` (its lock is released once it is written back).
     """
-    import stat
-
     refuse_folder_name(path)
     p = Path(path)
     if "\x00" in str(p):  # no file can have this name: the system refuses it before any writing

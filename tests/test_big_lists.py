@@ -152,7 +152,7 @@ def test_in_place_edits_are_used_for_the_examples(tmp_path, monkeypatch, no_roun
 def test_a_list_whose_share_code_no_qr_code_holds_still_prints(cli, tmp_path):
     """A deck of 2,000 lines has a share code of about 6,000 characters, more than the largest
     QR code holds: the printout leaves the code off instead of failing."""
-    from builder.kit.pdfbase import QR_MAX_BYTES
+    from builder.kit.printbounds import QR_MAX_BYTES
 
     shutil.copytree(ROOT / "examples" / "packs", tmp_path / "packs")
     f = tmp_path / "deck.yaml"

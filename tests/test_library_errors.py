@@ -136,7 +136,7 @@ def test_the_command_line_names_the_flag(cli, tmp_path):
 
 
 def test_the_library_leaves_out_a_command_line_hint():
-    from builder.render.book import render_book
+    from builder.render.bookpdf import render_book
 
     with pytest.raises(UsageError) as info:
         render_book([], "book.pdf")

@@ -16,6 +16,8 @@ import hashlib
 from random import Random
 
 from builder.kit.deck import DeckView
+from builder.rulebooks import format_source
+from builder.systems import get
 
 MAX_HANDS = 1000
 
@@ -53,7 +55,6 @@ def sample_hands(ld, seed: int, draws: int = 1, size: int | None = None) -> dict
         hand = {"hand": i, "cards": cards}
         hand.update(judge(ld, [view.rows[r] for r in rows]))
         hands.append(hand)
-    from builder.rulebooks import format_source
 
     return {
         "file": ld.result.file,
@@ -69,14 +70,10 @@ def sample_hands(ld, seed: int, draws: int = 1, size: int | None = None) -> dict
 
 def judge(ld, rows) -> dict:
     """What a hand (``rows`` of the deck view) can do, as its game sees it."""
-    from builder.systems import get
-
     return get(ld.result.system).analytics.hand_facts(ld, rows)
 
 
 def format_hands(data: dict) -> list[str]:
-    from builder.systems import get
-
     title = f' "{data["name"]}"' if data.get("name") else ""
     lines = [
         f"{data['file']}: {data['system']}{title}: {data['size']}-card hands from {data['deck']} cards, "

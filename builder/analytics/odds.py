@@ -42,6 +42,7 @@ from typing import NoReturn
 from builder.errors import UsageError, option
 from builder.kit.deck import DeckView
 from builder.names import did_you_mean, normalize
+from builder.systems import get
 
 MAX_DRAWN = 1000
 
@@ -347,7 +348,6 @@ class _Parser:
             for o in spec.order:
                 if _same(o, raw):
                     return o
-            from builder.systems import get
 
             short = get(self.view.system).analytics.query_value(spec.name, raw)
             if short is not None:
@@ -372,8 +372,6 @@ class _Parser:
         )
 
     def vocabulary(self, spec) -> list[str]:
-        from builder.systems import get
-
         return list(get(self.view.system).analytics.query_vocabulary.get(spec.name, ()))
 
     def example(self, spec) -> str:

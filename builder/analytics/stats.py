@@ -9,15 +9,18 @@ engine's own measure of each restriction (``builder.games.kensei.rules.limits``)
 
 from __future__ import annotations
 
+from builder.analytics import odds as oddsmod
+from builder.catalog.loader import load_catalog
+from builder.check import check_doc, resolve_house_rules
+from builder.check import limit_lines as lines_of
+from builder.errors import UsageError
 from builder.kit.facts import Loaded, num_text, share
+from builder.lists.document import load_list
+from builder.rulebooks import format_source
+from builder.systems import get
 
 
 def load(path, packs=()) -> Loaded:
-    from builder.catalog.loader import load_catalog
-    from builder.check import check_doc, resolve_house_rules
-    from builder.lists.document import load_list
-    from builder.systems import get
-
     doc = load_list(path)
     catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in packs])
     result = check_doc(doc, catalog=catalog)
@@ -31,16 +34,11 @@ def load(path, packs=()) -> Loaded:
 def limit_lines(path, packs=()) -> list[str]:
     """``check --explain``'s lines on the limits (``builder.check.limit_lines``) of the list file
     ``path``, read and checked with ``packs`` as ``load`` does."""
-    from builder.check import limit_lines as lines_of
-
     ld = load(path, packs)
     return lines_of(ld.result.system, ld.lst, ld.catalog, ld.rules)
 
 
 def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
-    from builder.analytics import odds as oddsmod
-    from builder.errors import UsageError
-
     ld = loaded or load(path, packs)
     res = ld.result
     counts = res.counts()
@@ -70,13 +68,11 @@ def list_stats(path, odds=(), packs=(), loaded: Loaded | None = None) -> dict:
             out["notes"] = list(v.notes)
     elif odds:
         raise UsageError(f"{res.file}: odds are for card decks (Senshiai, HeroCard, Satsuma), not {res.system} lists")
-    from builder.systems import get
 
     out.update(get(res.system).analytics.stats_facts(ld))
     if odds and ld.view is not None:  # a list without a deck view was refused above
         view = ld.view
         out["odds"] = [oddsmod.answer(q, view).to_json() for q in odds]
-    from builder.rulebooks import format_source
 
     for row in out.get("limits", ()):
         if row.get("source"):
@@ -102,7 +98,6 @@ def format_stats(st: dict) -> list[str]:
         for v in block["values"]:
             bar = "#" * round(30 * v["share"])
             lines.append(f"  {v['value']!s:<{width}}  {v['cards']:>4}  {100 * v['share']:5.1f}%  {bar}")
-    from builder.systems import get
 
     lines += get(st["system"]).analytics.stats_lines(st)
     if st.get("limits"):

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+from builder import limits
+from builder.catalog.loader import entry_id, load_catalog
+from builder.catalog.packfiles import resolve_pack
 from builder.errors import CatalogError, Diagnostic, UsageError, option
 from builder.names import did_you_mean, normalize
+from builder.paths import data_root, display_path, is_file, origin_text
+from builder.rulebooks import format_source, humanize, source_refs
+from builder.yamlio import load_yaml
 
 
 def _fields(entry) -> dict:
@@ -25,8 +34,6 @@ def _short(entry) -> str:
 def _shown(key, value) -> str:
     """A field's value as a player reads it: sources by rulebook title, section and line,
     yes/no for flags."""
-    from builder.rulebooks import format_source, humanize
-
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
@@ -110,8 +117,6 @@ def has_assumed(entry) -> bool:
 
 
 def list_entries(system: str, section: str | None, where: list[str], packs=()) -> list[str]:
-    from builder.catalog.loader import load_catalog
-
     cat = load_catalog(system, packs)
     sections = cat.sections()
     if section is not None:
@@ -136,8 +141,6 @@ def list_entries(system: str, section: str | None, where: list[str], packs=()) -
 
 
 def show_entry(system: str, name: str, packs=()) -> list[str]:
-    from builder.catalog.loader import load_catalog
-
     cat = load_catalog(system, packs)
     section, entry = None, None
     for sec in cat.sections():
@@ -178,7 +181,6 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
             lines.append(f"  {k}: {_shown(k, v)}")
     if over is not None:
         return lines
-    from builder.paths import origin_text
 
     pack = getattr(cat, "from_pack", {}).get((section, entry["id"]))
     where = cat.where(section, entry)
@@ -197,19 +199,12 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
 
 def _is_rulebook(source) -> bool:
     """Whether ``source`` cites a rulebook (file and line), rather than being a note."""
-    from builder.rulebooks import source_refs
-
     return bool(source) and bool(source_refs(str(source)))
 
 
 def complete_in(cat, section: str, entry) -> str:
     """Where a player completes ``entry`` (a model or a record), as a finding's hint says it: the
     pack that gives it, with its file and the entry's line, or a pack of their own."""
-    from pathlib import Path
-
-    from builder.catalog.loader import entry_id
-    from builder.paths import display_path
-
     where = cat.where(section, entry)
     if not (getattr(cat, "from_pack", {}).get((section, entry_id(entry))) and where):
         return "a pack of your own (an entry of the same name completes it)"
@@ -224,10 +219,6 @@ def complete_in(cat, section: str, entry) -> str:
 def _pack_origin(cat, file: str, line: int) -> str:
     """A pack entry as its user finds it: the pack's name, its file (as typed, or the file name of
     a pack bundled with daimyo) and the entry's line."""
-    from pathlib import Path
-
-    from builder.paths import data_root, display_path
-
     info: dict = next((p for p in cat.packs if p.get("file") == file), {})
     name = info.get("name") or info.get("pack") or Path(file).stem
     example = "; example data, not from the rulebook" if info.get("example") else ""
@@ -245,9 +236,6 @@ def _pack_origin(cat, file: str, line: int) -> str:
 def _replaced(over: dict) -> str:
     """The entry a pack overrides, as a player names it: the rulebook's title and section, or
     the catalog's (or an earlier pack's) entry when it cites no rulebook."""
-    from builder.paths import origin_text
-    from builder.rulebooks import format_source
-
     src = over.get("base_source")
     if _is_rulebook(src):
         return f"the rulebook's entry ({format_source(src, inline=True)})"
@@ -257,24 +245,15 @@ def _replaced(over: dict) -> str:
 
 
 def humanize_note(text) -> str:
-    from builder.rulebooks import humanize
-
     return humanize(str(text), bare=True)
 
 
 def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) -> list[str]:
     """Validate the catalog of every game of ``games`` (the registry's ids, which the caller
     gives) or of ``system`` alone; packs go with the game they name."""
-    from builder import limits
-    from builder.catalog.loader import load_catalog
-    from builder.yamlio import load_yaml
-
     by_system: dict[str, list[str]] = {s: [] for s in games}
     diags: list[Diagnostic] = []
     for p in packs:
-        from builder.catalog.packfiles import resolve_pack
-        from builder.paths import is_file
-
         if not is_file(p):
             p = str(resolve_pack(str(p), None, system) or p)
         try:
@@ -319,8 +298,6 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
 def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
     """The lines of ``daimyo rules SYSTEM``: each house-rule parameter with its default reading,
     the alternatives and the rulebook sources (``format``: text, markdown or json, one string)."""
-    from builder.rulebooks import format_source, humanize
-
     hrs = cat.model.house_rules
     out: list[str] = []
     if format == "markdown":
@@ -338,8 +315,6 @@ def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
             )
         return out
     if format == "json":
-        import json
-
         rows = []
         for h in hrs:
             d = h.model_dump(exclude_none=True)

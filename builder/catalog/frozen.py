@@ -11,6 +11,7 @@ pydantic unless a method of a model is needed.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import types
@@ -114,8 +115,6 @@ class Frozen:
         return self.thaw().model_dump_json(**kwargs)
 
     def model_copy(self, update: dict | None = None, deep: bool = False):
-        import copy
-
         fields = copy.deepcopy(self.__dict__) if deep else dict(self.__dict__)
         fields.update(update or {})
         return Frozen(self._model, fields)

@@ -20,21 +20,22 @@ from __future__ import annotations
 import os
 import pickle
 import typing
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from builder import __version__, state
+from builder import __version__, limits, state, yamlio
 from builder.catalog.packfiles import not_found_hint, resolve_pack
 from builder.catalog.packid import META_KEYS as PACK_META
 from builder.catalog.packid import PackId, meta_diagnostics
-from builder.errors import CatalogError, Diagnostic, option
+from builder.errors import CatalogError, DaimyoError, Diagnostic, option
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.names import NameIndex, did_you_mean, loose, normalize
-from builder.paths import is_file, origin_text
-
-if TYPE_CHECKING:
-    from builder.yamlio import FilePositions
+from builder.paths import cache_dir, catalog_dir, display_path, exists, is_file, origin_text
+from builder.paths import catalog_dir as _cdir
+from builder.systems import catalog_module, get, ids, is_system
+from builder.yamlio import FilePositions, load_yaml, read_text
 
 CACHE_FORMAT = 6
 
@@ -57,7 +58,7 @@ class Catalog:
         self._sections = entry_sections(type(model))
         # plain, validated data: browsing needs no pydantic import
         self.raw: dict = model.model_dump(mode="python", exclude_none=False)
-        from builder.catalog.frozen import freeze
+        from builder.catalog.frozen import freeze  # noqa: PLC0415 - only when a catalog is built; a catalog read from the cache needs none
 
         self._model = freeze(model)  # plain objects: a catalog from the cache needs no pydantic
         self._index: dict[str, dict[str, int]] = {}
@@ -216,7 +217,7 @@ def entry_id(entry) -> str:
 
 
 def entry_sections(model_cls) -> list[str]:
-    from builder.catalog.base import Entry
+    from builder.catalog.base import Entry  # noqa: PLC0415 - only when a catalog is built; a catalog read from the cache needs none
 
     out = []
     for name, field in model_cls.model_fields.items():
@@ -237,9 +238,6 @@ def list_sections(model_cls) -> list[str]:
 
 def catalog_files(system: str) -> list[Path]:
     """The system's catalog files (listed again only when the folder changes)."""
-    from builder.paths import catalog_dir
-    from builder.systems import get, is_system
-
     own = get(system).catalog.folder if is_system(system) else None
     folder = Path(own) if own is not None else catalog_dir() / system
     try:
@@ -276,8 +274,6 @@ def _fingerprint(paths: list[Path]) -> str:
 
 def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache: bool = True) -> Catalog:
     """The validated catalog of ``system`` with ``packs`` applied, from the cache when fresh."""
-    from builder.systems import ids, is_system
-
     if not is_system(system):
         raise CatalogError(
             Diagnostic(
@@ -308,7 +304,6 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
                         hint=f"give a pack file or a pack name after {option('pack')}",
                     )
                 )
-            from builder.paths import exists
 
             if exists(p):  # a folder, a device or a pipe: the reader refuses it, it is not "not found"
                 pack_paths.append(Path(p))
@@ -319,10 +314,6 @@ def load_catalog(system: str, packs: Sequence[str | os.PathLike] = (), use_cache
         pack_paths.append(found)
     cache_file = None
     if use_cache and os.environ.get("DAIMYO_NO_CACHE") != "1":
-        import zlib
-
-        from builder.paths import cache_dir
-
         fingerprint = _fingerprint(files + pack_paths)
         memo = _MEMO.get((system, fingerprint))
         if memo is not None:
@@ -361,8 +352,6 @@ def _remember(system: str, fingerprint: str, cat: Catalog) -> None:
 
 def _write_cache(cache_file: Path, cat: Catalog) -> None:
     try:
-        from builder.yamlio import atomic_write
-
         cache_file.parent.mkdir(parents=True, exist_ok=True)
         for old in cache_file.parent.glob(f"{cat.system}-*.pickle"):
             if old != cache_file and len(old.name) == len(cache_file.name):
@@ -370,7 +359,7 @@ def _write_cache(cache_file: Path, cat: Catalog) -> None:
                     old.unlink()
                 except OSError:
                     pass
-        atomic_write(cache_file, pickle.dumps(cat, protocol=pickle.HIGHEST_PROTOCOL))
+        yamlio.atomic_write(cache_file, pickle.dumps(cat, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:
         pass  # a read-only cache folder only costs speed
 
@@ -488,8 +477,6 @@ ART_FIELDS = ("art", "focus")
 def unused_fields(system: str, data: dict, p, entries: set[str]) -> list[Diagnostic]:
     """A located error for each field of a pack entry that the game accepts and never uses: art
     (and its focus) outside the sections the game prints with art (``gs.packs.art_sections``)."""
-    from builder.systems import get
-
     printed = get(system).packs.art_sections
     if printed is None:
         return []
@@ -581,9 +568,6 @@ _PARSED_CHARS = 2_000_000  # characters of text in all (the parsed data take som
 
 def _parse_catalog_file(f: Path, shown: str) -> tuple[Any, Any]:
     """The data and positions of catalog file ``f`` (parsed once while it is unchanged)."""
-    from builder.limits import MAX_PACK_ENTRIES
-    from builder.yamlio import parse_yaml, read_text
-
     key = (os.path.abspath(f), shown)
     try:
         st = os.stat(f)
@@ -595,7 +579,7 @@ def _parse_catalog_file(f: Path, shown: str) -> tuple[Any, Any]:
     if hit is not None and stamp is not None and hit[0] == stamp and hit[1] == text:
         _PARSED[key] = hit
         return hit[2], hit[3]
-    data, pos = parse_yaml(text, shown, "catalog.yaml", max_entries=MAX_PACK_ENTRIES)
+    data, pos = yamlio.parse_yaml(text, shown, "catalog.yaml", max_entries=limits.MAX_PACK_ENTRIES)
     if stamp is not None and len(text) <= _PARSED_CHARS:
         kept = list(_PARSED.items())  # the least recently used first
         chars = len(text) + sum(len(entry[1]) for _, entry in kept)
@@ -612,21 +596,14 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
     """Parse, merge and validate; raise CatalogError listing every problem. ``parsed``: packs
     already read, as (name, data, positions), applied after ``packs`` without reading a file
     (a pack made from a spreadsheet is checked as it is made)."""
-    from builder.paths import display_path
-    from builder.systems import catalog_module
-    from builder.yamlio import FilePositions, load_yaml
-
     mod = catalog_module(system)
     model_cls = mod.CATALOG_MODEL
     diags: list[Diagnostic] = []
     raw: dict = {}
     pos = FilePositions()
-    from builder.paths import catalog_dir as _cdir
 
     pos.files[()] = display_path(_cdir() / system)
     if not files:
-        from builder.paths import catalog_dir
-
         raise CatalogError(
             Diagnostic(
                 str(catalog_dir() / system),
@@ -643,8 +620,6 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
         except CatalogError:
             raise
         except Exception as exc:
-            from builder.errors import DaimyoError
-
             if isinstance(exc, DaimyoError):
                 diags.extend(exc.diagnostics)
                 continue
@@ -665,14 +640,11 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
     overrides: dict = {}
     pack_info = []
     for pf, given in [(pf, None) for pf in packs] + [(name, (d, ps)) for name, d, ps in parsed]:
-        from builder.errors import DaimyoError
-        from builder.limits import MAX_PACK_ENTRIES
-
         if given is not None:
             data, p = given
         else:
             try:
-                data, p = load_yaml(pf, code="pack.yaml", max_entries=MAX_PACK_ENTRIES)
+                data, p = load_yaml(pf, code="pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
             except DaimyoError as exc:
                 diags.extend(exc.diagnostics)
                 continue
@@ -775,7 +747,7 @@ def check_unique(cat: Catalog) -> list[Diagnostic]:
 
 def validate_model(model_cls, raw: dict, pos) -> Any:
     """Validate with pydantic; map every error to its file, line and column."""
-    from pydantic import ValidationError
+    from pydantic import ValidationError  # noqa: PLC0415 - pydantic only when a model is validated; `daimyo catalog list` reads the cache without it
 
     try:
         return model_cls.model_validate(raw)

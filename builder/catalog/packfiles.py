@@ -28,14 +28,17 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import json
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 from builder import state
+from builder.paths import examples_dir, is_file
 
 PACK_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -73,8 +76,6 @@ def install_dir() -> Path:
 
 
 def bundled_dir() -> Path:
-    from builder.paths import examples_dir
-
     return examples_dir() / "packs"
 
 
@@ -228,8 +229,6 @@ _FOLDER_TTL = 2.0
 
 
 def _folder_index(folder: Path) -> list[tuple[Path, str]]:
-    import time
-
     try:
         key = os.path.abspath(folder)
         stamp = os.stat(folder).st_mtime_ns
@@ -256,8 +255,6 @@ def _folder_index(folder: Path) -> list[tuple[Path, str]]:
 
 def _header_cached(path: Path) -> Header:
     """``read_header`` without a stat when the file was read in the last few seconds."""
-    import time
-
     key = str(path)
     hit = _RECENT.get(key)
     now = time.monotonic()
@@ -302,8 +299,6 @@ def candidates(
     in the packs folders only (for lists that arrive from elsewhere, such as share codes).
     ``first``: stop at the first folder that holds a pack that wins (what ``resolve_pack`` needs).
     """
-    from builder.paths import is_file
-
     ref = str(ref)
     out: list[Found] = []
     if not names_only:
@@ -375,8 +370,6 @@ class Installed:
 
 def kept_records() -> list[Installed]:
     """Every stored version recorded (an unreadable record file counts as none)."""
-    import json
-
     path = install_dir() / RECORDS
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

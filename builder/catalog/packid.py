@@ -30,7 +30,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from builder.errors import Diagnostic
+from builder import limits, yamlio
+from builder.errors import CatalogError, Diagnostic
+from builder.paths import display_path
+from builder.yamlio import read_text
 
 META_KEYS = (
     "system",
@@ -57,7 +60,7 @@ def content_hash(data) -> str:
         text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     except TypeError:  # keys of mixed types (1 and "a") cannot be sorted: compare them as text
         text = json.dumps(_text_keys(data), sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    import hashlib  # loading OpenSSL costs a command that hashes no pack about 7 ms
+    import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed (tests/test_startup.py)
 
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -162,13 +165,10 @@ class PackId:
 
 def read_pack(path: str | Path) -> tuple[dict, object]:
     """The data and positions of a pack file; DaimyoError when it is not a readable mapping."""
-    from builder.errors import CatalogError
-    from builder.limits import MAX_PACK_ENTRIES
-    from builder.paths import display_path
-    from builder.yamlio import parse_yaml, read_text
-
     shown = display_path(path)
-    data, pos = parse_yaml(read_text(path, "pack.yaml", shown), shown, "pack.yaml", max_entries=MAX_PACK_ENTRIES)
+    data, pos = yamlio.parse_yaml(
+        read_text(path, "pack.yaml", shown), shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES
+    )
     if not isinstance(data, dict):
         raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
     return data, pos

@@ -8,12 +8,19 @@ a size limit, and an answer that is not the JSON object an event gives is refuse
 
 from __future__ import annotations
 
+import http.client
 import json
+import math
+import socket
+import ssl
 import sys
+import threading
+import time
 import urllib.parse
 from pathlib import Path
 
-from builder.errors import UsageError, option
+from builder.errors import UsageError, one_line, option
+from builder.event.intake import decode
 
 DEFAULT_TIMEOUT = 60.0  # seconds for one request, answer and all
 MAX_ANSWER_BYTES = 1024 * 1024  # a submission's answer: its findings and list, a few kilobytes
@@ -52,8 +59,6 @@ def _split(url: str) -> urllib.parse.SplitResult:
 
 
 def _list_text(source: str) -> str:
-    from builder.event.intake import decode
-
     if source == "-":
         return decode(sys.stdin.buffer.read(), "<stdin>")
     p = Path(source)
@@ -88,11 +93,6 @@ def request_json(
     """``(status, JSON)`` of one request; UsageError for anything else (no answer in ``timeout``
     seconds, an answer that is not HTTP, larger than ``limit`` bytes, or not JSON); Unreachable
     when nothing listens there."""
-    import http.client
-    import socket
-    import ssl
-    import threading
-
     parts = _split(url)
     where = f"{parts.scheme}://{parts.netloc}"
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
@@ -154,7 +154,6 @@ def error_of(status: int, data: object, where: str) -> UsageError:
     text = data.get("error") if isinstance(data, dict) else None
     if not isinstance(text, str) or not text.strip():
         text = "its answer gives no reason"
-    from builder.errors import one_line
 
     return UsageError(f"{where}: refused ({status}): {one_line(text.strip())[:500]}")
 
@@ -167,9 +166,6 @@ def submit(
 ) -> dict:
     """Hand in ``source``; ``wait``: seconds to keep trying while nothing answers at ``url`` (a
     script that has just started the server); ``timeout``: seconds for one try."""
-    import math
-    import time
-
     for name, value in (("wait", wait), ("timeout", timeout)):
         if not math.isfinite(value) or value < 0 or value > 24 * 3600:
             raise UsageError(f"{option(name)} {value:g}: give seconds from 0 to 86400")

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     Boolean,
     Column,
@@ -25,6 +30,11 @@ from sqlalchemy import (
     create_engine,
 )
 from sqlalchemy import event as sa_event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.pool import NullPool
+
+from builder.errors import UsageError, one_line, option
 
 metadata = MetaData()
 
@@ -159,8 +169,6 @@ def is_sqlite_file(path: Path) -> bool:
     the file directly: closing a file this process opened drops every POSIX lock the process
     holds on it, SQLite's own included, and another process could then delete the WAL that this
     one's connections still write to."""
-    import sqlite3
-
     try:
         if path.stat().st_size == 0:
             return False
@@ -174,11 +182,8 @@ def is_sqlite_file(path: Path) -> bool:
 def existing_sqlite_ok(path: Path) -> None:
     """UsageError unless the existing file ``path`` is an event database (a new event may share
     one): a user's other file, empty or not, is never written into."""
-    from builder.errors import UsageError
-
     if not is_sqlite_file(path):
         raise UsageError(f"{path}: exists and is not a SQLite database; not touched", DATABASE_HINT)
-    import sqlite3
 
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
@@ -204,8 +209,6 @@ DATABASE_HINT = "give postgresql://USER:PASSWORD@HOST/DB, or leave it out for SQ
 def shown(url: str) -> str:
     """A database URL as a message may show it: without its password."""
     try:
-        from sqlalchemy.engine import make_url
-
         return make_url(url).render_as_string(hide_password=True)
     except Exception:
         head = str(url).split("://", 1)[0]
@@ -215,8 +218,6 @@ def shown(url: str) -> str:
 def check_url(url: str, label: str = "") -> str:
     """``url`` when it names a database an event runs on (``sqlite:///PATH`` or
     ``postgresql://...``); UsageError otherwise, before anything is made."""
-    from builder.errors import UsageError, option
-
     label = label or option("database")
     u = str(url)
     ok = u.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")) or (
@@ -224,8 +225,6 @@ def check_url(url: str, label: str = "") -> str:
     )
     if ok:
         try:
-            from sqlalchemy.engine import make_url
-
             parsed = make_url("postgresql://" + u.split("://", 1)[1] if u.startswith("postgres") else u)
             parsed.port  # noqa: B018 - a port that is not a number is refused here
         except Exception:
@@ -238,8 +237,6 @@ def check_url(url: str, label: str = "") -> str:
 def db_error(exc: BaseException, url: str | None = None):
     """A database's error as one line for a person (a UsageError): what failed, never a
     password."""
-    from builder.errors import UsageError, one_line
-
     orig = getattr(exc, "orig", None) or exc
     text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
     where = f" {shown(url)}" if url else ""
@@ -254,8 +251,6 @@ def db_error(exc: BaseException, url: str | None = None):
 def make_engine(url: str, pooled: bool = True):
     """An engine for ``url`` (sqlite:///PATH or postgresql://...); psycopg 3 drives PostgreSQL.
     ``pooled=False`` (a command that runs and ends): each connection is closed once used."""
-    from sqlalchemy.pool import NullPool
-
     check_url(url, "the event's database")
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
@@ -276,8 +271,6 @@ def make_engine(url: str, pooled: bool = True):
 def database_down(exc: BaseException) -> bool:
     """Whether a database error says the database cannot be reached or used now (stopped, a cut
     connection, a locked or unreadable SQLite file), not that a statement was wrong."""
-    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
-
     return isinstance(exc, (OperationalError, InterfaceError)) or (
         isinstance(exc, DBAPIError) and bool(exc.connection_invalidated)
     )
@@ -285,9 +278,6 @@ def database_down(exc: BaseException) -> bool:
 
 def migrate(engine) -> None:
     """Bring the database to the newest schema (Alembic ``upgrade head``)."""
-    from alembic import command
-    from alembic.config import Config
-
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     with engine.begin() as conn:
@@ -296,9 +286,6 @@ def migrate(engine) -> None:
 
 
 def head_revision() -> str:
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     head = ScriptDirectory.from_config(cfg).get_current_head()
@@ -308,7 +295,5 @@ def head_revision() -> str:
 
 
 def current_revision(engine) -> str | None:
-    from alembic.runtime.migration import MigrationContext
-
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()

@@ -8,12 +8,21 @@ packs folders only, never as paths on the server.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import zipfile
 from dataclasses import dataclass
 
+from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, UsageError, option
+from builder.event.seal import canonical_json
+from builder.findings import Finding
+from builder.render.book import total_of, verdict_of
+from builder.share.api import check_imported, parse_source_text
+from builder.share.canonical import Resolver, canonical
+from builder.share.fingerprint import fingerprint, pack_hashes
+from builder.systems import get
 
 MAX_SUBMISSION_BYTES = 256 * 1024  # a list is a few kilobytes; a workspace zip a few dozen
 MAX_ZIP_MEMBERS = 500
@@ -55,8 +64,6 @@ class Checked:
 
 def setting_key(system: str, key: str) -> str:
     """The list key an event setting names (``points`` is the game's own points key)."""
-    from builder.systems import get
-
     game = get(system)
     if key == "points":
         for k in ("points", "max_hero_points"):
@@ -162,8 +169,6 @@ def zip_lists(data: bytes, system: str) -> dict[str, str]:
             )
         parse_budget -= len(raw)
         try:
-            from builder.share.api import parse_source_text
-
             if parse_source_text(text, name, None).doc.get("system") == system:
                 out[name] = text
         except Exception:
@@ -201,13 +206,6 @@ def read_upload(data: bytes, filename: str, system: str, pick: str | None = None
 def check_submission(text: str, system: str, settings: dict, where: str = "list") -> Checked:
     """Read and check a submitted list; EventRefused (422) when it cannot be read as a list of
     the event's game, with each problem as ``WHERE:LINE:COL: what (how to fix it)``."""
-    from builder.event.seal import canonical_json
-    from builder.findings import Finding
-    from builder.render.book import total_of, verdict_of
-    from builder.share.api import check_imported, parse_source_text
-    from builder.share.canonical import canonical
-    from builder.share.fingerprint import fingerprint, pack_hashes
-
     if not text.strip():
         raise EventRefused("the list is empty", "paste a share code or a list, or upload a file", status=422)
     if len(text.encode("utf-8")) > MAX_SUBMISSION_BYTES:
@@ -271,14 +269,8 @@ REQUEST_MODULES = ("ruamel.yaml", "pydantic", "builder.check", "builder.share.ap
 def warm_up(system: str) -> None:
     """Load the game's catalog, rules and names once, so a server's first list is checked as fast
     as the next ones, and the modules its request threads need (``REQUEST_MODULES``)."""
-    import importlib
-
-    from builder.catalog.loader import load_catalog
-
     for name in REQUEST_MODULES:
         importlib.import_module(name)
-    from builder.share.canonical import Resolver
-    from builder.systems import get
 
     load_catalog(system)
     get(system).rules  # noqa: B018 - imported now, not at the first list

@@ -10,11 +10,21 @@ import tempfile
 from pathlib import Path
 
 from sqlalchemy import insert, select
+from sqlalchemy.exc import SQLAlchemyError
 
-from builder.errors import UsageError
+from builder import yamlio
+from builder.catalog.packfiles import resolve_recorded
+from builder.errors import DaimyoError, UsageError
 from builder.event import db
+from builder.event.client import Unreachable, error_of, request_json
 from builder.event.db import audit, events, openings, players, submissions
 from builder.event.intake import EventRefused
+from builder.event.seal import verify_revealed
+from builder.event.store import Event, check_new_folder, log_action, new_event_files, write_config
+from builder.lists.dump import dump_list_yaml
+from builder.render.bookpdf import render_book
+from builder.share.api import parse_source_text
+from builder.share.fingerprint import fingerprint
 
 EXPORT_COLUMNS = (
     "player",
@@ -57,10 +67,6 @@ def _cell(v):
 def _book_doc(list_text: str, system: str, label: str) -> str:
     """A stored list as a file the book can read, its packs found by name here (or left out).
     The list itself is printed as handed in, so that its fingerprint is the one recorded."""
-    from builder.catalog.packfiles import resolve_recorded
-    from builder.lists.dump import dump_list_yaml
-    from builder.share.api import parse_source_text
-
     doc = dict(parse_source_text(list_text, label, system).doc)
     kept = [
         str(p)
@@ -78,8 +84,6 @@ def write_book(ev, out: str, anonymous: bool = False, force: bool = False, paper
     contents page, each list with its verdict, findings, share code and fingerprint. For judges
     (``anonymous``) the lists are numbered, in the order of their fingerprints, without the players'
     names (a list prints as handed in: its fingerprint must stay the recorded one)."""
-    from builder.render.book import render_book
-
     info = ev.info()
     if info["phase"] != "revealed":
         raise EventRefused(
@@ -115,8 +119,6 @@ def revealed_entries(source: str, timeout: float = 60.0) -> tuple[str, list[dict
     /api/reveal``) or a file that API's answer was saved to. ``(label, entries)``; UsageError
     when the source holds no such answer."""
     if source.startswith(("http://", "https://")):
-        from builder.event.client import Unreachable, error_of, request_json
-
         url = source.split("?", 1)[0].rstrip("/")
         for tail in ("/submit", "/organiser", "/api/reveal"):
             if url.endswith(tail):
@@ -137,8 +139,6 @@ def revealed_entries(source: str, timeout: float = 60.0) -> tuple[str, list[dict
     except (OSError, ValueError):
         is_dir = is_file = False
     if is_dir:
-        from builder.event.store import Event
-
         return str(p), Event.open(p).revealed()
     if is_file:
         try:
@@ -185,8 +185,6 @@ def _first_line(exc: Exception) -> str:
 def verify(source: str, timeout: float = 60.0) -> list[tuple[dict, bool, str]]:
     """Each revealed submission checked against its commitment and, where the event published
     one, its fingerprint: ``(entry, ok, why)``, ``why`` naming the fingerprint the list gives."""
-    from builder.event.seal import verify_revealed
-
     _label, entries = revealed_entries(source, timeout)
     out = []
     for e in entries:
@@ -204,10 +202,6 @@ def verify(source: str, timeout: float = 60.0) -> list[tuple[dict, bool, str]]:
 def revealed_fingerprint(entry: dict) -> str:
     """The fingerprint of a revealed list (its text read again, with its packs' hashes); empty
     when it cannot be read (its commitment says so)."""
-    from builder.errors import DaimyoError
-    from builder.share.api import parse_source_text
-    from builder.share.fingerprint import fingerprint
-
     try:
         imp = parse_source_text(str(entry.get("list") or ""), "<revealed>", entry.get("system"))
         return fingerprint(dict(imp.doc), list(entry.get("packs") or []))
@@ -221,8 +215,6 @@ def revealed_fingerprint(entry: dict) -> str:
 def backup(ev, out: str, force: bool = False) -> int:
     """Every row of the event (its players, submissions, openings, audit log) as one JSON file,
     written atomically; the number of submissions in it."""
-    from builder.yamlio import atomic_write
-
     with ev.engine.connect() as conn:
 
         def rows(table, cond):
@@ -243,7 +235,7 @@ def backup(ev, out: str, force: bool = False) -> int:
         taken["events"] = rows(events, events.c.id == ev.id)
         data: dict = {BACKUP_KEY: BACKUP_VERSION, "schema": db.head_revision(), "taken": db.now()}
         data.update((k, taken[k]) for k in ("events", "players", "submissions", "openings", "audit"))
-    atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force, mode=0o600)
+    yamlio.atomic_write(out, json.dumps(data, ensure_ascii=False, indent=1) + "\n", force=force, mode=0o600)
     n = len(taken["submissions"])
     ev.log("organiser", "backup-taken", f"{n} submissions to {Path(out).name}")
     return n
@@ -253,10 +245,6 @@ def restore(backup_file: str, folder: str, database: str | None = None):
     """A backup restored as the event of ``folder`` (a new folder, or one whose database lacks
     the event): the same event id, players, tokens, submissions and log. A damaged backup is
     refused, and nothing is left behind."""
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from builder.event.store import Event, check_new_folder, log_action, new_event_files, write_config
-
     try:
         data = json.loads(Path(backup_file).read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError) as exc:

@@ -27,6 +27,9 @@ import hmac
 import json
 import secrets
 
+from builder.share.api import parse_source_text
+from builder.share.canonical import canonical
+
 PREFIX = b"daimyo-event-commitment/1\n"
 
 
@@ -74,9 +77,6 @@ def verify_revealed(entry: dict) -> tuple[bool, str]:
     ``entry``: ``list`` (the list as text, in any share format), ``packs`` (hashes), ``secret``,
     ``commitment`` and ``system``. The list is read and put in canonical form again here, so a
     list text changed after the reveal fails, whatever the server says."""
-    from builder.share.api import parse_source_text
-    from builder.share.canonical import canonical
-
     try:
         imp = parse_source_text(entry["list"], "<revealed>", entry.get("system"))
         again = commitment(canonical_json(canonical(dict(imp.doc))), list(entry.get("packs") or []), entry["secret"])

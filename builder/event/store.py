@@ -12,18 +12,22 @@ import contextlib
 import json
 import os
 import secrets
+import shutil
+import urllib.parse
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from builder.errors import UsageError, command_line, option
+from builder import yamlio
+from builder.errors import DaimyoError, UsageError, command_line, option
 from builder.event import db
 from builder.event.db import audit, events, openings, players, submissions
-from builder.event.intake import Checked, EventRefused, check_submission, findings_json
+from builder.event.intake import Checked, EventRefused, check_submission, findings_json, setting_key
 from builder.event.seal import commitment, csrf_token, new_secret, new_token, token_hash
+from builder.systems import find_system
 
 CONFIG = "event.json"
 DEFAULT_PORT = 8770
@@ -96,8 +100,6 @@ class Event:
     @classmethod
     def open(cls, folder: str | os.PathLike, migrate: bool = False, pooled: bool = False) -> Event:
         """The event of ``folder``; ``pooled``: keep connections open between uses (a server)."""
-        from sqlalchemy.exc import SQLAlchemyError
-
         cfg = read_config(folder)
         url = db.check_url(cfg["database"], f"{Path(folder) / CONFIG}: database")
         sqlite = db.sqlite_path(url)
@@ -136,8 +138,6 @@ class Event:
     ) -> tuple[Event, str]:
         """A new event in ``folder`` (created; it must hold no event yet). Returns the event and
         the organiser's token, shown this once."""
-        from builder.systems import find_system
-
         folder = Path(folder)
         check_new_folder(folder)
         if database is not None:
@@ -145,7 +145,6 @@ class Event:
         if not name.strip() or len(name) > 200:
             raise UsageError(f"{option('name')}: give the event a name of 1 to 200 characters")
         game = find_system(system)
-        from builder.event.intake import setting_key
 
         settings = {setting_key(game.id, k): v for k, v in (settings or {}).items()}
         dl, rv = _time_option(deadline, option("deadline")), _time_option(reveal, option("reveal"))
@@ -689,8 +688,6 @@ def check_new_folder(folder: Path) -> None:
 
 
 def _check_base_url(base: str) -> None:
-    import urllib.parse
-
     try:
         parts = urllib.parse.urlsplit(base)
         parts.port  # noqa: B018 - a port that is not a number is refused here
@@ -705,12 +702,9 @@ def _check_base_url(base: str) -> None:
 def write_config(folder: Path, event_id: str, url: str) -> None:
     """The folder's ``event.json``, readable by its owner alone (0600: it may hold the database's
     password), written atomically and never over another."""
-    from builder.errors import DaimyoError
-    from builder.yamlio import atomic_write
-
     text = json.dumps({"event": event_id, "database": url}, indent=2) + "\n"
     try:
-        atomic_write(folder / CONFIG, text, force=False, mode=0o600)
+        yamlio.atomic_write(folder / CONFIG, text, force=False, mode=0o600)
     except DaimyoError:
         if (folder / CONFIG).exists():  # written by another command since this one began
             raise UsageError(f"{folder}: another event was made here meanwhile", "give another folder") from None
@@ -729,10 +723,6 @@ def new_event_files(folder: Path, url: str, event_id: str):
     """The engine of a new event's database, migrated; when what follows fails, nothing is left
     behind: the folder if it was made here, else the SQLite file if it was. A database that cannot
     be reached or used is a UsageError."""
-    import shutil
-
-    from sqlalchemy.exc import SQLAlchemyError
-
     made = [p for p in [folder, *folder.parents] if not p.exists()]
     sqlite = db.sqlite_path(url)
     new_files = (

@@ -6,7 +6,7 @@ Builds platypus flowables with the bundled fonts (:class:`Styles`, :func:`para`,
 on pages (:class:`PageSpec`, :func:`build_pdf`) whose canvas comes from ``pdfbase``
 (viewer hints, ruler, footer with the validation result). Player aids
 (:mod:`builder.render.aids`), rosters (:mod:`builder.games.kensei.roster`), setup sheets
-(:mod:`builder.games.senji.setup_sheet`) and the book (:mod:`builder.render.book`) all
+(:mod:`builder.games.senji.setup_sheet`) and the book (:mod:`builder.render.bookpdf`) all
 print through it.
 """
 
@@ -22,8 +22,28 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from builder.kit.rladapter import adopt_state, kept_flowables
-from builder.rulebooks import format_source
+from pypdf import PdfReader
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from builder import yamlio
+from builder.kit import fonts, pdfbase
+from builder.kit.layout import paper_size
+from builder.kit.pdfbase import frame_size, page_margins
+from builder.kit.rladapter import adopt_state, kept_flowables, share_frame
+from builder.rulebooks import format_source, humanize
 from builder.yamlio import refuse_output
 
 MM = 72.0 / 25.4
@@ -43,8 +63,6 @@ FAIL_BG = "#f6d2d2"
 
 
 def _fonts():
-    from builder.kit import fonts
-
     fonts.register_fonts()
     return fonts
 
@@ -54,9 +72,6 @@ class Styles:
     base: float = 8.5
 
     def __post_init__(self):
-        from reportlab.lib.enums import TA_LEFT
-        from reportlab.lib.styles import ParagraphStyle
-
         f = _fonts()
         b = self.base
 
@@ -99,8 +114,6 @@ class Styles:
 
 def esc(text: Any) -> str:
     """Text for a Paragraph: XML-escaped, newlines kept, characters the font lacks replaced."""
-    from builder.kit import fonts
-
     s = "" if text is None else str(text)
     s = fonts.printable(s)
     s = escape(s).replace("\n", "<br/>")
@@ -112,10 +125,6 @@ _CODE_SPAN = re.compile(r"`([^`<>]+)`")
 
 
 def para(text: Any, style, markup: bool = False):
-    from reportlab.platypus import Paragraph
-
-    from builder.rulebooks import humanize
-
     text = humanize(str(text), bare=False)  # rulebook references as a player reads them
     return Paragraph(text if markup else esc(text), style)
 
@@ -178,7 +187,6 @@ def _memo_para_class():
     """A Paragraph that remembers its last wrap (a shared cell is wrapped once per width)."""
     global _MEMO_PARA
     if _MEMO_PARA is None:
-        from reportlab.platypus import Paragraph
 
         class MemoParagraph(Paragraph):
             def __init__(self, p):  # adopt a parsed paragraph's state without parsing again
@@ -218,8 +226,6 @@ def table(
     header). A table of more than ``LONG_TABLE_CHUNK`` rows is laid out a page at a time
     (:func:`long_table`), so its cost grows with its rows, not with rows times pages.
     """
-    from reportlab.platypus import Table, TableStyle
-
     head = [para(h, st.cellb) for h in header] if header else None
     off = 1 if header else 0
     base = [
@@ -289,9 +295,6 @@ def stacked(
     """A table as stacked rows, for paper too small for its columns: each row is its first
     cell (bold) followed by "Header: value" lines, with a rule between rows. The rows are
     paragraphs, so a long row continues on the next page like any text."""
-    from reportlab.lib.styles import ParagraphStyle
-    from reportlab.platypus import Paragraph
-
     fails = set(fail_rows)
     first = ParagraphStyle("stack-first", parent=st.cellb, spaceBefore=2.5, borderPadding=(1.5, 0, 0, 0))
     rest = ParagraphStyle("stack-rest", parent=st.cell, leftIndent=6)
@@ -351,7 +354,6 @@ def _block_class():
     global _BLOCK
     if _BLOCK is not None:
         return _BLOCK
-    from reportlab.platypus import Flowable
 
     class Block(Flowable):
         def __init__(self, flows: list, glued: int = 0):
@@ -426,8 +428,6 @@ DASH_TEXT = "\u2014"
 
 
 def humanize_text(text: str) -> str:
-    from builder.rulebooks import humanize
-
     return humanize(text, bare=False)
 
 
@@ -439,7 +439,6 @@ def _seq_class():
     global _SEQ
     if _SEQ is not None:
         return _SEQ
-    from reportlab.platypus import Flowable
 
     class Seq(Flowable):
         def __init__(self, make, n: int, start: int = 0, tail: list | None = None):
@@ -480,7 +479,6 @@ def _seq_class():
             head = out[0]
             if head.wrap(aw, ah)[1] + head.getSpaceBefore() <= ah:
                 return out
-            from builder.kit.rladapter import share_frame
 
             share_frame(self, head)
             parts = head.split(aw, ah)
@@ -577,8 +575,6 @@ class _Rows:
         return end, used
 
     def chunk(self, start: int, end: int):
-        from reportlab.platypus import Table, TableStyle
-
         head = self.first_head if start == 0 else self.head
         off = 1 if head is not None else 0
         data = [head] if head is not None else []
@@ -600,7 +596,6 @@ def _long_table_class():
     global _LONG_TABLE
     if _LONG_TABLE is not None:
         return _LONG_TABLE
-    from reportlab.platypus import Flowable
 
     class LongTable(Flowable):
         """Rows ``start``.. of a long table (see :func:`long_table`)."""
@@ -635,16 +630,12 @@ def _long_table_class():
 
 
 def bullets(items: Iterable[Any], st: Styles):
-    from reportlab.platypus import Paragraph
-
     return [Paragraph(esc(i), st.bullet, bulletText="\u2022") for i in items]
 
 
 def keep(*flows):
     """The flowables on one page when they fit; when they do not (a stacked table on small
     paper), what follows a stacked table (its source note) stays with the table's last row."""
-    from reportlab.platypus import KeepTogether
-
     kept = [f for f in flows if f is not None]
     seqs = [i for i, f in enumerate(kept) if isinstance(f, _seq_class())]
     if seqs and seqs[-1] < len(kept) - 1:
@@ -678,14 +669,11 @@ def paper_mm(paper) -> tuple[float, float]:
     """Paper (w, h) in mm from a tuple or a name (a4, letter, WxH)."""
     if isinstance(paper, (tuple, list)) and len(paper) == 2:
         return float(paper[0]), float(paper[1])
-    from builder.kit.layout import paper_size
 
     return paper_size(paper or "a4")
 
 
 def frame_width_mm(paper="a4", columns: int = 1, gap_mm: float = 6.0) -> float:
-    from builder.kit.pdfbase import page_margins
-
     size = paper_mm(paper)
     left, right, _, _ = page_margins(size)
     inner = size[0] - left - right
@@ -719,8 +707,6 @@ def tables_compact() -> bool:
 
 def spec_footer(spec: PageSpec) -> list:
     """The footer lines of a document described by ``spec``."""
-    from builder.kit import pdfbase
-
     return pdfbase.footer_lines(
         spec.result, spec.share_code, extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file
     )
@@ -730,8 +716,6 @@ def small_paper_layout(paper, nominal: float, footer: Sequence[str] = (), column
     """(font size, compact) for a flowing document on ``paper``: the type shrinks with a body
     narrower than A4's (down to ``MIN_SCALE``), and a body too narrow or too low for table
     columns prints its tables as stacked rows."""
-    from builder.kit.pdfbase import frame_size
-
     w, h = frame_size(paper_mm(paper), list(footer))
     col = (w - 6.0 * (columns - 1)) / max(1, columns)
     scale = max(MIN_SCALE, min(1.0, col / 186.0 if columns == 1 else col / 90.0))
@@ -763,8 +747,6 @@ def validation_block(result, st: Styles, width: float):
     compact row per finding (severity, rule, message with its source line). Notes (info)
     print in small type. Short results are kept together; a long one may split, but its
     heading always comes with the verdict and the first rows."""
-    from reportlab.platypus import CondPageBreak, Spacer
-
     head = para("Validation (daimyo check)", st.h1)
     lines = result_lines(result)
     if not lines:
@@ -800,8 +782,6 @@ def join_headings(story: list) -> list:
     next page and leave the rest of this one empty: it only needs room for its first rows
     (``CondPageBreak``).
     """
-    from reportlab.platypus import CondPageBreak, KeepTogether, Table
-
     out: list = []
     pending: list = []
     for f in story:
@@ -838,8 +818,6 @@ def glue_source_notes(story: list) -> list:
     """Keep each source note (a paragraph in the ``source`` style) with what it is the source
     of, the flowable before it: with the last row of a stacked table (never alone at the top
     of the next page), inside the block before it, or together with a paragraph."""
-    from reportlab.platypus import KeepTogether, Paragraph
-
     out: list = []
     for f in story:
         is_note = isinstance(f, Paragraph) and getattr(getattr(f, "style", None), "name", "") == "source"
@@ -863,8 +841,6 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     chrome (``pdfbase.make_canvas``, ``draw_footer``, ``draw_ruler``) on a template with
     one frame per column.
     """
-    from builder.kit import pdfbase
-
     paper = paper_mm(spec.paper)
     given, story = (
         story,
@@ -873,7 +849,6 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     # laying out consumes the story: the caller's list lets go of each flowable once it is on a
     # page (a long table or a long finding is not kept whole, with its layout, to the end)
     given.clear()
-    from builder.kit import fonts
 
     for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
         pdfbase.warn(problem.message())
@@ -894,11 +869,6 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
 
 
 def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force) -> Path:
-    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
-
-    from builder.kit import pdfbase
-    from builder.yamlio import atomic_write
-
     out = Path(out_path)
     refuse_output(out_path, force)
     pw, ph = paper[0] * MM, paper[1] * MM
@@ -945,11 +915,9 @@ def _build_columns(out_path, story, spec: PageSpec, paper, lines, subject, force
     )
     doc.addPageTemplates([PageTemplate(id="cols", frames=frames, onPage=decorate)])
     doc.build(story, canvasmaker=maker)
-    atomic_write(out, buf.getvalue(), force=force)
+    yamlio.atomic_write(out, buf.getvalue(), force=force)
     return out
 
 
 def page_count(path) -> int:
-    from pypdf import PdfReader
-
     return len(PdfReader(str(path)).pages)

@@ -10,14 +10,17 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from builder.errors import UsageError
-from builder.names import normalize
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import CommentMark, MarkedYAMLError, YAMLError
+from ruamel.yaml.tokens import CommentToken
+
+from builder.errors import Diagnostic, ListError, UsageError
+from builder.names import did_you_mean, normalize
 
 
 def roundtrip_yaml():
     """A ruamel reader and writer that keeps comments and quotes, writing as a list is laid out."""
-    from ruamel.yaml import YAML
-
     y = YAML(typ="rt")
     y.preserve_quotes = True
     y.indent(mapping=2, sequence=4, offset=2)
@@ -30,13 +33,9 @@ def load_roundtrip(text: str, file: str = "<list>"):
     layouts the round-trip reader does not (a tab after a value or before a colon, a U+0085 or
     a byte-order mark at the start of a line): such a text is one located line (ListError),
     never a traceback."""
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
     try:
         return roundtrip_yaml().load(text)
     except MarkedYAMLError as exc:
-        from builder.errors import Diagnostic, ListError
-
         mark = exc.problem_mark or exc.context_mark
         at = getattr(mark, "index", None)
         if not isinstance(at, int) or not 0 <= at <= len(text):
@@ -63,8 +62,6 @@ def load_roundtrip(text: str, file: str = "<list>"):
         )
         raise ListError(Diagnostic(file, line, col, msg, hint=hint)) from None
     except YAMLError as exc:
-        from builder.errors import Diagnostic, ListError
-
         raise ListError(
             Diagnostic(
                 file,
@@ -102,8 +99,6 @@ def find_troop_index(troops, name: str, catalog=None) -> int | None:
 
 def add_troop(data, name: str, models: int | None = None, led_by: str | None = None, standard: bool = False) -> int:
     """Append a troop entry to the round-trip tree; returns its index."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
     troops = data.get("troops")
     if troops is None or not isinstance(troops, list):
         troops = CommentedSeq()
@@ -125,7 +120,6 @@ def remove_troop(data, name: str, catalog=None) -> dict[str, Any]:
     idx = find_troop_index(troops, name, catalog)
     if idx is None:
         listed = [t.get("troop") if isinstance(t, dict) else t for t in (troops or [])]
-        from builder.names import did_you_mean
 
         hint = did_you_mean(name, [x for x in listed if isinstance(x, str)])
         raise UsageError(f"no troop '{name}' in the list", hint or None)
@@ -183,9 +177,6 @@ def _set_tail(cmap, key, token) -> None:
 
 
 def _token(text: str):
-    from ruamel.yaml.error import CommentMark
-    from ruamel.yaml.tokens import CommentToken
-
     return CommentToken(text, CommentMark(0), None)
 
 

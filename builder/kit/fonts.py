@@ -25,6 +25,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
+
 from builder import state
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -50,9 +54,6 @@ def register_fonts() -> None:
     Also registers a family so that ``<b>`` works in platypus Paragraphs with
     ``fontName=REGULAR``.
     """
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
-
     for name, file in FONT_FILES.items():
         pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR, boldItalic=BOLD)
@@ -68,7 +69,6 @@ def font_name(bold: bool = False, condensed: bool = False) -> str:
 @state.memo("fonts.charmaps", bound=None, lifetime=state.PROCESS, doc="the characters a bundled font draws, by font")
 def _charmap(font: str) -> frozenset[int]:
     register_fonts()
-    from reportlab.pdfbase import pdfmetrics
 
     face = pdfmetrics.getFont(font).face
     return frozenset(face.charToGlyph.keys())
@@ -134,7 +134,6 @@ def printable(text: str, font: str = REGULAR) -> str:
 def string_width(text: str, font: str, size: float) -> float:
     """Width of ``text`` in points."""
     register_fonts()
-    from reportlab.pdfbase.pdfmetrics import stringWidth
 
     return stringWidth(text, font, size)
 

@@ -62,7 +62,7 @@ def _show(value) -> str:
 
 def _allowed_keys(model_cls, loc: tuple) -> list[str]:
     """Field names of the model found at ``loc`` (best effort)."""
-    from pydantic import BaseModel
+    from pydantic import BaseModel  # noqa: PLC0415 - pydantic only when a model is validated; `daimyo catalog list` reads the cache without it
 
     cls = model_cls
     for part in loc:
@@ -80,7 +80,7 @@ def _allowed_keys(model_cls, loc: tuple) -> list[str]:
 
 
 def _inner_model(ann):
-    from pydantic import BaseModel
+    from pydantic import BaseModel  # noqa: PLC0415 - pydantic only when a model is validated; `daimyo catalog list` reads the cache without it
 
     if isinstance(ann, type) and issubclass(ann, BaseModel):
         return ann

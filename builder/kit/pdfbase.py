@@ -48,9 +48,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from builder import state
+import segno
+from reportlab import rl_config
+from reportlab.graphics import shapes
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
+
+from builder import state, yamlio
 from builder.kit import fonts
 from builder.kit.layout import MIN_MARGIN, pt
+from builder.kit.rladapter import append_operators, held_pages_canvas_class, run_before_save
+from builder.paths import display_path
 from builder.yamlio import refuse_output
 
 PROGRESS_MIN_PAGES = 5
@@ -62,14 +70,11 @@ _DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "
 
 
 def _configure() -> None:
-    from reportlab import rl_config
-
     rl_config.useA85 = 0  # binary streams: smaller and much faster
     rl_config.invariant = 1
     fonts.register_fonts()
     # a chart (reportlab.graphics drawing) starts from these defaults: its opening text state
     # would otherwise name Helvetica, a font no PDF of ours embeds
-    from reportlab.graphics import shapes
 
     shapes.STATE_DEFAULTS["fontName"] = fonts.REGULAR
 
@@ -115,7 +120,6 @@ def make_canvas(
     :func:`draw_footer`'s page number can read "page N of M".
     """
     _configure()
-    from reportlab.pdfgen.canvas import Canvas
 
     cls = _numbered_canvas_class() if number_pages else Canvas
     c = cls(
@@ -130,8 +134,6 @@ def make_canvas(
     _decorate(c, title, author, subject, duplex)
     extra = _APPENDIX.get()
     if extra is not None:  # pages asked for with appendix(): drawn when the document is saved
-        from builder.kit.rladapter import run_before_save
-
         run_before_save(c, lambda: extra(c, paper))
     return c
 
@@ -175,7 +177,6 @@ def _numbered_canvas_class():
     """A Canvas that holds its pages back until ``save`` to print "page N of M" on each."""
     if _NUMBERED is not None:
         return _NUMBERED
-    from builder.kit.rladapter import held_pages_canvas_class
 
     return held_pages_canvas_class(_stamp_page_number)
 
@@ -267,15 +268,13 @@ class PdfJob:
 
     def finish(self) -> Path:
         """End the last page, save, write the file atomically. Returns the path."""
-        from builder.yamlio import atomic_write
-
         if self._closed:
             return self.path
         self.canvas.showPage()
         self.progress.step()
         self.canvas.save()
         self.progress.close()
-        atomic_write(self.path, self.buffer.getvalue(), force=self.force)
+        yamlio.atomic_write(self.path, self.buffer.getvalue(), force=self.force)
         self._closed = True
         return self.path
 
@@ -629,9 +628,6 @@ def build_story(
     every page after the footer is drawn. An existing file is refused unless ``force``.
     """
     _configure()
-    from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
-
-    from builder.yamlio import atomic_write
 
     path = out_path if _to_buffer else Path(out_path)  # _to_buffer: a BytesIO (a layout pass)
     if not _to_buffer:
@@ -701,7 +697,7 @@ def build_story(
     if _to_buffer:
         out_path.write(buf.getvalue())
         return out_path
-    atomic_write(path, buf.getvalue(), force=force)
+    yamlio.atomic_write(path, buf.getvalue(), force=force)
     return path
 
 
@@ -737,7 +733,6 @@ def list_display_name(doc) -> str | None:
     f = getattr(doc, "file", None)
     if not f or str(f).startswith("<"):
         return None
-    from builder.paths import display_path
 
     return display_path(f)
 
@@ -760,14 +755,11 @@ def footer_lines(
 QR_MODULE = 0.4  # mm: a module reads from paper by phone and from a 150 dpi scan
 QR_EDGE = 5.0  # mm from the page's bottom edge to the QR code (printers leave ~4.2 mm blank)
 QR_BORDER = 4  # modules of quiet zone drawn (white) around the symbol, as ISO/IEC 18004 asks
-QR_MAX_BYTES = 2953  # the most a QR code holds (version 40, error correction L, bytes)
 
 
 @state.memo("pdf.qr_codes", bound=256, lifetime=state.VALUE, doc="the QR symbol of a share code")
 def qr_matrix(code: str):
     """The QR symbol of ``code`` (segno, error correction L, no micro codes): rows of booleans."""
-    import segno
-
     q = segno.make(code, error="l", micro=False, boost_error=False)
     return tuple(tuple(bool(v) for v in row) for row in q.matrix)
 
@@ -802,8 +794,6 @@ def draw_qr(c, code: str, x: float, y: float, size: float) -> None:
             else:
                 col += 1
     if ops:
-        from builder.kit.rladapter import append_operators
-
         append_operators(c, " ".join(ops) + " f")
     c.restoreState()
 

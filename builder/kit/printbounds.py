@@ -213,3 +213,8 @@ def parse_offset(text) -> tuple[float, float]:
     if len(parts) != 2:
         raise UsageError(f"bad offset '{text}'", "give X,Y in millimetres, such as 0.5,-1")
     return OFFSET_X.check(parts[0]), OFFSET_Y.check(parts[1])
+
+
+# the most a QR code holds (version 40, error correction L, bytes): the printed share code's QR
+# (builder.kit.pdfbase) and the share code's check that a code fits one (builder.share.code)
+QR_MAX_BYTES = 2953

@@ -19,6 +19,11 @@ import io
 import zlib
 from collections.abc import Callable
 
+from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase.pdfdoc import PDFStream
+from reportlab.pdfgen.canvas import Canvas
+
 from builder import state
 
 # the private attributes this module relies on, checked by the tests against the installed reportlab
@@ -58,7 +63,6 @@ def held_pages_canvas_class(stamp: Callable):
     held = _HELD.get(stamp)
     if held is not None:
         return held
-    from reportlab.pdfgen.canvas import Canvas
 
     class HeldPagesCanvas(Canvas):
         def __init__(self, *args, **kwargs):
@@ -122,9 +126,6 @@ def compress_page_now(page) -> None:
     """Compress a written page's stream now rather than when the document is saved (the same
     bytes: reportlab compresses each page stream with ``zlib.compress`` of its UTF-8 text), so
     a long document does not hold every page's text until the end."""
-    from reportlab import rl_config
-    from reportlab.pdfbase.pdfdoc import PDFStream
-
     stream = getattr(page, "stream", None)
     if not (
         getattr(page, "compression", 0)
@@ -149,8 +150,6 @@ def draw_jpeg_unit(c, name: str, data: bytes) -> bool:
     image XObject is registered here under a name derived from the bytes instead, exactly
     as ``drawImage`` registers one read from a file.
     """
-    from reportlab.pdfbase import pdfdoc
-
     reg = c._doc.getXObjectName(name)
     if c._doc.idToObject.get(reg) is None:
         obj = pdfdoc.PDFImageXObject(name)

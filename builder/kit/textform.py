@@ -8,6 +8,7 @@ Every pattern here runs in time linear in the line (see the note above ``SEP``).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 
@@ -134,8 +135,6 @@ CTRL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 def json_q(text: str) -> str:
     """``text`` as a JSON string in which every control character is an escape."""
-    import json
-
     out = json.dumps(text, ensure_ascii=False)
     return CTRL.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
 
@@ -150,8 +149,6 @@ def free_text(text: str) -> str:
 
 def unquote_free_text(text: str) -> str:
     """The value of a Name:, Author: or Notes: line as ``free_text`` wrote it: unquoted."""
-    import json
-
     t = text.strip()
     if len(t) >= 2 and t[0] == '"' and t[-1] == '"':
         try:
@@ -206,8 +203,6 @@ def mask(line: str) -> tuple[str, list[str]]:
 
 def unmask(p, text: str) -> str:
     """A name from a masked line: a whole placeholder is the quoted name, otherwise restored text."""
-    import json
-
     text = text.strip()
     m = HOLE.fullmatch(text)
     if m and int(m.group(1)) < len(p.quoted):

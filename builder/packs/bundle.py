@@ -17,10 +17,19 @@
 
 from __future__ import annotations
 
+import os
+import re
+import tempfile
 from pathlib import Path
 
+from builder import yamlio
+from builder.catalog.packfiles import not_found_hint, resolve_pack, resolve_recorded
+from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.lists.dump import dump_list_yaml
 from builder.lists.packchanges import short_hash as _short
+from builder.paths import display_path
+from builder.yamlio import read_text
 
 BUNDLE_KEY = "daimyo_bundle"
 BUNDLE_VERSION = 1
@@ -48,9 +57,7 @@ def missing_line(name: str, version: str | None = None) -> str:
 
 def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[str]:
     """One line per pack of a received list that is missing here or differs from the local one."""
-    from builder.catalog.packfiles import resolve_recorded
-    from builder.catalog.packid import pack_id
-    from builder.packs.manage import shown
+    from builder.packs.manage import shown  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
 
     recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
     out = []
@@ -80,9 +87,6 @@ def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[s
 
 def make_bundle(doc: dict, base_dir: Path) -> dict:
     """The bundle of a canonical list: the list (packs named by their names) and the packs."""
-    from builder.catalog.packfiles import not_found_hint, resolve_pack
-    from builder.catalog.packid import read_pack
-
     packs, refs = [], []
     for ref in doc.get("packs") or []:
         path = resolve_pack(ref, base_dir, doc.get("system"))
@@ -103,8 +107,6 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
         lst["packs"] = refs
     lst.pop("checked_with", None)
     if refs:
-        from builder.catalog.packid import PackId
-
         lst["checked_with"] = [
             {
                 "pack": r,
@@ -118,8 +120,7 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
 
 
 def dump_bundle(bundle: dict) -> str:
-    from builder.lists.dump import dump_list_yaml
-    from builder.packs.sheet import dump_pack
+    from builder.packs.sheet import dump_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
 
     lines = [
         "# A daimyo bundle: a list and the packs it uses. Open it with 'daimyo import FILE -o LIST.yaml'",
@@ -140,18 +141,13 @@ def dump_bundle(bundle: dict) -> str:
 
 
 def is_bundle_text(text: str) -> bool:
-    import re
-
     return re.search(rf"^[\"']?{BUNDLE_KEY}[\"']?\s*:", text, re.M) is not None
 
 
 def read_bundle(path: str) -> tuple[dict, list[dict], object]:
     """(list document, pack datas, positions) of a bundle file; DaimyoError when it is damaged."""
-    from builder.paths import display_path
-    from builder.yamlio import parse_yaml, read_text
-
     shown = display_path(path)
-    data, pos = parse_yaml(read_text(path, display=shown), shown)
+    data, pos = yamlio.parse_yaml(read_text(path, display=shown), shown)
     if not isinstance(data, dict) or BUNDLE_KEY not in data:
         raise DaimyoError(Diagnostic(shown, 1, 1, "not a daimyo bundle"))
     if data[BUNDLE_KEY] != BUNDLE_VERSION:
@@ -177,11 +173,8 @@ def read_bundle(path: str) -> tuple[dict, list[dict], object]:
 def install_bundle_packs(packs: list[dict], force: bool = False, where: str = "bundle") -> list[str]:
     """Install the packs of a bundle; every pack is checked (and may replace an installed one)
     before any is written. One line per pack."""
-    import os
-    import tempfile
-
-    from builder.packs.manage import install_pack
-    from builder.packs.sheet import dump_pack
+    from builder.packs.manage import install_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
+    from builder.packs.sheet import dump_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
 
     temps = []
     try:
@@ -196,8 +189,6 @@ def install_bundle_packs(packs: list[dict], force: bool = False, where: str = "b
                 try:
                     target, what = install_pack(tmp, force=force, dry_run=dry)
                 except DaimyoError as exc:  # the lines point into a temporary file: name the pack instead
-                    from builder.paths import display_path
-
                     shown_tmp = {tmp, display_path(tmp)}
                     name = p.get("name") or p.get("pack")
                     raise DaimyoError(

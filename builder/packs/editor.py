@@ -12,12 +12,27 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import os
+import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from builder import yamlio
+from builder.catalog.packid import read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.kit import edit
+from builder.lists.editor import ListChangedError, ListEditor, folder_lock
+from builder.names import loose
+from builder.packs.fields import entry_fields, sections
+from builder.packs.sheet import Row, Sheet, dump_pack, import_sheet, sheet_to_pack, validate_sheet
+from builder.packs.template import render_template
+from builder.systems import get
+from builder.yamlio import may_replace, read_text
 
 
 def digest(text: str) -> str:
@@ -40,16 +55,11 @@ class Checked:
 
 def new_pack(path: str | Path, system: str, name: str) -> None:
     """Write a new pack (the commented template of ``daimyo pack new``); never over a file."""
-    import re
-
-    from builder.packs.template import render_template
-    from builder.yamlio import atomic_write
-
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     text = render_template(system, name)
     # the name line plain (tools that read the top of a pack without a YAML parser see the name)
     text = re.sub(r"^(name: .*?)[ \t]+#.*$", r"\1", text, count=1, flags=re.M)
-    atomic_write(path, text, force=False)
+    yamlio.atomic_write(path, text, force=False)
 
 
 def validate_entry(
@@ -59,9 +69,6 @@ def validate_entry(
     out) as a member of the pack ``data``, replacing the entry named ``original`` if given.
     ``assumed``: written into an entry that gives neither ``source`` nor ``assumed`` (and is no
     change of a catalog entry), as a spreadsheet's rows get it."""
-    from builder.packs.fields import entry_fields, sections
-    from builder.packs.sheet import Row, Sheet, sheet_to_pack, validate_sheet
-
     if section not in sections(system):
         raise UsageError(f"'{section}' is not a section of a {system} pack", "sections: " + ", ".join(sections(system)))
     names = [f.name for f in entry_fields(system, section)]
@@ -127,8 +134,6 @@ def _add(out: Checked, f: str | None, message: str, hint: str | None) -> None:
 
 
 def _same(a, b) -> bool:
-    from builder.names import loose
-
     return isinstance(a, str) and isinstance(b, str) and loose(a) == loose(b)
 
 
@@ -146,10 +151,6 @@ def _put(tree, section: str, entries: list[tuple[dict, str | None]]) -> None:
     """Put each ``(entry, original)`` into ``section`` of the pack's round-trip ``tree``: in the
     place of the entry named ``original`` when there is one, else at the end. The entries'
     names are looked up once (a sheet of many rows is linear in its size)."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
-    from builder.names import loose
-
     seq = tree.get(section)
     if seq is not None and not isinstance(seq, list):
         raise UsageError(
@@ -191,10 +192,6 @@ def remove_entry(path: str | Path, section: str, name: str, expected: str | None
 
 
 def _edit(path: str | Path, change, expected: str | None) -> str:
-    from builder.kit.edit import roundtrip_yaml
-    from builder.lists.editor import ListChangedError, folder_lock
-    from builder.yamlio import atomic_write, may_replace, read_text
-
     p = Path(path)
     with folder_lock(p):
         text = read_text(p, "pack.yaml")
@@ -208,14 +205,14 @@ def _edit(path: str | Path, change, expected: str | None) -> str:
                     hint="load it again and repeat the change",
                 )
             )
-        y = roundtrip_yaml()
+        y = edit.roundtrip_yaml()
         tree = y.load(text)
         change(tree)
         buf = io.StringIO()
         y.dump(tree, buf)
         new = buf.getvalue()
         may_replace(p)
-        atomic_write(p, new, force=True)
+        yamlio.atomic_write(p, new, force=True)
     return new
 
 
@@ -227,10 +224,6 @@ def import_into(
     the pack is written once, atomically (all the rows or none), its comments kept.
     ``shown_name``: the sheet's name as the player knows it (an upload is read from a
     temporary file), for the ``assumed: from NAME`` of rows that say nothing of their source."""
-    from builder.catalog.packid import read_pack
-    from builder.packs.fields import sections
-    from builder.packs.sheet import import_sheet
-
     data, _ = read_pack(path)
     system = str(data.get("system", "")).strip().lower()
     shown = Path(shown_name or str(sheet_path)).name
@@ -255,18 +248,14 @@ def preview_png(
     for a game whose entries are not printed as cards, or an entry a list cannot hold alone.
     ``render_sides`` is ``builder.render.images.render_sides``, given by the caller (printing
     is a library package above the packs)."""
-    from builder.systems import get
-
     if get(system).sheet is not None:
         return None
-    from builder.lists.editor import ListEditor
 
     pack = str(Path(pack_path).resolve())
     try:
         ed, _ = ListEditor.new(system, pack_files=[pack], packs=[pack])
         ed.add(name)
         doc = ed.doc
-        from builder.systems import get
 
         lst, _ = get(system).rules.load_list(doc, ed.catalog)
         fronts, _ = render_sides(doc, ed.catalog, lst, dpi=dpi, bleed=0)
@@ -293,11 +282,6 @@ def preview_of(
 def unsaved(pack_path: str | Path, data: dict):
     """The path of pack ``data`` (not saved yet) written for the moment beside ``pack_path``
     under a hidden name (so that its art is found); removed at the end of the block."""
-    import os
-    import tempfile
-
-    from builder.packs.sheet import dump_pack
-
     folder = Path(pack_path).parent
     fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix=".preview-", dir=folder)
     try:

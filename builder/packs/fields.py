@@ -14,6 +14,9 @@ import types
 import typing
 from dataclasses import dataclass
 
+from builder.catalog.loader import entry_sections
+from builder.systems import catalog_module, get
+
 COMMON_DOCS = {
     "name": "the name as printed; an entry named like a catalog entry completes or changes that entry",
     "id": "a short key (default: made from the name)",
@@ -90,8 +93,6 @@ def _annotated(ann) -> bool:
 
 def kind_of(ann) -> tuple[str, tuple, str | None]:
     """(kind, choices, item kind) of an annotation."""
-    from pydantic import BaseModel
-
     annotated = _annotated(ann)
     base = _strip(ann)
     origin = typing.get_origin(base)
@@ -113,14 +114,14 @@ def kind_of(ann) -> tuple[str, tuple, str | None]:
         return "number", (), None
     if base is str:
         return "text", (), None
+    from pydantic import BaseModel  # noqa: PLC0415 - a catalog's models load pydantic; `daimyo pack list` reads none
+
     if isinstance(base, type) and issubclass(base, BaseModel):
         return "mapping", (), None
     return "value", (), None
 
 
 def entry_model(system: str, section: str):
-    from builder.systems import catalog_module
-
     model = catalog_module(system).CATALOG_MODEL
     field = model.model_fields.get(section)
     if field is None:
@@ -135,7 +136,6 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
     cls = entry_model(system, section)
     if cls is None:
         return []
-    from builder.systems import get
 
     gs = get(system)
     docs = gs.packs.docs.get(section, {})
@@ -168,16 +168,11 @@ def entry_fields(system: str, section: str) -> list[FieldInfo]:
 
 def main_sections(system: str) -> tuple[str, ...]:
     """The sections documented in full first (a pack may hold any section)."""
-    from builder.systems import get
-
     return tuple(get(system).packs.sections)
 
 
 def sections(system: str) -> list[str]:
     """Every entry section a pack of ``system`` may hold, the main ones first."""
-    from builder.catalog.loader import entry_sections
-    from builder.systems import catalog_module
-
     allsec = entry_sections(catalog_module(system).CATALOG_MODEL)
     main = [s for s in main_sections(system) if s in allsec]
     return main + [s for s in allsec if s not in main]

@@ -7,12 +7,34 @@ is stored and put in use atomically (``builder.packs.store``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urljoin
 
-from builder.catalog.packid import PackId
-from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
+from builder import limits, yamlio
+from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header, resolve_pack, resolve_recorded
+from builder.catalog.packid import PackId, pack_id, read_pack
+from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, command_line, option
+from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
+from builder.packs import store
+from builder.packs.manage import check_pack
+from builder.packs.registry import (
+    all_entries,
+    choose,
+    daimyo_version,
+    fetch,
+    name_key_of,
+    needs_newer_daimyo,
+    newest,
+    sha256_hex,
+    split_ref,
+    too_big_error,
+    version_key,
+)
+from builder.paths import display_path, is_file
+from builder.yamlio import read_bytes
 
 if TYPE_CHECKING:
     from builder.packs.registry import Entry
@@ -34,8 +56,6 @@ class Ready:
 def origin_of(source: str) -> str:
     """Where a pack installed from an address or a file comes from: its folder (versions 1 and 2
     side by side in one folder are of one origin)."""
-    from urllib.parse import urljoin
-
     if "://" in source:
         try:
             return urljoin(source, ".")
@@ -45,15 +65,11 @@ def origin_of(source: str) -> str:
 
 
 def _is_address(ref: str) -> bool:
-    import re
-
     return "://" in ref and re.match(r"[A-Za-z][A-Za-z0-9+.-]+:", ref) is not None
 
 
 def verify(data: bytes, entry) -> None:
     """Refuse bytes whose SHA-256 is not the index's."""
-    from builder.packs.registry import sha256_hex
-
     got = sha256_hex(data)
     if got != entry.sha256:
         raise DaimyoError(
@@ -72,24 +88,16 @@ def verify(data: bytes, entry) -> None:
 def prepare(data: bytes, source: str, entry=None) -> Ready:
     """Check downloaded bytes as a pack (and, from a registry, that it is the pack the index
     names)."""
-    from builder.catalog.packid import PackId
-    from builder.errors import CatalogError
-    from builder.limits import MAX_PACK_ENTRIES
-    from builder.packs.manage import check_pack
-    from builder.yamlio import parse_yaml
-
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DaimyoError(Diagnostic(source, 0, 0, "not UTF-8 text", code="pack.yaml")) from None
-    pack, pos = parse_yaml(text, source, "pack.yaml", max_entries=MAX_PACK_ENTRIES)
+    pack, pos = yamlio.parse_yaml(text, source, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
     if not isinstance(pack, dict):
         raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
     report = check_pack(source, parsed=(pack, pos))
     ident = PackId.of(pack, source)
     if entry is not None:
-        from builder.packs.registry import name_key_of
-
         if (name_key_of(ident.name), ident.version, report.system) != (
             name_key_of(entry.name),
             entry.version,
@@ -106,15 +114,12 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
                     hint="tell the registry's maintainers",
                 )
             )
-    from builder.packs.registry import sha256_hex
 
     origin = entry.registry if entry is not None and entry.registry else origin_of(source)
     return Ready(data, ident, report.system, sha256_hex(data), source, pack, origin)
 
 
 def _needs_daimyo(ready: Ready) -> None:
-    from builder.packs.registry import daimyo_version, needs_newer_daimyo
-
     need = ready.pack.get("daimyo")
     if need is not None and needs_newer_daimyo(str(need)):
         raise UsageError(
@@ -124,14 +129,8 @@ def _needs_daimyo(ready: Ready) -> None:
 
 
 def download(entry) -> Ready:
-    from builder.packs.registry import fetch
-
     if entry.size is not None:
-        from builder import limits
-
         if entry.size > limits.MAX_DOWNLOAD_BYTES:
-            from builder.packs.registry import too_big_error
-
             raise too_big_error(entry.url, entry.size, limits.MAX_DOWNLOAD_BYTES)
     data = fetch(entry.url, "pack")
     verify(data, entry)
@@ -142,10 +141,6 @@ def _plan(entry, entries, planned: dict) -> None:
     """``entry`` and the packs it needs that are not installed, in install order (the needed
     ones later: they are installed first). At most ``MAX_PACKS_PER_INSTALL`` packs: a registry
     whose packs need each other in a long chain is refused, not followed."""
-    from builder import limits
-    from builder.catalog.packfiles import read_header, resolve_pack
-    from builder.packs.registry import choose, name_key_of, split_ref
-
     todo = [entry]
     while todo:
         e = todo.pop()
@@ -171,22 +166,14 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
     """``daimyo pack install REF``: a registry name (``NAME`` or ``NAME@VERSION``), an address
     or a file. Lines for people. ``replace``: a pack that takes the place of a bundled pack, or
     of an installed one of another origin, is installed (and said so); otherwise refused."""
-    from builder.packs import store
-    from builder.paths import is_file
-
     if _is_address(ref):
-        from builder.packs.registry import fetch
-
         ready = prepare(fetch(ref, "pack"), ref)
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
     if is_file(ref):
-        from builder.yamlio import read_bytes
-
         ready = prepare(read_bytes(ref, "pack.yaml"), str(Path(ref).resolve()))
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
-    from builder.packs.registry import all_entries, choose, split_ref
 
     name, version = split_ref(ref)
     if version is not None:  # kept here: brought back without the network
@@ -213,8 +200,6 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
 
 def bundled_named(name: str, game: str) -> list[Path]:
     """The packs bundled with daimyo that lists know as ``name`` (any spelling) for ``game``."""
-    from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header
-
     key = name_key(name)
     out = []
     for p in pack_files(bundled_dir()):
@@ -227,9 +212,6 @@ def bundled_named(name: str, game: str) -> list[Path]:
 def shadows(r: Ready) -> list[tuple[str, str]]:
     """What installing ``r`` would take the place of, for every list that names it: a bundled
     pack, or the installed pack of another origin; (what, how to have it back) for each."""
-    from builder.catalog.packid import pack_id
-    from builder.packs import store
-
     out = []
     for p in bundled_named(r.ident.name, r.game):
         try:
@@ -263,9 +245,6 @@ def put_in_use(readies: list[Ready], force: bool, replace: bool = False) -> list
     """Store and put in use checked packs; a file in use that is no stored version (a pack made
     or copied by hand) is replaced only with ``force``, and a pack that would take the place of
     a bundled one or of one installed from elsewhere (``shadows``) only with ``replace``."""
-    from builder.catalog.packid import pack_id
-    from builder.packs import store
-
     out = []
     refuse_shadows(readies, replace)  # before the packs folder is made
     with store.locked():
@@ -287,8 +266,6 @@ def put_in_use(readies: list[Ready], force: bool, replace: bool = False) -> list
             current, path = store.in_use(r.ident.name)
             if current is None and path.is_file():  # a pack made by hand, replaced with force: kept too
                 try:
-                    from builder.packs.registry import sha256_hex
-
                     old, raw = pack_id(path), path.read_bytes()
                     if old.hash != r.ident.hash:
                         current = store.store(
@@ -328,10 +305,6 @@ class Update:
 def outdated(name: str | None = None) -> list[Update]:
     """The installed packs (all, or ``name``) for which a registry has a newer version this
     daimyo can use."""
-    from builder.catalog.packid import read_pack
-    from builder.packs import store
-    from builder.packs.registry import all_entries, name_key_of, newest, version_key
-
     entries = all_entries()
     out = []
     seen = False
@@ -364,15 +337,11 @@ class UpdateReport:
     lists: list  # [(Path, [EntryChange])]
 
     def head(self) -> str:
-        from builder.lists.packchanges import summary
-
         u = self.update
         return f"{u.name}: {u.current or '(no version)'} -> {self.version} ({u.game}): {summary(self.changes)}"
 
     def lines(self) -> list[str]:
         """The report as ``daimyo pack update`` prints it."""
-        from builder.paths import display_path
-
         lines = [self.head()]
         lines += [f"  {c.text()}" for c in self.changes]
         for f, mine in self.lists:
@@ -384,8 +353,6 @@ class UpdateReport:
 def report(update: Update, ready: Ready, list_paths: list[str]) -> UpdateReport:
     """What replacing the version in use with ``ready`` changes: for the pack, then for each list
     among ``list_paths`` (files, or folders searched) that uses it."""
-    from builder.lists.packchanges import for_list, lists_using, pack_changes
-
     changes = pack_changes(update.data, ready.pack)
     lists = [(f, for_list(changes, data)) for f, data in lists_using(update.path, list_paths)]
     return UpdateReport(update, update.entry.version, changes, lists)
@@ -400,17 +367,12 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
     """``daimyo import SOURCE --install-packs`` for a list that names its packs (a share code,
     text, YAML): install from the registries each pack it records that is missing here or
     differs, the version it records, refusing one whose content is not the recorded one."""
-    from builder.catalog.packfiles import resolve_recorded
-    from builder.packs.registry import all_entries, choose
-
     recorded = {str(e.get("pack")): e for e in doc.get("checked_with") or [] if isinstance(e, dict)}
     wanted = []
     for ref in doc.get("packs") or []:
         rec = recorded.get(str(ref), {})
         path = resolve_recorded(str(ref), doc, base_dir, doc.get("system"), names_only=names_only)
         if path is not None:
-            from builder.catalog.packid import pack_id
-
             try:
                 if not rec.get("hash") or pack_id(path).hash.startswith(rec["hash"]):
                     continue
@@ -439,8 +401,6 @@ def install_recorded(doc: dict, base_dir, names_only: bool = False, force: bool 
     readies = [download(e) for e in reversed(list(planned.values()))]
     for name, _version, content in wanted:
         for r in readies:
-            from builder.packs.registry import name_key_of
-
             if name_key_of(r.ident.name) == name_key_of(name) and content and not r.ident.hash.startswith(content):
                 raise DaimyoError(
                     Diagnostic(

@@ -5,8 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder import SYSTEMS, yamlio
+from builder.catalog.loader import build_catalog, catalog_files, load_catalog
+from builder.catalog.packfiles import WHERE_LABELS, bundled_dir, install_dir, name_key, pack_files, search_dirs
 from builder.catalog.packid import PackId, read_pack, short_hash
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
+from builder.names import did_you_mean
+from builder.packs import store
+from builder.packs.fields import sections
+from builder.packs.store import file_name
+from builder.paths import display_path
+from builder.yamlio import may_replace, read_text
 
 
 @dataclass
@@ -40,11 +49,6 @@ class PackReport:
 def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
     """Validate one pack with its system's catalog; CatalogError lists every problem.
     ``parsed`` = (data, positions): the pack already read (``path`` then only names it)."""
-    from builder import SYSTEMS
-    from builder.catalog.loader import build_catalog, catalog_files, load_catalog
-    from builder.names import did_you_mean
-    from builder.packs.fields import sections
-
     data, pos = parsed if parsed is not None else read_pack(path)
     system = data.get("system")
     if not isinstance(system, str) or system.strip().lower() not in SYSTEMS:
@@ -93,8 +97,6 @@ class Listed:
 def list_packs(system: str | None = None, base_dir: Path | None = None) -> list[Listed]:
     """Every pack in the search folders, in search order; a later pack with the same name (and
     system) as an earlier one is shadowed by it."""
-    from builder.catalog.packfiles import name_key, pack_files, search_dirs
-
     out: list[Listed] = []
     winners: dict[tuple, Path] = {}
     for where, folder in search_dirs(base_dir):
@@ -129,9 +131,6 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
     An installed pack of the same name and the same content is left alone; one with other
     content is replaced only with ``force``.
     """
-    from builder.catalog.packfiles import install_dir
-    from builder.yamlio import atomic_write, read_text
-
     report = check_pack(path)
     ident = report.ident
     folder = install_dir()
@@ -166,26 +165,20 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
                 hint="set DAIMYO_PACKS to a folder you can write",
             )
         ) from None
-    from builder.yamlio import may_replace
 
     may_replace(target)  # its old version was read above, to be named
-    atomic_write(target, text, force=True)
+    yamlio.atomic_write(target, text, force=True)
     if old is None:
         return target, "installed"
     return target, f"replaced version {old.version or '(none)'}"
 
 
 def _file_name(name: str) -> str:
-    from builder.packs.store import file_name
-
     return file_name(name)
 
 
 def shown(path) -> str:
     """A pack's path for people: bundled packs by their name, not an installation path."""
-    from builder.catalog.packfiles import bundled_dir
-    from builder.paths import display_path
-
     try:
         if Path(path).resolve().parent == bundled_dir().resolve():
             return f"(bundled) {Path(path).name}"
@@ -215,9 +208,6 @@ def packs_json(items) -> list[dict]:
 
 def format_pack_list(items) -> list[str]:
     """The lines of ``daimyo pack list``: the search order, then the packs found in each place."""
-    from builder.catalog.packfiles import WHERE_LABELS, search_dirs
-    from builder.catalog.packid import short_hash
-
     lines = ["search order (first wins): the path as written, the list's folder, then:"]
     for n, (where, folder) in enumerate((w, d) for w, d in search_dirs(None)):
         label = "bundled with daimyo" if where == "bundled" else str(folder)
@@ -241,9 +231,6 @@ def format_pack_list(items) -> list[str]:
 
 def _installed_lines(ident) -> list[str]:
     """Where an installed pack came from and the other versions kept beside it."""
-    from builder.catalog.packfiles import name_key
-    from builder.packs import store
-
     recs = [r for r in store.records() if name_key(r.name) == name_key(ident.name)]
     lines = [f"      from {r.source}" for r in recs if r.hash == ident.hash][:1]
     kept = [r.version or "(no version)" for r in recs if r.hash != ident.hash]

@@ -25,13 +25,25 @@ import hashlib
 import json
 import os
 import re
+import socket
+import stat
+import threading
+import time
+import tomllib
+import urllib.error
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urljoin, urlsplit
 
-from builder import limits
-from builder.catalog.packfiles import split_ref, version_key
-from builder.errors import DaimyoError, Diagnostic, UsageError, option
+from builder import SYSTEMS, __version__, limits, yamlio
+from builder.catalog.packfiles import PACK_SUFFIXES, config_dir, name_key, split_ref, version_key
+from builder.catalog.packid import PackId
+from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, one_line, option
+from builder.names import did_you_mean, loose
+from builder.packs.manage import check_pack
+from builder.paths import cache_dir, display_path
+from builder.yamlio import entries_over, read_bytes
 
 INDEX_KEY = "daimyo_registry"
 INDEX_FORMAT = 1
@@ -44,8 +56,6 @@ CONFIG_NAME = "config.toml"
 
 
 def daimyo_version() -> str:
-    from builder import __version__
-
     return __version__
 
 
@@ -105,9 +115,6 @@ _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 def parse_index(text: str, where: str) -> list[Entry]:
     """The entries of an index's text; DaimyoError naming the line of the first problem."""
-    from builder import SYSTEMS
-    from builder.yamlio import parse_yaml
-
     if text.lstrip().startswith("{") is False:
         raise DaimyoError(
             Diagnostic(
@@ -119,7 +126,6 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 hint="'daimyo pack index FOLDER' writes one",
             )
         )
-    from builder.yamlio import entries_over
 
     if entries_over(text, limits.MAX_INDEX_ENTRIES, limits.MAX_PACK_VALUES):
         raise DaimyoError(
@@ -133,7 +139,7 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 hint="a registry's index lists at most that many; tell its maintainers",
             )
         )
-    data, pos = parse_yaml(text, where, "registry.index")
+    data, pos = yamlio.parse_yaml(text, where, "registry.index")
     if not isinstance(data, dict) or INDEX_KEY not in data:
         raise DaimyoError(
             Diagnostic(
@@ -216,8 +222,6 @@ def parse_index(text: str, where: str) -> list[Entry]:
 def absolute_url(url: str, base: str) -> str:
     """``url`` (relative to the index at ``base``, or absolute) as an absolute address whose
     scheme daimyo reads; UsageError for any other scheme."""
-    from urllib.parse import urljoin, urlsplit
-
     try:
         full = urljoin(base, url)
     except ValueError as exc:
@@ -250,7 +254,6 @@ def registry_urls() -> list[str]:
     cfg = config_file()
     if not cfg.is_file():
         return []
-    import tomllib
 
     try:
         data = tomllib.loads(cfg.read_text(encoding="utf-8"))
@@ -285,15 +288,11 @@ def registry_urls() -> list[str]:
 
 
 def config_file() -> Path:
-    from builder.catalog.packfiles import config_dir
-
     return config_dir() / CONFIG_NAME
 
 
 def to_index_url(ref: str, base: Path | None = None) -> str:
     """A registry as written (URL, folder or index file) as the address of its index."""
-    from urllib.parse import urlsplit
-
     ref = ref.strip()
     try:
         scheme = urlsplit(ref).scheme.lower()
@@ -334,8 +333,6 @@ def no_registry_hint() -> str:
 def split_address(url: str, shown: str | None = None):
     """``urlsplit(url)``, its port checked; DaimyoError (one line) for an address that cannot be
     one (``http://[::1``, a port past 65535)."""
-    from urllib.parse import urlsplit
-
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - read to check it: a port out of range raises here, not later
@@ -349,7 +346,7 @@ def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
     limits (``DOWNLOAD_TIMEOUT_SECONDS`` of silence, ``DOWNLOAD_TOTAL_SECONDS`` in all),
     following at most ``MAX_REDIRECTS`` redirects; DaimyoError (one line) otherwise, and for an
     answer shorter than the length its server announced."""
-    from urllib.request import url2pathname
+    from urllib.request import url2pathname  # noqa: PLC0415 - the network stack only when a pack is downloaded
 
     limit = limits.MAX_DOWNLOAD_BYTES if limit is None else limit
     parts = split_address(url)
@@ -359,8 +356,6 @@ def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
     if scheme == "file":
         path = url2pathname(parts.path)
         try:
-            import stat
-
             st = os.stat(path)
             if not stat.S_ISREG(st.st_mode):
                 raise _refuse(url, "not a regular file")
@@ -377,8 +372,6 @@ def fetch(url: str, what: str = "download", limit: int | None = None) -> bytes:
 
 
 def _refuse(url: str, message: str, hint: str | None = None) -> DaimyoError:
-    from builder.errors import one_line
-
     return DaimyoError(Diagnostic(one_line(url), 0, 0, one_line(message), code="registry.download", hint=hint))
 
 
@@ -406,8 +399,6 @@ class _Deadline:
     that sends a byte now and then is never silent long enough for the socket's timeout)."""
 
     def __init__(self, seconds: float):
-        import threading
-
         self.expired = threading.Event()
         self._lock = threading.Lock()
         self._socks: list = []
@@ -416,8 +407,6 @@ class _Deadline:
 
     def connect(self, *args, **kwargs):
         """``socket.create_connection``, the connection watched."""
-        import socket
-
         sock = socket.create_connection(*args, **kwargs)
         with self._lock:
             self._socks.append(sock)
@@ -427,8 +416,6 @@ class _Deadline:
 
     @staticmethod
     def _shut(sock) -> None:
-        import socket
-
         try:
             sock.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -450,10 +437,8 @@ class _Deadline:
 
 
 def _fetch_http(url: str, limit: int) -> bytes:
-    import http.client
-    import urllib.error
-    import urllib.request
-    from urllib.parse import urljoin
+    import http.client  # noqa: PLC0415 - the network stack only when a pack is downloaded
+    import urllib.request  # noqa: PLC0415 - the network stack only when a pack is downloaded
 
     deadline = _Deadline(limits.DOWNLOAD_TOTAL_SECONDS)
 
@@ -543,9 +528,7 @@ def _cut(url: str, got: int, announced: int | None) -> DaimyoError:
 def _failed(url: str, exc: BaseException) -> DaimyoError:
     """The one line for a download that failed with ``exc`` (anything urllib, http.client or the
     network raise)."""
-    import http.client
-    import socket
-    import urllib.error
+    import http.client  # noqa: PLC0415 - the network stack only when a pack is downloaded
 
     if isinstance(exc, urllib.error.HTTPError):
         if 300 <= exc.code < 400 and not (exc.headers and (exc.headers.get("location") or exc.headers.get("uri"))):
@@ -594,8 +577,6 @@ STALE: list[tuple[str, str]] = []
 
 
 def _cached_index(url: str) -> Path:
-    from builder.paths import cache_dir
-
     return cache_dir() / "registries" / (hashlib.sha256(url.encode("utf-8")).hexdigest()[:24] + ".json")
 
 
@@ -609,8 +590,6 @@ def load_index(url: str) -> list[Entry]:
         msg = exc.diagnostics[0].message
         kept = _cached_index(url)
         if (msg.startswith("cannot connect") or msg.startswith("no answer")) and kept.is_file():
-            import time
-
             when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(kept.stat().st_mtime))
             STALE.append((url, when))
             return parse_index(kept.read_text(encoding="utf-8"), url)
@@ -622,11 +601,9 @@ def load_index(url: str) -> list[Entry]:
     entries = parse_index(text, url)
     if not url.lower().startswith("file:"):
         try:
-            from builder.yamlio import atomic_write
-
             kept = _cached_index(url)
             kept.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(kept, text, force=True)
+            yamlio.atomic_write(kept, text, force=True)
         except (OSError, DaimyoError):
             pass  # no cache: the next offline search has no copy, nothing worse
     return entries
@@ -654,8 +631,6 @@ def all_entries(urls: list[str] | None = None) -> list[Entry]:
 def search(entries: list[Entry], text: str | None = None, game: str | None = None) -> list[Entry]:
     """The newest version of each pack matching ``text`` (name, description, authors; any case)
     and ``game``."""
-    from builder.names import loose
-
     want = loose(text) if text else ""
     newest: dict[tuple, Entry] = {}
     for e in entries:
@@ -671,8 +646,6 @@ def search(entries: list[Entry], text: str | None = None, game: str | None = Non
 
 
 def name_key_of(name: str) -> str:
-    from builder.catalog.packfiles import name_key
-
     return name_key(name)
 
 
@@ -682,8 +655,6 @@ def choose(entries: list[Entry], name: str, version: str | None = None, game: st
     key = name_key_of(name)
     found = [e for e in entries if name_key_of(e.name) == key and (game is None or e.game == game)]
     if not found:
-        from builder.names import did_you_mean
-
         raise UsageError(
             f"no pack '{name}' in the registries",
             did_you_mean(name, sorted({e.name for e in entries})) or "'daimyo pack search' lists what they hold",
@@ -733,13 +704,6 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
     """The index of every pack in ``folder`` (and its subfolders, 3 deep): (index, lines for
     people). Every pack is checked; CatalogError lists every problem and nothing is returned
     then. Packs need ``version:``; one name and version appear once."""
-    from builder.catalog.packfiles import PACK_SUFFIXES
-    from builder.catalog.packid import PackId
-    from builder.errors import CatalogError
-    from builder.packs.manage import check_pack
-    from builder.paths import display_path
-    from builder.yamlio import parse_yaml, read_bytes
-
     root = Path(folder)
     if not root.is_dir():
         raise UsageError(f"{folder} is not a folder", "give the folder holding the registry's packs")
@@ -760,7 +724,7 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
         try:
             raw = read_bytes(p, "pack.yaml", shown)
             text = raw.decode("utf-8")
-            data, pos = parse_yaml(text, shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
+            data, pos = yamlio.parse_yaml(text, shown, "pack.yaml", max_entries=limits.MAX_PACK_ENTRIES)
             if not isinstance(data, dict):
                 raise CatalogError(
                     pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type")
@@ -798,7 +762,6 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             continue
         seen[key] = shown
         rel = p.relative_to(root).as_posix()
-        from urllib.parse import quote
 
         url = quote(rel) if base_url is None else base_url.rstrip("/") + "/" + quote(rel)
         authors = [str(x) for x in data.get("authors") or []] or ([ident.author] if ident.author else [])

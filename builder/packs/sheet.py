@@ -22,15 +22,28 @@ written when any row is bad.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import json
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from builder.errors import DaimyoError, Diagnostic, UsageError, option
+from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import LiteralScalarString
+
+from builder import SYSTEMS, limits, yamlio
+from builder.catalog.loader import load_catalog
+from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
+from builder.limits import MAX_SHEET_UNPACKED
+from builder.names import did_you_mean
 from builder.packs.fields import LIST_SEPARATOR, FieldInfo, entry_fields, main_sections, sections
+from builder.packs.manage import check_pack
+from builder.paths import display_path
+from builder.systems import catalog_module
+from builder.yamlio import Positions, read_text
 
 SHEET_FORMATS = ("csv", "xlsx")
 META_ORDER = ("system", "name", "version", "author", "url", "licence", "description", "example")
@@ -76,8 +89,6 @@ def _header_map(
     sheet: Sheet, system: str, header: list, row_no: int, label: str, default_section: str | None, diags: list
 ) -> tuple[dict, int | None]:
     """column index -> field name (or 'section'); index of the section column."""
-    from builder.names import did_you_mean
-
     known: set[str] = set()
     for s in sections(system):
         known.update(f.name for f in entry_fields(system, s))
@@ -123,9 +134,6 @@ def _header_map(
 
 
 def read_csv(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list]:
-    from builder.paths import display_path
-    from builder.yamlio import read_text
-
     shown = display_path(path)
     text = read_text(path, display=shown).lstrip("\ufeff")
     sheet = Sheet(shown)
@@ -213,10 +221,6 @@ def _meta_system(sheet: Sheet) -> str | None:
 def _check_unpacked(path: str | Path, shown: str) -> None:
     """Refuse a workbook whose parts declare more than MAX_SHEET_UNPACKED bytes (a zip's reader
     never gives more than a part declares); a file that is no zip is left to the reader."""
-    import zipfile
-
-    from builder.limits import MAX_SHEET_UNPACKED
-
     try:
         with zipfile.ZipFile(path) as z:
             size = sum(i.file_size for i in z.infolist())
@@ -236,11 +240,9 @@ def _check_unpacked(path: str | Path, shown: str) -> None:
 
 
 def read_xlsx(path: str | Path, system: str | None, default_section: str | None) -> tuple[Sheet, list]:
-    from builder.paths import display_path
-
     shown = display_path(path)
     try:
-        import openpyxl
+        import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
         raise UsageError("reading .xlsx needs the openpyxl package", "pip install openpyxl, or save as .csv") from None
     _check_unpacked(path, shown)
@@ -286,8 +288,6 @@ def read_xlsx(path: str | Path, system: str | None, default_section: str | None)
             elif len(book.worksheets) - (ws_meta is not None) == 1:
                 section = default_section
             else:
-                from builder.names import did_you_mean
-
                 diags.append(
                     Diagnostic(
                         label,
@@ -373,10 +373,8 @@ def _scalar(kind: str | None, t: str, f: FieldInfo):
 
 
 def _flow(t: str, want: str):
-    from builder.yamlio import parse_yaml
-
     try:
-        data, _ = parse_yaml(t, "<cell>")
+        data, _ = yamlio.parse_yaml(t, "<cell>")
     except DaimyoError as exc:
         msg = exc.diagnostics[0].message if exc.diagnostics else "not YAML"
         raise ValueError(f"cannot read '{t}' as a {want} ({msg})") from None
@@ -392,7 +390,6 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
     into rows that give neither ``source`` nor ``assumed`` (every entry says where it is from)."""
     diags: list[Diagnostic] = []
     data: dict = {"system": system}
-    from builder.systems import catalog_module
 
     roots = set(catalog_module(system).CATALOG_MODEL.model_fields) - set(sections(system))
     for key, (text, row, col) in sheet.meta.items():
@@ -438,8 +435,6 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
         label = sheet.label(r.section)
         sec_col = r.cells.pop("__section_col__", ("", 1))[1]
         if r.section not in allowed:
-            from builder.names import did_you_mean
-
             diags.append(
                 Diagnostic(
                     label,
@@ -498,8 +493,6 @@ def sheet_to_pack(sheet: Sheet, system: str, overrides: dict, assumed: str | Non
 
 
 def _base_record(system: str, section: str, entry: dict):
-    from builder.catalog.loader import load_catalog
-
     cat = load_catalog(system)
     for key in (entry.get("id"), entry.get("name")):
         if isinstance(key, str):
@@ -515,8 +508,6 @@ def _base_record(system: str, section: str, entry: dict):
 def dump_pack(data: dict) -> str:
     """A pack as YAML: the pack-level keys, then each section as a block list of entries
     with one field per line (lists and mappings inside a field in flow style)."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.scalarstring import LiteralScalarString
 
     def prep(v):
         if isinstance(v, str) and "\n" in v:
@@ -562,12 +553,8 @@ def import_sheet(
     The sheet is read once; the pack made from it is checked with the catalog as data (its
     positions are the sheet's rows and columns), never written out and parsed back.
     ``default_name``: the pack's name when neither the sheet nor ``overrides`` gives one."""
-    from builder import SYSTEMS
-
     fmt = sheet_format(str(path))
     if section is not None and system is not None and section not in sections(system):
-        from builder.names import did_you_mean
-
         raise UsageError(
             f"'{section}' is not a section of a {system} pack",
             did_you_mean(section, sections(system)) or "sections: " + ", ".join(sections(system)),
@@ -575,16 +562,15 @@ def import_sheet(
     reader = read_csv if fmt == "csv" else read_xlsx
     default = section or (main_sections(system)[0] if system else None)
     sheet, diags = reader(path, system, default)
-    from builder.limits import MAX_PACK_ENTRIES
 
-    if len(sheet.rows) > MAX_PACK_ENTRIES:  # one entry a row: the pack it would make is refused
+    if len(sheet.rows) > limits.MAX_PACK_ENTRIES:  # one entry a row: the pack it would make is refused
         raise DaimyoError(
             Diagnostic(
                 sheet.file,
                 0,
                 0,
-                f"{len(sheet.rows):,} rows, more than the {MAX_PACK_ENTRIES:,} entries of a pack (MAX_PACK_ENTRIES)",
-                hint=f"split it into sheets of at most {MAX_PACK_ENTRIES:,} rows",
+                f"{len(sheet.rows):,} rows, more than the {limits.MAX_PACK_ENTRIES:,} entries of a pack (MAX_PACK_ENTRIES)",
+                hint=f"split it into sheets of at most {limits.MAX_PACK_ENTRIES:,} rows",
             )
         )
     system = system or _meta_system(sheet)
@@ -622,8 +608,6 @@ def _positions(data: dict):
     """Positions for a pack made from a sheet: one made-up line per section, entry and field
     (a value inside a field shares its field's line), so that a problem the catalog finds
     leads back to its entry and field (:func:`_map_back`)."""
-    from builder.yamlio import Positions
-
     pos = Positions(_MADE)
     line = 0
     for key, val in data.items():
@@ -645,9 +629,6 @@ def _positions(data: dict):
 
 def validate_sheet(data: dict, where: dict, sheet: Sheet) -> None:
     """Check the pack with the catalog; map every problem back to its row and column."""
-    from builder.errors import CatalogError
-    from builder.packs.manage import check_pack
-
     pos = _positions(data)
     try:
         check_pack(_MADE, parsed=(data, pos))
@@ -670,8 +651,6 @@ def _line_paths(pos) -> tuple[list[int], list[tuple]]:
 
 def _map_back(d: Diagnostic, line_paths, where: dict, sheet: Sheet) -> Diagnostic:
     """A diagnostic at a line of the pack made from the sheet, moved to the sheet's row and column."""
-    import bisect
-
     lines, paths = line_paths
     i = bisect.bisect_right(lines, d.line) - 1
     if i < 0:
@@ -771,7 +750,7 @@ def export_csv(data: dict) -> str:
 
 def export_xlsx(data: dict) -> bytes:
     try:
-        import openpyxl
+        import openpyxl  # noqa: PLC0415 - openpyxl only for .xlsx files; its absence is answered in one line
     except ImportError:  # pragma: no cover - a dependency
         raise UsageError(
             "writing .xlsx needs the openpyxl package", f"pip install openpyxl, or use {option('to')} csv"

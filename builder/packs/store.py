@@ -18,10 +18,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import time
 from dataclasses import asdict
 from pathlib import Path
 
+from builder import yamlio
 from builder.catalog.packfiles import (
+    PACK_SUFFIXES,
     RECORDS,
     VERSIONS,
     Installed,
@@ -31,9 +35,11 @@ from builder.catalog.packfiles import (
     kept_records,
     name_key,
     pack_files,
+    read_header,
 )
-from builder.catalog.packid import PackId
-from builder.errors import DaimyoError, Diagnostic
+from builder.catalog.packid import PackId, pack_id, read_pack, short_hash
+from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.yamlio import may_replace
 
 
 def folder() -> Path:
@@ -42,8 +48,6 @@ def folder() -> Path:
 
 def file_name(name: str) -> str:
     """The file name (without ``.yaml``) a pack named ``name`` is installed under."""
-    import re
-
     text = re.sub(r"[^\w.-]+", "-", name.strip().lower(), flags=re.UNICODE).strip("-.")
     return text[:80] or "pack"
 
@@ -52,8 +56,6 @@ def active_paths(name: str) -> list[Path]:
     """The files of the packs folder that are pack ``name`` in use, whatever the spelling of the
     name (``name_key``: case, spaces, hyphens): by file name or by the ``name:`` inside. One,
     unless a file was copied in by hand or an older daimyo left one per spelling."""
-    from builder.catalog.packfiles import PACK_SUFFIXES, read_header
-
     key = name_key(name)
     out = []
     try:
@@ -87,12 +89,10 @@ def records() -> list[Installed]:
 
 
 def _write_records(items: list[Installed]) -> None:
-    from builder.yamlio import atomic_write
-
     body = (
         json.dumps({"daimyo_installed": 1, "versions": [asdict(r) for r in items]}, indent=2, ensure_ascii=False) + "\n"
     )
-    atomic_write(folder() / RECORDS, body, force=True)
+    yamlio.atomic_write(folder() / RECORDS, body, force=True)
 
 
 class locked:
@@ -114,7 +114,7 @@ class locked:
                 )
             ) from None
         try:
-            import fcntl
+            import fcntl  # noqa: PLC0415 - POSIX only; the ImportError is the other platforms' answer
 
             self.fd = os.open(f, os.O_RDONLY)
             fcntl.flock(self.fd, fcntl.LOCK_EX)
@@ -133,8 +133,6 @@ class locked:
 def in_use(name: str) -> tuple[Installed | None, Path]:
     """The record of the version of ``name`` in use (None when the file in use is not a stored
     version: made or copied by hand) and the file in use."""
-    from builder.catalog.packid import pack_id
-
     path = active_path(name)
     if not path.is_file():
         return None, path
@@ -158,23 +156,16 @@ def find_by_hash(content: str) -> Installed | None:
 
 
 def stored_data(r: Installed) -> dict:
-    from builder.catalog.packid import read_pack
-
     return read_pack(folder() / r.file)[0]
 
 
 def store(data: bytes, ident, game: str, sha256: str, source: str, origin: str | None = None) -> Installed:
     """Keep ``data`` (a checked pack) as a stored version and record it (call under ``locked``)."""
-    import time
-
-    from builder.catalog.packid import short_hash
-    from builder.yamlio import atomic_write
-
     rel = f"{VERSIONS}/{file_name(ident.name)}/{file_name(ident.version or 'none')}-{short_hash(ident.hash)}.yaml"
     target = folder() / rel
     target.parent.mkdir(parents=True, exist_ok=True)
     if not target.is_file() or target.read_bytes() != data:
-        atomic_write(target, data, force=True)
+        yamlio.atomic_write(target, data, force=True)
     rec = Installed(
         name=ident.name,
         game=game,
@@ -194,13 +185,11 @@ def store(data: bytes, ident, game: str, sha256: str, source: str, origin: str |
 
 def activate(r: Installed) -> Path:
     """Make the stored version ``r`` the one in use (atomically; call under ``locked``)."""
-    from builder.yamlio import atomic_write, may_replace
-
     target = active_path(r.name)
     data = (folder() / r.file).read_bytes()
     if target.exists():
         may_replace(target)
-    atomic_write(target, data, force=True)
+    yamlio.atomic_write(target, data, force=True)
     for other in active_paths(r.name):  # another spelling left in use by an older install: not any more
         if other != target and _recorded(other):
             other.unlink(missing_ok=True)
@@ -209,8 +198,6 @@ def activate(r: Installed) -> Path:
 
 def _recorded(path: Path) -> bool:
     """True when ``path`` holds a stored version (not a pack made or copied by hand)."""
-    from builder.catalog.packid import pack_id
-
     try:
         h = pack_id(path).hash
     except DaimyoError:
@@ -220,8 +207,6 @@ def _recorded(path: Path) -> bool:
 
 def remove(name: str, version: str | None = None) -> list[str]:
     """Remove a pack (or one stored version of it) from the packs folder; lines for people."""
-    from builder.errors import UsageError
-
     out = []
     with locked():
         current, path = in_use(name)
@@ -255,8 +240,6 @@ def remove(name: str, version: str | None = None) -> list[str]:
 
 def installed_in_use() -> list[tuple[Installed | None, Path, PackId]]:
     """Each pack file in use in the packs folder: (its record or None, path, PackId)."""
-    from builder.catalog.packid import pack_id
-
     out: list[tuple[Installed | None, Path, PackId]] = []
     for p in pack_files(folder()):
         try:

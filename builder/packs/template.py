@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import io
 
+from ruamel.yaml import YAML
+
+from builder.catalog.loader import load_catalog
+from builder.catalog.packfiles import bundled_dir, pack_files, read_header
+from builder.names import slug
 from builder.packs.fields import entry_fields, main_sections, sections
+from builder.systems import get
 
 SHOW_VALUES = 14
 
 
 def _dump(data) -> str:
-    from ruamel.yaml import YAML
-
     y = YAML()
     y.default_flow_style = None
     y.width = 4096
@@ -23,9 +27,6 @@ def _dump(data) -> str:
 
 def _example_catalog(system: str):
     """The catalog with the bundled example pack(s) of the system (examples are complete)."""
-    from builder.catalog.loader import load_catalog
-    from builder.catalog.packfiles import bundled_dir, pack_files, read_header
-
     packs = [str(p) for p in pack_files(bundled_dir()) if read_header(p).system == system]
     try:
         return load_catalog(system, packs)
@@ -35,8 +36,6 @@ def _example_catalog(system: str):
 
 def example_entry(catalog, system: str, section: str) -> dict | None:
     """The fullest entry of the section, as a pack would write it."""
-    from builder.names import slug
-
     fields = [f.name for f in entry_fields(system, section)]
     best, score = None, -1
     for rec in catalog.records(section):
@@ -72,8 +71,6 @@ def _values(catalog, section: str) -> str:
 
 
 def render_template(system: str, name: str = "My pack") -> str:
-    from builder.systems import get
-
     cat = _example_catalog(system)
     out = [
         f"# A daimyo pack for {get(system).title}.",

@@ -9,10 +9,15 @@ two page PDF in two columns, with the block toolkit of :mod:`builder.kit.blocks`
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
 
+from reportlab.platypus import CondPageBreak, FrameBreak, PageBreak, Spacer
+
+from builder import rulebooks
+from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, UsageError, option
 from builder.kit.aid import AidContext, Generator, registry
 from builder.kit.blocks import (  # noqa: F401  (the toolkit, also importable from here)
@@ -64,21 +69,20 @@ from builder.kit.blocks import (  # noqa: F401  (the toolkit, also importable fr
     stacked,
     table,
 )
+from builder.names import did_you_mean
+from builder.paths import templates_dir
+from builder.systems import find_system, get, ids, is_system
+from builder.yamlio import load_yaml
 
 # -- player aids ----------------------------------------------------------------------
 
 
 def _templates_dir() -> Path:
-    from builder.paths import templates_dir
-
     return templates_dir() / "aids"
 
 
 def load_aid_template(system: str) -> tuple[dict, Any, str]:
     """The aid template of ``system``: (data, positions, file)."""
-    from builder.systems import get, is_system
-    from builder.yamlio import load_yaml
-
     path = (get(system).printing.aid_template if is_system(system) else None) or _templates_dir() / f"{system}.yaml"
     if not path.is_file():
         raise UsageError(f"no player aid template for '{system}' ({path})", hint="templates/aids/<system>.yaml")
@@ -116,15 +120,11 @@ generator = registry(GENERATORS)
 
 def _game_blocks(system: str) -> dict[str, Generator]:
     """The generated blocks of the game ``system`` (its ``aid_blocks``), by name."""
-    from builder.systems import find_system
-
     return find_system(system).printing.aid_blocks()
 
 
 def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
     """Flowables of one template block (a table plus its source stay together)."""
-    from reportlab.platypus import CondPageBreak, FrameBreak, PageBreak, Spacer
-
     st = ctx.st
     unknown = set(block) - BLOCK_KEYS
     if unknown:
@@ -193,10 +193,6 @@ def render_aid(
     **options,
 ) -> Path:
     """Write the player aid of ``system`` (one or two pages) to ``out_path``."""
-    from builder.catalog.loader import load_catalog
-    from builder.names import did_you_mean
-    from builder.systems import ids, is_system
-
     system = (system or "").strip().lower()
     if not is_system(system):
         raise UsageError(f"unknown system '{system}'", hint=did_you_mean(system, ids()) or "one of " + ", ".join(ids()))
@@ -252,7 +248,6 @@ def render_aid(
     if pages > 1:
         # a few lines spilling onto a page of their own (Letter is 18 mm shorter than A4):
         # a slightly smaller type keeps the aid on the pages it was designed for
-        import os
 
         trial = Path(path).with_name(f".{Path(path).name}.fit.pdf")
         for shrink in AID_SHRINK:
@@ -278,9 +273,7 @@ def _pages(path) -> int:
 
 def _rulebook_note(file: str | None) -> str:
     """The footer's "Kensei rulebook (2nd edition, free rules)" for an aid's rulebook file."""
-    from builder.rulebooks import registry
-
-    book = registry().get(str(file or ""))
+    book = rulebooks.registry().get(str(file or ""))
     if book is None:
         return "rulebook" if file else ""
     return f"{book.title} ({book.edition})"

@@ -39,11 +39,22 @@ Every function raises ``builder.errors.DaimyoError`` (exit 2) for input a user c
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from pathlib import Path
 
+from builder.check import load_checked
 from builder.errors import DaimyoError, UsageError, command_line, option
-from builder.yamlio import refuse_output
+from builder.kit.layout import paper_size
+from builder.kit.printoptions import PrintOptions
+from builder.render.bookpdf import render_book
+from builder.render.cards import render_cards
+from builder.render.cards import render_test_sheet as _render
+from builder.render.charts import stats_appendix
+from builder.render.images import render_images
+from builder.share.code import share_code_of
+from builder.systems import find_system, get
+from builder.yamlio import refuse_folder_name, refuse_output
 
 CARD_OPTIONS = {
     "paper",
@@ -101,9 +112,6 @@ class _fits:
 
 def render_list(path, out_path, force: bool = False, **options) -> Path:
     """Print a list (see the module docstring). Returns the written path."""
-    from builder.check import load_checked
-    from builder.share.code import share_code_of
-
     unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
     sources = options.pop("sources", None)  # rosters and setup sheets: None = print them (the default)
     sources = True if sources is None else bool(sources)
@@ -112,7 +120,6 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     unknown = set(options) - CARD_OPTIONS
     if unknown:
         raise UsageError(f"unknown print option(s): {', '.join(sorted(unknown))}")
-    from builder.kit.printoptions import PrintOptions
 
     checked = PrintOptions.of(**options)  # every value checked before anything is read or written
     out = Path(out_path)
@@ -122,12 +129,9 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     if on_result is not None:
         on_result(result)
     share = share_code_of(doc)
-    from builder.systems import get
 
     gs = get(doc.system)
     if gs.sheet is None:
-        from builder.render.cards import render_cards
-
         with _fits("card sheet", paper):
             return render_cards(doc, catalog, lst, result, out, force=force, share_code=share, **options)
     with _fits(gs.sheet.what, paper):
@@ -149,9 +153,6 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
 def render_aid(system, out_path, force: bool = False, players=None, paper: str = "a4", sources: bool = False) -> Path:
     """Print the player aid of ``system`` (see the module docstring); ``sources``: with the
     rulebook section of each block (left off by default: players at the table want the rules)."""
-    from builder.kit.layout import paper_size
-    from builder.systems import find_system
-
     key = find_system(str(system).strip()).id  # an id, name or alias
     out = Path(out_path)
     refuse_output(out_path, force)
@@ -163,9 +164,6 @@ def render_aid(system, out_path, force: bool = False, players=None, paper: str =
 
 def render_test_sheet(out_path, paper: str = "a4", duplex: str = "long", force: bool = False) -> Path:
     """The duplex alignment sheet (see ``builder.render.cards.render_test_sheet``)."""
-    from builder.kit.printoptions import PrintOptions
-    from builder.render.cards import render_test_sheet as _render
-
     o = PrintOptions.of(paper=paper, duplex=duplex)  # checked as print checks them
     size, duplex = o.paper_mm, o.duplex
     with _fits("alignment sheet", size):
@@ -195,8 +193,6 @@ def print_lists(
     ``output`` or the second of ``list_files`` is the folder). Every option is checked with the
     print options' model (``builder.kit.printoptions.PrintOptions``: None is its default) before
     the list is read; ``options`` as ``render_list`` takes them. Returns the written path."""
-    from builder.kit.printoptions import PrintOptions
-
     if to not in ("pdf", "images"):
         raise UsageError(f"unknown output '{to}'", f"use {option('to')} pdf or {option('to')} images")
     unknown = set(options) - CARD_OPTIONS - {"unit_cards", "sources", "packs", "on_result"}
@@ -213,7 +209,6 @@ def print_lists(
                 f"{option('to')} images takes one list and one folder",
                 command_line(f"daimyo print LIST {option('to')} images DIR"),
             )
-        from builder.render.images import render_images
 
         return render_images(
             list_files[0],
@@ -235,23 +230,17 @@ def print_lists(
             f"missing option '{option('output')}'" + command_line(" / '-o'"), command_line("see 'daimyo print --help'")
         )
     if book:
-        from builder.render.book import render_book
-
         return render_book(list_files, output, force=force, paper=o.paper)
     if len(list_files) != 1:
         raise UsageError(
             f"{len(list_files)} lists given; print takes one",
             f"pass {option('book')} to print several lists into one PDF",
         )
-    from builder.yamlio import refuse_folder_name
 
     refuse_folder_name(output)
-    import contextlib
 
     pages: contextlib.AbstractContextManager[None]
     if stats:
-        from builder.render.charts import stats_appendix
-
         pages = stats_appendix(list_files[0], o.paper if isinstance(o.paper, str) else "{:g}x{:g}".format(*o.paper))
     else:
         pages = contextlib.nullcontext()

@@ -11,10 +11,21 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 from typing import cast
+from xml.sax.saxutils import escape
 
+from reportlab.graphics.charts.barcharts import HorizontalBarChart
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.lib.colors import Color
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
+
+from builder.analytics.stats import list_stats
 from builder.kit import fonts
-from builder.kit.layout import pt
+from builder.kit.layout import paper_size, pt
 from builder.kit.numbers import number_text
+from builder.kit.pdfbase import appendix, build_story
+from builder.kit.rladapter import frame_room
+from builder.systems import get
 
 INK = (0.15, 0.15, 0.15)
 BAR = (0.33, 0.45, 0.62)
@@ -25,8 +36,6 @@ LABEL_CHARS = 34
 
 
 def _styles():
-    from reportlab.lib.styles import ParagraphStyle
-
     base = ParagraphStyle("body", fontName=fonts.REGULAR, fontSize=8.5, leading=11, textColor=INK)
     return {
         "title": ParagraphStyle("title", parent=base, fontName=fonts.BOLD, fontSize=15, leading=19, spaceAfter=2),
@@ -39,8 +48,6 @@ def _styles():
 
 
 def _esc(text) -> str:
-    from xml.sax.saxutils import escape
-
     return escape(fonts.printable(str(text)))
 
 
@@ -51,10 +58,6 @@ def _label(text) -> str:
 
 def bar_chart(pairs: list[tuple[str, float]], width: float, unit: str = "", colour=BAR):
     """A horizontal bar chart (a ``Drawing``) of ``(label, value)``, at most MAX_BARS bars."""
-    from reportlab.graphics.charts.barcharts import HorizontalBarChart
-    from reportlab.graphics.shapes import Drawing
-    from reportlab.lib.colors import Color
-
     if len(pairs) > MAX_BARS:
         rest = sum(v for _, v in pairs[MAX_BARS - 1 :])
         pairs = pairs[: MAX_BARS - 1] + [(f"{len(pairs) - MAX_BARS + 1} more", rest)]
@@ -97,9 +100,6 @@ def bar_chart(pairs: list[tuple[str, float]], width: float, unit: str = "", colo
 def limits_chart(rows: list[dict], width: float):
     """One bar per limit: the value against its bound (a maximum's bar fills up to the bound; a minimum's
     must reach the mark); broken limits in red."""
-    from reportlab.graphics.shapes import Drawing, Line, Rect, String
-    from reportlab.lib.colors import Color
-
     row = 12.0
     label_w = min(210.0, width * 0.45)
     bar_w = width - label_w - 70
@@ -155,9 +155,6 @@ def _fit(text: str, width: float, size: float) -> str:
 
 
 def _table(rows: list[list[str]], widths: list[float], header: bool = True):
-    from reportlab.lib.colors import Color
-    from reportlab.platypus import Table, TableStyle
-
     data = [[c if hasattr(c, "wrap") else fonts.printable(str(c)) for c in r] for r in rows]
     t = Table(data, colWidths=widths, repeatRows=1 if header else 0)
     style = [
@@ -182,15 +179,11 @@ def _file_name(st: dict) -> str:
 
 def stats_flowables(st: dict, width_mm: float) -> list:
     """The statistics as platypus flowables for a frame ``width_mm`` wide (sections kept together)."""
-    from reportlab.platypus import KeepTogether
-
     return [KeepTogether(sec) if len(sec) > 1 else sec[0] for sec in stats_sections(st, width_mm)]
 
 
 def stats_sections(st: dict, width_mm: float) -> list[list]:
     """The statistics as sections, each a list of flowables to keep on one page."""
-    from reportlab.platypus import Paragraph, Spacer
-
     s = _styles()
     width = pt(width_mm)
     title = st.get("name") or _file_name(st)
@@ -210,7 +203,6 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
         pairs = [(str(v["value"]), v["cards"]) for v in block["values"] if v["cards"]]
         if pairs:
             section(f"{block['title']} (cards)", bar_chart(pairs, width))
-    from builder.systems import get
 
     for heading, kind, data, shape in get(st["system"]).analytics.stats_charts(st):
         if kind == "table":  # data: rows (a header first), shape: column widths as parts of the width
@@ -240,9 +232,6 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
 
 def render_stats(st: dict, out_path, paper: str = "a4", force: bool = False):
     """Write the statistics as a PDF; returns the path."""
-    from builder.kit.layout import paper_size
-    from builder.kit.pdfbase import build_story
-
     size = paper_size(paper)
     story = stats_flowables(st, size[0] - 24)
     title = f"Statistics: {st.get('name') or _file_name(st)}"
@@ -260,9 +249,6 @@ def render_stats(st: dict, out_path, paper: str = "a4", force: bool = False):
 def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None:
     """Draw ``sections`` on new pages of ``canvas`` (12 mm margins): a section that does not fit in
     what is left of a page starts the next one. Each page is ended with ``showPage``."""
-    from reportlab.platypus import Frame
-
-    from builder.kit.rladapter import frame_room
 
     def frame():
         return Frame(
@@ -297,10 +283,6 @@ def draw_pages(canvas, paper: tuple[float, float], sections: list[list]) -> None
 @contextmanager
 def stats_appendix(list_file, paper: str = "a4", packs=()):
     """Every PDF made in this block ends with the statistics pages of ``list_file``."""
-    from builder.analytics.stats import list_stats
-    from builder.kit.layout import paper_size
-    from builder.kit.pdfbase import appendix
-
     st = list_stats(list_file, (), packs)
     paper_size(paper)  # a bad paper is one line before anything is drawn
 

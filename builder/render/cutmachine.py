@@ -20,9 +20,11 @@ the machines' programs use for a page-sized document).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
+from builder import yamlio
 from builder.errors import UsageError, option
-from builder.kit.layout import Rect, SheetPlan, Slot, plan_sheet
+from builder.kit.layout import Rect, SheetPlan, Slot, plan_sheet, pt
 
 SILHOUETTE_INSET = 10.0  # mm from the paper edges to the marks' outer edges
 SILHOUETTE_SQUARE = 5.0  # mm, the filled square at the top-left
@@ -154,8 +156,6 @@ def registration_marks(m: CutMachine, paper) -> list[tuple[str, Rect]]:
 
 def draw_machine_page(c, m: CutMachine, paper) -> None:
     """The registration marks (Silhouette) or the outline of the image area (Cricut)."""
-    from builder.kit.layout import pt
-
     c.saveState()
     if m.name == "silhouette":
         c.setFillColorRGB(0, 0, 0)
@@ -237,10 +237,6 @@ def write_contours(plan: SheetPlan, pdf_path, force: bool = False, sheets: list[
     sheet); returns their paths. ``sheets``: the number of cards on each sheet. When the last
     sheet is not full, its own cut lines go to ``NAME.last.cut.svg`` and ``.dxf`` (the blade
     cuts no empty position); a single sheet not full gets only its cards' lines."""
-    from pathlib import Path
-
-    from builder.yamlio import atomic_write
-
     base = Path(pdf_path)
     counts = sheets or [plan.per_page]
     full = None if len(counts) > 1 or counts[0] >= plan.per_page else counts[0]
@@ -254,5 +250,5 @@ def write_contours(plan: SheetPlan, pdf_path, force: bool = False, sheets: list[
             (base.with_suffix(".last.cut.dxf"), contour_dxf(plan, counts[-1])),
         ]
     for p, text in jobs:
-        atomic_write(p, text, force=force)
+        yamlio.atomic_write(p, text, force=force)
     return [p for p, _ in jobs]

@@ -35,13 +35,26 @@ import csv
 import io
 import json
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlparse
+from xml.sax.saxutils import escape
 
+from builder import yamlio
+from builder.check import load_checked
 from builder.errors import UsageError, WouldOverwrite, option
-from builder.kit.layout import Rect
+from builder.kit import fonts
+from builder.kit.layout import Rect, card_size, pt
+from builder.kit.pdfbase import make_canvas, warn
+from builder.kit.printbounds import DPI, choice
+from builder.kit.printbounds import SERVICES as NAMES
+from builder.names import slug
 from builder.paths import exists
+from builder.render.cards import CardSheetWriter, list_cards, load_template, prepare_faces, sheet_options
+from builder.render.cards.template import description, is_starting
+from builder.systems import get
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -86,8 +99,6 @@ def service(key: str | None) -> Service | None:
     """The print service called ``key`` (None for none), checked as every face checks it."""
     if key is None:
         return None
-    from builder.kit.printbounds import SERVICES as NAMES
-    from builder.kit.printbounds import choice
 
     return SERVICES[choice(key, NAMES, "print service")]
 
@@ -132,8 +143,6 @@ class _Job:
         self.warnings: list[str] = []
 
     def warn(self, message: str) -> None:
-        from builder.kit.pdfbase import warn
-
         if message not in self.warnings:
             self.warnings.append(message)
             warn(message)
@@ -162,10 +171,6 @@ def render_sides(
     carries, the deck's name and the card's numbers in the deck (the copies of a face are
     numbered one after the other as on the sheets: a face printed 3 times as cards 4 to 6
     of 50 reads "4-6/50")."""
-    from builder.kit import fonts
-    from builder.kit.pdfbase import make_canvas
-    from builder.render.cards import CardSheetWriter, load_template, prepare_faces, sheet_options
-
     opts = sheet_options(card=card, bleed=bleed, ink_saver=ink_saver)
     opts.safe = safe
     tpl = load_template(doc.system)
@@ -199,7 +204,6 @@ def render_sides(
         c.showPage()
     c.save()
     counts = {k: sum(f.count for f in faces if f.back == k) for k in back_keys}
-    from builder.render.cards.template import description, is_starting
 
     sides = [
         CardImage(f.name, "front", f.count, None, f.back, label, description(tpl, f, catalog), is_starting(tpl, f))
@@ -221,7 +225,7 @@ def _page_for(card: tuple[float, float], bleed: float, dpi: float) -> tuple[tupl
 
 def _rasterize(pdf_bytes: bytes, sides: list[CardImage], dpi: float, size: tuple[int, int], sink=None) -> None:
     """Page i of the PDF becomes ``sides[i].image`` (RGB, exactly ``size`` pixels)."""
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # noqa: PLC0415 - PDFium only when cards are rasterised (tests/test_architecture.py)
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
@@ -248,11 +252,6 @@ def render_unit_sides(
     """A Kensei roster's unit cards (one per troop profile, as ``print --unit-cards`` prints
     them) as images of the same pixel sizes as :func:`render_sides`, and their one back
     (the game's name and the list's)."""
-    from builder.kit import fonts
-    from builder.kit.layout import card_size, pt
-    from builder.kit.pdfbase import make_canvas
-    from builder.systems import get
-
     part = get(doc.system).unit_cards
     if part is None:
         raise UsageError(f"{doc.system} lists have no unit cards")
@@ -299,8 +298,6 @@ def render_unit_sides(
 
 def _sides_of(doc, catalog, lst, **kw) -> tuple[list[CardImage], list[CardImage]]:
     """The card images of a card game's deck, or of a roster's unit cards."""
-    from builder.systems import get
-
     gs = get(doc.system)
     if gs.sheet is None:  # a deck of cards
         return render_sides(doc, catalog, lst, **kw)
@@ -325,38 +322,28 @@ def _prepare_dir(out_dir, names: list[str], force: bool) -> Path:
 
 
 def _save_png(im, path: Path, dpi: float = SHOP_DPI) -> None:
-    from builder.yamlio import atomic_write
-
     out = io.BytesIO()
     im.save(out, "PNG", compress_level=1, dpi=(dpi, dpi))
-    atomic_write(path, out.getvalue(), force=True)
+    yamlio.atomic_write(path, out.getvalue(), force=True)
 
 
 def _prints_cards(system: str) -> bool:
     """Whether a list of the game prints as cards: a deck, or an army's unit cards (a setup sheet does not)."""
-    from builder.systems import get
-
     gs = get(system)
     return gs.sheet is None or gs.unit_cards is not None
 
 
 def _unit_cards(doc, lst, catalog) -> list[dict]:
-    from builder.systems import get
-
     part = get(doc.system).unit_cards
     return [] if part is None else part.data(lst, catalog)
 
 
 def list_cards_named(doc, catalog, lst) -> list[str]:
     """The names of the distinct cards of a list, in print order."""
-    from builder.render.cards import list_cards
-
     return [f.name for f in list_cards(doc, catalog, lst)[0]]
 
 
 def _stem(i: int, name: str) -> str:
-    from builder.names import slug
-
     return f"{i:03d}-{slug(name) or 'card'}"
 
 
@@ -379,13 +366,7 @@ def render_images(
     card's frame drawn no closer to the trim) and its order file: ``order.xml`` for
     MakePlayingCards in the format MPC Autofill reads (the quantity bracket named), else
     ``order.csv`` (file, quantity, back file). Returns DIR."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from builder.check import load_checked
-    from builder.kit.printbounds import DPI
-
     dpi = DPI.check(dpi)  # the bounds every face gives card images
-    from builder.systems import get
 
     doc, catalog, lst, _ = load_checked(list_path)
     if not _prints_cards(doc.system):
@@ -455,11 +436,10 @@ def render_images(
                 f.numbers,
             ]
         )
-    from builder.yamlio import atomic_write
 
-    atomic_write(d / "manifest.csv", rows.getvalue(), force=True)
+    yamlio.atomic_write(d / "manifest.csv", rows.getvalue(), force=True)
     if svc is not None:
-        atomic_write(d / order_file[0], _order(svc, files, doc), force=True)
+        yamlio.atomic_write(d / order_file[0], _order(svc, files, doc), force=True)
     return d
 
 
@@ -470,8 +450,6 @@ def _order(svc: Service, files: list, doc) -> str:
     backs = [n for n, f in files if f.side == "back"]
     total = sum(f.count for _, f in fronts)
     if svc.order == "mpc-autofill":
-        from xml.sax.saxutils import escape
-
         bracket = mpc_bracket(total)
         if bracket is None:
             raise UsageError(
@@ -536,7 +514,6 @@ def _check_base_url(url: str | None) -> str | None:
     https address with a host and no blank or control character (UsageError otherwise)."""
     if url is None:
         return None
-    from urllib.parse import urlparse
 
     blank = next((c for c in url if c.isspace() or not c.isprintable()), None)
     if blank is not None:
@@ -580,11 +557,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
     card's description is its text. The JSON names the images as ``file://`` paths, or with
     ``base_url`` at that address (upload the folder there so that other players load them).
     Returns the JSON's path."""
-    from PIL import Image
-
-    from builder.check import load_checked
-    from builder.names import slug
-    from builder.yamlio import atomic_write
+    from PIL import Image  # noqa: PLC0415 - the PIL module; the module's name Image is the image type
 
     base = _check_base_url(base_url)
     doc, catalog, lst, _ = load_checked(list_path)
@@ -618,7 +591,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
         return out.getvalue()
 
     for b in backs:
-        atomic_write(d / back_files[b.name], jpeg(b.pixels), force=True)
+        yamlio.atomic_write(d / back_files[b.name], jpeg(b.pixels), force=True)
     custom: dict[str, dict] = {}
     contained: list[dict] = []
     deck_ids: list[int] = []
@@ -631,7 +604,7 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
         hidden = cols * rows - 1
         back_img = next(b.pixels for b in backs if b.name == back)
         sheet.paste(back_img, ((hidden % cols) * cw, (hidden // cols) * ch))
-        atomic_write(d / sheet_files[si], jpeg(sheet), force=True)
+        yamlio.atomic_write(d / sheet_files[si], jpeg(sheet), force=True)
         key = str(si + 1)
         entry = {
             "FaceURL": url(sheet_files[si]),
@@ -696,5 +669,5 @@ def export_tts(list_path, out_dir, force: bool = False, card="poker", base_url: 
         "VersionNumber": "",
     }
     out = d / f"{stem}.json"
-    atomic_write(out, json.dumps(saved, indent=2, ensure_ascii=False) + "\n", force=True)
+    yamlio.atomic_write(out, json.dumps(saved, indent=2, ensure_ascii=False) + "\n", force=True)
     return out

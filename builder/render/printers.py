@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from builder import yamlio
+from builder.catalog.packfiles import config_dir
 from builder.errors import UsageError, command_line, option
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
@@ -48,7 +50,6 @@ def profiles_path() -> Path:
     env = os.environ.get("DAIMYO_PRINTERS")
     if env:
         return Path(env).expanduser()
-    from builder.catalog.packfiles import config_dir
 
     return config_dir() / FILE_NAME
 
@@ -66,7 +67,7 @@ def _profile(name: str, offset, scale_x, scale_y) -> PrinterProfile:
     """A checked profile: its values are checked by the print options' model
     (``builder.kit.printoptions.PrinterCorrection``), with the bounds and words ``print`` and the
     web print page give them (UsageError)."""
-    from builder.kit.printoptions import PrinterCorrection
+    from builder.kit.printoptions import PrinterCorrection  # noqa: PLC0415 - pydantic only when a profile is checked; `printer list` needs none
 
     check_name(name)
     c = PrinterCorrection(
@@ -117,8 +118,6 @@ def _read(path: Path) -> dict:
 
 
 def _write(path: Path, profiles: dict) -> None:
-    from builder.yamlio import atomic_write
-
     data = {
         "format": FORMAT,
         "printers": {
@@ -127,7 +126,7 @@ def _write(path: Path, profiles: dict) -> None:
         },
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps(data, indent=2) + "\n", force=True)
+    yamlio.atomic_write(path, json.dumps(data, indent=2) + "\n", force=True)
 
 
 def list_profiles() -> list[PrinterProfile]:

@@ -32,6 +32,7 @@ from builder import state
 from builder.catalog.frozen import kind as model_kind
 from builder.findings import Finding
 from builder.names import normalize
+from builder.rules.compiled import Ruleset
 
 
 @dataclass(frozen=True)
@@ -414,8 +415,6 @@ def _rule(r, rs) -> _Rule:
 def _ruleset(ctx: Context):
     rs = ctx.ruleset
     if rs is None:
-        from builder.rules.compiled import Ruleset
-
         rs = ctx.ruleset = Ruleset(None, None)
     return rs
 

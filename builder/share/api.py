@@ -8,6 +8,7 @@ format reads back to the same canonical list (``builder.share.canonical``).
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -15,9 +16,30 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from builder.errors import DaimyoError, Diagnostic, ListError, UsageError, option
+from builder import yamlio
+from builder.catalog.packfiles import PACK_SUFFIXES, is_name, resolve_recorded
+from builder.check import check_doc
+from builder.errors import CatalogError, DaimyoError, Diagnostic, ListError, UsageError, option
+from builder.limits import MAX_FILE_BYTES, long_integer_problem
+from builder.lists.document import parse_list, parse_plain
+from builder.lists.dump import dump_list_yaml
+from builder.lists.packchanges import checked_with
+from builder.names import did_you_mean
+from builder.packs.bundle import (
+    compare_packs,
+    dump_bundle,
+    install_bundle_packs,
+    is_bundle_text,
+    make_bundle,
+    read_bundle,
+)
+from builder.paths import is_file
 from builder.share.canonical import Resolver, canonical
+from builder.share.code import decode, encode, looks_like_code
+from builder.share.markdown import looks_like_markdown, render_markdown, strip_markdown
 from builder.share.notes import Note
+from builder.share.text import parse_text, render_text
+from builder.yamlio import Positions, read_text, too_deep, too_deep_diag
 
 FORMATS = ("text", "markdown", "json", "yaml", "code")
 # formats a list is pasted or sent in: their packs are names, looked up in the packs folders only
@@ -28,8 +50,6 @@ NAMES_ONLY = ("code", "text", "markdown")
 def pack_name(ref: str) -> str:
     """The name a pack reference stands for: the reference itself when it is a name, else its
     file name without ``.yaml``/``.yml``/``.json`` (``/home/x/packs/my-cards.yaml`` -> ``my-cards``)."""
-    from builder.catalog.packfiles import PACK_SUFFIXES, is_name
-
     if is_name(ref):
         return ref
     name = Path(ref.replace("\\", "/")).name
@@ -78,9 +98,6 @@ _YAML_SYSTEM = re.compile(r"^[\"']?system[\"']?\s*:", re.M)
 
 def detect_format(text: str) -> str:
     """code, json, yaml, markdown or text."""
-    from builder.share.code import looks_like_code
-    from builder.share.markdown import looks_like_markdown
-
     body = text.lstrip("\ufeff").strip()
     if looks_like_code(body) or _code_in_envelope(body):
         return "code"
@@ -95,8 +112,6 @@ def detect_format(text: str) -> str:
 
 def _code_in_envelope(body: str) -> str | None:
     """The code of a text whose only content line (comments aside) is a share code."""
-    from builder.share.code import looks_like_code
-
     lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith(("#", "//"))]
     if len(lines) == 1 and looks_like_code(lines[0]):
         return lines[0]
@@ -107,9 +122,6 @@ def parse_source_text(
     text: str, file: str = "<text>", system: str | None = None, base_dir: Path | None = None
 ) -> Imported:
     """Read a list from text in any share format."""
-    from builder.share.code import decode
-    from builder.share.text import parse_text
-
     base = base_dir if base_dir is not None else Path(".")
     fmt = detect_format(text)
     if fmt == "code":
@@ -125,8 +137,6 @@ def parse_source_text(
         # the check reads the same text: it is given what was read (canonical copies, never shares)
         return Imported(doc, fmt, file, base, raw=text, parsed=read[0] if read else None)
     if fmt == "markdown":
-        from builder.share.markdown import strip_markdown
-
         text = strip_markdown(text)
     doc, notes = parse_text(text, file, system=system)
     return Imported(doc, fmt, file, base, notes)
@@ -135,12 +145,9 @@ def parse_source_text(
 def _parse_document(text: str, file: str, fmt: str, system: str | None, read: list | None = None) -> dict:
     """The canonical document of a YAML or JSON text (``read`` receives the (data, positions)
     that ``parse_list`` gives for the same text, so that the check does not read it again)."""
-    from builder.yamlio import parse_yaml, too_deep, too_deep_diag
-
     if fmt == "json":
         if too_deep(text):  # json.loads would run out of recursion
             raise ListError(too_deep_diag(file))
-        from builder.limits import long_integer_problem
 
         def parse_int(digits: str):
             why = long_integer_problem(digits)
@@ -155,7 +162,7 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
         except json.JSONDecodeError as exc:
             raise ListError(Diagnostic(file, exc.lineno, exc.colno, f"JSON syntax: {exc.msg}")) from None
         try:  # positions for the shape messages (JSON is YAML)
-            as_yaml, pos = parse_yaml(text, file)
+            as_yaml, pos = yamlio.parse_yaml(text, file)
             if read is not None:
                 read.append((as_yaml, pos))
         except DaimyoError as exc:
@@ -163,12 +170,10 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
                 raise ListError(exc.diagnostics) from None
             pos = None
     else:
-        from builder.lists.document import parse_plain
-
         parsed = parse_plain(text, file)  # the reader check uses: same values, many times faster
         if parsed is None:
             try:
-                parsed = parse_yaml(text, file)
+                parsed = yamlio.parse_yaml(text, file)
             except DaimyoError as exc:
                 raise ListError(exc.diagnostics) from None
         data, pos = parsed
@@ -196,9 +201,6 @@ def _parse_document(text: str, file: str, fmt: str, system: str | None, read: li
 
 def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
     """SOURCE of ``daimyo import``/``show``: ``-`` (stdin), a file, or a share code."""
-    from builder.share.code import decode, looks_like_code
-    from builder.yamlio import read_text
-
     if source == "-":
         stream = stdin if stdin is not None else sys.stdin
         imp = parse_source_text(_read_stream(stream), "<stdin>", system, Path("."))
@@ -231,8 +233,6 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
 def _read_stream(stream) -> str:
     """Standard input, at most as large as a list file may be (MAX_FILE_BYTES): a pipe that
     never ends (``yes |``, ``< /dev/zero``) is refused after that many bytes, not read on."""
-    from builder.limits import MAX_FILE_BYTES
-
     raw = getattr(stream, "buffer", None)
     data = raw.read(MAX_FILE_BYTES + 1) if raw is not None else stream.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
@@ -266,17 +266,12 @@ def check_imported(imp: Imported, extra_packs=()):
 
     A YAML or JSON document is checked as written, so messages point at its lines.
     """
-    from builder.check import check_doc
-    from builder.lists.document import parse_list
-
     rewritten = imp.raw is None
     text = imp.raw  # None: a code or a pasted text, checked as data
     data = imp.doc
     # a share code or a pasted list names packs only: it never reaches files outside the packs folders
     names_only = imp.format in NAMES_ONLY or imp.received
     if imp.doc.get("packs") and (imp.raw is None or names_only):
-        from builder.catalog.packfiles import resolve_recorded
-
         found = {
             pk: resolve_recorded(pk, imp.doc, imp.base_dir, imp.doc.get("system"), names_only=names_only)
             for pk in imp.doc["packs"]
@@ -303,10 +298,6 @@ def check_imported(imp: Imported, extra_packs=()):
             text = None
             rewritten = True
     if text is None:  # no text of its own: checked as data (no YAML written and read back: linear, fast)
-        import copy
-
-        from builder.yamlio import Positions
-
         doc = parse_list("", imp.file, base_dir=imp.base_dir, parsed=(copy.deepcopy(data), Positions(imp.file)))
     else:
         doc = parse_list(text, imp.file, base_dir=imp.base_dir, parsed=None if rewritten else imp.parsed)
@@ -320,8 +311,6 @@ def check_imported(imp: Imported, extra_packs=()):
 def validate(imp: Imported):
     """The check result, or None when the catalog or a pack cannot be loaded; ListError
     when the system's list loader cannot read the document (wrong shapes or types)."""
-    from builder.errors import CatalogError
-
     try:
         return check_imported(imp)
     except ListError as exc:
@@ -343,11 +332,7 @@ def summary_of(imp: Imported) -> dict | None:
 
 def export_doc(doc: dict, fmt: str, summary: dict | None = None) -> str:
     """A canonical document in one share format (text ends with a newline, a code does not)."""
-    from builder.lists.dump import dump_list_yaml
-
     if fmt not in FORMATS:
-        from builder.names import did_you_mean
-
         raise UsageError(f"unknown format '{fmt}'", did_you_mean(fmt, FORMATS) or "one of " + ", ".join(FORMATS))
     doc = canonical(doc)
     r = Resolver.of(doc["system"])
@@ -356,14 +341,9 @@ def export_doc(doc: dict, fmt: str, summary: dict | None = None) -> str:
     if fmt == "json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     if fmt == "code":
-        from builder.share.code import encode
-
         return encode(doc, r)
     if fmt == "markdown":
-        from builder.share.markdown import render_markdown
-
         return _reads_back(doc, render_markdown(doc, r, summary), fmt)
-    from builder.share.text import render_text
 
     return _reads_back(doc, render_text(doc, r, summary), fmt)
 
@@ -398,11 +378,6 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
     """``source`` (a list file, share code, text or ``-``) written as ``to``: a share format or
     ``bundle`` (the list with its packs). The packs the list is checked with are recorded for the
     receiver. ``on_read(imported)`` is told what was read (its warnings) before anything else."""
-    from builder.errors import UsageError
-    from builder.lists.packchanges import checked_with
-    from builder.names import did_you_mean
-    from builder.packs.bundle import dump_bundle, make_bundle
-
     choices = FORMATS + ("bundle",)
     if to not in choices:
         named = ", ".join(choices + ("tts",))
@@ -427,9 +402,6 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
 
 
 def _read_bundle(source: str):
-    from builder.packs.bundle import is_bundle_text, read_bundle
-    from builder.paths import is_file
-
     if source == "-" or not is_file(source):
         return None
     try:
@@ -452,20 +424,11 @@ def import_source(
     """A shared list (any format, a share code or a bundle) as list YAML, and what was read.
     ``note(line)`` is told the packs a bundle carries (or installs, with ``install_packs``), the
     warnings of the import and how the list's packs compare with the local ones."""
-    from pathlib import Path
-
-    from builder.lists.dump import dump_list_yaml
-    from builder.packs.bundle import compare_packs
-
     bundle = _read_bundle(source)
     if bundle is not None:
-        from builder.share.canonical import canonical
-
         lst, packs, _ = bundle
         imp = Imported(canonical(lst, file=source), "bundle", source, Path(source).parent)
         if install_packs:
-            from builder.packs.bundle import install_bundle_packs
-
             for line in install_bundle_packs(packs, force=force_packs, where=source):
                 note(line)
         else:
@@ -480,7 +443,7 @@ def import_source(
         if imp.format in NAMES_ONLY or imp.received:
             imp.doc = packs_by_name(imp.doc)
         if install_packs:  # the packs it names, from the configured registries
-            from builder.packs.installer import install_recorded
+            from builder.packs.installer import install_recorded  # noqa: PLC0415 - the pack installer only when a recorded pack is missing
 
             for line in install_recorded(
                 imp.doc, imp.base_dir, names_only=imp.format in NAMES_ONLY or imp.received, force=force_packs

@@ -26,11 +26,13 @@ import re
 import zlib
 from typing import Any
 
+from builder.catalog.loader import catalog_files, load_catalog
 from builder.errors import Diagnostic, ListError
 from builder.kit.fields import Field
-from builder.limits import MAX_NUMBER
+from builder.limits import MAX_NUMBER, first_bad_number, too_many_values_message, values_over
 from builder.lists.schema import schema
 from builder.names import did_you_mean, slug
+from builder.systems import ids, is_system
 
 _WS = re.compile(r"\s+")
 
@@ -71,8 +73,6 @@ class Resolver:
     @classmethod
     def of(cls, system: str) -> Resolver:
         """The resolver of a system's base catalog, kept while the catalog files are unchanged."""
-        from builder.catalog.loader import catalog_files, load_catalog
-
         try:
             stamp = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in catalog_files(system))
         except OSError:
@@ -195,7 +195,6 @@ def canonical(
     if not isinstance(data, dict):
         raise ListError(Diagnostic(file, 1, 1, "a list document must be a mapping of keys such as 'system:'"))
     system = system or data.get("system")
-    from builder.systems import ids, is_system
 
     if not isinstance(system, str) or not is_system(system.strip().lower()):
         hint = did_you_mean(str(system), ids()) or "one of " + ", ".join(ids())
@@ -203,7 +202,6 @@ def canonical(
             raise ListError(positions.diag(("system",), f"unknown system '{system}'", hint=hint))
         raise ListError(Diagnostic(file, 0, 0, f"unknown system '{system}'", hint=hint))
     system = system.strip().lower()
-    from builder.limits import first_bad_number, too_many_values_message, values_over
 
     if values_over(data):
         raise ListError(Diagnostic(file, 1, 1, too_many_values_message(), hint="split it into several lists"))

@@ -33,14 +33,18 @@ strings decode to the same bytes.
 from __future__ import annotations
 
 import base64
+import importlib
 import re
 import struct
 import zlib
 
-from builder.errors import DaimyoError, Diagnostic, command_line, option
+from builder.errors import DaimyoError, Diagnostic, UsageError, command_line, option
 from builder.kit.fields import Field
+from builder.kit.printbounds import QR_MAX_BYTES
+from builder.limits import MAX_CODE_EXPANSION, MAX_VALUES, MIN_CODE_BODY, number_problem, too_many_values_message
 from builder.lists.schema import schema
 from builder.share.canonical import Resolver, canonical, name_hash
+from builder.systems import BUILT_IN_IDS, is_system
 
 VERSION = 1
 PREFIX = f"DMY{VERSION}-"
@@ -217,11 +221,8 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
     body = bytes(enc.out)
     head, named = _system_head(system)
     packed = zlib.compress(body, 9, wbits=-15) if len(body) > 24 else body
-    from builder.limits import MAX_CODE_EXPANSION, MIN_CODE_BODY
 
     if len(packed) < len(body) and len(body) > max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(packed)):
-        from builder.errors import UsageError
-
         raise UsageError(
             f"this list is too repetitive for a share code: it would expand to {len(body):,} bytes, "
             f"more than {MAX_CODE_EXPANSION} times its size (a share code reader refuses it)",
@@ -244,8 +245,6 @@ def encode(data: dict, resolver: Resolver | None = None) -> str:
 
 class _Dec:
     def __init__(self, rd: _Reader, r: Resolver, where: str):
-        from builder.limits import MAX_VALUES
-
         self.rd = rd
         self.r = r
         self.where = where
@@ -254,16 +253,12 @@ class _Dec:
 
     def count(self, n: int) -> int:
         """Take ``n`` values from the budget before building them; refuse a code over it."""
-        from builder.limits import too_many_values_message
-
         self.left -= n
         if self.left < 0:
             raise _fail(too_many_values_message("the code"), "ask for a smaller list", self.where)
         return n
 
     def number(self, n: int) -> int:
-        from builder.limits import number_problem
-
         why = number_problem(n)
         if why:
             raise _fail(f"the code holds a {why}", "it was not made by daimyo", self.where)
@@ -405,8 +400,6 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
             if len(payload) < 3:
                 raise ValueError("code ends early")
         if head & _F_DEFLATE:
-            from builder.limits import MAX_CODE_EXPANSION, MIN_CODE_BODY
-
             most = min(1 << 20, max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(rest)))
             d = zlib.decompressobj(wbits=-15)
             body = d.decompress(rest, most + 1)
@@ -445,8 +438,6 @@ _NAMED = 7  # header system bits: the game's id follows the header
 def _system_head(system: str) -> tuple[int, bytes]:
     """The header's system bits, and the bytes naming the game after the header (a game not
     built in is named by its id: its number in the registry depends on what else is installed)."""
-    from builder.systems import BUILT_IN_IDS
-
     if system in BUILT_IN_IDS:
         return BUILT_IN_IDS.index(system), b""
     name = system.encode("utf-8")
@@ -461,8 +452,6 @@ def _system_head(system: str) -> tuple[int, bytes]:
 
 def _system_of(head: int, rest: bytes, where: str) -> tuple[str, bytes]:
     """The game a code names (see ``_system_head``) and the bytes after its name."""
-    from builder.systems import BUILT_IN_IDS, is_system
-
     index = head & 0x07
     if head & 0x38 or (index >= len(BUILT_IN_IDS) and index != _NAMED):
         raise _fail("share code names an unknown game system", "update daimyo", where)
@@ -492,14 +481,12 @@ def share_code_of(doc) -> str | None:
     """The list's share code as a printout carries it (in its footer and QR code): None when
     ``builder.share`` gives none or it is longer than a QR code holds."""
     try:
-        import builder.share as share  # noqa: F401
+        pass
     except Exception:
         return None
     candidates = []
     for modname in ("builder.share", "builder.share.code", "builder.share.codes"):
         try:
-            import importlib
-
             mod = importlib.import_module(modname)
         except Exception:
             continue
@@ -518,7 +505,5 @@ def share_code_of(doc) -> str | None:
             if isinstance(code, str) and code and "\n" not in code:
                 # a code longer than the largest QR symbol holds is left off the printout (no
                 # one types a code of thousands of characters from paper)
-                from builder.kit.pdfbase import QR_MAX_BYTES
-
                 return code if len(code.encode("utf-8")) <= QR_MAX_BYTES else None
     return None

@@ -25,6 +25,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from builder.errors import DaimyoError
+from builder.lists.document import load_list
+from builder.share.canonical import canonical
+
 DIGITS = 20  # hex digits shown (80 bits)
 GROUP = 4  # digits per group
 LEFT_OUT = ("checked_with", "packs")  # what a list says about its packs: the packs' content counts instead
@@ -48,8 +52,6 @@ def fingerprint_body(data: dict, packs: Iterable = ()) -> dict:
     """What a fingerprint is taken of: the list document ``data`` (its parsed YAML/JSON mapping,
     in any share format's reading, canonical or not) in canonical form without what it says
     about its packs, with the packs' content hashes when it is checked with any."""
-    from builder.share.canonical import canonical
-
     canon = canonical(dict(data))
     for key in LEFT_OUT:
         canon.pop(key, None)
@@ -65,7 +67,7 @@ def fingerprint_bytes(data: dict, packs: Iterable = ()) -> bytes:
 
 def fingerprint_hex(data: dict, packs: Iterable = ()) -> str:
     """The whole SHA-256 (64 hex digits) a fingerprint is cut from."""
-    import hashlib  # loading OpenSSL costs a command that fingerprints nothing a few milliseconds
+    import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed (tests/test_startup.py)
 
     return hashlib.sha256(fingerprint_bytes(data, packs)).hexdigest()
 
@@ -86,9 +88,6 @@ def fingerprint_of_result(result) -> str:
     """The fingerprint of a checked list file (a ``CheckResult`` of ``daimyo check``): the list
     read again from its file, with the packs it was checked with. Empty for a list that has no
     file to read again (a list read from stdin)."""
-    from builder.errors import DaimyoError
-    from builder.lists.document import load_list
-
     try:
         doc = load_list(result.file)
         return fingerprint(doc.data, result.packs)

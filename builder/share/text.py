@@ -27,10 +27,13 @@ as the system whose catalog knows most of the names (or the one given).
 
 from __future__ import annotations
 
+import json
 import re
 
-from builder import state
-from builder.errors import Diagnostic, ListError, option
+from builder import state, yamlio
+from builder.catalog.loader import load_catalog
+from builder.catalog.packfiles import resolve_recorded
+from builder.errors import DaimyoError, Diagnostic, ListError, option
 from builder.kit import textform
 from builder.kit.fields import Field
 from builder.kit.textform import (
@@ -48,10 +51,12 @@ from builder.kit.textform import (
     unmask,
     unquote_free_text,
 )
+from builder.limits import MAX_TEXT_LINES, long_integer_problem
 from builder.lists.schema import declared_field, field_of, schema
 from builder.names import loose, normalize
 from builder.share.canonical import Resolver, canonical
 from builder.share.notes import Note
+from builder.systems import get, ids
 
 KEY_LINES = {
     "name": "name",
@@ -87,8 +92,6 @@ KEY_LINES = {
 
 
 def _game(system: str):
-    from builder.systems import get
-
     return get(system)
 
 
@@ -107,8 +110,6 @@ _LABELS: dict = state.cache(
 
 def system_of_label(segment: str) -> str | None:
     """The id of the game a header segment names (its id, name or a ``text.labels`` spelling)."""
-    from builder.systems import ids
-
     known = ids()
     table = _LABELS.get(known)
     if table is None:
@@ -128,8 +129,6 @@ textform.names_a_game = lambda text: system_of_label(text) is not None  # q quot
 
 
 def _flow(v) -> str:
-    import json
-
     return json.dumps(v, ensure_ascii=False)
 
 
@@ -374,7 +373,6 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
     which keeps every line where it was); ListError with FILE:LINE:COL for malformed lines."""
     p = _Parser(file)
     lines = _lines(text)
-    from builder.limits import MAX_TEXT_LINES
 
     if len(lines) > MAX_TEXT_LINES:
         raise ListError(
@@ -457,7 +455,6 @@ def parse_text(text: str, file: str = "<text>", system: str | None = None) -> tu
 def _infer_system(body) -> str | None:
     best, best_n = None, 0
     scores = []
-    from builder.systems import ids
 
     for s in ids():
         gs = _game(s)
@@ -538,7 +535,6 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
         if not m:
             p.error(no, col, f"'{key}' must be a whole number, not '{v}'")
             return
-        from builder.limits import long_integer_problem
 
         why = long_integer_problem(m.group(1))
         if why:
@@ -587,17 +583,13 @@ def _key_line(p: _Parser, key: str, value: str, no: int, col: int) -> None:
 
 
 def _flow_value(p: _Parser, v: str, no: int, col: int):
-    import json
-
     try:
         return json.loads(v)
     except (ValueError, RecursionError):  # not JSON, or brackets nested too deep for it
         pass
-    from builder.errors import DaimyoError
-    from builder.yamlio import parse_yaml
 
     try:
-        data, _ = parse_yaml(v, p.file)
+        data, _ = yamlio.parse_yaml(v, p.file)
         return data
     except DaimyoError:
         p.error(no, col, f"cannot read '{v}'", hint="write a list [a, b] or a mapping {key: value}")
@@ -644,9 +636,6 @@ def _pack_knows(p: _Parser, f, name: str) -> bool:
     if r is None:
         r = False
         try:
-            from builder.catalog.loader import load_catalog
-            from builder.catalog.packfiles import resolve_recorded
-
             found = [resolve_recorded(pk, p.doc, None, p.system, names_only=True) for pk in p.doc["packs"]]
             paths = [str(x) for x in found if x is not None]
             if paths:

@@ -10,6 +10,7 @@ from builder.kit import fonts
 from builder.kit.layout import (
     pt,
 )
+from builder.kit.pdfbase import PdfJob, draw_ruler, draw_text_box, ruler_label_width
 
 # -- duplex alignment test sheet ------------------------------------------------------------
 
@@ -73,8 +74,6 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
     read on the horizontal scale is X, on the vertical scale Y of ``--offset X,Y``.
     The instructions and labels never touch a target (:func:`target_centres`).
     """
-    from builder.kit.pdfbase import PdfJob, draw_ruler
-
     if duplex not in ("long", "short"):
         raise UsageError(f"unknown duplex mode '{duplex}'", "use long or short")
     pw, ph = paper
@@ -84,7 +83,6 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
             f"print it on paper of at least {TEST_SHEET_MIN_MM:g}x{TEST_SHEET_MIN_MM:g} mm "
             "(A5 or larger) of the same printer",
         )
-    from builder.kit.pdfbase import draw_text_box
 
     points = target_centres(paper, duplex)
     with PdfJob(
@@ -110,7 +108,6 @@ def render_test_sheet(out_path, paper: tuple[float, float], duplex: str = "long"
         lines, lead = _test_text_lines(paper, duplex)
         for i, t in enumerate(lines):
             c.drawString(pt(TEXT_LEFT), pt(ph - TEXT_TOP) - i * lead, t)
-        from builder.kit.pdfbase import ruler_label_width
 
         room = ruler_label_width(100.0) + 1.5 + 5.0  # the label beside the bar, 5 mm from the edge
         draw_ruler(c, TEXT_LEFT, 12, length=100.0, label_below=pw < TEXT_LEFT + 100 + room)

@@ -5,14 +5,26 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
+import re
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from PIL import Image, ImageOps, UnidentifiedImageError
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfutils
+
+from builder.catalog.focus import cover_crop, parse_focus
 from builder.errors import UsageError
 from builder.kit.layout import (
     scale_box,
 )
-from builder.paths import is_file
+from builder.limits import MAX_IMAGE_PIXELS
+from builder.names import slug
+from builder.paths import cache_dir, is_file, within
 from builder.render.cards.base import PreparedImage, SheetOptions
+from builder.render.cards.geometry import geometry
 from builder.render.cards.template import CardFace, CardTemplate, get_value
 
 MAX_DPI = 300
@@ -32,8 +44,6 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], folder:
     and the rule (``warn``), and the card prints without art. A path inside the folder that does
     not exist is an error (exit 2).
     """
-    from builder.paths import within
-
     value = get_value(face.entry, tpl.art_field)
     if isinstance(value, str) and value.strip():
         real = within(folder, value.strip())
@@ -51,7 +61,6 @@ def find_art(face: CardFace, tpl: CardTemplate, search_dirs: list[Path], folder:
             f"card '{face.name}': image file '{value}' not found",
             "paths are relative to the folder of the pack that names them (of the list, for a card of no pack)",
         )
-    from builder.names import slug
 
     stem_candidates = {slug(face.name), str(get_value(face.entry, "id") or "")}
     for d in search_dirs:
@@ -72,8 +81,6 @@ _CACHE_VERSION = 2
 def _cache_file(path: Path, st, key: str) -> Path | None:
     """Where the prepared JPEG of ``path`` (``key``: pixel size, crop, turn) is kept between runs."""
     try:
-        from builder.paths import cache_dir
-
         ident = f"{_CACHE_VERSION}:{path.resolve()}:{st.st_size}:{st.st_mtime_ns}:{key}:q{JPEG_QUALITY}"
         return cache_dir() / "images" / (hashlib.sha1(ident.encode()).hexdigest()[:24] + ".jpg")
     except OSError:
@@ -84,7 +91,6 @@ def _cache_store(target: Path | None, data: bytes) -> None:
     """Keep a resampled image for the next run; a cache that cannot be written is skipped."""
     if target is None:
         return
-    import os
 
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -97,8 +103,6 @@ def _cache_store(target: Path | None, data: bytes) -> None:
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a JPEG's SOF marker, or None when the bytes are not a JPEG."""
-    from reportlab.pdfbase import pdfutils
-
     try:
         info = pdfutils.readJPEGInfo(io.BytesIO(data))
         return int(info[0]), int(info[1])
@@ -147,10 +151,6 @@ def prepare_image(
     modification time, crop and pixel size), so printing the same deck again does not
     resample again. Unreadable files are a UsageError.
     """
-    from PIL import Image, ImageOps, UnidentifiedImageError
-
-    from builder.catalog.focus import cover_crop
-
     focus = focus or (0.5, 0.5)
     try:
         st = path.stat()
@@ -197,8 +197,6 @@ def prepare_image(
                 )
             buf = io.BytesIO()
             if alpha:
-                from reportlab.lib.utils import ImageReader
-
                 img.convert("RGBA").save(buf, "PNG", optimize=False)
                 buf.seek(0)
                 return PreparedImage(
@@ -220,12 +218,6 @@ def prepare_image(
 def _open_image(path: Path):
     """``Image.open`` of a file whose pixel count is within MAX_IMAGE_PIXELS (read from its
     header, before anything is decoded); a larger image is one line naming the file and size."""
-    import re
-    import warnings
-
-    from PIL import Image
-
-    from builder.limits import MAX_IMAGE_PIXELS
 
     def too_large(size: str):
         return UsageError(
@@ -260,8 +252,6 @@ def art_box(
     """The art box of a layout in card mm (x, y from the bottom-left, w, h) at the printed
     card size, ``shift`` mm shorter where it yields to the rules text. A side of the box that
     lies on the card's edge (full-bleed art) reaches out into the bleed."""
-    from builder.render.cards.geometry import geometry
-
     box = geometry(tpl, layout, shift).art
     if box is None:
         return None
@@ -280,8 +270,6 @@ def art_box(
 
 
 def face_focus(face: CardFace) -> tuple[float, float]:
-    from builder.catalog.focus import parse_focus
-
     try:
         return parse_focus(get_value(face.entry, "focus"))
     except ValueError as exc:
@@ -294,9 +282,6 @@ def prepare_images(faces: list[CardFace], tpl: CardTemplate, opts: SheetOptions,
     ``face.image``; returns {(path, w, h, focus): PreparedImage}. The first unreadable image
     in list order raises its UsageError. Art printing below 150 dpi is reported through
     ``warn`` (one line per image, with its dpi)."""
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
     if opts.ink_saver:
         return {}
     wanted: dict[tuple, tuple] = {}

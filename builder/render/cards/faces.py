@@ -11,11 +11,13 @@ from builder.kit.layout import (
     pt,
     scale_box,
 )
+from builder.kit.pdfbase import draw_text_box
+from builder.kit.rladapter import draw_jpeg_unit
 from builder.render.cards.art import art_box
 from builder.render.cards.base import PreparedImage, SheetOptions
 from builder.render.cards.geometry import geometry
 from builder.render.cards.symbols import draw_symbol
-from builder.render.cards.template import Box, CardFace, CardTemplate, field_text
+from builder.render.cards.template import Box, CardFace, CardTemplate, field_text, get_value, suit_name
 
 MIN_CARD_PT = 6.0  # smallest card text on a poker card (scaled down with smaller cards)
 
@@ -202,7 +204,6 @@ class CardSheetWriter:
         if not ink:
             c.circle(cx, cy, r * 0.2, stroke=0, fill=1)
         w = pt(cw - 2 * inset - 6)
-        from builder.kit.pdfbase import draw_text_box
 
         draw_text_box(
             c,
@@ -243,8 +244,6 @@ class CardSheetWriter:
         c = self.c
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if img.is_jpeg:
-            from builder.kit.rladapter import draw_jpeg_unit
-
             if not draw_jpeg_unit(c, f"img{img.key}", img.source):
                 raise UsageError("cannot embed a JPEG image", "re-save the image as a baseline JPEG or PNG")
         else:
@@ -337,8 +336,6 @@ class CardSheetWriter:
                     self.reported.add(key)
                     self.job.warn(msg)
 
-            from builder.kit.pdfbase import draw_text_box
-
             small = min(1.0, self.fscale)  # smaller cards: the floors shrink with them
             size = max(spec.size * self.fscale, MIN_CARD_PT * small)
             floor = min(size, max(spec.min_size * small, MIN_CARD_PT * small))
@@ -398,8 +395,6 @@ class CardSheetWriter:
     # -- symbols ------------------------------------------------------------------
     def _items(self, spec, value) -> list[tuple[str | None, str]]:
         """(symbol key, text) of each listed value of a symbol field."""
-        from builder.render.cards.template import suit_name
-
         seq = value if isinstance(value, (list, tuple)) else [value]
         out = []
         for v in seq:
@@ -416,8 +411,6 @@ class CardSheetWriter:
     def _symbol_field(self, face, spec, box, font, size, floor, col, what, warn) -> None:
         """A list of values, each after its symbol, on one line or one per line (``join``
         with a newline), fitted into ``box`` (points) by shrinking down to ``floor``."""
-        from builder.render.cards.template import get_value
-
         c = self.c
         x, y, w, h = box
         items = self._items(spec, get_value(face.entry, spec.field))
@@ -495,8 +488,6 @@ class CardSheetWriter:
 
     def _emblem(self, face, layout, art: Box) -> None:
         """The first symbol of the layout's emblem field, large and pale, in the empty art box."""
-        from builder.render.cards.template import get_value
-
         spec = next((f for f in layout.fields if f.field == layout.emblem), None)
         value = get_value(face.entry, layout.emblem)
         if value in (None, [], ""):

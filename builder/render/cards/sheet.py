@@ -29,8 +29,26 @@ from builder.kit.layout import (
     plan_sheet,
     pt,
 )
+from builder.kit.pdfbase import (
+    RULER_LENGTH,
+    PdfJob,
+    ShareLine,
+    draw_marks,
+    draw_qr,
+    draw_ruler,
+    draw_text_box,
+    footer_lines,
+    footer_rows,
+    list_display_name,
+    qr_size,
+    refuse_output,
+    ruler_label_width,
+    validation_lines,
+)
 from builder.kit.printbounds import LAYOUTS as PRINT_LAYOUTS
 from builder.kit.printbounds import SCALE_X, SCALE_Y
+from builder.kit.printoptions import PrintOptions
+from builder.paths import within
 from builder.render.cards.art import find_art, prepare_images
 from builder.render.cards.base import SheetOptions
 from builder.render.cards.faces import CardSheetWriter
@@ -42,6 +60,14 @@ from builder.render.cards.template import (
     field_text,
     list_cards,
     load_template,
+)
+from builder.render.cutmachine import (
+    SILHOUETTE_INSET,
+    cut_area,
+    draw_machine_page,
+    machine,
+    plan_machine_sheet,
+    write_contours,
 )
 
 if TYPE_CHECKING:
@@ -76,8 +102,6 @@ def sheet_options(
 ) -> SheetOptions:
     """Validate the user's print options with the print options' model
     (``builder.kit.printoptions.PrintOptions``; UsageError, exit 2, for anything wrong)."""
-    from builder.kit.printoptions import PrintOptions
-
     o = PrintOptions(
         paper=paper,
         card=card,
@@ -94,7 +118,6 @@ def sheet_options(
         scale_y=scale_y,
         cut_machine=cut_machine,
     )
-    from builder.render.cutmachine import machine
 
     m = machine(o.cut_machine)
     return SheetOptions(
@@ -150,8 +173,6 @@ def _band_length(plan, band: Band) -> float:
 
 
 def _rows(text: str, length: float) -> list:
-    from builder.kit.pdfbase import footer_rows
-
     return footer_rows(text, length, CHROME_SIZE, CHROME_MIN, fonts.CONDENSED)
 
 
@@ -204,8 +225,6 @@ def draw_chrome(
     if lines and not place(lines):
         rest = [t for t in lines if not place([t])]
         if rest and last_resort:
-            from builder.kit.pdfbase import ShareLine
-
             rest = [t for t in rest if not (isinstance(t, ShareLine) and t.fallback and place([t.fallback]))]
         if rest:
             left_over.append(("lines", rest))
@@ -252,8 +271,6 @@ def strip_place(
     from the paper edge (``EDGE_CLEAR`` plus what the band already holds when it holds
     text), and lies between two neighbouring card edges (where no cut mark runs), with its
     label when ``label_width`` mm more fits there."""
-    from builder.kit.pdfbase import RULER_LENGTH
-
     pw, ph = plan.paper
     a = plan.area
     gaps = {"bottom": a.y, "top": ph - a.y1, "left": a.x, "right": pw - a.x1}
@@ -282,8 +299,6 @@ def strip_place(
 
 def ruler_in_strip(c, plan, edges, used: dict | None = None) -> bool:
     """Draw the 50 mm ruler where :func:`strip_place` finds room; False when it finds none."""
-    from builder.kit.pdfbase import draw_ruler, ruler_label_width
-
     where = strip_place(plan, edges, used, ruler_label_width())
     if where is None:
         return False
@@ -306,8 +321,6 @@ def ruler_in_strip(c, plan, edges, used: dict | None = None) -> bool:
 
 
 def _ruler_in(c, paper, band: Band, offset: float, info: str, size: float) -> None:
-    from builder.kit.pdfbase import draw_ruler, ruler_label_width
-
     pw, ph = paper
     c.saveState()
     along = pw if band.side in ("bottom", "top") else ph
@@ -374,7 +387,6 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
         raise UsageError(
             f"the list holds {total_cards} cards; one PDF prints at most {MAX_PRINTED_CARDS}", "check the card counts"
         )
-    from builder.paths import within
 
     base_dirs = [Path(doc.base_dir)] + [Path(p).parent for p in doc.packs]
     search = []
@@ -412,20 +424,15 @@ def render_cards(
     **options,
 ) -> Path:
     """Card sheets of a Senshiai, HeroCard or Satsuma list. Returns the written path."""
-    from builder.kit.pdfbase import PdfJob, footer_lines, list_display_name
-
     opts = sheet_options(**options)
     tpl = template or load_template(doc.system)
     fold_mode = fold_line = None
     if opts.layout == "fold":
         plan, fold_mode, fold_line = plan_fold(opts.paper, opts.card, opts.bleed, opts.gutter, marks=opts.marks)
     elif opts.cut_machine:
-        from builder.render.cutmachine import machine, plan_machine_sheet
-
         plan = plan_machine_sheet(
             cast("CutMachine", machine(opts.cut_machine)), opts.paper, opts.card, opts.bleed, opts.gutter
         )
-        from builder.kit.pdfbase import refuse_output
 
         for contour in (Path(out_path).with_suffix(".cut.svg"), Path(out_path).with_suffix(".cut.dxf")):
             refuse_output(contour, force)
@@ -457,7 +464,6 @@ def render_cards(
     total_pages = sheet_pages + 1  # and the list page
     title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
     size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
-    from builder.kit.pdfbase import validation_lines
 
     # one short line on every sheet (it fits a narrow margin); the findings in full, the share
     # code and its QR code on the list page
@@ -545,8 +551,6 @@ def render_cards(
         next_page()
         draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages)
     if opts.cut_machine:
-        from builder.render.cutmachine import write_contours
-
         write_contours(plan, job.path, force=force, sheets=[len(ch) for ch in chunks])
     return job.path
 
@@ -597,7 +601,6 @@ class _SheetDrawer:
             else:
                 c.line(pt(a.x), pt(ln.y0), pt(a.x1), pt(ln.y0))
             c.restoreState()
-        from builder.kit.pdfbase import draw_marks
 
         used = self.plan.slots[: len(cards)]
         if self.opts.marks:
@@ -637,14 +640,6 @@ class _SheetDrawer:
     def _machine_chrome(self) -> None:
         """A print-and-cut sheet: the machine's registration marks (or image area) and the ruler,
         nothing else near the marks, whose surroundings the machine's sensor reads."""
-        from builder.kit.pdfbase import draw_ruler
-        from builder.render.cutmachine import (
-            SILHOUETTE_INSET,
-            cut_area,
-            draw_machine_page,
-            machine,
-        )
-
         m = cast("CutMachine", machine(self.opts.cut_machine))
         c = self.job.canvas
         draw_machine_page(c, m, self.opts.paper)
@@ -680,8 +675,6 @@ class _SheetDrawer:
 def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages) -> None:
     """The last page: the deck list with counts, the check result, the share code and its QR
     code (scan it to import the list), the ruler."""
-    from builder.kit.pdfbase import ShareLine, draw_qr, draw_ruler, draw_text_box, qr_size
-
     c = job.canvas
     pw, ph = opts.paper
     m = 15.0

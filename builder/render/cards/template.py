@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from builder.catalog.frozen import kind
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.kit.modelerrors import pydantic_diagnostics
+from builder.paths import templates_dir
+from builder.systems import get, is_system
+from builder.yamlio import load_yaml
 
 if TYPE_CHECKING:
     from builder.render.cards.base import PreparedImage
@@ -139,11 +144,6 @@ class CardTemplate(_T):
 
 def load_template(system: str, path: Path | None = None) -> CardTemplate:
     """The card template of ``system`` (errors point at the template's YAML line)."""
-    from builder.kit.modelerrors import pydantic_diagnostics
-    from builder.paths import templates_dir
-    from builder.systems import get, is_system
-    from builder.yamlio import load_yaml
-
     own = get(system).printing.card_template if is_system(system) else None
     p = path or own or templates_dir() / "cards" / f"{system}.yaml"
     if not p.exists():
@@ -226,7 +226,6 @@ def list_cards(doc, catalog, lst) -> tuple[list[CardFace], list[str]]:
         return faces, warnings
     # generic: mappings of card names to counts in the list body
     body = doc.body()
-    from builder.systems import get
 
     for key in get(doc.system).printing.printed_keys:
         value = body.get(key)
@@ -337,7 +336,6 @@ def reminder_text(abilities, catalog) -> str:
     define are left out)."""
     if not abilities or catalog is None or "abilities" not in catalog.sections():
         return ""
-    from builder.systems import get
 
     seq = abilities if isinstance(abilities, (list, tuple)) else [abilities]
     game = get(catalog.system)
@@ -376,8 +374,6 @@ def description(tpl: CardTemplate, face: CardFace, catalog=None) -> str:
 
 
 def choose_layout(tpl: CardTemplate, entry: Any) -> str:
-    from builder.catalog.frozen import kind
-
     model = kind(entry)  # the catalog model's class name (an entry is frozen once validated)
     if model in tpl.layout_by_model and tpl.layout_by_model[model] in tpl.layouts:
         return tpl.layout_by_model[model]
