@@ -86,6 +86,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=1, help="times to run the suite")
     ap.add_argument("--calibrate-only", action="store_true", help="the calibration loop alone")
     ap.add_argument("--durations", action="store_true", help="print the slowest tests' lines (add --durations=N)")
+    ap.add_argument("--log", type=Path, help="write the last run's pytest output to this file")
     ap.add_argument("pytest_args", nargs="*", help="added to the README's command (after --)")
     args = ap.parse_args()
     before = calibration()
@@ -107,6 +108,8 @@ def main() -> None:
         own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         busy1 = machine_busy()
         after = calibration()
+        if args.log is not None:
+            args.log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
         own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
         tail = [ln for ln in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed|error)", ln)]
         print(f"run {run}: {tail[-1].strip('= ') if tail else 'no summary'} (exit {proc.returncode})")

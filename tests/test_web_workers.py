@@ -175,6 +175,7 @@ def _stop(proc) -> None:
         proc.wait()
 
 
+@pytest.mark.slow  # two server processes
 def test_concurrent_edits_through_two_servers_lose_nothing_and_undo_crosses_them(ws):
     """Two 'daimyo serve --workers 2' on one workspace (four processes): clients of both raise one
     unit's models at once, each sending the version it last saw and reading the list again when
