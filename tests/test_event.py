@@ -40,9 +40,10 @@ def cluster(pg_cluster):
     return pg_cluster
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request, cluster):
-    """None for SQLite in the event folder; a fresh PostgreSQL database's URL."""
+    """None for SQLite in the event folder; a fresh PostgreSQL database's URL. The tests on
+    PostgreSQL are slow (a server of the run's own), but for the whole flow's."""
     if request.param == "sqlite":
         return None
     if cluster is None:
@@ -119,6 +120,7 @@ def csrf_of(html: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"], indirect=True)  # the quick loop keeps both
 def test_the_whole_flow(event, cli, tmp_path):
     srv, tok = event["server"], event["tokens"]
     # Aiko hands in a share code through the API

@@ -101,6 +101,7 @@ def test_dumped_documents_read_the_same(doc):
     _same(dump_list_yaml(doc))
 
 
+@pytest.mark.slow  # 400 generated documents, each mutated
 @settings(max_examples=examples(400))
 @given(documents, st.data())
 def test_mutated_texts_read_the_same_or_are_declined(doc, data):
