@@ -528,6 +528,7 @@ def test_a_workspace_zip_of_five_hundred_files_is_read_and_one_more_refused():
     assert exc.value.status == 422 and "not a readable zip" in exc.value.text()
 
 
+@pytest.mark.slow  # a process importing the event server
 def test_the_server_imports_what_its_request_threads_need_before_the_first_request(tmp_path, cli):
     """Request threads importing a package with circular imports at the same moment can deadlock
     (the builder's server answered 500 so): the event server imports them when it is made, in a
