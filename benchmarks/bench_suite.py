@@ -11,6 +11,8 @@ benchmark gives, besides the wall time,
   time was left idle;
 - the median CPU time of a fixed pure-Python loop, before and after the run (``calibration``):
   a slower machine shows as a slower loop;
+- the suite's own CPU time (``getrusage`` of this run's processes: pytest, its workers and
+  every process they started and waited for), which other users of the machine do not move;
 - the suite's CPU time in loops (its CPU seconds over the loop's), which stays put when the
   machine's speed moves and grows when the tests do more work.
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shlex
 import statistics
 import subprocess
@@ -82,6 +85,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=1, help="times to run the suite")
     ap.add_argument("--calibrate-only", action="store_true", help="the calibration loop alone")
+    ap.add_argument("--durations", action="store_true", help="print the slowest tests' lines (add --durations=N)")
+    ap.add_argument("--log", type=Path, help="write the last run's pytest output to this file")
     ap.add_argument("pytest_args", nargs="*", help="added to the README's command (after --)")
     args = ap.parse_args()
     before = calibration()
@@ -97,20 +102,29 @@ def main() -> None:
     print("command:", " ".join(shlex.quote(c) for c in cmd[1:]), f"({cores} cores)")
     for run in range(1, args.runs + 1):
         busy0, t0 = machine_busy(), time.perf_counter()
+        own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t0
+        own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         busy1 = machine_busy()
         after = calibration()
+        if args.log is not None:
+            args.log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
+        own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
         tail = [ln for ln in proc.stdout.splitlines() if re.search(r"\d+ (passed|failed|error)", ln)]
         print(f"run {run}: {tail[-1].strip('= ') if tail else 'no summary'} (exit {proc.returncode})")
         print(f"  wall {wall:.1f} s")
+        loop = (before[0] + after[0]) / 2
+        print(f"  the suite's own CPU {own:.1f} s = {own / loop:,.0f} loops")
+        if args.durations:
+            slow = [ln for ln in proc.stdout.splitlines() if re.match(r"\d+\.\d+s (call|setup|teardown) ", ln)]
+            print("\n".join(slow))
         if busy0 is not None and busy1 is not None:
             cpu = busy1 - busy0
             idle = max(0.0, wall * cores - cpu)
             print(
                 f"  machine CPU {cpu:.1f} s; cores idle {idle:.1f} s of {wall * cores:.1f} ({idle / (wall * cores):.0%})"
             )
-            loop = (before[0] + after[0]) / 2
             print(f"  calibration loop after the run: {_loop(after)}; the run = {cpu / loop:,.0f} loops of CPU")
         before = after
 

@@ -18,7 +18,9 @@ EXAMPLES = ROOT / "examples"
 CARD_GAMES = ["senshiai-northern-host", "satsuma-samurai", "satsuma-imperial", "herocard-samurai"]
 
 
-@pytest.mark.parametrize("card", ["poker", "bridge", "tarot", "mini"])
+@pytest.mark.parametrize(  # the quick loop prints every game on one card size, the suite on every size
+    "card", ["poker", *(pytest.param(c, marks=pytest.mark.slow) for c in ("bridge", "tarot", "mini"))]
+)
 @pytest.mark.parametrize("example", CARD_GAMES)
 def test_no_text_overlaps_on_any_face(tmp_path, capsys, example, card):
     out = api.render_list(EXAMPLES / f"{example}.yaml", tmp_path / "f.pdf", card=card, backs=False)
@@ -125,7 +127,7 @@ def _words(text: str) -> str:
     return " ".join(text.split())
 
 
-@pytest.mark.parametrize("card", ["poker", "mini"])
+@pytest.mark.parametrize("card", ["poker", pytest.param("mini", marks=pytest.mark.slow)])
 def test_with_art_on_every_card_no_rule_is_dropped(tmp_path, capsys, card):
     from builder.catalog.loader import load_catalog
     from builder.kit.layout import card_size

@@ -390,6 +390,7 @@ def test_a_share_code_expanding_past_the_limit_is_refused_before_it_is_read(cli)
     assert r.code == 2 and "expands to more than" not in r.stderr and "cannot be read" in r.stderr
 
 
+@pytest.mark.slow  # a list of 16,000 entries checked and shared
 def test_a_huge_repetitive_list_is_refused_as_a_code_and_shared_as_yaml(cli, tmp_path):
     import re
 

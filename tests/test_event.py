@@ -40,9 +40,10 @@ def cluster(pg_cluster):
     return pg_cluster
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request, cluster):
-    """None for SQLite in the event folder; a fresh PostgreSQL database's URL."""
+    """None for SQLite in the event folder; a fresh PostgreSQL database's URL. The tests on
+    PostgreSQL are slow (a server of the run's own), but for the whole flow's."""
     if request.param == "sqlite":
         return None
     if cluster is None:
@@ -119,6 +120,7 @@ def csrf_of(html: str) -> str:
     return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"], indirect=True)  # the quick loop keeps both
 def test_the_whole_flow(event, cli, tmp_path):
     srv, tok = event["server"], event["tokens"]
     # Aiko hands in a share code through the API
@@ -526,6 +528,7 @@ def test_a_workspace_zip_of_five_hundred_files_is_read_and_one_more_refused():
     assert exc.value.status == 422 and "not a readable zip" in exc.value.text()
 
 
+@pytest.mark.slow  # a process importing the event server
 def test_the_server_imports_what_its_request_threads_need_before_the_first_request(tmp_path, cli):
     """Request threads importing a package with circular imports at the same moment can deadlock
     (the builder's server answered 500 so): the event server imports them when it is made, in a

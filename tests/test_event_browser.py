@@ -49,6 +49,7 @@ def tab(browser):
     return ctx, pg, errors
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_an_event_from_invitation_to_book(browser, shots, tmp_path, cli, database):  # noqa: F811  (fixture of test_event)
     tag = "pg" if database else "sqlite"
     folder = str(tmp_path / "night")

@@ -193,7 +193,7 @@ def test_a_zip_that_unpacks_to_much_is_refused_before_it_is_read():
     import random
 
     rnd = random.Random(7)
-    noise = {f"ws/n{i}.txt": "".join(rnd.choice("abcdefghij \n") for _ in range(200 * 1024)) for i in range(6)}
+    noise = {f"ws/n{i}.txt": "".join(rnd.choices("abcdefghij \n", k=200 * 1024)) for i in range(6)}
     with pytest.raises(EventRefused) as exc:
         read_upload(_zip({"ws/army.yaml": BUKE, **noise}), "ws.zip", "kensei")
     assert exc.value.status == 413 and f"over {MAX_ZIP_LIST_BYTES:,} bytes" in exc.value.text()
@@ -201,7 +201,7 @@ def test_a_zip_that_unpacks_to_much_is_refused_before_it_is_read():
     # files that name the game are parsed, and only so many bytes of them
     from builder.event.intake import MAX_ZIP_PARSED_BYTES
 
-    named = {f"ws/k{i}.yaml": "# kensei\n" + "".join(rnd.choice("abc: \n") for _ in range(4000)) for i in range(70)}
+    named = {f"ws/k{i}.yaml": "# kensei\n" + "".join(rnd.choices("abc: \n", k=4000)) for i in range(70)}
     with pytest.raises(EventRefused) as exc:
         read_upload(_zip({"ws/army.yaml": BUKE, **named}), "ws.zip", "kensei")
     assert exc.value.status == 413 and f"add up to over {MAX_ZIP_PARSED_BYTES:,} bytes" in exc.value.text()

@@ -73,6 +73,7 @@ def printed(tmp_path_factory) -> list:
     return [folder / name for name in documents]
 
 
+@pytest.mark.slow  # every page of every document read twice, by both readers
 def test_every_stream_of_the_printed_documents_reads_the_same(printed):
     import pdfplumber
 
@@ -100,6 +101,7 @@ def _layout_objects(objs, with_containers: bool):
             yield o
 
 
+@pytest.mark.slow  # every object of every document read twice, by both readers
 def test_every_object_of_the_printed_documents_makes_pdfplumbers_own_dict(printed, tmp_path):
     """The same keys in the same order and the same values of the same types, for characters,
     rectangles, lines and curves, on pages with their media box at the origin and not."""
@@ -190,6 +192,7 @@ def test_two_streams_of_one_page_read_as_one_sequence():
     assert [t for _, t in stream_tokens(b"12abc")] == [12, KWD(b"abc")]
 
 
+@pytest.mark.slow  # every page of every document read twice
 def test_pypdf_making_each_font_once_reads_the_same_text(printed):
     """The first pages of every kind of printed document (fonts shared by pages and by the forms
     drawn on them), and with a space width of the caller's own (which pypdf sets on the font it

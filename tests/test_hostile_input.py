@@ -323,6 +323,7 @@ def test_new_without_force_never_replaces_a_file_that_appears_meanwhile(tmp_path
     assert [p.name for p in tmp_path.iterdir()] == ["same.yaml"]
 
 
+@pytest.mark.slow  # child processes
 def test_concurrent_new_without_force_one_wins(tmp_path):
     for trial in range(3):
         out = tmp_path / f"same{trial}.yaml"
@@ -682,7 +683,9 @@ def _text_boxes(path, pages: int = 2):
             )
 
 
-@pytest.mark.parametrize("paper", PAPERS_IN_RANGE)
+@pytest.mark.parametrize(  # the quick loop prints on one paper, the suite on every one: nine documents each
+    "paper", [pytest.param(p, marks=() if p == "50x2000" else pytest.mark.slow) for p in PAPERS_IN_RANGE]
+)
 def test_every_document_prints_on_every_paper_in_the_range(cli, tmp_path, paper):
     """Inside the accepted range every document prints: rosters, setup sheets and aids shrink
     their type and reflow their tables (more pages), and nothing is drawn off the page or in

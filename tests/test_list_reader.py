@@ -7,6 +7,7 @@ must decline (return None) every text the full reader rejects.
 
 import string
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,12 +94,14 @@ def test_examples_read_the_same():
         _same(text)
 
 
+@pytest.mark.slow  # 300 generated documents
 @settings(max_examples=examples(300))
 @given(documents)
 def test_dumped_documents_read_the_same(doc):
     _same(dump_list_yaml(doc))
 
 
+@pytest.mark.slow  # 400 generated documents, each mutated
 @settings(max_examples=examples(400))
 @given(documents, st.data())
 def test_mutated_texts_read_the_same_or_are_declined(doc, data):

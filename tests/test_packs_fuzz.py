@@ -97,6 +97,7 @@ def hostile(tmp_path, monkeypatch):
         yield srv, work, packs_dir
 
 
+@pytest.mark.slow  # every pack command against every hostile registry
 def test_no_pack_command_fails_badly(cli, hostile, monkeypatch):
     srv, work, packs_dir = hostile
     registries = [

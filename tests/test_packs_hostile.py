@@ -469,6 +469,7 @@ def test_an_install_brings_at_most_its_bound_of_packs(cli, reg, monkeypatch):
     assert len(r.stdout.splitlines()) == 5 and r.stdout.splitlines()[-1].startswith("Link 1 1 (senshiai): installed")
 
 
+@pytest.mark.slow  # an index of 2,000 packs
 def test_a_long_chain_of_needs_is_refused_not_followed(cli, reg, monkeypatch):
     folder, packs, _work = reg
     monkeypatch.setenv("DAIMYO_REGISTRY", str(folder))

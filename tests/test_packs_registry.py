@@ -465,6 +465,7 @@ def test_needed_packs_are_installed_first(cli, served):
     assert (packs / "club-base.yaml").is_file()
 
 
+@pytest.mark.slow  # a process, killed mid-download
 def test_a_kill_during_the_download_leaves_nothing_half_written(cli, served, tmp_path):
     srv, folder, packs, _work = served
     index(cli, folder)

@@ -82,6 +82,7 @@ def test_example_prints_the_same_pages(name, tmp_path, monkeypatch):
     assert len(pages) >= 1
 
 
+@pytest.mark.slow  # a long roster printed and every page read back
 def test_long_roster_prints_the_same_pages_numbered_of_the_total(tmp_path, monkeypatch):
     new, old, path = _print_both(_long_kensei(tmp_path, 400), tmp_path, monkeypatch)
     assert new == old

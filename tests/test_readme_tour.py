@@ -97,6 +97,7 @@ def analytics_examples() -> list[tuple[list[str], list[str]]]:
     return out
 
 
+@pytest.mark.slow  # the README's simulation, at its full size
 def test_readme_analytics_examples_are_what_the_commands_print(cli, monkeypatch):
     """The stats example and the simulation result of docs/stats.md are what the commands print now:
     every line shown, in order ('...' skips lines)."""

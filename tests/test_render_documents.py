@@ -523,7 +523,10 @@ def test_sources_are_printed_on_rosters_unless_no_sources(cli, tmp_path):
     assert "Source:" not in flat(text_of(tmp_path / "s2.pdf"))
 
 
-@pytest.mark.parametrize("system", ["kensei", "senji", "satsuma", "senshiai", "herocard"])
+@pytest.mark.parametrize(  # the quick loop prints one game's aid, the suite every game's
+    "system",
+    ["kensei", *(pytest.param(s, marks=pytest.mark.slow) for s in ("senji", "satsuma", "senshiai", "herocard"))],
+)
 def test_aids_print_sources_only_with_the_option(cli, tmp_path, system):
     plain, cited = tmp_path / "plain.pdf", tmp_path / "cited.pdf"
     assert cli("aid", system, "-o", plain).code == 0
@@ -552,7 +555,9 @@ def _lowest_body_text(path) -> list[float]:
     return out
 
 
-@pytest.mark.parametrize("name", ["buke", "kuge", "kuroi-te", "otokodate", "sohei"])
+@pytest.mark.parametrize(  # the quick loop prints one clan's roster, the suite every clan's
+    "name", ["buke", *(pytest.param(n, marks=pytest.mark.slow) for n in ("kuge", "kuroi-te", "otokodate", "sohei"))]
+)
 def test_roster_fills_its_pages_before_starting_new_ones(tmp_path, name):
     """The unit cards are on pages of their own after the roster (its last page says how many),
     and every roster page but its last is filled to within 66 mm of its bottom."""

@@ -25,7 +25,7 @@ def test_quiet_zone_is_four_modules_and_the_code_is_sized_for_it():
 
 @pytest.mark.skipif(shutil.which("zbarimg") is None, reason="zbarimg (zbar-tools) is not installed")
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
-@pytest.mark.parametrize("example", ["kensei-buke", "kensei-kuge"])
+@pytest.mark.parametrize("example", ["kensei-buke", pytest.param("kensei-kuge", marks=pytest.mark.slow)])  # processes
 def test_roster_qr_decodes_at_150_dpi_with_zbar(tmp_path, example):
     from PIL import Image
 

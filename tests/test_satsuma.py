@@ -177,6 +177,7 @@ def hands(draw, size=7):
     return cards, role
 
 
+@pytest.mark.slow  # 300 generated hands, each solved by brute force
 @settings(max_examples=examples(300))
 @given(hands(), st.randoms(use_true_random=False))
 def test_solver_agrees_with_brute_force_and_ignores_order(args, rnd):

@@ -51,6 +51,7 @@ cards_st = st.lists(
 )
 
 
+@pytest.mark.slow  # 400 generated hands, each against every way to play it
 @settings(max_examples=examples(400))
 @given(cards_st, st.sampled_from(core.ROLES))
 def test_fast_total_and_escape_agree_with_best_hand(specs, role):
@@ -64,6 +65,7 @@ def test_fast_total_and_escape_agree_with_best_hand(specs, role):
     assert hand.strength == core.best_strength_brute(cards, role)
 
 
+@pytest.mark.slow  # 300 generated hands, each against every way to play it
 @settings(max_examples=examples(300))
 @given(st.data())
 def test_fast_path_on_published_hands(cat, data):
@@ -171,6 +173,7 @@ card_st = st.one_of(
     st.sampled_from(sim.DISCARD_TIMINGS),
     st.integers(0, 3),
 )
+@pytest.mark.slow  # 80 whole games, each played by both evaluators
 def test_fast_loop_plays_the_reference_games_on_random_decks(sam, imp, seed, p1, p2, choice, timing, weak):
     """Property: on random decks (one- and two-option cards, Escape, cards with no usable suit), every
     policy and house rule, the fast loop plays exactly the games of the reference loop, whose
@@ -193,6 +196,7 @@ def test_fast_loop_plays_the_reference_games_on_random_decks(sam, imp, seed, p1,
     assert sim.play_game(game, seed) == sim.play_game(ref, seed)
 
 
+@pytest.mark.slow  # 400 generated hands, each against every way to play it
 @settings(max_examples=examples(400))
 @given(st.lists(card_st, min_size=0, max_size=9), st.sampled_from(core.ROLES))
 def test_assignment_behind_the_discards_is_a_best_hand(spec, role):
@@ -225,6 +229,7 @@ def _brute_escape(cards, role):
     return top[False], top[True]
 
 
+@pytest.mark.slow  # 400 generated hands, each against every way to play it
 @settings(max_examples=examples(400))
 @given(st.lists(card_st, min_size=0, max_size=8), st.sampled_from(core.ROLES))
 def test_totals_with_and_without_escape(spec, role):
@@ -295,6 +300,7 @@ def _mean_ic(t):
     return sum(k * n for k, n in t.imperial.items()) / t.games
 
 
+@pytest.mark.slow  # 1,200 simulated games
 def test_escape_is_used_on_purpose_when_defending_is_better():
     s, i = DEFEND_BETTER
     best = sim.Sim(_deck("samurai", s), _deck("imperial", i), policies=("best", "best"), escape_choice="free")

@@ -84,7 +84,11 @@ def page_at(browser, server):  # noqa: F811  (fixture of test_web_browser)
         ctx.close()
 
 
-@pytest.mark.parametrize("path", PAGES)
+#: the quick loop (-m 'not slow') checks the home page and a list's page; the suite checks them all
+QUICK_PAGES = {"/", "/l/kensei-buke.yaml"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=() if p in QUICK_PAGES else pytest.mark.slow) for p in PAGES])
 @pytest.mark.parametrize("width, height", [(1366, 900), (390, 844)])
 def test_no_serious_accessibility_violation_on_any_page(page_at, server, width, height, path):  # noqa: F811  (fixture of test_web_browser)
     pg = page_at(width, height)
@@ -103,6 +107,7 @@ def test_no_serious_accessibility_violation_on_any_page(page_at, server, width, 
     assert not found, "\n".join(f"{k}: {x}" for k, v in found.items() for x in v)
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_a_keyboard_only_player_builds_a_legal_kensei_army(browser, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = ctx.new_page()

@@ -778,6 +778,7 @@ def test_previews_drawn_at_once_do_not_crash_the_server(client):
     assert codes == [200] * 24
 
 
+@pytest.mark.slow  # a server process, stopped by a signal
 def test_serve_prints_the_address_serves_it_and_stops_on_ctrl_c(tmp_path):
     import signal
     import subprocess
@@ -826,6 +827,7 @@ def test_serve_prints_the_address_serves_it_and_stops_on_ctrl_c(tmp_path):
             proc.wait()
 
 
+@pytest.mark.slow  # a server process
 def test_serve_warns_when_listening_beyond_this_machine(tmp_path):
     import subprocess
     import sys

@@ -105,6 +105,7 @@ def test_gate_page_without_the_token(browser, server, shots):
     ctx.close()
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     pg = page
     expect(pg.locator("h1")).to_have_text("Your lists")
@@ -172,6 +173,7 @@ def test_build_a_legal_400_ap_kensei_list(page, server, shots):
     shots(pg, "builder-phone.png")
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_fix_an_illegal_list_from_its_inline_findings(page, server, shots):
     pg = page
     pg.get_by_role("link", name="Fix me").click()
@@ -194,6 +196,7 @@ def test_fix_an_illegal_list_from_its_inline_findings(page, server, shots):
     assert check_file(server["ws"] / "fix-me.yaml").legal
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_fix_a_hero_deck_with_too_many_copies(page, server):
     pg = page
     pg.get_by_role("link", name="Fix my hero").click()
@@ -214,6 +217,7 @@ def test_fix_a_hero_deck_with_too_many_copies(page, server):
     assert check_file(server["ws"] / "fix-my-hero.yaml").legal
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_build_a_satsuma_variant_deck(page, server):
     pg = page
     pg.select_option("#new-system", "satsuma")
@@ -253,6 +257,7 @@ def click_and_wait(pg, target):
     changed(pg, before)
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_build_a_senshiai_deck_by_clicks(page, server, shots):
     pg = page
     form = pg.locator("#new-form")
@@ -331,6 +336,7 @@ def _senji_add(pg, search: str, name: str, player: str):
     changed(pg, before)
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_build_a_legal_senji_setup(page, server, shots):
     pg = page
     pg.select_option("#new-system", "senji")
@@ -391,6 +397,7 @@ def test_build_a_legal_senji_setup(page, server, shots):
     expect(verdict(pg)).to_contain_text("warnings")
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_print_preview_and_pdf_download(page, server, shots):
     import pypdf
 
@@ -418,6 +425,7 @@ def test_print_preview_and_pdf_download(page, server, shots):
     assert "Buke vanguard" in text and "Yumi Samurai" in text
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_print_card_sheets_folded_with_cut_lines(page, server, shots):
     import pypdf
 
@@ -445,6 +453,7 @@ def test_print_card_sheets_folded_with_cut_lines(page, server, shots):
     assert "bleed 3 mm; fold along the dashed line, glue, then cut" in text
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_share_and_import_a_share_code(page, server, shots):
     pg = page
     pg.goto(server["url"] + "/l/kensei-kuge.yaml/share")

@@ -88,6 +88,7 @@ def setting(key: str) -> str:
     return f'.settings form:has(input[name=key][value="{key}"]) input[name=value]'
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_enter_in_kensei_fields(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     watch = open_copy(pg, server, "kensei-buke.yaml", "enter-kensei.yaml")
@@ -101,6 +102,7 @@ def test_enter_in_kensei_fields(page, server):  # noqa: F811  (fixtures of test_
     assert "points: 250" in text and "name: Enter in Kensei" in text
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_enter_in_senshiai_fields(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     watch = open_copy(pg, server, "senshiai-northern-host.yaml", "enter-senshiai.yaml")
@@ -122,6 +124,7 @@ def test_enter_in_herocard_fields(page, server):  # noqa: F811  (fixtures of tes
     assert "Resounding Blow: 1" in text and "max_hero_points: 32" in text and "name: Enter in HeroCard" in text
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_enter_in_senji_fields(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     watch = open_copy(pg, server, "senji-three-daimyo.yaml", "enter-senji.yaml")
@@ -135,6 +138,7 @@ def test_enter_in_senji_fields(page, server):  # noqa: F811  (fixtures of test_w
     assert "name: Hanako" in text and "name: Enter in Senji" in text
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_enter_in_satsuma_fields(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     watch = open_copy(pg, server, "satsuma-samurai.yaml", "enter-satsuma.yaml")

@@ -48,6 +48,7 @@ def focused(pg) -> dict:
                 row: (a.closest('li.entry') || {}).id || ''}; }""")
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_senji_province_controls_act_on_their_own_player(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     (server["ws"] / "two-owari.yaml").write_text(TWO_OWARI)
@@ -77,6 +78,7 @@ def test_senji_province_controls_act_on_their_own_player(page, server):  # noqa:
     assert "Aiko" not in text and "name: Kenji" in text
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_focus_stays_on_the_control_used(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     pg.goto(f"{server['url']}/l/fix-me.yaml")
@@ -121,6 +123,7 @@ def test_focus_stays_on_the_control_used(page, server):  # noqa: F811  (fixtures
     expect(pg.get_by_label("More for Samurai Yari (unit 2)")).to_have_count(1)
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_variant_and_comparison_in_the_browser(page, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     pg.goto(f"{server['url']}/l/kensei-buke.yaml")
@@ -151,6 +154,7 @@ def test_variant_and_comparison_in_the_browser(page, server, shots):  # noqa: F8
     expect(pg.locator("ul.cmp-removed")).to_contain_text("Yumi Samurai")
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_workspace_search_filter_and_sort(page, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     ws = server["ws"]
@@ -179,6 +183,7 @@ def test_workspace_search_filter_and_sort(page, server, shots):  # noqa: F811  (
     pg.set_viewport_size({"width": 1366, "height": 900})
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_the_kensei_catalog_on_a_phone_is_the_clans_own(page, server, shots):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     pg.set_viewport_size({"width": 390, "height": 844})
@@ -213,6 +218,7 @@ def test_leaving_the_search_box_does_not_redraw_the_catalog(page, server):  # no
     assert asked.count("GET catalog") <= 1, asked
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_tab_after_renaming_a_senji_player_goes_to_the_next_control(page, server):  # noqa: F811  (fixtures of test_web_browser)
     """The controls after a player's name say the player's name in their labels: renamed, the
     player's row is drawn again, and the focus goes to the control Tab went to, not elsewhere
@@ -240,6 +246,7 @@ def test_tab_after_renaming_a_senji_player_goes_to_the_next_control(page, server
     expect(pg.get_by_label("Name of player 1", exact=True)).to_be_focused()
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_compare_preselects_the_list_as_before_and_its_variant_as_after(page, server):  # noqa: F811  (fixtures of test_web_browser)
     pg = page
     (server["ws"] / "cmp-sohei.yaml").write_text((server["ws"] / "kensei-sohei.yaml").read_text())

@@ -49,6 +49,7 @@ def fill_entry(pg, values: dict):
             box.fill(value)
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_author_a_senshiai_pack_and_build_a_legal_deck_with_it(browser, server, shots):
     ctx = browser.new_context(viewport={"width": 1366, "height": 900})
     pg = ctx.new_page()

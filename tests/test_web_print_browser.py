@@ -12,8 +12,11 @@ import zipfile
 from pathlib import Path
 
 import pypdf
+import pytest
 import test_web_a11y as a11y
 from test_web_browser import TOKEN, WAIT, expect, page, server  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
 
 SATSUMA = "/l/satsuma-samurai.yaml/print"
 
@@ -26,6 +29,7 @@ def settled(pg) -> None:
     )
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_custom_paper_warnings_and_remembered_settings(page, server, shots):  # noqa: F811
     pg = page
     pg.goto(server["url"] + SATSUMA)
@@ -64,6 +68,7 @@ def test_custom_paper_warnings_and_remembered_settings(page, server, shots):  # 
     expect(pg.locator("#print-warnings")).to_be_visible()  # the previews of the remembered settings
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_tabletop_simulator_deck_and_alignment_sheet_download(page, server, shots):  # noqa: F811
     pg = page
     pg.goto(server["url"] + "/l/satsuma-imperial.yaml/print")
@@ -86,6 +91,7 @@ def test_tabletop_simulator_deck_and_alignment_sheet_download(page, server, shot
     assert dl.value.suggested_filename == "alignment-sheet.pdf" and len(sheet.pages) == 2
 
 
+@pytest.mark.slow  # a journey in the browser
 def test_a_refused_image_or_deck_download_keeps_the_print_page_with_its_message(page, server, shots):  # noqa: F811
     pg = page
     here = re.compile(r"/l/satsuma-imperial\.yaml/print$")

@@ -175,6 +175,7 @@ def _stop(proc) -> None:
         proc.wait()
 
 
+@pytest.mark.slow  # two server processes
 def test_concurrent_edits_through_two_servers_lose_nothing_and_undo_crosses_them(ws):
     """Two 'daimyo serve --workers 2' on one workspace (four processes): clients of both raise one
     unit's models at once, each sending the version it last saw and reading the list again when
@@ -246,6 +247,7 @@ def test_concurrent_edits_through_two_servers_lose_nothing_and_undo_crosses_them
             _stop(proc)
 
 
+@pytest.mark.slow  # a server process
 def test_a_server_imports_what_its_request_threads_need_before_the_first_request(tmp_path):
     """Request threads importing a package with circular imports at the same moment can deadlock
     (a 500 seen when two servers met their first requests at once): the app imports them when
