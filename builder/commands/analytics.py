@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Optional
 
 import typer
 
-from builder.errors import safe_terminal
+from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
+from builder.analytics.stats import format_stats, list_stats, load
+from builder.errors import UsageError, safe_terminal
+from builder.kit.layout import paper_size
+from builder.render.charts import render_stats
 
 
 class Progress:
@@ -57,22 +62,14 @@ def stats_cmd(
 ):
     """Statistics of a list: counts by type, cost, path, suit, attribute and card kind (card games),
     points by troop class and type against every limit with the room left (Kensei), exact draw odds."""
-    import json
-
-    from builder.analytics.stats import format_stats, list_stats
-    from builder.errors import UsageError
 
     if format not in ("text", "json"):
         raise UsageError(f"unknown format '{format}'", "use text or json")
     if output is not None:
-        from builder.kit.layout import paper_size
-
         paper_size(paper)
     st = list_stats(list_file, odds, pack)
     written = None
     if output is not None:
-        from builder.render.charts import render_stats
-
         written = render_stats(st, output, paper=paper, force=force)
     if format == "json":
         sys.stdout.write(json.dumps(st, indent=2, ensure_ascii=False, default=str) + "\n")
@@ -96,11 +93,6 @@ def hand_cmd(
 ):
     """Reproducible sample opening hands; Satsuma hands show the best total in each role, HeroCard
     hands their best attack and block."""
-    import json
-
-    from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
-    from builder.analytics.stats import load
-    from builder.errors import UsageError
 
     if format not in ("text", "json"):
         raise UsageError(f"unknown format '{format}'", "use text or json")

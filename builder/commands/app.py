@@ -2,8 +2,9 @@
 and the command table. ``builder.cli.main`` runs it for every call its own quick route for
 ``daimyo check`` does not take.
 
-The other commands live in small modules under ``builder/commands/`` that each add themselves to
-the app with ``register(app)``; heavy libraries are imported inside the command functions only.
+The other commands live in small modules under ``builder/commands/``: module-level functions on a
+typer app of the module's own, which ``register(app)`` puts on this one. ``COMMAND_TABLE`` imports
+a module only when a call names one of its commands.
 """
 
 from __future__ import annotations

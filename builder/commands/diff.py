@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import typer
 
-from builder.errors import safe_terminal
+from builder.errors import UsageError, safe_terminal
+from builder.lists.diff import diff_files, diff_lines
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
 
@@ -20,10 +22,6 @@ def diff_cmd(
 ):
     """Compare two lists: entries added, removed and changed, settings, the total and the verdict
     before and after. Exit 0 when the lists hold the same, 1 when they differ, 2 on bad input."""
-    import json
-
-    from builder.errors import UsageError
-    from builder.lists.diff import diff_files, diff_lines
 
     if format not in ("text", "json"):
         raise UsageError(f"unknown format '{format}'", "use text or json")

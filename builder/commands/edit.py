@@ -11,13 +11,30 @@ once) is the library's.
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from typing import Optional
 
 import typer
 from typer.core import TyperCommand
 
-from builder.cli import echo
+from builder.catalog.loader import load_catalog
+from builder.catalog.packfiles import is_name, not_found_hint, resolve_pack
+from builder.check import check_file, format_result
+from builder.cli import echo, find_game
+from builder.errors import DaimyoError, UsageError
 from builder.kit.numbers import number_text
+from builder.lists.compare import gap
+from builder.lists.document import load_list
+from builder.lists.editor import ListEditor, edit_file
+from builder.lists.new import NewListRequest, parse_opts, start
+from builder.lists.ops import from_form
+from builder.lists.options import options
+from builder.paths import is_file
+from builder.rulebooks import format_source, humanize
+from builder.systems import get, list_systems
+from builder.yamlio import atomic_write
 
 
 class NewCommand(TyperCommand):
@@ -34,9 +51,6 @@ class NewCommand(TyperCommand):
 
 def game_option_lines() -> list[str]:
     """One line per game (and per option) for ``daimyo new --help``: key, what it is, what it takes."""
-    from builder.catalog.loader import load_catalog
-    from builder.errors import DaimyoError
-    from builder.systems import list_systems
 
     out = []
     for gs in list_systems():
@@ -70,12 +84,6 @@ def game_option_lines() -> list[str]:
 def _pack_paths(packs: list[str], out: str, system: str | None = None) -> tuple[list[str], list[str]]:
     """Packs as written in the list (a path relative to the list's folder, or a pack name found
     in the packs folders) and the files they resolve to."""
-    import os
-    from pathlib import Path
-
-    from builder.catalog.packfiles import is_name, not_found_hint, resolve_pack
-    from builder.errors import UsageError
-    from builder.paths import is_file
 
     folder = Path(out).resolve().parent
     written, files = [], []
@@ -97,9 +105,6 @@ def why_lines(
     path: str, name: str, count: int | None = None, models: int | None = None, player: str | None = None
 ) -> tuple[bool, list[str]]:
     """``daimyo why`` as ``(yes, lines)``, from the library's comparison before and after."""
-    from builder.lists.compare import gap
-    from builder.lists.editor import ListEditor
-    from builder.rulebooks import format_source, humanize
 
     ed = ListEditor.open(path)
     res = ed.why(name, count, models=models, player=player)
@@ -131,7 +136,6 @@ def options_lines(ed, found) -> list[str]:
     """``daimyo options`` as text: one line per entry, then how many can be added."""
     if not found:
         return ["nothing matches"]
-    from builder.systems import get
 
     gs = get(ed.system)
     width = min(max(len(o.name) for o in found), 32)
@@ -147,8 +151,6 @@ def options_lines(ed, found) -> list[str]:
             left = "" if o.left is None else f"{number_text(o.left)} {o.unit} left"
             warned = ""
             if o.warning:  # allowed, but said
-                from builder.rulebooks import humanize
-
                 warned = f"warning: {humanize(o.warning)}"
             out.append("  ".join(x for x in (head, what, left, warned) if x).rstrip())
         else:
@@ -159,8 +161,6 @@ def options_lines(ed, found) -> list[str]:
 
 def _print_change(ed, change, breaks: bool = False) -> None:
     """The notes of an edit, the rules it broke (as ``check`` prints them), then the list's check."""
-    from builder.check import format_result
-    from builder.cli import echo
 
     for line in change.notes:
         echo(line)
@@ -178,16 +178,12 @@ def _print_change(ed, change, breaks: bool = False) -> None:
 
 
 def _game_of(file: str):
-    from builder.lists.document import load_list
-    from builder.systems import get
 
     return get(load_list(file).system)
 
 
 def _edit(file: str, form: dict) -> None:
     """Make the change ``form`` names (the words the web builder posts), save it and print it."""
-    from builder.lists.editor import edit_file
-    from builder.lists.ops import from_form
 
     ed, change = edit_file(file, lambda ed: ed.apply(from_form(form, ed.game)))
     _print_change(ed, change)
@@ -244,7 +240,6 @@ def standard_cmd(
     on: str = typer.Argument(..., metavar="on|off", help="on: the unit carries a Hata-Jurushi"),
 ):
     """kensei: give a unit a Hata-Jurushi (on) or take it away (off)."""
-    from builder.errors import UsageError
 
     if on.lower() not in ("on", "off"):
         raise UsageError(f"say on or off, not '{on}'")
@@ -315,12 +310,6 @@ def province_cmd(
     )
 
 
-def edit_file(path, change):
-    from builder.lists.editor import edit_file
-
-    return edit_file(path, change)
-
-
 @cli.command("new", cls=NewCommand)
 def new_cmd(
     system: str = typer.Argument(
@@ -375,10 +364,6 @@ def new_cmd(
     [--points 200]; senshiai [--size 50]; herocard --hero NAME [--max-hero-points 30]; senji
     --players N; satsuma --side samurai|imperial.
     """
-    from builder.cli import find_game
-    from builder.errors import UsageError
-    from builder.lists.new import NewListRequest, parse_opts, start
-    from builder.yamlio import atomic_write
 
     gs = find_game(system)
     flags = {
@@ -405,7 +390,6 @@ def new_cmd(
     echo(f"wrote {out}", err=True)
     for n in new.notes:
         echo(n)
-    from builder.check import check_file, format_result
 
     for line in format_result(check_file(out), all_rules=False):
         echo(line)
@@ -446,7 +430,6 @@ def add_cmd(
     kind); new cards are written with the catalog's spelling, after the last card of
     their type. A rule the addition breaks is named at once.
     """
-    from builder.lists.new import parse_opts
 
     given = parse_opts(opt)
     # the editor checks the options against the list's system (read once)
@@ -483,7 +466,6 @@ def remove_cmd(
     ),
 ):
     """Remove copies of a card, a troop, or a senji player, samurai card or province from a list."""
-    from builder.errors import UsageError
 
     def remove(ed):
         ed.game.editing.check_options("remove", {"count": count, "all": all_, "variant": variant})
@@ -525,7 +507,6 @@ def why_cmd(
 ):
     """Could one more copy of a card (or unit of a troop) be added? If not, which rule
     stops it and by how much. Exit 0 yes, 1 no, 2 bad input."""
-    from builder.errors import UsageError
 
     gs = _game_of(file)
     gs.editing.check_options("add", {"models": models, "player": player})
@@ -552,17 +533,12 @@ def options_cmd(
 ):
     """What could be added to a list now: every troop or card of the catalog and the list's
     packs, with its cost and what is left after it, or the first rule that stops it."""
-    from builder.errors import UsageError
-    from builder.lists.editor import ListEditor
-    from builder.lists.options import options
 
     if format not in ("text", "json"):
         raise UsageError(f"unknown format '{format}'", "use text or json")
     ed = ListEditor.open(file)
     found = options(ed, type=type_, search=search, max_cost=max_cost, only_ok=can)
     if format == "json":
-        import json
-
         echo(json.dumps([o.to_json() for o in found], indent=2, ensure_ascii=False))
         return
     for line in options_lines(ed, found):

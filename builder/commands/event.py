@@ -5,12 +5,18 @@ The database libraries are imported inside the commands, the web stack by ``even
 
 from __future__ import annotations
 
+import csv
+import functools
+import io
+import math
 from typing import Optional
 
 import typer
 
 from builder.cli import echo, formats
-from builder.errors import EXIT_ILLEGAL, EXIT_INPUT
+from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line
+from builder.names import quoted
+from builder.yamlio import atomic_write, begin_command
 
 DEFAULT_PORT = 8770  # builder.event.store.DEFAULT_PORT, here for the help text
 
@@ -32,7 +38,6 @@ def guarded(name: str):
     file that is not an event's database) end as one line and exit 2, not a traceback."""
 
     def wrap(fn):
-        import functools
 
         @functools.wraps(fn)
         def run(*args, **kwargs):
@@ -79,7 +84,6 @@ def new_cmd(
     ),
 ):
     """Create an event in a folder; prints the organiser's address with its token (shown once)."""
-    from builder.errors import UsageError
     from builder.event.intake import setting_value
     from builder.event.store import Event
 
@@ -109,7 +113,6 @@ def players_cmd(
 ):
     """Add players (each gets a private submission link, shown once) or remove them; without
     options, list the players."""
-    from builder.errors import UsageError
 
     if format not in ("text", "csv"):
         raise UsageError(f"unknown format '{format}'", "use text or csv")
@@ -121,9 +124,6 @@ def players_cmd(
     added = ev.add_players(add) if add else []
     if added:
         if format == "csv":
-            import csv
-            import io
-
             buf = io.StringIO()
             w = csv.writer(buf, lineterminator="\n")
             w.writerow(["name", "token", "link"])
@@ -150,7 +150,6 @@ def token_cmd(
     organiser: bool = typer.Option(False, "--organiser", help="the organiser's token instead"),
 ):
     """A new token and link for a player, or for the organiser; the old one stops working."""
-    from builder.errors import UsageError
 
     if bool(player) == organiser:
         raise UsageError("give --player NAME or --organiser")
@@ -167,11 +166,9 @@ def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", help="the address to listen on (0.0.0.0: every network)"),
 ):
     """Serve the event: the players' submission page, the organiser's dashboard, the JSON API."""
-    from builder.errors import UsageError
 
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: give a port from 0 to 65535", "0 takes any free port")
-    from builder.yamlio import begin_command
 
     begin_command(track=False)
     from builder.event.web.app import serve
@@ -195,7 +192,6 @@ def submit_cmd(
 ):
     """Hand in a list; prints its verdict and commitment. Exit 0 legal, 1 illegal, 2 refused."""
     from builder.event.client import submit
-    from builder.names import quoted
 
     res = submit(url, list_, token, wait, timeout)
     echo(f"{quoted(res['player'])}: version {res['version']}: {res['verdict']}, {res['total']}")
@@ -241,8 +237,6 @@ def export_cmd(
 
     text = export_text(_open(folder), format)
     if out:
-        from builder.yamlio import atomic_write
-
         atomic_write(out, text, force=force)
         echo(f"wrote {out}", err=True)
     else:
@@ -270,11 +264,8 @@ def verify_cmd(
     timeout: float = typer.Option(60.0, "--timeout", help="seconds to give a server to answer in full"),
 ):
     """Check every revealed list against its commitment. Exit 0 all match, 1 one does not."""
-    import math
 
-    from builder.errors import UsageError
     from builder.event.outputs import verify
-    from builder.names import quoted
 
     if not math.isfinite(timeout) or not 0 < timeout <= 86400:
         raise UsageError(f"--timeout {timeout:g}: give seconds from 0 to 86400")
@@ -291,7 +282,6 @@ def verify_cmd(
 @guarded("log")
 def log_cmd(folder: str = typer.Argument(..., help="the event's folder")):
     """The audit log: every action on the event, oldest first."""
-    from builder.errors import one_line
 
     rows = _open(folder).audit_log()
     for r in rows:  # one line a row: a player's name or reason cannot forge another

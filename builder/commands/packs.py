@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
 
-from builder.cli import echo, error_lines, fail, formats
-from builder.errors import EXIT_INPUT, DaimyoError, one_line
+from builder.catalog.packfiles import resolve_pack
+from builder.catalog.packid import read_pack
+from builder.cli import echo, error_lines, fail, find_game, formats
+from builder.errors import EXIT_INPUT, DaimyoError, UsageError, WouldOverwrite, one_line
+from builder.packs import store
+from builder.packs.installer import describe, download, install, outdated, put_in_use, refuse_shadows
+from builder.packs.installer import outdated as find_outdated
+from builder.packs.manage import check_pack, format_pack_list, list_packs, packs_json
+from builder.packs.manage import shown as shown_path
+from builder.packs.registry import (
+    INDEX_NAME,
+    all_entries,
+    build_index,
+    dump_index,
+    is_index_file,
+    search,
+    split_ref,
+    stale_notes,
+)
+from builder.packs.sheet import SHEET_FORMATS, export_csv, export_xlsx, import_sheet
+from builder.packs.template import render_template
+from builder.paths import is_file
+from builder.yamlio import atomic_write
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
 
@@ -19,7 +43,6 @@ def say(line: str, err: bool = False) -> None:
 
 
 def stale() -> None:
-    from builder.packs.registry import stale_notes
 
     for line in stale_notes():
         say(line, err=True)
@@ -42,11 +65,6 @@ def pack_new(
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ):
     """Write a commented pack template: every field with its meaning, allowed values and an example."""
-    from pathlib import Path
-
-    from builder.cli import find_game
-    from builder.packs.template import render_template
-    from builder.yamlio import atomic_write
 
     s = find_game(system).id
     atomic_write(out, render_template(s, name or Path(out).stem), force=force)
@@ -59,12 +77,6 @@ def pack_check(
     format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
 ):
     """Validate packs with their system's catalog. Exit 0 when valid, 2 with one line per problem."""
-    import json
-
-    from builder.catalog.packfiles import resolve_pack
-    from builder.packs.manage import check_pack
-    from builder.packs.manage import shown as shown_path
-    from builder.paths import is_file
 
     bad, reports = False, []
     for f in files:
@@ -92,15 +104,9 @@ def pack_list(
     outdated: bool = typer.Option(False, "--outdated", help="only installed packs a registry has a newer version of"),
 ):
     """The packs found by name, where, and which one wins when names clash (search order)."""
-    import json
-
-    from builder.cli import find_game
-    from builder.packs.manage import format_pack_list, list_packs, packs_json
 
     s = find_game(system).id if system else None
     if outdated:
-        from builder.packs.installer import outdated as find_outdated
-
         ups = [u for u in find_outdated() if s is None or u.game == s]
         stale()
     if outdated:
@@ -155,8 +161,6 @@ def pack_install(
 ):
     """Install a pack into your packs folder (verified against the registry's SHA-256; earlier
     versions are kept), so that lists and --pack can name it."""
-    from builder.cli import find_game
-    from builder.packs.installer import install
 
     try:
         lines = install(ref, find_game(system).id if system else None, force=force, replace=replace)
@@ -179,16 +183,10 @@ def pack_index(
 ):
     """Check every pack in a registry folder and write its index.json (for the registry's CI).
     An index written before is replaced; any other file only with --force."""
-    from pathlib import Path
-
-    from builder.packs.registry import INDEX_NAME, build_index, dump_index, is_index_file
-    from builder.yamlio import atomic_write
 
     target = out or str(Path(folder) / INDEX_NAME)
     replace = force or is_index_file(target)
     if not replace and (Path(target).exists() or Path(target).is_symlink()):
-        from builder.errors import WouldOverwrite
-
         raise WouldOverwrite(target, "file exists and is not a registry index; not overwritten")
     index, lines = build_index(folder, base_url)
     atomic_write(target, dump_index(index), force=replace)
@@ -204,11 +202,6 @@ def pack_search(
     format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
 ):
     """Search the registries (DAIMYO_REGISTRY or the config file): the newest version of each pack."""
-    import json
-
-    from builder.cli import find_game
-    from builder.packs import store
-    from builder.packs.registry import all_entries, search
 
     s = find_game(system).id if system else None
     found = search(all_entries(), text, s)
@@ -245,9 +238,6 @@ def pack_update(
 ):
     """Install the newest version of installed packs, after showing what changes for your lists.
     Exit 0 when done or nothing is outdated, 1 when updates were declined."""
-    import sys
-
-    from builder.packs.installer import describe, download, outdated, put_in_use, refuse_shadows
 
     ups = outdated(name)
     stale()
@@ -280,8 +270,6 @@ def pack_remove(
     name: str = typer.Argument(..., help="NAME, or NAME@VERSION for one kept version"),
 ):
     """Remove an installed pack (every version of it, or one) from your packs folder."""
-    from builder.packs import store
-    from builder.packs.registry import split_ref
 
     n, v = split_ref(name)
     lines = store.remove(n, v)
@@ -311,11 +299,6 @@ def pack_import(
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ):
     """Make a pack from a spreadsheet. Every bad cell is one line FILE:ROW:COLUMN; nothing is written then."""
-    from pathlib import Path
-
-    from builder.cli import find_game
-    from builder.packs.sheet import import_sheet
-    from builder.yamlio import atomic_write
 
     s = find_game(system).id if system else None
     overrides = {"version": version, "name": name}
@@ -340,21 +323,11 @@ def pack_export(
     force: bool = typer.Option(False, "--force", help="replace an existing file"),
 ):
     """Write a pack as a spreadsheet: one row per entry, one column per field."""
-    import sys
-    from pathlib import Path
-
-    from builder.catalog.packfiles import resolve_pack
-    from builder.catalog.packid import read_pack
-    from builder.errors import UsageError
-    from builder.packs.sheet import SHEET_FORMATS, export_csv, export_xlsx
-    from builder.paths import is_file
-    from builder.yamlio import atomic_write
 
     if to not in SHEET_FORMATS:
         raise UsageError(f"unknown spreadsheet format '{to}'", "csv or xlsx")
     path = pack if is_file(pack) else (resolve_pack(pack) or pack)
     data, _ = read_pack(path)
-    from builder.packs.manage import check_pack
 
     check_pack(path)
     body = export_csv(data) if to == "csv" else export_xlsx(data)

@@ -8,6 +8,9 @@ from typing import Any, Optional
 import typer
 
 from builder.kit import printbounds as B
+from builder.render import api
+from builder.render.api import print_lists
+from builder.render.printers import get_profile, list_profiles, profiles_path, remove_profile, save_profile
 
 
 def _range(b: B.Bound) -> str:
@@ -139,11 +142,8 @@ def print_list(
     or a setup sheet (Senji)."""
 
     checked: list = []
-    from builder.render.api import print_lists
 
     if printer is not None:
-        from builder.render.printers import get_profile
-
         prof = get_profile(printer).print_options()
         offset = prof["offset"] if offset is None else offset
         scale_x = prof["scale_x"] if scale_x is None else scale_x
@@ -201,8 +201,6 @@ def print_test(
 ):
     """Print a duplex alignment sheet: read the misalignment on its back and pass it as --offset X,Y."""
 
-    from builder.render import api
-
     path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
     sys.stderr.write(f"wrote {path}\n")
 
@@ -237,7 +235,6 @@ def printer_save(
     force: bool = typer.Option(False, "--force", help="Replace a profile of that name."),
 ):
     """Save a printer profile."""
-    from builder.render.printers import profiles_path, save_profile
 
     prof = save_profile(name, offset, scale_x, scale_y, force=force)
     sys.stderr.write(f"saved {prof.describe()} in {profiles_path()}\n")
@@ -246,7 +243,6 @@ def printer_save(
 @printer_app.command("list")
 def printer_list():
     """The saved printer profiles."""
-    from builder.render.printers import list_profiles
 
     for prof in list_profiles():
         sys.stdout.write(prof.describe() + "\n")
@@ -255,7 +251,6 @@ def printer_list():
 @printer_app.command("remove")
 def printer_remove(name: str = typer.Argument(..., help="The profile to remove.")):
     """Remove a printer profile."""
-    from builder.render.printers import remove_profile
 
     prof = remove_profile(name)
     sys.stderr.write(f"removed {prof.describe()}\n")
@@ -275,8 +270,6 @@ def aid(
     force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
 ):
     """Print a player aid (reference sheet) of a game system."""
-
-    from builder.render import api
 
     path = api.render_aid(system, output, force=force, players=players, paper=paper, sources=sources)
     sys.stderr.write(f"wrote {path}\n")

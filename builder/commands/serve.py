@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import webbrowser
 from typing import Optional
 
 import typer
 
 from builder.cli import echo
+from builder.web.launch import prepare
+from builder.yamlio import begin_command
 
 DEFAULT_PORT = 8765  # the same as builder.web.launch.DEFAULT_PORT, kept here for the help text
 
@@ -45,10 +48,8 @@ def serve_cmd(
 
     Prints the address to open, with its access token. Stop it with Ctrl-C.
     """
-    from builder.yamlio import begin_command
 
     begin_command(track=False)  # a server's requests are not one command's inputs and outputs
-    from builder.web.launch import prepare
 
     launch = prepare(folder, host=host, port=port, token=token, workers=workers)
     if launch.warning:
@@ -57,8 +58,6 @@ def serve_cmd(
     echo(f"open {launch.url}")
     echo("press Ctrl-C to stop")
     if open_browser:
-        import webbrowser
-
         webbrowser.open(launch.url)
     launch.run()
     echo("daimyo serve: stopped")

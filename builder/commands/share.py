@@ -6,8 +6,14 @@ from typing import Optional
 
 import typer
 
-from builder.cli import echo, fail
-from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
+from builder.check import format_result
+from builder.cli import echo, fail, find_game
+from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, UsageError
+from builder.render.images import export_tts
+from builder.share.api import check_imported, export_source, import_source, read_source, validate
+from builder.share.fingerprint import fingerprint
+from builder.share.text import render_text
+from builder.yamlio import atomic_write
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
 
@@ -15,7 +21,6 @@ cli = typer.Typer()  # this module's commands and groups; register() puts them o
 def _system(system):
     if system is None:
         return None
-    from builder.cli import find_game
 
     return find_game(system).id
 
@@ -47,12 +52,8 @@ def export_cmd(
     ),
 ):
     """Write a list as forum text, Markdown, JSON, YAML or a one-line share code."""
-    from builder.errors import UsageError
-    from builder.share.api import export_source
 
     if to == "tts":
-        from builder.render.images import export_tts
-
         if not (dest or out):
             raise UsageError("--to tts writes a folder", "daimyo export LIST --to tts DIR")
         echo(f"wrote {export_tts(source, dest or out, force=force, base_url=base_url)}", err=True)
@@ -67,8 +68,6 @@ def export_cmd(
 
 def _write(text: str, out, force: bool, said: str) -> None:
     if out:
-        from builder.yamlio import atomic_write
-
         atomic_write(out, text, force=force)
         echo(said, err=True)
     else:
@@ -78,7 +77,6 @@ def _write(text: str, out, force: bool, said: str) -> None:
 def readable(imp) -> None:
     """Raise the check's reading errors of an imported list (ListError); packs missing here
     are no such error (the import says which)."""
-    from builder.share.api import validate
 
     validate(imp)
 
@@ -101,7 +99,6 @@ def import_cmd(
     ),
 ):
     """Read a shared list (text, Markdown, JSON, YAML, share code or bundle) and write it as a YAML list."""
-    from builder.share.api import import_source
 
     text, imp = import_source(
         source, _system(system), install_packs, force_packs, note=lambda line: echo(line, err=True)
@@ -118,9 +115,6 @@ def show_cmd(
     explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
 ):
     """Pretty-print any list, file or share code, with its check result. Exit 0 legal, 1 illegal, 2 unreadable."""
-    from builder.check import format_result
-    from builder.share.api import check_imported, read_source
-    from builder.share.text import render_text
 
     imp = read_source(source, _system(system))
     try:
@@ -135,7 +129,6 @@ def show_cmd(
     echo("")
     for line in format_result(res, explain):
         echo(line)
-    from builder.share.fingerprint import fingerprint
 
     echo(f"fingerprint {fingerprint(imp.doc, res.packs)}")
     raise typer.Exit(EXIT_OK if res.legal else EXIT_ILLEGAL)
