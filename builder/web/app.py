@@ -28,18 +28,11 @@ from builder import __version__
 from builder.catalog.packfiles import in_workspace
 from builder.errors import DaimyoError, one_line
 from builder.systems import ids
-from builder.web import routes_api, routes_pages
-from builder.web.analytics_view import add_routes as analytics_routes
-from builder.web.backup import add_routes as backup_routes
+from builder.web import analytics_view, backup, compare, pack_editor, packs_page, print_page, routes_api, routes_pages
 from builder.web.backup import first_number, folder_of
-from builder.web.common import read_form, redirect
-from builder.web.compare import add_routes as compare_routes
 from builder.web.context import AppContext, context
 from builder.web.editing import Editor
 from builder.web.fragments import install
-from builder.web.pack_editor import register as register_pack_editor
-from builder.web.packs_page import register as register_packs
-from builder.web.print_page import add_routes as print_routes
 from builder.web.printing import PdfCache
 from builder.web.routes import Routes
 from builder.web.security import Guard
@@ -119,7 +112,7 @@ def create_app(
     api.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     api.add_exception_handler(DaimyoError, _daimyo_error)
     api.add_exception_handler(UnicodeDecodeError, _bad_text)
-    _add_routes(Routes(api), ctx)  # the routes' signatures read once per process, for every app
+    _add_routes(Routes(api))  # the routes' signatures read once per process, for every app
 
     gate = templates.get_template("gate.html")
 
@@ -152,17 +145,16 @@ def _templates(csrf: str) -> Jinja2Templates:
     return templates
 
 
-def _add_routes(routes: Routes, ctx: AppContext) -> None:
+def _add_routes(routes: Routes) -> None:
     """Every route, in the order they are matched."""
-    ws, editor, page = ctx.ws, ctx.editor, ctx.page
-    register_packs(routes, page, ws)  # the Packs page: installed packs, registry search, install
-    register_pack_editor(routes, page, ws)  # making and editing the workspace's packs
-    analytics_routes(routes, ws, editor, page)  # before the list page, whose path takes any tail
+    packs_page.add_routes(routes)  # the Packs page: installed packs, registry search, install
+    pack_editor.add_routes(routes)  # making and editing the workspace's packs
+    analytics_view.add_routes(routes)  # before the list page, whose path takes any tail
     routes_pages.add_routes(routes)
-    print_routes(routes, ws, editor, page, ctx.pdfs, read_form)  # the print page, its PDF, previews and downloads
+    print_page.add_routes(routes)  # the print page, its PDF, previews and downloads
     routes_pages.add_file_routes(routes)
-    compare_routes(routes, ws, editor, page, redirect, read_form)
-    backup_routes(routes, ws, editor, page, redirect)
+    compare.add_routes(routes)
+    backup.add_routes(routes)
     routes_api.add_routes(routes)
 
 
@@ -195,6 +187,7 @@ class PageEdits:
 
     def __init__(self, app, steps: dict, failure, root: Path):
         self.app = app
+        self.api = app  # the app whose state the route functions read (``self.app`` may be wrapped)
         self.steps = steps
         self.failure = failure
         self.root = root
@@ -204,7 +197,7 @@ class PageEdits:
             path, _, last = scope["path"][3:].rpartition("/")
             step = self.steps.get(last)
             if step is not None and path:
-                scope.setdefault("app", self.app)  # the route functions find the app's context there
+                scope.setdefault("app", self.api)  # the route functions find the app's context there
                 request = Request(scope, receive)
                 with in_workspace(self.root):
                     try:
