@@ -470,11 +470,11 @@ def create_app(folder: str | Path):
 
 def _add_routes(app: FastAPI) -> None:
     """The error answers, the pages and the JSON API, in the order they are matched."""
-    app.add_exception_handler(EventRefused, on_refused)
-    app.add_exception_handler(DBAPIError, on_database)
-    app.add_exception_handler(DaimyoError, on_error)
-    app.add_exception_handler(StarletteHTTPException, on_http)
-    app.add_exception_handler(RequestValidationError, on_invalid)
+    app.exception_handler(EventRefused)(on_refused)
+    app.exception_handler(DBAPIError)(on_database)
+    app.exception_handler(DaimyoError)(on_error)
+    app.exception_handler(StarletteHTTPException)(on_http)
+    app.exception_handler(RequestValidationError)(on_invalid)
     app.get("/style.css", include_in_schema=False)(style)
     app.get("/favicon.ico", include_in_schema=False)(favicon)
     app.get("/", response_class=HTMLResponse, include_in_schema=False)(home)
