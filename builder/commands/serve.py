@@ -8,7 +8,6 @@ from typing import Optional
 import typer
 
 from builder.cli import echo
-from builder.web.launch import prepare
 from builder.yamlio import begin_command
 
 DEFAULT_PORT = 8765  # the same as builder.web.launch.DEFAULT_PORT, kept here for the help text
@@ -50,6 +49,8 @@ def serve_cmd(
     """
 
     begin_command(track=False)  # a server's requests are not one command's inputs and outputs
+
+    from builder.web.launch import prepare  # the web builder: imported by this command alone
 
     launch = prepare(folder, host=host, port=port, token=token, workers=workers)
     if launch.warning:
