@@ -113,7 +113,6 @@ class Launch:
                     )
                 ).run()
                 return
-            import json
 
             os.environ[_WORKER_ENV] = json.dumps(
                 {"root": str(self.root), "token": app.token, "csrf": app.csrf, "host": self.host, "port": self.port}

@@ -30,7 +30,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from builder.errors import DaimyoError
+from builder.errors import DaimyoError, UsageError, option
 from builder.event.db import database_down
 from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, read_upload, warm_up
 from builder.event.seal import same
@@ -517,8 +517,6 @@ def serve(folder, host: str, port: int, echo) -> None:
     try:
         sock.bind((host, port))
     except OSError as exc:
-        from builder.errors import UsageError, option
-
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}", f"give another {option('port')}") from None
     real = sock.getsockname()[1]
     info = ev.info()
