@@ -31,8 +31,9 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from builder.errors import DaimyoError, UsageError, option
+from builder.event import intake
 from builder.event.db import database_down
-from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, read_upload, warm_up
+from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
 from builder.event.seal import same
 from builder.event.store import PUBLIC, Event, Who
 
@@ -321,7 +322,7 @@ async def submit_form(
         if data and text.strip():
             raise EventRefused("paste a list or upload a file, not both", status=422)
         if data:  # a zip is read in a thread, its work bounded: the server answers others meanwhile
-            text = await run_in_threadpool(read_upload, data, filename or "", ctx.system, pick or None)
+            text = await run_in_threadpool(intake.read_upload, data, filename or "", ctx.system, pick or None)
         result = await run_in_threadpool(ctx.ev.submit, who, text, "web", address(request))
     except EventRefused as exc:
         return await run_in_threadpool(
