@@ -492,13 +492,14 @@ def profile(edits: int, top: int = 25) -> None:
     from starlette.testclient import TestClient
 
     import builder.web.app as web_app
+    import builder.web.routes_pages as web_pages
 
     prof = cProfile.Profile(time.thread_time)
 
     async def profiled(fn, *args):
         return await run_in_threadpool(prof.runcall, fn, *args)
 
-    web_app.off_loop = profiled  # type: ignore[assignment]
+    web_pages.off_loop = profiled  # type: ignore[assignment]
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "list-00.yaml").write_text(list_text(0))
         token = secrets.token_urlsafe(24)

@@ -9,15 +9,17 @@ same function the typer command runs. This module holds what every command print
 
 from __future__ import annotations
 
+import errno
+import json
 import os
 import sys
 
-from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError
+from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal
+from builder.systems import find_system
 
 
 def echo(text: str = "", err: bool = False) -> None:
     """Write one or more lines; control characters (from names and notes) are escaped."""
-    from builder.errors import safe_terminal
 
     stream = sys.stderr if err else sys.stdout
     stream.write(safe_terminal(text) + "\n")
@@ -56,7 +58,6 @@ def formats(*names: str):
 
 def find_game(name: str):
     """The ``GameSystem`` a command line names (its id, name or an alias)."""
-    from builder.systems import find_system
 
     return find_system(name.strip())
 
@@ -86,8 +87,6 @@ def run_check(files: list[str], format: str, pack: list[str], strict: bool, expl
         if format == "text":
             _write_text_result(res, f, pack, explain, no_color)
     if format == "json":
-        import json
-
         from builder.share.fingerprint import fingerprint_of_result
 
         rows = [dict(r.to_json(), fingerprint=fingerprint_of_result(r)) for r in results]
@@ -174,7 +173,6 @@ def _run_quick_check(
     """``run_check`` as the typer app runs it: each command reads its input afresh and releases the
     files it locked; an interruption ends with exit 130, a closed output pipe with exit 1. A
     DaimyoError escaping is printed by ``main``, as one escaping the typer app is."""
-    import errno
 
     from builder.yamlio import begin_command
 
@@ -200,7 +198,6 @@ class _Pacified:
         self._stream = stream
 
     def flush(self) -> None:
-        import errno
 
         try:
             self._stream.flush()

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Optional
 
 import typer
 
-from builder.errors import safe_terminal
+from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
+from builder.analytics.stats import format_stats, list_stats, load
+from builder.errors import UsageError, safe_terminal
+from builder.kit.layout import paper_size
+from builder.render.charts import render_stats
 
 
 class Progress:
@@ -38,86 +43,80 @@ class Progress:
             self.stream.flush()
 
 
+cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
+
+
+@cli.command("stats")
+def stats_cmd(
+    list_file: str = typer.Argument(..., metavar="LIST", help="The list document."),
+    odds: list[str] = typer.Option(
+        [],
+        "--odds",
+        help='exact draw odds, e.g. "suit=Force >= 2 in 7" (repeat for several; see docs/analytics.md)',
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text or json"),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="also write charts to this PDF"),
+    paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm) for --output"),
+    force: bool = typer.Option(False, "--force", help="replace an existing output file"),
+    pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s)"),
+):
+    """Statistics of a list: counts by type, cost, path, suit, attribute and card kind (card games),
+    points by troop class and type against every limit with the room left (Kensei), exact draw odds."""
+
+    if format not in ("text", "json"):
+        raise UsageError(f"unknown format '{format}'", "use text or json")
+    if output is not None:
+        paper_size(paper)
+    st = list_stats(list_file, odds, pack)
+    written = None
+    if output is not None:
+        written = render_stats(st, output, paper=paper, force=force)
+    if format == "json":
+        sys.stdout.write(json.dumps(st, indent=2, ensure_ascii=False, default=str) + "\n")
+    else:
+        for line in format_stats(st):
+            sys.stdout.write(safe_terminal(line) + "\n")
+    if written is not None:
+        sys.stderr.write(f"wrote {written}\n")
+
+
+@cli.command("hand")
+def hand_cmd(
+    list_file: str = typer.Argument(..., metavar="LIST", help="The deck list (Senshiai, HeroCard, Satsuma)."),
+    seed: int = typer.Option(..., "--seed", help="the seed: the same seed gives the same hands everywhere"),
+    draws: int = typer.Option(1, "--draws", "-n", help="how many sample hands"),
+    size: Optional[int] = typer.Option(
+        None, "--size", help="cards per hand (default: the opening hand, Senshiai 6, HeroCard 7, Satsuma 7)"
+    ),
+    format: str = typer.Option("text", "--format", "-f", help="text or json"),
+    pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s)"),
+):
+    """Reproducible sample opening hands; Satsuma hands show the best total in each role, HeroCard
+    hands their best attack and block."""
+
+    if format not in ("text", "json"):
+        raise UsageError(f"unknown format '{format}'", "use text or json")
+    if draws < 1 or draws > MAX_HANDS:
+        raise UsageError(f"--draws {draws}: give 1 to {MAX_HANDS:,} hands")
+    if size is not None and (size < 1 or size > 1000):
+        raise UsageError(f"--size {size}: give 1 to 1,000 cards")
+    ld = load(list_file, pack)
+    if ld.view is None:
+        raise UsageError(
+            f"{ld.result.file}: a {ld.result.system} list has no cards to draw",
+            "hands are for Senshiai, HeroCard and Satsuma decks",
+        )
+    if ld.view.total == 0:
+        raise UsageError(f"{ld.result.file}: the deck has no known card to draw")
+    data = sample_hands(ld, seed, draws, size)
+    if format == "json":
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        for line in format_hands(data):
+            sys.stdout.write(safe_terminal(line) + "\n")
+
+
 def register(app) -> None:
-    """Add this module's commands to the typer app."""
-
-    @app.command("stats")
-    def stats_cmd(
-        list_file: str = typer.Argument(..., metavar="LIST", help="The list document."),
-        odds: list[str] = typer.Option(
-            [],
-            "--odds",
-            help='exact draw odds, e.g. "suit=Force >= 2 in 7" (repeat for several; see docs/analytics.md)',
-        ),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
-        output: Optional[str] = typer.Option(None, "--output", "-o", help="also write charts to this PDF"),
-        paper: str = typer.Option("a4", "--paper", help="a4 or letter (or WxH in mm) for --output"),
-        force: bool = typer.Option(False, "--force", help="replace an existing output file"),
-        pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s)"),
-    ):
-        """Statistics of a list: counts by type, cost, path, suit, attribute and card kind (card games),
-        points by troop class and type against every limit with the room left (Kensei), exact draw odds."""
-        import json
-
-        from builder.analytics.stats import format_stats, list_stats
-        from builder.errors import UsageError
-
-        if format not in ("text", "json"):
-            raise UsageError(f"unknown format '{format}'", "use text or json")
-        if output is not None:
-            from builder.kit.layout import paper_size
-
-            paper_size(paper)
-        st = list_stats(list_file, odds, pack)
-        written = None
-        if output is not None:
-            from builder.render.charts import render_stats
-
-            written = render_stats(st, output, paper=paper, force=force)
-        if format == "json":
-            sys.stdout.write(json.dumps(st, indent=2, ensure_ascii=False, default=str) + "\n")
-        else:
-            for line in format_stats(st):
-                sys.stdout.write(safe_terminal(line) + "\n")
-        if written is not None:
-            sys.stderr.write(f"wrote {written}\n")
-
-    @app.command("hand")
-    def hand_cmd(
-        list_file: str = typer.Argument(..., metavar="LIST", help="The deck list (Senshiai, HeroCard, Satsuma)."),
-        seed: int = typer.Option(..., "--seed", help="the seed: the same seed gives the same hands everywhere"),
-        draws: int = typer.Option(1, "--draws", "-n", help="how many sample hands"),
-        size: Optional[int] = typer.Option(
-            None, "--size", help="cards per hand (default: the opening hand, Senshiai 6, HeroCard 7, Satsuma 7)"
-        ),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
-        pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s)"),
-    ):
-        """Reproducible sample opening hands; Satsuma hands show the best total in each role, HeroCard
-        hands their best attack and block."""
-        import json
-
-        from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
-        from builder.analytics.stats import load
-        from builder.errors import UsageError
-
-        if format not in ("text", "json"):
-            raise UsageError(f"unknown format '{format}'", "use text or json")
-        if draws < 1 or draws > MAX_HANDS:
-            raise UsageError(f"--draws {draws}: give 1 to {MAX_HANDS:,} hands")
-        if size is not None and (size < 1 or size > 1000):
-            raise UsageError(f"--size {size}: give 1 to 1,000 cards")
-        ld = load(list_file, pack)
-        if ld.view is None:
-            raise UsageError(
-                f"{ld.result.file}: a {ld.result.system} list has no cards to draw",
-                "hands are for Senshiai, HeroCard and Satsuma decks",
-            )
-        if ld.view.total == 0:
-            raise UsageError(f"{ld.result.file}: the deck has no known card to draw")
-        data = sample_hands(ld, seed, draws, size)
-        if format == "json":
-            sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-        else:
-            for line in format_hands(data):
-                sys.stdout.write(safe_terminal(line) + "\n")
+    """Add this module's commands and command groups to the typer app."""
+    app.registered_commands += cli.registered_commands
+    app.registered_groups += cli.registered_groups

@@ -2,24 +2,34 @@
 and the command table. ``builder.cli.main`` runs it for every call its own quick route for
 ``daimyo check`` does not take.
 
-The other commands live in small modules under ``builder/commands/`` that each add themselves to
-the app with ``register(app)``; heavy libraries are imported inside the command functions only.
+The other commands live in small modules under ``builder/commands/``: module-level functions on a
+typer app of the module's own, which ``register(app)`` puts on this one. ``COMMAND_TABLE`` imports
+a module only when a call names one of its commands.
 """
 
 from __future__ import annotations
 
+import copy
+import importlib
+import json
 from typing import Optional
 
 import typer
+from typer.main import get_command_name
 
 import builder.state
 from builder import __version__
+from builder.catalog.browse import check_catalogs, house_rules_lines, list_entries, show_entry
+from builder.catalog.loader import load_catalog
 from builder.cli import echo, fail, find_game, run_check
-from builder.errors import EXIT_INPUT, DaimyoError
+from builder.errors import EXIT_INPUT, DaimyoError, UsageError
+from builder.limits import long_integer_problem, number_problem
+from builder.names import did_you_mean
+from builder.systems import get, ids, list_systems
+from builder.yamlio import begin_command
 
 
 def _usage_error_classes():
-    import importlib
 
     try:  # typer 0.2x carries its own copy of click
         exceptions = importlib.import_module("typer._click.exceptions")
@@ -80,7 +90,6 @@ class DaimyoGroup(typer.core.TyperGroup):
         return name, cmd, rest
 
     def invoke(self, ctx):
-        from builder.yamlio import begin_command
 
         begin_command()  # what an earlier command of this process read is no input of this one
         try:
@@ -91,8 +100,6 @@ class DaimyoGroup(typer.core.TyperGroup):
 
 def check_number_options(ctx) -> None:
     """Every number given on the command line is inside the documented number range."""
-    from builder.errors import UsageError
-    from builder.limits import long_integer_problem, number_problem
 
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
@@ -176,12 +183,8 @@ def rules(
     ),
 ):
     """List the house-rule parameters of a system: default reading, alternatives, sources."""
-    from builder.catalog.loader import load_catalog
 
     if format not in ("text", "json", "markdown"):
-        from builder.errors import UsageError
-        from builder.names import did_you_mean
-
         raise UsageError(
             f"unknown format '{format}'",
             did_you_mean(format, ["text", "json", "markdown"]) or "use text, json or markdown",
@@ -189,7 +192,6 @@ def rules(
     cat = load_catalog(find_game(system).id)
     if codes:
         return _print_codes(find_game(system).id, cat, format)
-    from builder.catalog.browse import house_rules_lines
 
     for line in house_rules_lines(cat, system, format):
         echo(line)
@@ -197,12 +199,9 @@ def rules(
 
 def _print_codes(system: str, cat, format: str) -> None:
     """The finding codes of ``system`` (``rules --codes``)."""
-    from builder.systems import get
 
     codes = list(get(system).catalog.finding_codes(cat).values())
     if format == "json":
-        import json
-
         echo(json.dumps({"system": system, "codes": [c.to_json() for c in codes]}, indent=2, ensure_ascii=False))
     elif format == "markdown":
         echo("| code | severity | meaning | rulebook |")
@@ -222,8 +221,6 @@ def _print_codes(system: str, cat, format: str) -> None:
 def catalog_systems():
     """The game systems (the five built in and any other registered) and how many entries each
     catalog holds."""
-    from builder.catalog.loader import load_catalog
-    from builder.systems import list_systems
 
     for gs in list_systems():
         cat = load_catalog(gs.id)
@@ -244,7 +241,6 @@ def catalog_list(
     pack: list[str] = typer.Option([], "--pack", "-p", help="Pack file(s) to include."),
 ):
     """List the entries of a system, optionally one section, filtered by fields."""
-    from builder.catalog.browse import list_entries
 
     for line in list_entries(find_game(system).id, section, where, pack):
         echo(line)
@@ -257,7 +253,6 @@ def catalog_show(
     pack: list[str] = typer.Option([], "--pack", "-p"),
 ):
     """Show one entry in full with its source."""
-    from builder.catalog.browse import show_entry
 
     for line in show_entry(find_game(system).id, name, pack):
         echo(line)
@@ -269,8 +264,6 @@ def catalog_check(
     system: Optional[str] = typer.Option(None, "--system", "-s", help="only this system"),
 ):
     """Validate the catalog (and packs). Exit 0 when valid, 2 with one line per problem."""
-    from builder.catalog.browse import check_catalogs
-    from builder.systems import ids
 
     try:
         for line in check_catalogs(find_game(system).id if system else None, pack, ids()):
@@ -342,7 +335,6 @@ def register_commands() -> None:
     name and a game's own commands need."""
     if _REGISTERED:
         return
-    import importlib
 
     _REGISTERED.append(True)
     for mod in COMMAND_MODULES:
@@ -357,8 +349,6 @@ def _commands_of(name: str):
         register_commands()
         return app
     if mod not in _ALONE:
-        import importlib
-
         _ALONE[mod] = typer.Typer()
         importlib.import_module(f"builder.commands.{mod}").register(_ALONE[mod])
     return _ALONE[mod]
@@ -377,7 +367,6 @@ def app_for(args: list[str]):
             register_commands()
             _add_late(None)
         return app
-    from typer.main import get_command_name
 
     source = _commands_of(name) if name not in CORE_COMMANDS else app
     cmds = [
@@ -393,7 +382,6 @@ def app_for(args: list[str]):
         register_commands()
         _add_late(None)
         return app
-    import copy
 
     one = copy.copy(app)
     one.registered_commands, one.registered_groups = cmds, groups

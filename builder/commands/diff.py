@@ -2,36 +2,39 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import typer
 
-from builder.errors import safe_terminal
+from builder.errors import UsageError, safe_terminal
+from builder.lists.diff import diff_files, diff_lines
+
+cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
+
+
+@cli.command("diff")
+def diff_cmd(
+    a: str = typer.Argument(..., metavar="A", help="The first list (the one before)."),
+    b: str = typer.Argument(..., metavar="B", help="The second list (the one after)."),
+    format: str = typer.Option("text", "--format", "-f", help="text or json"),
+    pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s) for both lists"),
+):
+    """Compare two lists: entries added, removed and changed, settings, the total and the verdict
+    before and after. Exit 0 when the lists hold the same, 1 when they differ, 2 on bad input."""
+
+    if format not in ("text", "json"):
+        raise UsageError(f"unknown format '{format}'", "use text or json")
+    d = diff_files(a, b, pack)
+    if format == "json":
+        sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
+    else:
+        for line in diff_lines(d):
+            sys.stdout.write(safe_terminal(line) + "\n")
+    raise typer.Exit(0 if d["same"] else 1)
 
 
 def register(app) -> None:
-    """Add this module's command to the typer app."""
-
-    @app.command("diff")
-    def diff_cmd(
-        a: str = typer.Argument(..., metavar="A", help="The first list (the one before)."),
-        b: str = typer.Argument(..., metavar="B", help="The second list (the one after)."),
-        format: str = typer.Option("text", "--format", "-f", help="text or json"),
-        pack: list[str] = typer.Option([], "--pack", "-p", help="extra pack file(s) for both lists"),
-    ):
-        """Compare two lists: entries added, removed and changed, settings, the total and the verdict
-        before and after. Exit 0 when the lists hold the same, 1 when they differ, 2 on bad input."""
-        import json
-
-        from builder.errors import UsageError
-        from builder.lists.diff import diff_files, diff_lines
-
-        if format not in ("text", "json"):
-            raise UsageError(f"unknown format '{format}'", "use text or json")
-        d = diff_files(a, b, pack)
-        if format == "json":
-            sys.stdout.write(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-        else:
-            for line in diff_lines(d):
-                sys.stdout.write(safe_terminal(line) + "\n")
-        raise typer.Exit(0 if d["same"] else 1)
+    """Add this module's commands and command groups to the typer app."""
+    app.registered_commands += cli.registered_commands
+    app.registered_groups += cli.registered_groups

@@ -11,19 +11,28 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import typer
+
+from builder.check import check_doc, resolve_house_rules
+from builder.cli import error_lines
+from builder.commands.analytics import Progress
+from builder.commands.app import add_late
+from builder.errors import UsageError
+from builder.lists.document import load_list
+from builder.systems import get, ids, is_system
+from builder.yamlio import parse_yaml
+
 _AT: list[int] = []  # where the games' groups go among the app's groups (the help lists them there)
 
 
 def parse_rule_options(items: list[str]) -> dict:
     """``["bodyguard_suit=defense"]`` -> {"bodyguard_suit": "defense"} (numbers/booleans as YAML reads them)."""
-    from builder.errors import UsageError
 
     out = {}
     for item in items:
         if "=" not in item:
             raise UsageError(f"house rule '{item}' is not ID=VALUE", "e.g. --rule bodyguard_suit=defense")
         key, value = item.split("=", 1)
-        from builder.yamlio import parse_yaml
 
         try:
             val, _ = parse_yaml(value.strip() or "''")
@@ -38,10 +47,6 @@ def helpers() -> SimpleNamespace:
     ``Progress`` (a progress bar on standard error), ``error_lines`` (a ``DaimyoError`` as printed)
     and ``lists``, the library's list functions (``load_list``, ``check_doc``, ``resolve_house_rules``)
     for a game that reads and checks list files."""
-    from builder.check import check_doc, resolve_house_rules
-    from builder.cli import error_lines
-    from builder.commands.analytics import Progress
-    from builder.lists.document import load_list
 
     lists = SimpleNamespace(load_list=load_list, check_doc=check_doc, resolve_house_rules=resolve_house_rules)
     return SimpleNamespace(
@@ -52,7 +57,6 @@ def helpers() -> SimpleNamespace:
 def add_game(app, system_id: str) -> Any:
     """Add the commands of game ``system_id`` to ``app`` (once); its group (``TyperInfo``), or None
     when there is no such game or it brings no commands."""
-    from builder.systems import get, is_system
 
     for group in app.registered_groups:
         if group.name == system_id:
@@ -62,7 +66,6 @@ def add_game(app, system_id: str) -> Any:
     part = getattr(get(system_id), "commands", None)
     if part is None:
         return None
-    import typer
 
     sub = typer.Typer(help=part.help, no_args_is_help=True, rich_markup_mode=None)
     part.register(sub, helpers())
@@ -76,7 +79,6 @@ def add_game(app, system_id: str) -> Any:
 
 def add_games(app) -> None:
     """Add the commands of every registered game to ``app`` (for help and unknown names)."""
-    from builder.systems import ids
 
     for sid in ids():
         add_game(app, sid)
@@ -92,7 +94,6 @@ def find(app, name: str | None) -> Any:
 
 def register(app) -> None:
     """Mark where the games' command groups go; the command line adds them when a call needs them."""
-    from builder.commands.app import add_late
 
     _AT[:] = [len(app.registered_groups)]
     add_late(find)

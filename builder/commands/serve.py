@@ -2,61 +2,69 @@
 
 from __future__ import annotations
 
+import webbrowser
 from typing import Optional
 
 import typer
 
+from builder.cli import echo
+from builder.yamlio import begin_command
+
 DEFAULT_PORT = 8765  # the same as builder.web.launch.DEFAULT_PORT, kept here for the help text
 
 
+cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
+
+
+@cli.command("serve")
+def serve_cmd(
+    folder: str = typer.Argument(
+        ".",
+        show_default=False,
+        help="the workspace: the folder of list files to serve (default: the current folder)",
+    ),
+    port: Optional[int] = typer.Option(
+        None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"
+    ),
+    host: str = typer.Option(
+        "127.0.0.1",
+        "--host",
+        help="the address to listen on; anything but 127.0.0.1 lets other machines try to connect",
+    ),
+    open_browser: bool = typer.Option(False, "--open", help="open the builder in the web browser"),
+    token: Optional[str] = typer.Option(
+        None, "--token", envvar="DAIMYO_TOKEN", help="the access token [default: a new random one]"
+    ),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        help="server processes answering on the port (POSIX "
+        "systems); one suits a player's machine, more a "
+        "club's shared server with many players at once",
+    ),
+):
+    """Build, check, print and share lists in the web browser (a local server, offline).
+
+    Prints the address to open, with its access token. Stop it with Ctrl-C.
+    """
+
+    begin_command(track=False)  # a server's requests are not one command's inputs and outputs
+
+    from builder.web.launch import prepare  # the web builder: imported by this command alone
+
+    launch = prepare(folder, host=host, port=port, token=token, workers=workers)
+    if launch.warning:
+        echo(f"daimyo serve: warning: {launch.warning}", err=True)
+    echo(f"daimyo serve: the lists of {launch.root}")
+    echo(f"open {launch.url}")
+    echo("press Ctrl-C to stop")
+    if open_browser:
+        webbrowser.open(launch.url)
+    launch.run()
+    echo("daimyo serve: stopped")
+
+
 def register(app) -> None:
-    from builder.cli import echo
-
-    @app.command("serve")
-    def serve_cmd(
-        folder: str = typer.Argument(
-            ".",
-            show_default=False,
-            help="the workspace: the folder of list files to serve (default: the current folder)",
-        ),
-        port: Optional[int] = typer.Option(
-            None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"
-        ),
-        host: str = typer.Option(
-            "127.0.0.1",
-            "--host",
-            help="the address to listen on; anything but 127.0.0.1 lets other machines try to connect",
-        ),
-        open_browser: bool = typer.Option(False, "--open", help="open the builder in the web browser"),
-        token: Optional[str] = typer.Option(
-            None, "--token", envvar="DAIMYO_TOKEN", help="the access token [default: a new random one]"
-        ),
-        workers: int = typer.Option(
-            1,
-            "--workers",
-            help="server processes answering on the port (POSIX "
-            "systems); one suits a player's machine, more a "
-            "club's shared server with many players at once",
-        ),
-    ):
-        """Build, check, print and share lists in the web browser (a local server, offline).
-
-        Prints the address to open, with its access token. Stop it with Ctrl-C.
-        """
-        from builder.yamlio import begin_command
-
-        begin_command(track=False)  # a server's requests are not one command's inputs and outputs
-        from builder.web.launch import prepare
-
-        launch = prepare(folder, host=host, port=port, token=token, workers=workers)
-        if launch.warning:
-            echo(f"daimyo serve: warning: {launch.warning}", err=True)
-        echo(f"daimyo serve: the lists of {launch.root}")
-        echo(f"open {launch.url}")
-        echo("press Ctrl-C to stop")
-        if open_browser:
-            import webbrowser
-
-            webbrowser.open(launch.url)
-        launch.run()
-        echo("daimyo serve: stopped")
+    """Add this module's commands and command groups to the typer app."""
+    app.registered_commands += cli.registered_commands
+    app.registered_groups += cli.registered_groups

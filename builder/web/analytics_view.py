@@ -12,12 +12,17 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 
+from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
+from builder.analytics.stats import format_stats, list_stats, load
+from builder.errors import DaimyoError, UsageError
+from builder.web.common import describe, load_view
+from builder.web.context import context
+
 MAX_ODDS = 8  # queries on one page
 MAX_QUERY = 300  # characters of one query
 
 
 def _loaded(ws, editor, path: str):
-    from builder.analytics.stats import load
 
     p, text = editor.read(path)
     ws.check_packs(p, text)
@@ -25,7 +30,6 @@ def _loaded(ws, editor, path: str):
 
 
 def stats_of(ws, editor, path: str, odds=()) -> dict:
-    from builder.analytics.stats import list_stats
 
     rel, ld = _loaded(ws, editor, path)
     st = list_stats(None, list(odds), loaded=ld)
@@ -34,8 +38,6 @@ def stats_of(ws, editor, path: str, odds=()) -> dict:
 
 
 def hands_of(ws, editor, path: str, seed: int, draws: int = 1) -> dict:
-    from builder.analytics.hands import MAX_HANDS, sample_hands
-    from builder.errors import UsageError
 
     rel, ld = _loaded(ws, editor, path)
     if ld.view is None:
@@ -53,7 +55,6 @@ def hands_of(ws, editor, path: str, seed: int, draws: int = 1) -> dict:
 
 
 def _seed(raw: str) -> int:
-    from builder.errors import UsageError
 
     raw = (raw or "").strip() or "1"
     if not raw.lstrip("-").isdigit() or len(raw) > 18:
@@ -61,56 +62,60 @@ def _seed(raw: str) -> int:
     return int(raw)
 
 
-def add_routes(api, ws, editor, page) -> None:
-    @api.get("/l/{path:path}/stats", response_class=HTMLResponse, include_in_schema=False)
-    def stats_page(path: str, request: Request, seed: str = "1"):
-        from builder.analytics.hands import format_hands
-        from builder.analytics.stats import format_stats
-        from builder.errors import DaimyoError
-        from builder.web.common import describe, load_view
+def stats_page(path: str, request: Request, seed: str = "1"):
+    ctx = context(request)
 
-        _doc, _catalog, _res, view = load_view(ws, path, editor)
-        odds = [q.strip()[:MAX_QUERY] for q in request.query_params.getlist("odds") if q.strip()][:MAX_ODDS]
-        n = _seed(seed)
-        odds_error = ""
-        try:
-            st = stats_of(ws, editor, path, odds)
-        except DaimyoError as exc:  # a query that cannot be read: said beside the form
-            odds_error = describe(exc)[1]
-            st = stats_of(ws, editor, path)
-        hand, hand_lines = None, []
-        if st.get("cards"):
-            hand = hands_of(ws, editor, path, n)
-            hand_lines = format_hands(hand)
-        return page(
-            request,
-            "stats.html",
-            view=view,
-            st=st,
-            lines=format_stats(st),
-            odds=odds,
-            odds_error=odds_error,
-            seed=n,
-            hand=hand,
-            hand_lines=hand_lines,
-            undo=False,
-            redo=False,
-            tab="stats",
-        )
+    _doc, _catalog, _res, view = load_view(ctx.ws, path, ctx.editor)
+    odds = [q.strip()[:MAX_QUERY] for q in request.query_params.getlist("odds") if q.strip()][:MAX_ODDS]
+    n = _seed(seed)
+    odds_error = ""
+    try:
+        st = stats_of(ctx.ws, ctx.editor, path, odds)
+    except DaimyoError as exc:  # a query that cannot be read: said beside the form
+        odds_error = describe(exc)[1]
+        st = stats_of(ctx.ws, ctx.editor, path)
+    hand, hand_lines = None, []
+    if st.get("cards"):
+        hand = hands_of(ctx.ws, ctx.editor, path, n)
+        hand_lines = format_hands(hand)
+    return ctx.page(
+        request,
+        "stats.html",
+        view=view,
+        st=st,
+        lines=format_stats(st),
+        odds=odds,
+        odds_error=odds_error,
+        seed=n,
+        hand=hand,
+        hand_lines=hand_lines,
+        undo=False,
+        redo=False,
+        tab="stats",
+    )
 
-    @api.get(
+
+def api_stats(path: str, request: Request):
+    ctx = context(request)
+    odds = [q[:MAX_QUERY] for q in request.query_params.getlist("odds")][:MAX_ODDS]
+    return stats_of(ctx.ws, ctx.editor, path, odds)
+
+
+def api_hand(request: Request, path: str, seed: int, draws: int = 1):
+    ctx = context(request)
+    return hands_of(ctx.ws, ctx.editor, path, seed, draws)
+
+
+def add_routes(routes) -> None:
+    """This module's routes, in the order they are matched."""
+    routes.get("/l/{path:path}/stats", response_class=HTMLResponse, include_in_schema=False)(stats_page)
+    routes.get(
         "/api/lists/{path:path}/stats",
         tags=["analytics"],
         summary="The statistics of a list (the answer of 'daimyo stats LIST --format json')",
-    )
-    def api_stats(path: str, request: Request):
-        odds = [q[:MAX_QUERY] for q in request.query_params.getlist("odds")][:MAX_ODDS]
-        return stats_of(ws, editor, path, odds)
-
-    @api.get(
+    )(api_stats)
+    routes.get(
         "/api/lists/{path:path}/hand",
         tags=["analytics"],
         summary="Sample opening hands (the answer of 'daimyo hand LIST --seed N --format json')",
-    )
-    def api_hand(path: str, seed: int, draws: int = 1):
-        return hands_of(ws, editor, path, seed, draws)
+    )(api_hand)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import secrets
 import time
 import zipfile
@@ -15,6 +16,13 @@ from pathlib import PurePosixPath
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool as off_loop
+
+from builder.errors import DaimyoError
+from builder.web.common import attachment
+from builder.web.context import context
+from builder.web.workspace import Refused
+from builder.yamlio import atomic_write, read_bytes
 
 SUFFIXES = (".yaml", ".yml", ".json")
 MAX_MEMBERS = 2000
@@ -27,8 +35,6 @@ def backup_zip(ws) -> bytes:
     bundled packs, offered beside them by the new-list form, are not the workspace's: left out).
     A file that cannot be read as a file of the workspace (a pipe, over the size limit, a link
     out of the folder) is left out too."""
-    from builder.errors import DaimyoError
-    from builder.yamlio import read_bytes
 
     names = [i.path for i in ws.lists()] + [p["path"] for p in ws.packs() if not p["path"].startswith("@")]
     buf = io.BytesIO()
@@ -45,7 +51,6 @@ def backup_zip(ws) -> bytes:
 def read_zip(ws, data: bytes) -> dict[str, bytes]:
     """The list and pack files of an uploaded zip, by their cleaned path (refused: paths that
     lead outside the folder, too many or too big members, a file that is no zip)."""
-    from builder.web.workspace import Refused
 
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
@@ -70,8 +75,6 @@ def read_zip(ws, data: bytes) -> dict[str, bytes]:
 
 def plan(ws, files: dict[str, bytes]) -> dict:
     """What restoring would do: new files, files already the same, files that differ."""
-    from builder.errors import DaimyoError
-    from builder.yamlio import read_bytes
 
     new, same, differ = [], [], []
     for rel, data in sorted(files.items()):
@@ -92,7 +95,6 @@ def plan(ws, files: dict[str, bytes]) -> dict:
 
 def restore(ws, files: dict[str, bytes], replace=()) -> dict:
     """Write the new files, and those of ``replace`` that differ; nothing else is touched."""
-    from builder.yamlio import atomic_write
 
     p = plan(ws, files)
     replaced = [r for r in p["differ"] if r in set(replace)]
@@ -108,67 +110,72 @@ def restore(ws, files: dict[str, bytes], replace=()) -> dict:
     }
 
 
-def add_routes(api, ws, editor, page, go) -> None:
-    held: dict[str, tuple[float, dict]] = {}
+held: dict[str, tuple[float, dict]] = {}
 
-    def keep(files) -> str:
-        now = time.time()
-        for k in [k for k, (t, _) in held.items() if now - t > HELD_FOR]:
-            del held[k]
-        key = secrets.token_urlsafe(12)
-        held[key] = (now, files)
-        return key
 
-    @api.get("/backup.zip", include_in_schema=False)
-    def download_all():
-        from builder.web.common import attachment
+def keep(files) -> str:
+    now = time.time()
+    for k in [k for k, (t, _) in held.items() if now - t > HELD_FOR]:
+        del held[k]
+    key = secrets.token_urlsafe(12)
+    held[key] = (now, files)
+    return key
 
-        name = f"{ws.root.name or 'workspace'}-lists.zip"
-        return Response(
-            backup_zip(ws),
-            media_type="application/zip",
-            headers={"Content-Disposition": attachment(name), "Cache-Control": "no-store"},
-        )
 
-    @api.post("/restore", response_class=HTMLResponse, include_in_schema=False)
-    async def restore_upload(request: Request):
-        from builder.web.workspace import Refused
+def download_all(request: Request):
+    ctx = context(request)
 
-        form = await request.form()
-        up = form.get("zip")
-        if up is None or isinstance(up, str):
-            raise Refused("choose a zip file to restore")
-        from starlette.concurrency import run_in_threadpool as off_loop
+    name = f"{ctx.ws.root.name or 'workspace'}-lists.zip"
+    return Response(
+        backup_zip(ctx.ws),
+        media_type="application/zip",
+        headers={"Content-Disposition": attachment(name), "Cache-Control": "no-store"},
+    )
 
-        data = await up.read()
 
-        def unpack():  # reading, comparing and writing every file: off the event loop
-            files = read_zip(ws, data)
-            p = plan(ws, files)
-            if not p["differ"]:
-                return files, None, restore(ws, files)
-            return files, p, None
+async def restore_upload(request: Request):
+    ctx = context(request)
 
-        files, p, done = await off_loop(unpack)
-        if done is not None:
-            return page(request, "restore.html", done=done, plan=None, key="")
-        return page(request, "restore.html", done=None, plan=p, key=keep(files))
+    form = await request.form()
+    up = form.get("zip")
+    if up is None or isinstance(up, str):
+        raise Refused("choose a zip file to restore")
 
-    @api.post("/restore/confirm", response_class=HTMLResponse, include_in_schema=False)
-    async def restore_confirm(request: Request):
-        from builder.web.workspace import Refused
+    data = await up.read()
 
-        form = await request.form()
-        key = str(form.get("key") or "")
-        if key not in held:
-            raise Refused("that restore has expired; choose the zip again", 410)
-        from starlette.concurrency import run_in_threadpool as off_loop
+    def unpack():  # reading, comparing and writing every file: off the event loop
+        files = read_zip(ctx.ws, data)
+        p = plan(ctx.ws, files)
+        if not p["differ"]:
+            return files, None, restore(ctx.ws, files)
+        return files, p, None
 
-        _, files = held.pop(key)
-        done = await off_loop(restore, ws, files, [str(v) for v in form.getlist("replace")])
-        for rel in done["replaced"]:
-            editor.forget(rel)
-        return page(request, "restore.html", done=done, plan=None, key="")
+    files, p, done = await off_loop(unpack)
+    if done is not None:
+        return ctx.page(request, "restore.html", done=done, plan=None, key="")
+    return ctx.page(request, "restore.html", done=None, plan=p, key=keep(files))
+
+
+async def restore_confirm(request: Request):
+    ctx = context(request)
+
+    form = await request.form()
+    key = str(form.get("key") or "")
+    if key not in held:
+        raise Refused("that restore has expired; choose the zip again", 410)
+
+    _, files = held.pop(key)
+    done = await off_loop(restore, ctx.ws, files, [str(v) for v in form.getlist("replace")])
+    for rel in done["replaced"]:
+        ctx.editor.forget(rel)
+    return ctx.page(request, "restore.html", done=done, plan=None, key="")
+
+
+def add_routes(routes) -> None:
+    """This module's routes, in the order they are matched."""
+    routes.get("/backup.zip", include_in_schema=False)(download_all)
+    routes.post("/restore", response_class=HTMLResponse, include_in_schema=False)(restore_upload)
+    routes.post("/restore/confirm", response_class=HTMLResponse, include_in_schema=False)(restore_confirm)
 
 
 def folder_of(rel: str) -> str:
@@ -179,7 +186,6 @@ def folder_of(rel: str) -> str:
 
 def first_number(text: str) -> str:
     """The first number of a total ("380 / 400 AP" -> "380"), "" when none."""
-    import re
 
     m = re.search(r"-?\d+(?:\.\d+)?", text or "")
     return m.group(0) if m else ""

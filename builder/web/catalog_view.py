@@ -7,6 +7,8 @@ marked so (never offered as "can add"), and packs that only complete the catalog
 from __future__ import annotations
 
 from builder import state
+from builder.catalog.loader import load_catalog
+from builder.errors import DaimyoError
 
 PROFILE_ORDER = (
     ("mov", "MOV"),
@@ -65,8 +67,6 @@ def shape(rows: list[dict], priced: bool, others: bool) -> tuple[list[dict], int
     doc="whether a catalog only completes the bundled one, by game, path and modification time",
 )
 def _completes_only(system: str, path: str, mtime: float) -> bool:
-    from builder.catalog.loader import load_catalog
-    from builder.errors import DaimyoError
 
     try:
         base = load_catalog(system)

@@ -5,13 +5,16 @@ modules it registers (analytics, compare, packs, pack editor) need not import th
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import parse_qsl, quote
 
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
 from builder.errors import DaimyoError, ListError
 from builder.web.editing import Editor
+from builder.web.views import list_view
 from builder.web.workspace import Refused, Workspace
+from builder.yamlio import read_text
 
 
 def describe(exc: Exception) -> tuple[int, str, list[str]]:
@@ -37,8 +40,6 @@ async def read_form(request: Request, multi: tuple[str, ...] = ()) -> dict:
     out: dict = {k: [] for k in multi}
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind == "application/x-www-form-urlencoded":
-        from urllib.parse import parse_qsl
-
         body = (await request.body()).decode("utf-8")  # not UTF-8: refused (400) by the app's handler
         try:
             items = parse_qsl(body, keep_blank_values=True, max_num_fields=MAX_FIELDS)
@@ -73,8 +74,6 @@ def load_view(
     ``text``: the list's text as the editor has just written it (not read again); ``known``: its
     doc, catalog and check result as the editor has them (not looked up again); ``checked``: the
     list's file as the editor resolved it, with the packs of ``known`` checked (``Outcome.path``)."""
-    from builder.web.views import list_view
-    from builder.yamlio import read_text
 
     rel = ws.clean(path)
     if checked is not None and known is not None and text is not None:
@@ -96,7 +95,6 @@ def attachment(name: str) -> str:
     """The ``Content-Disposition`` of a download named ``name``: in plain ASCII (any other
     character as '_') for old clients, and in full (``filename*``, RFC 6266) for the others; a
     name of any letters never fails the answer."""
-    from urllib.parse import quote
 
     plain = "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
     return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"

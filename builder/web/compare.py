@@ -15,22 +15,24 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePosixPath
+from urllib.parse import quote
 
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
+from builder.lists.diff import Side, diff_loaded, variant_name, verdict_text
+from builder.web.common import load_view, read_form, redirect
+from builder.web.context import context
+
 
 def side(ws, editor, path: str):
     """The :class:`~builder.lists.diff.Side` of a list of the workspace."""
-    from builder.lists.diff import Side
-    from builder.web.common import load_view
 
     doc, catalog, res, _view = load_view(ws, path, editor)
     return Side(doc, catalog, res)
 
 
 def compare(ws, editor, a: str, b: str) -> dict:
-    from builder.lists.diff import diff_loaded
 
     return diff_loaded(side(ws, editor, a), side(ws, editor, b), ws.clean(a), ws.clean(b))
 
@@ -50,7 +52,6 @@ def variant_file(ws, rel: str) -> str:
 
 def make_variant(ws, editor, rel: str) -> str:
     """Copy a list to a new file named as its variant; the copy's list name says so too."""
-    from builder.lists.diff import variant_name
 
     doc, _catalog, _res, view = side_view(ws, editor, rel)
     target = ws.duplicate(rel, variant_file(ws, rel))
@@ -83,49 +84,56 @@ def preselected(lists, rel: str) -> tuple[str, str]:
 
 
 def side_view(ws, editor, rel):
-    from builder.web.common import load_view
 
     return load_view(ws, rel, editor)
 
 
-def add_routes(api, ws, editor, page, go, form) -> None:
-    """The comparison page, its JSON twin and the variant action."""
+def compare_page(request: Request, a: str = "", b: str = "", from_: str = Query("", alias="from")):
+    ctx = context(request)
 
-    @api.get("/compare", response_class=HTMLResponse, include_in_schema=False)
-    def compare_page(request: Request, a: str = "", b: str = "", from_: str = Query("", alias="from")):
-        from builder.lists.diff import verdict_text
+    lists = [i for i in ctx.ws.lists() if i.system]
+    if from_ and not a and not b:
+        a, b = preselected(lists, ctx.ws.clean(from_))
+    d = compare(ctx.ws, ctx.editor, a, b) if a and b else None
+    return ctx.page(
+        request,
+        "compare.html",
+        lists=lists,
+        a=ctx.ws.clean(a) if a else "",
+        b=ctx.ws.clean(b) if b else "",
+        d=d,
+        verdict_text=verdict_text,
+    )
 
-        lists = [i for i in ws.lists() if i.system]
-        if from_ and not a and not b:
-            a, b = preselected(lists, ws.clean(from_))
-        d = compare(ws, editor, a, b) if a and b else None
-        return page(
-            request,
-            "compare.html",
-            lists=lists,
-            a=ws.clean(a) if a else "",
-            b=ws.clean(b) if b else "",
-            d=d,
-            verdict_text=verdict_text,
-        )
 
-    @api.get("/api/diff", tags=["lists"], summary="Compare two lists (the answer of 'daimyo diff A B --format json')")
-    def api_diff(a: str, b: str):
-        return compare(ws, editor, a, b)
+def api_diff(request: Request, a: str, b: str):
+    ctx = context(request)
+    return compare(ctx.ws, ctx.editor, a, b)
 
-    @api.post("/l/{path:path}/variant", include_in_schema=False)
-    async def variant_page(path: str, request: Request):
-        await form(request)
-        new = make_variant(ws, editor, path)
-        from urllib.parse import quote
 
-        return go(request, f"/l/{quote(new)}?variant_of={quote(ws.clean(path))}")
+async def variant_page(path: str, request: Request):
+    ctx = context(request)
+    await read_form(request)
+    new = make_variant(ctx.ws, ctx.editor, path)
 
-    @api.post(
+    return redirect(request, f"/l/{quote(new)}?variant_of={quote(ctx.ws.clean(path))}")
+
+
+def api_variant(request: Request, path: str):
+    ctx = context(request)
+    return {"path": make_variant(ctx.ws, ctx.editor, path)}
+
+
+def add_routes(routes) -> None:
+    """This module's routes, in the order they are matched."""
+    routes.get("/compare", response_class=HTMLResponse, include_in_schema=False)(compare_page)
+    routes.get(
+        "/api/diff", tags=["lists"], summary="Compare two lists (the answer of 'daimyo diff A B --format json')"
+    )(api_diff)
+    routes.post("/l/{path:path}/variant", include_in_schema=False)(variant_page)
+    routes.post(
         "/api/lists/{path:path}/variant",
         tags=["lists"],
         status_code=201,
         summary="Copy a list as a variant (a new file, named as the variant)",
-    )
-    def api_variant(path: str):
-        return {"path": make_variant(ws, editor, path)}
+    )(api_variant)

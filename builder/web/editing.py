@@ -26,6 +26,7 @@ list at once.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -35,9 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from builder.errors import DaimyoError, ListError
+from builder.catalog.loader import load_catalog
+from builder.errors import DaimyoError, ListChangedError, ListError
 from builder.lists.editor import HISTORY, History, ListEditor, version_of, write_list
+from builder.lists.ops import from_form
+from builder.paths import within
 from builder.web.workspace import Refused
+from builder.yamlio import read_text
 
 
 class Conflict(Refused):
@@ -108,7 +113,6 @@ class Editor:
     def session(self, rel: str, text: str):
         """The session of ``rel`` when it holds ``text`` with the catalog the list's packs give
         now (packs unchanged); None otherwise."""
-        from builder.catalog.loader import load_catalog
 
         s = self._sessions.get(rel)
         if s is None or s.text != text:
@@ -142,7 +146,6 @@ class Editor:
             lock.release()
 
     def read(self, rel: str) -> tuple[Path, str]:
-        from builder.yamlio import read_text
 
         path = self.ws.resolve(rel)
         text = read_text(path, display=self.ws.clean(rel))
@@ -201,7 +204,6 @@ class Editor:
     def apply(self, rel: str, op: dict, version: str | None) -> Outcome:
         """Make one change (``op``: the words of a form or JSON body, see
         ``builder.lists.ops.from_form``) and save it."""
-        from builder.lists.ops import from_form
 
         rel = self.ws.clean(rel)
         with self._changing(rel):
@@ -294,7 +296,6 @@ class Editor:
         """Save with the library's writer (``write_list``: atomic, flushed to disk before the folder
         lock is taken); a file that no longer holds ``expected`` is refused as a ``Conflict`` (and
         the session, which holds the refused text, is dropped)."""
-        from builder.errors import ListChangedError
 
         self._stamps.pop(rel, None)
         try:
@@ -350,7 +351,6 @@ class SharedHistory:
 
     @contextmanager
     def locked(self, rel: str):
-        import fcntl
 
         self._made()
         fd = os.open(self._base(rel).with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
@@ -365,7 +365,6 @@ class SharedHistory:
         it cannot be read. The history is the caller's to change. A history file that still has
         the identity it had when this process last wrote or read it is not read again."""
         file = self._base(rel).with_suffix(".json")
-        from builder.paths import within
 
         try:
             if within(self.root, self.dir) is None:
@@ -416,7 +415,6 @@ class SharedHistory:
 
     def _made(self) -> None:
         """The history folder made, inside the workspace (refused when it leads out of it)."""
-        from builder.paths import within
 
         for _ in range(2):  # before making it, and after: a link put there meanwhile
             if within(self.root, self.dir) is None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from builder.systems import get
+
 # the name of what a shortfall counts, by finding code (else the code's last part)
 LABELS = {
     "senji.samurai-card": "samurai card",
@@ -92,7 +94,6 @@ def guide(view: dict) -> dict:
 def counts_shown(res, doc) -> tuple[int, int]:
     """(errors, warnings) of a checked list as the pages count them (printing notes of a
     published deck are information)."""
-    from builder.systems import get
 
     published = get(doc.system).editing.published(doc.data)
     c = res.counts()

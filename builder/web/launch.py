@@ -5,6 +5,8 @@ Only ``daimyo serve`` imports this module; the web stack is imported when a serv
 
 from __future__ import annotations
 
+import gc
+import json
 import os
 import socket
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from builder.errors import UsageError, option
+from builder.yamlio import begin_command
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -110,7 +113,6 @@ class Launch:
                     )
                 ).run()
                 return
-            import json
 
             os.environ[_WORKER_ENV] = json.dumps(
                 {"root": str(self.root), "token": app.token, "csrf": app.csrf, "host": self.host, "port": self.port}
@@ -140,7 +142,6 @@ def collect_less() -> None:
     keeps (the catalogs, the kept rows): 70-80 ms at once, one request's answer held up by it
     (``benchmarks/bench_web.py``). Almost all of those objects are freed by their reference
     counts; the collector is only for cycles, which wait a little longer."""
-    import gc
 
     gc.set_threshold(*GC_THRESHOLD)
 
@@ -148,10 +149,8 @@ def collect_less() -> None:
 def worker_app():
     """The application of one of several server processes (``daimyo serve --workers N``): the
     workspace, token and form token its parent chose, the lists' history shared."""
-    import json
 
     from builder.web.app import create_app
-    from builder.yamlio import begin_command
 
     begin_command(track=False)  # as 'daimyo serve' does: requests are not one command's inputs
     collect_less()

@@ -6,15 +6,42 @@ atomically (``builder.packs.editor``)."""
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import os
 import re
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool as off_loop
+
+from builder.catalog.loader import load_catalog
+from builder.errors import DaimyoError
+from builder.limits import MAX_FILE_BYTES
+from builder.packs.editor import (
+    digest,
+    import_into,
+    new_pack,
+    preview_of,
+    preview_png,
+    remove_entry,
+    save_entry,
+    unsaved,
+    validate_entry,
+)
+from builder.packs.fields import LIST_SEPARATOR, entry_fields, main_sections, sections
+from builder.packs.sheet import cell_text, export_csv
+from builder.packs.store import file_name as _file_name
+from builder.render.images import render_sides
+from builder.systems import get, ids
+from builder.web.common import attachment, read_form, redirect
+from builder.web.context import context
+from builder.web.workspace import Refused, Workspace
+from builder.yamlio import parse_yaml, read_text
 
 # a pack file's name as 'pack new' makes it (letters of any script, digits, '-', '.', '_'; a
 # space as a person may type one): never a folder, never hidden
@@ -24,278 +51,260 @@ SHOWN_FIELDS = 6  # columns of the entries table
 ENTERED = "entered by hand"
 
 
-def register(api, page, ws) -> None:
-    from builder.web.common import attachment, read_form, redirect
-    from builder.web.workspace import Refused
+def folder(ws: Workspace) -> Path:
+    """The real path of the workspace's ``packs/`` folder (refused when it is a link out)."""
+    return ws.within("packs", "the workspace's packs folder")
 
-    def folder() -> Path:
-        """The real path of the workspace's ``packs/`` folder (refused when it is a link out)."""
-        return ws.within("packs", "the workspace's packs folder")
 
-    def pack_path(file: str) -> Path:
-        if not _FILE.match(file or ""):
-            raise Refused(f"'{file[:80]}' is not a pack file of the workspace's packs folder", 404)
-        p = folder() / file
-        if not p.is_file() or p.is_symlink():
-            raise Refused(f"no pack '{file}' in the workspace's packs folder", 404)
-        return ws.within(p, f"packs/{file}")
+def pack_path(ws: Workspace, file: str) -> Path:
+    if not _FILE.match(file or ""):
+        raise Refused(f"'{file[:80]}' is not a pack file of the workspace's packs folder", 404)
+    p = folder(ws) / file
+    if not p.is_file() or p.is_symlink():
+        raise Refused(f"no pack '{file}' in the workspace's packs folder", 404)
+    return ws.within(p, f"packs/{file}")
 
-    def load(file: str):
-        from builder.systems import ids
-        from builder.yamlio import parse_yaml, read_text
 
-        p = pack_path(file)
-        text = read_text(p, "pack.yaml", f"packs/{file}")
-        data, _ = parse_yaml(text, f"packs/{file}", "pack.yaml")  # read once, named as in the workspace
-        if not isinstance(data, dict):
+def load(ws: Workspace, file: str):
+
+    p = pack_path(ws, file)
+    text = read_text(p, "pack.yaml", f"packs/{file}")
+    data, _ = parse_yaml(text, f"packs/{file}", "pack.yaml")  # read once, named as in the workspace
+    if not isinstance(data, dict):
+        raise Refused(
+            f"packs/{file} is not a pack; not opened", 422, hint="a pack is a mapping with 'system:' and sections"
+        )
+    system = str(data.get("system", "")).strip().lower()
+    if system not in ids():
+        raise Refused(
+            f"packs/{file} names no game daimyo knows (system: '{system[:40]}'); not opened",
+            422,
+            hint="write 'system: GAME' at its top, GAME one of " + ", ".join(ids()),
+        )
+    return p, text, data, system
+
+
+async def pack_new(request: Request):
+    ctx = context(request)
+
+    form = await read_form(request)
+    system = str(form.get("system", "")).strip().lower()
+    name = str(form.get("name", "")).strip()[:100]
+    if system not in ids():
+        raise Refused(f"unknown game '{system[:40]}'", hint="one of " + ", ".join(ids()))
+    if not name:
+        raise Refused("the pack needs a name")
+    file = _file_name(name) + ".yaml"
+
+    def make() -> None:
+        target = folder(ctx.ws) / file
+        if os.path.lexists(target):
+            raise Refused(f"packs/{file} exists already", hint="choose another name, or open it from the Packs page")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a file named packs, a folder that cannot be written
+            taken = (ctx.ws.root / "packs").is_file()
             raise Refused(
-                f"packs/{file} is not a pack; not opened", 422, hint="a pack is a mapping with 'system:' and sections"
-            )
-        system = str(data.get("system", "")).strip().lower()
-        if system not in ids():
-            raise Refused(
-                f"packs/{file} names no game daimyo knows (system: '{system[:40]}'); not opened",
-                422,
-                hint="write 'system: GAME' at its top, GAME one of " + ", ".join(ids()),
-            )
-        return p, text, data, system
+                "a file named 'packs' takes the place of the workspace's packs folder"
+                if taken
+                else f"cannot make the workspace's packs folder: {exc.strerror or exc}",
+                409,
+                hint="rename that file" if taken else "check that the workspace folder can be written",
+            ) from None
+        folder(ctx.ws)  # the folder made now is still the workspace's own
+        new_pack(target, system, name)
 
-    @api.post("/packs/new", include_in_schema=False)
-    async def pack_new(request: Request):
-        from builder.packs.editor import new_pack
-        from builder.packs.store import file_name as _file_name
-        from builder.systems import ids
+    await off_loop(make)
+    return redirect(request, f"/packs/edit/{quote(file)}")
 
-        form = await read_form(request)
-        system = str(form.get("system", "")).strip().lower()
-        name = str(form.get("name", "")).strip()[:100]
-        if system not in ids():
-            raise Refused(f"unknown game '{system[:40]}'", hint="one of " + ", ".join(ids()))
-        if not name:
-            raise Refused("the pack needs a name")
-        file = _file_name(name) + ".yaml"
 
-        def make() -> None:
-            target = folder() / file
-            if os.path.lexists(target):
-                raise Refused(
-                    f"packs/{file} exists already", hint="choose another name, or open it from the Packs page"
-                )
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:  # a file named packs, a folder that cannot be written
-                taken = (ws.root / "packs").is_file()
-                raise Refused(
-                    "a file named 'packs' takes the place of the workspace's packs folder"
-                    if taken
-                    else f"cannot make the workspace's packs folder: {exc.strerror or exc}",
-                    409,
-                    hint="rename that file" if taken else "check that the workspace folder can be written",
-                ) from None
-            folder()  # the folder made now is still the workspace's own
-            new_pack(target, system, name)
+def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
+    ctx = context(request)
 
-        await off_loop(make)
-        return redirect(request, f"/packs/edit/{quote(file)}")
+    _p, text, data, system = load(ctx.ws, file)
+    secs = list(main_sections(system))
+    section = section if section in sections(system) else secs[0]
+    if section not in secs:
+        secs.append(section)
+    fields = entry_fields(system, section)
+    entries = [e for e in data.get(section) or [] if isinstance(e, dict)]
+    current = next((e for e in entries if entry and str(e.get("name")) == entry), None)
+    shown = [
+        f.name for f in fields if f.name not in ("name", "source", "assumed", "id", "aliases", "notes", "art", "focus")
+    ][:SHOWN_FIELDS]
+    return ctx.page(
+        request,
+        "pack_edit.html",
+        file=file,
+        pack=data,
+        system=system,
+        section=section,
+        sections=secs,
+        fields=fields,
+        entries=entries,
+        current=current,
+        values=_cells(fields, current) if current else {"assumed": ENTERED},
+        menus=_menus(system, fields, data),
+        entered=ENTERED,
+        shown=shown,
+        version=digest(text),
+        cards=_prints_cards(system),
+        cell=_cell_text,
+        lines=_prints_lines(system, section),
+        line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section) else None,
+    )
 
-    @api.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)
-    def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
-        from builder.packs.editor import digest
-        from builder.packs.fields import entry_fields, main_sections, sections
 
-        _p, text, data, system = load(file)
-        secs = list(main_sections(system))
-        section = section if section in sections(system) else secs[0]
-        if section not in secs:
-            secs.append(section)
-        fields = entry_fields(system, section)
-        entries = [e for e in data.get(section) or [] if isinstance(e, dict)]
-        current = next((e for e in entries if entry and str(e.get("name")) == entry), None)
-        shown = [
-            f.name
-            for f in fields
-            if f.name not in ("name", "source", "assumed", "id", "aliases", "notes", "art", "focus")
-        ][:SHOWN_FIELDS]
-        return page(
-            request,
-            "pack_edit.html",
-            file=file,
-            pack=data,
-            system=system,
-            section=section,
-            sections=secs,
-            fields=fields,
-            entries=entries,
-            current=current,
-            values=_cells(fields, current) if current else {"assumed": ENTERED},
-            menus=_menus(system, fields, data),
-            entered=ENTERED,
-            shown=shown,
-            version=digest(text),
-            cards=_prints_cards(system),
-            cell=_cell_text,
-            lines=_prints_lines(system, section),
-            line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section) else None,
-        )
+def _checked(form: dict, system: str, section: str, data: dict):
 
-    def _checked(form: dict, system: str, section: str, data: dict):
-        from builder.packs.editor import validate_entry
-        from builder.packs.fields import entry_fields
+    cells = {f.name: _text(form.get("f_" + f.name, ""))[:2000] for f in entry_fields(system, section)}
+    original = str(form.get("original", "")) or None
+    return validate_entry(system, section, cells, data, original, assumed=ENTERED), original
 
-        cells = {f.name: _text(form.get("f_" + f.name, ""))[:2000] for f in entry_fields(system, section)}
-        original = str(form.get("original", "")) or None
-        return validate_entry(system, section, cells, data, original, assumed=ENTERED), original
 
-    async def entry_form(request: Request, file: str) -> dict:
-        """The posted entry form; a menu of several values (a card's paths) gives each."""
-        from builder.packs.fields import entry_fields, sections
+async def entry_form(request: Request, file: str) -> dict:
+    """The posted entry form; a menu of several values (a card's paths) gives each."""
+    ctx = context(request)
 
-        _p, _text, _data, system = await off_loop(load, file)
-        several = {
-            "f_" + f.name for s in sections(system) for f in entry_fields(system, s) if f.menu and f.kind == "list"
-        }
-        return await read_form(request, multi=tuple(sorted(several)))
+    _p, _text, _data, system = await off_loop(load, ctx.ws, file)
+    several = {"f_" + f.name for s in sections(system) for f in entry_fields(system, s) if f.menu and f.kind == "list"}
+    return await read_form(request, multi=tuple(sorted(several)))
 
-    @api.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)
-    async def pack_check_entry(request: Request, file: str):
-        form = await entry_form(request, file)
-        return await off_loop(check_entry, request, file, form)
 
-    def check_entry(request: Request, file: str, form: dict):
-        p, _text, data, system = load(file)
+async def pack_check_entry(request: Request, file: str):
+    form = await entry_form(request, file)
+    return await off_loop(check_entry, request, file, form)
+
+
+def check_entry(request: Request, file: str, form: dict):
+    ctx = context(request)
+    p, _text, data, system = load(ctx.ws, file)
+    section = str(form.get("section", ""))
+    checked, _ = _checked(form, system, section, data)
+    preview = None
+    line = None
+    if checked.ok and checked.pack is not None and not _prints_cards(system):  # the line as typed
+        with unsaved(p, checked.pack) as tmp:
+            line = roster_line(tmp, system, checked.entry["name"])
+    if checked.ok and checked.pack is not None and _prints_cards(system):  # the card as typed
+        png = preview_of(p, checked.pack, checked.entry["name"], render_sides=render_sides)
+        preview = base64.b64encode(png).decode("ascii") if png else None
+    return ctx.page(
+        request,
+        "_pack_errors.html",
+        fields=_field_names(system, section),
+        checked=checked,
+        preview=preview,
+        cards=_prints_cards(system),
+        line=line,
+        lines=_prints_lines(system, section),
+    )
+
+
+async def pack_save_entry(request: Request, file: str):
+    ctx = context(request)
+
+    form = await entry_form(request, file)
+
+    def save():
+        p, _text, data, system = load(ctx.ws, file)
         section = str(form.get("section", ""))
-        checked, _ = _checked(form, system, section, data)
-        preview = None
-        line = None
-        if checked.ok and checked.pack is not None and not _prints_cards(system):  # the line as typed
-            from builder.packs.editor import unsaved
+        checked, original = _checked(form, system, section, data)
+        if not checked.ok:
+            fields = _field_names(system, section)
+            return ctx.page(request, "_pack_errors.html", fields=fields, checked=checked, status=422)
+        save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
+        where = urlencode({"section": section, "entry": checked.entry["name"]})
+        return redirect(request, f"/packs/edit/{quote(file)}?{where}")
 
-            with unsaved(p, checked.pack) as tmp:
-                line = roster_line(tmp, system, checked.entry["name"])
-        if checked.ok and checked.pack is not None and _prints_cards(system):  # the card as typed
-            import base64
+    return await off_loop(save)
 
-            from builder.packs.editor import preview_of
-            from builder.render.images import render_sides
 
-            png = preview_of(p, checked.pack, checked.entry["name"], render_sides=render_sides)
-            preview = base64.b64encode(png).decode("ascii") if png else None
-        return page(
-            request,
-            "_pack_errors.html",
-            fields=_field_names(system, section),
-            checked=checked,
-            preview=preview,
-            cards=_prints_cards(system),
-            line=line,
-            lines=_prints_lines(system, section),
-        )
+async def pack_remove_entry(request: Request, file: str):
+    ctx = context(request)
 
-    @api.post("/packs/edit/{file}/save", include_in_schema=False)
-    async def pack_save_entry(request: Request, file: str):
-        from urllib.parse import urlencode
+    form = await read_form(request)
+    section = str(form.get("section", ""))
 
-        from builder.packs.editor import save_entry
+    def remove() -> None:
+        p, _text, _data, _system = load(ctx.ws, file)
+        remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
 
-        form = await entry_form(request, file)
+    await off_loop(remove)
+    return redirect(request, f"/packs/edit/{quote(file)}?" + urlencode({"section": section}))
 
-        def save():
-            p, _text, data, system = load(file)
-            section = str(form.get("section", ""))
-            checked, original = _checked(form, system, section, data)
-            if not checked.ok:
-                fields = _field_names(system, section)
-                return page(request, "_pack_errors.html", fields=fields, checked=checked, status=422)
-            save_entry(p, section, checked.entry, original, str(form.get("version", "")) or None)
-            where = urlencode({"section": section, "entry": checked.entry["name"]})
-            return redirect(request, f"/packs/edit/{quote(file)}?{where}")
 
-        return await off_loop(save)
+def pack_preview(request: Request, file: str, entry: str = ""):
+    ctx = context(request)
 
-    @api.post("/packs/edit/{file}/remove", include_in_schema=False)
-    async def pack_remove_entry(request: Request, file: str):
-        from urllib.parse import urlencode
+    p, _text, _data, system = load(ctx.ws, file)
+    png = preview_png(p, system, entry[:200], render_sides=render_sides)
+    if png is None:
+        raise Refused("no card face to show", 404)
+    return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
-        from builder.packs.editor import remove_entry
 
-        form = await read_form(request)
-        section = str(form.get("section", ""))
+def pack_sheet(request: Request, file: str):
+    ctx = context(request)
 
-        def remove() -> None:
-            p, _text, _data, _system = load(file)
-            remove_entry(p, section, str(form.get("name", "")), str(form.get("version", "")) or None)
+    _p, _text, data, _system = load(ctx.ws, file)
+    return Response(
+        export_csv(data),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": attachment(f"{Path(file).stem}.csv")},
+    )
 
-        await off_loop(remove)
-        return redirect(request, f"/packs/edit/{quote(file)}?" + urlencode({"section": section}))
 
-    @api.get("/packs/edit/{file}/preview.png", include_in_schema=False)
-    def pack_preview(file: str, entry: str = ""):
-        from builder.packs.editor import preview_png
-        from builder.render.images import render_sides
+async def pack_upload(request: Request, file: str):
+    ctx = context(request)
 
-        p, _text, _data, system = load(file)
-        png = preview_png(p, system, entry[:200], render_sides=render_sides)
-        if png is None:
-            raise Refused("no card face to show", 404)
-        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+    await off_loop(load, ctx.ws, file)  # a pack of the workspace, before the upload is read
+    form = await request.form()
+    up = form.get("sheet")
+    if up is None or not hasattr(up, "read"):
+        raise Refused("choose a .csv or .xlsx file to upload")
+    name = str(getattr(up, "filename", "") or "sheet.csv")
+    suffix = ".xlsx" if name.lower().endswith(".xlsx") else ".csv"
+    body = await up.read(MAX_FILE_BYTES + 1)
+    if len(body) > MAX_FILE_BYTES:
+        raise Refused("the spreadsheet is too large", 413)
+    version = str(form.get("version", "")) or None
 
-    @api.get("/packs/edit/{file}/sheet.csv", include_in_schema=False)
-    def pack_sheet(file: str):
-        from builder.packs.sheet import export_csv
+    def add_rows() -> None:
+        p, _text, _data, _system = load(ctx.ws, file)
 
-        _p, _text, data, _system = load(file)
-        return Response(
-            export_csv(data),
-            media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": attachment(f"{Path(file).stem}.csv")},
-        )
+        fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
+        shown = Path(name).name or "sheet" + suffix
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(body)
+            import_into(p, tmp, version, shown)  # one write: all the rows or none
+        except DaimyoError as exc:  # each problem named in the sheet the player chose
+            if not any(tmp in d.file for d in exc.diagnostics):
+                raise
+            named = [dataclasses.replace(d, file=d.file.replace(tmp, shown)) for d in exc.diagnostics]
+            raise DaimyoError(named) from None
+        finally:
+            os.unlink(tmp)
 
-    @api.post("/packs/edit/{file}/upload", include_in_schema=False)
-    async def pack_upload(request: Request, file: str):
-        import tempfile
+    await off_loop(add_rows)
+    return redirect(request, f"/packs/edit/{quote(file)}")
 
-        from builder.limits import MAX_FILE_BYTES
-        from builder.packs.editor import import_into
 
-        await off_loop(load, file)  # a pack of the workspace, before the upload is read
-        form = await request.form()
-        up = form.get("sheet")
-        if up is None or not hasattr(up, "read"):
-            raise Refused("choose a .csv or .xlsx file to upload")
-        name = str(getattr(up, "filename", "") or "sheet.csv")
-        suffix = ".xlsx" if name.lower().endswith(".xlsx") else ".csv"
-        body = await up.read(MAX_FILE_BYTES + 1)
-        if len(body) > MAX_FILE_BYTES:
-            raise Refused("the spreadsheet is too large", 413)
-        version = str(form.get("version", "")) or None
-
-        def add_rows() -> None:
-            p, _text, _data, _system = load(file)
-            import dataclasses
-
-            from builder.errors import DaimyoError
-
-            fd, tmp = tempfile.mkstemp(suffix=suffix, prefix="daimyo-sheet-")
-            shown = Path(name).name or "sheet" + suffix
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(body)
-                import_into(p, tmp, version, shown)  # one write: all the rows or none
-            except DaimyoError as exc:  # each problem named in the sheet the player chose
-                if not any(tmp in d.file for d in exc.diagnostics):
-                    raise
-                named = [dataclasses.replace(d, file=d.file.replace(tmp, shown)) for d in exc.diagnostics]
-                raise DaimyoError(named) from None
-            finally:
-                os.unlink(tmp)
-
-        await off_loop(add_rows)
-        return redirect(request, f"/packs/edit/{quote(file)}")
+def add_routes(routes) -> None:
+    """This module's routes, in the order they are matched."""
+    routes.post("/packs/new", include_in_schema=False)(pack_new)
+    routes.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)(pack_edit)
+    routes.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)(pack_check_entry)
+    routes.post("/packs/edit/{file}/save", include_in_schema=False)(pack_save_entry)
+    routes.post("/packs/edit/{file}/remove", include_in_schema=False)(pack_remove_entry)
+    routes.get("/packs/edit/{file}/preview.png", include_in_schema=False)(pack_preview)
+    routes.get("/packs/edit/{file}/sheet.csv", include_in_schema=False)(pack_sheet)
+    routes.post("/packs/edit/{file}/upload", include_in_schema=False)(pack_upload)
 
 
 def _text(value) -> str:
     """A field's text: the values of a menu of several joined as a spreadsheet cell holds them."""
-    from builder.packs.fields import LIST_SEPARATOR
 
     if isinstance(value, list):
         return f"{LIST_SEPARATOR} ".join(str(v).strip() for v in value if str(v).strip())
@@ -305,7 +314,6 @@ def _text(value) -> str:
 def _menus(system: str, fields, data: dict) -> dict[str, list[str]]:
     """field -> the values its menu offers: the names of the catalog section the game gives
     for it (``gs.packs.menus``), then those the pack itself adds to that section."""
-    from builder.catalog.loader import load_catalog
 
     wanted = {f.name: f.menu for f in fields if f.menu}
     if not wanted:
@@ -324,20 +332,17 @@ def _menus(system: str, fields, data: dict) -> dict[str, list[str]]:
 
 
 def _field_names(system: str, section: str) -> list[str]:
-    from builder.packs.fields import entry_fields
 
     return [f.name for f in entry_fields(system, section)]
 
 
 def _cell_text(v) -> str:
-    from builder.packs.sheet import cell_text
 
     return cell_text(None, v)
 
 
 def _cells(fields, entry) -> dict:
     """The form's text for each field of ``entry`` (lists as 'a; b', as in a spreadsheet)."""
-    from builder.packs.sheet import cell_text
 
     if not entry:
         return {}
@@ -345,13 +350,11 @@ def _cells(fields, entry) -> dict:
 
 
 def _prints_cards(system: str) -> bool:
-    from builder.systems import get
 
     return get(system).sheet is None
 
 
 def _prints_lines(system: str, section: str) -> bool:
-    from builder.systems import get
 
     sheet = get(system).sheet
     return sheet is not None and sheet.line_section == section
@@ -360,7 +363,6 @@ def _prints_lines(system: str, section: str) -> bool:
 def roster_line(pack_path, system: str, name: str) -> Mapping[str, object] | None:
     """The line the game's printed sheet gives entry ``name`` of the pack at ``pack_path`` (a
     unit of one model on a Kensei roster, a province on a Senji setup sheet), or None."""
-    from builder.systems import get
 
     sheet = get(system).sheet
     if sheet is None:

@@ -4,15 +4,28 @@ install or update (the same library calls as ``daimyo pack search|install|update
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+import anyio.to_thread
 from fastapi import Request
 from fastapi.responses import HTMLResponse
+
+from builder.catalog.packfiles import pack_files
+from builder.catalog.packid import pack_id
+from builder.errors import DaimyoError
+from builder.packs import store
+from builder.packs.installer import download, install, outdated, report
+from builder.packs.registry import all_entries, newest, search, stale_notes, version_key
+from builder.paths import display_path, within
+from builder.systems import ids, list_systems
+from builder.web.common import read_form, redirect
+from builder.web.context import context
+from builder.web.workspace import Refused
 
 
 def installed_rows(entries) -> list[dict]:
     """One row per pack in use in the user packs folder, with the newer registry version when
     ``entries`` (the registries' index entries, or None when unavailable) have one."""
-    from builder.packs import store
-    from builder.packs.registry import newest, version_key
 
     rows = []
     for rec, path, ident in store.installed_in_use():
@@ -38,10 +51,6 @@ def installed_rows(entries) -> list[dict]:
 
 def workspace_packs(ws) -> list[dict]:
     """The packs of the workspace's ``packs/`` folder (what the pack editor edits)."""
-    from builder.catalog.packfiles import pack_files
-    from builder.catalog.packid import pack_id
-    from builder.errors import DaimyoError
-    from builder.paths import within
 
     out = []
     folder = within(ws.root, "packs")  # None: a link out of the workspace, never read
@@ -59,111 +68,96 @@ def workspace_packs(ws) -> list[dict]:
 
 def game_names() -> dict[str, str]:
     """Each game's name by its id (``kensei`` -> ``Kensei``), as the rest of the builder shows games."""
-    from builder.systems import list_systems
 
     return {gs.id: gs.name for gs in list_systems()}
 
 
-def register(api, page, ws) -> None:
-    """Add the Packs page and its actions to the app (``page`` renders a template)."""
-    from builder.web.common import read_form, redirect
+def registries():
+    """(entries, problem): every registry entry, or the one line that says why there are none."""
 
-    def registries():
-        """(entries, problem): every registry entry, or the one line that says why there are none."""
-        from builder.errors import DaimyoError
-        from builder.packs.registry import all_entries
+    try:
+        return all_entries(), None
+    except DaimyoError as exc:
+        return None, exc.lines()[0].removeprefix("daimyo: error: ")
 
+
+def packs_page(request: Request, q: str = "", system: str = "", done: str = ""):
+    ctx = context(request)
+
+    entries, problem = registries()
+    game = system if system in ids() else None
+    found = search(entries, q[:200] or None, game) if entries is not None else []
+    installed = {(r["name"], r["game"]): r for r in installed_rows(entries)}
+    results = [{"entry": e, "installed": installed.get((e.name, e.game))} for e in found]
+    return ctx.page(
+        request,
+        "packs.html",
+        rows=list(installed.values()),
+        results=results,
+        q=q[:200],
+        system=game or "",
+        problem=problem,
+        notes=stale_notes(),
+        done=done[:300],
+        folder=str(store.folder()),
+        mine=workspace_packs(ctx.ws),
+        game_names=game_names(),
+    )
+
+
+async def packs_update(request: Request, name: str = ""):
+    """The confirm step of an update: what the newest version changes, entry by entry, and
+    which of the workspace's lists use the entries concerned (``daimyo pack update``'s
+    report); nothing is replaced until the person confirms."""
+    ctx = context(request)
+
+    name = name.strip()[:200]
+    if not name:
+        raise Refused("name an installed pack to update")
+
+    def work():
+        ups = outdated(name)
+        if not ups:
+            return None
+        u = ups[0]
+        return report(u, download(u.entry), [str(ctx.ws.root)])
+
+    rep = await anyio.to_thread.run_sync(work)
+    if rep is None:
+        return redirect(request, "/packs?" + urlencode({"done": f"{name}: up to date"}))
+    lists = []
+    for f, mine in rep.lists:
         try:
-            return all_entries(), None
-        except DaimyoError as exc:
-            return None, exc.lines()[0].removeprefix("daimyo: error: ")
+            rel = f.resolve().relative_to(ctx.ws.root.resolve()).as_posix()
+        except ValueError:
+            rel = None
+        lists.append({"rel": rel, "shown": rel or display_path(f), "changes": [c.text() for c in mine]})
+    u = rep.update
+    return ctx.page(
+        request,
+        "pack_update.html",
+        pack=u.name,
+        game=game_names().get(u.game, u.game),
+        current=u.current or "(no version)",
+        version=rep.version,
+        ref=f"{u.name}@{rep.version}",
+        changes=rep.changes,
+        lists=lists,
+    )
 
-    @api.get("/packs", response_class=HTMLResponse, include_in_schema=False)
-    def packs_page(request: Request, q: str = "", system: str = "", done: str = ""):
-        from builder.packs import store
-        from builder.packs.registry import search, stale_notes
-        from builder.systems import ids
 
-        entries, problem = registries()
-        game = system if system in ids() else None
-        found = search(entries, q[:200] or None, game) if entries is not None else []
-        installed = {(r["name"], r["game"]): r for r in installed_rows(entries)}
-        results = [{"entry": e, "installed": installed.get((e.name, e.game))} for e in found]
-        return page(
-            request,
-            "packs.html",
-            rows=list(installed.values()),
-            results=results,
-            q=q[:200],
-            system=game or "",
-            problem=problem,
-            notes=stale_notes(),
-            done=done[:300],
-            folder=str(store.folder()),
-            mine=workspace_packs(ws),
-            game_names=game_names(),
-        )
+async def packs_install(request: Request):
 
-    @api.get("/packs/update", response_class=HTMLResponse, include_in_schema=False)
-    async def packs_update(request: Request, name: str = ""):
-        """The confirm step of an update: what the newest version changes, entry by entry, and
-        which of the workspace's lists use the entries concerned (``daimyo pack update``'s
-        report); nothing is replaced until the person confirms."""
-        from urllib.parse import urlencode
+    form = await read_form(request)
+    ref = str(form.get("ref", "")).strip()[:300]
+    if not ref or "://" in ref or "/" in ref or "\\" in ref:  # registry names only, never a path here
+        raise Refused("name a pack of the registries (NAME or NAME@VERSION)")
+    lines = await anyio.to_thread.run_sync(lambda: install(ref))
+    return redirect(request, "/packs?" + urlencode({"done": "; ".join(lines)}))
 
-        import anyio.to_thread
 
-        from builder.packs.installer import download, outdated, report
-        from builder.paths import display_path
-        from builder.web.workspace import Refused
-
-        name = name.strip()[:200]
-        if not name:
-            raise Refused("name an installed pack to update")
-
-        def work():
-            ups = outdated(name)
-            if not ups:
-                return None
-            u = ups[0]
-            return report(u, download(u.entry), [str(ws.root)])
-
-        rep = await anyio.to_thread.run_sync(work)
-        if rep is None:
-            return redirect(request, "/packs?" + urlencode({"done": f"{name}: up to date"}))
-        lists = []
-        for f, mine in rep.lists:
-            try:
-                rel = f.resolve().relative_to(ws.root.resolve()).as_posix()
-            except ValueError:
-                rel = None
-            lists.append({"rel": rel, "shown": rel or display_path(f), "changes": [c.text() for c in mine]})
-        u = rep.update
-        return page(
-            request,
-            "pack_update.html",
-            pack=u.name,
-            game=game_names().get(u.game, u.game),
-            current=u.current or "(no version)",
-            version=rep.version,
-            ref=f"{u.name}@{rep.version}",
-            changes=rep.changes,
-            lists=lists,
-        )
-
-    @api.post("/packs/install", include_in_schema=False)
-    async def packs_install(request: Request):
-        from urllib.parse import urlencode
-
-        import anyio.to_thread
-
-        from builder.packs.installer import install
-
-        form = await read_form(request)
-        ref = str(form.get("ref", "")).strip()[:300]
-        if not ref or "://" in ref or "/" in ref or "\\" in ref:  # registry names only, never a path here
-            from builder.web.workspace import Refused
-
-            raise Refused("name a pack of the registries (NAME or NAME@VERSION)")
-        lines = await anyio.to_thread.run_sync(lambda: install(ref))
-        return redirect(request, "/packs?" + urlencode({"done": "; ".join(lines)}))
+def add_routes(routes) -> None:
+    """This module's routes, in the order they are matched."""
+    routes.get("/packs", response_class=HTMLResponse, include_in_schema=False)(packs_page)
+    routes.get("/packs/update", response_class=HTMLResponse, include_in_schema=False)(packs_update)
+    routes.post("/packs/install", include_in_schema=False)(packs_install)

@@ -9,8 +9,13 @@ import json
 import threading
 from pathlib import Path
 
+from builder.errors import DaimyoError, UsageError
+from builder.kit.printbounds import BOUNDS
 from builder.kit.printoptions import CHECKBOXES, form_defaults
+from builder.paths import within
 from builder.web.printing import FIELDS, options_from
+from builder.web.workspace import Refused
+from builder.yamlio import atomic_write, read_text
 
 FILE = Path(".daimyo") / "print-settings.json"
 PRINTER = ("scale_x", "scale_y", "offset_x", "offset_y")  # the printer's, not the list's
@@ -20,9 +25,6 @@ _LOCK = threading.Lock()
 
 
 def _read(root: Path) -> dict:
-    from builder.errors import DaimyoError
-    from builder.paths import within
-    from builder.yamlio import read_text
 
     path = within(root, FILE)  # None: a link out of the workspace, never read
     if path is None or not path.exists():
@@ -61,8 +63,6 @@ def load(root: Path, rel: str, system: str) -> dict:
 def _within_bounds(values: dict) -> dict:
     """The remembered values the print options' model still takes; a number it now refuses (kept
     by an older version, or written by hand) goes back to the form's default."""
-    from builder.errors import UsageError
-    from builder.kit.printbounds import BOUNDS
 
     defaults = form_defaults()
     for k, bound in BOUNDS.items():
@@ -79,7 +79,6 @@ def _within_bounds(values: dict) -> dict:
 def save(root: Path, rel: str, system: str, params) -> dict:
     """Remember the form's values for list ``rel`` (and as its game's default, and the printer's
     correction for the workspace). Values the print would refuse are refused (nothing written)."""
-    from builder.yamlio import atomic_write
 
     options_from(params, system)  # one clear line for a bad value, as printing says it
     sent = {k: str(params.get(k) or "")[:MAX_VALUE] for k in FIELDS}
@@ -103,8 +102,6 @@ def save(root: Path, rel: str, system: str, params) -> dict:
 
 def _state_file(root: Path) -> Path:
     """The settings file, its folder made; refused when either leads out of the workspace."""
-    from builder.paths import within
-    from builder.web.workspace import Refused
 
     words = Refused(
         f"the workspace's {FILE.parent} folder leads outside the workspace (a symbolic link); "

@@ -6,16 +6,30 @@ without either the print page says so and offers the PDF alone.
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import io
+import re
 import shutil
 import subprocess
 import tempfile
 import threading
+import zipfile
 from collections import OrderedDict
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
+
+import pypdfium2 as pdfium
 
 from builder.errors import UsageError
 from builder.kit import printbounds
+from builder.kit.pdfbase import collect_warnings
+from builder.kit.printoptions import PrinterCorrection, PrintOptions
+from builder.lists.document import load_list
+from builder.render.api import render_aid, render_list, render_test_sheet
+from builder.render.charts import stats_appendix
+from builder.render.images import export_tts, render_images
+from builder.render.printers import get_profile, list_profiles
+from builder.systems import get
 
 PAPERS = (("a4", "A4"), ("letter", "US Letter"), ("custom", "Custom size (mm)"))
 CARDS = (
@@ -72,8 +86,6 @@ def checked(params, system: str):
     """The print options of the form (or the API's query), checked by the print options' model
     (``builder.kit.printoptions.PrintOptions.from_form``; UsageError, HTTP 400, with the words of
     the command line); a saved printer profile (``printer``) stands for the form's correction."""
-    from builder.kit.printoptions import PrintOptions
-    from builder.systems import get
 
     gs = get(system)
     name = str(params.get("printer") or "").strip()
@@ -85,7 +97,6 @@ def options_from(params, system: str) -> dict:
     """Render options from query parameters (see :func:`checked`), as ``render_list`` takes
     them: a card sheet's, or a roster's or setup sheet's paper, unit cards and sources; and
     ``stats``."""
-    from builder.systems import get
 
     gs = get(system)
     return checked(params, system).render_options(cards=gs.sheet is None, units=gs.units is not None)
@@ -94,7 +105,6 @@ def options_from(params, system: str) -> dict:
 def chosen_size(params, key: str = "paper") -> str:
     """A paper or card size of the form: a name, or ``custom`` with ``KEY_w`` and ``KEY_h`` in mm,
     checked by the print options' model."""
-    from builder.kit.printoptions import PrintOptions
 
     o = PrintOptions.from_form(params, cards=key == "card")
     size = o.paper if key == "paper" else o.card
@@ -111,17 +121,11 @@ class Printed:
 def render_pdf(path: Path, opts: dict) -> Printed:
     """The PDF of the list at ``path`` with the options of :func:`options_from`, and what the
     command line would say on stderr while printing it."""
-    import contextlib
-
-    from builder.kit.pdfbase import collect_warnings
-    from builder.render.api import render_list
 
     opts = dict(opts)
     results: list = []
     pages: contextlib.AbstractContextManager = contextlib.nullcontext()
     if opts.pop("stats", False):
-        from builder.render.charts import stats_appendix
-
         pages = stats_appendix(str(path), opts.get("paper") or "a4")
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp, collect_warnings() as said, pages:
         out = Path(tmp) / "list.pdf"
@@ -134,7 +138,6 @@ def render_pdf(path: Path, opts: dict) -> Printed:
 def image_options(params) -> dict:
     """The options of 'daimyo print --to images' from the form, each checked before drawing (no
     bleed given: the print shop's)."""
-    from builder.kit.printoptions import PrintOptions
 
     o = PrintOptions.from_form(params, cards=True)
     return {
@@ -153,10 +156,6 @@ def _on(v) -> bool:
 def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
     """The card images of 'daimyo print LIST --to images DIR' (with the form's card size, bleed,
     ink saver, resolution and print service), as a zip; and the warnings said while drawing."""
-    from builder.kit.pdfbase import collect_warnings
-    from builder.lists.document import load_list
-    from builder.render.images import render_images
-    from builder.systems import get
 
     if get(load_list(str(path)).system).sheet is not None:
         raise UsageError("only card games print as card images", "print a Senshiai, HeroCard or Satsuma list")
@@ -171,7 +170,6 @@ def render_tts_zip(path: Path, params) -> bytes:
     """The Tabletop Simulator deck of 'daimyo export LIST --to tts DIR' as a zip. The saved
     object names its images by address: ``tts_base`` is the web address the folder will be
     uploaded to, or the folder on the player's computer it will be unzipped into."""
-    from builder.render.images import export_tts
 
     where = str(params.get("tts_base") or "").strip()
     if not where:
@@ -195,7 +193,6 @@ def render_tts_zip(path: Path, params) -> bytes:
 
 
 def _folder_uri(folder: str) -> str:
-    from pathlib import PurePosixPath, PureWindowsPath
 
     win = PureWindowsPath(folder)
     if win.drive and win.is_absolute():
@@ -210,7 +207,6 @@ def _folder_uri(folder: str) -> str:
 
 
 def _zip(folder: Path, top: str) -> bytes:
-    import zipfile
 
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
@@ -222,7 +218,6 @@ def _zip(folder: Path, top: str) -> bytes:
 
 def render_test_pdf(paper: str, duplex: str) -> bytes:
     """The duplex alignment sheet of 'daimyo print-test' (its options checked as print checks them)."""
-    from builder.render.api import render_test_sheet
 
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
         out = Path(tmp) / "test.pdf"
@@ -232,7 +227,6 @@ def render_test_pdf(paper: str, duplex: str) -> bytes:
 
 def printer_profiles() -> list[str]:
     """The names of the printer profiles saved with 'daimyo printer save'."""
-    from builder.render.printers import list_profiles
 
     return [p.name for p in list_profiles()]
 
@@ -240,15 +234,12 @@ def printer_profiles() -> list[str]:
 def printer_correction(name: str):
     """The correction a saved printer profile holds (the backs' offset and the scales), as the
     print options' model takes it."""
-    from builder.kit.printoptions import PrinterCorrection
-    from builder.render.printers import get_profile
 
     p = get_profile(name)
     return PrinterCorrection(offset=p.offset, scale_x=p.scale_x, scale_y=p.scale_y)
 
 
 def render_aid_pdf(system: str, paper: str = "a4") -> bytes:
-    from builder.render.api import render_aid
 
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp:
         out = Path(tmp) / "aid.pdf"
@@ -278,7 +269,6 @@ class PdfCache:
 
 
 def previewer() -> str | None:
-    import importlib.util
 
     if importlib.util.find_spec("pypdfium2") is not None:
         return "pdfium"
@@ -288,7 +278,6 @@ def previewer() -> str | None:
 
 
 def page_count(pdf: bytes) -> int:
-    import re
 
     return max(1, len(re.findall(rb"/Type\s*/Page[^s]", pdf)))
 
@@ -297,8 +286,6 @@ def preview_png(pdf: bytes, page: int, dpi: int = 80) -> bytes:
     """Page ``page`` (1-based) of the PDF as a PNG image."""
     how = previewer()
     if how == "pdfium":
-        import pypdfium2 as pdfium
-
         with _PDFIUM:
             doc = pdfium.PdfDocument(pdf)
             try:

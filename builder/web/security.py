@@ -18,7 +18,7 @@ import hmac
 import json
 from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -177,7 +177,6 @@ class Guard:
         return name in self.hosts
 
     def _origin_ok(self, origin: str, headers) -> bool:
-        from urllib.parse import urlsplit
 
         o = urlsplit(origin)
         return o.netloc.lower() == headers.get("host", "").lower()

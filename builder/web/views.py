@@ -6,39 +6,46 @@ templates and the JSON API show the same thing.
 
 from __future__ import annotations
 
+import hashlib
 from fractions import Fraction
 from pathlib import Path
 
 from builder import state
+from builder.catalog.loader import load_catalog
+from builder.check import check_doc
 from builder.findings import Summary
 from builder.kit.numbers import plain_value
+from builder.lists.document import parse_list
+from builder.lists.options import fold as library_fold
+from builder.lists.options import options as library_options
+from builder.rulebooks import format_source
+from builder.rulebooks import humanize as library_humanize
+from builder.systems import get
 from builder.web.catalog_view import profile_text, shape
+from builder.web.editing import version_of
+from builder.web.guide import guide
 from builder.web.workspace import total_text
 
 
 def game(system: str):
     """The ``GameSystem`` of a list's system."""
-    from builder.systems import get
 
     return get(system)
 
 
 def pretty_source(src) -> str:
     """Rulebook references as a person reads them: "Kensei rulebook, Army leaders (line 5912)"."""
-    from builder.rulebooks import format_source
 
     return format_source(str(src)) if src else ""
 
 
 def humanize(text) -> str:
-    from builder.rulebooks import humanize as library_humanize
 
     return library_humanize(str(text)) if text else ""
 
 
 def fold(text: str) -> str:
     """Accent- and case-insensitive form for search: ``Hōjō`` -> ``hojo``."""
-    from builder.lists.options import fold as library_fold
 
     return library_fold(text)
 
@@ -277,7 +284,6 @@ def _rules_kept(catalog) -> tuple:
 
 
 def _digest(text: str) -> str:
-    import hashlib
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
@@ -312,7 +318,6 @@ def options(
 ) -> dict:
     """Catalog entries matching the filters, each with whether it can be added and, if not,
     the first rule that stops it (the library's ``options``)."""
-    from builder.lists.options import options as library_options
 
     system = ed.system
     doc = ed.doc
@@ -424,10 +429,6 @@ def entry_detail(catalog, section: str, name: str) -> dict | None:
 def list_view(rel: str, path: Path, text: str, known=None):
     """(doc, catalog, result, view dict) of a list file's text (``known``: its doc, catalog and
     check result, when the editor has them already)."""
-    from builder.catalog.loader import load_catalog
-    from builder.check import check_doc
-    from builder.lists.document import parse_list
-    from builder.web.editing import version_of
 
     if known is not None:
         doc, catalog, res = known
@@ -461,7 +462,6 @@ def list_view(rel: str, path: Path, text: str, known=None):
         "composition": composition(doc.system, res.summary, ents),
         "editable": path.suffix.lower() != ".json",
     }
-    from builder.web.guide import guide
 
     return doc, catalog, res, guide(view)
 

@@ -8,6 +8,9 @@ to the same rule before the list is loaded.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import errno
 import os
 import re
 import threading
@@ -15,8 +18,24 @@ import time
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from builder.catalog.packfiles import (
+    bundled_dir,
+    in_workspace,
+    name_key,
+    pack_files,
+    read_header,
+    resolve_pack,
+    search_dirs,
+    user_pack_dirs,
+)
+from builder.check import check_doc
 from builder.errors import DaimyoError, UsageError
 from builder.findings import Summary
+from builder.lists.document import parse_list, parse_plain
+from builder.paths import within
+from builder.systems import get
+from builder.web.guide import counts_shown
+from builder.yamlio import atomic_write, parse_yaml, read_bytes, read_text
 
 LIST_SUFFIXES = (".yaml", ".yml", ".json")
 MAX_DEPTH = 3  # folders below the workspace that are scanned for lists
@@ -63,7 +82,6 @@ class ListInfo:
 
 def total_text(system: str, summary: Summary | None) -> str:
     """The one-line total a person reads: ``380 / 400 AP``, ``46 cards``..."""
-    from builder.systems import get
 
     return get(system).view.total_text(summary or {})
 
@@ -100,7 +118,6 @@ class Workspace:
 
     def resolve(self, rel: str, must_exist: bool = True) -> Path:
         """The real path of a list inside the workspace; Refused otherwise."""
-        from builder.paths import within
 
         rel = self.clean(rel)
         path = self.root / rel
@@ -119,7 +136,6 @@ class Workspace:
         """The real path of ``path`` (relative to the workspace, or a path inside it), every
         symbolic link followed at any depth; Refused (403) when it resolves outside the workspace.
         Every file the server reads or writes goes through here (``builder.paths.within``)."""
-        from builder.paths import within
 
         real = within(self.root, path)
         if real is None:
@@ -158,8 +174,6 @@ class Workspace:
             refs = doc.data.get("packs")
         else:
             if text is None:
-                from builder.yamlio import read_text
-
                 text = read_text(path, display=self.rel(path))
             refs = _pack_refs(text, self.rel(path))
         if isinstance(refs, str):
@@ -204,7 +218,6 @@ class Workspace:
         """How a new list ``list_rel`` names the pack ``file``: by its name (the file name without
         ``.yaml``, else the name it declares) when the search order finds that very file from the
         list's folder, as the command line writes it; else by its path relative to the list."""
-        from builder.catalog.packfiles import read_header, resolve_pack
 
         here = (self.root / list_rel).parent
         names = [Path(file).stem]
@@ -223,14 +236,12 @@ class Workspace:
 
     def packs_here(self):
         """The pack search order with this workspace's ``packs/`` folder as step 3."""
-        from builder.catalog.packfiles import in_workspace
 
         return in_workspace(self.root)
 
     # -- listing ---------------------------------------------------------------------------
 
     def files(self) -> list[Path]:
-        from builder.paths import within
 
         out: list[Path] = []
         root_depth = len(self.root.parts)
@@ -272,9 +283,6 @@ class Workspace:
         return info
 
     def _read_info(self, path: Path, rel: str) -> ListInfo | None:
-        from builder.check import check_doc
-        from builder.lists.document import parse_list
-        from builder.yamlio import read_text
 
         try:
             text = read_text(path, display=rel)
@@ -300,7 +308,6 @@ class Workspace:
         except Exception as exc:
             info.problem = f"cannot be checked: {type(exc).__name__}"
             return info
-        from builder.web.guide import counts_shown
 
         info.errors, info.warnings = counts_shown(res, doc)
         info.verdict = "illegal" if info.errors else ("warnings" if info.warnings else "legal")
@@ -312,7 +319,6 @@ class Workspace:
         (``path``: relative to it), then the user's and the bundled packs that no pack before
         them shadows (``path``: ``@user/FILE``, ``@bundled/FILE``); each with ``system``,
         ``name`` (from the pack's own keys) and ``file`` (its real path)."""
-        from builder.catalog.packfiles import name_key, pack_files, read_header, search_dirs
 
         out = []
         for p in self.files():
@@ -387,7 +393,6 @@ class Workspace:
     def create(self, rel: str, text: str, replace: bool = False) -> Path:
         """Write a new list file. Without ``replace`` the file is created exclusively: of two
         requests for one name exactly one succeeds, the other is refused (409)."""
-        from builder.yamlio import atomic_write
 
         path = self.resolve(rel, must_exist=False)
         exists = Refused(f"'{self.clean(rel)}' already exists; not overwritten", 409, hint="choose another name")
@@ -434,7 +439,6 @@ class Workspace:
             raise Refused("that folder leads outside the workspace", 403)
 
     def duplicate(self, rel: str, new_rel: str | None = None) -> str:
-        from builder.yamlio import read_text
 
         src = self.resolve(rel)
         text = read_text(src, display=self.clean(rel))
@@ -492,8 +496,6 @@ class Workspace:
 def _pack_refs(text: str, file: str) -> list:
     """The ``packs:`` a list's text names, read without looking any of them up ([] when the
     text is no list: the loader says why)."""
-    from builder.lists.document import parse_plain
-    from builder.yamlio import parse_yaml
 
     if "packs" not in text:
         return []
@@ -507,7 +509,6 @@ def _pack_refs(text: str, file: str) -> list:
 
 
 def _pack_folders() -> list[Path]:
-    from builder.catalog.packfiles import bundled_dir, user_pack_dirs
 
     out = []
     for d in [*user_pack_dirs(), bundled_dir()]:
@@ -529,7 +530,6 @@ def _under(path: Path, folder: Path) -> bool:
 def _head(path: Path) -> str:
     """The first 4,000 characters of a file, read as every file of the server is (a regular
     file within the size limit, else DaimyoError)."""
-    from builder.yamlio import read_bytes
 
     return read_bytes(path).decode("utf-8", errors="replace")[:4000]
 
@@ -538,8 +538,6 @@ _RENAME_NOREPLACE = 1
 
 
 def _renameat2():
-    import ctypes
-    import ctypes.util
 
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
@@ -557,8 +555,6 @@ _RENAMEAT2 = _renameat2() if os.name == "posix" else None
 def move_noreplace(src: Path, dst: Path) -> bool:
     """Move ``src`` to ``dst`` unless ``dst`` exists at that moment (False then): the system's
     rename-without-replace where there is one, else a hard link (exclusive) and an unlink."""
-    import ctypes
-    import errno
 
     if _RENAMEAT2 is not None:
         at_fdcwd = -100

@@ -15,10 +15,27 @@ on one database serve one event.
   script at all.
 """
 
+import html
 import json
+import socket
+from dataclasses import dataclass
 from pathlib import Path
 
-from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused
+import uvicorn
+from fastapi import Body, FastAPI, File, Form, Request, UploadFile
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from builder.errors import DaimyoError, UsageError, option
+from builder.event import intake
+from builder.event.db import database_down
+from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
+from builder.event.seal import same
+from builder.event.store import PUBLIC, Event, Who
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
@@ -116,7 +133,6 @@ async def _too_large(scope, send):
 
 
 def _plain_page(title: str, text: str) -> str:
-    import html
 
     return (
         f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
@@ -125,110 +141,33 @@ def _plain_page(title: str, text: str) -> str:
     )
 
 
-def create_app(folder: str | Path):
-    """The event server's app for the event of ``folder``."""
-    from fastapi import Body, FastAPI, File, Form, Request, UploadFile
-    from fastapi.concurrency import run_in_threadpool
-    from fastapi.exceptions import RequestValidationError
-    from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-    from sqlalchemy.exc import DBAPIError
-    from starlette.exceptions import HTTPException as StarletteHTTPException
+@dataclass
+class EventContext:
+    """What the routes of one event's app reach through ``request.app.state.context``: the event,
+    its game and the templates, and the pages drawn with them."""
 
-    from builder.errors import DaimyoError
-    from builder.event.db import database_down
-    from builder.event.seal import same
-    from builder.event.store import PUBLIC, Event, Who
+    ev: Event
+    system: str
+    env: Environment
 
-    ev = Event.open(folder, migrate=True, pooled=True)
-    from builder.event.intake import warm_up
+    def page(self, name: str, status: int = 200, **ctx) -> HTMLResponse:
+        info = self.ev.info()
+        return HTMLResponse(self.env.get_template(name).render(event=info, **ctx), status_code=status)
 
-    system = ev.info()["system"]
-    warm_up(system)
-    env = Environment(
-        loader=FileSystemLoader(str(Path(__file__).with_name("templates"))), autoescape=select_autoescape(["html"])
-    )
-    app = FastAPI(
-        title="daimyo event",
-        version="1",
-        description="Hand in lists to an event, sealed until the reveal. Send the player's or "
-        "organiser's token as 'Authorization: Bearer TOKEN'.",
-        docs_url=None,
-        redoc_url=None,
-    )
+    def refused_page(self, exc: EventRefused, who: Who | None = None) -> HTMLResponse:
+        return self.page("refused.html", exc.status, message=exc.text(), details=getattr(exc, "details", []))
 
-    def address(request: Request) -> str:
-        return request.client.host if request.client else ""
-
-    def bearer(request: Request) -> str | None:
-        auth = request.headers.get("authorization", "")
-        return auth[7:].strip() if auth.lower().startswith("bearer ") else None
-
-    def page(name: str, status: int = 200, **ctx) -> HTMLResponse:
-        info = ev.info()
-        return HTMLResponse(env.get_template(name).render(event=info, **ctx), status_code=status)
-
-    def refused_page(exc: EventRefused, who: Who | None = None) -> HTMLResponse:
-        return page("refused.html", exc.status, message=exc.text(), details=getattr(exc, "details", []))
-
-    @app.exception_handler(EventRefused)
-    async def on_refused(request: Request, exc: EventRefused):
-        if request.url.path.startswith("/api/"):
-            return JSONResponse(
-                {"error": exc.text(), "status": exc.status, "lines": getattr(exc, "details", [])},
-                status_code=exc.status,
-            )
-        return refused_page(exc)
-
-    @app.exception_handler(DBAPIError)
-    async def on_database(request: Request, exc: DBAPIError):
-        """The database does not answer (PostgreSQL stopped, a network cut): 503 with a page that
-        needs no database. The broken connections are dropped, so the next request, once the
-        database is back, is answered as usual."""
-        if not database_down(exc):
-            raise exc
-        text = "the event's database cannot be reached; nothing was changed (try again in a minute)"
-        if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": text, "status": 503, "lines": []}, status_code=503, headers=RETRY)
-        return HTMLResponse(_plain_page("Database unreachable", text), status_code=503, headers=RETRY)
-
-    @app.exception_handler(DaimyoError)
-    async def on_error(request: Request, exc: DaimyoError):
-        return await on_refused(request, EventRefused("; ".join(exc.lines()), status=400))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def on_http(request: Request, exc: StarletteHTTPException):
-        """The web stack's own refusals (no such page, a method the address does not take, a body
-        that cannot be parsed) in the event's words and shape."""
-        texts = {
-            404: ("no such page here", "see the event page, or /docs for the API"),
-            405: (f"this address takes no {request.method}", "use the event's pages and forms, or see /docs"),
-            400: ("malformed request: the body cannot be read", 'send JSON {"list": "..."} or the form'),
-        }
-        text, hint = texts.get(exc.status_code, (str(exc.detail), None))
-        return await on_refused(request, EventRefused(text, hint, status=exc.status_code))
-
-    @app.exception_handler(RequestValidationError)
-    async def on_invalid(request: Request, exc: RequestValidationError):
-        bits = []
-        for e in exc.errors()[:5]:
-            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
-            bits.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
-        return await on_refused(
-            request, EventRefused("malformed request: " + "; ".join(bits), 'send JSON {"list": "..."}', status=422)
-        )
-
-    def signed_in(request: Request, cookie: str, role: str) -> Who:
+    def signed_in(self, request: Request, cookie: str, role: str) -> Who:
         token = bearer(request) or request.cookies.get(cookie)
-        who = ev.who(token, address(request))
+        who = self.ev.who(token, address(request))
         if who.role != role:
             raise EventRefused(
                 f"this page is the {role}'s; the token is the {who.role}'s", "open your own link", status=403
             )
         return who
 
-    def sign_in(request: Request, token: str, cookie: str, to: str, role: str):
-        who = ev.who(token, address(request))
+    def sign_in(self, request: Request, token: str, cookie: str, to: str, role: str):
+        who = self.ev.who(token, address(request))
         if who.role != role:
             raise EventRefused(
                 f"this link is the {role}'s; the token is the {who.role}'s", "open your own link", status=403
@@ -245,41 +184,20 @@ def create_app(folder: str | Path):
         )
         return resp
 
-    def check_csrf(who: Who, token: str | None) -> None:
-        if not token or not same(token, ev.csrf(who)):
+    def check_csrf(self, who: Who, token: str | None) -> None:
+        if not token or not same(token, self.ev.csrf(who)):
             raise EventRefused(
                 "the form is out of date or from another site", "reload the page and try again", status=403
             )
 
-    # -- pages -------------------------------------------------------------------------
-
-    @app.get("/style.css", include_in_schema=False)
-    def style():
-        return Response(Path(__file__).with_name("templates").joinpath("style.css").read_text(), media_type="text/css")
-
-    @app.get("/favicon.ico", include_in_schema=False)
-    def favicon():
-        return Response(FAVICON, media_type="image/svg+xml")
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def home():
-        return page("home.html", board=ev.board(PUBLIC))
-
-    @app.get("/submit", response_class=HTMLResponse, include_in_schema=False)
-    def submit_page(request: Request, token: str | None = None):
-        if token:
-            return sign_in(request, token, PLAYER_COOKIE, "/submit", "player")
-        who = signed_in(request, PLAYER_COOKIE, "player")
-        return player_page(who)
-
-    def player_page(who: Who, result=None, refused=None, status: int = 200, text: str = ""):
-        return page(
+    def player_page(self, who: Who, result=None, refused=None, status: int = 200, text: str = ""):
+        return self.page(
             "submit.html",
             status,
             who=who,
-            csrf=ev.csrf(who),
-            history=ev.history(who),
-            openings=ev.openings_of(who),
+            csrf=self.ev.csrf(who),
+            history=self.ev.history(who),
+            openings=self.ev.openings_of(who),
             result=result,
             refused=refused,
             text=text,
@@ -287,42 +205,8 @@ def create_app(folder: str | Path):
             max_bytes=MAX_SUBMISSION_BYTES,
         )
 
-    @app.post("/submit", response_class=HTMLResponse, include_in_schema=False)
-    async def submit_form(
-        request: Request,
-        csrf: str = Form(""),
-        text: str = Form(""),
-        pick: str = Form(""),
-        upload: UploadFile | None = File(None),
-    ):
-        from builder.event.intake import read_upload
-
-        who = await run_in_threadpool(signed_in, request, PLAYER_COOKIE, "player")
-        await run_in_threadpool(check_csrf, who, csrf)
-        try:
-            await run_in_threadpool(ev.refuse_early, who)  # locked, past the deadline, too many: before any reading
-            filename = upload.filename if upload is not None else None
-            data = await upload.read() if upload is not None and filename else b""
-            if data and text.strip():
-                raise EventRefused("paste a list or upload a file, not both", status=422)
-            if data:  # a zip is read in a thread, its work bounded: the server answers others meanwhile
-                text = await run_in_threadpool(read_upload, data, filename or "", system, pick or None)
-            result = await run_in_threadpool(ev.submit, who, text, "web", address(request))
-        except EventRefused as exc:
-            return await run_in_threadpool(
-                player_page, who, refused=exc, status=exc.status, text=text if len(text) < 20000 else ""
-            )
-        return await run_in_threadpool(player_page, who, result=result)
-
-    @app.get("/organiser", response_class=HTMLResponse, include_in_schema=False)
-    def organiser_page(request: Request, token: str | None = None):
-        if token:
-            return sign_in(request, token, ORGANISER_COOKIE, "/organiser", "organiser")
-        who = signed_in(request, ORGANISER_COOKIE, "organiser")
-        return dashboard(who)
-
-    def dashboard(who: Who, opened=None, status: int = 200):
-        board = ev.board(who)
+    def dashboard(self, who: Who, opened=None, status: int = 200):
+        board = self.ev.board(who)
         rows = board["players"]
         tally = {
             "players": sum(not r["removed"] for r in rows),
@@ -331,128 +215,301 @@ def create_app(folder: str | Path):
             "missing": sum(r["status"] == "missing" for r in rows),
             "illegal": sum(1 for r in rows if r.get("submission") and not r["submission"].get("legal")),
         }
-        log = list(reversed(ev.audit_log(last=60)))
-        return page(
-            "organiser.html", status, who=who, csrf=ev.csrf(who), board=board, tally=tally, log=log, opened=opened
+        log = list(reversed(self.ev.audit_log(last=60)))
+        return self.page(
+            "organiser.html", status, who=who, csrf=self.ev.csrf(who), board=board, tally=tally, log=log, opened=opened
         )
 
-    @app.post("/organiser/open", response_class=HTMLResponse, include_in_schema=False)
-    def organiser_open(request: Request, csrf: str = Form(""), submission: int = Form(...), reason: str = Form("")):
-        who = signed_in(request, ORGANISER_COOKIE, "organiser")
-        check_csrf(who, csrf)
-        return dashboard(who, opened=ev.open_list(submission, reason, who, address(request)))
 
-    @app.post("/organiser/{action}", include_in_schema=False)
-    def organiser_phase(request: Request, action: str, csrf: str = Form(""), confirm: str = Form("")):
-        """Lock or reveal: the first press shows what it does and asks again (a page, no script);
-        only the form of that page, naming the action, acts."""
-        who = signed_in(request, ORGANISER_COOKIE, "organiser")
-        check_csrf(who, csrf)
-        if action not in CONFIRM:
-            raise EventRefused(f"no action '{action}'", status=404)
-        if confirm != action:
-            title, text, button = CONFIRM[action]
-            return page("confirm.html", action=action, csrf=ev.csrf(who), title=title, text=text, button=button)
-        if action == "lock":
-            ev.lock(who)
-        else:
-            ev.reveal(who)
-        return RedirectResponse("/organiser", status_code=303)
+def context(request: Request) -> EventContext:
+    """The context of the event's app that got ``request``."""
+    return request.app.state.context
 
-    @app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)
-    def revealed_list(submission_id: int):
-        for s in ev.revealed():
-            if s["id"] == submission_id:
-                return page("list.html", s=s)
-        raise EventRefused(f"no submission {submission_id}", status=404)
 
-    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
-    def docs():
-        spec = app.openapi()
-        ops = [
-            {"method": m.upper(), "path": p, "summary": o.get("summary", ""), "description": o.get("description", "")}
-            for p, methods in spec["paths"].items()
-            for m, o in methods.items()
-        ]
-        return page("docs.html", ops=ops, spec=spec)
+def address(request: Request) -> str:
+    return request.client.host if request.client else ""
 
-    # -- the JSON API ------------------------------------------------------------------
 
-    @app.get("/api/event", tags=["event"], summary="The event and its players, as the token's holder may see them")
-    def api_event(request: Request):
-        """Everyone sees each player's status and latest commitment; the organiser also their verdicts,
-        totals, fingerprints and findings' codes; a player also their own list. After the reveal every
-        list is public."""
-        token = bearer(request)
-        return ev.board(ev.who(token, address(request)) if token else PUBLIC)
+def bearer(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else None
 
-    @app.post(
+
+async def on_refused(request: Request, exc: EventRefused):
+    ctx = context(request)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(
+            {"error": exc.text(), "status": exc.status, "lines": getattr(exc, "details", [])},
+            status_code=exc.status,
+        )
+    return ctx.refused_page(exc)
+
+
+async def on_database(request: Request, exc: DBAPIError):
+    """The database does not answer (PostgreSQL stopped, a network cut): 503 with a page that
+    needs no database. The broken connections are dropped, so the next request, once the
+    database is back, is answered as usual."""
+    if not database_down(exc):
+        raise exc
+    text = "the event's database cannot be reached; nothing was changed (try again in a minute)"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": text, "status": 503, "lines": []}, status_code=503, headers=RETRY)
+    return HTMLResponse(_plain_page("Database unreachable", text), status_code=503, headers=RETRY)
+
+
+async def on_error(request: Request, exc: DaimyoError):
+    return await on_refused(request, EventRefused("; ".join(exc.lines()), status=400))
+
+
+async def on_http(request: Request, exc: StarletteHTTPException):
+    """The web stack's own refusals (no such page, a method the address does not take, a body
+    that cannot be parsed) in the event's words and shape."""
+    texts = {
+        404: ("no such page here", "see the event page, or /docs for the API"),
+        405: (f"this address takes no {request.method}", "use the event's pages and forms, or see /docs"),
+        400: ("malformed request: the body cannot be read", 'send JSON {"list": "..."} or the form'),
+    }
+    text, hint = texts.get(exc.status_code, (str(exc.detail), None))
+    return await on_refused(request, EventRefused(text, hint, status=exc.status_code))
+
+
+async def on_invalid(request: Request, exc: RequestValidationError):
+    bits = []
+    for e in exc.errors()[:5]:
+        where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+        bits.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
+    return await on_refused(
+        request, EventRefused("malformed request: " + "; ".join(bits), 'send JSON {"list": "..."}', status=422)
+    )
+
+
+def style():
+    return Response(Path(__file__).with_name("templates").joinpath("style.css").read_text(), media_type="text/css")
+
+
+def favicon():
+    return Response(FAVICON, media_type="image/svg+xml")
+
+
+def home(request: Request):
+    ctx = context(request)
+    return ctx.page("home.html", board=ctx.ev.board(PUBLIC))
+
+
+def submit_page(request: Request, token: str | None = None):
+    ctx = context(request)
+    if token:
+        return ctx.sign_in(request, token, PLAYER_COOKIE, "/submit", "player")
+    who = ctx.signed_in(request, PLAYER_COOKIE, "player")
+    return ctx.player_page(who)
+
+
+async def submit_form(
+    request: Request,
+    csrf: str = Form(""),
+    text: str = Form(""),
+    pick: str = Form(""),
+    upload: UploadFile | None = File(None),
+):
+    ctx = context(request)
+
+    who = await run_in_threadpool(ctx.signed_in, request, PLAYER_COOKIE, "player")
+    await run_in_threadpool(ctx.check_csrf, who, csrf)
+    try:
+        await run_in_threadpool(ctx.ev.refuse_early, who)  # locked, past the deadline, too many: before any reading
+        filename = upload.filename if upload is not None else None
+        data = await upload.read() if upload is not None and filename else b""
+        if data and text.strip():
+            raise EventRefused("paste a list or upload a file, not both", status=422)
+        if data:  # a zip is read in a thread, its work bounded: the server answers others meanwhile
+            text = await run_in_threadpool(intake.read_upload, data, filename or "", ctx.system, pick or None)
+        result = await run_in_threadpool(ctx.ev.submit, who, text, "web", address(request))
+    except EventRefused as exc:
+        return await run_in_threadpool(
+            ctx.player_page, who, refused=exc, status=exc.status, text=text if len(text) < 20000 else ""
+        )
+    return await run_in_threadpool(ctx.player_page, who, result=result)
+
+
+def organiser_page(request: Request, token: str | None = None):
+    ctx = context(request)
+    if token:
+        return ctx.sign_in(request, token, ORGANISER_COOKIE, "/organiser", "organiser")
+    who = ctx.signed_in(request, ORGANISER_COOKIE, "organiser")
+    return ctx.dashboard(who)
+
+
+def organiser_open(request: Request, csrf: str = Form(""), submission: int = Form(...), reason: str = Form("")):
+    ctx = context(request)
+    who = ctx.signed_in(request, ORGANISER_COOKIE, "organiser")
+    ctx.check_csrf(who, csrf)
+    return ctx.dashboard(who, opened=ctx.ev.open_list(submission, reason, who, address(request)))
+
+
+def organiser_phase(request: Request, action: str, csrf: str = Form(""), confirm: str = Form("")):
+    """Lock or reveal: the first press shows what it does and asks again (a page, no script);
+    only the form of that page, naming the action, acts."""
+    ctx = context(request)
+    who = ctx.signed_in(request, ORGANISER_COOKIE, "organiser")
+    ctx.check_csrf(who, csrf)
+    if action not in CONFIRM:
+        raise EventRefused(f"no action '{action}'", status=404)
+    if confirm != action:
+        title, text, button = CONFIRM[action]
+        return ctx.page("confirm.html", action=action, csrf=ctx.ev.csrf(who), title=title, text=text, button=button)
+    if action == "lock":
+        ctx.ev.lock(who)
+    else:
+        ctx.ev.reveal(who)
+    return RedirectResponse("/organiser", status_code=303)
+
+
+def revealed_list(request: Request, submission_id: int):
+    ctx = context(request)
+    for s in ctx.ev.revealed():
+        if s["id"] == submission_id:
+            return ctx.page("list.html", s=s)
+    raise EventRefused(f"no submission {submission_id}", status=404)
+
+
+def docs(request: Request):
+    ctx = context(request)
+    spec = request.app.openapi()
+    ops = [
+        {"method": m.upper(), "path": p, "summary": o.get("summary", ""), "description": o.get("description", "")}
+        for p, methods in spec["paths"].items()
+        for m, o in methods.items()
+    ]
+    return ctx.page("docs.html", ops=ops, spec=spec)
+
+
+def api_event(request: Request):
+    """Everyone sees each player's status and latest commitment; the organiser also their verdicts,
+    totals, fingerprints and findings' codes; a player also their own list. After the reveal every
+    list is public."""
+    ctx = context(request)
+    token = bearer(request)
+    return ctx.ev.board(ctx.ev.who(token, address(request)) if token else PUBLIC)
+
+
+def api_submit(request: Request, payload: dict = Body(..., examples=[{"list": "DMY1-..."}])):
+    """``{"list": TEXT}``: a share code or a list in any share format. Each submission is a new
+    version; the latest counts. 401 no token, 403 not a player's token, 409 locked or past the
+    deadline, 413 too large, 422 not a list of the event's game, 429 too many at once."""
+    ctx = context(request)
+    who = ctx.ev.who(bearer(request), address(request))
+    text = payload.get("list")
+    if not isinstance(text, str):
+        raise EventRefused(
+            "malformed request: 'list' must be the list as text", 'send JSON {"list": "..."}', status=422
+        )
+    return ctx.ev.submit(who, text, "api", address(request))
+
+
+def api_history(request: Request):
+    ctx = context(request)
+    who = ctx.ev.who(bearer(request), address(request))
+    if who.role != "player":
+        raise EventRefused("only a player has submissions; the organiser reads /api/event", status=403)
+    return {"player": who.name, "submissions": ctx.ev.history(who), "opened": ctx.ev.openings_of(who)}
+
+
+def api_open(request: Request, submission_id: int, payload: dict = Body(..., examples=[{"reason": "judge call"}])):
+    ctx = context(request)
+    who = ctx.ev.who(bearer(request), address(request))
+    reason = payload.get("reason", "")
+    if not isinstance(reason, str):
+        raise EventRefused("malformed request: 'reason' must be text", 'send JSON {"reason": "..."}', status=422)
+    return ctx.ev.open_list(submission_id, reason, who, address(request))
+
+
+def api_lock(request: Request):
+    ctx = context(request)
+    return {"phase": ctx.ev.lock(ctx.ev.who(bearer(request), address(request)))}
+
+
+def api_reveal_now(request: Request):
+    ctx = context(request)
+    return {"phase": ctx.ev.reveal(ctx.ev.who(bearer(request), address(request)))}
+
+
+def api_revealed(request: Request):
+    """What ``daimyo event verify URL`` checks: each submission's list, pack hashes, secret and commitment."""
+    ctx = context(request)
+    info = ctx.ev.info()
+    return {"event": {k: info[k] for k in ("id", "name", "system")}, "submissions": ctx.ev.revealed()}
+
+
+def api_audit(request: Request):
+    ctx = context(request)
+    who = ctx.ev.who(bearer(request), address(request))
+    if who.role != "organiser":
+        raise EventRefused("the audit log is the organiser's", status=403)
+    return {"audit": ctx.ev.audit_log()}
+
+
+def create_app(folder: str | Path):
+    """The event server's app for the event of ``folder``."""
+    ev = Event.open(folder, migrate=True, pooled=True)
+    system = ev.info()["system"]
+    warm_up(system)
+    env = Environment(
+        loader=FileSystemLoader(str(Path(__file__).with_name("templates"))), autoescape=select_autoescape(["html"])
+    )
+    app = FastAPI(
+        title="daimyo event",
+        version="1",
+        description="Hand in lists to an event, sealed until the reveal. Send the player's or "
+        "organiser's token as 'Authorization: Bearer TOKEN'.",
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.context = EventContext(ev, system, env)
+    _add_routes(app)
+    return Limits(app)
+
+
+def _add_routes(app: FastAPI) -> None:
+    """The error answers, the pages and the JSON API, in the order they are matched."""
+    app.exception_handler(EventRefused)(on_refused)
+    app.exception_handler(DBAPIError)(on_database)
+    app.exception_handler(DaimyoError)(on_error)
+    app.exception_handler(StarletteHTTPException)(on_http)
+    app.exception_handler(RequestValidationError)(on_invalid)
+    app.get("/style.css", include_in_schema=False)(style)
+    app.get("/favicon.ico", include_in_schema=False)(favicon)
+    app.get("/", response_class=HTMLResponse, include_in_schema=False)(home)
+    app.get("/submit", response_class=HTMLResponse, include_in_schema=False)(submit_page)
+    app.post("/submit", response_class=HTMLResponse, include_in_schema=False)(submit_form)
+    app.get("/organiser", response_class=HTMLResponse, include_in_schema=False)(organiser_page)
+    app.post("/organiser/open", response_class=HTMLResponse, include_in_schema=False)(organiser_open)
+    app.post("/organiser/{action}", include_in_schema=False)(organiser_phase)
+    app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)(revealed_list)
+    app.get("/docs", response_class=HTMLResponse, include_in_schema=False)(docs)
+    app.get("/api/event", tags=["event"], summary="The event and its players, as the token's holder may see them")(
+        api_event
+    )
+    app.post(
         "/api/submissions",
         tags=["players"],
         status_code=201,
         summary="Hand in a list (the player's token); its verdict, findings and commitment",
-    )
-    def api_submit(request: Request, payload: dict = Body(..., examples=[{"list": "DMY1-..."}])):
-        """``{"list": TEXT}``: a share code or a list in any share format. Each submission is a new
-        version; the latest counts. 401 no token, 403 not a player's token, 409 locked or past the
-        deadline, 413 too large, 422 not a list of the event's game, 429 too many at once."""
-        who = ev.who(bearer(request), address(request))
-        text = payload.get("list")
-        if not isinstance(text, str):
-            raise EventRefused(
-                "malformed request: 'list' must be the list as text", 'send JSON {"list": "..."}', status=422
-            )
-        return ev.submit(who, text, "api", address(request))
-
-    @app.get("/api/submissions", tags=["players"], summary="The player's own submissions, newest first")
-    def api_history(request: Request):
-        who = ev.who(bearer(request), address(request))
-        if who.role != "player":
-            raise EventRefused("only a player has submissions; the organiser reads /api/event", status=403)
-        return {"player": who.name, "submissions": ev.history(who), "opened": ev.openings_of(who)}
-
-    @app.post(
+    )(api_submit)
+    app.get("/api/submissions", tags=["players"], summary="The player's own submissions, newest first")(api_history)
+    app.post(
         "/api/submissions/{submission_id}/open",
         tags=["organiser"],
         summary="Open one list before the reveal (logged and shown to its player)",
+    )(api_open)
+    app.post("/api/lock", tags=["organiser"], summary="Take no more lists")(api_lock)
+    app.post("/api/reveal", tags=["organiser"], summary="Reveal every list with its secret")(api_reveal_now)
+    app.get("/api/reveal", tags=["event"], summary="After the reveal: every submission with its list and secret")(
+        api_revealed
     )
-    def api_open(request: Request, submission_id: int, payload: dict = Body(..., examples=[{"reason": "judge call"}])):
-        who = ev.who(bearer(request), address(request))
-        reason = payload.get("reason", "")
-        if not isinstance(reason, str):
-            raise EventRefused("malformed request: 'reason' must be text", 'send JSON {"reason": "..."}', status=422)
-        return ev.open_list(submission_id, reason, who, address(request))
-
-    @app.post("/api/lock", tags=["organiser"], summary="Take no more lists")
-    def api_lock(request: Request):
-        return {"phase": ev.lock(ev.who(bearer(request), address(request)))}
-
-    @app.post("/api/reveal", tags=["organiser"], summary="Reveal every list with its secret")
-    def api_reveal_now(request: Request):
-        return {"phase": ev.reveal(ev.who(bearer(request), address(request)))}
-
-    @app.get("/api/reveal", tags=["event"], summary="After the reveal: every submission with its list and secret")
-    def api_revealed():
-        """What ``daimyo event verify URL`` checks: each submission's list, pack hashes, secret and commitment."""
-        info = ev.info()
-        return {"event": {k: info[k] for k in ("id", "name", "system")}, "submissions": ev.revealed()}
-
-    @app.get("/api/audit", tags=["organiser"], summary="The audit log (the organiser's token)")
-    def api_audit(request: Request):
-        who = ev.who(bearer(request), address(request))
-        if who.role != "organiser":
-            raise EventRefused("the audit log is the organiser's", status=403)
-        return {"audit": ev.audit_log()}
-
-    return Limits(app)
+    app.get("/api/audit", tags=["organiser"], summary="The audit log (the organiser's token)")(api_audit)
 
 
 def serve(folder, host: str, port: int, echo) -> None:
-    import socket
-
-    import uvicorn
-
-    from builder.event.store import Event
 
     app = create_app(folder)
     ev = Event.open(folder)
@@ -461,8 +518,6 @@ def serve(folder, host: str, port: int, echo) -> None:
     try:
         sock.bind((host, port))
     except OSError as exc:
-        from builder.errors import UsageError, option
-
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}", f"give another {option('port')}") from None
     real = sock.getsockname()[1]
     info = ev.info()
