@@ -20,16 +20,14 @@ FACES = ("builder/web/", "builder/event/web/", "builder/commands/", "builder/cli
 #: readers, checks and simulation, the printing of a book, a sheet of cards and a print shop's
 #: files, and the canonical form's value reader are longer today
 LONGER = {
-    "builder/catalog/loader.py:build_catalog": 125,
     "builder/games/kensei/catalog.py:cross_check": 197,
     "builder/games/kensei/roster.py:draw_unit_card": 147,
     "builder/games/kensei/rules.py:load_list": 194,
     "builder/games/satsuma/rules.py:load_list": 139,
     "builder/games/satsuma/sim.py:play_game": 274,
     "builder/games/senji/rules.py:check": 267,
-    "builder/render/book.py:render_book": 208,
-    "builder/render/cards/sheet.py:render_cards": 138,
-    "builder/render/images.py:export_tts": 124,
+    "builder/render/bookpdf.py:render_book": 192,
+    "builder/render/cards/sheet.py:render_cards": 130,
     "builder/share/canonical.py:_value": 126,
 }
 

@@ -119,7 +119,7 @@ def test_a_jpeg_is_embedded_as_it_is_and_other_bytes_are_refused(monkeypatch):
 def test_documents_share_the_block_api_not_the_aids_module():
     """Rosters, setup sheets and the book build on builder.kit.blocks, never on the player aids."""
     games = RENDER.parent / "games"
-    for path in (games / "kensei" / "roster.py", games / "senji" / "setup_sheet.py", RENDER / "book.py"):
+    for path in (games / "kensei" / "roster.py", games / "senji" / "setup_sheet.py", RENDER / "bookpdf.py"):
         name = path.name
         tree = ast.parse(path.read_text())
         mods = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}

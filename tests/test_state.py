@@ -16,6 +16,8 @@ BUILDER = ROOT / "builder"
 
 #: module-level state that is not a cache, each with the reason it stays where it is ("path:name")
 ALLOWED = {
+    # uploads a person is choosing what to restore from: kept HELD_FOR seconds, not answers kept
+    "builder/web/backup.py:held": "restores waiting for the person's choice, by random key",
     # registries filled as the code is imported (the code's own tables, not answers kept)
     "builder/commands/app.py:_LATE": "finders of a game's command groups, added at import",
     "builder/commands/app.py:_REGISTERED": "whether every command module is on the app",

@@ -138,9 +138,9 @@ def test_the_new_list_form_titles_each_game_as_the_game_does(toy):
     """The web builder's new-list form asks each game for its title (no table of titles of
     its own): the registered game is offered with the title it gives."""
     pytest.importorskip("fastapi")
-    from builder.web.listfiles import _systems_meta
+    from builder.web.listfiles import list_systems_meta
 
-    titles = {m["id"]: m["title"] for m in _systems_meta()}
+    titles = {m["id"]: m["title"] for m in list_systems_meta()}
     assert titles == {gs.id: gs.title for gs in builder.list_systems()}
     assert titles["toygame"] == toy.title != ""
     assert titles["kensei"] == "Kensei (miniature wargame, 2nd edition)"

@@ -28,8 +28,9 @@ from builder.errors import DaimyoError, Diagnostic, UsageError
 from builder.kit import edit
 from builder.lists.editor import ListChangedError, ListEditor, folder_lock
 from builder.names import loose
+from builder.packs import sheet as sheets
 from builder.packs.fields import entry_fields, sections
-from builder.packs.sheet import Row, Sheet, dump_pack, import_sheet, sheet_to_pack, validate_sheet
+from builder.packs.sheet import Row, Sheet, dump_pack, sheet_to_pack, validate_sheet
 from builder.packs.template import render_template
 from builder.systems import get
 from builder.yamlio import may_replace, read_text
@@ -227,7 +228,7 @@ def import_into(
     data, _ = read_pack(path)
     system = str(data.get("system", "")).strip().lower()
     shown = Path(shown_name or str(sheet_path)).name
-    _, sheet_data = import_sheet(sheet_path, system, None, {"name": data.get("name")}, f"from {shown}")
+    _, sheet_data = sheets.import_sheet(sheet_path, system, None, {"name": data.get("name")}, f"from {shown}")
     rows = [(section, entry) for section in sections(system) for entry in sheet_data.get(section) or []]
 
     def change(tree):

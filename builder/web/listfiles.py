@@ -29,7 +29,7 @@ GAME_COOKIE_AGE = 365 * 24 * 3600
 FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), ("json", "JSON"), ("yaml", "YAML"))
 
 
-def _json(data: dict) -> Response:
+def json_body(data: dict) -> Response:
     """A JSON answer of plain data, serialised at once (no framework encoder pass)."""
     return Response(json.dumps(data, ensure_ascii=False, default=_plain).encode("utf-8"), media_type="application/json")
 
@@ -43,11 +43,11 @@ def _plain(v):
     return str(v)
 
 
-def _ascii(name: str) -> str:
+def ascii_name(name: str) -> str:
     return "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
 
 
-def _load_editor(ws: Workspace, path: str):
+def load_editor(ws: Workspace, path: str):
     """The library's ListEditor on a list of the workspace, and the page's view of it."""
 
     p = ws.resolve(path)
@@ -66,7 +66,7 @@ def _load_editor(ws: Workspace, path: str):
     return ed, view
 
 
-def _systems_meta(ws: Workspace | None = None, packs: Sequence[dict] = (), lists=()):
+def list_systems_meta(ws: Workspace | None = None, packs: Sequence[dict] = (), lists=()):
     """Each game for the new-list form: id, title, name, the fields its new list asks for, an
     example name (with the file it would give) and the workspace's packs for it."""
 
@@ -124,15 +124,15 @@ def default_game(remembered: str | None, lists, ids: list[str]) -> str:
     return ids[0] if ids else ""
 
 
-def _create_from_form(ws: Workspace, form: dict) -> str:
+def create_from_form(ws: Workspace, form: dict) -> str:
     """The new-list form's list: its fields are the options the game declares, by key."""
     system = str(form.get("system", "")).strip().lower()
     own = get(system).new_list.options if is_system(system) else frozenset()
     given = {key: form[key] for key in own if key in form}
-    return _create_list(ws, system, form.get("name"), form.get("file"), form.get("packs") or [], given)
+    return create_list(ws, system, form.get("name"), form.get("file"), form.get("packs") or [], given)
 
 
-def _create_list(ws: Workspace, system: str, name, file, packs, options: dict) -> str:
+def create_list(ws: Workspace, system: str, name, file, packs, options: dict) -> str:
     """Start a new list in the workspace (the form's and the JSON API's): ``packs`` are workspace
     paths the form offers, ``options`` the game's own by key; what the form shows and is left
     out takes what the form starts with. The list is made by the library's one path for a new
@@ -157,7 +157,7 @@ def _create_list(ws: Workspace, system: str, name, file, packs, options: dict) -
     return rel
 
 
-def _import(ws: Workspace, text: str, file: str | None) -> tuple[str, list[str]]:
+def import_response(ws: Workspace, text: str, file: str | None) -> tuple[str, list[str]]:
     """Write a received list into the workspace: (its file, the packs it names that are not
     found here). Its packs are named by their names, found by the documented search order
     from the new list's folder, as 'daimyo import' finds them; a path the sender wrote is
@@ -243,7 +243,7 @@ def missing_notes(missing: list[str]) -> list[str]:
     return out
 
 
-def _export(ws: Workspace, path: str, fmt: str) -> str:
+def export_response(ws: Workspace, path: str, fmt: str) -> str:
 
     if fmt not in dict(FORMATS):
         raise UsageError(f"unknown format '{fmt}'", "code, text, markdown, json or yaml")

@@ -18,7 +18,7 @@ from builder.web.editing import version_of
 from builder.web.print_settings import load, save
 
 
-def _ascii(name: str) -> str:
+def ascii_name(name: str) -> str:
     return "".join(c if c.isascii() and c.isprintable() and c not in '"\\' else "_" for c in name)
 
 
@@ -37,7 +37,7 @@ def download(data: bytes, name: str, media: str) -> Response:
     return Response(
         data,
         media_type=media,
-        headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"', "Cache-Control": "no-store"},
+        headers={"Content-Disposition": f'attachment; filename="{ascii_name(name)}"', "Cache-Control": "no-store"},
     )
 
 

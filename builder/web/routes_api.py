@@ -14,7 +14,7 @@ from builder.systems import get, is_system
 from builder.web.common import load_view
 from builder.web.context import context
 from builder.web.editing import version_of
-from builder.web.listfiles import _create_list, _export, _import, _json, _load_editor, missing_notes
+from builder.web.listfiles import create_list, export_response, import_response, json_body, load_editor, missing_notes
 from builder.web.views import header, options
 
 # -- request bodies of the API (documented in the OpenAPI page) --------------------------------
@@ -103,13 +103,13 @@ def api_new(request: Request, body: NewList):
         if key in given:
             raise UsageError(f"option '{key}' is given twice", f"give options.{key} or {key}, not both")
         given[key] = value
-    rel = _create_list(ctx.ws, body.system, body.name, body.file, body.packs, given)
+    rel = create_list(ctx.ws, body.system, body.name, body.file, body.packs, given)
     return {"path": rel, "version": version_of(ctx.editor.read(rel)[1])}
 
 
 def api_import(request: Request, body: ImportBody):
     ctx = context(request)
-    rel, missing = _import(ctx.ws, body.text, body.file)
+    rel, missing = import_response(ctx.ws, body.text, body.file)
     return {
         "path": rel,
         "version": version_of(ctx.editor.read(rel)[1]),
@@ -129,7 +129,7 @@ def api_options(
 ):
     ctx = context(request)
 
-    ed, view = _load_editor(ctx.ws, path)
+    ed, view = load_editor(ctx.ws, path)
     return {
         "version": view["version"],
         "header": view["header"],
@@ -148,7 +148,7 @@ def api_edit(request: Request, path: str, body: EditOp):
     out = ctx.editor.apply(path, op, version)
     res = out.result
 
-    return _json(
+    return json_body(
         {
             "version": out.version,
             "notes": out.notes,
@@ -173,7 +173,7 @@ def api_redo(request: Request, path: str, body: Version):
 
 def api_export(request: Request, path: str, format: str = "code"):
     ctx = context(request)
-    return {"format": format, "text": _export(ctx.ws, path, format)}
+    return {"format": format, "text": export_response(ctx.ws, path, format)}
 
 
 def api_duplicate(request: Request, path: str, body: Target):

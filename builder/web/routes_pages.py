@@ -18,13 +18,13 @@ from builder.web.listfiles import (
     FORMATS,
     GAME_COOKIE,
     GAME_COOKIE_AGE,
-    _ascii,
-    _create_from_form,
-    _export,
-    _import,
-    _load_editor,
-    _systems_meta,
+    ascii_name,
+    create_from_form,
     default_game,
+    export_response,
+    import_response,
+    list_systems_meta,
+    load_editor,
     missing_notes,
 )
 from builder.web.printing import render_aid_pdf
@@ -35,7 +35,7 @@ from builder.web.workspace import Refused
 def workspace_page(request: Request):
     ctx = context(request)
     lists = ctx.ws.lists()
-    meta = _systems_meta(ctx.ws, ctx.ws.packs(), lists)
+    meta = list_systems_meta(ctx.ws, ctx.ws.packs(), lists)
     chosen = default_game(request.cookies.get(GAME_COOKIE), lists, [m["id"] for m in meta])
     return ctx.page(
         request,
@@ -52,7 +52,7 @@ def workspace_page(request: Request):
 async def new_page(request: Request):
     ctx = context(request)
     form = await read_form(request, multi=("packs",))
-    rel = await off_loop(_create_from_form, ctx.ws, form)
+    rel = await off_loop(create_from_form, ctx.ws, form)
     resp = redirect(request, "/l/" + rel)
     resp.set_cookie(
         GAME_COOKIE,
@@ -67,7 +67,7 @@ async def new_page(request: Request):
 async def import_page(request: Request):
     ctx = context(request)
     form = await read_form(request)
-    rel, missing = await off_loop(_import, ctx.ws, form.get("text", ""), form.get("file") or None)
+    rel, missing = await off_loop(import_response, ctx.ws, form.get("text", ""), form.get("file") or None)
 
     return redirect(request, "/l/" + rel + ("?" + urlencode({"missing": missing}, doseq=True) if missing else ""))
 
@@ -99,7 +99,7 @@ def catalog_part(
 ):
     ctx = context(request)
 
-    ed, view = _load_editor(ctx.ws, path)
+    ed, view = load_editor(ctx.ws, path)
     opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can, others=others == "1")
     return ctx.page(request, "_catalog_rows.html", view=view, opts=opts, q=q)
 
@@ -158,13 +158,13 @@ def _list_part(request, path, notes, picked=None, out=None):
 
 def export_file(request: Request, path: str, format: str = "yaml"):
     ctx = context(request)
-    text = _export(ctx.ws, path, format)
+    text = export_response(ctx.ws, path, format)
     ext = {"code": "txt", "text": "txt", "markdown": "md", "json": "json", "yaml": "yaml"}[format]
     name = Path(ctx.ws.clean(path)).stem + ("-code" if format == "code" else "") + "." + ext
     return Response(
         text,
         media_type="text/plain; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}"'},
+        headers={"Content-Disposition": f'attachment; filename="{ascii_name(name)}"'},
     )
 
 
@@ -179,7 +179,7 @@ def share_page(path: str, request: Request):
     exports = []
     for fmt, label in FORMATS:
         try:
-            exports.append({"format": fmt, "label": label, "text": _export(ctx.ws, path, fmt), "error": None})
+            exports.append({"format": fmt, "label": label, "text": export_response(ctx.ws, path, fmt), "error": None})
         except DaimyoError as exc:
             exports.append({"format": fmt, "label": label, "text": "", "error": describe(exc)[1]})
     return ctx.page(

@@ -95,7 +95,7 @@ class Guard:
             )
         if not (by_cookie or by_header or by_query):
             if path.startswith("/api/"):
-                return await _json(
+                return await json_body(
                     send,
                     401,
                     {
@@ -110,11 +110,11 @@ class Guard:
             site = headers.get("sec-fetch-site", "")
             origin = headers.get("origin")
             if site == "cross-site" or (origin and origin != "null" and not self._origin_ok(origin, headers)):
-                return await _json(send, 403, {"error": "cross-site request refused"})
+                return await json_body(send, 403, {"error": "cross-site request refused"})
             if origin == "null":
-                return await _json(send, 403, {"error": "cross-site request refused"})
+                return await json_body(send, 403, {"error": "cross-site request refused"})
             if not by_header and not _eq(headers.get("x-csrf-token"), self.csrf):
-                return await _json(
+                return await json_body(
                     send,
                     403,
                     {
@@ -127,13 +127,13 @@ class Guard:
                 try:
                     too_big = int(length) > self.max_body
                 except ValueError:
-                    return await _json(send, 400, {"error": "bad Content-Length"})
+                    return await json_body(send, 400, {"error": "bad Content-Length"})
                 if too_big:
-                    return await _json(send, 413, {"error": f"request body over {self.max_body // 1024} KiB"})
+                    return await json_body(send, 413, {"error": f"request body over {self.max_body // 1024} KiB"})
             try:
                 receive = await self._buffered(receive)
             except BodyTooLarge:
-                return await _json(send, 413, {"error": f"request body over {self.max_body // 1024} KiB"})
+                return await json_body(send, 413, {"error": f"request body over {self.max_body // 1024} KiB"})
         await self.app(scope, receive, send)
 
     async def _buffered(self, receive):
@@ -202,5 +202,5 @@ async def _plain(send, status: int, text: str):
     await _send(send, status, text.encode(), [(b"content-type", b"text/plain; charset=utf-8")])
 
 
-async def _json(send, status: int, data: dict):
+async def json_body(send, status: int, data: dict):
     await _send(send, status, json.dumps(data).encode(), [(b"content-type", b"application/json")])
