@@ -251,7 +251,7 @@ def test_concurrent_edits_through_two_servers_lose_nothing_and_undo_crosses_them
 def test_a_server_imports_what_its_request_threads_need_before_the_first_request(tmp_path):
     """Request threads importing a package with circular imports at the same moment can deadlock
     (a 500 seen when two servers met their first requests at once): the app imports them when
-    it is made, in a process that had not imported them."""
+    it is made (its modules import them at their tops), in a process that had not imported them."""
     probe = (
         "import sys\n"
         "from builder.web.app import REQUEST_MODULES, create_app\n"
@@ -262,6 +262,6 @@ def test_a_server_imports_what_its_request_threads_need_before_the_first_request
     out = subprocess.run(
         [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, cwd=ROOT, check=True
     ).stdout.strip()
-    before, after = (part.strip() for part in out.split("|"))
-    assert "ruamel.yaml" not in before.split(",")  # importing the app alone does not do it
+    _before, after = (part.strip() for part in out.split("|"))
+    # the app's modules import them at their tops (or create_app does), never a request thread
     assert after == ""
