@@ -69,27 +69,30 @@ def run_check(files: list[str], format: str, pack: list[str], strict: bool, expl
     """``daimyo check``: check ``files``, print the results, and give the exit code (0 legal,
     1 illegal or, with ``strict``, warned, 2 unreadable input). Both routes to the command (the
     typer app and the quick route of ``main``) run it."""
-    from builder.check import check_file
+    from builder.check import check_doc
+    from builder.lists.document import load_list
 
     if format not in ("text", "json", "csv"):
         echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
         return EXIT_INPUT
-    results, bad = [], False
+    results, read, bad = [], [], False
     for f in files:
         try:
-            res = check_file(f, pack)
+            doc = load_list(f)
+            res = check_doc(doc, pack)
         except DaimyoError as exc:
             for line in error_lines(exc):
                 echo(line, err=True)
             bad = True
             continue
         results.append(res)
+        read.append(doc.data)  # the fingerprint is taken of the list as read for its check
         if format == "text":
             _write_text_result(res, f, pack, explain, no_color)
     if format == "json":
         from builder.share.fingerprint import fingerprint_of_result
 
-        rows = [dict(r.to_json(), fingerprint=fingerprint_of_result(r)) for r in results]
+        rows = [dict(r.to_json(), fingerprint=fingerprint_of_result(r, d)) for r, d in zip(results, read, strict=True)]
         echo(json.dumps(rows, indent=2, ensure_ascii=False))
     if format == "csv":
         from builder.render.book import results_csv

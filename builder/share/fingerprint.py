@@ -84,10 +84,13 @@ def fingerprint(data: dict, packs: Iterable = ()) -> str:
     return short_form(fingerprint_hex(data, packs))
 
 
-def fingerprint_of_result(result) -> str:
-    """The fingerprint of a checked list file (a ``CheckResult`` of ``daimyo check``): the list
-    read again from its file, with the packs it was checked with. Empty for a list that has no
-    file to read again (a list read from stdin)."""
+def fingerprint_of_result(result, data: dict | None = None) -> str:
+    """The fingerprint of a checked list file (a ``CheckResult`` of ``daimyo check``) with the
+    packs it was checked with: of ``data`` (the list as read for the check) when given, else of
+    the list read again from its file. Empty for a list that has no file to read again (a list
+    read from stdin)."""
+    if data is not None:
+        return fingerprint(data, result.packs)
     try:
         doc = load_list(result.file)
         return fingerprint(doc.data, result.packs)
