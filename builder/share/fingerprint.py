@@ -24,21 +24,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from builder.errors import DaimyoError
 from builder.lists.document import load_list
 from builder.share.canonical import canonical
+
+if TYPE_CHECKING:
+    from builder.findings import CheckResult
 
 DIGITS = 20  # hex digits shown (80 bits)
 GROUP = 4  # digits per group
 LEFT_OUT = ("checked_with", "packs")  # what a list says about its packs: the packs' content counts instead
 
 
-def pack_hashes(packs: Iterable) -> list[str]:
+def pack_hashes(packs: Iterable[Any]) -> list[str]:
     """The content hashes that enter a fingerprint: ``packs`` are hashes (``sha256:...``) or the
     packs of a check result (dicts with ``hash``), in the order they are applied. A hash is
     written ``sha256:`` and lower-case hex however it was given; a pack without one is left out."""
-    out = []
+    out: list[str] = []
     for p in packs or ():
         h = p.get("hash") if isinstance(p, dict) else p
         h = str(h or "").strip().lower()
@@ -48,7 +52,7 @@ def pack_hashes(packs: Iterable) -> list[str]:
     return out
 
 
-def fingerprint_body(data: dict, packs: Iterable = ()) -> dict:
+def fingerprint_body(data: dict[str, Any], packs: Iterable[Any] = ()) -> dict[str, Any]:
     """What a fingerprint is taken of: the list document ``data`` (its parsed YAML/JSON mapping,
     in any share format's reading, canonical or not) in canonical form without what it says
     about its packs, with the packs' content hashes when it is checked with any."""
@@ -59,13 +63,13 @@ def fingerprint_body(data: dict, packs: Iterable = ()) -> dict:
     return {"list": canon, "packs": hashes} if hashes else canon
 
 
-def fingerprint_bytes(data: dict, packs: Iterable = ()) -> bytes:
+def fingerprint_bytes(data: dict[str, Any], packs: Iterable[Any] = ()) -> bytes:
     """The exact bytes whose SHA-256 the fingerprint is cut from."""
     body = fingerprint_body(data, packs)
     return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def fingerprint_hex(data: dict, packs: Iterable = ()) -> str:
+def fingerprint_hex(data: dict[str, Any], packs: Iterable[Any] = ()) -> str:
     """The whole SHA-256 (64 hex digits) a fingerprint is cut from."""
     import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed (tests/test_startup.py)
 
@@ -78,13 +82,13 @@ def short_form(digest: str) -> str:
     return " ".join(head[i : i + GROUP] for i in range(0, len(head), GROUP))
 
 
-def fingerprint(data: dict, packs: Iterable = ()) -> str:
+def fingerprint(data: dict[str, Any], packs: Iterable[Any] = ()) -> str:
     """The fingerprint of a list document and of the packs it is checked with (their content
     hashes, or the ``packs`` of its check result): ``fd46 f328 c00e ce2a 25b2``."""
     return short_form(fingerprint_hex(data, packs))
 
 
-def fingerprint_of_result(result, data: dict | None = None) -> str:
+def fingerprint_of_result(result: CheckResult, data: dict[str, Any] | None = None) -> str:
     """The fingerprint of a checked list file (a ``CheckResult`` of ``daimyo check``) with the
     packs it was checked with: of ``data`` (the list as read for the check) when given, else of
     the list read again from its file. Empty for a list that has no file to read again (a list
