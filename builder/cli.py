@@ -14,6 +14,7 @@ import json
 import os
 import sys
 
+from builder import i18n
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal
 from builder.systems import find_system
 
@@ -212,9 +213,52 @@ class _Pacified:
         return getattr(self._stream, name)
 
 
+def take_language(args: list[str]) -> tuple[list[str], str | None]:
+    """``args`` without the ``--lang TAG`` / ``--lang=TAG`` options (anywhere before ``--``), and
+    the last tag given (``None`` for none): the language is chosen before any command runs."""
+    out: list[str] = []
+    lang: str | None = None
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            lang = args[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+            i += 1
+            continue
+        out.append(arg)
+        i += 1
+    return out, lang
+
+
+def choose_language(lang: str | None) -> str:
+    """Set the language of this run: ``--lang``, else ``DAIMYO_LANG``, ``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``; English for one with no catalog (a one-line note on standard error when it was asked
+    for by ``--lang``)."""
+    if lang is None:
+        return i18n.set_language(i18n.language_from_env())
+    chosen = i18n.set_language(lang)
+    if i18n.normalize(lang) and chosen == i18n.SOURCE_LANGUAGE and i18n.normalize(lang).split("_")[0] != "en":
+        echo(
+            i18n._("daimyo: no translation for language '{lang}'; using English (available: {languages})").format(
+                lang=lang, languages=", ".join(i18n.available())
+            ),
+            err=True,
+        )
+    return chosen
+
+
 def main() -> None:
     try:
-        args = sys.argv[1:]
+        args, lang = take_language(sys.argv[1:])
+        sys.argv[1:] = args
+        choose_language(lang)
         quick = quick_check_args(args)
         if quick is not None:
             sys.exit(_run_quick_check(*quick))

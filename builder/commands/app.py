@@ -146,6 +146,12 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
+    lang: str = typer.Option(
+        "",
+        "--lang",
+        metavar="LANG",
+        help="The language of messages and printed pages (en, es, fr, ja; default: DAIMYO_LANG, then LC_ALL, LC_MESSAGES, LANG).",
+    ),
 ):
     """daimyo: build, check, print and share lists for five Japanese-themed games."""
 

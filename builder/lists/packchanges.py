@@ -5,6 +5,8 @@ what differs here from what it recorded."""
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,7 +15,6 @@ from builder import state
 from builder.errors import DaimyoError
 
 if TYPE_CHECKING:
-    import os
     from pathlib import Path
 
     from builder.catalog.packid import PackId
@@ -41,8 +42,6 @@ def _show(v: object) -> str:
     if v is None:
         return "(none)"
     if isinstance(v, (list, dict)):
-        import json
-
         text = json.dumps(v, ensure_ascii=False)
     else:
         text = str(v)
@@ -126,7 +125,6 @@ MAX_LISTS = 2000
 
 def lists_in(paths: list[str]) -> list[Path]:
     """The list files among ``paths`` (files, and folders searched 3 deep, at most 2,000 files)."""
-    import os
 
     out: list[Path] = []
     for given in paths:
@@ -149,7 +147,6 @@ def lists_in(paths: list[str]) -> list[Path]:
 
 def lists_using(pack_path: Path, paths: list[str]) -> list[tuple[Path, dict]]:
     """The lists among ``paths`` whose packs include the file ``pack_path``: (file, data)."""
-    import os
 
     from builder.catalog.packfiles import resolve_pack
     from builder.lists.document import looks_like_pack
@@ -198,7 +195,6 @@ _IDENTS: dict[tuple, PackId] = state.cache(
 def _pack_id(path: Path) -> PackId:
     """``pack_id(path)``, kept while the file keeps its identity (device, inode, size, time of
     change): an edit session records the packs with every edit, and reads each pack once."""
-    import os
 
     from builder.catalog.packid import pack_id
 
@@ -340,7 +336,6 @@ def recorded_packs(data: dict, base_dir: Path, system: str | None) -> list | Non
     already right. Recorded: the packs it already records, and every pack found in the user packs
     folder (installed packs, which ``daimyo pack update`` may replace under the list); a pack
     file of the list's own folder or a bundled one is not added."""
-    import os
 
     from builder.catalog.packfiles import resolve_pack, user_pack_dirs
 

@@ -1,0 +1,221 @@
+"""The languages daimyo speaks: one message catalog per language, chosen per call or per request.
+
+Every string a person reads goes through ``_()`` (or ``ngettext()`` for a count, ``N_()`` to mark
+a module-level constant that is translated where it is shown). The catalogs are GNU gettext
+``.po`` files in the layout translation platforms read unchanged::
+
+    builder/locale/daimyo.pot                     the template, made by ``pybabel extract``
+    builder/locale/<lang>/LC_MESSAGES/daimyo.po   one per language
+
+A ``.po`` file is compiled when a process first needs its language (Babel reads it and writes
+the ``.mo`` bytes in memory), so no compiled file is kept beside its source. English is the
+source language and the fallback: a string a catalog lacks, a language with no catalog, or a
+catalog that cannot be read shows the English text, never an error.
+
+The language of a call is a context variable, so each web request (and each thread or task)
+has its own: ``use(lang)`` sets it for a ``with`` block, ``set_language(lang)`` for the rest of
+the current context (the command line sets it once, from ``--lang``, ``DAIMYO_LANG``, then
+``LC_ALL``/``LC_MESSAGES``/``LANG``: ``language_from_env()``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import gettext as _gettext
+import io
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+from builder.state import PROCESS, memo
+
+DOMAIN = "daimyo"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+SOURCE_LANGUAGE = "en"
+PSEUDO = "en_XA"  # the pseudo-locale the tests render through: every marked string accented and bracketed
+
+_current: contextvars.ContextVar[str] = contextvars.ContextVar("daimyo_language", default=SOURCE_LANGUAGE)
+
+
+def normalize(tag: str | None) -> str:
+    """A language tag as the catalogs are named: ``es``, ``fr``, ``pt_BR``; ``""`` for none.
+    Takes POSIX locale names (``fr_FR.UTF-8@euro``) and web tags (``pt-br``) alike."""
+    if not tag:
+        return ""
+    tag = tag.strip().split(".")[0].split("@")[0].replace("-", "_")
+    if not tag or tag in ("C", "POSIX"):
+        return ""
+    lang, _sep, region = tag.partition("_")
+    return f"{lang.lower()}_{region.upper()}" if region else lang.lower()
+
+
+def available() -> list[str]:
+    """The languages with a catalog, English first (it needs none), then by tag."""
+    found = []
+    if LOCALE_DIR.is_dir():
+        found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+    return [SOURCE_LANGUAGE] + [lang for lang in found if lang != SOURCE_LANGUAGE]
+
+
+def resolve(tag: str | None) -> str:
+    """The catalog that serves ``tag``: itself, else its base language (``fr_CA`` -> ``fr``), else
+    English."""
+    lang = normalize(tag)
+    if not lang:
+        return SOURCE_LANGUAGE
+    have = available()
+    if lang in have or lang == PSEUDO:
+        return lang
+    base = lang.split("_")[0]
+    return base if base in have else SOURCE_LANGUAGE
+
+
+def language_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The language asked for by the environment: ``DAIMYO_LANG``, then ``LC_ALL``,
+    ``LC_MESSAGES`` and ``LANG`` (the first one set, as gettext reads them)."""
+    env = os.environ if environ is None else environ
+    for name in ("DAIMYO_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            # LANGUAGE-style lists (``fr:en``) give their first
+            return resolve(value.split(":")[0])
+    return SOURCE_LANGUAGE
+
+
+def language_from_header(header: str | None) -> str:
+    """The best language with a catalog for an HTTP ``Accept-Language`` header, English if none."""
+    if not header:
+        return SOURCE_LANGUAGE
+    choices: list[tuple[float, int, str]] = []
+    for i, part in enumerate(header.split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if tag and tag != "*" and q > 0:
+            choices.append((-q, i, tag))
+    have = set(available())
+    for _q, _i, tag in sorted(choices):
+        lang = normalize(tag)
+        if lang in have:
+            return lang
+        if lang.split("_")[0] in have:
+            return lang.split("_")[0]
+    return SOURCE_LANGUAGE
+
+
+class Pseudo(_gettext.NullTranslations):
+    """The pseudo-locale: each marked string accented and bracketed (``[Ŧőŧàľ]``), with its
+    ``{placeholders}`` and ``%(placeholders)s`` kept, so a test finds any text left unmarked."""
+
+    _MAP = str.maketrans("AEIOUaeiouCcNnSsYyTt", "ÀÉÎÖÜàéîöüÇçÑñŠšÝýŦŧ")
+
+    def gettext(self, message: str) -> str:
+        return "[" + _accent(message, self._MAP) + "]" if message else message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.gettext(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.gettext(message)
+
+
+def _accent(message: str, table: dict[int, int]) -> str:
+    out: list[str] = []
+    depth = 0
+    i = 0
+    while i < len(message):
+        ch = message[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == "%" and depth == 0 and i + 1 < len(message) and message[i + 1] == "(":
+            end = message.find(")", i)
+            j = end + 1
+            while j < len(message) and not message[j].isalpha():
+                j += 1
+            out.append(message[i : j + 1])
+            i = j + 1
+            continue
+        out.append(ch if depth else ch.translate(table))
+        i += 1
+    return "".join(out)
+
+
+@memo("i18n.translations", bound=16, lifetime=PROCESS, doc="one compiled catalog per language (the languages shipped)")
+def translations(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalog of ``lang``; English (no translation) when it has none or it cannot be
+    read."""
+    if lang == PSEUDO:
+        return Pseudo()
+    po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if lang == SOURCE_LANGUAGE or not po.is_file():
+        return _gettext.NullTranslations()
+    try:
+        from babel.messages import mofile, pofile  # noqa: PLC0415 - Babel only when a language other than English is used
+
+        with po.open("rb") as fh:
+            catalog = pofile.read_po(fh, locale=lang, domain=DOMAIN)
+        buf = io.BytesIO()
+        mofile.write_mo(buf, catalog, use_fuzzy=False)
+        buf.seek(0)
+        return _gettext.GNUTranslations(buf)
+    except Exception:  # a broken catalog shows English, never a crash
+        return _gettext.NullTranslations()
+
+
+def current_language() -> str:
+    """The language of the current call or request."""
+    return _current.get()
+
+
+def set_language(tag: str | None) -> str:
+    """Use ``tag``'s catalog (or the nearest: ``resolve``) for the rest of this context; returns
+    the language chosen."""
+    lang = resolve(tag)
+    _current.set(lang)
+    return lang
+
+
+@contextmanager
+def use(tag: str | None) -> Iterator[str]:
+    """Use ``tag``'s catalog inside the ``with`` block only."""
+    token = _current.set(resolve(tag))
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (English when it has no translation)."""
+    return translations(_current.get()).gettext(message)
+
+
+def gettext(message: str) -> str:
+    """The same as ``_``, under the name Jinja2's i18n extension and Babel expect."""
+    return translations(_current.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for the count ``n`` in the current language."""
+    return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, told apart from the same English words elsewhere by
+    ``context``."""
+    return translations(_current.get()).pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it here (a module-level constant,
+    translated with ``_()`` where it is shown)."""
+    return message
