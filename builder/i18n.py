@@ -27,6 +27,7 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from builder.state import PROCESS, memo
 
@@ -219,3 +220,13 @@ def N_(message: str) -> str:
     """Mark ``message`` for translation without translating it here (a module-level constant,
     translated with ``_()`` where it is shown)."""
     return message
+
+
+def install_jinja(env: Any) -> None:
+    """Give a Jinja2 environment ``{% trans %}`` blocks and ``_()``/``gettext()``/``ngettext()``
+    in the current language (new-style: ``{{ _('%(n)s cards', n=count) }}``, escaped like any
+    value), and ``lang`` for ``<html lang>``."""
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(gettext, ngettext, newstyle=True, pgettext=pgettext)
+    env.globals["_"] = env.globals["gettext"]
+    env.globals["current_language"] = current_language

@@ -24,7 +24,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
-from builder import __version__
+from builder import __version__, i18n
 from builder.catalog.packfiles import in_workspace
 from builder.errors import DaimyoError, one_line
 from builder.systems import ids
@@ -141,6 +141,7 @@ def _templates(csrf: str) -> Jinja2Templates:
     # text from elsewhere (a registry's index, a pack's name): one line, its bidirectional controls shown
     templates.env.filters.update(folder_of=folder_of, first_number=first_number, one_line=one_line)
     templates.env.auto_reload = False  # the templates are part of the program: no disk check per include
+    i18n.install_jinja(templates.env)  # {% trans %}, _() and the current language
     install(templates.env)  # a list's rows are drawn again only when they change
     return templates
 

@@ -30,6 +30,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from builder import i18n
 from builder.errors import DaimyoError, UsageError, option
 from builder.event import intake
 from builder.event.db import database_down
@@ -456,6 +457,7 @@ def create_app(folder: str | Path):
     env = Environment(
         loader=FileSystemLoader(str(Path(__file__).with_name("templates"))), autoescape=select_autoescape(["html"])
     )
+    i18n.install_jinja(env)  # {% trans %}, _() and the current language
     app = FastAPI(
         title="daimyo event",
         version="1",
