@@ -7,6 +7,11 @@ a module-level constant that is translated where it is shown). The catalogs are 
     builder/locale/daimyo.pot                     the template, made by ``pybabel extract``
     builder/locale/<lang>/LC_MESSAGES/daimyo.po   one per language
 
+The messages are split in domains by where their source lives (``DOMAINS``), one ``.po`` per
+domain and language (``findings.po``, ``web.po``, ...): a translator or a platform takes one
+component at a time, and engineers working on different parts do not edit the same file. A
+language's catalogs are read together: a message is looked up in each in turn.
+
 A ``.po`` file is compiled when a process first needs its language (Babel reads it and writes
 the ``.mo`` bytes in memory), so no compiled file is kept beside its source. English is the
 source language and the fallback: a string a catalog lacks, a language with no catalog, or a
@@ -31,7 +36,16 @@ from typing import Any
 
 from builder.state import PROCESS, memo
 
-DOMAIN = "daimyo"
+DOMAIN = "daimyo"  # the domain of any source no other domain claims
+# domain -> the source paths (relative to the project's top) whose messages it holds; the first
+# that claims a path wins (``scripts/i18n.py extract`` and ``domain_of`` read it)
+DOMAINS: dict[str, tuple[str, ...]] = {
+    "findings": ("builder/findings.py", "builder/rules", "builder/games", "builder/systems"),
+    "web": ("builder/web",),
+    "event": ("builder/event",),
+    "print": ("builder/render",),
+    DOMAIN: ("builder",),
+}
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE = "en"
 PSEUDO = "en_XA"  # the pseudo-locale the tests render through: every marked string accented and bracketed
@@ -51,11 +65,20 @@ def normalize(tag: str | None) -> str:
     return f"{lang.lower()}_{region.upper()}" if region else lang.lower()
 
 
+def domain_of(path: str) -> str:
+    """The domain of a source file (``builder/web/app.py`` -> ``web``)."""
+    path = path.replace("\\", "/")
+    for domain, roots in DOMAINS.items():
+        if any(path == root or path.startswith(root + "/") for root in roots):
+            return domain
+    return DOMAIN
+
+
 def available() -> list[str]:
     """The languages with a catalog, English first (it needs none), then by tag."""
-    found = []
+    found: list[str] = []
     if LOCALE_DIR.is_dir():
-        found = sorted(p.parent.parent.name for p in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+        found = sorted({p.parent.parent.name for p in LOCALE_DIR.glob("*/LC_MESSAGES/*.po")})
     return [SOURCE_LANGUAGE] + [lang for lang in found if lang != SOURCE_LANGUAGE]
 
 
@@ -152,24 +175,44 @@ def _accent(message: str, table: dict[int, int]) -> str:
 
 @memo("i18n.translations", bound=16, lifetime=PROCESS, doc="one compiled catalog per language (the languages shipped)")
 def translations(lang: str) -> _gettext.NullTranslations:
-    """The compiled catalog of ``lang``; English (no translation) when it has none or it cannot be
-    read."""
+    """The compiled catalogs of ``lang`` (every domain's, chained); English (no translation) when
+    it has none. A catalog that cannot be read is left out: its messages show in English."""
     if lang == PSEUDO:
         return Pseudo()
-    po = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
-    if lang == SOURCE_LANGUAGE or not po.is_file():
-        return _gettext.NullTranslations()
+    english = _gettext.NullTranslations()
+    if lang == SOURCE_LANGUAGE:
+        return english
+    chain: _gettext.NullTranslations | None = None
+    for domain in DOMAINS:
+        one = _compile(LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po", lang, domain)
+        if one is None:
+            continue
+        if chain is None:
+            chain = one
+        else:
+            chain.add_fallback(one)
+    if chain is None:
+        return english
+    chain.add_fallback(english)
+    return chain
+
+
+def _compile(po: Path, lang: str, domain: str) -> _gettext.GNUTranslations | None:
+    """One ``.po`` file compiled in memory (translated, non-fuzzy messages only); ``None`` when
+    there is none or it cannot be read."""
+    if not po.is_file():
+        return None
     try:
         from babel.messages import mofile, pofile  # noqa: PLC0415 - Babel only when a language other than English is used
 
         with po.open("rb") as fh:
-            catalog = pofile.read_po(fh, locale=lang, domain=DOMAIN)
+            catalog = pofile.read_po(fh, locale=lang, domain=domain)
         buf = io.BytesIO()
         mofile.write_mo(buf, catalog, use_fuzzy=False)
         buf.seek(0)
         return _gettext.GNUTranslations(buf)
     except Exception:  # a broken catalog shows English, never a crash
-        return _gettext.NullTranslations()
+        return None
 
 
 def current_language() -> str:
