@@ -51,11 +51,12 @@ from builder.kit.edit import dump_roundtrip, load_roundtrip
 from builder.limits import MAX_NUMBER
 from builder.lists.check import resolve_house_rules
 from builder.names import did_you_mean, normalize
-from builder.systems import find_system, get, ids
+from builder.systems import find_system, get, ids, is_system
 from builder.yamlio import Positions, atomic_write, parse_yaml, read_for_edit, read_text
 
 __all__ = [
     "CODE",
+    "CSV_COLUMNS",
     "EXPANSIONS",
     "FILE_NAME",
     "Change",
@@ -65,6 +66,7 @@ __all__ = [
     "Short",
     "Use",
     "apply_changes",
+    "change_for",
     "collection_notes",
     "collection_path",
     "collection_sections",
@@ -73,6 +75,7 @@ __all__ = [
     "owned_counts",
     "parse_collection",
     "read_collection",
+    "read_csv_changes",
     "resolve_name",
     "shortfall",
     "used_by",
@@ -576,3 +579,102 @@ def needs(docs: Sequence[Any], coll: Collection, each: bool = False) -> list[Nee
 def game_id(name: str) -> str:
     """The id of the game ``name`` names (id, name or alias)."""
     return find_system(name.strip()).id
+
+
+# -- a spreadsheet of what is owned ---------------------------------------------------------------
+
+#: the columns ``collection import`` reads (``section`` may be given too, as ``collection list
+#: --format csv`` writes it)
+CSV_COLUMNS = ("game", "name", "copies")
+#: rows one import reads at most
+MAX_IMPORT_ROWS = 100_000
+
+
+def _find_owned(coll: Collection, system: str, name: str) -> tuple[str, str] | None:
+    """``(section, name as written)`` of an entry or expansion the collection holds by ``name``."""
+    h = coll.holding(system)
+    for section, names in [*h.entries.items(), (EXPANSIONS, h.expansions)]:
+        key = _find_key(names, name)
+        if key is not None:
+            return section, key
+    return None
+
+
+def change_for(coll: Collection, system: str, name: str, copies: int) -> Change:
+    """The change adding (``copies`` > 0) or removing copies of ``name`` of ``system``: a name the
+    collection holds is taken as it is written there; any other is looked up (``resolve_name``)."""
+    held = _find_owned(coll, system, name)
+    section, written = held if held is not None else resolve_name(system, name)
+    return Change(system, section, written, copies)
+
+
+def read_csv_changes(path: str | os.PathLike, coll: Collection) -> list[Change]:
+    """The additions a CSV file of ``game,name,copies`` rows gives (a first row naming the
+    columns is optional; ``section`` may be a column too). Every row is checked before any is
+    taken: a bad row is a DaimyoError with one ``FILE:LINE`` line per bad row."""
+    import csv  # the csv module only for an import
+    import io
+
+    shown = str(path)
+    text = read_text(path, _DIAG)
+    reader = csv.reader(io.StringIO(text))
+    rows, lines = [], []
+    try:
+        for row in reader:
+            rows.append(row)
+            lines.append(reader.line_num)
+    except csv.Error as exc:
+        raise DaimyoError(
+            Diagnostic(shown, reader.line_num, 1, _("not CSV: {why}").format(why=exc), code=_DIAG)
+        ) from None
+    diags: list[Diagnostic] = []
+    columns = {c: i for i, c in enumerate(CSV_COLUMNS)}
+    first = 0
+    if rows and {c.strip().lower() for c in rows[0]} >= set(CSV_COLUMNS):
+        columns = {c.strip().lower(): i for i, c in enumerate(rows[0])}
+        first = 1
+    if len(rows) - first > MAX_IMPORT_ROWS:
+        raise DaimyoError(Diagnostic(shown, 0, 0, _("more than {n} rows").format(n=f"{MAX_IMPORT_ROWS:,}"), code=_DIAG))
+    out: list[Change] = []
+    for row, no in zip(rows[first:], lines[first:], strict=True):
+        if not any(cell.strip() for cell in row):
+            continue
+
+        def cell(col: str, row: list[str] = row) -> str:
+            i = columns.get(col)
+            return row[i].strip() if i is not None and i < len(row) else ""
+
+        def bad(message: str, hint: str | None = None, no: int = no) -> None:
+            diags.append(Diagnostic(shown, no, 1, message, code=_DIAG, hint=hint))
+
+        game, name, copies = cell("game"), cell("name"), cell("copies")
+        if not game or not name:
+            bad(_("a row needs a game and a name (columns: game,name,copies)"))
+            continue
+        if not is_system(game):
+            bad(_("unknown game '{game}'").format(game=game), did_you_mean(game, ids()) or None)
+            continue
+        try:
+            n = int(copies) if copies else 1
+        except ValueError:
+            n = -1
+        if not 1 <= n <= MAX_NUMBER:
+            bad(
+                _("copies must be a whole number from 1 to {most}, not '{value}'").format(
+                    most=f"{MAX_NUMBER:,}", value=copies
+                )
+            )
+            continue
+        try:
+            out.append(change_for(coll, game_id(game), name, n))
+        except DaimyoError as exc:
+            bad(exc.diagnostics[0].message)
+    if diags:
+        raise DaimyoError(diags)
+    if not out:
+        raise DaimyoError(
+            Diagnostic(
+                shown, 0, 0, _("no rows to import"), code=_DIAG, hint=_("write one row per entry: game,name,copies")
+            )
+        )
+    return out
