@@ -382,12 +382,12 @@ def options(
             }
         )
     rows.sort(key=gs.browse.option_rank)
-    rows, hidden = shape(rows, gs.browse.priced, others)
-    if addable == "yes":
-        rows = [r for r in rows if r["can"]]
     problem = holdings(rows, doc, ed.catalog, across)
     if owned_only:
         rows = [r for r in rows if r["owned"]]
+    rows, hidden = shape(rows, gs.browse.priced, others)
+    if addable == "yes":
+        rows = [r for r in rows if r["can"]]
     return {
         "rows": rows[:limit],
         "more": max(0, len(rows) - limit),
