@@ -13,10 +13,16 @@ import errno
 import json
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 from builder import i18n
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal
 from builder.systems import find_system
+
+if TYPE_CHECKING:
+    from builder.findings import CheckResult
+    from builder.lists.collection import Collection
+    from builder.lists.document import ListDoc
 
 
 def echo(text: str = "", err: bool = False) -> None:
@@ -85,16 +91,10 @@ def run_check(
     if format not in ("text", "json", "csv"):
         echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
         return EXIT_INPUT
-    owned = None
-    if collection:
-        from builder.lists.collection import read_collection
-
-        try:
-            owned = read_collection()
-        except DaimyoError as exc:
-            for line in error_lines(exc):
-                echo(line, err=True)
-            return EXIT_INPUT
+    try:
+        owned = _collection() if collection else None
+    except DaimyoError as exc:
+        return _failed(exc)
     results, read, bad = [], [], False
     for f in files:
         try:
@@ -103,14 +103,22 @@ def run_check(
             if owned is not None:
                 _add_collection_notes(res, doc, owned)
         except DaimyoError as exc:
-            for line in error_lines(exc):
-                echo(line, err=True)
-            bad = True
+            bad = _failed(exc) == EXIT_INPUT
             continue
         results.append(res)
         read.append(doc.data)  # the fingerprint is taken of the list as read for its check
         if format == "text":
             _write_text_result(res, f, pack, explain, no_color)
+    _write_results(results, read, format)
+    if bad:
+        return EXIT_INPUT
+    if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
+        return EXIT_ILLEGAL
+    return EXIT_OK
+
+
+def _write_results(results: list[CheckResult], read: list[dict[str, Any]], format: str) -> None:
+    """``check``'s JSON or CSV answer for every list checked (the text is written list by list)."""
     if format == "json":
         from builder.share.fingerprint import fingerprint_of_result
 
@@ -120,19 +128,28 @@ def run_check(
         from builder.render.book import results_csv
 
         echo(results_csv(results).rstrip("\n"))
-    if bad:
-        return EXIT_INPUT
-    if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
-        return EXIT_ILLEGAL
-    return EXIT_OK
 
 
-def _add_collection_notes(res, doc, owned) -> None:
+def _failed(exc: DaimyoError) -> int:
+    """Print ``exc``'s lines on standard error; the exit code of unreadable input."""
+    for line in error_lines(exc):
+        echo(line, err=True)
+    return EXIT_INPUT
+
+
+def _collection() -> Collection:
+    """The player's collection (``check --collection``), read once for every list checked."""
+    from builder.lists import collection
+
+    return collection.read_collection()
+
+
+def _add_collection_notes(res: CheckResult, doc: ListDoc, owned: Collection) -> None:
     """``check --collection``: the collection's notes among the result's findings, and its
     shortfall (``collection_short``)."""
-    from builder.lists.collection import collection_notes
+    from builder.lists import collection
 
-    notes, shorts = collection_notes(doc, owned)
+    notes, shorts = collection.collection_notes(doc, owned)
     res.findings = sorted([*res.findings, *notes], key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
     res.collection_short = [s.to_json() for s in shorts]
 

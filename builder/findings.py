@@ -128,7 +128,7 @@ class CheckResult:
     pack_changes: list = field(default_factory=list)  # lines: recorded packs that differ here, what changed
     # checked against the player's collection: [{"name", "used", "owned"}] of each entry used beyond
     # what is owned (None: not checked against one)
-    collection_short: list | None = None
+    collection_short: list[dict[str, Any]] | None = None
 
     @property
     def legal(self) -> bool:

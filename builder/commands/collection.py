@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -50,7 +50,7 @@ def collection_add(
     game: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
     name: str = typer.Argument(..., help="a catalog entry's name (card, troop, samurai...) or a pack's name"),
     copies: int = typer.Option(1, "--copies", "-n", min=1, help=COPIES_HELP),
-):
+) -> None:
     """Add what you own: copies of a card, models of a troop, or an expansion (a pack of the game)."""
 
     system = game_id(game)
@@ -64,7 +64,7 @@ def collection_remove(
     game: str = typer.Argument(..., help="the game"),
     name: str = typer.Argument(..., help="the entry's or expansion's name"),
     copies: int = typer.Option(1, "--copies", "-n", min=1, help=COPIES_HELP),
-):
+) -> None:
     """Remove copies of what you own (at 0 the name leaves the file)."""
 
     system = game_id(game)
@@ -73,7 +73,7 @@ def collection_remove(
     echo(_owned_line(coll, system, ch.section, ch.name))
 
 
-def _csv(rows: list[dict], columns: tuple[str, ...]) -> str:
+def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(columns)
@@ -92,7 +92,7 @@ def collection_list(
         help="text, json or csv (game,section,name,copies: what 'collection import' reads)",
         callback=formats("text", "json", "csv"),
     ),
-):
+) -> None:
     """List what you own."""
 
     system = game_id(game) if game else None
@@ -121,7 +121,7 @@ def collection_import(
     file: str = typer.Argument(
         ..., help="a CSV file of rows game,name,copies (a first row naming the columns is optional)"
     ),
-):
+) -> None:
     """Add every row of a CSV file to what you own: all rows, or none when one is bad."""
 
     coll = read_collection()
@@ -139,7 +139,7 @@ def collection_needs(
     format: str = typer.Option(
         "text", "--format", "-f", help="text, json or csv", callback=formats("text", "json", "csv")
     ),
-):
+) -> None:
     """What is missing to field these lists together: per entry, what the lists of its game use
     together (--each: the most one list uses) beyond what you own."""
 
@@ -172,7 +172,7 @@ def collection_needs(
         )
 
 
-def register(app) -> None:
+def register(app: typer.Typer) -> None:
     """Add this module's commands and command groups to the typer app."""
     app.registered_commands += cli.registered_commands
     app.registered_groups += cli.registered_groups

@@ -34,6 +34,8 @@ exit 2) and written atomically, its comments and order kept.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -149,7 +151,7 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_NUMBER
 
 
-def read_collection(path: str | os.PathLike | None = None) -> Collection:
+def read_collection(path: str | os.PathLike[str] | None = None) -> Collection:
     """The collection in ``path`` (the collection file by default); an empty one when the file
     does not exist. A bad value raises a DaimyoError with one located line per problem."""
     p = Path(path) if path is not None else collection_path()
@@ -164,7 +166,7 @@ def parse_collection(text: str, shown: str) -> Collection:
     coll = Collection(shown, positions=pos)
     diags: list[Diagnostic] = []
 
-    def bad(at: tuple, message: str, hint: str | None = None) -> None:
+    def bad(at: tuple[Any, ...], message: str, hint: str | None = None) -> None:
         diags.append(pos.diag(at, message, code=_DIAG, hint=hint, prefer_key=True))
 
     if data is None:
@@ -333,7 +335,7 @@ def _step(tree: Any, ch: Change) -> None:
         names[key] = new
 
 
-def apply_changes(changes: Sequence[Change], path: str | os.PathLike | None = None) -> Collection:
+def apply_changes(changes: Sequence[Change], path: str | os.PathLike[str] | None = None) -> Collection:
     """Apply every change to the collection file, all or none (a change that cannot be made
     leaves the file as it was), and give the collection written. Comments and order are kept."""
     p = Path(path) if path is not None else collection_path()
@@ -413,7 +415,7 @@ class Use:
     section: str
     name: str
     count: int
-    loc: tuple | None = None
+    loc: tuple[Any, ...] | None = None
 
 
 def used_by(doc: Any, catalog: Any) -> dict[tuple[str, str], Use]:
@@ -422,7 +424,7 @@ def used_by(doc: Any, catalog: Any) -> dict[tuple[str, str], Use]:
     gs = get(doc.system)
     out: dict[tuple[str, str], Use] = {}
 
-    def use(section: str, entry: Any, n: int, loc: tuple | None) -> None:
+    def use(section: str, entry: Any, n: int, loc: tuple[Any, ...] | None) -> None:
         if entry is None or n <= 0:
             return
         k = _key(section, entry.name)
@@ -458,7 +460,7 @@ def used_by(doc: Any, catalog: Any) -> dict[tuple[str, str], Use]:
     if gs.players is not None:
         for seat in gs.players.seats(data):
             i = seat["index"]
-            named: list[tuple[Any, tuple]] = [
+            named: list[tuple[Any, tuple[Any, ...]]] = [
                 (seat.get("family"), (i, "family")),
                 (seat.get("samurai"), (i, "samurai")),
             ]
@@ -480,7 +482,7 @@ class Short:
     name: str
     used: int
     owned: int
-    loc: tuple | None = None
+    loc: tuple[Any, ...] | None = None
 
     @property
     def missing(self) -> int:
@@ -608,13 +610,10 @@ def change_for(coll: Collection, system: str, name: str, copies: int) -> Change:
     return Change(system, section, written, copies)
 
 
-def read_csv_changes(path: str | os.PathLike, coll: Collection) -> list[Change]:
+def read_csv_changes(path: str | os.PathLike[str], coll: Collection) -> list[Change]:
     """The additions a CSV file of ``game,name,copies`` rows gives (a first row naming the
     columns is optional; ``section`` may be a column too). Every row is checked before any is
     taken: a bad row is a DaimyoError with one ``FILE:LINE`` line per bad row."""
-    import csv  # the csv module only for an import
-    import io
-
     shown = str(path)
     text = read_text(path, _DIAG)
     reader = csv.reader(io.StringIO(text))

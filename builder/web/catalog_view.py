@@ -6,6 +6,8 @@ marked so (never offered as "can add"), and packs that only complete the catalog
 
 from __future__ import annotations
 
+from typing import Any
+
 from builder import state
 from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError
@@ -94,7 +96,7 @@ def completes_only(root, system: str, rel: str) -> bool:
     return _completes_only(system, str(p), mtime)
 
 
-def holdings(rows: list[dict], doc, catalog, across: dict | None) -> str:
+def holdings(rows: list[dict[str, Any]], doc: Any, catalog: Any, across: dict[tuple[str, str], int] | None) -> str:
     """Each row given what the player's collection holds of it (``owned``), what the list uses
     (``used_here``) and what the workspace's lists use together (``used_all``; ``across``, by
     entry). The collection's problem, one line, when it cannot be read (then nothing is owned)."""

@@ -322,7 +322,7 @@ def options(
     limit: int = 80,
     others: bool = True,
     owned_only: bool = False,
-    across: dict | None = None,
+    across: dict[tuple[str, str], int] | None = None,
 ) -> dict:
     """Catalog entries matching the filters, each with whether it can be added and, if not,
     the first rule that stops it (the library's ``options``); with what the player's collection

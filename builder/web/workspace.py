@@ -69,7 +69,7 @@ class ListInfo:
     packs: tuple[str, ...] = ()  # the workspace's pack files it uses (relative to the workspace)
     # what it uses of each catalog entry, keyed (section, normalized name): the builder's
     # "used across the workspace" (builder.lists.collection.used_by)
-    used: dict | None = None
+    used: dict[tuple[str, str], int] | None = None
 
     def to_json(self) -> dict:
         return {
@@ -376,10 +376,10 @@ class Workspace:
                 continue
         return out
 
-    def used(self, system: str) -> dict:
+    def used(self, system: str) -> dict[tuple[str, str], int]:
         """What the lists of ``system`` in the workspace use together of each catalog entry, keyed
         (section, normalized name)."""
-        out: dict = {}
+        out: dict[tuple[str, str], int] = {}
         for info in self.lists():
             if info.system != system or not info.used:
                 continue
