@@ -290,3 +290,17 @@ def test_needs_sums_the_lists_of_a_game_and_each_takes_the_most(empty, cli):
     assert "yari ashigaru" not in rows  # 10 at most, 12 owned
     r = cli("collection", "needs", *lists)
     assert "kensei: 7 more 'Yari Ashigaru' (needed 19, owned 12)" in r.stdout.splitlines()
+
+
+def test_a_new_collection_file_starts_with_one_comment_line_in_any_language(tmp_path):
+    """The comment a new file starts with is translated: in any language it stays one comment
+    line, and the file reads back."""
+    from builder import i18n
+    from builder.lists.collection import Change, apply_changes, read_collection
+
+    f = tmp_path / "c.yaml"
+    with i18n.use(i18n.PSEUDO):
+        apply_changes([Change("senshiai", "cards", "Warriors", 2)], f)
+    first, *rest = f.read_text(encoding="utf-8").splitlines()
+    assert first.startswith("# [") and rest == ["senshiai:", "  cards:", "    Warriors: 2"]
+    assert read_collection(f).holding("senshiai").entries == {"cards": {"Warriors": 2}}

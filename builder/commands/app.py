@@ -23,6 +23,7 @@ from builder.catalog.browse import check_catalogs, house_rules_lines, list_entri
 from builder.catalog.loader import load_catalog
 from builder.cli import echo, fail, find_game, run_check
 from builder.errors import EXIT_INPUT, DaimyoError, UsageError
+from builder.i18n import _
 from builder.limits import long_integer_problem, number_problem
 from builder.names import did_you_mean
 from builder.systems import get, ids, list_systems
@@ -175,8 +176,10 @@ def check(
     collection: bool = typer.Option(
         False,
         "--collection",
-        help="Note (info, not an error) each entry used beyond what you own ('daimyo collection'); "
-        "json adds collection_short.",
+        help=_(
+            "Note (info, not an error) each entry used beyond what you own ('daimyo collection'); "
+            "json adds collection_short."
+        ),
     ),
 ):
     """Check lists against the rules. Exit 0 legal, 1 illegal, 2 unreadable input."""

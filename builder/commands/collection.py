@@ -12,7 +12,7 @@ import typer
 
 from builder.cli import echo, formats
 from builder.errors import DaimyoError
-from builder.i18n import _
+from builder.i18n import N_, _
 from builder.lists.collection import (
     EXPANSIONS,
     Collection,
@@ -29,14 +29,16 @@ from builder.lists.document import load_list
 cli = typer.Typer()  # this module's commands; register() puts them on the app
 
 collection_app = typer.Typer(
-    help="What you own, per game: cards with copies, models per troop, expansions (collection.yaml "
-    "in the config folder; DAIMYO_COLLECTION names another file).",
+    help=_(
+        "What you own, per game: cards with copies, models per troop, expansions (collection.yaml "
+        "in the config folder; DAIMYO_COLLECTION names another file)."
+    ),
     no_args_is_help=True,
     rich_markup_mode=None,
 )
 cli.add_typer(collection_app, name="collection")
 
-COPIES_HELP = "how many copies (cards), models (troops) or boxes (expansions)"
+COPIES_HELP = N_("how many copies (cards), models (troops) or boxes (expansions)")
 
 
 def _owned_line(coll: Collection, system: str, section: str, name: str) -> str:
@@ -47,9 +49,9 @@ def _owned_line(coll: Collection, system: str, section: str, name: str) -> str:
 
 @collection_app.command("add")
 def collection_add(
-    game: str = typer.Argument(..., help="senshiai, kensei, herocard, senji or satsuma"),
-    name: str = typer.Argument(..., help="a catalog entry's name (card, troop, samurai...) or a pack's name"),
-    copies: int = typer.Option(1, "--copies", "-n", min=1, help=COPIES_HELP),
+    game: str = typer.Argument(..., help=_("senshiai, kensei, herocard, senji or satsuma")),
+    name: str = typer.Argument(..., help=_("a catalog entry's name (card, troop, samurai...) or a pack's name")),
+    copies: int = typer.Option(1, "--copies", "-n", min=1, help=_(COPIES_HELP)),
 ) -> None:
     """Add what you own: copies of a card, models of a troop, or an expansion (a pack of the game)."""
 
@@ -61,9 +63,9 @@ def collection_add(
 
 @collection_app.command("remove")
 def collection_remove(
-    game: str = typer.Argument(..., help="the game"),
-    name: str = typer.Argument(..., help="the entry's or expansion's name"),
-    copies: int = typer.Option(1, "--copies", "-n", min=1, help=COPIES_HELP),
+    game: str = typer.Argument(..., help=_("the game")),
+    name: str = typer.Argument(..., help=_("the entry's or expansion's name")),
+    copies: int = typer.Option(1, "--copies", "-n", min=1, help=_(COPIES_HELP)),
 ) -> None:
     """Remove copies of what you own (at 0 the name leaves the file)."""
 
@@ -84,12 +86,12 @@ def _csv(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
 
 @collection_app.command("list")
 def collection_list(
-    game: Optional[str] = typer.Argument(None, help="only this game"),
+    game: Optional[str] = typer.Argument(None, help=_("only this game")),
     format: str = typer.Option(
         "text",
         "--format",
         "-f",
-        help="text, json or csv (game,section,name,copies: what 'collection import' reads)",
+        help=_("text, json or csv (game,section,name,copies: what 'collection import' reads)"),
         callback=formats("text", "json", "csv"),
     ),
 ) -> None:
@@ -119,7 +121,7 @@ def collection_list(
 @collection_app.command("import")
 def collection_import(
     file: str = typer.Argument(
-        ..., help="a CSV file of rows game,name,copies (a first row naming the columns is optional)"
+        ..., help=_("a CSV file of rows game,name,copies (a first row naming the columns is optional)")
     ),
 ) -> None:
     """Add every row of a CSV file to what you own: all rows, or none when one is bad."""
@@ -132,12 +134,12 @@ def collection_import(
 
 @collection_app.command("needs")
 def collection_needs(
-    lists: list[str] = typer.Argument(..., help="the lists fielded together"),
+    lists: list[str] = typer.Argument(..., help=_("the lists fielded together")),
     each: bool = typer.Option(
-        False, "--each", help="the lists are fielded one at a time: the most any one list uses, not the sum"
+        False, "--each", help=_("the lists are fielded one at a time: the most any one list uses, not the sum")
     ),
     format: str = typer.Option(
-        "text", "--format", "-f", help="text, json or csv", callback=formats("text", "json", "csv")
+        "text", "--format", "-f", help=_("text, json or csv"), callback=formats("text", "json", "csv")
     ),
 ) -> None:
     """What is missing to field these lists together: per entry, what the lists of its game use

@@ -347,12 +347,9 @@ def apply_changes(changes: Sequence[Change], path: str | os.PathLike[str] | None
     for ch in changes:
         _step(tree, ch)
     out = dump_roundtrip(tree) if tree else "{}\n"
-    if not p.exists():
-        out = (
-            _("# What you own, per game: 'daimyo collection add GAME NAME' writes it (docs: collection.md)")
-            + "\n"
-            + out
-        )
+    if not p.exists():  # a new file says what it is: a comment of one line, whatever the language
+        head = _("What you own, per game: 'daimyo collection add GAME NAME' writes it (docs: collection.md)")
+        out = "# " + " ".join(head.split()) + "\n" + out
     atomic_write(p, out)
     return read_collection(p)
 
