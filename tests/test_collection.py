@@ -304,3 +304,34 @@ def test_a_new_collection_file_starts_with_one_comment_line_in_any_language(tmp_
     first, *rest = f.read_text(encoding="utf-8").splitlines()
     assert first.startswith("# [") and rest == ["senshiai:", "  cards:", "    Warriors: 2"]
     assert read_collection(f).holding("senshiai").entries == {"cards": {"Warriors": 2}}
+
+
+def test_the_catalog_page_with_a_bad_collection_says_so_and_owns_nothing(tmp_path, monkeypatch):
+    """A collection file that cannot be read is one line above the builder's catalog (never a
+    500); the entries are all there, none owned."""
+    pytest.importorskip("fastapi")
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from builder.web.app import create_app
+
+    ws = tmp_path / "ws"
+    shutil.copytree(ROOT / "examples", ws)
+    f = tmp_path / "c.yaml"
+    f.write_text("kensei:\n  troops:\n    Yari Ashigaru: lots\n")
+    monkeypatch.setenv("DAIMYO_COLLECTION", str(f))
+    token = "collection-test-token-0123456789"
+    app = create_app(ws, token=token, port=8765)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+        assert c.get(f"/?token={token}", follow_redirects=False).status_code == 303
+        r = c.get("/l/kensei-buke.yaml/catalog?q=yari")
+        assert r.status_code == 200
+        assert "Your collection cannot be read: " in r.text
+        assert f"{f}:3:5: error collection: &#39;Yari Ashigaru&#39;: copies must be a whole number" in r.text
+        assert "owned 0 · this list 9" in r.text
+        r = c.get("/l/kensei-buke.yaml/catalog?q=yari&owned=1")
+        assert r.status_code == 200 and "Nothing in the catalog matches" in r.text
+        f.write_text("kensei:\n  troops:\n    Yari Ashigaru: 3\n")
+        r = c.get("/l/kensei-buke.yaml/catalog?q=yari&owned=1")
+        assert "cannot be read" not in r.text and "owned 3 · this list 9" in r.text
