@@ -335,3 +335,32 @@ def test_the_catalog_page_with_a_bad_collection_says_so_and_owns_nothing(tmp_pat
         f.write_text("kensei:\n  troops:\n    Yari Ashigaru: 3\n")
         r = c.get("/l/kensei-buke.yaml/catalog?q=yari&owned=1")
         assert "cannot be read" not in r.text and "owned 3 · this list 9" in r.text
+
+
+@pytest.mark.parametrize("copies, ok", [(1_000_000, True), (1_000_001, False)])
+def test_a_collection_holds_at_most_a_million_of_an_entry(copies, ok, tmp_path, monkeypatch, cli):
+    f = tmp_path / "c.yaml"
+    f.write_text(f"senshiai:\n  cards:\n    Warriors: {copies}\n")
+    monkeypatch.setenv("DAIMYO_COLLECTION", str(f))
+    r = cli("collection", "list", "-f", "csv")
+    assert r.code == (0 if ok else 2)
+    assert (
+        (r.stdout.splitlines()[1:] == [f"senshiai,cards,Warriors,{copies}"])
+        if ok
+        else (":3:15: error collection: number out of range" in r.stderr)
+    )
+    # adding one more to what the file holds stops at the same bound, and leaves the file as it was
+    if ok:
+        before = f.read_bytes()
+        r = cli("collection", "add", "senshiai", "Warriors")
+        assert r.code == 2 and "at most 1,000,000" in r.stderr
+        assert f.read_bytes() == before
+
+
+@pytest.mark.parametrize("rows, said", [(100_000, "no rows to import"), (100_001, "more than 100,000 rows")])
+def test_an_import_reads_at_most_100000_rows(rows, said, empty, tmp_path, cli):
+    f = tmp_path / "big.csv"
+    f.write_text("game,name,copies\n" + ",,\n" * rows)
+    r = cli("collection", "import", str(f))
+    assert r.code == 2 and said in r.stderr
+    assert not empty.exists()
