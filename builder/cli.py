@@ -13,10 +13,16 @@ import errno
 import json
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 from builder import i18n
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, safe_terminal
 from builder.systems import find_system
+
+if TYPE_CHECKING:
+    from builder.findings import CheckResult
+    from builder.lists.collection import Collection
+    from builder.lists.document import ListDoc
 
 
 def echo(text: str = "", err: bool = False) -> None:
@@ -66,30 +72,53 @@ def find_game(name: str):
 # -- check -------------------------------------------------------------------------
 
 
-def run_check(files: list[str], format: str, pack: list[str], strict: bool, explain: bool, no_color: bool) -> int:
+def run_check(
+    files: list[str],
+    format: str,
+    pack: list[str],
+    strict: bool,
+    explain: bool,
+    no_color: bool,
+    collection: bool = False,
+) -> int:
     """``daimyo check``: check ``files``, print the results, and give the exit code (0 legal,
     1 illegal or, with ``strict``, warned, 2 unreadable input). Both routes to the command (the
-    typer app and the quick route of ``main``) run it."""
+    typer app and the quick route of ``main``) run it. ``collection``: a note for each entry used
+    beyond what the collection holds (the exit code stays the rules')."""
     from builder.check import check_doc
     from builder.lists.document import load_list
 
     if format not in ("text", "json", "csv"):
         echo(f"daimyo: error: unknown format '{format}' (use text, json or csv)", err=True)
         return EXIT_INPUT
+    try:
+        owned = _collection() if collection else None
+    except DaimyoError as exc:
+        return _failed(exc)
     results, read, bad = [], [], False
     for f in files:
         try:
             doc = load_list(f)
             res = check_doc(doc, pack)
+            if owned is not None:
+                _add_collection_notes(res, doc, owned)
         except DaimyoError as exc:
-            for line in error_lines(exc):
-                echo(line, err=True)
-            bad = True
+            bad = _failed(exc) == EXIT_INPUT
             continue
         results.append(res)
         read.append(doc.data)  # the fingerprint is taken of the list as read for its check
         if format == "text":
             _write_text_result(res, f, pack, explain, no_color)
+    _write_results(results, read, format)
+    if bad:
+        return EXIT_INPUT
+    if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
+        return EXIT_ILLEGAL
+    return EXIT_OK
+
+
+def _write_results(results: list[CheckResult], read: list[dict[str, Any]], format: str) -> None:
+    """``check``'s JSON or CSV answer for every list checked (the text is written list by list)."""
     if format == "json":
         from builder.share.fingerprint import fingerprint_of_result
 
@@ -99,11 +128,30 @@ def run_check(files: list[str], format: str, pack: list[str], strict: bool, expl
         from builder.render.book import results_csv
 
         echo(results_csv(results).rstrip("\n"))
-    if bad:
-        return EXIT_INPUT
-    if any(not r.legal for r in results) or (strict and any(r.has_warnings() for r in results)):
-        return EXIT_ILLEGAL
-    return EXIT_OK
+
+
+def _failed(exc: DaimyoError) -> int:
+    """Print ``exc``'s lines on standard error; the exit code of unreadable input."""
+    for line in error_lines(exc):
+        echo(line, err=True)
+    return EXIT_INPUT
+
+
+def _collection() -> Collection:
+    """The player's collection (``check --collection``), read once for every list checked."""
+    from builder.lists import collection
+
+    return collection.read_collection()
+
+
+def _add_collection_notes(res: CheckResult, doc: ListDoc, owned: Collection) -> None:
+    """``check --collection``: the collection's notes among the result's findings, and its
+    shortfall (``collection_short``)."""
+    from builder.lists import collection
+
+    notes, shorts = collection.collection_notes(doc, owned)
+    res.findings = sorted([*res.findings, *notes], key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
+    res.collection_short = [s.to_json() for s in shorts]
 
 
 def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color: bool) -> None:
@@ -127,15 +175,16 @@ _CHECK_OPTIONS = {
     "--strict": "strict",
     "--explain": "explain",
     "--no-color": "no_color",
+    "--collection": "collection",
 }
 
 
 def quick_check_args(
     args: list[str],
-) -> tuple[list[str], str, list[str], bool, bool, bool] | None:
+) -> tuple[list[str], str, list[str], bool, bool, bool, bool] | None:
     """The arguments of ``run_check`` when ``args`` are ``check`` and one or more files with check's
     own options only (``--format json``, ``--format=json``, ``-f json``, ``--pack P``..., ``--strict``,
-    ``--explain``, ``--no-color``); None for anything else (help, an unknown or odd option, a value
+    ``--explain``, ``--no-color``, ``--collection``); None for anything else (help, an unknown or odd option, a value
     that looks like an option, no file, shell completion, another command), which the typer app
     parses and answers as ever."""
     if not args or args[0] != "check" or any(k.startswith("_") and k.endswith("_COMPLETE") for k in os.environ):
@@ -168,11 +217,17 @@ def quick_check_args(
             packs.append(value)
     if not files:
         return None
-    return files, fmt, packs, "strict" in flags, "explain" in flags, "no_color" in flags
+    return files, fmt, packs, "strict" in flags, "explain" in flags, "no_color" in flags, "collection" in flags
 
 
 def _run_quick_check(
-    files: list[str], format: str, pack: list[str], strict: bool, explain: bool, no_color: bool
+    files: list[str],
+    format: str,
+    pack: list[str],
+    strict: bool,
+    explain: bool,
+    no_color: bool,
+    collection: bool = False,
 ) -> int:
     """``run_check`` as the typer app runs it: each command reads its input afresh and releases the
     files it locked; an interruption ends with exit 130, a closed output pipe with exit 1. A
@@ -182,7 +237,7 @@ def _run_quick_check(
 
     begin_command()
     try:
-        return run_check(files, format, pack, strict, explain, no_color)
+        return run_check(files, format, pack, strict, explain, no_color, collection)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:

@@ -126,6 +126,9 @@ class CheckResult:
     house_rules_agreed: dict = field(default_factory=dict)
     packs: list = field(default_factory=list)  # [{"name", "version", "hash", ...}] the packs checked with
     pack_changes: list = field(default_factory=list)  # lines: recorded packs that differ here, what changed
+    # checked against the player's collection: [{"name", "used", "owned"}] of each entry used beyond
+    # what is owned (None: not checked against one)
+    collection_short: list[dict[str, Any]] | None = None
 
     @property
     def legal(self) -> bool:
@@ -152,6 +155,7 @@ class CheckResult:
             "packs": list(self.packs),
             "findings": [f.to_json() for f in self.findings],
             **({"pack_changes": list(self.pack_changes)} if self.pack_changes else {}),
+            **({"collection_short": list(self.collection_short)} if self.collection_short is not None else {}),
         }
 
 

@@ -345,7 +345,8 @@ PART_USERS = {
     "sheet": ("render/", "packs/", "web/printing.py", "web/pack_editor.py"),
     "unit_cards": ("render/",),
     "view": ("web/", "lists/diff.py", "commands/edit.py"),  # the builder's pages, a comparison's rows
-    "browse": ("web/", "commands/edit.py"),  # the catalog beside a list, 'daimyo options'
+    # the catalog beside a list, 'daimyo options', the sections a collection holds
+    "browse": ("web/", "commands/edit.py", "lists/collection.py"),
     "questions": ("lists/options.py", "commands/edit.py"),
     "settings": ("lists/ops.py", "web/"),  # the Set operation, the builder's settings
     # add and remove, the cards a list holds: the edit operations and session, the comparison,

@@ -44,6 +44,7 @@ BLOCKS = {
     "docs/organisers.md: Running an event: `daimyo event`": "tests/test_event_tour.py",
     "docs/library.md: Using daimyo from Python": "tests/test_library_api.py",
     "docs/packs.md: Packs: your own cards, troops and boards": RUN_HERE,
+    "docs/collection.md: Building from your collection": RUN_HERE,
     "docs/games/herocard.md: HeroCard: Rise of the Shogun": FIRST_LIST,
     "docs/games/kensei.md: Kensei": FIRST_LIST,
     "docs/games/satsuma.md: Satsuma Rebellion": FIRST_LIST,
@@ -160,7 +161,7 @@ def fresh(tmp_path):
         XDG_CACHE_HOME=str(tmp_path / "cache"),
         COLUMNS="100",
     )
-    for name in ("DAIMYO_PACKS", "DAIMYO_REGISTRY", "DAIMYO_VIEWER"):
+    for name in ("DAIMYO_PACKS", "DAIMYO_REGISTRY", "DAIMYO_VIEWER", "DAIMYO_COLLECTION"):
         env.pop(name, None)
     with forked_daimyo(bin_dir, env):
         yield work, env
@@ -192,6 +193,26 @@ def test_the_packs_block_runs_in_order_from_a_fresh_folder(fresh):
         ["bash", "-c", "daimyo check friends-deck.yaml"], cwd=work, env=env, capture_output=True, text=True
     )
     assert "packs: My cards 1 (" in check.stdout, check.stdout
+
+
+@pytest.mark.slow  # a process per command
+def test_the_collection_block_runs_in_order_from_a_fresh_folder(fresh):
+    work, env = fresh
+    r = run_block(block("docs/collection.md: Building from your collection"), work, env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    # the collection file in the configuration folder, as the page says
+    coll = Path(env["XDG_CONFIG_HOME"]) / "daimyo" / "collection.yaml"
+    assert "Yari Ashigaru: 8" in coll.read_text(encoding="utf-8")
+    out = r.stdout.splitlines()
+    # what the comments and the page promise
+    assert "vanguard.yaml: kensei: legal (0 errors, 0 warnings)" in out
+    page = (ROOT / "docs" / "collection.md").read_text(encoding="utf-8")
+    note = "  vanguard.yaml:10:5: info collection.short: the list uses 9 of 'Yari Ashigaru'; the collection holds 8 (1 short)"
+    assert note in out and note.strip() in page
+    assert "kensei: 7 more 'Yari Ashigaru' (needed 15, owned 8)" in out  # 9 + 6 together
+    assert "kensei: 1 more 'Yari Ashigaru' (needed 9, owned 8)" in out  # --each: the most of one list
+    assert "kensei: 5 more 'Samurai Yari' (needed 10, owned 5)" in out
 
 
 @pytest.mark.slow  # starts the web server

@@ -150,6 +150,8 @@ QUICK = [  # taken by the quick route
     ["check", "{legal}", "--pack", "{badpack}"],
     ["check", "{legal}", "--pack", "{missing}"],
     ["check", "{legal}", "--pack=nosuchpack"],
+    ["check", "{legal}", "--collection"],
+    ["check", "--collection", "-f", "json", "{legal}", "{illegal}"],
     ["check", ""],
 ]
 TYPER = [  # left to the typer app
@@ -179,7 +181,13 @@ def cache(tmp_path_factory):
 
 
 def _env(cache) -> dict[str, str]:
-    return {"DAIMYO_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin", "COLUMNS": "100", "NO_COLOR": ""}
+    return {
+        "DAIMYO_CACHE_DIR": str(cache),
+        "DAIMYO_COLLECTION": str(Path(cache) / "collection.yaml"),  # none: nothing owned
+        "PATH": "/usr/bin:/bin",
+        "COLUMNS": "100",
+        "NO_COLOR": "",
+    }
 
 
 def _run(prefix: list[str], args: list[str], env: dict[str, str]) -> tuple:
@@ -226,11 +234,12 @@ def test_check_says_the_same_on_the_quick_route_and_through_typer(args, on_quick
 def test_the_quick_route_reads_its_options_as_typer_does():
     from builder.cli import quick_check_args
 
-    assert quick_check_args(["check", "a.yaml"]) == (["a.yaml"], "text", [], False, False, False)
+    assert quick_check_args(["check", "a.yaml"]) == (["a.yaml"], "text", [], False, False, False, False)
     assert quick_check_args(
         ["check", "-f", "csv", "a.yaml", "--pack=p1", "b.yaml", "-p", "p2", "--strict", "--explain", "--no-color"]
-    ) == (["a.yaml", "b.yaml"], "csv", ["p1", "p2"], True, True, True)
-    assert quick_check_args(["check", "--format=a=b", "x"]) == (["x"], "a=b", [], False, False, False)
+    ) == (["a.yaml", "b.yaml"], "csv", ["p1", "p2"], True, True, True, False)
+    assert quick_check_args(["check", "--format=a=b", "x"]) == (["x"], "a=b", [], False, False, False, False)
+    assert quick_check_args(["check", "a.yaml", "--collection"]) == (["a.yaml"], "text", [], False, False, False, True)
 
 
 def test_the_quick_route_leaves_shell_completion_to_typer(monkeypatch):

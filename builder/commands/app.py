@@ -23,6 +23,7 @@ from builder.catalog.browse import check_catalogs, house_rules_lines, list_entri
 from builder.catalog.loader import load_catalog
 from builder.cli import echo, fail, find_game, run_check
 from builder.errors import EXIT_INPUT, DaimyoError, UsageError
+from builder.i18n import _
 from builder.limits import long_integer_problem, number_problem
 from builder.names import did_you_mean
 from builder.systems import get, ids, list_systems
@@ -172,9 +173,17 @@ def check(
     strict: bool = typer.Option(False, "--strict", help="Warnings make the exit status 1 too."),
     explain: bool = typer.Option(False, "--explain", help="Show what was counted toward each limit."),
     no_color: bool = typer.Option(False, "--no-color", help="No colour, even on a terminal (NO_COLOR too)."),
+    collection: bool = typer.Option(
+        False,
+        "--collection",
+        help=_(
+            "Note (info, not an error) each entry used beyond what you own ('daimyo collection'); "
+            "json adds collection_short."
+        ),
+    ),
 ):
     """Check lists against the rules. Exit 0 legal, 1 illegal, 2 unreadable input."""
-    raise typer.Exit(run_check(files, format, pack, strict, explain, no_color))
+    raise typer.Exit(run_check(files, format, pack, strict, explain, no_color, collection))
 
 
 # -- rules -------------------------------------------------------------------------
@@ -314,7 +323,18 @@ def _add_late(name: str | None) -> list:
 
 
 #: the modules of ``builder/commands`` in the order their commands are listed (after the ones above)
-COMMAND_MODULES = ("edit", "printing", "share", "games", "analytics", "packs", "serve", "event", "diff")
+COMMAND_MODULES = (
+    "edit",
+    "printing",
+    "share",
+    "games",
+    "analytics",
+    "packs",
+    "collection",
+    "serve",
+    "event",
+    "diff",
+)
 #: the commands and command groups each module adds with ``register``, by name: a call that names
 #: one imports that module alone (tests/test_startup.py holds this table to what the modules add)
 COMMAND_TABLE = {
@@ -323,6 +343,7 @@ COMMAND_TABLE = {
     **dict.fromkeys(("export", "import", "show"), "share"),
     **dict.fromkeys(("stats", "hand"), "analytics"),
     "pack": "packs",
+    "collection": "collection",
     "serve": "serve",
     "event": "event",
     "diff": "diff",

@@ -6,9 +6,13 @@ marked so (never offered as "can add"), and packs that only complete the catalog
 
 from __future__ import annotations
 
+from typing import Any
+
 from builder import state
 from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError
+from builder.lists.collection import owned_counts, read_collection, used_by
+from builder.names import normalize
 
 PROFILE_ORDER = (
     ("mov", "MOV"),
@@ -90,3 +94,24 @@ def completes_only(root, system: str, rel: str) -> bool:
     except OSError:
         return False
     return _completes_only(system, str(p), mtime)
+
+
+def holdings(rows: list[dict[str, Any]], doc: Any, catalog: Any, across: dict[tuple[str, str], int] | None) -> str:
+    """Each row given what the player's collection holds of it (``owned``), what the list uses
+    (``used_here``) and what the workspace's lists use together (``used_all``; ``across``, by
+    entry). The collection's problem, one line, when it cannot be read (then nothing is owned)."""
+    problem = ""
+    try:
+        owned = owned_counts(read_collection(), doc.system, catalog)
+    except DaimyoError as exc:
+        owned, problem = {}, exc.lines()[0]
+    try:
+        here = {k: u.count for k, u in used_by(doc, catalog).items()}
+    except DaimyoError:
+        here = {}
+    for r in rows:
+        k = (r["section"], normalize(r["name"]))
+        r["owned"] = owned.get(k, 0)
+        r["used_here"] = here.get(k, 0)
+        r["used_all"] = (across or {}).get(k, 0)
+    return problem

@@ -95,12 +95,28 @@ async def delete_page(path: str, request: Request):
 
 
 def catalog_part(
-    path: str, request: Request, q: str = "", type: str = "", cost: str = "", can: str = "", others: str = ""
+    path: str,
+    request: Request,
+    q: str = "",
+    type: str = "",
+    cost: str = "",
+    can: str = "",
+    others: str = "",
+    owned: str = "",
 ):
     ctx = context(request)
 
     ed, view = load_editor(ctx.ws, path)
-    opts = options(ed, q=q[:200], kind=type[:100], max_cost=cost[:20] or None, addable=can, others=others == "1")
+    opts = options(
+        ed,
+        q=q[:200],
+        kind=type[:100],
+        max_cost=cost[:20] or None,
+        addable=can,
+        others=others == "1",
+        owned_only=owned == "1",
+        across=ctx.ws.used(ed.system),
+    )
     return ctx.page(request, "_catalog_rows.html", view=view, opts=opts, q=q)
 
 

@@ -21,7 +21,7 @@ from builder.lists.options import options as library_options
 from builder.rulebooks import format_source
 from builder.rulebooks import humanize as library_humanize
 from builder.systems import get
-from builder.web.catalog_view import profile_text, shape
+from builder.web.catalog_view import holdings, profile_text, shape
 from builder.web.editing import version_of
 from builder.web.guide import guide
 from builder.web.workspace import total_text
@@ -314,10 +314,20 @@ def catalog_entries(doc, catalog) -> list:
 
 
 def options(
-    ed, q: str = "", kind: str = "", max_cost=None, addable: str = "", limit: int = 80, others: bool = True
+    ed,
+    q: str = "",
+    kind: str = "",
+    max_cost=None,
+    addable: str = "",
+    limit: int = 80,
+    others: bool = True,
+    owned_only: bool = False,
+    across: dict[tuple[str, str], int] | None = None,
 ) -> dict:
     """Catalog entries matching the filters, each with whether it can be added and, if not,
-    the first rule that stops it (the library's ``options``)."""
+    the first rule that stops it (the library's ``options``); with what the player's collection
+    holds of it, what the list uses and (``across``: what the workspace's lists use, by entry)
+    what the workspace uses; ``owned_only``: only the entries the collection holds."""
 
     system = ed.system
     doc = ed.doc
@@ -372,6 +382,9 @@ def options(
             }
         )
     rows.sort(key=gs.browse.option_rank)
+    problem = holdings(rows, doc, ed.catalog, across)
+    if owned_only:
+        rows = [r for r in rows if r["owned"]]
     rows, hidden = shape(rows, gs.browse.priced, others)
     if addable == "yes":
         rows = [r for r in rows if r["can"]]
@@ -380,6 +393,7 @@ def options(
         "more": max(0, len(rows) - limit),
         "types": sorted(types - {""}),
         "others_hidden": hidden,
+        "collection_problem": problem,
     }
 
 

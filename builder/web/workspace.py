@@ -31,6 +31,7 @@ from builder.catalog.packfiles import (
 from builder.check import check_doc
 from builder.errors import DaimyoError, UsageError
 from builder.findings import Summary
+from builder.lists.collection import used_by
 from builder.lists.document import parse_list, parse_plain
 from builder.paths import within
 from builder.systems import get
@@ -66,6 +67,9 @@ class ListInfo:
     problem: str | None = None  # why it cannot be read
     mtime: float = 0.0
     packs: tuple[str, ...] = ()  # the workspace's pack files it uses (relative to the workspace)
+    # what it uses of each catalog entry, keyed (section, normalized name): the builder's
+    # "used across the workspace" (builder.lists.collection.used_by)
+    used: dict[tuple[str, str], int] | None = None
 
     def to_json(self) -> dict:
         return {
@@ -309,6 +313,10 @@ class Workspace:
             info.problem = f"cannot be checked: {type(exc).__name__}"
             return info
 
+        try:
+            info.used = {k: u.count for k, u in used_by(doc, doc.loaded[1]).items()} if doc.loaded else {}
+        except DaimyoError:
+            info.used = {}
         info.errors, info.warnings = counts_shown(res, doc)
         info.verdict = "illegal" if info.errors else ("warnings" if info.warnings else "legal")
         info.total = total_text(doc.system, res.summary)
@@ -366,6 +374,17 @@ class Workspace:
                 out.append(str(Path(pk).resolve()))
             except (OSError, RuntimeError):
                 continue
+        return out
+
+    def used(self, system: str) -> dict[tuple[str, str], int]:
+        """What the lists of ``system`` in the workspace use together of each catalog entry, keyed
+        (section, normalized name)."""
+        out: dict[tuple[str, str], int] = {}
+        for info in self.lists():
+            if info.system != system or not info.used:
+                continue
+            for k, n in info.used.items():
+                out[k] = out.get(k, 0) + n
         return out
 
     def lists(self) -> list[ListInfo]:
