@@ -271,8 +271,10 @@ def registry_urls() -> list[str]:
             )
         ) from exc
     regs = data.get("registries", [])
-    if isinstance(regs, str):
+    if isinstance(regs, (str, dict)):
         regs = [regs]
+    if isinstance(regs, list):  # {name = "club", url = "..."}, as 'daimyo registry add' writes
+        regs = [x.get("url") if isinstance(x, dict) else x for x in regs]
     if not isinstance(regs, list) or not all(isinstance(x, str) for x in regs):
         raise DaimyoError(
             Diagnostic(
@@ -324,7 +326,7 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
 
 
 def no_registry_hint() -> str:
-    return f"set DAIMYO_REGISTRY to a registry's index address or folder, or add registries = [...] to {config_file()}"
+    return "add one: 'daimyo registry add URL|FOLDER' (or set DAIMYO_REGISTRY to its index address or folder)"
 
 
 # -- downloads --------------------------------------------------------------------------------
