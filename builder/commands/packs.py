@@ -251,8 +251,25 @@ def pack_index(
     index, lines = build_index(folder, base_url)
     atomic_write(target, dump_index(index), force=replace)
     for line in lines:
-        say(line)
+        say(line, err=line.startswith("warning: "))
     echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")
+
+
+@pack_app.command("publish")
+def pack_publish(
+    pack: str = typer.Argument(..., help="the pack file (or a pack name found in the packs folders)"),
+    to: str = typer.Option(..., "--to", help="the registry's folder"),
+    version: Optional[str] = typer.Option(
+        None, "--version", help="the version to publish [default: the next after the last one published]"
+    ),
+):
+    """Publish a new version of a pack and its art into a registry folder, then index it:
+    NAME-VERSION/NAME-VERSION.yaml, the images, index.json. Prints what changed since the last
+    version; refuses an empty pack or one unchanged since then."""
+    from builder.packs.publish import publish
+
+    for line in publish(pack, to, version):
+        say(line, err=line.startswith("warning: "))
 
 
 @pack_app.command("search")

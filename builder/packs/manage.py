@@ -7,6 +7,7 @@ from pathlib import Path
 
 from builder import SYSTEMS, yamlio
 from builder.catalog.loader import build_catalog, catalog_files, load_catalog
+from builder.catalog.packart import art_diagnostics, art_folder, art_refs
 from builder.catalog.packfiles import WHERE_LABELS, bundled_dir, install_dir, name_key, pack_files, search_dirs
 from builder.catalog.packid import PackId, read_pack, short_hash
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
@@ -65,6 +66,11 @@ def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
         cat = build_catalog(system, catalog_files(system), parsed=((str(path), data, pos),))
     else:
         cat = load_catalog(system, [str(path)], use_cache=False)
+    local = "://" not in str(path) and Path(path).is_file()
+    if local and art_refs(data):
+        problems = art_diagnostics(data, art_folder(path), display_path(path), pos)
+        if problems:
+            raise CatalogError(problems)
     base = load_catalog(system)
     added: dict[str, int] = {}
     changed: dict[str, int] = {}
