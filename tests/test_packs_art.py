@@ -272,3 +272,73 @@ def test_the_content_hash_covers_the_images(cli, mine):
     )
     plain, _ = read_pack(mine / "plain.yaml")
     assert pack_id(mine / "plain.yaml").hash == content_hash(plain)  # no art: the data hash, as before
+
+
+def test_a_bundle_carries_the_art_and_a_damaged_image_is_refused(cli, mine, tmp_path):
+    (mine / "deck.yaml").write_text(DECK.replace("[My cards]", "[my-cards.yaml]"))
+    r = cli("export", "deck.yaml", "--to", "bundle", "-o", tmp_path / "b.yaml")
+    assert r.code == 0, r.stderr
+    text = (tmp_path / "b.yaml").read_text()
+    assert '\nart:\n  - {"pack": "My cards", "path": "art/archers.png", "sha256": "' in text
+    work = tmp_path / "friend"
+    work.mkdir()
+    damaged = text.replace('"data": "iVBOR', '"data": "iVBAR', 1)
+    (work / "damaged.yaml").write_text(damaged)
+    r = cli("import", work / "damaged.yaml", "-o", work / "deck.yaml", "--install-packs")
+    one_error(r, "art 'art/archers.png' of pack 'My cards' is damaged (its SHA-256 differs)", "nothing installed")
+    assert not (tmp_path / "packs").exists() and not (work / "deck.yaml").exists()
+    r = cli("import", tmp_path / "b.yaml", "-o", work / "deck.yaml", "--install-packs")
+    assert r.code == 0, r.stderr
+    assert f"pack 'My cards': installed: {tmp_path / 'packs' / 'my-cards.yaml'}" in r.stderr
+    kept = tmp_path / "packs" / ".art" / "my-cards" / "art"
+    assert (kept / "warriors.png").read_bytes() == (mine / "art" / "warriors.png").read_bytes()
+    r = cli("print", work / "deck.yaml", "-o", work / "deck.pdf")
+    assert r.code == 0, r.stderr
+    assert len(pdf_images(work / "deck.pdf")) == 2
+
+
+def test_import_install_packs_never_copies_a_bundled_pack(cli, tmp_path, monkeypatch):
+    from conftest import ROOT
+
+    monkeypatch.setenv("DAIMYO_PACKS", str(tmp_path / "packs"))
+    monkeypatch.chdir(tmp_path)
+    deck = ROOT / "examples" / "senshiai-northern-host.yaml"
+    assert cli("export", deck, "--to", "bundle", "-o", "b.yaml").code == 0
+    r = cli("import", "b.yaml", "-o", "deck.yaml", "--install-packs")
+    assert r.code == 0, r.stderr
+    assert "pack 'Senshiai example cards' version 1: bundled with daimyo, used from there (not copied)" in r.stderr
+    assert not list((tmp_path / "packs").glob("*.yaml"))  # nothing copied into the packs folder
+    assert "checked_with:\n  - pack: Senshiai example cards\n" in (tmp_path / "deck.yaml").read_text()
+    r = cli("check", "deck.yaml", "--format", "json")
+    assert r.code == 0 and json.loads(r.stdout)[0]["legal"]
+    listed = cli("pack", "list").stdout
+    assert "Senshiai example cards 1 [senshiai]" in listed and "(bundled) senshiai-example.yaml  (wins)" in listed
+
+
+def test_install_from_a_file_and_update_carry_the_art(cli, mine, tmp_path):
+    r = cli("pack", "install", "my-cards.yaml")
+    assert r.code == 0, r.stderr
+    kept = tmp_path / "packs" / ".art" / "my-cards" / "art"
+    assert (kept / "archers.png").read_bytes() == picture(BLUE)
+    reg = tmp_path / "registry"
+    assert cli("pack", "publish", "my-cards.yaml", "--to", reg).code == 0
+    (mine / "my-cards.yaml").write_text(PACK.replace("power: 2/1/3", "power: 3/1/3"))
+    (mine / "art" / "archers.png").write_bytes(picture((30, 200, 60)))
+    assert cli("pack", "publish", "my-cards.yaml", "--to", reg).code == 0
+    with Server(tmp_path) as srv:
+        assert cli("registry", "add", f"{srv.url}/registry/index.json").code == 0
+        r = cli("pack", "install", "My cards@1", "--replace")
+        assert r.code == 0, r.stderr
+        r = cli("pack", "update", "My cards", "--yes")
+        assert r.code == 0, r.stderr
+        assert "My cards: 1 -> 2 (senshiai): 1 changed" in r.stdout
+    assert (kept / "archers.png").read_bytes() == picture((30, 200, 60))
+    from builder.catalog.packid import pack_id
+
+    index = json.loads((reg / "index.json").read_text())
+    assert pack_id(tmp_path / "packs" / "my-cards.yaml").hash == index["packs"][-1]["content"]
+    r = cli("pack", "install", "My cards@1")  # kept: back without the network, its own art with it
+    assert r.code == 0, r.stderr
+    assert (kept / "archers.png").read_bytes() == picture(BLUE)
+    r = cli("pack", "remove", "My cards")
+    assert r.code == 0 and not (tmp_path / "packs" / ".art" / "my-cards").exists()

@@ -131,8 +131,11 @@ def list_packs(system: str | None = None, base_dir: Path | None = None) -> list[
 # -- installing ----------------------------------------------------------------------------
 
 
-def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -> tuple[Path, str]:
-    """Copy a valid pack into the user packs folder as ``<name>.yaml``; (target, what happened).
+def install_pack(
+    path: str | Path, force: bool = False, dry_run: bool = False, art: dict[str, bytes] | None = None
+) -> tuple[Path, str]:
+    """Copy a valid pack into the user packs folder as ``<name>.yaml`` (``art``: its images, put
+    beside it in ``.art/<name>/``); (target, what happened).
 
     An installed pack of the same name and the same content is left alone; one with other
     content is replaced only with ``force``.
@@ -173,6 +176,8 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
         ) from None
 
     may_replace(target)  # its old version was read above, to be named
+    if art or store.art_of(target).exists():
+        store.put_folder(art or {}, store.art_of(target))
     yamlio.atomic_write(target, text, force=True)
     if old is None:
         return target, "installed"

@@ -23,7 +23,7 @@ from builder import limits, yamlio
 from builder.catalog.packart import art_digests, art_folder, with_art
 from builder.catalog.packfiles import PACK_SUFFIXES, name_key, resolve_pack, version_key
 from builder.catalog.packid import PackId, content_hash, read_pack
-from builder.errors import DaimyoError, UsageError, WouldOverwrite, one_line
+from builder.errors import DaimyoError, UsageError, WouldOverwrite, one_line, option
 from builder.i18n import _, ngettext
 from builder.lists.packchanges import pack_changes, summary
 from builder.packs.installer import local_art
@@ -77,7 +77,7 @@ def next_version(last: str) -> str:
     if m is None:
         raise UsageError(
             _("cannot tell which version comes after '{version}'").format(version=one_line(last)[:60]),
-            _("give one with --version"),
+            _("give one with {option}").format(option=option("version")),
         )
     return last[: m.start(1)] + str(int(m.group(1)) + 1) + m.group(2)
 
@@ -151,7 +151,7 @@ def publish(pack: str, to: str, version: str | None = None) -> list[str]:
                 _("version {version} is not newer than {last}, published already").format(
                     version=version, last=last.version
                 ),
-                _("give a newer one with --version, or leave it out"),
+                _("give a newer one with {option}, or leave it out").format(option=option("version")),
             )
     elif last is None:
         version = own or "1"

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from builder import yamlio
-from builder.errors import DaimyoError, UsageError, one_line
+from builder.errors import DaimyoError, UsageError, one_line, option
 from builder.i18n import _
 from builder.packs.registry import config_file, load_index, to_index_url
 
@@ -207,7 +207,7 @@ def add(ref: str, name: str | None = None) -> tuple[Registry, int]:
         if r.name.lower() == name.lower():
             raise UsageError(
                 _("a registry is already named '{name}'").format(name=name),
-                _("give another name with --name"),
+                _("give another name with {option}").format(option=option("name")),
             )
     reg = Registry(name, ref, index)
     _save(cfg, text, [*items, reg])
