@@ -25,7 +25,9 @@ pack file (``art_folder``), so two packs' ``art/warriors.png`` never meet.
 
 from __future__ import annotations
 
+import io
 import os
+import warnings
 from pathlib import Path, PurePosixPath
 
 from builder.errors import Diagnostic
@@ -94,10 +96,7 @@ def image_problem(data: bytes) -> str | None:
     fmt = sniff(data[:16])
     if fmt is None:
         return f"{_what(data)}; art must be a PNG, JPEG or WebP image"
-    import io  # noqa: PLC0415 - Pillow only when art is checked
-    import warnings  # noqa: PLC0415
-
-    from PIL import Image  # noqa: PLC0415
+    from PIL import Image  # noqa: PLC0415 - Pillow only when art is checked
 
     try:
         with warnings.catch_warnings():
@@ -181,10 +180,8 @@ def file_sha256(path: Path) -> str:
     key = (str(path), st.st_size, st.st_mtime_ns)
     hit = _DIGESTS.get(key)
     if hit is None:
-        import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed (tests/test_startup.py)
-
         try:
-            hit = hashlib.sha256(path.read_bytes()).hexdigest()
+            hit = sha256_hex(path.read_bytes())
         except OSError:
             return "missing"
         if len(_DIGESTS) > 4096:
@@ -208,7 +205,11 @@ def with_art(data_hash: str, digests: dict[str, str]) -> str:
     ``digests`` (the data hash itself when it names none)."""
     if not digests:
         return data_hash
+    text = data_hash + "\n" + "".join(f"{p}\t{digests[p]}\n" for p in sorted(digests))
+    return "sha256:" + sha256_hex(text.encode("utf-8"))
+
+
+def sha256_hex(data: bytes) -> str:
     import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed (tests/test_startup.py)
 
-    text = data_hash + "\n" + "".join(f"{p}\t{digests[p]}\n" for p in sorted(digests))
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(data).hexdigest()

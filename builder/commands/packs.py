@@ -21,10 +21,15 @@ from builder.packs.installer import describe, download, install, outdated, put_i
 from builder.packs.installer import outdated as find_outdated
 from builder.packs.manage import check_pack, format_pack_list, list_packs, packs_json
 from builder.packs.manage import shown as shown_path
+from builder.packs.publish import publish
+from builder.packs.registries import add as add_registry
+from builder.packs.registries import configured
+from builder.packs.registries import remove as remove_registry
 from builder.packs.registry import (
     INDEX_NAME,
     all_entries,
     build_index,
+    config_file,
     dump_index,
     is_index_file,
     search,
@@ -74,9 +79,7 @@ def registry_add(
     name: Optional[str] = typer.Option(None, "--name", help="a short name for it [default: its folder's name]"),
 ):
     """Add a registry: its index is fetched and checked first, then config.toml is written."""
-    from builder.packs.registries import add
-
-    reg, count = add(ref, name)
+    reg, count = add_registry(ref, name)
     echo(
         ngettext(
             "added registry '{name}' ({index}): {n} pack version",
@@ -91,8 +94,6 @@ def registry_list(
     format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
 ):
     """The registries in config.toml, by name."""
-    from builder.packs.registries import configured
-    from builder.packs.registry import config_file
 
     regs = configured()
     if format == "json":
@@ -111,9 +112,7 @@ def registry_remove(
     name: str = typer.Argument(..., help="the registry's name (or address)"),
 ):
     """Remove a registry from config.toml (the packs installed from it stay)."""
-    from builder.packs.registries import remove
-
-    reg = remove(name)
+    reg = remove_registry(name)
     echo(_("removed registry '{name}' ({url})").format(name=reg.name, url=reg.url))
 
 
@@ -266,8 +265,6 @@ def pack_publish(
     """Publish a new version of a pack and its art into a registry folder, then index it:
     NAME-VERSION/NAME-VERSION.yaml, the images, index.json. Prints what changed since the last
     version; refuses an empty pack or one unchanged since then."""
-    from builder.packs.publish import publish
-
     for line in publish(pack, to, version):
         say(line, err=line.startswith("warning: "))
 

@@ -19,6 +19,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 import shutil
@@ -26,8 +28,16 @@ import tempfile
 from pathlib import Path
 
 from builder import yamlio
-from builder.catalog.packart import art_diagnostics, art_folder, art_refs, image_problem, norm, path_problem
-from builder.catalog.packfiles import not_found_hint, resolve_pack, resolve_recorded
+from builder.catalog.packart import art_diagnostics, art_folder, art_refs, image_problem, norm, path_problem, sha256_hex
+from builder.catalog.packfiles import (
+    bundled_dir,
+    name_key,
+    not_found_hint,
+    pack_files,
+    read_header,
+    resolve_pack,
+    resolve_recorded,
+)
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
 from builder.lists.dump import dump_list_yaml
@@ -103,9 +113,6 @@ def _art_files(data: dict, path: Path) -> dict[str, bytes]:
 def make_bundle(doc: dict, base_dir: Path) -> dict:
     """The bundle of a canonical list: the list (packs named by their names), the packs and
     their art (``art``: one item per image, its bytes in base64)."""
-    import base64  # noqa: PLC0415 - only when a bundle carries art
-    import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed
-
     packs, refs, arts = [], [], []
     digests: list[dict[str, str]] = []
     for ref in doc.get("packs") or []:
@@ -124,7 +131,7 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
         problems = art_diagnostics(data, art_folder(path), display_path(path)) if art_refs(data) else []
         if problems:
             raise DaimyoError(problems)
-        digests.append({k: hashlib.sha256(v).hexdigest() for k, v in files.items()})
+        digests.append({k: sha256_hex(v) for k, v in files.items()})
         for ref, raw in sorted(files.items()):
             arts.append(
                 {"pack": str(name), "path": ref, "sha256": digests[-1][ref], "data": base64.b64encode(raw).decode()}
@@ -209,10 +216,6 @@ def read_bundle(path: str) -> tuple[dict, list[dict], object, dict[str, dict[str
 
 
 def _read_art(items, pos) -> dict[str, dict[str, bytes]]:
-    import base64  # noqa: PLC0415 - only when a bundle carries art
-    import binascii  # noqa: PLC0415
-    import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed
-
     if items is None:
         return {}
     if not isinstance(items, list):
@@ -233,7 +236,7 @@ def _read_art(items, pos) -> dict[str, dict[str, bytes]]:
             raw = base64.b64decode(a["data"], validate=True)
         except (binascii.Error, ValueError):
             raw = b""
-        if hashlib.sha256(raw).hexdigest() != a["sha256"].lower():
+        if sha256_hex(raw) != a["sha256"].lower():
             raise DaimyoError(
                 pos.diag(
                     ("art", i),
@@ -254,15 +257,15 @@ def _read_art(items, pos) -> dict[str, dict[str, bytes]]:
 
 def bundled_copy(p: dict, art: dict[str, bytes]) -> Path | None:
     """The pack bundled with daimyo that is pack ``p`` (the same name, game and content), or None."""
-    import hashlib  # noqa: PLC0415 - OpenSSL only when something is hashed
-
-    from builder.packs.installer import bundled_named  # noqa: PLC0415 - pack management only when a bundle is installed
-
     name = p.get("name") or p.get("pack")
     if not isinstance(name, str) or not isinstance(p.get("system"), str):
         return None
-    want = PackId.of(p, art={k: hashlib.sha256(v).hexdigest() for k, v in art.items()}).hash
-    for path in bundled_named(name, p["system"]):
+    want = PackId.of(p, art={k: sha256_hex(v) for k, v in art.items()}).hash
+    key = name_key(name)
+    for path in pack_files(bundled_dir()):
+        head = read_header(path)
+        if head.system not in (None, p["system"]) or key not in (name_key(path.name), name_key(head.name or "")):
+            continue
         try:
             if pack_id(path).hash == want:
                 return path
@@ -302,11 +305,11 @@ def install_bundle_packs(
                 f.write_bytes(raw)
             temps.append((p, str(tmp), files))
         for dry in (True, False):
-            for p, tmp, files in temps:
+            for p, tmp_file, files in temps:
                 try:
-                    target, what = install_pack(tmp, force=force, dry_run=dry, art=files)
+                    target, what = install_pack(tmp_file, force=force, dry_run=dry, art=files)
                 except DaimyoError as exc:  # the lines point into a temporary file: name the pack instead
-                    shown_tmp = {tmp, display_path(tmp)}
+                    shown_tmp = {tmp_file, display_path(tmp_file)}
                     name = p.get("name") or p.get("pack")
                     raise DaimyoError(
                         [

@@ -29,6 +29,7 @@ from builder.lists.packchanges import pack_changes, summary
 from builder.packs.installer import local_art
 from builder.packs.manage import check_pack
 from builder.packs.registry import INDEX_DEPTH, INDEX_NAME, build_index, dump_index, has_entries, is_index_file
+from builder.packs.sheet import dump_pack
 from builder.packs.store import file_name, put_folder
 from builder.paths import display_path, is_file
 from builder.yamlio import read_text
@@ -101,8 +102,6 @@ def with_version(text: str, data: dict, version: str) -> str:
     except DaimyoError:
         parsed = None
     if parsed != {**data, "version": version}:
-        from builder.packs.sheet import dump_pack  # noqa: PLC0415 - only for a pack whose text could not be kept
-
         return dump_pack({**data, "version": version})
     return new
 

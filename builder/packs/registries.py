@@ -61,7 +61,8 @@ def _items(data: dict, cfg: Path) -> list[Registry]:
         if isinstance(item, str):
             out.append(Registry(default_name(item), item, to_index_url(item, cfg.parent)))
         elif isinstance(item, dict) and isinstance(item.get("url"), str):
-            name = item.get("name") if isinstance(item.get("name"), str) else default_name(item["url"])
+            given = item.get("name")
+            name = given if isinstance(given, str) else default_name(item["url"])
             out.append(Registry(name, item["url"], to_index_url(item["url"], cfg.parent)))
         else:
             raise UsageError(
@@ -82,8 +83,8 @@ def default_name(ref: str) -> str:
     """A short name for a registry: its folder's name, or its host and path."""
     parts = urlsplit(ref)
     if len(parts.scheme) > 1 and parts.scheme.lower() != "file":
-        path = [p for p in parts.path.split("/") if p and p != "index.json"]
-        return (path[-1] if path else parts.hostname or "registry")[:MAX_NAME]
+        steps = [p for p in parts.path.split("/") if p and p != "index.json"]
+        return (steps[-1] if steps else parts.hostname or "registry")[:MAX_NAME]
     path = unquote(parts.path) if parts.scheme.lower() == "file" else ref
     bits = [p for p in re.split(r"[\\/]+", path) if p and p != "index.json"]
     return (bits[-1] if bits else "registry")[:MAX_NAME]

@@ -208,23 +208,9 @@ def parse_index(text: str, where: str) -> list[Entry]:
         except DaimyoError as exc:
             raise bad("url", exc.diagnostics[0].message, exc.diagnostics[0].hint) from None
         art = p.get("art") or []
-        if not isinstance(art, list) or len(art) > limits.MAX_ART_FILES:
-            raise bad("art", f"'art' must be a list of at most {limits.MAX_ART_FILES:,} images")
-        for a in art:
-            if (
-                not isinstance(a, dict)
-                or not isinstance(a.get("path"), str)
-                or path_problem(a["path"]) is not None
-                or norm(a["path"]) != a["path"]
-                or not isinstance(a.get("sha256"), str)
-                or not _HEX64.match(a["sha256"])
-                or (a.get("size") is not None and (isinstance(a["size"], bool) or not isinstance(a["size"], int)))
-            ):
-                raise bad(
-                    "art",
-                    "each image of 'art' needs 'path' (inside the pack's folder) and 'sha256' (64 hexadecimal digits)",
-                    "'daimyo pack index FOLDER' writes a valid index",
-                )
+        problem = _art_problem(art)
+        if problem:
+            raise bad("art", problem, "'daimyo pack index FOLDER' writes a valid index")
         out.append(
             Entry(
                 name=p["name"].strip(),
@@ -244,6 +230,24 @@ def parse_index(text: str, where: str) -> list[Entry]:
             )
         )
     return out
+
+
+def _art_problem(art) -> str | None:
+    """What is wrong with the ``art`` of a pack of an index, or None."""
+    if not isinstance(art, list) or len(art) > limits.MAX_ART_FILES:
+        return f"'art' must be a list of at most {limits.MAX_ART_FILES:,} images"
+    for a in art:
+        if (
+            not isinstance(a, dict)
+            or not isinstance(a.get("path"), str)
+            or path_problem(a["path"]) is not None
+            or norm(a["path"]) != a["path"]
+            or not isinstance(a.get("sha256"), str)
+            or not _HEX64.match(a["sha256"])
+            or (a.get("size") is not None and (isinstance(a["size"], bool) or not isinstance(a["size"], int)))
+        ):
+            return "each image of 'art' needs 'path' (inside the pack's folder) and 'sha256' (64 hexadecimal digits)"
+    return None
 
 
 def absolute_url(url: str, base: str) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hashlib
+import io
 import os
 import re
 import tempfile
@@ -18,6 +20,7 @@ from urllib.request import url2pathname
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from PIL import Image
 from starlette.concurrency import run_in_threadpool as off_loop
 
 from builder.catalog.loader import load_catalog
@@ -160,7 +163,7 @@ def pack_edit(request: Request, file: str, section: str = "", entry: str = "", d
         cell=_cell_text,
         lines=_prints_lines(system, section),
         line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section) else None,
-        art_aspect=art_aspect(system, current) if section in _art_sections(system) else None,
+        art_aspect=art_aspect(system, current) if any(f.name == "art" for f in fields) else None,
         folder_registries=folder_registries(),
         done=done[:2000],
     )
@@ -320,18 +323,10 @@ def art_aspect(system: str, entry: Mapping | None) -> float | None:
     return box[2] / box[3]
 
 
-def _art_sections(system: str) -> tuple[str, ...]:
-    return tuple(get(system).packs.art_sections or ())
-
-
 def store_art(folder_path: Path, name: str, body: bytes, aspect: float | None) -> str:
     """Keep an uploaded image (already cropped by the page) as ``art/<entry>-<hash>.<ext>`` in
     the pack's folder, trimmed to the art box's proportions ``aspect``; its path as the
     entry's ``art:`` names it. Refused (4xx, one line) when it cannot travel with the pack."""
-    import hashlib
-    import io
-
-    from PIL import Image
 
     why = image_problem(body)
     if why:
@@ -345,11 +340,11 @@ def store_art(folder_path: Path, name: str, body: bytes, aspect: float | None) -
             cw, ch = max(1, min(cw, w)), max(1, min(ch, h))
             if (cw, ch) != (w, h):
                 x, y = (w - cw) // 2, (h - ch) // 2
-                im = im.crop((x, y, x + cw, y + ch))
+                part = im.crop((x, y, x + cw, y + ch))
                 out = io.BytesIO()
-                alpha = im.mode in ("RGBA", "LA", "PA") or "transparency" in im.info
+                alpha = part.mode in ("RGBA", "LA", "PA") or "transparency" in part.info
                 fmt = "PNG" if alpha or fmt == "PNG" else "JPEG"
-                im.convert("RGBA" if alpha else "RGB").save(out, fmt, **({"quality": 92} if fmt == "JPEG" else {}))
+                part.convert("RGBA" if alpha else "RGB").save(out, fmt, **({"quality": 92} if fmt == "JPEG" else {}))
                 body = out.getvalue()
     ext = ART_MIME.get(fmt, ("png", ""))[0]
     rel = f"art/{slug(name)[:60] or 'card'}-{hashlib.sha256(body).hexdigest()[:10]}.{ext}"
