@@ -44,6 +44,7 @@ BLOCKS = {
     "docs/organisers.md: Running an event: `daimyo event`": "tests/test_event_tour.py",
     "docs/library.md: Using daimyo from Python": "tests/test_library_api.py",
     "docs/packs.md: Packs: your own cards, troops and boards": RUN_HERE,
+    "docs/packs.md: Art, publishing and registries in one path": RUN_HERE,
     "docs/games/herocard.md: HeroCard: Rise of the Shogun": FIRST_LIST,
     "docs/games/kensei.md: Kensei": FIRST_LIST,
     "docs/games/satsuma.md: Satsuma Rebellion": FIRST_LIST,
@@ -192,6 +193,28 @@ def test_the_packs_block_runs_in_order_from_a_fresh_folder(fresh):
         ["bash", "-c", "daimyo check friends-deck.yaml"], cwd=work, env=env, capture_output=True, text=True
     )
     assert "packs: My cards 1 (" in check.stdout, check.stdout
+
+
+@pytest.mark.slow  # a process per command
+def test_the_art_path_block_runs_in_order_from_a_fresh_folder(fresh):
+    """Made, published with its art, added as a registry, installed and printed: the deck's
+    PDF holds the pack's image."""
+    import io
+
+    from PIL import Image
+    from pypdf import PdfReader
+
+    work, env = fresh
+    r = run_block(block("docs/packs.md: Art, publishing and registries in one path"), work, env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    assert "published My cards 1 (senshiai): registry/my-cards-1/my-cards-1.yaml" in r.stdout
+    assert "  with 1 image: art/ronin.png" in r.stdout
+    assert "added registry 'registry' (" in r.stdout and "My cards 1 (senshiai): installed from" in r.stdout
+    images = [Image.open(io.BytesIO(i.data)) for p in PdfReader(work / "deck.pdf").pages for i in p.images]
+    [art] = [im.convert("RGB") for im in images]  # the pack's picture, cropped to its art box
+    assert all(abs(a - b) < 25 for a, b in zip(art.getpixel((2, 2)), (178, 34, 34), strict=True))
+    assert min(art.getpixel((art.width // 2, art.height // 2))) > 220  # the white disc in its middle
 
 
 @pytest.mark.slow  # starts the web server
