@@ -337,3 +337,55 @@ def test_install_from_a_file_and_update_carry_the_art(cli, mine, tmp_path):
     assert (kept / "archers.png").read_bytes() == picture(BLUE)
     r = cli("pack", "remove", "My cards")
     assert r.code == 0 and not (tmp_path / "packs" / ".art" / "my-cards").exists()
+
+
+def test_install_refuses_an_index_whose_art_is_hostile(cli, mine, tmp_path, monkeypatch):
+    reg = tmp_path / "registry"
+    assert cli("pack", "publish", "my-cards.yaml", "--to", reg).code == 0
+    good = json.loads((reg / "index.json").read_text())
+    with Server(tmp_path) as srv:
+        assert cli("registry", "add", f"{srv.url}/registry/index.json").code == 0
+
+        def install_with(index: dict):
+            (reg / "index.json").write_text(json.dumps(index))
+            return cli("pack", "install", "My cards")
+
+        outside = json.loads(json.dumps(good))
+        outside["packs"][0]["art"][0]["path"] = "../../x.png"
+        one_error(install_with(outside), "each image of 'art' needs 'path' (inside the pack's folder)")
+        missing = json.loads(json.dumps(good))
+        missing["packs"][0]["art"].pop(0)
+        one_error(install_with(missing), "art 'art/archers.png'", "the registry's index does not carry it")
+        svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
+        (reg / "my-cards-1" / "art" / "archers.png").write_bytes(svg)  # a matching hash does not make it art
+        sneaky = json.loads(json.dumps(good))
+        sneaky["packs"][0]["art"][0]["sha256"] = hashlib.sha256(svg).hexdigest()
+        one_error(install_with(sneaky), "art 'art/archers.png': an SVG drawing", "nothing installed")
+        import builder.limits
+
+        monkeypatch.setattr(builder.limits, "MAX_ART_BYTES", 1000)
+        huge = json.loads(json.dumps(good))
+        huge["packs"][0]["art"][0]["size"] = 1001
+        one_error(install_with(huge), "too large: 1,001 bytes, more than the limit of 1,000 bytes")
+    assert not (tmp_path / "packs").exists()
+
+
+def test_an_image_over_a_million_bytes_travels(cli, mine, tmp_path):
+    """The index's numbers are read up to 1,000,000: a larger image is listed without its size,
+    and still verified by its SHA-256."""
+    import os
+
+    noise = Image.frombytes("RGB", (640, 600), os.urandom(640 * 600 * 3))
+    buf = io.BytesIO()
+    noise.save(buf, "PNG")
+    assert len(buf.getvalue()) > 1_000_000
+    (mine / "art" / "warriors.png").write_bytes(buf.getvalue())
+    reg = tmp_path / "registry"
+    assert cli("pack", "publish", "my-cards.yaml", "--to", reg).code == 0
+    art = json.loads((reg / "index.json").read_text())["packs"][0]["art"]
+    assert "size" not in art[1] and art[1]["sha256"] == hashlib.sha256(buf.getvalue()).hexdigest()
+    with Server(tmp_path) as srv:
+        assert cli("registry", "add", f"{srv.url}/registry/index.json").code == 0
+        r = cli("pack", "install", "My cards")
+        assert r.code == 0, r.stderr
+    assert (tmp_path / "packs" / ".art" / "my-cards" / "art" / "warriors.png").read_bytes() == buf.getvalue()

@@ -847,7 +847,10 @@ def art_index(data: dict, pack: Path) -> list[dict]:
         if real is None or not real.is_file():
             continue  # check_pack refused it already
         raw = real.read_bytes()
-        out.append({"path": ref, "sha256": sha256_hex(raw), "size": len(raw)})
+        item: dict[str, Any] = {"path": ref, "sha256": sha256_hex(raw)}
+        if len(raw) <= limits.MAX_NUMBER:  # larger numbers are not read back: its download's limit still holds
+            item["size"] = len(raw)
+        out.append(item)
     return out
 
 
