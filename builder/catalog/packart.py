@@ -31,6 +31,7 @@ import warnings
 from pathlib import Path, PurePosixPath
 
 from builder.errors import Diagnostic
+from builder.i18n import _
 from builder.limits import MAX_ART_BYTES, MAX_ART_FILES, MAX_IMAGE_PIXELS
 from builder.paths import within
 
@@ -80,22 +81,22 @@ def sniff(head: bytes) -> str | None:
 def _what(head: bytes) -> str:
     text = head[:256].lstrip().lower()
     if text.startswith(b"<?xml") or text.startswith(b"<svg") or b"<svg" in text:
-        return "an SVG drawing"
+        return _("an SVG drawing")
     if head.startswith((b"GIF87a", b"GIF89a")):
-        return "a GIF"
+        return _("a GIF")
     if head.startswith(b"%PDF"):
-        return "a PDF"
-    return "not an image daimyo reads"
+        return _("a PDF")
+    return _("not an image daimyo reads")
 
 
 def image_problem(data: bytes) -> str | None:
     """Why these bytes cannot travel as a pack's art (format, size, pixels, a broken file, a
     colour mode), or None. The pixel count is read from the header before anything is decoded."""
     if len(data) > MAX_ART_BYTES:
-        return f"{len(data):,} bytes, more than {MAX_ART_BYTES:,} (MAX_ART_BYTES); scale it down"
+        return too_many_bytes(len(data))
     fmt = sniff(data[:16])
     if fmt is None:
-        return f"{_what(data)}; art must be a PNG, JPEG or WebP image"
+        return _("{what}; art must be a PNG, JPEG or WebP image").format(what=_what(data))
     from PIL import Image  # noqa: PLC0415 - Pillow only when art is checked
 
     try:
@@ -104,32 +105,38 @@ def image_problem(data: bytes) -> str | None:
             with Image.open(io.BytesIO(data), formats=[fmt]) as im:
                 w, h = im.size
                 if w * h > MAX_IMAGE_PIXELS:
-                    return (
-                        f"{w:,} x {h:,} pixels, more than {MAX_IMAGE_PIXELS:,} (MAX_IMAGE_PIXELS); "
-                        "scale it to the size it prints at (300 dpi is plenty)"
-                    )
+                    return too_many_pixels(w, h)
                 if im.mode not in MODES:
-                    return f"colour mode {im.mode} is not printed; save it as RGB"
+                    return _("colour mode {mode} is not printed; save it as RGB").format(mode=im.mode)
                 im.load()  # a truncated or damaged file fails here
     except Image.DecompressionBombError:
         if fmt == "PNG" and len(data) >= 24:  # the size its header claims
             w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-            return (
-                f"{w:,} x {h:,} pixels, more than {MAX_IMAGE_PIXELS:,} (MAX_IMAGE_PIXELS); "
-                "scale it to the size it prints at (300 dpi is plenty)"
-            )
-        return f"more than {MAX_IMAGE_PIXELS:,} pixels (MAX_IMAGE_PIXELS)"
+            return too_many_pixels(w, h)
+        return _("more than {limit} pixels (MAX_IMAGE_PIXELS)").format(limit=f"{MAX_IMAGE_PIXELS:,}")
     except (OSError, ValueError, SyntaxError, Image.UnidentifiedImageError) as exc:
         why = str(exc).split("\n")[0][:120] or type(exc).__name__
-        return f"a damaged or truncated {fmt} file ({why})"
+        return _("a damaged or truncated {format} file ({why})").format(format=fmt, why=why)
     return None
+
+
+def too_many_bytes(size: int) -> str:
+    return _("{size} bytes, more than {limit} (MAX_ART_BYTES); scale it down").format(
+        size=f"{size:,}", limit=f"{MAX_ART_BYTES:,}"
+    )
+
+
+def too_many_pixels(w: int, h: int) -> str:
+    return _(
+        "{w} x {h} pixels, more than {limit} (MAX_IMAGE_PIXELS); scale it to the size it prints at (300 dpi is plenty)"
+    ).format(w=f"{w:,}", h=f"{h:,}", limit=f"{MAX_IMAGE_PIXELS:,}")
 
 
 def path_problem(ref: str) -> str | None:
     """Why an ``art:`` path can never name a file inside the pack's folder, or None."""
     p = PurePosixPath(norm(ref))
     if p.is_absolute() or ":" in ref or ".." in p.parts:
-        return "leads outside the pack's folder; art must lie in the pack's folder or below it"
+        return _("leads outside the pack's folder; art must lie in the pack's folder or below it")
     return None
 
 
@@ -148,23 +155,32 @@ def art_diagnostics(data: dict, folder: str | os.PathLike, shown: str, pos=None)
         return Diagnostic(shown, 0, 0, message, code="pack.art")
 
     if len(refs) > MAX_ART_FILES:
-        return [Diagnostic(shown, 0, 0, f"names {len(refs):,} images, more than {MAX_ART_FILES:,} (MAX_ART_FILES)")]
+        return [
+            Diagnostic(
+                shown,
+                0,
+                0,
+                _("names {n} images, more than {limit} (MAX_ART_FILES)").format(
+                    n=f"{len(refs):,}", limit=f"{MAX_ART_FILES:,}"
+                ),
+            )
+        ]
     for ref in refs:
         why = path_problem(ref)
         real = within(folder, ref) if why is None else None
         if why is None and real is None:
-            why = "leads outside the pack's folder (a link); art must lie in the pack's folder or below it"
+            why = _("leads outside the pack's folder (a link); art must lie in the pack's folder or below it")
         if why is None and real is not None:
             try:
                 size = real.stat().st_size
                 if size > MAX_ART_BYTES:
-                    why = f"{size:,} bytes, more than {MAX_ART_BYTES:,} (MAX_ART_BYTES); scale it down"
+                    why = too_many_bytes(size)
                 else:
                     why = image_problem(real.read_bytes())
             except OSError:
-                why = "not found beside the pack" if not real.exists() else "cannot be read"
+                why = _("not found beside the pack") if not real.exists() else _("cannot be read")
         if why:
-            out.append(at(ref, f"art '{ref[:200]}': {why}"))
+            out.append(at(ref, _("art '{path}': {why}").format(path=ref[:200], why=why)))
     return out
 
 
