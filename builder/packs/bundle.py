@@ -40,6 +40,7 @@ from builder.catalog.packfiles import (
 )
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.i18n import _
 from builder.lists.dump import dump_list_yaml
 from builder.lists.packchanges import short_hash as _short
 from builder.paths import display_path, within
@@ -240,16 +241,23 @@ def _read_art(items, pos) -> dict[str, dict[str, bytes]]:
             raise DaimyoError(
                 pos.diag(
                     ("art", i),
-                    f"art '{a['path'][:200]}' of pack '{a['pack'][:100]}' is damaged (its SHA-256 differs); "
-                    "nothing installed",
+                    _("art '{path}' of pack '{pack}' is damaged (its SHA-256 differs); nothing installed").format(
+                        path=a["path"][:200], pack=a["pack"][:100]
+                    ),
                     code="registry.hash",
-                    hint="ask the sender for the bundle again",
+                    hint=_("ask the sender for the bundle again"),
                 )
             )
         why = image_problem(raw)
         if why:
             raise DaimyoError(
-                pos.diag(("art", i), f"art '{a['path'][:200]}' of pack '{a['pack'][:100]}': {why}", code="pack.art")
+                pos.diag(
+                    ("art", i),
+                    _("art '{path}' of pack '{pack}': {why}").format(
+                        path=a["path"][:200], pack=a["pack"][:100], why=why
+                    ),
+                    code="pack.art",
+                )
             )
         out.setdefault(a["pack"], {})[norm(a["path"])] = raw
     return out
@@ -293,7 +301,11 @@ def install_bundle_packs(
             files = art.get(str(name), {})
             bundled = bundled_copy(p, files)
             if bundled is not None:
-                out.append(f"pack {_label(name, p.get('version'))}: bundled with daimyo, used from there (not copied)")
+                out.append(
+                    _("pack {label}: bundled with daimyo, used from there (not copied)").format(
+                        label=_label(name, p.get("version"))
+                    )
+                )
                 continue
             folder = Path(top) / str(n)
             folder.mkdir()

@@ -18,6 +18,7 @@ from builder.catalog.packart import art_folder, art_refs, image_problem, path_pr
 from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header, resolve_pack, resolve_recorded
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, command_line, option
+from builder.i18n import _
 from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
 from builder.packs import store
 from builder.packs.manage import check_pack
@@ -89,7 +90,14 @@ def verify(data: bytes, entry) -> None:
 
 def art_problem(where: str, ref: str, message: str, hint: str | None = None) -> DaimyoError:
     return DaimyoError(
-        Diagnostic(where, 0, 0, f"art '{ref[:200]}': {message}; nothing installed", code="pack.art", hint=hint)
+        Diagnostic(
+            where,
+            0,
+            0,
+            _("art '{path}': {why}; nothing installed").format(path=ref[:200], why=message),
+            code="pack.art",
+            hint=hint,
+        )
     )
 
 
@@ -108,8 +116,8 @@ def fetch_art(pack: dict, url: str, entry=None) -> dict[str, bytes]:
             raise art_problem(
                 url,
                 ref,
-                "the pack names it and the registry's index does not carry it",
-                "tell the registry's maintainers",
+                _("the pack names it and the registry's index does not carry it"),
+                _("tell the registry's maintainers"),
             )
         where = urljoin(url, quote(ref))
         a = listed.get(ref)
@@ -123,10 +131,14 @@ def fetch_art(pack: dict, url: str, entry=None) -> dict[str, bytes]:
                     where,
                     0,
                     0,
-                    f"SHA-256 {got[:16]}... differs from the index's {a['sha256'][:16]}...; nothing installed",
+                    _("SHA-256 {got}... differs from the index's {want}...; nothing installed").format(
+                        got=got[:16], want=a["sha256"][:16]
+                    ),
                     code="registry.hash",
-                    hint="the image changed after the index was made, or was altered on the way: "
-                    "tell the registry's maintainers",
+                    hint=_(
+                        "the image changed after the index was made, or was altered on the way: "
+                        "tell the registry's maintainers"
+                    ),
                 )
             )
         problem = image_problem(raw)
