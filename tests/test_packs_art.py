@@ -389,3 +389,17 @@ def test_an_image_over_a_million_bytes_travels(cli, mine, tmp_path):
         r = cli("pack", "install", "My cards")
         assert r.code == 0, r.stderr
     assert (tmp_path / "packs" / ".art" / "my-cards" / "art" / "warriors.png").read_bytes() == buf.getvalue()
+
+
+def test_cmyk_art_is_converted_to_rgb_when_printed(tmp_path):
+    from builder.render.cards import prepare_image
+
+    path = tmp_path / "cmyk.jpg"
+    Image.new("CMYK", (472, 354), (0, 200, 200, 40)).save(path, "JPEG")  # 40 x 30 mm at 300 dpi
+    prepared = prepare_image(path, 40.0, 30.0)
+    assert prepared.is_jpeg
+    data = prepared.source
+    with Image.open(io.BytesIO(data)) as im:
+        assert im.mode == "RGB"
+        r, g, b = im.getpixel((im.width // 2, im.height // 2))
+        assert r > 120 and g < 90 and b < 90, (r, g, b)  # red stays red
