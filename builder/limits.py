@@ -67,6 +67,11 @@ MAX_SHEET_UNPACKED = MAX_FILE_BYTES
 # Pixels of one image printed on a card (a 300 dpi A3 poster has 17.4 million).
 MAX_IMAGE_PIXELS = 50_000_000
 
+# Bytes of one image a pack carries (a 300 dpi card's art is well under 2 MiB as a JPEG), and the
+# images one pack may name.
+MAX_ART_BYTES = 16 * 1024 * 1024
+MAX_ART_FILES = 1_000
+
 
 def number_problem(value) -> str | None:
     """Why ``value`` is not an acceptable number, or None (booleans and non-numbers pass)."""

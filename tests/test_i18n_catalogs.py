@@ -71,4 +71,3 @@ def test_an_unknown_language_prints_english_and_a_note(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("daimyo ")
     assert "no translation for language 'xx'; using English" in out.stderr
-

@@ -45,6 +45,7 @@ BLOCKS = {
     "docs/library.md: Using daimyo from Python": "tests/test_library_api.py",
     "docs/packs.md: Packs: your own cards, troops and boards": RUN_HERE,
     "docs/collection.md: Building from your collection": RUN_HERE,
+    "docs/packs.md: Art, publishing and registries in one path": RUN_HERE,
     "docs/games/herocard.md: HeroCard: Rise of the Shogun": FIRST_LIST,
     "docs/games/kensei.md: Kensei": FIRST_LIST,
     "docs/games/satsuma.md: Satsuma Rebellion": FIRST_LIST,
@@ -213,6 +214,28 @@ def test_the_collection_block_runs_in_order_from_a_fresh_folder(fresh):
     assert "kensei: 7 more 'Yari Ashigaru' (needed 15, owned 8)" in out  # 9 + 6 together
     assert "kensei: 1 more 'Yari Ashigaru' (needed 9, owned 8)" in out  # --each: the most of one list
     assert "kensei: 5 more 'Samurai Yari' (needed 10, owned 5)" in out
+
+
+@pytest.mark.slow  # a process per command
+def test_the_art_path_block_runs_in_order_from_a_fresh_folder(fresh):
+    """Made, published with its art, added as a registry, installed and printed: the deck's
+    PDF holds the pack's image."""
+    import io
+
+    from PIL import Image
+    from pypdf import PdfReader
+
+    work, env = fresh
+    r = run_block(block("docs/packs.md: Art, publishing and registries in one path"), work, env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "Traceback" not in r.stderr
+    assert "published My cards 1 (senshiai): registry/my-cards-1/my-cards-1.yaml" in r.stdout
+    assert "  with 1 image: art/ronin.png" in r.stdout
+    assert "added registry 'registry' (" in r.stdout and "My cards 1 (senshiai): installed from" in r.stdout
+    images = [Image.open(io.BytesIO(i.data)) for p in PdfReader(work / "deck.pdf").pages for i in p.images]
+    [art] = [im.convert("RGB") for im in images]  # the pack's picture, cropped to its art box
+    assert all(abs(a - b) < 25 for a, b in zip(art.getpixel((2, 2)), (178, 34, 34), strict=True))
+    assert min(art.getpixel((art.width // 2, art.height // 2))) > 220  # the white disc in its middle
 
 
 @pytest.mark.slow  # starts the web server

@@ -17,6 +17,8 @@ LIMITS = [
     ("builder.limits", "MIN_PAPER_MM", "from {:g}"),
     ("builder.limits", "MAX_PAPER_MM", "to {:,.0f} mm"),
     ("builder.limits", "MAX_IMAGE_PIXELS", "{:,} pixels"),
+    ("builder.limits", "MAX_ART_BYTES", "mib"),
+    ("builder.limits", "MAX_ART_FILES", "at most {:,} images a pack"),
     ("builder.limits", "MAX_SHEET_UNPACKED", "mib"),
     ("builder.limits", "MAX_TEXT_LINES", "{:,} lines"),
     ("builder.limits", "MAX_CODE_EXPANSION", "{} times its own size"),

@@ -20,7 +20,8 @@ daimyo     no       the lowest daimyo version it needs, e.g. ``"0.2"``
 ========== ======== ==========================================================
 
 The hash is SHA-256 over the pack's data (not its text): key order, comments, quoting and
-layout do not change it, any value does. It is written ``sha256:`` + 64 hex digits and
+layout do not change it, any value does. A pack that names art images has them in its hash too
+(``builder.catalog.packart``). It is written ``sha256:`` + 64 hex digits and
 shown to people by its first 12.
 """
 
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from builder import limits, yamlio
+from builder.catalog.packart import art_digests, art_folder, art_refs, with_art
 from builder.errors import CatalogError, Diagnostic
 from builder.paths import display_path
 from builder.yamlio import read_text
@@ -71,6 +73,17 @@ def _text_keys(data):
     if isinstance(data, list):
         return [_text_keys(v) for v in data]
     return data
+
+
+def _art_of(data: dict, file) -> dict[str, str]:
+    if file is None or not art_refs(data) or "://" in str(file):
+        return {}
+    try:
+        if not Path(file).is_file():
+            return {}
+    except (OSError, ValueError):
+        return {}
+    return art_digests(data, art_folder(file))
 
 
 def short_hash(h: str | None) -> str:
@@ -124,7 +137,10 @@ class PackId:
     file: str | None = None
 
     @classmethod
-    def of(cls, data: dict, file: str | Path | None = None) -> PackId:
+    def of(cls, data: dict, file: str | Path | None = None, art: dict[str, str] | None = None) -> PackId:
+        """``art``: {path: SHA-256} of the images the pack names (``builder.catalog.packart``);
+        read from beside ``file`` when not given and ``file`` is a pack file here."""
+
         def text(*keys):
             for k in keys:
                 v = data.get(k)
@@ -136,7 +152,7 @@ class PackId:
         return cls(
             name=name,
             version=text("version"),
-            hash=content_hash(data),
+            hash=with_art(content_hash(data), _art_of(data, file) if art is None else art),
             system=text("system"),
             author=text("author"),
             url=text("url"),

@@ -342,7 +342,7 @@ COMMAND_TABLE = {
     **dict.fromkeys(("print", "print-test", "aid", "printer"), "printing"),
     **dict.fromkeys(("export", "import", "show"), "share"),
     **dict.fromkeys(("stats", "hand"), "analytics"),
-    "pack": "packs",
+    **dict.fromkeys(("pack", "registry"), "packs"),
     "collection": "collection",
     "serve": "serve",
     "event": "event",

@@ -1,8 +1,10 @@
-"""CLI commands: daimyo pack new|check|list|install|index|search|update|remove|import|export."""
+"""CLI commands: daimyo pack new|check|list|install|index|publish|search|update|remove|import|export,
+daimyo registry add|list|remove."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -13,15 +15,21 @@ from builder.catalog.packfiles import resolve_pack
 from builder.catalog.packid import read_pack
 from builder.cli import echo, error_lines, fail, find_game, formats
 from builder.errors import EXIT_INPUT, DaimyoError, UsageError, WouldOverwrite, one_line
+from builder.i18n import _, ngettext
 from builder.packs import store
 from builder.packs.installer import describe, download, install, outdated, put_in_use, refuse_shadows
 from builder.packs.installer import outdated as find_outdated
 from builder.packs.manage import check_pack, format_pack_list, list_packs, packs_json
 from builder.packs.manage import shown as shown_path
+from builder.packs.publish import publish
+from builder.packs.registries import add as add_registry
+from builder.packs.registries import configured
+from builder.packs.registries import remove as remove_registry
 from builder.packs.registry import (
     INDEX_NAME,
     all_entries,
     build_index,
+    config_file,
     dump_index,
     is_index_file,
     search,
@@ -55,6 +63,57 @@ pack_app = typer.Typer(
 )
 
 cli.add_typer(pack_app, name="pack")
+
+registry_app = typer.Typer(
+    help="The pack registries you use (kept in config.toml).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+cli.add_typer(registry_app, name="registry")
+
+
+@registry_app.command("add")
+def registry_add(
+    ref: str = typer.Argument(..., help="the registry's index address (http, https) or folder"),
+    name: Optional[str] = typer.Option(None, "--name", help="a short name for it [default: its folder's name]"),
+):
+    """Add a registry: its index is fetched and checked first, then config.toml is written."""
+    reg, count = add_registry(ref, name)
+    echo(
+        ngettext(
+            "added registry '{name}' ({index}): {n} pack version",
+            "added registry '{name}' ({index}): {n} pack versions",
+            count,
+        ).format(name=reg.name, index=reg.index, n=count)
+    )
+
+
+@registry_app.command("list")
+def registry_list(
+    format: str = typer.Option("text", "--format", "-f", help="text or json", callback=formats("text", "json")),
+):
+    """The registries in config.toml, by name."""
+
+    regs = configured()
+    if format == "json":
+        echo(json.dumps([r.to_json() for r in regs], indent=2, ensure_ascii=False))
+        return
+    for r in regs:
+        say(f"{r.name}\t{r.url}")
+    if not regs:
+        echo(_("no registry in {file}; add one with 'daimyo registry add URL|FOLDER'").format(file=config_file()))
+    if os.environ.get("DAIMYO_REGISTRY") is not None:
+        echo(_("note: DAIMYO_REGISTRY is set, so its registries are used instead of these"), err=True)
+
+
+@registry_app.command("remove")
+def registry_remove(
+    name: str = typer.Argument(..., help="the registry's name (or address)"),
+):
+    """Remove a registry from config.toml (the packs installed from it stay)."""
+    reg = remove_registry(name)
+    echo(_("removed registry '{name}' ({url})").format(name=reg.name, url=reg.url))
 
 
 @pack_app.command("new")
@@ -191,8 +250,23 @@ def pack_index(
     index, lines = build_index(folder, base_url)
     atomic_write(target, dump_index(index), force=replace)
     for line in lines:
-        say(line)
+        say(line, err=line.startswith("warning: "))
     echo(f"wrote {target}: {len(index['packs'])} pack version{'s' * (len(index['packs']) != 1)}")
+
+
+@pack_app.command("publish")
+def pack_publish(
+    pack: str = typer.Argument(..., help="the pack file (or a pack name found in the packs folders)"),
+    to: str = typer.Option(..., "--to", help="the registry's folder"),
+    version: Optional[str] = typer.Option(
+        None, "--version", help="the version to publish [default: the next after the last one published]"
+    ),
+):
+    """Publish a new version of a pack and its art into a registry folder, then index it:
+    NAME-VERSION/NAME-VERSION.yaml, the images, index.json. Prints what changed since the last
+    version; refuses an empty pack or one unchanged since then."""
+    for line in publish(pack, to, version):
+        say(line, err=line.startswith("warning: "))
 
 
 @pack_app.command("search")

@@ -10,6 +10,8 @@
       list: {system: senshiai, packs: [My cards], cards: {...}}
       packs:
         - {system: senshiai, name: My cards, version: '2', cards: [...]}
+      art:
+        - {"pack": "My cards", "path": "art/warriors.png", "sha256": "...", "data": "<base64>"}
 
   In a bundle the list names each pack by its declared name, so that it finds the pack
   once installed, whatever the folders on the other machine.
@@ -17,18 +19,31 @@
 
 from __future__ import annotations
 
-import os
+import base64
+import binascii
+import json
 import re
+import shutil
 import tempfile
 from pathlib import Path
 
 from builder import yamlio
-from builder.catalog.packfiles import not_found_hint, resolve_pack, resolve_recorded
+from builder.catalog.packart import art_diagnostics, art_folder, art_refs, image_problem, norm, path_problem, sha256_hex
+from builder.catalog.packfiles import (
+    bundled_dir,
+    name_key,
+    not_found_hint,
+    pack_files,
+    read_header,
+    resolve_pack,
+    resolve_recorded,
+)
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.i18n import _
 from builder.lists.dump import dump_list_yaml
 from builder.lists.packchanges import short_hash as _short
-from builder.paths import display_path
+from builder.paths import display_path, within
 from builder.yamlio import read_text
 
 BUNDLE_KEY = "daimyo_bundle"
@@ -85,9 +100,22 @@ def compare_packs(doc: dict, base_dir: Path, names_only: bool = False) -> list[s
 # -- bundles -----------------------------------------------------------------------------------
 
 
+def _art_files(data: dict, path: Path) -> dict[str, bytes]:
+    """The images pack file ``path`` names, read from beside it."""
+    folder = art_folder(path)
+    out = {}
+    for ref in art_refs(data):
+        real = within(folder, ref)
+        if real is not None and real.is_file():
+            out[ref] = real.read_bytes()
+    return out
+
+
 def make_bundle(doc: dict, base_dir: Path) -> dict:
-    """The bundle of a canonical list: the list (packs named by their names) and the packs."""
-    packs, refs = [], []
+    """The bundle of a canonical list: the list (packs named by their names), the packs and
+    their art (``art``: one item per image, its bytes in base64)."""
+    packs, refs, arts = [], [], []
+    digests: list[dict[str, str]] = []
     for ref in doc.get("packs") or []:
         path = resolve_pack(ref, base_dir, doc.get("system"))
         if path is None:
@@ -100,6 +128,15 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
         if not name:  # a pack travels under a name: its file name when it declares none
             name = Path(path).stem
             data = {"system": data.get("system"), "name": name, **data}
+        files = _art_files(data, Path(path))
+        problems = art_diagnostics(data, art_folder(path), display_path(path)) if art_refs(data) else []
+        if problems:
+            raise DaimyoError(problems)
+        digests.append({k: sha256_hex(v) for k, v in files.items()})
+        for ref, raw in sorted(files.items()):
+            arts.append(
+                {"pack": str(name), "path": ref, "sha256": digests[-1][ref], "data": base64.b64encode(raw).decode()}
+            )
         packs.append(data)
         refs.append(str(name))
     lst = dict(doc)
@@ -112,11 +149,14 @@ def make_bundle(doc: dict, base_dir: Path) -> dict:
                 "pack": r,
                 "name": r,
                 **({"version": str(p["version"])} if p.get("version") is not None else {}),
-                "hash": _short(PackId.of(p).hash),
+                "hash": _short(PackId.of(p, art=d).hash),
             }
-            for r, p in zip(refs, packs, strict=True)
+            for r, p, d in zip(refs, packs, digests, strict=True)
         ]
-    return {BUNDLE_KEY: BUNDLE_VERSION, "list": lst, "packs": packs}
+    out = {BUNDLE_KEY: BUNDLE_VERSION, "list": lst, "packs": packs}
+    if arts:
+        out["art"] = arts
+    return out
 
 
 def dump_bundle(bundle: dict) -> str:
@@ -137,6 +177,10 @@ def dump_bundle(bundle: dict) -> str:
         lines += ["    " + ln if ln else "" for ln in text[1:]]
     if not bundle["packs"]:
         lines[-1] = "packs: []"
+    if bundle.get("art"):
+        lines.append("art:")
+        for a in bundle["art"]:
+            lines.append("  - " + json.dumps(a, ensure_ascii=False))
     return "\n".join(lines) + "\n"
 
 
@@ -144,8 +188,10 @@ def is_bundle_text(text: str) -> bool:
     return re.search(rf"^[\"']?{BUNDLE_KEY}[\"']?\s*:", text, re.M) is not None
 
 
-def read_bundle(path: str) -> tuple[dict, list[dict], object]:
-    """(list document, pack datas, positions) of a bundle file; DaimyoError when it is damaged."""
+def read_bundle(path: str) -> tuple[dict, list[dict], object, dict[str, dict[str, bytes]]]:
+    """(list document, pack datas, positions, art) of a bundle file; DaimyoError when it is
+    damaged. ``art``: {pack name: {path: bytes}}, each image matched with its SHA-256 and
+    checked as art."""
     shown = display_path(path)
     data, pos = yamlio.parse_yaml(read_text(path, display=shown), shown)
     if not isinstance(data, dict) or BUNDLE_KEY not in data:
@@ -167,29 +213,115 @@ def read_bundle(path: str) -> tuple[dict, list[dict], object]:
     for i, p in enumerate(packs):
         if not isinstance(p.get("system"), str) or not (p.get("name") or p.get("pack")):
             raise DaimyoError(pos.diag(("packs", i), "each pack of a bundle needs 'system:' and 'name:'"))
-    return lst, packs, pos
+    return lst, packs, pos, _read_art(data.get("art"), pos)
 
 
-def install_bundle_packs(packs: list[dict], force: bool = False, where: str = "bundle") -> list[str]:
-    """Install the packs of a bundle; every pack is checked (and may replace an installed one)
-    before any is written. One line per pack."""
+def _read_art(items, pos) -> dict[str, dict[str, bytes]]:
+    if items is None:
+        return {}
+    if not isinstance(items, list):
+        raise DaimyoError(pos.diag(("art",), "'art' must be a list of images"))
+    out: dict[str, dict[str, bytes]] = {}
+    for i, a in enumerate(items):
+        if not (
+            isinstance(a, dict)
+            and all(isinstance(a.get(k), str) for k in ("pack", "path", "sha256", "data"))
+            and path_problem(a["path"]) is None
+        ):
+            raise DaimyoError(
+                pos.diag(
+                    ("art", i), "each image of a bundle needs 'pack', 'path' (inside the pack), 'sha256' and 'data'"
+                )
+            )
+        try:
+            raw = base64.b64decode(a["data"], validate=True)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if sha256_hex(raw) != a["sha256"].lower():
+            raise DaimyoError(
+                pos.diag(
+                    ("art", i),
+                    _("art '{path}' of pack '{pack}' is damaged (its SHA-256 differs); nothing installed").format(
+                        path=a["path"][:200], pack=a["pack"][:100]
+                    ),
+                    code="registry.hash",
+                    hint=_("ask the sender for the bundle again"),
+                )
+            )
+        why = image_problem(raw)
+        if why:
+            raise DaimyoError(
+                pos.diag(
+                    ("art", i),
+                    _("art '{path}' of pack '{pack}': {why}").format(
+                        path=a["path"][:200], pack=a["pack"][:100], why=why
+                    ),
+                    code="pack.art",
+                )
+            )
+        out.setdefault(a["pack"], {})[norm(a["path"])] = raw
+    return out
+
+
+def bundled_copy(p: dict, art: dict[str, bytes]) -> Path | None:
+    """The pack bundled with daimyo that is pack ``p`` (the same name, game and content), or None."""
+    name = p.get("name") or p.get("pack")
+    if not isinstance(name, str) or not isinstance(p.get("system"), str):
+        return None
+    want = PackId.of(p, art={k: sha256_hex(v) for k, v in art.items()}).hash
+    key = name_key(name)
+    for path in pack_files(bundled_dir()):
+        head = read_header(path)
+        if head.system not in (None, p["system"]) or key not in (name_key(path.name), name_key(head.name or "")):
+            continue
+        try:
+            if pack_id(path).hash == want:
+                return path
+        except DaimyoError:
+            continue
+    return None
+
+
+def install_bundle_packs(
+    packs: list[dict], force: bool = False, where: str = "bundle", art: dict[str, dict[str, bytes]] | None = None
+) -> list[str]:
+    """Install the packs of a bundle with their art; every pack is checked (and may replace an
+    installed one) before any is written. A pack that is one bundled with daimyo is used from
+    there, never copied. One line per pack."""
     from builder.packs.manage import install_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
     from builder.packs.sheet import dump_pack  # noqa: PLC0415 - pack management only when a bundle is made or installed; `daimyo check` loads this module
 
+    art = art or {}
     temps = []
+    out = []
+    top = tempfile.mkdtemp(prefix="daimyo-bundle-")
     try:
-        for p in packs:
-            fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix="daimyo-bundle-")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(dump_pack(p))
-            temps.append((p, tmp))
-        out = []
+        for n, p in enumerate(packs):
+            name = p.get("name") or p.get("pack")
+            files = art.get(str(name), {})
+            bundled = bundled_copy(p, files)
+            if bundled is not None:
+                out.append(
+                    _("pack {label}: bundled with daimyo, used from there (not copied)").format(
+                        label=_label(name, p.get("version"))
+                    )
+                )
+                continue
+            folder = Path(top) / str(n)
+            folder.mkdir()
+            tmp = folder / "pack.yaml"
+            tmp.write_text(dump_pack(p), encoding="utf-8")
+            for ref, raw in files.items():
+                f = folder / ref
+                f.parent.mkdir(parents=True, exist_ok=True)
+                f.write_bytes(raw)
+            temps.append((p, str(tmp), files))
         for dry in (True, False):
-            for p, tmp in temps:
+            for p, tmp_file, files in temps:
                 try:
-                    target, what = install_pack(tmp, force=force, dry_run=dry)
+                    target, what = install_pack(tmp_file, force=force, dry_run=dry, art=files)
                 except DaimyoError as exc:  # the lines point into a temporary file: name the pack instead
-                    shown_tmp = {tmp, display_path(tmp)}
+                    shown_tmp = {tmp_file, display_path(tmp_file)}
                     name = p.get("name") or p.get("pack")
                     raise DaimyoError(
                         [
@@ -203,8 +335,4 @@ def install_bundle_packs(packs: list[dict], force: bool = False, where: str = "b
                     out.append(f"pack {_label(p.get('name') or p.get('pack'), p.get('version'))}: {what}: {target}")
         return out
     finally:
-        for _, tmp in temps:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        shutil.rmtree(top, ignore_errors=True)

@@ -8,15 +8,17 @@ is stored and put in use atomically (``builder.packs.store``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urljoin
+from urllib.parse import quote, urljoin
 
 from builder import limits, yamlio
+from builder.catalog.packart import art_folder, art_refs, image_problem, path_problem
 from builder.catalog.packfiles import bundled_dir, name_key, pack_files, read_header, resolve_pack, resolve_recorded
 from builder.catalog.packid import PackId, pack_id, read_pack
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, command_line, option
+from builder.i18n import _
 from builder.lists.packchanges import for_list, lists_using, pack_changes, summary
 from builder.packs import store
 from builder.packs.manage import check_pack
@@ -33,7 +35,7 @@ from builder.packs.registry import (
     too_big_error,
     version_key,
 )
-from builder.paths import display_path, is_file
+from builder.paths import display_path, is_file, within
 from builder.yamlio import read_bytes
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ class Ready:
     source: str
     pack: dict  # its data
     origin: str = ""  # the registry's index, or the folder of the address or file (``origin_of``)
+    art: dict = field(default_factory=dict)  # {path: bytes}: the images it names, checked
 
 
 def origin_of(source: str) -> str:
@@ -85,9 +88,81 @@ def verify(data: bytes, entry) -> None:
         )
 
 
-def prepare(data: bytes, source: str, entry=None) -> Ready:
+def art_problem(where: str, ref: str, message: str, hint: str | None = None) -> DaimyoError:
+    return DaimyoError(
+        Diagnostic(
+            where,
+            0,
+            0,
+            _("art '{path}': {why}; nothing installed").format(path=ref[:200], why=message),
+            code="pack.art",
+            hint=hint,
+        )
+    )
+
+
+def fetch_art(pack: dict, url: str, entry=None) -> dict[str, bytes]:
+    """The images pack data fetched from ``url`` names, each fetched beside it (and, from a
+    registry, verified by the SHA-256 its index gives) and checked as art; DaimyoError (one
+    line) for the first that fails. Nothing is written."""
+    refs = art_refs(pack)
+    listed = {a["path"]: a for a in entry.art} if entry is not None else {}
+    out = {}
+    for ref in refs:
+        why = path_problem(ref)
+        if why is not None:
+            raise art_problem(url, ref, why)
+        if entry is not None and ref not in listed:
+            raise art_problem(
+                url,
+                ref,
+                _("the pack names it and the registry's index does not carry it"),
+                _("tell the registry's maintainers"),
+            )
+        where = urljoin(url, quote(ref))
+        a = listed.get(ref)
+        if a is not None and a.get("size") is not None and a["size"] > limits.MAX_ART_BYTES:
+            raise too_big_error(where, a["size"], limits.MAX_ART_BYTES)
+        raw = fetch(where, "art", limits.MAX_ART_BYTES)
+        if a is not None and sha256_hex(raw) != a["sha256"]:
+            got = sha256_hex(raw)
+            raise DaimyoError(
+                Diagnostic(
+                    where,
+                    0,
+                    0,
+                    _("SHA-256 {got}... differs from the index's {want}...; nothing installed").format(
+                        got=got[:16], want=a["sha256"][:16]
+                    ),
+                    code="registry.hash",
+                    hint=_(
+                        "the image changed after the index was made, or was altered on the way: "
+                        "tell the registry's maintainers"
+                    ),
+                )
+            )
+        problem = image_problem(raw)
+        if problem:
+            raise art_problem(where, ref, problem)
+        out[ref] = raw
+    return out
+
+
+def local_art(pack: dict, path: Path) -> dict[str, bytes]:
+    """The images a pack file here names, read from beside it (``check_pack`` checked them)."""
+    folder = art_folder(path)
+    out = {}
+    for ref in art_refs(pack):
+        real = within(folder, ref)
+        if real is not None and real.is_file():
+            out[ref] = real.read_bytes()
+    return out
+
+
+def prepare(data: bytes, source: str, entry=None, art: dict[str, bytes] | None = None) -> Ready:
     """Check downloaded bytes as a pack (and, from a registry, that it is the pack the index
-    names)."""
+    names). ``art``: the images it names, fetched and checked (``fetch_art``); None: fetched
+    here, beside ``source`` (read from beside it for a file)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -96,7 +171,9 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
     if not isinstance(pack, dict):
         raise CatalogError(pos.diag((), "a pack must be a mapping with 'system:' and sections", code="pack.type"))
     report = check_pack(source, parsed=(pack, pos))
-    ident = PackId.of(pack, source)
+    if art is None:
+        art = fetch_art(pack, source, entry) if "://" in source else local_art(pack, Path(source))
+    ident = PackId.of(pack, source, art={k: sha256_hex(v) for k, v in art.items()})
     if entry is not None:
         if (name_key_of(ident.name), ident.version, report.system) != (
             name_key_of(entry.name),
@@ -116,7 +193,7 @@ def prepare(data: bytes, source: str, entry=None) -> Ready:
             )
 
     origin = entry.registry if entry is not None and entry.registry else origin_of(source)
-    return Ready(data, ident, report.system, sha256_hex(data), source, pack, origin)
+    return Ready(data, ident, report.system, sha256_hex(data), source, pack, origin, art)
 
 
 def _needs_daimyo(ready: Ready) -> None:
@@ -171,6 +248,7 @@ def install(ref: str, game: str | None = None, force: bool = False, replace: boo
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
     if is_file(ref):
+        check_pack(ref)  # its art too, read from beside it
         ready = prepare(read_bytes(ref, "pack.yaml"), str(Path(ref).resolve()))
         _needs_daimyo(ready)
         return put_in_use([ready], force, replace)
@@ -269,12 +347,17 @@ def put_in_use(readies: list[Ready], force: bool, replace: bool = False) -> list
                     old, raw = pack_id(path), path.read_bytes()
                     if old.hash != r.ident.hash:
                         current = store.store(
-                            raw, old, old.system or r.game, sha256_hex(raw), f"made or copied by hand ({path})"
+                            raw,
+                            old,
+                            old.system or r.game,
+                            sha256_hex(raw),
+                            f"made or copied by hand ({path})",
+                            art=store.read_art(path),
                         )
                 except (DaimyoError, OSError):
                     pass
             taken = shadows(r)
-            rec = store.store(r.data, r.ident, r.game, r.sha256, r.source, r.origin)
+            rec = store.store(r.data, r.ident, r.game, r.sha256, r.source, r.origin, r.art)
             if current is not None and current.hash == rec.hash and path.is_file():
                 out.append(f"{rec.label()}: already installed and in use: {path}")
                 continue

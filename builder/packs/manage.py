@@ -7,6 +7,7 @@ from pathlib import Path
 
 from builder import SYSTEMS, yamlio
 from builder.catalog.loader import build_catalog, catalog_files, load_catalog
+from builder.catalog.packart import art_diagnostics, art_folder, art_refs
 from builder.catalog.packfiles import WHERE_LABELS, bundled_dir, install_dir, name_key, pack_files, search_dirs
 from builder.catalog.packid import PackId, read_pack, short_hash
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, option
@@ -65,6 +66,11 @@ def check_pack(path: str | Path, parsed: tuple | None = None) -> PackReport:
         cat = build_catalog(system, catalog_files(system), parsed=((str(path), data, pos),))
     else:
         cat = load_catalog(system, [str(path)], use_cache=False)
+    local = "://" not in str(path) and Path(path).is_file()
+    if local and art_refs(data):
+        problems = art_diagnostics(data, art_folder(path), display_path(path), pos)
+        if problems:
+            raise CatalogError(problems)
     base = load_catalog(system)
     added: dict[str, int] = {}
     changed: dict[str, int] = {}
@@ -125,8 +131,11 @@ def list_packs(system: str | None = None, base_dir: Path | None = None) -> list[
 # -- installing ----------------------------------------------------------------------------
 
 
-def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -> tuple[Path, str]:
-    """Copy a valid pack into the user packs folder as ``<name>.yaml``; (target, what happened).
+def install_pack(
+    path: str | Path, force: bool = False, dry_run: bool = False, art: dict[str, bytes] | None = None
+) -> tuple[Path, str]:
+    """Copy a valid pack into the user packs folder as ``<name>.yaml`` (``art``: its images, put
+    beside it in ``.art/<name>/``); (target, what happened).
 
     An installed pack of the same name and the same content is left alone; one with other
     content is replaced only with ``force``.
@@ -167,6 +176,8 @@ def install_pack(path: str | Path, force: bool = False, dry_run: bool = False) -
         ) from None
 
     may_replace(target)  # its old version was read above, to be named
+    if art or store.art_of(target).exists():
+        store.put_folder(art or {}, store.art_of(target))
     yamlio.atomic_write(target, text, force=True)
     if old is None:
         return target, "installed"

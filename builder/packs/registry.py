@@ -9,10 +9,13 @@ web page) or read from a local folder::
                 "description": "...", "authors": ["..."], "licence": "CC-BY-4.0",
                 "sha256": "<64 hex digits of the file's bytes>", "size": 1234,
                 "content": "sha256:<64 hex digits of the pack's data>",
-                "url": "club-cards-2.yaml", "needs": ["Other pack"], "daimyo": "0.1"}]}
+                "url": "club-cards-2.yaml", "needs": ["Other pack"], "daimyo": "0.1",
+                "art": [{"path": "art/warriors.png", "sha256": "<64 hex digits>", "size": 5678}]}]}
 
 ``url`` is relative to the index (or absolute); ``content`` is the pack's content hash, the
-one lists record (``checked_with``). The registries used come from ``DAIMYO_REGISTRY`` (index
+one lists record (``checked_with``), which covers its images; ``art`` lists the images the pack
+names, each ``path`` relative to the pack's file, fetched and verified by its SHA-256 like the
+pack. The registries used come from ``DAIMYO_REGISTRY`` (index
 URLs or folders separated by spaces) or else ``registries = [...]`` in the user's config file
 (``config.toml`` in the config folder). Every download is size-limited, time-limited, follows
 few redirects and reads ``http``, ``https`` and ``file`` addresses only
@@ -37,12 +40,14 @@ from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 from builder import SYSTEMS, __version__, limits, yamlio
+from builder.catalog.packart import art_folder, art_refs, norm, path_problem
 from builder.catalog.packfiles import PACK_SUFFIXES, config_dir, name_key, split_ref, version_key
 from builder.catalog.packid import PackId
 from builder.errors import CatalogError, DaimyoError, Diagnostic, UsageError, one_line, option
+from builder.i18n import _
 from builder.names import did_you_mean, loose
 from builder.packs.manage import check_pack
-from builder.paths import cache_dir, display_path
+from builder.paths import cache_dir, display_path, within
 from builder.yamlio import entries_over, read_bytes
 
 INDEX_KEY = "daimyo_registry"
@@ -83,6 +88,7 @@ class Entry:
     licence: str | None = None
     needs: list = field(default_factory=list)
     daimyo: str | None = None
+    art: list = field(default_factory=list)  # [{"path", "sha256", "size"}]: the images it carries
 
     def label(self) -> str:
         return f"{self.name} {self.version}"
@@ -107,6 +113,8 @@ class Entry:
             d["authors"] = list(self.authors)
         if self.needs:
             d["needs"] = list(self.needs)
+        if self.art:
+            d["art"] = [dict(a) for a in self.art]
         return d
 
 
@@ -199,6 +207,10 @@ def parse_index(text: str, where: str) -> list[Entry]:
             url = absolute_url(p["url"], where)
         except DaimyoError as exc:
             raise bad("url", exc.diagnostics[0].message, exc.diagnostics[0].hint) from None
+        art = p.get("art") or []
+        problem = _art_problem(art)
+        if problem:
+            raise bad("art", problem, "'daimyo pack index FOLDER' writes a valid index")
         out.append(
             Entry(
                 name=p["name"].strip(),
@@ -214,9 +226,28 @@ def parse_index(text: str, where: str) -> list[Entry]:
                 licence=p.get("licence"),
                 needs=list(p.get("needs") or []),
                 daimyo=p.get("daimyo"),
+                art=[{"path": a["path"], "sha256": a["sha256"], "size": a.get("size")} for a in art],
             )
         )
     return out
+
+
+def _art_problem(art) -> str | None:
+    """What is wrong with the ``art`` of a pack of an index, or None."""
+    if not isinstance(art, list) or len(art) > limits.MAX_ART_FILES:
+        return f"'art' must be a list of at most {limits.MAX_ART_FILES:,} images"
+    for a in art:
+        if (
+            not isinstance(a, dict)
+            or not isinstance(a.get("path"), str)
+            or path_problem(a["path"]) is not None
+            or norm(a["path"]) != a["path"]
+            or not isinstance(a.get("sha256"), str)
+            or not _HEX64.match(a["sha256"])
+            or (a.get("size") is not None and (isinstance(a["size"], bool) or not isinstance(a["size"], int)))
+        ):
+            return "each image of 'art' needs 'path' (inside the pack's folder) and 'sha256' (64 hexadecimal digits)"
+    return None
 
 
 def absolute_url(url: str, base: str) -> str:
@@ -271,8 +302,10 @@ def registry_urls() -> list[str]:
             )
         ) from exc
     regs = data.get("registries", [])
-    if isinstance(regs, str):
+    if isinstance(regs, (str, dict)):
         regs = [regs]
+    if isinstance(regs, list):  # {name = "club", url = "..."}, as 'daimyo registry add' writes
+        regs = [x.get("url") if isinstance(x, dict) else x for x in regs]
     if not isinstance(regs, list) or not all(isinstance(x, str) for x in regs):
         raise DaimyoError(
             Diagnostic(
@@ -324,7 +357,7 @@ def to_index_url(ref: str, base: Path | None = None) -> str:
 
 
 def no_registry_hint() -> str:
-    return f"set DAIMYO_REGISTRY to a registry's index address or folder, or add registries = [...] to {config_file()}"
+    return "add one: 'daimyo registry add URL|FOLDER' (or set DAIMYO_REGISTRY to its index address or folder)"
 
 
 # -- downloads --------------------------------------------------------------------------------
@@ -737,6 +770,12 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             diags.extend(exc.diagnostics)
             continue
         ident = PackId.of(data, p)
+        if not has_entries(data):
+            lines.append(
+                _("warning: {file}: pack '{name}' has no entries; a friend who installs it gets nothing").format(
+                    file=shown, name=ident.name
+                )
+            )
         if not ident.version:
             diags.append(
                 Diagnostic(
@@ -778,6 +817,7 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
             "url": url,
             "needs": [str(x) for x in data.get("needs") or []],
             "daimyo": _text(data.get("daimyo")),
+            "art": art_index(data, p),
         }
         entries.append({k: v for k, v in e.items() if v not in (None, [])})
         lines.append(f"{shown}: {ident.name} {ident.version} ({report.system}) ok")
@@ -786,11 +826,32 @@ def build_index(folder: str | Path, base_url: str | None = None) -> tuple[dict, 
     names = {(name_key_of(e["name"]), e["game"]) for e in entries}
     for e in entries:  # a pack it needs that the registry lacks is worth a warning, not a refusal
         for need in e.get("needs", []):
-            n, _ = split_ref(need)
+            n, _version = split_ref(need)
             if not any(k == name_key_of(n) for k, _g in names):
                 lines.append(f"warning: {e['name']} {e['version']} needs pack '{need}', which this registry lacks")
     entries.sort(key=lambda e: (e["game"], e["name"].lower(), version_key(e["version"])))
     return {INDEX_KEY: INDEX_FORMAT, "packs": entries}, lines
+
+
+def has_entries(data: dict) -> bool:
+    """True when a pack has at least one entry (a non-empty list in any section)."""
+    return any(isinstance(v, list) and v for k, v in data.items() if k not in ("authors", "needs"))
+
+
+def art_index(data: dict, pack: Path) -> list[dict]:
+    """The index's ``art`` of a pack file: each image it names, with its SHA-256 and size."""
+    folder = art_folder(pack)
+    out = []
+    for ref in art_refs(data):
+        real = within(folder, ref)
+        if real is None or not real.is_file():
+            continue  # check_pack refused it already
+        raw = real.read_bytes()
+        item: dict[str, Any] = {"path": ref, "sha256": sha256_hex(raw)}
+        if len(raw) <= limits.MAX_NUMBER:  # larger numbers are not read back: its download's limit still holds
+            item["size"] = len(raw)
+        out.append(item)
+    return out
 
 
 def _text(v):

@@ -6,6 +6,8 @@ In the user packs folder (``builder.catalog.packfiles.install_dir``):
 * ``.versions/NAME/VERSION-HASH.yaml`` keeps every version installed, so that
   ``daimyo pack install NAME@VERSION`` brings an earlier one back without the network and
   ``daimyo check`` can say what a newer version changes for a list;
+* ``.art/NAME/`` and ``.versions/NAME/.art/VERSION-HASH/`` hold the art of the pack beside them
+  (``builder.catalog.packart``), each written as a temporary folder renamed into place;
 * ``.installed.json`` records each stored version: name, game, version, content hash, the
   SHA-256 of its bytes, its source (registry file address, URL or file) and when.
 
@@ -19,11 +21,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import tempfile
 import time
 from dataclasses import asdict
 from pathlib import Path
 
 from builder import yamlio
+from builder.catalog.packart import ART_DIR
 from builder.catalog.packfiles import (
     PACK_SUFFIXES,
     RECORDS,
@@ -159,11 +164,68 @@ def stored_data(r: Installed) -> dict:
     return read_pack(folder() / r.file)[0]
 
 
-def store(data: bytes, ident, game: str, sha256: str, source: str, origin: str | None = None) -> Installed:
-    """Keep ``data`` (a checked pack) as a stored version and record it (call under ``locked``)."""
+def put_folder(files: dict[str, bytes], target: Path) -> None:
+    """Write ``files`` ({relative path: bytes}) as the folder ``target``: into a temporary folder
+    beside it, renamed into place whole (the folder there before, if any, replaced). No files:
+    ``target`` is removed."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+    try:
+        for rel, data in files.items():
+            if not _inside(rel):
+                raise UsageError(f"art '{rel[:200]}' leads outside the pack's folder; nothing installed")
+            f = tmp / rel
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.write_bytes(data)
+            with open(f, "rb") as fh:
+                os.fsync(fh.fileno())
+        old = None
+        if target.exists():
+            old = target.with_name(f".old-{target.name}-{os.getpid()}")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(target, old)
+        if files:
+            os.replace(tmp, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _inside(rel: str) -> bool:
+    parts = rel.replace("\\", "/").split("/")
+    return bool(rel) and not rel.startswith("/") and ":" not in rel and all(p not in ("", ".", "..") for p in parts)
+
+
+def art_of(pack: Path) -> Path:
+    """The folder the art of a stored or in-use pack file is kept in (``.art/<stem>`` beside it)."""
+    return pack.parent / ART_DIR / pack.stem
+
+
+def read_art(pack: Path) -> dict[str, bytes]:
+    """The files kept as the art of ``pack`` ({relative path: bytes})."""
+    root = art_of(pack)
+    if not root.is_dir():
+        return {}
+    return {f.relative_to(root).as_posix(): f.read_bytes() for f in sorted(root.rglob("*")) if f.is_file()}
+
+
+def store(
+    data: bytes,
+    ident,
+    game: str,
+    sha256: str,
+    source: str,
+    origin: str | None = None,
+    art: dict[str, bytes] | None = None,
+) -> Installed:
+    """Keep ``data`` (a checked pack) and its ``art`` as a stored version and record it (call
+    under ``locked``); the art is in place before the pack file is."""
     rel = f"{VERSIONS}/{file_name(ident.name)}/{file_name(ident.version or 'none')}-{short_hash(ident.hash)}.yaml"
     target = folder() / rel
     target.parent.mkdir(parents=True, exist_ok=True)
+    if art or art_of(target).exists():
+        put_folder(art or {}, art_of(target))
     if not target.is_file() or target.read_bytes() != data:
         yamlio.atomic_write(target, data, force=True)
     rec = Installed(
@@ -186,9 +248,13 @@ def store(data: bytes, ident, game: str, sha256: str, source: str, origin: str |
 def activate(r: Installed) -> Path:
     """Make the stored version ``r`` the one in use (atomically; call under ``locked``)."""
     target = active_path(r.name)
-    data = (folder() / r.file).read_bytes()
+    kept = folder() / r.file
+    data = kept.read_bytes()
     if target.exists():
         may_replace(target)
+    art = read_art(kept)
+    if art or art_of(target).exists():
+        put_folder(art, art_of(target))
     yamlio.atomic_write(target, data, force=True)
     for other in active_paths(r.name):  # another spelling left in use by an older install: not any more
         if other != target and _recorded(other):
@@ -223,6 +289,7 @@ def remove(name: str, version: str | None = None) -> list[str]:
             for p in every or [path]:
                 if p.is_file():
                     p.unlink()
+                    shutil.rmtree(art_of(p), ignore_errors=True)
                     out.append(f"removed {p}")
         if not gone and not out:
             raise UsageError(
@@ -233,6 +300,7 @@ def remove(name: str, version: str | None = None) -> list[str]:
                 (folder() / r.file).unlink()
             except OSError:
                 pass
+            shutil.rmtree(art_of(folder() / r.file), ignore_errors=True)
             out.append(f"removed {r.label()} ({r.source})")
         _write_records(keep)
     return out

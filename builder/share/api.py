@@ -426,10 +426,10 @@ def import_source(
     warnings of the import and how the list's packs compare with the local ones."""
     bundle = _read_bundle(source)
     if bundle is not None:
-        lst, packs, _ = bundle
+        lst, packs, _, art = bundle
         imp = Imported(canonical(lst, file=source), "bundle", source, Path(source).parent)
         if install_packs:
-            for line in install_bundle_packs(packs, force=force_packs, where=source):
+            for line in install_bundle_packs(packs, force=force_packs, where=source, art=art):
                 note(line)
         else:
             for p in packs:

@@ -8,20 +8,27 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import hashlib
+import io
 import os
 import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
+from urllib.request import url2pathname
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from PIL import Image
 from starlette.concurrency import run_in_threadpool as off_loop
 
 from builder.catalog.loader import load_catalog
+from builder.catalog.packart import image_problem
 from builder.errors import DaimyoError
-from builder.limits import MAX_FILE_BYTES
+from builder.i18n import _
+from builder.limits import MAX_ART_BYTES, MAX_FILE_BYTES
+from builder.names import slug
 from builder.packs.editor import (
     digest,
     import_into,
@@ -34,14 +41,18 @@ from builder.packs.editor import (
     validate_entry,
 )
 from builder.packs.fields import LIST_SEPARATOR, entry_fields, main_sections, sections
+from builder.packs.publish import publish
+from builder.packs.registries import configured
 from builder.packs.sheet import cell_text, export_csv
 from builder.packs.store import file_name as _file_name
+from builder.render.cards.geometry import geometry
+from builder.render.cards.template import choose_layout, load_template
 from builder.render.images import render_sides
 from builder.systems import get, ids
 from builder.web.common import attachment, read_form, redirect
 from builder.web.context import context
 from builder.web.workspace import Refused, Workspace
-from builder.yamlio import parse_yaml, read_text
+from builder.yamlio import atomic_write, parse_yaml, read_text
 
 # a pack file's name as 'pack new' makes it (letters of any script, digits, '-', '.', '_'; a
 # space as a person may type one): never a folder, never hidden
@@ -118,7 +129,7 @@ async def pack_new(request: Request):
     return redirect(request, f"/packs/edit/{quote(file)}")
 
 
-def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
+def pack_edit(request: Request, file: str, section: str = "", entry: str = "", done: str = ""):
     ctx = context(request)
 
     _p, text, data, system = load(ctx.ws, file)
@@ -152,6 +163,9 @@ def pack_edit(request: Request, file: str, section: str = "", entry: str = ""):
         cell=_cell_text,
         lines=_prints_lines(system, section),
         line=roster_line(_p, system, str(current["name"])) if current and _prints_lines(system, section) else None,
+        art_aspect=art_aspect(system, current) if any(f.name == "art" for f in fields) else None,
+        folder_registries=folder_registries(),
+        done=done[:2000],
     )
 
 
@@ -291,8 +305,126 @@ async def pack_upload(request: Request, file: str):
     return redirect(request, f"/packs/edit/{quote(file)}")
 
 
+ART_MIME = {"PNG": ("png", "image/png"), "JPEG": ("jpg", "image/jpeg"), "WEBP": ("webp", "image/webp")}
+
+
+def art_aspect(system: str, entry: Mapping | None) -> float | None:
+    """Width / height of the art box the entry prints in (its layout's), or None when its card
+    shows no art."""
+    if not _prints_cards(system):
+        return None
+    try:
+        tpl = load_template(system)
+        box = geometry(tpl, choose_layout(tpl, dict(entry or {})), 0.0).art
+    except (DaimyoError, KeyError):
+        return None
+    if box is None or box[3] <= 0:
+        return None
+    return box[2] / box[3]
+
+
+def store_art(folder_path: Path, name: str, body: bytes, aspect: float | None) -> str:
+    """Keep an uploaded image (already cropped by the page) as ``art/<entry>-<hash>.<ext>`` in
+    the pack's folder, trimmed to the art box's proportions ``aspect``; its path as the
+    entry's ``art:`` names it. Refused (4xx, one line) when it cannot travel with the pack."""
+
+    why = image_problem(body)
+    if why:
+        raise Refused(_("the image cannot be a card's art: {why}").format(why=why), 422)
+    with Image.open(io.BytesIO(body)) as im:
+        im.load()
+        fmt = im.format or "PNG"
+        w, h = im.size
+        if aspect:
+            cw, ch = (w, round(w / aspect)) if w / h < aspect else (round(h * aspect), h)
+            cw, ch = max(1, min(cw, w)), max(1, min(ch, h))
+            if (cw, ch) != (w, h):
+                x, y = (w - cw) // 2, (h - ch) // 2
+                part = im.crop((x, y, x + cw, y + ch))
+                out = io.BytesIO()
+                alpha = part.mode in ("RGBA", "LA", "PA") or "transparency" in part.info
+                fmt = "PNG" if alpha or fmt == "PNG" else "JPEG"
+                part.convert("RGBA" if alpha else "RGB").save(out, fmt, **({"quality": 92} if fmt == "JPEG" else {}))
+                body = out.getvalue()
+    ext = ART_MIME.get(fmt, ("png", ""))[0]
+    rel = f"art/{slug(name)[:60] or 'card'}-{hashlib.sha256(body).hexdigest()[:10]}.{ext}"
+    target = folder_path / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.parent.is_symlink() or target.is_symlink():
+        raise Refused(_("the pack's art folder is a link; not written"), 409)
+    atomic_write(target, body, force=True)  # named by its content: the same bytes, or none there
+    return rel
+
+
+async def pack_art(request: Request, file: str):
+    """An entry's art, uploaded cropped: stored beside the pack (``store_art``); answers the
+    path for the entry's ``art:`` field as JSON."""
+    ctx = context(request)
+
+    _p, _text, _data, system = await off_loop(load, ctx.ws, file)
+    form = await request.form()
+    up = form.get("image")
+    if up is None or not hasattr(up, "read"):
+        raise Refused(_("choose an image (PNG, JPEG or WebP)"))
+    body = await up.read(MAX_ART_BYTES + 1)
+    if len(body) > MAX_ART_BYTES:
+        raise Refused(_("the image is too large"), 413)
+    name = str(form.get("f_name", "")).strip()[:200]
+    if not name:
+        raise Refused(_("name the entry first"))
+    cells = {k[2:]: str(v)[:200] for k, v in form.multi_items() if k.startswith("f_") and isinstance(v, str)}
+    aspect = art_aspect(system, cells)
+
+    def keep() -> str:
+        p = pack_path(ctx.ws, file)
+        return store_art(p.parent, name, body, aspect)
+
+    rel = await off_loop(keep)
+    return JSONResponse({"path": rel})
+
+
+async def pack_publish(request: Request, file: str):
+    """Publish the pack into a folder registry of config.toml (``daimyo pack publish``)."""
+    ctx = context(request)
+
+    form = await read_form(request)
+    which = str(form.get("registry", "")).strip()[:200]
+    version = str(form.get("version", "")).strip()[:40] or None
+
+    def go() -> list[str]:
+        p = pack_path(ctx.ws, file)
+        target = next((r for r in folder_registries() if r.name == which), None)
+        if target is None:
+            raise Refused(_("no folder registry named '{name}' in config.toml").format(name=which[:100]))
+        return publish(str(p), target.folder, version)
+
+    lines = await off_loop(go)
+    return redirect(request, f"/packs/edit/{quote(file)}?" + urlencode({"done": "; ".join(lines)[:2000]}))
+
+
+@dataclasses.dataclass
+class FolderRegistry:
+    name: str
+    folder: str
+
+
+def folder_registries() -> list[FolderRegistry]:
+    """The registries of config.toml that are folders on this machine (where a pack is published)."""
+    try:
+        regs = configured()
+    except DaimyoError:
+        return []
+    out = []
+    for r in regs:
+        if r.index.lower().startswith("file:"):
+            out.append(FolderRegistry(r.name, url2pathname(urlsplit(r.index).path).removesuffix("/index.json")))
+    return out
+
+
 def add_routes(routes) -> None:
     """This module's routes, in the order they are matched."""
+    routes.post("/packs/edit/{file}/art", include_in_schema=False)(pack_art)
+    routes.post("/packs/edit/{file}/publish", include_in_schema=False)(pack_publish)
     routes.post("/packs/new", include_in_schema=False)(pack_new)
     routes.get("/packs/edit/{file}", response_class=HTMLResponse, include_in_schema=False)(pack_edit)
     routes.post("/packs/edit/{file}/check", response_class=HTMLResponse, include_in_schema=False)(pack_check_entry)

@@ -4,6 +4,7 @@ install or update (the same library calls as ``daimyo pack search|install|update
 
 from __future__ import annotations
 
+import os
 from urllib.parse import urlencode
 
 import anyio.to_thread
@@ -13,8 +14,10 @@ from fastapi.responses import HTMLResponse
 from builder.catalog.packfiles import pack_files
 from builder.catalog.packid import pack_id
 from builder.errors import DaimyoError
+from builder.i18n import _, ngettext
 from builder.packs import store
 from builder.packs.installer import download, install, outdated, report
+from builder.packs.registries import add, configured, remove
 from builder.packs.registry import all_entries, newest, search, stale_notes, version_key
 from builder.paths import display_path, within
 from builder.systems import ids, list_systems
@@ -102,6 +105,8 @@ def packs_page(request: Request, q: str = "", system: str = "", done: str = ""):
         folder=str(store.folder()),
         mine=workspace_packs(ctx.ws),
         game_names=game_names(),
+        registry_list=configured_registries()[0],
+        registry_env=os.environ.get("DAIMYO_REGISTRY") is not None,
     )
 
 
@@ -156,8 +161,43 @@ async def packs_install(request: Request):
     return redirect(request, "/packs?" + urlencode({"done": "; ".join(lines)}))
 
 
+async def registries_add(request: Request):
+    """Add a registry by its address (or a folder on this machine): the index is fetched and
+    verified before config.toml is written (``daimyo registry add``)."""
+    form = await read_form(request)
+    ref = str(form.get("url", "")).strip()[:2000]
+    name = str(form.get("name", "")).strip()[:100] or None
+    if not ref:
+        raise Refused(_("give a registry's address (its index.json) or folder"))
+    reg, count = await anyio.to_thread.run_sync(lambda: add(ref, name))
+    done = ngettext(
+        "added registry '{name}': {n} pack version", "added registry '{name}': {n} pack versions", count
+    ).format(name=reg.name, n=count)
+    return redirect(request, "/packs?" + urlencode({"done": done}))
+
+
+async def registries_remove(request: Request):
+    """Remove a registry from config.toml (``daimyo registry remove``)."""
+    form = await read_form(request)
+    name = str(form.get("name", "")).strip()[:200]
+    if not name:
+        raise Refused(_("name a registry to remove"))
+    reg = await anyio.to_thread.run_sync(lambda: remove(name))
+    return redirect(request, "/packs?" + urlencode({"done": _("removed registry '{name}'").format(name=reg.name)}))
+
+
+def configured_registries() -> tuple[list, str | None]:
+    """The registries of config.toml, or the one line that says why they cannot be read."""
+    try:
+        return configured(), None
+    except DaimyoError as exc:
+        return [], exc.lines()[0].removeprefix("daimyo: error: ")
+
+
 def add_routes(routes) -> None:
     """This module's routes, in the order they are matched."""
     routes.get("/packs", response_class=HTMLResponse, include_in_schema=False)(packs_page)
+    routes.post("/packs/registries/add", include_in_schema=False)(registries_add)
+    routes.post("/packs/registries/remove", include_in_schema=False)(registries_remove)
     routes.get("/packs/update", response_class=HTMLResponse, include_in_schema=False)(packs_update)
     routes.post("/packs/install", include_in_schema=False)(packs_install)

@@ -169,7 +169,7 @@ def prepare_image(
             max_h = max(1, int(box_h_mm / 25.4 * max_dpi + 0.5))
             needs_resample = cw > max_w * 1.02 or ch > max_h * 1.02
             cropped = (cw, ch) != (w, h)
-            plain = fmt == "JPEG" and im.mode in ("RGB", "L", "CMYK") and turn == 1 and not cropped
+            plain = fmt == "JPEG" and im.mode in ("RGB", "L") and turn == 1 and not cropped  # CMYK: converted
             if plain and not needs_resample:
                 im.load()  # a truncated or broken file fails here, not in the PDF writer
                 data = path.read_bytes()

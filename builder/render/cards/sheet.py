@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from builder.catalog.packart import art_folder
 from builder.errors import UsageError
 from builder.kit import fonts
 from builder.kit.layout import (
@@ -409,7 +410,7 @@ def prepare_faces(doc, catalog, lst, tpl: CardTemplate, opts: SheetOptions):
 def _pack_folders(catalog) -> dict:
     """Entry id -> the folder of the pack that gives the entry (the folder its ``art`` is read
     from; an entry of no pack reads it from the list's folder)."""
-    return {key: Path(file).parent for (_section, key), file in (getattr(catalog, "from_pack", None) or {}).items()}
+    return {key: art_folder(file) for (_section, key), file in (getattr(catalog, "from_pack", None) or {}).items()}
 
 
 def render_cards(
