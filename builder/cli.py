@@ -22,7 +22,6 @@ from builder.systems import find_system
 if TYPE_CHECKING:
     from builder.findings import CheckResult
     from builder.lists.collection import Collection
-    from builder.lists.document import ListDoc
 
 
 def echo(text: str = "", err: bool = False) -> None:
@@ -101,7 +100,7 @@ def run_check(
             doc = load_list(f)
             res = check_doc(doc, pack)
             if owned is not None:
-                _add_collection_notes(res, doc, owned)
+                owned.add_notes(res, doc)
         except DaimyoError as exc:
             bad = _failed(exc) == EXIT_INPUT
             continue
@@ -142,16 +141,6 @@ def _collection() -> Collection:
     from builder.lists import collection
 
     return collection.read_collection()
-
-
-def _add_collection_notes(res: CheckResult, doc: ListDoc, owned: Collection) -> None:
-    """``check --collection``: the collection's notes among the result's findings, and its
-    shortfall (``collection_short``)."""
-    from builder.lists import collection
-
-    notes, shorts = collection.collection_notes(doc, owned)
-    res.findings = sorted([*res.findings, *notes], key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
-    res.collection_short = [s.to_json() for s in shorts]
 
 
 def _write_text_result(res, file: str, packs: list[str], explain: bool, no_color: bool) -> None:

@@ -128,6 +128,13 @@ class Collection:
     def holding(self, system: str) -> Holding:
         return self.games.get(system) or Holding()
 
+    def add_notes(self, res: Any, doc: Any) -> None:
+        """``check --collection``: this collection's notes among a check result's findings, and
+        the list's shortfall (``collection_short``)."""
+        notes, shorts = collection_notes(doc, self)
+        res.findings = sorted([*res.findings, *notes], key=lambda f: (f.rank, f.line or 0, f.col or 0, f.code))
+        res.collection_short = [s.to_json() for s in shorts]
+
     def at(self, *path: object) -> tuple[int, int]:
         return self.positions.at(tuple(path), prefer_key=True) if self.positions is not None else (0, 0)
 
