@@ -195,7 +195,7 @@ def parse_tiebreaks(text: str) -> list[str]:
     return names
 
 
-def set_settings(ev: Event, who: Who | str | None = CLI, **change) -> DaySettings:
+def set_settings(ev: Event, change: dict, who: Who | str | None = CLI) -> DaySettings:
     """Change some of the settings (the keys of ``DaySettings``, or ``points`` as ``W/D/L/B``
     text and ``tiebreaks`` as comma-separated text); the settings as they are then."""
     who = _who(ev, who)
