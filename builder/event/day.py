@@ -35,6 +35,7 @@ __all__ = [
     "MAX_SCORE",
     "MAX_TOP",
     "DaySettings",
+    "DayState",
     "change_log",
     "confirm_result",
     "dispute_result",
@@ -45,6 +46,7 @@ __all__ = [
     "parse_points",
     "parse_score",
     "parse_tiebreaks",
+    "plan",
     "round_list",
     "set_club",
     "set_settings",
@@ -295,7 +297,7 @@ def _player_id(conn, ev: Event, name: str) -> int:
 
 
 @dataclass
-class _Day:
+class DayState:
     """Everything the day's functions read, in one transaction."""
 
     settings: DaySettings
@@ -347,7 +349,7 @@ class _Day:
         return rank_players(table, self.games(before), self.settings.points, self.settings.tiebreaks)
 
 
-def _read(conn, ev: Event) -> _Day:
+def _read(conn, ev: Event) -> DayState:
     people = {p["id"]: p for p in ev.players(conn)}
     dropped = dict(conn.execute(select(drops.c.player_id, drops.c.after_round).where(drops.c.event_id == ev.id)).all())
     rs = [
@@ -373,10 +375,10 @@ def _read(conn, ev: Event) -> _Day:
             by_round[m[pairings.c.round_id]].append(p)
     for r in rs:
         r["pairings"] = by_round[r["id"]]
-    return _Day(settings(ev, conn), people, dropped, rs)
+    return DayState(settings(ev, conn), people, dropped, rs)
 
 
-def _result_view(day: _Day, p: dict, who: Who | None) -> dict | None:
+def _result_view(day: DayState, p: dict, who: Who | None) -> dict | None:
     res = p["result"]
     if res is None:
         return None
@@ -485,7 +487,10 @@ def pair(ev: Event, who: Who | str | None = CLI, number: int | None = None) -> d
             day = _read(conn, ev)
         else:
             _previous_done(day)
-        kind, method, draw, made = _pair_round(conn, ev, day, n)
+        if n == 1 and day.settings.first_round == "random" and not day.settings.seed:
+            day.settings.seed = secrets.token_hex(8)  # drawn now, recorded: the draw can be made again
+            _store_settings(conn, ev, day.settings)
+        kind, method, draw, made = plan(day, n)
         rid = conn.execute(
             insert(rounds).values(
                 event_id=ev.id,
@@ -509,7 +514,7 @@ def pair(ev: Event, who: Who | str | None = CLI, number: int | None = None) -> d
     return next(r for r in round_list(ev, who) if r["round"] == n)
 
 
-def _unpair(conn, day: _Day, n: int) -> None:
+def _unpair(conn, day: DayState, n: int) -> None:
     r = day.rounds[-1]
     if n != r["number"]:
         raise EventRefused(
@@ -526,7 +531,7 @@ def _unpair(conn, day: _Day, n: int) -> None:
     conn.execute(delete(rounds).where(rounds.c.id == r["id"]))
 
 
-def _previous_done(day: _Day) -> None:
+def _previous_done(day: DayState) -> None:
     if not day.rounds:
         return
     r = day.rounds[-1]
@@ -545,11 +550,13 @@ def _previous_done(day: _Day) -> None:
         )
 
 
-def _active(day: _Day) -> list[int]:
+def _active(day: DayState) -> list[int]:
     return [pid for pid, p in day.people.items() if not p["revoked"] and pid not in day.dropped]
 
 
-def _pair_round(conn, ev: Event, day: _Day, n: int) -> tuple[str, str, list[int] | None, list[Pair]]:
+def plan(day: DayState, n: int) -> tuple[str, str, list[int] | None, list[Pair]]:
+    """Round ``n``'s pairing from the day as it stands: its kind, how it was paired, round 1's
+    order (the draw or the seeding) and the pairs. Reads nothing and writes nothing."""
     s = day.settings
     active = _active(day)
     if s.top and s.swiss_rounds and n > s.swiss_rounds:
@@ -558,7 +565,7 @@ def _pair_round(conn, ev: Event, day: _Day, n: int) -> tuple[str, str, list[int]
         raise EventRefused(_("{count} players to pair: a round needs at least 2").format(count=len(active)), status=409)
     opts = Options(avoid_club=s.avoid_club, fresh_tables=s.fresh_tables)
     if n == 1:
-        order, method = _first_order(conn, ev, day, active)
+        order, method = _first_order(day, active)
         opts = Options(s.avoid_club, s.fresh_tables, fold=s.first_round == "seeded")
         entrants = [_entrant(day, pid, i, 0) for i, pid in enumerate(order)]
         return "swiss", method, order, pair_swiss(entrants, opts)
@@ -567,7 +574,7 @@ def _pair_round(conn, ev: Event, day: _Day, n: int) -> tuple[str, str, list[int]
     return "swiss", "by score", None, pair_swiss(entrants, opts)
 
 
-def _first_order(conn, ev: Event, day: _Day, active: list[int]) -> tuple[list[int], str]:
+def _first_order(day: DayState, active: list[int]) -> tuple[list[int], str]:
     s = day.settings
     if s.first_round == "seeded":
         place = {name: i for i, name in enumerate(s.seed_order)}
@@ -575,15 +582,12 @@ def _first_order(conn, ev: Event, day: _Day, active: list[int]) -> tuple[list[in
             active, key=lambda pid: (place.get(day.people[pid]["name"], len(place)), day.people[pid]["name"].casefold())
         )
         return order, "seeded"
-    if not s.seed:
-        s.seed = secrets.token_hex(8)
-        _store_settings(conn, ev, s)
     order = sorted(active)
     random.Random(s.seed).shuffle(order)
     return order, f"random draw, seed {s.seed}"
 
 
-def _entrant(day: _Day, pid: int, rank: int, points: int) -> Entrant:
+def _entrant(day: DayState, pid: int, rank: int, points: int) -> Entrant:
     opp: set[int] = set()
     tables: set[int] = set()
     byes = 0
@@ -600,7 +604,7 @@ def _entrant(day: _Day, pid: int, rank: int, points: int) -> Entrant:
     return Entrant(pid, person["name"], rank, points, person.get("club"), byes, frozenset(opp), frozenset(tables))
 
 
-def _pair_cut(day: _Day, n: int, active: list[int]) -> list[Pair]:
+def _pair_cut(day: DayState, n: int, active: list[int]) -> list[Pair]:
     s = day.settings
     assert s.top is not None and s.swiss_rounds is not None
     if n == s.swiss_rounds + 1:
@@ -674,11 +678,11 @@ def swap(
     return pairings_of(ev, n), warnings
 
 
-def _warnings(day: _Day, r: dict, changed: Sequence[dict]) -> list[str]:
+def _warnings(day: DayState, r: dict, changed: Sequence[dict]) -> list[str]:
     s = day.settings
     if r["kind"] != "swiss":
         return []
-    earlier = _Day(s, day.people, day.dropped, [x for x in day.rounds if x["number"] < r["number"]])
+    earlier = DayState(s, day.people, day.dropped, [x for x in day.rounds if x["number"] < r["number"]])
     out = []
     for p in changed:
         x = _entrant(earlier, p["a"], 0, 0)
@@ -720,7 +724,7 @@ def parse_score(text: str) -> tuple[int, int]:
     return sa, sb
 
 
-def _table(conn, ev: Event, day: _Day, n: int, table: int) -> tuple[dict, dict]:
+def _table(conn, ev: Event, day: DayState, n: int, table: int) -> tuple[dict, dict]:
     r = next((x for x in day.rounds if x["number"] == n), None)
     if r is None:
         raise EventRefused(_("no round {n}").format(n=n), status=404)
