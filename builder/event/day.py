@@ -358,21 +358,17 @@ def _read(conn, ev: Event) -> DayState:
     ]
     by_round: dict[int, list[dict]] = {r["id"]: [] for r in rs}
     if rs:
+        cols = [c.label(f"r_{c.name}") for c in results.c if c.name not in ("id", "pairing_id")]
         rows = conn.execute(
-            select(pairings, results)
+            select(pairings, results.c.id.label("result_id"), *cols)
             .select_from(pairings.outerjoin(results, results.c.pairing_id == pairings.c.id))
             .where(pairings.c.round_id.in_(list(by_round)))
             .order_by(pairings.c.round_id, pairings.c.table_no)
-        ).all()
-        for row in rows:
-            m = row._mapping
-            p = {"id": m[pairings.c.id], "table": m[pairings.c.table_no], "a": m[pairings.c.a], "b": m[pairings.c.b]}
-            p["result"] = (
-                None
-                if m[results.c.id] is None
-                else {c.name: m[c] for c in results.c if c.name not in ("id", "pairing_id")}
-            )
-            by_round[m[pairings.c.round_id]].append(p)
+        ).mappings()
+        for m in rows:
+            p = {"id": m["id"], "table": m["table_no"], "a": m["a"], "b": m["b"]}
+            p["result"] = None if m["result_id"] is None else {k[2:]: v for k, v in m.items() if k.startswith("r_")}
+            by_round[m["round_id"]].append(p)
     for r in rs:
         r["pairings"] = by_round[r["id"]]
     return DayState(settings(ev, conn), people, dropped, rs)
