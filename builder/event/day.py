@@ -374,7 +374,8 @@ def _read(conn, ev: Event) -> DayState:
     return DayState(settings(ev, conn), people, dropped, rs)
 
 
-def _result_view(day: DayState, p: dict, who: Who | None) -> dict | None:
+def _result_view(day, p: dict, who: Who | None) -> dict | None:
+    """A pairing's result as ``who`` may see it; ``day`` gives the players' names (``name(id)``)."""
     res = p["result"]
     if res is None:
         return None
@@ -720,18 +721,54 @@ def parse_score(text: str) -> tuple[int, int]:
     return sa, sb
 
 
-def _table(conn, ev: Event, day: DayState, n: int, table: int) -> tuple[dict, dict]:
-    r = next((x for x in day.rounds if x["number"] == n), None)
+@dataclass
+class _Names:
+    names: dict[int, str]
+
+    def name(self, pid: int | None) -> str | None:
+        return None if pid is None else self.names[pid]
+
+
+def _table(conn, ev: Event, n: int, table: int) -> tuple[dict, dict, _Names]:
+    """One table of one round (its round, its pairing with its result, its players' names), read
+    alone: what entering a result needs, however large the event."""
+    r = conn.execute(select(rounds).where(rounds.c.event_id == ev.id, rounds.c.number == n)).mappings().first()
     if r is None:
         raise EventRefused(_("no round {n}").format(n=n), status=404)
-    p = next((x for x in r["pairings"] if x["table"] == table), None)
-    if p is None:
+    cols = [c.label(f"r_{c.name}") for c in results.c if c.name not in ("id", "pairing_id")]
+    m = (
+        conn.execute(
+            select(pairings, results.c.id.label("result_id"), *cols)
+            .select_from(pairings.outerjoin(results, results.c.pairing_id == pairings.c.id))
+            .where(pairings.c.round_id == r["id"], pairings.c.table_no == table)
+        )
+        .mappings()
+        .first()
+    )
+    if m is None:
         raise EventRefused(_("round {n} has no table {table}").format(n=n, table=table), status=404)
+    p = {"id": m["id"], "table": m["table_no"], "a": m["a"], "b": m["b"]}
+    p["result"] = None if m["result_id"] is None else {k[2:]: v for k, v in m.items() if k.startswith("r_")}
     if p["b"] is None:
         raise EventRefused(
             _("table {table} of round {n} is a bye: it needs no result").format(table=table, n=n), status=409
         )
-    return r, p
+    names = _Names(
+        dict(conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_([p["a"], p["b"]]))).all())
+    )
+    return dict(r), p, names
+
+
+def _view(conn, ev: Event, who: Who, n: int, table: int) -> dict:
+    """The table as ``round_list`` shows it, read again in the same transaction."""
+    _r, p, names = _table(conn, ev, n, table)
+    return {
+        "round": n,
+        "table": table,
+        "a": names.name(p["a"]),
+        "b": names.name(p["b"]),
+        "result": _result_view(names, p, who),
+    }
 
 
 def _at_table(who: Who, p: dict) -> None:
@@ -759,8 +796,7 @@ def enter_result(
     sa, sb = (None, None) if score is None else (parse_score(score) if isinstance(score, str) else score)
     with ev.engine.begin() as conn:
         ev.claim(conn)
-        day = _read(conn, ev)
-        r, p = _table(conn, ev, day, number, table)
+        r, p, day = _table(conn, ev, number, table)
         _at_table(who, p)
         if draw and r["kind"] == "elimination":
             raise EventRefused(_("an elimination game has a winner: it cannot be a draw"), status=422)
@@ -802,12 +838,7 @@ def enter_result(
         if sa is not None:
             said += f", {sa}:{sb}"
         _record(conn, ev, who, "result-entered" if old is None else "result-changed", said, number, table)
-    return _one(ev, who, number, table)
-
-
-def _one(ev: Event, who: Who, number: int, table: int) -> dict:
-    r = next(x for x in round_list(ev, who) if x["round"] == number)
-    return next(p for p in r["pairings"] if p["table"] == table)
+        return _view(conn, ev, who, number, table)
 
 
 def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) -> dict:
@@ -815,8 +846,7 @@ def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) ->
     who = _who(ev, who)
     with ev.engine.begin() as conn:
         ev.claim(conn)
-        day = _read(conn, ev)
-        _r, p = _table(conn, ev, day, number, table)
+        _r, p, _names = _table(conn, ev, number, table)
         _at_table(who, p)
         res = p["result"]
         if res is None:
@@ -831,7 +861,7 @@ def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) ->
             .values(confirmed_by=who.actor, confirmed_at=db.now(), disputed_by=None, disputed_at=None, dispute=None)
         )
         _record(conn, ev, who, "result-confirmed", "", number, table)
-    return _one(ev, who, number, table)
+        return _view(conn, ev, who, number, table)
 
 
 def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, reason: str) -> dict:
@@ -843,8 +873,7 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
         raise EventRefused(_("say what is wrong with the result"), _("the organiser is shown it"), status=422)
     with ev.engine.begin() as conn:
         ev.claim(conn)
-        day = _read(conn, ev)
-        _r, p = _table(conn, ev, day, number, table)
+        _r, p, _names = _table(conn, ev, number, table)
         _at_table(who, p)
         if who.role != "player":
             raise EventRefused(_("the organiser enters the right result instead"), status=403)
@@ -863,7 +892,7 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
             .values(disputed_by=who.actor, disputed_at=db.now(), dispute=reason)
         )
         _record(conn, ev, who, "result-disputed", reason, number, table)
-    return _one(ev, who, number, table)
+        return _view(conn, ev, who, number, table)
 
 
 # -- drops -------------------------------------------------------------------------------------
