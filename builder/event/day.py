@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from sqlalchemy import delete, insert, select, update
 
 from builder.event import db
-from builder.event.db import changes, drops, event_settings, pairings, players, results, rounds
+from builder.event.db import changes, drops, event_settings, events, pairings, players, results, rounds
 from builder.event.intake import EventRefused
 from builder.event.pairing import Entrant, Options, Pair, club_key, pair_elimination, pair_swiss, pair_top_cut
 from builder.event.standings import TIEBREAKS, Game, Points, Standing, Table
@@ -732,21 +732,25 @@ class _Names:
 def _table(conn, ev: Event, n: int, table: int) -> tuple[dict, dict, _Names]:
     """One table of one round (its round, its pairing with its result, its players' names), read
     alone: what entering a result needs, however large the event."""
-    r = conn.execute(select(rounds).where(rounds.c.event_id == ev.id, rounds.c.number == n)).mappings().first()
-    if r is None:
-        raise EventRefused(_("no round {n}").format(n=n), status=404)
     cols = [c.label(f"r_{c.name}") for c in results.c if c.name not in ("id", "pairing_id")]
     m = (
         conn.execute(
-            select(pairings, results.c.id.label("result_id"), *cols)
-            .select_from(pairings.outerjoin(results, results.c.pairing_id == pairings.c.id))
-            .where(pairings.c.round_id == r["id"], pairings.c.table_no == table)
+            select(rounds.c.id.label("rid"), rounds.c.kind, pairings, results.c.id.label("result_id"), *cols)
+            .select_from(
+                rounds.outerjoin(
+                    pairings, (pairings.c.round_id == rounds.c.id) & (pairings.c.table_no == table)
+                ).outerjoin(results, results.c.pairing_id == pairings.c.id)
+            )
+            .where(rounds.c.event_id == ev.id, rounds.c.number == n)
         )
         .mappings()
         .first()
     )
     if m is None:
+        raise EventRefused(_("no round {n}").format(n=n), status=404)
+    if m["id"] is None:
         raise EventRefused(_("round {n} has no table {table}").format(n=n, table=table), status=404)
+    r = {"id": m["rid"], "kind": m["kind"], "number": n}
     p = {"id": m["id"], "table": m["table_no"], "a": m["a"], "b": m["b"]}
     p["result"] = None if m["result_id"] is None else {k[2:]: v for k, v in m.items() if k.startswith("r_")}
     if p["b"] is None:
@@ -756,12 +760,11 @@ def _table(conn, ev: Event, n: int, table: int) -> tuple[dict, dict, _Names]:
     names = _Names(
         dict(conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_([p["a"], p["b"]]))).all())
     )
-    return dict(r), p, names
+    return r, p, names
 
 
-def _view(conn, ev: Event, who: Who, n: int, table: int) -> dict:
-    """The table as ``round_list`` shows it, read again in the same transaction."""
-    _r, p, names = _table(conn, ev, n, table)
+def _view(p: dict, names: _Names, who: Who, n: int, table: int) -> dict:
+    """The table as ``round_list`` shows it."""
     return {
         "round": n,
         "table": table,
@@ -769,6 +772,11 @@ def _view(conn, ev: Event, who: Who, n: int, table: int) -> dict:
         "b": names.name(p["b"]),
         "result": _result_view(names, p, who),
     }
+
+
+def _hold(conn, ev: Event) -> None:
+    """Take the event's row for this transaction, as ``Event.claim`` does, without reading it."""
+    conn.execute(update(events).where(events.c.id == ev.id).values(state=events.c.state))
 
 
 def _at_table(who: Who, p: dict) -> None:
@@ -795,7 +803,7 @@ def enter_result(
         raise EventRefused(_("give the winner or a draw, not both or neither"), status=422)
     sa, sb = (None, None) if score is None else (parse_score(score) if isinstance(score, str) else score)
     with ev.engine.begin() as conn:
-        ev.claim(conn)
+        _hold(conn, ev)
         r, p, day = _table(conn, ev, number, table)
         _at_table(who, p)
         if draw and r["kind"] == "elimination":
@@ -838,15 +846,16 @@ def enter_result(
         if sa is not None:
             said += f", {sa}:{sb}"
         _record(conn, ev, who, "result-entered" if old is None else "result-changed", said, number, table)
-        return _view(conn, ev, who, number, table)
+    p["result"] = values
+    return _view(p, day, who, number, table)
 
 
 def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) -> dict:
     """The opponent of the player who entered the result (or the organiser) confirms it."""
     who = _who(ev, who)
     with ev.engine.begin() as conn:
-        ev.claim(conn)
-        _r, p, _names = _table(conn, ev, number, table)
+        _hold(conn, ev)
+        _r, p, names = _table(conn, ev, number, table)
         _at_table(who, p)
         res = p["result"]
         if res is None:
@@ -855,13 +864,11 @@ def confirm_result(ev: Event, who: Who | str | None, number: int, table: int) ->
             raise EventRefused(_("the result of table {table} is confirmed already").format(table=table), status=409)
         if who.role == "player" and res["entered_by"] == who.actor:
             raise EventRefused(_("you entered this result: your opponent or the organiser confirms it"), status=403)
-        conn.execute(
-            update(results)
-            .where(results.c.pairing_id == p["id"])
-            .values(confirmed_by=who.actor, confirmed_at=db.now(), disputed_by=None, disputed_at=None, dispute=None)
-        )
+        change = dict(confirmed_by=who.actor, confirmed_at=db.now(), disputed_by=None, disputed_at=None, dispute=None)
+        conn.execute(update(results).where(results.c.pairing_id == p["id"]).values(**change))
         _record(conn, ev, who, "result-confirmed", "", number, table)
-        return _view(conn, ev, who, number, table)
+    res.update(change)
+    return _view(p, names, who, number, table)
 
 
 def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, reason: str) -> dict:
@@ -872,8 +879,8 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
     if not reason:
         raise EventRefused(_("say what is wrong with the result"), _("the organiser is shown it"), status=422)
     with ev.engine.begin() as conn:
-        ev.claim(conn)
-        _r, p, _names = _table(conn, ev, number, table)
+        _hold(conn, ev)
+        _r, p, names = _table(conn, ev, number, table)
         _at_table(who, p)
         if who.role != "player":
             raise EventRefused(_("the organiser enters the right result instead"), status=403)
@@ -886,13 +893,11 @@ def dispute_result(ev: Event, who: Who | str | None, number: int, table: int, re
             )
         if res["entered_by"] == who.actor:
             raise EventRefused(_("you entered this result: enter the right one instead"), status=403)
-        conn.execute(
-            update(results)
-            .where(results.c.pairing_id == p["id"])
-            .values(disputed_by=who.actor, disputed_at=db.now(), dispute=reason)
-        )
+        change = dict(disputed_by=who.actor, disputed_at=db.now(), dispute=reason)
+        conn.execute(update(results).where(results.c.pairing_id == p["id"]).values(**change))
         _record(conn, ev, who, "result-disputed", reason, number, table)
-        return _view(conn, ev, who, number, table)
+    res.update(change)
+    return _view(p, names, who, number, table)
 
 
 # -- drops -------------------------------------------------------------------------------------
