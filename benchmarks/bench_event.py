@@ -22,7 +22,7 @@ second.
 
 ``--part results``: 200 players on PostgreSQL, round 1 paired (100 tables), two servers; each
 table's first player enters the result (``POST /api/rounds/1/tables/T/result``) at a moment
-spread over ``--seconds``, and the second player confirms it as soon as it is acknowledged. It
+spread over ``--results-seconds`` (2), and the second player confirms it as soon as it is acknowledged. It
 reports the percentiles of the 200 requests, the errors, and whether every acknowledged result
 is in the database, confirmed, with the winner and score entered (nothing lost).
 """
@@ -268,6 +268,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     ap.add_argument("--part", choices=["submissions", "pairing", "results", "all"], default="all")
+    ap.add_argument("--results-seconds", type=float, default=2.0, help="the results come in over these seconds")
     a = ap.parse_args()
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
     print(f"load average at start: {load}")
@@ -286,10 +287,11 @@ def main() -> None:
                 if a.part in ("submissions", "all"):
                     results.append(run("postgresql", cluster.new_database("bench"), a.players, a.seconds, 2))
                 if a.part in ("results", "all"):
-                    results.append(bench_results(cluster.new_database("results"), a.players, min(a.seconds, 2.0)))
+                    results.append(bench_results(cluster.new_database("results"), a.players, a.results_seconds))
     for r in results:
         print(json.dumps(r))
-    if any(r["p95 ms"] >= 200 or r["errors"] or r["lost"] for r in results):
+    # the submissions' goal: p95 under 200 ms; the results' (a burst): nothing lost, no error
+    if any((r.get("part") != "results" and r["p95 ms"] >= 200) or r["errors"] or r["lost"] for r in results):
         sys.exit(1)
 
 
