@@ -359,3 +359,28 @@ def test_a_clubs_name_and_a_disputes_reason_are_bounded(tmp_path, cli):
     day.enter_result(ev, tokens[p["a"]], 1, 1, winner=p["a"])
     res = day.dispute_result(ev, tokens[p["b"]], 1, 1, "x" * 400)["result"]
     assert res["dispute"] == "x" * day.MAX_REASON
+
+
+def test_the_days_example_in_the_documentation_runs_as_written(tmp_path, cli, monkeypatch):
+    import re
+    import shlex
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "event.md").read_text(encoding="utf-8")
+    block = re.search(r"## The day: rounds, results and standings\n.*?```sh\n(.*?)```", text, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    new_day(cli, "league", None, ("Aiko", "Bo", "Chen", "Dai", "Eri", "Fumi"))
+    out = {}
+    for line in block.splitlines():
+        args = shlex.split(line, comments=True)
+        assert args[:2] == ["daimyo", "event"], line
+        r = cli(*args[1:])
+        assert r.code == 0, (line, r)
+        out[line.split("#")[0].strip()] = r
+    first = out["daimyo event pair league"].stdout
+    assert "Table 1: Aiko v Dai" in first and "Table 2: Bo v Eri" in first and "Table 3: Chen v Fumi" in first
+    rows = json.loads(out["daimyo event standings league --format json"].stdout)
+    assert [(r["player"], r["points"]) for r in rows[:2]] == [("Aiko", 3), ("Fumi", 3)]
+    assert next(r for r in rows if r["player"] == "Bo")["dropped"] is True
+    second = json.loads(out["daimyo event pair league --format json"].stdout)
+    assert len(second) == 3 and "Bo" not in {p["a"] for p in second} | {p["b"] for p in second}
