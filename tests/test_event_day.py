@@ -455,3 +455,33 @@ def test_two_organisers_pairing_at_once_make_one_round(tmp_path, cli):
         t.join()
     assert sorted(outcomes) == [1, 409]  # the second waits, then finds round 1 not over
     assert [r["round"] for r in day.round_list(Event.open(folder))] == [1]
+
+
+@pytest.mark.slow  # two server processes on a PostgreSQL cluster
+def test_two_servers_take_the_results_of_one_event(tmp_path, cli, cluster):
+    httpx = pytest.importorskip("httpx")
+    from eventservers import start_server, stop_server
+
+    if cluster is None:
+        pytest.skip(postgres_reason())
+    folder = str(tmp_path / "day")
+    tokens = new_day(cli, folder, cluster.new_database(), [f"P{i}" for i in range(8)])
+    pairs = pair_json(cli, folder)
+    servers = [start_server(folder), start_server(folder)]
+    try:
+        urls = [u for _p, u in servers]
+
+        def post(k, path, token, body):
+            return httpx.post(urls[k] + path, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=60)
+
+        for k, p in enumerate(pairs):
+            path = f"/api/rounds/1/tables/{p['table']}"
+            assert post(k % 2, path + "/result", tokens[p["a"]], {"winner": p["a"], "score": [5, k]}).status_code == 200
+            r = post((k + 1) % 2, path + "/confirm", tokens[p["b"]], {})
+            assert r.status_code == 200 and r.json()["result"]["score"] == [5, k]
+        both = [httpx.get(u + "/api/standings", timeout=60).json()["standings"] for u in urls]
+        assert both[0] == both[1] and [r["points"] for r in both[0]] == [3] * 4 + [0] * 4
+    finally:
+        for p, _u in servers:
+            stop_server(p)
+    assert pair_json(cli, folder)[0]["round"] == 2
