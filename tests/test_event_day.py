@@ -167,6 +167,8 @@ def test_players_enter_confirm_and_dispute_results_over_the_api(tmp_path, cli, d
         assert seen["disputed"] is True and "dispute" not in seen  # the reason: organiser and table only
         shown = admin.get("/api/rounds").json()["rounds"][0]["pairings"][0]["result"]
         assert shown["dispute"] == "I won on objectives" and shown["disputed_by"] == f"player {t1['b']}"
+        shown_cli = cli("event", "pair", folder, "--show").stdout
+        assert f"Table 1: {t1['a']} v {t1['b']}  ({t1['a']} won 10:4, disputed: I won on objectives)" in shown_cli
         r = admin.post("/api/rounds/1/tables/1/result", json={"winner": t1["b"], "score": "4:10"})
         assert r.json()["result"]["confirmed_by"] == "organiser" and r.json()["result"]["disputed"] is False
         r = a.post("/api/rounds/1/tables/1/result", json={"winner": t1["a"]})

@@ -368,7 +368,11 @@ def _table_text(p: dict[str, Any]) -> str:
         state = (
             _("confirmed")
             if res["confirmed_at"]
-            else (_("disputed") if res["disputed"] else _("waiting for confirmation"))
+            else (
+                _("disputed: {reason}").format(reason=res.get("dispute") or "")
+                if res["disputed"]
+                else _("waiting for confirmation")
+            )
         )
         line += f"  ({said}, {state})"
     return line
@@ -429,7 +433,7 @@ def pair_cmd(
     results = {}
     if format == "text":
         n = rows[0]["round"] if rows else round_
-        for r in day.round_list(ev):
+        for r in day.round_list(ev, day.CLI):  # as the organiser sees it: a dispute's reason too
             if r["round"] == n:
                 results = {p["table"]: p["result"] for p in r["pairings"]}
     _rows_out(
