@@ -17,8 +17,9 @@ import urllib.parse
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from builder import yamlio
@@ -379,7 +380,7 @@ class Event:
                 )
         return late
 
-    def _claim(self, conn):
+    def claim(self, conn: Connection) -> Any:
         """Take the event's row for this transaction, then read it: a write to it first, so that
         SQLite takes its write lock now and PostgreSQL locks the row. A lock, a reveal or another
         list of the event waits for this transaction to end, and what it reads stays true until
@@ -393,7 +394,7 @@ class Event:
         for _attempt in range(20):  # two submissions of one player at once: the second takes the next version
             try:
                 with self.engine.begin() as conn:
-                    r = self._claim(conn)
+                    r = self.claim(conn)
                     late = self._may_hand_in(conn, r, who)  # locked, or past the deadline, while it was checked
                     version = (
                         conn.execute(
@@ -595,7 +596,7 @@ class Event:
         if who.role != "organiser":
             raise EventRefused("only the organiser locks or reveals the event", status=403)
         with self.engine.begin() as conn:
-            phase = self.phase(self._claim(conn))
+            phase = self.phase(self.claim(conn))
             if phase == state:
                 raise EventRefused(f"the event is {state} already", status=409)
             if phase == "revealed":
