@@ -23,6 +23,9 @@ installed) calls it directly.
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -62,10 +65,6 @@ def _scan() -> dict[str, str]:
     installed package takes longer than a whole check, so the answer is kept in the cache folder
     while the folders on ``sys.path`` are unchanged (installing or removing a package changes
     its folder)."""
-    import json
-    import os
-    import sys
-
     from builder.paths import cache_dir
 
     use_cache = os.environ.get("DAIMYO_NO_CACHE") != "1"
@@ -111,8 +110,6 @@ _KEPT_ANSWERS = 16  # environments whose answer is kept; the least recently writ
 
 def _prune(folder: Path, keep: int) -> None:
     """Keep the ``keep`` most recently written answers of ``_scan`` in ``folder``."""
-    import os
-
     answers = []
     for path in folder.glob("games-*.json"):
         try:
