@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.overlay import display_name, display_text
 from builder.errors import UsageError, option
 from builder.i18n import N_, _, ngettext
 from builder.kit.blocks import (
@@ -171,8 +172,8 @@ def glossary(lst: Any, catalog: Catalog) -> list[dict]:
             item = entries.setdefault(
                 key,
                 {
-                    "name": ab.name if ab is not None else name,
-                    "text": ab.text.strip() if ab is not None else None,
+                    "name": display_name(catalog, "abilities", ab) if ab is not None else name,
+                    "text": display_text(catalog, "abilities", ab, ab.text.strip()) if ab is not None else None,
                     "source": ab.source if ab is not None else None,
                     "kinds": set(),
                     "users": [],
@@ -180,8 +181,9 @@ def glossary(lst: Any, catalog: Catalog) -> list[dict]:
             )
             if kind:
                 item["kinds"].add(kind)
-            if e.troop.name not in item["users"]:
-                item["users"].append(e.troop.name)
+            user = display_name(catalog, "troops", e.troop)
+            if user not in item["users"]:
+                item["users"].append(user)
     return sorted(entries.values(), key=lambda d: d["name"].casefold())
 
 
@@ -318,8 +320,12 @@ def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: A
     legal = result is None or result.legal
     status = _("legal") if legal else _("NOT LEGAL")
     rows = [
-        [_("Clan"), clan.name if clan else (lst.clan_written or DASH)],
-        [_("Battle size"), _("{points} AP").format(points=lst.points) + (f" ({size.name})" if size else "")],
+        [_("Clan"), display_name(catalog, "clans", clan) if clan else (lst.clan_written or DASH)],
+        [
+            _("Battle size"),
+            _("{points} AP").format(points=lst.points)
+            + (f" ({display_name(catalog, 'battle_sizes', size)})" if size else ""),
+        ],
         [
             _("Points"),
             _("{spent} / {points} AP spent (troops {troops} + commander level {level}); {unspent} AP unspent").format(
@@ -334,7 +340,9 @@ def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: A
             _("Commander level"),
             (
                 _("{level} ({cost} AP): strategy roll +{bonus}").format(
-                    level=level.name, cost=level.cost, bonus=level.strategy_bonus
+                    level=display_name(catalog, "commander_levels", level),
+                    cost=level.cost,
+                    bonus=level.strategy_bonus,
                 )
                 + (
                     _(", +{n} command card(s) in maintenance").format(n=level.extra_command_cards)
@@ -345,7 +353,7 @@ def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: A
             if level
             else str(lst.commander_written),
         ],
-        [_("General"), general or DASH],
+        [_("General"), display_name(catalog, "troops", general) if general else DASH],
         [
             _("Command hand"),
             ngettext("{n} card (battle size {points} AP)", "{n} cards (battle size {points} AP)", hand).format(
@@ -449,7 +457,9 @@ def _troops(lst: Any, catalog: Catalog, st: Any, width: Any, tpl: Any) -> list:
     lvl = lst.commander
     rows.append(
         total_row(
-            _("Commander level {level}").format(level=getattr(lvl, "name", lst.commander_written)),
+            _("Commander level {level}").format(
+                level=display_name(catalog, "commander_levels", lvl) if lvl is not None else lst.commander_written
+            ),
             "",
             str(lst.commander_cost),
         )
@@ -555,17 +565,23 @@ def troop_line(e: Any, catalog: Catalog, general: str | None = None) -> dict:
     if t is not None:
         if t.troop_class:
             cls = catalog.find("troop_classes", t.troop_class)
-            facts.append(cls.name if cls else t.troop_class)
+            facts.append(display_name(catalog, "troop_classes", cls) if cls else t.troop_class)
         if t.troop_type:
-            facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+            facts.append(display_name(catalog, "troop_types", t.troop_type) + (f" ({t.mount})" if t.mount else ""))
         elif t.mount:
             facts.append(_("mount: {mount}").format(mount=t.mount))
         if t.titles:
-            facts.append(", ".join(t.titles))
+            facts.append(", ".join(display_name(catalog, "titles", x) for x in t.titles))
         if t.weapons:
-            facts.append(_("weapons: {weapons}").format(weapons=", ".join(t.weapons)))
+            facts.append(
+                _("weapons: {weapons}").format(
+                    weapons=", ".join(display_name(catalog, "weapons", x) for x in t.weapons)
+                )
+            )
         if t.armour:
-            facts.append(_("armour: {armour}").format(armour=", ".join(t.armour)))
+            facts.append(
+                _("armour: {armour}").format(armour=", ".join(display_name(catalog, "armour", x) for x in t.armour))
+            )
         for stat, value, origin in troop_stats(t, catalog):
             shown = DASH if value is None else value + ("*" if origin == "class" else "")
             if value is None:
@@ -593,9 +609,12 @@ def troop_line(e: Any, catalog: Catalog, general: str | None = None) -> dict:
         tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
     if getattr(e, "companion", False):
         tags.append(_("companions: no cost, not a unit"))
-    abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
+    abil = ", ".join(
+        f"{display_name(catalog, 'abilities', a)} ({k})" if k == "Ki" else display_name(catalog, "abilities", a)
+        for a, k in troop_abilities(t, catalog)
+    )
     return {
-        "name": t.name if t else e.name,
+        "name": display_name(catalog, "troops", t) if t else e.name,
         "facts": facts,
         "tags": tags,
         "stats": stats,
@@ -745,13 +764,13 @@ def unit_card_data(lst: Any, catalog: Catalog) -> list[dict]:
         facts = []
         if t is not None:
             if cls:
-                facts.append(f"{cls.name} ({cls.id})")
+                facts.append(f"{display_name(catalog, 'troop_classes', cls)} ({cls.id})")
             if t.troop_type:
-                facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+                facts.append(display_name(catalog, "troop_types", t.troop_type) + (f" ({t.mount})" if t.mount else ""))
             elif t.mount:
                 facts.append(_("mount: {mount}").format(mount=t.mount))
             if t.titles:
-                facts.append(", ".join(t.titles))
+                facts.append(", ".join(display_name(catalog, "titles", x) for x in t.titles))
             if t.volume:
                 facts.append(f"v{t.volume}")
             if t.leader:
@@ -761,13 +780,19 @@ def unit_card_data(lst: Any, catalog: Catalog) -> list[dict]:
         abil = []
         for name, kind in troop_abilities(t, catalog):
             ab = catalog.find("abilities", name)
-            abil.append((ab.name if ab else name, kind, ab.text.strip() if ab else None))
+            abil.append(
+                (
+                    display_name(catalog, "abilities", ab) if ab else name,
+                    kind,
+                    display_text(catalog, "abilities", ab, ab.text.strip()) if ab else None,
+                )
+            )
         cards[key] = {
-            "name": t.name if t is not None else e.name,
+            "name": display_name(catalog, "troops", t) if t is not None else e.name,
             "facts": facts,
             "stats": stats,
-            "weapons": list(t.weapons) if t is not None else [],
-            "armour": list(t.armour) if t is not None else [],
+            "weapons": [display_name(catalog, "weapons", x) for x in t.weapons] if t is not None else [],
+            "armour": [display_name(catalog, "armour", x) for x in t.armour] if t is not None else [],
             "cost": cost_per_model(t),
             "abilities": abil,
             "entries": 1,
