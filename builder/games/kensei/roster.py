@@ -232,7 +232,7 @@ def render_roster(
     title = doc.name or _("Kensei army")
     spec = PageSpec(
         title=title,
-        kind="roster",
+        kind=N_("roster"),
         system=doc.system,
         result=result,
         share_code=share_code,

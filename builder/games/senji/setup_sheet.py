@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from builder.catalog.overlay import display_name, display_text
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
-from builder.i18n import _
+from builder.i18n import N_, _
 from builder.kit.blocks import (
     PageSpec,
     Styles,
@@ -100,7 +100,7 @@ def render_setup(
     title = doc.name or _("Senji setup, {n} players").format(n=n)
     spec = PageSpec(
         title=title,
-        kind="setup sheet",
+        kind=N_("setup sheet"),
         system=doc.system,
         result=result,
         share_code=share_code,
