@@ -204,3 +204,22 @@ def translated_names(catalog: Any, section: str) -> list[str]:
                         hit.extend(n for n in [value.get("name"), *(value.get("aliases") or [])] if isinstance(n, str))
         memo[section] = hit
     return hit
+
+
+def entry_translation(catalog: Any, entry: Any, field: str, lang: str | None = None) -> str | None:
+    """The overlay's ``field`` (``name`` or ``text``) of ``entry`` in ``lang`` (the current
+    language), whatever section it is in; None when the overlay has none."""
+    lang = lang or current_language()
+    if catalog is None or entry is None or lang == SOURCE_LANGUAGE:
+        return None
+    ident = _id(entry)
+    if not ident:
+        return None
+    table = overlay(catalog, lang)
+    if not table:
+        return None
+    for section in catalog.sections():
+        got = table.get((section, ident))
+        if got and got.get(field):
+            return str(got[field])
+    return None
