@@ -41,7 +41,7 @@ DOMAIN = "daimyo"  # the domain of any source no other domain claims
 # that claims a path wins (``scripts/i18n.py extract`` and ``domain_of`` read it)
 DOMAINS: dict[str, tuple[str, ...]] = {
     # the printed pages: the renderers, the page and block toolkit, each game's roster, setup
-    # sheet and aid blocks, and the player aids' text (templates/aids/*.yaml)
+    # sheet and aid blocks, and the printed words of the player aids and card templates (templates/)
     "print": (
         "builder/render",
         "builder/kit/blocks.py",
@@ -55,6 +55,7 @@ DOMAINS: dict[str, tuple[str, ...]] = {
         "builder/games/senji/aid.py",
         "builder/games/senshiai/aid.py",
         "templates/aids",
+        "templates/cards",
     ),
     "findings": ("builder/findings.py", "builder/rules", "builder/games", "builder/systems"),
     "web": ("builder/web",),
