@@ -107,11 +107,17 @@ def overlay(catalog: Any, lang: str) -> dict[tuple[str, str], dict]:
 def problems(catalog: Any, lang: str) -> list[str]:
     """What in the game's overlay of ``lang`` names no entry (a section or an entry unknown)."""
     out = []
-    for section, key, _value in _entries(_file_overlay(catalog.system, lang)):
+    for section, key, value in _entries(_file_overlay(catalog.system, lang)):
         if section not in catalog.sections():
             out.append(f"{section}: not a section of the {catalog.system} catalog")
-        elif catalog.find_record(section, key) is None:
+        elif catalog.find_record(section, key, aliases=False) is None:
             out.append(f"{section}: '{key}' is not in the catalog")
+        else:  # a translated name that is another entry's name would be read as that entry
+            own = catalog.find_record(section, key, aliases=False)
+            for name in [value.get("name"), *(value.get("aliases") or [])]:
+                other = catalog.find_record(section, name, aliases=False) if isinstance(name, str) else None
+                if other is not None and other["id"] != own["id"]:
+                    out.append(f"{section}: '{key}' is translated '{name}', the name of another entry")
     return out
 
 
