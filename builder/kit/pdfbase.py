@@ -413,13 +413,13 @@ def footer_rows(
             if fonts.string_width(text_p, font, s) <= width:
                 return [FooterRow(text_p, s)]
             s = round(s - 0.5, 3)
-        indent = fonts.string_width(SHARE_PREFIX, font, min(size, 5.0))
+        indent = fonts.string_width(share_prefix(), font, min(size, 5.0))
         s = min(size, 5.0)
         while s >= min_size - 1e-9:
-            indent = fonts.string_width(SHARE_PREFIX, font, s)
+            indent = fonts.string_width(share_prefix(), font, s)
             rows = _split_code(text.code, font, s, width - indent, max_share_lines)
             if rows is not None:
-                out = [FooterRow(SHARE_PREFIX + rows[0], s)]
+                out = [FooterRow(share_prefix() + rows[0], s)]
                 out.extend(FooterRow(r, s, indent) for r in rows[1:])
                 return out
             s = round(s - 0.5, 3)

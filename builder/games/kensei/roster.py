@@ -632,6 +632,9 @@ def _e(text: Any) -> str:
     return esc(text)
 
 
+STATUSES = {"pass": N_("pass"), "FAIL": N_("FAIL"), "check": N_("check")}  # a limit's result as printed
+
+
 def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> list:
     from builder.games.kensei.rules import limit_table
 
@@ -640,7 +643,9 @@ def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> lis
     rows, fails = [], []
     cite = sources_on()  # --no-sources: no Source column
     for i, r in enumerate(rows_d):
-        rows.append([r["label"], r["value"], r["bound"], r["status"]] + ([short_source(r["source"])] if cite else []))
+        label = display_name(catalog, "restrictions", r["label"])  # a restriction's name, translated
+        status = _(STATUSES[r["status"]]) if r["status"] in STATUSES else r["status"]
+        rows.append([label, r["value"], r["bound"], status] + ([short_source(r["source"])] if cite else []))
         if r["status"] != "pass":
             fails.append(i)
     out = [para(_("Army-building limits"), st.h1)]
