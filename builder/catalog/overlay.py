@@ -91,11 +91,13 @@ def overlay(catalog: Any, lang: str) -> dict[tuple[str, str], dict]:
         return hit
     out: dict[tuple[str, str], dict] = {}
     if lang != SOURCE_LANGUAGE:
-        for data in _sources(catalog, lang):
+        for n, data in enumerate(_sources(catalog, lang)):
             for section, key, value in _entries(data):
-                entry = catalog.find_record(section, key) if section in catalog.sections() else None
+                entry = catalog.find_record(section, key, aliases=False) if section in catalog.sections() else None
                 if entry is None:
                     continue
+                if n == 0 and normalize(key) not in (normalize(entry["name"]), normalize(entry["id"])):
+                    continue  # a pack renamed the entry: the game's translation of the old name is not its name
                 slot = out.setdefault((section, entry["id"]), {})
                 for field in ("name", "text"):
                     if isinstance(value.get(field), str) and value[field].strip():
@@ -153,10 +155,10 @@ def display_name(catalog: Any, section: str, entry: Any, lang: str | None = None
 
 def display_text(catalog: Any, section: str, entry: Any, default: Any, lang: str | None = None) -> Any:
     """The rules text of ``entry`` in ``lang`` (the current language): the overlay's, else
-    ``default`` (the catalog's text)."""
+    ``default`` (the catalog's text); nothing when the catalog has no text to print."""
     lang = lang or current_language()
-    if catalog is None or entry is None or lang == SOURCE_LANGUAGE:
-        return default
+    if catalog is None or entry is None or lang == SOURCE_LANGUAGE or not default:
+        return default  # the overlay translates the text a page prints; it adds none
     if isinstance(entry, str):
         entry = catalog.find(section, entry)
     got = overlay(catalog, lang).get((section, _id(entry) or ""), {})
