@@ -28,7 +28,6 @@ TOP = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(TOP))
 
 from builder.i18n import DOMAINS, LOCALE_DIR, domain_of  # noqa: E402
-from builder.yamlio import load_yaml  # noqa: E402
 
 KEYWORDS = dict(DEFAULT_KEYWORDS)
 JINJA = {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}
@@ -39,31 +38,21 @@ PLACEHOLDER = re.compile(
 )
 
 
-def sources() -> Iterator[tuple[Path, str]]:
-    """Every file whose messages are extracted, with its method (python, jinja2 or yaml: the
-    printed words of the player aids and card templates)."""
-    for path in sorted((TOP / "builder").rglob("*")):
-        if "__pycache__" in path.parts or not path.is_file():
-            continue
-        if path.suffix == ".py":
-            yield path, "python"
-        elif path.suffix == ".html" and "templates" in path.parts:
-            yield path, "jinja2"
-    for folder in YAML_SOURCES:
-        for path in sorted((TOP / folder).glob("*.yaml")):
-            yield path, "yaml"
-
-
-# the YAML files whose printed words are messages, and the keys that hold them (a string, a list
-# of strings, or rows of strings); the code translates them where it prints them
+# the YAML templates whose printed words are messages (the code translates them where it prints
+# them), and the keys that hold them: a string, a list of strings, or rows of strings
 YAML_SOURCES = ("templates/aids", "templates/cards")
 YAML_KEYS = ("title", "subtitle", "heading", "subheading", "text", "note", "footer", "label", "caption", "suffix")
 YAML_LIST_KEYS = ("bullets", "columns", "rows")
 
 
-def extract_yaml(path: Path) -> Iterator[tuple[int, str, list[str], str | None]]:
-    """The printed words of a YAML template, as Babel's extractors give messages."""
-    data, _pos = load_yaml(path)
+def yaml_sources() -> Iterator[Path]:
+    for folder in YAML_SOURCES:
+        yield from sorted((TOP / folder).glob("*.yaml"))
+
+
+def yaml_words(path: Path) -> Iterator[str]:
+    """The printed words of a YAML template (a player aid, a card template)."""
+    from builder.yamlio import load_yaml  # noqa: PLC0415
 
     def words(value: object) -> Iterator[str]:
         if isinstance(value, str) and any(ch.isalpha() for ch in value):
@@ -83,23 +72,33 @@ def extract_yaml(path: Path) -> Iterator[tuple[int, str, list[str], str | None]]
             for item in node:
                 yield from walk(item)
 
-    for message in walk(data):
-        yield 0, message, [], None
+    yield from walk(load_yaml(path)[0])
+
+def sources() -> Iterator[tuple[Path, str]]:
+    """Every file whose messages are extracted, with its method (python or jinja2)."""
+    for path in sorted((TOP / "builder").rglob("*")):
+        if "__pycache__" in path.parts or not path.is_file():
+            continue
+        if path.suffix == ".py":
+            yield path, "python"
+        elif path.suffix == ".html" and "templates" in path.parts:
+            yield path, "jinja2"
 
 
 def extract() -> dict[str, Catalog]:
     """A template catalog per domain, from the sources as they are now."""
     catalogs = {d: Catalog(project="daimyo", header_comment=f"# {HEADER}.", fuzzy=False) for d in DOMAINS}
+    for path in yaml_sources():
+        rel = shown(path)
+        for message in yaml_words(path):
+            catalogs[domain_of(rel)].add(message, None, [(rel, 0)])
     for path, method in sources():
         rel = shown(path)
         options = JINJA if method == "jinja2" else {}
         catalog = catalogs[domain_of(rel)]
-        found = (
-            extract_yaml(path)
-            if method == "yaml"
-            else extract_from_file(method, str(path), keywords=KEYWORDS, options=options, strip_comment_tags=True)
-        )
-        for lineno, message, comments, context in found:
+        for lineno, message, comments, context in extract_from_file(
+            method, str(path), keywords=KEYWORDS, options=options, strip_comment_tags=True
+        ):
             catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
     return catalogs
 
@@ -205,7 +204,9 @@ def stale_templates() -> list[str]:
         for key, _ctx in sorted(want - have, key=str)[:5]:
             out.append(f"{shown(path)}: lacks {key[:60]!r} (python scripts/i18n.py extract)")
         for key, _ctx in sorted(have - want, key=str)[:5]:
-            out.append(f"{shown(path)}: still has {key[:60]!r}, gone from the sources (python scripts/i18n.py extract)")
+            out.append(
+                f"{shown(path)}: still has {key[:60]!r}, gone from the sources (python scripts/i18n.py extract)"
+            )
     return out
 
 

@@ -6,10 +6,10 @@ from typing import Optional
 
 import typer
 
+from builder import i18n
 from builder.check import format_result
 from builder.cli import echo, fail, find_game
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, UsageError
-from builder.i18n import SOURCE_LANGUAGE, current_language
 from builder.render.images import export_tts
 from builder.share.api import check_imported, export_source, import_source, read_source, validate
 from builder.share.canonical import DisplayResolver, canonical
@@ -129,7 +129,7 @@ def show_cmd(
     _warn(imp)
     # in another language the entries show their translated names (the list itself keeps its keys)
     doc = imp.doc
-    if current_language() != SOURCE_LANGUAGE:
+    if i18n.current_language() != i18n.SOURCE_LANGUAGE:
         try:
             doc = canonical(dict(doc), resolver=DisplayResolver.shown(doc["system"]))
         except DaimyoError:  # shown with its keys rather than not at all

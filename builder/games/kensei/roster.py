@@ -826,10 +826,8 @@ def unit_card_pages(lst: Any, catalog: Catalog, card: str, paper: Any, warnings:
 
     if card not in UNIT_CARD_SIZES:
         raise UsageError(
-            _("unit cards print at a sleeve size: {sizes}, not '{card}'").format(
-                sizes=", ".join(UNIT_CARD_SIZES), card=card
-            ),
-            _("use {option} poker (the default) or {option} tarot").format(option=option("card")),
+            f"unit cards print at a sleeve size: {', '.join(UNIT_CARD_SIZES)}, not '{card}'",
+            f"use {option('card')} poker (the default) or {option('card')} tarot",
         )
     data = list(unit_card_data(lst, catalog))
     if not data:
