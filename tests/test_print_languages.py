@@ -207,6 +207,20 @@ def test_the_pseudo_locale_print_has_no_unmarked_fixed_word(tmp_path, system):
     assert not left, f"{system}: fixed words printed without translation: {left}"
 
 
+@pytest.mark.parametrize("system", sorted(EXAMPLE_OF))
+def test_the_pseudo_locale_player_aid_has_no_unmarked_fixed_word(tmp_path, system):
+    """A player aid's words come from its YAML template (extracted into the print catalog) and
+    its generated tables; the catalog's own data it tabulates (suits, limits) is data."""
+    out = tmp_path / f"aid-{system}.pdf"
+    run = daimyo("--lang", "en_XA", "aid", system, "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    printed = pdf_text(out)
+    lst = EXAMPLES / f"{EXAMPLE_OF[system]}.yaml"
+    data = data_words(system, lst, printed) | words_of(load_catalog(system, []).raw)
+    left = unmarked(printed, data)
+    assert not left, f"{system} aid: fixed words printed without translation: {left}"
+
+
 def test_the_pseudo_locale_check_finds_an_unmarked_word(tmp_path, monkeypatch):
     """The check above fails when one printed string is not marked: the setup sheet's heading
     'Families and provinces' printed as it is."""
