@@ -221,6 +221,24 @@ def test_the_pseudo_locale_player_aid_has_no_unmarked_fixed_word(tmp_path, syste
     assert not left, f"{system} aid: fixed words printed without translation: {left}"
 
 
+def test_the_pseudo_locale_event_book_has_no_unmarked_fixed_word(tmp_path):
+    """The organiser's book: its own words are marked; each list's text form (``Notes:``,
+    ``Packs:``, the keys a text list is read back by) is the list's data."""
+    lists = [EXAMPLES / f"{EXAMPLE_OF[s]}.yaml" for s in sorted(EXAMPLE_OF)]
+    out = tmp_path / "book.pdf"
+    run = daimyo("--lang", "en_XA", "print", *map(str, lists), "--book", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    printed = pdf_text(out)
+    data: set[str] = set()
+    for system, lst in zip(sorted(EXAMPLE_OF), lists, strict=True):
+        data |= data_words(system, lst, printed) | words_of(daimyo("export", str(lst), "--to", "text").stdout)
+        # the file name, cut to its column, and the list's total as the check's CSV gives it
+        data |= {p for w in words_of(lst.name) for k in range(1, len(w) + 1) for p in (w[:k], w[k - 1 :])}
+        data |= words_of(daimyo("check", str(lst), "--format", "csv").stdout)
+    left = unmarked(printed, data)
+    assert not left, f"book: fixed words printed without translation: {left}"
+
+
 def test_the_pseudo_locale_check_finds_an_unmarked_word(tmp_path, monkeypatch):
     """The check above fails when one printed string is not marked: the setup sheet's heading
     'Families and provinces' printed as it is."""

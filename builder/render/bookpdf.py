@@ -125,7 +125,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         )
         # filled in by hand at the event
         fields = Table(
-            [["Player", "", "Table", "", "Round", "", "Checked by", ""]],
+            [[_("Player"), "", _("Table"), "", _("Round"), "", _("Checked by"), ""]],
             colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
             rowHeights=[pt(8)],
             hAlign="LEFT",
