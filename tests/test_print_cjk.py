@@ -86,3 +86,19 @@ def test_a_latin_only_pdf_does_not_embed_the_cjk_font(tmp_path, example):
     fonts = _fonts(out)
     assert fonts and not any("IPAex" in name for name in fonts), fonts
     assert b"IPAex" not in out.read_bytes()
+
+
+def test_a_roster_in_japanese_prints_its_fixed_words_as_glyphs(tmp_path):
+    """The whole pipeline for a non-Latin script: the Japanese catalog's words, printed with the
+    embedded IPAex Gothic subset."""
+    from builder import i18n
+
+    with i18n.use("ja"):
+        out = api.render_list(EXAMPLES / "kensei-buke.yaml", tmp_path / "roster.pdf")
+    with pdfplumber.open(out) as pdf:
+        page = pdf.pages[0]
+        text = page.extract_text() or ""
+        fonts_of = {c["fontname"] for c in page.chars if c["text"] in "軍編成表"}
+    assert "Kensei 軍編成表" in text and "軍編成の制限" in text, text[:300]
+    assert fonts_of and all(f.endswith("+IPAexGothic") for f in fonts_of), fonts_of
+    assert any(name.endswith("+IPAexGothic") and embedded for name, embedded in _fonts(out).items())
