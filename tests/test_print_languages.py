@@ -280,30 +280,30 @@ def test_the_shipped_overlay_names_every_entry(system, lang):
 
 
 def _kensei_list(tmp_path: Path, troop: str) -> Path:
-    text = (EXAMPLES / "kensei-buke.yaml").read_text(encoding="utf-8")
-    assert "Samurai Yari" in text
+    text = (EXAMPLES / "kensei-sohei.yaml").read_text(encoding="utf-8")
+    assert "troop: Monk Naginata" in text
     p = tmp_path / "alias.yaml"
-    p.write_text(text.replace("Samurai Yari", troop), encoding="utf-8")
+    p.write_text(text.replace("troop: Monk Naginata", f"troop: {troop}"), encoding="utf-8")
     return p
 
 
 def test_a_translated_name_in_a_list_is_read_as_its_key(tmp_path):
-    base = json.loads(daimyo("check", str(EXAMPLES / "kensei-buke.yaml"), "--format", "json").stdout)
-    lst = _kensei_list(tmp_path, "Samurái Yari")  # the Spanish overlay's name
+    base = json.loads(daimyo("check", str(EXAMPLES / "kensei-sohei.yaml"), "--format", "json").stdout)
+    lst = _kensei_list(tmp_path, "Monje Naginata")  # the Spanish overlay's name of Monk Naginata
     run = daimyo("check", str(lst), "--format", "json")
     assert run.returncode == 0, run.stdout + run.stderr
     got = json.loads(run.stdout)[0]
     assert got["legal"] is True and got["summary"] == base[0]["summary"]
     shared = daimyo("export", str(lst), "--to", "text")
-    assert "Samurai Yari" in shared.stdout and "Samurái" not in shared.stdout  # written with the key
+    assert "Monk Naginata" in shared.stdout and "Monje" not in shared.stdout  # written with the key
 
 
 def test_an_unknown_translated_name_gets_did_you_mean(tmp_path):
-    lst = _kensei_list(tmp_path, "Samurái Yarri")
+    lst = _kensei_list(tmp_path, "Campesinoss")  # close only to the Spanish name of Peasants
     run = daimyo("check", str(lst))
     assert run.returncode != 0
     said = run.stdout + run.stderr
-    assert "Samurái Yarri" in said and "did you mean" in said and "Samurai Yari" in said, said
+    assert "unknown troop 'Campesinoss'; did you mean 'Campesinos'?" in said, said
 
 
 def test_a_pack_carries_its_own_translations(tmp_path):

@@ -157,7 +157,12 @@ class Catalog:
         if hit is None:
             if len(memo) > 50_000:
                 memo.clear()
-            hit = memo[key] = did_you_mean(name, self.suggest(section, name))
+            hit = did_you_mean(name, self.suggest(section, name))
+            if not hit:  # a name written in another language: the closest translated names
+                from builder.catalog.overlay import translated_names  # noqa: PLC0415 - only for an unknown name
+
+                hit = did_you_mean(name, translated_names(self, section))
+            memo[key] = hit
         return hit
 
     def memo(self, name: str) -> dict:
