@@ -40,10 +40,26 @@ DOMAIN = "daimyo"  # the domain of any source no other domain claims
 # domain -> the source paths (relative to the project's top) whose messages it holds; the first
 # that claims a path wins (``scripts/i18n.py extract`` and ``domain_of`` read it)
 DOMAINS: dict[str, tuple[str, ...]] = {
+    # the printed pages: the renderers, the page and block toolkit, each game's roster, setup
+    # sheet and aid blocks, and the printed words of the player aids and card templates (templates/)
+    "print": (
+        "builder/render",
+        "builder/kit/blocks.py",
+        "builder/kit/pdfbase.py",
+        "builder/kit/aid.py",
+        "builder/games/kensei/roster.py",
+        "builder/games/senji/setup_sheet.py",
+        "builder/games/herocard/aid.py",
+        "builder/games/kensei/aid.py",
+        "builder/games/satsuma/aid.py",
+        "builder/games/senji/aid.py",
+        "builder/games/senshiai/aid.py",
+        "templates/aids",
+        "templates/cards",
+    ),
     "findings": ("builder/findings.py", "builder/rules", "builder/games", "builder/systems"),
     "web": ("builder/web",),
     "event": ("builder/event",),
-    "print": ("builder/render",),
     DOMAIN: ("builder",),
 }
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"

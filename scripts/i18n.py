@@ -38,6 +38,42 @@ PLACEHOLDER = re.compile(
 )
 
 
+# the YAML templates whose printed words are messages (the code translates them where it prints
+# them), and the keys that hold them: a string, a list of strings, or rows of strings
+YAML_SOURCES = ("templates/aids", "templates/cards")
+YAML_KEYS = ("title", "subtitle", "heading", "subheading", "text", "note", "footer", "label", "caption", "suffix")
+YAML_LIST_KEYS = ("bullets", "columns", "rows")
+
+
+def yaml_sources() -> Iterator[Path]:
+    for folder in YAML_SOURCES:
+        yield from sorted((TOP / folder).glob("*.yaml"))
+
+
+def yaml_words(path: Path) -> Iterator[str]:
+    """The printed words of a YAML template (a player aid, a card template)."""
+    from builder.yamlio import load_yaml  # noqa: PLC0415
+
+    def words(value: object) -> Iterator[str]:
+        if isinstance(value, str) and any(ch.isalpha() for ch in value):
+            yield value
+        elif isinstance(value, list):
+            for item in value:
+                yield from words(item)
+
+    def walk(node: object) -> Iterator[str]:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if (key in YAML_KEYS and isinstance(value, str)) or (key in YAML_LIST_KEYS and isinstance(value, list)):
+                    yield from words(value)
+                else:
+                    yield from walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                yield from walk(item)
+
+    yield from walk(load_yaml(path)[0])
+
 def sources() -> Iterator[tuple[Path, str]]:
     """Every file whose messages are extracted, with its method (python or jinja2)."""
     for path in sorted((TOP / "builder").rglob("*")):
@@ -52,6 +88,10 @@ def sources() -> Iterator[tuple[Path, str]]:
 def extract() -> dict[str, Catalog]:
     """A template catalog per domain, from the sources as they are now."""
     catalogs = {d: Catalog(project="daimyo", header_comment=f"# {HEADER}.", fuzzy=False) for d in DOMAINS}
+    for path in yaml_sources():
+        rel = shown(path)
+        for message in yaml_words(path):
+            catalogs[domain_of(rel)].add(message, None, [(rel, 0)])
     for path, method in sources():
         rel = shown(path)
         options = JINJA if method == "jinja2" else {}

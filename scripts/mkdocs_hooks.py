@@ -60,7 +60,9 @@ def help_text(path: str, cmd) -> str:
     parent = None
     for name in path.split()[:-1]:
         parent = click.Context(click.Command(name), info_name=name, parent=parent)
-    ctx = click.Context(cmd, info_name=path.split()[-1], parent=parent, terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH)
+    ctx = click.Context(
+        cmd, info_name=path.split()[-1], parent=parent, terminal_width=HELP_WIDTH, max_content_width=HELP_WIDTH
+    )
     return cmd.get_help(ctx)
 
 

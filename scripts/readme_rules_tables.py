@@ -18,10 +18,17 @@ def main() -> int:
     for system in SYSTEMS:
         page = ROOT / "docs" / "games" / f"{system}.md"
         text = page.read_text()
-        table = subprocess.run([sys.executable, "-m", "builder", "rules", system, "--format", "markdown"],
-                               capture_output=True, text=True, check=True, cwd=ROOT).stdout.strip()
+        table = subprocess.run(
+            [sys.executable, "-m", "builder", "rules", system, "--format", "markdown"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout.strip()
         pattern = r"(#{2,4} [^\n]*\(`daimyo rules " + system + r"`\)\n\n)(\|.*?\n)(\n)"
-        text, n = re.subn(pattern, lambda m, table=table: m.group(1) + table + "\n" + m.group(3), text, count=1, flags=re.S)
+        text, n = re.subn(
+            pattern, lambda m, table=table: m.group(1) + table + "\n" + m.group(3), text, count=1, flags=re.S
+        )
         if n != 1:
             print(f"{page.relative_to(ROOT)} has no table for {system}", file=sys.stderr)
             return 1

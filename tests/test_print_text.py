@@ -26,10 +26,11 @@ def _named(tmp_path, src: Path, name: str) -> Path:
 
 @pytest.mark.parametrize("example", ["satsuma-samurai", "kensei-buke", "senji-three-daimyo"])
 def test_glyph_check_covers_the_list_name(tmp_path, capsys, example):
-    lst = _named(tmp_path, EXAMPLES / f"{example}.yaml", "\u8a66\u9a13")  # 試験
+    lst = _named(tmp_path, EXAMPLES / f"{example}.yaml", "\u8a66\u9a13 \U0001f409")  # 試験 and a dragon no font draws
     api.render_list(lst, tmp_path / "x.pdf")
     err = capsys.readouterr().err
-    assert "the list, field 'name': characters missing from font" in err and "(U+8A66)" in err, err
+    assert "the list, field 'name': characters missing from font" in err and "(U+1F409)" in err, err
+    assert "(U+8A66)" not in err, err  # kanji print with the CJK fallback font
 
 
 def _fonts(pdf: Path) -> dict[str, bool]:

@@ -142,11 +142,12 @@ def _variant(tmp_path, cards: str) -> Path:
 
 
 def test_missing_glyphs_are_reported(tmp_path, capsys):
-    lst = _variant(tmp_path, "  Bushido: 1\n  \u6b66\u58eb Band: {printed: F5, count: 1}\n")
+    # kanji print with the CJK fallback font; a character no bundled font draws is reported
+    lst = _variant(tmp_path, "  Bushido: 1\n  \u6b66\u58eb \U0001f409 Band: {printed: F5, count: 1}\n")
     api.render_list(lst, tmp_path / "g.pdf")
     err = capsys.readouterr().err
-    assert "card '\u6b66\u58eb Band', field 'name': characters missing from font DejaVuSans" in err
-    assert "U+6B66" in err and "U+58EB" in err
+    assert "card '\u6b66\u58eb \U0001f409 Band', field 'name': characters missing from font DejaVuSans" in err
+    assert "U+1F409" in err and "U+6B66" not in err
 
 
 def test_overlong_text_shrinks_then_warns(tmp_path, capsys):
@@ -187,7 +188,7 @@ def test_clipping_a_very_long_line_keeps_the_longest_prefix_that_fits():
 
 def test_missing_glyphs():
     assert fonts.missing_glyphs("Kagoshima \u00e9\u00e8 \u2014") == ""
-    assert fonts.missing_glyphs("\u6f22\U0001f409 ok") == "\u6f22\U0001f409"
+    assert fonts.missing_glyphs("\u6f22\U0001f409 ok") == "\U0001f409"  # kanji: the CJK fallback
 
 
 def _art_list(tmp_path, n_images=2, size=(3000, 2000)):

@@ -37,7 +37,7 @@ from builder.paths import catalog_dir as _cdir
 from builder.systems import catalog_module, get, ids, is_system
 from builder.yamlio import FilePositions, load_yaml, read_text
 
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 
 
 class Catalog:
@@ -96,22 +96,28 @@ class Catalog:
         return [e["name"] for e in self.records(section)]
 
     def find(self, section: str, name: str):
-        """The entry called ``name`` (case, spaces, hyphen variants and aliases ignored)."""
-        if not isinstance(name, str):
-            return None
-        i = self._index.get(section, {}).get(normalize(name))
-        if i is None:
-            i = self._loose.get(section, {}).get(loose(name))
+        """The entry called ``name`` (case, spaces, hyphen variants and aliases ignored; a
+        translated name of an overlay is an alias too: ``builder.catalog.overlay``)."""
+        i = self._position(section, name, True)
         return None if i is None else self.entries(section)[i]
 
-    def find_record(self, section: str, name: str) -> dict | None:
-        """Like ``find`` but the plain record."""
+    def find_record(self, section: str, name: str, aliases: bool = True) -> dict | None:
+        """Like ``find`` but the plain record (``aliases=False``: not by a translated name)."""
+        i = self._position(section, name, aliases)
+        return None if i is None else self.raw[section][i]
+
+    def _position(self, section: str, name: str, translated: bool) -> int | None:
+        """The index of the entry ``name`` names in ``section``: the one place names are resolved."""
         if not isinstance(name, str):
             return None
         i = self._index.get(section, {}).get(normalize(name))
         if i is None:
             i = self._loose.get(section, {}).get(loose(name))
-        return None if i is None else self.raw[section][i]
+        if i is None and translated and section in self._index:
+            from builder.catalog.overlay import alias_index  # noqa: PLC0415 - only for a name the catalog lacks
+
+            i = alias_index(self, section).get(normalize(name))
+        return i
 
     def find_any(self, name: str, sections: list[str] | None = None):
         for section in sections or self.sections():
@@ -129,6 +135,9 @@ class Catalog:
             for rec in self.records(section):
                 cands.append(rec["name"])
                 cands.extend(rec.get("aliases") or [])
+            from builder.catalog.overlay import translated_names  # noqa: PLC0415 - only for an unknown name
+
+            cands.extend(translated_names(self, section))
             index = indexes[section] = NameIndex(cands)
         hits = index.suggest(name, n)
         # show display names, not aliases
@@ -148,7 +157,12 @@ class Catalog:
         if hit is None:
             if len(memo) > 50_000:
                 memo.clear()
-            hit = memo[key] = did_you_mean(name, self.suggest(section, name))
+            hit = did_you_mean(name, self.suggest(section, name))
+            if not hit:  # a name written in another language: the closest translated names
+                from builder.catalog.overlay import translated_names  # noqa: PLC0415 - only for an unknown name
+
+                hit = did_you_mean(name, translated_names(self, section))
+            memo[key] = hit
         return hit
 
     def memo(self, name: str) -> dict:
@@ -679,6 +693,8 @@ def build_catalog(system: str, files: list[Path], packs: Sequence[Path | str] = 
                 "licence": ident.licence,
                 "example": bool(data.get("example", False)),
                 "description": data.get("description"),
+                # translations of the pack's (or the catalog's) entries: builder.catalog.overlay
+                "i18n": data.get("i18n") if isinstance(data.get("i18n"), dict) else None,
             }
         )
         diags.extend(unused_fields(system, data, p, set(entry_sections(model_cls))))

@@ -51,6 +51,7 @@ META_KEYS = (
     "example",
     "needs",
     "daimyo",
+    "i18n",
 )
 TEXT_META = ("name", "pack", "version", "author", "url", "licence", "license", "description", "daimyo")
 LIST_META = ("authors", "needs")

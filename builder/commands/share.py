@@ -6,11 +6,13 @@ from typing import Optional
 
 import typer
 
+from builder import i18n
 from builder.check import format_result
 from builder.cli import echo, fail, find_game
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, UsageError
 from builder.render.images import export_tts
 from builder.share.api import check_imported, export_source, import_source, read_source, validate
+from builder.share.canonical import DisplayResolver, canonical
 from builder.share.fingerprint import fingerprint
 from builder.share.text import render_text
 from builder.yamlio import atomic_write
@@ -125,7 +127,14 @@ def show_cmd(
         echo("")
         fail(exc)
     _warn(imp)
-    echo(render_text(imp.doc, summary=res.summary).rstrip("\n"))
+    # in another language the entries show their translated names (the list itself keeps its keys)
+    doc = imp.doc
+    if i18n.current_language() != i18n.SOURCE_LANGUAGE:
+        try:
+            doc = canonical(dict(doc), resolver=DisplayResolver.shown(doc["system"]))
+        except DaimyoError:  # shown with its keys rather than not at all
+            doc = imp.doc
+    echo(render_text(doc, summary=res.summary).rstrip("\n"))
     echo("")
     for line in format_result(res, explain):
         echo(line)

@@ -39,6 +39,7 @@ from reportlab.platypus import (
 )
 
 from builder import yamlio
+from builder.i18n import N_, _, ngettext
 from builder.kit import fonts, pdfbase
 from builder.kit.layout import paper_size
 from builder.kit.pdfbase import frame_size, page_margins
@@ -148,9 +149,10 @@ def sources_on() -> bool:
     return _SOURCES.get()
 
 
-def source_line(src: str | None, st: Styles, prefix: str = "Source: "):
+def source_line(src: str | None, st: Styles, prefix: str | None = None):
     if not src or not _SOURCES.get():
         return None
+    prefix = _("Source: ") if prefix is None else prefix
     return para(prefix + str(src), st.source)  # para writes the references as players read them
 
 
@@ -708,7 +710,10 @@ def tables_compact() -> bool:
 def spec_footer(spec: PageSpec) -> list:
     """The footer lines of a document described by ``spec``."""
     return pdfbase.footer_lines(
-        spec.result, spec.share_code, extra=[spec.footer_note, f"{spec.kind}: {spec.title}"], list_name=spec.list_file
+        spec.result,
+        spec.share_code,
+        extra=[spec.footer_note, f"{_(spec.kind)}: {spec.title}"],
+        list_name=spec.list_file,
     )
 
 
@@ -729,17 +734,28 @@ def result_lines(result) -> list[str]:
     if result is None:
         return []
     c = result.counts()
-    head = (
-        "legal" if result.legal else "NOT LEGAL"
-    ) + f" ({c['error']} error{'s' * (c['error'] != 1)}, {c['warning']} warning{'s' * (c['warning'] != 1)})"
-    out = [f"daimyo check: {head}"]
+    counts = _("{errors}, {warnings}").format(
+        errors=ngettext("{n} error", "{n} errors", c["error"]).format(n=c["error"]),
+        warnings=ngettext("{n} warning", "{n} warnings", c["warning"]).format(n=c["warning"]),
+    )
+    head = (_("daimyo check: legal") if result.legal else _("daimyo check: NOT LEGAL")) + f" ({counts})"
+    out = [head]
     for f in result.findings:
         if f.severity == "info":
             continue
         out.append(
-            f"{f.severity} {f.code}: {f.message}" + (f" ({format_source(f.source, inline=True)})" if f.source else "")
+            f"{severity_word(f.severity)} {f.code}: {f.message}"
+            + (f" ({format_source(f.source, inline=True)})" if f.source else "")
         )
     return out
+
+
+SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
+
+
+def severity_word(severity: str) -> str:
+    """A finding's severity as printed (``error``, ``warning``, ``info``) in the current language."""
+    return _(SEVERITIES[severity]) if severity in SEVERITIES else severity
 
 
 def validation_block(result, st: Styles, width: float):
@@ -747,10 +763,10 @@ def validation_block(result, st: Styles, width: float):
     compact row per finding (severity, rule, message with its source line). Notes (info)
     print in small type. Short results are kept together; a long one may split, but its
     heading always comes with the verdict and the first rows."""
-    head = para("Validation (daimyo check)", st.h1)
+    head = para(_("Validation (daimyo check)"), st.h1)
     lines = result_lines(result)
     if not lines:
-        return [keep(head, para("not checked", st.body))]
+        return [keep(head, para(_("not checked"), st.body))]
     verdict = para(lines[0], st.cellb)
     findings = list(getattr(result, "findings", []))
     if not findings:
@@ -759,10 +775,10 @@ def validation_block(result, st: Styles, width: float):
     for f in findings:
         text = f.message + (f" ({format_source(f.source, inline=True)})" if f.source else "")
         style = st.small if f.severity == "info" else st.cell
-        rows.append([para(f.severity, style), para(f.code, style), para(text, style)])
+        rows.append([para(severity_word(f.severity), style), para(f.code, style), para(text, style)])
         if f.severity == "error":
             fails.append(len(rows) - 1)
-    t = table(rows, [17, 42, width - 17 - 42], st, header=["Severity", "Rule", "Finding"], fail_rows=fails)
+    t = table(rows, [17, 42, width - 17 - 42], st, header=[_("Severity"), _("Rule"), _("Finding")], fail_rows=fails)
     if len(rows) <= 8:
         return [keep(head, verdict, t, Spacer(1, 2 * MM))]
     return [CondPageBreak(35 * MM), keep(head, verdict), t, Spacer(1, 2 * MM)]
@@ -850,7 +866,7 @@ def build_pdf(out_path, story: list, spec: PageSpec, force: bool = False) -> Pat
     # page (a long table or a long finding is not kept whole, with its layout, to the end)
     given.clear()
 
-    for problem in fonts.check_glyphs([("the list", "name", spec.title or "")]):
+    for problem in fonts.check_glyphs([(_("the list"), "name", spec.title or "")]):
         pdfbase.warn(problem.message())
     lines = spec_footer(spec)
     subject = f"{spec.system} {spec.kind}"

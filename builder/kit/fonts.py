@@ -4,8 +4,12 @@ Every printed string goes through this module:
 
 * :func:`register_fonts` registers the bundled DejaVu fonts with reportlab once per
   process (names :data:`REGULAR`, :data:`BOLD`, :data:`CONDENSED`); call it before
-  drawing (``pdfbase.PdfJob`` does it for you).
-* :func:`missing_glyphs` / :func:`check_glyphs` find characters the font cannot draw.
+  drawing (``pdfbase.PdfJob`` does it for you). Each draws the characters it lacks (kana,
+  kanji) with the bundled IPAex Gothic (:data:`CJK`, IPA Font License, see
+  ``fonts/LICENSE-IPAexGothic.txt``), loaded the first time such a character is drawn or
+  measured and embedded, as a subset, only in a PDF that prints one: a PDF of Latin text is
+  the same bytes as with the DejaVu fonts alone.
+* :func:`missing_glyphs` / :func:`check_glyphs` find characters neither font can draw.
   reportlab draws such characters as blanks without a word, so callers check every
   string *before* rendering and report each problem with the card (or unit), the
   field and the characters.
@@ -30,6 +34,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 
 from builder import state
+from builder.kit.rladapter import FallbackTTFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 
@@ -43,6 +48,9 @@ FONT_FILES = {
     CONDENSED: "DejaVuSansCondensed.ttf",
 }
 
+CJK = "IPAexGothic"  # the fallback for the characters the DejaVu fonts lack (kana, kanji)
+CJK_FILE = "ipaexg.ttf"
+
 ELLIPSIS = "\u2026"
 REPLACEMENT = "?"  # drawn instead of a character the font lacks (after it was reported)
 
@@ -55,8 +63,16 @@ def register_fonts() -> None:
     ``fontName=REGULAR``.
     """
     for name, file in FONT_FILES.items():
-        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
+        pdfmetrics.registerFont(FallbackTTFont(name, str(FONT_DIR / file), cjk_font))
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR, boldItalic=BOLD)
+
+
+@state.memo("fonts.cjk", bound=1, lifetime=state.PROCESS, doc="the bundled CJK font, loaded when first needed")
+def cjk_font() -> TTFont:
+    """IPAex Gothic, registered with reportlab (the fallback of every bundled font)."""
+    font = TTFont(CJK, str(FONT_DIR / CJK_FILE))
+    pdfmetrics.registerFont(font)
+    return font
 
 
 def font_name(bold: bool = False, condensed: bool = False) -> str:
@@ -79,14 +95,20 @@ def _ignorable(ch: str) -> bool:
     return ch in "\n\r\t" or unicodedata.category(ch) in ("Cc", "Cf")
 
 
+@state.memo("fonts.cjk_charmap", bound=1, lifetime=state.PROCESS, doc="the characters the CJK fallback font draws")
+def _cjk_charmap() -> frozenset[int]:
+    return frozenset(cjk_font().face.charToGlyph.keys())
+
+
 def missing_glyphs(text: str, font: str = REGULAR) -> str:
-    """The distinct characters of ``text`` that ``font`` cannot draw, in order of appearance."""
+    """The distinct characters of ``text`` that neither ``font`` nor its CJK fallback can
+    draw, in order of appearance."""
     if not text:
         return ""
     cmap = _charmap(font)
     out: list[str] = []
     for ch in str(text):
-        if ord(ch) not in cmap and not _ignorable(ch) and ch not in out:
+        if ord(ch) not in cmap and not _ignorable(ch) and ch not in out and ord(ch) not in _cjk_charmap():
             out.append(ch)
     return "".join(out)
 

@@ -55,6 +55,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
 from builder import state, yamlio
+from builder.i18n import N_, _, ngettext
 from builder.kit import fonts
 from builder.kit.layout import MIN_MARGIN, pt
 from builder.kit.rladapter import append_operators, held_pages_canvas_class, run_before_save
@@ -64,7 +65,7 @@ from builder.yamlio import refuse_output
 PROGRESS_MIN_PAGES = 5
 FOOTER_SIZE = 6.5  # pt
 RULER_LENGTH = 50.0  # mm
-RULER_LABEL = "{length:g} mm: print at 100 % (actual size)"
+RULER_LABEL = N_("{length:g} mm: print at 100 % (actual size)")  # translated where drawn: ruler_text
 
 _DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
 
@@ -183,7 +184,7 @@ def _numbered_canvas_class():
 
 def page_label(n: int, total: int | None = None) -> str:
     """``page 2 of 3`` (or ``page 2`` when the total is not known)."""
-    return f"page {n} of {total}" if total else f"page {n}"
+    return _("page {n} of {total}").format(n=n, total=total) if total else _("page {n}").format(n=n)
 
 
 def _decorate(c, title, author, subject, duplex) -> None:
@@ -327,9 +328,9 @@ def draw_ruler(
     if not label:
         pass
     elif label_below:
-        c.drawString(pt(x), pt(y - 2.6), RULER_LABEL.format(length=length))
+        c.drawString(pt(x), pt(y - 2.6), ruler_text(length))
     else:
-        c.drawString(pt(x + length + 1.5), pt(y + 0.3), RULER_LABEL.format(length=length))
+        c.drawString(pt(x + length + 1.5), pt(y + 0.3), ruler_text(length))
     c.restoreState()
 
 
@@ -346,13 +347,23 @@ def draw_marks(c, segments, ink_saver: bool = False, grey: bool = False) -> None
     c.restoreState()
 
 
+def ruler_text(length: float = RULER_LENGTH) -> str:
+    """A ruler's label in the current language."""
+    return _(RULER_LABEL).format(length=length)
+
+
 def ruler_label_width(length: float = RULER_LENGTH) -> float:
     """Width (mm) of a ruler's label."""
-    return fonts.string_width(RULER_LABEL.format(length=length), fonts.REGULAR, 5.5) / pt(1)
+    return fonts.string_width(ruler_text(length), fonts.REGULAR, 5.5) / pt(1)
 
 
 FOOTER_BASE = 6.0  # mm from the page's bottom edge to the last footer line (printers leave ~4 mm blank)
-SHARE_PREFIX = "share code: "
+SHARE_PREFIX = N_("share code: ")
+
+
+def share_prefix() -> str:
+    """``share code: `` in the current language."""
+    return _(SHARE_PREFIX)
 
 
 class ShareLine(str):
@@ -365,9 +376,9 @@ class ShareLine(str):
 
     @classmethod
     def make(cls, code: str, list_name: str | None = None) -> ShareLine:
-        line = cls(SHARE_PREFIX + code)
+        line = cls(share_prefix() + code)
         line.code = code
-        line.fallback = f"share code: run daimyo export {list_name or 'LIST'} --to code"
+        line.fallback = _("share code: run daimyo export {list} --to code").format(list=list_name or "LIST")
         return line
 
 
@@ -402,13 +413,13 @@ def footer_rows(
             if fonts.string_width(text_p, font, s) <= width:
                 return [FooterRow(text_p, s)]
             s = round(s - 0.5, 3)
-        indent = fonts.string_width(SHARE_PREFIX, font, min(size, 5.0))
+        indent = fonts.string_width(share_prefix(), font, min(size, 5.0))
         s = min(size, 5.0)
         while s >= min_size - 1e-9:
-            indent = fonts.string_width(SHARE_PREFIX, font, s)
+            indent = fonts.string_width(share_prefix(), font, s)
             rows = _split_code(text.code, font, s, width - indent, max_share_lines)
             if rows is not None:
-                out = [FooterRow(SHARE_PREFIX + rows[0], s)]
+                out = [FooterRow(share_prefix() + rows[0], s)]
                 out.extend(FooterRow(r, s, indent) for r in rows[1:])
                 return out
             s = round(s - 0.5, 3)
@@ -569,8 +580,9 @@ def draw_text_box(
     fit = fonts.fit_text(text, w, h, font, size, min_size, leading=leading, wrap=wrap)
     if fit.overflow and warn:
         warn(
-            f"{what or 'text'} does not fit its box even at {fit.size:g} pt; "
-            f"cut after '{_tail(fit.lines)}' ({len(fit.dropped)} line(s) dropped)"
+            _("{what} does not fit its box even at {size} pt; cut after '{tail}' ({n} line(s) dropped)").format(
+                what=what or _("text"), size=f"{fit.size:g}", tail=_tail(fit.lines), n=len(fit.dropped)
+            )
         )
     elif fit.shrunk and warn and fit.size < size - 1.99:
         pass  # small shrinks are normal and silent
@@ -715,16 +727,21 @@ def validation_lines(result, limit: int = 3) -> list[str]:
     counts = result.counts()
     errs, warns = counts.get("error", 0), counts.get("warning", 0)
     if result.legal:
-        head = "daimyo check: legal"
+        head = _("daimyo check: legal")
         if warns:
-            head += f" ({warns} warning{'s' * (warns != 1)})"
+            head += " (" + ngettext("{n} warning", "{n} warnings", warns).format(n=warns) + ")"
     else:
-        head = f"daimyo check: ILLEGAL ({errs} error{'s' * (errs != 1)}, {warns} warning{'s' * (warns != 1)})"
+        head = _("daimyo check: ILLEGAL ({errors}, {warnings})").format(
+            errors=ngettext("{n} error", "{n} errors", errs).format(n=errs),
+            warnings=ngettext("{n} warning", "{n} warnings", warns).format(n=warns),
+        )
     shown = [f for f in result.findings if f.severity in ("error", "warning")][:limit]
     if not shown:
         return [head]
     more = len([f for f in result.findings if f.severity in ("error", "warning")]) - len(shown)
-    detail = "; ".join(f"{f.code}: {f.message}" for f in shown) + (f"; and {more} more" if more > 0 else "")
+    detail = "; ".join(f"{f.code}: {f.message}" for f in shown) + (
+        "; " + _("and {n} more").format(n=more) if more > 0 else ""
+    )
     return [head + ": " + detail]
 
 

@@ -5,7 +5,8 @@ back until the document is saved ("page N of M"), running a drawing step just be
 document is written (the statistics appendix), compressing a page's stream as soon as it
 is written (long documents), embedding JPEG bytes without decoding them, writing a long
 path as raw PDF operators (QR codes), and reading the room left in a platypus frame or
-the flowables of a ``KeepTogether``. Each is a small function here, written against the
+the flowables of a ``KeepTogether``, and drawing the characters a font lacks with a second
+font (``FallbackTTFont``: kana and kanji). Each is a small function here, written against the
 reportlab versions pinned in ``pyproject.toml``; ``tests/test_render_adapter.py`` checks
 that the attributes they rely on are still there, so an upgrade that changes them fails
 one clear test instead of printing a wrong PDF.
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFStream
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from builder import state
@@ -190,3 +192,81 @@ def adopt_state(dst, src) -> None:
     """Make ``dst`` (a subclass instance) take over everything ``src`` holds, e.g. a parsed
     platypus ``Paragraph``'s fragments, without parsing it again."""
     dst.__dict__.update(src.__dict__)
+
+
+class FallbackTTFont(TTFont):
+    """A TrueType font that draws the characters it lacks with a second font (its ``fallback``,
+    loaded on first need), so a name in kana or kanji set in the body font prints as glyphs.
+
+    reportlab draws TrueType text chunk by chunk: ``splitString`` cuts a string into
+    ``(subset, bytes)`` chunks and the text object selects each new subset by the name
+    ``getSubsetInternalName`` gives it (it compares subsets with ``!=`` only). Here a run of
+    characters the font lacks but the fallback has becomes chunks whose subset is
+    ``(FALLBACK, n)``, named after the fallback's own subsets: the fallback font is embedded
+    (subset) only in a document that draws one of its characters, and a text of the font's own
+    characters gives exactly the chunks of a plain ``TTFont``.
+    """
+
+    FALLBACK = "fallback"
+
+    def __init__(self, name: str, filename: str, fallback: Callable[[], TTFont]):
+        super().__init__(name, filename)
+        self._load_fallback = fallback
+        self._own = self.face.charToGlyph
+
+    def fallback(self) -> TTFont:
+        return self._load_fallback()
+
+    def _runs(self, text: str) -> list[tuple[bool, str]]:
+        """``text`` as runs of (drawn by the fallback, characters)."""
+        own = self._own
+        runs: list[tuple[bool, str]] = []
+        other = None
+        for ch in text:
+            code = ord(ch)
+            borrowed = code not in own and code != 0xA0
+            if borrowed:
+                if other is None:
+                    other = self.fallback().face.charToGlyph
+                borrowed = code in other
+            if runs and runs[-1][0] == borrowed:
+                runs[-1] = (borrowed, runs[-1][1] + ch)
+            else:
+                runs.append((borrowed, ch))
+        return runs
+
+    def _all_own(self, text: str) -> bool:
+        own = self._own
+        return text.isascii() or all(ord(ch) in own or ch == "\xa0" for ch in text)
+
+    def splitString(self, text, doc, encoding="utf-8"):
+        if not isinstance(text, str):
+            text = text.decode(encoding)
+        if self._all_own(text):
+            return super().splitString(text, doc, encoding)
+        out: list = []
+        for borrowed, run in self._runs(text):
+            if borrowed:
+                out.extend(((self.FALLBACK, n), chunk) for n, chunk in self.fallback().splitString(run, doc, encoding))
+            else:
+                out.extend(super().splitString(run, doc, encoding))
+        return out
+
+    def getSubsetInternalName(self, subset, doc):
+        if isinstance(subset, tuple):
+            return self.fallback().getSubsetInternalName(subset[1], doc)
+        return super().getSubsetInternalName(subset, doc)
+
+    def stringWidth(self, text, size, encoding="utf8"):
+        if not isinstance(text, str):
+            text = text.decode(encoding)
+        if self._all_own(text):
+            return super().stringWidth(text, size, encoding)
+        total = 0.0
+        for borrowed, run in self._runs(text):
+            total += (
+                self.fallback().stringWidth(run, size, encoding)
+                if borrowed
+                else super().stringWidth(run, size, encoding)
+            )
+        return total

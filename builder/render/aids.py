@@ -19,6 +19,7 @@ from reportlab.platypus import CondPageBreak, FrameBreak, PageBreak, Spacer
 from builder import rulebooks
 from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, UsageError, option
+from builder.i18n import N_, _
 from builder.kit.aid import AidContext, Generator, registry
 from builder.kit.blocks import (  # noqa: F401  (the toolkit, also importable from here)
     CELL_MEMO,
@@ -75,6 +76,14 @@ from builder.systems import find_system, get, ids, is_system
 from builder.yamlio import load_yaml
 
 # -- player aids ----------------------------------------------------------------------
+
+
+def words(text: Any) -> Any:
+    """A template's printed words in the current language (``scripts/i18n.py`` extracts them
+    from ``templates/aids/*.yaml`` into the print catalog); anything else as it is."""
+    if isinstance(text, str) and any(ch.isalpha() for ch in text):
+        return _(text)
+    return text
 
 
 def _templates_dir() -> Path:
@@ -142,20 +151,20 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
     if "break" in block:
         return [FrameBreak() if block["break"] == "column" else PageBreak()]
     if "heading" in block:
-        return [CondPageBreak(30 * MM), para(block["heading"], st.h1)]
+        return [CondPageBreak(30 * MM), para(words(block["heading"]), st.h1)]
     if "subheading" in block:
-        flows.append(para(block["subheading"], st.h2))
+        flows.append(para(words(block["subheading"]), st.h2))
     if "text" in block:
-        flows.append(para(block["text"], st.body))
+        flows.append(para(words(block["text"]), st.body))
     if "bullets" in block:
-        flows.extend(bullets(block["bullets"], st))
+        flows.extend(bullets([words(b) for b in block["bullets"]], st))
     if "table" in block:
         t = block["table"]
-        cols = t.get("columns")
+        cols = [words(c) for c in t["columns"]] if isinstance(t.get("columns"), list) else t.get("columns")
         widths = t.get("widths") or [100 / len(cols or t["rows"][0])] * len(cols or t["rows"][0])
         total = sum(widths)
         wmm = [ctx.width_mm * w / total for w in widths]
-        rows = [[("" if c is None else c) for c in r] for r in t.get("rows", [])]
+        rows = [[("" if c is None else words(c)) for c in r] for r in t.get("rows", [])]
         flows.append(table(rows, wmm, st, header=cols, bold_first=t.get("bold_first", False)))
     if "generated" in block:
         name = block["generated"]
@@ -171,7 +180,7 @@ def _block_flows(block: dict, ctx: AidContext, pos, path: tuple) -> list:
             )
         flows.extend(fn(block, ctx))
     if "note" in block:
-        flows.append(para(block["note"], st.small))
+        flows.append(para(words(block["note"]), st.small))
     s = source_line(src, st)
     if s is not None:
         flows.append(s)
@@ -220,10 +229,10 @@ def render_aid(
     while cols > 1 and frame_width_mm(paper, cols) < AID_MIN_COLUMN_MM:
         cols -= 1
     width = frame_width_mm(paper, cols)
-    title = data.get("title", f"{system} player aid")
-    title = title.replace("{players}", f"{players} players" if players else "all player counts")
-    note = data.get("footer") or _rulebook_note(data.get("rulebook"))
-    spec = PageSpec(title=title, kind="player aid", system=system, footer_note=note, paper=paper, columns=cols)
+    title = words(data["title"]) if "title" in data else _("{system} player aid").format(system=system)
+    title = title.replace("{players}", _("{n} players").format(n=players) if players else _("all player counts"))
+    note = words(data["footer"]) if data.get("footer") else _rulebook_note(data.get("rulebook"))
+    spec = PageSpec(title=title, kind=N_("player aid"), system=system, footer_note=note, paper=paper, columns=cols)
     base = float(data.get("font_size", 8.0))
     small, compact = small_paper_layout(paper, base, spec_footer(spec), columns=cols)
     base = min(base, small)
@@ -233,7 +242,7 @@ def render_aid(
         ctx = AidContext(system, catalog, players, st, width, tfile)
         story: list = [para(title, st.title)]
         if data.get("subtitle"):
-            story.append(para(str(data["subtitle"]), st.subtitle))
+            story.append(para(words(str(data["subtitle"])), st.subtitle))
         with compact_tables(compact), sources_shown(sources):
             for i, block in enumerate(data["blocks"]):
                 if not isinstance(block, dict):
@@ -275,5 +284,5 @@ def _rulebook_note(file: str | None) -> str:
     """The footer's "Kensei rulebook (2nd edition, free rules)" for an aid's rulebook file."""
     book = rulebooks.registry().get(str(file or ""))
     if book is None:
-        return "rulebook" if file else ""
+        return _("rulebook") if file else ""
     return f"{book.title} ({book.edition})"

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from builder.check import check_doc
 from builder.findings import Summary
+from builder.i18n import _, ngettext
 from builder.lists.document import load_list
 from builder.share.code import share_code_of
 from builder.share.fingerprint import fingerprint_of_result
@@ -60,6 +61,21 @@ def verdict_of(result) -> str:
         bits.append(f"{errs} error{'s' * (errs != 1)}")
     if warns:
         bits.append(f"{warns} warning{'s' * (warns != 1)}")
+    return head + (f" ({', '.join(bits)})" if bits else "")
+
+
+def printed_verdict(result) -> str:
+    """``verdict_of`` as a page prints it, in the current language (the CSV keeps the English)."""
+    if result is None:
+        return ""
+    counts = result.counts()
+    errs, warns = counts.get("error", 0), counts.get("warning", 0)
+    head = _("legal") if result.legal else _("ILLEGAL")
+    bits = []
+    if errs:
+        bits.append(ngettext("{n} error", "{n} errors", errs).format(n=errs))
+    if warns:
+        bits.append(ngettext("{n} warning", "{n} warnings", warns).format(n=warns))
     return head + (f" ({', '.join(bits)})" if bits else "")
 
 

@@ -12,12 +12,13 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spa
 
 from builder.check import load_checked
 from builder.errors import DaimyoError, UsageError, command_line, one_line, option
+from builder.i18n import _
 from builder.kit import fonts
 from builder.kit.blocks import Markup, Styles, esc, table
 from builder.kit.layout import paper_size, pt
 from builder.kit.pdfbase import build_story, draw_qr, qr_size, validation_lines, warn
 from builder.names import quoted
-from builder.render.book import short_hash, total_of, verdict_of
+from builder.render.book import printed_verdict, short_hash, total_of
 from builder.share.api import export_doc
 from builder.share.code import share_code_of
 from builder.share.fingerprint import fingerprint
@@ -87,7 +88,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                 "text": text,
                 "fp": fingerprint(doc.data, result.packs if result else ()),
                 "total": total_of(doc.system, result.summary if result else {}),
-                "verdict": verdict_of(result),
+                "verdict": printed_verdict(result),
             }
         )
     glyphs = fonts.check_glyphs([(f"list '{e['file']}'", "name", e["doc"].name or "") for e in entries])
@@ -117,14 +118,14 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
                 esc(
                     f"{one_line(e['file'])} \u2014 {doc.system}"
                     + (f" \u2014 {e['total']}" if e["total"] else "")
-                    + (f" \u2014 by {doc.author}" if doc.author else "")
+                    + (" \u2014 " + _("by {author}").format(author=doc.author) if doc.author else "")
                 ),
                 st.subtitle,
             )
         )
         # filled in by hand at the event
         fields = Table(
-            [["Player", "", "Table", "", "Round", "", "Checked by", ""]],
+            [[_("Player"), "", _("Table"), "", _("Round"), "", _("Checked by"), ""]],
             colWidths=[pt(w * width / 186.0) for w in (13, 52, 11, 16, 12, 16, 19, 47)],
             rowHeights=[pt(8)],
             hAlign="LEFT",
@@ -151,11 +152,13 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         if e["code"]:
             qr = max(qr_size(e["code"], 0.3), 22.0)
             left = [
-                Paragraph("<b>Share code</b> (scan the QR code or type it: <i>daimyo import CODE</i>)", st.body),
+                Paragraph(_("<b>Share code</b> (scan the QR code or type it: <i>daimyo import CODE</i>)"), st.body),
                 Paragraph(esc(e["code"]), st.small),
                 Spacer(1, pt(2)),
-                Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body),
-                Paragraph("SHA-256 of the canonical list and of its packs: any change to either changes it", st.small),
+                Paragraph(_("<b>Fingerprint</b> {fingerprint}").format(fingerprint=esc(e["fp"])), st.body),
+                Paragraph(
+                    esc(_("SHA-256 of the canonical list and of its packs: any change to either changes it")), st.small
+                ),
             ]
             t = Table([[left, _QR(e["code"], qr)]], colWidths=[pt(width - qr - 4), pt(qr + 4)], hAlign="LEFT")
 
@@ -171,7 +174,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             )
             block.append(t)
         else:
-            block.append(Paragraph(f"<b>Fingerprint</b> {esc(e['fp'])}", st.body))
+            block.append(Paragraph(_("<b>Fingerprint</b> {fingerprint}").format(fingerprint=esc(e["fp"])), st.body))
         story_lists.append(KeepTogether(block))
         story_lists.append(Spacer(1, pt(3)))
         for line in (e["text"] or "").splitlines():
@@ -194,16 +197,20 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             )
         fail = [i for i, e in enumerate(entries) if e["result"] is not None and not e["result"].legal]
         out = [
-            Paragraph("Lists of the event", st.title),
+            Paragraph(esc(_("Lists of the event")), st.title),
             Paragraph(
-                esc(f"{len(entries)} lists; each starts on a new page with its share code, QR code and fingerprint"),
+                esc(
+                    _("{n} lists; each starts on a new page with its share code, QR code and fingerprint").format(
+                        n=len(entries)
+                    )
+                ),
                 st.subtitle,
             ),
             table(
                 rows,
                 [w * width / 186.0 for w in (7, 44, 17, 46, 28, 30, 14)],
                 st,
-                header=["#", "File", "System", "List", "Total", "Verdict", "Page"],
+                header=["#", _("File"), _("System"), _("List"), _("Total"), _("Verdict"), _("Page")],
                 fail_rows=fail,
                 align_right=[0, 6],
             ),
@@ -219,7 +226,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
             scratch,
             contents(None) + lists_story(),
             size,
-            title="Lists of the event",
+            title=_("Lists of the event"),
             force=True,
             ruler=False,
             _to_buffer=True,
@@ -232,7 +239,7 @@ def render_book(list_files, out_path, force: bool = False, paper="a4") -> Path:
         out_path,
         contents(first) + lists_story(),
         size,
-        title="Lists of the event",
+        title=_("Lists of the event"),
         subject="organiser's book",
         force=force,
         ruler=False,

@@ -20,6 +20,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from builder.analytics.stats import list_stats
+from builder.i18n import _, ngettext
 from builder.kit import fonts
 from builder.kit.layout import paper_size, pt
 from builder.kit.numbers import number_text
@@ -60,7 +61,7 @@ def bar_chart(pairs: list[tuple[str, float]], width: float, unit: str = "", colo
     """A horizontal bar chart (a ``Drawing``) of ``(label, value)``, at most MAX_BARS bars."""
     if len(pairs) > MAX_BARS:
         rest = sum(v for _, v in pairs[MAX_BARS - 1 :])
-        pairs = pairs[: MAX_BARS - 1] + [(f"{len(pairs) - MAX_BARS + 1} more", rest)]
+        pairs = pairs[: MAX_BARS - 1] + [(_("{n} more").format(n=len(pairs) - MAX_BARS + 1), rest)]
     row = 11.0
     label_w = min(150.0, max(fonts.string_width(_label(k), fonts.REGULAR, 7.5) for k, _ in pairs) + 8)
     pairs = [(_fit(k, label_w - 6, 7.5), v) for k, v in pairs]
@@ -187,11 +188,17 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
     s = _styles()
     width = pt(width_mm)
     title = st.get("name") or _file_name(st)
-    verdict = "legal" if st["legal"] else f"ILLEGAL ({st['errors']} error{'s' * (st['errors'] != 1)})"
-    size = f", {st['cards']} cards" if "cards" in st else ""
+    verdict = (
+        _("legal")
+        if st["legal"]
+        else _("ILLEGAL ({errors})").format(
+            errors=ngettext("{n} error", "{n} errors", st["errors"]).format(n=st["errors"])
+        )
+    )
+    size = ", " + _("{n} cards").format(n=st["cards"]) if "cards" in st else ""
     out = [
         [
-            Paragraph(f"Statistics: {_esc(title)}", s["title"]),
+            Paragraph(_("Statistics: {title}").format(title=_esc(title)), s["title"]),
             Paragraph(f"{_esc(_file_name(st))}: {_esc(st['system'])}{size}, {verdict}", s["sub"]),
         ]
     ]
@@ -202,7 +209,7 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
     for block in st.get("counts", ()):
         pairs = [(str(v["value"]), v["cards"]) for v in block["values"] if v["cards"]]
         if pairs:
-            section(f"{block['title']} (cards)", bar_chart(pairs, width))
+            section(_("{title} (cards)").format(title=block["title"]), bar_chart(pairs, width))
 
     for heading, kind, data, shape in get(st["system"]).analytics.stats_charts(st):
         if kind == "table":  # data: rows (a header first), shape: column widths as parts of the width
@@ -211,20 +218,23 @@ def stats_sections(st: dict, width_mm: float) -> list[list]:
             section(heading, bar_chart(cast("list[tuple[str, float]]", data), width, cast(str, shape)))
     limits = st.get("limits") or []
     for i in range(0, len(limits), 40):
-        section("Limits: value against bound" + (" (continued)" if i else ""), limits_chart(limits[i : i + 40], width))
+        section(
+            _("Limits: value against bound") + (" " + _("(continued)") if i else ""),
+            limits_chart(limits[i : i + 40], width),
+        )
     if st.get("odds"):
-        rows = [["query", "probability", "matching", "expected"]]
+        rows = [[_("query"), _("probability"), _("matching"), _("expected")]]
         for o in st["odds"]:
             p = o["probability"]
             rows.append(
                 [
                     Paragraph(_esc(o["shown"]), s["body"]),
                     f"{p:.4f} ({100 * p:.2f}%)",
-                    f"{o['matching']} of {o['deck']}",
+                    _("{matching} of {deck}").format(matching=o["matching"], deck=o["deck"]),
                     f"{o['expected']:.2f}",
                 ]
             )
-        section("Draw odds (exact, hypergeometric)", _table(rows, [width * f for f in (0.5, 0.2, 0.16, 0.14)]))
+        section(_("Draw odds (exact, hypergeometric)"), _table(rows, [width * f for f in (0.5, 0.2, 0.16, 0.14)]))
     for note in st.get("notes", ()):
         out.append([Spacer(1, 4), Paragraph(_esc(note), s["body"])])
     return out
@@ -234,7 +244,7 @@ def render_stats(st: dict, out_path, paper: str = "a4", force: bool = False):
     """Write the statistics as a PDF; returns the path."""
     size = paper_size(paper)
     story = stats_flowables(st, size[0] - 24)
-    title = f"Statistics: {st.get('name') or _file_name(st)}"
+    title = _("Statistics: {title}").format(title=st.get("name") or _file_name(st))
     return build_story(
         out_path,
         story,

@@ -27,6 +27,7 @@ import zlib
 from typing import Any
 
 from builder.catalog.loader import catalog_files, load_catalog
+from builder.catalog.overlay import display_name
 from builder.errors import Diagnostic, ListError
 from builder.kit.fields import Field
 from builder.limits import MAX_NUMBER, first_bad_number, too_many_values_message, values_over
@@ -160,6 +161,23 @@ class Resolver:
         if sec is None:
             return []
         return [self.display(f, e) for e in self.catalog.entries(sec)]
+
+
+class DisplayResolver(Resolver):
+    """Names as a page shows them in the current language (a translation overlay's display
+    names, ``builder.catalog.overlay``): for ``daimyo show``, never for a list that is written
+    or shared (those keep the catalog's names)."""
+
+    @classmethod
+    def shown(cls, system: str) -> DisplayResolver:
+        return cls(system, Resolver.of(system).catalog)
+
+    def display(self, f: Field, entry) -> str:
+        name = super().display(f, entry)
+        sec = self.section(f)
+        if f.value == "id" or sec is None:
+            return name
+        return display_name(self.catalog, sec, entry)
 
 
 class _Ctx:

@@ -18,7 +18,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.overlay import display_name, display_text
 from builder.errors import UsageError, option
+from builder.i18n import N_, _, ngettext
 from builder.kit.blocks import (
     CELL_PAD,
     MM,
@@ -50,6 +52,28 @@ SEED = "001_dbcd2f61c1014419.txt"
 DASH = "\u2014"
 STAT_FIELDS = (("mov", "MOV"), ("at", "AT"), ("ini", "INI"), ("ho", "HO"), ("wo", "WO"))
 CREATURE_FIELDS = (("mov", "MOV"), ("at", "AT"), ("ini", "INI"), ("pr", "PR"), ("wo", "WO"), ("ki", "KI"))
+# the printed words of the stat line and the troop table's columns (the template and the code
+# name them in English; a page shows them in its language)
+LABELS = {
+    "MOV": N_("MOV"),
+    "AT": N_("AT"),
+    "INI": N_("INI"),
+    "HO": N_("HO"),
+    "WO": N_("WO"),
+    "PR": N_("PR"),
+    "KI": N_("KI"),
+    "Troop": N_("Troop"),
+    "Models": N_("Models"),
+    "AP/model": N_("AP/model"),
+    "AP/unit": N_("AP/unit"),
+    "Abilities": N_("Abilities"),
+    "Stats": N_("Stats"),
+}
+
+
+def label(name: str) -> str:
+    """A column or stat name as printed in the current language."""
+    return _(LABELS[name]) if name in LABELS else name
 
 
 # -- template --------------------------------------------------------------------------
@@ -80,7 +104,7 @@ def load_template() -> dict:
     out: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _DEFAULT_TEMPLATE.items()}
     path = templates_dir() / "roster" / "kensei.yaml"
     if path.is_file():
-        data, _ = load_yaml(path)
+        data, _pos = load_yaml(path)
         for k, v in (data or {}).items():
             if isinstance(v, dict) and isinstance(out.get(k), dict):
                 out[k].update(v)
@@ -107,7 +131,7 @@ def cost_per_model(troop: Any) -> str:
         return DASH
     if getattr(troop, "purchase", None) is not None:
         p = troop.purchase
-        return f"{num(p.points)} per {p.models}"
+        return _("{points} per {models}").format(points=num(p.points), models=p.models)
     return num(troop.cost)
 
 
@@ -148,8 +172,8 @@ def glossary(lst: Any, catalog: Catalog) -> list[dict]:
             item = entries.setdefault(
                 key,
                 {
-                    "name": ab.name if ab is not None else name,
-                    "text": ab.text.strip() if ab is not None else None,
+                    "name": display_name(catalog, "abilities", ab) if ab is not None else name,
+                    "text": display_text(catalog, "abilities", ab, ab.text.strip()) if ab is not None else None,
                     "source": ab.source if ab is not None else None,
                     "kinds": set(),
                     "users": [],
@@ -157,8 +181,9 @@ def glossary(lst: Any, catalog: Catalog) -> list[dict]:
             )
             if kind:
                 item["kinds"].add(kind)
-            if e.troop.name not in item["users"]:
-                item["users"].append(e.troop.name)
+            user = display_name(catalog, "troops", e.troop)
+            if user not in item["users"]:
+                item["users"].append(user)
     return sorted(entries.values(), key=lambda d: d["name"].casefold())
 
 
@@ -172,9 +197,11 @@ def troop_source(catalog: Catalog, t: Any) -> str | None:
     pack = getattr(catalog, "from_pack", {}).get(("troops", t.id))
     src = format_source(t.source) if getattr(t, "source", None) else ""
     if pack:
-        kind = "example pack" if catalog.is_example("troops", t) else "pack"
-        return f"{kind} {Path(pack).stem}" + (f"; {src}" if src else "")
-    return src or "daimyo catalog (assumed; not in the rulebook)"
+        where = (_("example pack {pack}") if catalog.is_example("troops", t) else _("pack {pack}")).format(
+            pack=Path(pack).stem
+        )
+        return where + (f"; {src}" if src else "")
+    return src or _("daimyo catalog (assumed; not in the rulebook)")
 
 
 def short_source(src: str | None) -> str:
@@ -202,10 +229,10 @@ def render_roster(
 ) -> Path:
     """Write the roster of a Kensei list to ``out_path``; returns the path."""
     tpl = load_template()
-    title = doc.name or "Kensei army"
+    title = doc.name or _("Kensei army")
     spec = PageSpec(
         title=title,
-        kind="roster",
+        kind=N_("roster"),
         system=doc.system,
         result=result,
         share_code=share_code,
@@ -263,14 +290,14 @@ def _roster(
     if unit_cards:
         from builder.kit.pdfbase import appendix
 
-        draw, _ = unit_card_pages(lst, catalog, card, paper, warnings)
+        draw, _pages = unit_card_pages(lst, catalog, card, paper, warnings)
         if draw is not None:
-            note = (
+            note = _(
                 "Unit cards: on the pages after this roster, one card per "
-                f"profile at {card} size (sleeve them), \u00d7 N = units (models) of that profile in the army. "
-                f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
+                "profile at {card} size (sleeve them), \u00d7 N = units (models) of that profile in the army. "
+                "{dash} = not in the rulebook (its profile tables are missing); give it in a pack. "
                 "* = class value from the rulebook's worked examples."
-            )
+            ).format(card=card, dash=DASH)
             story += [para(note, st.small)]
             with appendix(draw):
                 return build_pdf(out_path, story, spec, force=force)
@@ -290,21 +317,35 @@ def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: A
     rout = rout_threshold(troops_pts, rout_pct)
     spent = lst.total
     unspent = lst.points - spent
-    status = "legal" if (result is None or result.legal) else "NOT LEGAL"
+    legal = result is None or result.legal
+    status = _("legal") if legal else _("NOT LEGAL")
     rows = [
-        ["Clan", clan.name if clan else (lst.clan_written or DASH)],
-        ["Battle size", f"{lst.points} AP" + (f" ({size.name})" if size else "")],
+        [_("Clan"), display_name(catalog, "clans", clan) if clan else (lst.clan_written or DASH)],
         [
-            "Points",
-            f"{num(spent)} / {lst.points} AP spent (troops {num(troops_pts)} + commander level "
-            f"{lst.commander_cost}); {num(unspent)} AP unspent",
+            _("Battle size"),
+            _("{points} AP").format(points=lst.points)
+            + (f" ({display_name(catalog, 'battle_sizes', size)})" if size else ""),
         ],
         [
-            "Commander level",
+            _("Points"),
+            _("{spent} / {points} AP spent (troops {troops} + commander level {level}); {unspent} AP unspent").format(
+                spent=num(spent),
+                points=lst.points,
+                troops=num(troops_pts),
+                level=lst.commander_cost,
+                unspent=num(unspent),
+            ),
+        ],
+        [
+            _("Commander level"),
             (
-                f"{level.name} ({level.cost} AP): strategy roll +{level.strategy_bonus}"
+                _("{level} ({cost} AP): strategy roll +{bonus}").format(
+                    level=display_name(catalog, "commander_levels", level),
+                    cost=level.cost,
+                    bonus=level.strategy_bonus,
+                )
                 + (
-                    f", +{level.extra_command_cards} command card(s) in maintenance"
+                    _(", +{n} command card(s) in maintenance").format(n=level.extra_command_cards)
                     if level.extra_command_cards
                     else ""
                 )
@@ -312,28 +353,36 @@ def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: A
             if level
             else str(lst.commander_written),
         ],
-        ["General", general or DASH],
-        ["Command hand", f"{hand} cards (battle size {lst.points} AP)" if hand else DASH],
+        [_("General"), display_name(catalog, "troops", general) if general else DASH],
         [
-            "Rout (army in retreat)",
-            f"at {num(rout)} AP lost ({rout_pct:g}% of {num(troops_pts)} AP of troops); "
-            f"the army routs when {num(troops_pts - rout)} AP or less remain",
+            _("Command hand"),
+            ngettext("{n} card (battle size {points} AP)", "{n} cards (battle size {points} AP)", hand).format(
+                n=hand, points=lst.points
+            )
+            if hand
+            else DASH,
         ],
-        ["Occult powers rules", "yes" if lst.occult else "no"],
-        ["Check", status],
+        [
+            _("Rout (army in retreat)"),
+            _(
+                "at {rout} AP lost ({percent}% of {troops} AP of troops); the army routs when {left} AP or less remain"
+            ).format(rout=num(rout), percent=f"{rout_pct:g}", troops=num(troops_pts), left=num(troops_pts - rout)),
+        ],
+        [_("Occult powers rules"), _("yes") if lst.occult else _("no")],
+        [_("Check"), status],
     ]
     agreed = getattr(result, "house_rules_agreed", None) or {}
     if agreed:
         rows.append(
             [
-                "House rules agreed",
+                _("House rules agreed"),
                 ", ".join(f"{k} = {num(v) if not isinstance(v, str) else v}" for k, v in agreed.items()),
             ]
         )
-    fails = [len(rows) - 1 - (1 if agreed else 0)] if status != "legal" else []
+    fails = [len(rows) - 1 - (1 if agreed else 0)] if not legal else []
     out = [
         para(title, st.title),
-        para("Kensei army roster" + (f" \u2014 {doc.author}" if doc.author else ""), st.subtitle),
+        para(_("Kensei army roster") + (f" \u2014 {doc.author}" if doc.author else ""), st.subtitle),
     ]
     if doc.notes:
         out.append(para(doc.notes, st.body))
@@ -341,7 +390,7 @@ def _header(doc: Any, catalog: Catalog, lst: Any, result: Any, st: Any, width: A
     out.append(
         keep(
             table(rows, [38, width - 38], st, bold_first=True, zebra=False, fail_rows=fails),
-            source_line("; ".join(srcs) + " (rout base: house rule rout_base)", st),
+            source_line("; ".join(srcs) + " " + _("(rout base: house rule rout_base)"), st),
         )
     )
     return out
@@ -394,7 +443,9 @@ def _troops(lst: Any, catalog: Catalog, st: Any, width: Any, tpl: Any) -> list:
             "AP/unit": line["points"],
             "Abilities": line["abilities"],
             **line["stats"],
-            "Stats": " · ".join(v if v.startswith("PR ") else f"{c} {v}" for c, v in line["stats"].items()),
+            "Stats": " · ".join(
+                v if v.startswith(label("PR") + " ") else f"{label(c)} {v}" for c, v in line["stats"].items()
+            ),
         }
         rows.append([by_name.get(c, "") for c in names])
 
@@ -402,15 +453,21 @@ def _troops(lst: Any, catalog: Catalog, st: Any, width: Any, tpl: Any) -> list:
         by_name = {"Troop": label, "Models": models, "AP/unit": points}
         return [by_name.get(c, "") for c in names]
 
-    rows.append(total_row("Troops", str(sum(e.models for e in lst.entries)), num(lst.troops_points)))
+    rows.append(total_row(_("Troops"), str(sum(e.models for e in lst.entries)), num(lst.troops_points)))
     lvl = lst.commander
     rows.append(
-        total_row(f"Commander level {getattr(lvl, 'name', lst.commander_written)}", "", str(lst.commander_cost))
+        total_row(
+            _("Commander level {level}").format(
+                level=display_name(catalog, "commander_levels", lvl) if lvl is not None else lst.commander_written
+            ),
+            "",
+            str(lst.commander_cost),
+        )
     )
     over = lst.total > lst.points
     rows.append(
         total_row(
-            para(f"<b>Total</b> (limit {lst.points} AP)", st.cell, markup=True),
+            para(_("<b>Total</b> (limit {points} AP)").format(points=lst.points), st.cell, markup=True),
             "",
             para(f"<b>{num(lst.total)}</b>", st.cell, markup=True),
         )
@@ -419,34 +476,39 @@ def _troops(lst: Any, catalog: Catalog, st: Any, width: Any, tpl: Any) -> list:
         rows,
         widths,
         st,
-        header=names,
+        header=[label(c) for c in names],
         total_rows=[len(rows) - 3],
         fail_rows=[len(rows) - 1] if over else [],
         align_right=[i for i, c in enumerate(names) if c in _RIGHT],
     )
     missing = [e for e in lst.entries if not e.cost_known]
-    out = [para("Troops", st.h1), t]
+    out = [para(_("Troops"), st.h1), t]
     if missing:
         out.append(
             para(
-                f"{DASH} = cost not in the rulebook or catalog; give it in a pack "
-                f"({', '.join(e.name for e in missing)}).",
+                _("{dash} = cost not in the rulebook or catalog; give it in a pack ({names}).").format(
+                    dash=DASH, names=", ".join(e.name for e in missing)
+                ),
                 st.small,
             )
         )
     notes = []
     if "dash" in marks:
-        notes.append(f"{DASH} = profile value not in the rulebook (its profile tables are missing); give it in a pack")
+        notes.append(
+            _("{dash} = profile value not in the rulebook (its profile tables are missing); give it in a pack").format(
+                dash=DASH
+            )
+        )
     if "class" in marks:
-        notes.append("* = class value from the rulebook's worked examples")
+        notes.append(_("* = class value from the rulebook's worked examples"))
     if "creature" in marks:
-        notes.append("a creature's HO column is its presence (PR)")
+        notes.append(_("a creature's HO column is its presence (PR)"))
     if notes:
-        out.append(para("Stat line: " + "; ".join(notes) + ".", st.small))
+        out.append(para(_("Stat line: {notes}.").format(notes="; ".join(notes)), st.small))
     out.append(
         source_line(
-            f"{SEED}:5858-5864 (write each hero's and unit's cost and the army total); "
-            "costs per model from the daimyo catalog",
+            f"{SEED}:5858-5864 "
+            + _("(write each hero's and unit's cost and the army total); costs per model from the daimyo catalog"),
             st,
         )
     )
@@ -467,7 +529,7 @@ def _fit_number_columns(names: list[str], widths: list[float], lines: list[dict]
         values = [ln["stats"].get(c, "") if c in STAT_COLUMNS else ln[_NUMBER_KEYS[c]] for ln in lines]
         need = (
             max(
-                [fonts.string_width(c, fonts.BOLD, st.cellb.fontSize)]
+                [fonts.string_width(label(c), fonts.BOLD, st.cellb.fontSize)]
                 + [fonts.string_width(v, fonts.REGULAR, st.cell.fontSize) for v in values]
             )
             / MM
@@ -503,47 +565,56 @@ def troop_line(e: Any, catalog: Catalog, general: str | None = None) -> dict:
     if t is not None:
         if t.troop_class:
             cls = catalog.find("troop_classes", t.troop_class)
-            facts.append(cls.name if cls else t.troop_class)
+            facts.append(display_name(catalog, "troop_classes", cls) if cls else t.troop_class)
         if t.troop_type:
-            facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+            facts.append(display_name(catalog, "troop_types", t.troop_type) + (f" ({t.mount})" if t.mount else ""))
         elif t.mount:
-            facts.append(f"mount: {t.mount}")
+            facts.append(_("mount: {mount}").format(mount=t.mount))
         if t.titles:
-            facts.append(", ".join(t.titles))
+            facts.append(", ".join(display_name(catalog, "titles", x) for x in t.titles))
         if t.weapons:
-            facts.append("weapons: " + ", ".join(t.weapons))
+            facts.append(
+                _("weapons: {weapons}").format(
+                    weapons=", ".join(display_name(catalog, "weapons", x) for x in t.weapons)
+                )
+            )
         if t.armour:
-            facts.append("armour: " + ", ".join(t.armour))
-        for label, value, origin in troop_stats(t, catalog):
+            facts.append(
+                _("armour: {armour}").format(armour=", ".join(display_name(catalog, "armour", x) for x in t.armour))
+            )
+        for stat, value, origin in troop_stats(t, catalog):
             shown = DASH if value is None else value + ("*" if origin == "class" else "")
             if value is None:
                 marks.add("dash")
             elif origin == "class":
                 marks.add("class")
-            if label == "PR":
-                stats["HO"] = f"PR {shown}"
+            if stat == "PR":
+                stats["HO"] = f"{label('PR')} {shown}"
                 marks.add("creature")
-            elif label == "KI":
-                facts.append(f"KI {shown}")
+            elif stat == "KI":
+                facts.append(f"{label('KI')} {shown}")
             else:
-                stats[label] = shown
+                stats[stat] = shown
     else:
-        facts.append("not in the catalog")
+        facts.append(_("not in the catalog"))
         marks.add("dash")
     tags = []
     if t is not None and general and (t.name == general or e.name == general):
-        tags.append("general")
+        tags.append(_("general"))
     elif t is not None and t.leader:
-        tags.append("leader")
+        tags.append(_("leader"))
     if e.led_by:
-        tags.append(f"led by {e.led_by}")
+        tags.append(_("led by {leader}").format(leader=e.led_by))
     if e.standard:
         tags.append("Hata-Jurushi" + (f" x{e.standard}" if e.standard > 1 else ""))
     if getattr(e, "companion", False):
-        tags.append("companions: no cost, not a unit")
-    abil = ", ".join(f"{a} ({k})" if k == "Ki" else a for a, k in troop_abilities(t, catalog))
+        tags.append(_("companions: no cost, not a unit"))
+    abil = ", ".join(
+        f"{display_name(catalog, 'abilities', a)} ({k})" if k == "Ki" else display_name(catalog, "abilities", a)
+        for a, k in troop_abilities(t, catalog)
+    )
     return {
-        "name": t.name if t else e.name,
+        "name": display_name(catalog, "troops", t) if t else e.name,
         "facts": facts,
         "tags": tags,
         "stats": stats,
@@ -561,6 +632,9 @@ def _e(text: Any) -> str:
     return esc(text)
 
 
+STATUSES = {"pass": N_("pass"), "FAIL": N_("FAIL"), "check": N_("check")}  # a limit's result as printed
+
+
 def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> list:
     from builder.games.kensei.rules import limit_table
 
@@ -569,12 +643,14 @@ def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> lis
     rows, fails = [], []
     cite = sources_on()  # --no-sources: no Source column
     for i, r in enumerate(rows_d):
-        rows.append([r["label"], r["value"], r["bound"], r["status"]] + ([short_source(r["source"])] if cite else []))
+        label = display_name(catalog, "restrictions", r["label"])  # a restriction's name, translated
+        status = _(STATUSES[r["status"]]) if r["status"] in STATUSES else r["status"]
+        rows.append([label, r["value"], r["bound"], status] + ([short_source(r["source"])] if cite else []))
         if r["status"] != "pass":
             fails.append(i)
-    out = [para("Army-building limits", st.h1)]
+    out = [para(_("Army-building limits"), st.h1)]
     if not rows:
-        out.append(para("No army-building restrictions in the catalog.", st.body))
+        out.append(para(_("No army-building restrictions in the catalog."), st.body))
         return out
     if cite:
         # the sources are the longest cells: the widest column, so that rows stay one or two lines
@@ -584,15 +660,17 @@ def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> lis
                 rows,
                 [lw, vw, bw, rw, width - lw - vw - bw - rw],
                 st,
-                header=["Limit", "Value", "Bound", "Result", "Source"],
+                header=[_("Limit"), _("Value"), _("Bound"), _("Result"), _("Source")],
                 fail_rows=fails,
             )
         )
         out.append(
             para(
-                "Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; "
-                "leaders do not count toward the type limits (001_dbcd2f61c1014419.txt:5889-5894). Rows "
-                "marked check depend on profile fields the catalog lacks.",
+                _(
+                    "Sources are sections and lines of the Kensei rulebook. Percentages are of the battle size; "
+                    "leaders do not count toward the type limits ({source}). Rows "
+                    "marked check depend on profile fields the catalog lacks."
+                ).format(source="001_dbcd2f61c1014419.txt:5889-5894"),
                 st.small,
             )
         )
@@ -602,14 +680,16 @@ def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> lis
                 rows,
                 [62, 40, width - 62 - 40 - 15, 15],
                 st,
-                header=["Limit", "Value", "Bound", "Result"],
+                header=[_("Limit"), _("Value"), _("Bound"), _("Result")],
                 fail_rows=fails,
             )
         )
         out.append(
             para(
-                "Percentages are of the battle size; leaders do not count toward the type limits. Rows "
-                "marked check depend on profile fields the catalog lacks.",
+                _(
+                    "Percentages are of the battle size; leaders do not count toward the type limits. Rows "
+                    "marked check depend on profile fields the catalog lacks."
+                ),
                 st.small,
             )
         )
@@ -618,9 +698,9 @@ def _limits(lst: Any, catalog: Catalog, result: Any, st: Any, width: Any) -> lis
 
 def _glossary(lst: Any, catalog: Catalog, st: Any, width: Any) -> list:
     items = glossary(lst, catalog)
-    out = [para("Abilities (glossary)", st.h1)]
+    out = [para(_("Abilities (glossary)"), st.h1)]
     if not items:
-        out.append(para("No troop in this army has abilities listed in the catalog.", st.body))
+        out.append(para(_("No troop in this army has abilities listed in the catalog."), st.body))
         return out
     rows = []
     for it in items:
@@ -628,15 +708,15 @@ def _glossary(lst: Any, catalog: Catalog, st: Any, width: Any) -> list:
         name = f"<b>{_e(it['name'])}</b>" + (
             f' <font size="{st.cell.fontSize - 1:.1f}">({kind})</font>' if kind else ""
         )
-        text = _e(it["text"]) if it["text"] else "<i>not in the ability list; see the troop's pack</i>"
-        users = _e(", ".join(it["users"]))
+        text = _e(it["text"]) if it["text"] else "<i>" + _e(_("not in the ability list; see the troop's pack")) + "</i>"
         body = (
-            f'{text}<br/><font size="{st.cell.fontSize - 1:.1f}" color="#555555">used by {users}'
+            f'{text}<br/><font size="{st.cell.fontSize - 1:.1f}" color="#555555">'
+            + _e(_("used by {users}").format(users=", ".join(it["users"])))
             + (f"; {_e(it['source'])}" if it["source"] and sources_on() else "")
             + "</font>"
         )
         rows.append([para(name, st.cell, markup=True), para(body, st.cell, markup=True)])
-    out.append(table(rows, [36, width - 36], st, header=["Ability", "Rule"]))
+    out.append(table(rows, [36, width - 36], st, header=[_("Ability"), _("Rule")]))
     return out
 
 
@@ -689,29 +769,35 @@ def unit_card_data(lst: Any, catalog: Catalog) -> list[dict]:
         facts = []
         if t is not None:
             if cls:
-                facts.append(f"{cls.name} ({cls.id})")
+                facts.append(f"{display_name(catalog, 'troop_classes', cls)} ({cls.id})")
             if t.troop_type:
-                facts.append(t.troop_type + (f" ({t.mount})" if t.mount else ""))
+                facts.append(display_name(catalog, "troop_types", t.troop_type) + (f" ({t.mount})" if t.mount else ""))
             elif t.mount:
-                facts.append(f"mount: {t.mount}")
+                facts.append(_("mount: {mount}").format(mount=t.mount))
             if t.titles:
-                facts.append(", ".join(t.titles))
+                facts.append(", ".join(display_name(catalog, "titles", x) for x in t.titles))
             if t.volume:
                 facts.append(f"v{t.volume}")
             if t.leader:
-                facts.append("leader")
+                facts.append(_("leader"))
             if t.unique or t.legendary:
-                facts.append("legendary" if t.legendary else "unique")
+                facts.append(_("legendary") if t.legendary else _("unique"))
         abil = []
         for name, kind in troop_abilities(t, catalog):
             ab = catalog.find("abilities", name)
-            abil.append((ab.name if ab else name, kind, ab.text.strip() if ab else None))
+            abil.append(
+                (
+                    display_name(catalog, "abilities", ab) if ab else name,
+                    kind,
+                    display_text(catalog, "abilities", ab, ab.text.strip()) if ab else None,
+                )
+            )
         cards[key] = {
-            "name": t.name if t is not None else e.name,
+            "name": display_name(catalog, "troops", t) if t is not None else e.name,
             "facts": facts,
             "stats": stats,
-            "weapons": list(t.weapons) if t is not None else [],
-            "armour": list(t.armour) if t is not None else [],
+            "weapons": [display_name(catalog, "weapons", x) for x in t.weapons] if t is not None else [],
+            "armour": [display_name(catalog, "armour", x) for x in t.armour] if t is not None else [],
             "cost": cost_per_model(t),
             "abilities": abil,
             "entries": 1,
@@ -829,13 +915,13 @@ def unit_card_flowables(
             ]
         )
     )
-    note = (
+    note = _(
         "Unit cards: one per profile, \u00d7 N = units (models) of that profile in the army. "
-        f"{DASH} = not in the rulebook (its profile tables are missing); give it in a pack. "
+        "{dash} = not in the rulebook (its profile tables are missing); give it in a pack. "
         "* = class value from the rulebook's worked examples."
-    )
+    ).format(dash=DASH)
     # the cards follow the roster on its last page when a row of them fits there
-    return [CondPageBreak((h + 2 * gut) * MM + 18 * MM), para("Unit cards", st.h1), para(note, st.small), t]
+    return [CondPageBreak((h + 2 * gut) * MM + 18 * MM), para(_("Unit cards"), st.h1), para(note, st.small), t]
 
 
 def _card_class() -> Any:
@@ -907,7 +993,10 @@ def draw_unit_card(
     count = (
         f"\u00d7 {d['entries']}"
         if d["single"]
-        else f"\u00d7 {d['entries']} unit{'s' * (d['entries'] != 1)} ({d['models']} models)"
+        else "\u00d7 "
+        + ngettext("{n} unit ({models} models)", "{n} units ({models} models)", d["entries"]).format(
+            n=d["entries"], models=d["models"]
+        )
     )
     cw = fonts.string_width(count, fonts.BOLD, 8) + 2
     pdfbase.draw_text_box(
@@ -935,7 +1024,7 @@ def draw_unit_card(
     )
     y = y0 + H - band - 1 * P
     # facts line
-    facts = " \u00b7 ".join(d["facts"]) + f"   {d['cost']} AP/model"
+    facts = " \u00b7 ".join(d["facts"]) + "   " + _("{cost} AP/model").format(cost=d["cost"])
     pdfbase.draw_text_box(
         c,
         facts,
@@ -954,13 +1043,21 @@ def draw_unit_card(
     cellw = (W - 2 * pad) / n
     c.setLineWidth(0.4)
     c.setStrokeColorRGB(0.5, 0.5, 0.5)
-    for i, (label, value, origin) in enumerate(d["stats"]):
+    for i, (stat, value, origin) in enumerate(d["stats"]):
         cx = x0 + pad + i * cellw
         c.setFillColorRGB(0.93, 0.93, 0.93)
         c.rect(cx, y - 4 * P, cellw, 4 * P, stroke=1, fill=1)
         c.setFillColorRGB(0, 0, 0)
         pdfbase.draw_text_box(
-            c, label, (cx, y - 4 * P, cellw, 4 * P), fonts.BOLD, 6.5, 5, align="center", valign="middle", wrap=False
+            c,
+            label(stat),
+            (cx, y - 4 * P, cellw, 4 * P),
+            fonts.BOLD,
+            6.5,
+            5,
+            align="center",
+            valign="middle",
+            wrap=False,
         )
         c.rect(cx, y - 10 * P, cellw, 6 * P, stroke=1, fill=0)
         shown = DASH if value is None else (value + ("*" if origin == "class" else ""))
@@ -970,9 +1067,9 @@ def draw_unit_card(
     y -= 11.5 * P
     gear = []
     if d["weapons"]:
-        gear.append("Weapons: " + ", ".join(d["weapons"]))
+        gear.append(_("Weapons: {weapons}").format(weapons=", ".join(d["weapons"])))
     if d["armour"]:
-        gear.append("Armour: " + ", ".join(d["armour"]))
+        gear.append(_("Armour: {armour}").format(armour=", ".join(d["armour"])))
     if gear:
         pdfbase.draw_text_box(
             c,
@@ -996,12 +1093,12 @@ def draw_unit_card(
             parts.append(f"{name}{tag}: {text}" if text else f"{name}{tag}")
         body = "\n".join(parts)
     else:
-        body = "No special abilities."
+        body = _("No special abilities.")
     fit = fonts.fit_text(fonts.printable(body), W - 2 * pad, y - bottom, fonts.CONDENSED, 7, 5)
     if fit.overflow:
         # keep the names only and point to the glossary
-        names = ", ".join(n + (" (Ki)" if k == "Ki" else "") for n, k, _ in d["abilities"])
-        body = f"{names} (full text in the roster's glossary)"
+        names = ", ".join(n + (" (Ki)" if k == "Ki" else "") for n, k, _text in d["abilities"])
+        body = _("{names} (full text in the roster's glossary)").format(names=names)
     pdfbase.draw_text_box(
         c,
         body,
@@ -1013,8 +1110,10 @@ def draw_unit_card(
         warn=warn,
     )
     # footer: unknown note and source
-    unknown = any(v is None for _, v, _ in d["stats"])
-    foot = (f"{DASH} not in the rulebook; add it in a pack. " if unknown else "") + (d["source"] or "")
+    unknown = any(v is None for _stat, v, _origin in d["stats"])
+    foot = (_("{dash} not in the rulebook; add it in a pack. ").format(dash=DASH) if unknown else "") + (
+        d["source"] or ""
+    )
     c.setFillColorRGB(0.35, 0.35, 0.35)
     pdfbase.draw_text_box(
         c, foot, (x0 + pad, y0 + 1 * P, W - 2 * pad, 3.2 * P), fonts.CONDENSED, 5.5, 4.5, valign="middle", wrap=False

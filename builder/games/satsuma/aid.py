@@ -3,6 +3,7 @@ with the block toolkit of ``builder.kit.aid``."""
 
 from __future__ import annotations
 
+from builder.i18n import _
 from builder.kit.aid import AidContext, Generator, column_widths, entries_of, fallback, registry
 from builder.kit.blocks import para, table
 
@@ -34,8 +35,13 @@ def _satsuma_deck(block: dict, ctx: AidContext) -> list:
             part = part.strip()
             named.append(suits.get(part[:1].upper(), "?" if part else "") + " " + part[1:])
         rows.append([c.name, opts, ", ".join(n.strip() for n in named)])
-    head = block.get("columns") or ["Card", "Printed", "Suit and strength"]
-    return [table(rows, column_widths(ctx, 46, 18, 36), ctx.st, header=head), para(f"{len(cards)} cards", ctx.st.small)]
+    head = (
+        [_(c) for c in block["columns"]] if block.get("columns") else [_("Card"), _("Printed"), _("Suit and strength")]
+    )
+    return [
+        table(rows, column_widths(ctx, 46, 18, 36), ctx.st, header=head),
+        para(_("{n} cards").format(n=len(cards)), ctx.st.small),
+    ]
 
 
 @block("satsuma_suits")
@@ -44,7 +50,7 @@ def _satsuma_suits(block: dict, ctx: AidContext) -> list:
     if not suits:
         return fallback(block, ctx, "the catalog has no suits")
     rows = [[getattr(s, "letter", ""), s.name, getattr(s, "notes", None) or ""] for s in suits]
-    return [table(rows, column_widths(ctx, 8, 22, 70), ctx.st, header=["", "Suit", "Restriction"])]
+    return [table(rows, column_widths(ctx, 8, 22, 70), ctx.st, header=["", _("Suit"), _("Restriction")])]
 
 
 @block("satsuma_victory")
@@ -54,14 +60,14 @@ def _satsuma_victory(block: dict, ctx: AidContext) -> list:
     for v in getattr(model, "victory", None) or []:
         lo, hi = getattr(v, "min", None), getattr(v, "max", None)
         if lo is None:
-            cond = f"{hi} or less"
+            cond = _("{n} or less").format(n=hi)
         elif hi is None:
-            cond = f"{lo} or more"
+            cond = _("{n} or more").format(n=lo)
         elif lo == hi:
-            cond = f"exactly {lo}"
+            cond = _("exactly {n}").format(n=lo)
         else:
-            cond = f"{lo} to {hi}"
+            cond = _("{low} to {high}").format(low=lo, high=hi)
         rows.append([cond, v.result])
     if not rows:
         return fallback(block, ctx, "the catalog has no victory table")
-    return [table(rows, column_widths(ctx, 35, 65), ctx.st, header=["Imperial casualties", "Victory"])]
+    return [table(rows, column_widths(ctx, 35, 65), ctx.st, header=[_("Imperial casualties"), _("Victory")])]

@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder.catalog.overlay import display_name, display_text
 from builder.games.senji.rules import printed_name as _name
 from builder.games.senji.rules import setup_table
+from builder.i18n import N_, _
 from builder.kit.blocks import (
     PageSpec,
     Styles,
@@ -43,19 +45,25 @@ def _components(catalog: Catalog) -> list[tuple[str, str, str]]:
     out = []
     for c in getattr(model, "components", None) or []:
         if c.per_player:
-            placed = f" ({c.placed_at_start} placed in play)" if c.placed_at_start else ""
-            out.append((c.name, f"{c.per_player}{placed}", c.notes or ""))
+            placed = " " + _("({n} placed in play)").format(n=c.placed_at_start) if c.placed_at_start else ""
+            out.append(
+                (
+                    display_name(catalog, "components", c),
+                    f"{c.per_player}{placed}",
+                    display_text(catalog, "components", c, c.notes or ""),
+                )
+            )
     if not out:
         out = [
-            ("Military unit", "12 (3 placed in play)", ""),
-            ("Fortress", "6 (3 placed in play)", ""),
-            ("Diplomacy card", "12 of the chosen family", ""),
-            ("Player aid card", "1", ""),
-            ("Score counter", "1", ""),
+            (_("Military unit"), "12 " + _("({n} placed in play)").format(n=3), ""),
+            (_("Fortress"), "6 " + _("({n} placed in play)").format(n=3), ""),
+            (_("Diplomacy card"), _("12 of the chosen family"), ""),
+            (_("Player aid card"), "1", ""),
+            (_("Score counter"), "1", ""),
         ]
     out += [
-        ("Hanafuda card", "4 drawn", "from the shuffled hanafuda deck"),
-        ("Samurai card", "3 drawn, 1 kept", "take its figure; score counter at its honor"),
+        (_("Hanafuda card"), _("4 drawn"), _("from the shuffled hanafuda deck")),
+        (_("Samurai card"), _("3 drawn, 1 kept"), _("take its figure; score counter at its honor")),
     ]
     return out
 
@@ -89,10 +97,10 @@ def render_setup(
     body = doc.body()
     players = body.get("players") if isinstance(body.get("players"), list) else []
     n = len(players)
-    title = doc.name or f"Senji setup, {n} players"
+    title = doc.name or _("Senji setup, {n} players").format(n=n)
     spec = PageSpec(
         title=title,
-        kind="setup sheet",
+        kind=N_("setup sheet"),
         system=doc.system,
         result=result,
         share_code=share_code,
@@ -123,7 +131,10 @@ def _setup(
     info = setup_table(catalog, n)
     story: list[Any] = [
         para(title, st.title),
-        para(f"Senji setup sheet \u2014 {n} players" + (f" \u2014 {doc.author}" if doc.author else ""), st.subtitle),
+        para(
+            _("Senji setup sheet \u2014 {n} players").format(n=n) + (f" \u2014 {doc.author}" if doc.author else ""),
+            st.subtitle,
+        ),
     ]
     if doc.notes:
         story.append(para(doc.notes, st.body))
@@ -131,24 +142,30 @@ def _setup(
     # block at the end would otherwise often sit alone on a last page
     story.extend(validation_block(result, st, width))
 
-    story.append(para("Families and provinces", st.h1))
+    story.append(para(_("Families and provinces"), st.h1))
+
+    def names(kind: str, keys: list) -> list[str]:
+        return [display_name(catalog, kind, k) for k in keys]
+
     rows = [
-        ["Families in play", ", ".join(info["in_play"]) or "\u2014"],
-        ["Families excluded", ", ".join(info["excluded"]) or "none"],
-        ["Neutral provinces", ", ".join(info["neutral"]) or "none"],
+        [_("Families in play"), ", ".join(names("families", info["in_play"])) or "\u2014"],
+        [_("Families excluded"), ", ".join(names("families", info["excluded"])) or _("none")],
+        [_("Neutral provinces"), ", ".join(names("provinces", info["neutral"])) or _("none")],
     ]
     story.append(keep(table(rows, [45, width - 45], st, bold_first=True, zebra=False), source_line(info["source"], st)))
     if info["excluded"]:
         story.append(
             para(
-                "Missing families: in each Winter, 2 diplomacy cards per missing family are "
-                "revealed and bid for with your own diplomacy cards.",
+                _(
+                    "Missing families: in each Winter, 2 diplomacy cards per missing family are "
+                    "revealed and bid for with your own diplomacy cards."
+                ),
                 st.small,
             )
         )
         story.append(source_line(f"{RULEBOOK}:89-96", st))
 
-    story.append(para("Players and starting provinces", st.h1))
+    story.append(para(_("Players and starting provinces"), st.h1))
     samurai_by = {}
     for p in players:
         if isinstance(p, dict) and p.get("samurai"):
@@ -162,14 +179,14 @@ def _setup(
     for i, p in enumerate(players):
         if not isinstance(p, dict):
             continue
-        pname = str(p.get("name") or f"Player {i + 1}")
-        fam = _name(catalog, "families", p.get("family"))
+        pname = str(p.get("name") or _("Player {n}").format(n=i + 1))
+        fam = display_name(catalog, "families", _name(catalog, "families", p.get("family")))
         sam = samurai_by.get(id(p))
-        sam_name = sam.name if sam is not None else str(p.get("samurai") or "\u2014")
+        sam_name = display_name(catalog, "samurai", sam) if sam is not None else str(p.get("samurai") or "\u2014")
         honor = getattr(sam, "honor", None) if sam is not None else None
-        head = f"{i + 1}. {pname} \u2014 {fam or '?'} family"
+        head = f"{i + 1}. {pname} \u2014 " + _("{family} family").format(family=fam or "?")
         if host is not None and host == i:
-            head += " \u2014 first host of the emperor"
+            head += " \u2014 " + _("first host of the emperor")
         prov_rows = []
         units_total = 0
         samurai_placed = 0
@@ -185,17 +202,23 @@ def _setup(
             prov_rows.append(
                 [
                     str(j + 1),
-                    _name(catalog, "provinces", pr.get("province")),
+                    display_name(catalog, "provinces", _name(catalog, "provinces", pr.get("province"))),
                     "1",
                     str(units),
                     sam_name if has_sam else "",
                 ]
             )
-        prov_rows.append(["", "total", str(len(prov_rows)), str(units_total), str(samurai_placed)])
+        prov_rows.append(["", _("total"), str(len(prov_rows)), str(units_total), str(samurai_placed)])
+        ability = display_text(catalog, "samurai", sam, getattr(sam, "ability", None)) if sam is not None else None
         info_line = (
-            f"Samurai kept: {sam_name}"
-            + (f" (starting honor {honor})" if honor is not None else " (starting honor: printed on the card)")
-            + (f"; {sam.ability}" if sam is not None and getattr(sam, "ability", None) else "")
+            _("Samurai kept: {samurai}").format(samurai=sam_name)
+            + " "
+            + (
+                _("(starting honor {honor})").format(honor=honor)
+                if honor is not None
+                else _("(starting honor: printed on the card)")
+            )
+            + (f"; {ability}" if ability else "")
         )
         story.append(
             keep(
@@ -205,7 +228,7 @@ def _setup(
                     prov_rows,
                     [8, width - 8 - 22 - 20 - 45, 22, 20, 45],
                     st,
-                    header=["#", "Province (naming order)", "Fortress", "Units", "Samurai"],
+                    header=["#", _("Province (naming order)"), _("Fortress"), _("Units"), _("Samurai")],
                     total_rows=[len(prov_rows) - 1],
                     align_right=[2, 3],
                 ),
@@ -213,13 +236,13 @@ def _setup(
         )
     story.append(
         source_line(
-            f"{RULEBOOK}:41-46 (each named province gets 1 fortress; the samurai and the "
-            "3 starting units must all be placed)",
+            f"{RULEBOOK}:41-46 "
+            + _("(each named province gets 1 fortress; the samurai and the 3 starting units must all be placed)"),
             st,
         )
     )
 
-    story.append(para("Each player takes", st.h1))
+    story.append(para(_("Each player takes"), st.h1))
     comps = _components(catalog)
     story.append(
         keep(
@@ -227,13 +250,13 @@ def _setup(
                 [list(c) for c in comps],
                 [45, 50, width - 95],
                 st,
-                header=["Component", "Each player", "Notes"],
+                header=[_("Component"), _("Each player"), _("Notes")],
                 bold_first=True,
             ),
             source_line(f"{RULEBOOK}:26-39", st),
         )
     )
-    story.append(para("Order tokens are split among the players or kept in a common pool.", st.small))
+    story.append(para(_("Order tokens are split among the players or kept in a common pool."), st.small))
     story.append(source_line(f"{RULEBOOK}:48-49", st))
 
     return build_pdf(out_path, story, spec, force=force)

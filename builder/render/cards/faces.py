@@ -17,7 +17,7 @@ from builder.render.cards.art import art_box
 from builder.render.cards.base import PreparedImage, SheetOptions
 from builder.render.cards.geometry import geometry
 from builder.render.cards.symbols import draw_symbol
-from builder.render.cards.template import Box, CardFace, CardTemplate, field_text, get_value, suit_name
+from builder.render.cards.template import Box, CardFace, CardTemplate, field_text, get_value, suit_name, words
 
 MIN_CARD_PT = 6.0  # smallest card text on a poker card (scaled down with smaller cards)
 
@@ -207,7 +207,7 @@ class CardSheetWriter:
 
         draw_text_box(
             c,
-            spec.title,
+            words(spec.title),
             (cx - w / 2, pt(ch * 0.24), w, pt(9)),
             fonts.BOLD,
             12 * self.fscale,
@@ -221,7 +221,7 @@ class CardSheetWriter:
         if spec.subtitle:
             draw_text_box(
                 c,
-                spec.subtitle,
+                words(spec.subtitle),
                 (cx - w / 2, pt(ch * 0.24 - 6), w, pt(5)),
                 fonts.REGULAR,
                 7 * self.fscale,
@@ -349,7 +349,7 @@ class CardSheetWriter:
                 c.setFillColorRGB(*((0.2, 0.2, 0.2) if self.opts.ink_saver else (0.3, 0.3, 0.3)))
                 draw_text_box(
                     c,
-                    spec.caption,
+                    words(spec.caption),
                     (x + pad, y + h - cap * 1.18, w - 2 * pad, cap * 1.18),
                     fonts.CONDENSED,
                     cap,
@@ -416,7 +416,7 @@ class CardSheetWriter:
         items = self._items(spec, get_value(face.entry, spec.field))
         stacked = "\n" in spec.join
         sep = spec.join.split("\n", 1)[1] if stacked else spec.join.replace(",", " ")
-        label = fonts.printable(spec.label, font)
+        label = fonts.printable(words(spec.label), font)
 
         def lines_at(s: float):
             rows: list[list] = [[]]

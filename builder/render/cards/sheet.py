@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from builder.catalog.packart import art_folder
 from builder.errors import UsageError
+from builder.i18n import N_, _
 from builder.kit import fonts
 from builder.kit.layout import (
     MARK_EDGE_CLEAR,
@@ -44,6 +45,7 @@ from builder.kit.pdfbase import (
     qr_size,
     refuse_output,
     ruler_label_width,
+    share_prefix,
     validation_lines,
 )
 from builder.kit.printbounds import LAYOUTS as PRINT_LAYOUTS
@@ -451,8 +453,8 @@ def render_cards(
         items.append((f"back '{key}'", "title", b.title + b.subtitle))
     footer = footer_lines(result, share_code, list_name=list_display_name(doc))
     items.extend(("footer", "footer", x) for x in footer)
-    title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
-    items.append(("the list", "name", title))
+    title = _("{name} ({system} cards)").format(name=doc.name or Path(doc.file).stem, system=doc.system)
+    items.append((_("the list"), "name", title))
     problems = fonts.check_glyphs(items, fonts.REGULAR)
     copies = [f for f in faces for _ in range(f.count)]
     chunks = page_chunks(len(copies), plan.per_page) or [range(0)]
@@ -463,16 +465,18 @@ def render_cards(
     else:
         sheet_pages = n_sheets * (2 if backs else 1)
     total_pages = sheet_pages + 1  # and the list page
-    title = f"{doc.name or Path(doc.file).stem} ({doc.system} cards)"
-    size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (f", bleed {opts.bleed:g} mm" if opts.bleed else "")
+    title = _("{name} ({system} cards)").format(name=doc.name or Path(doc.file).stem, system=doc.system)
+    size = f"{opts.card[0]:g}x{opts.card[1]:g} mm" + (
+        ", " + _("bleed {bleed} mm").format(bleed=f"{opts.bleed:g}") if opts.bleed else ""
+    )
 
     # one short line on every sheet (it fits a narrow margin); the findings in full, the share
     # code and its QR code on the list page
     verdict = validation_lines(result, limit=0)
     if share_code:
-        verdict.append(f"share code and its QR code: page {total_pages}")
+        verdict.append(_("share code and its QR code: page {page}").format(page=total_pages))
     elif verdict and len(footer) > 1:
-        verdict.append(f"details: page {total_pages}")
+        verdict.append(_("details: page {page}").format(page=total_pages))
     verdict = ["; ".join(verdict)] if verdict else []
     duplex_pdf = opts.duplex if backs and opts.layout == "duplex" else None
     with PdfJob(
@@ -510,21 +514,30 @@ def render_cards(
         def page_cards(pi):
             return [copies[i] for i in chunks[pi]]
 
-        hint_separate = (
-            f"print pages 1-{n_sheets} (fronts), put the printed stack back in the tray turned over "
-            f"on its {opts.duplex} edge, then print pages {n_sheets + 1}-{2 * n_sheets} (backs)"
-        )
+        hint_separate = _(
+            "print pages 1-{last} (fronts), put the printed stack back in the tray turned over "
+            "on its {edge} edge, then print pages {first_back}-{last_back} (backs)"
+        ).format(last=n_sheets, edge=_edge(opts.duplex), first_back=n_sheets + 1, last_back=2 * n_sheets)
         for pi in range(n_sheets):
             next_page()
             cards = page_cards(pi)
             if opts.layout == "fold":
-                label = f"{title}: sheet {pi + 1} of {n_sheets}, {len(copies)} cards, {size}; " + (
-                    "fold along the dashed line, glue, then cut" if backs else "fronts only"
-                )
+                label = _("{title}: sheet {n} of {total}, {cards} cards, {size}; ").format(
+                    title=title, n=pi + 1, total=n_sheets, cards=len(copies), size=size
+                ) + (_("fold along the dashed line, glue, then cut") if backs else _("fronts only"))
                 sheet.fronts(cards, backs_too=backs, start=chunks[pi].start)
             else:
-                how = f"; print duplex, flip on the {opts.duplex} edge" if backs and opts.layout == "duplex" else ""
-                label = f"{title}: sheet {pi + 1} of {n_sheets}, fronts, {len(copies)} cards, {size}{how}"
+                how = (
+                    "; " + _("print duplex, flip on the {edge} edge").format(edge=_edge(opts.duplex))
+                    if backs and opts.layout == "duplex"
+                    else ""
+                )
+                label = (
+                    _("{title}: sheet {n} of {total}, fronts, {cards} cards, {size}").format(
+                        title=title, n=pi + 1, total=n_sheets, cards=len(copies), size=size
+                    )
+                    + how
+                )
                 sheet.fronts(cards, start=chunks[pi].start)
             hint = [hint_separate[:1].upper() + hint_separate[1:]] if backs and opts.layout == "separate" else []
             sheet.chrome([label] + hint + verdict, marks=opts.marks)
@@ -532,7 +545,11 @@ def render_cards(
                 next_page()
                 sheet.backs(cards)
                 sheet.chrome(
-                    [f"{title}: sheet {pi + 1} of {n_sheets}, backs (this side of the sheet)"],
+                    [
+                        _("{title}: sheet {n} of {total}, backs (this side of the sheet)").format(
+                            title=title, n=pi + 1, total=n_sheets
+                        )
+                    ],
                     marks=False,
                     fronts=False,
                 )
@@ -542,8 +559,10 @@ def render_cards(
                 sheet.backs(page_cards(pi))
                 sheet.chrome(
                     [
-                        f"{title}: backs of sheet {pi + 1} of {n_sheets} (page {pi + 1}); "
-                        f"page {n_sheets + pi + 1} goes on the back of page {pi + 1}"
+                        _(
+                            "{title}: backs of sheet {n} of {total} (page {n}); "
+                            "page {back} goes on the back of page {n}"
+                        ).format(title=title, n=pi + 1, total=n_sheets, back=n_sheets + pi + 1)
                     ],
                     marks=False,
                     fronts=False,
@@ -554,6 +573,14 @@ def render_cards(
     if opts.cut_machine:
         write_contours(plan, job.path, force=force, sheets=[len(ch) for ch in chunks])
     return job.path
+
+
+EDGES = {"long": N_("long"), "short": N_("short")}
+
+
+def _edge(edge: str | None) -> str:
+    """A duplex flip edge (``long``, ``short``) as printed."""
+    return _(EDGES[edge]) if edge in EDGES else str(edge)
 
 
 class _SheetDrawer:
@@ -686,7 +713,13 @@ def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages
     y -= 10
     c.setFont(fonts.REGULAR, 8)
     n = sum(f.count for f in faces)
-    c.drawString(pt(m), pt(y - 3), f"{n} cards, {len(faces)} different; page {total_pages} of {total_pages}")
+    c.drawString(
+        pt(m),
+        pt(y - 3),
+        _("{n} cards, {different} different; page {page} of {total}").format(
+            n=n, different=len(faces), page=total_pages, total=total_pages
+        ),
+    )
     y -= 8
     for line in footer:
         if isinstance(line, ShareLine):
@@ -698,22 +731,22 @@ def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages
         qr = min(60.0, max(qr_size(share_code, 0.4), 25.0))
         draw_qr(c, share_code, pw - m - qr, y - qr - 2, qr)
         c.setFont(fonts.REGULAR, 7)
-        c.drawRightString(pt(pw - m), pt(y - qr - 6), "scan to import: daimyo import CODE")
+        c.drawRightString(pt(pw - m), pt(y - qr - 6), _("scan to import: daimyo import CODE"))
         box_w = pw - 2 * m - qr - 6
         draw_text_box(
             c,
-            "share code: " + share_code,
+            share_prefix() + share_code,
             (pt(m), pt(y - qr - 2), pt(box_w), pt(qr)),
             fonts.CONDENSED,
             7,
             5,
             wrap=True,
-            what="share code",
+            what=_("share code"),
             warn=job.warn,
         )
         y -= qr + 10
     c.setFont(fonts.BOLD, 9)
-    c.drawString(pt(m), pt(y - 4), "Cards")
+    c.drawString(pt(m), pt(y - 4), _("Cards"))
     y -= 8
     rows = [f"{f.count} x {f.name}" for f in faces]
     per_col = max(1, int((y - m - 10) // 4.2))

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from builder.catalog.frozen import kind
+from builder.catalog.overlay import entry_translation
 from builder.errors import DaimyoError, Diagnostic, UsageError
+from builder.i18n import _
 from builder.kit.modelerrors import pydantic_diagnostics
 from builder.paths import templates_dir
 from builder.systems import get, is_system
@@ -288,7 +290,7 @@ def format_value(spec: FieldSpec, value: Any, catalog=None) -> str:
             out.append(f"{name} {getattr(o, 'strength', '?')}")
         return spec.join.join(out)
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, (list, tuple)):
         return spec.join.join(str(v) for v in value)
     return str(value)
@@ -304,14 +306,24 @@ def suit_name(catalog, letter: str) -> str | None:
     return None
 
 
+def words(text: str | None) -> str:
+    """A template's fixed words (a label, a caption, a suffix) in the current language: the
+    card templates' words are in the print catalog (``scripts/i18n.py`` extracts them)."""
+    if not text or not any(ch.isalpha() for ch in text):
+        return text or ""
+    return _(text)
+
+
 def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
     """The text a field prints for an entry, or None when it prints nothing."""
     for attr, allowed in spec.only.items():
         if str(get_value(entry, attr)) not in allowed:
             return None
     if spec.text is not None:
-        return spec.text
+        return _(spec.text)
     value = get_value(entry, spec.field) if spec.field else None
+    if spec.field in ("name", "text") and value is not None:  # a translation overlay's, in its language
+        value = entry_translation(catalog, entry, spec.field) or value
     if (
         value is None
         and spec.none is not None
@@ -319,15 +331,15 @@ def field_text(spec: FieldSpec, entry: Any, catalog=None) -> str | None:
         and "." in spec.field
         and get_value(entry, spec.field.rsplit(".", 1)[0]) is not None
     ):
-        return f"{spec.label}{spec.none}{spec.suffix}"
+        return f"{words(spec.label)}{spec.none}{words(spec.suffix)}"
     shown = format_value(spec, value, catalog)
     if spec.reminders:
         notes = reminder_text(get_value(entry, spec.reminders), catalog)
         if notes:
             shown = (shown + "\n" if shown else "") + notes
     if not shown:  # an unknown value: the template's mark for it (a dash), without the suffix
-        return f"{spec.label}{spec.missing}" if spec.missing is not None else None
-    return f"{spec.label}{shown}{spec.suffix}"
+        return f"{words(spec.label)}{spec.missing}" if spec.missing is not None else None
+    return f"{words(spec.label)}{shown}{words(spec.suffix)}"
 
 
 def reminder_text(abilities, catalog) -> str:
@@ -367,7 +379,7 @@ def description(tpl: CardTemplate, face: CardFace, catalog=None) -> str:
         text = field_text(spec, face.entry, catalog)
         if not text:
             continue
-        text = f"{spec.caption} {text}" if spec.caption else text
+        text = f"{words(spec.caption)} {text}" if spec.caption else text
         if text not in out:
             out.append(text)
     return "\n".join(out)
