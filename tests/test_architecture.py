@@ -491,6 +491,7 @@ CORE = (
     "builder.yamlio",
     "builder.rulebooks",
     "builder.state",
+    "builder.i18n",
 )
 
 
