@@ -238,19 +238,18 @@ class Editor:
         rel = self.ws.clean(rel)
         with self._changing(rel):
             path, text = self.current(rel, version)
-            word = "undo" if back else "redo"
             if self.shared is not None:
                 s = self._shared_session(rel, path, text, back)
             else:
                 s = self._sessions.get(rel)
             if s is None or not (s.can_undo if back else s.can_redo):
-                raise Refused(_("nothing to {word}").format(word=word), 409)
+                raise Refused(_("nothing to undo") if back else _("nothing to redo"), 409)
             if s.text != text:  # the file holds a change this server did not make
                 self.forget(rel)
                 raise Refused(
                     _(
                         "'{rel}' was changed outside the builder since its last change here; {word} would erase that change, so nothing was done"
-                    ).format(rel=rel, word=word),
+                    ).format(rel=rel, word=_("undo") if back else _("redo")),
                     409,
                     hint=_("make the change you want by hand; the history starts again from here"),
                 )

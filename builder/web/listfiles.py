@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import resolve_recorded
 from builder.errors import DaimyoError, UsageError
-from builder.i18n import _
+from builder.i18n import N_, _
 from builder.lists.editor import ListEditor
 from builder.lists.new import NewListRequest, start
 from builder.packs.bundle import missing_line
@@ -27,7 +27,13 @@ from builder.yamlio import read_text
 
 GAME_COOKIE = "daimyo_game"  # the game last chosen for a new list (not secret)
 GAME_COOKIE_AGE = 365 * 24 * 3600
-FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), ("json", "JSON"), ("yaml", "YAML"))
+FORMATS = (
+    ("code", N_("Share code")),
+    ("text", N_("Text")),
+    ("markdown", "Markdown"),
+    ("json", "JSON"),
+    ("yaml", "YAML"),
+)
 
 
 def json_body(data: dict) -> Response:
