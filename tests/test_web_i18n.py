@@ -34,10 +34,10 @@ GAMES = {
 # -- finding text left unmarked --------------------------------------------------------------------
 
 # what a person does not read as prose, or reads as it was written: scripts, styles, code, keys,
-# the text of a list being edited, and what is marked as English on purpose (``lang="en"``: the
-# JSON API's own descriptions)
+# the text of a list being edited, and what is marked as being in a language of its own
+# (``lang="en"``: the JSON API's own descriptions; the language menu's names of the languages)
 _DROP = re.compile(
-    r"<(script|style|pre|textarea|code|kbd)\b.*?</\1>|<(\w+)\b[^>]*\slang=\"en\"[^>]*>.*?</\2>", re.S | re.I
+    r"<(script|style|pre|textarea|code|kbd)\b.*?</\1>|<(?!html)(\w+)\b[^>]*\slang=\"[^\"]+\"[^>]*>.*?</\2>", re.S | re.I
 )
 _ATTR = re.compile(r'\s(?:title|aria-label|placeholder|alt|hx-confirm|data-t-[a-z-]+)="([^"]*)"', re.I)
 _TAG = re.compile(r"<[^>]*>")
@@ -312,3 +312,107 @@ def test_the_check_finds_one_string_left_unmarked(site, monkeypatch):
         site.headers.pop("Accept-Language")
         env.cache.clear()
     assert [line.strip() for line in after if not foreign(line)] == ["Compare"]
+
+
+# -- choosing the language -------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def fresh(tmp_path):
+    ws = tmp_path / "ws"
+    shutil.copytree(ROOT / "examples", ws)
+    app = create_app(ws, token=TOKEN, port=8765)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+        assert c.get(f"/?token={TOKEN}", follow_redirects=False).status_code == 303
+        c.headers.update({"X-CSRF-Token": app.csrf})
+        c.ws = ws
+        yield c
+
+
+def html_lang(page: str) -> str:
+    return re.search(r'<html lang="([^"]+)"', page).group(1)
+
+
+@pytest.mark.parametrize(
+    ("header", "lang", "word"),
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.5", "fr", "Vos listes"),
+        ("es-419,es;q=0.8", "es", "Tus listas"),
+        ("ja", "ja", "あなたのリスト"),
+        ("de-DE,de;q=0.9", "en", "Your lists"),
+        ("", "en", "Your lists"),
+    ],
+)
+def test_the_browser_language_chooses_the_page_language(fresh, header, lang, word):
+    r = fresh.get("/", headers={"Accept-Language": header} if header else {})
+    assert r.status_code == 200
+    assert html_lang(r.text) == lang
+    assert f"<h1>{word}</h1>" in r.text
+
+
+def test_a_list_page_in_french_drawn_in_a_worker_thread(fresh):
+    """The list page is drawn in a worker thread (a plain route): it is in the request's language,
+    and the rows kept from an English answer are not shown in a French one."""
+    english = fresh.get("/l/kensei-buke.yaml")
+    french = fresh.get("/l/kensei-buke.yaml", headers={"Accept-Language": "fr"})
+    assert ">Build</a>" in english.text and "Duplicate unit</button>" in english.text
+    assert html_lang(french.text) == "fr"
+    assert ">Construire</a>" in french.text and ">Imprimer</a>" in french.text
+    assert "Dupliquer : unité</button>" in french.text and "Duplicate unit" not in french.text
+    again = fresh.get("/l/kensei-buke.yaml")
+    assert again.text.count("Duplicate unit</button>") == english.text.count("Duplicate unit</button>")
+
+
+def test_the_language_menu_is_remembered_for_the_workspace(fresh):
+    page = fresh.get("/", headers={"Accept-Language": "fr"}).text
+    assert '<select name="lang" id="lang-menu"' in page
+    assert '<option value="fr" lang="fr" selected>Français</option>' in page
+    assert '<option value="es" lang="es" >Español</option>' in page
+    r = fresh.post("/language", data={"lang": "es"}, headers={"HX-Request": "true"})
+    assert r.status_code == 204 and r.headers["HX-Refresh"] == "true"
+    settings = json.loads((fresh.ws / ".daimyo" / "settings.json").read_text())
+    assert settings == {"language": "es"}
+    # the workspace's choice wins over the browser's, on every page
+    for url in ("/", "/l/senji-three-daimyo.yaml", "/packs", "/l/no-such.yaml"):
+        r = fresh.get(url, headers={"Accept-Language": "fr"})
+        assert html_lang(r.text) == "es", url
+    assert "<h1>Tus listas</h1>" in fresh.get("/").text
+    r = fresh.post("/language", data={"lang": "en"}, headers={"HX-Request": "true"})
+    assert html_lang(fresh.get("/", headers={"Accept-Language": "fr"}).text) == "en"
+
+
+def test_an_unknown_language_is_refused_in_words(fresh):
+    r = fresh.post("/language", data={"lang": "xx"}, headers={"HX-Request": "true", "Accept-Language": "fr"})
+    assert r.status_code == 400
+    assert "pas de langue &#39;xx&#39; ici (choisissez parmi : en, es, fr, ja)" in r.text
+    assert not (fresh.ws / ".daimyo" / "settings.json").exists()
+
+
+def test_an_unreadable_settings_file_is_forgotten(fresh):
+    (fresh.ws / ".daimyo").mkdir(exist_ok=True)
+    (fresh.ws / ".daimyo" / "settings.json").write_text("{not json")
+    r = fresh.get("/", headers={"Accept-Language": "fr"})
+    assert r.status_code == 200 and html_lang(r.text) == "fr"
+    assert fresh.post("/language", data={"lang": "ja"}, headers={"HX-Request": "true"}).status_code == 204
+    assert json.loads((fresh.ws / ".daimyo" / "settings.json").read_text()) == {"language": "ja"}
+
+
+def test_the_json_api_stays_english(fresh):
+    fresh.post("/language", data={"lang": "fr"}, headers={"HX-Request": "true"})
+    headers = {"Authorization": f"Bearer {TOKEN}", "Accept-Language": "fr"}
+    english = fresh.get("/api/lists/kensei-buke.yaml", headers={"Authorization": f"Bearer {TOKEN}"}).json()
+    assert fresh.get("/api/lists/kensei-buke.yaml", headers=headers).json() == english
+    missing = fresh.get("/api/lists/no-such.yaml", headers=headers)
+    assert missing.status_code == 404 and missing.json()["error"] == "no list 'no-such.yaml' in the workspace"
+    # its description page is a page, in the page's language
+    assert "<h1>L’API JSON</h1>" in fresh.get("/api/docs", headers=headers).text
+
+
+def test_english_pages_are_as_they_were(fresh):
+    page = fresh.get("/").text
+    assert '<html lang="en">' in page
+    assert "<h1>Your lists</h1>" in page and ">+ New list</a>" in page
+    assert '<span class="badge legal">legal</span>' in page
+    list_page = fresh.get("/l/herocard-samurai.yaml").text
+    assert "↶ Undo</button>" in list_page and 'title="Undo (Ctrl+Z)"' in list_page
+    assert 'data-t-copied="Copied ✓"' in list_page
