@@ -136,13 +136,11 @@ def create_app(
     guard = Guard(
         front, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}"
     )
-    app = language.Language(guard, ws.root)  # each request in its language, the gate page's too
-    app.fastapi = api  # for tests
-    app.templates = templates
-    app.token = token
-    app.csrf = csrf
-    app.workspace = ws
-    return app
+    guard.fastapi = api  # for tests
+    guard.templates = templates
+    guard.workspace = ws
+    # each request in its language, the gate page's too (its attributes are the guard's)
+    return language.Language(guard, ws.root)
 
 
 def _templates(csrf: str) -> Jinja2Templates:
