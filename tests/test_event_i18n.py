@@ -109,3 +109,18 @@ def test_every_event_page_is_marked_for_translation(league):
 def finding(line: str) -> bool:
     """A finding's message as the check words it (the findings' own domain)."""
     return bool(re.match(r"^: .+", line.strip()))
+
+
+def test_the_event_pages_follow_the_browser_or_lang(league):
+    c = league["client"]
+    french = c.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    assert '<html lang="fr">' in french.text and "Page de l’événement" in french.text
+    spanish = c.get("/?lang=es", headers={"Accept-Language": "fr"})
+    assert '<html lang="es">' in spanish.text and "Página del evento" in spanish.text
+    english = c.get("/?lang=xx")
+    assert '<html lang="en">' in english.text and ">Event page</a>" in english.text
+    refused = c.get("/organiser", headers={"Accept-Language": "es", "Cookie": ""})
+    assert refused.status_code in (401, 403) and "<h1>Rechazado</h1>" in refused.text
+    # the JSON API answers in English whatever is asked
+    api = c.get("/api/submissions", headers={"Accept-Language": "fr", "Cookie": ""})
+    assert api.status_code == 401 and api.json()["error"].startswith("no token")
