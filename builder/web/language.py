@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from builder import i18n
 from builder.errors import DaimyoError
@@ -45,7 +47,7 @@ def choices() -> list[tuple[str, str]]:
     return [(lang, autonym(lang)) for lang in i18n.available()]
 
 
-def _read(root: Path) -> dict:
+def _read(root: Path) -> dict[str, Any]:
     path = within(root, FILE)  # None: a link out of the workspace, never read
     if path is None or not path.exists():
         return {}
@@ -104,13 +106,14 @@ class Language:
     """ASGI middleware: each request in its language (see ``choose``); the JSON API (``/api/``,
     its HTML description aside) always in English, as machine output is."""
 
-    def __init__(self, app, root: Path):
+    def __init__(self, app: ASGIApp, root: Path) -> None:
         self.inner = app
         self.root = root
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            return await self.inner(scope, receive, send)
+            await self.inner(scope, receive, send)
+            return
         path = scope.get("path", "")
         if path.startswith("/api/") and path != "/api/docs":
             lang = i18n.SOURCE_LANGUAGE  # the JSON API is machine output: English whatever is asked
@@ -124,11 +127,11 @@ class Language:
         with i18n.use(lang):
             await self.inner(scope, receive, send)
 
-    def __getattr__(self, name):  # the wrapped app's attributes (``app``: the app behind it) as before
+    def __getattr__(self, name: str) -> Any:  # the wrapped app's attributes (``app``: the app behind it) as before
         return getattr(self.inner, name)
 
 
-async def set_language(request: Request):
+async def set_language(request: Request) -> Response:
     """The language menu's choice (``lang``), remembered for the workspace; the page reloads."""
     form = await read_form(request)
     lang = str(form.get("lang", ""))
@@ -143,5 +146,5 @@ async def set_language(request: Request):
     return Response(status_code=303, headers={"Location": "/"})
 
 
-def add_routes(routes) -> None:
+def add_routes(routes: Any) -> None:
     routes.post("/language", include_in_schema=False)(set_language)

@@ -57,12 +57,12 @@ def num(v):
     return plain_value(v, 1)
 
 
-def finding_text(f) -> str:
+def finding_text(f: object) -> str:
     """A finding's text as the pages show it, in the page's language: the one place the web
     builder words a finding (``f``: a ``Finding``, or the message of one, such as the reason a
     catalog entry cannot be added). Findings are worded in English until they carry their
     translations; then this function returns those (``Finding.translated()``)."""
-    return humanize(f.message if hasattr(f, "message") else f)
+    return humanize(getattr(f, "message", f))
 
 
 def finding_view(f) -> dict:

@@ -20,6 +20,7 @@ import json
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl
 
 import uvicorn
@@ -91,7 +92,7 @@ HEADERS = [
 ]
 
 
-def _language(scope) -> str:
+def _language(scope: dict[str, Any]) -> str:
     """A request's language: ``?lang=`` when it names one, else the browser's ``Accept-Language``
     (the JSON API always answers in English: machine output)."""
     if scope.get("path", "").startswith("/api/"):
@@ -110,7 +111,7 @@ def word(value: str) -> str:
     return _(known) if known else value
 
 
-def verdict(s: dict) -> str:
+def verdict(s: dict[str, Any]) -> str:
     """A submission's verdict in the page's language, from whether it is legal and what its
     findings count (the text stored with it, as the book prints it, when they are not at hand)."""
     findings = s.get("findings")
@@ -127,7 +128,7 @@ def verdict(s: dict) -> str:
     return _("{verdict} ({counts})").format(verdict=head, counts=", ".join(bits)) if bits else head
 
 
-def finding_text(f: dict) -> str:
+def finding_text(f: dict[str, Any]) -> str:
     """A finding's message as the event's pages show it (the findings' own words, as stored)."""
     return str(f.get("message") or "")
 
