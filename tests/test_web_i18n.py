@@ -189,6 +189,7 @@ FOREIGN = [
         r"^· .*",  # the compare page's entries, as the diff words them
         r"^(text|text as printed|whole number|number|mapping|list of mappings|true or false|one of [\w ,]+)?: .+",  # a pack field
         r"^(added|removed|set|changed|took|moved) .+",  # what a change did, as the editor words it
+        r"^.+ \(\d+ models?, [\d.]+ AP\)( at troops)?$|^commander level .+",  # what a finding counted
     )
 ]
 
@@ -229,6 +230,12 @@ def every_page(c) -> dict[str, object]:
     for f in GAMES.values():
         for tail in ("", "/print", "/print/previews?sent=1", "/share", "/stats", "/catalog"):
             get(f"/l/{f}{tail}")
+    (c.ws / "fix-me.yaml").write_text(  # an illegal list: its findings
+        "system: kensei\nname: Fix me\nclan: buke\npoints: 200\ncommander: hatamoto\ntroops:\n"
+        "  - troop: Taisho Buke\n  - troop: Samurai Yari\n    models: 5\n  - troop: Yumi Samurai\n    models: 8\n"
+    )
+    get("/l/fix-me.yaml")
+    get("/l/fix-me.yaml/print/previews?sent=1")
     get("/l/kensei-buke.yaml/entry?section=troops&name=Samurai%20Yari")
     get("/l/herocard-samurai.yaml/catalog?can=no")
     get("/l/kensei-buke.yaml?variant_of=kensei-kuge.yaml")
@@ -247,6 +254,19 @@ def every_page(c) -> dict[str, object]:
     changed = (c.ws / "kensei-buke.yaml").read_text().replace("name:", "name: Changed", 1)
     got["restore"] = c.post("/restore", files={"zip": ("backup.zip", zip_of(c.ws, changed), "application/zip")})
     got["edit"] = c.post("/l/herocard-samurai.yaml/edit", data={"op": "add", "item": "Overhand Thrust", "count": "1"})
+    # lists that still need things: the guide's counters
+    for form in (
+        {"system": "kensei", "name": "Empty army", "clan": "buke", "points": "200"},
+        {"system": "senji", "name": "Empty setup", "players": "3"},
+    ):
+        made = c.post("/new", data=form, follow_redirects=False)
+        assert made.status_code == 303, made.text
+        get(made.headers["location"])
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("another.yaml", (c.ws / "kensei-kuge.yaml").read_text())
+    got["restored"] = c.post("/restore", files={"zip": ("b.zip", buf.getvalue(), "application/zip")})
+    got["refused zip"] = c.post("/restore", files={"zip": ("b.zip", b"not a zip", "application/zip")})
     return got
 
 
@@ -263,8 +283,8 @@ def pseudo_pages(c, monkeypatch) -> dict[str, object]:
 
 
 def test_every_web_page_is_marked_for_translation(site, monkeypatch):
-    data = Data(catalog_data(site.ws) | PRODUCT_NAMES)
     pages = pseudo_pages(site, monkeypatch)
+    data = Data(catalog_data(site.ws) | PRODUCT_NAMES)
     bad = {}
     for url, r in pages.items():
         assert r.status_code < 500, (url, r.status_code)
@@ -281,6 +301,16 @@ def test_every_web_page_is_marked_for_translation(site, monkeypatch):
         if found:
             bad[url] = found[:8]
     assert not bad, json.dumps(bad, indent=1, ensure_ascii=False)
+    # the pages drawn hold the guide's counters, findings, the restore's two pages and an error
+    drawn = "".join(r.text for r in pages.values())
+    for piece in (
+        'class="need-label"',
+        'class="finding f-error"',
+        'id="restore-form"',
+        'class="restored"',
+        "alert-error",
+    ):
+        assert piece in drawn, piece
 
 
 PRODUCT_NAMES = {"MakePlayingCards", "DriveThruCards", "The Game Crafter", "Tabletop Simulator", "English"}
