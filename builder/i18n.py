@@ -140,7 +140,7 @@ def language_from_header(header: str | None) -> str:
                     q = 0.0
         if tag and tag != "*" and q > 0:
             choices.append((-q, i, tag))
-    have = set(available())
+    have = set(available()) | {PSEUDO}  # the pseudo-locale too (``en-XA``), for the tests
     for _q, _i, tag in sorted(choices):
         lang = normalize(tag)
         if lang in have:
@@ -152,7 +152,7 @@ def language_from_header(header: str | None) -> str:
 
 class Pseudo(_gettext.NullTranslations):
     """The pseudo-locale: each marked string accented and bracketed (``[Ŧőŧàľ]``), with its
-    ``{placeholders}`` and ``%(placeholders)s`` kept, so a test finds any text left unmarked."""
+    ``{placeholders}``, ``%(placeholders)s`` and markup (``<kbd>``, ``&amp;``) kept, so a test finds any text left unmarked."""
 
     _MAP = str.maketrans("AEIOUaeiouCcNnSsYyTt", "ÀÉÎÖÜàéîöüÇçÑñŠšÝýŦŧ")
 
@@ -172,6 +172,12 @@ def _accent(message: str, table: dict[int, int]) -> str:
     i = 0
     while i < len(message):
         ch = message[i]
+        if ch in "<&" and depth == 0:  # markup (``<strong>``, ``&amp;``) kept as it is
+            end = message.find(">" if ch == "<" else ";", i)
+            if end > i and (ch == "<" or message[i + 1 : end].isalnum() or message[i + 1 : end].startswith("#")):
+                out.append(message[i : end + 1])
+                i = end + 1
+                continue
         if ch == "{":
             depth += 1
         elif ch == "}":

@@ -28,6 +28,7 @@ from builder.event import db
 from builder.event.db import audit, events, openings, players, submissions
 from builder.event.intake import Checked, EventRefused, check_submission, findings_json, setting_key
 from builder.event.seal import commitment, csrf_token, new_secret, new_token, token_hash
+from builder.i18n import _
 from builder.systems import find_system
 
 CONFIG = "event.json"
@@ -209,7 +210,7 @@ class Event:
         """The organiser or the player a token signs in; EventRefused 401/403 otherwise."""
         if not token:
             raise EventRefused(
-                "no token", "open the link you were given, or send 'Authorization: Bearer TOKEN'", status=401
+                _("no token"), _("open the link you were given, or send 'Authorization: Bearer TOKEN'"), status=401
             )
         h = token_hash(token)
         with self.engine.connect() as conn:
@@ -235,7 +236,7 @@ class Event:
                 )
             ).scalar()
             if failed >= FAILED_SIGNINS_PER_MINUTE:  # refused without a row more: a flood fills no log
-                raise EventRefused("too many refused tokens from this address", "wait a minute", status=429)
+                raise EventRefused(_("too many refused tokens from this address"), _("wait a minute"), status=429)
             log_action(
                 conn,
                 self.id,
@@ -245,8 +246,8 @@ class Event:
                 address,
             )
         if p is not None:
-            raise EventRefused("this token was revoked", "ask the organiser for a new link", status=403)
-        raise EventRefused("this token is not one of this event's", "open the link you were given", status=403)
+            raise EventRefused(_("this token was revoked"), _("ask the organiser for a new link"), status=403)
+        raise EventRefused(_("this token is not one of this event's"), _("open the link you were given"), status=403)
 
     def csrf(self, who: Who) -> str:
         return csrf_token(self.row()["secret"], who.token_hash)
@@ -337,7 +338,7 @@ class Event:
         commitment) or EventRefused. The phase, the deadline and the rate limit are read once
         before the (slow) check, to refuse early, and again in the transaction that writes it."""
         if who.role != "player":
-            raise EventRefused("only a player hands in a list", "use the player's own link", status=403)
+            raise EventRefused(_("only a player hands in a list"), _("use the player's own link"), status=403)
         with self.engine.connect() as conn:
             r = self.row(conn)
             late = self._may_hand_in(conn, r, who)
@@ -348,7 +349,7 @@ class Event:
         """EventRefused when ``who`` may not hand in a list now (the phase, the deadline, the rate
         limit): what a server asks before it reads an upload."""
         if who.role != "player":
-            raise EventRefused("only a player hands in a list", "use the player's own link", status=403)
+            raise EventRefused(_("only a player hands in a list"), _("use the player's own link"), status=403)
         with self.engine.connect() as conn:
             self._may_hand_in(conn, self.row(conn), who)
 
@@ -356,7 +357,7 @@ class Event:
         """Whether the list is late; EventRefused when the event takes no list of ``who`` now."""
         phase = self.phase(r)
         if phase != "open":
-            raise EventRefused(f"the event is {phase}: no more lists are taken", status=409)
+            raise EventRefused(_("the event is {phase}: no more lists are taken").format(phase=_(phase)), status=409)
         late = bool(r["deadline"] and db.now() > r["deadline"])
         since = db.stamp(datetime.now(UTC) - timedelta(minutes=1))
         recent = conn.execute(
@@ -366,7 +367,9 @@ class Event:
         ).scalar()
         if recent >= SUBMISSIONS_PER_MINUTE:
             raise EventRefused(
-                f"{recent} lists handed in this last minute", "wait a minute before the next", status=429
+                _("{recent} lists handed in this last minute").format(recent=recent),
+                _("wait a minute before the next"),
+                status=429,
             )
         if late:
             had = conn.execute(
@@ -374,8 +377,8 @@ class Event:
             ).scalar()
             if had:
                 raise EventRefused(
-                    "the deadline has passed: your list can no longer be changed",
-                    "your latest list counts; ask the organiser",
+                    _("the deadline has passed: your list can no longer be changed"),
+                    _("your latest list counts; ask the organiser"),
                     status=409,
                 )
         return late
@@ -433,7 +436,7 @@ class Event:
                 return self._public_submission(row, who.name, own=True)
             except IntegrityError:
                 continue
-        raise EventRefused("the list could not be stored: too many at once", "hand it in again", status=503)
+        raise EventRefused(_("the list could not be stored: too many at once"), _("hand it in again"), status=503)
 
     def _public_submission(
         self, row, player: str, own: bool = False, organiser: bool = False, revealed: bool = False
@@ -560,12 +563,14 @@ class Event:
     def open_list(self, submission_id: int, reason: str, who: Who, address: str = "") -> dict:
         """The organiser opens one list before the reveal: logged, and shown to its player."""
         if who.role != "organiser":
-            raise EventRefused("only the organiser opens a list before the reveal", status=403)
+            raise EventRefused(_("only the organiser opens a list before the reveal"), status=403)
         if not 0 < submission_id < 2**31:  # no row has such an id, and no database takes it as one
-            raise EventRefused(f"no submission {submission_id} in this event", status=404)
+            raise EventRefused(
+                _("no submission {submission_id} in this event").format(submission_id=submission_id), status=404
+            )
         reason = clean_text(str(reason or ""))[:300]
         if not reason:
-            raise EventRefused("say why the list is opened", "the player is shown the reason", status=422)
+            raise EventRefused(_("say why the list is opened"), _("the player is shown the reason"), status=422)
         with self.engine.begin() as conn:
             s = (
                 conn.execute(
@@ -575,7 +580,9 @@ class Event:
                 .first()
             )
             if s is None:
-                raise EventRefused(f"no submission {submission_id} in this event", status=404)
+                raise EventRefused(
+                    _("no submission {submission_id} in this event").format(submission_id=submission_id), status=404
+                )
             name = conn.execute(select(players.c.name).where(players.c.id == s["player_id"])).scalar()
             if self.phase(self.row(conn)) != "revealed":
                 conn.execute(
@@ -594,13 +601,13 @@ class Event:
 
     def _phase_to(self, state: str, who: Who) -> str:
         if who.role != "organiser":
-            raise EventRefused("only the organiser locks or reveals the event", status=403)
+            raise EventRefused(_("only the organiser locks or reveals the event"), status=403)
         with self.engine.begin() as conn:
             phase = self.phase(self.claim(conn))
             if phase == state:
-                raise EventRefused(f"the event is {state} already", status=409)
+                raise EventRefused(_("the event is {state} already").format(state=_(state)), status=409)
             if phase == "revealed":
-                raise EventRefused("the event is revealed: it cannot be locked again", status=409)
+                raise EventRefused(_("the event is revealed: it cannot be locked again"), status=409)
             conn.execute(update(events).where(events.c.id == self.id).values(state=state))
             log_action(conn, self.id, who.actor, f"event-{state}", "")
         return state
@@ -642,7 +649,7 @@ class Event:
         with self.engine.connect() as conn:
             info = self.info(conn)
             if info["phase"] != "revealed":
-                raise EventRefused("the lists are sealed until the reveal", status=403)
+                raise EventRefused(_("the lists are sealed until the reveal"), status=403)
             names = {p["id"]: p["name"] for p in self.players(conn)}
             rows = (
                 conn.execute(select(submissions).where(submissions.c.event_id == self.id).order_by(submissions.c.id))

@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
 from builder.analytics.stats import format_stats, list_stats, load
 from builder.errors import DaimyoError, UsageError
+from builder.i18n import N_, _
 from builder.web.common import describe, load_view
 from builder.web.context import context
 
@@ -42,13 +43,13 @@ def hands_of(ws, editor, path: str, seed: int, draws: int = 1) -> dict:
     rel, ld = _loaded(ws, editor, path)
     if ld.view is None:
         raise UsageError(
-            f"{rel}: a {ld.result.system} list has no cards to draw",
-            "hands are for Senshiai, HeroCard and Satsuma decks",
+            _("{rel}: a {system} list has no cards to draw").format(rel=rel, system=ld.result.system),
+            _("hands are for Senshiai, HeroCard and Satsuma decks"),
         )
     if ld.view.total == 0:
-        raise UsageError(f"{rel}: the deck has no known card to draw")
+        raise UsageError(_("{rel}: the deck has no known card to draw").format(rel=rel))
     if not 1 <= draws <= MAX_HANDS:
-        raise UsageError(f"draws {draws}: give 1 to {MAX_HANDS:,} hands")
+        raise UsageError(_("draws {draws}: give 1 to {most:,} hands").format(draws=draws, most=MAX_HANDS))
     data = sample_hands(ld, seed, draws)
     data["file"] = rel
     return data
@@ -58,7 +59,7 @@ def _seed(raw: str) -> int:
 
     raw = (raw or "").strip() or "1"
     if not raw.lstrip("-").isdigit() or len(raw) > 18:
-        raise UsageError(f"seed must be a whole number, not '{raw[:40]}'")
+        raise UsageError(_("seed must be a whole number, not '{raw}'").format(raw=raw[:40]))
     return int(raw)
 
 
@@ -112,10 +113,10 @@ def add_routes(routes) -> None:
     routes.get(
         "/api/lists/{path:path}/stats",
         tags=["analytics"],
-        summary="The statistics of a list (the answer of 'daimyo stats LIST --format json')",
+        summary=N_("The statistics of a list (the answer of 'daimyo stats LIST --format json')"),
     )(api_stats)
     routes.get(
         "/api/lists/{path:path}/hand",
         tags=["analytics"],
-        summary="Sample opening hands (the answer of 'daimyo hand LIST --seed N --format json')",
+        summary=N_("Sample opening hands (the answer of 'daimyo hand LIST --seed N --format json')"),
     )(api_hand)

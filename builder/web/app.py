@@ -27,8 +27,20 @@ from starlette.formparsers import MultiPartException
 from builder import __version__, i18n
 from builder.catalog.packfiles import in_workspace
 from builder.errors import DaimyoError, one_line
+from builder.i18n import _
 from builder.systems import ids
-from builder.web import analytics_view, backup, compare, pack_editor, packs_page, print_page, routes_api, routes_pages
+from builder.web import (
+    analytics_view,
+    backup,
+    compare,
+    language,
+    pack_editor,
+    packs_page,
+    print_page,
+    routes_api,
+    routes_pages,
+    words,
+)
 from builder.web.backup import first_number, folder_of
 from builder.web.context import AppContext, context
 from builder.web.editing import Editor
@@ -121,27 +133,30 @@ def create_app(
 
     steps = {"edit": routes_pages.edit_part, "undo": routes_pages.undo_part, "redo": routes_pages.redo_part}
     front = PageEdits(api, steps, ctx.failure, ws.root)
-    app = Guard(
+    guard = Guard(
         front, token=token, csrf=csrf, max_body=MAX_BODY, host=host, gate_html=gate_html, cookie=f"daimyo_{port}"
     )
-    app.fastapi = api  # for tests
-    app.templates = templates
-    app.token = token
-    app.csrf = csrf
-    app.workspace = ws
-    return app
+    guard.fastapi = api  # for tests
+    guard.templates = templates
+    guard.workspace = ws
+    # each request in its language, the gate page's too (its attributes are the guard's)
+    return language.Language(guard, ws.root)
 
 
 def _templates(csrf: str) -> Jinja2Templates:
     """An app's templates: compiled once for every app of the process, with its own globals."""
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.bytecode_cache = COMPILED  # compiled once for every app of the process
-    templates.env.globals.update(csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids())
+    templates.env.globals.update(
+        csrf=csrf, version=__version__, htmx_version=HTMX_VERSION, systems=ids(), languages=language.choices
+    )
     templates.env.filters["tojson_attr"] = lambda v: json.dumps(v)
     # text from elsewhere (a registry's index, a pack's name): one line, its bidirectional controls shown
     templates.env.filters.update(folder_of=folder_of, first_number=first_number, one_line=one_line)
     templates.env.auto_reload = False  # the templates are part of the program: no disk check per include
     i18n.install_jinja(templates.env)  # {% trans %}, _() and the current language
+    # words the games and the print options give the pages (``builder.web.words``), in the page's language
+    templates.env.filters.update(tr=words.tr, tr_values=words.tr_values)
     install(templates.env)  # a list's rows are drawn again only when they change
     return templates
 
@@ -157,6 +172,7 @@ def _add_routes(routes: Routes) -> None:
     compare.add_routes(routes)
     backup.add_routes(routes)
     routes_api.add_routes(routes)
+    language.add_routes(routes)
 
 
 @asynccontextmanager
@@ -173,7 +189,7 @@ async def _daimyo_error(request: Request, exc: Exception):
 
 
 async def _bad_text(request: Request, exc: Exception):
-    return context(request).failure(request, Refused("the request is not UTF-8 text"))
+    return context(request).failure(request, Refused(_("the request is not UTF-8 text")))
 
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -195,7 +211,7 @@ class PageEdits:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http" and scope["method"] == "POST" and scope["path"].startswith("/l/"):
-            path, _, last = scope["path"][3:].rpartition("/")
+            path, _slash, last = scope["path"][3:].rpartition("/")
             step = self.steps.get(last)
             if step is not None and path:
                 scope.setdefault("app", self.api)  # the route functions find the app's context there
@@ -206,7 +222,7 @@ class PageEdits:
                     except DaimyoError as exc:
                         response = self.failure(request, exc)
                     except UnicodeDecodeError:
-                        response = self.failure(request, Refused("the request is not UTF-8 text"))
+                        response = self.failure(request, Refused(_("the request is not UTF-8 text")))
                     except (HTTPException, MultiPartException) as exc:  # a form the parser refuses
                         if isinstance(exc, MultiPartException):  # as the framework turns it into a 400
                             exc = HTTPException(400, detail=exc.message)

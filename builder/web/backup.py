@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool as off_loop
 
 from builder.errors import DaimyoError
+from builder.i18n import _
 from builder.web.common import attachment
 from builder.web.context import context
 from builder.web.workspace import Refused
@@ -55,19 +56,24 @@ def read_zip(ws, data: bytes) -> dict[str, bytes]:
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
-        raise Refused("the file is not a zip archive", hint="choose a zip made by 'Download all'") from None
+        raise Refused(_("the file is not a zip archive"), hint=_("choose a zip made by 'Download all'")) from None
     infos = [i for i in z.infolist() if not i.is_dir()]
     if len(infos) > MAX_MEMBERS:
-        raise Refused(f"the zip holds {len(infos)} files; at most {MAX_MEMBERS} are restored at once", 413)
+        raise Refused(
+            _("the zip holds {n} files; at most {most} are restored at once").format(n=len(infos), most=MAX_MEMBERS),
+            413,
+        )
     out: dict[str, bytes] = {}
     for i in infos:
         name = i.filename.replace("\\", "/")
         if name.startswith("/") or ".." in name.split("/") or ":" in name.split("/")[0]:
-            raise Refused(f"'{name[:200]}' in the zip leads outside the folder; nothing was restored", 400)
+            raise Refused(
+                _("'{name}' in the zip leads outside the folder; nothing was restored").format(name=name[:200]), 400
+            )
         if PurePosixPath(name).suffix.lower() not in SUFFIXES or any(p.startswith(".") for p in name.split("/")):
             continue  # only list and pack files; nothing hidden
         if i.file_size > MAX_MEMBER_BYTES:
-            raise Refused(f"'{name}' in the zip is over 1 MiB", 413)
+            raise Refused(_("'{name}' in the zip is over 1 MiB").format(name=name), 413)
         rel = ws.clean(name)
         out[rel] = z.read(i)
     return out
@@ -115,7 +121,7 @@ held: dict[str, tuple[float, dict]] = {}
 
 def keep(files) -> str:
     now = time.time()
-    for k in [k for k, (t, _) in held.items() if now - t > HELD_FOR]:
+    for k in [k for k, (t, _files) in held.items() if now - t > HELD_FOR]:
         del held[k]
     key = secrets.token_urlsafe(12)
     held[key] = (now, files)
@@ -139,7 +145,7 @@ async def restore_upload(request: Request):
     form = await request.form()
     up = form.get("zip")
     if up is None or isinstance(up, str):
-        raise Refused("choose a zip file to restore")
+        raise Refused(_("choose a zip file to restore"))
 
     data = await up.read()
 
@@ -162,9 +168,9 @@ async def restore_confirm(request: Request):
     form = await request.form()
     key = str(form.get("key") or "")
     if key not in held:
-        raise Refused("that restore has expired; choose the zip again", 410)
+        raise Refused(_("that restore has expired; choose the zip again"), 410)
 
-    _, files = held.pop(key)
+    _when, files = held.pop(key)
     done = await off_loop(restore, ctx.ws, files, [str(v) for v in form.getlist("replace")])
     for rel in done["replaced"]:
         ctx.editor.forget(rel)

@@ -11,6 +11,7 @@ from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
 
 from builder.errors import DaimyoError, ListError
+from builder.i18n import _
 from builder.web.editing import Editor
 from builder.web.views import list_view
 from builder.web.workspace import Refused, Workspace
@@ -44,7 +45,7 @@ async def read_form(request: Request, multi: tuple[str, ...] = ()) -> dict:
         try:
             items = parse_qsl(body, keep_blank_values=True, max_num_fields=MAX_FIELDS)
         except ValueError:
-            raise Refused(f"a form of more than {MAX_FIELDS} fields") from None
+            raise Refused(_("a form of more than {n} fields").format(n=MAX_FIELDS)) from None
     else:
         items = [(k, v) for k, v in (await request.form()).multi_items() if isinstance(v, str)]
     for k, v in items:

@@ -20,6 +20,7 @@ from urllib.parse import quote
 from fastapi import Query, Request
 from fastapi.responses import HTMLResponse
 
+from builder.i18n import N_
 from builder.lists.diff import Side, diff_loaded, variant_name, verdict_text
 from builder.web.common import load_view, read_form, redirect
 from builder.web.context import context
@@ -128,12 +129,12 @@ def add_routes(routes) -> None:
     """This module's routes, in the order they are matched."""
     routes.get("/compare", response_class=HTMLResponse, include_in_schema=False)(compare_page)
     routes.get(
-        "/api/diff", tags=["lists"], summary="Compare two lists (the answer of 'daimyo diff A B --format json')"
+        "/api/diff", tags=["lists"], summary=N_("Compare two lists (the answer of 'daimyo diff A B --format json')")
     )(api_diff)
     routes.post("/l/{path:path}/variant", include_in_schema=False)(variant_page)
     routes.post(
         "/api/lists/{path:path}/variant",
         tags=["lists"],
         status_code=201,
-        summary="Copy a list as a variant (a new file, named as the variant)",
+        summary=N_("Copy a list as a variant (a new file, named as the variant)"),
     )(api_variant)

@@ -38,6 +38,7 @@ from typing import Any
 
 from builder.catalog.loader import load_catalog
 from builder.errors import DaimyoError, ListChangedError, ListError
+from builder.i18n import _
 from builder.lists.editor import HISTORY, History, ListEditor, version_of, write_list
 from builder.lists.ops import from_form
 from builder.paths import within
@@ -210,8 +211,8 @@ class Editor:
             path, text = self.current(rel, version)
             if path.suffix.lower() == ".json":
                 raise Refused(
-                    "a JSON list is edited in a text editor; the builder edits YAML lists",
-                    hint="import it to make a YAML copy",
+                    _("a JSON list is edited in a text editor; the builder edits YAML lists"),
+                    hint=_("import it to make a YAML copy"),
                 )
             s = self._open(rel, path, text)
             refs = s.doc.data.get("packs")
@@ -237,20 +238,20 @@ class Editor:
         rel = self.ws.clean(rel)
         with self._changing(rel):
             path, text = self.current(rel, version)
-            word = "undo" if back else "redo"
             if self.shared is not None:
                 s = self._shared_session(rel, path, text, back)
             else:
                 s = self._sessions.get(rel)
             if s is None or not (s.can_undo if back else s.can_redo):
-                raise Refused(f"nothing to {word}", 409)
+                raise Refused(_("nothing to undo") if back else _("nothing to redo"), 409)
             if s.text != text:  # the file holds a change this server did not make
                 self.forget(rel)
                 raise Refused(
-                    f"'{rel}' was changed outside the builder since its last change here; "
-                    f"{word} would erase that change, so nothing was done",
+                    _(
+                        "'{rel}' was changed outside the builder since its last change here; {word} would erase that change, so nothing was done"
+                    ).format(rel=rel, word=_("undo") if back else _("redo")),
                     409,
-                    hint="make the change you want by hand; the history starts again from here",
+                    hint=_("make the change you want by hand; the history starts again from here"),
                 )
             target = s.undo() if back else s.redo()
             self._write(rel, path, target, text)
@@ -416,13 +417,15 @@ class SharedHistory:
     def _made(self) -> None:
         """The history folder made, inside the workspace (refused when it leads out of it)."""
 
-        for _ in range(2):  # before making it, and after: a link put there meanwhile
+        for _try in range(2):  # before making it, and after: a link put there meanwhile
             if within(self.root, self.dir) is None:
                 raise Refused(
-                    "the workspace's .daimyo folder leads outside the workspace (a symbolic link); "
-                    "no history is kept there",
+                    _(
+                        "the workspace's .daimyo folder leads outside the workspace (a symbolic link); "
+                        "no history is kept there"
+                    ),
                     403,
-                    hint="remove the link .daimyo from the workspace folder",
+                    hint=_("remove the link .daimyo from the workspace folder"),
                 )
             self.dir.mkdir(parents=True, exist_ok=True)
 

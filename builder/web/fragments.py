@@ -14,6 +14,8 @@ from collections import OrderedDict
 
 from markupsafe import Markup
 
+from builder.i18n import current_language
+
 MAX_ROWS = 4096  # rows kept across every list the server shows
 MAX_PIECES = 512  # other pieces (settings, house rules) kept across every list
 # what a row shows of the list beside its entry (the rest of the view cannot change a row)
@@ -49,7 +51,9 @@ class _Kept:
         return self.keyed(repr(key_of), **ctx)
 
     def keyed(self, key: str, **ctx) -> Markup:
-        """The drawing kept under ``key`` (a string that changes whenever ``ctx`` does)."""
+        """The drawing kept under ``key`` (a string that changes whenever ``ctx`` does), in the
+        current language (a drawing in one language never serves another)."""
+        key = current_language() + "|" + key
         with self.lock:
             hit = self.drawn.get(key)
             if hit is not None:

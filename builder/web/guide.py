@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import re
 
+from builder.i18n import N_, _
 from builder.systems import get
 
 # the name of what a shortfall counts, by finding code (else the code's last part)
 LABELS = {
-    "senji.samurai-card": "samurai card",
-    "senji.samurai-placement": "samurai placed",
-    "senji.starting-provinces": "provinces",
-    "senji.starting-units": "units",
-    "kensei.general-missing": "general",
-    "kensei.leaders-min": "leaders",
-    "kensei.units-min": "units",
-    "kensei.melee-min": "melee AP",
-    "senshiai.capital-count": "Capital",
-    "herocard.deck-min": "action cards",
+    "senji.samurai-card": N_("samurai card"),
+    "senji.samurai-placement": N_("samurai placed"),
+    "senji.starting-provinces": N_("provinces"),
+    "senji.starting-units": N_("units"),
+    "kensei.general-missing": N_("general"),
+    "kensei.leaders-min": N_("leaders"),
+    "kensei.units-min": N_("units"),
+    "kensei.melee-min": N_("melee AP"),
+    "senshiai.capital-count": N_("Capital"),
+    "herocard.deck-min": N_("action cards"),
 }
 # warnings about what the published deck prints, that no change of the list can answer
 PRINTING_NOTES = {"satsuma.unknown-suit"}
@@ -36,7 +37,7 @@ def _number(v):
 
 def label(code: str) -> str:
     if code in LABELS:
-        return LABELS[code]
+        return _(LABELS[code])
     last = code.rsplit(".", 1)[-1]
     return re.sub(r"-(min|count|size)$", "", last).replace("-", " ")
 
@@ -65,7 +66,7 @@ def split(findings: list[dict], published: bool) -> tuple[list[dict], list[dict]
             needs.append(counter(f))
             continue
         if published and f["code"] in PRINTING_NOTES and f["severity"] == "warning":
-            f = dict(f, severity="info", note="printing note")
+            f = dict(f, severity="info", note=_("printing note"))
         rest.append(f)
     return needs, rest
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from builder.errors import UsageError, option
+from builder.i18n import _
 from builder.yamlio import begin_command
 
 if TYPE_CHECKING:
@@ -59,19 +60,27 @@ def choose_port(host: str, port: int | None) -> int:
     """The port to listen on: ``port`` if free, any free one for 0, else the first free from
     the default. Raises UsageError when none can be had."""
     if port is not None and not 0 <= port < 65536:
-        raise UsageError(f"{option('port')} must be between 1 and 65535 (0: any free port), not {port}")
+        raise UsageError(
+            _("{option} must be between 1 and 65535 (0: any free port), not {port}").format(
+                option=option("port"), port=port
+            )
+        )
     if port == 0:
         chosen = any_port(host)
     elif port is not None:
         if free_port(host, port, 1) is None:
             raise UsageError(
-                f"port {port} is in use or cannot be used on {host}", f"choose another with {option('port')}"
+                _("port {port} is in use or cannot be used on {host}").format(port=port, host=host),
+                _("choose another with {option}").format(option=option("port")),
             )
         chosen = port
     else:
         chosen = free_port(host, DEFAULT_PORT)
     if chosen is None:
-        raise UsageError(f"no free port from {DEFAULT_PORT} on {host}", f"choose one with {option('port')}")
+        raise UsageError(
+            _("no free port from {port} on {host}").format(port=DEFAULT_PORT, host=host),
+            _("choose one with {option}").format(option=option("port")),
+        )
     return chosen
 
 
@@ -170,13 +179,22 @@ def prepare(
     """Check the arguments, choose the port and build the application for the workspace ``folder``."""
     root = Path(folder)
     if not root.is_dir():
-        raise UsageError(f"{folder}: no such folder", "give the folder that holds your list files")
+        raise UsageError(
+            _("{folder}: no such folder").format(folder=folder), _("give the folder that holds your list files")
+        )
     if token is not None and len(token) < 16:
-        raise UsageError(f"{option('token')} must be at least 16 characters long")
+        raise UsageError(_("{option} must be at least 16 characters long").format(option=option("token")))
     if not 1 <= workers <= MAX_WORKERS:
-        raise UsageError(f"{option('workers')} must be between 1 and {MAX_WORKERS}, not {workers}")
+        raise UsageError(
+            _("{option} must be between 1 and {most}, not {workers}").format(
+                option=option("workers"), most=MAX_WORKERS, workers=workers
+            )
+        )
     if workers > 1 and os.name == "nt":
-        raise UsageError(f"{option('workers')} above 1 needs a POSIX system (Linux, macOS)", "serve with one process")
+        raise UsageError(
+            _("{option} above 1 needs a POSIX system (Linux, macOS)").format(option=option("workers")),
+            _("serve with one process"),
+        )
     chosen = choose_port(host, port)
     try:
         import uvicorn  # noqa: F401
@@ -184,7 +202,8 @@ def prepare(
         from builder.web.app import create_app
     except ModuleNotFoundError as exc:
         raise UsageError(
-            f"the web builder needs {exc.name}, which is not installed", "reinstall daimyo: pip install ."
+            _("the web builder needs {name}, which is not installed").format(name=exc.name),
+            _("reinstall daimyo: pip install ."),
         ) from None
     app = create_app(root, token=token, host=host, port=chosen, shared=workers > 1)
     shown = f"[{host}]" if ":" in host else host

@@ -13,6 +13,7 @@ from fastapi.responses import Response
 from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import resolve_recorded
 from builder.errors import DaimyoError, UsageError
+from builder.i18n import N_, _
 from builder.lists.editor import ListEditor
 from builder.lists.new import NewListRequest, start
 from builder.packs.bundle import missing_line
@@ -26,7 +27,13 @@ from builder.yamlio import read_text
 
 GAME_COOKIE = "daimyo_game"  # the game last chosen for a new list (not secret)
 GAME_COOKIE_AGE = 365 * 24 * 3600
-FORMATS = (("code", "Share code"), ("text", "Text"), ("markdown", "Markdown"), ("json", "JSON"), ("yaml", "YAML"))
+FORMATS = (
+    ("code", N_("Share code")),
+    ("text", N_("Text")),
+    ("markdown", "Markdown"),
+    ("json", "JSON"),
+    ("yaml", "YAML"),
+)
 
 
 def json_body(data: dict) -> Response:
@@ -140,7 +147,9 @@ def create_list(ws: Workspace, system: str, name, file, packs, options: dict) ->
 
     system = str(system or "").strip().lower()
     if not is_system(system):  # every registered game, not only the built-in ones
-        raise UsageError(f"unknown system '{system}'", "one of " + ", ".join(ids()))
+        raise UsageError(
+            _("unknown system '{system}'").format(system=system), _("one of {choices}").format(choices=", ".join(ids()))
+        )
     name = str(name or "").strip() or None
     rel = ws.new_name(file or name or f"new-{system}")
     wanted = [packs] if isinstance(packs, str) else list(packs or [])
@@ -149,7 +158,10 @@ def create_list(ws: Workspace, system: str, name, file, packs, options: dict) ->
     for w in wanted:
         pk = offered.get(str(w))
         if pk is None or pk["system"] != system:
-            raise UsageError(f"no {system} pack '{w}' in the workspace", "choose one of the packs the form offers")
+            raise UsageError(
+                _("no {system} pack '{name}' in the workspace").format(system=system, name=w),
+                _("choose one of the packs the form offers"),
+            )
         files.append(pk["file"])
     written = [ws.pack_ref(Path(pk), rel, system) for pk in files]  # by name, as 'daimyo new --pack' writes
     new = start(NewListRequest(system, options, name, written, files, as_form=True))
@@ -164,7 +176,7 @@ def import_response(ws: Workspace, text: str, file: str | None) -> tuple[str, li
     never followed."""
 
     if not text or not text.strip():
-        raise UsageError("paste a share code or a list to import")
+        raise UsageError(_("paste a share code or a list to import"))
     imp = parse_source_text(text, "<pasted>", None, ws.root)
     imp.received = True  # its packs are found by name only
 
@@ -238,7 +250,7 @@ def missing_notes(missing: list[str]) -> list[str]:
 
     out = []
     for m in missing:
-        name, _, version = m.rpartition("@") if "@" in m else (m, "", "")
+        name, _at, version = m.rpartition("@") if "@" in m else (m, "", "")
         out.append(missing_line(name, version or None))
     return out
 
@@ -246,7 +258,7 @@ def missing_notes(missing: list[str]) -> list[str]:
 def export_response(ws: Workspace, path: str, fmt: str) -> str:
 
     if fmt not in dict(FORMATS):
-        raise UsageError(f"unknown format '{fmt}'", "code, text, markdown, json or yaml")
+        raise UsageError(_("unknown format '{fmt}'").format(fmt=fmt), _("code, text, markdown, json or yaml"))
     p = ws.resolve(path)
     text = read_text(p, display=ws.clean(path))
     ws.check_packs(p, text)

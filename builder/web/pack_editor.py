@@ -69,10 +69,10 @@ def folder(ws: Workspace) -> Path:
 
 def pack_path(ws: Workspace, file: str) -> Path:
     if not _FILE.match(file or ""):
-        raise Refused(f"'{file[:80]}' is not a pack file of the workspace's packs folder", 404)
+        raise Refused(_("'{file}' is not a pack file of the workspace's packs folder").format(file=file[:80]), 404)
     p = folder(ws) / file
     if not p.is_file() or p.is_symlink():
-        raise Refused(f"no pack '{file}' in the workspace's packs folder", 404)
+        raise Refused(_("no pack '{file}' in the workspace's packs folder").format(file=file), 404)
     return ws.within(p, f"packs/{file}")
 
 
@@ -80,15 +80,19 @@ def load(ws: Workspace, file: str):
 
     p = pack_path(ws, file)
     text = read_text(p, "pack.yaml", f"packs/{file}")
-    data, _ = parse_yaml(text, f"packs/{file}", "pack.yaml")  # read once, named as in the workspace
+    data, _lines = parse_yaml(text, f"packs/{file}", "pack.yaml")  # read once, named as in the workspace
     if not isinstance(data, dict):
         raise Refused(
-            f"packs/{file} is not a pack; not opened", 422, hint="a pack is a mapping with 'system:' and sections"
+            _("packs/{file} is not a pack; not opened").format(file=file),
+            422,
+            hint=_("a pack is a mapping with 'system:' and sections"),
         )
     system = str(data.get("system", "")).strip().lower()
     if system not in ids():
         raise Refused(
-            f"packs/{file} names no game daimyo knows (system: '{system[:40]}'); not opened",
+            _("packs/{file} names no game daimyo knows (system: '{system}'); not opened").format(
+                file=file, system=system[:40]
+            ),
             422,
             hint="write 'system: GAME' at its top, GAME one of " + ", ".join(ids()),
         )
@@ -102,15 +106,21 @@ async def pack_new(request: Request):
     system = str(form.get("system", "")).strip().lower()
     name = str(form.get("name", "")).strip()[:100]
     if system not in ids():
-        raise Refused(f"unknown game '{system[:40]}'", hint="one of " + ", ".join(ids()))
+        raise Refused(
+            _("unknown game '{system}'").format(system=system[:40]),
+            hint=_("one of {choices}").format(choices=", ".join(ids())),
+        )
     if not name:
-        raise Refused("the pack needs a name")
+        raise Refused(_("the pack needs a name"))
     file = _file_name(name) + ".yaml"
 
     def make() -> None:
         target = folder(ctx.ws) / file
         if os.path.lexists(target):
-            raise Refused(f"packs/{file} exists already", hint="choose another name, or open it from the Packs page")
+            raise Refused(
+                _("packs/{file} exists already").format(file=file),
+                hint=_("choose another name, or open it from the Packs page"),
+            )
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:  # a file named packs, a folder that cannot be written
@@ -194,7 +204,7 @@ def check_entry(request: Request, file: str, form: dict):
     ctx = context(request)
     p, _text, data, system = load(ctx.ws, file)
     section = str(form.get("section", ""))
-    checked, _ = _checked(form, system, section, data)
+    checked, _values = _checked(form, system, section, data)
     preview = None
     line = None
     if checked.ok and checked.pack is not None and not _prints_cards(system):  # the line as typed
@@ -254,7 +264,7 @@ def pack_preview(request: Request, file: str, entry: str = ""):
     p, _text, _data, system = load(ctx.ws, file)
     png = preview_png(p, system, entry[:200], render_sides=render_sides)
     if png is None:
-        raise Refused("no card face to show", 404)
+        raise Refused(_("no card face to show"), 404)
     return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
 
 
@@ -276,12 +286,12 @@ async def pack_upload(request: Request, file: str):
     form = await request.form()
     up = form.get("sheet")
     if up is None or not hasattr(up, "read"):
-        raise Refused("choose a .csv or .xlsx file to upload")
+        raise Refused(_("choose a .csv or .xlsx file to upload"))
     name = str(getattr(up, "filename", "") or "sheet.csv")
     suffix = ".xlsx" if name.lower().endswith(".xlsx") else ".csv"
     body = await up.read(MAX_FILE_BYTES + 1)
     if len(body) > MAX_FILE_BYTES:
-        raise Refused("the spreadsheet is too large", 413)
+        raise Refused(_("the spreadsheet is too large"), 413)
     version = str(form.get("version", "")) or None
 
     def add_rows() -> None:

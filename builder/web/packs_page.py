@@ -118,7 +118,7 @@ async def packs_update(request: Request, name: str = ""):
 
     name = name.strip()[:200]
     if not name:
-        raise Refused("name an installed pack to update")
+        raise Refused(_("name an installed pack to update"))
 
     def work():
         ups = outdated(name)
@@ -129,7 +129,7 @@ async def packs_update(request: Request, name: str = ""):
 
     rep = await anyio.to_thread.run_sync(work)
     if rep is None:
-        return redirect(request, "/packs?" + urlencode({"done": f"{name}: up to date"}))
+        return redirect(request, "/packs?" + urlencode({"done": _("{name}: up to date").format(name=name)}))
     lists = []
     for f, mine in rep.lists:
         try:
@@ -143,7 +143,7 @@ async def packs_update(request: Request, name: str = ""):
         "pack_update.html",
         pack=u.name,
         game=game_names().get(u.game, u.game),
-        current=u.current or "(no version)",
+        current=u.current or _("(no version)"),
         version=rep.version,
         ref=f"{u.name}@{rep.version}",
         changes=rep.changes,
@@ -156,7 +156,7 @@ async def packs_install(request: Request):
     form = await read_form(request)
     ref = str(form.get("ref", "")).strip()[:300]
     if not ref or "://" in ref or "/" in ref or "\\" in ref:  # registry names only, never a path here
-        raise Refused("name a pack of the registries (NAME or NAME@VERSION)")
+        raise Refused(_("name a pack of the registries (NAME or NAME@VERSION)"))
     lines = await anyio.to_thread.run_sync(lambda: install(ref))
     return redirect(request, "/packs?" + urlencode({"done": "; ".join(lines)}))
 

@@ -10,6 +10,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool as off_loop
 
+from builder.i18n import N_
 from builder.lists.document import parse_list
 from builder.web import printing as P
 from builder.web.common import load_view, read_form
@@ -134,7 +135,7 @@ def add_routes(routes) -> None:
     routes.get(
         "/api/lists/{path:path}/print",
         tags=["print"],
-        summary="The printable PDF of a list",
+        summary=N_("The printable PDF of a list"),
         response_class=Response,
         responses={200: {"content": {"application/pdf": {}}}},
     )(api_print)

@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from builder.errors import DaimyoError, UsageError
+from builder.i18n import _
 from builder.kit.printbounds import BOUNDS
 from builder.kit.printoptions import CHECKBOXES, form_defaults
 from builder.paths import within
@@ -104,10 +105,11 @@ def _state_file(root: Path) -> Path:
     """The settings file, its folder made; refused when either leads out of the workspace."""
 
     words = Refused(
-        f"the workspace's {FILE.parent} folder leads outside the workspace (a symbolic link); "
-        "print settings are not saved there",
+        _(
+            "the workspace's {parent} folder leads outside the workspace (a symbolic link); print settings are not saved there"
+        ).format(parent=FILE.parent),
         403,
-        hint=f"remove the link {FILE.parent} from the workspace folder",
+        hint=_("remove the link {parent} from the workspace folder").format(parent=FILE.parent),
     )
     folder = within(root, FILE.parent)
     if folder is None:

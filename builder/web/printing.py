@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 import pypdfium2 as pdfium
 
 from builder.errors import UsageError
+from builder.i18n import N_, _
 from builder.kit import printbounds
 from builder.kit.pdfbase import collect_warnings
 from builder.kit.printoptions import PrinterCorrection, PrintOptions
@@ -31,26 +32,32 @@ from builder.render.images import export_tts, render_images
 from builder.render.printers import get_profile, list_profiles
 from builder.systems import get
 
-PAPERS = (("a4", "A4"), ("letter", "US Letter"), ("custom", "Custom size (mm)"))
+# the form's choices: (value, label); the labels marked here, shown translated (``|tr``)
+PAPERS = (("a4", N_("A4")), ("letter", N_("US Letter")), ("custom", N_("Custom size (mm)")))
 CARDS = (
-    ("poker", "Poker 63.5 x 88.9 mm"),
-    ("bridge", "Bridge 57 x 89 mm"),
-    ("mini", "Mini 44 x 63 mm"),
-    ("tarot", "Tarot 70 x 120 mm"),
-    ("custom", "Custom size (mm)"),
+    ("poker", N_("Poker 63.5 x 88.9 mm")),
+    ("bridge", N_("Bridge 57 x 89 mm")),
+    ("mini", N_("Mini 44 x 63 mm")),
+    ("tarot", N_("Tarot 70 x 120 mm")),
+    ("custom", N_("Custom size (mm)")),
 )
-BLEEDS = (("0", "none"), ("1.5", "narrow 1.5 mm"), ("3", "wide 3 mm"))
+BLEEDS = (("0", N_("none")), ("1.5", N_("narrow 1.5 mm")), ("3", N_("wide 3 mm")))
 DUPLEX = (
-    ("", "none: fronts only"),
-    ("long", "duplex printer, flip on the long edge"),
-    ("short", "duplex printer, flip on the short edge"),
+    ("", N_("none: fronts only")),
+    ("long", N_("duplex printer, flip on the long edge")),
+    ("short", N_("duplex printer, flip on the short edge")),
 )
 LAYOUTS = (
-    ("duplex", "each page of backs after its fronts"),
-    ("fold", "fold: front and back side by side"),
-    ("separate", "all fronts, then all backs"),
+    ("duplex", N_("each page of backs after its fronts")),
+    ("fold", N_("fold: front and back side by side")),
+    ("separate", N_("all fronts, then all backs")),
 )
-SERVICES = (("", "none: 300 dpi"), ("mpc", "MakePlayingCards"), ("dtc", "DriveThruCards"), ("tgc", "The Game Crafter"))
+SERVICES = (
+    ("", N_("none: 300 dpi")),
+    ("mpc", "MakePlayingCards"),
+    ("dtc", "DriveThruCards"),
+    ("tgc", "The Game Crafter"),
+)
 MAX_PAGES_PREVIEW = 12
 BOUNDS = printbounds.BOUNDS  # the form's number inputs take their min, max and step from the print options
 # the form's fields, each a short text: what a page may send and what is remembered
@@ -158,7 +165,7 @@ def render_images_zip(path: Path, params) -> tuple[bytes, list[str]]:
     ink saver, resolution and print service), as a zip; and the warnings said while drawing."""
 
     if get(load_list(str(path)).system).sheet is not None:
-        raise UsageError("only card games print as card images", "print a Senshiai, HeroCard or Satsuma list")
+        raise UsageError(_("only card games print as card images"), _("print a Senshiai, HeroCard or Satsuma list"))
     opts = image_options(params)
     with tempfile.TemporaryDirectory(prefix="daimyo-web-") as tmp, collect_warnings() as said:
         out = Path(tmp) / "images"
@@ -174,9 +181,11 @@ def render_tts_zip(path: Path, params) -> bytes:
     where = str(params.get("tts_base") or "").strip()
     if not where:
         raise UsageError(
-            "Tabletop Simulator loads a deck's images from an address",
-            "give the web address you will upload the folder to (https://...) or the folder "
-            "you will unzip it into (such as C:\\Users\\me\\Decks\\my-deck)",
+            _("Tabletop Simulator loads a deck's images from an address"),
+            _(
+                "give the web address you will upload the folder to (https://...) or the folder "
+                "you will unzip it into (such as C:\\Users\\me\\Decks\\my-deck)"
+            ),
         )
     placeholder = "https://images.invalid/"
     if where.startswith(("http://", "https://")):
@@ -201,8 +210,8 @@ def _folder_uri(folder: str) -> str:
     if posix.is_absolute():
         return posix.as_uri().rstrip("/") + "/"
     raise UsageError(
-        f"'{folder}' is neither a web address nor a full folder path",
-        "such as https://example.org/decks/my-deck/ or /home/me/decks/my-deck",
+        _("'{folder}' is neither a web address nor a full folder path").format(folder=folder),
+        _("such as https://example.org/decks/my-deck/ or /home/me/decks/my-deck"),
     )
 
 
@@ -290,7 +299,7 @@ def preview_png(pdf: bytes, page: int, dpi: int = 80) -> bytes:
             doc = pdfium.PdfDocument(pdf)
             try:
                 if not 1 <= page <= len(doc):
-                    raise UsageError(f"no page {page}")
+                    raise UsageError(_("no page {page}").format(page=page))
                 img = doc[page - 1].render(scale=dpi / 72).to_pil()
             finally:
                 doc.close()
@@ -322,4 +331,4 @@ def preview_png(pdf: bytes, page: int, dpi: int = 80) -> bytes:
                 timeout=60,
             )
             return (Path(tmp) / "out.png").read_bytes()
-    raise UsageError("page previews need pypdfium2 or poppler's pdftoppm; download the PDF instead")
+    raise UsageError(_("page previews need pypdfium2 or poppler's pdftoppm; download the PDF instead"))

@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
 from builder.errors import UsageError
+from builder.i18n import N_, _
 from builder.systems import get, is_system
 from builder.web.common import load_view
 from builder.web.context import context
@@ -101,7 +102,10 @@ def api_new(request: Request, body: NewList):
         if value is None or key not in own:  # an older field stands for its key; another game's is let be
             continue
         if key in given:
-            raise UsageError(f"option '{key}' is given twice", f"give options.{key} or {key}, not both")
+            raise UsageError(
+                _("option '{key}' is given twice").format(key=key),
+                _("give options.{key} or {key}, not both").format(key=key),
+            )
         given[key] = value
     rel = create_list(ctx.ws, body.system, body.name, body.file, body.packs, given)
     return {"path": rel, "version": version_of(ctx.editor.read(rel)[1])}
@@ -204,38 +208,38 @@ def api_list(request: Request, path: str):
 def add_routes(routes) -> None:
     """The API's page and its routes."""
     routes.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)(api_docs)
-    routes.get("/api/lists", tags=["lists"], summary="Every list of the workspace with its verdict")(api_lists)
-    routes.post("/api/lists", tags=["lists"], status_code=201, summary="Start a new list file")(api_new)
+    routes.get("/api/lists", tags=["lists"], summary=N_("Every list of the workspace with its verdict"))(api_lists)
+    routes.post("/api/lists", tags=["lists"], status_code=201, summary=N_("Start a new list file"))(api_new)
     routes.post(
-        "/api/import", tags=["share"], status_code=201, summary="Write a new list from a share code or pasted text"
+        "/api/import", tags=["share"], status_code=201, summary=N_("Write a new list from a share code or pasted text")
     )(api_import)
-    routes.get("/api/lists/{path:path}/check", tags=["lists"], summary="Check a list (the findings of 'daimyo check')")(
-        api_check
-    )
+    routes.get(
+        "/api/lists/{path:path}/check", tags=["lists"], summary=N_("Check a list (the findings of 'daimyo check')")
+    )(api_check)
     routes.get(
         "/api/lists/{path:path}/options",
         tags=["lists"],
-        summary="What can be added: catalog entries, cost, and the first rule that stops each",
+        summary=N_("What can be added: catalog entries, cost, and the first rule that stops each"),
     )(api_options)
     routes.post(
         "/api/lists/{path:path}/edit",
         tags=["lists"],
-        summary="Change a list (saved at once; 409 when the file changed since 'version')",
+        summary=N_("Change a list (saved at once; 409 when the file changed since 'version')"),
     )(api_edit)
-    routes.post("/api/lists/{path:path}/undo", tags=["lists"], summary="Undo the last change made through the server")(
-        api_undo
-    )
-    routes.post("/api/lists/{path:path}/redo", tags=["lists"], summary="Redo the last undone change")(api_redo)
+    routes.post(
+        "/api/lists/{path:path}/undo", tags=["lists"], summary=N_("Undo the last change made through the server")
+    )(api_undo)
+    routes.post("/api/lists/{path:path}/redo", tags=["lists"], summary=N_("Redo the last undone change"))(api_redo)
     routes.get(
         "/api/lists/{path:path}/export",
         tags=["share"],
-        summary="The list as a share code, text, Markdown, JSON or YAML",
+        summary=N_("The list as a share code, text, Markdown, JSON or YAML"),
     )(api_export)
-    routes.post("/api/lists/{path:path}/duplicate", tags=["lists"], status_code=201, summary="Copy a list file")(
+    routes.post("/api/lists/{path:path}/duplicate", tags=["lists"], status_code=201, summary=N_("Copy a list file"))(
         api_duplicate
     )
-    routes.post("/api/lists/{path:path}/rename", tags=["lists"], summary="Rename a list file")(api_rename)
-    routes.delete("/api/lists/{path:path}", tags=["lists"], summary="Move a list to the workspace's .trash folder")(
+    routes.post("/api/lists/{path:path}/rename", tags=["lists"], summary=N_("Rename a list file"))(api_rename)
+    routes.delete("/api/lists/{path:path}", tags=["lists"], summary=N_("Move a list to the workspace's .trash folder"))(
         api_delete
     )
-    routes.get("/api/lists/{path:path}", tags=["lists"], summary="A list as the builder shows it")(api_list)
+    routes.get("/api/lists/{path:path}", tags=["lists"], summary=N_("A list as the builder shows it"))(api_list)

@@ -10,6 +10,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from builder.errors import DaimyoError
+from builder.i18n import _
 from builder.share.fingerprint import fingerprint
 from builder.systems import is_system
 from builder.web.common import describe, load_view, read_form, redirect
@@ -125,10 +126,10 @@ def entry_part(path: str, request: Request, section: str = "", name: str = ""):
 
     _doc, catalog, _res, view = load_view(ctx.ws, path, ctx.editor)
     if section not in catalog.sections():
-        raise Refused(f"no catalog section '{section}'", 404)
+        raise Refused(_("no catalog section '{section}'").format(section=section), 404)
     detail = entry_detail(catalog, section, name)
     if detail is None:
-        raise Refused(f"no entry '{name}' in the catalog", 404)
+        raise Refused(_("no entry '{name}' in the catalog").format(name=name), 404)
     return ctx.page(request, "_entry.html", view=view, e=detail)
 
 
@@ -227,9 +228,9 @@ def aid_pdf(request: Request, system: str, paper: str = "a4"):
     ctx = context(request)
 
     if not is_system(system):  # a game registered by another package prints its aid too
-        raise Refused(f"unknown system '{system}'", 404)
+        raise Refused(_("unknown system '{system}'").format(system=system), 404)
     if paper not in ("a4", "letter"):
-        raise Refused("paper must be a4 or letter")
+        raise Refused(_("paper must be a4 or letter"))
     pdf = ctx.pdfs.get(("aid", system, paper), lambda: render_aid_pdf(system, paper))
     return Response(
         pdf,

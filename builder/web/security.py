@@ -20,6 +20,8 @@ from http.cookies import SimpleCookie
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from builder.i18n import _
+
 if TYPE_CHECKING:
     from fastapi import FastAPI
     from fastapi.templating import Jinja2Templates
@@ -64,7 +66,7 @@ class Guard:
         method = scope["method"].upper()
         path = scope.get("path", "")
         if not self._host_ok(headers.get("host", "")):
-            return await _plain(send, 421, "unexpected Host header: this server answers only to its own address")
+            return await _plain(send, 421, _("unexpected Host header: this server answers only to its own address"))
         if path.startswith(PUBLIC) and method in SAFE:
             return await self.app(scope, receive, send)
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))

@@ -14,6 +14,7 @@ from builder import state
 from builder.catalog.loader import load_catalog
 from builder.check import check_doc
 from builder.findings import Summary
+from builder.i18n import _
 from builder.kit.numbers import plain_value
 from builder.lists.document import parse_list
 from builder.lists.options import fold as library_fold
@@ -24,6 +25,7 @@ from builder.systems import get
 from builder.web.catalog_view import holdings, profile_text, shape
 from builder.web.editing import version_of
 from builder.web.guide import guide
+from builder.web.words import tr
 from builder.web.workspace import total_text
 
 
@@ -55,11 +57,19 @@ def num(v):
     return plain_value(v, 1)
 
 
+def finding_text(f: object) -> str:
+    """A finding's text as the pages show it, in the page's language: the one place the web
+    builder words a finding (``f``: a ``Finding``, or the message of one, such as the reason a
+    catalog entry cannot be added). Findings are worded in English until they carry their
+    translations; then this function returns those (``Finding.translated()``)."""
+    return humanize(getattr(f, "message", f))
+
+
 def finding_view(f) -> dict:
     return {
         "severity": f.severity,
         "code": f.code,
-        "message": humanize(f.message),
+        "message": finding_text(f),
         "source": pretty_source(f.source),
         "value": num(f.value) if f.value is not None else None,
         "bound": num(f.bound) if f.bound is not None else None,
@@ -80,7 +90,8 @@ def _gap(f) -> str:
         or v == b
     ):
         return ""
-    return f"{'over' if v > b else 'short'} by {num(abs(v - b))}"
+    n = num(abs(v - b))
+    return _("over by {n}").format(n=n) if v > b else _("short by {n}").format(n=n)
 
 
 def verdict(res) -> str:
@@ -366,16 +377,17 @@ def options(
                 "facts": gs.browse.entry_facts(entry) if entry is not None else "",
                 "profile": profile_text(entry),
                 "cost": cost,
-                "cost_text": each + (f" for {gs.view.counted(o.count)}" if each and o.count > 1 else ""),
+                "cost_text": each
+                + (_(" for {counted}").format(counted=gs.view.counted(o.count)) if each and o.count > 1 else ""),
                 "unit_cost": None,
                 "clans": [],
                 "own_clan": False,
                 **extra,
                 "count": o.count,
                 "can": o.ok,
-                "reasons": [humanize(o.reason)] if o.reason else [],
+                "reasons": [finding_text(o.reason)] if o.reason else [],
                 "code": o.code,
-                "warning": humanize(o.warning) if o.warning else "",
+                "warning": finding_text(o.warning) if o.warning else "",
                 "after": _left_text(o.left, o.unit),
                 "origin": o.origin,
                 "example": ed.catalog.is_example(o.section, entry) if entry is not None else False,
@@ -401,9 +413,10 @@ def _left_text(left, unit) -> str:
     if left is None:
         return ""
     left = num(left)
+    unit = tr(unit or "")
     if isinstance(left, (int, float)) and left < 0:
-        return f"{-left} {unit or ''} over".replace("  ", " ")
-    return f"{left} {unit or ''} left".replace("  ", " ")
+        return _("{n} {unit} over").format(n=-left, unit=unit).replace("  ", " ")
+    return _("{n} {unit} left").format(n=left, unit=unit).replace("  ", " ")
 
 
 def _msg(exc) -> str:
@@ -422,7 +435,7 @@ def entry_detail(catalog, section: str, name: str) -> dict | None:
         if k in skip or v in ([], {}, "", None):
             continue
         if isinstance(v, bool):
-            v = "yes" if v else "no"
+            v = _("yes") if v else _("no")
         elif isinstance(v, list):
             v = ", ".join(str(x) if not isinstance(x, dict) else ", ".join(f"{a} {b}" for a, b in x.items()) for x in v)
         elif isinstance(v, dict):

@@ -31,6 +31,7 @@ from builder.catalog.packfiles import (
 from builder.check import check_doc
 from builder.errors import DaimyoError, UsageError
 from builder.findings import Summary
+from builder.i18n import _
 from builder.lists.collection import used_by
 from builder.lists.document import parse_list, parse_plain
 from builder.paths import within
@@ -94,7 +95,9 @@ class Workspace:
     def __init__(self, root: str | os.PathLike):
         self.root = Path(root).resolve()
         if not self.root.is_dir():
-            raise UsageError(f"{root}: not a folder", "give the folder that holds your list files")
+            raise UsageError(
+                _("{root}: not a folder").format(root=root), _("give the folder that holds your list files")
+            )
         self._cache: dict[str, tuple[tuple, ListInfo | None]] = {}
         self._lock = threading.Lock()
 
@@ -103,21 +106,23 @@ class Workspace:
     def clean(self, rel: str) -> str:
         """A request's list path, checked as text: relative, no ``..``, no hidden part, a list suffix."""
         if not isinstance(rel, str) or not rel.strip():
-            raise Refused("no list file named")
+            raise Refused(_("no list file named"))
         if len(rel) > 512:
-            raise Refused("file name too long")
+            raise Refused(_("file name too long"))
         if _BAD_CHARS.search(rel):
-            raise Refused('a file name may not hold control characters or any of \\ : * ? " < > |')
+            raise Refused(_('a file name may not hold control characters or any of \\ : * ? " < > |'))
         p = PurePosixPath(rel)
         if p.is_absolute() or rel.startswith("~"):
-            raise Refused("absolute paths are not served; name a file inside the workspace", 403)
+            raise Refused(_("absolute paths are not served; name a file inside the workspace"), 403)
         parts = p.parts
         if any(part == ".." for part in parts):
-            raise Refused("'..' is not allowed: only files inside the workspace are served", 403)
+            raise Refused(_("'..' is not allowed: only files inside the workspace are served"), 403)
         if any(part.startswith(".") for part in parts):
-            raise Refused("hidden files and folders (such as .trash) are not served", 403)
+            raise Refused(_("hidden files and folders (such as .trash) are not served"), 403)
         if p.suffix.lower() not in LIST_SUFFIXES:
-            raise Refused(f"'{rel}' is not a list file", hint="list files end in .yaml, .yml or .json")
+            raise Refused(
+                _("'{rel}' is not a list file").format(rel=rel), hint=_("list files end in .yaml, .yml or .json")
+            )
         return str(p)
 
     def resolve(self, rel: str, must_exist: bool = True) -> Path:
@@ -128,12 +133,12 @@ class Workspace:
         try:
             path.resolve()
         except (OSError, RuntimeError):
-            raise Refused(f"'{rel}' cannot be opened", 404) from None
+            raise Refused(_("'{rel}' cannot be opened").format(rel=rel), 404) from None
         real = within(self.root, rel)
         if real is None:
-            raise Refused(f"'{rel}' leads outside the workspace (a symbolic link); not served", 403)
+            raise Refused(_("'{rel}' leads outside the workspace (a symbolic link); not served").format(rel=rel), 403)
         if must_exist and not real.is_file():
-            raise Refused(f"no list '{rel}' in the workspace", 404)
+            raise Refused(_("no list '{rel}' in the workspace").format(rel=rel), 404)
         return path
 
     def within(self, path: str | os.PathLike, what: str = "that path") -> Path:
@@ -147,14 +152,16 @@ class Workspace:
                 (self.root / path).resolve()
             except (OSError, RuntimeError, ValueError):
                 raise Refused(
-                    f"{what} cannot be looked up (a symbolic link that leads back to itself?); not served",
+                    _("{what} cannot be looked up (a symbolic link that leads back to itself?); not served").format(
+                        what=what
+                    ),
                     400,
-                    hint="remove the link, or make it a folder",
+                    hint=_("remove the link, or make it a folder"),
                 ) from None
             raise Refused(
-                f"{what} leads outside the workspace (a symbolic link); not served",
+                _("{what} leads outside the workspace (a symbolic link); not served").format(what=what),
                 403,
-                hint="keep the file or folder itself inside the workspace folder, not a link to it",
+                hint=_("keep the file or folder itself inside the workspace folder, not a link to it"),
             )
         return real
 
@@ -199,9 +206,9 @@ class Workspace:
             return
         if real is not None and not self.inside(real):
             raise Refused(
-                f"the list names a pack by a path outside the workspace ({p.name}); not loaded",
+                _("the list names a pack by a path outside the workspace ({name}); not loaded").format(name=p.name),
                 403,
-                hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder",
+                hint=_("name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder"),
             )
 
     def _check_found(self, found: str) -> None:
@@ -213,9 +220,9 @@ class Workspace:
         if self.inside(real) or any(_under(real, d) for d in _pack_folders()):
             return
         raise Refused(
-            f"the list names a pack outside the workspace ({real.name}); not loaded",
+            _("the list names a pack outside the workspace ({name}); not loaded").format(name=real.name),
             403,
-            hint="name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder",
+            hint=_("name the pack by its name (packs: [NAME]) or copy it into the workspace's packs folder"),
         )
 
     def pack_ref(self, file: Path, list_rel: str, system: str) -> str:
@@ -401,11 +408,11 @@ class Workspace:
         """A list file name from what a person typed: ``My army`` -> ``my-army.yaml``."""
         name = (wanted or "").strip()
         if not name:
-            raise Refused("give the new file a name", hint="e.g. my-army.yaml")
+            raise Refused(_("give the new file a name"), hint=_("e.g. my-army.yaml"))
         if PurePosixPath(name).suffix.lower() not in LIST_SUFFIXES:
             stem = re.sub(r"[^\w\-. ]+", "", name, flags=re.UNICODE).strip().replace(" ", "-")
             if not stem:
-                raise Refused(f"'{wanted}' is no usable file name", hint="e.g. my-army.yaml")
+                raise Refused(_("'{wanted}' is no usable file name").format(wanted=wanted), hint=_("e.g. my-army.yaml"))
             name = stem + ".yaml"
         return self.clean(name)
 
@@ -414,7 +421,11 @@ class Workspace:
         requests for one name exactly one succeeds, the other is refused (409)."""
 
         path = self.resolve(rel, must_exist=False)
-        exists = Refused(f"'{self.clean(rel)}' already exists; not overwritten", 409, hint="choose another name")
+        exists = Refused(
+            _("'{file}' already exists; not overwritten").format(file=self.clean(rel)),
+            409,
+            hint=_("choose another name"),
+        )
         if os.path.lexists(path) and not replace:
             raise exists
         self.make_folder(path.parent)
@@ -437,7 +448,7 @@ class Workspace:
                     continue
                 raise
             return rel
-        raise Refused("no free file name left for the copy", 409, hint="choose a name")
+        raise Refused(_("no free file name left for the copy"), 409, hint=_("choose a name"))
 
     def make_folder(self, folder: Path) -> None:
         """Make the folders of a new list: at most MAX_DEPTH below the workspace (deeper ones
@@ -445,17 +456,19 @@ class Workspace:
         try:
             depth = len(folder.relative_to(self.root).parts)
         except ValueError:
-            raise Refused("that folder leads outside the workspace", 403) from None
+            raise Refused(_("that folder leads outside the workspace"), 403) from None
         if depth > MAX_DEPTH:
             raise Refused(
-                f"lists are kept at most {MAX_DEPTH} folders deep in the workspace", 400, hint="choose a shorter path"
+                _("lists are kept at most {n} folders deep in the workspace").format(n=MAX_DEPTH),
+                400,
+                hint=_("choose a shorter path"),
             )
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise Refused(f"cannot make the folder: {exc.strerror or exc}", 409) from None
+            raise Refused(_("cannot make the folder: {reason}").format(reason=exc.strerror or exc), 409) from None
         if not self.inside(folder.resolve()):
-            raise Refused("that folder leads outside the workspace", 403)
+            raise Refused(_("that folder leads outside the workspace"), 403)
 
     def duplicate(self, rel: str, new_rel: str | None = None) -> str:
 
@@ -479,16 +492,18 @@ class Workspace:
         src = self.resolve(rel)
         target = self.new_name(new_rel)
         dst = self.resolve(target, must_exist=False)
-        taken = Refused(f"'{target}' already exists; not overwritten", 409, hint="choose another name")
+        taken = Refused(
+            _("'{target}' already exists; not overwritten").format(target=target), 409, hint=_("choose another name")
+        )
         if os.path.lexists(dst):
             raise taken
         self.make_folder(dst.parent)
         try:
             moved = move_noreplace(src, dst)
         except FileNotFoundError:
-            raise Refused(f"no list '{self.clean(rel)}' in the workspace", 404) from None
+            raise Refused(_("no list '{file}' in the workspace").format(file=self.clean(rel)), 404) from None
         except OSError as exc:
-            raise Refused(f"cannot rename: {exc.strerror or exc}", 409) from None
+            raise Refused(_("cannot rename: {reason}").format(reason=exc.strerror or exc), 409) from None
         if not moved:
             raise taken
         return target
@@ -506,10 +521,10 @@ class Workspace:
             try:
                 moved = move_noreplace(src, dst)  # a trash name taken meanwhile is never replaced
             except FileNotFoundError:
-                raise Refused(f"no list '{self.clean(rel)}' in the workspace", 404) from None
+                raise Refused(_("no list '{file}' in the workspace").format(file=self.clean(rel)), 404) from None
             if moved:
                 return f".trash/{dst.name}"
-        raise Refused("the workspace's .trash folder is full for this name", 409, hint="empty .trash")
+        raise Refused(_("the workspace's .trash folder is full for this name"), 409, hint=_("empty .trash"))
 
 
 def _pack_refs(text: str, file: str) -> list:

@@ -21,6 +21,7 @@ import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import uvicorn
 from fastapi import Body, FastAPI, File, Form, Request, UploadFile
@@ -38,22 +39,40 @@ from builder.event.db import database_down
 from builder.event.intake import MAX_SUBMISSION_BYTES, EventRefused, warm_up
 from builder.event.seal import same
 from builder.event.store import PUBLIC, Event, Who
+from builder.i18n import N_, _, ngettext
 
 MAX_BODY = MAX_SUBMISSION_BYTES + 16 * 1024  # one list file or workspace zip and the form around it
 PLAYER_COOKIE, ORGANISER_COOKIE = "daimyo_event_player", "daimyo_event_organiser"
 RETRY = {"retry-after": "30"}
 CONFIRM = {  # the organiser's actions that ask again first: (title, what it does, the button that does it)
     "lock": (
-        "Lock the event?",
-        "Locking takes no more lists: a player who has not handed one in, or wants to change theirs, is refused.",
-        "Yes, lock: take no more lists",
+        N_("Lock the event?"),
+        N_("Locking takes no more lists: a player who has not handed one in, or wants to change theirs, is refused."),
+        N_("Yes, lock: take no more lists"),
     ),
     "reveal": (
-        "Reveal every list?",
-        "Revealing shows every player's list, verdict and secret to anyone who opens the event page. "
-        "It also locks the event, and it cannot be undone.",
-        "Yes, reveal every list now",
+        N_("Reveal every list?"),
+        N_(
+            "Revealing shows every player's list, verdict and secret to anyone who opens the event page. "
+            "It also locks the event, and it cannot be undone."
+        ),
+        N_("Yes, reveal every list now"),
     ),
+}
+ROLES = {"player": N_("player"), "organiser": N_("organiser"), "public": N_("public")}
+# the words of the event's state the pages show (the JSON API keeps them as they are)
+WORDS = {
+    "open": N_("open"),
+    "locked": N_("locked"),
+    "revealed": N_("revealed"),
+    "in": N_("in"),
+    "late": N_("late"),
+    "missing": N_("missing"),
+    "error": N_("error"),
+    "warning": N_("warning"),
+    "info": N_("info"),
+    "legal": N_("legal"),
+    "illegal": N_("illegal"),
 }
 FAVICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
@@ -73,8 +92,50 @@ HEADERS = [
 ]
 
 
+def _language(scope: dict[str, Any]) -> str:
+    """A request's language: ``?lang=`` when it names one, else the browser's ``Accept-Language``
+    (the JSON API always answers in English: machine output)."""
+    if scope.get("path", "").startswith("/api/"):
+        return i18n.SOURCE_LANGUAGE
+    asked = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("lang", "")
+    if asked and i18n.normalize(asked) in {*i18n.available(), i18n.PSEUDO}:
+        return i18n.normalize(asked)
+    header = dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1")
+    return i18n.language_from_header(header)
+
+
+def word(value: str) -> str:
+    """A word of the event's state (``open``, ``late``, ``error``...) or a role in the page's
+    language (anything else, such as a player's name, as it is)."""
+    known = WORDS.get(value) or ROLES.get(value)
+    return _(known) if known else value
+
+
+def verdict(s: dict[str, Any]) -> str:
+    """A submission's verdict in the page's language, from whether it is legal and what its
+    findings count (the text stored with it, as the book prints it, when they are not at hand)."""
+    findings = s.get("findings")
+    if "legal" not in s or findings is None:
+        return str(s.get("verdict") or "")
+    errs = sum(1 for f in findings if f.get("severity") == "error")
+    warns = sum(1 for f in findings if f.get("severity") == "warning")
+    bits = []
+    if errs:
+        bits.append(ngettext("{n} error", "{n} errors", errs).format(n=errs))
+    if warns:
+        bits.append(ngettext("{n} warning", "{n} warnings", warns).format(n=warns))
+    head = _("legal") if s["legal"] else _("ILLEGAL")
+    return _("{verdict} ({counts})").format(verdict=head, counts=", ".join(bits)) if bits else head
+
+
+def finding_text(f: dict[str, Any]) -> str:
+    """A finding's message as the event's pages show it (the findings' own words, as stored)."""
+    return str(f.get("message") or "")
+
+
 class Limits:
-    """ASGI middleware: the security headers on every answer; bodies over ``MAX_BODY`` refused."""
+    """ASGI middleware: the security headers on every answer; bodies over ``MAX_BODY`` refused;
+    each request in its language (``_language``)."""
 
     def __init__(self, app):
         self.app = app
@@ -105,7 +166,8 @@ class Limits:
             await send(msg)
 
         try:
-            await self.app(scope, limited_receive, send_with_headers)
+            with i18n.use(_language(scope)):
+                await self.app(scope, limited_receive, send_with_headers)
         except _BodyTooLarge:
             if not started:
                 await _too_large(scope, send)
@@ -116,9 +178,12 @@ class _BodyTooLarge(Exception):
 
 
 async def _too_large(scope, send):
-    text = f"the request is too large: at most {MAX_BODY:,} bytes (hand in one list, not a collection)"
     api = scope.get("path", "").startswith("/api/")
-    body = (json.dumps({"error": text, "status": 413}) if api else _plain_page("Too large", text)).encode()
+    with i18n.use(i18n.SOURCE_LANGUAGE if api else _language(scope)):
+        text = _("the request is too large: at most {n:,} bytes (hand in one list, not a collection)").format(
+            n=MAX_BODY
+        )
+        body = (json.dumps({"error": text, "status": 413}) if api else _plain_page(_("Too large"), text)).encode()
     await send(
         {
             "type": "http.response.start",
@@ -136,8 +201,9 @@ async def _too_large(scope, send):
 
 def _plain_page(title: str, text: str) -> str:
 
+    lang = i18n.current_language().replace("_", "-")
     return (
-        f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
+        f"<!doctype html><html lang={lang}><meta charset=utf-8><title>{html.escape(title)}</title>"
         f"<link rel=stylesheet href=/style.css><main><h1>{html.escape(title)}</h1>"
         f"<p class=refused>{html.escape(text)}</p></main>"
     )
@@ -164,7 +230,11 @@ class EventContext:
         who = self.ev.who(token, address(request))
         if who.role != role:
             raise EventRefused(
-                f"this page is the {role}'s; the token is the {who.role}'s", "open your own link", status=403
+                _("this page is the {role}'s; the token is the {holder}'s").format(
+                    role=_(ROLES.get(role, role)), holder=_(ROLES.get(who.role, who.role))
+                ),
+                _("open your own link"),
+                status=403,
             )
         return who
 
@@ -172,7 +242,11 @@ class EventContext:
         who = self.ev.who(token, address(request))
         if who.role != role:
             raise EventRefused(
-                f"this link is the {role}'s; the token is the {who.role}'s", "open your own link", status=403
+                _("this link is the {role}'s; the token is the {holder}'s").format(
+                    role=_(ROLES.get(role, role)), holder=_(ROLES.get(who.role, who.role))
+                ),
+                _("open your own link"),
+                status=403,
             )
         resp = RedirectResponse(to, status_code=303)
         resp.set_cookie(
@@ -189,7 +263,7 @@ class EventContext:
     def check_csrf(self, who: Who, token: str | None) -> None:
         if not token or not same(token, self.ev.csrf(who)):
             raise EventRefused(
-                "the form is out of date or from another site", "reload the page and try again", status=403
+                _("the form is out of date or from another site"), _("reload the page and try again"), status=403
             )
 
     def player_page(self, who: Who, result=None, refused=None, status: int = 200, text: str = ""):
@@ -253,10 +327,10 @@ async def on_database(request: Request, exc: DBAPIError):
     database is back, is answered as usual."""
     if not database_down(exc):
         raise exc
-    text = "the event's database cannot be reached; nothing was changed (try again in a minute)"
+    text = _("the event's database cannot be reached; nothing was changed (try again in a minute)")
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": text, "status": 503, "lines": []}, status_code=503, headers=RETRY)
-    return HTMLResponse(_plain_page("Database unreachable", text), status_code=503, headers=RETRY)
+    return HTMLResponse(_plain_page(_("Database unreachable"), text), status_code=503, headers=RETRY)
 
 
 async def on_error(request: Request, exc: DaimyoError):
@@ -267,9 +341,12 @@ async def on_http(request: Request, exc: StarletteHTTPException):
     """The web stack's own refusals (no such page, a method the address does not take, a body
     that cannot be parsed) in the event's words and shape."""
     texts = {
-        404: ("no such page here", "see the event page, or /docs for the API"),
-        405: (f"this address takes no {request.method}", "use the event's pages and forms, or see /docs"),
-        400: ("malformed request: the body cannot be read", 'send JSON {"list": "..."} or the form'),
+        404: (_("no such page here"), _("see the event page, or /docs for the API")),
+        405: (
+            _("this address takes no {method}").format(method=request.method),
+            _("use the event's pages and forms, or see /docs"),
+        ),
+        400: (_("malformed request: the body cannot be read"), _('send JSON {{"list": "..."}} or the form')),
     }
     text, hint = texts.get(exc.status_code, (str(exc.detail), None))
     return await on_refused(request, EventRefused(text, hint, status=exc.status_code))
@@ -281,7 +358,12 @@ async def on_invalid(request: Request, exc: RequestValidationError):
         where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
         bits.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
     return await on_refused(
-        request, EventRefused("malformed request: " + "; ".join(bits), 'send JSON {"list": "..."}', status=422)
+        request,
+        EventRefused(
+            _("malformed request: {details}").format(details="; ".join(bits)),
+            _('send JSON {{"list": "..."}}'),
+            status=422,
+        ),
     )
 
 
@@ -322,7 +404,7 @@ async def submit_form(
         filename = upload.filename if upload is not None else None
         data = await upload.read() if upload is not None and filename else b""
         if data and text.strip():
-            raise EventRefused("paste a list or upload a file, not both", status=422)
+            raise EventRefused(_("paste a list or upload a file, not both"), status=422)
         if data:  # a zip is read in a thread, its work bounded: the server answers others meanwhile
             text = await run_in_threadpool(intake.read_upload, data, filename or "", ctx.system, pick or None)
         result = await run_in_threadpool(ctx.ev.submit, who, text, "web", address(request))
@@ -355,10 +437,12 @@ def organiser_phase(request: Request, action: str, csrf: str = Form(""), confirm
     who = ctx.signed_in(request, ORGANISER_COOKIE, "organiser")
     ctx.check_csrf(who, csrf)
     if action not in CONFIRM:
-        raise EventRefused(f"no action '{action}'", status=404)
+        raise EventRefused(_("no action '{action}'").format(action=action), status=404)
     if confirm != action:
         title, text, button = CONFIRM[action]
-        return ctx.page("confirm.html", action=action, csrf=ctx.ev.csrf(who), title=title, text=text, button=button)
+        return ctx.page(
+            "confirm.html", action=action, csrf=ctx.ev.csrf(who), title=_(title), text=_(text), button=_(button)
+        )
     if action == "lock":
         ctx.ev.lock(who)
     else:
@@ -371,7 +455,7 @@ def revealed_list(request: Request, submission_id: int):
     for s in ctx.ev.revealed():
         if s["id"] == submission_id:
             return ctx.page("list.html", s=s)
-    raise EventRefused(f"no submission {submission_id}", status=404)
+    raise EventRefused(_("no submission {n}").format(n=submission_id), status=404)
 
 
 def docs(request: Request):
@@ -600,6 +684,8 @@ def create_app(folder: str | Path):
         loader=FileSystemLoader(str(Path(__file__).with_name("templates"))), autoescape=select_autoescape(["html"])
     )
     i18n.install_jinja(env)  # {% trans %}, _() and the current language
+    env.filters["word"] = word
+    env.globals.update(verdict=verdict, finding_text=finding_text)
     app = FastAPI(
         title="daimyo event",
         version="1",
@@ -630,27 +716,27 @@ def _add_routes(app: FastAPI) -> None:
     app.post("/organiser/{action}", include_in_schema=False)(organiser_phase)
     app.get("/lists/{submission_id}", response_class=HTMLResponse, include_in_schema=False)(revealed_list)
     app.get("/docs", response_class=HTMLResponse, include_in_schema=False)(docs)
-    app.get("/api/event", tags=["event"], summary="The event and its players, as the token's holder may see them")(
+    app.get("/api/event", tags=["event"], summary=N_("The event and its players, as the token's holder may see them"))(
         api_event
     )
     app.post(
         "/api/submissions",
         tags=["players"],
         status_code=201,
-        summary="Hand in a list (the player's token); its verdict, findings and commitment",
+        summary=N_("Hand in a list (the player's token); its verdict, findings and commitment"),
     )(api_submit)
-    app.get("/api/submissions", tags=["players"], summary="The player's own submissions, newest first")(api_history)
+    app.get("/api/submissions", tags=["players"], summary=N_("The player's own submissions, newest first"))(api_history)
     app.post(
         "/api/submissions/{submission_id}/open",
         tags=["organiser"],
-        summary="Open one list before the reveal (logged and shown to its player)",
+        summary=N_("Open one list before the reveal (logged and shown to its player)"),
     )(api_open)
-    app.post("/api/lock", tags=["organiser"], summary="Take no more lists")(api_lock)
-    app.post("/api/reveal", tags=["organiser"], summary="Reveal every list with its secret")(api_reveal_now)
-    app.get("/api/reveal", tags=["event"], summary="After the reveal: every submission with its list and secret")(
+    app.post("/api/lock", tags=["organiser"], summary=N_("Take no more lists"))(api_lock)
+    app.post("/api/reveal", tags=["organiser"], summary=N_("Reveal every list with its secret"))(api_reveal_now)
+    app.get("/api/reveal", tags=["event"], summary=N_("After the reveal: every submission with its list and secret"))(
         api_revealed
     )
-    app.get("/api/audit", tags=["organiser"], summary="The audit log (the organiser's token)")(api_audit)
+    app.get("/api/audit", tags=["organiser"], summary=N_("The audit log (the organiser's token)"))(api_audit)
     app.get("/api/rounds", tags=["rounds"], summary="Every round's pairings and results")(api_rounds)
     app.post("/api/rounds", tags=["rounds"], summary="Pair the next round (the organiser's token)")(api_pair)
     app.post("/api/rounds/{number}/swap", tags=["rounds"], summary="Swap two players of a round by hand")(api_swap)

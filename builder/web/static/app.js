@@ -1,4 +1,10 @@
 // daimyo serve: small helpers on top of htmx (no build step, no inline scripts).
+// The words the scripts show, in the page's language: the page gives them (data-t-* on <body>).
+function daimyoWord(name, fallback) {
+  var v = document.body && document.body.getAttribute("data-t-" + name);
+  return v === null || v === undefined ? fallback : v;
+}
+
 (function () {
   "use strict";
 
@@ -31,7 +37,7 @@
       var src = document.getElementById(c.getAttribute("data-copy"));
       if (!src) { return; }
       var done = function () {
-        var old = c.textContent; c.textContent = "Copied ✓";
+        var old = c.textContent; c.textContent = daimyoWord("copied", "Copied ✓");
         setTimeout(function () { c.textContent = old; }, 1500);
       };
       if (navigator.clipboard && window.isSecureContext) {
@@ -98,8 +104,8 @@
     });
     var opt = sel.options[sel.selectedIndex];
     var name = document.getElementById("new-name"), file = document.getElementById("new-file");
-    if (opt && name) { name.placeholder = "e.g. " + opt.getAttribute("data-example"); }
-    if (opt && file) { file.placeholder = "from the name: " + opt.getAttribute("data-file"); }
+    if (opt && name) { name.placeholder = daimyoWord("example", "e.g. {example}").replace("{example}", opt.getAttribute("data-example")); }
+    if (opt && file) { file.placeholder = daimyoWord("from-name", "from the name: {file}").replace("{file}", opt.getAttribute("data-file")); }
   }
   document.addEventListener("change", function (ev) {
     if (ev.target.id !== "new-system") { return; }
@@ -266,7 +272,7 @@
         return resp.text().then(function (html) {
           if (resp.headers.get("X-Daimyo-Flash")) { show(html); }
           else { show('<div class="alert alert-error" role="alert"><strong></strong></div>');
-                 document.querySelector("#flash strong").textContent = "the download was refused (" + resp.status + ")"; }
+                 document.querySelector("#flash strong").textContent = daimyoWord("refused", "the download was refused ({status})").replace("{status}", resp.status); }
         });
       }
       return resp.blob().then(function (blob) {
@@ -277,7 +283,8 @@
         setTimeout(function () { URL.revokeObjectURL(a.href); }, 60000);
       });
     }).catch(function () {
-      show('<div class="alert alert-error" role="alert"><strong>the server did not answer: is daimyo serve still running?</strong></div>');
+      show('<div class="alert alert-error" role="alert"><strong></strong></div>');
+      document.querySelector("#flash strong").textContent = daimyoWord("no-answer", "the server did not answer: is daimyo serve still running?");
     }).then(function () { b.disabled = false; b.removeAttribute("aria-busy"); });
   });
 })();
@@ -309,7 +316,7 @@
     });
     rows.forEach(function (r) { body.appendChild(r); });
     var out = document.getElementById("ws-shown");
-    if (out) { out.textContent = shown === rows.length ? "" : shown + " of " + rows.length + " shown"; }
+    if (out) { out.textContent = shown === rows.length ? "" : daimyoWord("shown", "{shown} of {total} shown").replace("{shown}", shown).replace("{total}", rows.length); }
   }
   document.addEventListener("input", function (ev) { if (ev.target.id && ev.target.id.indexOf("ws-") === 0) { apply(); } });
   document.addEventListener("change", function (ev) { if (ev.target.id && ev.target.id.indexOf("ws-") === 0) { apply(); } });
