@@ -20,6 +20,7 @@ from builder import yamlio
 from builder.catalog.packfiles import PACK_SUFFIXES, is_name, resolve_recorded
 from builder.check import check_doc
 from builder.errors import CatalogError, DaimyoError, Diagnostic, ListError, UsageError, option
+from builder.i18n import _
 from builder.limits import MAX_FILE_BYTES, long_integer_problem
 from builder.lists.document import parse_list, parse_plain
 from builder.lists.dump import dump_list_yaml
@@ -36,6 +37,7 @@ from builder.packs.bundle import (
 from builder.paths import is_file
 from builder.share.canonical import Resolver, canonical
 from builder.share.code import decode, encode, looks_like_code
+from builder.share.link import code_in, looks_like_link
 from builder.share.markdown import looks_like_markdown, render_markdown, strip_markdown
 from builder.share.notes import Note
 from builder.share.text import parse_text, render_text
@@ -99,7 +101,7 @@ _YAML_SYSTEM = re.compile(r"^[\"']?system[\"']?\s*:", re.M)
 def detect_format(text: str) -> str:
     """code, json, yaml, markdown or text."""
     body = text.lstrip("\ufeff").strip()
-    if looks_like_code(body) or _code_in_envelope(body):
+    if looks_like_code(body) or _code_in_envelope(body) or code_in(body):
         return "code"
     if body.startswith("{") or body.startswith("["):
         return "json"
@@ -126,7 +128,7 @@ def parse_source_text(
     fmt = detect_format(text)
     if fmt == "code":
         body = text.strip()
-        code = _code_in_envelope(body) or body
+        code = code_in(body) or _code_in_envelope(body) or body
         doc = decode(code, where=file)
         if system and doc["system"] != system:
             raise UsageError(f"the code holds a {doc['system']} list, not {system}")
@@ -214,6 +216,14 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
     if exists:
         text = read_text(p)
         return parse_source_text(text, str(source), system, p.parent)
+    if looks_like_link(source):
+        code = code_in(source)
+        if code is None:
+            raise UsageError(
+                _("'{url}' is not a link to a list (a link ends in /v/ and a share code)").format(url=source.strip()),
+                _("copy the whole link, or give the share code (DMY1-...)"),
+            )
+        source = code
     if looks_like_code(source) or re.match(r"^\s*DMY", source):
         doc = decode(source, where="<code>")
         if system and doc["system"] != system:
@@ -225,7 +235,7 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
             0,
             0,
             "file not found",
-            hint="give a list file, a share code (DMY1-...) or - for standard input",
+            hint="give a list file, a share code (DMY1-...), a link to a list or - for standard input",
         )
     )
 

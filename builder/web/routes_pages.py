@@ -10,6 +10,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from builder.errors import DaimyoError
+from builder.i18n import _
+from builder.limits import MAX_LINK_CHARS
 from builder.share.fingerprint import fingerprint
 from builder.systems import is_system
 from builder.web.common import describe, load_view, read_form, redirect
@@ -40,6 +42,7 @@ def workspace_page(request: Request):
     return ctx.page(
         request,
         "workspace.html",
+        offered=request.query_params.get("import", "")[:MAX_LINK_CHARS],  # from a viewer's link
         lists=lists,
         systems_meta=meta,
         folder=str(ctx.ws.root),
@@ -62,6 +65,16 @@ async def new_page(request: Request):
         path="/",
     )  # the next new list starts with the same game
     return resp
+
+
+def import_offer(request: Request, code: str = ""):
+    """A list sent from a viewer ("Open in my builder"): the page offers to import it, through
+    the workspace page's Import box (nothing is written by a link)."""
+    ctx = context(request)
+    code = code[:MAX_LINK_CHARS]
+    if not code.strip():
+        raise Refused(_("no list to import: the address carries no code"), 400)
+    return ctx.page(request, "import_offer.html", code=code, go="/?" + urlencode({"import": code}))
 
 
 async def import_page(request: Request):
@@ -227,6 +240,7 @@ def add_routes(routes) -> None:
     routes.get("/", response_class=HTMLResponse, include_in_schema=False)(workspace_page)
     routes.post("/new", include_in_schema=False)(new_page)
     routes.post("/import", include_in_schema=False)(import_page)
+    routes.get("/import", response_class=HTMLResponse, include_in_schema=False)(import_offer)
     routes.post("/l/{path:path}/duplicate", include_in_schema=False)(duplicate_page)
     routes.post("/l/{path:path}/rename", include_in_schema=False)(rename_page)
     routes.post("/l/{path:path}/delete", include_in_schema=False)(delete_page)
