@@ -324,6 +324,7 @@ COMMAND_TABLE = {
     **dict.fromkeys(("stats", "hand"), "analytics"),
     "pack": "packs",
     "serve": "serve",
+    "viewer": "serve",
     "event": "event",
     "diff": "diff",
 }

@@ -73,6 +73,13 @@ def export_cmd(
         raise UsageError(_("--base-url is for --to tts and --to link"), "daimyo export LIST --to link --base-url URL")
     if dest is not None:
         raise UsageError(f"unexpected argument '{dest}'", "only --to tts takes a folder")
+    if to == "html":
+        from builder.viewer.table import table_of  # the table view: loaded by this format alone
+
+        imp = read_source(source, _system(system))
+        _warn(imp)
+        _write(table_of(imp), out, force, f"wrote {out}")
+        return
     text = export_source(source, to, _system(system), on_read=_warn)
     _write(text, out, force, f"wrote {out}")
 

@@ -390,13 +390,15 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
     receiver. ``on_read(imported)`` is told what was read (its warnings) before anything else."""
     choices = FORMATS + ("bundle",)
     if to not in choices:
-        named = ", ".join(choices + ("tts",))
+        named = ", ".join(choices + ("link", "html", "tts"))
         if to.lower() in ("pdf", "print", "cards", "png"):
             raise UsageError(
                 f"export does not write '{to}': it writes {named}",
                 "print cards, sheets and rosters as a PDF with 'daimyo print LIST'",
             )
-        raise UsageError(f"unknown format '{to}'", did_you_mean(to, choices + ("tts",)) or "one of " + named)
+        raise UsageError(
+            f"unknown format '{to}'", did_you_mean(to, choices + ("link", "html", "tts")) or "one of " + named
+        )
     imp = read_source(source, system)
     if on_read is not None:
         on_read(imp)
