@@ -152,7 +152,9 @@ class Viewer:
 
     def list_page(self, request: Request, play: Play) -> str:
         link = link_of(play.code, self.root(request).rstrip("/"))
-        qr = segno.make(link, error="l", micro=False).svg_inline(scale=3, light="#fff", title=_("QR code of the link"))
+        qr = segno.make(link, error="l", micro=False).svg_inline(
+            scale=1, light="#fff", omitsize=True, title=_("QR code of the link")
+        )
         return self.page(
             "list.html",
             request,
