@@ -14,6 +14,7 @@ from browserkit import have_chromium, serve
 from test_web_a11y import violations
 
 from builder.share.api import export_source
+
 from conftest import ROOT
 
 pytestmark = [
