@@ -104,3 +104,27 @@ def test_the_builders_import_box_takes_a_link_and_a_viewer_opens_it(tmp_path, cl
         r = c.post("/import", data={"text": link, "file": "from-link.yaml"}, headers={"HX-Request": "true"})
         assert r.status_code == 204, r.text
     assert check_file(ws / "from-link.yaml").summary["points"] == 200
+
+
+def test_the_share_tab_shows_the_link_and_its_qr_code_when_a_viewer_is_configured(tmp_path, cli, monkeypatch):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from builder.web.app import create_app
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    shutil.copy(BUKE, ws / "a.yaml")
+    token = "link-token-0123456789abcdef"
+    app = create_app(ws, token=token, port=8765)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("DAIMYO_VIEWER", raising=False)
+    with TestClient(app, base_url="http://127.0.0.1:8765") as c:
+        c.get(f"/?token={token}")
+        page = c.get("/l/a.yaml/share").text
+        assert "No viewer is configured for links" in page and 'id="out-link"' not in page
+        monkeypatch.setenv("DAIMYO_VIEWER", BASE)
+        link = cli("export", BUKE, "--to", "link").stdout.strip()
+        page = c.get("/l/a.yaml/share").text
+        assert f'readonly rows="2" class="mono" spellcheck="false">{link}</textarea>' in page
+        assert '<figure class="share-qr"><svg viewBox=' in page
