@@ -76,7 +76,7 @@ def viewer_cmd(
         "--builder",
         help="the address of the local builder that 'Open in my builder' goes to (daimyo serve's)",
     ),
-):
+) -> None:
     """Show lists to anyone from their links (/v/SHARE-CODE): a stateless web viewer.
 
     It keeps no data and writes nothing, so any number of copies can run behind a load balancer.

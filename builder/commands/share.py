@@ -11,7 +11,7 @@ from builder.cli import echo, fail, find_game
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, UsageError
 from builder.i18n import _
 from builder.render.images import export_tts
-from builder.share.api import check_imported, export_source, import_source, read_source, validate
+from builder.share.api import Imported, check_imported, export_source, import_source, read_source, validate
 from builder.share.fingerprint import fingerprint
 from builder.share.link import link_of, viewer_base
 from builder.share.text import render_text
@@ -20,14 +20,14 @@ from builder.yamlio import atomic_write
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
 
 
-def _system(system):
+def _system(system: str | None) -> str | None:
     if system is None:
         return None
 
     return find_game(system).id
 
 
-def _warn(imp):
+def _warn(imp: Imported) -> None:
     for line in imp.warnings():
         echo(line, err=True)
 

@@ -17,12 +17,12 @@ from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import resolve_recorded
 from builder.check import check_doc
 from builder.errors import CatalogError, DaimyoError
+from builder.findings import Summary
 from builder.i18n import _
 from builder.lists.document import parse_list
 from builder.share.api import NAMES_ONLY, Imported, export_doc
 from builder.share.fingerprint import fingerprint
 from builder.systems import get
-from builder.systems.parts import Summary
 from builder.web.views import entries, entry_detail, header
 from builder.yamlio import Positions
 
@@ -58,7 +58,7 @@ class Play:
         return "daimyo:" + self.fingerprint.replace(" ", "")
 
 
-def _packs(imp: Imported) -> tuple[dict, list[dict], list[str]]:
+def _packs(imp: Imported) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
     """(the data to check, the packs the list names with whether each is known here, the names
     of those missing)."""
     data = imp.doc
@@ -87,7 +87,7 @@ def _packs(imp: Imported) -> tuple[dict, list[dict], list[str]]:
     return checked, rows, missing
 
 
-def _stats(system: str, lst: Any, catalog: Any) -> dict[str, dict]:
+def _stats(system: str, lst: Any, catalog: Any) -> dict[str, dict[str, Any]]:
     """The unit cards' data by name (a game of units: stat lines, weapons, abilities' text)."""
     cards = get(system).unit_cards
     if cards is None or lst is None:
@@ -98,7 +98,7 @@ def _stats(system: str, lst: Any, catalog: Any) -> dict[str, dict]:
         return {}
 
 
-def _entry(row: dict, catalog: Any, cards: dict[str, dict]) -> dict:
+def _entry(row: dict[str, Any], catalog: Any, cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """One entry of the list with what the catalog says of it."""
     detail = entry_detail(catalog, row["section"], row["name"]) if row.get("section") else None
     facts = [(k, v) for k, v in (detail or {}).get("fields", []) if k not in SKIP_FACTS]
@@ -131,7 +131,7 @@ def _entry(row: dict, catalog: Any, cards: dict[str, dict]) -> dict:
     return out
 
 
-def _counters(system: str, catalog: Any, summary: Summary) -> list[dict]:
+def _counters(system: str, catalog: Any, summary: Summary) -> list[dict[str, Any]]:
     rows = []
     for c in get(system).printing.counters(catalog, summary):
         c = dict(c)

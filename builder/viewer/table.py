@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from builder import __version__, i18n
 from builder.i18n import _
@@ -76,8 +77,8 @@ def table_html(play: Play, env: jinja2.Environment | None = None) -> str:
         play=play,
         general=play.findings,
         verdict_word=verdict_word(play.verdict),
-        css=jinja2.utils.markupsafe.Markup(inline("view.css")),
-        script=jinja2.utils.markupsafe.Markup(inline("table.js")),
+        css=Markup(inline("view.css")),
+        script=Markup(inline("table.js")),
         icon=icon,
         manifest=_data_url("application/manifest+json", json.dumps(manifest, ensure_ascii=False)),
     )

@@ -71,7 +71,7 @@ async def new_page(request: Request):
     return resp
 
 
-def import_offer(request: Request, code: str = ""):
+def import_offer(request: Request, code: str = "") -> HTMLResponse:
     """A list sent from a viewer ("Open in my builder"): the page offers to import it, through
     the workspace page's Import box (nothing is written by a link)."""
     ctx = context(request)

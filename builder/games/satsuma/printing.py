@@ -9,7 +9,8 @@ from builder.i18n import N_
 from builder.systems.printing import PrintingPart, counter, round_counter
 
 if TYPE_CHECKING:
-    from builder.systems.parts import AidBlocks, Row, Summary
+    from builder.findings import Summary
+    from builder.systems.parts import AidBlocks, Row
 
 
 class SatsumaPrinting(PrintingPart):
