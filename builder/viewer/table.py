@@ -17,11 +17,11 @@ import jinja2
 from markupsafe import Markup
 
 from builder import __version__, i18n
-from builder.i18n import _
+from builder.i18n import N_, _
 from builder.share.api import Imported
 from builder.viewer.play import Play, play_of
 
-__all__ = ["ICON_SVG", "environment", "inline", "table_html", "table_of", "verdict_word"]
+__all__ = ["ICON_SVG", "environment", "inline", "severity_word", "table_html", "table_of", "verdict_word"]
 
 HERE = Path(__file__).resolve().parent
 ICON_SVG = (
@@ -47,7 +47,16 @@ def environment() -> jinja2.Environment:
     )
     i18n.install_jinja(env)
     env.globals["version"] = __version__
+    env.filters["severity"] = severity_word
     return env
+
+
+SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "info": N_("note")}
+
+
+def severity_word(severity: str) -> str:
+    """A finding's severity as a person reads it."""
+    return _(SEVERITIES[severity]) if severity in SEVERITIES else severity
 
 
 def verdict_word(verdict: str) -> str:
