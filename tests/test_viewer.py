@@ -194,3 +194,17 @@ def test_the_table_view_references_nothing_outside_itself(cli, tmp_path, example
 def test_the_reference_check_finds_an_outside_file():
     assert EXTERNAL.search('<img src="x.png">') and EXTERNAL.search("a{background:url(x.png)}")
     assert not EXTERNAL.search('<link rel="icon" href="data:image/svg+xml,x"><a href="#main">')
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--workers", "0"], "--workers must be between 1 and 64, not 0"),
+        (["--workers", "65"], "--workers must be between 1 and 64, not 65"),
+        (["--port", "65536"], "--port must be between 0 and 65535, not 65536"),
+    ],
+)
+def test_the_viewer_command_refuses_bad_bounds_in_one_line(cli, args, words):
+    r = cli("viewer", *args)
+    assert r.code == 2
+    assert r.stderr.strip().splitlines()[-1] == f"daimyo: error: {words}"

@@ -84,8 +84,9 @@ def viewer_cmd(
     """
 
     begin_command(track=False)
-    from builder.viewer.serve import run  # the web stack: imported by this command alone
+    from builder.viewer.serve import check_options, run  # the web stack: imported by this command alone
 
+    check_options(port, workers)
     echo(f"daimyo viewer: open http://{host}:{port}/ (Ctrl-C stops it)")
     run(host=host, port=port, workers=workers, builder=builder)
 

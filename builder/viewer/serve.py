@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import uvicorn
 
@@ -17,17 +18,8 @@ WORKER_ENV = "DAIMYO_VIEWER_WORKER"  # what each worker process is to serve (JSO
 
 def run(host: str, port: int, workers: int = 1, builder: str | None = None) -> None:
     """Serve until interrupted. Several workers: that many processes share the port."""
-    if not 0 <= port < 65536:
-        raise UsageError(_("{flag} must be between 0 and 65535, not {port}").format(flag=option("port"), port=port))
-    if not 1 <= workers <= MAX_WORKERS:
-        raise UsageError(
-            _("{flag} must be between 1 and {most}, not {n}").format(
-                flag=option("workers"), most=MAX_WORKERS, n=workers
-            )
-        )
-    if workers > 1 and os.name == "nt":
-        raise UsageError(_("{flag} above 1 needs a POSIX system (Linux, macOS)").format(flag=option("workers")))
-    common = {
+    check_options(port, workers)
+    common: dict[str, Any] = {
         "host": host,
         "port": port,
         "log_level": "warning",
@@ -38,9 +30,23 @@ def run(host: str, port: int, workers: int = 1, builder: str | None = None) -> N
     }
     try:
         if workers == 1:
-            uvicorn.run(make_app(builder), **common)  # type: ignore[arg-type]
+            uvicorn.run(make_app(builder), **common)
             return
         os.environ[WORKER_ENV] = json.dumps({"builder": builder})
-        uvicorn.run("builder.viewer.app:worker_app", factory=True, workers=workers, **common)  # type: ignore[arg-type]
+        uvicorn.run("builder.viewer.app:worker_app", factory=True, workers=workers, **common)
     except KeyboardInterrupt:
         pass
+
+
+def check_options(port: int, workers: int) -> None:
+    """UsageError for a port or a number of workers out of bounds."""
+    if not 0 <= port < 65536:
+        raise UsageError(_("{flag} must be between 0 and 65535, not {port}").format(flag=option("port"), port=port))
+    if not 1 <= workers <= MAX_WORKERS:
+        raise UsageError(
+            _("{flag} must be between 1 and {most}, not {n}").format(
+                flag=option("workers"), most=MAX_WORKERS, n=workers
+            )
+        )
+    if workers > 1 and os.name == "nt":
+        raise UsageError(_("{flag} above 1 needs a POSIX system (Linux, macOS)").format(flag=option("workers")))
