@@ -126,5 +126,5 @@ def test_the_share_tab_shows_the_link_and_its_qr_code_when_a_viewer_is_configure
         monkeypatch.setenv("DAIMYO_VIEWER", BASE)
         link = cli("export", BUKE, "--to", "link").stdout.strip()
         page = c.get("/l/a.yaml/share").text
-        assert f'readonly rows="2" class="mono" spellcheck="false">{link}</textarea>' in page
+        assert f'readonly rows="3" class="mono" spellcheck="false">{link}</textarea>' in page
         assert '<figure class="share-qr"><svg viewBox=' in page
