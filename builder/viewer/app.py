@@ -57,6 +57,7 @@ CSP = (
 NOT_HERE = ("not installed here", "this catalog does not have", "do not match this catalog", "matches several")
 
 KEPT = 256  # answers kept per process: a code drawn once is answered at the cost of a static page
+KEPT_BYTES = 256 * 1024  # the largest answer kept (a page is 10-30 KB; a printout may be megabytes)
 _ANSWERS: dict[str, tuple[int, bytes, str, str]] = state.cache(
     "viewer.answers",
     bound=KEPT,
@@ -183,9 +184,10 @@ class Viewer:
                     kept = self.draw(request, code, kind)
                 except Refused as exc:
                     return self.refused(request, exc, lang)
-            if len(_ANSWERS) >= KEPT:
-                _ANSWERS.pop(next(iter(_ANSWERS)))
-            _ANSWERS[tag] = kept
+            if len(kept[1]) <= KEPT_BYTES:  # a big printout is drawn again rather than kept
+                if len(_ANSWERS) >= KEPT:
+                    _ANSWERS.pop(next(iter(_ANSWERS)))
+                _ANSWERS[tag] = kept
         status, body, media, name = kept
         headers = {
             "ETag": tag,
