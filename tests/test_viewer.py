@@ -107,6 +107,7 @@ HOSTILE = {
     "newer": ("DMY9-AAAAAAAA", 400, "newer than this daimyo reads"),
     "sixty thousand characters": ("DMY1-" + "A" * 60_000, 400, "a viewer reads codes of at most"),
     "just past the bound": ("DMY1-" + "A" * (MAX_VIEWER_CODE_CHARS - 4), 400, "a viewer reads codes of at most"),
+    "at the bound": ("DMY1-" + "A" * (MAX_VIEWER_CODE_CHARS - 5), 400, "share code damaged"),  # read, not refused
     "a code bomb": (None, 400, f"share code expands to more than {MAX_VIEWER_BODY:,} bytes"),
     "unknown game": (None, 404, "which is not installed here"),
 }
@@ -208,3 +209,18 @@ def test_the_viewer_command_refuses_bad_bounds_in_one_line(cli, args, words):
     r = cli("viewer", *args)
     assert r.code == 2
     assert r.stderr.strip().splitlines()[-1] == f"daimyo: error: {words}"
+
+
+def test_the_answers_kept_are_bounded_in_number_and_size(client, monkeypatch):
+    from builder.viewer import app as viewer_app
+
+    monkeypatch.setattr(viewer_app, "KEPT", 3)
+    viewer_app._ANSWERS.clear()
+    doc = {"system": "senshiai", "name": "Deck", "cards": {"Warriors": 3}}
+    for i in range(5):
+        assert client.get(f"/v/{export_doc({**doc, 'name': f'Deck {i}'}, 'code')}").status_code == 200
+    assert len(viewer_app._ANSWERS) == 3  # the oldest dropped
+    monkeypatch.setattr(viewer_app, "KEPT_BYTES", 1000)  # a page is bigger: drawn, not kept
+    viewer_app._ANSWERS.clear()
+    assert client.get(f"/v/{export_doc(doc, 'code')}").status_code == 200
+    assert not viewer_app._ANSWERS
