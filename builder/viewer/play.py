@@ -23,6 +23,7 @@ from builder.lists.document import parse_list
 from builder.share.api import NAMES_ONLY, Imported, export_doc
 from builder.share.fingerprint import fingerprint
 from builder.systems import get
+from builder.systems.printing import PrintingPart
 from builder.web.views import entries, entry_detail, header
 from builder.yamlio import Positions
 
@@ -132,8 +133,12 @@ def _entry(row: dict[str, Any], catalog: Any, cards: dict[str, dict[str, Any]]) 
 
 
 def _counters(system: str, catalog: Any, summary: Summary) -> list[dict[str, Any]]:
+    """The game's counters, their words in the reader's language (a game of another package
+    whose printing part has none: the defaults, a round counter and the victory points)."""
+    printing = get(system).printing
+    made = printing.counters if hasattr(printing, "counters") else PrintingPart(None).counters
     rows = []
-    for c in get(system).printing.counters(catalog, summary):
+    for c in made(catalog, summary):
         c = dict(c)
         c["label"] = _(str(c["label"]))
         c["note"] = _(str(c["note"])).format(**c.get("values", {})) if c.get("note") else ""
