@@ -128,3 +128,13 @@ def test_the_share_tab_shows_the_link_and_its_qr_code_when_a_viewer_is_configure
         page = c.get("/l/a.yaml/share").text
         assert f'readonly rows="3" class="mono" spellcheck="false">{link}</textarea>' in page
         assert '<figure class="share-qr"><svg viewBox=' in page
+
+
+def test_the_library_exports_a_link_and_imports_one(no_viewer):
+    import builder
+
+    link = builder.export(BUKE, to="link", base_url=BASE)
+    assert link == f"{BASE}/v/{builder.export(BUKE, to='code')}"
+    assert builder.import_(link).text == builder.import_(builder.export(BUKE, to="code")).text
+    with pytest.raises(builder.DaimyoError, match="no viewer address is configured for links"):
+        builder.export(BUKE, to="link")

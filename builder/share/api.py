@@ -38,6 +38,8 @@ from builder.paths import is_file
 from builder.share.canonical import Resolver, canonical
 from builder.share.code import decode, encode, looks_like_code
 from builder.share.link import code_in, looks_like_link
+from builder.share.link import link_of as link_of  # re-exported: builder.export(to="link")
+from builder.share.link import viewer_base as viewer_base
 from builder.share.markdown import looks_like_markdown, render_markdown, strip_markdown
 from builder.share.notes import Note
 from builder.share.text import parse_text, render_text
