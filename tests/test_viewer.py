@@ -85,6 +85,8 @@ def test_answers_carry_an_etag_are_immutable_and_304_when_unchanged(client, code
     assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag
     assert client.get(f"/v/{code}", headers={"If-None-Match": '"other"'}).status_code == 200
     assert client.get(f"/v/{code}/table").headers["etag"] != tag  # each answer its own tag
+    head = client.head(f"/v/{code}")  # a link preview asking for the headers alone
+    assert head.status_code == 200 and head.headers["etag"] == tag and head.content == b""
 
 
 def test_the_table_view_yaml_and_pdf_of_a_code(client, code):

@@ -54,6 +54,7 @@ CSP = (
     "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; "
     "manifest-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
+GET = ["GET", "HEAD"]  # link previews may ask for the headers alone
 NOT_HERE = ("not installed here", "this catalog does not have", "do not match this catalog", "matches several")
 
 KEPT = 256  # answers kept per process: a code drawn once is answered at the cost of a static page
@@ -244,34 +245,34 @@ def make_app(builder: str | None = None, base: str | None = None) -> FastAPI:
     view = Viewer(builder, base)
     app = FastAPI(title="daimyo viewer", docs_url=None, redoc_url=None, openapi_url=None)
 
-    @app.get("/healthz")
+    @app.api_route("/healthz", methods=GET)
     def healthz() -> PlainTextResponse:
         return PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.api_route("/", response_class=HTMLResponse, methods=GET)
     def home(request: Request) -> Response:
         with i18n.use(i18n.language_from_header(request.headers.get("accept-language"))):
             return _html(view.page("home.html", request, most=MAX_LINK_CHARS), cache="public, max-age=3600")
 
-    @app.get("/v")
+    @app.api_route("/v", methods=GET)
     def opened(request: Request, code: str = "") -> Response:
         text = code[: MAX_LINK_CHARS + 1].strip()
         found = code_in(text) or text
         return RedirectResponse("/v/" + quote(found[:MAX_LINK_CHARS], safe=""), status_code=303)
 
-    @app.get("/v/{code}")
+    @app.api_route("/v/{code}", methods=GET)
     def list_page(request: Request, code: str) -> Response:
         return view.answer(request, code, "page")
 
-    @app.get("/v/{code}/table")
+    @app.api_route("/v/{code}/table", methods=GET)
     def table(request: Request, code: str) -> Response:
         return view.answer(request, code, "table")
 
-    @app.get("/v/{code}/list.yaml")
+    @app.api_route("/v/{code}/list.yaml", methods=GET)
     def yaml(request: Request, code: str) -> Response:
         return view.answer(request, code, "yaml")
 
-    @app.get("/v/{code}/list.pdf")
+    @app.api_route("/v/{code}/list.pdf", methods=GET)
     def pdf(request: Request, code: str) -> Response:
         return view.answer(request, code, "pdf")
 
