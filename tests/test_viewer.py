@@ -226,3 +226,9 @@ def test_the_answers_kept_are_bounded_in_number_and_size(client, monkeypatch):
     viewer_app._ANSWERS.clear()
     assert client.get(f"/v/{export_doc(doc, 'code')}").status_code == 200
     assert not viewer_app._ANSWERS
+
+
+@pytest.mark.slow  # draws a deck
+def test_a_list_naming_packs_this_viewer_lacks_still_prints(client):
+    p = client.get(f"/v/{unknown_pack_code()}/list.pdf")
+    assert p.status_code == 404 and p.content.startswith(b"%PDF-")  # checked and printed without them

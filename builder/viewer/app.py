@@ -75,8 +75,10 @@ class Refused(Exception):
         self.status, self.title, self.message = status, title, message
 
 
-def _etag(kind: str, code: str, lang: str) -> str:
-    digest = hashlib.sha256(f"{__version__}\0{lang}\0{kind}\0{code}".encode()).hexdigest()[:32]
+def _etag(kind: str, code: str, lang: str, root: str) -> str:
+    """The answer's tag: of the code, the kind of answer, the language, daimyo's version and the
+    viewer's address (which its links carry)."""
+    digest = hashlib.sha256(f"{__version__}\0{lang}\0{kind}\0{root}\0{code}".encode()).hexdigest()[:32]
     return f'"{digest}"'
 
 
@@ -119,7 +121,7 @@ def _pdf(play: Play) -> bytes:
 
     with tempfile.TemporaryDirectory(prefix="daimyo-viewer-") as tmp:
         src, out = Path(tmp) / "list.yaml", Path(tmp) / "list.pdf"
-        src.write_text(play.yaml, encoding="utf-8")
+        src.write_text(play.printed, encoding="utf-8")
         render_list(str(src), str(out), force=True)
         return out.read_bytes()
 
@@ -175,7 +177,7 @@ class Viewer:
             code = _checked_code(code)
         except Refused as exc:
             return self.refused(request, exc, lang)
-        tag = _etag(kind, code, lang)
+        tag = _etag(kind, code, lang, self.root(request))
         if tag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
             return Response(status_code=304, headers={"ETag": tag, "Cache-Control": YEAR, "Vary": "Accept-Language"})
         kept = _ANSWERS.get(tag)

@@ -50,7 +50,8 @@ class Play:
     counters: list[dict[str, Any]]
     fingerprint: str
     code: str = ""
-    yaml: str = ""
+    yaml: str = ""  # the list as sent (its packs by name)
+    printed: str = ""  # the list as checked here (the packs found here, by their files): what prints
     missing: list[str] = field(default_factory=list)
 
     @property
@@ -181,5 +182,6 @@ def play_of(imp: Imported, code: str = "") -> Play:
         fingerprint=fingerprint(imp.doc, res.packs),
         code=code,
         yaml=export_doc(imp.doc, "yaml"),
+        printed=export_doc(data, "yaml"),
         missing=missing,
     )
