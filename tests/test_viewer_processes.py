@@ -96,3 +96,24 @@ def test_any_copy_answers_any_link_the_same(monkeypatch):
         status = _get(a, "/v/DMY1-" + "A" * (1 << 20))[0]
         assert 400 <= status < 500
         assert _get(a, f"/v/{codes[0]}")[0] == 200
+
+
+def test_a_viewer_writes_nothing(tmp_path, monkeypatch):
+    """Its cache, config and temporary folders are as empty after it showed and printed lists."""
+    cache, home, tmp = tmp_path / "cache", tmp_path / "home", tmp_path / "tmp"
+    for d in (cache, home, tmp):
+        d.mkdir()
+    monkeypatch.setenv("DAIMYO_CACHE_DIR", str(cache))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.delenv("DAIMYO_NO_CACHE", raising=False)
+    code = export_source(str(ROOT / "examples" / "satsuma-imperial.yaml"), "code").strip()
+    for d in (cache, home, tmp):  # what making the code wrote here, before the viewer starts
+        for p in sorted(d.rglob("*"), reverse=True):
+            p.unlink() if p.is_file() else p.rmdir()
+    (port,) = _free_ports(1)
+    with viewer(port, workers=1):
+        assert _get(port, f"/v/{code}")[0] == 200
+        assert _get(port, f"/v/{code}/list.pdf")[0] == 200
+    assert [p for d in (cache, home, tmp) for p in d.rglob("*")] == []
