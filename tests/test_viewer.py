@@ -232,3 +232,12 @@ def test_the_answers_kept_are_bounded_in_number_and_size(client, monkeypatch):
 def test_a_list_naming_packs_this_viewer_lacks_still_prints(client):
     p = client.get(f"/v/{unknown_pack_code()}/list.pdf")
     assert p.status_code == 404 and p.content.startswith(b"%PDF-")  # checked and printed without them
+
+
+def test_a_list_s_own_words_are_shown_as_text_never_as_markup(client):
+    evil = '</script><script>alert(1)</script><img src=x onerror=alert(2)>"'
+    code = export_doc({"system": "senshiai", "name": evil, "notes": evil, "cards": {"Warriors": 3}}, "code")
+    for path in (f"/v/{code}", f"/v/{code}/table"):
+        html = client.get(path).text
+        assert "<script>alert(1)" not in html and "<img src=x" not in html
+        assert "&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in html
