@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,11 @@ def test_a_share_code_of_each_game_opens_in_the_viewer(browser, viewer, codes, g
         if game == "kensei":
             assert pg.locator("table.stats").first.is_visible()  # the stat lines
         assert pg.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")  # no sideways scroll
+        if shutil.which("zbarimg"):  # the page's QR code opens the page (a phone shows it to another)
+            qr = tmp_path / f"qr-{game}-{width}.png"
+            pg.locator("figure.qr").screenshot(path=str(qr))
+            read = subprocess.run(["zbarimg", "-q", "--raw", str(qr)], capture_output=True, text=True).stdout.split()
+            assert read == [f"https://lists.example.org/v/{code}"]
         for scheme in ("light", "dark"):
             pg.emulate_media(color_scheme=scheme)
             assert not violations(pg), (game, width, scheme)

@@ -50,9 +50,19 @@ class Play:
     counters: list[dict[str, Any]]
     fingerprint: str
     code: str = ""
-    yaml: str = ""  # the list as sent (its packs by name)
-    printed: str = ""  # the list as checked here (the packs found here, by their files): what prints
     missing: list[str] = field(default_factory=list)
+    sent: dict[str, Any] = field(default_factory=dict)  # the list as sent (its packs by name)
+    checked: dict[str, Any] = field(default_factory=dict)  # as checked here (the packs found here)
+
+    @property
+    def yaml(self) -> str:
+        """The list file, as sent (written when asked for: most answers never need it)."""
+        return export_doc(self.sent, "yaml")
+
+    @property
+    def printed(self) -> str:
+        """The list file as checked here (the packs found here, by their files): what prints."""
+        return export_doc(self.checked, "yaml")
 
     @property
     def key(self) -> str:
@@ -181,7 +191,7 @@ def play_of(imp: Imported, code: str = "") -> Play:
         counters=_counters(system, catalog, res.summary),
         fingerprint=fingerprint(imp.doc, res.packs),
         code=code,
-        yaml=export_doc(imp.doc, "yaml"),
-        printed=export_doc(data, "yaml"),
+        sent=imp.doc,
+        checked=data,
         missing=missing,
     )
