@@ -103,11 +103,10 @@ def test_a_viewer_writes_nothing(tmp_path, monkeypatch):
     cache, home, tmp = tmp_path / "cache", tmp_path / "home", tmp_path / "tmp"
     for d in (cache, home, tmp):
         d.mkdir()
-    monkeypatch.setenv("DAIMYO_CACHE_DIR", str(cache))
+    monkeypatch.delenv("DAIMYO_CACHE_DIR", raising=False)  # its default, in the home and cache folders here
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
     monkeypatch.setenv("TMPDIR", str(tmp))
-    monkeypatch.delenv("DAIMYO_NO_CACHE", raising=False)
     code = export_source(str(ROOT / "examples" / "satsuma-imperial.yaml"), "code").strip()
     for d in (cache, home, tmp):  # what making the code wrote here, before the viewer starts
         for p in sorted(d.rglob("*"), reverse=True):

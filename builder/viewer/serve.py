@@ -19,9 +19,9 @@ WORKER_ENV = "DAIMYO_VIEWER_WORKER"  # what each worker process is to serve (JSO
 def run(host: str, port: int, workers: int = 1, builder: str | None = None) -> None:
     """Serve until interrupted. Several workers: that many processes share the port."""
     check_options(port, workers)
-    # nothing written, not even the catalogs' cache files: each process reads a catalog once and
-    # keeps it in memory (its workers inherit the setting)
-    os.environ.setdefault("DAIMYO_NO_CACHE", "1")
+    # nothing written, not even the catalogs' cache files (a cache folder that cannot be made):
+    # each process builds a catalog once and keeps it in memory; its workers inherit the setting
+    os.environ.setdefault("DAIMYO_CACHE_DIR", os.path.join(os.devnull, "daimyo"))
     common: dict[str, Any] = {
         "host": host,
         "port": port,
