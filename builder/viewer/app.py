@@ -23,6 +23,7 @@ import json
 import os
 import re
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -65,6 +66,9 @@ _ANSWERS: dict[str, tuple[int, bytes, str, str]] = state.cache(
     lifetime=state.VALUE,
     doc="the viewer's answers by ETag (the code, the language, daimyo's version): status, body, type, name",
 )
+
+
+_KEEPING = threading.Lock()
 
 
 class Refused(Exception):
@@ -190,9 +194,10 @@ class Viewer:
                 except Refused as exc:
                     return self.refused(request, exc, lang)
             if len(kept[1]) <= KEPT_BYTES:  # a big printout is drawn again rather than kept
-                if len(_ANSWERS) >= KEPT:
-                    _ANSWERS.pop(next(iter(_ANSWERS)))
-                _ANSWERS[tag] = kept
+                with _KEEPING:  # requests are answered on several threads
+                    while len(_ANSWERS) >= KEPT:
+                        _ANSWERS.pop(next(iter(_ANSWERS)))
+                    _ANSWERS[tag] = kept
         status, body, media, name = kept
         headers = {
             "ETag": tag,
