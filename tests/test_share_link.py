@@ -103,6 +103,8 @@ def test_the_builders_import_box_takes_a_link_and_a_viewer_opens_it(tmp_path, cl
         assert page.status_code == 200 and f">{code_in(link)}</textarea>" in page.text
         r = c.post("/import", data={"text": link, "file": "from-link.yaml"}, headers={"HX-Request": "true"})
         assert r.status_code == 204, r.text
+        wrong = c.post("/import", data={"text": "https://lists.example.org/about"}, headers={"HX-Request": "true"})
+        assert wrong.status_code == 400 and "is not a link to a list" in wrong.text
     assert check_file(ws / "from-link.yaml").summary["points"] == 200
 
 

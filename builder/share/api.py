@@ -122,11 +122,24 @@ def _code_in_envelope(body: str) -> str | None:
     return None
 
 
+def _code_of_link(text: str) -> str:
+    """The share code of a link to a list; UsageError for an address that is no such link."""
+    code = code_in(text)
+    if code is None:
+        raise UsageError(
+            _("'{url}' is not a link to a list (a link ends in /v/ and a share code)").format(url=text.strip()),
+            _("copy the whole link, or give the share code (DMY1-...)"),
+        )
+    return code
+
+
 def parse_source_text(
     text: str, file: str = "<text>", system: str | None = None, base_dir: Path | None = None
 ) -> Imported:
     """Read a list from text in any share format."""
     base = base_dir if base_dir is not None else Path(".")
+    if looks_like_link(text.lstrip("\ufeff")):
+        _code_of_link(text.lstrip("\ufeff"))  # an address that is no link to a list is said so
     fmt = detect_format(text)
     if fmt == "code":
         body = text.strip()
@@ -219,13 +232,7 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
         text = read_text(p)
         return parse_source_text(text, str(source), system, p.parent)
     if looks_like_link(source):
-        code = code_in(source)
-        if code is None:
-            raise UsageError(
-                _("'{url}' is not a link to a list (a link ends in /v/ and a share code)").format(url=source.strip()),
-                _("copy the whole link, or give the share code (DMY1-...)"),
-            )
-        source = code
+        source = _code_of_link(source)
     if looks_like_code(source) or re.match(r"^\s*DMY", source):
         doc = decode(source, where="<code>")
         if system and doc["system"] != system:
