@@ -44,7 +44,7 @@ from builder.share.link import code_in, link_of, viewer_base_or_none
 from builder.viewer.play import Play, play_of
 from builder.viewer.table import ICON_SVG, environment, inline, table_html, verdict_word
 
-__all__ = ["BUILDER_ENV", "DEFAULT_BUILDER", "make_app"]
+__all__ = ["BUILDER_ENV", "DEFAULT_BUILDER", "make_app", "worker_app"]
 
 DEFAULT_BUILDER = "http://127.0.0.1:8765"  # where 'daimyo serve' listens by default
 BUILDER_ENV = "DAIMYO_VIEWER_BUILDER"  # the builder address of the worker processes

@@ -12,6 +12,8 @@ from builder.errors import UsageError, option
 from builder.i18n import _
 from builder.viewer.app import make_app
 
+__all__ = ["MAX_WORKERS", "check_options", "run"]
+
 MAX_WORKERS = 64
 WORKER_ENV = "DAIMYO_VIEWER_WORKER"  # what each worker process is to serve (JSON)
 
