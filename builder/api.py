@@ -80,12 +80,17 @@ def _imported(source, system: str | None = None):
     return read_source(text, system)
 
 
-def export(source, to: str = "text", system: str | None = None) -> str:
-    """A list written as ``to``: ``text`` (forum), ``markdown``, ``json``, ``yaml`` or ``code``
-    (a one-line share code). ``source``: a ``ListEditor``, a file path, a share code or text in
-    any of those formats (``system`` names the game of a plain card list)."""
-    from builder.share.api import export_doc, validate
+def export(source, to: str = "text", system: str | None = None, base_url: str | None = None) -> str:
+    """A list written as ``to``: ``text`` (forum), ``markdown``, ``json``, ``yaml``, ``code``
+    (a one-line share code) or ``link`` (the address that opens it in the viewer at ``base_url``,
+    by default ``DAIMYO_VIEWER`` or ``viewer`` in config.toml). ``source``: a ``ListEditor``, a
+    file path, a share code, a link or text in any of those formats (``system`` names the game of
+    a plain card list)."""
+    from builder.share.api import export_doc, link_of, validate, viewer_base
 
+    if to == "link":
+        base = viewer_base(base_url)
+        return link_of(export_doc(_imported(source, system).doc, "code"), base)
     imp = _imported(source, system)
     res = validate(imp)
     return export_doc(imp.doc, to, res.summary if res is not None else None)

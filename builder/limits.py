@@ -34,6 +34,13 @@ MAX_TEXT_LINES = 10_000
 MAX_CODE_EXPANSION = 100
 MIN_CODE_BODY = 64 * 1024
 
+# A link to a list (``BASE/v/CODE``) and the share code a viewer reads from one: longer codes are
+# refused before they are decoded (web servers and browsers cut addresses of about 8 KB), and a
+# code's body may expand to at most MAX_VIEWER_BODY bytes there (a list of thousands of entries).
+MAX_LINK_CHARS = 8 * 1024
+MAX_VIEWER_CODE_CHARS = 7 * 1024
+MAX_VIEWER_BODY = 64 * 1024
+
 # Paper sizes accepted by print and aid, in millimetres (each side).
 MIN_PAPER_MM = 50.0
 MAX_PAPER_MM = 2000.0

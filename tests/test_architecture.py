@@ -108,9 +108,10 @@ WEB_STACK = ("fastapi", "starlette", "uvicorn", "jinja2", "multipart", "python_m
 
 
 def test_only_the_web_package_and_serve_import_the_web_stack():
-    """The web stack is imported by ``builder/web/`` and, inside its function, by ``daimyo serve``."""
+    """The web stack is imported by ``builder/web/`` and ``builder/viewer/`` and, inside their
+    functions, by ``daimyo serve`` and ``daimyo viewer``."""
     for path in PKG.rglob("*.py"):
-        if "web" in path.relative_to(PKG).parts or path.name == "serve.py":
+        if {"web", "viewer"} & set(path.relative_to(PKG).parts) or path.name == "serve.py":
             continue
         bad = {m for m in imports_of(path) if m.split(".")[0] in WEB_STACK or m.startswith("builder.web")}
         bad -= RASTERISERS.get(path.relative_to(PKG).as_posix(), set())
@@ -336,14 +337,22 @@ PART_MEMBERS_MAX = 12  # a part is a small Protocol: about a dozen members at mo
 # it on a game: a module of another layer asking for it is reaching past its own part.
 PART_USERS = {
     # the check, an event's intake, a pack's preview check, a list loaded to print or count
-    "rules": ("check.py", "lists/check.py", "event/", "packs/editor.py", "render/api.py", "analytics/"),
+    "rules": (
+        "check.py",
+        "lists/check.py",
+        "event/",
+        "packs/editor.py",
+        "render/api.py",
+        "analytics/",
+        "viewer/play.py",
+    ),
     "text": ("share/",),
     "document": ("share/", "lists/", "api.py"),  # the share schema, the editor's key order, validation
     "analytics": ("analytics/", "render/charts.py", "kit/facts.py"),  # the statistics and their PDF; the limits rows
     "packs": ("packs/", "catalog/loader.py"),  # templates; the loader refuses art a game never prints
-    "printing": ("render/",),
+    "printing": ("render/", "viewer/play.py"),  # the PDFs; the table view's counters
     "sheet": ("render/", "packs/", "web/printing.py", "web/pack_editor.py"),
-    "unit_cards": ("render/",),
+    "unit_cards": ("render/", "viewer/play.py"),  # the cards; the viewer's stat lines
     "view": ("web/", "lists/diff.py", "commands/edit.py"),  # the builder's pages, a comparison's rows
     # the catalog beside a list, 'daimyo options', the sections a collection holds
     "browse": ("web/", "commands/edit.py", "lists/collection.py"),

@@ -55,6 +55,8 @@ BLOCKS = {
     "docs/fingerprint.md: Computing it by hand": "not run as written: LIST stands for a list, and the shell "
     "form needs jq; tests/test_fingerprint_faces.py follows the same steps in Python",
     "docs/measurements.md: Measurements": "not run: each benchmark takes minutes (benchmarks/, run on demand)",
+    "docs/viewer.md: Links": "not run as written: army.yaml and the link stand for the reader's own; "
+    "tests/test_share_link.py runs export --to link and import of the link, tests/test_viewer.py export --to html",
 }
 
 

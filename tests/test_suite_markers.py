@@ -21,6 +21,7 @@ SLOW_MODULES = {
     "test_packaging.py",
     "test_packs_fuzz.py",
     "test_standalone.py",
+    "test_viewer_processes.py",
     "test_web_pack_browser.py",
 }
 

@@ -345,6 +345,7 @@ COMMAND_TABLE = {
     **dict.fromkeys(("pack", "registry"), "packs"),
     "collection": "collection",
     "serve": "serve",
+    "viewer": "serve",
     "event": "event",
     "diff": "diff",
 }

@@ -64,6 +64,33 @@ def serve_cmd(
     echo("daimyo serve: stopped")
 
 
+@cli.command("viewer")
+def viewer_cmd(
+    port: int = typer.Option(8780, "--port", help="the port to listen on"),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="the address to listen on (0.0.0.0: every address, behind a reverse proxy)"
+    ),
+    workers: int = typer.Option(1, "--workers", help="server processes answering on the port (POSIX systems)"),
+    builder: str = typer.Option(
+        "http://127.0.0.1:8765",
+        "--builder",
+        help="the address of the local builder that 'Open in my builder' goes to (daimyo serve's)",
+    ),
+) -> None:
+    """Show lists to anyone from their links (/v/SHARE-CODE): a stateless web viewer.
+
+    It keeps no data and writes nothing, so any number of copies can run behind a load balancer.
+    Links name it with DAIMYO_VIEWER or viewer = "https://..." in config.toml (docs/viewer.md).
+    """
+
+    begin_command(track=False)
+    from builder.viewer.serve import check_options, run  # the web stack: imported by this command alone
+
+    check_options(port, workers)
+    echo(f"daimyo viewer: open http://{host}:{port}/ (Ctrl-C stops it)")
+    run(host=host, port=port, workers=workers, builder=builder)
+
+
 def register(app) -> None:
     """Add this module's commands and command groups to the typer app."""
     app.registered_commands += cli.registered_commands

@@ -10,24 +10,26 @@ from builder import i18n
 from builder.check import format_result
 from builder.cli import echo, fail, find_game
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, EXIT_OK, DaimyoError, UsageError
+from builder.i18n import _
 from builder.render.images import export_tts
-from builder.share.api import check_imported, export_source, import_source, read_source, validate
+from builder.share.api import Imported, check_imported, export_source, import_source, read_source, validate
 from builder.share.canonical import DisplayResolver, canonical
 from builder.share.fingerprint import fingerprint
+from builder.share.link import link_of, viewer_base
 from builder.share.text import render_text
 from builder.yamlio import atomic_write
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app
 
 
-def _system(system):
+def _system(system: str | None) -> str | None:
     if system is None:
         return None
 
     return find_game(system).id
 
 
-def _warn(imp):
+def _warn(imp: Imported) -> None:
     for line in imp.warnings():
         echo(line, err=True)
 
@@ -40,7 +42,8 @@ def export_cmd(
         "text",
         "--to",
         "-t",
-        help="text, markdown, json, yaml, code, bundle (the list with "
+        help="text, markdown, json, yaml, code, link (the address that opens the list in a "
+        "viewer), html (a table view for a phone, one file), bundle (the list with "
         "its packs), or tts (Tabletop Simulator deck: sheets and "
         "a saved object)",
     ),
@@ -50,20 +53,35 @@ def export_cmd(
     base_url: Optional[str] = typer.Option(
         None,
         "--base-url",
-        help="--to tts: the web address the folder is uploaded to; the saved object loads its images from there.",
+        help="--to tts: the web address the folder is uploaded to; the saved object loads its images from there. "
+        "--to link: the viewer's address [default: DAIMYO_VIEWER, or viewer in config.toml].",
     ),
 ):
-    """Write a list as forum text, Markdown, JSON, YAML or a one-line share code."""
+    """Write a list as forum text, Markdown, JSON, YAML, a one-line share code, a link or a table view."""
 
     if to == "tts":
         if not (dest or out):
             raise UsageError("--to tts writes a folder", "daimyo export LIST --to tts DIR")
         echo(f"wrote {export_tts(source, dest or out, force=force, base_url=base_url)}", err=True)
         return
+    if to == "link":
+        base = viewer_base(base_url)  # refused before the list is read when no viewer is known
+        if dest is not None:
+            raise UsageError(_("unexpected argument '{arg}'").format(arg=dest), _("only --to tts takes a folder"))
+        code = export_source(source, "code", _system(system), on_read=_warn).strip()
+        _write(link_of(code, base) + "\n", out, force, f"wrote {out}")
+        return
     if base_url is not None:
-        raise UsageError("--base-url is for --to tts", "daimyo export LIST --to tts DIR --base-url URL")
+        raise UsageError(_("--base-url is for --to tts and --to link"), "daimyo export LIST --to link --base-url URL")
     if dest is not None:
         raise UsageError(f"unexpected argument '{dest}'", "only --to tts takes a folder")
+    if to == "html":
+        from builder.viewer.table import table_of  # the table view: loaded by this format alone
+
+        imp = read_source(source, _system(system))
+        _warn(imp)
+        _write(table_of(imp), out, force, f"wrote {out}")
+        return
     text = export_source(source, to, _system(system), on_read=_warn)
     _write(text, out, force, f"wrote {out}")
 
@@ -85,7 +103,9 @@ def readable(imp) -> None:
 
 @cli.command("import")
 def import_cmd(
-    source: str = typer.Argument(..., help="A file in any exported format, a share code, or - for stdin."),
+    source: str = typer.Argument(
+        ..., help="A file in any exported format, a share code, a link to a list, or - for stdin."
+    ),
     out: Optional[str] = typer.Option(None, "--output", "-o", help="Write the list (YAML) to this file."),
     force: bool = typer.Option(False, "--force", help="Replace an existing output file."),
     system: Optional[str] = typer.Option(

@@ -366,6 +366,28 @@ def share_prefix() -> str:
     return _(SHARE_PREFIX)
 
 
+class SharedCode(str):
+    """A share code with what its printed QR code carries: a link that opens the list when a
+    viewer is configured (``qr``), else the code itself. Passed wherever a share code goes."""
+
+    qr: str = ""
+
+    @classmethod
+    def of(cls, code: str, qr: str | None = None) -> SharedCode:
+        shared = cls(code)
+        shared.qr = qr or code
+        return shared
+
+
+def qr_text(code: str) -> str:
+    """What the QR code of a printed share code carries (see :class:`SharedCode`)."""
+    return getattr(code, "qr", "") or str(code)
+
+
+def is_link(text: str) -> bool:
+    return text.startswith(("http://", "https://"))
+
+
 class ShareLine(str):
     """A footer line holding the list's share code. Drawn in full: wrapped onto a second
     line in smaller type rather than cut (a cut code is useless); when even that does not
@@ -541,7 +563,7 @@ def frame_size(paper: tuple[float, float], footer: Iterable[str] = (), margins=N
     left, right, top, bottom = margins or page_margins(paper)
     flines = [x for x in footer if x]
     share = share_of(flines)
-    qr = qr_size(share.code) if share is not None and _qr_fits(paper, share.code) else 0.0
+    qr = qr_size(qr_text(share.code)) if share is not None and _qr_fits(paper, qr_text(share.code)) else 0.0
     if qr:
         bottom = max(bottom, QR_EDGE + qr + 1.0)
     fw = paper[0] - (qr + 2.0 if qr else 0.0)
@@ -647,8 +669,8 @@ def build_story(
     left, right, top, bottom = margins or page_margins(paper)
     flines = [x for x in footer_lines if x]
     share = share_of(flines)
-    qr = qr_size(share.code) if share is not None and _qr_fits(paper, share.code) else 0.0
-    if qr:  # the QR code of the share code sits at the bottom right of every page
+    qr = qr_size(qr_text(share.code)) if share is not None and _qr_fits(paper, qr_text(share.code)) else 0.0
+    if qr:  # the QR code of the share code (or its link) sits at the bottom right of every page
         bottom = max(bottom, QR_EDGE + qr + 1.0)
     # the footer lines (the share code wraps on narrow paper) stay below the body
     bottom = max(
@@ -669,7 +691,7 @@ def build_story(
 
     def decorate(canv, doc):
         if qr and share is not None:
-            draw_qr(canv, share.code, paper[0] - right - qr, QR_EDGE, qr)
+            draw_qr(canv, qr_text(share.code), paper[0] - right - qr, QR_EDGE, qr)
         draw_footer(
             canv,
             (paper[0] - (qr + 2.0 if qr else 0.0), paper[1]),

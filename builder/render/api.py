@@ -46,6 +46,8 @@ from pathlib import Path
 from builder.check import load_checked
 from builder.errors import DaimyoError, UsageError, command_line, option
 from builder.kit.layout import paper_size
+from builder.kit.pdfbase import SharedCode
+from builder.kit.printbounds import QR_MAX_BYTES
 from builder.kit.printoptions import PrintOptions
 from builder.render.bookpdf import render_book
 from builder.render.cards import render_cards
@@ -53,6 +55,7 @@ from builder.render.cards import render_test_sheet as _render
 from builder.render.charts import stats_appendix
 from builder.render.images import render_images
 from builder.share.code import share_code_of
+from builder.share.link import link_of, viewer_base_or_none
 from builder.systems import find_system, get
 from builder.yamlio import refuse_folder_name, refuse_output
 
@@ -110,6 +113,17 @@ class _fits:
         ) from None
 
 
+def shared_code(code: str | None) -> str | None:
+    """The share code a printout carries, its QR code holding the link that opens the list when a
+    viewer is configured (``DAIMYO_VIEWER``, ``viewer`` in config.toml) and the link fits a QR
+    code; the code itself otherwise."""
+    if not code:
+        return code
+    base = viewer_base_or_none()
+    link = link_of(code, base) if base else None
+    return SharedCode.of(code, link if link and len(link.encode("utf-8")) <= QR_MAX_BYTES else None)
+
+
 def render_list(path, out_path, force: bool = False, **options) -> Path:
     """Print a list (see the module docstring). Returns the written path."""
     unit_cards = bool(options.pop("unit_cards", False))  # Kensei roster only
@@ -128,7 +142,7 @@ def render_list(path, out_path, force: bool = False, **options) -> Path:
     doc, catalog, lst, result = load_checked(path, extra_packs)
     if on_result is not None:
         on_result(result)
-    share = share_code_of(doc)
+    share = shared_code(share_code_of(doc))
 
     gs = get(doc.system)
     if gs.sheet is None:

@@ -20,6 +20,7 @@ from builder import yamlio
 from builder.catalog.packfiles import PACK_SUFFIXES, is_name, resolve_recorded
 from builder.check import check_doc
 from builder.errors import CatalogError, DaimyoError, Diagnostic, ListError, UsageError, option
+from builder.i18n import _
 from builder.limits import MAX_FILE_BYTES, long_integer_problem
 from builder.lists.document import parse_list, parse_plain
 from builder.lists.dump import dump_list_yaml
@@ -36,6 +37,9 @@ from builder.packs.bundle import (
 from builder.paths import is_file
 from builder.share.canonical import Resolver, canonical
 from builder.share.code import decode, encode, looks_like_code
+from builder.share.link import code_in, looks_like_link
+from builder.share.link import link_of as link_of  # re-exported: builder.export(to="link")
+from builder.share.link import viewer_base as viewer_base
 from builder.share.markdown import looks_like_markdown, render_markdown, strip_markdown
 from builder.share.notes import Note
 from builder.share.text import parse_text, render_text
@@ -99,7 +103,7 @@ _YAML_SYSTEM = re.compile(r"^[\"']?system[\"']?\s*:", re.M)
 def detect_format(text: str) -> str:
     """code, json, yaml, markdown or text."""
     body = text.lstrip("\ufeff").strip()
-    if looks_like_code(body) or _code_in_envelope(body):
+    if looks_like_code(body) or _code_in_envelope(body) or code_in(body):
         return "code"
     if body.startswith("{") or body.startswith("["):
         return "json"
@@ -118,15 +122,28 @@ def _code_in_envelope(body: str) -> str | None:
     return None
 
 
+def _code_of_link(text: str) -> str:
+    """The share code of a link to a list; UsageError for an address that is no such link."""
+    code = code_in(text)
+    if code is None:
+        raise UsageError(
+            _("'{url}' is not a link to a list (a link ends in /v/ and a share code)").format(url=text.strip()),
+            _("copy the whole link, or give the share code (DMY1-...)"),
+        )
+    return code
+
+
 def parse_source_text(
     text: str, file: str = "<text>", system: str | None = None, base_dir: Path | None = None
 ) -> Imported:
     """Read a list from text in any share format."""
     base = base_dir if base_dir is not None else Path(".")
+    if looks_like_link(text.lstrip("\ufeff")):
+        _code_of_link(text.lstrip("\ufeff"))  # an address that is no link to a list is said so
     fmt = detect_format(text)
     if fmt == "code":
         body = text.strip()
-        code = _code_in_envelope(body) or body
+        code = code_in(body) or _code_in_envelope(body) or body
         doc = decode(code, where=file)
         if system and doc["system"] != system:
             raise UsageError(f"the code holds a {doc['system']} list, not {system}")
@@ -214,6 +231,8 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
     if exists:
         text = read_text(p)
         return parse_source_text(text, str(source), system, p.parent)
+    if looks_like_link(source):
+        source = _code_of_link(source)
     if looks_like_code(source) or re.match(r"^\s*DMY", source):
         doc = decode(source, where="<code>")
         if system and doc["system"] != system:
@@ -225,7 +244,7 @@ def read_source(source: str, system: str | None = None, stdin=None) -> Imported:
             0,
             0,
             "file not found",
-            hint="give a list file, a share code (DMY1-...) or - for standard input",
+            hint="give a list file, a share code (DMY1-...), a link to a list or - for standard input",
         )
     )
 
@@ -380,13 +399,15 @@ def export_source(source: str, to: str, system: str | None = None, on_read=None)
     receiver. ``on_read(imported)`` is told what was read (its warnings) before anything else."""
     choices = FORMATS + ("bundle",)
     if to not in choices:
-        named = ", ".join(choices + ("tts",))
+        named = ", ".join(choices + ("link", "html", "tts"))
         if to.lower() in ("pdf", "print", "cards", "png"):
             raise UsageError(
                 f"export does not write '{to}': it writes {named}",
                 "print cards, sheets and rosters as a PDF with 'daimyo print LIST'",
             )
-        raise UsageError(f"unknown format '{to}'", did_you_mean(to, choices + ("tts",)) or "one of " + named)
+        raise UsageError(
+            f"unknown format '{to}'", did_you_mean(to, choices + ("link", "html", "tts")) or "one of " + named
+        )
     imp = read_source(source, system)
     if on_read is not None:
         on_read(imp)

@@ -344,8 +344,9 @@ class _Dec:
         raise AssertionError(k)  # pragma: no cover
 
 
-def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -> dict:
-    """The list document a share code carries; CodeError for anything damaged."""
+def decode(code: str, where: str = "<code>", resolver: Resolver | None = None, max_body: int | None = None) -> dict:
+    """The list document a share code carries; CodeError for anything damaged. ``max_body``: the
+    most bytes its body may expand to, below the general bound (a viewer's tighter one)."""
     text = "".join(str(code).split())
     m = CODE_RE.match(text)
     if not m:
@@ -401,6 +402,8 @@ def decode(code: str, where: str = "<code>", resolver: Resolver | None = None) -
                 raise ValueError("code ends early")
         if head & _F_DEFLATE:
             most = min(1 << 20, max(MIN_CODE_BODY, MAX_CODE_EXPANSION * len(rest)))
+            if max_body is not None:
+                most = min(most, max_body)
             d = zlib.decompressobj(wbits=-15)
             body = d.decompress(rest, most + 1)
             if len(body) > most:

@@ -310,6 +310,8 @@ class Printing(Protocol[CatalogT_contra]):
 
     def ability(self, catalog: CatalogT_contra, written: str) -> Ability | None: ...
 
+    def counters(self, catalog: CatalogT_contra, summary: Summary) -> list[Row]: ...
+
 
 class ListView(Protocol[CatalogT_contra]):
     """How the web builder shows a list of the game (``gs.view``): its heading, the words for its

@@ -6,12 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlencode
 
+import segno
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 
 from builder.errors import DaimyoError
 from builder.i18n import _
+from builder.kit.printbounds import QR_MAX_BYTES
+from builder.limits import MAX_LINK_CHARS
 from builder.share.fingerprint import fingerprint
+from builder.share.link import link_of, viewer_base_or_none
 from builder.systems import is_system
 from builder.web.common import describe, load_view, read_form, redirect
 from builder.web.context import context, off_loop
@@ -41,6 +46,7 @@ def workspace_page(request: Request):
     return ctx.page(
         request,
         "workspace.html",
+        offered=request.query_params.get("import", "")[:MAX_LINK_CHARS],  # from a viewer's link
         lists=lists,
         systems_meta=meta,
         folder=str(ctx.ws.root),
@@ -63,6 +69,16 @@ async def new_page(request: Request):
         path="/",
     )  # the next new list starts with the same game
     return resp
+
+
+def import_offer(request: Request, code: str = "") -> HTMLResponse:
+    """A list sent from a viewer ("Open in my builder"): the page offers to import it, through
+    the workspace page's Import box (nothing is written by a link)."""
+    ctx = context(request)
+    code = code[:MAX_LINK_CHARS]
+    if not code.strip():
+        raise Refused(_("no list to import: the address carries no code"), 400)
+    return ctx.page(request, "import_offer.html", code=code, go="/?" + urlencode({"import": code}))
 
 
 async def import_page(request: Request):
@@ -199,9 +215,38 @@ def share_page(path: str, request: Request):
             exports.append({"format": fmt, "label": label, "text": export_response(ctx.ws, path, fmt), "error": None})
         except DaimyoError as exc:
             exports.append({"format": fmt, "label": label, "text": "", "error": describe(exc)[1]})
+    code = next((str(x["text"]).strip() for x in exports if x["format"] == "code" and not x["error"]), "")
+    link, qr = share_link(code)
     return ctx.page(
-        request, "share.html", view=view, exports=exports, fingerprint=fp, undo=False, redo=False, tab="share"
+        request,
+        "share.html",
+        view=view,
+        exports=exports,
+        fingerprint=fp,
+        undo=False,
+        redo=False,
+        tab="share",
+        link=link,
+        qr=qr,
     )
+
+
+def share_link(code: str) -> tuple[str, Markup | None]:
+    """The link of a share code and the QR code of it (an SVG), when a viewer is configured;
+    ("", None) otherwise."""
+    try:
+        base = viewer_base_or_none()
+    except DaimyoError:  # a viewer address that is none: the page says how to set one
+        base = None
+    if not base or not code:
+        return "", None
+    link = link_of(code, base)
+    if len(link.encode("utf-8")) > QR_MAX_BYTES:
+        return link, None
+    svg = segno.make(link, error="l", micro=False).svg_inline(
+        scale=1, light="#fff", omitsize=True, title=_("QR code of the link")
+    )
+    return link, Markup(svg)
 
 
 def builder_page(path: str, request: Request):
@@ -244,6 +289,7 @@ def add_routes(routes) -> None:
     routes.get("/", response_class=HTMLResponse, include_in_schema=False)(workspace_page)
     routes.post("/new", include_in_schema=False)(new_page)
     routes.post("/import", include_in_schema=False)(import_page)
+    routes.get("/import", response_class=HTMLResponse, include_in_schema=False)(import_offer)
     routes.post("/l/{path:path}/duplicate", include_in_schema=False)(duplicate_page)
     routes.post("/l/{path:path}/rename", include_in_schema=False)(rename_page)
     routes.post("/l/{path:path}/delete", include_in_schema=False)(delete_page)

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 COOKIE = "daimyo_token"
 SAFE = ("GET", "HEAD", "OPTIONS")
 PUBLIC = ("/static/", "/favicon.ico")
+# pages any visitor may open: a link from a viewer ("Open in my builder") arrives without the
+# cookie (SameSite=Strict); the page only offers to go on to the workspace, which asks for it
+OPEN = ("/import",)
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
@@ -67,7 +70,7 @@ class Guard:
         path = scope.get("path", "")
         if not self._host_ok(headers.get("host", "")):
             return await _plain(send, 421, _("unexpected Host header: this server answers only to its own address"))
-        if path.startswith(PUBLIC) and method in SAFE:
+        if (path.startswith(PUBLIC) or path in OPEN) and method in SAFE:
             return await self.app(scope, receive, send)
         query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
         cookie = SimpleCookie()

@@ -41,8 +41,10 @@ from builder.kit.pdfbase import (
     draw_text_box,
     footer_lines,
     footer_rows,
+    is_link,
     list_display_name,
     qr_size,
+    qr_text,
     refuse_output,
     ruler_label_width,
     share_prefix,
@@ -728,10 +730,15 @@ def draw_list_page(job, opts, doc, faces, footer, share_code, title, total_pages
         y -= max(4.0, fit.height / pt(1)) + 1
     qr = 0.0
     if share_code:
-        qr = min(60.0, max(qr_size(share_code, 0.4), 25.0))
-        draw_qr(c, share_code, pw - m - qr, y - qr - 2, qr)
+        scanned = qr_text(share_code)
+        qr = min(60.0, max(qr_size(scanned, 0.4), 25.0))
+        draw_qr(c, scanned, pw - m - qr, y - qr - 2, qr)
         c.setFont(fonts.REGULAR, 7)
-        c.drawRightString(pt(pw - m), pt(y - qr - 6), _("scan to import: daimyo import CODE"))
+        c.drawRightString(
+            pt(pw - m),
+            pt(y - qr - 6),
+            _("scan to open the list") if is_link(scanned) else _("scan to import: daimyo import CODE"),
+        )
         box_w = pw - 2 * m - qr - 6
         draw_text_box(
             c,
