@@ -29,7 +29,7 @@ sys.path.insert(0, str(TOP))
 
 from builder.i18n import DOMAINS, LOCALE_DIR, domain_of  # noqa: E402
 
-KEYWORDS = dict(DEFAULT_KEYWORDS)
+KEYWORDS = dict(DEFAULT_KEYWORDS, L_=None, Ln_=(1, 2))  # builder.i18n.L_/Ln_: kept with their parameters
 JINJA = {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}
 HEADER = "Translations of daimyo, the deck and army builder"
 # {name}, {0}, {name!r:>3}, %(name)s, %s, %d
@@ -60,7 +60,34 @@ def extract() -> dict[str, Catalog]:
             method, str(path), keywords=KEYWORDS, options=options, strip_comment_tags=True
         ):
             catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
+    for message, rel, lineno in catalog_messages():
+        catalogs["findings"].add(message, None, [(rel, lineno)])
     return catalogs
+
+
+# the words of a catalog's declarative restrictions a finding shows (``catalog/*/restrictions.yaml``:
+# ``label``, ``noun`` with its singular, ``message``, ``hint``): messages of the ``findings`` domain
+RESTRICTION_TEXT = ("label", "noun", "message", "hint")
+
+
+def catalog_messages() -> Iterator[tuple[str, str, int]]:
+    """(message, file, line) for each restriction text of the catalogs."""
+    for path in sorted((TOP / "catalog").glob("*/*.yaml")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if not any(line.startswith("restrictions:") for line in lines):
+            continue
+        for no, line in enumerate(lines, 1):
+            m = re.match(r"^\s+(?:- )?(" + "|".join(RESTRICTION_TEXT) + r"):\s*(.+?)\s*$", line)
+            if not m or m.group(2).startswith(("{", "[", "#")) and m.group(1) != "message":
+                continue
+            import yaml
+
+            value = yaml.safe_load(m.group(2))
+            if not isinstance(value, str) or not value:
+                continue
+            yield value, shown(path), no
+            if m.group(1) == "noun" and value.endswith("s"):
+                yield value[:-1], shown(path), no
 
 
 def pot_text(catalog: Catalog) -> bytes:
@@ -164,9 +191,7 @@ def stale_templates() -> list[str]:
         for key, _ctx in sorted(want - have, key=str)[:5]:
             out.append(f"{shown(path)}: lacks {key[:60]!r} (python scripts/i18n.py extract)")
         for key, _ctx in sorted(have - want, key=str)[:5]:
-            out.append(
-                f"{shown(path)}: still has {key[:60]!r}, gone from the sources (python scripts/i18n.py extract)"
-            )
+            out.append(f"{shown(path)}: still has {key[:60]!r}, gone from the sources (python scripts/i18n.py extract)")
     return out
 
 

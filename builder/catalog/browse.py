@@ -9,6 +9,7 @@ from builder import limits
 from builder.catalog.loader import entry_id, load_catalog
 from builder.catalog.packfiles import resolve_pack
 from builder.errors import CatalogError, Diagnostic, UsageError, option
+from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 from builder.paths import data_root, display_path, is_file, origin_text
 from builder.rulebooks import format_source, humanize, source_refs
@@ -207,13 +208,13 @@ def complete_in(cat, section: str, entry) -> str:
     pack that gives it, with its file and the entry's line, or a pack of their own."""
     where = cat.where(section, entry)
     if not (getattr(cat, "from_pack", {}).get((section, entry_id(entry))) and where):
-        return "a pack of your own (an entry of the same name completes it)"
+        return L_("a pack of your own (an entry of the same name completes it)")
     file, _, line = where.rpartition(":")
     origin = _pack_origin(cat, file, int(line) if line.isdigit() else 0)
     shown = display_path(file)
     if Path(shown).is_absolute():  # not below the current folder (a server's workspace): the file's name
         origin = origin.replace(f"({shown}:", f"({Path(file).name}:", 1)
-    return "its " + origin
+    return L_("its {origin}", origin=origin)
 
 
 def _pack_origin(cat, file: str, line: int) -> str:
@@ -221,16 +222,23 @@ def _pack_origin(cat, file: str, line: int) -> str:
     a pack bundled with daimyo) and the entry's line."""
     info: dict = next((p for p in cat.packs if p.get("file") == file), {})
     name = info.get("name") or info.get("pack") or Path(file).stem
-    example = "; example data, not from the rulebook" if info.get("example") else ""
+    example = info.get("example")
     at = f":{line}" if line else ""
     try:
         Path(file).resolve().relative_to(data_root().resolve())
         bundled = True
     except (ValueError, OSError):
         bundled = False
+    where = f"{Path(file).name if bundled else display_path(file)}{at}"
+    if bundled and example:
+        return L_(
+            "the bundled example pack '{name}' ({where}; example data, not from the rulebook)", name=name, where=where
+        )
     if bundled:
-        return f"the bundled example pack '{name}' ({Path(file).name}{at}{example})"
-    return f"pack '{name}' ({display_path(file)}{at}{example})"
+        return L_("the bundled example pack '{name}' ({where})", name=name, where=where)
+    if example:
+        return L_("pack '{name}' ({where}; example data, not from the rulebook)", name=name, where=where)
+    return L_("pack '{name}' ({where})", name=name, where=where)
 
 
 def _replaced(over: dict) -> str:

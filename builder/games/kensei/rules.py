@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from builder import state
 from builder.errors import ListError
 from builder.findings import Finding, codes
+from builder.i18n import L_, N_, Text
 from builder.names import did_you_mean, normalize
 from builder.paths import origin_text
 from builder.rules.compiled import ruleset
@@ -26,6 +27,7 @@ from builder.rules.engine import (
     Item,
     Unknown,
     active_restrictions,
+    catalog_text,
     evaluate,
     exact_number,
     fmt_num,
@@ -43,6 +45,22 @@ SEED = "001_dbcd2f61c1014419.txt"
 LIST_KEYS = ("clan", "points", "commander", "occult", "general", "troops")
 TROOP_KEYS = ("troop", "models", "led_by", "standard")
 UNIT = "AP"
+N_("AP")  # the points unit, as a message (``builder.rules.engine.catalog_text``)
+# the troop types, as the findings name them
+TYPE_NAMES = {
+    "infantry": N_("infantry"),
+    "mounted": N_("mounted"),
+    "skirmisher": N_("skirmisher"),
+    "spiritual": N_("spiritual"),
+    "creature": N_("creature"),
+}
+
+
+def _type(value: Any) -> str:
+    """A troop type as a finding says it (translated where it is shown)."""
+    return Text(TYPE_NAMES[value]) if value in TYPE_NAMES else str(value)
+
+
 # the facts and values a restriction may use: builder.games.kensei.catalog.RESTRICTION_FACTS and
 # RESTRICTION_CONTEXT_FACTS / _VALUES (the catalog refuses any other when it is loaded)
 
@@ -287,7 +305,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
             Finding(
                 "error",
                 "kensei.unknown-clan",
-                _unknown("clan", clan_written, catalog, "clans"),
+                _unknown(L_("clan"), clan_written, catalog, "clans"),
                 loc=("clan",),
                 source=SRC["clan"],
             )
@@ -300,8 +318,11 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
                 Finding(
                     "error",
                     "kensei.clan-not-playable",
-                    f"clan '{clan.name}' is not playable (its catalog entry says playable: false); "
-                    f"choose one of {', '.join(playable)}",
+                    L_(
+                        "clan '{clan}' is not playable (its catalog entry says playable: false); choose one of {clans}",
+                        clan=clan.name,
+                        clans=", ".join(playable),
+                    ),
                     loc=("clan",),
                     source=SRC["clan"],
                 )
@@ -312,7 +333,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
             Finding(
                 "error",
                 "kensei.unknown-commander",
-                _unknown("commander level", commander, catalog, "commander_levels"),
+                _unknown(L_("commander level"), commander, catalog, "commander_levels"),
                 loc=("commander",),
                 source=SRC["commander"],
             )
@@ -331,7 +352,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
         troop = _find(catalog, "troops", name)
         if troop is None:
             findings.append(
-                Finding("error", "kensei.unknown-troop", _unknown("troop", name, catalog, "troops"), loc=("troops", i))
+                Finding(
+                    "error", "kensei.unknown-troop", _unknown(L_("troop"), name, catalog, "troops"), loc=("troops", i)
+                )
             )
         companion = troop is not None and troop.id in companion_ids(catalog)
         bearer = troop is not None and _is_standard_bearer(troop)
@@ -361,7 +384,9 @@ def companion_ids(catalog: Catalog) -> frozenset:
 
 def _unknown(what: str, name: Any, catalog: Catalog, section: str) -> str:
     hint = catalog.did_you_mean(section, str(name))
-    return f"unknown {what} '{name}'" + (f"; {hint}" if hint else "")
+    if hint:
+        return L_("unknown {what} '{name}'; {hint}", what=what, name=name, hint=hint)
+    return L_("unknown {what} '{name}'", what=what, name=name)
 
 
 # -- profile facts ---------------------------------------------------------------------------
@@ -648,12 +673,23 @@ def _prepare(lst: KenseiList, catalog: Catalog, rules: dict) -> Any:
     rounding = math.floor if rules.get("limits_between_hundreds") == "floor" else math.ceil
     size = max(100, rounding(lst.points / 100) * 100)
     spent_base = rules.get("percent_base") == "points_spent"
-    size_label = (
-        "the battle size"
-        if size == lst.points
-        else f"{lst.points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded "
-        f"{'down' if rounding is math.floor else 'up'}, house rule limits_between_hundreds"
-    )
+    size_label: str
+    if size == lst.points:
+        size_label = L_("the battle size")
+    elif rounding is math.floor:
+        size_label = L_(
+            "{points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded down, "
+            "house rule limits_between_hundreds",
+            points=lst.points,
+            size=size,
+        )
+    else:
+        size_label = L_(
+            "{points} AP counts as {size} AP: the leader and unit limits go by the hundred, rounded up, "
+            "house rule limits_between_hundreds",
+            points=lst.points,
+            size=size,
+        )
     ctx = Context(
         limit=lst.points,
         facts={
@@ -663,16 +699,16 @@ def _prepare(lst: KenseiList, catalog: Catalog, rules: dict) -> Any:
             "limit": lst.points,
         },
         values={
-            "commander_cost": (lst.commander_cost, f"commander level {level_name}", ("commander",)),
-            "spent": (total, "points spent", ("points",)),
+            "commander_cost": (lst.commander_cost, L_("commander level {level}", level=level_name), ("commander",)),
+            "spent": (total, L_("points spent"), ("points",)),
             "size": (size, size_label, ("points",)),
             "percent_base": (
                 total if spent_base else lst.points,
-                "points spent" if spent_base else "the battle size",
+                L_("points spent") if spent_base else L_("the battle size"),
                 ("points",),
             ),
-            "troops_points": (troops_points, "troops", ("troops",)),
-            "ranged_points": (ranged_points, "ranged troops", ("troops",)),
+            "troops_points": (troops_points, L_("troops"), ("troops",)),
+            "ranged_points": (ranged_points, L_("ranged troops"), ("troops",)),
         },
         rules=rules,
         prefix="kensei",
@@ -691,7 +727,7 @@ def check(lst: KenseiList, catalog: Catalog, rules: dict) -> list[Finding]:
     findings = evaluate(catalog.model.restrictions, items, ctx)
     for f in findings:
         if f.code == "kensei.spiritual-max":
-            f.message = _spiritual_message(lst, f)
+            f.reword(_spiritual_message(lst, f))
     findings += _check_unit_sizes(lst, items)
     findings += _check_costs(lst)
     findings += _check_general(lst, catalog)
@@ -722,7 +758,15 @@ def _check_unit_sizes(lst: KenseiList, items: list) -> list[Finding]:
                 Finding(
                     "error",
                     f"kensei.unit-size-{kind}",
-                    f"{it.name}: unit of {it.models} models {op} {bound} (unit_{kind} of its profile in {it.origin})",
+                    L_(
+                        "{name}: unit of {n} models {op} {bound} ({field} of its profile in {origin})",
+                        name=it.name,
+                        n=it.models,
+                        op=op,
+                        bound=bound,
+                        field="unit_" + kind,
+                        origin=it.origin,
+                    ),
                     loc=it.loc,
                     source=f"{SEED}:5919-5922",
                     value=it.models,
@@ -743,12 +787,12 @@ def _spiritual_message(lst: KenseiList, f: Finding) -> str:
     onm, kom = held["O"], held["K"]
     names = ", ".join(sorted(onm + kom))
     if onm and kom:
-        return f"{names}: an army takes one Onmyouji or one Komuso, never both"
+        return L_("{names}: an army takes one Onmyouji or one Komuso, never both", names=names)
     if onm:
-        return f"{len(onm)} Onmyouji ({names}) > 1: an army takes only one Onmyouji"
+        return L_("{n} Onmyouji ({names}) > 1: an army takes only one Onmyouji", n=len(onm), names=names)
     if kom:
-        return f"{len(kom)} Komuso > 1: an army takes only one Komuso"
-    return f.message
+        return L_("{n} Komuso > 1: an army takes only one Komuso", n=len(kom))
+    return f.text or f.message
 
 
 def _check_realm(lst: KenseiList) -> list[Finding]:
@@ -769,7 +813,12 @@ def _check_realm(lst: KenseiList) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.onmyouji-realm",
-                    f"{t.name} is a {t.realm} creature; the Onmyouji's realm is {', '.join(sorted(realms))}",
+                    L_(
+                        "{name} is a {realm} creature; the Onmyouji's realm is {realms}",
+                        name=t.name,
+                        realm=t.realm,
+                        realms=", ".join(sorted(realms)),
+                    ),
                     loc=e.loc,
                     source=f"{SEED}:4917-4922",
                 )
@@ -787,10 +836,12 @@ def _check_costs(lst: KenseiList) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.cost-unknown",
-                    f"'{e.troop.name}' has no cost in the catalog (the rulebook's army lists are "
-                    f"missing), so the points limits cannot be checked and the list cannot be "
-                    f"confirmed legal; give 'cost: N' for '{e.troop.name}' in a pack "
-                    f"(packs: [my-troops.yaml])",
+                    L_(
+                        "'{name}' has no cost in the catalog (the rulebook's army lists are missing), so the "
+                        "points limits cannot be checked and the list cannot be confirmed legal; give 'cost: N' "
+                        "for '{name}' in a pack (packs: [my-troops.yaml])",
+                        name=e.troop.name,
+                    ),
                     loc=e.loc,
                     source=f"{SEED}:6710-6819",
                 )
@@ -822,7 +873,9 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.general-not-listed",
-                    f"the general '{lst.general}' is not among the troops" + (f"; {hint}" if hint else ""),
+                    L_("the general '{name}' is not among the troops; {hint}", name=lst.general, hint=hint)
+                    if hint
+                    else L_("the general '{name}' is not among the troops", name=lst.general),
                     loc=("general",),
                     source=src,
                 )
@@ -836,19 +889,23 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "warning",
                     "kensei.general-not-hero",
-                    f"cannot tell whether '{e.troop.name}' may be the general: its profile lacks "
-                    f"'troop_class' or 'leader'; give them in a pack",
+                    L_(
+                        "cannot tell whether '{name}' may be the general: its profile lacks 'troop_class' or "
+                        "'leader'; give them in a pack",
+                        name=e.troop.name,
+                    ),
                     loc=("general",),
                     source=src,
                 )
             ]
         if not ok:
-            why = f"class {e.troop.troop_class or '?'}" + ("" if e.troop.leader else ", no leader rank")
+            cls = e.troop.troop_class or "?"
+            why = L_("class {cls}", cls=cls) if e.troop.leader else L_("class {cls}, no leader rank", cls=cls)
             return [
                 Finding(
                     "error",
                     "kensei.general-not-hero",
-                    f"the general '{e.troop.name}' must be a Hero with leader rank ({why})",
+                    L_("the general '{name}' must be a Hero with leader rank ({why})", name=e.troop.name, why=why),
                     loc=("general",),
                     source=src,
                 )
@@ -862,7 +919,7 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
             Finding(
                 "error",
                 "kensei.general-missing",
-                "no Hero with leader rank in the list to be the army general",
+                L_("no Hero with leader rank in the list to be the army general"),
                 loc=("troops",),
                 source=src,
                 value=0,
@@ -873,12 +930,19 @@ def _check_general(lst: KenseiList, catalog: Catalog) -> list[Finding]:
     written: dict[str, int] = {}
     for e in eligible:
         written[e.name] = written.get(e.name, 0) + 1
-    names = ", ".join(f"'{n}'" + (f" {k} times" if k > 1 else "") for n, k in sorted(written.items()))
+    shown: list[str] = [
+        L_("'{name}' {n} times", name=n, n=k) if k > 1 else f"'{n}'" for n, k in sorted(written.items())
+    ]
+    names = Text(", ".join(f"{{p{i}}}" for i in range(len(shown))), {f"p{i}": x for i, x in enumerate(shown)})
     return [
         Finding(
             "error",
             "kensei.general-ambiguous",
-            f"{len(eligible)} Heroes could be the army general ({names}); name one with 'general:'",
+            L_(
+                "{n} Heroes could be the army general ({names}); name one with 'general:'",
+                n=len(eligible),
+                names=names,
+            ),
             loc=("troops",),
             source=src,
         )
@@ -904,7 +968,13 @@ def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: boo
         return Finding(
             "error",
             "kensei.unit-leader-type",
-            f"{e.troop.name}: leader '{ldr_troop.name}' is {tl}, the unit is {tu}; they must be of the same type",
+            L_(
+                "{name}: leader '{leader}' is {leader_type}, the unit is {unit_type}; they must be of the same type",
+                name=e.troop.name,
+                leader=ldr_troop.name,
+                leader_type=_type(tl),
+                unit_type=_type(tu),
+            ),
             loc=e.loc + ("led_by",),
             source=src,
             value=tl,
@@ -919,12 +989,26 @@ def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: boo
             if ru == rl:
                 return None
             arms = {True: "ranged weapon armed", False: "hand to hand armed"}
-            rule = "" if tu == "infantry" else " (house rule unit_leader_weapons_every_type)"
+            shown = {
+                True: lambda t: L_("ranged weapon armed {type}", type=_type(t)),
+                False: lambda t: L_("hand to hand armed {type}", type=_type(t)),
+            }
+            same = (
+                L_("they must be of the same type")
+                if tu == "infantry"
+                else L_("they must be of the same type (house rule unit_leader_weapons_every_type)")
+            )
             return Finding(
                 "error",
                 "kensei.unit-leader-type",
-                f"{e.troop.name}: leader '{ldr_troop.name}' is {arms[rl]} {tl}, the unit is "
-                f"{arms[ru]} {tu}; they must be of the same type{rule}",
+                L_(
+                    "{name}: leader '{leader}' is {leader_type}, the unit is {unit_type}; {rule}",
+                    name=e.troop.name,
+                    leader=ldr_troop.name,
+                    leader_type=shown[rl](tl),
+                    unit_type=shown[ru](tu),
+                    rule=same,
+                ),
                 loc=e.loc + ("led_by",),
                 source=src,
                 value=f"{arms[rl]} {tl}",
@@ -934,8 +1018,12 @@ def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: boo
     return Finding(
         "warning",
         "kensei.unit-leader-type",
-        f"{e.troop.name}: cannot tell whether '{ldr_troop.name}' is of the unit's type "
-        f"(a profile lacks {unknown}; give it in a pack)",
+        L_(
+            "{name}: cannot tell whether '{leader}' is of the unit's type (a profile lacks {field}; give it in a pack)",
+            name=e.troop.name,
+            leader=ldr_troop.name,
+            field=unknown,
+        ),
         loc=e.loc + ("led_by",),
         source=src,
     )
@@ -962,7 +1050,14 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                 Finding(
                     "error",
                     "kensei.led-by-unknown",
-                    f"{e.troop.name}: unit leader '{e.led_by}' is not in the list" + (f"; {hint}" if hint else ""),
+                    L_(
+                        "{name}: unit leader '{leader}' is not in the list; {hint}",
+                        name=e.troop.name,
+                        leader=e.led_by,
+                        hint=hint,
+                    )
+                    if hint
+                    else L_("{name}: unit leader '{leader}' is not in the list", name=e.troop.name, leader=e.led_by),
                     loc=e.loc + ("led_by",),
                     source=src,
                 )
@@ -974,9 +1069,17 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                 Finding(
                     "error" if ldr_troop.leader is False else "warning",
                     "kensei.led-by-not-leader",
-                    f"{e.troop.name}: '{ldr_troop.name}' "
-                    + ("has no leader rank" if ldr_troop.leader is False else "has no 'leader' field in its profile")
-                    + " and cannot lead a unit",
+                    L_(
+                        "{name}: '{leader}' has no leader rank and cannot lead a unit",
+                        name=e.troop.name,
+                        leader=ldr_troop.name,
+                    )
+                    if ldr_troop.leader is False
+                    else L_(
+                        "{name}: '{leader}' has no 'leader' field in its profile and cannot lead a unit",
+                        name=e.troop.name,
+                        leader=ldr_troop.name,
+                    ),
                     loc=e.loc + ("led_by",),
                     source=src,
                 )
@@ -991,8 +1094,12 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                     Finding(
                         "warning",
                         "kensei.unit-leader-class",
-                        f"{e.troop.name}: '{who.name}' has no 'troop_class' in its profile, so whether "
-                        "it may lead or be led cannot be told; give 'troop_class' in a pack",
+                        L_(
+                            "{name}: '{who}' has no 'troop_class' in its profile, so whether it may lead or be led "
+                            "cannot be told; give 'troop_class' in a pack",
+                            name=e.troop.name,
+                            who=who.name,
+                        ),
                         loc=e.loc + ("led_by",),
                         source=src,
                     )
@@ -1002,8 +1109,13 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                     Finding(
                         "error",
                         "kensei.unit-leader-class",
-                        f"{e.troop.name}: class {who.troop_class} of '{who.name}' can neither lead "
-                        f"a unit nor be led (only Hero, Elite, Warrior and Peasant)",
+                        L_(
+                            "{name}: class {cls} of '{who}' can neither lead a unit nor be led (only Hero, Elite, "
+                            "Warrior and Peasant)",
+                            name=e.troop.name,
+                            cls=who.troop_class,
+                            who=who.name,
+                        ),
                         loc=e.loc + ("led_by",),
                         source=src,
                     )
@@ -1013,8 +1125,13 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                 Finding(
                     "error",
                     "kensei.unit-leader-class",
-                    f"{e.troop.name}: leader '{ldr_troop.name}' (class {ldr_troop.troop_class}) is "
-                    f"below the unit's class {e.troop.troop_class}",
+                    L_(
+                        "{name}: leader '{leader}' (class {leader_class}) is below the unit's class {unit_class}",
+                        name=e.troop.name,
+                        leader=ldr_troop.name,
+                        leader_class=ldr_troop.troop_class,
+                        unit_class=e.troop.troop_class,
+                    ),
                     loc=e.loc + ("led_by",),
                     source=src,
                     value=ldr_troop.troop_class,
@@ -1031,7 +1148,11 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
                 Finding(
                     "error",
                     "kensei.unit-leader-twice",
-                    f"'{_find(catalog, 'troops', tid).name}' leads {len(units)} units; a leader leads one unit",
+                    L_(
+                        "'{name}' leads {n} units; a leader leads one unit",
+                        name=_find(catalog, "troops", tid).name,
+                        n=len(units),
+                    ),
                     loc=e.loc + ("led_by",),
                     source=src,
                     value=len(units),
@@ -1081,8 +1202,11 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.the-protector",
-                    f"Sato is led by '{s.led_by}', but with Kogen in the army Sato must be deployed "
-                    "in the unit Kogen leads (The Protector)",
+                    L_(
+                        "Sato is led by '{leader}', but with Kogen in the army Sato must be deployed in the unit "
+                        "Kogen leads (The Protector)",
+                        leader=s.led_by,
+                    ),
                     loc=s.loc + ("led_by",),
                     source=src,
                 )
@@ -1092,9 +1216,12 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "info",
                     "kensei.the-protector",
-                    f"Sato is deployed in the unit Kogen leads ({led[0].troop.name}) and uses its "
-                    f"profile: the unit counts {led[0].models + 1} miniatures with him; +1 to the "
-                    "Protect the Leader roll (The Protector)",
+                    L_(
+                        "Sato is deployed in the unit Kogen leads ({unit}) and uses its profile: the unit counts "
+                        "{n} miniatures with him; +1 to the Protect the Leader roll (The Protector)",
+                        unit=led[0].troop.name,
+                        n=led[0].models + 1,
+                    ),
                     loc=s.loc,
                     source=src,
                 )
@@ -1104,8 +1231,11 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "error",
                     "kensei.the-protector",
-                    f"Kogen leads no unit: Sato joins him as a unit of two miniatures, Kogen and Sato, "
-                    f"so Sato is one model, not {s.models} (The Protector)",
+                    L_(
+                        "Kogen leads no unit: Sato joins him as a unit of two miniatures, Kogen and Sato, so Sato "
+                        "is one model, not {n} (The Protector)",
+                        n=s.models,
+                    ),
                     loc=s.loc + ("models",),
                     source=src,
                     value=s.models,
@@ -1117,8 +1247,10 @@ def _check_protector(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 Finding(
                     "info",
                     "kensei.the-protector",
-                    "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a "
-                    "unit of two miniatures (The Protector)",
+                    L_(
+                        "Kogen leads no unit: Sato becomes an elite Yurei with Nodachi and joins him as a unit of "
+                        "two miniatures (The Protector)"
+                    ),
                     loc=s.loc,
                     source=src,
                 )
@@ -1142,7 +1274,7 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-outside-unit",
-                    "a Hata-Jurushi must be deployed inside a unit; write 'standard: true' on that unit instead",
+                    L_("a Hata-Jurushi must be deployed inside a unit; write 'standard: true' on that unit instead"),
                     loc=e.loc,
                     source=src,
                 )
@@ -1155,7 +1287,7 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-max",
-                    f"{e.troop.name}: {e.standard} Hata-Jurushi in one unit > 1 (one for each unit)",
+                    L_("{name}: {n} Hata-Jurushi in one unit > 1 (one for each unit)", name=e.troop.name, n=e.standard),
                     loc=e.loc + ("standard",),
                     source=src,
                     value=e.standard,
@@ -1168,7 +1300,10 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-not-unit",
-                    f"{e.troop.name} is a single model, not a unit: a Hata-Jurushi is deployed inside a unit",
+                    L_(
+                        "{name} is a single model, not a unit: a Hata-Jurushi is deployed inside a unit",
+                        name=e.troop.name,
+                    ),
                     loc=e.loc + ("standard",),
                     source=src,
                 )
@@ -1178,9 +1313,12 @@ def _check_standards(lst: KenseiList, catalog: Catalog, rules: dict | None = Non
                 Finding(
                     "error",
                     "kensei.standard-not-unit",
-                    f"{e.troop.name}: under the house rule standard_leader_classes a Hata-Jurushi "
-                    f"goes only in a unit of class Hero, Elite, Warrior or Peasant, not "
-                    f"{e.troop.troop_class}",
+                    L_(
+                        "{name}: under the house rule standard_leader_classes a Hata-Jurushi goes only in a unit "
+                        "of class Hero, Elite, Warrior or Peasant, not {cls}",
+                        name=e.troop.name,
+                        cls=e.troop.troop_class,
+                    ),
                     loc=e.loc + ("standard",),
                     source=f"{src}, {SEED}:1852-1856",
                 )
@@ -1217,7 +1355,12 @@ def _check_shikigami(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                     Finding(
                         "info",
                         "kensei.onmyouji-shikigami",
-                        f"{owner.troop.name} comes with {each} {name} (not listed; they are fielded with it)",
+                        L_(
+                            "{owner} comes with {n} {name} (not listed; they are fielded with it)",
+                            owner=owner.troop.name,
+                            n=each,
+                            name=name,
+                        ),
                         loc=owner.loc,
                         source=src,
                         value=0,
@@ -1226,13 +1369,19 @@ def _check_shikigami(lst: KenseiList, catalog: Catalog) -> list[Finding]:
                 )
         elif got != want:
             held = sum(o.models for o, _ in owners)
-            with_whom = f"{held} Onmyouji" if held else "no Onmyouji"
+            with_whom = L_("{n} Onmyouji", n=held) if held else L_("no Onmyouji")
             out.append(
                 Finding(
                     "error",
                     "kensei.onmyouji-shikigami",
-                    f"{got} {name} listed, but {want} go with {with_whom} "
-                    "(an Onmyouji is accompanied by two Shikigami)",
+                    L_(
+                        "{got} {name} listed, but {want} go with {with_whom} (an Onmyouji is accompanied by two "
+                        "Shikigami)",
+                        got=got,
+                        name=name,
+                        want=want,
+                        with_whom=with_whom,
+                    ),
                     loc=got_entries[0].loc,
                     source=src,
                     value=got,
@@ -1257,9 +1406,17 @@ def _check_peasants(lst: KenseiList, rules: dict) -> list[Finding]:
                 Finding(
                     "warning",
                     "kensei.peasant-pairs",
-                    f"{t.name}: {e.models} models, but peasants are bought {n} for every "
-                    f"{fmt_num(t.purchase.points)} {UNIT}: paid as {paid} "
-                    f"({fmt_num(e.points)} {UNIT})",
+                    L_(
+                        "{name}: {n} models, but peasants are bought {per} for every {cost} {unit}: paid as {paid} "
+                        "({points} {unit})",
+                        name=t.name,
+                        n=e.models,
+                        per=n,
+                        cost=fmt_num(t.purchase.points),
+                        unit=catalog_text(UNIT),
+                        paid=paid,
+                        points=fmt_num(e.points),
+                    ),
                     loc=e.loc + ("models",),
                     source=SRC["peasants"],
                     value=e.models,

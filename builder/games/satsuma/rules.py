@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
+from builder.i18n import L_
 from builder.names import did_you_mean, normalize
 
 if TYPE_CHECKING:
@@ -786,7 +787,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                 findings.append(
                     error(
                         "satsuma.unknown-name",
-                        f"unknown card '{e.name}'" + (f"; {hint}" if hint else ""),
+                        L_("unknown card '{name}'; {hint}", name=e.name, hint=hint)
+                        if hint
+                        else L_("unknown card '{name}'", name=e.name),
                         loc=e.loc,
                         source=f"{SEED}:62-155",
                     )
@@ -810,8 +813,20 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
             out.append(
                 error(
                     "satsuma.wrong-side",
-                    f"'{e.card.name}' is a card of the {e.card.side} deck, not the {lst.side} deck"
-                    + (f"; {hint}" if hint else ""),
+                    L_(
+                        "'{name}' is a card of the {side} deck, not the {deck} deck; {hint}",
+                        name=e.card.name,
+                        side=e.card.side,
+                        deck=lst.side,
+                        hint=hint,
+                    )
+                    if hint
+                    else L_(
+                        "'{name}' is a card of the {side} deck, not the {deck} deck",
+                        name=e.card.name,
+                        side=e.card.side,
+                        deck=lst.side,
+                    ),
                     loc=e.loc,
                     source=e.card.source,
                     value=e.card.side,
@@ -842,8 +857,12 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
                 out.append(
                     info(
                         "satsuma.custom-card",
-                        f"custom card '{e.name}' printed '{e.custom.printed}' replaces the catalog card "
-                        f"printed '{known.printed}'",
+                        L_(
+                            "custom card '{name}' printed '{printed}' replaces the catalog card printed '{known}'",
+                            name=e.name,
+                            printed=e.custom.printed,
+                            known=known.printed,
+                        ),
                         loc=e.loc,
                         source=known.source,
                     )
@@ -853,7 +872,12 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
                     out.append(
                         error(
                             "satsuma.unknown-suit",
-                            f"custom card '{e.name}' uses suit '{suit}', none of the eight suits ({letters})",
+                            L_(
+                                "custom card '{name}' uses suit '{suit}', none of the eight suits ({letters})",
+                                name=e.name,
+                                suit=suit,
+                                letters=letters,
+                            ),
                             loc=e.loc + ("printed",),
                             source=f"{SEED}:20-28",
                             value=suit,
@@ -863,7 +887,11 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
                     out.append(
                         error(
                             "satsuma.strength",
-                            f"custom card '{e.name}' has strength {strength}; strengths are positive",
+                            L_(
+                                "custom card '{name}' has strength {strength}; strengths are positive",
+                                name=e.name,
+                                strength=strength,
+                            ),
                             loc=e.loc + ("printed",),
                             source=f"{SEED}:19",
                             value=strength,
@@ -876,7 +904,7 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
         out.append(
             error(
                 "satsuma.deck-size",
-                f"deck has {total} cards < the hand of {hand} cards each player draws",
+                L_("deck has {n} cards < the hand of {hand} cards each player draws", n=total, hand=hand),
                 loc=("cards",) if lst.deck == "variant" else ("deck",),
                 source=f"{SEED}:35",
                 value=total,
@@ -890,7 +918,12 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
             out.append(
                 info(
                     "satsuma.variant-size",
-                    f"variant deck of {total} cards; the published {lst.side} deck has {published}",
+                    L_(
+                        "variant deck of {n} cards; the published {side} deck has {published}",
+                        n=total,
+                        side=lst.side,
+                        published=published,
+                    ),
                     loc=("cards",),
                     value=total,
                     base=f"published {lst.side} deck",

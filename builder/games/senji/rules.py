@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from builder.catalog.frozen import model_fields
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
+from builder.i18n import L_
 from builder.names import did_you_mean
 
 if TYPE_CHECKING:
@@ -403,11 +404,13 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
     for pl in players:
         pl.family_entry = catalog.find("families", pl.family)
         if pl.family_entry is None:
-            findings.append(_unknown(catalog, "families", "family", pl.family, pl.loc + ("family",), "8-11"))
+            findings.append(_unknown(catalog, "families", L_("family"), pl.family, pl.loc + ("family",), "8-11"))
         if pl.samurai is not None:
             pl.samurai_entry = catalog.find("samurai", pl.samurai)
             if pl.samurai_entry is None:
-                findings.append(_unknown(catalog, "samurai", "samurai card", pl.samurai, pl.loc + ("samurai",), "9"))
+                findings.append(
+                    _unknown(catalog, "samurai", L_("samurai card"), pl.samurai, pl.loc + ("samurai",), "9")
+                )
         for pp in pl.provinces:
             pp.entry = catalog.find("provinces", pp.province)
             if pp.entry is None:
@@ -415,21 +418,33 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
                     _unknown(
                         catalog,
                         "provinces",
-                        "province",
+                        L_("province"),
                         pp.province,
                         pp.loc + ("province",),
                         "7",
-                        extra=" (not on the board in use; a board pack can name the provinces)",
+                        board=True,
                     )
                 )
     return SenjiList(players, dict(doc.house_rules)), findings
 
 
-def _unknown(catalog: Catalog, section: str, what: str, name: str, loc: tuple, lines: Any, extra: str = "") -> Finding:
+def _unknown(
+    catalog: Catalog, section: str, what: str, name: str, loc: tuple, lines: Any, board: bool = False
+) -> Finding:
     hint = catalog.did_you_mean(section, name)
+    if hint:
+        message = L_("unknown {what} '{name}'; {hint}", what=what, name=name, hint=hint)
+    elif board:
+        message = L_(
+            "unknown {what} '{name}' (not on the board in use; a board pack can name the provinces)",
+            what=what,
+            name=name,
+        )
+    else:
+        message = L_("unknown {what} '{name}'", what=what, name=name)
     return error(
         "senji.unknown-name",
-        f"unknown {what} '{name}'" + (f"; {hint}" if hint else extra),
+        message,
         loc=loc,
         source=src(lines),
         value=name,
@@ -493,7 +508,9 @@ def _setup_source(players: int, catalog: Catalog) -> str:
 
 def _and(names: list[str]) -> str:
     """``Aiko``, ``Aiko and Kenji``, ``Aiko, Kenji and Sora``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return L_("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
@@ -505,7 +522,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
         out.append(
             error(
                 "senji.player-count",
-                f"{n} players; Senji is for {lo} to {hi} players",
+                L_("{n} players; Senji is for {lo} to {hi} players", n=n, lo=lo, hi=hi),
                 loc=("players",),
                 source=src("20-24"),
                 value=n,
@@ -545,7 +562,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     error(
                         "senji.family-duplicate",
-                        f"{who}: family '{fam.name}' is also played by {_and(also)}",
+                        L_(
+                            "{who}: family '{family}' is also played by {others}",
+                            who=who,
+                            family=fam.name,
+                            others=_and(also),
+                        ),
                         loc=pl.loc + ("family",),
                         source=src("27"),
                         value=fam.name,
@@ -557,7 +579,13 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     error(
                         "senji.family-excluded",
-                        f"{who}: the {fam.name} family is excluded with {n} players (excluded: {names})",
+                        L_(
+                            "{who}: the {family} family is excluded with {n} players (excluded: {names})",
+                            who=who,
+                            family=fam.name,
+                            n=n,
+                            names=names,
+                        ),
                         loc=pl.loc + ("family",),
                         source=setup_src,
                         value=fam.name,
@@ -569,8 +597,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     info(
                         "senji.placeholder-family",
-                        f"{who}: the family name '{fam.name}' is not given by the rulebook "
-                        f"({fam.assumed or 'assumed'})",
+                        L_(
+                            "{who}: the family name '{family}' is not given by the rulebook ({assumed})",
+                            who=who,
+                            family=fam.name,
+                            assumed=fam.assumed or L_("assumed"),
+                        ),
                         loc=pl.loc + ("family",),
                     )
                 )
@@ -580,7 +612,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.samurai-card",
-                    f"{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
+                    L_(
+                        "{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
+                        who=who,
+                        kept=kept,
+                        drawn=drawn,
+                    ),
                     loc=pl.loc,
                     source=limit_source(catalog, "samurai_cards_kept", src("37")),
                     value=0,
@@ -594,8 +631,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     error(
                         "senji.samurai-duplicate",
-                        f"{who}: samurai card '{s.name}' is also kept by {_and(also)}; "
-                        "there is one card of each samurai",
+                        L_(
+                            "{who}: samurai card '{card}' is also kept by {others}; there is one card of each samurai",
+                            who=who,
+                            card=s.name,
+                            others=_and(also),
+                        ),
                         loc=pl.loc + ("samurai",),
                         source=src("9"),
                         value=s.name,
@@ -606,7 +647,11 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     warning(
                         "senji.placeholder-samurai",
-                        f"{who}: '{s.name}' is a placeholder; the rulebook does not name this samurai card",
+                        L_(
+                            "{who}: '{card}' is a placeholder; the rulebook does not name this samurai card",
+                            who=who,
+                            card=s.name,
+                        ),
                         loc=pl.loc + ("samurai",),
                         source=src("9"),
                     )
@@ -618,7 +663,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.starting-provinces",
-                    f"{who}: {k} starting provinces; each player names exactly {want}",
+                    L_("{who}: {n} starting provinces; each player names exactly {want}", who=who, n=k, want=want),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "starting_provinces", src("43")),
                     value=k,
@@ -630,7 +675,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.provinces-max",
-                    f"{who}: {k} provinces > {c['provinces_per_player']} provinces a player may control",
+                    L_(
+                        "{who}: {n} provinces > {most} provinces a player may control",
+                        who=who,
+                        n=k,
+                        most=c["provinces_per_player"],
+                    ),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "provinces_per_player", src("177")),
                     value=k,
@@ -645,7 +695,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         error(
                             "senji.province-taken",
-                            f"{who}: province '{e.name}' is named twice",
+                            L_("{who}: province '{province}' is named twice", who=who, province=e.name),
                             loc=pp.loc + ("province",),
                             source=src("43-44"),
                             value=e.name,
@@ -656,7 +706,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         error(
                             "senji.province-taken",
-                            f"{who}: province '{e.name}' is also a starting province of {_and(also)}",
+                            L_(
+                                "{who}: province '{province}' is also a starting province of {others}",
+                                who=who,
+                                province=e.name,
+                                others=_and(also),
+                            ),
                             loc=pp.loc + ("province",),
                             source=src("43-44"),
                             value=e.name,
@@ -669,7 +724,13 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         error(
                             "senji.province-neutral",
-                            f"{who}: '{e.name}' is neutral with {n} players (neutral: {names})",
+                            L_(
+                                "{who}: '{province}' is neutral with {n} players (neutral: {names})",
+                                who=who,
+                                province=e.name,
+                                n=n,
+                                names=names,
+                            ),
                             loc=pp.loc + ("province",),
                             source=setup_src,
                             value=e.name,
@@ -680,8 +741,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                     out.append(
                         warning(
                             "senji.placeholder-province",
-                            f"{who}: '{e.name}' is a placeholder; the rulebook does not name this "
-                            "province (use a board pack with the names of your board)",
+                            L_(
+                                "{who}: '{province}' is a placeholder; the rulebook does not name this province (use "
+                                "a board pack with the names of your board)",
+                                who=who,
+                                province=e.name,
+                            ),
                             loc=pp.loc + ("province",),
                             source=src("7"),
                         )
@@ -692,8 +757,13 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     error(
                         "senji.fortress-count",
-                        f"{who}: {pp.fortresses} fortresses in '{pp.province}'; each named province "
-                        f"gets exactly {c['fortresses_per_province']}",
+                        L_(
+                            "{who}: {n} fortresses in '{province}'; each named province gets exactly {want}",
+                            who=who,
+                            n=pp.fortresses,
+                            province=pp.province,
+                            want=c["fortresses_per_province"],
+                        ),
                         loc=pp.loc + ("fortresses",),
                         source=limit_source(catalog, "fortresses_per_province", src("44")),
                         value=pp.fortresses,
@@ -708,7 +778,13 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
                 out.append(
                     error(
                         "senji.province-units-max",
-                        f"{who}: {in_prov} units in '{pp.province}' > {c['units_per_province']} per province",
+                        L_(
+                            "{who}: {n} units in '{province}' > {most} per province",
+                            who=who,
+                            n=in_prov,
+                            province=pp.province,
+                            most=c["units_per_province"],
+                        ),
                         loc=pp.loc + ("units",),
                         source=limit_source(catalog, "units_per_province", src("102")),
                         value=in_prov,
@@ -721,8 +797,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.starting-units",
-                    f"{who}: {units} military units placed; exactly the {c['starting_units']} "
-                    "starting units must be placed",
+                    L_(
+                        "{who}: {n} military units placed; exactly the {want} starting units must be placed",
+                        who=who,
+                        n=units,
+                        want=c["starting_units"],
+                    ),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "starting_units", src("46")),
                     value=units,
@@ -734,7 +814,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.player-units-max",
-                    f"{who}: {units} military units > {c['units_per_player']} per player",
+                    L_("{who}: {n} military units > {most} per player", who=who, n=units, most=c["units_per_player"]),
                     loc=pl.loc + ("provinces",),
                     source=limit_source(catalog, "units_per_player", src("181")),
                     value=units,
@@ -746,8 +826,12 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             out.append(
                 error(
                     "senji.samurai-placement",
-                    f"{who}: the samurai is placed in {len(placed_samurai)} provinces; it must be placed "
-                    f"in exactly {c['starting_samurai']}",
+                    L_(
+                        "{who}: the samurai is placed in {n} provinces; it must be placed in exactly {want}",
+                        who=who,
+                        n=len(placed_samurai),
+                        want=c["starting_samurai"],
+                    ),
                     loc=(placed_samurai[1].loc + ("samurai",)) if len(placed_samurai) > 1 else pl.loc + ("provinces",),
                     source=src("46"),
                     value=len(placed_samurai),
@@ -759,7 +843,7 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
         out.append(
             info(
                 "senji.example-board",
-                "province names come from an example board pack, not the rulebook",
+                L_("province names come from an example board pack, not the rulebook"),
                 loc=("players",),
             )
         )
