@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from builder.errors import one_line
-from builder.i18n import L_, SOURCE_LANGUAGE, Text, current_language, pgettext
+from builder.i18n import L_, SOURCE_LANGUAGE, Text, current_language, pgettext, use
 from builder.rulebooks import exact_source, format_source, humanize
 
 SEVERITIES = ("error", "warning", "info")
@@ -86,15 +86,20 @@ class Finding:
         return _RANK[self.severity]
 
     def to_json(self) -> dict:
-        d: dict[str, object] = {
-            "severity": self.severity,
-            "code": self.code,
-            "message": humanize(self.message, bare=False),
-            "path": self.path,
-            "source": self.source,
-        }
-        if self.source:
-            d["source_text"] = format_source(self.source)
+        """The finding as JSON: English whatever the language (machine output never changes with
+        it), with ``message_translated`` and ``source_text_translated`` added beside the English
+        when the current language is another."""
+        lang = current_language()
+        with use(SOURCE_LANGUAGE):
+            d: dict[str, object] = {
+                "severity": self.severity,
+                "code": self.code,
+                "message": humanize(self.message, bare=False),
+                "path": self.path,
+                "source": self.source,
+            }
+            if self.source:
+                d["source_text"] = format_source(self.source)
         if self.line is not None:
             d["line"] = self.line
             d["col"] = self.col
@@ -104,14 +109,16 @@ class Finding:
                 d[k] = v
         if self.counted:
             d["counted"] = list(self.counted)
-        if current_language() != SOURCE_LANGUAGE:
+        if lang != SOURCE_LANGUAGE:
             d["message_translated"] = self.translated()
+            if self.source:
+                d["source_text_translated"] = format_source(self.source)
         return d
 
     def format(self, file: str | None = None, explain: bool = False) -> str:
         """``FILE:LINE:COL: SEVERITY CODE: MESSAGE (SOURCE)``, the source as a player reads it
         ("Kensei rulebook, Army leaders, line 5912"); ``explain`` adds the exact FILE:LINE."""
-        text = f"{_severity(self.severity)} {self.code}: {self.translated()}"
+        text = f"{severity_word(self.severity)} {self.code}: {self.translated()}"
         if self.source:
             shown = format_source(self.source, inline=True)
             exact = exact_source(self.source) if explain else ""
@@ -122,7 +129,7 @@ class Finding:
         return one_line(text)
 
 
-def _severity(severity: str) -> str:
+def severity_word(severity: str) -> str:
     """A severity as the text output shows it (``error``, ``warning``, ``info``), translated."""
     if severity == "error":
         return pgettext("severity", "error")

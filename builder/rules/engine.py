@@ -1080,7 +1080,10 @@ def limit_report(restrictions: Iterable, items: list[Item], ctx: Context, detail
                         id=r.id,
                         name=r.name,
                         for_each=r.for_each,
-                        counted=[f"{lbl}: {fmt_num(v)} {ctx.unit}" for v, lbl, _ in _plus(r, ctx)]
+                        counted=[
+                            Text("{label}: {amount}", {"label": catalog_text(lbl), "amount": _amount(v, ctx.unit)})
+                            for v, lbl, _ in _plus(r, ctx)
+                        ]
                         + [it.describe(ctx.unit) for it in group],
                     )
     return rows
