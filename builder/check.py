@@ -240,7 +240,7 @@ def load_checked(path, extra_packs=()):
     doc = load_list(path)
     catalog = load_catalog(doc.system, list(doc.packs) + [str(p) for p in extra_packs])
     result = check_doc(doc, catalog=catalog)
-    lst, _ = get(doc.system).rules.load_list(doc, catalog)
+    lst, _findings = get(doc.system).rules.load_list(doc, catalog)
     return doc, catalog, lst, result
 
 

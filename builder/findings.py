@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from builder.errors import one_line
-from builder.i18n import L_, SOURCE_LANGUAGE, Text, current_language, pgettext, use
+from builder.i18n import L_, N_, SOURCE_LANGUAGE, Text, current_language, pgettext, use
 from builder.rulebooks import exact_source, format_source, humanize
 
 SEVERITIES = ("error", "warning", "info")
@@ -283,8 +283,10 @@ def from_restrictions(prefix: str, restrictions: Iterable[Any] | None) -> dict[s
         out[code] = FindingCode(
             code,
             "error",
-            "a profile lacks a field a restriction needs (named; give it "
-            "in a pack): an error when it could change the verdict",
+            N_(
+                "a profile lacks a field a restriction needs (named; give it in a pack): an error when it could "
+                "change the verdict"
+            ),
         )
     return out
 

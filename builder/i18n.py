@@ -316,13 +316,13 @@ def _render(
     return msg.format(**shown)
 
 
-def L_(message: str, **params: Any) -> Text:
+def L_(message: str, /, **params: Any) -> Text:
     """``message`` with its named ``params`` (``{name}`` in it), English now and translatable
     later: ``L_("unknown {what} '{name}'", what=L_("troop"), name=n)``."""
     return Text(message, params)
 
 
-def Ln_(singular: str, plural: str, n: int, **params: Any) -> Text:
+def Ln_(singular: str, plural: str, n: int, /, **params: Any) -> Text:
     """``L_`` for a count: the form for ``n`` (also a parameter, ``{n}``) chosen where shown."""
     return Text(singular, {"n": n, **params}, plural, n)
 

@@ -60,14 +60,17 @@ def extract() -> dict[str, Catalog]:
             method, str(path), keywords=KEYWORDS, options=options, strip_comment_tags=True
         ):
             catalog.add(message, None, [(rel, lineno)], auto_comments=comments, context=context)
+        if method == "python":
+            for lineno, message in typer_help(path):
+                catalog.add(message, None, [(rel, lineno)], auto_comments=["help of the command line"])
     for message, rel, lineno in catalog_messages():
         catalogs["findings"].add(message, None, [(rel, lineno)])
     return catalogs
 
 
 # the words of a catalog's declarative restrictions a finding shows (``catalog/*/restrictions.yaml``:
-# ``label``, ``noun`` with its singular, ``message``, ``hint``): messages of the ``findings`` domain
-RESTRICTION_TEXT = ("label", "noun", "message", "hint")
+# ``name`` (a finding code's meaning), ``label``, ``noun`` with its singular, ``message``, ``hint``): messages of the ``findings`` domain
+RESTRICTION_TEXT = ("name", "label", "noun", "message", "hint")
 
 
 def catalog_messages() -> Iterator[tuple[str, str, int]]:
@@ -88,6 +91,41 @@ def catalog_messages() -> Iterator[tuple[str, str, int]]:
             yield value, shown(path), no
             if m.group(1) == "noun" and value.endswith("s"):
                 yield value[:-1], shown(path), no
+
+
+# typer's help: ``help=``/``short_help=``/``epilog=`` given to typer.Option, typer.Argument,
+# typer.Typer, ``.command()``, ``.callback()`` and ``.add_typer()``, and the docstring of a function
+# made a command (``@app.command()``, ``@app.callback()``): translated where the help is shown
+# (``builder.commands.app.translate_help``)
+HELP_CALLS = {"Option", "Argument", "Typer", "command", "callback", "add_typer"}
+HELP_KEYWORDS = ("help", "short_help", "epilog")
+
+
+def typer_help(path: Path) -> Iterator[tuple[int, str]]:
+    """(line, message) for each help text of a typer command line in a Python file."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except SyntaxError:
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in HELP_CALLS:
+                for kw in node.keywords:
+                    if kw.arg in HELP_KEYWORDS and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+                        if kw.value.value.strip():
+                            yield kw.value.lineno, kw.value.value
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for dec in node.decorator_list:
+                call = dec.func if isinstance(dec, ast.Call) else dec
+                if isinstance(call, ast.Attribute) and call.attr in ("command", "callback"):
+                    doc = ast.get_docstring(node, clean=True)
+                    if doc:
+                        yield node.lineno, doc
+                    break
 
 
 def pot_text(catalog: Catalog) -> bytes:

@@ -56,8 +56,8 @@ def parse_filter(text: str) -> tuple[str, str, str]:
     at = min(((text.find(op), op) for op in _OPS if op in text), default=None)
     if at is None or at[0] <= 0:
         raise UsageError(
-            f"filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER",
-            f"e.g. {option('where')} clan=buke, {option('where')} name~samurai, {option('where')} cost<10",
+            L_("filter '{text}' is not FIELD=VALUE, FIELD~TEXT or FIELD<NUMBER", text=text),
+            L_("e.g. {option} clan=buke, {option} name~samurai, {option} cost<10", option=option("where")),
         )
     i = at[0]
     op = next(o for o in _OPS if text.startswith(o, i))
@@ -123,7 +123,7 @@ def list_entries(system: str, section: str | None, where: list[str], packs=()) -
     if section is not None:
         if section not in sections:
             hint = did_you_mean(section, sections) or "sections: " + ", ".join(sections)
-            raise UsageError(f"{system} has no section '{section}'", hint)
+            raise UsageError(L_("{system} has no section '{section}'", system=system, section=section), hint)
         sections = [section]
     filters = [parse_filter(w) for w in where]
     lines = []
@@ -151,7 +151,9 @@ def show_entry(system: str, name: str, packs=()) -> list[str]:
             break
     if entry is None or section is None:  # found together
         cands = [n for s in cat.sections() for n in cat.names(s)]
-        raise UsageError(f"no {system} entry named '{name}'", did_you_mean(name, cands) or None)
+        raise UsageError(
+            L_("no {system} entry named '{name}'", system=system, name=name), did_you_mean(name, cands) or None
+        )
     lines = [f"{entry['name']}  ({system} {section}, id {entry['id']})"]
     over = cat.override(section, entry)
     if over is not None:
@@ -274,9 +276,9 @@ def check_catalogs(system: str | None, packs=(), games: tuple[str, ...] = ()) ->
             diags.append(
                 pos.diag(
                     ("system",) if isinstance(data, dict) and "system" in data else (),
-                    f"pack names no known system ({s!r})",
+                    L_("pack names no known system ({s!r})", s=s),
                     code="pack.system",
-                    hint="add 'system:' with one of " + ", ".join(games),
+                    hint=L_("add 'system:' with one of {values}", values=", ".join(games)),
                 )
             )
             continue

@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 import typer
 
+from builder.i18n import _, ngettext
 from builder.kit import printbounds as B
 from builder.render import api
 from builder.render.api import print_lists
@@ -180,13 +181,16 @@ def print_list(
         cut_machine=cut_machine,
     )
     list_file = list_files[0]
-    sys.stderr.write(f"wrote {path}\n")
+    sys.stderr.write(_("wrote {file}").format(file=path) + "\n")
     if checked and not checked[0].legal:  # the PDF says so too; printing still succeeds
         c = checked[0].counts()
         sys.stderr.write(
-            f"{list_file}: warning: the list is not legal ({c['error']} error"
-            f"{'s' * (c['error'] != 1)}); the printout is marked NOT LEGAL "
-            f"(see 'daimyo check {list_file}')\n"
+            ngettext(
+                "{file}: warning: the list is not legal ({n} error); the printout is marked NOT LEGAL (see '{check}')",
+                "{file}: warning: the list is not legal ({n} errors); the printout is marked NOT LEGAL (see '{check}')",
+                c["error"],
+            ).format(file=list_file, n=c["error"], check=f"daimyo check {list_file}")
+            + "\n"
         )
 
 
@@ -202,7 +206,7 @@ def print_test(
     """Print a duplex alignment sheet: read the misalignment on its back and pass it as --offset X,Y."""
 
     path = api.render_test_sheet(output, paper=paper, duplex=duplex, force=force)
-    sys.stderr.write(f"wrote {path}\n")
+    sys.stderr.write(_("wrote {file}").format(file=path) + "\n")
 
 
 printer_app = typer.Typer(
@@ -237,7 +241,7 @@ def printer_save(
     """Save a printer profile."""
 
     prof = save_profile(name, offset, scale_x, scale_y, force=force)
-    sys.stderr.write(f"saved {prof.describe()} in {profiles_path()}\n")
+    sys.stderr.write(_("saved {profile} in {file}").format(profile=prof.describe(), file=profiles_path()) + "\n")
 
 
 @printer_app.command("list")
@@ -253,7 +257,7 @@ def printer_remove(name: str = typer.Argument(..., help="The profile to remove."
     """Remove a printer profile."""
 
     prof = remove_profile(name)
-    sys.stderr.write(f"removed {prof.describe()}\n")
+    sys.stderr.write(_("removed {profile}").format(profile=prof.describe()) + "\n")
 
 
 @cli.command("aid")
@@ -272,7 +276,7 @@ def aid(
     """Print a player aid (reference sheet) of a game system."""
 
     path = api.render_aid(system, output, force=force, players=players, paper=paper, sources=sources)
-    sys.stderr.write(f"wrote {path}\n")
+    sys.stderr.write(_("wrote {file}").format(file=path) + "\n")
 
 
 def register(app) -> None:

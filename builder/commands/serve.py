@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from builder.cli import echo
+from builder.i18n import _
 from builder.yamlio import begin_command
 
 DEFAULT_PORT = 8765  # the same as builder.web.launch.DEFAULT_PORT, kept here for the help text
@@ -54,14 +55,14 @@ def serve_cmd(
 
     launch = prepare(folder, host=host, port=port, token=token, workers=workers)
     if launch.warning:
-        echo(f"daimyo serve: warning: {launch.warning}", err=True)
-    echo(f"daimyo serve: the lists of {launch.root}")
-    echo(f"open {launch.url}")
-    echo("press Ctrl-C to stop")
+        echo(_("daimyo serve: warning: {message}").format(message=launch.warning), err=True)
+    echo(_("daimyo serve: the lists of {folder}").format(folder=launch.root))
+    echo(_("open {url}").format(url=launch.url))
+    echo(_("press Ctrl-C to stop"))
     if open_browser:
         webbrowser.open(launch.url)
     launch.run()
-    echo("daimyo serve: stopped")
+    echo(_("daimyo serve: stopped"))
 
 
 def register(app) -> None:

@@ -253,15 +253,21 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
     data = doc.data
     hero = data.get("hero")
     if (hero is not None and not isinstance(hero, (str, int, float))) or isinstance(hero, bool):
-        diags.append(doc.diag(("hero",), f"'hero' must be text (the hero's name), not {value_kind(hero)}"))
+        diags.append(
+            doc.diag(
+                ("hero",), L_("'hero' must be text (the hero's name), not {value_kind}", value_kind=value_kind(hero))
+            )
+        )
         hero = None
     limit = data.get("max_hero_points")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         diags.append(
             doc.diag(
                 ("max_hero_points",),
-                "'max_hero_points' must be a whole number of at least 1 "
-                f"(the agreed hero point limit), not {value_kind(limit)}",
+                L_(
+                    "'max_hero_points' must be a whole number of at least 1 (the agreed hero point limit), not {value_kind}",
+                    value_kind=value_kind(limit),
+                ),
             )
         )
         limit = None
@@ -270,8 +276,12 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
         diags.append(
             doc.diag(
                 ("max_hero_points",),
-                f"'max_hero_points: {limit}' disagrees with house rule max_hero_points {agreed}",
-                hint="give the agreed limit once",
+                L_(
+                    "'max_hero_points: {limit}' disagrees with house rule max_hero_points {agreed}",
+                    limit=limit,
+                    agreed=agreed,
+                ),
+                hint=L_("give the agreed limit once"),
             )
         )
     attrs = data.get("attributes")
@@ -280,23 +290,33 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
         diags.append(
             doc.positions.diag(
                 (),
-                "missing 'attributes:' (the hero's Body, Mind and X attribute cards)",
-                hint="e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]",
+                L_("missing 'attributes:' (the hero's Body, Mind and X attribute cards)"),
+                hint=L_("e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]"),
             )
         )
     elif not isinstance(attrs, list):
         diags.append(
             doc.diag(
                 ("attributes",),
-                f"'attributes' must be a list of three attribute card names, not {value_kind(attrs)}",
-                hint="e.g. attributes: [Body card, Mind card, X card]",
+                L_(
+                    "'attributes' must be a list of three attribute card names, not {value_kind}",
+                    value_kind=value_kind(attrs),
+                ),
+                hint=L_("e.g. attributes: [Body card, Mind card, X card]"),
             )
         )
     else:
         for i, a in enumerate(attrs):
             if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
                 diags.append(
-                    doc.diag(("attributes", i), f"attribute card {i + 1} must be a card name, not {value_kind(a)}")
+                    doc.diag(
+                        ("attributes", i),
+                        L_(
+                            "attribute card {value} must be a card name, not {value_kind}",
+                            value=i + 1,
+                            value_kind=value_kind(a),
+                        ),
+                    )
                 )
                 continue
             rows_attr.append((str(a).strip(), ("attributes", i)))
@@ -886,47 +906,53 @@ def hand_size(catalog: Catalog) -> tuple[int, str]:
 FINDING_CODES = codes(
     "herocard",
     {
-        "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
-        "not-attribute-card": ("error", "an action card listed among the hero's attribute cards", SRC_ATTRS),
+        "unknown-card": ("error", N_("a card the catalog and the list's packs do not know")),
+        "not-attribute-card": ("error", N_("an action card listed among the hero's attribute cards"), SRC_ATTRS),
         "not-action-card": (
             "error",
-            "an attribute card or a Treasure listed in the action deck",
+            N_("an attribute card or a Treasure listed in the action deck"),
             f"{SRC_ATTRS}, {SRC_TREASURE}",
         ),
-        "attribute-count": ("error", "a hero has exactly three attribute cards", SRC_ATTRS),
-        "attribute-kinds": ("error", "a hero has one Body, one Mind and one X attribute card", SRC_ATTRS),
+        "attribute-count": ("error", N_("a hero has exactly three attribute cards"), SRC_ATTRS),
+        "attribute-kinds": ("error", N_("a hero has one Body, one Mind and one X attribute card"), SRC_ATTRS),
         "attribute-unknown": (
             "error",
-            "an attribute card that does not say whether it is Body, Mind or X: one of each "
-            "cannot be checked until a pack says",
+            N_(
+                "an attribute card that does not say whether it is Body, Mind or X: one of each "
+                "cannot be checked until a pack says"
+            ),
             SRC_ATTRS,
         ),
         "hero-points-unknown": (
             "error",
-            "an attribute card without hero points: the hero point limit cannot be checked until a pack gives them",
+            N_("an attribute card without hero points: the hero point limit cannot be checked until a pack gives them"),
             SRC_POINTS,
         ),
-        "unknown-value": ("warning", "a card lacks a value a rule needs (attribute, hero points or score)", SRC_ATTRS),
-        "hero-points-max": ("error", "the attribute cards' hero points exceed the agreed limit", SRC_POINTS),
-        "deck-min": ("error", "the action deck holds fewer cards than the rules ask", SRC_DECK),
+        "unknown-value": (
+            "warning",
+            N_("a card lacks a value a rule needs (attribute, hero points or score)"),
+            SRC_ATTRS,
+        ),
+        "hero-points-max": ("error", N_("the attribute cards' hero points exceed the agreed limit"), SRC_POINTS),
+        "deck-min": ("error", N_("the action deck holds fewer cards than the rules ask"), SRC_DECK),
         "copies-max": (
             "error",
-            "more copies of one action card than the rules allow",
+            N_("more copies of one action card than the rules allow"),
             f"{SEED}:1216-1217, {SEED}:1253",
         ),
         "cost-exceeds-score": (
             "warning",
-            "an action card costing more than the hero's score can never be played",
+            N_("an action card costing more than the hero's score can never be played"),
             SRC_COST,
         ),
         "cost-unknown": (
             "info",
-            "action costs the catalog lacks cannot be checked against the hero's scores",
+            N_("action costs the catalog lacks cannot be checked against the hero's scores"),
             SRC_COST,
         ),
         "mod-without-base": (
             "warning",
-            "an attack or block mod with no playable base card of its kind in the deck can never be played",
+            N_("an attack or block mod with no playable base card of its kind in the deck can never be played"),
             SRC_ATTACK,
         ),
     },

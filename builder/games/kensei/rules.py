@@ -179,8 +179,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
             diags.append(
                 doc.positions.diag(
                     (key,),
-                    f"unknown key '{key}' in a kensei list",
-                    hint=hint or "allowed: " + ", ".join(LIST_KEYS),
+                    L_("unknown key '{key}' in a kensei list", key=key),
+                    hint=hint or L_("allowed: {values}", values=", ".join(LIST_KEYS)),
                     prefer_key=True,
                 )
             )
@@ -189,17 +189,21 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     if "clan" not in body:
         diags.append(
             doc.positions.diag(
-                (), "missing required key 'clan'", hint="one of " + ", ".join(e.id for e in catalog.entries("clans"))
+                (),
+                L_("missing required key 'clan'"),
+                hint=L_("one of {values}", values=", ".join(e.id for e in catalog.entries("clans"))),
             )
         )
     elif not isinstance(clan_written, str) or not clan_written.strip():
-        bad(("clan",), f"'clan' must be a clan name, not {_type_name(clan_written)}")
+        bad(("clan",), L_("'clan' must be a clan name, not {type_name}", type_name=_type_name(clan_written)))
     # points
     points = body.get("points")
     if "points" not in body:
         diags.append(
             doc.positions.diag(
-                (), "missing required key 'points'", hint="the agreed battle size in army points, e.g. points: 200"
+                (),
+                L_("missing required key 'points'"),
+                hint=L_("the agreed battle size in army points, e.g. points: 200"),
             )
         )
     elif (
@@ -209,32 +213,42 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     ):
         bad(
             ("points",),
-            f"'points' must be a whole number of army points, not {_type_name(points)} {points!r}",
-            "e.g. points: 200",
+            L_(
+                "'points' must be a whole number of army points, not {type_name} {points!r}",
+                type_name=_type_name(points),
+                points=points,
+            ),
+            L_("e.g. points: 200"),
         )
     elif points <= 0:
-        bad(("points",), f"'points' must be positive, not {points}", "e.g. points: 200")
+        bad(("points",), L_("'points' must be positive, not {points}", points=points), L_("e.g. points: 200"))
     commander = body.get("commander", "hatamoto")
     if commander is None:
         commander = "hatamoto"
     if not isinstance(commander, str):
-        bad(("commander",), f"'commander' must be hatamoto, taisho or daimyo, not {_type_name(commander)}")
+        bad(
+            ("commander",),
+            L_("'commander' must be hatamoto, taisho or daimyo, not {type_name}", type_name=_type_name(commander)),
+        )
     occult = body.get("occult", False)
     if occult is None:
         occult = False
     if not isinstance(occult, bool):
-        bad(("occult",), f"'occult' must be true or false, not {occult!r}")
+        bad(("occult",), L_("'occult' must be true or false, not {occult!r}", occult=occult))
     general = body.get("general")
     if general is not None and not isinstance(general, str):
-        bad(("general",), f"'general' must be the name of a troop in the list, not {_type_name(general)}")
+        bad(
+            ("general",),
+            L_("'general' must be the name of a troop in the list, not {type_name}", type_name=_type_name(general)),
+        )
     troops = body.get("troops")
     if troops is None:
         troops = []
     if not isinstance(troops, list):
         bad(
             ("troops",),
-            f"'troops' must be a list of troops, not {_type_name(troops)}",
-            "write each troop as '- troop: NAME' with 'models: N'",
+            L_("'troops' must be a list of troops, not {type_name}", type_name=_type_name(troops)),
+            L_("write each troop as '- troop: NAME' with 'models: N'"),
         )
         troops = []
     raw_entries = []
@@ -242,7 +256,14 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
         if isinstance(t, str):
             t = {"troop": t}
         if not isinstance(t, dict):
-            bad(("troops", i), f"troops[{i}] must be a mapping with 'troop:' (and 'models:'), not {_type_name(t)}")
+            bad(
+                ("troops", i),
+                L_(
+                    "troops[{i}] must be a mapping with 'troop:' (and 'models:'), not {type_name}",
+                    i=i,
+                    type_name=_type_name(t),
+                ),
+            )
             continue
         ok = True
         for k in t:
@@ -250,35 +271,41 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
                 diags.append(
                     doc.positions.diag(
                         ("troops", i, k),
-                        f"unknown key '{k}' in troops[{i}]",
-                        hint=did_you_mean(str(k), TROOP_KEYS) or "allowed: " + ", ".join(TROOP_KEYS),
+                        L_("unknown key '{k}' in troops[{i}]", k=k, i=i),
+                        hint=did_you_mean(str(k), TROOP_KEYS) or L_("allowed: {values}", values=", ".join(TROOP_KEYS)),
                         prefer_key=True,
                     )
                 )
                 ok = False
         name = t.get("troop")
         if "troop" not in t:
-            bad(("troops", i), f"troops[{i}] has no 'troop:' name")
+            bad(("troops", i), L_("troops[{i}] has no 'troop:' name", i=i))
             ok = False
         elif not isinstance(name, str) or not name.strip():
-            bad(("troops", i, "troop"), f"troops[{i}].troop must be a troop name, not {_type_name(name)}")
+            bad(
+                ("troops", i, "troop"),
+                L_("troops[{i}].troop must be a troop name, not {type_name}", i=i, type_name=_type_name(name)),
+            )
             ok = False
         models = t.get("models", 1)
         if models is None:
             models = 1
         if isinstance(models, bool) or not isinstance(models, int):
-            bad(("troops", i, "models"), f"troops[{i}].models must be a whole number, not {models!r}")
+            bad(
+                ("troops", i, "models"),
+                L_("troops[{i}].models must be a whole number, not {models!r}", i=i, models=models),
+            )
             ok = False
         elif models < 1:
             bad(
                 ("troops", i, "models"),
-                f"troops[{i}].models must be at least 1, not {models}",
-                "remove the entry instead",
+                L_("troops[{i}].models must be at least 1, not {models}", i=i, models=models),
+                L_("remove the entry instead"),
             )
             ok = False
         led_by = t.get("led_by")
         if led_by is not None and (not isinstance(led_by, str) or not led_by.strip()):
-            bad(("troops", i, "led_by"), f"troops[{i}].led_by must be the name of a leader in the list")
+            bad(("troops", i, "led_by"), L_("troops[{i}].led_by must be the name of a leader in the list", i=i))
             ok = False
         std = t.get("standard", False)
         if std is None:
@@ -288,8 +315,12 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
         elif not isinstance(std, int) or std < 0:
             bad(
                 ("troops", i, "standard"),
-                f"troops[{i}].standard must be true, false or a count of Hata-Jurushi (0 or more), not {std!r}",
-                "write 'standard: true' on a unit that carries its Hata-Jurushi",
+                L_(
+                    "troops[{i}].standard must be true, false or a count of Hata-Jurushi (0 or more), not {std!r}",
+                    i=i,
+                    std=std,
+                ),
+                L_("write 'standard: true' on a unit that carries its Hata-Jurushi"),
             )
             ok = False
         if ok and isinstance(name, str):  # ok: a troop name
@@ -1666,53 +1697,63 @@ def points_by(lst: KenseiList, catalog: Catalog, rules: dict, fact: str) -> dict
 FINDING_CODES = codes(
     "kensei",
     {
-        "unknown-clan": ("error", "the list's clan is not in the catalog", SRC["clan"]),
+        "unknown-clan": ("error", N_("the list's clan is not in the catalog"), SRC["clan"]),
         "clan-not-playable": (
             "error",
-            "the list's clan is one a pack marks not playable (playable: false): an army is raised from a "
-            "playable clan",
+            N_(
+                "the list's clan is one a pack marks not playable (playable: false): an army is raised from a "
+                "playable clan"
+            ),
             f"{SEED}:286, {SRC['clan']}",
         ),
-        "unknown-commander": ("error", "the commander level is not one of the catalog's", SRC["commander"]),
-        "unknown-troop": ("error", "a troop the catalog and the list's packs do not know"),
+        "unknown-commander": ("error", N_("the commander level is not one of the catalog's"), SRC["commander"]),
+        "unknown-troop": ("error", N_("a troop the catalog and the list's packs do not know")),
         "cost-unknown": (
             "error",
-            "a troop without a cost in the catalog: the points limits cannot be checked until a pack gives it",
+            N_("a troop without a cost in the catalog: the points limits cannot be checked until a pack gives it"),
         ),
-        "onmyouji-realm": ("error", "a creature from outside the realm of the army's Onmyouji", f"{SEED}:4917-4922"),
-        "general-not-listed": ("error", "the general named by 'general:' is not among the troops", SRC["general"]),
-        "general-not-hero": ("error", "the army general must be a Hero with leader rank", SRC["general"]),
-        "general-missing": ("error", "no Hero with leader rank to be the army general", SRC["general"]),
-        "general-ambiguous": ("error", "several Heroes could be the general; 'general:' must name one", SRC["general"]),
-        "led-by-unknown": ("error", "a unit's leader ('led_by') is not in the list", SRC["unit_leader"]),
-        "led-by-not-leader": ("error", "a unit's leader ('led_by') has no leader rank", SRC["unit_leader"]),
+        "onmyouji-realm": (
+            "error",
+            N_("a creature from outside the realm of the army's Onmyouji"),
+            f"{SEED}:4917-4922",
+        ),
+        "general-not-listed": ("error", N_("the general named by 'general:' is not among the troops"), SRC["general"]),
+        "general-not-hero": ("error", N_("the army general must be a Hero with leader rank"), SRC["general"]),
+        "general-missing": ("error", N_("no Hero with leader rank to be the army general"), SRC["general"]),
+        "general-ambiguous": (
+            "error",
+            N_("several Heroes could be the general; 'general:' must name one"),
+            SRC["general"],
+        ),
+        "led-by-unknown": ("error", N_("a unit's leader ('led_by') is not in the list"), SRC["unit_leader"]),
+        "led-by-not-leader": ("error", N_("a unit's leader ('led_by') has no leader rank"), SRC["unit_leader"]),
         "unit-leader-class": (
             "error",
-            "a unit leader's class is below the unit's, or its class cannot lead",
+            N_("a unit leader's class is below the unit's, or its class cannot lead"),
             SRC["unit_leader"],
         ),
-        "unit-leader-type": ("error", "a unit leader is not of the unit's troop type", SRC["unit_leader"]),
-        "unit-leader-twice": ("error", "one leader leads more than one unit", SRC["unit_leader"]),
-        "the-protector": ("error", "Sato deploys in the unit Kogen leads (The Protector)", f"{SEED}:7295-7312"),
+        "unit-leader-type": ("error", N_("a unit leader is not of the unit's troop type"), SRC["unit_leader"]),
+        "unit-leader-twice": ("error", N_("one leader leads more than one unit"), SRC["unit_leader"]),
+        "the-protector": ("error", N_("Sato deploys in the unit Kogen leads (The Protector)"), f"{SEED}:7295-7312"),
         "standard-outside-unit": (
             "error",
-            "a Hata-Jurushi listed on its own instead of inside a unit",
+            N_("a Hata-Jurushi listed on its own instead of inside a unit"),
             SRC["standard"],
         ),
-        "standard-max": ("error", "more than one Hata-Jurushi in one unit", SRC["standard"]),
+        "standard-max": ("error", N_("more than one Hata-Jurushi in one unit"), SRC["standard"]),
         "standard-not-unit": (
             "error",
-            "a Hata-Jurushi on a single model (or, under a house rule, a unit of a class that may not be led)",
+            N_("a Hata-Jurushi on a single model (or, under a house rule, a unit of a class that may not be led)"),
             SRC["standard"],
         ),
         "onmyouji-shikigami": (
             "error",
-            "the Shikigami listed do not match the Onmyouji they go with",
+            N_("the Shikigami listed do not match the Onmyouji they go with"),
             SRC["shikigami"],
         ),
         "peasant-pairs": (
             "warning",
-            "peasants are bought in groups; an odd number is paid as the next group",
+            N_("peasants are bought in groups; an odd number is paid as the next group"),
             SRC["peasants"],
         ),
     },

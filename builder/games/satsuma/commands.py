@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any
 
-from builder.errors import safe_terminal
+from builder.errors import safe_terminal, unknown_format
 
 if TYPE_CHECKING:
     from builder.games.satsuma.rules import Clash
@@ -72,7 +72,7 @@ class SatsumaCommands:
 
             try:
                 if format not in ("text", "json"):
-                    raise UsageError(f"unknown format '{format}'", "use text or json")
+                    raise UsageError(unknown_format(format, ("text", "json")))
                 from builder.games.satsuma.clash import satsuma_clash
 
                 res = satsuma_clash(attacker, samurai, imperial, cli.parse_rule_options(rule), pack, escape)
@@ -131,7 +131,7 @@ class SatsumaCommands:
                         sys.stdout.write(safe_terminal(line) + "\n")
                 return
             if format not in ("text", "json"):
-                raise UsageError(f"unknown format '{format}'", "use text or json")
+                raise UsageError(unknown_format(format, ("text", "json")))
             game, info = simu.prepare(
                 games, jobs, policy, samurai, imperial, cli.parse_rule_options(rule), pack, reference, lists=cli.lists
             )

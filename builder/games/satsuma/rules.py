@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
-from builder.i18n import L_
+from builder.i18n import L_, N_
 from builder.names import did_you_mean, normalize
 
 if TYPE_CHECKING:
@@ -667,16 +667,18 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
         if key not in _KEYS:
             hint = did_you_mean(str(key), _KEYS) or "keys: " + ", ".join(_KEYS)
             diags.append(
-                doc.positions.diag((key,), f"unknown key '{key}' in a satsuma deck", hint=hint, prefer_key=True)
+                doc.positions.diag(
+                    (key,), L_("unknown key '{key}' in a satsuma deck", key=key), hint=hint, prefer_key=True
+                )
             )
     side = body.get("side")
     if "side" not in body:
-        diags.append(doc.diag((), "missing required key 'side'", hint="side: samurai or side: imperial"))
+        diags.append(doc.diag((), L_("missing required key 'side'"), hint=L_("side: samurai or side: imperial")))
     elif not isinstance(side, str) or side.strip().lower() not in SIDES:
         diags.append(
             doc.diag(
                 ("side",),
-                f"side must be samurai or imperial, not {side!r}",
+                L_("side must be samurai or imperial, not {side!r}", side=side),
                 hint=did_you_mean(str(side), SIDES) or None,
             )
         )
@@ -685,20 +687,22 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
     has_deck, has_cards = "deck" in body, "cards" in body
     if has_deck and has_cards:
         diags.append(
-            doc.positions.diag(("cards",), "give either 'deck: standard' or 'cards:', not both", prefer_key=True)
+            doc.positions.diag(("cards",), L_("give either 'deck: standard' or 'cards:', not both"), prefer_key=True)
         )
     elif not has_deck and not has_cards:
         diags.append(
             doc.diag(
-                (), "missing 'deck: standard' or 'cards:'", hint="deck: standard plays the published deck of the side"
+                (),
+                L_("missing 'deck: standard' or 'cards:'"),
+                hint=L_("deck: standard plays the published deck of the side"),
             )
         )
     if has_deck and not (isinstance(body["deck"], str) and body["deck"].strip().lower() == "standard"):
         diags.append(
             doc.diag(
                 ("deck",),
-                f"deck must be 'standard', not {body['deck']!r}",
-                hint="write a variant deck under 'cards:' instead",
+                L_("deck must be 'standard', not {deck!r}", deck=body["deck"]),
+                hint=L_("write a variant deck under 'cards:' instead"),
             )
         )
     entries: list[DeckEntry] = []
@@ -708,8 +712,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
             diags.append(
                 doc.diag(
                     ("cards",),
-                    "'cards' must be a mapping of card names to counts",
-                    hint="e.g. cards: {Bushido: 1, Honor: 1}",
+                    L_("'cards' must be a mapping of card names to counts"),
+                    hint=L_("e.g. cards: {Bushido: 1, Honor: 1}"),
                 )
             )
             cards = {}
@@ -719,8 +723,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                 diags.append(
                     doc.diag(
                         loc,
-                        f"card '{name}': the count must be a whole number, not {value!r}",
-                        hint="or a custom card: {printed: F5, count: 1}",
+                        L_("card '{name}': the count must be a whole number, not {value!r}", name=name, value=value),
+                        hint=L_("or a custom card: {printed: F5, count: 1}"),
                     )
                 )
                 continue
@@ -729,8 +733,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                     diags.append(
                         doc.diag(
                             loc,
-                            f"card '{name}': count {value} must be 1 or more",
-                            hint="remove the line to leave the card out",
+                            L_("card '{name}': count {value} must be 1 or more", name=name, value=value),
+                            hint=L_("remove the line to leave the card out"),
                         )
                     )
                     continue
@@ -742,8 +746,8 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                     diags.append(
                         doc.positions.diag(
                             loc + (k,),
-                            f"unknown key '{k}' in custom card '{name}'",
-                            hint=did_you_mean(str(k), _CARD_KEYS) or "keys: printed, count",
+                            L_("unknown key '{k}' in custom card '{name}'", k=k, name=name),
+                            hint=did_you_mean(str(k), _CARD_KEYS) or L_("keys: printed, count"),
                             prefer_key=True,
                         )
                     )
@@ -752,19 +756,24 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 diags.append(
                     doc.diag(
-                        loc + ("count",), f"custom card '{name}': count must be a whole number 1 or more, not {count!r}"
+                        loc + ("count",),
+                        L_(
+                            "custom card '{name}': count must be a whole number 1 or more, not {count!r}",
+                            name=name,
+                            count=count,
+                        ),
                     )
                 )
                 bad = True
             printed = value.get("printed")
             if "printed" not in value:
-                diags.append(doc.diag(loc, f"custom card '{name}' needs 'printed:' such as 'F5 or M3'"))
+                diags.append(doc.diag(loc, L_("custom card '{name}' needs 'printed:' such as 'F5 or M3'", name=name)))
                 bad = True
             else:
                 try:
                     opts = parse_printed(str(printed))
                 except ValueError as exc:
-                    diags.append(doc.diag(loc + ("printed",), f"custom card '{name}': {exc}"))
+                    diags.append(doc.diag(loc + ("printed",), L_("custom card '{name}': {exc}", name=name, exc=exc)))
                     bad = True
             if not bad:
                 pc = PlayCard(str(name), tuple((o.suit, o.strength) for o in opts), str(printed), side)
@@ -969,12 +978,12 @@ def hand_size(catalog: Catalog) -> tuple[int, str]:
 FINDING_CODES = codes(
     "satsuma",
     {
-        "unknown-name": ("error", "a card the catalog and the list's packs do not know", f"{SEED}:62-155"),
-        "wrong-side": ("error", "a card of the other side's deck", f"{SEED}:62-155"),
-        "custom-card": ("info", "a custom card printed over the catalog card of the same name"),
-        "unknown-suit": ("error", "a custom card with a suit that is none of the eight", f"{SEED}:20-28"),
-        "strength": ("error", "a custom card's strength is not positive", f"{SEED}:19"),
-        "deck-size": ("error", "the deck holds fewer cards than the hand each player draws", f"{SEED}:35"),
-        "variant-size": ("info", "a variant deck of another size than the published deck"),
+        "unknown-name": ("error", N_("a card the catalog and the list's packs do not know"), f"{SEED}:62-155"),
+        "wrong-side": ("error", N_("a card of the other side's deck"), f"{SEED}:62-155"),
+        "custom-card": ("info", N_("a custom card printed over the catalog card of the same name")),
+        "unknown-suit": ("error", N_("a custom card with a suit that is none of the eight"), f"{SEED}:20-28"),
+        "strength": ("error", N_("a custom card's strength is not positive"), f"{SEED}:19"),
+        "deck-size": ("error", N_("the deck holds fewer cards than the hand each player draws"), f"{SEED}:35"),
+        "variant-size": ("info", N_("a variant deck of another size than the published deck")),
     },
 )

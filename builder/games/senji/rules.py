@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from builder.catalog.frozen import model_fields
 from builder.errors import ListError
 from builder.findings import Finding, codes, error, info, warning
-from builder.i18n import L_
+from builder.i18n import L_, N_
 from builder.names import did_you_mean
 
 if TYPE_CHECKING:
@@ -307,7 +307,11 @@ def _unknown_keys(doc: Any, mapping: dict, allowed: Sequence[str], where: tuple,
     for k in mapping:
         if k not in allowed:
             hint = did_you_mean(str(k), allowed) or "keys: " + ", ".join(allowed)
-            diags.append(doc.positions.diag(where + (k,), f"unknown key '{k}' in {what}", hint=hint, prefer_key=True))
+            diags.append(
+                doc.positions.diag(
+                    where + (k,), L_("unknown key '{k}' in {what}", k=k, what=what), hint=hint, prefer_key=True
+                )
+            )
 
 
 def _whole(value: object) -> bool:
@@ -321,33 +325,49 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
     players_raw = body.get("players")
     if "players" not in body:
         diags.append(
-            doc.diag((), "missing required key 'players'", hint="players: a list of {name, family, samurai, provinces}")
+            doc.diag(
+                (),
+                L_("missing required key 'players'"),
+                hint=L_("players: a list of {name, family, samurai, provinces}"),
+            )
         )
         players_raw = []
     elif not isinstance(players_raw, list):
-        diags.append(doc.diag(("players",), "'players' must be a list of players"))
+        diags.append(doc.diag(("players",), L_("'players' must be a list of players")))
         players_raw = []
     players: list[Player] = []
     for i, p in enumerate(players_raw):
         ploc = ("players", i)
         if not isinstance(p, dict):
-            diags.append(doc.diag(ploc, f"player {i + 1} must be a mapping with family, samurai and provinces"))
+            diags.append(
+                doc.diag(ploc, L_("player {value} must be a mapping with family, samurai and provinces", value=i + 1))
+            )
             continue
         _unknown_keys(doc, p, _PLAYER_KEYS, ploc, f"player {i + 1}", diags)
         name = p.get("name", f"Player {i + 1}")
         if not isinstance(name, (str, int, float)) or isinstance(name, bool):
-            diags.append(doc.diag(ploc + ("name",), f"player {i + 1}: 'name' must be text"))
+            diags.append(doc.diag(ploc + ("name",), L_("player {value}: 'name' must be text", value=i + 1)))
         family = p.get("family")
         if "family" not in p:
-            diags.append(doc.diag(ploc, f"player {i + 1}: missing required key 'family'"))
+            diags.append(doc.diag(ploc, L_("player {value}: missing required key 'family'", value=i + 1)))
         elif not isinstance(family, str):
             diags.append(
-                doc.diag(ploc + ("family",), f"player {i + 1}: 'family' must be a family name, not {family!r}")
+                doc.diag(
+                    ploc + ("family",),
+                    L_("player {value}: 'family' must be a family name, not {family!r}", value=i + 1, family=family),
+                )
             )
         samurai = p.get("samurai")
         if samurai is not None and not isinstance(samurai, str):
             diags.append(
-                doc.diag(ploc + ("samurai",), f"player {i + 1}: 'samurai' must be a samurai card name, not {samurai!r}")
+                doc.diag(
+                    ploc + ("samurai",),
+                    L_(
+                        "player {value}: 'samurai' must be a samurai card name, not {samurai!r}",
+                        value=i + 1,
+                        samurai=samurai,
+                    ),
+                )
             )
         provs = p.get("provinces")
         placed: list[Placed] = []
@@ -355,19 +375,19 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
             diags.append(
                 doc.diag(
                     ploc,
-                    f"player {i + 1}: missing required key 'provinces'",
-                    hint="the three starting provinces: [{province: NAME, units: N, samurai: true}]",
+                    L_("player {value}: missing required key 'provinces'", value=i + 1),
+                    hint=L_("the three starting provinces: [{province: NAME, units: N, samurai: true}]"),
                 )
             )
         elif not isinstance(provs, list):
-            diags.append(doc.diag(ploc + ("provinces",), f"player {i + 1}: 'provinces' must be a list"))
+            diags.append(doc.diag(ploc + ("provinces",), L_("player {value}: 'provinces' must be a list", value=i + 1)))
         else:
             for j, item in enumerate(provs):
                 loc = ploc + ("provinces", j)
                 if isinstance(item, str):
                     item = {"province": item}
                 if not isinstance(item, dict):
-                    diags.append(doc.diag(loc, "a province is a mapping such as {province: Kyushu, units: 2}"))
+                    diags.append(doc.diag(loc, L_("a province is a mapping such as {province: Kyushu, units: 2}")))
                     continue
                 _unknown_keys(doc, item, _PROVINCE_KEYS, loc, "a province", diags)
                 prov = item.get("province")
@@ -375,24 +395,33 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
                     diags.append(
                         doc.diag(
                             loc + ("province",) if "province" in item else loc,
-                            "a province needs 'province: NAME'"
+                            L_("a province needs 'province: NAME'")
                             if "province" not in item
-                            else f"'province' must be a province name, not {prov!r}",
+                            else L_("'province' must be a province name, not {prov!r}", prov=prov),
                         )
                     )
                     continue
                 units = item.get("units", 0)
                 if not _whole(units) or units < 0:
-                    diags.append(doc.diag(loc + ("units",), f"'units' must be a whole number 0 or more, not {units!r}"))
+                    diags.append(
+                        doc.diag(
+                            loc + ("units",), L_("'units' must be a whole number 0 or more, not {units!r}", units=units)
+                        )
+                    )
                     continue
                 sam = item.get("samurai", False)
                 if not isinstance(sam, bool):
-                    diags.append(doc.diag(loc + ("samurai",), f"'samurai' must be true or false, not {sam!r}"))
+                    diags.append(
+                        doc.diag(loc + ("samurai",), L_("'samurai' must be true or false, not {sam!r}", sam=sam))
+                    )
                     continue
                 forts = item.get("fortresses", 1)
                 if not _whole(forts) or forts < 0:
                     diags.append(
-                        doc.diag(loc + ("fortresses",), f"'fortresses' must be a whole number 0 or more, not {forts!r}")
+                        doc.diag(
+                            loc + ("fortresses",),
+                            L_("'fortresses' must be a whole number 0 or more, not {forts!r}", forts=forts),
+                        )
                     )
                     continue
                 placed.append(Placed(prov, units, sam, forts, loc))
@@ -957,24 +986,28 @@ def limits(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[dict]:
 FINDING_CODES = codes(
     "senji",
     {
-        "unknown-name": ("error", "a family, samurai or province the catalog and the list's packs do not know"),
-        "player-count": ("error", "Senji is played by three to six players", src("20-24")),
-        "family-duplicate": ("error", "two players play the same family", src("27")),
-        "family-excluded": ("error", "a family the setup for this number of players excludes", src("20-24")),
-        "placeholder-family": ("info", "a family name the rulebook does not give (an assumed name)"),
-        "samurai-card": ("error", "each player keeps one samurai card", src("37")),
-        "samurai-duplicate": ("error", "one samurai card kept by two players", src("9")),
-        "placeholder-samurai": ("warning", "a samurai card the rulebook does not name (a placeholder)", src("9")),
-        "starting-provinces": ("error", "each player names exactly the starting number of provinces", src("43")),
-        "provinces-max": ("error", "more provinces than a player may control", src("177")),
-        "province-taken": ("error", "a province named twice or already another player's", src("43-44")),
-        "province-neutral": ("error", "a province that is neutral with this number of players", src("20-24")),
-        "placeholder-province": ("warning", "a province the rulebook does not name (use a board pack)", src("7")),
-        "fortress-count": ("error", "each named province gets exactly the starting fortresses", src("44")),
-        "province-units-max": ("error", "more military units in one province than allowed", src("102")),
-        "starting-units": ("error", "exactly the starting military units must be placed", src("46")),
-        "player-units-max": ("error", "more military units than a player may have", src("181")),
-        "samurai-placement": ("error", "the samurai is placed in exactly the starting number of provinces", src("46")),
-        "example-board": ("info", "the province names come from an example board pack, not the rulebook"),
+        "unknown-name": ("error", N_("a family, samurai or province the catalog and the list's packs do not know")),
+        "player-count": ("error", N_("Senji is played by three to six players"), src("20-24")),
+        "family-duplicate": ("error", N_("two players play the same family"), src("27")),
+        "family-excluded": ("error", N_("a family the setup for this number of players excludes"), src("20-24")),
+        "placeholder-family": ("info", N_("a family name the rulebook does not give (an assumed name)")),
+        "samurai-card": ("error", N_("each player keeps one samurai card"), src("37")),
+        "samurai-duplicate": ("error", N_("one samurai card kept by two players"), src("9")),
+        "placeholder-samurai": ("warning", N_("a samurai card the rulebook does not name (a placeholder)"), src("9")),
+        "starting-provinces": ("error", N_("each player names exactly the starting number of provinces"), src("43")),
+        "provinces-max": ("error", N_("more provinces than a player may control"), src("177")),
+        "province-taken": ("error", N_("a province named twice or already another player's"), src("43-44")),
+        "province-neutral": ("error", N_("a province that is neutral with this number of players"), src("20-24")),
+        "placeholder-province": ("warning", N_("a province the rulebook does not name (use a board pack)"), src("7")),
+        "fortress-count": ("error", N_("each named province gets exactly the starting fortresses"), src("44")),
+        "province-units-max": ("error", N_("more military units in one province than allowed"), src("102")),
+        "starting-units": ("error", N_("exactly the starting military units must be placed"), src("46")),
+        "player-units-max": ("error", N_("more military units than a player may have"), src("181")),
+        "samurai-placement": (
+            "error",
+            N_("the samurai is placed in exactly the starting number of provinces"),
+            src("46"),
+        ),
+        "example-board": ("info", N_("the province names come from an example board pack, not the rulebook")),
     },
 )

@@ -321,7 +321,17 @@ def read_positive_int(doc: Any, key: str, diags: list, what: str) -> int | None:
         return None
     v = doc.data[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-        diags.append(doc.diag((key,), f"'{key}' must be a whole number of at least 1 ({what}), not {value_kind(v)}"))
+        diags.append(
+            doc.diag(
+                (key,),
+                L_(
+                    "'{key}' must be a whole number of at least 1 ({what}), not {value_kind}",
+                    key=key,
+                    what=what,
+                    value_kind=value_kind(v),
+                ),
+            )
+        )
         return None
     return v
 
@@ -750,17 +760,17 @@ def hand_size(catalog: Catalog) -> tuple[int, str]:
 FINDING_CODES = codes(
     "senshiai",
     {
-        "unknown-card": ("error", "a card the catalog and the list's packs do not know"),
-        "capital-count": ("error", "a deck holds exactly one Capital", SRC_CAPITAL),
+        "unknown-card": ("error", N_("a card the catalog and the list's packs do not know")),
+        "capital-count": ("error", N_("a deck holds exactly one Capital"), SRC_CAPITAL),
         "capital-cost": (
             "warning",
-            "a Capital with a cost other than nulla (the Basic Collection's cost nulla)",
+            N_("a Capital with a cost other than nulla (the Basic Collection's cost nulla)"),
             f"{SEED}:66",
         ),
-        "deck-size": ("error", "the deck does not hold the agreed number of cards", SRC_DECK),
-        "deck-max": ("error", "the deck (or its agreed size) is over the most a deck may hold", SRC_DECK),
-        "card-fields": ("warning", "a card lacks fields its type must print (named in the message)", f"{SEED}:49"),
-        "unrecruitable": ("warning", "a troop no Recruit terrain of the deck can recruit", SRC_RECRUIT),
-        "event-no-target": ("warning", "an event whose target no card of the deck can be", SRC_TARGET),
+        "deck-size": ("error", N_("the deck does not hold the agreed number of cards"), SRC_DECK),
+        "deck-max": ("error", N_("the deck (or its agreed size) is over the most a deck may hold"), SRC_DECK),
+        "card-fields": ("warning", N_("a card lacks fields its type must print (named in the message)"), f"{SEED}:49"),
+        "unrecruitable": ("warning", N_("a troop no Recruit terrain of the deck can recruit"), SRC_RECRUIT),
+        "event-no-target": ("warning", N_("an event whose target no card of the deck can be"), SRC_TARGET),
     },
 )
