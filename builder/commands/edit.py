@@ -44,7 +44,7 @@ class NewCommand(TyperCommand):
 
     def format_epilog(self, ctx, formatter) -> None:
         formatter.write_paragraph()
-        formatter.write_text("The options of each game (--opt KEY=VALUE):")
+        formatter.write_text(_("The options of each game (--opt KEY=VALUE):"))
         with formatter.indentation():
             for line in game_option_lines():
                 formatter.write_text(line)

@@ -99,9 +99,9 @@ class HeroCardNewList(NewListPart):
         return [
             NewOption(
                 "hero",
-                "Hero",
+                L_("Hero"),
                 "choice",
-                help="the hero's name (a catalog hero starts with its attribute cards)",
+                help=L_("the hero's name (a catalog hero starts with its attribute cards)"),
                 start=heroes[0][0] if heroes else None,
                 choices=heroes,
                 open=True,
@@ -109,9 +109,9 @@ class HeroCardNewList(NewListPart):
             ),
             NewOption(
                 "max_hero_points",
-                "Hero point limit",
+                L_("Hero point limit"),
                 "number",
-                help="the agreed hero point limit",
+                help=L_("the agreed hero point limit"),
                 default=limit,
                 min=1,
             ),

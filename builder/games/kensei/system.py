@@ -171,24 +171,31 @@ class KenseiNewList(NewListPart):
         return [
             NewOption(
                 "clan",
-                "Clan",
+                L_("Clan"),
                 "choice",
-                help="the army's clan",
+                help=L_("the army's clan"),
                 choices=tuple((e.id, e.name) for e in catalog.entries("clans") if e.playable),
                 required=True,
                 prompt="choose a clan",
             ),
-            NewOption("points", "Battle size (AP)", "number", help="the agreed battle size in AP", default=200, min=1),
+            NewOption(
+                "points", L_("Battle size (AP)"), "number", help=L_("the agreed battle size in AP"), default=200, min=1
+            ),
             NewOption(
                 "commander",
-                "Commander",
+                L_("Commander"),
                 "choice",
-                help="the commander's level",
+                help=L_("the commander's level"),
                 default="hatamoto",
                 choices=tuple((e.id, e.name) for e in catalog.entries("commander_levels")),
             ),
             NewOption(
-                "occult", "Occult rules", "flag", help="use the advanced occult rules", default=False, form=False
+                "occult",
+                L_("Occult rules"),
+                "flag",
+                help=L_("use the advanced occult rules"),
+                default=False,
+                form=False,
             ),
         ]
 

@@ -69,9 +69,9 @@ class SatsumaNewList(NewListPart):
         return [
             NewOption(
                 "side",
-                "Side",
+                L_("Side"),
                 "choice",
-                help="the side (starts with its published deck)",
+                help=L_("the side (starts with its published deck)"),
                 start="samurai",
                 choices=(("samurai", "Samurai"), ("imperial", "Imperial")),
                 required=True,

@@ -250,9 +250,9 @@ class SenjiNewList(NewListPart):
         return [
             NewOption(
                 "players",
-                "Players",
+                L_("Players"),
                 "number",
-                help="the number of players",
+                help=L_("the number of players"),
                 start=c["players_min"],
                 min=c["players_min"],
                 max=c["players_max"],
