@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Any
 
-from builder.i18n import N_, _
+from builder.i18n import N_, Text, _
 
 
 def ngettext(singular: str, plural: str) -> tuple[str, str]:  # a marker for the extractor only
@@ -23,6 +23,8 @@ def ngettext(singular: str, plural: str) -> tuple[str, str]:  # a marker for the
 
 WORDS = (
     N_("Usage:"),
+    N_("Install completion for the current shell."),
+    N_("Show completion for the current shell, to copy it or customize the installation."),
     N_("Show this message and exit."),
     N_("(dynamic)"),
     N_("Aborted!"),
@@ -185,3 +187,29 @@ def usage_message(exc: Any) -> str:
 
 
 N_("argument"), N_("option"), N_("parameter")  # what a missing parameter is
+
+
+# help texts with values in them (a range, a default port): typer keeps the English text alone,
+# so each is remembered here with its template, to be said again in the language of the call
+_HELP_TEXTS: dict[str, Text] = {}
+
+
+def help_text(template: str, /, **params: Any) -> str:
+    """A help text with ``params`` in it, translated where the help is shown (``help_said``);
+    ``scripts/i18n.py extract`` reads ``help_text("...")`` as it reads ``_()``."""
+    text = Text(template, params)
+    _HELP_TEXTS[str(text)] = text
+    return text
+
+
+def help_said(english: str) -> str:
+    """A help text in the current language: one made with ``help_text`` from its template and
+    values, any other from the catalogs."""
+    text = english if isinstance(english, Text) else _HELP_TEXTS.get(english)
+    return text.translated() if text is not None else _(english)
+
+
+def help_template(english: str) -> str:
+    """The msgid of a help text as shown in English (its template when it has values)."""
+    text = english if isinstance(english, Text) else _HELP_TEXTS.get(english)
+    return text.template if text is not None else english

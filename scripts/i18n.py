@@ -29,7 +29,7 @@ sys.path.insert(0, str(TOP))
 
 from builder.i18n import DOMAINS, LOCALE_DIR, domain_of  # noqa: E402
 
-KEYWORDS = dict(DEFAULT_KEYWORDS, L_=None, Ln_=(1, 2))  # builder.i18n.L_/Ln_: kept with their parameters
+KEYWORDS = dict(DEFAULT_KEYWORDS, L_=None, Ln_=(1, 2), help_text=None)  # builder.i18n.L_/Ln_, builder.cli_words.help_text
 JINJA = {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}
 HEADER = "Translations of daimyo, the deck and army builder"
 # {name}, {0}, {name!r:>3}, %(name)s, %s, %d
@@ -119,13 +119,23 @@ def typer_help(path: Path) -> Iterator[tuple[int, str]]:
                         if kw.value.value.strip():
                             yield kw.value.lineno, kw.value.value
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for dec in node.decorator_list:
-                call = dec.func if isinstance(dec, ast.Call) else dec
-                if isinstance(call, ast.Attribute) and call.attr in ("command", "callback"):
-                    doc = ast.get_docstring(node, clean=True)
-                    if doc:
-                        yield node.lineno, doc
-                    break
+            # a command: made one by a decorator, or taking typer's options and arguments
+            decorated = any(
+                isinstance(d.func if isinstance(d, ast.Call) else d, ast.Attribute)
+                and (d.func if isinstance(d, ast.Call) else d).attr in ("command", "callback")
+                for d in node.decorator_list
+            )
+            takes_options = any(
+                isinstance(d, ast.Call)
+                and isinstance(d.func, ast.Attribute)
+                and d.func.attr in ("Option", "Argument")
+                for d in node.args.defaults + node.args.kw_defaults
+                if d is not None
+            )
+            if decorated or takes_options:
+                doc = ast.get_docstring(node, clean=True)
+                if doc:
+                    yield node.lineno, doc
 
 
 def pot_text(catalog: Catalog) -> bytes:

@@ -22,7 +22,7 @@ from builder import __version__
 from builder.catalog.browse import check_catalogs, house_rules_lines, list_entries, show_entry
 from builder.catalog.loader import load_catalog
 from builder.cli import echo, fail, find_game, run_check
-from builder.cli_words import route, usage_message
+from builder.cli_words import help_said, route, usage_message
 from builder.errors import EXIT_INPUT, DaimyoError, UsageError
 from builder.findings import severity_word
 from builder.i18n import _, current_language
@@ -46,11 +46,11 @@ def translate_help(command) -> None:
     for attr in ("help", "short_help", "epilog"):
         english = done.setdefault(attr, getattr(command, attr, None))
         if isinstance(english, str) and english:
-            setattr(command, attr, _(english))
+            setattr(command, attr, help_said(english))
     for param in getattr(command, "params", ()):
         english = vars(param).setdefault("_help_english", getattr(param, "help", None))
         if isinstance(english, str) and english:
-            param.help = _(english)
+            param.help = help_said(english)
     vars(command)["_help_language"] = lang
     for sub in (getattr(command, "commands", None) or {}).values():
         translate_help(sub)

@@ -24,7 +24,7 @@ from builder.catalog.packfiles import is_name, not_found_hint, resolve_pack
 from builder.check import check_file, format_result
 from builder.cli import echo, find_game, unknown_format
 from builder.errors import DaimyoError, UsageError
-from builder.i18n import _, ngettext, tr
+from builder.i18n import N_, _, ngettext, tr
 from builder.kit.numbers import number_text
 from builder.lists.compare import gap
 from builder.lists.document import load_list
@@ -211,7 +211,7 @@ def _edit(file: str, form: dict) -> None:
     _print_change(ed, change)
 
 
-UNIT = "the unit's place in the list, counting from 1"
+UNIT = N_("the unit's place in the list, counting from 1")
 
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app

@@ -14,6 +14,7 @@ from typing import Optional
 import typer
 
 from builder.cli import echo, formats, unknown_format
+from builder.cli_words import help_text
 from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line
 from builder.findings import severity_word
 from builder.i18n import _, ngettext
@@ -82,7 +83,11 @@ def new_cmd(
         None, "--database", help="postgresql://USER:PASSWORD@HOST/DB [default: SQLite in the folder]"
     ),
     url: Optional[str] = typer.Option(
-        None, "--url", help=f"the address players open [default: http://127.0.0.1:{DEFAULT_PORT}]"
+        None,
+        "--url",
+        help=help_text(
+            "the address players open [default: http://127.0.0.1:{DEFAULT_PORT}]", DEFAULT_PORT=DEFAULT_PORT
+        ),
     ),
 ):
     """Create an event in a folder; prints the organiser's address with its token (shown once)."""

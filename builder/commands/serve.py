@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from builder.cli import echo
+from builder.cli_words import help_text
 from builder.i18n import _
 from builder.yamlio import begin_command
 
@@ -25,7 +26,11 @@ def serve_cmd(
         help="the workspace: the folder of list files to serve (default: the current folder)",
     ),
     port: Optional[int] = typer.Option(
-        None, "--port", help=f"the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]"
+        None,
+        "--port",
+        help=help_text(
+            "the port [default: {DEFAULT_PORT}, or the next free one; 0: any free port]", DEFAULT_PORT=DEFAULT_PORT
+        ),
     ),
     host: str = typer.Option(
         "127.0.0.1",

@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from builder.errors import safe_terminal, unknown_format
+from builder.i18n import N_
 
 if TYPE_CHECKING:
     from builder.games.satsuma.rules import Clash
@@ -42,7 +43,7 @@ def format_clash(res: Clash) -> list[str]:
 class SatsumaCommands:
     """``clash`` and ``simulate``, under ``daimyo satsuma``."""
 
-    help = "Satsuma Rebellion helpers."
+    help = N_("Satsuma Rebellion helpers.")
 
     def register(self, group: Any, cli: Any) -> None:
         """Add the commands to ``group`` (a typer app); ``cli`` gives the command line's helpers
