@@ -96,7 +96,7 @@ def _tr(text: str) -> str:
     translated when it was made)."""
     if type(text) is str or not hasattr(text, "translated"):
         return text
-    return text.translated()
+    return str(text.translated())
 
 
 def _severity(severity: str) -> str:

@@ -10,8 +10,7 @@ import typer
 
 from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
 from builder.analytics.stats import format_stats, list_stats, load
-from builder.cli import unknown_format
-from builder.errors import UsageError, safe_terminal
+from builder.errors import UsageError, safe_terminal, unknown_format
 from builder.i18n import _
 from builder.kit.layout import paper_size
 from builder.render.charts import render_stats

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from typer.main import get_command_name
@@ -34,7 +34,7 @@ from builder.yamlio import begin_command
 route()  # click's and typer's own words (Usage:, Options, Missing argument...) in daimyo's catalogs
 
 
-def translate_help(command) -> None:
+def translate_help(command: Any) -> None:
     """A command's help, its short help and its parameters' help (and its subcommands') in the
     current language, once per language: written in English in the sources (``help=``, the
     docstring), where ``scripts/i18n.py extract`` finds them, and translated when the command

@@ -7,8 +7,7 @@ import sys
 
 import typer
 
-from builder.cli import unknown_format
-from builder.errors import UsageError, safe_terminal
+from builder.errors import UsageError, safe_terminal, unknown_format
 from builder.lists.diff import diff_files, diff_lines
 
 cli = typer.Typer()  # this module's commands and groups; register() puts them on the app

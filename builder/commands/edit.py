@@ -22,8 +22,8 @@ from typer.core import TyperCommand
 from builder.catalog.loader import load_catalog
 from builder.catalog.packfiles import is_name, not_found_hint, resolve_pack
 from builder.check import check_file, format_result
-from builder.cli import echo, find_game, unknown_format
-from builder.errors import DaimyoError, UsageError
+from builder.cli import echo, find_game
+from builder.errors import DaimyoError, UsageError, unknown_format
 from builder.i18n import N_, _, ngettext, tr
 from builder.kit.numbers import number_text
 from builder.lists.compare import gap

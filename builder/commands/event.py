@@ -13,9 +13,9 @@ from typing import Optional
 
 import typer
 
-from builder.cli import echo, formats, unknown_format
+from builder.cli import echo, formats
 from builder.cli_words import help_text
-from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line
+from builder.errors import EXIT_ILLEGAL, EXIT_INPUT, UsageError, one_line, unknown_format
 from builder.findings import severity_word
 from builder.i18n import _, ngettext
 from builder.names import quoted
