@@ -283,7 +283,7 @@ class Text(str):
         cls, template: str, params: Mapping[str, Any] | None = None, plural: str | None = None, n: int | None = None
     ) -> Text:
         values = dict(params or {})
-        english = _render(_gettext.NullTranslations(), template, plural, n, values)
+        english = _english(template, plural, n, values)
         self = super().__new__(cls, english)
         self.template = template
         self.plural = plural
@@ -302,6 +302,12 @@ class Text(str):
             return _render(cat, self.template, self.plural, self.n, self.params)
         except (KeyError, IndexError, ValueError):  # a translation whose placeholders do not match
             return str(self)
+
+
+def _english(template: str, plural: str | None, n: int | None, params: dict[str, Any]) -> str:
+    """The message as written (a ``Text`` parameter is its English already)."""
+    msg = template if plural is None or n == 1 else plural
+    return msg.format(**params) if params else msg
 
 
 def _render(
