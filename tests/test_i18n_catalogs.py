@@ -91,8 +91,9 @@ def test_spanish_and_french_ship_every_domain_that_has_messages():
     assert not missing, missing
 
 
-def test_the_command_line_and_the_findings_ship_in_spanish_and_french():
+def test_the_command_line_and_the_findings_ship_in_spanish_french_and_japanese():
     for lang in COMPLETE:
         for domain in ("daimyo", "findings"):
             assert (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").is_file(), (lang, domain)
-    assert (i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / "daimyo.po").is_file()
+    for domain in ("daimyo", "findings"):
+        assert (i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / f"{domain}.po").is_file(), domain

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from builder.errors import UsageError
-from builder.i18n import L_
+from builder.i18n import L_, Ln_
 from builder.limits import whole_between
 
 if TYPE_CHECKING:
@@ -39,7 +39,12 @@ def _unit(tree: Any, index: int) -> tuple[list, int]:
     if not 0 <= index < len(troops):
         n = len(troops)
         raise UsageError(
-            L_("no unit {value} in the list: it has {n} unit{value2}", value=index + 1, n=n, value2="s" * (n != 1)),
+            Ln_(
+                "no unit {value} in the list: it has {n} unit",
+                "no unit {value} in the list: it has {n} units",
+                n,
+                value=index + 1,
+            ),
             L_("units count from 1; an index in the JSON API counts from 0") if troops else L_("add a troop first"),
         )
     return troops, index
