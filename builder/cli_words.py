@@ -14,7 +14,8 @@ import re
 import sys
 from typing import Any
 
-from builder.i18n import N_, Text, _
+from builder import i18n, state
+from builder.i18n import N_, Text, _, tr
 
 
 def ngettext(singular: str, plural: str) -> tuple[str, str]:  # a marker for the extractor only
@@ -69,8 +70,6 @@ _MODULES = (
 def route() -> None:
     """Let click's and typer's modules (those imported by now) say their messages in the current
     language: their module-level ``_``/``gettext``/``ngettext`` become daimyo's."""
-    from builder import i18n  # noqa: PLC0415
-
     for top in ("typer._click", "click"):
         if top in sys.modules:
             _route_help(sys.modules[top])
@@ -87,16 +86,16 @@ def _route_help(module: Any) -> None:
     """The usage line's ``Usage:`` and the ``--help`` option's help in the current language (the
     click typer carries writes them in English, without gettext)."""
     formatter = getattr(getattr(module, "formatting", None), "HelpFormatter", None)
-    if formatter is not None and not getattr(formatter.write_usage, "_daimyo", False):
+    if formatter is not None and not getattr(formatter.write_usage, "daimyo_routed", False):
         write_usage = formatter.write_usage
 
         def usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
             write_usage(self, prog, args, _("Usage:") + " " if prefix is None else prefix)
 
-        usage._daimyo = True  # type: ignore[attr-defined]
+        usage.daimyo_routed = True  # type: ignore[attr-defined]
         formatter.write_usage = usage
     command = getattr(getattr(module, "core", None), "Command", None)
-    if command is not None and not getattr(command.get_help_option, "_daimyo", False):
+    if command is not None and not getattr(command.get_help_option, "daimyo_routed", False):
         get_help_option = command.get_help_option
 
         def help_option(self: Any, ctx: Any) -> Any:
@@ -107,7 +106,7 @@ def _route_help(module: Any) -> None:
                     opt.help = _(english)
             return opt
 
-        help_option._daimyo = True  # type: ignore[attr-defined]
+        help_option.daimyo_routed = True  # type: ignore[attr-defined]
         command.get_help_option = help_option
 
 
@@ -150,8 +149,6 @@ def usage_message(exc: Any) -> str:
     said from its parts: the option or argument it names, the value given, the message of a
     check of daimyo's own (already translated). A message of a kind not known here is shown as
     click gives it."""
-    from builder.i18n import tr  # noqa: PLC0415
-
     kind = type(exc).__name__
     if kind == "MissingParameter":
         param = getattr(exc, "param", None)
@@ -191,13 +188,21 @@ N_("argument"), N_("option"), N_("parameter")  # what a missing parameter is
 
 # help texts with values in them (a range, a default port): typer keeps the English text alone,
 # so each is remembered here with its template, to be said again in the language of the call
-_HELP_TEXTS: dict[str, Text] = {}
+HELP_TEXTS_BOUND = 1024  # far more than the commands hold
+_HELP_TEXTS: dict[str, Text] = state.cache(
+    "cli_words.help_texts",
+    bound=HELP_TEXTS_BOUND,
+    lifetime=state.PROCESS,
+    doc="the help texts with values, by their English",
+)
 
 
 def help_text(template: str, /, **params: Any) -> str:
     """A help text with ``params`` in it, translated where the help is shown (``help_said``);
     ``scripts/i18n.py extract`` reads ``help_text("...")`` as it reads ``_()``."""
     text = Text(template, params)
+    if len(_HELP_TEXTS) >= HELP_TEXTS_BOUND:
+        _HELP_TEXTS.clear()
     _HELP_TEXTS[str(text)] = text
     return text
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from builder.i18n import _, pgettext
+
 EXIT_OK = 0
 EXIT_ILLEGAL = 1
 EXIT_INPUT = 2
@@ -100,8 +102,6 @@ def _tr(text: str) -> str:
 
 
 def _severity(severity: str) -> str:
-    from builder.i18n import pgettext  # noqa: PLC0415
-
     if severity == "error":
         return pgettext("severity", "error")
     if severity == "warning":
@@ -113,8 +113,6 @@ def _severity(severity: str) -> str:
 
 def unknown_format(value: str, names: tuple[str, ...] | list[str]) -> str:
     """``unknown format 'xml' (use text, json or csv)`` in the current language."""
-    from builder.i18n import _  # noqa: PLC0415
-
     if len(names) == 1:
         return _("unknown format '{format}' (use {formats})").format(format=value, formats=names[0])
     return _("unknown format '{format}' (use {formats} or {last})").format(
@@ -183,8 +181,6 @@ class UsageError(DaimyoError):
         super().__init__([Diagnostic("daimyo", 0, 0, text)])
 
     def lines(self, flags: bool = False) -> list[str]:
-        from builder.i18n import _  # noqa: PLC0415
-
         return [
             one_line(show_options(_readable(_("daimyo: error: {message}").format(message=d.message)), flags))
             for d in self.diagnostics
@@ -200,8 +196,6 @@ class WouldOverwrite(UsageError):
         message: str | None = None,
         hint: str | None = "",
     ):
-        from builder.i18n import _  # noqa: PLC0415
-
         if message is None:
             message = _("file exists; not overwritten")
         if hint == "":

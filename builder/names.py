@@ -9,6 +9,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Literal
 
 from builder import state
+from builder.i18n import L_
 
 if TYPE_CHECKING:
     import difflib
@@ -168,8 +169,6 @@ def did_you_mean(name: str, candidates, n: int = 3) -> str:
     hits = suggest(name, candidates, n)
     if not hits:
         return ""
-    from builder.i18n import L_  # noqa: PLC0415
-
     if len(hits) == 1:
         return L_("did you mean '{a}'?", a=hits[0])
     if len(hits) == 2:

@@ -16,6 +16,7 @@ import tempfile
 from dataclasses import dataclass
 
 from builder import state
+from builder.i18n import _, current_language
 from builder.paths import cache_dir, catalog_dir
 
 # One reference: FILE:LINE or FILE:FIRST-LAST.
@@ -126,8 +127,6 @@ def source_refs(source: str) -> list[tuple[str, int, int]]:
 
 
 def _lines(ranges: list[tuple[int, int]]) -> str:
-    from builder.i18n import _  # noqa: PLC0415
-
     parts = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges)
     if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
         return _("line {lines}").format(lines=parts)
@@ -139,8 +138,6 @@ def format_source(source: str | None, inline: bool = False, short: bool = False)
     formatted again and again, so the answers are kept)."""
     if not source:
         return ""
-    from builder.i18n import current_language  # noqa: PLC0415
-
     return _format_source(str(source), inline, short, current_language())
 
 
@@ -195,8 +192,6 @@ def _format_source(source: str, inline: bool = False, short: bool = False, lang:
 
 
 def _rulebook(number: str) -> str:
-    from builder.i18n import _  # noqa: PLC0415
-
     return _("rulebook {number}").format(number=number)
 
 
@@ -216,8 +211,6 @@ def humanize(text: str | None, bare: bool = True) -> str:
         whole = text
         text = _rx("run").sub(lambda m: format_source(m.group(0), inline=_in_parens(whole, m)), text)
     if bare and "L" in text:
-        from builder.i18n import _  # noqa: PLC0415
-
         text = _rx("bare").sub(
             lambda m: (
                 _("line {lines}").format(lines=m["a"])

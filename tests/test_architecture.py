@@ -490,6 +490,7 @@ CORE = (
     "builder.yamlio",
     "builder.rulebooks",
     "builder.state",
+    "builder.i18n",
 )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.errors import ListError
 from builder.findings import CheckResult
+from builder.i18n import SOURCE_LANGUAGE, use
 from builder.lists.document import ListDoc
 
 if TYPE_CHECKING:
@@ -43,7 +44,6 @@ def check_doc(doc: ListDoc, extra_packs: Sequence[str] = (), catalog: Catalog | 
     summary = mod.summary(lst, catalog, rules)
     for f in findings:
         if ".txt:" in f.message:  # a rulebook reference inside the message: title, section, line
-            from builder.i18n import SOURCE_LANGUAGE, use
             from builder.rulebooks import humanize
 
             with use(SOURCE_LANGUAGE):  # the message is the English text; a translation is made where shown

@@ -247,6 +247,47 @@ class HeroList:
         return sum(s.count for s in self.deck if s.other is None)
 
 
+def _read_attributes(doc: Any, diags: list) -> list[tuple[str, tuple]]:
+    """The attribute cards as written, with where (a problem is said in ``diags``)."""
+    attrs = doc.data.get("attributes")
+    rows_attr: list[tuple[str, tuple]] = []
+    if attrs is None:
+        diags.append(
+            doc.positions.diag(
+                (),
+                L_("missing 'attributes:' (the hero's Body, Mind and X attribute cards)"),
+                hint=L_("e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]"),
+            )
+        )
+    elif not isinstance(attrs, list):
+        diags.append(
+            doc.diag(
+                ("attributes",),
+                L_(
+                    "'attributes' must be a list of three attribute card names, not {value_kind}",
+                    value_kind=value_kind(attrs),
+                ),
+                hint=L_("e.g. attributes: [Body card, Mind card, X card]"),
+            )
+        )
+    else:
+        for i, a in enumerate(attrs):
+            if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
+                diags.append(
+                    doc.diag(
+                        ("attributes", i),
+                        L_(
+                            "attribute card {value} must be a card name, not {value_kind}",
+                            value=i + 1,
+                            value_kind=value_kind(a),
+                        ),
+                    )
+                )
+                continue
+            rows_attr.append((str(a).strip(), ("attributes", i)))
+    return rows_attr
+
+
 def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
     diags: list = []
     check_keys(doc, LIST_KEYS, diags)
@@ -284,42 +325,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[HeroList, list[Finding]]:
                 hint=L_("give the agreed limit once"),
             )
         )
-    attrs = data.get("attributes")
-    rows_attr: list[tuple[str, tuple]] = []
-    if attrs is None:
-        diags.append(
-            doc.positions.diag(
-                (),
-                L_("missing 'attributes:' (the hero's Body, Mind and X attribute cards)"),
-                hint=L_("e.g. attributes: [Warrior's Strength, Scholar's Wisdom, Honor's Power]"),
-            )
-        )
-    elif not isinstance(attrs, list):
-        diags.append(
-            doc.diag(
-                ("attributes",),
-                L_(
-                    "'attributes' must be a list of three attribute card names, not {value_kind}",
-                    value_kind=value_kind(attrs),
-                ),
-                hint=L_("e.g. attributes: [Body card, Mind card, X card]"),
-            )
-        )
-    else:
-        for i, a in enumerate(attrs):
-            if isinstance(a, bool) or not isinstance(a, (str, int, float)) or not str(a).strip():
-                diags.append(
-                    doc.diag(
-                        ("attributes", i),
-                        L_(
-                            "attribute card {value} must be a card name, not {value_kind}",
-                            value=i + 1,
-                            value_kind=value_kind(a),
-                        ),
-                    )
-                )
-                continue
-            rows_attr.append((str(a).strip(), ("attributes", i)))
+    rows_attr = _read_attributes(doc, diags)
     rows_deck = read_counts(doc, "deck", "card", diags, example="deck: {Overhand Thrust: 3}")
     if diags:
         raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))

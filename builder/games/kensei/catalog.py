@@ -36,7 +36,6 @@ from pydantic import ValidationInfo, field_validator, model_serializer, model_va
 
 from builder.catalog.base import BaseCatalog, Entry, Sourced, Strict
 from builder.catalog.restrictions import Restriction
-from builder.i18n import L_
 from builder.names import did_you_mean
 
 # The vocabulary a restriction (catalog/kensei/restrictions.yaml or a pack) may use:
@@ -550,9 +549,7 @@ def cross_check(catalog: Any) -> list:
                     if len(known) <= 12
                     else f"see 'daimyo catalog list kensei {section}'"
                 )
-            out.append(
-                catalog.diag(path, L_("{owner} unknown {kind} '{name}'", owner=owner, kind=kind, name=name), hint=hint)
-            )
+            out.append(catalog.diag(path, f"{owner} unknown {kind} '{name}'", hint=hint))
         return hit
 
     def rule(rid: Any, path: tuple, owner: str) -> None:
@@ -560,8 +557,8 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     path,
-                    L_("{owner} names unknown house rule '{rid}'", owner=owner, rid=rid),
-                    hint=did_you_mean(rid, sorted(rules)) or L_("see 'daimyo rules kensei'"),
+                    f"{owner} names unknown house rule '{rid}'",
+                    hint=did_you_mean(rid, sorted(rules)) or "see 'daimyo rules kensei'",
                 )
             )
 
@@ -580,12 +577,8 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     at + ("list_section",),
-                    L_(
-                        "troop '{name}' names list '{list_section}', which is no army list",
-                        name=t.name,
-                        list_section=t.list_section,
-                    ),
-                    hint=did_you_mean(t.list_section, known) or L_("lists: {values}", values=", ".join(known)),
+                    f"troop '{t.name}' names list '{t.list_section}', which is no army list",
+                    hint=did_you_mean(t.list_section, known) or "lists: " + ", ".join(known),
                 )
             )
         if t.troop_class is not None:
@@ -617,13 +610,8 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     at + ("general",),
-                    L_(
-                        "troop '{name}' is class {troop_class}; only class{value} {value2} can be the army general (troop_classes: can_be_general; L1741-1744)",
-                        name=t.name,
-                        troop_class=t.troop_class,
-                        value="es" * (len(general_classes) > 1),
-                        value2=", ".join(general_classes),
-                    ),
+                    f"troop '{t.name}' is class {t.troop_class}; only class{'es' * (len(general_classes) > 1)} "
+                    f"{', '.join(general_classes)} can be the army general (troop_classes: can_be_general; L1741-1744)",
                 )
             )
     for i, t in enumerate(m.titles):
@@ -635,19 +623,11 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     ("weapons", i, "ranged"),
-                    L_(
-                        "weapon '{name}' is of {kind} type '{name2}' but ranged is {ranged}",
-                        name=w.name,
-                        kind=wt.kind,
-                        name2=wt.name,
-                        ranged=w.ranged,
-                    ),
+                    f"weapon '{w.name}' is of {wt.kind} type '{wt.name}' but ranged is {w.ranged}",
                 )
             )
         if w.firearm and not w.ranged:
-            out.append(
-                catalog.diag(("weapons", i, "firearm"), L_("weapon '{name}' is a firearm but not ranged", name=w.name))
-            )
+            out.append(catalog.diag(("weapons", i, "firearm"), f"weapon '{w.name}' is a firearm but not ranged"))
     for i, sl in enumerate(m.sample_lists):
         at = ("sample_lists", i)
         ref("clans", sl.clan, at + ("clan",), f"sample list '{sl.name}' names", "clan")
@@ -670,14 +650,8 @@ def cross_check(catalog: Any) -> list:
                 out.append(
                     catalog.diag(
                         at + ("troops", j, "points"),
-                        L_(
-                            "{models} x {name} at {cost:g} AP = {value:g} AP, not {points}",
-                            models=item.models,
-                            name=troop.name,
-                            cost=troop.cost,
-                            value=troop.cost * item.models,
-                            points=item.points,
-                        ),
+                        f"{item.models} x {troop.name} at {troop.cost:g} AP = "
+                        f"{troop.cost * item.models:g} AP, not {item.points}",
                         code="catalog.value",
                     )
                 )
@@ -685,14 +659,9 @@ def cross_check(catalog: Any) -> list:
             out.append(
                 catalog.diag(
                     at + ("total",),
-                    L_(
-                        "sample list '{name}' adds up to {total} AP (troops {value} + commander level {level_cost}), not its total {total2}",
-                        name=sl.name,
-                        total=total,
-                        value=total - level_cost,
-                        level_cost=level_cost,
-                        total2=sl.total,
-                    ),
+                    f"sample list '{sl.name}' adds up to {total} AP "
+                    f"(troops {total - level_cost} + commander level {level_cost}), "
+                    f"not its total {sl.total}",
                     code="catalog.value",
                 )
             )
@@ -708,7 +677,7 @@ def cross_check(catalog: Any) -> list:
                 out.append(
                     catalog.diag(
                         at + ("limits", j, "within"),
-                        L_("limit '{id}' is within unknown limit '{within}'", id=lim.id, within=lim.within),
+                        f"limit '{lim.id}' is within unknown limit '{lim.within}'",
                         hint=did_you_mean(lim.within, limit_ids) or None,
                     )
                 )
@@ -721,11 +690,8 @@ def cross_check(catalog: Any) -> list:
                 out.append(
                     catalog.diag(
                         at + ("unit_size", "max"),
-                        L_(
-                            "troop type '{name}' uses unit size '{key}', which army_building.unit_size.max does not give",
-                            name=t.name,
-                            key=key,
-                        ),
+                        f"troop type '{t.name}' uses unit size "
+                        f"'{key}', which army_building.unit_size.max does not give",
                     )
                 )
         for j, ov in enumerate(ab.clan_overrides):
@@ -735,12 +701,12 @@ def cross_check(catalog: Any) -> list:
                 out.append(
                     catalog.diag(
                         p + ("limit",),
-                        L_("clan override for '{clan}' names unknown limit '{limit}'", clan=ov.clan, limit=ov.limit),
+                        f"clan override for '{ov.clan}' names unknown limit '{ov.limit}'",
                         hint=did_you_mean(ov.limit, limit_ids) or None,
                     )
                 )
             if ov.rule == "limit" and (ov.limit is None or ov.percent is None):
-                out.append(catalog.diag(p + ("rule",), L_("a 'limit' override needs 'limit:' and 'percent:'")))
+                out.append(catalog.diag(p + ("rule",), "a 'limit' override needs 'limit:' and 'percent:'"))
             for field in ("allowed", "forbidden"):
                 for k, x in enumerate(getattr(ov, field)):
                     ref("troops", x, p + (field, k), "clan override names", "troop")
@@ -750,7 +716,5 @@ def cross_check(catalog: Any) -> list:
     for i, fld, msg in check_restrictions(
         list(m.restrictions), RESTRICTION_FACTS, RESTRICTION_CONTEXT_FACTS, RESTRICTION_CONTEXT_VALUES, rules
     ):
-        out.append(
-            catalog.diag(("restrictions", i, fld), L_("restriction '{id}': {msg}", id=m.restrictions[i].id, msg=msg))
-        )
+        out.append(catalog.diag(("restrictions", i, fld), f"restriction '{m.restrictions[i].id}': {msg}"))
     return out

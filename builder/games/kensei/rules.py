@@ -160,6 +160,84 @@ def _type_name(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
+def _read_troop(doc: Any, i: int, t: Any, bad: Any, diags: list) -> tuple | None:
+    """One entry of ``troops:`` as written: ``(index, name, models, led_by, standard)``, or None
+    when it is wrong (said with ``bad`` and in ``diags``)."""
+    if isinstance(t, str):
+        t = {"troop": t}
+    if not isinstance(t, dict):
+        bad(
+            ("troops", i),
+            L_(
+                "troops[{i}] must be a mapping with 'troop:' (and 'models:'), not {type_name}",
+                i=i,
+                type_name=_type_name(t),
+            ),
+        )
+        return None
+    ok = True
+    for k in t:
+        if k not in TROOP_KEYS:
+            diags.append(
+                doc.positions.diag(
+                    ("troops", i, k),
+                    L_("unknown key '{k}' in troops[{i}]", k=k, i=i),
+                    hint=did_you_mean(str(k), TROOP_KEYS) or L_("allowed: {values}", values=", ".join(TROOP_KEYS)),
+                    prefer_key=True,
+                )
+            )
+            ok = False
+    name = t.get("troop")
+    if "troop" not in t:
+        bad(("troops", i), L_("troops[{i}] has no 'troop:' name", i=i))
+        ok = False
+    elif not isinstance(name, str) or not name.strip():
+        bad(
+            ("troops", i, "troop"),
+            L_("troops[{i}].troop must be a troop name, not {type_name}", i=i, type_name=_type_name(name)),
+        )
+        ok = False
+    models = t.get("models", 1)
+    if models is None:
+        models = 1
+    if isinstance(models, bool) or not isinstance(models, int):
+        bad(
+            ("troops", i, "models"),
+            L_("troops[{i}].models must be a whole number, not {models!r}", i=i, models=models),
+        )
+        ok = False
+    elif models < 1:
+        bad(
+            ("troops", i, "models"),
+            L_("troops[{i}].models must be at least 1, not {models}", i=i, models=models),
+            L_("remove the entry instead"),
+        )
+        ok = False
+    led_by = t.get("led_by")
+    if led_by is not None and (not isinstance(led_by, str) or not led_by.strip()):
+        bad(("troops", i, "led_by"), L_("troops[{i}].led_by must be the name of a leader in the list", i=i))
+        ok = False
+    std = t.get("standard", False)
+    if std is None:
+        std = False
+    if isinstance(std, bool):
+        std = int(std)
+    elif not isinstance(std, int) or std < 0:
+        bad(
+            ("troops", i, "standard"),
+            L_(
+                "troops[{i}].standard must be true, false or a count of Hata-Jurushi (0 or more), not {std!r}",
+                i=i,
+                std=std,
+            ),
+            L_("write 'standard: true' on a unit that carries its Hata-Jurushi"),
+        )
+        ok = False
+    if ok and isinstance(name, str):  # ok: a troop name
+        return (i, name, models, led_by, std)
+    return None
+
+
 def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
     """Validate the Kensei keys of ``doc``; resolve names. Returns ``(KenseiList, findings)``.
 
@@ -253,78 +331,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[KenseiList, list[Finding]]:
         troops = []
     raw_entries = []
     for i, t in enumerate(troops):
-        if isinstance(t, str):
-            t = {"troop": t}
-        if not isinstance(t, dict):
-            bad(
-                ("troops", i),
-                L_(
-                    "troops[{i}] must be a mapping with 'troop:' (and 'models:'), not {type_name}",
-                    i=i,
-                    type_name=_type_name(t),
-                ),
-            )
-            continue
-        ok = True
-        for k in t:
-            if k not in TROOP_KEYS:
-                diags.append(
-                    doc.positions.diag(
-                        ("troops", i, k),
-                        L_("unknown key '{k}' in troops[{i}]", k=k, i=i),
-                        hint=did_you_mean(str(k), TROOP_KEYS) or L_("allowed: {values}", values=", ".join(TROOP_KEYS)),
-                        prefer_key=True,
-                    )
-                )
-                ok = False
-        name = t.get("troop")
-        if "troop" not in t:
-            bad(("troops", i), L_("troops[{i}] has no 'troop:' name", i=i))
-            ok = False
-        elif not isinstance(name, str) or not name.strip():
-            bad(
-                ("troops", i, "troop"),
-                L_("troops[{i}].troop must be a troop name, not {type_name}", i=i, type_name=_type_name(name)),
-            )
-            ok = False
-        models = t.get("models", 1)
-        if models is None:
-            models = 1
-        if isinstance(models, bool) or not isinstance(models, int):
-            bad(
-                ("troops", i, "models"),
-                L_("troops[{i}].models must be a whole number, not {models!r}", i=i, models=models),
-            )
-            ok = False
-        elif models < 1:
-            bad(
-                ("troops", i, "models"),
-                L_("troops[{i}].models must be at least 1, not {models}", i=i, models=models),
-                L_("remove the entry instead"),
-            )
-            ok = False
-        led_by = t.get("led_by")
-        if led_by is not None and (not isinstance(led_by, str) or not led_by.strip()):
-            bad(("troops", i, "led_by"), L_("troops[{i}].led_by must be the name of a leader in the list", i=i))
-            ok = False
-        std = t.get("standard", False)
-        if std is None:
-            std = False
-        if isinstance(std, bool):
-            std = int(std)
-        elif not isinstance(std, int) or std < 0:
-            bad(
-                ("troops", i, "standard"),
-                L_(
-                    "troops[{i}].standard must be true, false or a count of Hata-Jurushi (0 or more), not {std!r}",
-                    i=i,
-                    std=std,
-                ),
-                L_("write 'standard: true' on a unit that carries its Hata-Jurushi"),
-            )
-            ok = False
-        if ok and isinstance(name, str):  # ok: a troop name
-            raw_entries.append((i, name, models, led_by, std))
+        entry = _read_troop(doc, i, t, bad, diags)
+        if entry is not None:
+            raw_entries.append(entry)
     if diags:
         raise ListError(sorted(diags, key=lambda d: (d.line, d.col)))
 
@@ -1060,6 +1069,58 @@ def _leader_type(e: TroopEntry, ldr_troop: Any, catalog: Catalog, split_all: boo
     )
 
 
+def _leader_class(e: TroopEntry, ldr_troop: Any, catalog: Catalog, src: str) -> Finding | None:
+    """Whether the unit's leader's class may lead it (001:1852-1856): a class that leads nothing,
+    or is below the unit's, is an error; a class not given, a warning."""
+    lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr_troop)
+    if lo_u is None or lo_l is None:
+        who = e.troop if lo_u is None else ldr_troop
+        if who.troop_class is None:  # missing data: a warning naming the field, as everywhere
+            return Finding(
+                "warning",
+                "kensei.unit-leader-class",
+                L_(
+                    "{name}: '{who}' has no 'troop_class' in its profile, so whether it may lead or be led "
+                    "cannot be told; give 'troop_class' in a pack",
+                    name=e.troop.name,
+                    who=who.name,
+                ),
+                loc=e.loc + ("led_by",),
+                source=src,
+            )
+        else:
+            return Finding(
+                "error",
+                "kensei.unit-leader-class",
+                L_(
+                    "{name}: class {cls} of '{who}' can neither lead a unit nor be led (only Hero, Elite, "
+                    "Warrior and Peasant)",
+                    name=e.troop.name,
+                    cls=who.troop_class,
+                    who=who.name,
+                ),
+                loc=e.loc + ("led_by",),
+                source=src,
+            )
+    elif lo_l < lo_u:
+        return Finding(
+            "error",
+            "kensei.unit-leader-class",
+            L_(
+                "{name}: leader '{leader}' (class {leader_class}) is below the unit's class {unit_class}",
+                name=e.troop.name,
+                leader=ldr_troop.name,
+                leader_class=ldr_troop.troop_class,
+                unit_class=e.troop.troop_class,
+            ),
+            loc=e.loc + ("led_by",),
+            source=src,
+            value=ldr_troop.troop_class,
+            bound=e.troop.troop_class,
+        )
+    return None
+
+
 def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = None) -> list[Finding]:
     out = []
     src = SRC["unit_leader"]
@@ -1117,58 +1178,9 @@ def _check_unit_leaders(lst: KenseiList, catalog: Catalog, rules: dict | None = 
             )
             continue
         led_count.setdefault(ldr_troop.id, []).append(e)
-        lo_u, lo_l = _lead_order(catalog, e.troop), _lead_order(catalog, ldr_troop)
-        if lo_u is None or lo_l is None:
-            who = e.troop if lo_u is None else ldr_troop
-            if who.troop_class is None:  # missing data: a warning naming the field, as everywhere
-                out.append(
-                    Finding(
-                        "warning",
-                        "kensei.unit-leader-class",
-                        L_(
-                            "{name}: '{who}' has no 'troop_class' in its profile, so whether it may lead or be led "
-                            "cannot be told; give 'troop_class' in a pack",
-                            name=e.troop.name,
-                            who=who.name,
-                        ),
-                        loc=e.loc + ("led_by",),
-                        source=src,
-                    )
-                )
-            else:
-                out.append(
-                    Finding(
-                        "error",
-                        "kensei.unit-leader-class",
-                        L_(
-                            "{name}: class {cls} of '{who}' can neither lead a unit nor be led (only Hero, Elite, "
-                            "Warrior and Peasant)",
-                            name=e.troop.name,
-                            cls=who.troop_class,
-                            who=who.name,
-                        ),
-                        loc=e.loc + ("led_by",),
-                        source=src,
-                    )
-                )
-        elif lo_l < lo_u:
-            out.append(
-                Finding(
-                    "error",
-                    "kensei.unit-leader-class",
-                    L_(
-                        "{name}: leader '{leader}' (class {leader_class}) is below the unit's class {unit_class}",
-                        name=e.troop.name,
-                        leader=ldr_troop.name,
-                        leader_class=ldr_troop.troop_class,
-                        unit_class=e.troop.troop_class,
-                    ),
-                    loc=e.loc + ("led_by",),
-                    source=src,
-                    value=ldr_troop.troop_class,
-                    bound=e.troop.troop_class,
-                )
-            )
+        finding = _leader_class(e, ldr_troop, catalog, src)
+        if finding is not None:
+            out.append(finding)
         finding = _leader_type(e, ldr_troop, catalog, split_all, src)
         if finding is not None:
             out.append(finding)

@@ -658,9 +658,53 @@ _KEYS = ("side", "deck", "cards")
 _CARD_KEYS = ("printed", "count")
 
 
-def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
+def _read_custom(doc: Any, name: Any, value: dict, loc: tuple, side: Any, diags: list) -> DeckEntry | None:
+    """A custom card of ``cards:`` (``{printed: F5, count: 1}``), or None when it is wrong (said
+    in ``diags``)."""
     from builder.games.satsuma.catalog import parse_printed
 
+    bad = False
+    for k in value:
+        if k not in _CARD_KEYS:
+            diags.append(
+                doc.positions.diag(
+                    loc + (k,),
+                    L_("unknown key '{k}' in custom card '{name}'", k=k, name=name),
+                    hint=did_you_mean(str(k), _CARD_KEYS) or L_("keys: printed, count"),
+                    prefer_key=True,
+                )
+            )
+            bad = True
+    count = value.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        diags.append(
+            doc.diag(
+                loc + ("count",),
+                L_(
+                    "custom card '{name}': count must be a whole number 1 or more, not {count!r}",
+                    name=name,
+                    count=count,
+                ),
+            )
+        )
+        bad = True
+    printed = value.get("printed")
+    if "printed" not in value:
+        diags.append(doc.diag(loc, L_("custom card '{name}' needs 'printed:' such as 'F5 or M3'", name=name)))
+        bad = True
+    else:
+        try:
+            opts = parse_printed(str(printed))
+        except ValueError as exc:
+            diags.append(doc.diag(loc + ("printed",), L_("custom card '{name}': {exc}", name=name, exc=exc)))
+            bad = True
+    if not bad:
+        pc = PlayCard(str(name), tuple((o.suit, o.strength) for o in opts), str(printed), side)
+        return DeckEntry(str(name), count, loc, custom=pc)
+    return None
+
+
+def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
     body = doc.body()
     diags = []
     for key in body:
@@ -740,44 +784,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
                     continue
                 entries.append(DeckEntry(str(name), value, loc))
                 continue
-            bad = False
-            for k in value:
-                if k not in _CARD_KEYS:
-                    diags.append(
-                        doc.positions.diag(
-                            loc + (k,),
-                            L_("unknown key '{k}' in custom card '{name}'", k=k, name=name),
-                            hint=did_you_mean(str(k), _CARD_KEYS) or L_("keys: printed, count"),
-                            prefer_key=True,
-                        )
-                    )
-                    bad = True
-            count = value.get("count", 1)
-            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                diags.append(
-                    doc.diag(
-                        loc + ("count",),
-                        L_(
-                            "custom card '{name}': count must be a whole number 1 or more, not {count!r}",
-                            name=name,
-                            count=count,
-                        ),
-                    )
-                )
-                bad = True
-            printed = value.get("printed")
-            if "printed" not in value:
-                diags.append(doc.diag(loc, L_("custom card '{name}' needs 'printed:' such as 'F5 or M3'", name=name)))
-                bad = True
-            else:
-                try:
-                    opts = parse_printed(str(printed))
-                except ValueError as exc:
-                    diags.append(doc.diag(loc + ("printed",), L_("custom card '{name}': {exc}", name=name, exc=exc)))
-                    bad = True
-            if not bad:
-                pc = PlayCard(str(name), tuple((o.suit, o.strength) for o in opts), str(printed), side)
-                entries.append(DeckEntry(str(name), count, loc, custom=pc))
+            custom = _read_custom(doc, name, value, loc, side, diags)
+            if custom is not None:
+                entries.append(custom)
     if diags:
         raise ListError(diags)
     findings: list[Finding] = []
@@ -809,6 +818,58 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SatsumaList, list[Finding]]:
         side=side, deck="standard" if has_deck else "variant", entries=entries, agreed=dict(doc.house_rules)
     )
     return lst, findings
+
+
+def _check_custom(e: Any, catalog: Catalog, letters: str) -> list[Finding]:
+    """A custom card of the list (``printed:``): what it replaces, its suits and strengths."""
+    out: list[Finding] = []
+    known = catalog.find("cards", e.name)
+    if known is not None:
+        out.append(
+            info(
+                "satsuma.custom-card",
+                L_(
+                    "custom card '{name}' printed '{printed}' replaces the catalog card printed '{known}'",
+                    name=e.name,
+                    printed=e.custom.printed,
+                    known=known.printed,
+                ),
+                loc=e.loc,
+                source=known.source,
+            )
+        )
+    for suit, strength in e.custom.options:
+        if suit not in SUIT_NAMES:
+            out.append(
+                error(
+                    "satsuma.unknown-suit",
+                    L_(
+                        "custom card '{name}' uses suit '{suit}', none of the eight suits ({letters})",
+                        name=e.name,
+                        suit=suit,
+                        letters=letters,
+                    ),
+                    loc=e.loc + ("printed",),
+                    source=f"{SEED}:20-28",
+                    value=suit,
+                )
+            )
+        if strength <= 0:
+            out.append(
+                error(
+                    "satsuma.strength",
+                    L_(
+                        "custom card '{name}' has strength {strength}; strengths are positive",
+                        name=e.name,
+                        strength=strength,
+                    ),
+                    loc=e.loc + ("printed",),
+                    source=f"{SEED}:19",
+                    value=strength,
+                    bound=1,
+                )
+            )
+    return out
 
 
 def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
@@ -845,15 +906,25 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
         if e.card is not None and e.card.unknown_suit:
             bad = [o.printed for o in e.card.options if o.suit not in SUIT_NAMES]
             if mapped is None:
-                how = "it has no usable option (house rule bodyguard_suit=none)"
+                how = L_("it has no usable option (house rule bodyguard_suit=none)")
             else:
-                how = f"it plays as {SUIT_NAMES[mapped]} (house rule bodyguard_suit={rules.get('bodyguard_suit')})"
+                how = L_(
+                    "it plays as {suit} (house rule bodyguard_suit={rule})",
+                    suit=SUIT_NAMES[mapped],
+                    rule=rules.get("bodyguard_suit"),
+                )
             sev = info if agreed else warning
             out.append(
                 sev(
                     "satsuma.unknown-suit",
-                    f"'{e.card.name}' is printed '{e.card.printed}': suit '{bad[0][0]}' is none of the "
-                    f"eight suits ({letters}); {how}",
+                    L_(
+                        "'{name}' is printed '{printed}': suit '{suit}' is none of the eight suits ({letters}); {how}",
+                        name=e.card.name,
+                        printed=e.card.printed,
+                        suit=bad[0][0],
+                        letters=letters,
+                        how=how,
+                    ),
                     loc=e.loc,
                     source=e.card.source,
                     value=bad[0][0],
@@ -861,52 +932,7 @@ def check(lst: SatsumaList, catalog: Catalog, rules: HouseRules) -> list[Finding
                 )
             )
         if e.custom is not None:
-            known = catalog.find("cards", e.name)
-            if known is not None:
-                out.append(
-                    info(
-                        "satsuma.custom-card",
-                        L_(
-                            "custom card '{name}' printed '{printed}' replaces the catalog card printed '{known}'",
-                            name=e.name,
-                            printed=e.custom.printed,
-                            known=known.printed,
-                        ),
-                        loc=e.loc,
-                        source=known.source,
-                    )
-                )
-            for suit, strength in e.custom.options:
-                if suit not in SUIT_NAMES:
-                    out.append(
-                        error(
-                            "satsuma.unknown-suit",
-                            L_(
-                                "custom card '{name}' uses suit '{suit}', none of the eight suits ({letters})",
-                                name=e.name,
-                                suit=suit,
-                                letters=letters,
-                            ),
-                            loc=e.loc + ("printed",),
-                            source=f"{SEED}:20-28",
-                            value=suit,
-                        )
-                    )
-                if strength <= 0:
-                    out.append(
-                        error(
-                            "satsuma.strength",
-                            L_(
-                                "custom card '{name}' has strength {strength}; strengths are positive",
-                                name=e.name,
-                                strength=strength,
-                            ),
-                            loc=e.loc + ("printed",),
-                            source=f"{SEED}:19",
-                            value=strength,
-                            bound=1,
-                        )
-                    )
+            out += _check_custom(e, catalog, letters)
     total = lst.total()
     hand = constant(catalog, "hand_size", HAND_SIZE)
     if total < hand:

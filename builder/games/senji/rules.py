@@ -383,48 +383,9 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
             diags.append(doc.diag(ploc + ("provinces",), L_("player {value}: 'provinces' must be a list", value=i + 1)))
         else:
             for j, item in enumerate(provs):
-                loc = ploc + ("provinces", j)
-                if isinstance(item, str):
-                    item = {"province": item}
-                if not isinstance(item, dict):
-                    diags.append(doc.diag(loc, L_("a province is a mapping such as {province: Kyushu, units: 2}")))
-                    continue
-                _unknown_keys(doc, item, _PROVINCE_KEYS, loc, "a province", diags)
-                prov = item.get("province")
-                if not isinstance(prov, str):
-                    diags.append(
-                        doc.diag(
-                            loc + ("province",) if "province" in item else loc,
-                            L_("a province needs 'province: NAME'")
-                            if "province" not in item
-                            else L_("'province' must be a province name, not {prov!r}", prov=prov),
-                        )
-                    )
-                    continue
-                units = item.get("units", 0)
-                if not _whole(units) or units < 0:
-                    diags.append(
-                        doc.diag(
-                            loc + ("units",), L_("'units' must be a whole number 0 or more, not {units!r}", units=units)
-                        )
-                    )
-                    continue
-                sam = item.get("samurai", False)
-                if not isinstance(sam, bool):
-                    diags.append(
-                        doc.diag(loc + ("samurai",), L_("'samurai' must be true or false, not {sam!r}", sam=sam))
-                    )
-                    continue
-                forts = item.get("fortresses", 1)
-                if not _whole(forts) or forts < 0:
-                    diags.append(
-                        doc.diag(
-                            loc + ("fortresses",),
-                            L_("'fortresses' must be a whole number 0 or more, not {forts!r}", forts=forts),
-                        )
-                    )
-                    continue
-                placed.append(Placed(prov, units, sam, forts, loc))
+                got = _read_province(doc, item, ploc + ("provinces", j), diags)
+                if got is not None:
+                    placed.append(got)
         if isinstance(family, str) and (samurai is None or isinstance(samurai, str)):
             players.append(Player(str(name), family, samurai, placed, ploc))
     if diags:
@@ -455,6 +416,48 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
                     )
                 )
     return SenjiList(players, dict(doc.house_rules)), findings
+
+
+def _read_province(doc: Any, item: Any, loc: tuple, diags: list) -> Placed | None:
+    """One of a player's provinces as written (a name, or a mapping), or None when it is wrong
+    (said in ``diags``)."""
+    if isinstance(item, str):
+        item = {"province": item}
+    if not isinstance(item, dict):
+        diags.append(doc.diag(loc, L_("a province is a mapping such as {province: Kyushu, units: 2}")))
+        return None
+    _unknown_keys(doc, item, _PROVINCE_KEYS, loc, "a province", diags)
+    prov = item.get("province")
+    if not isinstance(prov, str):
+        diags.append(
+            doc.diag(
+                loc + ("province",) if "province" in item else loc,
+                L_("a province needs 'province: NAME'")
+                if "province" not in item
+                else L_("'province' must be a province name, not {prov!r}", prov=prov),
+            )
+        )
+        return None
+    units = item.get("units", 0)
+    if not _whole(units) or units < 0:
+        diags.append(
+            doc.diag(loc + ("units",), L_("'units' must be a whole number 0 or more, not {units!r}", units=units))
+        )
+        return None
+    sam = item.get("samurai", False)
+    if not isinstance(sam, bool):
+        diags.append(doc.diag(loc + ("samurai",), L_("'samurai' must be true or false, not {sam!r}", sam=sam)))
+        return None
+    forts = item.get("fortresses", 1)
+    if not _whole(forts) or forts < 0:
+        diags.append(
+            doc.diag(
+                loc + ("fortresses",),
+                L_("'fortresses' must be a whole number 0 or more, not {forts!r}", forts=forts),
+            )
+        )
+        return None
+    return Placed(prov, units, sam, forts, loc)
 
 
 def _unknown(
@@ -542,6 +545,120 @@ def _and(names: list[str]) -> str:
     return L_("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
+def _family_findings(
+    pl: Player, fam: Any, also: list[str], excluded: list, n: int, setup_src: str | None
+) -> list[Finding]:
+    """A player's family: played by another too, excluded with this many players, or a name the
+    rulebook does not give."""
+    who = pl.name
+    excluded_ids = {f.id for f in excluded}
+    out: list[Finding] = []
+    if also:
+        out.append(
+            error(
+                "senji.family-duplicate",
+                L_(
+                    "{who}: family '{family}' is also played by {others}",
+                    who=who,
+                    family=fam.name,
+                    others=_and(also),
+                ),
+                loc=pl.loc + ("family",),
+                source=src("27"),
+                value=fam.name,
+                counted=also,
+            )
+        )
+    if fam.id in excluded_ids:
+        names = ", ".join(f.name for f in excluded)
+        out.append(
+            error(
+                "senji.family-excluded",
+                L_(
+                    "{who}: the {family} family is excluded with {n} players (excluded: {names})",
+                    who=who,
+                    family=fam.name,
+                    n=n,
+                    names=names,
+                ),
+                loc=pl.loc + ("family",),
+                source=setup_src,
+                value=fam.name,
+                bound=f"not {names}",
+                base=f"{n} players",
+            )
+        )
+    if not getattr(fam, "known", True):
+        out.append(
+            info(
+                "senji.placeholder-family",
+                L_(
+                    "{who}: the family name '{family}' is not given by the rulebook ({assumed})",
+                    who=who,
+                    family=fam.name,
+                    assumed=fam.assumed or L_("assumed"),
+                ),
+                loc=pl.loc + ("family",),
+            )
+        )
+    return out
+
+
+def _samurai_findings(pl: Player, also: list[str], c: dict, catalog: Catalog) -> list[Finding]:
+    """A player's samurai card: missing, kept by another too, or a placeholder."""
+    who = pl.name
+    out: list[Finding] = []
+    if pl.samurai is None:
+        kept, drawn = c.get("samurai_cards_kept", 1), c.get("samurai_cards_drawn", 3)
+        out.append(
+            error(
+                "senji.samurai-card",
+                L_(
+                    "{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
+                    who=who,
+                    kept=kept,
+                    drawn=drawn,
+                ),
+                loc=pl.loc,
+                source=limit_source(catalog, "samurai_cards_kept", src("37")),
+                value=0,
+                bound=kept,
+            )
+        )
+    elif pl.samurai_entry is not None:
+        s = pl.samurai_entry
+        if also:
+            out.append(
+                error(
+                    "senji.samurai-duplicate",
+                    L_(
+                        "{who}: samurai card '{card}' is also kept by {others}; there is one card of each samurai",
+                        who=who,
+                        card=s.name,
+                        others=_and(also),
+                    ),
+                    loc=pl.loc + ("samurai",),
+                    source=src("9"),
+                    value=s.name,
+                    counted=also,
+                )
+            )
+        if not getattr(s, "known", True):
+            out.append(
+                warning(
+                    "senji.placeholder-samurai",
+                    L_(
+                        "{who}: '{card}' is a placeholder; the rulebook does not name this samurai card",
+                        who=who,
+                        card=s.name,
+                    ),
+                    loc=pl.loc + ("samurai",),
+                    source=src("9"),
+                )
+            )
+    return out
+
+
 def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
     c = constants(catalog)
     out: list[Finding] = []
@@ -559,7 +676,6 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
             )
         )
     excluded, neutral = setup_for(n, catalog) or ([], [])
-    excluded_ids = {f.id for f in excluded}
     neutral_ids = {p.id for p in neutral}
     setup_src = _setup_source(n, catalog)
     # Who claims what. The rulebook has the host (the highest honor) name provinces first, but
@@ -586,105 +702,10 @@ def check(lst: SenjiList, catalog: Catalog, rules: HouseRules) -> list[Finding]:
         who = pl.name
         fam = pl.family_entry
         if fam is not None:
-            also = others(family_of, fam.id, pl)
-            if also:
-                out.append(
-                    error(
-                        "senji.family-duplicate",
-                        L_(
-                            "{who}: family '{family}' is also played by {others}",
-                            who=who,
-                            family=fam.name,
-                            others=_and(also),
-                        ),
-                        loc=pl.loc + ("family",),
-                        source=src("27"),
-                        value=fam.name,
-                        counted=also,
-                    )
-                )
-            if fam.id in excluded_ids:
-                names = ", ".join(f.name for f in excluded)
-                out.append(
-                    error(
-                        "senji.family-excluded",
-                        L_(
-                            "{who}: the {family} family is excluded with {n} players (excluded: {names})",
-                            who=who,
-                            family=fam.name,
-                            n=n,
-                            names=names,
-                        ),
-                        loc=pl.loc + ("family",),
-                        source=setup_src,
-                        value=fam.name,
-                        bound=f"not {names}",
-                        base=f"{n} players",
-                    )
-                )
-            if not getattr(fam, "known", True):
-                out.append(
-                    info(
-                        "senji.placeholder-family",
-                        L_(
-                            "{who}: the family name '{family}' is not given by the rulebook ({assumed})",
-                            who=who,
-                            family=fam.name,
-                            assumed=fam.assumed or L_("assumed"),
-                        ),
-                        loc=pl.loc + ("family",),
-                    )
-                )
+            out += _family_findings(pl, fam, others(family_of, fam.id, pl), excluded, n, setup_src)
         # samurai card
-        if pl.samurai is None:
-            kept, drawn = c.get("samurai_cards_kept", 1), c.get("samurai_cards_drawn", 3)
-            out.append(
-                error(
-                    "senji.samurai-card",
-                    L_(
-                        "{who}: no samurai card; each player keeps {kept} of the {drawn} drawn",
-                        who=who,
-                        kept=kept,
-                        drawn=drawn,
-                    ),
-                    loc=pl.loc,
-                    source=limit_source(catalog, "samurai_cards_kept", src("37")),
-                    value=0,
-                    bound=kept,
-                )
-            )
-        elif pl.samurai_entry is not None:
-            s = pl.samurai_entry
-            also = others(samurai_of, s.id, pl)
-            if also:
-                out.append(
-                    error(
-                        "senji.samurai-duplicate",
-                        L_(
-                            "{who}: samurai card '{card}' is also kept by {others}; there is one card of each samurai",
-                            who=who,
-                            card=s.name,
-                            others=_and(also),
-                        ),
-                        loc=pl.loc + ("samurai",),
-                        source=src("9"),
-                        value=s.name,
-                        counted=also,
-                    )
-                )
-            if not getattr(s, "known", True):
-                out.append(
-                    warning(
-                        "senji.placeholder-samurai",
-                        L_(
-                            "{who}: '{card}' is a placeholder; the rulebook does not name this samurai card",
-                            who=who,
-                            card=s.name,
-                        ),
-                        loc=pl.loc + ("samurai",),
-                        source=src("9"),
-                    )
-                )
+        also = others(samurai_of, pl.samurai_entry.id, pl) if pl.samurai_entry is not None else []
+        out += _samurai_findings(pl, also, c, catalog)
         # provinces
         k = len(pl.provinces)
         want = c["starting_provinces"]
