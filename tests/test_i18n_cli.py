@@ -292,15 +292,21 @@ def test_the_pseudo_locale_finds_no_unmarked_string_in_help_check_and_errors(lis
                 problems[" ".join(cmd) + " --help"] = sorted(set(words))
         titles = _rulebook_titles()
         for game, path in lists.items():
-            res = cli("check", str(path))
-            assert res.code == 1, res.stdout + res.stderr
             data = _data_words(path.read_text(encoding="utf-8"), titles, game, str(path))
             data |= _data_words(
                 " ".join(p["name"] for p in json.loads(cli("check", "-f", "json", str(path)).stdout)[0]["packs"])
             )
-            words = unmarked(res.stdout + res.stderr, data)
+            for args in (("check", str(path)), ("check", "--explain", str(path))):
+                res = cli(*args)
+                assert res.code == 1, res.stdout + res.stderr
+                words = unmarked(res.stdout + res.stderr, data)
+                if words:
+                    problems[" ".join(args[:-1]) + " " + game] = sorted(set(words))
+        for game in ("kensei", "senji"):
+            res = cli("rules", game, "--codes")
+            words = unmarked(res.stdout, _data_words(titles))
             if words:
-                problems[f"check {game}"] = sorted(set(words))
+                problems[f"rules {game} --codes"] = sorted(set(words))
         errors = [
             ("check",),
             ("check", "--bogus", "x.yaml"),
