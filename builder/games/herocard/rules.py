@@ -247,7 +247,7 @@ class HeroList:
         return sum(s.count for s in self.deck if s.other is None)
 
 
-def _read_attributes(doc: Any, diags: list) -> list[tuple[str, tuple]]:
+def _read_attributes(doc: Any, diags: list[Any]) -> list[tuple[str, tuple[Any, ...]]]:
     """The attribute cards as written, with where (a problem is said in ``diags``)."""
     attrs = doc.data.get("attributes")
     rows_attr: list[tuple[str, tuple]] = []

@@ -160,7 +160,7 @@ def _type_name(v: Any) -> str:
     }.get(type(v), type(v).__name__)
 
 
-def _read_troop(doc: Any, i: int, t: Any, bad: Any, diags: list) -> tuple | None:
+def _read_troop(doc: Any, i: int, t: Any, bad: Any, diags: list[Any]) -> tuple[Any, ...] | None:
     """One entry of ``troops:`` as written: ``(index, name, models, led_by, standard)``, or None
     when it is wrong (said with ``bad`` and in ``diags``)."""
     if isinstance(t, str):

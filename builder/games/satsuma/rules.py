@@ -658,7 +658,9 @@ _KEYS = ("side", "deck", "cards")
 _CARD_KEYS = ("printed", "count")
 
 
-def _read_custom(doc: Any, name: Any, value: dict, loc: tuple, side: Any, diags: list) -> DeckEntry | None:
+def _read_custom(
+    doc: Any, name: Any, value: dict[str, Any], loc: tuple[Any, ...], side: Any, diags: list[Any]
+) -> DeckEntry | None:
     """A custom card of ``cards:`` (``{printed: F5, count: 1}``), or None when it is wrong (said
     in ``diags``)."""
     from builder.games.satsuma.catalog import parse_printed

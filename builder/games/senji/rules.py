@@ -418,7 +418,7 @@ def load_list(doc: Any, catalog: Catalog) -> tuple[SenjiList, list[Finding]]:
     return SenjiList(players, dict(doc.house_rules)), findings
 
 
-def _read_province(doc: Any, item: Any, loc: tuple, diags: list) -> Placed | None:
+def _read_province(doc: Any, item: Any, loc: tuple[Any, ...], diags: list[Any]) -> Placed | None:
     """One of a player's provinces as written (a name, or a mapping), or None when it is wrong
     (said in ``diags``)."""
     if isinstance(item, str):
@@ -546,7 +546,7 @@ def _and(names: list[str]) -> str:
 
 
 def _family_findings(
-    pl: Player, fam: Any, also: list[str], excluded: list, n: int, setup_src: str | None
+    pl: Player, fam: Any, also: list[str], excluded: list[Any], n: int, setup_src: str | None
 ) -> list[Finding]:
     """A player's family: played by another too, excluded with this many players, or a name the
     rulebook does not give."""
@@ -604,7 +604,7 @@ def _family_findings(
     return out
 
 
-def _samurai_findings(pl: Player, also: list[str], c: dict, catalog: Catalog) -> list[Finding]:
+def _samurai_findings(pl: Player, also: list[str], c: dict[str, Any], catalog: Catalog) -> list[Finding]:
     """A player's samurai card: missing, kept by another too, or a placeholder."""
     who = pl.name
     out: list[Finding] = []
