@@ -248,12 +248,14 @@ class FindingCode:
         return format_source(self.source)
 
     def to_json(self) -> dict:
+        with use(SOURCE_LANGUAGE):  # machine output: the same in every language
+            section = self.section()
         return {
             "code": self.code,
             "severity": self.severity,
             "meaning": self.meaning,
             "source": self.source or None,
-            "section": self.section() or None,
+            "section": section or None,
         }
 
 

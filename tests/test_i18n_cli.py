@@ -376,3 +376,21 @@ def test_every_help_text_is_in_the_templates():
     with i18n.use("en"):
         walk(get_command(app_for([])), ["daimyo"])
     assert not missing, "\n".join(sorted({t for _c, t in missing}))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("rules", "kensei", "--format", "json"),
+        ("rules", "kensei", "--codes", "--format", "json"),
+        ("stats", str(TOP / "examples" / "kensei-buke.yaml"), "--format", "json"),
+        ("hand", str(TOP / "examples" / "senshiai-northern-host.yaml"), "--seed", "3", "--format", "json"),
+    ],
+)
+def test_other_json_outputs_do_not_change_with_the_language(args, tmp_path):
+    english = daimyo(*args, cwd=tmp_path)
+    assert english.returncode == 0, english.stderr
+    for lang in ("es", "fr", "ja"):
+        out = daimyo("--lang", lang, *args, cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout == english.stdout, (lang, args)

@@ -9,7 +9,7 @@ from builder import limits
 from builder.catalog.loader import entry_id, load_catalog
 from builder.catalog.packfiles import resolve_pack
 from builder.errors import CatalogError, Diagnostic, UsageError, option
-from builder.i18n import L_
+from builder.i18n import L_, SOURCE_LANGUAGE, _, use
 from builder.names import did_you_mean, normalize
 from builder.paths import data_root, display_path, is_file, origin_text
 from builder.rulebooks import format_source, humanize, source_refs
@@ -330,24 +330,28 @@ def house_rules_lines(cat, system: str, format: str = "text") -> list[str]:
             d = h.model_dump(exclude_none=True)
             for item, model in [(d, h), *zip(d.get("alternatives", []), h.alternatives, strict=False)]:
                 if getattr(model, "source", None):
-                    item["source_text"] = format_source(model.source)
+                    with use(SOURCE_LANGUAGE):  # machine output: the same in every language
+                        item["source_text"] = format_source(model.source)
             rows.append(d)
         return [json.dumps(rows, indent=2, ensure_ascii=False, default=str)]
     if not hrs:
-        out.append(f"{system}: no house-rule parameters")
+        out.append(_("{system}: no house-rule parameters").format(system=system))
     for h in hrs:
         out.append(f"{h.id} = {_fmt_value(h.default)}   {h.title}")
         out.append(f"    {humanize(h.description)}")
         out.append(
-            f"    default: {humanize(h.reading)}" + (f" ({format_source(h.source, inline=True)})" if h.source else "")
+            "    "
+            + _("default: {reading}").format(reading=humanize(h.reading))
+            + (f" ({format_source(h.source, inline=True)})" if h.source else "")
         )
         for a in h.alternatives:
             out.append(
-                f"    alternative {_fmt_value(a.value)}: {humanize(a.reading)}"
+                "    "
+                + _("alternative {value}: {reading}").format(value=_fmt_value(a.value), reading=humanize(a.reading))
                 + (f" ({format_source(a.source, inline=True)})" if a.source else "")
             )
         if h.assumed:
-            out.append(f"    assumed: {humanize(h.assumed)}")
+            out.append("    " + _("assumed: {reading}").format(reading=humanize(h.assumed)))
     return out
 
 

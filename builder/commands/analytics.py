@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from typing import Optional
 
 import typer
@@ -11,7 +12,7 @@ import typer
 from builder.analytics.hands import MAX_HANDS, format_hands, sample_hands
 from builder.analytics.stats import format_stats, list_stats, load
 from builder.errors import UsageError, safe_terminal, unknown_format
-from builder.i18n import _
+from builder.i18n import SOURCE_LANGUAGE, _, use
 from builder.kit.layout import paper_size
 from builder.render.charts import render_stats
 
@@ -68,7 +69,8 @@ def stats_cmd(
         raise UsageError(unknown_format(format, ("text", "json")))
     if output is not None:
         paper_size(paper)
-    st = list_stats(list_file, odds, pack)
+    with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():  # JSON: the same in every language
+        st = list_stats(list_file, odds, pack)
     written = None
     if output is not None:
         written = render_stats(st, output, paper=paper, force=force)
@@ -109,7 +111,8 @@ def hand_cmd(
         )
     if ld.view.total == 0:
         raise UsageError(_("{file}: the deck has no known card to draw").format(file=ld.result.file))
-    data = sample_hands(ld, seed, draws, size)
+    with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():
+        data = sample_hands(ld, seed, draws, size)
     if format == "json":
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:

@@ -8,10 +8,11 @@ and adds them under the game's id; typer is imported only when they are added.
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from builder.errors import safe_terminal, unknown_format
-from builder.i18n import N_
+from builder.i18n import N_, SOURCE_LANGUAGE, use
 
 if TYPE_CHECKING:
     from builder.games.satsuma.rules import Clash
@@ -82,7 +83,8 @@ class SatsumaCommands:
                     sys.stderr.write(line + "\n")
                 raise typer.Exit(exc.exit_code if exc.exit_code else EXIT_INPUT) from None
             if format == "json":
-                sys.stdout.write(json.dumps(res.to_json(), indent=2, ensure_ascii=False) + "\n")
+                with use(SOURCE_LANGUAGE):  # machine output: the same in every language
+                    sys.stdout.write(json.dumps(res.to_json(), indent=2, ensure_ascii=False) + "\n")
             else:
                 for line in format_clash(res):
                     sys.stdout.write(safe_terminal(line) + "\n")
@@ -126,7 +128,8 @@ class SatsumaCommands:
 
             if readings:
                 if format == "json":
-                    sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
+                    with use(SOURCE_LANGUAGE):
+                        sys.stdout.write(json.dumps(simu.readings_json(), indent=2, ensure_ascii=False) + "\n")
                 else:
                     for line in simu.format_readings():
                         sys.stdout.write(safe_terminal(line) + "\n")
@@ -141,7 +144,8 @@ class SatsumaCommands:
                 tally = simu.run(game, games, seed, jobs or simu.default_jobs(), progress=bar)
             finally:
                 bar.close()
-            rep = simu.report(tally, game, info, seed)
+            with use(SOURCE_LANGUAGE) if format == "json" else nullcontext():
+                rep = simu.report(tally, game, info, seed)
             if format == "json":
                 sys.stdout.write(json.dumps(rep, indent=2, ensure_ascii=False) + "\n")
             else:
